@@ -1,0 +1,158 @@
+"""The closed vocabularies of the domain. Values are the stable strings stored and exported."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from quotetui.domain.errors import BadInput
+
+
+class Choice(StrEnum):
+    """A ``StrEnum`` with a user-facing parser that names the allowed values on error."""
+
+    @classmethod
+    def parse(cls, text: str | Choice, *, what: str | None = None) -> Choice:
+        if isinstance(text, cls):
+            return text
+        key = str(text).strip().lower().replace("-", "_").replace(" ", "_")
+        for member in cls:
+            if member.value == key:
+                return member
+        label = what or cls.__name__
+        allowed = ", ".join(m.value for m in cls)
+        raise BadInput(f"{label} {text!r} is not one of: {allowed}")
+
+
+class ProviderKind(Choice):
+    LESSOR = "lessor"  # bare-metal lessor / IDC provider
+    PUBLIC_CLOUD = "public_cloud"
+    GPU_CLOUD = "gpu_cloud"
+
+
+class FormFactor(Choice):
+    SXM = "sxm"
+    PCIE = "pcie"
+
+
+class IntraFabric(Choice):
+    NVSWITCH = "nvswitch"  # all-to-all NVLink through NVSwitch (HGX boards)
+    NVLINK_BRIDGE = "nvlink_bridge"  # pairs of PCIe cards bridged
+    PCIE = "pcie"
+    UNKNOWN = "unknown"
+
+
+class InterFabric(Choice):
+    INFINIBAND_NDR = "infiniband_ndr"
+    INFINIBAND_HDR = "infiniband_hdr"
+    ROCE_V2 = "roce_v2"
+    VENDOR_RDMA = "vendor_rdma"  # e.g. Alibaba eRDMA, Tencent Xinghai
+    ETHERNET = "ethernet"
+    NONE = "none"  # single node, no scale-out network
+    UNKNOWN = "unknown"
+
+
+class BillingBasis(Choice):
+    ON_DEMAND = "on_demand"  # hourly, can be stopped
+    MONTHLY = "monthly"
+    RESERVED = "reserved"
+    SPOT = "spot"  # preemptible
+
+
+class OfferStatus(Choice):
+    DRAFT = "draft"
+    REQUESTED = "requested"
+    QUOTED = "quoted"
+    NEGOTIATING = "negotiating"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+
+
+class Mover(Choice):
+    """Who put a quote revision on the table."""
+
+    LIST = "list"  # a published list price (website, article)
+    PROVIDER = "provider"  # the provider's offer in a negotiation round
+    COUNTER = "counter"  # our counter-offer
+    FINAL = "final"  # the agreed final price
+
+
+class PriceUnit(Choice):
+    GPU_HOUR = "gpu_hour"
+    NODE_HOUR = "node_hour"
+    GPU_MONTH = "gpu_month"
+    NODE_MONTH = "node_month"
+    TERM_TOTAL = "term_total"  # one node for the whole term (e.g. annual prepay)
+
+
+class DiscountKind(Choice):
+    TERM = "term"
+    VOLUME = "volume"
+    PREPAY = "prepay"
+    ACADEMIC = "academic"
+    PROMOTION = "promotion"
+    NEGOTIATED = "negotiated"
+
+
+class ExtraKind(Choice):
+    EGRESS = "egress"
+    PLATFORM_FEE = "platform_fee"
+    STORAGE = "storage"
+    PUBLIC_IP = "public_ip"
+    SNAPSHOT = "snapshot"
+    SETUP_FEE = "setup_fee"
+    DEPOSIT = "deposit"
+    SUPPORT = "support"
+    OTHER = "other"
+
+
+class ExtraBasis(Choice):
+    PER_GB = "per_gb"  # per GB of usage (egress)
+    PER_TB_MONTH = "per_tb_month"  # per TB stored per month
+    PER_MONTH = "per_month"  # flat per month for the whole deal
+    PER_NODE_MONTH = "per_node_month"
+    PER_HOUR = "per_hour"
+    ONE_OFF = "one_off"
+
+
+class Provenance(Choice):
+    CLAIMED = "claimed"  # stated by the provider, with its source
+    VERIFIED = "verified"  # parsed from raw evidence we hold
+
+
+class SourceKind(Choice):
+    ARTICLE = "article"
+    EMAIL = "email"
+    CALL = "call"
+    WEBSITE = "website"
+    SPREADSHEET = "spreadsheet"
+    LOG = "log"
+    OTHER = "other"
+
+
+class PreemptionRisk(Choice):
+    NONE = "none"
+    LOW = "low"
+    HIGH = "high"
+    UNKNOWN = "unknown"
+
+
+class BillingCadence(Choice):
+    MONTHLY = "monthly"
+    QUARTERLY = "quarterly"
+    HALF_YEARLY = "half_yearly"
+    ANNUALLY = "annually"
+    UPFRONT = "upfront"
+
+
+class Metric(Choice):
+    """Benchmark metrics the verification rules understand."""
+
+    MFU = "mfu"  # fraction of peak dense BF16 achieved by a training job
+    GEMM_TFLOPS = "gemm_tflops"  # dense BF16 matmul throughput per GPU
+    GEMM_PCT_OF_PEAK = "gemm_pct_of_peak"
+    ALLREDUCE_BUSBW = "allreduce_busbw"  # GB/s, large messages
+    TRAINING_DAYS = "training_days"  # claimed wall time of a training run
+    TOKENS_PER_SEC_PER_GPU = "tokens_per_sec_per_gpu"
+    SCALING_EFFICIENCY = "scaling_efficiency"
+    GPU_UTILISATION = "gpu_utilisation"

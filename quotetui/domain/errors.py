@@ -1,0 +1,27 @@
+"""Errors that a user can act on. Front ends turn them into one clear line (CLI exit status 2)."""
+
+
+class QuotetuiError(Exception):
+    """Base class for errors caused by input or environment, not by a bug."""
+
+
+class BadInput(QuotetuiError):
+    """A value given by the user (flag, form field, file) is invalid. Nothing was changed."""
+
+
+class PrecisionError(BadInput):
+    """An amount has more decimal places than the store keeps exactly."""
+
+
+class UnknownGpu(BadInput):
+    """A GPU name matches no catalog entry or alias."""
+
+    def __init__(self, name: str, suggestions: list[str]) -> None:
+        self.name = name
+        self.suggestions = suggestions
+        hint = f"; closest matches: {', '.join(suggestions)}" if suggestions else ""
+        super().__init__(f"unknown GPU model {name!r}{hint}")
+
+
+class DatabaseProblem(QuotetuiError):
+    """The database cannot be opened or used: not a database, corrupt, too new, unreachable."""

@@ -1,0 +1,130 @@
+"""Exact money: ``Decimal`` amounts that always travel with an ISO currency code.
+
+Storage keeps :data:`MONEY_PLACES` decimal places exactly (cloud catalogs list $/hour to 4-6 places).
+An amount with more places is rejected, never rounded; floats are refused everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from quotetui.domain.currency import currency_code, minor_units
+from quotetui.domain.errors import BadInput, PrecisionError
+
+MONEY_PLACES = 6
+"""Decimal places every stored money amount keeps exactly."""
+
+RATE_PLACES = 10
+"""Decimal places kept for FX rates."""
+
+MAX_MONEY = Decimal(10) ** 13
+"""Amounts must be smaller than this in magnitude (ten trillion in any currency)."""
+
+
+def to_decimal(value: object, *, what: str = "amount") -> Decimal:
+    """Convert user or file input to a finite ``Decimal`` without ever passing through ``float``.
+
+    Accepts ``Decimal``, ``int`` and decimal text (surrounding spaces, ``_`` and ``,`` thousands
+    separators allowed). Floats and booleans are refused because they cannot be exact.
+    """
+    if isinstance(value, bool | float):
+        raise BadInput(f"{what} {value!r} is a binary float; give it as decimal text or Decimal")
+    if isinstance(value, Decimal):
+        result = value
+    elif isinstance(value, int):
+        result = Decimal(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(",", "").replace("_", "")
+        try:
+            result = Decimal(text)
+        except InvalidOperation:
+            raise BadInput(f"{what} {value!r} is not a number") from None
+    else:
+        raise BadInput(f"{what} {value!r} is not a number")
+    if not result.is_finite():
+        raise BadInput(f"{what} {value!r} is not a finite number")
+    return result
+
+
+def decimal_places(value: Decimal) -> int:
+    """Significant decimal places of a finite ``value``: trailing zeros do not count (``1.50`` -> 1)."""
+    _, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)
+    count = len(digits)
+    while exponent < 0 and count > 1 and digits[count - 1] == 0:
+        count -= 1
+        exponent += 1
+    if count == 1 and digits[0] == 0:
+        return 0
+    return max(-exponent, 0)
+
+
+def check_places(value: Decimal, places: int, *, what: str = "amount") -> Decimal:
+    """Return ``value`` if it has at most ``places`` decimal places (ignoring trailing zeros)."""
+    if decimal_places(value) > places:
+        raise PrecisionError(f"{what} {value} has more than {places} decimal places; it would not be stored exactly")
+    return value
+
+
+def exact_money_amount(value: object, *, what: str = "amount") -> Decimal:
+    """Validate an amount for storage: exact, at most 6 places, within :data:`MAX_MONEY`."""
+    amount = check_places(to_decimal(value, what=what), MONEY_PLACES, what=what)
+    if abs(amount) >= MAX_MONEY:
+        raise BadInput(f"{what} {amount} is too large (limit {MAX_MONEY:,})")
+    return amount
+
+
+def plain(value: Decimal, min_places: int = 0) -> str:
+    """Exact decimal text without exponent or needless trailing zeros, keeping ``min_places``."""
+    return f"{value:.{max(decimal_places(value), min_places)}f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    """An exact amount in one currency. Arithmetic across currencies is an error, never implicit."""
+
+    amount: Decimal
+    currency: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", to_decimal(self.amount))
+        object.__setattr__(self, "currency", currency_code(self.currency))
+
+    @classmethod
+    def of(cls, amount: object, currency: str) -> Money:
+        return cls(exact_money_amount(amount), currency)
+
+    def _same(self, other: Money) -> None:
+        if other.currency != self.currency:
+            raise BadInput(f"cannot combine {self.currency} and {other.currency} without a dated FX rate")
+
+    def __add__(self, other: Money) -> Money:
+        self._same(other)
+        return Money(self.amount + other.amount, self.currency)
+
+    def __sub__(self, other: Money) -> Money:
+        self._same(other)
+        return Money(self.amount - other.amount, self.currency)
+
+    def __mul__(self, factor: Decimal | int) -> Money:
+        if isinstance(factor, float):
+            raise BadInput("money cannot be multiplied by a binary float")
+        return Money(self.amount * factor, self.currency)
+
+    def text(self) -> str:
+        """Exact text: at least the currency's minor units, more only where the amount has them."""
+        return plain(self.amount, minor_units(self.currency))
+
+    def display(self) -> str:
+        """For people: thousands separators; minor units only when the amount has a fraction."""
+        places = decimal_places(self.amount)
+        if places:
+            places = max(places, minor_units(self.currency))
+        return f"{self.amount:,.{places}f}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"amount": self.text(), "currency": self.currency}
+
+    def __str__(self) -> str:
+        return f"{self.text()} {self.currency}"

@@ -1,0 +1,34 @@
+"""Time rules: every timestamp is timezone-aware; storage and computation use UTC."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from quotetui.domain.errors import BadInput
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime, *, what: str = "timestamp") -> datetime:
+    """``value`` converted to UTC; a naive datetime is refused because its zone is unknown."""
+    if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+        raise BadInput(f"{what} {value.isoformat()} has no time zone; give an offset such as +08:00 or Z")
+    return value.astimezone(UTC)
+
+
+def parse_timestamp(text: str, *, what: str = "timestamp") -> datetime:
+    """Parse ISO 8601 text with an offset (``2026-08-31T09:00:00+08:00``, ``...Z``) to UTC."""
+    try:
+        value = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(f"{what} {text!r} is not an ISO 8601 date-time") from None
+    return as_utc(value, what=what)
+
+
+def parse_date(text: str, *, what: str = "date") -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(f"{what} {text!r} is not a date (YYYY-MM-DD)") from None

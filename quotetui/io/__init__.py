@@ -1,0 +1,1 @@
+"""Reading and writing files: the demo market, spreadsheets, raw logs, calendars."""

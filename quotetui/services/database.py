@@ -1,0 +1,107 @@
+"""Opening a database the way every front end needs it: located, migrated, seeded, explained."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from quotetui.domain.errors import DatabaseProblem
+from quotetui.store import migrate
+from quotetui.store.catalog import seed_catalog
+from quotetui.store.engine import Database, DbTarget, make_engine, resolve_target
+
+
+@dataclass(slots=True)
+class Opened:
+    db: Database
+    messages: list[str] = field(default_factory=list)  # what happened on the way, for the user
+
+
+def _prepare_sqlite_file(target: DbTarget) -> bool:
+    """Check the file can be a database; create the default folder. Returns True if it is new."""
+    assert target.path is not None
+    path = target.path
+    if path.is_dir():
+        raise DatabaseProblem(f"{path} is a folder, not a database file")
+    if not path.parent.exists():
+        if not target.is_default:
+            raise DatabaseProblem(f"cannot create {path}: folder {path.parent} does not exist")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return not path.exists() or path.stat().st_size == 0
+
+
+def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Opened:
+    """Open (creating or upgrading as needed) the database named by ``--db``/env/default.
+
+    * a new database gets the newest schema and the GPU catalog; a new *default* database also
+      gets the demo market, and the messages say so;
+    * an older schema is backed up (SQLite: timestamped copy next to the file), then upgraded;
+    * a file that is not a quotetui database, or a schema newer than this program, is a
+      :class:`DatabaseProblem` and nothing is changed.
+    """
+    target = resolve_target(db)
+    is_new = _prepare_sqlite_file(target) if target.is_sqlite else False
+    engine = make_engine(target)
+    opened = Opened(Database(target, engine))
+    try:
+        _migrate(target, engine, opened.messages)
+        with opened.db.write() as session:
+            seed_catalog(session)
+    except BaseException:
+        engine.dispose()
+        raise
+    if is_new:
+        opened.messages.append(f"Created a new database at {target.label}.")
+        if target.is_default and load_demo_if_new:
+            from quotetui.services.demo import load_demo
+
+            summary = load_demo(opened.db)
+            opened.messages.append(
+                f"Loaded the demo market ({summary}) so there is something to explore; "
+                "`quotetui demo --reset` reloads it."
+            )
+    return opened
+
+
+def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str]) -> None:
+    state = migrate.schema_state(engine)
+    if state.is_current:
+        return
+    if state.revision is None and state.has_tables:
+        raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
+    if state.revision is not None and state.revision not in migrate.known_revisions():
+        raise DatabaseProblem(
+            f"{target.label} has schema revision {state.revision}, newer than this quotetui "
+            f"(newest known: {state.head}); upgrade quotetui to open it"
+        )
+    if state.revision is not None and target.path is not None:
+        backup = migrate.timestamped_backup(target.path)
+        messages.append(f"Backed up {target.path.name} to {backup} before upgrading its schema.")
+    migrate.upgrade(target)
+    if state.revision is not None:
+        messages.append(f"Upgraded the schema from revision {state.revision} to {state.head}.")
+
+
+def upgrade_database(db: str | None = None) -> list[str]:
+    """``quotetui db upgrade``: like opening, but says when there was nothing to do."""
+    opened = open_database(db, load_demo_if_new=False)
+    opened.db.dispose()
+    return opened.messages or [f"{opened.db.target.label} is at the newest schema ({migrate.head_revision()})."]
+
+
+def backup_database(dest: Path, db: str | None = None) -> Path:
+    target = resolve_target(db)
+    if not target.is_sqlite or target.path is None:
+        raise DatabaseProblem("`db backup` copies SQLite files; back up a server with its own tools (pg_dump)")
+    if not target.path.exists():
+        raise DatabaseProblem(f"no database at {target.path}")
+    return migrate.backup_sqlite(target.path, dest.expanduser().resolve())
+
+
+def check_database(db: str | None = None) -> migrate.CheckReport:
+    target = resolve_target(db)
+    if target.path is not None and not target.path.exists():
+        raise DatabaseProblem(f"no database at {target.path}")
+    return migrate.check(target)

@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables, engines with the right pragmas, migrations and backups."""

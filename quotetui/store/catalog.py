@@ -1,0 +1,106 @@
+"""The GPU catalog in the database: seeding the built-ins and reading it back as domain specs."""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec, normalise
+from quotetui.store.models import GpuAlias, GpuModel, Setting
+from quotetui.store.rows import insert
+
+CATALOG_SETTING = "catalog_version"
+
+
+def builtin_fingerprint() -> str:
+    text = repr([(s.key, s.names()) for s in BUILTIN])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _row_from_spec(spec: GpuSpec) -> GpuModel:
+    return GpuModel(
+        key=spec.key,
+        name=spec.name,
+        form_factor=spec.form_factor,
+        memory_gb=spec.memory_gb,
+        memory_type=spec.memory_type,
+        memory_bw_tbs=spec.memory_bw_tbs,
+        bf16_tflops=spec.bf16_tflops,
+        fp8_tflops=spec.fp8_tflops,
+        fp64_tflops=spec.fp64_tflops,
+        nvlink_gbs=spec.nvlink_gbs,
+        nvlink_note=spec.nvlink_note,
+        tdp_w=spec.tdp_w,
+        topo_signature=spec.topo_signature,
+        consumer=spec.consumer,
+        smi_memory_mib=spec.smi_memory_mib,
+        builtin=True,
+    )
+
+
+def spec_from_row(row: GpuModel, aliases: tuple[str, ...] = ()) -> GpuSpec:
+    return GpuSpec(
+        row.key,
+        row.name,
+        row.form_factor,
+        row.memory_gb,
+        row.memory_type,
+        row.memory_bw_tbs,
+        row.bf16_tflops,
+        row.fp8_tflops,
+        row.fp64_tflops,
+        row.nvlink_gbs,
+        row.nvlink_note,
+        row.tdp_w,
+        row.topo_signature,
+        row.consumer,
+        (),
+        row.smi_memory_mib,
+        aliases,
+    )
+
+
+def seed_catalog(session: Session) -> int:
+    """Insert built-in models and aliases that are missing; user edits are left alone.
+
+    Returns the number of rows added. Skipped entirely when the stored fingerprint matches.
+    """
+    fingerprint = builtin_fingerprint()
+    setting = session.get(Setting, CATALOG_SETTING)
+    if setting is not None and setting.value == fingerprint:
+        return 0
+    models = {row.key: row for row in session.exec(select(GpuModel))}
+    taken = set(session.exec(select(GpuAlias.norm)))
+    added = 0
+    for spec in BUILTIN:
+        row = models.get(spec.key)
+        if row is None:
+            row = _row_from_spec(spec)
+            insert(session, row)
+            added += 1
+        assert row.id is not None
+        for name in dict.fromkeys(spec.names()):
+            norm = normalise(name)
+            if norm in taken:
+                continue
+            session.add(GpuAlias(gpu_model_id=row.id, alias=name, norm=norm, builtin=True))
+            taken.add(norm)
+            added += 1
+    if setting is None:
+        session.add(Setting(key=CATALOG_SETTING, value=fingerprint))
+    else:
+        setting.value = fingerprint
+    return added
+
+
+def load_catalog(session: Session) -> tuple[GpuCatalog, dict[str, int]]:
+    """The catalog as stored (user aliases included) and a map from model key to row id."""
+    rows = list(session.exec(select(GpuModel).order_by(col(GpuModel.id))))
+    ids = {row.key: row.id for row in rows if row.id is not None}
+    by_id = {row.id: row.key for row in rows}
+    aliases: dict[str, list[str]] = {row.key: [] for row in rows}
+    for alias in session.exec(select(GpuAlias).order_by(col(GpuAlias.id))):
+        aliases[by_id[alias.gpu_model_id]].append(alias.alias)
+    specs = [spec_from_row(row, tuple(aliases[row.key])) for row in rows]
+    return GpuCatalog(specs), ids

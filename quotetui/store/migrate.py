@@ -1,0 +1,158 @@
+"""Schema migrations (alembic scripts in ``db/``), backups and integrity checks."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from quotetui.domain.errors import DatabaseProblem
+from quotetui.domain.timeutil import utcnow
+from quotetui.resources import migrations_dir
+from quotetui.store.engine import DbTarget, make_engine
+
+
+def alembic_config(connection: sa.Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def known_revisions() -> set[str]:
+    return {rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaState:
+    revision: str | None  # None: no quotetui schema yet
+    head: str
+    has_tables: bool
+
+    @property
+    def is_empty(self) -> bool:
+        return self.revision is None and not self.has_tables
+
+    @property
+    def is_current(self) -> bool:
+        return self.revision == self.head
+
+
+def schema_state(engine: sa.Engine) -> SchemaState:
+    """Inspect ``engine``; a file that is not SQLite or is corrupt becomes :class:`DatabaseProblem`."""
+    try:
+        with engine.connect() as conn:
+            tables = set(sa.inspect(conn).get_table_names())
+            revision = MigrationContext.configure(conn).get_current_revision()
+    except sa.exc.DatabaseError as exc:
+        raise DatabaseProblem(_explain(engine, exc)) from None
+    has_tables = bool(tables - {"alembic_version"})
+    return SchemaState(revision, head_revision(), has_tables)
+
+
+def _explain(engine: sa.Engine, exc: sa.exc.DatabaseError) -> str:
+    detail = str(exc.orig) if exc.orig is not None else str(exc)
+    where = engine.url.render_as_string(hide_password=True)
+    if engine.url.get_backend_name() == "sqlite":
+        where = engine.url.database or where
+        if "not a database" in detail or "malformed" in detail:
+            return f"{where} is not a quotetui database (SQLite says: {detail})"
+        if "unable to open" in detail:
+            return f"cannot open {where}: check that the folder exists and is writable"
+    return f"cannot use the database {where}: {detail}"
+
+
+def upgrade(target: DbTarget) -> None:
+    """Migrate to the newest schema in one transaction.
+
+    SQLite foreign keys are off while tables are rebuilt (batch mode), otherwise dropping a table
+    would cascade-delete its children; ``foreign_key_check`` must pass before the commit.
+    """
+    engine = make_engine(target, foreign_keys=False)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "head")
+            if target.is_sqlite:
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise DatabaseProblem(f"upgrade aborted, it would break {len(broken)} foreign keys")
+    except sa.exc.DatabaseError as exc:
+        raise DatabaseProblem(_explain(engine, exc)) from None
+    finally:
+        engine.dispose()
+
+
+def backup_sqlite(source: Path, dest: Path) -> Path:
+    """Copy a live SQLite database with the online backup API (safe while others use it)."""
+    if dest.exists():
+        raise DatabaseProblem(f"{dest} already exists; choose another backup file")
+    if not dest.parent.is_dir():
+        raise DatabaseProblem(f"folder {dest.parent} does not exist")
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(dest)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    except sqlite3.DatabaseError as exc:
+        dest.unlink(missing_ok=True)
+        raise DatabaseProblem(f"cannot back up {source}: {exc}") from None
+    finally:
+        src.close()
+    return dest
+
+
+def timestamped_backup(source: Path) -> Path:
+    stamp = utcnow().strftime("%Y%m%dT%H%M%S%fZ")
+    return backup_sqlite(source, source.with_name(f"{source.name}.{stamp}.bak"))
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    ok: bool
+    integrity: list[str]
+    foreign_key_violations: int
+    revision: str | None
+    head: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "ok": self.ok,
+            "integrity": self.integrity,
+            "foreign_key_violations": self.foreign_key_violations,
+            "revision": self.revision,
+            "head": self.head,
+            "up_to_date": self.revision == self.head,
+        }
+
+
+def check(target: DbTarget) -> CheckReport:
+    """Integrity check (SQLite), foreign-key check and the schema revision; changes nothing."""
+    engine = make_engine(target)
+    try:
+        state = schema_state(engine)
+        integrity = ["ok"]
+        violations = 0
+        if target.is_sqlite:
+            with engine.connect() as conn:
+                integrity = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]
+                violations = len(conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
+    except sa.exc.DatabaseError as exc:
+        raise DatabaseProblem(_explain(engine, exc)) from None
+    finally:
+        engine.dispose()
+    ok = integrity == ["ok"] and violations == 0 and state.revision == state.head
+    return CheckReport(ok, integrity, violations, state.revision, state.head)

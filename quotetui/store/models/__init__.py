@@ -1,0 +1,45 @@
+"""All tables. Importing this package registers them on ``SQLModel.metadata``."""
+
+from quotetui.store.models.base import SQLModel
+from quotetui.store.models.contracts import Contract, Incident, Invoice
+from quotetui.store.models.evidence import BenchmarkResult, Evidence
+from quotetui.store.models.market import (
+    Discount,
+    ExtraCost,
+    GpuAlias,
+    GpuModel,
+    Offer,
+    Provider,
+    QuoteRevision,
+    RevisionPrice,
+    SlaCreditTier,
+    SlaTerm,
+    Source,
+)
+from quotetui.store.models.planning import FxRate, PurchaseOption, Scenario, Setting
+
+metadata = SQLModel.metadata
+
+__all__ = [
+    "BenchmarkResult",
+    "Contract",
+    "Discount",
+    "Evidence",
+    "ExtraCost",
+    "FxRate",
+    "GpuAlias",
+    "GpuModel",
+    "Incident",
+    "Invoice",
+    "Offer",
+    "Provider",
+    "PurchaseOption",
+    "QuoteRevision",
+    "RevisionPrice",
+    "Scenario",
+    "Setting",
+    "SlaCreditTier",
+    "SlaTerm",
+    "Source",
+    "metadata",
+]
