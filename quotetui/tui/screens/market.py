@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from quotetui.tui.app import QuotetuiApp
 
 ALL = -1
+KIND_LABELS = {"lessor": "lessor", "public_cloud": "cloud", "gpu_cloud": "GPU cloud"}
 
 
 class MarketScreen(Screen[None]):
@@ -51,7 +52,7 @@ class MarketScreen(Screen[None]):
 
     def on_mount(self) -> None:
         providers = self.query_one("#providers", DataTable)
-        providers.add_columns("Provider", "Kind", "Offers")
+        providers.add_columns("Provider", "Kind", "#")
         offers = self.query_one("#offers", DataTable)
         offers.add_columns("ID", "Provider", "Offer", "GPU", "×", "Billing", "Price", "Unit", "Status")
         for table in (providers, offers):
@@ -86,7 +87,7 @@ class MarketScreen(Screen[None]):
         table.clear()
         table.add_row("All providers", "", str(len(offers)), key=str(ALL))
         for p in providers:
-            table.add_row(p.name, p.kind.replace("_", " "), str(p.offers), key=str(p.id))
+            table.add_row(p.name, KIND_LABELS.get(p.kind, p.kind), str(p.offers), key=str(p.id))
         table.loading = False
         self.show_offers(ALL)
         self.query_one("#offers", DataTable).loading = False
