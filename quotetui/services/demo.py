@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
@@ -10,6 +11,7 @@ from quotetui.domain.enums import Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.demo_files import ClaimEntry, DemoMarket, ProviderFile, load_demo_files
+from quotetui.io.fields import Strict
 from quotetui.resources import demo_dir
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -86,6 +88,11 @@ def _remove_demo(session: Session, market: DemoMarket) -> None:
     session.flush()
 
 
+def _columns(entry: Strict, *skip: str) -> dict[str, Any]:
+    """The entry's fields that are table columns of the same name (the schema mirrors the tables)."""
+    return entry.model_dump(exclude={"source", *skip})
+
+
 class _Loader:
     def __init__(self, session: Session, market: DemoMarket) -> None:
         self.session = session
@@ -99,14 +106,7 @@ class _Loader:
 
     def run(self) -> DemoSummary:
         for entry in self.market.sources:
-            row = Source(
-                kind=entry.kind,
-                title=entry.title,
-                reference=entry.reference,
-                published=entry.published,
-                note=entry.note,
-            )
-            self.sources[entry.key] = insert(self.session, row)
+            self.sources[entry.key] = insert(self.session, Source(**_columns(entry, "key")))
         for origin, pf in self.market.providers:
             self._provider(origin, pf)
         for claim in self.market.claims:
@@ -131,122 +131,41 @@ class _Loader:
             raise BadInput(f"{origin}: {exc}") from None
 
     def _provider(self, origin: str, pf: ProviderFile) -> None:
-        p = pf.provider
-        provider = Provider(
-            name=p.name,
-            kind=p.kind,
-            parent=p.parent,
-            regions=list(p.regions),
-            certifications=list(p.certifications),
-            contacts=p.contacts,
-            website=p.website,
-            notes=p.notes,
-        )
-        provider_id = insert(self.session, provider)
+        currency = pf.provider.currency  # the default for the file's prices and extras
+        provider_id = insert(self.session, Provider(**_columns(pf.provider, "currency")))
         for o in pf.offer:
             where = f"{origin}: offer {o.key}"
             if o.key in self.offers:
                 raise BadInput(f"{where}: the key is used twice")
             offer = Offer(
+                **_columns(o, "key", "gpu", "revision", "discount", "extra", "sla"),
                 provider_id=provider_id,
                 gpu_model_id=self._gpu(where, o.gpu),
-                name=o.name,
-                form_factor=o.form_factor,
-                gpus_per_node=o.gpus_per_node,
-                nodes_available=o.nodes_available,
-                cpu=o.cpu,
-                ram_gb=o.ram_gb,
-                nvme_tb=o.nvme_tb,
-                intra_fabric=o.intra_fabric,
-                inter_fabric=o.inter_fabric,
-                inter_gbps_per_gpu=o.inter_gbps_per_gpu,
-                bare_metal=o.bare_metal,
-                region=o.region,
-                stock_note=o.stock_note,
-                lead_time_days=o.lead_time_days,
-                billing_basis=o.billing_basis,
-                status=o.status,
-                valid_until=o.valid_until,
                 source_id=self._source(where, o.source),
-                is_estimate=o.is_estimate,
-                notes=o.notes,
             )
             offer_id = insert(self.session, offer)
             self.offers[o.key] = offer
             for seq, r in enumerate(o.revision, start=1):
                 revision = QuoteRevision(
-                    offer_id=offer_id,
-                    seq=seq,
-                    quoted_at=r.quoted_at,
-                    mover=r.mover,
-                    source_id=self._source(where, r.source),
-                    is_estimate=r.is_estimate,
-                    note=r.note,
+                    **_columns(r, "price"), offer_id=offer_id, seq=seq, source_id=self._source(where, r.source)
                 )
                 revision_id = insert(self.session, revision)
                 self.revisions += 1
                 for price in r.price:
-                    self.session.add(
-                        RevisionPrice(
-                            revision_id=revision_id,
-                            term_months=price.term_months,
-                            unit=price.unit,
-                            amount=price.amount,
-                            amount_high=price.amount_high,
-                            currency=price.currency or p.currency,
-                            prepay=price.prepay,
-                            is_estimate=price.is_estimate,
-                            note=price.note,
-                        )
-                    )
+                    fields = _columns(price) | {"currency": price.currency or currency}
+                    self.session.add(RevisionPrice(**fields, revision_id=revision_id))
             for d in o.discount:
-                self.session.add(
-                    Discount(
-                        offer_id=offer_id,
-                        kind=d.kind,
-                        rate=d.rate,
-                        min_term_months=d.min_term_months,
-                        min_gpus=d.min_gpus,
-                        requires_prepay=d.requires_prepay,
-                        description=d.description,
-                        is_estimate=d.is_estimate,
-                        source_id=self._source(where, d.source),
-                    )
-                )
+                self.session.add(Discount(**_columns(d), offer_id=offer_id, source_id=self._source(where, d.source)))
             for x in o.extra:
-                self.session.add(
-                    ExtraCost(
-                        offer_id=offer_id,
-                        kind=x.kind,
-                        basis=x.basis,
-                        amount=x.amount,
-                        currency=x.currency or p.currency,
-                        refundable=x.refundable,
-                        description=x.description,
-                        is_estimate=x.is_estimate,
-                        source_id=self._source(where, x.source),
-                    )
-                )
+                fields = _columns(x) | {"currency": x.currency or currency}
+                self.session.add(ExtraCost(**fields, offer_id=offer_id, source_id=self._source(where, x.source)))
             if o.sla is not None:
-                s = o.sla
                 sla = SlaTerm(
-                    offer_id=offer_id,
-                    availability=s.availability,
-                    response_minutes=s.response_minutes,
-                    replacement_hours=s.replacement_hours,
-                    support_hours=s.support_hours,
-                    return_days=s.return_days,
-                    dc_tier=s.dc_tier,
-                    pue=s.pue,
-                    power_redundancy=s.power_redundancy,
-                    preemption=s.preemption,
-                    notes=s.notes,
-                    is_estimate=s.is_estimate,
-                    source_id=self._source(where, s.source),
+                    **_columns(o.sla, "credits"), offer_id=offer_id, source_id=self._source(where, o.sla.source)
                 )
                 sla_id = insert(self.session, sla)
-                for tier in s.credits:
-                    self.session.add(SlaCreditTier(sla_term_id=sla_id, below=tier.below, credit=tier.credit))
+                for tier in o.sla.credits:
+                    self.session.add(SlaCreditTier(**_columns(tier), sla_term_id=sla_id))
         for claim in pf.claim:
             self._claim(origin, claim, provider_id)
 
@@ -260,25 +179,11 @@ class _Loader:
             provider_id = offer.provider_id
         self.session.add(
             BenchmarkResult(
+                **_columns(c, "offer", "gpu"),
                 offer_id=offer.id if offer else None,
                 provider_id=provider_id,
                 gpu_model_id=self._gpu(where, c.gpu) if c.gpu else None,
                 provenance=Provenance.CLAIMED,
-                metric=c.metric,
-                value=c.value,
-                value_high=c.value_high,
-                unit=c.unit,
-                qualifier=c.qualifier,
-                gpu_count=c.gpu_count,
-                workload=c.workload,
-                model_params=c.model_params,
-                tokens=c.tokens,
-                flops=c.flops,
-                claimed_mfu=c.claimed_mfu,
-                seq_len=c.seq_len,
-                dtype=c.dtype,
-                conditions=c.conditions,
-                quote=c.quote,
                 source_id=self._source(where, c.source),
             )
         )
@@ -290,47 +195,14 @@ class _Loader:
             where = f"imports/demo/scenarios.toml: scenario {s.name}"
             make_default = s.default and not has_default
             has_default = has_default or make_default
-            self.session.add(
-                Scenario(
-                    name=s.name,
-                    description=s.description,
-                    gpu_model_id=self._gpu(where, s.gpu) if s.gpu else None,
-                    gpu_count=s.gpu_count,
-                    months=s.months,
-                    utilisation=s.utilisation,
-                    egress_tb_month=s.egress_tb_month,
-                    storage_tb=s.storage_tb,
-                    train_flops=s.train_flops,
-                    train_params=s.train_params,
-                    train_tokens=s.train_tokens,
-                    home_currency=s.home_currency,
-                    is_default=make_default,
-                )
-            )
+            gpu_id = self._gpu(where, s.gpu) if s.gpu else None
+            self.session.add(Scenario(**_columns(s, "gpu", "default"), gpu_model_id=gpu_id, is_default=make_default))
 
     def _purchases(self) -> None:
         for p in self.market.purchases:
             where = f"imports/demo/ownership.toml: purchase {p.name}"
             self.session.add(
                 PurchaseOption(
-                    name=p.name,
-                    gpu_model_id=self._gpu(where, p.gpu),
-                    gpu_count=p.gpu_count,
-                    currency=p.currency,
-                    capex=p.capex,
-                    capex_high=p.capex_high,
-                    colocation_month=p.colocation_month,
-                    colocation_month_high=p.colocation_month_high,
-                    power_kw=p.power_kw,
-                    pue=p.pue,
-                    tariff_per_kwh=p.tariff_per_kwh,
-                    power_month=p.power_month,
-                    power_month_high=p.power_month_high,
-                    ops_month=p.ops_month,
-                    spares_pct_year=p.spares_pct_year,
-                    residual_pct=p.residual_pct,
-                    horizon_months=p.horizon_months,
-                    source_id=self._source(where, p.source),
-                    notes=p.notes,
+                    **_columns(p, "gpu"), gpu_model_id=self._gpu(where, p.gpu), source_id=self._source(where, p.source)
                 )
             )
