@@ -9,6 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from quotetui import __version__
+from quotetui.store import migrate
 
 
 def test_version(cli) -> None:  # type: ignore[no-untyped-def]
@@ -28,7 +29,7 @@ def test_demo_then_listings_as_json(cli, db_path: Path) -> None:  # type: ignore
     offers = json.loads(cli("--db", str(db_path), "offers", "--json").out)
     assert len(offers) >= 15
     h100 = next(o for o in offers if o["name"] == "8×A100 80GB SXM4 整机")
-    assert h100["price"] == {
+    assert h100["quoted_price"] == {
         "amount": "88000.00",
         "amount_high": None,
         "currency": "CNY",
@@ -36,17 +37,20 @@ def test_demo_then_listings_as_json(cli, db_path: Path) -> None:  # type: ignore
         "term_months": 1,
         "is_estimate": False,
     }
-    ranged = next(o for o in offers if o["provider"] == "天下数据" and "H100" in o["gpu"])
-    assert (ranged["price"]["amount"], ranged["price"]["amount_high"]) == ("220000.00", "250000.00")
+    ranged = next(o for o in offers if o["provider"] == "天下数据" and "H100" in o["gpu_model"])
+    assert (ranged["quoted_price"]["amount"], ranged["quoted_price"]["amount_high"]) == ("220000.00", "250000.00")
     for offer in offers:  # every money value is an exact decimal string with its currency
-        assert isinstance(offer["price"]["amount"], str) and offer["price"]["currency"] == "CNY"
-        Decimal(offer["price"]["amount"])
+        assert isinstance(offer["quoted_price"]["amount"], str) and offer["quoted_price"]["currency"] == "CNY"
+        assert offer["currency"] == "CNY"
+        for key in ("price_per_gpu_hour", "annualized_tco", "cost_per_pflop_hour", "mfu"):
+            assert isinstance(offer[key], str)
+            Decimal(offer[key])
 
 
 def test_human_tables_show_cjk_names(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
     result = cli("--db", str(demo_db_path), "offers")
     assert result.code == 0
-    assert "一万网络" in result.out and "180,000" in result.out
+    assert "一万网络" in result.out and "960,000" in result.out and "8×H100 一年训练" in result.out
     assert "阿里云" in cli("--db", str(demo_db_path), "providers").out
 
 
@@ -113,8 +117,8 @@ def test_db_backup_and_check(cli, demo_db_path: Path, tmp_path: Path) -> None:  
         "ok": True,
         "integrity": ["ok"],
         "foreign_key_violations": 0,
-        "revision": "0001",
-        "head": "0001",
+        "revision": migrate.head_revision(),
+        "head": migrate.head_revision(),
         "up_to_date": True,
     }
     offers = json.loads(cli("--db", str(dest), "offers", "--json").out)

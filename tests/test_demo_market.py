@@ -141,12 +141,17 @@ def test_a_broken_demo_file_is_named_and_nothing_is_loaded(
     empty_db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file: str, old: str, new: str, message: str
 ) -> None:
     monkeypatch.setattr(demo_service, "demo_dir", lambda: _broken_copy(tmp_path, file, old, new))
+    tables = (Provider, Offer, Source, BenchmarkResult, Scenario)
+
+    def counts() -> list[int]:
+        with empty_db.session() as session:
+            return [session.exec(sa.select(sa.func.count()).select_from(t)).scalar_one() for t in tables]
+
+    before = counts()
     with pytest.raises(BadInput) as excinfo:
         load_demo(empty_db)
     assert message in str(excinfo.value)
-    with empty_db.session() as session:
-        for table in (Provider, Offer, Source, BenchmarkResult, Scenario):
-            assert session.exec(sa.select(sa.func.count()).select_from(table)).scalar_one() == 0
+    assert counts() == before == [0, 0, 0, 0, 1]  # only the automatic default scenario
 
 
 def test_reset_keeps_the_users_own_providers(demo_db: Database) -> None:

@@ -156,3 +156,4 @@ class Metric(Choice):
     TOKENS_PER_SEC_PER_GPU = "tokens_per_sec_per_gpu"
     SCALING_EFFICIENCY = "scaling_efficiency"
     GPU_UTILISATION = "gpu_utilisation"
+    CHEAPER_THAN = "cheaper_than"  # a price comparison: ``conditions`` names the offers compared

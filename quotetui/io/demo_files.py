@@ -164,6 +164,7 @@ class ClaimEntry(Strict):
     conditions: str | None = None
     source: str
     quote: str | None = None
+    compared: list[str] = Field(default_factory=list)  # offer keys, for cheaper_than claims
 
 
 class ProviderEntry(Strict):

@@ -8,6 +8,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from quotetui.domain.errors import DatabaseProblem
+from quotetui.services.scenarios import ensure_default_scenario
 from quotetui.store import migrate
 from quotetui.store.catalog import seed_catalog
 from quotetui.store.engine import Database, DbTarget, make_engine, resolve_target
@@ -49,6 +50,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
         _migrate(target, engine, opened.messages)
         with opened.db.write() as session:
             seed_catalog(session)
+            ensure_default_scenario(session)
     except BaseException:
         engine.dispose()
         raise

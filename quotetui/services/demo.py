@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,10 +108,13 @@ class _Loader:
     def run(self) -> DemoSummary:
         for entry in self.market.sources:
             self.sources[entry.key] = insert(self.session, Source(**_columns(entry, "key")))
+        claims: list[tuple[str, ClaimEntry, int | None]] = []
         for origin, pf in self.market.providers:
-            self._provider(origin, pf)
-        for claim in self.market.claims:
-            self._claim("imports/demo/claims.toml", claim, None)
+            owner = self._provider(origin, pf)
+            claims += [(origin, claim, owner) for claim in pf.claim]
+        claims += [("imports/demo/claims.toml", claim, None) for claim in self.market.claims]
+        for origin, claim, claimant in claims:  # after every offer exists: claims may compare offers
+            self._claim(origin, claim, claimant)
         self._scenarios()
         self._purchases()
         return DemoSummary(
@@ -130,7 +134,7 @@ class _Loader:
         except BadInput as exc:
             raise BadInput(f"{origin}: {exc}") from None
 
-    def _provider(self, origin: str, pf: ProviderFile) -> None:
+    def _provider(self, origin: str, pf: ProviderFile) -> int:
         currency = pf.provider.currency  # the default for the file's prices and extras
         provider_id = insert(self.session, Provider(**_columns(pf.provider, "currency")))
         for o in pf.offer:
@@ -166,8 +170,7 @@ class _Loader:
                 sla_id = insert(self.session, sla)
                 for tier in o.sla.credits:
                     self.session.add(SlaCreditTier(**_columns(tier), sla_term_id=sla_id))
-        for claim in pf.claim:
-            self._claim(origin, claim, provider_id)
+        return provider_id
 
     def _claim(self, origin: str, c: ClaimEntry, provider_id: int | None) -> None:
         where = f"{origin}: claim {c.metric.value}"
@@ -177,9 +180,15 @@ class _Loader:
             if offer is None:
                 raise BadInput(f"{where}: unknown offer key {c.offer!r}")
             provider_id = offer.provider_id
+        fields = _columns(c, "offer", "gpu", "compared")
+        if c.compared:
+            missing = [key for key in c.compared if key not in self.offers]
+            if missing:
+                raise BadInput(f"{where}: compares unknown offer keys {', '.join(missing)}")
+            fields["conditions"] = json.dumps({"compared_offer_ids": [self.offers[k].id for k in c.compared]})
         self.session.add(
             BenchmarkResult(
-                **_columns(c, "offer", "gpu"),
+                **fields,
                 offer_id=offer.id if offer else None,
                 provider_id=provider_id,
                 gpu_model_id=self._gpu(where, c.gpu) if c.gpu else None,
@@ -190,13 +199,15 @@ class _Loader:
         self.claims += 1
 
     def _scenarios(self) -> None:
-        has_default = self.session.exec(select(Scenario).where(col(Scenario.is_default))).first() is not None
+        """The demo's default scenario becomes the database's default, so its figures follow the demo."""
+        defaults = [s for s in self.market.scenarios if s.default][:1]
+        if defaults:
+            for other in self.session.exec(select(Scenario).where(col(Scenario.is_default))):
+                other.is_default = False
         for s in self.market.scenarios:
             where = f"imports/demo/scenarios.toml: scenario {s.name}"
-            make_default = s.default and not has_default
-            has_default = has_default or make_default
             gpu_id = self._gpu(where, s.gpu) if s.gpu else None
-            self.session.add(Scenario(**_columns(s, "gpu", "default"), gpu_model_id=gpu_id, is_default=make_default))
+            self.session.add(Scenario(**_columns(s, "gpu", "default"), gpu_model_id=gpu_id, is_default=s in defaults))
 
     def _purchases(self) -> None:
         for p in self.market.purchases:

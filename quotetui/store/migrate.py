@@ -74,8 +74,8 @@ def _explain(engine: sa.Engine, exc: sa.exc.DatabaseError) -> str:
     return f"cannot use the database {where}: {detail}"
 
 
-def upgrade(target: DbTarget) -> None:
-    """Migrate to the newest schema in one transaction.
+def upgrade(target: DbTarget, revision: str = "head") -> None:
+    """Migrate to ``revision`` (the newest schema by default) in one transaction.
 
     SQLite foreign keys are off while tables are rebuilt (batch mode), otherwise dropping a table
     would cascade-delete its children; ``foreign_key_check`` must pass before the commit.
@@ -83,7 +83,7 @@ def upgrade(target: DbTarget) -> None:
     engine = make_engine(target, foreign_keys=False)
     try:
         with engine.begin() as conn:
-            command.upgrade(alembic_config(conn), "head")
+            command.upgrade(alembic_config(conn), revision)
             if target.is_sqlite:
                 broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if broken:

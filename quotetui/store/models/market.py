@@ -119,6 +119,8 @@ class Offer(SQLModel, table=True):
     stock_note: str | None = Field(default=None, max_length=200)
     lead_time_days: int | None = None
     billing_basis: BillingBasis = enum_field(BillingBasis)
+    prorata_days: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    # monthly plans: False = whole months are billed; True = the provider bills part months by the day
     status: OfferStatus = enum_field(OfferStatus, OfferStatus.DRAFT)
     valid_until: date | None = None
     source_id: int | None = fk("source.id", nullable=True, ondelete="SET NULL")

@@ -1,0 +1,153 @@
+"""``quotetui calc train|rent-vs-buy|term``: the calculators, for scripts."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, ScenarioOpt, lines, open_db, print_json
+
+app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
+Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
+
+
+@app.command()
+def train(
+    ctx: typer.Context,
+    gpus: Annotated[int, typer.Option("--gpus", help="GPUs in the run.")],
+    flops: Annotated[str | None, typer.Option("--flops", help="Total FLOPs, e.g. 3.14e23.")] = None,
+    params: Annotated[str | None, typer.Option("--params", help="Parameters (with --tokens: 6 × N × D FLOPs).")] = None,
+    tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens.")] = None,
+    gpu: Annotated[
+        str | None, typer.Option("--gpu", metavar="MODEL", help="GPU model (or take it from --offer).")
+    ] = None,
+    mfu: Annotated[str | None, typer.Option("--mfu", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")] = None,
+    scaling: Annotated[str | None, typer.Option("--scaling", help="Scaling efficiency (default: by fabric).")] = None,
+    offer: Annotated[int | None, typer.Option("--offer", metavar="ID", help="Cost the run under this offer.")] = None,
+    claimed_days: Annotated[str | None, typer.Option("--claimed-days", help="A claimed duration to audit.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Wall time, GPU-hours and cost of a training run; the MFU a claimed duration implies."""
+    from quotetui.domain.economics.exact import dec, pct
+    from quotetui.services.calc import calc_train
+
+    r = calc_train(
+        open_db(ctx),
+        gpus=gpus,
+        flops=flops,
+        params=params,
+        tokens=tokens,
+        gpu=gpu,
+        mfu=mfu,
+        scaling=scaling,
+        offer_id=offer,
+        claimed_days=claimed_days,
+    )
+    if as_json:
+        print_json(r.to_json())
+        return
+    p = r.plan
+    typer.echo(
+        f"wall time: {dec(p.wall_days, 1):,} days ({dec(p.wall_hours, 1):,} hours); {dec(p.gpu_hours, 0):,} GPU-hours"
+    )
+    typer.echo(f"  {p.arithmetic()}")
+    typer.echo(f"  FLOPs: {p.flops_source}; MFU: {p.mfu.note}; scaling: {p.scaling.note}")
+    if r.costs:
+        lines(
+            f"cost under {r.offer}, cheapest first:",
+            [f"{c.option.label}: {dec(c.total, 2):,} {c.currency} ({c.nodes} nodes × {c.billed})" for c in r.costs],
+        )
+    implied = r.implied_mfu
+    if implied is not None and r.verdict is not None:
+        typer.echo(f"claimed {r.claimed_days} days implies {pct(implied, 1)} % MFU: {r.verdict.value}")
+
+
+@app.command("rent-vs-buy")
+def rent_vs_buy(
+    ctx: typer.Context,
+    capex: Annotated[str, typer.Option("--capex", help="Purchase cost (servers, network, installation).")],
+    opex_monthly: Annotated[str, typer.Option("--opex-monthly", help="Owning costs a month (colo, power, staff).")],
+    rent_monthly: Annotated[str | None, typer.Option("--rent-monthly", help="Rent for a month of full use.")] = None,
+    offer: Annotated[int | None, typer.Option("--offer", metavar="ID", help="Take the rent from this offer.")] = None,
+    scenario: ScenarioOpt = None,
+    residual: Annotated[str, typer.Option("--residual", help="Resale value at the horizon.")] = "0",
+    discount_rate: Annotated[str, typer.Option("--discount-rate", help="Annual rate for the NPV, e.g. 0.08.")] = "0",
+    horizon_months: Annotated[int, typer.Option("--horizon-months")] = 36,
+    utilisation: Annotated[str, typer.Option("--utilization", help="Share of hours in use.")] = "1",
+    currency: Annotated[str, typer.Option("--currency", help="Currency of typed amounts.")] = "CNY",
+    as_json: JsonFlag = False,
+) -> None:
+    """Break-even month and utilisation, NPV of renting and of owning, and the cumulative-cost series."""
+    from quotetui.domain.currency import currency_code
+    from quotetui.domain.economics.exact import ceil, dec, pct
+    from quotetui.services.calc import calc_rent_vs_buy, rent_buy_json
+
+    db = open_db(ctx) if offer is not None else None
+    r, note = calc_rent_vs_buy(
+        db,
+        capex=capex,
+        opex_monthly=opex_monthly,
+        rent_monthly=rent_monthly,
+        offer_id=offer,
+        scenario=scenario,
+        residual=residual,
+        discount_rate=discount_rate,
+        horizon_months=horizon_months,
+        utilisation=utilisation,
+        currency=currency_code(currency),
+    )
+    if as_json:
+        print_json(rent_buy_json(r) | {"rent_source": note})
+        return
+    cur = r.inputs.currency
+    if note:
+        typer.echo(note)
+    if r.breakeven_months is None:
+        typer.echo(f"break-even: not within {r.inputs.horizon_months} months — renting stays cheaper")
+    else:
+        typer.echo(
+            f"break-even after {dec(r.breakeven_months, 2)} months (owning is ahead from month "
+            f"{ceil(r.breakeven_months)})"
+        )
+    u = r.breakeven_utilisation
+    typer.echo(f"break-even utilisation: {pct(u, 1)} %" + (" — owning never pays at this rent" if u > 1 else ""))
+    typer.echo(
+        f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 2):,} {cur}, "
+        f"buy {dec(r.npv_buy, 2):,} {cur} → {r.cheaper} is cheaper"
+    )
+
+
+@app.command()
+def term(
+    monthly: Amount = None,
+    quarterly: Amount = None,
+    half_year: Amount = None,
+    annual: Amount = None,
+    two_year: Amount = None,
+    three_year: Amount = None,
+    currency: Annotated[str | None, typer.Option("--currency")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
+    from quotetui.domain.economics.exact import dec, pct
+    from quotetui.services.calc import calc_term, term_json
+
+    t = calc_term(
+        {
+            "monthly": monthly,
+            "quarterly": quarterly,
+            "half_year": half_year,
+            "annual": annual,
+            "two_year": two_year,
+            "three_year": three_year,
+        }
+    )
+    if as_json:
+        print_json(term_json(t, currency))
+        return
+    for o in t.options:
+        typer.echo(
+            f"{o.name}: {dec(o.price, 2):,} a term = {dec(o.per_month, 2):,} a month = {dec(o.per_year, 2):,} a year"
+        )
+    typer.echo(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")

@@ -1,0 +1,31 @@
+"""``quotetui claims``: the claims audit."""
+
+from __future__ import annotations
+
+import typer
+
+from quotetui.commands.common import JsonFlag, open_db, print_json
+
+
+def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Every claimed benchmark and training time: what it implies and whether it can be true."""
+    from quotetui.services.claims import audit_claims, audit_json
+
+    audits = audit_claims(open_db(ctx))
+    if as_json:
+        print_json([audit_json(a) for a in audits])
+        return
+    marks = {"impossible": "✗", "optimistic": "!", "plausible": "✓", "unchecked": "?"}
+    for a in audits:
+        c = a.claim
+        who = " / ".join(x for x in (c.provider, c.offer) if x) or "market-wide claim"
+        typer.echo(f"{marks[a.verdict.value]} {a.verdict.value.upper()}  #{c.id} {who} — {c.metric.value}")
+        if c.quote:
+            typer.echo(f"    “{c.quote}” ({c.source})")
+        for line in a.arithmetic:
+            typer.echo(f"    {line}")
+        typer.echo(f"    → {a.explanation}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(claims)

@@ -1,0 +1,71 @@
+"""Helpers shared by the commands: opening the database, JSON and table output, common options."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ScenarioOpt = Annotated[
+    str | None,
+    typer.Option("--scenario", "-s", metavar="NAME", help="Scenario to compare for (default: the default one)."),
+]
+
+
+def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:
+    """Open the database named by ``--db`` (or env/default); say on stderr what happened on the way."""
+    from quotetui.services.database import open_database
+
+    opened = open_database(ctx.obj.db, load_demo_if_new=load_demo_if_new)
+    for message in opened.messages:
+        typer.echo(message, err=True)
+    return opened.db
+
+
+def print_json(data: object) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def table(
+    columns: list[str],
+    rows: list[list[str]],
+    *,
+    right: frozenset[str] = frozenset(),
+    title: str | None = None,
+    widths: dict[str, int] | None = None,
+) -> None:
+    """A plain table that fits the terminal: numbers (``right``) keep their full width; the text
+    columns named in ``widths`` (their widest) share what is left, cut with an ellipsis."""
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(soft_wrap=False)
+    widths = widths or {}
+    fit = {name: max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)}
+    fixed = sum(fit[name] for name in columns if name not in widths) + 2 * (len(columns) - 1)
+    room = max(console.width - fixed, 8 * len(widths))
+    wanted = {name: min(cap, fit[name]) for name, cap in widths.items()}
+    scale = min(1.0, room / max(sum(wanted.values()), 1))
+    view = Table(box=None, header_style="bold", pad_edge=False, title=title, title_justify="left")
+    for name in columns:
+        if name in right:
+            view.add_column(name, justify="right", no_wrap=True, min_width=fit[name])
+        elif name in widths:
+            view.add_column(name, no_wrap=True, overflow="ellipsis", width=max(8, int(wanted[name] * scale)))
+        else:
+            view.add_column(name, overflow="fold")
+    for row in rows:
+        view.add_row(*row)
+    console.print(view)
+
+
+def lines(title: str, items: list[str]) -> None:
+    typer.echo(title)
+    for item in items:
+        typer.echo(f"  {item}")

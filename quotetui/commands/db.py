@@ -1,0 +1,47 @@
+"""``quotetui db upgrade|backup|check``: database maintenance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, print_json
+
+app = typer.Typer(help="Database maintenance: upgrade, backup, check.", no_args_is_help=True)
+
+
+@app.command("upgrade")
+def upgrade(ctx: typer.Context) -> None:
+    """Upgrade the schema to the newest revision (SQLite files are backed up first)."""
+    from quotetui.services.database import upgrade_database
+
+    for line in upgrade_database(ctx.obj.db):
+        typer.echo(line)
+
+
+@app.command("backup")
+def backup(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="Backup file to create.")]) -> None:
+    """Copy the SQLite database with the online backup API (safe while the TUI is open)."""
+    from quotetui.services.database import backup_database
+
+    typer.echo(f"Backed up to {backup_database(path, ctx.obj.db)}.")
+
+
+@app.command("check")
+def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Integrity check, foreign-key check and schema revision; changes nothing."""
+    from quotetui.services.database import check_database
+
+    report = check_database(ctx.obj.db)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        integrity = "ok" if report.integrity == ["ok"] else "; ".join(report.integrity[:5])
+        typer.echo(f"integrity: {integrity}")
+        typer.echo(f"foreign keys: {report.foreign_key_violations} violations")
+        state = "up to date" if report.revision == report.head else f"upgrade available to {report.head}"
+        typer.echo(f"schema revision: {report.revision or 'none'} ({state})")
+    if not report.ok:
+        raise typer.Exit(2)

@@ -1,0 +1,44 @@
+"""``quotetui fx add|list``: dated exchange rates."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, open_db, print_json, table
+
+app = typer.Typer(help="Dated exchange rates used for conversions (never a silent 1.0).", no_args_is_help=True)
+
+
+@app.command()
+def add(
+    ctx: typer.Context,
+    base: Annotated[str, typer.Argument(help="Currency converted from, e.g. USD.")],
+    quote: Annotated[str, typer.Argument(help="Currency converted to, e.g. CNY.")],
+    rate: Annotated[str, typer.Argument(help="1 BASE = RATE QUOTE.")],
+    on: Annotated[str, typer.Option("--date", help="Date of the rate, YYYY-MM-DD.")],
+    source: Annotated[str, typer.Option("--source", help="Where the rate comes from.")],
+) -> None:
+    """Record a dated rate (the same pair on the same day is replaced)."""
+    from quotetui.domain.timeutil import parse_date
+    from quotetui.services.fx import add_rate
+
+    view = add_rate(open_db(ctx), base, quote, rate, parse_date(on, what="--date"), source)
+    typer.echo(f"1 {view.base} = {view.rate} {view.quote} on {view.as_of.isoformat()} ({view.source})")
+
+
+@app.command("list")
+def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """List the recorded rates."""
+    from quotetui.services.fx import list_rates
+
+    rates = list_rates(open_db(ctx))
+    if as_json:
+        print_json([r.to_json() for r in rates])
+        return
+    table(
+        ["base", "quote", "rate", "date", "source"],
+        [[r.base, r.quote, str(r.rate), r.as_of.isoformat(), r.source] for r in rates],
+        right=frozenset({"rate"}),
+    )

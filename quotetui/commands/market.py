@@ -1,0 +1,175 @@
+"""Market commands: providers, offers (ranked for a scenario), explain, gpus, demo."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, ScenarioOpt, lines, open_db, print_json, table
+
+
+def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """List providers."""
+    from quotetui.services.market import list_providers
+
+    items = list_providers(open_db(ctx))
+    if as_json:
+        print_json([p.to_json() for p in items])
+        return
+    table(
+        ["id", "provider", "kind", "parent", "offers", "certifications"],
+        [[str(p.id), p.name, p.kind, p.parent or "", str(p.offers), ", ".join(p.certifications)] for p in items],
+        right=frozenset({"id", "offers"}),
+    )
+
+
+def offers(
+    ctx: typer.Context,
+    scenario: ScenarioOpt = None,
+    gpu: Annotated[str | None, typer.Option("--gpu", metavar="MODEL", help="Only offers of this GPU model.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Offers ranked for a scenario by cost per delivered PFLOP-hour (feasible ones first)."""
+    from quotetui.domain.economics.exact import dec, pct, q
+    from quotetui.services.economics import evaluation_json, rank_offers
+
+    ranking = rank_offers(open_db(ctx), scenario, gpu)
+    if as_json:
+        items = [
+            evaluation_json(e, i) | {"scenario": ranking.scenario.name} for i, e in enumerate(ranking.evaluations, 1)
+        ]
+        items += [
+            {
+                "rank": None,
+                "id": o.id,
+                "provider": o.provider,
+                "name": o.name,
+                "gpu_model": o.gpu.name,
+                "scenario": ranking.scenario.name,
+                "not_compared": why,
+            }
+            for o, why in ranking.skipped
+        ]
+        print_json(items)
+        return
+    s = ranking.scenario
+    cur = s.home_currency
+    rows, blocked = [], []
+    for i, e in enumerate(ranking.evaluations, 1):
+        if not e.feasibility.ok:
+            blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
+        rows.append(
+            [
+                str(i) if e.feasibility.ok else "✗",
+                str(e.offer.id),
+                f"{e.offer.provider} {e.offer.name}",
+                e.offer.gpu.name,
+                f"{dec(e.price_per_gpu_hour, 2):,}",
+                f"{dec(e.annualised_tco, 0):,}",
+                f"{dec(e.cost_per_pflop_hour, 2):,}",
+                f"{pct(e.mfu.value, 1)}{e.mfu.source[0]}",
+                TERM_SHORT.get(e.best.option.term_months, f"{e.best.option.term_months}m")
+                + ("p" if e.best.option.prepay else ""),
+            ]
+        )
+    typer.echo(
+        f"Scenario {s.name!r}: {s.gpu_count} GPUs × {s.months} months at {pct(q(s.utilisation), 0)} % use; "
+        f"amounts in {cur}, best first by cost per delivered PFLOP-hour"
+    )
+    table(
+        ["#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term"],
+        rows,
+        right=frozenset({"#", "id", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%"}),
+        widths={"offer": 30, "GPU": 14},
+    )
+    typer.echo("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
+    for line in blocked:
+        typer.echo(line)
+    for o, why in ranking.skipped:
+        typer.echo(f"not compared: #{o.id} {o.provider} {o.name}: {why}", err=True)
+
+
+TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
+
+
+def explain(
+    ctx: typer.Context,
+    offer_id: Annotated[int, typer.Argument(metavar="OFFER_ID", help="The offer's id (see `quotetui offers`).")],
+    scenario: ScenarioOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Every figure of one offer for a scenario: value, formula, inputs, and the negotiation position."""
+    from quotetui.domain.economics.explain import explain as explain_figures
+    from quotetui.services.economics import evaluation_json
+    from quotetui.services.negotiation import negotiation
+
+    n = negotiation(open_db(ctx), offer_id, scenario)
+    e = n.evaluation
+    figures = explain_figures(e)
+    if as_json:
+        print_json(
+            evaluation_json(e)
+            | {"scenario": e.scenario.name, "figures": [f.to_json() for f in figures], "negotiation": n.to_json()}
+        )
+        return
+    typer.echo(
+        f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}"
+    )
+    for f in figures:
+        value = "" if f.value is None else f" = {f.value:,} {f.unit}".rstrip()
+        typer.echo(f"\n{f.label}{value}")
+        typer.echo(f"  how: {f.formula}")
+        for item in f.inputs:
+            typer.echo(f"  · {item}")
+    typer.echo("")
+    lines("Negotiation", n.lines())
+
+
+def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """The GPU catalog: dense datasheet peaks and the names each model appears under."""
+    from quotetui.services.market import gpu_to_json, list_gpus
+
+    items = list_gpus(open_db(ctx))
+    if as_json:
+        print_json([gpu_to_json(g) for g in items])
+        return
+    rows = []
+    for g in items:
+        j = gpu_to_json(g)
+        nvlink = str(g.nvlink_gbs or "–") + (f" {g.nvlink_note}" if g.nvlink_note else "")
+        rows.append(
+            [
+                g.name,
+                g.form_factor.value.upper(),
+                f"{g.memory_gb} GB {g.memory_type}",
+                j["memory_bw_tbs"],
+                j["bf16_tflops"],
+                j["fp8_tflops"] or "–",
+                j["fp64_tflops"] or "–",
+                nvlink,
+                str(g.tdp_w),
+                g.topo_signature or "–",
+            ]
+        )
+    table(
+        ["GPU", "form", "memory", "TB/s", "BF16", "FP8", "FP64", "NVLink GB/s", "TDP W", "topo"],
+        rows,
+        right=frozenset({"TB/s", "BF16", "FP8", "FP64", "TDP W"}),
+    )
+
+
+def demo(
+    ctx: typer.Context,
+    reset: Annotated[bool, typer.Option("--reset", help="Remove the demo market first, then load it again.")] = False,
+) -> None:
+    """Load the demo market built from the seed articles (imports/demo)."""
+    from quotetui.services.demo import load_demo
+
+    summary = load_demo(open_db(ctx, load_demo_if_new=False), reset=reset)
+    typer.echo(f"{'Reloaded' if reset else 'Loaded'} the demo market: {summary}.")
+
+
+def register(app: typer.Typer) -> None:
+    for command in (providers, offers, explain, gpus, demo):
+        app.command()(command)

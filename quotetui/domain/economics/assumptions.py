@@ -1,0 +1,60 @@
+"""Named assumptions of the engine. Each figure that rests on one says so and where it came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from quotetui.domain.enums import InterFabric
+
+HOURS_PER_MONTH = 730
+"""A month is 730 hours (8,760 / 12) unless the user changes it (DESIGN.md section 3)."""
+
+HOURS_PER_YEAR = 8760
+GB_PER_TB = 1000  # egress and storage are billed in decimal units
+SECONDS_PER_DAY = 86400
+
+DEFAULT_MFU = Fraction(2, 5)
+"""40 % of dense BF16 peak: a cautious figure inside the 35-47 % of public H100 training reports."""
+
+DEFAULT_AVAILABILITY = Fraction(99, 100)
+"""Assumed when an offer has no SLA on record: an unpromised service is not 100 % available."""
+
+BYTES_PER_PARAMETER = 16
+"""Mixed-precision Adam training state per parameter when fully sharded (weights, grads, two moments, master)."""
+
+MFU_OPTIMISTIC = Fraction(1, 2)
+"""Above 50 % MFU a claim is better than public reports (35-47 %, ~50 % is excellent)."""
+
+MFU_IMPOSSIBLE = Fraction(3, 4)
+"""Above ~75 % MFU no real training job has been reported: the claim cannot be true."""
+
+GEMM_TYPICAL_MAX = Fraction(87, 100)
+"""Achievable dense BF16 GEMM is typically 80-87 % of peak (A100 SXM ~271, H100 SXM ~795 TFLOPS)."""
+
+SCALING_BY_FABRIC: dict[InterFabric, Fraction] = {
+    InterFabric.INFINIBAND_NDR: Fraction(95, 100),
+    InterFabric.INFINIBAND_HDR: Fraction(93, 100),
+    InterFabric.ROCE_V2: Fraction(90, 100),
+    InterFabric.VENDOR_RDMA: Fraction(85, 100),
+    InterFabric.ETHERNET: Fraction(70, 100),
+    InterFabric.UNKNOWN: Fraction(85, 100),
+}
+"""Default scaling efficiency of a multi-node job by scale-out fabric; one NVLink node is 1.0.
+
+The seeds report 92-93 % weak scaling at 32 H100 on InfiniBand and 10-15 % less on RoCE at that size;
+vendor RDMA (eRDMA, 星海) sits between RoCE and Ethernet; an unknown fabric gets the vendor-RDMA figure.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Assumptions:
+    """The knobs a user may change; every result records the ones it used."""
+
+    hours_per_month: int = HOURS_PER_MONTH
+    default_mfu: Fraction = DEFAULT_MFU
+    default_availability: Fraction = DEFAULT_AVAILABILITY
+
+    @property
+    def hours_per_year(self) -> int:
+        return self.hours_per_month * 12

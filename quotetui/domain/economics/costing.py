@@ -1,0 +1,206 @@
+"""What an offer costs for a scenario: each price option, its discounts step by step, and the extras.
+
+Definitions (DESIGN.md section 3):
+
+* nodes needed = ⌈GPUs ÷ GPUs per node⌉;
+* effective node-month price = list node-month price × Π(1 − dᵢ) over the discounts whose conditions the
+  option and the scenario meet;
+* a committed option of ``t`` months is bought in whole terms: ⌈months ÷ t⌉ × t months are paid; an
+  on-demand option (no commitment) is paid for the hours used, 730 × utilisation a month;
+* extras at the scenario's usage: egress GB (TB × 1000), storage TB-months, flat fees, per node-hour fees;
+  one-off fees once (spread over the months); refundable deposits are not a cost;
+* annualised TCO = total over the scenario × 12 ÷ months.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
+from quotetui.domain.economics.exact import ceil, q
+from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm, OfferInput, PriceOption, ScenarioInput
+from quotetui.domain.economics.units import to_node_month
+from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
+from quotetui.domain.fx import FxQuote, FxTable
+
+
+@dataclass(frozen=True, slots=True)
+class DiscountStep:
+    discount: DiscountTerm
+    applied: bool
+    reason: str
+    before: Fraction | None = None  # node-month price before this step (offer currency)
+    after: Fraction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraLine:
+    extra: ExtraTerm
+    included: bool
+    reason: str
+    monthly: Fraction = Fraction(0)  # recurring, home currency
+    one_off: Fraction = Fraction(0)  # once, home currency
+    fx: FxQuote | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OptionCost:
+    option: PriceOption
+    list_node_month: Fraction  # offer currency, before discounts
+    steps: tuple[DiscountStep, ...]
+    effective_node_month: Fraction  # offer currency, after discounts
+    billed_months: int  # months paid: whole terms for a commitment, the scenario's months on demand
+    usage_factor: Fraction  # utilisation for usage-billed options, else 1
+    compute_total: Fraction  # home currency, whole scenario
+    extras: tuple[ExtraLine, ...]
+    extras_total: Fraction  # home currency, whole scenario
+    months: int  # the scenario's months
+    fx: FxQuote | None
+
+    @property
+    def total(self) -> Fraction:
+        return self.compute_total + self.extras_total
+
+    @property
+    def monthly(self) -> Fraction:
+        return self.total / self.months
+
+    @property
+    def annualised(self) -> Fraction:
+        return self.total * 12 / self.months
+
+    @property
+    def per_year(self) -> Fraction:
+        """What a year of this option costs with the scenario's usage (for comparing terms)."""
+        return self.annualised
+
+
+def nodes_needed(gpu_count: int, gpus_per_node: int) -> int:
+    return -(-gpu_count // gpus_per_node)
+
+
+def _base_option(options: tuple[PriceOption, ...]) -> PriceOption:
+    periodic = [o for o in options if o.unit is not PriceUnit.TERM_TOTAL]
+    return min(periodic or options, key=lambda o: o.term_months)
+
+
+def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
+    """The current options plus those implied by term/prepay discounts on the base (shortest-term) option."""
+    options = list(offer.options)
+    base = _base_option(offer.options)
+    for d in offer.discounts:
+        if d.kind not in (DiscountKind.TERM, DiscountKind.PREPAY) or d.rate is None:
+            continue
+        term = d.min_term_months or max(base.term_months, 1)
+        if base.unit is PriceUnit.TERM_TOTAL or any(o.term_months == term and o.unit is base.unit for o in options):
+            continue
+        options.append(
+            PriceOption(
+                term_months=term,
+                unit=base.unit,
+                amount=base.amount,
+                amount_high=base.amount_high,
+                currency=base.currency,
+                prepay=d.requires_prepay or d.kind is DiscountKind.PREPAY,
+                is_estimate=base.is_estimate,
+                note=d.description,
+                from_discount=d.id,
+            )
+        )
+    return tuple(options)
+
+
+def _discount_applies(d: DiscountTerm, option: PriceOption, scenario: ScenarioInput) -> tuple[bool, str]:
+    if d.rate is None:
+        return False, "rate not quoted: ask the provider for it"
+    if d.kind is DiscountKind.ACADEMIC:
+        return False, "needs academic status, which the scenario does not claim"
+    if d.kind in (DiscountKind.TERM, DiscountKind.PREPAY):
+        if option.unit is PriceUnit.TERM_TOTAL:
+            return False, "the option is already a price for the whole term"
+        if option.from_discount is not None and option.from_discount != d.id:
+            return False, "another term discount defines this option"
+    if d.min_term_months is not None and option.term_months < d.min_term_months:
+        return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
+    if d.requires_prepay and not option.prepay:
+        return False, "needs prepayment"
+    if d.min_gpus is not None and scenario.gpu_count < d.min_gpus:
+        return False, f"needs at least {d.min_gpus} GPUs (scenario: {scenario.gpu_count})"
+    return True, "conditions met"
+
+
+def _extra_line(
+    x: ExtraTerm, scenario: ScenarioInput, nodes: int, billed_hours_month: Fraction, fx: FxTable
+) -> ExtraLine:
+    if x.amount is None:
+        return ExtraLine(x, False, "charged but not priced yet: ask for it (not included)")
+    if x.kind is ExtraKind.DEPOSIT and x.refundable:
+        return ExtraLine(x, False, "refundable deposit: cash tied up, not a cost")
+    amount, quote = fx.convert(q(x.amount), x.currency, scenario.home_currency)
+    if x.basis is ExtraBasis.ONE_OFF:
+        return ExtraLine(x, True, "one-off", one_off=amount, fx=quote)
+    usage: Fraction
+    if x.basis is ExtraBasis.PER_GB:
+        usage, words = q(scenario.egress_tb_month) * GB_PER_TB, f"{scenario.egress_tb_month} TB egress a month"
+    elif x.basis is ExtraBasis.PER_TB_MONTH:
+        usage, words = q(scenario.storage_tb), f"{scenario.storage_tb} TB stored"
+    elif x.basis is ExtraBasis.PER_NODE_MONTH:
+        usage, words = Fraction(nodes), f"{nodes} nodes"
+    elif x.basis is ExtraBasis.PER_HOUR:
+        usage, words = nodes * billed_hours_month, f"{nodes} nodes × billed hours"
+    else:  # per month, flat
+        usage, words = Fraction(1), "flat per month"
+    return ExtraLine(x, True, words, monthly=amount * usage, fx=quote)
+
+
+def effective_node_month(
+    offer: OfferInput, option: PriceOption, scenario: ScenarioInput, assumptions: Assumptions
+) -> tuple[Fraction, tuple[DiscountStep, ...], Fraction]:
+    """(list node-month price, discount steps, effective node-month price), in the offer's currency."""
+    list_nm = to_node_month(
+        q(option.costed_amount), option.unit, offer.gpus_per_node, option.term_months, assumptions.hours_per_month
+    )
+    price = list_nm
+    steps = []
+    for d in offer.discounts:
+        applies, reason = _discount_applies(d, option, scenario)
+        if applies:
+            assert d.rate is not None
+            after = price * (1 - q(d.rate))
+            steps.append(DiscountStep(d, True, reason, price, after))
+            price = after
+        else:
+            steps.append(DiscountStep(d, False, reason))
+    return list_nm, tuple(steps), price
+
+
+def cost_option(
+    offer: OfferInput, option: PriceOption, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions
+) -> OptionCost:
+    nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
+    list_nm, steps, price = effective_node_month(offer, option, scenario, assumptions)
+    if option.usage_billed:
+        usage_factor = q(scenario.utilisation)
+        billed_months = scenario.months
+    else:
+        usage_factor = Fraction(1)
+        billed_months = ceil(Fraction(scenario.months, option.term_months)) * option.term_months
+    home_nm, quote = fx.convert(price, option.currency, scenario.home_currency)
+    compute_total = nodes * home_nm * usage_factor * billed_months
+    billed_hours_month = assumptions.hours_per_month * usage_factor
+    extras = tuple(_extra_line(x, scenario, nodes, billed_hours_month, fx) for x in offer.extras)
+    extras_total = sum((e.monthly * scenario.months + e.one_off for e in extras), Fraction(0))
+    return OptionCost(
+        option,
+        list_nm,
+        steps,
+        price,
+        billed_months,
+        usage_factor,
+        compute_total,
+        extras,
+        extras_total,
+        scenario.months,
+        quote,
+    )

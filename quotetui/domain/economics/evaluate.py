@@ -1,0 +1,204 @@
+"""Every figure of an offer for a scenario, each able to say where it came from, and the ranking.
+
+* price per GPU-hour: the effective compute price (after discounts) of the cheapest option, home currency;
+* cost per GPU-hour: everything paid ÷ GPU-hours the scenario uses (GPUs × 730 × utilisation × months);
+* cost per delivered PFLOP-hour = cost per GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000);
+* expected downtime per year = (1 − availability) × 8,760 h.
+
+MFU comes from verified evidence, else a claim (not an impossible one; the low end of a range), else the
+default 40 %. Availability comes from the SLA, else the default 99 %.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from quotetui.domain.economics.assumptions import (
+    BYTES_PER_PARAMETER,
+    MFU_IMPOSSIBLE,
+    MFU_OPTIMISTIC,
+    Assumptions,
+)
+from quotetui.domain.economics.costing import OptionCost, cost_option, nodes_needed, price_options
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
+from quotetui.domain.economics.units import to_gpu_hour
+from quotetui.domain.enums import InterFabric, Metric, Provenance
+from quotetui.domain.fx import FxTable
+
+
+@dataclass(frozen=True, slots=True)
+class Assumed:
+    """A value the figures rest on, and why it is what it is."""
+
+    value: Fraction
+    source: str  # verified | claimed | sla | default
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Feasibility:
+    blocking: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.blocking
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    offer: OfferInput
+    scenario: ScenarioInput
+    assumptions: Assumptions
+    nodes: int
+    options: tuple[OptionCost, ...]  # cheapest first
+    mfu: Assumed
+    availability: Assumed
+    feasibility: Feasibility
+    unknowns: tuple[str, ...]  # costs or discounts on offer whose amount is not known
+
+    @property
+    def best(self) -> OptionCost:
+        return self.options[0]
+
+    @property
+    def currency(self) -> str:
+        return self.scenario.home_currency
+
+    @property
+    def quoted_gpu_hour(self) -> Fraction:
+        """The current base price per GPU-hour before discounts, in the offer's own currency."""
+        base = min(self.offer.options, key=lambda o: o.term_months)
+        return to_gpu_hour(
+            q(base.costed_amount),
+            base.unit,
+            self.offer.gpus_per_node,
+            base.term_months,
+            self.assumptions.hours_per_month,
+        )
+
+    @property
+    def price_per_gpu_hour(self) -> Fraction:
+        best = self.best
+        home = best.effective_node_month * (best.fx.rate if best.fx else 1)
+        return home / (self.offer.gpus_per_node * self.assumptions.hours_per_month)
+
+    @property
+    def used_gpu_hours(self) -> Fraction:
+        s = self.scenario
+        return s.gpu_count * self.assumptions.hours_per_month * q(s.utilisation) * s.months
+
+    @property
+    def cost_per_gpu_hour(self) -> Fraction:
+        return self.best.total / self.used_gpu_hours
+
+    @property
+    def effective_pflops_per_gpu(self) -> Fraction:
+        """Delivered PFLOPS per GPU: peak dense BF16 × MFU × availability ÷ 1000."""
+        return q(self.offer.gpu.bf16_tflops) * self.mfu.value * self.availability.value / 1000
+
+    @property
+    def cost_per_pflop_hour(self) -> Fraction:
+        return self.cost_per_gpu_hour / self.effective_pflops_per_gpu
+
+    @property
+    def delivered_pflop_hours(self) -> Fraction:
+        return self.used_gpu_hours * self.effective_pflops_per_gpu
+
+    @property
+    def annualised_tco(self) -> Fraction:
+        return self.best.annualised
+
+    @property
+    def downtime_hours_per_year(self) -> Fraction:
+        return (1 - self.availability.value) * self.assumptions.hours_per_year
+
+
+def _range_low(e: Evidence) -> Fraction:
+    return q(e.value)
+
+
+def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assumed:
+    mfu = [e for e in evidence if e.metric is Metric.MFU]
+    verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
+    if verified:
+        e = verified[-1]
+        return Assumed(q(e.value), "verified", f"measured {pct(q(e.value), 1)} % ({e.source or 'evidence'})")
+    notes = []
+    for e in sorted((e for e in mfu if e.provenance is Provenance.CLAIMED), key=_range_low):
+        value = _range_low(e)
+        where = f"{e.workload}, " if e.workload else ""
+        span = f"{pct(value, 1)}–{pct(q(e.value_high), 1)} %" if e.value_high is not None else f"{pct(value, 1)} %"
+        if value > MFU_IMPOSSIBLE:
+            notes.append(f"claimed {span} ignored: above {pct(MFU_IMPOSSIBLE, 0)} % is not achievable")
+            continue
+        low = " (low end of the range)" if e.value_high is not None else ""
+        warn = (
+            f"; optimistic: public reports give 35–47 %, above {pct(MFU_OPTIMISTIC, 0)} % is rare"
+            if value > MFU_OPTIMISTIC
+            else ""
+        )
+        return Assumed(value, "claimed", f"claimed {span}{low} ({where}{e.source or 'no source'}){warn}")
+    note = f"default {pct(assumptions.default_mfu, 0)} % of dense BF16 peak: no MFU verified or credibly claimed"
+    if notes:
+        note += "; " + "; ".join(notes)
+    return Assumed(assumptions.default_mfu, "default", note)
+
+
+def choose_availability(offer: OfferInput, assumptions: Assumptions) -> Assumed:
+    if offer.availability is not None:
+        return Assumed(q(offer.availability), "sla", f"SLA promises {pct(q(offer.availability), 3)} %")
+    value = assumptions.default_availability
+    return Assumed(value, "default", f"no SLA on record: {pct(value, 1)} % assumed")
+
+
+def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) -> Feasibility:
+    blocking: list[str] = []
+    warnings: list[str] = []
+    if offer.nodes_available is not None and offer.nodes_available < nodes:
+        blocking.append(f"only {offer.nodes_available} nodes on offer; the scenario needs {nodes}")
+    if nodes > 1 and offer.inter_fabric is InterFabric.NONE:
+        blocking.append(f"{nodes} nodes without a scale-out network: one job cannot span them")
+    elif nodes > 1 and offer.inter_fabric is InterFabric.UNKNOWN:
+        warnings.append(f"{nodes} nodes and the scale-out network is not stated")
+    paid = nodes * offer.gpus_per_node
+    if paid > scenario.gpu_count:
+        warnings.append(f"pays for {paid} GPUs to get {scenario.gpu_count} ({offer.gpus_per_node} per node)")
+    if scenario.train_params is not None:
+        need = q(scenario.train_params) * BYTES_PER_PARAMETER
+        have = Fraction(scenario.gpu_count * offer.gpu.memory_gb) * 10**9
+        if need > have:
+            blocking.append(
+                f"training state of {scenario.train_params} parameters needs {dec(need / 10**9, 0):,} GB at "
+                f"{BYTES_PER_PARAMETER} bytes each; {scenario.gpu_count} GPUs × {offer.gpu.memory_gb} GB "
+                f"= {dec(have / 10**9, 0):,} GB"
+            )
+    if scenario.gpu is not None and scenario.gpu.key != offer.gpu.key:
+        warnings.append(f"offers {offer.gpu.name}; the scenario names {scenario.gpu.name}")
+    return Feasibility(tuple(blocking), tuple(warnings))
+
+
+def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
+    nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
+    costs = [cost_option(offer, option, scenario, fx, assumptions) for option in price_options(offer)]
+    costs.sort(key=lambda c: (c.total, c.option.term_months))
+    unknowns = [f"{x.label}: amount not quoted" for x in offer.extras if x.amount is None]
+    unknowns += [f"{d.label}" for d in offer.discounts if d.rate is None]
+    return Evaluation(
+        offer,
+        scenario,
+        assumptions,
+        nodes,
+        tuple(costs),
+        choose_mfu(offer.evidence, assumptions),
+        choose_availability(offer, assumptions),
+        check_feasibility(offer, scenario, nodes),
+        tuple(unknowns),
+    )
+
+
+def rank(evaluations: list[Evaluation]) -> list[Evaluation]:
+    """Feasible offers first, each group by cost per delivered PFLOP-hour, then by total cost."""
+    return sorted(evaluations, key=lambda e: (not e.feasibility.ok, e.cost_per_pflop_hour, e.best.total, e.offer.id))

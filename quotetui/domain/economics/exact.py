@@ -1,0 +1,38 @@
+"""Exact rationals in, rounded ``Decimal`` out."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.money import MONEY_PLACES
+
+Q = Fraction
+
+
+def q(value: Decimal | int | str | Fraction) -> Fraction:
+    """An exact rational from a Decimal, int, decimal text or Fraction (never from a float)."""
+    if isinstance(value, float):
+        raise TypeError("floats are not exact")
+    if isinstance(value, str):
+        return Fraction(Decimal(value))
+    return Fraction(value)
+
+
+def dec(value: Fraction, places: int = MONEY_PLACES) -> Decimal:
+    """Round half-even to ``places`` decimal places: the one documented rounding point."""
+    return Decimal(round(value * 10**places)).scaleb(-places)
+
+
+def ceil(value: Fraction) -> int:
+    return -((-value.numerator) // value.denominator)
+
+
+def pct(value: Fraction, places: int = 2) -> Decimal:
+    """A ratio as a percentage, e.g. 0.2898 -> 28.98."""
+    return dec(value * 100, places)
+
+
+def sci(value: Fraction, digits: int = 3) -> str:
+    """Scientific notation for large counts (FLOPs): ``3.14E+23``."""
+    return f"{Decimal(value.numerator) / Decimal(value.denominator):.{digits - 1}E}"

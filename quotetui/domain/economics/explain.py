@@ -1,0 +1,220 @@
+"""Every figure of an evaluation in words a buyer understands: the value, the formula, the inputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.currency import minor_units
+from quotetui.domain.economics.costing import OptionCost
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.units import UNIT_WORDS
+
+
+def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
+    digits = minor_units(currency) if places is None else places
+    return f"{dec(value, digits):,} {currency}"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    key: str
+    label: str
+    value: Decimal | None
+    unit: str
+    formula: str
+    inputs: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "value": None if self.value is None else str(self.value),
+            "unit": self.unit,
+            "formula": self.formula,
+            "inputs": self.inputs,
+        }
+
+
+def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
+    o, cur, home = c.option, e.offer.currency, e.currency
+    amount = f"{o.amount:,}" + (f"–{o.amount_high:,}" if o.amount_high is not None else "")
+    lines = [f"quoted {amount} {o.currency} {UNIT_WORDS[o.unit]} ({o.label})"]
+    if o.amount_high is not None:
+        lines.append(f"a range is not a commitment: costed at the high end, {o.amount_high:,} {o.currency}")
+    if o.is_estimate:
+        lines.append("the provider marks this price as an estimate")
+    lines.append(f"= {money_text(c.list_node_month, cur)} per node-month before discounts")
+    for step in c.steps:
+        if step.applied:
+            assert step.before is not None and step.after is not None
+            lines.append(
+                f"× (1 − {pct(q(step.discount.rate or 0), 2)} %) {step.discount.label}: "
+                f"{money_text(step.before, cur)} → {money_text(step.after, cur)}"
+            )
+        else:
+            lines.append(f"not applied: {step.discount.label}: {step.reason}")
+    if c.fx is not None:
+        lines.append(f"converted at {c.fx.text()}")
+    if o.usage_billed:
+        lines.append(
+            f"on demand: {e.nodes} nodes × {money_text(c.effective_node_month, cur)} × utilisation "
+            f"{pct(c.usage_factor, 1)} % × {c.billed_months} months = {money_text(c.compute_total, home)}"
+        )
+    else:
+        lines.append(
+            f"committed in {o.term_months}-month terms: {c.billed_months} months paid for {c.months} used; "
+            f"{e.nodes} nodes × {money_text(c.effective_node_month, cur)} × {c.billed_months} = "
+            f"{money_text(c.compute_total, home)}"
+        )
+    return lines
+
+
+def explain(e: Evaluation) -> list[Figure]:
+    s, cur, best = e.scenario, e.currency, e.best
+    hpm = e.assumptions.hours_per_month
+    figures = [
+        Figure(
+            "nodes",
+            "Nodes needed",
+            Decimal(e.nodes),
+            "nodes",
+            "⌈GPUs needed ÷ GPUs per node⌉",
+            [f"{s.gpu_count} GPUs in scenario {s.name!r}", f"{e.offer.gpus_per_node} GPUs per node"],
+        ),
+        Figure(
+            "quoted_price_per_gpu_hour",
+            "Quoted price per GPU-hour",
+            dec(e.quoted_gpu_hour),
+            f"{e.offer.currency}/GPU-h",
+            f"current quote converted at {hpm} hours a month, before discounts",
+            _option_lines(e, best)[:1],
+        ),
+    ]
+    extras_lines = []
+    for line in best.extras:
+        if line.included:
+            amount = (
+                f"{money_text(line.monthly, cur)} a month" if line.monthly else f"{money_text(line.one_off, cur)} once"
+            )
+            extras_lines.append(
+                f"{line.extra.label}: {line.extra.amount} {line.extra.currency} × {line.reason} = {amount}"
+            )
+        else:
+            extras_lines.append(f"{line.extra.label}: {line.reason}")
+    figures += [
+        Figure(
+            "price_per_gpu_hour",
+            "Effective price per GPU-hour",
+            dec(e.price_per_gpu_hour),
+            f"{cur}/GPU-h",
+            "effective node-month price (after the discounts that apply) ÷ (GPUs per node × hours a month)",
+            _option_lines(e, best),
+        ),
+        Figure(
+            "extras",
+            "Extra costs over the scenario",
+            dec(best.extras_total),
+            cur,
+            "recurring extras × months + one-off fees; unpriced items are not included",
+            extras_lines or ["none"],
+        ),
+        Figure(
+            "total",
+            "Total for the scenario",
+            dec(best.total),
+            cur,
+            "compute + extras",
+            [
+                f"compute {money_text(best.compute_total, cur)}",
+                f"extras {money_text(best.extras_total, cur)}",
+                f"cheapest way to buy: {best.option.label}",
+            ],
+        ),
+        Figure(
+            "monthly_cost",
+            "Monthly cost",
+            dec(best.monthly),
+            cur,
+            "total ÷ months",
+            [f"{money_text(best.total, cur)} ÷ {s.months} months"],
+        ),
+        Figure(
+            "annualized_tco",
+            "Annualised TCO",
+            dec(e.annualised_tco),
+            cur,
+            "total over the scenario × 12 ÷ months",
+            [f"{money_text(best.total, cur)} × 12 ÷ {s.months}"],
+        ),
+        Figure(
+            "term_options",
+            "Term options",
+            None,
+            "",
+            "each way to buy, for this scenario's months; cheapest first",
+            [f"{c.option.label}: {money_text(c.total, cur)} ({money_text(c.monthly, cur)} a month)" for c in e.options],
+        ),
+        Figure(
+            "cost_per_gpu_hour",
+            "All-in cost per used GPU-hour",
+            dec(e.cost_per_gpu_hour),
+            f"{cur}/GPU-h",
+            "total ÷ (GPUs × hours a month × utilisation × months)",
+            [
+                f"{money_text(best.total, cur)} ÷ ({s.gpu_count} × {hpm} × {pct(q(s.utilisation), 1)} % × {s.months})"
+                f" = {money_text(best.total, cur)} ÷ {dec(e.used_gpu_hours, 2):,} GPU-hours"
+            ],
+        ),
+        Figure("mfu", "MFU", dec(e.mfu.value, 4), "fraction of peak", f"source: {e.mfu.source}", [e.mfu.note]),
+        Figure(
+            "availability",
+            "Availability",
+            dec(e.availability.value, 6),
+            "fraction",
+            f"source: {e.availability.source}",
+            [e.availability.note],
+        ),
+        Figure(
+            "downtime_hours_per_year",
+            "Expected downtime",
+            dec(e.downtime_hours_per_year, 2),
+            "hours/year",
+            "(1 − availability) × 8,760 h",
+            [f"(1 − {dec(e.availability.value, 6)}) × {e.assumptions.hours_per_year}"],
+        ),
+        Figure(
+            "cost_per_pflop_hour",
+            "Cost per delivered PFLOP-hour",
+            dec(e.cost_per_pflop_hour),
+            f"{cur}/PFLOP-h",
+            "cost per used GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000)",
+            [
+                f"{money_text(e.cost_per_gpu_hour, cur, 4)} ÷ ({e.offer.gpu.bf16_tflops} × {dec(e.mfu.value, 4)} × "
+                f"{dec(e.availability.value, 6)} ÷ 1000) — {e.offer.gpu.name} peak from the catalog"
+            ],
+        ),
+        Figure(
+            "feasibility",
+            "Feasibility",
+            None,
+            "ok" if e.feasibility.ok else "blocked",
+            "enough GPUs and nodes on offer, a network for multi-node jobs, memory for the training run",
+            [f"blocking: {b}" for b in e.feasibility.blocking] + [f"note: {w}" for w in e.feasibility.warnings]
+            or ["nothing stands in the way"],
+        ),
+    ]
+    if e.unknowns:
+        figures.append(
+            Figure(
+                "unknowns",
+                "Not yet known",
+                None,
+                "",
+                "fine print without a figure: ask before comparing",
+                list(e.unknowns),
+            )
+        )
+    return figures

@@ -1,0 +1,167 @@
+"""What the engine reads: offers with their current price options and fine print, scenarios, evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from quotetui.domain.enums import (
+    BillingBasis,
+    DiscountKind,
+    ExtraBasis,
+    ExtraKind,
+    InterFabric,
+    IntraFabric,
+    Metric,
+    OfferStatus,
+    PriceUnit,
+    Provenance,
+)
+from quotetui.domain.gpus import GpuSpec
+
+TERM_NAMES = {0: "on-demand", 1: "monthly", 3: "quarterly", 6: "half-year", 12: "annual"}
+
+
+def term_name(months: int) -> str:
+    if months in TERM_NAMES:
+        return TERM_NAMES[months]
+    if months % 12 == 0:
+        return f"{months // 12}-year"
+    return f"{months}-month"
+
+
+@dataclass(frozen=True, slots=True)
+class PriceOption:
+    """A price on the table: ``amount`` (to ``amount_high`` for a range) per ``unit`` for ``term_months``."""
+
+    term_months: int
+    unit: PriceUnit
+    amount: Decimal
+    currency: str
+    amount_high: Decimal | None = None
+    prepay: bool = False
+    is_estimate: bool = False
+    note: str | None = None
+    from_discount: int | None = None  # implied by a term/prepay discount (its id)
+
+    @property
+    def costed_amount(self) -> Decimal:
+        """The amount the engine costs: the high end of a range, since a range is not a commitment."""
+        return self.amount_high if self.amount_high is not None else self.amount
+
+    @property
+    def usage_billed(self) -> bool:
+        """No commitment: billed for the hours used (instances can be stopped)."""
+        return self.term_months == 0
+
+    @property
+    def label(self) -> str:
+        name = term_name(self.term_months)
+        if self.prepay:
+            name += " prepaid"
+        if self.from_discount is not None:
+            name += " (term discount)"
+        return name
+
+
+@dataclass(frozen=True, slots=True)
+class DiscountTerm:
+    id: int
+    kind: DiscountKind
+    rate: Decimal | None
+    min_term_months: int | None = None
+    min_gpus: int | None = None
+    requires_prepay: bool = False
+    description: str | None = None
+
+    @property
+    def label(self) -> str:
+        rate = f"{self.rate * 100:g} %" if self.rate is not None else "rate not quoted"
+        return f"{self.kind.value} discount {rate}" + (f" ({self.description})" if self.description else "")
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraTerm:
+    id: int
+    kind: ExtraKind
+    basis: ExtraBasis
+    amount: Decimal | None
+    currency: str
+    refundable: bool = False
+    description: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.description or self.kind.value.replace("_", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A benchmark figure about an offer, with provenance; used to pick the MFU assumption."""
+
+    id: int
+    provenance: Provenance
+    metric: Metric
+    value: Decimal
+    value_high: Decimal | None = None
+    qualifier: str = ""
+    workload: str | None = None
+    source: str | None = None  # the claim's source title, or the evidence's tool and host
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    seq: int
+    mover: str
+    quoted_on: date
+    options: tuple[PriceOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OfferInput:
+    id: int
+    provider: str
+    name: str
+    gpu: GpuSpec
+    gpus_per_node: int
+    billing_basis: BillingBasis
+    status: OfferStatus
+    options: tuple[PriceOption, ...]  # the current revision's price options
+    nodes_available: int | None = None
+    intra_fabric: IntraFabric = IntraFabric.UNKNOWN
+    inter_fabric: InterFabric = InterFabric.UNKNOWN
+    prorata_days: bool = False
+    is_estimate: bool = False
+    discounts: tuple[DiscountTerm, ...] = ()
+    extras: tuple[ExtraTerm, ...] = ()
+    availability: Decimal | None = None
+    evidence: tuple[Evidence, ...] = ()
+    revisions: tuple[Revision, ...] = field(default=())  # every round, oldest first
+
+    @property
+    def currency(self) -> str:
+        return self.options[0].currency
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInput:
+    name: str
+    gpu_count: int
+    months: int
+    utilisation: Decimal
+    home_currency: str
+    egress_tb_month: Decimal = Decimal(0)
+    storage_tb: Decimal = Decimal(0)
+    train_flops: Decimal | None = None
+    train_params: Decimal | None = None
+    train_tokens: Decimal | None = None
+    gpu: GpuSpec | None = None
+
+    @property
+    def flops(self) -> Decimal | None:
+        if self.train_flops is not None:
+            return self.train_flops
+        if self.train_params is not None and self.train_tokens is not None:
+            return 6 * self.train_params * self.train_tokens
+        return None

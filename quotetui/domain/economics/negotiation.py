@@ -1,0 +1,128 @@
+"""Negotiation maths: savings across rounds, the BATNA, and the price that would beat it.
+
+* Savings compare the base price option (shortest term) of the current round with the first round and
+  with the latest published list price, per node-month, high end of any range.
+* The BATNA is the best feasible offer from *another* provider for the same scenario, by cost per delivered
+  PFLOP-hour (the fair yardstick across GPU generations); rejected and expired offers do not count.
+* The target price is this offer's base price, in its own unit and currency, at which its cost per
+  delivered PFLOP-hour would fall just below the BATNA's; everything else (discounts, extras, MFU,
+  availability) stays as it is. The offer's cost is linear in that price, so the target is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+from fractions import Fraction
+
+from quotetui.domain.currency import minor_units
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.costing import cost_option
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.exact import q
+from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision
+from quotetui.domain.economics.units import to_node_month
+from quotetui.domain.enums import OfferStatus, PriceUnit
+from quotetui.domain.fx import FxTable
+
+
+def base_option(options: tuple[PriceOption, ...]) -> PriceOption:
+    periodic = [o for o in options if o.unit is not PriceUnit.TERM_TOTAL]
+    return min(periodic or options, key=lambda o: o.term_months)
+
+
+@dataclass(frozen=True, slots=True)
+class PricePoint:
+    seq: int
+    mover: str
+    option: PriceOption
+    node_month: Fraction  # offer currency
+
+
+@dataclass(frozen=True, slots=True)
+class Savings:
+    current: PricePoint
+    first: PricePoint
+    list_price: PricePoint | None
+
+    @staticmethod
+    def _pct(old: PricePoint, new: PricePoint) -> Fraction | None:
+        if old.option.currency != new.option.currency or old.node_month == 0:
+            return None
+        return (old.node_month - new.node_month) / old.node_month
+
+    @property
+    def vs_first(self) -> Fraction | None:
+        return self._pct(self.first, self.current)
+
+    @property
+    def vs_list(self) -> Fraction | None:
+        return None if self.list_price is None else self._pct(self.list_price, self.current)
+
+
+def _point(offer: OfferInput, rev: Revision, assumptions: Assumptions) -> PricePoint:
+    option = base_option(rev.options)
+    nm = to_node_month(
+        q(option.costed_amount), option.unit, offer.gpus_per_node, option.term_months, assumptions.hours_per_month
+    )
+    return PricePoint(rev.seq, rev.mover, option, nm)
+
+
+def savings(offer: OfferInput, assumptions: Assumptions) -> Savings | None:
+    priced = [r for r in offer.revisions if r.options and r.mover != "counter"]
+    if not priced:
+        return None
+    lists = [r for r in priced if r.mover == "list"]
+    providers = [r for r in priced if r.mover != "list"] or priced
+    return Savings(
+        current=_point(offer, priced[-1], assumptions),
+        first=_point(offer, providers[0], assumptions),
+        list_price=_point(offer, lists[-1], assumptions) if lists else None,
+    )
+
+
+def find_batna(this: Evaluation, others: list[Evaluation]) -> Evaluation | None:
+    candidates = [
+        e
+        for e in others
+        if e.offer.provider != this.offer.provider
+        and e.feasibility.ok
+        and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
+    ]
+    return min(candidates, key=lambda e: (e.cost_per_pflop_hour, e.offer.id), default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    batna: Evaluation
+    option: PriceOption  # the option the target is for (the current base price)
+    exact: Fraction  # price at which the two tie, in the option's unit and currency
+    amount: Decimal  # rounded down to the currency's minor unit, strictly beating the BATNA
+    current: Decimal  # the current costed amount of that option
+
+    @property
+    def already_beats(self) -> bool:
+        return self.current <= self.amount
+
+    @property
+    def cut(self) -> Fraction:
+        """The reduction asked for, as a fraction of the current price (negative: headroom)."""
+        return (q(self.current) - q(self.amount)) / q(self.current)
+
+
+def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: Assumptions) -> Target | None:
+    option = base_option(this.offer.options)
+    current = q(option.costed_amount)
+    if current == 0:
+        return None
+    cost = cost_option(this.offer, option, this.scenario, fx, assumptions)
+    per_unit = cost.compute_total / current  # home currency of compute per unit of quoted price
+    goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
+    exact = (goal_total - cost.extras_total) / per_unit
+    step = Decimal(1).scaleb(-minor_units(option.currency))
+    amount = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(step, rounding=ROUND_FLOOR)
+    if q(amount) >= exact:  # a tie is not a win
+        amount -= step
+    if amount <= 0:
+        return Target(batna, option, exact, Decimal(0), option.costed_amount)
+    return Target(batna, option, exact, amount, option.costed_amount)

@@ -1,0 +1,57 @@
+"""Term choice: what each way of committing costs per year, the cheapest, and the saving in %.
+
+Each option is the amount paid for one term (a month, a quarter, a year …). The saving is measured against
+the shortest term on the table, e.g. 88,000 a month (1,056,000 a year) vs 750,000 prepaid for a year:
+(1,056,000 − 750,000) ÷ 1,056,000 = 28.98 %.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from quotetui.domain.economics.inputs import term_name
+from quotetui.domain.errors import BadInput
+
+
+@dataclass(frozen=True, slots=True)
+class TermCost:
+    months: int
+    price: Fraction  # paid per term
+
+    @property
+    def name(self) -> str:
+        return term_name(self.months)
+
+    @property
+    def per_month(self) -> Fraction:
+        return self.price / self.months
+
+    @property
+    def per_year(self) -> Fraction:
+        return self.price * 12 / self.months
+
+
+@dataclass(frozen=True, slots=True)
+class TermComparison:
+    options: tuple[TermCost, ...]  # shortest term first
+    cheapest: TermCost
+    baseline: TermCost
+
+    @property
+    def saving(self) -> Fraction:
+        """Saving of the cheapest option per year against the shortest term, as a fraction."""
+        return (self.baseline.per_year - self.cheapest.per_year) / self.baseline.per_year
+
+
+def compare_terms(prices: dict[int, Fraction]) -> TermComparison:
+    if not prices:
+        raise BadInput("give at least one term price, e.g. --monthly 88000 --annual 750000")
+    for months, price in prices.items():
+        if months < 1:
+            raise BadInput("a term is at least one month")
+        if price <= 0:
+            raise BadInput(f"the {term_name(months)} price must be more than zero")
+    options = tuple(TermCost(m, p) for m, p in sorted(prices.items()))
+    cheapest = min(options, key=lambda t: (t.per_year, t.months))
+    return TermComparison(options, cheapest, options[0])

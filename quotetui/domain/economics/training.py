@@ -1,0 +1,144 @@
+"""The training-run planner: wall time from FLOPs, and its cost under each offer's billing granularity.
+
+wall time = FLOPs ÷ (GPUs × peak dense BF16 × MFU × scaling efficiency); FLOPs are given or 6 × parameters
+× tokens. Billing: hourly (on demand) bills ⌈hours⌉; monthly plans bill whole months, or whole days where
+the provider bills part months pro rata; longer terms bill whole terms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.economics.assumptions import SCALING_BY_FABRIC, SECONDS_PER_DAY, Assumptions
+from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options
+from quotetui.domain.economics.evaluate import Assumed
+from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
+from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
+from quotetui.domain.enums import InterFabric, IntraFabric
+from quotetui.domain.errors import BadInput
+from quotetui.domain.fx import FxQuote, FxTable
+from quotetui.domain.gpus import GpuSpec
+
+
+def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
+    if flops is not None:
+        if flops <= 0:
+            raise BadInput("--flops must be more than zero")
+        return flops, "given"
+    if params is None or tokens is None:
+        raise BadInput("give --flops, or both --params and --tokens")
+    if params <= 0 or tokens <= 0:
+        raise BadInput("--params and --tokens must be more than zero")
+    return 6 * params * tokens, f"6 × {dec(params, 0):,} parameters × {dec(tokens, 0):,} tokens"
+
+
+def default_scaling(gpus: int, gpus_per_node: int | None, intra: IntraFabric, inter: InterFabric) -> Assumed:
+    """Scaling efficiency by fabric: 1.0 inside one NVLink node; named defaults across nodes."""
+    one_node = gpus_per_node is not None and gpus <= gpus_per_node
+    if gpus == 1 or (one_node and intra in (IntraFabric.NVSWITCH, IntraFabric.NVLINK_BRIDGE)):
+        return Assumed(Fraction(1), "default", "one node with NVLink: no network in the way (1.0)")
+    if one_node:
+        return Assumed(Fraction(9, 10), "default", "one node over PCIe: 0.90 assumed")
+    if inter is InterFabric.NONE:
+        raise BadInput(f"{gpus} GPUs need several nodes, and the offer has no scale-out network")
+    value = SCALING_BY_FABRIC[inter]
+    return Assumed(value, "default", f"{inter.value.replace('_', ' ')} across nodes: {dec(value, 2)} assumed")
+
+
+def check_fraction(value: Fraction, what: str) -> Fraction:
+    if not 0 < value <= 1:
+        raise BadInput(f"{what} must be more than 0 and at most 1, not {dec(value, 6)}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingPlan:
+    flops: Fraction
+    flops_source: str
+    gpus: int
+    gpu: GpuSpec
+    mfu: Assumed
+    scaling: Assumed
+
+    @property
+    def sustained_flops(self) -> Fraction:
+        """FLOP/s the job sustains: GPUs × peak × MFU × scaling."""
+        return self.gpus * q(self.gpu.bf16_tflops) * 10**12 * self.mfu.value * self.scaling.value
+
+    @property
+    def seconds(self) -> Fraction:
+        return self.flops / self.sustained_flops
+
+    @property
+    def wall_hours(self) -> Fraction:
+        return self.seconds / 3600
+
+    @property
+    def wall_days(self) -> Fraction:
+        return self.seconds / SECONDS_PER_DAY
+
+    @property
+    def gpu_hours(self) -> Fraction:
+        return self.gpus * self.wall_hours
+
+    def arithmetic(self) -> str:
+        return (
+            f"{sci(self.flops)} FLOPs ÷ ({self.gpus} × {self.gpu.bf16_tflops} TFLOPS × "
+            f"{pct(self.mfu.value, 1)} % MFU × {dec(self.scaling.value, 2)} scaling) "
+            f"= {dec(self.seconds, 0):,} s = {dec(self.wall_days, 1):,} days"
+        )
+
+
+def plan_training(
+    flops: Fraction, flops_source: str, gpus: int, gpu: GpuSpec, mfu: Assumed, scaling: Assumed
+) -> TrainingPlan:
+    if gpus < 1:
+        raise BadInput(f"--gpus must be at least 1, not {gpus}")
+    check_fraction(mfu.value, "MFU")
+    check_fraction(scaling.value, "scaling efficiency")
+    return TrainingPlan(flops, flops_source, gpus, gpu, mfu, scaling)
+
+
+def implied_mfu(flops: Fraction, gpus: int, gpu: GpuSpec, days: Fraction, scaling: Fraction = Fraction(1)) -> Fraction:
+    """The MFU a claimed duration needs: FLOPs ÷ (GPUs × peak × scaling × seconds)."""
+    if days <= 0:
+        raise BadInput("a claimed duration must be more than zero days")
+    return flops / (gpus * q(gpu.bf16_tflops) * 10**12 * scaling * days * SECONDS_PER_DAY)
+
+
+@dataclass(frozen=True, slots=True)
+class RunCost:
+    option: PriceOption
+    nodes: int
+    billed: str  # e.g. "5,497 hours", "8 months", "230 days"
+    total: Fraction  # in ``currency``
+    currency: str
+    fx: FxQuote | None
+
+
+def cost_run(
+    plan: TrainingPlan, offer: OfferInput, fx: FxTable, currency: str, assumptions: Assumptions
+) -> list[RunCost]:
+    """The run's compute cost under each of the offer's options, cheapest first."""
+    hpm = assumptions.hours_per_month
+    nodes = nodes_needed(plan.gpus, offer.gpus_per_node)
+    months = max(ceil(plan.wall_hours / hpm), 1)
+    scenario = ScenarioInput("training run", plan.gpus, months, Decimal(1), currency)
+    costs = []
+    for option in price_options(offer):
+        _, _, node_month = effective_node_month(offer, option, scenario, assumptions)
+        if option.usage_billed:
+            hours = max(ceil(plan.wall_hours), 1)
+            amount, billed = nodes * node_month * hours / hpm, f"{hours:,} hours"
+        elif option.term_months == 1 and offer.prorata_days:
+            days = max(ceil(plan.wall_days), 1)
+            amount, billed = nodes * node_month * days * 24 / hpm, f"{days:,} days pro rata"
+        else:
+            paid = ceil(Fraction(months, option.term_months)) * option.term_months
+            amount, billed = nodes * node_month * paid, f"{paid} months"
+        converted, quote = fx.convert(amount, option.currency, currency)
+        costs.append(RunCost(option, nodes, billed, converted, currency, quote))
+    costs.sort(key=lambda c: (c.total, c.option.term_months))
+    return costs

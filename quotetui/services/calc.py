@@ -1,0 +1,263 @@
+"""Calculators: training-run planner, rent vs buy, term choice (scripting CLI and TUI calculators)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC, Assumptions
+from quotetui.domain.economics.claims import Verdict
+from quotetui.domain.economics.evaluate import Assumed, choose_mfu
+from quotetui.domain.economics.exact import ceil, dec, pct, q
+from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, rent_vs_buy
+from quotetui.domain.economics.terms import TermComparison, compare_terms
+from quotetui.domain.economics.training import (
+    RunCost,
+    TrainingPlan,
+    check_fraction,
+    cost_run,
+    default_scaling,
+    implied_mfu,
+    plan_training,
+    training_flops,
+)
+from quotetui.domain.enums import InterFabric, IntraFabric
+from quotetui.domain.errors import BadInput
+from quotetui.domain.money import plain, to_decimal
+from quotetui.domain.timeutil import utcnow
+from quotetui.services.economics import decimal_text, evaluate_offer
+from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database
+
+
+def number(text: str | None, what: str) -> Fraction | None:
+    """A flag's value as an exact number; ``None`` stays ``None``."""
+    return None if text is None else q(to_decimal(text, what=what))
+
+
+def fraction_flag(text: str | None, what: str) -> Fraction | None:
+    value = number(text, what)
+    return None if value is None else check_fraction(value, what)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainResult:
+    plan: TrainingPlan
+    costs: list[RunCost]
+    offer: str | None
+    claimed_days: Fraction | None
+
+    @property
+    def implied_mfu(self) -> Fraction | None:
+        if self.claimed_days is None:
+            return None
+        return implied_mfu(self.plan.flops, self.plan.gpus, self.plan.gpu, self.claimed_days, self.plan.scaling.value)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        m = self.implied_mfu
+        if m is None:
+            return None
+        if m > MFU_IMPOSSIBLE:
+            return Verdict.IMPOSSIBLE
+        return Verdict.OPTIMISTIC if m > MFU_OPTIMISTIC else Verdict.PLAUSIBLE
+
+    def to_json(self) -> dict[str, Any]:
+        p = self.plan
+        implied = self.implied_mfu
+        return {
+            "flops": f"{dec(p.flops, 0):E}",
+            "flops_source": p.flops_source,
+            "gpu_model": p.gpu.name,
+            "gpus": p.gpus,
+            "mfu": decimal_text(p.mfu.value),
+            "mfu_source": p.mfu.source,
+            "mfu_note": p.mfu.note,
+            "scaling": decimal_text(p.scaling.value),
+            "scaling_source": p.scaling.source,
+            "scaling_note": p.scaling.note,
+            "wall_seconds": decimal_text(p.seconds, 0),
+            "wall_hours": decimal_text(p.wall_hours, 2),
+            "wall_days": decimal_text(p.wall_days, 2),
+            "gpu_hours": decimal_text(p.gpu_hours, 2),
+            "arithmetic": p.arithmetic(),
+            "offer": self.offer,
+            "cost": None
+            if not self.costs
+            else {
+                "cheapest": decimal_text(self.costs[0].total),
+                "currency": self.costs[0].currency,
+                "options": [
+                    {"term": c.option.label, "billed": c.billed, "nodes": c.nodes, "total": decimal_text(c.total)}
+                    for c in self.costs
+                ],
+            },
+            "claimed_days": None if self.claimed_days is None else decimal_text(self.claimed_days),
+            "implied_mfu": None if implied is None else decimal_text(implied),
+            "verdict": None if self.verdict is None else self.verdict.value,
+        }
+
+
+def calc_train(
+    db: Database,
+    *,
+    gpus: int,
+    flops: str | None = None,
+    params: str | None = None,
+    tokens: str | None = None,
+    gpu: str | None = None,
+    mfu: str | None = None,
+    scaling: str | None = None,
+    offer_id: int | None = None,
+    claimed_days: str | None = None,
+) -> TrainResult:
+    total, source = training_flops(number(flops, "--flops"), number(params, "--params"), number(tokens, "--tokens"))
+    mfu_value, scaling_value = fraction_flag(mfu, "--mfu"), fraction_flag(scaling, "--scaling")
+    days = number(claimed_days, "--claimed-days")
+    if days is not None and days <= 0:
+        raise BadInput("--claimed-days must be more than zero")
+    if gpus < 1:
+        raise BadInput(f"--gpus must be at least 1, not {gpus}")
+    assumptions = Assumptions()
+    with db.session() as session:
+        catalog, _ = load_catalog(session)
+        spec = catalog.lookup(gpu) if gpu is not None else None
+        offer = None
+        if offer_id is not None:
+            found = load_offer_inputs(session, [offer_id])
+            if not found:
+                raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+            offer = found[0]
+            if spec is not None and spec.key != offer.gpu.key:
+                raise BadInput(f"offer {offer_id} sells {offer.gpu.name}, not {spec.name}")
+            spec = offer.gpu
+        fx = fx_table(session, utcnow().date())
+    if spec is None:
+        raise BadInput("name the GPU with --gpu MODEL, or give --offer ID")
+    if mfu_value is not None:
+        chosen_mfu = Assumed(mfu_value, "given", f"{pct(mfu_value, 1)} % given with --mfu")
+    elif offer is not None:
+        chosen_mfu = choose_mfu(offer.evidence, assumptions)
+    else:
+        chosen_mfu = choose_mfu((), assumptions)
+    if scaling_value is not None:
+        chosen_scaling = Assumed(scaling_value, "given", f"{dec(scaling_value, 2)} given with --scaling")
+    elif offer is not None:
+        chosen_scaling = default_scaling(gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
+    else:
+        chosen_scaling = default_scaling(gpus, 8, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
+    plan = plan_training(total, source, gpus, spec, chosen_mfu, chosen_scaling)
+    costs = cost_run(plan, offer, fx, offer.currency, assumptions) if offer is not None else []
+    label = f"#{offer.id} {offer.provider} {offer.name}" if offer is not None else None
+    return TrainResult(plan, costs, label, days)
+
+
+def rent_buy_json(r: RentBuyResult) -> dict[str, Any]:
+    i = r.inputs
+    return {
+        "currency": i.currency,
+        "capex": decimal_text(i.capex),
+        "opex_monthly": decimal_text(i.opex_monthly),
+        "rent_monthly": decimal_text(i.rent_monthly),
+        "rent_paid_monthly": decimal_text(i.rent_paid_monthly),
+        "utilization": decimal_text(i.utilisation),
+        "residual": decimal_text(i.residual),
+        "discount_rate": decimal_text(i.discount_rate),
+        "horizon_months": i.horizon_months,
+        "breakeven_months": None if r.breakeven_months is None else decimal_text(r.breakeven_months, 2),
+        "breakeven_month": None if r.breakeven_months is None else ceil(r.breakeven_months),
+        "breakeven_utilization": decimal_text(r.breakeven_utilisation, 4),
+        "npv_rent": decimal_text(r.npv_rent, 2),
+        "npv_buy": decimal_text(r.npv_buy, 2),
+        "cheaper": r.cheaper,
+        "series": [
+            {"month": p.month, "rent": decimal_text(p.rent, 2), "own": decimal_text(p.own, 2)} for p in r.series
+        ],
+    }
+
+
+def calc_rent_vs_buy(
+    db: Database | None,
+    *,
+    capex: str,
+    opex_monthly: str,
+    rent_monthly: str | None = None,
+    offer_id: int | None = None,
+    scenario: str | None = None,
+    residual: str = "0",
+    discount_rate: str = "0",
+    horizon_months: int = 36,
+    utilisation: str = "1",
+    currency: str = "CNY",
+) -> tuple[RentBuyResult, str | None]:
+    """Typed rent, or an offer's monthly cost at full use for the scenario (in the scenario's currency)."""
+    if (rent_monthly is None) == (offer_id is None):
+        raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
+    u = fraction_flag(utilisation, "--utilization")
+    assert u is not None
+    note = None
+    usage_billed = True
+    if offer_id is not None:
+        assert db is not None
+        e = evaluate_offer(db, offer_id, scenario, full_use_months=horizon_months)
+        rent = e.best.total / e.scenario.months
+        usage_billed = e.best.option.usage_billed
+        currency = e.currency
+        note = (
+            f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name}, {dec(rent, 2):,} {currency} a month at full use "
+            f"for scenario {e.scenario.name!r} ({e.best.option.label}"
+            f"{', billed by use' if usage_billed else ', a fixed bill whatever the use'})"
+        )
+    else:
+        assert rent_monthly is not None
+        rent = _money_flag(rent_monthly, "--rent-monthly")
+    inputs = RentBuyInput(
+        capex=_money_flag(capex, "--capex"),
+        opex_monthly=_money_flag(opex_monthly, "--opex-monthly"),
+        rent_monthly=rent,
+        currency=currency,
+        residual=_money_flag(residual, "--residual"),
+        discount_rate=_money_flag(discount_rate, "--discount-rate"),
+        horizon_months=horizon_months,
+        utilisation=u,
+        rent_usage_billed=usage_billed,
+    )
+    return rent_vs_buy(inputs), note
+
+
+def _money_flag(text: str, what: str) -> Fraction:
+    value = number(text, what)
+    assert value is not None
+    if value < 0:
+        raise BadInput(f"{what} must not be negative, not {text}")
+    return value
+
+
+TERM_FLAGS = {"monthly": 1, "quarterly": 3, "half_year": 6, "annual": 12, "two_year": 24, "three_year": 36}
+
+
+def calc_term(prices: dict[str, str | None]) -> TermComparison:
+    given = {TERM_FLAGS[k]: _money_flag(v, f"--{k.replace('_', '-')}") for k, v in prices.items() if v is not None}
+    return compare_terms(given)
+
+
+def term_json(t: TermComparison, currency: str | None) -> dict[str, Any]:
+    return {
+        "currency": currency,
+        "options": [
+            {
+                "term": o.name,
+                "months": o.months,
+                "price": decimal_text(o.price),
+                "per_month": decimal_text(o.per_month),
+                "per_year": decimal_text(o.per_year),
+            }
+            for o in t.options
+        ],
+        "cheapest": t.cheapest.name,
+        "cheapest_per_year": decimal_text(t.cheapest.per_year),
+        "baseline": t.baseline.name,
+        "saving_pct": plain(pct(t.saving, 4)),
+    }

@@ -1,0 +1,155 @@
+"""Comparing offers for a scenario: ranking, one offer's figures, and their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from quotetui.domain.currency import minor_units
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.evaluate import Evaluation, evaluate, rank
+from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+from quotetui.domain.errors import BadInput
+from quotetui.domain.fx import FxTable, MissingFxRate
+from quotetui.domain.money import Money, plain
+from quotetui.domain.timeutil import utcnow
+from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.scenarios import resolve_scenario
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database
+
+
+@dataclass(slots=True)
+class Ranking:
+    scenario: ScenarioInput
+    on: date
+    evaluations: list[Evaluation]
+    skipped: list[tuple[OfferInput, str]] = field(default_factory=list)  # cannot be compared, and why
+
+
+def _context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
+    day = on or utcnow().date()
+    with db.session() as session:
+        return resolve_scenario(session, scenario), fx_table(session, day), day
+
+
+def rank_offers(db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None) -> Ranking:
+    """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
+    (an FX rate missing) are listed with the reason instead of being silently converted."""
+    scenario_input, fx, day = _context(db, scenario, on)
+    with db.session() as session:
+        offers = load_offer_inputs(session)
+        if gpu is not None:
+            catalog, _ = load_catalog(session)
+            key = catalog.lookup(gpu).key
+            offers = [o for o in offers if o.gpu.key == key]
+    assumptions = Assumptions()
+    evaluations, skipped = [], []
+    for offer in offers:
+        try:
+            evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
+        except MissingFxRate as exc:
+            skipped.append((offer, str(exc)))
+    return Ranking(scenario_input, day, rank(evaluations), skipped)
+
+
+def evaluate_offer(
+    db: Database, offer_id: int, scenario: str | None = None, on: date | None = None, full_use_months: int | None = None
+) -> Evaluation:
+    """One offer for the scenario; ``full_use_months`` re-costs it busy every hour for that many months."""
+    scenario_input, fx, _ = _context(db, scenario, on)
+    if full_use_months is not None:
+        scenario_input = replace(scenario_input, utilisation=Decimal(1), months=full_use_months)
+    with db.session() as session:
+        offers = load_offer_inputs(session, [offer_id])
+    if not offers:
+        raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+    return evaluate(offers[0], scenario_input, fx, Assumptions())
+
+
+def decimal_text(value: Fraction, places: int = 6) -> str:
+    """A computed figure for JSON: rounded half-even to ``places``, exact decimal text."""
+    return plain(dec(value, places))
+
+
+def amount_text(value: Fraction, currency: str) -> str:
+    """A computed amount of money for JSON: 6 places at most, at least the currency's minor units."""
+    return plain(dec(value), minor_units(currency))
+
+
+def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any]:
+    best, cur = e.best, e.currency
+    base = min(e.offer.options, key=lambda o: o.term_months)
+    return {
+        "rank": position,
+        "id": e.offer.id,
+        "provider": e.offer.provider,
+        "name": e.offer.name,
+        "gpu_model": e.offer.gpu.name,
+        "gpus_per_node": e.offer.gpus_per_node,
+        "billing_basis": e.offer.billing_basis.value,
+        "status": e.offer.status.value,
+        "currency": e.currency,
+        "quoted_price": {
+            "amount": Money(base.amount, base.currency).text(),
+            "amount_high": None if base.amount_high is None else Money(base.amount_high, base.currency).text(),
+            "currency": base.currency,
+            "unit": base.unit.value,
+            "term_months": base.term_months,
+            "is_estimate": base.is_estimate,
+        },
+        "quoted_price_per_gpu_hour": {
+            "amount": amount_text(e.quoted_gpu_hour, e.offer.currency),
+            "currency": e.offer.currency,
+        },
+        "price_per_gpu_hour": amount_text(e.price_per_gpu_hour, cur),
+        "monthly_cost": amount_text(best.monthly, cur),
+        "total_cost": amount_text(best.total, cur),
+        "annualized_tco": amount_text(e.annualised_tco, cur),
+        "cost_per_gpu_hour": amount_text(e.cost_per_gpu_hour, cur),
+        "cost_per_pflop_hour": amount_text(e.cost_per_pflop_hour, cur),
+        "mfu": decimal_text(e.mfu.value, 6),
+        "mfu_source": e.mfu.source,
+        "mfu_note": e.mfu.note,
+        "availability": decimal_text(e.availability.value, 6),
+        "availability_source": e.availability.source,
+        "downtime_hours_per_year": decimal_text(e.downtime_hours_per_year, 2),
+        "best_option": {
+            "term": best.option.label,
+            "term_months": best.option.term_months,
+            "billed_months": best.billed_months,
+            "total": decimal_text(best.total),
+        },
+        "term_options": [
+            {
+                "term": c.option.label,
+                "term_months": c.option.term_months,
+                "total": decimal_text(c.total),
+                "per_year": decimal_text(c.per_year),
+            }
+            for c in e.options
+        ],
+        "nodes": e.nodes,
+        "feasible": e.feasibility.ok,
+        "blocking": list(e.feasibility.blocking),
+        "warnings": list(e.feasibility.warnings),
+        "unknown_costs": list(e.unknowns),
+        "fx": best.fx.text() if best.fx else None,
+    }
+
+
+def ranking_json(r: Ranking) -> dict[str, Any]:
+    return {
+        "scenario": r.scenario.name,
+        "as_of": r.on.isoformat(),
+        "currency": r.scenario.home_currency,
+        "offers": [evaluation_json(e, i) for i, e in enumerate(r.evaluations, start=1)],
+        "not_compared": [{"id": o.id, "provider": o.provider, "name": o.name, "reason": why} for o, why in r.skipped],
+    }
+
+
+__all__ = ["Ranking", "decimal_text", "evaluate_offer", "evaluation_json", "q", "rank_offers", "ranking_json"]

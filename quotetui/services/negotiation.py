@@ -1,0 +1,112 @@
+"""Negotiation figures for one offer: savings across rounds, the BATNA, and the target price."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.economics.negotiation import Savings, Target, find_batna, savings, target_price
+from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.errors import BadInput
+from quotetui.domain.money import plain
+from quotetui.services.economics import decimal_text, rank_offers
+from quotetui.services.inputs import fx_table
+from quotetui.store.engine import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Negotiation:
+    evaluation: Evaluation
+    savings: Savings | None
+    batna: Evaluation | None
+    target: Target | None
+
+    def lines(self) -> list[str]:
+        """The negotiation position in words."""
+        out = []
+        e, s = self.evaluation, self.savings
+        if not e.feasibility.ok:
+            out.append("not feasible for this scenario: " + "; ".join(e.feasibility.blocking))
+        if s is not None:
+            cur = s.current.option.currency
+            nm = dec(s.current.node_month, 2)
+            out.append(f"current round {s.current.seq} ({s.current.mover}): {nm:,} {cur} per node-month")
+            if s.first.seq != s.current.seq and s.vs_first is not None:
+                out.append(f"vs first offer (round {s.first.seq}): {pct(s.vs_first, 2)} % saved")
+            if s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
+                out.append(f"vs list price (round {s.list_price.seq}): {pct(s.vs_list, 2)} % saved")
+        if self.batna is None:
+            out.append("no feasible offer from another provider to compare with (no BATNA)")
+            return out
+        b = self.batna
+        out.append(
+            f"BATNA: #{b.offer.id} {b.offer.provider} {b.offer.name} at {dec(b.cost_per_pflop_hour, 2):,} "
+            f"{b.currency} per delivered PFLOP-hour (this offer: {dec(self.evaluation.cost_per_pflop_hour, 2):,})"
+        )
+        t = self.target
+        if t is None:
+            out.append("no target: the current price is zero")
+        elif t.amount <= 0:
+            out.append("price alone cannot beat the BATNA: the extra costs are already more than its whole cost")
+        else:
+            unit = UNIT_WORDS[t.option.unit]
+            if t.already_beats:
+                out.append(
+                    f"already beats the BATNA; it would still beat it up to {t.amount:,} {t.option.currency} {unit} "
+                    f"({pct(-t.cut, 1)} % headroom)"
+                )
+            else:
+                out.append(
+                    f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
+                    f"{pct(t.cut, 1)} % below the current {plain(t.current)}"
+                )
+            if e.best.option != t.option:
+                out.append(f"(the cheapest way to buy it today is {e.best.option.label})")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        s, t, b = self.savings, self.target, self.batna
+        return {
+            "savings_vs_first_pct": None if s is None or s.vs_first is None else plain(pct(s.vs_first, 4)),
+            "savings_vs_list_pct": None if s is None or s.vs_list is None else plain(pct(s.vs_list, 4)),
+            "batna": None
+            if b is None
+            else {
+                "id": b.offer.id,
+                "provider": b.offer.provider,
+                "name": b.offer.name,
+                "cost_per_pflop_hour": decimal_text(b.cost_per_pflop_hour),
+                "currency": b.currency,
+            },
+            "target_price": None
+            if t is None
+            else {
+                "amount": plain(t.amount),
+                "currency": t.option.currency,
+                "unit": t.option.unit.value,
+                "term_months": t.option.term_months,
+                "current": plain(t.current),
+                "cut_pct": plain(pct(t.cut, 4)),
+                "already_beats_batna": t.already_beats,
+            },
+        }
+
+
+def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:
+    ranking = rank_offers(db, scenario, on=on)
+    this = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)
+    if this is None:
+        why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
+        raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+    assumptions = Assumptions()
+    batna = find_batna(this, ranking.evaluations)
+    target = None
+    if batna is not None:
+        with db.session() as session:
+            fx = fx_table(session, ranking.on)
+        target = target_price(this, batna, fx, assumptions)
+    return Negotiation(this, savings(this.offer, assumptions), batna, target)

@@ -1,0 +1,212 @@
+"""Workload scenarios: the default one, adding, listing and resolving them by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.currency import currency_code
+from quotetui.domain.economics.inputs import ScenarioInput
+from quotetui.domain.errors import BadInput
+from quotetui.domain.money import plain, to_decimal
+from quotetui.services.inputs import gpu_keys, scenario_input
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database
+from quotetui.store.models import GpuModel, Scenario
+
+DEFAULT_SCENARIO = "8 GPUs for 12 months"
+
+
+def ensure_default_scenario(session: Session) -> None:
+    """A database always has a scenario to compare for: create one when there is none."""
+    if session.exec(select(Scenario.id)).first() is None:
+        session.add(
+            Scenario(
+                name=DEFAULT_SCENARIO,
+                description="Created automatically: one 8-GPU node, busy around the clock for a year.",
+                gpu_count=8,
+                months=12,
+                utilisation=Decimal(1),
+                home_currency="CNY",
+                is_default=True,
+            )
+        )
+
+
+def find_scenario(session: Session, name: str | None) -> Scenario:
+    """The scenario called ``name``; without a name the default one (else the oldest)."""
+    if name is not None:
+        row = session.exec(select(Scenario).where(Scenario.name == name)).first()
+        if row is None:
+            known = ", ".join(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or "none"
+            raise BadInput(f"no scenario named {name!r} (known: {known}); add one with `quotetui scenario add`")
+        return row
+    row = session.exec(select(Scenario).order_by(col(Scenario.is_default).desc(), col(Scenario.id))).first()
+    if row is None:
+        raise BadInput("the database has no scenario; add one with `quotetui scenario add`")
+    return row
+
+
+def resolve_scenario(session: Session, name: str | None) -> ScenarioInput:
+    catalog, _ = load_catalog(session)
+    return scenario_input(find_scenario(session, name), catalog, gpu_keys(session))
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioView:
+    name: str
+    description: str | None
+    gpu: str | None
+    gpu_count: int
+    months: int
+    utilisation: Decimal
+    egress_tb_month: Decimal
+    storage_tb: Decimal
+    train_flops: Decimal | None
+    train_params: Decimal | None
+    train_tokens: Decimal | None
+    home_currency: str
+    is_default: bool
+
+    def to_json(self) -> dict[str, Any]:
+        def num(value: Decimal | None) -> str | None:
+            return None if value is None else plain(value)
+
+        return {
+            "name": self.name,
+            "description": self.description,
+            "gpu_model": self.gpu,
+            "gpu_count": self.gpu_count,
+            "months": self.months,
+            "utilization": num(self.utilisation),
+            "egress_tb_month": num(self.egress_tb_month),
+            "storage_tb": num(self.storage_tb),
+            "train_flops": None if self.train_flops is None else f"{self.train_flops:E}",
+            "train_params": num(self.train_params),
+            "train_tokens": num(self.train_tokens),
+            "currency": self.home_currency,
+            "default": self.is_default,
+        }
+
+
+def _gpu_names(session: Session) -> dict[int, str]:
+    return {row.id: row.name for row in session.exec(select(GpuModel)) if row.id is not None}
+
+
+def _view(row: Scenario, gpu_names: dict[int, str]) -> ScenarioView:
+    return ScenarioView(
+        row.name,
+        row.description,
+        gpu_names.get(row.gpu_model_id or 0),
+        row.gpu_count,
+        row.months,
+        row.utilisation,
+        row.egress_tb_month,
+        row.storage_tb,
+        row.train_flops,
+        row.train_params,
+        row.train_tokens,
+        row.home_currency,
+        row.is_default,
+    )
+
+
+def list_scenarios(db: Database) -> list[ScenarioView]:
+    with db.session() as session:
+        names = _gpu_names(session)
+        return [_view(r, names) for r in session.exec(select(Scenario).order_by(col(Scenario.id)))]
+
+
+def show_scenario(db: Database, name: str | None) -> ScenarioView:
+    with db.session() as session:
+        names = _gpu_names(session)
+        return _view(find_scenario(session, name), names)
+
+
+def _positive(value: object, what: str, *, allow_zero: bool = False) -> Decimal:
+    number = to_decimal(value, what=what)
+    if number < 0 or (number == 0 and not allow_zero):
+        raise BadInput(f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {number}")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class NewScenario:
+    name: str
+    gpu_count: int
+    months: int
+    utilisation: str = "1"
+    egress_tb_month: str = "0"
+    storage_tb: str = "0"
+    gpu: str | None = None
+    flops: str | None = None
+    params: str | None = None
+    tokens: str | None = None
+    currency: str = "CNY"
+    description: str | None = None
+    make_default: bool = False
+
+
+def add_scenario(db: Database, new: NewScenario) -> ScenarioView:
+    """Validate everything first, then save in one transaction; a bad value saves nothing."""
+    name = new.name.strip()
+    if not name:
+        raise BadInput("a scenario needs a name")
+    if new.gpu_count < 1:
+        raise BadInput(f"--gpus must be at least 1, not {new.gpu_count}")
+    if new.months < 1:
+        raise BadInput(f"--months must be at least 1, not {new.months}")
+    utilisation = _positive(new.utilisation, "--utilization")
+    if utilisation > 1:
+        raise BadInput(f"--utilization is a fraction of the hours (0 < u ≤ 1), not {utilisation}")
+    egress = _positive(new.egress_tb_month, "--egress-tb", allow_zero=True)
+    storage = _positive(new.storage_tb, "--storage-tb", allow_zero=True)
+    flops = _positive(new.flops, "--flops") if new.flops is not None else None
+    params = _positive(new.params, "--params") if new.params is not None else None
+    tokens = _positive(new.tokens, "--tokens") if new.tokens is not None else None
+    if (tokens is None) != (params is None) and flops is None:
+        raise BadInput("a training run needs --flops, or both --params and --tokens")
+    home = currency_code(new.currency)
+    with db.write() as session:
+        if session.exec(select(Scenario.id).where(Scenario.name == name)).first() is not None:
+            raise BadInput(f"a scenario named {name!r} already exists")
+        gpu_id = None
+        if new.gpu is not None:
+            catalog, ids = load_catalog(session)
+            gpu_id = ids[catalog.lookup(new.gpu).key]
+        if new.make_default:
+            for other in session.exec(select(Scenario).where(col(Scenario.is_default))):
+                other.is_default = False
+        row = Scenario(
+            name=name,
+            description=new.description,
+            gpu_model_id=gpu_id,
+            gpu_count=new.gpu_count,
+            months=new.months,
+            utilisation=utilisation,
+            egress_tb_month=egress,
+            storage_tb=storage,
+            train_flops=flops,
+            train_params=params,
+            train_tokens=tokens,
+            home_currency=home,
+            is_default=new.make_default,
+        )
+        session.add(row)
+        session.flush()
+        names = _gpu_names(session)
+        return _view(row, names)
+
+
+def set_default_scenario(db: Database, name: str) -> ScenarioView:
+    with db.write() as session:
+        row = find_scenario(session, name)
+        for other in session.exec(select(Scenario).where(col(Scenario.is_default))):
+            other.is_default = False
+        row.is_default = True
+        session.flush()
+        names = _gpu_names(session)
+        return _view(row, names)
