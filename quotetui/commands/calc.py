@@ -126,10 +126,11 @@ def term(
     annual: Amount = None,
     two_year: Amount = None,
     three_year: Amount = None,
-    currency: Annotated[str | None, typer.Option("--currency")] = None,
+    currency: Annotated[str | None, typer.Option("--currency", help="ISO code of the amounts.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
+    from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.exact import dec, pct
     from quotetui.services.calc import calc_term, term_json
 
@@ -144,7 +145,7 @@ def term(
         }
     )
     if as_json:
-        print_json(term_json(t, currency))
+        print_json(term_json(t, currency_code(currency) if currency else None))
         return
     for o in t.options:
         typer.echo(

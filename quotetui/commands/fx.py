@@ -21,16 +21,18 @@ def add(
     source: Annotated[str, typer.Option("--source", help="Where the rate comes from.")],
 ) -> None:
     """Record a dated rate (the same pair on the same day is replaced)."""
+    from quotetui.domain.money import plain
     from quotetui.domain.timeutil import parse_date
     from quotetui.services.fx import add_rate
 
     view = add_rate(open_db(ctx), base, quote, rate, parse_date(on, what="--date"), source)
-    typer.echo(f"1 {view.base} = {view.rate} {view.quote} on {view.as_of.isoformat()} ({view.source})")
+    typer.echo(f"1 {view.base} = {plain(view.rate)} {view.quote} on {view.as_of.isoformat()} ({view.source})")
 
 
 @app.command("list")
 def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List the recorded rates."""
+    from quotetui.domain.money import plain
     from quotetui.services.fx import list_rates
 
     rates = list_rates(open_db(ctx))
@@ -39,6 +41,6 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         return
     table(
         ["base", "quote", "rate", "date", "source"],
-        [[r.base, r.quote, str(r.rate), r.as_of.isoformat(), r.source] for r in rates],
+        [[r.base, r.quote, plain(r.rate), r.as_of.isoformat(), r.source] for r in rates],
         right=frozenset({"rate"}),
     )

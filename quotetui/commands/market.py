@@ -117,7 +117,7 @@ def explain(
         f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}"
     )
     for f in figures:
-        value = "" if f.value is None else f" = {f.value:,} {f.unit}".rstrip()
+        value = "" if f.value is None else f" = {f.display()}"
         typer.echo(f"\n{f.label}{value}")
         typer.echo(f"  how: {f.formula}")
         for item in f.inputs:

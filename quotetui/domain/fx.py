@@ -9,6 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.errors import BadInput
+from quotetui.domain.money import plain
 
 
 class MissingFxRate(BadInput):
@@ -38,7 +39,7 @@ class FxQuote:
 
     def text(self) -> str:
         f = self.fact
-        return f"1 {f.base} = {f.rate} {f.quote} on {f.as_of.isoformat()} ({f.source})"
+        return f"1 {f.base} = {plain(f.rate)} {f.quote} on {f.as_of.isoformat()} ({f.source})"
 
 
 class FxTable:

@@ -26,7 +26,7 @@ from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.money import plain, to_decimal
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.economics import decimal_text, evaluate_offer
+from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -68,7 +68,7 @@ class TrainResult:
         p = self.plan
         implied = self.implied_mfu
         return {
-            "flops": f"{dec(p.flops, 0):E}",
+            "flops": str(dec(p.flops, 0).normalize()),
             "flops_source": p.flops_source,
             "gpu_model": p.gpu.name,
             "gpus": p.gpus,
@@ -87,10 +87,15 @@ class TrainResult:
             "cost": None
             if not self.costs
             else {
-                "cheapest": decimal_text(self.costs[0].total),
+                "cheapest": amount_text(self.costs[0].total, self.costs[0].currency),
                 "currency": self.costs[0].currency,
                 "options": [
-                    {"term": c.option.label, "billed": c.billed, "nodes": c.nodes, "total": decimal_text(c.total)}
+                    {
+                        "term": c.option.label,
+                        "billed": c.billed,
+                        "nodes": c.nodes,
+                        "total": amount_text(c.total, c.currency),
+                    }
                     for c in self.costs
                 ],
             },
@@ -158,22 +163,23 @@ def rent_buy_json(r: RentBuyResult) -> dict[str, Any]:
     i = r.inputs
     return {
         "currency": i.currency,
-        "capex": decimal_text(i.capex),
-        "opex_monthly": decimal_text(i.opex_monthly),
-        "rent_monthly": decimal_text(i.rent_monthly),
-        "rent_paid_monthly": decimal_text(i.rent_paid_monthly),
+        "capex": amount_text(i.capex, i.currency),
+        "opex_monthly": amount_text(i.opex_monthly, i.currency),
+        "rent_monthly": amount_text(i.rent_monthly, i.currency),
+        "rent_paid_monthly": amount_text(i.rent_paid_monthly, i.currency),
         "utilization": decimal_text(i.utilisation),
-        "residual": decimal_text(i.residual),
+        "residual": amount_text(i.residual, i.currency),
         "discount_rate": decimal_text(i.discount_rate),
         "horizon_months": i.horizon_months,
         "breakeven_months": None if r.breakeven_months is None else decimal_text(r.breakeven_months, 2),
         "breakeven_month": None if r.breakeven_months is None else ceil(r.breakeven_months),
         "breakeven_utilization": decimal_text(r.breakeven_utilisation, 4),
-        "npv_rent": decimal_text(r.npv_rent, 2),
-        "npv_buy": decimal_text(r.npv_buy, 2),
+        "npv_rent": amount_text(r.npv_rent, i.currency),
+        "npv_buy": amount_text(r.npv_buy, i.currency),
         "cheaper": r.cheaper,
         "series": [
-            {"month": p.month, "rent": decimal_text(p.rent, 2), "own": decimal_text(p.own, 2)} for p in r.series
+            {"month": p.month, "rent": amount_text(p.rent, i.currency), "own": amount_text(p.own, i.currency)}
+            for p in r.series
         ],
     }
 
@@ -244,20 +250,23 @@ def calc_term(prices: dict[str, str | None]) -> TermComparison:
 
 
 def term_json(t: TermComparison, currency: str | None) -> dict[str, Any]:
+    def money(value: Fraction) -> str:
+        return amount_text(value, currency) if currency else decimal_text(value)
+
     return {
         "currency": currency,
         "options": [
             {
                 "term": o.name,
                 "months": o.months,
-                "price": decimal_text(o.price),
-                "per_month": decimal_text(o.per_month),
-                "per_year": decimal_text(o.per_year),
+                "price": money(o.price),
+                "per_month": money(o.per_month),
+                "per_year": money(o.per_year),
             }
             for o in t.options
         ],
         "cheapest": t.cheapest.name,
-        "cheapest_per_year": decimal_text(t.cheapest.per_year),
+        "cheapest_per_year": money(t.cheapest.per_year),
         "baseline": t.baseline.name,
         "saving_pct": plain(pct(t.saving, 4)),
     }

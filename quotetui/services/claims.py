@@ -8,9 +8,9 @@ from typing import Any
 from sqlmodel import col, select
 
 from quotetui.domain.economics.claims import Audit, Claim, ComparedPrice, audit
+from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import OfferInput
-from quotetui.domain.economics.negotiation import base_option
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain

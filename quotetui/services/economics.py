@@ -10,6 +10,7 @@ from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation, evaluate, rank
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
@@ -83,7 +84,7 @@ def amount_text(value: Fraction, currency: str) -> str:
 
 def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any]:
     best, cur = e.best, e.currency
-    base = min(e.offer.options, key=lambda o: o.term_months)
+    base = base_option(e.offer.options)
     return {
         "rank": position,
         "id": e.offer.id,

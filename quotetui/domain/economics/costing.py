@@ -80,7 +80,8 @@ def nodes_needed(gpu_count: int, gpus_per_node: int) -> int:
     return -(-gpu_count // gpus_per_node)
 
 
-def _base_option(options: tuple[PriceOption, ...]) -> PriceOption:
+def base_option(options: tuple[PriceOption, ...]) -> PriceOption:
+    """The headline price: the shortest-term option quoted per hour or month (not a whole-term total)."""
     periodic = [o for o in options if o.unit is not PriceUnit.TERM_TOTAL]
     return min(periodic or options, key=lambda o: o.term_months)
 
@@ -88,7 +89,7 @@ def _base_option(options: tuple[PriceOption, ...]) -> PriceOption:
 def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
     """The current options plus those implied by term/prepay discounts on the base (shortest-term) option."""
     options = list(offer.options)
-    base = _base_option(offer.options)
+    base = base_option(offer.options)
     for d in offer.discounts:
         if d.kind not in (DiscountKind.TERM, DiscountKind.PREPAY) or d.rate is None:
             continue

@@ -20,7 +20,7 @@ from quotetui.domain.economics.assumptions import (
     MFU_OPTIMISTIC,
     Assumptions,
 )
-from quotetui.domain.economics.costing import OptionCost, cost_option, nodes_needed, price_options
+from quotetui.domain.economics.costing import OptionCost, base_option, cost_option, nodes_needed, price_options
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
 from quotetui.domain.economics.units import to_gpu_hour
@@ -70,7 +70,7 @@ class Evaluation:
     @property
     def quoted_gpu_hour(self) -> Fraction:
         """The current base price per GPU-hour before discounts, in the offer's own currency."""
-        base = min(self.offer.options, key=lambda o: o.term_months)
+        base = base_option(self.offer.options)
         return to_gpu_hour(
             q(base.costed_amount),
             base.unit,

@@ -7,10 +7,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.currency import minor_units
-from quotetui.domain.economics.costing import OptionCost
+from quotetui.domain.economics.costing import OptionCost, base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.money import Money, plain
 
 
 def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
@@ -27,6 +29,15 @@ class Figure:
     formula: str
     inputs: list[str] = field(default_factory=list)
 
+    def display(self) -> str:
+        """The value for people: money to 2 places (4 per GPU-hour), ratios to 4, counts as they are."""
+        if self.value is None:
+            return ""
+        if self.unit[:3].isupper() and self.unit[:3].isalpha():
+            places = 4 if "/GPU-h" in self.unit else 2
+            return f"{self.value.quantize(Decimal(1).scaleb(-places)):,} {self.unit}"
+        return f"{plain(self.value)} {self.unit}".rstrip()
+
     def to_json(self) -> dict[str, object]:
         return {
             "key": self.key,
@@ -38,12 +49,25 @@ class Figure:
         }
 
 
+def _nodes(n: int) -> str:
+    return f"{n} node" if n == 1 else f"{n} nodes"
+
+
+def _quoted(o: PriceOption) -> str:
+    amount = Money(o.amount, o.currency).display()
+    if o.amount_high is not None:
+        amount += f"–{Money(o.amount_high, o.currency).display()}"
+    return f"quoted {amount} {o.currency} {UNIT_WORDS[o.unit]}, {o.label}"
+
+
 def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
     o, cur, home = c.option, e.offer.currency, e.currency
-    amount = f"{o.amount:,}" + (f"–{o.amount_high:,}" if o.amount_high is not None else "")
-    lines = [f"quoted {amount} {o.currency} {UNIT_WORDS[o.unit]} ({o.label})"]
+    lines = [_quoted(o)]
     if o.amount_high is not None:
-        lines.append(f"a range is not a commitment: costed at the high end, {o.amount_high:,} {o.currency}")
+        lines.append(
+            f"a range is not a commitment: costed at the high end, {Money(o.amount_high, o.currency).display()}"
+            f" {o.currency}"
+        )
     if o.is_estimate:
         lines.append("the provider marks this price as an estimate")
     lines.append(f"= {money_text(c.list_node_month, cur)} per node-month before discounts")
@@ -60,13 +84,13 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
         lines.append(f"converted at {c.fx.text()}")
     if o.usage_billed:
         lines.append(
-            f"on demand: {e.nodes} nodes × {money_text(c.effective_node_month, cur)} × utilisation "
+            f"on demand: {_nodes(e.nodes)} × {money_text(c.effective_node_month, cur)} × utilisation "
             f"{pct(c.usage_factor, 1)} % × {c.billed_months} months = {money_text(c.compute_total, home)}"
         )
     else:
         lines.append(
             f"committed in {o.term_months}-month terms: {c.billed_months} months paid for {c.months} used; "
-            f"{e.nodes} nodes × {money_text(c.effective_node_month, cur)} × {c.billed_months} = "
+            f"{_nodes(e.nodes)} × {money_text(c.effective_node_month, cur)} × {c.billed_months} = "
             f"{money_text(c.compute_total, home)}"
         )
     return lines
@@ -80,7 +104,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "nodes",
             "Nodes needed",
             Decimal(e.nodes),
-            "nodes",
+            "",
             "⌈GPUs needed ÷ GPUs per node⌉",
             [f"{s.gpu_count} GPUs in scenario {s.name!r}", f"{e.offer.gpus_per_node} GPUs per node"],
         ),
@@ -90,7 +114,7 @@ def explain(e: Evaluation) -> list[Figure]:
             dec(e.quoted_gpu_hour),
             f"{e.offer.currency}/GPU-h",
             f"current quote converted at {hpm} hours a month, before discounts",
-            _option_lines(e, best)[:1],
+            [_quoted(base_option(e.offer.options))],
         ),
     ]
     extras_lines = []

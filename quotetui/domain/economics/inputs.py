@@ -19,6 +19,7 @@ from quotetui.domain.enums import (
     Provenance,
 )
 from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.money import plain
 
 TERM_NAMES = {0: "on-demand", 1: "monthly", 3: "quarterly", 6: "half-year", 12: "annual"}
 
@@ -61,7 +62,7 @@ class PriceOption:
         if self.prepay:
             name += " prepaid"
         if self.from_discount is not None:
-            name += " (term discount)"
+            name += " · term discount"
         return name
 
 
@@ -77,7 +78,7 @@ class DiscountTerm:
 
     @property
     def label(self) -> str:
-        rate = f"{self.rate * 100:g} %" if self.rate is not None else "rate not quoted"
+        rate = f"{plain(self.rate * 100)} %" if self.rate is not None else "rate not quoted"
         return f"{self.kind.value} discount {rate}" + (f" ({self.description})" if self.description else "")
 
 

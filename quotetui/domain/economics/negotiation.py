@@ -17,18 +17,13 @@ from fractions import Fraction
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.costing import cost_option
+from quotetui.domain.economics.costing import base_option, cost_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision
 from quotetui.domain.economics.units import to_node_month
-from quotetui.domain.enums import OfferStatus, PriceUnit
+from quotetui.domain.enums import OfferStatus
 from quotetui.domain.fx import FxTable
-
-
-def base_option(options: tuple[PriceOption, ...]) -> PriceOption:
-    periodic = [o for o in options if o.unit is not PriceUnit.TERM_TOTAL]
-    return min(periodic or options, key=lambda o: o.term_months)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.money import plain
 
 
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
@@ -49,7 +50,7 @@ def default_scaling(gpus: int, gpus_per_node: int | None, intra: IntraFabric, in
 
 def check_fraction(value: Fraction, what: str) -> Fraction:
     if not 0 < value <= 1:
-        raise BadInput(f"{what} must be more than 0 and at most 1, not {dec(value, 6)}")
+        raise BadInput(f"{what} must be more than 0 and at most 1, not {plain(dec(value, 6))}")
     return value
 
 

@@ -1,0 +1,300 @@
+"""The scripting CLI of the economics engine: rankings, explanations, calculators, scenarios, FX."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from quotetui.domain.enums import BillingBasis, FormFactor, Mover, PriceUnit, ProviderKind
+from quotetui.services.database import open_database
+from quotetui.store.models import GpuModel, Offer, Provider, QuoteRevision, RevisionPrice
+
+
+def _json(cli, *args: str):  # type: ignore[no-untyped-def]
+    result = cli(*args)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_offers_are_ranked_by_cost_per_delivered_pflop_hour(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    items = _json(cli, "--db", str(demo_db_path), "offers", "--json")
+    required = {
+        "id",
+        "provider",
+        "gpu_model",
+        "price_per_gpu_hour",
+        "annualized_tco",
+        "cost_per_pflop_hour",
+        "mfu",
+        "mfu_source",
+        "currency",
+    }
+    assert all(required <= set(item) for item in items)
+    feasible = [i for i in items if i["feasible"]]
+    costs = [Decimal(i["cost_per_pflop_hour"]) for i in feasible]
+    assert costs == sorted(costs)
+    assert items.index(feasible[-1]) < min(items.index(i) for i in items if not i["feasible"])
+    aliyun = next(
+        i
+        for i in items
+        if i["provider"] == "阿里云" and i["name"].endswith("（包月预留）") and "A100" in i["gpu_model"]
+    )
+    assert Decimal(aliyun["price_per_gpu_hour"]).quantize(Decimal("0.01")) == Decimal("7.19")
+    assert aliyun["price_per_gpu_hour"] == "7.191781"
+    assert {i["scenario"] for i in items} == {"8×H100 一年训练"}
+
+
+def test_offers_for_another_scenario_and_one_gpu_model(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(demo_db_path)
+    added = cli("--db", db, "scenario", "add", "64 GPUs half a year", "--gpus", "64", "--months", "6")
+    assert added.code == 0, added.err
+    items = _json(cli, "--db", db, "offers", "--scenario", "64 GPUs half a year", "--gpu", "A100", "--json")
+    assert items and {i["gpu_model"] for i in items} == {"A100 80GB SXM4"}
+    assert all(i["scenario"] == "64 GPUs half a year" for i in items)
+    yw = next(i for i in items if i["name"] == "8×A100 80GB SXM4 整机")
+    assert yw["best_option"]["term"] == "monthly"  # 6 months: the annual prepay would waste half of it
+    assert yw["total_cost"] == "4224000.00"  # 8 nodes × 88,000 × 6
+
+
+def test_explain_shows_every_figure_and_the_negotiation(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = _json(cli, "--db", str(demo_db_path), "explain", "3", "--json")
+    keys = {f["key"] for f in data["figures"]}
+    assert {
+        "price_per_gpu_hour",
+        "annualized_tco",
+        "cost_per_pflop_hour",
+        "mfu",
+        "availability",
+        "term_options",
+    } <= keys
+    terms = next(f for f in data["figures"] if f["key"] == "term_options")
+    assert terms["inputs"][0].startswith("annual prepaid: 750,000.00 CNY")
+    assert data["negotiation"]["batna"]["provider"] != "一万网络"
+    target = data["negotiation"]["target_price"]
+    assert target["currency"] == "CNY" and target["unit"] == "node_month"
+    text = cli("--db", str(demo_db_path), "explain", "3").out
+    assert "Cost per delivered PFLOP-hour" in text and "BATNA" in text and "claimed 45.0–52.0 %" in text
+
+
+def test_calc_train_design_check_and_claimed_duration(cli, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = _json(
+        cli,
+        "--db",
+        str(db_path),
+        "calc",
+        "train",
+        "--flops",
+        "3.14e23",
+        "--gpu",
+        "H100 SXM",
+        "--gpus",
+        "32",
+        "--mfu",
+        "0.5",
+        "--scaling",
+        "1",
+        "--claimed-days",
+        "21",
+        "--json",
+    )
+    assert data["wall_days"] == "229.67" and data["gpu_hours"] == Decimal(data["gpu_hours"]).to_eng_string()
+    assert data["verdict"] == "impossible" and Decimal(data["implied_mfu"]) > 5
+    by_params = _json(
+        cli,
+        "--db",
+        str(db_path),
+        "calc",
+        "train",
+        "--params",
+        "7e9",
+        "--tokens",
+        "1e12",
+        "--gpu",
+        "A100",
+        "--gpus",
+        "8",
+        "--json",
+    )
+    assert by_params["flops"] == "4.2E+22" and by_params["mfu_source"] == "default"
+
+
+def test_calc_train_costs_a_run_under_an_offer(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = _json(
+        cli,
+        "--db",
+        str(demo_db_path),
+        "calc",
+        "train",
+        "--flops",
+        "3.14e23",
+        "--gpus",
+        "32",
+        "--offer",
+        "18",
+        "--mfu",
+        "0.5",
+        "--json",
+    )
+    assert data["gpu_model"] == "H100 SXM5" and data["scaling_source"] == "default"
+    assert data["cost"]["options"][0]["billed"].endswith("months") and data["cost"]["currency"] == "CNY"
+
+
+def test_calc_term_and_rent_vs_buy_design_checks(cli, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    term = _json(cli, "calc", "term", "--monthly", "88000", "--annual", "750000", "--currency", "CNY", "--json")
+    assert term["cheapest"] == "annual" and term["saving_pct"] == "28.9773"
+    assert term["options"][1]["per_month"] == "62500.00"
+    rvb = _json(
+        cli,
+        "calc",
+        "rent-vs-buy",
+        "--capex",
+        "2500000",
+        "--opex-monthly",
+        "19000",
+        "--rent-monthly",
+        "180000",
+        "--json",
+    )
+    assert rvb["breakeven_months"] == "15.53" and rvb["breakeven_month"] == 16
+    assert len(rvb["series"]) == 37 and rvb["series"][16] == {"month": 16, "rent": "2880000.00", "own": "2804000.00"}
+    assert rvb["npv_buy"] == "3184000.00" and rvb["cheaper"] == "buy"
+
+
+def test_rent_vs_buy_with_an_offer_as_the_rent_side(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(demo_db_path)
+    monthly = _json(
+        cli,
+        "--db",
+        db,
+        "calc",
+        "rent-vs-buy",
+        "--capex",
+        "2500000",
+        "--opex-monthly",
+        "19000",
+        "--offer",
+        "1",
+        "--utilization",
+        "0.5",
+        "--json",
+    )
+    assert monthly["rent_monthly"] == "180000.00" and "一万网络" in monthly["rent_source"]
+    assert monthly["rent_paid_monthly"] == "180000.00"  # a monthly plan is a fixed bill, busy or idle
+    hourly = _json(
+        cli,
+        "--db",
+        db,
+        "calc",
+        "rent-vs-buy",
+        "--capex",
+        "2500000",
+        "--opex-monthly",
+        "19000",
+        "--offer",
+        "13",
+        "--utilization",
+        "0.5",
+        "--json",
+    )
+    assert hourly["rent_monthly"] == "117300.00"  # 160 × 730 + 500 egress (1 TB at 0.5/GB) a month
+    assert hourly["rent_paid_monthly"] == "58650.00"  # on demand: pay for half the hours
+
+
+def test_scenarios_add_list_show_and_default(cli, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(db_path)
+    listed = _json(cli, "--db", db, "scenario", "list", "--json")
+    assert [s["name"] for s in listed] == ["8 GPUs for 12 months"] and listed[0]["default"]
+    made = _json(
+        cli,
+        "--db",
+        db,
+        "scenario",
+        "add",
+        "GPT-3",
+        "--gpus",
+        "32",
+        "--months",
+        "3",
+        "--gpu",
+        "h100-sxm5-80gb",
+        "--flops",
+        "3.14e23",
+        "--utilization",
+        "0.9",
+        "--default",
+        "--json",
+    )
+    assert made["gpu_model"] == "H100 SXM5" and made["default"] and made["train_flops"] == "3.14E+23"
+    shown = _json(cli, "--db", db, "scenario", "show", "--json")
+    assert shown["name"] == "GPT-3"
+    dup = cli("--db", db, "scenario", "add", "GPT-3", "--gpus", "1", "--months", "1")
+    assert dup.code == 2 and "already exists" in dup.err
+
+
+def test_fx_rates_convert_a_usd_offer(cli, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(db_path)
+    opened = open_database(db)
+    with opened.db.write() as session:
+        lambda_ = Provider(name="Lambda", kind=ProviderKind.GPU_CLOUD)
+        session.add(lambda_)
+        session.flush()
+        gpu = session.exec(select(GpuModel).where(GpuModel.key == "h100-sxm5")).one()
+        o = Offer(
+            provider_id=lambda_.id,
+            gpu_model_id=gpu.id,
+            name="gpu_8x_h100_sxm5",
+            form_factor=FormFactor.SXM,
+            gpus_per_node=8,
+            billing_basis=BillingBasis.ON_DEMAND,
+        )
+        session.add(o)
+        session.flush()
+        r = QuoteRevision(offer_id=o.id, seq=1, quoted_at=datetime(2026, 11, 1, tzinfo=UTC), mover=Mover.LIST)
+        session.add(r)
+        session.flush()
+        session.add(
+            RevisionPrice(
+                revision_id=r.id, term_months=0, unit=PriceUnit.NODE_HOUR, amount=Decimal("23.92"), currency="USD"
+            )
+        )
+    opened.db.dispose()
+    items = _json(cli, "--db", db, "offers", "--json")
+    assert items[0]["rank"] is None and "no USD→CNY exchange rate" in items[0]["not_compared"]
+    explain = cli("--db", db, "explain", str(items[0]["id"]))
+    assert explain.code == 2 and "fx add USD CNY" in explain.err
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-01", "--source", "PBOC").code == 0
+    [item] = _json(cli, "--db", db, "offers", "--json")
+    assert item["price_per_gpu_hour"] == "21.298966"  # 23.92 ÷ 8 × 7.1234 = 2.99 × 7.1234, exact
+    assert item["quoted_price_per_gpu_hour"] == {"amount": "2.99", "currency": "USD"}
+    assert "1 USD = 7.1234 CNY on 2026-11-01 (PBOC)" in item["fx"]
+    assert _json(cli, "--db", db, "fx", "list", "--json")[0]["rate"] == "7.1234"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "0"], "--gpus must be at least 1"),
+        (["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "8", "--mfu", "1.2"], "--mfu must be"),
+        (["calc", "train", "--flops", "-5", "--gpu", "H100", "--gpus", "8"], "--flops must be more than zero"),
+        (["calc", "train", "--gpu", "H100", "--gpus", "8"], "give --flops, or both --params and --tokens"),
+        (["calc", "term", "--monthly", "-88000"], "--monthly must not be negative"),
+        (["calc", "term", "--monthly", "abc"], "is not a number"),
+        (["calc", "rent-vs-buy", "--capex", "-1", "--opex-monthly", "1", "--rent-monthly", "2"], "--capex"),
+        (["calc", "rent-vs-buy", "--capex", "1", "--opex-monthly", "1"], "--rent-monthly AMOUNT or --offer ID"),
+        (["scenario", "add", "x", "--gpus", "0", "--months", "1"], "--gpus must be at least 1"),
+        (["scenario", "add", "x", "--gpus", "8", "--months", "1", "--utilization", "1.5"], "--utilization"),
+        (["offers", "--gpu", "H1000"], "closest matches: H100 SXM5"),
+        (["offers", "--scenario", "nope"], "no scenario named 'nope'"),
+        (["explain", "999"], "no priced offer with id 999"),
+        (["fx", "add", "USD", "CNY", "0", "--date", "2026-01-01", "--source", "x"], "more than zero"),
+    ],
+)
+def test_bad_flags_exit_2_with_a_clear_message(cli, db_path: Path, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    result = cli("--db", str(db_path), *args)
+    assert result.code == 2, result.out
+    assert message in result.err and "Traceback" not in result.err

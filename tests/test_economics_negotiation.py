@@ -1,0 +1,70 @@
+"""Negotiation maths: savings across rounds, the BATNA and a target price that really beats it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+
+from econ_helpers import TODAY, fx, offer, option, scenario
+
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.evaluate import evaluate
+from quotetui.domain.economics.inputs import ExtraTerm, Revision
+from quotetui.domain.economics.negotiation import find_batna, savings, target_price
+from quotetui.domain.enums import ExtraBasis, ExtraKind, InterFabric, OfferStatus
+
+A = Assumptions()
+
+
+def test_savings_against_the_first_offer_and_the_list_price() -> None:
+    rounds = (
+        Revision(1, "list", TODAY, (option("120000"),)),
+        Revision(2, "provider", TODAY, (option("100000"),)),
+        Revision(3, "counter", TODAY, (option("80000"),)),
+        Revision(4, "provider", TODAY, (option("90000"),)),
+    )
+    s = savings(offer(option("90000"), revisions=rounds), A)
+    assert s is not None
+    assert (s.current.seq, s.first.seq, s.list_price and s.list_price.seq) == (4, 2, 1)
+    assert s.vs_first == Fraction(1, 10) and s.vs_list == Fraction(1, 4)
+
+
+def test_batna_is_the_best_feasible_offer_of_another_provider() -> None:
+    s = scenario(gpus=16)
+    this = evaluate(offer(option("90000"), id=1, provider="A"), s, fx(), A)
+    sibling = evaluate(offer(option("10000"), id=2, provider="A"), s, fx(), A)  # same provider: no leverage
+    lonely = evaluate(offer(option("5000"), id=3, provider="B", gpn=1, inter=InterFabric.NONE), s, fx(), A)
+    rejected = evaluate(offer(option("20000"), id=4, provider="C", status=OfferStatus.REJECTED), s, fx(), A)
+    real = evaluate(offer(option("70000"), id=5, provider="D"), s, fx(), A)
+    worse = evaluate(offer(option("75000"), id=6, provider="E"), s, fx(), A)
+    batna = find_batna(this, [this, sibling, lonely, rejected, real, worse])
+    assert batna is not None and batna.offer.id == 5
+
+
+def test_target_price_in_the_offers_own_unit_beats_the_batna_by_a_cent() -> None:
+    from quotetui.domain.enums import PriceUnit
+
+    s = scenario(gpus=16, months=6, egress_tb_month=Decimal(3))
+    egress = (ExtraTerm(1, ExtraKind.EGRESS, ExtraBasis.PER_GB, Decimal("0.5"), "CNY"),)
+    this_offer = offer(option("160", PriceUnit.NODE_HOUR, 0), id=1, provider="A", extras=egress, availability="0.999")
+    this = evaluate(this_offer, s, fx(), A)
+    batna = evaluate(offer(option("70000"), id=2, provider="B"), s, fx(), A)
+    t = target_price(this, batna, fx(), A)
+    assert t is not None and not t.already_beats
+    assert t.option.unit is PriceUnit.NODE_HOUR and t.amount == t.amount.quantize(Decimal("0.01"))
+
+    def cost_at(price: Decimal) -> Fraction:
+        cheaper = replace(this_offer, options=(option(str(price), PriceUnit.NODE_HOUR, 0),))
+        return evaluate(cheaper, s, fx(), A).cost_per_pflop_hour
+
+    assert cost_at(t.amount) < batna.cost_per_pflop_hour <= cost_at(t.amount + Decimal("0.01"))
+
+
+def test_an_offer_that_already_wins_shows_its_headroom() -> None:
+    s = scenario()
+    this = evaluate(offer(option("60000"), id=1, provider="A"), s, fx(), A)
+    batna = evaluate(offer(option("70000"), id=2, provider="B"), s, fx(), A)
+    t = target_price(this, batna, fx(), A)
+    assert t is not None and t.already_beats and t.cut < 0
+    assert t.amount == Decimal("69999.99")

@@ -1,0 +1,88 @@
+"""The training-run planner and rent vs buy, with the DESIGN.md checks."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from econ_helpers import fx, offer, option
+
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.evaluate import Assumed
+from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.rentbuy import RentBuyInput, rent_vs_buy
+from quotetui.domain.economics.training import (
+    cost_run,
+    default_scaling,
+    implied_mfu,
+    plan_training,
+    training_flops,
+)
+from quotetui.domain.enums import InterFabric, IntraFabric, PriceUnit
+from quotetui.domain.errors import BadInput
+from quotetui.domain.gpus import builtin_catalog
+
+H100 = builtin_catalog().lookup("H100 SXM")
+HALF = Assumed(Fraction(1, 2), "given", "")
+PERFECT = Assumed(Fraction(1), "given", "")
+
+
+def test_design_check_gpt3_on_32_h100_takes_229_7_days() -> None:
+    plan = plan_training(q("3.14e23"), "given", 32, H100, HALF, PERFECT)
+    assert dec(plan.seconds, 0) == Decimal("19843276")
+    assert dec(plan.wall_days, 1) == Decimal("229.7")
+    assert plan.gpu_hours == 32 * plan.wall_hours
+
+
+def test_flops_from_parameters_and_tokens() -> None:
+    flops, words = training_flops(None, q("7e9"), q("2e12"))
+    assert flops == 6 * 7 * 10**9 * 2 * 10**12 and "6 ×" in words
+    with pytest.raises(BadInput):
+        training_flops(None, q("7e9"), None)
+
+
+def test_implied_mfu_of_a_claimed_duration() -> None:
+    assert dec(implied_mfu(q("3.14e23"), 32, H100, q(21)), 2) == Decimal("5.47")
+
+
+def test_default_scaling_by_fabric() -> None:
+    assert default_scaling(8, 8, IntraFabric.NVSWITCH, InterFabric.NONE).value == 1
+    assert default_scaling(32, 8, IntraFabric.NVSWITCH, InterFabric.INFINIBAND_NDR).value == Fraction(95, 100)
+    assert default_scaling(32, 8, IntraFabric.NVSWITCH, InterFabric.ROCE_V2).value == Fraction(90, 100)
+    assert default_scaling(32, 8, IntraFabric.NVSWITCH, InterFabric.ETHERNET).value == Fraction(70, 100)
+    with pytest.raises(BadInput, match="no scale-out network"):
+        default_scaling(16, 8, IntraFabric.NVSWITCH, InterFabric.NONE)
+
+
+def test_billing_granularity_hours_months_and_pro_rata_days() -> None:
+    plan = plan_training(q("3.14e23"), "given", 32, H100, HALF, PERFECT)  # 5,512.02 hours
+    hourly = offer(option("160", PriceUnit.NODE_HOUR, 0))
+    [od] = cost_run(plan, hourly, fx(), "CNY", Assumptions())
+    assert od.billed == "5,513 hours" and od.total == 4 * 160 * 5513
+    monthly = offer(option("80000"))
+    [m] = cost_run(plan, monthly, fx(), "CNY", Assumptions())
+    assert m.billed == "8 months" and m.total == 4 * 80000 * 8
+    prorata = offer(option("80000"), prorata_days=True)
+    [d] = cost_run(plan, prorata, fx(), "CNY", Assumptions())
+    assert d.billed == "230 days pro rata" and d.total == 4 * Fraction(80000) * 230 * 24 / 730
+
+
+def test_design_check_rent_vs_buy_breaks_even_after_15_5_months() -> None:
+    r = rent_vs_buy(RentBuyInput(q(2500000), q(19000), q(180000), "CNY"))
+    assert r.breakeven_months == Fraction(2500000, 161000)
+    assert dec(r.breakeven_months, 1) == Decimal("15.5")
+    assert r.series[15].rent < r.series[15].own and r.series[16].rent >= r.series[16].own
+    assert r.npv_rent == 180000 * 36 and r.npv_buy == 2500000 + 19000 * 36  # no discounting
+    assert r.breakeven_utilisation == Fraction(2500000 + 19000 * 36, 180000 * 36)
+
+
+def test_rent_vs_buy_with_utilisation_residual_and_discounting() -> None:
+    idle = rent_vs_buy(RentBuyInput(q(2500000), q(19000), q(180000), "CNY", utilisation=Fraction(1, 4)))
+    assert idle.breakeven_months is None  # renting at 25 % use stays cheaper
+    resale = rent_vs_buy(RentBuyInput(q(2500000), q(19000), q(180000), "CNY", residual=q(500000)))
+    assert resale.series[-1].own == 2500000 + 19000 * 36 - 500000
+    npv = rent_vs_buy(RentBuyInput(q(2500000), q(19000), q(180000), "CNY", discount_rate=Fraction(8, 100)))
+    assert npv.npv_rent < 180000 * 36 and npv.npv_buy < 2500000 + 19000 * 36
+    with pytest.raises(BadInput):
+        rent_vs_buy(RentBuyInput(q(-1), q(19000), q(180000), "CNY"))
