@@ -71,7 +71,7 @@ def test_discount_conditions_are_checked_against_option_and_scenario() -> None:
     assert small.effective_node_month == 100000
     reasons = [s.reason for s in small.steps]
     assert "needs at least 64 GPUs (scenario: 8)" in reasons[0]
-    assert "rate not quoted" in reasons[1] and "academic" in reasons[2]
+    assert "ask the provider for the rate" in reasons[1] and "academic" in reasons[2]
     big = cost_option(o, o.options[0], scenario(gpus=64), NO_FX, A)
     assert big.effective_node_month == 90000
 

@@ -114,7 +114,7 @@ def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
 
 def _discount_applies(d: DiscountTerm, option: PriceOption, scenario: ScenarioInput) -> tuple[bool, str]:
     if d.rate is None:
-        return False, "rate not quoted: ask the provider for it"
+        return False, "ask the provider for the rate"
     if d.kind is DiscountKind.ACADEMIC:
         return False, "needs academic status, which the scenario does not claim"
     if d.kind in (DiscountKind.TERM, DiscountKind.PREPAY):
