@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
 from quotetui.domain.economics.exact import ceil, q
@@ -44,7 +45,7 @@ class ExtraLine:
     fx: FxQuote | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OptionCost:
     option: PriceOption
     list_node_month: Fraction  # offer currency, before discounts
@@ -58,19 +59,19 @@ class OptionCost:
     months: int  # the scenario's months
     fx: FxQuote | None
 
-    @property
+    @cached_property
     def total(self) -> Fraction:
         return self.compute_total + self.extras_total
 
-    @property
+    @cached_property
     def monthly(self) -> Fraction:
         return self.total / self.months
 
-    @property
+    @cached_property
     def annualised(self) -> Fraction:
         return self.total * 12 / self.months
 
-    @property
+    @cached_property
     def per_year(self) -> Fraction:
         """What a year of this option costs with the scenario's usage (for comparing terms)."""
         return self.annualised

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from quotetui.domain.economics.assumptions import (
     BYTES_PER_PARAMETER,
@@ -47,8 +48,10 @@ class Feasibility:
         return not self.blocking
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Evaluation:
+    """All figures are computed once, on first use (``cached_property``): rankings sort by them."""
+
     offer: OfferInput
     scenario: ScenarioInput
     assumptions: Assumptions
@@ -59,15 +62,15 @@ class Evaluation:
     feasibility: Feasibility
     unknowns: tuple[str, ...]  # costs or discounts on offer whose amount is not known
 
-    @property
+    @cached_property
     def best(self) -> OptionCost:
         return self.options[0]
 
-    @property
+    @cached_property
     def currency(self) -> str:
         return self.scenario.home_currency
 
-    @property
+    @cached_property
     def quoted_gpu_hour(self) -> Fraction:
         """The current base price per GPU-hour before discounts, in the offer's own currency."""
         base = base_option(self.offer.options)
@@ -79,39 +82,39 @@ class Evaluation:
             self.assumptions.hours_per_month,
         )
 
-    @property
+    @cached_property
     def price_per_gpu_hour(self) -> Fraction:
         best = self.best
         home = best.effective_node_month * (best.fx.rate if best.fx else 1)
         return home / (self.offer.gpus_per_node * self.assumptions.hours_per_month)
 
-    @property
+    @cached_property
     def used_gpu_hours(self) -> Fraction:
         s = self.scenario
         return s.gpu_count * self.assumptions.hours_per_month * q(s.utilisation) * s.months
 
-    @property
+    @cached_property
     def cost_per_gpu_hour(self) -> Fraction:
         return self.best.total / self.used_gpu_hours
 
-    @property
+    @cached_property
     def effective_pflops_per_gpu(self) -> Fraction:
         """Delivered PFLOPS per GPU: peak dense BF16 × MFU × availability ÷ 1000."""
         return q(self.offer.gpu.bf16_tflops) * self.mfu.value * self.availability.value / 1000
 
-    @property
+    @cached_property
     def cost_per_pflop_hour(self) -> Fraction:
         return self.cost_per_gpu_hour / self.effective_pflops_per_gpu
 
-    @property
+    @cached_property
     def delivered_pflop_hours(self) -> Fraction:
         return self.used_gpu_hours * self.effective_pflops_per_gpu
 
-    @property
+    @cached_property
     def annualised_tco(self) -> Fraction:
         return self.best.annualised
 
-    @property
+    @cached_property
     def downtime_hours_per_year(self) -> Fraction:
         return (1 - self.availability.value) * self.assumptions.hours_per_year
 
