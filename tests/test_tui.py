@@ -1,19 +1,30 @@
-"""The first TUI: providers and offers of the database, a footer of bindings, q to quit."""
+"""The TUI, driven like a buyer drives it (Textual's pilot)."""
 
 from __future__ import annotations
 
+from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
-from textual.widgets import DataTable, Footer
+import pytest
+from sqlmodel import select
+from textual.widgets import DataTable, Input, Select, Static
 
+from quotetui.services.database import open_database
+from quotetui.store.models import Offer, QuoteRevision
 from quotetui.tui.app import QuotetuiApp
+from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.screens.offer_detail import OfferDetailScreen
+from quotetui.tui.widgets.virtual_table import VirtualTable
+
+TODAY = date(2026, 11, 30)
 
 
 class RecordingApp(QuotetuiApp):
     """Keeps every notification so tests can read what the user was told."""
 
     def __init__(self, db: str | None) -> None:
-        super().__init__(db)
+        super().__init__(db, today=TODAY)
         self.told: list[tuple[str, str]] = []
 
     def notify(self, message: str, *, severity: str = "information", **kwargs) -> None:  # type: ignore[override]
@@ -21,53 +32,264 @@ class RecordingApp(QuotetuiApp):
         super().notify(message, severity=severity, **kwargs)  # type: ignore[arg-type]
 
 
-async def test_lists_providers_and_offers_and_filters_by_provider(demo_db_path: Path) -> None:
-    app = QuotetuiApp(str(demo_db_path))
-    async with app.run_test(size=(120, 32)) as pilot:
-        await app.workers.wait_for_complete()
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        providers = app.screen.query_one("#providers", DataTable)
-        offers = app.screen.query_one("#offers", DataTable)
-        assert providers.row_count == 6  # "All providers" + 5
-        assert offers.row_count == 20
-        assert app.sub_title == str(demo_db_path)
-        assert providers.get_row_at(1)[0] == "一万网络"
-        await pilot.press("down")  # highlight 一万网络
-        await pilot.pause()
-        assert offers.row_count == 8
-        assert {offers.get_row_at(i)[1] for i in range(offers.row_count)} == {"一万网络"}
-        await pilot.press("down", "down")  # 阿里云
-        await pilot.pause()
-        assert offers.row_count == 4
-        footer_keys = {b.key for b in app.screen.active_bindings.values() for b in [b.binding]}
-        assert {"q", "r"} <= footer_keys
-        assert app.screen.query(Footer)
-        await pilot.press("q")
-    assert app.return_code == 0
+
+
+def plain(content: object, width: int = 200) -> str:
+    """What a Static shows, as plain text (its content may be a Rich table)."""
+    from rich.console import Console
+
+    if isinstance(content, str):
+        return content
+    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(content)
+    return console.export_text()
+
+
+def text_of(app: QuotetuiApp, selector: str) -> str:
+    return plain(app.screen.query_one(selector, Static).content)
+
+
+def count_rows(path: Path, model: type) -> int:
+    opened = open_database(str(path))
+    with opened.db.session() as session:
+        n = len(session.exec(select(model)).all())
+    opened.db.dispose()
+    return n
+
+
+async def test_dashboard_shows_the_week_at_a_glance(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.sub_title.endswith("scenario: 8×H100 一年训练")
+        best = text_of(app, "#best")
+        assert "H100 SXM5" in best and "13.70" in best and "A100 80GB SXM4" in best
+        flags = text_of(app, "#flags")
+        assert "impossible" in flags and "547 % MFU" in flags
+        assert "quoted" in text_of(app, "#by-status")
+        assert not app.screen.query_one("#deadlines").display  # no contracts yet: no section
 
 
 async def test_first_frame_does_not_wait_for_the_database(demo_db_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import threading
 
-    import quotetui.tui.screens.market as market_screen
+    import quotetui.services.market_view as market_view
 
     release = threading.Event()
-    real_open = market_screen.open_database
+    real = market_view.load_market_view
 
-    def slow_open(db):  # type: ignore[no-untyped-def]
+    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
         assert release.wait(10)
-        return real_open(db)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(market_screen, "open_database", slow_open)
-    app = QuotetuiApp(str(demo_db_path))
+    monkeypatch.setattr(market_view, "load_market_view", slow)
+    app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        offers = app.screen.query_one("#offers", DataTable)
-        assert offers.loading and offers.row_count == 0  # painted, still loading
+        assert app.screen.query_one("#dashboard").loading  # painted, still loading
         release.set()
-        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert not app.screen.query_one("#dashboard").loading
+
+
+async def test_filter_and_sort_the_offers(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        table = app.screen.query_one(VirtualTable)
+        assert len(table.view_rows) == 20
+        assert table.view_rows[0].cells[1] == "腾讯云"  # rank 1: cost per delivered PFLOP-hour
+        await pilot.press("slash")
+        await pilot.press(*"阿里云")
         await pilot.pause()
-        assert offers.row_count == 20 and not offers.loading
+        assert {r.cells[1] for r in table.view_rows} == {"阿里云"} and len(table.view_rows) == 4
+        await pilot.press("escape")
+        assert len(table.view_rows) == 20
+        app.screen.query_one("#gpu-filter", Select).value = "A100 80GB SXM4"
+        await pilot.pause()
+        assert {r.cells[3] for r in table.view_rows} == {"A100 80GB SXM4"}
+        await pilot.press("escape")
+        for _ in range(5):  # '#' → Provider → Offer → GPU → PFLOP-h → GPU-h
+            await pilot.press("greater_than_sign")
+        assert table.columns[table.sort_column or 0].key == "gpu_hour"
+        prices = [Decimal(r.cells[5].replace(",", "")) for r in table.view_rows]
+        assert prices == sorted(prices)
+        await pilot.press("minus")
+        prices = [Decimal(r.cells[5].replace(",", "")) for r in table.view_rows]
+        assert prices == sorted(prices, reverse=True)
+
+
+async def test_pin_and_compare_side_by_side(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press("space", "down", "space")
+        assert app.pinned == (18, 14)
+        for _ in range(4):
+            await pilot.press("down", "space")
+        assert len(app.pinned) == 4 and any("At most 4" in m for m, _ in app.told)
+        await pilot.press("c")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        assert len(table.columns) == 5  # the figure names + 4 offers
+        row = table.get_row_at(next(i for i in range(table.row_count)
+                                    if table.get_row_at(i)[0] == "Cost per delivered PFLOP-hour"))
+        best = [cell for cell in row[1:] if "green" in str(cell.style)]
+        assert [str(c) for c in best] == ["34.98"]  # the best value in the row is highlighted
+        await pilot.press("x")
+        assert app.pinned == ()
+
+
+async def test_switch_scenario_and_every_figure_follows(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        before = {r.key: r.cells[6] for r in app.screen.query_one(VirtualTable).rows}
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("down", "down", "enter")  # A100 微调 (8 卡, 3 个月, 60 %)
+        await settle(pilot)
+        assert app.market is not None and app.market.scenario.name.startswith("A100 微调")
+        assert "A100 微调" in app.sub_title
+        after = {r.key: r.cells[6] for r in app.screen.query_one(VirtualTable).rows}
+        assert before != after  # the TCO column follows the scenario
+        await pilot.press("d")
+        await settle(pilot)
+        assert "A100 微调" in text_of(app, "#scenario-line")
+
+
+async def test_add_an_offer_through_the_form(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#f-provider_id", Select).value = "3"  # 阿里云
+        form.query_one("#f-name", Input).value = "ecs.gn8v 8×H200（包月）"
+        form.query_one("#f-gpu", Input).value = "NVIDIA H200"
+        form.query_one("#f-amount", Input).value = "110000"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, FormScreen)
+        table = app.screen.query_one(VirtualTable)
+        new = [r for r in table.rows if r.cells[2] == "ecs.gn8v 8×H200（包月）"]
+        assert new and new[0].cells[3] == "H200 SXM" and new[0].cells[1] == "阿里云"
+    assert count_rows(demo_db_path, Offer) == 21
+
+
+async def test_bad_input_in_every_field_gives_inline_messages_and_saves_nothing(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        bad = {
+            "name": "", "gpu": "H1000", "gpus_per_node": "0", "nodes_available": "-1", "valid_until": "2026-13-40",
+            "inter_gbps_per_gpu": "fast", "ram_gb": "1.5", "nvme_tb": "-3", "lead_time_days": "x",
+            "amount": "-5", "amount_high": "1.1234567", "currency": "XYZ", "term_months": "abc",
+        }
+        for name, value in bad.items():
+            form.query_one(f"#f-{name}", Input).value = value
+        form.query_one("#f-provider_id", Select).clear()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        for name in [*bad, "provider_id"]:
+            message = plain(form.query_one(f"#e-{name}", Static).content)
+            assert message, f"{name} shows no message"
+        assert "closest matches: H100 SXM5" in plain(form.query_one("#e-gpu", Static).content)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, FormScreen)
+    assert count_rows(demo_db_path, Offer) == 20
+
+
+async def test_a_counter_offer_and_a_new_round_update_savings_and_target(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_offer(12)  # 阿里云 8×A100 reserved, 42,000 a node-month
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, OfferDetailScreen)
+        await pilot.press("3")
+        before = text_of(app, "#position")
+        assert "target: at most" in before and "saved" not in before
+        await pilot.press("k")
+        await pilot.pause()
+        app.screen.query_one("#f-amount", Input).value = "30000"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        app.screen.query_one("#f-amount", Input).value = "36000"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        after = text_of(app, "#position")
+        assert "current round 3 (provider): 36,000.00 CNY" in after
+        assert "vs list price (round 1): 14.29 % saved" in after
+        assert before.split("target:")[1] != after.split("target:")[1]
+        rounds = text_of(app, "#rounds")
+        assert "counter" in rounds and "30,000" in rounds
+    assert count_rows(demo_db_path, QuoteRevision) == 22
+
+
+async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        result = text_of(app, "#rb-result")
+        assert "Break-even after 15.53 months" in result  # the demo's purchase option: 250万, 1.9万/month
+        app.screen.query_one("#rb-rent_monthly", Input).value = "100000"
+        await pilot.pause()
+        assert "Break-even after 30.86 months" in text_of(app, "#rb-result")
+        app.screen.query_one("#rb-capex", Input).value = "-1"
+        await pilot.pause()
+        assert "capex" in text_of(app, "#rb-result")
+
+
+async def test_training_planner_costs_a_run_per_offer(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        app.screen.query_one("#tr-mfu", Input).value = "0.5"
+        app.screen.query_one("#tr-scaling", Input).value = "1"
+        await pilot.pause()
+        result = text_of(app, "#tr-result")
+        assert "229.7" in result and "#18" in result  # the DESIGN check, on every H100 offer
+
+
+async def test_help_lists_every_binding(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        shown = " ".join(plain(s.content) for s in app.screen.query(Static))
+        for words in ("Dashboard", "Pin", "Our counter", "Command palette", "Cancel (nothing saved)", "Reset inputs"):
+            assert words in shown
+        await pilot.press("escape")
 
 
 async def test_a_bad_database_is_an_error_notification_not_a_crash(tmp_path: Path) -> None:
@@ -75,16 +297,19 @@ async def test_a_bad_database_is_an_error_notification_not_a_crash(tmp_path: Pat
     bad.write_text("not a database")
     app = RecordingApp(str(bad))
     async with app.run_test() as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert any("not a quotetui database" in m and s == "error" for m, s in app.told)
-        assert app.screen.query_one("#offers", DataTable).row_count == 0
 
 
-async def test_first_run_on_the_default_database_announces_the_demo() -> None:
-    app = RecordingApp(None)
-    async with app.run_test() as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert any("Loaded the demo market" in m for m, _ in app.told)
-        assert app.screen.query_one("#offers", DataTable).row_count == 20
+@pytest.mark.parametrize("size", [(80, 24)])
+async def test_usable_at_80x24(demo_db_path: Path, size: tuple[int, int]) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        table = app.screen.query_one(VirtualTable)
+        assert table.size.height >= 15  # most of the screen is the table
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen)

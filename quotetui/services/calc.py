@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -10,6 +11,7 @@ from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu
 from quotetui.domain.economics.exact import ceil, dec, pct, q
+from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, rent_vs_buy
 from quotetui.domain.economics.terms import TermComparison, compare_terms
 from quotetui.domain.economics.training import (
@@ -23,7 +25,8 @@ from quotetui.domain.economics.training import (
     training_flops,
 )
 from quotetui.domain.enums import InterFabric, IntraFabric
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, QuotetuiError
+from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain, to_decimal
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
@@ -269,4 +272,87 @@ def term_json(t: TermComparison, currency: str | None) -> dict[str, Any]:
         "cheapest_per_year": money(t.cheapest.per_year),
         "baseline": t.baseline.name,
         "saving_pct": plain(pct(t.saving, 4)),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class OfferRun:
+    """A training run planned on one offer: its own MFU evidence and fabric, its billing."""
+
+    offer: OfferInput
+    plan: TrainingPlan
+    costs: list[RunCost]
+
+    @property
+    def cheapest(self) -> RunCost | None:
+        return self.costs[0] if self.costs else None
+
+
+def training_runs(
+    offers: list[OfferInput],
+    *,
+    gpus: int,
+    flops: str | None = None,
+    params: str | None = None,
+    tokens: str | None = None,
+    mfu: str | None = None,
+    scaling: str | None = None,
+    fx: FxTable,
+    currency: str,
+) -> tuple[list[OfferRun], list[tuple[OfferInput, str]]]:
+    """The same run on each offer, cheapest first; offers it cannot run on are returned with the reason."""
+    total, source = training_flops(number(flops, "FLOPs"), number(params, "parameters"), number(tokens, "tokens"))
+    if gpus < 1:
+        raise BadInput(f"GPUs must be at least 1, not {gpus}")
+    mfu_value, scaling_value = fraction_flag(mfu, "MFU"), fraction_flag(scaling, "scaling")
+    assumptions = Assumptions()
+    runs, skipped = [], []
+    for offer in offers:
+        try:
+            chosen_mfu = (
+                Assumed(mfu_value, "given", f"{pct(mfu_value, 1)} % given")
+                if mfu_value is not None
+                else choose_mfu(offer.evidence, assumptions)
+            )
+            chosen_scaling = (
+                Assumed(scaling_value, "given", "given")
+                if scaling_value is not None
+                else default_scaling(gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
+            )
+            plan = plan_training(total, source, gpus, offer.gpu, chosen_mfu, chosen_scaling)
+            runs.append(OfferRun(offer, plan, cost_run(plan, offer, fx, currency, assumptions)))
+        except QuotetuiError as exc:
+            skipped.append((offer, str(exc)))
+    runs.sort(key=lambda r: (r.cheapest.total if r.cheapest else Fraction(10**30), r.plan.seconds))
+    return runs, skipped
+
+
+def purchase_defaults(db: Database) -> dict[str, str]:
+    """Starting values for the rent-vs-buy calculator from the first recorded purchase option: the middle of
+    each range (capex; colocation + power make the monthly opex)."""
+    from sqlmodel import col, select
+
+    from quotetui.store.models import PurchaseOption
+
+    with db.session() as session:
+        p = session.exec(select(PurchaseOption).order_by(col(PurchaseOption.id))).first()
+    if p is None:
+        return {}
+
+    def middle(low: Decimal | None, high: Decimal | None) -> Fraction:
+        if low is None:
+            return Fraction(0)
+        return (q(low) + q(high if high is not None else low)) / 2
+
+    opex = (
+        middle(p.colocation_month, p.colocation_month_high)
+        + middle(p.power_month, p.power_month_high)
+        + (q(p.ops_month) if p.ops_month is not None else 0)
+    )
+    return {
+        "name": p.name,
+        "capex": plain(dec(middle(p.capex, p.capex_high), 2)),
+        "opex_monthly": plain(dec(opex, 2)),
+        "horizon_months": str(p.horizon_months or 36),
+        "currency": p.currency,
     }

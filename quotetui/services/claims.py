@@ -63,6 +63,7 @@ def audit_claims(db: Database) -> list[Audit]:
             qualifier=b.qualifier,
             provider=provider,
             offer=offer_name,
+            offer_id=b.offer_id,
             gpu=catalog.get(keys[b.gpu_model_id]) if b.gpu_model_id is not None else None,
             gpu_count=b.gpu_count,
             workload=b.workload,

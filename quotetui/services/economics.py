@@ -30,6 +30,7 @@ class Ranking:
     on: date
     evaluations: list[Evaluation]
     skipped: list[tuple[OfferInput, str]] = field(default_factory=list)  # cannot be compared, and why
+    fx: FxTable | None = None  # the rates the figures were converted with
 
 
 def _context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
@@ -55,7 +56,7 @@ def rank_offers(db: Database, scenario: str | None = None, gpu: str | None = Non
             evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
         except MissingFxRate as exc:
             skipped.append((offer, str(exc)))
-    return Ranking(scenario_input, day, rank(evaluations), skipped)
+    return Ranking(scenario_input, day, rank(evaluations), skipped, fx)
 
 
 def evaluate_offer(

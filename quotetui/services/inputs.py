@@ -166,6 +166,9 @@ def load_offer_inputs(session: Session, offer_ids: Iterable[int] | None = None) 
         Offer,
         "id",
         "name",
+        "form_factor",
+        "region",
+        "valid_until",
         "gpu_model_id",
         "gpus_per_node",
         "billing_basis",
@@ -178,7 +181,7 @@ def load_offer_inputs(session: Session, offer_ids: Iterable[int] | None = None) 
         session=session,
         ids=ids,
         by="id",
-        extra=(providers.c.name.label("provider"),),
+        extra=(providers.c.name.label("provider"), providers.c.kind.label("provider_kind")),
         joins=((providers, providers.c.id == _table(Offer).c.provider_id),),
     ):
         history = revisions.get(o.id, [])
@@ -208,6 +211,10 @@ def load_offer_inputs(session: Session, offer_ids: Iterable[int] | None = None) 
                 revisions=tuple(
                     Revision(rev.seq, rev.mover.value, rev.quoted_at.date(), tuple(opts)) for rev, opts in history
                 ),
+                provider_kind=o.provider_kind.value,
+                form_factor=o.form_factor.value,
+                region=o.region,
+                valid_until=o.valid_until,
             )
         )
     return result

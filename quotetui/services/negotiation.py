@@ -12,9 +12,9 @@ from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.economics.negotiation import Savings, Target, find_batna, savings, target_price
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
+from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.economics import decimal_text, rank_offers
-from quotetui.services.inputs import fx_table
 from quotetui.store.engine import Database
 
 
@@ -96,17 +96,19 @@ class Negotiation:
         }
 
 
+def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> Negotiation:
+    """The negotiation position of ``this`` among already evaluated offers (same scenario)."""
+    assumptions = Assumptions()
+    batna = find_batna(this, evaluations)
+    target = target_price(this, batna, fx, assumptions) if batna is not None else None
+    return Negotiation(this, savings(this.offer, assumptions), batna, target)
+
+
 def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:
     ranking = rank_offers(db, scenario, on=on)
     this = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)
     if this is None:
         why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
         raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
-    assumptions = Assumptions()
-    batna = find_batna(this, ranking.evaluations)
-    target = None
-    if batna is not None:
-        with db.session() as session:
-            fx = fx_table(session, ranking.on)
-        target = target_price(this, batna, fx, assumptions)
-    return Negotiation(this, savings(this.offer, assumptions), batna, target)
+    assert ranking.fx is not None
+    return negotiate(this, ranking.evaluations, ranking.fx)

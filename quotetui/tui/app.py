@@ -1,43 +1,199 @@
-"""The quotetui Textual application: opens the database in a worker so the first frame is instant."""
+"""The quotetui Textual application.
+
+The database is opened and the market computed in a worker, so the first frame never waits for data.
+Screens watch :attr:`QuotetuiApp.market` (everything the engine computed for the active scenario) and
+redraw when it changes; after any edit the app reloads it, so every figure follows the data and the
+active scenario.
+"""
 
 from __future__ import annotations
 
+import traceback
+from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App
+from textual import work
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
 
-from quotetui.services.database import Opened
+from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.timeutil import utcnow
+from quotetui.services.market_view import MarketView
 from quotetui.store.engine import Database
-from quotetui.tui.screens.market import MarketScreen
+from quotetui.tui.commands import MarketCommands
+from quotetui.tui.dialogs.error import ErrorDialog
+from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
+from quotetui.tui.screens.compare import CompareScreen
+from quotetui.tui.screens.dashboard import DashboardScreen
+from quotetui.tui.screens.help import HelpScreen
+from quotetui.tui.screens.offers import OffersScreen
+from quotetui.tui.screens.rent_buy import RentBuyScreen
+from quotetui.tui.screens.training import TrainingScreen
+
+MAX_PINS = 4
 
 
 class QuotetuiApp(App[None]):
     TITLE = "quotetui"
-    SUB_TITLE = "opening database…"
+    SUB_TITLE = "opening the database…"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
+    MODES: ClassVar = {
+        "dashboard": DashboardScreen,
+        "offers": OffersScreen,
+        "compare": CompareScreen,
+        "rentbuy": RentBuyScreen,
+        "training": TrainingScreen,
+    }
+    DEFAULT_MODE: ClassVar[str] = "dashboard"
+    COMMANDS: ClassVar = App.COMMANDS | {MarketCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "switch_mode('dashboard')", "Dashboard", id="dashboard"),
+        Binding("o", "switch_mode('offers')", "Offers", id="offers"),
+        Binding("c", "switch_mode('compare')", "Compare", id="compare"),
+        Binding("b", "switch_mode('rentbuy')", "Rent/buy", show=False, id="rent-buy"),
+        Binding("t", "switch_mode('training')", "Training", show=False, id="training"),
+        Binding("s", "pick_scenario", "Scenario", id="scenario"),
+        Binding("f1,question_mark", "help", "Help", id="help"),
+        Binding("ctrl+t", "toggle_dark", "Light/dark", show=False, id="theme"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
 
-    def __init__(self, db: str | None = None) -> None:
+    market: reactive[MarketView | None] = reactive(None, always_update=True)
+    pinned: reactive[tuple[int, ...]] = reactive(())
+    scenario_name: reactive[str | None] = reactive(None)
+    loading: reactive[bool] = reactive(True)
+
+    def __init__(self, db: str | None = None, *, today: date | None = None) -> None:
         super().__init__()
         self.db_arg = db
+        self.today = today or utcnow().date()
         self.database: Database | None = None
 
     def on_mount(self) -> None:
-        self.push_screen(MarketScreen())
+        self.reload()
 
-    def database_opened(self, opened: Opened) -> None:
-        self.database = opened.db
-        self.sub_title = opened.db.target.label
-        for message in opened.messages:
-            self.notify(message, title="Database", timeout=8)
+    # -- data ----------------------------------------------------------------------------------------
+    def reload(self) -> None:
+        """Recompute the market for the active scenario (after an edit or a scenario switch)."""
+        self.loading = True
+        self._load(self.scenario_name)
 
-    def on_unmount(self) -> None:
+    @work(thread=True, exclusive=True, group="market")
+    def _load(self, scenario: str | None) -> None:
+        from quotetui.services.database import open_database
+        from quotetui.services.market_view import load_market_view
+
+        try:
+            if self.database is None:
+                opened = open_database(self.db_arg)
+                self.database = opened.db
+                for message in opened.messages:
+                    self.call_from_thread(self.notify, message, title="Database", timeout=10)
+            view = load_market_view(self.database, scenario, on=self.today)
+        except QuotetuiError as exc:
+            self.call_from_thread(self._failed, str(exc))
+            return
+        except Exception as exc:  # a bug: show the details rather than a dead screen
+            self.call_from_thread(self.show_error, "Loading the market failed", exc)
+            return
+        try:
+            self.call_from_thread(self._loaded, view)
+        except Exception as exc:
+            self.call_from_thread(self.show_error, "Showing the market failed", exc)
+
+    def _loaded(self, view: MarketView) -> None:
+        assert self.database is not None
+        self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
+        self.loading = False
+        self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
+        self.market = view
+
+    def _failed(self, message: str) -> None:
+        self.loading = False
+        self.sub_title = "no database"
+        self.notify(message, title="Cannot open the database", severity="error", timeout=30)
+
+    def show_error(self, title: str, exc: BaseException) -> None:
+        details = "".join(traceback.format_exception(exc))
+        self.push_screen(ErrorDialog(title, f"{type(exc).__name__}: {exc}", details))
+
+    def run_safely(self, title: str, action: object) -> bool:
+        """Run a write from a screen: a user error is a notification, a bug the error dialog."""
+        try:
+            action()  # type: ignore[operator]
+        except QuotetuiError as exc:
+            self.notify(str(exc), title=title, severity="error", timeout=10)
+            return False
+        except Exception as exc:
+            self.show_error(title, exc)
+            return False
+        return True
+
+    # -- pins ----------------------------------------------------------------------------------------
+    def toggle_pin(self, offer_id: int) -> None:
+        if offer_id in self.pinned:
+            self.pinned = tuple(p for p in self.pinned if p != offer_id)
+        elif len(self.pinned) >= MAX_PINS:
+            self.notify(f"At most {MAX_PINS} offers can be pinned; unpin one first.", severity="warning")
+        else:
+            self.pinned = (*self.pinned, offer_id)
+
+    # -- actions -------------------------------------------------------------------------------------
+    def action_pick_scenario(self) -> None:
+        if self.database is None:
+            return
+
+        def chosen(name: str | None) -> None:
+            if name is not None and (self.market is None or name != self.market.scenario.name):
+                self.scenario_name = name
+                self.reload()
+
+        self.push_screen(ScenarioPicker(self.database, self.market.scenario.name if self.market else None), chosen)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_toggle_dark(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def open_offer(self, offer_id: int) -> None:
+        from quotetui.tui.screens.offer_detail import OfferDetailScreen
+
+        self.push_screen(OfferDetailScreen(offer_id))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Switch scenario", "Compare every offer for another workload", self.action_pick_scenario)
+        yield SystemCommand("New offer", "Record an offer from a provider", self.action_new_offer)
+        yield SystemCommand("New provider", "Add a provider", self.action_new_provider)
+        yield SystemCommand(
+            "Rent vs buy", "Break-even of owning against renting (b)", lambda: self.switch_mode("rentbuy")
+        )
+        yield SystemCommand(
+            "Training-run planner",
+            "Wall time and cost of a run on each offer (t)",
+            lambda: self.switch_mode("training"),
+        )
+
+    def action_new_offer(self) -> None:
+        from quotetui.tui.dialogs.forms import offer_form
+
         if self.database is not None:
-            self.database.dispose()
+            self.push_screen(offer_form(self.database), self._edited)
+
+    def action_new_provider(self) -> None:
+        from quotetui.tui.dialogs.forms import provider_form
+
+        if self.database is not None:
+            self.push_screen(provider_form(self.database), self._edited)
+
+    def _edited(self, result: object) -> None:
+        if result is not None:
+            self.reload()
 
 
 def run_tui(db: str | None = None) -> None:

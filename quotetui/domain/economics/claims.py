@@ -54,6 +54,7 @@ class Claim:
     qualifier: str = ""
     provider: str | None = None
     offer: str | None = None
+    offer_id: int | None = None
     gpu: GpuSpec | None = None
     gpu_count: int | None = None
     workload: str | None = None

@@ -21,6 +21,17 @@ from quotetui.domain.enums import (
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 
+FABRIC_SHORT = {
+    "nvswitch": "NVSwitch",
+    "nvlink_bridge": "NVLink bridge",
+    "pcie": "PCIe",
+    "infiniband_ndr": "IB NDR",
+    "infiniband_hdr": "IB HDR",
+    "roce_v2": "RoCE v2",
+    "vendor_rdma": "vendor RDMA",
+    "ethernet": "Ethernet",
+}
+
 TERM_NAMES = {0: "on-demand", 1: "monthly", 3: "quarterly", 6: "half-year", 12: "annual"}
 
 
@@ -139,6 +150,20 @@ class OfferInput:
     availability: Decimal | None = None
     evidence: tuple[Evidence, ...] = ()
     revisions: tuple[Revision, ...] = field(default=())  # every round, oldest first
+    provider_kind: str = ""
+    form_factor: str = ""
+    region: str | None = None
+    valid_until: date | None = None
+
+    @property
+    def configuration(self) -> str:
+        """A short description of the machine: ``8×H100 SXM5 · NVSwitch · IB NDR``."""
+        parts = [f"{self.gpus_per_node}×{self.gpu.name}"]
+        if self.intra_fabric is not IntraFabric.UNKNOWN:
+            parts.append(FABRIC_SHORT[self.intra_fabric.value])
+        if self.inter_fabric not in (InterFabric.UNKNOWN, InterFabric.NONE):
+            parts.append(FABRIC_SHORT[self.inter_fabric.value])
+        return " · ".join(parts)
 
     @property
     def currency(self) -> str:

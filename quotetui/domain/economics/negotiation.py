@@ -63,6 +63,11 @@ def _point(offer: OfferInput, rev: Revision, assumptions: Assumptions) -> PriceP
     return PricePoint(rev.seq, rev.mover, option, nm)
 
 
+def price_history(offer: OfferInput, assumptions: Assumptions) -> list[PricePoint]:
+    """Every priced round, counters included, as node-month prices (for the chart of price over rounds)."""
+    return [_point(offer, r, assumptions) for r in offer.revisions if r.options]
+
+
 def savings(offer: OfferInput, assumptions: Assumptions) -> Savings | None:
     priced = [r for r in offer.revisions if r.options and r.mover != "counter"]
     if not priced:
@@ -94,6 +99,7 @@ class Target:
     exact: Fraction  # price at which the two tie, in the option's unit and currency
     amount: Decimal  # rounded down to the currency's minor unit, strictly beating the BATNA
     current: Decimal  # the current costed amount of that option
+    node_month: Fraction  # the target expressed per node-month (for charts next to the rounds)
 
     @property
     def already_beats(self) -> bool:
@@ -118,6 +124,8 @@ def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: 
     amount = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(step, rounding=ROUND_FLOOR)
     if q(amount) >= exact:  # a tie is not a win
         amount -= step
-    if amount <= 0:
-        return Target(batna, option, exact, Decimal(0), option.costed_amount)
-    return Target(batna, option, exact, amount, option.costed_amount)
+    amount = max(amount, Decimal(0))
+    node_month = to_node_month(
+        q(amount), option.unit, this.offer.gpus_per_node, option.term_months, assumptions.hours_per_month
+    )
+    return Target(batna, option, exact, amount, option.costed_amount, node_month)

@@ -1,0 +1,164 @@
+"""Everything the TUI's market screens show for the active scenario, computed once per load.
+
+The figures come from the economics engine (`rank_offers`) and the claims audit; this module only
+groups them: rows for the offers table, the dashboard's summaries, contract deadlines.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from sqlmodel import col, select
+
+from quotetui.domain.economics.claims import Audit, Verdict
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+from quotetui.domain.enums import OfferStatus, Provenance
+from quotetui.domain.fx import FxTable
+from quotetui.services.claims import audit_claims
+from quotetui.services.economics import rank_offers
+from quotetui.store.engine import Database
+from quotetui.store.models import Contract, Offer, Provider
+
+EXPIRING_DAYS = 14
+DEADLINE_DAYS = 90
+OPEN_STATUSES = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
+
+
+@dataclass(frozen=True, slots=True)
+class OfferRow:
+    offer: OfferInput
+    evaluation: Evaluation | None  # None: not comparable (see ``problem``)
+    rank: int | None
+    problem: str | None = None
+    claims: tuple[Audit, ...] = ()
+
+    @property
+    def verification(self) -> str:
+        """verified (evidence on record), claimed (only the provider's word), or none."""
+        if any(e.provenance is Provenance.VERIFIED for e in self.offer.evidence):
+            return "verified"
+        return "claimed" if self.claims else "none"
+
+    @property
+    def flags(self) -> list[str]:
+        counts = Counter(a.verdict for a in self.claims if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC))
+        out = [f"{n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
+        if self.evaluation is not None and not self.evaluation.feasibility.ok:
+            out.insert(0, "blocked")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BestForGpu:
+    gpu: str
+    cheapest_hour: Evaluation
+    cheapest_compute: Evaluation
+
+
+@dataclass(frozen=True, slots=True)
+class Expiring:
+    offer: OfferInput
+    valid_until: date
+    days_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    contract_id: int
+    reference: str
+    provider: str
+    what: str  # "notice deadline", "ends"
+    day: date
+    days_left: int
+
+
+@dataclass(slots=True)
+class MarketView:
+    scenario: ScenarioInput
+    on: date
+    rows: list[OfferRow]
+    audits: list[Audit]
+    status_counts: list[tuple[str, int]] = field(default_factory=list)
+    best_by_gpu: list[BestForGpu] = field(default_factory=list)
+    expiring: list[Expiring] = field(default_factory=list)
+    deadlines: list[Deadline] = field(default_factory=list)
+    has_contracts: bool = False
+    fx: FxTable | None = None
+
+    @property
+    def red_flags(self) -> list[Audit]:
+        """Claims that cannot be true first, then optimistic ones."""
+        bad = [a for a in self.audits if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC)]
+        return sorted(bad, key=lambda a: (a.verdict is not Verdict.IMPOSSIBLE, a.claim.id))
+
+    def row(self, offer_id: int) -> OfferRow | None:
+        return next((r for r in self.rows if r.offer.id == offer_id), None)
+
+    @property
+    def evaluations(self) -> list[Evaluation]:
+        return [r.evaluation for r in self.rows if r.evaluation is not None]
+
+
+def load_market_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
+    ranking = rank_offers(db, scenario, on=on)
+    audits = audit_claims(db)
+    by_offer: dict[int, list[Audit]] = defaultdict(list)
+    for a in audits:
+        if a.claim.offer_id is not None:
+            by_offer[a.claim.offer_id].append(a)
+    rows = [
+        OfferRow(e.offer, e, i, None, tuple(by_offer.get(e.offer.id, ())))
+        for i, e in enumerate(ranking.evaluations, start=1)
+    ]
+    rows += [OfferRow(o, None, None, why, tuple(by_offer.get(o.id, ()))) for o, why in ranking.skipped]
+    view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx)
+    _summarise(view, ranking.evaluations)
+    _deadlines(db, view)
+    return view
+
+
+def _summarise(view: MarketView, evaluations: list[Evaluation]) -> None:
+    counts = Counter(r.offer.status.value for r in view.rows)
+    view.status_counts = [(s.value, counts[s.value]) for s in OfferStatus if counts[s.value]]
+    by_gpu: dict[str, list[Evaluation]] = defaultdict(list)
+    for e in evaluations:
+        if e.feasibility.ok and e.offer.status in OPEN_STATUSES:
+            by_gpu[e.offer.gpu.name].append(e)
+    view.best_by_gpu = [
+        BestForGpu(gpu, min(items, key=lambda e: e.price_per_gpu_hour), min(items, key=lambda e: e.cost_per_pflop_hour))
+        for gpu, items in sorted(by_gpu.items())
+    ]
+    horizon = view.on + timedelta(days=EXPIRING_DAYS)
+    view.expiring = sorted(
+        (
+            Expiring(r.offer, r.offer.valid_until, (r.offer.valid_until - view.on).days)
+            for r in view.rows
+            if r.offer.valid_until is not None
+            and view.on <= r.offer.valid_until <= horizon
+            and r.offer.status in OPEN_STATUSES
+        ),
+        key=lambda x: x.valid_until,
+    )
+
+
+def _deadlines(db: Database, view: MarketView) -> None:
+    horizon = view.on + timedelta(days=DEADLINE_DAYS)
+    with db.session() as session:
+        contracts = session.exec(
+            select(Contract, Provider.name)
+            .join(Offer, col(Offer.id) == col(Contract.offer_id))
+            .join(Provider, col(Provider.id) == col(Offer.provider_id))
+        ).all()
+    view.has_contracts = bool(contracts)
+    items = []
+    for c, provider in contracts:
+        assert c.id is not None
+        for what, day in (("notice deadline", c.notice_deadline), ("ends", c.end_date)):
+            if day is not None and view.on <= day <= horizon:
+                items.append(
+                    Deadline(c.id, c.reference or f"contract #{c.id}", provider, what, day, (day - view.on).days)
+                )
+    view.deadlines = sorted(items, key=lambda d: d.day)

@@ -1,0 +1,123 @@
+"""A form dialog built from a :class:`FormSpec`: inline messages per field, all-or-nothing saves.
+
+Escape cancels and nothing is saved; Ctrl+S (or the Save button) validates every field through the
+service that saves it; a bad field shows its message under itself and nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from quotetui.domain.errors import QuotetuiError
+from quotetui.services.forms import FieldErrors, FieldSpec, FormSpec, parse
+
+
+class FormScreen(ModalScreen[object]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel (nothing saved)"),
+        Binding("ctrl+s", "save", "Save"),
+    ]
+
+    def __init__(self, spec: FormSpec, save: Callable[[dict[str, Any]], object]) -> None:
+        super().__init__()
+        self.spec, self.save = spec, save
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog form"):
+            yield Label(self.spec.title, classes="dialog-title")
+            with VerticalScroll(classes="form-fields"):
+                for field in self.spec.fields:
+                    yield from self._field(field)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save (Ctrl+S)", variant="primary", id="save")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def _field(self, field: FieldSpec) -> ComposeResult:
+        value = self.spec.values.get(field.name)
+        if field.kind == "bool":
+            yield Checkbox(field.label, bool(value), id=f"f-{field.name}", classes="form-input")
+        else:
+            yield Label(field.label + (" *" if field.required else ""), classes="form-label")
+            if field.kind == "choice":
+                options = list(field.choices)
+                current = value if value in {v for _, v in options} else Select.NULL
+                yield Select(options, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
+            else:
+                yield Input(str(value or ""), placeholder=field.help, id=f"f-{field.name}", classes="form-input")
+        yield Static("", id=f"e-{field.name}", classes="field-error")
+
+    def widget_for(self, name: str) -> Widget:
+        return self.query_one(f"#f-{name}")
+
+    def raw_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for field in self.spec.fields:
+            widget = self.widget_for(field.name)
+            if isinstance(widget, Select):
+                values[field.name] = "" if widget.value is Select.NULL else widget.value
+            else:
+                values[field.name] = widget.value  # type: ignore[attr-defined]
+        return values
+
+    def show_errors(self, errors: dict[str, str]) -> None:
+        for field in self.spec.fields:
+            message = errors.get(field.name, "")
+            error = self.query_one(f"#e-{field.name}", Static)
+            error.update(message)
+            error.set_class(bool(message), "shown")
+            self.widget_for(field.name).set_class(bool(message), "invalid")
+        first = next((f.name for f in self.spec.fields if f.name in errors), None)
+        if first is not None:
+            self.widget_for(first).focus()
+
+    @on(Input.Changed)
+    def _check_one(self, event: Input.Changed) -> None:
+        """Inline validation as the user types: only the field being edited."""
+        name = (event.input.id or "").removeprefix("f-")
+        spec = next((f for f in self.spec.fields if f.name == name), None)
+        if spec is None:
+            return
+        error = self.query_one(f"#e-{name}", Static)
+        try:
+            parse((spec,), {name: event.value})
+            message = ""
+        except FieldErrors as exc:
+            message = exc.errors.get(name, "")
+        error.update(message)
+        error.set_class(bool(message), "shown")
+        event.input.set_class(bool(message), "invalid")
+
+    def action_save(self) -> None:
+        try:
+            result = self.save(self.raw_values())
+        except FieldErrors as exc:
+            self.show_errors(exc.errors)
+            self.notify(f"{len(exc.errors)} field(s) need attention; nothing was saved.", severity="error")
+            return
+        except QuotetuiError as exc:
+            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            return
+        except Exception as exc:
+            self.app.show_error("Saving failed", exc)  # type: ignore[attr-defined]
+            return
+        self.dismiss(result if result is not None else True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#save")
+    def _save_pressed(self) -> None:
+        self.action_save()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()

@@ -1,0 +1,57 @@
+"""Switch the active scenario: every figure on every screen follows it."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from quotetui.services.scenarios import ScenarioView, list_scenarios
+from quotetui.store.engine import Database
+
+
+def describe(s: ScenarioView) -> str:
+    use = f"{s.utilisation * 100:g} %"
+    run = " · training run" if s.train_flops or s.train_params else ""
+    return f"{s.name} — {s.gpu_count} × {s.gpu or 'any GPU'}, {s.months} months at {use}, {s.home_currency}{run}"
+
+
+class ScenarioPicker(ModalScreen[str | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, database: Database, current: str | None) -> None:
+        super().__init__()
+        self.database, self.current = database, current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Compare for which scenario?", classes="dialog-title")
+            yield OptionList(id="scenarios")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).loading = True
+        self.load()
+
+    @work(thread=True)
+    def load(self) -> None:
+        scenarios = list_scenarios(self.database)
+        self.app.call_from_thread(self.show, scenarios)
+
+    def show(self, scenarios: list[ScenarioView]) -> None:
+        options = self.query_one(OptionList)
+        options.loading = False
+        options.add_options(
+            Option(("● " if s.name == self.current else "  ") + describe(s), id=s.name) for s in scenarios
+        )
+        names = [s.name for s in scenarios]
+        options.highlighted = names.index(self.current) if self.current in names else 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)

@@ -1,0 +1,106 @@
+"""The offers table's columns and rows, formatted from the engine's figures (no arithmetic here)."""
+
+from __future__ import annotations
+
+from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.money import Money
+from quotetui.services.market_view import OfferRow
+from quotetui.tui.widgets.virtual_table import Column, TableRow
+
+UNIT_SHORT = {
+    "gpu_hour": "/GPU-h",
+    "node_hour": "/node-h",
+    "gpu_month": "/GPU-mo",
+    "node_month": "/node-mo",
+    "term_total": "/term",
+}
+
+
+def columns(currency: str) -> list[Column]:
+    return [
+        Column("rank", "#", "right", 5),
+        Column("provider", "Provider", max_width=12),
+        Column("name", "Offer", max_width=26),
+        Column("gpu", "GPU", max_width=14),
+        Column("pflop", f"{currency}/PFLOP-h", "right", 12),
+        Column("gpu_hour", f"{currency}/GPU-h", "right", 11),
+        Column("tco", "TCO/yr", "right", 13),
+        Column("price", "Price (own unit)", "right", 24),
+        Column("billing", "Billing", max_width=10),
+        Column("availability", "Avail.", "right", 8),
+        Column("verification", "Verif.", max_width=9),
+        Column("status", "Status", max_width=12),
+        Column("valid_until", "Valid until", max_width=11),
+        Column("config", "Configuration", max_width=30),
+        Column("flags", "Flags", max_width=30),
+        Column("id", "ID", "right", 6),
+    ]
+
+
+def table_row(r: OfferRow) -> TableRow:
+    o, e = r.offer, r.evaluation
+    base = base_option(o.options)
+    price = Money(base.amount, base.currency).display()
+    if base.amount_high is not None:
+        price += f"–{Money(base.amount_high, base.currency).display()}"
+    price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNIT_SHORT[base.unit.value]}"
+    flags = ", ".join(r.flags) if e is not None else (r.problem or "")
+    availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
+    cells = [
+        str(r.rank) if r.rank is not None else "—",
+        o.provider,
+        o.name,
+        o.gpu.name,
+        f"{dec(e.cost_per_pflop_hour, 2):,}" if e else "—",
+        f"{dec(e.price_per_gpu_hour, 2):,}" if e else "—",
+        f"{dec(e.annualised_tco, 0):,}" if e else "—",
+        price,
+        o.billing_basis.value.replace("_", "-"),
+        availability,
+        r.verification,
+        o.status.value,
+        o.valid_until.isoformat() if o.valid_until else "",
+        o.configuration,
+        flags,
+        str(o.id),
+    ]
+    sort = [
+        r.rank,
+        o.provider,
+        o.name,
+        o.gpu.name,
+        e.cost_per_pflop_hour if e else None,
+        e.price_per_gpu_hour if e else None,
+        e.annualised_tco if e else None,
+        e.quoted_gpu_hour if e else None,
+        o.billing_basis.value,
+        e.availability.value if e else None,
+        r.verification,
+        o.status.value,
+        o.valid_until,
+        o.configuration,
+        flags or None,
+        o.id,
+    ]
+    search = " ".join(
+        (
+            o.provider,
+            o.name,
+            o.gpu.name,
+            o.configuration,
+            o.status.value,
+            o.billing_basis.value,
+            o.region or "",
+            UNIT_WORDS[base.unit],
+        )
+    ).lower()
+    style = "" if e is not None and e.feasibility.ok else "dim"
+    styles = {14: "bold red"} if any("impossible" in f for f in r.flags) else {}
+    if e is None:
+        styles = {14: "yellow"}
+    return TableRow(o.id, cells, sort, search, style, styles)
+
+
+__all__ = ["columns", "q", "table_row"]

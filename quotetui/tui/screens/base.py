@@ -1,0 +1,37 @@
+"""What every market screen shares: header, footer, and redrawing when the market changes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+from quotetui.services.market_view import MarketView
+
+if TYPE_CHECKING:
+    from quotetui.tui.app import QuotetuiApp
+
+
+class MarketScreen(Screen[None]):
+    """A screen that redraws from :attr:`QuotetuiApp.market` whenever it changes."""
+
+    @property
+    def qapp(self) -> QuotetuiApp:
+        return self.app  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "market", self._market_changed, init=True)
+        self.watch(self.app, "loading", self._loading_changed, init=True)
+
+    def _market_changed(self, market: MarketView | None) -> None:
+        if market is not None:
+            self.show_market(market)
+
+    def _loading_changed(self, loading: bool) -> None:
+        self.set_loading(loading)
+
+    def show_market(self, market: MarketView) -> None:
+        raise NotImplementedError
+
+    def set_loading(self, loading: bool) -> None:
+        """Show a loading indicator where the data goes."""

@@ -1,0 +1,122 @@
+"""The dashboard: the state of the negotiation week at a glance, for the active scenario."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.services.market_view import MarketView
+from quotetui.tui.screens.base import MarketScreen
+
+VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow"}
+
+
+def _table(title: str, *columns: str, wide: str = "") -> Table:
+    """Columns fit their content; only ``wide`` (the long text) gives way, with an ellipsis."""
+    table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False, expand=True)
+    for name in columns:
+        right = name.startswith(("#", "/", "days"))
+        table.add_column(
+            name,
+            justify="right" if right else "left",
+            overflow="ellipsis",
+            no_wrap=True,
+            ratio=1 if name == wide else None,
+        )
+    return table
+
+
+class DashboardScreen(MarketScreen):
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="dashboard"):
+            yield Static(id="scenario-line")
+            with Horizontal(id="dash-top"):
+                yield Static(id="by-status", classes="card")
+                yield Static(id="expiring", classes="card")
+            yield Static(id="best", classes="card")
+            yield Static(id="flags", classes="card")
+            yield Static(id="deadlines", classes="card")
+        yield Footer()
+
+    def set_loading(self, loading: bool) -> None:
+        self.query_one("#dashboard").loading = loading
+
+    def show_market(self, m: MarketView) -> None:
+        s = m.scenario
+        self.query_one("#scenario-line", Static).update(
+            Text.assemble(
+                ("Scenario ", "dim"),
+                (s.name, "bold"),
+                (
+                    f"  {s.gpu_count} GPUs × {s.months} months at {pct(q(s.utilisation), 0)} % use, "
+                    f"amounts in {s.home_currency}; press s to switch",
+                    "dim",
+                ),
+            )
+        )
+        status = _table("Offers by status", "status", "#")
+        for name, count in m.status_counts:
+            status.add_row(name, str(count))
+        not_compared = sum(1 for r in m.rows if r.evaluation is None)
+        if not_compared:
+            status.add_row(Text("not comparable (FX)", style="yellow"), str(not_compared))
+        self.query_one("#by-status", Static).update(status)
+
+        expiring = _table("Quotes expiring within 14 days", "offer", "valid until", "days", wide="offer")
+        for x in m.expiring[:8]:
+            expiring.add_row(
+                f"#{x.offer.id} {x.offer.provider} {x.offer.name}",
+                x.valid_until.isoformat(),
+                Text(str(x.days_left), style="bold red" if x.days_left <= 3 else ""),
+            )
+        if not m.expiring:
+            expiring.add_row(Text("none", style="dim"), "", "")
+        elif len(m.expiring) > 8:
+            expiring.add_row(Text(f"… and {len(m.expiring) - 8} more", style="dim"), "", "")
+        self.query_one("#expiring", Static).update(expiring)
+
+        cur = s.home_currency
+        best = _table(
+            f"Best per GPU model (open, feasible offers; {cur})", "GPU", "/GPU-h", "offer", "/PFLOP-h", "offer "
+        )
+        for b in m.best_by_gpu:
+            h, c = b.cheapest_hour, b.cheapest_compute
+            best.add_row(
+                b.gpu,
+                f"{dec(h.price_per_gpu_hour, 2):,}",
+                f"#{h.offer.id} {h.offer.provider}",
+                f"{dec(c.cost_per_pflop_hour, 2):,}",
+                f"#{c.offer.id} {c.offer.provider}",
+            )
+        self.query_one("#best", Static).update(best)
+
+        flags = _table(f"Red flags: implausible claims ({len(m.red_flags)})", "verdict", "who", "claim", wide="claim")
+        for a in m.red_flags[:10]:
+            who = a.claim.provider or "market-wide"
+            flags.add_row(Text(a.verdict.value, style=VERDICT_STYLE.get(a.verdict.value, "")), who, a.explanation)
+        if len(m.red_flags) > 10:
+            flags.add_row("", "", Text(f"… {len(m.red_flags) - 10} more in the offers' Benchmarks tab", style="dim"))
+        self.query_one("#flags", Static).update(flags)
+
+        deadlines = self.query_one("#deadlines", Static)
+        deadlines.display = m.has_contracts
+        if m.has_contracts:
+            table = _table(
+                "Contract deadlines (next 90 days)", "contract", "provider", "what", "date", "days", wide="contract"
+            )
+            for d in m.deadlines:
+                table.add_row(
+                    d.reference,
+                    d.provider,
+                    d.what,
+                    d.day.isoformat(),
+                    Text(str(d.days_left), style="bold red" if d.days_left <= 14 else ""),
+                )
+            if not m.deadlines:
+                table.add_row(Text("nothing due", style="dim"), "", "", "", "")
+            deadlines.update(table)

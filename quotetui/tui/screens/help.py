@@ -1,0 +1,74 @@
+"""F1 / ?: every key binding of the app, grouped by where it works."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Label, Static
+
+
+def _keys(binding: Binding) -> str:
+    names = {
+        "question_mark": "?",
+        "less_than_sign": "<",
+        "greater_than_sign": ">",
+        "minus": "-",
+        "slash": "/",
+        "space": "space",
+        "escape": "Esc",
+        "enter": "Enter",
+        "delete": "Del",
+    }
+    return ", ".join(names.get(k, k) for k in binding.key.split(","))
+
+
+def binding_groups() -> list[tuple[str, list[Binding]]]:
+    from quotetui.tui.app import QuotetuiApp
+    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.screens.compare import CompareScreen
+    from quotetui.tui.screens.dashboard import DashboardScreen
+    from quotetui.tui.screens.offer_detail import OfferDetailScreen
+    from quotetui.tui.screens.offers import OffersScreen
+    from quotetui.tui.screens.rent_buy import RentBuyScreen
+    from quotetui.tui.screens.training import TrainingScreen
+    from quotetui.tui.widgets.virtual_table import VirtualTable
+
+    def of(cls: Any) -> list[Binding]:
+        return [b for b in cls.BINDINGS if isinstance(b, Binding)]
+
+    return [
+        ("Everywhere", [*of(QuotetuiApp), Binding("ctrl+p", "", "Command palette: go to offer/provider, scenario …")]),
+        ("Dashboard", of(DashboardScreen)),
+        ("Offers", of(OffersScreen) + of(VirtualTable)),
+        ("Compare", of(CompareScreen)),
+        ("Offer detail", of(OfferDetailScreen)),
+        ("Rent vs buy", of(RentBuyScreen)),
+        ("Training planner", of(TrainingScreen)),
+        ("Forms", of(FormScreen)),
+    ]
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "dismiss", "Close")]
+
+    def __init__(self, origin: Screen | None = None) -> None:
+        super().__init__()
+        self.origin = origin
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="help"):
+            yield Label("Keys  (Esc closes)", classes="dialog-title")
+            for group, bindings in binding_groups():
+                table = Table(
+                    box=None, show_header=False, pad_edge=False, title=group, title_justify="left", title_style="bold"
+                )
+                table.add_column(style="bold", min_width=14)
+                table.add_column()
+                for b in bindings:
+                    table.add_row(_keys(b), b.description or b.action)
+                yield Static(table)

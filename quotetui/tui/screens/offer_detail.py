@@ -1,0 +1,192 @@
+"""One offer in tabs: Spec, Pricing, Negotiation, SLA, Benchmarks, Contract. Every figure comes from the
+engine for the active scenario; rounds, discounts, extras and SLA are recorded from here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.explain import explain
+from quotetui.domain.economics.negotiation import price_history
+from quotetui.domain.enums import Mover
+from quotetui.domain.errors import QuotetuiError
+from quotetui.services.market_view import MarketView
+from quotetui.services.negotiation import Negotiation, negotiate
+from quotetui.services.offer_detail import OfferDetail, load_offer_detail
+from quotetui.tui.widgets import detail_tables as render
+
+if TYPE_CHECKING:
+    from quotetui.tui.app import QuotetuiApp
+
+TABS = ("spec", "pricing", "negotiation", "sla", "benchmarks", "contract")
+
+
+class OfferDetailScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("1", "tab(0)", "Tabs", key_display="1-6"),
+        *(Binding(str(n + 1), f"tab({n})", f"Tab {n + 1}", show=False) for n in range(1, 6)),
+        Binding("a", "round('provider')", "Provider offer", id="add-provider-round"),
+        Binding("k", "round('counter')", "Our counter", id="add-counter"),
+        Binding("i", "discount", "Discount", id="add-discount"),
+        Binding("x", "extra", "Extra cost", id="add-extra"),
+        Binding("l", "sla", "SLA", id="edit-sla"),
+        Binding("e", "edit", "Edit offer", id="edit-offer"),
+        Binding("space", "pin", "Pin", show=False),
+    ]
+
+    def __init__(self, offer_id: int) -> None:
+        super().__init__()
+        self.offer_id = offer_id
+        self.detail: OfferDetail | None = None
+        self.position: Negotiation | None = None
+
+    @property
+    def qapp(self) -> QuotetuiApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(id="tabs"):
+            with TabPane("1 Spec", id="spec"):
+                yield VerticalScroll(Static(id="spec-body"))
+            with TabPane("2 Pricing", id="pricing"):
+                yield VerticalScroll(Static(id="fine-print"), Static(id="figures"))
+            with TabPane("3 Negotiation", id="negotiation"), VerticalScroll():
+                yield Static(id="position")
+                yield Static(id="rounds")
+                yield PlotextPlot(id="price-chart")
+            with TabPane("4 SLA", id="sla"):
+                yield VerticalScroll(Static(id="sla-body"))
+            with TabPane("5 Benchmarks", id="benchmarks"):
+                yield VerticalScroll(Static(id="benchmarks-body"))
+            with TabPane("6 Contract", id="contract"):
+                yield VerticalScroll(Static(id="contract-body"))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#tabs").loading = True
+        self.watch(self.app, "market", self._market_changed, init=False)
+        self.load()
+
+    @work(thread=True, exclusive=True, group="detail")
+    def load(self) -> None:
+        database = self.qapp.database
+        if database is None:
+            return
+        try:
+            detail = load_offer_detail(database, self.offer_id)
+        except QuotetuiError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.app.call_from_thread(self.app.pop_screen)
+            return
+        self.app.call_from_thread(self._show, detail)
+
+    def _market_changed(self, market: MarketView | None) -> None:
+        if market is not None:
+            self.load()
+
+    def _show(self, detail: OfferDetail) -> None:
+        self.detail = detail
+        self.query_one("#tabs").loading = False
+        market = self.qapp.market
+        row = market.row(self.offer_id) if market else None
+        e = row.evaluation if row else None
+        self.position = negotiate(e, market.evaluations, market.fx) if e and market and market.fx else None
+        self.query_one("#spec-body", Static).update(render.spec(detail))
+        self.query_one("#fine-print", Static).update(render.fine_print(detail))
+        if e is not None:
+            self.query_one("#figures", Static).update(
+                Group(Text(f"\nFigures for scenario {e.scenario.name!r}", style="bold"), render.figures(explain(e)))
+            )
+        else:
+            why = row.problem if row else "no price recorded yet (a adds the provider's offer)"
+            self.query_one("#figures", Static).update(Text(f"\nNo figures: {why}", style="yellow"))
+        lines = self.position.lines() if self.position else ["No figures for this scenario yet."]
+        position = Text("\n".join(lines))
+        position.append("\n\na adds the provider's new offer, k our counter-offer\n", style="dim")
+        self.query_one("#position", Static).update(position)
+        self.query_one("#rounds", Static).update(render.rounds(detail))
+        self._chart()
+        downtime = f"{dec(e.downtime_hours_per_year, 1)} hours a year" if e else None
+        self.query_one("#sla-body", Static).update(render.sla(detail, downtime))
+        audits = row.claims if row else ()
+        self.query_one("#benchmarks-body", Static).update(render.benchmarks(detail, list(audits)))
+        self.query_one("#contract-body", Static).update(render.contracts(detail))
+        self.sub_title = f"#{detail.offer.id} {detail.provider.name} — {detail.offer.name}"
+
+    def _chart(self) -> None:
+        plot = self.query_one("#price-chart", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.clear_figure()
+        market = self.qapp.market
+        row = market.row(self.offer_id) if market else None
+        if row is None:
+            return
+        points = price_history(row.offer, Assumptions())
+        currency = points[0].option.currency if points else ""
+        for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x")):
+            xs = [p.seq for p in points if p.mover == mover]
+            ys = [float(dec(p.node_month, 2)) for p in points if p.mover == mover]  # chart pixels only
+            if xs:
+                plt.plot(xs, ys, marker=marker, label=mover)
+        t = self.position.target if self.position else None
+        if t is not None and not t.already_beats and t.amount > 0 and points:
+            plt.hline(float(dec(t.node_month, 2)), "red")
+        plt.title(f"Price per node-month over rounds ({currency}); red: target against the BATNA")
+        plt.xlabel("round")
+        plot.refresh()
+
+    # -- actions -------------------------------------------------------------------------------------
+    def action_tab(self, index: int) -> None:
+        self.query_one(TabbedContent).active = TABS[index]
+
+    def _form_done(self, result: object) -> None:
+        if result is not None:
+            self.notify("Saved.")
+            self.qapp.reload()
+
+    def action_round(self, mover: str) -> None:
+        from quotetui.tui.dialogs.forms import revision_form
+
+        if self.qapp.database is not None:
+            self.app.push_screen(revision_form(self.qapp.database, self.offer_id, Mover(mover)), self._form_done)
+
+    def action_discount(self) -> None:
+        from quotetui.tui.dialogs.forms import discount_form
+
+        if self.qapp.database is not None:
+            self.app.push_screen(discount_form(self.qapp.database, self.offer_id), self._form_done)
+
+    def action_extra(self) -> None:
+        from quotetui.tui.dialogs.forms import extra_form
+
+        if self.qapp.database is not None:
+            self.app.push_screen(extra_form(self.qapp.database, self.offer_id), self._form_done)
+
+    def action_sla(self) -> None:
+        from quotetui.tui.dialogs.forms import sla_form
+
+        if self.qapp.database is not None:
+            self.app.push_screen(sla_form(self.qapp.database, self.offer_id), self._form_done)
+
+    def action_edit(self) -> None:
+        from quotetui.tui.dialogs.forms import offer_form
+
+        if self.qapp.database is not None:
+            self.app.push_screen(offer_form(self.qapp.database, self.offer_id), self._form_done)
+
+    def action_pin(self) -> None:
+        self.qapp.toggle_pin(self.offer_id)

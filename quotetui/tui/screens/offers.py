@@ -1,0 +1,185 @@
+"""The offers table: every offer's figures for the active scenario; filter, sort, pin, open."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, Header, Input, Label, Select
+
+from quotetui.domain.enums import OfferStatus, ProviderKind
+from quotetui.services.market_view import MarketView
+from quotetui.tui.offer_rows import columns, table_row
+from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.virtual_table import TableRow, VirtualTable
+
+
+class OffersScreen(MarketScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_filter", "Filter", id="filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("space", "pin", "Pin", id="pin"),
+        Binding("less_than_sign", "sort(-1)", "Sort ◀", show=False),
+        Binding("greater_than_sign", "sort(1)", "Sort ▶", id="sort"),
+        Binding("minus", "reverse", "Reverse", show=False),
+        Binding("n", "new_offer", "New", id="new-offer"),
+        Binding("e", "edit_offer", "Edit", id="edit-offer"),
+        Binding("x", "delete_offer", "Delete", show=False, id="delete-offer"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="filters"):
+            yield Input(placeholder="/ filter: provider, offer, GPU…", id="filter")
+            yield Select([], prompt="GPU", id="gpu-filter")
+            yield Select([(k.value.replace("_", " "), k.value) for k in ProviderKind], prompt="kind", id="kind-filter")
+            yield Select([(s.value, s.value) for s in OfferStatus], prompt="status", id="status-filter")
+        yield VirtualTable(id="offers")
+        yield Label(id="offers-status")
+        yield Footer()
+
+    @property
+    def table(self) -> VirtualTable:
+        return self.query_one("#offers", VirtualTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.watch(self.app, "pinned", self._pins_changed, init=False)
+        self.table.focus()
+
+    def _pins_changed(self, pinned: tuple[int, ...]) -> None:
+        self.table.marks = set(pinned)
+        self.table.refresh()
+        self._status()
+
+    def set_loading(self, loading: bool) -> None:
+        self.table.loading = loading
+
+    def show_market(self, m: MarketView) -> None:
+        gpus = sorted({r.offer.gpu.name for r in m.rows})
+        gpu_select = self.query_one("#gpu-filter", Select)
+        current = gpu_select.value
+        gpu_select.set_options([(g, g) for g in gpus])
+        if current in gpus:
+            gpu_select.value = current
+        table = self.table
+        table.set_data(columns(m.scenario.home_currency), [table_row(r) for r in m.rows])
+        table.marks = set(self.qapp.pinned)
+        if table.sort_column is None:
+            table.sort_by(0)
+        self.apply_filters()
+
+    # -- filtering -------------------------------------------------------------------------------
+    def _predicate(self) -> object:
+        text = self.query_one("#filter", Input).value.strip().lower()
+        words = text.split()
+        gpu = self.query_one("#gpu-filter", Select).value
+        kind = self.query_one("#kind-filter", Select).value
+        status = self.query_one("#status-filter", Select).value
+        market = self.qapp.market
+        kinds = {r.offer.id: r.offer.provider_kind for r in market.rows} if market else {}
+        if not words and gpu is Select.NULL and kind is Select.NULL and status is Select.NULL:
+            return None
+
+        def keep(row: TableRow) -> bool:
+            if words and not all(w in row.search for w in words):
+                return False
+            if gpu is not Select.NULL and row.cells[3] != gpu:
+                return False
+            if kind is not Select.NULL and kinds.get(row.key) != kind:
+                return False
+            return status is Select.NULL or row.cells[11] == status
+
+        return keep
+
+    def apply_filters(self) -> None:
+        self.table.set_filter(self._predicate())  # type: ignore[arg-type]
+        self._status()
+
+    def _status(self) -> None:
+        t = self.table
+        sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else "rank"
+        pins = " ".join(f"#{p}" for p in self.qapp.pinned) or "none (space pins, c compares)"
+        self.query_one("#offers-status", Label).update(
+            f"{len(t.view_rows)} of {len(t.rows)} offers · sorted by {sort}{' ▼' if t.sort_reverse else ''}"
+            f" · pinned: {pins}"
+        )
+
+    @on(Input.Changed, "#filter")
+    @on(Select.Changed)
+    def _filters_changed(self) -> None:
+        self.apply_filters()
+
+    def show_filter(self, text: str) -> None:
+        self.query_one("#filter", Input).value = text
+        self.apply_filters()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        self.query_one("#filter", Input).value = ""
+        for select in self.query(Select):
+            select.clear()
+        self.apply_filters()
+        self.table.focus()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.table.focus()
+
+    # -- sorting, pins, opening -------------------------------------------------------------------
+    def action_sort(self, step: int) -> None:
+        t = self.table
+        column = ((t.sort_column or 0) + step) % len(t.columns) if t.columns else None
+        t.sort_by(column, t.sort_reverse)
+        self._status()
+
+    def action_reverse(self) -> None:
+        t = self.table
+        t.sort_by(t.sort_column if t.sort_column is not None else 0, not t.sort_reverse)
+        self._status()
+
+    def action_pin(self) -> None:
+        key = self.table.current_key
+        if key is not None:
+            self.qapp.toggle_pin(key)
+
+    @on(VirtualTable.Selected)
+    def _open(self, event: VirtualTable.Selected) -> None:
+        self.qapp.open_offer(event.key)
+
+    def action_new_offer(self) -> None:
+        self.qapp.action_new_offer()
+
+    def action_edit_offer(self) -> None:
+        from quotetui.tui.dialogs.forms import offer_form
+
+        key = self.table.current_key
+        if key is not None and self.qapp.database is not None:
+            self.app.push_screen(offer_form(self.qapp.database, key), self.qapp._edited)
+
+    def action_delete_offer(self) -> None:
+        from quotetui.services.editing import delete_offer
+        from quotetui.tui.dialogs.confirm import ConfirmDialog
+
+        key, market, db = self.table.current_key, self.qapp.market, self.qapp.database
+        row = market.row(key) if market and key is not None else None
+        if row is None or db is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.qapp.run_safely("Delete offer", lambda: delete_offer(db, row.offer.id)):
+                self.notify(f"Deleted offer #{row.offer.id}.")
+                self.qapp.reload()
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete offer #{row.offer.id} {row.offer.provider} {row.offer.name}?",
+                "Its rounds, discounts, extras, SLA and claims go with it.",
+            ),
+            answered,
+        )

@@ -1,0 +1,257 @@
+"""Rich tables for the offer detail tabs, built from recorded facts and the engine's figures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.explain import Figure
+from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.money import Money, plain
+from quotetui.services.offer_detail import OfferDetail
+
+VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow", "plausible": "green", "unchecked": "dim"}
+
+
+def kv(title: str, rows: Iterable[tuple[str, object]]) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", box=None, show_header=False, pad_edge=False)
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column(overflow="fold")
+    for key, value in rows:
+        if value not in (None, "", []):
+            table.add_row(key, value if isinstance(value, Text) else str(value))
+    return table
+
+
+def spec(d: OfferDetail) -> RenderableType:
+    o, g, p = d.offer, d.gpu, d.provider
+    offer = kv(
+        f"#{o.id} {p.name} — {o.name}",
+        [
+            ("provider", f"{p.name} ({p.kind.value.replace('_', ' ')}){' · ' + p.parent if p.parent else ''}"),
+            ("certifications", ", ".join(p.certifications)),
+            ("GPU", f"{o.gpus_per_node} × {g.name} ({o.form_factor.value.upper()})"),
+            ("in-node fabric", o.intra_fabric.value.replace("_", " ")),
+            (
+                "scale-out",
+                o.inter_fabric.value.replace("_", " ")
+                + (f", {plain(o.inter_gbps_per_gpu)} Gb/s per GPU" if o.inter_gbps_per_gpu else ""),
+            ),
+            ("CPU", o.cpu),
+            ("RAM", f"{o.ram_gb} GB" if o.ram_gb else None),
+            ("local NVMe", f"{plain(o.nvme_tb)} TB" if o.nvme_tb else None),
+            ("bare metal", "yes" if o.bare_metal else "no (virtualised)"),
+            ("region", o.region),
+            ("nodes on offer", o.nodes_available),
+            ("stock", o.stock_note),
+            ("lead time", f"{o.lead_time_days} days" if o.lead_time_days is not None else None),
+            (
+                "billing",
+                o.billing_basis.value.replace("_", " ") + (" · part months by the day" if o.prorata_days else ""),
+            ),
+            ("status", o.status.value),
+            ("valid until", o.valid_until.isoformat() if o.valid_until else None),
+            ("source", d.source),
+            ("estimate", "yes: the provider's figures are estimates" if o.is_estimate else None),
+            ("notes", o.notes),
+        ],
+    )
+    sheet = kv(
+        f"{g.name} datasheet (dense)",
+        [
+            ("memory", f"{g.memory_gb} GB {g.memory_type}, {plain(g.memory_bw_tbs)} TB/s"),
+            ("BF16", f"{plain(g.bf16_tflops)} TFLOPS"),
+            ("FP8", f"{plain(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else "–"),
+            ("FP64", f"{plain(g.fp64_tflops)} TFLOPS" if g.fp64_tflops else "–"),
+            ("NVLink", f"{g.nvlink_gbs} GB/s {g.nvlink_note}".strip() if g.nvlink_gbs else "none"),
+            ("TDP", f"{g.tdp_w} W"),
+            ("topology signature", g.topo_signature or "–"),
+        ],
+    )
+    return Group(offer, Text(""), sheet)
+
+
+def figures(items: list[Figure]) -> RenderableType:
+    table = Table(box=None, show_header=False, pad_edge=False, expand=True)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column(overflow="fold")
+    for f in items:
+        detail = Text(f.formula, style="dim")
+        for line in f.inputs:
+            detail.append("\n· " + line, style="")
+        table.add_row(f.label, f.display(), detail)
+        table.add_row("", "", "")
+    return table
+
+
+def fine_print(d: OfferDetail) -> RenderableType:
+    discounts = Table(title="Discounts", title_justify="left", title_style="bold", box=None, pad_edge=False)
+    for name in ("id", "kind", "rate", "condition", "description"):
+        discounts.add_column(name)
+    for x in d.discounts:
+        condition = ", ".join(
+            filter(
+                None,
+                [
+                    f"≥ {x.min_term_months} months" if x.min_term_months else "",
+                    f"≥ {x.min_gpus} GPUs" if x.min_gpus else "",
+                    "prepaid" if x.requires_prepay else "",
+                ],
+            )
+        )
+        rate = Text(f"{plain(x.rate * 100)} %") if x.rate is not None else Text("not quoted", style="yellow")
+        discounts.add_row(str(x.id), x.kind.value, rate, condition or "—", x.description or "")
+    extras = Table(title="Extra costs", title_justify="left", title_style="bold", box=None, pad_edge=False)
+    for name in ("id", "kind", "amount", "charged", "description"):
+        extras.add_column(name)
+    for c in d.extras:
+        amount = (
+            Text(f"{Money(c.amount, c.currency).display()} {c.currency}")
+            if c.amount is not None
+            else Text("not priced", style="yellow")
+        )
+        extras.add_row(
+            str(c.id),
+            c.kind.value,
+            amount,
+            c.basis.value.replace("_", " ") + (" (refundable)" if c.refundable else ""),
+            c.description or "",
+        )
+    parts: list[RenderableType] = []
+    parts.append(discounts if d.discounts else Text("No discounts recorded (i adds one).", style="dim"))
+    parts.append(Text(""))
+    parts.append(extras if d.extras else Text("No extra costs recorded (x adds one).", style="dim"))
+    return Group(*parts)
+
+
+def rounds(d: OfferDetail) -> Table:
+    table = Table(box=None, pad_edge=False, expand=True)
+    for name, justify in (
+        ("#", "right"),
+        ("date", "left"),
+        ("who", "left"),
+        ("price", "right"),
+        ("unit", "left"),
+        ("term", "left"),
+        ("note", "left"),
+    ):
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in d.rounds:
+        style = "cyan" if r.revision.mover.value == "counter" else ""
+        for i, p in enumerate(r.prices or [None]):
+            if p is None:
+                table.add_row(
+                    str(r.revision.seq),
+                    r.revision.quoted_at.date().isoformat(),
+                    r.revision.mover.value,
+                    "—",
+                    "",
+                    "",
+                    r.revision.note or "",
+                    style=style,
+                )
+                continue
+            price = Money(p.amount, p.currency).display()
+            if p.amount_high is not None:
+                price += f"–{Money(p.amount_high, p.currency).display()}"
+            table.add_row(
+                str(r.revision.seq) if i == 0 else "",
+                r.revision.quoted_at.date().isoformat() if i == 0 else "",
+                r.revision.mover.value if i == 0 else "",
+                f"{price} {p.currency}",
+                UNIT_WORDS[p.unit],
+                f"{p.term_months} mo{' prepaid' if p.prepay else ''}" if p.term_months else "on demand",
+                (r.revision.note or p.note or "") if i == 0 else (p.note or ""),
+                style=style,
+            )
+    return table
+
+
+def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
+    s = d.sla
+    if s is None:
+        return Text("No SLA on record: figures assume 99 % availability (l records the SLA).", style="yellow")
+    terms = kv(
+        "SLA",
+        [
+            ("availability", f"{plain(s.availability * 100)} %" if s.availability is not None else "not promised"),
+            ("expected downtime", downtime),
+            ("response", f"{s.response_minutes} minutes" if s.response_minutes is not None else None),
+            ("GPU replacement", f"{s.replacement_hours} hours" if s.replacement_hours is not None else None),
+            ("support", s.support_hours),
+            ("trial / return", f"{s.return_days} days" if s.return_days else None),
+            ("data centre", s.dc_tier),
+            ("PUE", plain(s.pue) if s.pue else None),
+            ("power", s.power_redundancy),
+            ("preemption risk", s.preemption.value),
+            ("notes", s.notes),
+        ],
+    )
+    if not d.credits:
+        return Group(terms, Text(""), Text("No credit schedule: downtime earns nothing back.", style="yellow"))
+    credits = Table(title="Credit schedule", title_justify="left", title_style="bold", box=None, pad_edge=False)
+    credits.add_column("monthly availability below")
+    credits.add_column("credit of the month's fee", justify="right")
+    for t in d.credits:
+        credits.add_row(f"{plain(t.below * 100)} %", f"{plain(t.credit * 100)} %")
+    return Group(terms, Text(""), credits)
+
+
+def benchmarks(d: OfferDetail, audits: list[Audit]) -> RenderableType:
+    if not d.benchmarks:
+        return Text("No benchmark claimed or verified for this offer.", style="dim")
+    by_id = {a.claim.id: a for a in audits}
+    table = Table(box=None, pad_edge=False, expand=True)
+    for name in ("kind", "metric", "value", "conditions", "verdict / evidence"):
+        table.add_column(name, overflow="fold")
+    for line in d.benchmarks:
+        b = line.result
+        value = plain(b.value) + (f"–{plain(b.value_high)}" if b.value_high is not None else "") + f" {b.unit}"
+        conditions = ", ".join(
+            filter(None, [f"{b.gpu_count} GPUs" if b.gpu_count else "", b.workload or "", b.dtype or ""])
+        )
+        if b.provenance.value == "verified" and line.evidence is not None:
+            verdict = Text(f"{line.evidence.tool} on {line.evidence.host or '?'} sha256 {line.evidence.sha256[:12]}…")
+        else:
+            a = by_id.get(b.id or 0)
+            verdict = Text(a.verdict.value, style=VERDICT_STYLE[a.verdict.value]) if a else Text("")
+            if a is not None:
+                verdict.append(f": {a.explanation}", style="")
+            if line.source:
+                verdict.append(f"\nsource: {line.source}", style="dim")
+        table.add_row(b.provenance.value, b.metric.value, value, conditions, verdict)
+    return table
+
+
+def contracts(d: OfferDetail) -> RenderableType:
+    if not d.contracts:
+        return Text("No contract signed on this offer yet.", style="dim")
+    parts = []
+    for c in d.contracts:
+        parts.append(
+            kv(
+                c.reference or f"Contract #{c.id}",
+                [
+                    ("price", f"{Money(c.price, c.currency).display()} {c.currency} {UNIT_WORDS[c.price_unit]}"),
+                    ("GPUs", c.gpu_count),
+                    ("start", c.start_date.isoformat()),
+                    ("end", c.end_date.isoformat()),
+                    ("term", f"{c.term_months} months"),
+                    ("billing", c.billing_cadence.value.replace("_", " ")),
+                    ("notice deadline", c.notice_deadline.isoformat() if c.notice_deadline else None),
+                    ("auto-renews", "yes" if c.auto_renew else "no"),
+                    (
+                        "committed spend",
+                        f"{Money(c.committed_spend, c.currency).display()} {c.currency}"
+                        if c.committed_spend is not None
+                        else None,
+                    ),
+                ],
+            )
+        )
+    return Group(*parts)

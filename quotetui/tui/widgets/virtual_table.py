@@ -1,0 +1,225 @@
+"""A virtualised table (Textual's Line API): only the visible lines are rendered, so 10,000 rows
+filter and sort in milliseconds. Wide (CJK) characters are measured in terminal cells."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    label: str
+    align: Literal["left", "right"] = "left"
+    max_width: int = 40
+
+
+@dataclass(slots=True)
+class TableRow:
+    key: int
+    cells: Sequence[str]
+    sort: Sequence[Any]  # one sortable value per column (None sorts last)
+    search: str = ""  # lower-case text the filter looks in
+    style: str = ""  # e.g. "dim" for a row that cannot be bought
+    styles: dict[int, str] = field(default_factory=dict)  # per-cell styles, by column index
+
+
+class VirtualTable(ScrollView, can_focus=True):
+    """Rows of pre-formatted cells with a fixed header, a cursor, marks, filtering and sorting."""
+
+    DEFAULT_CSS = """
+    VirtualTable { height: 1fr; }
+    VirtualTable > .virtual-table--header { text-style: bold; background: $panel; }
+    VirtualTable > .virtual-table--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    VirtualTable:blur > .virtual-table--cursor { background: $block-cursor-blurred-background; }
+    VirtualTable > .virtual-table--even { background: $surface-lighten-1 10%; }
+    VirtualTable > .virtual-table--mark { color: $accent; text-style: bold; }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "virtual-table--header",
+        "virtual-table--cursor",
+        "virtual-table--even",
+        "virtual-table--mark",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter", "select", "Open", id="table-open"),
+    ]
+
+    cursor: reactive[int] = reactive(0, always_update=True)
+
+    class Highlighted(Message):
+        def __init__(self, table: VirtualTable, key: int | None) -> None:
+            super().__init__()
+            self.table, self.key = table, key
+
+    class Selected(Message):
+        def __init__(self, table: VirtualTable, key: int) -> None:
+            super().__init__()
+            self.table, self.key = table, key
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.columns: list[Column] = []
+        self.rows: list[TableRow] = []
+        self.view_rows: list[TableRow] = []  # after filtering and sorting
+        self.widths: list[int] = []
+        self.marks: set[int] = set()
+        self.sort_column: int | None = None
+        self.sort_reverse = False
+        self._filter: Callable[[TableRow], bool] | None = None
+
+    # -- data ------------------------------------------------------------------------------------
+    def set_data(self, columns: list[Column], rows: list[TableRow]) -> None:
+        keep = self.current_key
+        self.columns, self.rows = columns, rows
+        self.widths = [
+            min(c.max_width, max([cell_len(c.label) + 2] + [cell_len(r.cells[i]) for r in rows]))
+            for i, c in enumerate(columns)
+        ]
+        self._rebuild(keep)
+
+    def set_filter(self, predicate: Callable[[TableRow], bool] | None) -> None:
+        self._filter = predicate
+        self._rebuild(self.current_key)
+
+    def sort_by(self, column: int | None, reverse: bool = False) -> None:
+        self.sort_column, self.sort_reverse = column, reverse
+        self._rebuild(self.current_key)
+
+    def _rebuild(self, keep: int | None) -> None:
+        rows = self.rows if self._filter is None else [r for r in self.rows if self._filter(r)]
+        if self.sort_column is not None:
+            i = self.sort_column
+            present = [r for r in rows if r.sort[i] is not None]
+            missing = [r for r in rows if r.sort[i] is None]
+            rows = sorted(present, key=lambda r: r.sort[i], reverse=self.sort_reverse) + missing
+        self.view_rows = rows
+        width = 2 + sum(self.widths) + max(len(self.widths) - 1, 0)
+        self.virtual_size = Size(width, len(rows) + 1)
+        index = next((n for n, r in enumerate(rows) if r.key == keep), 0) if keep is not None else 0
+        self.cursor = min(index, max(len(rows) - 1, 0))
+        self.refresh()
+
+    @property
+    def current_key(self) -> int | None:
+        if 0 <= self.cursor < len(self.view_rows):
+            return self.view_rows[self.cursor].key
+        return None
+
+    def move_to(self, key: int) -> None:
+        for n, row in enumerate(self.view_rows):
+            if row.key == key:
+                self.cursor = n
+                return
+
+    # -- cursor ----------------------------------------------------------------------------------
+    def watch_cursor(self, value: int) -> None:
+        body = max(self.size.height - 1, 1)
+        top = round(self.scroll_y)
+        if value < top:
+            self.scroll_to(y=value, animate=False)
+        elif value >= top + body:
+            self.scroll_to(y=value - body + 1, animate=False)
+        self.refresh()
+        self.post_message(self.Highlighted(self, self.current_key))
+
+    def action_cursor(self, step: int) -> None:
+        if self.view_rows:
+            self.cursor = max(0, min(len(self.view_rows) - 1, self.cursor + step))
+
+    def action_page(self, direction: int) -> None:
+        self.action_cursor(direction * max(self.size.height - 2, 1))
+
+    def action_jump(self, where: int) -> None:
+        if self.view_rows:
+            self.cursor = 0 if where == 0 else len(self.view_rows) - 1
+
+    def action_select(self) -> None:
+        key = self.current_key
+        if key is not None:
+            self.post_message(self.Selected(self, key))
+
+    def _column_at(self, x: int) -> int | None:
+        edge = 2
+        for i, width in enumerate(self.widths):
+            if x < edge + width + 1:
+                return i
+            edge += width + 1
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        x = event.x + round(self.scroll_x)
+        if event.y == 0:
+            column = self._column_at(x)
+            if column is not None:
+                self.sort_by(column, reverse=self.sort_column == column and not self.sort_reverse)
+            return
+        index = round(self.scroll_y) + event.y - 1
+        if 0 <= index < len(self.view_rows):
+            self.cursor = index
+            if event.chain >= 2:
+                self.action_select()
+
+    # -- rendering -------------------------------------------------------------------------------
+    def _cells(self, texts: Sequence[str], style: Style, cell_styles: dict[int, Style] | None = None) -> list[Segment]:
+        segments: list[Segment] = []
+        for i, (text, width, column) in enumerate(zip(texts, self.widths, self.columns, strict=False)):
+            if cell_len(text) > width:
+                text = set_cell_size(text, width - 1) + "…"
+            pad = " " * (width - cell_len(text))
+            cell = pad + text if column.align == "right" else text + pad
+            extra = (cell_styles or {}).get(i)
+            segments.append(Segment(cell, style + extra if extra else style))
+            segments.append(Segment(" ", style))
+        return segments
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            header = base + self.get_component_rich_style("virtual-table--header")
+            labels = []
+            for i, c in enumerate(self.columns):
+                arrow = (" ▼" if self.sort_reverse else " ▲") if i == self.sort_column else ""
+                labels.append(c.label + arrow)
+            segments = [Segment("  ", header), *self._cells(labels, header)]
+            return Strip(segments).crop_extend(scroll_x, scroll_x + width, header)
+        index = scroll_y + y - 1
+        if index >= len(self.view_rows):
+            return Strip.blank(width, base)
+        row = self.view_rows[index]
+        style = base
+        if index % 2:
+            style += self.get_component_rich_style("virtual-table--even")
+        if row.style:
+            style += Style.parse(row.style)
+        if index == self.cursor:
+            style += self.get_component_rich_style("virtual-table--cursor")
+        mark = "● " if row.key in self.marks else "  "
+        mark_style = style + self.get_component_rich_style("virtual-table--mark")
+        cell_styles = {i: Style.parse(s) for i, s in row.styles.items()} if row.styles else None
+        segments = [Segment(mark, mark_style), *self._cells(row.cells, style, cell_styles)]
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, style)
+
+    def on_resize(self) -> None:
+        self.refresh()
