@@ -140,8 +140,9 @@ async def test_pin_and_compare_side_by_side(demo_db_path: Path) -> None:
         await settle(pilot)
         table = app.screen.query_one(DataTable)
         assert len(table.columns) == 5  # the figure names + 4 offers
-        row = table.get_row_at(next(i for i in range(table.row_count)
-                                    if table.get_row_at(i)[0] == "Cost per delivered PFLOP-hour"))
+        row = table.get_row_at(
+            next(i for i in range(table.row_count) if table.get_row_at(i)[0] == "Cost per delivered PFLOP-hour")
+        )
         best = [cell for cell in row[1:] if "green" in str(cell.style)]
         assert [str(c) for c in best] == ["34.98"]  # the best value in the row is highlighted
         await pilot.press("x")
@@ -201,9 +202,19 @@ async def test_bad_input_in_every_field_gives_inline_messages_and_saves_nothing(
         await pilot.pause()
         form = app.screen
         bad = {
-            "name": "", "gpu": "H1000", "gpus_per_node": "0", "nodes_available": "-1", "valid_until": "2026-13-40",
-            "inter_gbps_per_gpu": "fast", "ram_gb": "1.5", "nvme_tb": "-3", "lead_time_days": "x",
-            "amount": "-5", "amount_high": "1.1234567", "currency": "XYZ", "term_months": "abc",
+            "name": "",
+            "gpu": "H1000",
+            "gpus_per_node": "0",
+            "nodes_available": "-1",
+            "valid_until": "2026-13-40",
+            "inter_gbps_per_gpu": "fast",
+            "ram_gb": "1.5",
+            "nvme_tb": "-3",
+            "lead_time_days": "x",
+            "amount": "-5",
+            "amount_high": "1.1234567",
+            "currency": "XYZ",
+            "term_months": "abc",
         }
         for name, value in bad.items():
             form.query_one(f"#f-{name}", Input).value = value
