@@ -157,3 +157,25 @@ def test_a_first_schema_database_upgrades_to_the_newest(db_path: Path) -> None:
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == migrate.head_revision()
         assert conn.execute("SELECT name, prorata_days FROM offer").fetchall() == [("old", 0)]
     assert list(db_path.parent.glob("quotes.db.*.bak"))
+
+
+def test_the_head_read_from_the_scripts_is_alembics_head() -> None:
+    from alembic.script import ScriptDirectory
+
+    assert migrate.head_revision() == ScriptDirectory.from_config(migrate.alembic_config()).get_current_head()
+    assert migrate.known_revisions() == {
+        r.revision for r in ScriptDirectory.from_config(migrate.alembic_config()).walk_revisions()
+    }
+
+
+def test_opening_a_current_database_does_not_load_alembic(db_path: Path) -> None:
+    import subprocess
+    import sys
+
+    open_database(str(db_path)).db.dispose()
+    code = (
+        "import sys\nfrom quotetui.services.database import open_database\n"
+        f"open_database({str(db_path)!r}).db.dispose()\nprint('alembic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

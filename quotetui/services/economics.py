@@ -39,12 +39,14 @@ def _context(db: Database, scenario: str | None, on: date | None) -> tuple[Scena
         return resolve_scenario(session, scenario), fx_table(session, day), day
 
 
-def rank_offers(db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None) -> Ranking:
+def rank_offers(
+    db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
+) -> Ranking:
     """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
     (an FX rate missing) are listed with the reason instead of being silently converted."""
     scenario_input, fx, day = _context(db, scenario, on)
     with db.session() as session:
-        offers = load_offer_inputs(session)
+        offers = load_offer_inputs(session, history=history)
         if gpu is not None:
             catalog, _ = load_catalog(session)
             key = catalog.lookup(gpu).key

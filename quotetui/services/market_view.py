@@ -103,7 +103,7 @@ class MarketView:
 
 
 def load_market_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
-    ranking = rank_offers(db, scenario, on=on)
+    ranking = rank_offers(db, scenario, on=on, history=False)  # rounds are loaded per offer, when opened
     audits = audit_claims(db)
     by_offer: dict[int, list[Audit]] = defaultdict(list)
     for a in audits:

@@ -7,14 +7,16 @@ from datetime import date
 from typing import Any
 
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.evaluate import Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.economics.negotiation import Savings, Target, find_batna, savings, target_price
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
-from quotetui.domain.fx import FxTable
+from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
 from quotetui.services.economics import decimal_text, rank_offers
+from quotetui.services.inputs import load_offer_inputs
 from quotetui.store.engine import Database
 
 
@@ -102,6 +104,21 @@ def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> N
     batna = find_batna(this, evaluations)
     target = target_price(this, batna, fx, assumptions) if batna is not None else None
     return Negotiation(this, savings(this.offer, assumptions), batna, target)
+
+
+def negotiate_offer(
+    db: Database, offer_id: int, scenario: ScenarioInput, evaluations: list[Evaluation], fx: FxTable
+) -> Negotiation | None:
+    """The position of one offer, with its full round history, among a ranking's evaluations."""
+    with db.session() as session:
+        offers = load_offer_inputs(session, [offer_id])
+    if not offers:
+        return None
+    try:
+        this = evaluate(offers[0], scenario, fx, Assumptions())
+    except MissingFxRate:
+        return None
+    return negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx)
 
 
 def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:

@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -22,8 +22,6 @@ from textual.screen import Screen
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.market_view import MarketView
-from quotetui.store.engine import Database
 from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
@@ -31,10 +29,19 @@ from quotetui.tui.screens.compare import CompareScreen
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
-from quotetui.tui.screens.rent_buy import RentBuyScreen
-from quotetui.tui.screens.training import TrainingScreen
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
+    from quotetui.store.engine import Database
 
 MAX_PINS = 4
+
+
+def _screen(module: str, name: str) -> Screen:
+    """Import a calculator screen only when it is first shown (charts pull in plotext)."""
+    from importlib import import_module
+
+    return getattr(import_module(f"quotetui.tui.screens.{module}"), name)()
 
 
 class QuotetuiApp(App[None]):
@@ -45,8 +52,8 @@ class QuotetuiApp(App[None]):
         "dashboard": DashboardScreen,
         "offers": OffersScreen,
         "compare": CompareScreen,
-        "rentbuy": RentBuyScreen,
-        "training": TrainingScreen,
+        "rentbuy": lambda: _screen("rent_buy", "RentBuyScreen"),
+        "training": lambda: _screen("training", "TrainingScreen"),
     }
     DEFAULT_MODE: ClassVar[str] = "dashboard"
     COMMANDS: ClassVar = App.COMMANDS | {MarketCommands}

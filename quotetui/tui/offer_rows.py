@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
+from typing import TYPE_CHECKING
+
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import dec, pct, q
-from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money
-from quotetui.services.market_view import OfferRow
 from quotetui.tui.widgets.virtual_table import Column, TableRow
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import OfferRow
 
 UNIT_SHORT = {
     "gpu_hour": "/GPU-h",
@@ -39,16 +43,15 @@ def columns(currency: str) -> list[Column]:
     ]
 
 
-def table_row(r: OfferRow) -> TableRow:
+def cells(r: OfferRow) -> list[str]:
     o, e = r.offer, r.evaluation
     base = base_option(o.options)
     price = Money(base.amount, base.currency).display()
     if base.amount_high is not None:
         price += f"–{Money(base.amount_high, base.currency).display()}"
     price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNIT_SHORT[base.unit.value]}"
-    flags = ", ".join(r.flags) if e is not None else (r.problem or "")
     availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
-    cells = [
+    return [
         str(r.rank) if r.rank is not None else "—",
         o.provider,
         o.name,
@@ -63,10 +66,16 @@ def table_row(r: OfferRow) -> TableRow:
         o.status.value,
         o.valid_until.isoformat() if o.valid_until else "",
         o.configuration,
-        flags,
+        ", ".join(r.flags) if e is not None else (r.problem or ""),
         str(o.id),
     ]
-    sort = [
+
+
+def table_row(r: OfferRow) -> TableRow:
+    """A row whose cells are formatted only when drawn; sort values are the engine's own figures."""
+    o, e = r.offer, r.evaluation
+    flags = r.flags if e is not None else [r.problem or ""]
+    sort = (
         r.rank,
         o.provider,
         o.name,
@@ -81,26 +90,19 @@ def table_row(r: OfferRow) -> TableRow:
         o.status.value,
         o.valid_until,
         o.configuration,
-        flags or None,
+        ", ".join(flags) or None,
         o.id,
-    ]
+    )
     search = " ".join(
-        (
-            o.provider,
-            o.name,
-            o.gpu.name,
-            o.configuration,
-            o.status.value,
-            o.billing_basis.value,
-            o.region or "",
-            UNIT_WORDS[base.unit],
-        )
+        (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value, o.region or "")
     ).lower()
     style = "" if e is not None and e.feasibility.ok else "dim"
-    styles = {14: "bold red"} if any("impossible" in f for f in r.flags) else {}
+    styles = None
     if e is None:
         styles = {14: "yellow"}
-    return TableRow(o.id, cells, sort, search, style, styles)
+    elif any("impossible" in f for f in flags):
+        styles = {14: "bold red"}
+    return TableRow(o.id, None, sort, search, style, styles, make=partial(cells, r))
 
 
-__all__ = ["columns", "q", "table_row"]
+__all__ = ["cells", "columns", "q", "table_row"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -12,8 +12,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from quotetui.services.scenarios import ScenarioView, list_scenarios
-from quotetui.store.engine import Database
+if TYPE_CHECKING:
+    from quotetui.services.scenarios import ScenarioView
+    from quotetui.store.engine import Database
 
 
 def describe(s: ScenarioView) -> str:
@@ -40,6 +41,8 @@ class ScenarioPicker(ModalScreen[str | None]):
 
     @work(thread=True)
     def load(self) -> None:
+        from quotetui.services.scenarios import list_scenarios
+
         scenarios = list_scenarios(self.database)
         self.app.call_from_thread(self.show, scenarios)
 

@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from quotetui.services.market_view import MarketView
-
 if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
     from quotetui.tui.app import QuotetuiApp
 
 

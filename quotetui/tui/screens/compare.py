@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,9 +13,11 @@ from textual.widgets import DataTable, Footer, Header, Label
 
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
-from quotetui.services.market_view import MarketView, OfferRow
 from quotetui.tui.offer_rows import table_row
 from quotetui.tui.screens.base import MarketScreen
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView, OfferRow
 
 Figure = tuple[str, Callable[[Evaluation], Fraction], Callable[[Fraction], str], str]  # label, value, text, better
 

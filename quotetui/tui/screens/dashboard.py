@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,8 +11,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from quotetui.domain.economics.exact import dec, pct, q
-from quotetui.services.market_view import MarketView
 from quotetui.tui.screens.base import MarketScreen
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
 
 VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow"}
 

@@ -22,7 +22,7 @@ from quotetui.domain.economics.negotiation import price_history
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import QuotetuiError
 from quotetui.services.market_view import MarketView
-from quotetui.services.negotiation import Negotiation, negotiate
+from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.widgets import detail_tables as render
 
@@ -82,28 +82,30 @@ class OfferDetailScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="detail")
     def load(self) -> None:
-        database = self.qapp.database
+        database, market = self.qapp.database, self.qapp.market
         if database is None:
             return
         try:
             detail = load_offer_detail(database, self.offer_id)
+            position = None
+            if market is not None and market.fx is not None:
+                position = negotiate_offer(database, self.offer_id, market.scenario, market.evaluations, market.fx)
         except QuotetuiError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             self.app.call_from_thread(self.app.pop_screen)
             return
-        self.app.call_from_thread(self._show, detail)
+        self.app.call_from_thread(self._show, detail, position)
 
     def _market_changed(self, market: MarketView | None) -> None:
         if market is not None:
             self.load()
 
-    def _show(self, detail: OfferDetail) -> None:
-        self.detail = detail
+    def _show(self, detail: OfferDetail, position: Negotiation | None) -> None:
+        self.detail, self.position = detail, position
         self.query_one("#tabs").loading = False
         market = self.qapp.market
         row = market.row(self.offer_id) if market else None
-        e = row.evaluation if row else None
-        self.position = negotiate(e, market.evaluations, market.fx) if e and market and market.fx else None
+        e = position.evaluation if position else None
         self.query_one("#spec-body", Static).update(render.spec(detail))
         self.query_one("#fine-print", Static).update(render.fine_print(detail))
         if e is not None:
@@ -114,9 +116,9 @@ class OfferDetailScreen(Screen[None]):
             why = row.problem if row else "no price recorded yet (a adds the provider's offer)"
             self.query_one("#figures", Static).update(Text(f"\nNo figures: {why}", style="yellow"))
         lines = self.position.lines() if self.position else ["No figures for this scenario yet."]
-        position = Text("\n".join(lines))
-        position.append("\n\na adds the provider's new offer, k our counter-offer\n", style="dim")
-        self.query_one("#position", Static).update(position)
+        text = Text("\n".join(lines))
+        text.append("\n\na adds the provider's new offer, k our counter-offer\n", style="dim")
+        self.query_one("#position", Static).update(text)
         self.query_one("#rounds", Static).update(render.rounds(detail))
         self._chart()
         downtime = f"{dec(e.downtime_hours_per_year, 1)} hours a year" if e else None
@@ -131,11 +133,9 @@ class OfferDetailScreen(Screen[None]):
         plt = plot.plt
         plt.clear_data()
         plt.clear_figure()
-        market = self.qapp.market
-        row = market.row(self.offer_id) if market else None
-        if row is None:
+        if self.position is None:
             return
-        points = price_history(row.offer, Assumptions())
+        points = price_history(self.position.evaluation.offer, Assumptions())
         currency = points[0].option.currency if points else ""
         for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x")):
             xs = [p.seq for p in points if p.mover == mover]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -11,10 +12,12 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
-from quotetui.services.market_view import MarketView
 from quotetui.tui.offer_rows import columns, table_row
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.virtual_table import TableRow, VirtualTable
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
 
 
 class OffersScreen(MarketScreen):
@@ -29,6 +32,10 @@ class OffersScreen(MarketScreen):
         Binding("e", "edit_offer", "Edit", id="edit-offer"),
         Binding("x", "delete_offer", "Delete", show=False, id="delete-offer"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kinds: dict[int, str] = {}  # offer id -> provider kind, set per market
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -65,6 +72,7 @@ class OffersScreen(MarketScreen):
         gpu_select.set_options([(g, g) for g in gpus])
         if current in gpus:
             gpu_select.value = current
+        self.kinds = {r.offer.id: r.offer.provider_kind for r in m.rows}
         table = self.table
         table.set_data(columns(m.scenario.home_currency), [table_row(r) for r in m.rows])
         table.marks = set(self.qapp.pinned)
@@ -73,30 +81,28 @@ class OffersScreen(MarketScreen):
         self.apply_filters()
 
     # -- filtering -------------------------------------------------------------------------------
-    def _predicate(self) -> object:
-        text = self.query_one("#filter", Input).value.strip().lower()
-        words = text.split()
+    def _predicate(self) -> Callable[[TableRow], bool] | None:
+        words = self.query_one("#filter", Input).value.strip().lower().split()
         gpu = self.query_one("#gpu-filter", Select).value
         kind = self.query_one("#kind-filter", Select).value
         status = self.query_one("#status-filter", Select).value
-        market = self.qapp.market
-        kinds = {r.offer.id: r.offer.provider_kind for r in market.rows} if market else {}
         if not words and gpu is Select.NULL and kind is Select.NULL and status is Select.NULL:
             return None
+        kinds = self.kinds
 
-        def keep(row: TableRow) -> bool:
+        def keep(row: TableRow) -> bool:  # sort values, not cells: cells are only made when drawn
             if words and not all(w in row.search for w in words):
                 return False
-            if gpu is not Select.NULL and row.cells[3] != gpu:
+            if gpu is not Select.NULL and row.sort[3] != gpu:
                 return False
             if kind is not Select.NULL and kinds.get(row.key) != kind:
                 return False
-            return status is Select.NULL or row.cells[11] == status
+            return status is Select.NULL or row.sort[11] == status
 
         return keep
 
     def apply_filters(self) -> None:
-        self.table.set_filter(self._predicate())  # type: ignore[arg-type]
+        self.table.set_filter(self._predicate())
         self._status()
 
     def _status(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -15,9 +15,10 @@ from textual_plotext import PlotextPlot
 from quotetui.domain.economics.exact import ceil, dec, pct
 from quotetui.domain.economics.rentbuy import RentBuyResult
 from quotetui.domain.errors import QuotetuiError
-from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
-from quotetui.services.market_view import MarketView
 from quotetui.tui.screens.base import MarketScreen
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
 
 FIELDS = (
     ("capex", "Capex (servers, network, install)", "2500000"),
@@ -57,6 +58,8 @@ class RentBuyScreen(MarketScreen):
         db = self.qapp.database
         if db is None:
             return
+        from quotetui.services.calc import purchase_defaults
+
         defaults = purchase_defaults(db)
         self.app.call_from_thread(self._prefilled, defaults)
 
@@ -79,6 +82,8 @@ class RentBuyScreen(MarketScreen):
 
     @on(Input.Changed)
     def recalculate(self) -> None:
+        from quotetui.services.calc import calc_rent_vs_buy
+
         values = {name: self.query_one(f"#rb-{name}", Input).value.strip() for name, _, _ in FIELDS}
         offer = values.pop("offer")
         try:

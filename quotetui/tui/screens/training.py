@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -15,9 +15,11 @@ from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.errors import QuotetuiError
-from quotetui.services.calc import OfferRun, training_runs
-from quotetui.services.market_view import MarketView
 from quotetui.tui.screens.base import MarketScreen
+
+if TYPE_CHECKING:
+    from quotetui.services.calc import OfferRun
+    from quotetui.services.market_view import MarketView
 
 FIELDS = (
     ("flops", "FLOPs (e.g. 3.14e23)", "3.14e23"),
@@ -71,6 +73,8 @@ class TrainingScreen(MarketScreen):
         gpu = self.query_one("#tr-gpu", Select).value
         if market is None or market.fx is None or gpu is Select.NULL:
             return
+        from quotetui.services.calc import training_runs
+
         values = {name: self.query_one(f"#tr-{name}", Input).value.strip() or None for name, _, _ in FIELDS}
         offers = [e.offer for e in market.evaluations if e.offer.gpu.name == gpu]
         try:

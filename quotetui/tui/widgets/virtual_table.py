@@ -4,7 +4,7 @@ filter and sort in milliseconds. Wide (CJK) characters are measured in terminal 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from rich.cells import cell_len, set_cell_size
@@ -27,14 +27,34 @@ class Column:
     max_width: int = 40
 
 
-@dataclass(slots=True)
 class TableRow:
-    key: int
-    cells: Sequence[str]
-    sort: Sequence[Any]  # one sortable value per column (None sorts last)
-    search: str = ""  # lower-case text the filter looks in
-    style: str = ""  # e.g. "dim" for a row that cannot be bought
-    styles: dict[int, str] = field(default_factory=dict)  # per-cell styles, by column index
+    """One row: a key, sortable values, the text the filter searches, and its cells.
+
+    Cells may be given, or made on demand by ``make`` (only visible rows are ever drawn, so 10,000 rows
+    need not hold 160,000 formatted strings).
+    """
+
+    __slots__ = ("_cells", "key", "make", "search", "sort", "style", "styles")
+
+    def __init__(
+        self,
+        key: int,
+        cells: Sequence[str] | None,
+        sort: Sequence[Any],
+        search: str = "",
+        style: str = "",
+        styles: dict[int, str] | None = None,
+        make: Callable[[], Sequence[str]] | None = None,
+    ) -> None:
+        self.key, self._cells, self.sort, self.search = key, cells, sort, search
+        self.style, self.styles, self.make = style, styles, make
+
+    @property
+    def cells(self) -> Sequence[str]:
+        if self._cells is not None:
+            return self._cells
+        assert self.make is not None
+        return self.make()
 
 
 class VirtualTable(ScrollView, can_focus=True):
@@ -86,13 +106,17 @@ class VirtualTable(ScrollView, can_focus=True):
         self.sort_column: int | None = None
         self.sort_reverse = False
         self._filter: Callable[[TableRow], bool] | None = None
+        self._ordered: list[TableRow] | None = None
 
     # -- data ------------------------------------------------------------------------------------
+    WIDTH_SAMPLE = 500  # rows measured to size the columns (each column is capped anyway)
+
     def set_data(self, columns: list[Column], rows: list[TableRow]) -> None:
         keep = self.current_key
-        self.columns, self.rows = columns, rows
+        self.columns, self.rows, self._ordered = columns, rows, None
+        sample = [r.cells for r in rows[: self.WIDTH_SAMPLE]]
         self.widths = [
-            min(c.max_width, max([cell_len(c.label) + 2] + [cell_len(r.cells[i]) for r in rows]))
+            min(c.max_width, max([cell_len(c.label) + 2] + [cell_len(cells[i]) for cells in sample]))
             for i, c in enumerate(columns)
         ]
         self._rebuild(keep)
@@ -103,15 +127,24 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def sort_by(self, column: int | None, reverse: bool = False) -> None:
         self.sort_column, self.sort_reverse = column, reverse
+        self._ordered = None
         self._rebuild(self.current_key)
 
+    def _order(self) -> list[TableRow]:
+        """All rows in the current sort order, computed once per data or sort change (not per keystroke)."""
+        if self._ordered is None:
+            rows = self.rows
+            if self.sort_column is not None:
+                i = self.sort_column
+                present = [r for r in rows if r.sort[i] is not None]
+                missing = [r for r in rows if r.sort[i] is None]
+                rows = sorted(present, key=lambda r: r.sort[i], reverse=self.sort_reverse) + missing
+            self._ordered = rows
+        return self._ordered
+
     def _rebuild(self, keep: int | None) -> None:
-        rows = self.rows if self._filter is None else [r for r in self.rows if self._filter(r)]
-        if self.sort_column is not None:
-            i = self.sort_column
-            present = [r for r in rows if r.sort[i] is not None]
-            missing = [r for r in rows if r.sort[i] is None]
-            rows = sorted(present, key=lambda r: r.sort[i], reverse=self.sort_reverse) + missing
+        ordered = self._order()
+        rows = ordered if self._filter is None else [r for r in ordered if self._filter(r)]
         self.view_rows = rows
         width = 2 + sum(self.widths) + max(len(self.widths) - 1, 0)
         self.virtual_size = Size(width, len(rows) + 1)
