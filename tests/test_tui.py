@@ -324,3 +324,43 @@ async def test_usable_at_80x24(demo_db_path: Path, size: tuple[int, int]) -> Non
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, OfferDetailScreen)
+
+
+async def test_edit_and_delete_recorded_rows_with_confirmation(demo_db_path: Path) -> None:
+    from quotetui.store.models import Discount
+    from quotetui.tui.dialogs.confirm import ConfirmDialog
+    from quotetui.tui.dialogs.pick import PickDialog
+
+    before = count_rows(demo_db_path, Discount)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_offer(2)  # 一万网络 8×H100 (官网价): one term discount of 15 %
+        await settle(pilot)
+        await pilot.press("I")
+        await pilot.pause()
+        assert isinstance(app.screen, PickDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#f-rate", Input).value = "20"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("2")
+        assert "× (1 − 20.00 %) term discount 20 %" in text_of(app, "#figures")
+        await pilot.press("I")
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")  # cancelled: nothing deleted
+        await settle(pilot)
+        assert count_rows(demo_db_path, Discount) == before
+        await pilot.press("I")
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+    assert count_rows(demo_db_path, Discount) == before - 1

@@ -360,6 +360,8 @@ def _parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
         if not part.strip():
             continue
         below, sep, credit = part.partition(":")
+        if not sep:
+            raise BadInput(f"{part.strip()!r} needs the form below%:credit%, e.g. 99.9:10")
         values = parse(
             (
                 FieldSpec("below", "", "percent", True, maximum=Decimal(100), minimum=ZERO),
@@ -367,8 +369,6 @@ def _parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
             ),
             {"below": below, "credit": credit},
         )
-        if not sep:
-            raise BadInput(f"{part.strip()!r} needs the form below%:credit%")
         tiers.append((values["below"], values["credit"]))
     if len({b for b, _ in tiers}) != len(tiers):
         raise BadInput("each threshold once")
@@ -396,11 +396,18 @@ def sla_form(db: Database, offer_id: int) -> FormSpec:
 
 
 def save_sla(db: Database, offer_id: int, raw: dict[str, Any]) -> None:
-    values = parse(SLA_FIELDS, raw)
+    errors: dict[str, str] = {}
     try:
-        tiers = _parse_credits(values.pop("credits"))
+        values = parse(SLA_FIELDS, raw)
+    except FieldErrors as exc:  # keep going: the credit schedule is checked too, so every problem shows
+        errors, values = dict(exc.errors), {}
+    try:
+        tiers = _parse_credits(raw.get("credits"))
     except QuotetuiError as exc:
-        raise FieldErrors({"credits": str(exc)}) from None
+        errors["credits"] = str(exc)
+    if errors:
+        raise FieldErrors(errors)
+    values.pop("credits")
     with db.write() as session:
         _get(session, Offer, offer_id, "offer")
         sla = session.exec(select(SlaTerm).where(SlaTerm.offer_id == offer_id)).first() or SlaTerm(offer_id=offer_id)
@@ -454,3 +461,42 @@ def _get(session: Session, model: Any, row_id: int, what: str) -> Any:
     if row is None:
         raise BadInput(f"no {what} with id {row_id}")
     return row
+
+
+# -- editing a recorded round --------------------------------------------------------------------------
+def revision_edit_form(db: Database, revision_id: int) -> FormSpec:
+    """A recorded round with its headline price (the shortest-term option), to correct a typo."""
+    with db.session() as session:
+        rev = _get(session, QuoteRevision, revision_id, "round")
+        price = session.exec(
+            select(RevisionPrice)
+            .where(RevisionPrice.revision_id == revision_id)
+            .order_by(col(RevisionPrice.term_months))
+        ).first()
+    values: dict[str, Any] = {"mover": rev.mover.value, "quoted_at": text_of(rev.quoted_at), "note": rev.note or ""}
+    if price is not None:
+        values |= {f.name: text_of(getattr(price, f.name)) for f in PRICE_FIELDS}
+    return FormSpec(f"Round {rev.seq}", ROUND_FIELDS, values)
+
+
+def update_revision(db: Database, revision_id: int, raw: dict[str, Any]) -> int:
+    values = parse(ROUND_FIELDS, raw)
+    price = {f.name: values[f.name] for f in PRICE_FIELDS}
+    _check_price(price)
+    with db.write() as session:
+        rev = _get(session, QuoteRevision, revision_id, "round")
+        rev.mover, rev.quoted_at, rev.note = e.Mover(values["mover"]), values["quoted_at"], values["note"]
+        row = session.exec(
+            select(RevisionPrice)
+            .where(RevisionPrice.revision_id == revision_id)
+            .order_by(col(RevisionPrice.term_months))
+        ).first()
+        if row is None:
+            row = RevisionPrice(
+                revision_id=revision_id, term_months=0, unit=e.PriceUnit.NODE_MONTH, amount=Decimal(0), currency="CNY"
+            )
+        row.term_months, row.unit = price["term_months"], e.PriceUnit(price["unit"])
+        row.amount, row.amount_high = price["amount"], price["amount_high"]
+        row.currency, row.prepay = price["currency"], price["prepay"]
+        session.add(row)
+        return revision_id

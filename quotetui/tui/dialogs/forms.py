@@ -31,3 +31,8 @@ def extra_form(db: Database, offer_id: int, extra_id: int | None = None) -> Form
 
 def sla_form(db: Database, offer_id: int) -> FormScreen:
     return FormScreen(editing.sla_form(db, offer_id), lambda raw: editing.save_sla(db, offer_id, raw))
+
+
+def round_edit_form(db: Database, revision_id: int) -> FormScreen:
+    spec = editing.revision_edit_form(db, revision_id)
+    return FormScreen(spec, lambda raw: editing.update_revision(db, revision_id, raw))

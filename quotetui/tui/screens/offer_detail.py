@@ -43,6 +43,10 @@ class OfferDetailScreen(Screen[None]):
         Binding("x", "extra", "Extra cost", id="add-extra"),
         Binding("l", "sla", "SLA", id="edit-sla"),
         Binding("e", "edit", "Edit offer", id="edit-offer"),
+        Binding("R", "manage('rounds')", "Rounds…", show=False, id="manage-rounds"),
+        Binding("I", "manage('discounts')", "Discounts…", show=False, id="manage-discounts"),
+        Binding("X", "manage('extras')", "Extras…", show=False, id="manage-extras"),
+        Binding("P", "edit_provider", "Edit provider", show=False, id="edit-provider"),
         Binding("space", "pin", "Pin", show=False),
     ]
 
@@ -190,3 +194,85 @@ class OfferDetailScreen(Screen[None]):
 
     def action_pin(self) -> None:
         self.qapp.toggle_pin(self.offer_id)
+
+    def action_edit_provider(self) -> None:
+        from quotetui.tui.dialogs.forms import provider_form
+
+        if self.qapp.database is not None and self.detail is not None:
+            self.app.push_screen(provider_form(self.qapp.database, self.detail.provider.id), self._form_done)
+
+    def action_manage(self, what: str) -> None:
+        """Pick a recorded round, discount or extra cost, then edit it or delete it (after confirming)."""
+        from quotetui.domain.money import Money, plain
+        from quotetui.tui.dialogs.pick import PickDialog
+
+        d, db = self.detail, self.qapp.database
+        if d is None or db is None:
+            return
+        if what == "rounds":
+            items = []
+            for r in d.rounds:
+                p = r.prices[0] if r.prices else None
+                price = f"{Money(p.amount, p.currency).display()} {p.currency} {p.unit.value}" if p else "no price"
+                items.append(
+                    (
+                        r.revision.id or 0,
+                        f"round {r.revision.seq} · {r.revision.mover.value} · {r.revision.quoted_at.date()} · {price}",
+                    )
+                )
+            title = "Rounds"
+        elif what == "discounts":
+            items = [
+                (
+                    x.id or 0,
+                    f"{x.kind.value} · {plain(x.rate * 100) + ' %' if x.rate is not None else 'rate?'}"
+                    f" · {x.description or ''}",
+                )
+                for x in d.discounts
+            ]
+            title = "Discounts"
+        else:
+            items = [
+                (
+                    x.id or 0,
+                    f"{x.kind.value} · {x.basis.value} · "
+                    f"{Money(x.amount, x.currency).display() + ' ' + x.currency if x.amount is not None else '?'}"
+                    f" · {x.description or ''}",
+                )
+                for x in d.extras
+            ]
+            title = "Extra costs"
+        self.app.push_screen(PickDialog(title, items), lambda choice: self._picked(what, choice))
+
+    def _picked(self, what: str, choice: tuple[str, int] | None) -> None:
+        from quotetui.services import editing
+        from quotetui.store.models import Discount, ExtraCost, QuoteRevision
+        from quotetui.tui.dialogs import forms
+        from quotetui.tui.dialogs.confirm import ConfirmDialog
+
+        db = self.qapp.database
+        if choice is None or db is None:
+            return
+        action, row_id = choice
+        if action == "edit":
+            screen = {
+                "rounds": lambda: forms.round_edit_form(db, row_id),
+                "discounts": lambda: forms.discount_form(db, self.offer_id, row_id),
+                "extras": lambda: forms.extra_form(db, self.offer_id, row_id),
+            }[what]()
+            self.app.push_screen(screen, self._form_done)
+            return
+        models: dict[str, type[QuoteRevision] | type[Discount] | type[ExtraCost]] = {
+            "rounds": QuoteRevision,
+            "discounts": Discount,
+            "extras": ExtraCost,
+        }
+        model = models[what]
+
+        def confirmed(yes: bool | None) -> None:
+            if yes and self.qapp.run_safely("Delete", lambda: editing.delete_row(db, model, row_id)):
+                self._form_done(True)
+
+        self.app.push_screen(
+            ConfirmDialog(f"Delete this {what[:-1]}?", "The figures are recomputed without it."), confirmed
+        )

@@ -1,0 +1,44 @@
+"""Pick a recorded row (a round, a discount, an extra cost) to edit it or delete it."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class PickDialog(ModalScreen[tuple[str, int] | None]):
+    """Answers ("edit", id) or ("delete", id); Escape answers None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("enter", "choose('edit')", "Edit", priority=True),
+        Binding("x,delete", "choose('delete')", "Delete"),
+    ]
+
+    def __init__(self, title: str, items: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.title_text, self.items = title, items
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"{self.title_text}  (Enter edits, x deletes, Esc closes)", classes="dialog-title")
+            yield OptionList(*(Option(label, id=str(key)) for key, label in self.items), id="pick")
+
+    def on_mount(self) -> None:
+        if not self.items:
+            self.notify("Nothing recorded yet.", severity="warning")
+            self.dismiss(None)
+
+    def action_choose(self, what: str) -> None:
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        option = options.get_option_at_index(options.highlighted)
+        assert option.id is not None
+        self.dismiss((what, int(option.id)))
