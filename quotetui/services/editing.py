@@ -32,6 +32,11 @@ from quotetui.store.models import (
 ZERO, ONE = Decimal(0), Decimal(1)
 
 
+def shown(row: object, fields: tuple[FieldSpec, ...]) -> dict[str, Any]:
+    """A stored row's values as its form shows them (fields that are not columns are left out)."""
+    return {f.name: text_of(getattr(row, f.name)) for f in fields if hasattr(row, f.name)}
+
+
 def _choices(enum: type[e.Choice]) -> tuple[tuple[str, str], ...]:
     return tuple((m.value.replace("_", " "), m.value) for m in enum)
 
@@ -64,7 +69,7 @@ def provider_form(db: Database, provider_id: int | None = None) -> FormSpec:
     if provider_id is not None:
         with db.session() as session:
             p = _get(session, Provider, provider_id, "provider")
-            values = {f.name: text_of(getattr(p, f.name)) for f in PROVIDER_FIELDS}
+            values = shown(p, PROVIDER_FIELDS)
     return FormSpec("Edit provider" if provider_id else "New provider", PROVIDER_FIELDS, values)
 
 
@@ -135,7 +140,7 @@ def offer_form(db: Database, offer_id: int | None = None) -> FormSpec:
             o = _get(session, Offer, offer_id, "offer")
             catalog, ids = load_catalog(session)
             gpu = next(key for key, gid in ids.items() if gid == o.gpu_model_id)
-            values = {f.name: text_of(getattr(o, f.name, None)) for f in fields if f.name != "gpu"}
+            values = shown(o, fields)
             values["gpu"] = catalog.get(gpu).name
     return FormSpec("Edit offer" if offer_id else "New offer", fields, values)
 
@@ -293,7 +298,7 @@ def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
     if discount_id is not None:
         with db.session() as session:
             d = _get(session, Discount, discount_id, "discount")
-            values = {f.name: text_of(getattr(d, f.name)) for f in DISCOUNT_FIELDS}
+            values = shown(d, DISCOUNT_FIELDS)
             if d.rate is not None:
                 values["rate"] = text_of(d.rate * 100)
     return FormSpec("Edit discount" if discount_id else "New discount", DISCOUNT_FIELDS, values)
@@ -317,7 +322,7 @@ def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
     if extra_id is not None:
         with db.session() as session:
             x = _get(session, ExtraCost, extra_id, "extra cost")
-            values = {f.name: text_of(getattr(x, f.name)) for f in EXTRA_FIELDS}
+            values = shown(x, EXTRA_FIELDS)
     return FormSpec("Edit extra cost" if extra_id else "New extra cost", EXTRA_FIELDS, values)
 
 
@@ -381,7 +386,7 @@ def sla_form(db: Database, offer_id: int) -> FormSpec:
         _get(session, Offer, offer_id, "offer")
         sla = session.exec(select(SlaTerm).where(SlaTerm.offer_id == offer_id)).first()
         if sla is not None:
-            values = {f.name: text_of(getattr(sla, f.name, None)) for f in SLA_FIELDS if f.name != "credits"}
+            values = shown(sla, SLA_FIELDS)
             if sla.availability is not None:
                 values["availability"] = text_of(sla.availability * 100)
             tiers = list(
