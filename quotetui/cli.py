@@ -67,10 +67,11 @@ def _fail(code: int, message: str) -> NoReturn:
 
 
 def _register() -> None:
-    from quotetui.commands import calc, claims, db, fx, market, scenario
+    from quotetui.commands import calc, claims, db, fx, market, scenario, transfer
 
     market.register(app)
     claims.register(app)
+    transfer.register(app)
     app.add_typer(scenario.app, name="scenario")
     app.add_typer(calc.app, name="calc")
     app.add_typer(fx.app, name="fx")

@@ -68,3 +68,15 @@ def test_an_offer_that_already_wins_shows_its_headroom() -> None:
     t = target_price(this, batna, fx(), A)
     assert t is not None and t.already_beats and t.cut < 0
     assert t.amount == Decimal("69999.99")
+
+
+def test_every_batna_at_once_agrees_with_one_at_a_time() -> None:
+    from quotetui.domain.economics.negotiation import batnas
+
+    s = scenario(gpus=16)
+    prices = {1: ("A", "90000"), 2: ("A", "60000"), 3: ("B", "70000"), 4: ("C", "65000"), 5: ("C", "99000")}
+    evaluations = [evaluate(offer(option(p), id=i, provider=who), s, fx(), A) for i, (who, p) in prices.items()]
+    fast = batnas(evaluations)
+    for e in evaluations:
+        slow = find_batna(e, evaluations)
+        assert (fast[e.offer.id].offer.id if fast[e.offer.id] else None) == (slow.offer.id if slow else None)

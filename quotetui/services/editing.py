@@ -355,11 +355,11 @@ SLA_FIELDS = (
 )
 
 
-def _credits_text(tiers: list[SlaCreditTier]) -> str:
+def credits_text(tiers: list[SlaCreditTier]) -> str:
     return ", ".join(f"{text_of(t.below * 100)}:{text_of(t.credit * 100)}" for t in tiers)
 
 
-def _parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
+def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
     tiers = []
     for part in (text or "").split(","):
         if not part.strip():
@@ -396,7 +396,7 @@ def sla_form(db: Database, offer_id: int) -> FormSpec:
                     .order_by(col(SlaCreditTier.below).desc())
                 )
             )
-            values["credits"] = _credits_text(tiers)
+            values["credits"] = credits_text(tiers)
     return FormSpec("SLA terms", SLA_FIELDS, values)
 
 
@@ -407,7 +407,7 @@ def save_sla(db: Database, offer_id: int, raw: dict[str, Any]) -> None:
     except FieldErrors as exc:  # keep going: the credit schedule is checked too, so every problem shows
         errors, values = dict(exc.errors), {}
     try:
-        tiers = _parse_credits(raw.get("credits"))
+        tiers = parse_credits(raw.get("credits"))
     except QuotetuiError as exc:
         errors["credits"] = str(exc)
     if errors:

@@ -81,14 +81,30 @@ def savings(offer: OfferInput, assumptions: Assumptions) -> Savings | None:
     )
 
 
+def _candidate(e: Evaluation) -> bool:
+    return e.feasibility.ok and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
+
+
+def batnas(evaluations: list[Evaluation]) -> dict[int, Evaluation | None]:
+    """The BATNA of every offer at once (same rule as :func:`find_batna`), in one pass: the best
+    candidate of the best provider, or of the second-best provider for that provider's own offers."""
+    best: dict[str, Evaluation] = {}
+    for e in evaluations:
+        if _candidate(e):
+            current = best.get(e.offer.provider)
+            if current is None or (e.cost_per_pflop_hour, e.offer.id) < (current.cost_per_pflop_hour, current.offer.id):
+                best[e.offer.provider] = e
+    ranked = sorted(best.values(), key=lambda e: (e.cost_per_pflop_hour, e.offer.id))
+    first = ranked[0] if ranked else None
+    second = ranked[1] if len(ranked) > 1 else None
+    return {
+        e.offer.id: (second if first is not None and e.offer.provider == first.offer.provider else first)
+        for e in evaluations
+    }
+
+
 def find_batna(this: Evaluation, others: list[Evaluation]) -> Evaluation | None:
-    candidates = [
-        e
-        for e in others
-        if e.offer.provider != this.offer.provider
-        and e.feasibility.ok
-        and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
-    ]
+    candidates = [e for e in others if e.offer.provider != this.offer.provider and _candidate(e)]
     return min(candidates, key=lambda e: (e.cost_per_pflop_hour, e.offer.id), default=None)
 
 

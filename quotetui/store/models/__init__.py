@@ -16,7 +16,7 @@ from quotetui.store.models.market import (
     SlaTerm,
     Source,
 )
-from quotetui.store.models.planning import FxRate, PurchaseOption, Scenario, Setting
+from quotetui.store.models.planning import FxRate, MarketPrice, PurchaseOption, Scenario, Setting
 
 metadata = SQLModel.metadata
 
@@ -31,6 +31,7 @@ __all__ = [
     "GpuModel",
     "Incident",
     "Invoice",
+    "MarketPrice",
     "Offer",
     "Provider",
     "PurchaseOption",

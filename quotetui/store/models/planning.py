@@ -83,3 +83,28 @@ class Setting(SQLModel, table=True):
     __tablename__ = "setting"
     key: str = Field(primary_key=True, max_length=60)
     value: str
+
+
+class MarketPrice(SQLModel, table=True):
+    """A public list price from a cloud catalog (e.g. SkyPilot's): a market reference, not an offer."""
+
+    __tablename__ = "market_price"
+    __table_args__ = (
+        sa.UniqueConstraint("catalog", "instance_type", "region"),
+        sa.CheckConstraint("price >= 0", name="price_not_negative"),
+        sa.CheckConstraint("gpu_count > 0", name="gpu_count_positive"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    source_id: int | None = fk("source.id", nullable=True, ondelete="SET NULL")
+    catalog: str = Field(max_length=60)  # the cloud, e.g. "lambda"
+    instance_type: str = Field(max_length=120)
+    gpu_model_id: int = fk("gpu_model.id")
+    gpu_count: int
+    vcpus: Decimal | None = exact(nullable=True)
+    memory_gib: Decimal | None = exact(nullable=True)
+    region: str = Field(max_length=80)
+    price: Decimal = money()  # per instance-hour, on demand
+    spot_price: Decimal | None = money(nullable=True)
+    currency: str = currency()
+    as_of: date
+    imported_at: datetime = created()

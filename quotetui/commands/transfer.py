@@ -1,0 +1,94 @@
+"""``quotetui import``, ``quotetui export``, ``quotetui template``, ``quotetui market``: files in and out."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, ScenarioOpt, open_db, print_json, table
+
+
+def import_(
+    ctx: typer.Context,
+    files: Annotated[
+        list[Path], typer.Argument(help="xlsx workbooks or CSV files (template sheets, SkyPilot catalogs).")
+    ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Check everything and say what would change; write nothing.")
+    ] = False,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date of market price lists (default today).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Import spreadsheets, all or nothing: every problem is listed and nothing is written until all are fixed."""
+    from quotetui.domain.timeutil import parse_date
+    from quotetui.io.problems import ImportProblems
+    from quotetui.services.importing import import_files
+
+    day: date | None = parse_date(as_of, what="--as-of") if as_of else None
+    try:
+        report = import_files(open_db(ctx, load_demo_if_new=False), files, dry_run=dry_run, as_of=day)
+    except ImportProblems as exc:
+        if not as_json:
+            raise
+        print_json({"imported": False, "problems": [p.to_json() for p in exc.problems]})
+        raise typer.Exit(2) from None
+    if as_json:
+        print_json(report.to_json())
+        return
+    for line in report.lines():
+        typer.echo(line, err=line.startswith("warning"))
+
+
+def template(ctx: typer.Context, out: Annotated[Path, typer.Argument(help="The .xlsx template to write.")]) -> None:
+    """Write the import template: a sheet per entity, notes on headers, drop-down lists."""
+    from quotetui.services.transfer import write_import_template
+
+    typer.echo(f"Wrote {write_import_template(open_db(ctx, load_demo_if_new=False), out)}.")
+
+
+def export(
+    ctx: typer.Context,
+    out: Annotated[Path, typer.Argument(help="OUT.xlsx (the workbook) or OUT.csv (the offers sheet).")],
+    scenario: ScenarioOpt = None,
+) -> None:
+    """Export the comparison workbook for a scenario (live TCO formulas, charts), or the offers as CSV."""
+    from quotetui.services.transfer import export_file
+
+    typer.echo(f"Wrote {export_file(open_db(ctx), out, scenario)}.")
+
+
+def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:
+    """Market reference prices from imported catalogs: median per GPU-hour of each model."""
+    from quotetui.domain.economics.exact import dec
+    from quotetui.services.market_prices import market_medians
+    from quotetui.services.scenarios import resolve_scenario
+
+    db = open_db(ctx)
+    from quotetui.domain.timeutil import utcnow
+
+    with db.session() as session:
+        currency = resolve_scenario(session, scenario).home_currency
+    medians, missing = market_medians(db, currency, utcnow().date())
+    if as_json:
+        print_json({"currency": currency, "medians": [m.to_json() for m in medians], "not_converted": missing})
+        return
+    table(
+        ["GPU", f"median {currency}/GPU-h", "listings", "catalogs", "as of"],
+        [
+            [m.gpu, f"{dec(m.median_gpu_hour, 2):,}", str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
+            for m in medians
+        ],
+        right=frozenset({f"median {currency}/GPU-h", "listings"}),
+    )
+    for line in missing:
+        typer.echo(f"not converted: {line}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_)
+    app.command()(template)
+    app.command()(export)
+    app.command()(market)

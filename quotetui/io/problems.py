@@ -1,0 +1,39 @@
+"""Problems found in an input file, each with its place: file, sheet, row, column and reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from quotetui.domain.errors import BadInput
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    file: str
+    reason: str
+    sheet: str | None = None
+    row: int | None = None  # 1-based, as the spreadsheet shows it
+    column: str | None = None  # the header name (and letter, when known)
+
+    def to_json(self) -> dict[str, str | int | None]:
+        return {"file": self.file, "sheet": self.sheet, "row": self.row, "column": self.column, "reason": self.reason}
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.sheet:
+            where += f" › {self.sheet}"
+        if self.row is not None:
+            where += f" › row {self.row}"
+        if self.column:
+            where += f" › {self.column}"
+        return f"{where}: {self.reason}"
+
+
+class ImportProblems(BadInput):
+    """Everything wrong with the input, found before anything was written; the database is unchanged."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        shown = "\n".join(f"  {p}" for p in problems[:200])
+        more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
+        super().__init__(f"{len(problems)} problem(s); nothing was imported:\n{shown}{more}")

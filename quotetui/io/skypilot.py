@@ -1,0 +1,118 @@
+"""SkyPilot catalog CSVs (``catalogs/v7/<cloud>/vms.csv``): public on-demand prices per instance-hour, USD.
+
+Columns are found by name (clouds order them differently and add others). GPU names go through the
+catalog's aliases, with the per-GPU memory from ``GpuInfo`` (a Python-literal dict, parsed with
+``ast.literal_eval`` under a size limit) and ``pcie`` in the instance type to tell variants apart.
+CPU-only rows are skipped; GPUs the catalog does not know are skipped with a warning.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.gpus import GpuCatalog
+from quotetui.io.import_rows import to_decimal
+from quotetui.io.problems import Problem
+from quotetui.io.tables import Table
+
+MAX_GPUINFO = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class MarketItem:
+    instance_type: str
+    gpu_key: str
+    gpu_count: int
+    vcpus: Decimal | None
+    memory_gib: Decimal | None
+    region: str
+    price: Decimal
+    spot_price: Decimal | None
+
+
+@dataclass(slots=True)
+class MarketRows:
+    file: str
+    catalog: str
+    items: list[MarketItem] = field(default_factory=list)
+
+
+def catalog_name(file: str) -> str:
+    """``skypilot-lambda-vms.csv`` -> ``lambda``; ``vms.csv`` in ``lambda/`` is left to the caller."""
+    stem = Path(file).stem.lower()
+    return stem.removeprefix("skypilot-").removesuffix("-vms").removesuffix("_vms") or stem
+
+
+def _memory_mib(info: Any) -> int | None:
+    if not isinstance(info, str) or not info.strip() or len(info) > MAX_GPUINFO:
+        return None
+    try:
+        data = ast.literal_eval(info)
+        size = data["Gpus"][0]["MemoryInfo"]["SizeInMiB"]
+        return int(size)
+    except (ValueError, SyntaxError, KeyError, IndexError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], warnings: list[Problem]) -> MarketRows:
+    rows = MarketRows(table.file, catalog_name(table.file))
+    index = {h: i for i, h in enumerate(table.header)}
+
+    def cell(cells: list[Any], name: str) -> Any:
+        i = index.get(name)
+        return cells[i] if i is not None and i < len(cells) else None
+
+    unknown: Counter[str] = Counter()
+    for number, cells in table.rows:
+        gpu = cell(cells, "AcceleratorName")
+        if gpu in (None, ""):
+            continue  # CPU-only instance
+        instance = str(cell(cells, "InstanceType") or "").strip()
+        hint = str(gpu) + (" PCIe" if "pcie" in instance.lower() and "pcie" not in str(gpu).lower() else "")
+        try:
+            spec = catalog.lookup(hint, _memory_mib(cell(cells, "GpuInfo")))
+        except QuotetuiError:
+            try:
+                spec = catalog.lookup(str(gpu), _memory_mib(cell(cells, "GpuInfo")))
+            except QuotetuiError:
+                unknown[str(gpu)] += 1
+                continue
+        try:
+            count = to_decimal(cell(cells, "AcceleratorCount"))
+            price = to_decimal(cell(cells, "Price"))
+            spot_raw = cell(cells, "SpotPrice")
+            spot = to_decimal(spot_raw) if spot_raw not in (None, "") else None
+            vcpus_raw, memory_raw = cell(cells, "vCPUs"), cell(cells, "MemoryGiB")
+            vcpus = to_decimal(vcpus_raw) if vcpus_raw not in (None, "") else None
+            memory = to_decimal(memory_raw) if memory_raw not in (None, "") else None
+        except ValueError as exc:
+            problems.append(table.where(number, None, str(exc)))
+            continue
+        region = str(cell(cells, "Region") or "").strip()
+        if count != count.to_integral_value() or count < 1:
+            problems.append(table.where(number, index.get("AcceleratorCount"), f"{count} is not a GPU count"))
+            continue
+        if price < 0 or not region or not instance:
+            problems.append(table.where(number, None, "needs an instance type, a region and a price of zero or more"))
+            continue
+        rows.items.append(
+            MarketItem(
+                instance,
+                spec.key,
+                int(count),
+                vcpus,
+                memory,
+                region,
+                price.normalize() if price == price.to_integral_value() else price,
+                spot,
+            )
+        )
+    for name, n in sorted(unknown.items()):
+        warnings.append(Problem(table.file, f"{n} rows of {name!r} skipped: not a GPU of the catalog"))
+    return rows

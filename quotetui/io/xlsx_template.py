@@ -1,0 +1,86 @@
+"""The import template: a sheet per entity, a note on every header, drop-downs for closed vocabularies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Font, PatternFill
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from quotetui.domain.currency import MINOR_UNITS
+from quotetui.io.import_schema import ENTITIES, Col
+
+HEADER_FILL = PatternFill("solid", fgColor="DDE7F3")
+REQUIRED_FONT = Font(bold=True, color="1F3864")
+ROWS_VALIDATED = 2000
+
+
+def _list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
+    lists.cell(row=1, column=column, value=title).font = Font(bold=True)
+    for i, value in enumerate(values, start=2):
+        cell = lists.cell(row=i, column=column, value=value)
+        cell.data_type = "s"
+    letter = get_column_letter(column)
+    return f"{quote_sheetname(lists.title)}!${letter}$2:${letter}${len(values) + 1}"
+
+
+def write_template(path: Path, gpu_names: list[str]) -> Path:
+    book = Workbook()
+    book.remove(book.active)
+    lists = book.create_sheet("Lists")
+    ranges: dict[str, str] = {}
+    column = 1
+
+    def validation_for(col: Col) -> str | None:
+        nonlocal column
+        if col.kind == "gpu":
+            key, values = "gpu", gpu_names
+        elif col.kind == "currency":
+            key, values = "currency", sorted(MINOR_UNITS)
+        elif col.kind == "bool":
+            key, values = "bool", ["yes", "no"]
+        elif col.choices is not None:
+            key, values = col.choices.__name__, [m.value for m in col.choices]
+        else:
+            return None
+        if key not in ranges:
+            ranges[key] = _list_column(lists, column, key, values)
+            column += 1
+        return ranges[key]
+
+    for entity in ENTITIES:
+        sheet = book.create_sheet(entity.sheet)
+        sheet.freeze_panes = "A2"
+        for index, col in enumerate(entity.columns, start=1):
+            cell = sheet.cell(row=1, column=index, value=col.label)
+            cell.fill = HEADER_FILL
+            if col.required:
+                cell.font = REQUIRED_FONT
+            note = ("required. " if col.required else "") + (col.note or col.kind)
+            if col.aliases:
+                note += f"\nAlso read as: {', '.join(col.aliases)}"
+            cell.comment = Comment(note, "quotetui", width=320, height=120)
+            letter = get_column_letter(index)
+            sheet.column_dimensions[letter].width = max(12, min(32, len(col.label) + 4))
+            formula = validation_for(col)
+            if formula is not None:
+                dv = DataValidation(
+                    type="list",
+                    formula1=formula,
+                    allow_blank=not col.required,
+                    showErrorMessage=True,
+                    errorTitle=col.label,
+                    error=f"choose a value from the list ({col.label})",
+                )
+                dv.add(f"{letter}2:{letter}{ROWS_VALIDATED}")
+                sheet.add_data_validation(dv)
+    lists.sheet_state = "hidden"
+    book.move_sheet(lists, offset=len(book.sheetnames))
+    book.properties.title = "quotetui import template"
+    book.properties.creator = "quotetui"
+    book.save(path)
+    return path

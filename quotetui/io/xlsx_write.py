@@ -1,0 +1,198 @@
+"""A small layer over openpyxl's write-only (streaming) mode: sheets of typed cells, formats, charts.
+
+* Decimal values are written as exact decimal text (never through a float).
+* A text value is always a string cell, even when it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
+  carriage return: openpyxl would otherwise make ``=…`` a formula. Formulas exist only as :class:`Formula`.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.chart import LineChart, Reference
+from openpyxl.styles import Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+MONEY = "#,##0.00"
+MONEY_FINE = "#,##0.00####"
+INTEGER = "#,##0"
+PERCENT = "0.00%"
+DATE = "yyyy-mm-dd"
+DATETIME = "yyyy-mm-dd hh:mm"
+NUMBER = "#,##0.######"
+
+BEST = PatternFill("solid", fgColor="C6EFCE")
+HEADER = PatternFill("solid", fgColor="DDE7F3")
+BOLD = Font(bold=True)
+RISKY = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    text: str  # starts with "="
+
+
+@dataclass(frozen=True, slots=True)
+class Styled:
+    value: Any
+    number_format: str | None = None
+    bold: bool = False
+    best: bool = False  # highlighted as the best value of its column or row
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    header: str
+    width: int = 12
+    number_format: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LineChartSpec:
+    title: str
+    anchor: str
+    header_row: int  # the row holding the series names
+    first_row: int
+    last_row: int
+    category_column: int
+    series_columns: tuple[int, ...]
+    x_title: str = ""
+    y_title: str = ""
+
+
+@dataclass(slots=True)
+class Sheet:
+    title: str
+    columns: list[Column]
+    rows: Iterable[Sequence[Any]]
+    preamble: Sequence[Sequence[Any]] = field(default_factory=list)  # rows above the header (titles, inputs)
+    freeze: bool = True
+    autofilter: bool = True
+    charts: list[LineChartSpec] = field(default_factory=list)
+
+
+def _cell(sheet: Any, value: Any, number_format: str | None) -> Any:
+    if isinstance(value, Styled):
+        cell = WriteOnlyCell(sheet, value=_cell_value(value.value))
+        if isinstance(value.value, str):
+            cell.data_type = "s"
+        elif isinstance(value.value, Formula):
+            cell.data_type = "f"
+        fmt = value.number_format or number_format
+        if fmt and not isinstance(value.value, str):
+            cell.number_format = fmt
+        if value.bold:
+            cell.font = BOLD
+        if value.best:
+            cell.fill = BEST
+        return cell
+    if isinstance(value, str):
+        if value.startswith(RISKY):  # never a formula: a string cell
+            cell = WriteOnlyCell(sheet, value=value)
+            cell.data_type = "s"
+            return cell
+        return value
+    if isinstance(value, Formula):
+        cell = WriteOnlyCell(sheet, value=value.text)
+        if number_format:
+            cell.number_format = number_format
+        return cell
+    if number_format and isinstance(value, (int, Decimal, date)) and not isinstance(value, bool):
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.number_format = number_format
+        return cell
+    return value
+
+
+def _cell_value(value: Any) -> Any:
+    return value.text if isinstance(value, Formula) else value
+
+
+def write_xlsx(path: Path, sheets: list[Sheet], properties: dict[str, str]) -> Path:
+    book = Workbook(write_only=True)
+    for spec in sheets:
+        sheet = book.create_sheet(spec.title)
+        for index, column in enumerate(spec.columns, start=1):
+            sheet.column_dimensions[get_column_letter(index)].width = column.width
+        header_row = len(spec.preamble) + 1
+        if spec.freeze:
+            sheet.freeze_panes = f"A{header_row + 1}"
+        count = 0
+        for row in spec.preamble:
+            sheet.append([_cell(sheet, v, None) for v in row])
+        header = []
+        for column in spec.columns:
+            cell = WriteOnlyCell(sheet, value=column.header)
+            cell.data_type, cell.font, cell.fill = "s", BOLD, HEADER
+            header.append(cell)
+        sheet.append(header)
+        formats = [c.number_format for c in spec.columns]
+        width = len(formats)
+        for row in spec.rows:
+            sheet.append([_cell(sheet, v, formats[i] if i < width else None) for i, v in enumerate(row)])
+            count += 1
+        if spec.autofilter and count:
+            sheet.auto_filter.ref = f"A{header_row}:{get_column_letter(len(spec.columns))}{header_row + count}"
+        for chart_spec in spec.charts:
+            sheet.add_chart(_line_chart(sheet, chart_spec), chart_spec.anchor)
+    props = book.properties
+    props.title = properties.get("title", "")
+    props.subject = properties.get("subject", "")
+    props.description = properties.get("description", "")
+    props.keywords = properties.get("keywords", "")
+    props.creator = "quotetui"
+    if "created" in properties:
+        props.created = datetime.fromisoformat(properties["created"]).replace(tzinfo=None)
+    book.save(path)
+    return path
+
+
+def _line_chart(sheet: Any, spec: LineChartSpec) -> LineChart:
+    chart = LineChart()
+    chart.title = spec.title
+    chart.x_axis.title = spec.x_title
+    chart.y_axis.title = spec.y_title
+    chart.height, chart.width = 9, 18
+    for column in spec.series_columns:
+        data = Reference(sheet, min_col=column, min_row=spec.header_row, max_row=spec.last_row)
+        chart.add_data(data, titles_from_data=True)
+    chart.set_categories(Reference(sheet, min_col=spec.category_column, min_row=spec.first_row, max_row=spec.last_row))
+    return chart
+
+
+def neutralise(value: Any) -> Any:
+    """For CSV: a text that a spreadsheet would run as a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(RISKY):
+        return "'" + value
+    return value
+
+
+def write_csv(path: Path, columns: list[Column], rows: Iterable[Sequence[Any]]) -> Path:
+    with path.open("w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([neutralise(c.header) for c in columns])
+        for row in rows:
+            writer.writerow([neutralise(_plain(v)) for v in row])
+    return path
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Styled):
+        value = value.value
+    if isinstance(value, Formula):
+        return ""
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="minutes")
+    if isinstance(value, date):
+        return value.isoformat()
+    if value is None:
+        return ""
+    return value

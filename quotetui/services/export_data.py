@@ -1,0 +1,164 @@
+"""Everything the comparison workbook shows, gathered once: the engine's figures for the scenario and
+the recorded facts, in the shapes the sheets write."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from sqlmodel import col, select
+
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.negotiation import Savings, Target, batnas, savings, target_price
+from quotetui.domain.economics.rentbuy import RentBuyResult
+from quotetui.domain.timeutil import utcnow
+from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
+from quotetui.services.claims import audit_claims
+from quotetui.services.economics import Ranking, rank_offers
+from quotetui.store.engine import Database
+from quotetui.store.models import (
+    BenchmarkResult,
+    Contract,
+    Discount,
+    ExtraCost,
+    FxRate,
+    GpuModel,
+    Offer,
+    Provider,
+    QuoteRevision,
+    RevisionPrice,
+    SlaCreditTier,
+    SlaTerm,
+    Source,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    savings: Savings | None
+    batna: Evaluation | None
+    target: Target | None
+
+
+@dataclass(slots=True)
+class ExportData:
+    generated_at: datetime
+    ranking: Ranking
+    audits: list[Audit]
+    providers: list[Provider]
+    offers: list[Offer]
+    provider_names: dict[int, str]
+    gpu_names: dict[int, str]
+    sources: dict[int, str]
+    rounds: list[tuple[QuoteRevision, RevisionPrice]]
+    discounts: list[Discount]
+    extras: list[ExtraCost]
+    slas: list[tuple[SlaTerm, list[SlaCreditTier]]]
+    claims: list[BenchmarkResult]
+    fx: list[FxRate]
+    contracts: list[Contract]
+    offers_by_id: dict[int, Offer] = field(default_factory=dict)
+    positions: dict[int, Position] = field(default_factory=dict)
+    purchase: dict[str, str] = field(default_factory=dict)
+    rent_buy: tuple[RentBuyResult, str] | None = None
+    pinned: list[int] = field(default_factory=list)
+
+    @property
+    def scenario_name(self) -> str:
+        return self.ranking.scenario.name
+
+    @property
+    def currency(self) -> str:
+        return self.ranking.scenario.home_currency
+
+    def offer_key(self, offer_id: int | None) -> tuple[str, str]:
+        """(provider name, offer name): the natural key the import matches on."""
+        offer = self.offers_by_id.get(offer_id or 0)
+        if offer is None:
+            return "", ""
+        return self.provider_names.get(offer.provider_id, ""), offer.name
+
+    def compared(self, claim: BenchmarkResult) -> str:
+        """A cheaper_than claim's compared offers as ``provider / offer; …`` (ids do not survive an import)."""
+        if not claim.conditions:
+            return ""
+        ids = json.loads(claim.conditions).get("compared_offer_ids", [])
+        return "; ".join(" / ".join(self.offer_key(i)) for i in ids)
+
+
+def gather(
+    db: Database, scenario: str | None = None, pinned: list[int] | None = None, on: date | None = None
+) -> ExportData:
+    ranking = rank_offers(db, scenario, on=on)
+    audits = audit_claims(db)
+    with db.session() as session:
+        providers = list(session.exec(select(Provider).order_by(col(Provider.id))))
+        offers = list(session.exec(select(Offer).order_by(col(Offer.id))))
+        rounds = list(
+            session.exec(
+                select(QuoteRevision, RevisionPrice)
+                .join(RevisionPrice, col(RevisionPrice.revision_id) == col(QuoteRevision.id))
+                .order_by(col(QuoteRevision.offer_id), col(QuoteRevision.seq), col(RevisionPrice.term_months))
+            ).all()
+        )
+        tiers: dict[int, list[SlaCreditTier]] = {}
+        for t in session.exec(select(SlaCreditTier).order_by(col(SlaCreditTier.below).desc())):
+            tiers.setdefault(t.sla_term_id, []).append(t)
+        data = ExportData(
+            generated_at=utcnow(),
+            ranking=ranking,
+            audits=audits,
+            providers=providers,
+            offers=offers,
+            provider_names={p.id: p.name for p in providers if p.id is not None},
+            gpu_names={g.id: g.name for g in session.exec(select(GpuModel)) if g.id is not None},
+            sources={s.id: s.title for s in session.exec(select(Source)) if s.id is not None},
+            rounds=[(r, p) for r, p in rounds],
+            discounts=list(session.exec(select(Discount).order_by(col(Discount.offer_id), col(Discount.id)))),
+            extras=list(session.exec(select(ExtraCost).order_by(col(ExtraCost.offer_id), col(ExtraCost.id)))),
+            slas=[(s, tiers.get(s.id or 0, [])) for s in session.exec(select(SlaTerm).order_by(col(SlaTerm.offer_id)))],
+            claims=list(session.exec(select(BenchmarkResult).order_by(col(BenchmarkResult.id)))),
+            fx=list(session.exec(select(FxRate).order_by(col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)))),
+            contracts=list(session.exec(select(Contract).order_by(col(Contract.start_date)))),
+        )
+    data.offers_by_id = {o.id: o for o in offers if o.id is not None}
+    data.purchase = purchase_defaults(db)
+    data.rent_buy = _rent_buy(db, data)
+    data.pinned = [p for p in (pinned or []) if any(e.offer.id == p for e in ranking.evaluations)]
+    _positions(data)
+    return data
+
+
+def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyResult, str] | None:
+    """Owning as recorded (the middle of the purchase option's ranges) against renting the best feasible
+    offer of the scenario at full use."""
+    best = next((e for e in data.ranking.evaluations if e.feasibility.ok), None)
+    if not data.purchase or best is None:
+        return None
+    result, note = calc_rent_vs_buy(
+        db,
+        capex=data.purchase["capex"],
+        opex_monthly=data.purchase["opex_monthly"],
+        offer_id=best.offer.id,
+        scenario=data.scenario_name,
+        horizon_months=int(data.purchase["horizon_months"]),
+    )
+    return result, f"{note}; owning: the middle of the ranges of {data.purchase['name']!r}"
+
+
+def _positions(data: ExportData) -> None:
+    assumptions = Assumptions()
+    evaluations = data.ranking.evaluations
+    fx = data.ranking.fx
+    assert fx is not None
+    best = batnas(evaluations)
+    for e in evaluations:
+        batna = best.get(e.offer.id)
+        target = target_price(e, batna, fx, assumptions) if batna is not None else None
+        data.positions[e.offer.id] = Position(savings(e.offer, assumptions), batna, target)
+
+
+__all__ = ["ExportData", "Position", "gather"]

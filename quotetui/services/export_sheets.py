@@ -1,0 +1,495 @@
+"""The comparison workbook's sheets, from the gathered data. Figures are the engine's, rounded once
+(6 places) when written; the data sheets use the import template's headers, so the workbook imports back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from quotetui.domain.economics.claims import Verdict
+from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.money import plain
+from quotetui.io.import_schema import CLAIMS, DISCOUNTS, EXTRAS, FX, OFFERS, PROVIDERS, REVISIONS, SLA, Entity
+from quotetui.io.xlsx_write import (
+    DATE,
+    DATETIME,
+    INTEGER,
+    MONEY,
+    MONEY_FINE,
+    NUMBER,
+    PERCENT,
+    Column,
+    Sheet,
+    Styled,
+)
+from quotetui.services.editing import credits_text
+from quotetui.services.export_data import ExportData
+
+
+def d(value: Fraction | None, places: int = 6) -> Decimal | None:
+    return None if value is None else dec(value, places)
+
+
+def _template_columns(entity: Entity, widths: dict[str, int] | None = None) -> list[Column]:
+    fmt = {
+        "money": MONEY_FINE,
+        "fraction": PERCENT,
+        "date": DATE,
+        "datetime": DATETIME,
+        "int": INTEGER,
+        "decimal": NUMBER,
+        "rate": NUMBER,
+    }
+    widths = widths or {}
+    return [Column(c.label, widths.get(c.key, max(10, len(c.label) + 3)), fmt.get(c.kind)) for c in entity.columns]
+
+
+# -- Summary -----------------------------------------------------------------------------------------------
+def summary(data: ExportData) -> Sheet:
+    cur = data.currency
+    money = f'#,##0.00 "{cur}"'
+    columns = [
+        Column("rank", 6, INTEGER),
+        Column("id", 6, INTEGER),
+        Column("provider", 14),
+        Column("offer", 30),
+        Column("GPU", 15),
+        Column(f"cost per delivered PFLOP-hour ({cur})", 16, money),
+        Column(f"price per GPU-hour ({cur})", 14, money),
+        Column(f"all-in per used GPU-hour ({cur})", 14, money),
+        Column(f"annualised TCO ({cur})", 16, money),
+        Column(f"monthly cost ({cur})", 15, money),
+        Column("MFU", 8, PERCENT),
+        Column("MFU source", 10),
+        Column("availability", 11, PERCENT),
+        Column("downtime h/yr", 10, "#,##0.0"),
+        Column("buy as", 18),
+        Column("feasible", 9),
+        Column("flags", 30),
+    ]
+    evaluations = data.ranking.evaluations
+    feasible = [e for e in evaluations if e.feasibility.ok]
+    lows = {key: min((f(e) for e in feasible), default=None) for key, f in _LOWER.items()}
+    highs = {key: max((f(e) for e in feasible), default=None) for key, f in _HIGHER.items()}
+    flags = _flags(data)
+
+    def rows() -> Iterator[list[Any]]:
+        for rank, e in enumerate(evaluations, start=1):
+            ok = e.feasibility.ok
+
+            def mark(key: str, value: Fraction, ok: bool = ok) -> Styled:
+                return Styled(d(value), best=ok and (value == lows.get(key) or value == highs.get(key)))
+
+            yield [
+                rank,
+                e.offer.id,
+                e.offer.provider,
+                e.offer.name,
+                e.offer.gpu.name,
+                mark("pflop", e.cost_per_pflop_hour),
+                mark("gpu_hour", e.price_per_gpu_hour),
+                mark("all_in", e.cost_per_gpu_hour),
+                mark("tco", e.annualised_tco),
+                mark("monthly", e.best.monthly),
+                mark("mfu", e.mfu.value),
+                e.mfu.source,
+                mark("availability", e.availability.value),
+                mark("downtime", e.downtime_hours_per_year),
+                e.best.option.label,
+                "yes" if ok else "no: " + "; ".join(e.feasibility.blocking),
+                flags.get(e.offer.id, ""),
+            ]
+
+    title = (
+        f"Offers ranked for scenario {data.scenario_name!r} by cost per delivered PFLOP-hour; "
+        f"best value of each column in green (feasible offers)"
+    )
+    return Sheet("Summary", columns, rows(), preamble=[[Styled(title, bold=True)], []])
+
+
+_LOWER = {
+    "pflop": lambda e: e.cost_per_pflop_hour,
+    "gpu_hour": lambda e: e.price_per_gpu_hour,
+    "all_in": lambda e: e.cost_per_gpu_hour,
+    "tco": lambda e: e.annualised_tco,
+    "monthly": lambda e: e.best.monthly,
+    "downtime": lambda e: e.downtime_hours_per_year,
+}
+_HIGHER = {"mfu": lambda e: e.mfu.value, "availability": lambda e: e.availability.value}
+
+
+def _flags(data: ExportData) -> dict[int, str]:
+    out: dict[int, list[str]] = {}
+    for a in data.audits:
+        if a.claim.offer_id is not None and a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
+            out.setdefault(a.claim.offer_id, []).append(f"{a.verdict.value}: {a.claim.metric.value}")
+    return {k: ", ".join(v) for k, v in out.items()}
+
+
+# -- Offers --------------------------------------------------------------------------------------------------
+def offers(data: ExportData) -> Sheet:
+    cur = data.currency
+    computed = [
+        Column("id", 6, INTEGER),
+        Column("rank", 6, INTEGER),
+        Column("quoted price", 14, MONEY_FINE),
+        Column("quoted price high", 14, MONEY_FINE),
+        Column("quoted unit", 12),
+        Column("quoted currency", 9),
+        Column("quoted per GPU-hour (own currency)", 14, MONEY_FINE),
+        Column(f"effective price per GPU-hour ({cur})", 14, MONEY_FINE),
+        Column(f"monthly cost ({cur})", 14, MONEY),
+        Column(f"total for the scenario ({cur})", 15, MONEY),
+        Column(f"annualised TCO ({cur})", 15, MONEY),
+        Column(f"all-in per used GPU-hour ({cur})", 14, MONEY_FINE),
+        Column(f"cost per delivered PFLOP-hour ({cur})", 15, MONEY_FINE),
+        Column("MFU", 8, PERCENT),
+        Column("MFU source", 10),
+        Column("availability", 11, PERCENT),
+        Column("availability source", 10),
+        Column("downtime h/yr", 10, "#,##0.0"),
+        Column("cheapest way to buy", 18),
+        Column("feasible", 8),
+        Column("blocking", 30),
+        Column("unknown costs", 30),
+        Column("not compared because", 30),
+    ]
+    columns = _template_columns(OFFERS, {"offer": 30, "notes": 30}) + computed
+    by_id: dict[int, tuple[int, Evaluation]] = {e.offer.id: (i, e) for i, e in enumerate(data.ranking.evaluations, 1)}
+    skipped = {o.id: why for o, why in data.ranking.skipped}
+    current = _current_prices(data)
+
+    def rows() -> Iterator[list[Any]]:
+        for o in data.offers:
+            assert o.id is not None
+            facts = [
+                data.provider_names.get(o.provider_id, ""),
+                o.name,
+                data.gpu_names.get(o.gpu_model_id, ""),
+                o.gpus_per_node,
+                o.form_factor.value,
+                o.nodes_available,
+                o.billing_basis.value,
+                o.status.value,
+                o.valid_until,
+                o.intra_fabric.value,
+                o.inter_fabric.value,
+                o.inter_gbps_per_gpu,
+                o.cpu,
+                o.ram_gb,
+                o.nvme_tb,
+                o.region,
+                o.stock_note,
+                o.lead_time_days,
+                o.bare_metal,
+                o.prorata_days,
+                o.is_estimate,
+                data.sources.get(o.source_id or 0),
+                o.notes,
+            ]
+            rank, e = by_id.get(o.id, (None, None))
+            price = current.get(o.id)
+            figures: list[Any] = [o.id, rank]
+            figures += [price.amount, price.amount_high, price.unit.value, price.currency] if price else [None] * 4
+            if e is not None:
+                figures += [
+                    d(e.quoted_gpu_hour),
+                    d(e.price_per_gpu_hour),
+                    d(e.best.monthly),
+                    d(e.best.total),
+                    d(e.annualised_tco),
+                    d(e.cost_per_gpu_hour),
+                    d(e.cost_per_pflop_hour),
+                    d(e.mfu.value),
+                    e.mfu.source,
+                    d(e.availability.value),
+                    e.availability.source,
+                    d(e.downtime_hours_per_year, 2),
+                    e.best.option.label,
+                    e.feasibility.ok,
+                    "; ".join(e.feasibility.blocking),
+                    "; ".join(e.unknowns),
+                    None,
+                ]
+            else:
+                figures += [None] * 16 + [skipped.get(o.id, "no price recorded")]
+            yield facts + figures
+
+    return Sheet("Offers", columns, rows())
+
+
+def _current_prices(data: ExportData) -> dict[int, Any]:
+    """The headline price of each offer's latest round put forward by the provider."""
+    by_offer: dict[int, dict[int, list[Any]]] = {}
+    for rev, price in data.rounds:
+        if rev.mover.value != "counter":
+            by_offer.setdefault(rev.offer_id, {}).setdefault(rev.seq, []).append(price)
+    out = {}
+    for offer_id, rounds in by_offer.items():
+        latest = rounds[max(rounds)]
+        periodic = [p for p in latest if p.unit.value != "term_total"] or latest
+        out[offer_id] = min(periodic, key=lambda p: p.term_months)
+    return out
+
+
+# -- Side by side ------------------------------------------------------------------------------------------
+def side_by_side(data: ExportData) -> Sheet:
+    chosen = [e for e in data.ranking.evaluations if e.offer.id in data.pinned] or data.ranking.evaluations[:4]
+    cur = data.currency
+    columns = [Column("figure", 34)] + [Column(f"#{e.offer.id} {e.offer.provider}", 22) for e in chosen]
+    figures: list[tuple[str, Any, str | None, str]] = [
+        ("offer", lambda e: e.offer.name, None, ""),
+        ("GPU", lambda e: e.offer.gpu.name, None, ""),
+        ("configuration", lambda e: e.offer.configuration, None, ""),
+        ("quoted", lambda e: _quoted(e), None, ""),
+        ("cheapest way to buy", lambda e: e.best.option.label, None, ""),
+        (f"cost per delivered PFLOP-hour ({cur})", lambda e: e.cost_per_pflop_hour, MONEY, "low"),
+        (f"effective price per GPU-hour ({cur})", lambda e: e.price_per_gpu_hour, MONEY, "low"),
+        (f"all-in per used GPU-hour ({cur})", lambda e: e.cost_per_gpu_hour, MONEY, "low"),
+        (f"annualised TCO ({cur})", lambda e: e.annualised_tco, MONEY, "low"),
+        (f"monthly cost ({cur})", lambda e: e.best.monthly, MONEY, "low"),
+        ("MFU", lambda e: e.mfu.value, PERCENT, "high"),
+        ("availability", lambda e: e.availability.value, PERCENT, "high"),
+        ("downtime hours a year", lambda e: e.downtime_hours_per_year, "#,##0.0", "low"),
+        ("feasible", lambda e: "yes" if e.feasibility.ok else "no: " + "; ".join(e.feasibility.blocking), None, ""),
+    ]
+
+    def rows() -> Iterator[list[Any]]:
+        for label, value, fmt, better in figures:
+            values = [value(e) for e in chosen]
+            if not better:
+                yield [label, *values]
+                continue
+            best = (min(values) if better == "low" else max(values)) if len(set(values)) > 1 else None
+            yield [label, *(Styled(d(v), fmt, best=v == best) for v in values)]
+
+    pinned = "pinned" if data.pinned else "top 4"
+    return Sheet(
+        "Side by side",
+        columns,
+        rows(),
+        preamble=[
+            [Styled(f"{pinned} offers for scenario {data.scenario_name!r}; better value in green", bold=True)],
+            [],
+        ],
+        autofilter=False,
+    )
+
+
+def _quoted(e: Evaluation) -> str:
+    o = base_option(e.offer.options)
+    high = f"–{plain(o.amount_high)}" if o.amount_high is not None else ""
+    return f"{plain(o.amount)}{high} {o.currency} per {o.unit.value.replace('_', '-')}"
+
+
+# -- data sheets in the template's format --------------------------------------------------------------------
+def negotiation(data: ExportData) -> Sheet:
+    columns = _template_columns(REVISIONS, {"offer": 30, "note": 30}) + [
+        Column("saved vs first", 10, PERCENT),
+        Column("saved vs list", 10, PERCENT),
+        Column("BATNA", 30),
+        Column("target price (same unit)", 14, MONEY),
+        Column("target vs current", 10, PERCENT),
+    ]
+    last: dict[int, tuple[int, Any]] = {}
+    for rev, price in data.rounds:
+        if rev.mover.value != "counter":
+            last[rev.offer_id] = (rev.seq, price.id)
+
+    def rows() -> Iterator[list[Any]]:
+        for rev, price in data.rounds:
+            provider, offer = data.offer_key(rev.offer_id)
+            row: list[Any] = [
+                provider,
+                offer,
+                rev.seq,
+                rev.mover.value,
+                rev.quoted_at.replace(tzinfo=None),
+                price.amount,
+                price.amount_high,
+                price.unit.value,
+                price.currency,
+                price.term_months,
+                price.prepay,
+                rev.is_estimate or price.is_estimate,
+                data.sources.get(rev.source_id or 0),
+                rev.note or price.note,
+            ]
+            position = data.positions.get(rev.offer_id)
+            if position is not None and last.get(rev.offer_id) == (rev.seq, price.id):
+                s, b, t = position.savings, position.batna, position.target
+                row += [
+                    d(s.vs_first) if s and s.first.seq != s.current.seq else None,
+                    d(s.vs_list) if s and s.list_price and s.list_price.seq != s.current.seq else None,
+                    f"#{b.offer.id} {b.offer.provider} {b.offer.name}" if b else None,
+                    t.amount if t else None,
+                    d(-t.cut) if t else None,
+                ]
+            yield row
+
+    return Sheet("Negotiation", columns, rows())
+
+
+def providers(data: ExportData) -> Sheet:
+    rows = (
+        [
+            p.name,
+            p.kind.value,
+            p.parent,
+            ", ".join(p.regions),
+            ", ".join(p.certifications),
+            p.website,
+            p.contacts,
+            p.notes,
+        ]
+        for p in data.providers
+    )
+    return Sheet("Providers", _template_columns(PROVIDERS, {"name": 16, "certifications": 40}), rows)
+
+
+def discounts(data: ExportData) -> Sheet:
+    rows = (
+        [
+            *data.offer_key(x.offer_id),
+            x.kind.value,
+            x.rate,
+            x.min_term_months,
+            x.min_gpus,
+            x.requires_prepay,
+            x.description,
+            data.sources.get(x.source_id or 0),
+        ]
+        for x in data.discounts
+    )
+    return Sheet("Discounts", _template_columns(DISCOUNTS, {"offer": 30, "description": 40}), rows)
+
+
+def extras(data: ExportData) -> Sheet:
+    rows = (
+        [
+            *data.offer_key(x.offer_id),
+            x.kind.value,
+            x.basis.value,
+            x.amount,
+            x.currency,
+            x.refundable,
+            x.description,
+            data.sources.get(x.source_id or 0),
+        ]
+        for x in data.extras
+    )
+    return Sheet("Extra costs", _template_columns(EXTRAS, {"offer": 30, "description": 40}), rows)
+
+
+def sla(data: ExportData) -> Sheet:
+    columns = _template_columns(SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
+    downtime = {e.offer.id: e.downtime_hours_per_year for e in data.ranking.evaluations}
+    rows = (
+        [
+            *data.offer_key(s.offer_id),
+            s.availability,
+            s.response_minutes,
+            s.replacement_hours,
+            s.support_hours,
+            s.return_days,
+            s.dc_tier,
+            s.pue,
+            s.power_redundancy,
+            s.preemption.value,
+            credits_text(tiers) or None,
+            s.notes,
+            data.sources.get(s.source_id or 0),
+            d(downtime.get(s.offer_id), 2),
+        ]
+        for s, tiers in data.slas
+    )
+    return Sheet("SLA", columns, rows)
+
+
+def benchmarks(data: ExportData) -> Sheet:
+    columns = _template_columns(CLAIMS, {"quote": 50, "source": 30}) + [
+        Column("verdict", 11),
+        Column("implied", 10, NUMBER),
+        Column("explanation", 60),
+    ]
+    audits = {a.claim.id: a for a in data.audits}
+
+    def rows() -> Iterator[list[Any]]:
+        for b in data.claims:
+            provider, offer = data.offer_key(b.offer_id)
+            if not provider and b.provider_id:
+                provider = data.provider_names.get(b.provider_id, "")
+            a = audits.get(b.id or 0)
+            yield [
+                provider or None,
+                offer or None,
+                b.provenance.value,
+                b.metric.value,
+                b.value,
+                b.value_high,
+                b.qualifier or None,
+                b.unit,
+                data.gpu_names.get(b.gpu_model_id or 0),
+                b.gpu_count,
+                b.workload,
+                b.model_params,
+                b.tokens,
+                b.flops,
+                b.claimed_mfu,
+                b.dtype,
+                data.sources.get(b.source_id or 0),
+                b.quote,
+                data.compared(b) or None,
+                a.verdict.value if a else None,
+                a.implied if a else None,
+                a.explanation if a else None,
+            ]
+
+    return Sheet("Benchmarks", columns, rows())
+
+
+def fx(data: ExportData) -> Sheet:
+    rows = ([r.base, r.quote, r.rate, r.as_of, r.source] for r in data.fx)
+    return Sheet("FX rates", _template_columns(FX, {"source": 30}), rows)
+
+
+def contracts(data: ExportData) -> Sheet:
+    columns = [
+        Column("reference", 16),
+        Column("provider", 14),
+        Column("offer", 30),
+        Column("signed", 11, DATE),
+        Column("start", 11, DATE),
+        Column("end", 11, DATE),
+        Column("term months", 8, INTEGER),
+        Column("notice deadline", 11, DATE),
+        Column("auto-renew", 9),
+        Column("GPUs", 6, INTEGER),
+        Column("price", 14, MONEY_FINE),
+        Column("unit", 12),
+        Column("currency", 8),
+        Column("committed spend", 14, MONEY),
+    ]
+    rows = (
+        [
+            c.reference,
+            *data.offer_key(c.offer_id),
+            c.signed_date,
+            c.start_date,
+            c.end_date,
+            c.term_months,
+            c.notice_deadline,
+            c.auto_renew,
+            c.gpu_count,
+            c.price,
+            c.price_unit.value,
+            c.currency,
+            c.committed_spend,
+        ]
+        for c in data.contracts
+    )
+    return Sheet("Contracts", columns, rows)

@@ -1,0 +1,336 @@
+"""The workbook's live sheets: TCO (each offer's breakdown as formulas over an assumptions block) and
+Rent vs buy (inputs, the monthly cumulative table as formulas, a chart). Change an assumption in Excel
+and everything recalculates; with the assumptions untouched the formulas give the app's figures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.enums import DiscountKind, ExtraBasis, PriceUnit
+from quotetui.io.xlsx_write import (
+    INTEGER,
+    MONEY,
+    MONEY_FINE,
+    NUMBER,
+    PERCENT,
+    Column,
+    Formula,
+    LineChartSpec,
+    Sheet,
+    Styled,
+)
+from quotetui.services.export_data import ExportData
+
+HOURS, MONTHS, GPUS, USE, EGRESS, STORAGE, GB_TB, MFU, AVAIL = (f"$B${r}" for r in range(3, 12))
+FX_HEADER_ROW = 13
+
+
+def _dec(value: Fraction, places: int = 10) -> Decimal:
+    return dec(value, places).normalize()
+
+
+def tco(data: ExportData) -> Sheet:
+    s, a = data.ranking.scenario, Assumptions()
+    evaluations = data.ranking.evaluations
+    fx = data.ranking.fx
+    assert fx is not None
+    currencies = sorted(
+        {o.currency for e in evaluations for o in e.offer.options}
+        | {x.currency for e in evaluations for x in e.offer.extras}
+        | {s.home_currency}
+    )
+    currencies.remove(s.home_currency)
+    currencies.insert(0, s.home_currency)
+    fx_row = {c: FX_HEADER_ROW + 1 + i for i, c in enumerate(currencies)}
+    preamble: list[list[Any]] = [
+        [
+            Styled(
+                f"TCO for scenario {s.name!r}: change a value in column B and every figure below recalculates",
+                bold=True,
+            )
+        ],
+        [],
+        ["Hours a month", a.hours_per_month],
+        ["Months", s.months],
+        ["GPUs", s.gpu_count],
+        ["Utilisation", Styled(s.utilisation, PERCENT)],
+        ["Egress TB a month", s.egress_tb_month],
+        ["Storage TB", s.storage_tb],
+        ["GB per TB", GB_PER_TB],
+        ["Default MFU (no evidence)", Styled(_dec(a.default_mfu, 6), PERCENT)],
+        ["Default availability (no SLA)", Styled(_dec(a.default_availability, 6), PERCENT)],
+        [],
+        [
+            Styled(f"1 unit = … {s.home_currency}", bold=True),
+            Styled("rate", bold=True),
+            Styled("as of", bold=True),
+            Styled("source", bold=True),
+        ],
+    ]
+    for c in currencies:
+        if c == s.home_currency:
+            preamble.append([c, 1, None, "the scenario's currency"])
+            continue
+        try:
+            quote = fx.quote(c, s.home_currency)
+        except Exception:
+            preamble.append([c, None, None, "no rate: these offers are not compared"])
+            continue
+        assert quote is not None
+        f = quote.fact
+        rate: Any = f.rate if f.base == c else Formula(f"=1/{f.rate}")
+        preamble.append([c, rate, f.as_of, f.source])
+    preamble.append([])
+    header_row = len(preamble) + 1
+
+    cur = s.home_currency
+    columns = [
+        Column("id", 6, INTEGER),
+        Column("provider", 14),
+        Column("offer", 28),
+        Column("GPU", 14),
+        Column("peak BF16 TFLOPS", 9, NUMBER),
+        Column("GPUs per node", 7, INTEGER),
+        Column("way to buy", 16),
+        Column("term months", 7, INTEGER),
+        Column("billed by use", 7, INTEGER),
+        Column("quoted", 12, MONEY_FINE),
+        Column("unit", 11),
+        Column("currency", 8),
+        Column("list per node-month", 13, MONEY_FINE),
+        Column("discount factor", 9, NUMBER),
+        Column(f"FX to {cur}", 9, NUMBER),
+        Column("nodes", 6, INTEGER),
+        Column("months paid", 7, INTEGER),
+        Column("use factor", 7, PERCENT),
+        Column(f"compute ({cur})", 14, MONEY),
+        Column(f"extras a month ({cur})", 12, MONEY),
+        Column(f"one-off ({cur})", 11, MONEY),
+        Column(f"total ({cur})", 14, MONEY),
+        Column(f"TCO a year ({cur})", 14, MONEY),
+        Column(f"per used GPU-hour ({cur})", 11, MONEY_FINE),
+        Column("MFU", 8, PERCENT),
+        Column("availability", 10, PERCENT),
+        Column(f"per delivered PFLOP-hour ({cur})", 12, MONEY_FINE),
+    ]
+
+    def rows() -> Iterator[list[Any]]:
+        for i, e in enumerate(evaluations):
+            yield _tco_row(e, header_row + 1 + i, fx_row)
+
+    return Sheet("TCO", columns, rows(), preamble=preamble)
+
+
+def _tco_row(e: Evaluation, r: int, fx_row: dict[str, int]) -> list[Any]:
+    best, o = e.best, e.best.option
+    unit = {
+        PriceUnit.GPU_HOUR: f"=J{r}*F{r}*{HOURS}",
+        PriceUnit.NODE_HOUR: f"=J{r}*{HOURS}",
+        PriceUnit.GPU_MONTH: f"=J{r}*F{r}",
+        PriceUnit.NODE_MONTH: f"=J{r}",
+        PriceUnit.TERM_TOTAL: f"=J{r}/H{r}",
+    }
+    factors = []
+    for step in best.steps:
+        rate = step.discount.rate
+        if rate is None or step.discount.kind is DiscountKind.ACADEMIC:
+            continue
+        if step.discount.min_gpus is not None and (step.applied or "GPUs" in step.reason):
+            factors.append(f"IF({GPUS}>={step.discount.min_gpus},1-{rate},1)")
+        elif step.applied:
+            factors.append(f"(1-{rate})")
+    extras, one_off = [], []
+    for line in best.extras:
+        if not line.included or line.extra.amount is None:
+            continue
+        x = line.extra
+        amount = f"{x.amount}*$B${fx_row[x.currency]}"
+        usage = {
+            ExtraBasis.PER_GB: f"*{EGRESS}*{GB_TB}",
+            ExtraBasis.PER_TB_MONTH: f"*{STORAGE}",
+            ExtraBasis.PER_MONTH: "",
+            ExtraBasis.PER_NODE_MONTH: f"*P{r}",
+            ExtraBasis.PER_HOUR: f"*P{r}*{HOURS}*R{r}",
+        }
+        if x.basis is ExtraBasis.ONE_OFF:
+            one_off.append(amount)
+        else:
+            extras.append(amount + usage[x.basis])
+    mfu: Any = _dec(e.mfu.value, 6) if e.mfu.source != "default" else Formula(f"={MFU}")
+    availability: Any = _dec(e.availability.value, 6) if e.availability.source != "default" else Formula(f"={AVAIL}")
+    return [
+        e.offer.id,
+        e.offer.provider,
+        e.offer.name,
+        e.offer.gpu.name,
+        e.offer.gpu.bf16_tflops,
+        e.offer.gpus_per_node,
+        o.label,
+        o.term_months,
+        1 if o.usage_billed else 0,
+        o.costed_amount,
+        o.unit.value,
+        o.currency,
+        Formula(unit[o.unit]),
+        Formula("=" + ("*".join(factors) or "1")),
+        Formula(f"=$B${fx_row[o.currency]}"),
+        Formula(f"=ROUNDUP({GPUS}/F{r},0)"),
+        Formula(f"={MONTHS}" if o.usage_billed else f"=ROUNDUP({MONTHS}/H{r},0)*H{r}"),
+        Formula(f"={USE}" if o.usage_billed else "=1"),
+        Formula(f"=P{r}*M{r}*N{r}*O{r}*R{r}*Q{r}"),
+        Formula("=" + ("+".join(extras) or "0")),
+        Formula("=" + ("+".join(one_off) or "0")),
+        Formula(f"=S{r}+T{r}*{MONTHS}+U{r}"),
+        Formula(f"=V{r}*12/{MONTHS}"),
+        Formula(f"=V{r}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
+        mfu,
+        availability,
+        Formula(f"=X{r}/(E{r}*Y{r}*Z{r}/1000)"),
+    ]
+
+
+TCO_CHECKS = {
+    "S": "compute_total",
+    "V": "total",
+    "W": "annualised_tco",
+    "X": "cost_per_gpu_hour",
+    "AA": "cost_per_pflop_hour",
+}
+"""Columns of the TCO sheet and the engine figure each must equal (tests recalculate and compare)."""
+
+
+# -- rent vs buy --------------------------------------------------------------------------------------------
+RB = {
+    name: f"$B${row}"
+    for row, name in enumerate(
+        (
+            "capex",
+            "opex",
+            "rent",
+            "by_use",
+            "use",
+            "residual",
+            "rate",
+            "horizon",
+            "paid",
+            "breakeven",
+            "breakeven_use",
+            "npv_rent",
+            "npv_buy",
+        ),
+        start=3,
+    )
+}
+RB_TABLE_HEADER = 17
+
+
+def rent_buy(data: ExportData) -> Sheet:
+    if data.rent_buy is None:
+        return Sheet(
+            "Rent vs buy",
+            [Column("", 60)],
+            iter(()),
+            preamble=[["No purchase option recorded, or no feasible offer: nothing to compare."]],
+            autofilter=False,
+        )
+    r, note = data.rent_buy
+    i = r.inputs
+    b = RB
+    preamble: list[list[Any]] = [
+        [Styled("Rent vs buy: change a value in column B and the table and chart follow", bold=True), None, note],
+        [],
+        ["Capex", Styled(_dec(i.capex, 2), MONEY)],
+        ["Owning costs a month", Styled(_dec(i.opex_monthly, 2), MONEY)],
+        ["Rent a month at full use", Styled(_dec(i.rent_monthly, 6), MONEY)],
+        ["Rent billed by use (1) or fixed (0)", 1 if i.rent_usage_billed else 0],
+        ["Utilisation", Styled(_dec(i.utilisation, 6), PERCENT)],
+        ["Resale value at the horizon", Styled(_dec(i.residual, 2), MONEY)],
+        ["Discount rate a year", Styled(_dec(i.discount_rate, 6), PERCENT)],
+        ["Horizon, months", i.horizon_months],
+        ["Rent paid a month", Styled(Formula(f"={b['rent']}*IF({b['by_use']}=1,{b['use']},1)"), MONEY)],
+        [
+            "Break-even month (0: never within the horizon)",
+            Styled(
+                Formula(
+                    f"=IF(AND({b['paid']}>{b['opex']},{b['capex']}/({b['paid']}-{b['opex']})<={b['horizon']}),"
+                    f"{b['capex']}/({b['paid']}-{b['opex']}),IF({b['paid']}*{b['horizon']}>={b['capex']}+{b['opex']}*"
+                    f"{b['horizon']}-{b['residual']},{b['horizon']},0))"
+                ),
+                "0.00",
+            ),
+        ],
+        [
+            "Break-even utilisation",
+            Styled(
+                Formula(f"=({b['capex']}+{b['opex']}*{b['horizon']}-{b['residual']})/({b['rent']}*{b['horizon']})"),
+                PERCENT,
+            ),
+        ],
+        [
+            "NPV of renting",
+            Styled(Formula(f"=SUM(E{RB_TABLE_HEADER + 1}:E{RB_TABLE_HEADER + 1 + i.horizon_months})"), MONEY),
+        ],
+        [
+            "NPV of owning",
+            Styled(
+                Formula(
+                    f"={b['capex']}-{b['residual']}/(1+{b['rate']}/12)^{b['horizon']}"
+                    f"+SUM(F{RB_TABLE_HEADER + 1}:F{RB_TABLE_HEADER + 1 + i.horizon_months})"
+                ),
+                MONEY,
+            ),
+        ],
+    ]
+    preamble.append([])
+    assert len(preamble) + 1 == RB_TABLE_HEADER
+    columns = [
+        Column("month", 8, INTEGER),
+        Column(f"rent, cumulative ({i.currency})", 16, MONEY),
+        Column(f"own, cumulative ({i.currency})", 16, MONEY),
+        Column("", 4),
+        Column("rent, discounted", 14, MONEY),
+        Column("owning costs, discounted", 14, MONEY),
+    ]
+
+    def rows() -> Iterator[list[Any]]:
+        for m in range(i.horizon_months + 1):
+            row = RB_TABLE_HEADER + 1 + m
+            discount = f"(1+{b['rate']}/12)^A{row}"
+            yield [
+                m,
+                Formula(f"={b['paid']}*A{row}"),
+                Formula(f"={b['capex']}+{b['opex']}*A{row}-IF(A{row}={b['horizon']},{b['residual']},0)"),
+                None,
+                Formula(f"=IF(A{row}=0,0,{b['paid']}/{discount})"),
+                Formula(f"=IF(A{row}=0,0,{b['opex']}/{discount})"),
+            ]
+
+    last = RB_TABLE_HEADER + 1 + i.horizon_months
+    chart = LineChartSpec(
+        f"Cumulative cost ({i.currency}): the curves cross at the break-even month "
+        f"({dec(r.breakeven_months, 2) if r.breakeven_months is not None else 'none'} with these inputs)",
+        "H3",
+        RB_TABLE_HEADER,
+        RB_TABLE_HEADER + 1,
+        last,
+        1,
+        (2, 3),
+        "month",
+        i.currency,
+    )
+    return Sheet("Rent vs buy", columns, rows(), preamble=preamble, charts=[chart], autofilter=False)
+
+
+RB_CHECKS = {
+    "paid": "rent_paid",
+    "breakeven": "breakeven_months",
+    "breakeven_use": "breakeven_utilisation",
+    "npv_rent": "npv_rent",
+    "npv_buy": "npv_buy",
+}

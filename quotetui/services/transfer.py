@@ -1,0 +1,80 @@
+"""Files out: the comparison workbook (or the offers as CSV) and the import template."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from quotetui.domain.errors import BadInput
+from quotetui.io.xlsx_template import write_template
+from quotetui.io.xlsx_write import write_csv, write_xlsx
+from quotetui.services import export_sheets as sheets
+from quotetui.services import export_tco
+from quotetui.services.export_data import gather
+from quotetui.services.market import list_gpus
+from quotetui.store.engine import Database
+
+SHEET_ORDER = (
+    "Summary",
+    "Offers",
+    "Side by side",
+    "TCO",
+    "Negotiation",
+    "SLA",
+    "Benchmarks",
+    "Rent vs buy",
+    "Contracts",
+    "Providers",
+    "Discounts",
+    "Extra costs",
+    "FX rates",
+)
+
+
+def _target(path: Path, suffixes: tuple[str, ...]) -> Path:
+    path = path.expanduser()
+    if path.suffix.lower() not in suffixes:
+        raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
+    if not path.parent.is_dir():
+        raise BadInput(f"folder {path.parent} does not exist")
+    return path
+
+
+def export_file(
+    db: Database, out: Path, scenario: str | None = None, pinned: list[int] | None = None, on: date | None = None
+) -> Path:
+    """The comparison workbook (.xlsx) or the Offers sheet as CSV (.csv) for a scenario."""
+    out = _target(out, (".xlsx", ".csv"))
+    data = gather(db, scenario, pinned, on)
+    if out.suffix.lower() == ".csv":
+        offers = sheets.offers(data)
+        return write_csv(out, offers.columns, offers.rows)
+    built = [
+        sheets.summary(data),
+        sheets.offers(data),
+        sheets.side_by_side(data),
+        export_tco.tco(data),
+        sheets.negotiation(data),
+        sheets.sla(data),
+        sheets.benchmarks(data),
+        export_tco.rent_buy(data),
+        sheets.contracts(data),
+        sheets.providers(data),
+        sheets.discounts(data),
+        sheets.extras(data),
+        sheets.fx(data),
+    ]
+    assert tuple(s.title for s in built) == SHEET_ORDER
+    properties = {
+        "title": f"quotetui comparison: {data.scenario_name}",
+        "subject": f"scenario {data.scenario_name}",
+        "description": f"Offers ranked for scenario {data.scenario_name!r}; amounts in {data.currency}. "
+        f"Generated at {data.generated_at.isoformat(timespec='seconds')}.",
+        "keywords": f"quotetui; scenario={data.scenario_name}; generated={data.generated_at.isoformat()}",
+        "created": data.generated_at.isoformat(),
+    }
+    return write_xlsx(out, built, properties)
+
+
+def write_import_template(db: Database, out: Path) -> Path:
+    return write_template(_target(out, (".xlsx",)), [g.name for g in list_gpus(db)])

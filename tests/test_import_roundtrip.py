@@ -1,0 +1,148 @@
+"""Export a market, import it into an empty database: the same offers, rounds and figures; re-import is a no-op."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CliResult
+
+DEFAULT = "8 GPUs for 12 months"  # seeded in every database, so both sides rank for the same scenario
+
+
+def table_counts(path: Path) -> dict[str, int]:
+    con = sqlite3.connect(path)
+    try:
+        names = [
+            "provider",
+            "offer",
+            "quote_revision",
+            "revision_price",
+            "discount",
+            "extra_cost",
+            "sla_term",
+            "sla_credit_tier",
+            "benchmark_result",
+            "fx_rate",
+        ]
+        return {n: con.execute(f"select count(*) from {n}").fetchone()[0] for n in names}
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def exported(cli: type[CliResult], demo_db_path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "market.xlsx"
+    rate = ("fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC")
+    assert cli("--db", str(demo_db_path), *rate).code == 0
+    result = cli("--db", str(demo_db_path), "export", str(out))
+    assert result.code == 0, result.err
+    return out
+
+
+def test_exported_workbook_round_trips_into_an_empty_database(
+    cli: type[CliResult], demo_db_path: Path, exported: Path, tmp_path: Path
+) -> None:
+    fresh = tmp_path / "fresh.db"
+    result = cli("--db", str(fresh), "import", str(exported), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["counts"]["offers"] == {"added": 20, "changed": 0, "unchanged": 0}
+    assert report["counts"]["FX rates"]["added"] == 1
+    source = table_counts(demo_db_path)
+    assert table_counts(fresh) == source
+    for scenario in (DEFAULT,):
+        before = json.loads(cli("--db", str(demo_db_path), "offers", "--json", "--scenario", scenario).out)
+        after = json.loads(cli("--db", str(fresh), "offers", "--json", "--scenario", scenario).out)
+        assert after == before  # every figure, every explanation, every rank
+    # the negotiation history survives too: rounds, their prices and what each saved
+    for offer in (2, 14):
+        before = json.loads(cli("--db", str(demo_db_path), "explain", str(offer), "--json", "--scenario", DEFAULT).out)
+        after = json.loads(cli("--db", str(fresh), "explain", str(offer), "--json", "--scenario", DEFAULT).out)
+        assert after == before
+
+
+def test_reimporting_the_same_file_changes_nothing(cli: type[CliResult], exported: Path, tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh.db"
+    assert cli("--db", str(fresh), "import", str(exported)).code == 0
+    before = table_counts(fresh)
+    dump_before = "\n".join(sqlite3.connect(fresh).iterdump())
+    again = cli("--db", str(fresh), "import", str(exported), "--json")
+    assert again.code == 0, again.err
+    counts = json.loads(again.out)["counts"]
+    assert all(c["added"] == 0 and c["changed"] == 0 for c in counts.values()), counts
+    assert sum(c["unchanged"] for c in counts.values()) > 50
+    assert table_counts(fresh) == before
+    assert "\n".join(sqlite3.connect(fresh).iterdump()) == dump_before
+
+
+def test_dry_run_reports_and_writes_nothing(cli: type[CliResult], exported: Path, tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh.db"
+    assert cli("--db", str(fresh), "scenario", "list").code == 0  # creates the empty database
+    empty = table_counts(fresh)
+    result = cli("--db", str(fresh), "import", str(exported), "--dry-run")
+    assert result.code == 0, result.err
+    assert "Would import (dry run, nothing written):" in result.out
+    assert "offers: 20 added, 0 changed, 0 unchanged" in result.out
+    assert "TCO: not imported (figures are recomputed)" in result.err
+    assert table_counts(fresh) == empty
+
+
+def test_a_changed_price_is_reported_as_changed(cli: type[CliResult], exported: Path, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    fresh = tmp_path / "fresh.db"
+    assert cli("--db", str(fresh), "import", str(exported)).code == 0
+    book = load_workbook(exported)
+    rounds = book["Negotiation"]
+    price = [c.value for c in rounds[1]].index("price") + 1
+    rounds.cell(row=2, column=price).value += 1000
+    offers = book["Offers"]
+    region = [c.value for c in offers[1]].index("region") + 1
+    offers.cell(row=3, column=region).value = "乌兰察布"
+    edited = tmp_path / "edited.xlsx"
+    book.save(edited)
+    result = cli("--db", str(fresh), "import", str(edited), "--json")
+    assert result.code == 0, result.err
+    counts = json.loads(result.out)["counts"]
+    assert counts["offers"] == {"added": 0, "changed": 1, "unchanged": 19}
+    assert counts["revisions"] == {"added": 0, "changed": 1, "unchanged": 19}
+    assert counts["providers"] == {"added": 0, "changed": 0, "unchanged": 5}
+
+
+def test_problems_are_all_listed_with_their_place_and_nothing_is_written(
+    cli: type[CliResult], demo_db_path: Path, tmp_path: Path
+) -> None:
+    offers = tmp_path / "offers.csv"
+    offers.write_text(
+        "provider,offer,gpu,gpus per node,billing\n"
+        "一万网络,8×H100 new,H100 SXM5,8,monthly\n"
+        "一万网络,8×H100 worse,H100 SXM5,eight,monthly\n"
+        "一万网络,8×B200,Z9000,8,weekly\n",
+        encoding="utf-8",
+    )
+    rounds = tmp_path / "谈判.csv"  # the Chinese sheet name works as a file name too
+    rounds.write_text(
+        "供应商,方案,轮次,谁出价,日期,价格,单位,币种,期限\n"
+        "一万网络,8×H100 new,1,list,2026-11-02,52000,node_month,CNY,1\n"
+        "Nobody Ltd,8×H100 new,1,list,2026-11-02,-1,node_month,XXX,1\n",
+        encoding="utf-8",
+    )
+    before = table_counts(demo_db_path)
+    result = cli("--db", str(demo_db_path), "import", str(offers), str(rounds), "--json")
+    assert result.code == 2
+    problems = json.loads(result.out)["problems"]
+    found = {(p["file"], p["row"], (p["column"] or "").split(" (")[0]) for p in problems}
+    assert ("offers.csv", 3, "column 'gpus per node'") in found  # 'eight' is not a number
+    assert ("offers.csv", 4, "column 'gpu'") in found  # no such GPU
+    assert ("offers.csv", 4, "column 'billing'") in found  # not a billing basis
+    assert ("谈判.csv", 3, "column '价格'") in found  # negative price
+    assert ("谈判.csv", 3, "column '币种'") in found  # not a currency
+    assert table_counts(demo_db_path) == before
+    text = cli("--db", str(demo_db_path), "import", str(offers), str(rounds))
+    assert text.code == 2
+    assert "nothing was imported" in text.err
+    assert "offers.csv › row 3 › column 'gpus per node': " in text.err
