@@ -135,8 +135,8 @@ def convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
         assert col.choices is not None
         try:
             return col.choices.parse(str(value))
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
+        except QuotetuiError:
+            raise ValueError(f"{str(value)!r} is not one of: {', '.join(m.value for m in col.choices)}") from None
     if col.kind == "gpu":
         try:
             return catalog.lookup(str(value)).key

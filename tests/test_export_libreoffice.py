@@ -1,0 +1,221 @@
+"""Recalculate exported workbooks in LibreOffice (headless): no formula errors anywhere, and every live
+formula gives the app's figure to the cent — also after an assumption is changed in the workbook."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import load_workbook
+
+from quotetui.domain.economics.evaluate import Evaluation
+from quotetui.services.database import open_database
+from quotetui.services.export_data import ExportData, gather
+from quotetui.services.export_tco import RB, RB_CHECKS, RB_TABLE_HEADER, TCO_CHECKS
+from quotetui.services.transfer import export_file
+from tests.conftest import CliResult
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+pytestmark = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (libreoffice-calc-nogui) is not installed")
+CENT = Decimal("0.01")
+ERRORS = ("#VALUE!", "#DIV/0!", "#NAME?", "#REF!", "#N/A", "#NUM!", "#NULL!", "Err:")
+
+
+def recalculate(files: list[Path], outdir: Path, profile: Path) -> list[Path]:
+    """Open each workbook in LibreOffice, recalculate every formula, save it as xlsx with the values."""
+    assert SOFFICE is not None
+    outdir.mkdir()
+    subprocess.run(
+        [
+            SOFFICE,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(outdir),
+            *map(str, files),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    out = [outdir / f.name for f in files]
+    assert all(p.is_file() for p in out), list(outdir.iterdir())
+    return out
+
+
+def cents(value: Any) -> Decimal:
+    assert isinstance(value, int | float), f"not a number: {value!r}"
+    return Decimal(repr(value)).quantize(CENT)
+
+
+def app(value: Fraction) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT)
+
+
+TCO_FIGURES = {
+    "compute_total": lambda e: e.best.compute_total,
+    "total": lambda e: e.best.total,
+    "annualised_tco": lambda e: e.annualised_tco,
+    "cost_per_gpu_hour": lambda e: e.cost_per_gpu_hour,
+    "cost_per_pflop_hour": lambda e: e.cost_per_pflop_hour,
+}
+
+
+def check_no_errors(path: Path) -> int:
+    book = load_workbook(path, data_only=True)
+    numbers = 0
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str):
+                    assert not cell.value.startswith(ERRORS), f"{sheet.title}!{cell.coordinate}: {cell.value}"
+                elif isinstance(cell.value, int | float):
+                    numbers += 1
+    return numbers
+
+
+def tco_rows(path: Path) -> dict[int, dict[str, Any]]:
+    """Offer id → {column letter: value} for the TCO sheet's offer rows."""
+    sheet = load_workbook(path, data_only=True)["TCO"]
+    rows: dict[int, dict[str, Any]] = {}
+    header = next(r for r in range(1, 60) if sheet.cell(row=r, column=1).value == "id")
+    for r in range(header + 1, sheet.max_row + 1):
+        offer = sheet.cell(row=r, column=1).value
+        if isinstance(offer, int | float):
+            rows[int(offer)] = {letter: sheet[f"{letter}{r}"].value for letter in TCO_CHECKS}
+    return rows
+
+
+def compare_tco(path: Path, evaluations: list[Evaluation]) -> int:
+    rows = tco_rows(path)
+    assert set(rows) == {e.offer.id for e in evaluations}
+    compared = 0
+    for e in evaluations:
+        for letter, figure in TCO_CHECKS.items():
+            got, want = cents(rows[e.offer.id][letter]), app(TCO_FIGURES[figure](e))
+            assert got == want, f"offer {e.offer.id} {figure}: workbook {got}, app {want}"
+            compared += 1
+    return compared
+
+
+def compare_rent_buy(path: Path, data: ExportData) -> None:
+    assert data.rent_buy is not None
+    result, _ = data.rent_buy
+    sheet = load_workbook(path, data_only=True)["Rent vs buy"]
+    want = {
+        "rent_paid": result.inputs.rent_paid_monthly,
+        "breakeven_months": result.breakeven_months or Fraction(0),
+        "breakeven_utilisation": result.breakeven_utilisation,
+        "npv_rent": result.npv_rent,
+        "npv_buy": result.npv_buy,
+    }
+    for name, figure in RB_CHECKS.items():
+        cell = RB[name].replace("$", "")
+        assert cents(sheet[cell].value) == app(want[figure]), f"{name} ({cell})"
+    for point in result.series:  # the monthly cumulative table behind the chart
+        row = RB_TABLE_HEADER + 1 + point.month
+        assert sheet[f"A{row}"].value == point.month
+        assert cents(sheet[f"B{row}"].value) == app(point.rent), f"rent at month {point.month}"
+        assert cents(sheet[f"C{row}"].value) == app(point.own), f"own at month {point.month}"
+
+
+@pytest.fixture(scope="module")
+def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Path:
+    """The demo market plus a USD-priced offer (so the FX block is exercised) and a scenario with more egress."""
+    from tests.conftest import run_cli
+
+    folder = tmp_path_factory.mktemp("lo-market")
+    path = folder / "market.db"
+    shutil.copy(demo_template, path)
+    (folder / "offers.csv").write_text(
+        "provider,offer,gpu,gpus per node,billing\nLambda,8×H100 on demand,H100 SXM5,8,on_demand\n", encoding="utf-8"
+    )
+    (folder / "providers.csv").write_text("name,kind\nLambda,gpu_cloud\n", encoding="utf-8")
+    (folder / "negotiation.csv").write_text(
+        "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+        "Lambda,8×H100 on demand,1,list,2026-11-02,2.99,gpu_hour,USD,0\n",
+        encoding="utf-8",
+    )
+    (folder / "extra costs.csv").write_text(
+        "provider,offer,kind,basis,amount,currency\nLambda,8×H100 on demand,egress,per_gb,0.09,USD\n",
+        encoding="utf-8",
+    )
+    files = [str(folder / n) for n in ("providers.csv", "offers.csv", "negotiation.csv", "extra costs.csv")]
+    steps: list[tuple[str, ...]] = [
+        ("import", *files),
+        ("fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC"),
+        ("scenario", "add", "more egress", "--gpus", "8", "--months", "12", "--egress-tb", "25", "--storage-tb", "10"),
+        ("scenario", "add", "half use", "--gpus", "16", "--months", "3", "--utilization", "0.5"),
+    ]
+    for args in steps:
+        result: CliResult = run_cli("--db", str(path), *args)
+        assert result.code == 0, (args, result.err)
+    return path
+
+
+@pytest.fixture(scope="module")
+def recalculated(market: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, ExportData]]:
+    """Workbooks for three scenarios and one with an assumption edited in the workbook, all recalculated at once."""
+    folder = tmp_path_factory.mktemp("lo-out")
+    db = open_database(str(market)).db
+    try:
+        scenarios = {"default": None, "half": "half use", "more": "more egress"}
+        sources, data = [], {}
+        for key, name in scenarios.items():
+            sources.append(export_file(db, folder / f"{key}.xlsx", name))
+            data[key] = gather(db, name)
+        # change an assumption in the workbook, as a CFO would: egress of the default scenario up to 25 TB
+        # and storage to 10 TB, which makes it the "more egress" scenario
+        default = data["default"].ranking.scenario
+        assert default.egress_tb_month != 25
+        book = load_workbook(sources[0])
+        sheet = book["TCO"]
+        assert sheet["A7"].value == "Egress TB a month" and sheet["A8"].value == "Storage TB"
+        sheet["B7"], sheet["B8"] = 25, 10
+        assert default.gpu_count == 8 and default.months == 12 and default.utilisation == 1
+        edited = folder / "edited.xlsx"
+        book.save(edited)
+        data["edited"] = data["more"]
+        out = recalculate([*sources, edited], folder / "recalculated", folder / "profile")
+    finally:
+        db.dispose()
+    return {key: (path, data[key]) for key, path in zip([*scenarios, "edited"], out, strict=True)}
+
+
+def test_no_formula_errors_in_any_sheet(recalculated: dict[str, tuple[Path, ExportData]]) -> None:
+    for path, _ in recalculated.values():
+        assert check_no_errors(path) > 500
+
+
+@pytest.mark.parametrize("key", ["default", "half", "more"])
+def test_tco_formulas_equal_the_app_to_the_cent(key: str, recalculated: dict[str, tuple[Path, ExportData]]) -> None:
+    path, data = recalculated[key]
+    evaluations = data.ranking.evaluations
+    assert any(o.currency == "USD" for e in evaluations for o in e.offer.options)  # the FX rate is in play
+    assert compare_tco(path, evaluations) == 5 * len(evaluations)
+
+
+def test_changing_an_assumption_in_the_workbook_recalculates_like_the_app(
+    recalculated: dict[str, tuple[Path, ExportData]],
+) -> None:
+    path, data = recalculated["edited"]
+    before = tco_rows(recalculated["default"][0])
+    after = tco_rows(path)
+    assert any(after[k]["V"] != before[k]["V"] for k in after)  # egress and storage charges moved the totals
+    # the option each offer is costed on is fixed in the sheet; more egress must not change the app's choice
+    chosen = {e.offer.id: e.best.option.label for e in recalculated["default"][1].ranking.evaluations}
+    assert {e.offer.id: e.best.option.label for e in data.ranking.evaluations} == chosen
+    compare_tco(path, data.ranking.evaluations)
+
+
+def test_rent_vs_buy_formulas_and_table_equal_the_app(recalculated: dict[str, tuple[Path, ExportData]]) -> None:
+    path, data = recalculated["default"]
+    compare_rent_buy(path, data)
