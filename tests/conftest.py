@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,9 +45,13 @@ def run_cli(*args: str) -> CliResult:
     return CliResult(code, out.getvalue(), err.getvalue())
 
 
+Cli = Callable[..., CliResult]
+"""The type of the ``cli`` fixture: ``cli("--db", path, "offers")``."""
+
+
 @pytest.fixture
-def cli() -> type[CliResult]:
-    return run_cli  # type: ignore[return-value]
+def cli() -> Cli:
+    return run_cli
 
 
 @pytest.fixture

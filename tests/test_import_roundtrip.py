@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult
+from tests.conftest import Cli
 
 DEFAULT = "8 GPUs for 12 months"  # seeded in every database, so both sides rank for the same scenario
 
@@ -34,7 +34,7 @@ def table_counts(path: Path) -> dict[str, int]:
 
 
 @pytest.fixture
-def exported(cli: type[CliResult], demo_db_path: Path, tmp_path: Path) -> Path:
+def exported(cli: Cli, demo_db_path: Path, tmp_path: Path) -> Path:
     out = tmp_path / "market.xlsx"
     rate = ("fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC")
     assert cli("--db", str(demo_db_path), *rate).code == 0
@@ -44,7 +44,7 @@ def exported(cli: type[CliResult], demo_db_path: Path, tmp_path: Path) -> Path:
 
 
 def test_exported_workbook_round_trips_into_an_empty_database(
-    cli: type[CliResult], demo_db_path: Path, exported: Path, tmp_path: Path
+    cli: Cli, demo_db_path: Path, exported: Path, tmp_path: Path
 ) -> None:
     fresh = tmp_path / "fresh.db"
     result = cli("--db", str(fresh), "import", str(exported), "--json")
@@ -65,7 +65,7 @@ def test_exported_workbook_round_trips_into_an_empty_database(
         assert after == before
 
 
-def test_reimporting_the_same_file_changes_nothing(cli: type[CliResult], exported: Path, tmp_path: Path) -> None:
+def test_reimporting_the_same_file_changes_nothing(cli: Cli, exported: Path, tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.db"
     assert cli("--db", str(fresh), "import", str(exported)).code == 0
     before = table_counts(fresh)
@@ -79,7 +79,7 @@ def test_reimporting_the_same_file_changes_nothing(cli: type[CliResult], exporte
     assert "\n".join(sqlite3.connect(fresh).iterdump()) == dump_before
 
 
-def test_dry_run_reports_and_writes_nothing(cli: type[CliResult], exported: Path, tmp_path: Path) -> None:
+def test_dry_run_reports_and_writes_nothing(cli: Cli, exported: Path, tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.db"
     assert cli("--db", str(fresh), "scenario", "list").code == 0  # creates the empty database
     empty = table_counts(fresh)
@@ -91,7 +91,7 @@ def test_dry_run_reports_and_writes_nothing(cli: type[CliResult], exported: Path
     assert table_counts(fresh) == empty
 
 
-def test_a_changed_price_is_reported_as_changed(cli: type[CliResult], exported: Path, tmp_path: Path) -> None:
+def test_a_changed_price_is_reported_as_changed(cli: Cli, exported: Path, tmp_path: Path) -> None:
     from openpyxl import load_workbook
 
     fresh = tmp_path / "fresh.db"
@@ -114,7 +114,7 @@ def test_a_changed_price_is_reported_as_changed(cli: type[CliResult], exported: 
 
 
 def test_problems_are_all_listed_with_their_place_and_nothing_is_written(
-    cli: type[CliResult], demo_db_path: Path, tmp_path: Path
+    cli: Cli, demo_db_path: Path, tmp_path: Path
 ) -> None:
     offers = tmp_path / "offers.csv"
     offers.write_text(

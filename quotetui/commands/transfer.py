@@ -53,11 +53,14 @@ def export(
     ctx: typer.Context,
     out: Annotated[Path, typer.Argument(help="OUT.xlsx (the workbook) or OUT.csv (the offers sheet).")],
     scenario: ScenarioOpt = None,
+    pin: Annotated[
+        list[int] | None, typer.Option("--pin", metavar="ID", help="An offer for the Side by side sheet (repeat).")
+    ] = None,
 ) -> None:
     """Export the comparison workbook for a scenario (live TCO formulas, charts), or the offers as CSV."""
     from quotetui.services.transfer import export_file
 
-    typer.echo(f"Wrote {export_file(open_db(ctx), out, scenario)}.")
+    typer.echo(f"Wrote {export_file(open_db(ctx), out, scenario, pinned=pin or [])}.")
 
 
 def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:

@@ -39,6 +39,21 @@ class Parsed:
     table: Table
     records: list[Record] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # headers not used
+    columns: dict[str, int] = field(default_factory=dict)  # column key -> position in the header
+    #: what rows with problems were about: ("provider", "offer") pairs and provider names; rows that refer to
+    #: them are left out quietly (their problem is already reported, not repeated as "unknown offer")
+    failed: set[tuple[str, str] | str] = field(default_factory=set)
+
+    def about(self, cells: list[Any]) -> tuple[str, str] | str | None:
+        def text(key: str) -> str | None:
+            i = self.columns.get(key)
+            value = cells[i] if i is not None and i < len(cells) else None
+            return str(value).strip() if value not in (None, "") else None
+
+        if self.entity.key == "providers":
+            return text("name")
+        provider, offer = text("provider"), text("offer")
+        return (provider, offer) if provider and offer else provider
 
 
 def to_decimal(value: Any) -> Decimal:
@@ -165,6 +180,7 @@ def parse_table(
                 parsed.ignored.append(header)
             continue
         found[match.key] = position
+    parsed.columns = found
     missing = [c.label for c in entity.columns if c.required and c.key not in found]
     if missing:
         problems.append(
@@ -179,6 +195,9 @@ def parse_table(
         for col in entity.columns:
             index = found.get(col.key)
             raw = cells[index] if index is not None and index < len(cells) else None
+            if index is not None and (number, index) in table.bad:
+                ok = False  # reported already (a formula without a value, control characters …)
+                continue
             if raw is None or (isinstance(raw, str) and not raw.strip()):
                 if col.required:
                     problems.append(table.where(number, index, "required"))
@@ -193,4 +212,6 @@ def parse_table(
                 ok = False
         if ok:
             parsed.records.append(Record(number, values))
+        elif (about := parsed.about(cells)) is not None:
+            parsed.failed.add(about)
     return parsed

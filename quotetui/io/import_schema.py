@@ -7,7 +7,9 @@ naturally write them. A header's note in the template is its ``note`` here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Literal
 
 from quotetui.domain import enums as e
@@ -292,10 +294,43 @@ def norm(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
-def entity_for(name: str) -> Entity | None:
-    """The entity a sheet (or CSV file stem) holds, by name or alias; None for other sheets."""
+def _by_name(name: str) -> Entity | None:
     key = norm(name)
     for entity in ENTITIES:
         if key in {norm(n) for n in entity.names()}:
             return entity
-    return None
+    # a file called "2026-11 阿里云 offers.csv" or "extra_costs_lambda.csv": a word (or two) of its name
+    words = [w for w in re.split(r"[\W_]+", name.casefold()) if w]
+    phrases = {norm(w) for w in words} | {norm(a + b) for a, b in pairwise(words)}
+    found = {entity.key: entity for entity in ENTITIES for n in entity.names() if norm(n) in phrases}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _matched(entity: Entity, present: set[str]) -> set[str]:
+    return {c.key for c in entity.columns if present & {norm(n) for n in (c.label, c.key, *c.aliases)}}
+
+
+def entity_for(name: str, header: list[str] | None = None) -> Entity | None:
+    """The entity a sheet (or CSV file) holds: by its name or a word of it, else by its header — the one
+    entity that knows every column and finds its required ones there."""
+    entity = _by_name(name)
+    if entity is not None or not header:
+        return entity
+    present = {norm(h) for h in header if h}
+    fits = [
+        entity
+        for entity in ENTITIES
+        if len(_matched(entity, present)) == len(present)
+        and all(c.key in _matched(entity, present) for c in entity.columns if c.required)
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def closest_entity(header: list[str]) -> tuple[Entity, list[str]] | None:
+    """For a table no entity fits: the entity sharing most columns with it, and its required columns missing."""
+    present = {norm(h) for h in header if h}
+    best = max(ENTITIES, key=lambda entity: len(_matched(entity, present)))
+    matched = _matched(best, present)
+    if len(matched) < 2:
+        return None
+    return best, [c.label for c in best.columns if c.required and c.key not in matched]

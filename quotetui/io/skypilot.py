@@ -17,11 +17,20 @@ from typing import Any
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.io.import_rows import to_decimal
+from quotetui.io.import_rows import convert
+from quotetui.io.import_schema import Col
 from quotetui.io.problems import Problem
 from quotetui.io.tables import Table
 
 MAX_GPUINFO = 4000
+MAX_GPUS = 1024  # GPUs in one instance
+NUMBERS = {  # the numeric columns, checked like any imported cell
+    "AcceleratorCount": Col("AcceleratorCount", "AcceleratorCount", "decimal", True),
+    "Price": Col("Price", "Price", "money", True, note="USD per instance-hour"),
+    "SpotPrice": Col("SpotPrice", "SpotPrice", "money"),
+    "vCPUs": Col("vCPUs", "vCPUs", "decimal"),
+    "MemoryGiB": Col("MemoryGiB", "MemoryGiB", "decimal"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,31 +92,37 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
             except QuotetuiError:
                 unknown[str(gpu)] += 1
                 continue
-        try:
-            count = to_decimal(cell(cells, "AcceleratorCount"))
-            price = to_decimal(cell(cells, "Price"))
-            spot_raw = cell(cells, "SpotPrice")
-            spot = to_decimal(spot_raw) if spot_raw not in (None, "") else None
-            vcpus_raw, memory_raw = cell(cells, "vCPUs"), cell(cells, "MemoryGiB")
-            vcpus = to_decimal(vcpus_raw) if vcpus_raw not in (None, "") else None
-            memory = to_decimal(memory_raw) if memory_raw not in (None, "") else None
-        except ValueError as exc:
-            problems.append(table.where(number, None, str(exc)))
-            continue
-        region = str(cell(cells, "Region") or "").strip()
-        if count != count.to_integral_value() or count < 1:
+        values: dict[str, Any] = {}
+        for name, col in NUMBERS.items():
+            raw = cell(cells, name)
+            if raw in (None, ""):
+                if col.required:
+                    problems.append(table.where(number, index.get(name), "required"))
+                values[name] = None
+                continue
+            try:
+                values[name] = convert(col, raw, catalog)
+            except ValueError as exc:
+                problems.append(table.where(number, index.get(name), str(exc)))
+        count = values.get("AcceleratorCount")
+        if isinstance(count, Decimal) and (count != count.to_integral_value() or not 1 <= count <= MAX_GPUS):
             problems.append(table.where(number, index.get("AcceleratorCount"), f"{count} is not a GPU count"))
             continue
-        if price < 0 or not region or not instance:
-            problems.append(table.where(number, None, "needs an instance type, a region and a price of zero or more"))
+        if len(values) < len(NUMBERS) or any(values[n] is None for n, c in NUMBERS.items() if c.required):
             continue
+        region = str(cell(cells, "Region") or "").strip()
+        if not region or not instance:
+            missing = "Region" if not region else "InstanceType"
+            problems.append(table.where(number, index.get(missing), "required"))
+            continue
+        price, spot = values["Price"], values["SpotPrice"]
         rows.items.append(
             MarketItem(
                 instance,
                 spec.key,
-                int(count),
-                vcpus,
-                memory,
+                int(values["AcceleratorCount"]),
+                values["vCPUs"],
+                values["MemoryGiB"],
                 region,
                 price.normalize() if price == price.to_integral_value() else price,
                 spot,

@@ -15,6 +15,7 @@ import csv
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -33,6 +34,7 @@ MAX_ROWS = 250_000
 MAX_COLUMNS = 200
 MAX_TEXT = 10_000
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # compound file: encrypted OOXML packages and .xls
 MERGE = re.compile(rb'<mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
 
 
@@ -47,6 +49,12 @@ class Table:
     #: problems inside this table; they count only if the table is imported (a sheet of computed figures
     #: in an exported workbook may hold formulas without saved results, and is skipped anyway)
     problems: list[Problem] = field(default_factory=list)
+    bad: set[tuple[int, int]] = field(default_factory=set)  # (row, column) of cells already reported
+
+    def refuse(self, row: int, column: int, reason: str) -> None:
+        """Report a cell that cannot be read (its value is left out, and not reported again as missing)."""
+        self.problems.append(self.where(row, column, reason))
+        self.bad.add((row, column))
 
     def where(self, row: int | None = None, column: int | None = None, reason: str = "") -> Problem:
         name = None
@@ -56,13 +64,13 @@ class Table:
         return Problem(self.file, reason, self.sheet, row, name)
 
 
-def _check_text(value: Any, table: Table, row: int, column: int, problems: list[Problem]) -> Any:
+def _check_text(value: Any, table: Table, row: int, column: int) -> Any:
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            problems.append(table.where(row, column, f"text of {len(value):,} characters (limit {MAX_TEXT:,})"))
+            table.refuse(row, column, f"text of {len(value):,} characters (limit {MAX_TEXT:,})")
             return None
         if CONTROL.search(value):
-            problems.append(table.where(row, column, "contains control characters"))
+            table.refuse(row, column, "contains control characters")
             return None
         return value.strip()
     return value
@@ -83,6 +91,9 @@ def read_file(path: Path, problems: list[Problem]) -> list[Table]:
         return _read_xlsx(path, problems)
     if suffix in (".csv", ".txt"):
         return _read_csv(path, problems)
+    if suffix == ".xls":
+        problems.append(Problem(name, "an Excel 97–2003 .xls file: open it in Excel or LibreOffice and save as .xlsx"))
+        return []
     problems.append(Problem(name, "not a spreadsheet quotetui reads (.xlsx or .csv)"))
     return []
 
@@ -114,7 +125,7 @@ def _read_csv(path: Path, problems: list[Problem]) -> list[Table]:
                     continue
                 table = Table(path.name, None, [c.strip() for c in cells])
                 continue
-            values = [_check_text(c, table, number, i, table.problems) for i, c in enumerate(cells)]
+            values = [_check_text(c, table, number, i) for i, c in enumerate(cells)]
             if any(v not in (None, "") for v in values):
                 table.rows.append((number, values))
     except csv.Error as exc:
@@ -126,6 +137,17 @@ def _read_csv(path: Path, problems: list[Problem]) -> list[Table]:
 # -- xlsx ------------------------------------------------------------------------------------------------
 def _check_zip(path: Path, problems: list[Problem]) -> dict[str, bytes] | None:
     """Zip sanity before any XML is parsed; returns the raw sheet XML (for merged cells and formulas)."""
+    with path.open("rb") as handle:
+        magic = handle.read(8)
+    if magic == OLE_MAGIC:
+        problems.append(
+            Problem(
+                path.name,
+                "a password-protected workbook (or an old .xls file): save it in Excel or LibreOffice "
+                "as an .xlsx without a password",
+            )
+        )
+        return None
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
@@ -154,8 +176,8 @@ def _check_zip(path: Path, problems: list[Problem]) -> dict[str, bytes] | None:
                 problems.append(Problem(path.name, "not an Excel workbook (the zip has no xl/workbook.xml)"))
                 return None
             return {n: archive.read(n) for n in names if n.startswith("xl/worksheets/") and n.endswith(".xml")}
-    except (zipfile.BadZipFile, OSError) as exc:
-        problems.append(Problem(path.name, f"not an .xlsx workbook (zip: {exc})"))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
+        problems.append(Problem(path.name, f"not an .xlsx workbook, or a damaged or truncated one (zip: {exc})"))
         return None
 
 
@@ -175,7 +197,7 @@ def _read_xlsx(path: Path, problems: list[Problem]) -> list[Table]:
     try:
         book = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for broken files; all mean "cannot read it"
-        problems.append(Problem(path.name, f"cannot read the workbook: {type(exc).__name__}: {exc}"))
+        problems.append(Problem(path.name, _unreadable(exc)))
         return []
     tables = []
     try:
@@ -183,11 +205,25 @@ def _read_xlsx(path: Path, problems: list[Problem]) -> list[Table]:
             sheet_xml = _sheet_xml(book, title, xml)
             tables += _read_sheet(path, book, title, sheet_xml, problems)
     except Exception as exc:
-        problems.append(Problem(path.name, f"cannot read the workbook: {type(exc).__name__}: {exc}"))
+        problems.append(Problem(path.name, _unreadable(exc)))
         return []
     finally:
         book.close()
     return tables
+
+
+def _unreadable(exc: BaseException) -> str:
+    """Why a workbook cannot be read, in one line; entity declarations (XML bombs, XXE) are named as such."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(chain) < 10:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    if any(type(e).__module__.startswith("defusedxml") for e in chain):
+        return "refused: its XML declares entities or a DTD (the pattern of XML bomb and XXE attacks)"
+    root = chain[-1]
+    detail = str(root).splitlines()[0] if str(root) else ""
+    return f"cannot read the workbook (damaged or not Excel): {type(root).__name__}: {detail}"[:300]
 
 
 def _formula_cells(path: Path, title: str) -> set[tuple[int, int]]:
@@ -247,15 +283,13 @@ def _read_sheet(path: Path, book: Any, title: str, sheet_xml: bytes, problems: l
             if value is None and has_formulas and formulas is None:
                 formulas = _formula_cells(path, title)
             if value is None and formulas and (number, c) in formulas:
-                table.problems.append(
-                    table.where(
-                        number,
-                        c,
-                        "a formula without a saved result: open the file in Excel "
-                        "or LibreOffice and save it, so the values are stored",
-                    )
+                table.refuse(
+                    number,
+                    c,
+                    "a formula without a saved result: open the file in Excel or LibreOffice and save it, "
+                    "so the values are stored",
                 )
-            values.append(_check_text(value, table, number, c, table.problems))
+            values.append(_check_text(value, table, number, c))
         if any(v not in (None, "") for v in values):
             table.rows.append((number, values))
     return [table] if table is not None else []

@@ -17,6 +17,7 @@ from quotetui.io.import_schema import ENTITIES, Col
 HEADER_FILL = PatternFill("solid", fgColor="DDE7F3")
 REQUIRED_FONT = Font(bold=True, color="1F3864")
 ROWS_VALIDATED = 2000
+LISTS_SHEET = "Lists"  # hidden: the values of the drop-downs
 
 
 def _list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
@@ -31,7 +32,7 @@ def _list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
 def write_template(path: Path, gpu_names: list[str]) -> Path:
     book = Workbook()
     book.remove(book.active)
-    lists = book.create_sheet("Lists")
+    lists = book.create_sheet(LISTS_SHEET)
     ranges: dict[str, str] = {}
     column = 1
 

@@ -14,6 +14,7 @@ from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import Savings, Target, batnas, savings, target_price
 from quotetui.domain.economics.rentbuy import RentBuyResult
+from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
 from quotetui.services.claims import audit_claims
@@ -93,6 +94,10 @@ def gather(
     db: Database, scenario: str | None = None, pinned: list[int] | None = None, on: date | None = None
 ) -> ExportData:
     ranking = rank_offers(db, scenario, on=on)
+    ranked = {e.offer.id for e in ranking.evaluations}
+    unknown = [p for p in pinned or [] if p not in ranked]
+    if unknown:
+        raise BadInput(f"no offer {', '.join(f'#{p}' for p in unknown)} in the ranking (see `quotetui offers`)")
     audits = audit_claims(db)
     with db.session() as session:
         providers = list(session.exec(select(Provider).order_by(col(Provider.id))))
@@ -127,7 +132,7 @@ def gather(
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
     data.purchase = purchase_defaults(db)
     data.rent_buy = _rent_buy(db, data)
-    data.pinned = [p for p in (pinned or []) if any(e.offer.id == p for e in ranking.evaluations)]
+    data.pinned = list(dict.fromkeys(pinned or []))
     _positions(data)
     return data
 

@@ -21,9 +21,10 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, Record, parse_table
-from quotetui.io.import_schema import SKYPILOT_HEADERS, Entity, entity_for
+from quotetui.io.import_schema import SKYPILOT_HEADERS, Entity, closest_entity, entity_for
 from quotetui.io.problems import ImportProblems, Problem
 from quotetui.io.tables import Table, read_file
+from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
 from quotetui.services.editing import parse_credits
 from quotetui.services.market_prices import MarketRows, parse_catalog
 from quotetui.store.catalog import load_catalog
@@ -86,6 +87,9 @@ class _Rollback(Exception):
     """Raised inside the transaction of a dry run so that nothing it did is kept."""
 
 
+COMPUTED_SHEETS = ("Summary", "Side by side", "TCO", "Rent vs buy", "Contracts")  # of an exported workbook
+
+
 def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_of: date | None = None) -> ImportReport:
     problems: list[Problem] = []
     report = ImportReport([p.name for p in paths], dry_run)
@@ -95,35 +99,50 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
     by_entity: dict[str, list[Parsed]] = defaultdict(list)
     market: list[MarketRows] = []
     for table in tables:
-        entity = entity_for(table.sheet or Path(table.file).stem)
+        entity = entity_for(table.sheet or Path(table.file).stem, table.header)
         if entity is not None or all(h in table.header for h in SKYPILOT_HEADERS):
             problems += table.problems
         if entity is not None:
             by_entity[entity.key].append(parse_table(table, entity, catalog, problems, report.warnings))
         elif all(h in table.header for h in SKYPILOT_HEADERS):
             market.append(parse_catalog(table, catalog, problems, report.warnings))
-        elif table.sheet is not None:
+        elif table.sheet == TEMPLATE_LISTS:
+            continue  # the template's own drop-down values
+        elif table.sheet in COMPUTED_SHEETS:
             report.warnings.append(Problem(table.file, "not imported (figures are recomputed)", table.sheet))
+        elif table.sheet is not None:
+            report.warnings.append(Problem(table.file, "not imported: " + _unknown_table(table), table.sheet))
         else:
-            problems.append(
-                Problem(
-                    table.file,
-                    "cannot tell what this file holds: name it after a sheet of the "
-                    "template (providers.csv, offers.csv …) or give a SkyPilot catalog",
-                )
-            )
-    if problems:
-        raise ImportProblems(problems)
+            problems.append(Problem(table.file, _unknown_table(table)))
+    # the rows that could be read are checked against the database too (unknown offers, duplicate terms …),
+    # so one run lists every problem; any problem rolls the whole transaction back
     try:
         with db.write() as session:
             _Writer(session, catalog, report, problems, as_of or utcnow().date()).run(by_entity, market)
             if problems:
+                files = {path.name: i for i, path in reversed(list(enumerate(paths)))}
+                sheets = {(p.file, p.sheet): i for i, p in reversed(list(enumerate(problems)))}
+                problems.sort(key=lambda p: (files.get(p.file, 0), sheets[p.file, p.sheet], p.row or 0))
                 raise ImportProblems(problems)
             if dry_run:
                 raise _Rollback
     except _Rollback:
         pass
     return report
+
+
+def _unknown_table(table: Table) -> str:
+    what = "sheet" if table.sheet else "file"
+    example = "Offers, Negotiation …" if table.sheet else "offers.csv, negotiation.csv …"
+    text = (
+        f"cannot tell what this {what} holds: name it after a sheet of the template ({example}) "
+        "or give a SkyPilot catalog"
+    )
+    closest = closest_entity(table.header)
+    if closest is not None:
+        entity, missing = closest
+        text += f"; its columns look like {entity.sheet}" + (f", which needs {', '.join(missing)}" if missing else "")
+    return text
 
 
 def _changed(row: Any, values: dict[str, Any]) -> bool:
@@ -147,6 +166,7 @@ class _Writer:
         offers = list(session.exec(select(Offer)))
         names = {p.id: n for n, p in self.providers.items()}
         self.offers: dict[tuple[str, str], Offer] = {}
+        self.failed: set[tuple[str, str] | str] = set()  # providers and offers whose rows had problems
         for o in offers:
             self.offers.setdefault((names.get(o.provider_id, ""), o.name), o)
 
@@ -163,8 +183,7 @@ class _Writer:
             c.unchanged += 1
 
     def problem(self, parsed: Parsed, record: Record, column: str, reason: str) -> None:
-        index = next((i for i, h in enumerate(parsed.table.header) if h == column), None)
-        self.problems.append(parsed.table.where(record.row, index, reason))
+        self.problems.append(parsed.table.where(record.row, parsed.columns.get(column), reason))
 
     def source(self, title: str | None, file: str) -> int | None:
         if not title:
@@ -179,17 +198,16 @@ class _Writer:
     def offer(self, parsed: Parsed, record: Record) -> Offer | None:
         key = (record.values["provider"], record.values["offer"])
         found = self.offers.get(key)
-        if found is None:
+        if found is None and key not in self.failed and key[0] not in self.failed:
             self.problem(
-                parsed,
-                record,
-                parsed.table.header[0] if parsed.table.header else "offer",
-                f"no offer {key[1]!r} of {key[0]!r} in the database or on the Offers sheet",
+                parsed, record, "offer", f"no offer {key[1]!r} of {key[0]!r} in the database or on the Offers sheet"
             )
         return found
 
     # -- the entities, in dependency order ------------------------------------------------------------
     def run(self, by_entity: dict[str, list[Parsed]], market: list[MarketRows]) -> None:
+        for parsed in (*by_entity.get("providers", []), *by_entity.get("offers", [])):
+            self.failed |= parsed.failed
         for key, step in (
             ("providers", self.providers_),
             ("offers", self.offers_),
@@ -228,9 +246,10 @@ class _Writer:
             v = dict(r.values)
             provider = self.providers.get(v["provider"])
             if provider is None:
-                self.problem(
-                    parsed, r, "provider", f"unknown provider {v['provider']!r}: add it on the Providers sheet"
-                )
+                if v["provider"] not in self.failed:
+                    self.problem(
+                        parsed, r, "provider", f"unknown provider {v['provider']!r}: add it on the Providers sheet"
+                    )
                 continue
             spec = self.catalog.get(v.pop("gpu"))
             values = {
@@ -526,7 +545,9 @@ class _Writer:
         for r in parsed.records:
             v = r.values
             if v["base"] == v["quote"] or v["rate"] <= 0:
-                self.problem(parsed, r, "rate", "two different currencies and a rate above zero")
+                self.problem(
+                    parsed, r, "rate", "base and quote must be two different currencies, and the rate above zero"
+                )
                 continue
             key = (v["base"], v["quote"], v["as_of"])
             row = existing.get(key)

@@ -1,0 +1,205 @@
+"""The exported workbook as a CFO opens it: sheets, formats, frozen headers, filters, properties, CJK text,
+highlighted best values, charts, and text that can never run as a formula (xlsx and CSV)."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+import zipfile
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from quotetui.services.transfer import SHEET_ORDER
+from tests.conftest import Cli
+
+HOSTILE = {
+    '=HYPERLINK("http://evil.example","click")': "formula",
+    "+SUM(1,2)": "plus",
+    "-2+3": "minus",
+    "@SUM(A1:A2)": "at",
+    "\tcmd|' /C calc'!A0": "tab",
+    "\r=1+1": "carriage return",
+}
+
+
+@pytest.fixture
+def workbook(cli: Cli, demo_db_path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "compare.xlsx"
+    result = cli("--db", str(demo_db_path), "export", str(out), "--pin", "18", "--pin", "2")
+    assert result.code == 0, result.err
+    assert result.out.strip() == f"Wrote {out}."
+    return out
+
+
+def test_sheets_formats_filters_and_properties(workbook: Path) -> None:
+    book = load_workbook(workbook)
+    assert tuple(book.sheetnames) == SHEET_ORDER
+    assert "8×H100 一年训练" in book.properties.title  # the default scenario of the demo, CJK intact
+    assert "8×H100 一年训练" in (book.properties.subject or "")
+    assert book.properties.created is not None
+    summary = book["Summary"]
+    header = [c.value for c in summary[3]]
+    assert header[:5] == ["rank", "id", "provider", "offer", "GPU"]
+    assert summary.freeze_panes == "A4"
+    assert summary.auto_filter.ref is not None and summary.auto_filter.ref.startswith("A3:")
+    assert summary.column_dimensions["D"].width >= 20
+    first = [c.value for c in summary[4]]
+    assert first[0] == 1 and first[1] == 18  # Tencent's reserved H100 ranks first, as in `quotetui offers`
+    assert first[2] == "腾讯云"
+    money = summary.cell(row=4, column=6)
+    assert isinstance(money.value, float | int) and "CNY" in money.number_format
+    assert summary.cell(row=4, column=11).number_format.endswith("%")
+    # the best value of each figure column is highlighted (green) on at least one feasible row
+    highlighted = {
+        c.column for row in summary.iter_rows(min_row=4) for c in row if str(c.fill.fgColor.rgb).endswith("C6EFCE")
+    }
+    assert {6, 7, 8, 9, 10} <= highlighted
+    negotiation = book["Negotiation"]
+    quoted_at = [c.value for c in negotiation[1]].index("quoted_at") + 1
+    assert negotiation.cell(row=2, column=quoted_at).is_date
+    side = book["Side by side"]
+    assert [c.value for c in side[3]][1:3] == ["#18 腾讯云", "#2 一万网络"]  # pinned offers, in pin order
+    assert book["Rent vs buy"]._charts, "the rent vs buy sheet has its line chart"
+
+
+def test_every_sheet_has_a_frozen_header_and_numbers_are_numbers(workbook: Path) -> None:
+    book = load_workbook(workbook)
+    for name in ("Offers", "Negotiation", "SLA", "Benchmarks", "Providers", "Discounts", "Extra costs"):
+        sheet = book[name]
+        assert sheet.freeze_panes == "A2", name
+        assert sheet.auto_filter.ref, name
+    offers = book["Offers"]
+    header = [c.value for c in offers[1]]
+    tco = header.index("annualised TCO (CNY)") + 1
+    values = [offers.cell(row=r, column=tco).value for r in range(2, offers.max_row + 1)]
+    assert values and all(v is None or isinstance(v, int | float) for v in values)
+
+
+def test_text_that_looks_like_a_formula_stays_text(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    con = sqlite3.connect(demo_db_path)
+    with con:
+        for i, text in enumerate(HOSTILE):
+            con.execute("update offer set notes = ?, region = ? where id = ?", (text, text, i + 1))
+        con.execute("update provider set notes = ? where id = 1", ("=1+1",))
+    con.close()
+    out = tmp_path / "hostile.xlsx"
+    assert cli("--db", str(demo_db_path), "export", str(out)).code == 0
+    book = load_workbook(out)
+    offers = book["Offers"]
+    header = [c.value for c in offers[1]]
+    notes, region = header.index("notes") + 1, header.index("region") + 1
+    id_column = header.index("id") + 1
+    ids = {offers.cell(row=r, column=id_column).value: r for r in range(2, offers.max_row + 1)}
+    for i, text in enumerate(HOSTILE):
+        for column in (notes, region):
+            cell = offers.cell(row=ids[i + 1], column=column)
+            assert cell.data_type == "s", (HOSTILE[text], cell.data_type)
+            assert cell.value == text.replace("\r", "\n")  # XML reads a bare CR back as a line feed
+    # no formula anywhere outside the two live sheets: the raw XML of every other sheet has no <f> element
+    with zipfile.ZipFile(out) as archive:
+        rels = archive.read("xl/workbook.xml").decode()
+        formula_parts = [
+            n for n in archive.namelist() if n.startswith("xl/worksheets/sheet") and b"<f>" in archive.read(n)
+        ]
+    titles = [t.split('"')[0] for t in rels.split('<sheet name="')[1:]]
+    with_formulas = {titles[int(Path(n).stem.removeprefix("sheet")) - 1] for n in formula_parts}
+    assert with_formulas == {"TCO", "Rent vs buy"}
+
+
+def test_csv_export_neutralises_formula_text(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    con = sqlite3.connect(demo_db_path)
+    with con:
+        for i, text in enumerate(HOSTILE):
+            con.execute("update offer set notes = ? where id = ?", (text, i + 1))
+    con.close()
+    out = tmp_path / "offers.csv"
+    assert cli("--db", str(demo_db_path), "export", str(out)).code == 0
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with BOM, so Excel shows 腾讯云 correctly
+    rows = list(csv.reader(raw.decode("utf-8-sig").splitlines(keepends=True)))
+    notes = rows[0].index("notes")
+    cells = [r[notes] for r in rows[1:] if len(r) > notes]
+    for text in HOSTILE:
+        assert "'" + text in cells
+    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for r in rows for c in r if c and not c[0].isdigit())
+    assert any("腾讯云" in c for r in rows for c in r)
+
+
+def test_pinning_an_unknown_offer_is_a_clear_error(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    result = cli("--db", str(demo_db_path), "export", str(tmp_path / "x.xlsx"), "--pin", "999")
+    assert result.code == 2
+    assert "no offer #999" in result.err
+    assert not (tmp_path / "x.xlsx").exists()
+
+
+def test_export_refuses_an_unknown_suffix(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    result = cli("--db", str(demo_db_path), "export", str(tmp_path / "x.ods"))
+    assert result.code == 2
+    assert ".xlsx" in result.err
+
+
+def test_template_has_a_sheet_per_entity_notes_and_drop_downs(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "template.xlsx"
+    assert cli("--db", str(demo_db_path), "template", str(out)).code == 0
+    book = load_workbook(out)
+    entities = ["Providers", "Offers", "Negotiation", "Discounts", "Extra costs", "SLA", "Benchmarks", "FX rates"]
+    assert book.sheetnames == [*entities, "Lists"]
+    assert book["Lists"].sheet_state == "hidden"
+    for name in entities:
+        for cell in book[name][1]:
+            assert cell.comment is not None and cell.comment.text, f"{name}!{cell.coordinate} has no note"
+    lists = book["Lists"]
+    columns = {lists.cell(row=1, column=c).value: c for c in range(1, lists.max_column + 1)}
+    gpus = [lists.cell(row=r, column=columns["gpu"]).value for r in range(2, lists.max_row + 1)]
+    assert "H100 SXM5" in gpus and "A100 80GB SXM4" in gpus
+
+    def validated(sheet: str, header: str) -> str:
+        ws = book[sheet]
+        letter = next(c.column_letter for c in ws[1] if c.value == header)
+        for dv in ws.data_validations.dataValidation:
+            if any(letter + "2" in str(r) for r in dv.sqref.ranges):
+                assert dv.type == "list"
+                return str(dv.formula1)
+        raise AssertionError(f"no drop-down on {sheet} {header}")
+
+    assert validated("Offers", "gpu").startswith("'Lists'!$")
+    assert validated("Offers", "billing") != validated("Offers", "gpu")
+    assert validated("Negotiation", "unit").startswith("'Lists'!$")
+    assert validated("Negotiation", "currency").startswith("'Lists'!$")
+
+
+def test_a_filled_template_imports(cli: Cli, tmp_path: Path) -> None:
+    template = tmp_path / "template.xlsx"
+    db = tmp_path / "new.db"
+    assert cli("--db", str(db), "template", str(template)).code == 0
+    book = load_workbook(template)
+    book["Providers"].append(["蓝海算力", "lessor", None, "北京, 上海"])
+    offers = book["Offers"]
+    header = [c.value for c in offers[1]]
+    row = dict.fromkeys(header)
+    row.update(provider="蓝海算力", offer="8×H800 月租", gpu="H800", gpus_per_node=8, billing="monthly")
+    offers.append([row[h] for h in header])
+    rounds = book["Negotiation"]
+    header = [c.value for c in rounds[1]]
+    row = dict.fromkeys(header)
+    row.update(
+        provider="蓝海算力",
+        offer="8×H800 月租",
+        round=1,
+        mover="list",
+        quoted_at="2026年11月2日",
+        price=68000,
+        unit="node_month",
+        currency="CNY",
+        term_months=1,
+    )
+    rounds.append([row[h] for h in header])
+    book.save(template)
+    result = cli("--db", str(db), "import", str(template))
+    assert result.code == 0, result.err
+    assert "offers: 1 added" in result.out
+    assert "Lists" not in result.err  # the template's own drop-down sheet is not worth a warning
+    listed = cli("--db", str(db), "offers", "--json")
+    assert "8×H800 月租" in listed.out
