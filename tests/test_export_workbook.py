@@ -203,3 +203,25 @@ def test_a_filled_template_imports(cli: Cli, tmp_path: Path) -> None:
     assert "Lists" not in result.err  # the template's own drop-down sheet is not worth a warning
     listed = cli("--db", str(db), "offers", "--json")
     assert "8×H800 月租" in listed.out
+
+
+def test_writer_keeps_each_cells_format_to_itself(tmp_path: Path) -> None:
+    """A date's default format must not leak into the next plain value of the row (the writer reuses cells)."""
+    from datetime import date
+    from decimal import Decimal
+
+    from quotetui.io.xlsx_write import MONEY, Column, Formula, Sheet, Styled, write_xlsx
+
+    columns = [Column("when"), Column("count"), Column("amount", number_format=MONEY), Column("text")]
+    rows = [
+        [date(2026, 11, 2), 7, Decimal("1234.5"), "=not a formula"],
+        [None, Styled(3, bold=True), Formula("=C2*2"), "x"],
+    ]
+    out = write_xlsx(tmp_path / "w.xlsx", [Sheet("S", columns, rows)], {"title": "t"})
+    sheet = load_workbook(out)["S"]
+    assert sheet["A2"].is_date
+    assert sheet["B2"].number_format == "General" and sheet["B2"].value == 7
+    assert sheet["C2"].number_format == MONEY and sheet["C2"].value == 1234.5
+    assert sheet["D2"].data_type == "s" and sheet["D2"].value == "=not a formula"
+    assert sheet["B3"].font.b and sheet["B3"].value == 3
+    assert sheet["C3"].value == "=C2*2" and sheet["C3"].number_format == MONEY

@@ -52,6 +52,7 @@ EXPECTED: dict[str, tuple[str | None, int | None, str | None, str]] = {
     "25_what_is_this.csv": (None, None, None, "cannot tell what this file holds"),
     "26_money_too_precise.csv": (None, 2, "column 'price'", "more than 6 decimal places"),
     "27_old_excel.xls": (None, None, None, "save as .xlsx"),
+    "28_dimension_too_small.xlsx": ("Offers", 3, "column 'gpus_per_node' (D)", "'eight' is not a number"),
 }
 
 
@@ -251,3 +252,14 @@ def test_fuzzed_csv(name: str, header: list[str], rows: list[list[str]], fuzz_db
     writer.writerow(header)
     writer.writerows(rows)
     _import_bytes(fuzz_db, tmp_path, f"{name}.csv", buffer.getvalue().encode("utf-8", "surrogatepass"))
+
+
+def test_formula_cells_without_values_are_found_in_any_namespace_prefix() -> None:
+    from quotetui.io.tables import _formula_cells
+
+    xml = (
+        b'<x:sheetData><x:row r="2"><x:c r="B2"><x:f>1+1</x:f></x:c><x:c r="C2"><x:f>2</x:f><x:v>2</x:v></x:c>'
+        b'<x:c r="D2" s="1"/><x:c r="AA2"><x:f t="shared" si="0"/><x:v/></x:c></x:row></x:sheetData>'
+    )
+    assert _formula_cells(xml) == {(2, 1), (2, 26)}
+    assert _formula_cells(xml.replace(b"x:", b"")) == {(2, 1), (2, 26)}

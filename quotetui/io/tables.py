@@ -14,9 +14,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+import threading
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -35,6 +37,9 @@ MAX_COLUMNS = 200
 MAX_TEXT = 10_000
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # compound file: encrypted OOXML packages and .xls
+FORMULA_CELL = re.compile(rb'<(?:\w+:)?c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*(?<!/)>(.*?)</(?:\w+:)?c>', re.S)
+FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
+VALUE = re.compile(rb"<(?:\w+:)?v(?: [^>]*)?>[^<]")  # a saved value; <v/> or <v></v> is none
 MERGE = re.compile(rb'<mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
 
 
@@ -76,8 +81,9 @@ def _check_text(value: Any, table: Table, row: int, column: int) -> Any:
     return value
 
 
-def read_file(path: Path, problems: list[Problem]) -> list[Table]:
-    """Every table in ``path``; problems are appended (and the bad parts left out)."""
+def read_file(path: Path, problems: list[Problem], skip: Collection[str] = ()) -> list[Table]:
+    """Every table in ``path``; problems are appended (and the bad parts left out). Sheets titled as in
+    ``skip`` are not read: they come back as tables without a header or rows."""
     name = path.name
     if not path.is_file():
         problems.append(Problem(name, "file not found"))
@@ -88,7 +94,7 @@ def read_file(path: Path, problems: list[Problem]) -> list[Table]:
         return []
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        return _read_xlsx(path, problems)
+        return _read_xlsx(path, problems, skip)
     if suffix in (".csv", ".txt"):
         return _read_csv(path, problems)
     if suffix == ".xls":
@@ -181,6 +187,27 @@ def _check_zip(path: Path, problems: list[Problem]) -> dict[str, bytes] | None:
         return None
 
 
+_LOAD = threading.Lock()
+
+
+@contextmanager
+def _no_dimension_scan() -> Iterator[None]:
+    """Open read-only sheets without openpyxl's look for their declared size: we never trust it (rows are
+    read as the XML has them), and where a sheet declares none — every file written in write-only mode —
+    the look parses the whole sheet once more. Serialised, and skipped if openpyxl's internals change."""
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    original = getattr(ReadOnlyWorksheet, "_get_size", None)
+    with _LOAD:
+        if original is not None:
+            ReadOnlyWorksheet._get_size = lambda self: None
+        try:
+            yield
+        finally:
+            if original is not None:
+                ReadOnlyWorksheet._get_size = original
+
+
 def _sheet_xml(workbook: Any, title: str, xml: dict[str, bytes]) -> bytes:
     """The raw XML of the sheet called ``title`` (openpyxl keeps the part name of each read-only sheet)."""
     sheet = workbook[title]
@@ -188,20 +215,24 @@ def _sheet_xml(workbook: Any, title: str, xml: dict[str, bytes]) -> bytes:
     return xml.get(part.lstrip("/"), b"")
 
 
-def _read_xlsx(path: Path, problems: list[Problem]) -> list[Table]:
+def _read_xlsx(path: Path, problems: list[Problem], skip: Collection[str]) -> list[Table]:
     xml = _check_zip(path, problems)
     if xml is None:
         return []
     from openpyxl import load_workbook
 
     try:
-        book = load_workbook(path, read_only=True, data_only=True)
+        with _no_dimension_scan():
+            book = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for broken files; all mean "cannot read it"
         problems.append(Problem(path.name, _unreadable(exc)))
         return []
-    tables = []
+    tables: list[Table] = []
     try:
         for title in book.sheetnames:
+            if title in skip:
+                tables.append(Table(path.name, title, []))
+                continue
             sheet_xml = _sheet_xml(book, title, xml)
             tables += _read_sheet(path, book, title, sheet_xml, problems)
     except Exception as exc:
@@ -226,20 +257,15 @@ def _unreadable(exc: BaseException) -> str:
     return f"cannot read the workbook (damaged or not Excel): {type(root).__name__}: {detail}"[:300]
 
 
-def _formula_cells(path: Path, title: str) -> set[tuple[int, int]]:
-    """(row, column) of every formula in a sheet: a second, rare pass, only when the sheet has formulas."""
-    from openpyxl import load_workbook
-
-    book = load_workbook(path, read_only=True, data_only=False)
-    try:
-        found = set()
-        for r, row in enumerate(book[title].iter_rows(max_col=MAX_COLUMNS, max_row=MAX_ROWS + 1, values_only=True), 1):
-            for c, value in enumerate(row):
-                if isinstance(value, str) and value.startswith("="):
-                    found.add((r, c))
-        return found
-    finally:
-        book.close()
+def _formula_cells(sheet_xml: bytes) -> set[tuple[int, int]]:
+    """(row, column) of every formula cell without a saved value, from the sheet's raw XML (cells may carry
+    a namespace prefix; a cell's formula is ``<f>``, its saved value ``<v>``)."""
+    found = set()
+    for match in FORMULA_CELL.finditer(sheet_xml):
+        body = match.group(3)
+        if FORMULA.search(body) and not VALUE.search(body):
+            found.add((int(match.group(2)), column_index_from_string(match.group(1).decode()) - 1))
+    return found
 
 
 def _merged(sheet_xml: bytes) -> list[tuple[int, int, int, int]]:
@@ -261,16 +287,19 @@ def _read_sheet(path: Path, book: Any, title: str, sheet_xml: bytes, problems: l
             problems.append(Problem(path.name, f"more than {MAX_ROWS:,} rows", title))
             break
         grid.append((number, values))
+    by_number = dict(grid)
     for top, left, bottom, right in merged:  # a merged block shows its top-left value everywhere in it
-        source = next((v for n, v in grid if n == top), None)
+        source = by_number.get(top)
         value = source[left] if source is not None and left < len(source) else None
-        for n, cells in grid:
-            if top <= n <= bottom:
-                for c in range(left, min(right, MAX_COLUMNS - 1) + 1):
-                    while len(cells) <= c:
-                        cells.append(None)
-                    if cells[c] is None:
-                        cells[c] = value
+        for n in range(top, min(bottom, MAX_ROWS + 1) + 1):
+            cells = by_number.get(n)
+            if cells is None:
+                continue
+            for c in range(left, min(right, MAX_COLUMNS - 1) + 1):
+                while len(cells) <= c:
+                    cells.append(None)
+                if cells[c] is None:
+                    cells[c] = value
     table: Table | None = None
     for number, cells in grid:
         if table is None:
@@ -281,7 +310,7 @@ def _read_sheet(path: Path, book: Any, title: str, sheet_xml: bytes, problems: l
         values = []
         for c, value in enumerate(cells):
             if value is None and has_formulas and formulas is None:
-                formulas = _formula_cells(path, title)
+                formulas = _formula_cells(sheet_xml)
             if value is None and formulas and (number, c) in formulas:
                 table.refuse(
                     number,
@@ -296,8 +325,11 @@ def _read_sheet(path: Path, book: Any, title: str, sheet_xml: bytes, problems: l
 
 
 def _rows(sheet: Any) -> Iterator[list[Any]]:
-    for row in sheet.iter_rows(max_col=MAX_COLUMNS, values_only=True):
-        values = list(row)
+    """Every row as the XML has it: the sheet's declared dimension is ignored (it may say fewer rows than
+    there are, or a million that are not), rows end at their last value and are cut at MAX_COLUMNS."""
+    sheet.reset_dimensions()
+    for row in sheet.iter_rows(values_only=True):
+        values = list(row[:MAX_COLUMNS])
         while values and values[-1] is None:
             values.pop()
         yield values

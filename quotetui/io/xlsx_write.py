@@ -8,15 +8,16 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
+from types import MethodType
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell import Cell, WriteOnlyCell
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
@@ -79,37 +80,71 @@ class Sheet:
     charts: list[LineChartSpec] = field(default_factory=list)
 
 
-def _cell(sheet: Any, value: Any, number_format: str | None) -> Any:
-    if isinstance(value, Styled):
-        cell = WriteOnlyCell(sheet, value=_cell_value(value.value))
-        if isinstance(value.value, str):
-            cell.data_type = "s"
-        elif isinstance(value.value, Formula):
-            cell.data_type = "f"
-        fmt = value.number_format or number_format
-        if fmt and not isinstance(value.value, str):
-            cell.number_format = fmt
-        if value.bold:
-            cell.font = BOLD
-        if value.best:
-            cell.fill = BEST
-        return cell
-    if isinstance(value, str):
-        if value.startswith(RISKY):  # never a formula: a string cell
-            cell = WriteOnlyCell(sheet, value=value)
-            cell.data_type = "s"
+class _Cells:
+    """Makes the cells of one sheet. A styled cell gets a copy of a style made once per combination of
+    number format, bold and fill (openpyxl's own setters look the style up again for every cell)."""
+
+    def __init__(self, sheet: Any) -> None:
+        self.sheet = sheet
+        self.styles: dict[tuple[str | None, bool, bool], Any] = {}
+
+    def styled(self, value: Any, number_format: str | None, bold: bool = False, best: bool = False) -> Cell:
+        key = (number_format, bold, best)
+        style = self.styles.get(key)
+        if style is None:
+            probe = WriteOnlyCell(self.sheet)
+            if number_format:
+                probe.number_format = number_format
+            if bold:
+                probe.font = BOLD
+            if best:
+                probe.fill = BEST
+            style = self.styles[key] = probe._style
+        return Cell(self.sheet, 1, 1, value, style)
+
+    def cell(self, value: Any, number_format: str | None) -> Any:
+        if value is None or isinstance(value, float | bool):
+            return value
+        if isinstance(value, str):
+            if value.startswith(RISKY):  # never a formula: a string cell
+                cell = Cell(self.sheet, 1, 1, value)
+                cell.data_type = "s"
+                return cell
+            return value
+        if isinstance(value, Styled):
+            inner = value.value
+            text = isinstance(inner, str)
+            fmt = None if text else value.number_format or number_format
+            cell = self.styled(_cell_value(inner), fmt, value.bold, value.best)
+            if text:
+                cell.data_type = "s"
+            elif isinstance(inner, Formula):
+                cell.data_type = "f"
             return cell
+        if isinstance(value, Formula):
+            return self.styled(value.text, number_format)
+        if number_format and isinstance(value, int | Decimal | date):
+            return self.styled(value, number_format)
         return value
-    if isinstance(value, Formula):
-        cell = WriteOnlyCell(sheet, value=value.text)
-        if number_format:
-            cell.number_format = number_format
-        return cell
-    if number_format and isinstance(value, (int, Decimal, date)) and not isinstance(value, bool):
-        cell = WriteOnlyCell(sheet, value=value)
-        cell.number_format = number_format
-        return cell
-    return value
+
+
+def _values_to_row(sheet: Any, values: Sequence[Any], row_idx: int) -> Iterator[Cell]:
+    """openpyxl's write-only ``_values_to_row``, taking a ready cell without first failing to assign it as a
+    value (openpyxl's version raises and formats an error for every styled cell). Same cells out."""
+    plain = WriteOnlyCell(sheet)
+    for col_idx, value in enumerate(values, 1):
+        if value is None:
+            continue
+        if isinstance(value, Cell):
+            cell = value
+        else:
+            cell = plain
+            cell.value = value
+        cell.column = col_idx
+        cell.row = row_idx
+        yield cell
+        if cell is plain and cell.has_style:  # a date got its default format: the next value starts clean
+            plain = WriteOnlyCell(sheet)
 
 
 def _cell_value(value: Any) -> Any:
@@ -120,14 +155,17 @@ def write_xlsx(path: Path, sheets: list[Sheet], properties: dict[str, str]) -> P
     book = Workbook(write_only=True)
     for spec in sheets:
         sheet = book.create_sheet(spec.title)
+        if callable(getattr(sheet, "_values_to_row", None)):  # openpyxl's write-only internals, 3.0 to 3.1
+            sheet._values_to_row = MethodType(_values_to_row, sheet)
         for index, column in enumerate(spec.columns, start=1):
             sheet.column_dimensions[get_column_letter(index)].width = column.width
         header_row = len(spec.preamble) + 1
         if spec.freeze:
             sheet.freeze_panes = f"A{header_row + 1}"
         count = 0
+        cells = _Cells(sheet)
         for row in spec.preamble:
-            sheet.append([_cell(sheet, v, None) for v in row])
+            sheet.append([cells.cell(v, None) for v in row])
         header = []
         for column in spec.columns:
             cell = WriteOnlyCell(sheet, value=column.header)
@@ -136,8 +174,9 @@ def write_xlsx(path: Path, sheets: list[Sheet], properties: dict[str, str]) -> P
         sheet.append(header)
         formats = [c.number_format for c in spec.columns]
         width = len(formats)
+        make = cells.cell
         for row in spec.rows:
-            sheet.append([_cell(sheet, v, formats[i] if i < width else None) for i, v in enumerate(row)])
+            sheet.append([make(v, formats[i] if i < width else None) for i, v in enumerate(row)])
             count += 1
         if spec.autofilter and count:
             sheet.auto_filter.ref = f"A{header_row}:{get_column_letter(len(spec.columns))}{header_row + count}"

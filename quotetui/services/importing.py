@@ -93,7 +93,8 @@ COMPUTED_SHEETS = ("Summary", "Side by side", "TCO", "Rent vs buy", "Contracts")
 def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_of: date | None = None) -> ImportReport:
     problems: list[Problem] = []
     report = ImportReport([p.name for p in paths], dry_run)
-    tables = [t for path in paths for t in read_file(path, problems)]
+    skip = (*COMPUTED_SHEETS, TEMPLATE_LISTS)  # known not to hold data to import: not even read
+    tables = [t for path in paths for t in read_file(path, problems, skip)]
     with db.session() as session:
         catalog, _ = load_catalog(session)
     by_entity: dict[str, list[Parsed]] = defaultdict(list)
@@ -220,6 +221,7 @@ class _Writer:
         ):
             for parsed in by_entity.get(key, []):
                 step(parsed)
+                self.session.flush()  # the ids of new rows, for the entities that refer to them
         for rows in market:
             self.market_(rows)
         self.session.flush()
@@ -232,7 +234,6 @@ class _Writer:
             if row is None:
                 row = Provider(name=name, **v)
                 self.session.add(row)
-                self.session.flush()
                 self.providers[name] = row
                 self.tally("providers", True, False)
             else:
@@ -284,7 +285,6 @@ class _Writer:
                 assert provider.id is not None
                 row = Offer(provider_id=provider.id, name=v["offer"], **values)
                 self.session.add(row)
-                self.session.flush()
                 self.offers[key] = row
                 self.tally("offers", True, False)
             else:
@@ -312,6 +312,10 @@ class _Writer:
             assert offer.id is not None
             rounds[(offer.id, v["round"])].append(r)
         existing = {(rev.offer_id, rev.seq): rev for rev in self.session.exec(select(QuoteRevision))}
+        options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
+        for p in self.session.exec(select(RevisionPrice)):
+            options[p.revision_id][(p.term_months, p.unit)] = p
+        staged = []
         for (offer_id, seq), records in rounds.items():
             first = records[0].values
             values = {
@@ -322,18 +326,16 @@ class _Writer:
                 "source_id": self.source(first["source"], parsed.table.file),
             }
             rev = existing.get((offer_id, seq))
-            added = rev is None
             if rev is None:
                 rev = QuoteRevision(offer_id=offer_id, seq=seq, **values)
                 self.session.add(rev)
-                self.session.flush()
-                differs = False
+                staged.append((rev, records, True, False))
             else:
-                differs = _changed(rev, values)
-            prices = {
-                (p.term_months, p.unit): p
-                for p in self.session.exec(select(RevisionPrice).where(RevisionPrice.revision_id == rev.id))
-            }
+                staged.append((rev, records, False, _changed(rev, values)))
+        self.session.flush()  # one flush gives every new round its id
+        for rev, records, added, differs in staged:
+            assert rev.id is not None
+            prices = options.get(rev.id, {})
             seen = set()
             for record in records:
                 v = record.values
@@ -351,7 +353,6 @@ class _Writer:
                 }
                 price = prices.get(key)
                 if price is None:
-                    assert rev.id is not None
                     self.session.add(RevisionPrice(revision_id=rev.id, term_months=key[0], unit=key[1], **pv))
                     differs = True
                 else:
@@ -360,7 +361,7 @@ class _Writer:
                 if key not in seen:
                     self.session.delete(price)
                     differs = True
-            self.tally("revisions", added, differs)
+            self.tally("revisions", added, differs and not added)
 
     def discounts_(self, parsed: Parsed) -> None:
         existing: dict[Any, Discount] = {
@@ -427,6 +428,10 @@ class _Writer:
 
     def sla_(self, parsed: Parsed) -> None:
         existing: dict[Any, SlaTerm] = {s.offer_id: s for s in self.session.exec(select(SlaTerm))}
+        tiers_of: dict[int, list[SlaCreditTier]] = defaultdict(list)
+        for t in self.session.exec(select(SlaCreditTier)):
+            tiers_of[t.sla_term_id].append(t)
+        staged = []
         for r in parsed.records:
             offer = self.offer(parsed, r)
             if offer is None:
@@ -441,28 +446,25 @@ class _Writer:
                 v.pop(name)
             v["source_id"] = self.source(v.pop("source"), parsed.table.file)
             row = existing.get(offer.id)
-            added = row is None
             if row is None:
                 assert offer.id is not None
-                row = SlaTerm(offer_id=offer.id, **v)
+                row = existing[offer.id] = SlaTerm(offer_id=offer.id, **v)
                 self.session.add(row)
-                self.session.flush()
-                differs = False
+                staged.append((row, tiers, True, False))
             else:
-                differs = _changed(row, v)
-            old = sorted(
-                (t.below, t.credit)
-                for t in self.session.exec(select(SlaCreditTier).where(SlaCreditTier.sla_term_id == row.id))
-            )
-            if old != sorted(tiers):
-                for t in self.session.exec(select(SlaCreditTier).where(SlaCreditTier.sla_term_id == row.id)):
+                staged.append((row, tiers, False, _changed(row, v)))
+        self.session.flush()
+        for row, tiers, added, differs in staged:
+            assert row.id is not None
+            old = tiers_of.get(row.id, [])
+            if sorted((t.below, t.credit) for t in old) != sorted(tiers):
+                for t in old:
                     self.session.delete(t)
                 self.session.flush()
-                assert row.id is not None
                 for below, credit in tiers:
                     self.session.add(SlaCreditTier(sla_term_id=row.id, below=below, credit=credit))
                 differs = True
-            self.tally("SLA", added, differs)
+            self.tally("SLA", added, differs and not added)
 
     def claims_(self, parsed: Parsed) -> None:
         existing = {

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from quotetui.domain.errors import BadInput
 from quotetui.io.xlsx_template import write_template
-from quotetui.io.xlsx_write import write_csv, write_xlsx
+from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
 from quotetui.services import export_sheets as sheets
 from quotetui.services import export_tco
-from quotetui.services.export_data import gather
+from quotetui.services.export_data import ExportData, gather
 from quotetui.services.market import list_gpus
 from quotetui.store.engine import Database
 
@@ -49,6 +49,11 @@ def export_file(
     if out.suffix.lower() == ".csv":
         offers = sheets.offers(data)
         return write_csv(out, offers.columns, offers.rows)
+    return write_xlsx(out, workbook_sheets(data), workbook_properties(data))
+
+
+def workbook_sheets(data: ExportData) -> list[Sheet]:
+    """The sheets of the comparison workbook, in order; their rows are computed as they are written."""
     built = [
         sheets.summary(data),
         sheets.offers(data),
@@ -65,7 +70,11 @@ def export_file(
         sheets.fx(data),
     ]
     assert tuple(s.title for s in built) == SHEET_ORDER
-    properties = {
+    return built
+
+
+def workbook_properties(data: ExportData) -> dict[str, str]:
+    return {
         "title": f"quotetui comparison: {data.scenario_name}",
         "subject": f"scenario {data.scenario_name}",
         "description": f"Offers ranked for scenario {data.scenario_name!r}; amounts in {data.currency}. "
@@ -73,7 +82,6 @@ def export_file(
         "keywords": f"quotetui; scenario={data.scenario_name}; generated={data.generated_at.isoformat()}",
         "created": data.generated_at.isoformat(),
     }
-    return write_xlsx(out, built, properties)
 
 
 def write_import_template(db: Database, out: Path) -> Path:
