@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from fractions import Fraction
 
 from sqlmodel import col, select
 
@@ -19,6 +20,7 @@ from quotetui.domain.enums import OfferStatus, Provenance
 from quotetui.domain.fx import FxTable
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import rank_offers
+from quotetui.services.market_prices import market_medians
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Offer, Provider
 
@@ -56,6 +58,7 @@ class BestForGpu:
     gpu: str
     cheapest_hour: Evaluation
     cheapest_compute: Evaluation
+    market_median: Fraction | None = None  # per GPU-hour in public cloud catalogs, scenario currency
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +118,13 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     ]
     rows += [OfferRow(o, None, None, why, tuple(by_offer.get(o.id, ()))) for o, why in ranking.skipped]
     view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx)
-    _summarise(view, ranking.evaluations)
+    medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on)
+    _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
     _deadlines(db, view)
     return view
 
 
-def _summarise(view: MarketView, evaluations: list[Evaluation]) -> None:
+def _summarise(view: MarketView, evaluations: list[Evaluation], medians: dict[str, Fraction]) -> None:
     counts = Counter(r.offer.status.value for r in view.rows)
     view.status_counts = [(s.value, counts[s.value]) for s in OfferStatus if counts[s.value]]
     by_gpu: dict[str, list[Evaluation]] = defaultdict(list)
@@ -128,7 +132,12 @@ def _summarise(view: MarketView, evaluations: list[Evaluation]) -> None:
         if e.feasibility.ok and e.offer.status in OPEN_STATUSES:
             by_gpu[e.offer.gpu.name].append(e)
     view.best_by_gpu = [
-        BestForGpu(gpu, min(items, key=lambda e: e.price_per_gpu_hour), min(items, key=lambda e: e.cost_per_pflop_hour))
+        BestForGpu(
+            gpu,
+            min(items, key=lambda e: e.price_per_gpu_hour),
+            min(items, key=lambda e: e.cost_per_pflop_hour),
+            medians.get(gpu),
+        )
         for gpu, items in sorted(by_gpu.items())
     ]
     horizon = view.on + timedelta(days=EXPIRING_DAYS)

@@ -66,6 +66,8 @@ class QuotetuiApp(App[None]):
         Binding("s", "pick_scenario", "Scenario", id="scenario"),
         Binding("f1,question_mark", "help", "Help", id="help"),
         Binding("ctrl+t", "toggle_dark", "Light/dark", show=False, id="theme"),
+        Binding("ctrl+e", "export", "Export to Excel", show=False, id="export"),
+        Binding("ctrl+o", "import", "Import files", show=False, id="import"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
 
@@ -175,6 +177,14 @@ class QuotetuiApp(App[None]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Switch scenario", "Compare every offer for another workload", self.action_pick_scenario)
+        yield SystemCommand(
+            "Export to Excel…", "The comparison workbook for this scenario, live formulas (Ctrl+E)", self.action_export
+        )
+        yield SystemCommand(
+            "Import spreadsheets…",
+            "Offers, rounds, SLAs, claims, FX rates, price lists; dry run first (Ctrl+O)",
+            self.action_import,
+        )
         yield SystemCommand("New offer", "Record an offer from a provider", self.action_new_offer)
         yield SystemCommand("New provider", "Add a provider", self.action_new_provider)
         yield SystemCommand(
@@ -197,6 +207,34 @@ class QuotetuiApp(App[None]):
 
         if self.database is not None:
             self.push_screen(provider_form(self.database), self._edited)
+
+    def action_export(self) -> None:
+        from quotetui.tui.dialogs.transfer import ExportDialog
+
+        if self.database is None or self.market is None:
+            return
+
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.notify(f"Wrote {path}", title="Export", timeout=10)
+
+        dialog = ExportDialog(self.database, self.market.scenario.name, self.pinned, self.today)
+        self.push_screen(dialog, done)
+
+    def action_import(self) -> None:
+        from quotetui.tui.dialogs.transfer import ImportDialog
+
+        if self.database is None:
+            return
+
+        def done(report: object) -> None:
+            if report is not None:
+                counts = getattr(report, "counts", {})
+                summary = "; ".join(f"{name}: {c}" for name, c in counts.items() if c.added or c.changed)
+                self.notify(summary or "nothing changed", title="Imported", timeout=10)
+                self.reload()
+
+        self.push_screen(ImportDialog(self.database, self.today), done)
 
     def _edited(self, result: object) -> None:
         if result is not None:

@@ -85,18 +85,21 @@ class DashboardScreen(MarketScreen):
         self.query_one("#expiring", Static).update(expiring)
 
         cur = s.home_currency
-        best = _table(
-            f"Best per GPU model (open, feasible offers; {cur})", "GPU", "/GPU-h", "offer", "/PFLOP-h", "offer "
-        )
+        market = any(b.market_median is not None for b in m.best_by_gpu)  # only once price lists are imported
+        headers = ["GPU", "/GPU-h", "offer", "/PFLOP-h", "offer "] + (["/GPU-h cloud median"] if market else [])
+        best = _table(f"Best per GPU model (open, feasible offers; {cur})", *headers)
         for b in m.best_by_gpu:
             h, c = b.cheapest_hour, b.cheapest_compute
-            best.add_row(
+            cells = [
                 b.gpu,
                 f"{dec(h.price_per_gpu_hour, 2):,}",
                 f"#{h.offer.id} {h.offer.provider}",
                 f"{dec(c.cost_per_pflop_hour, 2):,}",
                 f"#{c.offer.id} {c.offer.provider}",
-            )
+            ]
+            if market:
+                cells.append(f"{dec(b.market_median, 2):,}" if b.market_median is not None else "–")
+            best.add_row(*cells)
         self.query_one("#best", Static).update(best)
 
         flags = _table(f"Red flags: implausible claims ({len(m.red_flags)})", "verdict", "who", "claim", wide="claim")

@@ -1,0 +1,192 @@
+"""Files in and out from the TUI: export the comparison workbook; import spreadsheets after a dry run.
+
+Both run the same services as ``quotetui export`` and ``quotetui import`` in a worker thread, so the
+screen stays live. An import first checks everything and shows what would be added and changed (or every
+problem, with its file, sheet, row and column); only a confirmed import writes, in one transaction.
+"""
+
+from __future__ import annotations
+
+import shlex
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from quotetui.domain.errors import QuotetuiError
+
+if TYPE_CHECKING:
+    from quotetui.services.importing import ImportReport
+    from quotetui.store.engine import Database
+
+
+def default_export_path(scenario: str, today: date, folder: Path | None = None) -> Path:
+    """``quotetui-<scenario>-<date>.xlsx`` in the current folder; the scenario name kept readable (CJK too)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in scenario).strip("-") or "market"
+    return (folder or Path.cwd()) / f"quotetui-{safe[:40]}-{today.isoformat()}.xlsx"
+
+
+class ExportDialog(ModalScreen[Path | None]):
+    """Where to write the workbook for the active scenario (the pinned offers go side by side)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, db: Database, scenario: str, pinned: tuple[int, ...], today: date) -> None:
+        super().__init__()
+        self.db, self.scenario, self.pinned, self.today = db, scenario, pinned, today
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"Export to Excel — scenario {self.scenario}", classes="dialog-title")
+            yield Static(
+                "File: .xlsx for the workbook with live formulas, .csv for the offers table", classes="form-label"
+            )
+            yield Input(str(default_export_path(self.scenario, self.today)), id="path", classes="form-input")
+            yield Static("", id="status", classes="field-error", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Export (Enter)", variant="primary", id="go")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    @on(Input.Submitted, "#path")
+    @on(Button.Pressed, "#go")
+    def start(self) -> None:
+        raw = self.query_one("#path", Input).value.strip()
+        if not raw:
+            self._say("Give a file name ending in .xlsx or .csv", error=True)
+            return
+        self._say("Exporting…")
+        self.query_one("#go", Button).disabled = True
+        self._export(Path(raw))
+
+    @work(thread=True, exclusive=True, group="export")
+    def _export(self, out: Path) -> None:
+        from quotetui.services.transfer import export_file
+
+        try:
+            written = export_file(self.db, out, self.scenario, list(self.pinned), self.today)
+        except QuotetuiError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        except OSError as exc:
+            self.app.call_from_thread(self._failed, f"cannot write {out}: {exc.strerror or exc}")
+            return
+        self.app.call_from_thread(self.dismiss, written)
+
+    def _failed(self, message: str) -> None:
+        self._say(message, error=True)
+        self.query_one("#go", Button).disabled = False
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        status = self.query_one("#status", Static)
+        status.update(text)
+        status.set_class(True, "shown")
+        status.set_class(not error, "note")
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ImportDialog(ModalScreen["ImportReport | None"]):
+    """Files to import; a dry run shows what would change (or what is wrong) before anything is written."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel (nothing imported)"),
+        Binding("ctrl+s", "confirm", "Import", show=False),
+    ]
+
+    def __init__(self, db: Database, today: date) -> None:
+        super().__init__()
+        self.db, self.today = db, today
+        self.checked: list[Path] | None = None  # the files whose dry run passed
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Import spreadsheets (all or nothing)", classes="dialog-title")
+            yield Static(
+                "Template sheets, exported workbooks or SkyPilot catalogs (.xlsx, .csv). "
+                'Several files: separate them with spaces; "quote a name with spaces".',
+                classes="form-label",
+                markup=False,
+            )
+            yield Input(placeholder="offers.xlsx", id="paths", classes="form-input")
+            with VerticalScroll(id="import-report"):
+                yield Static("", id="report", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Check (Enter)", variant="primary", id="check")
+                yield Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True)
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def _paths(self) -> list[Path] | None:
+        raw = self.query_one("#paths", Input).value.strip()
+        try:
+            parts = shlex.split(raw)
+        except ValueError as exc:
+            self._show(f"Cannot read the file list: {exc}", error=True)
+            return None
+        if not parts:
+            self._show("Give at least one file.", error=True)
+            return None
+        return [Path(p).expanduser() for p in parts]
+
+    @on(Input.Changed, "#paths")
+    def edited(self) -> None:
+        self.checked = None
+        self.query_one("#confirm", Button).disabled = True
+
+    @on(Input.Submitted, "#paths")
+    @on(Button.Pressed, "#check")
+    def check(self) -> None:
+        paths = self._paths()
+        if paths is None:
+            return
+        self._show("Checking every row…")
+        self._run(paths, dry_run=True)
+
+    @on(Button.Pressed, "#confirm")
+    def action_confirm(self) -> None:
+        if self.checked is not None:
+            self._show("Importing…")
+            self.query_one("#confirm", Button).disabled = True
+            self._run(self.checked, dry_run=False)
+
+    @work(thread=True, exclusive=True, group="import")
+    def _run(self, paths: list[Path], dry_run: bool) -> None:
+        from quotetui.io.problems import ImportProblems
+        from quotetui.services.importing import import_files
+
+        try:
+            report = import_files(self.db, paths, dry_run=dry_run, as_of=self.today)
+        except ImportProblems as exc:
+            lines = [f"{len(exc.problems)} problem(s); nothing was imported:"] + [f"  {p}" for p in exc.problems]
+            self.app.call_from_thread(self._show, "\n".join(lines), True)
+            return
+        except QuotetuiError as exc:
+            self.app.call_from_thread(self._show, str(exc), True)
+            return
+        if dry_run:
+            self.app.call_from_thread(self._checked, paths, report)
+        else:
+            self.app.call_from_thread(self.dismiss, report)
+
+    def _checked(self, paths: list[Path], report: ImportReport) -> None:
+        changes = sum(c.added + c.changed for c in report.counts.values())
+        self.checked = paths if changes else None
+        tail = "Ctrl+S imports it." if changes else "Nothing to change."
+        self._show("\n".join([*report.lines(), "", tail]))
+        self.query_one("#confirm", Button).disabled = not changes
+
+    def _show(self, text: str, error: bool = False) -> None:
+        report = self.query_one("#report", Static)
+        report.update(text)
+        report.set_class(error, "error")
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
