@@ -35,6 +35,7 @@ def test_fixtures_are_the_real_files() -> None:
 
 def test_import_both_catalogs_and_see_medians(cli: Cli, tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
+    assert "No market prices yet" in cli("--db", db, "market").out
     result = cli("--db", db, "import", str(LAMBDA), str(MITHRIL), "--as-of", "2026-11-01", "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
@@ -52,7 +53,11 @@ def test_import_both_catalogs_and_see_medians(cli: Cli, tmp_path: Path) -> None:
     bare = cli("--db", db, "market", "--json")
     assert bare.code == 0
     assert json.loads(bare.out)["medians"] == []
-    assert "USD" in " ".join(json.loads(bare.out)["not_converted"])
+    not_converted = json.loads(bare.out)["not_converted"]
+    assert len(not_converted) == 1 and not_converted[0].startswith(
+        "A100 40GB SXM4, A100 80GB SXM4, H100 PCIe, H100 SXM5:"
+    )
+    assert "USD" in not_converted[0]
 
     assert cli("--db", db, "fx", "add", "USD", "CNY", "7.1", "--date", "2026-11-01", "--source", "test").code == 0
     medians = {m["gpu_model"]: m for m in json.loads(cli("--db", db, "market", "--json").out)["medians"]}

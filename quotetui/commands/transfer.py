@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, open_db, print_json, table
+
+if TYPE_CHECKING:
+    from quotetui.services.market_prices import MarketMedian
 
 
 def import_(
@@ -65,7 +68,6 @@ def export(
 
 def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:
     """Market reference prices from imported catalogs: median per GPU-hour of each model."""
-    from quotetui.domain.economics.exact import dec
     from quotetui.services.market_prices import market_medians
     from quotetui.services.scenarios import resolve_scenario
 
@@ -78,6 +80,18 @@ def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag =
     if as_json:
         print_json({"currency": currency, "medians": [m.to_json() for m in medians], "not_converted": missing})
         return
+    if not medians and not missing:
+        typer.echo("No market prices yet: import a SkyPilot catalog (`quotetui import vms.csv`).")
+        return
+    if medians:
+        _medians_table(medians, currency)
+    for line in missing:
+        typer.echo(f"not converted: {line}", err=True)
+
+
+def _medians_table(medians: list[MarketMedian], currency: str) -> None:
+    from quotetui.domain.economics.exact import dec
+
     table(
         ["GPU", f"median {currency}/GPU-h", "listings", "catalogs", "as of"],
         [
@@ -86,8 +100,6 @@ def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag =
         ],
         right=frozenset({f"median {currency}/GPU-h", "listings"}),
     )
-    for line in missing:
-        typer.echo(f"not converted: {line}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -50,12 +50,13 @@ def market_medians(db: Database, currency: str, on: date) -> tuple[list[MarketMe
     by_gpu: dict[int, list[MarketPrice]] = {}
     for row in rows:
         by_gpu.setdefault(row.gpu_model_id, []).append(row)
-    medians, missing = [], []
+    medians: list[MarketMedian] = []
+    missing: dict[str, list[str]] = {}  # the reason -> the models it leaves out
     for gpu_id, items in sorted(by_gpu.items(), key=lambda kv: names[kv[0]][0]):
         try:
             values = [fx.convert(q(i.price) / i.gpu_count, i.currency, currency)[0] for i in items]
         except MissingFxRate as exc:
-            missing.append(str(exc))
+            missing.setdefault(str(exc), []).append(names[gpu_id][0])
             continue
         name, key = names[gpu_id]
         medians.append(
@@ -69,7 +70,7 @@ def market_medians(db: Database, currency: str, on: date) -> tuple[list[MarketMe
                 max(i.as_of for i in items),
             )
         )
-    return medians, missing
+    return medians, [f"{', '.join(models)}: {reason}" for reason, models in missing.items()]
 
 
 __all__ = ["MarketItem", "MarketMedian", "MarketRows", "market_medians", "parse_catalog"]
