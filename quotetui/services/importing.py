@@ -11,6 +11,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,16 @@ class _Writer:
             c.changed += 1
         else:
             c.unchanged += 1
+
+    def upsert(self, entity: str, existing: dict[Any, Any], key: Any, values: dict[str, Any], make: Any) -> None:
+        """Add the row ``make(**values)`` under its natural ``key``, or update the one there; count which."""
+        row = existing.get(key)
+        if row is None:
+            row = existing[key] = make(**values)
+            self.session.add(row)
+            self.tally(entity, True, False)
+        else:
+            self.tally(entity, False, _changed(row, values))
 
     def problem(self, parsed: Parsed, record: Record, column: str, reason: str) -> None:
         self.problems.append(parsed.table.where(record.row, parsed.columns.get(column), reason))
@@ -382,22 +393,16 @@ class _Writer:
                 "description": v["description"],
                 "source_id": self.source(v["source"], parsed.table.file),
             }
-            row = existing.get(key)
-            if row is None:
-                assert offer.id is not None
-                row = Discount(
-                    offer_id=offer.id,
-                    kind=v["kind"],
-                    min_term_months=v["min_term_months"],
-                    min_gpus=v["min_gpus"],
-                    requires_prepay=v["requires_prepay"],
-                    **values,
-                )
-                self.session.add(row)
-                existing[key] = row
-                self.tally("discounts", True, False)
-            else:
-                self.tally("discounts", False, _changed(row, values))
+            assert offer.id is not None
+            make = partial(
+                Discount,
+                offer_id=offer.id,
+                kind=v["kind"],
+                min_term_months=v["min_term_months"],
+                min_gpus=v["min_gpus"],
+                requires_prepay=v["requires_prepay"],
+            )
+            self.upsert("discounts", existing, key, values, make)
 
     def extras_(self, parsed: Parsed) -> None:
         existing: dict[Any, ExtraCost] = {
@@ -416,15 +421,9 @@ class _Writer:
                 "description": v["description"],
                 "source_id": self.source(v["source"], parsed.table.file),
             }
-            row = existing.get(key)
-            if row is None:
-                assert offer.id is not None
-                row = ExtraCost(offer_id=offer.id, kind=v["kind"], basis=v["basis"], **values)
-                self.session.add(row)
-                existing[key] = row
-                self.tally("extra costs", True, False)
-            else:
-                self.tally("extra costs", False, _changed(row, values))
+            assert offer.id is not None
+            make = partial(ExtraCost, offer_id=offer.id, kind=v["kind"], basis=v["basis"])
+            self.upsert("extra costs", existing, key, values, make)
 
     def sla_(self, parsed: Parsed) -> None:
         existing: dict[Any, SlaTerm] = {s.offer_id: s for s in self.session.exec(select(SlaTerm))}
@@ -524,23 +523,17 @@ class _Writer:
                 "conditions": conditions,
             }
             key = (offer_id, provider_id, v["metric"], source_id, v["workload"], v["gpu_count"])
-            row = existing.get(key)
-            if row is None:
-                row = BenchmarkResult(
-                    offer_id=offer_id,
-                    provider_id=provider_id,
-                    provenance=e.Provenance.CLAIMED,
-                    metric=v["metric"],
-                    source_id=source_id,
-                    workload=v["workload"],
-                    gpu_count=v["gpu_count"],
-                    **values,
-                )
-                self.session.add(row)
-                existing[key] = row
-                self.tally("claims", True, False)
-            else:
-                self.tally("claims", False, _changed(row, values))
+            make = partial(
+                BenchmarkResult,
+                offer_id=offer_id,
+                provider_id=provider_id,
+                provenance=e.Provenance.CLAIMED,
+                metric=v["metric"],
+                source_id=source_id,
+                workload=v["workload"],
+                gpu_count=v["gpu_count"],
+            )
+            self.upsert("claims", existing, key, values, make)
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
@@ -552,14 +545,8 @@ class _Writer:
                 )
                 continue
             key = (v["base"], v["quote"], v["as_of"])
-            row = existing.get(key)
-            if row is None:
-                row = FxRate(base=v["base"], quote=v["quote"], rate=v["rate"], as_of=v["as_of"], source=v["source"])
-                self.session.add(row)
-                existing[key] = row
-                self.tally("FX rates", True, False)
-            else:
-                self.tally("FX rates", False, _changed(row, {"rate": v["rate"], "source": v["source"]}))
+            make = partial(FxRate, base=v["base"], quote=v["quote"], as_of=v["as_of"])
+            self.upsert("FX rates", existing, key, {"rate": v["rate"], "source": v["source"]}, make)
 
     def market_(self, rows: MarketRows) -> None:
         source_id = self.source(f"SkyPilot catalog: {rows.catalog}", rows.file)
