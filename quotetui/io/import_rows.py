@@ -74,7 +74,15 @@ def to_decimal(value: Any) -> Decimal:
 
 
 def convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
-    """The typed value of one cell, or ValueError with a reason a user understands."""
+    """The typed value of one cell, or ValueError with a reason a user understands (the domain's own
+    checks — decimal places, amount limits, currency codes, GPU names — give theirs)."""
+    try:
+        return _convert(col, value, catalog)
+    except QuotetuiError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
     if col.kind == "bool":
         text = str(value).strip().casefold() if value is not None else ""
         if isinstance(value, bool):
@@ -103,27 +111,18 @@ def convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
         limit, places = (MAX_RATE, RATE_PLACES) if col.kind == "rate" else (MAX_QUANTITY, 12)
         if number >= limit:
             raise ValueError(f"{number} is too large (limit {limit:.0e})")
-        try:
-            return check_places(number, places, what="value")
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
+        return check_places(number, places, what="value")
     if col.kind == "money":
         number = to_decimal(value)
         if number < 0:
             raise ValueError("must not be negative")
-        try:
-            return exact_money_amount(number)
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
+        return exact_money_amount(number)
     if col.kind == "fraction":
         text = str(value).strip()
         number = to_decimal(text[:-1]) / 100 if isinstance(value, str) and text.endswith("%") else to_decimal(value)
         if not Decimal(0) <= number <= Decimal(1):
             raise ValueError(f"{number} is not a fraction between 0 and 1 (15 % is 0.15, or write 15%)")
-        try:
-            return check_places(number, MONEY_PLACES, what="fraction")
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
+        return check_places(number, MONEY_PLACES, what="fraction")
     if col.kind == "date":
         day = cell_date(value)
         if day is None:
@@ -142,10 +141,7 @@ def convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
         except QuotetuiError:
             raise ValueError(f"{value!r} is not a date or a date-time with an offset") from None
     if col.kind == "currency":
-        try:
-            return currency_code(str(value))
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
+        return currency_code(str(value))
     if col.kind == "choice":
         assert col.choices is not None
         try:
@@ -153,14 +149,8 @@ def convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
         except QuotetuiError:
             raise ValueError(f"{str(value)!r} is not one of: {', '.join(m.value for m in col.choices)}") from None
     if col.kind == "gpu":
-        try:
-            return catalog.lookup(str(value)).key
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
+        return catalog.lookup(str(value)).key
     raise ValueError(f"unknown column kind {col.kind}")
-
-
-COMPUTED = "figures quotetui computes"  # a header note on exported figure columns: recomputed, not imported
 
 
 def parse_table(

@@ -317,12 +317,11 @@ def entity_for(name: str, header: list[str] | None = None) -> Entity | None:
     if entity is not None or not header:
         return entity
     present = {norm(h) for h in header if h}
-    fits = [
-        entity
-        for entity in ENTITIES
-        if len(_matched(entity, present)) == len(present)
-        and all(c.key in _matched(entity, present) for c in entity.columns if c.required)
-    ]
+    fits = []
+    for candidate in ENTITIES:
+        matched = _matched(candidate, present)
+        if len(matched) == len(present) and all(c.key in matched for c in candidate.columns if c.required):
+            fits.append(candidate)
     return fits[0] if len(fits) == 1 else None
 
 
@@ -334,3 +333,24 @@ def closest_entity(header: list[str]) -> tuple[Entity, list[str]] | None:
     if len(matched) < 2:
         return None
     return best, [c.label for c in best.columns if c.required and c.key not in matched]
+
+
+WORKBOOK_SHEETS = (
+    "Summary",
+    "Offers",
+    "Side by side",
+    "TCO",
+    "Negotiation",
+    "SLA",
+    "Benchmarks",
+    "Rent vs buy",
+    "Contracts",
+    "Providers",
+    "Discounts",
+    "Extra costs",
+    "FX rates",
+)
+"""The sheets of the exported comparison workbook, in order."""
+
+COMPUTED_SHEETS = tuple(title for title in WORKBOOK_SHEETS if _by_name(title) is None)
+"""Its sheets of figures quotetui computes: an import skips them without reading them."""

@@ -115,7 +115,6 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
             missing = "Region" if not region else "InstanceType"
             problems.append(table.where(number, index.get(missing), "required"))
             continue
-        price, spot = values["Price"], values["SpotPrice"]
         rows.items.append(
             MarketItem(
                 instance,
@@ -124,8 +123,8 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
                 values["vCPUs"],
                 values["MemoryGiB"],
                 region,
-                price.normalize() if price == price.to_integral_value() else price,
-                spot,
+                values["Price"],
+                values["SpotPrice"],
             )
         )
     for name, n in sorted(unknown.items()):

@@ -350,4 +350,4 @@ def cell_date(value: Any) -> date | None:
     return None
 
 
-__all__ = ["Table", "cell_date", "column_index_from_string", "read_file"]
+__all__ = ["Table", "cell_date", "read_file"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, parse_table
-from quotetui.io.import_schema import SKYPILOT_HEADERS, Entity, closest_entity, entity_for
+from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
 from quotetui.io.problems import ImportProblems, Problem
 from quotetui.io.tables import Table, read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
@@ -27,9 +27,6 @@ class _Rollback(Exception):
     """Raised inside the transaction of a dry run so that nothing it did is kept."""
 
 
-COMPUTED_SHEETS = ("Summary", "Side by side", "TCO", "Rent vs buy", "Contracts")  # of an exported workbook
-
-
 def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_of: date | None = None) -> ImportReport:
     problems: list[Problem] = []
     report = ImportReport([p.name for p in paths], dry_run)
@@ -41,11 +38,12 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
     market: list[MarketRows] = []
     for table in tables:
         entity = entity_for(table.sheet or Path(table.file).stem, table.header)
-        if entity is not None or all(h in table.header for h in SKYPILOT_HEADERS):
-            problems += table.problems
+        price_list = entity is None and all(h in table.header for h in SKYPILOT_HEADERS)
+        if entity is not None or price_list:
+            problems += table.problems  # a sheet's own problems count only if it is imported
         if entity is not None:
             by_entity[entity.key].append(parse_table(table, entity, catalog, problems, report.warnings))
-        elif all(h in table.header for h in SKYPILOT_HEADERS):
+        elif price_list:
             market.append(parse_catalog(table, catalog, problems, report.warnings))
         elif table.sheet == TEMPLATE_LISTS:
             continue  # the template's own drop-down values

@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel import select
 
 from quotetui.domain.economics.exact import q
-from quotetui.domain.fx import MissingFxRate
+from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.io.skypilot import MarketItem, MarketRows, parse_catalog
 from quotetui.services.economics import amount_text
 from quotetui.services.inputs import fx_table
@@ -40,11 +40,14 @@ class MarketMedian:
         }
 
 
-def market_medians(db: Database, currency: str, on: date) -> tuple[list[MarketMedian], list[str]]:
+def market_medians(
+    db: Database, currency: str, on: date, fx: FxTable | None = None
+) -> tuple[list[MarketMedian], list[str]]:
     """Median on-demand price per GPU-hour of each model over every stored listing (regions included),
     converted with the dated FX rate; models whose currency cannot be converted are reported."""
     with db.session() as session:
-        fx = fx_table(session, on)
+        if fx is None:  # a caller that ranked offers for ``on`` already holds the rates
+            fx = fx_table(session, on)
         names = {g.id: (g.name, g.key) for g in session.exec(select(GpuModel))}
         rows = list(session.exec(select(MarketPrice)))
     by_gpu: dict[int, list[MarketPrice]] = {}

@@ -118,7 +118,7 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     ]
     rows += [OfferRow(o, None, None, why, tuple(by_offer.get(o.id, ()))) for o, why in ranking.skipped]
     view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx)
-    medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on)
+    medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
     _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
     _deadlines(db, view)
     return view

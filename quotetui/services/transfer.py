@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 
 from quotetui.domain.errors import BadInput
+from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_template import write_template
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
 from quotetui.services import export_sheets as sheets
@@ -14,21 +15,7 @@ from quotetui.services.export_data import ExportData, gather
 from quotetui.services.market import list_gpus
 from quotetui.store.engine import Database
 
-SHEET_ORDER = (
-    "Summary",
-    "Offers",
-    "Side by side",
-    "TCO",
-    "Negotiation",
-    "SLA",
-    "Benchmarks",
-    "Rent vs buy",
-    "Contracts",
-    "Providers",
-    "Discounts",
-    "Extra costs",
-    "FX rates",
-)
+SHEET_ORDER = WORKBOOK_SHEETS
 
 
 def _target(path: Path, suffixes: tuple[str, ...]) -> Path:
