@@ -22,6 +22,7 @@ def _loaded_after(statement: str) -> set[str]:
         "import quotetui.store, quotetui.store.models, quotetui.store.engine, quotetui.store.migrate",
         "import quotetui.cli",
         "import quotetui.services.database, quotetui.services.market, quotetui.services.demo",
+        "import quotetui.services.verification, quotetui.services.bench_import, quotetui.probe",
     ],
 )
 def test_no_textual_or_openpyxl(statement: str) -> None:
@@ -33,6 +34,6 @@ def test_no_textual_or_openpyxl(statement: str) -> None:
 def test_domain_imports_no_persistence_or_ui() -> None:
     loaded = _loaded_after(
         "import quotetui.domain.money, quotetui.domain.gpus, quotetui.domain.enums, quotetui.domain.currency, "
-        "quotetui.domain.timeutil, quotetui.domain.errors"
+        "quotetui.domain.timeutil, quotetui.domain.errors, quotetui.domain.verification.rules"
     )
     assert not loaded & {"sqlalchemy", "sqlmodel", "textual", "openpyxl", "alembic", "typer", "rich"}

@@ -147,7 +147,7 @@ def calc_train(
     if mfu_value is not None:
         chosen_mfu = Assumed(mfu_value, "given", f"{pct(mfu_value, 1)} % given with --mfu")
     elif offer is not None:
-        chosen_mfu = choose_mfu(offer.evidence, assumptions)
+        chosen_mfu = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops)
     else:
         chosen_mfu = choose_mfu((), assumptions)
     if scaling_value is not None:
@@ -312,7 +312,7 @@ def training_runs(
             chosen_mfu = (
                 Assumed(mfu_value, "given", f"{pct(mfu_value, 1)} % given")
                 if mfu_value is not None
-                else choose_mfu(offer.evidence, assumptions)
+                else choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops)
             )
             chosen_scaling = (
                 Assumed(scaling_value, "given", "given")

@@ -33,7 +33,7 @@ class Ranking:
     fx: FxTable | None = None  # the rates the figures were converted with
 
 
-def _context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
+def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
     day = on or utcnow().date()
     with db.session() as session:
         return resolve_scenario(session, scenario), fx_table(session, day), day
@@ -44,7 +44,7 @@ def rank_offers(
 ) -> Ranking:
     """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
     (an FX rate missing) are listed with the reason instead of being silently converted."""
-    scenario_input, fx, day = _context(db, scenario, on)
+    scenario_input, fx, day = resolve_context(db, scenario, on)
     with db.session() as session:
         offers = load_offer_inputs(session, history=history)
         if gpu is not None:
@@ -65,7 +65,7 @@ def evaluate_offer(
     db: Database, offer_id: int, scenario: str | None = None, on: date | None = None, full_use_months: int | None = None
 ) -> Evaluation:
     """One offer for the scenario; ``full_use_months`` re-costs it busy every hour for that many months."""
-    scenario_input, fx, _ = _context(db, scenario, on)
+    scenario_input, fx, _ = resolve_context(db, scenario, on)
     if full_use_months is not None:
         scenario_input = replace(scenario_input, utilisation=Decimal(1), months=full_use_months)
     with db.session() as session:

@@ -32,6 +32,10 @@ MFU_IMPOSSIBLE = Fraction(3, 4)
 GEMM_TYPICAL_MAX = Fraction(87, 100)
 """Achievable dense BF16 GEMM is typically 80-87 % of peak (A100 SXM ~271, H100 SXM ~795 TFLOPS)."""
 
+GEMM_HEALTHY_SHARE = Fraction(4, 5)
+"""80 % of peak: the low end of what healthy GPUs reach in published matmul sweeps. A verified GEMM below it
+scales the MFU the economics assume by measured share ÷ 80 % (a throttled GPU trains proportionally slower)."""
+
 SCALING_BY_FABRIC: dict[InterFabric, Fraction] = {
     InterFabric.INFINIBAND_NDR: Fraction(95, 100),
     InterFabric.INFINIBAND_HDR: Fraction(93, 100),

@@ -6,17 +6,20 @@
 * expected downtime per year = (1 − availability) × 8,760 h.
 
 MFU comes from verified evidence, else a claim (not an impossible one; the low end of a range), else the
-default 40 %. Availability comes from the SLA, else the default 99 %.
+default 40 %; a verified GEMM under 80 % of peak then scales it down (the GPU itself delivers less).
+Availability comes from the SLA, else the default 99 %.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 
 from quotetui.domain.economics.assumptions import (
     BYTES_PER_PARAMETER,
+    GEMM_HEALTHY_SHARE,
     MFU_IMPOSSIBLE,
     MFU_OPTIMISTIC,
     Assumptions,
@@ -123,7 +126,29 @@ def _range_low(e: Evidence) -> Fraction:
     return q(e.value)
 
 
-def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assumed:
+def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, peak_tflops: Decimal | None = None) -> Assumed:
+    """The MFU the figures rest on; with the GPU's dense BF16 peak, a verified GEMM sweep can lower it."""
+    base = _base_mfu(evidence, assumptions)
+    gemm = [e for e in evidence if e.provenance is Provenance.VERIFIED and e.metric is Metric.GEMM_TFLOPS]
+    if base.source == "verified" or not gemm or peak_tflops is None:
+        return base
+    e = max(gemm, key=lambda g: g.id)
+    share = q(e.value) / q(peak_tflops)
+    where = e.source or "evidence"
+    if share >= GEMM_HEALTHY_SHARE:
+        note = f"{base.note}; verified GEMM {e.value} TFLOPS = {pct(share, 1)} % of peak confirms the GPU ({where})"
+        return Assumed(base.value, base.source, note)
+    factor = share / GEMM_HEALTHY_SHARE
+    return Assumed(
+        base.value * factor,
+        "verified",
+        f"{pct(base.value, 1)} % × {dec(factor, 3)} = {pct(base.value * factor, 1)} %: verified GEMM {e.value} "
+        f"TFLOPS is {pct(share, 1)} % of the {peak_tflops} TFLOPS peak, a healthy GPU reaches "
+        f"{pct(GEMM_HEALTHY_SHARE, 0)} % ({where}); before: {base.note}",
+    )
+
+
+def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assumed:
     mfu = [e for e in evidence if e.metric is Metric.MFU]
     verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
     if verified:
@@ -195,7 +220,7 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         assumptions,
         nodes,
         tuple(costs),
-        choose_mfu(offer.evidence, assumptions),
+        choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops),
         choose_availability(offer, assumptions),
         check_feasibility(offer, scenario, nodes),
         tuple(unknowns),

@@ -11,11 +11,14 @@ from quotetui.store.models.base import created, enum_field, exact, fk, timestamp
 
 
 class Evidence(SQLModel, table=True):
-    """A raw tool output kept verbatim; its sha256 makes a second import of the same log a no-op."""
+    """A raw tool output kept verbatim, for the offer whose trial machine produced it; its sha256 makes a
+    second import of the same log for the same offer a no-op (two identical nodes may print the same log)."""
 
     __tablename__ = "evidence"
+    __table_args__ = (sa.UniqueConstraint("offer_id", "sha256"),)
     id: int | None = Field(default=None, primary_key=True)
-    sha256: str = Field(max_length=64, unique=True)
+    offer_id: int | None = fk("offer.id", nullable=True, ondelete="CASCADE")
+    sha256: str = Field(max_length=64)
     tool: str = Field(max_length=40)
     host: str | None = Field(default=None, max_length=200)
     captured_at: datetime | None = timestamp(nullable=True)

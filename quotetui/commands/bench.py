@@ -1,0 +1,98 @@
+"""``quotetui bench import|check`` (raw logs as evidence, findings) and ``quotetui probe --write``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, ScenarioOpt, open_db, print_json
+
+app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
+
+OfferOpt = Annotated[int, typer.Option("--offer", metavar="ID", help="The offer whose trial machine ran the logs.")]
+MARKS = {"critical": "✗", "warning": "!", "info": "i"}
+
+
+@app.command("import")
+def import_logs(
+    ctx: typer.Context,
+    logs: Annotated[list[Path], typer.Argument(metavar="LOG...", help="Raw tool outputs or probe bundles.")],
+    offer: OfferOpt,
+    as_json: JsonFlag = False,
+) -> None:
+    """Store raw logs (nvidia-smi, topo -m, nccl-tests, GEMM sweep, gpu-burn, dcgmi, probe bundles) as
+    evidence for an offer; the format is read from the content. One unreadable log stores nothing."""
+    from quotetui.services.bench_import import import_bench
+
+    report = import_bench(open_db(ctx), offer, logs)
+    if as_json:
+        print_json(report.to_json())
+        return
+    for s in report.stored:
+        what = "already on record" if s.duplicate else ("; ".join(s.results) or "stored")
+        typer.echo(f"{'=' if s.duplicate else '+'} {s.label}  [{s.tool}]  {what}")
+    for line in report.not_run:
+        typer.echo(f"- not run on the machine: {line}")
+    dupes = len(report.stored) - len(report.added)
+    typer.echo(f"offer #{offer}: {len(report.added)} log(s) added, {dupes} already on record")
+    typer.echo(f"next: quotetui bench check --offer {offer}")
+
+
+@app.command("check")
+def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:
+    """Findings for an offer: each with a stable code, a severity, the evidence and a plain explanation."""
+    from quotetui.services.verification import check_offer
+
+    result = check_offer(open_db(ctx), offer, scenario)
+    if as_json:
+        print_json(result.to_json())
+        return
+    o = result.offer
+    typer.echo(f"#{o.id} {o.provider} {o.name} — sold as {o.configuration}")
+    if result.logs:
+        typer.echo("Evidence:")
+        for log in result.logs:
+            typer.echo(f"  #{log.evidence_id} {log.label} [{log.tool}]: {log.summary}")
+    else:
+        typer.echo(
+            f"No logs on record: run `quotetui probe --write probe.py` on the trial machine, then "
+            f"`quotetui bench import BUNDLE --offer {o.id}`."
+        )
+    if not result.findings:
+        typer.echo("No findings.")
+    for f in result.findings:
+        typer.echo(f"{MARKS[f.severity.value]} {f.severity.value.upper()} {f.code}: {f.title}")
+        typer.echo(f"    {f.explanation}")
+        for line in f.evidence:
+            typer.echo(f"    · {line}")
+
+
+@app.command("codes")
+def codes(as_json: JsonFlag = False) -> None:
+    """The finding codes and what each means (the thresholds are in the README)."""
+    from quotetui.domain.verification.findings import CODES
+
+    if as_json:
+        print_json(CODES)
+        return
+    for code, meaning in CODES.items():
+        typer.echo(f"{code:<20} {meaning}")
+
+
+def probe(
+    write: Annotated[Path, typer.Option("--write", metavar="PATH", help="Where to write the probe script.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """Write the portable GPU probe: one Python 3.8+ script (standard library only) to copy to a trial machine."""
+    from quotetui.probe import write_probe
+
+    target = write_probe(write, force=force)
+    typer.echo(f"wrote {target}: copy it alone to the trial machine and run `python3 {target.name}`")
+    typer.echo("(add --nccl PATH for nccl-tests); then `quotetui bench import probe-*.json --offer ID`")
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="bench")
+    root.command()(probe)

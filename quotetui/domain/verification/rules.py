@@ -1,0 +1,403 @@
+"""The rules that turn evidence, claims and prices into findings (codes and thresholds: ``findings``)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.economics.claims import Audit, Verdict
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.enums import Metric
+from quotetui.domain.errors import UnknownGpu
+from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.verification.findings import (
+    ALLREDUCE_MIN_SHARE,
+    CLAIM_SHORTFALL_SHARE,
+    GEMM_MIN_SHARE,
+    PRICE_FLOOR_SHARE,
+    Finding,
+    Log,
+    MarketReference,
+    Severity,
+    Sold,
+    sort_findings,
+)
+from quotetui.domain.verification.logs import (
+    LARGE_MESSAGE_BYTES,
+    AllReduce,
+    DcgmDiag,
+    GemmSweep,
+    GpuBurn,
+    SmiList,
+    SmiQuery,
+    Topology,
+)
+
+_VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
+_MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
+_GEMM_DTYPES = {None, "bfloat16", "bf16", "float16", "fp16", "half"}
+
+
+def _reported(logs: list[Log]) -> Iterator[tuple[str, int | None, Log]]:
+    """Every GPU name a log reports, with its memory where the log gives it."""
+    for log in logs:
+        p = log.parsed
+        if isinstance(p, SmiQuery):
+            for g in p.gpus:
+                yield g.name, g.memory_mib, log
+        else:
+            for name in p.gpu_names():
+                yield name, None, log
+
+
+def _where(logs: list[Log]) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(log.evidence_id for log in logs))
+
+
+def _vgpu(logs: list[Log]) -> list[Finding]:
+    hits = [(name, mib, log) for name, mib, log in _reported(logs) if _VGPU.search(name)]
+    if not hits:
+        return []
+    names = sorted({name for name, _, _ in hits})
+    lines = tuple(dict.fromkeys(f"{log.label}: {name}" + (f", {mib} MiB" if mib else "") for name, mib, log in hits))
+    return [
+        Finding(
+            "vgpu",
+            Severity.CRITICAL,
+            f"vGPU profile {', '.join(names)}",
+            "The guest sees a virtual GPU profile, not a physical GPU: it gets a time- or memory-slice of a "
+            "card shared with other tenants, with the profile's memory. Not what a whole-GPU price buys.",
+            lines,
+            _where([log for _, _, log in hits]),
+        )
+    ]
+
+
+def _mig(logs: list[Log]) -> list[Finding]:
+    lines, found = [], []
+    for log in logs:
+        p = log.parsed
+        if isinstance(p, SmiList):
+            for g in p.gpus:
+                if g.mig_profiles:
+                    lines.append(f"{log.label}: GPU {g.index} {g.name} has MIG devices {', '.join(g.mig_profiles)}")
+                    found.append(log)
+        if isinstance(p, SmiQuery):
+            for row in p.gpus:
+                if (row.mig_mode or "").lower() == "enabled":
+                    lines.append(f"{log.label}: GPU {row.index} {row.name}: mig.mode.current = Enabled")
+                    found.append(log)
+        for name in p.gpu_names():
+            if _MIG_NAME.search(name):
+                lines.append(f"{log.label}: device {name}")
+                found.append(log)
+    if not lines:
+        return []
+    return [
+        Finding(
+            "mig",
+            Severity.CRITICAL,
+            "MIG slice, not a whole GPU",
+            "Multi-Instance GPU splits one card into up to seven isolated slices (1g.10gb … 7g.80gb); a slice "
+            "has a fraction of the compute and memory, and no NVLink to other GPUs.",
+            tuple(dict.fromkeys(lines)),
+            _where(found),
+        )
+    ]
+
+
+def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
+    findings: list[Finding] = []
+    seen: set[tuple[str, int | None]] = set()
+    for name, mib, log in _reported(logs):
+        if (name, mib) in seen or _VGPU.search(name):
+            continue
+        seen.add((name, mib))
+        parent = _MIG_NAME.sub("", name)
+        try:
+            spec = catalog.lookup(parent, mib)
+        except UnknownGpu:
+            findings.append(
+                Finding(
+                    "model-mismatch",
+                    Severity.WARNING,
+                    f"unknown GPU {parent!r}",
+                    f"The machine reports a GPU the catalog does not know, so it cannot be shown to be the "
+                    f"{sold.gpu.name} sold. Add an alias if it is the same part under another name.",
+                    (f"{log.label}: {name}",),
+                    (log.evidence_id,),
+                )
+            )
+            continue
+        if spec.key == sold.gpu.key:
+            continue
+        consumer = " It is a consumer card (no ECC, no datacenter support)." if spec.consumer else ""
+        findings.append(
+            Finding(
+                "model-mismatch",
+                Severity.CRITICAL,
+                f"{spec.name} reported, {sold.gpu.name} sold",
+                f"The machine is a {spec.name} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
+                f"NVLink {spec.nvlink_gbs or 'none'}), not the {sold.gpu.name} sold ({sold.gpu.bf16_tflops} "
+                f"TFLOPS, {sold.gpu.memory_gb} GB, NVLink {sold.gpu.nvlink_gbs or 'none'}).{consumer}",
+                (f"{log.label}: {name}" + (f", {mib} MiB" if mib else ""),),
+                (log.evidence_id,),
+            )
+        )
+    return findings
+
+
+def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
+    if not sold.nvlink_sold:
+        return []
+    findings = []
+    signature = sold.gpu.topo_signature
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, Topology) or not p.links:
+            continue
+        pcie = [(a, b, k) for a, b, k in p.links if not k.startswith("NV")]
+        kinds = Counter(k for _, _, k in pcie)
+        if pcie:
+            a, b, k = pcie[0]
+            findings.append(
+                Finding(
+                    "pcie-topology",
+                    Severity.CRITICAL,
+                    f"{len(pcie)} of {len(p.links)} GPU pairs talk over PCIe",
+                    f"Sold as {sold.gpu.name} with NVLink, but the topology shows PCIe paths between GPUs "
+                    f"({', '.join(f'{n} {kind}' for kind, n in sorted(kinds.items()))}): PCIe cards or a board "
+                    "without NVSwitch. GPU-to-GPU traffic (tensor parallelism, AllReduce) runs at a fraction of "
+                    "NVLink speed.",
+                    (f"{log.label}: {a}↔{b} {k}", f"{log.label}: {len(p.links) - len(pcie)} pairs over NVLink"),
+                    (log.evidence_id,),
+                )
+            )
+            continue
+        if signature is None:
+            continue
+        want = int(signature[2:])
+        fewer = [(a, b, k) for a, b, k in p.links if int(k[2:]) < want]
+        if fewer:
+            a, b, k = fewer[0]
+            counts = Counter(k for _, _, k in fewer)
+            findings.append(
+                Finding(
+                    "pcie-topology",
+                    Severity.CRITICAL,
+                    f"{', '.join(sorted(counts))} between GPUs, {signature} expected",
+                    f"A {sold.gpu.name} board bonds {want} NVLinks between every GPU pair ({signature}); "
+                    f"{len(fewer)} of {len(p.links)} pairs have fewer, so the NVLink bandwidth is lower than "
+                    "sold (an H800 shows NV8).",
+                    (f"{log.label}: {a}↔{b} {k}",),
+                    (log.evidence_id,),
+                )
+            )
+    return findings
+
+
+def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
+    findings = []
+    peak = q(sold.gpu.bf16_tflops)
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, GemmSweep) or p.dtype not in _GEMM_DTYPES:
+            continue
+        share = q(p.tflops) / peak
+        if share >= GEMM_MIN_SHARE:
+            continue
+        findings.append(
+            Finding(
+                "gemm-below-peak",
+                Severity.CRITICAL,
+                f"GEMM {p.tflops} TFLOPS = {pct(share, 1)} % of peak",
+                f"A healthy {sold.gpu.name} reaches 80–87 % of its {sold.gpu.bf16_tflops} TFLOPS dense BF16 "
+                f"peak in a matmul sweep; under {pct(GEMM_MIN_SHARE, 0)} % it is power- or clock-throttled, "
+                "shared with another job, or a slower part.",
+                (
+                    f"{log.label}: {p.statistic} {p.tflops} TFLOPS @ {p.shape}"
+                    + (f" on {p.device}" if p.device else ""),
+                    f"{p.tflops} ÷ {sold.gpu.bf16_tflops} = {pct(share, 1)} % (threshold {pct(GEMM_MIN_SHARE, 0)} %)",
+                ),
+                (log.evidence_id,),
+            )
+        )
+    return findings
+
+
+def allreduce_floor(sold: Sold) -> Fraction | None:
+    """The lowest acceptable single-node large-message busbw for the sold model (None: no NVSwitch)."""
+    if sold.gpu.nvlink_gbs is None or sold.gpu.nvlink_note:
+        return None
+    return ALLREDUCE_MIN_SHARE * Fraction(sold.gpu.nvlink_gbs, 2)
+
+
+def _allreduce(logs: list[Log], sold: Sold) -> list[Finding]:
+    findings: list[Finding] = []
+    floor = allreduce_floor(sold)
+    if floor is None or sold.gpu.nvlink_gbs is None:
+        return findings
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, AllReduce) or p.ranks < 2:
+            continue
+        if len(p.hosts) > 1 or p.ranks > max(sold.gpus_per_node, 8):
+            continue  # a multi-node run measures the scale-out network; only single-node runs are judged
+        large = p.large_message()
+        if large is None:
+            findings.append(
+                Finding(
+                    "allreduce-low",
+                    Severity.INFO,
+                    "AllReduce run too small to judge",
+                    f"No message of {LARGE_MESSAGE_BYTES // 2**20} MiB or more: small messages measure latency, "
+                    "not bandwidth. Rerun all_reduce_perf with -e 8G.",
+                    (f"{log.label}: largest message {max(r.size for r in p.rows):,} bytes",),
+                    (log.evidence_id,),
+                )
+            )
+            continue
+        if q(large.busbw) >= floor:
+            continue
+        avg = (
+            f"; its '# Avg bus bandwidth' {p.avg_busbw} GB/s averages all sizes and is not judged"
+            if (p.avg_busbw is not None)
+            else ""
+        )
+        findings.append(
+            Finding(
+                "allreduce-low",
+                Severity.CRITICAL,
+                f"AllReduce {large.busbw} GB/s, {dec(floor, 0)} expected",
+                f"{p.ranks} {sold.gpu.name} GPUs on NVLink ({sold.gpu.nvlink_gbs} GB/s per GPU, "
+                f"{sold.gpu.nvlink_gbs // 2} each way) should reach at least {dec(floor, 0)} GB/s bus bandwidth "
+                "on large messages; far less means PCIe paths, missing NVSwitch, or a degraded link.",
+                (f"{log.label}: busbw {large.busbw} GB/s at {large.size:,} bytes{avg}",),
+                (log.evidence_id,),
+            )
+        )
+    return findings
+
+
+def measured(logs: list[Log]) -> dict[Metric, tuple[Decimal, Log]]:
+    """The best verified figure per metric: GEMM TFLOPS (the judged statistic) and large-message busbw."""
+    best: dict[Metric, tuple[Decimal, Log]] = {}
+    for log in logs:
+        p = log.parsed
+        figure: tuple[Metric, Decimal] | None = None
+        if isinstance(p, GemmSweep):
+            figure = (Metric.GEMM_TFLOPS, p.tflops)
+        elif isinstance(p, AllReduce) and (large := p.large_message()) is not None:
+            figure = (Metric.ALLREDUCE_BUSBW, large.busbw)
+        if figure and (figure[0] not in best or figure[1] > best[figure[0]][0]):
+            best[figure[0]] = (figure[1], log)
+    return best
+
+
+def _claims(audits: list[Audit], logs: list[Log]) -> list[Finding]:
+    findings = []
+    for a in audits:
+        c = a.claim
+        if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
+            findings.append(
+                Finding(
+                    "implausible-claim",
+                    Severity.CRITICAL if a.verdict is Verdict.IMPOSSIBLE else Severity.WARNING,
+                    f"{a.verdict.value} claim: {c.metric.value} {c.value}"
+                    + (f"–{c.value_high}" if c.value_high is not None else "")
+                    + f" {c.unit}",
+                    a.explanation,
+                    tuple(a.arithmetic) + ((f"“{c.quote}” ({c.source})",) if c.quote else ()),
+                )
+            )
+    best = measured(logs)
+    for a in audits:
+        c = a.claim
+        if c.metric in best and q(best[c.metric][0]) < CLAIM_SHORTFALL_SHARE * c.boldest:
+            value, log = best[c.metric]
+            findings.append(
+                Finding(
+                    "implausible-claim",
+                    Severity.WARNING,
+                    f"claimed {c.boldest} {c.unit}, measured {value}",
+                    f"The provider claims {dec(c.boldest, 1)} {c.unit} for {c.metric.value}; the measurement on "
+                    f"the trial machine is {value} ({pct(q(value) / c.boldest, 0)} % of the claim).",
+                    (f"{log.label}: {value} {c.unit}", f"claim #{c.id} ({c.source})"),
+                    (log.evidence_id,),
+                )
+            )
+    return findings
+
+
+def _price(ref: MarketReference | None) -> list[Finding]:
+    if ref is None or ref.median <= 0 or ref.price >= PRICE_FLOOR_SHARE * ref.median:
+        return []
+    share = ref.price / ref.median
+    return [
+        Finding(
+            "price-below-market",
+            Severity.WARNING,
+            f"{pct(share, 0)} % of the market median",
+            f"{dec(ref.price, 2)} {ref.currency} per GPU-hour is under {pct(PRICE_FLOOR_SHARE, 0)} % of the "
+            f"market median ({dec(ref.median, 2)}): too cheap for a whole GPU of this model. It is likely a "
+            "slice, a used or a consumer card; ask for nvidia-smi output before paying.",
+            (f"median of {ref.basis}: {dec(ref.median, 2)} {ref.currency}/GPU-h", f"offer: {dec(ref.price, 2)}"),
+        )
+    ]
+
+
+def _faults(logs: list[Log]) -> list[Finding]:
+    findings = []
+    for log in logs:
+        p = log.parsed
+        lines: list[str] = []
+        severity = Severity.CRITICAL
+        if isinstance(p, GpuBurn) and p.faulty:
+            lines = [f"{log.label}: GPU {i}: FAULTY" for i in p.faulty]
+            title = f"gpu-burn: {len(p.faulty)} of {len(p.results)} GPUs FAULTY"
+            why = "gpu-burn compares results of the same computation; a FAULTY GPU computes wrong numbers."
+        elif isinstance(p, DcgmDiag) and p.not_passed():
+            bad = p.not_passed()
+            lines = [f"{log.label}: {t.name}: {t.result}" + (f" - {t.detail}" if t.detail else "") for t in bad]
+            failed = [t for t in bad if t.result == "Fail"]
+            severity = Severity.CRITICAL if failed else Severity.WARNING
+            title = f"DCGM: {len(failed)} failed, {len(bad) - len(failed)} skipped or warned"
+            why = "A failed DCGM diagnostic is a hardware fault; a skipped test proves nothing, so it is not a pass."
+        elif isinstance(p, SmiQuery) and any(g.ecc_uncorrected for g in p.gpus):
+            bad_gpus = [g for g in p.gpus if g.ecc_uncorrected]
+            lines = [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected} uncorrected ECC errors" for g in bad_gpus]
+            title = f"uncorrected ECC errors on {len(bad_gpus)} GPU(s)"
+            why = "Uncorrected (double-bit) ECC errors corrupt data and crash jobs; the memory needs replacing."
+        elif isinstance(p, AllReduce) and p.wrong:
+            lines = [f"{log.label}: {p.wrong} wrong results (#wrong column)"]
+            title = "NCCL AllReduce returned wrong results"
+            why = "nccl-tests checks every result; wrong values mean faulty GPU memory, links or NICs."
+        else:
+            continue
+        findings.append(Finding("hardware-fault", severity, title, why, tuple(lines), (log.evidence_id,)))
+    return findings
+
+
+def check(
+    sold: Sold,
+    logs: list[Log],
+    catalog: GpuCatalog,
+    audits: tuple[Audit, ...] = (),
+    market: MarketReference | None = None,
+) -> list[Finding]:
+    """Every finding for one offer, most severe first."""
+    found = (
+        _vgpu(logs)
+        + _mig(logs)
+        + _model(logs, sold, catalog)
+        + _topology(logs, sold)
+        + _gemm(logs, sold)
+        + _allreduce(logs, sold)
+        + _claims(list(audits), logs)
+        + _price(market)
+        + _faults(logs)
+    )
+    return sort_findings(found)

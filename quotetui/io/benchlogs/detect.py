@@ -1,0 +1,145 @@
+"""Which tool wrote a log, judged from its content (file names lie), and the probe's JSON bundle."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from quotetui.domain.verification.logs import LogError, ParsedLog
+from quotetui.io.benchlogs import gemm, health, nccl, smi
+
+BUNDLE_KEY = "quotetui_probe"
+
+
+def _is_nccl(t: str) -> bool:
+    return "# nThread" in t or bool(re.search(r"^#.*\bbusbw\b", t, re.M))
+
+
+def _is_gpu_burn(t: str) -> bool:
+    return bool(re.search(r"Tested \d+ GPUs:|proc'd:|Initialized device \d+ with", t))
+
+
+def _is_dcgm(t: str) -> bool:
+    return bool(re.search(r"^\|\s*(Deployment|Hardware|Diagnostic|Metadata)", t, re.M | re.I))
+
+
+def _is_gemm(t: str) -> bool:
+    return bool(re.search(r"\bTFLOPS\b", t))
+
+
+def _is_topology(t: str) -> bool:
+    return bool(re.search(r"^\s*GPU0\s+X\b", t, re.M)) or "Legend:" in t
+
+
+def _is_list(t: str) -> bool:
+    return bool(re.match(r"\s*GPU \d+: .*\(UUID:", t))
+
+
+def _is_query(t: str) -> bool:
+    return "," in t.lstrip().split("\n", 1)[0]
+
+
+_MATCHERS: tuple[tuple[str, Callable[[str], bool], Callable[[str], ParsedLog]], ...] = (
+    ("nccl-tests all_reduce_perf", _is_nccl, nccl.parse_text),
+    ("gpu-burn", _is_gpu_burn, health.parse_gpu_burn),
+    ("dcgmi diag", _is_dcgm, health.parse_dcgm),
+    ("gemm sweep", _is_gemm, gemm.parse),
+    ("nvidia-smi topo -m", _is_topology, smi.parse_topology),
+    ("nvidia-smi -L", _is_list, smi.parse_list),
+    ("nvidia-smi query", _is_query, smi.parse_query),
+)
+
+TOOLS = tuple(name for name, _, _ in _MATCHERS) + ("nccl-tests all_reduce_perf (-J)",)
+
+
+def _text(data: bytes, source: str) -> str:
+    if b"\x00" in data:
+        raise LogError("binary content (NUL bytes): not a text log", source=source)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise LogError("not UTF-8 text", line, source) from exc
+
+
+def parse_log(text: str, source: str = "") -> ParsedLog:
+    """The facts in one tool's output; a log no parser recognises, or one cut short, is a ``LogError``."""
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith("{"):
+            return nccl.parse_json(text)
+        for _, matches, parse in _MATCHERS:
+            if matches(text):
+                return parse(text)
+    except LogError as exc:
+        raise exc.within(source) from None
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    raise LogError(
+        f"not a log quotetui reads (first line {first[:60]!r}); it reads: {', '.join(TOOLS)} and probe bundles",
+        1 if first else None,
+        source,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One raw output to keep as evidence: from a plain log file, or one command of a probe bundle."""
+
+    label: str  # the file, or ``bundle.json#nvidia-smi topo -m``
+    raw: str
+    parsed: ParsedLog
+    host: str | None = None
+    captured_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLog:
+    sections: tuple[Section, ...]
+    not_run: tuple[str, ...] = ()  # probe commands that were missing or failed, with the reason
+
+
+def read_log(data: bytes, source: str) -> ReadLog:
+    """A file as the user gives it to ``bench import``: a plain log, or a probe bundle taken whole."""
+    text = _text(data, source)
+    if text.lstrip().startswith("{") and BUNDLE_KEY in text[:2000]:
+        return _bundle(text, source)
+    return ReadLog((Section(source, text, parse_log(text, source)),))
+
+
+def _bundle(text: str, source: str) -> ReadLog:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"probe bundle is not valid JSON: {exc.msg} (cut short?)", exc.lineno, source) from exc
+    commands = data.get("commands") if isinstance(data, dict) else None
+    if not isinstance(commands, list):
+        raise LogError("probe bundle has no commands list", source=source)
+    host = str(data.get("host") or "") or None
+    captured = _when(data.get("started_at"), source)
+    sections, not_run = [], []
+    for i, cmd in enumerate(commands, 1):
+        if not isinstance(cmd, dict) or not isinstance(cmd.get("name"), str):
+            raise LogError(f"probe bundle command {i} has no name", source=source)
+        label = f"{source}#{cmd['name']}"
+        stdout = cmd.get("stdout")
+        if cmd.get("skipped") or cmd.get("returncode") != 0 or not isinstance(stdout, str) or not stdout.strip():
+            reason = cmd.get("skipped") or cmd.get("error") or f"exit status {cmd.get('returncode')}"
+            not_run.append(f"{cmd['name']}: {reason}")
+            continue
+        sections.append(Section(label, stdout, parse_log(stdout, label), host, captured))
+    if not sections:
+        raise LogError("probe bundle holds no tool output: " + "; ".join(not_run or ["no commands"]), source=source)
+    return ReadLog(tuple(sections), tuple(not_run))
+
+
+def _when(value: object, source: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError as exc:
+        raise LogError(f"probe bundle started_at is {value!r}, not an ISO time", source=source) from exc
+    return when if when.tzinfo else when.replace(tzinfo=UTC)

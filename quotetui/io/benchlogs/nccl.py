@@ -1,0 +1,136 @@
+"""nccl-tests ``all_reduce_perf``: the text report (current and older column layouts, MPI chatter
+interleaved) and the ``-J`` JSON file."""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from quotetui.domain.verification.logs import AllReduce, AllReduceRow, LogError
+
+_RANK = re.compile(
+    r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s+(.+?)\s*$"
+)
+_THREADS = re.compile(r"nThread\s+(\d+)\s+nGpus\s+(\d+)")
+_AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
+_DATA = re.compile(r"^\s*\d+\s+\d+\s")
+
+
+def _number(token: str, what: str, line: int) -> Decimal:
+    try:
+        value = Decimal(token)
+    except InvalidOperation as exc:
+        raise LogError(f"{what} is {token!r}, not a number", line) from exc
+    if not value.is_finite() or value < 0:
+        raise LogError(f"{what} is {token!r}", line)
+    return value
+
+
+def _wrong(token: str, line: int) -> int:
+    return 0 if token == "N/A" else int(_number(token, "#wrong", line))
+
+
+def parse_text(text: str) -> AllReduce:
+    ranks: dict[int, tuple[str, str]] = {}
+    threads = None
+    columns: list[str] | None = None
+    rows: list[AllReduceRow] = []
+    avg: Decimal | None = None
+    lines = text.splitlines()
+    for n, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        if found := _RANK.match(line):
+            ranks[int(found.group(1))] = (found.group(2), found.group(3))
+        elif found := _THREADS.search(line):
+            threads = int(found.group(1)) * int(found.group(2))
+        elif found := _AVG.match(line):
+            avg = _number(found.group(1), "the average bus bandwidth", n)
+        elif line.startswith("#") and "busbw" in line and "size" in line:
+            columns = line.lstrip("#").split()
+        elif _DATA.match(line):
+            if columns is None:
+                raise LogError("a result row before the column header", n)
+            rows.append(_row(line.split(), columns, n))
+        # anything else is a comment or MPI / NCCL chatter interleaved with the report
+    if columns is None:
+        raise LogError("no column header (# size count type ... busbw)")
+    if not rows:
+        raise LogError("a header and no result rows (cut short?)", len(lines))
+    if avg is None:
+        raise LogError("no '# Avg bus bandwidth' line: the run did not finish (cut short?)", len(lines))
+    count = len(ranks) or threads or 0
+    if count < 1:
+        raise LogError("no '# Rank' lines and no nThread/nGpus header: the number of GPUs is unknown")
+    layout = "current" if "root" in columns else "legacy"
+    return AllReduce(
+        count,
+        tuple(ranks[r][1] for r in sorted(ranks)),
+        tuple(dict.fromkeys(ranks[r][0] for r in sorted(ranks))),
+        tuple(rows),
+        avg,
+        layout,
+    )
+
+
+def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
+    if len(tokens) != len(columns):
+        raise LogError(f"{len(tokens)} values for {len(columns)} columns (a cut or garbled row)", n)
+    bus = [i for i, c in enumerate(columns) if c == "busbw"]
+    wrong = [i for i, c in enumerate(columns) if c in ("#wrong", "error")]
+    if not bus or len(bus) != len(wrong):
+        raise LogError(f"unexpected columns: {' '.join(columns)}", n)
+    size = int(_number(tokens[0], "size", n))
+    out_bw = _number(tokens[bus[0]], "busbw", n)
+    in_bw = _number(tokens[bus[1]], "busbw", n) if len(bus) > 1 else None
+    return AllReduceRow(size, out_bw, in_bw, sum(_wrong(tokens[i], n) for i in wrong))
+
+
+def parse_json(text: str) -> AllReduce:
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"not valid JSON: {exc.msg}", exc.lineno) from exc
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, list) or not results:
+        raise LogError("no results list: not an nccl-tests -J file, or cut short")
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    devices = [d for d in config.get("devices", []) if isinstance(d, dict)]
+    rows = [_json_row(r, i) for i, r in enumerate(results, 1)]
+    count = len(devices) or int(config.get("nthreads", 1)) * int(config.get("ngpus", 0))
+    if count < 1:
+        raise LogError("the config names no devices and no ngpus: the number of GPUs is unknown")
+    avg = next((v for k, v in data.items() if "avg" in k.lower() or "average" in k.lower()), None)
+    return AllReduce(
+        count,
+        tuple(str(name) for d in devices if (name := d.get("name") or d.get("device_name"))),
+        tuple(dict.fromkeys(str(d["hostname"]) for d in devices if d.get("hostname"))),
+        tuple(rows),
+        avg if isinstance(avg, Decimal) else None,
+        "json",
+    )
+
+
+def _json_row(r: object, i: int) -> AllReduceRow:
+    if not isinstance(r, dict) or not isinstance(r.get("out_of_place"), dict):
+        raise LogError(f"result {i} has no out_of_place figures")
+    out, inplace = r["out_of_place"], r.get("in_place") if isinstance(r.get("in_place"), dict) else None
+    wrong = _json_number(out.get("nwrong", 0), f"result {i} nwrong")
+    if inplace is not None:
+        wrong += _json_number(inplace.get("nwrong", 0), f"result {i} in-place nwrong")
+    return AllReduceRow(
+        int(_json_number(r.get("size"), f"result {i} size")),
+        _json_number(out.get("bus_bw"), f"result {i} bus_bw"),
+        _json_number(inplace.get("bus_bw"), f"result {i} in-place bus_bw") if inplace is not None else None,
+        int(wrong),
+    )
+
+
+def _json_number(value: Any, what: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+        raise LogError(f"{what} is {value!r}, not a number")
+    number = Decimal(value)
+    if not number.is_finite() or number < 0:
+        raise LogError(f"{what} is {value!r}")
+    return number

@@ -1,0 +1,158 @@
+"""``nvidia-smi``: ``--query-gpu=... --format=csv[,noheader][,nounits]``, ``-L`` and ``topo -m``."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
+
+QUERY_FIELDS = (
+    "index",
+    "name",
+    "uuid",
+    "pci.bus_id",
+    "memory.total",
+    "ecc.mode.current",
+    "ecc.errors.uncorrected.volatile.total",
+    "clocks.max.sm",
+    "clocks.sm",
+    "power.limit",
+    "power.draw",
+    "temperature.gpu",
+    "driver_version",
+    "mig.mode.current",
+)
+"""The query the README and the probe run; a file without a header is read with these fields, in order."""
+
+_NOT_AVAILABLE = {"[N/A]", "N/A", "[Not Supported]", "[Unknown Error]", "[Insufficient Permissions]", ""}
+_UNIT = re.compile(r"\s*\[[^\]]*\]$")
+_NUMBER = re.compile(r"^(-?\d+(?:\.\d+)?)(?:\s*[A-Za-z%]+)?$")
+
+
+def _field(header: str) -> str:
+    return _UNIT.sub("", header.strip()).strip().lower()
+
+
+def _integer(value: str, field: str, line: int) -> int | None:
+    if value in _NOT_AVAILABLE:
+        return None
+    found = _NUMBER.match(value)
+    if not found:
+        raise LogError(f"{field} is {value!r}, not a number", line)
+    try:
+        return int(Decimal(found.group(1)))
+    except InvalidOperation as exc:  # pragma: no cover - the pattern admits only numbers
+        raise LogError(f"{field} is {value!r}, not a number", line) from exc
+
+
+def _text(values: dict[str, str], field: str) -> str | None:
+    value = values.get(field, "")
+    return None if value in _NOT_AVAILABLE else value
+
+
+def parse_query(text: str) -> SmiQuery:
+    rows = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not rows:
+        raise LogError("empty: no GPU rows")
+    first = [_field(cell) for cell in rows[0][1].split(",")]
+    if "name" in first or "index" in first:
+        fields, body = first, rows[1:]
+    else:
+        width = len(rows[0][1].split(", "))
+        if width > len(QUERY_FIELDS) or width < 2:
+            raise LogError(
+                f"no header and {width} columns: run with the header (format=csv) or with the query "
+                f"{','.join(QUERY_FIELDS)}",
+                rows[0][0],
+            )
+        fields, body = list(QUERY_FIELDS[:width]), rows
+    if "name" not in fields:
+        raise LogError("no name column: add name to --query-gpu", rows[0][0])
+    if not body:
+        raise LogError("a header and no GPU rows", rows[0][0])
+    gpus = []
+    for n, line in body:
+        cells = [cell.strip() for cell in line.split(", ")]
+        if len(cells) != len(fields):
+            raise LogError(f"{len(cells)} values for {len(fields)} columns (a cut or garbled line)", n)
+        values = dict(zip(fields, cells, strict=True))
+        name = values["name"]
+        if name in _NOT_AVAILABLE or name.replace(".", "").isdigit():
+            raise LogError(f"name is {name!r}, not a GPU name", n)
+        gpus.append(
+            SmiGpu(
+                name=name,
+                index=_integer(values.get("index", ""), "index", n),
+                memory_mib=_integer(values.get("memory.total", ""), "memory.total", n),
+                uuid=_text(values, "uuid"),
+                ecc_uncorrected=_integer(
+                    values.get("ecc.errors.uncorrected.volatile.total", ""), "ecc.errors.uncorrected", n
+                ),
+                mig_mode=_text(values, "mig.mode.current"),
+                fields=tuple(values.items()),
+            )
+        )
+    return SmiQuery(tuple(gpus))
+
+
+_GPU_LINE = re.compile(r"^GPU (\d+): (.+?) \(UUID: ([^)]+)\)$")
+_MIG_LINE = re.compile(r"^\s+MIG (\S+)\s+Device\s+\d+: \(UUID: ([^)]+)\)$")
+
+
+def parse_list(text: str) -> SmiList:
+    gpus: list[ListedGpu] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        line = line.rstrip()
+        if found := _GPU_LINE.match(line):
+            gpus.append(ListedGpu(int(found.group(1)), found.group(2).strip(), found.group(3)))
+        elif (mig := _MIG_LINE.match(line)) and gpus:
+            parent = gpus[-1]
+            gpus[-1] = ListedGpu(parent.index, parent.name, parent.uuid, (*parent.mig_profiles, mig.group(1)))
+        else:
+            raise LogError(f"not a GPU or MIG line of nvidia-smi -L: {line.strip()[:80]!r}", n)
+    if not gpus:
+        raise LogError("no GPU lines")
+    return SmiList(tuple(gpus))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_GPU_LABEL = re.compile(r"^GPU\d+$")
+_LINK = re.compile(r"^(NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")
+
+
+def parse_topology(text: str) -> Topology:
+    """Reads the GPU columns of the matrix (they come first, tab- or space-separated); the NIC and
+    affinity columns and the legend, whose wording varies by driver, are left alone."""
+    lines = _ANSI.sub("", text).splitlines()
+    header_at = next((i for i, line in enumerate(lines) if "GPU0" in line.split() and "X" not in line.split()), None)
+    if header_at is None:
+        raise LogError("no matrix header with GPU0")
+    gpus = tuple(t for t in lines[header_at].split() if _GPU_LABEL.match(t))
+    seen: dict[str, dict[str, str]] = {}
+    for n, line in enumerate(lines[header_at + 1 :], header_at + 2):
+        cells = line.split()
+        if not cells or not _GPU_LABEL.match(cells[0]):
+            break
+        row, values = cells[0], cells[1 : 1 + len(gpus)]
+        if row not in gpus:
+            raise LogError(f"row {row} is not one of the header's columns {' '.join(gpus)}", n)
+        if len(values) < len(gpus):
+            raise LogError(f"{row} has {len(values)} cells for {len(gpus)} GPU columns (a cut line)", n)
+        links = {}
+        for col, kind in zip(gpus, values, strict=True):
+            if col == row:
+                if kind != "X":
+                    raise LogError(f"{row} to itself is {kind!r}, not X", n)
+            elif not _LINK.match(kind):
+                raise LogError(f"{row} to {col} is {kind!r}, not NV# or a PCIe path (PIX PXB PHB NODE SYS)", n)
+            else:
+                links[col] = kind
+        seen[row] = links
+    missing = [g for g in gpus if g not in seen]
+    if missing:
+        raise LogError(f"the matrix has no row for {', '.join(missing)} (cut short?)", len(lines))
+    pairs = tuple((a, b, seen[a][b]) for i, a in enumerate(gpus) for b in gpus[i + 1 :])
+    return Topology(gpus, pairs)

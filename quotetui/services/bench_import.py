@@ -1,0 +1,173 @@
+"""``bench import``: raw logs become evidence for an offer (raw text, sha256, tool, host, GPU names, time)
+and verified results (GEMM TFLOPS, large-message AllReduce busbw). All files are read and checked first;
+one bad file stores nothing. The same log imported twice for the same offer is stored once."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.enums import Metric, Provenance
+from quotetui.domain.errors import BadInput
+from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog
+from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
+from quotetui.store.engine import Database
+from quotetui.store.models import BenchmarkResult, Evidence, Offer
+
+MAX_LOG_BYTES = 32 * 1024 * 1024
+
+
+class BenchProblems(BadInput):
+    """Every file that could not be read; nothing was stored."""
+
+    def __init__(self, problems: list[LogError]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"  {p}" for p in problems)
+        super().__init__(f"{len(problems)} log(s) cannot be imported; nothing was stored:\n{lines}")
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    label: str
+    tool: str
+    evidence_id: int
+    results: tuple[str, ...]  # "gemm_tflops 792.8 TFLOPS"
+    duplicate: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "log": self.label,
+            "tool": self.tool,
+            "evidence_id": self.evidence_id,
+            "results": list(self.results),
+            "duplicate": self.duplicate,
+        }
+
+
+@dataclass(slots=True)
+class BenchImport:
+    offer_id: int
+    stored: list[Stored] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)
+
+    @property
+    def added(self) -> list[Stored]:
+        return [s for s in self.stored if not s.duplicate]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "offer_id": self.offer_id,
+            "added": len(self.added),
+            "duplicates": len(self.stored) - len(self.added),
+            "logs": [s.to_json() for s in self.stored],
+            "not_run": self.not_run,
+        }
+
+
+def read_files(paths: list[Path]) -> list[ReadLog]:
+    """Reads and parses every file; collects every problem before raising."""
+    read, problems = [], []
+    for path in paths:
+        try:
+            if path.stat().st_size > MAX_LOG_BYTES:
+                raise LogError(
+                    f"{path.stat().st_size:,} bytes: larger than a log ({MAX_LOG_BYTES:,})", source=str(path)
+                )
+            read.append(read_log(path.read_bytes(), str(path)))
+        except LogError as exc:
+            problems.append(exc)
+        except OSError as exc:
+            problems.append(LogError(exc.strerror or str(exc), source=str(path)))
+    if problems:
+        raise BenchProblems(problems)
+    return read
+
+
+def _results(parsed: ParsedLog) -> list[dict[str, Any]]:
+    if isinstance(parsed, GemmSweep):
+        return [
+            {
+                "metric": Metric.GEMM_TFLOPS,
+                "value": parsed.tflops,
+                "unit": "TFLOPS",
+                "gpu_count": 1,
+                "dtype": (parsed.dtype or "")[:12] or None,
+                "workload": f"GEMM {parsed.shape}"[:120],
+                "conditions": f"{parsed.statistic} of the sweep",
+            }
+        ]
+    if isinstance(parsed, AllReduce) and (large := parsed.large_message()) is not None:
+        return [
+            {
+                "metric": Metric.ALLREDUCE_BUSBW,
+                "value": large.busbw,
+                "unit": "GB/s",
+                "gpu_count": parsed.ranks,
+                "workload": "nccl-tests all_reduce_perf",
+                "conditions": f"large-message busbw at {large.size} bytes on {len(parsed.hosts) or 1} host(s)",
+            }
+        ]
+    return []
+
+
+def _store(session: Session, offer: Offer, section: Section) -> Stored:
+    raw = section.raw
+    digest = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    tool = section.parsed.tool
+    existing = session.exec(select(Evidence).where(Evidence.offer_id == offer.id, Evidence.sha256 == digest)).first()
+    if existing is not None:
+        assert existing.id is not None
+        return Stored(section.label, tool, existing.id, (), duplicate=True)
+    hosts = getattr(section.parsed, "hosts", ())
+    evidence = Evidence(
+        offer_id=offer.id,
+        sha256=digest,
+        tool=tool,
+        host=section.host or (hosts[0] if hosts else None),
+        captured_at=section.captured_at,
+        gpu_names=list(dict.fromkeys(section.parsed.gpu_names())),
+        filename=Path(section.label).name[:300],
+        raw=raw,
+    )
+    session.add(evidence)
+    session.flush()
+    results = []
+    for r in _results(section.parsed):
+        session.add(
+            BenchmarkResult(
+                offer_id=offer.id,
+                provider_id=offer.provider_id,
+                gpu_model_id=offer.gpu_model_id,
+                provenance=Provenance.VERIFIED,
+                evidence_id=evidence.id,
+                measured_at=section.captured_at or datetime.now(UTC),
+                **r,
+            )
+        )
+        value: Decimal = r["value"]
+        results.append(f"{r['metric'].value} {value} {r['unit']}")
+    assert evidence.id is not None
+    return Stored(section.label, tool, evidence.id, tuple(results))
+
+
+def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
+    read = read_files(paths)
+    report = BenchImport(offer_id)
+    with db.session() as session:
+        offer = session.get(Offer, offer_id)
+        if offer is None:
+            known = session.exec(select(col(Offer.id)).order_by(col(Offer.id))).all()
+            hint = f" (offers are #{known[0]}–#{known[-1]})" if known else " (there are no offers yet)"
+            raise BadInput(f"no offer #{offer_id}{hint}")
+        for log in read:
+            report.not_run += log.not_run
+            for section in log.sections:
+                report.stored.append(_store(session, offer, section))
+        session.commit()
+    return report

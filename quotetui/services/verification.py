@@ -1,0 +1,236 @@
+"""``bench check`` and the findings every front end shows: the evidence on record for an offer, parsed
+again from its raw text (so improved rules apply to old logs), judged against what was sold, the offer's
+claims and the market price of the model."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
+from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.economics.units import to_gpu_hour
+from quotetui.domain.errors import BadInput
+from quotetui.domain.fx import FxTable, MissingFxRate
+from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.verification.findings import MIN_PEER_OFFERS, Finding, Log, MarketReference, Sold
+from quotetui.domain.verification.logs import (
+    AllReduce,
+    DcgmDiag,
+    GemmSweep,
+    GpuBurn,
+    LogError,
+    ParsedLog,
+    SmiList,
+    SmiQuery,
+    Topology,
+)
+from quotetui.domain.verification.rules import check
+from quotetui.io.benchlogs.detect import parse_log
+from quotetui.services.claims import audit_claims
+from quotetui.services.economics import resolve_context
+from quotetui.services.inputs import load_offer_inputs
+from quotetui.services.market_prices import market_medians
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database
+from quotetui.store.models import Evidence
+
+
+@dataclass(frozen=True, slots=True)
+class LogOnRecord:
+    evidence_id: int
+    label: str
+    tool: str
+    host: str | None
+    captured_at: datetime | None
+    sha256: str
+    summary: str
+    parsed: ParsedLog | None  # None: the stored text no longer parses (see ``summary``)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "evidence_id": self.evidence_id,
+            "log": self.label,
+            "tool": self.tool,
+            "host": self.host,
+            "captured_at": self.captured_at.isoformat() if self.captured_at else None,
+            "sha256": self.sha256,
+            "summary": self.summary,
+        }
+
+
+def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
+    """One line on what a log shows, with the share of the sold model's peak where that applies."""
+    if isinstance(parsed, SmiQuery | SmiList):
+        names = parsed.gpu_names()
+        counts = {n: names.count(n) for n in dict.fromkeys(names)}
+        return ", ".join(f"{n}× {name}" for name, n in counts.items())
+    if isinstance(parsed, Topology):
+        kinds = sorted({k for _, _, k in parsed.links})
+        return f"{len(parsed.gpus)} GPUs, pairs linked by {', '.join(kinds) or 'nothing'}"
+    if isinstance(parsed, AllReduce):
+        large = parsed.large_message()
+        figure = f"busbw {large.busbw} GB/s at {large.size:,} B" if large else "no message ≥ 128 MiB"
+        return f"{parsed.ranks} ranks on {len(parsed.hosts) or 1} host(s), {figure}"
+    if isinstance(parsed, GemmSweep):
+        share = f" = {pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)} % of peak" if sold else ""
+        return f"{parsed.statistic} {parsed.tflops} TFLOPS @ {parsed.shape}{share}"
+    if isinstance(parsed, GpuBurn):
+        return f"{len(parsed.results) - len(parsed.faulty)} of {len(parsed.results)} GPUs OK"
+    if isinstance(parsed, DcgmDiag):
+        bad = parsed.not_passed()
+        return f"{len(parsed.tests) - len(bad)} of {len(parsed.tests)} tests passed" + (
+            f" ({', '.join(f'{t.name}: {t.result}' for t in bad)})" if bad else ""
+        )
+    raise AssertionError(type(parsed))
+
+
+def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable) -> Fraction | None:
+    """The offer's lowest quoted price per GPU-hour (low end of ranges), in ``currency``; None without FX."""
+    prices = []
+    for option in offer.options:
+        per_hour = to_gpu_hour(q(option.amount), option.unit, offer.gpus_per_node, option.term_months, HOURS_PER_MONTH)
+        try:
+            prices.append(fx.convert(per_hour, option.currency, currency)[0])
+        except MissingFxRate:
+            return None
+    return min(prices) if prices else None
+
+
+def _family(offer: OfferInput) -> str:
+    return offer.gpu.name.split()[0]
+
+
+@dataclass(slots=True)
+class Verifier:
+    """Everything the rules need for many offers, loaded once (the TUI checks every offer per load)."""
+
+    catalog: GpuCatalog
+    currency: str
+    fx: FxTable
+    logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)
+    audits: dict[int, list[Audit]] = field(default_factory=dict)
+    cloud: dict[str, tuple[Fraction, str]] = field(default_factory=dict)  # gpu key -> (median, basis)
+    peers: dict[str, list[Fraction]] = field(default_factory=dict)  # gpu key -> every offer's lowest price
+    family: dict[str, list[Fraction]] = field(default_factory=dict)
+
+    def reference(self, offer: OfferInput) -> MarketReference | None:
+        price = lowest_gpu_hour(offer, self.currency, self.fx)
+        if price is None:
+            return None
+        if offer.gpu.key in self.cloud:
+            median, basis = self.cloud[offer.gpu.key]
+        elif len(self.peers.get(offer.gpu.key, [])) > MIN_PEER_OFFERS:
+            prices = self.peers[offer.gpu.key]
+            median, basis = statistics.median(prices), f"{len(prices)} {offer.gpu.name} offers in this database"
+        elif len(self.family.get(_family(offer), [])) > MIN_PEER_OFFERS:
+            prices = self.family[_family(offer)]
+            median, basis = statistics.median(prices), f"{len(prices)} {_family(offer)} offers (any variant) here"
+        else:
+            return None
+        return MarketReference(price, median, self.currency, basis)
+
+    def sold(self, offer: OfferInput) -> Sold:
+        return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric)
+
+    def findings(self, offer: OfferInput) -> list[Finding]:
+        logs = [Log(r.evidence_id, r.label, r.parsed) for r in self.logs.get(offer.id, []) if r.parsed is not None]
+        return check(self.sold(offer), logs, self.catalog, tuple(self.audits.get(offer.id, ())), self.reference(offer))
+
+
+def _logs(session: Session, offer_ids: list[int] | None) -> dict[int, list[LogOnRecord]]:
+    query = select(Evidence).where(col(Evidence.offer_id).is_not(None)).order_by(col(Evidence.id))
+    if offer_ids is not None:
+        query = query.where(col(Evidence.offer_id).in_(offer_ids))
+    found: dict[int, list[LogOnRecord]] = defaultdict(list)
+    for e in session.exec(query):
+        assert e.id is not None and e.offer_id is not None
+        label = e.filename or f"evidence #{e.id}"
+        parsed: ParsedLog | None
+        try:
+            parsed = parse_log(e.raw, label)
+            summary = summarise(parsed)
+        except LogError as exc:
+            parsed, summary = None, f"no longer readable: {exc}"
+        found[e.offer_id].append(LogOnRecord(e.id, label, e.tool, e.host, e.captured_at, e.sha256, summary, parsed))
+    return found
+
+
+def load_verifier(
+    db: Database,
+    offers: list[OfferInput],
+    currency: str,
+    on: date,
+    fx: FxTable,
+    audits: list[Audit] | None = None,
+    only: list[int] | None = None,
+) -> Verifier:
+    """``offers``: the market the prices are compared with; ``only``: the offers whose logs to load."""
+    with db.session() as session:
+        catalog, _ = load_catalog(session)
+        logs = _logs(session, only)
+    verifier = Verifier(catalog, currency, fx, logs)
+    for a in audits if audits is not None else audit_claims(db):
+        if a.claim.offer_id is not None:
+            verifier.audits.setdefault(a.claim.offer_id, []).append(a)
+    medians, _ = market_medians(db, currency, on, fx)
+    verifier.cloud = {
+        m.gpu_key: (m.median_gpu_hour, f"{m.listings} cloud catalog listings ({', '.join(m.catalogs)})")
+        for m in medians
+    }
+    for offer in offers:
+        price = lowest_gpu_hour(offer, currency, fx)
+        if price is not None:
+            verifier.peers.setdefault(offer.gpu.key, []).append(price)
+            verifier.family.setdefault(_family(offer), []).append(price)
+    return verifier
+
+
+@dataclass(frozen=True, slots=True)
+class OfferCheck:
+    offer: OfferInput
+    findings: list[Finding]
+    logs: list[LogOnRecord]
+    reference: MarketReference | None
+
+    def to_json(self) -> dict[str, Any]:
+        ref = self.reference
+        return {
+            "offer_id": self.offer.id,
+            "offer": f"{self.offer.provider} {self.offer.name}",
+            "sold": self.offer.configuration,
+            "findings": [f.to_json() for f in self.findings],
+            "logs": [log.to_json() for log in self.logs],
+            "market": None
+            if ref is None
+            else {
+                "price_per_gpu_hour": str(dec(ref.price, 4)),
+                "median_per_gpu_hour": str(dec(ref.median, 4)),
+                "currency": ref.currency,
+                "basis": ref.basis,
+            },
+        }
+
+
+def check_offer(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> OfferCheck:
+    scenario_input, fx, day = resolve_context(db, scenario, on)
+    with db.session() as session:
+        offers = load_offer_inputs(session, history=False)
+    offer = next((o for o in offers if o.id == offer_id), None)
+    if offer is None:
+        raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+    verifier = load_verifier(db, offers, scenario_input.home_currency, day, fx, only=[offer_id])
+    sold = verifier.sold(offer)
+    logs = [
+        replace(r, summary=summarise(r.parsed, sold)) if r.parsed is not None else r
+        for r in verifier.logs.get(offer_id, [])
+    ]
+    return OfferCheck(offer, verifier.findings(offer), logs, verifier.reference(offer))

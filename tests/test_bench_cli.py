@@ -1,0 +1,144 @@
+"""``bench import`` / ``bench check`` end to end on the demo market: evidence stored once, all or nothing,
+findings as JSON, and a verified GEMM changing the cost per delivered PFLOP-hour."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.conftest import Cli
+
+SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
+BROKEN = Path(__file__).parent / "fixtures" / "benchlogs"
+
+
+def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
+    result = cli(*args)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def _counts(db: Path) -> tuple[int, int]:
+    with sqlite3.connect(db) as con:
+        return (
+            con.execute("SELECT COUNT(*) FROM evidence").fetchone()[0],
+            con.execute("SELECT COUNT(*) FROM benchmark_result WHERE provenance = 'verified'").fetchone()[0],
+        )
+
+
+def test_import_stores_raw_text_hash_tool_host_and_gpu_names_once(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    logs = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
+    report = _ok(cli, "--db", db, "bench", "import", *logs, "--offer", "1", "--json")
+    assert (report["added"], report["duplicates"]) == (10, 0)
+    assert _counts(demo_db_path) == (10, 4)  # three AllReduce runs and one GEMM sweep give figures
+    with sqlite3.connect(demo_db_path) as con:
+        tool, host, names, raw, sha, offer = con.execute(
+            "SELECT tool, host, gpu_names, raw, sha256, offer_id FROM evidence WHERE filename = 'all_reduce_perf.txt'"
+        ).fetchone()
+    assert (tool, host, offer) == ("nccl-tests all_reduce_perf", "gpu-node-01", 1)
+    assert json.loads(names) == ["NVIDIA H100 80GB HBM3"]
+    assert raw == (SAMPLES / "h100-clean" / "all_reduce_perf.txt").read_text()
+    import hashlib
+
+    assert sha == hashlib.sha256(raw.encode()).hexdigest()
+
+    again = _ok(cli, "--db", db, "bench", "import", *logs, "--offer", "1", "--json")
+    assert (again["added"], again["duplicates"]) == (0, 10)
+    assert _counts(demo_db_path) == (10, 4)
+    # the same log for another offer (an identical node) is that offer's evidence too
+    other = _ok(cli, "--db", db, "bench", "import", logs[0], "--offer", "2", "--json")
+    assert other["added"] == 1
+
+
+def test_one_bad_log_stores_nothing(cli: Cli, demo_db_path: Path) -> None:
+    before = _counts(demo_db_path)
+    result = cli(
+        "--db",
+        str(demo_db_path),
+        "bench",
+        "import",
+        str(SAMPLES / "slow-gemm" / "gemm.txt"),
+        str(BROKEN / "gpu_burn-cut.txt"),
+        str(BROKEN / "topo-garbled.txt"),
+        "--offer",
+        "1",
+    )
+    assert result.code == 2
+    assert "2 log(s) cannot be imported; nothing was stored" in result.err
+    assert "gpu_burn-cut.txt, line 21" in result.err and "topo-garbled.txt, line 5" in result.err
+    assert _counts(demo_db_path) == before
+
+
+def test_unknown_offer_and_missing_file(cli: Cli, demo_db_path: Path) -> None:
+    gemm = str(SAMPLES / "slow-gemm" / "gemm.txt")
+    result = cli("--db", str(demo_db_path), "bench", "import", gemm, "--offer", "999")
+    assert result.code == 2 and "no offer #999" in result.err
+    result = cli("--db", str(demo_db_path), "bench", "import", "/nonexistent/log.txt", "--offer", "1")
+    assert result.code == 2 and "/nonexistent/log.txt" in result.err
+    assert _counts(demo_db_path) == (0, 0)
+
+
+def test_check_json_lists_findings_with_code_severity_evidence(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    logs = [str(p) for p in sorted((SAMPLES / "pcie-as-sxm").iterdir())]
+    _ok(cli, "--db", db, "bench", "import", *logs, "--offer", "18", "--json")
+    report = _ok(cli, "--db", db, "bench", "check", "--offer", "18", "--json")
+    found = {f["code"]: f for f in report["findings"]}
+    assert set(found) == {"pcie-topology", "model-mismatch", "allreduce-low"}
+    assert all(f["severity"] == "critical" for f in found.values())
+    assert found["allreduce-low"]["evidence"][0].startswith("all_reduce_perf.txt: busbw 38.00 GB/s")
+    assert found["model-mismatch"]["evidence_ids"]
+    assert [log["tool"] for log in report["logs"]] == [
+        "nccl-tests all_reduce_perf",
+        "nvidia-smi query",
+        "nvidia-smi topo -m",
+    ]
+    text = cli("--db", db, "bench", "check", "--offer", "18")
+    assert "✗ CRITICAL pcie-topology: 28 of 28 GPU pairs talk over PCIe" in text.out
+
+
+def test_demo_market_findings_without_logs(cli: Cli, demo_db_path: Path) -> None:
+    """DESIGN 4.4: the 1×A100 40G at ¥2,800/month is far below the market; 一万网络's claims are optimistic."""
+    db = str(demo_db_path)
+    cheap = _ok(cli, "--db", db, "bench", "check", "--offer", "8", "--json")
+    [price] = cheap["findings"]
+    assert price["code"] == "price-below-market" and "3.84 CNY per GPU-hour" in price["explanation"]
+    assert cheap["logs"] == []
+    own = _ok(cli, "--db", db, "bench", "check", "--offer", "1", "--json")
+    assert {f["code"] for f in own["findings"]} == {"implausible-claim"}
+    tencent = _ok(cli, "--db", db, "bench", "check", "--offer", "18", "--json")
+    assert tencent["findings"] == []
+
+
+def test_price_below_market_uses_cloud_catalogs_when_imported(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    market = Path(__file__).parent / "fixtures" / "market"
+    _ok(cli, "--db", db, "import", str(market / "skypilot-lambda-vms.csv"), "--as-of", "2026-11-01", "--json")
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7.10", "--date", "2026-11-01", "--source", "test").code == 0
+    report = _ok(cli, "--db", db, "bench", "check", "--offer", "8", "--json")
+    [price] = report["findings"]
+    assert "cloud catalog listings (lambda)" in price["evidence"][0]
+    assert report["market"]["basis"].endswith("(lambda)")
+
+
+def test_a_verified_gemm_replaces_the_assumed_mfu(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    before = _ok(cli, "--db", db, "explain", "18", "--json")
+    assert before["mfu_source"] == "default"
+    _ok(cli, "--db", db, "bench", "import", str(SAMPLES / "h100-clean" / "gemm.txt"), "--offer", "18", "--json")
+    healthy = _ok(cli, "--db", db, "explain", "18", "--json")
+    assert healthy["mfu"] == before["mfu"] and "confirms the GPU" in healthy["mfu_note"]
+    assert healthy["cost_per_pflop_hour"] == before["cost_per_pflop_hour"]
+
+    _ok(cli, "--db", db, "bench", "import", str(SAMPLES / "slow-gemm" / "gemm.txt"), "--offer", "18", "--json")
+    slow = _ok(cli, "--db", db, "explain", "18", "--json")
+    assert slow["mfu_source"] == "verified"
+    # 40 % × (600.4 / 989 ÷ 80 %) = 30.36 %; the cost per PFLOP-hour rises by the same factor
+    from decimal import Decimal
+
+    factor = Decimal("600.4") / Decimal("989") / Decimal("0.8")
+    assert abs(Decimal(slow["mfu"]) - Decimal("0.4") * factor) < Decimal("1e-6")
+    assert abs(Decimal(slow["cost_per_pflop_hour"]) - Decimal(before["cost_per_pflop_hour"]) / factor) < Decimal("0.01")
+    assert "verified GEMM 600.4 TFLOPS is 60.7 %" in slow["mfu_note"]
