@@ -19,8 +19,8 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
+from quotetui.io.skypilot import MarketRows
 from quotetui.services.editing import parse_credits
-from quotetui.services.market_prices import MarketRows
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,

@@ -15,10 +15,10 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, parse_table
 from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
 from quotetui.io.problems import ImportProblems, Problem
+from quotetui.io.skypilot import MarketRows, parse_catalog
 from quotetui.io.tables import Table, read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
 from quotetui.services.import_writer import ImportReport, Writer
-from quotetui.services.market_prices import MarketRows, parse_catalog
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 

@@ -12,7 +12,6 @@ from sqlmodel import select
 
 from quotetui.domain.economics.exact import q
 from quotetui.domain.fx import FxTable, MissingFxRate
-from quotetui.io.skypilot import MarketItem, MarketRows, parse_catalog
 from quotetui.services.economics import amount_text
 from quotetui.services.inputs import fx_table
 from quotetui.store.engine import Database
@@ -76,4 +75,4 @@ def market_medians(
     return medians, [f"{', '.join(models)}: {reason}" for reason, models in missing.items()]
 
 
-__all__ = ["MarketItem", "MarketMedian", "MarketRows", "market_medians", "parse_catalog"]
+__all__ = ["MarketMedian", "market_medians"]
