@@ -18,9 +18,11 @@ from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.enums import OfferStatus, Provenance
 from quotetui.domain.fx import FxTable
+from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import rank_offers
 from quotetui.services.market_prices import market_medians
+from quotetui.services.verification import market_findings
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Offer, Provider
 
@@ -36,21 +38,33 @@ class OfferRow:
     rank: int | None
     problem: str | None = None
     claims: tuple[Audit, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    logs: int = 0  # raw logs on record
 
     @property
     def verification(self) -> str:
         """verified (evidence on record), claimed (only the provider's word), or none."""
-        if any(e.provenance is Provenance.VERIFIED for e in self.offer.evidence):
+        if self.logs or any(e.provenance is Provenance.VERIFIED for e in self.offer.evidence):
             return "verified"
         return "claimed" if self.claims else "none"
 
     @property
     def flags(self) -> list[str]:
+        """``blocked``, the claims' verdicts, then the other findings' codes (✗ critical, ! warning)."""
         counts = Counter(a.verdict for a in self.claims if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC))
         out = [f"{n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
         if self.evaluation is not None and not self.evaluation.feasibility.ok:
             out.insert(0, "blocked")
+        marks = {Severity.CRITICAL: "✗", Severity.WARNING: "!"}
+        for f in self.findings:
+            flag = f"{marks[f.severity]} {f.code}" if f.severity in marks else ""
+            if flag and f.code != "implausible-claim" and flag not in out:
+                out.append(flag)
         return out
+
+    @property
+    def critical(self) -> bool:
+        return any(f.severity is Severity.CRITICAL for f in self.findings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +98,7 @@ class MarketView:
     on: date
     rows: list[OfferRow]
     audits: list[Audit]
+    findings: list[tuple[OfferInput, Finding]] = field(default_factory=list)  # every offer's, worst first
     status_counts: list[tuple[str, int]] = field(default_factory=list)
     best_by_gpu: list[BestForGpu] = field(default_factory=list)
     expiring: list[Expiring] = field(default_factory=list)
@@ -112,12 +127,20 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     for a in audits:
         if a.claim.offer_id is not None:
             by_offer[a.claim.offer_id].append(a)
-    rows = [
-        OfferRow(e.offer, e, i, None, tuple(by_offer.get(e.offer.id, ())))
-        for i, e in enumerate(ranking.evaluations, start=1)
-    ]
-    rows += [OfferRow(o, None, None, why, tuple(by_offer.get(o.id, ()))) for o, why in ranking.skipped]
+    verifier, findings = market_findings(db, ranking, audits)
+
+    def row(offer: OfferInput, e: Evaluation | None, rank: int | None, why: str | None) -> OfferRow:
+        found = findings.get(offer.id, [])
+        logs = len(verifier.logs.get(offer.id, []))
+        return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs)
+
+    rows = [row(e.offer, e, i, None) for i, e in enumerate(ranking.evaluations, start=1)]
+    rows += [row(o, None, None, why) for o, why in ranking.skipped]
     view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx)
+    view.findings = sorted(
+        ((r.offer, f) for r in rows for f in r.findings),
+        key=lambda of: (of[1].severity.order, of[0].id),
+    )
     medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
     _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
     _deadlines(db, view)

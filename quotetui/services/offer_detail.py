@@ -8,6 +8,8 @@ from sqlmodel import col, select
 
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.verification.findings import Sold
+from quotetui.services.verification import LogOnRecord, offer_logs
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import (
@@ -53,6 +55,7 @@ class OfferDetail:
     credits: list[SlaCreditTier]
     benchmarks: list[BenchmarkLine]
     contracts: list[Contract]
+    logs: list[LogOnRecord]
 
 
 def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
@@ -96,7 +99,9 @@ def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
                 select(BenchmarkResult).where(BenchmarkResult.offer_id == offer_id).order_by(col(BenchmarkResult.id))
             )
         ]
+        sold = Sold(gpu, offer.gpus_per_node, offer.intra_fabric)
         return OfferDetail(
+            logs=offer_logs(db, offer_id, sold),
             offer=offer,
             provider=provider,
             gpu=gpu,

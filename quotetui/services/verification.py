@@ -36,7 +36,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.rules import check
 from quotetui.io.benchlogs.detect import parse_log
 from quotetui.services.claims import audit_claims
-from quotetui.services.economics import resolve_context
+from quotetui.services.economics import Ranking, resolve_context
 from quotetui.services.inputs import load_offer_inputs
 from quotetui.services.market_prices import market_medians
 from quotetui.store.catalog import load_catalog
@@ -194,6 +194,21 @@ def load_verifier(
     return verifier
 
 
+def offer_logs(db: Database, offer_id: int, sold: Sold) -> list[LogOnRecord]:
+    """The logs on record for one offer, each summarised against what was sold."""
+    with db.session() as session:
+        records = _logs(session, [offer_id]).get(offer_id, [])
+    return [replace(r, summary=summarise(r.parsed, sold)) if r.parsed is not None else r for r in records]
+
+
+def market_findings(db: Database, ranking: Ranking, audits: list[Audit]) -> tuple[Verifier, dict[int, list[Finding]]]:
+    """Findings for every offer of a ranking (the TUI and the export show the same ones)."""
+    assert ranking.fx is not None
+    offers = [e.offer for e in ranking.evaluations] + [o for o, _ in ranking.skipped]
+    verifier = load_verifier(db, offers, ranking.scenario.home_currency, ranking.on, ranking.fx, audits)
+    return verifier, {o.id: verifier.findings(o) for o in offers}
+
+
 @dataclass(frozen=True, slots=True)
 class OfferCheck:
     offer: OfferInput
@@ -228,9 +243,5 @@ def check_offer(db: Database, offer_id: int, scenario: str | None = None, on: da
     if offer is None:
         raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
     verifier = load_verifier(db, offers, scenario_input.home_currency, day, fx, only=[offer_id])
-    sold = verifier.sold(offer)
-    logs = [
-        replace(r, summary=summarise(r.parsed, sold)) if r.parsed is not None else r
-        for r in verifier.logs.get(offer_id, [])
-    ]
+    logs = offer_logs(db, offer_id, verifier.sold(offer))
     return OfferCheck(offer, verifier.findings(offer), logs, verifier.reference(offer))

@@ -100,8 +100,10 @@ def table_row(r: OfferRow) -> TableRow:
     styles = None
     if e is None:
         styles = {14: "yellow"}
-    elif any("impossible" in f for f in flags):
+    elif r.critical or any("impossible" in f for f in flags):
         styles = {14: "bold red"}
+    elif any(f.startswith("!") or "optimistic" in f for f in flags):
+        styles = {14: "yellow"}
     return TableRow(o.id, None, sort, search, style, styles, make=partial(cells, r))
 
 

@@ -12,7 +12,7 @@ from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import UnknownGpu
-from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.findings import (
     ALLREDUCE_MIN_SHARE,
     CLAIM_SHORTFALL_SHARE,
@@ -110,29 +110,39 @@ def _mig(logs: list[Log]) -> list[Finding]:
 
 
 def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
-    findings: list[Finding] = []
-    seen: set[tuple[str, int | None]] = set()
+    """One finding per model reported that is not the one sold, with every log that reports it."""
+    other: dict[str, tuple[GpuSpec | None, list[str], list[int]]] = {}
     for name, mib, log in _reported(logs):
-        if (name, mib) in seen or _VGPU.search(name):
+        if _VGPU.search(name):
             continue
-        seen.add((name, mib))
         parent = _MIG_NAME.sub("", name)
         try:
-            spec = catalog.lookup(parent, mib)
+            spec: GpuSpec | None = catalog.lookup(parent, mib)
         except UnknownGpu:
+            spec = None
+        if spec is not None and spec.key == sold.gpu.key:
+            continue
+        key = spec.key if spec is not None else parent
+        _, lines, ids = other.setdefault(key, (spec, [], []))
+        line = f"{log.label}: {name}" + (f", {mib} MiB" if mib else "")
+        if line not in lines:
+            lines.append(line)
+        if log.evidence_id not in ids:
+            ids.append(log.evidence_id)
+    findings = []
+    for key, (spec, lines, ids) in other.items():
+        if spec is None:
             findings.append(
                 Finding(
                     "model-mismatch",
                     Severity.WARNING,
-                    f"unknown GPU {parent!r}",
+                    f"unknown GPU {key!r}",
                     f"The machine reports a GPU the catalog does not know, so it cannot be shown to be the "
                     f"{sold.gpu.name} sold. Add an alias if it is the same part under another name.",
-                    (f"{log.label}: {name}",),
-                    (log.evidence_id,),
+                    tuple(lines),
+                    tuple(ids),
                 )
             )
-            continue
-        if spec.key == sold.gpu.key:
             continue
         consumer = " It is a consumer card (no ECC, no datacenter support)." if spec.consumer else ""
         findings.append(
@@ -143,8 +153,8 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 f"The machine is a {spec.name} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
                 f"NVLink {spec.nvlink_gbs or 'none'}), not the {sold.gpu.name} sold ({sold.gpu.bf16_tflops} "
                 f"TFLOPS, {sold.gpu.memory_gb} GB, NVLink {sold.gpu.nvlink_gbs or 'none'}).{consumer}",
-                (f"{log.label}: {name}" + (f", {mib} MiB" if mib else ""),),
-                (log.evidence_id,),
+                tuple(lines),
+                tuple(ids),
             )
         )
     return findings
@@ -401,3 +411,15 @@ def check(
         + _faults(logs)
     )
     return sort_findings(found)
+
+
+def peak_share(metric: Metric, value: Decimal, gpu: GpuSpec) -> tuple[Fraction, str] | None:
+    """A benchmark figure as a share of the datasheet: GEMM and MFU of dense BF16 peak, AllReduce busbw of
+    one-way NVLink bandwidth per GPU; None for metrics without a datasheet counterpart."""
+    if metric is Metric.GEMM_TFLOPS:
+        return q(value) / q(gpu.bf16_tflops), f"of {gpu.bf16_tflops} TFLOPS dense BF16"
+    if metric in (Metric.GEMM_PCT_OF_PEAK, Metric.MFU):
+        return q(value), "of dense BF16 peak"
+    if metric is Metric.ALLREDUCE_BUSBW and gpu.nvlink_gbs and not gpu.nvlink_note:
+        return q(value) / Fraction(gpu.nvlink_gbs, 2), f"of {gpu.nvlink_gbs // 2} GB/s one-way NVLink"
+    return None

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
 
 VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow"}
+SEVERITY_STYLE = {"critical": "bold red", "warning": "yellow", "info": "dim"}
 
 
 def _table(title: str, *columns: str, wide: str = "") -> Table:
@@ -44,6 +45,7 @@ class DashboardScreen(MarketScreen):
                 yield Static(id="expiring", classes="card")
             yield Static(id="best", classes="card")
             yield Static(id="flags", classes="card")
+            yield Static(id="findings", classes="card")
             yield Static(id="deadlines", classes="card")
         yield Footer()
 
@@ -110,6 +112,8 @@ class DashboardScreen(MarketScreen):
             flags.add_row("", "", Text(f"… {len(m.red_flags) - 10} more in the offers' Benchmarks tab", style="dim"))
         self.query_one("#flags", Static).update(flags)
 
+        self.query_one("#findings", Static).update(_findings(m))
+
         deadlines = self.query_one("#deadlines", Static)
         deadlines.display = m.has_contracts
         if m.has_contracts:
@@ -127,3 +131,25 @@ class DashboardScreen(MarketScreen):
             if not m.deadlines:
                 table.add_row(Text("nothing due", style="dim"), "", "", "", "")
             deadlines.update(table)
+
+
+def _findings(m: MarketView) -> Table:
+    """What the evidence and prices say against offers (claims have their own card above)."""
+    shown = [(o, f) for o, f in m.findings if f.code != "implausible-claim" and f.severity.value != "info"]
+    critical = sum(1 for _, f in shown if f.severity.value == "critical")
+    warnings = len(shown) - critical
+    title = f"Verification findings ({critical} critical, {warnings} warning{'' if warnings == 1 else 's'})"
+    table = _table(title, "severity", "offer", "finding", wide="finding")
+    for o, f in shown[:10]:
+        table.add_row(
+            Text(f.severity.value, style=SEVERITY_STYLE[f.severity.value]),
+            f"#{o.id} {o.provider} {o.name}",
+            f"{f.code}: {f.title}",
+        )
+    if not shown:
+        table.add_row(
+            Text("none", style="dim"), "", Text("import trial-machine logs with `quotetui bench import`", style="dim")
+        )
+    elif len(shown) > 10:
+        table.add_row("", "", Text(f"… {len(shown) - 10} more in the offers' Benchmarks tab", style="dim"))
+    return table

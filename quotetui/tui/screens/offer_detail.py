@@ -128,7 +128,8 @@ class OfferDetailScreen(Screen[None]):
         downtime = f"{dec(e.downtime_hours_per_year, 1)} hours a year" if e else None
         self.query_one("#sla-body", Static).update(render.sla(detail, downtime))
         audits = row.claims if row else ()
-        self.query_one("#benchmarks-body", Static).update(render.benchmarks(detail, list(audits)))
+        findings = list(row.findings) if row else []
+        self.query_one("#benchmarks-body", Static).update(render.benchmarks(detail, list(audits), findings))
         self.query_one("#contract-body", Static).update(render.contracts(detail))
         self.sub_title = f"#{detail.offer.id} {detail.provider.name} — {detail.offer.name}"
 

@@ -9,9 +9,12 @@ from rich.table import Table
 from rich.text import Text
 
 from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
+from quotetui.domain.verification.findings import Finding
+from quotetui.domain.verification.rules import peak_share
 from quotetui.services.offer_detail import OfferDetail
 
 VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow", "plausible": "green", "unchecked": "dim"}
@@ -202,12 +205,56 @@ def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
     return Group(terms, Text(""), credits)
 
 
-def benchmarks(d: OfferDetail, audits: list[Audit]) -> RenderableType:
+SEVERITY_MARK = {"critical": ("✗ CRITICAL", "bold red"), "warning": ("! WARNING", "yellow"), "info": ("i INFO", "dim")}
+
+
+def findings_text(findings: list[Finding]) -> Text:
+    if not findings:
+        return Text("No findings: nothing on record contradicts what was sold.", style="green")
+    text = Text()
+    for f in findings:
+        mark, style = SEVERITY_MARK[f.severity.value]
+        text.append(f"{mark} ", style=style)
+        text.append(f"{f.code}", style="bold")
+        text.append(f": {f.title}\n")
+        text.append(f"    {f.explanation}\n", style="")
+        for line in f.evidence:
+            text.append(f"    · {line}\n", style="dim")
+    return text
+
+
+def _logs(d: OfferDetail) -> RenderableType:
+    if not d.logs:
+        return Text(
+            "No raw logs on record. On the trial machine: `quotetui probe --write probe.py`, run it, then "
+            f"`quotetui bench import BUNDLE --offer {d.offer.id}`.",
+            style="dim",
+        )
+    table = Table(title="Evidence on record", title_justify="left", title_style="bold", box=None, pad_edge=False)
+    for name in ("#", "log", "tool", "host", "captured", "what it shows"):
+        table.add_column(name, overflow="fold")
+    for log in d.logs:
+        when = log.captured_at.strftime("%Y-%m-%d %H:%M") if log.captured_at else ""
+        table.add_row(str(log.evidence_id), log.label, log.tool, log.host or "", when, log.summary)
+    return table
+
+
+def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> RenderableType:
+    """Findings first, then the raw logs, then every figure claimed or verified with its share of the datasheet."""
+    parts: list[RenderableType] = [Text("Findings", style="bold"), findings_text(findings), _logs(d), Text("")]
     if not d.benchmarks:
-        return Text("No benchmark claimed or verified for this offer.", style="dim")
+        parts.append(Text("No benchmark figure claimed or verified for this offer.", style="dim"))
+        return Group(*parts)
     by_id = {a.claim.id: a for a in audits}
-    table = Table(box=None, pad_edge=False, expand=True)
-    for name in ("kind", "metric", "value", "conditions", "verdict / evidence"):
+    table = Table(
+        title="Claimed and verified figures",
+        title_justify="left",
+        title_style="bold",
+        box=None,
+        pad_edge=False,
+        expand=True,
+    )
+    for name in ("kind", "metric", "value", "of peak", "conditions", "verdict / evidence"):
         table.add_column(name, overflow="fold")
     for line in d.benchmarks:
         b = line.result
@@ -215,8 +262,11 @@ def benchmarks(d: OfferDetail, audits: list[Audit]) -> RenderableType:
         conditions = ", ".join(
             filter(None, [f"{b.gpu_count} GPUs" if b.gpu_count else "", b.workload or "", b.dtype or ""])
         )
+        share = peak_share(b.metric, b.value, d.gpu)
+        of_peak = f"{pct(share[0], 1)} % {share[1]}" if share else ""
         if b.provenance.value == "verified" and line.evidence is not None:
-            verdict = Text(f"{line.evidence.tool} on {line.evidence.host or '?'} sha256 {line.evidence.sha256[:12]}…")
+            e = line.evidence
+            verdict = Text(f"{e.tool} on {e.host or '?'}, {e.filename or ''} sha256 {e.sha256[:12]}…", style="green")
         else:
             a = by_id.get(b.id or 0)
             verdict = Text(a.verdict.value, style=VERDICT_STYLE[a.verdict.value]) if a else Text("")
@@ -224,8 +274,9 @@ def benchmarks(d: OfferDetail, audits: list[Audit]) -> RenderableType:
                 verdict.append(f": {a.explanation}", style="")
             if line.source:
                 verdict.append(f"\nsource: {line.source}", style="dim")
-        table.add_row(b.provenance.value, b.metric.value, value, conditions, verdict)
-    return table
+        table.add_row(b.provenance.value, b.metric.value, value, of_peak, conditions, verdict)
+    parts.append(table)
+    return Group(*parts)
 
 
 def contracts(d: OfferDetail) -> RenderableType:

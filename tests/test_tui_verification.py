@@ -1,0 +1,67 @@
+"""Findings in the TUI: the dashboard card, the offers table's flags and the offer's Benchmarks tab show the
+same findings `bench check` prints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from quotetui.services.bench_import import import_bench
+from quotetui.services.database import open_database
+from quotetui.tui.screens.offer_detail import OfferDetailScreen
+from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.test_tui import RecordingApp, settle, text_of
+
+SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
+
+
+def _import(db: Path, offer: int, folder: str) -> None:
+    opened = open_database(str(db))
+    import_bench(opened.db, offer, sorted((SAMPLES / folder).iterdir()))
+    opened.db.dispose()
+
+
+async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db_path: Path) -> None:
+    _import(demo_db_path, 18, "pcie-as-sxm")
+    _import(demo_db_path, 1, "h100-clean")
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        card = text_of(app, "#findings")
+        assert "Verification findings (3 critical, 1 warning)" in card
+        assert "#18 腾讯云" in card and "pcie-topology: 28 of 28 GPU pairs talk over PCIe" in card
+        assert "price-below-market" in card  # the 1×A100 40G at ¥2,800 a month
+
+        market = app.market
+        assert market is not None
+        row18, row1, row8 = market.row(18), market.row(1), market.row(8)
+        assert row18 is not None and row1 is not None and row8 is not None
+        assert row18.verification == "verified" and row1.verification == "verified"
+        assert row18.flags == ["✗ allreduce-low", "✗ model-mismatch", "✗ pcie-topology"]
+        assert row8.flags == ["blocked", "! price-below-market"]
+        assert "optimistic" in " ".join(row1.flags) and not row1.critical
+
+        await pilot.press("o")  # the offers table
+        await settle(pilot)
+        table = app.screen.query_one(VirtualTable)
+        flags = {row.key: row.cells[14] for row in table.rows}
+        styles = {row.key: row.styles for row in table.rows}
+        assert styles[18] == {14: "bold red"} and styles[8] == {14: "yellow"}
+        assert flags[18] == "✗ allreduce-low, ✗ model-mismatch, ✗ pcie-topology"
+
+        app.open_offer(18)
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen)
+        await pilot.press("5")
+        body = text_of(app, "#benchmarks-body")
+        assert "✗ CRITICAL pcie-topology: 28 of 28 GPU pairs talk over PCIe" in body
+        assert "Evidence on record" in body and "topo.txt" in body and "pairs linked by NODE, PIX, SYS" in body
+        assert "allreduce_busbw" in body and "8.4 % of 450 GB/s one-way NVLink" in body
+
+        app.pop_screen()
+        app.open_offer(1)
+        await settle(pilot)
+        await pilot.press("5")
+        body = text_of(app, "#benchmarks-body")
+        assert "median 792.8 TFLOPS @ 12288x4096x4096 = 80.2 % of peak" in body
+        assert "80.2 % of 989 TFLOPS dense BF16" in body  # the verified GEMM row
+        assert "implausible-claim" in body and "optimistic" in body
