@@ -142,3 +142,39 @@ def test_a_verified_gemm_replaces_the_assumed_mfu(cli: Cli, demo_db_path: Path) 
     assert abs(Decimal(slow["mfu"]) - Decimal("0.4") * factor) < Decimal("1e-6")
     assert abs(Decimal(slow["cost_per_pflop_hour"]) - Decimal(before["cost_per_pflop_hour"]) / factor) < Decimal("0.01")
     assert "verified GEMM 600.4 TFLOPS is 60.7 %" in slow["mfu_note"]
+
+
+def test_the_export_shows_the_same_findings(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    db = str(demo_db_path)
+    pcie = [str(p) for p in (SAMPLES / "pcie-as-sxm").iterdir()]
+    _ok(cli, "--db", db, "bench", "import", *pcie, "--offer", "18", "--json")
+    _ok(cli, "--db", db, "bench", "import", str(SAMPLES / "h100-clean" / "gemm.txt"), "--offer", "1", "--json")
+    out = tmp_path / "board.xlsx"
+    assert cli("--db", db, "export", str(out)).code == 0
+    book = load_workbook(out, read_only=True)
+    sheet = list(book["Findings"].iter_rows(values_only=True))
+    assert sheet[0][:5] == ("provider", "offer", "severity", "code", "finding")
+    exported = {(r[1], r[3], r[4]) for r in sheet[1:]}
+    for offer_id in (1, 8, 18):
+        check = _ok(cli, "--db", db, "bench", "check", "--offer", str(offer_id), "--json")
+        name = check["offer"].split(" ", 1)[1]
+        assert {(name, f["code"], f["title"]) for f in check["findings"]} <= exported
+    assert ("GN10Xp 8×H100 80GB（包月）", "pcie-topology", "28 of 28 GPU pairs talk over PCIe") in exported
+
+    bench = list(book["Benchmarks"].iter_rows(values_only=True))
+    header = list(bench[0])
+    at = {
+        name: header.index(name) for name in ("provenance", "metric", "of datasheet peak", "evidence", "offer findings")
+    }
+    [gemm] = [r for r in bench[1:] if r[at["provenance"]] == "verified" and r[at["metric"]] == "gemm_tflops"]
+    assert abs(gemm[at["of datasheet peak"]] - 792.8 / 989) < 1e-6
+    assert gemm[at["evidence"]].startswith("gemm sweep on ?: gemm.txt, sha256 ")
+    assert "! implausible-claim" in gemm[at["offer findings"]]
+    [busbw] = [r for r in bench[1:] if r[at["provenance"]] == "verified" and r[at["metric"]] == "allreduce_busbw"]
+    assert busbw[at["offer findings"]] == "✗ allreduce-low, ✗ model-mismatch, ✗ pcie-topology"
+
+    # the workbook still imports: the Findings sheet is computed, verified rows come from logs only
+    result = cli("--db", str(tmp_path / "new.db"), "import", str(out), "--json")
+    assert result.code == 0, result.out

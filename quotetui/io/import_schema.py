@@ -343,6 +343,7 @@ WORKBOOK_SHEETS = (
     "Negotiation",
     "SLA",
     "Benchmarks",
+    "Findings",
     "Rent vs buy",
     "Contracts",
     "Providers",

@@ -14,11 +14,14 @@ from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import Savings, Target, batnas, savings, target_price
 from quotetui.domain.economics.rentbuy import RentBuyResult
+from quotetui.domain.enums import Metric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import utcnow
+from quotetui.domain.verification.findings import Finding
 from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, rank_offers
+from quotetui.services.verification import LogOnRecord, market_findings
 from quotetui.store.engine import Database
 from quotetui.store.models import (
     BenchmarkResult,
@@ -66,6 +69,8 @@ class ExportData:
     purchase: dict[str, str] = field(default_factory=dict)
     rent_buy: tuple[RentBuyResult, str] | None = None
     pinned: list[int] = field(default_factory=list)
+    findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
+    logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
 
     @property
     def scenario_name(self) -> str:
@@ -84,7 +89,7 @@ class ExportData:
 
     def compared(self, claim: BenchmarkResult) -> str:
         """A cheaper_than claim's compared offers as ``provider / offer; …`` (ids do not survive an import)."""
-        if not claim.conditions:
+        if claim.metric is not Metric.CHEAPER_THAN or not claim.conditions:
             return ""
         ids = json.loads(claim.conditions).get("compared_offer_ids", [])
         return "; ".join(" / ".join(self.offer_key(i)) for i in ids)
@@ -130,6 +135,8 @@ def gather(
             contracts=list(session.exec(select(Contract).order_by(col(Contract.start_date)))),
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
+    verifier, data.findings = market_findings(db, ranking, audits)
+    data.logs = verifier.logs
     data.purchase = purchase_defaults(db)
     data.rent_buy = _rent_buy(db, data)
     data.pinned = list(dict.fromkeys(pinned or []))

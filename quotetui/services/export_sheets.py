@@ -13,7 +13,7 @@ from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.money import plain
-from quotetui.io.import_schema import CLAIMS, DISCOUNTS, EXTRAS, FX, OFFERS, PROVIDERS, REVISIONS, SLA, Entity
+from quotetui.io.import_schema import DISCOUNTS, EXTRAS, FX, OFFERS, PROVIDERS, REVISIONS, SLA, Entity
 from quotetui.io.xlsx_write import (
     DATE,
     DATETIME,
@@ -34,7 +34,7 @@ def d(value: Fraction | None, places: int = 6) -> Decimal | None:
     return None if value is None else dec(value, places)
 
 
-def _template_columns(entity: Entity, widths: dict[str, int] | None = None) -> list[Column]:
+def template_columns(entity: Entity, widths: dict[str, int] | None = None) -> list[Column]:
     fmt = {
         "money": MONEY_FINE,
         "fraction": PERCENT,
@@ -158,7 +158,7 @@ def offers(data: ExportData) -> Sheet:
         Column("unknown costs", 30),
         Column("not compared because", 30),
     ]
-    columns = _template_columns(OFFERS, {"offer": 30, "notes": 30}) + computed
+    columns = template_columns(OFFERS, {"offer": 30, "notes": 30}) + computed
     by_id: dict[int, tuple[int, Evaluation]] = {e.offer.id: (i, e) for i, e in enumerate(data.ranking.evaluations, 1)}
     skipped = {o.id: why for o, why in data.ranking.skipped}
     current = _current_prices(data)
@@ -288,7 +288,7 @@ def _quoted(e: Evaluation) -> str:
 
 # -- data sheets in the template's format --------------------------------------------------------------------
 def negotiation(data: ExportData) -> Sheet:
-    columns = _template_columns(REVISIONS, {"offer": 30, "note": 30}) + [
+    columns = template_columns(REVISIONS, {"offer": 30, "note": 30}) + [
         Column("saved vs first", 10, PERCENT),
         Column("saved vs list", 10, PERCENT),
         Column("BATNA", 30),
@@ -348,7 +348,7 @@ def providers(data: ExportData) -> Sheet:
         ]
         for p in data.providers
     )
-    return Sheet("Providers", _template_columns(PROVIDERS, {"name": 16, "certifications": 40}), rows)
+    return Sheet("Providers", template_columns(PROVIDERS, {"name": 16, "certifications": 40}), rows)
 
 
 def discounts(data: ExportData) -> Sheet:
@@ -365,7 +365,7 @@ def discounts(data: ExportData) -> Sheet:
         ]
         for x in data.discounts
     )
-    return Sheet("Discounts", _template_columns(DISCOUNTS, {"offer": 30, "description": 40}), rows)
+    return Sheet("Discounts", template_columns(DISCOUNTS, {"offer": 30, "description": 40}), rows)
 
 
 def extras(data: ExportData) -> Sheet:
@@ -382,11 +382,11 @@ def extras(data: ExportData) -> Sheet:
         ]
         for x in data.extras
     )
-    return Sheet("Extra costs", _template_columns(EXTRAS, {"offer": 30, "description": 40}), rows)
+    return Sheet("Extra costs", template_columns(EXTRAS, {"offer": 30, "description": 40}), rows)
 
 
 def sla(data: ExportData) -> Sheet:
-    columns = _template_columns(SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
+    columns = template_columns(SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
     downtime = {e.offer.id: e.downtime_hours_per_year for e in data.ranking.evaluations}
     rows = (
         [
@@ -410,51 +410,9 @@ def sla(data: ExportData) -> Sheet:
     return Sheet("SLA", columns, rows)
 
 
-def benchmarks(data: ExportData) -> Sheet:
-    columns = _template_columns(CLAIMS, {"quote": 50, "source": 30}) + [
-        Column("verdict", 11),
-        Column("implied", 10, NUMBER),
-        Column("explanation", 60),
-    ]
-    audits = {a.claim.id: a for a in data.audits}
-
-    def rows() -> Iterator[list[Any]]:
-        for b in data.claims:
-            provider, offer = data.offer_key(b.offer_id)
-            if not provider and b.provider_id:
-                provider = data.provider_names.get(b.provider_id, "")
-            a = audits.get(b.id or 0)
-            yield [
-                provider or None,
-                offer or None,
-                b.provenance.value,
-                b.metric.value,
-                b.value,
-                b.value_high,
-                b.qualifier or None,
-                b.unit,
-                data.gpu_names.get(b.gpu_model_id or 0),
-                b.gpu_count,
-                b.workload,
-                b.model_params,
-                b.tokens,
-                b.flops,
-                b.claimed_mfu,
-                b.dtype,
-                data.sources.get(b.source_id or 0),
-                b.quote,
-                data.compared(b) or None,
-                a.verdict.value if a else None,
-                a.implied if a else None,
-                a.explanation if a else None,
-            ]
-
-    return Sheet("Benchmarks", columns, rows())
-
-
 def fx(data: ExportData) -> Sheet:
     rows = ([r.base, r.quote, r.rate, r.as_of, r.source] for r in data.fx)
-    return Sheet("FX rates", _template_columns(FX, {"source": 30}), rows)
+    return Sheet("FX rates", template_columns(FX, {"source": 30}), rows)
 
 
 def contracts(data: ExportData) -> Sheet:

@@ -9,8 +9,8 @@ from quotetui.domain.errors import BadInput
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_template import write_template
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
+from quotetui.services import export_evidence, export_tco
 from quotetui.services import export_sheets as sheets
-from quotetui.services import export_tco
 from quotetui.services.export_data import ExportData, gather
 from quotetui.services.market import list_gpus
 from quotetui.store.engine import Database
@@ -48,7 +48,8 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
         export_tco.tco(data),
         sheets.negotiation(data),
         sheets.sla(data),
-        sheets.benchmarks(data),
+        export_evidence.benchmarks(data),
+        export_evidence.findings(data),
         export_tco.rent_buy(data),
         sheets.contracts(data),
         sheets.providers(data),

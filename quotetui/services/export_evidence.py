@@ -1,0 +1,114 @@
+"""The evidence sheets of the workbook: Benchmarks (claimed and verified figures, importable columns first)
+and Findings (what `bench check` says about each offer)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.verification.rules import peak_share
+from quotetui.io.import_schema import CLAIMS
+from quotetui.io.xlsx_write import NUMBER, PERCENT, Column, Sheet
+from quotetui.services.export_data import ExportData
+from quotetui.services.export_sheets import template_columns
+from quotetui.services.verification import LogOnRecord
+from quotetui.store.models import BenchmarkResult
+
+
+def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
+    marks = {"critical": "✗", "warning": "!", "info": "i"}
+    found = data.findings.get(offer_id or 0, [])
+    return ", ".join(f"{marks[f.severity.value]} {f.code}" for f in found) or None
+
+
+def benchmarks(data: ExportData) -> Sheet:
+    """Every claimed and verified figure (the importable columns first), its share of the datasheet, the
+    verdict on a claim or the log behind a measurement, and the offer's findings (detailed on Findings)."""
+    columns = template_columns(CLAIMS, {"quote": 50, "source": 30}) + [
+        Column("verdict", 11),
+        Column("implied", 10, NUMBER),
+        Column("explanation", 60),
+        Column("of datasheet peak", 9, PERCENT),
+        Column("evidence", 40),
+        Column("offer findings", 40),
+    ]
+    audits = {a.claim.id: a for a in data.audits}
+    logs = {log.evidence_id: log for records in data.logs.values() for log in records}
+    specs = {o.id: e.offer.gpu for e in data.ranking.evaluations for o in [e.offer]}
+    specs |= {o.id: o.gpu for o, _ in data.ranking.skipped}
+
+    def rows() -> Iterator[list[Any]]:
+        for b in data.claims:
+            provider, offer = data.offer_key(b.offer_id)
+            if not provider and b.provider_id:
+                provider = data.provider_names.get(b.provider_id, "")
+            a = audits.get(b.id or 0)
+            yield [
+                provider or None,
+                offer or None,
+                b.provenance.value,
+                b.metric.value,
+                b.value,
+                b.value_high,
+                b.qualifier or None,
+                b.unit,
+                data.gpu_names.get(b.gpu_model_id or 0),
+                b.gpu_count,
+                b.workload,
+                b.model_params,
+                b.tokens,
+                b.flops,
+                b.claimed_mfu,
+                b.dtype,
+                data.sources.get(b.source_id or 0) or _log_source(logs.get(b.evidence_id or 0)),
+                b.quote,
+                data.compared(b) or None,
+                a.verdict.value if a else None,
+                a.implied if a else None,
+                a.explanation if a else None,
+                _share(b, specs.get(b.offer_id or 0)),
+                _evidence(logs.get(b.evidence_id or 0)),
+                _finding_codes(data, b.offer_id),
+            ]
+
+    return Sheet("Benchmarks", columns, rows())
+
+
+def _share(b: BenchmarkResult, gpu: GpuSpec | None) -> Decimal | None:
+    found = peak_share(b.metric, b.value, gpu) if gpu is not None else None
+    return dec(found[0], 6) if found else None
+
+
+def _log_source(log: LogOnRecord | None) -> str | None:
+    """A verified figure's source is its log (an import skips such rows: they come from `bench import`)."""
+    return f"log {log.label}" if log is not None else None
+
+
+def _evidence(log: LogOnRecord | None) -> str | None:
+    if log is None:
+        return None
+    return f"{log.tool} on {log.host or '?'}: {log.label}, sha256 {log.sha256[:12]}…"
+
+
+def findings(data: ExportData) -> Sheet:
+    """The same findings as `bench check`, the offers table and the Benchmarks tab: one row each."""
+    columns = [
+        Column("provider", 14),
+        Column("offer", 30),
+        Column("severity", 9),
+        Column("code", 18),
+        Column("finding", 40),
+        Column("explanation", 70),
+        Column("evidence", 70),
+    ]
+    offers = [e.offer for e in data.ranking.evaluations] + [o for o, _ in data.ranking.skipped]
+
+    def rows() -> Iterator[list[Any]]:
+        for o in sorted(offers, key=lambda o: o.id):
+            for f in data.findings.get(o.id, []):
+                yield [o.provider, o.name, f.severity.value, f.code, f.title, f.explanation, "\n".join(f.evidence)]
+
+    return Sheet("Findings", columns, rows())
