@@ -122,21 +122,35 @@ class Verifier:
     peers: dict[str, list[Fraction]] = field(default_factory=dict)  # gpu key -> every offer's lowest price
     family: dict[str, list[Fraction]] = field(default_factory=dict)
 
+    medians: dict[str, tuple[Fraction, str] | None] = field(default_factory=dict)  # computed once per model
+    prices: dict[int, Fraction | None] = field(default_factory=dict)  # each offer's lowest, computed once
+
+    def price(self, offer: OfferInput) -> Fraction | None:
+        if offer.id not in self.prices:
+            self.prices[offer.id] = lowest_gpu_hour(offer, self.currency, self.fx)
+        return self.prices[offer.id]
+
+    def _median(self, offer: OfferInput) -> tuple[Fraction, str] | None:
+        """Cloud catalogs first, else the database's offers of the model, else of its family."""
+        key = offer.gpu.key
+        if key not in self.medians:
+            peers, family = self.peers.get(key, []), self.family.get(_family(offer), [])
+            if key in self.cloud:
+                self.medians[key] = self.cloud[key]
+            elif len(peers) > MIN_PEER_OFFERS:
+                self.medians[key] = statistics.median(peers), f"{len(peers)} {offer.gpu.name} offers in this database"
+            elif len(family) > MIN_PEER_OFFERS:
+                basis = f"{len(family)} {_family(offer)} offers (any variant) here"
+                self.medians[key] = statistics.median(family), basis
+            else:
+                self.medians[key] = None
+        return self.medians[key]
+
     def reference(self, offer: OfferInput) -> MarketReference | None:
-        price = lowest_gpu_hour(offer, self.currency, self.fx)
-        if price is None:
+        price, median = self.price(offer), self._median(offer)
+        if price is None or median is None:
             return None
-        if offer.gpu.key in self.cloud:
-            median, basis = self.cloud[offer.gpu.key]
-        elif len(self.peers.get(offer.gpu.key, [])) > MIN_PEER_OFFERS:
-            prices = self.peers[offer.gpu.key]
-            median, basis = statistics.median(prices), f"{len(prices)} {offer.gpu.name} offers in this database"
-        elif len(self.family.get(_family(offer), [])) > MIN_PEER_OFFERS:
-            prices = self.family[_family(offer)]
-            median, basis = statistics.median(prices), f"{len(prices)} {_family(offer)} offers (any variant) here"
-        else:
-            return None
-        return MarketReference(price, median, self.currency, basis)
+        return MarketReference(price, median[0], self.currency, median[1])
 
     def sold(self, offer: OfferInput) -> Sold:
         return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric)
@@ -187,7 +201,7 @@ def load_verifier(
         for m in medians
     }
     for offer in offers:
-        price = lowest_gpu_hour(offer, currency, fx)
+        price = verifier.price(offer)
         if price is not None:
             verifier.peers.setdefault(offer.gpu.key, []).append(price)
             verifier.family.setdefault(_family(offer), []).append(price)
