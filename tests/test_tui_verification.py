@@ -65,3 +65,36 @@ async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db
         assert "median 792.8 TFLOPS @ 12288x4096x4096 = 80.2 % of peak" in body
         assert "80.2 % of 989 TFLOPS dense BF16" in body  # the verified GEMM row
         assert "implausible-claim" in body and "optimistic" in body
+
+
+async def test_import_logs_from_the_offer_screen(demo_db_path: Path, tmp_path: Path) -> None:
+    from textual.widgets import Input
+
+    from quotetui.tui.dialogs.bench import BenchImportDialog
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        app.open_offer(18)
+        await settle(pilot)
+        await pilot.press("5")
+        assert "No raw logs on record" in text_of(app, "#benchmarks-body")
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, BenchImportDialog)
+        broken = Path(__file__).parent / "fixtures" / "benchlogs" / "topo-garbled.txt"
+        good = SAMPLES / "h800-as-h100" / "smi-query.csv"
+        app.screen.query_one("#paths", Input).value = f'"{good}" "{broken}"'
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, BenchImportDialog)  # nothing stored: the problem is shown
+        assert "topo-garbled.txt, line 5" in text_of(app, "#report")
+        app.screen.query_one("#paths", Input).value = f"{good} {SAMPLES / 'h800-as-h100' / 'topo.txt'}"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen)
+        assert ("2 log(s) added, 0 already on record", "information") in app.told
+        body = text_of(app, "#benchmarks-body")
+        assert "H800 SXM5 reported, H100 SXM5 sold" in body and "NV8 between GPUs, NV18 expected" in body
+        row = app.market.row(18) if app.market else None
+        assert row is not None and "✗ model-mismatch" in row.flags

@@ -43,6 +43,7 @@ class OfferDetailScreen(Screen[None]):
         Binding("x", "extra", "Extra cost", id="add-extra"),
         Binding("l", "sla", "SLA", id="edit-sla"),
         Binding("e", "edit", "Edit offer", id="edit-offer"),
+        Binding("v", "bench", "Import logs", show=False, id="import-logs"),
         Binding("R", "manage('rounds')", "Rounds…", show=False, id="manage-rounds"),
         Binding("I", "manage('discounts')", "Discounts…", show=False, id="manage-discounts"),
         Binding("X", "manage('extras')", "Extras…", show=False, id="manage-extras"),
@@ -192,6 +193,24 @@ class OfferDetailScreen(Screen[None]):
 
         if self.qapp.database is not None:
             self.app.push_screen(offer_form(self.qapp.database, self.offer_id), self._form_done)
+
+    def action_bench(self) -> None:
+        """Raw logs from the trial machine become evidence; the findings update with the market."""
+        from quotetui.tui.dialogs.bench import BenchImportDialog
+
+        database = self.qapp.database
+        if database is None or self.detail is None:
+            return
+
+        def done(report: object) -> None:
+            if report is not None:
+                added = len(getattr(report, "added", []))
+                stored = len(getattr(report, "stored", []))
+                self.notify(f"{added} log(s) added, {stored - added} already on record", title="Evidence")
+                self.qapp.reload()
+
+        title = f"{self.detail.provider.name} {self.detail.offer.name}"
+        self.app.push_screen(BenchImportDialog(database, self.offer_id, title), done)
 
     def action_pin(self) -> None:
         self.qapp.toggle_pin(self.offer_id)

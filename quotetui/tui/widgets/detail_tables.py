@@ -227,7 +227,7 @@ def _logs(d: OfferDetail) -> RenderableType:
     if not d.logs:
         return Text(
             "No raw logs on record. On the trial machine: `quotetui probe --write probe.py`, run it, then "
-            f"`quotetui bench import BUNDLE --offer {d.offer.id}`.",
+            f"press v here (or `quotetui bench import BUNDLE --offer {d.offer.id}`).",
             style="dim",
         )
     table = Table(title="Evidence on record", title_justify="left", title_style="bold", box=None, pad_edge=False)

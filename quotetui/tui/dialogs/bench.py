@@ -1,0 +1,86 @@
+"""Raw benchmark logs into an offer's evidence from the TUI: the same service as ``quotetui bench import``,
+in a worker thread; one unreadable log stores nothing and every problem is listed with its line."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from quotetui.domain.errors import QuotetuiError
+
+if TYPE_CHECKING:
+    from quotetui.services.bench_import import BenchImport  # noqa: F401  (named in the generic base below)
+    from quotetui.store.engine import Database
+
+
+class BenchImportDialog(ModalScreen["BenchImport | None"]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel (nothing imported)")]
+
+    def __init__(self, db: Database, offer_id: int, title: str) -> None:
+        super().__init__()
+        self.db, self.offer_id, self.offer_title = db, offer_id, title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"Import raw logs for #{self.offer_id} {self.offer_title}", classes="dialog-title")
+            yield Static(
+                "nvidia-smi (query, -L, topo -m), nccl-tests all_reduce_perf (text or -J JSON), a GEMM sweep, "
+                "gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: separate them with "
+                'spaces; "quote a name with spaces".',
+                classes="form-label",
+                markup=False,
+            )
+            yield Input(placeholder="probe-node01.json", id="paths", classes="form-input")
+            with VerticalScroll(id="import-report"):
+                yield Static("", id="report", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Import (Enter)", variant="primary", id="go")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    @on(Input.Submitted, "#paths")
+    @on(Button.Pressed, "#go")
+    def start(self) -> None:
+        raw = self.query_one("#paths", Input).value.strip()
+        try:
+            paths = [Path(p).expanduser() for p in shlex.split(raw)]
+        except ValueError as exc:
+            self._show(f"Cannot read the file list: {exc}", error=True)
+            return
+        if not paths:
+            self._show("Give at least one log file.", error=True)
+            return
+        self._show("Reading every log…")
+        self.query_one("#go", Button).disabled = True
+        self._run(paths)
+
+    @work(thread=True, exclusive=True, group="bench-import")
+    def _run(self, paths: list[Path]) -> None:
+        from quotetui.services.bench_import import import_bench
+
+        try:
+            report = import_bench(self.db, self.offer_id, paths)
+        except QuotetuiError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self.dismiss, report)
+
+    def _failed(self, message: str) -> None:
+        self._show(message, error=True)
+        self.query_one("#go", Button).disabled = False
+
+    def _show(self, text: str, error: bool = False) -> None:
+        report = self.query_one("#report", Static)
+        report.update(text)
+        report.set_class(error, "error")
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
