@@ -352,8 +352,8 @@ def _price(ref: MarketReference | None) -> list[Finding]:
             Severity.WARNING,
             f"{pct(share, 0)} % of the market median",
             f"{dec(ref.price, 2)} {ref.currency} per GPU-hour is under {pct(PRICE_FLOOR_SHARE, 0)} % of the "
-            f"market median ({dec(ref.median, 2)}): too cheap for a whole GPU of this model. It is likely a "
-            "slice, a used or a consumer card; ask for nvidia-smi output before paying.",
+            f"market median ({dec(ref.median, 2)} {ref.currency}): too cheap for a whole GPU of this model. It is "
+            "likely a slice, a used or a consumer card; ask for nvidia-smi output before paying.",
             (f"median of {ref.basis}: {dec(ref.median, 2)} {ref.currency}/GPU-h", f"offer: {dec(ref.price, 2)}"),
         )
     ]
