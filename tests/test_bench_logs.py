@@ -19,7 +19,6 @@ from quotetui.domain.verification.logs import (
     Topology,
 )
 from quotetui.io.benchlogs.detect import parse_log, read_log
-from quotetui.io.benchlogs.smi import QUERY_FIELDS
 
 SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
 BROKEN = Path(__file__).parent / "fixtures" / "benchlogs"
@@ -178,9 +177,3 @@ def test_garbled_allreduce_names_its_line() -> None:
 def test_unknown_or_binary_content(data: bytes, words: str) -> None:
     with pytest.raises(LogError, match=words.replace("(", r"\(").replace(")", r"\)")):
         read_log(data, "x.log")
-
-
-def test_the_probe_runs_the_query_the_parser_reads_without_a_header() -> None:
-    from quotetui.probe import gpu_probe
-
-    assert gpu_probe.QUERY_FIELDS == QUERY_FIELDS

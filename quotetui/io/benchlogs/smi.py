@@ -6,24 +6,11 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
+from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
-QUERY_FIELDS = (
-    "index",
-    "name",
-    "uuid",
-    "pci.bus_id",
-    "memory.total",
-    "ecc.mode.current",
-    "ecc.errors.uncorrected.volatile.total",
-    "clocks.max.sm",
-    "clocks.sm",
-    "power.limit",
-    "power.draw",
-    "temperature.gpu",
-    "driver_version",
-    "mig.mode.current",
-)
-"""The query the README and the probe run; a file without a header is read with these fields, in order."""
+QUERY_FIELDS = PROBE_QUERY_FIELDS
+"""The query the README and the probe run (the probe holds the list: it must run alone on a trial machine);
+a file without a header is read with these fields, in order."""
 
 _NOT_AVAILABLE = {"[N/A]", "N/A", "[Not Supported]", "[Unknown Error]", "[Insufficient Permissions]", ""}
 _UNIT = re.compile(r"\s*\[[^\]]*\]$")

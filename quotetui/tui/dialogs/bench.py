@@ -3,7 +3,6 @@ in a worker thread; one unreadable log stores nothing and every problem is liste
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -11,17 +10,17 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.tui.dialogs.files import FilesDialog
 
 if TYPE_CHECKING:
     from quotetui.services.bench_import import BenchImport  # noqa: F401  (named in the generic base below)
     from quotetui.store.engine import Database
 
 
-class BenchImportDialog(ModalScreen["BenchImport | None"]):
+class BenchImportDialog(FilesDialog["BenchImport | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel (nothing imported)")]
 
     def __init__(self, db: Database, offer_id: int, title: str) -> None:
@@ -48,14 +47,8 @@ class BenchImportDialog(ModalScreen["BenchImport | None"]):
     @on(Input.Submitted, "#paths")
     @on(Button.Pressed, "#go")
     def start(self) -> None:
-        raw = self.query_one("#paths", Input).value.strip()
-        try:
-            paths = [Path(p).expanduser() for p in shlex.split(raw)]
-        except ValueError as exc:
-            self._show(f"Cannot read the file list: {exc}", error=True)
-            return
-        if not paths:
-            self._show("Give at least one log file.", error=True)
+        paths = self._paths()
+        if paths is None:
             return
         self._show("Reading every log…")
         self.query_one("#go", Button).disabled = True
@@ -75,11 +68,6 @@ class BenchImportDialog(ModalScreen["BenchImport | None"]):
     def _failed(self, message: str) -> None:
         self._show(message, error=True)
         self.query_one("#go", Button).disabled = False
-
-    def _show(self, text: str, error: bool = False) -> None:
-        report = self.query_one("#report", Static)
-        report.update(text)
-        report.set_class(error, "error")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -7,7 +7,6 @@ problem, with its file, sheet, row and column); only a confirmed import writes, 
 
 from __future__ import annotations
 
-import shlex
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -20,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.tui.dialogs.files import FilesDialog
 
 if TYPE_CHECKING:
     from quotetui.services.importing import ImportReport
@@ -93,7 +93,7 @@ class ExportDialog(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-class ImportDialog(ModalScreen["ImportReport | None"]):
+class ImportDialog(FilesDialog["ImportReport | None"]):
     """Files to import; a dry run shows what would change (or what is wrong) before anything is written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -122,18 +122,6 @@ class ImportDialog(ModalScreen["ImportReport | None"]):
                 yield Button("Check (Enter)", variant="primary", id="check")
                 yield Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True)
                 yield Button("Cancel (Esc)", id="cancel")
-
-    def _paths(self) -> list[Path] | None:
-        raw = self.query_one("#paths", Input).value.strip()
-        try:
-            parts = shlex.split(raw)
-        except ValueError as exc:
-            self._show(f"Cannot read the file list: {exc}", error=True)
-            return None
-        if not parts:
-            self._show("Give at least one file.", error=True)
-            return None
-        return [Path(p).expanduser() for p in parts]
 
     @on(Input.Changed, "#paths")
     def edited(self) -> None:
@@ -181,11 +169,6 @@ class ImportDialog(ModalScreen["ImportReport | None"]):
         tail = "Ctrl+S imports it." if changes else "Nothing to change."
         self._show("\n".join([*report.lines(), "", tail]))
         self.query_one("#confirm", Button).disabled = not changes
-
-    def _show(self, text: str, error: bool = False) -> None:
-        report = self.query_one("#report", Static)
-        report.update(text)
-        report.set_class(error, "error")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
