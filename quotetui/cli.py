@@ -67,12 +67,13 @@ def _fail(code: int, message: str) -> NoReturn:
 
 
 def _register() -> None:
-    from quotetui.commands import bench, calc, claims, db, fx, market, scenario, transfer
+    from quotetui.commands import bench, calc, claims, contracts, db, fx, market, scenario, transfer
 
     market.register(app)
     claims.register(app)
     transfer.register(app)
     bench.register(app)
+    contracts.register(app)
     app.add_typer(scenario.app, name="scenario")
     app.add_typer(calc.app, name="calc")
     app.add_typer(fx.app, name="fx")

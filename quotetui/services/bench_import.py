@@ -159,7 +159,7 @@ def _store(session: Session, offer: Offer, section: Section) -> Stored:
 def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
     read = read_files(paths)
     report = BenchImport(offer_id)
-    with db.session() as session:
+    with db.write() as session:
         offer = session.get(Offer, offer_id)
         if offer is None:
             known = session.exec(select(col(Offer.id)).order_by(col(Offer.id))).all()
@@ -169,5 +169,4 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
             report.not_run += log.not_run
             for section in log.sections:
                 report.stored.append(_store(session, offer, section))
-        session.commit()
     return report

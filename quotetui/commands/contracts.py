@@ -1,0 +1,408 @@
+"""``quotetui contracts``: accept an offer, key dates and deadlines, the calendar, incidents, invoices."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, open_db, print_json, table
+
+if TYPE_CHECKING:
+    from quotetui.services.contract_view import ContractView
+
+app = typer.Typer(help="Contracts: key dates and notice deadlines, SLA incidents and credits, invoices.")
+incident_app = typer.Typer(help="SLA incidents: outages and the credits they earn.", no_args_is_help=True)
+invoice_app = typer.Typer(help="Invoices, checked against the agreed price.", no_args_is_help=True)
+app.add_typer(incident_app, name="incident")
+app.add_typer(invoice_app, name="invoice")
+
+OnOpt = Annotated[str | None, typer.Option("--on", metavar="DATE", help="As of this day (default: today, UTC).")]
+
+
+def _day(text: str | None, what: str) -> date | None:
+    from quotetui.domain.timeutil import parse_date
+
+    return None if text is None else parse_date(text, what=what)
+
+
+def _money(text: str | None, what: str) -> Decimal | None:
+    from quotetui.domain.money import exact_money_amount
+
+    return None if text is None else exact_money_amount(text, what=what)
+
+
+def _amount(text: str, what: str) -> Decimal:
+    from quotetui.domain.money import exact_money_amount
+
+    return exact_money_amount(text, what=what)
+
+
+def _as_of(on: str | None) -> tuple[date, datetime]:
+    from quotetui.domain.timeutil import utcnow
+
+    day = _day(on, "--on")
+    if day is None:
+        now = utcnow()
+        return now.date(), now
+    return day, datetime.combine(day, time(23, 59, 59), tzinfo=UTC)
+
+
+@app.callback(invoke_without_command=True)
+def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -> None:
+    """List the contracts: term, charge, spend against the commitment, availability and credits."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from quotetui.services.contract_view import load_contracts
+
+    _, now = _as_of(on)
+    views = load_contracts(open_db(ctx), now)
+    if as_json:
+        print_json([v.to_json() for v in views])
+        return
+    if not views:
+        typer.echo("No contracts yet: `quotetui contracts add --offer ID --start DATE --term-months N`.")
+        return
+    table(
+        [
+            "id",
+            "contract",
+            "provider / offer",
+            "start",
+            "ends",
+            "notice by",
+            "GPUs",
+            "monthly",
+            "spent",
+            "credits",
+            "off",
+        ],
+        [_row(v) for v in views],
+        right=frozenset({"id", "GPUs", "monthly", "spent", "credits", "off"}),
+        widths={"provider / offer": 40, "contract": 20},
+    )
+
+
+def _m(amount: Decimal, currency: str) -> str:
+    from quotetui.domain.money import Money
+
+    return Money(amount, currency).display()
+
+
+def _signed(amount: Decimal, currency: str) -> str:
+    return ("+" if amount > 0 else "−" if amount < 0 else "") + _m(abs(amount), currency)
+
+
+def _row(v: ContractView) -> list[str]:
+    from quotetui.domain.economics.exact import dec
+
+    c = v.contract
+    spent = _m(v.spend, c.currency) + (
+        f" / {_m(c.committed_spend, c.currency)}" if c.committed_spend is not None else ""
+    )
+    return [
+        str(v.id),
+        v.title,
+        f"{v.provider} {v.offer}",
+        c.start_date.isoformat(),
+        c.end_date.isoformat() + (" ↻" if c.auto_renew else ""),
+        c.notice_deadline.isoformat() if c.notice_deadline else "",
+        str(c.gpu_count),
+        f"{dec(v.monthly_charge, 2):,} {c.currency}",
+        spent,
+        f"{dec(v.credits_owed, 2):,}",
+        str(len(v.invoices_off)),
+    ]
+
+
+@app.command("add")
+def add(
+    ctx: typer.Context,
+    offer: Annotated[int, typer.Option("--offer", metavar="ID", help="The offer accepted.")],
+    start: Annotated[str, typer.Option("--start", metavar="DATE", help="First day of service.")],
+    term_months: Annotated[int, typer.Option("--term-months", metavar="N", help="Length of the term.")],
+    revision: Annotated[
+        int | None, typer.Option("--revision", metavar="N", help="The round signed (default: the latest).")
+    ] = None,
+    notice_days: Annotated[
+        int | None, typer.Option("--notice-days", metavar="D", help="Notice before the end.")
+    ] = None,
+    auto_renew: Annotated[bool, typer.Option("--auto-renew", help="Renews unless notice is given.")] = False,
+    renewal_months: Annotated[
+        int | None, typer.Option("--renewal-months", metavar="N", help="Renewal term (default: the term).")
+    ] = None,
+    reference: Annotated[
+        str | None, typer.Option("--reference", metavar="TEXT", help="The contract's reference.")
+    ] = None,
+    signed: Annotated[str | None, typer.Option("--signed", metavar="DATE", help="Day it was signed.")] = None,
+    billing: Annotated[
+        str, typer.Option("--billing", help="monthly, quarterly, half_yearly, annually or upfront.")
+    ] = "monthly",
+    gpus: Annotated[int | None, typer.Option("--gpus", metavar="N", help="GPUs covered (default: one node).")] = None,
+    committed: Annotated[str | None, typer.Option("--committed", metavar="AMOUNT", help="Committed spend.")] = None,
+    prepayment: Annotated[str | None, typer.Option("--prepayment", metavar="AMOUNT", help="Paid in advance.")] = None,
+    early_termination: Annotated[
+        str | None, typer.Option("--early-termination", metavar="TEXT", help="Exit terms.")
+    ] = None,
+    term_option: Annotated[
+        int | None,
+        typer.Option(
+            "--term-option", metavar="MONTHS", help="The price option signed (default: the cheapest for the term)."
+        ),
+    ] = None,
+    tolerance: Annotated[
+        str, typer.Option("--tolerance", metavar="AMOUNT", help="Invoice difference accepted (default 0).")
+    ] = "0",
+    as_json: JsonFlag = False,
+) -> None:
+    """Accept an offer's round into a contract; it keeps the agreed price, discounts, extras and SLA."""
+    from quotetui.domain.enums import BillingCadence
+    from quotetui.services.contract_view import load_contracts
+    from quotetui.services.contracts import accept_offer
+
+    db = open_db(ctx)
+    begin = _day(start, "--start")
+    assert begin is not None
+    contract = accept_offer(
+        db,
+        offer,
+        start=begin,
+        term_months=term_months,
+        revision=revision,
+        notice_days=notice_days,
+        auto_renew=auto_renew,
+        renewal_months=renewal_months,
+        reference=reference,
+        signed=_day(signed, "--signed"),
+        billing=BillingCadence.parse(billing, what="--billing"),  # type: ignore[arg-type]
+        gpus=gpus,
+        committed=_money(committed, "--committed"),
+        prepayment=_money(prepayment, "--prepayment"),
+        early_termination=early_termination,
+        term_option=term_option,
+        tolerance=_amount(tolerance, "--tolerance"),
+    )
+    assert contract.id is not None
+    [view] = load_contracts(db, datetime.combine(begin, time(), tzinfo=UTC), contract.id)
+    if as_json:
+        print_json(view.to_json())
+        return
+    _show(view)
+
+
+def _show(v: ContractView) -> None:
+    from quotetui.domain.economics.exact import dec, pct
+
+    c = v.contract
+    typer.echo(f"#{v.id} {v.title}: {v.provider} {v.offer}")
+    typer.echo(f"  {c.gpu_count} GPUs, {c.start_date.isoformat()} → {c.end_date.isoformat()} ({c.term_months} months)")
+    typer.echo(
+        f"  price {_m(c.price, c.currency)} {c.currency} {c.price_unit.value.replace('_', '-')} "
+        f"({c.snapshot.get('option', {}).get('label', '')}); "
+        f"monthly charge {dec(v.monthly_charge, 2):,} {c.currency}; billed {c.billing_cadence.value}"
+    )
+    if c.notice_deadline:
+        renew = f"auto-renews for {c.renewal_term_months} months" if c.auto_renew else "ends"
+        typer.echo(f"  notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else it {renew}")
+    if c.committed_spend is not None:
+        typer.echo(f"  spent {_m(v.spend, c.currency)} of a committed {_m(c.committed_spend, c.currency)} {c.currency}")
+    for m in v.months:
+        if m.incidents:
+            typer.echo(
+                f"  {m.month.isoformat()[:7]}: {pct(m.availability, 3)} % available, credit "
+                f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,} {c.currency}"
+            )
+    for line in v.invoices:
+        i = line.invoice
+        flag = f"OFF by {_signed(line.check.variance, c.currency)}" if line.check.off else "matches"
+        typer.echo(
+            f"  invoice {i.period_start.isoformat()}–{i.period_end.isoformat()}: {_m(i.amount, c.currency)} "
+            f"(expected {_m(line.check.expected, c.currency)}) {flag}"
+        )
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    contract: Annotated[int, typer.Argument(metavar="ID")],
+    on: OnOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """One contract: terms, key dates, availability and credits by month, incidents, invoices."""
+    from quotetui.domain.errors import BadInput
+    from quotetui.services.contract_view import load_contracts
+
+    _, now = _as_of(on)
+    views = load_contracts(open_db(ctx), now, contract)
+    if not views:
+        raise BadInput(f"no contract #{contract}")
+    if as_json:
+        print_json(views[0].to_json())
+        return
+    _show(views[0])
+
+
+GROUP_NAMES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
+
+
+@app.command("due")
+def due(
+    ctx: typer.Context,
+    within: Annotated[int, typer.Option("--within", metavar="DAYS", help="How far ahead (default 90).")] = 90,
+    on: OnOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Key dates by urgency: overdue, within 30 days, within 31 to DAYS days, with days remaining."""
+    from quotetui.services.contract_view import due as due_dates
+    from quotetui.services.contract_view import due_json
+
+    today, now = _as_of(on)
+    groups = due_dates(open_db(ctx), today, now, within)
+    if as_json:
+        print_json(due_json(groups, today))
+        return
+    for name, items in groups.items():
+        label = GROUP_NAMES.get(name) or f"Within 31–{within} days"
+        typer.echo(f"{label} ({len(items)})")
+        for k in items:
+            left = k.days_left(today)
+            when = f"{-left} days ago" if left < 0 else ("today" if left == 0 else f"in {left} days")
+            detail = f" — {k.detail}" if k.detail else ""
+            typer.echo(f"  {k.day.isoformat()} {when:>13}  {k.kind}: {k.subject}{detail}")
+
+
+@app.command("ics")
+def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics")]) -> None:
+    """Write every key date as an all-day calendar event with a reminder (stable UIDs: re-import updates)."""
+    from quotetui.domain.timeutil import utcnow
+    from quotetui.io.calendar_ics import write_calendar
+    from quotetui.services.contract_view import key_dates
+
+    now = utcnow()
+    dates = key_dates(open_db(ctx), now)
+    typer.echo(f"Wrote {write_calendar(out, dates, now)} ({len(dates)} events).")
+
+
+@incident_app.command("add")
+def incident_add(
+    ctx: typer.Context,
+    contract: Annotated[int, typer.Argument(metavar="CONTRACT_ID")],
+    start: Annotated[
+        str, typer.Option("--start", metavar="TIME", help="ISO time with offset, e.g. 2026-03-01T08:00+08:00.")
+    ],
+    description: Annotated[str, typer.Option("--description", help="What happened.")],
+    end: Annotated[
+        str | None, typer.Option("--end", metavar="TIME", help="When service came back (empty: still down).")
+    ] = None,
+    gpus: Annotated[int | None, typer.Option("--gpus", metavar="N", help="GPUs affected (default: all).")] = None,
+    nodes: Annotated[int | None, typer.Option("--nodes", metavar="N", help="Nodes affected.")] = None,
+    claimed: Annotated[bool, typer.Option("--claimed", help="The credit has been claimed.")] = False,
+    received: Annotated[str | None, typer.Option("--received", metavar="AMOUNT", help="Credit received.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Record an outage; the month's availability and the credit owed follow from it."""
+    from quotetui.domain.timeutil import parse_timestamp
+    from quotetui.services.contracts import add_incident
+
+    incident = add_incident(
+        open_db(ctx),
+        contract,
+        parse_timestamp(start, what="--start"),
+        parse_timestamp(end, what="--end") if end else None,
+        description,
+        gpus,
+        nodes,
+        claimed,
+        _money(received, "--received"),
+    )
+    if as_json:
+        print_json({"id": incident.id, "contract_id": contract})
+        return
+    typer.echo(f"incident #{incident.id} recorded on contract #{contract}; see `quotetui contracts show {contract}`")
+
+
+@incident_app.command("update")
+def incident_update(
+    ctx: typer.Context,
+    incident: Annotated[int, typer.Argument(metavar="INCIDENT_ID")],
+    end: Annotated[str | None, typer.Option("--end", metavar="TIME", help="When service came back.")] = None,
+    claimed: Annotated[bool | None, typer.Option("--claimed/--not-claimed", help="Credit claimed or not.")] = None,
+    received: Annotated[str | None, typer.Option("--received", metavar="AMOUNT", help="Credit received.")] = None,
+) -> None:
+    """Close an incident, or record that its credit was claimed or received."""
+    from quotetui.domain.timeutil import parse_timestamp
+    from quotetui.services.contracts import update_incident
+
+    row = update_incident(
+        open_db(ctx),
+        incident,
+        claimed=claimed,
+        received=_money(received, "--received"),
+        ended_at=parse_timestamp(end, what="--end") if end else None,
+    )
+    typer.echo(
+        f"incident #{row.id}: claimed {'yes' if row.credit_claimed else 'no'}, received {row.credit_received or 0}"
+    )
+
+
+@invoice_app.command("add")
+def invoice_add(
+    ctx: typer.Context,
+    contract: Annotated[int, typer.Argument(metavar="CONTRACT_ID")],
+    period_from: Annotated[str, typer.Option("--from", metavar="DATE", help="First day billed.")],
+    period_to: Annotated[str, typer.Option("--to", metavar="DATE", help="Last day billed (inclusive).")],
+    amount: Annotated[str, typer.Option("--amount", help="The invoiced amount.")],
+    currency: Annotated[str, typer.Option("--currency", help="ISO code; must be the contract's.")],
+    issued: Annotated[str | None, typer.Option("--issued", metavar="DATE")] = None,
+    reference: Annotated[str | None, typer.Option("--reference")] = None,
+    paid: Annotated[bool, typer.Option("--paid", help="Already paid.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Record an invoice; it is checked against the agreed monthly charge for its period."""
+    from quotetui.domain.currency import minor_units
+    from quotetui.domain.money import plain
+    from quotetui.services.contract_view import load_contracts
+    from quotetui.services.contracts import add_invoice
+
+    db = open_db(ctx)
+    first, last = _day(period_from, "--from"), _day(period_to, "--to")
+    assert first is not None and last is not None
+    invoice = add_invoice(
+        db,
+        contract,
+        first,
+        last,
+        _amount(amount, "--amount"),
+        currency,
+        issued_on=_day(issued, "--issued"),
+        reference=reference,
+        paid=paid,
+    )
+    [view] = load_contracts(db, datetime.combine(last, time(), tzinfo=UTC), contract)
+    line = next(x for x in view.invoices if x.invoice.id == invoice.id)
+    if as_json:
+        print_json(
+            {
+                "id": invoice.id,
+                "expected": plain(line.check.expected, minor_units(invoice.currency)),
+                "variance": plain(line.check.variance, minor_units(invoice.currency)),
+                "off": line.check.off,
+                "spend_to_date": plain(view.spend),
+                "committed_spend": None
+                if view.contract.committed_spend is None
+                else plain(view.contract.committed_spend),
+            }
+        )
+        return
+    verdict = f"OFF by {_signed(line.check.variance, invoice.currency)}" if line.check.off else "matches"
+    typer.echo(
+        f"invoice #{invoice.id}: {_m(invoice.amount, invoice.currency)} {invoice.currency}, "
+        f"expected {_m(line.check.expected, invoice.currency)}: {verdict}"
+    )
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="contracts")

@@ -1,0 +1,97 @@
+"""Calendar arithmetic of a contract: month-end safe terms, notice deadlines, payment dates, key dates.
+
+A term of N months starting on day D ends on day D of the N-th month after (the last day of that month
+when it has no day D: 31 January + 1 month = 28 or 29 February). Months are always counted from the start,
+never chained, so a contract starting 31 January bills on 28/29 February, 31 March, 30 April …
+``end_date`` is the day the term runs out: service covers [start, end) and a renewal begins on it.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from quotetui.domain.enums import BillingCadence
+from quotetui.domain.errors import BadInput
+
+CADENCE_MONTHS = {
+    BillingCadence.MONTHLY: 1,
+    BillingCadence.QUARTERLY: 3,
+    BillingCadence.HALF_YEARLY: 6,
+    BillingCadence.ANNUALLY: 12,
+}
+SOON_DAYS = 30
+LATER_DAYS = 90
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` plus ``months`` calendar months, clamped to the end of the target month."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    return date(year, month + 1, min(day.day, last))
+
+
+def term_end(start: date, term_months: int) -> date:
+    if term_months <= 0:
+        raise BadInput(f"the term must be at least one month, not {term_months}")
+    return add_months(start, term_months)
+
+
+def notice_deadline(end: date, notice_days: int | None) -> date | None:
+    """The last day to give notice: ``notice_days`` before the end (None: no notice period)."""
+    if notice_days is None:
+        return None
+    if notice_days < 0:
+        raise BadInput(f"the notice period cannot be negative ({notice_days} days)")
+    return end - timedelta(days=notice_days)
+
+
+def payment_dates(start: date, end: date, cadence: BillingCadence) -> Iterator[date]:
+    """The days a bill falls due: the start, then every cadence after it while the term runs."""
+    if cadence is BillingCadence.UPFRONT:
+        yield start
+        return
+    step = CADENCE_MONTHS[cadence]
+    k = 0
+    while (day := add_months(start, k * step)) < end:
+        yield day
+        k += 1
+
+
+@dataclass(frozen=True, slots=True)
+class KeyDate:
+    day: date
+    kind: str  # notice deadline | ends | renews | payment | quote expires
+    subject: str  # "contract SG-2026-01 (一万网络 8×H100)" or "offer #8 …"
+    contract_id: int | None = None
+    offer_id: int | None = None
+    detail: str = ""
+
+    def days_left(self, today: date) -> int:
+        return (self.day - today).days
+
+    @property
+    def uid(self) -> str:
+        """Stable across exports: the same date of the same thing keeps its UID, so calendars update."""
+        owner = f"contract-{self.contract_id}" if self.contract_id is not None else f"offer-{self.offer_id}"
+        return f"{owner}-{self.kind.replace(' ', '-')}-{self.day.isoformat()}@quotetui"
+
+
+@dataclass(frozen=True, slots=True)
+class Grouped:
+    overdue: list[KeyDate]
+    soon: list[KeyDate]  # within 30 days
+    later: list[KeyDate]  # within 31-90 days
+
+
+def group(dates: list[KeyDate], today: date, within: int = LATER_DAYS) -> Grouped:
+    """Overdue (before today), within 30 days (today included), and 31 to ``within`` days."""
+    ordered = sorted(dates, key=lambda k: (k.day, k.kind, k.subject))
+    return Grouped(
+        [k for k in ordered if k.day < today],
+        [k for k in ordered if 0 <= k.days_left(today) <= min(SOON_DAYS, within)],
+        [k for k in ordered if SOON_DAYS < k.days_left(today) <= within],
+    )

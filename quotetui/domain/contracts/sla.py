@@ -1,0 +1,105 @@
+"""Availability achieved in each calendar month of a contract and the credit owed under its SLA schedule.
+
+Downtime is weighted by the share of capacity an incident takes out: 2 of 16 GPUs down for 10 hours is
+1.25 hours of full outage. A month counts only the hours the contract runs in it. The credit is the
+schedule's deepest tier the month falls *strictly* below (exactly 99.9 % earns nothing under "below 99.9 %"),
+as a share of that month's fee. The month in progress counts its hours so far (availability to date).
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from fractions import Fraction
+
+from quotetui.domain.contracts.dates import add_months
+
+
+@dataclass(frozen=True, slots=True)
+class Outage:
+    id: int
+    started_at: datetime
+    ended_at: datetime | None  # None: still open, counted up to ``now``
+    share: Fraction  # of the contract's capacity, 0 < share <= 1
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    below: Fraction
+    credit: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class MonthAvailability:
+    month: date  # the first day of the calendar month
+    hours: Fraction  # contract hours in the month
+    downtime_hours: Fraction  # weighted by capacity share
+    availability: Fraction
+    credit_rate: Fraction
+    fee: Fraction  # the month's fee (prorated for a part month)
+    incidents: tuple[int, ...]
+
+    @property
+    def credit(self) -> Fraction:
+        return self.credit_rate * self.fee
+
+
+def share(affected_gpus: int | None, affected_nodes: int | None, gpus_per_node: int, gpu_count: int) -> Fraction:
+    """The share of the contract's capacity an incident takes out (no figure: all of it)."""
+    if affected_gpus is not None:
+        return min(Fraction(affected_gpus, gpu_count), Fraction(1))
+    if affected_nodes is not None:
+        return min(Fraction(affected_nodes * gpus_per_node, gpu_count), Fraction(1))
+    return Fraction(1)
+
+
+def credit_rate(availability: Fraction, tiers: list[Tier]) -> Fraction:
+    owed = [t.credit for t in tiers if availability < t.below]
+    return max(owed, default=Fraction(0))
+
+
+def _at(day: date) -> datetime:
+    return datetime.combine(day, time(), tzinfo=UTC)
+
+
+def _hours(a: datetime, b: datetime) -> Fraction:
+    delta = b - a
+    return Fraction(delta.days * 86400 + delta.seconds, 3600) + Fraction(delta.microseconds, 3_600_000_000)
+
+
+def months(
+    start: date,
+    end: date,
+    outages: list[Outage],
+    tiers: list[Tier],
+    monthly_fee: Fraction,
+    now: datetime,
+) -> list[MonthAvailability]:
+    """Every calendar month from the contract's start to ``now`` (or its end), with its availability."""
+    result = []
+    first = start.replace(day=1)
+    stop = min(_at(end), now)
+    month = first
+    while _at(month) < stop:
+        following = add_months(month, 1)
+        lo, hi = max(_at(month), _at(start)), min(_at(following), _at(end), now)
+        if hi <= lo:
+            month = following
+            continue
+        hours = _hours(lo, hi)
+        down, hit = Fraction(0), []
+        for o in outages:
+            o_end = o.ended_at or now
+            a, b = max(lo, o.started_at), min(hi, o_end)
+            if b > a:
+                down += _hours(a, b) * o.share
+                hit.append(o.id)
+        availability = 1 - down / hours
+        days = calendar.monthrange(month.year, month.month)[1]
+        fee = monthly_fee * _hours(lo, min(_at(following), _at(end))) / (days * 24)
+        result.append(
+            MonthAvailability(month, hours, down, availability, credit_rate(availability, tiers), fee, tuple(hit))
+        )
+        month = following
+    return result

@@ -1,0 +1,271 @@
+"""Contracts as the buyer follows them: key dates (grouped by urgency), availability and SLA credits per
+month, invoices against the agreed price, spend against the commitment. Both front ends and the export
+read these views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
+from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
+from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
+from quotetui.domain.currency import minor_units
+from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.enums import OfferStatus
+from quotetui.domain.errors import BadInput
+from quotetui.domain.money import plain
+from quotetui.domain.timeutil import as_utc
+from quotetui.store.engine import Database
+from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
+
+OPEN = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
+
+
+@dataclass(frozen=True, slots=True)
+class InvoiceLine:
+    invoice: Invoice
+    check: InvoiceCheck
+
+
+@dataclass(slots=True)
+class ContractView:
+    contract: Contract
+    provider: str
+    offer: str
+    incidents: list[Incident]
+    invoices: list[InvoiceLine]
+    months: list[MonthAvailability]
+    dates: list[KeyDate] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        assert self.contract.id is not None
+        return self.contract.id
+
+    @property
+    def title(self) -> str:
+        return self.contract.reference or f"contract #{self.id}"
+
+    @property
+    def monthly_charge(self) -> Fraction:
+        return q(self.contract.snapshot.get("monthly_charge", "0"))
+
+    @property
+    def spend(self) -> Decimal:
+        return sum((line.invoice.amount for line in self.invoices), Decimal(0))
+
+    @property
+    def credits_owed(self) -> Fraction:
+        return sum((m.credit for m in self.months), Fraction(0))
+
+    @property
+    def credits_received(self) -> Decimal:
+        return sum((i.credit_received or Decimal(0) for i in self.incidents), Decimal(0))
+
+    @property
+    def invoices_off(self) -> list[InvoiceLine]:
+        return [line for line in self.invoices if line.check.off]
+
+    def to_json(self) -> dict[str, Any]:
+        c, cur = self.contract, self.contract.currency
+        return {
+            "id": self.id,
+            "reference": c.reference,
+            "provider": self.provider,
+            "offer": self.offer,
+            "offer_id": c.offer_id,
+            "signed": c.signed_date.isoformat() if c.signed_date else None,
+            "start": c.start_date.isoformat(),
+            "end": c.end_date.isoformat(),
+            "term_months": c.term_months,
+            "billing": c.billing_cadence.value,
+            "gpus": c.gpu_count,
+            "price": {"amount": plain(c.price), "currency": cur, "unit": c.price_unit.value},
+            "monthly_charge": {"amount": str(dec(self.monthly_charge, 2)), "currency": cur},
+            "committed_spend": None if c.committed_spend is None else plain(c.committed_spend),
+            "prepayment": None if c.prepayment is None else plain(c.prepayment),
+            "spend_to_date": plain(self.spend),
+            "auto_renew": c.auto_renew,
+            "renewal_term_months": c.renewal_term_months,
+            "notice_days": c.notice_days,
+            "notice_deadline": c.notice_deadline.isoformat() if c.notice_deadline else None,
+            "early_termination": c.early_termination,
+            "months": [
+                {
+                    "month": m.month.isoformat()[:7],
+                    "availability": str(dec(m.availability, 6)),
+                    "downtime_hours": str(dec(m.downtime_hours, 4)),
+                    "credit_rate": str(dec(m.credit_rate, 4)),
+                    "credit": str(dec(m.credit, 2)),
+                    "incidents": list(m.incidents),
+                }
+                for m in self.months
+            ],
+            "credits_owed": str(dec(self.credits_owed, 2)),
+            "credits_received": plain(self.credits_received),
+            "incidents": [
+                {
+                    "id": i.id,
+                    "started_at": as_utc(i.started_at).isoformat(),
+                    "ended_at": as_utc(i.ended_at).isoformat() if i.ended_at else None,
+                    "affected_gpus": i.affected_gpus,
+                    "affected_nodes": i.affected_nodes,
+                    "description": i.description,
+                    "claimed": i.credit_claimed,
+                    "received": None if i.credit_received is None else plain(i.credit_received),
+                }
+                for i in self.incidents
+            ],
+            "invoices": [
+                {
+                    "id": line.invoice.id,
+                    "period": [line.invoice.period_start.isoformat(), line.invoice.period_end.isoformat()],
+                    "amount": plain(line.invoice.amount),
+                    "expected": plain(line.check.expected, minor_units(cur)),
+                    "variance": plain(line.check.variance, minor_units(cur)),
+                    "off": line.check.off,
+                    "paid": line.invoice.paid,
+                }
+                for line in self.invoices
+            ],
+            "key_dates": [_date_json(k, None) for k in self.dates],
+        }
+
+
+def _date_json(k: KeyDate, today: date | None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "date": k.day.isoformat(),
+        "kind": k.kind,
+        "subject": k.subject,
+        "contract_id": k.contract_id,
+        "offer_id": k.offer_id,
+        "detail": k.detail,
+    }
+    if today is not None:
+        out["days_left"] = k.days_left(today)
+    return out
+
+
+def _tiers(c: Contract) -> list[Tier]:
+    credits = (c.snapshot.get("sla") or {}).get("credits", [])
+    return [Tier(q(below), q(credit)) for below, credit in credits]
+
+
+def _settled(day: date, invoices: list[Invoice]) -> bool:
+    return any(i.paid and i.period_start <= day <= i.period_end for i in invoices)
+
+
+def _contract_dates(c: Contract, subject: str, invoices: list[Invoice]) -> list[KeyDate]:
+    assert c.id is not None
+    found = []
+    if c.notice_deadline is not None:
+        what = (
+            f"else it renews for {c.renewal_term_months} months on {c.end_date.isoformat()}"
+            if c.auto_renew
+            else f"notice to end on {c.end_date.isoformat()}"
+        )
+        found.append(KeyDate(c.notice_deadline, "notice deadline", subject, c.id, c.offer_id, what))
+    if c.auto_renew:
+        found.append(KeyDate(c.end_date, "renews", subject, c.id, c.offer_id, f"for {c.renewal_term_months} months"))
+    else:
+        found.append(KeyDate(c.end_date, "ends", subject, c.id, c.offer_id))
+    for day in payment_dates(c.start_date, c.end_date, c.billing_cadence):
+        paid = "paid" if _settled(day, invoices) else ""
+        found.append(KeyDate(day, "payment", subject, c.id, c.offer_id, paid))
+    return found
+
+
+def load_contracts(db: Database, now: datetime, contract_id: int | None = None) -> list[ContractView]:
+    with db.session() as session:
+        return _load(session, now, contract_id)
+
+
+def _load(session: Session, now: datetime, contract_id: int | None) -> list[ContractView]:
+    query = (
+        select(Contract, Provider.name, Offer.name, Offer.gpus_per_node)
+        .join(Offer, col(Offer.id) == col(Contract.offer_id))
+        .join(Provider, col(Provider.id) == col(Offer.provider_id))
+        .order_by(col(Contract.start_date), col(Contract.id))
+    )
+    if contract_id is not None:
+        query = query.where(Contract.id == contract_id)
+    views = []
+    for c, provider, offer, per_node in session.exec(query).all():
+        incidents = list(
+            session.exec(select(Incident).where(Incident.contract_id == c.id).order_by(col(Incident.started_at)))
+        )
+        invoices = list(
+            session.exec(select(Invoice).where(Invoice.contract_id == c.id).order_by(col(Invoice.period_start)))
+        )
+        monthly = q(c.snapshot.get("monthly_charge", "0"))
+        tolerance = Decimal(c.snapshot.get("invoice_tolerance", "0"))
+        lines = [
+            InvoiceLine(
+                i, check_invoice(i.amount, i.period_start, i.period_end, monthly, tolerance, c.currency, c.start_date)
+            )
+            for i in invoices
+        ]
+        outages = [
+            Outage(
+                i.id or 0,
+                as_utc(i.started_at),
+                as_utc(i.ended_at) if i.ended_at else None,
+                share(i.affected_gpus, i.affected_nodes, per_node, c.gpu_count),
+            )
+            for i in incidents
+        ]
+        view = ContractView(
+            c, provider, offer, incidents, lines, months(c.start_date, c.end_date, outages, _tiers(c), monthly, now)
+        )
+        view.dates = _contract_dates(c, f"{view.title} ({provider} {offer})", invoices)
+        views.append(view)
+    return views
+
+
+def key_dates(db: Database, now: datetime) -> list[KeyDate]:
+    """Every key date: each contract's, and the valid-until day of every open quote."""
+    with db.session() as session:
+        views = _load(session, now, None)
+        quotes = session.exec(
+            select(Offer, Provider.name)
+            .join(Provider, col(Provider.id) == col(Offer.provider_id))
+            .where(col(Offer.valid_until).is_not(None), col(Offer.status).in_(OPEN))
+        ).all()
+    found = [k for v in views for k in v.dates]
+    for o, provider in quotes:
+        assert o.valid_until is not None
+        found.append(KeyDate(o.valid_until, "quote expires", f"offer #{o.id} {provider} {o.name}", None, o.id))
+    return found
+
+
+def _live(k: KeyDate, today: date, ends: dict[int, date]) -> bool:
+    """Still something to act on: not a settled payment, not a past end, not the notice deadline of a
+    contract that has ended."""
+    if k.kind == "payment" and k.detail == "paid":
+        return False
+    if k.day >= today:
+        return True
+    if k.kind in ("ends", "renews"):
+        return False
+    return not (k.kind == "notice deadline" and ends.get(k.contract_id or 0, today) <= today)
+
+
+def due(db: Database, today: date, now: datetime, within: int = 90) -> dict[str, list[KeyDate]]:
+    """What needs doing: overdue (a missed notice deadline of a running contract, an unpaid bill, a lapsed
+    open quote), within 30 days, within 31 to ``within`` days."""
+    if within < 0:
+        raise BadInput(f"--within takes a number of days from 0, not {within}")
+    with db.session() as session:
+        ends = {c.id: c.end_date for c in session.exec(select(Contract)) if c.id is not None}
+    g = group([k for k in key_dates(db, now) if _live(k, today, ends)], today, within)
+    return {"overdue": g.overdue, "within_30_days": g.soon, f"within_31_to_{within}_days": g.later}
+
+
+def due_json(groups: dict[str, list[KeyDate]], today: date) -> dict[str, list[dict[str, Any]]]:
+    return {name: [_date_json(k, today) for k in items] for name, items in groups.items()}

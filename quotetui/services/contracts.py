@@ -1,0 +1,301 @@
+"""Accepting an offer into a contract, and recording what happens under it (incidents, invoices).
+
+A contract snapshots what was agreed — the price option, the discounts and extras that apply, the SLA and
+its credit schedule, and the monthly charge they make — so later edits to the offer change nothing in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.contracts.dates import notice_deadline, term_end
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
+from quotetui.domain.enums import BillingCadence, ExtraBasis, OfferStatus
+from quotetui.domain.errors import BadInput
+from quotetui.domain.fx import FxTable
+from quotetui.domain.money import exact_money_amount
+from quotetui.domain.timeutil import as_utc
+from quotetui.services.inputs import load_offer_inputs
+from quotetui.store.engine import Database
+from quotetui.store.models import Contract, Incident, Invoice, Offer, QuoteRevision, SlaCreditTier, SlaTerm
+
+
+def _revision(offer: OfferInput, seq: int | None) -> tuple[int, tuple[PriceOption, ...]]:
+    if seq is None:
+        last = offer.revisions[-1]
+        return last.seq, last.options
+    for r in offer.revisions:
+        if r.seq == seq:
+            return r.seq, r.options
+    raise BadInput(f"offer #{offer.id} has no round {seq} (rounds 1–{offer.revisions[-1].seq})")
+
+
+def _option(
+    offer: OfferInput, options: tuple[PriceOption, ...], gpus: int, months: int, term_option: int | None
+) -> tuple[PriceOption, Fraction]:
+    """The price option agreed (``term_option`` months, else the cheapest for the contract) and its monthly
+    compute charge after the discounts that apply, in the offer's currency."""
+    probe = replace(offer, options=options)
+    candidates = price_options(probe)  # the round's options and those its term discounts imply
+    if term_option is not None:
+        candidates = tuple(o for o in candidates if o.term_months == term_option)
+        if not candidates:
+            raise BadInput(f"the round has no {term_option}-month price option")
+    scenario = ScenarioInput("contract", gpus, months, Decimal(1), candidates[0].currency)
+    costs = [cost_option(probe, o, scenario, FxTable([], date.today()), Assumptions()) for o in candidates]
+    best = min(costs, key=lambda c: (c.total, c.option.term_months))
+    return best.option, best.effective_node_month * nodes_needed(gpus, offer.gpus_per_node)
+
+
+def _flat_extras(offer: OfferInput, currency: str, nodes: int) -> Fraction:
+    """Extras billed at a flat amount each month (per deal or per node), in the contract's currency; usage-
+    billed extras (egress per GB) cannot be known in advance and are left out of the expected charge."""
+    total = Fraction(0)
+    for x in offer.extras:
+        if x.amount is None or x.currency != currency:
+            continue
+        if x.basis is ExtraBasis.PER_MONTH:
+            total += Fraction(x.amount)
+        elif x.basis is ExtraBasis.PER_NODE_MONTH:
+            total += Fraction(x.amount) * nodes
+    return total
+
+
+def _sla(session: Session, offer_id: int) -> dict[str, Any]:
+    sla = session.exec(select(SlaTerm).where(SlaTerm.offer_id == offer_id)).first()
+    if sla is None:
+        return {}
+    tiers = session.exec(select(SlaCreditTier).where(SlaCreditTier.sla_term_id == sla.id)).all()
+    return {
+        "availability": None if sla.availability is None else str(sla.availability),
+        "response_minutes": sla.response_minutes,
+        "replacement_hours": sla.replacement_hours,
+        "credits": [[str(t.below), str(t.credit)] for t in sorted(tiers, key=lambda t: t.below, reverse=True)],
+    }
+
+
+def accept_offer(
+    db: Database,
+    offer_id: int,
+    *,
+    start: date,
+    term_months: int,
+    revision: int | None = None,
+    notice_days: int | None = None,
+    auto_renew: bool = False,
+    renewal_months: int | None = None,
+    reference: str | None = None,
+    signed: date | None = None,
+    billing: BillingCadence = BillingCadence.MONTHLY,
+    gpus: int | None = None,
+    committed: Decimal | None = None,
+    prepayment: Decimal | None = None,
+    early_termination: str | None = None,
+    term_option: int | None = None,
+    tolerance: Decimal = Decimal(0),
+) -> Contract:
+    """Sign a round of an offer: the contract keeps what was agreed; the offer becomes ``accepted``."""
+    end = term_end(start, term_months)
+    deadline = notice_deadline(end, notice_days)
+    if deadline is not None and deadline < start:
+        raise BadInput(f"a {notice_days}-day notice period is longer than the {term_months}-month term")
+    if signed is not None and signed > end:
+        raise BadInput(f"signed on {signed.isoformat()}, after the term ends ({end.isoformat()})")
+    if renewal_months is not None and renewal_months <= 0:
+        raise BadInput(f"the renewal term must be at least one month, not {renewal_months}")
+    for what, amount in (("committed spend", committed), ("prepayment", prepayment), ("tolerance", tolerance)):
+        if amount is not None and exact_money_amount(amount, what=what) < 0:
+            raise BadInput(f"the {what} cannot be negative")
+    reference = (reference or "").strip() or None
+    with db.write() as session:
+        if reference is not None and session.exec(select(Contract).where(Contract.reference == reference)).first():
+            raise BadInput(f"a contract with reference {reference!r} exists already")
+        found = load_offer_inputs(session, [offer_id])
+        if not found:
+            raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+        offer = found[0]
+        count = gpus if gpus is not None else offer.gpus_per_node
+        if count <= 0:
+            raise BadInput(f"a contract covers at least one GPU, not {count}")
+        seq, options = _revision(offer, revision)
+        option, monthly = _option(offer, options, count, term_months, term_option)
+        extras = [
+            {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
+            for x in offer.extras
+            if x.amount is not None
+        ]
+        flat = sum(
+            (
+                Fraction(x.amount)
+                * (nodes_needed(count, offer.gpus_per_node) if x.basis is ExtraBasis.PER_NODE_MONTH else 1)
+                for x in offer.extras
+                if x.amount is not None
+                and x.currency == option.currency
+                and x.basis in (ExtraBasis.PER_MONTH, ExtraBasis.PER_NODE_MONTH)
+            ),
+            Fraction(0),
+        )
+        row = session.exec(
+            select(QuoteRevision).where(QuoteRevision.offer_id == offer_id, QuoteRevision.seq == seq)
+        ).one()
+        assert row.id is not None
+        snapshot = {
+            "round": seq,
+            "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
+            "gpus_per_node": offer.gpus_per_node,
+            "monthly_compute": str(dec(monthly, 6)),
+            "monthly_extras": str(dec(flat, 6)),
+            "monthly_charge": str(dec(monthly + flat, 6)),
+            "discounts": [{"label": d.label, "rate": None if d.rate is None else str(d.rate)} for d in offer.discounts],
+            "extras": extras,
+            "sla": _sla(session, offer_id),
+            "invoice_tolerance": str(tolerance),
+        }
+        contract = Contract(
+            offer_id=offer_id,
+            revision_id=row.id,
+            reference=reference,
+            signed_date=signed,
+            start_date=start,
+            term_months=term_months,
+            end_date=end,
+            billing_cadence=billing,
+            gpu_count=count,
+            price=option.costed_amount,
+            price_unit=option.unit,
+            currency=option.currency,
+            committed_spend=committed,
+            prepayment=prepayment,
+            auto_renew=auto_renew,
+            renewal_term_months=renewal_months if renewal_months is not None else (term_months if auto_renew else None),
+            notice_days=notice_days,
+            notice_deadline=deadline,
+            early_termination=early_termination,
+            snapshot=snapshot,
+        )
+        session.add(contract)
+        stored = session.get(Offer, offer_id)
+        assert stored is not None
+        stored.status = OfferStatus.ACCEPTED
+        session.flush()
+        return contract
+
+
+def _contract(session: Session, contract_id: int) -> Contract:
+    found = session.get(Contract, contract_id)
+    if found is None:
+        ids = session.exec(select(col(Contract.id)).order_by(col(Contract.id))).all()
+        raise BadInput(
+            f"no contract #{contract_id}" + (f" (contracts: {', '.join(f'#{i}' for i in ids)})" if ids else "")
+        )
+    return found
+
+
+def add_incident(
+    db: Database,
+    contract_id: int,
+    started_at: datetime,
+    ended_at: datetime | None,
+    description: str,
+    affected_gpus: int | None = None,
+    affected_nodes: int | None = None,
+    claimed: bool = False,
+    received: Decimal | None = None,
+) -> Incident:
+    started_at = as_utc(started_at, what="start")
+    ended_at = as_utc(ended_at, what="end") if ended_at is not None else None
+    if ended_at is not None and ended_at < started_at:
+        raise BadInput(f"the incident ends ({ended_at.isoformat()}) before it starts ({started_at.isoformat()})")
+    if affected_gpus is not None and affected_nodes is not None:
+        raise BadInput("give the GPUs or the nodes affected, not both")
+    with db.write() as session:
+        contract = _contract(session, contract_id)
+        if affected_gpus is not None and not 0 < affected_gpus <= contract.gpu_count:
+            raise BadInput(f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}")
+        if affected_nodes is not None and affected_nodes <= 0:
+            raise BadInput(f"{affected_nodes} nodes affected: give a positive count")
+        if received is not None:
+            exact_money_amount(received, what="credit received")
+        incident = Incident(
+            contract_id=contract_id,
+            started_at=started_at,
+            ended_at=ended_at,
+            affected_gpus=affected_gpus,
+            affected_nodes=affected_nodes,
+            description=description,
+            credit_claimed=claimed or received is not None,
+            credit_received=received,
+        )
+        session.add(incident)
+        session.flush()
+        return incident
+
+
+def update_incident(
+    db: Database,
+    incident_id: int,
+    *,
+    claimed: bool | None = None,
+    received: Decimal | None = None,
+    ended_at: datetime | None = None,
+) -> Incident:
+    with db.write() as session:
+        incident = session.get(Incident, incident_id)
+        if incident is None:
+            raise BadInput(f"no incident #{incident_id}")
+        if ended_at is not None:
+            ended_at = as_utc(ended_at, what="end")
+            if ended_at < as_utc(incident.started_at):
+                raise BadInput(f"the incident ends before it starts ({incident.started_at.isoformat()})")
+            incident.ended_at = ended_at
+        if claimed is not None:
+            incident.credit_claimed = claimed
+        if received is not None:
+            incident.credit_received = exact_money_amount(received, what="credit received")
+            incident.credit_claimed = True
+        session.flush()
+        return incident
+
+
+def add_invoice(
+    db: Database,
+    contract_id: int,
+    period_start: date,
+    period_end: date,
+    amount: Decimal,
+    currency: str,
+    *,
+    issued_on: date | None = None,
+    reference: str | None = None,
+    paid: bool = False,
+) -> Invoice:
+    if period_end < period_start:
+        raise BadInput(f"the period ends ({period_end.isoformat()}) before it starts ({period_start.isoformat()})")
+    amount = exact_money_amount(amount, what="invoice amount")
+    with db.write() as session:
+        contract = _contract(session, contract_id)
+        code = currency.strip().upper()
+        if code != contract.currency:
+            raise BadInput(f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it")
+        invoice = Invoice(
+            contract_id=contract_id,
+            period_start=period_start,
+            period_end=period_end,
+            amount=amount,
+            currency=code,
+            issued_on=issued_on,
+            reference=reference,
+            paid=paid,
+        )
+        session.add(invoice)
+        session.flush()
+        return invoice

@@ -1,0 +1,189 @@
+"""A contract's life through the CLI: accept an offer, key dates, the calendar, incidents and credits,
+invoices against the agreed price; bad input is a clear error that saves nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from quotetui.services.database import open_database
+from quotetui.services.editing import save_sla
+from tests.conftest import Cli
+
+
+def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
+    result = cli(*args)
+    assert result.code == 0, result.err
+    return json.loads(result.out) if "--json" in args else {"out": result.out}
+
+
+def _count(db: Path, table: str) -> int:
+    with sqlite3.connect(db) as con:
+        return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+
+@pytest.fixture
+def signed(cli: Cli, demo_db_path: Path) -> Path:
+    """一万网络's 8×H100 (#2): an SLA with credits, then 16 GPUs for 12 months from 31 January 2026."""
+    opened = open_database(str(demo_db_path))
+    save_sla(opened.db, 2, {"availability": "99.9", "preemption": "none", "credits": "99.9:10, 99:25"})
+    opened.db.dispose()
+    _ok(
+        cli, "--db", str(demo_db_path), "contracts", "add", "--offer", "2", "--start", "2026-01-31",
+        "--term-months", "12", "--notice-days", "30", "--auto-renew", "--reference", "YW-H100-01",
+        "--gpus", "16", "--committed", "2448000", "--json",
+    )  # fmt: skip
+    return demo_db_path
+
+
+def test_accept_snapshots_the_agreed_terms(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    c = _ok(cli, "--db", db, "contracts", "show", "1", "--json")
+    assert (c["start"], c["end"], c["term_months"]) == ("2026-01-31", "2027-01-31", 12)
+    assert (c["notice_deadline"], c["auto_renew"], c["renewal_term_months"]) == ("2027-01-01", True, 12)
+    # 8–12万 a node-month costed at the high end, annual prepay 15 % off, 2 nodes
+    assert c["monthly_charge"] == {"amount": "204000.00", "currency": "CNY"}
+    assert c["price"] == {"amount": "120000", "currency": "CNY", "unit": "node_month"}
+    offers = _ok(cli, "--db", db, "offers", "--json")
+    assert all(o["id"] != 2 or o["status"] == "accepted" for o in offers) or not any(o["id"] == 2 for o in offers)
+    # later edits to the offer change nothing in the contract
+    with sqlite3.connect(signed) as con:
+        con.execute("UPDATE discount SET rate = rate * 2 WHERE offer_id = 2")
+        con.execute("DELETE FROM sla_credit_tier")
+    again = _ok(cli, "--db", db, "contracts", "show", "1", "--json")
+    assert again["monthly_charge"] == c["monthly_charge"] and again["key_dates"] == c["key_dates"]
+
+
+def test_month_end_start_and_key_dates(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    c = _ok(cli, "--db", db, "contracts", "show", "1", "--json")
+    payments = [k["date"] for k in c["key_dates"] if k["kind"] == "payment"]
+    assert payments[:4] == ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"] and len(payments) == 12
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-10", "--json")
+    assert [k["date"] for k in due["within_30_days"]] == ["2026-12-31", "2027-01-01"]
+    notice = due["within_30_days"][1]
+    assert (notice["kind"], notice["days_left"]) == ("notice deadline", 22)
+    assert "renews for 12 months on 2027-01-31" in notice["detail"]
+    assert [(k["kind"], k["days_left"]) for k in due["within_31_to_90_days"]] == [("renews", 52)]
+    assert len(due["overdue"]) == 11  # every monthly payment so far is unpaid
+    _ok(cli, "--db", db, "contracts", "invoice", "add", "1", "--from", "2026-01-31", "--to", "2026-02-27",
+        "--amount", "204000", "--currency", "CNY", "--paid")  # fmt: skip
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-10", "--json")
+    assert len(due["overdue"]) == 10 and due["overdue"][0]["date"] == "2026-02-28"
+    short = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-10", "--within", "20", "--json")
+    assert short["within_30_days"] == [] and short["within_31_to_20_days"] == []
+    text = cli("--db", db, "contracts", "due", "--on", "2026-12-10").out
+    assert "2027-01-01    in 22 days  notice deadline: YW-H100-01" in text
+
+
+def test_missed_notice_deadline_is_overdue_until_the_term_ends(cli: Cli, signed: Path) -> None:
+    due = _ok(cli, "--db", str(signed), "contracts", "due", "--on", "2027-01-10", "--json")
+    assert any(k["kind"] == "notice deadline" and k["days_left"] == -9 for k in due["overdue"])
+    after = _ok(cli, "--db", str(signed), "contracts", "due", "--on", "2027-02-10", "--json")
+    assert not any(k["kind"] == "notice deadline" for group in after.values() for k in group)
+
+
+def test_an_incident_across_two_months_and_its_credits(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-02-28T04:00:00+08:00",
+        "--end", "2026-03-01T12:00:00+08:00", "--gpus", "8", "--description", "NVLink fault", "--json")  # fmt: skip
+    c = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-03-31", "--json")
+    feb, mar = c["months"][1], c["months"][2]
+    # 27 Feb 20:00Z → 1 Mar 04:00Z on half the GPUs: 14 h of February's 672, 2 h of March's 744
+    assert feb["downtime_hours"] == "14.0000" and feb["availability"] == "0.979167"
+    assert (feb["credit_rate"], feb["credit"]) == ("0.2500", "51000.00")  # below 99 %: 25 % of 204,000
+    assert mar["downtime_hours"] == "2.0000" and (mar["credit_rate"], mar["credit"]) == ("0.1000", "20400.00")
+    assert c["credits_owed"] == "71400.00" and c["credits_received"] == "0"
+    cli("--db", db, "contracts", "incident", "update", "1", "--received", "51000")
+    c = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-03-31", "--json")
+    assert c["incidents"][0]["claimed"] is True and c["credits_received"] == "51000"
+
+
+def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    base = ("--db", db, "contracts", "invoice", "add", "1", "--currency", "CNY", "--json")
+    exact = _ok(cli, *base, "--from", "2026-01-31", "--to", "2026-02-27", "--amount", "204000.00")
+    assert (exact["expected"], exact["off"]) == ("204000.00", False)
+    cent = _ok(cli, *base, "--from", "2026-02-28", "--to", "2026-03-30", "--amount", "204000.01")
+    assert cent["off"] is True and cent["variance"] == "0.01"
+    assert cent["spend_to_date"] == "408000.01" and cent["committed_spend"] == "2448000"
+    text = cli("--db", db, "contracts", "show", "1").out
+    assert "OFF by +0.01" in text and "spent 408,000.01 of a committed 2,448,000 CNY" in text
+
+
+def test_a_one_cent_tolerance(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-01", "--term-months", "3",
+        "--tolerance", "0.01", "--json")  # fmt: skip
+    base = ("--db", db, "contracts", "invoice", "add", "1", "--currency", "CNY", "--json")
+    inside = _ok(cli, *base, "--from", "2026-01-01", "--to", "2026-01-31", "--amount", "80000.01")
+    outside = _ok(cli, *base, "--from", "2026-02-01", "--to", "2026-02-28", "--amount", "79999.98")
+    assert (inside["off"], outside["off"]) == (False, True) and outside["variance"] == "-0.02"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--start", "2026-02-30", "--term-months", "12"), "--start '2026-02-30' is not a date"),
+        (("--start", "2026-01-01", "--term-months", "0"), "at least one month"),
+        (("--start", "2026-01-01", "--term-months", "1", "--notice-days", "45"), "longer than the 1-month term"),
+        (("--start", "2026-01-01", "--term-months", "1", "--signed", "2026-03-01"), "after the term ends"),
+        (("--start", "2026-01-01", "--term-months", "1", "--billing", "weekly"), "--billing"),
+        (("--start", "2026-01-01", "--term-months", "1", "--revision", "9"), "no round 9"),
+        (("--start", "2026-01-01", "--term-months", "1", "--committed", "1.0000001"), "decimal places"),
+    ],
+)
+def test_bad_contract_input_saves_nothing(cli: Cli, demo_db_path: Path, args: tuple[str, ...], words: str) -> None:
+    result = cli("--db", str(demo_db_path), "contracts", "add", "--offer", "2", *args)
+    assert result.code == 2 and words in result.err, result.err
+    assert _count(demo_db_path, "contract") == 0
+
+
+def test_bad_incidents_and_invoices_save_nothing(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    incident = ("--db", db, "contracts", "incident", "add", "1", "--description", "x")
+    cases = [
+        ((*incident, "--start", "2026-03-02T00:00:00Z", "--end", "2026-03-01T00:00:00Z"), "ends"),
+        ((*incident, "--start", "2026-03-02T00:00:00"), "has no time zone"),
+        ((*incident, "--start", "yesterday"), "not an ISO 8601 date-time"),
+        ((*incident, "--start", "2026-03-02T00:00:00Z", "--gpus", "17"), "17 GPUs affected"),
+        (("--db", db, "contracts", "incident", "add", "9", "--description", "x", "--start", "2026-03-02T00:00Z"),
+         "no contract #9"),
+    ]  # fmt: skip
+    invoice = ("--db", db, "contracts", "invoice", "add", "1", "--amount", "1")
+    cases += [
+        ((*invoice, "--currency", "CNY", "--from", "2026-03-31", "--to", "2026-03-01"), "before it starts"),
+        ((*invoice, "--currency", "USD", "--from", "2026-03-01", "--to", "2026-03-31"), "the contract is in CNY"),
+    ]
+    for args, words in cases:
+        result = cli(*args)
+        assert result.code == 2 and words in result.err, (args, result.err)
+    assert _count(signed, "incident") == 0 and _count(signed, "invoice") == 0
+    dup = cli("--db", db, "contracts", "add", "--offer", "1", "--start", "2026-01-01", "--term-months", "1",
+              "--reference", "YW-H100-01")  # fmt: skip
+    assert dup.code == 2 and "exists already" in dup.err and _count(signed, "contract") == 1
+
+
+def test_calendar_export_parses_back_with_the_same_events(cli: Cli, signed: Path, tmp_path: Path) -> None:
+    from icalendar import Calendar
+
+    db = str(signed)
+    out = tmp_path / "dates.ics"
+    assert cli("--db", db, "contracts", "ics", str(out)).code == 0
+    events = [e for e in Calendar.from_ical(out.read_bytes()).walk("VEVENT")]
+    show = _ok(cli, "--db", db, "contracts", "show", "1", "--json")
+    expected = {(k["date"], f"{k['kind']}: {k['subject']}") for k in show["key_dates"]}
+    got = {(e.decoded("dtstart").isoformat(), str(e["summary"])) for e in events}
+    assert expected <= got and len(events) == len(got)
+    notice = next(e for e in events if str(e["summary"]).startswith("notice deadline"))
+    assert str(notice["uid"]) == "contract-1-notice-deadline-2027-01-01@quotetui"
+    alarm = notice.walk("VALARM")[0]
+    assert alarm.decoded("trigger").days == -14
+    # re-exporting keeps every UID: a calendar updates the events instead of duplicating them
+    again = tmp_path / "again.ics"
+    cli("--db", db, "contracts", "ics", str(again))
+    uids = {str(e["uid"]) for e in Calendar.from_ical(again.read_bytes()).walk("VEVENT")}
+    assert uids == {str(e["uid"]) for e in events} and len(uids) == len(events)
