@@ -68,11 +68,13 @@ def test_month_end_start_and_key_dates(cli: Cli, signed: Path) -> None:
     assert (notice["kind"], notice["days_left"]) == ("notice deadline", 22)
     assert "renews for 12 months on 2027-01-31" in notice["detail"]
     assert [(k["kind"], k["days_left"]) for k in due["within_31_to_90_days"]] == [("renews", 52)]
-    assert len(due["overdue"]) == 11  # every monthly payment so far is unpaid
+    [unpaid] = due["overdue"]  # every monthly payment so far is unpaid: one reminder for the contract
+    assert unpaid["date"] == "2026-01-31" and unpaid["detail"].startswith("11 payment dates without a paid invoice")
     _ok(cli, "--db", db, "contracts", "invoice", "add", "1", "--from", "2026-01-31", "--to", "2026-02-27",
         "--amount", "204000", "--currency", "CNY", "--paid")  # fmt: skip
     due = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-10", "--json")
-    assert len(due["overdue"]) == 10 and due["overdue"][0]["date"] == "2026-02-28"
+    [unpaid] = due["overdue"]
+    assert unpaid["date"] == "2026-02-28" and unpaid["detail"].startswith("10 payment dates")
     short = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-10", "--within", "20", "--json")
     assert short["within_30_days"] == [] and short["within_31_to_20_days"] == []
     text = cli("--db", db, "contracts", "due", "--on", "2026-12-10").out

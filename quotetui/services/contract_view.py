@@ -256,6 +256,27 @@ def _live(k: KeyDate, today: date, ends: dict[int, date]) -> bool:
     return not (k.kind == "notice deadline" and ends.get(k.contract_id or 0, today) <= today)
 
 
+def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
+    """A contract's past payment dates without a paid invoice become one overdue line (its earliest), so a
+    buyer who does not record invoices sees one reminder per contract, not one per month."""
+    past: dict[int, list[KeyDate]] = {}
+    rest = []
+    for k in dates:
+        if k.kind == "payment" and k.day < today and k.contract_id is not None:
+            past.setdefault(k.contract_id, []).append(k)
+        else:
+            rest.append(k)
+    for items in past.values():
+        first, last = min(items, key=lambda k: k.day), max(items, key=lambda k: k.day)
+        detail = (
+            f"{len(items)} payment dates without a paid invoice ({first.day.isoformat()} … {last.day.isoformat()})"
+            if len(items) > 1
+            else "no paid invoice covers it"
+        )
+        rest.append(KeyDate(first.day, "payment", first.subject, first.contract_id, first.offer_id, detail))
+    return rest
+
+
 def due(db: Database, today: date, now: datetime, within: int = 90) -> dict[str, list[KeyDate]]:
     """What needs doing: overdue (a missed notice deadline of a running contract, an unpaid bill, a lapsed
     open quote), within 30 days, within 31 to ``within`` days."""
@@ -263,7 +284,8 @@ def due(db: Database, today: date, now: datetime, within: int = 90) -> dict[str,
         raise BadInput(f"--within takes a number of days from 0, not {within}")
     with db.session() as session:
         ends = {c.id: c.end_date for c in session.exec(select(Contract)) if c.id is not None}
-    g = group([k for k in key_dates(db, now) if _live(k, today, ends)], today, within)
+    live = _unpaid_once([k for k in key_dates(db, now) if _live(k, today, ends)], today)
+    g = group(live, today, within)
     return {"overdue": g.overdue, "within_30_days": g.soon, f"within_31_to_{within}_days": g.later}
 
 

@@ -1,30 +1,30 @@
 """Everything the TUI's market screens show for the active scenario, computed once per load.
 
 The figures come from the economics engine (`rank_offers`) and the claims audit; this module only
-groups them: rows for the offers table, the dashboard's summaries, contract deadlines.
+groups them: rows for the offers table, the dashboard's summaries, the contracts and their key dates.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 
-from sqlmodel import col, select
-
+from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.enums import OfferStatus, Provenance
 from quotetui.domain.fx import FxTable
+from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.services.claims import audit_claims
+from quotetui.services.contract_view import ContractView, due, load_contracts
 from quotetui.services.economics import rank_offers
 from quotetui.services.market_prices import market_medians
 from quotetui.services.verification import market_findings
 from quotetui.store.engine import Database
-from quotetui.store.models import Contract, Offer, Provider
 
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
@@ -82,16 +82,6 @@ class Expiring:
     days_left: int
 
 
-@dataclass(frozen=True, slots=True)
-class Deadline:
-    contract_id: int
-    reference: str
-    provider: str
-    what: str  # "notice deadline", "ends"
-    day: date
-    days_left: int
-
-
 @dataclass(slots=True)
 class MarketView:
     scenario: ScenarioInput
@@ -102,9 +92,13 @@ class MarketView:
     status_counts: list[tuple[str, int]] = field(default_factory=list)
     best_by_gpu: list[BestForGpu] = field(default_factory=list)
     expiring: list[Expiring] = field(default_factory=list)
-    deadlines: list[Deadline] = field(default_factory=list)
-    has_contracts: bool = False
+    contracts: list[ContractView] = field(default_factory=list)
+    due: dict[str, list[KeyDate]] = field(default_factory=dict)  # overdue, within 30 days, within 31-90 days
     fx: FxTable | None = None
+
+    @property
+    def has_contracts(self) -> bool:
+        return bool(self.contracts)
 
     @property
     def red_flags(self) -> list[Audit]:
@@ -143,7 +137,7 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     )
     medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
     _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
-    _deadlines(db, view)
+    _contracts(db, view)
     return view
 
 
@@ -176,21 +170,8 @@ def _summarise(view: MarketView, evaluations: list[Evaluation], medians: dict[st
     )
 
 
-def _deadlines(db: Database, view: MarketView) -> None:
-    horizon = view.on + timedelta(days=DEADLINE_DAYS)
-    with db.session() as session:
-        contracts = session.exec(
-            select(Contract, Provider.name)
-            .join(Offer, col(Offer.id) == col(Contract.offer_id))
-            .join(Provider, col(Provider.id) == col(Offer.provider_id))
-        ).all()
-    view.has_contracts = bool(contracts)
-    items = []
-    for c, provider in contracts:
-        assert c.id is not None
-        for what, day in (("notice deadline", c.notice_deadline), ("ends", c.end_date)):
-            if day is not None and view.on <= day <= horizon:
-                items.append(
-                    Deadline(c.id, c.reference or f"contract #{c.id}", provider, what, day, (day - view.on).days)
-                )
-    view.deadlines = sorted(items, key=lambda d: d.day)
+def _contracts(db: Database, view: MarketView) -> None:
+    """Every contract with its availability, credits and invoices, and the key dates by urgency."""
+    now = datetime.combine(view.on, utcnow().time(), tzinfo=UTC)
+    view.contracts = load_contracts(db, now)
+    view.due = due(db, view.on, now, DEADLINE_DAYS)

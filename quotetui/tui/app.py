@@ -52,6 +52,7 @@ class QuotetuiApp(App[None]):
         "dashboard": DashboardScreen,
         "offers": OffersScreen,
         "compare": CompareScreen,
+        "contracts": lambda: _screen("contracts", "ContractsScreen"),
         "rentbuy": lambda: _screen("rent_buy", "RentBuyScreen"),
         "training": lambda: _screen("training", "TrainingScreen"),
     }
@@ -61,6 +62,7 @@ class QuotetuiApp(App[None]):
         Binding("d", "switch_mode('dashboard')", "Dashboard", id="dashboard"),
         Binding("o", "switch_mode('offers')", "Offers", id="offers"),
         Binding("c", "switch_mode('compare')", "Compare", id="compare"),
+        Binding("r", "switch_mode('contracts')", "Contracts", show=False, id="contracts"),
         Binding("b", "switch_mode('rentbuy')", "Rent/buy", show=False, id="rent-buy"),
         Binding("t", "switch_mode('training')", "Training", show=False, id="training"),
         Binding("s", "pick_scenario", "Scenario", id="scenario"),
@@ -184,6 +186,9 @@ class QuotetuiApp(App[None]):
             "Import spreadsheets…",
             "Offers, rounds, SLAs, claims, FX rates, price lists; dry run first (Ctrl+O)",
             self.action_import,
+        )
+        yield SystemCommand(
+            "Contracts", "Signed deals: key dates, SLA credits, invoices (r)", lambda: self.switch_mode("contracts")
         )
         yield SystemCommand("New offer", "Record an offer from a provider", self.action_new_offer)
         yield SystemCommand("New provider", "Add a provider", self.action_new_provider)

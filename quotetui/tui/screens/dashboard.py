@@ -117,20 +117,30 @@ class DashboardScreen(MarketScreen):
         deadlines = self.query_one("#deadlines", Static)
         deadlines.display = m.has_contracts
         if m.has_contracts:
-            table = _table(
-                "Contract deadlines (next 90 days)", "contract", "provider", "what", "date", "days", wide="contract"
+            deadlines.update(_key_dates(m))
+
+
+GROUP_TITLES = {"overdue": "overdue", "within_30_days": "within 30 days"}
+
+
+def _key_dates(m: MarketView) -> Table:
+    """Contract and quote dates by urgency: overdue, within 30 days, within 31-90 days (r: contracts)."""
+    table = _table("Key dates (r: contracts)", "when", "date", "days", "what", wide="what")
+    for name, items in m.due.items():
+        style = "bold red" if name == "overdue" else "yellow" if name == "within_30_days" else ""
+        for k in items[:6]:
+            left = k.days_left(m.on)
+            table.add_row(
+                Text(GROUP_TITLES.get(name, "within 31–90 days"), style=style),
+                k.day.isoformat(),
+                Text(str(left), style=style),
+                f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),
             )
-            for d in m.deadlines:
-                table.add_row(
-                    d.reference,
-                    d.provider,
-                    d.what,
-                    d.day.isoformat(),
-                    Text(str(d.days_left), style="bold red" if d.days_left <= 14 else ""),
-                )
-            if not m.deadlines:
-                table.add_row(Text("nothing due", style="dim"), "", "", "", "")
-            deadlines.update(table)
+        if len(items) > 6:
+            table.add_row("", "", "", Text(f"… and {len(items) - 6} more", style="dim"))
+    if not any(m.due.values()):
+        table.add_row(Text("nothing due in 90 days", style="dim"), "", "", "")
+    return table
 
 
 def _findings(m: MarketView) -> Table:

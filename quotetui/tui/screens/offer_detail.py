@@ -44,6 +44,7 @@ class OfferDetailScreen(Screen[None]):
         Binding("l", "sla", "SLA", id="edit-sla"),
         Binding("e", "edit", "Edit offer", id="edit-offer"),
         Binding("v", "bench", "Import logs", show=False, id="import-logs"),
+        Binding("S", "sign", "Sign contract", show=False, id="sign-contract"),
         Binding("R", "manage('rounds')", "Rounds…", show=False, id="manage-rounds"),
         Binding("I", "manage('discounts')", "Discounts…", show=False, id="manage-discounts"),
         Binding("X", "manage('extras')", "Extras…", show=False, id="manage-extras"),
@@ -193,6 +194,27 @@ class OfferDetailScreen(Screen[None]):
 
         if self.qapp.database is not None:
             self.app.push_screen(offer_form(self.qapp.database, self.offer_id), self._form_done)
+
+    def action_sign(self) -> None:
+        """Accept this offer's current round into a contract (the offer becomes accepted)."""
+        from quotetui.services.contract_forms import contract_form, save_contract
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db = self.qapp.database
+        if db is None:
+            return
+
+        def done(contract_id: object) -> None:
+            if isinstance(contract_id, int):
+                self.notify(f"contract #{contract_id} signed; r shows the contracts", title="Signed")
+                self.qapp.reload()
+
+        try:
+            spec = contract_form(db, self.offer_id, self.qapp.today)
+        except QuotetuiError as exc:
+            self.notify(str(exc), title="Sign", severity="error")
+            return
+        self.app.push_screen(FormScreen(spec, lambda raw: save_contract(db, self.offer_id, raw)), done)
 
     def action_bench(self) -> None:
         """Raw logs from the trial machine become evidence; the findings update with the market."""

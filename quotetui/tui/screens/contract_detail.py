@@ -1,0 +1,184 @@
+"""One contract: its terms and snapshot, key dates, availability and credits by month, incidents, invoices.
+``i`` records an incident, ``v`` an invoice; the figures follow at once."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.money import Money
+from quotetui.domain.timeutil import as_utc, utcnow
+
+if TYPE_CHECKING:
+    from quotetui.services.contract_view import ContractView
+    from quotetui.tui.app import QuotetuiApp
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    return table
+
+
+def render(v: ContractView, today: date) -> RenderableType:
+    c, cur = v.contract, v.contract.currency
+
+    def money(amount: Decimal) -> str:
+        return Money(amount, cur).display()
+
+    terms = Text()
+    terms.append(f"{v.title}: {v.provider} {v.offer}\n", style="bold")
+    terms.append(f"{c.gpu_count} GPUs from {c.start_date.isoformat()} to {c.end_date.isoformat()} ")
+    terms.append(f"({c.term_months} months), billed {c.billing_cadence.value.replace('_', ' ')}\n")
+    option = c.snapshot.get("option", {}).get("label", "")
+    terms.append(f"agreed price {money(c.price)} {cur} {c.price_unit.value.replace('_', '-')} ({option}); ")
+    terms.append(f"monthly charge {dec(v.monthly_charge, 2):,} {cur}\n")
+    if c.notice_deadline:
+        after = f"it renews for {c.renewal_term_months} months" if c.auto_renew else "it ends"
+        terms.append(f"notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else {after}\n")
+    spent = f"spent {money(v.spend)} {cur}"
+    if c.committed_spend is not None:
+        spent += f" of a committed {money(c.committed_spend)}"
+        if c.committed_spend:
+            spent += f" ({pct(q(v.spend) / q(c.committed_spend), 1)} %)"
+    terms.append(spent + "\n")
+    if c.early_termination:
+        terms.append(f"early termination: {c.early_termination}\n")
+    sla = c.snapshot.get("sla") or {}
+    credits = ", ".join(f"below {pct(_f(b), 2)} %: {pct(_f(r), 1)} %" for b, r in sla.get("credits", []))
+    terms.append(f"SLA credits: {credits or 'none agreed'}\n", style="dim")
+
+    dates = _table("Key dates", "date", "days", "what")
+    for k in sorted(v.dates, key=lambda k: (k.day, k.kind)):
+        left = k.days_left(today)
+        if left < -31 and k.kind == "payment":
+            continue
+        dates.add_row(k.day.isoformat(), str(left), f"{k.kind}" + (f" — {k.detail}" if k.detail else ""))
+
+    months = _table("Availability and credits by month", "month", "available", "downtime h", "credit", "incidents")
+    for m in v.months:
+        style = "red" if m.credit_rate else ""
+        months.add_row(
+            m.month.isoformat()[:7],
+            Text(f"{pct(m.availability, 3)} %", style=style),
+            f"{dec(m.downtime_hours, 2)}",
+            Text(f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,}", style=style),
+            ", ".join(f"#{i}" for i in m.incidents),
+        )
+    incidents = _table("Incidents (i adds one)", "#", "from", "to", "GPUs", "what", "claimed", "received")
+    for i in v.incidents:
+        incidents.add_row(
+            str(i.id),
+            as_utc(i.started_at).strftime("%Y-%m-%d %H:%M"),
+            as_utc(i.ended_at).strftime("%Y-%m-%d %H:%M") if i.ended_at else "ongoing",
+            str(i.affected_gpus or i.affected_nodes or "all"),
+            i.description,
+            "yes" if i.credit_claimed else "no",
+            money(i.credit_received) if i.credit_received is not None else "",
+        )
+    invoices = _table("Invoices (v adds one)", "#", "period", "amount", "expected", "difference", "paid")
+    for line in v.invoices:
+        bill, off = line.invoice, line.check.off
+        invoices.add_row(
+            str(bill.id),
+            f"{bill.period_start.isoformat()} – {bill.period_end.isoformat()}",
+            money(bill.amount),
+            money(line.check.expected),
+            Text(money(line.check.variance) if line.check.variance else "0", style="bold red" if off else "green"),
+            "yes" if bill.paid else "no",
+        )
+    owed = Text(f"credits owed {dec(v.credits_owed, 2):,} {cur}, received {money(v.credits_received)}", style="bold")
+    return Group(terms, dates, Text(""), months, owed, Text(""), incidents, Text(""), invoices)
+
+
+def _f(text: str) -> Fraction:
+    return Fraction(text)
+
+
+class ContractDetailScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("i", "incident", "Incident", id="add-incident"),
+        Binding("v", "invoice", "Invoice", id="add-invoice"),
+    ]
+
+    def __init__(self, contract_id: int) -> None:
+        super().__init__()
+        self.contract_id = contract_id
+        self.view: ContractView | None = None
+
+    @property
+    def qapp(self) -> QuotetuiApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="contract"):
+            yield Static(id="contract-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#contract").loading = True
+        self.load()
+
+    @work(thread=True, exclusive=True, group="contract")
+    def load(self) -> None:
+        from quotetui.services.contract_view import load_contracts
+
+        database = self.qapp.database
+        if database is None:
+            return
+        now = datetime.combine(self.qapp.today, utcnow().time(), tzinfo=UTC)
+        try:
+            views = load_contracts(database, now, self.contract_id)
+        except QuotetuiError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        if views:
+            self.app.call_from_thread(self._show, views[0])
+
+    def _show(self, view: ContractView) -> None:
+        self.view = view
+        self.query_one("#contract").loading = False
+        self.sub_title = f"contract #{view.id} {view.title}"
+        self.query_one("#contract-body", Static).update(render(view, self.qapp.today))
+
+    def _saved(self, result: object) -> None:
+        if result is not None:
+            self.qapp.reload()
+            self.load()
+
+    def action_incident(self) -> None:
+        from quotetui.services.contract_forms import incident_form, save_incident
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db = self.qapp.database
+        if db is None or self.view is None:
+            return
+        spec = incident_form(self.view.contract)
+        self.app.push_screen(FormScreen(spec, lambda raw: save_incident(db, self.contract_id, raw)), self._saved)
+
+    def action_invoice(self) -> None:
+        from quotetui.services.contract_forms import invoice_form, save_invoice
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db = self.qapp.database
+        if db is None or self.view is None:
+            return
+        spec = invoice_form(self.view.contract)
+        self.app.push_screen(FormScreen(spec, lambda raw: save_invoice(db, self.contract_id, raw)), self._saved)

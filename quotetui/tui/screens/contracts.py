@@ -1,0 +1,115 @@
+"""Contracts: every signed deal with its charge, spend against commitment, SLA credits and invoice checks,
+and below it the key dates by urgency. Enter opens a contract."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.money import Money
+from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
+
+if TYPE_CHECKING:
+    from quotetui.services.contract_view import ContractView
+    from quotetui.services.market_view import MarketView
+
+COLUMNS = [
+    Column("id", "ID", "right", 3),
+    Column("contract", "Contract", max_width=14),
+    Column("provider", "Provider", max_width=8),
+    Column("offer", "Offer", max_width=16),
+    Column("ends", "Ends", max_width=12),
+    Column("notice", "Notice by", max_width=10),
+    Column("gpus", "GPUs", "right", 4),
+    Column("monthly", "Monthly", "right", 12),
+    Column("spent", "Spent / committed", "right", 22),
+    Column("availability", "Avail.", "right", 8),
+    Column("credits", "Credits", "right", 10),
+    Column("invoices", "Off", "right", 3),
+]
+GROUP_TITLES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
+
+
+def _money(amount: object, currency: str) -> str:
+    return Money(amount, currency).display()  # type: ignore[arg-type]
+
+
+def contract_cells(v: ContractView) -> list[str]:
+    c = v.contract
+    spent = _money(v.spend, c.currency)
+    if c.committed_spend is not None:
+        spent += f" / {_money(c.committed_spend, c.currency)}"
+    last = v.months[-1] if v.months else None
+    return [
+        str(v.id),
+        v.title,
+        v.provider,
+        v.offer,
+        c.end_date.isoformat() + (" ↻" if c.auto_renew else ""),
+        c.notice_deadline.isoformat() if c.notice_deadline else "",
+        str(c.gpu_count),
+        f"{dec(v.monthly_charge, 2):,}",
+        spent,
+        f"{pct(last.availability, 2)} %" if last else "",
+        f"{dec(v.credits_owed, 2):,}",
+        str(len(v.invoices_off)),
+    ]
+
+
+def key_dates_table(m: MarketView) -> Table:
+    table = Table(box=None, pad_edge=False, expand=True, title="Key dates", title_justify="left", title_style="bold")
+    for name in ("when", "date", "days", "what"):
+        table.add_column(name, no_wrap=name != "what", overflow="fold")
+    for group, items in m.due.items():
+        style = "bold red" if group == "overdue" else "yellow" if group == "within_30_days" else ""
+        for k in items:
+            table.add_row(
+                Text(GROUP_TITLES.get(group, "Within 31–90 days"), style=style),
+                k.day.isoformat(),
+                Text(str(k.days_left(m.on)), style=style),
+                f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),
+            )
+    if not any(m.due.values()):
+        table.add_row(Text("nothing due in the next 90 days", style="dim"), "", "", "")
+    return table
+
+
+class ContractsScreen(MarketScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open", show=False)]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="contracts-hint")
+        yield VirtualTable(id="contracts")
+        with VerticalScroll(id="contracts-dates"):
+            yield Static(id="key-dates")
+        yield Footer()
+
+    def set_loading(self, loading: bool) -> None:
+        self.query_one("#contracts", VirtualTable).loading = loading
+
+    def show_market(self, m: MarketView) -> None:
+        rows = [TableRow(v.id, contract_cells(v), [v.id], v.title.lower()) for v in m.contracts]
+        self.query_one("#contracts", VirtualTable).set_data(COLUMNS, rows)
+        hint = (
+            f"{len(m.contracts)} contract(s); Enter opens one (incidents, invoices)."
+            if m.contracts
+            else "No contracts yet: open an offer and press S to sign it."
+        )
+        self.query_one("#contracts-hint", Static).update(Text(hint, style="dim"))
+        self.query_one("#key-dates", Static).update(key_dates_table(m))
+
+    @on(VirtualTable.Selected)
+    def _open(self, event: VirtualTable.Selected) -> None:
+        from quotetui.tui.screens.contract_detail import ContractDetailScreen
+
+        self.app.push_screen(ContractDetailScreen(event.key))

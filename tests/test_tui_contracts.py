@@ -1,0 +1,90 @@
+"""Contracts in the TUI: sign an offer (S), see it on the Contracts screen (r) and the dashboard's key
+dates, open it, record an incident (i) and an invoice (v) and see the credits and the invoice check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Checkbox, Input
+
+from quotetui.services.database import open_database
+from quotetui.services.editing import save_sla
+from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.screens.contract_detail import ContractDetailScreen
+from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.test_tui import RecordingApp, count_rows, settle, text_of
+
+
+def _fill(app: RecordingApp, **values: str | bool) -> None:
+    for name, value in values.items():
+        widget = app.screen.query_one(f"#f-{name}")
+        if isinstance(widget, Checkbox):
+            widget.value = bool(value)
+        else:
+            assert isinstance(widget, Input)
+            widget.value = str(value)
+
+
+async def test_sign_then_follow_a_contract(demo_db_path: Path) -> None:
+    from quotetui.store.models import Contract, Incident, Invoice
+
+    opened = open_database(str(demo_db_path))
+    save_sla(opened.db, 2, {"availability": "99.9", "preemption": "none", "credits": "99.9:10, 99:25"})
+    opened.db.dispose()
+    app = RecordingApp(str(demo_db_path))  # today: 2026-11-30
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        app.open_offer(2)
+        await settle(pilot)
+        await pilot.press("S")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        _fill(app, start="2026-13-01", term_months="0")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)  # both fields refused, nothing saved
+        assert "not a date" in str(app.screen.query_one("#e-start").render())
+        assert count_rows(demo_db_path, Contract) == 0
+        _fill(app, start="2026-01-31", term_months="12", notice_days="30", auto_renew=True, gpus="16",
+              reference="YW-H100-01", committed="2448000")  # fmt: skip
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert ("contract #1 signed; r shows the contracts", "information") in app.told
+
+        await pilot.press("escape")
+        await pilot.press("d")
+        await settle(pilot)
+        dates = text_of(app, "#deadlines")
+        assert "within 30 days" in dates and "2026-12-31" in dates and "notice deadline: YW-H100-01" in dates
+        assert "overdue" in dates  # the monthly payments so far have no paid invoice
+
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one("#contracts", VirtualTable)
+        [row] = table.rows
+        assert row.cells[1] == "YW-H100-01" and row.cells[7] == "204,000.00"
+        assert "notice deadline" in text_of(app, "#key-dates")
+        table.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ContractDetailScreen)
+        body = text_of(app, "#contract-body")
+        assert "monthly charge 204,000.00 CNY" in body and "below 99.90 %: 10.0 %" in body
+
+        await pilot.press("i")
+        await pilot.pause()
+        _fill(app, started_at="2026-02-27T20:00Z", ended_at="2026-03-01T04:00Z", affected_gpus="8",
+              description="NVLink fault")  # fmt: skip
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        _fill(app, period_start="2026-01-31", period_end="2026-02-27", amount="204000.01", paid=True)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ContractDetailScreen)
+        body = text_of(app, "#contract-body")
+        assert "97.917 %" in body and "25.0 % = 51,000.00" in body
+        assert "204,000.01" in body and "0.01" in body
+        assert "credits owed 71,400.00 CNY" in body
+    assert count_rows(demo_db_path, Incident) == 1 and count_rows(demo_db_path, Invoice) == 1
