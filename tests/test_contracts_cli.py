@@ -189,3 +189,23 @@ def test_calendar_export_parses_back_with_the_same_events(cli: Cli, signed: Path
     cli("--db", db, "contracts", "ics", str(again))
     uids = {str(e["uid"]) for e in Calendar.from_ical(again.read_bytes()).walk("VEVENT")}
     assert uids == {str(e["uid"]) for e in events} and len(uids) == len(events)
+
+
+def test_the_contracts_sheet_of_the_export(cli: Cli, signed: Path, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    db = str(signed)
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-02-27T20:00:00Z",
+        "--end", "2026-03-01T04:00:00Z", "--gpus", "8", "--description", "NVLink fault", "--json")  # fmt: skip
+    _ok(cli, "--db", db, "contracts", "invoice", "add", "1", "--from", "2026-01-31", "--to", "2026-02-27",
+        "--amount", "204000.01", "--currency", "CNY", "--json")  # fmt: skip
+    out = tmp_path / "board.xlsx"
+    assert cli("--db", db, "export", str(out)).code == 0
+    sheet = list(load_workbook(out, read_only=True)["Contracts"].iter_rows(values_only=True))
+    row = dict(zip(sheet[0], sheet[1], strict=False))  # a read-only row stops at its last value
+    assert (row["reference"], row["provider"], row["GPUs"], row["term months"]) == ("YW-H100-01", "一万网络", 16, 12)
+    assert row["monthly charge"] == 204000 and row["committed spend"] == 2448000
+    assert row["spent to date"] == 204000.01 and abs(row["of commitment"] - 204000.01 / 2448000) < 1e-6
+    assert row["SLA credits owed"] == 71400 and row["incidents"] == 1 and row["invoices off"] == 1
+    assert row["notice deadline"].date().isoformat() == "2027-01-01" and row["auto-renew"] is True
+    assert row["next key date"] is not None and row["next"]

@@ -20,12 +20,12 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
 from quotetui.services.claims import audit_claims
+from quotetui.services.contract_view import ContractView, load_contracts
 from quotetui.services.economics import Ranking, rank_offers
 from quotetui.services.verification import LogOnRecord, market_findings
 from quotetui.store.engine import Database
 from quotetui.store.models import (
     BenchmarkResult,
-    Contract,
     Discount,
     ExtraCost,
     FxRate,
@@ -63,7 +63,7 @@ class ExportData:
     slas: list[tuple[SlaTerm, list[SlaCreditTier]]]
     claims: list[BenchmarkResult]
     fx: list[FxRate]
-    contracts: list[Contract]
+    contracts: list[ContractView]
     offers_by_id: dict[int, Offer] = field(default_factory=dict)
     positions: dict[int, Position] = field(default_factory=dict)
     purchase: dict[str, str] = field(default_factory=dict)
@@ -132,9 +132,10 @@ def gather(
             slas=[(s, tiers.get(s.id or 0, [])) for s in session.exec(select(SlaTerm).order_by(col(SlaTerm.offer_id)))],
             claims=list(session.exec(select(BenchmarkResult).order_by(col(BenchmarkResult.id)))),
             fx=list(session.exec(select(FxRate).order_by(col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)))),
-            contracts=list(session.exec(select(Contract).order_by(col(Contract.start_date)))),
+            contracts=[],
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
+    data.contracts = load_contracts(db, data.generated_at)
     verifier, data.findings = market_findings(db, ranking, audits)
     data.logs = verifier.logs
     data.purchase = purchase_defaults(db)

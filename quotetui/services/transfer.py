@@ -9,7 +9,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_template import write_template
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
-from quotetui.services import export_evidence, export_tco
+from quotetui.services import export_contracts, export_evidence, export_tco
 from quotetui.services import export_sheets as sheets
 from quotetui.services.export_data import ExportData, gather
 from quotetui.services.market import list_gpus
@@ -51,7 +51,7 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
         export_evidence.benchmarks(data),
         export_evidence.findings(data),
         export_tco.rent_buy(data),
-        sheets.contracts(data),
+        export_contracts.contracts(data),
         sheets.providers(data),
         sheets.discounts(data),
         sheets.extras(data),
