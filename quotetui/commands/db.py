@@ -9,7 +9,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, print_json
 
-app = typer.Typer(help="Database maintenance: upgrade, backup, check.", no_args_is_help=True)
+app = typer.Typer(help="Database maintenance: upgrade, backup, restore, check.", no_args_is_help=True)
 
 
 @app.command("upgrade")
@@ -45,3 +45,29 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         typer.echo(f"schema revision: {report.revision or 'none'} ({state})")
     if not report.ok:
         raise typer.Exit(2)
+
+
+@app.command("restore")
+def restore(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A backup made by `db backup` (or the automatic one).")],
+    yes: Annotated[bool, typer.Option("--yes", help="Replace the database without asking.")] = False,
+) -> None:
+    """Replace the SQLite database with a checked backup (the current file is saved beside it first)."""
+    import sys
+
+    from quotetui.domain.errors import DatabaseProblem
+    from quotetui.services.database import describe_database, inspect_backup, restore_database
+
+    info = inspect_backup(path)  # refuse a bad file before asking anything
+    current = describe_database(ctx.obj.db)
+    question = f"Replace {current} with {info.describe()}?"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise DatabaseProblem(f"{question} Nothing was changed; run again with --yes to replace it.")
+        if not typer.confirm(question, default=False):
+            raise DatabaseProblem("nothing was changed")
+    restored, saved = restore_database(path, ctx.obj.db)
+    if saved is not None:
+        typer.echo(f"Saved the replaced database to {saved}.")
+    typer.echo(f"Restored {restored.describe()}.")

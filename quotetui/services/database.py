@@ -107,3 +107,70 @@ def check_database(db: str | None = None) -> migrate.CheckReport:
     if target.path is not None and not target.path.exists():
         raise DatabaseProblem(f"no database at {target.path}")
     return migrate.check(target)
+
+
+@dataclass(frozen=True, slots=True)
+class BackupInfo:
+    path: Path
+    revision: str
+    offers: int
+    contracts: int
+
+    def describe(self) -> str:
+        return f"{self.path} (schema {self.revision}, {self.offers} offers, {self.contracts} contracts)"
+
+
+def inspect_backup(path: Path) -> BackupInfo:
+    """Check a backup before it replaces anything: a readable SQLite file that passes the integrity and
+    foreign-key checks and holds a quotetui schema this program knows."""
+    import sqlite3
+
+    path = path.expanduser().resolve()
+    if not path.is_file():
+        raise DatabaseProblem(f"no backup file at {path}")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+            if integrity != ["ok"]:
+                raise DatabaseProblem(f"{path} fails the integrity check: {'; '.join(integrity[:3])}")
+            if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise DatabaseProblem(f"{path} has rows that point at missing rows (foreign key check)")
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "alembic_version" not in tables or "offer" not in tables:
+                raise DatabaseProblem(f"{path} is an SQLite file but not a quotetui database")
+            revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+            offers = conn.execute("SELECT COUNT(*) FROM offer").fetchone()[0]
+            contracts = conn.execute("SELECT COUNT(*) FROM contract").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseProblem(f"{path} is not a quotetui database (SQLite says: {exc})") from None
+    if revision not in migrate.known_revisions():
+        raise DatabaseProblem(f"{path} has schema {revision}, newer than this program ({migrate.head_revision()})")
+    return BackupInfo(path, revision, offers, contracts)
+
+
+def restore_database(backup: Path, db: str | None = None) -> tuple[BackupInfo, Path | None]:
+    """Replace the database with a checked backup, through SQLite's online backup API (open connections
+    see the restored data); the current file is first saved beside it, so a restore can be undone.
+    Returns what was restored and where the replaced database was saved."""
+    info = inspect_backup(backup)
+    target = resolve_target(db)
+    if not target.is_sqlite or target.path is None:
+        raise DatabaseProblem("`db restore` replaces SQLite files; restore a server with its own tools")
+    saved = migrate.timestamped_backup(target.path) if target.path.exists() else None
+    migrate.restore_sqlite(info.path, target.path)
+    return info, saved
+
+
+def describe_database(db: str | None = None) -> str:
+    """What a restore would replace, in a few words (for the confirmation question)."""
+    target = resolve_target(db)
+    if target.path is None or not target.path.exists():
+        return f"{target.label} (does not exist yet)"
+    try:
+        info = inspect_backup(target.path)
+    except DatabaseProblem as exc:
+        return f"{target.label} (unreadable: {exc})"
+    return f"{target.label} (schema {info.revision}, {info.offers} offers, {info.contracts} contracts)"

@@ -138,6 +138,22 @@ def backup_sqlite(source: Path, dest: Path) -> Path:
     return dest
 
 
+def restore_sqlite(source: Path, dest: Path) -> None:
+    """Overwrite ``dest`` with ``source`` page by page (the online backup API: one write transaction on
+    ``dest`` that waits for its readers and writers like any other)."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(dest, timeout=30)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseProblem(f"cannot restore {dest} from {source}: {exc}") from None
+    finally:
+        src.close()
+
+
 def timestamped_backup(source: Path) -> Path:
     stamp = utcnow().strftime("%Y%m%dT%H%M%S%fZ")
     return backup_sqlite(source, source.with_name(f"{source.name}.{stamp}.bak"))
