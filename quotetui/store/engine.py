@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -85,8 +86,21 @@ def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: Any, foreign_
         cursor.close()
 
 
+BEGIN_RETRIES = 4
+"""After the busy timeout, a BEGIN that still finds the database locked is tried again this many times
+(with a growing pause) before the error reaches the user: a long import in another process is waited for."""
+
+
 def _sqlite_begin(conn: sa.Connection) -> None:
-    conn.exec_driver_sql(conn.get_execution_options().get("sqlite_begin", "BEGIN"))
+    statement = conn.get_execution_options().get("sqlite_begin", "BEGIN")
+    for attempt in range(BEGIN_RETRIES + 1):
+        try:
+            conn.exec_driver_sql(statement)
+            return
+        except sa.exc.OperationalError as exc:
+            if attempt == BEGIN_RETRIES or ("locked" not in str(exc.orig) and "busy" not in str(exc.orig)):
+                raise
+            time.sleep(0.1 * 2**attempt)
 
 
 def make_engine(target: DbTarget, *, foreign_keys: bool = True) -> Engine:
