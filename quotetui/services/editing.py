@@ -203,6 +203,9 @@ def _check_price(price: dict[str, Any]) -> None:
 def _add_round(
     session: Session, offer_id: int, mover: e.Mover, when: Any, note: str | None, price: dict[str, Any]
 ) -> int:
+    # the offer's row lock makes two writers number their rounds one after the other (SQLite's write lock
+    # already does; PostgreSQL needs FOR UPDATE, which SQLite's dialect leaves out)
+    session.exec(select(Offer.id).where(Offer.id == offer_id).with_for_update()).one()
     seq = (session.exec(select(func.max(QuoteRevision.seq)).where(QuoteRevision.offer_id == offer_id)).one() or 0) + 1
     rev = QuoteRevision(offer_id=offer_id, seq=seq, quoted_at=when, mover=mover, note=note)
     session.add(rev)
