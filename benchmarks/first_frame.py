@@ -3,7 +3,7 @@
     python -m benchmarks.first_frame quotetui DB
     python -m benchmarks.first_frame bare
 
-Prints the seconds; used by benchmarks/tui.py, which runs both side by side.
+Prints the seconds and the peak memory (MiB) at that moment; used by benchmarks/tui.py and run.py.
 """
 
 import time
@@ -16,7 +16,10 @@ import sys  # noqa: E402
 
 def _report(app: object) -> None:
     def done() -> None:
-        print(f"{time.perf_counter() - START:.4f}", flush=True)
+        import resource
+
+        peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{time.perf_counter() - START:.4f} {peak_mib:.1f}", flush=True)
         os._exit(0)  # do not wait for the data-loading worker: only the first frame counts
 
     app.call_after_refresh(done)  # type: ignore[attr-defined]

@@ -14,9 +14,11 @@ import random
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
+from quotetui.domain.contracts.dates import add_months
 from quotetui.domain.enums import (
     BillingBasis,
     DiscountKind,
@@ -35,9 +37,11 @@ from quotetui.services.database import open_database
 from quotetui.store.engine import Database
 from quotetui.store.models import (
     BenchmarkResult,
+    Contract,
     Discount,
     ExtraCost,
     GpuModel,
+    Invoice,
     Offer,
     Provider,
     QuoteRevision,
@@ -222,7 +226,70 @@ def build(db: Database, offers: int, seed: int = 7) -> dict[str, int]:
                 for i in range(claims)
             ],
         )
-    return {"providers": providers, "offers": offers, "revisions": len(revisions), "claims": claims}
+        contracts = _contracts(conn, rng, offer_ids, rev_ids, plan_by_offer, now)
+    return {
+        "providers": providers,
+        "offers": offers,
+        "revisions": len(revisions),
+        "benchmark_results": claims,
+        "contracts": contracts,
+    }
+
+
+def _contracts(
+    conn: sa.Connection,
+    rng: random.Random,
+    offer_ids: list[int],
+    rev_ids: list[Any],
+    plans: dict[int, tuple[PriceUnit, int, Decimal]],
+    now: datetime,
+) -> int:
+    """One offer in twenty signed: a 12-month contract on its last round, with an invoice a month."""
+    last_round = {oid: rid for rid, oid, seq in rev_ids if seq == 4}
+    rows = []
+    for n, oid in enumerate(offer_ids[::20]):
+        _, gpn, per_gpu_month = plans[oid]
+        monthly = (per_gpu_month * Decimal("0.95") * gpn).quantize(Decimal("0.01"))
+        start = date(2026, 1, 1) + timedelta(days=rng.randint(0, 300))
+        rows.append(
+            {
+                "offer_id": oid,
+                "revision_id": last_round[oid],
+                "reference": f"C-{n:05d}",
+                "start_date": start,
+                "term_months": 12,
+                "end_date": add_months(start, 12),
+                "billing_cadence": "monthly",
+                "gpu_count": gpn,
+                "price": monthly,
+                "price_unit": PriceUnit.NODE_MONTH,
+                "currency": "CNY",
+                "auto_renew": n % 2 == 0,
+                "renewal_term_months": 12 if n % 2 == 0 else None,
+                "notice_days": 30,
+                "notice_deadline": add_months(start, 12) - timedelta(days=30),
+                "snapshot": {"monthly_charge": str(monthly), "invoice_tolerance": "0"},
+                "created_at": now,
+            }
+        )
+    conn.execute(sa.insert(_table(Contract)), rows)
+    contract_ids = [cid for (cid,) in conn.execute(sa.select(_table(Contract).c.id))]
+    conn.execute(
+        sa.insert(_table(Invoice)),
+        [
+            {
+                "contract_id": cid,
+                "period_start": row["start_date"],
+                "period_end": row["start_date"] + timedelta(days=27),
+                "amount": row["price"],
+                "currency": "CNY",
+                "paid": True,
+                "created_at": now,
+            }
+            for cid, row in zip(contract_ids, rows, strict=True)
+        ],
+    )
+    return len(rows)
 
 
 def main() -> None:

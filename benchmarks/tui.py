@@ -29,7 +29,7 @@ def first_frames(db: Path, runs: int) -> tuple[float, float]:
     for _ in range(runs):
         for target, out in (("bare", bare), ("quotetui", ours)):
             args = [sys.executable, "-m", "benchmarks.first_frame", target, str(db)]
-            out.append(float(subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()))
+            out.append(float(subprocess.run(args, capture_output=True, text=True, check=True).stdout.split()[0]))
     return statistics.median(bare), statistics.median(ours)
 
 

@@ -1,5 +1,6 @@
-"""An import killed with SIGKILL at random moments: every time the database passes the integrity check and
-holds exactly the state before the import or after it, never part of it (one transaction, WAL)."""
+"""An import killed with SIGKILL at random moments (ten real kills mid-flight at least): each time the
+database passes the integrity check and holds exactly the state before the import or after it, never part
+of it (one transaction, WAL)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-KILLS = 12
+KILLS = 10
 
 
 STAMPS = {"created_at", "updated_at", "imported_at"}  # when a row was written, not what it says
@@ -72,12 +73,14 @@ def test_sigkill_during_an_import_leaves_before_or_after(demo_db_path: Path, wor
     assert after != before
 
     rng = random.Random(20261130)
-    outcomes = []
-    for n in range(KILLS):
+    outcomes: list[tuple[str, str]] = []
+    n = 0
+    while sum(1 for o in outcomes if o[0] == "killed") < KILLS and n < 3 * KILLS:
+        n += 1
         db = tmp_path / f"kill{n}.db"
         shutil.copy(demo_db_path, db)
         proc = _import(db, workbook)
-        delay = rng.uniform(0.2, duration * 1.05)  # from start-up to just past the usual end
+        delay = rng.uniform(0.2, duration)  # from start-up to the usual end (a loaded machine may finish first)
         time.sleep(delay)
         finished = proc.poll() is not None
         if not finished:
@@ -87,5 +90,5 @@ def test_sigkill_during_an_import_leaves_before_or_after(demo_db_path: Path, wor
         assert state in (before, after), f"kill {n} at {delay:.2f}s left a partial import"
         outcomes.append(("finished" if finished else "killed", "after" if state == after else "before"))
     killed = [o for o in outcomes if o[0] == "killed"]
-    assert len(killed) >= 10, outcomes  # at least ten real kills mid-flight
+    assert len(killed) >= KILLS, outcomes  # real kills mid-flight, not runs that had already finished
     assert any(state == "before" for _, state in killed)
