@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import os
 import sys
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from quotetui.cli import main
 from quotetui.services.database import open_database
@@ -54,9 +57,63 @@ def cli() -> Cli:
     return run_cli
 
 
+BACKEND = os.environ.get("QUOTETUI_TEST_BACKEND", "sqlite")
+"""``postgres`` runs the suite against the server named by ``QUOTETUI_TEST_PG`` (``.ci/run`` does both):
+the database fixtures then hand out fresh databases on that server, and the tests marked ``sqlite_only``
+(they open SQLite files directly, or test SQLite's own behaviour) are skipped."""
+PG_SERVER = os.environ.get("QUOTETUI_TEST_PG")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: inspects SQLite files directly; skipped on PostgreSQL")
+    if BACKEND == "postgres" and not PG_SERVER:
+        raise pytest.UsageError("QUOTETUI_TEST_BACKEND=postgres needs QUOTETUI_TEST_PG (a server URL)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if BACKEND != "postgres":
+        return
+    skip = pytest.mark.skip(reason="inspects SQLite files directly (run on SQLite)")
+    for item in items:
+        if "sqlite_only" in item.keywords:
+            item.add_marker(skip)
+
+
+class PgDatabase(str):
+    """A database on the test server, where SQLite tests use a file path: ``str()`` of it is its URL."""
+
+
+def _pg_admin() -> sa.Engine:
+    assert PG_SERVER is not None
+    return sa.create_engine(PG_SERVER, isolation_level="AUTOCOMMIT")
+
+
+def _pg_create(template: str | None = None) -> PgDatabase:
+    name = f"qt_{uuid.uuid4().hex[:16]}"
+    admin = _pg_admin()
+    with admin.connect() as conn:
+        clause = f' TEMPLATE "{template}"' if template else ""
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"{clause}')
+    admin.dispose()
+    assert PG_SERVER is not None
+    return PgDatabase(sa.engine.make_url(PG_SERVER).set(database=name).render_as_string(hide_password=False))
+
+
+def _pg_drop(url: str) -> None:
+    admin = _pg_admin()
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{sa.engine.make_url(url).database}" WITH (FORCE)')
+    admin.dispose()
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "quotes.db"
+def db_path(tmp_path: Path) -> Iterator[Path]:
+    if BACKEND == "postgres":
+        url = _pg_create()
+        yield url  # type: ignore[misc]
+        _pg_drop(url)
+    else:
+        yield tmp_path / "quotes.db"
 
 
 @pytest.fixture
@@ -66,20 +123,54 @@ def empty_db(db_path: Path) -> Iterator[Database]:
     opened.db.dispose()
 
 
+def sql(db: Path | str, query: str) -> list[tuple[object, ...]]:
+    """Rows of a query on a test database, SQLite file or PostgreSQL URL alike."""
+    url = str(db) if "://" in str(db) else f"sqlite:///{db}"
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(row) for row in conn.exec_driver_sql(query)]
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture(scope="session")
-def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A demo database built once per test session; tests copy it."""
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A demo database built once per test session; tests copy it (on PostgreSQL: a template database)."""
     from quotetui.services.demo import load_demo
 
+    if BACKEND == "postgres":
+        url = _pg_create()
+        opened = open_database(url)
+        load_demo(opened.db)
+        opened.db.dispose()
+        yield url  # type: ignore[misc]
+        _pg_drop(url)
+        return
     path = tmp_path_factory.mktemp("demo") / "demo.db"
     opened = open_database(str(path))
     load_demo(opened.db)
     opened.db.dispose()
-    return path
+    yield path
+
+
+def copy_demo(demo_template: Path, dest: Path) -> Path:
+    """A copy of the demo template: a file at ``dest`` on SQLite, a database cloned from it on PostgreSQL."""
+    if BACKEND == "postgres":
+        return _pg_create(template=sa.engine.make_url(str(demo_template)).database)  # type: ignore[return-value]
+    import shutil
+
+    shutil.copy(demo_template, dest)
+    return dest
 
 
 @pytest.fixture
-def demo_db_path(demo_template: Path, tmp_path: Path) -> Path:
+def demo_db_path(demo_template: Path, tmp_path: Path) -> Iterator[Path]:
+    if BACKEND == "postgres":
+        url = _pg_create(template=sa.engine.make_url(str(demo_template)).database)
+        yield url  # type: ignore[misc]
+        _pg_drop(url)
+        return
     import sqlite3
 
     dest = tmp_path / "demo.db"
@@ -88,7 +179,7 @@ def demo_db_path(demo_template: Path, tmp_path: Path) -> Path:
     src.backup(dst)
     src.close()
     dst.close()
-    return dest
+    yield dest
 
 
 @pytest.fixture

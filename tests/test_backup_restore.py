@@ -6,8 +6,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Cli
 from tests.test_tui import RecordingApp, settle
+
+pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
 
 
 def _offers(db: Path) -> int:

@@ -4,10 +4,9 @@ findings as JSON, and a verified GEMM changing the cost per delivered PFLOP-hour
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
-from tests.conftest import Cli
+from tests.conftest import Cli, sql
 
 SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
 BROKEN = Path(__file__).parent / "fixtures" / "benchlogs"
@@ -19,12 +18,10 @@ def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(result.out)
 
 
-def _counts(db: Path) -> tuple[int, int]:
-    with sqlite3.connect(db) as con:
-        return (
-            con.execute("SELECT COUNT(*) FROM evidence").fetchone()[0],
-            con.execute("SELECT COUNT(*) FROM benchmark_result WHERE provenance = 'verified'").fetchone()[0],
-        )
+def _counts(db: Path) -> tuple[object, object]:
+    [(evidence,)] = sql(db, "SELECT COUNT(*) FROM evidence")
+    [(verified,)] = sql(db, "SELECT COUNT(*) FROM benchmark_result WHERE provenance = 'verified'")
+    return evidence, verified
 
 
 def test_import_stores_raw_text_hash_tool_host_and_gpu_names_once(cli: Cli, demo_db_path: Path) -> None:
@@ -33,16 +30,16 @@ def test_import_stores_raw_text_hash_tool_host_and_gpu_names_once(cli: Cli, demo
     report = _ok(cli, "--db", db, "bench", "import", *logs, "--offer", "1", "--json")
     assert (report["added"], report["duplicates"]) == (10, 0)
     assert _counts(demo_db_path) == (10, 4)  # three AllReduce runs and one GEMM sweep give figures
-    with sqlite3.connect(demo_db_path) as con:
-        tool, host, names, raw, sha, offer = con.execute(
-            "SELECT tool, host, gpu_names, raw, sha256, offer_id FROM evidence WHERE filename = 'all_reduce_perf.txt'"
-        ).fetchone()
+    [(tool, host, names, raw, sha, offer)] = sql(
+        demo_db_path,
+        "SELECT tool, host, gpu_names, raw, sha256, offer_id FROM evidence WHERE filename = 'all_reduce_perf.txt'",
+    )
     assert (tool, host, offer) == ("nccl-tests all_reduce_perf", "gpu-node-01", 1)
-    assert json.loads(names) == ["NVIDIA H100 80GB HBM3"]
+    assert (json.loads(names) if isinstance(names, str) else names) == ["NVIDIA H100 80GB HBM3"]
     assert raw == (SAMPLES / "h100-clean" / "all_reduce_perf.txt").read_text()
     import hashlib
 
-    assert sha == hashlib.sha256(raw.encode()).hexdigest()
+    assert isinstance(raw, str) and sha == hashlib.sha256(raw.encode()).hexdigest()
 
     again = _ok(cli, "--db", db, "bench", "import", *logs, "--offer", "1", "--json")
     assert (again["added"], again["duplicates"]) == (0, 10)

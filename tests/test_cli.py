@@ -8,6 +8,8 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
 from quotetui import __version__
 from quotetui.store import migrate
 
@@ -82,6 +84,7 @@ def test_first_run_on_default_database_loads_demo_and_says_so(cli, isolated_user
     assert (isolated_user_dirs / ".local" / "share" / "quotetui" / "quotetui.db").exists()
 
 
+@pytest.mark.sqlite_only  # SQLite storage details
 def test_env_var_names_the_database(cli, db_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("QUOTETUI_DB", str(db_path))
     assert cli("demo").code == 0
@@ -108,6 +111,7 @@ def test_usage_errors_exit_2(cli) -> None:  # type: ignore[no-untyped-def]
     assert cli("no-such-command").code == 2
 
 
+@pytest.mark.sqlite_only  # SQLite storage details
 def test_db_backup_and_check(cli, demo_db_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dest = tmp_path / "copy.db"
     result = cli("--db", str(demo_db_path), "db", "backup", str(dest))

@@ -9,6 +9,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.sqlite_only  # SQLite's own locking; test_postgres.py has two writers on a server
+
 WORKER = """
 import sys, time
 from pathlib import Path

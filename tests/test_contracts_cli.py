@@ -4,14 +4,14 @@ invoices against the agreed price; bad input is a clear error that saves nothing
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from quotetui.services.database import open_database
 from quotetui.services.editing import save_sla
-from tests.conftest import Cli
+from tests.conftest import Cli, sql
 
 
 def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
@@ -21,8 +21,8 @@ def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
 
 
 def _count(db: Path, table: str) -> int:
-    with sqlite3.connect(db) as con:
-        return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    [(n,)] = sql(db, f"SELECT COUNT(*) FROM {table}")
+    return int(n)  # type: ignore[call-overload]
 
 
 @pytest.fixture
@@ -50,9 +50,11 @@ def test_accept_snapshots_the_agreed_terms(cli: Cli, signed: Path) -> None:
     offers = _ok(cli, "--db", db, "offers", "--json")
     assert all(o["id"] != 2 or o["status"] == "accepted" for o in offers) or not any(o["id"] == 2 for o in offers)
     # later edits to the offer change nothing in the contract
-    with sqlite3.connect(signed) as con:
-        con.execute("UPDATE discount SET rate = rate * 2 WHERE offer_id = 2")
-        con.execute("DELETE FROM sla_credit_tier")
+    engine = sa.create_engine(str(signed) if "://" in str(signed) else f"sqlite:///{signed}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE discount SET rate = rate * 2 WHERE offer_id = 2")
+        conn.exec_driver_sql("DELETE FROM sla_credit_tier")
+    engine.dispose()
     again = _ok(cli, "--db", db, "contracts", "show", "1", "--json")
     assert again["monthly_charge"] == c["monthly_charge"] and again["key_dates"] == c["key_dates"]
 

@@ -15,6 +15,8 @@ from quotetui.store import migrate
 from quotetui.store.engine import BUSY_TIMEOUT_MS, Database, default_db_path, resolve_target
 from quotetui.store.models import Offer
 
+pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+
 
 def test_every_connection_has_wal_foreign_keys_and_busy_timeout(empty_db: Database) -> None:
     for _ in range(2):  # each session gets a fresh connection: the pragmas are per connection

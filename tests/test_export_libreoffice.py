@@ -130,11 +130,10 @@ def compare_rent_buy(path: Path, data: ExportData) -> None:
 @pytest.fixture(scope="module")
 def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Path:
     """The demo market plus a USD-priced offer (so the FX block is exercised) and a scenario with more egress."""
-    from tests.conftest import run_cli
+    from tests.conftest import copy_demo, run_cli
 
     folder = tmp_path_factory.mktemp("lo-market")
-    path = folder / "market.db"
-    shutil.copy(demo_template, path)
+    path = copy_demo(demo_template, folder / "market.db")
     (folder / "offers.csv").write_text(
         "provider,offer,gpu,gpus per node,billing\nLambda,8×H100 on demand,H100 SXM5,8,on_demand\n", encoding="utf-8"
     )

@@ -14,6 +14,8 @@ from openpyxl import load_workbook
 from quotetui.services.transfer import SHEET_ORDER
 from tests.conftest import Cli
 
+pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+
 HOSTILE = {
     '=HYPERLINK("http://evil.example","click")': "formula",
     "+SUM(1,2)": "plus",

@@ -21,6 +21,8 @@ from quotetui.services.importing import import_files
 from quotetui.store.engine import Database
 from tests.conftest import Cli
 
+pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+
 CORPUS = Path(__file__).parent / "fixtures" / "malformed"
 
 # file -> (sheet, row, column starts with, reason contains); None where the problem is the whole file

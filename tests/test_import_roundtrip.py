@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import Cli
 
+pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+
 DEFAULT = "8 GPUs for 12 months"  # seeded in every database, so both sides rank for the same scenario
 
 

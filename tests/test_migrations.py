@@ -16,6 +16,8 @@ from quotetui.services.database import open_database
 from quotetui.store import migrate
 from quotetui.store.models import metadata
 
+pytestmark = pytest.mark.sqlite_only  # SQLite files, backups and batch mode; test_postgres.py migrates a server
+
 EXTRA_REVISION = """
 import sqlalchemy as sa
 from alembic import op

@@ -148,6 +148,7 @@ def test_fx_rates_keep_ten_places(empty_db: Database) -> None:
         assert session.exec(sa.select(FxRate.rate)).scalar_one() == Decimal("0.0068493151")
 
 
+@pytest.mark.sqlite_only  # SQLite storage details
 def test_no_money_column_has_a_floating_or_numeric_type(empty_db: Database) -> None:
     """SQLite NUMERIC and REAL are binary floats: no column may be declared that way."""
     with empty_db.engine.connect() as conn:
@@ -164,6 +165,7 @@ def test_no_money_column_has_a_floating_or_numeric_type(empty_db: Database) -> N
     assert declared[("fx_rate", "rate")] == "BIGINT"
 
 
+@pytest.mark.sqlite_only  # SQLite storage details
 def test_timestamps_are_stored_as_utc_and_naive_ones_refused(empty_db: Database) -> None:
     shanghai = timezone(timedelta(hours=8))
     with empty_db.write() as session:

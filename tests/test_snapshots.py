@@ -16,6 +16,8 @@ import pytest
 
 from quotetui.tui.app import QuotetuiApp
 
+pytestmark = pytest.mark.sqlite_only  # the pictures show the SQLite file in the header
+
 FIXED = Path(tempfile.gettempdir()) / "quotetui-snapshots" / "demo.db"
 SIZES = [(80, 24), (120, 40)]
 

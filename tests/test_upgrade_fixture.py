@@ -7,12 +7,15 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
 from sqlmodel import SQLModel
 
 import quotetui.store.models  # noqa: F401  (the tables' metadata)
 from quotetui.services.database import open_database
 from quotetui.store import migrate
 from quotetui.store.types import ScaledDecimal
+
+pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
 
 FIXTURE = Path(__file__).parent / "fixtures" / "upgrade" / "schema-0001.db"
 
