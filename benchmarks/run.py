@@ -33,6 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.excel import best
+
 TARGETS = {"first frame": 2.0, "export": 1.5, "import": 1.5}
 
 
@@ -45,15 +47,6 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _best(runs: int, step: Callable[[], object]) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 # -- the steps, each run in its own process ------------------------------------------------------------------
 def rank_ours(db: Path, work: Path, runs: int) -> float:
     from quotetui.services.database import open_database
@@ -61,7 +54,7 @@ def rank_ours(db: Path, work: Path, runs: int) -> float:
 
     opened = open_database(str(db))
     try:
-        return _best(runs, lambda: rank_offers(opened.db, history=False))
+        return best(runs, lambda: rank_offers(opened.db, history=False))
     finally:
         opened.db.dispose()
 
@@ -80,7 +73,7 @@ def rank_floor(db: Path, work: Path, runs: int) -> float:
         with sqlite3.connect(db) as con:
             con.execute(RAW).fetchall()
 
-    return _best(runs, select)
+    return best(runs, select)
 
 
 def _sheets(db: Path) -> tuple[list[Any], dict[str, str]]:
@@ -101,14 +94,14 @@ def export_ours(db: Path, work: Path, runs: int) -> float:
     from quotetui.io.xlsx_write import write_xlsx
 
     sheets, props = _sheets(db)
-    return _best(runs, lambda: write_xlsx(work / "board.xlsx", sheets, props))
+    return best(runs, lambda: write_xlsx(work / "board.xlsx", sheets, props))
 
 
 def export_floor(db: Path, work: Path, runs: int) -> float:
     from benchmarks.excel import floor_write
 
     sheets, _ = _sheets(db)
-    return _best(runs, lambda: floor_write(work / "floor.xlsx", sheets))
+    return best(runs, lambda: floor_write(work / "floor.xlsx", sheets))
 
 
 def import_ours(db: Path, work: Path, runs: int) -> float:
@@ -122,7 +115,7 @@ def import_ours(db: Path, work: Path, runs: int) -> float:
         finally:
             fresh.db.dispose()
 
-    return _best(runs, once)
+    return best(runs, once)
 
 
 def import_floor(db: Path, work: Path, runs: int) -> float:
@@ -142,7 +135,7 @@ def import_floor(db: Path, work: Path, runs: int) -> float:
         con.close()
         book.close()
 
-    return _best(runs, once)
+    return best(runs, once)
 
 
 def filter_both(db: Path, work: Path, runs: int) -> list[float]:
