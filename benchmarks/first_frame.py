@@ -16,9 +16,9 @@ import sys  # noqa: E402
 
 def _report(app: object) -> None:
     def done() -> None:
-        from benchmarks.run import _peak_mib
+        from benchmarks.memory import peak_mib as peak
 
-        peak_mib = _peak_mib()
+        peak_mib = peak()
         print(f"{time.perf_counter() - START:.4f} {peak_mib:.1f}", flush=True)
         os._exit(0)  # do not wait for the data-loading worker: only the first frame counts
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import resource
 import sqlite3
 import statistics
 import subprocess
@@ -34,17 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.excel import best
+from benchmarks.memory import peak_mib
 
 TARGETS = {"first frame": 2.0, "export": 1.5, "import": 1.5}
-
-
-def _peak_mib() -> float:
-    """This process's peak resident memory: VmHWM, which starts afresh at exec (ru_maxrss would carry the
-    parent's peak over into each child)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 # -- the steps, each run in its own process ------------------------------------------------------------------
@@ -187,7 +178,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.step:
         value = STEPS[args.step](args.db, args.work, args.runs)
-        print(json.dumps({"value": value, "mib": round(_peak_mib(), 1)}))
+        print(json.dumps({"value": value, "mib": round(peak_mib(), 1)}))
         return
 
     from benchmarks.market import build
