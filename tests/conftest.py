@@ -134,6 +134,51 @@ def sql(db: Path | str, query: str) -> list[tuple[object, ...]]:
         engine.dispose()
 
 
+def execute(db: Path | str, statement: str, params: dict[str, object] | None = None) -> None:
+    """Run one write statement (named ``:params``) on a test database, SQLite file or PostgreSQL URL."""
+    url = str(db) if "://" in str(db) else f"sqlite:///{db}"
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(statement), params or {})
+    finally:
+        engine.dispose()
+
+
+def dump(db: Path | str) -> str:
+    """Every row of every table, sorted: equal dumps mean equal contents (SQLite or PostgreSQL)."""
+    url = str(db) if "://" in str(db) else f"sqlite:///{db}"
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            tables = sorted(sa.inspect(conn).get_table_names())
+            lines = [
+                f"{table}: {row}"
+                for table in tables
+                for row in sorted(repr(tuple(r)) for r in conn.exec_driver_sql(f'SELECT * FROM "{table}"'))
+            ]
+    finally:
+        engine.dispose()
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def new_db(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
+    """Makes fresh, empty database locations: a file in ``tmp_path``, or a new database on the server."""
+    made: list[str] = []
+
+    def make(name: str = "fresh.db") -> Path:
+        if BACKEND == "postgres":
+            url = _pg_create()
+            made.append(url)
+            return url  # type: ignore[return-value]
+        return tmp_path / name
+
+    yield make
+    for url in made:
+        _pg_drop(url)
+
+
 @pytest.fixture(scope="session")
 def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A demo database built once per test session; tests copy it (on PostgreSQL: a template database)."""

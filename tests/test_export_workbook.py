@@ -4,7 +4,6 @@ highlighted best values, charts, and text that can never run as a formula (xlsx 
 from __future__ import annotations
 
 import csv
-import sqlite3
 import zipfile
 from pathlib import Path
 
@@ -12,9 +11,7 @@ import pytest
 from openpyxl import load_workbook
 
 from quotetui.services.transfer import SHEET_ORDER
-from tests.conftest import Cli
-
-pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+from tests.conftest import Cli, execute
 
 HOSTILE = {
     '=HYPERLINK("http://evil.example","click")': "formula",
@@ -80,12 +77,9 @@ def test_every_sheet_has_a_frozen_header_and_numbers_are_numbers(workbook: Path)
 
 
 def test_text_that_looks_like_a_formula_stays_text(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
-    con = sqlite3.connect(demo_db_path)
-    with con:
-        for i, text in enumerate(HOSTILE):
-            con.execute("update offer set notes = ?, region = ? where id = ?", (text, text, i + 1))
-        con.execute("update provider set notes = ? where id = 1", ("=1+1",))
-    con.close()
+    for i, text in enumerate(HOSTILE):
+        execute(demo_db_path, "update offer set notes = :t, region = :t where id = :i", {"t": text, "i": i + 1})
+    execute(demo_db_path, "update provider set notes = :t where id = 1", {"t": "=1+1"})
     out = tmp_path / "hostile.xlsx"
     assert cli("--db", str(demo_db_path), "export", str(out)).code == 0
     book = load_workbook(out)
@@ -111,11 +105,8 @@ def test_text_that_looks_like_a_formula_stays_text(cli: Cli, demo_db_path: Path,
 
 
 def test_csv_export_neutralises_formula_text(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
-    con = sqlite3.connect(demo_db_path)
-    with con:
-        for i, text in enumerate(HOSTILE):
-            con.execute("update offer set notes = ? where id = ?", (text, i + 1))
-    con.close()
+    for i, text in enumerate(HOSTILE):
+        execute(demo_db_path, "update offer set notes = :t where id = :i", {"t": text, "i": i + 1})
     out = tmp_path / "offers.csv"
     assert cli("--db", str(demo_db_path), "export", str(out)).code == 0
     raw = out.read_bytes()

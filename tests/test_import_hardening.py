@@ -4,9 +4,9 @@ oddities (merged cells, the 1904 date system, dates typed as text, Chinese heade
 from __future__ import annotations
 
 import io
-import sqlite3
 import zipfile
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -19,9 +19,7 @@ from quotetui.io.problems import ImportProblems
 from quotetui.services.database import open_database
 from quotetui.services.importing import import_files
 from quotetui.store.engine import Database
-from tests.conftest import Cli
-
-pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+from tests.conftest import Cli, copy_demo, dump
 
 CORPUS = Path(__file__).parent / "fixtures" / "malformed"
 
@@ -56,14 +54,6 @@ EXPECTED: dict[str, tuple[str | None, int | None, str | None, str]] = {
     "27_old_excel.xls": (None, None, None, "save as .xlsx"),
     "28_dimension_too_small.xlsx": ("Offers", 3, "column 'gpus_per_node' (D)", "'eight' is not a number"),
 }
-
-
-def dump(path: Path) -> str:
-    con = sqlite3.connect(path)
-    try:
-        return "\n".join(con.iterdump())
-    finally:
-        con.close()
 
 
 def test_the_corpus_is_complete() -> None:
@@ -147,14 +137,22 @@ def test_merged_cells_1904_dates_text_dates_and_chinese_headers(
     result = cli("--db", str(demo_db_path), "import", str(path))
     assert result.code == 0, result.err
     assert "revisions: 3 added" in result.out
-    con = sqlite3.connect(demo_db_path)
-    rows = con.execute(
-        "select r.seq, date(r.quoted_at), p.amount from quote_revision r join revision_price p on p.revision_id = r.id "
-        "join offer o on o.id = r.offer_id where o.name = '8×H100 SXM5 整机' and r.seq >= 5 order by r.seq"
-    ).fetchall()
-    con.close()
-    assert [(s, d) for s, d, _ in rows] == [(5, "2026-11-03"), (6, "2026-11-05"), (7, "2026-11-06")]
-    assert [p for _, _, p in rows] == [170000 * 10**6, 165000 * 10**6, 166000 * 10**6]  # exact micro-units
+    from sqlmodel import col, select
+
+    from quotetui.store.models import Offer, QuoteRevision, RevisionPrice
+
+    opened = open_database(str(demo_db_path))
+    with opened.db.session() as session:
+        rows = session.exec(
+            select(QuoteRevision.seq, QuoteRevision.quoted_at, RevisionPrice.amount)
+            .join(RevisionPrice, col(RevisionPrice.revision_id) == col(QuoteRevision.id))
+            .join(Offer, col(Offer.id) == col(QuoteRevision.offer_id))
+            .where(Offer.name == "8×H100 SXM5 整机", col(QuoteRevision.seq) >= 5)
+            .order_by(col(QuoteRevision.seq))
+        ).all()
+    opened.db.dispose()
+    assert [(s, d.date().isoformat()) for s, d, _ in rows] == [(5, "2026-11-03"), (6, "2026-11-05"), (7, "2026-11-06")]
+    assert [p for _, _, p in rows] == [Decimal(170000), Decimal(165000), Decimal(166000)]  # exact
 
 
 def test_csv_with_and_without_bom_and_extra_columns(cli: Cli, empty_db: Database, tmp_path: Path) -> None:
@@ -170,10 +168,7 @@ def test_csv_with_and_without_bom_and_extra_columns(cli: Cli, empty_db: Database
 # -- fuzzing: the importer raises its own error or imports, never anything else --------------------------
 @pytest.fixture(scope="module")
 def fuzz_db(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Database:
-    import shutil
-
-    path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
-    shutil.copy(demo_template, path)
+    path = copy_demo(demo_template, tmp_path_factory.mktemp("fuzz") / "fuzz.db")
     return open_database(str(path)).db
 
 

@@ -3,36 +3,30 @@
 from __future__ import annotations
 
 import json
-import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Cli
-
-pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
+from tests.conftest import Cli, dump, sql
 
 DEFAULT = "8 GPUs for 12 months"  # seeded in every database, so both sides rank for the same scenario
 
 
-def table_counts(path: Path) -> dict[str, int]:
-    con = sqlite3.connect(path)
-    try:
-        names = [
-            "provider",
-            "offer",
-            "quote_revision",
-            "revision_price",
-            "discount",
-            "extra_cost",
-            "sla_term",
-            "sla_credit_tier",
-            "benchmark_result",
-            "fx_rate",
-        ]
-        return {n: con.execute(f"select count(*) from {n}").fetchone()[0] for n in names}
-    finally:
-        con.close()
+def table_counts(db: Path) -> dict[str, object]:
+    names = [
+        "provider",
+        "offer",
+        "quote_revision",
+        "revision_price",
+        "discount",
+        "extra_cost",
+        "sla_term",
+        "sla_credit_tier",
+        "benchmark_result",
+        "fx_rate",
+    ]
+    return {n: sql(db, f"select count(*) from {n}")[0][0] for n in names}
 
 
 @pytest.fixture
@@ -46,9 +40,9 @@ def exported(cli: Cli, demo_db_path: Path, tmp_path: Path) -> Path:
 
 
 def test_exported_workbook_round_trips_into_an_empty_database(
-    cli: Cli, demo_db_path: Path, exported: Path, tmp_path: Path
+    new_db: Callable[[str], Path], cli: Cli, demo_db_path: Path, exported: Path, tmp_path: Path
 ) -> None:
-    fresh = tmp_path / "fresh.db"
+    fresh = new_db("fresh.db")
     result = cli("--db", str(fresh), "import", str(exported), "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
@@ -67,22 +61,26 @@ def test_exported_workbook_round_trips_into_an_empty_database(
         assert after == before
 
 
-def test_reimporting_the_same_file_changes_nothing(cli: Cli, exported: Path, tmp_path: Path) -> None:
-    fresh = tmp_path / "fresh.db"
+def test_reimporting_the_same_file_changes_nothing(
+    new_db: Callable[[str], Path], cli: Cli, exported: Path, tmp_path: Path
+) -> None:
+    fresh = new_db("fresh.db")
     assert cli("--db", str(fresh), "import", str(exported)).code == 0
     before = table_counts(fresh)
-    dump_before = "\n".join(sqlite3.connect(fresh).iterdump())
+    dump_before = dump(fresh)
     again = cli("--db", str(fresh), "import", str(exported), "--json")
     assert again.code == 0, again.err
     counts = json.loads(again.out)["counts"]
     assert all(c["added"] == 0 and c["changed"] == 0 for c in counts.values()), counts
     assert sum(c["unchanged"] for c in counts.values()) > 50
     assert table_counts(fresh) == before
-    assert "\n".join(sqlite3.connect(fresh).iterdump()) == dump_before
+    assert dump(fresh) == dump_before
 
 
-def test_dry_run_reports_and_writes_nothing(cli: Cli, exported: Path, tmp_path: Path) -> None:
-    fresh = tmp_path / "fresh.db"
+def test_dry_run_reports_and_writes_nothing(
+    new_db: Callable[[str], Path], cli: Cli, exported: Path, tmp_path: Path
+) -> None:
+    fresh = new_db("fresh.db")
     assert cli("--db", str(fresh), "scenario", "list").code == 0  # creates the empty database
     empty = table_counts(fresh)
     result = cli("--db", str(fresh), "import", str(exported), "--dry-run")
@@ -93,10 +91,12 @@ def test_dry_run_reports_and_writes_nothing(cli: Cli, exported: Path, tmp_path: 
     assert table_counts(fresh) == empty
 
 
-def test_a_changed_price_is_reported_as_changed(cli: Cli, exported: Path, tmp_path: Path) -> None:
+def test_a_changed_price_is_reported_as_changed(
+    new_db: Callable[[str], Path], cli: Cli, exported: Path, tmp_path: Path
+) -> None:
     from openpyxl import load_workbook
 
-    fresh = tmp_path / "fresh.db"
+    fresh = new_db("fresh.db")
     assert cli("--db", str(fresh), "import", str(exported)).code == 0
     book = load_workbook(exported)
     rounds = book["Negotiation"]
