@@ -298,7 +298,19 @@ async def test_help_lists_every_binding(demo_db_path: Path) -> None:
         await pilot.press("f1")
         await pilot.pause()
         shown = " ".join(plain(s.content) for s in app.screen.query(Static))
-        for words in ("Dashboard", "Pin", "Our counter", "Command palette", "Cancel (nothing saved)", "Reset inputs"):
+        for words in (
+            "Dashboard",
+            "Pin",
+            "Our counter",
+            "Command palette",
+            "Cancel (nothing saved)",
+            "Reset inputs",
+            "Import logs",
+            "Sign contract",
+            "Contracts",
+            "Incident",
+            "Invoice",
+        ):
             assert words in shown
         await pilot.press("escape")
 

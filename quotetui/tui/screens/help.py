@@ -31,6 +31,8 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from quotetui.tui.app import QuotetuiApp
     from quotetui.tui.dialogs.form import FormScreen
     from quotetui.tui.screens.compare import CompareScreen
+    from quotetui.tui.screens.contract_detail import ContractDetailScreen
+    from quotetui.tui.screens.contracts import ContractsScreen
     from quotetui.tui.screens.dashboard import DashboardScreen
     from quotetui.tui.screens.offer_detail import OfferDetailScreen
     from quotetui.tui.screens.offers import OffersScreen
@@ -47,6 +49,8 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Offers", of(OffersScreen) + of(VirtualTable)),
         ("Compare", of(CompareScreen)),
         ("Offer detail", of(OfferDetailScreen)),
+        ("Contracts", of(ContractsScreen)),
+        ("Contract", of(ContractDetailScreen)),
         ("Rent vs buy", of(RentBuyScreen)),
         ("Training planner", of(TrainingScreen)),
         ("Forms", of(FormScreen)),
