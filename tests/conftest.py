@@ -145,18 +145,19 @@ def execute(db: Path | str, statement: str, params: dict[str, object] | None = N
         engine.dispose()
 
 
-def dump(db: Path | str) -> str:
-    """Every row of every table, sorted: equal dumps mean equal contents (SQLite or PostgreSQL)."""
+def dump(db: Path | str, skip: frozenset[str] = frozenset()) -> str:
+    """Every row of every table, sorted: equal dumps mean equal contents (SQLite or PostgreSQL). Columns
+    named in ``skip`` (write-time stamps, say) are left out."""
     url = str(db) if "://" in str(db) else f"sqlite:///{db}"
     engine = sa.create_engine(url)
     try:
         with engine.connect() as conn:
-            tables = sorted(sa.inspect(conn).get_table_names())
-            lines = [
-                f"{table}: {row}"
-                for table in tables
-                for row in sorted(repr(tuple(r)) for r in conn.exec_driver_sql(f'SELECT * FROM "{table}"'))
-            ]
+            inspector = sa.inspect(conn)
+            lines = []
+            for table in sorted(inspector.get_table_names()):
+                names = [c["name"] for c in inspector.get_columns(table) if c["name"] not in skip]
+                query = f'SELECT {", ".join(f"{chr(34)}{n}{chr(34)}" for n in names)} FROM "{table}"'
+                lines += [f"{table}: {row}" for row in sorted(repr(tuple(r)) for r in conn.exec_driver_sql(query))]
     finally:
         engine.dispose()
     return "\n".join(lines)

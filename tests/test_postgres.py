@@ -130,3 +130,52 @@ def test_two_writers_on_the_server(cli: Cli, pg_url: str) -> None:
         seqs = [r[0] for r in conn.exec_driver_sql("SELECT seq FROM quote_revision WHERE offer_id = 1 ORDER BY seq")]
     engine.dispose()
     assert seqs == list(range(1, 402))  # the demo's round, then 400 without a gap or a duplicate
+
+
+def test_sigkill_during_an_import_on_the_server(pg_url: str, tmp_path: Path) -> None:
+    """Killed at random moments, an import into PostgreSQL leaves the data as before it or after it."""
+    import random
+    import signal
+    import time
+
+    from benchmarks.market import build
+    from quotetui.services.database import open_database
+    from quotetui.services.transfer import export_file
+    from tests.conftest import _pg_create, _pg_drop, dump
+
+    source = open_database(str(tmp_path / "source.db"), load_demo_if_new=False)
+    build(source.db, 300)
+    workbook = export_file(source.db, tmp_path / "market.xlsx")
+    source.db.dispose()
+    stamps = frozenset({"created_at", "updated_at", "imported_at"})
+
+    def quotetui(*args: str) -> list[str]:  # in a process of its own: no connection stays open here
+        return [sys.executable, "-c", "import sys; from quotetui.cli import main; main(sys.argv[1:])", *args]
+
+    def importing(url: str) -> list[str]:
+        return quotetui("--db", url, "import", str(workbook))
+
+    subprocess.run(quotetui("--db", pg_url, "demo"), check=True, capture_output=True)  # a template for every try
+    before = dump(pg_url, stamps)
+    template = sa.engine.make_url(pg_url).database
+
+    full = _pg_create(template)
+    started = time.perf_counter()
+    subprocess.run(importing(full), check=True, capture_output=True)
+    duration = time.perf_counter() - started
+    after = dump(full, stamps)
+    _pg_drop(full)
+    assert after != before
+    rng, kills, tries = random.Random(7), 0, 0
+    while kills < 5 and tries < 20:
+        tries += 1
+        url = _pg_create(template)
+        proc = subprocess.Popen(importing(url), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.3, duration))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(timeout=60)
+        assert dump(url, stamps) in (before, after), f"try {tries} left a partial import"
+        _pg_drop(url)
+    assert kills >= 5
