@@ -211,3 +211,40 @@ def test_the_contracts_sheet_of_the_export(cli: Cli, signed: Path, tmp_path: Pat
     assert row["SLA credits owed"] == 71400 and row["incidents"] == 1 and row["invoices off"] == 1
     assert row["notice deadline"].date().isoformat() == "2027-01-01" and row["auto-renew"] is True
     assert row["next key date"] is not None and row["next"]
+
+
+def test_the_agreed_charge_counts_extras_like_the_engine(cli: Cli, demo_db_path: Path) -> None:
+    """Flat, per-node and per-hour extras count at full use; one in another currency at the dated rate (or a
+    clear error without one); egress, billed by use, is not predicted."""
+    from quotetui.services.editing import save_extra
+
+    opened = open_database(str(demo_db_path))
+    for basis, amount, currency in (
+        ("per_month", "1000", "CNY"),
+        ("per_hour", "1", "CNY"),
+        ("per_month", "100", "USD"),
+    ):
+        save_extra(opened.db, 18, {"kind": "support", "basis": basis, "amount": amount, "currency": currency})
+    save_extra(opened.db, 18, {"kind": "egress", "basis": "per_gb", "amount": "0.5", "currency": "CNY"})
+    opened.db.dispose()
+    add = (
+        "--db",
+        str(demo_db_path),
+        "contracts",
+        "add",
+        "--offer",
+        "18",
+        "--start",
+        "2026-01-01",
+        "--term-months",
+        "3",
+    )
+    missing = cli(*add)
+    assert missing.code == 2 and "USD" in missing.err and _count(demo_db_path, "contract") == 0
+    assert (
+        cli("--db", str(demo_db_path), "fx", "add", "USD", "CNY", "7.1", "--date", "2025-12-31", "--source", "t").code
+        == 0
+    )
+    c = _ok(cli, *add, "--json")
+    # 80,000 a node-month; 1,000 + 1 × 730 hours + 100 USD × 7.1 = 2,440 a month of extras
+    assert c["monthly_charge"] == {"amount": "82440.00", "currency": "CNY"}

@@ -19,12 +19,12 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
-from quotetui.domain.enums import BillingCadence, ExtraBasis, OfferStatus
+from quotetui.domain.enums import BillingCadence, OfferStatus
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import exact_money_amount
 from quotetui.domain.timeutil import as_utc
-from quotetui.services.inputs import load_offer_inputs
+from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Incident, Invoice, Offer, QuoteRevision, SlaCreditTier, SlaTerm
 
@@ -39,11 +39,18 @@ def _revision(offer: OfferInput, seq: int | None) -> tuple[int, tuple[PriceOptio
     raise BadInput(f"offer #{offer.id} has no round {seq} (rounds 1–{offer.revisions[-1].seq})")
 
 
-def _option(
-    offer: OfferInput, options: tuple[PriceOption, ...], gpus: int, months: int, term_option: int | None
-) -> tuple[PriceOption, Fraction]:
-    """The price option agreed (``term_option`` months, else the cheapest for the contract) and its monthly
-    compute charge after the discounts that apply, in the offer's currency."""
+def _agreed(
+    offer: OfferInput,
+    options: tuple[PriceOption, ...],
+    gpus: int,
+    months: int,
+    term_option: int | None,
+    fx: FxTable,
+) -> tuple[PriceOption, Fraction, Fraction]:
+    """The price option agreed (``term_option`` months, else the cheapest for the contract), its monthly
+    compute charge after the discounts that apply, and the extras a month of full use adds (the engine's own
+    extra lines with no egress or storage: usage-billed extras cannot be known in advance), both in the
+    option's currency (other currencies at the dated rate)."""
     probe = replace(offer, options=options)
     candidates = price_options(probe)  # the round's options and those its term discounts imply
     if term_option is not None:
@@ -51,23 +58,11 @@ def _option(
         if not candidates:
             raise BadInput(f"the round has no {term_option}-month price option")
     scenario = ScenarioInput("contract", gpus, months, Decimal(1), candidates[0].currency)
-    costs = [cost_option(probe, o, scenario, FxTable([], date.today()), Assumptions()) for o in candidates]
+    costs = [cost_option(probe, o, scenario, fx, Assumptions()) for o in candidates]
     best = min(costs, key=lambda c: (c.total, c.option.term_months))
-    return best.option, best.effective_node_month * nodes_needed(gpus, offer.gpus_per_node)
-
-
-def _flat_extras(offer: OfferInput, currency: str, nodes: int) -> Fraction:
-    """Extras billed at a flat amount each month (per deal or per node), in the contract's currency; usage-
-    billed extras (egress per GB) cannot be known in advance and are left out of the expected charge."""
-    total = Fraction(0)
-    for x in offer.extras:
-        if x.amount is None or x.currency != currency:
-            continue
-        if x.basis is ExtraBasis.PER_MONTH:
-            total += Fraction(x.amount)
-        elif x.basis is ExtraBasis.PER_NODE_MONTH:
-            total += Fraction(x.amount) * nodes
-    return total
+    extras = sum((line.monthly for line in best.extras), Fraction(0))
+    extras = fx.convert(extras, scenario.home_currency, best.option.currency)[0]
+    return best.option, best.effective_node_month * nodes_needed(gpus, offer.gpus_per_node), extras
 
 
 def _sla(session: Session, offer_id: int) -> dict[str, Any]:
@@ -127,23 +122,12 @@ def accept_offer(
         if count <= 0:
             raise BadInput(f"a contract covers at least one GPU, not {count}")
         seq, options = _revision(offer, revision)
-        option, monthly = _option(offer, options, count, term_months, term_option)
+        option, monthly, flat = _agreed(offer, options, count, term_months, term_option, fx_table(session, start))
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
             for x in offer.extras
             if x.amount is not None
         ]
-        flat = sum(
-            (
-                Fraction(x.amount)
-                * (nodes_needed(count, offer.gpus_per_node) if x.basis is ExtraBasis.PER_NODE_MONTH else 1)
-                for x in offer.extras
-                if x.amount is not None
-                and x.currency == option.currency
-                and x.basis in (ExtraBasis.PER_MONTH, ExtraBasis.PER_NODE_MONTH)
-            ),
-            Fraction(0),
-        )
         row = session.exec(
             select(QuoteRevision).where(QuoteRevision.offer_id == offer_id, QuoteRevision.seq == seq)
         ).one()
