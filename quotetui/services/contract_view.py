@@ -228,20 +228,27 @@ def _load(session: Session, now: datetime, contract_id: int | None) -> list[Cont
     return views
 
 
-def key_dates(db: Database, now: datetime) -> list[KeyDate]:
-    """Every key date: each contract's, and the valid-until day of every open quote."""
+def _quote_dates(session: Session) -> list[KeyDate]:
+    """The valid-until day of every open quote."""
+    quotes = session.exec(
+        select(Offer, Provider.name)
+        .join(Provider, col(Provider.id) == col(Offer.provider_id))
+        .where(col(Offer.valid_until).is_not(None), col(Offer.status).in_(OPEN))
+    ).all()
+    return [
+        KeyDate(o.valid_until, "quote expires", f"offer #{o.id} {provider} {o.name}", None, o.id)
+        for o, provider in quotes
+        if o.valid_until is not None
+    ]
+
+
+def key_dates(db: Database, now: datetime, views: list[ContractView] | None = None) -> list[KeyDate]:
+    """Every key date: each contract's (``views``, when the caller holds them already), and the valid-until
+    day of every open quote."""
     with db.session() as session:
-        views = _load(session, now, None)
-        quotes = session.exec(
-            select(Offer, Provider.name)
-            .join(Provider, col(Provider.id) == col(Offer.provider_id))
-            .where(col(Offer.valid_until).is_not(None), col(Offer.status).in_(OPEN))
-        ).all()
-    found = [k for v in views for k in v.dates]
-    for o, provider in quotes:
-        assert o.valid_until is not None
-        found.append(KeyDate(o.valid_until, "quote expires", f"offer #{o.id} {provider} {o.name}", None, o.id))
-    return found
+        if views is None:
+            views = _load(session, now, None)
+        return [k for v in views for k in v.dates] + _quote_dates(session)
 
 
 def _live(k: KeyDate, today: date, ends: dict[int, date]) -> bool:
@@ -277,14 +284,17 @@ def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
     return rest
 
 
-def due(db: Database, today: date, now: datetime, within: int = 90) -> dict[str, list[KeyDate]]:
+def due(
+    db: Database, today: date, now: datetime, within: int = 90, views: list[ContractView] | None = None
+) -> dict[str, list[KeyDate]]:
     """What needs doing: overdue (a missed notice deadline of a running contract, an unpaid bill, a lapsed
-    open quote), within 30 days, within 31 to ``within`` days."""
+    open quote), within 30 days, within 31 to ``within`` days. ``views``: the contracts, if already loaded."""
     if within < 0:
         raise BadInput(f"--within takes a number of days from 0, not {within}")
-    with db.session() as session:
-        ends = {c.id: c.end_date for c in session.exec(select(Contract)) if c.id is not None}
-    live = _unpaid_once([k for k in key_dates(db, now) if _live(k, today, ends)], today)
+    if views is None:
+        views = load_contracts(db, now)
+    ends = {v.id: v.contract.end_date for v in views}
+    live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, ends)], today)
     g = group(live, today, within)
     return {"overdue": g.overdue, "within_30_days": g.soon, f"within_31_to_{within}_days": g.later}
 

@@ -174,4 +174,4 @@ def _contracts(db: Database, view: MarketView) -> None:
     """Every contract with its availability, credits and invoices, and the key dates by urgency."""
     now = datetime.combine(view.on, utcnow().time(), tzinfo=UTC)
     view.contracts = load_contracts(db, now)
-    view.due = due(db, view.on, now, DEADLINE_DAYS)
+    view.due = due(db, view.on, now, DEADLINE_DAYS, view.contracts)
