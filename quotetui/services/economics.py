@@ -32,6 +32,11 @@ class Ranking:
     skipped: list[tuple[OfferInput, str]] = field(default_factory=list)  # cannot be compared, and why
     fx: FxTable | None = None  # the rates the figures were converted with
 
+    @property
+    def offers(self) -> list[OfferInput]:
+        """Every offer: the ranked ones, then those that cannot be compared."""
+        return [e.offer for e in self.evaluations] + [o for o, _ in self.skipped]
+
 
 def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
     day = on or utcnow().date()

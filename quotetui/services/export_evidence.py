@@ -37,8 +37,7 @@ def benchmarks(data: ExportData) -> Sheet:
     ]
     audits = {a.claim.id: a for a in data.audits}
     logs = {log.evidence_id: log for records in data.logs.values() for log in records}
-    specs = {o.id: e.offer.gpu for e in data.ranking.evaluations for o in [e.offer]}
-    specs |= {o.id: o.gpu for o, _ in data.ranking.skipped}
+    specs = {o.id: o.gpu for o in data.ranking.offers}
 
     def rows() -> Iterator[list[Any]]:
         for b in data.claims:
@@ -104,10 +103,9 @@ def findings(data: ExportData) -> Sheet:
         Column("explanation", 70),
         Column("evidence", 70),
     ]
-    offers = [e.offer for e in data.ranking.evaluations] + [o for o, _ in data.ranking.skipped]
 
     def rows() -> Iterator[list[Any]]:
-        for o in sorted(offers, key=lambda o: o.id):
+        for o in sorted(data.ranking.offers, key=lambda o: o.id):
             for f in data.findings.get(o.id, []):
                 yield [o.provider, o.name, f.severity.value, f.code, f.title, f.explanation, "\n".join(f.evidence)]
 

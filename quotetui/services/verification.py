@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
@@ -160,7 +160,8 @@ class Verifier:
         return check(self.sold(offer), logs, self.catalog, tuple(self.audits.get(offer.id, ())), self.reference(offer))
 
 
-def _logs(session: Session, offer_ids: list[int] | None) -> dict[int, list[LogOnRecord]]:
+def _logs(session: Session, offer_ids: list[int] | None, sold: Sold | None = None) -> dict[int, list[LogOnRecord]]:
+    """Each offer's logs, parsed again from their raw text; summaries against ``sold`` when given."""
     query = select(Evidence).where(col(Evidence.offer_id).is_not(None)).order_by(col(Evidence.id))
     if offer_ids is not None:
         query = query.where(col(Evidence.offer_id).in_(offer_ids))
@@ -171,7 +172,7 @@ def _logs(session: Session, offer_ids: list[int] | None) -> dict[int, list[LogOn
         parsed: ParsedLog | None
         try:
             parsed = parse_log(e.raw, label)
-            summary = summarise(parsed)
+            summary = summarise(parsed, sold)
         except LogError as exc:
             parsed, summary = None, f"no longer readable: {exc}"
         found[e.offer_id].append(LogOnRecord(e.id, label, e.tool, e.host, e.captured_at, e.sha256, summary, parsed))
@@ -211,14 +212,13 @@ def load_verifier(
 def offer_logs(db: Database, offer_id: int, sold: Sold) -> list[LogOnRecord]:
     """The logs on record for one offer, each summarised against what was sold."""
     with db.session() as session:
-        records = _logs(session, [offer_id]).get(offer_id, [])
-    return [replace(r, summary=summarise(r.parsed, sold)) if r.parsed is not None else r for r in records]
+        return _logs(session, [offer_id], sold).get(offer_id, [])
 
 
 def market_findings(db: Database, ranking: Ranking, audits: list[Audit]) -> tuple[Verifier, dict[int, list[Finding]]]:
     """Findings for every offer of a ranking (the TUI and the export show the same ones)."""
     assert ranking.fx is not None
-    offers = [e.offer for e in ranking.evaluations] + [o for o, _ in ranking.skipped]
+    offers = ranking.offers
     verifier = load_verifier(db, offers, ranking.scenario.home_currency, ranking.on, ranking.fx, audits)
     return verifier, {o.id: verifier.findings(o) for o in offers}
 
