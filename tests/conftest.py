@@ -123,10 +123,14 @@ def empty_db(db_path: Path) -> Iterator[Database]:
     opened.db.dispose()
 
 
+def url_of(db: Path | str) -> str:
+    """The SQLAlchemy URL of a test database: a PostgreSQL URL as it is, a file path as SQLite."""
+    return str(db) if "://" in str(db) else f"sqlite:///{db}"
+
+
 def sql(db: Path | str, query: str) -> list[tuple[object, ...]]:
     """Rows of a query on a test database, SQLite file or PostgreSQL URL alike."""
-    url = str(db) if "://" in str(db) else f"sqlite:///{db}"
-    engine = sa.create_engine(url)
+    engine = sa.create_engine(url_of(db))
     try:
         with engine.connect() as conn:
             return [tuple(row) for row in conn.exec_driver_sql(query)]
@@ -136,8 +140,7 @@ def sql(db: Path | str, query: str) -> list[tuple[object, ...]]:
 
 def execute(db: Path | str, statement: str, params: dict[str, object] | None = None) -> None:
     """Run one write statement (named ``:params``) on a test database, SQLite file or PostgreSQL URL."""
-    url = str(db) if "://" in str(db) else f"sqlite:///{db}"
-    engine = sa.create_engine(url)
+    engine = sa.create_engine(url_of(db))
     try:
         with engine.begin() as conn:
             conn.execute(sa.text(statement), params or {})
@@ -148,8 +151,7 @@ def execute(db: Path | str, statement: str, params: dict[str, object] | None = N
 def dump(db: Path | str, skip: frozenset[str] = frozenset()) -> str:
     """Every row of every table, sorted: equal dumps mean equal contents (SQLite or PostgreSQL). Columns
     named in ``skip`` (write-time stamps, say) are left out."""
-    url = str(db) if "://" in str(db) else f"sqlite:///{db}"
-    engine = sa.create_engine(url)
+    engine = sa.create_engine(url_of(db))
     try:
         with engine.connect() as conn:
             inspector = sa.inspect(conn)

@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
 from quotetui.services.database import open_database
 from quotetui.services.editing import save_sla
-from tests.conftest import Cli, sql
+from tests.conftest import Cli, execute, sql
 
 
 def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
@@ -50,11 +49,8 @@ def test_accept_snapshots_the_agreed_terms(cli: Cli, signed: Path) -> None:
     offers = _ok(cli, "--db", db, "offers", "--json")
     assert all(o["id"] != 2 or o["status"] == "accepted" for o in offers) or not any(o["id"] == 2 for o in offers)
     # later edits to the offer change nothing in the contract
-    engine = sa.create_engine(str(signed) if "://" in str(signed) else f"sqlite:///{signed}")
-    with engine.begin() as conn:
-        conn.exec_driver_sql("UPDATE discount SET rate = rate * 2 WHERE offer_id = 2")
-        conn.exec_driver_sql("DELETE FROM sla_credit_tier")
-    engine.dispose()
+    execute(signed, "UPDATE discount SET rate = rate * 2 WHERE offer_id = 2")
+    execute(signed, "DELETE FROM sla_credit_tier")
     again = _ok(cli, "--db", db, "contracts", "show", "1", "--json")
     assert again["monthly_charge"] == c["monthly_charge"] and again["key_dates"] == c["key_dates"]
 

@@ -117,30 +117,9 @@ def upgrade(target: DbTarget, revision: str = "head") -> None:
         engine.dispose()
 
 
-def backup_sqlite(source: Path, dest: Path) -> Path:
-    """Copy a live SQLite database with the online backup API (safe while others use it)."""
-    if dest.exists():
-        raise DatabaseProblem(f"{dest} already exists; choose another backup file")
-    if not dest.parent.is_dir():
-        raise DatabaseProblem(f"folder {dest.parent} does not exist")
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(dest)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-    except sqlite3.DatabaseError as exc:
-        dest.unlink(missing_ok=True)
-        raise DatabaseProblem(f"cannot back up {source}: {exc}") from None
-    finally:
-        src.close()
-    return dest
-
-
-def restore_sqlite(source: Path, dest: Path) -> None:
-    """Overwrite ``dest`` with ``source`` page by page (the online backup API: one write transaction on
-    ``dest`` that waits for its readers and writers like any other)."""
+def _online_copy(source: Path, dest: Path) -> None:
+    """Copy ``source`` into ``dest`` page by page with SQLite's online backup API: ``source`` is read in
+    read-only mode while others use it; the write to ``dest`` waits for its readers and writers."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
         dst = sqlite3.connect(dest, timeout=30)
@@ -148,10 +127,30 @@ def restore_sqlite(source: Path, dest: Path) -> None:
             src.backup(dst)
         finally:
             dst.close()
-    except sqlite3.DatabaseError as exc:
-        raise DatabaseProblem(f"cannot restore {dest} from {source}: {exc}") from None
     finally:
         src.close()
+
+
+def backup_sqlite(source: Path, dest: Path) -> Path:
+    """Copy a live SQLite database with the online backup API (safe while others use it)."""
+    if dest.exists():
+        raise DatabaseProblem(f"{dest} already exists; choose another backup file")
+    if not dest.parent.is_dir():
+        raise DatabaseProblem(f"folder {dest.parent} does not exist")
+    try:
+        _online_copy(source, dest)
+    except sqlite3.DatabaseError as exc:
+        dest.unlink(missing_ok=True)
+        raise DatabaseProblem(f"cannot back up {source}: {exc}") from None
+    return dest
+
+
+def restore_sqlite(source: Path, dest: Path) -> None:
+    """Overwrite ``dest`` with ``source`` (one write transaction on ``dest``, like any other writer's)."""
+    try:
+        _online_copy(source, dest)
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseProblem(f"cannot restore {dest} from {source}: {exc}") from None
 
 
 def timestamped_backup(source: Path) -> Path:
