@@ -108,7 +108,3 @@ class MarketReference:
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.severity.order, f.code))
-
-
-def worst(findings: list[Finding]) -> Severity | None:
-    return min((f.severity for f in findings), key=lambda s: s.order, default=None)
