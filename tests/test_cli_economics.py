@@ -278,7 +278,7 @@ def test_fx_rates_convert_a_usd_offer(cli, db_path: Path) -> None:  # type: igno
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "0"], "--gpus must be at least 1"),
+        (["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "0"], "'--gpus': must be at least 1"),
         (["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "8", "--mfu", "1.2"], "--mfu must be"),
         (["calc", "train", "--flops", "-5", "--gpu", "H100", "--gpus", "8"], "--flops must be more than zero"),
         (["calc", "train", "--gpu", "H100", "--gpus", "8"], "give --flops, or both --params and --tokens"),
@@ -286,8 +286,12 @@ def test_fx_rates_convert_a_usd_offer(cli, db_path: Path) -> None:  # type: igno
         (["calc", "term", "--monthly", "abc"], "is not a number"),
         (["calc", "rent-vs-buy", "--capex", "-1", "--opex-monthly", "1", "--rent-monthly", "2"], "--capex"),
         (["calc", "rent-vs-buy", "--capex", "1", "--opex-monthly", "1"], "--rent-monthly AMOUNT or --offer ID"),
-        (["scenario", "add", "x", "--gpus", "0", "--months", "1"], "--gpus must be at least 1"),
+        (["scenario", "add", "x", "--gpus", "0", "--months", "1"], "Invalid value for '--gpus': must be at least 1"),
         (["scenario", "add", "x", "--gpus", "8", "--months", "1", "--utilization", "1.5"], "--utilization"),
+        (["scenario", "add", "x", "--gpus", "1,2", "--months", "1"], "'1,2' has commas that do not separate thousands"),
+        (["scenario", "add", "x", "--gpus", "9" * 30, "--months", "1"], "'--gpus': must be at most 1,000,000"),
+        (["calc", "term", "--monthly", "9e9999999"], "out of range"),
+        (["calc", "term", "--monthly", "1.234,5"], "decimal comma"),
         (["offers", "--gpu", "H1000"], "closest matches: H100 SXM5"),
         (["offers", "--scenario", "nope"], "no scenario named 'nope'"),
         (["explain", "999"], "no priced offer with id 999"),

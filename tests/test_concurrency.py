@@ -25,7 +25,7 @@ while not go.exists():
     time.sleep(0.005)
 for i in range(500):
     save_revision(db, 1, {"mover": "provider", "quoted_at": "2026-11-30", "amount": str(100000 + i),
-                          "unit": "node_month", "currency": "CNY", "term_months": "1", "note": f"{name}-{i}"})
+                          "unit": "node_month", "currency": "CNY", "term_months": "1", "round_note": f"{name}-{i}"})
 print("done", name)
 """
 

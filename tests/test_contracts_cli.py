@@ -127,8 +127,10 @@ def test_a_one_cent_tolerance(cli: Cli, demo_db_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("--start", "2026-02-30", "--term-months", "12"), "--start '2026-02-30' is not a date"),
-        (("--start", "2026-01-01", "--term-months", "0"), "at least one month"),
+        (("--start", "2026-02-30", "--term-months", "12"), "'--start': '2026-02-30' is not a date"),
+        (("--start", "2026-01-01", "--term-months", "0"), "'--term-months': must be at least 1"),
+        (("--start", "9999-12-31", "--term-months", "12"), "'--start': 9999-12-31 is outside the years 1900–2199"),
+        (("--start", "2026-01-01", "--term-months", "1", "--gpus", "9" * 25), "'--gpus': must be at most 1,000,000"),
         (("--start", "2026-01-01", "--term-months", "1", "--notice-days", "45"), "longer than the 1-month term"),
         (("--start", "2026-01-01", "--term-months", "1", "--signed", "2026-03-01"), "after the term ends"),
         (("--start", "2026-01-01", "--term-months", "1", "--billing", "weekly"), "--billing"),
@@ -148,7 +150,7 @@ def test_bad_incidents_and_invoices_save_nothing(cli: Cli, signed: Path) -> None
     cases = [
         ((*incident, "--start", "2026-03-02T00:00:00Z", "--end", "2026-03-01T00:00:00Z"), "ends"),
         ((*incident, "--start", "2026-03-02T00:00:00"), "has no time zone"),
-        ((*incident, "--start", "yesterday"), "not an ISO 8601 date-time"),
+        ((*incident, "--start", "yesterday"), "is not a date (YYYY-MM-DD) or a date-time with an offset"),
         ((*incident, "--start", "2026-03-02T00:00:00Z", "--gpus", "17"), "17 GPUs affected"),
         (("--db", db, "contracts", "incident", "add", "9", "--description", "x", "--start", "2026-03-02T00:00Z"),
          "no contract #9"),

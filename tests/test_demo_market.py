@@ -124,10 +124,10 @@ def _broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
             "providers/05_huawei.toml",
             'billing_basis = "on_demand"',
             'billing_basis = "weekly"',
-            "billing_basis: BillingBasis 'weekly' is not one of",
+            "offer 1 › billing_basis: 'weekly' is not one of: on_demand, monthly, reserved, spot",
         ),
         ("providers/02_tianxia.toml", 'amount = "220000"', 'amount = "220000.1234567"', "more than 6 decimal places"),
-        ("scenarios.toml", 'utilisation = "0.6"', 'utilisation = "60"', "is not a fraction between 0 and 1"),
+        ("scenarios.toml", 'utilisation = "0.6"', 'utilisation = "60"', "utilisation: must be at most 100 %"),
         (
             "providers/03_aliyun.toml",
             "[[offer]]",

@@ -30,7 +30,7 @@ def test_provider_names_are_unique_and_required(demo_db: Database) -> None:
 
 def test_a_new_offer_gets_its_first_round(demo_db: Database) -> None:
     raw = editing.offer_form(demo_db).values | {
-        "provider_id": "1",
+        "provider": "一万网络",
         "name": "test",
         "gpu": "h200",
         "amount": "95000",
@@ -46,7 +46,7 @@ def test_a_new_offer_gets_its_first_round(demo_db: Database) -> None:
 
 def test_a_range_must_be_ordered_and_a_term_total_needs_a_term(demo_db: Database) -> None:
     raw = editing.offer_form(demo_db).values | {
-        "provider_id": "1",
+        "provider": "一万网络",
         "name": "x",
         "gpu": "h100",
         "amount": "10",
@@ -66,7 +66,7 @@ def test_a_round_moves_the_offer_into_negotiation_and_can_be_corrected(demo_db: 
     with demo_db.session() as session:
         assert session.get(Offer, 12).status.value == "negotiating"  # type: ignore[union-attr]
     fix = editing.revision_edit_form(demo_db, rev)
-    editing.update_revision(demo_db, rev, fix.values | {"amount": "36000", "note": "typo fixed"})
+    editing.update_revision(demo_db, rev, fix.values | {"amount": "36000", "round_note": "typo fixed"})
     with demo_db.session() as session:
         price = session.exec(select(RevisionPrice).where(RevisionPrice.revision_id == rev)).one()
         assert price.amount == Decimal(36000) and session.get(QuoteRevision, rev).note == "typo fixed"  # type: ignore[union-attr]

@@ -34,6 +34,7 @@ def test_no_textual_or_openpyxl(statement: str) -> None:
 def test_domain_imports_no_persistence_or_ui() -> None:
     loaded = _loaded_after(
         "import quotetui.domain.money, quotetui.domain.gpus, quotetui.domain.enums, quotetui.domain.currency, "
-        "quotetui.domain.timeutil, quotetui.domain.errors, quotetui.domain.verification.rules"
+        "quotetui.domain.timeutil, quotetui.domain.errors, quotetui.domain.verification.rules, "
+        "quotetui.domain.fields, quotetui.domain.entities, quotetui.domain.numbers, quotetui.domain.text"
     )
     assert not loaded & {"sqlalchemy", "sqlmodel", "textual", "openpyxl", "alembic", "typer", "rich"}

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
-from tests.conftest import Cli, dump, sql
+from tests.conftest import Cli, dump, sql, url_of
 
 DEFAULT = "8 GPUs for 12 months"  # seeded in every database, so both sides rank for the same scenario
 
@@ -59,6 +60,8 @@ def test_exported_workbook_round_trips_into_an_empty_database(
         before = json.loads(cli("--db", str(demo_db_path), "explain", str(offer), "--json", "--scenario", DEFAULT).out)
         after = json.loads(cli("--db", str(fresh), "explain", str(offer), "--json", "--scenario", DEFAULT).out)
         assert after == before
+    # and every recorded field of every row, not only what the figures use
+    assert facts(fresh) == facts(demo_db_path)
 
 
 def test_reimporting_the_same_file_changes_nothing(
@@ -148,3 +151,30 @@ def test_problems_are_all_listed_with_their_place_and_nothing_is_written(
     assert text.code == 2
     assert "nothing was imported" in text.err
     assert "offers.csv › row 3 › column 'gpus per node': " in text.err
+
+
+ENTITY_TABLES = (
+    "provider", "offer", "quote_revision", "revision_price", "discount", "extra_cost", "sla_term", "sla_credit_tier",
+    "benchmark_result", "fx_rate",
+)  # fmt: skip
+NOT_FACTS = frozenset({"id", "created_at", "updated_at", "source_id", "version"})
+
+
+def facts(db: Path) -> list[str]:
+    """What the user recorded, table by table: every column but row ids, stamps and source links (an import
+    makes its own source rows, named after the workbook). Exact numbers kept as text compare by value
+    (``1.75E+11`` is ``175000000000``)."""
+    import re
+    from decimal import Decimal
+
+    number = re.compile(r"-?\d+(\.\d+)?(E[+-]?\d+)?")
+    engine = sa.create_engine(url_of(db))
+    inspector = sa.inspect(engine)
+    lines = []
+    for table in ENTITY_TABLES:
+        columns = [c["name"] for c in inspector.get_columns(table) if c["name"] not in NOT_FACTS]
+        for row in sql(db, f"SELECT {', '.join(columns)} FROM {table}"):
+            values = [Decimal(v).normalize() if isinstance(v, str) and number.fullmatch(v) else v for v in row]
+            lines.append(f"{table}: {values!r}")
+    engine.dispose()
+    return sorted(lines)

@@ -112,7 +112,7 @@ from quotetui.services.editing import save_revision
 db = open_database(sys.argv[1]).db
 for i in range(200):
     save_revision(db, 1, {"mover": "provider", "quoted_at": "2026-11-30", "amount": str(1000 + i),
-                          "unit": "node_month", "currency": "CNY", "term_months": "1", "note": sys.argv[2]})
+                          "unit": "node_month", "currency": "CNY", "term_months": "1", "round_note": sys.argv[2]})
 """
 
 

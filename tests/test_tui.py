@@ -179,7 +179,7 @@ async def test_add_an_offer_through_the_form(demo_db_path: Path) -> None:
         await pilot.pause()
         form = app.screen
         assert isinstance(form, FormScreen)
-        form.query_one("#f-provider_id", Select).value = "3"  # 阿里云
+        form.query_one("#f-provider", Select).value = "阿里云"
         form.query_one("#f-name", Input).value = "ecs.gn8v 8×H200（包月）"
         form.query_one("#f-gpu", Input).value = "NVIDIA H200"
         form.query_one("#f-amount", Input).value = "110000"
@@ -218,11 +218,11 @@ async def test_bad_input_in_every_field_gives_inline_messages_and_saves_nothing(
         }
         for name, value in bad.items():
             form.query_one(f"#f-{name}", Input).value = value
-        form.query_one("#f-provider_id", Select).clear()
+        form.query_one("#f-provider", Select).clear()
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen)
-        for name in [*bad, "provider_id"]:
+        for name in [*bad, "provider"]:
             message = plain(form.query_one(f"#e-{name}", Static).content)
             assert message, f"{name} shows no message"
         assert "closest matches: H100 SXM5" in plain(form.query_one("#e-gpu", Static).content)

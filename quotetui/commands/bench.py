@@ -7,11 +7,12 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, ScenarioOpt, open_db, print_json
+from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print_json
+from quotetui.domain.entities import ID
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
 
-OfferOpt = Annotated[int, typer.Option("--offer", metavar="ID", help="The offer whose trial machine ran the logs.")]
+OfferOpt = Annotated[int, flag(ID, "--offer", metavar="ID", help="The offer whose trial machine ran the logs.")]
 MARKS = {"critical": "✗", "warning": "!", "info": "i"}
 
 

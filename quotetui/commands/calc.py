@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, ScenarioOpt, lines, open_db, print_json
+from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, lines, open_db, print_json
+from quotetui.domain.entities import ID, PURCHASE, SCENARIO
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
@@ -15,7 +16,7 @@ Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
 @app.command()
 def train(
     ctx: typer.Context,
-    gpus: Annotated[int, typer.Option("--gpus", help="GPUs in the run.")],
+    gpus: Annotated[int, flag(SCENARIO.field("gpu_count"), "--gpus", help="GPUs in the run.")],
     flops: Annotated[str | None, typer.Option("--flops", help="Total FLOPs, e.g. 3.14e23.")] = None,
     params: Annotated[str | None, typer.Option("--params", help="Parameters (with --tokens: 6 × N × D FLOPs).")] = None,
     tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens.")] = None,
@@ -24,7 +25,7 @@ def train(
     ] = None,
     mfu: Annotated[str | None, typer.Option("--mfu", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")] = None,
     scaling: Annotated[str | None, typer.Option("--scaling", help="Scaling efficiency (default: by fabric).")] = None,
-    offer: Annotated[int | None, typer.Option("--offer", metavar="ID", help="Cost the run under this offer.")] = None,
+    offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Cost the run under this offer.")] = None,
     claimed_days: Annotated[str | None, typer.Option("--claimed-days", help="A claimed duration to audit.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -69,11 +70,11 @@ def rent_vs_buy(
     capex: Annotated[str, typer.Option("--capex", help="Purchase cost (servers, network, installation).")],
     opex_monthly: Annotated[str, typer.Option("--opex-monthly", help="Owning costs a month (colo, power, staff).")],
     rent_monthly: Annotated[str | None, typer.Option("--rent-monthly", help="Rent for a month of full use.")] = None,
-    offer: Annotated[int | None, typer.Option("--offer", metavar="ID", help="Take the rent from this offer.")] = None,
+    offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Take the rent from this offer.")] = None,
     scenario: ScenarioOpt = None,
     residual: Annotated[str, typer.Option("--residual", help="Resale value at the horizon.")] = "0",
     discount_rate: Annotated[str, typer.Option("--discount-rate", help="Annual rate for the NPV, e.g. 0.08.")] = "0",
-    horizon_months: Annotated[int, typer.Option("--horizon-months")] = 36,
+    horizon_months: Annotated[int, flag(PURCHASE.field("horizon_months"), "--horizon-months")] = 36,
     utilisation: Annotated[str, typer.Option("--utilization", help="Share of hours in use.")] = "1",
     currency: Annotated[str, typer.Option("--currency", help="Currency of typed amounts.")] = "CNY",
     as_json: JsonFlag = False,

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
+    from quotetui.domain.errors import BadInput, FieldErrors
+    from quotetui.domain.fields import Field
     from quotetui.store.engine import Database
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -15,6 +18,43 @@ ScenarioOpt = Annotated[
     str | None,
     typer.Option("--scenario", "-s", metavar="NAME", help="Scenario to compare for (default: the default one)."),
 ]
+
+
+def parsed(field: Field) -> Callable[[str], Any]:
+    """A flag's parser: the field's declared type and bounds, through the same parser as forms and imports
+    (``--gpus 1,024`` is 1024; ``--gpus 1,2`` is refused). A bad value is a usage error (exit 2) naming the flag."""
+    from quotetui.domain.errors import QuotetuiError
+    from quotetui.domain.fields import parse_value
+
+    def parse(text: str) -> Any:
+        try:
+            return parse_value(field, text)
+        except QuotetuiError as exc:
+            raise typer.BadParameter(str(exc).removeprefix("value ")) from None
+
+    return parse
+
+
+def flag(field: Field, *names: str, help: str | None = None, metavar: str | None = None) -> Any:
+    """A ``typer.Option`` for a declared field."""
+    kinds = {"int": "N", "money": "AMOUNT", "date": "DATE", "datetime": "TIME", "ratio": "FRACTION"}
+    return typer.Option(
+        *names, parser=parsed(field), help=help or field.label, metavar=metavar or kinds.get(field.kind)
+    )
+
+
+def id_arg(metavar: str = "ID", help: str | None = None) -> Any:
+    """A row id as an argument: a whole number of 1 or more that fits the database (else exit 2)."""
+    from quotetui.domain.entities import ID
+
+    return typer.Argument(parser=parsed(ID), metavar=metavar, help=help)
+
+
+def flag_errors(exc: FieldErrors, flags: dict[str, str]) -> BadInput:
+    """A service's field errors, each named by the flag that gave the value."""
+    from quotetui.domain.errors import BadInput
+
+    return BadInput("; ".join(f"{flags.get(name, name)}: {message}" for name, message in exc.errors.items()))
 
 
 def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:

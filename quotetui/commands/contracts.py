@@ -9,7 +9,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, open_db, print_json, table
+from quotetui.commands.common import JsonFlag, flag, id_arg, open_db, print_json, table
+from quotetui.domain import entities as E
+from quotetui.domain.entities import CONTRACT, ID, INCIDENT, INVOICE
+from quotetui.domain.enums import BillingCadence
+from quotetui.domain.fields import Field
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -20,31 +24,15 @@ invoice_app = typer.Typer(help="Invoices, checked against the agreed price.", no
 app.add_typer(incident_app, name="incident")
 app.add_typer(invoice_app, name="invoice")
 
-OnOpt = Annotated[str | None, typer.Option("--on", metavar="DATE", help="As of this day (default: today, UTC).")]
+ON = Field("on", "As of", "date")
+OnOpt = Annotated[date | None, flag(ON, "--on", help="As of this day (default: today, UTC).")]
+WITHIN = Field("within", "Within", "int", minimum=Decimal(1), maximum=Decimal(36500), unit="days")
+INC, V = INCIDENT.field, INVOICE.field
 
 
-def _day(text: str | None, what: str) -> date | None:
-    from quotetui.domain.timeutil import parse_date
-
-    return None if text is None else parse_date(text, what=what)
-
-
-def _money(text: str | None, what: str) -> Decimal | None:
-    from quotetui.domain.money import exact_money_amount
-
-    return None if text is None else exact_money_amount(text, what=what)
-
-
-def _amount(text: str, what: str) -> Decimal:
-    from quotetui.domain.money import exact_money_amount
-
-    return exact_money_amount(text, what=what)
-
-
-def _as_of(on: str | None) -> tuple[date, datetime]:
+def _as_of(day: date | None) -> tuple[date, datetime]:
     from quotetui.domain.timeutil import utcnow
 
-    day = _day(on, "--on")
     if day is None:
         now = utcnow()
         return now.date(), now
@@ -118,75 +106,74 @@ def _row(v: ContractView) -> list[str]:
     ]
 
 
+C = CONTRACT.field
+
+
 @app.command("add")
 def add(
     ctx: typer.Context,
-    offer: Annotated[int, typer.Option("--offer", metavar="ID", help="The offer accepted.")],
-    start: Annotated[str, typer.Option("--start", metavar="DATE", help="First day of service.")],
-    term_months: Annotated[int, typer.Option("--term-months", metavar="N", help="Length of the term.")],
-    revision: Annotated[
-        int | None, typer.Option("--revision", metavar="N", help="The round signed (default: the latest).")
-    ] = None,
-    notice_days: Annotated[
-        int | None, typer.Option("--notice-days", metavar="D", help="Notice before the end.")
-    ] = None,
+    offer: Annotated[int, flag(ID, "--offer", help="The offer accepted.", metavar="ID")],
+    start: Annotated[date, flag(C("start"), "--start", help="First day of service.")],
+    term_months: Annotated[int, flag(C("term_months"), "--term-months", help="Length of the term.")],
+    revision: Annotated[int | None, flag(E.SEQ, "--revision", help="The round signed (default: the latest).")] = None,
+    notice_days: Annotated[int | None, flag(C("notice_days"), "--notice-days", help="Notice before the end.")] = None,
     auto_renew: Annotated[bool, typer.Option("--auto-renew", help="Renews unless notice is given.")] = False,
     renewal_months: Annotated[
-        int | None, typer.Option("--renewal-months", metavar="N", help="Renewal term (default: the term).")
+        int | None, flag(C("renewal_months"), "--renewal-months", help="Renewal term (default: the term).")
     ] = None,
     reference: Annotated[
-        str | None, typer.Option("--reference", metavar="TEXT", help="The contract's reference.")
+        str | None, flag(C("reference"), "--reference", help="The contract's reference.", metavar="TEXT")
     ] = None,
-    signed: Annotated[str | None, typer.Option("--signed", metavar="DATE", help="Day it was signed.")] = None,
+    signed: Annotated[date | None, flag(C("signed"), "--signed", help="Day it was signed.")] = None,
     billing: Annotated[
-        str, typer.Option("--billing", help="monthly, quarterly, half_yearly, annually or upfront.")
-    ] = "monthly",
-    gpus: Annotated[int | None, typer.Option("--gpus", metavar="N", help="GPUs covered (default: one node).")] = None,
-    committed: Annotated[str | None, typer.Option("--committed", metavar="AMOUNT", help="Committed spend.")] = None,
-    prepayment: Annotated[str | None, typer.Option("--prepayment", metavar="AMOUNT", help="Paid in advance.")] = None,
+        BillingCadence, flag(C("billing"), "--billing", help="monthly, quarterly, half_yearly, annually or upfront.")
+    ] = BillingCadence.MONTHLY,
+    gpus: Annotated[int | None, flag(C("gpus"), "--gpus", help="GPUs covered (default: one node).")] = None,
+    committed: Annotated[Decimal | None, flag(C("committed"), "--committed", help="Committed spend.")] = None,
+    prepayment: Annotated[Decimal | None, flag(C("prepayment"), "--prepayment", help="Paid in advance.")] = None,
     early_termination: Annotated[
-        str | None, typer.Option("--early-termination", metavar="TEXT", help="Exit terms.")
+        str | None, flag(C("early_termination"), "--early-termination", help="Exit terms.", metavar="TEXT")
     ] = None,
     term_option: Annotated[
         int | None,
-        typer.Option(
-            "--term-option", metavar="MONTHS", help="The price option signed (default: the cheapest for the term)."
+        flag(
+            E.TERM_MONTHS,
+            "--term-option",
+            help="The price option signed (default: the cheapest for the term).",
+            metavar="MONTHS",
         ),
     ] = None,
     tolerance: Annotated[
-        str, typer.Option("--tolerance", metavar="AMOUNT", help="Invoice difference accepted (default 0).")
-    ] = "0",
+        Decimal, flag(C("tolerance"), "--tolerance", help="Invoice difference accepted (default 0).")
+    ] = Decimal(0),
     as_json: JsonFlag = False,
 ) -> None:
     """Accept an offer's round into a contract; it keeps the agreed price, discounts, extras and SLA."""
-    from quotetui.domain.enums import BillingCadence
     from quotetui.services.contract_view import load_contracts
     from quotetui.services.contracts import accept_offer
 
     db = open_db(ctx)
-    begin = _day(start, "--start")
-    assert begin is not None
     contract = accept_offer(
         db,
         offer,
-        start=begin,
+        start=start,
         term_months=term_months,
         revision=revision,
         notice_days=notice_days,
         auto_renew=auto_renew,
         renewal_months=renewal_months,
         reference=reference,
-        signed=_day(signed, "--signed"),
-        billing=BillingCadence.parse(billing, what="--billing"),  # type: ignore[arg-type]
+        signed=signed,
+        billing=billing,
         gpus=gpus,
-        committed=_money(committed, "--committed"),
-        prepayment=_money(prepayment, "--prepayment"),
+        committed=committed,
+        prepayment=prepayment,
         early_termination=early_termination,
         term_option=term_option,
-        tolerance=_amount(tolerance, "--tolerance"),
+        tolerance=tolerance,
     )
     assert contract.id is not None
-    [view] = load_contracts(db, datetime.combine(begin, time(), tzinfo=UTC), contract.id)
+    [view] = load_contracts(db, datetime.combine(start, time(), tzinfo=UTC), contract.id)
     if as_json:
         print_json(view.to_json())
         return
@@ -227,7 +214,7 @@ def _show(v: ContractView) -> None:
 @app.command("show")
 def show(
     ctx: typer.Context,
-    contract: Annotated[int, typer.Argument(metavar="ID")],
+    contract: Annotated[int, id_arg()],
     on: OnOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -251,7 +238,7 @@ GROUP_NAMES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
 @app.command("due")
 def due(
     ctx: typer.Context,
-    within: Annotated[int, typer.Option("--within", metavar="DAYS", help="How far ahead (default 90).")] = 90,
+    within: Annotated[int, flag(WITHIN, "--within", help="How far ahead (default 90).", metavar="DAYS")] = 90,
     on: OnOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -289,35 +276,24 @@ def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics
 @incident_app.command("add")
 def incident_add(
     ctx: typer.Context,
-    contract: Annotated[int, typer.Argument(metavar="CONTRACT_ID")],
+    contract: Annotated[int, id_arg("CONTRACT_ID")],
     start: Annotated[
-        str, typer.Option("--start", metavar="TIME", help="ISO time with offset, e.g. 2026-03-01T08:00+08:00.")
+        datetime, flag(INC("started_at"), "--start", help="ISO time with offset, e.g. 2026-03-01T08:00+08:00.")
     ],
-    description: Annotated[str, typer.Option("--description", help="What happened.")],
+    description: Annotated[str, flag(INC("description"), "--description", help="What happened.", metavar="TEXT")],
     end: Annotated[
-        str | None, typer.Option("--end", metavar="TIME", help="When service came back (empty: still down).")
+        datetime | None, flag(INC("ended_at"), "--end", help="When service came back (empty: still down).")
     ] = None,
-    gpus: Annotated[int | None, typer.Option("--gpus", metavar="N", help="GPUs affected (default: all).")] = None,
-    nodes: Annotated[int | None, typer.Option("--nodes", metavar="N", help="Nodes affected.")] = None,
+    gpus: Annotated[int | None, flag(INC("affected_gpus"), "--gpus", help="GPUs affected (default: all).")] = None,
+    nodes: Annotated[int | None, flag(INC("affected_nodes"), "--nodes", help="Nodes affected.")] = None,
     claimed: Annotated[bool, typer.Option("--claimed", help="The credit has been claimed.")] = False,
-    received: Annotated[str | None, typer.Option("--received", metavar="AMOUNT", help="Credit received.")] = None,
+    received: Annotated[Decimal | None, flag(INC("received"), "--received", help="Credit received.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Record an outage; the month's availability and the credit owed follow from it."""
-    from quotetui.domain.timeutil import parse_timestamp
     from quotetui.services.contracts import add_incident
 
-    incident = add_incident(
-        open_db(ctx),
-        contract,
-        parse_timestamp(start, what="--start"),
-        parse_timestamp(end, what="--end") if end else None,
-        description,
-        gpus,
-        nodes,
-        claimed,
-        _money(received, "--received"),
-    )
+    incident = add_incident(open_db(ctx), contract, start, end, description, gpus, nodes, claimed, received)
     if as_json:
         print_json({"id": incident.id, "contract_id": contract})
         return
@@ -327,22 +303,15 @@ def incident_add(
 @incident_app.command("update")
 def incident_update(
     ctx: typer.Context,
-    incident: Annotated[int, typer.Argument(metavar="INCIDENT_ID")],
-    end: Annotated[str | None, typer.Option("--end", metavar="TIME", help="When service came back.")] = None,
+    incident: Annotated[int, id_arg("INCIDENT_ID")],
+    end: Annotated[datetime | None, flag(INC("ended_at"), "--end", help="When service came back.")] = None,
     claimed: Annotated[bool | None, typer.Option("--claimed/--not-claimed", help="Credit claimed or not.")] = None,
-    received: Annotated[str | None, typer.Option("--received", metavar="AMOUNT", help="Credit received.")] = None,
+    received: Annotated[Decimal | None, flag(INC("received"), "--received", help="Credit received.")] = None,
 ) -> None:
     """Close an incident, or record that its credit was claimed or received."""
-    from quotetui.domain.timeutil import parse_timestamp
     from quotetui.services.contracts import update_incident
 
-    row = update_incident(
-        open_db(ctx),
-        incident,
-        claimed=claimed,
-        received=_money(received, "--received"),
-        ended_at=parse_timestamp(end, what="--end") if end else None,
-    )
+    row = update_incident(open_db(ctx), incident, claimed=claimed, received=received, ended_at=end)
     typer.echo(
         f"incident #{row.id}: claimed {'yes' if row.credit_claimed else 'no'}, received {row.credit_received or 0}"
     )
@@ -351,13 +320,13 @@ def incident_update(
 @invoice_app.command("add")
 def invoice_add(
     ctx: typer.Context,
-    contract: Annotated[int, typer.Argument(metavar="CONTRACT_ID")],
-    period_from: Annotated[str, typer.Option("--from", metavar="DATE", help="First day billed.")],
-    period_to: Annotated[str, typer.Option("--to", metavar="DATE", help="Last day billed (inclusive).")],
-    amount: Annotated[str, typer.Option("--amount", help="The invoiced amount.")],
-    currency: Annotated[str, typer.Option("--currency", help="ISO code; must be the contract's.")],
-    issued: Annotated[str | None, typer.Option("--issued", metavar="DATE")] = None,
-    reference: Annotated[str | None, typer.Option("--reference")] = None,
+    contract: Annotated[int, id_arg("CONTRACT_ID")],
+    first: Annotated[date, flag(V("period_start"), "--from", help="First day billed.")],
+    last: Annotated[date, flag(V("period_end"), "--to", help="Last day billed (inclusive).")],
+    amount: Annotated[Decimal, flag(V("amount"), "--amount", help="The invoiced amount.")],
+    currency: Annotated[str, flag(V("currency"), "--currency", help="ISO code; must be the contract's.")],
+    issued: Annotated[date | None, flag(V("issued_on"), "--issued")] = None,
+    reference: Annotated[str | None, flag(V("reference"), "--reference", metavar="TEXT")] = None,
     paid: Annotated[bool, typer.Option("--paid", help="Already paid.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
@@ -368,19 +337,7 @@ def invoice_add(
     from quotetui.services.contracts import add_invoice
 
     db = open_db(ctx)
-    first, last = _day(period_from, "--from"), _day(period_to, "--to")
-    assert first is not None and last is not None
-    invoice = add_invoice(
-        db,
-        contract,
-        first,
-        last,
-        _amount(amount, "--amount"),
-        currency,
-        issued_on=_day(issued, "--issued"),
-        reference=reference,
-        paid=paid,
-    )
+    invoice = add_invoice(db, contract, first, last, amount, currency, issued_on=issued, reference=reference, paid=paid)
     [view] = load_contracts(db, datetime.combine(last, time(), tzinfo=UTC), contract)
     line = next(x for x in view.invoices if x.invoice.id == invoice.id)
     if as_json:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, open_db, print_json, table
+from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
 
 app = typer.Typer(help="Dated exchange rates used for conversions (never a silent 1.0).", no_args_is_help=True)
 
@@ -21,11 +21,15 @@ def add(
     source: Annotated[str, typer.Option("--source", help="Where the rate comes from.")],
 ) -> None:
     """Record a dated rate (the same pair on the same day is replaced)."""
+    from quotetui.domain.errors import FieldErrors
     from quotetui.domain.money import plain
-    from quotetui.domain.timeutil import parse_date
     from quotetui.services.fx import add_rate
 
-    view = add_rate(open_db(ctx), base, quote, rate, parse_date(on, what="--date"), source)
+    try:
+        view = add_rate(open_db(ctx), base, quote, rate, on, source)
+    except FieldErrors as exc:
+        flags = {"base": "BASE", "quote": "QUOTE", "rate": "RATE", "as_of": "--date", "source": "--source"}
+        raise flag_errors(exc, flags) from None
     typer.echo(f"1 {view.base} = {plain(view.rate)} {view.quote} on {view.as_of.isoformat()} ({view.source})")
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, ScenarioOpt, lines, open_db, print_json, table
+from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -95,7 +95,7 @@ TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m
 
 def explain(
     ctx: typer.Context,
-    offer_id: Annotated[int, typer.Argument(metavar="OFFER_ID", help="The offer's id (see `quotetui offers`).")],
+    offer_id: Annotated[int, id_arg("OFFER_ID", "The offer's id (see `quotetui offers`).")],
     scenario: ScenarioOpt = None,
     as_json: JsonFlag = False,
 ) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, open_db, print_json, table
+from quotetui.commands.common import JsonFlag, flag, flag_errors, open_db, parsed, print_json, table
+from quotetui.domain.entities import SCENARIO
+from quotetui.domain.errors import FieldErrors
 
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
@@ -62,45 +65,67 @@ def show(
             typer.echo(f"{key}: {value}")
 
 
+S = SCENARIO.field
+FLAGS = {
+    "gpu_count": "--gpus",
+    "months": "--months",
+    "utilisation": "--utilization",
+    "egress_tb_month": "--egress-tb",
+    "storage_tb": "--storage-tb",
+    "gpu": "--gpu",
+    "train_flops": "--flops",
+    "train_params": "--params",
+    "train_tokens": "--tokens",
+    "home_currency": "--currency",
+    "description": "--description",
+    "name": "NAME",
+}
+
+
 @app.command()
 def add(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="A name for the scenario.")],
-    gpus: Annotated[int, typer.Option("--gpus", help="GPUs needed.")],
-    months: Annotated[int, typer.Option("--months", help="How long they are needed.")],
-    utilisation: Annotated[str, typer.Option("--utilization", help="Share of hours in use, 0 < u ≤ 1.")] = "1",
-    egress_tb: Annotated[str, typer.Option("--egress-tb", help="Egress TB a month.")] = "0",
-    storage_tb: Annotated[str, typer.Option("--storage-tb", help="Storage TB.")] = "0",
+    name: Annotated[str, typer.Argument(help="A name for the scenario.", parser=parsed(S("name")), metavar="NAME")],
+    gpus: Annotated[int, flag(S("gpu_count"), "--gpus", help="GPUs needed.")],
+    months: Annotated[int, flag(S("months"), "--months", help="How long they are needed.")],
+    utilisation: Annotated[
+        Decimal, flag(S("utilisation"), "--utilization", help="Share of hours in use, 0 < u ≤ 1.")
+    ] = Decimal(1),
+    egress_tb: Annotated[Decimal, flag(S("egress_tb_month"), "--egress-tb", help="Egress TB a month.")] = Decimal(0),
+    storage_tb: Annotated[Decimal, flag(S("storage_tb"), "--storage-tb", help="Storage TB.")] = Decimal(0),
     gpu: Annotated[str | None, typer.Option("--gpu", metavar="MODEL", help="GPU model class wanted.")] = None,
-    flops: Annotated[str | None, typer.Option("--flops", help="Training run FLOPs, e.g. 3.14e23.")] = None,
-    params: Annotated[str | None, typer.Option("--params", help="Training run parameters.")] = None,
-    tokens: Annotated[str | None, typer.Option("--tokens", help="Training run tokens.")] = None,
-    currency: Annotated[str, typer.Option("--currency", help="Currency to compare in.")] = "CNY",
-    description: Annotated[str | None, typer.Option("--description")] = None,
+    flops: Annotated[
+        Decimal | None, flag(S("train_flops"), "--flops", help="Training run FLOPs, e.g. 3.14e23.")
+    ] = None,
+    params: Annotated[Decimal | None, flag(S("train_params"), "--params", help="Training run parameters.")] = None,
+    tokens: Annotated[Decimal | None, flag(S("train_tokens"), "--tokens", help="Training run tokens.")] = None,
+    currency: Annotated[str, flag(S("home_currency"), "--currency", help="Currency to compare in.")] = "CNY",
+    description: Annotated[str | None, flag(S("description"), "--description")] = None,
     default: Annotated[bool, typer.Option("--default", help="Make it the default scenario.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Add a scenario (nothing is saved if any value is invalid)."""
     from quotetui.services.scenarios import NewScenario, add_scenario
 
-    view = add_scenario(
-        open_db(ctx),
-        NewScenario(
-            name,
-            gpus,
-            months,
-            utilisation,
-            egress_tb,
-            storage_tb,
-            gpu,
-            flops,
-            params,
-            tokens,
-            currency,
-            description,
-            default,
-        ),
+    new = NewScenario(
+        name,
+        gpus,
+        months,
+        utilisation,
+        egress_tb,
+        storage_tb,
+        gpu,
+        flops,
+        params,
+        tokens,
+        currency,
+        description,
+        default,
     )
+    try:
+        view = add_scenario(open_db(ctx), new)
+    except FieldErrors as exc:
+        raise flag_errors(exc, FLAGS) from None
     if as_json:
         print_json(view.to_json())
     else:

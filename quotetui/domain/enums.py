@@ -157,3 +157,11 @@ class Metric(Choice):
     SCALING_EFFICIENCY = "scaling_efficiency"
     GPU_UTILISATION = "gpu_utilisation"
     CHEAPER_THAN = "cheaper_than"  # a price comparison: ``conditions`` names the offers compared
+
+
+class Qualifier(Choice):
+    """A claim's own wording of precision (stored as text; empty for an exact figure)."""
+
+    ABOUT = "about"  # 约
+    AT_LEAST = "at_least"  # 以上, 85%+
+    AT_MOST = "at_most"

@@ -25,3 +25,15 @@ class UnknownGpu(BadInput):
 
 class DatabaseProblem(QuotetuiError):
     """The database cannot be opened or used: not a database, corrupt, too new, unreachable."""
+
+
+class FieldErrors(BadInput):
+    """Several fields are invalid; ``errors`` maps each field name to its message."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))
+
+
+class Conflict(BadInput):
+    """The row was changed by someone else since it was read (a form opened before another save)."""

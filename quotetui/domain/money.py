@@ -7,7 +7,7 @@ An amount with more places is rejected, never rounded; floats are refused everyw
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from quotetui.domain.currency import currency_code, minor_units
 from quotetui.domain.errors import BadInput, PrecisionError
@@ -23,28 +23,14 @@ MAX_MONEY = Decimal(10) ** 13
 
 
 def to_decimal(value: object, *, what: str = "amount") -> Decimal:
-    """Convert user or file input to a finite ``Decimal`` without ever passing through ``float``.
+    """Convert user or file input to a finite ``Decimal`` without ever passing through ``float``, through
+    the one number parser (:func:`quotetui.domain.numbers.parse_number`): thousands separators only in
+    their places, full-width digits read, anything ambiguous refused. Floats and booleans are refused."""
+    from quotetui.domain.numbers import parse_number
 
-    Accepts ``Decimal``, ``int`` and decimal text (surrounding spaces, ``_`` and ``,`` thousands
-    separators allowed). Floats and booleans are refused because they cannot be exact.
-    """
     if isinstance(value, bool | float):
         raise BadInput(f"{what} {value!r} is a binary float; give it as decimal text or Decimal")
-    if isinstance(value, Decimal):
-        result = value
-    elif isinstance(value, int):
-        result = Decimal(value)
-    elif isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        try:
-            result = Decimal(text)
-        except InvalidOperation:
-            raise BadInput(f"{what} {value!r} is not a number") from None
-    else:
-        raise BadInput(f"{what} {value!r} is not a number")
-    if not result.is_finite():
-        raise BadInput(f"{what} {value!r} is not a finite number")
-    return result
+    return parse_number(value, what=what)
 
 
 def decimal_places(value: Decimal) -> int:

@@ -3,249 +3,105 @@
 Layout: ``sources.toml``, ``providers/*.toml`` (a provider, its offers with revisions, discounts,
 extras and SLA, and its claims), ``claims.toml`` (market-wide claims), ``scenarios.toml``,
 ``ownership.toml``. Money, ratios and large numbers are strings so that they stay exact.
+
+Each entry's keys are the declared fields of its entity (``domain/entities.py``), read by the same parser
+and held to the same bounds as a form or an import; sources, offers and claims refer to each other by
+``key``.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Any, TypeVar
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, ValidationError
 
-from quotetui.domain import enums as e
+from quotetui.domain import entities as E
 from quotetui.domain.errors import BadInput
-from quotetui.io.fields import (
-    Currency,
-    Exact,
-    MoneyAmount,
-    Ratio,
-    Strict,
-    Timestamp,
-    choice_of,
-    explain,
+from quotetui.io.fields import Strict, explain, model_of
+
+
+def _without(entity: E.Entity, *names: str) -> tuple[E.Field, ...]:
+    return tuple(f for f in entity.fields if f.name not in names)
+
+
+SourceEntry = model_of("SourceEntry", E.SOURCE.fields, key=(str, ...))
+PriceEntry = model_of(
+    "PriceEntry",
+    (*_without(E.PRICE, "currency"), replace(E.CURRENCY, required=False), E.IS_ESTIMATE, E.NOTE),
+    rules=E.PRICE.rules,
 )
-
-
-class SourceEntry(Strict):
-    key: str
-    kind: choice_of(e.SourceKind)  # type: ignore[valid-type]
-    title: str
-    reference: str | None = None
-    published: date | None = None
-    note: str | None = None
-
-
-class PriceEntry(Strict):
-    term_months: int = Field(ge=0)
-    unit: choice_of(e.PriceUnit)  # type: ignore[valid-type]
-    amount: MoneyAmount
-    amount_high: MoneyAmount | None = None
-    currency: Currency | None = None
-    prepay: bool = False
-    is_estimate: bool = False
-    note: str | None = None
-
-    @model_validator(mode="after")
-    def _range(self) -> PriceEntry:
-        if self.amount < 0:
-            raise ValueError("amount must not be negative")
-        if self.amount_high is not None and self.amount_high < self.amount:
-            raise ValueError(f"amount_high {self.amount_high} is below amount {self.amount}")
-        return self
-
-
-class RevisionEntry(Strict):
-    mover: choice_of(e.Mover)  # type: ignore[valid-type]
-    quoted_at: Timestamp
-    source: str | None = None
-    is_estimate: bool = False
-    note: str | None = None
-    price: list[PriceEntry] = Field(min_length=1)
-
-
-class DiscountEntry(Strict):
-    kind: choice_of(e.DiscountKind)  # type: ignore[valid-type]
-    rate: Ratio | None = None
-    min_term_months: int | None = Field(default=None, ge=0)
-    min_gpus: int | None = Field(default=None, ge=0)
-    requires_prepay: bool = False
-    description: str | None = None
-    is_estimate: bool = False
-    source: str | None = None
-
-    @model_validator(mode="after")
-    def _below_one(self) -> DiscountEntry:
-        if self.rate is not None and self.rate >= 1:
-            raise ValueError(f'rate {self.rate} would make the price free; a 15 % discount is "0.15"')
-        return self
-
-
-class ExtraEntry(Strict):
-    kind: choice_of(e.ExtraKind)  # type: ignore[valid-type]
-    basis: choice_of(e.ExtraBasis)  # type: ignore[valid-type]
-    amount: MoneyAmount | None = None
-    currency: Currency | None = None
-    refundable: bool = False
-    description: str | None = None
-    is_estimate: bool = False
-    source: str | None = None
-
-
-class CreditEntry(Strict):
-    below: Ratio
-    credit: Ratio
-
-
-class SlaEntry(Strict):
-    availability: Ratio | None = None
-    response_minutes: int | None = Field(default=None, ge=0)
-    replacement_hours: int | None = Field(default=None, ge=0)
-    support_hours: str | None = None
-    return_days: int | None = Field(default=None, ge=0)
-    dc_tier: str | None = None
-    pue: Exact | None = None
-    power_redundancy: str | None = None
-    preemption: choice_of(e.PreemptionRisk) = e.PreemptionRisk.UNKNOWN  # type: ignore[valid-type]
-    notes: str | None = None
-    is_estimate: bool = False
-    source: str | None = None
-    credits: list[CreditEntry] = Field(default_factory=list)
-
-
-class OfferEntry(Strict):
-    key: str
-    name: str
-    gpu: str
-    gpus_per_node: int = Field(ge=1)
-    form_factor: choice_of(e.FormFactor)  # type: ignore[valid-type]
-    nodes_available: int | None = Field(default=None, ge=0)
-    cpu: str | None = None
-    ram_gb: int | None = Field(default=None, ge=0)
-    nvme_tb: Exact | None = None
-    intra_fabric: choice_of(e.IntraFabric) = e.IntraFabric.UNKNOWN  # type: ignore[valid-type]
-    inter_fabric: choice_of(e.InterFabric) = e.InterFabric.UNKNOWN  # type: ignore[valid-type]
-    inter_gbps_per_gpu: Exact | None = None
-    bare_metal: bool = True
-    region: str | None = None
-    stock_note: str | None = None
-    lead_time_days: int | None = Field(default=None, ge=0)
-    billing_basis: choice_of(e.BillingBasis)  # type: ignore[valid-type]
-    status: choice_of(e.OfferStatus) = e.OfferStatus.DRAFT  # type: ignore[valid-type]
-    valid_until: date | None = None
-    source: str | None = None
-    is_estimate: bool = False
-    notes: str | None = None
-    revision: list[RevisionEntry] = Field(min_length=1)
-    discount: list[DiscountEntry] = Field(default_factory=list)
-    extra: list[ExtraEntry] = Field(default_factory=list)
-    sla: SlaEntry | None = None
-
-
-class ClaimEntry(Strict):
-    offer: str | None = None
-    metric: choice_of(e.Metric)  # type: ignore[valid-type]
-    value: Exact
-    value_high: Exact | None = None
-    qualifier: Literal["", "about", "at_least", "at_most"] = ""
-    unit: str
-    gpu: str | None = None
-    gpu_count: int | None = Field(default=None, ge=1)
-    workload: str | None = None
-    model_params: Exact | None = None
-    tokens: Exact | None = None
-    flops: Exact | None = None
-    claimed_mfu: Exact | None = None
-    seq_len: int | None = Field(default=None, ge=1)
-    dtype: str | None = None
-    conditions: str | None = None
-    source: str
-    quote: str | None = None
-    compared: list[str] = Field(default_factory=list)  # offer keys, for cheaper_than claims
-
-
-class ProviderEntry(Strict):
-    name: str = Field(min_length=1, max_length=120)
-    kind: choice_of(e.ProviderKind)  # type: ignore[valid-type]
-    parent: str | None = None
-    regions: list[str] = Field(default_factory=list)
-    certifications: list[str] = Field(default_factory=list)
-    contacts: str | None = None
-    website: str | None = None
-    currency: Currency
-    notes: str | None = None
+RevisionEntry = model_of(
+    "RevisionEntry",
+    (
+        E.MOVER,
+        E.QUOTED_AT,
+        E.SOURCE_REF,
+        replace(E.ROUND_ESTIMATE, name="is_estimate"),
+        replace(E.ROUND_NOTE, name="note"),
+    ),
+    price=(list[PriceEntry], Field(min_length=1)),  # type: ignore[valid-type]
+)
+DiscountEntry = model_of("DiscountEntry", _without(E.DISCOUNT, "provider", "offer"), rules=E.DISCOUNT.rules)
+ExtraEntry = model_of(
+    "ExtraEntry", (*_without(E.EXTRA, "provider", "offer", "currency"), replace(E.CURRENCY, required=False))
+)
+CreditEntry = model_of("CreditEntry", (replace(E.CREDIT_BELOW, required=True), replace(E.CREDIT_RATE, required=True)))
+SlaEntry = model_of(
+    "SlaEntry",
+    _without(E.SLA, "provider", "offer", "credits"),
+    credits=(list[CreditEntry], Field(default_factory=list)),  # type: ignore[valid-type]
+)
+OfferEntry = model_of(
+    "OfferEntry",
+    _without(E.OFFER, "provider"),
+    key=(str, ...),
+    revision=(list[RevisionEntry], Field(min_length=1)),  # type: ignore[valid-type]
+    discount=(list[DiscountEntry], Field(default_factory=list)),  # type: ignore[valid-type]
+    extra=(list[ExtraEntry], Field(default_factory=list)),  # type: ignore[valid-type]
+    sla=(SlaEntry | None, None),  # type: ignore[valid-type]
+)
+ClaimEntry = model_of(
+    "ClaimEntry",
+    _without(E.CLAIM, "provider", "provenance", "compared"),
+    compared=(list[str], Field(default_factory=list)),  # offer keys, for cheaper_than claims
+)
+ProviderEntry = model_of("ProviderEntry", (*E.PROVIDER.fields, E.CURRENCY))
+ScenarioEntry = model_of("ScenarioEntry", E.SCENARIO.fields, rules=E.SCENARIO.rules)
+PurchaseEntry = model_of("PurchaseEntry", E.PURCHASE.fields)
 
 
 class ProviderFile(Strict):
-    provider: ProviderEntry
-    offer: list[OfferEntry] = Field(default_factory=list)
-    claim: list[ClaimEntry] = Field(default_factory=list)
-
-
-class ScenarioEntry(Strict):
-    name: str
-    description: str | None = None
-    gpu: str | None = None
-    gpu_count: int = Field(ge=1)
-    months: int = Field(ge=1)
-    utilisation: Ratio
-    egress_tb_month: Exact = Decimal(0)
-    storage_tb: Exact = Decimal(0)
-    train_flops: Exact | None = None
-    train_params: Exact | None = None
-    train_tokens: Exact | None = None
-    home_currency: Currency
-    default: bool = False
-
-
-class PurchaseEntry(Strict):
-    name: str
-    gpu: str
-    gpu_count: int = Field(ge=1)
-    currency: Currency
-    capex: MoneyAmount
-    capex_high: MoneyAmount | None = None
-    colocation_month: MoneyAmount | None = None
-    colocation_month_high: MoneyAmount | None = None
-    power_kw: Exact | None = None
-    pue: Exact | None = None
-    tariff_per_kwh: MoneyAmount | None = None
-    power_month: MoneyAmount | None = None
-    power_month_high: MoneyAmount | None = None
-    ops_month: MoneyAmount | None = None
-    spares_pct_year: Ratio | None = None
-    residual_pct: Ratio | None = None
-    horizon_months: int | None = Field(default=None, ge=1)
-    source: str | None = None
-    notes: str | None = None
+    provider: ProviderEntry  # type: ignore[valid-type]
+    offer: list[OfferEntry] = Field(default_factory=list)  # type: ignore[valid-type]
+    claim: list[ClaimEntry] = Field(default_factory=list)  # type: ignore[valid-type]
 
 
 class SourcesFile(Strict):
-    source: list[SourceEntry] = Field(default_factory=list)
+    source: list[SourceEntry] = Field(default_factory=list)  # type: ignore[valid-type]
 
 
 class ClaimsFile(Strict):
-    claim: list[ClaimEntry] = Field(default_factory=list)
+    claim: list[ClaimEntry] = Field(default_factory=list)  # type: ignore[valid-type]
 
 
 class ScenariosFile(Strict):
-    scenario: list[ScenarioEntry] = Field(default_factory=list)
+    scenario: list[ScenarioEntry] = Field(default_factory=list)  # type: ignore[valid-type]
 
 
 class OwnershipFile(Strict):
-    purchase: list[PurchaseEntry] = Field(default_factory=list)
+    purchase: list[PurchaseEntry] = Field(default_factory=list)  # type: ignore[valid-type]
 
 
 @dataclass(frozen=True, slots=True)
 class DemoMarket:
-    sources: list[SourceEntry]
+    sources: list[Any]
     providers: list[tuple[str, ProviderFile]]  # (file name, content)
-    claims: list[ClaimEntry]
-    scenarios: list[ScenarioEntry]
-    purchases: list[PurchaseEntry]
+    claims: list[Any]
+    scenarios: list[Any]
+    purchases: list[Any]
 
 
 T = TypeVar("T", bound=Strict)

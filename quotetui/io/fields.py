@@ -1,86 +1,64 @@
-"""Pydantic field types shared by file schemas: exact decimals, enum choices, aware timestamps.
+"""Pydantic models of file schemas, made from the field declarations (``domain/entities.py``).
 
-TOML and JSON floats are refused for money and ratios: ``0.1`` as a float is not 0.1. Write such
-values as strings (``amount = "0.5"``) or integers.
+Each declared field is read by the one field parser; TOML and JSON floats are refused for every number:
+``0.1`` as a float is not 0.1. Write such values as strings (``amount = "0.5"``) or integers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
-from decimal import Decimal
-from typing import Annotated, Any
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, create_model, model_validator
 
-from quotetui.domain.currency import currency_code
-from quotetui.domain.enums import Choice
 from quotetui.domain.errors import BadInput, QuotetuiError
-from quotetui.domain.money import exact_money_amount, to_decimal
-from quotetui.domain.timeutil import as_utc, parse_timestamp
-
-
-def _decimal(value: Any) -> Decimal:
-    if isinstance(value, float):
-        raise ValueError(f'{value!r} is a float, which is not exact; write it as a string: "{value}"')
-    try:
-        return to_decimal(value, what="value")
-    except QuotetuiError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _money(value: Any) -> Decimal:
-    amount = _decimal(value)
-    try:
-        return exact_money_amount(amount)
-    except QuotetuiError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _ratio(value: Any) -> Decimal:
-    ratio = _decimal(value)
-    if not Decimal(0) <= ratio <= Decimal(1):
-        raise ValueError(f'{ratio} is not a fraction between 0 and 1 (write 15 % as "0.15")')
-    return ratio
-
-
-def _currency(value: Any) -> str:
-    try:
-        return currency_code(str(value))
-    except QuotetuiError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _timestamp(value: Any) -> datetime:
-    try:
-        if isinstance(value, datetime):
-            return as_utc(value)
-        return parse_timestamp(str(value))
-    except QuotetuiError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def choice_of(enum: type[Choice]) -> Any:
-    def parse(value: Any) -> Choice:
-        try:
-            return enum.parse(value)
-        except QuotetuiError as exc:
-            raise ValueError(str(exc)) from None
-
-    return Annotated[enum, BeforeValidator(parse)]
-
-
-Exact = Annotated[Decimal, BeforeValidator(_decimal)]
-MoneyAmount = Annotated[Decimal, BeforeValidator(_money)]
-Ratio = Annotated[Decimal, BeforeValidator(_ratio)]
-Currency = Annotated[str, BeforeValidator(_currency)]
-Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
+from quotetui.domain.fields import Field as DeclaredField
+from quotetui.domain.fields import Rule, parse_value
 
 
 class Strict(BaseModel):
     """Unknown keys are errors (a typo must not silently drop a figure)."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class _Ruled(Strict):
+    """A model made from field declarations; its entity's cross-field rules run once the fields are read."""
+
+    entity_rules: ClassVar[tuple[Rule, ...]] = ()
+
+    @model_validator(mode="after")
+    def _rules(self) -> _Ruled:
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        for rule in self.entity_rules:
+            problems = rule(values)
+            if problems:
+                raise ValueError("; ".join(f"{name}: {message}" for name, message in problems.items()))
+        return self
+
+
+def _parser(f: DeclaredField) -> Any:
+    def parse(value: Any) -> Any:
+        if isinstance(value, float):
+            raise ValueError(f'{value!r} is a float, which is not exact; write it as a string: "{value}"')
+        try:
+            return parse_value(f, value)
+        except QuotetuiError as exc:
+            raise ValueError(str(exc).removeprefix("value ")) from None
+
+    return parse
+
+
+def model_of(name: str, fields: Iterable[DeclaredField], *, rules: tuple[Rule, ...] = (), **extra: Any) -> Any:
+    """A strict pydantic model whose keys are the declared ``fields`` (each read by the one field parser, a
+    required one without a default), plus ``extra`` structural keys given as ``(type, default)``."""
+    definitions: dict[str, Any] = {}
+    for f in fields:
+        annotation = Annotated[Any, BeforeValidator(_parser(f))]
+        definitions[f.name] = (annotation, ... if f.required else f.empty)
+    model = create_model(name, __base__=_Ruled, **definitions, **extra)
+    model.entity_rules = rules
+    return model
 
 
 def _where(loc: Sequence[int | str]) -> str:

@@ -1,36 +1,32 @@
 """Typed records from a table: columns matched by header name, every cell converted or reported.
 
-Numbers from Excel are binary floats; a float cell is read through its shortest decimal form
-(``repr``), which is the number the user typed, then held to the 6-place money rule like any input.
+Every cell goes through the one parser of the field declarations (:func:`quotetui.domain.fields.parse_value`),
+the same that forms and CLI flags use. Numbers from Excel are binary floats; a float cell is read through
+its shortest decimal form (``repr``), which is the number the user typed, then held to the field's rules.
+
+A record holds only the columns the table has: a column that is absent leaves that field of an existing row
+as it is (see ``services/import_writer.py``), while a present, empty cell clears it.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from quotetui.domain.currency import currency_code
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.fields import Field, parse_value
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.domain.money import MONEY_PLACES, RATE_PLACES, check_places, exact_money_amount
-from quotetui.domain.timeutil import parse_timestamp
-from quotetui.io.import_schema import Col, Entity, norm
+from quotetui.io.import_schema import Entity, header_names, norm
 from quotetui.io.problems import Problem
-from quotetui.io.tables import Table, cell_date
-
-TRUE = {"yes", "y", "true", "1", "是", "有", "√", "x"}
-FALSE = {"no", "n", "false", "0", "否", "无", ""}
-MAX_INT = 10**9  # GPU counts, days, months: far beyond any real quote, far inside a 64-bit column
-MAX_QUANTITY = Decimal(10) ** 30  # FLOPs of the largest training runs are ~1e26
-MAX_RATE = Decimal(10) ** 8  # an exchange rate, stored with 10 places in a 64-bit column
+from quotetui.io.tables import Table
 
 
 @dataclass(slots=True)
 class Record:
     row: int
-    values: dict[str, Any]
+    values: dict[str, Any]  # the present columns' values, by field name
 
 
 @dataclass(slots=True)
@@ -39,10 +35,14 @@ class Parsed:
     table: Table
     records: list[Record] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # headers not used
-    columns: dict[str, int] = field(default_factory=dict)  # column key -> position in the header
+    columns: dict[str, int] = field(default_factory=dict)  # field name -> position in the header
     #: what rows with problems were about: ("provider", "offer") pairs and provider names; rows that refer to
     #: them are left out quietly (their problem is already reported, not repeated as "unknown offer")
     failed: set[tuple[str, str] | str] = field(default_factory=set)
+
+    def has(self, name: str) -> bool:
+        """Whether the table has the column of field ``name``."""
+        return name in self.columns
 
     def about(self, cells: list[Any]) -> tuple[str, str] | str | None:
         def text(key: str) -> str | None:
@@ -52,105 +52,28 @@ class Parsed:
 
         if self.entity.key == "providers":
             return text("name")
-        provider, offer = text("provider"), text("offer")
+        provider, offer = text("provider"), text("name" if self.entity.key == "offers" else "offer")
         return (provider, offer) if provider and offer else provider
 
 
-def to_decimal(value: Any) -> Decimal:
-    if isinstance(value, bool):
-        raise ValueError("a yes/no value where a number belongs")
+def cell_value(value: Any) -> Any:
+    """A cell as the field parser takes it: floats through their shortest decimal text."""
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a finite number")
         return Decimal(repr(value))
-    if isinstance(value, int):
-        return Decimal(value)
-    text = str(value).strip().replace(",", "").replace("，", "").replace("_", "")
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{str(value)!r} is not a number") from None
-    if not number.is_finite():
-        raise ValueError(f"{str(value)!r} is not a finite number")
-    return number
+    return value
 
 
-def convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
-    """The typed value of one cell, or ValueError with a reason a user understands (the domain's own
-    checks — decimal places, amount limits, currency codes, GPU names — give theirs)."""
+def convert(col: Field, value: Any, catalog: GpuCatalog) -> Any:
+    """The typed value of one cell, or ValueError with a reason a user understands."""
     try:
-        return _convert(col, value, catalog)
+        typed = parse_value(col, cell_value(value))
+        if col.kind == "gpu" and typed is not None:
+            return catalog.lookup(typed).key
+        return typed
     except QuotetuiError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _convert(col: Col, value: Any, catalog: GpuCatalog) -> Any:
-    if col.kind == "bool":
-        text = str(value).strip().casefold() if value is not None else ""
-        if isinstance(value, bool):
-            return value
-        if text in TRUE:
-            return True
-        if text in FALSE:
-            return False
-        raise ValueError(f"{value!r} is not yes or no")
-    if col.kind in ("text", "list"):
-        text = str(value).strip()
-        if col.kind == "list":
-            return [p.strip() for p in text.replace("，", ",").replace("、", ",").split(",") if p.strip()]
-        return text
-    if col.kind == "int":
-        number = to_decimal(value)
-        if number != number.to_integral_value() or number < 0:
-            raise ValueError(f"{number} is not a whole number of zero or more")
-        if number > MAX_INT:
-            raise ValueError(f"{number} is too large (limit {MAX_INT:,})")
-        return int(number)
-    if col.kind in ("decimal", "rate"):
-        number = to_decimal(value)
-        if number < 0:
-            raise ValueError("must not be negative")
-        limit, places = (MAX_RATE, RATE_PLACES) if col.kind == "rate" else (MAX_QUANTITY, 12)
-        if number >= limit:
-            raise ValueError(f"{number} is too large (limit {limit:.0e})")
-        return check_places(number, places, what="value")
-    if col.kind == "money":
-        number = to_decimal(value)
-        if number < 0:
-            raise ValueError("must not be negative")
-        return exact_money_amount(number)
-    if col.kind == "fraction":
-        text = str(value).strip()
-        number = to_decimal(text[:-1]) / 100 if isinstance(value, str) and text.endswith("%") else to_decimal(value)
-        if not Decimal(0) <= number <= Decimal(1):
-            raise ValueError(f"{number} is not a fraction between 0 and 1 (15 % is 0.15, or write 15%)")
-        return check_places(number, MONEY_PLACES, what="fraction")
-    if col.kind == "date":
-        day = cell_date(value)
-        if day is None:
-            raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
-        return day
-    if col.kind == "datetime":
-        if isinstance(value, datetime):
-            return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-        if isinstance(value, date):
-            return datetime.combine(value, time(), tzinfo=UTC)
-        day = cell_date(value)
-        if day is not None:
-            return datetime.combine(day, time(), tzinfo=UTC)
-        try:
-            return parse_timestamp(str(value))
-        except QuotetuiError:
-            raise ValueError(f"{value!r} is not a date or a date-time with an offset") from None
-    if col.kind == "currency":
-        return currency_code(str(value))
-    if col.kind == "choice":
-        assert col.choices is not None
-        try:
-            return col.choices.parse(str(value))
-        except QuotetuiError:
-            raise ValueError(f"{str(value)!r} is not one of: {', '.join(m.value for m in col.choices)}") from None
-    if col.kind == "gpu":
-        return catalog.lookup(str(value)).key
-    raise ValueError(f"unknown column kind {col.kind}")
+        raise ValueError(str(exc).removeprefix("value ")) from None
 
 
 def parse_table(
@@ -158,20 +81,20 @@ def parse_table(
 ) -> Parsed:
     """Records of ``entity`` from ``table``; every bad cell and missing column becomes a problem."""
     parsed = Parsed(entity, table)
-    wanted: dict[str, Col] = {}
-    for col in entity.columns:
-        for name in (col.label, col.key, *col.aliases):
+    wanted: dict[str, Field] = {}
+    for col in entity.sheet_fields:
+        for name in header_names(col):
             wanted.setdefault(norm(name), col)
     found: dict[str, int] = {}
     for position, header in enumerate(table.header):
         match = wanted.get(norm(header))
-        if match is None or match.key in found:
+        if match is None or match.name in found:
             if header:
                 parsed.ignored.append(header)
             continue
-        found[match.key] = position
+        found[match.name] = position
     parsed.columns = found
-    missing = [c.label for c in entity.columns if c.required and c.key not in found]
+    missing = [c.column for c in entity.sheet_fields if c.required and c.name not in found]
     if missing:
         problems.append(
             Problem(table.file, f"missing column(s) {', '.join(missing)} for {entity.sheet}", table.sheet, 1)
@@ -179,26 +102,24 @@ def parse_table(
         return parsed
     if parsed.ignored:
         warnings.append(Problem(table.file, f"ignored column(s): {', '.join(parsed.ignored)}", table.sheet, 1))
+    present = [c for c in entity.sheet_fields if c.name in found]
     for number, cells in table.rows:
         values: dict[str, Any] = {}
         ok = True
-        for col in entity.columns:
-            index = found.get(col.key)
-            raw = cells[index] if index is not None and index < len(cells) else None
-            if index is not None and (number, index) in table.bad:
+        for col in present:
+            index = found[col.name]
+            if (number, index) in table.bad:
                 ok = False  # reported already (a formula without a value, control characters …)
                 continue
-            if raw is None or (isinstance(raw, str) and not raw.strip()):
-                if col.required:
-                    problems.append(table.where(number, index, "required"))
-                    ok = False
-                empty: Any = [] if col.kind == "list" else (False if col.kind == "bool" else None)
-                values[col.key] = col.default if col.default is not None else empty
-                continue
+            raw = cells[index] if index < len(cells) else None
             try:
-                values[col.key] = convert(col, raw, catalog)
+                values[col.name] = convert(col, raw, catalog)
             except ValueError as exc:
                 problems.append(table.where(number, index, str(exc)))
+                ok = False
+        if ok:
+            for name, message in entity.check(values).items():
+                problems.append(table.where(number, found.get(name), message))
                 ok = False
         if ok:
             parsed.records.append(Record(number, values))

@@ -16,20 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.fields import Field
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.import_rows import convert
-from quotetui.io.import_schema import Col
 from quotetui.io.problems import Problem
 from quotetui.io.tables import Table
 
 MAX_GPUINFO = 4000
 MAX_GPUS = 1024  # GPUs in one instance
-NUMBERS = {  # the numeric columns, checked like any imported cell
-    "AcceleratorCount": Col("AcceleratorCount", "AcceleratorCount", "decimal", True),
-    "Price": Col("Price", "Price", "money", True, note="USD per instance-hour"),
-    "SpotPrice": Col("SpotPrice", "SpotPrice", "money"),
-    "vCPUs": Col("vCPUs", "vCPUs", "decimal"),
-    "MemoryGiB": Col("MemoryGiB", "MemoryGiB", "decimal"),
+_SIZE = Decimal(10) ** 9
+NUMBERS = {  # the numeric columns of SkyPilot's format, checked by the same parser as any imported cell
+    "AcceleratorCount": Field("AcceleratorCount", "GPUs", "decimal", True, Decimal(0), _SIZE, places=6),
+    "Price": Field("Price", "USD per instance-hour", "money", True, Decimal(0)),
+    "SpotPrice": Field("SpotPrice", "USD per instance-hour, spot", "money", minimum=Decimal(0)),
+    "vCPUs": Field("vCPUs", "vCPUs", "decimal", minimum=Decimal(0), maximum=_SIZE, places=6),
+    "MemoryGiB": Field("MemoryGiB", "GiB", "decimal", minimum=Decimal(0), maximum=_SIZE, places=6),
 }
 
 

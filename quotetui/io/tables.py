@@ -26,6 +26,8 @@ from typing import Any
 
 from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
 
+from quotetui.domain.errors import BadInput
+from quotetui.domain.text import check_text
 from quotetui.io.problems import Problem
 
 MAX_FILE_BYTES = 100 * 2**20
@@ -35,7 +37,6 @@ MAX_MEMBERS = 2000
 MAX_ROWS = 250_000
 MAX_COLUMNS = 200
 MAX_TEXT = 10_000
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # compound file: encrypted OOXML packages and .xls
 FORMULA_CELL = re.compile(rb'<(?:\w+:)?c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*(?<!/)>(.*?)</(?:\w+:)?c>', re.S)
 FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
@@ -74,10 +75,11 @@ def _check_text(value: Any, table: Table, row: int, column: int) -> Any:
         if len(value) > MAX_TEXT:
             table.refuse(row, column, f"text of {len(value):,} characters (limit {MAX_TEXT:,})")
             return None
-        if CONTROL.search(value):
-            table.refuse(row, column, "contains control characters")
+        try:  # the multi-line rules: a one-line field refuses line breaks when its value is parsed
+            return check_text(value, what="the text", multiline=True)
+        except BadInput as exc:
+            table.refuse(row, column, str(exc).removeprefix("the text "))
             return None
-        return value.strip()
     return value
 
 

@@ -12,7 +12,7 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from quotetui.domain.currency import MINOR_UNITS
-from quotetui.io.import_schema import ENTITIES, Col
+from quotetui.io.import_schema import ENTITIES, Field
 
 HEADER_FILL = PatternFill("solid", fgColor="DDE7F3")
 REQUIRED_FONT = Font(bold=True, color="1F3864")
@@ -36,7 +36,7 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
     ranges: dict[str, str] = {}
     column = 1
 
-    def validation_for(col: Col) -> str | None:
+    def validation_for(col: Field) -> str | None:
         nonlocal column
         if col.kind == "gpu":
             key, values = "gpu", gpu_names
@@ -56,17 +56,17 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
     for entity in ENTITIES:
         sheet = book.create_sheet(entity.sheet)
         sheet.freeze_panes = "A2"
-        for index, col in enumerate(entity.columns, start=1):
-            cell = sheet.cell(row=1, column=index, value=col.label)
+        for index, col in enumerate(entity.sheet_fields, start=1):
+            cell = sheet.cell(row=1, column=index, value=col.column)
             cell.fill = HEADER_FILL
             if col.required:
                 cell.font = REQUIRED_FONT
-            note = ("required. " if col.required else "") + (col.note or col.kind)
+            note = ("required. " if col.required else "") + col.note()
             if col.aliases:
                 note += f"\nAlso read as: {', '.join(col.aliases)}"
             cell.comment = Comment(note, "quotetui", width=320, height=120)
             letter = get_column_letter(index)
-            sheet.column_dimensions[letter].width = max(12, min(32, len(col.label) + 4))
+            sheet.column_dimensions[letter].width = max(12, min(32, len(col.column) + 4))
             formula = validation_for(col)
             if formula is not None:
                 dv = DataValidation(
@@ -74,8 +74,8 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
                     formula1=formula,
                     allow_blank=not col.required,
                     showErrorMessage=True,
-                    errorTitle=col.label,
-                    error=f"choose a value from the list ({col.label})",
+                    errorTitle=col.column,
+                    error=f"choose a value from the list ({col.column})",
                 )
                 dv.add(f"{letter}2:{letter}{ROWS_VALIDATED}")
                 sheet.add_data_validation(dv)

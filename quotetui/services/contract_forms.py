@@ -7,31 +7,15 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice
-from quotetui.services.forms import FieldErrors, FieldSpec, FormSpec, parse
+from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Offer
 
-ZERO, ONE = Decimal(0), Decimal(1)
-CADENCES = tuple((c.value.replace("_", " "), c.value) for c in BillingCadence)
-
-CONTRACT_FIELDS = (
-    FieldSpec("start", "First day of service (YYYY-MM-DD)", "date", required=True),
-    FieldSpec("term_months", "Term, months", "int", required=True, minimum=ONE, maximum=Decimal(120)),
-    FieldSpec("notice_days", "Notice period, days", "int", minimum=ZERO, maximum=Decimal(3650)),
-    FieldSpec("auto_renew", "Renews automatically unless notice is given", "bool"),
-    FieldSpec("renewal_months", "Renewal term, months (default: the term)", "int", minimum=ONE),
-    FieldSpec("reference", "Reference", max_length=120),
-    FieldSpec("signed", "Signed on", "date"),
-    FieldSpec("billing", "Billing", "choice", required=True, choices=CADENCES),
-    FieldSpec("gpus", "GPUs covered", "int", required=True, minimum=ONE),
-    FieldSpec("committed", "Committed spend", "money", minimum=ZERO),
-    FieldSpec("prepayment", "Prepayment", "money", minimum=ZERO),
-    FieldSpec("early_termination", "Early termination terms", max_length=2000),
-    FieldSpec("tolerance", "Invoice tolerance (amount)", "money", minimum=ZERO),
-)
+ZERO = Decimal(0)
 
 
 def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
@@ -47,11 +31,12 @@ def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
             "gpus": str(offer.gpus_per_node),
             "tolerance": "0",
         }
-        return FormSpec(f"Sign #{offer_id} {offer.name}: a contract keeps the agreed terms", CONTRACT_FIELDS, values)
+        title = f"Sign #{offer_id} {offer.name}: a contract keeps the agreed terms"
+        return FormSpec(title, E.CONTRACT.form_fields, values, entity=E.CONTRACT)
 
 
 def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
-    v = parse(CONTRACT_FIELDS, raw)
+    v = parse(FormSpec("Contract", E.CONTRACT.form_fields, entity=E.CONTRACT), raw)
     try:
         contract = accept_offer(
             db,
@@ -63,7 +48,7 @@ def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
             renewal_months=v["renewal_months"],
             reference=v["reference"],
             signed=v["signed"],
-            billing=BillingCadence(v["billing"]),
+            billing=v["billing"],
             gpus=v["gpus"],
             committed=v["committed"],
             prepayment=v["prepayment"],
@@ -93,22 +78,13 @@ def _field_for(message: str) -> str:
     return "start"
 
 
-INCIDENT_FIELDS = (
-    FieldSpec("started_at", "Started (2026-03-01T08:00+08:00; a bare date is 00:00 UTC)", "datetime", required=True),
-    FieldSpec("ended_at", "Ended (empty: still down)", "datetime"),
-    FieldSpec("affected_gpus", "GPUs affected (empty: all)", "int", minimum=ONE),
-    FieldSpec("description", "What happened", required=True, max_length=2000),
-    FieldSpec("claimed", "Credit claimed", "bool"),
-    FieldSpec("received", "Credit received", "money", minimum=ZERO),
-)
-
-
 def incident_form(contract: Contract) -> FormSpec:
-    return FormSpec(f"Incident on {contract.reference or f'contract #{contract.id}'}", INCIDENT_FIELDS, {})
+    title = f"Incident on {contract.reference or f'contract #{contract.id}'}"
+    return FormSpec(title, E.INCIDENT.form_fields, {}, entity=E.INCIDENT)
 
 
 def save_incident(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
-    v = parse(INCIDENT_FIELDS, raw)
+    v = parse(FormSpec("Incident", E.INCIDENT.form_fields, entity=E.INCIDENT), raw)
     try:
         row = add_incident(
             db,
@@ -128,24 +104,14 @@ def save_incident(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
     return row.id
 
 
-INVOICE_FIELDS = (
-    FieldSpec("period_start", "Period from", "date", required=True),
-    FieldSpec("period_end", "Period to (inclusive)", "date", required=True),
-    FieldSpec("amount", "Amount", "money", required=True, minimum=ZERO),
-    FieldSpec("currency", "Currency", "currency", required=True),
-    FieldSpec("issued_on", "Issued on", "date"),
-    FieldSpec("reference", "Invoice number", max_length=120),
-    FieldSpec("paid", "Paid", "bool"),
-)
-
-
 def invoice_form(contract: Contract) -> FormSpec:
     values = {"currency": contract.currency}
-    return FormSpec(f"Invoice for {contract.reference or f'contract #{contract.id}'}", INVOICE_FIELDS, values)
+    title = f"Invoice for {contract.reference or f'contract #{contract.id}'}"
+    return FormSpec(title, E.INVOICE.form_fields, values, entity=E.INVOICE)
 
 
 def save_invoice(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
-    v = parse(INVOICE_FIELDS, raw)
+    v = parse(FormSpec("Invoice", E.INVOICE.form_fields, entity=E.INVOICE), raw)
     try:
         row = add_invoice(
             db,

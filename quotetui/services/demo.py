@@ -141,11 +141,11 @@ class _Loader:
             where = f"{origin}: offer {o.key}"
             if o.key in self.offers:
                 raise BadInput(f"{where}: the key is used twice")
+            gpu_id = self._gpu(where, o.gpu)
+            fields = _columns(o, "key", "gpu", "revision", "discount", "extra", "sla")
+            fields["form_factor"] = fields["form_factor"] or self.catalog.lookup(o.gpu).form_factor
             offer = Offer(
-                **_columns(o, "key", "gpu", "revision", "discount", "extra", "sla"),
-                provider_id=provider_id,
-                gpu_model_id=self._gpu(where, o.gpu),
-                source_id=self._source(where, o.source),
+                **fields, provider_id=provider_id, gpu_model_id=gpu_id, source_id=self._source(where, o.source)
             )
             offer_id = insert(self.session, offer)
             self.offers[o.key] = offer
@@ -181,6 +181,7 @@ class _Loader:
                 raise BadInput(f"{where}: unknown offer key {c.offer!r}")
             provider_id = offer.provider_id
         fields = _columns(c, "offer", "gpu", "compared")
+        fields["qualifier"] = c.qualifier.value if c.qualifier else ""
         if c.compared:
             missing = [key for key in c.compared if key not in self.offers]
             if missing:

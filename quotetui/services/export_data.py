@@ -18,6 +18,7 @@ from quotetui.domain.enums import Metric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
+from quotetui.io.compared import format_compared
 from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
@@ -92,7 +93,7 @@ class ExportData:
         if claim.metric is not Metric.CHEAPER_THAN or not claim.conditions:
             return ""
         ids = json.loads(claim.conditions).get("compared_offer_ids", [])
-        return "; ".join(" / ".join(self.offer_key(i)) for i in ids)
+        return format_compared([self.offer_key(i) for i in ids])
 
 
 def gather(

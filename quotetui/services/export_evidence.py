@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from quotetui.domain import entities as E
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.rules import peak_share
-from quotetui.io.import_schema import CLAIMS
 from quotetui.io.xlsx_write import NUMBER, PERCENT, Column, Sheet
+from quotetui.services.export_columns import data_row, template_columns
 from quotetui.services.export_data import ExportData
-from quotetui.services.export_sheets import template_columns
 from quotetui.services.verification import LogOnRecord
 from quotetui.store.models import BenchmarkResult
 
@@ -27,7 +27,7 @@ def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
 def benchmarks(data: ExportData) -> Sheet:
     """Every claimed and verified figure (the importable columns first), its share of the datasheet, the
     verdict on a claim or the log behind a measurement, and the offer's findings (detailed on Findings)."""
-    columns = template_columns(CLAIMS, {"quote": 50, "source": 30}) + [
+    columns = template_columns(E.CLAIM, {"quote": 50, "source": 30}) + [
         Column("verdict", 11),
         Column("implied", 10, NUMBER),
         Column("explanation", 60),
@@ -45,26 +45,15 @@ def benchmarks(data: ExportData) -> Sheet:
             if not provider and b.provider_id:
                 provider = data.provider_names.get(b.provider_id, "")
             a = audits.get(b.id or 0)
+            refs = {
+                "provider": provider or None,
+                "offer": offer or None,
+                "gpu": data.gpu_names.get(b.gpu_model_id or 0),
+                "source": data.sources.get(b.source_id or 0) or _log_source(logs.get(b.evidence_id or 0)),
+                "compared": data.compared(b) or None,
+            }
             yield [
-                provider or None,
-                offer or None,
-                b.provenance.value,
-                b.metric.value,
-                b.value,
-                b.value_high,
-                b.qualifier or None,
-                b.unit,
-                data.gpu_names.get(b.gpu_model_id or 0),
-                b.gpu_count,
-                b.workload,
-                b.model_params,
-                b.tokens,
-                b.flops,
-                b.claimed_mfu,
-                b.dtype,
-                data.sources.get(b.source_id or 0) or _log_source(logs.get(b.evidence_id or 0)),
-                b.quote,
-                data.compared(b) or None,
+                *data_row(E.CLAIM, (b,), refs),
                 a.verdict.value if a else None,
                 a.implied if a else None,
                 a.explanation if a else None,

@@ -8,44 +8,28 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from quotetui.domain import entities as E
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.money import plain
-from quotetui.io.import_schema import DISCOUNTS, EXTRAS, FX, OFFERS, PROVIDERS, REVISIONS, SLA, Entity
 from quotetui.io.xlsx_write import (
-    DATE,
-    DATETIME,
     INTEGER,
     MONEY,
     MONEY_FINE,
-    NUMBER,
     PERCENT,
     Column,
     Sheet,
     Styled,
 )
 from quotetui.services.editing import credits_text
+from quotetui.services.export_columns import data_row, template_columns
 from quotetui.services.export_data import ExportData
 
 
 def d(value: Fraction | None, places: int = 6) -> Decimal | None:
     return None if value is None else dec(value, places)
-
-
-def template_columns(entity: Entity, widths: dict[str, int] | None = None) -> list[Column]:
-    fmt = {
-        "money": MONEY_FINE,
-        "fraction": PERCENT,
-        "date": DATE,
-        "datetime": DATETIME,
-        "int": INTEGER,
-        "decimal": NUMBER,
-        "rate": NUMBER,
-    }
-    widths = widths or {}
-    return [Column(c.label, widths.get(c.key, max(10, len(c.label) + 3)), fmt.get(c.kind)) for c in entity.columns]
 
 
 # -- Summary -----------------------------------------------------------------------------------------------
@@ -158,7 +142,7 @@ def offers(data: ExportData) -> Sheet:
         Column("unknown costs", 30),
         Column("not compared because", 30),
     ]
-    columns = template_columns(OFFERS, {"offer": 30, "notes": 30}) + computed
+    columns = template_columns(E.OFFER, {"name": 30, "notes": 30}) + computed
     by_id: dict[int, tuple[int, Evaluation]] = {e.offer.id: (i, e) for i, e in enumerate(data.ranking.evaluations, 1)}
     skipped = {o.id: why for o, why in data.ranking.skipped}
     current = _current_prices(data)
@@ -166,31 +150,12 @@ def offers(data: ExportData) -> Sheet:
     def rows() -> Iterator[list[Any]]:
         for o in data.offers:
             assert o.id is not None
-            facts = [
-                data.provider_names.get(o.provider_id, ""),
-                o.name,
-                data.gpu_names.get(o.gpu_model_id, ""),
-                o.gpus_per_node,
-                o.form_factor.value,
-                o.nodes_available,
-                o.billing_basis.value,
-                o.status.value,
-                o.valid_until,
-                o.intra_fabric.value,
-                o.inter_fabric.value,
-                o.inter_gbps_per_gpu,
-                o.cpu,
-                o.ram_gb,
-                o.nvme_tb,
-                o.region,
-                o.stock_note,
-                o.lead_time_days,
-                o.bare_metal,
-                o.prorata_days,
-                o.is_estimate,
-                data.sources.get(o.source_id or 0),
-                o.notes,
-            ]
+            refs = {
+                "provider": data.provider_names.get(o.provider_id, ""),
+                "gpu": data.gpu_names.get(o.gpu_model_id, ""),
+                "source": data.sources.get(o.source_id or 0),
+            }
+            facts = data_row(E.OFFER, (o,), refs)
             rank, e = by_id.get(o.id, (None, None))
             price = current.get(o.id)
             figures: list[Any] = [o.id, rank]
@@ -216,7 +181,7 @@ def offers(data: ExportData) -> Sheet:
                     None,
                 ]
             else:
-                figures += [None] * 16 + [skipped.get(o.id, "no price recorded")]
+                figures += [None] * (len(computed) - 7) + [skipped.get(o.id, "no price recorded")]
             yield facts + figures
 
     return Sheet("Offers", columns, rows())
@@ -288,7 +253,7 @@ def _quoted(e: Evaluation) -> str:
 
 # -- data sheets in the template's format --------------------------------------------------------------------
 def negotiation(data: ExportData) -> Sheet:
-    columns = template_columns(REVISIONS, {"offer": 30, "note": 30}) + [
+    columns = template_columns(E.REVISIONS, {"offer": 30, "note": 30}) + [
         Column("saved vs first", 10, PERCENT),
         Column("saved vs list", 10, PERCENT),
         Column("BATNA", 30),
@@ -303,22 +268,15 @@ def negotiation(data: ExportData) -> Sheet:
     def rows() -> Iterator[list[Any]]:
         for rev, price in data.rounds:
             provider, offer = data.offer_key(rev.offer_id)
-            row: list[Any] = [
-                provider,
-                offer,
-                rev.seq,
-                rev.mover.value,
-                rev.quoted_at.replace(tzinfo=None),
-                price.amount,
-                price.amount_high,
-                price.unit.value,
-                price.currency,
-                price.term_months,
-                price.prepay,
-                rev.is_estimate or price.is_estimate,
-                data.sources.get(rev.source_id or 0),
-                rev.note or price.note,
-            ]
+            refs = {
+                "provider": provider,
+                "offer": offer,
+                "source": data.sources.get(rev.source_id or 0),
+                "round_note": rev.note,
+                "round_is_estimate": rev.is_estimate,
+                "quoted_at": rev.quoted_at,
+            }
+            row: list[Any] = data_row(E.REVISIONS, (price, rev), refs)
             position = data.positions.get(rev.offer_id)
             if position is not None and last.get(rev.offer_id) == (rev.seq, price.id):
                 s, b, t = position.savings, position.batna, position.target
@@ -335,74 +293,31 @@ def negotiation(data: ExportData) -> Sheet:
 
 
 def providers(data: ExportData) -> Sheet:
-    rows = (
-        [
-            p.name,
-            p.kind.value,
-            p.parent,
-            ", ".join(p.regions),
-            ", ".join(p.certifications),
-            p.website,
-            p.contacts,
-            p.notes,
-        ]
-        for p in data.providers
-    )
-    return Sheet("Providers", template_columns(PROVIDERS, {"name": 16, "certifications": 40}), rows)
+    rows = (data_row(E.PROVIDER, (p,), {}) for p in data.providers)
+    return Sheet("Providers", template_columns(E.PROVIDER, {"name": 16, "certifications": 40}), rows)
+
+
+def _offer_refs(data: ExportData, row: Any) -> dict[str, Any]:
+    provider, offer = data.offer_key(row.offer_id)
+    return {"provider": provider, "offer": offer, "source": data.sources.get(row.source_id or 0)}
 
 
 def discounts(data: ExportData) -> Sheet:
-    rows = (
-        [
-            *data.offer_key(x.offer_id),
-            x.kind.value,
-            x.rate,
-            x.min_term_months,
-            x.min_gpus,
-            x.requires_prepay,
-            x.description,
-            data.sources.get(x.source_id or 0),
-        ]
-        for x in data.discounts
-    )
-    return Sheet("Discounts", template_columns(DISCOUNTS, {"offer": 30, "description": 40}), rows)
+    rows = (data_row(E.DISCOUNT, (x,), _offer_refs(data, x)) for x in data.discounts)
+    return Sheet("Discounts", template_columns(E.DISCOUNT, {"offer": 30, "description": 40}), rows)
 
 
 def extras(data: ExportData) -> Sheet:
-    rows = (
-        [
-            *data.offer_key(x.offer_id),
-            x.kind.value,
-            x.basis.value,
-            x.amount,
-            x.currency,
-            x.refundable,
-            x.description,
-            data.sources.get(x.source_id or 0),
-        ]
-        for x in data.extras
-    )
-    return Sheet("Extra costs", template_columns(EXTRAS, {"offer": 30, "description": 40}), rows)
+    rows = (data_row(E.EXTRA, (x,), _offer_refs(data, x)) for x in data.extras)
+    return Sheet("Extra costs", template_columns(E.EXTRA, {"offer": 30, "description": 40}), rows)
 
 
 def sla(data: ExportData) -> Sheet:
-    columns = template_columns(SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
+    columns = template_columns(E.SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
     downtime = {e.offer.id: e.downtime_hours_per_year for e in data.ranking.evaluations}
     rows = (
         [
-            *data.offer_key(s.offer_id),
-            s.availability,
-            s.response_minutes,
-            s.replacement_hours,
-            s.support_hours,
-            s.return_days,
-            s.dc_tier,
-            s.pue,
-            s.power_redundancy,
-            s.preemption.value,
-            credits_text(tiers) or None,
-            s.notes,
-            data.sources.get(s.source_id or 0),
+            *data_row(E.SLA, (s,), _offer_refs(data, s) | {"credits": credits_text(tiers) or None}),
             d(downtime.get(s.offer_id), 2),
         ]
         for s, tiers in data.slas
@@ -411,5 +326,5 @@ def sla(data: ExportData) -> Sheet:
 
 
 def fx(data: ExportData) -> Sheet:
-    rows = ([r.base, r.quote, r.rate, r.as_of, r.source] for r in data.fx)
-    return Sheet("FX rates", template_columns(FX, {"source": 30}), rows)
+    rows = (data_row(E.FX, (r,), {}) for r in data.fx)
+    return Sheet("FX rates", template_columns(E.FX, {"source": 30}), rows)

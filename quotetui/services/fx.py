@@ -9,9 +9,9 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from quotetui.domain.currency import currency_code
-from quotetui.domain.errors import BadInput
-from quotetui.domain.money import RATE_PLACES, check_places, plain, to_decimal
+from quotetui.domain.entities import FX
+from quotetui.domain.fields import parse_record
+from quotetui.domain.money import plain
 from quotetui.store.engine import Database
 from quotetui.store.models import FxRate
 
@@ -34,24 +34,18 @@ class RateView:
         }
 
 
-def add_rate(db: Database, base: str, quote: str, rate: str, as_of: date, source: str) -> RateView:
-    """Record 1 ``base`` = ``rate`` ``quote`` on ``as_of``; replaces the same pair on the same day."""
-    b, qc = currency_code(base), currency_code(quote)
-    if b == qc:
-        raise BadInput("an exchange rate needs two different currencies")
-    value = check_places(to_decimal(rate, what="rate"), RATE_PLACES, what="rate")
-    if value <= 0:
-        raise BadInput(f"rate must be more than zero, not {value}")
-    if not source.strip():
-        raise BadInput("say where the rate comes from (--source)")
+def add_rate(db: Database, base: str, quote: str, rate: object, as_of: object, source: str) -> RateView:
+    """Record 1 ``base`` = ``rate`` ``quote`` on ``as_of``; replaces the same pair on the same day. The values
+    are checked as an FX rates sheet's row is (the same declared fields and rules)."""
+    v = parse_record(FX, {"base": base, "quote": quote, "rate": rate, "as_of": as_of, "source": source})
     with db.write() as session:
-        row = session.exec(select(FxRate).where(FxRate.base == b, FxRate.quote == qc, FxRate.as_of == as_of)).first()
+        key = (FxRate.base == v["base"], FxRate.quote == v["quote"], FxRate.as_of == v["as_of"])
+        row = session.exec(select(FxRate).where(*key)).first()
         if row is None:
-            row = FxRate(base=b, quote=qc, rate=value, as_of=as_of, source=source.strip())
-            session.add(row)
+            session.add(FxRate(**v))
         else:
-            row.rate, row.source = value, source.strip()
-    return RateView(b, qc, value, as_of, source.strip())
+            row.rate, row.source = v["rate"], v["source"]
+    return RateView(v["base"], v["quote"], v["rate"], v["as_of"], v["source"])
 
 
 def list_rates(db: Database) -> list[RateView]:

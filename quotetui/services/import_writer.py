@@ -1,26 +1,32 @@
 """Writing parsed import rows into the database, matched on natural keys (provider name; provider + offer;
 offer + round …), inside the caller's transaction. Every problem is collected with its place; the caller
-rolls everything back if there is any."""
+rolls everything back if there is any.
+
+Absent is not empty: a column the file does not have leaves that field of an existing row as it is, and a
+new row gets the field's declared default; a present, empty cell clears the field (or sets its default).
+Every field changed on an existing row is reported, old and new value, so a dry run shows what would change.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field
 from datetime import date
-from functools import partial
 from typing import Any
 
 from sqlmodel import Session, select
 
+from quotetui.domain import entities as E
 from quotetui.domain import enums as e
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
+from quotetui.io.compared import parse_compared
 from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
-from quotetui.services.editing import parse_credits
+from quotetui.services.import_report import Counts, ImportReport
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -36,53 +42,9 @@ from quotetui.store.models import (
     SlaTerm,
     Source,
 )
+from quotetui.store.rows import column_names
 
-
-@dataclass(slots=True)
-class Counts:
-    added: int = 0
-    changed: int = 0
-    unchanged: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.added} added, {self.changed} changed, {self.unchanged} unchanged"
-
-
-@dataclass(slots=True)
-class ImportReport:
-    files: list[str]
-    dry_run: bool
-    counts: dict[str, Counts] = field(default_factory=dict)
-    warnings: list[Problem] = field(default_factory=list)
-
-    def lines(self) -> list[str]:
-        head = "Would import (dry run, nothing written):" if self.dry_run else "Imported:"
-        out = [head] + [f"  {name}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
-        if len(out) == 1:
-            out.append("  nothing: no sheet or file quotetui imports")
-        out += [f"warning: {w}" for w in self.warnings]
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "files": self.files,
-            "dry_run": self.dry_run,
-            "counts": {
-                k: {"added": c.added, "changed": c.changed, "unchanged": c.unchanged} for k, c in self.counts.items()
-            },
-            "imported": not self.dry_run,
-            "warnings": [w.to_json() for w in self.warnings],
-        }
-
-
-def _changed(row: Any, values: dict[str, Any]) -> bool:
-    """Set ``values`` on ``row``; True if anything differed."""
-    differs = False
-    for name, value in values.items():
-        if getattr(row, name) != value:
-            setattr(row, name, value)
-            differs = True
-    return differs
+__all__ = ["Counts", "ImportReport", "Writer"]
 
 
 class Writer:
@@ -92,14 +54,16 @@ class Writer:
         self.session, self.catalog, self.report, self.problems, self.as_of = session, catalog, report, problems, as_of
         self.gpu_ids = {row.key: row.id for row in session.exec(select(GpuModel))}
         self.sources = {s.title: s.id for s in session.exec(select(Source))}
-        self.providers = {p.name: p for p in session.exec(select(Provider))}
-        offers = list(session.exec(select(Offer)))
-        names = {p.id: n for n, p in self.providers.items()}
+        # names match by their NFKC, case-folded key: a look-alike of a known name is that name
+        self.providers = {name_key(p.name): p for p in session.exec(select(Provider))}
+        names = {p.id: k for k, p in self.providers.items()}
         self.offers: dict[tuple[str, str], Offer] = {}
+        for o in session.exec(select(Offer)):
+            self.offers.setdefault((names.get(o.provider_id, ""), name_key(o.name)), o)
         self.failed: set[tuple[str, str] | str] = set()  # providers and offers whose rows had problems
-        for o in offers:
-            self.offers.setdefault((names.get(o.provider_id, ""), o.name), o)
+        self.seen: dict[tuple[str, Any], tuple[Parsed, Record]] = {}  # natural keys met in this import
 
+    # -- bookkeeping ------------------------------------------------------------------------------------
     def count(self, entity: str) -> Counts:
         return self.report.counts.setdefault(entity, Counts())
 
@@ -112,35 +76,69 @@ class Writer:
         else:
             c.unchanged += 1
 
-    def upsert(self, entity: str, existing: dict[Any, Any], key: Any, values: dict[str, Any], make: Any) -> None:
-        """Add the row ``make(**values)`` under its natural ``key``, or update the one there; count which."""
-        row = existing.get(key)
-        if row is None:
-            row = existing[key] = make(**values)
-            self.session.add(row)
-            self.tally(entity, True, False)
-        else:
-            self.tally(entity, False, _changed(row, values))
+    def problem(self, parsed: Parsed, record: Record, column: str | None, reason: str) -> None:
+        self.problems.append(parsed.table.where(record.row, parsed.columns.get(column or ""), reason))
 
-    def problem(self, parsed: Parsed, record: Record, column: str, reason: str) -> None:
-        self.problems.append(parsed.table.where(record.row, parsed.columns.get(column), reason))
+    def once(self, parsed: Parsed, record: Record, key: Any, what: str) -> bool:
+        """False (and a problem naming both rows) when another row of this import has the same natural key."""
+        full = (parsed.entity.key, key)
+        first = self.seen.get(full)
+        if first is None:
+            self.seen[full] = (parsed, record)
+            return True
+        where = f"row {first[1].row}" + (
+            f" of {first[0].table.sheet or first[0].table.file}" if first[0] is not parsed else ""
+        )
+        self.problem(parsed, record, None, f"{what} is also on {where}: each appears once in an import")
+        return False
 
-    def source(self, title: str | None, file: str) -> int | None:
+    def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any]) -> bool:
+        """Set ``values`` on an existing ``row``; report each field that changes; True if any did."""
+        differs = False
+        for name, value in values.items():
+            old = getattr(row, name)
+            if old != value:
+                field = next((f for f in parsed.entity.fields if f.name == name), None)
+                self.report.change(parsed.entity.sheet, label, field, name, old, value)
+                setattr(row, name, value)
+                differs = True
+        return differs
+
+    def values(self, parsed: Parsed, record: Record, model: Any, new: bool) -> dict[str, Any]:
+        """The record's values for ``model``'s columns: what the file has, and for a new row the declared
+        default of every field it lacks (absent columns leave an existing row's fields as they are)."""
+        columns = column_names(model)
+        out = {name: value for name, value in record.values.items() if name in columns}
+        if new:
+            for f in parsed.entity.fields:
+                if f.name in columns and f.name not in out:
+                    out[f.name] = f.empty
+        return out
+
+    def source(self, parsed: Parsed, record: Record, values: dict[str, Any], new: bool) -> None:
+        """``source_id`` from the record's source title, when the file has the column (or the row is new)."""
+        if "source" not in record.values and not new:
+            return
+        title = record.values.get("source")
         if not title:
-            return None
+            values["source_id"] = None
+            return
         if title not in self.sources:
-            row = Source(kind=e.SourceKind.SPREADSHEET, title=title, reference=file)
+            row = Source(kind=e.SourceKind.SPREADSHEET, title=title, reference=parsed.table.file)
             self.session.add(row)
             self.session.flush()
             self.sources[title] = row.id
-        return self.sources[title]
+        values["source_id"] = self.sources[title]
+
+    def provider(self, name: str) -> Provider | None:
+        return self.providers.get(name_key(name))
 
     def offer(self, parsed: Parsed, record: Record) -> Offer | None:
-        key = (record.values["provider"], record.values["offer"])
-        found = self.offers.get(key)
-        if found is None and key not in self.failed and key[0] not in self.failed:
+        named = (record.values["provider"], record.values["offer"])
+        found = self.offers.get((name_key(named[0]), name_key(named[1])))
+        if found is None and named not in self.failed and named[0] not in self.failed:
             self.problem(
-                parsed, record, "offer", f"no offer {key[1]!r} of {key[0]!r} in the database or on the Offers sheet"
+                parsed, record, "offer", f"no offer {named[1]!r} of {named[0]!r} in the database or on the Offers sheet"
             )
         return found
 
@@ -167,191 +165,151 @@ class Writer:
 
     def providers_(self, parsed: Parsed) -> None:
         for r in parsed.records:
-            v = dict(r.values)
-            name = v.pop("name")
-            row = self.providers.get(name)
+            name = r.values["name"]
+            if not self.once(parsed, r, name_key(name), f"provider {name!r}"):
+                continue
+            row = self.provider(name)
+            values = self.values(parsed, r, Provider, row is None)
             if row is None:
-                row = Provider(name=name, **v)
+                row = self.providers[name_key(name)] = Provider(**values)
                 self.session.add(row)
-                self.providers[name] = row
                 self.tally("providers", True, False)
-            else:
-                differs = _changed(row, v)
-                if differs:
-                    row.updated_at = utcnow()
-                self.tally("providers", False, differs)
+                continue
+            values.pop("name")  # the name is the row's key: a look-alike spelling does not rename it
+            differs = self.apply(parsed, row, row.name, values)
+            if differs:
+                row.updated_at = utcnow()
+            self.tally("providers", False, differs)
 
     def offers_(self, parsed: Parsed) -> None:
         for r in parsed.records:
-            v = dict(r.values)
-            provider = self.providers.get(v["provider"])
+            v = r.values
+            provider = self.provider(v["provider"])
             if provider is None:
                 if v["provider"] not in self.failed:
                     self.problem(
                         parsed, r, "provider", f"unknown provider {v['provider']!r}: add it on the Providers sheet"
                     )
                 continue
-            spec = self.catalog.get(v.pop("gpu"))
-            values = {
-                "gpu_model_id": self.gpu_ids[spec.key],
-                "gpus_per_node": v["gpus_per_node"],
-                "form_factor": v["form_factor"] or spec.form_factor,
-                "nodes_available": v["nodes_available"],
-                "billing_basis": v["billing_basis"],
-                "status": v["status"],
-                "valid_until": v["valid_until"],
-                "intra_fabric": v["intra_fabric"],
-                "inter_fabric": v["inter_fabric"],
-                "inter_gbps_per_gpu": v["inter_gbps_per_gpu"],
-                "cpu": v["cpu"],
-                "ram_gb": v["ram_gb"],
-                "nvme_tb": v["nvme_tb"],
-                "region": v["region"],
-                "stock_note": v["stock_note"],
-                "lead_time_days": v["lead_time_days"],
-                "bare_metal": v["bare_metal"],
-                "prorata_days": v["prorata_days"],
-                "is_estimate": v["is_estimate"],
-                "source_id": self.source(v["source"], parsed.table.file),
-                "notes": v["notes"],
-            }
-            if values["gpus_per_node"] < 1:
-                self.problem(parsed, r, "gpus_per_node", "at least 1")
+            key = (name_key(provider.name), name_key(v["name"]))
+            if not self.once(parsed, r, key, f"offer {v['name']!r} of {provider.name!r}"):
                 continue
-            key = (provider.name, v["offer"])
             row = self.offers.get(key)
+            values = self.values(parsed, r, Offer, row is None)
+            if row is not None:
+                values.pop("name")  # the key, as for providers
+            spec = self.catalog.get(v["gpu"])
+            values["gpu_model_id"] = self.gpu_ids[spec.key]
+            if values.get("form_factor", "absent") is None:  # present and empty, or a new row: the GPU's own
+                values["form_factor"] = spec.form_factor
+            self.source(parsed, r, values, row is None)
             if row is None:
                 assert provider.id is not None
-                row = Offer(provider_id=provider.id, name=v["offer"], **values)
+                row = self.offers[key] = Offer(provider_id=provider.id, **values)
                 self.session.add(row)
-                self.offers[key] = row
                 self.tally("offers", True, False)
-            else:
-                differs = _changed(row, values)
-                if differs:
-                    row.updated_at = utcnow()
-                self.tally("offers", False, differs)
+                continue
+            differs = self.apply(parsed, row, f"{provider.name} / {v['name']}", values)
+            if differs:
+                row.updated_at = utcnow()
+            self.tally("offers", False, differs)
 
     def revisions_(self, parsed: Parsed) -> None:
         rounds: dict[tuple[int, int], list[Record]] = defaultdict(list)
+        labels: dict[int, str] = {}
         for r in parsed.records:
             offer = self.offer(parsed, r)
             if offer is None:
                 continue
             v = r.values
-            if v["price_high"] is not None and v["price_high"] < v["price"]:
-                self.problem(parsed, r, "price_high", f"below the price {v['price']}")
-                continue
-            if v["unit"] is e.PriceUnit.TERM_TOTAL and v["term_months"] < 1:
-                self.problem(parsed, r, "term_months", "a price for the whole term needs a term of at least 1")
-                continue
-            if v["round"] < 1:
-                self.problem(parsed, r, "round", "rounds count from 1")
+            if not self.once(
+                parsed,
+                r,
+                (offer.id, v["seq"], v["term_months"], v["unit"]),
+                f"round {v['seq']}'s {v['term_months']}-month {v['unit'].value} price",
+            ):
                 continue
             assert offer.id is not None
-            rounds[(offer.id, v["round"])].append(r)
+            labels[offer.id] = f"{v['provider']} / {v['offer']}"
+            rounds[(offer.id, v["seq"])].append(r)
         existing = {(rev.offer_id, rev.seq): rev for rev in self.session.exec(select(QuoteRevision))}
         options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
         for p in self.session.exec(select(RevisionPrice)):
             options[p.revision_id][(p.term_months, p.unit)] = p
         staged = []
         for (offer_id, seq), records in rounds.items():
-            first = records[0].values
-            values = {
-                "mover": first["mover"],
-                "quoted_at": first["quoted_at"],
-                "is_estimate": first["is_estimate"],
-                "note": first["note"],
-                "source_id": self.source(first["source"], parsed.table.file),
-            }
+            first = records[0]
             rev = existing.get((offer_id, seq))
+            values = {
+                column: first.values.get(name, parsed.entity.field(name).empty)
+                for name, column in E.ROUND_COLUMNS.items()
+                if name in first.values or rev is None
+            }
+            self.source(parsed, first, values, rev is None)
+            label = f"{labels[offer_id]} round {seq}"
             if rev is None:
                 rev = QuoteRevision(offer_id=offer_id, seq=seq, **values)
                 self.session.add(rev)
-                staged.append((rev, records, True, False))
+                staged.append((rev, records, True, False, label))
             else:
-                staged.append((rev, records, False, _changed(rev, values)))
+                staged.append((rev, records, False, self.apply(parsed, rev, label, values), label))
         self.session.flush()  # one flush gives every new round its id
-        for rev, records, added, differs in staged:
+        for rev, records, added, differs, label in staged:
             assert rev.id is not None
             prices = options.get(rev.id, {})
             seen = set()
             for record in records:
-                v = record.values
-                key = (v["term_months"], v["unit"])
-                if key in seen:
-                    self.problem(parsed, record, "term_months", "the same term and unit twice in one round")
-                    continue
+                key = (record.values["term_months"], record.values["unit"])
                 seen.add(key)
-                pv = {
-                    "amount": v["price"],
-                    "amount_high": v["price_high"],
-                    "currency": v["currency"],
-                    "prepay": v["prepay"],
-                    "is_estimate": v["is_estimate"],
-                }
                 price = prices.get(key)
+                values = self.values(parsed, record, RevisionPrice, price is None)
                 if price is None:
-                    self.session.add(RevisionPrice(revision_id=rev.id, term_months=key[0], unit=key[1], **pv))
+                    values |= {"revision_id": rev.id, "term_months": key[0], "unit": key[1]}
+                    self.session.add(RevisionPrice(**values))
                     differs = True
                 else:
-                    differs = _changed(price, pv) or differs
+                    option = f"{label} ({key[0]} months, {key[1].value})"
+                    differs = self.apply(parsed, price, option, values) or differs
             for key, price in prices.items():  # the sheet lists every option of the rounds it mentions
                 if key not in seen:
+                    self.report.change(
+                        parsed.entity.sheet, label, None, "price option", f"{key[0]} months, {key[1].value}", "removed"
+                    )
                     self.session.delete(price)
                     differs = True
             self.tally("revisions", added, differs and not added)
 
-    def discounts_(self, parsed: Parsed) -> None:
-        existing: dict[Any, Discount] = {
-            (d.offer_id, d.kind, d.min_term_months, d.min_gpus, d.requires_prepay): d
-            for d in self.session.exec(select(Discount))
+    def _keyed(self, parsed: Parsed, model: Any, entity: str, key_fields: tuple[str, ...]) -> None:
+        """Discounts and extra costs: an offer's row per natural key (the key's fields absent count as empty)."""
+        existing: dict[Any, Any] = {
+            (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in self.session.exec(select(model))
         }
         for r in parsed.records:
             offer = self.offer(parsed, r)
             if offer is None:
                 continue
-            v = r.values
-            if v["rate"] is not None and v["rate"] >= 1:
-                self.problem(parsed, r, "rate", "a discount below 1 (100 %)")
+            parts = tuple(r.values.get(f, parsed.entity.field(f).empty) for f in key_fields)
+            key = (offer.id, *parts)
+            if not self.once(parsed, r, key, f"the {' / '.join(str(getattr(p, 'value', p)) for p in parts)} row"):
                 continue
-            key = (offer.id, v["kind"], v["min_term_months"], v["min_gpus"], v["requires_prepay"])
-            values = {
-                "rate": v["rate"],
-                "description": v["description"],
-                "source_id": self.source(v["source"], parsed.table.file),
-            }
-            assert offer.id is not None
-            make = partial(
-                Discount,
-                offer_id=offer.id,
-                kind=v["kind"],
-                min_term_months=v["min_term_months"],
-                min_gpus=v["min_gpus"],
-                requires_prepay=v["requires_prepay"],
+            row = existing.get(key)
+            values = self.values(parsed, r, model, row is None)
+            self.source(parsed, r, values, row is None)
+            if row is None:
+                row = existing[key] = model(offer_id=offer.id, **values)
+                self.session.add(row)
+                self.tally(entity, True, False)
+                continue
+            label = (
+                f"{r.values['provider']} / {r.values['offer']} {' / '.join(str(getattr(p, 'value', p)) for p in parts)}"
             )
-            self.upsert("discounts", existing, key, values, make)
+            self.tally(entity, False, self.apply(parsed, row, label, values))
+
+    def discounts_(self, parsed: Parsed) -> None:
+        self._keyed(parsed, Discount, "discounts", ("kind", "min_term_months", "min_gpus", "requires_prepay"))
 
     def extras_(self, parsed: Parsed) -> None:
-        existing: dict[Any, ExtraCost] = {
-            (x.offer_id, x.kind, x.basis): x for x in self.session.exec(select(ExtraCost))
-        }
-        for r in parsed.records:
-            offer = self.offer(parsed, r)
-            if offer is None:
-                continue
-            v = r.values
-            key = (offer.id, v["kind"], v["basis"])
-            values = {
-                "amount": v["amount"],
-                "currency": v["currency"],
-                "refundable": v["refundable"],
-                "description": v["description"],
-                "source_id": self.source(v["source"], parsed.table.file),
-            }
-            assert offer.id is not None
-            make = partial(ExtraCost, offer_id=offer.id, kind=v["kind"], basis=v["basis"])
-            self.upsert("extra costs", existing, key, values, make)
+        self._keyed(parsed, ExtraCost, "extra costs", ("kind", "basis"))
 
     def sla_(self, parsed: Parsed) -> None:
         existing: dict[Any, SlaTerm] = {s.offer_id: s for s in self.session.exec(select(SlaTerm))}
@@ -361,30 +319,36 @@ class Writer:
         staged = []
         for r in parsed.records:
             offer = self.offer(parsed, r)
-            if offer is None:
+            if offer is None or not self.once(parsed, r, offer.id, "the SLA of this offer"):
                 continue
-            v = dict(r.values)
-            try:
-                tiers = parse_credits(v.pop("credits"))
-            except QuotetuiError as exc:
-                self.problem(parsed, r, "credits", str(exc))
-                continue
-            for name in ("provider", "offer"):
-                v.pop(name)
-            v["source_id"] = self.source(v.pop("source"), parsed.table.file)
+            tiers = None
+            if "credits" in r.values:
+                try:
+                    tiers = E.parse_credits(r.values["credits"])
+                except QuotetuiError as exc:
+                    self.problem(parsed, r, "credits", str(exc))
+                    continue
             row = existing.get(offer.id)
+            values = self.values(parsed, r, SlaTerm, row is None)
+            self.source(parsed, r, values, row is None)
+            label = f"{r.values['provider']} / {r.values['offer']}"
             if row is None:
                 assert offer.id is not None
-                row = existing[offer.id] = SlaTerm(offer_id=offer.id, **v)
+                row = existing[offer.id] = SlaTerm(offer_id=offer.id, **values)
                 self.session.add(row)
-                staged.append((row, tiers, True, False))
+                staged.append((row, tiers, True, False, label))
             else:
-                staged.append((row, tiers, False, _changed(row, v)))
+                staged.append((row, tiers, False, self.apply(parsed, row, label, values), label))
         self.session.flush()
-        for row, tiers, added, differs in staged:
+        for row, tiers, added, differs, label in staged:
             assert row.id is not None
             old = tiers_of.get(row.id, [])
-            if sorted((t.below, t.credit) for t in old) != sorted(tiers):
+            before = sorted((t.below, t.credit) for t in old)
+            if tiers is not None and before != sorted(tiers):
+                if not added:
+                    self.report.change(
+                        "SLA", label, E.CREDITS, "credits", E.credits_text(before), E.credits_text(tiers)
+                    )
                 for t in old:
                     self.session.delete(t)
                 self.session.flush()
@@ -401,8 +365,8 @@ class Writer:
             )
         }
         for r in parsed.records:
-            v = dict(r.values)
-            if v["provenance"] is e.Provenance.VERIFIED:
+            v = r.values
+            if v.get("provenance") is e.Provenance.VERIFIED:
                 self.report.warnings.append(
                     parsed.table.where(
                         r.row, None, "verified results come from raw logs (`quotetui bench import`); row skipped"
@@ -410,74 +374,77 @@ class Writer:
                 )
                 continue
             offer_id = provider_id = None
-            if v["offer"]:
-                offer = self.offer(parsed, r)
+            if v.get("offer"):
+                offer = self.offer(parsed, r) if v.get("provider") else None
                 if offer is None:
+                    if not v.get("provider"):
+                        self.problem(parsed, r, "provider", "an offer's claim names the offer's provider too")
                     continue
                 offer_id, provider_id = offer.id, offer.provider_id
-            elif v["provider"]:
-                provider = self.providers.get(v["provider"])
+            elif v.get("provider"):
+                provider = self.provider(v["provider"])
                 if provider is None:
                     self.problem(parsed, r, "provider", f"unknown provider {v['provider']!r}")
                     continue
                 provider_id = provider.id
-            conditions = None
-            if v["compared"]:
+            values = self.values(parsed, r, BenchmarkResult, True)
+            if "compared" in v:
+                try:
+                    pairs = parse_compared(v["compared"] or "")
+                except QuotetuiError as exc:
+                    self.problem(parsed, r, "compared", str(exc))
+                    continue
                 ids = []
-                for item in v["compared"].split(";"):
-                    provider_name, _, offer_name = (part.strip() for part in item.partition("/"))
-                    compared = self.offers.get((provider_name, offer_name))
+                for pair in pairs:
+                    compared = self.offers.get((name_key(pair[0]), name_key(pair[1])))
                     if compared is None:
-                        self.problem(parsed, r, "compared", f"no offer {offer_name!r} of {provider_name!r}")
+                        self.problem(parsed, r, "compared", f"no offer {pair[1]!r} of {pair[0]!r}")
                         break
                     ids.append(compared.id)
                 else:
-                    conditions = json.dumps({"compared_offer_ids": ids})
-                if conditions is None:
+                    values["conditions"] = json.dumps({"compared_offer_ids": ids}) if ids else None
+                if len(ids) != len(pairs):
                     continue
-            source_id = self.source(v["source"], parsed.table.file)
-            values = {
-                "value": v["value"],
-                "value_high": v["value_high"],
-                "unit": v["unit"],
-                "qualifier": v["qualifier"] or "",
-                "gpu_model_id": self.gpu_ids[v["gpu"]] if v["gpu"] else None,
-                "model_params": v["model_params"],
-                "tokens": v["tokens"],
-                "flops": v["flops"],
-                "claimed_mfu": v["claimed_mfu"],
-                "dtype": v["dtype"],
-                "quote": v["quote"],
-                "conditions": conditions,
-            }
-            key = (offer_id, provider_id, v["metric"], source_id, v["workload"], v["gpu_count"])
-            make = partial(
-                BenchmarkResult,
-                offer_id=offer_id,
-                provider_id=provider_id,
-                provenance=e.Provenance.CLAIMED,
-                metric=v["metric"],
-                source_id=source_id,
-                workload=v["workload"],
-                gpu_count=v["gpu_count"],
-            )
-            self.upsert("claims", existing, key, values, make)
+            if "gpu" in v:
+                values["gpu_model_id"] = self.gpu_ids[v["gpu"]] if v["gpu"] else None
+            values["qualifier"] = v["qualifier"].value if v.get("qualifier") else ""
+            self.source(parsed, r, values, True)
+            key = (offer_id, provider_id, v["metric"], values["source_id"], values["workload"], values["gpu_count"])
+            if not self.once(parsed, r, key, f"the {v['metric'].value} claim of this source"):
+                continue
+            row = existing.get(key)
+            if row is None:
+                values.pop("provenance", None)
+                row = existing[key] = BenchmarkResult(
+                    **values, offer_id=offer_id, provider_id=provider_id, provenance=e.Provenance.CLAIMED
+                )
+                self.session.add(row)
+                self.tally("claims", True, False)
+                continue
+            present = {name: values[name] for name in self.values(parsed, r, BenchmarkResult, False)}
+            present |= {k: values[k] for k in ("conditions", "gpu_model_id", "qualifier") if k in values}
+            present.pop("provenance", None)
+            label = f"{v.get('provider') or 'market'} {v['metric'].value}"
+            self.tally("claims", False, self.apply(parsed, row, label, present))
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
         for r in parsed.records:
             v = r.values
-            if v["base"] == v["quote"] or v["rate"] <= 0:
-                self.problem(
-                    parsed, r, "rate", "base and quote must be two different currencies, and the rate above zero"
-                )
-                continue
             key = (v["base"], v["quote"], v["as_of"])
-            make = partial(FxRate, base=v["base"], quote=v["quote"], as_of=v["as_of"])
-            self.upsert("FX rates", existing, key, {"rate": v["rate"], "source": v["source"]}, make)
+            if not self.once(parsed, r, key, f"the {v['base']}→{v['quote']} rate of {v['as_of']}"):
+                continue
+            row = existing.get(key)
+            values = self.values(parsed, r, FxRate, row is None)
+            if row is None:
+                row = existing[key] = FxRate(**values)
+                self.session.add(row)
+                self.tally("FX rates", True, False)
+                continue
+            self.tally("FX rates", False, self.apply(parsed, row, f"{v['base']}→{v['quote']} {v['as_of']}", values))
 
     def market_(self, rows: MarketRows) -> None:
-        source_id = self.source(f"SkyPilot catalog: {rows.catalog}", rows.file)
+        source_id = self.source_title(f"SkyPilot catalog: {rows.catalog}", rows.file)
         existing = {
             (m.catalog, m.instance_type, m.region): m
             for m in self.session.exec(select(MarketPrice).where(MarketPrice.catalog == rows.catalog))
@@ -507,7 +474,19 @@ class Writer:
                 )
                 self.tally("market prices", True, False)
             else:
-                differs = _changed(row, values)
+                differs = False
+                for name, value in values.items():
+                    if getattr(row, name) != value:
+                        setattr(row, name, value)
+                        differs = True
                 if differs:
                     row.as_of = self.as_of
                 self.tally("market prices", False, differs)
+
+    def source_title(self, title: str, file: str) -> int | None:
+        if title not in self.sources:
+            row = Source(kind=e.SourceKind.SPREADSHEET, title=title, reference=file)
+            self.session.add(row)
+            self.session.flush()
+            self.sources[title] = row.id
+        return self.sources[title]

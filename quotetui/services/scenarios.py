@@ -8,14 +8,16 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.inputs import ScenarioInput
-from quotetui.domain.errors import BadInput
-from quotetui.domain.money import plain, to_decimal
+from quotetui.domain.entities import SCENARIO
+from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.fields import parse_record
+from quotetui.domain.money import plain
 from quotetui.services.inputs import gpu_keys, scenario_input
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import GpuModel, Scenario
+from quotetui.store.rows import columns_only
 
 DEFAULT_SCENARIO = "8 GPUs for 12 months"
 
@@ -126,75 +128,55 @@ def show_scenario(db: Database, name: str | None) -> ScenarioView:
         return _view(find_scenario(session, name), names)
 
 
-def _positive(value: object, what: str, *, allow_zero: bool = False) -> Decimal:
-    number = to_decimal(value, what=what)
-    if number < 0 or (number == 0 and not allow_zero):
-        raise BadInput(f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {number}")
-    return number
-
-
 @dataclass(frozen=True, slots=True)
 class NewScenario:
+    """A scenario as a front end gives it: text to be parsed, or values already typed by a flag's parser."""
+
     name: str
-    gpu_count: int
-    months: int
-    utilisation: str = "1"
-    egress_tb_month: str = "0"
-    storage_tb: str = "0"
+    gpu_count: Any
+    months: Any
+    utilisation: Any = "1"
+    egress_tb_month: Any = "0"
+    storage_tb: Any = "0"
     gpu: str | None = None
-    flops: str | None = None
-    params: str | None = None
-    tokens: str | None = None
+    flops: Any = None
+    params: Any = None
+    tokens: Any = None
     currency: str = "CNY"
     description: str | None = None
     make_default: bool = False
 
 
 def add_scenario(db: Database, new: NewScenario) -> ScenarioView:
-    """Validate everything first, then save in one transaction; a bad value saves nothing."""
-    name = new.name.strip()
-    if not name:
-        raise BadInput("a scenario needs a name")
-    if new.gpu_count < 1:
-        raise BadInput(f"--gpus must be at least 1, not {new.gpu_count}")
-    if new.months < 1:
-        raise BadInput(f"--months must be at least 1, not {new.months}")
-    utilisation = _positive(new.utilisation, "--utilization")
-    if utilisation > 1:
-        raise BadInput(f"--utilization is a fraction of the hours (0 < u ≤ 1), not {utilisation}")
-    egress = _positive(new.egress_tb_month, "--egress-tb", allow_zero=True)
-    storage = _positive(new.storage_tb, "--storage-tb", allow_zero=True)
-    flops = _positive(new.flops, "--flops") if new.flops is not None else None
-    params = _positive(new.params, "--params") if new.params is not None else None
-    tokens = _positive(new.tokens, "--tokens") if new.tokens is not None else None
-    if (tokens is None) != (params is None) and flops is None:
-        raise BadInput("a training run needs --flops, or both --params and --tokens")
-    home = currency_code(new.currency)
+    """Validate everything first (the declared fields of a scenario, the same bounds as its demo file), then
+    save in one transaction; a bad value saves nothing."""
+    raw = {
+        "name": new.name,
+        "description": new.description,
+        "gpu": new.gpu,
+        "gpu_count": new.gpu_count,
+        "months": new.months,
+        "utilisation": new.utilisation,
+        "egress_tb_month": new.egress_tb_month,
+        "storage_tb": new.storage_tb,
+        "train_flops": new.flops,
+        "train_params": new.params,
+        "train_tokens": new.tokens,
+        "home_currency": new.currency,
+        "default": new.make_default,
+    }
+    values = parse_record(SCENARIO, raw)
     with db.write() as session:
-        if session.exec(select(Scenario.id).where(Scenario.name == name)).first() is not None:
-            raise BadInput(f"a scenario named {name!r} already exists")
+        if session.exec(select(Scenario.id).where(Scenario.name == values["name"])).first() is not None:
+            raise FieldErrors({"name": f"a scenario named {values['name']!r} already exists"})
         gpu_id = None
-        if new.gpu is not None:
+        if values["gpu"] is not None:
             catalog, ids = load_catalog(session)
-            gpu_id = ids[catalog.lookup(new.gpu).key]
-        if new.make_default:
+            gpu_id = ids[catalog.lookup(values["gpu"]).key]
+        if values["default"]:
             for other in session.exec(select(Scenario).where(col(Scenario.is_default))):
                 other.is_default = False
-        row = Scenario(
-            name=name,
-            description=new.description,
-            gpu_model_id=gpu_id,
-            gpu_count=new.gpu_count,
-            months=new.months,
-            utilisation=utilisation,
-            egress_tb_month=egress,
-            storage_tb=storage,
-            train_flops=flops,
-            train_params=params,
-            train_tokens=tokens,
-            home_currency=home,
-            is_default=new.make_default,
-        )
+        row = Scenario(**columns_only(Scenario, values), gpu_model_id=gpu_id, is_default=values["default"])
         session.add(row)
         session.flush()
         names = _gpu_names(session)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlmodel import Session
 
@@ -17,3 +17,14 @@ def insert(session: Session, row: HasId) -> int:
     session.flush()
     assert row.id is not None
     return row.id
+
+
+def column_names(model: type) -> frozenset[str]:
+    """The column names of a table model."""
+    return frozenset(model.__table__.columns.keys())  # type: ignore[attr-defined]
+
+
+def columns_only(model: type, values: dict[str, Any]) -> dict[str, Any]:
+    """The ``values`` that are columns of ``model`` (a record also holds references such as a GPU's name)."""
+    names = column_names(model)
+    return {name: value for name, value in values.items() if name in names}

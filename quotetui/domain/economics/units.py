@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
+from quotetui.domain.entities import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.enums import PriceUnit
 from quotetui.domain.errors import BadInput
 
@@ -23,7 +24,7 @@ def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, ho
         return Fraction(1, hours_per_month * gpus_per_node)
     if unit is PriceUnit.TERM_TOTAL:
         if term_months < 1:
-            raise BadInput("a price for the whole term needs a term of at least one month")
+            raise BadInput(TERM_TOTAL_NEEDS_TERM)
         return Fraction(term_months)
     raise BadInput(f"unknown price unit {unit!r}")
 

@@ -13,12 +13,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from quotetui.domain.errors import QuotetuiError
-from quotetui.services.forms import FieldErrors, FieldSpec, FormSpec, parse
+from quotetui.domain.fields import Field
+from quotetui.services.forms import FieldErrors, FormSpec, parse
 
 
 class FormScreen(ModalScreen[object]):
@@ -33,7 +35,7 @@ class FormScreen(ModalScreen[object]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
-            yield Label(self.spec.title, classes="dialog-title")
+            yield Label(Content(self.spec.title), classes="dialog-title")
             with VerticalScroll(classes="form-fields"):
                 for field in self.spec.fields:
                     yield from self._field(field)
@@ -41,18 +43,20 @@ class FormScreen(ModalScreen[object]):
                 yield Button("Save (Ctrl+S)", variant="primary", id="save")
                 yield Button("Cancel (Esc)", id="cancel")
 
-    def _field(self, field: FieldSpec) -> ComposeResult:
+    def _field(self, field: Field) -> ComposeResult:
         value = self.spec.values.get(field.name)
         if field.kind == "bool":
-            yield Checkbox(field.label, bool(value), id=f"f-{field.name}", classes="form-input")
+            yield Checkbox(Content(field.label), bool(value), id=f"f-{field.name}", classes="form-input")
         else:
-            yield Label(field.label + (" *" if field.required else ""), classes="form-label")
-            if field.kind == "choice":
-                options = list(field.choices)
+            yield Label(Content(field.label + (" *" if field.required else "")), classes="form-label")
+            options = self.spec.choices(field)
+            if options:
+                choices = [(Content(label), v) for label, v in options]
                 current = value if value in {v for _, v in options} else Select.NULL
-                yield Select(options, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
+                yield Select(choices, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
             else:
-                yield Input(str(value or ""), placeholder=field.help, id=f"f-{field.name}", classes="form-input")
+                placeholder = field.note() if field.kind != "ratio" else "a percentage, e.g. 15 for 15 %"
+                yield Input(str(value or ""), placeholder=placeholder, id=f"f-{field.name}", classes="form-input")
         yield Static("", id=f"e-{field.name}", classes="field-error")
 
     def widget_for(self, name: str) -> Widget:
@@ -72,7 +76,7 @@ class FormScreen(ModalScreen[object]):
         for field in self.spec.fields:
             message = errors.get(field.name, "")
             error = self.query_one(f"#e-{field.name}", Static)
-            error.update(message)
+            error.update(Content(message))
             error.set_class(bool(message), "shown")
             self.widget_for(field.name).set_class(bool(message), "invalid")
         first = next((f.name for f in self.spec.fields if f.name in errors), None)
@@ -92,7 +96,7 @@ class FormScreen(ModalScreen[object]):
             message = ""
         except FieldErrors as exc:
             message = exc.errors.get(name, "")
-        error.update(message)
+        error.update(Content(message))
         error.set_class(bool(message), "shown")
         event.input.set_class(bool(message), "invalid")
 

@@ -1,0 +1,688 @@
+"""Every entity's fields, declared once (see :mod:`quotetui.domain.fields`), and the cross-field rules that
+every front end applies with the same message.
+
+A field object is shared wherever the same value appears: the offer form and the Offers sheet hold the very
+same ``GPUS_PER_NODE``, so their bounds cannot drift apart. The tables in ``store/models`` keep the data;
+``tests/test_field_declarations.py`` proves each declared field matches its column and that the form, the
+import, the export and the demo files accept and refuse the same values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from quotetui.domain import enums as e
+from quotetui.domain.fields import Entity, Field
+
+D = Decimal
+MAX_COUNT = D(1_000_000)  # GPUs, nodes: far beyond any quote, far inside a 64-bit column
+MAX_MONTHS = D(120)
+MAX_DAYS = D(3650)
+MAX_QUANTITY = D(10) ** 30  # FLOPs of the largest training runs are ~1e26
+
+# -- references and shared fields --------------------------------------------------------------------------
+ID = Field("id", "Id", "int", required=True, minimum=D(1), maximum=D(2**63 - 1), help="a row's id")
+"""Any row's id, as a flag or argument names it (a 64-bit column: a larger number is refused, not sent)."""
+PROVIDER_REF = Field(
+    "provider",
+    "Provider",
+    "ref",
+    required=True,
+    max_length=120,
+    aliases=("供应商", "服务商", "厂商", "provider name"),
+    help="the provider's name, as on the Providers sheet",
+)
+OFFER_REF = Field(
+    "offer",
+    "Offer",
+    "ref",
+    required=True,
+    max_length=200,
+    aliases=("方案", "名称", "offer name", "套餐"),
+    help="the offer's name; provider + offer identify an offer",
+)
+SOURCE_REF = Field(
+    "source",
+    "Source",
+    "ref",
+    max_length=300,
+    aliases=("来源", "出处"),
+    help="where the figure comes from (article, email, call …)",
+    form=False,
+)
+IS_ESTIMATE = Field("is_estimate", "Figures are estimates", "bool", aliases=("预估", "估算"))
+NOTES = Field("notes", "Notes", max_length=2000, multiline=True, aliases=("备注",))
+DESCRIPTION = Field("description", "Description", max_length=500, multiline=True, aliases=("说明", "备注"))
+CURRENCY = Field("currency", "Currency", "currency", required=True, aliases=("币种", "货币"))
+GPU = Field(
+    "gpu",
+    "GPU model (any name or alias)",
+    "gpu",
+    max_length=80,
+    aliases=("GPU", "GPU型号", "显卡", "gpu model"),
+    help="any name or alias: H100, A100-80GB …",
+)
+
+
+def _count(name: str, label: str, *, minimum: int = 0, unit: str = "", **more: Any) -> Field:
+    return Field(name, label, "int", minimum=D(minimum), maximum=MAX_COUNT, unit=unit, **more)
+
+
+def _months(name: str, label: str, *, minimum: int = 0, **more: Any) -> Field:
+    return Field(name, label, "int", minimum=D(minimum), maximum=MAX_MONTHS, unit="months", **more)
+
+
+def _days(name: str, label: str, **more: Any) -> Field:
+    return Field(name, label, "int", minimum=D(0), maximum=MAX_DAYS, unit="days", **more)
+
+
+def _money(name: str, label: str, **more: Any) -> Field:
+    return Field(name, label, "money", minimum=D(0), help=more.pop("help", "exact, up to 6 decimal places"), **more)
+
+
+def _quantity(name: str, label: str, *, maximum: Decimal = MAX_QUANTITY, **more: Any) -> Field:
+    return Field(name, label, "decimal", minimum=D(0), maximum=maximum, places=more.pop("places", 12), **more)
+
+
+def _ratio(name: str, label: str, **more: Any) -> Field:
+    return Field(name, label, "ratio", minimum=more.pop("minimum", D(0)), maximum=more.pop("maximum", D(1)), **more)
+
+
+# -- providers ---------------------------------------------------------------------------------------------
+PROVIDER = Entity(
+    "providers",
+    "Providers",
+    (
+        Field(
+            "name",
+            "Name",
+            "name",
+            required=True,
+            max_length=120,
+            aliases=("供应商", "服务商", "provider", "名称"),
+            help="unique name, CJK welcome",
+        ),
+        Field("kind", "Kind", "choice", required=True, choices=e.ProviderKind, aliases=("类型",)),
+        Field("parent", "Parent company", max_length=120, aliases=("母公司", "集团")),
+        Field("regions", "Regions (comma separated)", "list", max_length=2000, aliases=("地域", "区域")),
+        Field("certifications", "Certifications (comma separated)", "list", max_length=2000, aliases=("资质", "认证")),
+        Field("website", "Website", max_length=300, aliases=("官网", "网站")),
+        Field("contacts", "Contacts", max_length=2000, multiline=True, aliases=("联系人", "联系方式")),
+        NOTES,
+    ),
+    ("供应商",),
+)
+
+# -- offers ------------------------------------------------------------------------------------------------
+GPUS_PER_NODE = Field(
+    "gpus_per_node",
+    "GPUs per node",
+    "int",
+    required=True,
+    minimum=D(1),
+    maximum=D(1024),
+    unit="GPUs",
+    aliases=("每节点GPU数", "GPU数", "卡数", "gpus per node"),
+)
+OFFER = Entity(
+    "offers",
+    "Offers",
+    (
+        PROVIDER_REF,
+        Field("name", "Offer name", "name", required=True, max_length=200, header="offer", aliases=OFFER_REF.aliases),
+        replace(GPU, required=True),
+        GPUS_PER_NODE,
+        Field(
+            "form_factor",
+            "Form factor (empty: the GPU's)",
+            "choice",
+            choices=e.FormFactor,
+            aliases=("形态",),
+            help="sxm or pcie (empty: the GPU's own)",
+        ),
+        _count("nodes_available", "Nodes on offer", unit="nodes", aliases=("可用节点", "库存节点")),
+        Field(
+            "billing_basis",
+            "Billing",
+            "choice",
+            required=True,
+            choices=e.BillingBasis,
+            header="billing",
+            aliases=("计费方式", "billing_basis"),
+        ),
+        Field(
+            "status",
+            "Status",
+            "choice",
+            choices=e.OfferStatus,
+            default=e.OfferStatus.QUOTED,
+            aliases=("状态",),
+            help="default quoted",
+        ),
+        Field("valid_until", "Valid until (YYYY-MM-DD)", "date", aliases=("有效期", "报价有效期"), help="YYYY-MM-DD"),
+        Field(
+            "intra_fabric",
+            "In-node fabric",
+            "choice",
+            choices=e.IntraFabric,
+            default=e.IntraFabric.UNKNOWN,
+            aliases=("机内互联",),
+        ),
+        Field(
+            "inter_fabric",
+            "Scale-out network",
+            "choice",
+            choices=e.InterFabric,
+            default=e.InterFabric.UNKNOWN,
+            aliases=("机间网络", "网络"),
+        ),
+        _quantity(
+            "inter_gbps_per_gpu",
+            "Network Gb/s per GPU",
+            maximum=D(100_000),
+            places=6,
+            unit="Gb/s per GPU",
+            aliases=("每卡网络带宽",),
+            help="Gb/s per GPU",
+        ),
+        Field("cpu", "CPU", max_length=200, aliases=("CPU", "处理器")),
+        _count("ram_gb", "RAM GB", unit="GB", aliases=("内存", "内存GB")),
+        _quantity("nvme_tb", "Local NVMe TB", maximum=MAX_COUNT, places=6, unit="TB", aliases=("硬盘", "存储TB")),
+        Field("region", "Region", max_length=120, aliases=("地域", "机房")),
+        Field("stock_note", "Stock / lead time note", max_length=200, aliases=("库存",)),
+        _days("lead_time_days", "Lead time, days", aliases=("交付周期",)),
+        Field(
+            "bare_metal",
+            "Bare metal (not virtualised)",
+            "bool",
+            default=True,
+            aliases=("裸金属", "物理机"),
+            help="yes / no (default yes)",
+        ),
+        Field(
+            "prorata_days",
+            "Part months billed by the day",
+            "bool",
+            aliases=("按天计费",),
+            help="monthly plans: yes if part months are billed by the day",
+        ),
+        IS_ESTIMATE,
+        SOURCE_REF,
+        NOTES,
+    ),
+    ("方案", "报价方案"),
+)
+
+
+# -- negotiation rounds and their price options ----------------------------------------------------------
+TERM_TOTAL_NEEDS_TERM = "a price for the whole term needs a term of at least 1 month"
+"""The one message for the rule, wherever a price is entered or converted."""
+
+
+def price_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    """A range is ordered; a price for the whole term has a term."""
+    problems = {}
+    low, high = values.get("amount"), values.get("amount_high")
+    if low is not None and high is not None and high < low:
+        problems["amount_high"] = f"below the price {low}"
+    if values.get("unit") is e.PriceUnit.TERM_TOTAL and "term_months" in values and values["term_months"] < 1:
+        problems["term_months"] = TERM_TOTAL_NEEDS_TERM
+    return problems
+
+
+AMOUNT = _money("amount", "Price", required=True, header="price", aliases=("价格", "单价", "amount"))
+AMOUNT_HIGH = _money(
+    "amount_high",
+    "… up to (a range)",
+    header="price_high",
+    aliases=("最高价",),
+    help="for a range: 8–12万 is 80000 and 120000",
+)
+UNIT = Field("unit", "Price unit", "choice", required=True, choices=e.PriceUnit, aliases=("计价单位", "单位"))
+TERM_MONTHS = _months(
+    "term_months",
+    "Term, months (0 = on demand)",
+    required=True,
+    aliases=("期限", "期限(月)", "term"),
+    help="0 = on demand, 1 = monthly, 12 = annual",
+)
+PREPAY = Field("prepay", "Prepaid", "bool", aliases=("预付",))
+PRICE = Entity("prices", "Prices", (AMOUNT, AMOUNT_HIGH, UNIT, CURRENCY, TERM_MONTHS, PREPAY), rules=(price_rules,))
+"""A price option of a round (a round may have several: monthly, annual prepay …)."""
+
+SEQ = Field(
+    "seq",
+    "Round",
+    "int",
+    required=True,
+    minimum=D(1),
+    maximum=D(100_000),
+    header="round",
+    aliases=("轮次", "seq"),
+    help="1, 2, 3 … one row per price option of a round",
+    form=False,
+)
+MOVER = Field(
+    "mover",
+    "Who moved",
+    "choice",
+    required=True,
+    choices=e.Mover,
+    aliases=("谁出价", "who"),
+    help="list, provider, counter (ours) or final",
+)
+QUOTED_AT = Field(
+    "quoted_at",
+    "When (YYYY-MM-DD or date-time with offset)",
+    "datetime",
+    required=True,
+    aliases=("日期", "报价日期", "date"),
+    help="date, or date-time with offset",
+)
+NOTE = Field("note", "Note", max_length=2000, multiline=True, aliases=("备注",), help="about this price option")
+ROUND_NOTE = Field(
+    "round_note",
+    "Note",
+    max_length=2000,
+    multiline=True,
+    header="round note",
+    aliases=("轮次备注",),
+    help="about the round as a whole",
+)
+ROUND_ESTIMATE = Field(
+    "round_is_estimate",
+    "The round's figures are estimates",
+    "bool",
+    header="round is estimate",
+    aliases=("轮次预估",),
+    form=False,
+)
+ROUND_COLUMNS = {"mover": "mover", "quoted_at": "quoted_at", "round_note": "note", "round_is_estimate": "is_estimate"}
+"""The round's own fields and their columns (the other fields of a round's row belong to its price option)."""
+
+ROUND = Entity("rounds", "Rounds", (MOVER, QUOTED_AT, *PRICE.fields, ROUND_NOTE), rules=(price_rules,))
+"""A negotiation round as the round form takes it: who moved, when, and its headline price."""
+
+REVISIONS = Entity(
+    "revisions",
+    "Negotiation",
+    (
+        PROVIDER_REF,
+        OFFER_REF,
+        SEQ,
+        MOVER,
+        QUOTED_AT,
+        *PRICE.fields,
+        IS_ESTIMATE,
+        SOURCE_REF,
+        NOTE,
+        ROUND_NOTE,
+        ROUND_ESTIMATE,
+    ),
+    ("Revisions", "Rounds", "报价", "谈判"),
+    rules=(price_rules,),
+)
+"""The Negotiation sheet: one row per price option of a round."""
+
+NEW_OFFER = Entity("new_offer", "Offers", (*OFFER.fields, *PRICE.fields), rules=(price_rules,))
+"""The new-offer form: the offer and its first price."""
+
+
+# -- discounts, extras, SLA --------------------------------------------------------------------------------
+def discount_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    rate = values.get("rate")
+    if rate is not None and rate >= 1:
+        return {"rate": "a discount below 100 % (a rate of 1 would make the price free)"}
+    return {}
+
+
+DISCOUNT = Entity(
+    "discounts",
+    "Discounts",
+    (
+        replace(PROVIDER_REF, form=False),
+        replace(OFFER_REF, form=False),
+        Field("kind", "Kind", "choice", required=True, choices=e.DiscountKind, aliases=("类型",)),
+        _ratio(
+            "rate",
+            "Rate % (empty: offered, not quantified)",
+            aliases=("折扣率", "优惠"),
+            help="a fraction: 15 % is 0.15 (or the text 15%); empty: not quoted",
+        ),
+        _months("min_term_months", "Needs a term of at least (months)", aliases=("最短期限",)),
+        _count("min_gpus", "Needs at least (GPUs)", unit="GPUs", aliases=("最少GPU",)),
+        Field("requires_prepay", "Needs prepayment", "bool", aliases=("需预付",)),
+        DESCRIPTION,
+        IS_ESTIMATE,
+        SOURCE_REF,
+    ),
+    ("折扣",),
+    rules=(discount_rules,),
+)
+
+EXTRA = Entity(
+    "extras",
+    "Extra costs",
+    (
+        replace(PROVIDER_REF, form=False),
+        replace(OFFER_REF, form=False),
+        Field("kind", "Kind", "choice", required=True, choices=e.ExtraKind, aliases=("类型",)),
+        Field("basis", "Charged", "choice", required=True, choices=e.ExtraBasis, aliases=("计费",)),
+        _money(
+            "amount",
+            "Amount (empty: charged, price unknown)",
+            aliases=("金额", "价格"),
+            help="empty: charged, price unknown",
+        ),
+        CURRENCY,
+        Field("refundable", "Refundable (deposit)", "bool", aliases=("可退",)),
+        DESCRIPTION,
+        IS_ESTIMATE,
+        SOURCE_REF,
+    ),
+    ("Extras", "ExtraCosts", "额外费用", "附加费用"),
+)
+
+CREDITS = Field(
+    "credits",
+    "Credits: below%:credit%, … (e.g. 99.9:10, 99:25)",
+    max_length=300,
+    aliases=("赔付", "服务赔偿"),
+    help="below%:credit%, … e.g. 99.9:10, 99:25",
+)
+SLA = Entity(
+    "sla",
+    "SLA",
+    (
+        replace(PROVIDER_REF, form=False),
+        replace(OFFER_REF, form=False),
+        _ratio("availability", "Availability %", aliases=("可用性",), help="a fraction: 99.9 % is 0.999"),
+        Field(
+            "response_minutes",
+            "Response time, minutes",
+            "int",
+            minimum=D(0),
+            maximum=D(100_000),
+            unit="minutes",
+            aliases=("响应时间",),
+        ),
+        Field(
+            "replacement_hours",
+            "GPU replacement, hours",
+            "int",
+            minimum=D(0),
+            maximum=D(100_000),
+            unit="hours",
+            aliases=("更换时间",),
+        ),
+        Field("support_hours", "Support hours (e.g. 7x24)", max_length=40, aliases=("支持时间",), help="e.g. 7x24"),
+        _days("return_days", "Trial / return period, days", aliases=("无理由退机",)),
+        Field("dc_tier", "Data-centre tier", max_length=20, aliases=("机房等级",)),
+        Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6, aliases=("PUE",)),
+        Field("power_redundancy", "Power redundancy", max_length=120, aliases=("电力冗余",)),
+        Field(
+            "preemption",
+            "Preemption risk",
+            "choice",
+            choices=e.PreemptionRisk,
+            default=e.PreemptionRisk.UNKNOWN,
+            aliases=("抢占风险",),
+        ),
+        CREDITS,
+        NOTES,
+        IS_ESTIMATE,
+        SOURCE_REF,
+    ),
+    ("服务等级",),
+)
+CREDIT_BELOW = _ratio("below", "below")
+CREDIT_RATE = _ratio("credit", "credit")
+
+# -- benchmark claims --------------------------------------------------------------------------------------
+CLAIM = Entity(
+    "claims",
+    "Benchmarks",
+    (
+        replace(PROVIDER_REF, required=False, help="empty for a market-wide claim"),
+        replace(OFFER_REF, required=False, help="empty for a provider-wide claim"),
+        Field(
+            "provenance",
+            "Provenance",
+            "choice",
+            choices=e.Provenance,
+            aliases=("来源类型",),
+            help="claimed (imported) or verified (from logs: `bench import`, not from sheets)",
+        ),
+        Field("metric", "Metric", "choice", required=True, choices=e.Metric, aliases=("指标",)),
+        Field("value", "Value", "decimal", required=True, minimum=D(0), maximum=MAX_QUANTITY, aliases=("数值",)),
+        _quantity("value_high", "Value up to", aliases=("最高值",)),
+        Field(
+            "qualifier",
+            "Qualifier",
+            "choice",
+            choices=e.Qualifier,
+            aliases=("限定",),
+            help="about, at_least, at_most, or empty",
+        ),
+        Field("unit", "Unit", required=True, max_length=24, aliases=("单位",)),
+        GPU,
+        _count("gpu_count", "GPUs", minimum=1, unit="GPUs", aliases=("卡数",)),
+        Field("workload", "Workload", max_length=120, aliases=("任务", "模型")),
+        _quantity("model_params", "Model parameters", aliases=("参数量",)),
+        _quantity("tokens", "Tokens", aliases=("token数",)),
+        _quantity("flops", "Training FLOPs", aliases=("计算量",)),
+        _ratio("claimed_mfu", "Claimed MFU", aliases=("声称MFU",)),
+        Field("seq_len", "Sequence length", "int", minimum=D(1), maximum=D(100_000_000), aliases=("序列长度",)),
+        Field("dtype", "Data type", max_length=12, aliases=("精度",)),
+        replace(SOURCE_REF, required=True, help="where the claim is made"),
+        Field(
+            "quote",
+            "Quote",
+            max_length=5000,
+            multiline=True,
+            aliases=("原文",),
+            help="the claim in the source's own words",
+        ),
+        Field(
+            "compared",
+            "Compared offers",
+            max_length=5000,
+            header="compared offers",
+            aliases=("对比",),
+            help="for a cheaper_than claim: the offers it is compared with, as 'provider / offer; provider / offer'",
+        ),
+    ),
+    ("Claims", "声称", "性能"),
+)
+
+
+# -- FX rates ----------------------------------------------------------------------------------------------
+def fx_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    problems = {}
+    if values.get("base") is not None and values.get("base") == values.get("quote"):
+        problems["quote"] = "base and quote must be two different currencies"
+    if values.get("rate") is not None and values["rate"] <= 0:
+        problems["rate"] = "the rate must be more than zero"
+    return problems
+
+
+FX = Entity(
+    "fx",
+    "FX rates",
+    (
+        replace(CURRENCY, name="base", label="Base currency", aliases=("from", "源币种"), help="1 base = rate quote"),
+        replace(CURRENCY, name="quote", label="Quote currency", aliases=("to", "目标币种"), help=""),
+        Field("rate", "Rate", "rate", required=True, minimum=D(0), maximum=D(10) ** 8, aliases=("汇率",)),
+        Field("as_of", "As of", "date", required=True, aliases=("日期",)),
+        Field("source", "Source", required=True, max_length=300, aliases=("来源", "出处")),
+    ),
+    ("FX", "Rates", "汇率"),
+    rules=(fx_rules,),
+)
+
+ENTITIES = (PROVIDER, OFFER, REVISIONS, DISCOUNT, EXTRA, SLA, CLAIM, FX)
+"""The entities the import template has a sheet for, in its order."""
+
+
+# -- scenarios ---------------------------------------------------------------------------------------------
+def training_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    flops, params, tokens = values.get("train_flops"), values.get("train_params"), values.get("train_tokens")
+    if flops is None and (params is None) != (tokens is None):
+        return {
+            "train_tokens" if tokens is None else "train_params": "a training run needs its FLOPs, or both "
+            "its parameters and its tokens"
+        }
+    return {}
+
+
+SCENARIO = Entity(
+    "scenarios",
+    "Scenarios",
+    (
+        Field("name", "Name", "name", required=True, max_length=120),
+        Field("description", "Description", max_length=2000, multiline=True),
+        GPU,
+        _count("gpu_count", "GPUs needed", minimum=1, unit="GPUs", required=True),
+        _months("months", "Months needed", minimum=1, required=True),
+        _ratio(
+            "utilisation",
+            "Share of hours in use",
+            minimum=D("0.000001"),
+            default=D(1),
+            help="0 < u ≤ 1; 1 = busy every hour",
+        ),
+        _quantity("egress_tb_month", "Egress TB a month", maximum=MAX_COUNT, places=6, default=D(0), unit="TB"),
+        _quantity("storage_tb", "Storage TB", maximum=MAX_COUNT, places=6, default=D(0), unit="TB"),
+        replace(_quantity("train_flops", "Training run FLOPs"), minimum=D(1)),
+        replace(_quantity("train_params", "Training run parameters"), minimum=D(1)),
+        replace(_quantity("train_tokens", "Training run tokens"), minimum=D(1)),
+        replace(CURRENCY, name="home_currency", label="Currency to compare in", default="CNY", required=False),
+        Field("default", "The default scenario", "bool"),
+    ),
+    rules=(training_rules,),
+)
+
+# -- owning instead of renting -----------------------------------------------------------------------------
+PURCHASE = Entity(
+    "purchases",
+    "Purchase options",
+    (
+        Field("name", "Name", "name", required=True, max_length=120),
+        replace(GPU, required=True),
+        _count("gpu_count", "GPUs", minimum=1, unit="GPUs", required=True),
+        CURRENCY,
+        _money("capex", "Capex", required=True),
+        _money("capex_high", "Capex up to"),
+        _money("colocation_month", "Colocation a month"),
+        _money("colocation_month_high", "Colocation a month, up to"),
+        _quantity("power_kw", "Power kW", maximum=D(1_000_000), places=6, unit="kW"),
+        Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6),
+        _money("tariff_per_kwh", "Tariff per kWh"),
+        _money("power_month", "Power a month"),
+        _money("power_month_high", "Power a month, up to"),
+        _money("ops_month", "Operations a month"),
+        _ratio("spares_pct_year", "Spares, share of capex a year"),
+        _ratio("residual_pct", "Residual value, share of capex"),
+        _months("horizon_months", "Horizon, months", minimum=1),
+        SOURCE_REF,
+        NOTES,
+    ),
+)
+
+# -- sources -----------------------------------------------------------------------------------------------
+SOURCE = Entity(
+    "sources",
+    "Sources",
+    (
+        Field("kind", "Kind", "choice", required=True, choices=e.SourceKind),
+        Field("title", "Title", required=True, max_length=300),
+        Field("reference", "Reference (URL, file, mail id)", max_length=500),
+        Field("published", "Published", "date"),
+        Field("note", "Note", max_length=2000, multiline=True),
+    ),
+)
+
+# -- contracts, incidents, invoices ------------------------------------------------------------------------
+CONTRACT = Entity(
+    "contracts",
+    "Contracts",
+    (
+        Field("start", "First day of service (YYYY-MM-DD)", "date", required=True),
+        _months("term_months", "Term, months", minimum=1, required=True),
+        _days("notice_days", "Notice period, days"),
+        Field("auto_renew", "Renews automatically unless notice is given", "bool"),
+        _months("renewal_months", "Renewal term, months (default: the term)", minimum=1),
+        Field("reference", "Reference", "name", max_length=120),
+        Field("signed", "Signed on", "date"),
+        Field(
+            "billing", "Billing", "choice", required=True, choices=e.BillingCadence, default=e.BillingCadence.MONTHLY
+        ),
+        _count("gpus", "GPUs covered", minimum=1, unit="GPUs"),
+        _money("committed", "Committed spend"),
+        _money("prepayment", "Prepayment"),
+        Field("early_termination", "Early termination terms", max_length=2000, multiline=True),
+        _money("tolerance", "Invoice tolerance (amount)", default=D(0)),
+    ),
+)
+
+INCIDENT = Entity(
+    "incidents",
+    "Incidents",
+    (
+        Field("started_at", "Started (2026-03-01T08:00+08:00; a bare date is 00:00 UTC)", "datetime", required=True),
+        Field("ended_at", "Ended (empty: still down)", "datetime"),
+        _count("affected_gpus", "GPUs affected (empty: all)", minimum=1, unit="GPUs"),
+        _count("affected_nodes", "Nodes affected", minimum=1, unit="nodes", form=False),
+        Field("description", "What happened", required=True, max_length=2000, multiline=True),
+        Field("claimed", "Credit claimed", "bool"),
+        _money("received", "Credit received"),
+    ),
+)
+
+INVOICE = Entity(
+    "invoices",
+    "Invoices",
+    (
+        Field("period_start", "Period from", "date", required=True),
+        Field("period_end", "Period to (inclusive)", "date", required=True),
+        _money("amount", "Amount", required=True),
+        CURRENCY,
+        Field("issued_on", "Issued on", "date"),
+        Field("reference", "Invoice number", max_length=120),
+        Field("paid", "Paid", "bool"),
+        Field("note", "Note", max_length=2000, multiline=True, form=False),
+    ),
+)
+
+
+def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
+    """An SLA credit schedule written ``below%:credit%, …`` (``99.9:10, 99:25``) as (below, credit) fractions."""
+    from quotetui.domain.errors import BadInput
+    from quotetui.domain.fields import parse_value
+
+    tiers = []
+    for part in (text or "").replace("，", ",").split(","):
+        if not part.strip():
+            continue
+        below, sep, credit = part.partition(":")
+        if not sep:
+            raise BadInput(f"{part.strip()!r} needs the form below%:credit%, e.g. 99.9:10")
+        tiers.append(
+            (
+                parse_value(replace(CREDIT_BELOW, required=True), below, percent_input=True),
+                parse_value(replace(CREDIT_RATE, required=True), credit, percent_input=True),
+            )
+        )
+    if len({b for b, _ in tiers}) != len(tiers):
+        raise BadInput("each threshold once")
+    return tiers
+
+
+def credits_text(tiers: list[tuple[Decimal, Decimal]]) -> str:
+    """The schedule as :func:`parse_credits` reads it, highest threshold first."""
+    from quotetui.domain.money import plain
+
+    return ", ".join(f"{plain(b * 100)}:{plain(c * 100)}" for b, c in sorted(tiers, reverse=True))

@@ -1,0 +1,346 @@
+"""One declaration per field: its name, type, unit, bounds, whether it is required, its help text, the headers
+it is read under, and how an empty value is taken. The forms, the import columns, the export columns, the
+demo files' model and the validation are all derived from these declarations (``domain/entities.py``).
+
+:func:`parse_value` is the one conversion of a raw value — the text of a form field or a CLI flag, a
+spreadsheet cell, a TOML value — into its typed value; :func:`parse_record` converts a whole record and runs
+its entity's cross-field rules, collecting every problem by field name (:class:`FieldErrors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from decimal import Decimal
+from typing import Any, Literal
+
+from quotetui.domain.currency import currency_code
+from quotetui.domain.enums import Choice
+from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.money import MAX_MONEY, MONEY_PLACES, RATE_PLACES, check_places
+from quotetui.domain.numbers import parse_number, parse_percent_text
+from quotetui.domain.text import check_text, clean_name
+from quotetui.domain.timeutil import as_utc, parse_timestamp
+
+Kind = Literal[
+    "text",  # free text (one line unless ``multiline``)
+    "name",  # an identifying name: normalised (NFKC), no invisible characters
+    "ref",  # the name of another record (a provider, an offer, a source)
+    "int",
+    "decimal",
+    "money",  # exact, at most 6 places, below 10^13
+    "ratio",  # a fraction (0.15); forms take it as a percentage (15), files as 0.15 or "15%"
+    "rate",  # an exchange rate (10 places)
+    "date",
+    "datetime",  # aware; a bare date is that day's 00:00 UTC
+    "bool",
+    "choice",  # a closed vocabulary (an enum)
+    "currency",  # an ISO 4217 code
+    "list",  # comma-separated texts
+    "gpu",  # a GPU model's name or alias (resolved against the catalog by the caller)
+]
+
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2199, 12, 31)
+"""Every date a user gives lies in these years: far beyond any contract, and far from the calendar's end,
+so that adding a term or a notice period can never overflow."""
+
+TRUE = frozenset({"yes", "y", "true", "1", "是", "有", "√", "x", "on"})
+FALSE = frozenset({"no", "n", "false", "0", "否", "无", "off"})
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str  # the record key (the table column where it is one)
+    label: str  # what a form shows
+    kind: Kind = "text"
+    required: bool = False
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    max_length: int | None = None
+    places: int | None = None  # decimal places kept exactly ("decimal" kinds; money and ratios have theirs)
+    unit: str = ""  # "GPUs", "months", "TB" … shown in forms and notes
+    help: str = ""  # the template's note and the form's placeholder
+    aliases: tuple[str, ...] = ()  # other headers an import reads it under (Chinese first)
+    header: str | None = None  # the sheet's header when it is not ``name``
+    choices: type[Choice] | None = None
+    default: Any = None  # the value of an empty cell or field (and of a new row's absent column)
+    multiline: bool = False
+    form: bool = True  # shown in the forms
+    sheet: bool = True  # a column of the import template and the export
+
+    @property
+    def column(self) -> str:
+        """The sheet header."""
+        return self.header or self.name
+
+    @property
+    def empty(self) -> Any:
+        """What an empty value means."""
+        if self.default is not None:
+            return self.default
+        return [] if self.kind == "list" else (False if self.kind == "bool" else None)
+
+    def bounds(self) -> str:
+        parts = []
+        if self.minimum is not None:
+            parts.append(f"at least {_show(self, self.minimum)}")
+        if self.maximum is not None:
+            parts.append(f"at most {_show(self, self.maximum)}")
+        return " and ".join(parts)
+
+    def note(self) -> str:
+        """One line about the field for a template header or a placeholder."""
+        if self.help:
+            return self.help
+        if self.choices is not None:
+            return "one of: " + ", ".join(m.value for m in self.choices)
+        return " ".join(p for p in (self.kind, self.unit, self.bounds()) if p)
+
+
+def _show(field: Field, value: Decimal) -> str:
+    from quotetui.domain.money import plain
+
+    if field.kind == "ratio":
+        return plain(value * 100) + " %"
+    if value == value.to_integral_value() and abs(value) >= 10_000:
+        return f"{int(value):,}"
+    return f"{value:f}"
+
+
+Rule = Callable[[Mapping[str, Any]], dict[str, str]]
+"""A cross-field rule: given the parsed values of a record, the problems it finds by field name. A rule
+looks only at fields present in the record (an import may bring some columns and not others)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    key: str
+    sheet: str  # the sheet (or CSV file) of the template and the export
+    fields: tuple[Field, ...]
+    aliases: tuple[str, ...] = ()  # other sheet names an import recognises
+    rules: tuple[Rule, ...] = ()
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def names(self) -> tuple[str, ...]:
+        return (self.sheet, self.key, *self.aliases)
+
+    @property
+    def sheet_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.sheet)
+
+    @property
+    def form_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.form)
+
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        """The cross-field problems of parsed ``values`` (only rules whose fields are all there run)."""
+        problems: dict[str, str] = {}
+        for rule in self.rules:
+            for name, message in rule(values).items():
+                problems.setdefault(name, message)
+        return problems
+
+
+def is_empty(raw: object) -> bool:
+    return raw is None or (isinstance(raw, str) and not raw.strip())
+
+
+def parse_value(field: Field, raw: object, *, percent_input: bool = False) -> Any:
+    """The typed value of ``raw`` for ``field``, or :class:`BadInput` saying what is wrong (without the
+    field's name: the caller names the place). ``percent_input``: a bare number for a ratio is a percentage
+    (forms); otherwise it is a fraction and a percentage is written ``15%`` (files)."""
+    if field.kind == "bool" and isinstance(raw, bool):
+        return raw
+    if is_empty(raw):
+        if field.required:
+            raise BadInput("required")
+        return field.empty
+    if field.kind == "list" and isinstance(raw, list | tuple):
+        return [_text(field, str(item)) for item in raw if not is_empty(item)]
+    return _CONVERT[field.kind](field, raw, percent_input)
+
+
+def _text(field: Field, raw: object, *_: object) -> str:
+    if not isinstance(raw, str):
+        raw = str(raw)
+    return check_text(raw, what="text", multiline=field.multiline, max_length=field.max_length).strip()
+
+
+def _name(field: Field, raw: object, *_: object) -> str:
+    text = clean_name(str(raw), what="the name", max_length=field.max_length)
+    if not text:
+        raise BadInput("required")
+    return text
+
+
+def _list(field: Field, raw: object, *_: object) -> list[str]:
+    text = _text(field, raw)
+    return [part.strip() for part in text.replace("，", ",").replace("、", ",").split(",") if part.strip()]
+
+
+def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
+    if isinstance(raw, str) and field.kind == "ratio":
+        value, was_percent = parse_percent_text(raw, what="value")
+        if was_percent or percent_input:
+            value = value / 100
+    else:
+        value = parse_number(raw, what="value")
+        if field.kind == "ratio" and percent_input:
+            value = value / 100
+    if field.minimum is not None and value < field.minimum:
+        raise BadInput(
+            "must not be negative" if field.minimum == 0 else f"must be at least {_show(field, field.minimum)}"
+        )
+    if field.maximum is not None and value > field.maximum:
+        raise BadInput(f"must be at most {_show(field, field.maximum)}")
+    return value
+
+
+def _int(field: Field, raw: object, *_: object) -> int:
+    value = _number(field, raw)
+    if value != value.to_integral_value():
+        raise BadInput(f"{value} is not a whole number")
+    return int(value)
+
+
+def _decimal(field: Field, raw: object, percent_input: bool = False) -> Decimal:
+    places = {"money": MONEY_PLACES, "ratio": MONEY_PLACES, "rate": RATE_PLACES}.get(field.kind, field.places or 12)
+    value = check_places(_number(field, raw, percent_input), places, what="value")
+    if field.kind == "money" and abs(value) >= MAX_MONEY:
+        raise BadInput(f"{value} is too large (limit {MAX_MONEY:,})")
+    return value
+
+
+def _day(value: date) -> date:
+    if not FIRST_DAY <= value <= LAST_DAY:
+        raise BadInput(f"{value.isoformat()} is outside the years {FIRST_DAY.year}–{LAST_DAY.year}")
+    return value
+
+
+def _date(field: Field, raw: object, *_: object) -> date:
+    if isinstance(raw, datetime):
+        return _day(raw.date())
+    if isinstance(raw, date):
+        return _day(raw)
+    text = str(raw).strip().replace("/", "-").replace("年", "-").replace("月", "-").replace("日", "")
+    try:
+        return _day(date.fromisoformat("-".join(part.zfill(2) for part in text.split("-"))))
+    except ValueError:
+        raise BadInput(f"{str(raw).strip()!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _datetime(field: Field, raw: object, *_: object) -> datetime:
+    if isinstance(raw, datetime):  # a spreadsheet cell has no zone: its date-times are UTC, as exported
+        value = raw.replace(tzinfo=UTC) if raw.tzinfo is None else as_utc(raw)
+    elif isinstance(raw, date):
+        value = datetime.combine(raw, time(), tzinfo=UTC)
+    else:
+        text = str(raw).strip()
+        try:
+            day = _date(field, text)
+        except BadInput:
+            try:
+                value = parse_timestamp(text, what="date-time")
+            except BadInput as exc:
+                if "time zone" in str(exc):
+                    raise
+                raise BadInput(f"{text!r} is not a date (YYYY-MM-DD) or a date-time with an offset") from None
+        else:
+            value = datetime.combine(day, time(), tzinfo=UTC)
+    _day(value.date())
+    return value
+
+
+def _bool(field: Field, raw: object, *_: object) -> bool:
+    text = str(raw).strip().casefold()
+    if text in TRUE:
+        return True
+    if text in FALSE:
+        return False
+    raise BadInput(f"{str(raw)!r} is not yes or no")
+
+
+def _choice(field: Field, raw: object, *_: object) -> Choice:
+    assert field.choices is not None
+    try:
+        return field.choices.parse(str(raw))
+    except QuotetuiError:
+        raise BadInput(f"{str(raw)!r} is not one of: {', '.join(m.value for m in field.choices)}") from None
+
+
+def _currency(field: Field, raw: object, *_: object) -> str:
+    return currency_code(str(raw))
+
+
+_CONVERT: dict[str, Callable[[Field, Any, bool], Any]] = {
+    "text": _text,
+    "ref": _name,
+    "name": _name,
+    "gpu": _text,
+    "list": _list,
+    "int": _int,
+    "decimal": _decimal,
+    "money": _decimal,
+    "ratio": _decimal,
+    "rate": _decimal,
+    "date": _date,
+    "datetime": _datetime,
+    "bool": _bool,
+    "choice": _choice,
+    "currency": _currency,
+}
+
+
+def parse_record(
+    entity: Entity | Iterable[Field],
+    raw: Mapping[str, Any],
+    *,
+    present: Iterable[str] | None = None,
+    percent_input: bool = False,
+) -> dict[str, Any]:
+    """Typed values of a record (every field, or only those ``present``), then the entity's cross-field
+    rules; :class:`FieldErrors` lists every problem at once, so nothing is saved from a half-valid record."""
+    fields = entity.fields if isinstance(entity, Entity) else tuple(entity)
+    wanted = None if present is None else set(present)
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for f in fields:
+        if wanted is not None and f.name not in wanted:
+            continue
+        try:
+            values[f.name] = parse_value(f, raw.get(f.name), percent_input=percent_input)
+        except QuotetuiError as exc:
+            errors[f.name] = str(exc).removeprefix("value ")
+    if isinstance(entity, Entity):
+        for name, message in entity.check(values).items():
+            if name not in errors:
+                errors[name] = message
+    if errors:
+        raise FieldErrors(errors)
+    return values
+
+
+def shown_value(field: Field, value: Any, *, percent: bool = False) -> str | bool:
+    """A stored value as a form or a text cell shows it (the inverse of :func:`parse_value`)."""
+    from quotetui.domain.money import plain
+
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, Decimal):
+        return plain(value * 100 if percent and field.kind == "ratio" else value)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat(timespec="minutes").replace("+00:00", "Z")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(getattr(value, "value", value))

@@ -1,0 +1,93 @@
+"""Text is data: the rules for every string a user gives (form, flag, cell, file) and every one we print.
+
+* Control characters (C0 but tab and line breaks, DEL, C1) are refused on input: ESC, BEL and OSC 52
+  payloads would drive the terminal of whoever later looks at the value. A one-line field refuses line
+  breaks and tabs too.
+* Bidirectional controls are refused everywhere: they reorder what is shown (``evil‮gpj.exe``).
+* Names (providers, offers, scenarios …) refuse zero-width characters and keep one space between words;
+  they are stored as typed (``（包月）`` keeps its full-width brackets) and compared by :func:`name_key`, their
+  NFKC, case-folded form, so a look-alike (full-width letters, another case) never becomes a second provider.
+* :func:`visible` makes the same characters visible for output, for text that came from elsewhere (a file
+  name, a raw log, a database written by an older version).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from quotetui.domain.errors import BadInput
+
+_CONTROL = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad"
+CONTROL = re.compile(f"[{_CONTROL}]")
+BIDI = re.compile(f"[{_BIDI}]")
+ZERO_WIDTH = re.compile(f"[{_ZERO_WIDTH}]")
+_BREAKS = re.compile(r"[\t\n\r\u2028\u2029\x85]")
+_SPACES = re.compile(r"\s+")
+_UNSAFE_OUT = re.compile(f"[{_CONTROL}\r{_BIDI}{_ZERO_WIDTH}\u2028\u2029]")
+
+
+_CONTROL_NAMES = {
+    0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0A: "LINE FEED", 0x0D: "CARRIAGE RETURN",
+    0x1B: "ESCAPE", 0x7F: "DELETE", 0x9B: "CONTROL SEQUENCE INTRODUCER", 0x9D: "OPERATING SYSTEM COMMAND",
+}  # fmt: skip
+
+
+def _name_of(ch: str) -> str:
+    """``ESCAPE, U+001B``: a character's name (where it has one) and its code."""
+    name = _CONTROL_NAMES.get(ord(ch)) or unicodedata.name(ch, "")
+    return f"{name}, U+{ord(ch):04X}" if name else f"U+{ord(ch):04X}"
+
+
+def check_text(value: str, *, what: str = "text", multiline: bool = False, max_length: int | None = None) -> str:
+    """``value`` stripped, or :class:`BadInput` naming the first character that is not allowed."""
+    text = value.strip()
+    found = CONTROL.search(text) or BIDI.search(text) or (None if multiline else _BREAKS.search(text))
+    if found is not None:
+        ch = found.group()
+        kind = "a line break or tab" if _BREAKS.match(ch) else "a control character"
+        if BIDI.match(ch):
+            kind = "a bidirectional-text control"
+        raise BadInput(f"{what} contains {kind} ({_name_of(ch)}) at position {found.start() + 1}")
+    if max_length is not None and len(text) > max_length:
+        raise BadInput(f"{what} has {len(text):,} characters (at most {max_length:,})")
+    return text
+
+
+def clean_name(value: str, *, what: str = "name", max_length: int | None = None) -> str:
+    """A name as it is stored: one space between words, no invisible or control characters."""
+    text = check_text(value, what=what, multiline=False)
+    hidden = ZERO_WIDTH.search(text)
+    if hidden is not None:
+        ch = hidden.group()
+        raise BadInput(
+            f"{what} contains an invisible character ({_name_of(ch)}) at position "
+            f"{hidden.start() + 1}; a name that looks like another must not become a second one"
+        )
+    text = _SPACES.sub(" ", text).strip()
+    if max_length is not None and len(text) > max_length:
+        raise BadInput(f"{what} has {len(text):,} characters (at most {max_length:,})")
+    return text
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be the same name: NFKC (full-width letters and brackets are their
+    ASCII selves), case-folded, one space between words."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, bidirectional and invisible character shown as a visible mark (``␛``,
+    ``␇``, ``<U+202E>``); line breaks and tabs stay."""
+    return _UNSAFE_OUT.sub(_mark, text)
+
+
+def _mark(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␛ for ESC, ␇ for BEL, ␍ for CR
+    if code == 0x7F:
+        return "␡"
+    return f"<U+{code:04X}>"

@@ -1,0 +1,55 @@
+"""The data sheets' columns and cells, derived from the field declarations: the same headers the import
+template has and the importer reads, in the same order, each value written as the importer parses it back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from quotetui.domain.fields import Entity, Field
+from quotetui.io.xlsx_write import DATE, DATETIME, INTEGER, MONEY_FINE, NUMBER, PERCENT, Column
+
+FORMATS = {
+    "money": MONEY_FINE,
+    "ratio": PERCENT,
+    "date": DATE,
+    "datetime": DATETIME,
+    "int": INTEGER,
+    "decimal": NUMBER,
+    "rate": NUMBER,
+}
+"""Each kind's number format in a workbook."""
+
+
+def template_columns(entity: Entity, widths: dict[str, int] | None = None) -> list[Column]:
+    widths = widths or {}
+    return [
+        Column(f.column, widths.get(f.name, max(10, len(f.column) + 3)), FORMATS.get(f.kind))
+        for f in entity.sheet_fields
+    ]
+
+
+def cell(f: Field, value: Any) -> Any:
+    """A stored value as its cell: enums by value, lists comma-separated, date-times as UTC (a cell has no
+    zone; the importer reads a zone-less date-time as UTC), everything else as it is."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).replace(tzinfo=None)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or None
+    if f.kind == "choice" or hasattr(value, "value"):
+        return getattr(value, "value", value) or None
+    return value
+
+
+def data_row(entity: Entity, rows: tuple[object, ...], refs: Mapping[str, Any]) -> list[Any]:
+    """The sheet row of a record: a field's value from ``refs`` (names of what it refers to), else from the
+    first of ``rows`` that has it as an attribute."""
+    out = []
+    for f in entity.sheet_fields:
+        own = (getattr(r, f.name) for r in rows if hasattr(r, f.name))
+        value = refs[f.name] if f.name in refs else next(own, None)
+        out.append(cell(f, value))
+    return out

@@ -1,0 +1,87 @@
+"""What an import did, or would do: counts per entity, every field that changes (old → new), warnings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from quotetui.domain.fields import shown_value
+from quotetui.domain.text import visible
+from quotetui.io.import_schema import Field
+from quotetui.io.problems import Problem
+
+SHOWN_CHANGES = 40
+"""Field changes the text report lists (the JSON report has them all)."""
+
+
+@dataclass(slots=True)
+class Counts:
+    added: int = 0
+    changed: int = 0
+    unchanged: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.added} added, {self.changed} changed, {self.unchanged} unchanged"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One field of one existing row that the import changes."""
+
+    entity: str
+    row: str  # the row's natural key, as a user names it ("阿里云 / ecs.gn8i 8×H100")
+    field: str
+    old: str
+    new: str
+
+    def __str__(self) -> str:
+        return f"{self.entity} {self.row}: {self.field} {self.old} → {self.new}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"entity": self.entity, "row": self.row, "field": self.field, "old": self.old, "new": self.new}
+
+
+def _text(f: Field | None, value: Any) -> str:
+    if f is None:
+        return repr(value)
+    shown = shown_value(f, value)
+    if isinstance(shown, bool):
+        return "yes" if shown else "no"
+    return repr(visible(shown)) if shown != "" else "(empty)"
+
+
+@dataclass(slots=True)
+class ImportReport:
+    files: list[str]
+    dry_run: bool
+    counts: dict[str, Counts] = field(default_factory=dict)
+    changes: list[Change] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def change(self, entity: str, row: str, f: Field | None, name: str, old: Any, new: Any) -> None:
+        self.changes.append(Change(entity, row, f.column if f else name, _text(f, old), _text(f, new)))
+
+    def lines(self) -> list[str]:
+        head = "Would import (dry run, nothing written):" if self.dry_run else "Imported:"
+        out = [head] + [f"  {name}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
+        if len(out) == 1:
+            out.append("  nothing: no sheet or file quotetui imports")
+        if self.changes:
+            out.append("Changes to existing rows:" if not self.dry_run else "Would change in existing rows:")
+            out += [f"  {visible(str(c))}" for c in self.changes[:SHOWN_CHANGES]]
+            if len(self.changes) > SHOWN_CHANGES:
+                out.append(f"  … and {len(self.changes) - SHOWN_CHANGES} more (--json lists them all)")
+        out += [f"warning: {w}" for w in self.warnings]
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "dry_run": self.dry_run,
+            "counts": {
+                k: {"added": c.added, "changed": c.changed, "unchanged": c.unchanged} for k, c in self.counts.items()
+            },
+            "changes": [c.to_json() for c in self.changes],
+            "imported": not self.dry_run,
+            "warnings": [w.to_json() for w in self.warnings],
+        }

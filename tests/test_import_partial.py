@@ -1,0 +1,98 @@
+"""Absent is not empty: a column missing from a file leaves that field of existing rows alone, a present empty
+cell clears it, and the dry run says field by field what would change. Two rows for one key, or a look-alike
+of a known name, are not taken for two things."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import Cli, dump, sql
+
+H100 = "8×H100 SXM5 整机"
+STAMPS = frozenset({"updated_at", "version"})
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _offer(db: Path, column: str) -> object:
+    return sql(db, f"SELECT {column} FROM offer WHERE name = '{H100}'")[0][0]
+
+
+def test_a_missing_column_leaves_the_field_as_it_is(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    cpu, ram, notes = _offer(demo_db_path, "cpu"), _offer(demo_db_path, "ram_gb"), _offer(demo_db_path, "notes")
+    assert cpu and ram and notes
+    before = dump(demo_db_path, STAMPS).replace("深圳 / 北京 / 上海", "乌兰察布")
+    offers = _write(tmp_path, "offers.csv", f"provider,offer,gpu,gpus_per_node,billing,region\n"
+                    f"一万网络,{H100},H100 SXM5,8,monthly,乌兰察布\n")  # fmt: skip
+    result = cli("--db", str(demo_db_path), "import", str(offers), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["counts"]["offers"] == {"added": 0, "changed": 1, "unchanged": 0}
+    assert report["changes"] == [
+        {"entity": "Offers", "row": f"一万网络 / {H100}", "field": "region", "old": "'深圳 / 北京 / 上海'",
+         "new": "'乌兰察布'"}
+    ]  # fmt: skip
+    assert dump(demo_db_path, STAMPS) == before  # cpu, RAM, notes, status, fabric … all as they were
+
+
+def test_a_present_empty_cell_clears_the_field_and_a_default_comes_back(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    offers = _write(tmp_path, "offers.csv", f"provider,offer,gpu,gpus_per_node,billing,notes,intra_fabric\n"
+                    f"一万网络,{H100},H100 SXM5,8,monthly,,\n")  # fmt: skip
+    assert cli("--db", str(demo_db_path), "import", str(offers)).code == 0
+    assert _offer(demo_db_path, "notes") is None
+    assert _offer(demo_db_path, "intra_fabric") == "unknown"  # an empty choice is its declared default
+    assert _offer(demo_db_path, "cpu") is not None
+
+
+def test_the_dry_run_lists_each_field_it_would_change_and_writes_nothing(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    before = dump(demo_db_path)
+    kept = "SELECT regions, certifications, website FROM provider WHERE name = '一万网络'"
+    lists = sql(demo_db_path, kept)
+    providers = _write(tmp_path, "providers.csv", "name,kind,parent\n一万网络,lessor,朗玥科技集团\n")
+    result = cli("--db", str(demo_db_path), "import", str(providers), "--dry-run")
+    assert result.code == 0, result.err
+    assert "Would change in existing rows:" in result.out
+    assert "Providers 一万网络: parent " in result.out and "→ '朗玥科技集团'" in result.out
+    assert dump(demo_db_path) == before
+    # the regions and certifications the file does not mention stay
+    assert cli("--db", str(demo_db_path), "import", str(providers)).code == 0
+    assert sql(demo_db_path, kept) == lists and "[]" not in str(lists)
+
+
+def test_two_rows_for_one_key_are_refused_with_both_places(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    before = dump(demo_db_path)
+    offers = _write(tmp_path, "offers.csv", "provider,offer,gpu,gpus_per_node,billing,region\n"
+                    "一万网络,twin,H100 SXM5,8,monthly,A\n一万网络,twin,H100 SXM5,8,monthly,B\n")  # fmt: skip
+    result = cli("--db", str(demo_db_path), "import", str(offers), "--json")
+    assert result.code == 2
+    [problem] = json.loads(result.out)["problems"]
+    assert problem["row"] == 3 and "also on row 2" in problem["reason"]
+    assert dump(demo_db_path) == before
+
+
+def test_a_look_alike_name_is_the_same_provider_and_a_hidden_character_is_refused(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    add = _write(tmp_path, "providers.csv", "name,kind\nLambda Labs,gpu_cloud\n")
+    assert cli("--db", str(demo_db_path), "import", str(add)).code == 0
+    again = _write(tmp_path, "providers2.csv", "name,kind,website\nＬＡＭＢＤＡ  labs,gpu_cloud,lambda.ai\n")
+    result = cli("--db", str(demo_db_path), "import", str(again), "--json")
+    assert result.code == 0, result.out
+    assert json.loads(result.out)["counts"]["providers"] == {"added": 0, "changed": 1, "unchanged": 0}
+    assert sql(demo_db_path, "SELECT name, website FROM provider WHERE name LIKE 'Lambda%'") == [
+        ("Lambda Labs", "lambda.ai")
+    ]
+    hidden = _write(tmp_path, "providers3.csv", "name,kind\nLambda\u200b Labs,gpu_cloud\n")
+    result = cli("--db", str(demo_db_path), "import", str(hidden), "--json")
+    assert result.code == 2
+    [problem] = json.loads(result.out)["problems"]
+    assert "invisible character (ZERO WIDTH SPACE, U+200B)" in problem["reason"] and problem["row"] == 2
