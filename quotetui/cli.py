@@ -61,8 +61,24 @@ def root(
         run_tui(db)
 
 
-def _fail(code: int, message: str) -> NoReturn:
-    typer.echo(f"quotetui: {message}", err=True)
+def _given_db(argv: list[str]) -> str | None:
+    for i, arg in enumerate(argv):
+        if arg == "--db" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--db="):
+            return arg.removeprefix("--db=")
+    return os.environ.get("QUOTETUI_DB")
+
+
+def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
+    """One line on stderr: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
+    control characters, whatever the message quotes."""
+    from quotetui.domain.text import visible
+    from quotetui.store.engine import scrub, url_secrets
+
+    given = _given_db(sys.argv[1:] if argv is None else argv)
+    text = scrub(message, url_secrets(given)) if given else message
+    typer.echo(f"quotetui: {visible(text)}", err=True)
     sys.exit(code)
 
 
@@ -85,16 +101,19 @@ _register()
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the app and maps errors to exit statuses."""
+    from quotetui.io.atomic import install_sigterm_cleanup
+
+    install_sigterm_cleanup()
     try:
         app(args=argv, prog_name="quotetui")
     except QuotetuiError as exc:
-        _fail(2, str(exc))
+        _fail(2, str(exc), argv)
     except KeyboardInterrupt:
-        _fail(130, "interrupted")
+        _fail(130, "interrupted", argv)
     except Exception as exc:
         if type(exc).__module__.startswith("sqlalchemy"):
             detail = getattr(exc, "orig", None) or exc
-            _fail(2, f"database error: {detail}")
+            _fail(2, f"database error: {detail}", argv)
         if os.environ.get("QUOTETUI_DEBUG"):
             traceback.print_exc()
-        _fail(1, f"internal error: {type(exc).__name__}: {exc} (set QUOTETUI_DEBUG=1 for the traceback)")
+        _fail(1, f"internal error: {type(exc).__name__}: {exc} (set QUOTETUI_DEBUG=1 for the traceback)", argv)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ForceFlag = Annotated[bool, typer.Option("--force", help="Replace the file if it exists.")]
 ScenarioOpt = Annotated[
     str | None,
     typer.Option("--scenario", "-s", metavar="NAME", help="Scenario to compare for (default: the default one)."),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, flag, id_arg, open_db, print_json, table
+from quotetui.commands.common import ForceFlag, JsonFlag, flag, id_arg, open_db, print_json, table
 from quotetui.domain import entities as E
 from quotetui.domain.entities import CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence
@@ -262,7 +262,7 @@ def due(
 
 
 @app.command("ics")
-def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics")]) -> None:
+def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics")], force: ForceFlag = False) -> None:
     """Write every key date as an all-day calendar event with a reminder (stable UIDs: re-import updates)."""
     from quotetui.domain.timeutil import utcnow
     from quotetui.io.calendar_ics import write_calendar
@@ -270,7 +270,7 @@ def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics
 
     now = utcnow()
     dates = key_dates(open_db(ctx), now)
-    typer.echo(f"Wrote {write_calendar(out, dates, now)} ({len(dates)} events).")
+    typer.echo(f"Wrote {write_calendar(out, dates, now, force=force)} ({len(dates)} events).")
 
 
 @incident_app.command("add")

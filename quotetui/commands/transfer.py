@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, ScenarioOpt, open_db, print_json, table
+from quotetui.commands.common import ForceFlag, JsonFlag, ScenarioOpt, flag, open_db, print_json, table
+from quotetui.domain.entities import ID
 
 if TYPE_CHECKING:
     from quotetui.services.market_prices import MarketMedian
@@ -45,11 +46,15 @@ def import_(
         typer.echo(line, err=line.startswith("warning"))
 
 
-def template(ctx: typer.Context, out: Annotated[Path, typer.Argument(help="The .xlsx template to write.")]) -> None:
+def template(
+    ctx: typer.Context,
+    out: Annotated[Path, typer.Argument(help="The .xlsx template to write.")],
+    force: ForceFlag = False,
+) -> None:
     """Write the import template: a sheet per entity, notes on headers, drop-down lists."""
     from quotetui.services.transfer import write_import_template
 
-    typer.echo(f"Wrote {write_import_template(open_db(ctx, load_demo_if_new=False), out)}.")
+    typer.echo(f"Wrote {write_import_template(open_db(ctx, load_demo_if_new=False), out, force=force)}.")
 
 
 def export(
@@ -57,13 +62,14 @@ def export(
     out: Annotated[Path, typer.Argument(help="OUT.xlsx (the workbook) or OUT.csv (the offers sheet).")],
     scenario: ScenarioOpt = None,
     pin: Annotated[
-        list[int] | None, typer.Option("--pin", metavar="ID", help="An offer for the Side by side sheet (repeat).")
+        list[int] | None, flag(ID, "--pin", metavar="ID", help="An offer for the Side by side sheet (repeat).")
     ] = None,
+    force: ForceFlag = False,
 ) -> None:
     """Export the comparison workbook for a scenario (live TCO formulas, charts), or the offers as CSV."""
     from quotetui.services.transfer import export_file
 
-    typer.echo(f"Wrote {export_file(open_db(ctx), out, scenario, pinned=pin or [])}.")
+    typer.echo(f"Wrote {export_file(open_db(ctx), out, scenario, pinned=pin or [], force=force)}.")
 
 
 def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:

@@ -13,6 +13,7 @@ from icalendar import Alarm, Calendar, Event
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.errors import BadInput
+from quotetui.io.atomic import check_target, replacing
 
 REMINDER_DAYS = {"notice deadline": 14, "quote expires": 3, "payment": 3, "renews": 30, "ends": 30}
 """How long before each kind of date the calendar reminds you: a notice deadline needs time to act."""
@@ -43,9 +44,13 @@ def calendar_bytes(dates: list[KeyDate], stamp: datetime) -> bytes:
     return cal.to_ical()
 
 
-def write_calendar(out: Path, dates: list[KeyDate], stamp: datetime) -> Path:
+def write_calendar(out: Path, dates: list[KeyDate], stamp: datetime, *, force: bool = False) -> Path:
+    """The calendar written whole (a temporary file renamed into place); an existing file only with ``force``."""
+    out = check_target(out, force=force, suffixes=(".ics",))
+    data = calendar_bytes(dates, stamp)
     try:
-        out.write_bytes(calendar_bytes(dates, stamp))
+        with replacing(out) as tmp:
+            tmp.write_bytes(data)
     except OSError as exc:
         raise BadInput(f"cannot write {out}: {exc.strerror or exc}") from exc
     return out

@@ -68,7 +68,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
 
 
 def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str]) -> None:
-    state = migrate.schema_state(engine)
+    state = migrate.schema_state(engine, target)
     if state.is_current:
         return
     if state.revision is None and state.has_tables:
@@ -129,7 +129,7 @@ def inspect_backup(path: Path) -> BackupInfo:
     if not path.is_file():
         raise DatabaseProblem(f"no backup file at {path}")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)  # as_uri escapes '#', '?', '%' …
         try:
             integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
             if integrity != ["ok"]:

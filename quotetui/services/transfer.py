@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from quotetui.domain.errors import BadInput
+from quotetui.io.atomic import check_target, replacing
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_template import write_template
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
@@ -18,25 +18,26 @@ from quotetui.store.engine import Database
 SHEET_ORDER = WORKBOOK_SHEETS
 
 
-def _target(path: Path, suffixes: tuple[str, ...]) -> Path:
-    path = path.expanduser()
-    if path.suffix.lower() not in suffixes:
-        raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
-    if not path.parent.is_dir():
-        raise BadInput(f"folder {path.parent} does not exist")
-    return path
-
-
 def export_file(
-    db: Database, out: Path, scenario: str | None = None, pinned: list[int] | None = None, on: date | None = None
+    db: Database,
+    out: Path,
+    scenario: str | None = None,
+    pinned: list[int] | None = None,
+    on: date | None = None,
+    *,
+    force: bool = False,
 ) -> Path:
-    """The comparison workbook (.xlsx) or the Offers sheet as CSV (.csv) for a scenario."""
-    out = _target(out, (".xlsx", ".csv"))
+    """The comparison workbook (.xlsx) or the Offers sheet as CSV (.csv) for a scenario. It is written to a
+    temporary file and renamed into place when complete; an existing file is replaced only with ``force``."""
+    out = check_target(out, force=force, suffixes=(".xlsx", ".csv"))
     data = gather(db, scenario, pinned, on)
-    if out.suffix.lower() == ".csv":
-        offers = sheets.offers(data)
-        return write_csv(out, offers.columns, offers.rows)
-    return write_xlsx(out, workbook_sheets(data), workbook_properties(data))
+    with replacing(out) as tmp:
+        if out.suffix.lower() == ".csv":
+            offers = sheets.offers(data)
+            write_csv(tmp, offers.columns, offers.rows)
+        else:
+            write_xlsx(tmp, workbook_sheets(data), workbook_properties(data))
+    return out
 
 
 def workbook_sheets(data: ExportData) -> list[Sheet]:
@@ -72,5 +73,8 @@ def workbook_properties(data: ExportData) -> dict[str, str]:
     }
 
 
-def write_import_template(db: Database, out: Path) -> Path:
-    return write_template(_target(out, (".xlsx",)), [g.name for g in list_gpus(db)])
+def write_import_template(db: Database, out: Path, *, force: bool = False) -> Path:
+    out = check_target(out, force=force, suffixes=(".xlsx",))
+    with replacing(out) as tmp:
+        write_template(tmp, [g.name for g in list_gpus(db)])
+    return out

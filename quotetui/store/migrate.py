@@ -69,7 +69,7 @@ class SchemaState:
         return self.revision == self.head
 
 
-def schema_state(engine: sa.Engine) -> SchemaState:
+def schema_state(engine: sa.Engine, target: DbTarget) -> SchemaState:
     """Inspect ``engine``; a file that is not SQLite or is corrupt becomes :class:`DatabaseProblem`."""
     try:
         with engine.connect() as conn:
@@ -78,16 +78,17 @@ def schema_state(engine: sa.Engine) -> SchemaState:
             if "alembic_version" in tables:
                 revision = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
     except sa.exc.DatabaseError as exc:
-        raise DatabaseProblem(_explain(engine, exc)) from None
+        raise DatabaseProblem(_explain(target, exc)) from None
     has_tables = bool(tables - {"alembic_version"})
     return SchemaState(revision, head_revision(), has_tables)
 
 
-def _explain(engine: sa.Engine, exc: sa.exc.DatabaseError) -> str:
-    detail = str(exc.orig) if exc.orig is not None else str(exc)
-    where = engine.url.render_as_string(hide_password=True)
-    if engine.url.get_backend_name() == "sqlite":
-        where = engine.url.database or where
+def _explain(target: DbTarget, exc: sa.exc.DatabaseError) -> str:
+    from quotetui.store.engine import scrub
+
+    detail = scrub(str(exc.orig) if exc.orig is not None else str(exc), target.secrets())
+    where = target.label
+    if target.is_sqlite:
         if "not a database" in detail or "malformed" in detail:
             return f"{where} is not a quotetui database (SQLite says: {detail})"
         if "unable to open" in detail:
@@ -112,7 +113,7 @@ def upgrade(target: DbTarget, revision: str = "head") -> None:
                 if broken:
                     raise DatabaseProblem(f"upgrade aborted, it would break {len(broken)} foreign keys")
     except sa.exc.DatabaseError as exc:
-        raise DatabaseProblem(_explain(engine, exc)) from None
+        raise DatabaseProblem(_explain(target, exc)) from None
     finally:
         engine.dispose()
 
@@ -120,7 +121,7 @@ def upgrade(target: DbTarget, revision: str = "head") -> None:
 def _online_copy(source: Path, dest: Path) -> None:
     """Copy ``source`` into ``dest`` page by page with SQLite's online backup API: ``source`` is read in
     read-only mode while others use it; the write to ``dest`` waits for its readers and writers."""
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    src = sqlite3.connect(f"{source.as_uri()}?mode=ro", uri=True)  # as_uri escapes '#', '?', '%' …
     try:
         dst = sqlite3.connect(dest, timeout=30)
         try:
@@ -132,16 +133,21 @@ def _online_copy(source: Path, dest: Path) -> None:
 
 
 def backup_sqlite(source: Path, dest: Path) -> Path:
-    """Copy a live SQLite database with the online backup API (safe while others use it)."""
+    """Copy a live SQLite database with the online backup API (safe while others use it), into a temporary
+    file renamed to ``dest`` once complete: a failure or a signal leaves no half-written backup."""
+    from quotetui.io.atomic import replacing
+
     if dest.exists():
         raise DatabaseProblem(f"{dest} already exists; choose another backup file")
     if not dest.parent.is_dir():
         raise DatabaseProblem(f"folder {dest.parent} does not exist")
     try:
-        _online_copy(source, dest)
+        with replacing(dest) as tmp:
+            _online_copy(source, tmp)
     except sqlite3.DatabaseError as exc:
-        dest.unlink(missing_ok=True)
         raise DatabaseProblem(f"cannot back up {source}: {exc}") from None
+    except PermissionError as exc:
+        raise DatabaseProblem(f"cannot write the backup in {dest.parent}: {exc.strerror} (write permission)") from None
     return dest
 
 
@@ -181,7 +187,7 @@ def check(target: DbTarget) -> CheckReport:
     """Integrity check (SQLite), foreign-key check and the schema revision; changes nothing."""
     engine = make_engine(target)
     try:
-        state = schema_state(engine)
+        state = schema_state(engine, target)
         integrity = ["ok"]
         violations = 0
         if target.is_sqlite:
@@ -189,7 +195,7 @@ def check(target: DbTarget) -> CheckReport:
                 integrity = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]
                 violations = len(conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
     except sa.exc.DatabaseError as exc:
-        raise DatabaseProblem(_explain(engine, exc)) from None
+        raise DatabaseProblem(_explain(target, exc)) from None
     finally:
         engine.dispose()
     ok = integrity == ["ok"] and violations == 0 and state.revision == state.head

@@ -126,11 +126,20 @@ class QuotetuiApp(App[None]):
     def _failed(self, message: str) -> None:
         self.loading = False
         self.sub_title = "no database"
-        self.notify(message, title="Cannot open the database", severity="error", timeout=30)
+        self.notify(self.secret_free(message), title="Cannot open the database", severity="error", timeout=30)
+
+    def secret_free(self, text: str) -> str:
+        """``text`` without the password of the database URL (``--db`` or ``$QUOTETUI_DB``)."""
+        import os
+
+        from quotetui.store.engine import scrub, url_secrets
+
+        given = self.db_arg or os.environ.get("QUOTETUI_DB")
+        return scrub(text, url_secrets(given)) if given else text
 
     def show_error(self, title: str, exc: BaseException) -> None:
-        details = "".join(traceback.format_exception(exc))
-        self.push_screen(ErrorDialog(title, f"{type(exc).__name__}: {exc}", details))
+        details = self.secret_free("".join(traceback.format_exception(exc)))
+        self.push_screen(ErrorDialog(title, self.secret_free(f"{type(exc).__name__}: {exc}"), details))
 
     def run_safely(self, title: str, action: object) -> bool:
         """Run a write from a screen: a user error is a notification, a bug the error dialog."""

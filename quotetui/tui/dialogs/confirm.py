@@ -1,4 +1,4 @@
-"""Asks before anything is deleted."""
+"""Asks before anything is deleted or replaced."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -14,20 +15,20 @@ from textual.widgets import Button, Label, Static
 class ConfirmDialog(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,n", "answer(False)", "Cancel"),
-        Binding("y", "answer(True)", "Yes, delete"),
+        Binding("y", "answer(True)", "Yes"),
     ]
 
-    def __init__(self, question: str, detail: str = "") -> None:
+    def __init__(self, question: str, detail: str = "", yes: str = "Delete") -> None:
         super().__init__()
-        self.question, self.detail = question, detail
+        self.question, self.detail, self.yes = question, detail, yes
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question, classes="dialog-title")
+            yield Label(Content(self.question), classes="dialog-title")
             if self.detail:
-                yield Static(self.detail)
+                yield Static(Content(self.detail))
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Delete (y)", variant="error", id="yes")
+                yield Button(f"{self.yes} (y)", variant="error", id="yes")
                 yield Button("Cancel (Esc)", id="no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

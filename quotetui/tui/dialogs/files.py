@@ -6,6 +6,7 @@ import shlex
 from pathlib import Path
 from typing import TypeVar
 
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -31,5 +32,5 @@ class FilesDialog(ModalScreen[ResultT]):
 
     def _show(self, text: str, error: bool = False) -> None:
         report = self.query_one("#report", Static)
-        report.update(text)
+        report.update(Content(text))
         report.set_class(error, "error")

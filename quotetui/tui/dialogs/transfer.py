@@ -15,10 +15,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"Export to Excel — scenario {self.scenario}", classes="dialog-title")
+            yield Label(Content(f"Export to Excel — scenario {self.scenario}"), classes="dialog-title")
             yield Static(
                 "File: .xlsx for the workbook with live formulas, .csv for the offers table", classes="form-label"
             )
@@ -60,16 +62,29 @@ class ExportDialog(ModalScreen[Path | None]):
         if not raw:
             self._say("Give a file name ending in .xlsx or .csv", error=True)
             return
+        out = Path(raw).expanduser()
+        if out.is_file():
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self._go(out, force=True)
+
+            detail = "The new workbook is written beside it and replaces it only once complete."
+            self.app.push_screen(ConfirmDialog(f"Replace {out}?", detail, yes="Replace"), answered)
+            return
+        self._go(out, force=False)
+
+    def _go(self, out: Path, *, force: bool) -> None:
         self._say("Exporting…")
         self.query_one("#go", Button).disabled = True
-        self._export(Path(raw))
+        self._export(out, force)
 
     @work(thread=True, exclusive=True, group="export")
-    def _export(self, out: Path) -> None:
+    def _export(self, out: Path, force: bool) -> None:
         from quotetui.services.transfer import export_file
 
         try:
-            written = export_file(self.db, out, self.scenario, list(self.pinned), self.today)
+            written = export_file(self.db, out, self.scenario, list(self.pinned), self.today, force=force)
         except QuotetuiError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
@@ -84,7 +99,7 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        status.update(text)
+        status.update(Content(text))
         status.set_class(True, "shown")
         status.set_class(not error, "note")
 

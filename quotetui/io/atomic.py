@@ -1,0 +1,82 @@
+"""Files written whole or not at all: a temporary file in the same folder, renamed over the target only once
+it is complete, so a failure, Ctrl+C or SIGTERM half-way never leaves a truncated file or destroys the previous
+one. Temporary files still in flight are removed on SIGTERM (:func:`install_sigterm_cleanup`)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+
+from quotetui.domain.errors import BadInput
+
+_IN_FLIGHT: set[Path] = set()
+_LOCK = threading.Lock()
+
+
+def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> Path:
+    """``path`` (expanded) if a file may be written there: an existing file only with ``force``."""
+    path = path.expanduser()
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
+    if path.is_dir():
+        raise BadInput(f"{path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise BadInput(f"folder {path.parent} does not exist")
+    if path.exists() and not force:
+        raise BadInput(f"{path} already exists; nothing was written (give --force to replace it)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise BadInput(f"{path} is read-only (no write permission); nothing was written")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise BadInput(f"cannot write in folder {path.parent} (no write permission)")
+    return path
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A temporary path next to ``path`` to write to; renamed onto ``path`` when the block succeeds, removed
+    when it fails (the previous file, if any, is untouched until the rename)."""
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
+    os.close(fd)
+    with _LOCK:
+        _IN_FLIGHT.add(tmp)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        with _LOCK:
+            _IN_FLIGHT.discard(tmp)
+
+
+def remove_in_flight() -> None:
+    with _LOCK:
+        pending = list(_IN_FLIGHT)
+        _IN_FLIGHT.clear()
+    for tmp in pending:
+        tmp.unlink(missing_ok=True)
+
+
+def install_sigterm_cleanup() -> None:
+    """On SIGTERM, remove the temporary files being written and exit with 143 (in the main thread the
+    exception also unwinds the writer, which removes its own file)."""
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        remove_in_flight()
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, on_term)
+
+
+__all__ = ["check_target", "install_sigterm_cleanup", "remove_in_flight", "replacing"]

@@ -1,0 +1,152 @@
+"""Paths are paths: a database file named with ``#``, ``?``, ``%``, spaces or CJK opens, backs up, restores
+and upgrades exactly that file; files we write replace the previous one only whole, and only when asked; a
+database URL's password is never printed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Cli, python
+
+pytestmark = pytest.mark.sqlite_only  # SQLite files by path; a server URL is tested at the end
+
+NAMES = ["a#b.db", "x?y.db", "p%41.db", "with space.db", "数据库 报价.db", "-dash.db", "q'uote\".db"]
+UPGRADE = Path(__file__).parent / "fixtures" / "upgrade" / "schema-0001.db"
+
+
+def _offers(db: Path) -> int:
+    with sqlite3.connect(db) as con:  # a plain path: no URI parsing in the test either
+        return int(con.execute("SELECT COUNT(*) FROM offer").fetchone()[0])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_odd_file_name_is_that_file_for_every_database_command(cli: Cli, tmp_path: Path, name: str) -> None:
+    folder = tmp_path / "数据 #1?"
+    folder.mkdir()
+    db, backup, other = folder / name, folder / f"backup of {name}", folder / f"other {name}"
+    assert cli("--db", str(db), "demo").code == 0
+    assert sorted(p.name for p in folder.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [name]
+    assert _offers(db) == 20
+    result = cli("--db", str(db), "db", "backup", str(backup))
+    assert result.code == 0, result.err
+    assert _offers(backup) == 20 and backup.stat().st_size == db.stat().st_size
+    assert cli("--db", str(other), "scenario", "list").code == 0  # an empty database to restore into
+    result = cli("--db", str(other), "db", "restore", str(backup), "--yes")
+    assert result.code == 0, result.err
+    assert _offers(other) == 20
+    saved = [p for p in folder.iterdir() if p.name.startswith(f"other {name}.") and p.name.endswith(".bak")]
+    assert len(saved) == 1 and _offers(saved[0]) == 0  # the replaced database, saved beside it
+    check = cli("--db", str(db), "db", "check")
+    assert check.code == 0 and "integrity: ok" in check.out
+
+
+def test_an_old_schema_under_an_odd_name_is_upgraded_in_place(cli: Cli, tmp_path: Path) -> None:
+    db = tmp_path / "旧 #v1 ?.db"
+    shutil.copy(UPGRADE, db)
+    before = _offers(db)
+    result = cli("--db", str(db), "db", "upgrade")
+    assert result.code == 0, result.err
+    assert "Upgraded the schema" in result.out and _offers(db) == before
+    [backup] = [p for p in tmp_path.iterdir() if p.name.endswith(".bak")]
+    assert backup.name.startswith(db.name) and _offers(backup) == before
+
+
+def test_an_existing_export_is_replaced_only_with_force(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    for args, out in (
+        (("export",), tmp_path / "board.xlsx"),
+        (("export",), tmp_path / "offers.csv"),
+        (("template",), tmp_path / "t.xlsx"),
+        (("contracts", "ics"), tmp_path / "dates.ics"),
+    ):
+        out.write_bytes(b"the previous file")
+        refused = cli("--db", str(demo_db_path), *args, str(out))
+        assert refused.code == 2 and "already exists" in refused.err and "--force" in refused.err
+        assert out.read_bytes() == b"the previous file"
+        replaced = cli("--db", str(demo_db_path), *args, str(out), "--force")
+        assert replaced.code == 0, replaced.err
+        assert out.read_bytes() != b"the previous file"
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+SLOW = """
+import sys, time
+import quotetui.{module} as target
+real = target.{function}
+def slow(*args, **kwargs):
+    result = real(*args, **kwargs)
+    print("written", flush=True)
+    time.sleep(60)  # the file is complete but not yet renamed into place: SIGTERM arrives now
+    return result
+target.{function} = slow
+from quotetui.cli import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "function", "args", "name"),
+    [
+        ("services.transfer", "write_xlsx", ("export", "{out}", "--force"), "board.xlsx"),
+        ("store.migrate", "_online_copy", ("db", "backup", "{out}"), "copy.db"),
+    ],
+)
+def test_sigterm_while_writing_keeps_the_previous_file_and_leaves_no_temporary_file(
+    demo_db_path: Path, tmp_path: Path, module: str, function: str, args: tuple[str, ...], name: str
+) -> None:
+    out = tmp_path / name
+    if name.endswith(".xlsx"):
+        with zipfile.ZipFile(out, "w") as previous:
+            previous.writestr("previous.txt", "the board as it was")
+        before = out.read_bytes()
+    code = SLOW.format(module=module, function=function)
+    proc = subprocess.Popen(
+        [python(), "-c", code, "--db", str(demo_db_path), *(a.format(out=out) for a in args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "written", proc.stderr.read() if proc.stderr else ""
+    assert [p for p in tmp_path.iterdir() if p.name.endswith(".part")]  # the new file is still a temporary
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 143
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+    if name.endswith(".xlsx"):
+        assert out.read_bytes() == before
+    else:
+        assert not out.exists()  # no half-made backup under the backup's name
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql+psycopg://buyer:Hunter2-secret@127.0.0.1:1/quotes",
+        "postgresql+psycopg://buyer@127.0.0.1:1/quotes?password=Hunter2-secret",
+        "postgresql+psycopg://buyer:Hunter2-secret@127.0.0.1:1/quotes?sslpassword=Hunter2-secret",
+        "postgres ql://buyer:Hunter2-secret@[::1",
+    ],
+)
+def test_a_database_password_is_never_printed(cli: Cli, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for args in (("--db", url, "offers"), ("--db", url, "db", "check"), ("--db", url, "export", "x.xlsx")):
+        result = cli(*args)
+        assert result.code == 2
+        assert "Hunter2" not in result.out + result.err and "***" in result.err, result.err
+    monkeypatch.setenv("QUOTETUI_DB", url)
+    result = cli("providers")
+    assert result.code == 2 and "Hunter2" not in result.err
+
+
+def test_a_database_label_hides_every_secret() -> None:
+    from quotetui.store.engine import DbTarget
+
+    target = DbTarget("postgresql+psycopg://buyer:Hunter2@db.example/quotes?password=Hunter2", None, False)
+    assert "Hunter2" not in target.label and target.label.count("***") == 2
