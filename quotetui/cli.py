@@ -15,6 +15,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from quotetui import __version__
+from quotetui.commands.output import say
 from quotetui.domain.errors import QuotetuiError
 
 app = typer.Typer(
@@ -35,7 +36,7 @@ class Context:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"quotetui {__version__}")
+        say(f"quotetui {__version__}")
         raise typer.Exit()
 
 
@@ -61,6 +62,15 @@ def root(
         run_tui(db)
 
 
+def _tolerate_narrow_terminals() -> None:
+    """On a terminal that cannot show every character (an ASCII-only locale), print what it can and show
+    the rest as escapes (``\\u4e00``) instead of failing with an encoding error."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def _given_db(argv: list[str]) -> str | None:
     for i, arg in enumerate(argv):
         if arg == "--db" and i + 1 < len(argv):
@@ -73,12 +83,11 @@ def _given_db(argv: list[str]) -> str | None:
 def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
     """One line on stderr: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
     control characters, whatever the message quotes."""
-    from quotetui.domain.text import visible
     from quotetui.store.engine import scrub, url_secrets
 
     given = _given_db(sys.argv[1:] if argv is None else argv)
     text = scrub(message, url_secrets(given)) if given else message
-    typer.echo(f"quotetui: {visible(text)}", err=True)
+    say(f"quotetui: {text}", err=True)
     sys.exit(code)
 
 
@@ -104,6 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     from quotetui.io.atomic import install_sigterm_cleanup
 
     install_sigterm_cleanup()
+    _tolerate_narrow_terminals()
     try:
         app(args=argv, prog_name="quotetui")
     except QuotetuiError as exc:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print_json
+from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
@@ -33,12 +34,12 @@ def import_logs(
         return
     for s in report.stored:
         what = "already on record" if s.duplicate else ("; ".join(s.results) or "stored")
-        typer.echo(f"{'=' if s.duplicate else '+'} {s.label}  [{s.tool}]  {what}")
+        say(f"{'=' if s.duplicate else '+'} {s.label}  [{s.tool}]  {what}")
     for line in report.not_run:
-        typer.echo(f"- not run on the machine: {line}")
+        say(f"- not run on the machine: {line}")
     dupes = len(report.stored) - len(report.added)
-    typer.echo(f"offer #{offer}: {len(report.added)} log(s) added, {dupes} already on record")
-    typer.echo(f"next: quotetui bench check --offer {offer}")
+    say(f"offer #{offer}: {len(report.added)} log(s) added, {dupes} already on record")
+    say(f"next: quotetui bench check --offer {offer}")
 
 
 @app.command("check")
@@ -51,23 +52,23 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
         print_json(result.to_json())
         return
     o = result.offer
-    typer.echo(f"#{o.id} {o.provider} {o.name} — sold as {o.configuration}")
+    say(f"#{o.id} {o.provider} {o.name} — sold as {o.configuration}")
     if result.logs:
-        typer.echo("Evidence:")
+        say("Evidence:")
         for log in result.logs:
-            typer.echo(f"  #{log.evidence_id} {log.label} [{log.tool}]: {log.summary}")
+            say(f"  #{log.evidence_id} {log.label} [{log.tool}]: {log.summary}")
     else:
-        typer.echo(
+        say(
             f"No logs on record: run `quotetui probe --write probe.py` on the trial machine, then "
             f"`quotetui bench import BUNDLE --offer {o.id}`."
         )
     if not result.findings:
-        typer.echo("No findings.")
+        say("No findings.")
     for f in result.findings:
-        typer.echo(f"{MARKS[f.severity.value]} {f.severity.value.upper()} {f.code}: {f.title}")
-        typer.echo(f"    {f.explanation}")
+        say(f"{MARKS[f.severity.value]} {f.severity.value.upper()} {f.code}: {f.title}")
+        say(f"    {f.explanation}")
         for line in f.evidence:
-            typer.echo(f"    · {line}")
+            say(f"    · {line}")
 
 
 @app.command("codes")
@@ -79,7 +80,7 @@ def codes(as_json: JsonFlag = False) -> None:
         print_json(CODES)
         return
     for code, meaning in CODES.items():
-        typer.echo(f"{code:<20} {meaning}")
+        say(f"{code:<20} {meaning}")
 
 
 def probe(
@@ -90,8 +91,8 @@ def probe(
     from quotetui.probe import write_probe
 
     target = write_probe(write, force=force)
-    typer.echo(f"wrote {target}: copy it alone to the trial machine and run `python3 {target.name}`")
-    typer.echo("(add --nccl PATH for nccl-tests); then `quotetui bench import probe-*.json --offer ID`")
+    say(f"wrote {target}: copy it alone to the trial machine and run `python3 {target.name}`")
+    say("(add --nccl PATH for nccl-tests); then `quotetui bench import probe-*.json --offer ID`")
 
 
 def register(root: typer.Typer) -> None:

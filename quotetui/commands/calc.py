@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, lines, open_db, print_json
+from quotetui.commands.output import say
 from quotetui.domain.entities import ID, PURCHASE, SCENARIO
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
@@ -49,11 +50,9 @@ def train(
         print_json(r.to_json())
         return
     p = r.plan
-    typer.echo(
-        f"wall time: {dec(p.wall_days, 1):,} days ({dec(p.wall_hours, 1):,} hours); {dec(p.gpu_hours, 0):,} GPU-hours"
-    )
-    typer.echo(f"  {p.arithmetic()}")
-    typer.echo(f"  FLOPs: {p.flops_source}; MFU: {p.mfu.note}; scaling: {p.scaling.note}")
+    say(f"wall time: {dec(p.wall_days, 1):,} days ({dec(p.wall_hours, 1):,} hours); {dec(p.gpu_hours, 0):,} GPU-hours")
+    say(f"  {p.arithmetic()}")
+    say(f"  FLOPs: {p.flops_source}; MFU: {p.mfu.note}; scaling: {p.scaling.note}")
     if r.costs:
         lines(
             f"cost under {r.offer}, cheapest first:",
@@ -61,7 +60,7 @@ def train(
         )
     implied = r.implied_mfu
     if implied is not None and r.verdict is not None:
-        typer.echo(f"claimed {r.claimed_days} days implies {pct(implied, 1)} % MFU: {r.verdict.value}")
+        say(f"claimed {r.claimed_days} days implies {pct(implied, 1)} % MFU: {r.verdict.value}")
 
 
 @app.command("rent-vs-buy")
@@ -103,17 +102,17 @@ def rent_vs_buy(
         return
     cur = r.inputs.currency
     if note:
-        typer.echo(note)
+        say(note)
     if r.breakeven_months is None:
-        typer.echo(f"break-even: not within {r.inputs.horizon_months} months — renting stays cheaper")
+        say(f"break-even: not within {r.inputs.horizon_months} months — renting stays cheaper")
     else:
-        typer.echo(
+        say(
             f"break-even after {dec(r.breakeven_months, 2)} months (owning is ahead from month "
             f"{ceil(r.breakeven_months)})"
         )
     u = r.breakeven_utilisation
-    typer.echo(f"break-even utilisation: {pct(u, 1)} %" + (" — owning never pays at this rent" if u > 1 else ""))
-    typer.echo(
+    say(f"break-even utilisation: {pct(u, 1)} %" + (" — owning never pays at this rent" if u > 1 else ""))
+    say(
         f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 2):,} {cur}, "
         f"buy {dec(r.npv_buy, 2):,} {cur} → {r.cheaper} is cheaper"
     )
@@ -149,7 +148,5 @@ def term(
         print_json(term_json(t, currency_code(currency) if currency else None))
         return
     for o in t.options:
-        typer.echo(
-            f"{o.name}: {dec(o.price, 2):,} a term = {dec(o.per_month, 2):,} a month = {dec(o.per_year, 2):,} a year"
-        )
-    typer.echo(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")
+        say(f"{o.name}: {dec(o.price, 2):,} a term = {dec(o.per_month, 2):,} a month = {dec(o.per_year, 2):,} a year")
+    say(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from quotetui.commands.common import JsonFlag, open_db, print_json
+from quotetui.commands.output import say
 
 
 def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -19,12 +20,12 @@ def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     for a in audits:
         c = a.claim
         who = " / ".join(x for x in (c.provider, c.offer) if x) or "market-wide claim"
-        typer.echo(f"{marks[a.verdict.value]} {a.verdict.value.upper()}  #{c.id} {who} — {c.metric.value}")
+        say(f"{marks[a.verdict.value]} {a.verdict.value.upper()}  #{c.id} {who} — {c.metric.value}")
         if c.quote:
-            typer.echo(f"    “{c.quote}” ({c.source})")
+            say(f"    “{c.quote}” ({c.source})")
         for line in a.arithmetic:
-            typer.echo(f"    {line}")
-        typer.echo(f"    → {a.explanation}")
+            say(f"    {line}")
+        say(f"    → {a.explanation}")
 
 
 def register(app: typer.Typer) -> None:

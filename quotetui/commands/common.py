@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+from quotetui.commands.output import json_text, say
 
 if TYPE_CHECKING:
     from quotetui.domain.errors import BadInput, FieldErrors
@@ -64,12 +65,12 @@ def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:
 
     opened = open_database(ctx.obj.db, load_demo_if_new=load_demo_if_new)
     for message in opened.messages:
-        typer.echo(message, err=True)
+        say(message, err=True)
     return opened.db
 
 
 def print_json(data: object) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    typer.echo(json_text(data))
 
 
 def table(
@@ -85,15 +86,26 @@ def table(
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console(soft_wrap=False)
+    from quotetui.domain.text import visible
+
+    columns = [visible(c) for c in columns]
+    rows = [[visible(c) for c in row] for row in rows]
+    console = Console(soft_wrap=False, markup=False, highlight=False, emoji=False)
     widths = widths or {}
     fit = {name: max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)}
     fixed = sum(fit[name] for name in columns if name not in widths) + 2 * (len(columns) - 1)
     room = max(console.width - fixed, 8 * len(widths))
     wanted = {name: min(cap, fit[name]) for name, cap in widths.items()}
     scale = min(1.0, room / max(sum(wanted.values()), 1))
-    view = Table(box=None, header_style="bold", pad_edge=False, title=title, title_justify="left")
+    view = Table(
+        box=None,
+        header_style="bold",
+        pad_edge=False,
+        title=Text(visible(title)) if title else None,
+        title_justify="left",
+    )
     for name in columns:
         if name in right:
             view.add_column(name, justify="right", no_wrap=True, min_width=fit[name])
@@ -102,11 +114,11 @@ def table(
         else:
             view.add_column(name, overflow="fold")
     for row in rows:
-        view.add_row(*row)
+        view.add_row(*(Text(cell) for cell in row))  # plain text: never Rich markup
     console.print(view)
 
 
 def lines(title: str, items: list[str]) -> None:
-    typer.echo(title)
+    say(title)
     for item in items:
-        typer.echo(f"  {item}")
+        say(f"  {item}")

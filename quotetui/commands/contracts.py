@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, id_arg, open_db, print_json, table
+from quotetui.commands.output import say
 from quotetui.domain import entities as E
 from quotetui.domain.entities import CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence
@@ -52,7 +53,7 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
         print_json([v.to_json() for v in views])
         return
     if not views:
-        typer.echo("No contracts yet: `quotetui contracts add --offer ID --start DATE --term-months N`.")
+        say("No contracts yet: `quotetui contracts add --offer ID --start DATE --term-months N`.")
         return
     table(
         [
@@ -184,28 +185,28 @@ def _show(v: ContractView) -> None:
     from quotetui.domain.economics.exact import dec, pct
 
     c = v.contract
-    typer.echo(f"#{v.id} {v.title}: {v.provider} {v.offer}")
-    typer.echo(f"  {c.gpu_count} GPUs, {c.start_date.isoformat()} → {c.end_date.isoformat()} ({c.term_months} months)")
-    typer.echo(
+    say(f"#{v.id} {v.title}: {v.provider} {v.offer}")
+    say(f"  {c.gpu_count} GPUs, {c.start_date.isoformat()} → {c.end_date.isoformat()} ({c.term_months} months)")
+    say(
         f"  price {_m(c.price, c.currency)} {c.currency} {c.price_unit.value.replace('_', '-')} "
         f"({c.snapshot.get('option', {}).get('label', '')}); "
         f"monthly charge {dec(v.monthly_charge, 2):,} {c.currency}; billed {c.billing_cadence.value}"
     )
     if c.notice_deadline:
         renew = f"auto-renews for {c.renewal_term_months} months" if c.auto_renew else "ends"
-        typer.echo(f"  notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else it {renew}")
+        say(f"  notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else it {renew}")
     if c.committed_spend is not None:
-        typer.echo(f"  spent {_m(v.spend, c.currency)} of a committed {_m(c.committed_spend, c.currency)} {c.currency}")
+        say(f"  spent {_m(v.spend, c.currency)} of a committed {_m(c.committed_spend, c.currency)} {c.currency}")
     for m in v.months:
         if m.incidents:
-            typer.echo(
+            say(
                 f"  {m.month.isoformat()[:7]}: {pct(m.availability, 3)} % available, credit "
                 f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,} {c.currency}"
             )
     for line in v.invoices:
         i = line.invoice
         flag = f"OFF by {_signed(line.check.variance, c.currency)}" if line.check.off else "matches"
-        typer.echo(
+        say(
             f"  invoice {i.period_start.isoformat()}–{i.period_end.isoformat()}: {_m(i.amount, c.currency)} "
             f"(expected {_m(line.check.expected, c.currency)}) {flag}"
         )
@@ -253,12 +254,12 @@ def due(
         return
     for name, items in groups.items():
         label = GROUP_NAMES.get(name) or f"Within 31–{within} days"
-        typer.echo(f"{label} ({len(items)})")
+        say(f"{label} ({len(items)})")
         for k in items:
             left = k.days_left(today)
             when = f"{-left} days ago" if left < 0 else ("today" if left == 0 else f"in {left} days")
             detail = f" — {k.detail}" if k.detail else ""
-            typer.echo(f"  {k.day.isoformat()} {when:>13}  {k.kind}: {k.subject}{detail}")
+            say(f"  {k.day.isoformat()} {when:>13}  {k.kind}: {k.subject}{detail}")
 
 
 @app.command("ics")
@@ -270,7 +271,7 @@ def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics
 
     now = utcnow()
     dates = key_dates(open_db(ctx), now)
-    typer.echo(f"Wrote {write_calendar(out, dates, now, force=force)} ({len(dates)} events).")
+    say(f"Wrote {write_calendar(out, dates, now, force=force)} ({len(dates)} events).")
 
 
 @incident_app.command("add")
@@ -297,7 +298,7 @@ def incident_add(
     if as_json:
         print_json({"id": incident.id, "contract_id": contract})
         return
-    typer.echo(f"incident #{incident.id} recorded on contract #{contract}; see `quotetui contracts show {contract}`")
+    say(f"incident #{incident.id} recorded on contract #{contract}; see `quotetui contracts show {contract}`")
 
 
 @incident_app.command("update")
@@ -312,9 +313,7 @@ def incident_update(
     from quotetui.services.contracts import update_incident
 
     row = update_incident(open_db(ctx), incident, claimed=claimed, received=received, ended_at=end)
-    typer.echo(
-        f"incident #{row.id}: claimed {'yes' if row.credit_claimed else 'no'}, received {row.credit_received or 0}"
-    )
+    say(f"incident #{row.id}: claimed {'yes' if row.credit_claimed else 'no'}, received {row.credit_received or 0}")
 
 
 @invoice_app.command("add")
@@ -355,7 +354,7 @@ def invoice_add(
         )
         return
     verdict = f"OFF by {_signed(line.check.variance, invoice.currency)}" if line.check.off else "matches"
-    typer.echo(
+    say(
         f"invoice #{invoice.id}: {_m(invoice.amount, invoice.currency)} {invoice.currency}, "
         f"expected {_m(line.check.expected, invoice.currency)}: {verdict}"
     )

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, print_json
+from quotetui.commands.output import say
 
 app = typer.Typer(help="Database maintenance: upgrade, backup, restore, check.", no_args_is_help=True)
 
@@ -18,7 +19,7 @@ def upgrade(ctx: typer.Context) -> None:
     from quotetui.services.database import upgrade_database
 
     for line in upgrade_database(ctx.obj.db):
-        typer.echo(line)
+        say(line)
 
 
 @app.command("backup")
@@ -26,7 +27,7 @@ def backup(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="Backup
     """Copy the SQLite database with the online backup API (safe while the TUI is open)."""
     from quotetui.services.database import backup_database
 
-    typer.echo(f"Backed up to {backup_database(path, ctx.obj.db)}.")
+    say(f"Backed up to {backup_database(path, ctx.obj.db)}.")
 
 
 @app.command("check")
@@ -39,10 +40,10 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         print_json(report.to_json())
     else:
         integrity = "ok" if report.integrity == ["ok"] else "; ".join(report.integrity[:5])
-        typer.echo(f"integrity: {integrity}")
-        typer.echo(f"foreign keys: {report.foreign_key_violations} violations")
+        say(f"integrity: {integrity}")
+        say(f"foreign keys: {report.foreign_key_violations} violations")
         state = "up to date" if report.revision == report.head else f"upgrade available to {report.head}"
-        typer.echo(f"schema revision: {report.revision or 'none'} ({state})")
+        say(f"schema revision: {report.revision or 'none'} ({state})")
     if not report.ok:
         raise typer.Exit(2)
 
@@ -69,5 +70,5 @@ def restore(
             raise DatabaseProblem("nothing was changed")
     restored, saved = restore_database(path, ctx.obj.db)
     if saved is not None:
-        typer.echo(f"Saved the replaced database to {saved}.")
-    typer.echo(f"Restored {restored.describe()}.")
+        say(f"Saved the replaced database to {saved}.")
+    say(f"Restored {restored.describe()}.")

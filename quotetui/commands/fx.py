@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
+from quotetui.commands.output import say
 
 app = typer.Typer(help="Dated exchange rates used for conversions (never a silent 1.0).", no_args_is_help=True)
 
@@ -30,7 +31,7 @@ def add(
     except FieldErrors as exc:
         flags = {"base": "BASE", "quote": "QUOTE", "rate": "RATE", "as_of": "--date", "source": "--source"}
         raise flag_errors(exc, flags) from None
-    typer.echo(f"1 {view.base} = {plain(view.rate)} {view.quote} on {view.as_of.isoformat()} ({view.source})")
+    say(f"1 {view.base} = {plain(view.rate)} {view.quote} on {view.as_of.isoformat()} ({view.source})")
 
 
 @app.command("list")

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
+from quotetui.commands.output import say
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -73,7 +74,7 @@ def offers(
                 + ("p" if e.best.option.prepay else ""),
             ]
         )
-    typer.echo(
+    say(
         f"Scenario {s.name!r}: {s.gpu_count} GPUs × {s.months} months at {pct(q(s.utilisation), 0)} % use; "
         f"amounts in {cur}, best first by cost per delivered PFLOP-hour"
     )
@@ -83,11 +84,11 @@ def offers(
         right=frozenset({"#", "id", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%"}),
         widths={"offer": 30, "GPU": 14},
     )
-    typer.echo("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
+    say("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
     for line in blocked:
-        typer.echo(line)
+        say(line)
     for o, why in ranking.skipped:
-        typer.echo(f"not compared: #{o.id} {o.provider} {o.name}: {why}", err=True)
+        say(f"not compared: #{o.id} {o.provider} {o.name}: {why}", err=True)
 
 
 TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
@@ -113,16 +114,14 @@ def explain(
             | {"scenario": e.scenario.name, "figures": [f.to_json() for f in figures], "negotiation": n.to_json()}
         )
         return
-    typer.echo(
-        f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}"
-    )
+    say(f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}")
     for f in figures:
         value = "" if f.value is None else f" = {f.display()}"
-        typer.echo(f"\n{f.label}{value}")
-        typer.echo(f"  how: {f.formula}")
+        say(f"\n{f.label}{value}")
+        say(f"  how: {f.formula}")
         for item in f.inputs:
-            typer.echo(f"  · {item}")
-    typer.echo("")
+            say(f"  · {item}")
+    say("")
     lines("Negotiation", n.lines())
 
 
@@ -167,7 +166,7 @@ def demo(
     from quotetui.services.demo import load_demo
 
     summary = load_demo(open_db(ctx, load_demo_if_new=False), reset=reset)
-    typer.echo(f"{'Reloaded' if reset else 'Loaded'} the demo market: {summary}.")
+    say(f"{'Reloaded' if reset else 'Loaded'} the demo market: {summary}.")
 
 
 def register(app: typer.Typer) -> None:

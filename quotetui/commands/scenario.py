@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, flag, flag_errors, open_db, parsed, print_json, table
+from quotetui.commands.output import say
 from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import FieldErrors
 
@@ -62,7 +63,7 @@ def show(
         return
     for key, value in view.to_json().items():
         if value is not None:
-            typer.echo(f"{key}: {value}")
+            say(f"{key}: {value}")
 
 
 S = SCENARIO.field
@@ -129,7 +130,7 @@ def add(
     if as_json:
         print_json(view.to_json())
     else:
-        typer.echo(f"Added scenario {view.name!r}{' (now the default)' if view.is_default else ''}.")
+        say(f"Added scenario {view.name!r}{' (now the default)' if view.is_default else ''}.")
 
 
 @app.command("default")
@@ -140,4 +141,4 @@ def make_default(
     from quotetui.services.scenarios import set_default_scenario
 
     view = set_default_scenario(open_db(ctx), name)
-    typer.echo(f"{view.name!r} is now the default scenario.")
+    say(f"{view.name!r} is now the default scenario.")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from quotetui.commands.common import ForceFlag, JsonFlag, ScenarioOpt, flag, open_db, print_json, table
+from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def import_(
         print_json(report.to_json())
         return
     for line in report.lines():
-        typer.echo(line, err=line.startswith("warning"))
+        say(line, err=line.startswith("warning"))
 
 
 def template(
@@ -54,7 +55,7 @@ def template(
     """Write the import template: a sheet per entity, notes on headers, drop-down lists."""
     from quotetui.services.transfer import write_import_template
 
-    typer.echo(f"Wrote {write_import_template(open_db(ctx, load_demo_if_new=False), out, force=force)}.")
+    say(f"Wrote {write_import_template(open_db(ctx, load_demo_if_new=False), out, force=force)}.")
 
 
 def export(
@@ -69,7 +70,7 @@ def export(
     """Export the comparison workbook for a scenario (live TCO formulas, charts), or the offers as CSV."""
     from quotetui.services.transfer import export_file
 
-    typer.echo(f"Wrote {export_file(open_db(ctx), out, scenario, pinned=pin or [], force=force)}.")
+    say(f"Wrote {export_file(open_db(ctx), out, scenario, pinned=pin or [], force=force)}.")
 
 
 def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:
@@ -87,12 +88,12 @@ def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag =
         print_json({"currency": currency, "medians": [m.to_json() for m in medians], "not_converted": missing})
         return
     if not medians and not missing:
-        typer.echo("No market prices yet: import a SkyPilot catalog (`quotetui import vms.csv`).")
+        say("No market prices yet: import a SkyPilot catalog (`quotetui import vms.csv`).")
         return
     if medians:
         _medians_table(medians, currency)
     for line in missing:
-        typer.echo(f"not converted: {line}", err=True)
+        say(f"not converted: {line}", err=True)
 
 
 def _medians_table(medians: list[MarketMedian], currency: str) -> None:

@@ -210,11 +210,13 @@ def _no_dimension_scan() -> Iterator[None]:
                 ReadOnlyWorksheet._get_size = original
 
 
-def _sheet_xml(workbook: Any, title: str, xml: dict[str, bytes]) -> bytes:
-    """The raw XML of the sheet called ``title`` (openpyxl keeps the part name of each read-only sheet)."""
-    sheet = workbook[title]
-    part = getattr(sheet, "_worksheet_path", None) or ""  # read-only worksheets remember their zip part
+def _sheet_xml(sheet: Any, xml: dict[str, bytes]) -> bytes:
+    """The raw XML of a read-only sheet (openpyxl keeps the zip part of each read-only sheet)."""
+    part = getattr(sheet, "_worksheet_path", None) or ""
     return xml.get(part.lstrip("/"), b"")
+
+
+HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden (only a macro or the VBA editor can show it)"}
 
 
 def _read_xlsx(path: Path, problems: list[Problem], skip: Collection[str]) -> list[Table]:
@@ -230,13 +232,27 @@ def _read_xlsx(path: Path, problems: list[Problem], skip: Collection[str]) -> li
         problems.append(Problem(path.name, _unreadable(exc)))
         return []
     tables: list[Table] = []
+    seen: dict[str, str] = {}
     try:
-        for title in book.sheetnames:
+        for sheet in book.worksheets:
+            title = sheet.title
+            twin = seen.setdefault(title.casefold(), title)
+            if twin is not title:
+                problems.append(Problem(path.name, f"two sheets are named {twin!r} (Excel itself refuses that)", title))
+                continue
             if title in skip:
                 tables.append(Table(path.name, title, []))
                 continue
-            sheet_xml = _sheet_xml(book, title, xml)
-            tables += _read_sheet(path, book, title, sheet_xml, problems)
+            read = _read_sheet(path, sheet, _sheet_xml(sheet, xml), problems)
+            state = HIDDEN.get(getattr(sheet, "sheet_state", "visible"))
+            for table in read:
+                if state is not None:  # counts only if the sheet is one quotetui would import
+                    table.problems.append(
+                        Problem(
+                            path.name, f"the sheet is {state}: unhide it if it should be imported, or delete it", title
+                        )
+                    )
+            tables += read
     except Exception as exc:
         problems.append(Problem(path.name, _unreadable(exc)))
         return []
@@ -278,8 +294,8 @@ def _merged(sheet_xml: bytes) -> list[tuple[int, int, int, int]]:
     return ranges
 
 
-def _read_sheet(path: Path, book: Any, title: str, sheet_xml: bytes, problems: list[Problem]) -> list[Table]:
-    sheet = book[title]
+def _read_sheet(path: Path, sheet: Any, sheet_xml: bytes, problems: list[Problem]) -> list[Table]:
+    title = sheet.title
     has_formulas = b"<f" in sheet_xml
     formulas: set[tuple[int, int]] | None = None  # found on the first empty cell of a sheet with formulas
     merged = _merged(sheet_xml)

@@ -17,10 +17,13 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
 from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
@@ -86,6 +89,28 @@ class QuotetuiApp(App[None]):
 
     def on_mount(self) -> None:
         self.reload()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification is plain text (a message quotes names and file names, which may hold ``[/]`` or
+        control characters), without the database URL's password; ``markup`` is ignored on purpose."""
+        super().notify(
+            visible(self.secret_free(str(message))),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        return super().format_title(visible(title), visible(self.secret_free(sub_title)))
 
     # -- data ----------------------------------------------------------------------------------------
     def reload(self) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.files import FilesDialog
+from quotetui.tui.safe import plain
 
 if TYPE_CHECKING:
     from quotetui.services.bench_import import BenchImport  # noqa: F401  (named in the generic base below)
@@ -29,7 +30,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"Import raw logs for #{self.offer_id} {self.offer_title}", classes="dialog-title")
+            yield Label(plain(f"Import raw logs for #{self.offer_id} {self.offer_title}"), classes="dialog-title")
             yield Static(
                 "nvidia-smi (query, -L, topo -m), nccl-tests all_reduce_perf (text or -J JSON), a GEMM sweep, "
                 "gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: separate them with "

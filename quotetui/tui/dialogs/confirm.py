@@ -7,9 +7,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
+
+from quotetui.tui.safe import plain
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -24,9 +25,9 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Content(self.question), classes="dialog-title")
+            yield Label(plain(self.question), classes="dialog-title")
             if self.detail:
-                yield Static(Content(self.detail))
+                yield Static(plain(self.detail))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="error", id="yes")
                 yield Button("Cancel (Esc)", id="no")

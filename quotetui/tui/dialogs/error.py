@@ -10,6 +10,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from quotetui.tui.safe import plain
+
 
 class ErrorDialog(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", "Close")]
@@ -20,10 +22,10 @@ class ErrorDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="error-dialog", classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title error")
-            yield Static(self.message, id="error-message")
+            yield Label(plain(self.title_text), classes="dialog-title error")
+            yield Static(plain(self.message), id="error-message")
             with VerticalScroll(id="error-details"):
-                yield Static(self.details, markup=False)
+                yield Static(plain(self.details))
             yield Button("Close", variant="error", id="close")
 
     def on_button_pressed(self) -> None:

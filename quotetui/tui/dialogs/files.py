@@ -6,9 +6,10 @@ import shlex
 from pathlib import Path
 from typing import TypeVar
 
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from quotetui.tui.safe import plain
 
 ResultT = TypeVar("ResultT")
 
@@ -32,5 +33,5 @@ class FilesDialog(ModalScreen[ResultT]):
 
     def _show(self, text: str, error: bool = False) -> None:
         report = self.query_one("#report", Static)
-        report.update(Content(text))
+        report.update(plain(text))
         report.set_class(error, "error")

@@ -13,7 +13,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
@@ -21,6 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.services.forms import FieldErrors, FormSpec, parse
+from quotetui.tui.safe import plain
 
 
 class FormScreen(ModalScreen[object]):
@@ -35,7 +35,7 @@ class FormScreen(ModalScreen[object]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
-            yield Label(Content(self.spec.title), classes="dialog-title")
+            yield Label(plain(self.spec.title), classes="dialog-title")
             with VerticalScroll(classes="form-fields"):
                 for field in self.spec.fields:
                     yield from self._field(field)
@@ -46,12 +46,12 @@ class FormScreen(ModalScreen[object]):
     def _field(self, field: Field) -> ComposeResult:
         value = self.spec.values.get(field.name)
         if field.kind == "bool":
-            yield Checkbox(Content(field.label), bool(value), id=f"f-{field.name}", classes="form-input")
+            yield Checkbox(plain(field.label), bool(value), id=f"f-{field.name}", classes="form-input")
         else:
-            yield Label(Content(field.label + (" *" if field.required else "")), classes="form-label")
+            yield Label(plain(field.label + (" *" if field.required else "")), classes="form-label")
             options = self.spec.choices(field)
             if options:
-                choices = [(Content(label), v) for label, v in options]
+                choices = [(plain(label), v) for label, v in options]
                 current = value if value in {v for _, v in options} else Select.NULL
                 yield Select(choices, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
             else:
@@ -76,7 +76,7 @@ class FormScreen(ModalScreen[object]):
         for field in self.spec.fields:
             message = errors.get(field.name, "")
             error = self.query_one(f"#e-{field.name}", Static)
-            error.update(Content(message))
+            error.update(plain(message))
             error.set_class(bool(message), "shown")
             self.widget_for(field.name).set_class(bool(message), "invalid")
         first = next((f.name for f in self.spec.fields if f.name in errors), None)
@@ -96,7 +96,7 @@ class FormScreen(ModalScreen[object]):
             message = ""
         except FieldErrors as exc:
             message = exc.errors.get(name, "")
-        error.update(Content(message))
+        error.update(plain(message))
         error.set_class(bool(message), "shown")
         event.input.set_class(bool(message), "invalid")
 

@@ -11,6 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from quotetui.tui.safe import plain
+
 
 class PickDialog(ModalScreen[tuple[str, int] | None]):
     """Answers ("edit", id) or ("delete", id); Escape answers None."""
@@ -27,8 +29,8 @@ class PickDialog(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(f"{self.title_text}  (Enter edits, x deletes, Esc closes)", classes="dialog-title")
-            yield OptionList(*(Option(label, id=str(key)) for key, label in self.items), id="pick")
+            yield Label(plain(f"{self.title_text}  (Enter edits, x deletes, Esc closes)"), classes="dialog-title")
+            yield OptionList(*(Option(plain(label), id=str(key)) for key, label in self.items), id="pick")
 
     def on_mount(self) -> None:
         if not self.items:

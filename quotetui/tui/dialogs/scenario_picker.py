@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from quotetui.tui.safe import plain
+
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
     from quotetui.store.engine import Database
@@ -50,7 +52,7 @@ class ScenarioPicker(ModalScreen[str | None]):
         options = self.query_one(OptionList)
         options.loading = False
         options.add_options(
-            Option(("● " if s.name == self.current else "  ") + describe(s), id=s.name) for s in scenarios
+            Option(plain(("● " if s.name == self.current else "  ") + describe(s)), id=s.name) for s in scenarios
         )
         names = [s.name for s in scenarios]
         options.highlighted = names.index(self.current) if self.current in names else 0

@@ -15,13 +15,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
+from quotetui.tui.safe import plain
 
 if TYPE_CHECKING:
     from quotetui.services.importing import ImportReport
@@ -45,7 +45,7 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Content(f"Export to Excel — scenario {self.scenario}"), classes="dialog-title")
+            yield Label(plain(f"Export to Excel — scenario {self.scenario}"), classes="dialog-title")
             yield Static(
                 "File: .xlsx for the workbook with live formulas, .csv for the offers table", classes="form-label"
             )
@@ -99,7 +99,7 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        status.update(Content(text))
+        status.update(plain(text))
         status.set_class(True, "shown")
         status.set_class(not error, "note")
 

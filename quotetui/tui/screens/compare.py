@@ -6,7 +6,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Label
@@ -14,6 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Label
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.tui.offer_rows import table_row
+from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
 
 if TYPE_CHECKING:
@@ -62,16 +62,18 @@ class CompareScreen(MarketScreen):
         title = self.query_one("#compare-title", Label)
         rows = [r for p in self.qapp.pinned if market and (r := market.row(p)) is not None]
         if market is None or not rows:
-            title.update("Nothing pinned yet: in the offers table (o) press space on up to 4 offers, then c.")
+            title.update(plain("Nothing pinned yet: in the offers table (o) press space on up to 4 offers, then c."))
             return
         cur = market.scenario.home_currency
         title.update(
-            f"{len(rows)} pinned offers for scenario {market.scenario.name!r}; amounts in {cur}; "
-            "best in each row in green"
+            plain(
+                f"{len(rows)} pinned offers for scenario {market.scenario.name!r}; amounts in {cur}; "
+                "best in each row in green"
+            )
         )
         table.add_column("", key="figure")
         for r in rows:
-            table.add_column(f"#{r.offer.id} {r.offer.provider}", key=str(r.offer.id))
+            table.add_column(Text(f"#{r.offer.id} {r.offer.provider}"), key=str(r.offer.id))
         self._facts(table, rows)
         for label, value, text, better in FIGURES:
             values = [value(r.evaluation) if r.evaluation else None for r in rows]
@@ -83,7 +85,7 @@ class CompareScreen(MarketScreen):
                 else Text(text(v), style="bold green" if v == best else "", justify="right")
                 for v in values
             ]
-            table.add_row(label, *cells)
+            table.add_row(Text(label), *cells)
 
     def _facts(self, table: DataTable, rows: list[OfferRow]) -> None:
         formatted = [table_row(r).cells for r in rows]
@@ -97,18 +99,19 @@ class CompareScreen(MarketScreen):
             ("Valid until", 12),
             ("Verification", 10),
         ):
-            table.add_row(label, *(cells[index] for cells in formatted))
-        table.add_row("Cheapest way to buy", *(r.evaluation.best.option.label if r.evaluation else "—" for r in rows))
+            table.add_row(Text(label), *(Text(cells[index]) for cells in formatted))
+        options = (Text(r.evaluation.best.option.label if r.evaluation else "—") for r in rows)
+        table.add_row(Text("Cheapest way to buy"), *options)
         table.add_row(
-            "Feasible",
+            Text("Feasible"),
             *(
                 Text("no: " + "; ".join(r.evaluation.feasibility.blocking), style="red")
                 if r.evaluation and not r.evaluation.feasibility.ok
-                else ("yes" if r.evaluation else Text(r.problem or "", style="yellow"))
+                else (Text("yes") if r.evaluation else Text(r.problem or "", style="yellow"))
                 for r in rows
             ),
         )
-        table.add_row("Flags", *(", ".join(r.flags) or "—" for r in rows))
+        table.add_row(Text("Flags"), *(Text(", ".join(r.flags) or "—") for r in rows))
 
     def action_clear_pins(self) -> None:
         self.qapp.pinned = ()

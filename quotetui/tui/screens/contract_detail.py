@@ -9,8 +9,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,6 +20,7 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.money import Money
 from quotetui.domain.timeutil import as_utc, utcnow
+from quotetui.tui.safe import Table, Text
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.table import Table
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +13,7 @@ from textual.widgets import Footer, Header, Static
 
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.money import Money
+from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
 

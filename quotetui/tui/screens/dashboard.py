@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.table import Table
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 
 if TYPE_CHECKING:

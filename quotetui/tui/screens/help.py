@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
+
+from quotetui.tui.safe import Table
 
 
 def _keys(binding: Binding) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,6 +23,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.services.market_view import MarketView
 from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
+from quotetui.tui.safe import Text
 from quotetui.tui.widgets import detail_tables as render
 
 if TYPE_CHECKING:

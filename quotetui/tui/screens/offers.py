@@ -13,6 +13,7 @@ from textual.widgets import Footer, Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
 from quotetui.tui.offer_rows import columns, table_row
+from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.virtual_table import TableRow, VirtualTable
 
@@ -69,7 +70,7 @@ class OffersScreen(MarketScreen):
         gpus = sorted({r.offer.gpu.name for r in m.rows})
         gpu_select = self.query_one("#gpu-filter", Select)
         current = gpu_select.value
-        gpu_select.set_options([(g, g) for g in gpus])
+        gpu_select.set_options([(plain(g), g) for g in gpus])
         if current in gpus:
             gpu_select.value = current
         self.kinds = {r.offer.id: r.offer.provider_kind for r in m.rows}
@@ -110,8 +111,10 @@ class OffersScreen(MarketScreen):
         sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else "rank"
         pins = " ".join(f"#{p}" for p in self.qapp.pinned) or "none (space pins, c compares)"
         self.query_one("#offers-status", Label).update(
-            f"{len(t.view_rows)} of {len(t.rows)} offers · sorted by {sort}{' ▼' if t.sort_reverse else ''}"
-            f" · pinned: {pins}"
+            plain(
+                f"{len(t.view_rows)} of {len(t.rows)} offers · sorted by {sort}{' ▼' if t.sort_reverse else ''}"
+                f" · pinned: {pins}"
+            )
         )
 
     @on(Input.Changed, "#filter")

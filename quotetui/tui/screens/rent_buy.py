@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +14,7 @@ from textual_plotext import PlotextPlot
 from quotetui.domain.economics.exact import ceil, dec, pct
 from quotetui.domain.economics.rentbuy import RentBuyResult
 from quotetui.domain.errors import QuotetuiError
+from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 
 if TYPE_CHECKING:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.table import Table
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +13,7 @@ from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.errors import QuotetuiError
+from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.base import MarketScreen
 
 if TYPE_CHECKING:
@@ -54,7 +53,7 @@ class TrainingScreen(MarketScreen):
         select = self.query_one("#tr-gpu", Select)
         gpus = sorted({e.offer.gpu.name for e in market.evaluations})
         current = select.value
-        select.set_options([(g, g) for g in gpus])
+        select.set_options([(plain(g), g) for g in gpus])
         if current in gpus:
             select.value = current
         elif gpus:

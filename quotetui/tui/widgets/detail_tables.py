@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
 
 from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.exact import pct
@@ -16,6 +14,7 @@ from quotetui.domain.money import Money, plain
 from quotetui.domain.verification.findings import Finding
 from quotetui.domain.verification.rules import peak_share
 from quotetui.services.offer_detail import OfferDetail
+from quotetui.tui.safe import Table, Text
 
 VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow", "plausible": "green", "unchecked": "dim"}
 

@@ -1,5 +1,6 @@
 """A virtualised table (Textual's Line API): only the visible lines are rendered, so 10,000 rows
-filter and sort in milliseconds. Wide (CJK) characters are measured in terminal cells."""
+filter and sort in milliseconds. Wide (CJK) characters are measured in terminal cells. Cells are plain
+text (segments, never markup); control characters in them are shown as marks."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from quotetui.domain.text import visible
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +218,8 @@ class VirtualTable(ScrollView, can_focus=True):
     # -- rendering -------------------------------------------------------------------------------
     def _cells(self, texts: Sequence[str], style: Style, cell_styles: dict[int, Style] | None = None) -> list[Segment]:
         segments: list[Segment] = []
-        for i, (text, width, column) in enumerate(zip(texts, self.widths, self.columns, strict=False)):
+        for i, (raw, width, column) in enumerate(zip(texts, self.widths, self.columns, strict=False)):
+            text = visible(raw)  # data, never terminal control
             if cell_len(text) > width:
                 text = set_cell_size(text, width - 1) + "…"
             pad = " " * (width - cell_len(text))

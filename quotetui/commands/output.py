@@ -1,0 +1,41 @@
+"""Everything the CLI prints goes through here: text is data, never terminal control.
+
+A provider's name, a file name, a log line may hold ESC, BEL or an OSC 52 clipboard payload; printed raw they
+would drive the terminal of whoever runs the command. :func:`say` shows such characters as visible marks
+(``␛``), JSON escapes them, and tables take every cell as plain text (never Rich markup, so ``Evil[/]Co`` is
+shown as typed). On a terminal that cannot show a character (an ASCII-only locale), it is replaced, not fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+import typer
+
+from quotetui.domain.text import visible
+
+_UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]")
+
+
+def say(text: object = "", *, err: bool = False) -> None:
+    typer.echo(visible(str(text)), err=err)
+
+
+def json_text(data: object) -> str:
+    """JSON with every control, bidirectional and invisible character escaped (``\\u001b``): still the same
+    strings for a program, never terminal control for a person reading it."""
+    text = json.dumps(data, ensure_ascii=not _unicode_out(), indent=2)
+    return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _unicode_out() -> bool:
+    """Whether standard output takes any character (else JSON is written as ASCII with ``\\u`` escapes)."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
+    return encoding in ("utf8", "utf16", "utf32")
+
+
+def plain_cells(rows: list[list[Any]]) -> list[list[str]]:
+    return [[visible(str(cell)) for cell in row] for row in rows]
