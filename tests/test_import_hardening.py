@@ -252,7 +252,7 @@ def test_fuzzed_csv(name: str, header: list[str], rows: list[list[str]], fuzz_db
 
 
 def test_formula_cells_without_values_are_found_in_any_namespace_prefix() -> None:
-    from quotetui.io.tables import _formula_cells
+    from quotetui.io.xlsx_read import _formula_cells
 
     xml = (
         b'<x:sheetData><x:row r="2"><x:c r="B2"><x:f>1+1</x:f></x:c><x:c r="C2"><x:f>2</x:f><x:v>2</x:v></x:c>'

@@ -17,6 +17,7 @@ from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
+from quotetui.io.bounded import read_bounded
 from quotetui.store.engine import Database
 from quotetui.store.models import BenchmarkResult, Evidence, Offer
 
@@ -74,14 +75,12 @@ def read_files(paths: list[Path]) -> list[ReadLog]:
     """Reads and parses every file; collects every problem before raising."""
     read, problems = [], []
     for path in paths:
-        try:
-            if path.stat().st_size > MAX_LOG_BYTES:
-                raise LogError(
-                    f"{path.stat().st_size:,} bytes: larger than a log ({MAX_LOG_BYTES:,})", source=str(path)
-                )
-            read.append(read_log(path.read_bytes(), str(path)))
+        try:  # a device or a pipe is read up to the limit, never forever
+            read.append(read_log(read_bounded(path, MAX_LOG_BYTES), str(path)))
         except LogError as exc:
             problems.append(exc)
+        except BadInput as exc:
+            problems.append(LogError(str(exc).removeprefix(f"{path.name}: "), source=str(path)))
         except OSError as exc:
             problems.append(LogError(exc.strerror or str(exc), source=str(path)))
     if problems:

@@ -1,0 +1,283 @@
+"""Reading xlsx workbooks safely into tables (openpyxl, read-only), in bounded memory.
+
+Hardening, all before or while parsing, never trusting the file:
+* the zip's members, total size and compression ratios are checked first (zip bombs); an encrypted or
+  password-protected package is named as such;
+* XML is parsed through defusedxml (openpyxl uses it when installed); ``max_row`` is ignored (rows are
+  streamed and capped);
+* a sheet's raw XML is never held whole: one streamed pass over it (1 MiB at a time) finds its merged cells
+  and, in a sheet with formulas, the formula cells without a saved value, which are reported, not read as
+  empty; merged cells are filled from their top-left cell as the rows stream by;
+* hidden and very hidden sheets, and two sheets of one name, are named; dates come through in both the 1900
+  and 1904 systems.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+import zipfile
+import zlib
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from openpyxl.utils import column_index_from_string, range_boundaries
+
+from quotetui.io.bounded import Opened
+from quotetui.io.problems import Problem
+from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Table, check_cell
+
+MAX_UNZIPPED_BYTES = 400 * 2**20
+MAX_MEMBER_RATIO = 200  # uncompressed : compressed, for members over 1 MiB
+MAX_MEMBERS = 2000
+CHUNK = 1 << 20
+MAX_CELL_XML = 4 << 20  # a cell's XML longer than this is not a cell Excel writes (32,767 characters at most)
+OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # compound file: encrypted OOXML packages and .xls
+FORMULA_CELL = re.compile(rb'<(?:\w+:)?c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*(?<!/)>(.*?)</(?:\w+:)?c>', re.S)
+FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
+VALUE = re.compile(rb"<(?:\w+:)?v(?: [^>]*)?>[^<]")  # a saved value; <v/> or <v></v> is none
+MERGE = re.compile(rb'<(?:\w+:)?mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
+CELL_START = re.compile(rb"<(?:\w+:)?c ")
+HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden (only a macro or the VBA editor can show it)"}
+
+
+@dataclass(slots=True)
+class SheetScan:
+    """What one streamed pass over a sheet's XML found."""
+
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # top, left, bottom, right
+    formulas: set[tuple[int, int]] = field(default_factory=set)  # (row, column) without a saved value
+
+
+def _formula_cells(xml: bytes) -> set[tuple[int, int]]:
+    """(row, column) of every formula cell without a saved value in complete cells of sheet XML (cells may
+    carry a namespace prefix; a cell's formula is ``<f>``, its saved value ``<v>``)."""
+    found = set()
+    for match in FORMULA_CELL.finditer(xml):
+        body = match.group(3)
+        if FORMULA.search(body) and not VALUE.search(body):
+            found.add((int(match.group(2)), column_index_from_string(match.group(1).decode()) - 1))
+    return found
+
+
+def _cut(buffer: bytes) -> int:
+    """Where to split a chunk of sheet XML so that no tag and, normally, no cell is cut in two: before the
+    last cell that starts near its end (or the last tag); never so that more than MAX_CELL_XML is kept."""
+    last_tag = buffer.rfind(b"<")
+    if last_tag < 0:
+        return len(buffer)
+    tail = max(0, len(buffer) - (64 << 10))
+    starts = [m.start() for m in CELL_START.finditer(buffer, tail)]
+    cut = min(last_tag, starts[-1]) if starts else last_tag
+    if len(buffer) - cut > MAX_CELL_XML:  # a giant run of text: keep only an unfinished tag
+        closed = buffer.rfind(b">")
+        cut = last_tag if last_tag > closed else len(buffer)
+    return cut
+
+
+def scan_sheet(stream: IO[bytes]) -> SheetScan:
+    """Merged ranges and value-less formula cells of a sheet, read 1 MiB at a time: what is kept between two
+    reads is at most the last, unfinished cell."""
+    scan = SheetScan()
+    carry = b""
+    formulas = False
+    while True:
+        chunk = stream.read(CHUNK)
+        buffer = carry + chunk
+        cut = _cut(buffer) if chunk else len(buffer)
+        done, carry = buffer[:cut], buffer[cut:]
+        formulas = formulas or FORMULA.search(done) is not None
+        for ref in MERGE.findall(done):
+            min_col, min_row, max_col, max_row = range_boundaries(ref.decode())
+            scan.merges.append((min_row, min_col - 1, max_row, max_col - 1))  # rows 1-based, columns 0-based
+        if formulas:
+            scan.formulas |= _formula_cells(done)
+        if not chunk:
+            return scan
+
+
+def check_zip(source: Opened, problems: list[Problem]) -> zipfile.ZipFile | None:
+    """The open zip after its sanity checks (before any XML is parsed), or None and a problem."""
+    name = source.path.name
+    raw: IO[bytes] = io.BytesIO(source.data) if source.data is not None else source.path.open("rb")
+    magic = raw.read(8)
+    raw.seek(0)
+    if magic == OLE_MAGIC:
+        raw.close()
+        problems.append(
+            Problem(
+                name,
+                "a password-protected workbook (or an old .xls file): save it in Excel or LibreOffice "
+                "as an .xlsx without a password",
+            )
+        )
+        return None
+    try:
+        archive = zipfile.ZipFile(raw)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
+        raw.close()
+        problems.append(Problem(name, f"not an .xlsx workbook, or a damaged or truncated one (zip: {exc})"))
+        return None
+    reason = _zip_problem(archive)
+    if reason is not None:
+        archive.close()
+        raw.close()
+        problems.append(Problem(name, reason))
+        return None
+    return archive
+
+
+def _zip_problem(archive: zipfile.ZipFile) -> str | None:
+    members = archive.infolist()
+    if len(members) > MAX_MEMBERS:
+        return f"{len(members)} parts in the zip: not a normal workbook"
+    total = sum(m.file_size for m in members)
+    if total > MAX_UNZIPPED_BYTES:
+        return f"unpacks to {total:,} bytes (limit {MAX_UNZIPPED_BYTES:,})"
+    for m in members:
+        if m.flag_bits & 0x1:
+            return "the workbook is encrypted"
+        if m.file_size > 2**20 and m.file_size > MAX_MEMBER_RATIO * max(m.compress_size, 1):
+            return f"{m.filename} compresses {m.file_size // max(m.compress_size, 1)}:1 — a zip bomb, not a workbook"
+    names = {m.filename for m in members}
+    if "[Content_Types].xml" not in names or "xl/workbook.xml" not in names:
+        return "not an Excel workbook (the zip has no xl/workbook.xml)"
+    return None
+
+
+_LOAD = threading.Lock()
+
+
+@contextmanager
+def _no_dimension_scan() -> Iterator[None]:
+    """Open read-only sheets without openpyxl's look for their declared size: we never trust it (rows are
+    read as the XML has them), and where a sheet declares none — every file written in write-only mode —
+    the look parses the whole sheet once more. Serialised, and skipped if openpyxl's internals change."""
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    original = getattr(ReadOnlyWorksheet, "_get_size", None)
+    with _LOAD:
+        if original is not None:
+            ReadOnlyWorksheet._get_size = lambda self: None
+        try:
+            yield
+        finally:
+            if original is not None:
+                ReadOnlyWorksheet._get_size = original
+
+
+def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str]) -> list[Table]:
+    archive = check_zip(source, problems)
+    if archive is None:
+        return []
+    name = source.path.name
+    from openpyxl import load_workbook
+
+    try:
+        with _no_dimension_scan():
+            stream = io.BytesIO(source.data) if source.data is not None else source.path
+            book = load_workbook(stream, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many types for broken files; all mean "cannot read it"
+        archive.close()
+        problems.append(Problem(name, _unreadable(exc)))
+        return []
+    tables: list[Table] = []
+    seen: dict[str, str] = {}
+    try:
+        for sheet in book.worksheets:
+            title = sheet.title
+            twin = seen.setdefault(title.casefold(), title)
+            if twin is not title:
+                problems.append(Problem(name, f"two sheets are named {twin!r} (Excel itself refuses that)", title))
+                continue
+            if title in skip:
+                tables.append(Table(name, title, []))
+                continue
+            part = (getattr(sheet, "_worksheet_path", None) or "").lstrip("/")  # read-only sheets know their part
+            with archive.open(part) as xml:
+                scan = scan_sheet(xml)
+            read = _read_sheet(name, sheet, scan, problems)
+            state = HIDDEN.get(getattr(sheet, "sheet_state", "visible"))
+            for table in read:
+                if state is not None:  # counts only if the sheet is one quotetui would import
+                    reason = f"the sheet is {state}: unhide it if it should be imported, or delete it"
+                    table.problems.append(Problem(name, reason, title))
+            tables += read
+    except Exception as exc:
+        problems.append(Problem(name, _unreadable(exc)))
+        return []
+    finally:
+        book.close()
+        archive.close()
+    return tables
+
+
+def _unreadable(exc: BaseException) -> str:
+    """Why a workbook cannot be read, in one line; entity declarations (XML bombs, XXE) are named as such."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(chain) < 10:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    if any(type(e).__module__.startswith("defusedxml") for e in chain):
+        return "refused: its XML declares entities or a DTD (the pattern of XML bomb and XXE attacks)"
+    root = chain[-1]
+    detail = str(root).splitlines()[0] if str(root) else ""
+    return f"cannot read the workbook (damaged or not Excel): {type(root).__name__}: {detail}"[:300]
+
+
+NO_SAVED_RESULT = (
+    "a formula without a saved result: open the file in Excel or LibreOffice and save it, so the values are stored"
+)
+
+
+def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem]) -> list[Table]:
+    """The sheet's table, its rows read once as they stream (a merged block shows its top-left value in
+    every cell of it: the value is taken when the block's first row goes by)."""
+    title = sheet.title
+    starts: dict[int, list[tuple[int, int, int, int]]] = {}
+    for block in scan.merges:
+        starts.setdefault(block[0], []).append(block)
+    active: list[tuple[int, int, int, Any]] = []  # (bottom, left, right, value) of the blocks being filled
+    table: Table | None = None
+    for number, cells in enumerate(_rows(sheet), start=1):
+        if number > MAX_ROWS + 1:
+            problems.append(Problem(name, f"more than {MAX_ROWS:,} rows", title))
+            break
+        for _, left, bottom, right in starts.pop(number, ()):
+            active.append((bottom, left, min(right, MAX_COLUMNS - 1), cells[left] if left < len(cells) else None))
+        if active:
+            active = [block for block in active if block[0] >= number]
+            for _, left, right, value in active:
+                while len(cells) <= right:
+                    cells.append(None)
+                for c in range(left, right + 1):
+                    if cells[c] is None:
+                        cells[c] = value
+        if table is None:
+            if any(v not in (None, "") for v in cells):
+                table = Table(name, title, [str(v).strip() if v is not None else "" for v in cells])
+            continue
+        for c, value in enumerate(cells):
+            if value is None:
+                if (number, c) in scan.formulas:
+                    table.refuse(number, c, NO_SAVED_RESULT)
+            elif isinstance(value, str):
+                cells[c] = check_cell(value, table, number, c)
+        if any(v not in (None, "") for v in cells):
+            table.rows.append((number, cells))
+    return [table] if table is not None else []
+
+
+def _rows(sheet: Any) -> Iterator[list[Any]]:
+    """Every row as the XML has it: the sheet's declared dimension is ignored (it may say fewer rows than
+    there are, or a million that are not), rows end at their last value and are cut at MAX_COLUMNS."""
+    sheet.reset_dimensions()
+    for row in sheet.iter_rows(values_only=True):
+        values = list(row[:MAX_COLUMNS])
+        while values and values[-1] is None:
+            values.pop()
+        yield values
