@@ -96,7 +96,7 @@ def test_a_schema_newer_than_the_program_is_refused(db_path: Path) -> None:
     conn.execute("UPDATE alembic_version SET version_num = '9999'")
     conn.commit()
     conn.close()
-    with pytest.raises(DatabaseProblem, match="newer than this quotetui"):
+    with pytest.raises(DatabaseProblem, match="was made by a newer quotetui"):
         open_database(str(db_path))
 
 

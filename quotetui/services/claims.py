@@ -16,7 +16,7 @@ from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
 from quotetui.services.inputs import gpu_keys, load_offer_inputs
 from quotetui.store.catalog import load_catalog
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import BenchmarkResult, Offer, Provider, Source
 
 
@@ -26,6 +26,7 @@ def _quoted(offer: OfferInput) -> ComparedPrice:
     return ComparedPrice(f"{offer.provider} {offer.name}", per_hour, option.currency)
 
 
+@one_snapshot
 def audit_claims(db: Database) -> list[Audit]:
     with db.session() as session:
         catalog, _ = load_catalog(session)

@@ -21,7 +21,7 @@ from quotetui.domain.enums import OfferStatus
 from quotetui.domain.errors import BadInput
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import as_utc
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
 
 OPEN = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
@@ -181,6 +181,7 @@ def _contract_dates(c: Contract, subject: str, invoices: list[Invoice]) -> list[
     return found
 
 
+@one_snapshot
 def load_contracts(db: Database, now: datetime, contract_id: int | None = None) -> list[ContractView]:
     with db.session() as session:
         return _load(session, now, contract_id)
@@ -242,6 +243,7 @@ def _quote_dates(session: Session) -> list[KeyDate]:
     ]
 
 
+@one_snapshot
 def key_dates(db: Database, now: datetime, views: list[ContractView] | None = None) -> list[KeyDate]:
     """Every key date: each contract's (``views``, when the caller holds them already), and the valid-until
     day of every open quote."""
@@ -284,6 +286,7 @@ def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
     return rest
 
 
+@one_snapshot
 def due(
     db: Database, today: date, now: datetime, within: int = 90, views: list[ContractView] | None = None
 ) -> dict[str, list[KeyDate]]:

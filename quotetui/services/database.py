@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlalchemy as sa
 
 from quotetui.domain.errors import DatabaseProblem
-from quotetui.services.scenarios import ensure_default_scenario
+from quotetui.services.scenarios import ensure_default_scenario, has_scenario
 from quotetui.store import migrate
-from quotetui.store.catalog import seed_catalog
-from quotetui.store.engine import Database, DbTarget, make_engine, resolve_target
+from quotetui.store.catalog import catalog_is_current, seed_catalog
+from quotetui.store.engine import (
+    Database,
+    DbTarget,
+    make_engine,
+    resolve_target,
+    sqlite_read_only,
+    sqlite_reader,
+)
 
 
 @dataclass(slots=True)
@@ -29,8 +37,16 @@ def _prepare_sqlite_file(target: DbTarget) -> bool:
     if not path.parent.exists():
         if not target.is_default:
             raise DatabaseProblem(f"cannot create {path}: folder {path.parent} does not exist")
-        path.parent.mkdir(parents=True, exist_ok=True)
-    return not path.exists() or path.stat().st_size == 0
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except PermissionError:
+            raise DatabaseProblem(f"cannot create the folder {path.parent} (no write permission)") from None
+    new = not path.exists() or path.stat().st_size == 0
+    if new and not os.access(path.parent, os.W_OK | os.X_OK):
+        raise DatabaseProblem(f"cannot create {path}: no write permission on the folder {path.parent}")
+    if path.exists() and not os.access(path, os.R_OK):
+        raise DatabaseProblem(f"cannot open {path}: no read permission on the file")
+    return new
 
 
 def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Opened:
@@ -40,20 +56,28 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
       gets the demo market, and the messages say so;
     * an older schema is backed up (SQLite: timestamped copy next to the file), then upgraded;
     * a file that is not a quotetui database, or a schema newer than this program, is a
-      :class:`DatabaseProblem` and nothing is changed.
+      :class:`DatabaseProblem` and nothing is changed;
+    * opening writes nothing unless a migration or a catalog change is due, so reading commands answer at
+      once while another program writes, and a file (or folder) that cannot be written is opened read-only.
     """
     target = resolve_target(db)
     is_new = _prepare_sqlite_file(target) if target.is_sqlite else False
-    engine = make_engine(target)
-    opened = Opened(Database(target, engine))
+    read_only = target.path is not None and not is_new and sqlite_read_only(target.path)
+    engine = make_engine(target, read_only=read_only)
+    opened = Opened(Database(target, engine, read_only=read_only))
     try:
-        _migrate(target, engine, opened.messages)
-        with opened.db.write() as session:
-            seed_catalog(session)
-            ensure_default_scenario(session)
+        _migrate(target, engine, opened.messages, read_only)
+        with opened.db.session() as session:
+            due = not catalog_is_current(session) or not has_scenario(session)
+        if due and not read_only:
+            with opened.db.write() as session:
+                seed_catalog(session)
+                ensure_default_scenario(session)
     except BaseException:
         engine.dispose()
         raise
+    if read_only:
+        opened.messages.append(f"{target.label} is read-only here: reading works, changes are refused.")
     if is_new:
         opened.messages.append(f"Created a new database at {target.label}.")
         if target.is_default and load_demo_if_new:
@@ -67,7 +91,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     return opened
 
 
-def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str]) -> None:
+def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str], read_only: bool = False) -> None:
     state = migrate.schema_state(engine, target)
     if state.is_current:
         return
@@ -75,13 +99,24 @@ def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str]) -> None:
         raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
     if state.revision is not None and state.revision not in migrate.known_revisions():
         raise DatabaseProblem(
-            f"{target.label} has schema revision {state.revision}, newer than this quotetui "
-            f"(newest known: {state.head}); upgrade quotetui to open it"
+            f"{target.label} was made by a newer quotetui (schema revision {state.revision}; this version knows "
+            f"up to {state.head}); upgrade quotetui to open it. Nothing was changed."
+        )
+    if read_only:
+        raise DatabaseProblem(
+            f"{target.label} needs its schema upgraded (revision {state.revision or 'none'} to {state.head}), "
+            "but it is read-only here; open it once where it can be written"
         )
     if state.revision is not None and target.path is not None:
         backup = migrate.timestamped_backup(target.path)
+        try:
+            migrate.upgrade(target)
+        except BaseException:
+            backup.unlink(missing_ok=True)  # nothing changed: no stray backup per failed attempt
+            raise
         messages.append(f"Backed up {target.path.name} to {backup} before upgrading its schema.")
-    migrate.upgrade(target)
+    else:
+        migrate.upgrade(target)
     if state.revision is not None:
         messages.append(f"Upgraded the schema from revision {state.revision} to {state.head}.")
 
@@ -129,7 +164,7 @@ def inspect_backup(path: Path) -> BackupInfo:
     if not path.is_file():
         raise DatabaseProblem(f"no backup file at {path}")
     try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)  # as_uri escapes '#', '?', '%' …
+        conn = sqlite_reader(path)
         try:
             integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
             if integrity != ["ok"]:

@@ -21,7 +21,7 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.scenarios import resolve_scenario
 from quotetui.store.catalog import load_catalog
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 
 
 @dataclass(slots=True)
@@ -44,6 +44,7 @@ def resolve_context(db: Database, scenario: str | None, on: date | None) -> tupl
         return resolve_scenario(session, scenario), fx_table(session, day), day
 
 
+@one_snapshot
 def rank_offers(
     db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
 ) -> Ranking:
@@ -66,6 +67,7 @@ def rank_offers(
     return Ranking(scenario_input, day, rank(evaluations), skipped, fx)
 
 
+@one_snapshot
 def evaluate_offer(
     db: Database, offer_id: int, scenario: str | None = None, on: date | None = None, full_use_months: int | None = None
 ) -> Evaluation:

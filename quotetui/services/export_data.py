@@ -24,7 +24,7 @@ from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
 from quotetui.services.economics import Ranking, rank_offers
 from quotetui.services.verification import LogOnRecord, market_findings
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -96,6 +96,7 @@ class ExportData:
         return format_compared([self.offer_key(i) for i in ids])
 
 
+@one_snapshot
 def gather(
     db: Database, scenario: str | None = None, pinned: list[int] | None = None, on: date | None = None
 ) -> ExportData:

@@ -17,7 +17,7 @@ from quotetui.domain.enums import Mover
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import Money, plain
 from quotetui.store.catalog import load_catalog
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import GpuModel, Offer, Provider, QuoteRevision, RevisionPrice
 
 UNIT_LABELS = {
@@ -115,6 +115,7 @@ class OfferView:
         }
 
 
+@one_snapshot
 def list_providers(db: Database) -> list[ProviderView]:
     with db.session() as session:
         counts = dict(session.exec(select(Offer.provider_id, func.count()).group_by(col(Offer.provider_id))).all())

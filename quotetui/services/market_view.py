@@ -24,7 +24,7 @@ from quotetui.services.contract_view import ContractView, due, load_contracts
 from quotetui.services.economics import rank_offers
 from quotetui.services.market_prices import market_medians
 from quotetui.services.verification import market_findings
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
@@ -114,6 +114,7 @@ class MarketView:
         return [r.evaluation for r in self.rows if r.evaluation is not None]
 
 
+@one_snapshot
 def load_market_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
     ranking = rank_offers(db, scenario, on=on, history=False)  # rounds are loaded per offer, when opened
     audits = audit_claims(db)

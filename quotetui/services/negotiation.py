@@ -17,7 +17,7 @@ from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
 from quotetui.services.economics import decimal_text, rank_offers
 from quotetui.services.inputs import load_offer_inputs
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +121,7 @@ def negotiate_offer(
     return negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx)
 
 
+@one_snapshot
 def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:
     ranking = rank_offers(db, scenario, on=on)
     this = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)

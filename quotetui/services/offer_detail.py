@@ -11,7 +11,7 @@ from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.findings import Sold
 from quotetui.services.verification import LogOnRecord, offer_logs
 from quotetui.store.catalog import load_catalog
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import (
     BenchmarkResult,
     Contract,
@@ -58,6 +58,7 @@ class OfferDetail:
     logs: list[LogOnRecord]
 
 
+@one_snapshot
 def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
     with db.session() as session:
         offer = session.get(Offer, offer_id)

@@ -22,6 +22,10 @@ from quotetui.store.rows import columns_only
 DEFAULT_SCENARIO = "8 GPUs for 12 months"
 
 
+def has_scenario(session: Session) -> bool:
+    return session.exec(select(Scenario.id)).first() is not None
+
+
 def ensure_default_scenario(session: Session) -> None:
     """A database always has a scenario to compare for: create one when there is none."""
     if session.exec(select(Scenario.id)).first() is None:

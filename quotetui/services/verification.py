@@ -40,7 +40,7 @@ from quotetui.services.economics import Ranking, resolve_context
 from quotetui.services.inputs import load_offer_inputs
 from quotetui.services.market_prices import market_medians
 from quotetui.store.catalog import load_catalog
-from quotetui.store.engine import Database
+from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import Evidence
 
 
@@ -249,6 +249,7 @@ class OfferCheck:
         }
 
 
+@one_snapshot
 def check_offer(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> OfferCheck:
     scenario_input, fx, day = resolve_context(db, scenario, on)
     with db.session() as session:

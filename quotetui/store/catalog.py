@@ -61,6 +61,12 @@ def spec_from_row(row: GpuModel, aliases: tuple[str, ...] = ()) -> GpuSpec:
     )
 
 
+def catalog_is_current(session: Session) -> bool:
+    """Whether the built-in catalog was seeded as this version has it (then opening writes nothing)."""
+    setting = session.get(Setting, CATALOG_SETTING)
+    return setting is not None and setting.value == builtin_fingerprint()
+
+
 def seed_catalog(session: Session) -> int:
     """Insert built-in models and aliases that are missing; user edits are left alone.
 

@@ -7,15 +7,17 @@ and writers queue on the busy timeout instead of failing on a lock upgrade.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -120,16 +122,25 @@ def resolve_target(db: str | None, environ: dict[str, str] | os._Environ[str] | 
     return _file_target(given)
 
 
-def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: Any, foreign_keys: bool) -> None:
+def _sqlite_connect(
+    dbapi_connection: sqlite3.Connection, _record: Any, foreign_keys: bool, read_only: bool = False
+) -> None:
     dbapi_connection.isolation_level = None  # we issue BEGIN ourselves (see _sqlite_begin)
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        if not read_only:  # setting the journal mode writes; a read-only file keeps the one it has
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
     finally:
         cursor.close()
+
+
+def sqlite_read_only(path: Path) -> bool:
+    """Whether an existing SQLite file can only be read here: the file, or its folder (where WAL keeps its
+    ``-wal`` and ``-shm`` files), is not writable."""
+    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK))
 
 
 BEGIN_RETRIES = 4
@@ -151,24 +162,46 @@ def _sqlite_begin(conn: sa.Connection) -> None:
 
 def _sqlite_file(path: Path, *, read_only: bool = False) -> Callable[[], sqlite3.Connection]:
     """Connections to exactly ``path`` (read-only: through its ``file:`` URI, which percent-encodes the
-    characters a URI would otherwise parse)."""
+    characters a URI would otherwise parse; where even that cannot open a WAL file in a read-only folder,
+    as ``immutable``, which no one can be writing to in that folder)."""
+    immutable = False
 
     def connect() -> sqlite3.Connection:
+        nonlocal immutable
         timeout = BUSY_TIMEOUT_MS / 1000
-        if read_only:
-            return sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=timeout, check_same_thread=False)
-        return sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
+        if not read_only:
+            return sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
+        uri = f"{path.as_uri()}?{'immutable=1' if immutable else 'mode=ro'}"
+        conn = sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
+        if not immutable:
+            try:
+                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            except sqlite3.OperationalError as exc:
+                if "unable to open" not in str(exc):
+                    raise
+                conn.close()
+                immutable = True
+                return connect()
+        return conn
 
     return connect
 
 
-def make_engine(target: DbTarget, *, foreign_keys: bool = True) -> Engine:
-    """An engine for ``target``. ``foreign_keys=False`` is only for schema migrations."""
+def sqlite_reader(path: Path) -> sqlite3.Connection:
+    """A read-only connection to exactly ``path`` (for copies and checks that must not write)."""
+    return _sqlite_file(path, read_only=True)()
+
+
+def make_engine(target: DbTarget, *, foreign_keys: bool = True, read_only: bool = False) -> Engine:
+    """An engine for ``target``. ``foreign_keys=False`` is only for schema migrations; ``read_only`` opens an
+    SQLite file without writing anything to it or beside it."""
     if target.path is not None:
-        engine = sa.create_engine("sqlite://", creator=_sqlite_file(target.path), poolclass=NullPool)
+        read_only = read_only or sqlite_read_only(target.path)
+        creator = _sqlite_file(target.path, read_only=read_only)
+        engine = sa.create_engine("sqlite://", creator=creator, poolclass=NullPool)
 
         def on_connect(dbapi_connection: sqlite3.Connection, record: Any) -> None:
-            _sqlite_connect(dbapi_connection, record, foreign_keys)
+            _sqlite_connect(dbapi_connection, record, foreign_keys, read_only)
 
         sa.event.listen(engine, "connect", on_connect)
         sa.event.listen(engine, "begin", _sqlite_begin)
@@ -186,25 +219,85 @@ def make_engine(target: DbTarget, *, foreign_keys: bool = True) -> Engine:
 class Database:
     """An open, migrated database: sessions for reading, transactions for writing."""
 
-    def __init__(self, target: DbTarget, engine: Engine) -> None:
+    def __init__(self, target: DbTarget, engine: Engine, *, read_only: bool = False) -> None:
         self.target = target
         self.engine = engine
+        self.read_only = read_only
         self._writer = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+        self._snapshot = threading.local()
 
     def session(self) -> Session:
-        """A session for reading (and small writes the caller commits)."""
+        """A session for reading (and small writes the caller commits); inside :meth:`snapshot`, one that
+        reads the snapshot's connection."""
+        shared = getattr(self._snapshot, "connection", None)
+        if shared is not None:
+            return Session(bind=shared, expire_on_commit=False)
         return Session(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every session opened in this block (in this thread) reads one consistent state of the database:
+        one read transaction (SQLite: a WAL snapshot; PostgreSQL: REPEATABLE READ, READ ONLY), so a use case
+        that reads several tables never mixes data from before and after another program's write."""
+        if getattr(self._snapshot, "connection", None) is not None:
+            yield  # nested: the outer snapshot holds
+            return
+        with self.engine.connect() as connection:
+            if self.engine.dialect.name == "postgresql":
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            connection.begin()
+            if self.engine.dialect.name == "postgresql":
+                connection.exec_driver_sql("SET TRANSACTION READ ONLY")
+            self._snapshot.connection = connection
+            try:
+                yield
+            finally:
+                self._snapshot.connection = None
+                connection.rollback()
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """One all-or-nothing write transaction: commits on success, rolls back on any error."""
+        if self.read_only:
+            raise DatabaseProblem(read_only_message(self.target))
         with Session(self._writer, expire_on_commit=False) as session:
             try:
                 yield session
                 session.commit()
+            except sa.exc.OperationalError as exc:
+                session.rollback()
+                if "readonly" in str(exc.orig) or "read-only" in str(exc.orig):
+                    raise DatabaseProblem(read_only_message(self.target)) from None
+                raise
             except BaseException:
                 session.rollback()
                 raise
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_snapshot(func: F) -> F:
+    """A use case that reads: everything it reads (its first argument is the :class:`Database`) comes from
+    one snapshot of the database (see :meth:`Database.snapshot`)."""
+
+    @functools.wraps(func)
+    def wrapper(db: Database, *args: Any, **kwargs: Any) -> Any:
+        if db is None:  # a calculator run without a database
+            return func(db, *args, **kwargs)
+        with db.snapshot():
+            return func(db, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def read_only_message(target: DbTarget) -> str:
+    where = target.path.parent if target.path is not None else None
+    folder = f" or its folder {where}" if where is not None else ""
+    return (
+        f"{target.label} is read-only here (no write permission on the file{folder}); "
+        "nothing was changed. Reading commands work; copy the file somewhere writable to change it."
+    )

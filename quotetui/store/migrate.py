@@ -121,7 +121,9 @@ def upgrade(target: DbTarget, revision: str = "head") -> None:
 def _online_copy(source: Path, dest: Path) -> None:
     """Copy ``source`` into ``dest`` page by page with SQLite's online backup API: ``source`` is read in
     read-only mode while others use it; the write to ``dest`` waits for its readers and writers."""
-    src = sqlite3.connect(f"{source.as_uri()}?mode=ro", uri=True)  # as_uri escapes '#', '?', '%' …
+    from quotetui.store.engine import sqlite_reader
+
+    src = sqlite_reader(source)
     try:
         dst = sqlite3.connect(dest, timeout=30)
         try:

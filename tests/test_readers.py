@@ -1,0 +1,146 @@
+"""Readers are never blocked: opening a database writes nothing unless something is due, so reading commands
+answer at once while another program holds the write lock; a read-only file or folder is opened read-only
+(with a clear message when a write is attempted); a use case reads one snapshot."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from quotetui.services.database import open_database
+from quotetui.store.models import Offer
+from tests.conftest import Cli, dump, execute, python
+
+READS = [
+    ("offers",),
+    ("offers", "--json"),
+    ("providers",),
+    ("explain", "2"),
+    ("claims",),
+    ("scenario", "list"),
+    ("contracts", "due"),
+    ("bench", "check", "--offer", "2"),
+    ("db", "check"),
+]
+
+
+@pytest.fixture
+def write_lock(demo_db_path: Path) -> Iterator[sqlite3.Connection]:
+    """Another program in the middle of a long write: it holds SQLite's write lock, uncommitted."""
+    writer = sqlite3.connect(demo_db_path, isolation_level=None, timeout=30)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE offer SET name = name || ' (being imported)'")
+    yield writer
+    writer.execute("ROLLBACK")
+    writer.close()
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("args", READS, ids=lambda a: " ".join(a))
+def test_a_reading_command_answers_while_another_program_writes(
+    cli: Cli, demo_db_path: Path, write_lock: sqlite3.Connection, args: tuple[str, ...]
+) -> None:
+    start = time.monotonic()
+    result = cli("--db", str(demo_db_path), *args)
+    elapsed = time.monotonic() - start
+    assert result.code in (0, 2) and "locked" not in result.err, result.err
+    assert "(being imported)" not in result.out  # the other program's uncommitted write is not seen
+    assert elapsed < 5, f"{' '.join(args)} waited {elapsed:.1f} s for the writer (busy timeout is 15 s)"
+
+
+@pytest.mark.sqlite_only
+def test_opening_writes_nothing_when_nothing_is_due(demo_db_path: Path) -> None:
+    open_database(str(demo_db_path)).db.dispose()  # anything due is done now
+    with sqlite3.connect(demo_db_path) as con:
+        before = con.execute("PRAGMA data_version").fetchone()[0], dump(demo_db_path)
+        opened = open_database(str(demo_db_path))
+        with opened.db.session() as session:
+            session.exec(select(Offer)).all()
+        opened.db.dispose()
+        after = con.execute("PRAGMA data_version").fetchone()[0], dump(demo_db_path)
+    assert after == before  # data_version changes when another connection commits anything
+
+
+def test_a_use_case_reads_one_snapshot(demo_db_path: Path) -> None:
+    opened = open_database(str(demo_db_path))
+    db = opened.db
+    with db.snapshot():
+        with db.session() as session:
+            first = session.get(Offer, 2)
+            assert first is not None
+            name = first.name
+        execute(demo_db_path, "UPDATE offer SET name = 'renamed meanwhile' WHERE id = 2")  # another program
+        with db.session() as session:
+            again = session.get(Offer, 2)
+            assert again is not None and again.name == name  # the same snapshot: not half old, half new
+    with db.session() as session:
+        fresh = session.get(Offer, 2)
+        assert fresh is not None and fresh.name == "renamed meanwhile"
+    db.dispose()
+
+
+# -- a read-only file or folder (a read-only bind mount: even root cannot write there) -----------------------
+def _read_only_view(folder: Path, mount: Path, *commands: str) -> subprocess.CompletedProcess[str]:
+    quotetui = f"{python()} -m quotetui"
+    script = f"mount --bind '{folder}' '{mount}' && mount -o remount,bind,ro '{mount}' && " + " ; ".join(
+        f'{quotetui} {command}; echo "rc=$?"' for command in commands
+    )
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def read_only(demo_db_path: Path, tmp_path: Path) -> tuple[Path, Path]:
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare to make a read-only mount")
+    folder, mount = tmp_path / "src", tmp_path / "ro"
+    folder.mkdir()
+    mount.mkdir()
+    shutil.copy(demo_db_path, folder / "quotes.db")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot make a mount namespace here")
+    return folder, mount
+
+
+@pytest.mark.sqlite_only
+def test_a_read_only_database_is_read_and_a_write_is_refused_clearly(
+    read_only: tuple[Path, Path], tmp_path: Path
+) -> None:
+    folder, mount = read_only
+    before = dump(folder / "quotes.db")
+    db = mount / "quotes.db"
+    result = _read_only_view(
+        folder,
+        mount,
+        f"--db {db} offers",
+        f"--db {db} db check",
+        f"--db {db} db backup {tmp_path / 'copy.db'}",
+        f"--db {db} export {tmp_path / 'board.xlsx'}",
+        f"--db {db} scenario add x --gpus 8 --months 1",
+        f"--db {db} import {tmp_path / 'nothing.csv'}",
+    )
+    codes = [line for line in result.stdout.splitlines() if line.startswith("rc=")]
+    assert codes == ["rc=0"] * 4 + ["rc=2", "rc=2"], result.stdout + result.stderr
+    assert "腾讯云" in result.stdout and "integrity: ok" in result.stdout
+    assert "is read-only here (no write permission on the file or its folder" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "copy.db").stat().st_size > 0 and (tmp_path / "board.xlsx").stat().st_size > 0
+    assert dump(folder / "quotes.db") == before
+    assert sorted(p.name for p in folder.iterdir()) == ["quotes.db"]  # not even a -wal or -shm file
+
+
+@pytest.mark.sqlite_only
+def test_an_old_schema_on_a_read_only_file_says_it_needs_an_upgrade(read_only: tuple[Path, Path]) -> None:
+    folder, mount = read_only
+    shutil.copy(Path(__file__).parent / "fixtures" / "upgrade" / "schema-0001.db", folder / "old.db")
+    result = _read_only_view(folder, mount, f"--db {mount / 'old.db'} offers")
+    assert "rc=2" in result.stdout
+    assert "needs its schema upgraded (revision 0001 to" in result.stderr and "read-only here" in result.stderr
+    assert not [p for p in folder.iterdir() if p.name.endswith(".bak")]
