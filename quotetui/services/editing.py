@@ -7,6 +7,7 @@ every bad field, with the same messages as an import) and then writes in one tra
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -31,11 +32,19 @@ from quotetui.store.models import (
     SlaTerm,
 )
 from quotetui.store.rows import columns_only
+from quotetui.store.versions import check_version
 
 
 def _set(row: Any, values: dict[str, Any]) -> Any:
+    """Set the values that are columns of the row; a row whose values all stay the same is left untouched
+    (its version and its ``updated_at`` do not move for a save that changed nothing)."""
+    changed = False
     for name, value in columns_only(type(row), values).items():
-        setattr(row, name, value)
+        if getattr(row, name, None) != value:
+            setattr(row, name, value)
+            changed = True
+    if changed and hasattr(row, "updated_at"):
+        row.updated_at = utcnow()
     return row
 
 
@@ -53,11 +62,13 @@ def provider_form(db: Database, provider_id: int | None = None) -> FormSpec:
     values: dict[str, Any] = {"kind": e.ProviderKind.LESSOR.value}
     if provider_id is not None:
         with db.session() as session:
-            values = shown(_get(session, Provider, provider_id, "provider"), fields)
-    return FormSpec("Edit provider" if provider_id else "New provider", fields, values, entity=E.PROVIDER)
+            row = _get(session, Provider, provider_id, "provider")
+            values, version = shown(row, fields), row.version
+    title = "Edit provider" if provider_id else "New provider"
+    return FormSpec(title, fields, values, entity=E.PROVIDER, version=version if provider_id else None)
 
 
-def save_provider(db: Database, raw: dict[str, Any], provider_id: int | None = None) -> int:
+def save_provider(db: Database, raw: dict[str, Any], provider_id: int | None = None, version: object = None) -> int:
     values = parse(FormSpec("Provider", E.PROVIDER.form_fields, entity=E.PROVIDER), raw)
     with db.write() as session:
         key = name_key(values["name"])
@@ -65,8 +76,9 @@ def save_provider(db: Database, raw: dict[str, Any], provider_id: int | None = N
             if other_id != provider_id and name_key(other) == key:
                 same = "" if other == values["name"] else f" (written {other!r})"
                 raise FieldErrors({"name": f"a provider named {values['name']!r} already exists{same}"})
-        row = Provider() if provider_id is None else _get(session, Provider, provider_id, "provider")
-        _set(row, values).updated_at = utcnow()
+        row = Provider() if provider_id is None else _get(session, Provider, provider_id, "provider", lock=True)
+        check_version("provider", row.version if provider_id else None, version)
+        _set(row, values)
         session.add(row)
         session.flush()
         assert row.id is not None
@@ -104,10 +116,10 @@ def offer_form(db: Database, offer_id: int | None = None) -> FormSpec:
         gpu = next(key for key, gid in ids.items() if gid == o.gpu_model_id)
         provider = session.get(Provider, o.provider_id)
         values = shown(o, E.OFFER.form_fields) | {"gpu": catalog.get(gpu).name, "provider": provider.name}
-        return _offer_spec(session, False, "Edit offer", values)
+        return replace(_offer_spec(session, False, "Edit offer", values), version=o.version)
 
 
-def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None) -> int:
+def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, version: object = None) -> int:
     with db.session() as session:
         spec = _offer_spec(session, offer_id is None)
         catalog, ids = load_catalog(session)
@@ -133,8 +145,12 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None) -
         for other_id, other in siblings:
             if other_id != offer_id and name_key(other) == name_key(values["name"]):
                 raise FieldErrors({"name": f"{values['provider']!r} already has an offer named {other!r}"})
-        row = Offer(**columns_only(Offer, values)) if offer_id is None else _get(session, Offer, offer_id, "offer")
-        _set(row, values).updated_at = utcnow()
+        if offer_id is None:
+            row = Offer(**columns_only(Offer, values))
+        else:
+            row = _get(session, Offer, offer_id, "offer", lock=True)
+            check_version("offer", row.version, version)
+        _set(row, values)
         session.add(row)
         session.flush()
         assert row.id is not None
@@ -210,19 +226,26 @@ def revision_edit_form(db: Database, revision_id: int) -> FormSpec:
     values = shown(rev, (E.MOVER, E.QUOTED_AT)) | {"round_note": rev.note or ""}
     if price is not None:
         values |= shown(price, E.PRICE.fields)
-    return _round_spec(f"Round {rev.seq}", values)
+    return replace(_round_spec(f"Round {rev.seq}", values), version=_round_version(rev, price))
 
 
-def update_revision(db: Database, revision_id: int, raw: dict[str, Any]) -> int:
+def _round_version(rev: QuoteRevision, price: RevisionPrice | None) -> tuple[int, int | None]:
+    """A round form shows the round and its headline price: it is stale if either changed."""
+    return rev.version, price.version if price is not None else None
+
+
+def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version: object = None) -> int:
     values = parse(_round_spec("", {}), raw)
     with db.write() as session:
-        rev = _set(_get(session, QuoteRevision, revision_id, "round"), values)
-        rev.note = values["round_note"]
-        row = session.exec(
+        rev = _get(session, QuoteRevision, revision_id, "round", lock=True)
+        headline = session.exec(
             select(RevisionPrice)
             .where(RevisionPrice.revision_id == revision_id)
             .order_by(col(RevisionPrice.term_months))
-        ).first() or RevisionPrice(revision_id=rev.id)
+        ).first()
+        check_version("round", _round_version(rev, headline), version)
+        _set(rev, values).note = values["round_note"]
+        row = headline or RevisionPrice(revision_id=rev.id)
         session.add(_set(row, {f.name: values[f.name] for f in E.PRICE.fields}))
         return revision_id
 
@@ -233,15 +256,23 @@ def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
     values: dict[str, Any] = {"kind": e.DiscountKind.TERM.value}
     if discount_id is not None:
         with db.session() as session:
-            values = shown(_get(session, Discount, discount_id, "discount"), fields)
-    return FormSpec("Edit discount" if discount_id else "New discount", fields, values, entity=E.DISCOUNT)
+            row = _get(session, Discount, discount_id, "discount")
+            values, version = shown(row, fields), row.version
+    title = "Edit discount" if discount_id else "New discount"
+    return FormSpec(title, fields, values, entity=E.DISCOUNT, version=version if discount_id else None)
 
 
-def save_discount(db: Database, offer_id: int, raw: dict[str, Any], discount_id: int | None = None) -> int:
+def save_discount(
+    db: Database, offer_id: int, raw: dict[str, Any], discount_id: int | None = None, version: object = None
+) -> int:
     values = parse(FormSpec("Discount", E.DISCOUNT.form_fields, entity=E.DISCOUNT), raw)
     with db.write() as session:
         _get(session, Offer, offer_id, "offer")
-        row = Discount(offer_id=offer_id) if discount_id is None else _get(session, Discount, discount_id, "discount")
+        if discount_id is None:
+            row = Discount(offer_id=offer_id)
+        else:
+            row = _get(session, Discount, discount_id, "discount", lock=True)
+            check_version("discount", row.version, version)
         session.add(_set(row, values))
         session.flush()
         assert row.id is not None
@@ -253,15 +284,23 @@ def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
     values: dict[str, Any] = {"kind": e.ExtraKind.EGRESS.value, "basis": e.ExtraBasis.PER_GB.value, "currency": "CNY"}
     if extra_id is not None:
         with db.session() as session:
-            values = shown(_get(session, ExtraCost, extra_id, "extra cost"), fields)
-    return FormSpec("Edit extra cost" if extra_id else "New extra cost", fields, values, entity=E.EXTRA)
+            row = _get(session, ExtraCost, extra_id, "extra cost")
+            values, version = shown(row, fields), row.version
+    title = "Edit extra cost" if extra_id else "New extra cost"
+    return FormSpec(title, fields, values, entity=E.EXTRA, version=version if extra_id else None)
 
 
-def save_extra(db: Database, offer_id: int, raw: dict[str, Any], extra_id: int | None = None) -> int:
+def save_extra(
+    db: Database, offer_id: int, raw: dict[str, Any], extra_id: int | None = None, version: object = None
+) -> int:
     values = parse(FormSpec("Extra cost", E.EXTRA.form_fields, entity=E.EXTRA), raw)
     with db.write() as session:
         _get(session, Offer, offer_id, "offer")
-        row = ExtraCost(offer_id=offer_id) if extra_id is None else _get(session, ExtraCost, extra_id, "extra cost")
+        if extra_id is None:
+            row = ExtraCost(offer_id=offer_id)
+        else:
+            row = _get(session, ExtraCost, extra_id, "extra cost", lock=True)
+            check_version("extra cost", row.version, version)
         session.add(_set(row, values))
         session.flush()
         assert row.id is not None
@@ -278,15 +317,22 @@ def sla_form(db: Database, offer_id: int) -> FormSpec:
     values: dict[str, Any] = {"preemption": e.PreemptionRisk.UNKNOWN.value}
     with db.session() as session:
         _get(session, Offer, offer_id, "offer")
-        sla = session.exec(select(SlaTerm).where(SlaTerm.offer_id == offer_id)).first()
+        sla, version = _sla_of(session, offer_id)
         if sla is not None:
-            values = shown(sla, fields)
-            tiers = list(session.exec(select(SlaCreditTier).where(SlaCreditTier.sla_term_id == sla.id)))
-            values["credits"] = credits_text(tiers)
-    return FormSpec("SLA terms", fields, values, entity=E.SLA)
+            values = shown(sla, fields) | {"credits": version[1]}
+    return FormSpec("SLA terms", fields, values, entity=E.SLA, version=version)
 
 
-def save_sla(db: Database, offer_id: int, raw: dict[str, Any]) -> None:
+def _sla_of(session: Session, offer_id: int) -> tuple[SlaTerm | None, tuple[int, str] | None]:
+    """An offer's SLA and what its form's freshness is judged by (the row's version, the credit schedule)."""
+    sla = session.exec(select(SlaTerm).where(SlaTerm.offer_id == offer_id)).first()
+    if sla is None:
+        return None, None
+    tiers = list(session.exec(select(SlaCreditTier).where(SlaCreditTier.sla_term_id == sla.id)))
+    return sla, (sla.version, credits_text(tiers))
+
+
+def save_sla(db: Database, offer_id: int, raw: dict[str, Any], version: object = None) -> None:
     values, errors = _parse_all(FormSpec("SLA terms", E.SLA.form_fields, entity=E.SLA), raw)
     try:
         tiers = E.parse_credits(raw.get("credits"))
@@ -295,9 +341,13 @@ def save_sla(db: Database, offer_id: int, raw: dict[str, Any]) -> None:
     if errors:
         raise FieldErrors(errors)
     with db.write() as session:
-        _get(session, Offer, offer_id, "offer")
-        sla = session.exec(select(SlaTerm).where(SlaTerm.offer_id == offer_id)).first() or SlaTerm(offer_id=offer_id)
+        _get(session, Offer, offer_id, "offer", lock=True)
+        current, now = _sla_of(session, offer_id)
+        check_version("SLA", now, version)
+        sla = current or SlaTerm(offer_id=offer_id)
         session.add(_set(sla, values))
+        if current is not None:
+            sla.version = current.version + 1  # the credits may be all that changed: the SLA changed
         session.flush()
         assert sla.id is not None
         for old in session.exec(select(SlaCreditTier).where(SlaCreditTier.sla_term_id == sla.id)):
@@ -336,8 +386,10 @@ def delete_row(db: Database, model: type[Discount] | type[ExtraCost] | type[Quot
         session.delete(row)
 
 
-def _get(session: Session, model: Any, row_id: int, what: str) -> Any:
-    row = session.get(model, row_id)
+def _get(session: Session, model: Any, row_id: int, what: str, *, lock: bool = False) -> Any:
+    """The row, or :class:`BadInput`; ``lock`` holds it until the write commits (PostgreSQL: FOR UPDATE), so
+    its version is checked and bumped by one writer at a time."""
+    row = session.get(model, row_id, with_for_update=lock or None)
     if row is None:
         raise BadInput(f"no {what} with id {row_id}")
     return row

@@ -25,6 +25,7 @@ from quotetui.services.economics import rank_offers
 from quotetui.services.market_prices import market_medians
 from quotetui.services.verification import market_findings
 from quotetui.store.engine import Database, one_snapshot
+from quotetui.store.versions import data_version
 
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
@@ -95,6 +96,7 @@ class MarketView:
     contracts: list[ContractView] = field(default_factory=list)
     due: dict[str, list[KeyDate]] = field(default_factory=dict)  # overdue, within 30 days, within 31-90 days
     fx: FxTable | None = None
+    data_version: int = 0  # the database's data version this view was read at (a later write changes it)
 
     @property
     def has_contracts(self) -> bool:
@@ -116,6 +118,8 @@ class MarketView:
 
 @one_snapshot
 def load_market_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
+    with db.session() as session:  # read first: a write after it is noticed, never missed
+        version = data_version(session)
     ranking = rank_offers(db, scenario, on=on, history=False)  # rounds are loaded per offer, when opened
     audits = audit_claims(db)
     by_offer: dict[int, list[Audit]] = defaultdict(list)
@@ -131,7 +135,7 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
 
     rows = [row(e.offer, e, i, None) for i, e in enumerate(ranking.evaluations, start=1)]
     rows += [row(o, None, None, why) for o, why in ranking.skipped]
-    view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx)
+    view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx, data_version=version)
     view.findings = sorted(
         ((r.offer, f) for r in rows for f in r.findings),
         key=lambda of: (of[1].severity.order, of[0].id),

@@ -25,6 +25,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from quotetui.domain.errors import DatabaseProblem
+from quotetui.store.versions import bump_data_version, data_version
 
 ENV_VAR = "QUOTETUI_DB"
 BUSY_TIMEOUT_MS = 15_000
@@ -263,6 +264,7 @@ class Database:
         with Session(self._writer, expire_on_commit=False) as session:
             try:
                 yield session
+                bump_data_version(session)
                 session.commit()
             except sa.exc.OperationalError as exc:
                 session.rollback()
@@ -272,6 +274,11 @@ class Database:
             except BaseException:
                 session.rollback()
                 raise
+
+    def data_version(self) -> int:
+        """A number every committed write changes (the TUI polls it to notice other programs' writes)."""
+        with self.engine.connect() as connection:
+            return data_version(connection)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -73,6 +73,7 @@ class QuotetuiApp(App[None]):
         Binding("ctrl+t", "toggle_dark", "Light/dark", show=False, id="theme"),
         Binding("ctrl+e", "export", "Export to Excel", show=False, id="export"),
         Binding("ctrl+o", "import", "Import files", show=False, id="import"),
+        Binding("f5,ctrl+r", "refresh", "Refresh", show=False, id="refresh"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
 
@@ -87,8 +88,36 @@ class QuotetuiApp(App[None]):
         self.today = today or utcnow().date()
         self.database: Database | None = None
 
+    POLL_SECONDS = 3.0
+    """How often the app asks the database whether another program changed it."""
+
     def on_mount(self) -> None:
         self.reload()
+        self.set_interval(self.POLL_SECONDS, self._poll)
+
+    def action_refresh(self) -> None:
+        """Read everything again now (F5): what another program changed appears."""
+        self.reload()
+
+    def _poll(self) -> None:
+        if self.database is not None and self.market is not None and not self.loading:
+            self._check_version(self.market.data_version)
+
+    @work(thread=True, exclusive=True, group="poll", exit_on_error=False)
+    def _check_version(self, seen: int) -> None:
+        """Another program's write (the CLI, an import, another buyer on the server) reloads the market."""
+        assert self.database is not None
+        try:
+            current = self.database.data_version()
+        except Exception:  # the database went away for a moment: the next poll tries again
+            return
+        if current != seen:
+            self.call_from_thread(self._changed_elsewhere)
+
+    def _changed_elsewhere(self) -> None:
+        if not self.loading:
+            self.notify("The data was changed by another program; the figures are read again.", timeout=5)
+            self.reload()
 
     def notify(
         self,

@@ -5,6 +5,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Literal
 
+import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from quotetui.domain.money import MONEY_PLACES
@@ -49,6 +50,11 @@ def enum_field(enum: type[StrEnum], default: Any = ...) -> Any:
     return Field(default=default, sa_type=choice(enum), nullable=False)
 
 
+def row_version() -> Any:
+    """``version``: 1 for a new row, bumped by every change (``store/versions.py``)."""
+    return Field(default=1, nullable=False, sa_column_kwargs={"server_default": sa.text("1")})
+
+
 def created() -> Any:
     return Field(default_factory=utcnow, sa_type=UTCDateTime(), nullable=False)
 
@@ -76,5 +82,6 @@ __all__ = [
     "fk",
     "fraction",
     "money",
+    "row_version",
     "timestamp",
 ]

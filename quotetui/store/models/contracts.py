@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from quotetui.domain.enums import BillingCadence, PriceUnit
-from quotetui.store.models.base import created, currency, enum_field, fk, money, timestamp
+from quotetui.store.models.base import created, currency, enum_field, fk, money, row_version, timestamp
 
 
 class Contract(SQLModel, table=True):
@@ -21,6 +21,7 @@ class Contract(SQLModel, table=True):
         sa.CheckConstraint("gpu_count > 0", name="gpu_count_positive"),
     )
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     offer_id: int = fk("offer.id")
     revision_id: int = fk("quote_revision.id")
     reference: str | None = Field(default=None, max_length=120, unique=True)
@@ -48,6 +49,7 @@ class Incident(SQLModel, table=True):
     __tablename__ = "incident"
     __table_args__ = (sa.CheckConstraint("ended_at IS NULL OR ended_at >= started_at", name="ends_after_start"),)
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     contract_id: int = fk("contract.id", ondelete="CASCADE")
     started_at: datetime = timestamp()
     ended_at: datetime | None = timestamp(nullable=True)
@@ -63,6 +65,7 @@ class Invoice(SQLModel, table=True):
     __tablename__ = "invoice"
     __table_args__ = (sa.CheckConstraint("period_end >= period_start", name="period_ordered"),)
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     contract_id: int = fk("contract.id", ondelete="CASCADE")
     period_start: date
     period_end: date

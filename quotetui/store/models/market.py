@@ -29,6 +29,7 @@ from quotetui.store.models.base import (
     fk,
     fraction,
     money,
+    row_version,
     timestamp,
 )
 
@@ -49,6 +50,7 @@ class Source(SQLModel, table=True):
 class Provider(SQLModel, table=True):
     __tablename__ = "provider"
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     name: str = Field(max_length=120, unique=True)
     kind: ProviderKind = enum_field(ProviderKind)
     parent: str | None = Field(default=None, max_length=120)
@@ -102,6 +104,7 @@ class Offer(SQLModel, table=True):
         sa.CheckConstraint("nodes_available IS NULL OR nodes_available >= 0", name="nodes_not_negative"),
     )
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     provider_id: int = fk("provider.id")
     gpu_model_id: int = fk("gpu_model.id")
     name: str = Field(max_length=200)
@@ -136,6 +139,7 @@ class QuoteRevision(SQLModel, table=True):
     __tablename__ = "quote_revision"
     __table_args__ = (sa.UniqueConstraint("offer_id", "seq"), sa.CheckConstraint("seq > 0", name="seq_positive"))
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     offer_id: int = fk("offer.id", ondelete="CASCADE")
     seq: int
     quoted_at: datetime = timestamp()
@@ -161,6 +165,7 @@ class RevisionPrice(SQLModel, table=True):
         sa.CheckConstraint("term_months >= 0", name="term_not_negative"),
     )
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     revision_id: int = fk("quote_revision.id", ondelete="CASCADE")
     term_months: int
     unit: PriceUnit = enum_field(PriceUnit)
@@ -179,6 +184,7 @@ class Discount(SQLModel, table=True):
     # the upper bound (< 1) is checked by the service: stored units differ between backends
     __table_args__ = (sa.CheckConstraint("rate IS NULL OR rate >= 0", name="rate_not_negative"),)
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     offer_id: int = fk("offer.id", ondelete="CASCADE")
     revision_id: int | None = fk("quote_revision.id", nullable=True, ondelete="CASCADE")
     kind: DiscountKind = enum_field(DiscountKind)
@@ -197,6 +203,7 @@ class ExtraCost(SQLModel, table=True):
     __tablename__ = "extra_cost"
     __table_args__ = (sa.CheckConstraint("amount IS NULL OR amount >= 0", name="amount_not_negative"),)
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     offer_id: int = fk("offer.id", ondelete="CASCADE")
     revision_id: int | None = fk("quote_revision.id", nullable=True, ondelete="CASCADE")
     kind: ExtraKind = enum_field(ExtraKind)
@@ -212,6 +219,7 @@ class ExtraCost(SQLModel, table=True):
 class SlaTerm(SQLModel, table=True):
     __tablename__ = "sla_term"
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     offer_id: int = Field(foreign_key="offer.id", ondelete="CASCADE", unique=True)
     availability: Decimal | None = fraction(nullable=True)  # 0.999 = 99.9 %
     response_minutes: int | None = None

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from quotetui.domain.money import RATE_PLACES
-from quotetui.store.models.base import created, currency, exact, fk, fraction, money
+from quotetui.store.models.base import created, currency, exact, fk, fraction, money, row_version
 from quotetui.store.types import ScaledDecimal
 
 
@@ -21,6 +21,7 @@ class Scenario(SQLModel, table=True):
         sa.CheckConstraint("utilisation > 0", name="utilisation_positive"),
     )
     id: int | None = Field(default=None, primary_key=True)
+    version: int = row_version()
     name: str = Field(max_length=120, unique=True)
     description: str | None = None
     gpu_model_id: int | None = fk("gpu_model.id", nullable=True, ondelete="SET NULL")

@@ -17,9 +17,10 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.services.forms import FieldErrors, FormSpec, parse
+from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
 
 
@@ -29,9 +30,15 @@ class FormScreen(ModalScreen[object]):
         Binding("ctrl+s", "save", "Save"),
     ]
 
-    def __init__(self, spec: FormSpec, save: Callable[[dict[str, Any]], object]) -> None:
+    def __init__(
+        self, spec: FormSpec | Callable[[], FormSpec], save: Callable[[dict[str, Any], object], object]
+    ) -> None:
+        """``spec`` is the form, or what makes it from the row as it is now (then a stale form can be filled
+        again); ``save`` gets the raw values and the version of the row the form was filled from."""
         super().__init__()
-        self.spec, self.save = spec, save
+        self.load = spec if callable(spec) else None
+        self.spec = spec() if callable(spec) else spec
+        self.save = save
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
@@ -102,7 +109,10 @@ class FormScreen(ModalScreen[object]):
 
     def action_save(self) -> None:
         try:
-            result = self.save(self.raw_values())
+            result = self.save(self.raw_values(), self.spec.version)
+        except Conflict as exc:
+            self._stale(str(exc))
+            return
         except FieldErrors as exc:
             self.show_errors(exc.errors)
             self.notify(f"{len(exc.errors)} field(s) need attention; nothing was saved.", severity="error")
@@ -114,6 +124,21 @@ class FormScreen(ModalScreen[object]):
             self.app.show_error("Saving failed", exc)  # type: ignore[attr-defined]
             return
         self.dismiss(result if result is not None else True)
+
+    def _stale(self, message: str) -> None:
+        """The row changed since the form was filled: nothing was saved; offer to fill it again."""
+        self.notify(message, title="Not saved", severity="error", timeout=15)
+        if self.load is None:
+            return
+
+        def answered(reload: bool | None) -> None:
+            if reload and self.load is not None:
+                self.spec = self.load()
+                self.refresh(recompose=True)
+
+        question = "Reload the form with the current values?"
+        detail = "It was changed since you opened it. Your edits in this form will be lost; copy what you need."
+        self.app.push_screen(ConfirmDialog(question, detail, yes="Reload"), answered)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -170,7 +170,7 @@ class ContractDetailScreen(Screen[None]):
         if db is None or self.view is None:
             return
         spec = incident_form(self.view.contract)
-        self.app.push_screen(FormScreen(spec, lambda raw: save_incident(db, self.contract_id, raw)), self._saved)
+        self.app.push_screen(FormScreen(spec, lambda raw, _: save_incident(db, self.contract_id, raw)), self._saved)
 
     def action_invoice(self) -> None:
         from quotetui.services.contract_forms import invoice_form, save_invoice
@@ -180,4 +180,4 @@ class ContractDetailScreen(Screen[None]):
         if db is None or self.view is None:
             return
         spec = invoice_form(self.view.contract)
-        self.app.push_screen(FormScreen(spec, lambda raw: save_invoice(db, self.contract_id, raw)), self._saved)
+        self.app.push_screen(FormScreen(spec, lambda raw, _: save_invoice(db, self.contract_id, raw)), self._saved)

@@ -214,7 +214,7 @@ class OfferDetailScreen(Screen[None]):
         except QuotetuiError as exc:
             self.notify(str(exc), title="Sign", severity="error")
             return
-        self.app.push_screen(FormScreen(spec, lambda raw: save_contract(db, self.offer_id, raw)), done)
+        self.app.push_screen(FormScreen(spec, lambda raw, _: save_contract(db, self.offer_id, raw)), done)
 
     def action_bench(self) -> None:
         """Raw logs from the trial machine become evidence; the findings update with the market."""
