@@ -83,7 +83,7 @@ def _given_db(argv: list[str]) -> str | None:
 def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
     """One line on stderr: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
     control characters, whatever the message quotes."""
-    from quotetui.store.engine import scrub, url_secrets
+    from quotetui.domain.redact import scrub, url_secrets  # pure: safe even mid-interrupt
 
     given = _given_db(sys.argv[1:] if argv is None else argv)
     text = scrub(message, url_secrets(given)) if given else message
@@ -110,17 +110,25 @@ _register()
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the app and maps errors to exit statuses."""
-    from quotetui.io.atomic import install_sigterm_cleanup
+    from quotetui.launch import interrupted
 
-    install_sigterm_cleanup()
-    _tolerate_narrow_terminals()
     try:
+        from quotetui.io.atomic import install_sigterm_cleanup
+
+        install_sigterm_cleanup()
+        _tolerate_narrow_terminals()
         app(args=argv, prog_name="quotetui")
-    except QuotetuiError as exc:
-        _fail(2, str(exc), argv)
+    except SystemExit as exc:
+        if exc.code == 130:  # Typer turns Ctrl+C into a silent exit 130: say what happened, in one line
+            _fail(130, "interrupted", argv)
+        raise
     except KeyboardInterrupt:
         _fail(130, "interrupted", argv)
+    except QuotetuiError as exc:
+        _fail(2, str(exc), argv)
     except Exception as exc:
+        if interrupted():  # e.g. a module that Ctrl+C left half-imported
+            _fail(130, "interrupted", argv)
         if type(exc).__module__.startswith("sqlalchemy"):
             detail = getattr(exc, "orig", None) or exc
             _fail(2, f"database error: {detail}", argv)

@@ -70,7 +70,7 @@ def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:
 
 
 def print_json(data: object) -> None:
-    typer.echo(json_text(data))
+    say(json_text(data))
 
 
 def table(

@@ -42,8 +42,11 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         integrity = "ok" if report.integrity == ["ok"] else "; ".join(report.integrity[:5])
         say(f"integrity: {integrity}")
         say(f"foreign keys: {report.foreign_key_violations} violations")
-        state = "up to date" if report.revision == report.head else f"upgrade available to {report.head}"
-        say(f"schema revision: {report.revision or 'none'} ({state})")
+        if report.integrity != ["ok"] and report.revision is None:
+            say("schema revision: not read (the file is damaged)")
+        else:
+            state = "up to date" if report.revision == report.head else f"upgrade available to {report.head}"
+            say(f"schema revision: {report.revision or 'none'} ({state})")
     if not report.ok:
         raise typer.Exit(2)
 

@@ -13,15 +13,17 @@ import re
 import sys
 from typing import Any
 
-import typer
-
 from quotetui.domain.text import visible
 
 _UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]")
 
 
 def say(text: object = "", *, err: bool = False) -> None:
-    typer.echo(visible(str(text)), err=err)
+    """One line on standard output (or error), through the stream's own encoding: on an ASCII-only terminal
+    what it cannot show is escaped (``\\u4e00``), not sent as UTF-8 behind its back."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(visible(str(text)) + "\n")
+    stream.flush()
 
 
 def json_text(data: object) -> str:

@@ -244,6 +244,12 @@ def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version
             .order_by(col(RevisionPrice.term_months))
         ).first()
         check_version("round", _round_version(rev, headline), version)
+        others = session.exec(select(RevisionPrice).where(RevisionPrice.revision_id == revision_id)).all()
+        if any(
+            p is not headline and (p.term_months, p.unit) == (values["term_months"], values["unit"]) for p in others
+        ):
+            term = f"{values['term_months']}-month {values['unit'].value.replace('_', '-')}"
+            raise FieldErrors({"term_months": f"the round already has a {term} price option; change that one"})
         _set(rev, values).note = values["round_note"]
         row = headline or RevisionPrice(revision_id=rev.id)
         session.add(_set(row, {f.name: values[f.name] for f in E.PRICE.fields}))

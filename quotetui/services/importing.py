@@ -11,6 +11,7 @@ from collections import defaultdict
 from datetime import date
 from pathlib import Path
 
+from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, parse_table
 from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
@@ -57,6 +58,7 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
     # so one run lists every problem; any problem rolls the whole transaction back
     try:
         with db.write() as session:
+            _refuse_damaged(db)
             Writer(session, catalog, report, problems, as_of or utcnow().date()).run(by_entity, market)
             if problems:
                 files = {path.name: i for i, path in reversed(list(enumerate(paths)))}
@@ -68,6 +70,20 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
     except _Rollback:
         pass
     return report
+
+
+def _refuse_damaged(db: Database) -> None:
+    """Nothing is written into a damaged SQLite file (SQLite's quick check, while the write lock is held)."""
+    if db.target.path is None:
+        return
+    from quotetui.store.migrate import sqlite_integrity
+
+    integrity, _ = sqlite_integrity(db.target.path, quick=True, limit=5)
+    if integrity != ["ok"]:
+        raise DatabaseProblem(
+            f"{db.target.label} is damaged ({'; '.join(integrity[:3])}); nothing was imported. "
+            "`quotetui db check` lists what is wrong, `quotetui db restore BACKUP` puts a backup back"
+        )
 
 
 def _unknown_table(table: Table) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -25,14 +24,11 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from quotetui.domain.errors import DatabaseProblem
+from quotetui.domain.redact import redact_url, scrub, url_secrets
 from quotetui.store.versions import bump_data_version, data_version
 
 ENV_VAR = "QUOTETUI_DB"
 BUSY_TIMEOUT_MS = 15_000
-
-
-SECRET_KEYS = frozenset({"password", "passwd", "pwd", "sslpassword", "sslkey_password", "secret", "token"})
-"""URL query parameters whose value is a secret (``?password=`` is as secret as the user part's password)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,33 +58,6 @@ def _parsed(url: str) -> sa.engine.URL | None:
         return sa.engine.make_url(url)
     except (sa.exc.ArgumentError, ValueError, TypeError):
         return None
-
-
-def url_secrets(url: str) -> list[str]:
-    found = [m.group(1) for m in _USERINFO.finditer(url)]
-    parsed = _parsed(url)
-    if parsed is not None:
-        if parsed.password:
-            found.append(str(parsed.password))
-        for key, value in parsed.query.items():
-            if key.lower() in SECRET_KEYS:
-                found += [value] if isinstance(value, str) else list(value)
-    return sorted({s for s in found if s}, key=len, reverse=True)
-
-
-def redact_url(url: str) -> str:
-    """``url`` with every password and secret query value shown as ``***`` (also for a URL that does not
-    parse: whatever sits between ``user:`` and ``@`` is hidden)."""
-    return scrub(url, url_secrets(url))
-
-
-def scrub(text: str, secrets: list[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "***")
-    return text
-
-
-_USERINFO = re.compile(r"://[^/@:]*:([^@/]*)@")
 
 
 def default_db_path() -> Path:

@@ -84,12 +84,17 @@ def schema_state(engine: sa.Engine, target: DbTarget) -> SchemaState:
 
 
 def _explain(target: DbTarget, exc: sa.exc.DatabaseError) -> str:
-    from quotetui.store.engine import scrub
+    from quotetui.domain.redact import scrub
 
     detail = scrub(str(exc.orig) if exc.orig is not None else str(exc), target.secrets())
     where = target.label
     if target.is_sqlite:
-        if "not a database" in detail or "malformed" in detail:
+        if "malformed" in detail:
+            return (
+                f"{where} is damaged (SQLite says: {detail}); nothing was changed. `quotetui db check` lists what "
+                "is wrong, `quotetui db restore BACKUP` puts a backup back"
+            )
+        if "not a database" in detail:
             return f"{where} is not a quotetui database (SQLite says: {detail})"
         if "unable to open" in detail:
             return f"cannot open {where}: check that the folder exists and is writable"
@@ -186,19 +191,41 @@ class CheckReport:
 
 
 def check(target: DbTarget) -> CheckReport:
-    """Integrity check (SQLite), foreign-key check and the schema revision; changes nothing."""
+    """Integrity check (SQLite), foreign-key check and the schema revision; changes nothing. A damaged file
+    is reported, not refused: its integrity messages are the report."""
+    if target.path is not None:
+        integrity, violations = sqlite_integrity(target.path)
+        if integrity != ["ok"]:
+            return CheckReport(False, integrity, violations, None, head_revision())
     engine = make_engine(target)
     try:
         state = schema_state(engine, target)
-        integrity = ["ok"]
-        violations = 0
-        if target.is_sqlite:
-            with engine.connect() as conn:
-                integrity = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]
-                violations = len(conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
+        integrity, violations = ["ok"], 0
+        if target.path is not None:
+            integrity, violations = sqlite_integrity(target.path)
     except sa.exc.DatabaseError as exc:
         raise DatabaseProblem(_explain(target, exc)) from None
     finally:
         engine.dispose()
     ok = integrity == ["ok"] and violations == 0 and state.revision == state.head
     return CheckReport(ok, integrity, violations, state.revision, state.head)
+
+
+def sqlite_integrity(path: Path, *, quick: bool = False, limit: int = 100) -> tuple[list[str], int]:
+    """SQLite's own integrity report of the file (``["ok"]`` when sound) and its foreign-key violations,
+    read without writing; a file SQLite cannot read at all is reported in the same words."""
+    from quotetui.store.engine import sqlite_reader
+
+    try:
+        conn = sqlite_reader(path)
+    except sqlite3.DatabaseError as exc:
+        return [f"cannot be read: {exc}"], 0
+    try:
+        pragma = "quick_check" if quick else "integrity_check"
+        integrity = [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}({limit})")]
+        violations = len(conn.execute("PRAGMA foreign_key_check").fetchall()) if integrity == ["ok"] else 0
+        return integrity, violations
+    except sqlite3.DatabaseError as exc:
+        return [str(exc)], 0
+    finally:
+        conn.close()

@@ -186,7 +186,7 @@ class QuotetuiApp(App[None]):
         """``text`` without the password of the database URL (``--db`` or ``$QUOTETUI_DB``)."""
         import os
 
-        from quotetui.store.engine import scrub, url_secrets
+        from quotetui.domain.redact import scrub, url_secrets
 
         given = self.db_arg or os.environ.get("QUOTETUI_DB")
         return scrub(text, url_secrets(given)) if given else text
