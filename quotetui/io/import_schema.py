@@ -49,6 +49,10 @@ def entity_for(name: str, header: list[str] | None = None) -> Entity | None:
     entity = _by_name(name)
     if entity is not None or not header:
         return entity
+    for candidate in ENTITIES:  # a sheet quotetui exported: its columns first, in order, then figures
+        columns = [norm(f.column) for f in candidate.sheet_fields]
+        if [norm(h) for h in header[: len(columns)]] == columns:
+            return candidate
     present = {norm(h) for h in header if h}
     fits = []
     for candidate in ENTITIES:

@@ -20,6 +20,7 @@ from openpyxl.utils import get_column_letter
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import check_text
 from quotetui.io.bounded import Opened, open_input
+from quotetui.io.csv_guard import unguard
 from quotetui.io.problems import Problem
 
 MAX_FILE_BYTES = 100 * 2**20
@@ -134,9 +135,9 @@ def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
             if table is None:
                 if not any(c.strip() for c in cells):
                     continue
-                table = Table(path.name, None, [c.strip() for c in cells])
+                table = Table(path.name, None, [unguard(c.strip()) for c in cells])
                 continue
-            values = [check_cell(c, table, number, i) for i, c in enumerate(cells)]
+            values = [check_cell(unguard(c), table, number, i) for i, c in enumerate(cells)]
             if any(v not in (None, "") for v in values):
                 table.rows.append((number, values))
     except csv.Error as exc:

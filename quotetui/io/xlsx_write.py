@@ -22,6 +22,8 @@ from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from quotetui.io.csv_guard import RISKY, neutralise
+
 MONEY = "#,##0.00"
 MONEY_FINE = "#,##0.00####"
 INTEGER = "#,##0"
@@ -33,7 +35,6 @@ NUMBER = "#,##0.######"
 BEST = PatternFill("solid", fgColor="C6EFCE")
 HEADER = PatternFill("solid", fgColor="DDE7F3")
 BOLD = Font(bold=True)
-RISKY = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,13 +206,6 @@ def _line_chart(sheet: Any, spec: LineChartSpec) -> LineChart:
         chart.add_data(data, titles_from_data=True)
     chart.set_categories(Reference(sheet, min_col=spec.category_column, min_row=spec.first_row, max_row=spec.last_row))
     return chart
-
-
-def neutralise(value: Any) -> Any:
-    """For CSV: a text that a spreadsheet would run as a formula gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(RISKY):
-        return "'" + value
-    return value
 
 
 def write_csv(path: Path, columns: list[Column], rows: Iterable[Sequence[Any]]) -> Path:
