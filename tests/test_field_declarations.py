@@ -4,6 +4,8 @@ from the same declared fields, so they accept and refuse the same values with th
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +198,53 @@ def test_a_cross_field_rule_has_one_message_everywhere(
         demo_files.PriceEntry.model_validate(price)
     assert problem["reason"] == form.value.errors["term_months"] == E.TERM_TOTAL_NEEDS_TERM
     assert E.TERM_TOTAL_NEEDS_TERM in str(demo.value)
+
+
+def _demo_model_of(entity: Entity) -> Any:
+    models = {
+        "offers": demo_files.OfferEntry,
+        "discounts": demo_files.DiscountEntry,
+        "extras": demo_files.ExtraEntry,
+        "sla": demo_files.SlaEntry,
+        "claims": demo_files.ClaimEntry,
+        "providers": demo_files.ProviderEntry,
+        "scenarios": demo_files.ScenarioEntry,
+        "purchases": demo_files.PurchaseEntry,
+        "prices": demo_files.PriceEntry,
+    }
+    return models.get(entity.key)
+
+
+BOUNDED = [
+    (entity, f, value)
+    for entity in (*ENTITIES, E.PRICE, E.SCENARIO, E.PURCHASE, E.CONTRACT, E.INCIDENT, E.INVOICE)
+    for f in entity.fields
+    if f.kind in ("int", "decimal", "money", "ratio", "rate")
+    for value in (
+        *([f.maximum + 1 if f.kind == "int" else f.maximum * 2] if f.maximum is not None else []),
+        *([f.minimum - 1] if f.minimum is not None else []),
+    )
+]
+
+
+@pytest.mark.parametrize(("entity", "field", "value"), BOUNDED, ids=[f"{e.key}.{f.name}={v}" for e, f, v in BOUNDED])
+def test_every_bound_of_every_entity_is_refused_alike_by_form_import_and_demo_file(
+    entity: Entity, field: Field, value: Decimal
+) -> None:
+    from quotetui.domain.gpus import BUILTIN, GpuCatalog
+    from quotetui.io.import_rows import convert
+    from quotetui.services.forms import parse
+
+    text = f"{value * 100 if field.kind == 'ratio' else value:f}"  # a form takes a ratio as a percentage
+    with pytest.raises(FieldErrors) as form:
+        parse((field,), {field.name: text})
+    message = form.value.errors[field.name]
+    assert message.startswith(("must be at most", "must be at least", "must not be negative")), message
+    if field.sheet:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            convert(field, f"{value:f}", GpuCatalog(BUILTIN))
+    model = _demo_model_of(entity)
+    if model is not None and field.name in model.model_fields:
+        with pytest.raises(ValidationError) as demo:
+            model.model_validate({field.name: f"{value:f}"})
+        assert f"{field.name}\n  Value error, {message}" in str(demo.value)
