@@ -275,7 +275,7 @@ async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> N
         assert "Break-even after 30.86 months" in text_of(app, "#rb-result")
         app.screen.query_one("#rb-capex", Input).value = "-1"
         await pilot.pause()
-        assert "capex" in text_of(app, "#rb-result")
+        assert "Capex (servers, network, install): must not be negative" in text_of(app, "#rb-result")
 
 
 async def test_training_planner_costs_a_run_per_offer(demo_db_path: Path) -> None:

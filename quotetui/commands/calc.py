@@ -6,18 +6,36 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, lines, open_db, print_json
+from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, flagged, lines, open_db, print_json
 from quotetui.commands.output import say
-from quotetui.domain.entities import ID, PURCHASE, SCENARIO
+from quotetui.domain.entities import ID, RENT_BUY, TRAIN
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
+TRAIN_FLAGS = {
+    "gpus": "--gpus",
+    "flops": "--flops",
+    "params": "--params",
+    "tokens": "--tokens",
+    "mfu": "--mfu",
+    "scaling": "--scaling",
+    "claimed_days": "--claimed-days",
+}
+RENT_BUY_FLAGS = {
+    "capex": "--capex",
+    "opex_monthly": "--opex-monthly",
+    "rent_monthly": "--rent-monthly",
+    "utilisation": "--utilization",
+    "residual": "--residual",
+    "discount_rate": "--discount-rate",
+    "horizon_months": "--horizon-months",
+}
 
 
 @app.command()
 def train(
     ctx: typer.Context,
-    gpus: Annotated[int, flag(SCENARIO.field("gpu_count"), "--gpus", help="GPUs in the run.")],
+    gpus: Annotated[int, flag(TRAIN.field("gpus"), "--gpus", help="GPUs in the run.")],
     flops: Annotated[str | None, typer.Option("--flops", help="Total FLOPs, e.g. 3.14e23.")] = None,
     params: Annotated[str | None, typer.Option("--params", help="Parameters (with --tokens: 6 × N × D FLOPs).")] = None,
     tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens.")] = None,
@@ -34,18 +52,19 @@ def train(
     from quotetui.domain.economics.exact import dec, pct
     from quotetui.services.calc import calc_train
 
-    r = calc_train(
-        open_db(ctx),
-        gpus=gpus,
-        flops=flops,
-        params=params,
-        tokens=tokens,
-        gpu=gpu,
-        mfu=mfu,
-        scaling=scaling,
-        offer_id=offer,
-        claimed_days=claimed_days,
-    )
+    with flagged(TRAIN_FLAGS):
+        r = calc_train(
+            open_db(ctx),
+            gpus=gpus,
+            flops=flops,
+            params=params,
+            tokens=tokens,
+            gpu=gpu,
+            mfu=mfu,
+            scaling=scaling,
+            offer_id=offer,
+            claimed_days=claimed_days,
+        )
     if as_json:
         print_json(r.to_json())
         return
@@ -73,7 +92,7 @@ def rent_vs_buy(
     scenario: ScenarioOpt = None,
     residual: Annotated[str, typer.Option("--residual", help="Resale value at the horizon.")] = "0",
     discount_rate: Annotated[str, typer.Option("--discount-rate", help="Annual rate for the NPV, e.g. 0.08.")] = "0",
-    horizon_months: Annotated[int, flag(PURCHASE.field("horizon_months"), "--horizon-months")] = 36,
+    horizon_months: Annotated[int, flag(RENT_BUY.field("horizon_months"), "--horizon-months")] = 36,
     utilisation: Annotated[str, typer.Option("--utilization", help="Share of hours in use.")] = "1",
     currency: Annotated[str, typer.Option("--currency", help="Currency of typed amounts.")] = "CNY",
     as_json: JsonFlag = False,
@@ -84,19 +103,20 @@ def rent_vs_buy(
     from quotetui.services.calc import calc_rent_vs_buy, rent_buy_json
 
     db = open_db(ctx) if offer is not None else None
-    r, note = calc_rent_vs_buy(
-        db,
-        capex=capex,
-        opex_monthly=opex_monthly,
-        rent_monthly=rent_monthly,
-        offer_id=offer,
-        scenario=scenario,
-        residual=residual,
-        discount_rate=discount_rate,
-        horizon_months=horizon_months,
-        utilisation=utilisation,
-        currency=currency_code(currency),
-    )
+    with flagged(RENT_BUY_FLAGS):
+        r, note = calc_rent_vs_buy(
+            db,
+            capex=capex,
+            opex_monthly=opex_monthly,
+            rent_monthly=rent_monthly,
+            offer_id=offer,
+            scenario=scenario,
+            residual=residual,
+            discount_rate=discount_rate,
+            horizon_months=horizon_months,
+            utilisation=utilisation,
+            currency=currency_code(currency),
+        )
     if as_json:
         print_json(rent_buy_json(r) | {"rent_source": note})
         return
@@ -132,18 +152,19 @@ def term(
     """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.exact import dec, pct
-    from quotetui.services.calc import calc_term, term_json
+    from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
 
-    t = calc_term(
-        {
-            "monthly": monthly,
-            "quarterly": quarterly,
-            "half_year": half_year,
-            "annual": annual,
-            "two_year": two_year,
-            "three_year": three_year,
-        }
-    )
+    with flagged({name: f"--{name.replace('_', '-')}" for name in TERM_FLAGS}):
+        t = calc_term(
+            {
+                "monthly": monthly,
+                "quarterly": quarterly,
+                "half_year": half_year,
+                "annual": annual,
+                "two_year": two_year,
+                "three_year": three_year,
+            }
+        )
     if as_json:
         print_json(term_json(t, currency_code(currency) if currency else None))
         return

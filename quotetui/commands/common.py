@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -57,6 +58,17 @@ def flag_errors(exc: FieldErrors, flags: dict[str, str]) -> BadInput:
     from quotetui.domain.errors import BadInput
 
     return BadInput("; ".join(f"{flags.get(name, name)}: {message}" for name, message in exc.errors.items()))
+
+
+@contextmanager
+def flagged(flags: dict[str, str]) -> Iterator[None]:
+    """A service's field errors inside the block, named by the flags that gave the values."""
+    from quotetui.domain.errors import FieldErrors
+
+    try:
+        yield
+    except FieldErrors as exc:
+        raise flag_errors(exc, flags) from None
 
 
 def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quotetui.commands.common import ForceFlag, JsonFlag, flag, id_arg, open_db, print_json, table
+from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg, open_db, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain import entities as E
-from quotetui.domain.entities import CONTRACT, ID, INCIDENT, INVOICE
+from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.fields import Field
 
@@ -25,8 +25,7 @@ invoice_app = typer.Typer(help="Invoices, checked against the agreed price.", no
 app.add_typer(incident_app, name="incident")
 app.add_typer(invoice_app, name="invoice")
 
-ON = Field("on", "As of", "date")
-OnOpt = Annotated[date | None, flag(ON, "--on", help="As of this day (default: today, UTC).")]
+OnOpt = Annotated[date | None, flag(AS_OF, "--on", help="As of this day (default: today, UTC).")]
 WITHIN = Field("within", "Within", "int", minimum=Decimal(1), maximum=Decimal(36500), unit="days")
 INC, V = INCIDENT.field, INVOICE.field
 
@@ -108,6 +107,36 @@ def _row(v: ContractView) -> list[str]:
 
 
 C = CONTRACT.field
+ADD_FLAGS = {
+    "start": "--start",
+    "term_months": "--term-months",
+    "notice_days": "--notice-days",
+    "renewal_months": "--renewal-months",
+    "reference": "--reference",
+    "signed": "--signed",
+    "billing": "--billing",
+    "gpus": "--gpus",
+    "committed": "--committed",
+    "prepayment": "--prepayment",
+    "early_termination": "--early-termination",
+    "tolerance": "--tolerance",
+}
+INCIDENT_FLAGS = {
+    "started_at": "--start",
+    "ended_at": "--end",
+    "affected_gpus": "--gpus",
+    "affected_nodes": "--nodes",
+    "description": "--description",
+    "received": "--received",
+}
+INVOICE_FLAGS = {
+    "period_start": "--from",
+    "period_end": "--to",
+    "amount": "--amount",
+    "currency": "--currency",
+    "issued_on": "--issued",
+    "reference": "--reference",
+}
 
 
 @app.command("add")
@@ -154,25 +183,26 @@ def add(
     from quotetui.services.contracts import accept_offer
 
     db = open_db(ctx)
-    contract = accept_offer(
-        db,
-        offer,
-        start=start,
-        term_months=term_months,
-        revision=revision,
-        notice_days=notice_days,
-        auto_renew=auto_renew,
-        renewal_months=renewal_months,
-        reference=reference,
-        signed=signed,
-        billing=billing,
-        gpus=gpus,
-        committed=committed,
-        prepayment=prepayment,
-        early_termination=early_termination,
-        term_option=term_option,
-        tolerance=tolerance,
-    )
+    with flagged(ADD_FLAGS):
+        contract = accept_offer(
+            db,
+            offer,
+            start=start,
+            term_months=term_months,
+            revision=revision,
+            notice_days=notice_days,
+            auto_renew=auto_renew,
+            renewal_months=renewal_months,
+            reference=reference,
+            signed=signed,
+            billing=billing,
+            gpus=gpus,
+            committed=committed,
+            prepayment=prepayment,
+            early_termination=early_termination,
+            term_option=term_option,
+            tolerance=tolerance,
+        )
     assert contract.id is not None
     [view] = load_contracts(db, datetime.combine(start, time(), tzinfo=UTC), contract.id)
     if as_json:
@@ -294,7 +324,8 @@ def incident_add(
     """Record an outage; the month's availability and the credit owed follow from it."""
     from quotetui.services.contracts import add_incident
 
-    incident = add_incident(open_db(ctx), contract, start, end, description, gpus, nodes, claimed, received)
+    with flagged(INCIDENT_FLAGS):
+        incident = add_incident(open_db(ctx), contract, start, end, description, gpus, nodes, claimed, received)
     if as_json:
         print_json({"id": incident.id, "contract_id": contract})
         return
@@ -312,7 +343,8 @@ def incident_update(
     """Close an incident, or record that its credit was claimed or received."""
     from quotetui.services.contracts import update_incident
 
-    row = update_incident(open_db(ctx), incident, claimed=claimed, received=received, ended_at=end)
+    with flagged(INCIDENT_FLAGS):
+        row = update_incident(open_db(ctx), incident, claimed=claimed, received=received, ended_at=end)
     say(f"incident #{row.id}: claimed {'yes' if row.credit_claimed else 'no'}, received {row.credit_received or 0}")
 
 
@@ -336,7 +368,10 @@ def invoice_add(
     from quotetui.services.contracts import add_invoice
 
     db = open_db(ctx)
-    invoice = add_invoice(db, contract, first, last, amount, currency, issued_on=issued, reference=reference, paid=paid)
+    with flagged(INVOICE_FLAGS):
+        invoice = add_invoice(
+            db, contract, first, last, amount, currency, issued_on=issued, reference=reference, paid=paid
+        )
     [view] = load_contracts(db, datetime.combine(last, time(), tzinfo=UTC), contract)
     line = next(x for x in view.invoices if x.invoice.id == invoice.id)
     if as_json:

@@ -10,7 +10,7 @@ import typer
 
 from quotetui.commands.common import ForceFlag, JsonFlag, ScenarioOpt, flag, open_db, print_json, table
 from quotetui.commands.output import say
-from quotetui.domain.entities import ID
+from quotetui.domain.entities import AS_OF, ID
 
 if TYPE_CHECKING:
     from quotetui.services.market_prices import MarketMedian
@@ -24,17 +24,15 @@ def import_(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Check everything and say what would change; write nothing.")
     ] = False,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="Date of market price lists (default today).")] = None,
+    as_of: Annotated[date | None, flag(AS_OF, "--as-of", help="Date of market price lists (default today).")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Import spreadsheets, all or nothing: every problem is listed and nothing is written until all are fixed."""
-    from quotetui.domain.timeutil import parse_date
     from quotetui.io.problems import ImportProblems
     from quotetui.services.importing import import_files
 
-    day: date | None = parse_date(as_of, what="--as-of") if as_of else None
     try:
-        report = import_files(open_db(ctx, load_demo_if_new=False), files, dry_run=dry_run, as_of=day)
+        report = import_files(open_db(ctx, load_demo_if_new=False), files, dry_run=dry_run, as_of=as_of)
     except ImportProblems as exc:
         if not as_json:
             raise

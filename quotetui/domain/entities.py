@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from quotetui.domain import enums as e
-from quotetui.domain.fields import Entity, Field
+from quotetui.domain.fields import Entity, Field, Rule
 
 D = Decimal
 MAX_COUNT = D(1_000_000)  # GPUs, nodes: far beyond any quote, far inside a 64-bit column
@@ -26,6 +26,8 @@ MAX_QUANTITY = D(10) ** 30  # FLOPs of the largest training runs are ~1e26
 # -- references and shared fields --------------------------------------------------------------------------
 ID = Field("id", "Id", "int", required=True, minimum=D(1), maximum=D(2**63 - 1), help="a row's id")
 """Any row's id, as a flag or argument names it (a 64-bit column: a larger number is refused, not sent)."""
+AS_OF = Field("as_of", "As of", "date", help="a day, YYYY-MM-DD")
+"""The day a command takes its view from (``--on``, ``--as-of``)."""
 PROVIDER_REF = Field(
     "provider",
     "Provider",
@@ -217,17 +219,30 @@ OFFER = Entity(
 )
 
 
+def offer_form_factor(values: dict[str, Any], gpu_form_factor: e.FormFactor) -> None:
+    """An offer whose form factor is given empty (or not at all, for a new one) has its GPU's own."""
+    if values.get("form_factor", "absent") is None:
+        values["form_factor"] = gpu_form_factor
+
+
 # -- negotiation rounds and their price options ----------------------------------------------------------
 TERM_TOTAL_NEEDS_TERM = "a price for the whole term needs a term of at least 1 month"
 """The one message for the rule, wherever a price is entered or converted."""
 
 
+def ordered(low: str, high: str, what: str) -> Rule:
+    """A range (8–12万 is 80,000 to 120,000): its upper end is not below its lower one."""
+
+    def rule(values: Mapping[str, Any]) -> dict[str, str]:
+        a, b = values.get(low), values.get(high)
+        return {high: f"below the {what} {a}"} if a is not None and b is not None and b < a else {}
+
+    return rule
+
+
 def price_rules(values: Mapping[str, Any]) -> dict[str, str]:
     """A range is ordered; a price for the whole term has a term."""
-    problems = {}
-    low, high = values.get("amount"), values.get("amount_high")
-    if low is not None and high is not None and high < low:
-        problems["amount_high"] = f"below the price {low}"
+    problems = ordered("amount", "amount_high", "price")(values)
     if values.get("unit") is e.PriceUnit.TERM_TOTAL and "term_months" in values and values["term_months"] < 1:
         problems["term_months"] = TERM_TOTAL_NEEDS_TERM
     return problems
@@ -496,6 +511,7 @@ CLAIM = Entity(
         ),
     ),
     ("Claims", "声称", "性能"),
+    rules=(ordered("value", "value_high", "value"),),
 )
 
 
@@ -565,6 +581,72 @@ SCENARIO = Entity(
     rules=(training_rules,),
 )
 
+
+# -- the calculators ---------------------------------------------------------------------------------------
+def train_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    if values.get("flops") is None and (values.get("params") is None or values.get("tokens") is None):
+        return {"flops": "give the FLOPs, or both the parameters and the tokens (6 × N × D)"}
+    return {}
+
+
+TRAIN = Entity(
+    "train",
+    "Training run",
+    (
+        _count("gpus", "GPUs", minimum=1, unit="GPUs", required=True),
+        replace(_quantity("flops", "FLOPs (e.g. 3.14e23)"), minimum=D(1)),
+        replace(_quantity("params", "…or parameters"), minimum=D(1)),
+        replace(_quantity("tokens", "…and tokens"), minimum=D(1)),
+        _ratio("mfu", "MFU (empty: evidence, else 40 %)", minimum=D("0.000001")),
+        _ratio("scaling", "Scaling (empty: by fabric)", minimum=D("0.000001")),
+        Field("claimed_days", "A claimed duration, days", "decimal", minimum=D("0.000001"), maximum=D(36500), places=6),
+    ),
+    rules=(train_rules,),
+)
+"""A training run for the planner (``calc train``, the TUI's training screen)."""
+
+
+def rent_buy_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    capex, residual = values.get("capex"), values.get("residual")
+    if capex is not None and residual is not None and residual > capex:
+        return {"residual": f"the resale value cannot exceed the capex ({capex})"}
+    return {}
+
+
+RENT_BUY = Entity(
+    "rent_buy",
+    "Rent vs buy",
+    (
+        _money("capex", "Capex (servers, network, install)", required=True),
+        _money("opex_monthly", "Owning costs a month", required=True),
+        replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
+        _ratio("utilisation", "Utilisation (0–1)", minimum=D("0.000001"), default=D(1)),
+        _money("residual", "Resale value at the horizon", default=D(0)),
+        _ratio("discount_rate", "Discount rate a year (e.g. 0.08)", default=D(0)),
+        _months("horizon_months", "Horizon, months", minimum=1, default=36),
+    ),
+    rules=(rent_buy_rules,),
+)
+"""Owning against renting (``calc rent-vs-buy``, the TUI's rent-vs-buy screen)."""
+
+TERM_PRICES = Entity(
+    "terms",
+    "Term options",
+    tuple(
+        _money(name, f"A {label} term costs")
+        for name, label in (
+            ("monthly", "monthly"),
+            ("quarterly", "quarterly"),
+            ("half_year", "half-year"),
+            ("annual", "annual"),
+            ("two_year", "two-year"),
+            ("three_year", "three-year"),
+        )
+    ),
+)
+"""What one term of each length costs (``calc term``)."""
+
+
 # -- owning instead of renting -----------------------------------------------------------------------------
 PURCHASE = Entity(
     "purchases",
@@ -590,6 +672,11 @@ PURCHASE = Entity(
         SOURCE_REF,
         NOTES,
     ),
+    rules=(
+        ordered("capex", "capex_high", "capex"),
+        ordered("colocation_month", "colocation_month_high", "colocation"),
+        ordered("power_month", "power_month_high", "power cost"),
+    ),
 )
 
 # -- sources -----------------------------------------------------------------------------------------------
@@ -605,7 +692,43 @@ SOURCE = Entity(
     ),
 )
 
+
 # -- contracts, incidents, invoices ------------------------------------------------------------------------
+def contract_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    """The notice period fits in the term; a contract is signed before its term ends."""
+    from quotetui.domain.contracts.dates import notice_deadline, term_end
+
+    start, months = values.get("start"), values.get("term_months")
+    if start is None or not months or months < 1:
+        return {}
+    end = term_end(start, months)
+    problems = {}
+    deadline = notice_deadline(end, values.get("notice_days")) if (values.get("notice_days") or 0) >= 0 else None
+    if deadline is not None and deadline < start:
+        problems["notice_days"] = f"a {values['notice_days']}-day notice period is longer than the {months}-month term"
+    signed = values.get("signed")
+    if signed is not None and signed > end:
+        problems["signed"] = f"signed on {signed.isoformat()}, after the term ends ({end.isoformat()})"
+    return problems
+
+
+def incident_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    problems = {}
+    start, end = values.get("started_at"), values.get("ended_at")
+    if start is not None and end is not None and end < start:
+        problems["ended_at"] = f"the incident ends ({end.isoformat()}) before it starts ({start.isoformat()})"
+    if values.get("affected_gpus") is not None and values.get("affected_nodes") is not None:
+        problems["affected_nodes"] = "give the GPUs or the nodes affected, not both"
+    return problems
+
+
+def invoice_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    first, last = values.get("period_start"), values.get("period_end")
+    if first is not None and last is not None and last < first:
+        return {"period_end": f"the period ends ({last.isoformat()}) before it starts ({first.isoformat()})"}
+    return {}
+
+
 CONTRACT = Entity(
     "contracts",
     "Contracts",
@@ -626,6 +749,7 @@ CONTRACT = Entity(
         Field("early_termination", "Early termination terms", max_length=2000, multiline=True),
         _money("tolerance", "Invoice tolerance (amount)", default=D(0)),
     ),
+    rules=(contract_rules,),
 )
 
 INCIDENT = Entity(
@@ -640,6 +764,7 @@ INCIDENT = Entity(
         Field("claimed", "Credit claimed", "bool"),
         _money("received", "Credit received"),
     ),
+    rules=(incident_rules,),
 )
 
 INVOICE = Entity(
@@ -655,6 +780,7 @@ INVOICE = Entity(
         Field("paid", "Paid", "bool"),
         Field("note", "Note", max_length=2000, multiline=True, form=False),
     ),
+    rules=(invoice_rules,),
 )
 
 

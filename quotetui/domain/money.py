@@ -18,18 +18,17 @@ MONEY_PLACES = 6
 RATE_PLACES = 10
 """Decimal places kept for FX rates."""
 
-MAX_MONEY = Decimal(10) ** 13
-"""Amounts must be smaller than this in magnitude (ten trillion in any currency)."""
+MAX_MONEY = Decimal(10) ** 12
+"""Amounts must be smaller than this in magnitude (a trillion in any currency): what a 64-bit count of
+millionths, SQLite's storage of money, holds with room to spare (it ends at 9.2 × 10^12)."""
 
 
 def to_decimal(value: object, *, what: str = "amount") -> Decimal:
     """Convert user or file input to a finite ``Decimal`` without ever passing through ``float``, through
     the one number parser (:func:`quotetui.domain.numbers.parse_number`): thousands separators only in
-    their places, full-width digits read, anything ambiguous refused. Floats and booleans are refused."""
+    their places, full-width digits read, anything ambiguous refused; floats and booleans are refused."""
     from quotetui.domain.numbers import parse_number
 
-    if isinstance(value, bool | float):
-        raise BadInput(f"{what} {value!r} is a binary float; give it as decimal text or Decimal")
     return parse_number(value, what=what)
 
 

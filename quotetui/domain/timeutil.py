@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
 from quotetui.domain.errors import BadInput
 
@@ -25,10 +25,3 @@ def parse_timestamp(text: str, *, what: str = "timestamp") -> datetime:
     except ValueError:
         raise BadInput(f"{what} {text!r} is not an ISO 8601 date-time") from None
     return as_utc(value, what=what)
-
-
-def parse_date(text: str, *, what: str = "date") -> date:
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise BadInput(f"{what} {text!r} is not a date (YYYY-MM-DD)") from None

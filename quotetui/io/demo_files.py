@@ -66,11 +66,12 @@ OfferEntry = model_of(
 ClaimEntry = model_of(
     "ClaimEntry",
     _without(E.CLAIM, "provider", "provenance", "compared"),
+    rules=E.CLAIM.rules,
     compared=(list[str], Field(default_factory=list)),  # offer keys, for cheaper_than claims
 )
 ProviderEntry = model_of("ProviderEntry", (*E.PROVIDER.fields, E.CURRENCY))
 ScenarioEntry = model_of("ScenarioEntry", E.SCENARIO.fields, rules=E.SCENARIO.rules)
-PurchaseEntry = model_of("PurchaseEntry", E.PURCHASE.fields)
+PurchaseEntry = model_of("PurchaseEntry", E.PURCHASE.fields, rules=E.PURCHASE.rules)
 
 
 class ProviderFile(Strict):

@@ -34,6 +34,12 @@ NUMBERS = {  # the numeric columns of SkyPilot's format, checked by the same par
 }
 
 
+TEXTS = {  # the names of a listing: one line each, within their columns (market_price.instance_type, .region)
+    "InstanceType": Field("InstanceType", "instance type", "text", True, max_length=120),
+    "Region": Field("Region", "region", "text", True, max_length=80),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class MarketItem:
     instance_type: str
@@ -111,11 +117,15 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
             continue
         if len(values) < len(NUMBERS) or any(values[n] is None for n, c in NUMBERS.items() if c.required):
             continue
-        region = str(cell(cells, "Region") or "").strip()
-        if not region or not instance:
-            missing = "Region" if not region else "InstanceType"
-            problems.append(table.where(number, index.get(missing), "required"))
+        texts: dict[str, str] = {}
+        for name, declared in TEXTS.items():
+            try:
+                texts[name] = convert(declared, cell(cells, name), catalog)
+            except ValueError as exc:
+                problems.append(table.where(number, index.get(name), str(exc)))
+        if len(texts) < len(TEXTS):
             continue
+        instance, region = texts["InstanceType"], texts["Region"]
         rows.items.append(
             MarketItem(
                 instance,

@@ -7,6 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC, Assumptions
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu
@@ -17,7 +18,6 @@ from quotetui.domain.economics.terms import TermComparison, compare_terms
 from quotetui.domain.economics.training import (
     RunCost,
     TrainingPlan,
-    check_fraction,
     cost_run,
     default_scaling,
     implied_mfu,
@@ -26,23 +26,14 @@ from quotetui.domain.economics.training import (
 )
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput, QuotetuiError
+from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
-from quotetui.domain.money import plain, to_decimal
+from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
-
-
-def number(text: str | None, what: str) -> Fraction | None:
-    """A flag's value as an exact number; ``None`` stays ``None``."""
-    return None if text is None else q(to_decimal(text, what=what))
-
-
-def fraction_flag(text: str | None, what: str) -> Fraction | None:
-    value = number(text, what)
-    return None if value is None else check_fraction(value, what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +102,7 @@ class TrainResult:
 def calc_train(
     db: Database,
     *,
-    gpus: int,
+    gpus: int | str,
     flops: str | None = None,
     params: str | None = None,
     tokens: str | None = None,
@@ -121,13 +112,10 @@ def calc_train(
     offer_id: int | None = None,
     claimed_days: str | None = None,
 ) -> TrainResult:
-    total, source = training_flops(number(flops, "--flops"), number(params, "--params"), number(tokens, "--tokens"))
-    mfu_value, scaling_value = fraction_flag(mfu, "--mfu"), fraction_flag(scaling, "--scaling")
-    days = number(claimed_days, "--claimed-days")
-    if days is not None and days <= 0:
-        raise BadInput("--claimed-days must be more than zero")
-    if gpus < 1:
-        raise BadInput(f"--gpus must be at least 1, not {gpus}")
+    raw = {"gpus": gpus, "flops": flops, "params": params, "tokens": tokens, "mfu": mfu, "scaling": scaling}
+    v = _exact(parse_record(E.TRAIN, raw | {"claimed_days": claimed_days}))
+    total, source = training_flops(v["flops"], v["params"], v["tokens"])
+    mfu_value, scaling_value, days, gpus = v["mfu"], v["scaling"], v["claimed_days"], int(v["gpus"])
     assumptions = Assumptions()
     with db.session() as session:
         catalog, _ = load_catalog(session)
@@ -197,15 +185,17 @@ def calc_rent_vs_buy(
     scenario: str | None = None,
     residual: str = "0",
     discount_rate: str = "0",
-    horizon_months: int = 36,
+    horizon_months: int | str = 36,
     utilisation: str = "1",
     currency: str = "CNY",
 ) -> tuple[RentBuyResult, str | None]:
     """Typed rent, or an offer's monthly cost at full use for the scenario (in the scenario's currency)."""
     if (rent_monthly is None) == (offer_id is None):
         raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
-    u = fraction_flag(utilisation, "--utilization")
-    assert u is not None
+    raw = {"capex": capex, "opex_monthly": opex_monthly, "rent_monthly": rent_monthly, "residual": residual}
+    raw |= {"discount_rate": discount_rate, "horizon_months": horizon_months, "utilisation": utilisation}
+    v = _exact(parse_record(E.RENT_BUY, raw))
+    u, horizon_months = v["utilisation"], int(v["horizon_months"])
     note = None
     usage_billed = True
     if offer_id is not None:
@@ -220,15 +210,14 @@ def calc_rent_vs_buy(
             f"{', billed by use' if usage_billed else ', a fixed bill whatever the use'})"
         )
     else:
-        assert rent_monthly is not None
-        rent = _money_flag(rent_monthly, "--rent-monthly")
+        rent = v["rent_monthly"]
     inputs = RentBuyInput(
-        capex=_money_flag(capex, "--capex"),
-        opex_monthly=_money_flag(opex_monthly, "--opex-monthly"),
+        capex=v["capex"],
+        opex_monthly=v["opex_monthly"],
         rent_monthly=rent,
         currency=currency,
-        residual=_money_flag(residual, "--residual"),
-        discount_rate=_money_flag(discount_rate, "--discount-rate"),
+        residual=v["residual"],
+        discount_rate=v["discount_rate"],
         horizon_months=horizon_months,
         utilisation=u,
         rent_usage_billed=usage_billed,
@@ -236,20 +225,17 @@ def calc_rent_vs_buy(
     return rent_vs_buy(inputs), note
 
 
-def _money_flag(text: str, what: str) -> Fraction:
-    value = number(text, what)
-    assert value is not None
-    if value < 0:
-        raise BadInput(f"{what} must not be negative, not {text}")
-    return value
+def _exact(values: dict[str, Any]) -> dict[str, Any]:
+    """Parsed values for the engine: decimals as exact fractions."""
+    return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
 
 
 TERM_FLAGS = {"monthly": 1, "quarterly": 3, "half_year": 6, "annual": 12, "two_year": 24, "three_year": 36}
 
 
 def calc_term(prices: dict[str, str | None]) -> TermComparison:
-    given = {TERM_FLAGS[k]: _money_flag(v, f"--{k.replace('_', '-')}") for k, v in prices.items() if v is not None}
-    return compare_terms(given)
+    v = _exact(parse_record(E.TERM_PRICES, prices))
+    return compare_terms({TERM_FLAGS[k]: value for k, value in v.items() if value is not None})
 
 
 def term_json(t: TermComparison, currency: str | None) -> dict[str, Any]:
@@ -291,7 +277,7 @@ class OfferRun:
 def training_runs(
     offers: list[OfferInput],
     *,
-    gpus: int,
+    gpus: int | str,
     flops: str | None = None,
     params: str | None = None,
     tokens: str | None = None,
@@ -301,10 +287,10 @@ def training_runs(
     currency: str,
 ) -> tuple[list[OfferRun], list[tuple[OfferInput, str]]]:
     """The same run on each offer, cheapest first; offers it cannot run on are returned with the reason."""
-    total, source = training_flops(number(flops, "FLOPs"), number(params, "parameters"), number(tokens, "tokens"))
-    if gpus < 1:
-        raise BadInput(f"GPUs must be at least 1, not {gpus}")
-    mfu_value, scaling_value = fraction_flag(mfu, "MFU"), fraction_flag(scaling, "scaling")
+    raw = {"gpus": gpus, "flops": flops, "params": params, "tokens": tokens, "mfu": mfu, "scaling": scaling}
+    v = _exact(parse_record(E.TRAIN, raw))
+    total, source = training_flops(v["flops"], v["params"], v["tokens"])
+    mfu_value, scaling_value, gpus = v["mfu"], v["scaling"], int(v["gpus"])
     assumptions = Assumptions()
     runs, skipped = [], []
     for offer in offers:

@@ -11,7 +11,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice
-from quotetui.services.forms import FieldErrors, FormSpec, parse
+from quotetui.services.forms import FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Offer
 
@@ -37,45 +37,25 @@ def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
 
 def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
     v = parse(FormSpec("Contract", E.CONTRACT.form_fields, entity=E.CONTRACT), raw)
-    try:
-        contract = accept_offer(
-            db,
-            offer_id,
-            start=v["start"],
-            term_months=v["term_months"],
-            notice_days=v["notice_days"],
-            auto_renew=v["auto_renew"],
-            renewal_months=v["renewal_months"],
-            reference=v["reference"],
-            signed=v["signed"],
-            billing=v["billing"],
-            gpus=v["gpus"],
-            committed=v["committed"],
-            prepayment=v["prepayment"],
-            early_termination=v["early_termination"],
-            tolerance=v["tolerance"] or ZERO,
-        )
-    except FieldErrors:
-        raise
-    except QuotetuiError as exc:
-        raise FieldErrors({_field_for(str(exc)): str(exc)}) from exc
+    contract = accept_offer(
+        db,
+        offer_id,
+        start=v["start"],
+        term_months=v["term_months"],
+        notice_days=v["notice_days"],
+        auto_renew=v["auto_renew"],
+        renewal_months=v["renewal_months"],
+        reference=v["reference"],
+        signed=v["signed"],
+        billing=v["billing"],
+        gpus=v["gpus"],
+        committed=v["committed"],
+        prepayment=v["prepayment"],
+        early_termination=v["early_termination"],
+        tolerance=v["tolerance"] or ZERO,
+    )  # its problems with a field are FieldErrors by that field's name: the form shows them in place
     assert contract.id is not None
     return contract.id
-
-
-def _field_for(message: str) -> str:
-    """The field a service's message is about, so the form can show it there."""
-    for words, name in (
-        ("notice", "notice_days"),
-        ("reference", "reference"),
-        ("signed", "signed"),
-        ("renewal", "renewal_months"),
-        ("GPU", "gpus"),
-        ("term", "term_months"),
-    ):
-        if words in message:
-            return name
-    return "start"
 
 
 def incident_form(contract: Contract) -> FormSpec:
@@ -85,21 +65,17 @@ def incident_form(contract: Contract) -> FormSpec:
 
 def save_incident(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
     v = parse(FormSpec("Incident", E.INCIDENT.form_fields, entity=E.INCIDENT), raw)
-    try:
-        row = add_incident(
-            db,
-            contract_id,
-            v["started_at"],
-            v["ended_at"],
-            v["description"],
-            v["affected_gpus"],
-            None,
-            v["claimed"],
-            v["received"],
-        )
-    except QuotetuiError as exc:
-        name = "ended_at" if "ends" in str(exc) else "affected_gpus" if "GPU" in str(exc) else "started_at"
-        raise FieldErrors({name: str(exc)}) from exc
+    row = add_incident(
+        db,
+        contract_id,
+        v["started_at"],
+        v["ended_at"],
+        v["description"],
+        v["affected_gpus"],
+        None,
+        v["claimed"],
+        v["received"],
+    )
     assert row.id is not None
     return row.id
 
@@ -112,20 +88,16 @@ def invoice_form(contract: Contract) -> FormSpec:
 
 def save_invoice(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
     v = parse(FormSpec("Invoice", E.INVOICE.form_fields, entity=E.INVOICE), raw)
-    try:
-        row = add_invoice(
-            db,
-            contract_id,
-            v["period_start"],
-            v["period_end"],
-            v["amount"],
-            v["currency"],
-            issued_on=v["issued_on"],
-            reference=v["reference"],
-            paid=v["paid"],
-        )
-    except QuotetuiError as exc:
-        name = "currency" if "currency" in str(exc) or " in " in str(exc) else "period_end"
-        raise FieldErrors({name: str(exc)}) from exc
+    row = add_invoice(
+        db,
+        contract_id,
+        v["period_start"],
+        v["period_end"],
+        v["amount"],
+        v["currency"],
+        issued_on=v["issued_on"],
+        reference=v["reference"],
+        paid=v["paid"],
+    )
     assert row.id is not None
     return row.id

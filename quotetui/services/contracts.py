@@ -14,15 +14,17 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from quotetui.domain import entities as E
 from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.enums import BillingCadence, OfferStatus
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
-from quotetui.domain.money import exact_money_amount
+from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.store.engine import Database
@@ -98,29 +100,41 @@ def accept_offer(
     term_option: int | None = None,
     tolerance: Decimal = Decimal(0),
 ) -> Contract:
-    """Sign a round of an offer: the contract keeps what was agreed; the offer becomes ``accepted``."""
+    """Sign a round of an offer: the contract keeps what was agreed; the offer becomes ``accepted``. Every
+    value is checked by the contract's declared fields and rules (``FieldErrors`` names each bad one)."""
+    v = parse_record(
+        E.CONTRACT,
+        {
+            "start": start,
+            "term_months": term_months,
+            "notice_days": notice_days,
+            "auto_renew": auto_renew,
+            "renewal_months": renewal_months,
+            "reference": reference,
+            "signed": signed,
+            "billing": billing,
+            "gpus": gpus,
+            "committed": committed,
+            "prepayment": prepayment,
+            "early_termination": early_termination,
+            "tolerance": tolerance,
+        },
+    )
+    reference, tolerance = v["reference"], v["tolerance"]
     end = term_end(start, term_months)
     deadline = notice_deadline(end, notice_days)
-    if deadline is not None and deadline < start:
-        raise BadInput(f"a {notice_days}-day notice period is longer than the {term_months}-month term")
-    if signed is not None and signed > end:
-        raise BadInput(f"signed on {signed.isoformat()}, after the term ends ({end.isoformat()})")
-    if renewal_months is not None and renewal_months <= 0:
-        raise BadInput(f"the renewal term must be at least one month, not {renewal_months}")
-    for what, amount in (("committed spend", committed), ("prepayment", prepayment), ("tolerance", tolerance)):
-        if amount is not None and exact_money_amount(amount, what=what) < 0:
-            raise BadInput(f"the {what} cannot be negative")
-    reference = (reference or "").strip() or None
     with db.write() as session:
-        if reference is not None and session.exec(select(Contract).where(Contract.reference == reference)).first():
-            raise BadInput(f"a contract with reference {reference!r} exists already")
+        if reference is not None:
+            taken = session.exec(select(Contract.reference).where(col(Contract.reference).is_not(None))).all()
+            twin = next((r for r in taken if r is not None and name_key(r) == name_key(reference)), None)
+            if twin is not None:
+                written = "" if twin == reference else f" (written {twin!r})"
+                raise FieldErrors({"reference": f"a contract with reference {reference!r} exists already{written}"})
         found = load_offer_inputs(session, [offer_id])
         if not found:
             raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
         offer = found[0]
         count = gpus if gpus is not None else offer.gpus_per_node
-        if count <= 0:
-            raise BadInput(f"a contract covers at least one GPU, not {count}")
         seq, options = _revision(offer, revision)
         option, monthly, flat = _agreed(offer, options, count, term_months, term_option, fx_table(session, start))
         extras = [
@@ -195,20 +209,25 @@ def add_incident(
     claimed: bool = False,
     received: Decimal | None = None,
 ) -> Incident:
-    started_at = as_utc(started_at, what="start")
-    ended_at = as_utc(ended_at, what="end") if ended_at is not None else None
-    if ended_at is not None and ended_at < started_at:
-        raise BadInput(f"the incident ends ({ended_at.isoformat()}) before it starts ({started_at.isoformat()})")
-    if affected_gpus is not None and affected_nodes is not None:
-        raise BadInput("give the GPUs or the nodes affected, not both")
+    v = parse_record(
+        E.INCIDENT,
+        {
+            "started_at": started_at,
+            "ended_at": ended_at,
+            "affected_gpus": affected_gpus,
+            "affected_nodes": affected_nodes,
+            "description": description,
+            "claimed": claimed,
+            "received": received,
+        },
+    )
+    started_at, ended_at, description = v["started_at"], v["ended_at"], v["description"]
     with db.write() as session:
         contract = _contract(session, contract_id)
-        if affected_gpus is not None and not 0 < affected_gpus <= contract.gpu_count:
-            raise BadInput(f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}")
-        if affected_nodes is not None and affected_nodes <= 0:
-            raise BadInput(f"{affected_nodes} nodes affected: give a positive count")
-        if received is not None:
-            exact_money_amount(received, what="credit received")
+        if affected_gpus is not None and affected_gpus > contract.gpu_count:
+            raise FieldErrors(
+                {"affected_gpus": f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"}
+            )
         incident = Incident(
             contract_id=contract_id,
             started_at=started_at,
@@ -237,14 +256,15 @@ def update_incident(
         if incident is None:
             raise BadInput(f"no incident #{incident_id}")
         if ended_at is not None:
-            ended_at = as_utc(ended_at, what="end")
-            if ended_at < as_utc(incident.started_at):
-                raise BadInput(f"the incident ends before it starts ({incident.started_at.isoformat()})")
-            incident.ended_at = ended_at
+            end = parse_record((E.INCIDENT.field("ended_at"),), {"ended_at": ended_at})["ended_at"]
+            problems = E.incident_rules({"started_at": as_utc(incident.started_at), "ended_at": end})
+            if problems:
+                raise FieldErrors(problems)
+            incident.ended_at = end
         if claimed is not None:
             incident.credit_claimed = claimed
         if received is not None:
-            incident.credit_received = exact_money_amount(received, what="credit received")
+            incident.credit_received = parse_record((E.INCIDENT.field("received"),), {"received": received})["received"]
             incident.credit_claimed = True
         session.flush()
         return incident
@@ -262,14 +282,24 @@ def add_invoice(
     reference: str | None = None,
     paid: bool = False,
 ) -> Invoice:
-    if period_end < period_start:
-        raise BadInput(f"the period ends ({period_end.isoformat()}) before it starts ({period_start.isoformat()})")
-    amount = exact_money_amount(amount, what="invoice amount")
+    v = parse_record(
+        E.INVOICE,
+        {
+            "period_start": period_start,
+            "period_end": period_end,
+            "amount": amount,
+            "currency": currency,
+            "issued_on": issued_on,
+            "reference": reference,
+            "paid": paid,
+        },
+    )
+    amount, code, reference = v["amount"], v["currency"], v["reference"]
     with db.write() as session:
         contract = _contract(session, contract_id)
-        code = currency.strip().upper()
         if code != contract.currency:
-            raise BadInput(f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it")
+            why = f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it"
+            raise FieldErrors({"currency": why})
         invoice = Invoice(
             contract_id=contract_id,
             period_start=period_start,

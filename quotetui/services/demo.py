@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
+from quotetui.domain.entities import offer_form_factor
 from quotetui.domain.enums import Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog
@@ -143,7 +144,7 @@ class _Loader:
                 raise BadInput(f"{where}: the key is used twice")
             gpu_id = self._gpu(where, o.gpu)
             fields = _columns(o, "key", "gpu", "revision", "discount", "extra", "sla")
-            fields["form_factor"] = fields["form_factor"] or self.catalog.lookup(o.gpu).form_factor
+            offer_form_factor(fields, self.catalog.lookup(o.gpu).form_factor)
             offer = Offer(
                 **fields, provider_id=provider_id, gpu_model_id=gpu_id, source_id=self._source(where, o.source)
             )

@@ -139,7 +139,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
         raise FieldErrors(errors)
     spec_gpu = catalog.get(next(k for k, v in ids.items() if v == gpu_id))
     values |= {"provider_id": provider_id, "gpu_model_id": gpu_id}
-    values["form_factor"] = values["form_factor"] or spec_gpu.form_factor
+    E.offer_form_factor(values, spec_gpu.form_factor)
     with db.write() as session:
         siblings = session.exec(select(Offer.id, Offer.name).where(Offer.provider_id == provider_id))
         for other_id, other in siblings:

@@ -15,7 +15,7 @@ from quotetui.domain.entities import Entity
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field, parse_record, shown_value
 
-__all__ = ["FieldErrors", "FormSpec", "choices_of", "parse", "shown"]
+__all__ = ["FieldErrors", "FormSpec", "choices_of", "parse", "problem_text", "shown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,14 @@ def parse(spec: FormSpec | tuple[Field, ...], raw: dict[str, Any]) -> dict[str, 
         entity = spec.entity or Entity("form", spec.title, spec.fields)
         return parse_record(Entity(entity.key, entity.sheet, spec.fields, rules=entity.rules), raw, percent_input=True)
     return parse_record(spec, raw, percent_input=True)
+
+
+def problem_text(exc: Exception, entity: Entity) -> str:
+    """An error in words a screen can show: field errors by the fields' labels."""
+    if not isinstance(exc, FieldErrors):
+        return str(exc)
+    labels = {f.name: f.label for f in entity.fields}
+    return "; ".join(f"{labels.get(name, name)}: {message}" for name, message in exc.errors.items())
 
 
 def shown(row: object, fields: tuple[Field, ...]) -> dict[str, Any]:

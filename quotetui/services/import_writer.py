@@ -92,8 +92,15 @@ class Writer:
         self.problem(parsed, record, None, f"{what} is also on {where}: each appears once in an import")
         return False
 
-    def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any]) -> bool:
-        """Set ``values`` on an existing ``row``; report each field that changes; True if any did."""
+    def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any], record: Record | None = None) -> bool:
+        """Set ``values`` on an existing ``row``; report each field that changes; True if any did. The entity's
+        cross-field rules see the row as it would be — the stored fields the file leaves alone included (a
+        new price above a stored upper bound is a problem on its row, not a refusal by the database)."""
+        if record is not None:
+            merged = {f.name: getattr(row, f.name) for f in parsed.entity.fields if hasattr(row, f.name)} | values
+            for name, message in parsed.entity.check(merged).items():
+                kept = "" if name in values else f" (the stored {name.replace('_', ' ')} the file leaves as it is)"
+                self.problem(parsed, record, name if name in values else None, message + kept)
         differs = False
         for name, value in values.items():
             old = getattr(row, name)
@@ -200,8 +207,7 @@ class Writer:
                 values.pop("name")  # the key, as for providers
             spec = self.catalog.get(v["gpu"])
             values["gpu_model_id"] = self.gpu_ids[spec.key]
-            if values.get("form_factor", "absent") is None:  # present and empty, or a new row: the GPU's own
-                values["form_factor"] = spec.form_factor
+            E.offer_form_factor(values, spec.form_factor)
             self.source(parsed, r, values, row is None)
             if row is None:
                 assert provider.id is not None
@@ -269,7 +275,7 @@ class Writer:
                     differs = True
                 else:
                     option = f"{label} ({key[0]} months, {key[1].value})"
-                    differs = self.apply(parsed, price, option, values) or differs
+                    differs = self.apply(parsed, price, option, values, record) or differs
             for key, price in prices.items():  # the sheet lists every option of the rounds it mentions
                 if key not in seen:
                     self.report.change(
@@ -303,7 +309,7 @@ class Writer:
             label = (
                 f"{r.values['provider']} / {r.values['offer']} {' / '.join(str(getattr(p, 'value', p)) for p in parts)}"
             )
-            self.tally(entity, False, self.apply(parsed, row, label, values))
+            self.tally(entity, False, self.apply(parsed, row, label, values, r))
 
     def discounts_(self, parsed: Parsed) -> None:
         self._keyed(parsed, Discount, "discounts", ("kind", "min_term_months", "min_gpus", "requires_prepay"))
@@ -425,7 +431,7 @@ class Writer:
             present |= {k: values[k] for k in ("conditions", "gpu_model_id", "qualifier") if k in values}
             present.pop("provenance", None)
             label = f"{v.get('provider') or 'market'} {v['metric'].value}"
-            self.tally("claims", False, self.apply(parsed, row, label, present))
+            self.tally("claims", False, self.apply(parsed, row, label, present, r))
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}

@@ -13,6 +13,7 @@ from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.money import plain
+from quotetui.domain.text import name_key
 from quotetui.services.inputs import gpu_keys, scenario_input
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -45,7 +46,7 @@ def ensure_default_scenario(session: Session) -> None:
 def find_scenario(session: Session, name: str | None) -> Scenario:
     """The scenario called ``name``; without a name the default one (else the oldest)."""
     if name is not None:
-        row = session.exec(select(Scenario).where(Scenario.name == name)).first()
+        row = session.exec(select(Scenario).where(Scenario.name == name)).first() or _by_key(session, name)
         if row is None:
             known = ", ".join(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or "none"
             raise BadInput(f"no scenario named {name!r} (known: {known}); add one with `quotetui scenario add`")
@@ -54,6 +55,12 @@ def find_scenario(session: Session, name: str | None) -> Scenario:
     if row is None:
         raise BadInput("the database has no scenario; add one with `quotetui scenario add`")
     return row
+
+
+def _by_key(session: Session, name: str) -> Scenario | None:
+    """A scenario whose name is ``name`` written another way (full-width, another case)."""
+    key = name_key(name)
+    return next((row for row in session.exec(select(Scenario)) if name_key(row.name) == key), None)
 
 
 def resolve_scenario(session: Session, name: str | None) -> ScenarioInput:
@@ -171,8 +178,10 @@ def add_scenario(db: Database, new: NewScenario) -> ScenarioView:
     }
     values = parse_record(SCENARIO, raw)
     with db.write() as session:
-        if session.exec(select(Scenario.id).where(Scenario.name == values["name"])).first() is not None:
-            raise FieldErrors({"name": f"a scenario named {values['name']!r} already exists"})
+        twin = _by_key(session, values["name"])
+        if twin is not None:
+            written = "" if twin.name == values["name"] else f" (written {twin.name!r})"
+            raise FieldErrors({"name": f"a scenario named {values['name']!r} already exists{written}"})
         gpu_id = None
         if values["gpu"] is not None:
             catalog, ids = load_catalog(session)

@@ -4,8 +4,10 @@ achievable-matmul finders and by quotetui's probe."""
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from quotetui.domain.errors import BadInput
+from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import GemmSweep, LogError
 
 _SUMMARY = re.compile(r"^\s*(mean|median|max)\s*:\s*(\S+)\s*TFLOPS\s*@\s*(\S+)", re.IGNORECASE)
@@ -23,9 +25,9 @@ def parse(text: str) -> GemmSweep:
         if found := _SUMMARY.match(line):
             stat, value, at = found.group(1).lower(), found.group(2), found.group(3)
             try:
-                number = Decimal(value)
-            except InvalidOperation as exc:
-                raise LogError(f"{stat} TFLOPS is {value!r}, not a number", n) from exc
+                number = parse_number(value, what=f"{stat} TFLOPS")
+            except BadInput:
+                raise LogError(f"{stat} TFLOPS is {value!r}, not a number", n) from None
             if not number.is_finite() or number <= 0 or not _SHAPE.match(at):
                 raise LogError(f"garbled summary line: {line.strip()[:80]!r}", n)
             figures[stat] = number

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from quotetui.domain.errors import BadInput
+from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, LogError
 
 _RANK = re.compile(
@@ -19,10 +21,10 @@ _DATA = re.compile(r"^\s*\d+\s+\d+\s")
 
 
 def _number(token: str, what: str, line: int) -> Decimal:
-    try:
-        value = Decimal(token)
-    except InvalidOperation as exc:
-        raise LogError(f"{what} is {token!r}, not a number", line) from exc
+    try:  # the one number parser: a figure no machine prints (9e9999999) is refused, not computed with
+        value = parse_number(token, what=what)
+    except BadInput:
+        raise LogError(f"{what} is {token!r}, not a number", line) from None
     if not value.is_finite() or value < 0:
         raise LogError(f"{what} is {token!r}", line)
     return value
@@ -130,7 +132,10 @@ def _json_row(r: object, i: int) -> AllReduceRow:
 def _json_number(value: Any, what: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         raise LogError(f"{what} is {value!r}, not a number")
-    number = Decimal(value)
-    if not number.is_finite() or number < 0:
+    try:
+        number = parse_number(value, what=what)
+    except BadInput:
+        raise LogError(f"{what} is {value!r}, not a number") from None
+    if number < 0:
         raise LogError(f"{what} is {value!r}")
     return number

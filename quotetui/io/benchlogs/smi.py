@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
 
+from quotetui.domain.errors import BadInput
+from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
 from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
@@ -28,9 +29,9 @@ def _integer(value: str, field: str, line: int) -> int | None:
     if not found:
         raise LogError(f"{field} is {value!r}, not a number", line)
     try:
-        return int(Decimal(found.group(1)))
-    except InvalidOperation as exc:  # pragma: no cover - the pattern admits only numbers
-        raise LogError(f"{field} is {value!r}, not a number", line) from exc
+        return int(parse_number(found.group(1), what=field))
+    except BadInput:
+        raise LogError(f"{field} is {value!r}, not a number", line) from None
 
 
 def _text(values: dict[str, str], field: str) -> str | None:

@@ -13,22 +13,28 @@ from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import ceil, dec, pct
 from quotetui.domain.economics.rentbuy import RentBuyResult
+from quotetui.domain.entities import ID, RENT_BUY
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.fields import parse_value
+from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
 
-FIELDS = (
-    ("capex", "Capex (servers, network, install)", "2500000"),
-    ("opex_monthly", "Owning costs a month", "19000"),
-    ("rent_monthly", "Rent a month at full use", "180000"),
-    ("offer", "…or rent from offer # (overrides)", ""),
-    ("utilisation", "Utilisation (0–1)", "1"),
-    ("residual", "Resale value at the horizon", "0"),
-    ("discount_rate", "Discount rate a year (e.g. 0.08)", "0"),
-    ("horizon_months", "Horizon, months", "36"),
+FIELDS = tuple(
+    (name, "…or rent from offer # (overrides)" if name == "offer" else RENT_BUY.field(name).label, start)
+    for name, start in (
+        ("capex", "2500000"),
+        ("opex_monthly", "19000"),
+        ("rent_monthly", "180000"),
+        ("offer", ""),
+        ("utilisation", "1"),
+        ("residual", "0"),
+        ("discount_rate", "0"),
+        ("horizon_months", "36"),
+    )
 )
 
 
@@ -87,22 +93,22 @@ class RentBuyScreen(MarketScreen):
         values = {name: self.query_one(f"#rb-{name}", Input).value.strip() for name, _, _ in FIELDS}
         offer = values.pop("offer")
         try:
-            horizon = int(values.pop("horizon_months") or "36")
+            offer_id = parse_value(ID, offer) if offer else None
             result, note = calc_rent_vs_buy(
                 self.qapp.database,
                 capex=values["capex"] or "0",
                 opex_monthly=values["opex_monthly"] or "0",
                 rent_monthly=None if offer else values["rent_monthly"],
-                offer_id=int(offer) if offer else None,
+                offer_id=offer_id,
                 scenario=self.qapp.market.scenario.name if self.qapp.market else None,
                 residual=values["residual"] or "0",
                 discount_rate=values["discount_rate"] or "0",
-                horizon_months=horizon,
+                horizon_months=values["horizon_months"] or "36",
                 utilisation=values["utilisation"] or "1",
                 currency=self.qapp.market.scenario.home_currency if self.qapp.market else "CNY",
             )
-        except (QuotetuiError, ValueError) as exc:
-            self.query_one("#rb-result", Static).update(Text(f"⚠ {exc}", style="bold red"))
+        except QuotetuiError as exc:
+            self.query_one("#rb-result", Static).update(Text(f"⚠ {problem_text(exc, RENT_BUY)}", style="bold red"))
             return
         self._show(result, note)
 

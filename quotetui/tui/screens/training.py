@@ -12,7 +12,9 @@ from textual.widgets import Footer, Header, Input, Label, Select, Static
 from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec, pct, sci
+from quotetui.domain.entities import TRAIN
 from quotetui.domain.errors import QuotetuiError
+from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.base import MarketScreen
 
@@ -20,13 +22,16 @@ if TYPE_CHECKING:
     from quotetui.services.calc import OfferRun
     from quotetui.services.market_view import MarketView
 
-FIELDS = (
-    ("flops", "FLOPs (e.g. 3.14e23)", "3.14e23"),
-    ("params", "…or parameters", ""),
-    ("tokens", "…and tokens", ""),
-    ("gpus", "GPUs", "32"),
-    ("mfu", "MFU (empty: evidence, else 40 %)", ""),
-    ("scaling", "Scaling (empty: by fabric)", ""),
+FIELDS = tuple(
+    (name, TRAIN.field(name).label, start)
+    for name, start in (
+        ("flops", "3.14e23"),
+        ("params", ""),
+        ("tokens", ""),
+        ("gpus", "32"),
+        ("mfu", ""),
+        ("scaling", ""),
+    )
 )
 SHOWN = 12
 
@@ -79,7 +84,7 @@ class TrainingScreen(MarketScreen):
         try:
             runs, skipped = training_runs(
                 offers,
-                gpus=int(values["gpus"] or "0"),
+                gpus=values["gpus"] or "",
                 flops=values["flops"] if not values["params"] else None,
                 params=values["params"],
                 tokens=values["tokens"],
@@ -88,8 +93,8 @@ class TrainingScreen(MarketScreen):
                 fx=market.fx,
                 currency=market.scenario.home_currency,
             )
-        except (QuotetuiError, ValueError) as exc:
-            self.query_one("#tr-result", Static).update(Text(f"⚠ {exc}", style="bold red"))
+        except QuotetuiError as exc:
+            self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style="bold red"))
             return
         self._show(runs, len(skipped), market.scenario.home_currency)
 
