@@ -100,3 +100,42 @@ def test_a_look_alike_name_is_the_same_provider_and_a_hidden_character_is_refuse
     assert result.code == 2
     [problem] = json.loads(result.out)["problems"]
     assert "invisible character (ZERO WIDTH SPACE, U+200B)" in problem["reason"] and problem["row"] == 2
+
+
+def test_a_rule_is_checked_on_the_row_as_the_import_would_leave_it(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A price range stored 80,000–120,000: a file that raises the price to 130,000 and has no price_high
+    column would leave the range upside down; it is refused on its row, not by the database."""
+    [(offer, high)] = sql(
+        demo_db_path,
+        "SELECT o.name, p.amount_high FROM revision_price p JOIN quote_revision r ON r.id = p.revision_id "
+        "JOIN offer o ON o.id = r.offer_id WHERE p.amount_high IS NOT NULL AND o.provider_id = 1 AND r.seq = 1 "
+        "AND p.term_months = 1 ORDER BY o.id LIMIT 1",
+    )
+    before = dump(demo_db_path)
+    header = "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+    rounds = _write(
+        tmp_path, "negotiation.csv", f"{header}一万网络,{offer},1,list,2026-11-30,999999999,node_month,CNY,1\n"
+    )
+    result = cli("--db", str(demo_db_path), "import", str(rounds), "--json")
+    assert result.code == 2, result.out
+    [problem] = json.loads(result.out)["problems"]
+    assert problem["row"] == 2 and "below the price 999999999" in problem["reason"]
+    assert "the stored amount high the file leaves as it is" in problem["reason"] and high is not None
+    assert dump(demo_db_path) == before
+
+
+def test_an_amount_beyond_what_is_stored_exactly_is_refused_with_its_cell(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    from quotetui.domain.money import MAX_MONEY, MONEY_PLACES
+
+    assert MAX_MONEY.scaleb(MONEY_PLACES) < 2**63  # SQLite keeps money as a 64-bit count of millionths
+    header = "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+    rounds = _write(
+        tmp_path, "negotiation.csv", f"{header}一万网络,{H100},9,list,2026-11-30,9500000000000,node_month,CNY,1\n"
+    )
+    result = cli("--db", str(demo_db_path), "import", str(rounds), "--json")
+    [problem] = json.loads(result.out)["problems"]
+    assert result.code == 2 and problem["column"] == "column 'price'" and "too large" in problem["reason"]

@@ -98,9 +98,12 @@ class Writer:
         new price above a stored upper bound is a problem on its row, not a refusal by the database)."""
         if record is not None:
             merged = {f.name: getattr(row, f.name) for f in parsed.entity.fields if hasattr(row, f.name)} | values
-            for name, message in parsed.entity.check(merged).items():
+            broken = parsed.entity.check(merged)
+            for name, message in broken.items():
                 kept = "" if name in values else f" (the stored {name.replace('_', ' ')} the file leaves as it is)"
                 self.problem(parsed, record, name if name in values else None, message + kept)
+            if broken:
+                return False  # not applied: the import fails on these problems, the row stays valid until then
         differs = False
         for name, value in values.items():
             old = getattr(row, name)
