@@ -254,7 +254,7 @@ AMOUNT_HIGH = _money(
     "… up to (a range)",
     header="price_high",
     aliases=("最高价",),
-    help="for a range: 8–12万 is 80000 and 120000",
+    help="the top of a range: for 8–12万, 80000 in price and 120000 here",
 )
 UNIT = Field("unit", "Price unit", "choice", required=True, choices=e.PriceUnit, aliases=("计价单位", "单位"))
 TERM_MONTHS = _months(

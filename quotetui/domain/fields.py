@@ -91,12 +91,14 @@ class Field:
         return " and ".join(parts)
 
     def note(self) -> str:
-        """One line about the field for a template header or a placeholder."""
+        """One line about the field for a template header or a placeholder (in words, not type names)."""
         if self.help:
             return self.help
         if self.choices is not None:
             return "one of: " + ", ".join(m.value for m in self.choices)
-        return " ".join(p for p in (self.kind, self.unit, self.bounds()) if p)
+        words = {"int": "a whole number", "date": "YYYY-MM-DD", "list": "comma separated", "currency": "CNY, USD …"}
+        parts = [words.get(self.kind, ""), self.unit, self.bounds()]
+        return ", ".join(p for p in parts if p)
 
 
 def _show(field: Field, value: Decimal) -> str:
@@ -245,7 +247,9 @@ def _datetime(field: Field, raw: object, *_: object) -> datetime:
         text = str(raw).strip()
         try:
             day = _date(field, text)
-        except BadInput:
+        except BadInput as exc:
+            if "outside the years" in str(exc):
+                raise
             try:
                 value = parse_timestamp(text, what="date-time")
             except BadInput as exc:

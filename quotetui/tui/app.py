@@ -310,4 +310,7 @@ class QuotetuiApp(App[None]):
 
 
 def run_tui(db: str | None = None) -> None:
-    QuotetuiApp(db).run()
+    app = QuotetuiApp(db)
+    app.run()
+    if app.return_code:  # the app ended on an error (Textual printed it): the exit status says so too
+        raise SystemExit(app.return_code)

@@ -19,6 +19,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
+from quotetui.domain.text import visible
 from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
@@ -37,8 +38,17 @@ class FormScreen(ModalScreen[object]):
         again); ``save`` gets the raw values and the version of the row the form was filled from."""
         super().__init__()
         self.load = spec if callable(spec) else None
-        self.spec = spec() if callable(spec) else spec
+        self.gone: str | None = None  # why the form cannot be filled (its row was deleted meanwhile …)
+        try:
+            self.spec = spec() if callable(spec) else spec
+        except QuotetuiError as exc:
+            self.gone, self.spec = str(exc), FormSpec("", ())
         self.save = save
+
+    def on_mount(self) -> None:
+        if self.gone is not None:
+            self.notify(self.gone, title="Cannot open the form", severity="error", timeout=10)
+            self.dismiss(None)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
@@ -63,7 +73,8 @@ class FormScreen(ModalScreen[object]):
                 yield Select(choices, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
             else:
                 placeholder = field.note() if field.kind != "ratio" else "a percentage, e.g. 15 for 15 %"
-                yield Input(str(value or ""), placeholder=placeholder, id=f"f-{field.name}", classes="form-input")
+                shown = visible(str(value or ""))  # a control character stored long ago is shown as a mark
+                yield Input(shown, placeholder=placeholder, id=f"f-{field.name}", classes="form-input")
         yield Static("", id=f"e-{field.name}", classes="field-error")
 
     def widget_for(self, name: str) -> Widget:

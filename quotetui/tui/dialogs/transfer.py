@@ -108,6 +108,16 @@ class ExportDialog(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
+def _digests(paths: list[Path]) -> dict[Path, str]:
+    """What each file holds now (what the dry run saw must be what is imported)."""
+    import hashlib
+
+    from quotetui.io.bounded import read_bounded
+    from quotetui.io.tables import MAX_FILE_BYTES
+
+    return {path: hashlib.sha256(read_bounded(path, MAX_FILE_BYTES)).hexdigest() for path in paths}
+
+
 class ImportDialog(FilesDialog["ImportReport | None"]):
     """Files to import; a dry run shows what would change (or what is wrong) before anything is written."""
 
@@ -120,6 +130,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         super().__init__()
         self.db, self.today = db, today
         self.checked: list[Path] | None = None  # the files whose dry run passed
+        self.digests: dict[Path, str] = {}  # what they held then: a file changed since is checked again
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -154,10 +165,12 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
 
     @on(Button.Pressed, "#confirm")
     def action_confirm(self) -> None:
-        if self.checked is not None:
-            self._show("Importing…")
-            self.query_one("#confirm", Button).disabled = True
-            self._run(self.checked, dry_run=False)
+        if self.checked is None:
+            self._show("Check the files first (Enter): nothing is imported before its dry run.", True)
+            return
+        self._show("Importing…")
+        self.query_one("#confirm", Button).disabled = True
+        self._run(self.checked, dry_run=False)
 
     @work(thread=True, exclusive=True, group="import")
     def _run(self, paths: list[Path], dry_run: bool) -> None:
@@ -165,6 +178,12 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         from quotetui.services.importing import import_files
 
         try:
+            digests = _digests(paths)
+            if not dry_run and digests != self.digests:
+                self.app.call_from_thread(self._show, "A file changed since it was checked: checking it again…")
+                dry_run = True
+            if dry_run:
+                self.digests = digests
             report = import_files(self.db, paths, dry_run=dry_run, as_of=self.today)
         except ImportProblems as exc:
             lines = [f"{len(exc.problems)} problem(s); nothing was imported:"] + [f"  {p}" for p in exc.problems]

@@ -98,9 +98,15 @@ class OfferDetailScreen(Screen[None]):
                 position = negotiate_offer(database, self.offer_id, market.scenario, market.evaluations, market.fx)
         except QuotetuiError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
-            self.app.call_from_thread(self.app.pop_screen)
+            self.app.call_from_thread(self._gone)
             return
         self.app.call_from_thread(self._show, detail, position)
+
+    def _gone(self) -> None:
+        """The offer no longer exists (deleted elsewhere): close this screen, or, if a form is open on top of
+        it, leave the form (whose save will say so) and close this one when it is on top again."""
+        if self.app.screen is self:
+            self.app.pop_screen()
 
     def _market_changed(self, market: MarketView | None) -> None:
         if market is not None:
