@@ -135,6 +135,19 @@ def _broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
             "colour: Extra inputs are not permitted",
         ),
         ("providers/04_tencent.toml", "[provider]", "[provider", "not valid TOML"),
+        (
+            "providers/05_huawei.toml",
+            'name = "G1 8×A100 80GB（包月）"',
+            'name = "g1 8×a100 80gb(按量)"',
+            "imports/demo/providers/05_huawei.toml: offer 'g1 8×a100 80gb(按量)': already declared at "
+            "imports/demo/providers/05_huawei.toml: offer 'G1 8×A100 80GB（按量）'",
+        ),
+        (
+            "providers/05_huawei.toml",
+            'name = "华为云"',
+            'name = "腾讯云"',
+            "05_huawei.toml: provider: already declared at imports/demo/providers/04_tencent.toml",
+        ),
     ],
 )
 def test_a_broken_demo_file_is_named_and_nothing_is_loaded(
@@ -168,3 +181,17 @@ def test_reset_keeps_the_users_own_providers(demo_db: Database) -> None:
         assert (
             session.exec(sa.select(sa.func.count()).select_from(Scenario).where(Scenario.is_default)).scalar_one() == 1
         )
+
+
+def test_reset_refuses_when_a_demo_provider_holds_an_offer_the_user_added(demo_db: Database) -> None:
+    with demo_db.write() as session:
+        demo_offer = session.exec(select(Offer)).first()
+        assert demo_offer is not None
+        mine = Offer(**demo_offer.model_dump(exclude={"id", "version"}))
+        mine.name = "My own negotiated box"
+        session.add(mine)
+    with pytest.raises(BadInput) as excinfo:
+        load_demo(demo_db, reset=True)
+    assert "My own negotiated box" in str(excinfo.value) and "Nothing was changed" in str(excinfo.value)
+    with demo_db.session() as session:
+        assert session.exec(sa.select(sa.func.count()).select_from(Offer)).scalar_one() == 21

@@ -53,6 +53,9 @@ EXPECTED: dict[str, tuple[str | None, int | None, str | None, str]] = {
     "26_money_too_precise.csv": (None, 2, "column 'price'", "more than 6 decimal places"),
     "27_old_excel.xls": (None, None, None, "save as .xlsx"),
     "28_dimension_too_small.xlsx": ("Offers", 3, "column 'gpus_per_node' (D)", "'eight' is not a number"),
+    "29_trailing_formula_without_value.xlsx": ("Offers", 2, "column 'billing' (E)", "formula without a saved"),
+    "30_line_cut_short.csv": (None, 3, None, "6 cells where the header has 9: a line cut short"),
+    "31_two_columns_for_one_field.csv": (None, 1, "column 'Price'", "'Price' and 'price' are both the column"),
 }
 
 

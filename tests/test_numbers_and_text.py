@@ -45,6 +45,9 @@ REFUSED = [
     ("1" * 60, "more than 40 digits"),
     ("0x10", "is not a number"),
     ("8万", "is not a number"),
+    ("١٢٣", "is not a number"),  # Arabic-Indic digits: Decimal() would read 123, a reader would not
+    ("1٠0", "is not a number"),  # a look-alike digit inside an ASCII number
+    ("𝟏𝟐", "is not a number"),  # mathematical bold digits
 ]
 
 
@@ -135,7 +138,9 @@ def test_names_keep_their_spelling_and_compare_by_their_nfkc_key() -> None:
     assert clean_name("  GN10X  8×A100（包月） ") == "GN10X 8×A100（包月）"
     assert name_key("ＬＡＭＢＤＡ  Labs") == name_key("lambda labs")
     assert name_key("GN10X（包月）") == name_key("GN10X(包月)")
-    for hidden in ("a\u200bb", "a\u200db", "a\ufeffb", "a\u00adb"):
+    hidden_ones = ("a\u200bb", "a\u200db", "a\ufeffb", "a\u00adb", "a\u2063b", "a\u034fb", "a\ufe0fb")
+    blank_ones = ("a\u3164b", "a\u2800b", "a\uffa0b", "a\U000e0041b", "a\u180bb")  # fillers, tags, blanks
+    for hidden in (*hidden_ones, *blank_ones):
         with pytest.raises(BadInput, match="invisible character"):
             clean_name(hidden)
 

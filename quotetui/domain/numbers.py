@@ -23,8 +23,8 @@ MAX_EXPONENT = 60
 
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９．－＋ｅＥ", "0123456789.-+eE")
 _SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})  # the minus sign and the en dash typed as minus
-_PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:[eE][+-]?\d+)?")
+_PLAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits (after the
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")  # full-width ones)
 
 
 def parse_number(value: object, *, what: str = "value") -> Decimal:

@@ -20,7 +20,10 @@ from quotetui.domain.errors import BadInput
 
 _CONTROL = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad"
+_ZERO_WIDTH = (  # Unicode's default-ignorable characters and the blank look-alikes of a space: shown as nothing
+    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u2800\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e0fff"
+)
 CONTROL = re.compile(f"[{_CONTROL}]")
 BIDI = re.compile(f"[{_BIDI}]")
 ZERO_WIDTH = re.compile(f"[{_ZERO_WIDTH}]")

@@ -20,6 +20,7 @@ from pydantic import Field, ValidationError
 
 from quotetui.domain import entities as E
 from quotetui.domain.errors import BadInput
+from quotetui.domain.text import name_key
 from quotetui.io.fields import Strict, explain, model_of
 
 
@@ -132,7 +133,24 @@ def load_demo_files(folder: Path) -> DemoMarket:
     providers = [
         (rel(path), read_toml(path, ProviderFile, rel(path))) for path in sorted((folder / "providers").glob("*.toml"))
     ]
+    _refuse_twice(providers)
     claims = read_toml(folder / "claims.toml", ClaimsFile, rel(folder / "claims.toml")).claim
     scenarios = read_toml(folder / "scenarios.toml", ScenariosFile, rel(folder / "scenarios.toml")).scenario
     purchases = read_toml(folder / "ownership.toml", OwnershipFile, rel(folder / "ownership.toml")).purchase
     return DemoMarket(sources, providers, claims, scenarios, purchases)
+
+
+def _refuse_twice(providers: list[tuple[str, ProviderFile]]) -> None:
+    """A provider, or an offer of one provider, named twice (compared by their key) is refused, naming both places."""
+    seen: dict[str, str] = {}
+    for origin, pf in providers:
+        for key, where in [
+            (f"provider {name_key(pf.provider.name)}", f"{origin}: provider"),
+            *(
+                (f"offer {name_key(pf.provider.name)}/{name_key(o.name)}", f"{origin}: offer {o.name!r}")
+                for o in pf.offer
+            ),
+        ]:
+            if key in seen:
+                raise BadInput(f"{where}: already declared at {seen[key]}")
+            seen[key] = where

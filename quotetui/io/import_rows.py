@@ -88,9 +88,13 @@ def parse_table(
     found: dict[str, int] = {}
     for position, header in enumerate(table.header):
         match = wanted.get(norm(header))
-        if match is None or match.name in found:
+        if match is None:
             if header:
                 parsed.ignored.append(header)
+            continue
+        if match.name in found:  # two columns for one field: which one holds the value is anybody's guess
+            first = table.header[found[match.name]]
+            problems.append(table.where(1, position, f"{header!r} and {first!r} are both the column {match.column!r}"))
             continue
         found[match.name] = position
     parsed.columns = found

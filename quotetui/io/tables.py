@@ -138,8 +138,16 @@ def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
                 table = Table(path.name, None, [unguard(c.strip()) for c in cells])
                 continue
             values = [check_cell(unguard(c), table, number, i) for i, c in enumerate(cells)]
-            if any(v not in (None, "") for v in values):
-                table.rows.append((number, values))
+            if not any(v not in (None, "") for v in values):
+                continue
+            named = max((i + 1 for i, h in enumerate(table.header) if h), default=0)  # up to the last named
+            if len(cells) < named or any(c.strip() for c in cells[len(table.header) :]):  # a line cut short, or
+                # shifted by an unquoted comma: its cells would land in other columns (empty ones past the end are fine)
+                reason = f"{len(cells)} cells where the header has {named}: a line cut short or shifted?"
+                table.problems.append(Problem(path.name, reason, row=number))
+                table.bad.update((number, i) for i in range(max(len(cells), len(table.header))))
+                continue
+            table.rows.append((number, values))
     except csv.Error as exc:
         problems.append(Problem(path.name, f"not valid CSV: {exc}", row=reader.line_num))
         return []

@@ -241,6 +241,9 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem])
     starts: dict[int, list[tuple[int, int, int, int]]] = {}
     for block in scan.merges:
         starts.setdefault(block[0], []).append(block)
+    formulas: dict[int, list[int]] = {}
+    for row, column in scan.formulas:
+        formulas.setdefault(row, []).append(column)
     active: list[tuple[int, int, int, Any]] = []  # (bottom, left, right, value) of the blocks being filled
     table: Table | None = None
     for number, cells in enumerate(_rows(sheet), start=1):
@@ -261,11 +264,11 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem])
             if any(v not in (None, "") for v in cells):
                 table = Table(name, title, [str(v).strip() if v is not None else "" for v in cells])
             continue
+        for c in formulas.get(number, ()):  # the row's last cells may be formulas without a value: no cells at all
+            if c < MAX_COLUMNS and (c >= len(cells) or cells[c] is None):
+                table.refuse(number, c, NO_SAVED_RESULT)
         for c, value in enumerate(cells):
-            if value is None:
-                if (number, c) in scan.formulas:
-                    table.refuse(number, c, NO_SAVED_RESULT)
-            elif isinstance(value, str):
+            if isinstance(value, str):
                 cells[c] = check_cell(value, table, number, c)
         if any(v not in (None, "") for v in cells):
             table.rows.append((number, cells))

@@ -75,7 +75,17 @@ def load_demo(db: Database, *, reset: bool = False) -> DemoSummary:
 def _remove_demo(session: Session, market: DemoMarket) -> None:
     names = [pf.provider.name for _, pf in market.providers]
     provider_ids = list(session.exec(select(Provider.id).where(col(Provider.name).in_(names))))
-    offer_ids = list(session.exec(select(Offer.id).where(col(Offer.provider_id).in_(provider_ids))))
+    demo_offers = {(pf.provider.name, o.name) for _, pf in market.providers for o in pf.offer}
+    offers = session.exec(
+        select(Offer.id, Provider.name, Offer.name).join(Provider).where(col(Offer.provider_id).in_(provider_ids))
+    ).all()
+    own = [f"{provider} / {name}" for _, provider, name in offers if (provider, name) not in demo_offers]
+    if own:  # a reset removes the demo's providers with every offer they hold: never the buyer's own
+        raise BadInput(
+            f"the demo providers also hold offers you added ({'; '.join(own[:5])}{' …' if len(own) > 5 else ''}); "
+            "a reset would delete them: move or delete them first. Nothing was changed"
+        )
+    offer_ids = [offer_id for offer_id, _, _ in offers]
     signed = session.exec(select(Contract.id).where(col(Contract.offer_id).in_(offer_ids))).first()
     if signed is not None:
         raise BadInput("contracts refer to demo offers; remove them before resetting the demo market")
