@@ -126,6 +126,9 @@ def main(argv: list[str] | None = None) -> None:
         _fail(130, "interrupted", argv)
     except QuotetuiError as exc:
         _fail(2, str(exc), argv)
+    except OSError as exc:  # a path the system refuses that no check above foresaw: its name and the reason
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(2, f"{where}{exc.strerror or exc}", argv)
     except Exception as exc:
         if interrupted():  # e.g. a module that Ctrl+C left half-imported
             _fail(130, "interrupted", argv)

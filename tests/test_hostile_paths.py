@@ -150,3 +150,56 @@ def test_a_database_label_hides_every_secret() -> None:
 
     target = DbTarget("postgresql+psycopg://buyer:Hunter2@db.example/quotes?password=Hunter2", None, False)
     assert "Hunter2" not in target.label and target.label.count("***") == 2
+
+
+LONG = "x" * 300  # past the 255 bytes a file name may have on every common file system
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("export", f"{LONG}.xlsx"), "the file name is longer than this file system allows"),
+        (("db", "backup", f"{LONG}.db"), ".db: File name too long"),
+        (("template", f"{LONG}/t.xlsx"), "File name too long"),  # a folder name too long: the system's words
+        (("export", "/proc/board.xlsx"), "cannot write /proc/board.xlsx"),  # a folder that takes no files
+        (("contracts", "ics", "/proc/dates.ics"), "cannot write /proc/dates.ics"),
+        (("import", "/proc/self/mem"), "mem: cannot be read (Input/output error)"),  # opens, then fails
+        (("import", f"{LONG}.xlsx"), "cannot be read (File name too long)"),
+    ],
+)
+def test_a_path_the_system_refuses_is_named_in_one_line(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], message: str
+) -> None:
+    if not Path("/proc/self/mem").exists():
+        pytest.skip("needs Linux's /proc")
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    result = cli("--db", str(demo_db_path), *args)
+    assert result.code == 2 and message in result.err, result.err
+    assert "internal error" not in result.err and "Traceback" not in result.err
+    assert list(here.iterdir()) == []
+
+
+def test_a_disk_that_fills_up_mid_write_keeps_the_previous_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from quotetui.domain.errors import BadInput
+    from quotetui.io import atomic
+
+    target = tmp_path / "board.xlsx"
+    target.write_bytes(b"the previous file")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    with (
+        pytest.raises(BadInput, match="No space left on device; nothing was written"),
+        atomic.replacing(target) as tmp,
+    ):
+        tmp.write_bytes(b"half a workbook")
+    assert target.read_bytes() == b"the previous file"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.xlsx"]

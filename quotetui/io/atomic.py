@@ -24,6 +24,8 @@ def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> 
     path = path.expanduser()
     if suffixes and path.suffix.lower() not in suffixes:
         raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
+    if len(os.fsencode(path.name)) > _name_max(path.parent):
+        raise BadInput(f"{path.name[:40]}…: the file name is longer than this file system allows; nothing was written")
     if path.is_dir():
         raise BadInput(f"{path} is a folder; give a file name")
     if not path.parent.is_dir():
@@ -42,7 +44,10 @@ def replacing(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path`` to write to; renamed onto ``path`` when the block succeeds, removed
     when it fails (the previous file, if any, is untouched until the rename)."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
+    except OSError as exc:  # a folder that refuses files (/proc, /sys, a read-only mount) or a name too long
+        raise BadInput(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from None
     os.close(fd)
     with _LOCK:
         _IN_FLIGHT.add(tmp)
@@ -51,12 +56,22 @@ def replacing(path: Path) -> Iterator[Path]:
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+    except OSError as exc:  # a full disk, a quota, an I/O error: the previous file, if any, is still whole
+        tmp.unlink(missing_ok=True)
+        raise BadInput(f"writing {path} failed: {exc.strerror or exc}; nothing was written") from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     finally:
         with _LOCK:
             _IN_FLIGHT.discard(tmp)
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):  # no such folder yet, or a platform without pathconf: the common limit
+        return 255
 
 
 def remove_in_flight() -> None:

@@ -78,6 +78,14 @@ def read_file(path: Path, problems: list[Problem], skip: Collection[str] = ()) -
     except BadInput as exc:
         problems.append(Problem(path.name, str(exc).removeprefix(f"{path.name}: ")))
         return []
+    try:
+        return _read_source(path, source, problems, skip)
+    except OSError as exc:  # a device or pseudo-file that opens and then fails (/proc/self/mem), a disk error
+        problems.append(Problem(path.name, f"cannot be read ({exc.strerror or exc})"))
+        return []
+
+
+def _read_source(path: Path, source: Opened, problems: list[Problem], skip: Collection[str]) -> list[Table]:
     suffix = path.suffix.lower()
     if suffix not in (".xlsx", ".xlsm", ".csv", ".txt", ".xls"):
         suffix = _sniff(source) or suffix
