@@ -177,3 +177,34 @@ def test_garbled_allreduce_names_its_line() -> None:
 def test_unknown_or_binary_content(data: bytes, words: str) -> None:
     with pytest.raises(LogError, match=words.replace("(", r"\(").replace(")", r"\)")):
         read_log(data, "x.log")
+
+
+_ROW = '{"size": 8, "out_of_place": {"bus_bw": 1.5, "nwrong": 0}}'
+_HUGE = "9" * 5000  # past Python's 4,300-digit limit for int(): a ValueError, not a JSON error
+
+
+def _json(config: str, row: str = _ROW) -> str:
+    return '{"config": ' + config + ', "results": [' + row + "]}"
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (_json('{"ngpus": 8}', '{"size": ' + _HUGE + "}"), "not a log a machine wrote"),
+        (_json('{"ngpus": -3, "nthreads": -1}'), "config nthreads is '-1'"),  # two negatives: not 3 GPUs
+        (_json('{"ngpus": 1e400}'), "config ngpus is '1E+400', not a number"),
+        (_json('{"ngpus": "8"}'), "config ngpus is \"'8'\", not a number"),
+        (_json('{"ngpus": 2000000}'), "2,000,000 GPUs: more than the 1,000,000"),
+        ("# nThread 1 nGpus " + _HUGE + "\n", "nGpus is '9999"),
+        ('{"quotetui_probe": 1, "commands": [], "n": ' + _HUGE + "}", "probe bundle is not one the probe wrote"),
+    ],
+)
+def test_absurd_counts_in_a_log_are_refused_not_computed_with(data: str, words: str) -> None:
+    with pytest.raises(LogError) as caught:
+        read_log(data.encode(), "x.json")
+    assert words in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_a_gpu_count_from_the_json_config_is_nthreads_times_ngpus() -> None:
+    parsed = read_log(_json('{"nthreads": 2, "ngpus": 4}').encode(), "x.json")
+    assert parsed.sections[0].parsed.ranks == 8  # type: ignore[union-attr]

@@ -10,6 +10,8 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Cli
 
 MARKET = Path(__file__).parent / "fixtures" / "market"
@@ -105,3 +107,19 @@ def test_a_bad_catalog_row_is_reported_with_its_column(cli: Cli, tmp_path: Path)
     problems = json.loads(result.out)["problems"]
     assert [(p["row"], p["column"]) for p in problems] == [(at + 1, "column 'AcceleratorCount'")]
     assert problems[0]["reason"] == "must not be negative"
+
+
+@pytest.mark.parametrize(
+    ("info", "mib"),
+    [
+        ("{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]}", 81920),
+        ("{'Gpus': [{'MemoryInfo': {'SizeInMiB': 1e400}}]}", None),  # infinity: no memory figure, no crash
+        ("{'Gpus': [{'MemoryInfo': {'SizeInMiB': 'lots'}}]}", None),
+        ("{'Gpus': []}", None),
+        ("[" * 10_000, None),
+    ],
+)
+def test_a_gpuinfo_cell_gives_its_memory_or_nothing(info: str, mib: int | None) -> None:
+    from quotetui.io.skypilot import _memory_mib
+
+    assert _memory_mib(info) == mib

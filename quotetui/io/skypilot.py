@@ -72,7 +72,7 @@ def _memory_mib(info: Any) -> int | None:
         data = ast.literal_eval(info)
         size = data["Gpus"][0]["MemoryInfo"]["SizeInMiB"]
         return int(size)
-    except (ValueError, SyntaxError, KeyError, IndexError, TypeError, MemoryError, RecursionError):
+    except (ValueError, SyntaxError, KeyError, IndexError, TypeError, OverflowError, MemoryError, RecursionError):
         return None
 
 

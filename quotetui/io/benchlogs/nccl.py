@@ -8,6 +8,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, LogError
@@ -24,10 +25,26 @@ def _number(token: str, what: str, line: int) -> Decimal:
     try:  # the one number parser: a figure no machine prints (9e9999999) is refused, not computed with
         value = parse_number(token, what=what)
     except BadInput:
-        raise LogError(f"{what} is {token!r}, not a number", line) from None
+        raise LogError(f"{what} is {_short(token)}, not a number", line) from None
     if not value.is_finite() or value < 0:
-        raise LogError(f"{what} is {token!r}", line)
+        raise LogError(f"{what} is {_short(token)}", line)
     return value
+
+
+def _short(token: str) -> str:
+    return repr(token) if len(token) <= 40 else f"{token[:40]!r}… ({len(token):,} characters)"
+
+
+def _count(token: str, what: str, line: int) -> int:
+    value = _number(token, what, line)
+    if value > MAX_COUNT:
+        raise LogError(f"{what} is {_short(token)}: more than any machine has", line)
+    return int(value)
+
+
+def _within(count: int) -> None:
+    if count > MAX_COUNT:
+        raise LogError(f"{count:,} GPUs: more than the {MAX_COUNT:,} a benchmark result may name")
 
 
 def _wrong(token: str, line: int) -> int:
@@ -44,9 +61,9 @@ def parse_text(text: str) -> AllReduce:
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip()
         if found := _RANK.match(line):
-            ranks[int(found.group(1))] = (found.group(2), found.group(3))
+            ranks[_count(found.group(1), "rank", n)] = (found.group(2), found.group(3))
         elif found := _THREADS.search(line):
-            threads = int(found.group(1)) * int(found.group(2))
+            threads = _count(found.group(1), "nThread", n) * _count(found.group(2), "nGpus", n)
         elif found := _AVG.match(line):
             avg = _number(found.group(1), "the average bus bandwidth", n)
         elif line.startswith("#") and "busbw" in line and "size" in line:
@@ -65,6 +82,7 @@ def parse_text(text: str) -> AllReduce:
     count = len(ranks) or threads or 0
     if count < 1:
         raise LogError("no '# Rank' lines and no nThread/nGpus header: the number of GPUs is unknown")
+    _within(count)
     layout = "current" if "root" in columns else "legacy"
     return AllReduce(
         count,
@@ -94,15 +112,19 @@ def parse_json(text: str) -> AllReduce:
         data = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         raise LogError(f"not valid JSON: {exc.msg}", exc.lineno) from exc
+    except ValueError as exc:  # an integer of thousands of digits: no machine wrote it
+        raise LogError(f"not a log a machine wrote: {exc}".split(";")[0]) from None
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list) or not results:
         raise LogError("no results list: not an nccl-tests -J file, or cut short")
     config = data.get("config") if isinstance(data.get("config"), dict) else {}
     devices = [d for d in config.get("devices", []) if isinstance(d, dict)]
     rows = [_json_row(r, i) for i, r in enumerate(results, 1)]
-    count = len(devices) or int(config.get("nthreads", 1)) * int(config.get("ngpus", 0))
+    threads = _json_number(config.get("nthreads", 1), "config nthreads")
+    count = len(devices) or int(threads * _json_number(config.get("ngpus", 0), "config ngpus"))
     if count < 1:
         raise LogError("the config names no devices and no ngpus: the number of GPUs is unknown")
+    _within(count)
     avg = next((v for k, v in data.items() if "avg" in k.lower() or "average" in k.lower()), None)
     return AllReduce(
         count,
@@ -130,12 +152,13 @@ def _json_row(r: object, i: int) -> AllReduceRow:
 
 
 def _json_number(value: Any, what: str) -> Decimal:
+    shown = _short(str(value)) if isinstance(value, (int, Decimal)) else _short(repr(value))
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-        raise LogError(f"{what} is {value!r}, not a number")
+        raise LogError(f"{what} is {shown}, not a number")
     try:
         number = parse_number(value, what=what)
     except BadInput:
-        raise LogError(f"{what} is {value!r}, not a number") from None
+        raise LogError(f"{what} is {shown}, not a number") from None
     if number < 0:
-        raise LogError(f"{what} is {value!r}")
+        raise LogError(f"{what} is {shown}")
     return number
