@@ -156,3 +156,32 @@ def test_a_fraction_bound_names_percentages() -> None:
     with pytest.raises(BadInput, match="must be at most 100 %"):
         parse_value(E.SLA.field("availability"), "101", percent_input=True)
     assert parse_value(E.SLA.field("availability"), "99.95%") == Decimal("0.9995")
+
+
+@pytest.mark.parametrize(
+    ("typed", "day"),
+    [
+        ("2026-11-02", "2026-11-02"),
+        ("2026/11/2", "2026-11-02"),
+        ("2026年11月2日", "2026-11-02"),
+        ("２０２６年１１月２日", "2026-11-02"),  # full-width, as a CJK input method types it
+        ("２０２６－１１－０２", "2026-11-02"),
+        ("２０２６／１１／０２", "2026-11-02"),
+    ],
+)
+def test_dates_are_read_as_typed_in_either_width(typed: str, day: str) -> None:
+    from quotetui.domain import entities as E
+    from quotetui.domain.fields import parse_value
+
+    a_day = next(f for f in E.CONTRACT.fields if f.kind == "date")
+    assert parse_value(a_day, typed).isoformat() == day
+
+
+@pytest.mark.parametrize("typed", ["٢٠٢٦-١١-٠٢", "2026-1١-02", "2026-11-02x", "11/02/2026"])
+def test_dates_in_other_digits_or_orders_are_refused(typed: str) -> None:
+    from quotetui.domain import entities as E
+    from quotetui.domain.fields import parse_value
+
+    a_day = next(f for f in E.CONTRACT.fields if f.kind == "date")
+    with pytest.raises(BadInput, match="is not a date"):
+        parse_value(a_day, typed)

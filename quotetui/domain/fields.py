@@ -19,7 +19,7 @@ from quotetui.domain.currency import currency_code
 from quotetui.domain.enums import Choice
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.money import MAX_MONEY, MONEY_PLACES, RATE_PLACES, check_places
-from quotetui.domain.numbers import parse_number, parse_percent_text
+from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import as_utc, parse_timestamp
 
@@ -231,7 +231,9 @@ def _date(field: Field, raw: object, *_: object) -> date:
         return _day(raw.date())
     if isinstance(raw, date):
         return _day(raw)
-    text = str(raw).strip().replace("/", "-").replace("年", "-").replace("月", "-").replace("日", "")
+    text = (
+        str(raw).strip().translate(HALF_WIDTH).replace("/", "-").replace("年", "-").replace("月", "-").replace("日", "")
+    )
     try:
         return _day(date.fromisoformat("-".join(part.zfill(2) for part in text.split("-"))))
     except ValueError:

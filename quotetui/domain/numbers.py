@@ -21,7 +21,8 @@ MAX_DIGITS = 40
 MAX_EXPONENT = 60
 """A number's magnitude must lie within 10^-60 .. 10^60; beyond, it is an error, not a quote."""
 
-_FULL_WIDTH = str.maketrans("０１２３４５６７８９．－＋ｅＥ", "0123456789.-+eE")
+# what a CJK input method types for digits, signs and the separators of numbers and dates: read as ASCII
+HALF_WIDTH = str.maketrans("０１２３４５６７８９．－＋ｅＥ／：", "0123456789.-+eE/:")
 _SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})  # the minus sign and the en dash typed as minus
 _PLAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits (after the
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")  # full-width ones)
@@ -41,7 +42,7 @@ def parse_number(value: object, *, what: str = "value") -> Decimal:
         return _bounded(value, str(value), what)
     if not isinstance(value, str):
         raise BadInput(f"{what} {value!r} is not a number")
-    text = value.strip().translate(_FULL_WIDTH).translate(_SIGNS)
+    text = value.strip().translate(HALF_WIDTH).translate(_SIGNS)
     if not text:
         raise BadInput(f"{what} is empty")
     if _PLAIN.fullmatch(text):
