@@ -139,3 +139,47 @@ def test_an_amount_beyond_what_is_stored_exactly_is_refused_with_its_cell(
     result = cli("--db", str(demo_db_path), "import", str(rounds), "--json")
     [problem] = json.loads(result.out)["problems"]
     assert result.code == 2 and problem["column"] == "column 'price'" and "too large" in problem["reason"]
+
+
+A100 = "8×A100 80GB SXM4 整机"
+ROUND_HEAD = "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+
+
+def _options(db: Path, seq: int) -> list[tuple[int, str, int]]:
+    return sorted(
+        sql(db, "SELECT rp.term_months, rp.unit, rp.amount FROM revision_price rp JOIN quote_revision r ON "
+                f"r.id = rp.revision_id JOIN offer o ON o.id = r.offer_id WHERE o.name = '{A100}' AND r.seq = {seq}")
+    )  # fmt: skip
+
+
+def test_a_price_option_the_file_does_not_list_is_kept_and_an_added_one_is_shown(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    before = _options(demo_db_path, 1)
+    assert [(t, u) for t, u, _ in before] == [(1, "node_month"), (12, "term_total")]
+    rounds = _write(tmp_path, "negotiation.csv", ROUND_HEAD +
+                    f"一万网络,{A100},1,list,2026-11-30 00:00+08:00,500000,term_total,CNY,6\n")  # fmt: skip
+    dry = cli("--db", str(demo_db_path), "import", str(rounds), "--dry-run", "--json")
+    assert dry.code == 0, dry.err
+    report = json.loads(dry.out)
+    assert report["counts"]["revisions"] == {"added": 0, "changed": 1, "unchanged": 0}
+    assert report["changes"] == [
+        {"entity": "Negotiation", "row": f"一万网络 / {A100} round 1", "field": "price option", "old": "'(none)'",
+         "new": "'6 months, term_total'"}
+    ]  # fmt: skip
+    assert cli("--db", str(demo_db_path), "import", str(rounds)).code == 0
+    # the 1- and 12-month options the file does not list are as they were, the 6-month one is added
+    assert _options(demo_db_path, 1) == sorted([*before, (6, "term_total", 500_000 * 10**6)])
+
+
+def test_rows_of_one_round_that_disagree_on_who_moved_or_when_are_refused(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    before = dump(demo_db_path)
+    rounds = _write(tmp_path, "negotiation.csv", ROUND_HEAD +
+                    f"一万网络,{A100},9,provider,2026-12-01 10:00+08:00,80000,node_month,CNY,1\n"
+                    f"一万网络,{A100},9,counter,2026-12-01 10:00+08:00,700000,term_total,CNY,12\n")  # fmt: skip
+    result = cli("--db", str(demo_db_path), "import", str(rounds))
+    assert result.code == 2
+    assert "row 3" in result.err and "round 9 has mover 'provider' on row 2 but 'counter' here" in result.err
+    assert dump(demo_db_path) == before

@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.fields import shown_value
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
@@ -240,7 +241,10 @@ class Writer:
                 continue
             assert offer.id is not None
             labels[offer.id] = f"{v['provider']} / {v['offer']}"
-            rounds[(offer.id, v["seq"])].append(r)
+            same = rounds[(offer.id, v["seq"])]
+            if same and not self.agrees(parsed, same[0], r):
+                continue
+            same.append(r)
         existing = {(rev.offer_id, rev.seq): rev for rev in self.session.exec(select(QuoteRevision))}
         options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
         for p in self.session.exec(select(RevisionPrice)):
@@ -266,27 +270,38 @@ class Writer:
         for rev, records, added, differs, label in staged:
             assert rev.id is not None
             prices = options.get(rev.id, {})
-            seen = set()
             for record in records:
                 key = (record.values["term_months"], record.values["unit"])
-                seen.add(key)
                 price = prices.get(key)
                 values = self.values(parsed, record, RevisionPrice, price is None)
+                option = f"{key[0]} months, {key[1].value}"
                 if price is None:
                     values |= {"revision_id": rev.id, "term_months": key[0], "unit": key[1]}
                     self.session.add(RevisionPrice(**values))
+                    if not added:
+                        self.report.change(parsed.entity.sheet, label, None, "price option", "(none)", option)
                     differs = True
                 else:
-                    option = f"{label} ({key[0]} months, {key[1].value})"
-                    differs = self.apply(parsed, price, option, values, record) or differs
-            for key, price in prices.items():  # the sheet lists every option of the rounds it mentions
-                if key not in seen:
-                    self.report.change(
-                        parsed.entity.sheet, label, None, "price option", f"{key[0]} months, {key[1].value}", "removed"
-                    )
-                    self.session.delete(price)
-                    differs = True
+                    differs = self.apply(parsed, price, f"{label} ({option})", values, record) or differs
+            # an option the file does not list is left as it is (absent is not empty): a sheet that adds one
+            # option to a round must not delete the others; an option is removed in the round's form
             self.tally("revisions", added, differs and not added)
+
+    def agrees(self, parsed: Parsed, first: Record, record: Record) -> bool:
+        """A round's own fields (who moved, when, its note) are one value: every row of the round must agree."""
+        ok = True
+        for name in E.ROUND_COLUMNS:
+            if name in first.values and name in record.values and first.values[name] != record.values[name]:
+                f = parsed.entity.field(name)
+                self.problem(
+                    parsed,
+                    record,
+                    name,
+                    f"round {record.values['seq']} has {f.column} {shown_value(f, first.values[name])!r} on row "
+                    f"{first.row} but {shown_value(f, record.values[name])!r} here: every row of a round must agree",
+                )
+                ok = False
+        return ok
 
     def _keyed(self, parsed: Parsed, model: Any, entity: str, key_fields: tuple[str, ...]) -> None:
         """Discounts and extra costs: an offer's row per natural key (the key's fields absent count as empty)."""
