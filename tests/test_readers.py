@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,6 +54,26 @@ def test_a_reading_command_answers_while_another_program_writes(
     assert result.code in (0, 2) and "locked" not in result.err, result.err
     assert "(being imported)" not in result.out  # the other program's uncommitted write is not seen
     assert elapsed < 5, f"{' '.join(args)} waited {elapsed:.1f} s for the writer (busy timeout is 15 s)"
+
+
+@pytest.mark.sqlite_only
+def test_a_dry_run_answers_while_another_program_writes(
+    cli: Cli, demo_db_path: Path, write_lock: sqlite3.Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    before = dump(demo_db_path)
+    providers = tmp_path / "providers.csv"
+    providers.write_text("name,kind,parent\n一万网络,lessor,朗玥科技集团\n", encoding="utf-8")
+    start = time.monotonic()
+    result = cli("--db", str(demo_db_path), "import", str(providers), "--dry-run")
+    elapsed = time.monotonic() - start
+    assert result.code == 0, result.err
+    assert "Providers 一万网络: parent " in result.out and "→ '朗玥科技集团'" in result.out
+    assert elapsed < 5, f"the dry run waited {elapsed:.1f} s for the writer (busy timeout is 15 s)"
+    assert list(scratch.iterdir()) == []  # its scratch copy is gone
+    assert dump(demo_db_path) == before
 
 
 @pytest.mark.sqlite_only
@@ -116,6 +137,7 @@ def test_a_read_only_database_is_read_and_a_write_is_refused_clearly(
     folder, mount = read_only
     before = dump(folder / "quotes.db")
     db = mount / "quotes.db"
+    (tmp_path / "providers.csv").write_text("name,kind,parent\n一万网络,lessor,朗玥科技集团\n", encoding="utf-8")
     result = _read_only_view(
         folder,
         mount,
@@ -125,9 +147,11 @@ def test_a_read_only_database_is_read_and_a_write_is_refused_clearly(
         f"--db {db} export {tmp_path / 'board.xlsx'}",
         f"--db {db} scenario add x --gpus 8 --months 1",
         f"--db {db} import {tmp_path / 'nothing.csv'}",
+        f"--db {db} import {tmp_path / 'providers.csv'} --dry-run",
     )
     codes = [line for line in result.stdout.splitlines() if line.startswith("rc=")]
-    assert codes == ["rc=0"] * 4 + ["rc=2", "rc=2"], result.stdout + result.stderr
+    assert codes == ["rc=0"] * 4 + ["rc=2", "rc=2", "rc=0"], result.stdout + result.stderr
+    assert "Would change in existing rows:" in result.stdout  # a dry run needs no write permission
     assert "腾讯云" in result.stdout and "integrity: ok" in result.stdout
     assert "is read-only here (no write permission on the file or its folder" in result.stderr
     assert "Traceback" not in result.stderr

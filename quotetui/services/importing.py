@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 
 from quotetui.domain.errors import DatabaseProblem
+from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, parse_table
 from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
@@ -22,6 +23,7 @@ from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
 from quotetui.services.import_writer import ImportReport, Writer
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
+from quotetui.store.migrate import scratch_copy
 
 
 class _Rollback(Exception):
@@ -56,9 +58,31 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
             problems.append(Problem(table.file, _unknown_table(table)))
     # the rows that could be read are checked against the database too (unknown offers, duplicate terms …),
     # so one run lists every problem; any problem rolls the whole transaction back
+    if dry_run:  # on a scratch copy: a dry run is never blocked by another program's write, nor a read-only file
+        _refuse_damaged(db)
+        with scratch_copy(db) as scratch:
+            _write(scratch, by_entity, market, paths, problems, report, catalog, as_of, dry_run=True)
+    else:
+        _write(db, by_entity, market, paths, problems, report, catalog, as_of, dry_run=False)
+    return report
+
+
+def _write(
+    db: Database,
+    by_entity: dict[str, list[Parsed]],
+    market: list[MarketRows],
+    paths: list[Path],
+    problems: list[Problem],
+    report: ImportReport,
+    catalog: GpuCatalog,
+    as_of: date | None,
+    *,
+    dry_run: bool,
+) -> None:
     try:
         with db.write() as session:
-            _refuse_damaged(db)
+            if not dry_run:
+                _refuse_damaged(db)
             Writer(session, catalog, report, problems, as_of or utcnow().date()).run(by_entity, market)
             if problems:
                 files = {path.name: i for i, path in reversed(list(enumerate(paths)))}
@@ -69,7 +93,6 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
                 raise _Rollback
     except _Rollback:
         pass
-    return report
 
 
 def _refuse_damaged(db: Database) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +16,7 @@ import sqlalchemy as sa
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.timeutil import utcnow
 from quotetui.resources import migrations_dir
-from quotetui.store.engine import DbTarget, make_engine
+from quotetui.store.engine import Database, DbTarget, make_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -137,6 +140,25 @@ def _online_copy(source: Path, dest: Path) -> None:
             dst.close()
     finally:
         src.close()
+
+
+@contextmanager
+def scratch_copy(db: Database) -> Iterator[Database]:
+    """Where a dry run can write what it would write: for SQLite, a copy of the file in a temporary folder
+    (read with the online backup API, so neither another program's write lock nor a read-only file stops
+    it, and nothing is written to or beside the real file); removed when the block ends, also on SIGTERM
+    (which unwinds as SystemExit). A server's database is its own scratch: the caller rolls back."""
+    if db.target.path is None:
+        yield db
+        return
+    with tempfile.TemporaryDirectory(prefix="quotetui-dry-run-") as folder:
+        copy = Path(folder) / "scratch.db"
+        _online_copy(db.target.path, copy)
+        engine = make_engine(DbTarget(db.target.url, copy, is_default=False))
+        try:
+            yield Database(db.target, engine)  # messages name the real file, the writes go to the copy
+        finally:
+            engine.dispose()
 
 
 def backup_sqlite(source: Path, dest: Path) -> Path:
