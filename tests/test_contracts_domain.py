@@ -105,6 +105,31 @@ def test_an_open_incident_counts_until_now() -> None:
     assert apr.fee == 30000  # the whole month's fee: it is owed for the month
 
 
+def test_overlapping_incidents_never_take_out_more_than_the_whole_capacity() -> None:
+    june = (date(2026, 6, 1), date(2026, 7, 1))  # 720 contract hours
+    now = _utc(2026, 7, 1)
+    tiers = [Tier(Fraction(99, 100), Fraction(1, 10))]
+    # one outage recorded twice, shifted: 10:00-20:00 and 15:00-01:00 are 15 hours down, not 20
+    twice = [Outage(1, _utc(2026, 6, 5, 10), _utc(2026, 6, 5, 20), Fraction(1)),
+             Outage(2, _utc(2026, 6, 5, 15), _utc(2026, 6, 6, 1), Fraction(1))]  # fmt: skip
+    [m] = months(*june, twice, tiers, Fraction(72000), now)
+    assert (m.downtime_hours, m.availability, m.incidents) == (15, 1 - Fraction(15, 720), (1, 2))
+    # a quarter of the GPUs down 0-10 h, all of them 5-15 h: 5 × 1/4 + 10 × 1 = 11.25 hours, not 12.5
+    partial = [Outage(3, _utc(2026, 6, 9, 0), _utc(2026, 6, 9, 10), Fraction(1, 4)),
+               Outage(4, _utc(2026, 6, 9, 5), _utc(2026, 6, 9, 15), Fraction(1))]  # fmt: skip
+    [m] = months(*june, partial, tiers, Fraction(72000), now)
+    assert m.downtime_hours == Fraction(45, 4)
+    # the whole month down, recorded twice: availability 0 %, never -100 %
+    whole = [Outage(n, _utc(2026, 6, 1), _utc(2026, 7, 1), Fraction(1)) for n in (5, 6)]
+    [m] = months(*june, whole, tiers, Fraction(72000), now)
+    assert (m.availability, m.credit) == (0, 7200)
+    # two partial incidents on different GPUs still add: 2 + 3 of 16 GPUs down for the same 8 hours
+    apart = [Outage(7, _utc(2026, 6, 20, 0), _utc(2026, 6, 20, 8), Fraction(2, 16)),
+             Outage(8, _utc(2026, 6, 20, 0), _utc(2026, 6, 20, 8), Fraction(3, 16))]  # fmt: skip
+    [m] = months(*june, apart, tiers, Fraction(72000), now)
+    assert m.downtime_hours == Fraction(5, 2)
+
+
 def test_invoice_periods_and_the_one_cent_tolerance() -> None:
     assert period_months(date(2026, 1, 1), date(2026, 1, 31)) == 1
     assert period_months(date(2026, 1, 31), date(2026, 2, 27)) == 1  # to the day before 28 February

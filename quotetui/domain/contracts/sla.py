@@ -1,9 +1,10 @@
 """Availability achieved in each calendar month of a contract and the credit owed under its SLA schedule.
 
 Downtime is weighted by the share of capacity an incident takes out: 2 of 16 GPUs down for 10 hours is
-1.25 hours of full outage. A month counts only the hours the contract runs in it. The credit is the
-schedule's deepest tier the month falls *strictly* below (exactly 99.9 % earns nothing under "below 99.9 %"),
-as a share of that month's fee. The month in progress counts its hours so far (availability to date).
+1.25 hours of full outage; overlapping incidents add up to at most the whole capacity. A month counts only
+the hours the contract runs in it. The credit is the schedule's deepest tier the month falls *strictly*
+below (exactly 99.9 % earns nothing under "below 99.9 %"), as a share of that month's fee. The month in
+progress counts its hours so far (availability to date).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import calendar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from fractions import Fraction
+from itertools import pairwise
 
 from quotetui.domain.contracts.dates import add_months
 
@@ -68,6 +70,20 @@ def _hours(a: datetime, b: datetime) -> Fraction:
     return Fraction(delta.days * 86400 + delta.seconds, 3600) + Fraction(delta.microseconds, 3_600_000_000)
 
 
+def _downtime(lo: datetime, hi: datetime, outages: list[Outage], now: datetime) -> tuple[Fraction, list[int]]:
+    """Capacity-weighted hours down between ``lo`` and ``hi``. Incidents that overlap add their shares, but
+    never beyond the whole capacity: two incidents recorded for one outage (or a full outage during a partial
+    one) cannot take out more than every GPU, so availability never goes below zero."""
+    spans = [(max(lo, o.started_at), min(hi, o.ended_at or now), o) for o in outages]
+    spans = [(a, b, o) for a, b, o in spans if b > a]
+    edges = sorted({t for a, b, _ in spans for t in (a, b)})
+    down = Fraction(0)
+    for a, b in pairwise(edges):
+        taken = sum((o.share for s, e, o in spans if s <= a and b <= e), Fraction(0))
+        down += _hours(a, b) * min(taken, Fraction(1))
+    return down, [o.id for _, _, o in spans]
+
+
 def months(
     start: date,
     end: date,
@@ -88,13 +104,7 @@ def months(
             month = following
             continue
         hours = _hours(lo, hi)
-        down, hit = Fraction(0), []
-        for o in outages:
-            o_end = o.ended_at or now
-            a, b = max(lo, o.started_at), min(hi, o_end)
-            if b > a:
-                down += _hours(a, b) * o.share
-                hit.append(o.id)
+        down, hit = _downtime(lo, hi, outages, now)
         availability = 1 - down / hours
         days = calendar.monthrange(month.year, month.month)[1]
         fee = monthly_fee * _hours(lo, min(_at(following), _at(end))) / (days * 24)
