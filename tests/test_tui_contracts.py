@@ -88,3 +88,25 @@ async def test_sign_then_follow_a_contract(demo_db_path: Path) -> None:
         assert "204,000.01" in body and "0.01" in body
         assert "credits owed 71,400.00 CNY" in body
     assert count_rows(demo_db_path, Incident) == 1 and count_rows(demo_db_path, Invoice) == 1
+
+
+async def test_sign_after_our_counter_says_why_and_opens_no_form(demo_db_path: Path, tmp_path: Path) -> None:
+    from tests.conftest import run_cli, sql
+
+    [(last,)] = sql(demo_db_path, "SELECT MAX(seq) FROM quote_revision WHERE offer_id = 1")
+    rounds = tmp_path / "negotiation.csv"
+    rounds.write_text("provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+                      f"一万网络,8×H100 SXM5 整机,{last + 1},counter,2026-11-29 10:00+08:00,60000,node_month,CNY,1\n",
+                      encoding="utf-8")  # fmt: skip
+    assert run_cli("--db", str(demo_db_path), "import", str(rounds)).code == 0
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_offer(1)
+        await settle(pilot)
+        await pilot.press("S")
+        await pilot.pause()
+        assert not isinstance(app.screen, FormScreen)
+        told = " ".join(text for text, _ in app.told)
+        assert f"the last round ({last + 1}) is our counter-offer" in told
+        assert f"the provider's current offer is round {last}" in told

@@ -145,7 +145,14 @@ def add(
     offer: Annotated[int, flag(ID, "--offer", help="The offer accepted.", metavar="ID")],
     start: Annotated[date, flag(C("start"), "--start", help="First day of service.")],
     term_months: Annotated[int, flag(C("term_months"), "--term-months", help="Length of the term.")],
-    revision: Annotated[int | None, flag(E.SEQ, "--revision", help="The round signed (default: the latest).")] = None,
+    revision: Annotated[
+        int | None,
+        flag(
+            E.SEQ,
+            "--revision",
+            help="The round signed (default: the current one, the provider's latest; never our counter).",
+        ),
+    ] = None,
     notice_days: Annotated[int | None, flag(C("notice_days"), "--notice-days", help="Notice before the end.")] = None,
     auto_renew: Annotated[bool, typer.Option("--auto-renew", help="Renews unless notice is given.")] = False,
     renewal_months: Annotated[

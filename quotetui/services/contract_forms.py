@@ -10,7 +10,7 @@ from typing import Any
 from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
-from quotetui.services.contracts import accept_offer, add_incident, add_invoice
+from quotetui.services.contracts import accept_offer, add_incident, add_invoice, round_to_be_signed
 from quotetui.services.forms import FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Offer
@@ -19,6 +19,9 @@ ZERO = Decimal(0)
 
 
 def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
+    """The form signing ``offer_id`` at its current round; refused before it opens when the last round is our
+    counter (``BadInput`` naming the rounds)."""
+    seq = round_to_be_signed(db, offer_id)
     with db.session() as session:
         offer = session.get(Offer, offer_id)
         if offer is None:
@@ -31,7 +34,7 @@ def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
             "gpus": str(offer.gpus_per_node),
             "tolerance": "0",
         }
-        title = f"Sign #{offer_id} {offer.name}: a contract keeps the agreed terms"
+        title = f"Sign #{offer_id} {offer.name} at round {seq}: a contract keeps the agreed terms"
         return FormSpec(title, E.CONTRACT.form_fields, values, entity=E.CONTRACT)
 
 

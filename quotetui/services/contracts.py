@@ -20,6 +20,7 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
+from quotetui.domain.economics.rounds import round_to_sign
 from quotetui.domain.enums import BillingCadence, OfferStatus
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
@@ -32,13 +33,22 @@ from quotetui.store.models import Contract, Incident, Invoice, Offer, QuoteRevis
 
 
 def _revision(offer: OfferInput, seq: int | None) -> tuple[int, tuple[PriceOption, ...]]:
-    if seq is None:
-        last = offer.revisions[-1]
-        return last.seq, last.options
-    for r in offer.revisions:
-        if r.seq == seq:
-            return r.seq, r.options
-    raise BadInput(f"offer #{offer.id} has no round {seq} (rounds 1–{offer.revisions[-1].seq})")
+    """The round signed: ``seq``, else the current round (never our own counter-offer)."""
+    try:
+        r = round_to_sign(offer.revisions, lambda r: r.seq, lambda r: r.mover, lambda r: bool(r.options), seq)
+    except BadInput as exc:
+        raise BadInput(f"offer #{offer.id}: {exc}") from None
+    return r.seq, r.options
+
+
+def round_to_be_signed(db: Database, offer_id: int) -> int:
+    """The round a contract on ``offer_id`` is signed at by default (the form says it before it opens);
+    ``BadInput`` naming the rounds when the last one is our counter."""
+    with db.session() as session:
+        found = load_offer_inputs(session, [offer_id])
+    if not found:
+        raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+    return _revision(found[0], None)[0]
 
 
 def _agreed(

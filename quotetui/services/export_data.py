@@ -113,7 +113,12 @@ def gather(
             session.exec(
                 select(QuoteRevision, RevisionPrice)
                 .join(RevisionPrice, col(RevisionPrice.revision_id) == col(QuoteRevision.id))
-                .order_by(col(QuoteRevision.offer_id), col(QuoteRevision.seq), col(RevisionPrice.term_months))
+                .order_by(
+                    col(QuoteRevision.offer_id),
+                    col(QuoteRevision.seq),
+                    col(RevisionPrice.term_months),
+                    col(RevisionPrice.id),
+                )
             ).all()
         )
         tiers: dict[int, list[SlaCreditTier]] = {}

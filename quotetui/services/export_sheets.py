@@ -13,6 +13,7 @@ from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.money import plain
 from quotetui.io.xlsx_write import (
     INTEGER,
@@ -187,18 +188,22 @@ def offers(data: ExportData) -> Sheet:
     return Sheet("Offers", columns, rows())
 
 
-def _current_prices(data: ExportData) -> dict[int, Any]:
-    """The headline price of each offer's latest round put forward by the provider."""
-    by_offer: dict[int, dict[int, list[Any]]] = {}
+def _current_rounds(data: ExportData) -> dict[int, tuple[Any, list[Any]]]:
+    """Each offer's current round (the domain's one definition) with its price options."""
+    grouped: dict[int, dict[int, tuple[Any, list[Any]]]] = {}
     for rev, price in data.rounds:
-        if rev.mover.value != "counter":
-            by_offer.setdefault(rev.offer_id, {}).setdefault(rev.seq, []).append(price)
+        grouped.setdefault(rev.offer_id, {}).setdefault(rev.seq, (rev, []))[1].append(price)
     out = {}
-    for offer_id, rounds in by_offer.items():
-        latest = rounds[max(rounds)]
-        periodic = [p for p in latest if p.unit.value != "term_total"] or latest
-        out[offer_id] = min(periodic, key=lambda p: p.term_months)
+    for offer_id, rounds in grouped.items():
+        found = current_round(rounds.values(), lambda r: r[0].mover, lambda r: bool(r[1]))
+        if found is not None:
+            out[offer_id] = found
     return out
+
+
+def _current_prices(data: ExportData) -> dict[int, Any]:
+    """The headline price of each offer's current round."""
+    return {offer_id: base_option(prices) for offer_id, (_, prices) in _current_rounds(data).items()}
 
 
 # -- Side by side ------------------------------------------------------------------------------------------
@@ -260,10 +265,7 @@ def negotiation(data: ExportData) -> Sheet:
         Column("target price (same unit)", 14, MONEY),
         Column("target vs current", 10, PERCENT),
     ]
-    last: dict[int, tuple[int, Any]] = {}
-    for rev, price in data.rounds:
-        if rev.mover.value != "counter":
-            last[rev.offer_id] = (rev.seq, price.id)
+    last = {offer_id: (rev.seq, prices[-1].id) for offer_id, (rev, prices) in _current_rounds(data).items()}
 
     def rows() -> Iterator[list[Any]]:
         for rev, price in data.rounds:

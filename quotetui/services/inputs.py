@@ -19,7 +19,7 @@ from quotetui.domain.economics.inputs import (
     Revision,
     ScenarioInput,
 )
-from quotetui.domain.enums import Mover
+from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.store.catalog import load_catalog
@@ -188,10 +188,10 @@ def load_offer_inputs(
         joins=((providers, providers.c.id == _table(Offer).c.provider_id),),
     ):
         rounds = revisions.get(o.id, [])
-        priced = [(rev, opts) for rev, opts in rounds if opts and rev.mover is not Mover.COUNTER]
-        if not priced:
+        found = current_round(rounds, lambda r: r[0].mover, lambda r: bool(r[1]))
+        if found is None:
             continue
-        current, options = priced[-1]
+        current, options = found
         result.append(
             OfferInput(
                 id=o.id,

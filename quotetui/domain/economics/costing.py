@@ -14,9 +14,11 @@ Definitions (DESIGN.md section 3):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Protocol, TypeVar
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
 from quotetui.domain.economics.exact import ceil, q
@@ -81,8 +83,22 @@ def nodes_needed(gpu_count: int, gpus_per_node: int) -> int:
     return -(-gpu_count // gpus_per_node)
 
 
-def base_option(options: tuple[PriceOption, ...]) -> PriceOption:
-    """The headline price: the shortest-term option quoted per hour or month (not a whole-term total)."""
+class Quoted(Protocol):
+    """Anything with a price unit and a term: a domain price option or a stored one."""
+
+    @property
+    def unit(self) -> PriceUnit: ...
+
+    @property
+    def term_months(self) -> int: ...
+
+
+Q = TypeVar("Q", bound=Quoted)
+
+
+def base_option(options: Sequence[Q]) -> Q:
+    """The headline price of a round: the shortest-term option quoted per hour or month (not a whole-term
+    total; the first listed when two have the same term)."""
     periodic = [o for o in options if o.unit is not PriceUnit.TERM_TOTAL]
     return min(periodic or options, key=lambda o: o.term_months)
 

@@ -21,8 +21,9 @@ from quotetui.domain.economics.costing import base_option, cost_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision
+from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import to_node_month
-from quotetui.domain.enums import OfferStatus
+from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
 
 
@@ -69,13 +70,14 @@ def price_history(offer: OfferInput, assumptions: Assumptions) -> list[PricePoin
 
 
 def savings(offer: OfferInput, assumptions: Assumptions) -> Savings | None:
-    priced = [r for r in offer.revisions if r.options and r.mover != "counter"]
-    if not priced:
+    current = current_round(offer.revisions, lambda r: r.mover, lambda r: bool(r.options))
+    if current is None:
         return None
-    lists = [r for r in priced if r.mover == "list"]
-    providers = [r for r in priced if r.mover != "list"] or priced
+    priced = [r for r in offer.revisions if r.options and not is_ours(r.mover)]
+    lists = [r for r in priced if r.mover == Mover.LIST]
+    providers = [r for r in priced if r.mover != Mover.LIST] or priced
     return Savings(
-        current=_point(offer, priced[-1], assumptions),
+        current=_point(offer, current, assumptions),
         first=_point(offer, providers[0], assumptions),
         list_price=_point(offer, lists[-1], assumptions) if lists else None,
     )

@@ -1,0 +1,66 @@
+"""Which negotiation round is the offer's price: one definition for the ranking, the negotiation figures,
+signing a contract and the export.
+
+A round is put forward by the provider (a published ``list`` price, a ``provider`` round, the agreed
+``final`` price) or by us (a ``counter``-offer). **The current round** is the latest round, by number, that
+the provider put forward and that has at least one price option: our counter is what we asked for, never
+the price. An offer whose only priced rounds are our counters has no current round (nothing to rank).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from quotetui.domain.enums import Mover
+from quotetui.domain.errors import BadInput
+
+R = TypeVar("R")
+
+
+def is_ours(mover: str) -> bool:
+    """Whether a round is our own counter-offer (the only kind that is never the price)."""
+    return mover == Mover.COUNTER
+
+
+def current_round(rounds: Iterable[R], mover: Callable[[R], str], priced: Callable[[R], bool]) -> R | None:
+    """The current round of ``rounds`` (in round order): the latest priced one the provider put forward."""
+    found = None
+    for r in rounds:
+        if priced(r) and not is_ours(mover(r)):
+            found = r
+    return found
+
+
+def round_to_sign(rounds: Sequence[R], seq_of: Callable[[R], int], mover: Callable[[R], str],
+                  priced: Callable[[R], bool], seq: int | None) -> R:  # fmt: skip
+    """The round a contract is signed at: ``seq`` if given, else the current round. Our own counter is
+    refused either way, naming the rounds: a provider that accepted it records it as a ``final`` round."""
+    if not rounds:
+        raise BadInput("the offer has no rounds to sign")
+    last = rounds[-1]
+    if seq is not None:
+        chosen = next((r for r in rounds if seq_of(r) == seq), None)
+        if chosen is None:
+            raise BadInput(f"no round {seq} (rounds {seq_of(rounds[0])}–{seq_of(last)})")
+        if is_ours(mover(chosen)):
+            raise BadInput(
+                f"round {seq} is our counter-offer, not a price the provider gave; if they accepted it, "
+                "record their acceptance as a final round and sign that"
+            )
+        if not priced(chosen):
+            raise BadInput(f"round {seq} has no price option to sign")
+        return chosen
+    current = current_round(rounds, mover, priced)
+    if is_ours(mover(last)):
+        offered = f"the provider's current offer is round {seq_of(current)}" if current else "they have no priced round"
+        raise BadInput(
+            f"the last round ({seq_of(last)}) is our counter-offer, waiting for the provider's answer; {offered}. "
+            "Record their answer first, or name the round to sign (--round)"
+        )
+    if current is None:
+        raise BadInput("the offer has no priced round the provider put forward")
+    return current
+
+
+__all__ = ["current_round", "is_ours", "round_to_sign"]
