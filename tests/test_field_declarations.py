@@ -223,6 +223,7 @@ BOUNDED = [
     for value in (
         *([f.maximum + 1 if f.kind == "int" else f.maximum * 2] if f.maximum is not None else []),
         *([f.minimum - 1] if f.minimum is not None else []),
+        *([Decimal(0)] if f.positive else []),
     )
 ]
 
@@ -239,7 +240,7 @@ def test_every_bound_of_every_entity_is_refused_alike_by_form_import_and_demo_fi
     with pytest.raises(FieldErrors) as form:
         parse((field,), {field.name: text})
     message = form.value.errors[field.name]
-    assert message.startswith(("must be at most", "must be at least", "must not be negative")), message
+    assert message.startswith(("must be at most", "must be at least", "must not be negative", "must be more than zero"))
     if field.sheet:
         with pytest.raises(ValueError, match=re.escape(message)):
             convert(field, f"{value:f}", GpuCatalog(BUILTIN))

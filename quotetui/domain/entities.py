@@ -248,7 +248,9 @@ def price_rules(values: Mapping[str, Any]) -> dict[str, str]:
     return problems
 
 
-AMOUNT = _money("amount", "Price", required=True, header="price", aliases=("价格", "单价", "amount"))
+AMOUNT = _money(
+    "amount", "Price", required=True, positive=True, header="price", aliases=("价格", "单价", "amount")
+)  # a compute price of zero is not a quote: it would rank first and be everyone's BATNA
 AMOUNT_HIGH = _money(
     "amount_high",
     "… up to (a range)",

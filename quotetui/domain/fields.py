@@ -58,6 +58,7 @@ class Field:
     required: bool = False
     minimum: Decimal | None = None
     maximum: Decimal | None = None
+    positive: bool = False  # more than zero (a price: zero is not a quote)
     max_length: int | None = None
     places: int | None = None  # decimal places kept exactly ("decimal" kinds; money and ratios have theirs)
     unit: str = ""  # "GPUs", "months", "TB" … shown in forms and notes
@@ -84,7 +85,9 @@ class Field:
 
     def bounds(self) -> str:
         parts = []
-        if self.minimum is not None:
+        if self.positive:
+            parts.append("more than 0")
+        elif self.minimum is not None:
             parts.append(f"at least {_show(self, self.minimum)}")
         if self.maximum is not None:
             parts.append(f"at most {_show(self, self.maximum)}")
@@ -200,6 +203,8 @@ def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
         raise BadInput(
             "must not be negative" if field.minimum == 0 else f"must be at least {_show(field, field.minimum)}"
         )
+    if field.positive and value <= 0:
+        raise BadInput("must be more than zero")
     if field.maximum is not None and value > field.maximum:
         raise BadInput(f"must be at most {_show(field, field.maximum)}")
     return value

@@ -11,11 +11,11 @@ from typing import Any
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import base_option
-from quotetui.domain.economics.evaluate import Evaluation, evaluate, rank
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
-from quotetui.domain.fx import FxTable, MissingFxRate
+from quotetui.domain.fx import FxTable
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import fx_table, load_offer_inputs
@@ -62,7 +62,7 @@ def rank_offers(
     for offer in offers:
         try:
             evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
-        except MissingFxRate as exc:
+        except NOT_COMPARABLE as exc:
             skipped.append((offer, str(exc)))
     return Ranking(scenario_input, day, rank(evaluations), skipped, fx)
 

@@ -7,13 +7,13 @@ from datetime import date
 from typing import Any
 
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.evaluate import Evaluation, evaluate
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.economics.negotiation import Savings, Target, find_batna, savings, target_price
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
-from quotetui.domain.fx import FxTable, MissingFxRate
+from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.economics import decimal_text, rank_offers
 from quotetui.services.inputs import load_offer_inputs
@@ -116,7 +116,7 @@ def negotiate_offer(
         return None
     try:
         this = evaluate(offers[0], scenario, fx, Assumptions())
-    except MissingFxRate:
+    except NOT_COMPARABLE:
         return None
     return negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx)
 

@@ -29,7 +29,18 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import InterFabric, Metric, Provenance
-from quotetui.domain.fx import FxTable
+from quotetui.domain.errors import BadInput
+from quotetui.domain.fx import FxTable, MissingFxRate
+from quotetui.domain.money import plain
+
+
+class NotPriced(BadInput):
+    """An offer whose current price is zero or negative (stored before input refused it): a data error to
+    correct, never the cheapest offer, a BATNA or a target."""
+
+
+NOT_COMPARABLE = (MissingFxRate, NotPriced)
+"""What keeps an offer out of a ranking (listed with its reason) instead of stopping it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +220,12 @@ def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) ->
 
 
 def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
+    for option in offer.options:
+        if option.amount <= 0:
+            raise NotPriced(
+                f"offer #{offer.id}'s current price ({option.label}) is {plain(option.amount)} {option.currency}, "
+                "not more than zero: correct the round"
+            )
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
     costs = [cost_option(offer, option, scenario, fx, assumptions) for option in price_options(offer)]
     costs.sort(key=lambda c: (c.total, c.option.term_months))
