@@ -104,24 +104,29 @@ def base_option(options: Sequence[Q]) -> Q:
 
 
 def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
-    """The current options plus those implied by term/prepay discounts on the base (shortest-term) option."""
+    """The current options plus those a term or prepay discount implies. A discount for a term the round
+    does not quote adds that term at the base (shortest-term) price; a prepay discount for a term the round
+    quotes without prepayment adds its prepaid variant at that term's own price ("95,000 a node-month on a
+    12-month term, 5 % off for annual prepay" is 12 × 95,000 × 0.95)."""
     options = list(offer.options)
     base = base_option(offer.options)
     for d in offer.discounts:
         if d.kind not in (DiscountKind.TERM, DiscountKind.PREPAY) or d.rate is None:
             continue
         term = d.min_term_months or max(base.term_months, 1)
-        if base.unit is PriceUnit.TERM_TOTAL or any(o.term_months == term and o.unit is base.unit for o in options):
-            continue
+        same = [o for o in options if o.term_months == term and o.unit is base.unit]
+        if base.unit is PriceUnit.TERM_TOTAL or any(o.prepay or not d.needs_prepay for o in same):
+            continue  # the round quotes this term already (prepaid, where the discount needs it)
+        template = same[0] if same else base
         options.append(
             PriceOption(
                 term_months=term,
                 unit=base.unit,
-                amount=base.amount,
-                amount_high=base.amount_high,
-                currency=base.currency,
-                prepay=d.requires_prepay or d.kind is DiscountKind.PREPAY,
-                is_estimate=base.is_estimate,
+                amount=template.amount,
+                amount_high=template.amount_high,
+                currency=template.currency,
+                prepay=d.needs_prepay,
+                is_estimate=template.is_estimate,
                 note=d.description,
                 from_discount=d.id,
             )
@@ -141,7 +146,7 @@ def _discount_applies(d: DiscountTerm, option: PriceOption, scenario: ScenarioIn
             return False, "another term discount defines this option"
     if d.min_term_months is not None and option.term_months < d.min_term_months:
         return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
-    if d.requires_prepay and not option.prepay:
+    if d.needs_prepay and not option.prepay:
         return False, "needs prepayment"
     if d.min_gpus is not None and scenario.gpu_count < d.min_gpus:
         return False, f"needs at least {d.min_gpus} GPUs (scenario: {scenario.gpu_count})"

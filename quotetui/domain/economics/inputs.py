@@ -88,6 +88,11 @@ class DiscountTerm:
     description: str | None = None
 
     @property
+    def needs_prepay(self) -> bool:
+        """A prepay discount is for paying in advance, whether or not the row says so again."""
+        return self.requires_prepay or self.kind is DiscountKind.PREPAY
+
+    @property
     def label(self) -> str:
         rate = f"{plain(self.rate * 100)} %" if self.rate is not None else "rate not quoted"
         return f"{self.kind.value} discount {rate}" + (f" ({self.description})" if self.description else "")
