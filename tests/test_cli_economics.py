@@ -142,6 +142,8 @@ def test_calc_train_costs_a_run_under_an_offer(cli, demo_db_path: Path) -> None:
     )
     assert data["gpu_model"] == "H100 SXM5" and data["scaling_source"] == "default"
     assert data["cost"]["options"][0]["billed"].endswith("months") and data["cost"]["currency"] == "CNY"
+    # a given MFU is whole-job: 3.14e23 ÷ (32 × 989e12 × 0.5) = 19,843,276 s = 229.67 days, no 0.85 on top
+    assert data["scaling"] == "1" and data["wall_days"] == "229.67"
 
 
 def test_calc_term_and_rent_vs_buy_design_checks(cli, db_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from quotetui.domain.economics.training import (
     cost_run,
     default_scaling,
     implied_mfu,
+    job_scaling,
     plan_training,
     training_flops,
 )
@@ -33,6 +34,24 @@ def test_design_check_gpt3_on_32_h100_takes_229_7_days() -> None:
     assert dec(plan.seconds, 0) == Decimal("19843276")
     assert dec(plan.wall_days, 1) == Decimal("229.7")
     assert plan.gpu_hours == 32 * plan.wall_hours
+
+
+def test_scaling_applies_only_to_an_mfu_measured_on_fewer_nodes_than_the_plan() -> None:
+    ib, nvs = InterFabric.INFINIBAND_NDR, IntraFabric.NVSWITCH
+    whole_job = Assumed(Fraction(1, 2), "given", "")
+    assert job_scaling(whole_job, 32, 8, nvs, ib).value == 1  # given or default: communication included
+    on_one_node = Assumed(Fraction(1, 2), "claimed", "", measured_gpus=8)
+    extrapolated = job_scaling(on_one_node, 32, 8, nvs, ib)
+    assert extrapolated.value == Fraction(95, 100) and "measured on 8 GPUs, extrapolated to 32" in extrapolated.note
+    assert job_scaling(on_one_node, 8, 8, nvs, ib).value == 1  # the plan runs at the measured scale
+    assert job_scaling(Assumed(Fraction(1, 2), "claimed", "", measured_gpus=64), 32, 8, nvs, ib).value == 1
+    assert job_scaling(Assumed(Fraction(1, 2), "claimed", "", measured_gpus=4), 8, 8, nvs, ib).value == 1  # one node
+    with pytest.raises(BadInput, match="no scale-out network"):
+        job_scaling(whole_job, 16, 8, nvs, InterFabric.NONE)
+    # the GPT-3 check with a single-node claim on RoCE: 229.67 days ÷ 0.90 = 255.19 days
+    plan = plan_training(q("3.14e23"), "given", 32, H100, on_one_node, job_scaling(on_one_node, 32, 8, nvs,
+                         InterFabric.ROCE_V2))  # fmt: skip
+    assert dec(plan.wall_days, 2) == Decimal("255.19")
 
 
 def test_flops_from_parameters_and_tokens() -> None:

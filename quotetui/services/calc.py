@@ -19,8 +19,8 @@ from quotetui.domain.economics.training import (
     RunCost,
     TrainingPlan,
     cost_run,
-    default_scaling,
     implied_mfu,
+    job_scaling,
     plan_training,
     training_flops,
 )
@@ -99,6 +99,24 @@ class TrainResult:
         }
 
 
+def _mfu_and_scaling(
+    mfu: Fraction | None, scaling: Fraction | None, offer: OfferInput | None, gpus: int, assumptions: Assumptions
+) -> tuple[Assumed, Assumed]:
+    """The MFU a plan rests on (given, else the offer's evidence, else the default) and the scaling applied on
+    top of it (given, else 1.0 for a whole-job MFU, the fabric's efficiency for a smaller-scale measurement)."""
+    if mfu is not None:
+        chosen = Assumed(mfu, "given", f"{pct(mfu, 1)} % given (a whole-job MFU)")
+    elif offer is not None:
+        chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops)
+    else:
+        chosen = choose_mfu((), assumptions)
+    if scaling is not None:
+        return chosen, Assumed(scaling, "given", f"{dec(scaling, 2)} given")
+    if offer is None:
+        return chosen, job_scaling(chosen, gpus, None, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
+    return chosen, job_scaling(chosen, gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
+
+
 def calc_train(
     db: Database,
     *,
@@ -132,18 +150,7 @@ def calc_train(
         fx = fx_table(session, utcnow().date())
     if spec is None:
         raise BadInput("name the GPU with --gpu MODEL, or give --offer ID")
-    if mfu_value is not None:
-        chosen_mfu = Assumed(mfu_value, "given", f"{pct(mfu_value, 1)} % given with --mfu")
-    elif offer is not None:
-        chosen_mfu = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops)
-    else:
-        chosen_mfu = choose_mfu((), assumptions)
-    if scaling_value is not None:
-        chosen_scaling = Assumed(scaling_value, "given", f"{dec(scaling_value, 2)} given with --scaling")
-    elif offer is not None:
-        chosen_scaling = default_scaling(gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
-    else:
-        chosen_scaling = default_scaling(gpus, 8, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
+    chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions)
     plan = plan_training(total, source, gpus, spec, chosen_mfu, chosen_scaling)
     costs = cost_run(plan, offer, fx, offer.currency, assumptions) if offer is not None else []
     label = f"#{offer.id} {offer.provider} {offer.name}" if offer is not None else None
@@ -295,16 +302,7 @@ def training_runs(
     runs, skipped = [], []
     for offer in offers:
         try:
-            chosen_mfu = (
-                Assumed(mfu_value, "given", f"{pct(mfu_value, 1)} % given")
-                if mfu_value is not None
-                else choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops)
-            )
-            chosen_scaling = (
-                Assumed(scaling_value, "given", "given")
-                if scaling_value is not None
-                else default_scaling(gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
-            )
+            chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions)
             plan = plan_training(total, source, gpus, offer.gpu, chosen_mfu, chosen_scaling)
             runs.append(OfferRun(offer, plan, cost_run(plan, offer, fx, currency, assumptions)))
         except QuotetuiError as exc:

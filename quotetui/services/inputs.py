@@ -238,6 +238,7 @@ def _evidence(session: Session, ids: list[int] | None) -> dict[int, list[Evidenc
         "qualifier",
         "workload",
         "source_id",
+        "gpu_count",
         session=session,
         ids=ids,
         extra=(sources.c.title, logs.c.tool, logs.c.host),
@@ -248,7 +249,7 @@ def _evidence(session: Session, ids: list[int] | None) -> dict[int, list[Evidenc
             continue
         origin = b.title if b.source_id else " on ".join(x for x in (b.tool, b.host) if x) or None
         found[b.offer_id].append(
-            Evidence(b.id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, origin)
+            Evidence(b.id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, origin, b.gpu_count)
         )
     return found
 

@@ -50,6 +50,7 @@ class Assumed:
     value: Fraction
     source: str  # verified | claimed | sla | default
     note: str
+    measured_gpus: int | None = None  # an MFU measured on this many GPUs (None: a whole-job or default figure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,7 @@ def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, peak_tf
     where = e.source or "evidence"
     if share >= GEMM_HEALTHY_SHARE:
         note = f"{base.note}; verified GEMM {e.value} TFLOPS = {pct(share, 1)} % of peak confirms the GPU ({where})"
-        return Assumed(base.value, base.source, note)
+        return Assumed(base.value, base.source, note, base.measured_gpus)
     factor = share / GEMM_HEALTHY_SHARE
     return Assumed(
         base.value * factor,
@@ -156,6 +157,7 @@ def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, peak_tf
         f"{pct(base.value, 1)} % × {dec(factor, 3)} = {pct(base.value * factor, 1)} %: verified GEMM {e.value} "
         f"TFLOPS is {pct(share, 1)} % of the {peak_tflops} TFLOPS peak, a healthy GPU reaches "
         f"{pct(GEMM_HEALTHY_SHARE, 0)} % ({where}); before: {base.note}",
+        base.measured_gpus,
     )
 
 
@@ -164,7 +166,9 @@ def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assum
     verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
     if verified:
         e = verified[-1]
-        return Assumed(q(e.value), "verified", f"measured {pct(q(e.value), 1)} % ({e.source or 'evidence'})")
+        on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
+        note = f"measured {pct(q(e.value), 1)} %{on} ({e.source or 'evidence'})"
+        return Assumed(q(e.value), "verified", note, e.gpu_count)
     notes = []
     for e in sorted((e for e in mfu if e.provenance is Provenance.CLAIMED), key=_range_low):
         value = _range_low(e)
@@ -179,7 +183,9 @@ def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assum
             if value > MFU_OPTIMISTIC
             else ""
         )
-        return Assumed(value, "claimed", f"claimed {span}{low} ({where}{e.source or 'no source'}){warn}")
+        on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
+        note = f"claimed {span}{low}{on} ({where}{e.source or 'no source'}){warn}"
+        return Assumed(value, "claimed", note, e.gpu_count)
     note = f"default {pct(assumptions.default_mfu, 0)} % of dense BF16 peak: no MFU verified or credibly claimed"
     if notes:
         note += "; " + "; ".join(notes)

@@ -125,6 +125,7 @@ class Evidence:
     qualifier: str = ""
     workload: str | None = None
     source: str | None = None  # the claim's source title, or the evidence's tool and host
+    gpu_count: int | None = None  # the GPUs it was measured on, where known
 
 
 @dataclass(frozen=True, slots=True)
