@@ -326,3 +326,25 @@ def test_bad_flags_exit_2_with_a_clear_message(cli, db_path: Path, args: list[st
         return
     assert result.code == 2, result.out
     assert message in result.err and "Traceback" not in result.err
+
+
+def test_every_option_of_the_current_round_has_its_savings_and_target(  # type: ignore[no-untyped-def]
+    cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    rounds = tmp_path / "negotiation.csv"
+    rounds.write_text(
+        "provider,offer,round,mover,quoted_at,price,unit,currency,term_months,prepay\n"
+        "一万网络,8×A100 80GB SXM4 整机,2,provider,2026-12-01 10:00+08:00,80000,node_month,CNY,1,\n"
+        "一万网络,8×A100 80GB SXM4 整机,2,provider,2026-12-01 10:00+08:00,700000,term_total,CNY,12,yes\n",
+        encoding="utf-8",
+    )
+    assert cli("--db", str(demo_db_path), "import", str(rounds)).code == 0
+    data = _json(cli, "--db", str(demo_db_path), "explain", "3", "--json")
+    options = {o["unit"]: o for o in data["negotiation"]["options"]}
+    # against the same option of the list round: (88,000 − 80,000) ÷ 88,000 and (750,000 − 700,000) ÷ 750,000
+    assert options["node_month"]["savings_vs_list_pct"] == "9.0909"
+    assert options["term_total"]["savings_vs_list_pct"] == "6.6667"
+    assert options["node_month"]["current"] == "80000" and options["term_total"]["current"] == "700000"
+    # the targets tie the same total: the annual one is 12 × the monthly one, to the cent each rounded down
+    monthly, annual = Decimal(options["node_month"]["target_price"]), Decimal(options["term_total"]["target_price"])
+    assert abs(annual - 12 * monthly) < Decimal("0.12")

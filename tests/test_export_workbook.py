@@ -218,3 +218,18 @@ def test_writer_keeps_each_cells_format_to_itself(tmp_path: Path) -> None:
     assert sheet["D2"].data_type == "s" and sheet["D2"].value == "=not a formula"
     assert sheet["B3"].font.b and sheet["B3"].value == 3
     assert sheet["C3"].value == "=C2*2" and sheet["C3"].number_format == MONEY
+
+
+def test_the_negotiation_sheet_gives_every_option_its_target_in_its_own_unit(workbook: Path) -> None:
+    sheet = load_workbook(workbook, read_only=True)["Negotiation"]
+    rows = sheet.iter_rows(values_only=True)
+    header = list(next(rows))
+    at = {name: header.index(name) for name in ("offer", "unit", "price", "target price (same unit)")}
+    three = {r[at["unit"]]: r for r in rows if r[at["offer"]] == "8×A100 80GB SXM4 整机"}
+    monthly, annual = three["node_month"], three["term_total"]
+    assert (monthly[at["price"]], annual[at["price"]]) == (88000, 750000)
+    # one node for 12 months: the annual prepaid total that ties the BATNA is 12 × the monthly one, so the
+    # 750,000 row's target is ≈ 12 × 28,650.42, not a per-node-month figure
+    m, a = monthly[at["target price (same unit)"]], annual[at["target price (same unit)"]]
+    assert m == 28650.42 and a == 343805.12
+    assert abs(a - 12 * m) < 0.12  # each rounded down to the cent on its own

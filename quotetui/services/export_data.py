@@ -12,7 +12,15 @@ from sqlmodel import col, select
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.negotiation import Savings, Target, batnas, savings, target_price
+from quotetui.domain.economics.negotiation import (
+    OptionPosition,
+    Savings,
+    Target,
+    batnas,
+    option_positions,
+    savings,
+    target_price,
+)
 from quotetui.domain.economics.rentbuy import RentBuyResult
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import BadInput
@@ -46,6 +54,7 @@ class Position:
     savings: Savings | None
     batna: Evaluation | None
     target: Target | None
+    options: tuple[OptionPosition, ...] = ()  # every option of the current round, in its own unit
 
 
 @dataclass(slots=True)
@@ -178,7 +187,8 @@ def _positions(data: ExportData) -> None:
     for e in evaluations:
         batna = best.get(e.offer.id)
         target = target_price(e, batna, fx, assumptions) if batna is not None else None
-        data.positions[e.offer.id] = Position(savings(e.offer, assumptions), batna, target)
+        options = option_positions(e, batna, fx, assumptions)
+        data.positions[e.offer.id] = Position(savings(e.offer, assumptions), batna, target, options)
 
 
 __all__ = ["ExportData", "Position", "gather"]

@@ -265,7 +265,7 @@ def negotiation(data: ExportData) -> Sheet:
         Column("target price (same unit)", 14, MONEY),
         Column("target vs current", 10, PERCENT),
     ]
-    last = {offer_id: (rev.seq, prices[-1].id) for offer_id, (rev, prices) in _current_rounds(data).items()}
+    current = {offer_id: rev.seq for offer_id, (rev, _) in _current_rounds(data).items()}
 
     def rows() -> Iterator[list[Any]]:
         for rev, price in data.rounds:
@@ -280,11 +280,14 @@ def negotiation(data: ExportData) -> Sheet:
             }
             row: list[Any] = data_row(E.REVISIONS, (price, rev), refs)
             position = data.positions.get(rev.offer_id)
-            if position is not None and last.get(rev.offer_id) == (rev.seq, price.id):
-                s, b, t = position.savings, position.batna, position.target
+            if position is not None and current.get(rev.offer_id) == rev.seq:  # every option, in its own unit
+                b = position.batna
+                here = (price.term_months, price.unit)
+                p = next((p for p in position.options if (p.option.term_months, p.option.unit) == here), None)
+                t = p.target if p else None
                 row += [
-                    d(s.vs_first) if s and s.first.seq != s.current.seq else None,
-                    d(s.vs_list) if s and s.list_price and s.list_price.seq != s.current.seq else None,
+                    d(p.vs_first) if p and p.vs_first is not None else None,
+                    d(p.vs_list) if p and p.vs_list is not None else None,
                     f"#{b.offer.id} {b.offer.provider} {b.offer.name}" if b else None,
                     t.amount if t else None,
                     d(-t.cut) if t else None,

@@ -8,9 +8,17 @@ from typing import Any
 
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
-from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import ScenarioInput
-from quotetui.domain.economics.negotiation import Savings, Target, find_batna, savings, target_price
+from quotetui.domain.economics.negotiation import (
+    OptionPosition,
+    Savings,
+    Target,
+    find_batna,
+    option_positions,
+    savings,
+    target_price,
+)
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
@@ -26,6 +34,7 @@ class Negotiation:
     savings: Savings | None
     batna: Evaluation | None
     target: Target | None
+    options: tuple[OptionPosition, ...] = ()  # every option of the current round, in its own unit
 
     def lines(self) -> list[str]:
         """The negotiation position in words."""
@@ -64,10 +73,13 @@ class Negotiation:
             else:
                 out.append(
                     f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
-                    f"{pct(t.cut, 1)} % below the current {plain(t.current)}"
+                    f"{pct(t.cut, 1)} % below the current {dec(q(t.current), 2):,}"
                 )
             if e.best.option != t.option:
                 out.append(f"(the cheapest way to buy it today is {e.best.option.label})")
+        if len(self.options) > 1:
+            out.append("each option of the current round, in its own unit:")
+            out += [f"  {_option_line(p)}" for p in self.options]
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -95,7 +107,41 @@ class Negotiation:
                 "cut_pct": plain(pct(t.cut, 4)),
                 "already_beats_batna": t.already_beats,
             },
+            "options": [_option_json(p) for p in self.options],
         }
+
+
+def _option_line(p: OptionPosition) -> str:
+    o = p.option
+    words = [f"{o.label}: {dec(q(o.costed_amount), 2):,} {o.currency} {UNIT_WORDS[o.unit]}"]
+    if p.vs_first is not None:
+        words.append(f"{pct(p.vs_first, 2)} % saved vs the first offer")
+    if p.vs_list is not None:
+        words.append(f"{pct(p.vs_list, 2)} % vs list")
+    t = p.target
+    if t is not None and t.amount > 0:
+        words.append(
+            f"beats the BATNA up to {t.amount:,} ({pct(-t.cut, 1)} % headroom)"
+            if t.already_beats
+            else f"target at most {t.amount:,} ({pct(t.cut, 1)} % below)"
+        )
+    return "; ".join(words)
+
+
+def _option_json(p: OptionPosition) -> dict[str, Any]:
+    o, t = p.option, p.target
+    return {
+        "term_months": o.term_months,
+        "unit": o.unit.value,
+        "prepay": o.prepay,
+        "currency": o.currency,
+        "current": plain(o.costed_amount),
+        "savings_vs_first_pct": None if p.vs_first is None else plain(pct(p.vs_first, 4)),
+        "savings_vs_list_pct": None if p.vs_list is None else plain(pct(p.vs_list, 4)),
+        "target_price": None if t is None else plain(t.amount),
+        "cut_pct": None if t is None else plain(pct(t.cut, 4)),
+        "already_beats_batna": None if t is None else t.already_beats,
+    }
 
 
 def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> Negotiation:
@@ -103,7 +149,9 @@ def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> N
     assumptions = Assumptions()
     batna = find_batna(this, evaluations)
     target = target_price(this, batna, fx, assumptions) if batna is not None else None
-    return Negotiation(this, savings(this.offer, assumptions), batna, target)
+    return Negotiation(
+        this, savings(this.offer, assumptions), batna, target, option_positions(this, batna, fx, assumptions)
+    )
 
 
 def negotiate_offer(

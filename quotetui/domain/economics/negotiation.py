@@ -69,17 +69,67 @@ def price_history(offer: OfferInput, assumptions: Assumptions) -> list[PricePoin
     return [_point(offer, r, assumptions) for r in offer.revisions if r.options]
 
 
-def savings(offer: OfferInput, assumptions: Assumptions) -> Savings | None:
+def _rounds(offer: OfferInput) -> tuple[Revision, Revision, Revision | None] | None:
+    """The current round, the provider's first priced round (a list price when there is nothing else) and
+    the latest list price, by the one definition of the current round."""
     current = current_round(offer.revisions, lambda r: r.mover, lambda r: bool(r.options))
     if current is None:
         return None
     priced = [r for r in offer.revisions if r.options and not is_ours(r.mover)]
     lists = [r for r in priced if r.mover == Mover.LIST]
     providers = [r for r in priced if r.mover != Mover.LIST] or priced
+    return current, providers[0], lists[-1] if lists else None
+
+
+def savings(offer: OfferInput, assumptions: Assumptions) -> Savings | None:
+    found = _rounds(offer)
+    if found is None:
+        return None
+    current, first, listed = found
     return Savings(
         current=_point(offer, current, assumptions),
-        first=_point(offer, providers[0], assumptions),
-        list_price=_point(offer, lists[-1], assumptions) if lists else None,
+        first=_point(offer, first, assumptions),
+        list_price=_point(offer, listed, assumptions) if listed else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OptionPosition:
+    """One option of the current round, in its own unit and currency: what it saves against the same option
+    (term and unit) in the first offer and the list price, and the price that would beat the BATNA."""
+
+    option: PriceOption
+    vs_first: Fraction | None
+    vs_list: Fraction | None
+    target: Target | None
+
+
+def _saved(old: Revision | None, current: Revision, option: PriceOption) -> Fraction | None:
+    if old is None or old.seq == current.seq:
+        return None
+    same = [o for o in old.options if (o.term_months, o.unit) == (option.term_months, option.unit)]
+    if not same or same[0].currency != option.currency or same[0].costed_amount == 0:
+        return None
+    was = q(same[0].costed_amount)
+    return (was - q(option.costed_amount)) / was
+
+
+def option_positions(
+    this: Evaluation, batna: Evaluation | None, fx: FxTable, assumptions: Assumptions
+) -> tuple[OptionPosition, ...]:
+    """Every option of the current round with its savings and target."""
+    found = _rounds(this.offer)
+    if found is None:
+        return ()
+    current, first, listed = found
+    return tuple(
+        OptionPosition(
+            o,
+            _saved(first, current, o),
+            _saved(listed, current, o),
+            target_for(this, o, batna, fx, assumptions) if batna is not None else None,
+        )
+        for o in current.options
     )
 
 
@@ -130,7 +180,15 @@ class Target:
 
 
 def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: Assumptions) -> Target | None:
-    option = base_option(this.offer.options)
+    """The target for the headline (base) option of the current round."""
+    return target_for(this, base_option(this.offer.options), batna, fx, assumptions)
+
+
+def target_for(
+    this: Evaluation, option: PriceOption, batna: Evaluation, fx: FxTable, assumptions: Assumptions
+) -> Target | None:
+    """The highest price of ``option`` (in its own unit and currency, rounded down to the minor unit) at which
+    buying the scenario through it costs strictly less per delivered PFLOP-hour than the BATNA."""
     current = q(option.costed_amount)
     if current == 0:
         return None
