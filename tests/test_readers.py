@@ -168,3 +168,37 @@ def test_an_old_schema_on_a_read_only_file_says_it_needs_an_upgrade(read_only: t
     assert "rc=2" in result.stdout
     assert "needs its schema upgraded (revision 0001 to" in result.stderr and "read-only here" in result.stderr
     assert not [p for p in folder.iterdir() if p.name.endswith(".bak")]
+
+
+@pytest.mark.sqlite_only
+def test_a_folder_without_write_permission_is_read_like_a_read_only_mount(
+    cli: Cli, demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder we may not write (chmod 555, another user's) and no ``-shm`` beside the WAL file: SQLite's
+    read-only open fails with "attempt to write a readonly database" (SQLITE_READONLY_DIRECTORY; root ignores
+    permissions, so the error is injected here as SQLite raises it); the file is then read ``immutable``."""
+    from quotetui.store import engine
+
+    real = sqlite3.connect
+    opened: list[str] = []
+
+    class NoShm:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def execute(self, *args: object) -> sqlite3.Cursor:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        def close(self) -> None:
+            self.conn.close()
+
+    def connect(target: str, *args: object, **kwargs: object) -> object:
+        opened.append(str(target).rsplit("?", 1)[-1])
+        conn = real(target, *args, **kwargs)  # type: ignore[arg-type]
+        return NoShm(conn) if str(target).endswith("?mode=ro") else conn
+
+    monkeypatch.setattr(engine, "sqlite_read_only", lambda path: True)
+    monkeypatch.setattr(engine.sqlite3, "connect", connect)
+    result = cli("--db", str(demo_db_path), "offers", "--json")
+    assert result.code == 0, result.err
+    assert "腾讯云" in result.out and "immutable=1" in opened

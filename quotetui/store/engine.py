@@ -132,26 +132,23 @@ def _sqlite_begin(conn: sa.Connection) -> None:
 
 def _sqlite_file(path: Path, *, read_only: bool = False) -> Callable[[], sqlite3.Connection]:
     """Connections to exactly ``path`` (read-only: through its ``file:`` URI, which percent-encodes the
-    characters a URI would otherwise parse; where even that cannot open a WAL file in a read-only folder,
-    as ``immutable``, which no one can be writing to in that folder)."""
-    immutable = False
+    characters a URI would otherwise parse). A WAL file in a folder we cannot write, with no ``-shm`` beside
+    it, cannot be opened read-only (SQLite would have to create the ``-shm``); no program has it open then
+    (a writer keeps its ``-shm``), so it is opened ``immutable``. That is decided at every connection, so a
+    writer that starts later is seen by the next one."""
 
     def connect() -> sqlite3.Connection:
-        nonlocal immutable
         timeout = BUSY_TIMEOUT_MS / 1000
         if not read_only:
             return sqlite3.connect(str(path), timeout=timeout, check_same_thread=False)
-        uri = f"{path.as_uri()}?{'immutable=1' if immutable else 'mode=ro'}"
-        conn = sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
-        if not immutable:
-            try:
-                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
-            except sqlite3.OperationalError as exc:
-                if "unable to open" not in str(exc):
-                    raise
-                conn.close()
-                immutable = True
-                return connect()
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=timeout, check_same_thread=False)
+        try:
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.OperationalError as exc:  # "unable to open" (a read-only mount), "readonly" (a folder
+            if "unable to open" not in str(exc) and "readonly" not in str(exc):  # we may not write)
+                raise
+            conn.close()
+            return sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True, timeout=timeout, check_same_thread=False)
         return conn
 
     return connect
