@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Cli, python
+from tests.conftest import Cli, dump, python
 
 pytestmark = pytest.mark.sqlite_only  # SQLite files by path; a server URL is tested at the end
 
@@ -203,3 +203,61 @@ def test_a_disk_that_fills_up_mid_write_keeps_the_previous_file(
         tmp.write_bytes(b"half a workbook")
     assert target.read_bytes() == b"the previous file"
     assert [p.name for p in tmp_path.iterdir()] == ["board.xlsx"]
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_during_a_dry_run_removes_its_scratch_copy(demo_db_path: Path, tmp_path: Path, sig: int) -> None:
+    scratch, rows = tmp_path / "tmp", tmp_path / "providers.csv"
+    scratch.mkdir()
+    rows.write_text("name,kind,parent\n一万网络,lessor,X\n", encoding="utf-8")
+    before = dump(demo_db_path)
+    proc = subprocess.Popen(
+        [python(), "-c", SLOW.format(module="store.migrate", function="_online_copy"), "--db", str(demo_db_path),
+         "import", str(rows), "--dry-run"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parent.parent), "TMPDIR": str(scratch)},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "written", proc.stderr.read() if proc.stderr else ""
+    assert any(scratch.iterdir())  # the scratch copy is there, mid dry run
+    proc.send_signal(sig)
+    assert proc.wait(timeout=30) == 128 + sig
+    assert list(scratch.iterdir()) == []  # a closed terminal (SIGHUP) cleans up like SIGTERM
+    assert dump(demo_db_path) == before
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("state", ["missing", "empty"])
+def test_a_dry_run_creates_no_database(cli: Cli, tmp_path: Path, state: str) -> None:
+    db, rows = tmp_path / "typo.db", tmp_path / "providers.csv"
+    rows.write_text("name,kind\nX,lessor\n", encoding="utf-8")
+    if state == "empty":
+        db.touch()
+    result = cli("--db", str(db), "import", str(rows), "--dry-run")
+    assert result.code == 2
+    assert f"{db} {'is empty' if state == 'empty' else 'does not exist'}: a dry run creates nothing" in result.err
+    assert (db.stat().st_size == 0) if state == "empty" else not db.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["providers.csv"] + (["typo.db"] * (state == "empty")))
+
+
+@pytest.mark.sqlite_only
+def test_a_full_temporary_folder_is_named_for_a_dry_run(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from quotetui.store import migrate
+
+    def full(source: Path, dest: Path) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(migrate, "_online_copy", full)
+    rows = tmp_path / "providers.csv"
+    rows.write_text("name,kind\nX,lessor\n", encoding="utf-8")
+    before = dump(demo_db_path)
+    result = cli("--db", str(demo_db_path), "import", str(rows), "--dry-run")
+    assert result.code == 2 and "internal error" not in result.err
+    assert "the dry run's scratch copy in " in result.err and "(database or disk is full)" in result.err
+    assert "set TMPDIR to a folder with room" in result.err
+    assert dump(demo_db_path) == before

@@ -16,6 +16,17 @@ if TYPE_CHECKING:
     from quotetui.services.market_prices import MarketMedian
 
 
+def _refuse_to_create(ctx: typer.Context) -> None:
+    """A dry run writes nothing, so it does not create a database at a mistyped path (or fill an empty file)."""
+    from quotetui.domain.errors import BadInput
+    from quotetui.services.database import resolve_target
+
+    path = resolve_target(ctx.obj.db).path
+    if path is not None and (not path.exists() or path.stat().st_size == 0):
+        state = "is empty" if path.exists() else "does not exist"
+        raise BadInput(f"{path} {state}: a dry run creates nothing (check --db, or import without --dry-run)")
+
+
 def import_(
     ctx: typer.Context,
     files: Annotated[
@@ -31,6 +42,8 @@ def import_(
     from quotetui.io.problems import ImportProblems
     from quotetui.services.importing import import_files
 
+    if dry_run:
+        _refuse_to_create(ctx)
     try:
         report = import_files(open_db(ctx, load_demo_if_new=False), files, dry_run=dry_run, as_of=as_of)
     except ImportProblems as exc:

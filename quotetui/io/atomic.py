@@ -1,6 +1,6 @@
 """Files written whole or not at all: a temporary file in the same folder, renamed over the target only once
 it is complete, so a failure, Ctrl+C or SIGTERM half-way never leaves a truncated file or destroys the previous
-one. Temporary files still in flight are removed on SIGTERM (:func:`install_sigterm_cleanup`)."""
+one. Temporary files still in flight are removed on SIGTERM or SIGHUP (:func:`install_sigterm_cleanup`)."""
 
 from __future__ import annotations
 
@@ -83,8 +83,9 @@ def remove_in_flight() -> None:
 
 
 def install_sigterm_cleanup() -> None:
-    """On SIGTERM, remove the temporary files being written and exit with 143 (in the main thread the
-    exception also unwinds the writer, which removes its own file)."""
+    """On SIGTERM (or SIGHUP, a closed terminal), remove the temporary files being written and exit with
+    128 + the signal (in the main thread the exception also unwinds the writer, which removes its own file,
+    and a dry run's scratch folder)."""
 
     def on_term(signum: int, frame: FrameType | None) -> None:
         remove_in_flight()
@@ -92,6 +93,8 @@ def install_sigterm_cleanup() -> None:
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, on_term)
+        if hasattr(signal, "SIGHUP"):  # the terminal closed: the same clean exit (129)
+            signal.signal(signal.SIGHUP, on_term)
 
 
 __all__ = ["check_target", "install_sigterm_cleanup", "remove_in_flight", "replacing"]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
-from quotetui.domain.errors import DatabaseProblem
+from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import utcnow
 from quotetui.resources import migrations_dir
 from quotetui.store.engine import Database, DbTarget, make_engine
@@ -153,12 +153,27 @@ def scratch_copy(db: Database) -> Iterator[Database]:
         return
     with tempfile.TemporaryDirectory(prefix="quotetui-dry-run-") as folder:
         copy = Path(folder) / "scratch.db"
-        _online_copy(db.target.path, copy)
+        try:
+            _online_copy(db.target.path, copy)
+        except sqlite3.OperationalError as exc:  # a full or failing temporary folder, not the database
+            raise _no_room(folder, db.target.path, exc) from None
         engine = make_engine(DbTarget(db.target.url, copy, is_default=False))
         try:
             yield Database(db.target, engine)  # messages name the real file, the writes go to the copy
+        except sa.exc.OperationalError as exc:
+            if "full" in str(exc.orig) or "disk I/O" in str(exc.orig):
+                raise _no_room(folder, db.target.path, exc.orig) from None
+            raise
         finally:
             engine.dispose()
+
+
+def _no_room(folder: str, source: Path, exc: BaseException) -> BadInput:
+    return BadInput(
+        f"the dry run's scratch copy in {folder} failed ({exc}): it needs room for about "
+        f"{source.stat().st_size:,} bytes and what the import adds; set TMPDIR to a folder with room. "
+        "Nothing was written"
+    )
 
 
 def backup_sqlite(source: Path, dest: Path) -> Path:
