@@ -183,3 +183,28 @@ def test_rows_of_one_round_that_disagree_on_who_moved_or_when_are_refused(
     assert result.code == 2
     assert "row 3" in result.err and "round 9 has mover 'provider' on row 2 but 'counter' here" in result.err
     assert dump(demo_db_path) == before
+
+
+def test_rows_of_one_round_in_two_files_must_agree(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    before = dump(demo_db_path)
+    (tmp_path / "b").mkdir()
+    first = _write(tmp_path, "negotiation.csv", ROUND_HEAD +
+                   f"一万网络,{A100},4,counter,2026-12-08 10:00+08:00,70000,node_month,CNY,1\n")  # fmt: skip
+    second = _write(tmp_path / "b", "negotiation.csv", ROUND_HEAD +
+                    f"一万网络,{A100},4,final,2026-12-09 10:00+08:00,700000,term_total,CNY,12\n")  # fmt: skip
+    result = cli("--db", str(demo_db_path), "import", str(first), str(second), "--dry-run")
+    assert result.code == 2
+    assert "round 4 has mover 'counter' on row 2 of negotiation.csv but 'final' here" in result.err, result.err
+    assert "round 4 has quoted_at" in result.err
+    assert dump(demo_db_path) == before
+
+
+def test_rows_of_one_round_with_two_sources_are_refused(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    before = dump(demo_db_path)
+    rounds = _write(tmp_path, "negotiation.csv", ROUND_HEAD.replace("\n", ",source\n") +
+                    f"一万网络,{A100},5,provider,2026-12-01 10:00+08:00,80000,node_month,CNY,1,srcA\n"
+                    f"一万网络,{A100},5,provider,2026-12-01 10:00+08:00,700000,term_total,CNY,12,srcB\n")  # fmt: skip
+    result = cli("--db", str(demo_db_path), "import", str(rounds))
+    assert result.code == 2
+    assert "round 5 has source 'srcA' on row 2 but 'srcB' here" in result.err, result.err
+    assert dump(demo_db_path) == before

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -154,22 +155,31 @@ class Writer:
         return found
 
     # -- the entities, in dependency order ------------------------------------------------------------
+    def each(self, step: Callable[[Parsed], None]) -> Callable[[list[Parsed]], None]:
+        """A step that takes one table at a time, flushing after each (later tables refer to its new rows)."""
+
+        def tables(parsed_tables: list[Parsed]) -> None:
+            for parsed in parsed_tables:
+                step(parsed)
+                self.session.flush()
+
+        return tables
+
     def run(self, by_entity: dict[str, list[Parsed]], market: list[MarketRows]) -> None:
         for parsed in (*by_entity.get("providers", []), *by_entity.get("offers", [])):
             self.failed |= parsed.failed
         for key, step in (
-            ("providers", self.providers_),
-            ("offers", self.offers_),
-            ("revisions", self.revisions_),
-            ("discounts", self.discounts_),
-            ("extras", self.extras_),
-            ("sla", self.sla_),
-            ("claims", self.claims_),
-            ("fx", self.fx_),
+            ("providers", self.each(self.providers_)),
+            ("offers", self.each(self.offers_)),
+            ("revisions", self.revisions_),  # a round's rows may come from several files: read together
+            ("discounts", self.each(self.discounts_)),
+            ("extras", self.each(self.extras_)),
+            ("sla", self.each(self.sla_)),
+            ("claims", self.each(self.claims_)),
+            ("fx", self.each(self.fx_)),
         ):
-            for parsed in by_entity.get(key, []):
-                step(parsed)
-                self.session.flush()  # the ids of new rows, for the entities that refer to them
+            step(by_entity.get(key, []))
+            self.session.flush()  # the ids of new rows, for the entities that refer to them
         for rows in market:
             self.market_(rows)
         self.session.flush()
@@ -224,34 +234,37 @@ class Writer:
                 row.updated_at = utcnow()
             self.tally("offers", False, differs)
 
-    def revisions_(self, parsed: Parsed) -> None:
-        rounds: dict[tuple[int, int], list[Record]] = defaultdict(list)
+    def revisions_(self, tables: list[Parsed]) -> None:
+        """Every Negotiation table of the import at once: a round is one thing even when its options come
+        from two files, so its rows must agree wherever they are."""
+        rounds: dict[tuple[int, int], list[tuple[Parsed, Record]]] = defaultdict(list)
         labels: dict[int, str] = {}
-        for r in parsed.records:
-            offer = self.offer(parsed, r)
-            if offer is None:
-                continue
-            v = r.values
-            if not self.once(
-                parsed,
-                r,
-                (offer.id, v["seq"], v["term_months"], v["unit"]),
-                f"round {v['seq']}'s {v['term_months']}-month {v['unit'].value} price",
-            ):
-                continue
-            assert offer.id is not None
-            labels[offer.id] = f"{v['provider']} / {v['offer']}"
-            same = rounds[(offer.id, v["seq"])]
-            if same and not self.agrees(parsed, same[0], r):
-                continue
-            same.append(r)
+        for parsed in tables:
+            for r in parsed.records:
+                offer = self.offer(parsed, r)
+                if offer is None:
+                    continue
+                v = r.values
+                if not self.once(
+                    parsed,
+                    r,
+                    (offer.id, v["seq"], v["term_months"], v["unit"]),
+                    f"round {v['seq']}'s {v['term_months']}-month {v['unit'].value} price",
+                ):
+                    continue
+                assert offer.id is not None
+                labels[offer.id] = f"{v['provider']} / {v['offer']}"
+                same = rounds[(offer.id, v["seq"])]
+                if same and not self.agrees(same[0], parsed, r):
+                    continue
+                same.append((parsed, r))
         existing = {(rev.offer_id, rev.seq): rev for rev in self.session.exec(select(QuoteRevision))}
         options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
         for p in self.session.exec(select(RevisionPrice)):
             options[p.revision_id][(p.term_months, p.unit)] = p
         staged = []
         for (offer_id, seq), records in rounds.items():
-            first = records[0]
+            parsed, first = records[0]
             rev = existing.get((offer_id, seq))
             values = {
                 column: first.values.get(name, parsed.entity.field(name).empty)
@@ -270,7 +283,7 @@ class Writer:
         for rev, records, added, differs, label in staged:
             assert rev.id is not None
             prices = options.get(rev.id, {})
-            for record in records:
+            for parsed, record in records:
                 key = (record.values["term_months"], record.values["unit"])
                 price = prices.get(key)
                 values = self.values(parsed, record, RevisionPrice, price is None)
@@ -287,18 +300,26 @@ class Writer:
             # option to a round must not delete the others; an option is removed in the round's form
             self.tally("revisions", added, differs and not added)
 
-    def agrees(self, parsed: Parsed, first: Record, record: Record) -> bool:
-        """A round's own fields (who moved, when, its note) are one value: every row of the round must agree."""
+    ROUND_OWN = (*E.ROUND_COLUMNS, "source")
+    """The fields a round has once, whichever of its rows carries them (its source included)."""
+
+    def agrees(self, earlier: tuple[Parsed, Record], parsed: Parsed, record: Record) -> bool:
+        """A round's own fields (who moved, when, its note, its source) are one value: every row of the round
+        must agree, in one file or across the files of one import."""
+        first_parsed, first = earlier
+        where = f"row {first.row}" + (
+            f" of {first_parsed.table.sheet or first_parsed.table.file}" if first_parsed is not parsed else ""
+        )
         ok = True
-        for name in E.ROUND_COLUMNS:
+        for name in self.ROUND_OWN:
             if name in first.values and name in record.values and first.values[name] != record.values[name]:
                 f = parsed.entity.field(name)
                 self.problem(
                     parsed,
                     record,
                     name,
-                    f"round {record.values['seq']} has {f.column} {shown_value(f, first.values[name])!r} on row "
-                    f"{first.row} but {shown_value(f, record.values[name])!r} here: every row of a round must agree",
+                    f"round {record.values['seq']} has {f.column} {shown_value(f, first.values[name])!r} on {where} "
+                    f"but {shown_value(f, record.values[name])!r} here: every row of a round must agree",
                 )
                 ok = False
         return ok
