@@ -246,3 +246,19 @@ def test_the_agreed_charge_counts_extras_like_the_engine(cli: Cli, demo_db_path:
     c = _ok(cli, *add, "--json")
     # 80,000 a node-month; 1,000 + 1 × 730 hours + 100 USD × 7.1 = 2,440 a month of extras
     assert c["monthly_charge"] == {"amount": "82440.00", "currency": "CNY"}
+
+
+def test_the_same_outage_recorded_twice_is_refused(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    first = ("--start", "2026-03-10T00:00Z", "--end", "2026-03-10T10:00Z", "--gpus", "8")
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", *first, "--description", "node 2 down")
+    # the same instants written in Beijing time, with another description: still the same outage
+    again = cli("--db", db, "contracts", "incident", "add", "1", "--start", "2026-03-10T08:00+08:00",
+                "--end", "2026-03-10T18:00+08:00", "--gpus", "8", "--description", "node 2 again")  # fmt: skip
+    assert again.code == 2 and "incident #1 already records this outage" in again.err
+    assert _count(signed, "incident") == 1
+    # another 8 GPUs down in the same hours is a second outage (16 of 16 GPUs: 10 hours of full outage)
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", *first[:4], "--nodes", "1", "--description", "node 1")
+    month = next(m for m in _ok(cli, "--db", db, "contracts", "show", "1", "--json")["months"]
+                 if m["month"] == "2026-03")  # fmt: skip
+    assert month["downtime_hours"] == "10.0000"

@@ -238,6 +238,20 @@ def add_incident(
             raise FieldErrors(
                 {"affected_gpus": f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"}
             )
+        for other in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
+            same = (
+                as_utc(other.started_at),
+                as_utc(other.ended_at) if other.ended_at is not None else None,
+                other.affected_gpus,
+                other.affected_nodes,
+            )
+            if same == (started_at, ended_at, affected_gpus, affected_nodes):
+                raise FieldErrors(
+                    {
+                        "started_at": f"incident #{other.id} already records this outage (same start, end and "
+                        "GPUs): update it rather than counting the downtime twice"
+                    }
+                )
         incident = Incident(
             contract_id=contract_id,
             started_at=started_at,
