@@ -80,6 +80,32 @@ def _given_db(argv: list[str]) -> str | None:
     return os.environ.get("QUOTETUI_DB")
 
 
+DAMAGE = ("malformed", "could not decode", "not a database", "disk image", "database corrupt")
+"""What SQLite says when a file's pages are damaged (in a place a quick check may not read)."""
+
+
+def _database_error(detail: BaseException, argv: list[str] | None) -> str:
+    """A database error in words: damage names the file and the way out, never the garbled bytes."""
+    text = str(detail)
+    if not any(sign in text.lower() for sign in DAMAGE):
+        return f"database error: {text}"
+    try:
+        from quotetui.store.engine import resolve_target
+
+        label = resolve_target(_given_db(sys.argv[1:] if argv is None else argv)).label
+    except Exception:  # the message must come out whatever the target looks like
+        label = "the database"
+    if "could not decode" in text.lower():  # bytes changed inside a value: SQLite's checks cannot see it
+        return (
+            f"{label} is damaged: a stored text is not valid UTF-8 (damage inside a value, which "
+            "`quotetui db check` cannot see); `quotetui db restore BACKUP` puts a backup back"
+        )
+    return (
+        f"{label} is damaged ({text[:120]}): `quotetui db check` lists what is wrong, "
+        "`quotetui db restore BACKUP` puts a backup back"
+    )
+
+
 def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
     """One line on stderr: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
     control characters, whatever the message quotes."""
@@ -87,7 +113,7 @@ def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
 
     given = _given_db(sys.argv[1:] if argv is None else argv)
     text = scrub(message, url_secrets(given)) if given else message
-    say(f"quotetui: {text}", err=True)
+    say("quotetui: " + " ".join(line.strip() for line in text.splitlines() if line.strip()), err=True)
     sys.exit(code)
 
 
@@ -133,8 +159,7 @@ def main(argv: list[str] | None = None) -> None:
         if interrupted():  # e.g. a module that Ctrl+C left half-imported
             _fail(130, "interrupted", argv)
         if type(exc).__module__.startswith("sqlalchemy"):
-            detail = getattr(exc, "orig", None) or exc
-            _fail(2, f"database error: {detail}", argv)
+            _fail(2, _database_error(getattr(exc, "orig", None) or exc, argv), argv)
         if os.environ.get("QUOTETUI_DEBUG"):
             traceback.print_exc()
         _fail(1, f"internal error: {type(exc).__name__}: {exc} (set QUOTETUI_DEBUG=1 for the traceback)", argv)

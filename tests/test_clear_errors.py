@@ -55,6 +55,33 @@ def test_a_damaged_database_is_reported_by_check_and_never_written(
 
 
 @pytest.mark.sqlite_only
+def test_damage_inside_a_value_is_named_in_one_line_without_its_bytes(cli: Cli, demo_db_path: Path) -> None:
+    """Bytes changed inside a stored text pass SQLite's integrity checks; reading the value fails."""
+    import sqlite3
+
+    with sqlite3.connect(demo_db_path) as con:
+        root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'quote_revision'").fetchone()[0]
+        size = con.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(demo_db_path.read_bytes())
+    at = (root - 1) * size + bytes(data[(root - 1) * size : root * size]).find(b"2026-") + 20
+    data[at : at + 4] = b"\xff\xff\xff\xff"  # inside a round's quoted_at text
+    demo_db_path.write_bytes(bytes(data))
+    result = cli("--db", str(demo_db_path), "offers")
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert f"{demo_db_path} is damaged: a stored text is not valid UTF-8" in result.err
+    assert "db restore" in result.err and "\ufffd" not in result.err and "Could not decode" not in result.err
+
+
+@pytest.mark.sqlite_only
+def test_an_integrity_report_of_several_lines_is_one_line(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    _damage(demo_db_path)
+    rows = tmp_path / "providers.csv"
+    rows.write_text("name,kind\nNew Co,lessor\n", encoding="utf-8")
+    result = cli("--db", str(demo_db_path), "import", str(rows))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+
+
+@pytest.mark.sqlite_only
 def test_a_failed_upgrade_leaves_the_file_and_no_stray_backup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "old.db"
     shutil.copy(UPGRADE, db)
