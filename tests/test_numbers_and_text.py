@@ -185,3 +185,19 @@ def test_dates_in_other_digits_or_orders_are_refused(typed: str) -> None:
     a_day = next(f for f in E.CONTRACT.fields if f.kind == "date")
     with pytest.raises(BadInput, match="is not a date"):
         parse_value(a_day, typed)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "２０２６－１１－０２Ｔ０８：００＋０８：００",
+        "２０２６－１１－０２T08:00+08:00",
+        "2026-11-02T00:00Z",
+        "2026-11-02T00:00Ｚ",
+    ],
+)
+def test_date_times_are_read_as_typed_in_either_width(typed: str) -> None:
+    from quotetui.domain import entities as E
+    from quotetui.domain.fields import parse_value
+
+    assert parse_value(E.QUOTED_AT, typed).isoformat() == "2026-11-02T00:00:00+00:00"

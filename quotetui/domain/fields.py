@@ -251,7 +251,7 @@ def _datetime(field: Field, raw: object, *_: object) -> datetime:
     elif isinstance(raw, date):
         value = datetime.combine(raw, time(), tzinfo=UTC)
     else:
-        text = str(raw).strip()
+        text = str(raw).strip().translate(HALF_WIDTH)
         try:
             day = _date(field, text)
         except BadInput as exc:

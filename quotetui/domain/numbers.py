@@ -21,8 +21,8 @@ MAX_DIGITS = 40
 MAX_EXPONENT = 60
 """A number's magnitude must lie within 10^-60 .. 10^60; beyond, it is an error, not a quote."""
 
-# what a CJK input method types for digits, signs and the separators of numbers and dates: read as ASCII
-HALF_WIDTH = str.maketrans("０１２３４５６７８９．－＋ｅＥ／：", "0123456789.-+eE/:")
+# what a CJK input method types for digits, signs and the separators of numbers, dates and times: as ASCII
+HALF_WIDTH = str.maketrans("０１２３４５６７８９．－＋ｅＥ／：ＴＺ", "0123456789.-+eE/:TZ")
 _SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})  # the minus sign and the en dash typed as minus
 _PLAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits (after the
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")  # full-width ones)
