@@ -262,3 +262,12 @@ def test_the_same_outage_recorded_twice_is_refused(cli: Cli, signed: Path) -> No
     month = next(m for m in _ok(cli, "--db", db, "contracts", "show", "1", "--json")["months"]
                  if m["month"] == "2026-03")  # fmt: skip
     assert month["downtime_hours"] == "10.0000"
+
+
+def test_listing_flags_before_a_subcommand_are_refused_not_ignored(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    late = cli("--db", db, "contracts", "--on", "2027-06-01", "due")
+    assert late.code == 2 and "--on before `due` would be ignored: put it after it" in late.err
+    shown = cli("--db", db, "contracts", "--json", "show", "1")
+    assert shown.code == 2 and "--json before `show` would be ignored" in shown.err
+    assert cli("--db", db, "contracts", "due", "--on", "2027-06-01").code == 0  # where it belongs

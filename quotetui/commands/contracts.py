@@ -43,6 +43,13 @@ def _as_of(day: date | None) -> tuple[date, datetime]:
 def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -> None:
     """List the contracts: term, charge, spend against the commitment, availability and credits."""
     if ctx.invoked_subcommand is not None:
+        given = [name for name, value in (("--on", on), ("--json", as_json)) if value]
+        if given:  # they belong to the listing; a subcommand has its own (or none): never silently ignored
+            raise typer.BadParameter(
+                f"{' and '.join(given)} before `{ctx.invoked_subcommand}` would be ignored: put "
+                f"{'them' if len(given) > 1 else 'it'} after it (`quotetui contracts {ctx.invoked_subcommand} "
+                f"{' '.join(given)} …`)"
+            )
         return
     from quotetui.services.contract_view import load_contracts
 
