@@ -113,6 +113,8 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
             "term_months": base.term_months,
             "is_estimate": base.is_estimate,
         },
+        "is_estimate": bool(e.estimates),  # the figures below, not only the headline price
+        "estimates": list(e.estimates),
         "quoted_price_per_gpu_hour": {
             "amount": amount_text(e.quoted_gpu_hour, e.offer.currency),
             "currency": e.offer.currency,

@@ -56,6 +56,8 @@ class OfferRow:
         out = [f"{n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
         if self.evaluation is not None and not self.evaluation.feasibility.ok:
             out.insert(0, "blocked")
+        if self.evaluation is not None and self.evaluation.estimates:
+            out.append("~ estimate")
         marks = {Severity.CRITICAL: "✗", Severity.WARNING: "!"}
         for f in self.findings:
             flag = f"{marks[f.severity]} {f.code}" if f.severity in marks else ""

@@ -130,6 +130,18 @@ class Evaluation:
         return self.best.annualised
 
     @cached_property
+    def estimates(self) -> tuple[str, ...]:
+        """Why the figures rest on estimates rather than quoted prices (empty: they do not)."""
+        out = []
+        if self.offer.is_estimate:
+            out.append("the offer is marked as an estimate")
+        if self.offer.round_is_estimate:
+            out.append("the current round's figures are marked as estimates")
+        if self.best.option.is_estimate:
+            out.append(f"the {self.best.option.label} price it is costed at is an estimate")
+        return tuple(out)
+
+    @cached_property
     def downtime_hours_per_year(self) -> Fraction:
         return (1 - self.availability.value) * self.assumptions.hours_per_year
 

@@ -151,6 +151,7 @@ class OfferInput:
     inter_fabric: InterFabric = InterFabric.UNKNOWN
     prorata_days: bool = False
     is_estimate: bool = False
+    round_is_estimate: bool = False  # the current round's figures are marked as estimates
     discounts: tuple[DiscountTerm, ...] = ()
     extras: tuple[ExtraTerm, ...] = ()
     availability: Decimal | None = None
