@@ -24,8 +24,8 @@ def test_figures_costed_at_an_estimated_price_are_marked(cli: Cli, demo_db_path:
 
 
 def test_an_estimated_round_or_offer_marks_its_figures(cli: Cli, demo_db_path: Path) -> None:
-    execute(demo_db_path, "UPDATE quote_revision SET is_estimate = 1 WHERE offer_id = 2")
-    execute(demo_db_path, "UPDATE offer SET is_estimate = 1 WHERE id = 18")
+    execute(demo_db_path, "UPDATE quote_revision SET is_estimate = TRUE WHERE offer_id = 2")
+    execute(demo_db_path, "UPDATE offer SET is_estimate = TRUE WHERE id = 18")
     offers = _offers(cli, demo_db_path)
     assert offers[2]["estimates"] == ["the current round's figures are marked as estimates"]
     assert offers[18]["estimates"] == ["the offer is marked as an estimate"]

@@ -146,10 +146,16 @@ ROUND_HEAD = "provider,offer,round,mover,quoted_at,price,unit,currency,term_mont
 
 
 def _options(db: Path, seq: int) -> list[tuple[int, str, int]]:
+    """(term, unit, amount in millionths): SQLite stores amounts as integers of 10⁻⁶, PostgreSQL as NUMERIC."""
+    query = (
+        "SELECT rp.term_months, rp.unit, rp.amount FROM revision_price rp JOIN quote_revision r ON r.id = "
+        f"rp.revision_id JOIN offer o ON o.id = r.offer_id WHERE o.name = '{A100}' AND r.seq = {seq}"
+    )
+    rows = sql(db, query)
     return sorted(
-        sql(db, "SELECT rp.term_months, rp.unit, rp.amount FROM revision_price rp JOIN quote_revision r ON "
-                f"r.id = rp.revision_id JOIN offer o ON o.id = r.offer_id WHERE o.name = '{A100}' AND r.seq = {seq}")
-    )  # fmt: skip
+        (t, u, a if isinstance(a, int) else int(a * 10**6))  # type: ignore[operator]
+        for t, u, a in rows  # type: ignore[misc]
+    )
 
 
 def test_a_price_option_the_file_does_not_list_is_kept_and_an_added_one_is_shown(
