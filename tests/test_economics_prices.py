@@ -70,10 +70,14 @@ def test_discount_conditions_are_checked_against_option_and_scenario() -> None:
     small = cost_option(o, o.options[0], scenario(gpus=8), NO_FX, A)
     assert small.effective_node_month == 100000
     reasons = [s.reason for s in small.steps]
-    assert "needs at least 64 GPUs (scenario: 8)" in reasons[0]
+    assert "needs at least 64 GPUs (8 billed)" in reasons[0]
     assert "ask the provider for the rate" in reasons[1] and "academic" in reasons[2]
     big = cost_option(o, o.options[0], scenario(gpus=64), NO_FX, A)
     assert big.effective_node_month == 90000
+    # 60 GPUs are billed as 8 whole nodes = 64 GPUs: the volume tier counts what is billed
+    billed = cost_option(o, o.options[0], scenario(gpus=60), NO_FX, A)
+    assert billed.effective_node_month == 90000 and "conditions met" in billed.steps[0].reason
+    assert cost_option(o, o.options[0], scenario(gpus=56), NO_FX, A).effective_node_month == 100000  # 7 nodes
 
 
 def test_a_term_discount_becomes_its_own_option() -> None:

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
+from quotetui.domain.economics.costing import OptionCost, discount_applies
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.enums import DiscountKind, ExtraBasis, PriceUnit
@@ -120,15 +121,67 @@ def tco(data: ExportData) -> Sheet:
         Column(f"per delivered PFLOP-hour ({cur})", 12, MONEY_FINE),
     ]
 
+    # The offers' rows come first and take, by formula, the cheapest of their ways to buy listed below them
+    # (every option of every offer, each costed by formula): change the GPUs or the months in column B and
+    # the choice moves as the app's would (ties go to the shorter term, as in the app).
+    blocks, first = [], header_row + 1 + len(evaluations) + 2
+    for e in evaluations:
+        ways = sorted(enumerate(e.options), key=lambda ic: (ic[1].option.term_months, ic[0]))
+        blocks.append((e, [c for _, c in ways], first))
+        first += len(ways)
+
     def rows() -> Iterator[list[Any]]:
-        for i, e in enumerate(evaluations):
-            yield _tco_row(e, header_row + 1 + i, fx_row)
+        for i, (e, ways, start) in enumerate(blocks):
+            yield _offer_row(e, header_row + 1 + i, start, start + len(ways) - 1)
+        yield []
+        yield [Styled("Ways to buy: every option of every offer; each offer's row above takes the cheapest", bold=True)]
+        for e, ways, start in blocks:
+            for k, c in enumerate(ways):
+                yield _tco_row(e, c, start + k, fx_row)
 
     return Sheet("TCO", columns, rows(), preamble=preamble)
 
 
-def _tco_row(e: Evaluation, r: int, fx_row: dict[str, int]) -> list[Any]:
-    best, o = e.best, e.best.option
+CHOSEN_FROM = "G"  # the first column an offer's row takes from its cheapest way to buy (through AA)
+
+
+def _offer_row(e: Evaluation, r: int, a: int, b: int) -> list[Any]:
+    """An offer's row: its facts, then every figure of the way to buy with the lowest total (column V)."""
+
+    def chosen(column: str) -> Formula:
+        return Formula(f"=INDEX({column}{a}:{column}{b},MATCH(MIN(V{a}:V{b}),V{a}:V{b},0))")
+
+    letters = [_letter(n) for n in range(_index(CHOSEN_FROM), _index("AA") + 1)]
+    return [
+        e.offer.id,
+        e.offer.provider,
+        e.offer.name,
+        e.offer.gpu.name,
+        e.offer.gpu.bf16_tflops,
+        e.offer.gpus_per_node,
+        *(chosen(letter) for letter in letters),
+    ]
+
+
+def _index(letter: str) -> int:
+    n = 0
+    for ch in letter:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _letter(n: int) -> str:
+    out = ""
+    while n:
+        n, rest = divmod(n - 1, 26)
+        out = chr(65 + rest) + out
+    return out
+
+
+def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) -> list[Any]:
+    """One way to buy an offer, costed by formula over the assumptions block (its id as text, ``#3``, so
+    that only the offers' rows above hold numeric ids)."""
+    o = best.option
     unit = {
         PriceUnit.GPU_HOUR: f"=J{r}*F{r}*{HOURS}",
         PriceUnit.NODE_HOUR: f"=J{r}*{HOURS}",
@@ -141,8 +194,9 @@ def _tco_row(e: Evaluation, r: int, fx_row: dict[str, int]) -> list[Any]:
         rate = step.discount.rate
         if rate is None or step.discount.kind is DiscountKind.ACADEMIC:
             continue
-        if step.discount.min_gpus is not None and (step.applied or "GPUs" in step.reason):
-            factors.append(f"IF({GPUS}>={step.discount.min_gpus},1-{rate},1)")
+        if step.discount.min_gpus is not None and discount_applies(step.discount, o, step.discount.min_gpus)[0]:
+            # a volume tier counts the GPUs billed (whole nodes), so a change of GPUs in Excel moves it too
+            factors.append(f"IF(P{r}*F{r}>={step.discount.min_gpus},1-{rate},1)")
         elif step.applied:
             factors.append(f"(1-{rate})")
     extras, one_off = [], []
@@ -165,7 +219,7 @@ def _tco_row(e: Evaluation, r: int, fx_row: dict[str, int]) -> list[Any]:
     mfu: Any = _dec(e.mfu.value, 6) if e.mfu.source != "default" else Formula(f"={MFU}")
     availability: Any = _dec(e.availability.value, 6) if e.availability.source != "default" else Formula(f"={AVAIL}")
     return [
-        e.offer.id,
+        f"#{e.offer.id}",
         e.offer.provider,
         e.offer.name,
         e.offer.gpu.name,

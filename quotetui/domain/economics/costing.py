@@ -134,7 +134,9 @@ def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
     return tuple(options)
 
 
-def _discount_applies(d: DiscountTerm, option: PriceOption, scenario: ScenarioInput) -> tuple[bool, str]:
+def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> tuple[bool, str]:
+    """Whether ``d`` applies to ``option`` when ``billed_gpus`` are rented (whole nodes: the GPUs the
+    provider bills and counts towards a volume tier, not the GPUs the scenario needs)."""
     if d.rate is None:
         return False, "ask the provider for the rate"
     if d.kind is DiscountKind.ACADEMIC:
@@ -148,8 +150,8 @@ def _discount_applies(d: DiscountTerm, option: PriceOption, scenario: ScenarioIn
         return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
     if d.needs_prepay and not option.prepay:
         return False, "needs prepayment"
-    if d.min_gpus is not None and scenario.gpu_count < d.min_gpus:
-        return False, f"needs at least {d.min_gpus} GPUs (scenario: {scenario.gpu_count})"
+    if d.min_gpus is not None and billed_gpus < d.min_gpus:
+        return False, f"needs at least {d.min_gpus} GPUs ({billed_gpus} billed)"
     return True, "conditions met"
 
 
@@ -186,8 +188,9 @@ def effective_node_month(
     )
     price = list_nm
     steps = []
+    billed_gpus = nodes_needed(scenario.gpu_count, offer.gpus_per_node) * offer.gpus_per_node
     for d in offer.discounts:
-        applies, reason = _discount_applies(d, option, scenario)
+        applies, reason = discount_applies(d, option, billed_gpus)
         if applies:
             assert d.rate is not None
             after = price * (1 - q(d.rate))
