@@ -127,6 +127,10 @@ def compare_rent_buy(path: Path, data: ExportData) -> None:
         assert cents(sheet[f"C{row}"].value) == app(point.own), f"own at month {point.month}"
 
 
+RESIZED = {"64 GPUs for 6 months": (64, 6), "24 GPUs for 13 months": (24, 13), "16 GPUs for 3 months": (16, 3)}
+"""Scenarios a CFO makes by typing other GPUs and months into the default scenario's workbook."""
+
+
 @pytest.fixture(scope="module")
 def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Path:
     """The demo market plus a USD-priced offer (so the FX block is exercised) and a scenario with more egress."""
@@ -153,6 +157,24 @@ def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Pat
         ("fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC"),
         ("scenario", "add", "more egress", "--gpus", "8", "--months", "12", "--egress-tb", "25", "--storage-tb", "10"),
         ("scenario", "add", "half use", "--gpus", "16", "--months", "3", "--utilization", "0.5"),
+        *(
+            (
+                "scenario",
+                "add",
+                name,
+                "--gpus",
+                str(g),
+                "--months",
+                str(m),
+                "--egress-tb",
+                "1",
+                "--storage-tb",
+                "10",
+                "--gpu",
+                "H100 SXM",
+            )
+            for name, (g, m) in RESIZED.items()
+        ),  # as the default scenario has them, whose workbook gets the other GPUs and months
     ]
     for args in steps:
         result: CliResult = run_cli("--db", str(path), *args)
@@ -180,13 +202,23 @@ def recalculated(market: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
         assert sheet["A7"].value == "Egress TB a month" and sheet["A8"].value == "Storage TB"
         sheet["B7"], sheet["B8"] = 25, 10
         assert default.gpu_count == 8 and default.months == 12 and default.utilisation == 1
-        edited = folder / "edited.xlsx"
-        book.save(edited)
+        assert (default.egress_tb_month, default.storage_tb) == (1, 10)  # as the RESIZED scenarios
+        edited = [folder / "edited.xlsx"]
+        book.save(edited[0])
         data["edited"] = data["more"]
-        out = recalculate([*sources, edited], folder / "recalculated", folder / "profile")
+        for name, (gpus, months) in RESIZED.items():  # other GPUs and months typed into column B
+            book = load_workbook(sources[0])
+            sheet = book["TCO"]
+            assert (sheet["A4"].value, sheet["A5"].value) == ("Months", "GPUs")
+            sheet["B4"], sheet["B5"] = months, gpus
+            edited.append(folder / f"{name}.xlsx")
+            book.save(edited[-1])
+            data[name] = gather(db, name)
+        out = recalculate([*sources, *edited], folder / "recalculated", folder / "profile")
     finally:
         db.dispose()
-    return {key: (path, data[key]) for key, path in zip([*scenarios, "edited"], out, strict=True)}
+    keys = [*scenarios, "edited", *RESIZED]
+    return {key: (path, data[key]) for key, path in zip(keys, out, strict=True)}
 
 
 def test_no_formula_errors_in_any_sheet(recalculated: dict[str, tuple[Path, ExportData]]) -> None:
@@ -209,10 +241,33 @@ def test_changing_an_assumption_in_the_workbook_recalculates_like_the_app(
     before = tco_rows(recalculated["default"][0])
     after = tco_rows(path)
     assert any(after[k]["V"] != before[k]["V"] for k in after)  # egress and storage charges moved the totals
-    # the option each offer is costed on is fixed in the sheet; more egress must not change the app's choice
-    chosen = {e.offer.id: e.best.option.label for e in recalculated["default"][1].ranking.evaluations}
-    assert {e.offer.id: e.best.option.label for e in data.ranking.evaluations} == chosen
     compare_tco(path, data.ranking.evaluations)
+
+
+@pytest.mark.parametrize("name", list(RESIZED))
+def test_other_gpus_and_months_typed_into_the_workbook_choose_the_way_to_buy_like_the_app(
+    name: str, recalculated: dict[str, tuple[Path, ExportData]]
+) -> None:
+    path, data = recalculated[name]
+    compare_tco(path, data.ranking.evaluations)
+    sheet = load_workbook(path, data_only=True)["TCO"]
+    header = next(r for r in range(1, 60) if sheet.cell(row=r, column=1).value == "id")
+    way = [c.value for c in sheet[header]].index("way to buy") + 1
+    chosen = {
+        int(sheet.cell(row=r, column=1).value): sheet.cell(row=r, column=way).value
+        for r in range(header + 1, sheet.max_row + 1)
+        if isinstance(sheet.cell(row=r, column=1).value, int | float)
+    }
+    assert chosen == {e.offer.id: e.best.option.label for e in data.ranking.evaluations}
+
+
+def test_the_way_to_buy_moves_with_the_months(recalculated: dict[str, tuple[Path, ExportData]]) -> None:
+    """#2 for 12 months is cheapest on its annual prepaid term; for 6 months (64 GPUs) the monthly plan
+    wins, 5,760,000 (8 nodes × 120,000 × 6), where a fixed annual choice gave 9,792,000."""
+    short = {e.offer.id: e for e in recalculated["64 GPUs for 6 months"][1].ranking.evaluations}
+    year = {e.offer.id: e for e in recalculated["default"][1].ranking.evaluations}
+    assert year[2].best.option.term_months == 12 and short[2].best.option.term_months == 1
+    assert tco_rows(recalculated["64 GPUs for 6 months"][0])[2]["V"] == 5_760_000
 
 
 def test_rent_vs_buy_formulas_and_table_equal_the_app(recalculated: dict[str, tuple[Path, ExportData]]) -> None:
