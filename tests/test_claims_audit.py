@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 
@@ -50,3 +51,14 @@ def test_every_claim_gets_a_verdict_with_its_arithmetic(cli, demo_db_path: Path)
 def test_claims_text_output(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = cli("--db", str(demo_db_path), "claims").out
     assert "IMPOSSIBLE" in out and "“32 卡 H100 集群" in out
+
+
+def test_an_optimistic_mfu_claim_is_ranked_at_its_plausible_bound(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    offers = {o["id"]: o for o in json.loads(cli("--db", str(demo_db_path), "offers", "--json").out)}
+    one = offers[1]  # 一万网络's H100: "54.3 % MFU" on a 7B model, which the audit calls optimistic
+    assert (one["mfu"], one["mfu_source"]) == ("0.5", "claimed")
+    assert "claimed 54.3 %" in one["mfu_note"] and "capped at 50 %" in one["mfu_note"]
+    # per delivered PFLOP-hour = per used GPU-hour ÷ (989 TFLOPS × 0.5 × 99.9 % ÷ 1000), not × 0.543
+    expected = Decimal(one["cost_per_gpu_hour"]) * 1000 / (Decimal(989) * Decimal("0.5") * Decimal("0.999"))
+    assert abs(Decimal(one["cost_per_pflop_hour"]) - expected) < Decimal("0.00001")
+    assert offers[3]["mfu"] == "0.45"  # a plausible claim (45–52 %, its low end) is taken as it is
