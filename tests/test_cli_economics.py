@@ -203,8 +203,38 @@ def test_rent_vs_buy_with_an_offer_as_the_rent_side(cli, demo_db_path: Path) -> 
         "0.5",
         "--json",
     )
-    assert hourly["rent_monthly"] == "117300.00"  # 160 × 730 + 500 egress (1 TB at 0.5/GB) a month
-    assert hourly["rent_paid_monthly"] == "58650.00"  # on demand: pay for half the hours
+    assert hourly["rent_monthly"] == "116800.00"  # 160 × 730 on demand, follows the use
+    assert hourly["rent_fixed_monthly"] == "500.00"  # 1 TB egress at 0.5/GB: the same busy or idle
+    assert hourly["rent_paid_monthly"] == "58900.00"  # 116,800 × 0.5 + 500
+    assert "for 8 GPUs (1 node; --gpus sets the capacity the capex buys)" in hourly["rent_source"]
+
+
+def _rent_buy(cli, db: Path, *more: str) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    return _json(cli, "--db", str(db), "calc", "rent-vs-buy", "--capex", "2500000", "--opex-monthly", "19000",
+                 *more, "--json")  # fmt: skip
+
+
+def test_rent_vs_buy_scales_only_what_is_billed_by_use(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = _rent_buy(cli, demo_db_path, "--offer", "13", "--utilization", "0.6")
+    assert r["rent_paid_monthly"] == "70580.00"  # 116,800 × 0.6 + 500 egress, not 117,300 × 0.6 = 70,380
+    assert r["series"][36]["rent"] == "2540880.00"  # 36 × 70,580
+
+
+def test_a_prepaid_term_is_paid_at_the_start_of_each_term(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = _rent_buy(cli, demo_db_path, "--offer", "3", "--discount-rate", "0.08")
+    assert r["rent_upfront"] == [{"month": m, "amount": "750000.00"} for m in (0, 12, 24)]
+    assert [r["series"][m]["rent"] for m in (0, 11, 12, 35)] == ["750000.00", "750000.00", "1500000.00", "2250000.00"]
+    # 750,000 × (1 + 1.0066…^−12 + 1.0066…^−24), computed by hand: 750,000 × 2.7759578 = 2,081,968.37
+    v = Decimal(1) / (1 + Decimal("0.08") / 12)
+    assert abs(Decimal(r["npv_rent"]) - 750000 * (1 + v**12 + v**24)) < Decimal("0.01")
+
+
+def test_rent_is_for_the_capacity_the_capex_buys(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    two = _rent_buy(cli, demo_db_path, "--offer", "13", "--gpus", "16")
+    assert two["rent_monthly"] == "233600.00" and "for 16 GPUs (2 nodes)" in two["rent_source"]  # 2 × 116,800
+    refused = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", "--capex", "350000", "--opex-monthly", "3000",
+                  "--offer", "13", "--currency", "USD")  # fmt: skip
+    assert refused.code == 2 and "the offer is costed in CNY" in refused.err
 
 
 def test_scenarios_add_list_show_and_default(cli, db_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -105,3 +105,17 @@ def test_rent_vs_buy_with_utilisation_residual_and_discounting() -> None:
     assert npv.npv_rent < 180000 * 36 and npv.npv_buy < 2500000 + 19000 * 36
     with pytest.raises(BadInput):
         rent_vs_buy(RentBuyInput(q(-1), q(19000), q(180000), "CNY"))
+
+
+def test_sums_paid_up_front_move_the_break_even_to_the_month_they_fall_due() -> None:
+    # own: 1,500,000 + 10,000 a month; rent: 1,000,000 at the start of months 0, 12 and 24 plus 50,000 a month.
+    # By hand: 1,000,000 − 1,500,000 + 40,000 × 12 = −20,000 at the end of month 12; the second sum makes renting
+    # dearer at once, so owning breaks even at month 12 (not 12.5, where the monthly flows alone would cross)
+    i = RentBuyInput(q(1500000), q(10000), q(0), "CNY", rent_usage_billed=False, rent_fixed_monthly=q(50000),
+                     upfront=((0, q(1000000)), (12, q(1000000)), (24, q(1000000))))  # fmt: skip
+    r = rent_vs_buy(i)
+    assert r.breakeven_months == 12
+    assert [p.rent for p in r.series[11:14]] == [1550000, 2600000, 2650000]
+    assert r.breakeven_utilisation == Fraction(1500000 + 360000, 50000 * 36 + 3000000)
+    with pytest.raises(BadInput, match="outside the horizon"):
+        rent_vs_buy(RentBuyInput(q(1), q(1), q(1), "CNY", upfront=((36, q(1)),)))

@@ -29,6 +29,7 @@ RENT_BUY_FLAGS = {
     "residual": "--residual",
     "discount_rate": "--discount-rate",
     "horizon_months": "--horizon-months",
+    "gpus": "--gpus",
 }
 
 
@@ -94,7 +95,15 @@ def rent_vs_buy(
     discount_rate: Annotated[str, typer.Option("--discount-rate", help="Annual rate for the NPV, e.g. 0.08.")] = "0",
     horizon_months: Annotated[int, flag(RENT_BUY.field("horizon_months"), "--horizon-months")] = 36,
     utilisation: Annotated[str, typer.Option("--utilization", help="Share of hours in use.")] = "1",
-    currency: Annotated[str, typer.Option("--currency", help="Currency of typed amounts.")] = "CNY",
+    currency: Annotated[
+        str | None, typer.Option("--currency", help="Currency of typed amounts (default CNY; with --offer, its own).")
+    ] = None,
+    gpus: Annotated[
+        int | None,
+        flag(
+            RENT_BUY.field("gpus"), "--gpus", help="GPUs the capex buys, rented from --offer alike (default: one node)."
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Break-even month and utilisation, NPV of renting and of owning, and the cumulative-cost series."""
@@ -115,7 +124,8 @@ def rent_vs_buy(
             discount_rate=discount_rate,
             horizon_months=horizon_months,
             utilisation=utilisation,
-            currency=currency_code(currency),
+            currency=currency_code(currency) if currency is not None else None,
+            gpus=gpus,
         )
     if as_json:
         print_json(rent_buy_json(r) | {"rent_source": note})

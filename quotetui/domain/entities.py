@@ -626,6 +626,7 @@ RENT_BUY = Entity(
         _money("residual", "Resale value at the horizon", default=D(0)),
         _ratio("discount_rate", "Discount rate a year (e.g. 0.08)", default=D(0)),
         _months("horizon_months", "Horizon, months", minimum=1, default=36),
+        _count("gpus", "GPUs the capex buys (empty: one node)", minimum=1, unit="GPUs"),
     ),
     rules=(rent_buy_rules,),
 )

@@ -8,12 +8,13 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain import entities as E
+from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC, Assumptions
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu
 from quotetui.domain.economics.exact import ceil, dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput
-from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, rent_vs_buy
+from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.economics.terms import TermComparison, compare_terms
 from quotetui.domain.economics.training import (
     RunCost,
@@ -164,7 +165,9 @@ def rent_buy_json(r: RentBuyResult) -> dict[str, Any]:
         "capex": amount_text(i.capex, i.currency),
         "opex_monthly": amount_text(i.opex_monthly, i.currency),
         "rent_monthly": amount_text(i.rent_monthly, i.currency),
+        "rent_fixed_monthly": amount_text(i.rent_fixed_monthly, i.currency),
         "rent_paid_monthly": amount_text(i.rent_paid_monthly, i.currency),
+        "rent_upfront": [{"month": m, "amount": amount_text(a, i.currency)} for m, a in i.upfront],
         "utilization": decimal_text(i.utilisation),
         "residual": amount_text(i.residual, i.currency),
         "discount_rate": decimal_text(i.discount_rate),
@@ -194,40 +197,47 @@ def calc_rent_vs_buy(
     discount_rate: str = "0",
     horizon_months: int | str = 36,
     utilisation: str = "1",
-    currency: str = "CNY",
+    currency: str | None = None,
+    gpus: int | str | None = None,
 ) -> tuple[RentBuyResult, str | None]:
-    """Typed rent, or an offer's monthly cost at full use for the scenario (in the scenario's currency)."""
+    """Typed rent, or an offer rented as it is paid (in the scenario's currency) for the capacity the capex
+    buys: ``gpus`` (default one node of the offer), never the scenario's GPUs against one server's capex."""
     if (rent_monthly is None) == (offer_id is None):
         raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
     raw = {"capex": capex, "opex_monthly": opex_monthly, "rent_monthly": rent_monthly, "residual": residual}
     raw |= {"discount_rate": discount_rate, "horizon_months": horizon_months, "utilisation": utilisation}
-    v = _exact(parse_record(E.RENT_BUY, raw))
-    u, horizon_months = v["utilisation"], int(v["horizon_months"])
+    v = _exact(parse_record(E.RENT_BUY, raw | {"gpus": gpus}))
+    u, horizon_months, gpus = v["utilisation"], int(v["horizon_months"]), v["gpus"]
     note = None
-    usage_billed = True
+    plan = RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), "billed by use")
     if offer_id is not None:
         assert db is not None
-        e = evaluate_offer(db, offer_id, scenario, full_use_months=horizon_months)
-        rent = e.best.total / e.scenario.months
-        usage_billed = e.best.option.usage_billed
+        e = evaluate_offer(db, offer_id, scenario, full_use_months=horizon_months, gpus=gpus)
+        if currency is not None and currency_code(currency) != e.currency:
+            raise BadInput(
+                f"the offer is costed in {e.currency} (scenario {e.scenario.name!r}); give --capex and "
+                f"--opex-monthly in {e.currency}, or leave --currency out"
+            )
+        plan = rent_plan(e.best, horizon_months)
         currency = e.currency
+        given = "" if gpus is not None else "; --gpus sets the capacity the capex buys"
         note = (
-            f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name}, {dec(rent, 2):,} {currency} a month at full use "
-            f"for scenario {e.scenario.name!r} ({e.best.option.label}"
-            f"{', billed by use' if usage_billed else ', a fixed bill whatever the use'})"
+            f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
+            f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.option.label}, {plan.words}; "
+            f"{dec(e.best.total, 2):,} {currency} over {horizon_months} months at full use"
         )
-    else:
-        rent = v["rent_monthly"]
     inputs = RentBuyInput(
         capex=v["capex"],
         opex_monthly=v["opex_monthly"],
-        rent_monthly=rent,
-        currency=currency,
+        rent_monthly=plan.monthly,
+        currency=currency or "CNY",
         residual=v["residual"],
         discount_rate=v["discount_rate"],
         horizon_months=horizon_months,
         utilisation=u,
-        rent_usage_billed=usage_billed,
+        rent_usage_billed=plan.usage_billed,
+        rent_fixed_monthly=plan.fixed_monthly,
+        upfront=plan.upfront,
     )
     return rent_vs_buy(inputs), note
 
@@ -339,4 +349,5 @@ def purchase_defaults(db: Database) -> dict[str, str]:
         "opex_monthly": plain(dec(opex, 2)),
         "horizon_months": str(p.horizon_months or 36),
         "currency": p.currency,
+        "gpus": str(p.gpu_count),
     }

@@ -69,9 +69,15 @@ def rank_offers(
 
 @one_snapshot
 def evaluate_offer(
-    db: Database, offer_id: int, scenario: str | None = None, on: date | None = None, full_use_months: int | None = None
+    db: Database,
+    offer_id: int,
+    scenario: str | None = None,
+    on: date | None = None,
+    full_use_months: int | None = None,
+    gpus: int | None = None,
 ) -> Evaluation:
-    """One offer for the scenario; ``full_use_months`` re-costs it busy every hour for that many months."""
+    """One offer for the scenario; ``full_use_months`` re-costs it busy every hour for that many months, for
+    ``gpus`` GPUs (default with it: one node of the offer)."""
     scenario_input, fx, _ = resolve_context(db, scenario, on)
     if full_use_months is not None:
         scenario_input = replace(scenario_input, utilisation=Decimal(1), months=full_use_months)
@@ -79,6 +85,8 @@ def evaluate_offer(
         offers = load_offer_inputs(session, [offer_id])
     if not offers:
         raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+    if full_use_months is not None or gpus is not None:
+        scenario_input = replace(scenario_input, gpu_count=gpus or offers[0].gpus_per_node)
     return evaluate(offers[0], scenario_input, fx, Assumptions())
 
 

@@ -174,6 +174,7 @@ def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyResult, str] | Non
         offer_id=best.offer.id,
         scenario=data.scenario_name,
         horizon_months=int(data.purchase["horizon_months"]),
+        gpus=int(data.purchase["gpus"]),  # the capacity the purchase buys, rented alike
     )
     return result, f"{note}; owning: the middle of the ranges of {data.purchase['name']!r}"
 

@@ -268,6 +268,7 @@ RB = {
             "opex",
             "rent",
             "by_use",
+            "fixed",
             "use",
             "residual",
             "rate",
@@ -281,7 +282,7 @@ RB = {
         start=3,
     )
 }
-RB_TABLE_HEADER = 17
+RB_TABLE_HEADER = 18
 
 
 def rent_buy(data: ExportData) -> Sheet:
@@ -296,6 +297,8 @@ def rent_buy(data: ExportData) -> Sheet:
     r, note = data.rent_buy
     i = r.inputs
     b = RB
+    first, last = RB_TABLE_HEADER + 1, RB_TABLE_HEADER + 1 + i.horizon_months
+    be_range, up_range = f"H{first}:H{last}", f"G{first}:G{last}"
     preamble: list[list[Any]] = [
         [Styled("Rent vs buy: change a value in column B and the table and chart follow", bold=True), None, note],
         [],
@@ -303,26 +306,26 @@ def rent_buy(data: ExportData) -> Sheet:
         ["Owning costs a month", Styled(_dec(i.opex_monthly, 2), MONEY)],
         ["Rent a month at full use", Styled(_dec(i.rent_monthly, 6), MONEY)],
         ["Rent billed by use (1) or fixed (0)", 1 if i.rent_usage_billed else 0],
+        ["Charges a month whatever the use (egress, storage, fees)", Styled(_dec(i.rent_fixed_monthly, 6), MONEY)],
         ["Utilisation", Styled(_dec(i.utilisation, 6), PERCENT)],
         ["Resale value at the horizon", Styled(_dec(i.residual, 2), MONEY)],
         ["Discount rate a year", Styled(_dec(i.discount_rate, 6), PERCENT)],
         ["Horizon, months", i.horizon_months],
-        ["Rent paid a month", Styled(Formula(f"={b['rent']}*IF({b['by_use']}=1,{b['use']},1)"), MONEY)],
+        [
+            "Rent paid a month (sums up front aside)",
+            Styled(Formula(f"={b['rent']}*IF({b['by_use']}=1,{b['use']},1)+{b['fixed']}"), MONEY),
+        ],
         [
             "Break-even month (0: never within the horizon)",
-            Styled(
-                Formula(
-                    f"=IF(AND({b['paid']}>{b['opex']},{b['capex']}/({b['paid']}-{b['opex']})<={b['horizon']}),"
-                    f"{b['capex']}/({b['paid']}-{b['opex']}),IF({b['paid']}*{b['horizon']}>={b['capex']}+{b['opex']}*"
-                    f"{b['horizon']}-{b['residual']},{b['horizon']},0))"
-                ),
-                "0.00",
-            ),
+            Styled(Formula(f"=IF(COUNT({be_range})=0,0,MIN({be_range}))"), "0.00"),
         ],
         [
             "Break-even utilisation",
             Styled(
-                Formula(f"=({b['capex']}+{b['opex']}*{b['horizon']}-{b['residual']})/({b['rent']}*{b['horizon']})"),
+                Formula(
+                    f"=({b['capex']}+{b['opex']}*{b['horizon']}-{b['residual']})/(({b['rent']}+{b['fixed']})"
+                    f"*{b['horizon']}+SUM({up_range}))"
+                ),
                 PERCENT,
             ),
         ],
@@ -350,22 +353,36 @@ def rent_buy(data: ExportData) -> Sheet:
         Column("", 4),
         Column("rent, discounted", 14, MONEY),
         Column("owning costs, discounted", 14, MONEY),
+        Column("paid up front at the month's start", 14, MONEY),
+        Column("break-even in this month", 12, "0.00"),
     ]
 
     def rows() -> Iterator[list[Any]]:
         for m in range(i.horizon_months + 1):
-            row = RB_TABLE_HEADER + 1 + m
+            row = first + m
             discount = f"(1+{b['rate']}/12)^A{row}"
+            rent = f"=G{row}" if m == 0 else f"=B{row - 1}+{b['paid']}+G{row}"
+            # the month's crossing: monthly flows accrue through it, sums up front at its start
+            start, slope = f"(B{row - 1}-C{row - 1})", f"({b['paid']}-{b['opex']})"
+            crossing = (
+                Formula(f'=IF(B{row}>=C{row},0,"")')
+                if m == 0
+                else Formula(
+                    f'=IF({start}>=0,"",IF(AND({start}+{slope}>=0,{slope}>0),A{row}-1-{start}/{slope},'
+                    f'IF(B{row}>=C{row},A{row},"")))'
+                )
+            )
             yield [
                 m,
-                Formula(f"={b['paid']}*A{row}"),
+                Formula(rent),
                 Formula(f"={b['capex']}+{b['opex']}*A{row}-IF(A{row}={b['horizon']},{b['residual']},0)"),
                 None,
-                Formula(f"=IF(A{row}=0,0,{b['paid']}/{discount})"),
+                Formula(f"=IF(A{row}=0,0,{b['paid']}/{discount})+G{row}/{discount}"),
                 Formula(f"=IF(A{row}=0,0,{b['opex']}/{discount})"),
+                Styled(_dec(i.upfront_at(m), 6), MONEY) if m < i.horizon_months else 0,
+                crossing,
             ]
 
-    last = RB_TABLE_HEADER + 1 + i.horizon_months
     chart = LineChartSpec(
         f"Cumulative cost ({i.currency}): the curves cross at the break-even month "
         f"({dec(r.breakeven_months, 2) if r.breakeven_months is not None else 'none'} with these inputs)",

@@ -1,13 +1,16 @@
 """Rent vs buy (DESIGN.md section 3).
 
-Owning: capex at month 0, opex every month, the residual value recovered at the horizon. Renting: the
-monthly rent for full use, paid in proportion to utilisation when the rent is usage-billed (owning costs the
-same idle or busy). Outputs:
+Owning: capex at month 0, opex every month, the residual value recovered at the horizon. Renting, as it is
+paid: a monthly rent (in proportion to utilisation when it is usage-billed; owning costs the same idle or
+busy), monthly charges that do not follow use (egress, storage, platform fees), and sums paid up front at the
+start of a month (a prepaid term at the start of each term, one-off fees at signing). Outputs:
 
-* break-even month: when cumulative rent reaches cumulative ownership, capex ÷ (rent paid a month − opex);
+* break-even month: when cumulative rent reaches cumulative ownership (monthly flows accrue through the
+  month, sums up front at its start); without sums up front, capex ÷ (rent paid a month − opex);
 * break-even utilisation: where owned cost per used GPU-hour equals the rental price,
-  (capex + opex × horizon − residual) ÷ (rent × horizon);
-* NPV of both at an annual discount rate, compounded monthly (r ÷ 12 a month), cash flows at month end;
+  (capex + opex × horizon − residual) ÷ (everything the rent costs over the horizon at full use);
+* NPV of both at an annual discount rate, compounded monthly (r ÷ 12 a month), monthly flows at month end,
+  sums up front at the start of their month;
 * the two cumulative-cost series, month by month, for charts.
 """
 
@@ -16,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from quotetui.domain.economics.costing import OptionCost
+from quotetui.domain.enums import ExtraBasis
 from quotetui.domain.errors import BadInput
 
 
@@ -30,21 +35,27 @@ class RentBuyInput:
     horizon_months: int = 36
     utilisation: Fraction = Fraction(1)
     rent_usage_billed: bool = True  # False: the rent is a fixed monthly bill whatever the use
+    rent_fixed_monthly: Fraction = Fraction(0)  # charged every month whatever the use (egress, storage, fees)
+    upfront: tuple[tuple[int, Fraction], ...] = ()  # (month, sum) paid at the start of that month (0: at signing)
 
     def validate(self) -> RentBuyInput:
         for name, value in (
             ("capex", self.capex),
             ("opex", self.opex_monthly),
             ("rent", self.rent_monthly),
+            ("fixed monthly charges", self.rent_fixed_monthly),
             ("residual", self.residual),
             ("discount rate", self.discount_rate),
+            *(("a sum paid up front", amount) for _, amount in self.upfront),
         ):
             if value < 0:
                 raise BadInput(f"{name} must not be negative")
-        if self.rent_monthly == 0:
+        if self.rent_full_total == 0:
             raise BadInput("rent must be more than zero")
         if self.horizon_months < 1:
             raise BadInput("the horizon must be at least one month")
+        if any(not 0 <= m < self.horizon_months for m, _ in self.upfront):
+            raise BadInput("a sum paid up front falls outside the horizon")
         if not 0 < self.utilisation <= 1:
             raise BadInput("utilisation must be more than 0 and at most 1")
         if self.residual > self.capex:
@@ -53,7 +64,18 @@ class RentBuyInput:
 
     @property
     def rent_paid_monthly(self) -> Fraction:
-        return self.rent_monthly * (self.utilisation if self.rent_usage_billed else 1)
+        """What renting costs each month at the utilisation, sums up front aside."""
+        return self.rent_monthly * (self.utilisation if self.rent_usage_billed else 1) + self.rent_fixed_monthly
+
+    @property
+    def rent_full_total(self) -> Fraction:
+        """Everything renting costs over the horizon at full use."""
+        return (self.rent_monthly + self.rent_fixed_monthly) * self.horizon_months + sum(
+            (a for _, a in self.upfront), Fraction(0)
+        )
+
+    def upfront_at(self, month: int) -> Fraction:
+        return sum((a for m, a in self.upfront if m == month), Fraction(0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,25 +104,79 @@ def own_cumulative(i: RentBuyInput, month: int) -> Fraction:
     return total - i.residual if month == i.horizon_months else total
 
 
+def rent_cumulative(i: RentBuyInput, month: int) -> Fraction:
+    """Rent paid by the end of ``month`` (and sums due at its start: month 0 is the signing)."""
+    return i.rent_paid_monthly * month + sum((a for m, a in i.upfront if m <= month), Fraction(0))
+
+
+def breakeven_month(i: RentBuyInput) -> Fraction | None:
+    """When cumulative rent first reaches cumulative ownership; None: not within the horizon."""
+    h, slope = i.horizon_months, i.rent_paid_monthly - i.opex_monthly
+    if rent_cumulative(i, 0) >= own_cumulative(i, 0):
+        return Fraction(0)
+    for m in range(1, h + 1):
+        start = rent_cumulative(i, m - 1) - own_cumulative(i, m - 1)  # after the sums due at its start
+        end = start + slope  # before the next month's sums and the residual
+        if end >= 0 and slope > 0:
+            return (m - 1) + (-start) / slope
+        if rent_cumulative(i, m) >= own_cumulative(i, m):  # a sum due at month m, or the residual at h
+            return Fraction(m)
+    return None
+
+
 def rent_vs_buy(i: RentBuyInput) -> RentBuyResult:
     i.validate()
-    rent = i.rent_paid_monthly
     h = i.horizon_months
-    breakeven: Fraction | None = None
-    if rent > i.opex_monthly and i.capex / (rent - i.opex_monthly) <= h:
-        breakeven = i.capex / (rent - i.opex_monthly)
-    elif rent * h >= own_cumulative(i, h):
-        breakeven = Fraction(h)  # only the residual at the horizon tips it
     ownership_total = i.capex + i.opex_monthly * h - i.residual
-    breakeven_utilisation = ownership_total / (i.rent_monthly * h)
+    breakeven_utilisation = ownership_total / i.rent_full_total
 
     monthly_rate = i.discount_rate / 12
-    npv_rent = npv_buy = Fraction(0)
+    npv_rent = i.upfront_at(0)
+    npv_buy = Fraction(0)
     factor = Fraction(1)
-    for _ in range(h):
+    for m in range(1, h + 1):
         factor /= 1 + monthly_rate
-        npv_rent += rent * factor
+        npv_rent += i.rent_paid_monthly * factor + (i.upfront_at(m) * factor if m < h else 0)
         npv_buy += i.opex_monthly * factor
     npv_buy += i.capex - i.residual * factor
-    series = tuple(SeriesPoint(m, rent * m, own_cumulative(i, m)) for m in range(h + 1))
-    return RentBuyResult(i, breakeven, breakeven_utilisation, npv_rent, npv_buy, series)
+    series = tuple(SeriesPoint(m, rent_cumulative(i, m), own_cumulative(i, m)) for m in range(h + 1))
+    return RentBuyResult(i, breakeven_month(i), breakeven_utilisation, npv_rent, npv_buy, series)
+
+
+@dataclass(frozen=True, slots=True)
+class RentPlan:
+    """How an offer's way to buy is paid month by month (home currency), from its cost at full use."""
+
+    monthly: Fraction  # follows utilisation when ``usage_billed``, else fixed
+    usage_billed: bool
+    fixed_monthly: Fraction  # extras that do not follow use
+    upfront: tuple[tuple[int, Fraction], ...]
+    words: str
+
+
+def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
+    """``cost`` must be the option costed at full use for ``horizon`` months. On demand: compute and per-hour
+    extras follow use; a committed term is a fixed monthly bill, or, prepaid, a sum at the start of each term;
+    egress, storage and monthly fees are charged whatever the use; one-off fees are paid at signing."""
+    o = cost.option
+    monthly, fixed, upfront = Fraction(0), Fraction(0), []
+    if o.usage_billed:
+        monthly = cost.compute_total / horizon
+        words = "billed by use"
+    elif o.prepay:
+        terms = cost.billed_months // o.term_months
+        upfront = [(k * o.term_months, cost.compute_total / terms) for k in range(terms)]
+        words = f"prepaid: {terms} × {o.term_months} months, each paid at its start"
+    else:
+        monthly = cost.compute_total / horizon  # whole terms' months spread over the horizon
+        words = "a fixed monthly bill whatever the use"
+    for line in cost.extras:
+        if not line.included:
+            continue
+        if line.one_off:
+            upfront.append((0, line.one_off))
+        if line.monthly and line.extra.basis is ExtraBasis.PER_HOUR and o.usage_billed:
+            monthly += line.monthly
+        elif line.monthly:
+            fixed += line.monthly
+    return RentPlan(monthly, o.usage_billed, fixed, tuple(upfront), words)

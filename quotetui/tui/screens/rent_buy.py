@@ -30,6 +30,7 @@ FIELDS = tuple(
         ("opex_monthly", "19000"),
         ("rent_monthly", "180000"),
         ("offer", ""),
+        ("gpus", ""),
         ("utilisation", "1"),
         ("residual", "0"),
         ("discount_rate", "0"),
@@ -70,7 +71,7 @@ class RentBuyScreen(MarketScreen):
         self.app.call_from_thread(self._prefilled, defaults)
 
     def _prefilled(self, defaults: dict[str, str]) -> None:
-        for name in ("capex", "opex_monthly", "horizon_months"):
+        for name in ("capex", "opex_monthly", "horizon_months", "gpus"):
             if name in defaults:
                 self.query_one(f"#rb-{name}", Input).value = defaults[name]
         if "name" in defaults:
@@ -105,7 +106,8 @@ class RentBuyScreen(MarketScreen):
                 discount_rate=values["discount_rate"] or "0",
                 horizon_months=values["horizon_months"] or "36",
                 utilisation=values["utilisation"] or "1",
-                currency=self.qapp.market.scenario.home_currency if self.qapp.market else "CNY",
+                currency=None if offer or not self.qapp.market else self.qapp.market.scenario.home_currency,
+                gpus=values["gpus"] or None,
             )
         except QuotetuiError as exc:
             self.query_one("#rb-result", Static).update(Text(f"⚠ {problem_text(exc, RENT_BUY)}", style="bold red"))
