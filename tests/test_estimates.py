@@ -1,5 +1,6 @@
-"""A figure that rests on an estimated price says so: demo #3 is costed at its annual prepaid price, which
-the seed article marks as an estimate, so its figures are estimates even though its monthly headline is not."""
+"""A figure says what it rests on: demo #3 is costed at its annual prepaid price, which the seed article marks
+as an estimate, so its figures are estimates although its monthly headline is not; a cost the scenario incurs
+that an offer does not price (egress, storage, a fee on request) makes its figures lower bounds (≥)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,28 @@ def test_an_estimated_round_or_offer_marks_its_figures(cli: Cli, demo_db_path: P
     offers = _offers(cli, demo_db_path)
     assert offers[2]["estimates"] == ["the current round's figures are marked as estimates"]
     assert offers[18]["estimates"] == ["the offer is marked as an estimate"]
+
+
+def test_a_cost_the_offer_does_not_price_makes_its_figures_a_lower_bound(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    # the default scenario moves 1 TB a month out and stores 10 TB; #2 prices neither
+    two = _offers(cli, demo_db_path)[2]
+    assert two["lower_bound"] is True
+    assert two["unknown_costs"] == [
+        "egress: 1 TB a month in the scenario, not priced by the offer",
+        "storage: 10 TB in the scenario, not priced by the offer",
+    ]
+    table = cli("--db", str(demo_db_path), "offers").out
+    assert "≥ 1,224,000" in table and "do not price a cost of the scenario" in table
+    explained = cli("--db", str(demo_db_path), "explain", "2").out
+    assert "Total for the scenario = ≥ 1,224,000.00 CNY" in explained
+    # the provider includes both: recorded as charges of 0, the figures are what they say
+    extras = tmp_path / "extra costs.csv"
+    extras.write_text("provider,offer,kind,basis,amount,currency\n"
+                      "一万网络,8×H100 SXM5 整机（官网价）,egress,per_gb,0,CNY\n"
+                      "一万网络,8×H100 SXM5 整机（官网价）,storage,per_tb_month,0,CNY\n", encoding="utf-8")  # fmt: skip
+    assert cli("--db", str(demo_db_path), "import", str(extras)).code == 0
+    two = _offers(cli, demo_db_path)[2]
+    assert two["lower_bound"] is False and two["unknown_costs"] == [] and two["total_cost"] == "1224000.00"
+    assert "Total for the scenario = 1,224,000.00 CNY" in cli("--db", str(demo_db_path), "explain", "2").out

@@ -33,6 +33,7 @@ def offers(
 ) -> None:
     """Offers ranked for a scenario by cost per delivered PFLOP-hour (feasible ones first)."""
     from quotetui.domain.economics.exact import dec, pct, q
+    from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
     from quotetui.services.economics import evaluation_json, rank_offers
 
     ranking = rank_offers(open_db(ctx), scenario, gpu)
@@ -67,8 +68,8 @@ def offers(
                 f"{e.offer.provider} {e.offer.name}",
                 e.offer.gpu.name,
                 f"{dec(e.price_per_gpu_hour, 2):,}",
-                f"{dec(e.annualised_tco, 0):,}",
-                f"{dec(e.cost_per_pflop_hour, 2):,}",
+                cost_text(e, e.annualised_tco, 0),
+                cost_text(e, e.cost_per_pflop_hour, 2),
                 f"{pct(e.mfu.value, 1)}{e.mfu.source[0]}",
                 TERM_SHORT.get(e.best.option.term_months, f"{e.best.option.term_months}m")
                 + ("p" if e.best.option.prepay else ""),
@@ -85,6 +86,12 @@ def offers(
         widths={"offer": 30, "GPU": 14},
     )
     say("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
+    bounded = [e for e in ranking.evaluations if e.lower_bound]
+    if bounded:
+        say(
+            f"{LOWER_BOUND}: at least this much; {len(bounded)} offer(s) do not price a cost of the scenario "
+            "(egress, storage, a fee on request: `explain ID` names it), so they may rank higher than they should"
+        )
     for line in blocked:
         say(line)
     for o, why in ranking.skipped:

@@ -159,6 +159,7 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "blocking": list(e.feasibility.blocking),
         "warnings": list(e.feasibility.warnings),
         "unknown_costs": list(e.unknowns),
+        "lower_bound": e.lower_bound,  # a cost the scenario incurs is not priced: the cost figures are minimums
         "fx": best.fx.text() if best.fx else None,
     }
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.explain import cost_text
 from quotetui.domain.money import Money
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
@@ -56,9 +57,9 @@ def cells(r: OfferRow) -> list[str]:
         o.provider,
         o.name,
         o.gpu.name,
-        f"{dec(e.cost_per_pflop_hour, 2):,}" if e else "—",
+        cost_text(e, e.cost_per_pflop_hour, 2) if e else "—",
         f"{dec(e.price_per_gpu_hour, 2):,}" if e else "—",
-        f"{dec(e.annualised_tco, 0):,}" if e else "—",
+        cost_text(e, e.annualised_tco, 0) if e else "—",
         price,
         o.billing_basis.value.replace("_", "-"),
         availability,

@@ -29,7 +29,7 @@ from quotetui.domain.economics.costing import OptionCost, base_option, cost_opti
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
 from quotetui.domain.economics.units import to_gpu_hour
-from quotetui.domain.enums import InterFabric, Metric, Provenance
+from quotetui.domain.enums import ExtraKind, InterFabric, Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
@@ -129,6 +129,11 @@ class Evaluation:
     @cached_property
     def annualised_tco(self) -> Fraction:
         return self.best.annualised
+
+    @cached_property
+    def lower_bound(self) -> bool:
+        """Some cost the scenario incurs is not priced: every cost figure is at least what it says."""
+        return bool(unpriced_costs(self.offer, self.scenario))
 
     @cached_property
     def estimates(self) -> tuple[str, ...]:
@@ -249,8 +254,7 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
     costs = [cost_option(offer, option, scenario, fx, assumptions) for option in price_options(offer)]
     costs.sort(key=lambda c: (c.total, c.option.term_months))
-    unknowns = [f"{x.label}: amount not quoted" for x in offer.extras if x.amount is None]
-    unknowns += [f"{d.label}" for d in offer.discounts if d.rate is None]
+    unknowns = [*unpriced_costs(offer, scenario), *(f"{d.label}" for d in offer.discounts if d.rate is None)]
     return Evaluation(
         offer,
         scenario,
@@ -262,6 +266,19 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         check_feasibility(offer, scenario, nodes),
         tuple(unknowns),
     )
+
+
+def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:
+    """Costs the scenario incurs that the offer does not price: a fee charged "on request", or egress or
+    storage the scenario uses when the offer records no charge for it at all (record one of 0 when the
+    provider includes it). Each makes the offer's figures a lower bound."""
+    out = [f"{x.label}: amount not quoted" for x in offer.extras if x.amount is None and not x.refundable]
+    kinds = {x.kind for x in offer.extras}
+    if scenario.egress_tb_month > 0 and ExtraKind.EGRESS not in kinds:
+        out.append(f"egress: {plain(scenario.egress_tb_month)} TB a month in the scenario, not priced by the offer")
+    if scenario.storage_tb > 0 and ExtraKind.STORAGE not in kinds:
+        out.append(f"storage: {plain(scenario.storage_tb)} TB in the scenario, not priced by the offer")
+    return out
 
 
 def rank(evaluations: list[Evaluation]) -> list[Evaluation]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -28,15 +28,17 @@ class Figure:
     unit: str
     formula: str
     inputs: list[str] = field(default_factory=list)
+    at_least: bool = False  # a lower bound: a cost the scenario incurs is not priced
 
     def display(self) -> str:
         """The value for people: money to 2 places (4 per GPU-hour), ratios to 4, counts as they are."""
         if self.value is None:
             return ""
+        mark = f"{LOWER_BOUND} " if self.at_least else ""
         if self.unit[:3].isupper() and self.unit[:3].isalpha():
             places = 4 if "/GPU-h" in self.unit else 2
-            return f"{self.value.quantize(Decimal(1).scaleb(-places)):,} {self.unit}"
-        return f"{plain(self.value)} {self.unit}".rstrip()
+            return f"{mark}{self.value.quantize(Decimal(1).scaleb(-places)):,} {self.unit}"
+        return f"{mark}{plain(self.value)} {self.unit}".rstrip()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -46,6 +48,7 @@ class Figure:
             "unit": self.unit,
             "formula": self.formula,
             "inputs": self.inputs,
+            "at_least": self.at_least,
         }
 
 
@@ -237,8 +240,30 @@ def explain(e: Evaluation) -> list[Figure]:
                 "Not yet known",
                 None,
                 "",
-                "fine print without a figure: ask before comparing",
+                (
+                    "costs the scenario incurs that the offer does not price make every cost figure a lower "
+                    f"bound ({LOWER_BOUND}): ask before comparing"
+                    if e.lower_bound
+                    else "fine print without a figure: ask before comparing"
+                ),
                 list(e.unknowns),
             )
         )
+    if e.lower_bound:
+        figures = [replace(f, at_least=True) if f.key in COST_FIGURES else f for f in figures]
     return figures
+
+
+COST_FIGURES = frozenset(
+    {"extras", "total", "monthly_cost", "annualized_tco", "cost_per_gpu_hour", "cost_per_pflop_hour"}
+)
+"""The figures an unpriced cost makes lower bounds."""
+
+
+LOWER_BOUND = "≥"
+"""Marks a cost figure that is a lower bound (a cost the scenario incurs is not priced), in every front end."""
+
+
+def cost_text(e: Evaluation, value: Fraction, places: int) -> str:
+    """A cost figure of ``e`` for a table: ``≥ 1,234.56`` when some of its costs are not priced."""
+    return f"{LOWER_BOUND + ' ' if e.lower_bound else ''}{dec(value, places):,}"
