@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -188,3 +189,23 @@ def test_rank_puts_feasible_offers_first() -> None:
     ranked = rank([evaluate(o, scenario(), NO_FX, A) for o in (lonely, real)])
     assert [e.offer.id for e in ranked] == [2, 1]
     assert "without a scale-out network" in ranked[1].feasibility.blocking[0]
+
+
+def test_every_price_unit_and_extra_basis_has_its_rule_label_and_formula() -> None:
+    """A member added to an enum without its conversion, label or workbook formula fails here, not in a
+    buyer's export (an unknown basis used to be a silent flat fee in the app and a KeyError in the export)."""
+    from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
+    from quotetui.domain.enums import ExtraBasis, PriceUnit
+    from quotetui.services.export_tco import EXTRA_USAGE_FORMULA, UNIT_FORMULA
+    from quotetui.tui.offer_rows import UNIT_SHORT
+
+    for unit in PriceUnit:
+        assert to_node_month(Fraction(730 * 8), unit, 8, 12) > 0, unit
+        assert unit in UNIT_WORDS and unit.value in UNIT_SHORT and unit in UNIT_FORMULA, unit
+    assert set(EXTRA_USAGE_FORMULA) | {ExtraBasis.ONE_OFF} == set(ExtraBasis)
+    o = offer(option("100000"))
+    for basis in ExtraBasis:  # each basis has its own costing rule (none falls through to an error)
+        x = replace(o, extras=(ExtraTerm(1, ExtraKind.OTHER, basis, Decimal(2), "CNY"),))
+        used = scenario(egress_tb_month=Decimal(1), storage_tb=Decimal(1))
+        c = cost_option(x, x.options[0], used, NO_FX, A)
+        assert c.extras[0].included and (c.extras[0].monthly or c.extras[0].one_off), basis

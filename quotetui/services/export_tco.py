@@ -178,17 +178,31 @@ def _letter(n: int) -> str:
     return out
 
 
+UNIT_FORMULA = {
+    PriceUnit.GPU_HOUR: f"=J{{r}}*F{{r}}*{HOURS}",
+    PriceUnit.NODE_HOUR: f"=J{{r}}*{HOURS}",
+    PriceUnit.GPU_MONTH: "=J{r}*F{r}",
+    PriceUnit.NODE_MONTH: "=J{r}",
+    PriceUnit.TERM_TOTAL: "=J{r}/H{r}",
+}
+"""Each price unit's conversion to a node-month price (``units.py``) as the TCO sheet's formula (row ``r``:
+J the quoted amount, F GPUs per node, H the term's months)."""
+
+EXTRA_USAGE_FORMULA = {
+    ExtraBasis.PER_GB: f"*{EGRESS}*{GB_TB}",
+    ExtraBasis.PER_TB_MONTH: f"*{STORAGE}",
+    ExtraBasis.PER_MONTH: "",
+    ExtraBasis.PER_NODE_MONTH: "*P{r}",
+    ExtraBasis.PER_HOUR: f"*P{{r}}*{HOURS}*R{{r}}",
+}
+"""Each recurring extra-cost basis's monthly usage (``costing.py: _extra_line``) as a formula factor (row
+``r``: P nodes, R the use factor); one-off fees are summed apart."""
+
+
 def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) -> list[Any]:
     """One way to buy an offer, costed by formula over the assumptions block (its id as text, ``#3``, so
     that only the offers' rows above hold numeric ids)."""
     o = best.option
-    unit = {
-        PriceUnit.GPU_HOUR: f"=J{r}*F{r}*{HOURS}",
-        PriceUnit.NODE_HOUR: f"=J{r}*{HOURS}",
-        PriceUnit.GPU_MONTH: f"=J{r}*F{r}",
-        PriceUnit.NODE_MONTH: f"=J{r}",
-        PriceUnit.TERM_TOTAL: f"=J{r}/H{r}",
-    }
     factors = []
     for step in best.steps:
         rate = step.discount.rate
@@ -205,17 +219,10 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
             continue
         x = line.extra
         amount = f"{x.amount}*$B${fx_row[x.currency]}"
-        usage = {
-            ExtraBasis.PER_GB: f"*{EGRESS}*{GB_TB}",
-            ExtraBasis.PER_TB_MONTH: f"*{STORAGE}",
-            ExtraBasis.PER_MONTH: "",
-            ExtraBasis.PER_NODE_MONTH: f"*P{r}",
-            ExtraBasis.PER_HOUR: f"*P{r}*{HOURS}*R{r}",
-        }
         if x.basis is ExtraBasis.ONE_OFF:
             one_off.append(amount)
         else:
-            extras.append(amount + usage[x.basis])
+            extras.append(amount + EXTRA_USAGE_FORMULA[x.basis].format(r=r))
     mfu: Any = _dec(e.mfu.value, 6) if e.mfu.source != "default" else Formula(f"={MFU}")
     availability: Any = _dec(e.availability.value, 6) if e.availability.source != "default" else Formula(f"={AVAIL}")
     return [
@@ -231,7 +238,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
         o.costed_amount,
         o.unit.value,
         o.currency,
-        Formula(unit[o.unit]),
+        Formula(UNIT_FORMULA[o.unit].format(r=r)),
         Formula("=" + ("*".join(factors) or "1")),
         Formula(f"=$B${fx_row[o.currency]}"),
         Formula(f"=ROUNDUP({GPUS}/F{r},0)"),

@@ -25,6 +25,7 @@ from quotetui.domain.economics.exact import ceil, q
 from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.units import to_node_month
 from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
+from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
 
 
@@ -174,8 +175,10 @@ def _extra_line(
         usage, words = Fraction(nodes), f"{nodes} nodes"
     elif x.basis is ExtraBasis.PER_HOUR:
         usage, words = nodes * billed_hours_month, f"{nodes} nodes × billed hours"
-    else:  # per month, flat
+    elif x.basis is ExtraBasis.PER_MONTH:
         usage, words = Fraction(1), "flat per month"
+    else:  # a basis added to the enum without its rule here: an error, never a silent flat fee
+        raise BadInput(f"no costing rule for the extra-cost basis {x.basis!r}")
     return ExtraLine(x, True, words, monthly=amount * usage, fx=quote)
 
 
