@@ -4,6 +4,7 @@ a CSV cell and a TOML value read ``1,234.5`` as 1234.5 and refuse ``1.234,5`` wi
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -201,3 +202,18 @@ def test_date_times_are_read_as_typed_in_either_width(typed: str) -> None:
     from quotetui.domain.fields import parse_value
 
     assert parse_value(E.QUOTED_AT, typed).isoformat() == "2026-11-02T00:00:00+00:00"
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"), [("8", "8 is 800 %; did you mean 8% (or 0.08)?"), ("12.5", "did you mean 12.5%")]
+)
+def test_a_bare_percentage_where_a_share_is_asked_says_what_was_meant(typed: str, hint: str) -> None:
+    from quotetui.domain import entities as E
+    from quotetui.domain.fields import parse_value
+
+    rate = E.RENT_BUY.field("discount_rate")
+    with pytest.raises(BadInput, match=re.escape(hint)):
+        parse_value(rate, typed)
+    assert parse_value(rate, "8%") == parse_value(rate, "0.08") == Decimal("0.08")
+    with pytest.raises(BadInput, match=r"^must be at most 100 %$"):
+        parse_value(rate, "800")  # beyond any percentage: no guess

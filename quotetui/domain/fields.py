@@ -18,7 +18,7 @@ from typing import Any, Literal
 from quotetui.domain.currency import currency_code
 from quotetui.domain.enums import Choice
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
-from quotetui.domain.money import MAX_MONEY, MONEY_PLACES, RATE_PLACES, check_places
+from quotetui.domain.money import MAX_MONEY, MONEY_PLACES, RATE_PLACES, check_places, plain
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import as_utc, parse_timestamp
@@ -191,14 +191,20 @@ def _list(field: Field, raw: object, *_: object) -> list[str]:
 
 
 def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
+    was_percent = percent_input
     if isinstance(raw, str) and field.kind == "ratio":
-        value, was_percent = parse_percent_text(raw, what="value")
-        if was_percent or percent_input:
+        value, typed_percent = parse_percent_text(raw, what="value")
+        was_percent = typed_percent or percent_input
+        if was_percent:
             value = value / 100
     else:
         value = parse_number(raw, what="value")
         if field.kind == "ratio" and percent_input:
             value = value / 100
+    if field.kind == "ratio" and not was_percent and field.maximum == 1 and 1 < value <= 100:
+        shown = plain(value.normalize())  # a bare 8 where a share is asked: 800 % is never what was meant
+        hundredfold, share = plain((value * 100).normalize()), plain((value / 100).normalize())
+        raise BadInput(f"must be at most 100 %: {shown} is {hundredfold} %; did you mean {shown}% (or {share})?")
     if field.minimum is not None and value < field.minimum:
         raise BadInput(
             "must not be negative" if field.minimum == 0 else f"must be at least {_show(field, field.minimum)}"
