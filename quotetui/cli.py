@@ -118,7 +118,7 @@ def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
 
 
 def _register() -> None:
-    from quotetui.commands import bench, calc, claims, contracts, db, fx, market, scenario, transfer
+    from quotetui.commands import bench, calc, claims, contracts, db, fx, market, scenario, settings, transfer
 
     market.register(app)
     claims.register(app)
@@ -128,6 +128,7 @@ def _register() -> None:
     app.add_typer(scenario.app, name="scenario")
     app.add_typer(calc.app, name="calc")
     app.add_typer(fx.app, name="fx")
+    app.add_typer(settings.app, name="settings")
     app.add_typer(db.app, name="db")
 
 

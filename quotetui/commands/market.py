@@ -122,6 +122,7 @@ def explain(
         )
         return
     say(f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}")
+    say(f"assumptions: {e.assumptions.words()}")
     for f in figures:
         value = "" if f.value is None else f" = {f.display()}"
         say(f"\n{f.label}{value}")

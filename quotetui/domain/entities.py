@@ -615,6 +615,36 @@ def rent_buy_rules(values: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
+def settings_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    """A time zone is one the system knows by its IANA name (Asia/Shanghai, UTC …)."""
+    zone = values.get("time_zone")
+    if not zone:
+        return {}
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return {"time_zone": f"{zone!r} is not a time zone name (e.g. Asia/Shanghai, Europe/Berlin, UTC)"}
+    return {}
+
+
+SETTINGS = Entity(
+    "settings",
+    "Settings",
+    (
+        Field("hours_per_month", "Hours a month", "int", minimum=D(672), maximum=D(744), unit="hours", default=730,
+              help="the hours a monthly price is spread over: 672–744 (730 by default)"),
+        _ratio("default_mfu", "Default MFU (no evidence)", minimum=D("0.01"), maximum=D("0.75"), default=D("0.4")),
+        _ratio("default_availability", "Default availability (no SLA)", minimum=D("0.5"), default=D("0.99")),
+        Field("time_zone", "Time zone dates are shown in", max_length=60, default="UTC",
+              help="an IANA name: Asia/Shanghai, Europe/Berlin, UTC"),
+    ),
+    rules=(settings_rules,),
+)  # fmt: skip
+"""What a user may change about the assumptions every figure rests on (``quotetui settings``)."""
+
+
 RENT_BUY = Entity(
     "rent_buy",
     "Rent vs buy",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from quotetui.domain.errors import BadInput
 
@@ -16,6 +16,25 @@ def as_utc(value: datetime, *, what: str = "timestamp") -> datetime:
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
         raise BadInput(f"{what} {value.isoformat()} has no time zone; give an offset such as +08:00 or Z")
     return value.astimezone(UTC)
+
+
+def local_day(value: datetime, zone: str) -> date:
+    """The day ``value`` (stored in UTC) falls on in the time zone ``zone`` (an IANA name): a Beijing quote
+    of 2026-11-30 00:00 is on the 30th there, though 2026-11-29 16:00 in UTC."""
+    from zoneinfo import ZoneInfo
+
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return aware.astimezone(ZoneInfo(zone)).date()
+
+
+def local_text(value: datetime, zone: str) -> str:
+    """``value`` as text in ``zone`` with its offset (``2026-11-30 00:00+08:00``): what a person reads and
+    what the importer reads back to the same instant."""
+    from zoneinfo import ZoneInfo
+
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    local = aware.astimezone(ZoneInfo(zone))
+    return local.isoformat(sep=" ", timespec="seconds" if local.second or local.microsecond else "minutes")
 
 
 def parse_timestamp(text: str, *, what: str = "timestamp") -> datetime:

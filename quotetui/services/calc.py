@@ -33,6 +33,7 @@ from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
 from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 
@@ -135,8 +136,8 @@ def calc_train(
     v = _exact(parse_record(E.TRAIN, raw | {"claimed_days": claimed_days}))
     total, source = training_flops(v["flops"], v["params"], v["tokens"])
     mfu_value, scaling_value, days, gpus = v["mfu"], v["scaling"], v["claimed_days"], int(v["gpus"])
-    assumptions = Assumptions()
     with db.session() as session:
+        assumptions = load_assumptions(session)
         catalog, _ = load_catalog(session)
         spec = catalog.lookup(gpu) if gpu is not None else None
         offer = None
@@ -302,13 +303,13 @@ def training_runs(
     scaling: str | None = None,
     fx: FxTable,
     currency: str,
+    assumptions: Assumptions,
 ) -> tuple[list[OfferRun], list[tuple[OfferInput, str]]]:
     """The same run on each offer, cheapest first; offers it cannot run on are returned with the reason."""
     raw = {"gpus": gpus, "flops": flops, "params": params, "tokens": tokens, "mfu": mfu, "scaling": scaling}
     v = _exact(parse_record(E.TRAIN, raw))
     total, source = training_flops(v["flops"], v["params"], v["tokens"])
     mfu_value, scaling_value, gpus = v["mfu"], v["scaling"], int(v["gpus"])
-    assumptions = Assumptions()
     runs, skipped = [], []
     for offer in offers:
         try:

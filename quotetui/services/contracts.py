@@ -28,6 +28,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc
 from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Incident, Invoice, Offer, QuoteRevision, SlaCreditTier, SlaTerm
 
@@ -58,6 +59,7 @@ def _agreed(
     months: int,
     term_option: int | None,
     fx: FxTable,
+    assumptions: Assumptions,
 ) -> tuple[PriceOption, Fraction, Fraction]:
     """The price option agreed (``term_option`` months, else the cheapest for the contract), its monthly
     compute charge after the discounts that apply, and the extras a month of full use adds (the engine's own
@@ -70,7 +72,7 @@ def _agreed(
         if not candidates:
             raise BadInput(f"the round has no {term_option}-month price option")
     scenario = ScenarioInput("contract", gpus, months, Decimal(1), candidates[0].currency)
-    costs = [cost_option(probe, o, scenario, fx, Assumptions()) for o in candidates]
+    costs = [cost_option(probe, o, scenario, fx, assumptions) for o in candidates]
     best = min(costs, key=lambda c: (c.total, c.option.term_months))
     extras = sum((line.monthly for line in best.extras), Fraction(0))
     extras = fx.convert(extras, scenario.home_currency, best.option.currency)[0]
@@ -146,7 +148,9 @@ def accept_offer(
         offer = found[0]
         count = gpus if gpus is not None else offer.gpus_per_node
         seq, options = _revision(offer, revision)
-        option, monthly, flat = _agreed(offer, options, count, term_months, term_option, fx_table(session, start))
+        option, monthly, flat = _agreed(
+            offer, options, count, term_months, term_option, fx_table(session, start), load_assumptions(session)
+        )
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
             for x in offer.extras

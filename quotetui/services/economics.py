@@ -20,6 +20,7 @@ from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.scenarios import resolve_scenario
+from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
 
@@ -31,6 +32,7 @@ class Ranking:
     evaluations: list[Evaluation]
     skipped: list[tuple[OfferInput, str]] = field(default_factory=list)  # cannot be compared, and why
     fx: FxTable | None = None  # the rates the figures were converted with
+    assumptions: Assumptions = field(default_factory=Assumptions)  # the ones every figure used
 
     @property
     def offers(self) -> list[OfferInput]:
@@ -57,14 +59,14 @@ def rank_offers(
             catalog, _ = load_catalog(session)
             key = catalog.lookup(gpu).key
             offers = [o for o in offers if o.gpu.key == key]
-    assumptions = Assumptions()
+        assumptions = load_assumptions(session)
     evaluations, skipped = [], []
     for offer in offers:
         try:
             evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
         except NOT_COMPARABLE as exc:
             skipped.append((offer, str(exc)))
-    return Ranking(scenario_input, day, rank(evaluations), skipped, fx)
+    return Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions)
 
 
 @one_snapshot
@@ -83,11 +85,12 @@ def evaluate_offer(
         scenario_input = replace(scenario_input, utilisation=Decimal(1), months=full_use_months)
     with db.session() as session:
         offers = load_offer_inputs(session, [offer_id])
+        assumptions = load_assumptions(session)
     if not offers:
         raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
     if full_use_months is not None or gpus is not None:
         scenario_input = replace(scenario_input, gpu_count=gpus or offers[0].gpus_per_node)
-    return evaluate(offers[0], scenario_input, fx, Assumptions())
+    return evaluate(offers[0], scenario_input, fx, assumptions)
 
 
 def decimal_text(value: Fraction, places: int = 6) -> str:
@@ -159,6 +162,12 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "blocking": list(e.feasibility.blocking),
         "warnings": list(e.feasibility.warnings),
         "unknown_costs": list(e.unknowns),
+        "assumptions": {
+            "hours_per_month": e.assumptions.hours_per_month,
+            "default_mfu": decimal_text(e.assumptions.default_mfu),
+            "default_availability": decimal_text(e.assumptions.default_availability),
+            "time_zone": e.assumptions.time_zone,
+        },
         "lower_bound": e.lower_bound,  # a cost the scenario incurs is not priced: the cost figures are minimums
         "fx": best.fx.text() if best.fx else None,
     }

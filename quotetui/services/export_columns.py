@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quotetui.domain.fields import Entity, Field
+from quotetui.domain.timeutil import local_text
 from quotetui.io.xlsx_write import DATE, DATETIME, INTEGER, MONEY_FINE, NUMBER, PERCENT, Column
 
 FORMATS = {
@@ -30,12 +31,16 @@ def template_columns(entity: Entity, widths: dict[str, int] | None = None) -> li
     ]
 
 
-def cell(f: Field, value: Any) -> Any:
+def cell(f: Field, value: Any, time_zone: str = "UTC") -> Any:
     """A stored value as its cell: enums by value, lists comma-separated, date-times as UTC (a cell has no
-    zone; the importer reads a zone-less date-time as UTC), everything else as it is."""
+    zone; the importer reads a zone-less date-time as UTC) or, when the user shows dates in another time
+    zone, as text in it with its offset (``2026-11-30 00:00+08:00``, read back to the same instant),
+    everything else as it is."""
     if value is None:
         return None
     if isinstance(value, datetime):
+        if time_zone != "UTC":
+            return local_text(value, time_zone)
         return value.astimezone(UTC).replace(tzinfo=None)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or None
@@ -44,12 +49,12 @@ def cell(f: Field, value: Any) -> Any:
     return value
 
 
-def data_row(entity: Entity, rows: tuple[object, ...], refs: Mapping[str, Any]) -> list[Any]:
+def data_row(entity: Entity, rows: tuple[object, ...], refs: Mapping[str, Any], time_zone: str = "UTC") -> list[Any]:
     """The sheet row of a record: a field's value from ``refs`` (names of what it refers to), else from the
     first of ``rows`` that has it as an attribute."""
     out = []
     for f in entity.sheet_fields:
         own = (getattr(r, f.name) for r in rows if hasattr(r, f.name))
         value = refs[f.name] if f.name in refs else next(own, None)
-        out.append(cell(f, value))
+        out.append(cell(f, value, time_zone))
     return out

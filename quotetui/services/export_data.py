@@ -9,7 +9,6 @@ from datetime import date, datetime
 
 from sqlmodel import col, select
 
-from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import (
@@ -180,7 +179,7 @@ def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyResult, str] | Non
 
 
 def _positions(data: ExportData) -> None:
-    assumptions = Assumptions()
+    assumptions = data.ranking.assumptions
     evaluations = data.ranking.evaluations
     fx = data.ranking.fx
     assert fx is not None

@@ -278,7 +278,7 @@ def negotiation(data: ExportData) -> Sheet:
                 "round_is_estimate": rev.is_estimate,
                 "quoted_at": rev.quoted_at,
             }
-            row: list[Any] = data_row(E.REVISIONS, (price, rev), refs)
+            row: list[Any] = data_row(E.REVISIONS, (price, rev), refs, data.ranking.assumptions.time_zone)
             position = data.positions.get(rev.offer_id)
             if position is not None and current.get(rev.offer_id) == rev.seq:  # every option, in its own unit
                 b = position.batna

@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
+from quotetui.domain.economics.assumptions import GB_PER_TB
 from quotetui.domain.economics.costing import OptionCost, discount_applies
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
@@ -37,7 +37,7 @@ def _dec(value: Fraction, places: int = 10) -> Decimal:
 
 
 def tco(data: ExportData) -> Sheet:
-    s, a = data.ranking.scenario, Assumptions()
+    s, a = data.ranking.scenario, data.ranking.assumptions
     evaluations = data.ranking.evaluations
     fx = data.ranking.fx
     assert fx is not None

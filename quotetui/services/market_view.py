@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 
 from quotetui.domain.contracts.dates import KeyDate
+from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
@@ -98,6 +99,7 @@ class MarketView:
     contracts: list[ContractView] = field(default_factory=list)
     due: dict[str, list[KeyDate]] = field(default_factory=dict)  # overdue, within 30 days, within 31-90 days
     fx: FxTable | None = None
+    assumptions: Assumptions = field(default_factory=Assumptions)  # the ones the figures used
     data_version: int = 0  # the database's data version this view was read at (a later write changes it)
 
     @property
@@ -137,7 +139,9 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
 
     rows = [row(e.offer, e, i, None) for i, e in enumerate(ranking.evaluations, start=1)]
     rows += [row(o, None, None, why) for o, why in ranking.skipped]
-    view = MarketView(ranking.scenario, ranking.on, rows, audits, fx=ranking.fx, data_version=version)
+    view = MarketView(
+        ranking.scenario, ranking.on, rows, audits, fx=ranking.fx, assumptions=ranking.assumptions, data_version=version
+    )
     view.findings = sorted(
         ((r.offer, f) for r in rows for f in r.findings),
         key=lambda of: (of[1].severity.order, of[0].id),

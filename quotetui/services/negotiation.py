@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import ScenarioInput
@@ -25,6 +24,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.economics import decimal_text, rank_offers
 from quotetui.services.inputs import load_offer_inputs
+from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database, one_snapshot
 
 
@@ -145,8 +145,8 @@ def _option_json(p: OptionPosition) -> dict[str, Any]:
 
 
 def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> Negotiation:
-    """The negotiation position of ``this`` among already evaluated offers (same scenario)."""
-    assumptions = Assumptions()
+    """The negotiation position of ``this`` among already evaluated offers (same scenario and assumptions)."""
+    assumptions = this.assumptions
     batna = find_batna(this, evaluations)
     target = target_price(this, batna, fx, assumptions) if batna is not None else None
     return Negotiation(
@@ -160,10 +160,11 @@ def negotiate_offer(
     """The position of one offer, with its full round history, among a ranking's evaluations."""
     with db.session() as session:
         offers = load_offer_inputs(session, [offer_id])
+        assumptions = load_assumptions(session)
     if not offers:
         return None
     try:
-        this = evaluate(offers[0], scenario, fx, Assumptions())
+        this = evaluate(offers[0], scenario, fx, assumptions)
     except NOT_COMPARABLE:
         return None
     return negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx)

@@ -9,6 +9,7 @@ from sqlmodel import col, select
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.findings import Sold
+from quotetui.services.settings import load_assumptions
 from quotetui.services.verification import LogOnRecord, offer_logs
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
@@ -56,6 +57,7 @@ class OfferDetail:
     benchmarks: list[BenchmarkLine]
     contracts: list[Contract]
     logs: list[LogOnRecord]
+    time_zone: str = "UTC"  # the days of the rounds are shown in it (the user's setting)
 
 
 @one_snapshot
@@ -102,6 +104,7 @@ def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
         ]
         sold = Sold(gpu, offer.gpus_per_node, offer.intra_fabric)
         return OfferDetail(
+            time_zone=load_assumptions(session).time_zone,
             logs=offer_logs(db, offer_id, sold),
             offer=offer,
             provider=provider,

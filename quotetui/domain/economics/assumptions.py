@@ -58,6 +58,15 @@ class Assumptions:
     hours_per_month: int = HOURS_PER_MONTH
     default_mfu: Fraction = DEFAULT_MFU
     default_availability: Fraction = DEFAULT_AVAILABILITY
+    time_zone: str = "UTC"  # IANA name: the days dates are shown in (stored times are UTC)
+
+    def words(self) -> str:
+        """The assumptions in one line, as ``explain`` shows them."""
+        mfu, avail = self.default_mfu * 100, self.default_availability * 100
+        return (
+            f"{self.hours_per_month} hours a month; default MFU {float(mfu):g} %; default availability "
+            f"{float(avail):g} %; dates in {self.time_zone} (`quotetui settings` changes them)"
+        )
 
     @property
     def hours_per_year(self) -> int:

@@ -14,12 +14,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
-from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
 from quotetui.domain.economics.negotiation import price_history
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.timeutil import local_day
 from quotetui.services.market_view import MarketView
 from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
@@ -148,7 +148,7 @@ class OfferDetailScreen(Screen[None]):
         plt.clear_figure()
         if self.position is None:
             return
-        points = price_history(self.position.evaluation.offer, Assumptions())
+        points = price_history(self.position.evaluation.offer, self.position.evaluation.assumptions)
         currency = points[0].option.currency if points else ""
         for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x")):
             xs = [p.seq for p in points if p.mover == mover]
@@ -262,11 +262,9 @@ class OfferDetailScreen(Screen[None]):
             for r in d.rounds:
                 p = r.prices[0] if r.prices else None
                 price = f"{Money(p.amount, p.currency).display()} {p.currency} {p.unit.value}" if p else "no price"
+                day = local_day(r.revision.quoted_at, d.time_zone)
                 items.append(
-                    (
-                        r.revision.id or 0,
-                        f"round {r.revision.seq} · {r.revision.mover.value} · {r.revision.quoted_at.date()} · {price}",
-                    )
+                    (r.revision.id or 0, f"round {r.revision.seq} · {r.revision.mover.value} · {day} · {price}")
                 )
             title = "Rounds"
         elif what == "discounts":

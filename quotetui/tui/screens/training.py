@@ -92,6 +92,7 @@ class TrainingScreen(MarketScreen):
                 scaling=values["scaling"],
                 fx=market.fx,
                 currency=market.scenario.home_currency,
+                assumptions=market.assumptions,
             )
         except QuotetuiError as exc:
             self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style="bold red"))

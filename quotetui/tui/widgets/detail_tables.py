@@ -11,6 +11,7 @@ from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
+from quotetui.domain.timeutil import local_day
 from quotetui.domain.verification.findings import Finding
 from quotetui.domain.verification.rules import peak_share
 from quotetui.services.offer_detail import OfferDetail
@@ -149,7 +150,7 @@ def rounds(d: OfferDetail) -> Table:
             if p is None:
                 table.add_row(
                     str(r.revision.seq),
-                    r.revision.quoted_at.date().isoformat(),
+                    local_day(r.revision.quoted_at, d.time_zone).isoformat(),
                     r.revision.mover.value,
                     "—",
                     "",
@@ -163,7 +164,7 @@ def rounds(d: OfferDetail) -> Table:
                 price += f"–{Money(p.amount_high, p.currency).display()}"
             table.add_row(
                 str(r.revision.seq) if i == 0 else "",
-                r.revision.quoted_at.date().isoformat() if i == 0 else "",
+                local_day(r.revision.quoted_at, d.time_zone).isoformat() if i == 0 else "",
                 r.revision.mover.value if i == 0 else "",
                 f"{price} {p.currency}",
                 UNIT_WORDS[p.unit],

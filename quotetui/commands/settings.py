@@ -1,0 +1,71 @@
+"""``quotetui settings [show|set]``: the assumptions every figure rests on."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
+from quotetui.commands.output import say
+
+app = typer.Typer(
+    help="The assumptions every figure rests on (hours a month, default MFU and availability, time zone).",
+    invoke_without_command=True,
+)
+FLAGS = {
+    "hours_per_month": "--hours-per-month",
+    "default_mfu": "--default-mfu",
+    "default_availability": "--default-availability",
+    "time_zone": "--time-zone",
+}
+
+
+@app.callback()
+def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Show each assumption, and whether it is the default."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from quotetui.services.settings import list_settings
+
+    views = list_settings(open_db(ctx))
+    if as_json:
+        print_json({v.name: {"value": v.value, "default": v.is_default} for v in views})
+        return
+    table(
+        ["setting", "value", "", "flag"],
+        [[v.label, v.value, "default" if v.is_default else "set", FLAGS[v.name]] for v in views],
+    )
+    say("`quotetui settings set --FLAG VALUE` changes one (an empty value puts the default back).")
+
+
+@app.command("set")
+def set_(
+    ctx: typer.Context,
+    hours_per_month: Annotated[str | None, typer.Option("--hours-per-month", help="672–744 (default 730).")] = None,
+    default_mfu: Annotated[str | None, typer.Option("--default-mfu", help="e.g. 0.4 or 40%.")] = None,
+    default_availability: Annotated[
+        str | None, typer.Option("--default-availability", help="e.g. 0.99 or 99%.")
+    ] = None,
+    time_zone: Annotated[str | None, typer.Option("--time-zone", help="e.g. Asia/Shanghai (default UTC).")] = None,
+) -> None:
+    """Change assumptions; every figure, `explain` and the export use them from now on."""
+    from quotetui.domain.errors import FieldErrors
+    from quotetui.services.settings import list_settings, save_settings
+
+    raw = {
+        "hours_per_month": hours_per_month,
+        "default_mfu": default_mfu,
+        "default_availability": default_availability,
+        "time_zone": time_zone,
+    }
+    if all(v is None for v in raw.values()):
+        raise typer.BadParameter("name at least one setting to change (see `quotetui settings set --help`)")
+    db = open_db(ctx)
+    try:
+        save_settings(db, raw)
+    except FieldErrors as exc:
+        raise flag_errors(exc, FLAGS) from None
+    for v in list_settings(db):
+        if raw[v.name] is not None:
+            say(f"{v.label}: {v.value}{' (default)' if v.is_default else ''}")

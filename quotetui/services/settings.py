@@ -1,0 +1,87 @@
+"""The assumptions every figure rests on, as the user set them (``quotetui settings``): stored in the
+``setting`` table, read once per request into one :class:`Assumptions` that every figure, ``explain`` and the
+export receive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain import entities as E
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.fields import parse_record, parse_value
+from quotetui.store.engine import Database
+from quotetui.store.models import Setting
+
+PREFIX = "assumption."
+"""Settings rows of the assumptions are ``assumption.<field name>``."""
+
+
+def load_assumptions(session: Session) -> Assumptions:
+    """The stored assumptions (the defaults for anything not set)."""
+    stored = {
+        row.key.removeprefix(PREFIX): row.value
+        for row in session.exec(select(Setting).where(col(Setting.key).startswith(PREFIX)))
+    }
+    values: dict[str, Any] = {}
+    for f in E.SETTINGS.fields:
+        if f.name in stored:
+            value = parse_value(f, stored[f.name])
+            values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
+    return Assumptions(**values)
+
+
+def assumptions_of(db: Database) -> Assumptions:
+    with db.session() as session:
+        return load_assumptions(session)
+
+
+@dataclass(frozen=True, slots=True)
+class SettingView:
+    name: str
+    label: str
+    value: str
+    is_default: bool
+    help: str
+
+
+def _text(value: object) -> str:
+    if isinstance(value, Fraction):
+        return str(Decimal(value.numerator) / Decimal(value.denominator))
+    return str(value)
+
+
+def list_settings(db: Database) -> list[SettingView]:
+    a, default = assumptions_of(db), Assumptions()
+    views = []
+    for f in E.SETTINGS.fields:
+        value = getattr(a, f.name)
+        views.append(SettingView(f.name, f.label, _text(value), value == getattr(default, f.name), f.note()))
+    return views
+
+
+def save_settings(db: Database, raw: dict[str, Any]) -> Assumptions:
+    """Set the named assumptions (each checked by its declared field); ``None`` leaves one as it is, an
+    empty string puts its default back."""
+    given = {k: v for k, v in raw.items() if v is not None}
+    reset = {k for k, v in given.items() if v == ""}
+    values = parse_record(E.SETTINGS, {k: v for k, v in given.items() if k not in reset})
+    with db.write() as session:
+        for name in reset:
+            row = session.get(Setting, PREFIX + name)
+            if row is not None:
+                session.delete(row)
+        for name, value in values.items():
+            if name not in given or name in reset:
+                continue
+            row = session.get(Setting, PREFIX + name) or Setting(key=PREFIX + name, value="")
+            row.value = _text(value)
+            session.add(row)
+    return assumptions_of(db)
+
+
+__all__ = ["assumptions_of", "list_settings", "load_assumptions", "save_settings"]
