@@ -209,3 +209,13 @@ def test_every_price_unit_and_extra_basis_has_its_rule_label_and_formula() -> No
         used = scenario(egress_tb_month=Decimal(1), storage_tb=Decimal(1))
         c = cost_option(x, x.options[0], used, NO_FX, A)
         assert c.extras[0].included and (c.extras[0].monthly or c.extras[0].one_off), basis
+
+
+def test_a_one_off_fee_is_never_counted_twice_when_a_short_need_is_annualised() -> None:
+    setup = ExtraTerm(1, ExtraKind.SETUP_FEE, ExtraBasis.ONE_OFF, Decimal(12000), "CNY")
+    o = replace(offer(option("100000")), extras=(setup,))
+    half = cost_option(o, o.options[0], scenario(months=6), NO_FX, A)
+    assert half.total == 612000  # 6 × 100,000 + 12,000 committed
+    assert half.annualised == 1212000  # 600,000 × 12 ÷ 6 + 12,000 once, not 612,000 × 2 = 1,224,000
+    two_years = cost_option(o, o.options[0], scenario(months=24), NO_FX, A)
+    assert two_years.annualised == 1206000  # 2,400,000 × 12 ÷ 24 + 12,000 × 12 ÷ 24

@@ -148,7 +148,8 @@ def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Pat
         encoding="utf-8",
     )
     (folder / "extra costs.csv").write_text(
-        "provider,offer,kind,basis,amount,currency\nLambda,8×H100 on demand,egress,per_gb,0.09,USD\n",
+        "provider,offer,kind,basis,amount,currency\nLambda,8×H100 on demand,egress,per_gb,0.09,USD\n"
+        "Lambda,8×H100 on demand,setup_fee,one_off,500,USD\n",  # counted once in a short need's year
         encoding="utf-8",
     )
     files = [str(folder / n) for n in ("providers.csv", "offers.csv", "negotiation.csv", "extra costs.csv")]

@@ -248,7 +248,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
         Formula("=" + ("+".join(extras) or "0")),
         Formula("=" + ("+".join(one_off) or "0")),
         Formula(f"=S{r}+T{r}*{MONTHS}+U{r}"),
-        Formula(f"=V{r}*12/{MONTHS}"),
+        Formula(f"=(V{r}-U{r})*12/{MONTHS}+U{r}*12/MAX({MONTHS},12)"),
         Formula(f"=V{r}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
         mfu,
         availability,

@@ -71,8 +71,15 @@ class OptionCost:
         return self.total / self.months
 
     @cached_property
+    def one_off_total(self) -> Fraction:
+        return sum((line.one_off for line in self.extras), Fraction(0))
+
+    @cached_property
     def annualised(self) -> Fraction:
-        return self.total * 12 / self.months
+        """A year of the need: recurring costs × 12 ÷ months; a one-off fee spread over the months when the
+        need is a year or longer, counted once (never twice) when it is shorter."""
+        recurring = self.total - self.one_off_total
+        return recurring * 12 / self.months + self.one_off_total * 12 / max(self.months, 12)
 
     @cached_property
     def per_year(self) -> Fraction:
