@@ -378,3 +378,13 @@ def test_every_option_of_the_current_round_has_its_savings_and_target(  # type: 
     # the targets tie the same total: the annual one is 12 × the monthly one, to the cent each rounded down
     monthly, annual = Decimal(options["node_month"]["target_price"]), Decimal(options["term_total"]["target_price"])
     assert abs(annual - 12 * monthly) < Decimal("0.12")
+
+
+def test_calc_term_gives_the_present_value_saving_beside_the_nominal_one(cli) -> None:  # type: ignore[no-untyped-def]
+    t = _json(cli, "calc", "term", "--monthly", "88000", "--annual", "750000", "--discount-rate", "8%", "--json")
+    assert t["saving_pct"] == "28.9773" and t["horizon_months"] == 12
+    # by hand: 88,000 at the start of each of 12 months, v = 1 ÷ (1 + 0.08 ÷ 12): 88,000 × Σ v^k (k = 0…11)
+    v = Decimal(1) / (1 + Decimal("0.08") / 12)
+    monthly = 88000 * sum(v**k for k in range(12))
+    assert abs(Decimal(t["pv_saving_pct"]) - (monthly - 750000) / monthly * 100) < Decimal("0.0001")
+    assert t["pv_saving_pct"].startswith("26.35")

@@ -157,6 +157,9 @@ def term(
     two_year: Amount = None,
     three_year: Amount = None,
     currency: Annotated[str | None, typer.Option("--currency", help="ISO code of the amounts.")] = None,
+    discount_rate: Annotated[
+        str | None, typer.Option("--discount-rate", help="Annual rate for the present-value saving, e.g. 8%.")
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
@@ -164,7 +167,7 @@ def term(
     from quotetui.domain.economics.exact import dec, pct
     from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
 
-    with flagged({name: f"--{name.replace('_', '-')}" for name in TERM_FLAGS}):
+    with flagged({name: f"--{name.replace('_', '-')}" for name in TERM_FLAGS} | {"discount_rate": "--discount-rate"}):
         t = calc_term(
             {
                 "monthly": monthly,
@@ -173,7 +176,8 @@ def term(
                 "annual": annual,
                 "two_year": two_year,
                 "three_year": three_year,
-            }
+            },
+            discount_rate,
         )
     if as_json:
         print_json(term_json(t, currency_code(currency) if currency else None))
@@ -181,3 +185,8 @@ def term(
     for o in t.options:
         say(f"{o.name}: {dec(o.price, 2):,} a term = {dec(o.per_month, 2):,} a month = {dec(o.per_year, 2):,} a year")
     say(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")
+    if t.discount_rate:
+        say(
+            f"in present value at {pct(t.discount_rate, 2)} % a year, each term paid at its start over "
+            f"{t.horizon} months: saving {pct(t.pv_saving, 2)} %"
+        )

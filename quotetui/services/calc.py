@@ -26,8 +26,8 @@ from quotetui.domain.economics.training import (
     training_flops,
 )
 from quotetui.domain.enums import InterFabric, IntraFabric
-from quotetui.domain.errors import BadInput, QuotetuiError
-from quotetui.domain.fields import parse_record
+from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.fields import parse_record, parse_value
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
@@ -251,9 +251,14 @@ def _exact(values: dict[str, Any]) -> dict[str, Any]:
 TERM_FLAGS = {"monthly": 1, "quarterly": 3, "half_year": 6, "annual": 12, "two_year": 24, "three_year": 36}
 
 
-def calc_term(prices: dict[str, str | None]) -> TermComparison:
+def calc_term(prices: dict[str, str | None], discount_rate: str | None = None) -> TermComparison:
     v = _exact(parse_record(E.TERM_PRICES, prices))
-    return compare_terms({TERM_FLAGS[k]: value for k, value in v.items() if value is not None})
+    rate_field = E.RENT_BUY.field("discount_rate")
+    try:
+        rate = q(parse_value(rate_field, discount_rate or "0"))
+    except BadInput as exc:
+        raise FieldErrors({"discount_rate": str(exc)}) from None
+    return compare_terms({TERM_FLAGS[k]: value for k, value in v.items() if value is not None}, rate)
 
 
 def term_json(t: TermComparison, currency: str | None) -> dict[str, Any]:
@@ -276,6 +281,9 @@ def term_json(t: TermComparison, currency: str | None) -> dict[str, Any]:
         "cheapest_per_year": money(t.cheapest.per_year),
         "baseline": t.baseline.name,
         "saving_pct": plain(pct(t.saving, 4)),
+        "discount_rate": decimal_text(t.discount_rate),
+        "horizon_months": t.horizon,
+        "pv_saving_pct": plain(pct(t.pv_saving, 4)),
     }
 
 
