@@ -55,3 +55,15 @@ def test_a_term_discount_on_a_monthly_price_still_implies_the_term(
                f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,100000,node_month,CNY,1\n",
                f"一万网络,{NAME},term,0.10,12,\n")  # fmt: skip
     assert o["total_cost"] == "1080000.00"  # 12 × 100,000 × 0.90
+
+
+@pytest.mark.parametrize("term_needs_prepay", ["", "yes"])
+def test_a_term_discount_and_a_prepay_discount_both_apply_to_a_prepaid_year(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, term_needs_prepay: str
+) -> None:
+    o = _offer(cli, demo_db_path, tmp_path,
+               f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,95000,node_month,CNY,12\n",
+               f"一万网络,{NAME},term,0.05,12,{term_needs_prepay}\n"
+               f"一万网络,{NAME},prepay,0.05,12,yes\n")  # fmt: skip
+    # prepaid, the year meets both conditions: 12 × 95,000 × 0.95 × 0.95 = 1,028,850
+    assert o["total_cost"] == "1028850.00"

@@ -204,11 +204,15 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
     that only the offers' rows above hold numeric ids)."""
     o = best.option
     factors = []
+    kinds = {d.id: d.kind for d in e.offer.discounts}
     for step in best.steps:
         rate = step.discount.rate
         if rate is None or step.discount.kind is DiscountKind.ACADEMIC:
             continue
-        if step.discount.min_gpus is not None and discount_applies(step.discount, o, step.discount.min_gpus)[0]:
+        if (
+            step.discount.min_gpus is not None
+            and discount_applies(step.discount, o, step.discount.min_gpus, kinds.get(o.from_discount or 0))[0]
+        ):
             # a volume tier counts the GPUs billed (whole nodes), so a change of GPUs in Excel moves it too
             factors.append(f"IF(P{r}*F{r}>={step.discount.min_gpus},1-{rate},1)")
         elif step.applied:

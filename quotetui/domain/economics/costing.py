@@ -142,7 +142,9 @@ def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
     return tuple(options)
 
 
-def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> tuple[bool, str]:
+def discount_applies(
+    d: DiscountTerm, option: PriceOption, billed_gpus: int, defined_by: DiscountKind | None = None
+) -> tuple[bool, str]:
     """Whether ``d`` applies to ``option`` when ``billed_gpus`` are rented (whole nodes: the GPUs the
     provider bills and counts towards a volume tier, not the GPUs the scenario needs)."""
     if d.rate is None:
@@ -152,8 +154,10 @@ def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> 
     if d.kind in (DiscountKind.TERM, DiscountKind.PREPAY):
         if option.unit is PriceUnit.TERM_TOTAL:
             return False, "the option is already a price for the whole term"
-        if option.from_discount is not None and option.from_discount != d.id:
-            return False, "another term discount defines this option"
+        if option.from_discount is not None and option.from_discount != d.id and defined_by is d.kind:
+            # two tiers of one kind do not stack (the option is the other tier's); a term discount and a
+            # prepay discount whose conditions the option meets both apply
+            return False, f"another {d.kind.value} discount defines this option"
     if d.min_term_months is not None and option.term_months < d.min_term_months:
         return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
     if d.needs_prepay and not option.prepay:
@@ -199,8 +203,9 @@ def effective_node_month(
     price = list_nm
     steps = []
     billed_gpus = nodes_needed(scenario.gpu_count, offer.gpus_per_node) * offer.gpus_per_node
+    kinds = {d.id: d.kind for d in offer.discounts}
     for d in offer.discounts:
-        applies, reason = discount_applies(d, option, billed_gpus)
+        applies, reason = discount_applies(d, option, billed_gpus, kinds.get(option.from_discount or 0))
         if applies:
             assert d.rate is not None
             after = price * (1 - q(d.rate))

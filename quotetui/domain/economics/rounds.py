@@ -56,7 +56,7 @@ def round_to_sign(rounds: Sequence[R], seq_of: Callable[[R], int], mover: Callab
         offered = f"the provider's current offer is round {seq_of(current)}" if current else "they have no priced round"
         raise BadInput(
             f"the last round ({seq_of(last)}) is our counter-offer, waiting for the provider's answer; {offered}. "
-            "Record their answer first, or name the round to sign (--round)"
+            "Record their answer first, or name the round to sign (--revision)"
         )
     if current is None:
         raise BadInput("the offer has no priced round the provider put forward")
