@@ -116,6 +116,10 @@ def test_sums_paid_up_front_move_the_break_even_to_the_month_they_fall_due() -> 
     r = rent_vs_buy(i)
     assert r.breakeven_months == 12
     assert [p.rent for p in r.series[11:14]] == [1550000, 2600000, 2650000]
-    assert r.breakeven_utilisation == Fraction(1500000 + 360000, 50000 * 36 + 3000000)
+    assert r.breakeven_utilisation is None  # no part of this rent follows use
+    # an on-demand rent with a fixed charge beside it (offer #13: 116,800 at full use + 500 egress a month)
+    # against 2,500,000 + 19,000 a month over 36 months: (3,184,000 − 500 × 36) ÷ (116,800 × 36) = 75.295 %
+    mixed = rent_vs_buy(RentBuyInput(q(2500000), q(19000), q(116800), "CNY", rent_fixed_monthly=q(500)))
+    assert mixed.breakeven_utilisation == Fraction(3184000 - 18000, 116800 * 36)
     with pytest.raises(BadInput, match="outside the horizon"):
         rent_vs_buy(RentBuyInput(q(1), q(1), q(1), "CNY", upfront=((36, q(1)),)))

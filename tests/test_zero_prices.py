@@ -43,3 +43,11 @@ def test_a_stored_zero_price_is_not_compared_and_breaks_nothing(cli: Cli, demo_d
     assert explained.code == 2 and "offer #3's current price" in explained.err and "not more than zero" in explained.err
     negotiation = json.loads(cli("--db", str(demo_db_path), "explain", "2", "--json").out)
     assert "#3 " not in json.dumps(negotiation.get("negotiation", {}), ensure_ascii=False)  # never a BATNA
+    # and nothing else prices with it: a training run's cost, a contract
+    train = cli("--db", str(demo_db_path), "calc", "train", "--gpus", "8", "--flops", "1e22", "--offer", "3")
+    assert train.code == 2 and "not more than zero" in train.err
+    before = dump(demo_db_path)
+    sign = cli("--db", str(demo_db_path), "contracts", "add", "--offer", "3", "--start", "2026-12-01",
+               "--term-months", "12")  # fmt: skip
+    assert sign.code == 2 and "not more than zero" in sign.err
+    assert dump(demo_db_path) == before

@@ -108,7 +108,8 @@ def rent_vs_buy(
 ) -> None:
     """Break-even month and utilisation, NPV of renting and of owning, and the cumulative-cost series."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.exact import ceil, dec, pct
+    from quotetui.domain.economics.exact import ceil, dec
+    from quotetui.domain.economics.rentbuy import utilisation_words
     from quotetui.services.calc import calc_rent_vs_buy, rent_buy_json
 
     db = open_db(ctx) if offer is not None else None
@@ -140,8 +141,7 @@ def rent_vs_buy(
             f"break-even after {dec(r.breakeven_months, 2)} months (owning is ahead from month "
             f"{ceil(r.breakeven_months)})"
         )
-    u = r.breakeven_utilisation
-    say(f"break-even utilisation: {pct(u, 1)} %" + (" — owning never pays at this rent" if u > 1 else ""))
+    say(utilisation_words(r))
     say(
         f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 2):,} {cur}, "
         f"buy {dec(r.npv_buy, 2):,} {cur} → {r.cheaper} is cheaper"

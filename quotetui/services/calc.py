@@ -11,8 +11,9 @@ from quotetui.domain import entities as E
 from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC, Assumptions
 from quotetui.domain.economics.claims import Verdict
-from quotetui.domain.economics.evaluate import Assumed, choose_mfu
+from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced, unpriced_costs
 from quotetui.domain.economics.exact import ceil, dec, pct, q
+from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.economics.terms import TermComparison, compare_terms
@@ -148,7 +149,7 @@ def calc_train(
             offer = found[0]
             if spec is not None and spec.key != offer.gpu.key:
                 raise BadInput(f"offer {offer_id} sells {offer.gpu.name}, not {spec.name}")
-            spec = offer.gpu
+            spec = require_priced(offer).gpu
         fx = fx_table(session, utcnow().date())
     if spec is None:
         raise BadInput("name the GPU with --gpu MODEL, or give --offer ID")
@@ -175,7 +176,7 @@ def rent_buy_json(r: RentBuyResult) -> dict[str, Any]:
         "horizon_months": i.horizon_months,
         "breakeven_months": None if r.breakeven_months is None else decimal_text(r.breakeven_months, 2),
         "breakeven_month": None if r.breakeven_months is None else ceil(r.breakeven_months),
-        "breakeven_utilization": decimal_text(r.breakeven_utilisation, 4),
+        "breakeven_utilization": None if r.breakeven_utilisation is None else decimal_text(r.breakeven_utilisation, 4),
         "npv_rent": amount_text(r.npv_rent, i.currency),
         "npv_buy": amount_text(r.npv_buy, i.currency),
         "cheaper": r.cheaper,
@@ -227,6 +228,9 @@ def calc_rent_vs_buy(
             f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.option.label}, {plan.words}; "
             f"{dec(e.best.total, 2):,} {currency} over {horizon_months} months at full use"
         )
+        if e.lower_bound:  # renting costs at least this: say so beside any verdict
+            unpriced = "; ".join(unpriced_costs(e.offer, e.scenario))
+            note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {unpriced}"
     inputs = RentBuyInput(
         capex=v["capex"],
         opex_monthly=v["opex_monthly"],

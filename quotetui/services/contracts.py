@@ -18,6 +18,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
+from quotetui.domain.economics.evaluate import require_priced
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.rounds import round_to_sign
@@ -145,7 +146,7 @@ def accept_offer(
         found = load_offer_inputs(session, [offer_id])
         if not found:
             raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
-        offer = found[0]
+        offer = require_priced(found[0])
         count = gpus if gpus is not None else offer.gpus_per_node
         seq, options = _revision(offer, revision)
         option, monthly, flat = _agreed(
@@ -253,7 +254,8 @@ def add_incident(
                 raise FieldErrors(
                     {
                         "started_at": f"incident #{other.id} already records this outage (same start, end and "
-                        "GPUs): update it rather than counting the downtime twice"
+                        "GPUs): update it rather than counting the downtime twice (other GPUs down at the same "
+                        "time: record them in that incident, with the total)"
                     }
                 )
         incident = Incident(

@@ -334,8 +334,9 @@ def rent_buy(data: ExportData) -> Sheet:
             "Break-even utilisation",
             Styled(
                 Formula(
-                    f"=({b['capex']}+{b['opex']}*{b['horizon']}-{b['residual']})/(({b['rent']}+{b['fixed']})"
-                    f"*{b['horizon']}+SUM({up_range}))"
+                    f'=IF(OR({b["by_use"]}=0,{b["rent"]}=0),"n/a: no part of the rent follows use",'
+                    f"({b['capex']}+{b['opex']}*{b['horizon']}-{b['residual']}-{b['fixed']}*{b['horizon']}"
+                    f"-SUM({up_range}))/({b['rent']}*{b['horizon']}))"
                 ),
                 PERCENT,
             ),

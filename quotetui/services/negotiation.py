@@ -8,6 +8,7 @@ from typing import Any
 
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.explain import cost_text
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.economics.negotiation import (
     OptionPosition,
@@ -55,8 +56,8 @@ class Negotiation:
             return out
         b = self.batna
         out.append(
-            f"BATNA: #{b.offer.id} {b.offer.provider} {b.offer.name} at {dec(b.cost_per_pflop_hour, 2):,} "
-            f"{b.currency} per delivered PFLOP-hour (this offer: {dec(self.evaluation.cost_per_pflop_hour, 2):,})"
+            f"BATNA: #{b.offer.id} {b.offer.provider} {b.offer.name} at {cost_text(b, b.cost_per_pflop_hour, 2)} "
+            f"{b.currency} per delivered PFLOP-hour (this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
         )
         t = self.target
         if t is None:

@@ -244,13 +244,20 @@ def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) ->
     return Feasibility(tuple(blocking), tuple(warnings))
 
 
-def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
+def require_priced(offer: OfferInput) -> OfferInput:
+    """``offer`` if its current price is more than zero; :class:`NotPriced` otherwise (every use of a price:
+    ranking, a training run's cost, signing a contract)."""
     for option in offer.options:
         if option.amount <= 0:
             raise NotPriced(
                 f"offer #{offer.id}'s current price ({option.label}) is {plain(option.amount)} {option.currency}, "
                 "not more than zero: correct the round"
             )
+    return offer
+
+
+def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
+    require_priced(offer)
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
     costs = [cost_option(offer, option, scenario, fx, assumptions) for option in price_options(offer)]
     costs.sort(key=lambda c: (c.total, c.option.term_months))

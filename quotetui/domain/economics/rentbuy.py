@@ -7,8 +7,10 @@ start of a month (a prepaid term at the start of each term, one-off fees at sign
 
 * break-even month: when cumulative rent reaches cumulative ownership (monthly flows accrue through the
   month, sums up front at its start); without sums up front, capex ÷ (rent paid a month − opex);
-* break-even utilisation: where owned cost per used GPU-hour equals the rental price,
-  (capex + opex × horizon − residual) ÷ (everything the rent costs over the horizon at full use);
+* break-even utilisation: where owned cost per used GPU-hour equals what renting costs per used hour, i.e.
+  the utilisation at which both cost the same over the horizon: (capex + opex × horizon − residual − the
+  rent that does not follow use) ÷ (the rent that does, at full use, over the horizon); none when no part
+  of the rent follows use;
 * NPV of both at an annual discount rate, compounded monthly (r ÷ 12 a month), monthly flows at month end,
   sums up front at the start of their month;
 * the two cumulative-cost series, month by month, for charts.
@@ -89,7 +91,7 @@ class SeriesPoint:
 class RentBuyResult:
     inputs: RentBuyInput
     breakeven_months: Fraction | None  # None: renting stays cheaper over the horizon
-    breakeven_utilisation: Fraction  # above 1: owning never pays at this rent
+    breakeven_utilisation: Fraction | None  # above 1: owning never pays; ≤ 0: renting never wins; None: n/a
     npv_rent: Fraction
     npv_buy: Fraction
     series: tuple[SeriesPoint, ...]
@@ -97,6 +99,19 @@ class RentBuyResult:
     @property
     def cheaper(self) -> str:
         return "buy" if self.npv_buy < self.npv_rent else "rent"
+
+
+def utilisation_words(r: RentBuyResult) -> str:
+    """The break-even utilisation in words, for every front end."""
+    u = r.breakeven_utilisation
+    if u is None:
+        return "no break-even utilisation: no part of the rent follows use, so utilisation changes nothing"
+    shown = f"{float(u * 100):.1f} %"
+    if u <= 0:
+        return f"break-even utilisation {shown}: renting costs more than owning at any utilisation"
+    if u > 1:
+        return f"break-even utilisation {shown}: owning never pays at this rent"
+    return f"break-even utilisation {shown}: below it, renting wins"
 
 
 def own_cumulative(i: RentBuyInput, month: int) -> Fraction:
@@ -128,7 +143,9 @@ def rent_vs_buy(i: RentBuyInput) -> RentBuyResult:
     i.validate()
     h = i.horizon_months
     ownership_total = i.capex + i.opex_monthly * h - i.residual
-    breakeven_utilisation = ownership_total / i.rent_full_total
+    following = i.rent_monthly * h if i.rent_usage_billed else Fraction(0)
+    fixed = i.rent_full_total - following
+    breakeven_utilisation = (ownership_total - fixed) / following if following else None
 
     monthly_rate = i.discount_rate / 12
     npv_rent = i.upfront_at(0)

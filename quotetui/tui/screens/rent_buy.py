@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, Label, Static
 from textual_plotext import PlotextPlot
 
-from quotetui.domain.economics.exact import ceil, dec, pct
-from quotetui.domain.economics.rentbuy import RentBuyResult
+from quotetui.domain.economics.exact import ceil, dec
+from quotetui.domain.economics.rentbuy import RentBuyResult, utilisation_words
 from quotetui.domain.entities import ID, RENT_BUY
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import parse_value
@@ -124,11 +124,8 @@ class RentBuyScreen(MarketScreen):
         else:
             text.append(f"Break-even after {dec(r.breakeven_months, 2)} months", style="bold green")
             text.append(f" (owning is ahead from month {ceil(r.breakeven_months)}).\n")
-        u = r.breakeven_utilisation
-        text.append(
-            f"Break-even utilisation {pct(u, 1)} %"
-            + (": owning never pays at this rent.\n" if u > 1 else ": below it, renting wins.\n")
-        )
+        words = utilisation_words(r)
+        text.append(words[0].upper() + words[1:] + ".\n")
         text.append(
             f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 0):,} {cur} · "
             f"buy {dec(r.npv_buy, 0):,} {cur} → {r.cheaper} is cheaper."
