@@ -39,6 +39,7 @@ from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
 from quotetui.services.inputs import load_offer_inputs
 from quotetui.services.market_prices import market_medians
+from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import Evidence
@@ -93,11 +94,11 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     raise AssertionError(type(parsed))
 
 
-def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable) -> Fraction | None:
+def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable, hours_per_month: int) -> Fraction | None:
     """The offer's lowest quoted price per GPU-hour (low end of ranges), in ``currency``; None without FX."""
     prices = []
     for option in offer.options:
-        per_hour = to_gpu_hour(q(option.amount), option.unit, offer.gpus_per_node, option.term_months, HOURS_PER_MONTH)
+        per_hour = to_gpu_hour(q(option.amount), option.unit, offer.gpus_per_node, option.term_months, hours_per_month)
         try:
             prices.append(fx.convert(per_hour, option.currency, currency)[0])
         except MissingFxRate:
@@ -117,6 +118,7 @@ class Verifier:
     currency: str
     fx: FxTable
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)
+    hours_per_month: int = HOURS_PER_MONTH  # the user's assumption (settings)
     audits: dict[int, list[Audit]] = field(default_factory=dict)
     cloud: dict[str, tuple[Fraction, str]] = field(default_factory=dict)  # gpu key -> (median, basis)
     peers: dict[str, list[Fraction]] = field(default_factory=dict)  # gpu key -> every offer's lowest price
@@ -127,7 +129,7 @@ class Verifier:
 
     def price(self, offer: OfferInput) -> Fraction | None:
         if offer.id not in self.prices:
-            self.prices[offer.id] = lowest_gpu_hour(offer, self.currency, self.fx)
+            self.prices[offer.id] = lowest_gpu_hour(offer, self.currency, self.fx, self.hours_per_month)
         return self.prices[offer.id]
 
     def _median(self, offer: OfferInput) -> tuple[Fraction, str] | None:
@@ -192,7 +194,8 @@ def load_verifier(
     with db.session() as session:
         catalog, _ = load_catalog(session)
         logs = _logs(session, only)
-    verifier = Verifier(catalog, currency, fx, logs)
+        hours = load_assumptions(session).hours_per_month
+    verifier = Verifier(catalog, currency, fx, logs, hours_per_month=hours)
     for a in audits if audits is not None else audit_claims(db):
         if a.claim.offer_id is not None:
             verifier.audits.setdefault(a.claim.offer_id, []).append(a)
