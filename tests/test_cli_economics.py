@@ -388,3 +388,28 @@ def test_calc_term_gives_the_present_value_saving_beside_the_nominal_one(cli) ->
     monthly = 88000 * sum(v**k for k in range(12))
     assert abs(Decimal(t["pv_saving_pct"]) - (monthly - 750000) / monthly * 100) < Decimal("0.0001")
     assert t["pv_saving_pct"].startswith("26.35")
+
+
+def test_explain_shows_a_foreign_priced_offer_at_plus_and_minus_5_percent_fx(  # type: ignore[no-untyped-def]
+    cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    files = {
+        "providers.csv": "name,kind\nLambda,gpu_cloud\n",
+        "offers.csv": "provider,offer,gpu,gpus_per_node,billing\nLambda,8×H100 od,H100 SXM5,8,on_demand\n",
+        "negotiation.csv": "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+        "Lambda,8×H100 od,1,list,2026-11-02,2.99,gpu_hour,USD,0\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    db = str(demo_db_path)
+    assert cli("--db", db, "import", *(str(tmp_path / n) for n in files)).code == 0
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC").code == 0
+    offers = _json(cli, "--db", db, "offers", "--json")
+    lam = next(o for o in offers if o["provider"] == "Lambda")
+    moved = _json(cli, "--db", db, "explain", str(lam["id"]), "--json")["negotiation"]["fx_sensitivity"]
+    # every amount is in USD, so the CNY figure moves with the rate: × 0.95 and × 1.05
+    base = Decimal(lam["cost_per_pflop_hour"])
+    assert [m["shift"] for m in moved] == ["0.95", "1.05"]
+    for m in moved:
+        assert abs(Decimal(m["cost_per_pflop_hour"]) - base * Decimal(m["shift"])) < Decimal("0.00001")
+    assert _json(cli, "--db", db, "explain", "18", "--json")["negotiation"]["fx_sensitivity"] == []  # all CNY

@@ -68,6 +68,20 @@ class FxTable:
             return FxQuote(base, quote, 1 / Fraction(inverse.rate), inverse)
         raise MissingFxRate(base, quote, self.on)
 
+    def shifted(self, home: str, factor: Fraction) -> FxTable:
+        """The same rates with every other currency worth ``factor`` times as much in ``home`` (for the
+        sensitivity of a figure to the exchange rate: 0.95 and 1.05 are ±5 %)."""
+        facts = []
+        for f in self._latest.values():
+            if f.quote == home:
+                rate = f.rate * Decimal(factor.numerator) / Decimal(factor.denominator)
+            elif f.base == home:
+                rate = f.rate * Decimal(factor.denominator) / Decimal(factor.numerator)
+            else:
+                rate = f.rate
+            facts.append(FxRateFact(f.base, f.quote, rate, f.as_of, f"{f.source} × {float(factor):g}"))
+        return FxTable(facts, self.on)
+
     def convert(self, amount: Fraction, base: str, quote: str) -> tuple[Fraction, FxQuote | None]:
         fx = self.quote(base, quote)
         return (amount if fx is None else amount * fx.rate), fx

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
+from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
@@ -36,6 +37,7 @@ class Negotiation:
     batna: Evaluation | None
     target: Target | None
     options: tuple[OptionPosition, ...] = ()  # every option of the current round, in its own unit
+    fx_sensitivity: tuple[tuple[Fraction, Fraction], ...] = ()  # (rate shift, cost per delivered PFLOP-hour)
 
     def lines(self) -> list[str]:
         """The negotiation position in words."""
@@ -81,7 +83,18 @@ class Negotiation:
         if len(self.options) > 1:
             out.append("each option of the current round, in its own unit:")
             out += [f"  {_option_line(p)}" for p in self.options]
+        out += self._fx_lines()
         return out
+
+    def _fx_lines(self) -> list[str]:
+        if not self.fx_sensitivity:
+            return []
+        e = self.evaluation
+        moves = ", ".join(
+            f"{cost_text(e, cost, 2)} at {'+' if shift > 1 else '−'}{float(abs(shift - 1) * 100):g} %"
+            for shift, cost in self.fx_sensitivity
+        )
+        return [f"with the exchange rate moved (foreign currencies dearer +, cheaper −): {moves} per PFLOP-hour"]
 
     def to_json(self) -> dict[str, Any]:
         s, t, b = self.savings, self.target, self.batna
@@ -109,6 +122,10 @@ class Negotiation:
                 "already_beats_batna": t.already_beats,
             },
             "options": [_option_json(p) for p in self.options],
+            "fx_sensitivity": [
+                {"shift": decimal_text(shift), "cost_per_pflop_hour": decimal_text(cost)}
+                for shift, cost in self.fx_sensitivity
+            ],
         }
 
 
@@ -179,4 +196,22 @@ def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: da
         why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
         raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
     assert ranking.fx is not None
-    return negotiate(this, ranking.evaluations, ranking.fx)
+    n = negotiate(this, ranking.evaluations, ranking.fx)
+    return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx))
+
+
+FX_SHIFTS = (Fraction(95, 100), Fraction(105, 100))
+"""The exchange-rate moves a figure is shown at: every foreign currency 5 % cheaper and 5 % dearer."""
+
+
+def fx_sensitivity(e: Evaluation, fx: FxTable) -> tuple[tuple[Fraction, Fraction], ...]:
+    """(shift, cost per delivered PFLOP-hour) with every foreign currency moved by each of :data:`FX_SHIFTS`;
+    empty when the offer has no amount in a foreign currency."""
+    home = e.currency
+    foreign = {o.currency for o in e.offer.options} | {x.currency for x in e.offer.extras if x.amount is not None}
+    if foreign <= {home}:
+        return ()
+    return tuple(
+        (shift, evaluate(e.offer, e.scenario, fx.shifted(home, shift), e.assumptions).cost_per_pflop_hour)
+        for shift in FX_SHIFTS
+    )
