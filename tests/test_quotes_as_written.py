@@ -67,3 +67,15 @@ def test_a_term_discount_and_a_prepay_discount_both_apply_to_a_prepaid_year(
                f"一万网络,{NAME},prepay,0.05,12,yes\n")  # fmt: skip
     # prepaid, the year meets both conditions: 12 × 95,000 × 0.95 × 0.95 = 1,028,850
     assert o["total_cost"] == "1028850.00"
+
+
+def test_a_short_need_on_a_yearly_term_shows_what_it_commits_to(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    assert cli("--db", str(demo_db_path), "scenario", "add", "half a year", "--gpus", "8", "--months", "6").code == 0
+    _offer(cli, demo_db_path, tmp_path,
+           f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,95000,node_month,CNY,12\n", "")  # fmt: skip
+    ranked = json.loads(cli("--db", str(demo_db_path), "offers", "--json", "--scenario", "half a year").out)
+    o = next(x for x in ranked if x["name"] == NAME)
+    # 6 months of need on a 12-month term: 12 × 95,000 committed, 2 × that a year of need
+    assert (o["committed_total"], o["billed_months"], o["annualized_tco"]) == ("1140000.00", 12, "2280000.00")
+    explained = cli("--db", str(demo_db_path), "explain", str(o["id"]), "--scenario", "half a year").out
+    assert "committed in all: 1,140,000.00 CNY for the 6 months of need (12 months billed: whole terms)" in explained

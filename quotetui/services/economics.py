@@ -133,6 +133,8 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "price_per_gpu_hour": amount_text(e.price_per_gpu_hour, cur),
         "monthly_cost": amount_text(best.monthly, cur),
         "total_cost": amount_text(best.total, cur),
+        "committed_total": amount_text(best.total, cur),  # what the need commits to, whole terms included
+        "billed_months": best.billed_months,
         "annualized_tco": amount_text(e.annualised_tco, cur),
         "cost_per_gpu_hour": amount_text(e.cost_per_gpu_hour, cur),
         "cost_per_pflop_hour": amount_text(e.cost_per_pflop_hour, cur),

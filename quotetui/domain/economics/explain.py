@@ -175,12 +175,13 @@ def explain(e: Evaluation) -> list[Figure]:
             cur,
             "a year of the need: recurring costs × 12 ÷ months, one-off fees spread over the months (counted once "
             "when the need is shorter than a year)",
-            [f"{money_text(best.total, cur)} × 12 ÷ {s.months}"]
-            if not best.one_off_total
-            else [
-                f"({money_text(best.total, cur)} − {money_text(best.one_off_total, cur)} one-off) × 12 ÷ {s.months}"
-                f" + {money_text(best.one_off_total, cur)} × 12 ÷ {max(s.months, 12)}",
-                f"committed in all: {money_text(best.total, cur)} for the {s.months} months",
+            [
+                f"{money_text(best.total, cur)} × 12 ÷ {s.months}"
+                if not best.one_off_total
+                else f"({money_text(best.total, cur)} − {money_text(best.one_off_total, cur)} one-off) × 12 ÷ "
+                f"{s.months} + {money_text(best.one_off_total, cur)} × 12 ÷ {max(s.months, 12)}",
+                f"committed in all: {money_text(best.total, cur)} for the {s.months} months of need"
+                + (f" ({best.billed_months} months billed: whole terms)" if best.billed_months > s.months else ""),
             ],
         ),
         Figure(
