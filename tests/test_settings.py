@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,30 @@ def test_dates_are_shown_and_exported_in_the_users_time_zone(cli: Cli, demo_db_p
     opened.db.dispose()
     assert detail.time_zone == "Asia/Shanghai"
     assert local_day(detail.rounds[0].revision.quoted_at, detail.time_zone).isoformat() == "2026-11-30"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_the_tui_settings_form_changes_every_figure(demo_db_path: Path, size: tuple[int, int]) -> None:
+    from textual.widgets import Button, Input
+
+    from tests.test_tui import RecordingApp, settle
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.action_settings()
+        await settle(pilot)
+        hours = app.screen.query_one("#f-hours_per_month", Input)
+        assert hours.value == "730" and app.screen.query_one("#f-default_mfu", Input).value == "40"
+        save = app.screen.query_one("#save", Button)
+        assert save.region.height > 0 and save.region.bottom <= size[1]
+        hours.value = "9999"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "must be at most 744" in str(app.screen.query_one("#e-hours_per_month").render())
+        hours.value = "720"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.market is not None and app.market.assumptions.hours_per_month == 720
+        row = next(r for r in app.market.rows if r.offer.id == 18)
+        assert row.evaluation is not None and row.evaluation.price_per_gpu_hour == Fraction(80000, 8 * 720)

@@ -13,7 +13,8 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.fields import parse_record, parse_value
+from quotetui.domain.fields import parse_record, parse_value, shown_value
+from quotetui.services.forms import FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Setting
 
@@ -84,4 +85,30 @@ def save_settings(db: Database, raw: dict[str, Any]) -> Assumptions:
     return assumptions_of(db)
 
 
-__all__ = ["assumptions_of", "list_settings", "load_assumptions", "save_settings"]
+def settings_form(db: Database) -> FormSpec:
+    """The TUI's settings form, filled with the assumptions as they are (shares as percentages)."""
+    a = assumptions_of(db)
+    values = {
+        f.name: shown_value(f, Decimal(_text(getattr(a, f.name))) if f.kind == "ratio" else getattr(a, f.name),
+                            percent=True)
+        for f in E.SETTINGS.fields
+    }  # fmt: skip
+    return FormSpec(
+        "Settings: the assumptions every figure rests on", E.SETTINGS.form_fields, values, entity=E.SETTINGS
+    )
+
+
+def save_settings_form(db: Database, raw: dict[str, Any]) -> Assumptions:
+    """Save the settings form (shares typed as percentages, as every form takes them)."""
+    values = parse(FormSpec("Settings", E.SETTINGS.form_fields, entity=E.SETTINGS), raw)
+    return save_settings(db, {k: _text(v) if v is not None else "" for k, v in values.items()})
+
+
+__all__ = [
+    "assumptions_of",
+    "list_settings",
+    "load_assumptions",
+    "save_settings",
+    "save_settings_form",
+    "settings_form",
+]

@@ -253,6 +253,11 @@ class QuotetuiApp(App[None]):
         yield SystemCommand(
             "Contracts", "Signed deals: key dates, SLA credits, invoices (r)", lambda: self.switch_mode("contracts")
         )
+        yield SystemCommand(
+            "Settings…",
+            "Hours a month, default MFU and availability, the time zone dates are shown in",
+            self.action_settings,
+        )
         yield SystemCommand("New offer", "Record an offer from a provider", self.action_new_offer)
         yield SystemCommand("New provider", "Add a provider", self.action_new_provider)
         yield SystemCommand(
@@ -263,6 +268,16 @@ class QuotetuiApp(App[None]):
             "Wall time and cost of a run on each offer (t)",
             lambda: self.switch_mode("training"),
         )
+
+    def action_settings(self) -> None:
+        """The assumptions every figure rests on, as a form; saving them recomputes every screen."""
+        from quotetui.services.settings import save_settings_form, settings_form
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db = self.database
+        if db is not None:
+            self.push_screen(FormScreen(lambda: settings_form(db), lambda raw, _: save_settings_form(db, raw)),
+                             self._edited)  # fmt: skip
 
     def action_new_offer(self) -> None:
         from quotetui.tui.dialogs.forms import offer_form
