@@ -271,3 +271,14 @@ def test_listing_flags_before_a_subcommand_are_refused_not_ignored(cli: Cli, sig
     shown = cli("--db", db, "contracts", "--json", "show", "1")
     assert shown.code == 2 and "--json before `show` would be ignored" in shown.err
     assert cli("--db", db, "contracts", "due", "--on", "2027-06-01").code == 0  # where it belongs
+
+
+def test_show_lists_the_next_key_dates_and_the_incidents(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-03-10T00:00Z", "--end",
+        "2026-03-10T10:00Z", "--gpus", "8", "--description", "node 2 down")  # fmt: skip
+    shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-15").out
+    assert "incident #1 2026-03-10 00:00Z → 2026-03-10 10:00Z, 8 GPUs: node 2 down (credit not claimed)" in shown
+    assert "2027-01-01 notice deadline" in shown
+    days = [line.split()[0] for line in shown.splitlines() if line.startswith("  20") and line[12:13] == " "]
+    assert days and days == sorted(days) and days[0] >= "2026-12-15"  # the next key dates, from the as-of day

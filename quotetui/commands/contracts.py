@@ -222,11 +222,12 @@ def add(
     if as_json:
         print_json(view.to_json())
         return
-    _show(view)
+    _show(view, start)
 
 
-def _show(v: ContractView) -> None:
+def _show(v: ContractView, today: date) -> None:
     from quotetui.domain.economics.exact import dec, pct
+    from quotetui.domain.timeutil import as_utc
 
     c = v.contract
     say(f"#{v.id} {v.title}: {v.provider} {v.offer}")
@@ -241,12 +242,29 @@ def _show(v: ContractView) -> None:
         say(f"  notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else it {renew}")
     if c.committed_spend is not None:
         say(f"  spent {_m(v.spend, c.currency)} of a committed {_m(c.committed_spend, c.currency)} {c.currency}")
+    upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
+    for k in upcoming[:6]:
+        say(f"  {k.day.isoformat()} {k.kind.replace('_', ' ')}{f': {k.detail}' if k.detail else ''}")
     for m in v.months:
         if m.incidents:
             say(
                 f"  {m.month.isoformat()[:7]}: {pct(m.availability, 3)} % available, credit "
                 f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,} {c.currency}"
             )
+    for i in v.incidents:
+        end = as_utc(i.ended_at).strftime("%Y-%m-%d %H:%MZ") if i.ended_at else "still open"
+        scope = (
+            f"{i.affected_gpus} GPUs" if i.affected_gpus else f"{i.affected_nodes} nodes" if i.affected_nodes else "all"
+        )
+        credit = (
+            f"credit received {_m(i.credit_received, c.currency)}"
+            if i.credit_received is not None
+            else "credit claimed"
+            if i.credit_claimed
+            else "credit not claimed"
+        )
+        start = as_utc(i.started_at).strftime("%Y-%m-%d %H:%MZ")
+        say(f"  incident #{i.id} {start} → {end}, {scope}: {i.description} ({credit})")
     for line in v.invoices:
         i = line.invoice
         flag = f"OFF by {_signed(line.check.variance, c.currency)}" if line.check.off else "matches"
@@ -267,14 +285,14 @@ def show(
     from quotetui.domain.errors import BadInput
     from quotetui.services.contract_view import load_contracts
 
-    _, now = _as_of(on)
+    today, now = _as_of(on)
     views = load_contracts(open_db(ctx), now, contract)
     if not views:
         raise BadInput(f"no contract #{contract}")
     if as_json:
         print_json(views[0].to_json())
         return
-    _show(views[0])
+    _show(views[0], today)
 
 
 GROUP_NAMES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
