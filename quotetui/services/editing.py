@@ -15,6 +15,7 @@ from sqlmodel import Session, col, func, select
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.fields import Entity
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.forms import FormSpec, parse, shown
@@ -271,18 +272,7 @@ def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
 def save_discount(
     db: Database, offer_id: int, raw: dict[str, Any], discount_id: int | None = None, version: object = None
 ) -> int:
-    values = parse(FormSpec("Discount", E.DISCOUNT.form_fields, entity=E.DISCOUNT), raw)
-    with db.write() as session:
-        _get(session, Offer, offer_id, "offer")
-        if discount_id is None:
-            row = Discount(offer_id=offer_id)
-        else:
-            row = _get(session, Discount, discount_id, "discount", lock=True)
-            check_version("discount", row.version, version)
-        session.add(_set(row, values))
-        session.flush()
-        assert row.id is not None
-        return row.id
+    return _save_fine_print(db, offer_id, raw, Discount, E.DISCOUNT, "discount", discount_id, version)
 
 
 def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
@@ -299,18 +289,33 @@ def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
 def save_extra(
     db: Database, offer_id: int, raw: dict[str, Any], extra_id: int | None = None, version: object = None
 ) -> int:
-    values = parse(FormSpec("Extra cost", E.EXTRA.form_fields, entity=E.EXTRA), raw)
+    return _save_fine_print(db, offer_id, raw, ExtraCost, E.EXTRA, "extra cost", extra_id, version)
+
+
+def _save_fine_print(
+    db: Database,
+    offer_id: int,
+    raw: dict[str, Any],
+    model: Any,
+    entity: Entity,
+    what: str,
+    row_id: int | None,
+    version: object,
+) -> int:
+    """Save a discount or an extra cost of an offer: a new row, or the row ``row_id`` if it is still at
+    ``version`` (else "changed since you opened it")."""
+    values = parse(FormSpec(what.capitalize(), entity.form_fields, entity=entity), raw)
     with db.write() as session:
         _get(session, Offer, offer_id, "offer")
-        if extra_id is None:
-            row = ExtraCost(offer_id=offer_id)
+        if row_id is None:
+            row = model(offer_id=offer_id)
         else:
-            row = _get(session, ExtraCost, extra_id, "extra cost", lock=True)
-            check_version("extra cost", row.version, version)
+            row = _get(session, model, row_id, what, lock=True)
+            check_version(what, row.version, version)
         session.add(_set(row, values))
         session.flush()
         assert row.id is not None
-        return row.id
+        return int(row.id)
 
 
 # -- SLA -------------------------------------------------------------------------------------------------
