@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -17,6 +18,7 @@ from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.services.database import open_database
 from quotetui.services.export_data import ExportData, gather
 from quotetui.services.export_tco import RB, RB_CHECKS, RB_TABLE_HEADER, TCO_CHECKS
+from quotetui.services.rent_buy import calc_rent_vs_buy
 from quotetui.services.transfer import export_file
 from tests.conftest import CliResult
 
@@ -108,16 +110,18 @@ def compare_tco(path: Path, evaluations: list[Evaluation]) -> int:
 
 def compare_rent_buy(path: Path, data: ExportData) -> None:
     assert data.rent_buy is not None
-    result, _ = data.rent_buy
+    result = data.rent_buy.result
     sheet = load_workbook(path, data_only=True)["Rent vs buy"]
     want = {
+        "opex": result.inputs.opex_monthly,
+        "residual": result.inputs.residual,
         "rent_paid": result.inputs.rent_paid_monthly,
         "breakeven_months": result.breakeven_months or Fraction(0),
         "breakeven_utilisation": result.breakeven_utilisation,
         "npv_rent": result.npv_rent,
         "npv_buy": result.npv_buy,
     }
-    for name, figure in RB_CHECKS.items():
+    for name, figure in {"opex": "opex", "residual": "residual", **RB_CHECKS}.items():
         cell = RB[name].replace("$", "")
         if want[figure] is None:  # no break-even utilisation: no part of the rent follows use
             assert str(sheet[cell].value).startswith("n/a"), f"{name} ({cell}): {sheet[cell].value!r}"
@@ -218,10 +222,22 @@ def recalculated(market: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
             edited.append(folder / f"{name}.xlsx")
             book.save(edited[-1])
             data[name] = gather(db, name)
+        # a buyer types another capex into the rent-vs-buy sheet: spares, the book value and NPVs follow
+        book = load_workbook(sources[0])
+        sheet = book["Rent vs buy"]
+        capex_cell = RB["capex"].replace("$", "")
+        assert sheet[f"A{capex_cell[1:]}"].value == "Capex"
+        sheet[capex_cell] = 3_000_000
+        edited.append(folder / "capex.xlsx")
+        book.save(edited[-1])
+        default_rb = data["default"].rent_buy
+        assert default_rb is not None and default_rb.purchase is not None
+        typed = calc_rent_vs_buy(db, {"capex": "3000000"}, offer_id=default_rb.offer_id, purchase=default_rb.purchase)
+        data["capex"] = replace(data["default"], rent_buy=typed)
         out = recalculate([*sources, *edited], folder / "recalculated", folder / "profile")
     finally:
         db.dispose()
-    keys = [*scenarios, "edited", *RESIZED]
+    keys = [*scenarios, "edited", *RESIZED, "capex"]
     return {key: (path, data[key]) for key, path in zip(keys, out, strict=True)}
 
 
@@ -274,7 +290,7 @@ def test_the_way_to_buy_moves_with_the_months(recalculated: dict[str, tuple[Path
     assert tco_rows(recalculated["64 GPUs for 6 months"][0])[2]["V"] == 5_760_000
 
 
-@pytest.mark.parametrize("key", ["default", "half", "more"])
+@pytest.mark.parametrize("key", ["default", "half", "more", "capex"])
 def test_rent_vs_buy_formulas_and_table_equal_the_app(
     key: str, recalculated: dict[str, tuple[Path, ExportData]]
 ) -> None:

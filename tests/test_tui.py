@@ -268,11 +268,20 @@ async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> N
         await settle(pilot)
         await pilot.press("b")
         await settle(pilot)
-        result = text_of(app, "#rb-result")
-        assert "Break-even after 15.53 months" in result  # the demo's purchase option: 250万, 1.9万/month
+        result = text_of(app, "#rb-result") + text_of(app, "#rb-notes")
+        # the demo's purchase option, part by part: colocation 15,000 + power 4,000 × 10.2/5.6 kW = 7,285.71 +
+        # spares 2,500,000 × 5 % / 12 = 10,416.67 → 32,702.38 a month; 2,500,000 ÷ (180,000 − 32,702.38) = 16.97
+        assert "power 7,285.71 CNY a month" in result and "spares 10,416.67 CNY a month" in result
+        assert "Break-even after 16.97 months" in result
         app.screen.query_one("#rb-rent_monthly", Input).value = "100000"
         await pilot.pause()
-        assert "Break-even after 30.86 months" in text_of(app, "#rb-result")
+        # 2,500,000 ÷ (100,000 − 32,702.38) = 37.1 > 36: only the resale at month 36 (book value 1,000,000)
+        # brings owning ahead, 2,677,285.71 against 3,600,000 of rent
+        assert "Break-even after 36.00 months" in text_of(app, "#rb-result")
+        app.screen.query_one("#rb-staff_monthly", Input).value = "20000"
+        await pilot.pause()  # a typed part takes the place of its recorded one, the others stay
+        assert "staff 20,000.00 CNY a month (given)" in text_of(app, "#rb-notes")
+        assert "colocation 15,000.00 CNY a month" in text_of(app, "#rb-notes")
         app.screen.query_one("#rb-capex", Input).value = "-1"
         await pilot.pause()
         assert "Capex (servers, network, install): must not be negative" in text_of(app, "#rb-result")

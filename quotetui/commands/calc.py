@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from decimal import Decimal
+from typing import Annotated, Any
 
 import typer
 
@@ -24,6 +25,14 @@ TRAIN_FLAGS = {
 RENT_BUY_FLAGS = {
     "capex": "--capex",
     "opex_monthly": "--opex-monthly",
+    "colocation_monthly": "--colocation-monthly",
+    "power_kw": "--power-kw",
+    "pue": "--pue",
+    "tariff_per_kwh": "--tariff",
+    "power_monthly": "--power-monthly",
+    "staff_monthly": "--staff-monthly",
+    "spares_share_year": "--spares",
+    "depreciation_years": "--depreciation-years",
     "rent_monthly": "--rent-monthly",
     "utilisation": "--utilization",
     "residual": "--residual",
@@ -83,56 +92,80 @@ def train(
         say(f"claimed {r.claimed_days} days implies {pct(implied, 1)} % MFU: {r.verdict.value}")
 
 
+def _rb(name: str, help: str) -> Any:
+    """A rent-vs-buy flag, checked by its declared field before anything opens."""
+    return flag(RENT_BUY.field(name), RENT_BUY_FLAGS[name], help=help)
+
+
 @app.command("rent-vs-buy")
 def rent_vs_buy(
     ctx: typer.Context,
-    capex: Annotated[str, typer.Option("--capex", help="Purchase cost (servers, network, installation).")],
-    opex_monthly: Annotated[str, typer.Option("--opex-monthly", help="Owning costs a month (colo, power, staff).")],
-    rent_monthly: Annotated[str | None, typer.Option("--rent-monthly", help="Rent for a month of full use.")] = None,
+    capex: Annotated[Decimal | None, _rb("capex", "Purchase cost (servers, network, installation).")] = None,
+    opex_monthly: Annotated[
+        Decimal | None, _rb("opex_monthly", "Owning costs a month as one total (else: the parts).")
+    ] = None,
+    colocation_monthly: Annotated[Decimal | None, _rb("colocation_monthly", "Rack space a month.")] = None,
+    power_kw: Annotated[
+        Decimal | None, _rb("power_kw", "All servers' draw at full load (default: 1.82 × the GPUs' TDP).")
+    ] = None,
+    pue: Annotated[Decimal | None, _rb("pue", "The data centre's PUE (default 1.56).")] = None,
+    tariff_per_kwh: Annotated[
+        Decimal | None, _rb("tariff_per_kwh", "Electricity per kWh (default ¥0.80 or $0.08).")
+    ] = None,
+    power_monthly: Annotated[
+        Decimal | None, _rb("power_monthly", "Power a month as quoted (instead of kW × tariff).")
+    ] = None,
+    staff_monthly: Annotated[Decimal | None, _rb("staff_monthly", "Operations staff a month.")] = None,
+    spares_share_year: Annotated[
+        Decimal | None, _rb("spares_share_year", "Spares and RMA a year, share of capex (default 5%).")
+    ] = None,
+    purchase: Annotated[
+        str | None, typer.Option("--purchase", metavar="NAME|ID", help="Start from a recorded purchase option.")
+    ] = None,
+    rent_monthly: Annotated[Decimal | None, _rb("rent_monthly", "Rent for a month of full use.")] = None,
     offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Take the rent from this offer.")] = None,
     scenario: ScenarioOpt = None,
-    residual: Annotated[str, typer.Option("--residual", help="Resale value at the horizon.")] = "0",
-    discount_rate: Annotated[str, typer.Option("--discount-rate", help="Annual rate for the NPV, e.g. 0.08.")] = "0",
-    horizon_months: Annotated[int, flag(RENT_BUY.field("horizon_months"), "--horizon-months")] = 36,
-    utilisation: Annotated[str, typer.Option("--utilization", help="Share of hours in use.")] = "1",
+    residual: Annotated[Decimal | None, _rb("residual", "Resale value at the horizon (default: book value).")] = None,
+    depreciation_years: Annotated[
+        int | None, _rb("depreciation_years", "Useful life for the book value (default 5).")
+    ] = None,
+    discount_rate: Annotated[
+        Decimal | None, _rb("discount_rate", "Annual rate for the NPV, e.g. 8% (default: the setting).")
+    ] = None,
+    horizon_months: Annotated[int | None, _rb("horizon_months", "Months compared (default 36).")] = None,
+    utilisation: Annotated[Decimal | None, _rb("utilisation", "Share of hours in use.")] = None,
     currency: Annotated[
         str | None, typer.Option("--currency", help="Currency of typed amounts (default CNY; with --offer, its own).")
     ] = None,
     gpus: Annotated[
-        int | None,
-        flag(
-            RENT_BUY.field("gpus"), "--gpus", help="GPUs the capex buys, rented from --offer alike (default: one node)."
-        ),
+        int | None, _rb("gpus", "GPUs the capex buys, rented from --offer alike (default: one node).")
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Break-even month and utilisation, NPV of renting and of owning, and the cumulative-cost series."""
+    """Break-even month and utilisation, NPV of renting and of owning (part by part), and the cumulative-cost
+    series."""
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.exact import ceil, dec
     from quotetui.domain.economics.rentbuy import utilisation_words
-    from quotetui.services.calc import calc_rent_vs_buy, rent_buy_json
+    from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
-    db = open_db(ctx) if offer is not None else None
+    typed = {name: value for name, value in locals().items() if name in RENT_BUY_FLAGS}
+    db = open_db(ctx)  # the settings (hours a month, discount rate) and any offer or purchase option
     with flagged(RENT_BUY_FLAGS):
-        r, note = calc_rent_vs_buy(
+        a = calc_rent_vs_buy(
             db,
-            capex=capex,
-            opex_monthly=opex_monthly,
-            rent_monthly=rent_monthly,
+            typed,
             offer_id=offer,
             scenario=scenario,
-            residual=residual,
-            discount_rate=discount_rate,
-            horizon_months=horizon_months,
-            utilisation=utilisation,
             currency=currency_code(currency) if currency is not None else None,
-            gpus=gpus,
+            purchase=purchase,
         )
     if as_json:
-        print_json(rent_buy_json(r) | {"rent_source": note})
+        print_json(rent_buy_json(a))
         return
+    r = a.result
     cur = r.inputs.currency
-    if note:
+    for note in a.notes:
         say(note)
     if r.breakeven_months is None:
         say(f"break-even: not within {r.inputs.horizon_months} months — renting stays cheaper")

@@ -10,7 +10,8 @@ from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json,
 from quotetui.commands.output import say
 
 app = typer.Typer(
-    help="The assumptions every figure rests on (hours a month, default MFU and availability, time zone).",
+    help="The assumptions every figure rests on (hours a month, default MFU and availability, time zone, "
+    "discount rate).",
     invoke_without_command=True,
 )
 FLAGS = {
@@ -18,6 +19,7 @@ FLAGS = {
     "default_mfu": "--default-mfu",
     "default_availability": "--default-availability",
     "time_zone": "--time-zone",
+    "discount_rate": "--discount-rate",
 }
 
 
@@ -48,6 +50,9 @@ def set_(
         str | None, typer.Option("--default-availability", help="e.g. 0.99 or 99%.")
     ] = None,
     time_zone: Annotated[str | None, typer.Option("--time-zone", help="e.g. Asia/Shanghai (default UTC).")] = None,
+    discount_rate: Annotated[
+        str | None, typer.Option("--discount-rate", help="A year, for present values: 0.08 or 8% (default 0).")
+    ] = None,
 ) -> None:
     """Change assumptions; every figure, `explain` and the export use them from now on."""
     from quotetui.domain.errors import FieldErrors
@@ -58,6 +63,7 @@ def set_(
         "default_mfu": default_mfu,
         "default_availability": default_availability,
         "time_zone": time_zone,
+        "discount_rate": discount_rate,
     }
     if all(v is None for v in raw.values()):
         raise typer.BadParameter("name at least one setting to change (see `quotetui settings set --help`)")

@@ -608,10 +608,23 @@ TRAIN = Entity(
 """A training run for the planner (``calc train``, the TUI's training screen)."""
 
 
+OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "power_monthly", "staff_monthly",
+                "spares_share_year")  # fmt: skip
+"""The owning costs a month, part by part (``opex_monthly`` is their total, typed instead)."""
+
+DEPRECIATION_YEARS = Field(
+    "depreciation_years", "Depreciation, years", "int", minimum=D(1), maximum=D(30), unit="years",
+    help="useful life; the residual at the horizon is then the straight-line book value",
+)  # fmt: skip
+
+
 def rent_buy_rules(values: Mapping[str, Any]) -> dict[str, str]:
     capex, residual = values.get("capex"), values.get("residual")
     if capex is not None and residual is not None and residual > capex:
         return {"residual": f"the resale value cannot exceed the capex ({capex})"}
+    if values.get("opex_monthly") is not None and any(values.get(p) is not None for p in OWNING_PARTS):
+        parts = "colocation, power, staff, spares"
+        return {"opex_monthly": f"give the owning costs a month or their parts ({parts}), not both"}
     return {}
 
 
@@ -639,6 +652,8 @@ SETTINGS = Entity(
         _ratio("default_availability", "Default availability (no SLA)", minimum=D("0.5"), default=D("0.99")),
         Field("time_zone", "Time zone dates are shown in", max_length=60, default="UTC",
               help="an IANA name: Asia/Shanghai, Europe/Berlin, UTC"),
+        _ratio("discount_rate", "Discount rate a year (present values)", maximum=D("0.5"), default=D(0),
+               help="for rent vs buy and term choice: 0.08 or 8%"),
     ),
     rules=(settings_rules,),
 )  # fmt: skip
@@ -649,12 +664,20 @@ RENT_BUY = Entity(
     "rent_buy",
     "Rent vs buy",
     (
-        _money("capex", "Capex (servers, network, install)", required=True),
-        _money("opex_monthly", "Owning costs a month", required=True),
+        _money("capex", "Capex (servers, network, install)"),
+        _money("opex_monthly", "Owning costs a month (empty: the parts below)"),
+        _money("colocation_monthly", "Colocation a month"),
+        _quantity("power_kw", "Power kW (all servers, full load)", maximum=D(1_000_000), places=6, unit="kW"),
+        Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6),
+        _money("tariff_per_kwh", "Electricity per kWh"),
+        _money("power_monthly", "Power a month (instead of kW × tariff)"),
+        _money("staff_monthly", "Operations staff a month"),
+        _ratio("spares_share_year", "Spares and RMA, share of capex a year"),
         replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
         _ratio("utilisation", "Utilisation (0–1)", minimum=D("0.000001"), default=D(1)),
-        _money("residual", "Resale value at the horizon", default=D(0)),
-        _ratio("discount_rate", "Discount rate a year (e.g. 0.08)", default=D(0)),
+        _money("residual", "Resale value at the horizon (empty: book value)"),
+        DEPRECIATION_YEARS,
+        _ratio("discount_rate", "Discount rate a year (e.g. 0.08)"),
         _months("horizon_months", "Horizon, months", minimum=1, default=36),
         _count("gpus", "GPUs the capex buys (empty: one node)", minimum=1, unit="GPUs"),
     ),
@@ -701,6 +724,7 @@ PURCHASE = Entity(
         _money("ops_month", "Operations a month"),
         _ratio("spares_pct_year", "Spares, share of capex a year"),
         _ratio("residual_pct", "Residual value, share of capex"),
+        DEPRECIATION_YEARS,
         _months("horizon_months", "Horizon, months", minimum=1),
         SOURCE_REF,
         NOTES,

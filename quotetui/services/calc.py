@@ -8,14 +8,11 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain import entities as E
-from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC, Assumptions
 from quotetui.domain.economics.claims import Verdict
-from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced, unpriced_costs
-from quotetui.domain.economics.exact import ceil, dec, pct, q
-from quotetui.domain.economics.explain import LOWER_BOUND
+from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced
+from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput
-from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.economics.terms import TermComparison, compare_terms
 from quotetui.domain.economics.training import (
     RunCost,
@@ -32,7 +29,7 @@ from quotetui.domain.fields import parse_record, parse_value
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
+from quotetui.services.economics import amount_text, decimal_text
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
@@ -160,93 +157,6 @@ def calc_train(
     return TrainResult(plan, costs, label, days)
 
 
-def rent_buy_json(r: RentBuyResult) -> dict[str, Any]:
-    i = r.inputs
-    return {
-        "currency": i.currency,
-        "capex": amount_text(i.capex, i.currency),
-        "opex_monthly": amount_text(i.opex_monthly, i.currency),
-        "rent_monthly": amount_text(i.rent_monthly, i.currency),
-        "rent_fixed_monthly": amount_text(i.rent_fixed_monthly, i.currency),
-        "rent_paid_monthly": amount_text(i.rent_paid_monthly, i.currency),
-        "rent_upfront": [{"month": m, "amount": amount_text(a, i.currency)} for m, a in i.upfront],
-        "utilization": decimal_text(i.utilisation),
-        "residual": amount_text(i.residual, i.currency),
-        "discount_rate": decimal_text(i.discount_rate),
-        "horizon_months": i.horizon_months,
-        "breakeven_months": None if r.breakeven_months is None else decimal_text(r.breakeven_months, 2),
-        "breakeven_month": None if r.breakeven_months is None else ceil(r.breakeven_months),
-        "breakeven_utilization": None if r.breakeven_utilisation is None else decimal_text(r.breakeven_utilisation, 4),
-        "npv_rent": amount_text(r.npv_rent, i.currency),
-        "npv_buy": amount_text(r.npv_buy, i.currency),
-        "cheaper": r.cheaper,
-        "series": [
-            {"month": p.month, "rent": amount_text(p.rent, i.currency), "own": amount_text(p.own, i.currency)}
-            for p in r.series
-        ],
-    }
-
-
-def calc_rent_vs_buy(
-    db: Database | None,
-    *,
-    capex: str,
-    opex_monthly: str,
-    rent_monthly: str | None = None,
-    offer_id: int | None = None,
-    scenario: str | None = None,
-    residual: str = "0",
-    discount_rate: str = "0",
-    horizon_months: int | str = 36,
-    utilisation: str = "1",
-    currency: str | None = None,
-    gpus: int | str | None = None,
-) -> tuple[RentBuyResult, str | None]:
-    """Typed rent, or an offer rented as it is paid (in the scenario's currency) for the capacity the capex
-    buys: ``gpus`` (default one node of the offer), never the scenario's GPUs against one server's capex."""
-    if (rent_monthly is None) == (offer_id is None):
-        raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
-    raw = {"capex": capex, "opex_monthly": opex_monthly, "rent_monthly": rent_monthly, "residual": residual}
-    raw |= {"discount_rate": discount_rate, "horizon_months": horizon_months, "utilisation": utilisation}
-    v = _exact(parse_record(E.RENT_BUY, raw | {"gpus": gpus}))
-    u, horizon_months, gpus = v["utilisation"], int(v["horizon_months"]), v["gpus"]
-    note = None
-    plan = RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), "billed by use")
-    if offer_id is not None:
-        assert db is not None
-        e = evaluate_offer(db, offer_id, scenario, full_use_months=horizon_months, gpus=gpus)
-        if currency is not None and currency_code(currency) != e.currency:
-            raise BadInput(
-                f"the offer is costed in {e.currency} (scenario {e.scenario.name!r}); give --capex and "
-                f"--opex-monthly in {e.currency}, or leave --currency out"
-            )
-        plan = rent_plan(e.best, horizon_months)
-        currency = e.currency
-        given = "" if gpus is not None else "; --gpus sets the capacity the capex buys"
-        note = (
-            f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
-            f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.option.label}, {plan.words}; "
-            f"{dec(e.best.total, 2):,} {currency} over {horizon_months} months at full use"
-        )
-        if e.lower_bound:  # renting costs at least this: say so beside any verdict
-            unpriced = "; ".join(unpriced_costs(e.offer, e.scenario))
-            note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {unpriced}"
-    inputs = RentBuyInput(
-        capex=v["capex"],
-        opex_monthly=v["opex_monthly"],
-        rent_monthly=plan.monthly,
-        currency=currency or "CNY",
-        residual=v["residual"],
-        discount_rate=v["discount_rate"],
-        horizon_months=horizon_months,
-        utilisation=u,
-        rent_usage_billed=plan.usage_billed,
-        rent_fixed_monthly=plan.fixed_monthly,
-        upfront=plan.upfront,
-    )
-    return rent_vs_buy(inputs), note
-
-
 def _exact(values: dict[str, Any]) -> dict[str, Any]:
     """Parsed values for the engine: decimals as exact fractions."""
     return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
@@ -332,35 +242,3 @@ def training_runs(
             skipped.append((offer, str(exc)))
     runs.sort(key=lambda r: (r.cheapest.total if r.cheapest else Fraction(10**30), r.plan.seconds))
     return runs, skipped
-
-
-def purchase_defaults(db: Database) -> dict[str, str]:
-    """Starting values for the rent-vs-buy calculator from the first recorded purchase option: the middle of
-    each range (capex; colocation + power make the monthly opex)."""
-    from sqlmodel import col, select
-
-    from quotetui.store.models import PurchaseOption
-
-    with db.session() as session:
-        p = session.exec(select(PurchaseOption).order_by(col(PurchaseOption.id))).first()
-    if p is None:
-        return {}
-
-    def middle(low: Decimal | None, high: Decimal | None) -> Fraction:
-        if low is None:
-            return Fraction(0)
-        return (q(low) + q(high if high is not None else low)) / 2
-
-    opex = (
-        middle(p.colocation_month, p.colocation_month_high)
-        + middle(p.power_month, p.power_month_high)
-        + (q(p.ops_month) if p.ops_month is not None else 0)
-    )
-    return {
-        "name": p.name,
-        "capex": plain(dec(middle(p.capex, p.capex_high), 2)),
-        "opex_monthly": plain(dec(opex, 2)),
-        "horizon_months": str(p.horizon_months or 36),
-        "currency": p.currency,
-        "gpus": str(p.gpu_count),
-    }

@@ -169,6 +169,7 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
             "default_mfu": decimal_text(e.assumptions.default_mfu),
             "default_availability": decimal_text(e.assumptions.default_availability),
             "time_zone": e.assumptions.time_zone,
+            "discount_rate": decimal_text(e.assumptions.discount_rate),
         },
         "lower_bound": e.lower_bound,  # a cost the scenario incurs is not priced: the cost figures are minimums
         "fx": best.fx.text() if best.fx else None,

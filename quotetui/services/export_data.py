@@ -20,16 +20,15 @@ from quotetui.domain.economics.negotiation import (
     savings,
     target_price,
 )
-from quotetui.domain.economics.rentbuy import RentBuyResult
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
-from quotetui.services.calc import calc_rent_vs_buy, purchase_defaults
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
 from quotetui.services.economics import Ranking, rank_offers
+from quotetui.services.rent_buy import RentBuyAnswer, calc_rent_vs_buy, recorded_purchase
 from quotetui.services.verification import LogOnRecord, market_findings
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import (
@@ -75,8 +74,7 @@ class ExportData:
     contracts: list[ContractView]
     offers_by_id: dict[int, Offer] = field(default_factory=dict)
     positions: dict[int, Position] = field(default_factory=dict)
-    purchase: dict[str, str] = field(default_factory=dict)
-    rent_buy: tuple[RentBuyResult, str] | None = None
+    rent_buy: RentBuyAnswer | None = None
     pinned: list[int] = field(default_factory=list)
     findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
@@ -153,29 +151,20 @@ def gather(
     data.contracts = load_contracts(db, data.generated_at)
     verifier, data.findings = market_findings(db, ranking, audits)
     data.logs = verifier.logs
-    data.purchase = purchase_defaults(db)
     data.rent_buy = _rent_buy(db, data)
     data.pinned = list(dict.fromkeys(pinned or []))
     _positions(data)
     return data
 
 
-def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyResult, str] | None:
-    """Owning as recorded (the middle of the purchase option's ranges) against renting the best feasible
-    offer of the scenario at full use."""
+def _rent_buy(db: Database, data: ExportData) -> RentBuyAnswer | None:
+    """Owning as recorded (the first purchase option, part by part) against renting the best feasible offer of
+    the scenario at full use, for the GPUs the purchase buys."""
     best = next((e for e in data.ranking.evaluations if e.feasibility.ok), None)
-    if not data.purchase or best is None:
+    terms = recorded_purchase(db)
+    if terms is None or best is None:
         return None
-    result, note = calc_rent_vs_buy(
-        db,
-        capex=data.purchase["capex"],
-        opex_monthly=data.purchase["opex_monthly"],
-        offer_id=best.offer.id,
-        scenario=data.scenario_name,
-        horizon_months=int(data.purchase["horizon_months"]),
-        gpus=int(data.purchase["gpus"]),  # the capacity the purchase buys, rented alike
-    )
-    return result, f"{note}; owning: the middle of the ranges of {data.purchase['name']!r}"
+    return calc_rent_vs_buy(db, {}, offer_id=best.offer.id, scenario=data.scenario_name, purchase=terms.name)
 
 
 def _positions(data: ExportData) -> None:

@@ -276,11 +276,17 @@ RB = {
     for row, name in enumerate(
         (
             "capex",
+            "colocation",
+            "power",
+            "staff",
+            "spares_share",
+            "spares",
             "opex",
             "rent",
             "by_use",
             "fixed",
             "use",
+            "years",
             "residual",
             "rate",
             "horizon",
@@ -293,7 +299,7 @@ RB = {
         start=3,
     )
 }
-RB_TABLE_HEADER = 18
+RB_TABLE_HEADER = 24
 
 
 def rent_buy(data: ExportData) -> Sheet:
@@ -305,21 +311,41 @@ def rent_buy(data: ExportData) -> Sheet:
             preamble=[["No purchase option recorded, or no feasible offer: nothing to compare."]],
             autofilter=False,
         )
-    r, note = data.rent_buy
+    answer = data.rent_buy
+    r, own = answer.result, answer.owning
     i = r.inputs
     b = RB
     first, last = RB_TABLE_HEADER + 1, RB_TABLE_HEADER + 1 + i.horizon_months
     be_range, up_range = f"H{first}:H{last}", f"G{first}:G{last}"
+    parts = {p.name: p for p in own.parts}
+    assert set(parts) == {"colocation", "power", "staff", "spares"}, "the sheet shows owning part by part"
+    note = " · ".join(n for n in answer.notes if not n.startswith("  "))
+    book_value = own.terms.residual is None and own.terms.residual_share is None
+    residual: Any = (
+        Styled(Formula(f"=MAX(0,{b['capex']}*(1-{b['horizon']}/(12*{b['years']})))"), MONEY)
+        if book_value
+        else Styled(_dec(i.residual, 2), MONEY)
+    )
     preamble: list[list[Any]] = [
         [Styled("Rent vs buy: change a value in column B and the table and chart follow", bold=True), None, note],
         [],
-        ["Capex", Styled(_dec(i.capex, 2), MONEY)],
-        ["Owning costs a month", Styled(_dec(i.opex_monthly, 2), MONEY)],
+        ["Capex", Styled(_dec(i.capex, 2), MONEY), own.capex_how],
+        *(
+            [f"{name.capitalize()} a month", Styled(_dec(parts[name].monthly, 6), MONEY), parts[name].how]
+            for name in ("colocation", "power", "staff")
+        ),
+        ["Spares and RMA a year, share of capex", Styled(_dec(own.spares_share, 6), PERCENT), parts["spares"].how],
+        ["Spares a month", Styled(Formula(f"={b['capex']}*{b['spares_share']}/12"), MONEY)],
+        [
+            "Owning costs a month",
+            Styled(Formula(f"={b['colocation']}+{b['power']}+{b['staff']}+{b['spares']}"), MONEY),
+        ],
         ["Rent a month at full use", Styled(_dec(i.rent_monthly, 6), MONEY)],
         ["Rent billed by use (1) or fixed (0)", 1 if i.rent_usage_billed else 0],
         ["Charges a month whatever the use (egress, storage, fees)", Styled(_dec(i.rent_fixed_monthly, 6), MONEY)],
         ["Utilisation", Styled(_dec(i.utilisation, 6), PERCENT)],
-        ["Resale value at the horizon", Styled(_dec(i.residual, 2), MONEY)],
+        ["Depreciation, years", own.depreciation_years],
+        ["Resale value at the horizon", residual, own.residual_how],
         ["Discount rate a year", Styled(_dec(i.discount_rate, 6), PERCENT)],
         ["Horizon, months", i.horizon_months],
         [

@@ -59,13 +59,15 @@ class Assumptions:
     default_mfu: Fraction = DEFAULT_MFU
     default_availability: Fraction = DEFAULT_AVAILABILITY
     time_zone: str = "UTC"  # IANA name: the days dates are shown in (stored times are UTC)
+    discount_rate: Fraction = Fraction(0)  # a year, for present values (rent vs buy, term choice)
 
     def words(self) -> str:
         """The assumptions in one line, as ``explain`` shows them."""
-        mfu, avail = self.default_mfu * 100, self.default_availability * 100
+        mfu, avail, rate = self.default_mfu * 100, self.default_availability * 100, self.discount_rate * 100
         return (
             f"{self.hours_per_month} hours a month; default MFU {float(mfu):g} %; default availability "
-            f"{float(avail):g} %; dates in {self.time_zone} (`quotetui settings` changes them)"
+            f"{float(avail):g} %; discount rate {float(rate):g} % a year; dates in {self.time_zone} "
+            "(`quotetui settings` changes them)"
         )
 
     @property

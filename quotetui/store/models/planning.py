@@ -59,6 +59,7 @@ class PurchaseOption(SQLModel, table=True):
     ops_month: Decimal | None = money(nullable=True)
     spares_pct_year: Decimal | None = fraction(nullable=True)
     residual_pct: Decimal | None = fraction(nullable=True)
+    depreciation_years: int | None = None
     horizon_months: int | None = None
     source_id: int | None = fk("source.id", nullable=True, ondelete="SET NULL")
     notes: str | None = None

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Input, Label, Static
 from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import ceil, dec
-from quotetui.domain.economics.rentbuy import RentBuyResult, utilisation_words
-from quotetui.domain.entities import ID, RENT_BUY
+from quotetui.domain.economics.rentbuy import utilisation_words
+from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import parse_value
 from quotetui.services.forms import problem_text
@@ -22,21 +22,18 @@ from quotetui.tui.screens.base import MarketScreen
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
+    from quotetui.services.rent_buy import RentBuyAnswer
 
-FIELDS = tuple(
-    (name, "…or rent from offer # (overrides)" if name == "offer" else RENT_BUY.field(name).label, start)
-    for name, start in (
-        ("capex", "2500000"),
-        ("opex_monthly", "19000"),
-        ("rent_monthly", "180000"),
-        ("offer", ""),
-        ("gpus", ""),
-        ("utilisation", "1"),
-        ("residual", "0"),
-        ("discount_rate", "0"),
-        ("horizon_months", "36"),
-    )
-)
+START = {"capex": "2500000", "opex_monthly": "19000", "rent_monthly": "180000", "utilisation": "1"}
+"""Typed starting values when no purchase option is recorded: the DESIGN check (250万, 1.9万 a month, 18万)."""
+FIELDS = (
+    ("purchase", "Start from purchase option (name or id)"),
+    *((name, RENT_BUY.field(name).label) for name in ("capex", "opex_monthly", *OWNING_PARTS)),
+    ("rent_monthly", RENT_BUY.field("rent_monthly").label),
+    ("offer", "…or rent from offer # (overrides)"),
+    *((name, RENT_BUY.field(name).label) for name in
+      ("gpus", "utilisation", "residual", "depreciation_years", "discount_rate", "horizon_months")),
+)  # fmt: skip
 
 
 class RentBuyScreen(MarketScreen):
@@ -47,12 +44,13 @@ class RentBuyScreen(MarketScreen):
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
                 yield Label("Rent vs buy", classes="dialog-title")
-                for name, label, value in FIELDS:
+                for name, label in FIELDS:
                     yield Label(label, classes="form-label")
-                    yield Input(value, id=f"rb-{name}", classes="form-input")
-            with Vertical(id="calc-results"):
+                    yield Input(START.get(name, ""), id=f"rb-{name}", classes="form-input")
+            with VerticalScroll(id="calc-results"):
                 yield Static(id="rb-result")
                 yield PlotextPlot(id="rb-chart")
+                yield Static(id="rb-notes")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -61,64 +59,62 @@ class RentBuyScreen(MarketScreen):
 
     @work(thread=True)
     def prefill(self) -> None:
-        """Start from the recorded purchase option (the middle of its ranges), if there is one."""
+        """Start from the first recorded purchase option (its parts, ranges at their middle), if there is one."""
         db = self.qapp.database
         if db is None:
             return
-        from quotetui.services.calc import purchase_defaults
+        from quotetui.services.rent_buy import recorded_purchase
 
-        defaults = purchase_defaults(db)
-        self.app.call_from_thread(self._prefilled, defaults)
+        terms = recorded_purchase(db)
+        if terms is not None:
+            self.app.call_from_thread(self._prefilled, terms.name)
 
-    def _prefilled(self, defaults: dict[str, str]) -> None:
-        for name in ("capex", "opex_monthly", "horizon_months", "gpus"):
-            if name in defaults:
-                self.query_one(f"#rb-{name}", Input).value = defaults[name]
-        if "name" in defaults:
-            self.notify(f"Started from {defaults['name']!r} (middle of its ranges).", timeout=5)
+    def _prefilled(self, name: str) -> None:
+        for field, _ in FIELDS:
+            if field in ("capex", "opex_monthly"):
+                self.query_one(f"#rb-{field}", Input).value = ""
+        self.query_one("#rb-purchase", Input).value = name
+        self.notify(f"Started from {name!r}: typed values override its parts.", timeout=5)
         self.recalculate()
 
     def show_market(self, market: MarketView) -> None:
-        if self.qapp.database is not None and not self.query_one("#rb-capex", Input).value:
-            self.prefill()
         self.recalculate()
 
     def action_reset(self) -> None:
-        for name, _, value in FIELDS:
-            self.query_one(f"#rb-{name}", Input).value = value
+        for name, _ in FIELDS:
+            self.query_one(f"#rb-{name}", Input).value = START.get(name, "")
+        self.prefill()
 
     @on(Input.Changed)
     def recalculate(self) -> None:
-        from quotetui.services.calc import calc_rent_vs_buy
+        from quotetui.services.rent_buy import calc_rent_vs_buy
 
-        values = {name: self.query_one(f"#rb-{name}", Input).value.strip() for name, _, _ in FIELDS}
-        offer = values.pop("offer")
+        values = {name: self.query_one(f"#rb-{name}", Input).value.strip() or None for name, _ in FIELDS}
+        offer, purchase = values.pop("offer"), values.pop("purchase")
+        market = self.qapp.market
         try:
             offer_id = parse_value(ID, offer) if offer else None
-            result, note = calc_rent_vs_buy(
+            if offer_id is not None:
+                values["rent_monthly"] = None
+            answer = calc_rent_vs_buy(
                 self.qapp.database,
-                capex=values["capex"] or "0",
-                opex_monthly=values["opex_monthly"] or "0",
-                rent_monthly=None if offer else values["rent_monthly"],
+                values,
                 offer_id=offer_id,
-                scenario=self.qapp.market.scenario.name if self.qapp.market else None,
-                residual=values["residual"] or "0",
-                discount_rate=values["discount_rate"] or "0",
-                horizon_months=values["horizon_months"] or "36",
-                utilisation=values["utilisation"] or "1",
-                currency=None if offer or not self.qapp.market else self.qapp.market.scenario.home_currency,
-                gpus=values["gpus"] or None,
+                scenario=market.scenario.name if market else None,
+                currency=None if offer_id or purchase or not market else market.scenario.home_currency,
+                purchase=purchase,
             )
         except QuotetuiError as exc:
             self.query_one("#rb-result", Static).update(Text(f"⚠ {problem_text(exc, RENT_BUY)}", style="bold red"))
+            self.query_one("#rb-notes", Static).update("")
             return
-        self._show(result, note)
+        self._show(answer)
 
-    def _show(self, r: RentBuyResult, note: str | None) -> None:
+    def _show(self, answer: RentBuyAnswer) -> None:
+        r = answer.result
         cur = r.inputs.currency
+        self.query_one("#rb-notes", Static).update(Text("\n".join(answer.notes), style="dim"))
         text = Text()
-        if note:
-            text.append(note + "\n", style="dim")
         if r.breakeven_months is None:
             text.append(f"Renting stays cheaper for all {r.inputs.horizon_months} months.\n", style="bold")
         else:
@@ -126,6 +122,8 @@ class RentBuyScreen(MarketScreen):
             text.append(f" (owning is ahead from month {ceil(r.breakeven_months)}).\n")
         words = utilisation_words(r)
         text.append(words[0].upper() + words[1:] + ".\n")
+        if answer.owning.left_out:
+            text.append(f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style="yellow")
         text.append(
             f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 0):,} {cur} · "
             f"buy {dec(r.npv_buy, 0):,} {cur} → {r.cheaper} is cheaper."

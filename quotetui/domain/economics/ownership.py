@@ -1,0 +1,211 @@
+"""The buy side of rent vs buy, part by part (DESIGN.md section 3).
+
+Owning costs the capex at month 0 and, every month: colocation (rack space), power (the servers' draw at full
+load × PUE × hours × tariff), operations staff, and spares/RMA (a share of the capex a year); at the horizon the
+hardware is worth its residual value. Each part is given, computed from what is given, or a named default, and
+says which, so a buyer sees what the verdict rests on. Ranges (capex 2.2–2.8M) count at their middle.
+
+Conservative where a quote is optimistic: a power figure no larger than the GPUs' own TDP leaves out the rest
+of the server (CPUs, memory, NICs, fans; a DGX H100 draws 10.2 kW at most for its 8 × 700 W of GPUs), so it is
+raised to a whole server's draw, and both are shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from quotetui.domain.economics.exact import dec
+
+DEFAULT_PUE = Fraction(156, 100)
+"""Power usage effectiveness when none is given: the industry average of the Uptime Institute's surveys
+(1.56-1.58 in 2023-24); new Chinese data centres must reach 1.3, old ones are often above 1.6."""
+
+SERVER_POWER_PER_GPU_TDP = Fraction(102, 56)
+"""A GPU server's draw at full load over its GPUs' TDP: a DGX H100 draws 10.2 kW for 8 × 700 W of GPUs."""
+
+DEFAULT_TARIFF: dict[str, Fraction] = {"CNY": Fraction(8, 10), "USD": Fraction(8, 100)}
+"""Electricity per kWh when none is given, by currency: China's large industrial users pay about ¥0.6-0.9,
+US industrial users about $0.08 (EIA averages). Elsewhere a tariff must be given or power is left out."""
+
+DEFAULT_SPARES_SHARE_YEAR = Fraction(5, 100)
+"""Spares, RMA and out-of-warranty repairs a year, as a share of the capex, when none is given."""
+
+DEFAULT_DEPRECIATION_YEARS = 5
+"""Useful life of a GPU server when no residual is given: what large clouds book (5-6 years); the residual at
+the horizon is then the straight-line book value, capex × (1 − months ÷ (12 × years)), never below zero."""
+
+
+def middle(low: Fraction | None, high: Fraction | None) -> Fraction | None:
+    if low is None:
+        return None
+    return (low + (high if high is not None else low)) / 2
+
+
+def _amount(low: Fraction, high: Fraction | None, unit: str = "") -> str:
+    if high is None or high == low:
+        return f"{dec(low, 2):,}{unit}"
+    return f"the middle of {dec(low, 2):,}–{dec(high, 2):,}{unit}"
+
+
+def _quoted(low: Fraction | None, high: Fraction | None) -> str:
+    """How a given amount or range was counted: ``given`` or ``given: the middle of 10,000.00–20,000.00``."""
+    if low is None or high is None or high == low:
+        return "given"
+    return f"given: {_amount(low, high)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseTerms:
+    """What a buyer knows about owning, exact; ``None`` is "not given"."""
+
+    gpus: int
+    currency: str
+    capex: Fraction
+    capex_high: Fraction | None = None
+    opex_month: Fraction | None = None  # the owning costs a month as one typed total, instead of the parts
+    colocation_month: Fraction | None = None
+    colocation_month_high: Fraction | None = None
+    power_kw: Fraction | None = None  # all the servers at full load
+    pue: Fraction | None = None
+    tariff_per_kwh: Fraction | None = None
+    power_month: Fraction | None = None
+    power_month_high: Fraction | None = None
+    staff_month: Fraction | None = None
+    spares_share_year: Fraction | None = None
+    residual: Fraction | None = None
+    residual_share: Fraction | None = None
+    depreciation_years: int | None = None
+    gpu_tdp_w: int | None = None  # of one GPU, from the catalogue
+    name: str = ""
+    horizon_months: int | None = None  # recorded with a purchase option
+
+
+@dataclass(frozen=True, slots=True)
+class BuyPart:
+    name: str  # colocation, power, staff, spares
+    monthly: Fraction
+    how: str  # where the figure comes from, in words
+    kind: str  # "given", "computed", "default" or "not given"
+
+
+@dataclass(frozen=True, slots=True)
+class Ownership:
+    terms: PurchaseTerms
+    capex: Fraction
+    capex_how: str
+    parts: tuple[BuyPart, ...]
+    residual: Fraction
+    residual_how: str
+    horizon_months: int
+    depreciation_years: int
+
+    @property
+    def opex_monthly(self) -> Fraction:
+        return sum((p.monthly for p in self.parts), Fraction(0))
+
+    @property
+    def spares_share(self) -> Fraction:
+        """Spares and RMA a year as a share of the capex: given, else the default."""
+        given = self.terms.spares_share_year
+        return DEFAULT_SPARES_SHARE_YEAR if given is None else given
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        """Parts counted as zero because nothing was given: owning costs at least the figure."""
+        return tuple(p.name for p in self.parts if p.kind == "not given")
+
+    @property
+    def booked_a_year(self) -> Fraction:
+        """Owning a year as an accountant books it: straight-line depreciation plus twelve months of opex."""
+        return self.capex / self.depreciation_years + self.opex_monthly * 12
+
+    def lines(self) -> list[str]:
+        cur = self.terms.currency
+        out = [f"capex {dec(self.capex, 2):,} {cur} ({self.capex_how})"]
+        out += [f"{p.name} {dec(p.monthly, 2):,} {cur} a month ({p.how})" for p in self.parts]
+        out.append(f"residual {dec(self.residual, 2):,} {cur} at month {self.horizon_months} ({self.residual_how})")
+        out.append(
+            f"booked a year: {dec(self.booked_a_year, 2):,} {cur} (capex ÷ {self.depreciation_years} years + "
+            f"{dec(self.opex_monthly, 2):,} × 12)"
+        )
+        return out
+
+
+def server_kw(terms: PurchaseTerms) -> Fraction | None:
+    """A whole server's draw for the GPUs bought, from their TDP (None: the model's TDP is unknown)."""
+    if terms.gpu_tdp_w is None:
+        return None
+    return Fraction(terms.gpus * terms.gpu_tdp_w, 1000) * SERVER_POWER_PER_GPU_TDP
+
+
+def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
+    whole = server_kw(t)
+    gpus_only = Fraction(t.gpus * t.gpu_tdp_w, 1000) if t.gpu_tdp_w is not None else None
+    raised = t.power_kw is not None and gpus_only is not None and whole is not None and t.power_kw <= gpus_only
+    why = (
+        f"{dec(t.power_kw, 2)} kW given is only the GPUs' TDP ({t.gpus} × {t.gpu_tdp_w} W); a server draws "
+        f"{float(SERVER_POWER_PER_GPU_TDP):.2f} × that, as a DGX H100's 10.2 kW"
+        if raised and t.power_kw is not None
+        else ""
+    )
+    quoted = middle(t.power_month, t.power_month_high)
+    if quoted is not None:
+        how = _quoted(t.power_month, t.power_month_high)
+        if raised and t.power_kw and whole is not None:
+            scaled = f"{dec(quoted, 2):,} quoted, scaled to {dec(whole, 2)} kW: {why}"
+            return BuyPart("power", quoted * whole / t.power_kw, scaled, "computed")
+        return BuyPart("power", quoted, how, "given")
+    kw, kw_how = t.power_kw, "given"
+    if raised or kw is None:
+        kw, kw_how = whole, (why if raised else "default: a server's draw, 1.82 × the GPUs' TDP")
+    tariff, tariff_how = t.tariff_per_kwh, "given"
+    if tariff is None:
+        tariff, tariff_how = DEFAULT_TARIFF.get(t.currency), "default"
+    if kw is None or tariff is None:
+        missing = "the servers' kW" if kw is None else f"a tariff per kWh in {t.currency}"
+        return BuyPart("power", Fraction(0), f"not given: give {missing}", "not given")
+    pue, pue_how = (t.pue, "given") if t.pue is not None else (DEFAULT_PUE, "default")
+    monthly = kw * pue * hours_per_month * tariff
+    how = (
+        f"{dec(kw, 2)} kW ({kw_how}) × PUE {dec(pue, 2)} ({pue_how}) × {hours_per_month} h × "
+        f"{dec(tariff, 4)} {t.currency}/kWh ({tariff_how}), at full load every hour"
+    )
+    return BuyPart("power", monthly, how, "computed")
+
+
+def ownership(t: PurchaseTerms, horizon_months: int, hours_per_month: int) -> Ownership:
+    capex = middle(t.capex, t.capex_high) or Fraction(0)
+    parts = (
+        [BuyPart("owning costs", t.opex_month, "given as one total", "given")]
+        if t.opex_month is not None
+        else _parts(t, capex, hours_per_month)
+    )
+    years = t.depreciation_years or DEFAULT_DEPRECIATION_YEARS
+    if t.residual is not None:
+        residual, residual_how = t.residual, "given"
+    elif t.residual_share is not None:
+        residual, residual_how = capex * t.residual_share, f"given: {float(t.residual_share * 100):g} % of the capex"
+    else:
+        residual = max(Fraction(0), capex * (1 - Fraction(horizon_months, 12 * years)))
+        given = "given" if t.depreciation_years else "default"
+        residual_how = f"book value after straight-line depreciation over {years} years ({given})"
+    capex_how = _quoted(t.capex, t.capex_high)
+    return Ownership(t, capex, capex_how, tuple(parts), residual, residual_how, horizon_months, years)
+
+
+def _parts(t: PurchaseTerms, capex: Fraction, hours_per_month: int) -> list[BuyPart]:
+    colo = middle(t.colocation_month, t.colocation_month_high)
+    parts = [
+        BuyPart("colocation", colo, _quoted(t.colocation_month, t.colocation_month_high), "given")
+        if colo is not None
+        else BuyPart("colocation", Fraction(0), "not given: counted as 0", "not given"),
+        _power(t, hours_per_month),
+        BuyPart("staff", t.staff_month, "given", "given")
+        if t.staff_month is not None
+        else BuyPart("staff", Fraction(0), "not given: counted as 0", "not given"),
+    ]
+    share = DEFAULT_SPARES_SHARE_YEAR if t.spares_share_year is None else t.spares_share_year
+    kind = "default" if t.spares_share_year is None else "given"
+    parts.append(BuyPart("spares", capex * share / 12, f"{kind}: {float(share * 100):g} % of the capex a year", kind))
+    return parts

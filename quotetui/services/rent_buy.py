@@ -1,0 +1,224 @@
+"""Rent vs buy as a use case (``calc rent-vs-buy``, the TUI's calculator, the export's sheet): the buy side part
+by part from what the buyer typed or a recorded purchase option, the rent side typed or from an offer as it is
+paid, for the same capacity, in one currency."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from quotetui.domain import entities as E
+from quotetui.domain.currency import currency_code
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.evaluate import unpriced_costs
+from quotetui.domain.economics.exact import ceil, dec, q
+from quotetui.domain.economics.explain import LOWER_BOUND
+from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
+from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
+from quotetui.domain.errors import BadInput
+from quotetui.domain.fields import parse_record
+from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
+from quotetui.services.settings import assumptions_of
+from quotetui.store.engine import Database
+
+TYPED = tuple(f.name for f in E.RENT_BUY.fields)
+"""The calculator's inputs, each declared once in ``entities.RENT_BUY``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RentBuyAnswer:
+    result: RentBuyResult
+    owning: Ownership
+    rent_note: str | None  # where the rent comes from (an offer), and whether it is a lower bound
+    purchase: str | None = None  # the recorded purchase option the buy side started from
+    offer_id: int | None = None  # the offer rented, if the rent side is one
+
+    @property
+    def notes(self) -> list[str]:
+        """What the verdict rests on, in words, for every front end."""
+        out = [self.rent_note] if self.rent_note else []
+        out.append(f"owning ({self.purchase!r}, typed values override it):" if self.purchase else "owning:")
+        out += [f"  {line}" for line in self.owning.lines()]
+        if self.owning.left_out:
+            out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
+        return out
+
+
+def _fractions(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
+
+
+def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | None:
+    """A recorded purchase option by name or id (default: the first one), as the buy side's terms."""
+    from sqlmodel import col, select
+
+    from quotetui.store.models import GpuModel, PurchaseOption
+
+    with db.session() as session:
+        query = select(PurchaseOption).order_by(col(PurchaseOption.id))
+        if name is not None:
+            by_id = name.isascii() and name.isdigit()
+            query = query.where(col(PurchaseOption.id) == int(name) if by_id else col(PurchaseOption.name) == name)
+        p = session.exec(query).first()
+        if p is None:
+            if name is None:
+                return None
+            names = ", ".join(repr(n) for n in session.exec(select(PurchaseOption.name))) or "none recorded"
+            raise BadInput(f"no purchase option {name!r} (recorded: {names})")
+        gpu = session.get(GpuModel, p.gpu_model_id)
+
+    def x(value: Decimal | None) -> Fraction | None:
+        return None if value is None else q(value)
+
+    return PurchaseTerms(
+        gpus=p.gpu_count, currency=p.currency, capex=q(p.capex), capex_high=x(p.capex_high),
+        colocation_month=x(p.colocation_month), colocation_month_high=x(p.colocation_month_high),
+        power_kw=x(p.power_kw), pue=x(p.pue), tariff_per_kwh=x(p.tariff_per_kwh), power_month=x(p.power_month),
+        power_month_high=x(p.power_month_high), staff_month=x(p.ops_month), spares_share_year=x(p.spares_pct_year),
+        residual_share=x(p.residual_pct), depreciation_years=p.depreciation_years,
+        gpu_tdp_w=gpu.tdp_w if gpu is not None else None, name=p.name,
+        horizon_months=p.horizon_months,
+    )  # fmt: skip
+
+
+POWER_INPUTS = ("power_kw", "pue", "tariff_per_kwh", "power_monthly")
+
+
+def _terms(v: dict[str, Any], base: PurchaseTerms | None, gpus: int, currency: str, tdp: int | None) -> PurchaseTerms:
+    """The buy side: the recorded option's terms with each typed part in the place of its recorded one (any
+    typed power input replaces the recorded power inputs; a typed total replaces every part)."""
+    if v["capex"] is None and base is None:
+        raise BadInput("give the capex (--capex), or a recorded purchase option (--purchase)")
+    kept = base or PurchaseTerms(gpus, currency, Fraction(0))
+    typed_power = any(v[name] is not None for name in POWER_INPUTS)
+    colocation_typed = v["colocation_monthly"] is not None
+    return PurchaseTerms(
+        gpus=gpus,
+        currency=currency,
+        capex=v["capex"] if v["capex"] is not None else kept.capex,
+        capex_high=None if v["capex"] is not None else kept.capex_high,
+        opex_month=v["opex_monthly"],
+        colocation_month=v["colocation_monthly"] if colocation_typed else kept.colocation_month,
+        colocation_month_high=None if colocation_typed else kept.colocation_month_high,
+        power_kw=v["power_kw"] if typed_power else kept.power_kw,
+        pue=v["pue"] if typed_power else kept.pue,
+        tariff_per_kwh=v["tariff_per_kwh"] if typed_power else kept.tariff_per_kwh,
+        power_month=v["power_monthly"] if typed_power else kept.power_month,
+        power_month_high=None if typed_power else kept.power_month_high,
+        staff_month=v["staff_monthly"] if v["staff_monthly"] is not None else kept.staff_month,
+        spares_share_year=v["spares_share_year"] if v["spares_share_year"] is not None else kept.spares_share_year,
+        residual=v["residual"],
+        residual_share=None if v["residual"] is not None else kept.residual_share,
+        depreciation_years=v["depreciation_years"] or kept.depreciation_years,
+        gpu_tdp_w=tdp,
+        name=kept.name,
+    )
+
+
+def calc_rent_vs_buy(
+    db: Database | None,
+    typed: dict[str, Any],
+    *,
+    offer_id: int | None = None,
+    scenario: str | None = None,
+    currency: str | None = None,
+    purchase: str | None = None,
+) -> RentBuyAnswer:
+    """``typed``: the calculator's inputs as text (names in :data:`TYPED`; absent or ``None``: not given).
+    The rent side is typed or an offer rented as it is paid (in the scenario's currency) for the capacity the
+    capex buys: ``gpus``, else the purchase option's GPUs, else one node of the offer."""
+    raw = {name: typed.get(name) for name in TYPED}
+    if (raw["rent_monthly"] is None) == (offer_id is None):
+        raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
+    v = _fractions(parse_record(E.RENT_BUY, raw))
+    base = recorded_purchase(db, purchase) if db is not None and purchase is not None else None
+    assumptions = assumptions_of(db) if db is not None else None
+    horizon = int(v["horizon_months"])
+    if raw["horizon_months"] in (None, "") and base is not None and base.horizon_months:
+        horizon = base.horizon_months
+    gpus = v["gpus"] or (base.gpus if base else None)
+    discount_rate = v["discount_rate"]
+    if discount_rate is None:
+        discount_rate = assumptions.discount_rate if assumptions else Fraction(0)
+    note, plan, tdp = None, RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), "billed by use"), None
+    if base is not None:
+        currency = currency or base.currency
+        if currency_code(currency) != base.currency:
+            raise BadInput(f"purchase option {base.name!r} is in {base.currency}; leave --currency out")
+        tdp = base.gpu_tdp_w
+    if offer_id is not None:
+        assert db is not None
+        e = evaluate_offer(db, offer_id, scenario, full_use_months=horizon, gpus=gpus)
+        if currency is not None and currency_code(currency) != e.currency:
+            raise BadInput(
+                f"the offer is costed in {e.currency} (scenario {e.scenario.name!r}); give the buy side in "
+                f"{e.currency}, or leave --currency out"
+            )
+        plan = rent_plan(e.best, horizon)
+        currency, tdp = e.currency, tdp or e.offer.gpu.tdp_w
+        given = "" if gpus is not None else "; --gpus sets the capacity the capex buys"
+        note = (
+            f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
+            f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.option.label}, {plan.words}; "
+            f"{dec(e.best.total, 2):,} {currency} over {horizon} months at full use"
+        )
+        gpus = gpus or e.scenario.gpu_count
+        if e.lower_bound:  # renting costs at least this: say so beside any verdict
+            note += (
+                f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(unpriced_costs(e.offer, e.scenario))}"
+            )
+    currency = currency_code(currency) if currency else "CNY"
+    hours = (assumptions or Assumptions()).hours_per_month
+    own = ownership(_terms(v, base, int(gpus or 0), currency, tdp), horizon, hours)
+    inputs = RentBuyInput(
+        capex=own.capex,
+        opex_monthly=own.opex_monthly,
+        rent_monthly=plan.monthly,
+        currency=currency,
+        residual=own.residual,
+        discount_rate=discount_rate,
+        horizon_months=horizon,
+        utilisation=v["utilisation"],
+        rent_usage_billed=plan.usage_billed,
+        rent_fixed_monthly=plan.fixed_monthly,
+        upfront=plan.upfront,
+    )
+    return RentBuyAnswer(rent_vs_buy(inputs), own, note, base.name if base else None, offer_id)
+
+
+def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
+    r, i, o = a.result, a.result.inputs, a.owning
+    cur = i.currency
+    return {
+        "currency": cur,
+        "capex": amount_text(i.capex, cur),
+        "opex_monthly": amount_text(i.opex_monthly, cur),
+        "owning_parts": [
+            {"part": p.name, "monthly": amount_text(p.monthly, cur), "kind": p.kind, "how": p.how} for p in o.parts
+        ],
+        "owning_left_out": list(o.left_out),
+        "residual_how": o.residual_how,
+        "depreciation_years": o.depreciation_years,
+        "owning_booked_a_year": amount_text(o.booked_a_year, cur),
+        "purchase": a.purchase,
+        "rent_monthly": amount_text(i.rent_monthly, cur),
+        "rent_fixed_monthly": amount_text(i.rent_fixed_monthly, cur),
+        "rent_paid_monthly": amount_text(i.rent_paid_monthly, cur),
+        "rent_upfront": [{"month": m, "amount": amount_text(x, cur)} for m, x in i.upfront],
+        "rent_source": a.rent_note,
+        "utilization": decimal_text(i.utilisation),
+        "residual": amount_text(i.residual, cur),
+        "discount_rate": decimal_text(i.discount_rate),
+        "horizon_months": i.horizon_months,
+        "breakeven_months": None if r.breakeven_months is None else decimal_text(r.breakeven_months, 2),
+        "breakeven_month": None if r.breakeven_months is None else ceil(r.breakeven_months),
+        "breakeven_utilization": None if r.breakeven_utilisation is None else decimal_text(r.breakeven_utilisation, 4),
+        "npv_rent": amount_text(r.npv_rent, cur),
+        "npv_buy": amount_text(r.npv_buy, cur),
+        "cheaper": r.cheaper,
+        "series": [
+            {"month": p.month, "rent": amount_text(p.rent, cur), "own": amount_text(p.own, cur)} for p in r.series
+        ],
+    }
