@@ -381,7 +381,7 @@ def test_every_option_of_the_current_round_has_its_savings_and_target(  # type: 
     # against the same option of the list round: (88,000 − 80,000) ÷ 88,000 and (750,000 − 700,000) ÷ 750,000
     assert options["node_month"]["savings_vs_list_pct"] == "9.0909"
     assert options["term_total"]["savings_vs_list_pct"] == "6.6667"
-    assert options["node_month"]["current"] == "80000" and options["term_total"]["current"] == "700000"
+    assert options["node_month"]["current"] == "80000.00" and options["term_total"]["current"] == "700000.00"
     # the targets tie the same total: the annual one is 12 × the monthly one, to the cent each rounded down
     monthly, annual = Decimal(options["node_month"]["target_price"]), Decimal(options["term_total"]["target_price"])
     assert abs(annual - 12 * monthly) < Decimal("0.12")

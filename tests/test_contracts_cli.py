@@ -45,7 +45,7 @@ def test_accept_snapshots_the_agreed_terms(cli: Cli, signed: Path) -> None:
     assert (c["notice_deadline"], c["auto_renew"], c["renewal_term_months"]) == ("2027-01-01", True, 12)
     # 8–12万 a node-month costed at the high end, annual prepay 15 % off, 2 nodes
     assert c["monthly_charge"] == {"amount": "204000.00", "currency": "CNY"}
-    assert c["price"] == {"amount": "120000", "currency": "CNY", "unit": "node_month"}
+    assert c["price"] == {"amount": "120000.00", "currency": "CNY", "unit": "node_month"}
     offers = _ok(cli, "--db", db, "offers", "--json")
     assert all(o["id"] != 2 or o["status"] == "accepted" for o in offers) or not any(o["id"] == 2 for o in offers)
     # later edits to the offer change nothing in the contract
@@ -96,10 +96,10 @@ def test_an_incident_across_two_months_and_its_credits(cli: Cli, signed: Path) -
     assert feb["downtime_hours"] == "14.0000" and feb["availability"] == "0.979167"
     assert (feb["credit_rate"], feb["credit"]) == ("0.2500", "51000.00")  # below 99 %: 25 % of 204,000
     assert mar["downtime_hours"] == "2.0000" and (mar["credit_rate"], mar["credit"]) == ("0.1000", "20400.00")
-    assert c["credits_owed"] == "71400.00" and c["credits_received"] == "0"
+    assert c["credits_owed"] == "71400.00" and c["credits_received"] == "0.00"
     cli("--db", db, "contracts", "incident", "update", "1", "--received", "51000")
     c = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-03-31", "--json")
-    assert c["incidents"][0]["claimed"] is True and c["credits_received"] == "51000"
+    assert c["incidents"][0]["claimed"] is True and c["credits_received"] == "51000.00"
 
 
 def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:

@@ -45,7 +45,7 @@ def test_signing_after_our_counter_is_refused_naming_the_rounds(cli: Cli, demo_d
     assert signed.code == 0, signed.err
     contract = json.loads(signed.out)
     assert contract["monthly_charge"] == {"amount": "80000.00", "currency": "CNY"}
-    assert contract["price"] == {"amount": "80000", "currency": "CNY", "unit": "node_month"}
+    assert contract["price"] == {"amount": "80000.00", "currency": "CNY", "unit": "node_month"}
 
 
 def test_a_final_round_after_our_counter_is_what_is_signed(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:

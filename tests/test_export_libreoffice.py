@@ -269,6 +269,8 @@ def test_other_gpus_and_months_typed_into_the_workbook_choose_the_way_to_buy_lik
     name: str, recalculated: dict[str, tuple[Path, ExportData]]
 ) -> None:
     path, data = recalculated[name]
+    if name == "24 GPUs for 13 months":  # a year's terms and a month: the sheet mixes terms as the app does
+        assert any(e.best.segments for e in data.ranking.evaluations)
     compare_tco(path, data.ranking.evaluations)
     sheet = load_workbook(path, data_only=True)["TCO"]
     header = next(r for r in range(1, 60) if sheet.cell(row=r, column=1).value == "id")
@@ -278,7 +280,7 @@ def test_other_gpus_and_months_typed_into_the_workbook_choose_the_way_to_buy_lik
         for r in range(header + 1, sheet.max_row + 1)
         if isinstance(sheet.cell(row=r, column=1).value, int | float)
     }
-    assert chosen == {e.offer.id: e.best.option.label for e in data.ranking.evaluations}
+    assert chosen == {e.offer.id: e.best.label for e in data.ranking.evaluations}
 
 
 def test_the_way_to_buy_moves_with_the_months(recalculated: dict[str, tuple[Path, ExportData]]) -> None:

@@ -36,7 +36,7 @@ def test_the_seeds_server_costs_its_parts_with_the_power_of_a_whole_server() -> 
     # 5.6 kW is 8 × 700 W, the GPUs alone; a DGX H100 draws 10.2 kW: the quoted ¥4,000 scales to
     # 4,000 × 10.2 / 5.6 = 7,285.714…
     assert parts["power"].monthly == F(4000) * F("10.2") / F("5.6")
-    assert "no more than the GPUs' own TDP" in parts["power"].how and "10.20 kW" in parts["power"].how
+    assert "only the GPUs' TDP (8 × 700 W)" in parts["power"].how and "10.20 kW" in parts["power"].how
     assert parts["staff"].monthly == 0 and parts["staff"].kind == "not given" and o.left_out == ("staff",)
     assert parts["spares"].monthly == F(2_500_000) * F(5, 100) / 12  # 10,416.67, the named default
     assert parts["spares"].kind == "default"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
 from quotetui.commands.output import say
+
+if TYPE_CHECKING:
+    from quotetui.domain.economics.inputs import PriceOption
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -71,8 +74,7 @@ def offers(
                 cost_text(e, e.annualised_tco, 0),
                 cost_text(e, e.cost_per_pflop_hour, 2),
                 f"{pct(e.mfu.value, 1)}{e.mfu.source[0]}",
-                TERM_SHORT.get(e.best.option.term_months, f"{e.best.option.term_months}m")
-                + ("p" if e.best.option.prepay else ""),
+                "+".join(_short(c.option) for c in (e.best.segments or (e.best,))),
             ]
         )
     say(
@@ -99,6 +101,11 @@ def offers(
 
 
 TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
+
+
+def _short(o: PriceOption) -> str:
+    """A way to buy in a table cell: ``12mp`` (annual prepaid), ``12m+1m`` for mixed terms."""
+    return TERM_SHORT.get(o.term_months, f"{o.term_months}m") + ("p" if o.prepay else "")
 
 
 def explain(

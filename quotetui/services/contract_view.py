@@ -15,12 +15,11 @@ from sqlmodel import Session, col, select
 from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
-from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.enums import OfferStatus
 from quotetui.domain.errors import BadInput
-from quotetui.domain.money import plain
 from quotetui.domain.timeutil import as_utc
+from quotetui.services.economics import amount_text
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
 
@@ -86,11 +85,11 @@ class ContractView:
             "term_months": c.term_months,
             "billing": c.billing_cadence.value,
             "gpus": c.gpu_count,
-            "price": {"amount": plain(c.price), "currency": cur, "unit": c.price_unit.value},
-            "monthly_charge": {"amount": str(dec(self.monthly_charge, 2)), "currency": cur},
-            "committed_spend": None if c.committed_spend is None else plain(c.committed_spend),
-            "prepayment": None if c.prepayment is None else plain(c.prepayment),
-            "spend_to_date": plain(self.spend),
+            "price": {"amount": amount_text(c.price, cur), "currency": cur, "unit": c.price_unit.value},
+            "monthly_charge": {"amount": amount_text(self.monthly_charge, cur), "currency": cur},
+            "committed_spend": None if c.committed_spend is None else amount_text(c.committed_spend, cur),
+            "prepayment": None if c.prepayment is None else amount_text(c.prepayment, cur),
+            "spend_to_date": amount_text(self.spend, cur),
             "auto_renew": c.auto_renew,
             "renewal_term_months": c.renewal_term_months,
             "notice_days": c.notice_days,
@@ -102,13 +101,13 @@ class ContractView:
                     "availability": str(dec(m.availability, 6)),
                     "downtime_hours": str(dec(m.downtime_hours, 4)),
                     "credit_rate": str(dec(m.credit_rate, 4)),
-                    "credit": str(dec(m.credit, 2)),
+                    "credit": amount_text(m.credit, cur),
                     "incidents": list(m.incidents),
                 }
                 for m in self.months
             ],
-            "credits_owed": str(dec(self.credits_owed, 2)),
-            "credits_received": plain(self.credits_received),
+            "credits_owed": amount_text(self.credits_owed, cur),
+            "credits_received": amount_text(self.credits_received, cur),
             "incidents": [
                 {
                     "id": i.id,
@@ -118,7 +117,7 @@ class ContractView:
                     "affected_nodes": i.affected_nodes,
                     "description": i.description,
                     "claimed": i.credit_claimed,
-                    "received": None if i.credit_received is None else plain(i.credit_received),
+                    "received": None if i.credit_received is None else amount_text(i.credit_received, cur),
                 }
                 for i in self.incidents
             ],
@@ -126,9 +125,9 @@ class ContractView:
                 {
                     "id": line.invoice.id,
                     "period": [line.invoice.period_start.isoformat(), line.invoice.period_end.isoformat()],
-                    "amount": plain(line.invoice.amount),
-                    "expected": plain(line.check.expected, minor_units(cur)),
-                    "variance": plain(line.check.variance, minor_units(cur)),
+                    "amount": amount_text(line.invoice.amount, cur),
+                    "expected": amount_text(line.check.expected, cur),
+                    "variance": amount_text(line.check.variance, cur),
                     "off": line.check.off,
                     "paid": line.invoice.paid,
                 }

@@ -10,7 +10,7 @@ from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.costing import OptionCost, base_option
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
@@ -103,6 +103,16 @@ def amount_text(value: Fraction, currency: str) -> str:
     return plain(dec(value), minor_units(currency))
 
 
+def _segment_json(c: OptionCost, currency: str) -> dict[str, Any]:
+    return {
+        "term": c.option.label,
+        "term_months": c.option.term_months,
+        "months_covered": c.months,
+        "billed_months": c.billed_months,
+        "compute": amount_text(c.compute_total, currency),
+    }
+
+
 def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any]:
     best, cur = e.best, e.currency
     base = base_option(e.offer.options)
@@ -145,17 +155,18 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "availability_source": e.availability.source,
         "downtime_hours_per_year": decimal_text(e.downtime_hours_per_year, 2),
         "best_option": {
-            "term": best.option.label,
+            "term": best.label,
             "term_months": best.option.term_months,
             "billed_months": best.billed_months,
-            "total": decimal_text(best.total),
+            "total": amount_text(best.total, cur),
+            "mixed": [_segment_json(seg, cur) for seg in best.segments],  # empty: one option alone
         },
         "term_options": [
             {
-                "term": c.option.label,
+                "term": c.label,
                 "term_months": c.option.term_months,
-                "total": decimal_text(c.total),
-                "per_year": decimal_text(c.per_year),
+                "total": amount_text(c.total, cur),
+                "per_year": amount_text(c.per_year, cur),
             }
             for c in e.options
         ],

@@ -10,9 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.assumptions import GB_PER_TB
-from quotetui.domain.economics.costing import OptionCost, discount_applies
+from quotetui.domain.economics.costing import OptionCost, discount_applies, mixed_ways
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.enums import DiscountKind, ExtraBasis, PriceUnit
 from quotetui.io.xlsx_write import (
     INTEGER,
@@ -124,20 +125,27 @@ def tco(data: ExportData) -> Sheet:
     # The offers' rows come first and take, by formula, the cheapest of their ways to buy listed below them
     # (every option of every offer, each costed by formula): change the GPUs or the months in column B and
     # the choice moves as the app's would (ties go to the shorter term, as in the app).
+    # Mixed terms (whole terms of one option, the rest on a shorter one) follow each offer's options, every
+    # pair whatever the months, each taking its two options' rows: the app's ties go to one option alone.
     blocks, first = [], header_row + 1 + len(evaluations) + 2
     for e in evaluations:
-        ways = sorted(enumerate(e.options), key=lambda ic: (ic[1].option.term_months, ic[0]))
-        blocks.append((e, [c for _, c in ways], first))
-        first += len(ways)
+        singles = [c for c in e.options if not c.segments]
+        ways = [c for _, c in sorted(enumerate(singles), key=lambda ic: (ic[1].option.term_months, ic[0]))]
+        row_of = {id(c.option): first + k for k, c in enumerate(ways)}
+        pairs = [(row_of[id(a)], row_of[id(b)], a, b) for a, b in mixed_ways([c.option for c in ways])]
+        blocks.append((e, ways, pairs, first))
+        first += len(ways) + len(pairs)
 
     def rows() -> Iterator[list[Any]]:
-        for i, (e, ways, start) in enumerate(blocks):
-            yield _offer_row(e, header_row + 1 + i, start, start + len(ways) - 1)
+        for i, (e, ways, pairs, start) in enumerate(blocks):
+            yield _offer_row(e, header_row + 1 + i, start, start + len(ways) + len(pairs) - 1)
         yield []
         yield [Styled("Ways to buy: every option of every offer; each offer's row above takes the cheapest", bold=True)]
-        for e, ways, start in blocks:
+        for e, ways, pairs, start in blocks:
             for k, c in enumerate(ways):
                 yield _tco_row(e, c, start + k, fx_row)
+            for k, (a, b, long, short) in enumerate(pairs):
+                yield _mixed_row(e, long, short, start + len(ways) + k, a, b)
 
     return Sheet("TCO", columns, rows(), preamble=preamble)
 
@@ -256,6 +264,50 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
         Formula(f"=V{r}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
         mfu,
         availability,
+        Formula(f"=X{r}/(E{r}*Y{r}*Z{r}/1000)"),
+    ]
+
+
+def _mixed_row(e: Evaluation, long: PriceOption, short: PriceOption, r: int, a: int, b: int) -> list[Any]:
+    """Whole terms of the option in row ``a``, then the months left on the one in row ``b``
+    (``costing.cost_mixed``). With no whole term or no months left it equals one option alone, which the
+    offer's row then takes (listed first), as the app does."""
+    whole = f"ROUNDDOWN({MONTHS}/H{a},0)*H{a}"  # the months of need the long option's whole terms cover
+    left = f"({MONTHS}-{whole})"
+    short_paid = left if short.usage_billed else f"ROUNDUP({left}/H{b},0)*H{b}"
+    rest = (
+        f'"{short.label} for "&{left}&IF({left}=1," month"," months")'
+        if short.usage_billed
+        else f'ROUNDUP({left}/H{b},0)&" × {short.label}"'
+    )
+    same = {c: Formula(f"={c}{a}") for c in ("L", "M", "N", "O", "P", "R", "U", "Y", "Z")}
+    return [
+        f"#{e.offer.id}",
+        e.offer.provider,
+        e.offer.name,
+        e.offer.gpu.name,
+        e.offer.gpu.bf16_tflops,
+        e.offer.gpus_per_node,
+        Formula(f'=ROUNDDOWN({MONTHS}/H{a},0)&" × {long.label} + "&{rest}'),
+        Formula(f"=H{a}"),
+        0,
+        None,
+        "mixed terms",
+        same["L"],
+        same["M"],
+        same["N"],
+        same["O"],
+        same["P"],
+        Formula(f"={whole}+{short_paid}"),
+        same["R"],
+        Formula(f"=P{a}*M{a}*N{a}*O{a}*R{a}*({whole})+P{b}*M{b}*N{b}*O{b}*R{b}*({short_paid})"),
+        Formula(f"=(T{a}*{whole}+T{b}*{left})/{MONTHS}"),
+        same["U"],
+        Formula(f"=S{r}+T{a}*{whole}+T{b}*{left}+U{r}"),
+        Formula(f"=(V{r}-U{r})*12/{MONTHS}+U{r}*12/MAX({MONTHS},12)"),
+        Formula(f"=V{r}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
+        same["Y"],
+        same["Z"],
         Formula(f"=X{r}/(E{r}*Y{r}*Z{r}/1000)"),
     ]
 

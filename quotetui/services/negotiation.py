@@ -24,7 +24,7 @@ from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
-from quotetui.services.economics import decimal_text, rank_offers
+from quotetui.services.economics import amount_text, decimal_text, rank_offers
 from quotetui.services.inputs import load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database, one_snapshot
@@ -78,8 +78,8 @@ class Negotiation:
                     f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
                     f"{pct(t.cut, 1)} % below the current {dec(q(t.current), 2):,}"
                 )
-            if e.best.option != t.option:
-                out.append(f"(the cheapest way to buy it today is {e.best.option.label})")
+            if e.best.option != t.option or e.best.segments:
+                out.append(f"(the cheapest way to buy it today is {e.best.label})")
         if len(self.options) > 1:
             out.append("each option of the current round, in its own unit:")
             out += [f"  {_option_line(p)}" for p in self.options]
@@ -107,23 +107,23 @@ class Negotiation:
                 "id": b.offer.id,
                 "provider": b.offer.provider,
                 "name": b.offer.name,
-                "cost_per_pflop_hour": decimal_text(b.cost_per_pflop_hour),
+                "cost_per_pflop_hour": amount_text(b.cost_per_pflop_hour, b.currency),
                 "currency": b.currency,
             },
             "target_price": None
             if t is None
             else {
-                "amount": plain(t.amount),
+                "amount": amount_text(t.amount, t.option.currency),
                 "currency": t.option.currency,
                 "unit": t.option.unit.value,
                 "term_months": t.option.term_months,
-                "current": plain(t.current),
+                "current": amount_text(t.current, t.option.currency),
                 "cut_pct": plain(pct(t.cut, 4)),
                 "already_beats_batna": t.already_beats,
             },
             "options": [_option_json(p) for p in self.options],
             "fx_sensitivity": [
-                {"shift": decimal_text(shift), "cost_per_pflop_hour": decimal_text(cost)}
+                {"shift": decimal_text(shift), "cost_per_pflop_hour": amount_text(cost, self.evaluation.currency)}
                 for shift, cost in self.fx_sensitivity
             ],
         }
@@ -153,10 +153,10 @@ def _option_json(p: OptionPosition) -> dict[str, Any]:
         "unit": o.unit.value,
         "prepay": o.prepay,
         "currency": o.currency,
-        "current": plain(o.costed_amount),
+        "current": amount_text(o.costed_amount, o.currency),
         "savings_vs_first_pct": None if p.vs_first is None else plain(pct(p.vs_first, 4)),
         "savings_vs_list_pct": None if p.vs_list is None else plain(pct(p.vs_list, 4)),
-        "target_price": None if t is None else plain(t.amount),
+        "target_price": None if t is None else amount_text(t.amount, o.currency),
         "cut_pct": None if t is None else plain(pct(t.cut, 4)),
         "already_beats_batna": None if t is None else t.already_beats,
     }

@@ -161,7 +161,7 @@ def calc_rent_vs_buy(
         given = "" if gpus is not None else "; --gpus sets the capacity the capex buys"
         note = (
             f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
-            f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.option.label}, {plan.words}; "
+            f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.label}, {plan.words}; "
             f"{dec(e.best.total, 2):,} {currency} over {horizon} months at full use"
         )
         gpus = gpus or e.scenario.gpu_count

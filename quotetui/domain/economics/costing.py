@@ -9,13 +9,15 @@ Definitions (DESIGN.md section 3):
   on-demand option (no commitment) is paid for the hours used, 730 × utilisation a month;
 * extras at the scenario's usage: egress GB (TB × 1000), storage TB-months, flat fees, per node-hour fees;
   one-off fees once (spread over the months); refundable deposits are not a cost;
-* annualised TCO = total over the scenario × 12 ÷ months.
+* annualised TCO = total over the scenario × 12 ÷ months;
+* mixed terms: whole terms of a committed option, then the months left on a shorter option (13 months =
+  one annual term + one month), a way to buy beside each option alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Protocol, TypeVar
@@ -61,6 +63,32 @@ class OptionCost:
     extras_total: Fraction  # home currency, whole scenario
     months: int  # the scenario's months
     fx: FxQuote | None
+    segments: tuple[OptionCost, ...] = ()  # mixed terms: the long option's whole terms, then the short one's
+
+    @cached_property
+    def label(self) -> str:
+        """The way to buy in words: the option's label, or for mixed terms how many of each."""
+        if not self.segments:
+            return self.option.label
+        long, short = self.segments
+        return f"{long.billed_months // long.option.term_months} × {long.option.label} + " + (
+            f"{short.option.label} for {short.months} month{'s' if short.months != 1 else ''}"
+            if short.option.usage_billed
+            else f"{short.billed_months // short.option.term_months} × {short.option.label}"
+        )
+
+    @cached_property
+    def home_node_month(self) -> Fraction:
+        """The node-month price after discounts in the scenario's currency; for mixed terms the average over
+        the months paid."""
+        if not self.segments:
+            return self.effective_node_month * (self.fx.rate if self.fx else 1)
+        paid = sum((seg.billed_months for seg in self.segments), 0)
+        return sum((seg.home_node_month * seg.billed_months for seg in self.segments), Fraction(0)) / paid
+
+    @cached_property
+    def is_estimate(self) -> bool:
+        return any(seg.option.is_estimate for seg in self.segments) or self.option.is_estimate
 
     @cached_property
     def total(self) -> Fraction:
@@ -85,6 +113,49 @@ class OptionCost:
     def per_year(self) -> Fraction:
         """What a year of this option costs with the scenario's usage (for comparing terms)."""
         return self.annualised
+
+
+def mixed_ways(options: Sequence[Q], months: int | None = None) -> list[tuple[Q, Q]]:
+    """(long, short) pairs to mix: whole terms of a committed ``long`` option, then the months left on a
+    shorter ``short`` one; for ``months`` only the pairs that mix (at least one long term, some months
+    left), else every pair (the TCO sheet, where the months can change). Longs by term, then shorts."""
+    ordered = sorted(options, key=lambda o: o.term_months)
+    pairs = []
+    for long in ordered:
+        t = long.term_months
+        if t < 2 or (months is not None and (months // t == 0 or months % t == 0)):
+            continue
+        pairs += [(long, short) for short in ordered if short.term_months < t]
+    return pairs
+
+
+def cost_mixed(
+    offer: OfferInput,
+    long: PriceOption,
+    short: PriceOption,
+    scenario: ScenarioInput,
+    fx: FxTable,
+    assumptions: Assumptions,
+) -> OptionCost:
+    """Whole terms of ``long`` for as many months of need as they cover, then ``short`` for the rest; the
+    extras over each part's months, one-off fees once."""
+    covered = scenario.months // long.term_months * long.term_months
+    first = cost_option(offer, long, replace(scenario, months=covered), fx, assumptions)
+    rest = cost_option(offer, short, replace(scenario, months=scenario.months - covered), fx, assumptions)
+    return OptionCost(
+        long,
+        first.list_node_month,
+        first.steps,
+        first.effective_node_month,
+        first.billed_months + rest.billed_months,
+        first.usage_factor,
+        first.compute_total + rest.compute_total,
+        first.extras,
+        first.extras_total + rest.extras_total - rest.one_off_total,
+        scenario.months,
+        first.fx,
+        (first, rest),
+    )
 
 
 def nodes_needed(gpu_count: int, gpus_per_node: int) -> int:

@@ -25,7 +25,15 @@ from quotetui.domain.economics.assumptions import (
     MFU_OPTIMISTIC,
     Assumptions,
 )
-from quotetui.domain.economics.costing import OptionCost, base_option, cost_option, nodes_needed, price_options
+from quotetui.domain.economics.costing import (
+    OptionCost,
+    base_option,
+    cost_mixed,
+    cost_option,
+    mixed_ways,
+    nodes_needed,
+    price_options,
+)
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
 from quotetui.domain.economics.units import to_gpu_hour
@@ -100,9 +108,7 @@ class Evaluation:
 
     @cached_property
     def price_per_gpu_hour(self) -> Fraction:
-        best = self.best
-        home = best.effective_node_month * (best.fx.rate if best.fx else 1)
-        return home / (self.offer.gpus_per_node * self.assumptions.hours_per_month)
+        return self.best.home_node_month / (self.offer.gpus_per_node * self.assumptions.hours_per_month)
 
     @cached_property
     def used_gpu_hours(self) -> Fraction:
@@ -143,8 +149,8 @@ class Evaluation:
             out.append("the offer is marked as an estimate")
         if self.offer.round_is_estimate:
             out.append("the current round's figures are marked as estimates")
-        if self.best.option.is_estimate:
-            out.append(f"the {self.best.option.label} price it is costed at is an estimate")
+        if self.best.is_estimate:
+            out.append(f"the {self.best.label} price it is costed at is an estimate")
         return tuple(out)
 
     @cached_property
@@ -259,8 +265,10 @@ def require_priced(offer: OfferInput) -> OfferInput:
 def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
     require_priced(offer)
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
-    costs = [cost_option(offer, option, scenario, fx, assumptions) for option in price_options(offer)]
-    costs.sort(key=lambda c: (c.total, c.option.term_months))
+    options = price_options(offer)
+    costs = [cost_option(offer, option, scenario, fx, assumptions) for option in options]
+    costs += [cost_mixed(offer, a, b, scenario, fx, assumptions) for a, b in mixed_ways(options, scenario.months)]
+    costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
     unknowns = [*unpriced_costs(offer, scenario), *(f"{d.label}" for d in offer.discounts if d.rate is None)]
     return Evaluation(
         offer,

@@ -64,6 +64,20 @@ def _quoted(o: PriceOption) -> str:
 
 
 def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
+    if c.segments:  # mixed terms: each part over its months, then the sum
+        long, short = c.segments
+        lines = [f"mixed terms, {c.label}: whole terms for the first {long.months} months, the rest after"]
+        start = 1
+        for seg in c.segments:
+            span = f"month {start}" if seg.months == 1 else f"months {start}–{start + seg.months - 1}"
+            lines += [f"{span}: {line}" for line in _option_lines(e, seg)]
+            start += seg.months
+        home = e.currency
+        lines.append(
+            f"compute {money_text(long.compute_total, home)} + {money_text(short.compute_total, home)} = "
+            f"{money_text(c.compute_total, home)}"
+        )
+        return lines
     o, cur, home = c.option, e.offer.currency, e.currency
     lines = [_quoted(o)]
     if o.amount_high is not None:
@@ -157,7 +171,7 @@ def explain(e: Evaluation) -> list[Figure]:
             [
                 f"compute {money_text(best.compute_total, cur)}",
                 f"extras {money_text(best.extras_total, cur)}",
-                f"cheapest way to buy: {best.option.label}",
+                f"cheapest way to buy: {best.label}",
             ],
         ),
         Figure(
@@ -190,7 +204,7 @@ def explain(e: Evaluation) -> list[Figure]:
             None,
             "",
             "each way to buy, for this scenario's months; cheapest first",
-            [f"{c.option.label}: {money_text(c.total, cur)} ({money_text(c.monthly, cur)} a month)" for c in e.options],
+            [f"{c.label}: {money_text(c.total, cur)} ({money_text(c.monthly, cur)} a month)" for c in e.options],
         ),
         Figure(
             "cost_per_gpu_hour",

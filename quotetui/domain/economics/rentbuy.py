@@ -172,28 +172,35 @@ class RentPlan:
 
 
 def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
-    """``cost`` must be the option costed at full use for ``horizon`` months. On demand: compute and per-hour
-    extras follow use; a committed term is a fixed monthly bill, or, prepaid, a sum at the start of each term;
-    egress, storage and monthly fees are charged whatever the use; one-off fees are paid at signing."""
-    o = cost.option
-    monthly, fixed, upfront = Fraction(0), Fraction(0), []
-    if o.usage_billed:
-        monthly = cost.compute_total / horizon
-        words = "billed by use"
-    elif o.prepay:
-        terms = cost.billed_months // o.term_months
-        upfront = [(k * o.term_months, cost.compute_total / terms) for k in range(terms)]
-        words = f"prepaid: {terms} × {o.term_months} months, each paid at its start"
-    else:
-        monthly = cost.compute_total / horizon  # whole terms' months spread over the horizon
-        words = "a fixed monthly bill whatever the use"
+    """``cost`` must be the way to buy costed at full use for ``horizon`` months. On demand: compute and
+    per-hour extras follow use; a committed term is a fixed monthly bill, or, prepaid, a sum at the start of
+    each term; egress, storage and monthly fees are charged whatever the use; one-off fees are paid at
+    signing. Mixed terms: each part so, the prepaid sums at the start of its own terms."""
+    usage, bill, fixed, upfront, words, start = Fraction(0), Fraction(0), Fraction(0), [], [], 0
+    for part in cost.segments or (cost,):
+        o = part.option
+        if o.usage_billed:
+            usage += part.compute_total / horizon
+            words.append("billed by use")
+        elif o.prepay:
+            terms = part.billed_months // o.term_months
+            upfront += [(start + k * o.term_months, part.compute_total / terms) for k in range(terms)]
+            words.append(f"prepaid: {terms} × {o.term_months} months, each paid at its start")
+        else:
+            bill += part.compute_total / horizon  # whole terms' months spread over the horizon
+            words.append("a fixed monthly bill whatever the use")
+        start += part.months
+    usage_billed = usage > 0 or cost.option.usage_billed
     for line in cost.extras:
         if not line.included:
             continue
         if line.one_off:
             upfront.append((0, line.one_off))
-        if line.monthly and line.extra.basis is ExtraBasis.PER_HOUR and o.usage_billed:
-            monthly += line.monthly
+        if line.monthly and line.extra.basis is ExtraBasis.PER_HOUR and usage_billed and not cost.segments:
+            usage += line.monthly
         elif line.monthly:
             fixed += line.monthly
-    return RentPlan(monthly, o.usage_billed, fixed, tuple(upfront), words)
+    text = words[0] if len(words) == 1 else f"{cost.label}: " + ", then ".join(words)
+    if usage_billed:  # the part that follows use, and everything else charged whatever the use
+        return RentPlan(usage, True, bill + fixed, tuple(upfront), text)
+    return RentPlan(bill, False, fixed, tuple(upfront), text)

@@ -100,7 +100,7 @@ class CompareScreen(MarketScreen):
             ("Verification", 10),
         ):
             table.add_row(Text(label), *(Text(cells[index]) for cells in formatted))
-        options = (Text(r.evaluation.best.option.label if r.evaluation else "—") for r in rows)
+        options = (Text(r.evaluation.best.label if r.evaluation else "—") for r in rows)
         table.add_row(Text("Cheapest way to buy"), *options)
         table.add_row(
             Text("Feasible"),
