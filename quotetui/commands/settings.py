@@ -11,7 +11,7 @@ from quotetui.commands.output import say
 
 app = typer.Typer(
     help="The assumptions every figure rests on (hours a month, default MFU and availability, time zone, "
-    "discount rate).",
+    "discount rate, VAT).",
     invoke_without_command=True,
 )
 FLAGS = {
@@ -20,6 +20,7 @@ FLAGS = {
     "default_availability": "--default-availability",
     "time_zone": "--time-zone",
     "discount_rate": "--discount-rate",
+    "net_of_vat": "--net-of-vat",
 }
 
 
@@ -53,6 +54,9 @@ def set_(
     discount_rate: Annotated[
         str | None, typer.Option("--discount-rate", help="A year, for present values: 0.08 or 8% (default 0).")
     ] = None,
+    net_of_vat: Annotated[
+        str | None, typer.Option("--net-of-vat", help="yes: cost 专票 offers without the VAT recovered (default no).")
+    ] = None,
 ) -> None:
     """Change assumptions; every figure, `explain` and the export use them from now on."""
     from quotetui.domain.errors import FieldErrors
@@ -64,6 +68,7 @@ def set_(
         "default_availability": default_availability,
         "time_zone": time_zone,
         "discount_rate": discount_rate,
+        "net_of_vat": net_of_vat,
     }
     if all(v is None for v in raw.values()):
         raise typer.BadParameter("name at least one setting to change (see `quotetui settings set --help`)")

@@ -36,43 +36,56 @@ class FxQuote:
     quote: str
     rate: Fraction
     fact: FxRateFact  # the stored rate used (possibly the inverse pair)
+    wanted: date | None = None  # the quote day asked for, when the rate is the first recorded after it
 
     def text(self) -> str:
         f = self.fact
-        return f"1 {f.base} = {plain(f.rate)} {f.quote} on {f.as_of.isoformat()} ({f.source})"
+        text = f"1 {f.base} = {plain(f.rate)} {f.quote} on {f.as_of.isoformat()} ({f.source})"
+        if self.wanted is not None:
+            text += f", the first rate after the quote day {self.wanted.isoformat()}"
+        return text
 
 
 class FxTable:
-    """The latest rate on or before ``on`` for each pair; the inverse pair is used when only it exists."""
+    """Dated rates, answered for a day: the latest rate on or before it (the quote day of a price, else the
+    day of the figures, ``on``), the first after it when none is older but one is known by ``on``; the
+    inverse pair is used when only it exists or it is more recent."""
 
     def __init__(self, rates: Iterable[FxRateFact], on: date) -> None:
         self.on = on
-        self._latest: dict[tuple[str, str], FxRateFact] = {}
-        for fact in rates:
-            if fact.as_of > on:
-                continue
-            key = (fact.base, fact.quote)
-            current = self._latest.get(key)
-            if current is None or fact.as_of > current.as_of:
-                self._latest[key] = fact
+        self._facts = sorted((f for f in rates if f.as_of <= on), key=lambda f: f.as_of)
+        self._pairs: dict[tuple[str, str], list[FxRateFact]] = {}
+        for f in self._facts:
+            self._pairs.setdefault(tuple(sorted((f.base, f.quote))), []).append(f)  # type: ignore[arg-type]
 
-    def quote(self, base: str, quote: str) -> FxQuote | None:
-        """``None`` for the same currency; raises :class:`MissingFxRate` when no rate is known."""
+    def _pick(self, base: str, quote: str, day: date) -> tuple[FxRateFact, bool] | None:
+        """(fact, inverse?) on or before ``day``, else the first after it."""
+        facts = self._pairs.get(tuple(sorted((base, quote))), [])  # type: ignore[call-overload]
+        pair = [(f, f.base != base) for f in facts]
+        before = [p for p in pair if p[0].as_of <= day]
+        if before:
+            latest = before[-1][0].as_of
+            same_day = [p for p in before if p[0].as_of == latest]
+            return next((p for p in same_day if not p[1]), same_day[0])  # the direct pair wins a tie
+        return pair[0] if pair else None
+
+    def quote(self, base: str, quote: str, day: date | None = None) -> FxQuote | None:
+        """``None`` for the same currency; raises :class:`MissingFxRate` when no rate is known by ``on``."""
         if base == quote:
             return None
-        direct = self._latest.get((base, quote))
-        inverse = self._latest.get((quote, base))
-        if direct is not None and (inverse is None or direct.as_of >= inverse.as_of):
-            return FxQuote(base, quote, Fraction(direct.rate), direct)
-        if inverse is not None:
-            return FxQuote(base, quote, 1 / Fraction(inverse.rate), inverse)
-        raise MissingFxRate(base, quote, self.on)
+        wanted = min(day, self.on) if day is not None else self.on
+        found = self._pick(base, quote, wanted)
+        if found is None:
+            raise MissingFxRate(base, quote, self.on)
+        fact, inverse = found
+        rate = 1 / Fraction(fact.rate) if inverse else Fraction(fact.rate)
+        return FxQuote(base, quote, rate, fact, wanted if fact.as_of > wanted else None)
 
     def shifted(self, home: str, factor: Fraction) -> FxTable:
         """The same rates with every other currency worth ``factor`` times as much in ``home`` (for the
         sensitivity of a figure to the exchange rate: 0.95 and 1.05 are ±5 %)."""
         facts = []
-        for f in self._latest.values():
+        for f in self._facts:
             if f.quote == home:
                 rate = f.rate * Decimal(factor.numerator) / Decimal(factor.denominator)
             elif f.base == home:
@@ -82,6 +95,9 @@ class FxTable:
             facts.append(FxRateFact(f.base, f.quote, rate, f.as_of, f"{f.source} × {float(factor):g}"))
         return FxTable(facts, self.on)
 
-    def convert(self, amount: Fraction, base: str, quote: str) -> tuple[Fraction, FxQuote | None]:
-        fx = self.quote(base, quote)
+    def convert(
+        self, amount: Fraction, base: str, quote: str, day: date | None = None
+    ) -> tuple[Fraction, FxQuote | None]:
+        """``amount`` in ``quote`` at the rate for ``day`` (a price's quote day; default the figures' day)."""
+        fx = self.quote(base, quote, day)
         return (amount if fx is None else amount * fx.rate), fx

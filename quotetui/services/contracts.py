@@ -150,7 +150,13 @@ def accept_offer(
         count = gpus if gpus is not None else offer.gpus_per_node
         seq, options = _revision(offer, revision)
         option, monthly, flat = _agreed(
-            offer, options, count, term_months, term_option, fx_table(session, start), load_assumptions(session)
+            offer,
+            options,
+            count,
+            term_months,
+            term_option,
+            fx_table(session, start),
+            replace(load_assumptions(session), net_of_vat=False),  # a contract's charges are what is invoiced
         )
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}

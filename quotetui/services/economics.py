@@ -181,6 +181,12 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
             "default_availability": decimal_text(e.assumptions.default_availability),
             "time_zone": e.assumptions.time_zone,
             "discount_rate": decimal_text(e.assumptions.discount_rate),
+            "net_of_vat": e.assumptions.net_of_vat,
+        },
+        "vat": {
+            "rate": None if e.offer.vat_rate is None else decimal_text(q(e.offer.vat_rate)),
+            "special_invoice": e.offer.special_invoice,
+            "recovered": e.assumptions.vat_factor(e.offer.vat_rate, e.offer.special_invoice) != 1,
         },
         "lower_bound": e.lower_bound,  # a cost the scenario incurs is not priced: the cost figures are minimums
         "fx": best.fx.text() if best.fx else None,

@@ -15,6 +15,7 @@ from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.enums import DiscountKind, ExtraBasis, PriceUnit
+from quotetui.domain.fx import FxQuote, FxRateFact
 from quotetui.io.xlsx_write import (
     INTEGER,
     MONEY,
@@ -29,8 +30,8 @@ from quotetui.io.xlsx_write import (
 )
 from quotetui.services.export_data import ExportData
 
-HOURS, MONTHS, GPUS, USE, EGRESS, STORAGE, GB_TB, MFU, AVAIL = (f"$B${r}" for r in range(3, 12))
-FX_HEADER_ROW = 13
+HOURS, MONTHS, GPUS, USE, EGRESS, STORAGE, GB_TB, MFU, AVAIL, NET_VAT = (f"$B${r}" for r in range(3, 13))
+FX_HEADER_ROW = 14
 
 
 def _dec(value: Fraction, places: int = 10) -> Decimal:
@@ -40,16 +41,16 @@ def _dec(value: Fraction, places: int = 10) -> Decimal:
 def tco(data: ExportData) -> Sheet:
     s, a = data.ranking.scenario, data.ranking.assumptions
     evaluations = data.ranking.evaluations
-    fx = data.ranking.fx
-    assert fx is not None
-    currencies = sorted(
-        {o.currency for e in evaluations for o in e.offer.options}
-        | {x.currency for e in evaluations for x in e.offer.extras}
-        | {s.home_currency}
-    )
-    currencies.remove(s.home_currency)
-    currencies.insert(0, s.home_currency)
-    fx_row = {c: FX_HEADER_ROW + 1 + i for i, c in enumerate(currencies)}
+    # one row per rate used: each offer's amounts convert at the rate of its quote day (``costing.quote_day``)
+    used: dict[FxKey, FxQuote | None] = {(s.home_currency, None): None}
+    for e in evaluations:
+        for c in e.options:
+            used.setdefault(_fx_key(c.option.currency, c.fx), c.fx)
+            for line in c.extras:
+                if line.included:
+                    used.setdefault(_fx_key(line.extra.currency, line.fx), line.fx)
+    keys = sorted(used, key=lambda k: (k[0] != s.home_currency, k[0], k[1].as_of if k[1] else None))
+    fx_row = {k: FX_HEADER_ROW + 1 + i for i, k in enumerate(keys)}
     preamble: list[list[Any]] = [
         [
             Styled(
@@ -67,6 +68,7 @@ def tco(data: ExportData) -> Sheet:
         ["GB per TB", GB_PER_TB],
         ["Default MFU (no evidence)", Styled(_dec(a.default_mfu, 6), PERCENT)],
         ["Default availability (no SLA)", Styled(_dec(a.default_availability, 6), PERCENT)],
+        ["Net of VAT a 专票 recovers (1) or as invoiced (0)", 1 if a.net_of_vat else 0],
         [],
         [
             Styled(f"1 unit = … {s.home_currency}", bold=True),
@@ -75,19 +77,14 @@ def tco(data: ExportData) -> Sheet:
             Styled("source", bold=True),
         ],
     ]
-    for c in currencies:
-        if c == s.home_currency:
-            preamble.append([c, 1, None, "the scenario's currency"])
+    for key in keys:
+        currency, fact = key
+        quote = used[key]
+        if fact is None or quote is None:
+            preamble.append([currency, 1, None, "the scenario's currency"])
             continue
-        try:
-            quote = fx.quote(c, s.home_currency)
-        except Exception:
-            preamble.append([c, None, None, "no rate: these offers are not compared"])
-            continue
-        assert quote is not None
-        f = quote.fact
-        rate: Any = f.rate if f.base == c else Formula(f"=1/{f.rate}")
-        preamble.append([c, rate, f.as_of, f.source])
+        rate: Any = fact.rate if fact.base == currency else Formula(f"=1/{fact.rate}")
+        preamble.append([currency, rate, fact.as_of, fact.source])
     preamble.append([])
     header_row = len(preamble) + 1
 
@@ -207,7 +204,15 @@ EXTRA_USAGE_FORMULA = {
 ``r``: P nodes, R the use factor); one-off fees are summed apart."""
 
 
-def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) -> list[Any]:
+FxKey = tuple[str, FxRateFact | None]
+
+
+def _fx_key(currency: str, quote: FxQuote | None) -> FxKey:
+    """An FX block row: a currency at the stored rate used (None: the scenario's own currency)."""
+    return currency, quote.fact if quote is not None else None
+
+
+def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) -> list[Any]:
     """One way to buy an offer, costed by formula over the assumptions block (its id as text, ``#3``, so
     that only the offers' rows above hold numeric ids)."""
     o = best.option
@@ -225,12 +230,16 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
             factors.append(f"IF(P{r}*F{r}>={step.discount.min_gpus},1-{rate},1)")
         elif step.applied:
             factors.append(f"(1-{rate})")
+    vat = ""
+    if e.offer.special_invoice and e.offer.vat_rate:  # Assumptions.vat_factor, switched by the cell
+        vat = f"*IF({NET_VAT}=1,1/(1+{e.offer.vat_rate}),1)"
+        factors.append(vat.removeprefix("*"))
     extras, one_off = [], []
     for line in best.extras:
         if not line.included or line.extra.amount is None:
             continue
         x = line.extra
-        amount = f"{x.amount}*$B${fx_row[x.currency]}"
+        amount = f"{x.amount}*$B${fx_row[_fx_key(x.currency, line.fx)]}{vat}"
         if x.basis is ExtraBasis.ONE_OFF:
             one_off.append(amount)
         else:
@@ -252,7 +261,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[str, int]) ->
         o.currency,
         Formula(UNIT_FORMULA[o.unit].format(r=r)),
         Formula("=" + ("*".join(factors) or "1")),
-        Formula(f"=$B${fx_row[o.currency]}"),
+        Formula(f"=$B${fx_row[_fx_key(o.currency, best.fx)]}"),
         Formula(f"=ROUNDUP({GPUS}/F{r},0)"),
         Formula(f"={MONTHS}" if o.usage_billed else f"=ROUNDUP({MONTHS}/H{r},0)*H{r}"),
         Formula(f"={USE}" if o.usage_billed else "=1"),

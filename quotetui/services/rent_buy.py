@@ -34,6 +34,7 @@ class RentBuyAnswer:
     rent_note: str | None  # where the rent comes from (an offer), and whether it is a lower bound
     purchase: str | None = None  # the recorded purchase option the buy side started from
     offer_id: int | None = None  # the offer rented, if the rent side is one
+    net_of_vat: bool = False  # the rent is costed net of the VAT a 专票 recovers (the setting)
 
     @property
     def notes(self) -> list[str]:
@@ -41,6 +42,8 @@ class RentBuyAnswer:
         out = [self.rent_note] if self.rent_note else []
         out.append(f"owning ({self.purchase!r}, typed values override it):" if self.purchase else "owning:")
         out += [f"  {line}" for line in self.owning.lines()]
+        if self.net_of_vat and self.offer_id is not None:
+            out.append("the rent is net of recoverable VAT (setting): give the capex and owning costs net of VAT too")
         if self.owning.left_out:
             out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
         return out
@@ -185,7 +188,8 @@ def calc_rent_vs_buy(
         rent_fixed_monthly=plan.fixed_monthly,
         upfront=plan.upfront,
     )
-    return RentBuyAnswer(rent_vs_buy(inputs), own, note, base.name if base else None, offer_id)
+    net = bool(assumptions and assumptions.net_of_vat)
+    return RentBuyAnswer(rent_vs_buy(inputs), own, note, base.name if base else None, offer_id, net)
 
 
 def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:

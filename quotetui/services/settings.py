@@ -51,6 +51,8 @@ class SettingView:
 
 
 def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, Fraction):
         return str(Decimal(value.numerator) / Decimal(value.denominator))
     return str(value)

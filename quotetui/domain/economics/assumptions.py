@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.enums import InterFabric
@@ -60,14 +61,23 @@ class Assumptions:
     default_availability: Fraction = DEFAULT_AVAILABILITY
     time_zone: str = "UTC"  # IANA name: the days dates are shown in (stored times are UTC)
     discount_rate: Fraction = Fraction(0)  # a year, for present values (rent vs buy, term choice)
+    net_of_vat: bool = False  # cost offers with a 专票 without the VAT the buyer recovers
+
+    def vat_factor(self, rate: Decimal | None, special_invoice: bool) -> Fraction:
+        """What an amount invoiced with VAT at ``rate`` costs the buyer: 1 ÷ (1 + rate) when costs are shown net
+        and a 专票 lets the VAT be recovered, else 1 (gross, or no invoice to recover it with)."""
+        if not self.net_of_vat or not special_invoice or not rate:
+            return Fraction(1)
+        return 1 / (1 + Fraction(rate))
 
     def words(self) -> str:
         """The assumptions in one line, as ``explain`` shows them."""
         mfu, avail, rate = self.default_mfu * 100, self.default_availability * 100, self.discount_rate * 100
         return (
             f"{self.hours_per_month} hours a month; default MFU {float(mfu):g} %; default availability "
-            f"{float(avail):g} %; discount rate {float(rate):g} % a year; dates in {self.time_zone} "
-            "(`quotetui settings` changes them)"
+            f"{float(avail):g} %; discount rate {float(rate):g} % a year; "
+            f"{'costs net of recoverable VAT' if self.net_of_vat else 'costs as invoiced, VAT included'}; "
+            f"dates in {self.time_zone} (`quotetui settings` changes them)"
         )
 
     @property

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from fractions import Fraction
 from functools import cached_property
 from typing import Protocol, TypeVar
@@ -29,6 +30,7 @@ from quotetui.domain.economics.units import to_node_month
 from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
+from quotetui.domain.timeutil import local_day
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,14 +240,26 @@ def discount_applies(
     return True, "conditions met"
 
 
+def quote_day(offer: OfferInput, assumptions: Assumptions) -> date | None:
+    """The day an offer's current round was quoted, in the user's time zone: its prices (and extras) convert
+    at that day's exchange rate."""
+    return None if offer.quoted_at is None else local_day(offer.quoted_at, assumptions.time_zone)
+
+
 def _extra_line(
-    x: ExtraTerm, scenario: ScenarioInput, nodes: int, billed_hours_month: Fraction, fx: FxTable
+    x: ExtraTerm,
+    scenario: ScenarioInput,
+    nodes: int,
+    billed_hours_month: Fraction,
+    fx: FxTable,
+    vat: Fraction,
+    day: date | None,
 ) -> ExtraLine:
     if x.amount is None:
         return ExtraLine(x, False, "charged but not priced yet: ask for it (not included)")
     if x.kind is ExtraKind.DEPOSIT and x.refundable:
         return ExtraLine(x, False, "refundable deposit: cash tied up, not a cost")
-    amount, quote = fx.convert(q(x.amount), x.currency, scenario.home_currency)
+    amount, quote = fx.convert(q(x.amount) * vat, x.currency, scenario.home_currency, day)
     if x.basis is ExtraBasis.ONE_OFF:
         return ExtraLine(x, True, "one-off", one_off=amount, fx=quote)
     usage: Fraction
@@ -267,7 +281,8 @@ def _extra_line(
 def effective_node_month(
     offer: OfferInput, option: PriceOption, scenario: ScenarioInput, assumptions: Assumptions
 ) -> tuple[Fraction, tuple[DiscountStep, ...], Fraction]:
-    """(list node-month price, discount steps, effective node-month price), in the offer's currency."""
+    """(list node-month price, discount steps, effective node-month price), in the offer's currency; the
+    effective price net of recoverable VAT when the assumptions say so (``Assumptions.vat_factor``)."""
     list_nm = to_node_month(
         q(option.costed_amount), option.unit, offer.gpus_per_node, option.term_months, assumptions.hours_per_month
     )
@@ -284,7 +299,7 @@ def effective_node_month(
             price = after
         else:
             steps.append(DiscountStep(d, False, reason))
-    return list_nm, tuple(steps), price
+    return list_nm, tuple(steps), price * assumptions.vat_factor(offer.vat_rate, offer.special_invoice)
 
 
 def cost_option(
@@ -298,10 +313,12 @@ def cost_option(
     else:
         usage_factor = Fraction(1)
         billed_months = ceil(Fraction(scenario.months, option.term_months)) * option.term_months
-    home_nm, quote = fx.convert(price, option.currency, scenario.home_currency)
+    day = quote_day(offer, assumptions)
+    home_nm, quote = fx.convert(price, option.currency, scenario.home_currency, day)
     compute_total = nodes * home_nm * usage_factor * billed_months
     billed_hours_month = assumptions.hours_per_month * usage_factor
-    extras = tuple(_extra_line(x, scenario, nodes, billed_hours_month, fx) for x in offer.extras)
+    vat = assumptions.vat_factor(offer.vat_rate, offer.special_invoice)
+    extras = tuple(_extra_line(x, scenario, nodes, billed_hours_month, fx, vat, day) for x in offer.extras)
     extras_total = sum((e.monthly * scenario.months + e.one_off for e in extras), Fraction(0))
     return OptionCost(
         option,

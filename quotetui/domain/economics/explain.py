@@ -97,6 +97,7 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
             )
         else:
             lines.append(f"not applied: {step.discount.label}: {step.reason}")
+    lines += _vat_lines(e, c)
     if c.fx is not None:
         lines.append(f"converted at {c.fx.text()}")
     if o.usage_billed:
@@ -111,6 +112,22 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
             f"{money_text(c.compute_total, home)}"
         )
     return lines
+
+
+def _vat_lines(e: Evaluation, c: OptionCost) -> list[str]:
+    """How VAT enters the price: only when costs are shown net of recoverable VAT (a setting)."""
+    o, a = e.offer, e.assumptions
+    if not a.net_of_vat:
+        return []
+    factor = a.vat_factor(o.vat_rate, o.special_invoice)
+    if factor == 1:
+        why = "no VAT rate recorded" if o.vat_rate is None else "no 专票: the VAT cannot be recovered"
+        return [f"costs net of recoverable VAT: {why}, costed as invoiced"]
+    gross = c.effective_node_month / factor
+    return [
+        f"÷ (1 + {pct(q(o.vat_rate or 0), 2)} %) VAT recovered with the 专票: "
+        f"{money_text(gross, o.currency)} → {money_text(c.effective_node_month, o.currency)} (extras alike)"
+    ]
 
 
 def explain(e: Evaluation) -> list[Figure]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from quotetui.domain.enums import (
@@ -150,6 +150,9 @@ class OfferInput:
     intra_fabric: IntraFabric = IntraFabric.UNKNOWN
     inter_fabric: InterFabric = InterFabric.UNKNOWN
     prorata_days: bool = False
+    quoted_at: datetime | None = None  # when the current round was quoted (its FX day)
+    vat_rate: Decimal | None = None  # the VAT the prices include; None: not recorded
+    special_invoice: bool = False  # 专票: the buyer can recover the VAT
     is_estimate: bool = False
     round_is_estimate: bool = False  # the current round's figures are marked as estimates
     discounts: tuple[DiscountTerm, ...] = ()

@@ -12,7 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import SCALING_BY_FABRIC, SECONDS_PER_DAY, Assumptions
-from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options
+from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options, quote_day
 from quotetui.domain.economics.evaluate import Assumed
 from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
@@ -157,7 +157,7 @@ def cost_run(
         else:
             paid = ceil(Fraction(months, option.term_months)) * option.term_months
             amount, billed = nodes * node_month * paid, f"{paid} months"
-        converted, quote = fx.convert(amount, option.currency, currency)
+        converted, quote = fx.convert(amount, option.currency, currency, quote_day(offer, assumptions))
         costs.append(RunCost(option, nodes, billed, converted, currency, quote))
     costs.sort(key=lambda c: (c.total, c.option.term_months))
     return costs

@@ -124,6 +124,8 @@ class Offer(SQLModel, table=True):
     billing_basis: BillingBasis = enum_field(BillingBasis)
     prorata_days: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     # monthly plans: False = whole months are billed; True = the provider bills part months by the day
+    vat_rate: Decimal | None = fraction(nullable=True)  # the VAT the prices include (0.06, 0.13); None: unknown
+    special_invoice: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})  # 专票
     status: OfferStatus = enum_field(OfferStatus, OfferStatus.DRAFT)
     valid_until: date | None = None
     source_id: int | None = fk("source.id", nullable=True, ondelete="SET NULL")
