@@ -12,14 +12,8 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.evaluate import Assumed
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.rentbuy import RentBuyInput, rent_vs_buy
-from quotetui.domain.economics.training import (
-    cost_run,
-    default_scaling,
-    implied_mfu,
-    job_scaling,
-    plan_training,
-    training_flops,
-)
+from quotetui.domain.economics.scaling import default_scaling, job_scaling
+from quotetui.domain.economics.training import cost_run, implied_mfu, plan_training, training_flops
 from quotetui.domain.enums import InterFabric, IntraFabric, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import builtin_catalog

@@ -73,7 +73,7 @@ def offers(
                 f"{dec(e.price_per_gpu_hour, 2):,}",
                 cost_text(e, e.annualised_tco, 0),
                 cost_text(e, e.cost_per_pflop_hour, 2),
-                f"{pct(e.mfu.value, 1)}{e.mfu.source[0]}",
+                f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
                 "+".join(_short(c.option) for c in (e.best.segments or (e.best,))),
             ]
         )

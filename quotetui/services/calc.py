@@ -13,13 +13,13 @@ from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.economics.scaling import job_scaling
 from quotetui.domain.economics.terms import TermComparison, compare_terms
 from quotetui.domain.economics.training import (
     RunCost,
     TrainingPlan,
     cost_run,
     implied_mfu,
-    job_scaling,
     plan_training,
     training_flops,
 )
@@ -100,14 +100,20 @@ class TrainResult:
 
 
 def _mfu_and_scaling(
-    mfu: Fraction | None, scaling: Fraction | None, offer: OfferInput | None, gpus: int, assumptions: Assumptions
+    mfu: Fraction | None,
+    scaling: Fraction | None,
+    offer: OfferInput | None,
+    gpus: int,
+    assumptions: Assumptions,
+    params: Fraction | None = None,
 ) -> tuple[Assumed, Assumed]:
     """The MFU a plan rests on (given, else the offer's evidence, else the default) and the scaling applied on
     top of it (given, else 1.0 for a whole-job MFU, the fabric's efficiency for a smaller-scale measurement)."""
     if mfu is not None:
         chosen = Assumed(mfu, "given", f"{pct(mfu, 1)} % given (a whole-job MFU)")
     elif offer is not None:
-        chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops)
+        plan = None if params is None else Decimal(params.numerator) / Decimal(params.denominator)
+        chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, plan)
     else:
         chosen = choose_mfu((), assumptions)
     if scaling is not None:
@@ -150,7 +156,7 @@ def calc_train(
         fx = fx_table(session, utcnow().date())
     if spec is None:
         raise BadInput("name the GPU with --gpu MODEL, or give --offer ID")
-    chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions)
+    chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions, v["params"])
     plan = plan_training(total, source, gpus, spec, chosen_mfu, chosen_scaling)
     costs = cost_run(plan, offer, fx, offer.currency, assumptions) if offer is not None else []
     label = f"#{offer.id} {offer.provider} {offer.name}" if offer is not None else None
@@ -235,7 +241,8 @@ def training_runs(
     runs, skipped = [], []
     for offer in offers:
         try:
-            chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions)
+            chosen = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions, v["params"])
+            chosen_mfu, chosen_scaling = chosen
             plan = plan_training(total, source, gpus, offer.gpu, chosen_mfu, chosen_scaling)
             runs.append(OfferRun(offer, plan, cost_run(plan, offer, fx, currency, assumptions)))
         except QuotetuiError as exc:

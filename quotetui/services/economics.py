@@ -148,7 +148,9 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "annualized_tco": amount_text(e.annualised_tco, cur),
         "cost_per_gpu_hour": amount_text(e.cost_per_gpu_hour, cur),
         "cost_per_pflop_hour": amount_text(e.cost_per_pflop_hour, cur),
-        "mfu": decimal_text(e.mfu.value, 6),
+        "mfu": decimal_text(e.effective_mfu, 6),  # the MFU the ranking uses: chosen × scaling
+        "mfu_scaling": decimal_text(e.scaling.value, 6),
+        "mfu_scaling_note": e.scaling.note,
         "mfu_source": e.mfu.source,
         "mfu_note": e.mfu.note,
         "availability": decimal_text(e.availability.value, 6),

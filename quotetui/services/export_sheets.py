@@ -80,7 +80,7 @@ def summary(data: ExportData) -> Sheet:
                 mark("all_in", e.cost_per_gpu_hour),
                 mark("tco", e.annualised_tco),
                 mark("monthly", e.best.monthly),
-                mark("mfu", e.mfu.value),
+                mark("mfu", e.effective_mfu),
                 e.mfu.source,
                 mark("availability", e.availability.value),
                 mark("downtime", e.downtime_hours_per_year),
@@ -104,7 +104,7 @@ _LOWER = {
     "monthly": lambda e: e.best.monthly,
     "downtime": lambda e: e.downtime_hours_per_year,
 }
-_HIGHER = {"mfu": lambda e: e.mfu.value, "availability": lambda e: e.availability.value}
+_HIGHER = {"mfu": lambda e: e.effective_mfu, "availability": lambda e: e.availability.value}
 
 
 def _flags(data: ExportData) -> dict[int, str]:
@@ -170,7 +170,7 @@ def offers(data: ExportData) -> Sheet:
                     d(e.annualised_tco),
                     d(e.cost_per_gpu_hour),
                     d(e.cost_per_pflop_hour),
-                    d(e.mfu.value),
+                    d(e.effective_mfu),
                     e.mfu.source,
                     d(e.availability.value),
                     e.availability.source,
@@ -222,7 +222,7 @@ def side_by_side(data: ExportData) -> Sheet:
         (f"all-in per used GPU-hour ({cur})", lambda e: e.cost_per_gpu_hour, MONEY, "low"),
         (f"annualised TCO ({cur})", lambda e: e.annualised_tco, MONEY, "low"),
         (f"monthly cost ({cur})", lambda e: e.best.monthly, MONEY, "low"),
-        ("MFU", lambda e: e.mfu.value, PERCENT, "high"),
+        ("MFU", lambda e: e.effective_mfu, PERCENT, "high"),
         ("availability", lambda e: e.availability.value, PERCENT, "high"),
         ("downtime hours a year", lambda e: e.downtime_hours_per_year, "#,##0.0", "low"),
         ("feasible", lambda e: "yes" if e.feasibility.ok else "no: " + "; ".join(e.feasibility.blocking), None, ""),

@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from quotetui.domain.economics.assumptions import GB_PER_TB
+from quotetui.domain.economics.assumptions import GB_PER_TB, SCALING_BY_FABRIC
 from quotetui.domain.economics.costing import OptionCost, discount_applies, mixed_ways
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
@@ -245,6 +245,10 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
         else:
             extras.append(amount + EXTRA_USAGE_FORMULA[x.basis].format(r=r))
     mfu: Any = _dec(e.mfu.value, 6) if e.mfu.source != "default" else Formula(f"={MFU}")
+    measured = e.mfu.measured_gpus
+    fabric = SCALING_BY_FABRIC.get(e.offer.inter_fabric, Fraction(1))  # ``scaling.job_scaling``, by formula
+    if e.mfu.source != "default" and measured is not None and fabric != 1:
+        mfu = Formula(f"={mfu}*IF(ROUNDUP({GPUS}/F{r},0)>ROUNDUP({measured}/F{r},0),{_dec(fabric, 6)},1)")
     availability: Any = _dec(e.availability.value, 6) if e.availability.source != "default" else Formula(f"={AVAIL}")
     return [
         f"#{e.offer.id}",

@@ -246,6 +246,7 @@ def _evidence(session: Session, ids: list[int] | None) -> dict[int, list[Evidenc
         "workload",
         "source_id",
         "gpu_count",
+        "model_params",
         session=session,
         ids=ids,
         extra=(sources.c.title, logs.c.tool, logs.c.host),
@@ -256,7 +257,18 @@ def _evidence(session: Session, ids: list[int] | None) -> dict[int, list[Evidenc
             continue
         origin = b.title if b.source_id else " on ".join(x for x in (b.tool, b.host) if x) or None
         found[b.offer_id].append(
-            Evidence(b.id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, origin, b.gpu_count)
+            Evidence(
+                b.id,
+                b.provenance,
+                b.metric,
+                b.value,
+                b.value_high,
+                b.qualifier,
+                b.workload,
+                origin,
+                b.gpu_count,
+                b.model_params,
+            )
         )
     return found
 

@@ -83,3 +83,13 @@ class Assumptions:
     @property
     def hours_per_year(self) -> int:
         return self.hours_per_month * 12
+
+
+@dataclass(frozen=True, slots=True)
+class Assumed:
+    """A value the figures rest on, and why it is what it is."""
+
+    value: Fraction
+    source: str  # verified | claimed | sla | default
+    note: str
+    measured_gpus: int | None = None  # an MFU measured on this many GPUs (None: a whole-job or default figure)

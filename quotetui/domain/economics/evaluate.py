@@ -23,6 +23,7 @@ from quotetui.domain.economics.assumptions import (
     GEMM_HEALTHY_SHARE,
     MFU_IMPOSSIBLE,
     MFU_OPTIMISTIC,
+    Assumed,
     Assumptions,
 )
 from quotetui.domain.economics.costing import (
@@ -36,6 +37,7 @@ from quotetui.domain.economics.costing import (
 )
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
+from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import ExtraKind, InterFabric, Metric, Provenance
 from quotetui.domain.errors import BadInput
@@ -50,16 +52,6 @@ class NotPriced(BadInput):
 
 NOT_COMPARABLE = (MissingFxRate, NotPriced)
 """What keeps an offer out of a ranking (listed with its reason) instead of stopping it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Assumed:
-    """A value the figures rest on, and why it is what it is."""
-
-    value: Fraction
-    source: str  # verified | claimed | sla | default
-    note: str
-    measured_gpus: int | None = None  # an MFU measured on this many GPUs (None: a whole-job or default figure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +77,7 @@ class Evaluation:
     availability: Assumed
     feasibility: Feasibility
     unknowns: tuple[str, ...]  # costs or discounts on offer whose amount is not known
+    scaling: Assumed = WHOLE_JOB  # on top of the MFU: a claim measured across fewer nodes than the scenario
 
     @cached_property
     def best(self) -> OptionCost:
@@ -120,9 +113,14 @@ class Evaluation:
         return self.best.total / self.used_gpu_hours
 
     @cached_property
+    def effective_mfu(self) -> Fraction:
+        """The MFU the scenario's job reaches: the MFU chosen × the scaling to the scenario's nodes."""
+        return self.mfu.value * self.scaling.value
+
+    @cached_property
     def effective_pflops_per_gpu(self) -> Fraction:
-        """Delivered PFLOPS per GPU: peak dense BF16 × MFU × availability ÷ 1000."""
-        return q(self.offer.gpu.bf16_tflops) * self.mfu.value * self.availability.value / 1000
+        """Delivered PFLOPS per GPU: peak dense BF16 × MFU × scaling × availability ÷ 1000."""
+        return q(self.offer.gpu.bf16_tflops) * self.effective_mfu * self.availability.value / 1000
 
     @cached_property
     def cost_per_pflop_hour(self) -> Fraction:
@@ -162,9 +160,15 @@ def _range_low(e: Evidence) -> Fraction:
     return q(e.value)
 
 
-def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, peak_tflops: Decimal | None = None) -> Assumed:
-    """The MFU the figures rest on; with the GPU's dense BF16 peak, a verified GEMM sweep can lower it."""
-    base = _base_mfu(evidence, assumptions)
+def choose_mfu(
+    evidence: tuple[Evidence, ...],
+    assumptions: Assumptions,
+    peak_tflops: Decimal | None = None,
+    plan_params: Decimal | None = None,
+) -> Assumed:
+    """The MFU the figures rest on; with the GPU's dense BF16 peak, a verified GEMM sweep can lower it; with
+    the parameters of the model planned, a claim on a much smaller model is not taken (``comparable``)."""
+    base = _base_mfu(evidence, assumptions, plan_params)
     gemm = [e for e in evidence if e.provenance is Provenance.VERIFIED and e.metric is Metric.GEMM_TFLOPS]
     if base.source == "verified" or not gemm or peak_tflops is None:
         return base
@@ -185,7 +189,26 @@ def choose_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, peak_tf
     )
 
 
-def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assumed:
+COMPARABLE_MODEL_SHARE = Fraction(1, 4)
+"""A claimed MFU speaks for a plan when its model has at least a quarter of the plan's parameters: small models
+reach MFUs that a 175B model's parallelism and communication do not (a 7B claim for a 175B plan does not)."""
+
+
+def comparable(e: Evidence, plan_params: Decimal | None) -> str | None:
+    """Why a claim's workload is not comparable with the plan's, or None when it is (or cannot be told)."""
+    if plan_params is None or e.model_params is None:
+        return None
+    if q(e.model_params) >= q(plan_params) * COMPARABLE_MODEL_SHARE:
+        return None
+    return f"measured on a {_params(e.model_params)} model, not comparable with the {_params(plan_params)} planned"
+
+
+def _params(n: Decimal) -> str:
+    billions = q(n) / 10**9
+    return f"{dec(billions, 1).normalize():f}B" if billions >= 1 else f"{dec(q(n) / 10**6, 0):f}M"
+
+
+def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, plan_params: Decimal | None) -> Assumed:
     mfu = [e for e in evidence if e.metric is Metric.MFU]
     verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
     if verified:
@@ -200,6 +223,10 @@ def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions) -> Assum
         span = f"{pct(value, 1)}–{pct(q(e.value_high), 1)} %" if e.value_high is not None else f"{pct(value, 1)} %"
         if value > MFU_IMPOSSIBLE:
             notes.append(f"claimed {span} ignored: above {pct(MFU_IMPOSSIBLE, 0)} % is not achievable")
+            continue
+        unlike = comparable(e, plan_params)
+        if unlike is not None:
+            notes.append(f"claimed {span} ({where}{e.source or 'no source'}) not used: {unlike}")
             continue
         low = " (low end of the range)" if e.value_high is not None else ""
         on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
@@ -262,8 +289,19 @@ def require_priced(offer: OfferInput) -> OfferInput:
     return offer
 
 
+def ranking_scaling(mfu: Assumed, offer: OfferInput, scenario: ScenarioInput) -> Assumed:
+    """The scaling the ranking applies on top of ``mfu`` for the scenario's GPUs (``scaling.job_scaling``):
+    only an MFU measured across fewer nodes is extrapolated; an offer that cannot span the nodes is
+    infeasible (its feasibility says so), not scaled."""
+    try:
+        return job_scaling(mfu, scenario.gpu_count, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
+    except BadInput:
+        return WHOLE_JOB
+
+
 def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
     require_priced(offer)
+    mfu = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, scenario.train_params)
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
     options = price_options(offer)
     costs = [cost_option(offer, option, scenario, fx, assumptions) for option in options]
@@ -276,10 +314,11 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         assumptions,
         nodes,
         tuple(costs),
-        choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops),
+        mfu,
         choose_availability(offer, assumptions),
         check_feasibility(offer, scenario, nodes),
         tuple(unknowns),
+        ranking_scaling(mfu, offer, scenario),
     )
 
 

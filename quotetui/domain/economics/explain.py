@@ -234,7 +234,22 @@ def explain(e: Evaluation) -> list[Figure]:
                 f" = {money_text(best.total, cur)} ÷ {dec(e.used_gpu_hours, 2):,} GPU-hours"
             ],
         ),
-        Figure("mfu", "MFU", dec(e.mfu.value, 4), "fraction of peak", f"source: {e.mfu.source}", [e.mfu.note]),
+        Figure(
+            "mfu",
+            "MFU",
+            dec(e.effective_mfu, 4),
+            "fraction of peak",
+            f"source: {e.mfu.source}",
+            [e.mfu.note]
+            + (
+                [
+                    f"{pct(e.mfu.value, 1)} % × {dec(e.scaling.value, 2)} scaling = {pct(e.effective_mfu, 1)} %: "
+                    f"{e.scaling.note}"
+                ]
+                if e.scaling.value != 1
+                else []
+            ),
+        ),
         Figure(
             "availability",
             "Availability",
@@ -258,7 +273,7 @@ def explain(e: Evaluation) -> list[Figure]:
             f"{cur}/PFLOP-h",
             "cost per used GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000)",
             [
-                f"{money_text(e.cost_per_gpu_hour, cur, 4)} ÷ ({e.offer.gpu.bf16_tflops} × {dec(e.mfu.value, 4)} × "
+                f"{money_text(e.cost_per_gpu_hour, cur, 4)} ÷ ({e.offer.gpu.bf16_tflops} × {dec(e.effective_mfu, 4)} × "
                 f"{dec(e.availability.value, 6)} ÷ 1000) — {e.offer.gpu.name} peak from the catalog"
             ],
         ),

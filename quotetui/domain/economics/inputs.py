@@ -126,6 +126,7 @@ class Evidence:
     workload: str | None = None
     source: str | None = None  # the claim's source title, or the evidence's tool and host
     gpu_count: int | None = None  # the GPUs it was measured on, where known
+    model_params: Decimal | None = None  # the parameters of the model it was measured on, where known
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.economics.assumptions import SCALING_BY_FABRIC, SECONDS_PER_DAY, Assumptions
+from quotetui.domain.economics.assumptions import SECONDS_PER_DAY, Assumed, Assumptions
 from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options, quote_day
-from quotetui.domain.economics.evaluate import Assumed
 from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
-from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
@@ -33,37 +31,6 @@ def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Frac
     if params <= 0 or tokens <= 0:
         raise BadInput("--params and --tokens must be more than zero")
     return 6 * params * tokens, f"6 × {dec(params, 0):,} parameters × {dec(tokens, 0):,} tokens"
-
-
-def default_scaling(gpus: int, gpus_per_node: int | None, intra: IntraFabric, inter: InterFabric) -> Assumed:
-    """Scaling efficiency by fabric, for a per-GPU or smaller-scale measurement extrapolated to ``gpus``:
-    1.0 inside one NVLink node; named defaults across nodes."""
-    one_node = gpus_per_node is not None and gpus <= gpus_per_node
-    if gpus == 1 or (one_node and intra in (IntraFabric.NVSWITCH, IntraFabric.NVLINK_BRIDGE)):
-        return Assumed(Fraction(1), "default", "one node with NVLink: no network in the way (1.0)")
-    if one_node:
-        return Assumed(Fraction(9, 10), "default", "one node over PCIe: 0.90 assumed")
-    if inter is InterFabric.NONE:
-        raise BadInput(f"{gpus} GPUs need several nodes, and the offer has no scale-out network")
-    value = SCALING_BY_FABRIC[inter]
-    return Assumed(value, "default", f"{inter.value.replace('_', ' ')} across nodes: {dec(value, 2)} assumed")
-
-
-def job_scaling(mfu: Assumed, gpus: int, gpus_per_node: int | None, intra: IntraFabric, inter: InterFabric) -> Assumed:
-    """The scaling a training plan applies on top of ``mfu``. MFU is a whole-job figure (PaLM's definition:
-    model FLOPs achieved over the whole cluster's peak), so a given, default or whole-job MFU already includes
-    communication: 1.0. Only an MFU measured on fewer GPUs, across fewer nodes, than the plan runs on is
-    extrapolated, with the fabric's scaling efficiency."""
-    per_node = gpus_per_node or 8
-    if gpus > per_node and inter is InterFabric.NONE:
-        raise BadInput(f"{gpus} GPUs need several nodes, and the offer has no scale-out network")
-    measured = mfu.measured_gpus
-    if measured is None or measured >= gpus or -(-measured // per_node) >= -(-gpus // per_node):
-        return Assumed(Fraction(1), "default", "the MFU is a whole-job figure (communication included): 1.0")
-    fabric = default_scaling(gpus, gpus_per_node, intra, inter)
-    return Assumed(
-        fabric.value, "default", f"the MFU was measured on {measured} GPUs, extrapolated to {gpus}: {fabric.note}"
-    )
 
 
 def check_fraction(value: Fraction, what: str) -> Fraction:

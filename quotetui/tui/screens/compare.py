@@ -28,7 +28,7 @@ FIGURES: list[Figure] = [
     ("Annualised TCO", lambda e: e.annualised_tco, lambda v: f"{dec(v, 0):,}", "low"),
     ("Monthly cost", lambda e: e.best.monthly, lambda v: f"{dec(v, 0):,}", "low"),
     ("Total for the scenario", lambda e: e.best.total, lambda v: f"{dec(v, 0):,}", "low"),
-    ("MFU used", lambda e: e.mfu.value, lambda v: f"{pct(v, 1)} %", "high"),
+    ("MFU used", lambda e: e.effective_mfu, lambda v: f"{pct(v, 1)} %", "high"),
     ("Availability", lambda e: e.availability.value, lambda v: f"{pct(v, 3)} %", "high"),
     ("Downtime hours a year", lambda e: e.downtime_hours_per_year, lambda v: f"{dec(v, 1):,}", "low"),
 ]

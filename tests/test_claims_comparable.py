@@ -1,0 +1,58 @@
+"""A claimed MFU ranks an offer only for a comparable workload and scale: a claim on a model under a quarter of
+the planned one's parameters is not used (demo #1's 54.3 % on a 7B model for a 175B plan), and one measured
+on fewer nodes than the scenario spans is extrapolated with the fabric's efficiency. Figures by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import Cli
+
+
+def _offer(cli: Cli, db: Path, scenario: str, offer_id: int) -> dict:  # type: ignore[type-arg]
+    result = cli("--db", str(db), "offers", "--json", "--scenario", scenario)
+    assert result.code == 0, result.err
+    return next(o for o in json.loads(result.out) if o["id"] == offer_id)
+
+
+def _scenario(cli: Cli, db: Path, name: str, *more: str) -> None:
+    result = cli("--db", str(db), "scenario", "add", name, "--months", "12", *more)
+    assert result.code == 0, result.err
+
+
+def test_a_claim_on_a_much_smaller_model_is_not_used(cli: Cli, demo_db_path: Path) -> None:
+    one = _offer(cli, demo_db_path, "GPT-3 175B 预训练 (32×H100)", 1)
+    assert one["mfu"] == "0.4" and one["mfu_source"] == "default"
+    assert "54.3 %" in one["mfu_note"] and "not comparable with the 175B planned" in one["mfu_note"]
+    _scenario(cli, demo_db_path, "7B on one node", "--gpus", "8", "--params", "7e9", "--tokens", "1e12")
+    seven = _offer(cli, demo_db_path, "7B on one node", 1)
+    assert seven["mfu"] == "0.5" and seven["mfu_source"] == "claimed"  # 54.3 % capped at 50 %, comparable
+    _scenario(cli, demo_db_path, "20B on one node", "--gpus", "8", "--params", "20e9", "--tokens", "1e12")
+    assert _offer(cli, demo_db_path, "20B on one node", 1)["mfu_source"] == "claimed"  # 7B ≥ 20B ÷ 4
+    _scenario(cli, demo_db_path, "30B on one node", "--gpus", "8", "--params", "30e9", "--tokens", "1e12")
+    assert _offer(cli, demo_db_path, "30B on one node", 1)["mfu_source"] == "default"  # 7B < 30B ÷ 4
+
+
+def test_a_claim_measured_on_one_node_is_extrapolated_to_the_scenarios_nodes(cli: Cli, demo_db_path: Path) -> None:
+    _scenario(cli, demo_db_path, "32 H100 for a year", "--gpus", "32")
+    four = _offer(cli, demo_db_path, "32 H100 for a year", 1)
+    # 54.3 % capped at 50 %, measured on 8 GPUs (one node), run on 4 nodes over InfiniBand HDR: × 0.93
+    assert four["mfu"] == "0.465" and four["mfu_scaling"] == "0.93"
+    assert "measured on 8 GPUs, extrapolated to 32" in four["mfu_scaling_note"]
+    one = _offer(cli, demo_db_path, "8×H100 一年训练", 1)  # the default scenario: the measured node itself
+    assert one["mfu"] == "0.5" and one["mfu_scaling"] == "1"
+    shown = cli("--db", str(demo_db_path), "explain", "1", "--scenario", "32 H100 for a year").out
+    assert "50.0 % × 0.93 scaling = 46.5 %" in shown
+    assert "989 × 0.4650 × 0.999000" in shown  # the cost per delivered PFLOP-hour uses the scaled MFU
+
+
+def test_the_training_planner_takes_a_claim_only_for_a_comparable_model(cli: Cli, demo_db_path: Path) -> None:
+    big = json.loads(cli("--db", str(demo_db_path), "calc", "train", "--params", "175e9", "--tokens", "3e11",
+                         "--gpus", "32", "--offer", "1", "--json").out)  # fmt: skip
+    # 6 × 175e9 × 3e11 = 3.15e23 FLOPs ÷ (32 × 989e12 × 0.40) = 24,883,089 s = 288.0 days at the default MFU
+    assert big["mfu"] == "0.4" and big["wall_days"] == "288"  # 287.999… rounds to 288.00
+    small = json.loads(cli("--db", str(demo_db_path), "calc", "train", "--params", "7e9", "--tokens", "1e12",
+                           "--gpus", "32", "--offer", "1", "--json").out)  # fmt: skip
+    # 4.2e22 ÷ (32 × 989e12 × 0.50 × 0.93) = 2,853,974 s = 33.0 days: the capped claim, extrapolated to 4 nodes
+    assert small["mfu"] == "0.5" and small["scaling"] == "0.93" and small["wall_days"].startswith("33.0")
