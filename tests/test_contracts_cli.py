@@ -102,6 +102,22 @@ def test_an_incident_across_two_months_and_its_credits(cli: Cli, signed: Path) -
     assert c["incidents"][0]["claimed"] is True and c["credits_received"] == "51000.00"
 
 
+def test_sla_months_and_incident_times_follow_the_users_time_zone(cli: Cli, signed: Path) -> None:
+    db = str(signed)
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-02-28T04:00:00+08:00",
+        "--end", "2026-03-01T12:00:00+08:00", "--gpus", "8", "--description", "NVLink fault", "--json")  # fmt: skip
+    assert cli("--db", db, "settings", "set", "--time-zone", "Asia/Shanghai").code == 0
+    c = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-03-31", "--json")
+    feb, mar = c["months"][1], c["months"][2]
+    # Beijing months: 28 Feb 04:00 → 1 Mar 00:00 is 20 h, then 12 h of March, on half the GPUs: 10 h and 6 h
+    assert feb["downtime_hours"] == "10.0000" and feb["availability"] == "0.985119"  # 1 − 10/672
+    assert mar["downtime_hours"] == "6.0000" and mar["availability"] == "0.991935"  # 1 − 6/744
+    assert (feb["credit"], mar["credit"]) == ("51000.00", "20400.00")  # still below 99 % and 99.9 %
+    text = cli("--db", db, "contracts", "show", "1", "--on", "2026-03-31").out
+    assert "2026-02-28 04:00+08:00 → 2026-03-01 12:00+08:00" in text
+    assert c["incidents"][0]["started_at"] == "2026-02-27T20:00:00+00:00"  # JSON times stay UTC
+
+
 def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:
     db = str(signed)
     base = ("--db", db, "contracts", "invoice", "add", "1", "--currency", "CNY", "--json")
@@ -109,7 +125,7 @@ def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:
     assert (exact["expected"], exact["off"]) == ("204000.00", False)
     cent = _ok(cli, *base, "--from", "2026-02-28", "--to", "2026-03-30", "--amount", "204000.01")
     assert cent["off"] is True and cent["variance"] == "0.01"
-    assert cent["spend_to_date"] == "408000.01" and cent["committed_spend"] == "2448000"
+    assert cent["spend_to_date"] == "408000.01" and cent["committed_spend"] == "2448000.00"
     text = cli("--db", db, "contracts", "show", "1").out
     assert "OFF by +0.01" in text and "spent 408,000.01 of a committed 2,448,000 CNY" in text
 
@@ -278,7 +294,7 @@ def test_show_lists_the_next_key_dates_and_the_incidents(cli: Cli, signed: Path)
     _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-03-10T00:00Z", "--end",
         "2026-03-10T10:00Z", "--gpus", "8", "--description", "node 2 down")  # fmt: skip
     shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-15").out
-    assert "incident #1 2026-03-10 00:00Z → 2026-03-10 10:00Z, 8 GPUs: node 2 down (credit not claimed)" in shown
+    assert "incident #1 2026-03-10 00:00+00:00 → 2026-03-10 10:00+00:00, 8 GPUs: node 2 down (credit not claimed)" in shown
     assert "2027-01-01 notice deadline" in shown
     days = [line.split()[0] for line in shown.splitlines() if line.startswith("  20") and line[12:13] == " "]
     assert days and days == sorted(days) and days[0] >= "2026-12-15"  # the next key dates, from the as-of day

@@ -227,7 +227,7 @@ def add(
 
 def _show(v: ContractView, today: date) -> None:
     from quotetui.domain.economics.exact import dec, pct
-    from quotetui.domain.timeutil import as_utc
+    from quotetui.domain.timeutil import local_text
 
     c = v.contract
     say(f"#{v.id} {v.title}: {v.provider} {v.offer}")
@@ -252,7 +252,7 @@ def _show(v: ContractView, today: date) -> None:
                 f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,} {c.currency}"
             )
     for i in v.incidents:
-        end = as_utc(i.ended_at).strftime("%Y-%m-%d %H:%MZ") if i.ended_at else "still open"
+        end = local_text(i.ended_at, v.time_zone) if i.ended_at else "still open"
         scope = (
             f"{i.affected_gpus} GPUs" if i.affected_gpus else f"{i.affected_nodes} nodes" if i.affected_nodes else "all"
         )
@@ -263,7 +263,7 @@ def _show(v: ContractView, today: date) -> None:
             if i.credit_claimed
             else "credit not claimed"
         )
-        start = as_utc(i.started_at).strftime("%Y-%m-%d %H:%MZ")
+        start = local_text(i.started_at, v.time_zone)
         say(f"  incident #{i.id} {start} → {end}, {scope}: {i.description} ({credit})")
     for line in v.invoices:
         i = line.invoice
@@ -394,10 +394,9 @@ def invoice_add(
     as_json: JsonFlag = False,
 ) -> None:
     """Record an invoice; it is checked against the agreed monthly charge for its period."""
-    from quotetui.domain.currency import minor_units
-    from quotetui.domain.money import plain
     from quotetui.services.contract_view import load_contracts
     from quotetui.services.contracts import add_invoice
+    from quotetui.services.economics import amount_text
 
     db = open_db(ctx)
     with flagged(INVOICE_FLAGS):
@@ -410,13 +409,13 @@ def invoice_add(
         print_json(
             {
                 "id": invoice.id,
-                "expected": plain(line.check.expected, minor_units(invoice.currency)),
-                "variance": plain(line.check.variance, minor_units(invoice.currency)),
+                "expected": amount_text(line.check.expected, invoice.currency),
+                "variance": amount_text(line.check.variance, invoice.currency),
                 "off": line.check.off,
-                "spend_to_date": plain(view.spend),
+                "spend_to_date": amount_text(view.spend, invoice.currency),
                 "committed_spend": None
                 if view.contract.committed_spend is None
-                else plain(view.contract.committed_spend),
+                else amount_text(view.contract.committed_spend, invoice.currency),
             }
         )
         return

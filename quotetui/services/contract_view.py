@@ -20,6 +20,7 @@ from quotetui.domain.enums import OfferStatus
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
 from quotetui.services.economics import amount_text
+from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
 
@@ -41,6 +42,7 @@ class ContractView:
     invoices: list[InvoiceLine]
     months: list[MonthAvailability]
     dates: list[KeyDate] = field(default_factory=list)
+    time_zone: str = "UTC"  # the user's: months run from midnight there, incident times are shown there
 
     @property
     def id(self) -> int:
@@ -196,6 +198,7 @@ def _load(session: Session, now: datetime, contract_id: int | None) -> list[Cont
     if contract_id is not None:
         query = query.where(Contract.id == contract_id)
     views = []
+    zone = load_assumptions(session).time_zone
     for c, provider, offer, per_node in session.exec(query).all():
         incidents = list(
             session.exec(select(Incident).where(Incident.contract_id == c.id).order_by(col(Incident.started_at)))
@@ -220,9 +223,8 @@ def _load(session: Session, now: datetime, contract_id: int | None) -> list[Cont
             )
             for i in incidents
         ]
-        view = ContractView(
-            c, provider, offer, incidents, lines, months(c.start_date, c.end_date, outages, _tiers(c), monthly, now)
-        )
+        availability = months(c.start_date, c.end_date, outages, _tiers(c), monthly, now, zone)
+        view = ContractView(c, provider, offer, incidents, lines, availability, time_zone=zone)
         view.dates = _contract_dates(c, f"{view.title} ({provider} {offer})", invoices)
         views.append(view)
     return views

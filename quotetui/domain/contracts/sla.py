@@ -9,7 +9,6 @@ progress counts its hours so far (availability to date).
 
 from __future__ import annotations
 
-import calendar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from fractions import Fraction
@@ -61,8 +60,13 @@ def credit_rate(availability: Fraction, tiers: list[Tier]) -> Fraction:
     return max(owed, default=Fraction(0))
 
 
-def _at(day: date) -> datetime:
-    return datetime.combine(day, time(), tzinfo=UTC)
+def _at(day: date, zone: str = "UTC") -> datetime:
+    """Midnight starting ``day`` in the time zone ``zone``, in UTC (SLA months run from local midnight)."""
+    if zone == "UTC":
+        return datetime.combine(day, time(), tzinfo=UTC)
+    from zoneinfo import ZoneInfo
+
+    return datetime.combine(day, time(), tzinfo=ZoneInfo(zone)).astimezone(UTC)
 
 
 def _hours(a: datetime, b: datetime) -> Fraction:
@@ -91,23 +95,25 @@ def months(
     tiers: list[Tier],
     monthly_fee: Fraction,
     now: datetime,
+    zone: str = "UTC",
 ) -> list[MonthAvailability]:
-    """Every calendar month from the contract's start to ``now`` (or its end), with its availability."""
+    """Every calendar month from the contract's start to ``now`` (or its end), with its availability; months
+    and days run from midnight in ``zone`` (the user's time zone)."""
     result = []
     first = start.replace(day=1)
-    stop = min(_at(end), now)
+    stop = min(_at(end, zone), now)
     month = first
-    while _at(month) < stop:
+    while _at(month, zone) < stop:
         following = add_months(month, 1)
-        lo, hi = max(_at(month), _at(start)), min(_at(following), _at(end), now)
+        lo, hi = max(_at(month, zone), _at(start, zone)), min(_at(following, zone), _at(end, zone), now)
         if hi <= lo:
             month = following
             continue
         hours = _hours(lo, hi)
         down, hit = _downtime(lo, hi, outages, now)
         availability = 1 - down / hours
-        days = calendar.monthrange(month.year, month.month)[1]
-        fee = monthly_fee * _hours(lo, min(_at(following), _at(end))) / (days * 24)
+        whole = _hours(_at(month, zone), _at(following, zone))  # the month's hours (a DST month has 743 or 745)
+        fee = monthly_fee * _hours(lo, min(_at(following, zone), _at(end, zone))) / whole
         result.append(
             MonthAvailability(month, hours, down, availability, credit_rate(availability, tiers), fee, tuple(hit))
         )

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Header, Static
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.money import Money
-from quotetui.domain.timeutil import as_utc, utcnow
+from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
 
 if TYPE_CHECKING:
@@ -83,8 +83,8 @@ def render(v: ContractView, today: date) -> RenderableType:
     for i in v.incidents:
         incidents.add_row(
             str(i.id),
-            as_utc(i.started_at).strftime("%Y-%m-%d %H:%M"),
-            as_utc(i.ended_at).strftime("%Y-%m-%d %H:%M") if i.ended_at else "ongoing",
+            local_text(i.started_at, v.time_zone),
+            local_text(i.ended_at, v.time_zone) if i.ended_at else "ongoing",
             str(i.affected_gpus or i.affected_nodes or "all"),
             i.description,
             "yes" if i.credit_claimed else "no",
