@@ -12,7 +12,6 @@ from typing import Any
 from quotetui.domain import entities as E
 from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.evaluate import unpriced_costs
 from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
@@ -169,9 +168,7 @@ def calc_rent_vs_buy(
         )
         gpus = gpus or e.scenario.gpu_count
         if e.lower_bound:  # renting costs at least this: say so beside any verdict
-            note += (
-                f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(unpriced_costs(e.offer, e.scenario))}"
-            )
+            note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(e.unpriced)}"
     currency = currency_code(currency) if currency else "CNY"
     hours = (assumptions or Assumptions()).hours_per_month
     own = ownership(_terms(v, base, int(gpus or 0), currency, tdp), horizon, hours)

@@ -78,6 +78,7 @@ class Evaluation:
     feasibility: Feasibility
     unknowns: tuple[str, ...]  # costs or discounts on offer whose amount is not known
     scaling: Assumed = WHOLE_JOB  # on top of the MFU: a claim measured across fewer nodes than the scenario
+    unpriced: tuple[str, ...] = ()  # costs the scenario incurs that the offer does not price (``unpriced_costs``)
 
     @cached_property
     def best(self) -> OptionCost:
@@ -137,7 +138,7 @@ class Evaluation:
     @cached_property
     def lower_bound(self) -> bool:
         """Some cost the scenario incurs is not priced: every cost figure is at least what it says."""
-        return bool(unpriced_costs(self.offer, self.scenario))
+        return bool(self.unpriced)
 
     @cached_property
     def estimates(self) -> tuple[str, ...]:
@@ -307,7 +308,8 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
     costs = [cost_option(offer, option, scenario, fx, assumptions) for option in options]
     costs += [cost_mixed(offer, a, b, scenario, fx, assumptions) for a, b in mixed_ways(options, scenario.months)]
     costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
-    unknowns = [*unpriced_costs(offer, scenario), *(f"{d.label}" for d in offer.discounts if d.rate is None)]
+    unpriced = tuple(unpriced_costs(offer, scenario))
+    unknowns = [*unpriced, *(f"{d.label}" for d in offer.discounts if d.rate is None)]
     return Evaluation(
         offer,
         scenario,
@@ -319,6 +321,7 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         check_feasibility(offer, scenario, nodes),
         tuple(unknowns),
         ranking_scaling(mfu, offer, scenario),
+        unpriced,
     )
 
 
