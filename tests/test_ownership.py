@@ -108,6 +108,8 @@ def test_the_discount_rate_setting_is_the_npv_default(cli, demo_db_path: Path) -
     assert zero["npv_buy"] == "3184000.00"  # a typed rate wins over the setting
     shown = _json(cli, "--db", db, "settings", "--json")
     assert shown["discount_rate"] == {"value": "0.08", "default": False}
+    term = cli("--db", db, "calc", "term", "--monthly", "88000", "--annual", "750000").out
+    assert "in present value at 8.00 % a year" in term and "saving 26.35 %" in term  # calc term reads it too
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,7 @@ def rent_vs_buy(
 
 @app.command()
 def term(
+    ctx: typer.Context,
     monthly: Amount = None,
     quarterly: Amount = None,
     half_year: Amount = None,
@@ -191,7 +192,10 @@ def term(
     three_year: Amount = None,
     currency: Annotated[str | None, typer.Option("--currency", help="ISO code of the amounts.")] = None,
     discount_rate: Annotated[
-        str | None, typer.Option("--discount-rate", help="Annual rate for the present-value saving, e.g. 8%.")
+        str | None,
+        typer.Option(
+            "--discount-rate", help="Annual rate for the present-value saving, e.g. 8% (default: the setting)."
+        ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -199,7 +203,9 @@ def term(
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.exact import dec, pct
     from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
+    from quotetui.services.settings import assumptions_of
 
+    assumptions = assumptions_of(open_db(ctx)) if discount_rate is None else None
     with flagged({name: f"--{name.replace('_', '-')}" for name in TERM_FLAGS} | {"discount_rate": "--discount-rate"}):
         t = calc_term(
             {
@@ -211,6 +217,7 @@ def term(
                 "three_year": three_year,
             },
             discount_rate,
+            assumptions,
         )
     if as_json:
         print_json(term_json(t, currency_code(currency) if currency else None))

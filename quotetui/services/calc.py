@@ -171,13 +171,18 @@ def _exact(values: dict[str, Any]) -> dict[str, Any]:
 TERM_FLAGS = {"monthly": 1, "quarterly": 3, "half_year": 6, "annual": 12, "two_year": 24, "three_year": 36}
 
 
-def calc_term(prices: dict[str, str | None], discount_rate: str | None = None) -> TermComparison:
+def calc_term(
+    prices: dict[str, str | None], discount_rate: str | None = None, assumptions: Assumptions | None = None
+) -> TermComparison:
+    """``discount_rate`` typed, else the setting's (``assumptions``), else none."""
     v = _exact(parse_record(E.TERM_PRICES, prices))
     rate_field = E.RENT_BUY.field("discount_rate")
     try:
-        rate = q(parse_value(rate_field, discount_rate or "0"))
+        rate = q(parse_value(rate_field, discount_rate)) if discount_rate is not None else None
     except BadInput as exc:
         raise FieldErrors({"discount_rate": str(exc)}) from None
+    if rate is None:
+        rate = assumptions.discount_rate if assumptions is not None else Fraction(0)
     return compare_terms({TERM_FLAGS[k]: value for k, value in v.items() if value is not None}, rate)
 
 
