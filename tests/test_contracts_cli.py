@@ -294,7 +294,8 @@ def test_show_lists_the_next_key_dates_and_the_incidents(cli: Cli, signed: Path)
     _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-03-10T00:00Z", "--end",
         "2026-03-10T10:00Z", "--gpus", "8", "--description", "node 2 down")  # fmt: skip
     shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-15").out
-    assert "incident #1 2026-03-10 00:00+00:00 → 2026-03-10 10:00+00:00, 8 GPUs: node 2 down (credit not claimed)" in shown
+    incident = "incident #1 2026-03-10 00:00+00:00 → 2026-03-10 10:00+00:00, 8 GPUs: node 2 down (credit not claimed)"
+    assert incident in shown
     assert "2027-01-01 notice deadline" in shown
     days = [line.split()[0] for line in shown.splitlines() if line.startswith("  20") and line[12:13] == " "]
     assert days and days == sorted(days) and days[0] >= "2026-12-15"  # the next key dates, from the as-of day

@@ -228,11 +228,17 @@ def recalculated(market: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
         capex_cell = RB["capex"].replace("$", "")
         assert sheet[f"A{capex_cell[1:]}"].value == "Capex"
         sheet[capex_cell] = 3_000_000
+        sheet[RB["rate"].replace("$", "")] = 0.08  # and discounts at 8 %: NPVs and the break-even utilisation
         edited.append(folder / "capex.xlsx")
         book.save(edited[-1])
         default_rb = data["default"].rent_buy
         assert default_rb is not None and default_rb.purchase is not None
-        typed = calc_rent_vs_buy(db, {"capex": "3000000"}, offer_id=default_rb.offer_id, purchase=default_rb.purchase)
+        typed = calc_rent_vs_buy(
+            db,
+            {"capex": "3000000", "discount_rate": "0.08"},
+            offer_id=default_rb.offer_id,
+            purchase=default_rb.purchase,
+        )
         data["capex"] = replace(data["default"], rent_buy=typed)
         out = recalculate([*sources, *edited], folder / "recalculated", folder / "profile")
     finally:

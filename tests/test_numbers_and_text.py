@@ -215,5 +215,5 @@ def test_a_bare_percentage_where_a_share_is_asked_says_what_was_meant(typed: str
     with pytest.raises(BadInput, match=re.escape(hint)):
         parse_value(rate, typed)
     assert parse_value(rate, "8%") == parse_value(rate, "0.08") == Decimal("0.08")
-    with pytest.raises(BadInput, match=r"^must be at most 100 %$"):
+    with pytest.raises(BadInput, match=r"^must be at most 50 %$"):
         parse_value(rate, "800")  # beyond any percentage: no guess

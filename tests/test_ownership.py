@@ -36,7 +36,7 @@ def test_the_seeds_server_costs_its_parts_with_the_power_of_a_whole_server() -> 
     # 5.6 kW is 8 × 700 W, the GPUs alone; a DGX H100 draws 10.2 kW: the quoted ¥4,000 scales to
     # 4,000 × 10.2 / 5.6 = 7,285.714…
     assert parts["power"].monthly == F(4000) * F("10.2") / F("5.6")
-    assert "only the GPUs' TDP (8 × 700 W)" in parts["power"].how and "10.20 kW" in parts["power"].how
+    assert "only the GPUs' own TDP (8 × 700 W = 5.60 kW)" in parts["power"].how and "10.20 kW" in parts["power"].how
     assert parts["staff"].monthly == 0 and parts["staff"].kind == "not given" and o.left_out == ("staff",)
     assert parts["spares"].monthly == F(2_500_000) * F(5, 100) / 12  # 10,416.67, the named default
     assert parts["spares"].kind == "default"
@@ -55,7 +55,7 @@ def test_power_is_kw_times_pue_times_hours_times_tariff() -> None:
     power = {p.name: p for p in ownership(defaults, 36, 744).parts}["power"]
     # a server's 10.2 kW × the default PUE 1.56 × 744 h (the user's hours a month) × ¥0.80 = 9,470.82
     assert power.monthly == F("10.2") * F("1.56") * 744 * F("0.8")
-    assert "PUE 1.56 (default)" in power.how and "0.8000 CNY/kWh (default)" in power.how
+    assert "PUE 1.56 (default)" in power.how and "0.8 CNY/kWh (default)" in power.how
     euros = PurchaseTerms(8, "EUR", F(250_000), gpu_tdp_w=700)  # no default tariff in euros: power left out
     o = ownership(euros, 36, 730)
     assert {p.name: p for p in o.parts}["power"].monthly == 0 and "power" in o.left_out

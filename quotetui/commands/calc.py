@@ -135,7 +135,12 @@ def rent_vs_buy(
     horizon_months: Annotated[int | None, _rb("horizon_months", "Months compared (default 36).")] = None,
     utilisation: Annotated[Decimal | None, _rb("utilisation", "Share of hours in use.")] = None,
     currency: Annotated[
-        str | None, typer.Option("--currency", help="Currency of typed amounts (default CNY; with --offer, its own).")
+        str | None,
+        typer.Option(
+            "--currency",
+            help="Currency of the typed amounts (default: the scenario's with --offer, the purchase option's "
+            "with --purchase, else CNY).",
+        ),
     ] = None,
     gpus: Annotated[
         int | None, _rb("gpus", "GPUs the capex buys, rented from --offer alike (default: one node).")
@@ -145,8 +150,8 @@ def rent_vs_buy(
     """Break-even month and utilisation, NPV of renting and of owning (part by part), and the cumulative-cost
     series."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.exact import ceil, dec
-    from quotetui.domain.economics.rentbuy import utilisation_words
+    from quotetui.domain.economics.exact import dec
+    from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
     from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
     typed = {name: value for name, value in locals().items() if name in RENT_BUY_FLAGS}
@@ -167,17 +172,11 @@ def rent_vs_buy(
     cur = r.inputs.currency
     for note in a.notes:
         say(note)
-    if r.breakeven_months is None:
-        say(f"break-even: not within {r.inputs.horizon_months} months — renting stays cheaper")
-    else:
-        say(
-            f"break-even after {dec(r.breakeven_months, 2)} months (owning is ahead from month "
-            f"{ceil(r.breakeven_months)})"
-        )
+    say(breakeven_words(r))
     say(utilisation_words(r))
     say(
-        f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 2):,} {cur}, "
-        f"buy {dec(r.npv_buy, 2):,} {cur} → {r.cheaper} is cheaper"
+        f"NPV over {months_text(r.inputs.horizon_months)}: rent {dec(r.npv_rent, 2):,} {cur}, "
+        f"buy {dec(r.npv_buy, 2):,} {cur} → {a.verdict}"
     )
 
 

@@ -41,6 +41,7 @@ def parsed(field: Field) -> Callable[[str], Any]:
 def flag(field: Field, *names: str, help: str | None = None, metavar: str | None = None) -> Any:
     """A ``typer.Option`` for a declared field."""
     kinds = {"int": "N", "money": "AMOUNT", "date": "DATE", "datetime": "TIME", "ratio": "FRACTION"}
+    kinds["decimal"] = "NUMBER"
     return typer.Option(
         *names, parser=parsed(field), help=help or field.label, metavar=metavar or kinds.get(field.kind)
     )

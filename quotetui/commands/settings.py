@@ -45,17 +45,27 @@ def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 @app.command("set")
 def set_(
     ctx: typer.Context,
-    hours_per_month: Annotated[str | None, typer.Option("--hours-per-month", help="672–744 (default 730).")] = None,
-    default_mfu: Annotated[str | None, typer.Option("--default-mfu", help="e.g. 0.4 or 40%.")] = None,
-    default_availability: Annotated[
-        str | None, typer.Option("--default-availability", help="e.g. 0.99 or 99%.")
+    hours_per_month: Annotated[
+        str | None, typer.Option("--hours-per-month", metavar="N", help="672–744 (default 730).")
     ] = None,
-    time_zone: Annotated[str | None, typer.Option("--time-zone", help="e.g. Asia/Shanghai (default UTC).")] = None,
+    default_mfu: Annotated[
+        str | None, typer.Option("--default-mfu", metavar="FRACTION", help="e.g. 0.4 or 40%.")
+    ] = None,
+    default_availability: Annotated[
+        str | None, typer.Option("--default-availability", metavar="FRACTION", help="e.g. 0.99 or 99%.")
+    ] = None,
+    time_zone: Annotated[
+        str | None, typer.Option("--time-zone", metavar="ZONE", help="e.g. Asia/Shanghai (default UTC).")
+    ] = None,
     discount_rate: Annotated[
-        str | None, typer.Option("--discount-rate", help="A year, for present values: 0.08 or 8% (default 0).")
+        str | None,
+        typer.Option("--discount-rate", metavar="FRACTION", help="A year, for present values: 0.08 or 8% (default 0)."),
     ] = None,
     net_of_vat: Annotated[
-        str | None, typer.Option("--net-of-vat", help="yes: cost 专票 offers without the VAT recovered (default no).")
+        str | None,
+        typer.Option(
+            "--net-of-vat", metavar="yes|no", help="yes: cost 专票 offers without the VAT recovered (default no)."
+        ),
     ] = None,
 ) -> None:
     """Change assumptions; every figure, `explain` and the export use them from now on."""

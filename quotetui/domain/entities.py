@@ -626,6 +626,10 @@ OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "powe
                 "spares_share_year")  # fmt: skip
 """The owning costs a month, part by part (``opex_monthly`` is their total, typed instead)."""
 
+DISCOUNT_RATE = _ratio("discount_rate", "Discount rate a year", maximum=D("0.5"),
+                       help="for present values (rent vs buy, term choice): 0.08 or 8%")  # fmt: skip
+"""One bound for the rate a user sets (``settings``) and types (``calc rent-vs-buy``, ``calc term``)."""
+
 DEPRECIATION_YEARS = Field(
     "depreciation_years", "Depreciation, years", "int", minimum=D(1), maximum=D(30), unit="years",
     help="useful life; the residual at the horizon is then the straight-line book value",
@@ -666,8 +670,7 @@ SETTINGS = Entity(
         _ratio("default_availability", "Default availability (no SLA)", minimum=D("0.5"), default=D("0.99")),
         Field("time_zone", "Time zone dates are shown in", max_length=60, default="UTC",
               help="an IANA name: Asia/Shanghai, Europe/Berlin, UTC"),
-        _ratio("discount_rate", "Discount rate a year (present values)", maximum=D("0.5"), default=D(0),
-               help="for rent vs buy and term choice: 0.08 or 8%"),
+        replace(DISCOUNT_RATE, default=D(0)),
         Field("net_of_vat", "Costs net of recoverable VAT", "bool", default=False,
               help="yes: an offer with a 专票 is costed without the VAT it lets you recover; no: as invoiced"),
     ),
@@ -680,22 +683,24 @@ RENT_BUY = Entity(
     "rent_buy",
     "Rent vs buy",
     (
-        _money("capex", "Capex (servers, network, install)"),
-        _money("opex_monthly", "Owning costs a month (empty: the parts below)"),
+        _money("capex", "Capex (servers, network)"),
+        _money("opex_monthly", "Owning a month (or the parts)"),
         _money("colocation_monthly", "Colocation a month"),
-        _quantity("power_kw", "Power kW (all servers, full load)", maximum=D(1_000_000), places=6, unit="kW"),
+        _quantity(
+            "power_kw", "Power kW (servers, full load)", maximum=D(1_000_000), places=6, unit="kW", positive=True
+        ),
         Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6),
         _money("tariff_per_kwh", "Electricity per kWh"),
-        _money("power_monthly", "Power a month (instead of kW × tariff)"),
+        _money("power_monthly", "Power a month (or kW × tariff)"),
         _money("staff_monthly", "Operations staff a month"),
-        _ratio("spares_share_year", "Spares and RMA, share of capex a year"),
+        _ratio("spares_share_year", "Spares a year, share of capex"),
         replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
         _ratio("utilisation", "Utilisation (0–1)", minimum=D("0.000001"), default=D(1)),
-        _money("residual", "Resale value at the horizon (empty: book value)"),
+        _money("residual", "Resale (empty: book value)"),
         DEPRECIATION_YEARS,
-        _ratio("discount_rate", "Discount rate a year (e.g. 0.08)"),
+        DISCOUNT_RATE,
         _months("horizon_months", "Horizon, months", minimum=1, default=36),
-        _count("gpus", "GPUs the capex buys (empty: one node)", minimum=1, unit="GPUs"),
+        _count("gpus", "GPUs bought (empty: one node)", minimum=1, unit="GPUs"),
     ),
     rules=(rent_buy_rules,),
 )

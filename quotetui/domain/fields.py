@@ -201,10 +201,12 @@ def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
         value = parse_number(raw, what="value")
         if field.kind == "ratio" and percent_input:
             value = value / 100
-    if field.kind == "ratio" and not was_percent and field.maximum == 1 and 1 < value <= 100:
+    top = field.maximum
+    if field.kind == "ratio" and not was_percent and top is not None and top <= 1 and 1 < value <= 100:
         shown = plain(value.normalize())  # a bare 8 where a share is asked: 800 % is never what was meant
         hundredfold, share = plain((value * 100).normalize()), plain((value / 100).normalize())
-        raise BadInput(f"must be at most 100 %: {shown} is {hundredfold} %; did you mean {shown}% (or {share})?")
+        most = plain((top * 100).normalize())
+        raise BadInput(f"must be at most {most} %: {shown} is {hundredfold} %; did you mean {shown}% (or {share})?")
     if field.minimum is not None and value < field.minimum:
         raise BadInput(
             "must not be negative" if field.minimum == 0 else f"must be at least {_show(field, field.minimum)}"

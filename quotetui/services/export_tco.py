@@ -382,6 +382,9 @@ def rent_buy(data: ExportData) -> Sheet:
     b = RB
     first, last = RB_TABLE_HEADER + 1, RB_TABLE_HEADER + 1 + i.horizon_months
     be_range, up_range = f"H{first}:H{last}", f"G{first}:G{last}"
+    months = f"A{first}:A{last}"
+    rate, horizon = b["rate"], b["horizon"]
+    annuity = f"IF({rate}=0,{horizon},(1-(1+{rate}/12)^(-{horizon}))/({rate}/12))"  # a month-end payment's PV
     parts = {p.name: p for p in own.parts}
     assert set(parts) == {"colocation", "power", "staff", "spares"}, "the sheet shows owning part by part"
     note = " · ".join(n for n in answer.notes if not n.startswith("  "))
@@ -426,8 +429,8 @@ def rent_buy(data: ExportData) -> Sheet:
             Styled(
                 Formula(
                     f'=IF(OR({b["by_use"]}=0,{b["rent"]}=0),"n/a: no part of the rent follows use",'
-                    f"({b['capex']}+{b['opex']}*{b['horizon']}-{b['residual']}-{b['fixed']}*{b['horizon']}"
-                    f"-SUM({up_range}))/({b['rent']}*{b['horizon']}))"
+                    f"({b['npv_buy']}-{b['fixed']}*{annuity}-SUMPRODUCT({up_range}/(1+{b['rate']}/12)^{months}))"
+                    f"/({b['rent']}*{annuity}))"
                 ),
                 PERCENT,
             ),
@@ -467,12 +470,13 @@ def rent_buy(data: ExportData) -> Sheet:
             rent = f"=G{row}" if m == 0 else f"=B{row - 1}+{b['paid']}+G{row}"
             # the month's crossing: monthly flows accrue through it, sums up front at its start
             start, slope = f"(B{row - 1}-C{row - 1})", f"({b['paid']}-{b['opex']})"
+            paid_so_far = f"({b['capex']}+{b['opex']}*A{row})"  # ``rentbuy.own_paid``: the resale aside
             crossing = (
-                Formula(f'=IF(B{row}>=C{row},0,"")')
+                Formula(f'=IF(B{row}>={paid_so_far},0,"")')
                 if m == 0
                 else Formula(
                     f'=IF({start}>=0,"",IF(AND({start}+{slope}>=0,{slope}>0),A{row}-1-{start}/{slope},'
-                    f'IF(B{row}>=C{row},A{row},"")))'
+                    f'IF(B{row}>={paid_so_far},A{row},"")))'
                 )
             )
             yield [

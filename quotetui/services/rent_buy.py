@@ -16,7 +16,7 @@ from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
 from quotetui.services.settings import assumptions_of
@@ -33,7 +33,19 @@ class RentBuyAnswer:
     rent_note: str | None  # where the rent comes from (an offer), and whether it is a lower bound
     purchase: str | None = None  # the recorded purchase option the buy side started from
     offer_id: int | None = None  # the offer rented, if the rent side is one
-    net_of_vat: bool = False  # the rent is costed net of the VAT a 专票 recovers (the setting)
+    net_of_vat: bool = False  # the rent is costed net of the VAT its 专票 recovers (the setting)
+    rent_lower_bound: bool = False  # the offer leaves out a cost the scenario incurs
+
+    @property
+    def verdict(self) -> str:
+        """Which is cheaper in present value, with what could overturn it."""
+        cheaper = self.result.cheaper
+        words = f"{cheaper} is cheaper"
+        if cheaper == "rent" and self.rent_lower_bound:
+            words += f" ({LOWER_BOUND} the rent is a lower bound: price what it leaves out before deciding)"
+        if cheaper == "buy" and self.owning.left_out:
+            words += f" ({LOWER_BOUND} owning leaves out {', '.join(self.owning.left_out)}: give them before deciding)"
+        return words
 
     @property
     def notes(self) -> list[str]:
@@ -140,11 +152,16 @@ def calc_rent_vs_buy(
     horizon = int(v["horizon_months"])
     if raw["horizon_months"] in (None, "") and base is not None and base.horizon_months:
         horizon = base.horizon_months
+    if base is not None and v["gpus"] is not None and v["gpus"] != base.gpus:
+        raise FieldErrors({"gpus": f"purchase option {base.name!r} buys {base.gpus} GPUs; renting {v['gpus']} "
+                                   "against its capex compares different capacities (leave it out, or type the "
+                                   "buy side for that many)"})  # fmt: skip
     gpus = v["gpus"] or (base.gpus if base else None)
     discount_rate = v["discount_rate"]
     if discount_rate is None:
         discount_rate = assumptions.discount_rate if assumptions else Fraction(0)
     note, plan, tdp = None, RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), "billed by use"), None
+    net = lower_bound = False
     if base is not None:
         currency = currency or base.currency
         if currency_code(currency) != base.currency:
@@ -167,11 +184,15 @@ def calc_rent_vs_buy(
             f"{dec(e.best.total, 2):,} {currency} over {horizon} months at full use"
         )
         gpus = gpus or e.scenario.gpu_count
+        net = e.assumptions.vat_factor(e.offer.vat_rate, e.offer.special_invoice) != 1
+        lower_bound = e.lower_bound
         if e.lower_bound:  # renting costs at least this: say so beside any verdict
             note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(e.unpriced)}"
     currency = currency_code(currency) if currency else "CNY"
     hours = (assumptions or Assumptions()).hours_per_month
     own = ownership(_terms(v, base, int(gpus or 0), currency, tdp), horizon, hours)
+    if own.residual > own.capex:
+        raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({dec(own.capex, 2):,})"})
     inputs = RentBuyInput(
         capex=own.capex,
         opex_monthly=own.opex_monthly,
@@ -185,8 +206,8 @@ def calc_rent_vs_buy(
         rent_fixed_monthly=plan.fixed_monthly,
         upfront=plan.upfront,
     )
-    net = bool(assumptions and assumptions.net_of_vat)
-    return RentBuyAnswer(rent_vs_buy(inputs), own, note, base.name if base else None, offer_id, net)
+    result = rent_vs_buy(inputs)
+    return RentBuyAnswer(result, own, note, base.name if base else None, offer_id, net, lower_bound)
 
 
 def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
@@ -204,6 +225,8 @@ def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
         "depreciation_years": o.depreciation_years,
         "owning_booked_a_year": amount_text(o.booked_a_year, cur),
         "purchase": a.purchase,
+        "rent_net_of_vat": a.net_of_vat,
+        "rent_lower_bound": a.rent_lower_bound,
         "rent_monthly": amount_text(i.rent_monthly, cur),
         "rent_fixed_monthly": amount_text(i.rent_fixed_monthly, cur),
         "rent_paid_monthly": amount_text(i.rent_paid_monthly, cur),
@@ -219,6 +242,7 @@ def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
         "npv_rent": amount_text(r.npv_rent, cur),
         "npv_buy": amount_text(r.npv_buy, cur),
         "cheaper": r.cheaper,
+        "verdict": a.verdict,
         "series": [
             {"month": p.month, "rent": amount_text(p.rent, cur), "own": amount_text(p.own, cur)} for p in r.series
         ],

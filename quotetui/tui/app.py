@@ -255,7 +255,7 @@ class QuotetuiApp(App[None]):
         )
         yield SystemCommand(
             "Settings…",
-            "Hours a month, default MFU and availability, the time zone dates are shown in",
+            "Hours a month, default MFU and availability, time zone, discount rate, net of VAT",
             self.action_settings,
         )
         yield SystemCommand("New offer", "Record an offer from a provider", self.action_new_offer)

@@ -11,6 +11,7 @@ from quotetui.domain.economics.costing import OptionCost, base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import PriceOption
+from quotetui.domain.economics.rentbuy import months_text
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
 
@@ -107,7 +108,7 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
         )
     else:
         lines.append(
-            f"committed in {o.term_months}-month terms: {c.billed_months} months paid for {c.months} used; "
+            f"committed in {o.term_months}-month terms: {months_text(c.billed_months)} paid for {c.months} used; "
             f"{_nodes(e.nodes)} × {money_text(c.effective_node_month, cur)} × {c.billed_months} = "
             f"{money_text(c.compute_total, home)}"
         )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec
+from quotetui.domain.money import plain
 
 DEFAULT_PUE = Fraction(156, 100)
 """Power usage effectiveness when none is given: the industry average of the Uptime Institute's surveys
@@ -143,12 +144,14 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
     whole = server_kw(t)
     gpus_only = Fraction(t.gpus * t.gpu_tdp_w, 1000) if t.gpu_tdp_w is not None else None
     raised = t.power_kw is not None and gpus_only is not None and whole is not None and t.power_kw <= gpus_only
-    why = (
-        f"{dec(t.power_kw, 2)} kW given is only the GPUs' TDP ({t.gpus} × {t.gpu_tdp_w} W); a server draws "
-        f"{float(SERVER_POWER_PER_GPU_TDP):.2f} × that, as a DGX H100's 10.2 kW"
-        if raised and t.power_kw is not None
-        else ""
-    )
+    why = ""
+    if raised and t.power_kw is not None and gpus_only is not None:
+        than = "only the GPUs' own TDP" if t.power_kw == gpus_only else "less than the GPUs' own TDP"
+        why = (
+            f"{plain(dec(t.power_kw, 6).normalize())} kW given is {than} ({t.gpus} × {t.gpu_tdp_w} W = "
+            f"{dec(gpus_only, 2)} kW); a server draws about {float(SERVER_POWER_PER_GPU_TDP):.2f} × that, as a "
+            "DGX H100's 10.2 kW"
+        )
     quoted = middle(t.power_month, t.power_month_high)
     if quoted is not None:
         how = _quoted(t.power_month, t.power_month_high)
@@ -169,7 +172,7 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
     monthly = kw * pue * hours_per_month * tariff
     how = (
         f"{dec(kw, 2)} kW ({kw_how}) × PUE {dec(pue, 2)} ({pue_how}) × {hours_per_month} h × "
-        f"{dec(tariff, 4)} {t.currency}/kWh ({tariff_how}), at full load every hour"
+        f"{plain(dec(tariff, 6).normalize())} {t.currency}/kWh ({tariff_how}), at full load every hour"
     )
     return BuyPart("power", monthly, how, "computed")
 

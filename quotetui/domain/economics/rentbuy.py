@@ -5,12 +5,15 @@ paid: a monthly rent (in proportion to utilisation when it is usage-billed; owni
 busy), monthly charges that do not follow use (egress, storage, platform fees), and sums paid up front at the
 start of a month (a prepaid term at the start of each term, one-off fees at signing). Outputs:
 
-* break-even month: when cumulative rent reaches cumulative ownership (monthly flows accrue through the
-  month, sums up front at its start); without sums up front, capex ÷ (rent paid a month − opex);
-* break-even utilisation: where owned cost per used GPU-hour equals what renting costs per used hour, i.e.
-  the utilisation at which both cost the same over the horizon: (capex + opex × horizon − residual − the
-  rent that does not follow use) ÷ (the rent that does, at full use, over the horizon); none when no part
-  of the rent follows use;
+* break-even month: when cumulative rent, in cash, reaches what owning has cost so far, capex + opex ×
+  months (monthly flows accrue through the month, sums up front at its start; the resale at the horizon
+  is not a cost avoided month by month, so it does not move the month); without sums up front, capex ÷
+  (rent paid a month − opex);
+* break-even utilisation: the utilisation at which renting and owning cost the same over the horizon in
+  present value at the discount rate (in cash at 0 %): (NPV of owning − NPV of the rent that does not follow
+  use) ÷ (NPV of the rent that does, at full use); at 0 %, (capex + opex × horizon − residual − the rent
+  that does not follow use) ÷ (the rent that does, over the horizon); none when no part of the rent
+  follows use;
 * NPV of both at an annual discount rate, compounded monthly (r ÷ 12 a month), monthly flows at month end,
   sums up front at the start of their month;
 * the two cumulative-cost series, month by month, for charts.
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from quotetui.domain.economics.costing import OptionCost
+from quotetui.domain.economics.exact import ceil, dec
 from quotetui.domain.enums import ExtraBasis
 from quotetui.domain.errors import BadInput
 
@@ -90,7 +94,7 @@ class SeriesPoint:
 @dataclass(frozen=True, slots=True)
 class RentBuyResult:
     inputs: RentBuyInput
-    breakeven_months: Fraction | None  # None: renting stays cheaper over the horizon
+    breakeven_months: Fraction | None  # in cash, resale aside; None: renting stays cheaper over the horizon
     breakeven_utilisation: Fraction | None  # above 1: owning never pays; ≤ 0: renting never wins; None: n/a
     npv_rent: Fraction
     npv_buy: Fraction
@@ -106,12 +110,29 @@ def utilisation_words(r: RentBuyResult) -> str:
     u = r.breakeven_utilisation
     if u is None:
         return "no break-even utilisation: no part of the rent follows use, so utilisation changes nothing"
-    shown = f"{float(u * 100):.1f} %"
+    rate = r.inputs.discount_rate
+    shown = f"{float(u * 100):.1f} %" + (f" (present values at {float(rate * 100):g} % a year)" if rate else "")
     if u <= 0:
         return f"break-even utilisation {shown}: renting costs more than owning at any utilisation"
     if u > 1:
         return f"break-even utilisation {shown}: owning never pays at this rent"
     return f"break-even utilisation {shown}: below it, renting wins"
+
+
+def months_text(n: int) -> str:
+    return f"{n} month" if n == 1 else f"{n} months"
+
+
+def breakeven_words(r: RentBuyResult) -> str:
+    """The break-even month in words, for every front end: in cash, the resale aside."""
+    i, m = r.inputs, r.breakeven_months
+    cash = " in cash (undiscounted)" if i.discount_rate else ""
+    if m is None:
+        words = f"break-even: not within {months_text(i.horizon_months)}{cash}: renting stays ahead month by month"
+        if r.series[-1].own <= r.series[-1].rent:
+            words += f"; counting the resale at month {i.horizon_months}, owning costs less in all"
+        return words
+    return f"break-even after {dec(m, 2)} months{cash} (owning is ahead from month {ceil(m)})"
 
 
 def own_cumulative(i: RentBuyInput, month: int) -> Fraction:
@@ -124,17 +145,23 @@ def rent_cumulative(i: RentBuyInput, month: int) -> Fraction:
     return i.rent_paid_monthly * month + sum((a for m, a in i.upfront if m <= month), Fraction(0))
 
 
+def own_paid(i: RentBuyInput, month: int) -> Fraction:
+    """What owning has cost by the end of ``month``, the resale at the horizon aside."""
+    return i.capex + i.opex_monthly * month
+
+
 def breakeven_month(i: RentBuyInput) -> Fraction | None:
-    """When cumulative rent first reaches cumulative ownership; None: not within the horizon."""
+    """When cumulative rent first reaches what owning has cost (in cash, resale aside); None: not within the
+    horizon."""
     h, slope = i.horizon_months, i.rent_paid_monthly - i.opex_monthly
-    if rent_cumulative(i, 0) >= own_cumulative(i, 0):
+    if rent_cumulative(i, 0) >= own_paid(i, 0):
         return Fraction(0)
     for m in range(1, h + 1):
-        start = rent_cumulative(i, m - 1) - own_cumulative(i, m - 1)  # after the sums due at its start
-        end = start + slope  # before the next month's sums and the residual
+        start = rent_cumulative(i, m - 1) - own_paid(i, m - 1)  # after the sums due at its start
+        end = start + slope  # before the next month's sums
         if end >= 0 and slope > 0:
             return (m - 1) + (-start) / slope
-        if rent_cumulative(i, m) >= own_cumulative(i, m):  # a sum due at month m, or the residual at h
+        if rent_cumulative(i, m) >= own_paid(i, m):  # a sum due at month m
             return Fraction(m)
     return None
 
@@ -142,20 +169,19 @@ def breakeven_month(i: RentBuyInput) -> Fraction | None:
 def rent_vs_buy(i: RentBuyInput) -> RentBuyResult:
     i.validate()
     h = i.horizon_months
-    ownership_total = i.capex + i.opex_monthly * h - i.residual
-    following = i.rent_monthly * h if i.rent_usage_billed else Fraction(0)
-    fixed = i.rent_full_total - following
-    breakeven_utilisation = (ownership_total - fixed) / following if following else None
-
     monthly_rate = i.discount_rate / 12
-    npv_rent = i.upfront_at(0)
-    npv_buy = Fraction(0)
+    lumps = i.upfront_at(0)  # sums up front, in present value
+    annuity = Fraction(0)  # a payment at each month's end, in present value
     factor = Fraction(1)
     for m in range(1, h + 1):
         factor /= 1 + monthly_rate
-        npv_rent += i.rent_paid_monthly * factor + (i.upfront_at(m) * factor if m < h else 0)
-        npv_buy += i.opex_monthly * factor
-    npv_buy += i.capex - i.residual * factor
+        annuity += factor
+        lumps += i.upfront_at(m) * factor if m < h else 0
+    npv_rent = i.rent_paid_monthly * annuity + lumps
+    npv_buy = i.capex + i.opex_monthly * annuity - i.residual * factor
+    following = i.rent_monthly * annuity if i.rent_usage_billed else Fraction(0)  # at full use
+    fixed = i.rent_fixed_monthly * annuity + lumps
+    breakeven_utilisation = (npv_buy - fixed) / following if following else None
     series = tuple(SeriesPoint(m, rent_cumulative(i, m), own_cumulative(i, m)) for m in range(h + 1))
     return RentBuyResult(i, breakeven_month(i), breakeven_utilisation, npv_rent, npv_buy, series)
 
@@ -200,7 +226,7 @@ def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
             usage += line.monthly
         elif line.monthly:
             fixed += line.monthly
-    text = words[0] if len(words) == 1 else f"{cost.label}: " + ", then ".join(words)
+    text = ", then ".join(words)
     if usage_billed:  # the part that follows use, and everything else charged whatever the use
         return RentPlan(usage, True, bill + fixed, tuple(upfront), text)
     return RentPlan(bill, False, fixed, tuple(upfront), text)

@@ -11,8 +11,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Input, Label, Static
 from textual_plotext import PlotextPlot
 
-from quotetui.domain.economics.exact import ceil, dec
-from quotetui.domain.economics.rentbuy import utilisation_words
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import parse_value
@@ -27,10 +27,10 @@ if TYPE_CHECKING:
 START = {"capex": "2500000", "opex_monthly": "19000", "rent_monthly": "180000", "utilisation": "1"}
 """Typed starting values when no purchase option is recorded: the DESIGN check (250万, 1.9万 a month, 18万)."""
 FIELDS = (
-    ("purchase", "Start from purchase option (name or id)"),
+    ("purchase", "Purchase option (name or #)"),
     *((name, RENT_BUY.field(name).label) for name in ("capex", "opex_monthly", *OWNING_PARTS)),
     ("rent_monthly", RENT_BUY.field("rent_monthly").label),
-    ("offer", "…or rent from offer # (overrides)"),
+    ("offer", "…or rent offer # (overrides)"),
     *((name, RENT_BUY.field(name).label) for name in
       ("gpus", "utilisation", "residual", "depreciation_years", "discount_rate", "horizon_months")),
 )  # fmt: skip
@@ -107,6 +107,9 @@ class RentBuyScreen(MarketScreen):
         except QuotetuiError as exc:
             self.query_one("#rb-result", Static).update(Text(f"⚠ {problem_text(exc, RENT_BUY)}", style="bold red"))
             self.query_one("#rb-notes", Static).update("")
+            plot = self.query_one("#rb-chart", PlotextPlot)
+            plot.plt.clear_data()  # the curves of inputs that no longer hold would mislead
+            plot.refresh()
             return
         self._show(answer)
 
@@ -115,18 +118,15 @@ class RentBuyScreen(MarketScreen):
         cur = r.inputs.currency
         self.query_one("#rb-notes", Static).update(Text("\n".join(answer.notes), style="dim"))
         text = Text()
-        if r.breakeven_months is None:
-            text.append(f"Renting stays cheaper for all {r.inputs.horizon_months} months.\n", style="bold")
-        else:
-            text.append(f"Break-even after {dec(r.breakeven_months, 2)} months", style="bold green")
-            text.append(f" (owning is ahead from month {ceil(r.breakeven_months)}).\n")
+        words = breakeven_words(r)
+        text.append(words[0].upper() + words[1:] + ".\n", style="bold green" if r.breakeven_months else "bold")
         words = utilisation_words(r)
         text.append(words[0].upper() + words[1:] + ".\n")
         if answer.owning.left_out:
             text.append(f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style="yellow")
         text.append(
-            f"NPV over {r.inputs.horizon_months} months: rent {dec(r.npv_rent, 0):,} {cur} · "
-            f"buy {dec(r.npv_buy, 0):,} {cur} → {r.cheaper} is cheaper."
+            f"NPV over {months_text(r.inputs.horizon_months)}: rent {dec(r.npv_rent, 0):,} {cur} · "
+            f"buy {dec(r.npv_buy, 0):,} {cur} → {answer.verdict}."
         )
         self.query_one("#rb-result", Static).update(text)
         plot = self.query_one("#rb-chart", PlotextPlot)
