@@ -128,3 +128,57 @@ def test_bad_buy_side_inputs_are_named(cli, demo_db_path: Path, args: list[str],
     capex = [] if "--purchase" in args else ["--capex", "2500000"]
     result = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", *capex, "--rent-monthly", "180000", *args)
     assert result.code == 2 and message in result.err and "Traceback" not in result.err, result.err
+
+
+def test_break_even_utilisation_and_the_verdict_use_the_same_rate(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
+              "--utilization", "0.7", "--discount-rate", "8%", "--json")  # fmt: skip
+    # by hand at 8 % a year (v = 1 ÷ (1 + 0.08/12)): annuity a = Σ v^m, m = 1…36; NPV of owning
+    # 2,500,000 + 32,702.38 × a − 1,000,000 × v^36; NPV of renting u × 116,800 × a + 500 × a
+    v = 1 / (1 + Fraction(8, 100) / 12)
+    a = sum(v**m for m in range(1, 37))
+    own = 2_500_000 + (15_000 + F(4000) * F("10.2") / F("5.6") + F(2_500_000, 240)) * a - 1_000_000 * v**36
+    u = (own - 500 * a) / (116_800 * a)  # 0.7352…: at 70 % renting is still cheaper
+    assert Decimal(r["breakeven_utilization"]) == Decimal(round(u * 10**4)) / 10**4 == Decimal("0.7352")
+    assert r["cheaper"] == "rent"
+    assert abs(Decimal(r["npv_buy"]) - Decimal(own.numerator) / Decimal(own.denominator)) < Decimal("0.000001")
+
+
+def test_the_break_even_month_does_not_move_with_the_horizon(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(demo_db_path)
+    months = {h: _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--rent-monthly", "80000",
+                       "--horizon-months", h, "--json")["breakeven_months"] for h in ("30", "48", "60")}  # fmt: skip
+    # 2,500,000 ÷ (80,000 − 32,702.38) = 52.86 months: not within 30 or 48 (the resale at the horizon no longer
+    # pins it there), found in 60
+    assert months == {"30": None, "48": None, "60": "52.86"}
+    text = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--rent-monthly", "80000", "--horizon-months",
+               "48").out  # fmt: skip
+    assert "not within 48 months: renting stays ahead month by month; counting the resale at month 48" in text
+
+
+def test_the_vat_note_only_for_an_offer_whose_vat_is_recovered(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(demo_db_path)
+    assert cli("--db", db, "settings", "set", "--net-of-vat", "yes").code == 0
+    r = _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "18", "--json")
+    assert r["rent_net_of_vat"] is False  # #18 records no VAT rate: its rent is as invoiced
+    shown = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "18").out
+    assert "net of recoverable VAT" not in shown
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--purchase", "1", "--offer", "13", "--gpus", "16"],
+            "--gpus: purchase option '自购 8×H100 SXM 服务器' buys 8",
+        ),
+        (["--capex", "1", "--rent-monthly", "2", "--power-kw", "0"], "'--power-kw': must be more than zero"),
+        (["--purchase", "1", "--rent-monthly", "2", "--residual", "3000000"], "--residual: the resale value cannot"),
+        (["--capex", "1", "--rent-monthly", "2", "--discount-rate", "8"], "did you mean 8%"),
+    ],
+)
+def test_review_findings_are_refused_by_name(cli, demo_db_path: Path, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    result = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", *args)
+    assert result.code == 2 and message in result.err and "Traceback" not in result.err, result.err
+    setting = cli("--db", str(demo_db_path), "settings", "set", "--discount-rate", "8")
+    assert setting.code == 2 and "must be at most 50 %: 8 is 800 %; did you mean 8%" in setting.err
