@@ -157,15 +157,14 @@ def _offer_row(e: Evaluation, r: int, a: int, b: int) -> list[Any]:
         return Formula(f"=INDEX({column}{a}:{column}{b},MATCH(MIN(V{a}:V{b}),V{a}:V{b},0))")
 
     letters = [_letter(n) for n in range(_index(CHOSEN_FROM), _index("AA") + 1)]
-    return [
-        e.offer.id,
-        e.offer.provider,
-        e.offer.name,
-        e.offer.gpu.name,
-        e.offer.gpu.bf16_tflops,
-        e.offer.gpus_per_node,
-        *(chosen(letter) for letter in letters),
-    ]
+    return [*_facts(e, e.offer.id), *(chosen(letter) for letter in letters)]
+
+
+def _facts(e: Evaluation, shown_id: int | str) -> list[Any]:
+    """Columns A-F of a TCO row: the offer (its id as a number on its own row, as ``#3`` on its ways to buy, so
+    that only the offers' rows hold numeric ids)."""
+    o = e.offer
+    return [shown_id, o.provider, o.name, o.gpu.name, o.gpu.bf16_tflops, o.gpus_per_node]
 
 
 def _index(letter: str) -> int:
@@ -251,12 +250,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
         mfu = Formula(f"={mfu}*IF(ROUNDUP({GPUS}/F{r},0)>ROUNDUP({measured}/F{r},0),{_dec(fabric, 6)},1)")
     availability: Any = _dec(e.availability.value, 6) if e.availability.source != "default" else Formula(f"={AVAIL}")
     return [
-        f"#{e.offer.id}",
-        e.offer.provider,
-        e.offer.name,
-        e.offer.gpu.name,
-        e.offer.gpu.bf16_tflops,
-        e.offer.gpus_per_node,
+        *_facts(e, f"#{e.offer.id}"),
         o.label,
         o.term_months,
         1 if o.usage_billed else 0,
@@ -295,12 +289,7 @@ def _mixed_row(e: Evaluation, long: PriceOption, short: PriceOption, r: int, a: 
     )
     same = {c: Formula(f"={c}{a}") for c in ("L", "M", "N", "O", "P", "R", "U", "Y", "Z")}
     return [
-        f"#{e.offer.id}",
-        e.offer.provider,
-        e.offer.name,
-        e.offer.gpu.name,
-        e.offer.gpu.bf16_tflops,
-        e.offer.gpus_per_node,
+        *_facts(e, f"#{e.offer.id}"),
         Formula(f'=ROUNDDOWN({MONTHS}/H{a},0)&" × {long.label} + "&{rest}'),
         Formula(f"=H{a}"),
         0,
