@@ -141,7 +141,7 @@ BROKEN_CASES = {
     "smi-query-cut.csv": (4, "3 values for 14 columns"),
     "smi-list-garbled.txt": (3, "not a GPU or MIG line"),
     "gemm-cut.txt": (None, "the sweep did not finish"),
-    "dcgmi-cut.txt": (14, "does not end with its border"),
+    "dcgmi-cut.txt": (14, "does not end with its closing border"),
 }
 
 

@@ -170,7 +170,7 @@ class GpuBurn:
 @dataclass(frozen=True, slots=True)
 class DcgmTest:
     name: str
-    result: str  # Pass | Fail | Skip | Warn
+    result: str  # Pass | Fail | Error | Skip | Warn (one row: DCGM 3.x gives one per group of GPUs)
     detail: str = ""
 
 

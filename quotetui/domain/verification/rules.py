@@ -372,7 +372,7 @@ def _faults(logs: list[Log]) -> list[Finding]:
         elif isinstance(p, DcgmDiag) and p.not_passed():
             bad = p.not_passed()
             lines = [f"{log.label}: {t.name}: {t.result}" + (f" - {t.detail}" if t.detail else "") for t in bad]
-            failed = [t for t in bad if t.result == "Fail"]
+            failed = [t for t in bad if t.result in ("Fail", "Error")]  # an Error is no pass: a test that broke
             severity = Severity.CRITICAL if failed else Severity.WARNING
             title = f"DCGM: {len(failed)} failed, {len(bad) - len(failed)} skipped or warned"
             why = "A failed DCGM diagnostic is a hardware fault; a skipped test proves nothing, so it is not a pass."

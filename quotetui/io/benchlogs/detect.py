@@ -65,8 +65,18 @@ def _text(data: bytes, source: str) -> str:
         raise LogError("not UTF-8 text", line, source) from exc
 
 
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9;]{0,12}m")
+"""Terminal colour and cursor codes (``ESC[4m``, a ``grep --color`` paste's ``ESC[01;31m``), and the same
+codes that lost their ESC byte when pasted (``[4mGPU0``): removed once, before any parser reads a log."""
+
+
+def strip_ansi(text: str) -> str:
+    return ANSI.sub("", text)
+
+
 def parse_log(text: str, source: str = "") -> ParsedLog:
     """The facts in one tool's output; a log no parser recognises, or one cut short, is a ``LogError``."""
+    text = strip_ansi(text)
     stripped = text.lstrip()
     try:
         if stripped.startswith("{"):

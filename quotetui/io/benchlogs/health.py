@@ -34,8 +34,13 @@ def parse_gpu_burn(text: str) -> GpuBurn:
 
 
 _ROW = re.compile(r"^\|\s*([^|]*?)\s*\|\s*(.*?)\s*\|\s*$")
-_VERDICT = re.compile(r"^(Pass|Fail|Skip|Warn)\b\s*-?\s*(.*)$")
-_LEVEL = re.compile(r"-r\s*(\d)")
+_VERDICT = re.compile(r"^(Pass|Fail|Skip|Warn|Error)\b\s*-?\s*(.*)$")
+_PER_GPU = re.compile(r"^(Pass|Fail|Skip|Warn|Error)\s*-\s*GPUs?:\s*\d[\d, ]*$")
+"""DCGM 3.x splits a test's result by GPU: ``| Targeted Power | Pass - GPUs: 0, 2, 3 |`` then a row with an
+empty name, ``|  | Fail - GPU: 1 |``; each row is a result of its own (the worst counts)."""
+_BORDER = re.compile(r"^\+[-=+]+\+$")
+"""The table's closing border; a section separator (``+-----  Integration  ---+``) has a name in it."""
+_LEVEL = re.compile(r"(?:-r|--run)[\s=]*(\d)\b")
 _NOT_TESTS = {"dcgm version", "driver version detected", "gpu device ids detected", "gpu device serials"}
 
 
@@ -45,22 +50,42 @@ def parse_dcgm(text: str) -> DcgmDiag:
     for n, line in body:
         if line.lower().startswith("error"):
             raise LogError(f"dcgmi reported an error: {line[:100]!r}", n)
-    if not body or not body[-1][1].startswith("+"):
-        raise LogError("the results table does not end with its border (cut short?)", len(lines))
+    if not body or not _BORDER.match(body[-1][1].strip()):
+        raise LogError("the results table does not end with its closing border (cut short?)", len(lines))
     tests: list[DcgmTest] = []
+    block: list[str] | None = None  # a Warning/Info/Error cell, wrapped over rows at the column's width
+
+    def flush() -> None:
+        nonlocal block
+        if block is not None and tests:
+            last, text = tests[-1], "".join(block).strip()
+            tests[-1] = DcgmTest(last.name, last.result, f"{last.detail}; {text}".strip("; "))
+        block = None
+
     for n, line in body:
         if not line.startswith("|") or line.startswith("|-") or line.startswith("|="):
+            flush()
             continue
         found = _ROW.match(line)
         if not found:
             raise LogError(f"garbled table row: {line[:80]!r}", n)
         name, cell = found.group(1), found.group(2)
+        raw = line.split("|")[2] if line.count("|") == 3 else f" {cell}  "
+        piece = raw[1:-2]  # the cell's text as wrapped: one space of padding before, two after
         verdict = _VERDICT.match(cell)
         if verdict and name and name.lower() not in _NOT_TESTS:
+            flush()
             tests.append(DcgmTest(name, verdict.group(1), verdict.group(2)))
-        elif tests and (not name or name.lower() in ("warning", "info")):
-            last = tests[-1]
-            tests[-1] = DcgmTest(last.name, last.result, f"{last.detail}; {cell}".strip("; "))
+        elif tests and not name and block is None and verdict and _PER_GPU.match(cell):  # the same test, other GPUs
+            tests.append(DcgmTest(tests[-1].name, verdict.group(1), verdict.group(2)))
+        elif tests and name.lower() in ("warning", "info", "error"):
+            flush()
+            block = [piece]
+        elif tests and not name:
+            if block is None:
+                block = []
+            block.append(piece)
+    flush()
     if not tests:
         raise LogError("no test results in the table")
     level = _LEVEL.search(text)

@@ -1,0 +1,110 @@
+"""Logs that other people ran on real hardware and published (tests/fixtures/benchlogs/shared, byte-exact copies
+of ../shared/benchlogs with their README naming each source), and variants of them made the way real pastes
+go wrong: DCGM's per-GPU rows and Error rows, a table cut after a section separator, ANSI codes with and
+without their ESC byte. Each asserts what is read, not only that something parsed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quotetui.domain.verification.logs import DcgmDiag, LogError, Topology
+from quotetui.io.benchlogs.detect import parse_log, strip_ansi
+
+SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+
+
+def _text(name: str) -> str:
+    return (SHARED / name).read_bytes().decode("utf-8")
+
+
+def _dcgm(text: str) -> DcgmDiag:
+    parsed = parse_log(text)
+    assert isinstance(parsed, DcgmDiag)
+    return parsed
+
+
+def test_the_shared_logs_are_byte_exact_copies() -> None:
+    source = Path(__file__).parents[2] / "shared" / "benchlogs"
+    if not source.is_dir():
+        pytest.skip("../shared/benchlogs is not next to this checkout")
+    for log in source.glob("*.txt"):
+        assert (SHARED / log.name).read_bytes() == log.read_bytes(), log.name
+
+
+def test_dcgm_level_3_with_a_memory_failure_and_skips() -> None:
+    diag = _dcgm(_text("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt"))
+    assert diag.level == 3
+    assert [(t.name, t.result) for t in diag.not_passed()] == [
+        ("PCIe", "Skip"),
+        ("GPU Memory", "Fail"),
+        ("Memory Bandwidth", "Skip"),
+        ("EUD Test", "Skip"),
+    ]
+    memory = next(t for t in diag.tests if t.name == "GPU Memory")
+    # a Warning cell wrapped over rows at the column's width is read back word for word
+    assert "Reset GPU. Restart DCGM. Rerun diagnostics. Unable to initialize CUDA library" in memory.detail
+
+
+def test_dcgm_error_cell_is_kept_whole() -> None:
+    diag = _dcgm(_text("17-dcgmi-r1-h200-persistence-fail-azdoc.txt"))
+    [failed] = diag.not_passed()
+    assert (failed.name, failed.result) == ("Persistence Mode", "Fail")
+    assert failed.detail.startswith("Persistence mode for GPU 0 is currently disabled. The DCGM diagnostic requires")
+    assert "Persistence mode for GPU 5 is currently disabled" in failed.detail  # the Error row was dropped
+
+
+PER_GPU = (
+    "| Targeted Power            | Pass - GPUs: 0, 2, 3                           |\n"
+    "|                           | Fail - GPU: 1                                  |\n"
+    "| Targeted Stress           | Pass - GPUs: 0, 1, 3                           |\n"
+    "|                           | Error - GPU: 2                                 |\n"
+)
+
+
+def _with_rows(rows: str) -> str:
+    text = _text("17-dcgmi-r1-h200-persistence-fail-azdoc.txt").replace(
+        "| Persistence Mode          | Fail", "| Persistence Mode          | Pass"
+    )
+    border = "+---------------------------+------------------------------------------------+\n"
+    assert text.endswith(border)
+    return (
+        text[: -len(border)]
+        + "+-----  Stress  ------------+------------------------------------------------+\n"
+        + rows
+        + border
+    )
+
+
+def test_dcgm_3_per_gpu_rows_each_count() -> None:
+    diag = _dcgm(_with_rows(PER_GPU))
+    # the Fail row was glued onto the Pass and the test counted as passed; an Error row was dropped
+    assert [(t.name, t.result, t.detail) for t in diag.not_passed()] == [
+        ("Targeted Power", "Fail", "GPU: 1"),
+        ("Targeted Stress", "Error", "GPU: 2"),
+    ]
+
+
+def test_a_dcgm_table_cut_after_a_section_separator_is_refused() -> None:
+    text = _text("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt")
+    cut = text[
+        : text.index("+-----  Integration")
+        + len("+-----  Integration  -------+------------------------------------------------+\n")
+    ]
+    assert cut.rstrip().endswith("+")
+    with pytest.raises(LogError, match="does not end with its closing border"):
+        parse_log(cut)
+
+
+def test_ansi_codes_are_stripped_once_with_or_without_their_esc_byte() -> None:
+    topo = _text("12-topo-l40s-1gpu-ansi-exporter.txt")
+    assert "\x1b[4m" in topo
+    for text in (topo, topo.replace("\x1b", "")):  # a paste that lost the ESC byte: "[4mGPU0"
+        parsed = parse_log(text)
+        assert isinstance(parsed, Topology) and parsed.gpus == ("GPU0",)
+    coloured = _text("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt").replace(
+        "Fail", "\x1b[01;31m\x1b[KFail\x1b[m\x1b[K"
+    )
+    assert [t.name for t in _dcgm(coloured).not_passed() if t.result == "Fail"] == ["GPU Memory"]  # grep --color
+    assert strip_ansi("[1,0]<stdout>: # nThread 1") == "[1,0]<stdout>: # nThread 1"  # mpirun tags are kept
