@@ -108,3 +108,25 @@ def test_ansi_codes_are_stripped_once_with_or_without_their_esc_byte() -> None:
     )
     assert [t.name for t in _dcgm(coloured).not_passed() if t.result == "Fail"] == ["GPU Memory"]  # grep --color
     assert strip_ansi("[1,0]<stdout>: # nThread 1") == "[1,0]<stdout>: # nThread 1"  # mpirun tags are kept
+
+
+def test_gpu_burn_ok_and_faulty_as_published() -> None:
+    from quotetui.domain.verification.logs import GpuBurn
+
+    ok = parse_log(_text("02-gpuburn-a100-80gb-8gpu-ok-superbench.txt"))
+    assert isinstance(ok, GpuBurn) and len(ok.results) == 8 and not ok.faulty
+    faulty = parse_log(_text("20-gpuburn-t4-faulty-blogpost.txt") + "root@gpu-node:~/gpu-burn# ")
+    assert isinstance(faulty, GpuBurn) and faulty.faulty == (0,)  # a trailing shell prompt no longer refuses it
+
+
+def test_gpu_burn_ok_without_work_is_refused() -> None:
+    text = _text("20-gpuburn-t4-faulty-blogpost.txt")
+    summary = text[text.index("Tested 1 GPUs:") :].replace("FAULTY", "OK")
+    with pytest.raises(LogError, match="no progress line"):
+        parse_log("Initialized device 0 with 15109 MB of memory\n" + summary)  # nothing ran: OK proves nothing
+    eight = _text("02-gpuburn-a100-80gb-8gpu-ok-superbench.txt")
+    first = eight[: eight.index("Tested 8 GPUs:")]
+    last = first.rsplit("100.0%", 1)[0]  # keep only progress where GPUs 1-7 show proc'd 0 (the 50 % line)
+    idle = last[: last.index("proc'd") + 400].rsplit("\r", 1)[0] + "\n" + eight[eight.index("Tested 8 GPUs:") :]
+    with pytest.raises(LogError, match=r"GPU 1, 2, 3, 4, 5, 6, 7 did no work"):
+        parse_log(idle)

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
 from quotetui.io.benchlogs import gemm, health, nccl, smi
+from quotetui.io.benchlogs.common import strip_ansi
 
 BUNDLE_KEY = "quotetui_probe"
 
@@ -63,15 +64,6 @@ def _text(data: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise LogError("not UTF-8 text", line, source) from exc
-
-
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9;]{0,12}m")
-"""Terminal colour and cursor codes (``ESC[4m``, a ``grep --color`` paste's ``ESC[01;31m``), and the same
-codes that lost their ESC byte when pasted (``[4mGPU0``): removed once, before any parser reads a log."""
-
-
-def strip_ansi(text: str) -> str:
-    return ANSI.sub("", text)
 
 
 def parse_log(text: str, source: str = "") -> ParsedLog:

@@ -5,10 +5,15 @@ from __future__ import annotations
 import re
 
 from quotetui.domain.verification.logs import DcgmDiag, DcgmTest, GpuBurn, LogError
+from quotetui.io.benchlogs.common import is_prompt
 
 _TESTED = re.compile(r"^\s*Tested (\d+) GPUs:\s*$")
 _RESULT = re.compile(r"^\s*GPU (\d+): (OK|FAULTY)\s*$")
 _NAME = re.compile(r"^GPU \d+: (.+?) \(UUID:")
+
+
+_PROGRESS = re.compile(r"proc'd:\s*(.+?)\s+errors:")
+_DONE = re.compile(r"^(\d+) \(")
 
 
 def parse_gpu_burn(text: str) -> GpuBurn:
@@ -24,13 +29,30 @@ def parse_gpu_burn(text: str) -> GpuBurn:
         if not line.strip():
             continue
         found = _RESULT.match(line)
+        if not found and results and is_prompt(line):  # the shell prompt a paste ends with
+            break
         if not found:
             raise LogError(f"not a 'GPU i: OK|FAULTY' line: {line.strip()[:80]!r}", n)
         results.append((int(found.group(1)), found.group(2) == "OK"))
     if len(results) != expected:
         raise LogError(f"'Tested {expected} GPUs' but {len(results)} results (cut short?)", len(lines))
+    _work_done(text[: sum(len(line) + 1 for line in lines[:at])], expected, at + 1)
     names = tuple(found.group(1) for line in lines[:at] if (found := _NAME.match(line)))
     return GpuBurn(tuple(results), names)
+
+
+def _work_done(before: str, gpus: int, line: int) -> None:
+    """gpu-burn says OK for a GPU that never computed: its progress lines (repainted with ``\r``) must show
+    work done on every GPU tested."""
+    progress = [found.group(1) for part in re.split(r"[\r\n]", before) if (found := _PROGRESS.search(part))]
+    if not progress:
+        raise LogError("no progress line (proc'd: …): gpu-burn did no work, so its OK proves nothing", line)
+    counts = [int(m.group(1)) for part in progress[-1].split(" - ") if (m := _DONE.match(part.strip()))]
+    if len(counts) != gpus:
+        raise LogError(f"the last progress line shows {len(counts)} GPUs, not the {gpus} tested", line)
+    idle = [i for i, done in enumerate(counts) if done == 0]
+    if idle:
+        raise LogError(f"GPU {', '.join(map(str, idle))} did no work (proc'd 0): its OK proves nothing", line)
 
 
 _ROW = re.compile(r"^\|\s*([^|]*?)\s*\|\s*(.*?)\s*\|\s*$")
