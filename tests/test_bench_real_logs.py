@@ -5,6 +5,7 @@ without their ESC byte. Each asserts what is read, not only that something parse
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,33 @@ def test_gpu_burn_ok_without_work_is_refused() -> None:
     idle = last[: last.index("proc'd") + 400].rsplit("\r", 1)[0] + "\n" + eight[eight.index("Tested 8 GPUs:") :]
     with pytest.raises(LogError, match=r"GPU 1, 2, 3, 4, 5, 6, 7 did no work"):
         parse_log(idle)
+
+
+def test_multi_host_all_reduce_is_not_held_against_a_single_node_claim() -> None:
+    from quotetui.domain.economics.claims import Claim, audit
+    from quotetui.domain.enums import IntraFabric, Metric
+    from quotetui.domain.gpus import builtin_catalog
+    from quotetui.domain.verification.findings import Log, Sold
+    from quotetui.domain.verification.logs import AllReduce
+    from quotetui.domain.verification.rules import check
+
+    catalog = builtin_catalog()
+    h100 = catalog.get("h100-sxm5")
+    sold = Sold(h100, 8, IntraFabric.NVSWITCH)
+    claim = audit(Claim(1, Metric.ALLREDUCE_BUSBW, Decimal(486), "GB/s", "brochure", gpu=h100, gpu_count=8))
+    for name, busbw, hosts in (
+        ("19-nccl-h100-2node-2gpu-each-dgx06.txt", "147.98", 2),
+        ("07-nccl-h100-16rank-2node-a3mega.txt", "338.82", 2),
+    ):
+        run = parse_log(_text(name))
+        assert isinstance(run, AllReduce) and len(run.hosts) == hosts and not run.single_host
+        assert str(run.large_message().busbw) == busbw  # type: ignore[union-attr]
+        found = check(sold, [Log(1, name, run)], catalog, (claim,))
+        held = [f for f in found if f.code == "allreduce-low" or "measured" in f.title]  # "claimed 486, measured …"
+        assert not held, held
+    one = parse_log(_text("06-nccl-h100-8gpu-1node-healthy-exemplar.txt"))
+    assert isinstance(one, AllReduce) and one.single_host and str(one.large_message().busbw) == "480.16"  # type: ignore[union-attr]
+    rows_only = _text("06-nccl-h100-8gpu-1node-healthy-exemplar.txt")
+    unlisted = "\n".join(line for line in rows_only.splitlines() if not line.startswith("#  Rank"))
+    bare = parse_log(unlisted)  # no '# Rank' list: one process's GPUs, hosts unknown, not judged
+    assert isinstance(bare, AllReduce) and not bare.ranks_listed and not bare.single_host

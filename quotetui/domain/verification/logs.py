@@ -111,9 +111,16 @@ class AllReduce:
     rows: tuple[AllReduceRow, ...]
     avg_busbw: Decimal | None
     layout: str  # current | legacy | json
+    ranks_listed: bool = True  # False: no '# Rank' lines, so ``ranks`` is one process's GPUs and hosts unknown
 
     def gpu_names(self) -> tuple[str, ...]:
         return self.devices
+
+    @property
+    def single_host(self) -> bool:
+        """A run on one machine, known from its rank list: only such a run measures NVLink (a multi-host run
+        measures the scale-out network; one without a rank list is not judged)."""
+        return self.ranks_listed and len(self.hosts) <= 1
 
     def large_message(self) -> AllReduceRow | None:
         """The best bus bandwidth over messages of at least ``LARGE_MESSAGE_BYTES`` (None: none that big)."""

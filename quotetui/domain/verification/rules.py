@@ -254,8 +254,8 @@ def _allreduce(logs: list[Log], sold: Sold) -> list[Finding]:
         p = log.parsed
         if not isinstance(p, AllReduce) or p.ranks < 2:
             continue
-        if len(p.hosts) > 1 or p.ranks > max(sold.gpus_per_node, 8):
-            continue  # a multi-node run measures the scale-out network; only single-node runs are judged
+        if not p.single_host or p.ranks > max(sold.gpus_per_node, 8):
+            continue  # a multi-node run (or one of unknown hosts) measures the scale-out network: not judged
         large = p.large_message()
         if large is None:
             findings.append(
@@ -300,8 +300,8 @@ def measured(logs: list[Log]) -> dict[Metric, tuple[Decimal, Log]]:
         figure: tuple[Metric, Decimal] | None = None
         if isinstance(p, GemmSweep):
             figure = (Metric.GEMM_TFLOPS, p.tflops)
-        elif isinstance(p, AllReduce) and (large := p.large_message()) is not None:
-            figure = (Metric.ALLREDUCE_BUSBW, large.busbw)
+        elif isinstance(p, AllReduce) and p.single_host and (large := p.large_message()) is not None:
+            figure = (Metric.ALLREDUCE_BUSBW, large.busbw)  # a single-host figure: what an NVLink claim means
         if figure and (figure[0] not in best or figure[1] > best[figure[0]][0]):
             best[figure[0]] = (figure[1], log)
     return best

@@ -91,6 +91,7 @@ def parse_text(text: str) -> AllReduce:
         tuple(rows),
         avg,
         layout,
+        bool(ranks),
     )
 
 
@@ -133,6 +134,7 @@ def parse_json(text: str) -> AllReduce:
         tuple(rows),
         avg if isinstance(avg, Decimal) else None,
         "json",
+        bool(devices),
     )
 
 
