@@ -161,3 +161,41 @@ def test_multi_host_all_reduce_is_not_held_against_a_single_node_claim() -> None
     unlisted = "\n".join(line for line in rows_only.splitlines() if not line.startswith("#  Rank"))
     bare = parse_log(unlisted)  # no '# Rank' list: one process's GPUs, hosts unknown, not judged
     assert isinstance(bare, AllReduce) and not bare.ranks_listed and not bare.single_host
+
+
+READ_AS = {
+    "01": "AllReduce", "02": "GpuBurn", "03": "Topology", "04": "Topology", "05": "Topology", "06": "AllReduce",
+    "07": "AllReduce", "08": "SmiList", "09": "SmiList", "10": "SmiQuery", "11": "SmiQuery", "12": "Topology",
+    "13": "no column header", "14": "DcgmDiag", "15": "not a log quotetui reads", "16": "number of GPUs is unknown",
+    "17": "DcgmDiag", "18": "AllReduce", "19": "AllReduce", "20": "GpuBurn", "21": "Topology", "22": "SmiQuery",
+}  # fmt: skip
+"""What each shared log is read as, or why it is refused (its README's "correct result")."""
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SHARED.glob("*.txt")))
+def test_each_shared_log_is_read_as_its_readme_says(name: str) -> None:
+    want = READ_AS[name[:2]]
+    if want[0].isupper():
+        assert type(parse_log(_text(name))).__name__ == want
+    else:
+        with pytest.raises(LogError, match=want):
+            parse_log(_text(name))
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "tools"),
+    [
+        ("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt", "06-nccl-h100-8gpu-1node-healthy-exemplar.txt",
+         "dcgmi diag from line 4, nccl-tests all_reduce_perf from line"),
+        ("06-nccl-h100-8gpu-1node-healthy-exemplar.txt", "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt",
+         "dcgmi diag from line"),  # a DCGM failure after a healthy AllReduce was silently lost
+        ("04-topo-h100-nv18-spaces-mlengineering.txt", "08-smi-L-h100-mig-exporter.txt", "nvidia-smi -L (MIG)"),
+        ("02-gpuburn-a100-80gb-8gpu-ok-superbench.txt", "10-smi-query-h100-mig-250fields-exporter.txt",
+         "nvidia-smi query"),
+    ],
+)  # fmt: skip
+def test_two_tools_in_one_file_are_refused_naming_where_the_second_begins(first: str, second: str, tools: str) -> None:
+    joined = _text(first).rstrip("\n") + "\n" + _text(second)
+    with pytest.raises(LogError, match="two tools' output in one file") as err:
+        parse_log(joined)
+    assert tools in str(err.value) and err.value.line is not None and err.value.line > 2

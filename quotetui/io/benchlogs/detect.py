@@ -66,6 +66,33 @@ def _text(data: bytes, source: str) -> str:
         raise LogError("not UTF-8 text", line, source) from exc
 
 
+_STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("nccl-tests all_reduce_perf", re.compile(r"^# nThread\b|^#\s+size\s+count\s+type\b")),
+    ("dcgmi diag", re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|")),
+    ("gpu-burn", re.compile(r"^Burning for\b|^Initialized device \d+ with|proc'd:|^\s*Tested \d+ GPUs:")),
+    ("nvidia-smi topo -m", re.compile(r"^\s*GPU0\s+X\b")),
+    ("nvidia-smi -L (MIG)", re.compile(r"^\s+MIG \S+\s+Device\s+\d+: \(UUID: MIG-")),
+    ("nvidia-smi query", re.compile(r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S", re.I)),
+)
+"""The line each tool's output is known by, to tell a file holding two tools' output (a probe run saved with
+``>>``) from one tool's: such a file is refused, naming where the second one begins, never half-read."""
+
+
+def _one_tool(text: str) -> None:
+    first: dict[str, int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        for tool, start in _STARTS:
+            if tool not in first and start.search(line):
+                first[tool] = n
+    if len(first) > 1:
+        (a, at), (b, bt) = sorted(first.items(), key=lambda kv: kv[1])[:2]
+        raise LogError(
+            f"two tools' output in one file: {a} from line {at}, {b} from line {bt}; save each to its own "
+            "file, or import the probe's JSON bundle",
+            bt,
+        )
+
+
 def parse_log(text: str, source: str = "") -> ParsedLog:
     """The facts in one tool's output; a log no parser recognises, or one cut short, is a ``LogError``."""
     text = strip_ansi(text)
@@ -73,6 +100,7 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
     try:
         if stripped.startswith("{"):
             return nccl.parse_json(text)
+        _one_tool(text)
         for _, matches, parse in _MATCHERS:
             if matches(text):
                 return parse(text)
