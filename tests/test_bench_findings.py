@@ -65,7 +65,7 @@ def test_mig() -> None:
 def test_mig_device_name_in_a_benchmark() -> None:
     text = "name, memory.total [MiB]\nNVIDIA A100-SXM4-80GB MIG 1g.10gb, 9984 MiB\n"
     found = check(A100, [Log(1, "q.csv", parse_log(text))], CATALOG)
-    assert codes(found) == {"mig"}
+    assert codes(found) == {"mig", "gpu-count"}  # one GPU listed of the 8 sold
 
 
 def test_pcie_topology_when_sold_as_sxm() -> None:
@@ -94,10 +94,10 @@ def test_model_mismatch() -> None:
     pcie = check(H100, logs("pcie-as-sxm/smi-query.csv"), CATALOG)
     assert [f.title for f in pcie] == ["H100 PCIe reported, H100 SXM5 sold"]
     consumer = Log(1, "q.csv", parse_log("name, memory.total [MiB]\nNVIDIA GeForce RTX 4090, 24564 MiB\n"))
-    [c] = check(H100, [consumer], CATALOG)
+    [c] = [f for f in check(H100, [consumer], CATALOG) if f.code == "model-mismatch"]
     assert "consumer card" in c.explanation
     unknown = Log(1, "q.csv", parse_log("name, memory.total [MiB]\nNVIDIA Z9000, 24564 MiB\n"))
-    [u] = check(H100, [unknown], CATALOG)
+    [u] = [f for f in check(H100, [unknown], CATALOG) if f.code == "model-mismatch"]
     assert (u.code, u.severity) == ("model-mismatch", Severity.WARNING)
     assert "model-mismatch" not in codes(check(H100, logs("h100-clean/smi-query.csv"), CATALOG))
 
@@ -169,6 +169,29 @@ def test_hardware_fault() -> None:
     assert w.title == "NCCL AllReduce returned wrong results"
     healthy = logs("h100-clean/gpu_burn.txt", "h100-clean/dcgmi-diag.txt", "h100-clean/smi-query.csv")
     assert "hardware-fault" not in codes(check(H100, healthy, CATALOG))
+
+
+SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+
+
+def _shared(name: str) -> Log:
+    return Log(1, name, parse_log((SHARED / name).read_text(encoding="utf-8"), name))
+
+
+def test_gpu_count() -> None:
+    [f] = [f for f in check(H100, [_shared("12-topo-l40s-1gpu-ansi-exporter.txt")], CATALOG) if f.code == "gpu-count"]
+    assert (f.severity, f.title) == (Severity.WARNING, "1 GPU shown, 8 sold per node")
+    assert f.evidence == ("12-topo-l40s-1gpu-ansi-exporter.txt: 1 of 8 GPUs",)
+    assert "gpu-count" not in codes(check(H100, logs(*CLEAN), CATALOG))  # every format shows 8
+
+
+def test_configuration() -> None:
+    found = check(H100, [_shared("17-dcgmi-r1-h200-persistence-fail-azdoc.txt")], CATALOG)
+    [f] = [f for f in found if f.code == "configuration"]
+    assert (f.severity, f.title) == (Severity.WARNING, "DCGM deployment: Persistence Mode not passed")
+    assert "hardware-fault" not in codes(found)  # persistence mode off is a set-up fault, not a broken GPU
+    memory = check(H100, [_shared("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt")], CATALOG)
+    assert "configuration" not in codes(memory) and "hardware-fault" in codes(memory, Severity.CRITICAL)
 
 
 def test_every_code_is_documented_and_tested_here() -> None:

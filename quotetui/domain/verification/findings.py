@@ -51,6 +51,8 @@ CODES: dict[str, str] = {
     "implausible-claim": "a claim that cannot be true, is rarely true, or that a measurement contradicts",
     "price-below-market": f"price under {int(PRICE_FLOOR_SHARE * 100)} % of the market median for the model",
     "hardware-fault": "gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results",
+    "gpu-count": "a log of the node shows fewer GPUs than the offer sells per node",
+    "configuration": "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
 }
 
 

@@ -179,6 +179,7 @@ class DcgmTest:
     name: str
     result: str  # Pass | Fail | Error | Skip | Warn (one row: DCGM 3.x gives one per group of GPUs)
     detail: str = ""
+    section: str = ""  # Deployment (the software set-up), Integration, Hardware, Stress
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,7 @@ class DcgmDiag:
     tool: ClassVar[str] = "dcgmi diag"
     tests: tuple[DcgmTest, ...]
     level: int | None = None
+    device_ids: tuple[str, ...] = ()  # "GPU Device IDs Detected": the PCI device id of each GPU
 
     def gpu_names(self) -> tuple[str, ...]:
         return ()

@@ -60,6 +60,7 @@ _VERDICT = re.compile(r"^(Pass|Fail|Skip|Warn|Error)\b\s*-?\s*(.*)$")
 _PER_GPU = re.compile(r"^(Pass|Fail|Skip|Warn|Error)\s*-\s*GPUs?:\s*\d[\d, ]*$")
 """DCGM 3.x splits a test's result by GPU: ``| Targeted Power | Pass - GPUs: 0, 2, 3 |`` then a row with an
 empty name, ``|  | Fail - GPU: 1 |``; each row is a result of its own (the worst counts)."""
+_SECTION = re.compile(r"^[|+]-+\s+(\w[\w ]*?)\s+-+[+|]")
 _BORDER = re.compile(r"^\+[-=+]+\+$")
 """The table's closing border; a section separator (``+-----  Integration  ---+``) has a name in it."""
 _LEVEL = re.compile(r"(?:-r|--run)[\s=]*(\d)\b")
@@ -76,17 +77,20 @@ def parse_dcgm(text: str) -> DcgmDiag:
         raise LogError("the results table does not end with its closing border (cut short?)", len(lines))
     tests: list[DcgmTest] = []
     block: list[str] | None = None  # a Warning/Info/Error cell, wrapped over rows at the column's width
+    section, device_ids = "", ""
 
     def flush() -> None:
         nonlocal block
         if block is not None and tests:
             last, text = tests[-1], "".join(block).strip()
-            tests[-1] = DcgmTest(last.name, last.result, f"{last.detail}; {text}".strip("; "))
+            tests[-1] = DcgmTest(last.name, last.result, f"{last.detail}; {text}".strip("; "), last.section)
         block = None
 
     for n, line in body:
         if not line.startswith("|") or line.startswith("|-") or line.startswith("|="):
             flush()
+            if named := _SECTION.match(line):
+                section = named.group(1)
             continue
         found = _ROW.match(line)
         if not found:
@@ -95,11 +99,13 @@ def parse_dcgm(text: str) -> DcgmDiag:
         raw = line.split("|")[2] if line.count("|") == 3 else f" {cell}  "
         piece = raw[1:-2]  # the cell's text as wrapped: one space of padding before, two after
         verdict = _VERDICT.match(cell)
+        if name.lower() == "gpu device ids detected":
+            device_ids = cell
         if verdict and name and name.lower() not in _NOT_TESTS:
             flush()
-            tests.append(DcgmTest(name, verdict.group(1), verdict.group(2)))
+            tests.append(DcgmTest(name, verdict.group(1), verdict.group(2), section))
         elif tests and not name and block is None and verdict and _PER_GPU.match(cell):  # the same test, other GPUs
-            tests.append(DcgmTest(tests[-1].name, verdict.group(1), verdict.group(2)))
+            tests.append(DcgmTest(tests[-1].name, verdict.group(1), verdict.group(2), section))
         elif tests and name.lower() in ("warning", "info", "error"):
             flush()
             block = [piece]
@@ -111,4 +117,5 @@ def parse_dcgm(text: str) -> DcgmDiag:
     if not tests:
         raise LogError("no test results in the table")
     level = _LEVEL.search(text)
-    return DcgmDiag(tuple(tests), int(level.group(1)) if level else None)
+    ids = tuple(x.strip() for x in device_ids.split(",") if x.strip())
+    return DcgmDiag(tuple(tests), int(level.group(1)) if level else None, ids)

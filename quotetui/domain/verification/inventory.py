@@ -1,0 +1,78 @@
+"""Findings about what a node is set up as, beside what it is: how many GPUs the logs show against the GPUs
+sold per node (``gpu-count``), and a DCGM deployment check that failed because of the software set-up, such as
+persistence mode off (``configuration``): fixable by the provider, not a hardware fault."""
+
+from __future__ import annotations
+
+from quotetui.domain.verification.findings import Finding, Log, Severity, Sold
+from quotetui.domain.verification.logs import AllReduce, DcgmDiag, DcgmTest, GpuBurn, SmiList, SmiQuery, Topology
+
+HARDWARE_DEPLOYMENT_TESTS = frozenset({"page retirement/row remap", "inforom"})
+"""DCGM deployment checks that speak about the hardware (retired memory pages, a damaged InfoROM)."""
+
+
+def configuration_failure(test: DcgmTest) -> bool:
+    """A DCGM deployment check (persistence mode, permissions, environment, a denylisted driver …) that did not
+    pass: the node is set up wrong, which the provider fixes without a hardware swap."""
+    return (
+        test.section.lower() == "deployment"
+        and test.result in ("Fail", "Error", "Warn")
+        and test.name.lower() not in HARDWARE_DEPLOYMENT_TESTS
+    )
+
+
+def gpus_shown(p: object) -> int | None:
+    """The GPUs a log shows on its machine (None: it does not say, or spans several machines)."""
+    if isinstance(p, SmiQuery | SmiList):
+        return len(p.gpus)
+    if isinstance(p, Topology):
+        return len(p.gpus)
+    if isinstance(p, GpuBurn):
+        return len(p.results)
+    if isinstance(p, DcgmDiag):
+        return len(p.device_ids) or None
+    if isinstance(p, AllReduce):
+        return p.ranks if p.single_host else None
+    return None
+
+
+def gpu_count(logs: list[Log], sold: Sold) -> list[Finding]:
+    short = [(log, n) for log in logs if (n := gpus_shown(log.parsed)) is not None and n < sold.gpus_per_node]
+    if not short:
+        return []
+    fewest = min(n for _, n in short)
+    return [
+        Finding(
+            "gpu-count",
+            Severity.WARNING,
+            f"{fewest} GPU{'s' if fewest != 1 else ''} shown, {sold.gpus_per_node} sold per node",
+            "A log of the node shows fewer GPUs than the offer sells per node: a GPU missing or fallen off the "
+            "bus, or the tool ran on a subset (CUDA_VISIBLE_DEVICES). Rerun it on every GPU before accepting.",
+            tuple(f"{log.label}: {n} of {sold.gpus_per_node} GPUs" for log, n in short),
+            tuple(log.evidence_id for log, _ in short),
+        )
+    ]
+
+
+def configuration(logs: list[Log]) -> list[Finding]:
+    findings = []
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, DcgmDiag):
+            continue
+        bad = [t for t in p.tests if configuration_failure(t)]
+        if not bad:
+            continue
+        findings.append(
+            Finding(
+                "configuration",
+                Severity.WARNING,
+                f"DCGM deployment: {', '.join(dict.fromkeys(t.name for t in bad))} not passed",
+                "A deployment check of DCGM failed: the node's software set-up (persistence mode off, "
+                "permissions, environment, a denylisted driver) is wrong. The provider fixes it without a "
+                "hardware swap; the diagnostics that need it did not run, so rerun them after the fix.",
+                tuple(f"{log.label}: {t.name}: {t.result}" + (f" - {t.detail}" if t.detail else "") for t in bad),
+                (log.evidence_id,),
+            )
+        )
+    return findings
