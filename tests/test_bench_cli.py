@@ -175,3 +175,31 @@ def test_the_export_shows_the_same_findings(cli: Cli, demo_db_path: Path, tmp_pa
     # the workbook still imports: the Findings sheet is computed, verified rows come from logs only
     result = cli("--db", str(tmp_path / "new.db"), "import", str(out), "--json")
     assert result.code == 0, result.out
+
+
+def test_a_gemm_sweep_from_another_device_never_sets_the_offers_mfu(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    db = str(demo_db_path)
+    before = _ok(cli, "--db", db, "explain", "18", "--json")
+    sweep = (SAMPLES / "slow-gemm" / "gemm.txt").read_text(encoding="utf-8")
+    amd = tmp_path / "mamf-igpu.txt"  # an interrupted run on a laptop's AMD iGPU, imported for the H100 offer
+    amd.write_text(sweep.replace("name='NVIDIA H100 80GB HBM3'", "name='AMD Radeon 780M'"), encoding="utf-8")
+    stored = _ok(cli, "--db", db, "bench", "import", str(amd), "--offer", "18", "--json")
+    [log] = stored["logs"]
+    assert log["results"] == [] and "measured on 'AMD Radeon 780M', not the H100 SXM5 sold" in log["not_verified"]
+    after = _ok(cli, "--db", db, "explain", "18", "--json")
+    assert after["mfu"] == before["mfu"] and after["mfu_source"] == "default"  # not a "verified" 30 % (or 1.1 %)
+    found = _ok(cli, "--db", db, "bench", "check", "--offer", "18", "--json")
+    assert any(f["code"] == "model-mismatch" and "AMD Radeon 780M" in f["title"] for f in found["findings"])
+
+
+def test_a_multi_host_all_reduce_is_kept_as_evidence_not_as_an_nvlink_figure(cli: Cli, demo_db_path: Path) -> None:
+    shared = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+    stored = _ok(cli, "--db", str(demo_db_path), "bench", "import",
+                 str(shared / "19-nccl-h100-2node-2gpu-each-dgx06.txt"), "--offer", "1", "--json")  # fmt: skip
+    [log] = stored["logs"]
+    assert log["results"] == [] and "an AllReduce across 2 hosts: a scale-out measurement" in log["not_verified"]
+    one = _ok(cli, "--db", str(demo_db_path), "bench", "import",
+              str(shared / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt"), "--offer", "9", "--json")  # fmt: skip
+    assert one["logs"][0]["results"] == ["allreduce_busbw 480.16 GB/s"] and one["logs"][0]["not_verified"] is None

@@ -34,6 +34,8 @@ def import_logs(
         return
     for s in report.stored:
         what = "already on record" if s.duplicate else ("; ".join(s.results) or "stored")
+        if s.not_verified and not s.duplicate:
+            what += f" ({s.not_verified})"
         say(f"{'=' if s.duplicate else '+'} {s.label}  [{s.tool}]  {what}")
     for line in report.not_run:
         say(f"- not run on the machine: {line}")

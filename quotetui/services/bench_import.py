@@ -15,9 +15,11 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
+from quotetui.domain.gpus import GpuCatalog, GpuSpec, UnknownGpu
 from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
+from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import BenchmarkResult, Evidence, Offer
 
@@ -40,6 +42,7 @@ class Stored:
     evidence_id: int
     results: tuple[str, ...]  # "gemm_tflops 792.8 TFLOPS"
     duplicate: bool = False
+    not_verified: str = ""  # why a figure the log holds is kept as evidence only
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +51,7 @@ class Stored:
             "evidence_id": self.evidence_id,
             "results": list(self.results),
             "duplicate": self.duplicate,
+            "not_verified": self.not_verified or None,
         }
 
 
@@ -115,7 +119,25 @@ def _results(parsed: ParsedLog) -> list[dict[str, Any]]:
     return []
 
 
-def _store(session: Session, offer: Offer, section: Section) -> Stored:
+def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
+    """Why a figure in ``parsed`` must not become the offer's verified figure ("" when it may): a GEMM sweep
+    run on another device (it would set the offer's MFU: model-mismatch says what was measured), or an
+    AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
+    if isinstance(parsed, GemmSweep) and parsed.device:
+        try:
+            spec: GpuSpec | None = catalog.lookup(parsed.device)
+        except UnknownGpu:
+            spec = None
+        if spec is None or spec.key != sold.key:
+            shown = spec.name if spec is not None else repr(parsed.device)
+            return f"measured on {shown}, not the {sold.name} sold: kept as evidence, not a verified figure"
+    if isinstance(parsed, AllReduce) and not parsed.single_host:
+        where = f"{len(parsed.hosts)} hosts" if parsed.ranks_listed else "hosts unknown (no '# Rank' lines)"
+        return f"an AllReduce across {where}: a scale-out measurement, kept as evidence, not an NVLink figure"
+    return ""
+
+
+def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, catalog: GpuCatalog) -> Stored:
     raw = section.raw
     digest = hashlib.sha256(raw.encode("utf-8")).hexdigest()
     tool = section.parsed.tool
@@ -137,7 +159,8 @@ def _store(session: Session, offer: Offer, section: Section) -> Stored:
     session.add(evidence)
     session.flush()
     results = []
-    for r in _results(section.parsed):
+    why = not_verified(section.parsed, sold, catalog)
+    for r in [] if why else _results(section.parsed):
         session.add(
             BenchmarkResult(
                 offer_id=offer.id,
@@ -152,7 +175,7 @@ def _store(session: Session, offer: Offer, section: Section) -> Stored:
         value: Decimal = r["value"]
         results.append(f"{r['metric'].value} {value} {r['unit']}")
     assert evidence.id is not None
-    return Stored(section.label, tool, evidence.id, tuple(results))
+    return Stored(section.label, tool, evidence.id, tuple(results), not_verified=why)
 
 
 def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
@@ -164,8 +187,10 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
             known = session.exec(select(col(Offer.id)).order_by(col(Offer.id))).all()
             hint = f" (offers are #{known[0]}–#{known[-1]})" if known else " (there are no offers yet)"
             raise BadInput(f"no offer #{offer_id}{hint}")
+        catalog, ids = load_catalog(session)
+        sold = catalog.get(next(key for key, row_id in ids.items() if row_id == offer.gpu_model_id))
         for log in read:
             report.not_run += log.not_run
             for section in log.sections:
-                report.stored.append(_store(session, offer, section))
+                report.stored.append(_store(session, offer, section, sold, catalog))
     return report
