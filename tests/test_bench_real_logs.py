@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from quotetui.domain.verification.logs import DcgmDiag, LogError, Topology
-from quotetui.io.benchlogs.detect import parse_log, strip_ansi
+from quotetui.io.benchlogs.common import strip_ansi
+from quotetui.io.benchlogs.detect import parse_log
 
 SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
 
@@ -199,3 +200,13 @@ def test_two_tools_in_one_file_are_refused_naming_where_the_second_begins(first:
     with pytest.raises(LogError, match="two tools' output in one file") as err:
         parse_log(joined)
     assert tools in str(err.value) and err.value.line is not None and err.value.line > 2
+
+
+def test_mpirun_tag_output_prefixes_are_removed() -> None:
+    from quotetui.domain.verification.logs import AllReduce
+
+    plain = _text("06-nccl-h100-8gpu-1node-healthy-exemplar.txt")
+    tagged = "".join(f"[1,0]<stdout>:{line}" for line in plain.splitlines(keepends=True))  # mpirun --tag-output
+    run = parse_log(tagged)
+    assert isinstance(run, AllReduce) and run.ranks == 8 and run.single_host
+    assert str(run.large_message().busbw) == "480.16"  # type: ignore[union-attr]

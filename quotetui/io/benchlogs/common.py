@@ -16,8 +16,17 @@ SHELL_PROMPT = re.compile(
 next command typed after it."""
 
 
+MPI_TAG = re.compile(r"^\[\d{1,7},\d{1,7}\]<(?:stdout|stderr)>:[ \t]?", re.M)
+"""The prefix ``mpirun --tag-output`` puts on every line (``[1,0]<stdout>:``): job and rank, then the stream."""
+
+
 def strip_ansi(text: str) -> str:
     return ANSI.sub("", text)
+
+
+def clean(text: str) -> str:
+    """A pasted log as its tool printed it: terminal codes and mpirun's tags removed (once, before any parser)."""
+    return MPI_TAG.sub("", strip_ansi(text))
 
 
 def is_prompt(line: str) -> bool:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
 from quotetui.io.benchlogs import gemm, health, nccl, smi
-from quotetui.io.benchlogs.common import strip_ansi
+from quotetui.io.benchlogs.common import clean
 
 BUNDLE_KEY = "quotetui_probe"
 
@@ -95,7 +95,7 @@ def _one_tool(text: str) -> None:
 
 def parse_log(text: str, source: str = "") -> ParsedLog:
     """The facts in one tool's output; a log no parser recognises, or one cut short, is a ``LogError``."""
-    text = strip_ansi(text)
+    text = clean(text)
     stripped = text.lstrip()
     try:
         if stripped.startswith("{"):
