@@ -46,6 +46,11 @@ class FxQuote:
         return text
 
 
+def _pair(a: str, b: str) -> tuple[str, str]:
+    """A currency pair whichever way round its rate is stored."""
+    return (a, b) if a <= b else (b, a)
+
+
 class FxTable:
     """Dated rates, answered for a day: the latest rate on or before it (the quote day of a price, else the
     day of the figures, ``on``), the first after it when none is older but one is known by ``on``; the
@@ -56,11 +61,11 @@ class FxTable:
         self._facts = sorted((f for f in rates if f.as_of <= on), key=lambda f: f.as_of)
         self._pairs: dict[tuple[str, str], list[FxRateFact]] = {}
         for f in self._facts:
-            self._pairs.setdefault(tuple(sorted((f.base, f.quote))), []).append(f)  # type: ignore[arg-type]
+            self._pairs.setdefault(_pair(f.base, f.quote), []).append(f)
 
     def _pick(self, base: str, quote: str, day: date) -> tuple[FxRateFact, bool] | None:
         """(fact, inverse?) on or before ``day``, else the first after it."""
-        facts = self._pairs.get(tuple(sorted((base, quote))), [])  # type: ignore[call-overload]
+        facts = self._pairs.get(_pair(base, quote), [])
         pair = [(f, f.base != base) for f in facts]
         before = [p for p in pair if p[0].as_of <= day]
         if before:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -29,7 +28,7 @@ from quotetui.domain.fields import parse_record, parse_value
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.economics import amount_text, decimal_text
+from quotetui.services.economics import amount_text, decimal_text, exact_values
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
@@ -112,8 +111,7 @@ def _mfu_and_scaling(
     if mfu is not None:
         chosen = Assumed(mfu, "given", f"{pct(mfu, 1)} % given (a whole-job MFU)")
     elif offer is not None:
-        plan = None if params is None else Decimal(params.numerator) / Decimal(params.denominator)
-        chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, plan)
+        chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, params)
     else:
         chosen = choose_mfu((), assumptions)
     if scaling is not None:
@@ -137,7 +135,7 @@ def calc_train(
     claimed_days: str | None = None,
 ) -> TrainResult:
     raw = {"gpus": gpus, "flops": flops, "params": params, "tokens": tokens, "mfu": mfu, "scaling": scaling}
-    v = _exact(parse_record(E.TRAIN, raw | {"claimed_days": claimed_days}))
+    v = exact_values(parse_record(E.TRAIN, raw | {"claimed_days": claimed_days}))
     total, source = training_flops(v["flops"], v["params"], v["tokens"])
     mfu_value, scaling_value, days, gpus = v["mfu"], v["scaling"], v["claimed_days"], int(v["gpus"])
     with db.session() as session:
@@ -163,11 +161,6 @@ def calc_train(
     return TrainResult(plan, costs, label, days)
 
 
-def _exact(values: dict[str, Any]) -> dict[str, Any]:
-    """Parsed values for the engine: decimals as exact fractions."""
-    return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
-
-
 TERM_FLAGS = {"monthly": 1, "quarterly": 3, "half_year": 6, "annual": 12, "two_year": 24, "three_year": 36}
 
 
@@ -175,7 +168,7 @@ def calc_term(
     prices: dict[str, str | None], discount_rate: str | None = None, assumptions: Assumptions | None = None
 ) -> TermComparison:
     """``discount_rate`` typed, else the setting's (``assumptions``), else none."""
-    v = _exact(parse_record(E.TERM_PRICES, prices))
+    v = exact_values(parse_record(E.TERM_PRICES, prices))
     rate_field = E.RENT_BUY.field("discount_rate")
     try:
         rate = q(parse_value(rate_field, discount_rate)) if discount_rate is not None else None
@@ -240,7 +233,7 @@ def training_runs(
 ) -> tuple[list[OfferRun], list[tuple[OfferInput, str]]]:
     """The same run on each offer, cheapest first; offers it cannot run on are returned with the reason."""
     raw = {"gpus": gpus, "flops": flops, "params": params, "tokens": tokens, "mfu": mfu, "scaling": scaling}
-    v = _exact(parse_record(E.TRAIN, raw))
+    v = exact_values(parse_record(E.TRAIN, raw))
     total, source = training_flops(v["flops"], v["params"], v["tokens"])
     mfu_value, scaling_value, gpus = v["mfu"], v["scaling"], int(v["gpus"])
     runs, skipped = [], []

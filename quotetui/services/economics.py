@@ -98,6 +98,11 @@ def decimal_text(value: Fraction, places: int = 6) -> str:
     return plain(dec(value, places))
 
 
+def exact_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A parsed record for the engine: its decimals as exact fractions (``parse_record`` gives Decimals)."""
+    return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
+
+
 def amount_text(value: Fraction, currency: str) -> str:
     """A computed amount of money for JSON: 6 places at most, at least the currency's minor units."""
     return plain(dec(value), minor_units(currency))

@@ -18,7 +18,7 @@ from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, owners
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
-from quotetui.services.economics import amount_text, decimal_text, evaluate_offer
+from quotetui.services.economics import amount_text, decimal_text, evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
 from quotetui.store.engine import Database
 
@@ -58,10 +58,6 @@ class RentBuyAnswer:
         if self.owning.left_out:
             out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
         return out
-
-
-def _fractions(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
 
 
 def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | None:
@@ -146,7 +142,7 @@ def calc_rent_vs_buy(
     raw = {name: typed.get(name) for name in TYPED}
     if (raw["rent_monthly"] is None) == (offer_id is None):
         raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
-    v = _fractions(parse_record(E.RENT_BUY, raw))
+    v = exact_values(parse_record(E.RENT_BUY, raw))
     base = recorded_purchase(db, purchase) if db is not None and purchase is not None else None
     assumptions = assumptions_of(db) if db is not None else None
     horizon = int(v["horizon_months"])

@@ -165,7 +165,7 @@ def choose_mfu(
     evidence: tuple[Evidence, ...],
     assumptions: Assumptions,
     peak_tflops: Decimal | None = None,
-    plan_params: Decimal | None = None,
+    plan_params: Decimal | Fraction | None = None,
 ) -> Assumed:
     """The MFU the figures rest on; with the GPU's dense BF16 peak, a verified GEMM sweep can lower it; with
     the parameters of the model planned, a claim on a much smaller model is not taken (``comparable``)."""
@@ -195,7 +195,7 @@ COMPARABLE_MODEL_SHARE = Fraction(1, 4)
 reach MFUs that a 175B model's parallelism and communication do not (a 7B claim for a 175B plan does not)."""
 
 
-def comparable(e: Evidence, plan_params: Decimal | None) -> str | None:
+def comparable(e: Evidence, plan_params: Decimal | Fraction | None) -> str | None:
     """Why a claim's workload is not comparable with the plan's, or None when it is (or cannot be told)."""
     if plan_params is None or e.model_params is None:
         return None
@@ -204,12 +204,14 @@ def comparable(e: Evidence, plan_params: Decimal | None) -> str | None:
     return f"measured on a {_params(e.model_params)} model, not comparable with the {_params(plan_params)} planned"
 
 
-def _params(n: Decimal) -> str:
+def _params(n: Decimal | Fraction) -> str:
     billions = q(n) / 10**9
     return f"{dec(billions, 1).normalize():f}B" if billions >= 1 else f"{dec(q(n) / 10**6, 0):f}M"
 
 
-def _base_mfu(evidence: tuple[Evidence, ...], assumptions: Assumptions, plan_params: Decimal | None) -> Assumed:
+def _base_mfu(
+    evidence: tuple[Evidence, ...], assumptions: Assumptions, plan_params: Decimal | Fraction | None
+) -> Assumed:
     mfu = [e for e in evidence if e.metric is Metric.MFU]
     verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
     if verified:

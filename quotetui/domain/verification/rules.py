@@ -370,8 +370,8 @@ def _faults(logs: list[Log]) -> list[Finding]:
             lines = [f"{log.label}: GPU {i}: FAULTY" for i in p.faulty]
             title = f"gpu-burn: {len(p.faulty)} of {len(p.results)} GPUs FAULTY"
             why = "gpu-burn compares results of the same computation; a FAULTY GPU computes wrong numbers."
-        elif isinstance(p, DcgmDiag) and [t for t in p.not_passed() if not configuration_failure(t)]:
-            bad = [t for t in p.not_passed() if not configuration_failure(t)]  # set-up failures: ``configuration``
+        elif isinstance(p, DcgmDiag) and (bad := [t for t in p.not_passed() if not configuration_failure(t)]):
+            # set-up failures are the ``configuration`` finding's
             lines = [f"{log.label}: {t.name}: {t.result}" + (f" - {t.detail}" if t.detail else "") for t in bad]
             failed = [t for t in bad if t.result in ("Fail", "Error")]  # an Error is no pass: a test that broke
             severity = Severity.CRITICAL if failed else Severity.WARNING
