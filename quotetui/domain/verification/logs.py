@@ -132,32 +132,48 @@ class AllReduce:
         return sum(r.wrong for r in self.rows)
 
 
+GEMM_PREFERENCE = ("MSMF", "median", "mean", "best", "MAMF", "max")
+"""Which of a sweep's figures is judged, first found wins: a sustained figure before a burst. mamf-finder 2026
+prints MSMF (max sustainable, saturated clocks) and MAMF (max achievable, a boost-clock burst); 2025 the best
+shape's mean / median / max; 2024 one "best outcome" (a mean over the iterations)."""
+
+
 @dataclass(frozen=True, slots=True)
 class GemmSweep:
-    """A matmul sweep's summary: best mean / median / max TFLOPS and the shape (MxNxK) it was reached at."""
+    """A matmul sweep's summary: each figure it printed (``median`` 792.8 TFLOPS…) and the shape (MxNxK) the
+    judged one was reached at."""
 
     tool: ClassVar[str] = "gemm sweep"
-    median_tflops: Decimal | None
-    mean_tflops: Decimal | None
-    max_tflops: Decimal | None
-    shape: str
+    figures: tuple[tuple[str, Decimal, str], ...]  # (statistic, TFLOPS, shape), as printed
     device: str | None = None
     dtype: str | None = None
+    format: str = ""  # "mamf-finder 2024", "mean/median/max" (mamf-finder 2025, the probe), "mamf-finder 2026"
 
     def gpu_names(self) -> tuple[str, ...]:
         return (self.device,) if self.device else ()
 
+    def _judged(self) -> tuple[str, Decimal, str]:
+        found = {stat: (stat, value, shape) for stat, value, shape in self.figures}
+        for stat in GEMM_PREFERENCE:
+            if stat in found:
+                return found[stat]
+        raise AssertionError("a sweep has at least one figure")  # the parser guarantees it
+
+    def figure(self, statistic: str) -> Decimal | None:
+        return next((value for stat, value, _ in self.figures if stat == statistic), None)
+
     @property
     def tflops(self) -> Decimal:
-        """The figure judged: the median (sustained), else the mean, else the max."""
-        for value in (self.median_tflops, self.mean_tflops, self.max_tflops):
-            if value is not None:
-                return value
-        raise AssertionError("a sweep has at least one figure")  # the parser guarantees it
+        """The figure judged (``GEMM_PREFERENCE``): MSMF, else the median, mean, best outcome, MAMF, max."""
+        return self._judged()[1]
 
     @property
     def statistic(self) -> str:
-        return "median" if self.median_tflops is not None else "mean" if self.mean_tflops is not None else "max"
+        return self._judged()[0]
+
+    @property
+    def shape(self) -> str:
+        return self._judged()[2]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,38 @@ def strip_ansi(text: str) -> str:
     return ANSI.sub("", text)
 
 
+PASTED_PROMPT = re.compile(
+    r"^\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,200})?|sh-\d+(?:\.\d+)*|bash-\d+(?:\.\d+)*)"
+    r"\s?[$#%>](?:\s.*)?|[$%>](?:\s.*)?|#)\s*$"
+)
+"""A prompt line that cannot be tool output: one naming the user and host (``root@node1:~# nvidia-smi``,
+``[user@host ~]$``, ``sh-5.1#``), a bare ``$``/``%``/``>`` maybe followed by a command, or a lone ``#``. A bare
+``# text`` is not one: nccl-tests prints its header and summary as ``#`` lines."""
+
+
+def _trim_prompts(text: str) -> str:
+    lines = text.split("\n")
+    end = len(lines)
+    while end > 0 and (not lines[end - 1].strip() or PASTED_PROMPT.match(lines[end - 1])):
+        end -= 1
+    if end == len(lines) or all(not line.strip() for line in lines[end:]):
+        return text  # nothing but blank lines after the output: it stays as it was (a missing last newline shows)
+    return "\n".join(lines[:end]) + "\n"  # the prompt came after the output's last line end
+
+
 def clean(text: str) -> str:
-    """A pasted log as its tool printed it: terminal codes and mpirun's tags removed (once, before any parser)."""
-    return MPI_TAG.sub("", strip_ansi(text))
+    """A pasted log as its tool printed it: terminal codes and mpirun's tags removed, and the shell prompts a
+    paste ends with dropped: once, before any parser. A prompt it starts with stays: it holds the command (dcgmi's
+    ``--run 3``); parsers that read from the first line skip it (``output_lines``)."""
+    return _trim_prompts(MPI_TAG.sub("", strip_ansi(text)))
+
+
+def output_lines(text: str) -> list[tuple[int, str]]:
+    """The non-blank lines as (line number, text), without the prompt and command a paste starts with."""
+    rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    while rows and PASTED_PROMPT.match(rows[0][1]):
+        rows.pop(0)
+    return rows
 
 
 def is_prompt(line: str) -> bool:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
 from quotetui.io.benchlogs import gemm, health, nccl, smi
-from quotetui.io.benchlogs.common import clean
+from quotetui.io.benchlogs.common import clean, output_lines
 
 BUNDLE_KEY = "quotetui_probe"
 
@@ -28,19 +28,24 @@ def _is_dcgm(t: str) -> bool:
 
 
 def _is_gemm(t: str) -> bool:
-    return bool(re.search(r"\bTFLOPS\b", t))
+    return bool(re.search(r"TFLOPS\b", t))  # 2024 mamf-finder: "715.5TFLOPS"
 
 
 def _is_topology(t: str) -> bool:
     return bool(re.search(r"^\s*GPU0\s+X\b", t, re.M)) or "Legend:" in t
 
 
+def _first(t: str) -> str:
+    rows = output_lines(t)
+    return rows[0][1] if rows else ""
+
+
 def _is_list(t: str) -> bool:
-    return bool(re.match(r"\s*GPU \d+: .*\(UUID:", t))
+    return bool(re.match(r"\s*GPU \d+: .*\(UUID:", _first(t)))
 
 
 def _is_query(t: str) -> bool:
-    return "," in t.lstrip().split("\n", 1)[0]
+    return "," in _first(t)
 
 
 _MATCHERS: tuple[tuple[str, Callable[[str], bool], Callable[[str], ParsedLog]], ...] = (

@@ -7,6 +7,7 @@ import re
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
+from quotetui.io.benchlogs.common import output_lines
 from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
 QUERY_FIELDS = PROBE_QUERY_FIELDS
@@ -40,7 +41,7 @@ def _text(values: dict[str, str], field: str) -> str | None:
 
 
 def parse_query(text: str) -> SmiQuery:
-    rows = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    rows = [(n, line.strip()) for n, line in output_lines(text)]
     if not rows:
         raise LogError("empty: no GPU rows")
     first = [_field(cell) for cell in rows[0][1].split(",")]
@@ -60,6 +61,7 @@ def parse_query(text: str) -> SmiQuery:
     if not body:
         raise LogError("a header and no GPU rows", rows[0][0])
     gpus = []
+    _cut_last_row(text, body, len(fields))
     for n, line in body:
         cells = [cell.strip() for cell in line.split(", ")]
         if len(cells) != len(fields):
@@ -84,15 +86,30 @@ def parse_query(text: str) -> SmiQuery:
     return SmiQuery(tuple(gpus))
 
 
+def _cut_last_row(text: str, body: list[tuple[int, str]], width: int) -> None:
+    """nvidia-smi ends every row with a line end: a last row without one, whose last value is shorter than that
+    column in every row above (``81559 MiB`` cut to ``815``), is a file cut mid-row, not a GPU."""
+    if text.endswith(("\n", "\r")) or len(body) < 2:
+        return
+    n, line = body[-1]
+    last = line.split(", ")[-1].strip()
+    above = [row.split(", ") for _, row in body[:-1]]
+    lengths = [len(cells[-1].strip()) for cells in above if len(cells) == width]
+    if lengths and len(line.split(", ")) == width and len(last) < min(lengths):
+        raise LogError(
+            f"the last row ends without a line end and its last value {last!r} is shorter than in every row "
+            "above: the file was cut mid-row",
+            n,
+        )
+
+
 _GPU_LINE = re.compile(r"^GPU (\d+): (.+?) \(UUID: ([^)]+)\)$")
 _MIG_LINE = re.compile(r"^\s+MIG (\S+)\s+Device\s+\d+: \(UUID: ([^)]+)\)$")
 
 
 def parse_list(text: str) -> SmiList:
     gpus: list[ListedGpu] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, line in output_lines(text):
         line = line.rstrip()
         if found := _GPU_LINE.match(line):
             gpus.append(ListedGpu(int(found.group(1)), found.group(2).strip(), found.group(3)))
