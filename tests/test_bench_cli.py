@@ -203,3 +203,26 @@ def test_a_multi_host_all_reduce_is_kept_as_evidence_not_as_an_nvlink_figure(cli
     one = _ok(cli, "--db", str(demo_db_path), "bench", "import",
               str(shared / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt"), "--offer", "9", "--json")  # fmt: skip
     assert one["logs"][0]["results"] == ["allreduce_busbw 480.16 GB/s"] and one["logs"][0]["not_verified"] is None
+
+
+def test_a_multi_host_all_reduce_is_shown_against_the_offers_nics(cli: Cli, demo_db_path: Path) -> None:
+    a3 = str(Path(__file__).parent / "fixtures" / "benchlogs" / "shared" / "07-nccl-h100-16rank-2node-a3mega.txt")
+    db = str(demo_db_path)
+    # offer #2 sells 8×H100 on NDR at 400 Gb/s per GPU: NVLink's 450 GB/s binds; 338.82 / 450 = 75.3 %
+    _ok(cli, "--db", db, "bench", "import", a3, "--offer", "2", "--json")
+    [log] = _ok(cli, "--db", db, "bench", "check", "--offer", "2", "--json")["logs"]
+    assert log["summary"] == (
+        "scale-out: 16 ranks on 2 hosts, busbw 338.82 GB/s at 8,589,934,592 B = 75.3 % of the 450.00 GB/s bound "
+        "(NVLink)"
+    )
+    # offer #13 records 12.5 Gb/s per GPU: 8 × 12.5 / 8 = 12.5 GB/s a host, × 15·2/16 = 23.44; the run is far above
+    _ok(cli, "--db", db, "bench", "import", a3, "--offer", "13", "--json")
+    report = _ok(cli, "--db", db, "bench", "check", "--offer", "13", "--json")
+    assert report["logs"][0]["summary"].endswith(
+        "= 1445.6 % of the 23.44 GB/s bound (NICs) (above it: in-network reduction, or the offer's NIC figure is wrong)"
+    )
+    assert "scale-out-low" not in {f["code"] for f in report["findings"]}
+    # offer #1 records no NIC figure: shown, not judged
+    _ok(cli, "--db", db, "bench", "import", a3, "--offer", "1", "--json")
+    [one] = _ok(cli, "--db", db, "bench", "check", "--offer", "1", "--json")["logs"]
+    assert one["summary"].endswith("(NIC Gb/s per GPU not recorded: not judged)")

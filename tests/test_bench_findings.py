@@ -198,3 +198,60 @@ def test_every_code_is_documented_and_tested_here() -> None:
     source = Path(__file__).read_text()
     for code in CODES:
         assert f'"{code}"' in source
+
+
+def test_scale_out_low_against_the_offers_nics() -> None:
+    from decimal import Decimal
+
+    from quotetui.domain.enums import InterFabric
+    from quotetui.domain.verification.logs import AllReduce, AllReduceRow
+
+    # GCP A3 Mega: 2 hosts × 8 H100, 8×200 Gb/s of NIC, one per GPU. By hand: a host's NICs carry
+    # 8 × 200 / 8 = 200 GB/s; busbw ≤ 200 × (16−1)·2 / (16·(2−1)) = 375 GB/s; measured 338.82 = 90.35 %.
+    a3 = _shared("07-nccl-h100-16rank-2node-a3mega.txt")
+    nics = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.VENDOR_RDMA, Decimal(200))
+    assert "scale-out-low" not in codes(check(nics, [a3], CATALOG))
+    # the same run sold as 8×400 Gb/s NDR: the NICs would allow 750, but NVLink caps it at 450 one way per GPU;
+    # 338.82 is 75.29 % of that: not flagged
+    ndr = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.INFINIBAND_NDR, Decimal(400))
+    assert "scale-out-low" not in codes(check(ndr, [a3], CATALOG))
+    # 4 hosts × 8 on NDR measuring 200: NICs 400 × 31·4 / (32·3) = 516.67, capped at 450; 200 / 450 = 44.4 % < 60 %
+    rows = (AllReduceRow(2**33, Decimal("200.00"), None, 0),)
+    slow_run = Log(
+        2, "4node.txt", AllReduce(32, ("NVIDIA H100 80GB HBM3",) * 32, ("a", "b", "c", "d"), rows, None, "x")
+    )
+    [f] = [f for f in check(ndr, [slow_run], CATALOG) if f.code == "scale-out-low"]
+    assert (f.severity, f.title) == (Severity.WARNING, "Scale-out AllReduce 200.00 GB/s, ≤ 450 possible")
+    assert f.evidence == (
+        "4node.txt: 4 hosts × 8 GPUs at 400 Gb/s of NIC per GPU: busbw ≤ 450.00 GB/s (NVLink); measured 200.00 = "
+        "44.4 % at 8,589,934,592 bytes",
+    )
+    # a DGX pair running 2 GPUs each on 400 Gb/s: a host's 2 NICs give 100 GB/s; bound 100 × 3·2 / (4·1) = 150;
+    # measured 147.98 (98.7 %): healthy. On 100 Gb/s NICs the bound is 37.5 and 147.98 is above it (SHARP-like):
+    # shown, never flagged.
+    dgx = _shared("19-nccl-h100-2node-2gpu-each-dgx06.txt")
+    assert "scale-out-low" not in codes(check(ndr, [dgx], CATALOG))
+    slow = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.ROCE_V2, Decimal(100))
+    assert "scale-out-low" not in codes(check(slow, [dgx], CATALOG))
+    # no NIC figure recorded, a single-host run, a run without a rank list: not judged
+    assert "scale-out-low" not in codes(check(H100, [a3], CATALOG))
+    assert "scale-out-low" not in codes(check(ndr, [_shared("06-nccl-h100-8gpu-1node-healthy-exemplar.txt")], CATALOG))
+
+
+def test_scale_out_bound_by_hand() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from quotetui.domain.enums import InterFabric
+    from quotetui.domain.verification.logs import AllReduce, AllReduceRow
+    from quotetui.domain.verification.scaleout import scale_out
+
+    # 32 hosts × 8 GPUs on 8×400 Gb/s: nic 400 GB/s; bound 400 × 255·32 / (256·31) = 411.29… GB/s (< 450 NVLink)
+    hosts = tuple(f"node{i}" for i in range(32))
+    run = AllReduce(256, ("NVIDIA H100 80GB HBM3",), hosts, (AllReduceRow(2**33, Decimal("370"), None, 0),), None, "x")
+    ndr = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.INFINIBAND_NDR, Decimal(400))
+    found = scale_out(run, ndr)
+    assert found is not None and found.bound == Fraction(400 * 255 * 32, 256 * 31) and found.nic_gbs == 400
+    assert found.limit == "NICs"
+    uneven = AllReduce(12, ("H100",), ("a", "b", "c", "d", "e"), run.rows, None, "x")  # 12 ranks on 5 hosts
+    assert scale_out(uneven, ndr) is None

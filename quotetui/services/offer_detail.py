@@ -102,7 +102,7 @@ def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
                 select(BenchmarkResult).where(BenchmarkResult.offer_id == offer_id).order_by(col(BenchmarkResult.id))
             )
         ]
-        sold = Sold(gpu, offer.gpus_per_node, offer.intra_fabric)
+        sold = Sold(gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
         return OfferDetail(
             time_zone=load_assumptions(session).time_zone,
             logs=offer_logs(db, offer_id, sold),

@@ -34,6 +34,7 @@ from quotetui.domain.verification.logs import (
     Topology,
 )
 from quotetui.domain.verification.rules import check
+from quotetui.domain.verification.scaleout import scale_out
 from quotetui.io.benchlogs.detect import parse_log
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
@@ -80,7 +81,17 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, AllReduce):
         large = parsed.large_message()
         figure = f"busbw {large.busbw} GB/s at {large.size:,} B" if large else "no message ≥ 128 MiB"
-        return f"{parsed.ranks} ranks on {len(parsed.hosts) or 1} host(s), {figure}"
+        if not parsed.ranks_listed:
+            return f"{parsed.ranks} GPUs per process, hosts unknown (no '# Rank' lines), {figure}: not judged"
+        if len(parsed.hosts) > 1:
+            run = scale_out(parsed, sold) if sold else None
+            judged = "(NIC Gb/s per GPU not recorded: not judged)"
+            if run:
+                judged = f"= {pct(run.share, 1)} % of the {dec(run.bound, 2)} GB/s bound ({run.limit})"
+                if run.share > 1:
+                    judged += " (above it: in-network reduction, or the offer's NIC figure is wrong)"
+            return f"scale-out: {parsed.ranks} ranks on {len(parsed.hosts)} hosts, {figure} {judged}"
+        return f"{parsed.ranks} ranks on 1 host, {figure}"
     if isinstance(parsed, GemmSweep):
         share = f" = {pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)} % of peak" if sold else ""
         return f"{parsed.statistic} {parsed.tflops} TFLOPS @ {parsed.shape}{share}"
@@ -155,7 +166,7 @@ class Verifier:
         return MarketReference(price, median[0], self.currency, median[1])
 
     def sold(self, offer: OfferInput) -> Sold:
-        return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric)
+        return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
 
     def findings(self, offer: OfferInput) -> list[Finding]:
         logs = [Log(r.evidence_id, r.label, r.parsed) for r in self.logs.get(offer.id, []) if r.parsed is not None]

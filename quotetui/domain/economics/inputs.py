@@ -150,6 +150,7 @@ class OfferInput:
     nodes_available: int | None = None
     intra_fabric: IntraFabric = IntraFabric.UNKNOWN
     inter_fabric: InterFabric = InterFabric.UNKNOWN
+    inter_gbps_per_gpu: Decimal | None = None  # scale-out NIC bandwidth per GPU (Gb/s)
     prorata_days: bool = False
     quoted_at: datetime | None = None  # when the current round was quoted (its FX day)
     vat_rate: Decimal | None = None  # the VAT the prices include; None: not recorded

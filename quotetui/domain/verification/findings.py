@@ -4,10 +4,11 @@ the evidence it rests on and a plain explanation. The thresholds are the named c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from quotetui.domain.enums import IntraFabric
+from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.logs import ParsedLog
 
@@ -26,6 +27,11 @@ that model: likely a slice, a used or a consumer card."""
 MIN_PEER_OFFERS = 3
 """Without cloud catalog prices, the market median is taken over other offers of the same model in the
 database, but only when there are at least this many."""
+
+SCALE_OUT_MIN_SHARE = Fraction(6, 10)
+"""A multi-host AllReduce under 60 % of the bus bandwidth the offer's NICs allow (``scaleout``: the bound from
+NIC Gb/s per GPU, ranks and hosts) is a network fault or a set-up fault; published runs reach 90-99 %, and
+NCCL tuning alone moves a healthy fabric by well under 40 %."""
 
 CLAIM_SHORTFALL_SHARE = Fraction(9, 10)
 """A measurement under 90 % of what the provider claimed for the same metric contradicts the claim."""
@@ -52,6 +58,7 @@ CODES: dict[str, str] = {
     "price-below-market": f"price under {int(PRICE_FLOOR_SHARE * 100)} % of the market median for the model",
     "hardware-fault": "gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results",
     "gpu-count": "a log of the node shows fewer GPUs than the offer sells per node",
+    "scale-out-low": f"a multi-host AllReduce under {int(SCALE_OUT_MIN_SHARE * 100)} % of what the offer's NICs allow",
     "configuration": "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
 }
 
@@ -92,6 +99,8 @@ class Sold:
     gpu: GpuSpec
     gpus_per_node: int
     intra_fabric: IntraFabric = IntraFabric.UNKNOWN
+    inter_fabric: InterFabric = InterFabric.UNKNOWN
+    inter_gbps_per_gpu: Decimal | None = None  # scale-out NIC bandwidth per GPU, Gb/s (None: not recorded)
 
     @property
     def nvlink_sold(self) -> bool:

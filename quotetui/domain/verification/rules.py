@@ -36,6 +36,7 @@ from quotetui.domain.verification.logs import (
     SmiQuery,
     Topology,
 )
+from quotetui.domain.verification.scaleout import scale_out_findings
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
@@ -407,6 +408,7 @@ def check(
         + _topology(logs, sold)
         + _gemm(logs, sold)
         + _allreduce(logs, sold)
+        + scale_out_findings(logs, sold)
         + _claims(list(audits), logs)
         + _price(market)
         + _faults(logs)
