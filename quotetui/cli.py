@@ -118,13 +118,26 @@ def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
 
 
 def _register() -> None:
-    from quotetui.commands import bench, calc, claims, contracts, db, fx, market, scenario, settings, transfer
+    from quotetui.commands import (
+        acceptance,
+        bench,
+        calc,
+        claims,
+        contracts,
+        db,
+        fx,
+        market,
+        scenario,
+        settings,
+        transfer,
+    )
 
     market.register(app)
     claims.register(app)
     transfer.register(app)
     bench.register(app)
     contracts.register(app)
+    acceptance.register(app)
     app.add_typer(scenario.app, name="scenario")
     app.add_typer(calc.app, name="calc")
     app.add_typer(fx.app, name="fx")

@@ -110,3 +110,31 @@ async def test_sign_after_our_counter_says_why_and_opens_no_form(demo_db_path: P
         told = " ".join(text for text, _ in app.told)
         assert f"the last round ({last + 1}) is our counter-offer" in told
         assert f"the provider's current offer is round {last}" in told
+
+
+async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(demo_db_path: Path) -> None:
+    from tests.conftest import run_cli, sql
+
+    samples = Path(__file__).parent.parent / "imports" / "samples" / "h100-clean"
+    db = str(demo_db_path)
+    assert run_cli("--db", db, "bench", "import", *map(str, sorted(samples.iterdir())), "--offer", "9").code == 0
+    assert run_cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-12-01", "--term-months", "12",
+                   "--gpus", "16").code == 0  # fmt: skip
+    app = RecordingApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.push_screen(ContractDetailScreen(1))
+        await settle(pilot)
+        body = text_of(app, "#contract-body")
+        assert "Acceptance (a accepts): blocked by scale-out" in body
+        assert "GEMM ≥ 70 % of peak" in body and "median 792.8 TFLOPS = 80.2 % of 989" in body
+        await pilot.press("a")
+        await settle(pilot)
+        assert any("cannot be accepted: scale-out missing" in text for text, _ in app.told)
+        assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
+        assert run_cli("--db", db, "acceptance", "waive", "scale-out", "--contract", "1", "--reason",
+                       "one node is enough for the first month").code == 0  # fmt: skip
+        await pilot.press("a")
+        await settle(pilot)
+        assert ("contract #1 accepted", "information") in app.told
+        assert "Acceptance: accepted on 2026-11-30" in text_of(app, "#contract-body")

@@ -83,6 +83,7 @@ WORKBOOK_SHEETS = (
     "Findings",
     "Rent vs buy",
     "Contracts",
+    "Acceptance",
     "Providers",
     "Discounts",
     "Extra costs",

@@ -22,9 +22,11 @@ from quotetui.domain.economics.negotiation import (
 )
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import BadInput
+from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
+from quotetui.services.acceptance import Acceptance, build, nodes_of, waivers_by_contract
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
 from quotetui.services.economics import Ranking, rank_offers
@@ -78,6 +80,7 @@ class ExportData:
     pinned: list[int] = field(default_factory=list)
     findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
+    acceptance: list[Acceptance] = field(default_factory=list)  # each contract's checklist, then each offer's
 
     @property
     def scenario_name(self) -> str:
@@ -151,10 +154,34 @@ def gather(
     data.contracts = load_contracts(db, data.generated_at)
     verifier, data.findings = market_findings(db, ranking, audits)
     data.logs = verifier.logs
+    data.acceptance = _acceptance(db, data, verifier.catalog)
     data.rent_buy = _rent_buy(db, data)
     data.pinned = list(dict.fromkeys(pinned or []))
     _positions(data)
     return data
+
+
+def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acceptance]:
+    """Each contract's checklist (its nodes, its waivers), then each offer's with logs on record (one node)."""
+    inputs = {e.offer.id: e.offer for e in data.ranking.evaluations}
+    with db.session() as session:
+        waivers = waivers_by_contract(session)
+    found = []
+    for v in data.contracts:
+        offer = inputs.get(v.contract.offer_id)
+        if offer is None or v.contract.id is None:
+            continue
+        nodes = nodes_of(v.contract.gpu_count, offer.gpus_per_node)
+        items = build(offer, data.logs.get(offer.id, []), data.findings.get(offer.id, []), catalog, nodes,
+                      waivers.get(v.contract.id, ()))  # fmt: skip
+        found.append(Acceptance(offer.id, f"{offer.provider} {offer.name}", nodes, items, v.contract.id,
+                                v.contract.accepted_on))  # fmt: skip
+    for offer_id, logs in sorted(data.logs.items()):
+        offer = inputs.get(offer_id)
+        if offer is not None and logs:
+            items = build(offer, logs, data.findings.get(offer_id, []), catalog)
+            found.append(Acceptance(offer_id, f"{offer.provider} {offer.name}", 1, items))
+    return found
 
 
 def _rent_buy(db: Database, data: ExportData) -> RentBuyAnswer | None:

@@ -11,7 +11,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.rules import peak_share
-from quotetui.io.xlsx_write import NUMBER, PERCENT, Column, Sheet
+from quotetui.io.xlsx_write import DATE, NUMBER, PERCENT, Column, Sheet
 from quotetui.services.export_columns import data_row, template_columns
 from quotetui.services.export_data import ExportData
 from quotetui.services.verification import LogOnRecord
@@ -99,3 +99,41 @@ def findings(data: ExportData) -> Sheet:
                 yield [o.provider, o.name, f.severity.value, f.code, f.title, f.explanation, "\n".join(f.evidence)]
 
     return Sheet("Findings", columns, rows())
+
+
+def acceptance(data: ExportData) -> Sheet:
+    """One row per checklist item: each contract's (its nodes, waivers, the day it was accepted), then each
+    offer's with logs on record (as one node): the same checklist as `quotetui acceptance show`."""
+    columns = [
+        Column("contract", 9),
+        Column("offer", 30),
+        Column("nodes", 6),
+        Column("item", 30),
+        Column("status", 11),
+        Column("why", 60),
+        Column("evidence", 50),
+        Column("waived by", 14),
+        Column("waived on", 11, DATE),
+        Column("waiver", 50),
+        Column("accepted on", 11, DATE),
+    ]
+
+    def rows() -> Iterator[list[Any]]:
+        for state in data.acceptance:
+            for item in state.items:
+                w = item.waiver
+                yield [
+                    f"#{state.contract_id}" if state.contract_id is not None else "",
+                    f"#{state.offer_id} {state.offer}",
+                    state.nodes,
+                    item.title,
+                    item.status.value,
+                    item.reason + (f" (was {item.underlying.value})" if item.underlying else ""),
+                    "; ".join(item.evidence),
+                    w.by if w else None,
+                    w.on if w else None,
+                    w.reason if w else None,
+                    state.accepted_on,
+                ]
+
+    return Sheet("Acceptance", columns, rows())

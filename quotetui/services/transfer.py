@@ -53,6 +53,7 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
         export_evidence.findings(data),
         export_tco.rent_buy(data),
         export_contracts.contracts(data),
+        export_evidence.acceptance(data),
         sheets.providers(data),
         sheets.discounts(data),
         sheets.extras(data),

@@ -117,6 +117,11 @@ def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable, hours_per_mon
     return min(prices) if prices else None
 
 
+def sold_as(offer: OfferInput) -> Sold:
+    """What the offer says the buyer gets, as the rules judge it."""
+    return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
+
+
 def _family(offer: OfferInput) -> str:
     return offer.gpu.name.split()[0]
 
@@ -166,7 +171,7 @@ class Verifier:
         return MarketReference(price, median[0], self.currency, median[1])
 
     def sold(self, offer: OfferInput) -> Sold:
-        return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
+        return sold_as(offer)
 
     def findings(self, offer: OfferInput) -> list[Finding]:
         logs = [Log(r.evidence_id, r.label, r.parsed) for r in self.logs.get(offer.id, []) if r.parsed is not None]

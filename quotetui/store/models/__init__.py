@@ -1,7 +1,7 @@
 """All tables. Importing this package registers them on ``SQLModel.metadata``."""
 
 from quotetui.store.models.base import SQLModel
-from quotetui.store.models.contracts import Contract, Incident, Invoice
+from quotetui.store.models.contracts import AcceptanceWaiver, Contract, Incident, Invoice
 from quotetui.store.models.evidence import BenchmarkResult, Evidence
 from quotetui.store.models.market import (
     Discount,
@@ -21,6 +21,7 @@ from quotetui.store.models.planning import FxRate, MarketPrice, PurchaseOption, 
 metadata = SQLModel.metadata
 
 __all__ = [
+    "AcceptanceWaiver",
     "BenchmarkResult",
     "Contract",
     "Discount",

@@ -42,6 +42,25 @@ class Contract(SQLModel, table=True):
     notice_deadline: date | None = None
     early_termination: str | None = None
     snapshot: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    accepted_on: date | None = None  # the day the buyer accepted the delivery (the acceptance gate let it)
+    created_at: datetime = created()
+
+
+class AcceptanceWaiver(SQLModel, table=True):
+    """A written waiver of one acceptance item that failed or has no evidence (see
+    ``quotetui/domain/verification/acceptance.py``): who waived it, when and why."""
+
+    __tablename__ = "acceptance_waiver"
+    __table_args__ = (
+        sa.UniqueConstraint("contract_id", "item"),
+        sa.CheckConstraint("length(reason) > 0", name="reason_given"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    contract_id: int = fk("contract.id", ondelete="CASCADE")
+    item: str = Field(max_length=32)
+    reason: str = Field(max_length=2000)
+    waived_by: str = Field(max_length=120)
+    waived_on: date
     created_at: datetime = created()
 
 

@@ -23,6 +23,7 @@ from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
 
 if TYPE_CHECKING:
+    from quotetui.services.acceptance import Acceptance
     from quotetui.services.contract_view import ContractView
     from quotetui.tui.app import QuotetuiApp
 
@@ -31,6 +32,32 @@ def _table(title: str, *columns: str) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
     for name in columns:
         table.add_column(name, overflow="fold")
+    return table
+
+
+STATUS_STYLE = {"passed": "green", "failed": "bold red", "missing": "yellow", "waived": "cyan", "not required": "dim"}
+
+
+def render_acceptance(state: Acceptance) -> RenderableType:
+    """The acceptance checklist: each item, its status, why, and the logs (or the waiver) it rests on."""
+    if state.accepted_on is not None:
+        title = f"Acceptance: accepted on {state.accepted_on.isoformat()}"
+    elif state.blocking:
+        title = f"Acceptance (a accepts): blocked by {', '.join(i.key for i in state.blocking)}"
+    else:
+        title = "Acceptance (a accepts): nothing blocks"
+    table = _table(title, "item", "status", "why", "evidence")
+    for item in state.items:
+        why = item.reason
+        if item.waiver is not None:
+            w = item.waiver
+            why += f" — waived by {w.by} on {w.on.isoformat()}: {w.reason}"
+        table.add_row(
+            item.title,
+            Text(item.status.value, style=STATUS_STYLE[item.status.value]),
+            why,
+            ", ".join(item.evidence),
+        )
     return table
 
 
@@ -114,12 +141,14 @@ class ContractDetailScreen(Screen[None]):
         Binding("escape", "app.pop_screen", "Back"),
         Binding("i", "incident", "Incident", id="add-incident"),
         Binding("v", "invoice", "Invoice", id="add-invoice"),
+        Binding("a", "accept", "Accept", id="accept-contract"),
     ]
 
     def __init__(self, contract_id: int) -> None:
         super().__init__()
         self.contract_id = contract_id
         self.view: ContractView | None = None
+        self.acceptance: Acceptance | None = None
 
     @property
     def qapp(self) -> QuotetuiApp:
@@ -137,6 +166,7 @@ class ContractDetailScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="contract")
     def load(self) -> None:
+        from quotetui.services.acceptance import contract_acceptance
         from quotetui.services.contract_view import load_contracts
 
         database = self.qapp.database
@@ -145,17 +175,37 @@ class ContractDetailScreen(Screen[None]):
         now = datetime.combine(self.qapp.today, utcnow().time(), tzinfo=UTC)
         try:
             views = load_contracts(database, now, self.contract_id)
+            state = contract_acceptance(database, self.contract_id) if views else None
         except QuotetuiError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return
         if views:
-            self.app.call_from_thread(self._show, views[0])
+            self.app.call_from_thread(self._show, views[0], state)
 
-    def _show(self, view: ContractView) -> None:
-        self.view = view
+    def _show(self, view: ContractView, state: Acceptance | None = None) -> None:
+        self.view, self.acceptance = view, state
         self.query_one("#contract").loading = False
         self.sub_title = f"contract #{view.id} {view.title}"
-        self.query_one("#contract-body", Static).update(render(view, self.qapp.today))
+        body = render(view, self.qapp.today)
+        if state is not None:
+            body = Group(body, Text(""), render_acceptance(state))
+        self.query_one("#contract-body", Static).update(body)
+
+    @work(thread=True, exclusive=True, group="contract-accept")
+    def action_accept(self) -> None:
+        """Accept the contract today; refused, naming what blocks, while an item fails or is missing."""
+        from quotetui.services.acceptance import accept
+
+        database = self.qapp.database
+        if database is None:
+            return
+        try:
+            accept(database, self.contract_id, self.qapp.today)
+        except QuotetuiError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=12)
+            return
+        self.app.call_from_thread(self.notify, f"contract #{self.contract_id} accepted")
+        self.app.call_from_thread(self.load)
 
     def _saved(self, result: object) -> None:
         if result is not None:

@@ -1,0 +1,110 @@
+"""``quotetui acceptance show|waive|accept``: the acceptance checklist of an offer or a contract, written
+waivers, and accepting a contract once nothing blocks."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, open_db, print_json
+from quotetui.commands.output import say
+
+app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
+
+MARKS = {"passed": "✓", "failed": "✗", "missing": "?", "not required": "–", "waived": "w"}
+ContractOpt = Annotated[int, typer.Option("--contract", metavar="ID", help="The signed contract.", min=1)]
+OnOpt = Annotated[str | None, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")]
+
+
+def _day(on: str | None) -> date:
+    from quotetui.domain.errors import BadInput
+
+    if on is None:
+        return date.today()
+    try:
+        return date.fromisoformat(on)
+    except ValueError:
+        raise BadInput(f"--on is {on!r}, not a date (YYYY-MM-DD)") from None
+
+
+def _print(state: object) -> None:
+    from quotetui.services.acceptance import Acceptance
+
+    assert isinstance(state, Acceptance)
+    nodes = f"{state.nodes} node{'s' if state.nodes != 1 else ''}"
+    say(f"{state.subject}: {state.offer} ({nodes})")
+    for item in state.items:
+        say(f"  {MARKS[item.status.value]} {item.title:<34} {item.status.value:<12} {item.reason}")
+        for label in item.evidence:
+            say(f"      · {label}")
+        if item.waiver is not None:
+            w = item.waiver
+            was = item.underlying.value if item.underlying else ""
+            say(f"      waived ({was}) by {w.by} on {w.on.isoformat()}: {w.reason}")
+    if state.accepted_on is not None:
+        say(f"accepted on {state.accepted_on.isoformat()}")
+    elif state.blocking:
+        say(f"blocking: {', '.join(i.key for i in state.blocking)}")
+    else:
+        say(
+            "nothing blocks acceptance"
+            + (f": quotetui acceptance accept --contract {state.contract_id}" if state.contract_id else "")
+        )
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    offer: Annotated[
+        int | None, typer.Option("--offer", metavar="ID", help="An offer (its trial machine's logs).", min=1)
+    ] = None,
+    contract: Annotated[int | None, typer.Option("--contract", metavar="ID", help="A signed contract.", min=1)] = None,
+    nodes: Annotated[int, typer.Option("--nodes", help="Nodes bought (with --offer).", min=1, max=100_000)] = 1,
+    as_json: JsonFlag = False,
+) -> None:
+    """Each item passed, failed, missing or waived, with the logs it rests on."""
+    from quotetui.domain.errors import BadInput
+    from quotetui.services.acceptance import contract_acceptance, offer_acceptance
+
+    if (offer is None) == (contract is None):
+        raise BadInput("give --offer ID or --contract ID")
+    db = open_db(ctx)
+    state = contract_acceptance(db, contract) if contract is not None else offer_acceptance(db, offer or 0, nodes)
+    if as_json:
+        print_json(state.to_json())
+    else:
+        _print(state)
+
+
+@app.command("waive")
+def waive_item(
+    ctx: typer.Context,
+    item: Annotated[
+        str, typer.Argument(metavar="ITEM", help="inventory, topology, gemm, allreduce, burn, scale-out or ecc.")
+    ],
+    contract: ContractOpt,
+    reason: Annotated[str, typer.Option("--reason", help="Why the item is accepted as it is (written down).")],
+    by: Annotated[str, typer.Option("--by", help="Who accepts the risk.")] = "buyer",
+    on: OnOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Waive one failed or missing item in writing (a second waiver of the item replaces the first)."""
+    from quotetui.services.acceptance import waive
+
+    state = waive(open_db(ctx), contract, item, reason, by, _day(on))
+    print_json(state.to_json()) if as_json else _print(state)
+
+
+@app.command("accept")
+def accept_contract(ctx: typer.Context, contract: ContractOpt, on: OnOpt = None, as_json: JsonFlag = False) -> None:
+    """Mark the contract accepted; refused while an item failed or is missing without a waiver."""
+    from quotetui.services.acceptance import accept
+
+    state = accept(open_db(ctx), contract, _day(on))
+    print_json(state.to_json()) if as_json else _print(state)
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="acceptance")

@@ -1,0 +1,239 @@
+"""The acceptance checklist: what must be shown, by the logs on record, before a buyer accepts a node or a
+contract. Each item is passed, failed or missing, with the evidence it rests on; a failed or missing item
+blocks acceptance unless it carries a written waiver (who, when, why).
+
+The items (``ITEMS``) and what passes them:
+
+- ``inventory``: an nvidia-smi (or npu-smi) listing of the node, with no model-mismatch, vGPU, MIG or
+  gpu-count finding;
+- ``topology``: ``nvidia-smi topo -m`` without a pcie-topology finding (required when NVLink is sold on a
+  multi-GPU node);
+- ``gemm``: a GEMM sweep on the sold model at ≥ ``GEMM_MIN_SHARE`` of its dense BF16 peak;
+- ``allreduce``: a single-host AllReduce with a large message and no allreduce-low (multi-GPU nodes);
+- ``burn``: gpu-burn with every GPU OK, or ``dcgmi diag`` at level 3 or more with every test passed;
+- ``scale-out``: a multi-host AllReduce judged against the offer's NICs without scale-out-low (required when
+  more than one node is bought);
+- ``ecc``: an nvidia-smi query with the uncorrected ECC count of every GPU, all zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+
+from quotetui.domain.economics.exact import pct, q
+from quotetui.domain.errors import UnknownGpu
+from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
+from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
+from quotetui.domain.verification.scaleout import scale_out
+
+ITEMS: dict[str, str] = {
+    "inventory": "Inventory and model",
+    "topology": "Topology (NVLink)",
+    "gemm": f"GEMM ≥ {int(GEMM_MIN_SHARE * 100)} % of peak",
+    "allreduce": "Single-node AllReduce",
+    "burn": "gpu-burn or DCGM level 3 clean",
+    "scale-out": "Scale-out AllReduce (multi-node)",
+    "ecc": "No ECC errors",
+}
+INVENTORY_TOOLS = frozenset({"nvidia-smi query", "nvidia-smi -L", "npu-smi info"})
+DCGM_ACCEPTANCE_LEVEL = 3
+
+
+class Status(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    MISSING = "missing"
+    NOT_REQUIRED = "not required"
+    WAIVED = "waived"
+
+
+@dataclass(frozen=True, slots=True)
+class Waiver:
+    item: str
+    reason: str
+    by: str
+    on: date
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    key: str
+    status: Status
+    reason: str  # why it has that status, in plain words
+    evidence: tuple[str, ...] = ()  # the logs it rests on
+    waiver: Waiver | None = None
+    underlying: Status | None = None  # a waived item's status before the waiver
+
+    @property
+    def title(self) -> str:
+        return ITEMS[self.key]
+
+    @property
+    def blocks(self) -> bool:
+        return self.status in (Status.FAILED, Status.MISSING)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "item": self.key,
+            "title": self.title,
+            "status": self.status.value,
+            "reason": self.reason,
+            "evidence": list(self.evidence),
+            "waiver": None
+            if self.waiver is None
+            else {"reason": self.waiver.reason, "by": self.waiver.by, "on": self.waiver.on.isoformat()},
+            "underlying": self.underlying.value if self.underlying else None,
+        }
+
+
+def _codes(findings: list[Finding], *codes: str) -> list[Finding]:
+    return [f for f in findings if f.code in codes]
+
+
+def _found(key: str, failing: list[Finding], logs: list[Log], ok: str, none: str) -> Item:
+    labels = tuple(log.label for log in logs)
+    if failing:
+        return Item(key, Status.FAILED, "; ".join(f"{f.code}: {f.title}" for f in failing), labels)
+    if not logs:
+        return Item(key, Status.MISSING, none)
+    return Item(key, Status.PASSED, ok, labels)
+
+
+def _inventory(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
+    listed = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS]
+    failing = _codes(findings, "model-mismatch", "vgpu", "mig", "gpu-count")
+    return _found(
+        "inventory", failing, listed, f"{sold.gpus_per_node}× {sold.gpu.name} listed", "no nvidia-smi listing"
+    )
+
+
+def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
+    if not sold.nvlink_sold or sold.gpus_per_node < 2:
+        return Item("topology", Status.NOT_REQUIRED, "no NVLink sold between GPUs")
+    topo = [log for log in logs if isinstance(log.parsed, Topology)]
+    return _found("topology", _codes(findings, "pcie-topology"), topo, "GPU pairs on NVLink", "no `nvidia-smi topo -m`")
+
+
+def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
+    best: tuple[Log, GemmSweep] | None = None
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, GemmSweep):
+            continue
+        try:
+            same = p.device is None or catalog.lookup(p.device).key == sold.gpu.key
+        except UnknownGpu:
+            same = False
+        if same and (best is None or p.tflops > best[1].tflops):
+            best = (log, p)
+    if best is None:
+        return Item("gemm", Status.MISSING, f"no GEMM sweep on a {sold.gpu.name}")
+    log, p = best
+    share = q(p.tflops) / q(sold.gpu.bf16_tflops)
+    said = f"{p.statistic} {p.tflops} TFLOPS = {pct(share, 1)} % of {sold.gpu.bf16_tflops}"
+    status = Status.PASSED if share >= GEMM_MIN_SHARE else Status.FAILED
+    return Item("gemm", status, said, (log.label,))
+
+
+def _allreduce(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
+    if sold.gpus_per_node < 2:
+        return Item("allreduce", Status.NOT_REQUIRED, "one GPU per node")
+    runs = [
+        log
+        for log in logs
+        if isinstance(log.parsed, AllReduce) and log.parsed.single_host and log.parsed.large_message() is not None
+    ]
+    failing = [f for f in _codes(findings, "allreduce-low") if f.severity.value == "critical"]
+    return _found(
+        "allreduce", failing, runs, "large-message busbw as NVLink gives", "no single-host all_reduce_perf with -e 8G"
+    )
+
+
+def _burn(logs: list[Log], findings: list[Finding]) -> Item:
+    clean, short, failing = [], [], []
+    for log in logs:
+        p = log.parsed
+        if isinstance(p, GpuBurn):
+            (failing if p.faulty else clean).append(log)
+        elif isinstance(p, DcgmDiag):
+            if p.not_passed():
+                failing.append(log)
+            elif (p.level or 0) >= DCGM_ACCEPTANCE_LEVEL:
+                clean.append(log)
+            else:
+                short.append(log)
+    if failing:
+        why = [f"{f.code}: {f.title}" for f in _codes(findings, "hardware-fault", "configuration")]
+        return Item("burn", Status.FAILED, "; ".join(why) or "a test did not pass", tuple(x.label for x in failing))
+    if clean:
+        return Item("burn", Status.PASSED, "every GPU passed", tuple(x.label for x in clean))
+    if short:
+        return Item(
+            "burn", Status.MISSING, f"DCGM ran below level {DCGM_ACCEPTANCE_LEVEL}", tuple(x.label for x in short)
+        )
+    return Item("burn", Status.MISSING, "no gpu-burn or dcgmi diag -r 3")
+
+
+def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int) -> Item:
+    if nodes < 2:
+        return Item("scale-out", Status.NOT_REQUIRED, "one node")
+    runs = [log for log in logs if isinstance(log.parsed, AllReduce) and len(log.parsed.hosts) > 1]
+    if runs and not sold.inter_gbps_per_gpu:
+        return Item(
+            "scale-out",
+            Status.MISSING,
+            "a multi-host run, but the offer has no NIC Gb/s per GPU to judge it against",
+            tuple(x.label for x in runs),
+        )
+    judged = [log for log in runs if isinstance(log.parsed, AllReduce) and scale_out(log.parsed, sold)]
+    failing = _codes(findings, "scale-out-low")
+    none = "no multi-host all_reduce_perf with its rank list"
+    return _found("scale-out", failing, judged, "busbw as the NICs allow", none)
+
+
+def _ecc(logs: list[Log]) -> Item:
+    counted, bad = [], []
+    for log in logs:
+        p = log.parsed
+        if isinstance(p, SmiQuery) and p.gpus and all(g.ecc_uncorrected is not None for g in p.gpus):
+            counted.append(log)
+            bad += [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected}" for g in p.gpus if g.ecc_uncorrected]
+    if bad:
+        return Item("ecc", Status.FAILED, "uncorrected ECC errors: " + "; ".join(bad), tuple(x.label for x in counted))
+    if not counted:
+        return Item("ecc", Status.MISSING, "no nvidia-smi query with ecc.errors.uncorrected.volatile.total")
+    return Item("ecc", Status.PASSED, "0 uncorrected ECC errors on every GPU", tuple(x.label for x in counted))
+
+
+def checklist(
+    sold: Sold,
+    logs: list[Log],
+    findings: list[Finding],
+    catalog: GpuCatalog,
+    nodes: int = 1,
+    waivers: tuple[Waiver, ...] = (),
+) -> tuple[Item, ...]:
+    """Every item for an offer bought as ``nodes`` nodes, waivers applied."""
+    items = (
+        _inventory(logs, findings, sold),
+        _topology(logs, findings, sold),
+        _gemm(logs, sold, catalog),
+        _allreduce(logs, findings, sold),
+        _burn(logs, findings),
+        _scale_out(logs, findings, sold, nodes),
+        _ecc(logs),
+    )
+    by_item = {w.item: w for w in waivers}
+    return tuple(
+        Item(i.key, Status.WAIVED, i.reason, i.evidence, by_item[i.key], i.status)
+        if i.blocks and i.key in by_item
+        else i
+        for i in items
+    )
+
+
+def blocking(items: tuple[Item, ...]) -> tuple[Item, ...]:
+    return tuple(i for i in items if i.blocks)

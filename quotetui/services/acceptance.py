@@ -1,0 +1,166 @@
+"""The acceptance gate: an offer's or a contract's checklist from the logs on record, written waivers, and
+moving a contract to accepted only when nothing blocks (``quotetui/domain/verification/acceptance.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.errors import BadInput
+from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.text import check_text
+from quotetui.domain.verification.acceptance import ITEMS, Item, Status, Waiver, blocking, checklist
+from quotetui.domain.verification.findings import Finding, Log
+from quotetui.services.verification import LogOnRecord, check_offer, sold_as
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database
+from quotetui.store.models import AcceptanceWaiver, Contract, Offer
+
+MAX_REASON = 2000
+MAX_BY = 120
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    offer_id: int
+    offer: str  # provider and offer name
+    nodes: int
+    items: tuple[Item, ...]
+    contract_id: int | None = None
+    accepted_on: date | None = None
+
+    @property
+    def subject(self) -> str:
+        return f"contract #{self.contract_id}" if self.contract_id is not None else f"offer #{self.offer_id}"
+
+    @property
+    def blocking(self) -> tuple[Item, ...]:
+        return blocking(self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "offer_id": self.offer_id,
+            "contract_id": self.contract_id,
+            "offer": self.offer,
+            "nodes": self.nodes,
+            "accepted_on": self.accepted_on.isoformat() if self.accepted_on else None,
+            "can_accept": not self.blocking,
+            "items": [i.to_json() for i in self.items],
+        }
+
+
+def build(
+    offer: OfferInput,
+    logs: list[LogOnRecord],
+    findings: list[Finding],
+    catalog: GpuCatalog,
+    nodes: int = 1,
+    waivers: tuple[Waiver, ...] = (),
+) -> tuple[Item, ...]:
+    """The checklist from what a caller already loaded (the export gathers every offer's logs and findings)."""
+    readable = [Log(r.evidence_id, r.label, r.parsed) for r in logs if r.parsed is not None]
+    return checklist(sold_as(offer), readable, findings, catalog, nodes, waivers)
+
+
+def _checklist(
+    db: Database, offer_id: int, nodes: int, waivers: tuple[Waiver, ...] = ()
+) -> tuple[str, tuple[Item, ...]]:
+    result = check_offer(db, offer_id)
+    with db.session() as session:
+        catalog, _ = load_catalog(session)
+    items = build(result.offer, result.logs, result.findings, catalog, nodes, waivers)
+    return f"{result.offer.provider} {result.offer.name}", items
+
+
+def waivers_by_contract(session: Session) -> dict[int, tuple[Waiver, ...]]:
+    found: dict[int, list[Waiver]] = {}
+    for w in session.exec(select(AcceptanceWaiver).order_by(col(AcceptanceWaiver.id))):
+        found.setdefault(w.contract_id, []).append(Waiver(w.item, w.reason, w.waived_by, w.waived_on))
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def nodes_of(gpu_count: int, gpus_per_node: int) -> int:
+    """The nodes a contract's GPUs fill (a part node counts as one)."""
+    return max(1, -(-gpu_count // max(1, gpus_per_node)))
+
+
+def offer_acceptance(db: Database, offer_id: int, nodes: int = 1) -> Acceptance:
+    """The checklist of an offer bought as ``nodes`` nodes (before signing: what its trial machine showed)."""
+    if nodes < 1:
+        raise BadInput(f"--nodes is {nodes}: at least 1")
+    name, items = _checklist(db, offer_id, nodes)
+    return Acceptance(offer_id, name, nodes, items)
+
+
+def _contract(session: Session, contract_id: int) -> Contract:
+    contract = session.get(Contract, contract_id)
+    if contract is None:
+        known = session.exec(select(col(Contract.id)).order_by(col(Contract.id))).all()
+        hint = f" (contracts are #{known[0]}–#{known[-1]})" if known else " (there are no contracts yet)"
+        raise BadInput(f"no contract #{contract_id}{hint}")
+    return contract
+
+
+def _nodes(db: Database, contract: Contract) -> int:
+    with db.session() as session:
+        offer = session.get(Offer, contract.offer_id)
+        return nodes_of(contract.gpu_count, offer.gpus_per_node if offer is not None else 1)
+
+
+def contract_acceptance(db: Database, contract_id: int) -> Acceptance:
+    """The checklist of a signed contract, over its offer's logs, for the nodes it covers, waivers applied."""
+    with db.session() as session:
+        contract = _contract(session, contract_id)
+        waivers = waivers_by_contract(session).get(contract_id, ())
+    nodes = _nodes(db, contract)
+    name, items = _checklist(db, contract.offer_id, nodes, waivers)
+    return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on)
+
+
+def waive(db: Database, contract_id: int, item: str, reason: str, by: str, on: date) -> Acceptance:
+    """Records a written waiver of one item that failed or has no evidence; an item that passed, or that is
+    not required, needs none (refused, so a waiver never hides a later failure of an item that was fine)."""
+    if item not in ITEMS:
+        raise BadInput(f"no acceptance item {item!r}; the items are: {', '.join(ITEMS)}")
+    reason = check_text(reason, what="--reason", multiline=True, max_length=MAX_REASON)
+    if not reason:
+        raise BadInput("--reason is empty: a waiver says why the item is accepted as it is")
+    by = check_text(by, what="--by", max_length=MAX_BY)
+    if not by:
+        raise BadInput("--by is empty: a waiver names who accepts the risk")
+    current = {i.key: i for i in contract_acceptance(db, contract_id).items}[item]
+    if current.status in (Status.PASSED, Status.NOT_REQUIRED):
+        raise BadInput(f"{item} is {current.status.value} on contract #{contract_id}: nothing to waive")
+    with db.write() as session:
+        _contract(session, contract_id)
+        existing = session.exec(
+            select(AcceptanceWaiver).where(AcceptanceWaiver.contract_id == contract_id, AcceptanceWaiver.item == item)
+        ).first()
+        row = existing or AcceptanceWaiver(
+            contract_id=contract_id, item=item, reason=reason, waived_by=by, waived_on=on
+        )
+        row.reason, row.waived_by, row.waived_on = reason, by, on
+        session.add(row)
+    return contract_acceptance(db, contract_id)
+
+
+def accept(db: Database, contract_id: int, on: date) -> Acceptance:
+    """Moves a contract to accepted on ``on``; refused, naming each blocking item, while one failed or is
+    missing without a waiver."""
+    state = contract_acceptance(db, contract_id)
+    if state.blocking:
+        items = "; ".join(f"{i.key} {i.status.value} ({i.reason})" for i in state.blocking)
+        raise BadInput(
+            f"contract #{contract_id} cannot be accepted: {items}. Import the logs that show it "
+            f"(`quotetui bench import LOG --offer {state.offer_id}`) or waive an item in writing "
+            f"(`quotetui acceptance waive --contract {contract_id} ITEM --reason …`)"
+        )
+    with db.write() as session:
+        contract = _contract(session, contract_id)
+        contract.accepted_on = on
+        session.add(contract)
+    return contract_acceptance(db, contract_id)

@@ -1,0 +1,189 @@
+"""The acceptance gate: each checklist item passed, failed or missing from the logs on record (each
+expectation worked out from the log text), written waivers, and a contract accepted only when nothing blocks."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from quotetui.domain.enums import InterFabric, IntraFabric
+from quotetui.domain.gpus import builtin_catalog
+from quotetui.domain.verification.acceptance import Status, Waiver, blocking, checklist
+from quotetui.domain.verification.findings import Log, Sold
+from quotetui.domain.verification.rules import check
+from quotetui.io.benchlogs.detect import parse_log
+from tests.conftest import Cli, sql
+
+SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
+SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+CATALOG = builtin_catalog()
+H100 = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.INFINIBAND_NDR, Decimal(400))
+
+
+def _logs(*paths: Path) -> list[Log]:
+    return [Log(i, p.name, parse_log(p.read_text(encoding="utf-8"), p.name)) for i, p in enumerate(paths, 1)]
+
+
+def _items(sold: Sold, logs: list[Log], nodes: int = 1, waivers: tuple[Waiver, ...] = ()) -> dict[str, object]:
+    found = checklist(sold, logs, check(sold, logs, CATALOG), CATALOG, nodes, waivers)
+    return {i.key: i for i in found}
+
+
+def test_nothing_on_record_is_all_missing_and_a_single_gpu_needs_less() -> None:
+    items = _items(H100, [], nodes=2)
+    assert {k: i.status for k, i in items.items()} == {  # type: ignore[attr-defined]
+        "inventory": Status.MISSING,
+        "topology": Status.MISSING,
+        "gemm": Status.MISSING,
+        "allreduce": Status.MISSING,
+        "burn": Status.MISSING,
+        "scale-out": Status.MISSING,
+        "ecc": Status.MISSING,
+    }
+    one = _items(Sold(CATALOG.get("h100-pcie"), 1, IntraFabric.PCIE), [])
+    assert [k for k, i in one.items() if i.status is Status.NOT_REQUIRED] == ["topology", "allreduce", "scale-out"]  # type: ignore[attr-defined]
+
+
+def test_a_clean_h100_node_passes_every_item_of_one_node() -> None:
+    clean = SAMPLES / "h100-clean"
+    logs = _logs(*(clean / n for n in ("smi-query.csv", "topo.txt", "gemm.txt", "all_reduce_perf.txt", "gpu_burn.txt")))
+    items = _items(H100, logs)
+    assert {k: i.status.value for k, i in items.items()} == {  # type: ignore[attr-defined]
+        "inventory": "passed",
+        "topology": "passed",
+        "gemm": "passed",
+        "allreduce": "passed",
+        "burn": "passed",
+        "scale-out": "not required",
+        "ecc": "passed",
+    }
+    # 792.8 / 989 = 80.16 %
+    assert items["gemm"].reason == "median 792.8 TFLOPS = 80.2 % of 989"  # type: ignore[attr-defined]
+    assert items["ecc"].evidence == ("smi-query.csv",)  # type: ignore[attr-defined]
+
+
+def test_failures_from_real_logs() -> None:
+    # shared 14: dcgmi diag -r 3 on H100s with a failure → burn failed (hardware-fault)
+    burn = _items(H100, _logs(SHARED / "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt"))["burn"]
+    assert burn.status is Status.FAILED and burn.reason.startswith("hardware-fault")  # type: ignore[attr-defined]
+    # shared 17: level 1 with persistence mode off → failed as a configuration fault, not hardware
+    conf = _items(H100, _logs(SHARED / "17-dcgmi-r1-h200-persistence-fail-azdoc.txt"))["burn"]
+    assert conf.status is Status.FAILED and "configuration" in conf.reason  # type: ignore[attr-defined]
+    # shared 20: gpu-burn FAULTY on a T4 → burn failed; the T4 is not the H100 sold → inventory failed
+    t4 = _items(H100, _logs(SHARED / "20-gpuburn-t4-faulty-blogpost.txt"))
+    assert t4["burn"].status is Status.FAILED  # type: ignore[attr-defined]
+    # the pcie-as-sxm sample: PCIe paths between GPUs, an H100 PCIe reported, 38 GB/s busbw
+    pcie = _items(H100, _logs(*sorted((SAMPLES / "pcie-as-sxm").iterdir())))
+    assert pcie["topology"].status is Status.FAILED and pcie["inventory"].status is Status.FAILED  # type: ignore[attr-defined]
+    assert pcie["allreduce"].status is Status.FAILED  # type: ignore[attr-defined]
+
+
+def test_a_gemm_of_another_device_does_not_pass_the_gemm_item() -> None:
+    slow = _items(H100, _logs(SAMPLES / "slow-gemm" / "gemm.txt"))["gemm"]
+    assert slow.status is Status.FAILED  # type: ignore[attr-defined]
+    text = (SAMPLES / "h100-clean" / "gemm.txt").read_text().replace("NVIDIA H100 80GB HBM3", "AMD Radeon Graphics")
+    other = checklist(H100, [Log(1, "amd.txt", parse_log(text))], [], CATALOG)
+    assert {i.key: i.status for i in other}["gemm"] is Status.MISSING
+
+
+def test_scale_out_item_for_two_nodes() -> None:
+    a3 = _logs(SHARED / "07-nccl-h100-16rank-2node-a3mega.txt")
+    assert _items(H100, a3, nodes=2)["scale-out"].status is Status.PASSED  # type: ignore[attr-defined]  # 75.3 %
+    unknown = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH)
+    no_nic = _items(unknown, a3, nodes=2)["scale-out"]
+    assert no_nic.status is Status.MISSING and "no NIC Gb/s per GPU" in no_nic.reason  # type: ignore[attr-defined]
+
+
+def test_a_waiver_turns_a_blocking_item_into_waived_and_nothing_else() -> None:
+    from datetime import date
+
+    waiver = Waiver("ecc", "ECC counters read by the provider's BMC; report #42 attached", "Li Wei", date(2027, 1, 2))
+    found = checklist(H100, [], [], CATALOG, 1, (waiver, Waiver("gemm", "x", "y", date(2027, 1, 2))))
+    items = {i.key: i for i in found}
+    assert items["ecc"].status is Status.WAIVED and items["ecc"].underlying is Status.MISSING
+    assert items["ecc"].waiver == waiver
+    assert [i.key for i in blocking(found)] == ["inventory", "topology", "allreduce", "burn"]
+
+
+def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
+    result = cli(*args)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    clean = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
+    _ok(cli, "--db", db, "bench", "import", *clean, "--offer", "9", "--json")
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2027-01-01", "--term-months", "12", "--gpus", "16")
+    [(contract_id,)] = sql(demo_db_path, "SELECT id FROM contract")
+    cid = str(contract_id)
+    state = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
+    assert state["nodes"] == 2 and not state["can_accept"]  # 16 GPUs of 8 per node: scale-out is required
+    assert [i["item"] for i in state["items"] if i["status"] == "missing"] == ["scale-out"]
+    refused = cli("--db", db, "acceptance", "accept", "--contract", cid)
+    assert refused.code != 0 and "scale-out missing" in refused.err and "acceptance waive" in refused.err
+    assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
+    for bad, said in (
+        (["gemm", "--reason", "fine"], "gemm is passed"),
+        (["scale-out", "--reason", "  "], "--reason is empty"),
+        (["nvlink", "--reason", "x"], "no acceptance item 'nvlink'"),
+        (["scale-out", "--reason", "a\x1b[31mred"], "control character"),
+    ):
+        result = cli("--db", db, "acceptance", "waive", *bad, "--contract", cid)
+        assert result.code != 0 and said in result.err, result.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM acceptance_waiver") == [(0,)]
+    waived = _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", cid, "--reason",
+                 "two-node run booked for week 2; one node suffices for the first job", "--by", "Li Wei",
+                 "--on", "2027-01-02", "--json")  # fmt: skip
+    [item] = [i for i in waived["items"] if i["item"] == "scale-out"]
+    assert (item["status"], item["underlying"], item["waiver"]["by"]) == ("waived", "missing", "Li Wei")
+    accepted = _ok(cli, "--db", db, "acceptance", "accept", "--contract", cid, "--on", "2027-01-03", "--json")
+    assert accepted["accepted_on"] == "2027-01-03"
+    assert sql(demo_db_path, "SELECT accepted_on FROM contract")[0][0] in (
+        "2027-01-03",
+        __import__("datetime").date(2027, 1, 3),
+    )
+    text = cli("--db", db, "acceptance", "show", "--contract", cid).out
+    assert "waived (missing) by Li Wei on 2027-01-02" in text and "accepted on 2027-01-03" in text
+
+
+def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert "give --offer ID or --contract ID" in cli("--db", db, "acceptance", "show").err
+    assert "no contract #99" in cli("--db", db, "acceptance", "show", "--contract", "99").err
+    state = _ok(cli, "--db", db, "acceptance", "show", "--offer", "9", "--nodes", "3", "--json")
+    assert state["nodes"] == 3 and {i["status"] for i in state["items"]} == {"missing"}
+    assert cli("--db", db, "acceptance", "show", "--offer", "9", "--nodes", "0").code != 0
+
+
+@pytest.mark.parametrize("day", ["2027-13-01", "yesterday", ""])
+def test_a_bad_day_is_refused(cli: Cli, demo_db_path: Path, day: str) -> None:
+    result = cli("--db", str(demo_db_path), "acceptance", "accept", "--contract", "1", "--on", day)
+    assert result.code != 0 and ("not a date" in result.err or "no contract" in result.err)
+
+
+def test_the_export_has_an_acceptance_sheet(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    db = str(demo_db_path)
+    clean = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
+    _ok(cli, "--db", db, "bench", "import", *clean, "--offer", "9", "--json")
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2027-01-01", "--term-months", "12", "--gpus", "16")
+    _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", "1", "--reason", "later", "--by", "Li",
+        "--on", "2027-01-02", "--json")  # fmt: skip
+    out = tmp_path / "cmp.xlsx"
+    assert cli("--db", db, "export", str(out)).code == 0
+    rows = list(load_workbook(out, read_only=True)["Acceptance"].iter_rows(values_only=True))
+    assert rows[0][:6] == ("contract", "offer", "nodes", "item", "status", "why")
+    contract = [r for r in rows[1:] if r[0] == "#1"]
+    offer = [r for r in rows[1:] if r[0] in ("", None)]
+    assert len(contract) == 7 and len(offer) == 7  # the contract's checklist, then offer #9's own (one node)
+    scale = next(r for r in contract if r[3] == "Scale-out AllReduce (multi-node)")
+    assert (scale[2], scale[4], scale[7], scale[9]) == (2, "waived", "Li", "later")
+    assert "(was missing)" in scale[5]
+    assert next(r for r in offer if r[3] == "Scale-out AllReduce (multi-node)")[4] == "not required"
+    assert next(r for r in contract if r[3] == "GEMM ≥ 70 % of peak")[4] == "passed"
