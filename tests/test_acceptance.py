@@ -149,6 +149,11 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     )
     text = cli("--db", db, "acceptance", "show", "--contract", cid).out
     assert "waived (missing) by Li Wei on 2027-01-02" in text and "accepted on 2027-01-03" in text
+    assert _ok(cli, "--db", db, "contracts", "show", cid, "--json")["accepted_on"] == "2027-01-03"
+    assert (
+        "  accepted on 2027-01-03 (quotetui acceptance show --contract 1)"
+        in cli("--db", db, "contracts", "show", cid).out
+    )
 
 
 def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:

@@ -232,6 +232,8 @@ def _show(v: ContractView, today: date) -> None:
     c = v.contract
     say(f"#{v.id} {v.title}: {v.provider} {v.offer}")
     say(f"  {c.gpu_count} GPUs, {c.start_date.isoformat()} → {c.end_date.isoformat()} ({c.term_months} months)")
+    accepted = f"accepted on {c.accepted_on.isoformat()}" if c.accepted_on else "not accepted yet"
+    say(f"  {accepted} (quotetui acceptance show --contract {v.id})")
     say(
         f"  price {_m(c.price, c.currency)} {c.currency} {c.price_unit.value.replace('_', '-')} "
         f"({c.snapshot.get('option', {}).get('label', '')}); "

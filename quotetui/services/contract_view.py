@@ -97,6 +97,7 @@ class ContractView:
             "notice_days": c.notice_days,
             "notice_deadline": c.notice_deadline.isoformat() if c.notice_deadline else None,
             "early_termination": c.early_termination,
+            "accepted_on": c.accepted_on.isoformat() if c.accepted_on else None,
             "months": [
                 {
                     "month": m.month.isoformat()[:7],

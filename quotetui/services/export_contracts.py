@@ -41,6 +41,7 @@ def contracts(data: ExportData) -> Sheet:
         Column("next key date", 11, DATE),
         Column("next", 30),
         Column("early termination", 30),
+        Column("accepted on", 11, DATE),
     ]
     on = data.generated_at.date()
 
@@ -79,6 +80,7 @@ def contracts(data: ExportData) -> Sheet:
                 nxt.day if nxt else None,
                 (f"{nxt.kind}" + (f" — {nxt.detail}" if nxt.detail else "")) if nxt else None,
                 c.early_termination,
+                c.accepted_on,
             ]
 
     return Sheet("Contracts", columns, rows())
