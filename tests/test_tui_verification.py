@@ -56,6 +56,13 @@ async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db
         assert "✗ CRITICAL pcie-topology: 28 of 28 GPU pairs talk over PCIe" in body
         assert "Evidence on record" in body and "topo.txt" in body and "pairs linked by NODE, PIX, SYS" in body
         assert "allreduce_busbw" in body and "8.4 % of 450 GB/s one-way NVLink" in body
+        # the acceptance checklist of one node: PCIe paths fail topology, 38 GB/s fails the AllReduce item
+        assert "Acceptance of one node" in body
+        rows = {line.split("  ")[0]: " ".join(line.split()) for line in body.splitlines()}
+        assert rows["Topology (NVLink)"].startswith("Topology (NVLink) failed pcie-topology: 28 of 28 GPU pairs")
+        assert rows["Single-node AllReduce"].startswith("Single-node AllReduce failed allreduce-low: AllReduce 38.00")
+        assert rows["GEMM ≥ 70 % of peak"] == "GEMM ≥ 70 % of peak missing no GEMM sweep on a H100 SXM5"
+        assert rows["No ECC errors"].endswith("passed 0 uncorrected ECC errors on every GPU smi-query.csv")
 
         app.pop_screen()
         app.open_offer(1)

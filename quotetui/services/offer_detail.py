@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlmodel import col, select
 
 from quotetui.domain.errors import BadInput
-from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.findings import Sold
 from quotetui.services.settings import load_assumptions
 from quotetui.services.verification import LogOnRecord, offer_logs
@@ -58,6 +58,8 @@ class OfferDetail:
     contracts: list[Contract]
     logs: list[LogOnRecord]
     time_zone: str = "UTC"  # the days of the rounds are shown in it (the user's setting)
+    sold: Sold | None = None  # what the rules judge the logs against
+    catalog: GpuCatalog | None = None
 
 
 @one_snapshot
@@ -104,6 +106,8 @@ def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
         ]
         sold = Sold(gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
         return OfferDetail(
+            sold=sold,
+            catalog=catalog,
             time_zone=load_assumptions(session).time_zone,
             logs=offer_logs(db, offer_id, sold),
             offer=offer,

@@ -21,6 +21,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.money import Money
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
+from quotetui.tui.widgets.detail_tables import acceptance_table
 
 if TYPE_CHECKING:
     from quotetui.services.acceptance import Acceptance
@@ -35,30 +36,14 @@ def _table(title: str, *columns: str) -> Table:
     return table
 
 
-STATUS_STYLE = {"passed": "green", "failed": "bold red", "missing": "yellow", "waived": "cyan", "not required": "dim"}
-
-
 def render_acceptance(state: Acceptance) -> RenderableType:
-    """The acceptance checklist: each item, its status, why, and the logs (or the waiver) it rests on."""
     if state.accepted_on is not None:
         title = f"Acceptance: accepted on {state.accepted_on.isoformat()}"
     elif state.blocking:
         title = f"Acceptance (a accepts): blocked by {', '.join(i.key for i in state.blocking)}"
     else:
         title = "Acceptance (a accepts): nothing blocks"
-    table = _table(title, "item", "status", "why", "evidence")
-    for item in state.items:
-        why = item.reason
-        if item.waiver is not None:
-            w = item.waiver
-            why += f" — waived by {w.by} on {w.on.isoformat()}: {w.reason}"
-        table.add_row(
-            item.title,
-            Text(item.status.value, style=STATUS_STYLE[item.status.value]),
-            why,
-            ", ".join(item.evidence),
-        )
-    return table
+    return acceptance_table(title, state.items)
 
 
 def render(v: ContractView, today: date) -> RenderableType:

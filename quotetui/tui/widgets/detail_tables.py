@@ -12,7 +12,8 @@ from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import local_day
-from quotetui.domain.verification.findings import Finding
+from quotetui.domain.verification.acceptance import Item, checklist
+from quotetui.domain.verification.findings import Finding, Log
 from quotetui.domain.verification.rules import peak_share
 from quotetui.services.offer_detail import OfferDetail
 from quotetui.tui.safe import Table, Text
@@ -239,9 +240,49 @@ def _logs(d: OfferDetail) -> RenderableType:
     return table
 
 
+ACCEPTANCE_STYLE = {
+    "passed": "green",
+    "failed": "bold red",
+    "missing": "yellow",
+    "waived": "cyan",
+    "not required": "dim",
+}
+
+
+def acceptance_table(title: str, items: Iterable[Item]) -> Table:
+    """The acceptance checklist: each item, its status, why, and the logs (or the waiver) it rests on."""
+    table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+    for name in ("item", "status", "why", "evidence"):
+        table.add_column(name, overflow="fold")
+    for item in items:
+        why = item.reason
+        if item.waiver is not None:
+            w = item.waiver
+            why += f" — waived by {w.by} on {w.on.isoformat()}: {w.reason}"
+        style = ACCEPTANCE_STYLE[item.status.value]
+        table.add_row(item.title, Text(item.status.value, style=style), why, ", ".join(item.evidence))
+    return table
+
+
+def _acceptance(d: OfferDetail, findings: list[Finding]) -> RenderableType:
+    if d.sold is None or d.catalog is None:
+        return Text("")
+    logs = [Log(r.evidence_id, r.label, r.parsed) for r in d.logs if r.parsed is not None]
+    items = checklist(d.sold, logs, findings, d.catalog)
+    title = "Acceptance of one node (a contract counts its nodes: quotetui acceptance show --contract ID)"
+    return acceptance_table(title, items)
+
+
 def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> RenderableType:
-    """Findings first, then the raw logs, then every figure claimed or verified with its share of the datasheet."""
-    parts: list[RenderableType] = [Text("Findings", style="bold"), findings_text(findings), _logs(d), Text("")]
+    """Findings first, the acceptance checklist, the raw logs, then every figure claimed or verified with its
+    share of the datasheet."""
+    parts: list[RenderableType] = [
+        Text("Findings", style="bold"),
+        findings_text(findings),
+        _acceptance(d, findings),
+        _logs(d),
+        Text(""),
+    ]
     if not d.benchmarks:
         parts.append(Text("No benchmark figure claimed or verified for this offer.", style="dim"))
         return Group(*parts)
