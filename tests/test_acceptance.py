@@ -40,11 +40,11 @@ def test_nothing_on_record_is_all_missing_and_a_single_gpu_needs_less() -> None:
         "gemm": Status.MISSING,
         "allreduce": Status.MISSING,
         "burn": Status.MISSING,
-        "scale-out": Status.MISSING,
+        "scale_out": Status.MISSING,
         "ecc": Status.MISSING,
     }
     one = _items(Sold(CATALOG.get("h100-pcie"), 1, IntraFabric.PCIE), [])
-    assert [k for k, i in one.items() if i.status is Status.NOT_REQUIRED] == ["topology", "allreduce", "scale-out"]  # type: ignore[attr-defined]
+    assert [k for k, i in one.items() if i.status is Status.NOT_REQUIRED] == ["topology", "allreduce", "scale_out"]  # type: ignore[attr-defined]
 
 
 def test_a_clean_h100_node_passes_every_item_of_one_node() -> None:
@@ -57,7 +57,7 @@ def test_a_clean_h100_node_passes_every_item_of_one_node() -> None:
         "gemm": "passed",
         "allreduce": "passed",
         "burn": "passed",
-        "scale-out": "not required",
+        "scale_out": "not required",
         "ecc": "passed",
     }
     # 792.8 / 989 = 80.16 %
@@ -91,9 +91,9 @@ def test_a_gemm_of_another_device_does_not_pass_the_gemm_item() -> None:
 
 def test_scale_out_item_for_two_nodes() -> None:
     a3 = _logs(SHARED / "07-nccl-h100-16rank-2node-a3mega.txt")
-    assert _items(H100, a3, nodes=2)["scale-out"].status is Status.PASSED  # type: ignore[attr-defined]  # 75.3 %
+    assert _items(H100, a3, nodes=2)["scale_out"].status is Status.PASSED  # type: ignore[attr-defined]  # 75.3 %
     unknown = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH)
-    no_nic = _items(unknown, a3, nodes=2)["scale-out"]
+    no_nic = _items(unknown, a3, nodes=2)["scale_out"]
     assert no_nic.status is Status.MISSING and "no NIC Gb/s per GPU" in no_nic.reason  # type: ignore[attr-defined]
 
 
@@ -123,14 +123,17 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     cid = str(contract_id)
     state = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
     assert state["nodes"] == 2 and not state["can_accept"]  # 16 GPUs of 8 per node: scale-out is required
-    assert [i["item"] for i in state["items"] if i["status"] == "missing"] == ["scale-out"]
+    assert [i["item"] for i in state["items"] if i["status"] == "missing"] == ["scale_out"]
     refused = cli("--db", db, "acceptance", "accept", "--contract", cid)
-    assert refused.code != 0 and "scale-out missing" in refused.err and "acceptance waive" in refused.err
+    assert refused.code != 0 and "scale_out missing" in refused.err and "acceptance waive" in refused.err
     assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
     for bad, said in (
         (["gemm", "--reason", "fine"], "gemm is passed"),
-        (["scale-out", "--reason", "  "], "--reason is empty"),
-        (["nvlink", "--reason", "x"], "no acceptance item 'nvlink'"),
+        (["scale-out", "--reason", "  "], "--reason: "),
+        (["nvlink", "--reason", "x"], "ITEM: "),
+        (["scale-out", "--reason", "x" * 2001], "--reason: "),
+        (["scale-out", "--reason", "x", "--by", ""], "--by: "),
+        (["scale-out", "--reason", "x", "--on", "2027-02-30"], "--on: "),
         (["scale-out", "--reason", "a\x1b[31mred"], "control character"),
     ):
         result = cli("--db", db, "acceptance", "waive", *bad, "--contract", cid)
@@ -139,7 +142,7 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     waived = _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", cid, "--reason",
                  "two-node run booked for week 2; one node suffices for the first job", "--by", "Li Wei",
                  "--on", "2027-01-02", "--json")  # fmt: skip
-    [item] = [i for i in waived["items"] if i["item"] == "scale-out"]
+    [item] = [i for i in waived["items"] if i["item"] == "scale_out"]
     assert (item["status"], item["underlying"], item["waiver"]["by"]) == ("waived", "missing", "Li Wei")
     accepted = _ok(cli, "--db", db, "acceptance", "accept", "--contract", cid, "--on", "2027-01-03", "--json")
     assert accepted["accepted_on"] == "2027-01-03"

@@ -126,14 +126,30 @@ async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(
         app.push_screen(ContractDetailScreen(1))
         await settle(pilot)
         body = text_of(app, "#contract-body")
-        assert "Acceptance (a accepts): blocked by scale-out" in body
+        assert "Acceptance (a accepts, w waives an item): blocked by scale_out" in body
         assert "GEMM ≥ 70 % of peak" in body and "median 792.8 TFLOPS = 80.2 % of 989" in body
         await pilot.press("a")
         await settle(pilot)
-        assert any("cannot be accepted: scale-out missing" in text for text, _ in app.told)
+        assert any("cannot be accepted: scale_out missing" in text for text, _ in app.told)
         assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
-        assert run_cli("--db", db, "acceptance", "waive", "scale-out", "--contract", "1", "--reason",
-                       "one node is enough for the first month").code == 0  # fmt: skip
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        await pilot.press("ctrl+s")  # no reason, no name: refused in place, nothing saved
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen) and "required" in str(app.screen.query_one("#e-reason").render())
+        assert sql(demo_db_path, "SELECT COUNT(*) FROM acceptance_waiver") == [(0,)]
+        _fill(app, reason="one node is enough for the first month", by="Li Wei")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ContractDetailScreen)
+        assert sql(demo_db_path, "SELECT item, waived_by, waived_on FROM acceptance_waiver") in (
+            [("scale_out", "Li Wei", "2026-11-30")],
+            [("scale_out", "Li Wei", __import__("datetime").date(2026, 11, 30))],
+        )
+        body = " ".join(text_of(app, "#contract-body").split())  # the cell wraps
+        assert "Scale-out AllReduce (multi-node) waived no multi-host" in body
+        assert "waived by Li Wei on 2026-11-30: one node is enough for the first month" in body
         await pilot.press("a")
         await settle(pilot)
         assert ("contract #1 accepted", "information") in app.told

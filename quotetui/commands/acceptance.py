@@ -8,11 +8,13 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, open_db, print_json
+from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
 from quotetui.commands.output import say
+from quotetui.domain.verification.acceptance import ITEMS
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
+ITEM_NAMES = ", ".join(k.replace("_", "-") for k in ITEMS)
 MARKS = {"passed": "✓", "failed": "✗", "missing": "?", "not required": "–", "waived": "w"}
 ContractOpt = Annotated[int, typer.Option("--contract", metavar="ID", help="The signed contract.", min=1)]
 OnOpt = Annotated[str | None, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")]
@@ -81,19 +83,18 @@ def show(
 @app.command("waive")
 def waive_item(
     ctx: typer.Context,
-    item: Annotated[
-        str, typer.Argument(metavar="ITEM", help="inventory, topology, gemm, allreduce, burn, scale-out or ecc.")
-    ],
+    item: Annotated[str, typer.Argument(metavar="ITEM", help=f"One of: {ITEM_NAMES}.")],
     contract: ContractOpt,
     reason: Annotated[str, typer.Option("--reason", help="Why the item is accepted as it is (written down).")],
     by: Annotated[str, typer.Option("--by", help="Who accepts the risk.")] = "buyer",
-    on: OnOpt = None,
+    on: Annotated[str, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")] = "",
     as_json: JsonFlag = False,
 ) -> None:
     """Waive one failed or missing item in writing (a second waiver of the item replaces the first)."""
     from quotetui.services.acceptance import waive
 
-    state = waive(open_db(ctx), contract, item, reason, by, _day(on))
+    with flagged({"item": "ITEM", "reason": "--reason", "by": "--by", "on": "--on"}):
+        state = waive(open_db(ctx), contract, {"item": item, "reason": reason, "by": by, "on": on}, date.today())
     print_json(state.to_json()) if as_json else _print(state)
 
 

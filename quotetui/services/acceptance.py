@@ -3,6 +3,7 @@ moving a contract to accepted only when nothing blocks (``quotetui/domain/verifi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -10,18 +11,16 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from quotetui.domain.economics.inputs import OfferInput
-from quotetui.domain.errors import BadInput
+from quotetui.domain.entities import WAIVER
+from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.fields import parse_record
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.domain.text import check_text
-from quotetui.domain.verification.acceptance import ITEMS, Item, Status, Waiver, blocking, checklist
+from quotetui.domain.verification.acceptance import Item, Status, Waiver, blocking, checklist
 from quotetui.domain.verification.findings import Finding, Log
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import AcceptanceWaiver, Contract, Offer
-
-MAX_REASON = 2000
-MAX_BY = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,29 +120,23 @@ def contract_acceptance(db: Database, contract_id: int) -> Acceptance:
     return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on)
 
 
-def waive(db: Database, contract_id: int, item: str, reason: str, by: str, on: date) -> Acceptance:
-    """Records a written waiver of one item that failed or has no evidence; an item that passed, or that is
-    not required, needs none (refused, so a waiver never hides a later failure of an item that was fine)."""
-    if item not in ITEMS:
-        raise BadInput(f"no acceptance item {item!r}; the items are: {', '.join(ITEMS)}")
-    reason = check_text(reason, what="--reason", multiline=True, max_length=MAX_REASON)
-    if not reason:
-        raise BadInput("--reason is empty: a waiver says why the item is accepted as it is")
-    by = check_text(by, what="--by", max_length=MAX_BY)
-    if not by:
-        raise BadInput("--by is empty: a waiver names who accepts the risk")
+def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date) -> Acceptance:
+    """Records a written waiver (the fields of ``entities.WAIVER``: item, reason, by, on) of one item that failed
+    or has no evidence; an item that passed, or that is not required, needs none (refused, so a waiver never
+    hides a later failure of an item that was fine). A second waiver of the item replaces the first."""
+    v = parse_record(WAIVER, raw)
+    item: str = v["item"].value
     current = {i.key: i for i in contract_acceptance(db, contract_id).items}[item]
     if current.status in (Status.PASSED, Status.NOT_REQUIRED):
-        raise BadInput(f"{item} is {current.status.value} on contract #{contract_id}: nothing to waive")
+        raise FieldErrors({"item": f"{item} is {current.status.value} on contract #{contract_id}: nothing to waive"})
+    on: date = v["on"] or today
     with db.write() as session:
         _contract(session, contract_id)
         existing = session.exec(
             select(AcceptanceWaiver).where(AcceptanceWaiver.contract_id == contract_id, AcceptanceWaiver.item == item)
         ).first()
-        row = existing or AcceptanceWaiver(
-            contract_id=contract_id, item=item, reason=reason, waived_by=by, waived_on=on
-        )
-        row.reason, row.waived_by, row.waived_on = reason, by, on
+        row = existing or AcceptanceWaiver(contract_id=contract_id, item=item, reason="", waived_by="", waived_on=on)
+        row.reason, row.waived_by, row.waived_on = v["reason"], v["by"], on
         session.add(row)
     return contract_acceptance(db, contract_id)
 
@@ -157,7 +150,7 @@ def accept(db: Database, contract_id: int, on: date) -> Acceptance:
         raise BadInput(
             f"contract #{contract_id} cannot be accepted: {items}. Import the logs that show it "
             f"(`quotetui bench import LOG --offer {state.offer_id}`) or waive an item in writing "
-            f"(`quotetui acceptance waive --contract {contract_id} ITEM --reason …`)"
+            f"(`quotetui acceptance waive ITEM --contract {contract_id} --reason …`)"
         )
     with db.write() as session:
         contract = _contract(session, contract_id)

@@ -10,6 +10,7 @@ from typing import Any
 from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
+from quotetui.services.acceptance import Acceptance, waive
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice, round_to_be_signed
 from quotetui.services.forms import FormSpec, parse
 from quotetui.store.engine import Database
@@ -104,3 +105,18 @@ def save_invoice(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
     )
     assert row.id is not None
     return row.id
+
+
+def waiver_form(state: Acceptance, today: date) -> FormSpec:
+    """A waiver of one of the items that block acceptance (only those are offered)."""
+    blocking = tuple((f"{i.title} ({i.status.value})", i.key) for i in state.blocking)
+    if not blocking:
+        raise QuotetuiError(f"nothing blocks the acceptance of {state.subject}: no item to waive")
+    values = {"item": blocking[0][1], "on": today.isoformat()}
+    title = f"Waive an acceptance item of {state.subject}: written down with who and why"
+    return FormSpec(title, E.WAIVER.form_fields, values, options={"item": blocking}, entity=E.WAIVER)
+
+
+def save_waiver(db: Database, contract_id: int, raw: dict[str, Any], today: date) -> int:
+    waive(db, contract_id, raw, today)
+    return contract_id

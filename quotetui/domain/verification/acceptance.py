@@ -11,7 +11,7 @@ The items (``ITEMS``) and what passes them:
 - ``gemm``: a GEMM sweep on the sold model at ≥ ``GEMM_MIN_SHARE`` of its dense BF16 peak;
 - ``allreduce``: a single-host AllReduce with a large message and no allreduce-low (multi-GPU nodes);
 - ``burn``: gpu-burn with every GPU OK, or ``dcgmi diag`` at level 3 or more with every test passed;
-- ``scale-out``: a multi-host AllReduce judged against the offer's NICs without scale-out-low (required when
+- ``scale_out``: a multi-host AllReduce judged against the offer's NICs without scale-out-low (required when
   more than one node is bought);
 - ``ecc``: an nvidia-smi query with the uncorrected ECC count of every GPU, all zero.
 """
@@ -23,20 +23,34 @@ from datetime import date
 from enum import StrEnum
 
 from quotetui.domain.economics.exact import pct, q
+from quotetui.domain.enums import Choice
 from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.scaleout import scale_out
 
+
+class Check(Choice):
+    """The items of the checklist, in order (``scale-out`` is typed either way)."""
+
+    INVENTORY = "inventory"
+    TOPOLOGY = "topology"
+    GEMM = "gemm"
+    ALLREDUCE = "allreduce"
+    BURN = "burn"
+    SCALE_OUT = "scale_out"
+    ECC = "ecc"
+
+
 ITEMS: dict[str, str] = {
-    "inventory": "Inventory and model",
-    "topology": "Topology (NVLink)",
-    "gemm": f"GEMM ≥ {int(GEMM_MIN_SHARE * 100)} % of peak",
-    "allreduce": "Single-node AllReduce",
-    "burn": "gpu-burn or DCGM level 3 clean",
-    "scale-out": "Scale-out AllReduce (multi-node)",
-    "ecc": "No ECC errors",
+    Check.INVENTORY: "Inventory and model",
+    Check.TOPOLOGY: "Topology (NVLink)",
+    Check.GEMM: f"GEMM ≥ {int(GEMM_MIN_SHARE * 100)} % of peak",
+    Check.ALLREDUCE: "Single-node AllReduce",
+    Check.BURN: "gpu-burn or DCGM level 3 clean",
+    Check.SCALE_OUT: "Scale-out AllReduce (multi-node)",
+    Check.ECC: "No ECC errors",
 }
 INVENTORY_TOOLS = frozenset({"nvidia-smi query", "nvidia-smi -L", "npu-smi info"})
 DCGM_ACCEPTANCE_LEVEL = 3
@@ -179,11 +193,11 @@ def _burn(logs: list[Log], findings: list[Finding]) -> Item:
 
 def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int) -> Item:
     if nodes < 2:
-        return Item("scale-out", Status.NOT_REQUIRED, "one node")
+        return Item("scale_out", Status.NOT_REQUIRED, "one node")
     runs = [log for log in logs if isinstance(log.parsed, AllReduce) and len(log.parsed.hosts) > 1]
     if runs and not sold.inter_gbps_per_gpu:
         return Item(
-            "scale-out",
+            "scale_out",
             Status.MISSING,
             "a multi-host run, but the offer has no NIC Gb/s per GPU to judge it against",
             tuple(x.label for x in runs),
@@ -191,7 +205,7 @@ def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int)
     judged = [log for log in runs if isinstance(log.parsed, AllReduce) and scale_out(log.parsed, sold)]
     failing = _codes(findings, "scale-out-low")
     none = "no multi-host all_reduce_perf with its rank list"
-    return _found("scale-out", failing, judged, "busbw as the NICs allow", none)
+    return _found("scale_out", failing, judged, "busbw as the NICs allow", none)
 
 
 def _ecc(logs: list[Log]) -> Item:

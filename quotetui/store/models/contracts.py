@@ -57,7 +57,7 @@ class AcceptanceWaiver(SQLModel, table=True):
     )
     id: int | None = Field(default=None, primary_key=True)
     contract_id: int = fk("contract.id", ondelete="CASCADE")
-    item: str = Field(max_length=32)
+    item: str = Field(max_length=32)  # an ``acceptance.Check``; the form's bounds: ``entities.WAIVER``
     reason: str = Field(max_length=2000)
     waived_by: str = Field(max_length=120)
     waived_on: date

@@ -40,7 +40,7 @@ def render_acceptance(state: Acceptance) -> RenderableType:
     if state.accepted_on is not None:
         title = f"Acceptance: accepted on {state.accepted_on.isoformat()}"
     elif state.blocking:
-        title = f"Acceptance (a accepts): blocked by {', '.join(i.key for i in state.blocking)}"
+        title = f"Acceptance (a accepts, w waives an item): blocked by {', '.join(i.key for i in state.blocking)}"
     else:
         title = "Acceptance (a accepts): nothing blocks"
     return acceptance_table(title, state.items)
@@ -127,6 +127,7 @@ class ContractDetailScreen(Screen[None]):
         Binding("i", "incident", "Incident", id="add-incident"),
         Binding("v", "invoice", "Invoice", id="add-invoice"),
         Binding("a", "accept", "Accept", id="accept-contract"),
+        Binding("w", "waive", "Waive item", id="waive-item"),
     ]
 
     def __init__(self, contract_id: int) -> None:
@@ -175,6 +176,23 @@ class ContractDetailScreen(Screen[None]):
         if state is not None:
             body = Group(body, Text(""), render_acceptance(state))
         self.query_one("#contract-body", Static).update(body)
+
+    def action_waive(self) -> None:
+        """A written waiver of one item that blocks acceptance."""
+        from quotetui.services.contract_forms import save_waiver, waiver_form
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db, state, today = self.qapp.database, self.acceptance, self.qapp.today
+        if db is None or state is None:
+            return
+        try:
+            spec = waiver_form(state, today)
+        except QuotetuiError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.app.push_screen(
+            FormScreen(spec, lambda raw, _: save_waiver(db, self.contract_id, raw, today)), self._saved
+        )
 
     @work(thread=True, exclusive=True, group="contract-accept")
     def action_accept(self) -> None:
