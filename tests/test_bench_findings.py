@@ -194,6 +194,10 @@ def test_configuration() -> None:
     assert "configuration" not in codes(memory) and "hardware-fault" in codes(memory, Severity.CRITICAL)
 
 
+# "nvlink-copy-low", "host-copy-low" and "ib-bandwidth-low" (nvbandwidth, ib_write_bw) are tested with their
+# parsers in tests/test_bench_evidence.py.
+
+
 def test_every_code_is_documented_and_tested_here() -> None:
     source = Path(__file__).read_text()
     for code in CODES:
@@ -255,3 +259,27 @@ def test_scale_out_bound_by_hand() -> None:
     assert found.limit == "NICs"
     uneven = AllReduce(12, ("H100",), ("a", "b", "c", "d", "e"), run.rows, None, "x")  # 12 ranks on 5 hosts
     assert scale_out(uneven, ndr) is None
+
+
+def test_dcgm_device_ids_are_checked_against_the_catalog() -> None:
+    # shared 17 is an H200 run: "GPU Device IDs Detected | 2335,…" (8 times); 2335 is the H200's PCI id
+    h200_log = [_shared("17-dcgmi-r1-h200-persistence-fail-azdoc.txt")]
+    [f] = [f for f in check(H100, h200_log, CATALOG) if f.code == "model-mismatch"]
+    assert (f.severity, f.title) == (Severity.CRITICAL, "H200 SXM reported, H100 SXM5 sold")
+    assert f.evidence == ("17-dcgmi-r1-h200-persistence-fail-azdoc.txt: PCI device id 2335 (H200 SXM), 8 GPU(s)",)
+    h200 = Sold(CATALOG.get("h200-sxm"), 8, IntraFabric.NVSWITCH)
+    assert "model-mismatch" not in codes(check(h200, h200_log, CATALOG))
+    # shared 14 shows 2330 (H100 SXM5) eight times: no mismatch against an H100 offer
+    assert "model-mismatch" not in codes(check(H100, [_shared("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt")], CATALOG))
+
+
+def test_an_npu_not_ok_is_a_hardware_fault() -> None:
+    text = (Path(__file__).parent / "fixtures" / "benchlogs" / "npu-smi-info-910b.txt").read_text(encoding="utf-8")
+    ascend = Sold(CATALOG.get(CATALOG.lookup("910B3").key), 8, IntraFabric.UNKNOWN)
+    assert "hardware-fault" not in codes(check(ascend, [Log(1, "npu.txt", parse_log(text))], CATALOG))
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "910B3" in line and "| OK" in line)
+    lines[at] = lines[at].replace("| OK    ", "| Alarm ", 1)
+    sick = parse_log("\n".join(lines) + "\n")
+    [f] = [f for f in check(ascend, [Log(1, "npu.txt", sick)], CATALOG) if f.code == "hardware-fault"]
+    assert f.severity is Severity.CRITICAL and f.title == "npu-smi: 1 of 8 NPUs not OK"

@@ -210,3 +210,25 @@ def test_mpirun_tag_output_prefixes_are_removed() -> None:
     run = parse_log(tagged)
     assert isinstance(run, AllReduce) and run.ranks == 8 and run.single_host
     assert str(run.large_message().busbw) == "480.16"  # type: ignore[union-attr]
+
+
+def test_the_a800_logs_are_an_a800_node_not_an_a100_one() -> None:
+    """README 21/22: against the 8×A100 80GB SXM4 offer, the NV8 matrix is fewer NVLinks than an A100 board bonds
+    (NV12) and the query names an A800, now a catalog model (it was an unknown GPU); sold as an A800, both fit."""
+    from quotetui.domain.enums import IntraFabric
+    from quotetui.domain.gpus import builtin_catalog
+    from quotetui.domain.verification.findings import Log, Severity, Sold
+    from quotetui.domain.verification.rules import check
+
+    catalog = builtin_catalog()
+    topo = "21-topo-a800-nv8-8gpu-envsnapshot.txt"
+    query = "22-smi-query-a800-6fields-envsnapshot.txt"
+    logs = [Log(1, topo, parse_log(_text(topo))), Log(2, query, parse_log(_text(query)))]
+    a100 = check(Sold(catalog.get("a100-80gb-sxm4"), 8, IntraFabric.NVSWITCH), logs, catalog)
+    assert [(f.code, f.severity, f.title) for f in a100] == [
+        ("model-mismatch", Severity.CRITICAL, "A800 80GB SXM4 reported, A100 80GB SXM4 sold"),
+        ("pcie-topology", Severity.CRITICAL, "NV8 between GPUs, NV12 expected"),
+    ]
+    assert a100[0].evidence == (f"{query}: NVIDIA A800-SXM4-80GB, 81920 MiB",)
+    assert "NVLink 400), not the A100 80GB SXM4 sold (312 TFLOPS, 80 GB, NVLink 600)" in a100[0].explanation
+    assert check(Sold(catalog.get("a800-80gb-sxm4"), 8, IntraFabric.NVSWITCH), logs, catalog) == []

@@ -163,3 +163,70 @@ def test_missing_or_failing_tools_are_recorded_not_fatal(cli: Cli, probe_script:
     query = json.loads(out.read_text())["commands"][0]
     assert query["returncode"] == 9 and "could not communicate" in query["stdout"]
     assert "failed: exit status 9" in proc.stdout
+
+
+EVIDENCE = Path(__file__).parent / "fixtures" / "benchlogs"
+
+
+def test_probe_runs_nvbandwidth_and_ib_write_bw_when_on_path(
+    cli: Cli, probe_script: Path, tmp_path: Path, demo_db_path: Path
+) -> None:
+    bin_dir = _fake_bin(tmp_path, "h100-clean")
+    nvbw = bin_dir / "nvbandwidth"  # answers only the testcases the probe asks for
+    nvbw.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        '  *"-t device_to_device_memcpy_read_ce"*"-t device_to_device_bidirectional_memcpy_read_ce"*)\n'
+        f'    cat "{EVIDENCE / "nvbandwidth-h100-d2d-read.txt"}" ;;\n'
+        '  *) echo "unexpected arguments: $*" >&2; exit 1 ;;\n'
+        "esac\n"
+    )
+    ib = bin_dir / "ib_write_bw"  # the server prints its banner; the client (to localhost) the results
+    ib.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        f'  "-d mlx5_0 -a -F --report_gbits localhost") cat "{EVIDENCE / "ib_write_bw-roce-mlx5_0.txt"}" ;;\n'
+        '  "-d mlx5_0 -a -F --report_gbits") echo "* Waiting for client to connect... *" ;;\n'
+        '  *) echo "unexpected arguments: $*" >&2; exit 1 ;;\n'
+        "esac\n"
+    )
+    for exe in (nvbw, ib):
+        exe.chmod(0o755)
+    out = tmp_path / "bundle.json"
+    proc = _run_probe(probe_script, bin_dir, out, "--no-gemm", "--ib-dev", "mlx5_0", "--timeout", "60")
+    assert proc.returncode == 0, proc.stderr
+    records = {r["name"]: r for r in json.loads(out.read_text())["commands"]}
+    assert records["nvbandwidth"]["returncode"] == 0
+    assert records["nvbandwidth"]["argv"][1:] == [
+        "-t",
+        "host_to_device_memcpy_ce",
+        "-t",
+        "device_to_host_memcpy_ce",
+        "-t",
+        "device_to_device_memcpy_read_ce",
+        "-t",
+        "device_to_device_bidirectional_memcpy_read_ce",
+    ]
+    loop = records["ib_write_bw"]
+    assert loop["returncode"] == 0 and loop["argv"][-1] == "localhost"
+    assert "not the network" in loop["loopback"] and "Waiting for client" in loop["server_stdout"]
+    assert loop["stdout"] == (EVIDENCE / "ib_write_bw-roce-mlx5_0.txt").read_text()
+
+    result = cli("--db", str(demo_db_path), "bench", "import", str(out), "--offer", "2", "--json")
+    assert result.code == 0, result.err
+    tools = [log["tool"] for log in json.loads(result.out)["logs"]]
+    assert tools[-2:] == ["nvbandwidth", "ib_write_bw"]
+
+    # without the tools (or without an RDMA device) each is recorded as skipped, with the reason
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    out = tmp_path / "none.json"
+    assert _run_probe(probe_script, empty, out, "--no-gemm", "--ib-dev", "mlx5_0").returncode == 0
+    skipped = {r["name"]: r.get("skipped") for r in json.loads(out.read_text())["commands"]}
+    assert (skipped["nvbandwidth"], skipped["ib_write_bw"]) == ("nvbandwidth not found", "ib_write_bw not found")
+    out = tmp_path / "no-nic.json"
+    proc = _run_probe(probe_script, bin_dir, out, "--no-gemm", "--no-nvbandwidth")
+    skipped = {r["name"]: r.get("skipped") for r in json.loads(out.read_text())["commands"]}
+    assert skipped["nvbandwidth"] == "not asked (--no-nvbandwidth)"
+    if not Path("/sys/class/infiniband").is_dir():  # a machine with RDMA devices would pick the first
+        assert skipped["ib_write_bw"] == "no RDMA device in /sys/class/infiniband (give --ib-dev)"

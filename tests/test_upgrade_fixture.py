@@ -54,9 +54,15 @@ def test_the_first_schema_upgrades_without_loss(tmp_path: Path) -> None:
     opened.db.dispose()
     assert any("from revision 0001 to" in m for m in opened.messages)
     after_counts, after_sums = _state(db)
-    # every table keeps its rows; the settings gain the data version an upgrade adds (migration 0005)
-    kept = {t: n for t, n in before_counts.items() if t != "setting"}
+    # every table keeps its rows; the settings gain the data version an upgrade adds (migration 0005), and the
+    # catalog gains the models added to the built-ins since (with their aliases), losing none
+    from quotetui.domain.gpus import BUILTIN
+
+    catalog = ("setting", "gpu_model", "gpu_alias")
+    kept = {t: n for t, n in before_counts.items() if t not in catalog}
     assert {t: after_counts[t] for t in kept} == kept
+    assert before_counts["gpu_model"] == 13 and after_counts["gpu_model"] == len(BUILTIN) > 13
+    assert after_counts["gpu_alias"] > before_counts["gpu_alias"]
     assert after_counts["setting"] == before_counts["setting"] + 1
     assert {k: after_sums[k] for k in before_sums} == before_sums
     with sqlite3.connect(db) as con:

@@ -144,7 +144,7 @@ OFFER = Entity(
             "choice",
             choices=e.FormFactor,
             aliases=("形态",),
-            help="sxm or pcie (empty: the GPU's own)",
+            help="sxm, pcie or module (empty: the GPU's own)",
         ),
         _count("nodes_available", "Nodes on offer", unit="nodes", aliases=("可用节点", "库存节点")),
         Field(

@@ -30,8 +30,13 @@ class ProviderKind(Choice):
 
 
 class FormFactor(Choice):
+    """How the accelerator sits in the server. ``module``: a mezzanine module that is not NVIDIA's SXM (an
+    OAM-class Huawei Ascend module on an HCCS board); it sells no NVLink, so the NVLink checks leave it alone.
+    Stored as text without a CHECK constraint, so adding a value needs no migration."""
+
     SXM = "sxm"
     PCIE = "pcie"
+    MODULE = "module"
 
 
 class IntraFabric(Choice):

@@ -6,6 +6,11 @@ Copy this one file to the machine on trial and run it there (Python 3.8+, standa
     python3 probe.py                           # nvidia-smi queries, -L, topo -m, a BF16 GEMM sweep if torch is there
     python3 probe.py --nccl ~/nccl-tests/build # also all_reduce_perf from nccl-tests, on every GPU
     python3 probe.py --out trial.json --no-gemm
+    python3 probe.py --ib-peer node2           # ib_write_bw against `ib_write_bw -d DEV -a -F --report_gbits` on node2
+
+nvbandwidth (host<->GPU and GPU<->GPU copies) and ib_write_bw run whenever they are on PATH. Without --ib-peer,
+ib_write_bw runs as a loopback pair on this host: it shows the NIC, its link type and MTU, and what its PCIe path
+carries, not the network between nodes.
 
 Then, on your own machine: ``quotetui bench import trial.json --offer ID`` and ``quotetui bench check --offer ID``.
 Every command's raw output is kept verbatim; a missing tool is recorded, never fatal. Nothing is sent anywhere.
@@ -122,6 +127,54 @@ def _gpu_count(records: list[dict[str, Any]]) -> int:
     return sum(1 for line in lines if line.startswith("GPU ")) or 1
 
 
+NVBANDWIDTH_TESTCASES = (
+    "host_to_device_memcpy_ce",
+    "device_to_host_memcpy_ce",
+    "device_to_device_memcpy_read_ce",
+    "device_to_device_bidirectional_memcpy_read_ce",
+)
+IB_WRITE_BW_ARGS = ["-a", "-F", "--report_gbits"]  # every message size to 8 MiB, in Gb/s; -F: no CPU-clock warning
+LOOPBACK = "server and client on this host: it measures this NIC and its PCIe path, not the network"
+
+
+def _rdma_device(chosen: str | None) -> str | None:
+    """The RDMA device to test: the one asked for, else the first in /sys/class/infiniband."""
+    if chosen:
+        return chosen
+    try:
+        names = sorted(os.listdir("/sys/class/infiniband"))
+    except OSError:
+        return None
+    return names[0] if names else None
+
+
+def run_ib_write_bw(exe_name: str, device: str | None, peer: str | None, timeout: int) -> dict[str, Any]:
+    """ib_write_bw against ``peer`` (where the buyer started the server), else a loopback pair on this host: the
+    server in the background, the client to localhost; the client's output is the record's, the server's kept."""
+    name = "ib_write_bw"
+    exe = exe_name if os.path.sep in exe_name else shutil.which(exe_name)
+    if not exe or not os.access(exe, os.X_OK):
+        return {"name": name, "argv": [exe_name], "skipped": f"{exe_name} not found"}
+    if device is None:
+        return {"name": name, "argv": [exe_name], "skipped": "no RDMA device in /sys/class/infiniband (give --ib-dev)"}
+    base = [exe, "-d", device, *IB_WRITE_BW_ARGS]
+    if peer:
+        return run(name, [*base, peer], timeout)
+    try:
+        server = subprocess.Popen(base, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError as exc:
+        return {"name": name, "argv": base, "error": str(exc), "returncode": None}
+    time.sleep(1)  # the server listens before the client connects
+    record = run(name, [*base, "localhost"], timeout)
+    try:
+        served, _ = server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        served, _ = server.communicate()
+    record.update(loopback=LOOPBACK, server_stdout=_text(served)[-20000:], server_returncode=server.returncode)
+    return record
+
+
 def _nccl_binary(path: str) -> str:
     path = os.path.expanduser(path)
     if os.path.isdir(path):
@@ -156,6 +209,15 @@ def probe(args: argparse.Namespace) -> dict[str, Any]:
         commands.append(run("nccl-tests all_reduce_perf", argv, args.timeout))
     else:
         commands.append({"name": "nccl-tests all_reduce_perf", "argv": [], "skipped": "not asked (--nccl PATH)"})
+    if args.no_nvbandwidth:
+        commands.append({"name": "nvbandwidth", "argv": [], "skipped": "not asked (--no-nvbandwidth)"})
+    else:
+        argv = [args.nvbandwidth] + [arg for case in NVBANDWIDTH_TESTCASES for arg in ("-t", case)]
+        commands.append(run("nvbandwidth", argv, args.timeout))
+    if args.no_ib:
+        commands.append({"name": "ib_write_bw", "argv": [], "skipped": "not asked (--no-ib)"})
+    else:
+        commands.append(run_ib_write_bw(args.ib_write_bw, _rdma_device(args.ib_dev), args.ib_peer, args.timeout))
     bundle["finished_at"] = _now()
     return bundle
 
@@ -166,8 +228,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nccl", metavar="PATH", help="nccl-tests build folder or all_reduce_perf binary")
     parser.add_argument("--no-gemm", action="store_true", help="skip the torch BF16 GEMM sweep")
     parser.add_argument("--gemm-iters", type=int, default=50, help="timed matmuls per shape (default 50)")
-    parser.add_argument("--timeout", type=int, default=900, help="seconds allowed for the GEMM and NCCL runs")
+    parser.add_argument(
+        "--timeout", type=int, default=900, help="seconds allowed for each GEMM, NCCL, nvbandwidth, ib_write_bw run"
+    )
     parser.add_argument("--nvidia-smi", default="nvidia-smi", help="the nvidia-smi to run (default: from PATH)")
+    parser.add_argument("--nvbandwidth", default="nvbandwidth", help="the nvbandwidth to run (default: from PATH)")
+    parser.add_argument("--no-nvbandwidth", action="store_true", help="skip nvbandwidth")
+    parser.add_argument("--ib-write-bw", default="ib_write_bw", help="the ib_write_bw to run (default: from PATH)")
+    parser.add_argument("--ib-dev", help="RDMA device for ib_write_bw (default: the first in /sys/class/infiniband)")
+    parser.add_argument("--ib-peer", metavar="HOST", help="run ib_write_bw against a server on HOST, not a loopback")
+    parser.add_argument("--no-ib", action="store_true", help="skip ib_write_bw")
     args = parser.parse_args(argv)
     bundle = probe(args)
     out = args.out or f"probe-{bundle['host']}-{time.strftime('%Y%m%d-%H%M%S')}.json"

@@ -1,6 +1,7 @@
 """``bench import``: raw logs become evidence for an offer (raw text, sha256, tool, host, GPU names, time)
-and verified results (GEMM TFLOPS, large-message AllReduce busbw). All files are read and checked first;
-one bad file stores nothing. The same log imported twice for the same offer is stored once."""
+and verified results (GEMM TFLOPS, large-message AllReduce busbw, and a training run's MFU and tokens/s per GPU).
+All files are read and checked first; one bad file stores nothing. The same log imported twice for the same offer
+is stored once. nvbandwidth and ib_write_bw logs are evidence the findings judge; no metric stores them."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
-from quotetui.domain.gpus import GpuCatalog, GpuSpec, UnknownGpu
-from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.verification.inventory import other_model
+from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog, TrainingThroughput
+from quotetui.domain.verification.rules import training_mfu
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
 from quotetui.store.catalog import load_catalog
@@ -92,7 +95,9 @@ def read_files(paths: list[Path]) -> list[ReadLog]:
     return read
 
 
-def _results(parsed: ParsedLog) -> list[dict[str, Any]]:
+def _results(parsed: ParsedLog, sold: GpuSpec) -> list[dict[str, Any]]:
+    if isinstance(parsed, TrainingThroughput):
+        return _training(parsed, sold)
     if isinstance(parsed, GemmSweep):
         return [
             {
@@ -119,18 +124,34 @@ def _results(parsed: ParsedLog) -> list[dict[str, Any]]:
     return []
 
 
+def _training(p: TrainingThroughput, sold: GpuSpec) -> list[dict[str, Any]]:
+    """A training run's MFU: its median TFLOP/s per GPU over the steady steps ÷ the dense BF16 peak of the model
+    sold (never the framework's own MFU, which divides by the peak it assumes); and its tokens/s per GPU."""
+    over = f"median of {len(p.steady)} steady steps (after {p.warmup} warm-up)"
+    common = {"gpu_count": p.world_size, "dtype": p.dtype, "workload": f"{p.framework} training run"}
+    results: list[dict[str, Any]] = [
+        {
+            "metric": Metric.MFU,
+            "value": training_mfu(p, sold),
+            "unit": "fraction",
+            "conditions": f"{over}: {p.median_tflops} TFLOP/s per GPU ÷ {sold.bf16_tflops} TFLOPS dense BF16 "
+            f"({sold.name})",
+            **common,
+        }
+    ]
+    if (tokens := p.median_tokens_per_sec) is not None:
+        results.append(
+            {"metric": Metric.TOKENS_PER_SEC_PER_GPU, "value": tokens, "unit": "tokens/s", "conditions": over, **common}
+        )
+    return results
+
+
 def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     """Why a figure in ``parsed`` must not become the offer's verified figure ("" when it may): a GEMM sweep
-    run on another device (it would set the offer's MFU: model-mismatch says what was measured), or an
-    AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
-    if isinstance(parsed, GemmSweep) and parsed.device:
-        try:
-            spec: GpuSpec | None = catalog.lookup(parsed.device)
-        except UnknownGpu:
-            spec = None
-        if spec is None or spec.key != sold.key:
-            shown = spec.name if spec is not None else repr(parsed.device)
-            return f"measured on {shown}, not the {sold.name} sold: kept as evidence, not a verified figure"
+    or a training run on another device (it would set the offer's MFU: model-mismatch says what was measured),
+    or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
+    if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
+        return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
     if isinstance(parsed, AllReduce) and not parsed.single_host:
         where = f"{len(parsed.hosts)} hosts" if parsed.ranks_listed else "hosts unknown (no '# Rank' lines)"
         return f"an AllReduce across {where}: a scale-out measurement, kept as evidence, not an NVLink figure"
@@ -160,7 +181,7 @@ def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, cata
     session.flush()
     results = []
     why = not_verified(section.parsed, sold, catalog)
-    for r in [] if why else _results(section.parsed):
+    for r in [] if why else _results(section.parsed, sold):
         session.add(
             BenchmarkResult(
                 offer_id=offer.id,

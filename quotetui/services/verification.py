@@ -27,11 +27,15 @@ from quotetui.domain.verification.logs import (
     DcgmDiag,
     GemmSweep,
     GpuBurn,
+    IbWriteBw,
     LogError,
+    NpuSmi,
+    NvBandwidth,
     ParsedLog,
     SmiList,
     SmiQuery,
     Topology,
+    TrainingThroughput,
 )
 from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
@@ -102,6 +106,26 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         return f"{len(parsed.tests) - len(bad)} of {len(parsed.tests)} tests passed" + (
             f" ({', '.join(f'{t.name}: {t.result}' for t in bad)})" if bad else ""
         )
+    if isinstance(parsed, NvBandwidth):
+        parts = [
+            f"{m.name} {min(v)}–{max(v)} GB/s"
+            for m in parsed.matrices
+            if m.bandwidth and (v := [x for _, _, x in m.cells() if x is not None])
+        ]
+        return "; ".join(parts) or "no bandwidth figures"
+    if isinstance(parsed, IbWriteBw):
+        row = parsed.judged()
+        where = f"{parsed.device or 'device not named'}, {parsed.link_type or 'link type not named'}"
+        return f"BW average {row.average} {parsed.unit} at {row.size:,} B ({where})"
+    if isinstance(parsed, TrainingThroughput):
+        share = f" = {pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1)} % MFU" if sold else ""
+        steps = len(parsed.steady)
+        return f"{parsed.framework}: median {parsed.median_tflops} TFLOP/s per GPU over {steps} steady steps{share}"
+    if isinstance(parsed, NpuSmi):
+        names = parsed.gpu_names()
+        listed = ", ".join(f"{names.count(n)}× {n}" for n in dict.fromkeys(names))
+        bad = [f"NPU {n.index} {n.health}" for n in parsed.npus if n.health != "OK"]
+        return listed + (f" ({', '.join(bad)})" if bad else "")
     raise AssertionError(type(parsed))
 
 

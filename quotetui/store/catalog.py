@@ -12,9 +12,30 @@ from quotetui.store.rows import insert
 
 CATALOG_SETTING = "catalog_version"
 
+_FIGURES = (
+    "name",
+    "form_factor",
+    "memory_gb",
+    "memory_type",
+    "memory_bw_tbs",
+    "bf16_tflops",
+    "fp8_tflops",
+    "fp64_tflops",
+    "nvlink_gbs",
+    "nvlink_note",
+    "tdp_w",
+    "topo_signature",
+    "consumer",
+    "smi_memory_mib",
+)
+"""The columns a built-in row copies from its ``GpuSpec``: a release that corrects one rewrites the row."""
+
+_PCI_IDS = {spec.key: spec.pci_device_ids for spec in BUILTIN}
+
 
 def builtin_fingerprint() -> str:
-    text = repr([(s.key, s.names()) for s in BUILTIN])
+    """Changes with any built-in model, name or stored figure, so an existing database is brought up to date."""
+    text = repr([(s.key, s.names(), [str(getattr(s, f)) for f in _FIGURES]) for s in BUILTIN])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -58,6 +79,7 @@ def spec_from_row(row: GpuModel, aliases: tuple[str, ...] = ()) -> GpuSpec:
         (),
         row.smi_memory_mib,
         aliases,
+        _PCI_IDS.get(row.key, ()),  # not stored: the built-in model's, by key (a user's model has none)
     )
 
 
@@ -67,10 +89,22 @@ def catalog_is_current(session: Session) -> bool:
     return setting is not None and setting.value == builtin_fingerprint()
 
 
-def seed_catalog(session: Session) -> int:
-    """Insert built-in models and aliases that are missing; user edits are left alone.
+def _refresh(row: GpuModel, spec: GpuSpec) -> bool:
+    """Bring a built-in row's figures to this version's (a corrected datasheet figure); True if one changed."""
+    changed = False
+    for name in _FIGURES:
+        value = getattr(spec, name)
+        if getattr(row, name) != value:
+            setattr(row, name, value)
+            changed = True
+    return changed
 
-    Returns the number of rows added. Skipped entirely when the stored fingerprint matches.
+
+def seed_catalog(session: Session) -> int:
+    """Insert built-in models and aliases that are missing and bring built-in rows' figures up to date; user
+    aliases and models are left alone.
+
+    Returns the number of rows added or changed. Skipped entirely when the stored fingerprint matches.
     """
     fingerprint = builtin_fingerprint()
     setting = session.get(Setting, CATALOG_SETTING)
@@ -84,6 +118,9 @@ def seed_catalog(session: Session) -> int:
         if row is None:
             row = _row_from_spec(spec)
             insert(session, row)
+            added += 1
+        elif row.builtin and _refresh(row, spec):
+            session.add(row)
             added += 1
         assert row.id is not None
         for name in dict.fromkeys(spec.names()):

@@ -24,9 +24,9 @@ from enum import StrEnum
 
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import Choice
-from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
+from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.scaleout import scale_out
 
@@ -137,11 +137,7 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
         p = log.parsed
         if not isinstance(p, GemmSweep):
             continue
-        try:
-            same = p.device is None or catalog.lookup(p.device).key == sold.gpu.key
-        except UnknownGpu:
-            same = False
-        if same and (best is None or p.tflops > best[1].tflops):
+        if not other_model(p.device, sold.gpu, catalog) and (best is None or p.tflops > best[1].tflops):
             best = (log, p)
     if best is None:
         return Item("gemm", Status.MISSING, f"no GEMM sweep on a {sold.gpu.name}")

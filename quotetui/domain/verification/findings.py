@@ -36,6 +36,31 @@ NCCL tuning alone moves a healthy fabric by well under 40 %."""
 CLAIM_SHORTFALL_SHARE = Fraction(9, 10)
 """A measurement under 90 % of what the provider claimed for the same metric contradicts the claim."""
 
+NVLINK_COPY_MIN_SHARE = Fraction(7, 10)
+"""An nvbandwidth copy between two GPUs (``device_to_device_memcpy_read_ce`` and its write, SM and
+bidirectional kin: one pair at a time) under 70 % of the sold model's NVLink is a slow, degraded or missing
+link: 70 % of one way (``nvlink_gbs`` / 2) for a one-direction figure, of both ways for a ``…_total``. Healthy
+NVSwitch boards copy at 80-86 % of one way: 8×H100 SXM 370.9 of 450 GB/s (82 %), 8×H800 172 of 200 (86 %),
+B300 765 of 900 (85 %); Azure's node health check fails an H100 pair under 335 (74 %). A pair printed ``N/A``
+has no peer access at all."""
+
+HOST_COPY_MIN_GBS = Fraction(20)
+"""An nvbandwidth host-to-device or device-to-host copy under 20 GB/s: the GPU sits on less than a PCIe Gen4
+x16 link (a Gen3 or x8 slot, a riser, a bifurcated switch port) or is copied to from the far CPU socket. Gen4
+x16 measures about 25-26 GB/s (nvbandwidth's README: 26.03), Gen5 x16 about 50-57 (8×H800: 55.3, 8×B300:
+55.6), Gen3 x16 and Gen4 x8 about 12-13. Every datacenter GPU sold has at least Gen4 x16; whether the host
+gives it Gen5 is not known from the model, so the floor is the one Gen4 clears."""
+
+IB_MIN_SHARE = Fraction(8, 10)
+"""ib_write_bw's average at its largest message under 80 % of the offer's scale-out Gb/s per GPU (one NIC's
+run, held against one GPU's share; a bidirectional run against twice that): a link trained below its rate
+(HDR on an NDR fabric gives 50 %), a NIC on a narrow PCIe link or the far socket, or a misconfigured port. A
+healthy NIC moves 92-98 % of its line rate with large messages: 392.8 of 400 Gb/s on NDR (Azure's health
+checks), 92.39 of 100 on RoCE (the fixture)."""
+
+IB_MIN_MESSAGE_BYTES = 65536
+"""ib_write_bw's default message size: a run whose largest message is smaller measures latency, not the link."""
+
 
 class Severity(StrEnum):
     INFO = "info"
@@ -60,6 +85,10 @@ CODES: dict[str, str] = {
     "gpu-count": "a log of the node shows fewer GPUs than the offer sells per node",
     "scale-out-low": f"a multi-host AllReduce under {int(SCALE_OUT_MIN_SHARE * 100)} % of what the offer's NICs allow",
     "configuration": "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
+    "nvlink-copy-low": f"an nvbandwidth GPU-to-GPU copy under {int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's "
+    "NVLink, or a pair without peer access",
+    "host-copy-low": f"an nvbandwidth host↔GPU copy under {HOST_COPY_MIN_GBS} GB/s: less than a PCIe Gen4 x16 link",
+    "ib-bandwidth-low": f"ib_write_bw under {int(IB_MIN_SHARE * 100)} % of the offer's scale-out Gb/s per GPU",
 }
 
 

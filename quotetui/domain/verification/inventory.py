@@ -4,8 +4,19 @@ persistence mode off (``configuration``): fixable by the provider, not a hardwar
 
 from __future__ import annotations
 
+from quotetui.domain.errors import UnknownGpu
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.findings import Finding, Log, Severity, Sold
-from quotetui.domain.verification.logs import AllReduce, DcgmDiag, DcgmTest, GpuBurn, SmiList, SmiQuery, Topology
+from quotetui.domain.verification.logs import (
+    AllReduce,
+    DcgmDiag,
+    DcgmTest,
+    GpuBurn,
+    NpuSmi,
+    SmiList,
+    SmiQuery,
+    Topology,
+)
 
 HARDWARE_DEPLOYMENT_TESTS = frozenset({"page retirement/row remap", "inforom"})
 """DCGM deployment checks that speak about the hardware (retired memory pages, a damaged InfoROM)."""
@@ -21,12 +32,28 @@ def configuration_failure(test: DcgmTest) -> bool:
     )
 
 
+def other_model(device: str | None, sold: GpuSpec, catalog: GpuCatalog) -> str:
+    """The model a measurement names when it is not the one sold ("" when it is, or it names none): such a
+    figure (a GEMM sweep, a training run) is evidence, never the offer's verified figure or an acceptance pass."""
+    if not device:
+        return ""
+    try:
+        spec: GpuSpec | None = catalog.lookup(device)
+    except UnknownGpu:
+        spec = None
+    if spec is not None and spec.key == sold.key:
+        return ""
+    return spec.name if spec is not None else repr(device)
+
+
 def gpus_shown(p: object) -> int | None:
     """The GPUs a log shows on its machine (None: it does not say, or spans several machines)."""
     if isinstance(p, SmiQuery | SmiList):
         return len(p.gpus)
     if isinstance(p, Topology):
         return len(p.gpus)
+    if isinstance(p, NpuSmi):
+        return len(p.npus)  # NPUs as npu-smi numbers them: a 910C module (two chips) is one
     if isinstance(p, GpuBurn):
         return len(p.results)
     if isinstance(p, DcgmDiag):

@@ -6,7 +6,7 @@ Measured figures are ``Decimal``s read from the text as printed, so a stored res
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from typing import ClassVar
 
 from quotetui.domain.errors import BadInput
@@ -212,4 +212,207 @@ class DcgmDiag:
         return tuple(t for t in self.tests if t.result != "Pass")
 
 
-ParsedLog = SmiQuery | SmiList | Topology | AllReduce | GemmSweep | GpuBurn | DcgmDiag
+@dataclass(frozen=True, slots=True)
+class BandwidthMatrix:
+    """One matrix nvbandwidth printed, under the name its ``SUM`` line gives (a bidirectional testcase prints
+    three: ``…_read1``, ``…_read2`` and their ``…_total``), with every cell as printed (None: ``N/A``)."""
+
+    name: str  # device_to_device_memcpy_read_ce, host_to_device_memcpy_ce, …_total
+    title: str  # memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)
+    columns: tuple[int, ...]
+    rows: tuple[tuple[int, tuple[Decimal | None, ...]], ...]  # (row index, cells)
+    total: Decimal  # the SUM line
+
+    @property
+    def between_gpus(self) -> bool:
+        return "GPU(row)" in self.title and "GPU(column)" in self.title
+
+    @property
+    def bandwidth(self) -> bool:
+        return self.title.endswith("(GB/s)")
+
+    def cells(self) -> tuple[tuple[int, int, Decimal | None], ...]:
+        """(row, column, figure) for every cell off the diagonal of a GPU-to-GPU matrix, every cell otherwise."""
+        return tuple(
+            (r, c, v)
+            for r, values in self.rows
+            for c, v in zip(self.columns, values, strict=True)
+            if not (self.between_gpus and r == c)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NvBandwidth:
+    """An ``nvbandwidth`` run: each testcase's matrices, and the devices it lists (versions before 0.10 do)."""
+
+    tool: ClassVar[str] = "nvbandwidth"
+    matrices: tuple[BandwidthMatrix, ...]
+    devices: tuple[str, ...] = ()
+    version: str | None = None
+
+    def gpu_names(self) -> tuple[str, ...]:
+        return self.devices
+
+    def matrix(self, name: str) -> BandwidthMatrix | None:
+        return next((m for m in self.matrices if m.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class IbRow:
+    size: int  # bytes per message
+    iterations: int
+    peak: Decimal  # in the table's unit; 0.00 when the run was timed (-D)
+    average: Decimal
+    msg_rate: Decimal  # Mpps
+
+
+@dataclass(frozen=True, slots=True)
+class IbWriteBw:
+    """An ``ib_write_bw`` (perftest) run: its result rows in the unit printed, and the link it ran on."""
+
+    tool: ClassVar[str] = "ib_write_bw"
+    rows: tuple[IbRow, ...]
+    unit: str  # "Gb/sec" (--report_gbits) or "MB/sec" (2^20 bytes a second, perftest's default)
+    device: str | None = None  # mlx5_0
+    link_type: str | None = None  # IB | Ethernet (RoCE)
+    mtu: int | None = None  # bytes
+    qps: int | None = None
+    bidirectional: bool = False  # -b: the figures add both directions
+    gpu: str | None = None  # the GPU of a GPUDirect run (--use_cuda), as perftest names it
+
+    def gpu_names(self) -> tuple[str, ...]:
+        return (self.gpu,) if self.gpu else ()
+
+    def judged(self) -> IbRow:
+        """The row judged: the largest message (the lower average where two processes printed it twice)."""
+        largest = max(r.size for r in self.rows)
+        return min((r for r in self.rows if r.size == largest), key=lambda r: r.average)
+
+    def gbps(self, value: Decimal) -> Decimal:
+        """A figure of this run in Gb/s: perftest's MB/sec is 2^20 bytes a second, its Gb/sec 10^9 bits."""
+        return value if self.unit == "Gb/sec" else value * Decimal("0.008388608")
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingStep:
+    step: int
+    tflops: Decimal  # TFLOP/s per GPU, as the framework printed it
+    tokens_per_sec: Decimal | None = None  # per GPU; Megatron-LM prints none (some forks do)
+    step_ms: Decimal | None = None  # Megatron-LM's elapsed time per iteration
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingThroughput:
+    """The throughput lines of a training run (Megatron-LM or torchtitan): every step read, in step order, and
+    how many of the first are warm-up (compilation, NCCL set-up, allocator growth), not judged."""
+
+    tool: ClassVar[str] = "training log"
+    framework: str  # Megatron-LM | torchtitan
+    steps: tuple[TrainingStep, ...]
+    warmup: int
+    device: str | None = None  # torchtitan's "CUDA capacity: NVIDIA H100 80GB HBM3 with …"
+    world_size: int | None = None  # Megatron-LM's argument dump
+    dtype: str | None = None
+
+    def gpu_names(self) -> tuple[str, ...]:
+        return (self.device,) if self.device else ()
+
+    @property
+    def steady(self) -> tuple[TrainingStep, ...]:
+        return self.steps[self.warmup :]
+
+    @property
+    def median_tflops(self) -> Decimal:
+        return exact_median([s.tflops for s in self.steady])
+
+    @property
+    def median_tokens_per_sec(self) -> Decimal | None:
+        """The median tokens/s per GPU over the steady steps; None unless every steady step printed one."""
+        tokens = [s.tokens_per_sec for s in self.steady]
+        return None if any(t is None for t in tokens) else exact_median([t for t in tokens if t is not None])
+
+
+def exact_median(values: list[Decimal]) -> Decimal:
+    """The median, exact: the middle figure, or the mean of the two middle ones (a half is always exact)."""
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[mid]
+    with localcontext() as exact:
+        exact.prec = 100  # figures have at most 40 digits (parse_number): the sum and its half are exact
+        return (ordered[mid - 1] + ordered[mid]) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class NpuChip:
+    """A chip of ``npu-smi info`` (its two rows): a 910B NPU has one, a 910C (Atlas A3) two, each with its HBM."""
+
+    chip: int
+    health: str  # OK | Warning | Alarm | Critical …, as printed
+    bus_id: str
+    power_w: Decimal | None  # None: "-" (a 910C's second chip; the module's power is on the first) or NA
+    temp_c: int | None
+    aicore_pct: int | None
+    hbm_used_mib: int | None  # None: no HBM-Usage column (an Atlas 300I card's memory is DDR, not HBM)
+    hbm_total_mib: int | None
+    phy_id: int | None = None  # the "Chip  Phy-ID" layout (Atlas A3)
+
+
+@dataclass(frozen=True, slots=True)
+class Npu:
+    """One NPU of ``npu-smi info`` (its NPU column) and its chips."""
+
+    index: int
+    name: str  # as npu-smi prints it: 910B3, Ascend910 (a 910C) …
+    chips: tuple[NpuChip, ...]
+
+    @property
+    def health(self) -> str:
+        """OK, or the first of its chips' states that is not."""
+        return next((c.health for c in self.chips if c.health != "OK"), "OK")
+
+    @property
+    def power_w(self) -> Decimal | None:
+        powers = [c.power_w for c in self.chips if c.power_w is not None]
+        return sum(powers, Decimal(0)) if powers else None
+
+    @property
+    def temp_c(self) -> int | None:
+        return max((c.temp_c for c in self.chips if c.temp_c is not None), default=None)
+
+    @property
+    def hbm_used_mib(self) -> int | None:
+        used = [c.hbm_used_mib for c in self.chips if c.hbm_used_mib is not None]
+        return sum(used) if len(used) == len(self.chips) else None
+
+    @property
+    def hbm_total_mib(self) -> int | None:
+        total = [c.hbm_total_mib for c in self.chips if c.hbm_total_mib is not None]
+        return sum(total) if len(total) == len(self.chips) else None
+
+
+@dataclass(frozen=True, slots=True)
+class NpuSmi:
+    """``npu-smi info`` of Huawei Ascend NPUs: what nvidia-smi is to an NVIDIA GPU."""
+
+    tool: ClassVar[str] = "npu-smi info"
+    npus: tuple[Npu, ...]
+    version: str | None = None  # the banner's "npu-smi 23.0.7"
+
+    def gpu_names(self) -> tuple[str, ...]:
+        return tuple(n.name for n in self.npus)
+
+
+ParsedLog = (
+    SmiQuery
+    | SmiList
+    | Topology
+    | AllReduce
+    | GemmSweep
+    | GpuBurn
+    | DcgmDiag
+    | NvBandwidth
+    | IbWriteBw
+    | TrainingThroughput
+    | NpuSmi
+)

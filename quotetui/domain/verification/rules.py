@@ -26,15 +26,18 @@ from quotetui.domain.verification.findings import (
     sort_findings,
 )
 from quotetui.domain.verification.inventory import configuration, configuration_failure, gpu_count
+from quotetui.domain.verification.links import host_copies, ib_links, nvlink_copies
 from quotetui.domain.verification.logs import (
     LARGE_MESSAGE_BYTES,
     AllReduce,
     DcgmDiag,
     GemmSweep,
     GpuBurn,
+    NpuSmi,
     SmiList,
     SmiQuery,
     Topology,
+    TrainingThroughput,
 )
 from quotetui.domain.verification.scaleout import scale_out_findings
 
@@ -112,7 +115,14 @@ def _mig(logs: list[Log]) -> list[Finding]:
 
 
 def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
-    """One finding per model reported that is not the one sold, with every log that reports it."""
+    """One finding per model reported that is not the one sold, with every log that reports it (an Ascend NPU
+    by the name npu-smi prints, 910B3, like a GPU by nvidia-smi's)."""
+
+    def link(g: GpuSpec) -> str:  # an interconnect that is not NVLink (Ascend's HCCS) is named as such
+        if g.nvlink_gbs and g.nvlink_note and g.nvlink_note != "via bridge":
+            return f"{g.nvlink_note} {g.nvlink_gbs} GB/s, no NVLink"
+        return f"NVLink {g.nvlink_gbs or 'none'}"
+
     other: dict[str, tuple[GpuSpec | None, list[str], list[int]]] = {}
     for name, mib, log in _reported(logs):
         if _VGPU.search(name):
@@ -131,6 +141,16 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             lines.append(line)
         if log.evidence_id not in ids:
             ids.append(log.evidence_id)
+    for log in logs:  # DCGM names no model, but its "GPU Device IDs Detected" are PCI device ids
+        p = log.parsed
+        for dev in dict.fromkeys(p.device_ids if isinstance(p, DcgmDiag) else ()):
+            spec = catalog.by_pci_id(dev)
+            if spec is None or spec.key == sold.gpu.key:
+                continue  # an id the catalog does not hold is not evidence against the sale
+            _, lines, ids = other.setdefault(spec.key, (spec, [], []))
+            lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {p.device_ids.count(dev)} GPU(s)")
+            if log.evidence_id not in ids:
+                ids.append(log.evidence_id)
     findings = []
     for key, (spec, lines, ids) in other.items():
         if spec is None:
@@ -153,8 +173,8 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 Severity.CRITICAL,
                 f"{spec.name} reported, {sold.gpu.name} sold",
                 f"The machine is a {spec.name} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
-                f"NVLink {spec.nvlink_gbs or 'none'}), not the {sold.gpu.name} sold ({sold.gpu.bf16_tflops} "
-                f"TFLOPS, {sold.gpu.memory_gb} GB, NVLink {sold.gpu.nvlink_gbs or 'none'}).{consumer}",
+                f"{link(spec)}), not the {sold.gpu.name} sold ({sold.gpu.bf16_tflops} "
+                f"TFLOPS, {sold.gpu.memory_gb} GB, {link(sold.gpu)}).{consumer}",
                 tuple(lines),
                 tuple(ids),
             )
@@ -294,14 +314,17 @@ def _allreduce(logs: list[Log], sold: Sold) -> list[Finding]:
     return findings
 
 
-def measured(logs: list[Log]) -> dict[Metric, tuple[Decimal, Log]]:
-    """The best verified figure per metric: GEMM TFLOPS (the judged statistic) and large-message busbw."""
+def measured(logs: list[Log], gpu: GpuSpec | None = None) -> dict[Metric, tuple[Decimal, Log]]:
+    """The best verified figure per metric: GEMM TFLOPS (the judged statistic), large-message busbw and, with
+    the model sold, a training run's MFU (``training_mfu``)."""
     best: dict[Metric, tuple[Decimal, Log]] = {}
     for log in logs:
         p = log.parsed
         figure: tuple[Metric, Decimal] | None = None
         if isinstance(p, GemmSweep):
             figure = (Metric.GEMM_TFLOPS, p.tflops)
+        elif isinstance(p, TrainingThroughput) and gpu is not None:
+            figure = (Metric.MFU, training_mfu(p, gpu))
         elif isinstance(p, AllReduce) and p.single_host and (large := p.large_message()) is not None:
             figure = (Metric.ALLREDUCE_BUSBW, large.busbw)  # a single-host figure: what an NVLink claim means
         if figure and (figure[0] not in best or figure[1] > best[figure[0]][0]):
@@ -309,7 +332,7 @@ def measured(logs: list[Log]) -> dict[Metric, tuple[Decimal, Log]]:
     return best
 
 
-def _claims(audits: list[Audit], logs: list[Log]) -> list[Finding]:
+def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) -> list[Finding]:
     findings = []
     for a in audits:
         c = a.claim
@@ -325,7 +348,7 @@ def _claims(audits: list[Audit], logs: list[Log]) -> list[Finding]:
                     tuple(a.arithmetic) + ((f"“{c.quote}” ({c.source})",) if c.quote else ()),
                 )
             )
-    best = measured(logs)
+    best = measured(logs, gpu)
     for a in audits:
         c = a.claim
         if c.metric in best and q(best[c.metric][0]) < CLAIM_SHORTFALL_SHARE * c.boldest:
@@ -334,8 +357,8 @@ def _claims(audits: list[Audit], logs: list[Log]) -> list[Finding]:
                 Finding(
                     "implausible-claim",
                     Severity.WARNING,
-                    f"claimed {c.boldest} {c.unit}, measured {value}",
-                    f"The provider claims {dec(c.boldest, 1)} {c.unit} for {c.metric.value}; the measurement on "
+                    f"claimed {_plain(c.boldest)} {c.unit}, measured {value}",
+                    f"The provider claims {_plain(c.boldest)} {c.unit} for {c.metric.value}; the measurement on "
                     f"the trial machine is {value} ({pct(q(value) / c.boldest, 0)} % of the claim).",
                     (f"{log.label}: {value} {c.unit}", f"claim #{c.id} ({c.source})"),
                     (log.evidence_id,),
@@ -383,6 +406,11 @@ def _faults(logs: list[Log]) -> list[Finding]:
             lines = [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected} uncorrected ECC errors" for g in bad_gpus]
             title = f"uncorrected ECC errors on {len(bad_gpus)} GPU(s)"
             why = "Uncorrected (double-bit) ECC errors corrupt data and crash jobs; the memory needs replacing."
+        elif isinstance(p, NpuSmi) and (sick := [n for n in p.npus if n.health != "OK"]):
+            lines = [f"{log.label}: NPU {n.index} ({n.name}): {n.health}" for n in sick]
+            severity = Severity.WARNING if all(n.health == "Warning" for n in sick) else Severity.CRITICAL
+            title = f"npu-smi: {len(sick)} of {len(p.npus)} NPUs not OK"
+            why = "npu-smi reports an NPU's health from its own alarms: Warning, Alarm or Critical need the provider."
         elif isinstance(p, AllReduce) and p.wrong:
             lines = [f"{log.label}: {p.wrong} wrong results (#wrong column)"]
             title = "NCCL AllReduce returned wrong results"
@@ -409,7 +437,10 @@ def check(
         + _gemm(logs, sold)
         + _allreduce(logs, sold)
         + scale_out_findings(logs, sold)
-        + _claims(list(audits), logs)
+        + nvlink_copies(logs, sold)
+        + host_copies(logs)
+        + ib_links(logs, sold)
+        + _claims(list(audits), logs, sold.gpu)
         + _price(market)
         + _faults(logs)
         + gpu_count(logs, sold)
@@ -428,3 +459,18 @@ def peak_share(metric: Metric, value: Decimal, gpu: GpuSpec) -> tuple[Fraction, 
     if metric is Metric.ALLREDUCE_BUSBW and gpu.nvlink_gbs and not gpu.nvlink_note:
         return q(value) / Fraction(gpu.nvlink_gbs, 2), f"of {gpu.nvlink_gbs // 2} GB/s one-way NVLink"
     return None
+
+
+def _plain(value: Fraction) -> str:
+    """A claimed figure as its decimals (0.543, 430), not as a ratio of integers (543/1000)."""
+    return f"{dec(value, 6).normalize():f}"
+
+
+MFU_PLACES = 6
+"""A training run's MFU is kept to six decimal places (0.369541): a ten-thousandth of a percent."""
+
+
+def training_mfu(p: TrainingThroughput, gpu: GpuSpec) -> Decimal:
+    """A training run's MFU on ``gpu``: its median TFLOP/s per GPU over the steady steps ÷ the model's dense BF16
+    peak. Never the framework's own MFU figure: torchtitan divides by the peak it assumes for its device."""
+    return dec(q(p.median_tflops) / q(gpu.bf16_tflops), MFU_PLACES)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
-from quotetui.io.benchlogs import gemm, health, nccl, smi
+from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, smi, training
 from quotetui.io.benchlogs.common import clean, output_lines
 
 BUNDLE_KEY = "quotetui_probe"
@@ -52,7 +52,11 @@ _MATCHERS: tuple[tuple[str, Callable[[str], bool], Callable[[str], ParsedLog]], 
     ("nccl-tests all_reduce_perf", _is_nccl, nccl.parse_text),
     ("gpu-burn", _is_gpu_burn, health.parse_gpu_burn),
     ("dcgmi diag", _is_dcgm, health.parse_dcgm),
+    ("nvbandwidth", bandwidth.nvbandwidth_matches, bandwidth.parse_nvbandwidth),
+    ("ib_write_bw", bandwidth.ib_write_bw_matches, bandwidth.parse_ib_write_bw),
+    ("training log (Megatron-LM, torchtitan)", training.matches, training.parse),  # before GEMM: it may say TFLOPS
     ("gemm sweep", _is_gemm, gemm.parse),
+    ("npu-smi info", npu.matches, npu.parse),
     ("nvidia-smi topo -m", _is_topology, smi.parse_topology),
     ("nvidia-smi -L", _is_list, smi.parse_list),
     ("nvidia-smi query", _is_query, smi.parse_query),
@@ -75,9 +79,14 @@ _STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("nccl-tests all_reduce_perf", re.compile(r"^# nThread\b|^#\s+size\s+count\s+type\b")),
     ("dcgmi diag", re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|")),
     ("gpu-burn", re.compile(r"^Burning for\b|^Initialized device \d+ with|proc'd:|^\s*Tested \d+ GPUs:")),
+    ("npu-smi info", npu.START),
     ("nvidia-smi topo -m", re.compile(r"^\s*GPU0\s+X\b")),
     ("nvidia-smi -L (MIG)", re.compile(r"^\s+MIG \S+\s+Device\s+\d+: \(UUID: MIG-")),
     ("nvidia-smi query", re.compile(r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S", re.I)),
+    ("nvbandwidth", bandwidth.NVBANDWIDTH_START),
+    ("ib_write_bw", bandwidth.IB_WRITE_BW_START),
+    ("Megatron-LM training log", training.MEGATRON_START),
+    ("torchtitan training log", training.TORCHTITAN_START),
 )
 """The line each tool's output is known by, to tell a file holding two tools' output (a probe run saved with
 ``>>``) from one tool's: such a file is refused, naming where the second one begins, never half-read."""

@@ -1,0 +1,174 @@
+"""Findings about the links a node's logs measure besides AllReduce: copies between GPUs and between host
+and GPU (nvbandwidth: ``nvlink-copy-low``, ``host-copy-low``) and the scale-out NIC (ib_write_bw:
+``ib-bandwidth-low``). Thresholds: ``findings``."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.verification.findings import (
+    HOST_COPY_MIN_GBS,
+    IB_MIN_MESSAGE_BYTES,
+    IB_MIN_SHARE,
+    NVLINK_COPY_MIN_SHARE,
+    Finding,
+    Log,
+    Severity,
+    Sold,
+)
+from quotetui.domain.verification.logs import BandwidthMatrix, IbWriteBw, NvBandwidth
+
+_D2D = re.compile(r"^device_to_device_(bidirectional_)?memcpy_(?:read|write)_(ce|sm)(_(?:read|write)[12]|_total)?$")
+_HOST = re.compile(r"^(?:host_to_device|device_to_host)_memcpy_(?:ce|sm)$")
+
+
+def nvlink_copy_floor(gpu: GpuSpec, m: BandwidthMatrix) -> Fraction | None:
+    """The slowest acceptable GPU-to-GPU copy in ``m`` on ``gpu`` (``NVLINK_COPY_MIN_SHARE``); None when ``m``
+    is no copy between GPUs, or the model has no NVSwitch NVLink to hold it to (PCIe cards, bridged pairs).
+    One direction is held to one-way NVLink; a ``…_total`` (and an SM bidirectional copy, which adds both
+    directions) to both ways."""
+    found = _D2D.match(m.name)
+    if found is None or not m.between_gpus or not m.bandwidth or gpu.nvlink_gbs is None or gpu.nvlink_note:
+        return None
+    both = found.group(3) == "_total" or (bool(found.group(1)) and found.group(2) == "sm" and not found.group(3))
+    return NVLINK_COPY_MIN_SHARE * (Fraction(gpu.nvlink_gbs) if both else Fraction(gpu.nvlink_gbs, 2))
+
+
+def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
+    findings = []
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, NvBandwidth):
+            continue
+        lines: list[str] = []
+        slowest: tuple[Fraction, Decimal, Fraction] | None = None  # (share of its floor, figure, floor)
+        missing = 0
+        for m in p.matrices:
+            if (floor := nvlink_copy_floor(sold.gpu, m)) is None:
+                continue
+            pairs = m.cells()
+            low = sorted((v, r, c) for r, c, v in pairs if v is not None and q(v) < floor)
+            absent = [f"GPU{r}→GPU{c}" for r, c, v in pairs if v is None]
+            if low:
+                v, r, c = low[0]
+                lines.append(
+                    f"{log.label}: {m.name}: {len(low)} of {len(pairs)} pairs under {dec(floor, 0)} GB/s, the "
+                    f"slowest GPU{r}→GPU{c} at {v} GB/s"
+                )
+                if slowest is None or q(v) / floor < slowest[0]:
+                    slowest = (q(v) / floor, v, floor)
+            if absent:
+                missing += len(absent)
+                shown = ", ".join(absent[:4]) + (" …" if len(absent) > 4 else "")
+                lines.append(
+                    f"{log.label}: {m.name}: {len(absent)} of {len(pairs)} pairs N/A (no peer access): {shown}"
+                )
+        if not lines:
+            continue
+        gpu = sold.gpu
+        title = (
+            f"GPU-to-GPU copy {slowest[1]} GB/s, {dec(slowest[2], 0)} expected"
+            if slowest
+            else f"{missing} GPU pair{'s' if missing != 1 else ''} without peer access"
+        )
+        findings.append(
+            Finding(
+                "nvlink-copy-low",
+                Severity.CRITICAL,
+                title,
+                f"On a healthy {gpu.name} board a copy between two GPUs runs at 80-86 % of one-way NVLink "
+                f"({gpu.nvlink_gbs // 2 if gpu.nvlink_gbs else 0} GB/s); under {pct(NVLINK_COPY_MIN_SHARE, 0)} %, "
+                "or no peer access at all, means a degraded or missing NVLink, PCIe paths between the GPUs or no "
+                "NVSwitch. Tensor parallelism and AllReduce run at the speed of the slowest pair.",
+                tuple(lines),
+                (log.evidence_id,),
+            )
+        )
+    return findings
+
+
+def host_copies(logs: list[Log]) -> list[Finding]:
+    findings = []
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, NvBandwidth):
+            continue
+        lines, slowest = [], None
+        for m in p.matrices:
+            if not _HOST.match(m.name) or not m.bandwidth:
+                continue
+            cells = [(v, c) for _, c, v in m.cells() if v is not None]
+            low = sorted((v, c) for v, c in cells if q(v) < HOST_COPY_MIN_GBS)
+            if low:
+                lines.append(
+                    f"{log.label}: {m.name}: {len(low)} of {len(cells)} GPUs under {HOST_COPY_MIN_GBS} GB/s, the "
+                    f"slowest GPU{low[0][1]} at {low[0][0]} GB/s"
+                )
+                slowest = min(slowest, low[0][0]) if slowest is not None else low[0][0]
+        if lines:
+            findings.append(
+                Finding(
+                    "host-copy-low",
+                    Severity.WARNING,
+                    f"host↔GPU copy {slowest} GB/s, under {HOST_COPY_MIN_GBS}",
+                    "A PCIe Gen4 x16 link copies 25-26 GB/s between host memory and a GPU, Gen5 x16 about 50-57; "
+                    f"under {HOST_COPY_MIN_GBS} GB/s the GPU sits on a narrower or older link (Gen3, x8, a riser) "
+                    "or is fed from the far CPU socket. Data loading, checkpoints and offload run at this speed.",
+                    tuple(lines),
+                    (log.evidence_id,),
+                )
+            )
+    return findings
+
+
+def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
+    findings: list[Finding] = []
+    if not sold.inter_gbps_per_gpu:
+        return findings  # no NIC figure on the offer: nothing to hold the run to
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, IbWriteBw):
+            continue
+        row = p.judged()
+        link = [x for x in (p.device, p.link_type, f"MTU {p.mtu}" if p.mtu else None, p.gpu and f"GPU {p.gpu}") if x]
+        on = f" on {', '.join(link)}" if link else ""
+        if row.size < IB_MIN_MESSAGE_BYTES:
+            findings.append(
+                Finding(
+                    "ib-bandwidth-low",
+                    Severity.INFO,
+                    "ib_write_bw run too small to judge",
+                    f"No message of {IB_MIN_MESSAGE_BYTES:,} bytes or more: small messages measure latency, not "
+                    "the link. Rerun ib_write_bw with -a (every size to 8 MiB) or -s 8388608.",
+                    (f"{log.label}: largest message {row.size:,} bytes{on}",),
+                    (log.evidence_id,),
+                )
+            )
+            continue
+        got = q(p.gbps(row.average))
+        per = q(sold.inter_gbps_per_gpu) * (2 if p.bidirectional else 1)
+        if got >= IB_MIN_SHARE * per:
+            continue
+        shown = f"{row.average} {p.unit}" + (f" = {dec(got, 2)} Gb/s" if p.unit != "Gb/sec" else "")
+        both = " (both directions)" if p.bidirectional else ""
+        findings.append(
+            Finding(
+                "ib-bandwidth-low",
+                Severity.WARNING,
+                f"ib_write_bw {dec(got, 2)} Gb/s, {dec(IB_MIN_SHARE * per, 0)} expected",
+                f"The offer sells {sold.inter_gbps_per_gpu} Gb/s of scale-out network per GPU; a healthy NIC moves "
+                f"92-98 % of its line rate with large messages, and under {pct(IB_MIN_SHARE, 0)} % the link trained "
+                "below its rate, the NIC sits on a narrow PCIe link or the far socket, or the port is misconfigured. "
+                "Multi-node training is bound by it.",
+                (
+                    f"{log.label}: BW average {shown} at {row.size:,} bytes{on}{both}",
+                    f"{dec(got, 2)} ÷ {per} Gb/s sold = {pct(got / per, 1)} % (threshold {pct(IB_MIN_SHARE, 0)} %)",
+                ),
+                (log.evidence_id,),
+            )
+        )
+    return findings
