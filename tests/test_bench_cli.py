@@ -226,3 +226,23 @@ def test_a_multi_host_all_reduce_is_shown_against_the_offers_nics(cli: Cli, demo
     _ok(cli, "--db", db, "bench", "import", a3, "--offer", "1", "--json")
     [one] = _ok(cli, "--db", db, "bench", "check", "--offer", "1", "--json")["logs"]
     assert one["summary"].endswith("(NIC Gb/s per GPU not recorded: not judged)")
+
+
+def test_a_file_of_two_tools_is_stored_as_two_logs(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    shared = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+    nccl = (shared / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt").read_text(encoding="utf-8")
+    dcgm = (shared / "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt").read_text(encoding="utf-8")
+    run = tmp_path / "probe-run.txt"  # `all_reduce_perf … >> run.txt; dcgmi diag -r 3 >> run.txt`
+    run.write_text(nccl + dcgm, encoding="utf-8")
+    n = len(nccl.splitlines())
+    db = str(demo_db_path)
+    stored = _ok(cli, "--db", db, "bench", "import", str(run), "--offer", "1", "--json")
+    assert [(log["log"], log["tool"]) for log in stored["logs"]] == [
+        (f"{run} lines 1–{n}", "nccl-tests all_reduce_perf"),
+        (f"{run} lines {n + 1}–{n + len(dcgm.splitlines())}", "dcgmi diag"),
+    ]
+    assert stored["logs"][0]["results"] == ["allreduce_busbw 480.16 GB/s"]
+    found = {f["code"] for f in _ok(cli, "--db", db, "bench", "check", "--offer", "1", "--json")["findings"]}
+    assert "hardware-fault" in found  # the DCGM failure after a healthy AllReduce is not lost
+    again = _ok(cli, "--db", db, "bench", "import", str(run), "--offer", "1", "--json")
+    assert again["added"] == 0 and again["duplicates"] == 2

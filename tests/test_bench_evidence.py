@@ -296,10 +296,22 @@ def test_a_training_log_that_says_tflops_is_not_a_gemm_sweep() -> None:
     assert isinstance(parse_log(noted), TrainingThroughput)
 
 
-def test_two_tools_in_one_file_are_refused() -> None:
-    both = text(NVBW) + text(TITAN)
-    err = refused(both)
-    assert err.line == 34 and "nvbandwidth from line 2, torchtitan training log from line 34" in err.message
+def test_two_tools_in_one_file_are_two_sections() -> None:
+    from quotetui.io.benchlogs.detect import read_log
+
+    both = text(NVBW) + text(TITAN)  # 33 lines of nvbandwidth, then 6 of torchtitan
+    err = refused(both)  # taken as one log (a bundle's command): refused, naming both
+    assert (
+        err.line == 34 and "nvbandwidth from line 1, training log (Megatron-LM, torchtitan) from line 34" in err.message
+    )
+    nv, titan = read_log(both.encode(), "run.txt").sections  # given to bench import: read as two
+    assert (nv.label, nv.parsed.tool, titan.label, titan.parsed.tool) == (
+        "run.txt lines 1–33",
+        "nvbandwidth",
+        "run.txt lines 34–39",
+        "training log",
+    )
+    assert isinstance(titan.parsed, TrainingThroughput) and titan.parsed.median_tflops == Decimal("365.475")
 
 
 # --- findings ------------------------------------------------------------------------------------------------

@@ -270,7 +270,8 @@ def test_dcgm_device_ids_are_checked_against_the_catalog() -> None:
     h200 = Sold(CATALOG.get("h200-sxm"), 8, IntraFabric.NVSWITCH)
     assert "model-mismatch" not in codes(check(h200, h200_log, CATALOG))
     # shared 14 shows 2330 (H100 SXM5) eight times: no mismatch against an H100 offer
-    assert "model-mismatch" not in codes(check(H100, [_shared("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt")], CATALOG))
+    h100_log = [_shared("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt")]
+    assert "model-mismatch" not in codes(check(H100, h100_log, CATALOG))
 
 
 def test_an_npu_not_ok_is_a_hardware_fault() -> None:

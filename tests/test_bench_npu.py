@@ -145,10 +145,20 @@ def test_a_warning_health_is_read_as_printed() -> None:
     assert [n.health for n in _npus(text).npus].count("Warning") == 1 and _npus(text).npus[4].health == "Warning"
 
 
-def test_npu_smi_and_another_tool_in_one_file_are_refused() -> None:
+def test_npu_smi_and_another_tool_in_one_file() -> None:
+    from quotetui.io.benchlogs.detect import read_log
+
     joined = _text(B910) + _text("shared/22-smi-query-a800-6fields-envsnapshot.txt")
-    with pytest.raises(LogError, match="two tools' output in one file: npu-smi info from line 3, nvidia-smi query"):
-        parse_log(joined)
+    with pytest.raises(LogError, match="two tools' output in one file: npu-smi info from line 1, nvidia-smi query"):
+        parse_log(joined)  # as one log
+    npu, smi = read_log(joined.encode(), "node.txt").sections  # as a file given to bench import
+    n = len(_text(B910).splitlines())
+    assert (npu.parsed.tool, npu.label, smi.parsed.tool) == (
+        "npu-smi info",
+        f"node.txt lines 1–{n}",
+        "nvidia-smi query",
+    )
+    assert len(npu.parsed.gpu_names()) == 8
 
 
 def _codes(found: list[Finding]) -> set[str]:

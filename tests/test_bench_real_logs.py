@@ -187,19 +187,83 @@ def test_each_shared_log_is_read_as_its_readme_says(name: str) -> None:
     ("first", "second", "tools"),
     [
         ("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt", "06-nccl-h100-8gpu-1node-healthy-exemplar.txt",
-         "dcgmi diag from line 4, nccl-tests all_reduce_perf from line"),
+         "dcgmi diag from line 1, nccl-tests all_reduce_perf from line 96"),
         ("06-nccl-h100-8gpu-1node-healthy-exemplar.txt", "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt",
          "dcgmi diag from line"),  # a DCGM failure after a healthy AllReduce was silently lost
-        ("04-topo-h100-nv18-spaces-mlengineering.txt", "08-smi-L-h100-mig-exporter.txt", "nvidia-smi -L (MIG)"),
+        ("04-topo-h100-nv18-spaces-mlengineering.txt", "08-smi-L-h100-mig-exporter.txt", "nvidia-smi -L from"),
         ("02-gpuburn-a100-80gb-8gpu-ok-superbench.txt", "10-smi-query-h100-mig-250fields-exporter.txt",
          "nvidia-smi query"),
     ],
 )  # fmt: skip
-def test_two_tools_in_one_file_are_refused_naming_where_the_second_begins(first: str, second: str, tools: str) -> None:
+def test_two_tools_taken_as_one_log_are_refused_naming_where_the_second_begins(
+    first: str, second: str, tools: str
+) -> None:
+    """One log (a probe bundle's command, stored evidence) must be one tool's; a file given to bench import is
+    split instead (below)."""
     joined = _text(first).rstrip("\n") + "\n" + _text(second)
     with pytest.raises(LogError, match="two tools' output in one file") as err:
         parse_log(joined)
     assert tools in str(err.value) and err.value.line is not None and err.value.line > 2
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "tools"),
+    [
+        ("14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt", "06-nccl-h100-8gpu-1node-healthy-exemplar.txt",
+         ("dcgmi diag", "nccl-tests all_reduce_perf")),
+        ("06-nccl-h100-8gpu-1node-healthy-exemplar.txt", "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt",
+         ("nccl-tests all_reduce_perf", "dcgmi diag")),
+        ("04-topo-h100-nv18-spaces-mlengineering.txt", "08-smi-L-h100-mig-exporter.txt",
+         ("nvidia-smi topo -m", "nvidia-smi -L")),
+        ("02-gpuburn-a100-80gb-8gpu-ok-superbench.txt", "10-smi-query-h100-mig-250fields-exporter.txt",
+         ("gpu-burn", "nvidia-smi query")),
+    ],
+)  # fmt: skip
+def test_a_file_of_two_tools_is_read_as_two_sections_with_their_lines(
+    first: str, second: str, tools: tuple[str, str]
+) -> None:
+    from quotetui.io.benchlogs.detect import read_log
+
+    a, b = _text(first).rstrip("\n"), _text(second)
+    joined = a + "\n" + b
+    n_a, n_all = len(a.splitlines()), len(joined.splitlines())
+    sections = read_log(joined.encode(), "run.txt").sections
+    assert tuple(s.parsed.tool for s in sections) == tools
+    # each part ends where the next tool's output (or the prompt typed before it) begins; a lone '#' ending
+    # the nccl-tests output reads as a prompt and goes with the DCGM part, which starts with its command
+    cut = int(sections[0].label.rsplit(" ", 1)[1].split("–")[1])
+    assert cut in (n_a, n_a - 1) and sections[1].label == f"run.txt lines {cut + 1}–{n_all}"
+    assert "".join(s.raw for s in sections) == joined  # nothing lost, nothing repeated
+    for s in sections:
+        assert parse_log(s.raw).tool == s.parsed.tool  # each part is stored alone and reads again as itself
+
+
+def test_the_dcgm_failure_after_a_healthy_all_reduce_is_kept(tmp_path: Path) -> None:
+    from quotetui.domain.verification.logs import DcgmDiag
+    from quotetui.io.benchlogs.detect import read_log
+
+    joined = _text("06-nccl-h100-8gpu-1node-healthy-exemplar.txt") + _text(
+        "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt"
+    )
+    _, dcgm = read_log(joined.encode(), "probe.txt").sections
+    assert isinstance(dcgm.parsed, DcgmDiag) and dcgm.parsed.level == 3  # the typed command came with it
+    assert dcgm.raw.startswith("sh-5.1# /usr/bin/dcgmi diag --run 3")
+    assert [t.name for t in dcgm.parsed.not_passed() if t.result == "Fail"]
+
+
+def test_a_bad_part_refuses_the_file_naming_the_files_line() -> None:
+    from quotetui.io.benchlogs.detect import read_log
+
+    a = _text("04-topo-h100-nv18-spaces-mlengineering.txt").rstrip("\n")
+    b = _text("06-nccl-h100-8gpu-1node-healthy-exemplar.txt")
+    lines = b.splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if line.strip().startswith("8589934592"))
+    lines[row] = lines[row].replace("479.84", "47O.84", 1)
+    joined = a + "\n" + "".join(lines)
+    with pytest.raises(LogError) as err:
+        read_log(joined.encode(), "run.txt")
+    assert err.value.source == "run.txt" and err.value.line == len(a.splitlines()) + row + 1
+    assert "in the nccl-tests all_reduce_perf output at lines" in err.value.message
 
 
 def test_mpirun_tag_output_prefixes_are_removed() -> None:

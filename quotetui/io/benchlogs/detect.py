@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
 from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, smi, training
-from quotetui.io.benchlogs.common import clean, output_lines
+from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines
 
 BUNDLE_KEY = "quotetui_probe"
 
@@ -48,21 +48,77 @@ def _is_query(t: str) -> bool:
     return "," in _first(t)
 
 
-_MATCHERS: tuple[tuple[str, Callable[[str], bool], Callable[[str], ParsedLog]], ...] = (
-    ("nccl-tests all_reduce_perf", _is_nccl, nccl.parse_text),
-    ("gpu-burn", _is_gpu_burn, health.parse_gpu_burn),
-    ("dcgmi diag", _is_dcgm, health.parse_dcgm),
-    ("nvbandwidth", bandwidth.nvbandwidth_matches, bandwidth.parse_nvbandwidth),
-    ("ib_write_bw", bandwidth.ib_write_bw_matches, bandwidth.parse_ib_write_bw),
-    ("training log (Megatron-LM, torchtitan)", training.matches, training.parse),  # before GEMM: it may say TFLOPS
-    ("gemm sweep", _is_gemm, gemm.parse),
-    ("npu-smi info", npu.matches, npu.parse),
-    ("nvidia-smi topo -m", _is_topology, smi.parse_topology),
-    ("nvidia-smi -L", _is_list, smi.parse_list),
-    ("nvidia-smi query", _is_query, smi.parse_query),
-)
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool quotetui reads: how its output is recognised and parsed, and where it begins in a file that
+    holds several tools' output."""
 
-TOOLS = tuple(name for name, _, _ in _MATCHERS) + ("nccl-tests all_reduce_perf (-J)",)
+    name: str
+    matches: Callable[[str], bool]
+    parse: Callable[[str], ParsedLog]
+    start: re.Pattern[str] | None = None  # the line its output is known by (None: it has no such line)
+    lead_in: re.Pattern[str] | None = None  # lines just before ``start`` that are its output too (a header)
+
+
+_TABLE_BORDER = r"^\s*\+[-=+]+\+\s*$"
+TOOLS_READ: tuple[Tool, ...] = (
+    Tool(
+        "nccl-tests all_reduce_perf",
+        _is_nccl,
+        nccl.parse_text,
+        re.compile(r"^# nThread\b|^#\s+size\s+count\s+type\b"),
+        re.compile(r"^#"),
+    ),
+    Tool(
+        "gpu-burn",
+        _is_gpu_burn,
+        health.parse_gpu_burn,
+        re.compile(r"^Burning for\b|^Initialized device \d+ with|proc'd:|^\s*Tested \d+ GPUs:"),
+        re.compile(r"^(?:Using compare file|Run length not specified|GPU \d+: .*\(UUID:)"),
+    ),
+    Tool(
+        "dcgmi diag",
+        _is_dcgm,
+        health.parse_dcgm,
+        re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|"),
+        re.compile(rf"^Successfully ran diagnostic|{_TABLE_BORDER}"),
+    ),
+    Tool("nvbandwidth", bandwidth.nvbandwidth_matches, bandwidth.parse_nvbandwidth, bandwidth.NVBANDWIDTH_START),
+    Tool(
+        "ib_write_bw",
+        bandwidth.ib_write_bw_matches,
+        bandwidth.parse_ib_write_bw,
+        bandwidth.IB_WRITE_BW_START,
+        re.compile(r"^\s*-{20,}\s*$|^\*{20,}\s*$"),
+    ),
+    # before the GEMM sweep: a training log may say TFLOPS
+    Tool("training log (Megatron-LM, torchtitan)", training.matches, training.parse, training.START),
+    Tool("gemm sweep", _is_gemm, gemm.parse, re.compile(r"^\s*Benchmark started on\b")),
+    Tool("npu-smi info", npu.matches, npu.parse, npu.START, re.compile(_TABLE_BORDER)),
+    Tool(
+        "nvidia-smi topo -m",
+        _is_topology,
+        smi.parse_topology,
+        re.compile(r"^\s*GPU0\s+X\b"),
+        re.compile(r"^\s+GPU0\b"),
+    ),
+    Tool(  # a plain -L has no line of its own (gpu-burn prints the same GPU lines); its MIG devices do
+        "nvidia-smi -L",
+        _is_list,
+        smi.parse_list,
+        re.compile(r"^\s+MIG \S+\s+Device\s+\d+: \(UUID: MIG-"),
+        re.compile(r"^GPU \d+: .*\(UUID:"),
+    ),
+    Tool(
+        "nvidia-smi query",
+        _is_query,
+        smi.parse_query,
+        re.compile(r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S", re.I),
+    ),
+)
+"""Every tool, in the order a text is tried against them (the first that matches parses it)."""
+
+TOOLS = tuple(t.name for t in TOOLS_READ) + ("nccl-tests all_reduce_perf (-J)",)
 
 
 def _text(data: bytes, source: str) -> str:
@@ -75,35 +131,63 @@ def _text(data: bytes, source: str) -> str:
         raise LogError("not UTF-8 text", line, source) from exc
 
 
-_STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("nccl-tests all_reduce_perf", re.compile(r"^# nThread\b|^#\s+size\s+count\s+type\b")),
-    ("dcgmi diag", re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|")),
-    ("gpu-burn", re.compile(r"^Burning for\b|^Initialized device \d+ with|proc'd:|^\s*Tested \d+ GPUs:")),
-    ("npu-smi info", npu.START),
-    ("nvidia-smi topo -m", re.compile(r"^\s*GPU0\s+X\b")),
-    ("nvidia-smi -L (MIG)", re.compile(r"^\s+MIG \S+\s+Device\s+\d+: \(UUID: MIG-")),
-    ("nvidia-smi query", re.compile(r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S", re.I)),
-    ("nvbandwidth", bandwidth.NVBANDWIDTH_START),
-    ("ib_write_bw", bandwidth.IB_WRITE_BW_START),
-    ("Megatron-LM training log", training.MEGATRON_START),
-    ("torchtitan training log", training.TORCHTITAN_START),
-)
-"""The line each tool's output is known by, to tell a file holding two tools' output (a probe run saved with
-``>>``) from one tool's: such a file is refused, naming where the second one begins, never half-read."""
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One tool's output inside a file: lines ``first``–``last`` (1-based, inclusive)."""
+
+    tool: str
+    first: int
+    last: int
+    text: str
+
+
+def split(text: str) -> list[Part]:
+    """A file cut where another tool's output begins (a probe run saved with ``>>``, a terminal session pasted
+    whole). A part begins at its tool's ``start`` line, moved up over the prompt, blank and ``lead_in`` lines
+    just above it (the command typed, a table's top border); lines before the first start belong to the first
+    part. One tool's output is one part."""
+    lines = text.splitlines(keepends=True)
+    starts: list[tuple[int, Tool]] = []  # (0-based line, tool) where a part begins
+    current: Tool | None = None
+    for i, line in enumerate(lines):
+        tool = next((t for t in TOOLS_READ if t.start is not None and t.start.search(line)), None)
+        if tool is None or tool is current:
+            continue
+        if current is not None:
+            floor = starts[-1][0] + 1 if starts else 1
+            while i > floor and _leads(lines[i - 1], tool, current):
+                i -= 1
+        starts.append((0 if current is None else i, tool))
+        current = tool
+    if len(starts) <= 1:
+        return [Part(starts[0][1].name if starts else "", 1, len(lines), text)]
+    bounds = [(at, tool) for at, tool in starts]
+    parts = []
+    for k, (at, tool) in enumerate(bounds):
+        end = bounds[k + 1][0] if k + 1 < len(bounds) else len(lines)
+        parts.append(Part(tool.name, at + 1, end, "".join(lines[at:end])))
+    return parts
+
+
+def _leads(line: str, tool: Tool, before: Tool) -> bool:
+    """Whether ``line``, just above where ``tool``'s output starts, is part of it: its own lead-in (a table's
+    top border), or a blank or prompt line that is not the output before it (nccl-tests ends with a lone ``#``)."""
+    if tool.lead_in is not None and tool.lead_in.search(line):
+        return True
+    if before.lead_in is not None and before.lead_in.search(line):
+        return False
+    return not line.strip() or bool(PASTED_PROMPT.match(line))
 
 
 def _one_tool(text: str) -> None:
-    first: dict[str, int] = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        for tool, start in _STARTS:
-            if tool not in first and start.search(line):
-                first[tool] = n
-    if len(first) > 1:
-        (a, at), (b, bt) = sorted(first.items(), key=lambda kv: kv[1])[:2]
+    """A text taken as one log (a probe bundle's command, stored evidence) must be one tool's output."""
+    parts = split(text)
+    if len(parts) > 1:
+        a, b = parts[0], parts[1]
         raise LogError(
-            f"two tools' output in one file: {a} from line {at}, {b} from line {bt}; save each to its own "
-            "file, or import the probe's JSON bundle",
-            bt,
+            f"two tools' output in one file: {a.tool} from line {a.first}, {b.tool} from line {b.first}; save "
+            "each to its own file, or import the probe's JSON bundle",
+            b.first,
         )
 
 
@@ -115,9 +199,9 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
         if stripped.startswith("{"):
             return nccl.parse_json(text)
         _one_tool(text)
-        for _, matches, parse in _MATCHERS:
-            if matches(text):
-                return parse(text)
+        for tool in TOOLS_READ:
+            if tool.matches(text):
+                return tool.parse(text)
     except LogError as exc:
         raise exc.within(source) from None
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
@@ -146,11 +230,28 @@ class ReadLog:
 
 
 def read_log(data: bytes, source: str) -> ReadLog:
-    """A file as the user gives it to ``bench import``: a plain log, or a probe bundle taken whole."""
+    """A file as the user gives it to ``bench import``: a plain log, a file holding several tools' output (each
+    part a section labelled with its lines, ``run.txt lines 41–80``), or a probe bundle taken whole. A part
+    that cannot be read refuses the whole file, naming the file's line."""
     text = _text(data, source)
     if text.lstrip().startswith("{") and BUNDLE_KEY in text[:2000]:
         return _bundle(text, source)
-    return ReadLog((Section(source, text, parse_log(text, source)),))
+    parts = split(clean(text))
+    if len(parts) == 1:
+        return ReadLog((Section(source, text, parse_log(text, source)),))
+    raw = text.splitlines(keepends=True)
+    sections = []
+    for k, part in enumerate(parts):
+        last = part.last if k + 1 < len(parts) else len(raw)  # the prompts clean() dropped stay in the raw text
+        label = f"{source} lines {part.first}–{last}"
+        body = "".join(raw[part.first - 1 : last])
+        try:
+            sections.append(Section(label, body, parse_log(body, label)))
+        except LogError as exc:
+            line = exc.line + part.first - 1 if exc.line is not None else None
+            where = f"{exc.message} (in the {part.tool or 'unrecognised'} output at lines {part.first}–{last})"
+            raise LogError(where, line, source) from None
+    return ReadLog(tuple(sections))
 
 
 def _bundle(text: str, source: str) -> ReadLog:
