@@ -11,8 +11,7 @@ from datetime import UTC, datetime
 from quotetui.domain.verification.logs import LogError, ParsedLog
 from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, smi, training
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines
-
-BUNDLE_KEY = "quotetui_probe"
+from quotetui.probe.gpu_probe import BUNDLE_KEY  # the probe writes it; it must run alone, so it holds the name
 
 
 def _is_nccl(t: str) -> bool:
