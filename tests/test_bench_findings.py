@@ -284,3 +284,12 @@ def test_an_npu_not_ok_is_a_hardware_fault() -> None:
     sick = parse_log("\n".join(lines) + "\n")
     [f] = [f for f in check(ascend, [Log(1, "npu.txt", sick)], CATALOG) if f.code == "hardware-fault"]
     assert f.severity is Severity.CRITICAL and f.title == "npu-smi: 1 of 8 NPUs not OK"
+
+
+def test_gpu_count_from_nvbandwidth() -> None:
+    nvbw = Path(__file__).parent / "fixtures" / "benchlogs" / "nvbandwidth-h100-d2d-read.txt"
+    logs = [Log(1, "nvbw.txt", parse_log(nvbw.read_text(encoding="utf-8")))]  # 8 devices, an 8×8 matrix
+    assert "gpu-count" not in codes(check(H100, logs, CATALOG))
+    sixteen = Sold(CATALOG.get("h100-sxm5"), 16, IntraFabric.NVSWITCH)
+    [f] = [f for f in check(sixteen, logs, CATALOG) if f.code == "gpu-count"]
+    assert f.title == "8 GPUs shown, 16 sold per node"

@@ -13,6 +13,7 @@ from quotetui.domain.verification.logs import (
     DcgmTest,
     GpuBurn,
     NpuSmi,
+    NvBandwidth,
     SmiList,
     SmiQuery,
     Topology,
@@ -60,6 +61,9 @@ def gpus_shown(p: object) -> int | None:
         return len(p.device_ids) or None
     if isinstance(p, AllReduce):
         return p.ranks if p.single_host else None
+    if isinstance(p, NvBandwidth):  # the devices it lists, else the widest GPU-to-GPU matrix
+        widths = [len(m.columns) for m in p.matrices if m.between_gpus]
+        return len(p.devices) or (max(widths) if widths else None)
     return None
 
 
