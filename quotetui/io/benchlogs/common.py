@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9;]{0,12}m")
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9][0-9;]{0,11}m|\[m(?![A-Za-z0-9_])")
 """Terminal colour and cursor codes (``ESC[4m``, a ``grep --color`` paste's ``ESC[01;31m``), and the same
-codes that lost their ESC byte when pasted (``[4mGPU0``): removed once, before any parser reads a log."""
+codes that lost their ESC byte when pasted (``[4mGPU0``, a bare reset ``[m``, but not the ``[m`` of a prompt
+``[mike@gpu01 ~]$``): removed once, before any parser reads a log."""
 
 SHELL_PROMPT = re.compile(
     r"^\s*(?:\[[^\]\n]{1,80}\]|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,200})?|sh-\d+(?:\.\d+)*|bash-\d+(?:\.\d+)*)?"
@@ -60,3 +61,21 @@ def output_lines(text: str) -> list[tuple[int, str]]:
 
 def is_prompt(line: str) -> bool:
     return bool(SHELL_PROMPT.match(line))
+
+
+def physical_lines(text: str) -> list[int]:
+    """The line number, as an editor counts it (by ``\\n``), of each line ``str.splitlines`` yields: gpu-burn
+    repaints its progress with ``\\r``, which ``splitlines`` counts as a line end too."""
+    numbers, line = [], 1
+    for piece in text.splitlines(keepends=True):
+        numbers.append(line)
+        if piece.endswith("\n"):
+            line += 1
+    return numbers
+
+
+def physical(numbers: list[int], line: int | None) -> int | None:
+    """``line`` (1-based, as ``splitlines`` counts) as an editor's line number."""
+    if line is None or not numbers:
+        return line
+    return numbers[min(max(line, 1), len(numbers)) - 1]

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
 from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, smi, training
-from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines
+from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines, physical, physical_lines
 from quotetui.probe.gpu_probe import BUNDLE_KEY  # the probe writes it; it must run alone, so it holds the name
 
 
@@ -55,17 +55,26 @@ class Tool:
     name: str
     matches: Callable[[str], bool]
     parse: Callable[[str], ParsedLog]
-    start: re.Pattern[str] | None = None  # the line its output is known by (None: it has no such line)
+    start: re.Pattern[str] | None = None  # the lines its output is known by (None: it has no such line)
     lead_in: re.Pattern[str] | None = None  # lines just before ``start`` that are its output too (a header)
+    again: re.Pattern[str] | None = None  # the line one run begins with: a second one is a second run
+    own: re.Pattern[str] | None = None  # other lines that are its output wherever they stand (nccl's ``#``)
+
+    def claims(self, line: str) -> bool:
+        return any(p is not None and p.search(line) for p in (self.start, self.lead_in, self.own))
 
 
 _TABLE_BORDER = r"^\s*\+[-=+]+\+\s*$"
+_GPU_LINE = r"^GPU \d+: .*\(UUID: GPU-"
+_QUERY_HEADER = r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S"
 TOOLS_READ: tuple[Tool, ...] = (
     Tool(
         "nccl-tests all_reduce_perf",
         _is_nccl,
         nccl.parse_text,
         re.compile(r"^# nThread\b|^#\s+size\s+count\s+type\b"),
+        re.compile(r"^# Collective test starting"),
+        re.compile(r"^# nThread\b"),
         re.compile(r"^#"),
     ),
     Tool(
@@ -73,7 +82,8 @@ TOOLS_READ: tuple[Tool, ...] = (
         _is_gpu_burn,
         health.parse_gpu_burn,
         re.compile(r"^Burning for\b|^Initialized device \d+ with|proc'd:|^\s*Tested \d+ GPUs:"),
-        re.compile(r"^(?:Using compare file|Run length not specified|GPU \d+: .*\(UUID:)"),
+        re.compile(rf"^(?:Using compare file|Run length not specified)|{_GPU_LINE}"),
+        re.compile(r"^Burning for\b"),
     ),
     Tool(
         "dcgmi diag",
@@ -81,38 +91,60 @@ TOOLS_READ: tuple[Tool, ...] = (
         health.parse_dcgm,
         re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|"),
         re.compile(rf"^Successfully ran diagnostic|{_TABLE_BORDER}"),
+        re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|"),
     ),
-    Tool("nvbandwidth", bandwidth.nvbandwidth_matches, bandwidth.parse_nvbandwidth, bandwidth.NVBANDWIDTH_START),
+    Tool(
+        "nvbandwidth",
+        bandwidth.nvbandwidth_matches,
+        bandwidth.parse_nvbandwidth,
+        bandwidth.NVBANDWIDTH_START,
+        again=re.compile(r"^nvbandwidth Version:"),
+    ),
     Tool(
         "ib_write_bw",
         bandwidth.ib_write_bw_matches,
         bandwidth.parse_ib_write_bw,
         bandwidth.IB_WRITE_BW_START,
         re.compile(r"^\s*-{20,}\s*$|^\*{20,}\s*$"),
-    ),
+    ),  # no ``again``: a loopback run prints the server's and the client's header, one table each
     # before the GEMM sweep: a training log may say TFLOPS
     Tool("training log (Megatron-LM, torchtitan)", training.matches, training.parse, training.START),
-    Tool("gemm sweep", _is_gemm, gemm.parse, re.compile(r"^\s*Benchmark started on\b")),
-    Tool("npu-smi info", npu.matches, npu.parse, npu.START, re.compile(_TABLE_BORDER)),
+    Tool(
+        "gemm sweep",
+        _is_gemm,
+        gemm.parse,
+        re.compile(r"^\s*Benchmark started on\b"),
+        again=re.compile(r"^\s*Benchmark started on\b"),
+    ),
+    Tool(
+        "npu-smi info",
+        npu.matches,
+        npu.parse,
+        npu.START,
+        re.compile(_TABLE_BORDER),
+        re.compile(r"^\|\s*npu-smi\s+\S+\s+Version:"),
+    ),
     Tool(
         "nvidia-smi topo -m",
         _is_topology,
         smi.parse_topology,
         re.compile(r"^\s*GPU0\s+X\b"),
         re.compile(r"^\s+GPU0\b"),
+        re.compile(r"^\s*GPU0\s+X\b"),
     ),
-    Tool(  # a plain -L has no line of its own (gpu-burn prints the same GPU lines); its MIG devices do
+    Tool(  # gpu-burn prints the same GPU lines: a listing directly before its progress is its own (``split``)
         "nvidia-smi -L",
         _is_list,
         smi.parse_list,
-        re.compile(r"^\s+MIG \S+\s+Device\s+\d+: \(UUID: MIG-"),
-        re.compile(r"^GPU \d+: .*\(UUID:"),
+        re.compile(rf"{_GPU_LINE}|^\s+MIG \S+\s+Device\s+\d+: \(UUID: MIG-"),
+        again=re.compile(r"^GPU 0: "),
     ),
-    Tool(
+    Tool(  # with its header, or without (``noheader``): the probe's field order starts with the index and name
         "nvidia-smi query",
         _is_query,
         smi.parse_query,
-        re.compile(r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S", re.I),
+        re.compile(rf"{_QUERY_HEADER}|^\d+\s*,\s*(?:NVIDIA|Tesla|Quadro|GRID)\b", re.I),
+        again=re.compile(_QUERY_HEADER, re.I),  # two header-less listings: the parser refuses a repeated index
     ),
 )
 """Every tool, in the order a text is tried against them (the first that matches parses it)."""
@@ -141,41 +173,63 @@ class Part:
 
 
 def split(text: str) -> list[Part]:
-    """A file cut where another tool's output begins (a probe run saved with ``>>``, a terminal session pasted
-    whole). A part begins at its tool's ``start`` line, moved up over the prompt, blank and ``lead_in`` lines
-    just above it (the command typed, a table's top border); lines before the first start belong to the first
-    part. One tool's output is one part."""
+    """A file cut where another tool's output, or another run of the same tool, begins (a probe run saved with
+    ``>>``, two nodes' outputs pasted together, a terminal session pasted whole). A part begins at its tool's
+    ``start`` line (for the same tool, at a second ``again`` line), moved up over the prompt, blank and
+    ``lead_in`` lines just above it that the output before does not claim (the command typed, a table's top
+    border); lines before the first start belong to the first part. One run of one tool is one part."""
     lines = text.splitlines(keepends=True)
     starts: list[tuple[int, Tool]] = []  # (0-based line, tool) where a part begins
     current: Tool | None = None
     for i, line in enumerate(lines):
-        tool = next((t for t in TOOLS_READ if t.start is not None and t.start.search(line)), None)
-        if tool is None or tool is current:
-            continue
         if current is not None:
-            floor = starts[-1][0] + 1 if starts else 1
-            while i > floor and _leads(lines[i - 1], tool, current):
-                i -= 1
-        starts.append((0 if current is None else i, tool))
+            if current.again is not None and current.again.search(line):  # its run began above: another run
+                starts.append((_walk_back(lines, i, starts[-1][0], current, current), current))
+                continue
+            if current.claims(line):
+                continue
+        tool = next((t for t in TOOLS_READ if t.start is not None and t.start.search(line)), None)
+        if tool is None:
+            continue
+        at = 0 if current is None else _walk_back(lines, i, starts[-1][0], tool, current)
+        if current is not None and _absorbs(tool, current, lines, starts[-1][0], i):
+            starts[-1] = (starts[-1][0], tool)  # a trimmed gpu-burn paste begins with its own GPU lines
+        else:
+            starts.append((at, tool))
         current = tool
     if len(starts) <= 1:
         return [Part(starts[0][1].name if starts else "", 1, len(lines), text)]
-    bounds = [(at, tool) for at, tool in starts]
     parts = []
-    for k, (at, tool) in enumerate(bounds):
-        end = bounds[k + 1][0] if k + 1 < len(bounds) else len(lines)
+    for k, (at, tool) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
         parts.append(Part(tool.name, at + 1, end, "".join(lines[at:end])))
     return parts
 
 
+def _walk_back(lines: list[str], i: int, part_start: int, tool: Tool, before: Tool) -> int:
+    """Where ``tool``'s output that is known at line ``i`` begins: the lines just above that are its own."""
+    while i > part_start + 1 and _leads(lines[i - 1], tool, before):
+        i -= 1
+    return i
+
+
 def _leads(line: str, tool: Tool, before: Tool) -> bool:
-    """Whether ``line``, just above where ``tool``'s output starts, is part of it: its own lead-in (a table's
-    top border), or a blank or prompt line that is not the output before it (nccl-tests ends with a lone ``#``)."""
+    """Whether ``line``, just above where ``tool``'s output starts, is part of it: not a line the output before
+    claims (nccl-tests ends with a lone ``#``), but its own lead-in (a table's top border) or a blank or prompt."""
+    if before is not tool and before.claims(line):
+        return False
     if tool.lead_in is not None and tool.lead_in.search(line):
         return True
-    if before.lead_in is not None and before.lead_in.search(line):
-        return False
     return not line.strip() or bool(PASTED_PROMPT.match(line))
+
+
+def _absorbs(tool: Tool, before: Tool, lines: list[str], part_start: int, i: int) -> bool:
+    """gpu-burn prints ``GPU 0: … (UUID: …)`` lines like ``nvidia-smi -L``: a listing directly followed (no blank
+    or prompt line) by gpu-burn's progress, without its ``Burning for`` banner, is gpu-burn's own beginning."""
+    if tool.name != "gpu-burn" or before.name != "nvidia-smi -L" or (tool.again and tool.again.search(lines[i])):
+        return False
+    between = [line for line in lines[part_start:i] if line != "\r"]  # a \r repaint is no blank line
+    return all(line.strip() and not PASTED_PROMPT.match(line) for line in between)
 
 
 def _one_tool(text: str) -> None:
@@ -201,8 +255,8 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
         for tool in TOOLS_READ:
             if tool.matches(text):
                 return tool.parse(text)
-    except LogError as exc:
-        raise exc.within(source) from None
+    except LogError as exc:  # its line as an editor counts them (gpu-burn's \r repaints are no line ends)
+        raise LogError(exc.message, physical(physical_lines(text), exc.line), source) from None
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     raise LogError(
         f"not a log quotetui reads (first line {first[:60]!r}); it reads: {', '.join(TOOLS)} and probe bundles",
@@ -239,16 +293,18 @@ def read_log(data: bytes, source: str) -> ReadLog:
     if len(parts) == 1:
         return ReadLog((Section(source, text, parse_log(text, source)),))
     raw = text.splitlines(keepends=True)
+    numbers = physical_lines(text)
     sections = []
     for k, part in enumerate(parts):
         last = part.last if k + 1 < len(parts) else len(raw)  # the prompts clean() dropped stay in the raw text
-        label = f"{source} lines {part.first}–{last}"
+        first_at, last_at = physical(numbers, part.first) or 1, physical(numbers, last) or 1
+        label = f"{source} lines {first_at}–{last_at}"
         body = "".join(raw[part.first - 1 : last])
         try:
             sections.append(Section(label, body, parse_log(body, label)))
         except LogError as exc:
-            line = exc.line + part.first - 1 if exc.line is not None else None
-            where = f"{exc.message} (in the {part.tool or 'unrecognised'} output at lines {part.first}–{last})"
+            line = exc.line + first_at - 1 if exc.line is not None else None
+            where = f"{exc.message} (in the {part.tool or 'unrecognised'} output at lines {first_at}–{last_at})"
             raise LogError(where, line, source) from None
     return ReadLog(tuple(sections))
 

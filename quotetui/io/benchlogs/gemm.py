@@ -58,7 +58,9 @@ def parse(text: str) -> GemmSweep:
         for name, pattern in _FORMATS:
             if found := pattern.match(line):
                 stat, value, shape = _figure(found, line, n)
-                figures.setdefault(stat, (stat, value, shape))
+                if stat in figures:
+                    raise LogError(f"a second {stat!r} figure: two sweeps in one file? import each alone", n)
+                figures[stat] = (stat, value, shape)
                 fmt = fmt or name
                 break
         else:

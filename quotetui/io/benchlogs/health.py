@@ -23,6 +23,9 @@ def parse_gpu_burn(text: str) -> GpuBurn:
         raise LogError(
             "no 'Tested N GPUs:' summary: gpu-burn did not finish (its exit code is 0 even then)", len(lines)
         )
+    again = next((i for i, line in enumerate(lines[at + 1 :], at + 1) if _TESTED.match(line)), None)
+    if again is not None:
+        raise LogError("a second 'Tested N GPUs:' summary: two gpu-burn runs in one file? import each alone", again + 1)
     expected = int(_TESTED.match(lines[at]).group(1))  # type: ignore[union-attr]
     results = []
     for n, line in enumerate(lines[at + 1 :], at + 2):

@@ -60,7 +60,7 @@ def parse_query(text: str) -> SmiQuery:
         raise LogError("no name column: add name to --query-gpu", rows[0][0])
     if not body:
         raise LogError("a header and no GPU rows", rows[0][0])
-    gpus = []
+    gpus: list[SmiGpu] = []
     _cut_last_row(text, body, len(fields))
     for n, line in body:
         cells = [cell.strip() for cell in line.split(", ")]
@@ -70,10 +70,13 @@ def parse_query(text: str) -> SmiQuery:
         name = values["name"]
         if name in _NOT_AVAILABLE or name.replace(".", "").isdigit():
             raise LogError(f"name is {name!r}, not a GPU name", n)
+        index = _integer(values.get("index", ""), "index", n)
+        if index is not None and any(g.index == index for g in gpus):
+            raise LogError(f"GPU index {index} listed twice: two listings in one file? import each alone", n)
         gpus.append(
             SmiGpu(
                 name=name,
-                index=_integer(values.get("index", ""), "index", n),
+                index=index,
                 memory_mib=_integer(values.get("memory.total", ""), "memory.total", n),
                 uuid=_text(values, "uuid"),
                 ecc_uncorrected=_integer(
