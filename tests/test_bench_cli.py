@@ -4,6 +4,7 @@ findings as JSON, and a verified GEMM changing the cost per delivered PFLOP-hour
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from tests.conftest import Cli, sql
@@ -246,3 +247,21 @@ def test_a_file_of_two_tools_is_stored_as_two_logs(cli: Cli, demo_db_path: Path,
     assert "hardware-fault" in found  # the DCGM failure after a healthy AllReduce is not lost
     again = _ok(cli, "--db", db, "bench", "import", str(run), "--offer", "1", "--json")
     assert again["added"] == 0 and again["duplicates"] == 2
+
+
+def test_an_impossible_or_other_dtype_figure_is_never_verified(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    fixtures = Path(__file__).parent / "fixtures" / "benchlogs"
+    titan = (fixtures / "torchtitan-h100-llama3-8b-bf16.txt").read_text(encoding="utf-8")
+    edited = tmp_path / "titan-5000.txt"
+    edited.write_text(re.sub(r"tflops: [\d.]+", "tflops: 5000.00", titan), encoding="utf-8")
+    sweep = (SAMPLES / "h100-clean" / "gemm.txt").read_text(encoding="utf-8")
+    fp32 = tmp_path / "fp32.txt"
+    fp32.write_text(sweep.replace("bfloat16", "float32"), encoding="utf-8")
+    db = str(demo_db_path)
+    stored = _ok(cli, "--db", db, "bench", "import", str(edited), str(fp32), "--offer", "1", "--json")
+    first, second = stored["logs"]
+    assert first["results"] == [] and "(an MFU above 100 %): an impossible measurement" in first["not_verified"]
+    assert second["results"] == [] and second["not_verified"].startswith("a float32 sweep, not a BF16 one")
+    assert _counts(demo_db_path) == (2, 0)
+    report = _ok(cli, "--db", db, "bench", "check", "--offer", "1", "--json")
+    assert "impossible-measurement" in {f["code"] for f in report["findings"]}

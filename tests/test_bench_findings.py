@@ -293,3 +293,41 @@ def test_gpu_count_from_nvbandwidth() -> None:
     sixteen = Sold(CATALOG.get("h100-sxm5"), 16, IntraFabric.NVSWITCH)
     [f] = [f for f in check(sixteen, logs, CATALOG) if f.code == "gpu-count"]
     assert f.title == "8 GPUs shown, 16 sold per node"
+
+
+def test_impossible_measurements_are_flagged_and_never_count() -> None:
+    from quotetui.domain.verification.acceptance import Status, checklist
+    from quotetui.domain.verification.rules import measured
+    from tests.test_bench_formats import Y2025
+
+    # a GEMM "median" of 5000 TFLOPS on an H100 (989 dense BF16): more than the datasheet allows
+    fast = Log(1, "gemm.txt", parse_log(Y2025.replace("782.7 TFLOPS", "5000.0 TFLOPS")))
+    [f] = [f for f in check(H100, [fast], CATALOG) if f.code == "impossible-measurement"]
+    assert f.severity is Severity.CRITICAL
+    assert f.evidence == ("gemm.txt: median 5000.0 TFLOPS is more than the H100 SXM5's 989 TFLOPS peak",)
+    assert "gemm-below-peak" not in codes(check(H100, [fast], CATALOG)) and not measured([fast], H100.gpu)
+    [gemm] = [i for i in checklist(H100, [fast], [], CATALOG) if i.key == "gemm"]
+    assert gemm.status is Status.FAILED and gemm.reason.startswith("impossible-measurement")
+    # a single-host busbw above the 900 GB/s of NVLink an H100 has in both directions together
+    text = (SHARED / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt").read_text(encoding="utf-8")
+    busy = Log(2, "nccl.txt", parse_log(text.replace("479.84", "5000.00").replace("480.16", "5000.00")))
+    assert "impossible-measurement" in codes(check(H100, [busy], CATALOG))
+    # the healthy ones are not flagged: 480.16 GB/s busbw, 782.7 TFLOPS
+    healthy = [Log(3, "n.txt", parse_log(text)), Log(4, "g.txt", parse_log(Y2025))]
+    assert "impossible-measurement" not in codes(check(H100, healthy, CATALOG))
+
+
+def test_a_sweep_in_another_dtype_is_not_judged_or_counted_as_bf16() -> None:
+    from quotetui.domain.verification.acceptance import Status, checklist
+    from quotetui.domain.verification.rules import measured
+    from tests.test_bench_formats import Y2025
+
+    fp8 = Log(
+        1, "fp8.txt", parse_log(Y2025.replace("torch.bfloat16", "torch.float8_e4m3fn").replace("782.7", "1500.0"))
+    )
+    fp32 = Log(2, "fp32.txt", parse_log(Y2025.replace("torch.bfloat16", "torch.float32").replace("782.7", "400.0")))
+    for log in (fp8, fp32):
+        assert not {"gemm-below-peak", "impossible-measurement"} & codes(check(H100, [log], CATALOG))
+        assert not measured([log], H100.gpu)
+        [gemm] = [i for i in checklist(H100, [log], [], CATALOG) if i.key == "gemm"]
+        assert gemm.status is Status.MISSING and gemm.reason == "no BF16 GEMM sweep on a H100 SXM5"

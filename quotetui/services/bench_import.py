@@ -19,6 +19,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog, TrainingThroughput
+from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.rules import training_mfu
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
@@ -152,6 +153,10 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
+    if isinstance(parsed, GemmSweep) and not parsed.half_precision:
+        return f"a {parsed.dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure"
+    if why := impossible(parsed, sold):
+        return f"{why}: an impossible measurement, kept as evidence, not a verified figure"
     if isinstance(parsed, AllReduce) and not parsed.single_host:
         where = f"{len(parsed.hosts)} hosts" if parsed.ranks_listed else "hosts unknown (no '# Rank' lines)"
         return f"an AllReduce across {where}: a scale-out measurement, kept as evidence, not an NVLink figure"

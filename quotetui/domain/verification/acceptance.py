@@ -28,6 +28,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
 from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
+from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
 
 
@@ -137,10 +138,19 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
         p = log.parsed
         if not isinstance(p, GemmSweep):
             continue
-        if not other_model(p.device, sold.gpu, catalog) and (best is None or p.tflops > best[1].tflops):
+        if not p.half_precision or other_model(p.device, sold.gpu, catalog) or impossible(p, sold.gpu):
+            continue  # another dtype, another device, or more than the GPU can do: not this offer's BF16 figure
+        if best is None or p.tflops > best[1].tflops:
             best = (log, p)
     if best is None:
-        return Item("gemm", Status.MISSING, f"no GEMM sweep on a {sold.gpu.name}")
+        bad = [
+            (log, why)
+            for log in logs
+            if isinstance(log.parsed, GemmSweep) and (why := impossible(log.parsed, sold.gpu))
+        ]
+        if bad:
+            return Item("gemm", Status.FAILED, f"impossible-measurement: {bad[0][1]}", tuple(x.label for x, _ in bad))
+        return Item("gemm", Status.MISSING, f"no BF16 GEMM sweep on a {sold.gpu.name}")
     log, p = best
     share = q(p.tflops) / q(sold.gpu.bf16_tflops)
     said = f"{p.statistic} {p.tflops} TFLOPS = {pct(share, 1)} % of {sold.gpu.bf16_tflops}"
@@ -151,14 +161,22 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
 def _allreduce(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     if sold.gpus_per_node < 2:
         return Item("allreduce", Status.NOT_REQUIRED, "one GPU per node")
-    runs = [
+    runs = [  # a run on one host over all the node's GPUs (16 ranks on an 8-GPU node is not one node's run)
         log
         for log in logs
-        if isinstance(log.parsed, AllReduce) and log.parsed.single_host and log.parsed.large_message() is not None
+        if isinstance(p := log.parsed, AllReduce)
+        and p.single_host
+        and p.ranks == sold.gpus_per_node
+        and p.large_message() is not None
+        and not impossible(p, sold.gpu)
     ]
     failing = [f for f in _codes(findings, "allreduce-low") if f.severity.value == "critical"]
     return _found(
-        "allreduce", failing, runs, "large-message busbw as NVLink gives", "no single-host all_reduce_perf with -e 8G"
+        "allreduce",
+        failing,
+        runs,
+        "large-message busbw as NVLink gives",
+        f"no single-host all_reduce_perf on all {sold.gpus_per_node} GPUs with -e 8G",
     )
 
 

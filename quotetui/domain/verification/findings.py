@@ -77,6 +77,7 @@ CODES: dict[str, str] = {
     "mig": "a MIG slice or MIG mode: a fraction of a GPU, not a whole one",
     "pcie-topology": "sold as SXM/NVLink, but GPU-to-GPU paths are PCIe or have fewer NVLinks than the model",
     "model-mismatch": "the GPU the machine reports is not the model sold",
+    "impossible-measurement": "a log reports more than the hardware can: edited, or from another machine",
     "gemm-below-peak": f"verified BF16 GEMM under {int(GEMM_MIN_SHARE * 100)} % of the datasheet dense peak",
     "allreduce-low": "large-message AllReduce bus bandwidth far below what the model's NVLink gives",
     "implausible-claim": "a claim that cannot be true, is rarely true, or that a measurement contradicts",

@@ -132,6 +132,9 @@ class AllReduce:
         return sum(r.wrong for r in self.rows)
 
 
+HALF_PRECISION = frozenset({None, "bfloat16", "bf16", "float16", "fp16", "half"})
+"""The dtypes a GEMM sweep is held to the dense BF16 peak in (None: the sweep did not say; the probe's is BF16)."""
+
 GEMM_PREFERENCE = ("MSMF", "median", "mean", "best", "MAMF", "max")
 """Which of a sweep's figures is judged, first found wins: a sustained figure before a burst. mamf-finder 2026
 prints MSMF (max sustainable, saturated clocks) and MAMF (max achievable, a boost-clock burst); 2025 the best
@@ -158,6 +161,12 @@ class GemmSweep:
             if stat in found:
                 return found[stat]
         raise AssertionError("a sweep has at least one figure")  # the parser guarantees it
+
+    @property
+    def half_precision(self) -> bool:
+        """A BF16 (or FP16: the same tensor-core peak) sweep, or one that names no dtype: the only kind held to
+        the dense BF16 peak, verified, or counted for acceptance (an FP8 or FP32 sweep is evidence only)."""
+        return self.dtype in HALF_PRECISION
 
     def figure(self, statistic: str) -> Decimal | None:
         return next((value for stat, value, _ in self.figures if stat == statistic), None)

@@ -39,11 +39,11 @@ from quotetui.domain.verification.logs import (
     Topology,
     TrainingThroughput,
 )
+from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
-_GEMM_DTYPES = {None, "bfloat16", "bf16", "float16", "fp16", "half"}
 
 
 def _reported(logs: list[Log]) -> Iterator[tuple[str, int | None, Log]]:
@@ -236,7 +236,7 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
     peak = q(sold.gpu.bf16_tflops)
     for log in logs:
         p = log.parsed
-        if not isinstance(p, GemmSweep) or p.dtype not in _GEMM_DTYPES:
+        if not isinstance(p, GemmSweep) or not p.half_precision or impossible(p, sold.gpu):
             continue
         share = q(p.tflops) / peak
         if share >= GEMM_MIN_SHARE:
@@ -321,7 +321,9 @@ def measured(logs: list[Log], gpu: GpuSpec | None = None) -> dict[Metric, tuple[
     for log in logs:
         p = log.parsed
         figure: tuple[Metric, Decimal] | None = None
-        if isinstance(p, GemmSweep):
+        if gpu is not None and impossible(p, gpu):
+            continue  # flagged as an impossible measurement: not held against a claim either way
+        if isinstance(p, GemmSweep) and p.half_precision:
             figure = (Metric.GEMM_TFLOPS, p.tflops)
         elif isinstance(p, TrainingThroughput) and gpu is not None:
             figure = (Metric.MFU, training_mfu(p, gpu))
@@ -435,6 +437,7 @@ def check(
         + _model(logs, sold, catalog)
         + _topology(logs, sold)
         + _gemm(logs, sold)
+        + impossible_measurements(logs, sold.gpu)
         + _allreduce(logs, sold)
         + scale_out_findings(logs, sold)
         + nvlink_copies(logs, sold)

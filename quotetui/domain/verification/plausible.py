@@ -1,0 +1,60 @@
+"""Measurements no hardware can produce: a log edited by hand, or taken from another machine and relabelled.
+Such a figure is flagged (``impossible-measurement``), kept as evidence, and never becomes a verified figure,
+an acceptance pass or a better price per delivered PFLOP-hour.
+
+The bounds are the datasheet's own ceilings, so no healthy run comes near them: a GEMM sweep or a training run
+above the model's dense BF16 peak (an MFU above 1); a single-host AllReduce bus bandwidth, or an nvbandwidth copy
+between two GPUs, above the model's NVLink bandwidth per GPU both ways together (a healthy H100 node measures
+480 GB/s of busbw against 900, a copy 371 against 900).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from quotetui.domain.economics.exact import q
+from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.verification.findings import Finding, Log, Severity
+from quotetui.domain.verification.logs import AllReduce, GemmSweep, NvBandwidth, ParsedLog, TrainingThroughput
+
+
+def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
+    """Why ``parsed`` reports more than a ``gpu`` can do ("" when it does not)."""
+    peak = q(gpu.bf16_tflops)
+    if isinstance(parsed, GemmSweep) and parsed.half_precision and q(parsed.tflops) > peak:
+        return f"{parsed.statistic} {parsed.tflops} TFLOPS is more than the {gpu.name}'s {gpu.bf16_tflops} TFLOPS peak"
+    if isinstance(parsed, TrainingThroughput) and q(parsed.median_tflops) > peak:
+        return (
+            f"{parsed.median_tflops} TFLOP/s per GPU is more than the {gpu.name}'s {gpu.bf16_tflops} TFLOPS peak "
+            "(an MFU above 100 %)"
+        )
+    links = Decimal(gpu.nvlink_gbs) if gpu.nvlink_gbs and not gpu.nvlink_note else None
+    if links is None:
+        return ""
+    large = parsed.large_message() if isinstance(parsed, AllReduce) and parsed.single_host else None
+    if large is not None and large.busbw > links:
+        return f"busbw {large.busbw} GB/s is more than the {gpu.name}'s {links} GB/s of NVLink per GPU"
+    if isinstance(parsed, NvBandwidth):
+        cells = [v for m in parsed.matrices if m.between_gpus and m.bandwidth for _, _, v in m.cells() if v is not None]
+        if cells and max(cells) > links:
+            return f"a copy of {max(cells)} GB/s between two GPUs is more than the {gpu.name}'s {links} GB/s of NVLink"
+    return ""
+
+
+def impossible_measurements(logs: list[Log], gpu: GpuSpec) -> list[Finding]:
+    found = []
+    for log in logs:
+        if why := impossible(log.parsed, gpu):
+            found.append(
+                Finding(
+                    "impossible-measurement",
+                    Severity.CRITICAL,
+                    f"impossible measurement: {why}",
+                    "No healthy or unhealthy machine reports more than the datasheet's ceiling: the log was edited, "
+                    "or comes from another machine. It is kept as evidence, but never counts as a verified figure "
+                    "or for acceptance. Ask for the run again, in front of you or through the probe.",
+                    (f"{log.label}: {why}",),
+                    (log.evidence_id,),
+                )
+            )
+    return found
