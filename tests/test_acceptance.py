@@ -118,7 +118,7 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     db = str(demo_db_path)
     clean = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
     _ok(cli, "--db", db, "bench", "import", *clean, "--offer", "9", "--json")
-    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2027-01-01", "--term-months", "12", "--gpus", "16")
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
     [(contract_id,)] = sql(demo_db_path, "SELECT id FROM contract")
     cid = str(contract_id)
     state = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
@@ -127,6 +127,8 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     refused = cli("--db", db, "acceptance", "accept", "--contract", cid)
     assert refused.code != 0 and "scale_out missing" in refused.err and "acceptance waive" in refused.err
     assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
+    early = cli("--db", db, "acceptance", "accept", "--contract", cid, "--on", "1999-01-01")
+    assert early.code != 0 and "--on: 1999-01-01 is before a year before it starts (2025-05-31)" in early.err
     for bad, said in (
         (["gemm", "--reason", "fine"], "gemm is passed"),
         (["scale-out", "--reason", "  "], "--reason: "),
@@ -134,6 +136,8 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
         (["scale-out", "--reason", "x" * 2001], "--reason: "),
         (["scale-out", "--reason", "x", "--by", ""], "--by: "),
         (["scale-out", "--reason", "x", "--on", "2027-02-30"], "--on: "),
+        (["scale-out", "--reason", "x", "--on", "2199-01-01"], "--on: 2199-01-01 is after today"),
+        (["scale-out", "--reason", "x", "--on", "1999-01-01"], "--on: 1999-01-01 is before a year before it starts"),
         (["scale-out", "--reason", "a\x1b[31mred"], "control character"),
     ):
         result = cli("--db", db, "acceptance", "waive", *bad, "--contract", cid)
@@ -141,20 +145,24 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     assert sql(demo_db_path, "SELECT COUNT(*) FROM acceptance_waiver") == [(0,)]
     waived = _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", cid, "--reason",
                  "two-node run booked for week 2; one node suffices for the first job", "--by", "Li Wei",
-                 "--on", "2027-01-02", "--json")  # fmt: skip
+                 "--on", "2026-06-02", "--json")  # fmt: skip
     [item] = [i for i in waived["items"] if i["item"] == "scale_out"]
     assert (item["status"], item["underlying"], item["waiver"]["by"]) == ("waived", "missing", "Li Wei")
-    accepted = _ok(cli, "--db", db, "acceptance", "accept", "--contract", cid, "--on", "2027-01-03", "--json")
-    assert accepted["accepted_on"] == "2027-01-03"
+    accepted = _ok(cli, "--db", db, "acceptance", "accept", "--contract", cid, "--on", "2026-06-03", "--json")
+    assert accepted["accepted_on"] == "2026-06-03"
     assert sql(demo_db_path, "SELECT accepted_on FROM contract")[0][0] in (
-        "2027-01-03",
-        __import__("datetime").date(2027, 1, 3),
+        "2026-06-03",
+        __import__("datetime").date(2026, 6, 3),
     )
+    again = cli("--db", db, "acceptance", "accept", "--contract", cid, "--on", "2026-06-04")
+    assert again.code != 0 and "was accepted on 2026-06-03" in again.err  # the day is not rewritten
+    rewaive = cli("--db", db, "acceptance", "waive", "scale-out", "--contract", cid, "--reason", "changed")
+    assert rewaive.code != 0 and "was accepted on 2026-06-03" in rewaive.err  # nor what it rested on
     text = cli("--db", db, "acceptance", "show", "--contract", cid).out
-    assert "waived (missing) by Li Wei on 2027-01-02" in text and "accepted on 2027-01-03" in text
-    assert _ok(cli, "--db", db, "contracts", "show", cid, "--json")["accepted_on"] == "2027-01-03"
+    assert "waived (missing) by Li Wei on 2026-06-02" in text and "accepted on 2026-06-03" in text
+    assert _ok(cli, "--db", db, "contracts", "show", cid, "--json")["accepted_on"] == "2026-06-03"
     assert (
-        "  accepted on 2027-01-03 (quotetui acceptance show --contract 1)"
+        "  accepted on 2026-06-03 (quotetui acceptance show --contract 1)"
         in cli("--db", db, "contracts", "show", cid).out
     )
 
@@ -162,6 +170,8 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
 def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:
     db = str(demo_db_path)
     assert "give --offer ID or --contract ID" in cli("--db", db, "acceptance", "show").err
+    both = cli("--db", db, "acceptance", "show", "--offer", "9", "--contract", "1").err
+    assert "not both" in both
     assert "no contract #99" in cli("--db", db, "acceptance", "show", "--contract", "99").err
     state = _ok(cli, "--db", db, "acceptance", "show", "--offer", "9", "--nodes", "3", "--json")
     assert state["nodes"] == 3 and {i["status"] for i in state["items"]} == {"missing"}
@@ -180,9 +190,9 @@ def test_the_export_has_an_acceptance_sheet(cli: Cli, demo_db_path: Path, tmp_pa
     db = str(demo_db_path)
     clean = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
     _ok(cli, "--db", db, "bench", "import", *clean, "--offer", "9", "--json")
-    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2027-01-01", "--term-months", "12", "--gpus", "16")
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
     _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", "1", "--reason", "later", "--by", "Li",
-        "--on", "2027-01-02", "--json")  # fmt: skip
+        "--on", "2026-06-02", "--json")  # fmt: skip
     out = tmp_path / "cmp.xlsx"
     assert cli("--db", db, "export", str(out)).code == 0
     rows = list(load_workbook(out, read_only=True)["Acceptance"].iter_rows(values_only=True))

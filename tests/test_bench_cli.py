@@ -265,3 +265,20 @@ def test_an_impossible_or_other_dtype_figure_is_never_verified(cli: Cli, demo_db
     assert _counts(demo_db_path) == (2, 0)
     report = _ok(cli, "--db", db, "bench", "check", "--offer", "1", "--json")
     assert "impossible-measurement" in {f["code"] for f in report["findings"]}
+
+
+def test_a_utf16_log_and_a_file_name_with_a_line_break(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    listing = (SAMPLES / "h100-clean" / "smi-list.txt").read_text(encoding="utf-8")
+    u16 = tmp_path / "smi-list-powershell.txt"
+    u16.write_bytes(listing.encode("utf-16"))  # PowerShell's `nvidia-smi -L > file`: UTF-16 with its BOM
+    odd = tmp_path / "node\n1.txt"
+    odd.write_text(listing, encoding="utf-8")
+    db = str(demo_db_path)
+    stored = _ok(cli, "--db", db, "bench", "import", str(u16), "--offer", "9", "--json")
+    assert stored["logs"][0]["tool"] == "nvidia-smi -L"
+    text = cli("--db", db, "bench", "import", str(odd), "--offer", "2")
+    assert text.code == 0 and "node␤1.txt" in text.out and "node\n1.txt" not in text.out
+    ib = Path(__file__).parent / "fixtures" / "benchlogs" / "ib_write_bw-roce-mlx5_0.txt"
+    _ok(cli, "--db", db, "bench", "import", str(ib), "--offer", "9", "--json")  # offer 9 records no NIC figure
+    logs = _ok(cli, "--db", db, "bench", "check", "--offer", "9", "--json")["logs"]
+    assert logs[-1]["summary"].endswith("(NIC Gb/s per GPU not recorded: not judged)")

@@ -168,7 +168,8 @@ def test_garbled_allreduce_names_its_line() -> None:
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        (b"", "not a log quotetui reads"),
+        (b"", "empty: no tool output"),
+        (b"root@node1:~# \n\n", "empty: no tool output"),
         (b"hello world\nthis is not a log\n", "not a log quotetui reads (first line 'hello world')"),
         (b"\x00\x01\x02binary", "binary content"),
         (b"GPU 0: \xff\xfe broken", "not UTF-8 text"),

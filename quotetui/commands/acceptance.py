@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
-from quotetui.commands.output import say
+from quotetui.commands.output import one_line, say
 from quotetui.domain.verification.acceptance import ITEMS
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
@@ -38,13 +38,13 @@ def _print(state: object) -> None:
     nodes = f"{state.nodes} node{'s' if state.nodes != 1 else ''}"
     say(f"{state.subject}: {state.offer} ({nodes})")
     for item in state.items:
-        say(f"  {MARKS[item.status.value]} {item.title:<34} {item.status.value:<12} {item.reason}")
+        say(f"  {MARKS[item.status.value]} {item.title:<34} {item.status.value:<12} {one_line(item.reason)}")
         for label in item.evidence:
-            say(f"      · {label}")
+            say(f"      · {one_line(label)}")
         if item.waiver is not None:
             w = item.waiver
             was = item.underlying.value if item.underlying else ""
-            say(f"      waived ({was}) by {w.by} on {w.on.isoformat()}: {w.reason}")
+            say(f"      waived ({was}) by {one_line(w.by)} on {w.on.isoformat()}: {one_line(w.reason)}")
     if state.accepted_on is not None:
         say(f"accepted on {state.accepted_on.isoformat()}")
     elif state.blocking:
@@ -70,8 +70,10 @@ def show(
     from quotetui.domain.errors import BadInput
     from quotetui.services.acceptance import contract_acceptance, offer_acceptance
 
-    if (offer is None) == (contract is None):
+    if offer is None and contract is None:
         raise BadInput("give --offer ID or --contract ID")
+    if offer is not None and contract is not None:
+        raise BadInput("give --offer ID or --contract ID, not both (a contract's checklist is its offer's logs)")
     db = open_db(ctx)
     state = contract_acceptance(db, contract) if contract is not None else offer_acceptance(db, offer or 0, nodes)
     if as_json:
@@ -103,7 +105,8 @@ def accept_contract(ctx: typer.Context, contract: ContractOpt, on: OnOpt = None,
     """Mark the contract accepted; refused while an item failed or is missing without a waiver."""
     from quotetui.services.acceptance import accept
 
-    state = accept(open_db(ctx), contract, _day(on))
+    with flagged({"--on": "--on"}):
+        state = accept(open_db(ctx), contract, _day(on), date.today())
     print_json(state.to_json()) if as_json else _print(state)
 
 

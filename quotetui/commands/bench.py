@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print_json
-from quotetui.commands.output import say
+from quotetui.commands.output import one_line, say
 from quotetui.domain.entities import ID
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
@@ -36,7 +36,7 @@ def import_logs(
         what = "already on record" if s.duplicate else ("; ".join(s.results) or "stored")
         if s.not_verified and not s.duplicate:
             what += f" ({s.not_verified})"
-        say(f"{'=' if s.duplicate else '+'} {s.label}  [{s.tool}]  {what}")
+        say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")
     for line in report.not_run:
         say(f"- not run on the machine: {line}")
     dupes = len(report.stored) - len(report.added)
@@ -58,7 +58,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
     if result.logs:
         say("Evidence:")
         for log in result.logs:
-            say(f"  #{log.evidence_id} {log.label} [{log.tool}]: {log.summary}")
+            say(f"  #{log.evidence_id} {one_line(log.label)} [{log.tool}]: {one_line(log.summary)}")
     else:
         say(
             f"No logs on record: run `quotetui probe --write probe.py` on the trial machine, then "
@@ -70,7 +70,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
         say(f"{MARKS[f.severity.value]} {f.severity.value.upper()} {f.code}: {f.title}")
         say(f"    {f.explanation}")
         for line in f.evidence:
-            say(f"    · {line}")
+            say(f"    · {one_line(line)}")
 
 
 @app.command("codes")

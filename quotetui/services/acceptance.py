@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -131,7 +131,7 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
         raise FieldErrors({"item": f"{item} is {current.status.value} on contract #{contract_id}: nothing to waive"})
     on: date = v["on"] or today
     with db.write() as session:
-        _contract(session, contract_id)
+        _open_for_acceptance(_contract(session, contract_id), on, today, "on")
         existing = session.exec(
             select(AcceptanceWaiver).where(AcceptanceWaiver.contract_id == contract_id, AcceptanceWaiver.item == item)
         ).first()
@@ -141,10 +141,12 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
     return contract_acceptance(db, contract_id)
 
 
-def accept(db: Database, contract_id: int, on: date) -> Acceptance:
+def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     """Moves a contract to accepted on ``on``; refused, naming each blocking item, while one failed or is
-    missing without a waiver."""
+    missing without a waiver; refused once accepted (the day and what it rested on stay as recorded)."""
     state = contract_acceptance(db, contract_id)
+    with db.session() as session:
+        _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
         items = "; ".join(f"{i.key} {i.status.value} ({i.reason})" for i in state.blocking)
         raise BadInput(
@@ -154,6 +156,27 @@ def accept(db: Database, contract_id: int, on: date) -> Acceptance:
         )
     with db.write() as session:
         contract = _contract(session, contract_id)
+        _open_for_acceptance(contract, on, today, "--on")  # again inside the write: two buyers at once
         contract.accepted_on = on
         session.add(contract)
     return contract_acceptance(db, contract_id)
+
+
+EARLIEST_BEFORE_START = timedelta(days=366)
+"""Without a signing day, a contract's acceptance (or a waiver) may be dated at most a year before its start:
+nodes are delivered and accepted shortly before service starts, never years before."""
+
+
+def _open_for_acceptance(contract: Contract, on: date, today: date, what: str) -> None:
+    """Refuses a day after today or before the contract could be accepted, and any change once accepted."""
+    if contract.accepted_on is not None:
+        raise BadInput(
+            f"contract #{contract.id} was accepted on {contract.accepted_on.isoformat()}: its acceptance and the "
+            "waivers it rested on stay as recorded"
+        )
+    earliest = contract.signed_date or contract.start_date - EARLIEST_BEFORE_START
+    if on > today:
+        raise FieldErrors({what: f"{on.isoformat()} is after today ({today.isoformat()})"})
+    if on < earliest:
+        since = "it was signed" if contract.signed_date else "a year before it starts"
+        raise FieldErrors({what: f"{on.isoformat()} is before {since} ({earliest.isoformat()})"})

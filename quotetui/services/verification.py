@@ -116,7 +116,8 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, IbWriteBw):
         row = parsed.judged()
         where = f"{parsed.device or 'device not named'}, {parsed.link_type or 'link type not named'}"
-        return f"BW average {row.average} {parsed.unit} at {row.size:,} B ({where})"
+        unjudged = "" if sold is None or sold.inter_gbps_per_gpu else " (NIC Gb/s per GPU not recorded: not judged)"
+        return f"BW average {row.average} {parsed.unit} at {row.size:,} B ({where}){unjudged}"
     if isinstance(parsed, TrainingThroughput):
         share = f" = {pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1)} % MFU" if sold else ""
         steps = len(parsed.steady)

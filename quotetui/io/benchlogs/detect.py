@@ -153,6 +153,11 @@ TOOLS = tuple(t.name for t in TOOLS_READ) + ("nccl-tests all_reduce_perf (-J)",)
 
 
 def _text(data: bytes, source: str) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # PowerShell's `>` writes UTF-16 with a byte-order mark
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise LogError("UTF-16 text (PowerShell's >) that does not decode: cut short?", source=source) from exc
     if b"\x00" in data:
         raise LogError("binary content (NUL bytes): not a text log", source=source)
     try:
@@ -258,6 +263,8 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
     except LogError as exc:  # its line as an editor counts them (gpu-burn's \r repaints are no line ends)
         raise LogError(exc.message, physical(physical_lines(text), exc.line), source) from None
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if not first or all(not line.strip() or PASTED_PROMPT.match(line) for line in text.splitlines()):
+        raise LogError("empty: no tool output (nothing, or only a shell prompt)", None, source)
     raise LogError(
         f"not a log quotetui reads (first line {first[:60]!r}); it reads: {', '.join(TOOLS)} and probe bundles",
         1 if first else None,

@@ -171,7 +171,7 @@ class ContractDetailScreen(Screen[None]):
     def _show(self, view: ContractView, state: Acceptance | None = None) -> None:
         self.view, self.acceptance = view, state
         self.query_one("#contract").loading = False
-        self.sub_title = f"contract #{view.id} {view.title}"
+        self.sub_title = view.title if view.title == f"contract #{view.id}" else f"contract #{view.id} {view.title}"
         body = render(view, self.qapp.today)
         if state is not None:
             body = Group(body, Text(""), render_acceptance(state))
@@ -203,7 +203,7 @@ class ContractDetailScreen(Screen[None]):
         if database is None:
             return
         try:
-            accept(database, self.contract_id, self.qapp.today)
+            accept(database, self.contract_id, self.qapp.today, self.qapp.today)
         except QuotetuiError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=12)
             return
