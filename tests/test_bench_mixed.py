@@ -120,3 +120,11 @@ def test_a_prompt_in_brackets_is_not_taken_for_a_colour_code() -> None:
     text = "[mike@gpu01 ~]$ nvidia-smi -L\n" + _raw(SAMPLES / "h100-clean" / "smi-list.txt")
     [log] = _read(text)
     assert log.parsed.tool == "nvidia-smi -L" and len(log.parsed.gpu_names()) == 8
+
+
+def test_a_result_row_with_a_garbled_size_is_refused_not_skipped() -> None:
+    text = _raw(SHARED / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt")
+    row = next(i for i, line in enumerate(text.split("\n"), 1) if line.lstrip().startswith("8589934592 "))
+    with pytest.raises(LogError, match="a result row whose size or count is not a whole number") as err:
+        _read(text.replace("  8589934592    2147483648", "  1e30    2147483648", 1))
+    assert err.value.line == row  # the 16 GiB row would have been judged instead

@@ -19,6 +19,10 @@ _RANK = re.compile(
 _THREADS = re.compile(r"nThread\s+(\d+)\s+nGpus\s+(\d+)")
 _AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _DATA = re.compile(r"^\s*\d+\s+\d+\s")
+_ROW_SHAPE = re.compile(
+    r"^\s*\S+\s+\S+\s+(?:float|half|bfloat16|double|u?int(?:8|32|64)|f8e4m3|f8e5m2)\s+(?:sum|prod|max|min|avg|none)\s"
+)
+"""A result row by its type and op columns: one whose size or count is not a whole number is garbled, not chatter."""
 
 
 def _number(token: str, what: str, line: int) -> Decimal:
@@ -72,6 +76,8 @@ def parse_text(text: str) -> AllReduce:
             if columns is None:
                 raise LogError("a result row before the column header", n)
             rows.append(_row(line.split(), columns, n))
+        elif _ROW_SHAPE.match(line):
+            raise LogError(f"a result row whose size or count is not a whole number: {line.strip()[:80]!r}", n)
         # anything else is a comment or MPI / NCCL chatter interleaved with the report
     if columns is None:
         raise LogError("no column header (# size count type ... busbw)")
