@@ -61,7 +61,7 @@ async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db
         rows = {line.split("  ")[0]: " ".join(line.split()) for line in body.splitlines()}
         assert rows["Topology (NVLink)"].startswith("Topology (NVLink) failed pcie-topology: 28 of 28 GPU pairs")
         assert rows["Single-node AllReduce"].startswith("Single-node AllReduce failed allreduce-low: AllReduce 38.00")
-        assert rows["GEMM ≥ 70 % of peak"] == "GEMM ≥ 70 % of peak missing no GEMM sweep on a H100 SXM5"
+        assert rows["GEMM ≥ 70 % of peak"] == "GEMM ≥ 70 % of peak missing no BF16 GEMM sweep on a H100 SXM5"
         assert rows["No ECC errors"].endswith("passed 0 uncorrected ECC errors on every GPU smi-query.csv")
 
         app.pop_screen()
