@@ -128,7 +128,7 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     assert refused.code != 0 and "scale_out missing" in refused.err and "acceptance waive" in refused.err
     assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
     early = cli("--db", db, "acceptance", "accept", "--contract", cid, "--on", "1999-01-01")
-    assert early.code != 0 and "--on: 1999-01-01 is before a year before it starts (2025-05-31)" in early.err
+    assert early.code != 0 and "--on: 1999-01-01 is earlier than a year before it starts (2025-06-01)" in early.err
     for bad, said in (
         (["gemm", "--reason", "fine"], "gemm is passed"),
         (["scale-out", "--reason", "  "], "--reason: "),
@@ -137,7 +137,7 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
         (["scale-out", "--reason", "x", "--by", ""], "--by: "),
         (["scale-out", "--reason", "x", "--on", "2027-02-30"], "--on: "),
         (["scale-out", "--reason", "x", "--on", "2199-01-01"], "--on: 2199-01-01 is after today"),
-        (["scale-out", "--reason", "x", "--on", "1999-01-01"], "--on: 1999-01-01 is before a year before it starts"),
+        (["scale-out", "--reason", "x", "--on", "1999-01-01"], "--on: 1999-01-01 is earlier than a year before"),
         (["scale-out", "--reason", "a\x1b[31mred"], "control character"),
     ):
         result = cli("--db", db, "acceptance", "waive", *bad, "--contract", cid)

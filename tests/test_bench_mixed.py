@@ -128,3 +128,47 @@ def test_a_result_row_with_a_garbled_size_is_refused_not_skipped() -> None:
     with pytest.raises(LogError, match="a result row whose size or count is not a whole number") as err:
         _read(text.replace("  8589934592    2147483648", "  1e30    2147483648", 1))
     assert err.value.line == row  # the 16 GiB row would have been judged instead
+
+
+def test_second_review_cases() -> None:
+    # a listing after gpu-burn's results, with or without the prompt typed before it
+    burn, vgpu = _raw(SAMPLES / "h100-clean" / "gpu_burn.txt"), _raw(SAMPLES / "vgpu-guest" / "smi-list.txt")
+    for joined in (burn + "root@node2:~# nvidia-smi -L\n" + vgpu, burn + vgpu):
+        logs = _read(joined)
+        assert [log.parsed.tool for log in logs] == ["gpu-burn", "nvidia-smi -L"]
+        assert "vgpu" in _codes(check(H100, logs, CATALOG))
+    # two dcgmi tables, two npu-smi tables: two logs each (the first table's closing border stays with it)
+    dcgm = _raw(SAMPLES / "h100-clean" / "dcgmi-diag.txt") + _raw(
+        SHARED / "14-dcgmi-r3-h100-cuinit-fail-nccltests264.txt"
+    )
+    assert [log.parsed.tool for log in _read(dcgm)] == ["dcgmi diag"] * 2
+    npu = _raw(Path(__file__).parent / "fixtures" / "benchlogs" / "npu-smi-info-910b.txt")
+    assert len(_read(npu + npu)) == 2
+    # a blank line before a trimmed gpu-burn paste does not make its GPU lines a listing of their own
+    topo_burn = (
+        _raw(SHARED / "05-topo-2gpu-phb-pcie-mlengineering.txt")
+        + "\n"
+        + _raw(SHARED / "02-gpuburn-a100-80gb-8gpu-ok-superbench.txt")
+    )
+    assert [log.parsed.tool for log in _read(topo_burn)] == ["nvidia-smi topo -m", "gpu-burn"]
+    # result rows after a run's average line (a rows-only second run) are refused, not merged
+    rows_after = _raw(SHARED / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt") + _raw(
+        SHARED / "15-nccl-h100-16rank-rows-only-nccltests294.txt"
+    )
+    with pytest.raises(LogError, match="a result row after the run's '# Avg bus bandwidth' line"):
+        _read(rows_after)
+    # two training runs appended: the step count starts again
+    titan = _raw(Path(__file__).parent / "fixtures" / "benchlogs" / "torchtitan-h100-llama3-8b-bf16.txt")
+    with pytest.raises(LogError, match="the step count starts again"):
+        _read(titan + titan)
+
+
+def test_a_multi_host_busbw_above_nvlink_is_impossible() -> None:
+    text = _raw(SHARED / "07-nccl-h100-16rank-2node-a3mega.txt").replace("338.82", "5000.00")
+    logs = _read(text)
+    assert "impossible-measurement" in _codes(check(H100, logs, CATALOG))
+    from quotetui.domain.verification.acceptance import Status, checklist
+
+    found = check(H100, logs, CATALOG)
+    [item] = [i for i in checklist(H100, logs, found, CATALOG, nodes=2) if i.key == "scale_out"]
+    assert item.status is Status.FAILED and "impossible-measurement" in item.reason

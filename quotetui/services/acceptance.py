@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -162,9 +162,8 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     return contract_acceptance(db, contract_id)
 
 
-EARLIEST_BEFORE_START = timedelta(days=366)
-"""Without a signing day, a contract's acceptance (or a waiver) may be dated at most a year before its start:
-nodes are delivered and accepted shortly before service starts, never years before."""
+# Without a signing day, a contract's acceptance (or a waiver) may be dated at most a year before its start:
+# nodes are delivered and accepted shortly before service starts, never years before.
 
 
 def _open_for_acceptance(contract: Contract, on: date, today: date, what: str) -> None:
@@ -174,9 +173,12 @@ def _open_for_acceptance(contract: Contract, on: date, today: date, what: str) -
             f"contract #{contract.id} was accepted on {contract.accepted_on.isoformat()}: its acceptance and the "
             "waivers it rested on stay as recorded"
         )
-    earliest = contract.signed_date or contract.start_date - EARLIEST_BEFORE_START
+    start = contract.start_date
+    earliest = contract.signed_date or start.replace(
+        year=start.year - 1, day=min(start.day, 28) if start.month == 2 else start.day
+    )
     if on > today:
         raise FieldErrors({what: f"{on.isoformat()} is after today ({today.isoformat()})"})
     if on < earliest:
-        since = "it was signed" if contract.signed_date else "a year before it starts"
-        raise FieldErrors({what: f"{on.isoformat()} is before {since} ({earliest.isoformat()})"})
+        since = "the day it was signed" if contract.signed_date else "a year before it starts"
+        raise FieldErrors({what: f"{on.isoformat()} is earlier than {since} ({earliest.isoformat()})"})

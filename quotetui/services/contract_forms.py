@@ -109,6 +109,8 @@ def save_invoice(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
 
 def waiver_form(state: Acceptance, today: date) -> FormSpec:
     """A waiver of one of the items that block acceptance (only those are offered)."""
+    if state.accepted_on is not None:
+        raise QuotetuiError(f"{state.subject} was accepted on {state.accepted_on.isoformat()}: nothing to waive now")
     blocking = tuple((f"{i.title} ({i.status.value})", i.key) for i in state.blocking)
     if not blocking:
         raise QuotetuiError(f"nothing blocks the acceptance of {state.subject}: no item to waive")

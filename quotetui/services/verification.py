@@ -98,6 +98,8 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         return f"{parsed.ranks} ranks on 1 host, {figure}"
     if isinstance(parsed, GemmSweep):
         share = f" = {pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)} % of peak" if sold else ""
+        if not parsed.half_precision:
+            share = f" (a {parsed.dtype} sweep: not held to the BF16 peak)"
         return f"{parsed.statistic} {parsed.tflops} TFLOPS @ {parsed.shape}{share}"
     if isinstance(parsed, GpuBurn):
         return f"{len(parsed.results) - len(parsed.faulty)} of {len(parsed.results)} GPUs OK"

@@ -170,7 +170,10 @@ def _allreduce(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
         and p.large_message() is not None
         and not impossible(p, sold.gpu)
     ]
-    failing = [f for f in _codes(findings, "allreduce-low") if f.severity.value == "critical"]
+    single = [log for log in logs if isinstance(log.parsed, AllReduce) and log.parsed.single_host]
+    failing = [f for f in _codes(findings, "allreduce-low") if f.severity.value == "critical"] + [
+        f for f in _codes(findings, "impossible-measurement") if any(x.evidence_id in f.evidence_ids for x in single)
+    ]
     return _found(
         "allreduce",
         failing,
@@ -217,7 +220,9 @@ def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int)
             tuple(x.label for x in runs),
         )
     judged = [log for log in runs if isinstance(log.parsed, AllReduce) and scale_out(log.parsed, sold)]
-    failing = _codes(findings, "scale-out-low")
+    failing = _codes(findings, "scale-out-low") + [
+        f for f in _codes(findings, "impossible-measurement") if any(x.evidence_id in f.evidence_ids for x in runs)
+    ]
     none = "no multi-host all_reduce_perf with its rank list"
     return _found("scale_out", failing, judged, "busbw as the NICs allow", none)
 

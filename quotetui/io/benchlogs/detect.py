@@ -59,9 +59,14 @@ class Tool:
     lead_in: re.Pattern[str] | None = None  # lines just before ``start`` that are its output too (a header)
     again: re.Pattern[str] | None = None  # the line one run begins with: a second one is a second run
     own: re.Pattern[str] | None = None  # other lines that are its output wherever they stand (nccl's ``#``)
+    end: re.Pattern[str] | None = None  # the line a run ends with: after it, a start line is another run
+    lead_max: int = 1  # how many ``lead_in`` lines a run begins with at most (a header, a top border)
 
-    def claims(self, line: str) -> bool:
-        return any(p is not None and p.search(line) for p in (self.start, self.lead_in, self.own))
+    def claims(self, line: str, ended: bool = False) -> bool:
+        """Whether ``line`` is this tool's output; once its run has ended only its ``own`` lines are (gpu-burn's
+        GPU lines after its results are another tool's listing)."""
+        patterns = (self.own,) if ended else (self.start, self.lead_in, self.own)
+        return any(p is not None and p.search(line) for p in patterns)
 
 
 _TABLE_BORDER = r"^\s*\+[-=+]+\+\s*$"
@@ -76,6 +81,7 @@ TOOLS_READ: tuple[Tool, ...] = (
         re.compile(r"^# Collective test starting"),
         re.compile(r"^# nThread\b"),
         re.compile(r"^#"),
+        re.compile(r"^#\s*Avg bus bandwidth\b"),
     ),
     Tool(
         "gpu-burn",
@@ -84,6 +90,8 @@ TOOLS_READ: tuple[Tool, ...] = (
         re.compile(r"^Burning for\b|^Initialized device \d+ with|proc'd:|^\s*Tested \d+ GPUs:"),
         re.compile(rf"^(?:Using compare file|Run length not specified)|{_GPU_LINE}"),
         re.compile(r"^Burning for\b"),
+        end=re.compile(r"^\s*Tested \d+ GPUs:"),
+        lead_max=3,
     ),
     Tool(
         "dcgmi diag",
@@ -92,6 +100,7 @@ TOOLS_READ: tuple[Tool, ...] = (
         re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|"),
         re.compile(rf"^Successfully ran diagnostic|{_TABLE_BORDER}"),
         re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|"),
+        lead_max=2,
     ),
     Tool(
         "nvbandwidth",
@@ -180,18 +189,25 @@ class Part:
 def split(text: str) -> list[Part]:
     """A file cut where another tool's output, or another run of the same tool, begins (a probe run saved with
     ``>>``, two nodes' outputs pasted together, a terminal session pasted whole). A part begins at its tool's
-    ``start`` line (for the same tool, at a second ``again`` line), moved up over the prompt, blank and
-    ``lead_in`` lines just above it that the output before does not claim (the command typed, a table's top
-    border); lines before the first start belong to the first part. One run of one tool is one part."""
+    ``start`` line (for the same tool: at an ``again`` line, or at a start line once the run's ``end`` line has
+    passed), moved up over the lead-in lines just above it (a table's top border, at most ``lead_max``) and the
+    prompt and blank lines above those (the command typed); lines before the first start belong to the first
+    part. One run of one tool is one part."""
     lines = text.splitlines(keepends=True)
     starts: list[tuple[int, Tool]] = []  # (0-based line, tool) where a part begins
     current: Tool | None = None
+    ended = False
     for i, line in enumerate(lines):
         if current is not None:
-            if current.again is not None and current.again.search(line):  # its run began above: another run
+            again = current.again is not None and current.again.search(line)
+            if again or (ended and current.start is not None and current.start.search(line)):
                 starts.append((_walk_back(lines, i, starts[-1][0], current, current), current))
+                ended = False
                 continue
-            if current.claims(line):
+            if current.end is not None and current.end.search(line):
+                ended = True
+                continue
+            if current.claims(line, ended):
                 continue
         tool = next((t for t in TOOLS_READ if t.start is not None and t.start.search(line)), None)
         if tool is None:
@@ -201,31 +217,39 @@ def split(text: str) -> list[Part]:
             starts[-1] = (starts[-1][0], tool)  # a trimmed gpu-burn paste begins with its own GPU lines
         else:
             starts.append((at, tool))
-        current = tool
+        current, ended = tool, bool(tool.end is not None and tool.end.search(line))
     if len(starts) <= 1:
         return [Part(starts[0][1].name if starts else "", 1, len(lines), text)]
     parts = []
     for k, (at, tool) in enumerate(starts):
-        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
-        parts.append(Part(tool.name, at + 1, end, "".join(lines[at:end])))
+        stop = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        parts.append(Part(tool.name, at + 1, stop, "".join(lines[at:stop])))
     return parts
 
 
 def _walk_back(lines: list[str], i: int, part_start: int, tool: Tool, before: Tool) -> int:
-    """Where ``tool``'s output that is known at line ``i`` begins: the lines just above that are its own."""
-    while i > part_start + 1 and _leads(lines[i - 1], tool, before):
+    """Where ``tool``'s output that is known at line ``i`` begins: its lead-in lines directly above (at most
+    ``lead_max``, none the output before claims), then the prompt and blank lines above those."""
+    lead = 0
+    while i > part_start + 1 and lead < tool.lead_max and _lead_in(lines[i - 1], tool, before):
+        i, lead = i - 1, lead + 1
+    while (
+        i > part_start + 1
+        and _blank_or_prompt(lines[i - 1])
+        and not (before is not tool and before.claims(lines[i - 1]))
+    ):
         i -= 1
     return i
 
 
-def _leads(line: str, tool: Tool, before: Tool) -> bool:
-    """Whether ``line``, just above where ``tool``'s output starts, is part of it: not a line the output before
-    claims (nccl-tests ends with a lone ``#``), but its own lead-in (a table's top border) or a blank or prompt."""
+def _lead_in(line: str, tool: Tool, before: Tool) -> bool:
     if before is not tool and before.claims(line):
-        return False
-    if tool.lead_in is not None and tool.lead_in.search(line):
-        return True
-    return not line.strip() or bool(PASTED_PROMPT.match(line))
+        return False  # nccl-tests ends with a lone '#': the output before keeps its own lines
+    return tool.lead_in is not None and bool(tool.lead_in.search(line))
+
+
+def _blank_or_prompt(line: str) -> bool:
+    return (not line.strip() and line != "\r") or bool(PASTED_PROMPT.match(line))
 
 
 def _absorbs(tool: Tool, before: Tool, lines: list[str], part_start: int, i: int) -> bool:
@@ -234,7 +258,9 @@ def _absorbs(tool: Tool, before: Tool, lines: list[str], part_start: int, i: int
     if tool.name != "gpu-burn" or before.name != "nvidia-smi -L" or (tool.again and tool.again.search(lines[i])):
         return False
     between = [line for line in lines[part_start:i] if line != "\r"]  # a \r repaint is no blank line
-    return all(line.strip() and not PASTED_PROMPT.match(line) for line in between)
+    while between and _blank_or_prompt(between[0]):  # the blank and prompt lines the listing's part began with
+        between.pop(0)
+    return bool(between) and all(line.strip() and not PASTED_PROMPT.match(line) for line in between)
 
 
 def _one_tool(text: str) -> None:

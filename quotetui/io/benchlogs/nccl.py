@@ -71,10 +71,17 @@ def parse_text(text: str) -> AllReduce:
         elif found := _AVG.match(line):
             avg = _number(found.group(1), "the average bus bandwidth", n)
         elif line.startswith("#") and "busbw" in line and "size" in line:
+            if rows:
+                raise LogError("a second column header after result rows: two runs in one file? import each alone", n)
             columns = line.lstrip("#").split()
         elif _DATA.match(line):
             if columns is None:
                 raise LogError("a result row before the column header", n)
+            if avg is not None:
+                raise LogError(
+                    "a result row after the run's '# Avg bus bandwidth' line: two runs in one file? import each alone",
+                    n,
+                )
             rows.append(_row(line.split(), columns, n))
         elif _ROW_SHAPE.match(line):
             raise LogError(f"a result row whose size or count is not a whole number: {line.strip()[:80]!r}", n)

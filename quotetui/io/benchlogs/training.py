@@ -130,6 +130,12 @@ def parse(text: str) -> TrainingThroughput:
             elif arg := _ARG.match(line):
                 args.setdefault(arg.group(1), arg.group(2))
             continue
+        if found and step <= min(found) < max(found):  # the count started again: a second run appended
+            raise LogError(
+                f"step {step} after step {max(found)}: the step count starts again, so two runs are in one file; "
+                "import each alone",
+                n,
+            )
         found.setdefault(step, []).append(figures)
         last_line[step] = n
     if len(frameworks) > 1:
