@@ -19,9 +19,8 @@ import re
 from decimal import Decimal
 
 from quotetui.domain.entities import MAX_COUNT
-from quotetui.domain.errors import BadInput
-from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import BandwidthMatrix, IbRow, IbWriteBw, LogError, NvBandwidth
+from quotetui.io.benchlogs.common import log_number
 
 NVBANDWIDTH_START = re.compile(r"^nvbandwidth Version:|^Running \w+_(?:ce|sm|tma)\.\s*$", re.M)
 """The line nvbandwidth's output is known by: its version banner, or a testcase starting."""
@@ -36,17 +35,6 @@ _ROW = re.compile(r"^\s*(\d+)\s+(\S.*?)\s*$")
 _SUM = re.compile(r"^SUM (\w+)\s+(\S+)\s*$")
 _VERSION = re.compile(r"^nvbandwidth Version:\s*(\S+)")
 _DEVICE = re.compile(r"^Device (\d+): (.+?)(?: \([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\))?\s*$")
-
-
-def _number(token: str, what: str, line: int) -> Decimal:
-    try:
-        value = parse_number(token, what=what)
-    except BadInput:
-        shown = repr(token) if len(token) <= 40 else f"{token[:40]!r}…"
-        raise LogError(f"{what} is {shown}, not a number", line) from None
-    if value < 0:
-        raise LogError(f"{what} is {token!r}: a negative bandwidth is a broken measurement", line)
-    return value
 
 
 def nvbandwidth_matches(text: str) -> bool:
@@ -113,7 +101,7 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str) -> tuple[Bandwi
             n += 1
             continue
         if found := _SUM.match(line):
-            total = _number(found.group(2), f"SUM {found.group(1)}", n + 1)
+            total = log_number(found.group(2), f"SUM {found.group(1)}", n + 1)
             if not found.group(1).startswith(testcase):
                 raise LogError(f"'SUM {found.group(1)}' inside the testcase {testcase} (a garbled paste?)", n + 1)
             return _checked(BandwidthMatrix(found.group(1), title.strip(), columns, tuple(rows), total), n + 1), n + 1
@@ -123,7 +111,7 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str) -> tuple[Bandwi
         cells = found.group(2).split()
         if len(cells) != len(columns):
             raise LogError(f"{len(cells)} values for {len(columns)} columns (a cut or garbled row)", n + 1)
-        values = tuple(None if c == "N/A" else _number(c, f"{testcase} row {found.group(1)}", n + 1) for c in cells)
+        values = tuple(None if c == "N/A" else log_number(c, f"{testcase} row {found.group(1)}", n + 1) for c in cells)
         rows.append((int(found.group(1)), values))
         n += 1
     where = n + 1 if n < len(lines) else len(lines)
@@ -221,14 +209,14 @@ def parse_ib_write_bw(text: str) -> IbWriteBw:
 def _ib_row(tokens: list[str], extra: int, unit: str, n: int) -> IbRow:
     if len(tokens) != 5 + extra:
         raise LogError(f"{len(tokens)} values for {5 + extra} columns (a cut or garbled row)", n)
-    size = _number(tokens[0], "#bytes", n)
-    iterations = _number(tokens[1], "#iterations", n)
+    size = log_number(tokens[0], "#bytes", n)
+    iterations = log_number(tokens[1], "#iterations", n)
     if size > 1 << 40 or iterations > 10**15:
         raise LogError(f"{tokens[0]} bytes × {tokens[1]} iterations: no run sends that", n)
     return IbRow(
         int(size),
         int(iterations),
-        _number(tokens[2], f"BW peak[{unit}]", n),
-        _number(tokens[3], f"BW average[{unit}]", n),
-        _number(tokens[4], "MsgRate[Mpps]", n),
+        log_number(tokens[2], f"BW peak[{unit}]", n),
+        log_number(tokens[3], f"BW average[{unit}]", n),
+        log_number(tokens[4], "MsgRate[Mpps]", n),
     )

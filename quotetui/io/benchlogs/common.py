@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
+
+from quotetui.domain.errors import BadInput
+from quotetui.domain.numbers import parse_number
+from quotetui.domain.verification.logs import LogError
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9][0-9;]{0,11}m|\[m(?![A-Za-z0-9_])")
 """Terminal colour and cursor codes (``ESC[4m``, a ``grep --color`` paste's ``ESC[01;31m``), and the same
@@ -79,3 +84,20 @@ def physical(numbers: list[int], line: int | None) -> int | None:
     if line is None or not numbers:
         return line
     return numbers[min(max(line, 1), len(numbers)) - 1]
+
+
+def shown(token: str) -> str:
+    """A token as an error message quotes it: in full when short, else its start and its length."""
+    return repr(token) if len(token) <= 40 else f"{token[:40]!r}… ({len(token):,} characters)"
+
+
+def log_number(token: str, what: str, line: int) -> Decimal:
+    """A figure a tool printed, exact, finite and not negative: else a ``LogError`` naming it and its line (the
+    one number parser, so a figure no machine prints, 9e9999999, is refused, not computed with)."""
+    try:
+        value = parse_number(token, what=what)
+    except BadInput:
+        raise LogError(f"{what} is {shown(token)}, not a number", line) from None
+    if not value.is_finite() or value < 0:
+        raise LogError(f"{what} is {shown(token)}: a negative figure is a broken measurement", line)
+    return value

@@ -12,6 +12,7 @@ from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, LogError
+from quotetui.io.benchlogs.common import log_number, shown
 
 _RANK = re.compile(
     r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s+(.+?)\s*$"
@@ -25,24 +26,10 @@ _ROW_SHAPE = re.compile(
 """A result row by its type and op columns: one whose size or count is not a whole number is garbled, not chatter."""
 
 
-def _number(token: str, what: str, line: int) -> Decimal:
-    try:  # the one number parser: a figure no machine prints (9e9999999) is refused, not computed with
-        value = parse_number(token, what=what)
-    except BadInput:
-        raise LogError(f"{what} is {_short(token)}, not a number", line) from None
-    if not value.is_finite() or value < 0:
-        raise LogError(f"{what} is {_short(token)}", line)
-    return value
-
-
-def _short(token: str) -> str:
-    return repr(token) if len(token) <= 40 else f"{token[:40]!r}… ({len(token):,} characters)"
-
-
 def _count(token: str, what: str, line: int) -> int:
-    value = _number(token, what, line)
+    value = log_number(token, what, line)
     if value > MAX_COUNT:
-        raise LogError(f"{what} is {_short(token)}: more than any machine has", line)
+        raise LogError(f"{what} is {shown(token)}: more than any machine has", line)
     return int(value)
 
 
@@ -52,7 +39,7 @@ def _within(count: int) -> None:
 
 
 def _wrong(token: str, line: int) -> int:
-    return 0 if token == "N/A" else int(_number(token, "#wrong", line))
+    return 0 if token == "N/A" else int(log_number(token, "#wrong", line))
 
 
 def parse_text(text: str) -> AllReduce:
@@ -69,7 +56,7 @@ def parse_text(text: str) -> AllReduce:
         elif found := _THREADS.search(line):
             threads = _count(found.group(1), "nThread", n) * _count(found.group(2), "nGpus", n)
         elif found := _AVG.match(line):
-            avg = _number(found.group(1), "the average bus bandwidth", n)
+            avg = log_number(found.group(1), "the average bus bandwidth", n)
         elif line.startswith("#") and "busbw" in line and "size" in line:
             if rows:
                 raise LogError("a second column header after result rows: two runs in one file? import each alone", n)
@@ -115,9 +102,9 @@ def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
     wrong = [i for i, c in enumerate(columns) if c in ("#wrong", "error")]
     if not bus or len(bus) != len(wrong):
         raise LogError(f"unexpected columns: {' '.join(columns)}", n)
-    size = int(_number(tokens[0], "size", n))
-    out_bw = _number(tokens[bus[0]], "busbw", n)
-    in_bw = _number(tokens[bus[1]], "busbw", n) if len(bus) > 1 else None
+    size = int(log_number(tokens[0], "size", n))
+    out_bw = log_number(tokens[bus[0]], "busbw", n)
+    in_bw = log_number(tokens[bus[1]], "busbw", n) if len(bus) > 1 else None
     return AllReduceRow(size, out_bw, in_bw, sum(_wrong(tokens[i], n) for i in wrong))
 
 
@@ -167,13 +154,13 @@ def _json_row(r: object, i: int) -> AllReduceRow:
 
 
 def _json_number(value: Any, what: str) -> Decimal:
-    shown = _short(str(value)) if isinstance(value, (int, Decimal)) else _short(repr(value))
+    said = shown(str(value)) if isinstance(value, (int, Decimal)) else shown(repr(value))
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-        raise LogError(f"{what} is {shown}, not a number")
+        raise LogError(f"{what} is {said}, not a number")
     try:
         number = parse_number(value, what=what)
     except BadInput:
-        raise LogError(f"{what} is {shown}, not a number") from None
+        raise LogError(f"{what} is {said}, not a number") from None
     if number < 0:
-        raise LogError(f"{what} is {shown}")
+        raise LogError(f"{what} is {said}")
     return number

@@ -32,9 +32,8 @@ from fractions import Fraction
 
 from quotetui.domain.economics.exact import ceil
 from quotetui.domain.entities import MAX_COUNT
-from quotetui.domain.errors import BadInput
-from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import LogError, TrainingStep, TrainingThroughput, exact_median
+from quotetui.io.benchlogs.common import log_number
 
 WARMUP_SHARE = Fraction(1, 10)
 """The share of the steps logged that is warm-up (rounded up, at least one step), before the steady steps."""
@@ -69,14 +68,7 @@ def matches(text: str) -> bool:
 
 
 def _number(token: str, what: str, line: int) -> Decimal:
-    try:
-        value = parse_number(token.rstrip("|,"), what=what)
-    except BadInput:
-        shown = repr(token) if len(token) <= 40 else f"{token[:40]!r}…"
-        raise LogError(f"{what} is {shown}, not a number", line) from None
-    if value < 0:
-        raise LogError(f"{what} is {token!r}: a negative throughput is a broken figure", line)
-    return value
+    return log_number(token.rstrip("|,"), what, line)  # "6,344," as torchtitan prints it
 
 
 def parse(text: str) -> TrainingThroughput:
