@@ -299,3 +299,13 @@ def test_show_lists_the_next_key_dates_and_the_incidents(cli: Cli, signed: Path)
     assert "2027-01-01 notice deadline" in shown
     days = [line.split()[0] for line in shown.splitlines() if line.startswith("  20") and line[12:13] == " "]
     assert days and days == sorted(days) and days[0] >= "2026-12-15"  # the next key dates, from the as-of day
+
+
+def test_a_contract_cannot_cover_more_gpus_than_the_offer_has(cli: Cli, demo_db_path: Path) -> None:
+    execute(demo_db_path, "UPDATE offer SET nodes_available = 4 WHERE id = 2")  # 4 nodes × 8 = 32 GPUs on offer
+    db = str(demo_db_path)
+    args = ("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-06-01", "--term-months", "12")
+    refused = cli(*args, "--gpus", "1000")
+    assert refused.code != 0 and "--gpus: 1,000 GPUs, but the offer has 4 node(s) × 8 = 32 GPUs on offer" in refused.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM contract") == [(0,)]
+    assert cli(*args, "--gpus", "32").code == 0  # all of it is fine

@@ -217,3 +217,14 @@ def test_a_bare_percentage_where_a_share_is_asked_says_what_was_meant(typed: str
     assert parse_value(rate, "8%") == parse_value(rate, "0.08") == Decimal("0.08")
     with pytest.raises(BadInput, match=r"^must be at most 50 %$"):
         parse_value(rate, "800")  # beyond any percentage: no guess
+
+
+def test_the_money_limit_says_it_is_exclusive() -> None:
+    from decimal import Decimal
+
+    from quotetui.domain.errors import BadInput
+    from quotetui.domain.money import MAX_MONEY, exact_money_amount
+
+    assert exact_money_amount("999999999999.999999") == Decimal("999999999999.999999")
+    with pytest.raises(BadInput, match=r"must be less than 1,000,000,000,000"):
+        exact_money_amount(str(MAX_MONEY))  # a trillion itself is refused, and the message says so

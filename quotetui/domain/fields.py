@@ -18,7 +18,7 @@ from typing import Any, Literal
 from quotetui.domain.currency import currency_code
 from quotetui.domain.enums import Choice
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
-from quotetui.domain.money import MAX_MONEY, MONEY_PLACES, RATE_PLACES, check_places, plain
+from quotetui.domain.money import MONEY_PLACES, RATE_PLACES, check_places, plain, within_money_limit
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import as_utc, parse_timestamp
@@ -228,9 +228,7 @@ def _int(field: Field, raw: object, *_: object) -> int:
 def _decimal(field: Field, raw: object, percent_input: bool = False) -> Decimal:
     places = {"money": MONEY_PLACES, "ratio": MONEY_PLACES, "rate": RATE_PLACES}.get(field.kind, field.places or 12)
     value = check_places(_number(field, raw, percent_input), places, what="value")
-    if field.kind == "money" and abs(value) >= MAX_MONEY:
-        raise BadInput(f"{value} is too large (limit {MAX_MONEY:,})")
-    return value
+    return within_money_limit(value, what="value") if field.kind == "money" else value
 
 
 def _day(value: date) -> date:

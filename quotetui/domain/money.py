@@ -52,12 +52,16 @@ def check_places(value: Decimal, places: int, *, what: str = "amount") -> Decima
     return value
 
 
+def within_money_limit(amount: Decimal, *, what: str = "amount") -> Decimal:
+    """``amount`` if its magnitude is under :data:`MAX_MONEY` (the bound is exclusive: a trillion is refused)."""
+    if abs(amount) >= MAX_MONEY:
+        raise BadInput(f"{what} {amount} is too large (it must be less than {MAX_MONEY:,})")
+    return amount
+
+
 def exact_money_amount(value: object, *, what: str = "amount") -> Decimal:
     """Validate an amount for storage: exact, at most 6 places, within :data:`MAX_MONEY`."""
-    amount = check_places(to_decimal(value, what=what), MONEY_PLACES, what=what)
-    if abs(amount) >= MAX_MONEY:
-        raise BadInput(f"{what} {amount} is too large (limit {MAX_MONEY:,})")
-    return amount
+    return within_money_limit(check_places(to_decimal(value, what=what), MONEY_PLACES, what=what), what=what)
 
 
 def plain(value: Decimal, min_places: int = 0) -> str:

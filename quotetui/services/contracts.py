@@ -148,6 +148,14 @@ def accept_offer(
             raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
         offer = require_priced(found[0])
         count = gpus if gpus is not None else offer.gpus_per_node
+        if offer.nodes_available is not None and count > offer.nodes_available * offer.gpus_per_node:
+            on_offer = offer.nodes_available * offer.gpus_per_node
+            raise FieldErrors(
+                {
+                    "gpus": f"{count:,} GPUs, but the offer has {offer.nodes_available} node(s) × "
+                    f"{offer.gpus_per_node} = {on_offer:,} GPUs on offer"
+                }
+            )
         seq, options = _revision(offer, revision)
         option, monthly, flat = _agreed(
             offer,
