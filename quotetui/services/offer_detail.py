@@ -104,7 +104,7 @@ def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
                 select(BenchmarkResult).where(BenchmarkResult.offer_id == offer_id).order_by(col(BenchmarkResult.id))
             )
         ]
-        sold = Sold(gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
+        sold = Sold.of(gpu, offer)
         return OfferDetail(
             sold=sold,
             catalog=catalog,

@@ -146,7 +146,7 @@ def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable, hours_per_mon
 
 def sold_as(offer: OfferInput) -> Sold:
     """What the offer says the buyer gets, as the rules judge it."""
-    return Sold(offer.gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
+    return Sold.of(offer.gpu, offer)
 
 
 def _family(offer: OfferInput) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from typing import Protocol
 
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.gpus import GpuSpec
@@ -122,6 +123,15 @@ class Log:
     parsed: ParsedLog
 
 
+class SoldTerms(Protocol):
+    """The fields of an offer the rules judge a log against."""
+
+    gpus_per_node: int
+    intra_fabric: IntraFabric
+    inter_fabric: InterFabric
+    inter_gbps_per_gpu: Decimal | None
+
+
 @dataclass(frozen=True, slots=True)
 class Sold:
     """What the offer says the buyer gets."""
@@ -131,6 +141,11 @@ class Sold:
     intra_fabric: IntraFabric = IntraFabric.UNKNOWN
     inter_fabric: InterFabric = InterFabric.UNKNOWN
     inter_gbps_per_gpu: Decimal | None = None  # scale-out NIC bandwidth per GPU, Gb/s (None: not recorded)
+
+    @classmethod
+    def of(cls, gpu: GpuSpec, offer: SoldTerms) -> Sold:
+        """What an offer (a stored row or the engine's input: both carry these fields) sells, as judged."""
+        return cls(gpu, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric, offer.inter_gbps_per_gpu)
 
     @property
     def nvlink_sold(self) -> bool:
