@@ -14,7 +14,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -32,6 +31,7 @@ from quotetui.tui.screens.compare import CompareScreen
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
+from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
@@ -47,7 +47,7 @@ def _screen(module: str, name: str) -> Screen:
     return getattr(import_module(f"quotetui.tui.screens.{module}"), name)()
 
 
-class QuotetuiApp(App[None]):
+class QuotetuiApp(ReportsWorkerErrors, App[None]):
     TITLE = "quotetui"
     SUB_TITLE = "opening the database…"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
@@ -103,7 +103,7 @@ class QuotetuiApp(App[None]):
         if self.database is not None and self.market is not None and not self.loading:
             self._check_version(self.market.data_version)
 
-    @work(thread=True, exclusive=True, group="poll", exit_on_error=False)
+    @background(group="poll")
     def _check_version(self, seen: int) -> None:
         """Another program's write (the CLI, an import, another buyer on the server) reloads the market."""
         assert self.database is not None
@@ -147,7 +147,7 @@ class QuotetuiApp(App[None]):
         self.loading = True
         self._load(self.scenario_name)
 
-    @work(thread=True, exclusive=True, group="market")
+    @background(group="market")
     def _load(self, scenario: str | None) -> None:
         from quotetui.services.database import open_database
         from quotetui.services.market_view import load_market_view

@@ -1,7 +1,9 @@
-"""A dialog for failures that are not the user's doing: the message, and the details to report."""
+"""A dialog for failures that are not the user's doing: the message, and (with ``QUOTETUI_DEBUG=1`` in the
+environment) the traceback to report. The app stays open behind it."""
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -11,6 +13,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from quotetui.tui.safe import plain
+
+DEBUG_HINT = "quotetui is still running. To see the details to report, start it with QUOTETUI_DEBUG=1."
+
+
+def debugging() -> bool:
+    """Whether tracebacks are shown (``QUOTETUI_DEBUG`` set to anything but empty or 0)."""
+    return os.environ.get("QUOTETUI_DEBUG", "").strip() not in ("", "0")
 
 
 class ErrorDialog(ModalScreen[None]):
@@ -24,8 +33,11 @@ class ErrorDialog(ModalScreen[None]):
         with Vertical(id="error-dialog", classes="dialog"):
             yield Label(plain(self.title_text), classes="dialog-title error")
             yield Static(plain(self.message), id="error-message")
-            with VerticalScroll(id="error-details"):
-                yield Static(plain(self.details))
+            if debugging():
+                with VerticalScroll(id="error-details"):
+                    yield Static(plain(self.details))
+            else:
+                yield Static(DEBUG_HINT, id="error-hint")
             yield Button("Close", variant="error", id="close")
 
     def on_button_pressed(self) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -13,6 +12,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from quotetui.tui.safe import plain
+from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
@@ -25,7 +25,7 @@ def describe(s: ScenarioView) -> str:
     return f"{s.name} — {s.gpu_count} × {s.gpu or 'any GPU'}, {s.months} months at {use}, {s.home_currency}{run}"
 
 
-class ScenarioPicker(ModalScreen[str | None]):
+class ScenarioPicker(ReportsWorkerErrors, ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(self, database: Database, current: str | None) -> None:
@@ -41,7 +41,7 @@ class ScenarioPicker(ModalScreen[str | None]):
         self.query_one(OptionList).loading = True
         self.load()
 
-    @work(thread=True)
+    @background(group="scenarios")
     def load(self) -> None:
         from quotetui.services.scenarios import list_scenarios
 

@@ -6,12 +6,14 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from quotetui.tui.workers import ReportsWorkerErrors
+
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
     from quotetui.tui.app import QuotetuiApp
 
 
-class MarketScreen(Screen[None]):
+class MarketScreen(ReportsWorkerErrors, Screen[None]):
     """A screen that redraws from :attr:`QuotetuiApp.market` whenever it changes."""
 
     @property

@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -22,6 +21,7 @@ from quotetui.domain.money import Money
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.widgets.detail_tables import acceptance_table
+from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.services.acceptance import Acceptance
@@ -121,7 +121,7 @@ def _f(text: str) -> Fraction:
     return Fraction(text)
 
 
-class ContractDetailScreen(Screen[None]):
+class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("i", "incident", "Incident", id="add-incident"),
@@ -150,7 +150,7 @@ class ContractDetailScreen(Screen[None]):
         self.query_one("#contract").loading = True
         self.load()
 
-    @work(thread=True, exclusive=True, group="contract")
+    @background(group="contract")
     def load(self) -> None:
         from quotetui.services.acceptance import contract_acceptance
         from quotetui.services.contract_view import load_contracts
@@ -194,7 +194,7 @@ class ContractDetailScreen(Screen[None]):
             FormScreen(spec, lambda raw, _: save_waiver(db, self.contract_id, raw, today)), self._saved
         )
 
-    @work(thread=True, exclusive=True, group="contract-accept")
+    @background(group="contract-accept")
     def action_accept(self) -> None:
         """Accept the contract today; refused, naming what blocks, while an item fails or is missing."""
         from quotetui.services.acceptance import accept

@@ -1,0 +1,59 @@
+"""Background work in the TUI: every worker is started through :func:`background`, and a failed one is shown
+in the error dialog while the app keeps running.
+
+Textual's own ``@work`` exits the app when a worker raises (``exit_on_error=True``), so an unexpected error
+in one screen's loading (a ``KeyError`` in the offer detail) used to close the whole program. Here no worker
+exits the app: its ``Worker.StateChanged`` message reaches :class:`ReportsWorkerErrors`, the one handler,
+which hands the error to :meth:`QuotetuiApp.show_error`. That message does not bubble, so the app, the market
+screens and the dialogs that start workers each take the mixin (Textual runs a handler of every class in the
+MRO, so a subclass's own ``on_worker_state_changed`` does not hide it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual import work
+from textual.worker import Worker, WorkerState
+
+from quotetui.domain.errors import QuotetuiError
+
+
+def background(*, group: str = "default", exclusive: bool = True) -> Callable[[Any], Any]:
+    """A thread worker that never exits the app on an error. ``exclusive`` (the default) cancels the
+    group's previous run when a new one starts, so the latest input wins."""
+    return work(thread=True, exclusive=exclusive, group=group, exit_on_error=False)
+
+
+def worker_title(worker: Worker[Any]) -> str:
+    """What the user was waiting for, from the worker's group (``"detail"`` → "Offer detail")."""
+    names = {
+        "market": "Loading the market",
+        "detail": "Loading the offer",
+        "contract": "Loading the contract",
+        "contract-accept": "Accepting the contract",
+        "export": "Exporting",
+        "import": "Importing",
+        "bench-import": "Importing benchmark logs",
+        "scenarios": "Loading the scenarios",
+    }
+    return names.get(worker.group, f"Background work ({worker.group})")
+
+
+class ReportsWorkerErrors:
+    """Mixin for the app, screens and dialogs: a worker that failed is shown in the error dialog (a
+    :class:`QuotetuiError` as a notification: it is a message for the user, not a bug)."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        app: Any = getattr(self, "app", self)
+        if not isinstance(error, Exception) or not hasattr(app, "show_error"):
+            return
+        title = worker_title(event.worker)
+        if isinstance(error, QuotetuiError):
+            app.notify(str(error), title=title, severity="error", timeout=10)
+        else:
+            app.show_error(f"{title} failed", error)
