@@ -38,7 +38,7 @@ def test_the_app_runs_in_a_real_terminal(demo_db_path: Path, tmp_path: Path) -> 
         dashboard = _wait_for(session, "Best per GPU model", "Red flags")
         assert "13.70" in dashboard and "impossible" in dashboard
         subprocess.run(["tmux", "send-keys", "-t", session, "o"], check=True)
-        offers = _wait_for(session, "offers · sorted by", "腾讯云")
+        offers = _wait_for(session, "· sorted by Rank", "腾讯云")
         assert "20 of 20 offers" in offers
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         _wait_for(session, "EXITED=0")

@@ -14,6 +14,7 @@ from quotetui.services.database import open_database
 from quotetui.store.models import Offer, QuoteRevision
 from quotetui.tui.app import QuotetuiApp
 from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.offer_rows import at
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
 
@@ -36,6 +37,14 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
     for _ in range(3):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+
+
+async def typed(pilot) -> None:  # type: ignore[no-untyped-def]
+    """After typing into a calculator: it recalculates a moment after the last key, in a worker."""
+    from quotetui.tui.screens.calculator import DEBOUNCE_S
+
+    await pilot.pause(DEBOUNCE_S * 2)
+    await settle(pilot)
 
 
 def plain(content: object, width: int = 200) -> str:
@@ -104,24 +113,25 @@ async def test_filter_and_sort_the_offers(demo_db_path: Path) -> None:
         await settle(pilot)
         table = app.screen.query_one(VirtualTable)
         assert len(table.view_rows) == 20
-        assert table.view_rows[0].cells[1] == "腾讯云"  # rank 1: cost per delivered PFLOP-hour
+        assert [c.label for c in table.columns[:3]] == ["Rank", "ID", "Provider"]
+        assert table.view_rows[0].cells[:3] == ["1", "18", "腾讯云"]  # rank 1: cost per delivered PFLOP-hour
         await pilot.press("slash")
         await pilot.press(*"阿里云")
         await pilot.pause()
-        assert {r.cells[1] for r in table.view_rows} == {"阿里云"} and len(table.view_rows) == 4
+        assert {r.cells[2] for r in table.view_rows} == {"阿里云"} and len(table.view_rows) == 4
         await pilot.press("escape")
         assert len(table.view_rows) == 20
         app.screen.query_one("#gpu-filter", Select).value = "A100 80GB SXM4"
         await pilot.pause()
-        assert {r.cells[3] for r in table.view_rows} == {"A100 80GB SXM4"}
+        assert {r.cells[4] for r in table.view_rows} == {"A100 80GB SXM4"}
         await pilot.press("escape")
-        for _ in range(5):  # '#' → Provider → Offer → GPU → PFLOP-h → GPU-h
+        for _ in range(6):  # Rank → ID → Provider → Offer → GPU → PFLOP-h → GPU-h
             await pilot.press("greater_than_sign")
         assert table.columns[table.sort_column or 0].key == "gpu_hour"
-        prices = [Decimal(r.cells[5].replace(",", "")) for r in table.view_rows]
+        prices = [Decimal(r.cells[6].replace(",", "")) for r in table.view_rows]
         assert prices == sorted(prices)
         await pilot.press("minus")
-        prices = [Decimal(r.cells[5].replace(",", "")) for r in table.view_rows]
+        prices = [Decimal(r.cells[6].replace(",", "")) for r in table.view_rows]
         assert prices == sorted(prices, reverse=True)
 
 
@@ -155,14 +165,14 @@ async def test_switch_scenario_and_every_figure_follows(demo_db_path: Path) -> N
         await settle(pilot)
         await pilot.press("o")
         await settle(pilot)
-        before = {r.key: r.cells[6] for r in app.screen.query_one(VirtualTable).rows}
+        before = {r.key: r.cells[at("tco")] for r in app.screen.query_one(VirtualTable).rows}
         await pilot.press("s")
         await settle(pilot)
         await pilot.press("down", "down", "enter")  # A100 微调 (8 卡, 3 个月, 60 %)
         await settle(pilot)
         assert app.market is not None and app.market.scenario.name.startswith("A100 微调")
         assert "A100 微调" in app.sub_title
-        after = {r.key: r.cells[6] for r in app.screen.query_one(VirtualTable).rows}
+        after = {r.key: r.cells[at("tco")] for r in app.screen.query_one(VirtualTable).rows}
         assert before != after  # the TCO column follows the scenario
         await pilot.press("d")
         await settle(pilot)
@@ -187,8 +197,8 @@ async def test_add_an_offer_through_the_form(demo_db_path: Path) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, FormScreen)
         table = app.screen.query_one(VirtualTable)
-        new = [r for r in table.rows if r.cells[2] == "ecs.gn8v 8×H200（包月）"]
-        assert new and new[0].cells[3] == "H200 SXM" and new[0].cells[1] == "阿里云"
+        new = [r for r in table.rows if r.cells[at("name")] == "ecs.gn8v 8×H200（包月）"]
+        assert new and new[0].cells[at("gpu")] == "H200 SXM" and new[0].cells[at("provider")] == "阿里云"
     assert count_rows(demo_db_path, Offer) == 21
 
 
@@ -274,17 +284,17 @@ async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> N
         assert "power 7,285.71 CNY a month" in result and "spares 10,416.67 CNY a month" in result
         assert "Break-even after 16.97 months" in result
         app.screen.query_one("#rb-rent_monthly", Input).value = "100000"
-        await pilot.pause()
+        await typed(pilot)
         # 2,500,000 ÷ (100,000 − 32,702.38) = 37.1 > 36: no break-even month; only the resale at month 36
         # (book value 1,000,000) brings owning ahead in all, 2,677,285.71 against 3,600,000 of rent
         shown = text_of(app, "#rb-result")
         assert "Break-even: not within 36 months" in shown and "counting the resale at month 36" in shown
         app.screen.query_one("#rb-staff_monthly", Input).value = "20000"
-        await pilot.pause()  # a typed part takes the place of its recorded one, the others stay
+        await typed(pilot)  # a typed part takes the place of its recorded one, the others stay
         assert "staff 20,000.00 CNY a month (given)" in text_of(app, "#rb-notes")
         assert "colocation 15,000.00 CNY a month" in text_of(app, "#rb-notes")
         app.screen.query_one("#rb-capex", Input).value = "-1"
-        await pilot.pause()
+        await typed(pilot)
         assert "Capex (servers, network): must not be negative" in text_of(app, "#rb-result")
 
 
@@ -294,9 +304,10 @@ async def test_training_planner_costs_a_run_per_offer(demo_db_path: Path) -> Non
         await settle(pilot)
         await pilot.press("t")
         await settle(pilot)
+        app.screen.query_one("#tr-gpus", Input).value = "32"  # the default scenario's 8, as the DESIGN check
         app.screen.query_one("#tr-mfu", Input).value = "0.5"
         app.screen.query_one("#tr-scaling", Input).value = "1"
-        await pilot.pause()
+        await typed(pilot)
         result = text_of(app, "#tr-result")
         assert "229.7" in result and "#18" in result  # the DESIGN check, on every H100 offer
 

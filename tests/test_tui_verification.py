@@ -7,6 +7,7 @@ from pathlib import Path
 
 from quotetui.services.bench_import import import_bench
 from quotetui.services.database import open_database
+from quotetui.tui.offer_rows import at
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
 from tests.test_tui import RecordingApp, settle, text_of
@@ -43,9 +44,19 @@ async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db
         await pilot.press("o")  # the offers table
         await settle(pilot)
         table = app.screen.query_one(VirtualTable)
-        flags = {row.key: row.cells[14] for row in table.rows}
+        flags = {row.key: row.cells[at("flags")] for row in table.rows}
         styles = {row.key: row.styles for row in table.rows}
-        assert styles[18] == {14: "bold red"} and styles[8] == {14: "yellow"}
+        assert styles[18] == {at("flags"): "bold red"}
+        # #8 cannot run the scenario: no rank, ✗ and the reason first, in red, listed after every ranked offer
+        assert styles[8] == {at("rank"): "bold red", at("flags"): "bold red"}
+        row8_cells = next(r.cells for r in table.view_rows if r.key == 8)
+        assert row8_cells[at("rank")] == "✗" and row8_cells[at("id")] == "8"
+        assert flags[8].startswith("✗ ") and flags[8].endswith(", ! price-below-market")
+        assert "blocked" not in flags[8] and row8.evaluation is not None
+        assert flags[8] == f"✗ {'; '.join(row8.evaluation.feasibility.blocking)}, ! price-below-market"
+        ranks = [r.cells[at("rank")] for r in table.view_rows]
+        assert ranks.index("✗") == len([x for x in ranks if x.isdigit()])  # every ✗ after every rank
+        assert [x for x in ranks if x.isdigit()] == [str(n) for n in range(1, ranks.index("✗") + 1)]
         assert flags[18] == "✗ allreduce-low, ✗ model-mismatch, ✗ pcie-topology"
 
         app.open_offer(18)

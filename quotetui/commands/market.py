@@ -41,9 +41,7 @@ def offers(
 
     ranking = rank_offers(open_db(ctx), scenario, gpu)
     if as_json:
-        items = [
-            evaluation_json(e, i) | {"scenario": ranking.scenario.name} for i, e in enumerate(ranking.evaluations, 1)
-        ]
+        items = [evaluation_json(e, i) | {"scenario": ranking.scenario.name} for i, e in ranking.ranked]
         items += [
             {
                 "rank": None,
@@ -61,12 +59,12 @@ def offers(
     s = ranking.scenario
     cur = s.home_currency
     rows, blocked = [], []
-    for i, e in enumerate(ranking.evaluations, 1):
-        if not e.feasibility.ok:
+    for i, e in ranking.ranked:
+        if i is None:
             blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
         rows.append(
             [
-                str(i) if e.feasibility.ok else "✗",
+                str(i) if i is not None else "✗",
                 str(e.offer.id),
                 f"{e.offer.provider} {e.offer.name}",
                 e.offer.gpu.name,

@@ -11,7 +11,7 @@ from typing import Any
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import OptionCost, base_option
-from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, positions, rank
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
@@ -38,6 +38,11 @@ class Ranking:
     def offers(self) -> list[OfferInput]:
         """Every offer: the ranked ones, then those that cannot be compared."""
         return [e.offer for e in self.evaluations] + [o for o, _ in self.skipped]
+
+    @property
+    def ranked(self) -> list[tuple[int | None, Evaluation]]:
+        """Each evaluation with its rank (None for an offer the scenario cannot run on: ``positions``)."""
+        return list(zip(positions(self.evaluations), self.evaluations, strict=True))
 
 
 def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
@@ -205,7 +210,7 @@ def ranking_json(r: Ranking) -> dict[str, Any]:
         "scenario": r.scenario.name,
         "as_of": r.on.isoformat(),
         "currency": r.scenario.home_currency,
-        "offers": [evaluation_json(e, i) for i, e in enumerate(r.evaluations, start=1)],
+        "offers": [evaluation_json(e, i) for i, e in r.ranked],
         "not_compared": [{"id": o.id, "provider": o.provider, "name": o.name, "reason": why} for o, why in r.skipped],
     }
 

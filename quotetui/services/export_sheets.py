@@ -63,7 +63,7 @@ def summary(data: ExportData) -> Sheet:
     flags = _flags(data)
 
     def rows() -> Iterator[list[Any]]:
-        for rank, e in enumerate(evaluations, start=1):
+        for rank, e in data.ranking.ranked:
             ok = e.feasibility.ok
 
             def mark(key: str, value: Fraction, ok: bool = ok) -> Styled:
@@ -144,7 +144,7 @@ def offers(data: ExportData) -> Sheet:
         Column("not compared because", 30),
     ]
     columns = template_columns(E.OFFER, {"name": 30, "notes": 30}) + computed
-    by_id: dict[int, tuple[int, Evaluation]] = {e.offer.id: (i, e) for i, e in enumerate(data.ranking.evaluations, 1)}
+    by_id: dict[int, tuple[int | None, Evaluation]] = {e.offer.id: (i, e) for i, e in data.ranking.ranked}
     skipped = {o.id: why for o, why in data.ranking.skipped}
     current = _current_prices(data)
 

@@ -20,6 +20,7 @@ from quotetui.domain.enums import OfferStatus, Provenance
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
+from quotetui.domain.wording import plural
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, due, load_contracts
 from quotetui.services.economics import rank_offers
@@ -116,6 +117,27 @@ class MarketView:
         return next((r for r in self.rows if r.offer.id == offer_id), None)
 
     @property
+    def why_no_best(self) -> str | None:
+        """Why "best per GPU model" is empty (None when it is not): no offers, none comparable, none open,
+        or none the scenario can run on (with the commonest reason)."""
+        if self.best_by_gpu:
+            return None
+        if not self.rows:
+            return "no offers recorded yet: n in the offers table adds one, Ctrl+O imports a workbook"
+        evaluated = [r.evaluation for r in self.rows if r.evaluation is not None]
+        if not evaluated:
+            return f"none of the {plural(len(self.rows), 'offer')} can be compared (see the offers table's Flags)"
+        open_ones = [e for e in evaluated if e.offer.status in OPEN_STATUSES]
+        if not open_ones:
+            return f"none of the {plural(len(evaluated), 'offer')} is open (all accepted, rejected or expired)"
+        reasons = Counter(b for e in open_ones for b in e.feasibility.blocking)
+        commonest, n = reasons.most_common(1)[0]
+        return (
+            f"none of the {plural(len(open_ones), 'open offer')} can run scenario {self.scenario.name!r}; "
+            f"{n} of them because {commonest}"
+        )
+
+    @property
     def evaluations(self) -> list[Evaluation]:
         return [r.evaluation for r in self.rows if r.evaluation is not None]
 
@@ -137,7 +159,7 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
         logs = len(verifier.logs.get(offer.id, []))
         return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs)
 
-    rows = [row(e.offer, e, i, None) for i, e in enumerate(ranking.evaluations, start=1)]
+    rows = [row(e.offer, e, i, None) for i, e in ranking.ranked]
     rows += [row(o, None, None, why) for o, why in ranking.skipped]
     view = MarketView(
         ranking.scenario, ranking.on, rows, audits, fx=ranking.fx, assumptions=ranking.assumptions, data_version=version

@@ -25,9 +25,10 @@ UNIT_SHORT = {
 
 def columns(currency: str) -> list[Column]:
     return [
-        Column("rank", "#", "right", 5),
+        Column("rank", "Rank", "right", 6),
+        Column("id", "ID", "right", 5),
         Column("provider", "Provider", max_width=12),
-        Column("name", "Offer", max_width=26),
+        Column("name", "Offer", max_width=24),
         Column("gpu", "GPU", max_width=14),
         Column("pflop", f"{currency}/PFLOP-h", "right", 12),
         Column("gpu_hour", f"{currency}/GPU-h", "right", 11),
@@ -39,9 +40,16 @@ def columns(currency: str) -> list[Column]:
         Column("status", "Status", max_width=12),
         Column("valid_until", "Valid until", max_width=11),
         Column("config", "Configuration", max_width=30),
-        Column("flags", "Flags", max_width=30),
-        Column("id", "ID", "right", 6),
+        Column("flags", "Flags", max_width=40),
     ]
+
+
+KEYS = [c.key for c in columns("")]
+"""Each column's key in order: a row's sort values and styles are found by key (``at("gpu")``), not by number."""
+
+
+def at(key: str) -> int:
+    return KEYS.index(key)
 
 
 def cells(r: OfferRow) -> list[str]:
@@ -53,7 +61,8 @@ def cells(r: OfferRow) -> list[str]:
     price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNIT_SHORT[base.unit.value]}"
     availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
     return [
-        str(r.rank) if r.rank is not None else "—",
+        str(r.rank) if r.rank is not None else ("✗" if e is not None else "—"),
+        str(o.id),
         o.provider,
         o.name,
         o.gpu.name,
@@ -67,17 +76,28 @@ def cells(r: OfferRow) -> list[str]:
         o.status.value,
         o.valid_until.isoformat() if o.valid_until else "",
         o.configuration,
-        ", ".join(r.flags) if e is not None else (r.problem or ""),
-        str(o.id),
+        ", ".join(flags_of(r)),
     ]
+
+
+def flags_of(r: OfferRow) -> list[str]:
+    """The Flags cell: why an offer is not ranked comes first (the blocking reasons, or why it cannot be
+    compared at all), then the findings."""
+    e = r.evaluation
+    if e is None:
+        return [r.problem or "not compared"]
+    if not e.feasibility.ok:
+        return [f"✗ {'; '.join(e.feasibility.blocking)}", *(f for f in r.flags if f != "blocked")]
+    return r.flags
 
 
 def table_row(r: OfferRow) -> TableRow:
     """A row whose cells are formatted only when drawn; sort values are the engine's own figures."""
     o, e = r.offer, r.evaluation
-    flags = r.flags if e is not None else [r.problem or ""]
+    flags = flags_of(r)
     sort = (
         r.rank,
+        o.id,
         o.provider,
         o.name,
         o.gpu.name,
@@ -92,7 +112,6 @@ def table_row(r: OfferRow) -> TableRow:
         o.valid_until,
         o.configuration,
         ", ".join(flags) or None,
-        o.id,
     )
     search = " ".join(
         (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value, o.region or "")
@@ -100,12 +119,14 @@ def table_row(r: OfferRow) -> TableRow:
     style = "" if e is not None and e.feasibility.ok else "dim"
     styles = None
     if e is None:
-        styles = {14: "yellow"}
+        styles = {at("flags"): "yellow"}
+    elif not e.feasibility.ok:
+        styles = {at("rank"): "bold red", at("flags"): "bold red"}
     elif r.critical or any("impossible" in f for f in flags):
-        styles = {14: "bold red"}
+        styles = {at("flags"): "bold red"}
     elif any(f.startswith("!") or "optimistic" in f for f in flags):
-        styles = {14: "yellow"}
+        styles = {at("flags"): "yellow"}
     return TableRow(o.id, None, sort, search, style, styles, make=partial(cells, r))
 
 
-__all__ = ["cells", "columns", "q", "table_row"]
+__all__ = ["at", "cells", "columns", "flags_of", "q", "table_row"]

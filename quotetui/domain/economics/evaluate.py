@@ -343,3 +343,17 @@ def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:
 def rank(evaluations: list[Evaluation]) -> list[Evaluation]:
     """Feasible offers first, each group by cost per delivered PFLOP-hour, then by total cost."""
     return sorted(evaluations, key=lambda e: (not e.feasibility.ok, e.cost_per_pflop_hour, e.best.total, e.offer.id))
+
+
+def positions(ranked: list[Evaluation]) -> list[int | None]:
+    """The rank each offer of a :func:`rank` ordering shows: the feasible ones 1, 2, 3…; one the scenario
+    cannot run on (``feasibility.blocking``) has no rank (shown ✗, with the reason), wherever it is listed."""
+    out: list[int | None] = []
+    n = 0
+    for e in ranked:
+        if e.feasibility.ok:
+            n += 1
+            out.append(n)
+        else:
+            out.append(None)
+    return out

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Label
 
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
-from quotetui.tui.offer_rows import table_row
+from quotetui.tui.offer_rows import at, table_row
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
 
@@ -89,17 +89,17 @@ class CompareScreen(MarketScreen):
 
     def _facts(self, table: DataTable, rows: list[OfferRow]) -> None:
         formatted = [table_row(r).cells for r in rows]
-        for label, index in (
-            ("Offer", 2),
-            ("GPU", 3),
-            ("Configuration", 13),
-            ("Quoted price", 7),
-            ("Billing", 8),
-            ("Status", 11),
-            ("Valid until", 12),
-            ("Verification", 10),
+        for label, key in (
+            ("Offer", "name"),
+            ("GPU", "gpu"),
+            ("Configuration", "config"),
+            ("Quoted price", "price"),
+            ("Billing", "billing"),
+            ("Status", "status"),
+            ("Valid until", "valid_until"),
+            ("Verification", "verification"),
         ):
-            table.add_row(Text(label), *(Text(cells[index]) for cells in formatted))
+            table.add_row(Text(label), *(Text(cells[at(key)]) for cells in formatted))
         options = (Text(r.evaluation.best.label if r.evaluation else "—") for r in rows)
         table.add_row(Text("Cheapest way to buy"), *options)
         table.add_row(

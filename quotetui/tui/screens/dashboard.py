@@ -9,6 +9,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 
@@ -70,6 +71,8 @@ class DashboardScreen(MarketScreen):
         not_compared = sum(1 for r in m.rows if r.evaluation is None)
         if not_compared:
             status.add_row(Text("not comparable (FX)", style="yellow"), str(not_compared))
+        if not m.rows:
+            status.add_row(Text("no offers yet (o, then n)", style="dim"), "")
         self.query_one("#by-status", Static).update(status)
 
         expiring = _table("Quotes expiring within 14 days", "offer", "valid until", "days", wide="offer")
@@ -101,12 +104,19 @@ class DashboardScreen(MarketScreen):
             if market:
                 cells.append(f"{dec(b.market_median, 2):,}" if b.market_median is not None else "–")
             best.add_row(*cells)
+        if m.why_no_best:
+            why = m.why_no_best
+            best.caption, best.caption_justify = Text(f"{why[:1].upper()}{why[1:]}.", style="yellow"), "left"
         self.query_one("#best", Static).update(best)
 
         flags = _table(f"Red flags: implausible claims ({len(m.red_flags)})", "verdict", "who", "claim", wide="claim")
         for a in m.red_flags[:10]:
             who = a.claim.provider or "market-wide"
             flags.add_row(Text(a.verdict.value, style=VERDICT_STYLE.get(a.verdict.value, "")), who, a.explanation)
+        if not m.red_flags:
+            flags.add_row(
+                Text("none", style="dim"), "", Text("no claim on record is impossible or optimistic", style="dim")
+            )
         if len(m.red_flags) > 10:
             flags.add_row("", "", Text(f"… {len(m.red_flags) - 10} more in the offers' Benchmarks tab", style="dim"))
         self.query_one("#flags", Static).update(flags)
@@ -147,7 +157,7 @@ def _findings(m: MarketView) -> Table:
     shown = [(o, f) for o, f in m.findings if f.code != "implausible-claim" and f.severity.value != "info"]
     critical = sum(1 for _, f in shown if f.severity.value == "critical")
     warnings = len(shown) - critical
-    title = f"Verification findings ({critical} critical, {warnings} warning{'' if warnings == 1 else 's'})"
+    title = f"Verification findings ({critical} critical, {plural(warnings, 'warning')})"
     table = _table(title, "severity", "offer", "finding", wide="finding")
     for o, f in shown[:10]:
         table.add_row(

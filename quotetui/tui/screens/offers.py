@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
-from quotetui.tui.offer_rows import columns, table_row
+from quotetui.tui.offer_rows import at, columns, table_row
 from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.virtual_table import TableRow, VirtualTable
@@ -90,15 +90,16 @@ class OffersScreen(MarketScreen):
         if not words and gpu is Select.NULL and kind is Select.NULL and status is Select.NULL:
             return None
         kinds = self.kinds
+        gpu_at, status_at = at("gpu"), at("status")
 
         def keep(row: TableRow) -> bool:  # sort values, not cells: cells are only made when drawn
             if words and not all(w in row.search for w in words):
                 return False
-            if gpu is not Select.NULL and row.sort[3] != gpu:
+            if gpu is not Select.NULL and row.sort[gpu_at] != gpu:
                 return False
             if kind is not Select.NULL and kinds.get(row.key) != kind:
                 return False
-            return status is Select.NULL or row.sort[11] == status
+            return status is Select.NULL or row.sort[status_at] == status
 
         return keep
 
@@ -110,9 +111,12 @@ class OffersScreen(MarketScreen):
         t = self.table
         sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else "rank"
         pins = " ".join(f"#{p}" for p in self.qapp.pinned) or "none (space pins, c compares)"
+        market = self.qapp.market
+        blocked = sum(1 for r in market.rows if r.evaluation and not r.evaluation.feasibility.ok) if market else 0
+        cannot = f" · {blocked} cannot run the scenario (✗, listed last)" if blocked else ""
         self.query_one("#offers-status", Label).update(
             plain(
-                f"{len(t.view_rows)} of {len(t.rows)} offers · sorted by {sort}{' ▼' if t.sort_reverse else ''}"
+                f"{len(t.view_rows)} of {len(t.rows)} offers{cannot} · sorted by {sort}{' ▼' if t.sort_reverse else ''}"
                 f" · pinned: {pins}"
             )
         )
