@@ -38,7 +38,7 @@ EXPECTED: dict[str, tuple[str | None, int | None, str | None, str]] = {
     "11_excel_error_value.xlsx": ("Offers", 2, "column 'gpus_per_node' (D)", "'#DIV/0!' is not a number"),
     "12_lying_dimension.xlsx": ("Offers", 2, "column 'gpus_per_node' (D)", "'eight' is not a number"),
     "13_nul_bytes.csv": (None, None, None, "NUL bytes"),
-    "14_gbk_encoded.csv": (None, 2, None, "not UTF-8"),
+    "14_windows_1252.csv": (None, 2, None, "as GB18030/GBK it reads 'M黮ler GmbH', which is not Chinese"),
     "15_control_characters.csv": (None, 2, "column 'offer'", "a control character (BELL, U+0007)"),
     "16_huge_string.csv": (None, 2, "column 'offer'", "20,000 characters"),
     "17_field_over_csv_limit.csv": (None, 2, None, "not valid CSV"),
@@ -56,6 +56,7 @@ EXPECTED: dict[str, tuple[str | None, int | None, str | None, str]] = {
     "29_trailing_formula_without_value.xlsx": ("Offers", 2, "column 'billing' (E)", "formula without a saved"),
     "30_line_cut_short.csv": (None, 3, None, "6 cells where the header has 9: a line cut short"),
     "31_two_columns_for_one_field.csv": (None, 1, "column 'Price'", "'Price' and 'price' are both the column"),
+    "32_utf8_and_gbk_lines.csv": (None, 3, None, "line 2 is UTF-8 text but line 3 is not"),
 }
 
 

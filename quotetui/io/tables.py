@@ -1,4 +1,5 @@
-"""Reading spreadsheets safely into plain tables: xlsx (``io/xlsx_read.py``) and CSV (UTF-8, BOM or not).
+"""Reading spreadsheets safely into plain tables: xlsx (``io/xlsx_read.py``) and CSV or tab-separated text
+(UTF-8, UTF-16 or GB18030/GBK: ``io/text_encoding.py``).
 
 Hardening, never trusting the file: a file is read through ``io/bounded.py`` (a device or a pipe is cut off
 at the size limit, never read forever); a file that has no spreadsheet suffix (a pipe, ``/dev/stdin``) is
@@ -22,6 +23,7 @@ from quotetui.domain.text import check_text
 from quotetui.io.bounded import Opened, open_input
 from quotetui.io.csv_guard import unguard
 from quotetui.io.problems import Problem
+from quotetui.io.text_encoding import NotText, decode_text
 
 MAX_FILE_BYTES = 100 * 2**20
 MAX_ROWS = 250_000
@@ -43,6 +45,7 @@ class Table:
     #: in an exported workbook may hold formulas without saved results, and is skipped anyway)
     problems: list[Problem] = field(default_factory=list)
     bad: set[tuple[int, int]] = field(default_factory=set)  # (row, column) of cells already reported
+    encoding: str | None = None  # a CSV file's, as read (``io/text_encoding.py``)
 
     def refuse(self, row: int, column: int, reason: str) -> None:
         """Report a cell that cannot be read (its value is left out, and not reported again as missing)."""
@@ -121,16 +124,16 @@ def _sniff(source: Opened) -> str | None:
 def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
     path = source.path
     raw = source.data if source.data is not None else path.read_bytes()
-    if b"\x00" in raw:
+    try:
+        decoded = decode_text(raw)
+    except NotText as exc:
+        problems.append(Problem(path.name, exc.reason, row=exc.line))
+        return []
+    text = decoded.text
+    if "\x00" in text:
         problems.append(Problem(path.name, "contains NUL bytes: not a text CSV file"))
         return []
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        problems.append(Problem(path.name, f"not UTF-8 text (line {line}); save the file as CSV UTF-8", row=line))
-        return []
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     table: Table | None = None
     try:
         for number, cells in enumerate(reader, start=1):
@@ -143,7 +146,7 @@ def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
             if table is None:
                 if not any(c.strip() for c in cells):
                     continue
-                table = Table(path.name, None, [unguard(c.strip()) for c in cells])
+                table = Table(path.name, None, [unguard(c.strip()) for c in cells], encoding=decoded.encoding)
                 continue
             values = [check_cell(unguard(c), table, number, i) for i, c in enumerate(cells)]
             if not any(v not in (None, "") for v in values):
@@ -160,6 +163,15 @@ def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
         problems.append(Problem(path.name, f"not valid CSV: {exc}", row=reader.line_num))
         return []
     return [table] if table is not None else []
+
+
+def _delimiter(text: str) -> str:
+    """Tab for tab-separated text (Excel's "Unicode text" and "Text (tab delimited)"), else comma: whichever
+    the first line that holds anything has more of."""
+    for line in io.StringIO(text):
+        if line.strip(" \t\r\n,"):
+            return "\t" if line.count("\t") > line.count(",") else ","
+    return ","
 
 
 __all__ = ["Table", "check_cell", "read_file"]

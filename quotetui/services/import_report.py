@@ -57,6 +57,7 @@ class ImportReport:
     counts: dict[str, Counts] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    encodings: dict[str, str] = field(default_factory=dict)  # CSV file -> the encoding it was read in
 
     def change(self, entity: str, row: str, f: Field | None, name: str, old: Any, new: Any) -> None:
         self.changes.append(Change(entity, row, f.column if f else name, _text(f, old), _text(f, new)))
@@ -66,6 +67,7 @@ class ImportReport:
         out = [head] + [f"  {name}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
         if len(out) == 1:
             out.append("  nothing: no sheet or file quotetui imports")
+        out += [f"Read {visible(name)} as {e}." for name, e in self.encodings.items() if not e.startswith("UTF-8")]
         if self.changes:
             out.append("Changes to existing rows:" if not self.dry_run else "Would change in existing rows:")
             out += [f"  {visible(str(c))}" for c in self.changes[:SHOWN_CHANGES]]
@@ -84,4 +86,5 @@ class ImportReport:
             "changes": [c.to_json() for c in self.changes],
             "imported": not self.dry_run,
             "warnings": [w.to_json() for w in self.warnings],
+            "encodings": self.encodings,
         }

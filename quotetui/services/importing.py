@@ -35,6 +35,7 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
     report = ImportReport([p.name for p in paths], dry_run)
     skip = (*COMPUTED_SHEETS, TEMPLATE_LISTS)  # known not to hold data to import: not even read
     tables = [t for path in paths for t in read_file(path, problems, skip)]
+    report.encodings = {t.file: t.encoding for t in tables if t.encoding}
     with db.session() as session:
         catalog, _ = load_catalog(session)
     by_entity: dict[str, list[Parsed]] = defaultdict(list)
