@@ -125,6 +125,7 @@ def _register() -> None:
         claims,
         contracts,
         db,
+        edit,
         fx,
         market,
         scenario,
@@ -133,6 +134,7 @@ def _register() -> None:
     )
 
     market.register(app)
+    edit.register(app)
     claims.register(app)
     transfer.register(app)
     bench.register(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self
 
 from quotetui.domain.errors import BadInput
 
@@ -11,7 +12,7 @@ class Choice(StrEnum):
     """A ``StrEnum`` with a user-facing parser that names the allowed values on error."""
 
     @classmethod
-    def parse(cls, text: str | Choice, *, what: str | None = None) -> Choice:
+    def parse(cls, text: str | Choice, *, what: str | None = None) -> Self:
         if isinstance(text, cls):
             return text
         key = str(text).strip().lower().replace("-", "_").replace(" ", "_")

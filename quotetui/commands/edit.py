@@ -1,0 +1,262 @@
+"""``quotetui provider add|edit``, ``offer add|edit``, ``round add|edit``, ``discount add``, ``extra add``,
+``sla set``: what the TUI's forms record, from the command line.
+
+Each command is its TUI form (``services/editing.py``): its options are the form's fields
+(``commands/form_options.py``); ``add`` starts from the values the form starts with, ``edit`` from the row's
+current values, and the options given replace those values only. The service validates and saves, with the
+version that was read, so a row changed meanwhile is refused as in the TUI and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from quotetui.commands.common import open_db
+from quotetui.commands.form_options import form_command, overlay, refused, saved
+from quotetui.domain import entities as E
+from quotetui.domain.enums import Mover
+
+provider_app = typer.Typer(help="Add or edit a provider (`quotetui providers` lists them).", no_args_is_help=True)
+offer_app = typer.Typer(help="Add or edit an offer (`quotetui offers` ranks them).", no_args_is_help=True)
+round_app = typer.Typer(
+    help="Negotiation rounds of an offer: a new price, or a recorded one corrected.", no_args_is_help=True
+)
+discount_app = typer.Typer(help="Discounts of an offer.", no_args_is_help=True)
+extra_app = typer.Typer(help="Extra costs of an offer (egress, storage, fees, deposits).", no_args_is_help=True)
+sla_app = typer.Typer(help="The SLA of an offer.", no_args_is_help=True)
+
+OFFER_ARG = ("OFFER_ID", "The offer's id (see `quotetui offers`).")
+KEEP = "Only the options given change; the others keep their current values."
+START = "Options not given take the values the TUI's form starts with."
+ALL_OR_NOTHING = "Nothing is saved if any value is invalid: every bad option is named."
+PROVIDER_SUMMARY = ("name", "kind")
+OFFER_SUMMARY = ("provider", "name", "gpus_per_node", "gpu", "status")
+PRICE_SUMMARY = ("amount", "amount_high", "currency", "unit", "term_months", "prepay")
+ROUND_SUMMARY = ("mover", "quoted_at", *PRICE_SUMMARY)
+
+
+def _db(ctx: typer.Context) -> Any:
+    return open_db(ctx, load_demo_if_new=False)  # a record added to a new database is not mixed with the demo
+
+
+# -- providers ---------------------------------------------------------------------------------------------
+def _provider_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    db = _db(ctx)
+    with refused(E.PROVIDER.form_fields):
+        row_id = editing.save_provider(db, overlay(editing.provider_form(db).values, given))
+    after = editing.provider_form(db, row_id)
+    saved("Added", "provider", row_id, after.fields, after.values, PROVIDER_SUMMARY, as_json)
+
+
+def _provider_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert row_id is not None
+    db = _db(ctx)
+    spec = editing.provider_form(db, row_id)
+    with refused(spec.fields):
+        editing.save_provider(db, overlay(spec.values, given), row_id, spec.version)
+    after = editing.provider_form(db, row_id)
+    saved("Updated", "provider", row_id, after.fields, after.values, PROVIDER_SUMMARY, as_json)
+
+
+provider_app.command("add")(
+    form_command(
+        E.PROVIDER.form_fields,
+        _provider_add,
+        doc=f"Add a provider. {START} {ALL_OR_NOTHING}",
+    )
+)
+provider_app.command("edit")(
+    form_command(
+        E.PROVIDER.form_fields,
+        _provider_edit,
+        doc=f"Change a provider. {KEEP} {ALL_OR_NOTHING}",
+        argument=("PROVIDER_ID", "The provider's id (see `quotetui providers`)."),
+        mark_required=False,
+    )
+)
+
+
+# -- offers ------------------------------------------------------------------------------------------------
+def _offer_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+    from quotetui.services.offer_detail import load_offer_detail
+
+    db = _db(ctx)
+    with refused(E.NEW_OFFER.form_fields):
+        row_id = editing.save_offer(db, overlay(editing.offer_form(db).values, given))
+    after = editing.offer_form(db, row_id)
+    first = load_offer_detail(db, row_id).rounds[0].revision.id
+    assert first is not None
+    price = editing.revision_edit_form(db, first).values
+    values = after.values | {f.name: price.get(f.name, "") for f in E.PRICE.fields}
+    fields = (*after.fields, *E.PRICE.fields)
+    summary = (*OFFER_SUMMARY, *PRICE_SUMMARY)
+    saved("Added", "offer", row_id, fields, values, summary, as_json, extra={"round_id": first})
+
+
+def _offer_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert row_id is not None
+    db = _db(ctx)
+    spec = editing.offer_form(db, row_id)
+    with refused(spec.fields):
+        editing.save_offer(db, overlay(spec.values, given), row_id, spec.version)
+    after = editing.offer_form(db, row_id)
+    saved("Updated", "offer", row_id, after.fields, after.values, OFFER_SUMMARY, as_json)
+
+
+offer_app.command("add")(
+    form_command(
+        E.NEW_OFFER.form_fields,
+        _offer_add,
+        doc=f"Add an offer and its first round (the provider's quote). {START} {ALL_OR_NOTHING}",
+    )
+)
+offer_app.command("edit")(
+    form_command(
+        E.OFFER.form_fields,
+        _offer_edit,
+        doc=f"Change an offer (its prices are its rounds: `quotetui round`). {KEEP} {ALL_OR_NOTHING}",
+        argument=("OFFER_ID", "The offer's id (see `quotetui offers`)."),
+        mark_required=False,
+    )
+)
+
+
+# -- negotiation rounds ------------------------------------------------------------------------------------
+def _round_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.domain.errors import QuotetuiError
+    from quotetui.services import editing
+
+    assert offer_id is not None
+    try:
+        mover = Mover.parse(given.get("mover", Mover.PROVIDER))
+    except QuotetuiError:  # the service names the bad value with the others
+        mover = Mover.PROVIDER
+    db = _db(ctx)
+    spec = editing.revision_form(db, offer_id, mover)
+    with refused(spec.fields):
+        row_id = editing.save_revision(db, offer_id, overlay(spec.values, given))
+    after = editing.revision_edit_form(db, row_id)
+    where = f" to offer #{offer_id}"
+    saved("Added", "round", row_id, after.fields, after.values, ROUND_SUMMARY, as_json, extra={"offer_id": offer_id},
+          where=where)  # fmt: skip
+
+
+def _round_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert row_id is not None
+    db = _db(ctx)
+    spec = editing.revision_edit_form(db, row_id)
+    with refused(spec.fields):
+        editing.update_revision(db, row_id, overlay(spec.values, given), spec.version)
+    after = editing.revision_edit_form(db, row_id)
+    saved("Updated", "round", row_id, after.fields, after.values, ROUND_SUMMARY, as_json)
+
+
+round_app.command("add")(
+    form_command(
+        E.ROUND.form_fields,
+        _round_add,
+        doc="Record a new round of an offer: the provider's new price (or --mover counter for ours). It starts "
+        f"from the latest round's price, dated today: give what moved. {ALL_OR_NOTHING}",
+        argument=OFFER_ARG,
+        mark_required=False,
+    )
+)
+round_app.command("edit")(
+    form_command(
+        E.ROUND.form_fields,
+        _round_edit,
+        doc=f"Correct a recorded round and its headline price (the shortest term). {KEEP} {ALL_OR_NOTHING}",
+        argument=("ROUND_ID", "The round's id (as `quotetui round add` printed it)."),
+        mark_required=False,
+    )
+)
+
+
+# -- discounts, extra costs, SLA ---------------------------------------------------------------------------
+def _discount_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert offer_id is not None
+    db = _db(ctx)
+    with refused(E.DISCOUNT.form_fields):
+        row_id = editing.save_discount(db, offer_id, overlay(editing.discount_form(db).values, given))
+    after = editing.discount_form(db, row_id)
+    summary = ("kind", "rate", "min_term_months", "min_gpus", "requires_prepay")
+    saved("Added", "discount", row_id, after.fields, after.values, summary, as_json, extra={"offer_id": offer_id},
+          where=f" to offer #{offer_id}")  # fmt: skip
+
+
+def _extra_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert offer_id is not None
+    db = _db(ctx)
+    with refused(E.EXTRA.form_fields):
+        row_id = editing.save_extra(db, offer_id, overlay(editing.extra_form(db).values, given))
+    after = editing.extra_form(db, row_id)
+    summary = ("kind", "basis", "amount", "currency", "refundable")
+    saved("Added", "extra cost", row_id, after.fields, after.values, summary, as_json, extra={"offer_id": offer_id},
+          where=f" to offer #{offer_id}")  # fmt: skip
+
+
+def _sla_set(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert offer_id is not None
+    db = _db(ctx)
+    spec = editing.sla_form(db, offer_id)
+    with refused(spec.fields):
+        editing.save_sla(db, offer_id, overlay(spec.values, given), spec.version)
+    after = editing.sla_form(db, offer_id)
+    summary = ("availability", "credits", "response_minutes", "replacement_hours", "preemption")
+    saved("Set", "SLA of offer", offer_id, after.fields, after.values, summary, as_json, key="offer_id")
+
+
+discount_app.command("add")(
+    form_command(
+        E.DISCOUNT.form_fields,
+        _discount_add,
+        doc=f"Add a discount to an offer. {START} {ALL_OR_NOTHING}",
+        argument=OFFER_ARG,
+    )
+)
+extra_app.command("add")(
+    form_command(
+        E.EXTRA.form_fields,
+        _extra_add,
+        doc=f"Add an extra cost to an offer. {START} {ALL_OR_NOTHING}",
+        argument=OFFER_ARG,
+    )
+)
+sla_app.command("set")(
+    form_command(
+        E.SLA.form_fields,
+        _sla_set,
+        doc=f"Set an offer's SLA terms. {KEEP} {ALL_OR_NOTHING}",
+        argument=OFFER_ARG,
+        mark_required=False,
+    )
+)
+
+
+def register(root: typer.Typer) -> None:
+    for name, group in (
+        ("provider", provider_app),
+        ("offer", offer_app),
+        ("round", round_app),
+        ("discount", discount_app),
+        ("extra", extra_app),
+        ("sla", sla_app),
+    ):
+        root.add_typer(group, name=name)

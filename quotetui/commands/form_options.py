@@ -1,0 +1,159 @@
+"""A command whose options are a form's fields: one ``--field-name`` per declared field (``domain/entities.py``).
+
+The options take the same raw text as the TUI's form fields and are handed, unparsed, to the service that
+saves the form, so its checks and messages are the TUI's, every bad field is named at once (``--amount: must
+be more than zero; --name: required``, exit 2) and nothing is saved. A field added to a declaration appears
+here by itself. Ratios are percentages, as in the forms (``--rate 15`` is 15 %).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+
+from quotetui.commands.common import JsonFlag, flagged, id_arg, print_json
+from quotetui.commands.output import say
+from quotetui.domain.fields import Field
+from quotetui.services.forms import choices_of
+
+Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
+"""What a form command does with the context, its id argument, the options given and ``--json``."""
+
+METAVARS = {
+    "text": "TEXT",
+    "name": "NAME",
+    "ref": "NAME",
+    "gpu": "MODEL",
+    "list": "A,B",
+    "int": "N",
+    "decimal": "NUMBER",
+    "money": "AMOUNT",
+    "ratio": "PERCENT",
+    "rate": "RATE",
+    "date": "DATE",
+    "datetime": "WHEN",
+    "choice": "CHOICE",
+    "currency": "CODE",
+}
+PERCENT_HINT = "a percentage, e.g. 15 for 15 %"  # what the TUI's form says of a ratio field
+
+
+def option_name(f: Field) -> str:
+    return "--" + f.name.replace("_", "-")
+
+
+def flags_of(fields: tuple[Field, ...]) -> dict[str, str]:
+    """Each field's option, to name a bad value by what the user typed."""
+    return {f.name: option_name(f) for f in fields}
+
+
+def option_help(f: Field, *, mark_required: bool) -> str:
+    """The field's label and hint (the form's placeholder), its choices, and whether it must be given."""
+    hint = PERCENT_HINT if f.kind == "ratio" else (f.help if f.kind == "bool" else f.note())
+    if hint.casefold() in f.label.casefold():  # "Valid until (YYYY-MM-DD)" says it already
+        hint = ""
+    choices = [value for _, value in choices_of(f)]
+    if choices and not all(value in hint for value in choices):
+        hint = "; ".join(part for part in (hint, "one of: " + ", ".join(choices)) if part)
+    text = f"{f.label}: {hint}" if hint else f.label
+    text += " (required)" if mark_required and f.required else ""
+    return text if text.endswith(("…", ".")) else text + "."
+
+
+def _option(f: Field, *, mark_required: bool) -> Any:
+    name = option_name(f)
+    if f.kind == "bool":
+        return typer.Option(f"{name}/--no-{name[2:]}", help=option_help(f, mark_required=False))
+    return typer.Option(name, metavar=METAVARS.get(f.kind, "TEXT"), help=option_help(f, mark_required=mark_required))
+
+
+def form_command(
+    fields: tuple[Field, ...],
+    run: Run,
+    *,
+    doc: str,
+    argument: tuple[str, str] | None = None,
+    mark_required: bool = True,
+) -> Callable[..., None]:
+    """A Typer command taking ``argument`` (an id: its metavar and help), one option per field and ``--json``;
+    ``run`` gets the options given (raw text, or a bool for a yes/no field), and not the others."""
+    params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    if argument is not None:
+        metavar, help_text = argument
+        params.append(
+            inspect.Parameter(
+                "row_id", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[int, id_arg(metavar, help_text)]
+            )
+        )
+    for f in fields:
+        kind = bool if f.kind == "bool" else str
+        params.append(
+            inspect.Parameter(
+                f.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=None,
+                annotation=Annotated[kind | None, _option(f, mark_required=mark_required)],
+            )
+        )
+    params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=JsonFlag))
+    names = {f.name for f in fields}
+
+    def command(**values: Any) -> None:
+        given = {name: value for name, value in values.items() if name in names and value is not None}
+        run(values["ctx"], values.get("row_id"), given, bool(values["as_json"]))
+
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__doc__ = doc
+    return command
+
+
+def overlay(values: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's values (its starting values, or the row's current ones) with the options given on top."""
+    return {**values, **given}
+
+
+@contextmanager
+def refused(fields: tuple[Field, ...]) -> Iterator[None]:
+    """The service's field errors, each named by its option (``--amount: must be more than zero``)."""
+    with flagged(flags_of(fields)):
+        yield
+
+
+def _shown(f: Field | None, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if f is not None and f.kind in ("name", "ref", "text"):
+        return repr(value)
+    return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
+
+
+def saved(
+    verb: str,
+    what: str,
+    row_id: int,
+    fields: tuple[Field, ...],
+    values: Mapping[str, Any],
+    summary: tuple[str, ...],
+    as_json: bool,
+    *,
+    extra: Mapping[str, Any] | None = None,
+    where: str = "",
+    key: str = "id",
+) -> None:
+    """What was saved: ``Added provider #3: name 'Acme', kind lessor``, or with ``--json`` an object with the
+    id (under ``key``) and every field as the form shows it now (the text its option takes: rates in %)."""
+    if as_json:
+        print_json({key: row_id, **(extra or {}), **{f.name: values.get(f.name, "") for f in fields}})
+        return
+    by_name = {f.name: f for f in fields}
+    parts = [
+        f"{name.replace('_', ' ')} {_shown(by_name.get(name), values[name])}"
+        for name in summary
+        if values.get(name) not in (None, "")
+    ]
+    say(f"{verb} {what} #{row_id}{where}: {', '.join(parts)}" if parts else f"{verb} {what} #{row_id}{where}.")
