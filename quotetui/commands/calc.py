@@ -40,6 +40,13 @@ RENT_BUY_FLAGS = {
     "horizon_months": "--horizon-months",
     "gpus": "--gpus",
 }
+RENT_BUY_NAMES = RENT_BUY_FLAGS | {
+    "rent_monthly": "--rent-monthly AMOUNT",
+    "offer": "--offer ID",
+    "purchase": "--purchase",
+    "currency": "--currency",
+}
+"""How the service's messages name the inputs here: by their flags."""
 
 
 @app.command()
@@ -164,6 +171,7 @@ def rent_vs_buy(
             scenario=scenario,
             currency=currency_code(currency) if currency is not None else None,
             purchase=purchase,
+            names=RENT_BUY_NAMES,
         )
     if as_json:
         print_json(rent_buy_json(a))

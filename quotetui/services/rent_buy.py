@@ -4,6 +4,7 @@ paid, for the same capacity, in one currency."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -24,6 +25,13 @@ from quotetui.store.engine import Database
 
 TYPED = tuple(f.name for f in E.RENT_BUY.fields)
 """The calculator's inputs, each declared once in ``entities.RENT_BUY``."""
+
+NAMES = {f.name: f"“{f.label.split(' (')[0]}”" for f in E.RENT_BUY.fields} | {
+    "offer": "an offer to rent",
+    "purchase": "a recorded purchase option",
+    "currency": "the currency",
+}
+"""How a message names an input by default (its form label); the CLI passes its flags instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +104,18 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
 POWER_INPUTS = ("power_kw", "pue", "tariff_per_kwh", "power_monthly")
 
 
-def _terms(v: dict[str, Any], base: PurchaseTerms | None, gpus: int, currency: str, tdp: int | None) -> PurchaseTerms:
+def _terms(
+    v: dict[str, Any],
+    base: PurchaseTerms | None,
+    gpus: int,
+    currency: str,
+    tdp: int | None,
+    n: Callable[[str], str] = NAMES.__getitem__,
+) -> PurchaseTerms:
     """The buy side: the recorded option's terms with each typed part in the place of its recorded one (any
     typed power input replaces the recorded power inputs; a typed total replaces every part)."""
     if v["capex"] is None and base is None:
-        raise BadInput("give the capex (--capex), or a recorded purchase option (--purchase)")
+        raise BadInput(f"give {n('capex')} or {n('purchase')}")
     kept = base or PurchaseTerms(gpus, currency, Fraction(0))
     typed_power = any(v[name] is not None for name in POWER_INPUTS)
     colocation_typed = v["colocation_monthly"] is not None
@@ -135,13 +150,19 @@ def calc_rent_vs_buy(
     scenario: str | None = None,
     currency: str | None = None,
     purchase: str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> RentBuyAnswer:
     """``typed``: the calculator's inputs as text (names in :data:`TYPED`; absent or ``None``: not given).
     The rent side is typed or an offer rented as it is paid (in the scenario's currency) for the capacity the
-    capex buys: ``gpus``, else the purchase option's GPUs, else one node of the offer."""
+    capex buys: ``gpus``, else the purchase option's GPUs, else one node of the offer. ``names``: how messages
+    name the inputs (the CLI: its flags; default: :data:`NAMES`)."""
+
+    def n(key: str) -> str:
+        return (names or {}).get(key) or NAMES[key]
+
     raw = {name: typed.get(name) for name in TYPED}
     if (raw["rent_monthly"] is None) == (offer_id is None):
-        raise BadInput("give the rent side as --rent-monthly AMOUNT or --offer ID (one of them)")
+        raise BadInput(f"give the rent side as {n('rent_monthly')} or {n('offer')} (one of them)")
     v = exact_values(parse_record(E.RENT_BUY, raw))
     base = recorded_purchase(db, purchase) if db is not None and purchase is not None else None
     assumptions = assumptions_of(db) if db is not None else None
@@ -161,7 +182,7 @@ def calc_rent_vs_buy(
     if base is not None:
         currency = currency or base.currency
         if currency_code(currency) != base.currency:
-            raise BadInput(f"purchase option {base.name!r} is in {base.currency}; leave --currency out")
+            raise BadInput(f"purchase option {base.name!r} is in {base.currency}; leave {n('currency')} out")
         tdp = base.gpu_tdp_w
     if offer_id is not None:
         assert db is not None
@@ -169,11 +190,11 @@ def calc_rent_vs_buy(
         if currency is not None and currency_code(currency) != e.currency:
             raise BadInput(
                 f"the offer is costed in {e.currency} (scenario {e.scenario.name!r}); give the buy side in "
-                f"{e.currency}, or leave --currency out"
+                f"{e.currency}, or leave {n('currency')} out"
             )
         plan = rent_plan(e.best, horizon)
         currency, tdp = e.currency, tdp or e.offer.gpu.tdp_w
-        given = "" if gpus is not None else "; --gpus sets the capacity the capex buys"
+        given = "" if gpus is not None else f"; {n('gpus')} sets the capacity the capex buys"
         note = (
             f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
             f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.label}, {plan.words}; "
@@ -186,7 +207,7 @@ def calc_rent_vs_buy(
             note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(e.unpriced)}"
     currency = currency_code(currency) if currency else "CNY"
     hours = (assumptions or Assumptions()).hours_per_month
-    own = ownership(_terms(v, base, int(gpus or 0), currency, tdp), horizon, hours)
+    own = ownership(_terms(v, base, int(gpus or 0), currency, tdp, n), horizon, hours)
     if own.residual > own.capex:
         raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({dec(own.capex, 2):,})"})
     inputs = RentBuyInput(

@@ -24,12 +24,12 @@ from quotetui.domain.money import plain
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
     if flops is not None:
         if flops <= 0:
-            raise BadInput("--flops must be more than zero")
+            raise BadInput("the FLOPs must be more than zero")
         return flops, "given"
     if params is None or tokens is None:
-        raise BadInput("give --flops, or both --params and --tokens")
+        raise BadInput("give the FLOPs, or both the parameters and the tokens")
     if params <= 0 or tokens <= 0:
-        raise BadInput("--params and --tokens must be more than zero")
+        raise BadInput("the parameters and the tokens must be more than zero")
     return 6 * params * tokens, f"6 × {dec(params, 0):,} parameters × {dec(tokens, 0):,} tokens"
 
 
@@ -81,7 +81,7 @@ def plan_training(
     flops: Fraction, flops_source: str, gpus: int, gpu: GpuSpec, mfu: Assumed, scaling: Assumed
 ) -> TrainingPlan:
     if gpus < 1:
-        raise BadInput(f"--gpus must be at least 1, not {gpus}")
+        raise BadInput(f"the GPUs must be at least 1, not {gpus}")
     check_fraction(mfu.value, "MFU")
     check_fraction(scaling.value, "scaling efficiency")
     return TrainingPlan(flops, flops_source, gpus, gpu, mfu, scaling)

@@ -6,15 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
     from quotetui.services.bench_import import BenchImport  # noqa: F401  (named in the generic base below)
@@ -44,6 +45,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Import (Enter)", variant="primary", id="go")
                 yield Button("Cancel (Esc)", id="cancel")
+        yield Footer()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Submitted, "#paths")
     @on(Button.Pressed, "#go")
@@ -55,7 +57,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
         self.query_one("#go", Button).disabled = True
         self._run(paths)
 
-    @work(thread=True, exclusive=True, group="bench-import")
+    @background(group="bench-import")
     def _run(self, paths: list[Path]) -> None:
         from quotetui.services.bench_import import import_bench
 

@@ -1,7 +1,9 @@
 """A form dialog built from a :class:`FormSpec`: inline messages per field, all-or-nothing saves.
 
-Escape cancels and nothing is saved; Ctrl+S (or the Save button) validates every field through the
-service that saves it; a bad field shows its message under itself and nothing is written.
+The first field has the focus when the form opens, so the first keystroke goes into it. Escape cancels and
+nothing is saved; Ctrl+S (or the Save button) validates every field through the service that saves it; a bad
+field shows its message under itself and nothing is written; a save says what was saved. The form has its
+own footer (its keys, not the screen's underneath), and its buttons stay in view below the scrolling fields.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
@@ -24,19 +26,29 @@ from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
 
+Notice = Callable[[dict[str, Any], object], str]
+"""What a save says, from the raw values and what the save returned (a new row's id …)."""
+
 
 class FormScreen(ModalScreen[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel (nothing saved)"),
         Binding("ctrl+s", "save", "Save"),
+        Binding("tab", "app.focus_next", "Next field", show=True),
     ]
+    AUTO_FOCUS = ".form-input"  # the first field, not the scrolling area around the fields
 
     def __init__(
-        self, spec: FormSpec | Callable[[], FormSpec], save: Callable[[dict[str, Any], object], object]
+        self,
+        spec: FormSpec | Callable[[], FormSpec],
+        save: Callable[[dict[str, Any], object], object],
+        notice: Notice | None = None,
     ) -> None:
         """``spec`` is the form, or what makes it from the row as it is now (then a stale form can be filled
-        again); ``save`` gets the raw values and the version of the row the form was filled from."""
+        again); ``save`` gets the raw values and the version of the row the form was filled from; ``notice``
+        says what was saved (default: "Saved: " and the form's title)."""
         super().__init__()
+        self.notice = notice
         self.load = spec if callable(spec) else None
         self.gone: str | None = None  # why the form cannot be filled (its row was deleted meanwhile …)
         try:
@@ -59,6 +71,7 @@ class FormScreen(ModalScreen[object]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (Ctrl+S)", variant="primary", id="save")
                 yield Button("Cancel (Esc)", id="cancel")
+        yield Footer()
 
     def _field(self, field: Field) -> ComposeResult:
         value = self.spec.values.get(field.name)
@@ -119,8 +132,9 @@ class FormScreen(ModalScreen[object]):
         event.input.set_class(bool(message), "invalid")
 
     def action_save(self) -> None:
+        raw = self.raw_values()
         try:
-            result = self.save(self.raw_values(), self.spec.version)
+            result = self.save(raw, self.spec.version)
         except Conflict as exc:
             self._stale(str(exc))
             return
@@ -134,7 +148,13 @@ class FormScreen(ModalScreen[object]):
         except Exception as exc:
             self.app.show_error("Saving failed", exc)  # type: ignore[attr-defined]
             return
+        self.app.notify(self._said(raw, result), title="Saved", timeout=6, markup=False)
         self.dismiss(result if result is not None else True)
+
+    def _said(self, raw: dict[str, Any], result: object) -> str:
+        if self.notice is not None:
+            return self.notice(raw, result)
+        return f"Saved: {self.spec.title}" if self.spec.title else "Saved."
 
     def _stale(self, message: str) -> None:
         """The row changed since the form was filled: nothing was saved; offer to fill it again."""

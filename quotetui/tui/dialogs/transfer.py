@@ -11,17 +11,18 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.services.importing import ImportReport
@@ -34,7 +35,7 @@ def default_export_path(scenario: str, today: date, folder: Path | None = None) 
     return (folder or Path.cwd()) / f"quotetui-{safe[:40]}-{today.isoformat()}.xlsx"
 
 
-class ExportDialog(ModalScreen[Path | None]):
+class ExportDialog(ReportsWorkerErrors, ModalScreen[Path | None]):
     """Where to write the workbook for the active scenario (the pinned offers go side by side)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -54,6 +55,7 @@ class ExportDialog(ModalScreen[Path | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (Enter)", variant="primary", id="go")
                 yield Button("Cancel (Esc)", id="cancel")
+        yield Footer()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Submitted, "#path")
     @on(Button.Pressed, "#go")
@@ -79,7 +81,7 @@ class ExportDialog(ModalScreen[Path | None]):
         self.query_one("#go", Button).disabled = True
         self._export(out, force)
 
-    @work(thread=True, exclusive=True, group="export")
+    @background(group="export")
     def _export(self, out: Path, force: bool) -> None:
         from quotetui.services.transfer import export_file
 
@@ -148,6 +150,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
                 yield Button("Check (Enter)", variant="primary", id="check")
                 yield Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True)
                 yield Button("Cancel (Esc)", id="cancel")
+        yield Footer()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Changed, "#paths")
     def edited(self) -> None:
@@ -172,7 +175,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         self.query_one("#confirm", Button).disabled = True
         self._run(self.checked, dry_run=False)
 
-    @work(thread=True, exclusive=True, group="import")
+    @background(group="import")
     def _run(self, paths: list[Path], dry_run: bool) -> None:
         from quotetui.io.problems import ImportProblems
         from quotetui.services.importing import import_files

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -25,6 +24,7 @@ from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.safe import Text
 from quotetui.tui.widgets import detail_tables as render
+from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.tui.app import QuotetuiApp
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 TABS = ("spec", "pricing", "negotiation", "sla", "benchmarks", "contract")
 
 
-class OfferDetailScreen(Screen[None]):
+class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("1", "tab(0)", "Tabs", key_display="1-6"),
@@ -86,7 +86,7 @@ class OfferDetailScreen(Screen[None]):
         self.watch(self.app, "market", self._market_changed, init=False)
         self.load()
 
-    @work(thread=True, exclusive=True, group="detail")
+    @background(group="detail")
     def load(self) -> None:
         database, market = self.qapp.database, self.qapp.market
         if database is None:
@@ -167,8 +167,7 @@ class OfferDetailScreen(Screen[None]):
         self.query_one(TabbedContent).active = TABS[index]
 
     def _form_done(self, result: object) -> None:
-        if result is not None:
-            self.notify("Saved.")
+        if result is not None:  # the form said what it saved
             self.qapp.reload()
 
     def action_round(self, mover: str) -> None:
@@ -212,7 +211,6 @@ class OfferDetailScreen(Screen[None]):
 
         def done(contract_id: object) -> None:
             if isinstance(contract_id, int):
-                self.notify(f"contract #{contract_id} signed; r shows the contracts", title="Signed")
                 self.qapp.reload()
 
         try:
@@ -220,7 +218,12 @@ class OfferDetailScreen(Screen[None]):
         except QuotetuiError as exc:
             self.notify(str(exc), title="Sign", severity="error")
             return
-        self.app.push_screen(FormScreen(spec, lambda raw, _: save_contract(db, self.offer_id, raw)), done)
+        form = FormScreen(
+            spec,
+            lambda raw, _: save_contract(db, self.offer_id, raw),
+            lambda _, contract_id: f"contract #{contract_id} signed; r shows the contracts",
+        )
+        self.app.push_screen(form, done)
 
     def action_bench(self) -> None:
         """Raw logs from the trial machine become evidence; the findings update with the market."""

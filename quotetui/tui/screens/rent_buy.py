@@ -1,10 +1,15 @@
-"""Rent vs buy with live inputs: the two cumulative-cost curves and the break-even month."""
+"""Rent vs buy with live inputs: the two cumulative-cost curves and the break-even month.
+
+It follows the active scenario: the rent offer is costed for it (its GPUs, its currency), and the utilisation
+starts from the scenario's share of hours in use (again whenever the scenario changes). Typing recalculates in
+a worker a moment after the last key (:mod:`quotetui.tui.screens.calculator`).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -14,13 +19,14 @@ from textual_plotext import PlotextPlot
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
-from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_value
-from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Text
-from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput, finite
+from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
+    from quotetui.domain.economics.inputs import ScenarioInput
     from quotetui.services.market_view import MarketView
     from quotetui.services.rent_buy import RentBuyAnswer
 
@@ -34,19 +40,27 @@ FIELDS = (
     *((name, RENT_BUY.field(name).label) for name in
       ("gpus", "utilisation", "residual", "depreciation_years", "discount_rate", "horizon_months")),
 )  # fmt: skip
+LABELS = dict(FIELDS)
+TEXT_FIELDS = frozenset({"purchase"})  # a name or an id; every other field is a number
+NAMES = {name: f"“{label.split(' (')[0].removeprefix('…or ')}”" for name, label in FIELDS}
+"""How the service's messages name the inputs: as this screen labels them."""
 
 
-class RentBuyScreen(MarketScreen):
+class RentBuyScreen(CalculatorScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-inputs")]
+
+    _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
                 yield Label("Rent vs buy", classes="dialog-title")
+                yield Static("", id="rb-scenario")
                 for name, label in FIELDS:
                     yield Label(label, classes="form-label")
-                    yield Input(START.get(name, ""), id=f"rb-{name}", classes="form-input")
+                    kind = Input if name in TEXT_FIELDS else NumberInput
+                    yield kind(START.get(name, ""), id=f"rb-{name}", classes="form-input")
             with VerticalScroll(id="calc-results"):
                 yield Static(id="rb-result")
                 yield PlotextPlot(id="rb-chart")
@@ -57,7 +71,7 @@ class RentBuyScreen(MarketScreen):
         super().on_mount()
         self.prefill()
 
-    @work(thread=True)
+    @background(group="rent-buy-prefill")
     def prefill(self) -> None:
         """Start from the first recorded purchase option (its parts, ranges at their middle), if there is one."""
         db = self.qapp.database
@@ -70,50 +84,82 @@ class RentBuyScreen(MarketScreen):
             self.app.call_from_thread(self._prefilled, terms.name)
 
     def _prefilled(self, name: str) -> None:
-        for field, _ in FIELDS:
-            if field in ("capex", "opex_monthly"):
+        with self.prevent(Input.Changed):  # one calculation for it all, at once
+            for field in ("capex", "opex_monthly"):
                 self.query_one(f"#rb-{field}", Input).value = ""
-        self.query_one("#rb-purchase", Input).value = name
+            self.query_one("#rb-purchase", Input).value = name
         self.notify(f"Started from {name!r}: typed values override its parts.", timeout=5)
-        self.recalculate()
+        self.schedule(now=True)
 
     def show_market(self, market: MarketView) -> None:
-        self.recalculate()
+        s = market.scenario
+        followed = (s.name, s.utilisation)
+        if followed != self._followed:
+            with self.prevent(Input.Changed):
+                self._follow(s)
+            self._followed = followed
+        self.schedule(now=True)
+
+    def _follow(self, s: ScenarioInput) -> None:
+        """The inputs the scenario gives: its share of hours in use."""
+        self.query_one("#rb-utilisation", Input).value = f"{s.utilisation.normalize():f}"
+        self.query_one("#rb-scenario", Static).update(Text(f"Scenario: {s.name} (s switches)", style="dim"))
 
     def action_reset(self) -> None:
         for name, _ in FIELDS:
             self.query_one(f"#rb-{name}", Input).value = START.get(name, "")
+        market = self.qapp.market
+        if market is not None:
+            self._follow(market.scenario)
         self.prefill()
 
     @on(Input.Changed)
-    def recalculate(self) -> None:
+    def _changed(self) -> None:
+        self.schedule()
+
+    def inputs(self) -> dict[str, Any] | None:
+        values = {name: self.query_one(f"#rb-{name}", Input).value.strip() or None for name, _ in FIELDS}
+        market = self.qapp.market
+        return {
+            "typed": values,
+            "db": self.qapp.database,
+            "scenario": market.scenario.name if market else None,
+            "home": market.scenario.home_currency if market else None,
+        }
+
+    def compute(self, values: dict[str, Any]) -> RentBuyAnswer:
         from quotetui.services.rent_buy import calc_rent_vs_buy
 
-        values = {name: self.query_one(f"#rb-{name}", Input).value.strip() or None for name, _ in FIELDS}
-        offer, purchase = values.pop("offer"), values.pop("purchase")
-        market = self.qapp.market
+        typed = dict(values["typed"])
+        offer, purchase = typed.pop("offer"), typed.pop("purchase")
         try:
             offer_id = parse_value(ID, offer) if offer else None
-            if offer_id is not None:
-                values["rent_monthly"] = None
-            answer = calc_rent_vs_buy(
-                self.qapp.database,
-                values,
-                offer_id=offer_id,
-                scenario=market.scenario.name if market else None,
-                currency=None if offer_id or purchase or not market else market.scenario.home_currency,
-                purchase=purchase,
-            )
-        except QuotetuiError as exc:
-            self.query_one("#rb-result", Static).update(Text(f"⚠ {problem_text(exc, RENT_BUY)}", style="bold red"))
-            self.query_one("#rb-notes", Static).update("")
-            plot = self.query_one("#rb-chart", PlotextPlot)
-            plot.plt.clear_data()  # the curves of inputs that no longer hold would mislead
-            plot.refresh()
-            return
-        self._show(answer)
+        except BadInput as exc:
+            raise FieldErrors({"offer": str(exc).removeprefix("value ")}) from None
+        if offer_id is not None:
+            typed["rent_monthly"] = None
+        return calc_rent_vs_buy(
+            values["db"],
+            typed,
+            offer_id=offer_id,
+            scenario=values["scenario"],
+            currency=None if offer_id or purchase else values["home"],
+            purchase=purchase,
+            names=NAMES,
+        )
 
-    def _show(self, answer: RentBuyAnswer) -> None:
+    def show_problem(self, exc: Exception) -> None:
+        if isinstance(exc, FieldErrors):
+            words = "; ".join(f"{LABELS.get(name, name)}: {message}" for name, message in exc.errors.items())
+        else:
+            words = str(exc)
+        self.query_one("#rb-result", Static).update(Text(f"⚠ {words}", style="bold red"))
+        self.query_one("#rb-notes", Static).update("")
+        plot = self.query_one("#rb-chart", PlotextPlot)
+        plot.plt.clear_data()  # the curves of inputs that no longer hold would mislead
+        plot.refresh()
+
+    def show(self, answer: RentBuyAnswer) -> None:
         r = answer.result
         cur = r.inputs.currency
         self.query_one("#rb-notes", Static).update(Text("\n".join(answer.notes), style="dim"))
@@ -134,8 +180,8 @@ class RentBuyScreen(MarketScreen):
         plt.clear_data()
         plt.clear_figure()
         months = [p.month for p in r.series]
-        plt.plot(months, [float(dec(p.rent, 0)) for p in r.series], label="rent (cumulative)")  # chart pixels only
-        plt.plot(months, [float(dec(p.own, 0)) for p in r.series], label="own (cumulative)")
+        plt.plot(months, finite(float(dec(p.rent, 0)) for p in r.series), label="rent (cumulative)")  # pixels only
+        plt.plot(months, finite(float(dec(p.own, 0)) for p in r.series), label="own (cumulative)")
         if r.breakeven_months is not None:
             plt.vline(float(dec(r.breakeven_months, 2)), "red")
         plt.title(f"Cumulative cost ({cur}); red: break-even")

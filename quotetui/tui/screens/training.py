@@ -1,8 +1,14 @@
-"""The training-run planner with live inputs: wall time and cost on each offer of a GPU model."""
+"""The training-run planner with live inputs: wall time and cost on each offer of a GPU model.
+
+It follows the active scenario: its GPU model, its GPUs and its training run (FLOPs, or parameters and
+tokens) fill the inputs, again whenever the scenario changes; a scenario without a run keeps the run typed.
+Typing recalculates in a worker a moment after the last key (:mod:`quotetui.tui.screens.calculator`).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,12 +19,12 @@ from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
-from quotetui.domain.errors import QuotetuiError
 from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Table, Text, plain
-from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput, finite
 
 if TYPE_CHECKING:
+    from quotetui.domain.economics.inputs import ScenarioInput
     from quotetui.services.calc import OfferRun
     from quotetui.services.market_view import MarketView
 
@@ -36,72 +42,115 @@ FIELDS = tuple(
 SHOWN = 12
 
 
-class TrainingScreen(MarketScreen):
+class TrainingScreen(CalculatorScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-training")]
+
+    _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
                 yield Label("Training run", classes="dialog-title")
+                yield Static("", id="tr-scenario")
                 yield Label("GPU model", classes="form-label")
                 yield Select([], prompt="GPU model", id="tr-gpu", classes="form-input")
                 for name, label, value in FIELDS:
                     yield Label(label, classes="form-label")
-                    yield Input(value, id=f"tr-{name}", classes="form-input")
+                    yield NumberInput(value, id=f"tr-{name}", classes="form-input")
             with Vertical(id="calc-results"):
                 yield Static(id="tr-result")
                 yield PlotextPlot(id="tr-chart")
         yield Footer()
 
     def show_market(self, market: MarketView) -> None:
+        with self.prevent(Input.Changed, Select.Changed):  # one calculation for it all, at once
+            self._fill(market)
+        self.schedule(now=True)
+
+    def _fill(self, market: MarketView) -> None:
         select = self.query_one("#tr-gpu", Select)
         gpus = sorted({e.offer.gpu.name for e in market.evaluations})
         current = select.value
         select.set_options([(plain(g), g) for g in gpus])
+        s = market.scenario
+        wanted = s.gpu.name if s.gpu else None
+        followed = (s.name, wanted, s.gpu_count, s.train_flops, s.train_params, s.train_tokens)
+        if followed != self._followed:
+            self._follow(s)
+            current = wanted if wanted in gpus else current
+            self._followed = followed
         if current in gpus:
             select.value = current
         elif gpus:
-            wanted = market.scenario.gpu.name if market.scenario.gpu else "H100 SXM5"
-            select.value = wanted if wanted in gpus else gpus[0]
-        self.recalculate()
+            select.value = wanted if wanted in gpus else "H100 SXM5" if "H100 SXM5" in gpus else gpus[0]
+
+    def _follow(self, s: ScenarioInput) -> None:
+        """The inputs the scenario gives: its GPUs and, if it has one, its training run."""
+        self.query_one("#tr-gpus", Input).value = str(s.gpu_count)
+        run: dict[str, Decimal | None] = {}  # no whole run in the scenario: the one typed stays
+        if s.train_flops is not None:
+            run = {"flops": s.train_flops, "params": None, "tokens": None}
+        elif s.train_params is not None and s.train_tokens is not None:
+            run = {"flops": None, "params": s.train_params, "tokens": s.train_tokens}
+        for name, value in run.items():
+            self.query_one(f"#tr-{name}", Input).value = "" if value is None else format(value.normalize(), "g")
+        self.query_one("#tr-scenario", Static).update(Text(f"Scenario: {s.name} (s switches)", style="dim"))
 
     def action_reset(self) -> None:
         for name, _, value in FIELDS:
             self.query_one(f"#tr-{name}", Input).value = value
+        market = self.qapp.market
+        if market is not None:
+            self._follow(market.scenario)
 
     @on(Input.Changed)
     @on(Select.Changed)
-    def recalculate(self) -> None:
+    def _changed(self) -> None:
+        self.schedule()
+
+    def inputs(self) -> dict[str, Any] | None:
         market = self.qapp.market
         gpu = self.query_one("#tr-gpu", Select).value
         if market is None or market.fx is None or gpu is Select.NULL:
-            return
-        from quotetui.services.calc import training_runs
-
+            return None
         values = {name: self.query_one(f"#tr-{name}", Input).value.strip() or None for name, _, _ in FIELDS}
         offers = [e.offer for e in market.evaluations if e.offer.gpu.name == gpu]
-        try:
-            runs, skipped = training_runs(
-                offers,
-                gpus=values["gpus"] or "",
-                flops=values["flops"] if not values["params"] else None,
-                params=values["params"],
-                tokens=values["tokens"],
-                mfu=values["mfu"],
-                scaling=values["scaling"],
-                fx=market.fx,
-                currency=market.scenario.home_currency,
-                assumptions=market.assumptions,
-            )
-        except QuotetuiError as exc:
-            self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style="bold red"))
-            return
-        self._show(runs, len(skipped), market.scenario.home_currency)
+        return {"typed": values, "offers": offers, "market": market}
+
+    def compute(self, values: dict[str, Any]) -> tuple[list[OfferRun], int, str]:
+        from quotetui.services.calc import training_runs
+
+        typed, market = values["typed"], values["market"]
+        runs, skipped = training_runs(
+            values["offers"],
+            gpus=typed["gpus"] or "",
+            flops=typed["flops"] if not typed["params"] else None,
+            params=typed["params"],
+            tokens=typed["tokens"],
+            mfu=typed["mfu"],
+            scaling=typed["scaling"],
+            fx=market.fx,
+            currency=market.scenario.home_currency,
+            assumptions=market.assumptions,
+        )
+        return runs, len(skipped), market.scenario.home_currency
+
+    def show_problem(self, exc: Exception) -> None:
+        self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style="bold red"))
+        plot = self.query_one("#tr-chart", PlotextPlot)
+        plot.plt.clear_data()  # the bars of inputs that no longer hold would mislead
+        plot.refresh()
+
+    def show(self, result: tuple[list[OfferRun], int, str]) -> None:
+        self._show(*result)
 
     def _show(self, runs: list[OfferRun], skipped: int, currency: str) -> None:
         if not runs:
             self.query_one("#tr-result", Static).update(Text("No offer of this GPU can run it.", style="yellow"))
+            plot = self.query_one("#tr-chart", PlotextPlot)
+            plot.plt.clear_data()
+            plot.refresh()
             return
         first = runs[0].plan
         table = Table(
@@ -132,6 +181,6 @@ class TrainingScreen(MarketScreen):
         plt.clear_data()
         plt.clear_figure()
         shown = [(r, c) for r in runs[:SHOWN] if (c := r.cheapest) is not None]
-        plt.bar([f"#{r.offer.id}" for r, _ in shown], [float(dec(c.total, 0)) for _, c in shown])  # chart pixels only
+        plt.bar([f"#{r.offer.id}" for r, _ in shown], finite(float(dec(c.total, 0)) for _, c in shown))  # pixels only
         plt.title(f"Cost of the run per offer ({currency})")
         plot.refresh()
