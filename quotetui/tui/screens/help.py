@@ -13,7 +13,8 @@ from textual.widgets import Label, Static
 from quotetui.tui.safe import Table
 
 
-def _keys(binding: Binding) -> str:
+def _keys(binding: Binding, keymap: dict[str, str]) -> str:
+    """The binding's keys as the user has them (the config file's keymap moves a binding by its id)."""
     names = {
         "question_mark": "?",
         "less_than_sign": "<",
@@ -25,7 +26,8 @@ def _keys(binding: Binding) -> str:
         "enter": "Enter",
         "delete": "Del",
     }
-    return ", ".join(names.get(k, k) for k in binding.key.split(","))
+    keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+    return ", ".join(names.get(k, k) for k in keys.split(","))
 
 
 def binding_groups() -> list[tuple[str, list[Binding]]]:
@@ -68,6 +70,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="help"):
             yield Label("Keys  (Esc closes)", classes="dialog-title")
+            preferences = getattr(self.app, "preferences", None)
+            keymap = preferences.keymap if preferences is not None else {}
             for group, bindings in binding_groups():
                 table = Table(
                     box=None, show_header=False, pad_edge=False, title=group, title_justify="left", title_style="bold"
@@ -75,5 +79,5 @@ class HelpScreen(ModalScreen[None]):
                 table.add_column(style="bold", min_width=14)
                 table.add_column()
                 for b in bindings:
-                    table.add_row(_keys(b), b.description or b.action)
+                    table.add_row(_keys(b, keymap), b.description or b.action)
                 yield Static(table)
