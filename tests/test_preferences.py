@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Footer
+from textual.widgets import Footer, Label
 from textual.widgets._footer import FooterKey
 
 from quotetui.io.preferences import EXAMPLE, MAX_BYTES, load
@@ -65,7 +65,7 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
 async def test_a_keymap_moves_a_binding_and_the_old_key_no_longer_does_it(
     isolated_user_dirs: Path, demo_db_path: Path
 ) -> None:
-    config_file(isolated_user_dirs, '[keymap]\noffers = "f2"\nhelp = "f3"\n')
+    config_file(isolated_user_dirs, '[keymap]\noffers = "f2"\nhelp = "f3"\npin = "p"\n')
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -78,6 +78,11 @@ async def test_a_keymap_moves_a_binding_and_the_old_key_no_longer_does_it(
         await pilot.press("f2")
         await settle(pilot)
         assert app.current_mode == "offers"
+        status = str(app.screen.query_one("#offers-status", Label).render())
+        assert "pinned: none (p pins, c compares)" in status  # the hints name the moved keys too
+        await pilot.press("p")
+        await settle(pilot)
+        assert len(app.pinned) == 1
         await pilot.press("f3")  # the help lists the keys as moved
         await settle(pilot)
         from quotetui.tui.screens.help import HelpScreen

@@ -110,6 +110,15 @@ def apply_preferences(app: App[object], prefs: Preferences) -> None:
         app.notify(problem, title="Config file: default used", severity="warning", timeout=30)
 
 
+def key_of(app: object, binding_id: str, default: str) -> str:
+    """The key to name in a hint for a binding: its first key in the keymap, else ``default`` (as declared)."""
+    from textual.keys import format_key
+
+    prefs = getattr(app, "preferences", None)
+    keys = prefs.keymap.get(binding_id, default) if isinstance(prefs, Preferences) else default
+    return format_key(keys.split(",")[0])
+
+
 def toggled_theme(current: str, preferred: str | None) -> str:
     """Ctrl+T: from the preferred theme to a light (or dark) one and back."""
     from textual.theme import BUILTIN_THEMES
