@@ -187,6 +187,10 @@ def test_init_writes_a_commented_example_and_refuses_to_overwrite(isolated_user_
     assert result.code == 0 and str(path) in result.out
     assert path.read_text(encoding="utf-8") == EXAMPLE
     assert load().problems == [] and load().exists  # the example is a valid file that changes nothing
+    from textual.theme import BUILTIN_THEMES
+
+    named = re.search(r"Textual's themes: (.*), …", EXAMPLE)
+    assert named and set(named.group(1).split(", ")) <= set(BUILTIN_THEMES)
     path.write_text('theme = "nord"\n', encoding="utf-8")
     again = cli("config", "--init")
     assert again.code == 2 and "already exists" in again.err and "--force" in again.err

@@ -107,7 +107,7 @@ def apply_preferences(app: App[object], prefs: Preferences) -> None:
     if prefs.keymap:
         app.set_keymap(prefs.keymap)
     for problem in prefs.problems:
-        app.notify(problem, title="Config file: default used", severity="warning", timeout=30)
+        app.notify(problem, title="Config file (that setting keeps its default)", severity="warning", timeout=30)
 
 
 def key_of(app: object, binding_id: str, default: str) -> str:
