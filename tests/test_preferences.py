@@ -108,6 +108,15 @@ async def test_the_theme_is_applied_at_start_and_ctrl_t_toggles_from_it_and_back
         assert app.theme == "nord"
 
 
+def test_ctrl_t_without_a_theme_is_dark_and_light_as_before() -> None:
+    from quotetui.tui.preferences import toggled_theme
+
+    assert toggled_theme("textual-dark", None) == "textual-light"
+    assert toggled_theme("textual-light", None) == "textual-dark"
+    assert toggled_theme("solarized-light", "solarized-light") == "textual-dark"  # a light theme's other side
+    assert toggled_theme("textual-dark", "solarized-light") == "solarized-light"
+
+
 @pytest.mark.sqlite_only
 def test_offers_without_db_reads_the_config_database_relative_to_the_config_folder(
     isolated_user_dirs: Path, demo_db_path: Path, cli: Cli
@@ -283,6 +292,7 @@ def test_given_a_database_the_config_is_not_read(isolated_user_dirs: Path, demo_
         ('[keymap]\noffers = ""\n', "line 2: keymap.offers: is empty"),
         ('[keymap]\noffers = "ctrl+"\n', "line 2: keymap.offers: 'ctrl+' ends with '+' and no key"),
         ('[keymap]\noffers = "ctl+x"\n', "keymap.offers: 'ctl+x': the modifiers are ctrl"),
+        ('[keymap]\noffers = "ctrl+F2"\n', "keymap.offers: 'ctrl+F2': key names are in lower case ('ctrl+f2')"),
         ('[keymap]\noffers = "f2,,f3"\n', "has an empty key"),
         ('[keymap]\noffers = "a,b,c,d,e"\n', "names 5 keys (at most 4)"),
         ('[keymap]\noffers = "[red]boom"\n', "'[red]boom' is not a key name Textual knows"),
@@ -298,6 +308,7 @@ def test_given_a_database_the_config_is_not_read(isolated_user_dirs: Path, demo_
         "empty-key",
         "modifier-only",
         "bad-modifier",
+        "upper-case-name",
         "comma-too-many",
         "too-many-keys",
         "markup-key",

@@ -313,6 +313,8 @@ def key_problem(text: str, known: Known | None = None) -> str | None:
             if not base.isprintable() or base.isspace():
                 return f"{_shown(key)} is not a key"
             continue
+        if base != base.lower() and (known is None or base.lower() in known.key_names):
+            return f"{_shown(key)}: key names are in lower case ('{key[: -len(base)]}{base.lower()}')"
         if not _KEY_NAME.fullmatch(base) or (known is not None and base not in known.key_names):
             return f"{_shown(key)} is not a key name Textual knows (such as 'f2', 'ctrl+t', 'pageup', 'slash')"
     return None

@@ -106,8 +106,9 @@ def apply_preferences(app: App[object], prefs: Preferences) -> None:
         app.theme = prefs.theme
     if prefs.keymap:
         app.set_keymap(prefs.keymap)
+    title = "Config file (not used)" if prefs.database_uncertain else "Config file (that setting keeps its default)"
     for problem in prefs.problems:
-        app.notify(problem, title="Config file (that setting keeps its default)", severity="warning", timeout=30)
+        app.notify(problem, title=title, severity="warning", timeout=30)
 
 
 def key_of(app: object, binding_id: str, default: str) -> str:
