@@ -299,7 +299,10 @@ def test_given_a_database_the_config_is_not_read(isolated_user_dirs: Path, demo_
         ('[keymap]\noffers = "\\u001b[31m"\n', "keymap.offers: the value contains a control character"),
         ("[keymap]\noffers = 7\n", "keymap.offers: should be a string in quotes, not a number"),
         ("keymap = 'f2'\n", "keymap: should be a table"),
-        ('[keymap]\nscenario = "o"\n', "keymap.scenario: 'o' is already the key of Offers (offers)"),
+        (
+            '[keymap]\nscenario = "o"\n',
+            "keymap.scenario: 'o' is already the key of 'Offers' (offers, everywhere); it was not moved",
+        ),
     ],
     ids=[
         "theme-markup",

@@ -70,7 +70,7 @@ def config(
                 [[r.id, prefs.keymap.get(r.id, r.keys), r.description, r.where] for r in rows],
             )
     if prefs.problems:
-        for problem in prefs.problems:
+        for problem in [] if as_json else prefs.problems:  # JSON holds them already
             say(f"quotetui: {problem}", err=True)
         raise typer.Exit(2)
 
@@ -84,7 +84,7 @@ def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:
     if source in ("--db", "$QUOTETUI_DB"):
         pass
     elif prefs.database_uncertain:
-        return "none: the config file has a problem (below), so commands refuse to guess", "config file"
+        return "none (the config file has a problem)", "config file"
     elif source == "config file":
         line = prefs.lines.get("database")
         source = f"config file, line {line}" if line else "config file"

@@ -89,12 +89,13 @@ def _drop_clashes(prefs: Preferences) -> None:
                 entry = (b.id, b.description or b.action)
                 if entry not in holders.setdefault(key, []):
                     holders[key].append(entry)
+        place = "everywhere" if where == "Everywhere" else f"on the {where} screen"
         for key, holding in holders.items():
             moved = [i for i, _ in holding if i in prefs.keymap]
             for binding_id in moved:
-                others = [f"{what} ({i})" if i else what for i, what in holding if i != binding_id]
+                others = [f"'{what}' ({f'{i}, ' if i else ''}{place})" for i, what in holding if i != binding_id]
                 if others and binding_id not in clashed:
-                    clashed[binding_id] = f"'{key}' is already the key of {others[0]} ({where}); it was not moved"
+                    clashed[binding_id] = f"'{key}' is already the key of {others[0]}; it was not moved"
     for binding_id, reason in clashed.items():
         del prefs.keymap[binding_id]
         prefs.add_problem(f"keymap.{binding_id}", reason)
