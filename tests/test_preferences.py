@@ -131,6 +131,17 @@ def test_offers_without_db_reads_the_config_database_relative_to_the_config_fold
 
 
 @pytest.mark.sqlite_only
+async def test_the_tui_opens_the_config_database(isolated_user_dirs: Path, demo_db_path: Path) -> None:
+    config_file(isolated_user_dirs, f"database = '{demo_db_path}'\n")
+    app = RecordingApp(None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.database is not None and app.database.target.path == demo_db_path
+        assert app.sub_title.startswith(str(demo_db_path))
+    assert not built_in(isolated_user_dirs).exists()
+
+
+@pytest.mark.sqlite_only
 def test_a_home_relative_database_is_expanded(isolated_user_dirs: Path, demo_db_path: Path, cli: Cli) -> None:
     demo_db_path.rename(isolated_user_dirs / "mine.db")
     config_file(isolated_user_dirs, 'database = "~/mine.db"\n')
