@@ -238,12 +238,13 @@ def test_keys_lists_every_binding_id_with_its_key(isolated_user_dirs: Path, cli:
         ('theme = "nord"\ndatabase = "x.db\n', ["line 2", "not valid TOML", "column"]),
         (b'# caf\xe9\ntheme = "nord"\n', ["line 1 is not UTF-8", "0xE9"]),
         ("databse = 'work.db'\n", ["line 1", "databse", "unknown setting", "did you mean 'database'"]),
+        ("theme = 'nrod'\nline = 3\n", ["line 2: line: unknown setting 'line'"]),
         ("database = 3\n", ["line 1", "database", "should be a string in quotes, not a number"]),
         ('database = "work\\u001b[2J.db"\n', ["line 1", "database", "control character"]),
         ("database = ''\n", ["line 1", "database", "is empty"]),
         ("x" * (MAX_BYTES + 1), ["over the 65,536-byte limit"]),
     ],
-    ids=["toml-syntax", "not-utf8", "unknown-key", "wrong-type", "control-chars", "empty", "huge"],
+    ids=["toml-syntax", "not-utf8", "unknown-key", "unknown-key-line", "wrong-type", "control-chars", "empty", "huge"],
 )
 def test_a_config_that_may_name_another_database_stops_the_cli(
     isolated_user_dirs: Path, cli: Cli, content: str | bytes, expected: list[str]
@@ -255,6 +256,7 @@ def test_a_config_that_may_name_another_database_stops_the_cli(
     assert result.err.startswith(f"quotetui: config file {path}") and "Traceback" not in result.err
     for part in expected:
         assert part in result.err
+    assert "nrod" not in result.err  # only what made the command stop (the theme is the TUI's problem)
     assert "\x1b" not in result.err
     assert not built_in(isolated_user_dirs).exists()  # the built-in database was not opened in its place
     assert path.read_bytes() == before

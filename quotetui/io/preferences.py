@@ -37,6 +37,7 @@ MAX_KEYS_PER_BINDING = 4
 MAX_VALUE_CHARS = 200
 MAX_DATABASE_CHARS = 4096
 SETTINGS = ("theme", "keymap", "database")
+_TOML_ERROR = "<toml>"  # where a TOML syntax error is, among the settings' lines
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 _KEY_NAME = re.compile(r"[a-z][a-z0-9_]{1,31}")
 _BINDING_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -65,6 +66,7 @@ class Preferences:
     database: str | None = None  # an absolute path or a URL, ready for --db
     problems: list[str] = field(default_factory=list)
     database_uncertain: bool = False
+    uncertain_because: list[str] = field(default_factory=list)  # the problems that make it so
     lines: dict[str, int] = field(default_factory=dict)  # "theme", "keymap.offers" -> line in the file
 
     def add_problem(self, key: str | None, reason: str) -> None:
@@ -73,14 +75,15 @@ class Preferences:
         line = self.lines.get(key or "")
         if line is not None:
             where += f", line {line}"
-        named = f"{key}: " if key and key != "line" else ""
+        named = f"{key}: " if key and key != _TOML_ERROR else ""
         self.problems.append(f"config file {where}: {named}{reason}")
 
     def check_database(self) -> str | None:
         """The configured database, or :class:`ConfigProblem` when the file may have meant another one."""
         if self.database_uncertain:
             raise ConfigProblem(
-                "; ".join(self.problems) + " (fix the config file, or give --db or $QUOTETUI_DB; nothing was opened)"
+                "; ".join(self.uncertain_because)
+                + " (fix the config file, or give --db or $QUOTETUI_DB; nothing was opened)"
             )
         return self.database
 
@@ -109,9 +112,9 @@ def load(environ: Mapping[str, str] | None = None, known: Known | None = None) -
         reason = str(exc)
         at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", reason)
         if at:
-            prefs.lines["line"] = int(at.group(1))
+            prefs.lines[_TOML_ERROR] = int(at.group(1))
             reason = f"{reason[: at.start()]} (column {at.group(2)})"
-        _fatal(prefs, "line" if at else None, f"not valid TOML: {reason}")
+        _fatal(prefs, _TOML_ERROR, f"not valid TOML: {reason}")
         return prefs
     _find_lines(prefs, text)
     _check(prefs, data, known)
@@ -133,6 +136,7 @@ def _problem(prefs: Preferences, key: str | None, reason: str) -> None:
 def _fatal(prefs: Preferences, key: str | None, reason: str) -> None:
     prefs.add_problem(key, reason)
     prefs.database_uncertain = True
+    prefs.uncertain_because.append(prefs.problems[-1])
 
 
 def _read(prefs: Preferences) -> str | None:
