@@ -253,6 +253,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         yield SystemCommand(
             "Contracts", "Signed deals: key dates, SLA credits, invoices (r)", lambda: self.switch_mode("contracts")
         )
+        yield SystemCommand("FX rates…", "The dated exchange rates: n adds one, e edits one", self.action_fx_rates)
         yield SystemCommand(
             "Settings…",
             "Hours a month, default MFU and availability, time zone, discount rate, net of VAT",
@@ -278,6 +279,12 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         if db is not None:
             self.push_screen(FormScreen(lambda: settings_form(db), lambda raw, _: save_settings_form(db, raw)),
                              self._edited)  # fmt: skip
+
+    def action_fx_rates(self) -> None:
+        from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+
+        if self.database is not None:
+            self.push_screen(FxRatesDialog(self.database, self.today), lambda saved: self._edited(saved or None))
 
     def action_new_offer(self) -> None:
         from quotetui.tui.dialogs.forms import offer_form
