@@ -7,13 +7,16 @@ from decimal import Decimal
 from pathlib import Path
 
 from sqlmodel import select
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, OptionList, Static
 
 from quotetui.services.database import open_database
 from quotetui.store.models import FxRate
 from quotetui.tui.dialogs.form import FormScreen
 from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
 from tests.test_tui import RecordingApp, plain, settle
+
+H100_YEAR = "8×H100 一年训练"  # the demo market's default scenario
 
 
 def rates_in(path: Path) -> list[tuple[str, str, Decimal, str, str]]:
@@ -30,7 +33,7 @@ def fill(form: FormScreen, **values: str) -> None:
 
 
 def error_under(form: FormScreen, name: str) -> str:
-    return plain(form.query_one(f"#e-{name}", Static).content)
+    return plain(form.query_one(f"#e-{name}", Static).content).strip()
 
 
 # -- FX rates --------------------------------------------------------------------------------------------
@@ -84,3 +87,85 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
         await settle(pilot)
         assert not isinstance(app.screen, FxRatesDialog)
     assert rates_in(demo_db_path) == [("USD", "CNY", Decimal("7.2"), "2026-11-02", "中国人民银行")]
+
+
+# -- scenarios -------------------------------------------------------------------------------------------
+async def open_picker(pilot) -> ScenarioPicker:  # type: ignore[no-untyped-def]
+    await pilot.press("s")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ScenarioPicker)
+    return pilot.app.screen
+
+
+def listed(picker: ScenarioPicker) -> list[str]:
+    options = picker.query_one(OptionList)
+    return [str(options.get_option_at_index(i).id) for i in range(options.option_count)]
+
+
+async def test_the_active_scenario_is_edited_from_the_picker_and_every_figure_follows(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.market is not None and app.market.scenario.name == H100_YEAR
+        before = {r.offer.id: r.evaluation.used_gpu_hours for r in app.market.rows if r.evaluation}
+        picker = await open_picker(pilot)
+        await pilot.press("e")  # the active scenario is highlighted when the picker opens
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.query_one("#f-months", Input).value == "12"
+        assert form.query_one("#f-utilisation", Input).value == "100"  # a percentage in forms
+        assert form.query_one("#f-gpu", Input).value == "H100 SXM5"  # the catalog's name
+        fill(form, name="8×H100 两年训练", months="0", gpu="H999")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form  # every bad field under itself, nothing saved
+        assert "at least 1" in error_under(form, "months") and error_under(form, "gpu")
+        assert ("2 field(s) need attention; nothing was saved.", "error") in app.told
+        fill(form, months="24", gpu="H100 SXM")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is picker
+        assert ("Saved scenario 8×H100 两年训练 (the default)", "information") in app.told
+        assert "8×H100 两年训练" in listed(picker) and H100_YEAR not in listed(picker)
+        await pilot.press("escape")
+        await settle(pilot)
+        market = app.market
+        assert market is not None and market.scenario.name == "8×H100 两年训练" and market.scenario.months == 24
+        assert "8×H100 两年训练" in app.sub_title
+        after = {r.offer.id: r.evaluation.used_gpu_hours for r in market.rows if r.evaluation}
+        assert before.keys() == after.keys() and all(after[k] == 2 * before[k] for k in before)  # two years
+
+
+async def test_a_new_scenario_from_the_picker_can_be_switched_to(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        picker = await open_picker(pilot)
+        count = len(listed(picker))
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert app.focused is form.query_one("#f-name", Input)
+        await pilot.press(*"16卡")
+        assert form.query_one("#f-name", Input).value == "16卡"  # the first keystrokes go into the name
+        fill(form, name="gpt-3 175b 预训练 (32×h100)")  # a demo scenario's name in another case: one name
+        fill(form, gpu_count="16", months="2", utilisation="50")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "already exists" in error_under(form, "name")
+        fill(form, name="16×H100 两个月")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is picker and len(listed(picker)) == count + 1
+        assert app.market is not None and app.market.scenario.name == H100_YEAR  # added, not switched to
+        await pilot.press("enter")  # the new one is highlighted: Enter switches to it
+        await settle(pilot)
+        market = app.market
+        assert market is not None and market.scenario.name == "16×H100 两个月"
+        assert (market.scenario.gpu_count, market.scenario.months, market.scenario.utilisation) == (
+            16,
+            2,
+            Decimal("0.5"),
+        )

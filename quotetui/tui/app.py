@@ -228,6 +228,13 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
 
         self.push_screen(ScenarioPicker(self.database, self.market.scenario.name if self.market else None), chosen)
 
+    def scenario_saved(self, was: str | None, now: str) -> None:
+        """A scenario was added or edited (the picker's n and e): the market is read again; the active one's
+        figures follow its new values (and its new name)."""
+        if self.market is not None and was == self.market.scenario.name:
+            self.scenario_name = now
+        self.reload()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
 
