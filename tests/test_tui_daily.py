@@ -3,18 +3,23 @@ field declarations as the CLI, and an import that shows its progress and can be 
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
 from sqlmodel import select
-from textual.widgets import DataTable, Input, OptionList, Static
+from textual.widgets import Button, DataTable, Input, OptionList, Static
 
 from quotetui.services.database import open_database
-from quotetui.store.models import FxRate
+from quotetui.services.importing import EVERY, ImportProgress
+from quotetui.store.models import FxRate, Provider
 from quotetui.tui.dialogs.form import FormScreen
 from quotetui.tui.dialogs.fx_rates import FxRatesDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
-from tests.test_tui import RecordingApp, plain, settle
+from quotetui.tui.dialogs.transfer import ImportDialog
+from tests.conftest import dump
+from tests.test_tui import RecordingApp, count_rows, plain, settle
 
 H100_YEAR = "8×H100 一年训练"  # the demo market's default scenario
 
@@ -169,3 +174,114 @@ async def test_a_new_scenario_from_the_picker_can_be_switched_to(demo_db_path: P
             2,
             Decimal("0.5"),
         )
+
+
+# -- import: progress and cancel ------------------------------------------------------------------------
+class Gate:
+    """Holds the import's worker thread at one progress report until the test has acted (pressed Esc), so
+    "mid-way" is a place in the import, not a guess about timing. The import itself runs unchanged."""
+
+    def __init__(self, dialog: ImportDialog, when: Callable[[ImportProgress], bool]) -> None:
+        self.reached, self.release, self.when, self.told = threading.Event(), threading.Event(), when, dialog._progress
+        dialog._progress = self.report  # type: ignore[method-assign]
+
+    def report(self, progress: ImportProgress) -> None:
+        if not self.reached.is_set() and self.when(progress):
+            self.reached.set()
+            self.release.wait(30)
+        self.told(progress)  # shows it, or stops the import when the user cancelled
+
+    async def wait(self, pilot) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(600):
+            if self.reached.is_set():
+                return
+            await pilot.pause(0.05)
+        raise AssertionError("the import never got there")
+
+
+async def until_said(pilot, text: str) -> str:  # type: ignore[no-untyped-def]
+    """The import dialog's report once it says ``text`` (a cancelled worker rolls back after Esc returns)."""
+    for _ in range(600):
+        shown = str(pilot.app.screen.query_one("#report", Static).content)
+        if text in shown:
+            return shown
+        await pilot.pause(0.05)
+    raise AssertionError(f"never said {text!r}; says {shown!r}")
+
+
+def big_providers_csv(folder: Path, rows: int = 6 * EVERY) -> Path:
+    path = folder / "providers.csv"
+    lines = ["name,kind,regions,notes"] + [f"导入 {i:05d},gpu_cloud,cn-east,row {i}" for i in range(rows)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+async def open_import(pilot, path: Path) -> ImportDialog:  # type: ignore[no-untyped-def]
+    await pilot.press("ctrl+o")
+    await pilot.pause()
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ImportDialog)
+    dialog.query_one("#paths", Input).value = str(path)
+    return dialog
+
+
+async def test_an_import_shows_its_progress_and_esc_cancels_it_with_nothing_changed(
+    demo_db_path: Path, tmp_path: Path
+) -> None:
+    big = big_providers_csv(tmp_path)
+    rows = 6 * EVERY
+    before = dump(demo_db_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        dialog = await open_import(pilot, big)
+        await pilot.press("enter")  # the dry run first
+        await settle(pilot)
+        assert f"providers: {rows} added" in str(dialog.query_one("#report", Static).content)
+        gate = Gate(dialog, lambda p: not p.dry_run and p.stage == "writing" and p.rows_written >= 2 * EVERY)
+        await pilot.press("ctrl+s")
+        await gate.wait(pilot)
+        shown = str(dialog.query_one("#report", Static).content)  # the last report before the gate
+        assert shown == (
+            f"Importing… 1 of 1 file(s) read, {rows:,} rows; {rows:,} checked; {EVERY:,} of {rows:,} written\n"
+            "Esc cancels."
+        )
+        await pilot.press("escape")
+        assert app.screen is dialog  # Esc stops the import; the dialog stays to say what happened
+        gate.release.set()
+        await until_said(pilot, "Import cancelled; nothing changed.")
+        await settle(pilot)
+        assert ("Import cancelled; nothing changed.", "information") in app.told
+        assert not dialog.query_one("#confirm", Button).disabled  # checked still: it may be imported again
+        await pilot.press("escape")  # nothing running: Esc closes the dialog
+        await settle(pilot)
+        assert not isinstance(app.screen, ImportDialog)
+    assert dump(demo_db_path) == before
+    assert count_rows(demo_db_path, Provider) == 5
+
+
+async def test_the_cancel_button_stops_a_check_and_the_import_then_runs_to_the_end(
+    demo_db_path: Path, tmp_path: Path
+) -> None:
+    big = big_providers_csv(tmp_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        dialog = await open_import(pilot, big)
+        gate = Gate(dialog, lambda p: p.stage == "checking" and p.rows_checked >= EVERY)
+        await pilot.press("enter")
+        await gate.wait(pilot)
+        assert "Checking… 1 of 1 file(s) read" in str(dialog.query_one("#report", Static).content)
+        await pilot.click("#cancel")
+        gate.release.set()
+        await until_said(pilot, "Check cancelled; nothing was imported.")
+        await settle(pilot)
+        assert dialog.query_one("#confirm", Button).disabled  # not checked: nothing to import yet
+        await pilot.click("#check")
+        await settle(pilot)
+        assert "Ctrl+S imports it." in str(dialog.query_one("#report", Static).content)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, ImportDialog)
+        assert any(f"providers: {6 * EVERY} added" in m for m, _ in app.told)
+    assert count_rows(demo_db_path, Provider) == 5 + 6 * EVERY
