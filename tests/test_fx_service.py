@@ -9,18 +9,21 @@ from decimal import Decimal
 import pytest
 
 from quotetui.domain.errors import FieldErrors
-from quotetui.services.fx import add_rate, check_rate_date, list_rates, rate_form, save_rate
+from quotetui.domain.fx import dated_by
+from quotetui.services.fx import add_rate, list_rates, rate_form, save_rate
 from quotetui.store.engine import Database
 from tests.conftest import Cli
 
 TODAY = date(2026, 11, 30)
 
 
-def test_a_rate_date_after_today_is_refused_naming_the_date() -> None:
-    check_rate_date(TODAY, TODAY)
+def test_a_rate_date_after_today_is_refused_naming_the_date(empty_db: Database) -> None:
+    assert dated_by(TODAY, TODAY) == {}
+    raw = {"base": "USD", "quote": "CNY", "rate": "7.1", "as_of": "2026-12-01", "source": "PBOC"}
     with pytest.raises(FieldErrors) as caught:
-        check_rate_date(date(2026, 12, 1), TODAY)
-    assert caught.value.errors == {"as_of": "2026-12-01 is in the future (today is 2026-11-30)"}
+        save_rate(empty_db, raw, today=TODAY)
+    assert caught.value.errors == {"as_of": "2026-12-01 is after today (2026-11-30): record a rate once it is known"}
+    assert list_rates(empty_db) == []
 
 
 def test_add_replaces_the_same_pair_on_the_same_day_and_edit_changes_one_row(empty_db: Database) -> None:
@@ -52,4 +55,4 @@ def test_every_bad_field_is_named_at_once_and_nothing_is_saved(empty_db: Databas
 
 def test_the_cli_refuses_a_future_date_by_its_flag(cli: Cli, db_path: str) -> None:
     result = cli("--db", str(db_path), "fx", "add", "USD", "CNY", "7.1", "--date", "2199-01-01", "--source", "x")
-    assert result.code == 2 and "--date: 2199-01-01 is in the future" in result.err
+    assert result.code == 2 and "--date: 2199-01-01 is after today" in result.err

@@ -61,7 +61,7 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form  # nothing saved: the date is after today
-        assert "2026-12-01 is in the future" in error_under(form, "as_of")
+        assert "2026-12-01 is after today (2026-11-30)" in error_under(form, "as_of")
         assert rates_in(demo_db_path) == []
         fill(form, as_of="2026-11-02")
         await pilot.press("ctrl+s")

@@ -13,9 +13,10 @@ from sqlmodel import col, select
 from quotetui.domain.entities import FX
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
+from quotetui.domain.fx import dated_by
 from quotetui.domain.money import plain
-from quotetui.domain.timeutil import utcnow
 from quotetui.services.forms import FormSpec, shown
+from quotetui.services.settings import local_today
 from quotetui.store.engine import Database
 from quotetui.store.models import FxRate
 
@@ -43,20 +44,6 @@ def _view(row: FxRate) -> RateView:
     return RateView(row.base, row.quote, row.rate, row.as_of, row.source, row.id)
 
 
-def check_rate_date(as_of: date, today: date) -> None:
-    """A rate is a rate that was observed: its date is not after ``today``."""
-    if as_of > today:
-        raise FieldErrors({"as_of": f"{as_of.isoformat()} is in the future (today is {today.isoformat()})"})
-
-
-def _values(raw: dict[str, Any], today: date | None) -> dict[str, Any]:
-    """The rate's typed values, checked as an FX rates sheet's row is (the declared fields and rules), and
-    its date not in the future."""
-    values = parse_record(FX, raw)
-    check_rate_date(values["as_of"], today or utcnow().date())
-    return values
-
-
 def add_rate(
     db: Database, base: str, quote: str, rate: object, as_of: object, source: str, *, today: date | None = None
 ) -> RateView:
@@ -65,9 +52,14 @@ def add_rate(
 
 
 def save_rate(db: Database, raw: dict[str, Any], rate_id: int | None = None, *, today: date | None = None) -> RateView:
-    """A new rate (the same pair on the same day is replaced), or rate ``rate_id`` changed; all or nothing."""
-    v = _values(raw, today)
+    """A new rate (the same pair on the same day is replaced), or rate ``rate_id`` changed; all or nothing. The
+    values are checked as an FX rates sheet's row is (the declared fields and rules), the date not after
+    ``today`` (the front end's day; by default today in the user's time zone)."""
+    v = parse_record(FX, raw)
     with db.write() as session:
+        problems = dated_by(v["as_of"], today or local_today(session))
+        if problems:
+            raise FieldErrors(problems)
         key = (FxRate.base == v["base"], FxRate.quote == v["quote"], FxRate.as_of == v["as_of"])
         twin = session.exec(select(FxRate).where(*key)).first()
         if rate_id is None:
@@ -89,9 +81,10 @@ def save_rate(db: Database, raw: dict[str, Any], rate_id: int | None = None, *, 
 def rate_form(db: Database, rate_id: int | None = None, *, today: date | None = None) -> FormSpec:
     """The form of a new rate (dated today) or of rate ``rate_id`` as it is now."""
     fields = FX.form_fields
-    if rate_id is None:
-        return FormSpec("New FX rate", fields, {"as_of": (today or utcnow().date()).isoformat()}, entity=FX)
     with db.session() as session:
+        if rate_id is None:
+            day = today or local_today(session)
+            return FormSpec("New FX rate", fields, {"as_of": day.isoformat()}, entity=FX)
         row = session.get(FxRate, rate_id)
         if row is None:
             raise BadInput(f"no FX rate with id {rate_id}")
