@@ -8,8 +8,10 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from sqlmodel import select
 from textual.widgets import Button, DataTable, Input, OptionList, Static
+from textual.widgets._footer import FooterKey
 
 from quotetui.services.database import open_database
 from quotetui.services.importing import EVERY, ImportProgress
@@ -63,13 +65,13 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
         assert app.screen is form  # nothing saved: the date is after today
         assert "2026-12-01 is after today (2026-11-30)" in error_under(form, "as_of")
         assert rates_in(demo_db_path) == []
-        fill(form, as_of="2026-11-02")
+        fill(form, as_of="2026-11-02", source="[b]PBOC[/b]")  # text is data: shown as typed, never as markup
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is dialog
-        assert ("Saved FX rate 1 USD = 7.1 CNY on 2026-11-02 (PBOC)", "information") in app.told
+        assert ("Saved FX rate 1 USD = 7.1 CNY on 2026-11-02 ([b]PBOC[/b])", "information") in app.told
         table = dialog.query_one(DataTable)
-        assert [plain(c).strip() for c in table.get_row_at(0)] == ["USD→CNY", "7.1", "2026-11-02", "PBOC"]
+        assert [plain(c).strip() for c in table.get_row_at(0)] == ["USD→CNY", "7.1", "2026-11-02", "[b]PBOC[/b]"]
         await pilot.press("e")
         await settle(pilot)
         form = app.screen
@@ -285,3 +287,15 @@ async def test_the_cancel_button_stops_a_check_and_the_import_then_runs_to_the_e
         assert not isinstance(app.screen, ImportDialog)
         assert any(f"providers: {6 * EVERY} added" in m for m, _ in app.told)
     assert count_rows(demo_db_path, Provider) == 5 + 6 * EVERY
+
+
+@pytest.mark.parametrize("open_it", ["fx_rates", "pick_scenario"])
+async def test_the_new_and_edit_keys_are_in_the_dialogs_footer_at_80x24(demo_db_path: Path, open_it: str) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        getattr(app, f"action_{open_it}")()
+        await settle(pilot)
+        keys = {k.key: k.description for k in app.screen.query(FooterKey)}
+        assert keys.get("n", "").startswith("New") and keys.get("e", "").startswith("Edit")
+        assert "o" not in keys  # the dialog's keys, not the dashboard's underneath
