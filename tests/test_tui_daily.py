@@ -48,6 +48,8 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        assert app.market is not None
+        seen = app.market.data_version
         palette = {c.title: c for c in app.get_system_commands(app.screen)}
         palette["FX rates…"].callback()
         await settle(pilot)
@@ -70,6 +72,7 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
         await settle(pilot)
         assert app.screen is dialog
         assert ("Saved FX rate 1 USD = 7.1 CNY on 2026-11-02 ([b]PBOC[/b])", "information") in app.told
+        assert app.market.data_version != seen  # read again at once: not taken for another program's write
         table = dialog.query_one(DataTable)
         assert [plain(c).strip() for c in table.get_row_at(0)] == ["USD→CNY", "7.1", "2026-11-02", "[b]PBOC[/b]"]
         await pilot.press("e")

@@ -291,7 +291,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         from quotetui.tui.dialogs.fx_rates import FxRatesDialog
 
         if self.database is not None:
-            self.push_screen(FxRatesDialog(self.database, self.today), lambda saved: self._edited(saved or None))
+            self.push_screen(FxRatesDialog(self.database, self.today))
 
     def action_new_offer(self) -> None:
         from quotetui.tui.dialogs.forms import offer_form

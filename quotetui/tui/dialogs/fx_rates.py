@@ -2,8 +2,8 @@
 
 Both go through the generic form (``dialogs/form.py``) over the FX rate's declared fields, saved by
 ``services/fx.py`` as ``quotetui fx add`` saves them: every bad field named under itself, nothing saved
-unless everything is valid, and a date after today refused. A save recomputes the market (conversions
-follow the rates).
+unless everything is valid, and a date after today refused. Each save reads the market again at once
+(conversions follow the rates; the app's poll then does not take the save for another program's write).
 """
 
 from __future__ import annotations
@@ -26,9 +26,7 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 
-class FxRatesDialog(ReportsWorkerErrors, ModalScreen[bool]):
-    """Answers True when a rate was saved (the market is then read again)."""
-
+class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("n", "new", "New rate"),
@@ -38,7 +36,6 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[bool]):
     def __init__(self, database: Database, today: date) -> None:
         super().__init__()
         self.database, self.today = database, today
-        self.saved = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -115,11 +112,11 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[bool]):
 
         def done(result: object) -> None:
             if result is not None:
-                self.saved = True
+                self.app.reload()  # type: ignore[attr-defined]
                 self.query_one(DataTable).loading = True
                 self.load(getattr(result, "id", None))
 
         self.app.push_screen(FormScreen(lambda: rate_form(db, rate_id, today=today), save, said), done)
 
     def action_close(self) -> None:
-        self.dismiss(self.saved)
+        self.dismiss(None)
