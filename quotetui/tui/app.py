@@ -234,6 +234,13 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
 
         self.push_screen(ScenarioPicker(self.database, self.market.scenario.name if self.market else None), chosen)
 
+    def scenario_saved(self, was: str | None, now: str) -> None:
+        """A scenario was added or edited (the picker's n and e): the market is read again; the active one's
+        figures follow its new values (and its new name)."""
+        if self.market is not None and was == self.market.scenario.name:
+            self.scenario_name = now
+        self.reload()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
 
@@ -261,6 +268,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         yield SystemCommand(
             "Contracts", "Signed deals: key dates, SLA credits, invoices (r)", lambda: self.switch_mode("contracts")
         )
+        yield SystemCommand("FX rates…", "The dated exchange rates: n adds one, e edits one", self.action_fx_rates)
         yield SystemCommand(
             "Settings…",
             "Hours a month, default MFU and availability, time zone, discount rate, net of VAT",
@@ -286,6 +294,12 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         if db is not None:
             self.push_screen(FormScreen(lambda: settings_form(db), lambda raw, _: save_settings_form(db, raw)),
                              self._edited)  # fmt: skip
+
+    def action_fx_rates(self) -> None:
+        from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+
+        if self.database is not None:
+            self.push_screen(FxRatesDialog(self.database, self.today))
 
     def action_new_offer(self) -> None:
         from quotetui.tui.dialogs.forms import offer_form

@@ -33,6 +33,8 @@ def _keys(binding: Binding, keymap: dict[str, str]) -> str:
 def binding_groups() -> list[tuple[str, list[Binding]]]:
     from quotetui.tui.app import QuotetuiApp
     from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+    from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
     from quotetui.tui.screens.compare import CompareScreen
     from quotetui.tui.screens.contract_detail import ContractDetailScreen
     from quotetui.tui.screens.contracts import ContractsScreen
@@ -56,6 +58,8 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Contract", of(ContractDetailScreen)),
         ("Rent vs buy", of(RentBuyScreen)),
         ("Training planner", of(TrainingScreen)),
+        ("Scenarios (s)", [Binding("enter", "", "Switch to the highlighted scenario"), *of(ScenarioPicker)]),
+        ("FX rates (palette: FX rates…)", [Binding("enter", "", "Edit the highlighted rate"), *of(FxRatesDialog)]),
         ("Forms", of(FormScreen)),
     ]
 
