@@ -106,10 +106,9 @@ class Money:
         return plain(self.amount, minor_units(self.currency))
 
     def display(self) -> str:
-        """For people: thousands separators; minor units only when the amount has a fraction."""
-        places = decimal_places(self.amount)
-        if places:
-            places = max(places, minor_units(self.currency))
+        """For people: thousands separators and the currency's minor units (2 places for CNY, none for JPY),
+        more only where the amount has them (a quoted 0.125 CNY/GB stays exact): one format for every amount."""
+        places = max(decimal_places(self.amount), minor_units(self.currency))
         return f"{self.amount:,.{places}f}"
 
     def to_json(self) -> dict[str, str]:
