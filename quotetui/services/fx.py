@@ -10,8 +10,11 @@ from typing import Any
 from sqlmodel import col, select
 
 from quotetui.domain.entities import FX
+from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import parse_record
+from quotetui.domain.fx import dated_by
 from quotetui.domain.money import plain
+from quotetui.services.settings import local_today
 from quotetui.store.engine import Database
 from quotetui.store.models import FxRate
 
@@ -39,6 +42,9 @@ def add_rate(db: Database, base: str, quote: str, rate: object, as_of: object, s
     are checked as an FX rates sheet's row is (the same declared fields and rules)."""
     v = parse_record(FX, {"base": base, "quote": quote, "rate": rate, "as_of": as_of, "source": source})
     with db.write() as session:
+        problems = dated_by(v["as_of"], local_today(session))
+        if problems:
+            raise FieldErrors(problems)
         key = (FxRate.base == v["base"], FxRate.quote == v["quote"], FxRate.as_of == v["as_of"])
         row = session.exec(select(FxRate).where(*key)).first()
         if row is None:
