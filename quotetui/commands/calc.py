@@ -59,7 +59,9 @@ def train(
     gpu: Annotated[
         str | None, typer.Option("--gpu", metavar="MODEL", help="GPU model (or take it from --offer).")
     ] = None,
-    mfu: Annotated[str | None, typer.Option("--mfu", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")] = None,
+    mfu: Annotated[
+        str | None, typer.Option("--mfu", metavar="FRACTION", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")
+    ] = None,
     scaling: Annotated[str | None, typer.Option("--scaling", help="Scaling efficiency (default: by fabric).")] = None,
     offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Cost the run under this offer.")] = None,
     claimed_days: Annotated[str | None, typer.Option("--claimed-days", help="A claimed duration to audit.")] = None,
