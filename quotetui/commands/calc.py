@@ -69,6 +69,7 @@ def train(
 ) -> None:
     """Wall time, GPU-hours and cost of a training run; the MFU a claimed duration implies."""
     from quotetui.domain.economics.exact import dec, pct
+    from quotetui.domain.wording import plural
     from quotetui.services.calc import calc_train
 
     with flagged(TRAIN_FLAGS):
@@ -94,7 +95,10 @@ def train(
     if r.costs:
         lines(
             f"cost under {r.offer}, cheapest first:",
-            [f"{c.option.label}: {dec(c.total, 2):,} {c.currency} ({c.nodes} nodes × {c.billed})" for c in r.costs],
+            [
+                f"{c.option.label}: {dec(c.total, 2):,} {c.currency} ({plural(c.nodes, 'node')} × {c.billed})"
+                for c in r.costs
+            ],
         )
     implied = r.implied_mfu
     if implied is not None and r.verdict is not None:
@@ -147,6 +151,7 @@ def rent_vs_buy(
         str | None,
         typer.Option(
             "--currency",
+            metavar="CODE",
             help="Currency of the typed amounts (default: the scenario's with --offer, the purchase option's "
             "with --purchase, else CNY).",
         ),
@@ -199,7 +204,7 @@ def term(
     annual: Amount = None,
     two_year: Amount = None,
     three_year: Amount = None,
-    currency: Annotated[str | None, typer.Option("--currency", help="ISO code of the amounts.")] = None,
+    currency: Annotated[str | None, typer.Option("--currency", metavar="CODE", help="ISO code of the amounts.")] = None,
     discount_rate: Annotated[
         str | None,
         typer.Option(
