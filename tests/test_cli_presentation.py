@@ -178,3 +178,14 @@ def test_shares_print_as_percentages(cli: Cli, demo_db_path: Path) -> None:
 def test_contract_listing_gives_every_amount_its_currency(cli: Cli, contract: str) -> None:
     [row] = cli("--db", contract, "contracts").out.splitlines()[1:]
     assert row.endswith("  250,000.00 CNY  0.00 CNY  0.00 CNY    0")  # monthly, spent, credits, invoices off
+
+
+def test_counts_agree_with_their_nouns(cli: Cli, contract: str) -> None:
+    due = cli("--db", contract, "contracts", "due", "--on", "2026-06-30").out
+    assert "  2026-07-01      in 1 day  payment: contract #1" in due
+    assert "  2026-08-01    in 32 days  payment: contract #1" in due
+    late = cli("--db", contract, "contracts", "due", "--on", "2026-06-02").out
+    assert "  2026-06-01     1 day ago  payment: contract #1" in late
+    assert cli("--db", contract, "offers").out.startswith(
+        "Scenario '8×H100 一年训练': 8 GPUs × 12 months at 100 % use;"
+    )

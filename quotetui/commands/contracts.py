@@ -15,6 +15,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.fields import Field
+from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -366,7 +367,9 @@ def due(
         say(f"{label} ({len(items)})")
         for k in items:
             left = k.days_left(today)
-            when = f"{-left} days ago" if left < 0 else ("today" if left == 0 else f"in {left} days")
+            when = (
+                f"{plural(-left, 'day')} ago" if left < 0 else ("today" if left == 0 else f"in {plural(left, 'day')}")
+            )
             detail = f" — {k.detail}" if k.detail else ""
             say(f"  {k.day.isoformat()} {when:>13}  {k.kind}: {k.subject}{detail}")
 
@@ -380,7 +383,7 @@ def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics
 
     now = utcnow()
     dates = key_dates(open_db(ctx), now)
-    say(f"Wrote {write_calendar(out, dates, now, force=force)} ({len(dates)} events).")
+    say(f"Wrote {write_calendar(out, dates, now, force=force)} ({plural(len(dates), 'event')}).")
 
 
 @incident_app.command("add")
