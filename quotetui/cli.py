@@ -10,7 +10,7 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -26,6 +26,15 @@ class ReaderGone(Exception):
 
 
 class _Root(TyperGroup):
+    """The root command: a broken pipe while parsing (``quotetui --help | head -1``) or running a command
+    leaves as :class:`ReaderGone`."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            raise ReaderGone from None
+
     def invoke(self, ctx: typer.Context) -> object:
         try:
             return super().invoke(ctx)

@@ -65,7 +65,7 @@ def test_an_option_help_does_not_repeat_its_label(cli: Cli) -> None:
 
 
 # -- pipes --------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [["offers"], ["gpus"], ["scenario", "list"], ["explain", "9"]])
+@pytest.mark.parametrize("args", [["offers"], ["gpus"], ["scenario", "list"], ["explain", "9"], ["--help"]])
 def test_a_reader_that_stops_early_ends_the_command_quietly(demo_db_path: Path, args: list[str]) -> None:
     """`quotetui offers | head -3`: the pipe is closed before the command writes (it is still starting), so
     every line it writes meets a closed pipe: status 0 and nothing on stderr, not Click's or Rich's status 1."""

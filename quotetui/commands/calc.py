@@ -208,7 +208,9 @@ def term(
     discount_rate: Annotated[
         str | None,
         typer.Option(
-            "--discount-rate", help="Annual rate for the present-value saving, e.g. 8% (default: the setting)."
+            "--discount-rate",
+            metavar="RATE",
+            help="Annual rate for the present-value saving, e.g. 8% (default: the setting).",
         ),
     ] = None,
     as_json: JsonFlag = False,
@@ -236,8 +238,12 @@ def term(
     if as_json:
         print_json(term_json(t, currency_code(currency) if currency else None))
         return
+    code = f" {currency_code(currency)}" if currency else ""  # the amounts' currency, when it was given
     for o in t.options:
-        say(f"{o.name}: {dec(o.price, 2):,} a term = {dec(o.per_month, 2):,} a month = {dec(o.per_year, 2):,} a year")
+        say(
+            f"{o.name}: {dec(o.price, 2):,}{code} a term = {dec(o.per_month, 2):,}{code} a month = "
+            f"{dec(o.per_year, 2):,}{code} a year"
+        )
     say(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")
     if t.discount_rate:
         say(
