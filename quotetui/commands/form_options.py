@@ -12,6 +12,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from decimal import Decimal
 from typing import Annotated, Any
 
 import typer
@@ -115,6 +116,11 @@ def _shown(f: Field | None, value: Any) -> str:
         return "yes" if value else "no"
     if f is not None and f.kind in ("name", "ref", "text"):
         return repr(value)
+    if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000
+        try:
+            return f"{Decimal(value):,}"
+        except ArithmeticError:
+            return value
     return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
 
 
