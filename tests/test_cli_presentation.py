@@ -189,3 +189,8 @@ def test_counts_agree_with_their_nouns(cli: Cli, contract: str) -> None:
     assert cli("--db", contract, "offers").out.startswith(
         "Scenario '8×H100 一年训练': 8 GPUs × 12 months at 100 % use;"
     )
+
+
+def test_a_saved_amount_is_grouped_and_keeps_its_cents(cli: Cli, demo_db_path: Path) -> None:
+    added = cli("--db", str(demo_db_path), "round", "add", "9", "--quoted-at", "2026-12-01", "--amount", "1234567.5")
+    assert "amount 1,234,567.50, currency CNY" in added.out

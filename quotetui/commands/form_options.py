@@ -20,6 +20,7 @@ import typer
 from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_json
 from quotetui.commands.output import say
 from quotetui.domain.fields import Field
+from quotetui.domain.money import decimal_places
 from quotetui.services.forms import choices_of
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -118,9 +119,11 @@ def _shown(f: Field | None, value: Any) -> str:
         return repr(value)
     if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000
         try:
-            return f"{Decimal(value):,}"
+            amount = Decimal(value)
         except ArithmeticError:
             return value
+        places = decimal_places(amount)  # exact as stored: 70,000; 1,234,567.50; 0.123456
+        return f"{amount:,.{max(places, 2) if places else 0}f}"
     return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
 
 
