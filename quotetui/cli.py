@@ -10,15 +10,40 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 from quotetui import __version__
 from quotetui.commands.output import say
 from quotetui.domain.errors import QuotetuiError
 
+
+class ReaderGone(Exception):
+    """Standard output's reader stopped reading (a ``BrokenPipeError``), carried past Click, which would end
+    with status 1, to :func:`main`."""
+
+
+class _Root(TyperGroup):
+    """The root command: a broken pipe while parsing (``quotetui --help | head -1``) or running a command
+    leaves as :class:`ReaderGone`."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            raise ReaderGone from None
+
+    def invoke(self, ctx: typer.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise ReaderGone from None
+
+
 app = typer.Typer(
+    cls=_Root,
     name="quotetui",
     help="A terminal workbench for buying GPU capacity. Run without a command to open the TUI.",
     invoke_without_command=True,
@@ -125,7 +150,19 @@ def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
     sys.exit(code)
 
 
+def _reader_gone() -> NoReturn:
+    """The reader of standard output stopped reading (``quotetui offers | head -3``): what it wanted it has,
+    so the command ends quietly with status 0. Standard output is pointed at the null device first, as the
+    Python documentation advises, so the interpreter's own flush at exit cannot fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(0)
+
+
 def _register() -> None:
+    from quotetui.commands.common import readable_help
+
+    readable_help()
     from quotetui.commands import (
         acceptance,
         bench,
@@ -178,6 +215,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail(130, "interrupted", argv)
     except QuotetuiError as exc:
         _fail(2, str(exc), argv)
+    except (BrokenPipeError, ReaderGone):
+        _reader_gone()
     except OSError as exc:  # a path the system refuses that no check above foresaw: its name and the reason
         where = f"{exc.filename}: " if exc.filename else ""
         _fail(2, f"{where}{exc.strerror or exc}", argv)

@@ -44,7 +44,7 @@ def test_a_claim_measured_on_one_node_is_extrapolated_to_the_scenarios_nodes(cli
     assert one["mfu"] == "0.5" and one["mfu_scaling"] == "1"
     shown = cli("--db", str(demo_db_path), "explain", "1", "--scenario", "32 H100 for a year").out
     assert "50.0 % × 0.93 scaling = 46.5 %" in shown
-    assert "989 × 0.4650 × 0.999000" in shown  # the cost per delivered PFLOP-hour uses the scaled MFU
+    assert "989 × 46.5 % × 99.9 %" in shown  # the cost per delivered PFLOP-hour uses the scaled MFU
 
 
 def test_the_training_planner_takes_a_claim_only_for_a_comparable_model(cli: Cli, demo_db_path: Path) -> None:

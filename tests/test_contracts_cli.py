@@ -127,7 +127,7 @@ def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:
     assert cent["off"] is True and cent["variance"] == "0.01"
     assert cent["spend_to_date"] == "408000.01" and cent["committed_spend"] == "2448000.00"
     text = cli("--db", db, "contracts", "show", "1").out
-    assert "OFF by +0.01" in text and "spent 408,000.01 of a committed 2,448,000.00 CNY" in text
+    assert "OFF by +0.01 CNY" in text and "spent 408,000.01 CNY of a committed 2,448,000.00 CNY" in text
 
 
 def test_a_one_cent_tolerance(cli: Cli, demo_db_path: Path) -> None:
@@ -294,8 +294,8 @@ def test_show_lists_the_next_key_dates_and_the_incidents(cli: Cli, signed: Path)
     _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-03-10T00:00Z", "--end",
         "2026-03-10T10:00Z", "--gpus", "8", "--description", "node 2 down")  # fmt: skip
     shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-15").out
-    incident = "incident #1 2026-03-10 00:00+00:00 → 2026-03-10 10:00+00:00, 8 GPUs: node 2 down (credit not claimed)"
-    assert incident in shown
+    incident = "  #1 2026-03-10 00:00+00:00 → 2026-03-10 10:00+00:00, 8 GPUs: node 2 down (credit not claimed)"
+    assert f"Incidents (1):\n{incident}\n" in shown
     assert "2027-01-01 notice deadline" in shown
     days = [line.split()[0] for line in shown.splitlines() if line.startswith("  20") and line[12:13] == " "]
     assert days and days == sorted(days) and days[0] >= "2026-12-15"  # the next key dates, from the as-of day

@@ -22,7 +22,7 @@ def test_changed_assumptions_move_every_figure(cli: Cli, demo_db_path: Path, tmp
     db = str(demo_db_path)
     result = cli("--db", db, "settings", "set", "--hours-per-month", "720", "--default-mfu", "35%")
     assert result.code == 0, result.err
-    assert "Hours a month: 720" in result.out and "Default MFU (no evidence): 0.35" in result.out
+    assert "Hours a month: 720" in result.out and "Default MFU (no evidence): 35 %" in result.out
     o = _offer(cli, demo_db_path, 18)  # 腾讯云 80,000 a node-month, no MFU evidence, no SLA
     assert o["price_per_gpu_hour"] == "13.888889"  # 80,000 ÷ (8 × 720), not ÷ (8 × 730)
     assert (o["mfu"], o["mfu_source"]) == ("0.35", "default")

@@ -59,7 +59,9 @@ def train(
     gpu: Annotated[
         str | None, typer.Option("--gpu", metavar="MODEL", help="GPU model (or take it from --offer).")
     ] = None,
-    mfu: Annotated[str | None, typer.Option("--mfu", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")] = None,
+    mfu: Annotated[
+        str | None, typer.Option("--mfu", metavar="FRACTION", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")
+    ] = None,
     scaling: Annotated[str | None, typer.Option("--scaling", help="Scaling efficiency (default: by fabric).")] = None,
     offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Cost the run under this offer.")] = None,
     claimed_days: Annotated[str | None, typer.Option("--claimed-days", help="A claimed duration to audit.")] = None,
@@ -67,6 +69,7 @@ def train(
 ) -> None:
     """Wall time, GPU-hours and cost of a training run; the MFU a claimed duration implies."""
     from quotetui.domain.economics.exact import dec, pct
+    from quotetui.domain.wording import plural
     from quotetui.services.calc import calc_train
 
     with flagged(TRAIN_FLAGS):
@@ -92,7 +95,10 @@ def train(
     if r.costs:
         lines(
             f"cost under {r.offer}, cheapest first:",
-            [f"{c.option.label}: {dec(c.total, 2):,} {c.currency} ({c.nodes} nodes × {c.billed})" for c in r.costs],
+            [
+                f"{c.option.label}: {dec(c.total, 2):,} {c.currency} ({plural(c.nodes, 'node')} × {c.billed})"
+                for c in r.costs
+            ],
         )
     implied = r.implied_mfu
     if implied is not None and r.verdict is not None:
@@ -145,6 +151,7 @@ def rent_vs_buy(
         str | None,
         typer.Option(
             "--currency",
+            metavar="CODE",
             help="Currency of the typed amounts (default: the scenario's with --offer, the purchase option's "
             "with --purchase, else CNY).",
         ),
@@ -197,11 +204,13 @@ def term(
     annual: Amount = None,
     two_year: Amount = None,
     three_year: Amount = None,
-    currency: Annotated[str | None, typer.Option("--currency", help="ISO code of the amounts.")] = None,
+    currency: Annotated[str | None, typer.Option("--currency", metavar="CODE", help="ISO code of the amounts.")] = None,
     discount_rate: Annotated[
         str | None,
         typer.Option(
-            "--discount-rate", help="Annual rate for the present-value saving, e.g. 8% (default: the setting)."
+            "--discount-rate",
+            metavar="RATE",
+            help="Annual rate for the present-value saving, e.g. 8% (default: the setting).",
         ),
     ] = None,
     as_json: JsonFlag = False,
@@ -229,8 +238,12 @@ def term(
     if as_json:
         print_json(term_json(t, currency_code(currency) if currency else None))
         return
+    code = f" {currency_code(currency)}" if currency else ""  # the amounts' currency, when it was given
     for o in t.options:
-        say(f"{o.name}: {dec(o.price, 2):,} a term = {dec(o.per_month, 2):,} a month = {dec(o.per_year, 2):,} a year")
+        say(
+            f"{o.name}: {dec(o.price, 2):,}{code} a term = {dec(o.per_month, 2):,}{code} a month = "
+            f"{dec(o.per_year, 2):,}{code} a year"
+        )
     say(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")
     if t.discount_rate:
         say(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
@@ -38,13 +39,63 @@ def parsed(field: Field) -> Callable[[str], Any]:
     return parse
 
 
+METAVARS = {
+    "text": "TEXT",
+    "name": "NAME",
+    "ref": "NAME",
+    "gpu": "MODEL",
+    "list": "A,B",
+    "int": "N",
+    "decimal": "NUMBER",
+    "money": "AMOUNT",
+    "ratio": "PERCENT",
+    "rate": "RATE",
+    "date": "DATE",
+    "datetime": "WHEN",
+    "choice": "CHOICE",
+    "currency": "CODE",
+}
+"""The word a flag's value is shown by in ``--help``, by its field's kind: one table for every command."""
+
+TYPE_METAVARS = {"str": "TEXT", "int": "N", "float": "NUMBER", "Decimal": "NUMBER", "Path": "PATH", "file": "PATH"}
+TYPE_METAVARS |= {"int range": "N", "float range": "NUMBER"}
+"""The same for an option declared without a field or a metavar, by its Python type (never ``<str>``)."""
+
+
 def flag(field: Field, *names: str, help: str | None = None, metavar: str | None = None) -> Any:
-    """A ``typer.Option`` for a declared field."""
-    kinds = {"int": "N", "money": "AMOUNT", "date": "DATE", "datetime": "TIME", "ratio": "FRACTION"}
-    kinds["decimal"] = "NUMBER"
-    return typer.Option(
-        *names, parser=parsed(field), help=help or field.label, metavar=metavar or kinds.get(field.kind)
-    )
+    """A ``typer.Option`` for a declared field (a ratio typed at a flag is a fraction or a percentage)."""
+    shown = "FRACTION" if field.kind == "ratio" else METAVARS.get(field.kind, "TEXT")
+    return typer.Option(*names, parser=parsed(field), help=help or field.label, metavar=metavar or shown)
+
+
+def readable_help() -> None:
+    """``--help`` written for people, for every command at once: a required argument is ``OFFER_ID`` (not
+    Typer's ``{OFFER_ID}``), an optional one ``[NAME]``, an argument is listed by its name alone (not
+    ``OFFER_ID <int>``), an unnamed argument is upper case (``BASE QUOTE RATE``), and an option without a
+    metavar shows a word for its value (``--source TEXT``, not ``--source <str>``)."""
+    from typer.core import TyperArgument, TyperOption
+
+    def name(self: TyperArgument) -> str:
+        return self.metavar if self.metavar is not None else (self.name or "").upper()
+
+    def usage(self: TyperArgument) -> str:
+        shown = name(self) if self.required else f"[{name(self)}]"
+        return shown + ("..." if self.nargs != 1 else "")
+
+    def listed(self: TyperArgument) -> str:
+        return name(self) + ("..." if self.metavar is None and self.nargs != 1 else "")
+
+    def option_value(self: TyperOption, ctx: Any) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        label = self.display_type(ctx).removeprefix("<").removesuffix(">")
+        word = TYPE_METAVARS.get(label, label if "|" in label else label.upper())
+        return word + ("..." if self.nargs != 1 else "")
+
+    TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
+    TyperArgument._rich_display_name = listed  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+    TyperOption.display_type_rich = option_value  # type: ignore[method-assign]
 
 
 def id_arg(metavar: str = "ID", help: str | None = None) -> Any:
@@ -95,7 +146,9 @@ def table(
     widths: dict[str, int] | None = None,
 ) -> None:
     """A plain table that fits the terminal: numbers (``right``) keep their full width; the text
-    columns named in ``widths`` (their widest) share what is left, cut with an ellipsis."""
+    columns named in ``widths`` (their widest) share what is left, cut with an ellipsis. Written to a pipe
+    or a file (not a terminal), every cell is whole, however wide the table: ``| grep`` and ``| cut`` see
+    what the database holds, not what 80 columns had room for."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
@@ -105,9 +158,18 @@ def table(
 
     columns = [visible(c) for c in columns]
     rows = [[visible(c) for c in row] for row in rows]
-    console = Console(soft_wrap=False, markup=False, highlight=False, emoji=False)
+
+    class Plain(Console):
+        def on_broken_pipe(self) -> None:  # Rich would exit with status 1: the CLI's main says what it means
+            raise BrokenPipeError(errno.EPIPE, "the reader of standard output has gone")
+
+    console = Plain(soft_wrap=False, markup=False, highlight=False, emoji=False)
     widths = widths or {}
     fit = {name: max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)}
+    if not console.is_terminal:  # nothing to fit: the table as wide as its widest cells
+        whole = sum(fit.values()) + 2 * (len(columns) - 1)
+        console = Plain(soft_wrap=False, markup=False, highlight=False, emoji=False, width=max(whole, 1))
+        widths = {name: fit[name] for name in widths}
     fixed = sum(fit[name] for name in columns if name not in widths) + 2 * (len(columns) - 1)
     room = max(console.width - fixed, 8 * len(widths))
     wanted = {name: min(cap, fit[name]) for name, cap in widths.items()}

@@ -5,16 +5,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg, open_db, print_json, table
-from quotetui.commands.output import say
+from quotetui.commands.output import money, one_line, percent, say
 from quotetui.domain import entities as E
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.fields import Field
+from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -81,22 +82,15 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
     )
 
 
-def _m(amount: Decimal, currency: str) -> str:
-    from quotetui.domain.money import Money
-
-    return Money(amount, currency).display()
-
-
 def _signed(amount: Decimal, currency: str) -> str:
-    return ("+" if amount > 0 else "−" if amount < 0 else "") + _m(abs(amount), currency)
+    return ("+" if amount > 0 else "−" if amount < 0 else "") + money(abs(amount), currency)
 
 
 def _row(v: ContractView) -> list[str]:
-    from quotetui.domain.economics.exact import dec
 
     c = v.contract
-    spent = _m(v.spend, c.currency) + (
-        f" / {_m(c.committed_spend, c.currency)}" if c.committed_spend is not None else ""
+    spent = money(v.spend, c.currency) + (
+        f" / {money(c.committed_spend, c.currency)}" if c.committed_spend is not None else ""
     )
     return [
         str(v.id),
@@ -106,9 +100,9 @@ def _row(v: ContractView) -> list[str]:
         c.end_date.isoformat() + (" ↻" if c.auto_renew else ""),
         c.notice_deadline.isoformat() if c.notice_deadline else "",
         str(c.gpu_count),
-        f"{dec(v.monthly_charge, 2):,} {c.currency}",
+        money(v.monthly_charge, c.currency),
         spent,
-        f"{dec(v.credits_owed, 2):,}",
+        money(v.credits_owed, c.currency),
         str(len(v.invoices_off)),
     ]
 
@@ -226,54 +220,106 @@ def add(
 
 
 def _show(v: ContractView, today: date) -> None:
-    from quotetui.domain.economics.exact import dec, pct
+    """What ``contracts show`` promises: the terms, the key dates to come, availability and credits by month,
+    every incident and every invoice; an empty section says so."""
     from quotetui.domain.timeutil import local_text
+    from quotetui.domain.wording import plural
 
-    c = v.contract
-    say(f"#{v.id} {v.title}: {v.provider} {v.offer}")
-    say(f"  {c.gpu_count} GPUs, {c.start_date.isoformat()} → {c.end_date.isoformat()} ({c.term_months} months)")
+    c, cur = v.contract, v.contract.currency
+    say(f"Contract #{v.id}{f' {c.reference}' if c.reference else ''}: {v.provider} {v.offer}")
+    signed = f", signed {c.signed_date.isoformat()}" if c.signed_date else ""
+    say(f"  {plural(c.gpu_count, 'GPU')}, {c.start_date.isoformat()} → {c.end_date.isoformat()} "
+        f"({plural(c.term_months, 'month')}){signed}")  # fmt: skip
     accepted = f"accepted on {c.accepted_on.isoformat()}" if c.accepted_on else "not accepted yet"
     say(f"  {accepted} (quotetui acceptance show --contract {v.id})")
+    option = c.snapshot.get("option", {}).get("label", "")
+    how = f" ({option}, round {c.snapshot.get('round')})" if option else ""
     say(
-        f"  price {_m(c.price, c.currency)} {c.currency} {c.price_unit.value.replace('_', '-')} "
-        f"({c.snapshot.get('option', {}).get('label', '')}); "
-        f"monthly charge {dec(v.monthly_charge, 2):,} {c.currency}; billed {c.billing_cadence.value}"
+        f"  price {money(c.price, cur)} a {c.price_unit.value.replace('_', '-')}{how}; "
+        f"monthly charge {money(v.monthly_charge, cur)}; billed {c.billing_cadence.value.replace('_', '-')}"
     )
+    for line in _agreed_lines(c.snapshot, cur):
+        say(f"  {line}")
     if c.notice_deadline:
-        renew = f"auto-renews for {c.renewal_term_months} months" if c.auto_renew else "ends"
-        say(f"  notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else it {renew}")
-    if c.committed_spend is not None:
-        say(f"  spent {_m(v.spend, c.currency)} of a committed {_m(c.committed_spend, c.currency)} {c.currency}")
+        renew = f"auto-renews for {plural(c.renewal_term_months or 0, 'month')}" if c.auto_renew else "ends"
+        say(f"  notice by {c.notice_deadline.isoformat()} ({plural(c.notice_days or 0, 'day')}), else it {renew}")
+    spent = f"spent {money(v.spend, cur)}"
+    say(f"  {spent} of a committed {money(c.committed_spend, cur)}" if c.committed_spend is not None else f"  {spent}")
     upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
-    for k in upcoming[:6]:
+    say(f"Key dates from {today.isoformat()} ({len(upcoming)}):" if upcoming else "Key dates: none to come")
+    for k in upcoming[:KEY_DATES_SHOWN]:
         say(f"  {k.day.isoformat()} {k.kind.replace('_', ' ')}{f': {k.detail}' if k.detail else ''}")
-    for m in v.months:
-        if m.incidents:
-            say(
-                f"  {m.month.isoformat()[:7]}: {pct(m.availability, 3)} % available, credit "
-                f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,} {c.currency}"
-            )
+    if len(upcoming) > KEY_DATES_SHOWN:
+        say(f"  … and {len(upcoming) - KEY_DATES_SHOWN} more (`quotetui contracts due --within DAYS`)")
+    hit = [m for m in v.months if m.incidents]
+    say(f"Availability and credits by month (months with an incident, {v.time_zone}):" if hit else
+        f"Availability: no downtime recorded ({plural(len(v.months), 'month')} so far)")  # fmt: skip
+    for m in hit:
+        say(
+            f"  {m.month.isoformat()[:7]}: {percent(m.availability, 3)} available, credit "
+            f"{percent(m.credit_rate)} = {money(m.credit, cur)}"
+        )
+    if hit:
+        say(f"  credits owed {money(v.credits_owed, cur)}, received {money(v.credits_received, cur)}")
+    say(f"Incidents ({len(v.incidents)}):" if v.incidents else "Incidents: none")
     for i in v.incidents:
         end = local_text(i.ended_at, v.time_zone) if i.ended_at else "still open"
         scope = (
-            f"{i.affected_gpus} GPUs" if i.affected_gpus else f"{i.affected_nodes} nodes" if i.affected_nodes else "all"
+            plural(i.affected_gpus, "GPU")
+            if i.affected_gpus
+            else plural(i.affected_nodes, "node")
+            if i.affected_nodes
+            else "all GPUs"
         )
         credit = (
-            f"credit received {_m(i.credit_received, c.currency)}"
+            f"credit received {money(i.credit_received, cur)}"
             if i.credit_received is not None
             else "credit claimed"
             if i.credit_claimed
             else "credit not claimed"
         )
         start = local_text(i.started_at, v.time_zone)
-        say(f"  incident #{i.id} {start} → {end}, {scope}: {i.description} ({credit})")
+        say(f"  #{i.id} {start} → {end}, {scope}: {one_line(i.description)} ({credit})")
+    say(f"Invoices ({len(v.invoices)}):" if v.invoices else "Invoices: none")
     for line in v.invoices:
         i = line.invoice
-        flag = f"OFF by {_signed(line.check.variance, c.currency)}" if line.check.off else "matches"
+        verdict = f"OFF by {_signed(line.check.variance, cur)}" if line.check.off else "matches"
+        paid = "paid" if i.paid else "unpaid"
         say(
-            f"  invoice {i.period_start.isoformat()}–{i.period_end.isoformat()}: {_m(i.amount, c.currency)} "
-            f"(expected {_m(line.check.expected, c.currency)}) {flag}"
+            f"  #{i.id} {i.period_start.isoformat()} – {i.period_end.isoformat()}: {money(i.amount, cur)} "
+            f"(expected {money(line.check.expected, cur)}) {verdict}, {paid}"
         )
+
+
+KEY_DATES_SHOWN = 6
+"""How many key dates to come ``contracts show`` lists (``contracts due`` lists them all)."""
+
+
+def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
+    """The SLA, discounts and extras the contract kept when it was signed (its snapshot)."""
+    from decimal import Decimal
+
+    out = []
+    sla = snapshot.get("sla") or {}
+    if sla:
+        parts = [f"{percent(Decimal(sla['availability']), 3)} availability"] if sla.get("availability") else []
+        parts += [
+            f"{percent(Decimal(credit))} credit below {percent(Decimal(below), 3)}" for below, credit in sla["credits"]
+        ]
+        out.append("SLA: " + ("; ".join(parts) if parts else "no availability or credits stated"))
+    discounts = [
+        f"{d['label']} {percent(Decimal(d['rate']))}" if d.get("rate") else d["label"]
+        for d in snapshot.get("discounts", [])
+    ]
+    if discounts:
+        out.append("discounts: " + "; ".join(discounts))
+    extras = [
+        f"{x['label']} {money(Decimal(x['amount']), x['currency'])} {x['basis'].replace('_', ' ')}"
+        for x in snapshot.get("extras", [])
+    ]
+    if extras:
+        out.append("extras: " + "; ".join(extras))
+    return out
 
 
 @app.command("show")
@@ -321,7 +367,9 @@ def due(
         say(f"{label} ({len(items)})")
         for k in items:
             left = k.days_left(today)
-            when = f"{-left} days ago" if left < 0 else ("today" if left == 0 else f"in {left} days")
+            when = (
+                f"{plural(-left, 'day')} ago" if left < 0 else ("today" if left == 0 else f"in {plural(left, 'day')}")
+            )
             detail = f" — {k.detail}" if k.detail else ""
             say(f"  {k.day.isoformat()} {when:>13}  {k.kind}: {k.subject}{detail}")
 
@@ -335,7 +383,7 @@ def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics
 
     now = utcnow()
     dates = key_dates(open_db(ctx), now)
-    say(f"Wrote {write_calendar(out, dates, now, force=force)} ({len(dates)} events).")
+    say(f"Wrote {write_calendar(out, dates, now, force=force)} ({plural(len(dates), 'event')}).")
 
 
 @incident_app.command("add")
@@ -375,11 +423,15 @@ def incident_update(
     received: Annotated[Decimal | None, flag(INC("received"), "--received", help="Credit received.")] = None,
 ) -> None:
     """Close an incident, or record that its credit was claimed or received."""
+    from quotetui.services.contract_view import load_contracts
     from quotetui.services.contracts import update_incident
 
+    db = open_db(ctx)
     with flagged(INCIDENT_FLAGS):
-        row = update_incident(open_db(ctx), incident, claimed=claimed, received=received, ended_at=end)
-    say(f"incident #{row.id}: claimed {'yes' if row.credit_claimed else 'no'}, received {row.credit_received or 0}")
+        row = update_incident(db, incident, claimed=claimed, received=received, ended_at=end)
+    [view] = load_contracts(db, _as_of(None)[1], row.contract_id)
+    got = "nothing" if row.credit_received is None else money(row.credit_received, view.contract.currency)
+    say(f"incident #{row.id}: credit claimed {'yes' if row.credit_claimed else 'no'}, received {got}")
 
 
 @invoice_app.command("add")
@@ -423,8 +475,8 @@ def invoice_add(
         return
     verdict = f"OFF by {_signed(line.check.variance, invoice.currency)}" if line.check.off else "matches"
     say(
-        f"invoice #{invoice.id}: {_m(invoice.amount, invoice.currency)} {invoice.currency}, "
-        f"expected {_m(line.check.expected, invoice.currency)}: {verdict}"
+        f"invoice #{invoice.id}: {money(invoice.amount, invoice.currency)}, "
+        f"expected {money(line.check.expected, invoice.currency)}: {verdict}"
     )
 
 

@@ -9,36 +9,23 @@ here by itself. Ratios are percentages, as in the forms (``--rate 15`` is 15 %).
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from decimal import Decimal
 from typing import Annotated, Any
 
 import typer
 
-from quotetui.commands.common import JsonFlag, flagged, id_arg, print_json
+from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_json
 from quotetui.commands.output import say
 from quotetui.domain.fields import Field
+from quotetui.domain.money import decimal_places
 from quotetui.services.forms import choices_of
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
 """What a form command does with the context, its id argument, the options given and ``--json``."""
 
-METAVARS = {
-    "text": "TEXT",
-    "name": "NAME",
-    "ref": "NAME",
-    "gpu": "MODEL",
-    "list": "A,B",
-    "int": "N",
-    "decimal": "NUMBER",
-    "money": "AMOUNT",
-    "ratio": "PERCENT",
-    "rate": "RATE",
-    "date": "DATE",
-    "datetime": "WHEN",
-    "choice": "CHOICE",
-    "currency": "CODE",
-}
 PERCENT_HINT = "a percentage, e.g. 15 for 15 %"  # what the TUI's form says of a ratio field
 
 
@@ -54,8 +41,9 @@ def flags_of(fields: tuple[Field, ...]) -> dict[str, str]:
 def option_help(f: Field, *, mark_required: bool) -> str:
     """The field's label and hint (the form's placeholder), its choices, and whether it must be given."""
     hint = PERCENT_HINT if f.kind == "ratio" else (f.help if f.kind == "bool" else f.note())
-    if hint.casefold() in f.label.casefold():  # "Valid until (YYYY-MM-DD)" says it already
-        hint = ""
+    label = f.label.casefold()
+    if all(word in label for word in re.findall(r"[\w-]+", hint.casefold())):  # the label says it already:
+        hint = ""  # "Valid until (YYYY-MM-DD)"; "When (YYYY-MM-DD or date-time with offset)"
     choices = [value for _, value in choices_of(f)]
     if choices and not all(value in hint for value in choices):
         hint = "; ".join(part for part in (hint, "one of: " + ", ".join(choices)) if part)
@@ -129,6 +117,13 @@ def _shown(f: Field | None, value: Any) -> str:
         return "yes" if value else "no"
     if f is not None and f.kind in ("name", "ref", "text"):
         return repr(value)
+    if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000
+        try:
+            amount = Decimal(value)
+        except ArithmeticError:
+            return value
+        places = decimal_places(amount)  # exact as stored: 70,000; 1,234,567.50; 0.123456
+        return f"{amount:,.{max(places, 2) if places else 0}f}"
     return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
 
 

@@ -18,7 +18,7 @@ def add(
     base: Annotated[str, typer.Argument(help="Currency converted from, e.g. USD.")],
     quote: Annotated[str, typer.Argument(help="Currency converted to, e.g. CNY.")],
     rate: Annotated[str, typer.Argument(help="1 BASE = RATE QUOTE.")],
-    on: Annotated[str, typer.Option("--date", help="Date of the rate, YYYY-MM-DD.")],
+    on: Annotated[str, typer.Option("--date", metavar="DATE", help="Date of the rate, YYYY-MM-DD.")],
     source: Annotated[str, typer.Option("--source", help="Where the rate comes from.")],
 ) -> None:
     """Record a dated rate (the same pair on the same day is replaced)."""

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
-from quotetui.commands.output import say
+from quotetui.commands.output import percent, say
+from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.inputs import PriceOption
@@ -35,7 +36,7 @@ def offers(
     as_json: JsonFlag = False,
 ) -> None:
     """Offers ranked for a scenario by cost per delivered PFLOP-hour (feasible ones first)."""
-    from quotetui.domain.economics.exact import dec, pct, q
+    from quotetui.domain.economics.exact import dec, pct
     from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
     from quotetui.services.economics import evaluation_json, rank_offers
 
@@ -76,7 +77,8 @@ def offers(
             ]
         )
     say(
-        f"Scenario {s.name!r}: {s.gpu_count} GPUs × {s.months} months at {pct(q(s.utilisation), 0)} % use; "
+        f"Scenario {s.name!r}: {plural(s.gpu_count, 'GPU')} × {plural(s.months, 'month')} "
+        f"at {percent(s.utilisation, 1)} use; "
         f"amounts in {cur}, best first by cost per delivered PFLOP-hour"
     )
     table(

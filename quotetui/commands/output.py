@@ -46,3 +46,20 @@ def _unicode_out() -> bool:
 
 def plain_cells(rows: list[list[Any]]) -> list[list[str]]:
     return [[visible(str(cell)) for cell in row] for row in rows]
+
+
+def money(amount: Any, currency: str) -> str:
+    """An amount for people: 2 places, thousands separators, its currency (``250,000.00 CNY``); exact
+    values are rounded half-even for display only."""
+    from quotetui.domain.economics.exact import dec, q
+
+    return f"{dec(q(amount), 2):,} {currency}"
+
+
+def percent(share: Any, places: int = 1) -> str:
+    """A share (0.6) as a percentage for people: ``60 %``; up to ``places`` decimals, no needless zeros
+    (``99.95 %`` with 2, ``99.9 %``, ``100 %``)."""
+    from quotetui.domain.economics.exact import pct, q
+    from quotetui.domain.money import plain
+
+    return f"{plain(pct(q(share), places).normalize())} %"

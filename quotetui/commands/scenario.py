@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, flag, flag_errors, open_db, parsed, print_json, table
-from quotetui.commands.output import say
+from quotetui.commands.output import percent, say
 from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import FieldErrors
+from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
@@ -24,12 +25,12 @@ def _describe(view: ScenarioView) -> list[str]:
     if j["train_flops"] or j["train_params"]:
         run = f"training run {j['train_flops'] or ''}{' FLOPs' if j['train_flops'] else ''}"
         if j["train_params"]:
-            run += f" ({j['train_params']} parameters)"
+            run += f" ({Decimal(j['train_params']):,} parameters)"
     return [
         view.name + (" (default)" if view.is_default else ""),
         f"{view.gpu_count} × {view.gpu or 'any GPU'}",
-        f"{view.months} months",
-        f"{j['utilization']}",
+        plural(view.months, "month"),
+        percent(Decimal(j["utilization"]), 2),
         f"{j['egress_tb_month']} TB/mo, {j['storage_tb']} TB",
         view.home_currency,
         run,
@@ -62,8 +63,10 @@ def show(
         print_json(view.to_json())
         return
     for key, value in view.to_json().items():
+        if key == "utilization":  # a share, shown as a percentage (JSON keeps 0.6)
+            value = percent(Decimal(value), 2)
         if value is not None:
-            say(f"{key}: {value}")
+            say(f"{key}: {'yes' if value is True else 'no' if value is False else value}")
 
 
 S = SCENARIO.field

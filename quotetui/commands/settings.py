@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
 from quotetui.commands.output import say
+
+if TYPE_CHECKING:
+    from quotetui.services.settings import SettingView
 
 app = typer.Typer(
     help="The assumptions every figure rests on (hours a month, default MFU and availability, time zone, "
@@ -24,6 +27,16 @@ FLAGS = {
 }
 
 
+def _shown(v: SettingView) -> str:
+    """A setting for people: a share as a percentage (``40 %``, not ``0.4``); JSON keeps the value's text."""
+    from decimal import Decimal
+
+    from quotetui.commands.output import percent
+    from quotetui.domain.entities import SETTINGS
+
+    return percent(Decimal(v.value), 2) if SETTINGS.field(v.name).kind == "ratio" and v.value else v.value
+
+
 @app.callback()
 def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Show each assumption, and whether it is the default."""
@@ -37,7 +50,7 @@ def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         return
     table(
         ["setting", "value", "", "flag"],
-        [[v.label, v.value, "default" if v.is_default else "set", FLAGS[v.name]] for v in views],
+        [[v.label, _shown(v), "default" if v.is_default else "set", FLAGS[v.name]] for v in views],
     )
     say("`quotetui settings set --FLAG VALUE` changes one (an empty value puts the default back).")
 
@@ -89,4 +102,4 @@ def set_(
         raise flag_errors(exc, FLAGS) from None
     for v in list_settings(db):
         if raw[v.name] is not None:
-            say(f"{v.label}: {v.value}{' (default)' if v.is_default else ''}")
+            say(f"{v.label}: {_shown(v)}{' (default)' if v.is_default else ''}")

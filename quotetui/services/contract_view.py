@@ -98,6 +98,13 @@ class ContractView:
             "notice_deadline": c.notice_deadline.isoformat() if c.notice_deadline else None,
             "early_termination": c.early_termination,
             "accepted_on": c.accepted_on.isoformat() if c.accepted_on else None,
+            "agreed": {  # what was kept when it was signed: later edits to the offer change none of it
+                "round": c.snapshot.get("round"),
+                "option": c.snapshot.get("option"),
+                "discounts": c.snapshot.get("discounts", []),
+                "extras": c.snapshot.get("extras", []),
+                "sla": c.snapshot.get("sla") or None,
+            },
             "months": [
                 {
                     "month": m.month.isoformat()[:7],

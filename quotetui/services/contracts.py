@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
 from quotetui.domain.contracts.dates import notice_deadline, term_end
+from quotetui.domain.contracts.term import incident_in_term, invoice_in_term
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
 from quotetui.domain.economics.evaluate import require_priced
@@ -253,10 +254,13 @@ def add_incident(
     started_at, ended_at, description = v["started_at"], v["ended_at"], v["description"]
     with db.write() as session:
         contract = _contract(session, contract_id)
+        problems = incident_in_term(
+            started_at, contract.start_date, contract.end_date, load_assumptions(session).time_zone
+        )
         if affected_gpus is not None and affected_gpus > contract.gpu_count:
-            raise FieldErrors(
-                {"affected_gpus": f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"}
-            )
+            problems["affected_gpus"] = f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"
+        if problems:
+            raise FieldErrors(problems)
         for other in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
             same = (
                 as_utc(other.started_at),
@@ -341,9 +345,13 @@ def add_invoice(
     amount, code, reference = v["amount"], v["currency"], v["reference"]
     with db.write() as session:
         contract = _contract(session, contract_id)
+        problems = invoice_in_term(v["period_start"], v["period_end"], contract.start_date, contract.end_date)
         if code != contract.currency:
-            why = f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it"
-            raise FieldErrors({"currency": why})
+            problems["currency"] = (
+                f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it"
+            )
+        if problems:
+            raise FieldErrors(problems)
         invoice = Invoice(
             contract_id=contract_id,
             period_start=period_start,

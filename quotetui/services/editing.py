@@ -14,11 +14,13 @@ from sqlmodel import Session, col, func, select
 
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
+from quotetui.domain.economics.rounds import rounds_in_order
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.forms import FormSpec, parse, shown
+from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import (
@@ -204,10 +206,25 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     return _round_spec(title, values)
 
 
+def _dated_in_order(session: Session, offer_id: int, quoted_at: Any, revision: QuoteRevision | None = None) -> None:
+    """``FieldErrors`` on ``quoted_at`` when the round (``revision``, else a new last round) would be dated out
+    of the order of the offer's rounds (``rounds_in_order``)."""
+    others = session.exec(
+        select(QuoteRevision.seq, QuoteRevision.quoted_at).where(
+            QuoteRevision.offer_id == offer_id, QuoteRevision.id != (revision.id if revision else None)
+        )
+    ).all()
+    seq = revision.seq if revision is not None else max((s for s, _ in others), default=0) + 1
+    problems = rounds_in_order(seq, quoted_at, others, load_assumptions(session).time_zone)
+    if problems:
+        raise FieldErrors(problems)
+
+
 def save_revision(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
     values = parse(_round_spec("", {}), raw)
     with db.write() as session:
         offer = _get(session, Offer, offer_id, "offer")
+        _dated_in_order(session, offer_id, values["quoted_at"])
         rev_id = _add_round(session, offer_id, values["mover"], values["quoted_at"], values["round_note"], values)
         if offer.status in (e.OfferStatus.DRAFT, e.OfferStatus.REQUESTED, e.OfferStatus.QUOTED):
             offer.status = e.OfferStatus.NEGOTIATING
@@ -245,6 +262,7 @@ def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version
             .order_by(col(RevisionPrice.term_months))
         ).first()
         check_version("round", _round_version(rev, headline), version)
+        _dated_in_order(session, rev.offer_id, values["quoted_at"], rev)
         others = session.exec(select(RevisionPrice).where(RevisionPrice.revision_id == revision_id)).all()
         if any(
             p is not headline and (p.term_months, p.unit) == (values["term_months"], values["unit"]) for p in others

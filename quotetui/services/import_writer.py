@@ -19,8 +19,10 @@ from sqlmodel import Session, select
 
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
+from quotetui.domain.economics.rounds import rounds_in_order
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import shown_value
+from quotetui.domain.fx import dated_by
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
@@ -29,6 +31,7 @@ from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.services.import_report import Counts, ImportReport
+from quotetui.services.settings import load_assumptions, local_today
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -294,6 +297,7 @@ class Writer:
             else:
                 staged.append((rev, records, False, self.apply(parsed, rev, label, values), label))
         self.session.flush()  # one flush gives every new round its id
+        self.rounds_in_order(existing, [(rev, records) for rev, records, *_ in staged])
         for rev, records, added, differs, label in staged:
             assert rev.id is not None
             prices = options.get(rev.id, {})
@@ -313,6 +317,22 @@ class Writer:
             # an option the file does not list is left as it is (absent is not empty): a sheet that adds one
             # option to a round must not delete the others; an option is removed in the round's form
             self.tally("revisions", added, differs and not added)
+
+    def rounds_in_order(
+        self, existing: dict[tuple[int, int], QuoteRevision], staged: list[tuple[QuoteRevision, list[Any]]]
+    ) -> None:
+        """Each round the import adds or changes is dated in the order of its offer's rounds (those stored and
+        those on the sheet): the same rule as the round form and ``round add`` (``rounds_in_order``); a round
+        out of order is a problem on its row, and the import, all or nothing, writes nothing."""
+        rounds = {key: rev.quoted_at for key, rev in existing.items()}
+        rounds |= {(rev.offer_id, rev.seq): rev.quoted_at for rev, _ in staged}
+        zone = load_assumptions(self.session).time_zone
+        for rev, records in staged:
+            others = [(seq, when) for (offer_id, seq), when in rounds.items() if offer_id == rev.offer_id]
+            others = [(seq, when) for seq, when in others if seq != rev.seq]
+            parsed, first = records[0]
+            for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone).items():
+                self.problem(parsed, first, name, message)
 
     ROUND_OWN = (*E.ROUND_COLUMNS, "source")
     """The fields a round has once, whichever of its rows carries them (its source included)."""
@@ -488,8 +508,14 @@ class Writer:
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
+        today = local_today(self.session)
         for r in self.rows(parsed):
             v = r.values
+            future = dated_by(v["as_of"], today)
+            for name, message in future.items():
+                self.problem(parsed, r, name, message)
+            if future:
+                continue
             key = (v["base"], v["quote"], v["as_of"])
             if not self.once(parsed, r, key, f"the {v['base']}→{v['quote']} rate of {v['as_of']}"):
                 continue

@@ -60,7 +60,7 @@ def credit_rate(availability: Fraction, tiers: list[Tier]) -> Fraction:
     return max(owed, default=Fraction(0))
 
 
-def _at(day: date, zone: str = "UTC") -> datetime:
+def day_start(day: date, zone: str = "UTC") -> datetime:
     """Midnight starting ``day`` in the time zone ``zone``, in UTC (SLA months run from local midnight)."""
     if zone == "UTC":
         return datetime.combine(day, time(), tzinfo=UTC)
@@ -101,19 +101,21 @@ def months(
     and days run from midnight in ``zone`` (the user's time zone)."""
     result = []
     first = start.replace(day=1)
-    stop = min(_at(end, zone), now)
+    stop = min(day_start(end, zone), now)
     month = first
-    while _at(month, zone) < stop:
+    while day_start(month, zone) < stop:
         following = add_months(month, 1)
-        lo, hi = max(_at(month, zone), _at(start, zone)), min(_at(following, zone), _at(end, zone), now)
+        lo = max(day_start(month, zone), day_start(start, zone))
+        hi = min(day_start(following, zone), day_start(end, zone), now)
         if hi <= lo:
             month = following
             continue
         hours = _hours(lo, hi)
         down, hit = _downtime(lo, hi, outages, now)
         availability = 1 - down / hours
-        whole = _hours(_at(month, zone), _at(following, zone))  # the month's hours (a DST month has 743 or 745)
-        fee = monthly_fee * _hours(lo, min(_at(following, zone), _at(end, zone))) / whole
+        # the month's hours (a DST month has 743 or 745)
+        whole = _hours(day_start(month, zone), day_start(following, zone))
+        fee = monthly_fee * _hours(lo, min(day_start(following, zone), day_start(end, zone))) / whole
         result.append(
             MonthAvailability(month, hours, down, availability, credit_rate(availability, tiers), fee, tuple(hit))
         )

@@ -16,6 +16,11 @@ from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
 
 
+def share_text(value: Fraction | Decimal, places: int = 4) -> str:
+    """A share as a percentage for people: 0.4 → ``40 %``, 0.999 → ``99.9 %`` (no needless zeros)."""
+    return f"{plain(pct(q(value), places).normalize())} %"
+
+
 def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
     digits = minor_units(currency) if places is None else places
     return f"{dec(value, digits):,} {currency}"
@@ -36,6 +41,8 @@ class Figure:
         if self.value is None:
             return ""
         mark = f"{LOWER_BOUND} " if self.at_least else ""
+        if self.unit.startswith("fraction"):  # a share reads as a percentage: "40 % of peak", not "0.4 fraction"
+            return f"{mark}{share_text(self.value)}{self.unit.removeprefix('fraction')}"
         if self.unit[:3].isupper() and self.unit[:3].isalpha():
             places = 4 if "/GPU-h" in self.unit else 2
             return f"{mark}{self.value.quantize(Decimal(1).scaleb(-places)):,} {self.unit}"
@@ -265,7 +272,7 @@ def explain(e: Evaluation) -> list[Figure]:
             dec(e.downtime_hours_per_year, 2),
             "hours/year",
             "(1 − availability) × 8,760 h",
-            [f"(1 − {dec(e.availability.value, 6)}) × {e.assumptions.hours_per_year}"],
+            [f"(1 − {share_text(e.availability.value)}) × {e.assumptions.hours_per_year}"],
         ),
         Figure(
             "cost_per_pflop_hour",
@@ -274,8 +281,9 @@ def explain(e: Evaluation) -> list[Figure]:
             f"{cur}/PFLOP-h",
             "cost per used GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000)",
             [
-                f"{money_text(e.cost_per_gpu_hour, cur, 4)} ÷ ({e.offer.gpu.bf16_tflops} × {dec(e.effective_mfu, 4)} × "
-                f"{dec(e.availability.value, 6)} ÷ 1000) — {e.offer.gpu.name} peak from the catalog"
+                f"{money_text(e.cost_per_gpu_hour, cur, 4)} ÷ ({e.offer.gpu.bf16_tflops} × "
+                f"{share_text(e.effective_mfu)} × {share_text(e.availability.value)} ÷ 1000) — "
+                f"{e.offer.gpu.name} peak from the catalog"
             ],
         ),
         Figure(

@@ -10,10 +10,12 @@ the price. An offer whose only priced rounds are our counters has no current rou
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import TypeVar
 
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import BadInput
+from quotetui.domain.timeutil import as_utc, local_text
 
 R = TypeVar("R")
 
@@ -63,4 +65,27 @@ def round_to_sign(rounds: Sequence[R], seq_of: Callable[[R], int], mover: Callab
     return current
 
 
-__all__ = ["current_round", "is_ours", "round_to_sign"]
+def rounds_in_order(
+    seq: int, quoted_at: datetime, neighbours: Iterable[tuple[int, datetime]], zone: str = "UTC"
+) -> dict[str, str]:
+    """A round is dated on or after every round numbered before it, and on or before every round after it:
+    the rounds are the negotiation's history, and savings and the current price are read in their order. Days
+    are compared (UTC, as a bare date is 00:00 UTC), so rounds of one day may come in any order of their hours.
+    ``neighbours``: the offer's other rounds as (number, when). One rule for the round form, ``round add``,
+    ``round edit`` and the import; the message names the conflicting round and its date (in ``zone``)."""
+    day = as_utc(quoted_at).date()
+    earlier = [(s, w) for s, w in neighbours if s < seq and as_utc(w).date() > day]
+    later = [(s, w) for s, w in neighbours if s > seq and as_utc(w).date() < day]
+    shown = local_text(quoted_at, zone)
+    if earlier:
+        s, w = max(earlier, key=lambda r: r[1])
+        why = "a round is dated on or after the rounds before it"
+        return {"quoted_at": f"{shown} is before round {s} ({local_text(w, zone)}): {why}"}
+    if later:
+        s, w = min(later, key=lambda r: r[1])
+        why = "a round is dated on or before the rounds after it"
+        return {"quoted_at": f"{shown} is after round {s} ({local_text(w, zone)}): {why}"}
+    return {}
+
+
+__all__ = ["current_round", "is_ours", "round_to_sign", "rounds_in_order"]

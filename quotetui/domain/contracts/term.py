@@ -1,0 +1,42 @@
+"""What belongs to a contract's term: an incident starts in it, an invoice bills days of it.
+
+The term is [start, end) (``dates.py``): service begins at midnight on the first day, in the user's time zone,
+as the SLA months do (``sla.py``), and ``end`` is the day a renewal would begin, so the last day billed is the
+day before it. An outage before service began or after the term ran out earns no credit under this contract,
+and an invoice for days outside it cannot be checked against the agreed price: both are refused, naming the
+field and the term's date they conflict with. Each function returns ``{field name: message}``, as the
+entities' rules do, for the services to raise as ``FieldErrors`` (the form shows it in place, the CLI names
+the flag, exit 2).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from quotetui.domain.contracts.sla import day_start
+from quotetui.domain.timeutil import local_text
+
+
+def incident_in_term(started_at: datetime, start: date, end: date, zone: str = "UTC") -> dict[str, str]:
+    """An incident starts on or after the term's first midnight and before the term runs out (it may go on
+    past the end: only its hours inside the term count)."""
+    shown = local_text(started_at, zone)
+    if started_at < day_start(start, zone):
+        return {"started_at": f"{shown} is before the contract's term starts ({start.isoformat()})"}
+    if started_at >= day_start(end, zone):
+        last = (end - timedelta(days=1)).isoformat()
+        return {"started_at": f"{shown} is after the contract's term ends (last day {last})"}
+    return {}
+
+
+def invoice_in_term(period_start: date, period_end: date, start: date, end: date) -> dict[str, str]:
+    """An invoice bills days of the term: from its first day to its last (the day before ``end``)."""
+    last = end - timedelta(days=1)
+    problems = {}
+    if period_start < start:
+        problems["period_start"] = f"{period_start.isoformat()} is before the contract's term starts ({start})"
+    elif period_start > last:
+        problems["period_start"] = f"{period_start.isoformat()} is after the contract's term ends (last day {last})"
+    if period_end > last and "period_start" not in problems:
+        problems["period_end"] = f"{period_end.isoformat()} is after the contract's term ends (last day {last})"
+    return problems
