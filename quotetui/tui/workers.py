@@ -37,6 +37,9 @@ def worker_title(worker: Worker[Any]) -> str:
         "import": "Importing",
         "bench-import": "Importing benchmark logs",
         "scenarios": "Loading the scenarios",
+        "form-load": "Filling the form",
+        "form-save": "Saving",
+        "write": "Writing the change",
     }
     return names.get(worker.group, f"Background work ({worker.group})")
 

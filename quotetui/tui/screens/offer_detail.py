@@ -213,13 +213,9 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
             if isinstance(contract_id, int):
                 self.qapp.reload()
 
-        try:
-            spec = contract_form(db, self.offer_id, self.qapp.today)
-        except QuotetuiError as exc:
-            self.notify(str(exc), title="Sign", severity="error")
-            return
+        today = self.qapp.today
         form = FormScreen(
-            spec,
+            lambda: contract_form(db, self.offer_id, today),  # read in the form's worker
             lambda raw, _: save_contract(db, self.offer_id, raw),
             lambda _, contract_id: f"contract #{contract_id} signed; r shows the contracts",
         )
@@ -318,9 +314,16 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
         }
         model = models[what]
 
+        noun = {"rounds": "round", "discounts": "discount", "extras": "extra cost"}[what]
+
+        def deleted(_: object) -> None:
+            self.app.notify(f"Deleted the {noun}.")
+            self.qapp.reload()
+
         def confirmed(yes: bool | None) -> None:
-            if yes and self.qapp.run_safely("Delete", lambda: editing.delete_row(db, model, row_id)):
-                self._form_done(True)
+            if yes:
+                self.app.notify(f"Deleting the {noun}…", timeout=3)
+                self.qapp.write("Delete", lambda: editing.delete_row(db, model, row_id), deleted)
 
         self.app.push_screen(
             ConfirmDialog(f"Delete this {what[:-1]}?", "The figures are recomputed without it."), confirmed
