@@ -226,7 +226,7 @@ class FormScreen(ReportsWorkerErrors, ModalScreen[object]):
         if self.outcome is not None:
             (result,) = self.outcome
             self.outcome = None
-            self.call_later(self.dismiss, result)
+            self.call_later(self._close, result)  # once resumed (not awaited: dismiss() from a handler)
 
     def _said(self, raw: dict[str, Any], result: object) -> str:
         if self.notice is not None:
