@@ -11,7 +11,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
-from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
@@ -24,6 +23,7 @@ from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.safe import Text
 from quotetui.tui.widgets import detail_tables as render
+from quotetui.tui.widgets.chart import Chart, Line
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
             with TabPane("3 Negotiation", id="negotiation"), VerticalScroll():
                 yield Static(id="position")
                 yield Static(id="rounds")
-                yield PlotextPlot(id="price-chart")
+                yield Chart(id="price-chart")
             with TabPane("4 SLA", id="sla"):
                 yield VerticalScroll(Static(id="sla-body"))
             with TabPane("5 Benchmarks", id="benchmarks"):
@@ -142,25 +142,25 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
         self.sub_title = f"#{detail.offer.id} {detail.provider.name} — {detail.offer.name}"
 
     def _chart(self) -> None:
-        plot = self.query_one("#price-chart", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
+        chart = self.query_one("#price-chart", Chart)
         if self.position is None:
+            chart.clear()
             return
         points = price_history(self.position.evaluation.offer, self.position.evaluation.assumptions)
         currency = points[0].option.currency if points else ""
-        for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x")):
-            xs = [p.seq for p in points if p.mover == mover]
-            ys = [float(dec(p.node_month, 2)) for p in points if p.mover == mover]  # chart pixels only
-            if xs:
-                plt.plot(xs, ys, marker=marker, label=mover)
-        t = self.position.target if self.position else None
-        if t is not None and not t.already_beats and t.amount > 0 and points:
-            plt.hline(float(dec(t.node_month, 2)), "red")
-        plt.title(f"Price per node-month over rounds ({currency}); red: target against the BATNA")
-        plt.xlabel("round")
-        plot.refresh()
+        lines = [
+            Line(mover, [p.seq for p in mine], [dec(p.node_month, 2) for p in mine], marker)
+            for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x"))
+            if (mine := [p for p in points if p.mover == mover])
+        ]
+        t = self.position.target
+        target = t.node_month if t is not None and not t.already_beats and t.amount > 0 and points else None
+        chart.lines(
+            lines,
+            title=f"Price per node-month over rounds ({currency}); red: target against the BATNA",
+            xlabel="round",
+            hline=dec(target, 2) if target is not None else None,
+        )
 
     # -- actions -------------------------------------------------------------------------------------
     def action_tab(self, index: int) -> None:
