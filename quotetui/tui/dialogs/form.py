@@ -31,7 +31,7 @@ from quotetui.domain.text import visible
 from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
-from quotetui.tui.workers import ReportsWorkerErrors, background
+from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 Notice = Callable[[dict[str, Any], object], str]
 """What a save says, from the raw values and what the save returned (a new row's id …)."""
@@ -40,7 +40,7 @@ SAVE_LABEL = "Save (Ctrl+S)"
 SAVING_LABEL = "Saving…"
 
 
-class FormScreen(ReportsWorkerErrors, ModalScreen[object]):
+class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel (nothing saved)"),
         Binding("ctrl+s", "save", "Save"),
@@ -63,7 +63,6 @@ class FormScreen(ReportsWorkerErrors, ModalScreen[object]):
         self.spec: FormSpec | None = None if callable(spec) else spec  # None until the worker has filled it
         self.save = save
         self.saving = False
-        self.outcome: tuple[object] | None = None  # a save that ended while another screen was on top
 
     def on_mount(self) -> None:
         if self.spec is None:
@@ -95,7 +94,7 @@ class FormScreen(ReportsWorkerErrors, ModalScreen[object]):
 
     def _gone(self, message: str) -> None:
         self.notify(message, title="Cannot open the form", severity="error", timeout=10)
-        self._close(None)
+        self.close_with(None)
 
     async def _filled(self, spec: FormSpec) -> None:
         if not self.is_attached:  # closed while it was being read
@@ -212,21 +211,7 @@ class FormScreen(ReportsWorkerErrors, ModalScreen[object]):
     def _saved(self, raw: dict[str, Any], result: object) -> None:
         self._set_saving(False)
         self.app.notify(self._said(raw, result), title="Saved", timeout=6, markup=False)
-        self._close(result if result is not None else True)
-
-    def _close(self, result: object) -> None:
-        """Dismiss the form; if another screen is on top of it now (the command palette, a dialog), when the
-        form is on top again (``dismiss`` would close whatever is on top)."""
-        if self.app.screen is self:
-            self.dismiss(result)
-        elif self.is_attached:
-            self.outcome = (result,)
-
-    def on_screen_resume(self) -> None:
-        if self.outcome is not None:
-            (result,) = self.outcome
-            self.outcome = None
-            self.call_later(self._close, result)  # once resumed (not awaited: dismiss() from a handler)
+        self.close_with(result if result is not None else True)
 
     def _said(self, raw: dict[str, Any], result: object) -> str:
         if self.notice is not None:

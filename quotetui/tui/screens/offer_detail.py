@@ -24,7 +24,7 @@ from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.safe import Text
 from quotetui.tui.widgets import detail_tables as render
 from quotetui.tui.widgets.chart import Chart, Line
-from quotetui.tui.workers import ReportsWorkerErrors, background
+from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.tui.app import QuotetuiApp
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 TABS = ("spec", "pricing", "negotiation", "sla", "benchmarks", "contract")
 
 
-class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
+class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("1", "tab(0)", "Tabs", key_display="1-6"),
@@ -105,8 +105,7 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
     def _gone(self) -> None:
         """The offer no longer exists (deleted elsewhere): close this screen, or, if a form is open on top of
         it, leave the form (whose save will say so) and close this one when it is on top again."""
-        if self.app.screen is self:
-            self.app.pop_screen()
+        self.close_with(None)
 
     def _market_changed(self, market: MarketView | None) -> None:
         if market is not None:
