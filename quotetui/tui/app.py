@@ -247,7 +247,10 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Switch scenario", "Compare every offer for another workload", self.action_pick_scenario)
+        now = f" (now: {self.market.scenario.name})" if self.market is not None else ""
+        yield SystemCommand(
+            "Switch scenario", f"Compare every offer for another workload{now}", self.action_pick_scenario
+        )
         yield SystemCommand(
             "Export to Excel…", "The comparison workbook for this scenario, live formulas (Ctrl+E)", self.action_export
         )
