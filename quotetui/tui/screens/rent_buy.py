@@ -47,7 +47,7 @@ NAMES = {name: f"“{label.split(' (')[0].removeprefix('…or ')}”" for name, 
 
 
 class RentBuyScreen(CalculatorScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-inputs")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-inputs")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 

@@ -43,7 +43,7 @@ SHOWN = 12
 
 
 class TrainingScreen(CalculatorScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-training")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-training")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 
