@@ -40,6 +40,7 @@ def worker_title(worker: Worker[Any]) -> str:
         "form-load": "Filling the form",
         "form-save": "Saving",
         "write": "Writing the change",
+        "fx": "Loading the FX rates",
     }
     return names.get(worker.group, f"Background work ({worker.group})")
 

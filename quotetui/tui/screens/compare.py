@@ -62,7 +62,9 @@ class CompareScreen(MarketScreen):
         title = self.query_one("#compare-title", Label)
         rows = [r for p in self.qapp.pinned if market and (r := market.row(p)) is not None]
         if market is None or not rows:
-            title.update(plain("Nothing pinned yet: in the offers table (o) press space on up to 4 offers, then c."))
+            offers, pin, compare = self.key("offers", "o"), self.key("pin", "space"), self.key("compare", "c")
+            hint = f"Nothing pinned yet: in the offers table ({offers}) press {pin} on up to 4 offers, then {compare}."
+            title.update(plain(hint))
             return
         cur = market.scenario.home_currency
         title.update(
