@@ -106,9 +106,9 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         await fields.mount_all([w for field in spec.fields for w in self._field(field)])
         fields.loading = False
         self.query_one("#save", Button).disabled = False
-        first = self.query(".form-input").first() if self.query(".form-input") else None
-        if first is not None and self.app.screen is self:
-            first.focus()
+        inputs = self.query(".form-input")
+        if inputs and self.app.screen is self:
+            inputs.first().focus()
 
     def _field(self, field: Field) -> ComposeResult:
         value = self.filled.values.get(field.name)
@@ -175,10 +175,10 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         event.input.set_class(bool(message), "invalid")
 
     def action_save(self) -> None:
-        if self.spec is None or self.saving:  # still being filled, or a save already waits for the database
+        if self.saving or self.query_one("#save", Button).disabled:  # a save waits, or the fields are being filled
             return
         self._set_saving(True)
-        self._save(self.raw_values(), self.spec.version)
+        self._save(self.raw_values(), self.filled.version)
 
     def _set_saving(self, saving: bool) -> None:
         self.saving = saving
