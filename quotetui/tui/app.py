@@ -201,14 +201,14 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         details = self.secret_free("".join(traceback.format_exception(exc)))
         self.push_screen(ErrorDialog(title, self.secret_free(f"{type(exc).__name__}: {exc}"), details))
 
-    def write(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
+    def write_in_background(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
         """Run a write from a screen (a delete) in a worker, so a lock held by another program never freezes
         the screen; ``then`` gets what it returned, on the UI thread. A user error is a notification titled
         ``title``, a bug the error dialog. The worker is the app's: leaving the screen does not lose it."""
-        self._write(title, action, then)
+        self._write_worker(title, action, then)
 
     @background(group="write", exclusive=False)  # two writes both run (the database queues them)
-    def _write(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
+    def _write_worker(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
         try:
             result = action()
         except QuotetuiError as exc:

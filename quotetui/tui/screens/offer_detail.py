@@ -322,7 +322,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.app.notify(f"Deleting the {noun}…", timeout=3)
-                self.qapp.write("Delete", lambda: editing.delete_row(db, model, row_id), deleted)
+                self.qapp.write_in_background("Delete", lambda: editing.delete_row(db, model, row_id), deleted)
 
         self.app.push_screen(
             ConfirmDialog(f"Delete this {what[:-1]}?", "The figures are recomputed without it."), confirmed

@@ -194,7 +194,7 @@ class OffersScreen(MarketScreen):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.app.notify(f"Deleting offer #{offer_id}…", timeout=3)
-                self.qapp.write("Delete offer", lambda: delete_offer(db, offer_id), deleted)
+                self.qapp.write_in_background("Delete offer", lambda: delete_offer(db, offer_id), deleted)
 
         self.app.push_screen(
             ConfirmDialog(
