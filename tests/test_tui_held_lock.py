@@ -30,7 +30,7 @@ from tests.test_tui import RecordingApp, count_rows, settle
 pytestmark = pytest.mark.sqlite_only  # the lock is taken on the SQLite file itself
 
 TICK_S = 0.05
-HELD_S = 1.5
+HELD_S = 2.0
 """How long the other program holds the lock: well under the busy timeout, well over a frame."""
 
 
