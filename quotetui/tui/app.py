@@ -9,7 +9,7 @@ active scenario.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -201,17 +201,23 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         details = self.secret_free("".join(traceback.format_exception(exc)))
         self.push_screen(ErrorDialog(title, self.secret_free(f"{type(exc).__name__}: {exc}"), details))
 
-    def run_safely(self, title: str, action: object) -> bool:
-        """Run a write from a screen: a user error is a notification, a bug the error dialog."""
+    def write_in_background(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
+        """Run a write from a screen (a delete) in a worker, so a lock held by another program never freezes
+        the screen; ``then`` gets what it returned, on the UI thread. A user error is a notification titled
+        ``title``, a bug the error dialog. The worker is the app's: leaving the screen does not lose it."""
+        self._write_worker(title, action, then)
+
+    @background(group="write", exclusive=False)  # two writes both run (the database queues them)
+    def _write_worker(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
         try:
-            action()  # type: ignore[operator]
+            result = action()
         except QuotetuiError as exc:
-            self.notify(str(exc), title=title, severity="error", timeout=10)
-            return False
+            self.call_from_thread(self.notify, str(exc), title=title, severity="error", timeout=10)
+            return
         except Exception as exc:
-            self.show_error(title, exc)
-            return False
-        return True
+            self.call_from_thread(self.show_error, f"{title} failed", exc)
+            return
+        self.call_from_thread(then, result)
 
     # -- pins ----------------------------------------------------------------------------------------
     def toggle_pin(self, offer_id: int) -> None:
@@ -256,7 +262,10 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Switch scenario", "Compare every offer for another workload", self.action_pick_scenario)
+        now = f" (now: {self.market.scenario.name})" if self.market is not None else ""
+        yield SystemCommand(
+            "Switch scenario", f"Compare every offer for another workload{now}", self.action_pick_scenario
+        )
         yield SystemCommand(
             "Export to Excel…", "The comparison workbook for this scenario, live formulas (Ctrl+E)", self.action_export
         )

@@ -1,11 +1,16 @@
-"""Command-palette provider: go to an offer or a provider, switch scenario."""
+"""Command-palette provider: go to an offer or a provider (found by typing).
+
+The app's own commands (switch scenario, export, the calculators …) are :meth:`QuotetuiApp.get_system_commands`,
+next to Textual's (theme, keys, quit): each command is offered by one of the two, never both, so the palette
+lists it once.
+"""
 
 from __future__ import annotations
 
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import Hit, Hits, Provider
 
 if TYPE_CHECKING:
     from quotetui.tui.app import QuotetuiApp
@@ -36,7 +41,6 @@ class MarketCommands(Provider):
             items.append(
                 (f"Go to provider {name}", "its offers in the offers table", partial(self._show_provider, name))
             )
-        items.append(("Switch scenario…", f"now: {market.scenario.name}", self.qapp.action_pick_scenario))
         return items
 
     def _show_provider(self, name: str) -> None:
@@ -46,10 +50,6 @@ class MarketCommands(Provider):
         screen = self.qapp.screen
         if isinstance(screen, OffersScreen):
             screen.show_filter(name)
-
-    async def discover(self) -> Hits:
-        for title, help_text, command in self._targets()[-1:]:
-            yield DiscoveryHit(title, command, help=help_text)  # type: ignore[arg-type]
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

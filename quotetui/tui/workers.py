@@ -37,6 +37,9 @@ def worker_title(worker: Worker[Any]) -> str:
         "import": "Importing",
         "bench-import": "Importing benchmark logs",
         "scenarios": "Loading the scenarios",
+        "form-load": "Filling the form",
+        "form-save": "Saving",
+        "write": "Writing the change",
         "fx": "Loading the FX rates",
     }
     return names.get(worker.group, f"Background work ({worker.group})")
@@ -58,3 +61,29 @@ class ReportsWorkerErrors:
             app.notify(str(error), title=title, severity="error", timeout=10)
         else:
             app.show_error(f"{title} failed", error)
+
+
+class ClosesOnTop:
+    """Mixin for a screen that a worker's result closes (an export written, a save done, its row gone).
+
+    ``Screen.dismiss`` pops whatever screen is on top: a result that arrives while the command palette (or a
+    dialog) is open over this screen would close the palette instead, and leave this screen with a spent
+    result, so that closing it later crashed the app. :meth:`close_with` closes this screen now if it is on
+    top, else as soon as it is on top again.
+    """
+
+    _result_waiting: tuple[object] | None = None
+
+    def close_with(self, result: object = None) -> None:
+        screen: Any = self
+        if screen.app.screen is screen:
+            screen.dismiss(result)
+        elif screen.is_attached:
+            self._result_waiting = (result,)
+
+    def on_screen_resume(self) -> None:
+        if self._result_waiting is not None:
+            (result,) = self._result_waiting
+            self._result_waiting = None
+            screen: Any = self
+            screen.call_later(self.close_with, result)  # not from the resume handler itself

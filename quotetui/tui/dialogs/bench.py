@@ -66,7 +66,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
         except QuotetuiError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
-        self.app.call_from_thread(self.dismiss, report)
+        self.app.call_from_thread(self.close_with, report)
 
     def _failed(self, message: str) -> None:
         self._show(message, error=True)

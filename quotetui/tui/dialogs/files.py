@@ -10,12 +10,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from quotetui.tui.safe import plain
-from quotetui.tui.workers import ReportsWorkerErrors
+from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors
 
 ResultT = TypeVar("ResultT")
 
 
-class FilesDialog(ReportsWorkerErrors, ModalScreen[ResultT]):
+class FilesDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[ResultT]):
     """Expects an ``Input#paths`` and a ``Static#report`` in its compose."""
 
     def _paths(self) -> list[Path] | None:

@@ -4,6 +4,12 @@ The first field has the focus when the form opens, so the first keystroke goes i
 nothing is saved; Ctrl+S (or the Save button) validates every field through the service that saves it; a bad
 field shows its message under itself and nothing is written; a save says what was saved. The form has its
 own footer (its keys, not the screen's underneath), and its buttons stay in view below the scrolling fields.
+
+The database is never read or written on the UI thread: a form made from the row as it is now is filled in a
+worker (the fields show a loading indicator meanwhile), and a save runs in a worker too, so a write lock held
+by another program (an import, the CLI, another buyer) never freezes the screen. While a save waits, the Save
+button says "Saving…" and is disabled, a second Ctrl+S does nothing, and Escape does not close the form: the
+save has been sent and cannot be taken back, so the form stays until it can say how the save ended.
 """
 
 from __future__ import annotations
@@ -25,12 +31,16 @@ from quotetui.domain.text import visible
 from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 Notice = Callable[[dict[str, Any], object], str]
 """What a save says, from the raw values and what the save returned (a new row's id …)."""
 
+SAVE_LABEL = "Save (Ctrl+S)"
+SAVING_LABEL = "Saving…"
 
-class FormScreen(ModalScreen[object]):
+
+class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel (nothing saved)"),
         Binding("ctrl+s", "save", "Save"),
@@ -44,42 +54,69 @@ class FormScreen(ModalScreen[object]):
         save: Callable[[dict[str, Any], object], object],
         notice: Notice | None = None,
     ) -> None:
-        """``spec`` is the form, or what makes it from the row as it is now (then a stale form can be filled
-        again); ``save`` gets the raw values and the version of the row the form was filled from; ``notice``
-        says what was saved (default: "Saved: " and the form's title)."""
+        """``spec`` is the form, or what makes it from the row as it is now (called in a worker; then a stale
+        form can be filled again); ``save`` gets the raw values and the version of the row the form was filled
+        from (called in a worker); ``notice`` says what was saved (default: "Saved: " and the form's title)."""
         super().__init__()
         self.notice = notice
         self.load = spec if callable(spec) else None
-        self.gone: str | None = None  # why the form cannot be filled (its row was deleted meanwhile …)
-        try:
-            self.spec = spec() if callable(spec) else spec
-        except QuotetuiError as exc:
-            self.gone, self.spec = str(exc), FormSpec("", ())
+        self.spec: FormSpec | None = None if callable(spec) else spec  # None until the worker has filled it
         self.save = save
+        self.saving = False
 
     def on_mount(self) -> None:
-        if self.gone is not None:
-            self.notify(self.gone, title="Cannot open the form", severity="error", timeout=10)
-            self.dismiss(None)
+        if self.spec is None:
+            self._fill()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
-            yield Label(plain(self.spec.title), classes="dialog-title")
-            with VerticalScroll(classes="form-fields"):
-                for field in self.spec.fields:
+            yield Label(plain(self.spec.title if self.spec else "Loading the form…"), classes="dialog-title")
+            with VerticalScroll(classes="form-fields") as fields:
+                fields.loading = self.spec is None
+                for field in self.spec.fields if self.spec else ():
                     yield from self._field(field)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save (Ctrl+S)", variant="primary", id="save")
+                yield Button(SAVE_LABEL, variant="primary", id="save", disabled=self.spec is None)
                 yield Button("Cancel (Esc)", id="cancel")
         yield Footer()
 
+    # -- filling -------------------------------------------------------------------------------------
+    @background(group="form-load")
+    def _fill(self) -> None:
+        """Read the row as it is now and fill the fields with it (on opening, and after a conflict)."""
+        assert self.load is not None
+        try:
+            spec = self.load()
+        except QuotetuiError as exc:  # the row was deleted meanwhile …: nothing to fill the form with
+            self.app.call_from_thread(self._gone, str(exc))
+            return
+        self.app.call_from_thread(self._filled, spec)
+
+    def _gone(self, message: str) -> None:
+        self.notify(message, title="Cannot open the form", severity="error", timeout=10)
+        self.close_with(None)
+
+    async def _filled(self, spec: FormSpec) -> None:
+        if not self.is_attached:  # closed while it was being read
+            return
+        self.spec = spec
+        self.query_one(".dialog-title", Label).update(plain(spec.title))
+        fields = self.query_one(".form-fields", VerticalScroll)
+        await fields.remove_children()
+        await fields.mount_all([w for field in spec.fields for w in self._field(field)])
+        fields.loading = False
+        self.query_one("#save", Button).disabled = False
+        inputs = self.query(".form-input")
+        if inputs and self.app.screen is self:
+            inputs.first().focus()
+
     def _field(self, field: Field) -> ComposeResult:
-        value = self.spec.values.get(field.name)
+        value = self.filled.values.get(field.name)
         if field.kind == "bool":
             yield Checkbox(plain(field.label), bool(value), id=f"f-{field.name}", classes="form-input")
         else:
             yield Label(plain(field.label + (" *" if field.required else "")), classes="form-label")
-            options = self.spec.choices(field)
+            options = self.filled.choices(field)
             if options:
                 choices = [(plain(label), v) for label, v in options]
                 current = value if value in {v for _, v in options} else Select.NULL
@@ -90,12 +127,18 @@ class FormScreen(ModalScreen[object]):
                 yield Input(shown, placeholder=placeholder, id=f"f-{field.name}", classes="form-input")
         yield Static("", id=f"e-{field.name}", classes="field-error")
 
+    @property
+    def filled(self) -> FormSpec:
+        """The form's spec, once it has been read."""
+        assert self.spec is not None, "the form is still being filled"
+        return self.spec
+
     def widget_for(self, name: str) -> Widget:
         return self.query_one(f"#f-{name}")
 
     def raw_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {}
-        for field in self.spec.fields:
+        for field in self.filled.fields:
             widget = self.widget_for(field.name)
             if isinstance(widget, Select):
                 values[field.name] = "" if widget.value is Select.NULL else widget.value
@@ -104,13 +147,13 @@ class FormScreen(ModalScreen[object]):
         return values
 
     def show_errors(self, errors: dict[str, str]) -> None:
-        for field in self.spec.fields:
+        for field in self.filled.fields:
             message = errors.get(field.name, "")
             error = self.query_one(f"#e-{field.name}", Static)
             error.update(plain(message))
             error.set_class(bool(message), "shown")
             self.widget_for(field.name).set_class(bool(message), "invalid")
-        first = next((f.name for f in self.spec.fields if f.name in errors), None)
+        first = next((f.name for f in self.filled.fields if f.name in errors), None)
         if first is not None:
             self.widget_for(first).focus()
 
@@ -118,7 +161,7 @@ class FormScreen(ModalScreen[object]):
     def _check_one(self, event: Input.Changed) -> None:
         """Inline validation as the user types: only the field being edited."""
         name = (event.input.id or "").removeprefix("f-")
-        spec = next((f for f in self.spec.fields if f.name == name), None)
+        spec = next((f for f in self.filled.fields if f.name == name), None)
         if spec is None:
             return
         error = self.query_one(f"#e-{name}", Static)
@@ -132,29 +175,48 @@ class FormScreen(ModalScreen[object]):
         event.input.set_class(bool(message), "invalid")
 
     def action_save(self) -> None:
-        raw = self.raw_values()
-        try:
-            result = self.save(raw, self.spec.version)
-        except Conflict as exc:
-            self._stale(str(exc))
+        if self.saving or self.query_one("#save", Button).disabled:  # a save waits, or the fields are being filled
             return
-        except FieldErrors as exc:
+        self._set_saving(True)
+        self._save(self.raw_values(), self.filled.version)
+
+    def _set_saving(self, saving: bool) -> None:
+        self.saving = saving
+        button = self.query_one("#save", Button)
+        button.label = SAVING_LABEL if saving else SAVE_LABEL
+        button.disabled = saving
+
+    @background(group="form-save", exclusive=False)
+    def _save(self, raw: dict[str, Any], version: object) -> None:
+        """The service validates and writes, off the UI thread; what it said is shown on the UI thread."""
+        try:
+            result = self.save(raw, version)
+        except Exception as exc:
+            self.app.call_from_thread(self._refused, exc)
+            return
+        self.app.call_from_thread(self._saved, raw, result)
+
+    def _refused(self, exc: Exception) -> None:
+        self._set_saving(False)
+        if isinstance(exc, Conflict):
+            self._stale(str(exc))
+        elif isinstance(exc, FieldErrors):
             self.show_errors(exc.errors)
             self.notify(f"{len(exc.errors)} field(s) need attention; nothing was saved.", severity="error")
-            return
-        except QuotetuiError as exc:
+        elif isinstance(exc, QuotetuiError):
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
-            return
-        except Exception as exc:
+        else:
             self.app.show_error("Saving failed", exc)  # type: ignore[attr-defined]
-            return
+
+    def _saved(self, raw: dict[str, Any], result: object) -> None:
+        self._set_saving(False)
         self.app.notify(self._said(raw, result), title="Saved", timeout=6, markup=False)
-        self.dismiss(result if result is not None else True)
+        self.close_with(result if result is not None else True)
 
     def _said(self, raw: dict[str, Any], result: object) -> str:
         if self.notice is not None:
             return self.notice(raw, result)
-        return f"Saved: {self.spec.title}" if self.spec.title else "Saved."
+        return f"Saved: {self.filled.title}" if self.filled.title else "Saved."
 
     def _stale(self, message: str) -> None:
         """The row changed since the form was filled: nothing was saved; offer to fill it again."""
@@ -164,14 +226,18 @@ class FormScreen(ModalScreen[object]):
 
         def answered(reload: bool | None) -> None:
             if reload and self.load is not None:
-                self.spec = self.load()
-                self.refresh(recompose=True)
+                self.query_one(".form-fields").loading = True
+                self.query_one("#save", Button).disabled = True
+                self._fill()
 
         question = "Reload the form with the current values?"
         detail = "It was changed since you opened it. Your edits in this form will be lost; copy what you need."
         self.app.push_screen(ConfirmDialog(question, detail, yes="Reload"), answered)
 
     def action_cancel(self) -> None:
+        if self.saving:  # the save was sent: leaving now would hide whether it was written
+            self.notify("Still saving: the form closes when the save is done.", title="Saving…", timeout=4)
+            return
         self.dismiss(None)
 
     @on(Button.Pressed, "#save")

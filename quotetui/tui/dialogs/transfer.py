@@ -25,7 +25,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
-from quotetui.tui.workers import ReportsWorkerErrors, background
+from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.services.importing import ImportProgress, ImportReport
@@ -38,7 +38,7 @@ def default_export_path(scenario: str, today: date, folder: Path | None = None) 
     return (folder or Path.cwd()) / f"quotetui-{safe[:40]}-{today.isoformat()}.xlsx"
 
 
-class ExportDialog(ReportsWorkerErrors, ModalScreen[Path | None]):
+class ExportDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):
     """Where to write the workbook for the active scenario (the pinned offers go side by side)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -96,7 +96,7 @@ class ExportDialog(ReportsWorkerErrors, ModalScreen[Path | None]):
         except OSError as exc:
             self.app.call_from_thread(self._failed, f"cannot write {out}: {exc.strerror or exc}")
             return
-        self.app.call_from_thread(self.dismiss, written)
+        self.app.call_from_thread(self.close_with, written)
 
     def _failed(self, message: str) -> None:
         self._say(message, error=True)
@@ -233,7 +233,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         if dry_run:
             self.app.call_from_thread(self._checked, paths, report)
         else:
-            self.app.call_from_thread(self.dismiss, report)
+            self.app.call_from_thread(self.close_with, report)
 
     def _checked(self, paths: list[Path], report: ImportReport) -> None:
         changes = sum(c.added + c.changed for c in report.counts.values())

@@ -8,8 +8,6 @@ one); a result is shown only if no newer input came meanwhile.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from textual import events
@@ -50,11 +48,6 @@ class NumberInput(Input):
     async def _on_key(self, event: events.Key) -> None:
         if self._app_key(event.character):
             event.prevent_default()  # not typed; the key goes on to the screen's and the app's bindings
-
-
-def finite(values: Iterable[float]) -> list[float]:
-    """Chart points: only finite numbers reach plotext (which loops on an infinite axis)."""
-    return [v if math.isfinite(v) else 0.0 for v in values]
 
 
 class CalculatorScreen(MarketScreen):

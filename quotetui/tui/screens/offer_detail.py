@@ -11,7 +11,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
-from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
@@ -24,7 +23,8 @@ from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.safe import Text
 from quotetui.tui.widgets import detail_tables as render
-from quotetui.tui.workers import ReportsWorkerErrors, background
+from quotetui.tui.widgets.chart import Chart, Line
+from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.tui.app import QuotetuiApp
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 TABS = ("spec", "pricing", "negotiation", "sla", "benchmarks", "contract")
 
 
-class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
+class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("1", "tab(0)", "Tabs", key_display="1-6"),
@@ -72,7 +72,7 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
             with TabPane("3 Negotiation", id="negotiation"), VerticalScroll():
                 yield Static(id="position")
                 yield Static(id="rounds")
-                yield PlotextPlot(id="price-chart")
+                yield Chart(id="price-chart")
             with TabPane("4 SLA", id="sla"):
                 yield VerticalScroll(Static(id="sla-body"))
             with TabPane("5 Benchmarks", id="benchmarks"):
@@ -105,8 +105,7 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
     def _gone(self) -> None:
         """The offer no longer exists (deleted elsewhere): close this screen, or, if a form is open on top of
         it, leave the form (whose save will say so) and close this one when it is on top again."""
-        if self.app.screen is self:
-            self.app.pop_screen()
+        self.close_with(None)
 
     def _market_changed(self, market: MarketView | None) -> None:
         if market is not None:
@@ -142,25 +141,25 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
         self.sub_title = f"#{detail.offer.id} {detail.provider.name} — {detail.offer.name}"
 
     def _chart(self) -> None:
-        plot = self.query_one("#price-chart", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
+        chart = self.query_one("#price-chart", Chart)
         if self.position is None:
+            chart.clear()
             return
         points = price_history(self.position.evaluation.offer, self.position.evaluation.assumptions)
         currency = points[0].option.currency if points else ""
-        for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x")):
-            xs = [p.seq for p in points if p.mover == mover]
-            ys = [float(dec(p.node_month, 2)) for p in points if p.mover == mover]  # chart pixels only
-            if xs:
-                plt.plot(xs, ys, marker=marker, label=mover)
-        t = self.position.target if self.position else None
-        if t is not None and not t.already_beats and t.amount > 0 and points:
-            plt.hline(float(dec(t.node_month, 2)), "red")
-        plt.title(f"Price per node-month over rounds ({currency}); red: target against the BATNA")
-        plt.xlabel("round")
-        plot.refresh()
+        lines = [
+            Line(mover, [p.seq for p in mine], [dec(p.node_month, 2) for p in mine], marker)
+            for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x"))
+            if (mine := [p for p in points if p.mover == mover])
+        ]
+        t = self.position.target
+        target = t.node_month if t is not None and not t.already_beats and t.amount > 0 and points else None
+        chart.lines(
+            lines,
+            title=f"Price per node-month over rounds ({currency}); red: target against the BATNA",
+            xlabel="round",
+            hline=dec(target, 2) if target is not None else None,
+        )
 
     # -- actions -------------------------------------------------------------------------------------
     def action_tab(self, index: int) -> None:
@@ -213,13 +212,9 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
             if isinstance(contract_id, int):
                 self.qapp.reload()
 
-        try:
-            spec = contract_form(db, self.offer_id, self.qapp.today)
-        except QuotetuiError as exc:
-            self.notify(str(exc), title="Sign", severity="error")
-            return
+        today = self.qapp.today
         form = FormScreen(
-            spec,
+            lambda: contract_form(db, self.offer_id, today),  # read in the form's worker
             lambda raw, _: save_contract(db, self.offer_id, raw),
             lambda _, contract_id: f"contract #{contract_id} signed; r shows the contracts",
         )
@@ -318,9 +313,16 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
         }
         model = models[what]
 
+        noun = {"rounds": "round", "discounts": "discount", "extras": "extra cost"}[what]
+
+        def deleted(_: object) -> None:
+            self.app.notify(f"Deleted the {noun}.")
+            self.qapp.reload()
+
         def confirmed(yes: bool | None) -> None:
-            if yes and self.qapp.run_safely("Delete", lambda: editing.delete_row(db, model, row_id)):
-                self._form_done(True)
+            if yes:
+                self.app.notify(f"Deleting the {noun}…", timeout=3)
+                self.qapp.write_in_background("Delete", lambda: editing.delete_row(db, model, row_id), deleted)
 
         self.app.push_screen(
             ConfirmDialog(f"Delete this {what[:-1]}?", "The figures are recomputed without it."), confirmed

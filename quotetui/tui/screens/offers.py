@@ -185,10 +185,16 @@ class OffersScreen(MarketScreen):
         if row is None or db is None:
             return
 
+        offer_id = row.offer.id
+
+        def deleted(_: object) -> None:
+            self.app.notify(f"Deleted offer #{offer_id}.")
+            self.qapp.reload()
+
         def answered(yes: bool | None) -> None:
-            if yes and self.qapp.run_safely("Delete offer", lambda: delete_offer(db, row.offer.id)):
-                self.notify(f"Deleted offer #{row.offer.id}.")
-                self.qapp.reload()
+            if yes:
+                self.app.notify(f"Deleting offer #{offer_id}…", timeout=3)
+                self.qapp.write_in_background("Delete offer", lambda: delete_offer(db, offer_id), deleted)
 
         self.app.push_screen(
             ConfirmDialog(

@@ -14,7 +14,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Input, Label, Static
-from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
@@ -22,7 +21,8 @@ from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_value
 from quotetui.tui.safe import Text
-from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput, finite
+from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
+from quotetui.tui.widgets.chart import Chart, Line
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ NAMES = {name: f"“{label.split(' (')[0].removeprefix('…or ')}”" for name, 
 
 
 class RentBuyScreen(CalculatorScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-inputs")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-inputs")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 
@@ -63,7 +63,7 @@ class RentBuyScreen(CalculatorScreen):
                     yield kind(START.get(name, ""), id=f"rb-{name}", classes="form-input")
             with VerticalScroll(id="calc-results"):
                 yield Static(id="rb-result")
-                yield PlotextPlot(id="rb-chart")
+                yield Chart(id="rb-chart")
                 yield Static(id="rb-notes")
         yield Footer()
 
@@ -155,9 +155,7 @@ class RentBuyScreen(CalculatorScreen):
             words = str(exc)
         self.query_one("#rb-result", Static).update(Text(f"⚠ {words}", style="bold red"))
         self.query_one("#rb-notes", Static).update("")
-        plot = self.query_one("#rb-chart", PlotextPlot)
-        plot.plt.clear_data()  # the curves of inputs that no longer hold would mislead
-        plot.refresh()
+        self.query_one("#rb-chart", Chart).clear()  # the curves of inputs that no longer hold would mislead
 
     def show(self, answer: RentBuyAnswer) -> None:
         r = answer.result
@@ -175,15 +173,13 @@ class RentBuyScreen(CalculatorScreen):
             f"buy {dec(r.npv_buy, 0):,} {cur} → {answer.verdict}."
         )
         self.query_one("#rb-result", Static).update(text)
-        plot = self.query_one("#rb-chart", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
         months = [p.month for p in r.series]
-        plt.plot(months, finite(float(dec(p.rent, 0)) for p in r.series), label="rent (cumulative)")  # pixels only
-        plt.plot(months, finite(float(dec(p.own, 0)) for p in r.series), label="own (cumulative)")
-        if r.breakeven_months is not None:
-            plt.vline(float(dec(r.breakeven_months, 2)), "red")
-        plt.title(f"Cumulative cost ({cur}); red: break-even")
-        plt.xlabel("month")
-        plot.refresh()
+        self.query_one("#rb-chart", Chart).lines(
+            [
+                Line("rent (cumulative)", months, [dec(p.rent, 0) for p in r.series]),
+                Line("own (cumulative)", months, [dec(p.own, 0) for p in r.series]),
+            ],
+            title=f"Cumulative cost ({cur}); red: break-even",
+            xlabel="month",
+            vline=dec(r.breakeven_months, 2) if r.breakeven_months is not None else None,
+        )

@@ -15,13 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, Label, Select, Static
-from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
 from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Table, Text, plain
-from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput, finite
+from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
+from quotetui.tui.widgets.chart import Chart
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.inputs import ScenarioInput
@@ -43,7 +43,7 @@ SHOWN = 12
 
 
 class TrainingScreen(CalculatorScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-training")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-training")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 
@@ -60,7 +60,7 @@ class TrainingScreen(CalculatorScreen):
                     yield NumberInput(value, id=f"tr-{name}", classes="form-input")
             with Vertical(id="calc-results"):
                 yield Static(id="tr-result")
-                yield PlotextPlot(id="tr-chart")
+                yield Chart(id="tr-chart")
         yield Footer()
 
     def show_market(self, market: MarketView) -> None:
@@ -138,9 +138,7 @@ class TrainingScreen(CalculatorScreen):
 
     def show_problem(self, exc: Exception) -> None:
         self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style="bold red"))
-        plot = self.query_one("#tr-chart", PlotextPlot)
-        plot.plt.clear_data()  # the bars of inputs that no longer hold would mislead
-        plot.refresh()
+        self.query_one("#tr-chart", Chart).clear()  # the bars of inputs that no longer hold would mislead
 
     def show(self, result: tuple[list[OfferRun], int, str]) -> None:
         self._show(*result)
@@ -148,9 +146,7 @@ class TrainingScreen(CalculatorScreen):
     def _show(self, runs: list[OfferRun], skipped: int, currency: str) -> None:
         if not runs:
             self.query_one("#tr-result", Static).update(Text("No offer of this GPU can run it.", style="yellow"))
-            plot = self.query_one("#tr-chart", PlotextPlot)
-            plot.plt.clear_data()
-            plot.refresh()
+            self.query_one("#tr-chart", Chart).clear()
             return
         first = runs[0].plan
         table = Table(
@@ -176,11 +172,9 @@ class TrainingScreen(CalculatorScreen):
                 c.billed if c else "",
             )
         self.query_one("#tr-result", Static).update(table)
-        plot = self.query_one("#tr-chart", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
         shown = [(r, c) for r in runs[:SHOWN] if (c := r.cheapest) is not None]
-        plt.bar([f"#{r.offer.id}" for r, _ in shown], finite(float(dec(c.total, 0)) for _, c in shown))  # pixels only
-        plt.title(f"Cost of the run per offer ({currency})")
-        plot.refresh()
+        self.query_one("#tr-chart", Chart).bars(
+            [f"#{r.offer.id}" for r, _ in shown],
+            [dec(c.total, 0) for _, c in shown],
+            title=f"Cost of the run per offer ({currency})",
+        )
