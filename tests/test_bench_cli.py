@@ -64,7 +64,7 @@ def test_one_bad_log_stores_nothing(cli: Cli, demo_db_path: Path) -> None:
         "1",
     )
     assert result.code == 2
-    assert "2 log(s) cannot be imported; nothing was stored" in result.err
+    assert "2 logs cannot be imported; nothing was stored" in result.err
     assert "gpu_burn-cut.txt, line 21" in result.err and "topo-garbled.txt, line 5" in result.err
     assert _counts(demo_db_path) == before
 

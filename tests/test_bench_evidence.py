@@ -228,7 +228,7 @@ def test_training_hostile_variants() -> None:
     short = refused("\n".join(lines(TITAN)[:3]))
     assert short.line == 3
     assert short.message == (
-        "3 step(s) logged, 2 after the 1 warm-up step(s): a median needs at least 3 steady steps (log more often, "
+        "3 steps logged, 2 after the 1 warm-up step: a median needs at least 3 steady steps (log more often, "
         "or run longer)"
     )
     # torchtitan's own colours (one code per field) are removed first

@@ -306,6 +306,6 @@ def test_a_contract_cannot_cover_more_gpus_than_the_offer_has(cli: Cli, demo_db_
     db = str(demo_db_path)
     args = ("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-06-01", "--term-months", "12")
     refused = cli(*args, "--gpus", "1000")
-    assert refused.code != 0 and "--gpus: 1,000 GPUs, but the offer has 4 node(s) × 8 = 32 GPUs on offer" in refused.err
+    assert refused.code != 0 and "--gpus: 1,000 GPUs, but the offer has 4 nodes × 8 = 32 GPUs on offer" in refused.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM contract") == [(0,)]
     assert cli(*args, "--gpus", "32").code == 0  # all of it is fine

@@ -43,7 +43,7 @@ EXPECTED: dict[str, tuple[str | None, int | None, str | None, str]] = {
     "16_huge_string.csv": (None, 2, "column 'offer'", "20,000 characters"),
     "17_field_over_csv_limit.csv": (None, 2, None, "not valid CSV"),
     "18_too_many_columns.csv": (None, 1, None, "250 columns"),
-    "19_offers_missing_columns.csv": (None, 1, None, "missing column(s) gpu, billing"),
+    "19_offers_missing_columns.csv": (None, 1, None, "missing columns gpu, billing"),
     "20_offers_bad_values.csv": (None, 3, "column 'billing'", "'weekly' is not one of"),
     "21_negotiation_text_dates.csv": (None, 2, "column 'quoted_at'", "'next tuesday' is not a date"),
     "22_negotiation_unknown_offer.csv": (None, 2, "column 'offer'", "no offer '8×H100 phantom'"),
@@ -89,7 +89,7 @@ def test_all_problems_of_many_files_come_at_once(cli: Cli, demo_db_path: Path) -
     names = ["04_zip_bomb.xlsx", "20_offers_bad_values.csv", "21_negotiation_text_dates.csv", "13_nul_bytes.csv"]
     result = cli("--db", str(demo_db_path), "import", *(str(CORPUS / n) for n in names))
     assert result.code == 2
-    assert result.err.startswith("quotetui: 8 problem(s); nothing was imported:")
+    assert result.err.startswith("quotetui: 8 problems; nothing was imported:")
     for name in names:
         assert name in result.err
 
@@ -166,7 +166,7 @@ def test_csv_with_and_without_bom_and_extra_columns(cli: Cli, empty_db: Database
         path = tmp_path / name
         path.write_bytes(("\ufeff" if bom else "").encode() + body.encode())
         report = import_files(empty_db, [path])
-        assert [w.reason for w in report.warnings] == ["ignored column(s): colour"]
+        assert [w.reason for w in report.warnings] == ["ignored column colour"]
     assert report.counts["providers"].unchanged == 1  # the second file found the provider of the first
 
 

@@ -31,7 +31,7 @@ def test_progress_follows_reading_checking_and_writing_every_so_many_rows(empty_
     assert [p.rows_written for p in seen if p.stage == "writing"] == [0, EVERY, 2 * EVERY, 3 * EVERY, rows]
     last = seen[-1]
     assert (last.files_read, last.rows_checked, last.rows_to_write) == (1, rows, rows)
-    assert last.line() == f"1 of 1 file(s) read, {rows:,} rows; {rows:,} checked; {rows:,} of {rows:,} written"
+    assert last.line() == f"1 of 1 file read, {rows:,} rows; {rows:,} checked; {rows:,} of {rows:,} written"
 
 
 def test_a_callback_that_raises_mid_write_leaves_the_database_as_it_was(

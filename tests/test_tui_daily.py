@@ -131,7 +131,7 @@ async def test_the_active_scenario_is_edited_from_the_picker_and_every_figure_fo
         await settle(pilot)
         assert app.screen is form  # every bad field under itself, nothing saved
         assert "at least 1" in error_under(form, "months") and error_under(form, "gpu")
-        assert ("2 field(s) need attention; nothing was saved.", "error") in app.told
+        assert ("Nothing was saved: 2 fields to correct (GPU model, Months needed).", "error") in app.told
         fill(form, months="24", gpu="H100 SXM")
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -248,8 +248,7 @@ async def test_an_import_shows_its_progress_and_esc_cancels_it_with_nothing_chan
         await gate.wait(pilot)
         shown = str(dialog.query_one("#report", Static).content)  # the last report before the gate
         assert shown == (
-            f"Importing… 1 of 1 file(s) read, {rows:,} rows; {rows:,} checked; {EVERY:,} of {rows:,} written\n"
-            "Esc cancels."
+            f"Importing… 1 of 1 file read, {rows:,} rows; {rows:,} checked; {EVERY:,} of {rows:,} written\nEsc cancels."
         )
         await pilot.press("escape")
         assert app.screen is dialog  # Esc stops the import; the dialog stays to say what happened
@@ -276,7 +275,7 @@ async def test_the_cancel_button_stops_a_check_and_the_import_then_runs_to_the_e
         gate = Gate(dialog, lambda p: p.stage == "checking" and p.rows_checked >= EVERY)
         await pilot.press("enter")
         await gate.wait(pilot)
-        assert "Checking… 1 of 1 file(s) read" in str(dialog.query_one("#report", Static).content)
+        assert "Checking… 1 of 1 file read" in str(dialog.query_one("#report", Static).content)
         await pilot.click("#cancel")
         gate.release.set()
         await until_said(pilot, "Check cancelled; nothing was imported.")

@@ -80,7 +80,7 @@ async def test_a_refused_save_says_nothing_was_saved_and_keeps_the_form(demo_db_
         await settle(pilot)
         assert app.screen is form
         assert not any(m.startswith("Saved") for m, _ in app.told)
-        assert ("1 field(s) need attention; nothing was saved.", "error") in app.told
+        assert ("Nothing was saved: 1 field to correct (Name).", "error") in app.told
     assert count_rows(demo_db_path, Provider) == 5
 
 

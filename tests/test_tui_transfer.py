@@ -105,7 +105,7 @@ async def test_import_problems_are_listed_and_nothing_can_be_confirmed(demo_db_p
         await pilot.press("enter")
         await settle(pilot)
         text = report_text(app)
-        assert "2 problem(s); nothing was imported:" in text
+        assert "2 problems; nothing was imported:" in text
         assert "negotiation.csv › row 2 › column 'quoted_at': 'next week' is not a date" in text
         assert "column 'price': '[170000]' is not a number" in text  # shown as typed, not as markup
         assert app.screen.query_one("#confirm", Button).disabled

@@ -111,7 +111,7 @@ async def test_import_logs_from_the_offer_screen(demo_db_path: Path, tmp_path: P
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, OfferDetailScreen)
-        assert ("2 log(s) added, 0 already on record", "information") in app.told
+        assert ("2 logs added, 0 already on record", "information") in app.told
         body = text_of(app, "#benchmarks-body")
         assert "H800 SXM5 reported, H100 SXM5 sold" in body and "NV8 between GPUs, NV18 expected" in body
         row = app.market.row(18) if app.market else None

@@ -10,6 +10,7 @@ import typer
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print_json
 from quotetui.commands.output import one_line, say
 from quotetui.domain.entities import ID
+from quotetui.domain.wording import plural
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
 
@@ -40,7 +41,7 @@ def import_logs(
     for line in report.not_run:
         say(f"- not run on the machine: {line}")
     dupes = len(report.stored) - len(report.added)
-    say(f"offer #{offer}: {len(report.added)} log(s) added, {dupes} already on record")
+    say(f"offer #{offer}: {plural(len(report.added), 'log')} added, {dupes} already on record")
     say(f"next: quotetui bench check --offer {offer}")
 
 

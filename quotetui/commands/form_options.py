@@ -19,8 +19,9 @@ import typer
 
 from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_json
 from quotetui.commands.output import say
+from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field
-from quotetui.domain.money import decimal_places
+from quotetui.domain.money import Money
 from quotetui.services.forms import choices_of
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -112,18 +113,16 @@ def refused(fields: tuple[Field, ...]) -> Iterator[None]:
         yield
 
 
-def _shown(f: Field | None, value: Any) -> str:
+def _shown(f: Field | None, value: Any, currency: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if f is not None and f.kind in ("name", "ref", "text"):
         return repr(value)
-    if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000
+    if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000.00
         try:
-            amount = Decimal(value)
-        except ArithmeticError:
+            return Money(Decimal(value), currency).display()  # exact as stored, as every amount is shown
+        except (ArithmeticError, QuotetuiError):
             return value
-        places = decimal_places(amount)  # exact as stored: 70,000; 1,234,567.50; 0.123456
-        return f"{amount:,.{max(places, 2) if places else 0}f}"
     return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
 
 
@@ -147,7 +146,7 @@ def saved(
         return
     by_name = {f.name: f for f in fields}
     parts = [
-        f"{name.replace('_', ' ')} {_shown(by_name.get(name), values[name])}"
+        f"{name.replace('_', ' ')} {_shown(by_name.get(name), values[name], str(values.get('currency') or 'CNY'))}"
         for name in summary
         if values.get(name) not in (None, "")
     ]

@@ -91,7 +91,8 @@ def offers(
     bounded = [e for e in ranking.evaluations if e.lower_bound]
     if bounded:
         say(
-            f"{LOWER_BOUND}: at least this much; {len(bounded)} offer(s) do not price a cost of the scenario "
+            f"{LOWER_BOUND}: at least this much; {plural(len(bounded), 'offer')} "
+            f"{'does' if len(bounded) == 1 else 'do'} not price a cost of the scenario "
             "(egress, storage, a fee on request: `explain ID` names it), so they may rank higher than they should"
         )
     for line in blocked:

@@ -93,6 +93,12 @@ class Field:
             parts.append(f"at most {_show(self, self.maximum)}")
         return " and ".join(parts)
 
+    @property
+    def title(self) -> str:
+        """The label without its parenthesised hint ("GPU model (any name or alias)" → "GPU model"): how a
+        message names the field."""
+        return self.label.split(" (")[0]
+
     def note(self) -> str:
         """One line about the field for a template header or a placeholder (in words, not type names)."""
         if self.help:

@@ -108,11 +108,23 @@ def parse_table(
     missing = [c.column for c in entity.sheet_fields if c.required and c.name not in found]
     if missing:
         problems.append(
-            Problem(table.file, f"missing column(s) {', '.join(missing)} for {entity.sheet}", table.sheet, 1)
+            Problem(
+                table.file,
+                f"missing {_columns(missing)} for {entity.sheet}",
+                table.sheet,
+                1,
+            )
         )
         return parsed
     if parsed.ignored:
-        warnings.append(Problem(table.file, f"ignored column(s): {', '.join(parsed.ignored)}", table.sheet, 1))
+        warnings.append(
+            Problem(
+                table.file,
+                f"ignored {_columns(parsed.ignored)}",
+                table.sheet,
+                1,
+            )
+        )
     present = [c for c in entity.sheet_fields if c.name in found]
     for number, cells in table.rows:
         values: dict[str, Any] = {}
@@ -139,3 +151,8 @@ def parse_table(
         if tick is not None:
             tick()
     return parsed
+
+
+def _columns(names: list[str]) -> str:
+    """ "column X" or "columns X, Y": the words that name columns in a message."""
+    return f"{'column' if len(names) == 1 else 'columns'} {', '.join(names)}"

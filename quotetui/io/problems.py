@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from quotetui.domain.errors import BadInput
+from quotetui.domain.wording import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,4 +37,4 @@ class ImportProblems(BadInput):
         self.problems = problems
         shown = "\n".join(f"  {p}" for p in problems[:200])
         more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
-        super().__init__(f"{len(problems)} problem(s); nothing was imported:\n{shown}{more}")
+        super().__init__(f"{plural(len(problems), 'problem')}; nothing was imported:\n{shown}{more}")

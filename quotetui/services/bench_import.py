@@ -21,6 +21,7 @@ from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog, TrainingThroughput
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.rules import training_mfu
+from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
 from quotetui.store.catalog import load_catalog
@@ -36,7 +37,7 @@ class BenchProblems(BadInput):
     def __init__(self, problems: list[LogError]) -> None:
         self.problems = problems
         lines = "\n".join(f"  {p}" for p in problems)
-        super().__init__(f"{len(problems)} log(s) cannot be imported; nothing was stored:\n{lines}")
+        super().__init__(f"{plural(len(problems), 'log')} cannot be imported; nothing was stored:\n{lines}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,7 @@ def _results(parsed: ParsedLog, sold: GpuSpec) -> list[dict[str, Any]]:
                 "unit": "GB/s",
                 "gpu_count": parsed.ranks,
                 "workload": "nccl-tests all_reduce_perf",
-                "conditions": f"large-message busbw at {large.size} bytes on {len(parsed.hosts) or 1} host(s)",
+                "conditions": f"large-message busbw at {large.size} bytes on {plural(len(parsed.hosts) or 1, 'host')}",
             }
         ]
     return []

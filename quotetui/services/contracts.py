@@ -29,6 +29,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc
+from quotetui.domain.wording import plural
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database
@@ -153,7 +154,7 @@ def accept_offer(
             on_offer = offer.nodes_available * offer.gpus_per_node
             raise FieldErrors(
                 {
-                    "gpus": f"{count:,} GPUs, but the offer has {offer.nodes_available} node(s) × "
+                    "gpus": f"{count:,} GPUs, but the offer has {plural(offer.nodes_available, 'node')} × "
                     f"{offer.gpus_per_node} = {on_offer:,} GPUs on offer"
                 }
             )

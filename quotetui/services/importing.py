@@ -21,6 +21,7 @@ from pathlib import Path
 from quotetui.domain.errors import DatabaseProblem, QuotetuiError
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
+from quotetui.domain.wording import plural
 from quotetui.io.import_rows import Parsed, parse_table
 from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
 from quotetui.io.problems import ImportProblems, Problem
@@ -61,7 +62,7 @@ class ImportProgress:
 
     def line(self) -> str:
         """The progress in words, e.g. "2 of 3 files read, 12,000 rows; 11,500 checked; 500 of 11,480 written"."""
-        parts = [f"{self.files_read} of {self.files} file(s) read, {self.rows_read:,} rows"]
+        parts = [f"{self.files_read} of {plural(self.files, 'file')} read, {plural(self.rows_read, 'row')}"]
         if self.stage != "reading":
             parts.append(f"{self.rows_checked:,} checked")
         if self.stage == "writing":

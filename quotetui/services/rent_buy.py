@@ -26,7 +26,7 @@ from quotetui.store.engine import Database
 TYPED = tuple(f.name for f in E.RENT_BUY.fields)
 """The calculator's inputs, each declared once in ``entities.RENT_BUY``."""
 
-NAMES = {f.name: f"“{f.label.split(' (')[0]}”" for f in E.RENT_BUY.fields} | {
+NAMES = {f.name: f"“{f.title}”" for f in E.RENT_BUY.fields} | {
     "offer": "an offer to rent",
     "purchase": "a recorded purchase option",
     "currency": "the currency",

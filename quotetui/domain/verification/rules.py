@@ -41,6 +41,7 @@ from quotetui.domain.verification.logs import (
 )
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
+from quotetui.domain.wording import plural
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
@@ -148,7 +149,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             if spec is None or spec.key == sold.gpu.key:
                 continue  # an id the catalog does not hold is not evidence against the sale
             _, lines, ids = other.setdefault(spec.key, (spec, [], []))
-            lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {p.device_ids.count(dev)} GPU(s)")
+            lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {plural(p.device_ids.count(dev), 'GPU')}")
             if log.evidence_id not in ids:
                 ids.append(log.evidence_id)
     findings = []
@@ -406,7 +407,7 @@ def _faults(logs: list[Log]) -> list[Finding]:
         elif isinstance(p, SmiQuery) and any(g.ecc_uncorrected for g in p.gpus):
             bad_gpus = [g for g in p.gpus if g.ecc_uncorrected]
             lines = [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected} uncorrected ECC errors" for g in bad_gpus]
-            title = f"uncorrected ECC errors on {len(bad_gpus)} GPU(s)"
+            title = f"uncorrected ECC errors on {plural(len(bad_gpus), 'GPU')}"
             why = "Uncorrected (double-bit) ECC errors corrupt data and crash jobs; the memory needs replacing."
         elif isinstance(p, NpuSmi) and (sick := [n for n in p.npus if n.health != "OK"]):
             lines = [f"{log.label}: NPU {n.index} ({n.name}): {n.health}" for n in sick]

@@ -33,6 +33,7 @@ from fractions import Fraction
 from quotetui.domain.economics.exact import ceil
 from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.verification.logs import LogError, TrainingStep, TrainingThroughput, exact_median
+from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import log_number
 
 WARMUP_SHARE = Fraction(1, 10)
@@ -141,7 +142,8 @@ def parse(text: str) -> TrainingThroughput:
     warmup = max(1, ceil(len(steps) * WARMUP_SHARE))
     if len(steps) - warmup < MIN_STEADY_STEPS:
         raise LogError(
-            f"{len(steps)} step(s) logged, {len(steps) - warmup} after the {warmup} warm-up step(s): a median needs "
+            f"{plural(len(steps), 'step')} logged, {len(steps) - warmup} after the {plural(warmup, 'warm-up step')}: "
+            "a median needs "
             f"at least {MIN_STEADY_STEPS} steady steps (log more often, or run longer)",
             max(last_line.values()),
         )

@@ -28,6 +28,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.domain.text import visible
+from quotetui.domain.wording import plural
 from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
@@ -146,6 +147,12 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 values[field.name] = widget.value  # type: ignore[attr-defined]
         return values
 
+    def refusal(self, errors: dict[str, str]) -> str:
+        """What a refused save says: nothing was saved, and which fields, by their labels, in form order."""
+        labels = [f.title for f in self.spec.fields if f.name in errors]
+        labels += [name for name in errors if name not in {f.name for f in self.spec.fields}]
+        return f"Nothing was saved: {plural(len(labels), 'field')} to correct ({', '.join(labels)})."
+
     def show_errors(self, errors: dict[str, str]) -> None:
         for field in self.filled.fields:
             message = errors.get(field.name, "")
@@ -202,7 +209,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
             self._stale(str(exc))
         elif isinstance(exc, FieldErrors):
             self.show_errors(exc.errors)
-            self.notify(f"{len(exc.errors)} field(s) need attention; nothing was saved.", severity="error")
+            self.notify(self.refusal(exc.errors), severity="error")
         elif isinstance(exc, QuotetuiError):
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
         else:

@@ -22,6 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from textual.worker import Worker, get_current_worker
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.wording import plural
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
@@ -224,7 +225,9 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
             self.app.call_from_thread(self._cancelled, message, dry_run)
             return
         except ImportProblems as exc:
-            lines = [f"{len(exc.problems)} problem(s); nothing was imported:"] + [f"  {p}" for p in exc.problems]
+            lines = [f"{plural(len(exc.problems), 'problem')}; nothing was imported:"] + [
+                f"  {p}" for p in exc.problems
+            ]
             self.app.call_from_thread(self._show, "\n".join(lines), True)
             return
         except QuotetuiError as exc:

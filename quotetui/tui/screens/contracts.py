@@ -13,6 +13,7 @@ from textual.widgets import Footer, Header, Static
 
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.money import Money
+from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
@@ -100,7 +101,7 @@ class ContractsScreen(MarketScreen):
         rows = [TableRow(v.id, contract_cells(v), [v.id], v.title.lower()) for v in m.contracts]
         self.query_one("#contracts", VirtualTable).set_data(COLUMNS, rows)
         hint = (
-            f"{len(m.contracts)} contract(s); Enter opens one (incidents, invoices)."
+            f"{plural(len(m.contracts), 'contract')}; Enter opens one (incidents, invoices)."
             if m.contracts
             else "No contracts yet: open an offer and press S to sign it."
         )

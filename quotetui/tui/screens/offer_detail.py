@@ -18,6 +18,7 @@ from quotetui.domain.economics.negotiation import price_history
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_day
+from quotetui.domain.wording import plural
 from quotetui.services.market_view import MarketView
 from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
@@ -232,7 +233,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             if report is not None:
                 added = len(getattr(report, "added", []))
                 stored = len(getattr(report, "stored", []))
-                self.notify(f"{added} log(s) added, {stored - added} already on record", title="Evidence")
+                self.notify(f"{plural(added, 'log')} added, {stored - added} already on record", title="Evidence")
                 self.qapp.reload()
 
         title = f"{self.detail.provider.name} {self.detail.offer.name}"
