@@ -14,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Header, Input, Label, Select, Static
 from textual_plotext import PlotextPlot
 
 from quotetui.domain.economics.exact import dec, pct, sci
@@ -22,6 +22,7 @@ from quotetui.domain.entities import TRAIN
 from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput, finite
+from quotetui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.inputs import ScenarioInput
@@ -40,12 +41,28 @@ FIELDS = tuple(
     )
 )
 SHOWN = 12
+OFFER_MIN = 16
+"""The offer column is never narrower than this: it names what every other column is about."""
+COLUMNS = (("cost", 12), ("days", 7), ("billed", 16), ("MFU", 7), ("scaling", 7))
+"""The figures, most wanted first: a narrow terminal (80 columns) drops them from the end, never the offer."""
+ORDER = ("days", "MFU", "scaling", "cost", "billed")
+
+
+def fitting_columns(width: int) -> list[tuple[str, int]]:
+    """The figure columns that fit beside the offer column in ``width`` cells, in their reading order."""
+    room, kept = width - OFFER_MIN, set()
+    for name, cells in COLUMNS:
+        if cells + 2 <= room:  # one cell of padding each side
+            room -= cells + 2
+            kept.add(name)
+    return [(name, dict(COLUMNS)[name]) for name in ORDER if name in kept]
 
 
 class TrainingScreen(CalculatorScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+r", "reset", "Reset inputs", id="reset-training")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
+    _shown: tuple[list[OfferRun], int, str] | None = None  # the last result, drawn again on a resize
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,7 +78,7 @@ class TrainingScreen(CalculatorScreen):
             with Vertical(id="calc-results"):
                 yield Static(id="tr-result")
                 yield PlotextPlot(id="tr-chart")
-        yield Footer()
+        yield KeysFooter()
 
     def show_market(self, market: MarketView) -> None:
         with self.prevent(Input.Changed, Select.Changed):  # one calculation for it all, at once
@@ -143,9 +160,15 @@ class TrainingScreen(CalculatorScreen):
         plot.refresh()
 
     def show(self, result: tuple[list[OfferRun], int, str]) -> None:
+        self._shown = result
         self._show(*result)
 
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.call_after_refresh(self._show, *self._shown)  # after the layout: the new width is known
+
     def _show(self, runs: list[OfferRun], skipped: int, currency: str) -> None:
+        result = self.query_one("#tr-result", Static)
         if not runs:
             self.query_one("#tr-result", Static).update(Text("No offer of this GPU can run it.", style="yellow"))
             plot = self.query_one("#tr-chart", PlotextPlot)
@@ -162,20 +185,21 @@ class TrainingScreen(CalculatorScreen):
             title_justify="left",
             title_style="bold",
         )
-        table.add_column("offer", overflow="ellipsis", no_wrap=True, ratio=1)
-        for name, width in (("days", 7), ("MFU", 7), ("scaling", 7), ("cost", 12), ("billed", 16)):
+        table.add_column("offer", overflow="ellipsis", no_wrap=True, ratio=1, min_width=OFFER_MIN)
+        columns = fitting_columns(result.content_region.width or self.app.size.width - 36)
+        for name, width in columns:
             table.add_column(name, justify="left" if name == "billed" else "right", no_wrap=True, min_width=width)
         for run in runs[:SHOWN]:
             c = run.cheapest
-            table.add_row(
-                f"#{run.offer.id} {run.offer.provider} {run.offer.name}",
-                f"{dec(run.plan.wall_days, 1):,}",
-                f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
-                f"{dec(run.plan.scaling.value, 2)}",
-                f"{dec(c.total, 0):,}" if c else "—",
-                c.billed if c else "",
-            )
-        self.query_one("#tr-result", Static).update(table)
+            cells = {
+                "days": f"{dec(run.plan.wall_days, 1):,}",
+                "MFU": f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
+                "scaling": f"{dec(run.plan.scaling.value, 2)}",
+                "cost": f"{dec(c.total, 0):,}" if c else "—",
+                "billed": c.billed if c else "",
+            }
+            table.add_row(f"#{run.offer.id} {run.offer.provider} {run.offer.name}", *(cells[n] for n, _ in columns))
+        result.update(table)
         plot = self.query_one("#tr-chart", PlotextPlot)
         plt = plot.plt
         plt.clear_data()
