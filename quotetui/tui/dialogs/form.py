@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
@@ -25,6 +25,7 @@ from quotetui.domain.text import visible
 from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 
 Notice = Callable[[dict[str, Any], object], str]
 """What a save says, from the raw values and what the save returned (a new row's id …)."""
@@ -71,7 +72,7 @@ class FormScreen(ModalScreen[object]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (Ctrl+S)", variant="primary", id="save")
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()
+        yield KeysFooter()
 
     def _field(self, field: Field) -> ComposeResult:
         value = self.spec.values.get(field.name)

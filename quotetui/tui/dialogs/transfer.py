@@ -16,12 +16,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ class ExportDialog(ReportsWorkerErrors, ModalScreen[Path | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (Enter)", variant="primary", id="go")
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Submitted, "#path")
     @on(Button.Pressed, "#go")
@@ -150,7 +151,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
                 yield Button("Check (Enter)", variant="primary", id="check")
                 yield Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True)
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Changed, "#paths")
     def edited(self) -> None:
