@@ -149,10 +149,11 @@ class CompareScreen(MarketScreen):
             values = [value(r.evaluation) if r.evaluation else None for r in rows]
             known = [v for v in values if v is not None]
             best = (min(known) if better == "low" else max(known)) if len(set(known)) > 1 else None
+            # padded by hand: Rich does not right-justify a cell in a row of height 1 (not wrapped)
             cells = [
-                Text("—", style="dim")
+                Text("—".rjust(width), style="dim")
                 if v is None
-                else Text(text(v), style="bold green" if v == best else "", justify="right")
+                else Text(text(v).rjust(width), style="bold green" if v == best else "")
                 for v in values[shown]
             ]
             table.add_row(Text(label), *cells)

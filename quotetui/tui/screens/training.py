@@ -176,12 +176,13 @@ class TrainingScreen(CalculatorScreen):
             plot.refresh()
             return
         first = runs[0].plan
+        plural = "s" if skipped > 1 else ""
         table = Table(
             box=None,
             pad_edge=False,
             expand=True,
             title=f"{sci(first.flops)} FLOPs on {first.gpus} × {first.gpu.name}: cheapest first "
-            f"({currency}){f'; {skipped} offers cannot run it' if skipped else ''}",
+            f"({currency}){f'; {skipped} offer{plural} cannot run it' if skipped else ''}",
             title_justify="left",
             title_style="bold",
         )
