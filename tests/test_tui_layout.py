@@ -70,7 +70,7 @@ async def test_compare_shows_every_pin_where_they_fit(demo_db_path: Path) -> Non
         assert _hint(app) == ""
         footer_keys = [k.description for k in app.screen.query_one(KeysFooter).query(FooterKey)]
         assert "Next" not in footer_keys  # nothing to page to: no paging keys
-        await pilot.resize_terminal(120, 40)
+        await pilot.resize_terminal(100, 40)
         await settle(pilot)
         assert _shown(app) == ids[:3]
         assert _hint(app).startswith("offers 1–3 of 4 →")
@@ -82,7 +82,8 @@ async def test_compare_shows_every_pin_where_they_fit(demo_db_path: Path) -> Non
 
 def test_page_size_and_hint() -> None:
     assert page_size(80, 4)[0] == 2
-    assert page_size(120, 4)[0] == 3
+    assert page_size(100, 4)[0] == 3
+    assert page_size(120, 4)[0] == 4
     assert page_size(200, 4)[0] == 4
     assert page_size(40, 4)[0] == 1  # at least one, however narrow
     assert page_size(200, 2) == (2, 40)  # two pins on a wide screen: columns no wider than their text needs

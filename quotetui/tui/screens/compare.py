@@ -1,6 +1,6 @@
 """Pinned offers side by side; the better value in each row is highlighted.
 
-As many offers as the width allows are shown at once (two at 80 columns, three at 120, all four at 200); the
+As many offers as the width allows are shown at once (two at 80 columns, three at 100, all four from 120); the
 others are a page away (``]`` / ``[`` or →/←), and a line above the table says which are shown ("offers 1–2 of
 4 →"). The best value in a row is the best among all pinned offers, not only those on the page.
 """
@@ -43,7 +43,7 @@ FIGURES: list[Figure] = [
 
 LABEL_WIDTH = max(len(label) for label, *_ in FIGURES)
 """The first column: the longest figure's name."""
-MIN_OFFER_WIDTH, MAX_OFFER_WIDTH = 20, 40
+MIN_OFFER_WIDTH, MAX_OFFER_WIDTH = 19, 40
 """An offer's column: never so narrow that a price or a date is cut, never wider than its text needs."""
 PADDING = 2  # a DataTable cell's padding, one cell each side
 SCROLLBAR = 2
@@ -149,11 +149,10 @@ class CompareScreen(MarketScreen):
             values = [value(r.evaluation) if r.evaluation else None for r in rows]
             known = [v for v in values if v is not None]
             best = (min(known) if better == "low" else max(known)) if len(set(known)) > 1 else None
-            # padded by hand: Rich does not right-justify a cell in a row of height 1 (not wrapped)
             cells = [
-                Text("—".rjust(width), style="dim")
+                Text("—", style="dim", justify="right")
                 if v is None
-                else Text(text(v).rjust(width), style="bold green" if v == best else "")
+                else Text(text(v), style="bold green" if v == best else "", justify="right")
                 for v in values[shown]
             ]
             table.add_row(Text(label), *cells)
