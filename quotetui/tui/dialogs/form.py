@@ -37,7 +37,7 @@ class FormScreen(ModalScreen[object]):
         Binding("ctrl+s", "save", "Save"),
         Binding("tab", "app.focus_next", "Next field", show=True),
     ]
-    AUTO_FOCUS = ".form-input"  # the first field, not the scrolling area around the fields
+    AUTO_FOCUS = ""  # the first field is focused in on_mount, without scrolling (see there)
 
     def __init__(
         self,
@@ -62,6 +62,12 @@ class FormScreen(ModalScreen[object]):
         if self.gone is not None:
             self.notify(self.gone, title="Cannot open the form", severity="error", timeout=10)
             self.dismiss(None)
+            return
+        # the first field, not the scrolling area around it; not scrolled to: focused before the first layout,
+        # Textual would centre it and hide the first label (and the title above it) at 80x24
+        fields = self.query(".form-input")
+        if fields:
+            fields.first().focus(scroll_visible=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
