@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -177,29 +178,32 @@ class TrainingScreen(CalculatorScreen):
             return
         first = runs[0].plan
         plural = "s" if skipped > 1 else ""
+        width = result.content_region.width or self.app.size.width - 36
+        columns = fitting_columns(width)
+        names = [f"#{run.offer.id} {run.offer.provider} {run.offer.name}" for run in runs[:SHOWN]]
+        natural = max(OFFER_MIN, *(cell_len(n) for n in names)) + sum(cells + 2 for _, cells in columns)
         table = Table(
             box=None,
             pad_edge=False,
-            expand=True,
+            expand=natural > width,  # squeeze the offer names only when they do not fit; wide: no gaps
             title=f"{sci(first.flops)} FLOPs on {first.gpus} × {first.gpu.name}: cheapest first "
             f"({currency}){f'; {skipped} offer{plural} cannot run it' if skipped else ''}",
             title_justify="left",
             title_style="bold",
         )
         table.add_column("offer", overflow="ellipsis", no_wrap=True, ratio=1, min_width=OFFER_MIN)
-        columns = fitting_columns(result.content_region.width or self.app.size.width - 36)
-        for name, width in columns:
-            table.add_column(name, justify="left" if name == "billed" else "right", no_wrap=True, min_width=width)
-        for run in runs[:SHOWN]:
+        for name, cells in columns:
+            table.add_column(name, justify="left" if name == "billed" else "right", no_wrap=True, min_width=cells)
+        for name, run in zip(names, runs[:SHOWN], strict=True):
             c = run.cheapest
-            cells = {
+            figures = {
                 "days": f"{dec(run.plan.wall_days, 1):,}",
                 "MFU": f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
                 "scaling": f"{dec(run.plan.scaling.value, 2)}",
                 "cost": f"{dec(c.total, 0):,}" if c else "—",
                 "billed": c.billed if c else "",
             }
-            table.add_row(f"#{run.offer.id} {run.offer.provider} {run.offer.name}", *(cells[n] for n, _ in columns))
+            table.add_row(name, *(figures[n] for n, _ in columns))
         result.update(table)
         plot = self.query_one("#tr-chart", PlotextPlot)
         plt = plot.plt
