@@ -183,3 +183,19 @@ async def test_footer_shows_the_focused_widgets_keys_first(demo_db_path: Path) -
             await settle(pilot)
             keys = [k.description for k in app.screen.query_one(KeysFooter).query(FooterKey)]
             assert wanted in keys and unwanted not in keys and "Help" in keys and keys[0] == "Back", keys
+
+
+async def test_dialogs_show_their_own_keys(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        keys = [k.description for k in app.screen.query_one(KeysFooter).query(FooterKey)]
+        assert keys == ["Cancel"]  # the picker's, not the dashboard's underneath
+        options = str(app.screen.query_one("#scenarios").get_option_at_index(0).prompt)
+        assert "at 100 %" in options and "100.0000" not in options
+        await pilot.press("escape", "f1")
+        await settle(pilot)
+        keys = [k.description for k in app.screen.query_one(KeysFooter).query(FooterKey)]
+        assert keys == ["Close"]
