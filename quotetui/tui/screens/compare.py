@@ -77,6 +77,8 @@ class CompareScreen(MarketScreen):
     """The index, among the pinned offers, of the first one shown."""
     per_page = 1
     pinned_count = 0
+    fitted: tuple[int, int] = (0, 0)
+    """What the table was last drawn with: offers a page and each one's column width."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -90,8 +92,8 @@ class CompareScreen(MarketScreen):
         self.watch(self.app, "pinned", lambda _: self._redraw(), init=False)
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.qapp.market is not None and page_size(event.size.width, self.pinned_count)[0] != self.per_page:
-            self._redraw()
+        if self.qapp.market is not None and page_size(event.size.width, self.pinned_count) != self.fitted:
+            self._redraw()  # another number of offers fits, or the same ones fit wider
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "page":
@@ -125,7 +127,8 @@ class CompareScreen(MarketScreen):
         hint = self.query_one("#compare-page", Label)
         rows = [r for p in self.qapp.pinned if market and (r := market.row(p)) is not None]
         self.pinned_count = len(rows)
-        self.per_page, width = page_size(self.size.width or self.app.size.width, len(rows))
+        self.fitted = page_size(self.size.width or self.app.size.width, len(rows))
+        self.per_page, width = self.fitted
         self.first = min(self.first, max(0, len(rows) - 1)) // self.per_page * self.per_page
         hint.display = len(rows) > self.per_page
         self.refresh_bindings()
