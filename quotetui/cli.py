@@ -48,7 +48,8 @@ def root(
         typer.Option(
             "--db",
             metavar="PATH|URL",
-            help="SQLite file or SQLAlchemy URL (default: $QUOTETUI_DB, else the user data folder).",
+            help="SQLite file or SQLAlchemy URL (default: $QUOTETUI_DB, else the config file's database, else "
+            "the user data folder).",
         ),
     ] = None,
     version: Annotated[
@@ -77,7 +78,14 @@ def _given_db(argv: list[str]) -> str | None:
             return argv[i + 1]
         if arg.startswith("--db="):
             return arg.removeprefix("--db=")
-    return os.environ.get("QUOTETUI_DB")
+    if os.environ.get("QUOTETUI_DB"):
+        return os.environ["QUOTETUI_DB"]
+    try:  # the config file's database, whose password must not be printed either
+        from quotetui.io.preferences import load
+
+        return load().database
+    except Exception:  # this runs while an error is reported: it must not raise another
+        return None
 
 
 DAMAGE = ("malformed", "could not decode", "not a database", "disk image", "database corrupt")
@@ -123,6 +131,7 @@ def _register() -> None:
         bench,
         calc,
         claims,
+        config,
         contracts,
         db,
         edit,
@@ -140,6 +149,7 @@ def _register() -> None:
     bench.register(app)
     contracts.register(app)
     acceptance.register(app)
+    config.register(app)
     app.add_typer(scenario.app, name="scenario")
     app.add_typer(calc.app, name="calc")
     app.add_typer(fx.app, name="fx")

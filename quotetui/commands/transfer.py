@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 def _refuse_to_create(ctx: typer.Context) -> None:
     """A dry run writes nothing, so it does not create a database at a mistyped path (or fill an empty file)."""
     from quotetui.domain.errors import BadInput
-    from quotetui.services.database import resolve_target
+    from quotetui.services.database import database_target
 
-    path = resolve_target(ctx.obj.db).path
+    path = database_target(ctx.obj.db).path
     if path is not None and (not path.exists() or path.stat().st_size == 0):
         state = "is empty" if path.exists() else "does not exist"
         raise BadInput(f"{path} {state}: a dry run creates nothing (check --db, or import without --dry-run)")

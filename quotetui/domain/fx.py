@@ -21,6 +21,14 @@ class MissingFxRate(BadInput):
         )
 
 
+def dated_by(as_of: date, today: date) -> dict[str, str]:
+    """A rate is recorded once it is known: one dated after ``today`` (the user's day) would be used for
+    conversions as if it had been, silently, from its day on. One rule for ``fx add`` and the FX rates sheet."""
+    if as_of > today:
+        return {"as_of": f"{as_of.isoformat()} is after today ({today.isoformat()}): record a rate once it is known"}
+    return {}
+
+
 @dataclass(frozen=True, slots=True)
 class FxRateFact:
     base: str

@@ -11,6 +11,7 @@ as it is (see ``services/import_writer.py``), while a present, empty cell clears
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -77,9 +78,15 @@ def convert(col: Field, value: Any, catalog: GpuCatalog) -> Any:
 
 
 def parse_table(
-    table: Table, entity: Entity, catalog: GpuCatalog, problems: list[Problem], warnings: list[Problem]
+    table: Table,
+    entity: Entity,
+    catalog: GpuCatalog,
+    problems: list[Problem],
+    warnings: list[Problem],
+    tick: Callable[[], None] | None = None,
 ) -> Parsed:
-    """Records of ``entity`` from ``table``; every bad cell and missing column becomes a problem."""
+    """Records of ``entity`` from ``table``; every bad cell and missing column becomes a problem. ``tick`` is
+    called once per row checked (a progress count)."""
     parsed = Parsed(entity, table)
     wanted: dict[str, Field] = {}
     for col in entity.sheet_fields:
@@ -129,4 +136,6 @@ def parse_table(
             parsed.records.append(Record(number, values))
         elif (about := parsed.about(cells)) is not None:
             parsed.failed.add(about)
+        if tick is not None:
+            tick()
     return parsed

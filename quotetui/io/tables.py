@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,31 +73,37 @@ def check_cell(value: Any, table: Table, row: int, column: int) -> Any:
     return value
 
 
-def read_file(path: Path, problems: list[Problem], skip: Collection[str] = ()) -> list[Table]:
+Tick = Callable[[], None]
+"""Called once per row read (a progress count; it may raise to stop the reading)."""
+
+
+def read_file(path: Path, problems: list[Problem], skip: Collection[str] = (), tick: Tick | None = None) -> list[Table]:
     """Every table in ``path``; problems are appended (and the bad parts left out). Sheets titled as in
-    ``skip`` are not read: they come back as tables without a header or rows."""
+    ``skip`` are not read: they come back as tables without a header or rows. ``tick`` is called per row."""
     try:
         source = open_input(path, MAX_FILE_BYTES)
     except BadInput as exc:
         problems.append(Problem(path.name, str(exc).removeprefix(f"{path.name}: ")))
         return []
     try:
-        return _read_source(path, source, problems, skip)
+        return _read_source(path, source, problems, skip, tick)
     except OSError as exc:  # a device or pseudo-file that opens and then fails (/proc/self/mem), a disk error
         problems.append(Problem(path.name, f"cannot be read ({exc.strerror or exc})"))
         return []
 
 
-def _read_source(path: Path, source: Opened, problems: list[Problem], skip: Collection[str]) -> list[Table]:
+def _read_source(
+    path: Path, source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None
+) -> list[Table]:
     suffix = path.suffix.lower()
     if suffix not in (".xlsx", ".xlsm", ".csv", ".txt", ".xls"):
         suffix = _sniff(source) or suffix
     if suffix in (".xlsx", ".xlsm"):
         from quotetui.io.xlsx_read import read_xlsx
 
-        return read_xlsx(source, problems, skip)
+        return read_xlsx(source, problems, skip, tick)
     if suffix in (".csv", ".txt"):
-        return _read_csv(source, problems)
+        return _read_csv(source, problems, tick)
     if suffix == ".xls":
         problems.append(
             Problem(path.name, "an Excel 97–2003 .xls file: open it in Excel or LibreOffice and save as .xlsx")
@@ -121,7 +127,7 @@ def _sniff(source: Opened) -> str | None:
 
 
 # -- CSV -------------------------------------------------------------------------------------------------
-def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
+def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None) -> list[Table]:
     path = source.path
     raw = source.data if source.data is not None else path.read_bytes()
     try:
@@ -159,6 +165,8 @@ def _read_csv(source: Opened, problems: list[Problem]) -> list[Table]:
                 table.bad.update((number, i) for i in range(max(len(cells), len(table.header))))
                 continue
             table.rows.append((number, values))
+            if tick is not None:
+                tick()
     except csv.Error as exc:
         problems.append(Problem(path.name, f"not valid CSV: {exc}", row=reader.line_num))
         return []
@@ -174,4 +182,4 @@ def _delimiter(text: str) -> str:
     return ","
 
 
-__all__ = ["Table", "check_cell", "read_file"]
+__all__ = ["Table", "Tick", "check_cell", "read_file"]

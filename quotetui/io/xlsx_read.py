@@ -28,7 +28,7 @@ from openpyxl.utils import column_index_from_string, range_boundaries
 
 from quotetui.io.bounded import Opened
 from quotetui.io.problems import Problem
-from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Table, check_cell
+from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Table, Tick, check_cell
 
 MAX_UNZIPPED_BYTES = 400 * 2**20
 MAX_MEMBER_RATIO = 200  # uncompressed : compressed, for members over 1 MiB
@@ -169,7 +169,7 @@ def _no_dimension_scan() -> Iterator[None]:
                 ReadOnlyWorksheet._get_size = original
 
 
-def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str]) -> list[Table]:
+def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None = None) -> list[Table]:
     archive = check_zip(source, problems)
     if archive is None:
         return []
@@ -199,7 +199,7 @@ def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str]) ->
             part = (getattr(sheet, "_worksheet_path", None) or "").lstrip("/")  # read-only sheets know their part
             with archive.open(part) as xml:
                 scan = scan_sheet(xml)
-            read = _read_sheet(name, sheet, scan, problems)
+            read = _read_sheet(name, sheet, scan, problems, tick)
             state = HIDDEN.get(getattr(sheet, "sheet_state", "visible"))
             for table in read:
                 if state is not None:  # counts only if the sheet is one quotetui would import
@@ -234,7 +234,7 @@ NO_SAVED_RESULT = (
 )
 
 
-def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem]) -> list[Table]:
+def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem], tick: Tick | None) -> list[Table]:
     """The sheet's table, its rows read once as they stream (a merged block shows its top-left value in
     every cell of it: the value is taken when the block's first row goes by)."""
     title = sheet.title
@@ -272,6 +272,8 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem])
                 cells[c] = check_cell(value, table, number, c)
         if any(v not in (None, "") for v in cells):
             table.rows.append((number, cells))
+            if tick is not None:
+                tick()
     return [table] if table is not None else []
 
 

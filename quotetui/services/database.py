@@ -15,11 +15,29 @@ from quotetui.store.catalog import catalog_is_current, seed_catalog
 from quotetui.store.engine import (
     Database,
     DbTarget,
+    choose_database,
     make_engine,
     resolve_target,
     sqlite_read_only,
     sqlite_reader,
 )
+
+
+def database_target(db: str | None = None) -> DbTarget:
+    """The database a command uses: ``--db``, else ``$QUOTETUI_DB``, else the config file's ``database``, else
+    the built-in default. A config file that may name another database (unreadable, a TOML error, an unknown
+    setting, a bad ``database``) is a :class:`ConfigProblem`: opening the built-in one would be silently wrong."""
+    from quotetui.io.preferences import configured_database
+
+    return resolve_target(db, configured=configured_database)
+
+
+def database_choice(db: str | None = None) -> tuple[DbTarget, str]:
+    """:func:`database_target` and where it came from (``quotetui config``)."""
+    from quotetui.io.preferences import configured_database
+
+    _, source = choose_database(db, configured=configured_database)
+    return database_target(db), source
 
 
 @dataclass(slots=True)
@@ -50,7 +68,7 @@ def _prepare_sqlite_file(target: DbTarget) -> bool:
 
 
 def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Opened:
-    """Open (creating or upgrading as needed) the database named by ``--db``/env/default.
+    """Open (creating or upgrading as needed) the database named by ``--db``/env/config/default.
 
     * a new database gets the newest schema and the GPU catalog; a new *default* database also
       gets the demo market, and the messages say so;
@@ -60,7 +78,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     * opening writes nothing unless a migration or a catalog change is due, so reading commands answer at
       once while another program writes, and a file (or folder) that cannot be written is opened read-only.
     """
-    target = resolve_target(db)
+    target = database_target(db)
     is_new = _prepare_sqlite_file(target) if target.is_sqlite else False
     read_only = target.path is not None and not is_new and sqlite_read_only(target.path)
     engine = make_engine(target, read_only=read_only)
@@ -129,7 +147,7 @@ def upgrade_database(db: str | None = None) -> list[str]:
 
 
 def backup_database(dest: Path, db: str | None = None) -> Path:
-    target = resolve_target(db)
+    target = database_target(db)
     if not target.is_sqlite or target.path is None:
         raise DatabaseProblem("`db backup` copies SQLite files; back up a server with its own tools (pg_dump)")
     if not target.path.exists():
@@ -138,7 +156,7 @@ def backup_database(dest: Path, db: str | None = None) -> Path:
 
 
 def check_database(db: str | None = None) -> migrate.CheckReport:
-    target = resolve_target(db)
+    target = database_target(db)
     if target.path is not None and not target.path.exists():
         raise DatabaseProblem(f"no database at {target.path}")
     return migrate.check(target)
@@ -191,7 +209,7 @@ def restore_database(backup: Path, db: str | None = None) -> tuple[BackupInfo, P
     see the restored data); the current file is first saved beside it, so a restore can be undone.
     Returns what was restored and where the replaced database was saved."""
     info = inspect_backup(backup)
-    target = resolve_target(db)
+    target = database_target(db)
     if not target.is_sqlite or target.path is None:
         raise DatabaseProblem("`db restore` replaces SQLite files; restore a server with its own tools")
     saved = migrate.timestamped_backup(target.path) if target.path.exists() else None
@@ -201,7 +219,7 @@ def restore_database(backup: Path, db: str | None = None) -> tuple[BackupInfo, P
 
 def describe_database(db: str | None = None) -> str:
     """What a restore would replace, in a few words (for the confirmation question)."""
-    target = resolve_target(db)
+    target = database_target(db)
     if target.path is None or not target.path.exists():
         return f"{target.label} (does not exist yet)"
     try:

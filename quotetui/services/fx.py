@@ -1,4 +1,5 @@
-"""Dated FX rates: recording them and listing them."""
+"""Dated FX rates: recording, editing and listing them (the CLI's ``fx add|list`` and the TUI's FX rates
+screen call the same functions, with the same declared fields and rules)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ from typing import Any
 from sqlmodel import col, select
 
 from quotetui.domain.entities import FX
+from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
+from quotetui.domain.fx import dated_by
 from quotetui.domain.money import plain
+from quotetui.services.forms import FormSpec, shown
+from quotetui.services.settings import local_today
 from quotetui.store.engine import Database
 from quotetui.store.models import FxRate
 
@@ -23,6 +28,7 @@ class RateView:
     rate: Decimal
     as_of: date
     source: str
+    id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -34,21 +40,58 @@ class RateView:
         }
 
 
-def add_rate(db: Database, base: str, quote: str, rate: object, as_of: object, source: str) -> RateView:
-    """Record 1 ``base`` = ``rate`` ``quote`` on ``as_of``; replaces the same pair on the same day. The values
-    are checked as an FX rates sheet's row is (the same declared fields and rules)."""
-    v = parse_record(FX, {"base": base, "quote": quote, "rate": rate, "as_of": as_of, "source": source})
+def _view(row: FxRate) -> RateView:
+    return RateView(row.base, row.quote, row.rate, row.as_of, row.source, row.id)
+
+
+def add_rate(
+    db: Database, base: str, quote: str, rate: object, as_of: object, source: str, *, today: date | None = None
+) -> RateView:
+    """Record 1 ``base`` = ``rate`` ``quote`` on ``as_of``; replaces the same pair on the same day."""
+    return save_rate(db, {"base": base, "quote": quote, "rate": rate, "as_of": as_of, "source": source}, today=today)
+
+
+def save_rate(db: Database, raw: dict[str, Any], rate_id: int | None = None, *, today: date | None = None) -> RateView:
+    """A new rate (the same pair on the same day is replaced), or rate ``rate_id`` changed; all or nothing. The
+    values are checked as an FX rates sheet's row is (the declared fields and rules), the date not after
+    ``today`` (the front end's day; by default today in the user's time zone)."""
+    v = parse_record(FX, raw)
     with db.write() as session:
+        problems = dated_by(v["as_of"], today or local_today(session))
+        if problems:
+            raise FieldErrors(problems)
         key = (FxRate.base == v["base"], FxRate.quote == v["quote"], FxRate.as_of == v["as_of"])
-        row = session.exec(select(FxRate).where(*key)).first()
-        if row is None:
-            session.add(FxRate(**v))
+        twin = session.exec(select(FxRate).where(*key)).first()
+        if rate_id is None:
+            row = twin or FxRate(**v)
         else:
-            row.rate, row.source = v["rate"], v["source"]
-    return RateView(v["base"], v["quote"], v["rate"], v["as_of"], v["source"])
+            row = session.get(FxRate, rate_id, with_for_update=True)
+            if row is None:
+                raise BadInput(f"no FX rate with id {rate_id} (deleted meanwhile?); nothing was saved")
+            if twin is not None and twin.id != rate_id:
+                pair = f"{v['base']}→{v['quote']}"
+                raise FieldErrors({"as_of": f"another rate of {pair} is recorded on {v['as_of'].isoformat()}"})
+        for name, value in v.items():
+            setattr(row, name, value)
+        session.add(row)
+        session.flush()
+        return _view(row)
+
+
+def rate_form(db: Database, rate_id: int | None = None, *, today: date | None = None) -> FormSpec:
+    """The form of a new rate (dated today) or of rate ``rate_id`` as it is now."""
+    fields = FX.form_fields
+    with db.session() as session:
+        if rate_id is None:
+            day = today or local_today(session)
+            return FormSpec("New FX rate", fields, {"as_of": day.isoformat()}, entity=FX)
+        row = session.get(FxRate, rate_id)
+        if row is None:
+            raise BadInput(f"no FX rate with id {rate_id}")
+        return FormSpec(f"Edit FX rate {row.base}→{row.quote}", fields, shown(row, fields), entity=FX)
 
 
 def list_rates(db: Database) -> list[RateView]:
     with db.session() as session:
         rows = session.exec(select(FxRate).order_by(col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)))
-        return [RateView(r.base, r.quote, r.rate, r.as_of, r.source) for r in rows]
+        return [_view(r) for r in rows]

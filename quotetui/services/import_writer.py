@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -51,9 +51,16 @@ __all__ = ["Counts", "ImportReport", "Writer"]
 
 class Writer:
     def __init__(
-        self, session: Session, catalog: GpuCatalog, report: ImportReport, problems: list[Problem], as_of: date
+        self,
+        session: Session,
+        catalog: GpuCatalog,
+        report: ImportReport,
+        problems: list[Problem],
+        as_of: date,
+        tick: Callable[[], None] | None = None,
     ) -> None:
         self.session, self.catalog, self.report, self.problems, self.as_of = session, catalog, report, problems, as_of
+        self.tick = tick  # called once per row written (a progress count; it may raise to roll everything back)
         self.gpu_ids = {row.key: row.id for row in session.exec(select(GpuModel))}
         self.sources = {s.title: s.id for s in session.exec(select(Source))}
         # names match by their NFKC, case-folded key: a look-alike of a known name is that name
@@ -154,6 +161,13 @@ class Writer:
             )
         return found
 
+    def rows(self, parsed: Parsed) -> Iterator[Record]:
+        """The table's records, each counted once it is written."""
+        for record in parsed.records:
+            yield record
+            if self.tick is not None:
+                self.tick()
+
     # -- the entities, in dependency order ------------------------------------------------------------
     def each(self, step: Callable[[Parsed], None]) -> Callable[[list[Parsed]], None]:
         """A step that takes one table at a time, flushing after each (later tables refer to its new rows)."""
@@ -185,7 +199,7 @@ class Writer:
         self.session.flush()
 
     def providers_(self, parsed: Parsed) -> None:
-        for r in parsed.records:
+        for r in self.rows(parsed):
             name = r.values["name"]
             if not self.once(parsed, r, name_key(name), f"provider {name!r}"):
                 continue
@@ -203,7 +217,7 @@ class Writer:
             self.tally("providers", False, differs)
 
     def offers_(self, parsed: Parsed) -> None:
-        for r in parsed.records:
+        for r in self.rows(parsed):
             v = r.values
             provider = self.provider(v["provider"])
             if provider is None:
@@ -240,7 +254,7 @@ class Writer:
         rounds: dict[tuple[int, int], list[tuple[Parsed, Record]]] = defaultdict(list)
         labels: dict[int, str] = {}
         for parsed in tables:
-            for r in parsed.records:
+            for r in self.rows(parsed):
                 offer = self.offer(parsed, r)
                 if offer is None:
                     continue
@@ -329,7 +343,7 @@ class Writer:
         existing: dict[Any, Any] = {
             (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in self.session.exec(select(model))
         }
-        for r in parsed.records:
+        for r in self.rows(parsed):
             offer = self.offer(parsed, r)
             if offer is None:
                 continue
@@ -362,7 +376,7 @@ class Writer:
         for t in self.session.exec(select(SlaCreditTier)):
             tiers_of[t.sla_term_id].append(t)
         staged = []
-        for r in parsed.records:
+        for r in self.rows(parsed):
             offer = self.offer(parsed, r)
             if offer is None or not self.once(parsed, r, offer.id, "the SLA of this offer"):
                 continue
@@ -409,7 +423,7 @@ class Writer:
                 select(BenchmarkResult).where(BenchmarkResult.provenance == e.Provenance.CLAIMED)
             )
         }
-        for r in parsed.records:
+        for r in self.rows(parsed):
             v = r.values
             if v.get("provenance") is e.Provenance.VERIFIED:
                 self.report.warnings.append(
@@ -474,7 +488,7 @@ class Writer:
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
-        for r in parsed.records:
+        for r in self.rows(parsed):
             v = r.values
             key = (v["base"], v["quote"], v["as_of"])
             if not self.once(parsed, r, key, f"the {v['base']}→{v['quote']} rate of {v['as_of']}"):
@@ -495,6 +509,8 @@ class Writer:
             for m in self.session.exec(select(MarketPrice).where(MarketPrice.catalog == rows.catalog))
         }
         for item in rows.items:
+            if self.tick is not None:
+                self.tick()
             key = (rows.catalog, item.instance_type, item.region)
             values: dict[str, Any] = {
                 "gpu_model_id": self.gpu_ids[item.gpu_key],

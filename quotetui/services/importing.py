@@ -3,15 +3,22 @@
 Rows are matched to what the database holds by natural keys (provider name; provider + offer name;
 offer + round; …), so importing the same file twice changes nothing. Any problem, anywhere, stops the
 whole import with every problem listed; ``dry_run`` reports what would change and writes nothing.
+
+``progress`` (optional) is told how far the import has got: files and rows read, rows checked, rows written,
+every :data:`EVERY` rows and at each stage. It is last called inside the transaction, before the commit: a
+callback that raises (:class:`ImportCancelled`, when the user cancels) stops the import and rolls back
+everything it wrote, so the database is exactly as before.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from quotetui.domain.errors import DatabaseProblem
+from quotetui.domain.errors import DatabaseProblem, QuotetuiError
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, parse_table
@@ -30,11 +37,88 @@ class _Rollback(Exception):
     """Raised inside the transaction of a dry run so that nothing it did is kept."""
 
 
-def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_of: date | None = None) -> ImportReport:
+class ImportCancelled(QuotetuiError):
+    """Raised by a progress callback to stop an import: nothing is written."""
+
+
+EVERY = 500
+"""Rows between two progress reports: often enough to follow a big file and to cancel it within a moment,
+rarely enough that telling a screen costs nothing next to the import."""
+
+
+@dataclass(slots=True)
+class ImportProgress:
+    """How far an import has got."""
+
+    files: int  # files given
+    dry_run: bool
+    stage: str = "reading"  # reading, checking (each cell), writing (against the database)
+    files_read: int = 0
+    rows_read: int = 0
+    rows_checked: int = 0
+    rows_to_write: int = 0  # the rows that passed their checks
+    rows_written: int = 0
+
+    def line(self) -> str:
+        """The progress in words, e.g. "2 of 3 files read, 12,000 rows; 11,500 checked; 500 of 11,480 written"."""
+        parts = [f"{self.files_read} of {self.files} file(s) read, {self.rows_read:,} rows"]
+        if self.stage != "reading":
+            parts.append(f"{self.rows_checked:,} checked")
+        if self.stage == "writing":
+            done = "tried on a copy" if self.dry_run else "written"
+            parts.append(f"{self.rows_written:,} of {self.rows_to_write:,} {done}")
+        return "; ".join(parts)
+
+
+Progress = Callable[[ImportProgress], None]
+
+
+class _Tracker:
+    """Counts rows as they go by and tells the callback every :data:`EVERY` of them and at each stage."""
+
+    def __init__(self, progress: Progress | None, state: ImportProgress) -> None:
+        self.progress, self.state = progress, state
+
+    def tell(self, stage: str | None = None) -> None:
+        if stage is not None:
+            self.state.stage = stage
+        if self.progress is not None:
+            self.progress(self.state)
+
+    def counter(self, name: str) -> Callable[[], None] | None:
+        """A tick that adds one to ``name`` (None without a callback: nothing to count for)."""
+        if self.progress is None:
+            return None
+        state = self.state
+
+        def tick() -> None:
+            count = getattr(state, name) + 1
+            setattr(state, name, count)
+            if count % EVERY == 0:
+                self.tell()
+
+        return tick
+
+
+def import_files(
+    db: Database,
+    paths: list[Path],
+    *,
+    dry_run: bool = False,
+    as_of: date | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
     problems: list[Problem] = []
     report = ImportReport([p.name for p in paths], dry_run)
     skip = (*COMPUTED_SHEETS, TEMPLATE_LISTS)  # known not to hold data to import: not even read
-    tables = [t for path in paths for t in read_file(path, problems, skip)]
+    track = _Tracker(progress, ImportProgress(len(paths), dry_run))
+    track.tell()
+    tables: list[Table] = []
+    for path in paths:
+        tables += read_file(path, problems, skip, track.counter("rows_read"))
+        track.state.files_read += 1
+        track.tell()
+    track.tell("checking")
     report.encodings = {t.file: t.encoding for t in tables if t.encoding}
     with db.session() as session:
         catalog, _ = load_catalog(session)
@@ -46,9 +130,13 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
         if entity is not None or price_list:
             problems += table.problems  # a sheet's own problems count only if it is imported
         if entity is not None:
-            by_entity[entity.key].append(parse_table(table, entity, catalog, problems, report.warnings))
+            parsed = parse_table(table, entity, catalog, problems, report.warnings, track.counter("rows_checked"))
+            by_entity[entity.key].append(parsed)
+            track.state.rows_to_write += len(parsed.records)
         elif price_list:
             market.append(parse_catalog(table, catalog, problems, report.warnings))
+            track.state.rows_checked += len(table.rows)
+            track.state.rows_to_write += len(market[-1].items)
         elif table.sheet == TEMPLATE_LISTS:
             continue  # the template's own drop-down values
         elif table.sheet in COMPUTED_SHEETS:
@@ -62,9 +150,9 @@ def import_files(db: Database, paths: list[Path], *, dry_run: bool = False, as_o
     if dry_run:  # on a scratch copy: a dry run is never blocked by another program's write, nor a read-only file
         _refuse_damaged(db)
         with scratch_copy(db) as scratch:
-            _write(scratch, by_entity, market, paths, problems, report, catalog, as_of, dry_run=True)
+            _write(scratch, by_entity, market, paths, problems, report, catalog, as_of, track, dry_run=True)
     else:
-        _write(db, by_entity, market, paths, problems, report, catalog, as_of, dry_run=False)
+        _write(db, by_entity, market, paths, problems, report, catalog, as_of, track, dry_run=False)
     return report
 
 
@@ -77,6 +165,7 @@ def _write(
     report: ImportReport,
     catalog: GpuCatalog,
     as_of: date | None,
+    track: _Tracker,
     *,
     dry_run: bool,
 ) -> None:
@@ -84,7 +173,10 @@ def _write(
         with db.write() as session:
             if not dry_run:
                 _refuse_damaged(db)
-            Writer(session, catalog, report, problems, as_of or utcnow().date()).run(by_entity, market)
+            track.tell("writing")
+            tick = track.counter("rows_written")
+            Writer(session, catalog, report, problems, as_of or utcnow().date(), tick).run(by_entity, market)
+            track.tell()  # the last word before the commit: a cancel here still rolls everything back
             if problems:
                 files = {path.name: i for i, path in reversed(list(enumerate(paths)))}
                 sheets = {(p.file, p.sheet): i for i, p in reversed(list(enumerate(problems)))}
@@ -124,4 +216,4 @@ def _unknown_table(table: Table) -> str:
     return text
 
 
-__all__ = ["Entity", "ImportReport", "Table", "import_files"]
+__all__ = ["EVERY", "Entity", "ImportCancelled", "ImportProgress", "ImportReport", "Progress", "Table", "import_files"]

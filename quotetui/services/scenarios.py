@@ -1,7 +1,9 @@
-"""Workload scenarios: the default one, adding, listing and resolving them by name."""
+"""Workload scenarios: the default one, adding, editing, listing and resolving them by name (the CLI's
+``scenario add`` and the TUI's scenario picker save through the same function)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -10,15 +12,17 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.entities import SCENARIO
-from quotetui.domain.errors import BadInput, FieldErrors
-from quotetui.domain.fields import parse_record
+from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.fields import is_empty, parse_record, shown_value
 from quotetui.domain.money import plain
 from quotetui.domain.text import name_key
+from quotetui.services.forms import FormSpec, parse, shown
 from quotetui.services.inputs import gpu_keys, scenario_input
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import GpuModel, Scenario
 from quotetui.store.rows import columns_only
+from quotetui.store.versions import check_version
 
 DEFAULT_SCENARIO = "8 GPUs for 12 months"
 
@@ -83,6 +87,7 @@ class ScenarioView:
     train_tokens: Decimal | None
     home_currency: str
     is_default: bool
+    id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         def num(value: Decimal | None) -> str | None:
@@ -124,6 +129,7 @@ def _view(row: Scenario, gpu_names: dict[int, str]) -> ScenarioView:
         row.train_tokens,
         row.home_currency,
         row.is_default,
+        row.id,
     )
 
 
@@ -176,20 +182,83 @@ def add_scenario(db: Database, new: NewScenario) -> ScenarioView:
         "home_currency": new.currency,
         "default": new.make_default,
     }
-    values = parse_record(SCENARIO, raw)
+    return _store(db, *_checked(db, raw, lambda: parse_record(SCENARIO, raw)))
+
+
+def scenario_form(db: Database, scenario_id: int | None = None) -> FormSpec:
+    """The form of a new scenario (the declared defaults) or of scenario ``scenario_id`` as it is now."""
+    fields = SCENARIO.form_fields
+    if scenario_id is None:
+        values = {f.name: shown_value(f, f.default, percent=True) for f in fields if f.default is not None}
+        return FormSpec("New scenario", fields, values, entity=SCENARIO)
+    with db.session() as session:
+        row = session.get(Scenario, scenario_id)
+        if row is None:
+            raise BadInput(f"no scenario with id {scenario_id} (deleted meanwhile?)")
+        values = shown(row, fields) | {
+            "gpu": _gpu_names(session).get(row.gpu_model_id or 0, ""),
+            "default": row.is_default,
+        }
+        return FormSpec(f"Edit scenario {row.name}", fields, values, entity=SCENARIO, version=row.version)
+
+
+def save_scenario(
+    db: Database, raw: dict[str, Any], scenario_id: int | None = None, version: object = None
+) -> ScenarioView:
+    """A scenario's form saved (ratios typed as percentages): a new one, or ``scenario_id`` as it was when its
+    form was filled (``version``); every bad field named, nothing saved unless all are valid."""
+    spec = FormSpec("Scenario", SCENARIO.form_fields, entity=SCENARIO)
+    return _store(db, *_checked(db, raw, lambda: parse(spec, raw)), scenario_id, version)
+
+
+def _checked(
+    db: Database, raw: dict[str, Any], parsed: Callable[[], dict[str, Any]]
+) -> tuple[dict[str, Any], int | None]:
+    """The typed values and the GPU model's id; every problem at once (the GPU's with the fields')."""
+    errors: dict[str, str] = {}
+    try:
+        values = parsed()
+    except FieldErrors as exc:
+        values, errors = {}, dict(exc.errors)
+    gpu, gpu_id = values.get("gpu", raw.get("gpu")), None
+    if "gpu" not in errors and not is_empty(gpu):
+        with db.session() as session:
+            catalog, ids = load_catalog(session)
+        try:
+            gpu_id = ids[catalog.lookup(str(gpu).strip()).key]
+        except QuotetuiError as exc:
+            errors["gpu"] = str(exc)
+    if errors:
+        raise FieldErrors(errors)
+    return values, gpu_id
+
+
+def _store(
+    db: Database, values: dict[str, Any], gpu_id: int | None, scenario_id: int | None = None, version: object = None
+) -> ScenarioView:
+    """Write checked ``values`` in one transaction, the name unique (by its key)."""
     with db.write() as session:
         twin = _by_key(session, values["name"])
-        if twin is not None:
+        if twin is not None and twin.id != scenario_id:
             written = "" if twin.name == values["name"] else f" (written {twin.name!r})"
             raise FieldErrors({"name": f"a scenario named {values['name']!r} already exists{written}"})
-        gpu_id = None
-        if values["gpu"] is not None:
-            catalog, ids = load_catalog(session)
-            gpu_id = ids[catalog.lookup(values["gpu"]).key]
-        if values["default"]:
+        if scenario_id is None:
+            row = Scenario(**columns_only(Scenario, values))
+        else:
+            row = session.get(Scenario, scenario_id, with_for_update=True)
+            if row is None:
+                raise BadInput(f"no scenario with id {scenario_id} (deleted meanwhile?); nothing was saved")
+            check_version("scenario", row.version, version)
+            for name, value in columns_only(Scenario, values).items():
+                if getattr(row, name) != value:
+                    setattr(row, name, value)
+        if values["default"] and not row.is_default:
             for other in session.exec(select(Scenario).where(col(Scenario.is_default))):
                 other.is_default = False
-        row = Scenario(**columns_only(Scenario, values), gpu_model_id=gpu_id, is_default=values["default"])
+        if row.gpu_model_id != gpu_id:
+            row.gpu_model_id = gpu_id
+        if row.is_default != values["default"]:
+            row.is_default = values["default"]
         session.add(row)
         session.flush()
         names = _gpu_names(session)

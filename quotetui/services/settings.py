@@ -5,6 +5,7 @@ export receive."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -39,6 +40,13 @@ def load_assumptions(session: Session) -> Assumptions:
 def assumptions_of(db: Database) -> Assumptions:
     with db.session() as session:
         return load_assumptions(session)
+
+
+def local_today(session: Session) -> date:
+    """Today in the user's time zone (the ``time_zone`` setting): the day a rate or a date is checked against."""
+    from quotetui.domain.timeutil import local_day, utcnow
+
+    return local_day(utcnow(), load_assumptions(session).time_zone)
 
 
 @dataclass(frozen=True, slots=True)

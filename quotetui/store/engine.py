@@ -12,7 +12,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,16 +73,40 @@ def _file_target(path: str, is_default: bool = False) -> DbTarget:
     return DbTarget(f"sqlite:///{resolved}", resolved, is_default)
 
 
-def resolve_target(db: str | None, environ: dict[str, str] | os._Environ[str] | None = None) -> DbTarget:
-    """``--db`` wins, then ``$QUOTETUI_DB``, then the platform's user data directory."""
+def choose_database(
+    db: str | None,
+    environ: Mapping[str, str] | None = None,
+    configured: Callable[[], str | None] | None = None,
+) -> tuple[str | None, str]:
+    """The one precedence rule: ``--db``, then ``$QUOTETUI_DB``, then the config file's ``database``, then the
+    built-in default (None). Returns the value and where it came from; ``configured`` (which reads the config
+    file) is called only when neither of the first two is given."""
     env = os.environ if environ is None else environ
-    given = db or env.get(ENV_VAR) or None
+    if db:
+        return db, "--db"
+    if env.get(ENV_VAR):
+        return env[ENV_VAR], f"${ENV_VAR}"
+    value = configured() if configured is not None else None
+    if value:
+        return value, "config file"
+    return None, "built-in default"
+
+
+def resolve_target(
+    db: str | None,
+    environ: Mapping[str, str] | None = None,
+    configured: Callable[[], str | None] | None = None,
+) -> DbTarget:
+    """Where the database is (:func:`choose_database`: ``--db``, ``$QUOTETUI_DB``, the config file, the
+    platform's user data directory)."""
+    given, source = choose_database(db, environ, configured)
     if given is None:
         return _file_target(str(default_db_path()), True)
     if "://" in given:
         url = _parsed(given)
         if url is None:
-            raise DatabaseProblem(f"--db {redact_url(given)!r} is not a valid database URL")
+            named = "the config file's database" if source == "config file" else source
+            raise DatabaseProblem(f"{named} {redact_url(given)!r} is not a valid database URL")
         if url.get_backend_name() == "sqlite":
             file = url.database or ""
             if not file or file == ":memory:":

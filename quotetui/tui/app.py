@@ -89,11 +89,17 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         self.db_arg = db
         self.today = today or utcnow().date()
         self.database: Database | None = None
+        from quotetui.tui.preferences import load_preferences
+
+        self.preferences = load_preferences()  # theme, keymap: applied on mount; a problem is a notification
 
     POLL_SECONDS = 3.0
     """How often the app asks the database whether another program changed it."""
 
     def on_mount(self) -> None:
+        from quotetui.tui.preferences import apply_preferences
+
+        apply_preferences(self, self.preferences)
         self.reload()
         self.set_interval(self.POLL_SECONDS, self._poll)
 
@@ -194,12 +200,12 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         self.notify(self.secret_free(message), title="Cannot open the database", severity="error", timeout=30)
 
     def secret_free(self, text: str) -> str:
-        """``text`` without the password of the database URL (``--db`` or ``$QUOTETUI_DB``)."""
+        """``text`` without the password of the database URL (``--db``, ``$QUOTETUI_DB`` or the config file)."""
         import os
 
         from quotetui.domain.redact import scrub, url_secrets
 
-        given = self.db_arg or os.environ.get("QUOTETUI_DB")
+        given = self.db_arg or os.environ.get("QUOTETUI_DB") or self.preferences.database
         return scrub(text, url_secrets(given)) if given else text
 
     def show_error(self, title: str, exc: BaseException) -> None:
@@ -239,11 +245,20 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
 
         self.push_screen(ScenarioPicker(self.database, self.market.scenario.name if self.market else None), chosen)
 
+    def scenario_saved(self, was: str | None, now: str) -> None:
+        """A scenario was added or edited (the picker's n and e): the market is read again; the active one's
+        figures follow its new values (and its new name)."""
+        if self.market is not None and was == self.market.scenario.name:
+            self.scenario_name = now
+        self.reload()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_dark(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        from quotetui.tui.preferences import toggled_theme
+
+        self.theme = toggled_theme(self.theme, self.preferences.theme)
 
     def open_offer(self, offer_id: int) -> None:
         from quotetui.tui.screens.offer_detail import OfferDetailScreen
@@ -264,6 +279,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         yield SystemCommand(
             "Contracts", "Signed deals: key dates, SLA credits, invoices (r)", lambda: self.switch_mode("contracts")
         )
+        yield SystemCommand("FX rates…", "The dated exchange rates: n adds one, e edits one", self.action_fx_rates)
         yield SystemCommand(
             "Settings…",
             "Hours a month, default MFU and availability, time zone, discount rate, net of VAT",
@@ -289,6 +305,12 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         if db is not None:
             self.push_screen(FormScreen(lambda: settings_form(db), lambda raw, _: save_settings_form(db, raw)),
                              self._edited)  # fmt: skip
+
+    def action_fx_rates(self) -> None:
+        from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+
+        if self.database is not None:
+            self.push_screen(FxRatesDialog(self.database, self.today))
 
     def action_new_offer(self) -> None:
         from quotetui.tui.dialogs.forms import offer_form

@@ -37,6 +37,7 @@ def worker_title(worker: Worker[Any]) -> str:
         "import": "Importing",
         "bench-import": "Importing benchmark logs",
         "scenarios": "Loading the scenarios",
+        "fx": "Loading the FX rates",
     }
     return names.get(worker.group, f"Background work ({worker.group})")
 

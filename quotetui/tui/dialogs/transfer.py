@@ -2,7 +2,9 @@
 
 Both run the same services as ``quotetui export`` and ``quotetui import`` in a worker thread, so the
 screen stays live. An import first checks everything and shows what would be added and changed (or every
-problem, with its file, sheet, row and column); only a confirmed import writes, in one transaction.
+problem, with its file, sheet, row and column); only a confirmed import writes, in one transaction. While a
+check or an import runs, the dialog shows how far it has got (files and rows read, checked, written), and
+Esc or Cancel stops it: the worker raises inside the transaction, which rolls back, so nothing changes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+from textual.worker import Worker, get_current_worker
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.confirm import ConfirmDialog
@@ -26,7 +29,7 @@ from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
-    from quotetui.services.importing import ImportReport
+    from quotetui.services.importing import ImportProgress, ImportReport
     from quotetui.store.engine import Database
 
 
@@ -134,6 +137,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         self.db, self.today = db, today
         self.checked: list[Path] | None = None  # the files whose dry run passed
         self.digests: dict[Path, str] = {}  # what they held then: a file changed since is checked again
+        self.running: Worker[None] | None = None  # the check or import under way (Esc cancels it)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -165,7 +169,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         if paths is None:
             return
         self._show("Checking every row…")
-        self._run(paths, dry_run=True)
+        self._start(paths, dry_run=True)
 
     @on(Button.Pressed, "#confirm")
     def action_confirm(self) -> None:
@@ -173,13 +177,40 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
             self._show("Check the files first (Enter): nothing is imported before its dry run.", True)
             return
         self._show("Importing…")
+        self._start(self.checked, dry_run=False)
+
+    def _start(self, paths: list[Path], *, dry_run: bool) -> None:
         self.query_one("#confirm", Button).disabled = True
-        self._run(self.checked, dry_run=False)
+        self.query_one("#check", Button).disabled = True
+        self.running = self._run(paths, dry_run)
+
+    def _ended(self, worker: Worker[None]) -> None:
+        """The run ``worker`` is over (done, failed or cancelled and rolled back)."""
+        if self.running is worker:
+            self.running = None
+            for button in self.query("#check").results(Button):  # none once the dialog is closed
+                button.disabled = False
+
+    def _progress(self, progress: ImportProgress) -> None:
+        """Told by the import as it goes (in the worker's thread): shown, unless the user cancelled, when it
+        raises so that the import stops and its transaction rolls back."""
+        from quotetui.services.importing import ImportCancelled
+
+        if get_current_worker().is_cancelled:
+            raise ImportCancelled("cancelled")
+        what = "Checking" if progress.dry_run else "Importing"
+        self.app.call_from_thread(self._show, f"{what}… {progress.line()}\nEsc cancels.")
 
     @background(group="import")
     def _run(self, paths: list[Path], dry_run: bool) -> None:
+        try:
+            self._import(paths, dry_run)
+        finally:
+            self.app.call_from_thread(self._ended, get_current_worker())
+
+    def _import(self, paths: list[Path], dry_run: bool) -> None:
         from quotetui.io.problems import ImportProblems
-        from quotetui.services.importing import import_files
+        from quotetui.services.importing import ImportCancelled, import_files
 
         try:
             digests = _digests(paths)
@@ -188,7 +219,11 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
                 dry_run = True
             if dry_run:
                 self.digests = digests
-            report = import_files(self.db, paths, dry_run=dry_run, as_of=self.today)
+            report = import_files(self.db, paths, dry_run=dry_run, as_of=self.today, progress=self._progress)
+        except ImportCancelled:
+            message = "Check cancelled; nothing was imported." if dry_run else "Import cancelled; nothing changed."
+            self.app.call_from_thread(self._cancelled, message, dry_run)
+            return
         except ImportProblems as exc:
             lines = [f"{len(exc.problems)} problem(s); nothing was imported:"] + [f"  {p}" for p in exc.problems]
             self.app.call_from_thread(self._show, "\n".join(lines), True)
@@ -208,6 +243,18 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         self._show("\n".join([*report.lines(), "", tail]))
         self.query_one("#confirm", Button).disabled = not changes
 
+    def _cancelled(self, message: str, dry_run: bool) -> None:
+        self._show(message)
+        self.query_one("#confirm", Button).disabled = dry_run or self.checked is None
+        self.app.notify(message, title="Import", timeout=6)
+
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
+        """Stop the check or import under way (nothing is written), else close the dialog. While a cancelled
+        run rolls back the dialog stays, so that what it says at the end ("nothing changed") is seen."""
+        if self.running is not None:
+            if not self.running.is_cancelled:
+                self.running.cancel()
+                self._show("Cancelling… nothing is written.")
+            return
         self.dismiss(None)

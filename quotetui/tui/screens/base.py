@@ -20,6 +20,12 @@ class MarketScreen(ReportsWorkerErrors, Screen[None]):
     def qapp(self) -> QuotetuiApp:
         return self.app  # type: ignore[return-value]
 
+    def key(self, binding_id: str, default: str) -> str:
+        """The key a hint should name for a binding (the config file's keymap may have moved it)."""
+        from quotetui.tui.preferences import key_of
+
+        return key_of(self.app, binding_id, default)
+
     def on_mount(self) -> None:
         self.watch(self.app, "market", self._market_changed, init=True)
         self.watch(self.app, "loading", self._loading_changed, init=True)

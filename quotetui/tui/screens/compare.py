@@ -133,7 +133,9 @@ class CompareScreen(MarketScreen):
         hint.display = len(rows) > self.per_page
         self.refresh_bindings()
         if market is None or not rows:
-            title.update(plain("Nothing pinned yet: in the offers table (o) press space on up to 4 offers, then c."))
+            offers, pin, compare = self.key("offers", "o"), self.key("pin", "space"), self.key("compare", "c")
+            hint = f"Nothing pinned yet: in the offers table ({offers}) press {pin} on up to 4 offers, then {compare}."
+            title.update(plain(hint))
             return
         hint.update(plain(page_hint(self.first, min(self.per_page, len(rows) - self.first), len(rows))))
         cur = market.scenario.home_currency

@@ -61,7 +61,7 @@ class DashboardScreen(MarketScreen):
                 (s.name, "bold"),
                 (
                     f"  {s.gpu_count} GPUs × {s.months} months at {pct(q(s.utilisation), 0)} % use, "
-                    f"amounts in {s.home_currency}; press s to switch",
+                    f"amounts in {s.home_currency}; press {self.key('scenario', 's')} to switch",
                     "dim",
                 ),
             )

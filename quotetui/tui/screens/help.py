@@ -14,7 +14,8 @@ from quotetui.tui.safe import Table
 from quotetui.tui.widgets.footer import KeysFooter
 
 
-def _keys(binding: Binding) -> str:
+def _keys(binding: Binding, keymap: dict[str, str]) -> str:
+    """The binding's keys as the user has them (the config file's keymap moves a binding by its id)."""
     names = {
         "question_mark": "?",
         "less_than_sign": "<",
@@ -26,12 +27,15 @@ def _keys(binding: Binding) -> str:
         "enter": "Enter",
         "delete": "Del",
     }
-    return ", ".join(names.get(k, k) for k in binding.key.split(","))
+    keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+    return ", ".join(names.get(k, k) for k in keys.split(","))
 
 
 def binding_groups() -> list[tuple[str, list[Binding]]]:
     from quotetui.tui.app import QuotetuiApp
     from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+    from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
     from quotetui.tui.screens.compare import CompareScreen
     from quotetui.tui.screens.contract_detail import ContractDetailScreen
     from quotetui.tui.screens.contracts import ContractsScreen
@@ -55,6 +59,8 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Contract", of(ContractDetailScreen)),
         ("Rent vs buy", of(RentBuyScreen)),
         ("Training planner", of(TrainingScreen)),
+        ("Scenarios (s)", [Binding("enter", "", "Switch to the highlighted scenario"), *of(ScenarioPicker)]),
+        ("FX rates (palette: FX rates…)", [Binding("enter", "", "Edit the highlighted rate"), *of(FxRatesDialog)]),
         ("Forms", of(FormScreen)),
     ]
 
@@ -69,6 +75,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="help"):
             yield Label("Keys  (Esc closes)", classes="dialog-title")
+            preferences = getattr(self.app, "preferences", None)
+            keymap = preferences.keymap if preferences is not None else {}
             for group, bindings in binding_groups():
                 table = Table(
                     box=None, show_header=False, pad_edge=False, title=group, title_justify="left", title_style="bold"
@@ -76,6 +84,6 @@ class HelpScreen(ModalScreen[None]):
                 table.add_column(style="bold", min_width=14)
                 table.add_column()
                 for b in bindings:
-                    table.add_row(_keys(b), b.description or b.action)
+                    table.add_row(_keys(b, keymap), b.description or b.action)
                 yield Static(table)
         yield KeysFooter()  # the help's own keys, not those of the screen underneath

@@ -60,7 +60,7 @@ class OfferDetailScreen(ReportsWorkerErrors, Screen[None]):
         Binding("I", "manage('discounts')", "Discounts…", show=False, id="manage-discounts"),
         Binding("X", "manage('extras')", "Extras…", show=False, id="manage-extras"),
         Binding("P", "edit_provider", "Edit provider", show=False, id="edit-provider"),
-        Binding("space", "pin", "Pin", show=False),
+        Binding("space", "pin", "Pin", show=False, id="pin"),
     ]
 
     def __init__(self, offer_id: int) -> None:

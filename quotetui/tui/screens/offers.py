@@ -25,11 +25,11 @@ if TYPE_CHECKING:
 class OffersScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", id="filter"),
-        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="clear-filter"),
         Binding("space", "pin", "Pin", id="pin"),
-        Binding("less_than_sign", "sort(-1)", "Sort ◀", show=False),
+        Binding("less_than_sign", "sort(-1)", "Sort ◀", show=False, id="sort-back"),
         Binding("greater_than_sign", "sort(1)", "Sort ▶", id="sort"),
-        Binding("minus", "reverse", "Reverse", show=False),
+        Binding("minus", "reverse", "Reverse", show=False, id="reverse-sort"),
         Binding("n", "new_offer", "New", id="new-offer"),
         Binding("e", "edit_offer", "Edit", id="edit-offer"),
         Binding("x", "delete_offer", "Delete", show=False, id="delete-offer"),
@@ -111,7 +111,8 @@ class OffersScreen(MarketScreen):
     def _status(self) -> None:
         t = self.table
         sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else "rank"
-        pins = " ".join(f"#{p}" for p in self.qapp.pinned) or "none (space pins, c compares)"
+        hint = f"none ({self.key('pin', 'space')} pins, {self.key('compare', 'c')} compares)"
+        pins = " ".join(f"#{p}" for p in self.qapp.pinned) or hint
         market = self.qapp.market
         blocked = sum(1 for r in market.rows if r.evaluation and not r.evaluation.feasibility.ok) if market else 0
         cannot = f" · {blocked} cannot run the scenario (✗, listed last)" if blocked else ""

@@ -1,0 +1,117 @@
+"""``quotetui config [--init] [--keys]``: the preferences file, the values in effect and where each comes from."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, print_json, table
+from quotetui.commands.output import say
+
+if TYPE_CHECKING:
+    from quotetui.io.preferences import Preferences
+
+
+def config(
+    ctx: typer.Context,
+    init: Annotated[
+        bool, typer.Option("--init", help="Write an example file (every setting commented out) where it is looked for.")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="With --init: replace an existing file.")] = False,
+    keys: Annotated[bool, typer.Option("--keys", help="Also list every key binding id the keymap can move.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Show the preferences file (theme, keymap, default database): where it is, whether it exists, each value
+    in effect and where it comes from. Exit status 2 when the file has a problem."""
+    if init:
+        _init(force)
+        return
+    from quotetui.tui.preferences import DEFAULT_THEME, binding_rows, load_preferences
+
+    prefs = load_preferences()
+    rows = binding_rows() if keys or prefs.keymap else []
+
+    def origin(name: str) -> str:
+        line = prefs.lines.get(name)
+        return f"config file, line {line}" if line else "config file"
+
+    theme = (prefs.theme, origin("theme")) if prefs.theme else (DEFAULT_THEME, "built-in default")
+    database, database_from = _database(ctx.obj.db, prefs)
+    defaults = {row.id: row.keys for row in rows}
+    if as_json:
+        print_json(
+            {
+                "path": str(prefs.path),
+                "located_by": prefs.located_by,
+                "exists": prefs.exists,
+                "theme": {"value": theme[0], "from": theme[1]},
+                "database": {"value": database, "from": database_from},
+                "keymap": {
+                    i: {"keys": k, "default": defaults.get(i), "from": origin(f"keymap.{i}")}
+                    for i, k in prefs.keymap.items()
+                },
+                "problems": prefs.problems,
+            }
+        )
+    else:
+        state = "exists" if prefs.exists else "does not exist; `quotetui config --init` writes an example"
+        say(f"Config file: {prefs.path} (found through {prefs.located_by}; {state})")
+        settings = [["theme", theme[0], theme[1]], ["database", database, database_from]]
+        settings += [
+            [f"keymap.{i}", f"{k} (instead of {defaults.get(i, '?')})", origin(f"keymap.{i}")]
+            for i, k in prefs.keymap.items()
+        ]
+        table(["setting", "value", "from"], settings, widths={"value": 80})
+        if keys:
+            say()
+            table(
+                ["binding id", "key", "what", "where"],
+                [[r.id, prefs.keymap.get(r.id, r.keys), r.description, r.where] for r in rows],
+            )
+    if prefs.problems:
+        for problem in [] if as_json else prefs.problems:  # JSON holds them already
+            say(f"quotetui: {problem}", err=True)
+        raise typer.Exit(2)
+
+
+def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:
+    """The database a command would open, and where that comes from (without opening it)."""
+    from quotetui.domain.errors import QuotetuiError
+    from quotetui.store.engine import choose_database, resolve_target
+
+    given, source = choose_database(db, configured=lambda: prefs.database)
+    if source in ("--db", "$QUOTETUI_DB"):
+        pass
+    elif prefs.database_uncertain:
+        return "none (the config file has a problem)", "config file"
+    elif source == "config file":
+        line = prefs.lines.get("database")
+        source = f"config file, line {line}" if line else "config file"
+    try:
+        return resolve_target(given).label, source
+    except QuotetuiError as exc:
+        return f"unusable: {exc}", source
+
+
+def _init(force: bool) -> None:
+    from quotetui.io.atomic import check_target, replacing
+    from quotetui.io.preferences import ENV_VAR, EXAMPLE, config_path
+
+    path, located_by = config_path()
+    if located_by != f"${ENV_VAR}" and not path.parent.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            from quotetui.domain.errors import BadInput
+
+            reason = exc.strerror or exc
+            raise BadInput(f"cannot create the folder {path.parent} ({reason}); nothing was written") from None
+    target = check_target(path, force=force)
+    with replacing(target) as tmp:
+        tmp.write_text(EXAMPLE, encoding="utf-8")
+    say(f"Wrote {target}: an example with every setting commented out (`quotetui config` shows what is in effect).")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("config")(config)

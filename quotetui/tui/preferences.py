@@ -1,0 +1,131 @@
+"""The preferences file in the TUI: what exists (Textual's themes and key names, the app's binding ids), and
+applying the theme and the keymap when the app starts. A problem never stops the app: the setting keeps its
+default and a notification names the file, the line and the setting."""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from quotetui.io.preferences import Known, Preferences, load
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+DEFAULT_THEME = "textual-dark"
+
+
+@dataclass(frozen=True, slots=True)
+class BindingRow:
+    id: str
+    keys: str  # as declared, before any keymap
+    description: str
+    where: str  # the help screen's group ("Everywhere", "Offers", …)
+
+
+def binding_rows() -> list[BindingRow]:
+    """Every key binding a keymap can move: those with an id, in the help screen's groups (which import
+    every screen, so this is called only when a keymap is given or asked for)."""
+    from quotetui.tui.screens.help import binding_groups
+
+    rows: dict[str, BindingRow] = {}
+    for group, bindings in binding_groups():
+        for b in bindings:
+            if b.id and b.id not in rows:
+                rows[b.id] = BindingRow(b.id, b.key, b.description or b.action, group)
+    return list(rows.values())
+
+
+def _character_key(character: str) -> str:
+    """Textual's name of the key that types ``character`` (``?`` is ``question_mark``)."""
+    from textual.keys import KEY_NAME_REPLACEMENTS
+
+    if character.isalnum():
+        return character
+    name = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    return KEY_NAME_REPLACEMENTS.get(name, name)
+
+
+def known(*, bindings: bool) -> Known:
+    from textual.keys import Keys
+    from textual.theme import BUILTIN_THEMES
+
+    names = {k.value.rsplit("+", 1)[-1] for k in Keys if not k.value.startswith("<")}
+    names |= {_character_key(c) for c in string.punctuation} | {"space", "plus"}
+    ids = frozenset(row.id for row in binding_rows()) if bindings else None
+    return Known(frozenset(BUILTIN_THEMES), ids, frozenset(names))
+
+
+def load_preferences() -> Preferences:
+    """The preferences file, checked against what exists; the binding ids are gathered only when the file
+    has a keymap (they import every screen)."""
+    prefs = load(known=known(bindings=False))
+    if not prefs.keymap and not any(": keymap" in problem for problem in prefs.problems):
+        return prefs
+    prefs = load(known=known(bindings=True))
+    _drop_clashes(prefs)
+    return prefs
+
+
+def _normal(key: str) -> str:
+    return _character_key(key) if len(key) == 1 else key
+
+
+def _drop_clashes(prefs: Preferences) -> None:
+    """A moved binding whose new key another binding already has where both work (the app's keys with each
+    screen's) is a problem and stays where it was: one key never silently stops doing what it did."""
+    from quotetui.tui.screens.help import binding_groups
+
+    groups = binding_groups()
+    everywhere = groups[0][1]
+    clashed: dict[str, str] = {}
+    for where, bindings in [groups[0], *((w, everywhere + b) for w, b in groups[1:])]:
+        holders: dict[str, list[tuple[str | None, str]]] = {}
+        for b in bindings:
+            keys = prefs.keymap.get(b.id, b.key) if b.id else b.key
+            for key in {_normal(k.strip()) for k in keys.split(",")}:
+                entry = (b.id, b.description or b.action)
+                if entry not in holders.setdefault(key, []):
+                    holders[key].append(entry)
+        place = "everywhere" if where == "Everywhere" else f"on the {where} screen"
+        for key, holding in holders.items():
+            moved = [i for i, _ in holding if i in prefs.keymap]
+            for binding_id in moved:
+                others = [f"'{what}' ({f'{i}, ' if i else ''}{place})" for i, what in holding if i != binding_id]
+                if others and binding_id not in clashed:
+                    clashed[binding_id] = f"'{key}' is already the key of {others[0]}; it was not moved"
+    for binding_id, reason in clashed.items():
+        del prefs.keymap[binding_id]
+        prefs.add_problem(f"keymap.{binding_id}", reason)
+
+
+def apply_preferences(app: App[object], prefs: Preferences) -> None:
+    """The theme and the keymap on ``app``; each problem as a notification (the setting keeps its default)."""
+    if prefs.theme:
+        app.theme = prefs.theme
+    if prefs.keymap:
+        app.set_keymap(prefs.keymap)
+    title = "Config file (not used)" if prefs.database_uncertain else "Config file (that setting keeps its default)"
+    for problem in prefs.problems:
+        app.notify(problem, title=title, severity="warning", timeout=30)
+
+
+def key_of(app: object, binding_id: str, default: str) -> str:
+    """The key to name in a hint for a binding: its first key in the keymap, else ``default`` (as declared)."""
+    from textual.keys import format_key
+
+    prefs = getattr(app, "preferences", None)
+    keys = prefs.keymap.get(binding_id, default) if isinstance(prefs, Preferences) else default
+    return format_key(keys.split(",")[0])
+
+
+def toggled_theme(current: str, preferred: str | None) -> str:
+    """Ctrl+T: from the preferred theme to a light (or dark) one and back."""
+    from textual.theme import BUILTIN_THEMES
+
+    base = preferred or DEFAULT_THEME
+    if current != base:
+        return base
+    return "textual-light" if BUILTIN_THEMES[base].dark else "textual-dark"
