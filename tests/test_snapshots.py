@@ -1,4 +1,4 @@
-"""Snapshot tests of the main screens at 80x24 and 120x40 (SVG, compared with tests/__snapshots__).
+"""Snapshot tests of every screen and dialog at 80x24, 120x40 and 200x60 (SVG, compared with tests/__snapshots__).
 
 The demo database is copied to a fixed path and the app's "today" is fixed, so the pictures only change
 when the screens do. Update after a deliberate change with `pytest tests/test_snapshots.py --snapshot-update`
@@ -19,19 +19,35 @@ from quotetui.tui.app import QuotetuiApp
 pytestmark = pytest.mark.sqlite_only  # the pictures show the SQLite file in the header
 
 FIXED = Path(tempfile.gettempdir()) / "quotetui-snapshots" / "demo.db"
-SIZES = [(80, 24), (120, 40)]
+SIZES = [(80, 24), (120, 40), (200, 60)]
+PIN_FOUR = ("o", "space", "down", "space", "down", "space", "down", "space")
 
 
 @pytest.fixture
-def app(demo_db_path: Path) -> QuotetuiApp:
+def app(demo_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> QuotetuiApp:
     FIXED.parent.mkdir(parents=True, exist_ok=True)
+    monkeypatch.chdir(FIXED.parent)  # the export dialog proposes a file in the current folder
     for old in FIXED.parent.glob("demo.db*"):
         old.unlink()
     shutil.copy(demo_db_path, FIXED)
     return QuotetuiApp(str(FIXED), today=date(2026, 11, 30))
 
 
-def keys(*presses: str):  # type: ignore[no-untyped-def]
+@pytest.fixture
+def app_with_contract(app: QuotetuiApp) -> QuotetuiApp:
+    """The demo with one signed contract (offer #2), so that the contract screens have something to show."""
+    from tests.conftest import run_cli
+
+    signed = run_cli("--db", str(FIXED), "contracts", "add", "--offer", "2", "--start", "2026-01-31",
+                     "--term-months", "12", "--notice-days", "30", "--reference", "YW-H100-01")  # fmt: skip
+    assert signed.code == 0, signed.output
+    return app
+
+
+def keys(*presses: str, then: str | None = None):  # type: ignore[no-untyped-def]
+    """Press ``presses`` once the market is loaded, each followed by the work it starts; ``then``: an app action
+    with no key of its own (Settings is in the command palette) to run last."""
+
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         for _ in range(3):
             await pilot.app.workers.wait_for_complete()
@@ -39,6 +55,11 @@ def keys(*presses: str):  # type: ignore[no-untyped-def]
         for key in presses:
             await pilot.press(key)
             for _ in range(2):
+                await pilot.app.workers.wait_for_complete()
+                await pilot.pause()
+        if then is not None:
+            getattr(pilot.app, f"action_{then}")()
+            for _ in range(3):
                 await pilot.app.workers.wait_for_complete()
                 await pilot.pause()
 
@@ -73,3 +94,65 @@ def test_negotiation(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> N
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_rent_vs_buy(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=size, run_before=keys("b"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_compare_four_pins(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Four pins: at 80 columns a page of two and the 'offers 1–2 of 4 →' line; from 120 all four."""
+    assert snap_compare(app, terminal_size=size, run_before=keys(*PIN_FOUR, "c"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_compare_next_page(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys(*PIN_FOUR, "c", "right_square_bracket"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_training(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("t"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("tab", ["1", "4", "5", "6"], ids=["spec", "sla", "benchmarks", "contract"])
+def test_offer_tabs(snap_compare, app: QuotetuiApp, size: tuple[int, int], tab: str) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("o", "down", "down", "enter", tab))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_contracts(snap_compare, app_with_contract: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_with_contract, terminal_size=size, run_before=keys("r"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_contract_detail(snap_compare, app_with_contract: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_with_contract, terminal_size=size, run_before=keys("r", "enter"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_help(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("o", "f1"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_scenario_picker(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("s"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_new_offer_form(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("o", "n"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_settings_form(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys(then="settings"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_import_dialog(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("ctrl+o"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_export_dialog(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app, terminal_size=size, run_before=keys("ctrl+e"))

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -31,6 +32,7 @@ from quotetui.tui.screens.compare import CompareScreen
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
+from quotetui.tui.titles import fit_sub_title, sub_title_room
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -144,8 +146,16 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
             markup=False,
         )
 
+    _title_parts: tuple[str, str] | None = None  # the database and the scenario in the app's sub-title
+
     def format_title(self, title: str, sub_title: str) -> Content:
+        parts = self._title_parts
+        if parts is not None and sub_title == f"{parts[0]} · scenario: {parts[1]}":  # the path shortens first
+            sub_title = fit_sub_title(*parts, sub_title_room(self.size.width, title))
         return super().format_title(visible(title), visible(self.secret_free(sub_title)))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.mutate_reactive(App.sub_title)  # every header fits its sub-title to the new width
 
     # -- data ----------------------------------------------------------------------------------------
     def reload(self) -> None:
@@ -180,6 +190,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         assert self.database is not None
         self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
         self.loading = False
+        self._title_parts = (self.database.target.label, view.scenario.name)
         self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
         self.market = view
 

@@ -10,11 +10,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Import (Enter)", variant="primary", id="go")
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Submitted, "#paths")
     @on(Button.Pressed, "#go")

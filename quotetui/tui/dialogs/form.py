@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
@@ -32,6 +32,7 @@ from quotetui.domain.wording import plural
 from quotetui.services.forms import FieldErrors, FormSpec, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 Notice = Callable[[dict[str, Any], object], str]
@@ -47,7 +48,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         Binding("ctrl+s", "save", "Save"),
         Binding("tab", "app.focus_next", "Next field", show=True),
     ]
-    AUTO_FOCUS = ".form-input"  # the first field, not the scrolling area around the fields
+    AUTO_FOCUS = ""  # the first field is focused in on_mount, without scrolling (see there)
 
     def __init__(
         self,
@@ -68,6 +69,8 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     def on_mount(self) -> None:
         if self.spec is None:
             self._fill()
+        else:
+            self._focus_first()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
@@ -79,7 +82,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(SAVE_LABEL, variant="primary", id="save", disabled=self.spec is None)
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()
+        yield KeysFooter()
 
     # -- filling -------------------------------------------------------------------------------------
     @background(group="form-load")
@@ -107,9 +110,15 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         await fields.mount_all([w for field in spec.fields for w in self._field(field)])
         fields.loading = False
         self.query_one("#save", Button).disabled = False
+        if self.app.screen is self:
+            self._focus_first()
+
+    def _focus_first(self) -> None:
+        """The first field, not the scrolling area around it; not scrolled to: focused before the layout,
+        Textual would centre it and hide the first label (and the title above it) at 80x24."""
         inputs = self.query(".form-input")
-        if inputs and self.app.screen is self:
-            inputs.first().focus()
+        if inputs:
+            inputs.first().focus(scroll_visible=False)
 
     def _field(self, field: Field) -> ComposeResult:
         value = self.filled.values.get(field.name)

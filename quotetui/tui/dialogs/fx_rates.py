@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import DataTable, Label
 
 from quotetui.domain.money import plain as amount
 from quotetui.tui.safe import Text, plain
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
         with Vertical(classes="dialog"):
             yield Label("FX rates: 1 base = rate quote  (n new, e or Enter edits, Esc closes)", classes="dialog-title")
             yield DataTable(id="fx-rates", cursor_type="row", zebra_stripes=True)
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

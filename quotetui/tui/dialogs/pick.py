@@ -12,6 +12,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 
 
 class PickDialog(ModalScreen[tuple[str, int] | None]):
@@ -31,6 +32,7 @@ class PickDialog(ModalScreen[tuple[str, int] | None]):
         with Vertical(classes="dialog"):
             yield Label(plain(f"{self.title_text}  (Enter edits, x deletes, Esc closes)"), classes="dialog-title")
             yield OptionList(*(Option(plain(label), id=str(key)) for key, label in self.items), id="pick")
+        yield KeysFooter()  # Edit, Delete, Cancel: this dialog's keys, not those of the screen underneath
 
     def on_mount(self) -> None:
         if not self.items:

@@ -11,10 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, OptionList
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def describe(s: ScenarioView) -> str:
-    use = f"{s.utilisation * 100:g} %"
+    use = f"{(s.utilisation * 100).normalize():f} %"  # 100 %, 60 %, 99.5 % (not the column's 100.000000)
     run = " · training run" if s.train_flops or s.train_params else ""
     return f"{s.name} — {s.gpu_count} × {s.gpu or 'any GPU'}, {s.months} months at {use}, {s.home_currency}{run}"
 
@@ -44,7 +45,7 @@ class ScenarioPicker(ReportsWorkerErrors, ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label("Compare for which scenario?  (Enter switches, n new, e edits)", classes="dialog-title")
             yield OptionList(id="scenarios")
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # the picker's keys, not those of the screen underneath
 
     def on_mount(self) -> None:
         self.query_one(OptionList).loading = True

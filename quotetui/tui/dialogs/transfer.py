@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 from textual.worker import Worker, get_current_worker
 
 from quotetui.domain.errors import QuotetuiError
@@ -26,6 +26,7 @@ from quotetui.domain.wording import plural
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.safe import plain
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class ExportDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (Enter)", variant="primary", id="go")
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Submitted, "#path")
     @on(Button.Pressed, "#go")
@@ -155,7 +156,7 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
                 yield Button("Check (Enter)", variant="primary", id="check")
                 yield Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True)
                 yield Button("Cancel (Esc)", id="cancel")
-        yield Footer()  # this dialog's keys, not those of the screen underneath
+        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Changed, "#paths")
     def edited(self) -> None:

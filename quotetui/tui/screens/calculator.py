@@ -56,6 +56,8 @@ class CalculatorScreen(MarketScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave_field", "Leave field")]
     GROUP: ClassVar[str] = "calc"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (100, "-wide")]
+    """Below 100 columns the inputs take less room, so that the results keep their columns (app.tcss)."""
 
     _timer: Timer | None = None
     _generation = 0

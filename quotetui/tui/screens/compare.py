@@ -1,4 +1,9 @@
-"""Pinned offers side by side; the better value in each row is highlighted."""
+"""Pinned offers side by side; the better value in each row is highlighted.
+
+As many offers as the width allows are shown at once (two at 80 columns, three at 100, all four from 120); the
+others are a page away (``]`` / ``[`` or →/←), and a line above the table says which are shown ("offers 1–2 of
+4 →"). The best value in a row is the best among all pinned offers, not only those on the page.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +11,17 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Label
+from textual.widgets import DataTable, Header, Label
 
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.tui.offer_rows import at, table_row
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView, OfferRow
@@ -34,20 +41,77 @@ FIGURES: list[Figure] = [
 ]
 
 
+LABEL_WIDTH = max(len(label) for label, *_ in FIGURES)
+"""The first column: the longest figure's name."""
+MIN_OFFER_WIDTH, MAX_OFFER_WIDTH = 19, 40
+"""An offer's column: never so narrow that a price or a date is cut, never wider than its text needs."""
+PADDING = 2  # a DataTable cell's padding, one cell each side
+SCROLLBAR = 2
+
+
+def page_size(width: int, offers: int) -> tuple[int, int]:
+    """How many offers fit ``width`` columns side by side, and each one's column width."""
+    room = max(0, width - SCROLLBAR - LABEL_WIDTH - PADDING)
+    fit = max(1, min(offers, room // (MIN_OFFER_WIDTH + PADDING)))
+    return fit, max(MIN_OFFER_WIDTH, min(MAX_OFFER_WIDTH, room // fit - PADDING))
+
+
+def page_hint(first: int, shown: int, total: int) -> str:
+    """``offers 1–2 of 4 →``: which pinned offers are on screen, and on which side the others are."""
+    last = first + shown
+    where = f"offer {first + 1}" if shown == 1 else f"offers {first + 1}–{last}"
+    before = "← " if first > 0 else ""
+    after = " →" if last < total else ""
+    keys = "  (] next, [ previous)" if shown < total else ""
+    return f"{before}{where} of {total}{after}{keys}"
+
+
 class CompareScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x", "clear_pins", "Unpin all", id="unpin-all"),
+        Binding("left_square_bracket,left", "page(-1)", "Previous", key_display="[", priority=True, id="compare-prev"),
+        Binding("right_square_bracket,right", "page(1)", "Next", key_display="]", priority=True, id="compare-next"),
     ]
+
+    first = 0
+    """The index, among the pinned offers, of the first one shown."""
+    per_page = 1
+    pinned_count = 0
+    fitted: tuple[int, int] = (0, 0)
+    """What the table was last drawn with: offers a page and each one's column width."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Label(id="compare-title")
+        yield Label(id="compare-page")
         yield DataTable(id="compare", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.watch(self.app, "pinned", lambda _: self._redraw(), init=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.qapp.market is not None and page_size(event.size.width, self.pinned_count) != self.fitted:
+            self._redraw()  # another number of offers fits, or the same ones fit wider
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "page":
+            if self.pinned_count <= self.per_page:
+                return False  # everything is in view: no paging keys in the footer, ←/→ go to the table
+            step = parameters[0] if parameters else 1
+            more = self.first + self.per_page < self.pinned_count if step == 1 else self.first > 0
+            return True if more else None  # shown, dimmed, at either end
+        return True
+
+    def action_page(self, step: int) -> None:
+        if step > 0 and self.first + self.per_page < self.pinned_count:
+            self.first += self.per_page
+        elif step < 0 and self.first > 0:
+            self.first = max(0, self.first - self.per_page)
+        else:
+            return
+        self._redraw()
 
     def set_loading(self, loading: bool) -> None:
         self.query_one(DataTable).loading = loading
@@ -60,12 +124,20 @@ class CompareScreen(MarketScreen):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         title = self.query_one("#compare-title", Label)
+        hint = self.query_one("#compare-page", Label)
         rows = [r for p in self.qapp.pinned if market and (r := market.row(p)) is not None]
+        self.pinned_count = len(rows)
+        self.fitted = page_size(self.size.width or self.app.size.width, len(rows))
+        self.per_page, width = self.fitted
+        self.first = min(self.first, max(0, len(rows) - 1)) // self.per_page * self.per_page
+        hint.display = len(rows) > self.per_page
+        self.refresh_bindings()
         if market is None or not rows:
             offers, pin, compare = self.key("offers", "o"), self.key("pin", "space"), self.key("compare", "c")
             hint = f"Nothing pinned yet: in the offers table ({offers}) press {pin} on up to 4 offers, then {compare}."
             title.update(plain(hint))
             return
+        hint.update(plain(page_hint(self.first, min(self.per_page, len(rows) - self.first), len(rows))))
         cur = market.scenario.home_currency
         title.update(
             plain(
@@ -73,19 +145,20 @@ class CompareScreen(MarketScreen):
                 "best in each row in green"
             )
         )
-        table.add_column("", key="figure")
-        for r in rows:
-            table.add_column(Text(f"#{r.offer.id} {r.offer.provider}"), key=str(r.offer.id))
-        self._facts(table, rows)
+        shown = slice(self.first, self.first + self.per_page)
+        table.add_column("", key="figure", width=LABEL_WIDTH)
+        for r in rows[shown]:
+            table.add_column(Text(f"#{r.offer.id} {r.offer.provider}"), key=str(r.offer.id), width=width)
+        self._facts(table, rows[shown])
         for label, value, text, better in FIGURES:
             values = [value(r.evaluation) if r.evaluation else None for r in rows]
             known = [v for v in values if v is not None]
             best = (min(known) if better == "low" else max(known)) if len(set(known)) > 1 else None
             cells = [
-                Text("—", style="dim")
+                Text("—", style="dim", justify="right")
                 if v is None
                 else Text(text(v), style="bold green" if v == best else "", justify="right")
-                for v in values
+                for v in values[shown]
             ]
             table.add_row(Text(label), *cells)
 
@@ -101,9 +174,9 @@ class CompareScreen(MarketScreen):
             ("Valid until", "valid_until"),
             ("Verification", "verification"),
         ):
-            table.add_row(Text(label), *(Text(cells[at(key)]) for cells in formatted))
+            table.add_row(Text(label), *(Text(cells[at(key)]) for cells in formatted), height=None)  # wraps
         options = (Text(r.evaluation.best.label if r.evaluation else "—") for r in rows)
-        table.add_row(Text("Cheapest way to buy"), *options)
+        table.add_row(Text("Cheapest way to buy"), *options, height=None)
         table.add_row(
             Text("Feasible"),
             *(
@@ -112,8 +185,9 @@ class CompareScreen(MarketScreen):
                 else (Text("yes") if r.evaluation else Text(r.problem or "", style="yellow"))
                 for r in rows
             ),
+            height=None,
         )
-        table.add_row(Text("Flags"), *(Text(", ".join(r.flags) or "—") for r in rows))
+        table.add_row(Text("Flags"), *(Text(", ".join(r.flags) or "—") for r in rows), height=None)
 
     def action_clear_pins(self) -> None:
         self.qapp.pinned = ()

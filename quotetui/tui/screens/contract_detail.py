@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.errors import QuotetuiError
@@ -21,6 +21,7 @@ from quotetui.domain.money import Money
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.widgets.detail_tables import acceptance_table
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         yield Header()
         with VerticalScroll(id="contract"):
             yield Static(id="contract-body")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#contract").loading = True

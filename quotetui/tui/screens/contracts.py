@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.money import Money
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class ContractsScreen(MarketScreen):
         yield VirtualTable(id="contracts")
         with VerticalScroll(id="contracts-dates"):
             yield Static(id="key-dates")
-        yield Footer()
+        yield KeysFooter()
 
     def set_loading(self, loading: bool) -> None:
         self.query_one("#contracts", VirtualTable).loading = loading

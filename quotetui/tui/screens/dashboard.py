@@ -6,12 +6,13 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
@@ -47,7 +48,7 @@ class DashboardScreen(MarketScreen):
             yield Static(id="flags", classes="card")
             yield Static(id="findings", classes="card")
             yield Static(id="deadlines", classes="card")
-        yield Footer()
+        yield KeysFooter()
 
     def set_loading(self, loading: bool) -> None:
         self.query_one("#dashboard").loading = loading

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
 from quotetui.tui.safe import Table
+from quotetui.tui.widgets.footer import KeysFooter
 
 
 def _keys(binding: Binding, keymap: dict[str, str]) -> str:
@@ -85,3 +86,4 @@ class HelpScreen(ModalScreen[None]):
                 for b in bindings:
                     table.add_row(_keys(b, keymap), b.description or b.action)
                 yield Static(table)
+        yield KeysFooter()  # the help's own keys, not those of the screen underneath

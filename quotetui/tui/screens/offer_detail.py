@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
@@ -25,12 +25,23 @@ from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.safe import Text
 from quotetui.tui.widgets import detail_tables as render
 from quotetui.tui.widgets.chart import Chart, Line
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
     from quotetui.tui.app import QuotetuiApp
 
 TABS = ("spec", "pricing", "negotiation", "sla", "benchmarks", "contract")
+TAB_KEYS: dict[str, frozenset[str]] = {
+    "spec": frozenset({"edit"}),
+    "pricing": frozenset({"discount", "extra"}),
+    "negotiation": frozenset({"round('provider')", "round('counter')"}),
+    "sla": frozenset({"sla"}),
+    "benchmarks": frozenset({"bench"}),
+    "contract": frozenset({"sign"}),
+}
+"""The keys the footer shows on each tab (every key works on every tab; the help lists them all): at 80
+columns all of them at once would leave no room for Back and Help."""
 
 
 class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
@@ -44,8 +55,8 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         Binding("x", "extra", "Extra cost", id="add-extra"),
         Binding("l", "sla", "SLA", id="edit-sla"),
         Binding("e", "edit", "Edit offer", id="edit-offer"),
-        Binding("v", "bench", "Import logs", show=False, id="import-logs"),
-        Binding("S", "sign", "Sign contract", show=False, id="sign-contract"),
+        Binding("v", "bench", "Import logs", id="import-logs"),
+        Binding("S", "sign", "Sign contract", id="sign-contract"),
         Binding("R", "manage('rounds')", "Rounds…", show=False, id="manage-rounds"),
         Binding("I", "manage('discounts')", "Discounts…", show=False, id="manage-discounts"),
         Binding("X", "manage('extras')", "Extras…", show=False, id="manage-extras"),
@@ -80,7 +91,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
                 yield VerticalScroll(Static(id="benchmarks-body"))
             with TabPane("6 Contract", id="contract"):
                 yield VerticalScroll(Static(id="contract-body"))
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#tabs").loading = True
@@ -165,6 +176,14 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     # -- actions -------------------------------------------------------------------------------------
     def action_tab(self, index: int) -> None:
         self.query_one(TabbedContent).active = TABS[index]
+
+    def in_footer(self, binding: Binding) -> bool:
+        """Whether the footer shows ``binding`` now: a tab's keys only on that tab (:mod:`..widgets.footer`)."""
+        here = TAB_KEYS.get(self.query_one(TabbedContent).active, frozenset())
+        return binding.action in here or all(binding.action not in keys for keys in TAB_KEYS.values())
+
+    def on_tabbed_content_tab_activated(self) -> None:
+        self.refresh_bindings()  # the footer shows the new tab's keys
 
     def _form_done(self, result: object) -> None:
         if result is not None:  # the form said what it saved

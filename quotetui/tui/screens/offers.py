@@ -9,12 +9,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Input, Label, Select
+from textual.widgets import Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
 from quotetui.tui.offer_rows import at, columns, table_row
 from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.widgets.virtual_table import TableRow, VirtualTable
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class OffersScreen(MarketScreen):
             yield Select([(s.value, s.value) for s in OfferStatus], prompt="status", id="status-filter")
         yield VirtualTable(id="offers")
         yield Label(id="offers-status")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def table(self) -> VirtualTable:

@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Header, Input, Label, Static
 
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
@@ -23,6 +23,7 @@ from quotetui.domain.fields import parse_value
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.widgets.chart import Chart, Line
+from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class RentBuyScreen(CalculatorScreen):
                 yield Static(id="rb-result")
                 yield Chart(id="rb-chart")
                 yield Static(id="rb-notes")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

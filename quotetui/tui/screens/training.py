@@ -10,11 +10,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Header, Input, Label, Select, Static
 
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
@@ -22,6 +23,7 @@ from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.widgets.chart import Chart
+from quotetui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.inputs import ScenarioInput
@@ -40,12 +42,28 @@ FIELDS = tuple(
     )
 )
 SHOWN = 12
+OFFER_MIN = 16
+"""The offer column is never narrower than this: it names what every other column is about."""
+COLUMNS = (("cost", 12), ("days", 7), ("billed", 16), ("MFU", 7), ("scaling", 7))
+"""The figures, most wanted first: a narrow terminal (80 columns) drops them from the end, never the offer."""
+ORDER = ("days", "MFU", "scaling", "cost", "billed")
+
+
+def fitting_columns(width: int) -> list[tuple[str, int]]:
+    """The figure columns that fit beside the offer column in ``width`` cells, in their reading order."""
+    room, kept = width - OFFER_MIN, set()
+    for name, cells in COLUMNS:
+        if cells + 2 <= room:  # one cell of padding each side
+            room -= cells + 2
+            kept.add(name)
+    return [(name, dict(COLUMNS)[name]) for name in ORDER if name in kept]
 
 
 class TrainingScreen(CalculatorScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-training")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
+    _shown: tuple[list[OfferRun], int, str] | None = None  # the last result, drawn again on a resize
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,7 +79,7 @@ class TrainingScreen(CalculatorScreen):
             with Vertical(id="calc-results"):
                 yield Static(id="tr-result")
                 yield Chart(id="tr-chart")
-        yield Footer()
+        yield KeysFooter()
 
     def show_market(self, market: MarketView) -> None:
         with self.prevent(Input.Changed, Select.Changed):  # one calculation for it all, at once
@@ -141,37 +159,48 @@ class TrainingScreen(CalculatorScreen):
         self.query_one("#tr-chart", Chart).clear()  # the bars of inputs that no longer hold would mislead
 
     def show(self, result: tuple[list[OfferRun], int, str]) -> None:
+        self._shown = result
         self._show(*result)
 
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.call_after_refresh(self._show, *self._shown)  # after the layout: the new width is known
+
     def _show(self, runs: list[OfferRun], skipped: int, currency: str) -> None:
+        result = self.query_one("#tr-result", Static)
         if not runs:
             self.query_one("#tr-result", Static).update(Text("No offer of this GPU can run it.", style="yellow"))
             self.query_one("#tr-chart", Chart).clear()
             return
         first = runs[0].plan
+        plural = "s" if skipped > 1 else ""
+        width = result.content_region.width or self.app.size.width - 36
+        columns = fitting_columns(width)
+        names = [f"#{run.offer.id} {run.offer.provider} {run.offer.name}" for run in runs[:SHOWN]]
+        natural = max(OFFER_MIN, *(cell_len(n) for n in names)) + sum(cells + 2 for _, cells in columns)
         table = Table(
             box=None,
             pad_edge=False,
-            expand=True,
+            expand=natural > width,  # squeeze the offer names only when they do not fit; wide: no gaps
             title=f"{sci(first.flops)} FLOPs on {first.gpus} × {first.gpu.name}: cheapest first "
-            f"({currency}){f'; {skipped} offers cannot run it' if skipped else ''}",
+            f"({currency}){f'; {skipped} offer{plural} cannot run it' if skipped else ''}",
             title_justify="left",
             title_style="bold",
         )
-        table.add_column("offer", overflow="ellipsis", no_wrap=True, ratio=1)
-        for name, width in (("days", 7), ("MFU", 7), ("scaling", 7), ("cost", 12), ("billed", 16)):
-            table.add_column(name, justify="left" if name == "billed" else "right", no_wrap=True, min_width=width)
-        for run in runs[:SHOWN]:
+        table.add_column("offer", overflow="ellipsis", no_wrap=True, ratio=1, min_width=OFFER_MIN)
+        for name, cells in columns:
+            table.add_column(name, justify="left" if name == "billed" else "right", no_wrap=True, min_width=cells)
+        for name, run in zip(names, runs[:SHOWN], strict=True):
             c = run.cheapest
-            table.add_row(
-                f"#{run.offer.id} {run.offer.provider} {run.offer.name}",
-                f"{dec(run.plan.wall_days, 1):,}",
-                f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
-                f"{dec(run.plan.scaling.value, 2)}",
-                f"{dec(c.total, 0):,}" if c else "—",
-                c.billed if c else "",
-            )
-        self.query_one("#tr-result", Static).update(table)
+            figures = {
+                "days": f"{dec(run.plan.wall_days, 1):,}",
+                "MFU": f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
+                "scaling": f"{dec(run.plan.scaling.value, 2)}",
+                "cost": f"{dec(c.total, 0):,}" if c else "—",
+                "billed": c.billed if c else "",
+            }
+            table.add_row(name, *(figures[n] for n, _ in columns))
+        result.update(table)
         shown = [(r, c) for r in runs[:SHOWN] if (c := r.cheapest) is not None]
         self.query_one("#tr-chart", Chart).bars(
             [f"#{r.offer.id}" for r, _ in shown],
