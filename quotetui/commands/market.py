@@ -70,7 +70,7 @@ def offers(
                 f"{e.offer.provider} {e.offer.name}",
                 e.offer.gpu.name,
                 f"{dec(e.price_per_gpu_hour, 2):,}",
-                cost_text(e, e.annualised_tco, 0),
+                cost_text(e, e.annualised_tco, 2),
                 cost_text(e, e.cost_per_pflop_hour, 2),
                 f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
                 "+".join(_short(c.option) for c in (e.best.segments or (e.best,))),

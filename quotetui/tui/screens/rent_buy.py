@@ -170,8 +170,8 @@ class RentBuyScreen(CalculatorScreen):
         if answer.owning.left_out:
             text.append(f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style="yellow")
         text.append(
-            f"NPV over {months_text(r.inputs.horizon_months)}: rent {dec(r.npv_rent, 0):,} {cur} · "
-            f"buy {dec(r.npv_buy, 0):,} {cur} → {answer.verdict}."
+            f"NPV over {months_text(r.inputs.horizon_months)}: rent {dec(r.npv_rent, 2):,} {cur} · "
+            f"buy {dec(r.npv_buy, 2):,} {cur} → {answer.verdict}."
         )
         self.query_one("#rb-result", Static).update(text)
         months = [p.month for p in r.series]

@@ -196,7 +196,7 @@ class TrainingScreen(CalculatorScreen):
                 "days": f"{dec(run.plan.wall_days, 1):,}",
                 "MFU": f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
                 "scaling": f"{dec(run.plan.scaling.value, 2)}",
-                "cost": f"{dec(c.total, 0):,}" if c else "—",
+                "cost": f"{dec(c.total, 2):,}" if c else "—",
                 "billed": c.billed if c else "",
             }
             table.add_row(name, *(figures[n] for n, _ in columns))

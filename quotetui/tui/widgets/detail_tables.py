@@ -144,7 +144,10 @@ def rounds(d: OfferDetail) -> Table:
         ("term", "left"),
         ("note", "left"),
     ):
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        # the figures stay on one line; the note (free text) takes what room is left and wraps
+        table.add_column(
+            name, justify=justify, overflow="fold", no_wrap=name != "note", ratio=1 if name == "note" else None
+        )  # type: ignore[arg-type]
     for r in d.rounds:
         style = "cyan" if r.revision.mover.value == "counter" else ""
         for i, p in enumerate(r.prices or [None]):
