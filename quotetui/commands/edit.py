@@ -9,7 +9,8 @@ version that was read, so a row changed meanwhile is refused as in the TUI and n
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -17,6 +18,10 @@ from quotetui.commands.common import open_db
 from quotetui.commands.form_options import form_command, overlay, refused, saved
 from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
+from quotetui.domain.fields import Field
+
+if TYPE_CHECKING:
+    from quotetui.services.forms import FormSpec
 
 provider_app = typer.Typer(help="Add or edit a provider (`quotetui providers` lists them).", no_args_is_help=True)
 offer_app = typer.Typer(help="Add or edit an offer (`quotetui offers` ranks them).", no_args_is_help=True)
@@ -41,15 +46,55 @@ def _db(ctx: typer.Context) -> Any:
     return open_db(ctx, load_demo_if_new=False)  # a record added to a new database is not mixed with the demo
 
 
+def _add(
+    given: dict[str, Any],
+    as_json: bool,
+    what: str,
+    fields: tuple[Field, ...],
+    start: Callable[[], FormSpec],
+    save: Callable[[dict[str, Any]], int],
+    form: Callable[[int], FormSpec],
+    summary: tuple[str, ...],
+    offer_id: int | None = None,
+) -> None:
+    """A new row: the form's starting values with the options given over them, saved by the form's service;
+    then what was saved, read back (to an offer, when it belongs to one)."""
+    with refused(fields):
+        row_id = save(overlay(start().values, given))
+    after = form(row_id)
+    to = {"extra": {"offer_id": offer_id}, "where": f" to offer #{offer_id}"} if offer_id is not None else {}
+    saved("Added", what, row_id, after.fields, after.values, summary, as_json, **to)  # type: ignore[arg-type]
+
+
+def _change(
+    given: dict[str, Any],
+    as_json: bool,
+    what: str,
+    row_id: int,
+    form: Callable[[], FormSpec],
+    save: Callable[[dict[str, Any], int | None], object],
+    summary: tuple[str, ...],
+    *,
+    verb: str = "Updated",
+    key: str = "id",
+) -> None:
+    """A recorded row: its current values with the options given over them, saved with the version read (a
+    row changed meanwhile is refused); then what it holds now."""
+    spec = form()
+    with refused(spec.fields):
+        save(overlay(spec.values, given), spec.version)
+    after = form()
+    saved(verb, what, row_id, after.fields, after.values, summary, as_json, key=key)
+
+
 # -- providers ---------------------------------------------------------------------------------------------
 def _provider_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json: bool) -> None:
     from quotetui.services import editing
 
     db = _db(ctx)
-    with refused(E.PROVIDER.form_fields):
-        row_id = editing.save_provider(db, overlay(editing.provider_form(db).values, given))
-    after = editing.provider_form(db, row_id)
-    saved("Added", "provider", row_id, after.fields, after.values, PROVIDER_SUMMARY, as_json)
+    _add(given, as_json, "provider", E.PROVIDER.form_fields, lambda: editing.provider_form(db),
+         lambda values: editing.save_provider(db, values), lambda row: editing.provider_form(db, row),
+         PROVIDER_SUMMARY)  # fmt: skip
 
 
 def _provider_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -57,11 +102,8 @@ def _provider_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any]
 
     assert row_id is not None
     db = _db(ctx)
-    spec = editing.provider_form(db, row_id)
-    with refused(spec.fields):
-        editing.save_provider(db, overlay(spec.values, given), row_id, spec.version)
-    after = editing.provider_form(db, row_id)
-    saved("Updated", "provider", row_id, after.fields, after.values, PROVIDER_SUMMARY, as_json)
+    _change(given, as_json, "provider", row_id, lambda: editing.provider_form(db, row_id),
+            lambda values, version: editing.save_provider(db, values, row_id, version), PROVIDER_SUMMARY)  # fmt: skip
 
 
 provider_app.command("add")(
@@ -105,11 +147,8 @@ def _offer_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], a
 
     assert row_id is not None
     db = _db(ctx)
-    spec = editing.offer_form(db, row_id)
-    with refused(spec.fields):
-        editing.save_offer(db, overlay(spec.values, given), row_id, spec.version)
-    after = editing.offer_form(db, row_id)
-    saved("Updated", "offer", row_id, after.fields, after.values, OFFER_SUMMARY, as_json)
+    _change(given, as_json, "offer", row_id, lambda: editing.offer_form(db, row_id),
+            lambda values, version: editing.save_offer(db, values, row_id, version), OFFER_SUMMARY)  # fmt: skip
 
 
 offer_app.command("add")(
@@ -155,11 +194,8 @@ def _round_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], a
 
     assert row_id is not None
     db = _db(ctx)
-    spec = editing.revision_edit_form(db, row_id)
-    with refused(spec.fields):
-        editing.update_revision(db, row_id, overlay(spec.values, given), spec.version)
-    after = editing.revision_edit_form(db, row_id)
-    saved("Updated", "round", row_id, after.fields, after.values, ROUND_SUMMARY, as_json)
+    _change(given, as_json, "round", row_id, lambda: editing.revision_edit_form(db, row_id),
+            lambda values, version: editing.update_revision(db, row_id, values, version), ROUND_SUMMARY)  # fmt: skip
 
 
 round_app.command("add")(
@@ -189,12 +225,10 @@ def _discount_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any
 
     assert offer_id is not None
     db = _db(ctx)
-    with refused(E.DISCOUNT.form_fields):
-        row_id = editing.save_discount(db, offer_id, overlay(editing.discount_form(db).values, given))
-    after = editing.discount_form(db, row_id)
     summary = ("kind", "rate", "min_term_months", "min_gpus", "requires_prepay")
-    saved("Added", "discount", row_id, after.fields, after.values, summary, as_json, extra={"offer_id": offer_id},
-          where=f" to offer #{offer_id}")  # fmt: skip
+    _add(given, as_json, "discount", E.DISCOUNT.form_fields, lambda: editing.discount_form(db),
+         lambda values: editing.save_discount(db, offer_id, values), lambda row: editing.discount_form(db, row),
+         summary, offer_id)  # fmt: skip
 
 
 def _extra_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -202,12 +236,10 @@ def _extra_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], 
 
     assert offer_id is not None
     db = _db(ctx)
-    with refused(E.EXTRA.form_fields):
-        row_id = editing.save_extra(db, offer_id, overlay(editing.extra_form(db).values, given))
-    after = editing.extra_form(db, row_id)
     summary = ("kind", "basis", "amount", "currency", "refundable")
-    saved("Added", "extra cost", row_id, after.fields, after.values, summary, as_json, extra={"offer_id": offer_id},
-          where=f" to offer #{offer_id}")  # fmt: skip
+    _add(given, as_json, "extra cost", E.EXTRA.form_fields, lambda: editing.extra_form(db),
+         lambda values: editing.save_extra(db, offer_id, values), lambda row: editing.extra_form(db, row),
+         summary, offer_id)  # fmt: skip
 
 
 def _sla_set(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -215,12 +247,10 @@ def _sla_set(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as
 
     assert offer_id is not None
     db = _db(ctx)
-    spec = editing.sla_form(db, offer_id)
-    with refused(spec.fields):
-        editing.save_sla(db, offer_id, overlay(spec.values, given), spec.version)
-    after = editing.sla_form(db, offer_id)
     summary = ("availability", "credits", "response_minutes", "replacement_hours", "preemption")
-    saved("Set", "SLA of offer", offer_id, after.fields, after.values, summary, as_json, key="offer_id")
+    _change(given, as_json, "SLA of offer", offer_id, lambda: editing.sla_form(db, offer_id),
+            lambda values, version: editing.save_sla(db, offer_id, values, version), summary, verb="Set",
+            key="offer_id")  # fmt: skip
 
 
 discount_app.command("add")(

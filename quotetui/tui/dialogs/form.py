@@ -158,8 +158,9 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
 
     def refusal(self, errors: dict[str, str]) -> str:
         """What a refused save says: nothing was saved, and which fields, by their labels, in form order."""
-        labels = [f.title for f in self.spec.fields if f.name in errors]
-        labels += [name for name in errors if name not in {f.name for f in self.spec.fields}]
+        fields = self.filled.fields
+        labels = [f.title for f in fields if f.name in errors]
+        labels += [name for name in errors if name not in {f.name for f in fields}]
         return f"Nothing was saved: {plural(len(labels), 'field')} to correct ({', '.join(labels)})."
 
     def show_errors(self, errors: dict[str, str]) -> None:
