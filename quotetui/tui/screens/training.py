@@ -19,6 +19,7 @@ from textual.widgets import Header, Input, Label, Select, Static
 
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
+from quotetui.domain.wording import plural
 from quotetui.services.forms import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
@@ -173,7 +174,7 @@ class TrainingScreen(CalculatorScreen):
             self.query_one("#tr-chart", Chart).clear()
             return
         first = runs[0].plan
-        plural = "s" if skipped > 1 else ""
+        cannot = f"; {plural(skipped, 'offer')} cannot run it" if skipped else ""
         width = result.content_region.width or self.app.size.width - 36
         columns = fitting_columns(width)
         names = [f"#{run.offer.id} {run.offer.provider} {run.offer.name}" for run in runs[:SHOWN]]
@@ -182,8 +183,7 @@ class TrainingScreen(CalculatorScreen):
             box=None,
             pad_edge=False,
             expand=natural > width,  # squeeze the offer names only when they do not fit; wide: no gaps
-            title=f"{sci(first.flops)} FLOPs on {first.gpus} × {first.gpu.name}: cheapest first "
-            f"({currency}){f'; {skipped} offer{plural} cannot run it' if skipped else ''}",
+            title=f"{sci(first.flops)} FLOPs on {first.gpus} × {first.gpu.name}: cheapest first ({currency}){cannot}",
             title_justify="left",
             title_style="bold",
         )
