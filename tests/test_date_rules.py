@@ -6,11 +6,13 @@ form path (the same service) names the field, an import names the sheet's row; n
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from quotetui.domain.errors import FieldErrors
+from quotetui.domain.timeutil import utcnow
 from quotetui.services.contract_forms import save_incident, save_invoice
 from quotetui.services.database import open_database
 from quotetui.services.editing import revision_form, save_revision
@@ -140,15 +142,39 @@ def test_cli_refuses_a_round_edit_that_moves_it_past_the_next_round(cli: Cli, de
     added = cli("--db", db, "round", "add", "9", "--quoted-at", "2026-12-01", "--amount", "200000", "--json")
     assert added.code == 0, added.err
     [(first,)] = sql(demo_db_path, "SELECT id FROM quote_revision WHERE offer_id = 9 AND seq = 1")
-    moved = cli("--db", db, "round", "edit", str(first), "--quoted-at", "2026-12-05")
+    moved = cli("--db", db, "round", "edit", str(first), "--quoted-at", "2026-12-02")
     assert moved.code == 2
     assert moved.err == (
-        "quotetui: --quoted-at: 2026-12-05 00:00+00:00 is after round 2 (2026-12-01 00:00+00:00): "
+        "quotetui: --quoted-at: 2026-12-02 00:00+00:00 is after round 2 (2026-12-01 00:00+00:00): "
         "a round is dated on or before the rounds after it\n"
     )
     assert sql(demo_db_path, f"SELECT quoted_at FROM quote_revision WHERE id = {first}") == [
         ("2026-11-29 16:00:00.000000",)
     ]
+
+
+def test_a_round_dated_after_today_is_refused_everywhere(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """A round from the future would become the offer's current price (a 5 CNY node-month ranked the offer
+    second) and refuse every round recorded before its day."""
+    db = str(demo_db_path)
+    before = sql(demo_db_path, "SELECT COUNT(*) FROM quote_revision")
+    today = utcnow().date()
+    later = (today + timedelta(days=1)).isoformat()
+    added = cli("--db", db, "round", "add", "9", "--quoted-at", later, "--amount", "5")
+    assert added.code == 2
+    assert added.err == (
+        f"quotetui: --quoted-at: {later} is after today ({today.isoformat()}): record a round once it is quoted\n"
+    )
+    assert cli("--db", db, "round", "add", "9", "--quoted-at", today.isoformat(), "--amount", "200000").code == 0
+    sheet = tmp_path / "negotiation.csv"
+    sheet.write_text(
+        "provider,offer,round,quoted_at,mover,price,unit,currency,term_months\n"
+        f"天下数据,8×H100 SXM 企业级,9,{later},provider,5,node_month,CNY,1\n",
+        encoding="utf-8",
+    )
+    imported = cli("--db", db, "import", str(sheet))
+    assert imported.code == 2 and "record a round once it is quoted" in imported.err, imported.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM quote_revision")[0][0] == before[0][0] + 1
 
 
 def test_the_tui_round_form_is_refused_by_the_same_rule(demo_db: object) -> None:
@@ -175,8 +201,8 @@ def test_an_import_of_rounds_out_of_order_names_each_row_and_writes_nothing(
     path = tmp_path / "negotiation.csv"
     path.write_text(
         ROUND_HEAD + f"{OFFER_9},2,provider,2026-11-01,240000,node_month,CNY,1\n"
-        f"{OFFER_9},3,counter,2026-12-09,200000,node_month,CNY,1\n"
-        f"{OFFER_9},4,provider,2026-12-05,230000,node_month,CNY,1\n",
+        f"{OFFER_9},3,counter,2026-12-01,200000,node_month,CNY,1\n"
+        f"{OFFER_9},4,provider,2026-11-30,230000,node_month,CNY,1\n",
         encoding="utf-8",
     )
     result = cli("--db", str(demo_db_path), "import", str(path), "--json")
@@ -185,9 +211,9 @@ def test_an_import_of_rounds_out_of_order_names_each_row_and_writes_nothing(
     assert problems == [
         (2, "column 'quoted_at'", f"2026-11-01 00:00+00:00 is before round 1 ({ROUND_1}): "
          "a round is dated on or after the rounds before it"),
-        (3, "column 'quoted_at'", "2026-12-09 00:00+00:00 is after round 4 (2026-12-05 00:00+00:00): "
+        (3, "column 'quoted_at'", "2026-12-01 00:00+00:00 is after round 4 (2026-11-30 00:00+00:00): "
          "a round is dated on or before the rounds after it"),
-        (4, "column 'quoted_at'", "2026-12-05 00:00+00:00 is before round 3 (2026-12-09 00:00+00:00): "
+        (4, "column 'quoted_at'", "2026-11-30 00:00+00:00 is before round 3 (2026-12-01 00:00+00:00): "
          "a round is dated on or after the rounds before it"),
     ]  # fmt: skip
     assert dump(demo_db_path) == before

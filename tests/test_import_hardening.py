@@ -121,12 +121,12 @@ def _book_with_rounds(epoch_1904: bool = False) -> Workbook:
     sheet.title = "谈判"  # the Chinese alias of the Negotiation sheet
     sheet.append(["备注", "币种", "价格", "单位", "期限", "日期", "谁出价", "轮次", "方案", "供应商"])  # any order
     sheet.append(
-        ["first", "CNY", 170000, "node_month", 1, date(2026, 12, 3), "provider", 5, "8×H100 SXM5 整机", "一万网络"]
+        ["first", "CNY", 170000, "node_month", 1, date(2026, 11, 30), "provider", 5, "8×H100 SXM5 整机", "一万网络"]
     )
-    sheet.append(["second", "CNY", 165000, "node_month", 1, "2026年12月5日", "counter", 6, "8×H100 SXM5 整机", None])
-    sheet.append(["third", "CNY", 166000, "node_month", 1, "2026/12/6", "final", 7, "8×H100 SXM5 整机", None])
+    sheet.append(["second", "CNY", 165000, "node_month", 1, "2026年12月1日", "counter", 6, "8×H100 SXM5 整机", None])
+    sheet.append(["third", "CNY", 166000, "node_month", 1, "2026/12/2", "final", 7, "8×H100 SXM5 整机", None])
     sheet.merge_cells("J2:J4")  # the provider written once for three rounds
-    # dated after the demo's round 1 (2026-11-30 in Beijing): rounds are dated in their order
+    # dated after the demo's round 1 (2026-11-30 in Beijing) and not after today: rounds are dated in their order
     return book
 
 
@@ -156,7 +156,7 @@ def test_merged_cells_1904_dates_text_dates_and_chinese_headers(
             .order_by(col(QuoteRevision.seq))
         ).all()
     opened.db.dispose()
-    assert [(s, d.date().isoformat()) for s, d, _ in rows] == [(5, "2026-12-03"), (6, "2026-12-05"), (7, "2026-12-06")]
+    assert [(s, d.date().isoformat()) for s, d, _ in rows] == [(5, "2026-11-30"), (6, "2026-12-01"), (7, "2026-12-02")]
     assert [p for _, _, p in rows] == [Decimal(170000), Decimal(165000), Decimal(166000)]  # exact
 
 

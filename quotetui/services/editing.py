@@ -20,7 +20,7 @@ from quotetui.domain.fields import Entity
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.forms import FormSpec, parse, shown
-from quotetui.services.settings import load_assumptions
+from quotetui.services.settings import load_assumptions, local_today
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import (
@@ -215,7 +215,7 @@ def _dated_in_order(session: Session, offer_id: int, quoted_at: Any, revision: Q
         )
     ).all()
     seq = revision.seq if revision is not None else max((s for s, _ in others), default=0) + 1
-    problems = rounds_in_order(seq, quoted_at, others, load_assumptions(session).time_zone)
+    problems = rounds_in_order(seq, quoted_at, others, load_assumptions(session).time_zone, local_today(session))
     if problems:
         raise FieldErrors(problems)
 

@@ -326,12 +326,12 @@ class Writer:
         out of order is a problem on its row, and the import, all or nothing, writes nothing."""
         rounds = {key: rev.quoted_at for key, rev in existing.items()}
         rounds |= {(rev.offer_id, rev.seq): rev.quoted_at for rev, _ in staged}
-        zone = load_assumptions(self.session).time_zone
+        zone, today = load_assumptions(self.session).time_zone, local_today(self.session)
         for rev, records in staged:
             others = [(seq, when) for (offer_id, seq), when in rounds.items() if offer_id == rev.offer_id]
             others = [(seq, when) for seq, when in others if seq != rev.seq]
             parsed, first = records[0]
-            for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone).items():
+            for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone, today).items():
                 self.problem(parsed, first, name, message)
 
     ROUND_OWN = (*E.ROUND_COLUMNS, "source")

@@ -10,12 +10,12 @@ the price. An offer whose only priced rounds are our counters has no current rou
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import TypeVar
 
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import BadInput
-from quotetui.domain.timeutil import as_utc, local_text
+from quotetui.domain.timeutil import as_utc, local_day, local_text
 
 R = TypeVar("R")
 
@@ -66,13 +66,22 @@ def round_to_sign(rounds: Sequence[R], seq_of: Callable[[R], int], mover: Callab
 
 
 def rounds_in_order(
-    seq: int, quoted_at: datetime, neighbours: Iterable[tuple[int, datetime]], zone: str = "UTC"
+    seq: int,
+    quoted_at: datetime,
+    neighbours: Iterable[tuple[int, datetime]],
+    zone: str = "UTC",
+    today: date | None = None,
 ) -> dict[str, str]:
     """A round is dated on or after every round numbered before it, and on or before every round after it:
     the rounds are the negotiation's history, and savings and the current price are read in their order. Days
     are compared (UTC, as a bare date is 00:00 UTC), so rounds of one day may come in any order of their hours.
-    ``neighbours``: the offer's other rounds as (number, when). One rule for the round form, ``round add``,
-    ``round edit`` and the import; the message names the conflicting round and its date (in ``zone``)."""
+    ``neighbours``: the offer's other rounds as (number, when). A round is recorded once it is quoted: one
+    dated after ``today`` (the user's day) would become the offer's current price and block every round
+    recorded before its day. One rule for the round form, ``round add``, ``round edit`` and the import; the
+    message names the conflicting round and its date (in ``zone``)."""
+    if today is not None and local_day(quoted_at, zone) > today:
+        shown_day = local_day(quoted_at, zone).isoformat()
+        return {"quoted_at": f"{shown_day} is after today ({today.isoformat()}): record a round once it is quoted"}
     day = as_utc(quoted_at).date()
     earlier = [(s, w) for s, w in neighbours if s < seq and as_utc(w).date() > day]
     later = [(s, w) for s, w in neighbours if s > seq and as_utc(w).date() < day]
