@@ -51,3 +51,24 @@ def test_a_stored_zero_price_is_not_compared_and_breaks_nothing(cli: Cli, demo_d
                "--term-months", "12")  # fmt: skip
     assert sign.code == 2 and "not more than zero" in sign.err
     assert dump(demo_db_path) == before
+
+
+def test_an_sla_of_no_availability_is_refused_and_a_stored_one_breaks_nothing(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """An SLA availability of 0 % made every command that ranks (offers, explain, export) fail on a division by
+    zero and left the TUI without a market: it is refused at input (the same bound as the default availability),
+    and one stored before that is listed as not compared, with the reason."""
+    before = dump(demo_db_path)
+    refused = cli("--db", str(demo_db_path), "sla", "set", "1", "--availability", "0")
+    assert (refused.code, refused.err) == (2, "quotetui: --availability: must be at least 50 %\n")
+    assert dump(demo_db_path) == before
+    execute(demo_db_path, "UPDATE sla_term SET availability = '0' WHERE offer_id = 1")
+    ranking = json.loads(cli("--db", str(demo_db_path), "offers", "--json").out)
+    [one] = [o for o in ranking if o["id"] == 1]
+    assert one["rank"] is None and one["not_compared"].startswith("it delivers no compute (availability 0.0 %")
+    assert [o["id"] for o in ranking if o.get("not_compared")] == [1]  # the others are compared as before
+    assert sum(1 for o in ranking if o["rank"] is not None) == 16  # 20 offers, 3 the scenario cannot run on
+    assert cli("--db", str(demo_db_path), "export", str(tmp_path / "board.xlsx")).code == 0
+    explained = cli("--db", str(demo_db_path), "explain", "1")
+    assert explained.code == 2 and "it delivers no compute" in explained.err

@@ -431,7 +431,13 @@ SLA = Entity(
     (
         replace(PROVIDER_REF, form=False),
         replace(OFFER_REF, form=False),
-        _ratio("availability", "Availability %", aliases=("可用性",), help="a fraction: 99.9 % is 0.999"),
+        _ratio(
+            "availability",
+            "Availability %",
+            minimum=D("0.5"),  # as the default availability: an SLA below half the time promises nothing
+            aliases=("可用性",),
+            help="a fraction: 99.9 % is 0.999",
+        ),
         Field(
             "response_minutes",
             "Response time, minutes",

@@ -179,7 +179,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
             self.call_from_thread(self._failed, str(exc))
             return
         except Exception as exc:  # a bug: show the details rather than a dead screen
-            self.call_from_thread(self.show_error, "Loading the market failed", exc)
+            self.call_from_thread(self._broken, "Loading the market failed", exc)
             return
         try:
             self.call_from_thread(self._loaded, view)
@@ -193,6 +193,13 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         self._title_parts = (self.database.target.label, view.scenario.name)
         self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
         self.market = view
+
+    def _broken(self, title: str, exc: BaseException) -> None:
+        """The market could not be computed (a bug): say so in the title as well as in the dialog, so the
+        screens do not look as if they were still loading; F5 tries again."""
+        self.loading = False
+        self.sub_title = "the market could not be computed (F5 tries again)"
+        self.show_error(title, exc)
 
     def _failed(self, message: str) -> None:
         self.loading = False

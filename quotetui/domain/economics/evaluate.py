@@ -50,7 +50,12 @@ class NotPriced(BadInput):
     correct, never the cheapest offer, a BATNA or a target."""
 
 
-NOT_COMPARABLE = (MissingFxRate, NotPriced)
+class DeliversNothing(BadInput):
+    """An offer whose delivered compute is zero (an SLA availability of 0 %, stored before input refused it,
+    or a GPU with no BF16 figure): its cost per delivered PFLOP-hour has no value, so it is not ranked."""
+
+
+NOT_COMPARABLE = (MissingFxRate, NotPriced, DeliversNothing)
 """What keeps an offer out of a ranking (listed with its reason) instead of stopping it."""
 
 
@@ -312,6 +317,12 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
     costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
     unpriced = tuple(unpriced_costs(offer, scenario))
     unknowns = [*unpriced, *(f"{d.label}" for d in offer.discounts if d.rate is None)]
+    availability = choose_availability(offer, assumptions)
+    if availability.value <= 0 or mfu.value <= 0 or offer.gpu.bf16_tflops <= 0:
+        raise DeliversNothing(
+            f"it delivers no compute (availability {pct(availability.value, 1)} %, MFU {pct(mfu.value, 1)} %, "
+            f"{offer.gpu.name} BF16 {plain(offer.gpu.bf16_tflops)} TFLOPS): correct its SLA or GPU"
+        )
     return Evaluation(
         offer,
         scenario,
@@ -319,7 +330,7 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         nodes,
         tuple(costs),
         mfu,
-        choose_availability(offer, assumptions),
+        availability,
         check_feasibility(offer, scenario, nodes),
         tuple(unknowns),
         ranking_scaling(mfu, offer, scenario),
