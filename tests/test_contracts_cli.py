@@ -309,3 +309,20 @@ def test_a_contract_cannot_cover_more_gpus_than_the_offer_has(cli: Cli, demo_db_
     assert refused.code != 0 and "--gpus: 1,000 GPUs, but the offer has 4 nodes × 8 = 32 GPUs on offer" in refused.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM contract") == [(0,)]
     assert cli(*args, "--gpus", "32").code == 0  # all of it is fine
+
+
+def test_a_day_is_billed_once(cli: Cli, signed: Path) -> None:
+    """The same invoice recorded twice counted June's spend twice: an invoice sharing a day with another of the
+    contract is refused, naming it; the next period is taken."""
+    db = str(signed)
+    base = ("--db", db, "contracts", "invoice", "add", "1", "--currency", "CNY", "--amount", "204000")
+    _ok(cli, *base, "--from", "2026-06-01", "--to", "2026-06-30")
+    again = cli(*base, "--from", "2026-06-30", "--to", "2026-07-29")  # one shared day
+    assert again.code == 2
+    assert again.err == (
+        "quotetui: --from: 2026-06-30 – 2026-07-29 overlaps invoice #1 (2026-06-01 – 2026-06-30): a day is billed "
+        "once; correct that invoice instead\n"
+    )
+    assert _count(signed, "invoice") == 1
+    _ok(cli, *base, "--from", "2026-07-01", "--to", "2026-07-30")
+    assert _count(signed, "invoice") == 2

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
 from quotetui.domain.contracts.dates import notice_deadline, term_end
-from quotetui.domain.contracts.term import incident_in_term, invoice_in_term
+from quotetui.domain.contracts.term import incident_in_term, invoice_in_term, invoice_overlaps
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
 from quotetui.domain.economics.evaluate import require_priced
@@ -347,6 +347,10 @@ def add_invoice(
     with db.write() as session:
         contract = _contract(session, contract_id)
         problems = invoice_in_term(v["period_start"], v["period_end"], contract.start_date, contract.end_date)
+        billed = session.exec(
+            select(Invoice.id, Invoice.period_start, Invoice.period_end).where(Invoice.contract_id == contract_id)
+        ).all()
+        problems = invoice_overlaps(v["period_start"], v["period_end"], list(billed)) or problems
         if code != contract.currency:
             problems["currency"] = (
                 f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it"

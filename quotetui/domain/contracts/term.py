@@ -40,3 +40,18 @@ def invoice_in_term(period_start: date, period_end: date, start: date, end: date
     if period_end > last and "period_start" not in problems:
         problems["period_end"] = f"{period_end.isoformat()} is after the contract's term ends (last day {last})"
     return problems
+
+
+def invoice_overlaps(
+    period_start: date, period_end: date, others: list[tuple[int | None, date, date]]
+) -> dict[str, str]:
+    """A day of the term is billed once: an invoice whose period shares a day with another of the contract's
+    (``others``: id, first and last day) would count that spend twice. The earliest such invoice is named."""
+    clashes = sorted((s, e, i) for i, s, e in others if s <= period_end and period_start <= e)
+    if not clashes:
+        return {}
+    s, e, i = clashes[0]
+    return {
+        "period_start": f"{period_start.isoformat()} – {period_end.isoformat()} overlaps invoice #{i} "
+        f"({s.isoformat()} – {e.isoformat()}): a day is billed once; correct that invoice instead"
+    }
