@@ -51,7 +51,11 @@ ENCODED: dict[str, tuple[bytes, str]] = {
 
 def providers(db: Path) -> list[tuple[object, ...]]:
     rows = sql(db, "SELECT name, kind, regions, notes FROM provider")
-    return sorted((str(name), kind, json.loads(str(regions)), notes) for name, kind, regions, notes in rows)
+    # SQLite hands JSON back as text, PostgreSQL as the list itself
+    return sorted(
+        (str(name), kind, json.loads(regions) if isinstance(regions, str) else regions, notes)
+        for name, kind, regions, notes in rows
+    )
 
 
 def test_the_fixture_is_what_excel_writes() -> None:
