@@ -140,13 +140,15 @@ def _database_error(detail: BaseException, argv: list[str] | None) -> str:
 
 
 def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
-    """One line on stderr: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
+    """The message on stderr, each of its lines (an import's problems) on a line of its own, indented under
+    the first: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
     control characters, whatever the message quotes."""
     from quotetui.domain.redact import scrub, url_secrets  # pure: safe even mid-interrupt
 
     given = _given_db(sys.argv[1:] if argv is None else argv)
     text = scrub(message, url_secrets(given)) if given else message
-    say("quotetui: " + " ".join(line.strip() for line in text.splitlines() if line.strip()), err=True)
+    first, *rest = [line.strip() for line in text.splitlines() if line.strip()] or [""]
+    say("\n".join([f"quotetui: {first}", *(f"  {line}" for line in rest)]), err=True)
     sys.exit(code)
 
 
