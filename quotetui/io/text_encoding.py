@@ -42,12 +42,13 @@ from quotetui.domain.text import visible
 REMEDY = "save the file as CSV UTF-8"
 
 # code points of East-Asian text: ideographs (with extensions and compatibility forms), radicals, kana,
-# bopomofo, hangul, CJK and full-width punctuation; and what else GBK encodes that Chinese text uses (· × ÷
+# bopomofo, hangul, CJK and full-width punctuation; the yen/yuan sign ¥ (GB18030 has it, as 81 30 84 36: two
+# of those bytes are digits, no misread Latin text makes it); and what else GBK encodes that Chinese text uses (· × ÷
 # ° ± §, dashes, curly quotes, …, ‰, ※, ℃, №, Roman numerals, arrows, maths, ①, box drawing, ■ ★, Greek and
 # Cyrillic letters, the pinyin letters ā á ǎ à … ü)
 _EAST_ASIAN_LETTER = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 _EAST_ASIAN = (
-    "\u00a4\u00a7\u00a8\u00b0\u00b1\u00b7\u00d7\u00f7\u0391-\u03a9\u03b1-\u03c9\u0401\u0410-\u044f\u0451"
+    "\u00a4\u00a5\u00a7\u00a8\u00b0\u00b1\u00b7\u00d7\u00f7\u0391-\u03a9\u03b1-\u03c9\u0401\u0410-\u044f\u0451"
     "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜüêɑńňǹɡ\u1e3f"
     "\u2010-\u2027\u2030-\u203b\u2100-\u2122\u2160-\u217f\u2190-\u2199\u2200-\u22ff\u2312\u2460-\u24ff"
     "\u2500-\u257f\u25a0-\u25ff\u2605\u2606\u2609\u2640\u2642\u2e80-\u2fdf\u2ff0-\u303f\u3040-\u9fff"
