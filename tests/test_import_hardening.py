@@ -89,7 +89,10 @@ def test_all_problems_of_many_files_come_at_once(cli: Cli, demo_db_path: Path) -
     names = ["04_zip_bomb.xlsx", "20_offers_bad_values.csv", "21_negotiation_text_dates.csv", "13_nul_bytes.csv"]
     result = cli("--db", str(demo_db_path), "import", *(str(CORPUS / n) for n in names))
     assert result.code == 2
-    assert result.err.startswith("quotetui: 8 problems; nothing was imported:")
+    lines = result.err.splitlines()
+    assert lines[0] == "quotetui: 8 problems; nothing was imported:"
+    assert len(lines) == 9  # each problem on a line of its own, indented under the first
+    assert all(line.startswith("  ") and line.count(".csv") + line.count(".xlsx") == 1 for line in lines[1:])
     for name in names:
         assert name in result.err
 
