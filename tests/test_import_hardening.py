@@ -268,3 +268,14 @@ def test_formula_cells_without_values_are_found_in_any_namespace_prefix() -> Non
     )
     assert _formula_cells(xml) == {(2, 1), (2, 26)}
     assert _formula_cells(xml.replace(b"x:", b"")) == {(2, 1), (2, 26)}
+
+
+def test_a_line_break_in_a_file_name_cannot_forge_a_problem_line(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    forged = tmp_path / "a\nquotetui: 0 problems.csv"
+    forged.write_bytes(b"")
+    result = cli("--db", str(demo_db_path), "import", str(forged))
+    assert result.code == 2
+    assert result.err.splitlines() == [
+        "quotetui: 1 problem; nothing was imported:",
+        "  a␤quotetui: 0 problems.csv: the file is empty (0 bytes): nothing to import",
+    ]
