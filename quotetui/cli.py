@@ -139,14 +139,19 @@ def _database_error(detail: BaseException, argv: list[str] | None) -> str:
     )
 
 
-def _fail(code: int, message: str, argv: list[str] | None = None) -> NoReturn:
-    """One line on stderr: no password of a database URL (given with --db or $QUOTETUI_DB) and no terminal
-    control characters, whatever the message quotes."""
+def _fail(code: int, message: str, argv: list[str] | None = None, *, listed: bool = False) -> NoReturn:
+    """One line on stderr, or for a list of problems (``listed``: an import's) its head line and then each
+    problem on a line of its own, indented; no password of a database URL (given with --db or $QUOTETUI_DB)
+    and no terminal control characters, whatever the message quotes."""
     from quotetui.domain.redact import scrub, url_secrets  # pure: safe even mid-interrupt
 
     given = _given_db(sys.argv[1:] if argv is None else argv)
     text = scrub(message, url_secrets(given)) if given else message
-    say("quotetui: " + " ".join(line.strip() for line in text.splitlines() if line.strip()), err=True)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if listed and lines:
+        say("\n".join([f"quotetui: {lines[0]}", *(f"  {line}" for line in lines[1:])]), err=True)
+    else:
+        say("quotetui: " + " ".join(lines), err=True)
     sys.exit(code)
 
 
@@ -214,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         _fail(130, "interrupted", argv)
     except QuotetuiError as exc:
-        _fail(2, str(exc), argv)
+        _fail(2, str(exc), argv, listed=exc.listed)
     except (BrokenPipeError, ReaderGone):
         _reader_gone()
     except OSError as exc:  # a path the system refuses that no check above foresaw: its name and the reason

@@ -89,7 +89,10 @@ def test_all_problems_of_many_files_come_at_once(cli: Cli, demo_db_path: Path) -
     names = ["04_zip_bomb.xlsx", "20_offers_bad_values.csv", "21_negotiation_text_dates.csv", "13_nul_bytes.csv"]
     result = cli("--db", str(demo_db_path), "import", *(str(CORPUS / n) for n in names))
     assert result.code == 2
-    assert result.err.startswith("quotetui: 8 problems; nothing was imported:")
+    lines = result.err.splitlines()
+    assert lines[0] == "quotetui: 8 problems; nothing was imported:"
+    assert len(lines) == 9  # each problem on a line of its own, indented under the first
+    assert all(line.startswith("  ") and line.count(".csv") + line.count(".xlsx") == 1 for line in lines[1:])
     for name in names:
         assert name in result.err
 
@@ -265,3 +268,14 @@ def test_formula_cells_without_values_are_found_in_any_namespace_prefix() -> Non
     )
     assert _formula_cells(xml) == {(2, 1), (2, 26)}
     assert _formula_cells(xml.replace(b"x:", b"")) == {(2, 1), (2, 26)}
+
+
+def test_a_line_break_in_a_file_name_cannot_forge_a_problem_line(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    forged = tmp_path / "a\nquotetui: 0 problems.csv"
+    forged.write_bytes(b"")
+    result = cli("--db", str(demo_db_path), "import", str(forged))
+    assert result.code == 2
+    assert result.err.splitlines() == [
+        "quotetui: 1 problem; nothing was imported:",
+        "  a␤quotetui: 0 problems.csv: the file is empty (0 bytes): nothing to import",
+    ]

@@ -32,6 +32,20 @@ def test_progress_follows_reading_checking_and_writing_every_so_many_rows(empty_
     last = seen[-1]
     assert (last.files_read, last.rows_checked, last.rows_to_write) == (1, rows, rows)
     assert last.line() == f"1 of 1 file read, {rows:,} rows; {rows:,} checked; {rows:,} of {rows:,} written"
+    assert f"  providers: {rows:,} added, 0 changed, 0 unchanged" in report.lines()  # as the progress line counts
+
+
+def test_the_report_counts_with_thousands_separators() -> None:
+    from quotetui.services.import_report import Counts, ImportReport
+
+    assert str(Counts(60000, 1234, 999)) == "60,000 added, 1,234 changed, 999 unchanged"
+    report = ImportReport(["providers.csv"], dry_run=False, counts={"providers": Counts(added=60000)})
+    report.encodings["providers.csv"] = "UTF-8"
+    assert report.lines() == [
+        "Imported:",
+        "  providers: 60,000 added, 0 changed, 0 unchanged",
+        "Read providers.csv as UTF-8.",
+    ]
 
 
 def test_a_callback_that_raises_mid_write_leaves_the_database_as_it_was(

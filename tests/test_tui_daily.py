@@ -242,7 +242,7 @@ async def test_an_import_shows_its_progress_and_esc_cancels_it_with_nothing_chan
         dialog = await open_import(pilot, big)
         await pilot.press("enter")  # the dry run first
         await settle(pilot)
-        assert f"providers: {rows} added" in str(dialog.query_one("#report", Static).content)
+        assert f"providers: {rows:,} added" in str(dialog.query_one("#report", Static).content)
         gate = Gate(dialog, lambda p: not p.dry_run and p.stage == "writing" and p.rows_written >= 2 * EVERY)
         await pilot.press("ctrl+s")
         await gate.wait(pilot)
@@ -287,7 +287,7 @@ async def test_the_cancel_button_stops_a_check_and_the_import_then_runs_to_the_e
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, ImportDialog)
-        assert any(f"providers: {6 * EVERY} added" in m for m, _ in app.told)
+        assert any(f"providers: {6 * EVERY:,} added" in m for m, _ in app.told)
     assert count_rows(demo_db_path, Provider) == 5 + 6 * EVERY
 
 

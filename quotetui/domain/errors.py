@@ -1,8 +1,13 @@
-"""Errors that a user can act on. Front ends turn them into one clear line (CLI exit status 2)."""
+"""Errors that a user can act on. Front ends turn them into one clear line (CLI exit status 2), or, for a
+list of problems (``listed``), a line and then one line per problem."""
+
+from typing import ClassVar
 
 
 class QuotetuiError(Exception):
     """Base class for errors caused by input or environment, not by a bug."""
+
+    listed: ClassVar[bool] = False  # the message is a head line and a list, one item a line: keep its lines
 
 
 class BadInput(QuotetuiError):

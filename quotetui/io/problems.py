@@ -33,8 +33,11 @@ class Problem:
 class ImportProblems(BadInput):
     """Everything wrong with the input, found before anything was written; the database is unchanged."""
 
+    listed = True
+
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        shown = "\n".join(f"  {p}" for p in problems[:200])
+        # one line per problem: a line break in a file name or a cell shown as ␤, never as a line of its own
+        shown = "\n".join(f"  {p}".replace("\r", "␍").replace("\n", "␤") for p in problems[:200])
         more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
         super().__init__(f"{plural(len(problems), 'problem')}; nothing was imported:\n{shown}{more}")

@@ -23,7 +23,7 @@ from quotetui.domain.text import check_text
 from quotetui.io.bounded import Opened, open_input
 from quotetui.io.csv_guard import unguard
 from quotetui.io.problems import Problem
-from quotetui.io.text_encoding import NotText, decode_text
+from quotetui.io.text_encoding import Decoded, NotText, decode_text
 
 MAX_FILE_BYTES = 100 * 2**20
 MAX_ROWS = 250_000
@@ -136,6 +136,9 @@ def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None)
         problems.append(Problem(path.name, exc.reason, row=exc.line))
         return []
     text = decoded.text
+    if not text.strip(" \t\r\n,;"):
+        problems.append(Problem(path.name, _empty(raw, decoded)))
+        return []
     if "\x00" in text:
         problems.append(Problem(path.name, "contains NUL bytes: not a text CSV file"))
         return []
@@ -171,6 +174,17 @@ def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None)
         problems.append(Problem(path.name, f"not valid CSV: {exc}", row=reader.line_num))
         return []
     return [table] if table is not None else []
+
+
+def _empty(raw: bytes, decoded: Decoded) -> str:
+    """Why a CSV file that holds no cell is refused: an empty file is a mistake (the wrong file, an export
+    that failed), not a successful import of nothing."""
+    if not raw:
+        return "the file is empty (0 bytes): nothing to import"
+    if decoded.text == "" and decoded.encoding.endswith(" (BOM)"):
+        mark = decoded.encoding.removesuffix(" (BOM)")
+        return f"the file is empty (nothing but a {mark} byte-order mark): nothing to import"
+    return "the file is empty (only blank lines, no header or row): nothing to import"
 
 
 def _delimiter(text: str) -> str:

@@ -17,6 +17,15 @@ In this order:
    Chinese is not refused for ``昇腾910B``, ``token数`` or ``NVLink与InfiniBand：多卡互联``; a line holding
    nothing but ``NVLink与InfiniBand`` is, with the advice to save the file as CSV UTF-8.
 
+   Before that, Japanese: Shift_JIS (cp932, Japanese Excel's "CSV") kana bytes are valid GB18030 too, and
+   read as ideographs (``さくらインターネット`` becomes ``偝偔傜僀儞僞乕僱僢僩``), so the check above passes
+   them. The file is refused as Japanese where its bytes also decode strictly as cp932 and that reading
+   holds hiragana or katakana and no half-width katakana. Chinese GBK text cannot pass that test: the
+   bytes 0xB0-0xDF, which lead nearly every common GBK character (啊 is B0 A1, 中 D6 D0), are half-width
+   katakana in cp932, and the rest seldom make kana at all; none of the Chinese lines of the demo market
+   and the test fixtures, encoded as GBK, is refused (``tests/test_csv_encodings.py`` checks that). A
+   Shift_JIS file with half-width katakana, or without any kana, is not caught by this rule.
+
 A statistical detector (charset-normalizer) was tried and not used: on short CSVs it called GBK ``big5`` and
 ``cp949`` and Windows-1252 ``mac_latin2``. These rules say why they refuse, and where.
 """
@@ -33,12 +42,13 @@ from quotetui.domain.text import visible
 REMEDY = "save the file as CSV UTF-8"
 
 # code points of East-Asian text: ideographs (with extensions and compatibility forms), radicals, kana,
-# bopomofo, hangul, CJK and full-width punctuation; and what else GBK encodes that Chinese text uses (· × ÷
+# bopomofo, hangul, CJK and full-width punctuation; the yen/yuan sign ¥ (GB18030 has it, as 81 30 84 36: two
+# of those bytes are digits, no misread Latin text makes it); and what else GBK encodes that Chinese text uses (· × ÷
 # ° ± §, dashes, curly quotes, …, ‰, ※, ℃, №, Roman numerals, arrows, maths, ①, box drawing, ■ ★, Greek and
 # Cyrillic letters, the pinyin letters ā á ǎ à … ü)
 _EAST_ASIAN_LETTER = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 _EAST_ASIAN = (
-    "\u00a4\u00a7\u00a8\u00b0\u00b1\u00b7\u00d7\u00f7\u0391-\u03a9\u03b1-\u03c9\u0401\u0410-\u044f\u0451"
+    "\u00a4\u00a5\u00a7\u00a8\u00b0\u00b1\u00b7\u00d7\u00f7\u0391-\u03a9\u03b1-\u03c9\u0401\u0410-\u044f\u0451"
     "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜüêɑńňǹɡ\u1e3f"
     "\u2010-\u2027\u2030-\u203b\u2100-\u2122\u2160-\u217f\u2190-\u2199\u2200-\u22ff\u2312\u2460-\u24ff"
     "\u2500-\u257f\u25a0-\u25ff\u2605\u2606\u2609\u2640\u2642\u2e80-\u2fdf\u2ff0-\u303f\u3040-\u9fff"
@@ -63,6 +73,8 @@ _SUSPECT = re.compile(f"[{_TRAILED}]|(?<=[A-Za-z])[{_EAST_ASIAN_LETTER}](?=[A-Za
 # what a line of Chinese text has and a misread Latin line has not: two Chinese characters in a row (not
 # both Latin-trailed), or CJK or full-width punctuation
 _CHINESE = re.compile(f"(?![{_TRAILED}]{{2}})[{_EAST_ASIAN_LETTER}]{{2}}|[\u3000-\u303f\uff01-\uff65]")
+_KANA = re.compile("[\u3041-\u309f\u30a1-\u30fa\u30fd-\u30ff]")  # hiragana, katakana (not ー or ・)
+_HALF_WIDTH_KANA = re.compile("[\uff61-\uff9f]")
 _UTF16_CHECKED = 4096  # characters of a BOM-less UTF-16 candidate checked for plausibility
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8", "UTF-8 (BOM)"),
@@ -151,6 +163,7 @@ def _gb18030(raw: bytes, not_utf8: int) -> Decoded:
                 f"line {number} is UTF-8 text but line {not_utf8} is not: the file mixes two encodings; {REMEDY}",
                 not_utf8,
             )
+    _refuse_japanese(raw)
     try:
         text = raw.decode("gb18030")
     except UnicodeDecodeError as exc:
@@ -164,9 +177,24 @@ def _gb18030(raw: bytes, not_utf8: int) -> Decoded:
     word = _word_around(text, at)
     raise NotText(
         f"not UTF-8 text (line {where}), and as GB18030/GBK it reads {word!r}, which is not Chinese: "
-        f"a Western-European (Windows-1252) file? {REMEDY}",
+        f"a file in another encoding (Windows-1252, Big5, Shift_JIS …)? {REMEDY}",
         where,
     )
+
+
+def _refuse_japanese(raw: bytes) -> None:
+    """:class:`NotText` naming the first line with kana if the bytes read as Japanese Shift_JIS text (strict
+    cp932, kana, no half-width katakana: see the module's notes); else nothing."""
+    try:
+        text = raw.decode("cp932")
+    except UnicodeDecodeError:
+        return
+    kana = _KANA.search(text)
+    if kana is None or _HALF_WIDTH_KANA.search(text) is not None:
+        return
+    where = text.count("\n", 0, kana.start()) + 1
+    word = _word_around(text, kana.start())
+    raise NotText(f"not UTF-8 text (line {where}): it reads as Japanese (Shift_JIS): {word!r}; {REMEDY}", where)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -34,6 +34,8 @@ MAX_LOG_BYTES = 32 * 1024 * 1024
 class BenchProblems(BadInput):
     """Every file that could not be read; nothing was stored."""
 
+    listed = True
+
     def __init__(self, problems: list[LogError]) -> None:
         self.problems = problems
         lines = "\n".join(f"  {p}" for p in problems)

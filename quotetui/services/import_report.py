@@ -21,7 +21,7 @@ class Counts:
     unchanged: int = 0
 
     def __str__(self) -> str:
-        return f"{self.added} added, {self.changed} changed, {self.unchanged} unchanged"
+        return f"{self.added:,} added, {self.changed:,} changed, {self.unchanged:,} unchanged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ class ImportReport:
         out = [head] + [f"  {name}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
         if len(out) == 1:
             out.append("  nothing: no sheet or file quotetui imports")
-        out += [f"Read {visible(name)} as {e}." for name, e in self.encodings.items() if not e.startswith("UTF-8")]
+        out += [f"Read {visible(name)} as {e}." for name, e in self.encodings.items()]  # every CSV, UTF-8 too
         if self.changes:
             out.append("Changes to existing rows:" if not self.dry_run else "Would change in existing rows:")
             out += [f"  {visible(str(c))}" for c in self.changes[:SHOWN_CHANGES]]
