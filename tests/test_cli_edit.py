@@ -69,7 +69,8 @@ def test_the_whole_job_from_an_empty_database(cli: Cli, db_path: Path) -> None:
     assert (second["offer_id"], second["mover"], second["amount"]) == (1, "provider", "75000")
     assert second["unit"] == "node_month" and second["term_months"] == "1"  # the last round's, kept
     counter = _ok(cli, db_path, "round", "add", "1", "--mover", "counter", "--amount", "70000")
-    assert counter.startswith("Added round #3 to offer #1: mover counter") and "amount 70,000.00, currency CNY" in counter
+    assert counter.startswith("Added round #3 to offer #1: mover counter")
+    assert "amount 70,000.00, currency CNY" in counter
     discount = _ok(cli, db_path, "discount", "add", "1", "--kind", "prepay", "--rate", "10", "--requires-prepay")
     assert discount.strip() == "Added discount #1 to offer #1: kind prepay, rate 10 %, requires prepay yes"
     _ok(cli, db_path, "extra", "add", "1", "--kind", "setup_fee", "--basis", "one_off", "--amount", "5000")
@@ -130,7 +131,7 @@ def test_round_edit_and_sla_set_keep_what_is_not_given(cli: Cli, market: Path) -
         (("--amount", "-5"), "--amount: must not be negative"),
         (("--amount", "0"), "--amount: must be more than zero"),
         (("--amount", "1e400"), "--amount: '1e400' is out of range"),
-        (("--provider", "Nobody"), "--provider: choose one of the providers (add a new one first)"),
+        (("--provider", "Nobody"), "--provider: no provider named 'Nobody' (`quotetui providers` lists them;"),
         (("--name", ""), "--name: required"),
         (("--name", "x" * 10_000), "--name: the name has 10,000 characters (at most 200)"),
         (("--name", "Evil\x1b]52;c;aGk=\x07Box"), "--name: the name contains a control character (ESCAPE"),
@@ -146,6 +147,18 @@ def test_a_bad_offer_value_names_its_option_and_saves_nothing(
     line = _refused(cli, market, "offer", "add", *(part for pair in good.items() for part in pair))
     assert line.startswith(f"quotetui: {message}"), line
     assert "\x1b" not in line and "\x07" not in line  # the terminal is never driven by what was typed
+
+
+def test_a_provider_is_named_as_everywhere_else(cli: Cli, market: Path) -> None:
+    """The name key of every other look-up (an import, a duplicate check): case, width and spaces aside."""
+    for n, typed in enumerate(("acme", "ＡＣＭＥ", "  ACME ")):
+        added = _ok(cli, market, "offer", "add", "--provider", typed, "--name", f"box {n}", "--gpu", "H100",
+                    "--amount", "1000", "--json")  # fmt: skip
+        assert added["provider"] == "Acme"  # as recorded, not as typed
+    assert "provider 'Acme'" in _ok(cli, market, "offer", "edit", "1", "--provider", "acme")
+    line = _refused(cli, market, "offer", "edit", "1", "--provider", "Acme Two")
+    assert "--provider: no provider named 'Acme Two' (`quotetui providers` lists them;" in line
+    assert "choose" not in line
 
 
 def test_every_bad_option_is_named_at_once(cli: Cli, market: Path) -> None:

@@ -9,7 +9,8 @@ version that was read, so a row changed meanwhile is refused as in the TUI and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -18,6 +19,7 @@ from quotetui.commands.common import open_db
 from quotetui.commands.form_options import form_command, overlay, refused, saved
 from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
+from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field
 
 if TYPE_CHECKING:
@@ -40,6 +42,23 @@ PROVIDER_SUMMARY = ("name", "kind")
 OFFER_SUMMARY = ("provider", "name", "gpus_per_node", "gpu", "status")
 PRICE_SUMMARY = ("amount", "amount_high", "currency", "unit", "term_months", "prepay")
 ROUND_SUMMARY = ("mover", "quoted_at", *PRICE_SUMMARY)
+
+
+PROVIDER_HINT = " (`quotetui providers` lists them; `quotetui provider add` adds one)"
+
+
+@contextmanager
+def _where_providers_are() -> Iterator[None]:
+    """A provider name that names none says where the names are, and how to add one (the TUI's form
+    offers them to pick from)."""
+    from quotetui.services.editing import NO_PROVIDER
+
+    try:
+        yield
+    except FieldErrors as exc:
+        if exc.errors.get("provider", "").startswith(NO_PROVIDER):
+            raise FieldErrors(exc.errors | {"provider": exc.errors["provider"] + PROVIDER_HINT}) from None
+        raise
 
 
 def _db(ctx: typer.Context) -> Any:
@@ -81,7 +100,7 @@ def _change(
     """A recorded row: its current values with the options given over them, saved with the version read (a
     row changed meanwhile is refused); then what it holds now."""
     spec = form()
-    with refused(spec.fields):
+    with refused(spec.fields), _where_providers_are():
         save(overlay(spec.values, given), spec.version)
     after = form()
     saved(verb, what, row_id, after.fields, after.values, summary, as_json, key=key)
@@ -130,7 +149,7 @@ def _offer_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json
     from quotetui.services.offer_detail import load_offer_detail
 
     db = _db(ctx)
-    with refused(E.NEW_OFFER.form_fields):
+    with refused(E.NEW_OFFER.form_fields), _where_providers_are():
         row_id = editing.save_offer(db, overlay(editing.offer_form(db).values, given))
     after = editing.offer_form(db, row_id)
     first = load_offer_detail(db, row_id).rounds[0].revision.id

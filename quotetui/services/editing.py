@@ -17,7 +17,7 @@ from quotetui.domain import enums as e
 from quotetui.domain.economics.rounds import rounds_in_order
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import Entity
-from quotetui.domain.text import name_key
+from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.forms import FormSpec, parse, shown
 from quotetui.services.settings import load_assumptions
@@ -95,6 +95,9 @@ def _offer_spec(session: Session, new: bool, title: str = "", values: dict[str, 
     return FormSpec(title, entity.form_fields, values or {}, {"provider": providers}, entity)
 
 
+NO_PROVIDER = "no provider named"
+"""How a refused provider name starts (the CLI adds where the providers are listed and how to add one)."""
+
 NEW_OFFER_VALUES = {
     "gpus_per_node": "8",
     "form_factor": e.FormFactor.SXM.value,
@@ -126,7 +129,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
     with db.session() as session:
         spec = _offer_spec(session, offer_id is None)
         catalog, ids = load_catalog(session)
-        providers = {p.name: p.id for p in session.exec(select(Provider))}
+        providers = {name_key(p.name): (p.id, p.name) for p in session.exec(select(Provider))}
     values, errors = _parse_all(spec, raw)
     gpu_id = provider_id = None
     if "gpu" not in errors:  # the GPU and the provider are checked too, so every problem shows at once
@@ -134,12 +137,14 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
             gpu_id = ids[catalog.lookup(str(raw.get("gpu"))).key]
         except QuotetuiError as exc:
             errors["gpu"] = str(exc)
-    if "provider" not in errors:
-        provider_id = providers.get(str(raw.get("provider")).strip())
+    if "provider" not in errors:  # named as everywhere: 'lambda labs' and 'ＬＡＭＢＤＡ Labs' are 'Lambda Labs'
+        typed = str(raw.get("provider"))
+        provider_id, provider_name = providers.get(name_key(typed), (None, None))
         if provider_id is None:
-            errors["provider"] = "choose one of the providers (add a new one first)"
+            errors["provider"] = f"{NO_PROVIDER} {clean_name(typed)!r}"
     if errors:
         raise FieldErrors(errors)
+    values["provider"] = provider_name  # as recorded, not as typed
     spec_gpu = catalog.get(next(k for k, v in ids.items() if v == gpu_id))
     values |= {"provider_id": provider_id, "gpu_model_id": gpu_id}
     E.offer_form_factor(values, spec_gpu.form_factor)
