@@ -115,6 +115,19 @@ def test_edit_changes_only_the_options_given(cli: Cli, market: Path) -> None:
     assert (parent, website) == (None, "https://acme.example")
 
 
+def test_an_edit_that_changes_nothing_says_so(cli: Cli, market: Path) -> None:
+    before = sql(market, "SELECT version FROM provider")
+    assert _ok(cli, market, "provider", "edit", "1").startswith("Nothing changed: provider #1: name 'Acme'")
+    assert _ok(cli, market, "provider", "edit", "1", "--kind", "lessor").startswith("Nothing changed: provider #1")
+    assert sql(market, "SELECT version FROM provider") == before
+    assert _ok(cli, market, "offer", "edit", "1", "--status", "rejected").startswith("Updated offer #1")
+    assert _ok(cli, market, "offer", "edit", "1", "--status", "rejected").startswith("Nothing changed: offer #1")
+    assert _ok(cli, market, "round", "edit", "1", "--amount", "80,000.00").startswith("Nothing changed: round #1")
+    assert _ok(cli, market, "sla", "set", "1").startswith("Set SLA of offer #1")  # it had none: now it has one
+    assert _ok(cli, market, "sla", "set", "1", "--pue", "1.2").startswith("Set SLA of offer #1")
+    assert _ok(cli, market, "sla", "set", "1", "--pue", "1.20").startswith("Nothing changed: SLA of offer #1")
+
+
 def test_round_edit_and_sla_set_keep_what_is_not_given(cli: Cli, market: Path) -> None:
     fixed = _ok(cli, market, "round", "edit", "1", "--amount", "78000", "--round-note", "typo fixed", "--json")
     assert (fixed["id"], fixed["amount"], fixed["unit"], fixed["mover"]) == (1, "78000", "node_month", "provider")

@@ -103,7 +103,17 @@ def _change(
     with refused(spec.fields), _where_providers_are():
         save(overlay(spec.values, given), spec.version)
     after = form()
+    if _same(spec, after):  # every value as it was: say so, rather than "Updated"
+        verb = "Nothing changed:"
     saved(verb, what, row_id, after.fields, after.values, summary, as_json, key=key)
+
+
+def _same(before: FormSpec, after: FormSpec) -> bool:
+    """Whether a recorded row's form shows the same values after the save as before it (an SLA set on an
+    offer that had none is a change, though its fields may all be empty)."""
+    return before.version is not None and all(
+        before.values.get(f.name, "") == after.values.get(f.name, "") for f in after.fields
+    )
 
 
 # -- providers ---------------------------------------------------------------------------------------------
