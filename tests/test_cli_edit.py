@@ -115,6 +115,12 @@ def test_edit_changes_only_the_options_given(cli: Cli, market: Path) -> None:
     assert (parent, website) == (None, "https://acme.example")
 
 
+def test_a_percentage_keeps_the_places_its_fraction_is_stored_with(cli: Cli, market: Path) -> None:
+    precise = _ok(cli, market, "discount", "add", "1", "--kind", "volume", "--rate", "12.3456")
+    assert "rate 12.3456 %" in precise
+    assert sql(market, "SELECT rate FROM discount") == [(123456,)]  # 0.123456: six places, exactly
+
+
 def test_an_edit_that_changes_nothing_says_so(cli: Cli, market: Path) -> None:
     before = sql(market, "SELECT version FROM provider")
     assert _ok(cli, market, "provider", "edit", "1").startswith("Nothing changed: provider #1: name 'Acme'")
@@ -205,7 +211,11 @@ def test_names_are_data(cli: Cli, db_path: Path) -> None:
         (("round", "add", "1", "--mover", "them"), "--mover: 'them' is not one of: list, provider"),
         (("round", "add", "1", "--unit", "term_total", "--term-months", "0"), "--term-months: a price for the"),
         (("round", "edit", "1", "--amount", "1e400"), "--amount: '1e400' is out of range"),
-        (("discount", "add", "1", "--rate", "100"), "--rate: a discount below 100 %"),
+        (("discount", "add", "1", "--rate", "100"), "--rate: a discount below 100 % (100 % off would make the"),
+        (("discount", "add", "1", "--rate", "12.34567"), "--rate: 12.34567 % has more than 4 decimal places;"),
+        (("sla", "set", "1", "--availability", "99.99999%"), "--availability: 99.99999 % has more than 4 decimal"),
+        (("round", "add", "1", "--amount", "0.0000001"), "--amount: 0.0000001 has more than 6 decimal places"),
+        (("round", "add", "1", "--amount", "1e-7"), "--amount: 0.0000001 has more than 6 decimal places"),
         (("discount", "add", "1", "--min-gpus", "-8"), "--min-gpus: must not be negative"),
         (("extra", "add", "1", "--amount", "-5"), "--amount: must not be negative"),
         (("extra", "add", "1", "--currency", ""), "--currency: required"),

@@ -367,7 +367,7 @@ NEW_OFFER = Entity("new_offer", "Offers", (*OFFER.fields, *PRICE.fields), rules=
 def discount_rules(values: Mapping[str, Any]) -> dict[str, str]:
     rate = values.get("rate")
     if rate is not None and rate >= 1:
-        return {"rate": "a discount below 100 % (a rate of 1 would make the price free)"}
+        return {"rate": "a discount below 100 % (100 % off would make the price free)"}
     return {}
 
 
