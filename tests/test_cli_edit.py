@@ -64,10 +64,11 @@ def test_the_whole_job_from_an_empty_database(cli: Cli, db_path: Path) -> None:
         "--amount", "80,000", "--json",
     )  # fmt: skip
     assert (offer["id"], offer["gpu"], offer["amount"], offer["unit"]) == (1, "H100 SXM5", "80000", "node_month")
-    assert (offer["gpus_per_node"], offer["billing_basis"], offer["currency"]) == ("8", "monthly", "CNY")
+    assert (offer["gpus_per_node"], offer["billing_basis"], offer["currency"]) == (8, "monthly", "CNY")
+    assert (offer["term_months"], offer["amount_high"], offer["valid_until"]) == (1, None, None)  # typed, as listed
     second = _ok(cli, db_path, "round", "add", "1", "--amount", "75000", "--json")
     assert (second["offer_id"], second["mover"], second["amount"]) == (1, "provider", "75000")
-    assert second["unit"] == "node_month" and second["term_months"] == "1"  # the last round's, kept
+    assert second["unit"] == "node_month" and second["term_months"] == 1  # the last round's, kept
     counter = _ok(cli, db_path, "round", "add", "1", "--mover", "counter", "--amount", "70000")
     assert counter.startswith("Added round #3 to offer #1: mover counter")
     assert "amount 70,000.00, currency CNY" in counter
@@ -99,9 +100,11 @@ def test_edit_changes_only_the_options_given(cli: Cli, market: Path) -> None:
     _ok(cli, market, "provider", "edit", "1", "--parent", "Acme Group", "--regions", "Beijing, 上海")
     renamed = _ok(cli, market, "provider", "edit", "1", "--website", "https://acme.example", "--json")
     assert renamed == {
-        "id": 1, "name": "Acme", "kind": "lessor", "parent": "Acme Group", "regions": "Beijing, 上海",
-        "certifications": "", "website": "https://acme.example", "contacts": "", "notes": "",
+        "id": 1, "name": "Acme", "kind": "lessor", "parent": "Acme Group", "regions": ["Beijing", "上海"],
+        "certifications": [], "website": "https://acme.example", "contacts": None, "notes": None,
     }  # fmt: skip
+    [listed] = _ok(cli, market, "providers", "--json")
+    assert {k: v for k, v in renamed.items() if k in listed} == {k: v for k, v in listed.items() if k in renamed}
     form = _offer_form(market)
     _ok(cli, market, "offer", "edit", "1", "--status", "rejected")
     after = _offer_form(market)
@@ -140,7 +143,9 @@ def test_round_edit_and_sla_set_keep_what_is_not_given(cli: Cli, market: Path) -
     assert _counts(market)["quote_revision"] == 1
     _ok(cli, market, "sla", "set", "1", "--availability", "99.5", "--credits", "99.5:10")
     sla = _ok(cli, market, "sla", "set", "1", "--preemption", "low", "--json")
-    assert (sla["offer_id"], sla["availability"], sla["credits"], sla["preemption"]) == (1, "99.5", "99.5:10", "low")
+    assert (sla["offer_id"], sla["availability"], sla["credits"], sla["preemption"]) == (1, "0.995", "99.5:10", "low")
+    [offer] = _ok(cli, market, "offers", "--json")
+    assert offer["availability"] == sla["availability"]  # a ratio as the listing writes it: a fraction
     assert _counts(market)["sla_term"] == 1
 
 

@@ -20,8 +20,8 @@ import typer
 from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_json
 from quotetui.commands.output import say
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.fields import Field
-from quotetui.domain.money import Money
+from quotetui.domain.fields import Field, is_empty, parse_value
+from quotetui.domain.money import Money, plain
 from quotetui.services.forms import choices_of
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -126,6 +126,25 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
     return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
 
 
+def json_value(f: Field, shown: Any) -> Any:
+    """A form's value (its text, or a bool) as the listing commands write it in JSON: a whole number as a
+    number, an amount or a ratio as its exact decimal text (a ratio as a fraction: 0.999), a list as a
+    list, a choice as its value, nothing as null (an empty list as [])."""
+    if isinstance(shown, bool):
+        return shown
+    if is_empty(shown):
+        return [] if f.kind == "list" else None
+    try:
+        typed = parse_value(f, shown, percent_input=True)
+    except QuotetuiError:  # not a value this field takes (it cannot be: it was read back): as it is
+        return shown
+    if isinstance(typed, Decimal):
+        return plain(typed)
+    if isinstance(typed, int | list):
+        return typed
+    return str(getattr(typed, "value", shown))  # a choice's value; text, a date as the form shows it
+
+
 def saved(
     verb: str,
     what: str,
@@ -140,9 +159,9 @@ def saved(
     key: str = "id",
 ) -> None:
     """What was saved: ``Added provider #3: name 'Acme', kind lessor``, or with ``--json`` an object with the
-    id (under ``key``) and every field as the form shows it now (the text its option takes: rates in %)."""
+    id (under ``key``) and every field typed as the listing commands type it (:func:`json_value`)."""
     if as_json:
-        print_json({key: row_id, **(extra or {}), **{f.name: values.get(f.name, "") for f in fields}})
+        print_json({key: row_id, **(extra or {}), **{f.name: json_value(f, values.get(f.name)) for f in fields}})
         return
     by_name = {f.name: f for f in fields}
     parts = [
