@@ -19,6 +19,13 @@ from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import utcnow
+from quotetui.services.form_starts import (
+    NEW_DISCOUNT_VALUES,
+    NEW_EXTRA_VALUES,
+    NEW_OFFER_VALUES,
+    NEW_PROVIDER_VALUES,
+    NEW_ROUND_VALUES,
+)
 from quotetui.services.forms import FormSpec, parse, shown
 from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
@@ -62,7 +69,7 @@ def _parse_all(spec: FormSpec, raw: dict[str, Any]) -> tuple[dict[str, Any], dic
 # -- providers -------------------------------------------------------------------------------------------
 def provider_form(db: Database, provider_id: int | None = None) -> FormSpec:
     fields = E.PROVIDER.form_fields
-    values: dict[str, Any] = {"kind": e.ProviderKind.LESSOR.value}
+    values: dict[str, Any] = dict(NEW_PROVIDER_VALUES)
     if provider_id is not None:
         with db.session() as session:
             row = _get(session, Provider, provider_id, "provider")
@@ -97,20 +104,6 @@ def _offer_spec(session: Session, new: bool, title: str = "", values: dict[str, 
 
 NO_PROVIDER = "no provider named"
 """How a refused provider name starts (the CLI adds where the providers are listed and how to add one)."""
-
-NEW_OFFER_VALUES = {
-    "gpus_per_node": "8",
-    "form_factor": e.FormFactor.SXM.value,
-    "billing_basis": e.BillingBasis.MONTHLY.value,
-    "status": e.OfferStatus.QUOTED.value,
-    "intra_fabric": e.IntraFabric.NVSWITCH.value,
-    "inter_fabric": e.InterFabric.UNKNOWN.value,
-    "bare_metal": True,
-    "unit": e.PriceUnit.NODE_MONTH.value,
-    "currency": "CNY",
-    "term_months": "1",
-}
-"""What a new offer's form starts with: a monthly 8-GPU SXM node, as most quotes are."""
 
 
 def offer_form(db: Database, offer_id: int | None = None) -> FormSpec:
@@ -200,9 +193,7 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     values: dict[str, Any] = {
         "mover": mover.value,
         "quoted_at": utcnow().date().isoformat(),
-        "unit": e.PriceUnit.NODE_MONTH.value,
-        "currency": "CNY",
-        "term_months": "1",
+        **NEW_ROUND_VALUES,
     }
     if last is not None:
         values |= shown(last, E.PRICE.fields)
@@ -283,7 +274,7 @@ def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version
 # -- discounts and extra costs ---------------------------------------------------------------------------
 def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
     fields = E.DISCOUNT.form_fields
-    values: dict[str, Any] = {"kind": e.DiscountKind.TERM.value}
+    values: dict[str, Any] = dict(NEW_DISCOUNT_VALUES)
     if discount_id is not None:
         with db.session() as session:
             row = _get(session, Discount, discount_id, "discount")
@@ -300,7 +291,7 @@ def save_discount(
 
 def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
     fields = E.EXTRA.form_fields
-    values: dict[str, Any] = {"kind": e.ExtraKind.EGRESS.value, "basis": e.ExtraBasis.PER_GB.value, "currency": "CNY"}
+    values: dict[str, Any] = dict(NEW_EXTRA_VALUES)
     if extra_id is not None:
         with db.session() as session:
             row = _get(session, ExtraCost, extra_id, "extra cost")
