@@ -5,6 +5,7 @@ and saves nothing."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -296,5 +297,60 @@ def test_help_reads_well(cli: Cli) -> None:
         assert shown in offer, shown
     assert "one of: gpu_hour, node_hour, gpu_month, node_month, term_total" in " ".join(offer.split())
     assert "--bare-metal / --no-bare-metal" in offer
-    assert "a percentage, e.g. 15 for 15 %" in " ".join(offer.split())
+    assert "--vat-rate PERCENT VAT in the prices: a percentage, e.g. 6 for 6 %." in " ".join(offer.split())
     assert "OFFER_ID" in cli("sla", "set", "--help").out
+
+
+def _option_help(cli: Cli, command: tuple[str, ...], option: str) -> str:
+    """An option's help as one line (Click wraps it under the option), without its metavar."""
+    after = cli(*command, "--help").out.split(f"\n  {option} ", 1)[1]
+    block = re.split(r"\n  (?=--)", after)[0]  # up to the next option
+    return re.sub(r"^(/ --no-\S+|[A-Z,]+) ", "", " ".join(block.split()))
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "shown"),
+    [
+        # an add command: what the form starts with is the default, not "(required)"
+        (
+            ("offer", "add"),
+            "--gpus-per-node",
+            "GPUs per node: a whole number, GPUs, at least 1 and at most 1024. Default: 8.",
+        ),
+        (("offer", "add"), "--billing-basis", "Billing: one of: on_demand, monthly, reserved, spot. Default: monthly."),
+        (
+            ("offer", "add"),
+            "--intra-fabric",
+            "In-node fabric: one of: nvswitch, nvlink_bridge, pcie, unknown. Default: nvswitch.",
+        ),  # the form's start, not the import's empty value (unknown)
+        (("offer", "add"), "--currency", "Currency: CNY, USD … Default: CNY."),
+        (("offer", "add"), "--term-months", "Term, months: 0 = on demand, 1 = monthly, 12 = annual. Default: 1."),
+        (("offer", "add"), "--bare-metal", "Bare metal (not virtualised): yes / no. Default: yes."),
+        (("offer", "add"), "--amount", "Price: exact, up to 6 decimal places. Required."),
+        (("offer", "add"), "--provider", "Provider: the provider's name, as on the Providers sheet. Required."),
+        (
+            ("round", "add"),
+            "--unit",
+            "Price unit: one of: gpu_hour, node_hour, gpu_month, node_month, term_total. Default: the latest round's.",
+        ),
+        # an edit command keeps the current value: no default, nothing required
+        (
+            ("offer", "edit"),
+            "--status",
+            "Status: one of: draft, requested, quoted, negotiating, accepted, rejected, expired.",
+        ),
+        (("offer", "edit"), "--bare-metal", "Bare metal (not virtualised): yes / no."),
+        (("offer", "edit"), "--gpus-per-node", "GPUs per node: a whole number, GPUs, at least 1 and at most 1024."),
+        # the label and the note, each said once
+        (("offer", "edit"), "--gpu", "GPU model: any name or alias: H100, A100-80GB …"),
+        (("offer", "edit"), "--form-factor", "Form factor: sxm, pcie or module (empty: the GPU's own)."),
+        (("sla", "set"), "--availability", "Availability %: a percentage, e.g. 99.9 for 99.9 %."),
+        (("sla", "set"), "--credits", "Credits: below%:credit%, … (e.g. 99.9:10, 99:25)."),
+        (("extra", "add"), "--amount", "Amount (empty: charged, price unknown)."),
+        (("discount", "add"), "--rate", "Rate % (empty: offered, not quantified): a percentage, e.g. 15 for 15 %."),
+    ],
+)
+def test_an_option_says_its_label_note_and_default_once(
+    cli: Cli, command: tuple[str, ...], option: str, shown: str
+) -> None:
+    assert _option_help(cli, command, option) == shown

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from quotetui.commands.common import open_db
-from quotetui.commands.form_options import form_command, overlay, refused, saved
+from quotetui.commands.form_options import form_command, overlay, refused, saved, starting
 from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field
+from quotetui.services import form_starts as starts
 
 if TYPE_CHECKING:
     from quotetui.services.forms import FormSpec
@@ -140,6 +141,7 @@ provider_app.command("add")(
         E.PROVIDER.form_fields,
         _provider_add,
         doc=f"Add a provider. {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.PROVIDER.form_fields, starts.NEW_PROVIDER_VALUES),
     )
 )
 provider_app.command("edit")(
@@ -148,7 +150,6 @@ provider_app.command("edit")(
         _provider_edit,
         doc=f"Change a provider. {KEEP} {ALL_OR_NOTHING}",
         argument=("PROVIDER_ID", "The provider's id (see `quotetui providers`)."),
-        mark_required=False,
     )
 )
 
@@ -185,6 +186,7 @@ offer_app.command("add")(
         E.NEW_OFFER.form_fields,
         _offer_add,
         doc=f"Add an offer and its first round (the provider's quote). {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.NEW_OFFER.form_fields, starts.NEW_OFFER_VALUES),
     )
 )
 offer_app.command("edit")(
@@ -193,7 +195,6 @@ offer_app.command("edit")(
         _offer_edit,
         doc=f"Change an offer (its prices are its rounds: `quotetui round`). {KEEP} {ALL_OR_NOTHING}",
         argument=("OFFER_ID", "The offer's id (see `quotetui offers`)."),
-        mark_required=False,
     )
 )
 
@@ -234,7 +235,8 @@ round_app.command("add")(
         doc="Record a new round of an offer: the provider's new price (or --mover counter for ours). It starts "
         f"from the latest round's price, dated today: give what moved. {ALL_OR_NOTHING}",
         argument=OFFER_ARG,
-        mark_required=False,
+        defaults={"mover": Mover.PROVIDER.value, "quoted_at": "today"}
+        | {f.name: "the latest round's" for f in E.PRICE.fields if f is not E.AMOUNT_HIGH},
     )
 )
 round_app.command("edit")(
@@ -243,7 +245,6 @@ round_app.command("edit")(
         _round_edit,
         doc=f"Correct a recorded round and its headline price (the shortest term). {KEEP} {ALL_OR_NOTHING}",
         argument=("ROUND_ID", "The round's id (as `quotetui round add` printed it)."),
-        mark_required=False,
     )
 )
 
@@ -287,6 +288,7 @@ discount_app.command("add")(
         E.DISCOUNT.form_fields,
         _discount_add,
         doc=f"Add a discount to an offer. {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.DISCOUNT.form_fields, starts.NEW_DISCOUNT_VALUES),
         argument=OFFER_ARG,
     )
 )
@@ -295,6 +297,7 @@ extra_app.command("add")(
         E.EXTRA.form_fields,
         _extra_add,
         doc=f"Add an extra cost to an offer. {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.EXTRA.form_fields, starts.NEW_EXTRA_VALUES),
         argument=OFFER_ARG,
     )
 )
@@ -304,7 +307,6 @@ sla_app.command("set")(
         _sla_set,
         doc=f"Set an offer's SLA terms. {KEEP} {ALL_OR_NOTHING}",
         argument=OFFER_ARG,
-        mark_required=False,
     )
 )
 

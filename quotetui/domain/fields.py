@@ -99,15 +99,21 @@ class Field:
         message names the field."""
         return self.label.split(" (")[0]
 
-    def note(self) -> str:
-        """One line about the field for a template header or a placeholder (in words, not type names)."""
+    def note(self, *, default: bool = True) -> str:
+        """One line about the field for a template header or a placeholder (in words, not type names), with
+        what an empty choice or an empty yes/no means (``default``: an edit form keeps the current value)."""
         if self.help:
-            return self.help
-        if self.choices is not None:
-            return "one of: " + ", ".join(m.value for m in self.choices)
-        words = {"int": "a whole number", "date": "YYYY-MM-DD", "list": "comma separated", "currency": "CNY, USD …"}
-        parts = [words.get(self.kind, ""), self.unit, self.bounds()]
-        return ", ".join(p for p in parts if p)
+            text = self.help
+        elif self.choices is not None:
+            text = "one of: " + ", ".join(m.value for m in self.choices)
+        else:
+            words = {"int": "a whole number", "date": "YYYY-MM-DD", "list": "comma separated", "currency": "CNY, USD …"}
+            parts = [words.get(self.kind, ""), self.unit, self.bounds()]
+            text = ", ".join(p for p in parts if p)
+        if default and self.kind in ("choice", "bool") and self.default not in (None, False):
+            said = shown_value(self, self.default)
+            text = "; ".join(part for part in (text, f"default {'yes' if said is True else said}") if part)
+        return text
 
 
 def _show(field: Field, value: Decimal) -> str:
