@@ -5,6 +5,7 @@ and saves nothing."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -64,10 +65,11 @@ def test_the_whole_job_from_an_empty_database(cli: Cli, db_path: Path) -> None:
         "--amount", "80,000", "--json",
     )  # fmt: skip
     assert (offer["id"], offer["gpu"], offer["amount"], offer["unit"]) == (1, "H100 SXM5", "80000", "node_month")
-    assert (offer["gpus_per_node"], offer["billing_basis"], offer["currency"]) == ("8", "monthly", "CNY")
+    assert (offer["gpus_per_node"], offer["billing_basis"], offer["currency"]) == (8, "monthly", "CNY")
+    assert (offer["term_months"], offer["amount_high"], offer["valid_until"]) == (1, None, None)  # typed, as listed
     second = _ok(cli, db_path, "round", "add", "1", "--amount", "75000", "--json")
     assert (second["offer_id"], second["mover"], second["amount"]) == (1, "provider", "75000")
-    assert second["unit"] == "node_month" and second["term_months"] == "1"  # the last round's, kept
+    assert second["unit"] == "node_month" and second["term_months"] == 1  # the last round's, kept
     counter = _ok(cli, db_path, "round", "add", "1", "--mover", "counter", "--amount", "70000")
     assert counter.startswith("Added round #3 to offer #1: mover counter")
     assert "amount 70,000.00, currency CNY" in counter
@@ -99,9 +101,11 @@ def test_edit_changes_only_the_options_given(cli: Cli, market: Path) -> None:
     _ok(cli, market, "provider", "edit", "1", "--parent", "Acme Group", "--regions", "Beijing, 上海")
     renamed = _ok(cli, market, "provider", "edit", "1", "--website", "https://acme.example", "--json")
     assert renamed == {
-        "id": 1, "name": "Acme", "kind": "lessor", "parent": "Acme Group", "regions": "Beijing, 上海",
-        "certifications": "", "website": "https://acme.example", "contacts": "", "notes": "",
+        "id": 1, "name": "Acme", "kind": "lessor", "parent": "Acme Group", "regions": ["Beijing", "上海"],
+        "certifications": [], "website": "https://acme.example", "contacts": None, "notes": None,
     }  # fmt: skip
+    [listed] = _ok(cli, market, "providers", "--json")
+    assert {k: v for k, v in renamed.items() if k in listed} == {k: v for k, v in listed.items() if k in renamed}
     form = _offer_form(market)
     _ok(cli, market, "offer", "edit", "1", "--status", "rejected")
     after = _offer_form(market)
@@ -115,13 +119,34 @@ def test_edit_changes_only_the_options_given(cli: Cli, market: Path) -> None:
     assert (parent, website) == (None, "https://acme.example")
 
 
+def test_a_percentage_keeps_the_places_its_fraction_is_stored_with(cli: Cli, market: Path) -> None:
+    precise = _ok(cli, market, "discount", "add", "1", "--kind", "volume", "--rate", "12.3456")
+    assert "rate 12.3456 %" in precise
+    assert sql(market, "SELECT rate FROM discount") == [(123456,)]  # 0.123456: six places, exactly
+
+
+def test_an_edit_that_changes_nothing_says_so(cli: Cli, market: Path) -> None:
+    before = sql(market, "SELECT version FROM provider")
+    assert _ok(cli, market, "provider", "edit", "1").startswith("Nothing changed: provider #1: name 'Acme'")
+    assert _ok(cli, market, "provider", "edit", "1", "--kind", "lessor").startswith("Nothing changed: provider #1")
+    assert sql(market, "SELECT version FROM provider") == before
+    assert _ok(cli, market, "offer", "edit", "1", "--status", "rejected").startswith("Updated offer #1")
+    assert _ok(cli, market, "offer", "edit", "1", "--status", "rejected").startswith("Nothing changed: offer #1")
+    assert _ok(cli, market, "round", "edit", "1", "--amount", "80,000.00").startswith("Nothing changed: round #1")
+    assert _ok(cli, market, "sla", "set", "1").startswith("Set SLA of offer #1")  # it had none: now it has one
+    assert _ok(cli, market, "sla", "set", "1", "--pue", "1.2").startswith("Set SLA of offer #1")
+    assert _ok(cli, market, "sla", "set", "1", "--pue", "1.20").startswith("Nothing changed: SLA of offer #1")
+
+
 def test_round_edit_and_sla_set_keep_what_is_not_given(cli: Cli, market: Path) -> None:
     fixed = _ok(cli, market, "round", "edit", "1", "--amount", "78000", "--round-note", "typo fixed", "--json")
     assert (fixed["id"], fixed["amount"], fixed["unit"], fixed["mover"]) == (1, "78000", "node_month", "provider")
     assert _counts(market)["quote_revision"] == 1
     _ok(cli, market, "sla", "set", "1", "--availability", "99.5", "--credits", "99.5:10")
     sla = _ok(cli, market, "sla", "set", "1", "--preemption", "low", "--json")
-    assert (sla["offer_id"], sla["availability"], sla["credits"], sla["preemption"]) == (1, "99.5", "99.5:10", "low")
+    assert (sla["offer_id"], sla["availability"], sla["credits"], sla["preemption"]) == (1, "0.995", "99.5:10", "low")
+    [offer] = _ok(cli, market, "offers", "--json")
+    assert offer["availability"] == sla["availability"]  # a ratio as the listing writes it: a fraction
     assert _counts(market)["sla_term"] == 1
 
 
@@ -131,7 +156,7 @@ def test_round_edit_and_sla_set_keep_what_is_not_given(cli: Cli, market: Path) -
         (("--amount", "-5"), "--amount: must not be negative"),
         (("--amount", "0"), "--amount: must be more than zero"),
         (("--amount", "1e400"), "--amount: '1e400' is out of range"),
-        (("--provider", "Nobody"), "--provider: choose one of the providers (add a new one first)"),
+        (("--provider", "Nobody"), "--provider: no provider named 'Nobody' (`quotetui providers` lists them;"),
         (("--name", ""), "--name: required"),
         (("--name", "x" * 10_000), "--name: the name has 10,000 characters (at most 200)"),
         (("--name", "Evil\x1b]52;c;aGk=\x07Box"), "--name: the name contains a control character (ESCAPE"),
@@ -147,6 +172,18 @@ def test_a_bad_offer_value_names_its_option_and_saves_nothing(
     line = _refused(cli, market, "offer", "add", *(part for pair in good.items() for part in pair))
     assert line.startswith(f"quotetui: {message}"), line
     assert "\x1b" not in line and "\x07" not in line  # the terminal is never driven by what was typed
+
+
+def test_a_provider_is_named_as_everywhere_else(cli: Cli, market: Path) -> None:
+    """The name key of every other look-up (an import, a duplicate check): case, width and spaces aside."""
+    for n, typed in enumerate(("acme", "ＡＣＭＥ", "  ACME ")):
+        added = _ok(cli, market, "offer", "add", "--provider", typed, "--name", f"box {n}", "--gpu", "H100",
+                    "--amount", "1000", "--json")  # fmt: skip
+        assert added["provider"] == "Acme"  # as recorded, not as typed
+    assert "provider 'Acme'" in _ok(cli, market, "offer", "edit", "1", "--provider", "acme")
+    line = _refused(cli, market, "offer", "edit", "1", "--provider", "Acme Two")
+    assert "--provider: no provider named 'Acme Two' (`quotetui providers` lists them;" in line
+    assert "choose" not in line
 
 
 def test_every_bad_option_is_named_at_once(cli: Cli, market: Path) -> None:
@@ -180,7 +217,11 @@ def test_names_are_data(cli: Cli, db_path: Path) -> None:
         (("round", "add", "1", "--mover", "them"), "--mover: 'them' is not one of: list, provider"),
         (("round", "add", "1", "--unit", "term_total", "--term-months", "0"), "--term-months: a price for the"),
         (("round", "edit", "1", "--amount", "1e400"), "--amount: '1e400' is out of range"),
-        (("discount", "add", "1", "--rate", "100"), "--rate: a discount below 100 %"),
+        (("discount", "add", "1", "--rate", "100"), "--rate: a discount below 100 % (100 % off would make the"),
+        (("discount", "add", "1", "--rate", "12.34567"), "--rate: 12.34567 % has more than 4 decimal places;"),
+        (("sla", "set", "1", "--availability", "99.99999%"), "--availability: 99.99999 % has more than 4 decimal"),
+        (("round", "add", "1", "--amount", "0.0000001"), "--amount: 0.0000001 has more than 6 decimal places"),
+        (("round", "add", "1", "--amount", "1e-7"), "--amount: 0.0000001 has more than 6 decimal places"),
         (("discount", "add", "1", "--min-gpus", "-8"), "--min-gpus: must not be negative"),
         (("extra", "add", "1", "--amount", "-5"), "--amount: must not be negative"),
         (("extra", "add", "1", "--currency", ""), "--currency: required"),
@@ -256,5 +297,60 @@ def test_help_reads_well(cli: Cli) -> None:
         assert shown in offer, shown
     assert "one of: gpu_hour, node_hour, gpu_month, node_month, term_total" in " ".join(offer.split())
     assert "--bare-metal / --no-bare-metal" in offer
-    assert "a percentage, e.g. 15 for 15 %" in " ".join(offer.split())
+    assert "--vat-rate PERCENT VAT in the prices: a percentage, e.g. 6 for 6 %." in " ".join(offer.split())
     assert "OFFER_ID" in cli("sla", "set", "--help").out
+
+
+def _option_help(cli: Cli, command: tuple[str, ...], option: str) -> str:
+    """An option's help as one line (Click wraps it under the option), without its metavar."""
+    after = cli(*command, "--help").out.split(f"\n  {option} ", 1)[1]
+    block = re.split(r"\n  (?=--)", after)[0]  # up to the next option
+    return re.sub(r"^(/ --no-\S+|[A-Z,]+) ", "", " ".join(block.split()))
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "shown"),
+    [
+        # an add command: what the form starts with is the default, not "(required)"
+        (
+            ("offer", "add"),
+            "--gpus-per-node",
+            "GPUs per node: a whole number, GPUs, at least 1 and at most 1024. Default: 8.",
+        ),
+        (("offer", "add"), "--billing-basis", "Billing: one of: on_demand, monthly, reserved, spot. Default: monthly."),
+        (
+            ("offer", "add"),
+            "--intra-fabric",
+            "In-node fabric: one of: nvswitch, nvlink_bridge, pcie, unknown. Default: nvswitch.",
+        ),  # the form's start, not the import's empty value (unknown)
+        (("offer", "add"), "--currency", "Currency: CNY, USD … Default: CNY."),
+        (("offer", "add"), "--term-months", "Term, months: 0 = on demand, 1 = monthly, 12 = annual. Default: 1."),
+        (("offer", "add"), "--bare-metal", "Bare metal (not virtualised): yes / no. Default: yes."),
+        (("offer", "add"), "--amount", "Price: exact, up to 6 decimal places. Required."),
+        (("offer", "add"), "--provider", "Provider: the provider's name, as on the Providers sheet. Required."),
+        (
+            ("round", "add"),
+            "--unit",
+            "Price unit: one of: gpu_hour, node_hour, gpu_month, node_month, term_total. Default: the latest round's.",
+        ),
+        # an edit command keeps the current value: no default, nothing required
+        (
+            ("offer", "edit"),
+            "--status",
+            "Status: one of: draft, requested, quoted, negotiating, accepted, rejected, expired.",
+        ),
+        (("offer", "edit"), "--bare-metal", "Bare metal (not virtualised): yes / no."),
+        (("offer", "edit"), "--gpus-per-node", "GPUs per node: a whole number, GPUs, at least 1 and at most 1024."),
+        # the label and the note, each said once
+        (("offer", "edit"), "--gpu", "GPU model: any name or alias: H100, A100-80GB …"),
+        (("offer", "edit"), "--form-factor", "Form factor: sxm, pcie or module (empty: the GPU's own)."),
+        (("sla", "set"), "--availability", "Availability %: a percentage, e.g. 99.9 for 99.9 %."),
+        (("sla", "set"), "--credits", "Credits: below%:credit%, … (e.g. 99.9:10, 99:25)."),
+        (("extra", "add"), "--amount", "Amount (empty: charged, price unknown)."),
+        (("discount", "add"), "--rate", "Rate % (empty: offered, not quantified): a percentage, e.g. 15 for 15 %."),
+    ],
+)
+def test_an_option_says_its_label_note_and_default_once(
+    cli: Cli, command: tuple[str, ...], option: str, shown: str
+) -> None:
+    assert _option_help(cli, command, option) == shown

@@ -59,9 +59,12 @@ def test_arguments_and_values_are_named_in_words(cli: Cli) -> None:
 
 
 def test_an_option_help_does_not_repeat_its_label(cli: Cli) -> None:
-    out = cli("round", "add", "--help").out
+    out = cli("round", "edit", "--help").out  # an edit: no default follows
     [line] = [line for line in out.splitlines() if "--quoted-at" in line]
     assert line.split("WHEN", 1)[1].strip() == "When (YYYY-MM-DD or date-time with offset)."
+    gpu = " ".join(cli("offer", "edit", "--help").out.split())
+    assert "GPU model: any name or alias: H100" in gpu and "alias): any name or alias" not in gpu
+    assert "Term, months: 0 = on demand" in " ".join(cli("round", "edit", "--help").out.split())
 
 
 # -- pipes --------------------------------------------------------------------------------------------------

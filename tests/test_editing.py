@@ -44,6 +44,16 @@ def test_a_new_offer_gets_its_first_round(demo_db: Database) -> None:
         assert (price.amount, price.amount_high, price.unit) == (Decimal(95000), Decimal(99000), PriceUnit.NODE_MONTH)
 
 
+def test_an_offer_names_its_provider_by_the_name_key_of_every_other_look_up(demo_db: Database) -> None:
+    editing.save_provider(demo_db, {"name": "Lambda Labs", "kind": "gpu_cloud"})
+    raw = editing.offer_form(demo_db).values | {"name": "x", "gpu": "h100", "amount": "10"}
+    offer_id = editing.save_offer(demo_db, raw | {"provider": "ｌａｍｂｄａ  LABS"})  # width, case, spaces
+    assert editing.offer_form(demo_db, offer_id).values["provider"] == "Lambda Labs"
+    with pytest.raises(FieldErrors) as excinfo:
+        editing.save_offer(demo_db, raw | {"name": "y", "provider": " Lambda  Lab "})
+    assert excinfo.value.errors == {"provider": "no provider named 'Lambda Lab'"}  # what was typed, tidied
+
+
 def test_a_range_must_be_ordered_and_a_term_total_needs_a_term(demo_db: Database) -> None:
     raw = editing.offer_form(demo_db).values | {
         "provider": "一万网络",

@@ -9,16 +9,19 @@ version that was read, so a row changed meanwhile is refused as in the TUI and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 from quotetui.commands.common import open_db
-from quotetui.commands.form_options import form_command, overlay, refused, saved
+from quotetui.commands.form_options import form_command, overlay, refused, saved, starting
 from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
+from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field
+from quotetui.services import form_starts as starts
 
 if TYPE_CHECKING:
     from quotetui.services.forms import FormSpec
@@ -40,6 +43,23 @@ PROVIDER_SUMMARY = ("name", "kind")
 OFFER_SUMMARY = ("provider", "name", "gpus_per_node", "gpu", "status")
 PRICE_SUMMARY = ("amount", "amount_high", "currency", "unit", "term_months", "prepay")
 ROUND_SUMMARY = ("mover", "quoted_at", *PRICE_SUMMARY)
+
+
+PROVIDER_HINT = " (`quotetui providers` lists them; `quotetui provider add` adds one)"
+
+
+@contextmanager
+def _where_providers_are() -> Iterator[None]:
+    """A provider name that names none says where the names are, and how to add one (the TUI's form
+    offers them to pick from)."""
+    from quotetui.services.editing import NO_PROVIDER
+
+    try:
+        yield
+    except FieldErrors as exc:
+        if exc.errors.get("provider", "").startswith(NO_PROVIDER):
+            raise FieldErrors(exc.errors | {"provider": exc.errors["provider"] + PROVIDER_HINT}) from None
+        raise
 
 
 def _db(ctx: typer.Context) -> Any:
@@ -81,10 +101,20 @@ def _change(
     """A recorded row: its current values with the options given over them, saved with the version read (a
     row changed meanwhile is refused); then what it holds now."""
     spec = form()
-    with refused(spec.fields):
+    with refused(spec.fields), _where_providers_are():
         save(overlay(spec.values, given), spec.version)
     after = form()
+    if _same(spec, after):  # every value as it was: say so, rather than "Updated"
+        verb = "Nothing changed:"
     saved(verb, what, row_id, after.fields, after.values, summary, as_json, key=key)
+
+
+def _same(before: FormSpec, after: FormSpec) -> bool:
+    """Whether a recorded row's form shows the same values after the save as before it (an SLA set on an
+    offer that had none is a change, though its fields may all be empty)."""
+    return before.version is not None and all(
+        before.values.get(f.name, "") == after.values.get(f.name, "") for f in after.fields
+    )
 
 
 # -- providers ---------------------------------------------------------------------------------------------
@@ -111,6 +141,7 @@ provider_app.command("add")(
         E.PROVIDER.form_fields,
         _provider_add,
         doc=f"Add a provider. {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.PROVIDER.form_fields, starts.NEW_PROVIDER_VALUES),
     )
 )
 provider_app.command("edit")(
@@ -119,7 +150,6 @@ provider_app.command("edit")(
         _provider_edit,
         doc=f"Change a provider. {KEEP} {ALL_OR_NOTHING}",
         argument=("PROVIDER_ID", "The provider's id (see `quotetui providers`)."),
-        mark_required=False,
     )
 )
 
@@ -130,7 +160,7 @@ def _offer_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json
     from quotetui.services.offer_detail import load_offer_detail
 
     db = _db(ctx)
-    with refused(E.NEW_OFFER.form_fields):
+    with refused(E.NEW_OFFER.form_fields), _where_providers_are():
         row_id = editing.save_offer(db, overlay(editing.offer_form(db).values, given))
     after = editing.offer_form(db, row_id)
     first = load_offer_detail(db, row_id).rounds[0].revision.id
@@ -156,6 +186,7 @@ offer_app.command("add")(
         E.NEW_OFFER.form_fields,
         _offer_add,
         doc=f"Add an offer and its first round (the provider's quote). {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.NEW_OFFER.form_fields, starts.NEW_OFFER_VALUES),
     )
 )
 offer_app.command("edit")(
@@ -164,7 +195,6 @@ offer_app.command("edit")(
         _offer_edit,
         doc=f"Change an offer (its prices are its rounds: `quotetui round`). {KEEP} {ALL_OR_NOTHING}",
         argument=("OFFER_ID", "The offer's id (see `quotetui offers`)."),
-        mark_required=False,
     )
 )
 
@@ -205,7 +235,8 @@ round_app.command("add")(
         doc="Record a new round of an offer: the provider's new price (or --mover counter for ours). It starts "
         f"from the latest round's price, dated today: give what moved. {ALL_OR_NOTHING}",
         argument=OFFER_ARG,
-        mark_required=False,
+        defaults={"mover": Mover.PROVIDER.value, "quoted_at": "today"}
+        | {f.name: "the latest round's" for f in E.PRICE.fields if f is not E.AMOUNT_HIGH},
     )
 )
 round_app.command("edit")(
@@ -214,7 +245,6 @@ round_app.command("edit")(
         _round_edit,
         doc=f"Correct a recorded round and its headline price (the shortest term). {KEEP} {ALL_OR_NOTHING}",
         argument=("ROUND_ID", "The round's id (as `quotetui round add` printed it)."),
-        mark_required=False,
     )
 )
 
@@ -258,6 +288,7 @@ discount_app.command("add")(
         E.DISCOUNT.form_fields,
         _discount_add,
         doc=f"Add a discount to an offer. {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.DISCOUNT.form_fields, starts.NEW_DISCOUNT_VALUES),
         argument=OFFER_ARG,
     )
 )
@@ -266,6 +297,7 @@ extra_app.command("add")(
         E.EXTRA.form_fields,
         _extra_add,
         doc=f"Add an extra cost to an offer. {START} {ALL_OR_NOTHING}",
+        defaults=starting(E.EXTRA.form_fields, starts.NEW_EXTRA_VALUES),
         argument=OFFER_ARG,
     )
 )
@@ -275,7 +307,6 @@ sla_app.command("set")(
         _sla_set,
         doc=f"Set an offer's SLA terms. {KEEP} {ALL_OR_NOTHING}",
         argument=OFFER_ARG,
-        mark_required=False,
     )
 )
 

@@ -20,14 +20,12 @@ import typer
 from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_json
 from quotetui.commands.output import say
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.fields import Field
-from quotetui.domain.money import Money
-from quotetui.services.forms import choices_of
+from quotetui.domain.fields import Field, is_empty, parse_value, shown_value
+from quotetui.domain.money import Money, plain
+from quotetui.services.forms import choices_of, hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
 """What a form command does with the context, its id argument, the options given and ``--json``."""
-
-PERCENT_HINT = "a percentage, e.g. 15 for 15 %"  # what the TUI's form says of a ratio field
 
 
 def option_name(f: Field) -> str:
@@ -39,25 +37,53 @@ def flags_of(fields: tuple[Field, ...]) -> dict[str, str]:
     return {f.name: option_name(f) for f in fields}
 
 
-def option_help(f: Field, *, mark_required: bool) -> str:
-    """The field's label and hint (the form's placeholder), its choices, and whether it must be given."""
-    hint = PERCENT_HINT if f.kind == "ratio" else (f.help if f.kind == "bool" else f.note())
-    label = f.label.casefold()
-    if all(word in label for word in re.findall(r"[\w-]+", hint.casefold())):  # the label says it already:
-        hint = ""  # "Valid until (YYYY-MM-DD)"; "When (YYYY-MM-DD or date-time with offset)"
+def _says(text: str, words_of: str) -> bool:
+    """Whether ``text`` has every word of ``words_of`` in it."""
+    return all(word in text.casefold() for word in re.findall(r"[\w%-]+", words_of.casefold()))
+
+
+def option_help(f: Field, default: str | None = None, *, adding: bool = False) -> str:
+    """The field's label and what the form says under it, each said once, its choices, and for an ``add``
+    command (``adding``) what an option not given takes (``default``), or that it must be given."""
+    note = hint(f, default=False)  # an edit keeps the current value: the field's empty value is no default
+    label = f.label
+    aside = label[len(f.title) :].strip().removeprefix("(").removesuffix(")")  # "GPU model (any name or alias)"
+    if _says(label, note):  # the label says it already: "Valid until (YYYY-MM-DD)"
+        note = ""
+    elif aside and _says(note, aside):  # the note says the aside too: "any name or alias: H100, A100-80GB …"
+        label = f.title
     choices = [value for _, value in choices_of(f)]
-    if choices and not all(value in hint for value in choices):
-        hint = "; ".join(part for part in (hint, "one of: " + ", ".join(choices)) if part)
-    text = f"{f.label}: {hint}" if hint else f.label
-    text += " (required)" if mark_required and f.required else ""
-    return text if text.endswith(("…", ".")) else text + "."
+    if choices and not all(value in note for value in choices):
+        note = "; ".join(part for part in (note, "one of: " + ", ".join(choices)) if part)
+    text = f"{label}: {note}" if note else label
+    if not text.endswith(("…", ".")):
+        text += "."
+    if adding and default is not None:
+        text += f" Default: {default}."
+    elif adding and f.required:
+        text += " Required."
+    return text
 
 
-def _option(f: Field, *, mark_required: bool) -> Any:
+def starting(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dict[str, str]:
+    """What a new row's form starts with (``services/form_starts.py``), or else what its field takes when
+    it is empty (a choice's or a yes/no's declared default), as a command's help says it."""
+    said: dict[str, str] = {}
+    for f in fields:
+        value = values.get(f.name, f.default if f.kind in ("choice", "bool") else None)
+        if value is None or value is False or value == "":
+            continue
+        text = shown_value(f, value, percent=True)
+        said[f.name] = "yes" if text is True else str(text)
+    return said
+
+
+def _option(f: Field, defaults: Mapping[str, str] | None) -> Any:
     name = option_name(f)
+    text = option_help(f, (defaults or {}).get(f.name), adding=defaults is not None)
     if f.kind == "bool":
-        return typer.Option(f"{name}/--no-{name[2:]}", help=option_help(f, mark_required=False))
-    return typer.Option(name, metavar=METAVARS.get(f.kind, "TEXT"), help=option_help(f, mark_required=mark_required))
+        return typer.Option(f"{name}/--no-{name[2:]}", help=text)
+    return typer.Option(name, metavar=METAVARS.get(f.kind, "TEXT"), help=text)
 
 
 def form_command(
@@ -66,10 +92,14 @@ def form_command(
     *,
     doc: str,
     argument: tuple[str, str] | None = None,
-    mark_required: bool = True,
+    defaults: Mapping[str, str] | None = None,
 ) -> Callable[..., None]:
     """A Typer command taking ``argument`` (an id: its metavar and help), one option per field and ``--json``;
-    ``run`` gets the options given (raw text, or a bool for a yes/no field), and not the others."""
+    ``run`` gets the options given (raw text, or a bool for a yes/no field), and not the others.
+
+    ``defaults``: an ``add`` command's, what an option not given takes (:func:`starting`): its help says so,
+    and a required field without one says it is required; None: an ``edit`` command (each option not given
+    keeps the row's value: neither is said)."""
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
     if argument is not None:
         metavar, help_text = argument
@@ -85,7 +115,7 @@ def form_command(
                 f.name,
                 inspect.Parameter.KEYWORD_ONLY,
                 default=None,
-                annotation=Annotated[kind | None, _option(f, mark_required=mark_required)],
+                annotation=Annotated[kind | None, _option(f, defaults)],
             )
         )
     params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=JsonFlag))
@@ -126,6 +156,25 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
     return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
 
 
+def json_value(f: Field, shown: Any) -> Any:
+    """A form's value (its text, or a bool) as the listing commands write it in JSON: a whole number as a
+    number, an amount or a ratio as its exact decimal text (a ratio as a fraction: 0.999), a list as a
+    list, a choice as its value, nothing as null (an empty list as [])."""
+    if isinstance(shown, bool):
+        return shown
+    if is_empty(shown):
+        return [] if f.kind == "list" else None
+    try:
+        typed = parse_value(f, shown, percent_input=True)
+    except QuotetuiError:  # not a value this field takes (it cannot be: it was read back): as it is
+        return shown
+    if isinstance(typed, Decimal):
+        return plain(typed)
+    if isinstance(typed, int | list):
+        return typed
+    return str(getattr(typed, "value", shown))  # a choice's value; text, a date as the form shows it
+
+
 def saved(
     verb: str,
     what: str,
@@ -140,9 +189,9 @@ def saved(
     key: str = "id",
 ) -> None:
     """What was saved: ``Added provider #3: name 'Acme', kind lessor``, or with ``--json`` an object with the
-    id (under ``key``) and every field as the form shows it now (the text its option takes: rates in %)."""
+    id (under ``key``) and every field typed as the listing commands type it (:func:`json_value`)."""
     if as_json:
-        print_json({key: row_id, **(extra or {}), **{f.name: values.get(f.name, "") for f in fields}})
+        print_json({key: row_id, **(extra or {}), **{f.name: json_value(f, values.get(f.name)) for f in fields}})
         return
     by_name = {f.name: f for f in fields}
     parts = [

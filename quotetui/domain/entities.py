@@ -163,7 +163,6 @@ OFFER = Entity(
             choices=e.OfferStatus,
             default=e.OfferStatus.QUOTED,
             aliases=("状态",),
-            help="default quoted",
         ),
         Field("valid_until", "Valid until (YYYY-MM-DD)", "date", aliases=("有效期", "报价有效期"), help="YYYY-MM-DD"),
         Field(
@@ -203,7 +202,7 @@ OFFER = Entity(
             "bool",
             default=True,
             aliases=("裸金属", "物理机"),
-            help="yes / no (default yes)",
+            help="yes / no",
         ),
         Field(
             "prorata_days",
@@ -367,7 +366,7 @@ NEW_OFFER = Entity("new_offer", "Offers", (*OFFER.fields, *PRICE.fields), rules=
 def discount_rules(values: Mapping[str, Any]) -> dict[str, str]:
     rate = values.get("rate")
     if rate is not None and rate >= 1:
-        return {"rate": "a discount below 100 % (a rate of 1 would make the price free)"}
+        return {"rate": "a discount below 100 % (100 % off would make the price free)"}
     return {}
 
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from quotetui.domain.currency import currency_code
 from quotetui.domain.enums import Choice
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
-from quotetui.domain.money import MONEY_PLACES, RATE_PLACES, check_places, plain, within_money_limit
+from quotetui.domain.money import MONEY_PLACES, PERCENT_PLACES, RATE_PLACES, check_places, plain, within_money_limit
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import as_utc, parse_timestamp
@@ -99,15 +99,21 @@ class Field:
         message names the field."""
         return self.label.split(" (")[0]
 
-    def note(self) -> str:
-        """One line about the field for a template header or a placeholder (in words, not type names)."""
+    def note(self, *, default: bool = True) -> str:
+        """One line about the field for a template header or a placeholder (in words, not type names), with
+        what an empty choice or an empty yes/no means (``default``: an edit form keeps the current value)."""
         if self.help:
-            return self.help
-        if self.choices is not None:
-            return "one of: " + ", ".join(m.value for m in self.choices)
-        words = {"int": "a whole number", "date": "YYYY-MM-DD", "list": "comma separated", "currency": "CNY, USD …"}
-        parts = [words.get(self.kind, ""), self.unit, self.bounds()]
-        return ", ".join(p for p in parts if p)
+            text = self.help
+        elif self.choices is not None:
+            text = "one of: " + ", ".join(m.value for m in self.choices)
+        else:
+            words = {"int": "a whole number", "date": "YYYY-MM-DD", "list": "comma separated", "currency": "CNY, USD …"}
+            parts = [words.get(self.kind, ""), self.unit, self.bounds()]
+            text = ", ".join(p for p in parts if p)
+        if default and self.kind in ("choice", "bool") and self.default not in (None, False):
+            said = shown_value(self, self.default)
+            text = "; ".join(part for part in (text, f"default {'yes' if said is True else said}") if part)
+        return text
 
 
 def _show(field: Field, value: Decimal) -> str:
@@ -201,12 +207,11 @@ def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
     if isinstance(raw, str) and field.kind == "ratio":
         value, typed_percent = parse_percent_text(raw, what="value")
         was_percent = typed_percent or percent_input
-        if was_percent:
-            value = value / 100
     else:
         value = parse_number(raw, what="value")
-        if field.kind == "ratio" and percent_input:
-            value = value / 100
+    if field.kind == "ratio" and was_percent:  # its places are counted as typed: 12.34567 %, not 0.1234567
+        check_places(value, PERCENT_PLACES, what="value", unit=" %")
+        value = value / 100
     top = field.maximum
     if field.kind == "ratio" and not was_percent and top is not None and top <= 1 and 1 < value <= 100:
         shown = plain(value.normalize())  # a bare 8 where a share is asked: 800 % is never what was meant

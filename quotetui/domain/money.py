@@ -15,6 +15,9 @@ from quotetui.domain.errors import BadInput, PrecisionError
 MONEY_PLACES = 6
 """Decimal places every stored money amount keeps exactly."""
 
+PERCENT_PLACES = MONEY_PLACES - 2
+"""Decimal places of a ratio typed as a percentage (ratios are stored as fractions to 6 places)."""
+
 RATE_PLACES = 10
 """Decimal places kept for FX rates."""
 
@@ -45,10 +48,13 @@ def decimal_places(value: Decimal) -> int:
     return max(-exponent, 0)
 
 
-def check_places(value: Decimal, places: int, *, what: str = "amount") -> Decimal:
-    """Return ``value`` if it has at most ``places`` decimal places (ignoring trailing zeros)."""
+def check_places(value: Decimal, places: int, *, what: str = "amount", unit: str = "") -> Decimal:
+    """Return ``value`` if it has at most ``places`` decimal places (ignoring trailing zeros); the message
+    shows it with ``unit`` (`` %``: a percentage, as it was typed)."""
     if decimal_places(value) > places:
-        raise PrecisionError(f"{what} {value} has more than {places} decimal places; it would not be stored exactly")
+        raise PrecisionError(  # plain: 0.0000001 as typed, not 1E-7
+            f"{what} {plain(value)}{unit} has more than {places} decimal places; it would not be stored exactly"
+        )
     return value
 
 

@@ -17,8 +17,15 @@ from quotetui.domain import enums as e
 from quotetui.domain.economics.rounds import rounds_in_order
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import Entity
-from quotetui.domain.text import name_key
+from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import utcnow
+from quotetui.services.form_starts import (
+    NEW_DISCOUNT_VALUES,
+    NEW_EXTRA_VALUES,
+    NEW_OFFER_VALUES,
+    NEW_PROVIDER_VALUES,
+    NEW_ROUND_VALUES,
+)
 from quotetui.services.forms import FormSpec, parse, shown
 from quotetui.services.settings import load_assumptions, local_today
 from quotetui.store.catalog import load_catalog
@@ -62,7 +69,7 @@ def _parse_all(spec: FormSpec, raw: dict[str, Any]) -> tuple[dict[str, Any], dic
 # -- providers -------------------------------------------------------------------------------------------
 def provider_form(db: Database, provider_id: int | None = None) -> FormSpec:
     fields = E.PROVIDER.form_fields
-    values: dict[str, Any] = {"kind": e.ProviderKind.LESSOR.value}
+    values: dict[str, Any] = dict(NEW_PROVIDER_VALUES)
     if provider_id is not None:
         with db.session() as session:
             row = _get(session, Provider, provider_id, "provider")
@@ -95,19 +102,8 @@ def _offer_spec(session: Session, new: bool, title: str = "", values: dict[str, 
     return FormSpec(title, entity.form_fields, values or {}, {"provider": providers}, entity)
 
 
-NEW_OFFER_VALUES = {
-    "gpus_per_node": "8",
-    "form_factor": e.FormFactor.SXM.value,
-    "billing_basis": e.BillingBasis.MONTHLY.value,
-    "status": e.OfferStatus.QUOTED.value,
-    "intra_fabric": e.IntraFabric.NVSWITCH.value,
-    "inter_fabric": e.InterFabric.UNKNOWN.value,
-    "bare_metal": True,
-    "unit": e.PriceUnit.NODE_MONTH.value,
-    "currency": "CNY",
-    "term_months": "1",
-}
-"""What a new offer's form starts with: a monthly 8-GPU SXM node, as most quotes are."""
+NO_PROVIDER = "no provider named"
+"""How a refused provider name starts (the CLI adds where the providers are listed and how to add one)."""
 
 
 def offer_form(db: Database, offer_id: int | None = None) -> FormSpec:
@@ -126,7 +122,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
     with db.session() as session:
         spec = _offer_spec(session, offer_id is None)
         catalog, ids = load_catalog(session)
-        providers = {p.name: p.id for p in session.exec(select(Provider))}
+        providers = {name_key(p.name): (p.id, p.name) for p in session.exec(select(Provider))}
     values, errors = _parse_all(spec, raw)
     gpu_id = provider_id = None
     if "gpu" not in errors:  # the GPU and the provider are checked too, so every problem shows at once
@@ -134,12 +130,14 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
             gpu_id = ids[catalog.lookup(str(raw.get("gpu"))).key]
         except QuotetuiError as exc:
             errors["gpu"] = str(exc)
-    if "provider" not in errors:
-        provider_id = providers.get(str(raw.get("provider")).strip())
+    if "provider" not in errors:  # named as everywhere: 'lambda labs' and 'ＬＡＭＢＤＡ Labs' are 'Lambda Labs'
+        typed = str(raw.get("provider"))
+        provider_id, provider_name = providers.get(name_key(typed), (None, None))
         if provider_id is None:
-            errors["provider"] = "choose one of the providers (add a new one first)"
+            errors["provider"] = f"{NO_PROVIDER} {clean_name(typed)!r}"
     if errors:
         raise FieldErrors(errors)
+    values["provider"] = provider_name  # as recorded, not as typed
     spec_gpu = catalog.get(next(k for k, v in ids.items() if v == gpu_id))
     values |= {"provider_id": provider_id, "gpu_model_id": gpu_id}
     E.offer_form_factor(values, spec_gpu.form_factor)
@@ -195,9 +193,7 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     values: dict[str, Any] = {
         "mover": mover.value,
         "quoted_at": utcnow().date().isoformat(),
-        "unit": e.PriceUnit.NODE_MONTH.value,
-        "currency": "CNY",
-        "term_months": "1",
+        **NEW_ROUND_VALUES,
     }
     if last is not None:
         values |= shown(last, E.PRICE.fields)
@@ -278,7 +274,7 @@ def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version
 # -- discounts and extra costs ---------------------------------------------------------------------------
 def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
     fields = E.DISCOUNT.form_fields
-    values: dict[str, Any] = {"kind": e.DiscountKind.TERM.value}
+    values: dict[str, Any] = dict(NEW_DISCOUNT_VALUES)
     if discount_id is not None:
         with db.session() as session:
             row = _get(session, Discount, discount_id, "discount")
@@ -295,7 +291,7 @@ def save_discount(
 
 def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
     fields = E.EXTRA.form_fields
-    values: dict[str, Any] = {"kind": e.ExtraKind.EGRESS.value, "basis": e.ExtraBasis.PER_GB.value, "currency": "CNY"}
+    values: dict[str, Any] = dict(NEW_EXTRA_VALUES)
     if extra_id is not None:
         with db.session() as session:
             row = _get(session, ExtraCost, extra_id, "extra cost")

@@ -8,6 +8,7 @@ typed as percentages in forms (15 for 15 %).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ from quotetui.domain.entities import Entity
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field, parse_record, shown_value
 
-__all__ = ["FieldErrors", "FormSpec", "choices_of", "parse", "problem_text", "shown"]
+__all__ = ["FieldErrors", "FormSpec", "choices_of", "hint", "parse", "problem_text", "shown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,22 @@ def choices_of(f: Field) -> tuple[tuple[str, str], ...]:
     if f.choices is None:
         return ()
     return tuple((m.value.replace("_", " "), m.value) for m in f.choices)
+
+
+def hint(f: Field, *, default: bool = True) -> str:
+    """What a form says of a field under its label (the TUI's placeholder, a CLI option's help): its note,
+    but a ratio is typed as a percentage, with an example that fits it (the first percentage its help
+    names: 99.9 for an availability, 6 for a VAT rate)."""
+    if f.kind != "ratio":
+        return f.note(default=default)
+    found = re.search(r"(\d+(?:\.\d+)?)\s?%", f.help)
+    if found:
+        example = found.group(1)
+    elif f.default is not None:
+        example = shown_value(f, f.default, percent=True)
+    else:
+        example = "15"
+    return f"a percentage, e.g. {example} for {example} %"
 
 
 def parse(spec: FormSpec | tuple[Field, ...], raw: dict[str, Any]) -> dict[str, Any]:

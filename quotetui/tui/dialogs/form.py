@@ -29,7 +29,7 @@ from quotetui.domain.errors import Conflict, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.domain.text import visible
 from quotetui.domain.wording import plural
-from quotetui.services.forms import FieldErrors, FormSpec, parse
+from quotetui.services.forms import FieldErrors, FormSpec, hint, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
@@ -132,9 +132,8 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 current = value if value in {v for _, v in options} else Select.NULL
                 yield Select(choices, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
             else:
-                placeholder = field.note() if field.kind != "ratio" else "a percentage, e.g. 15 for 15 %"
                 shown = visible(str(value or ""))  # a control character stored long ago is shown as a mark
-                yield Input(shown, placeholder=placeholder, id=f"f-{field.name}", classes="form-input")
+                yield Input(shown, placeholder=hint(field), id=f"f-{field.name}", classes="form-input")
         yield Static("", id=f"e-{field.name}", classes="field-error")
 
     @property
