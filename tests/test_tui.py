@@ -397,3 +397,27 @@ async def test_edit_and_delete_recorded_rows_with_confirmation(demo_db_path: Pat
         await pilot.press("y")
         await settle(pilot)
     assert count_rows(demo_db_path, Discount) == before - 1
+
+
+async def test_a_modes_key_shows_its_own_screen_again_from_a_screen_opened_over_it(demo_db_path: Path) -> None:
+    """`o` on an offer opened from the offers table did nothing, although the footer offers it."""
+    from quotetui.tui.screens.offer_detail import OfferDetailScreen
+    from quotetui.tui.screens.offers import OffersScreen
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen)
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, OffersScreen)
+        await pilot.press("enter", "d", "o")  # another mode and back: the table again, not the offer
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen)
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, OffersScreen)

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.text import visible
@@ -264,6 +264,15 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         if self.market is not None and was == self.market.scenario.name:
             self.scenario_name = now
         self.reload()
+
+    async def action_switch_mode(self, mode: str) -> None:
+        """A mode's key shows that mode's own screen, also from a screen opened over it (`o` on an offer opened
+        from the offers table shows the table again; it did nothing). A dialog on top is left alone."""
+        if mode != self.current_mode:
+            self.switch_mode(mode)
+            return
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
+            self.pop_screen()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
