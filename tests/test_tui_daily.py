@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from sqlmodel import select
-from textual.widgets import Button, DataTable, Input, OptionList, Static
+from textual.widgets import Button, DataTable, Input, Label, OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from quotetui.services.database import open_database
@@ -56,6 +56,8 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
         dialog = app.screen
         assert isinstance(dialog, FxRatesDialog)
         assert dialog.query_one(DataTable).row_count == 0
+        title = dialog.query_one(".dialog-title", Label)
+        assert str(title.render()).startswith("No FX rates recorded yet")
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
@@ -75,6 +77,7 @@ async def test_fx_rates_are_added_and_edited_from_the_palette(demo_db_path: Path
         assert app.market.data_version != seen  # read again at once: not taken for another program's write
         table = dialog.query_one(DataTable)
         assert [plain(c).strip() for c in table.get_row_at(0)] == ["USD→CNY", "7.1", "2026-11-02", "[b]PBOC[/b]"]
+        assert str(title.render()).startswith("FX rates: 1 base = rate quote")  # no longer "none recorded"
         await pilot.press("e")
         await settle(pilot)
         form = app.screen

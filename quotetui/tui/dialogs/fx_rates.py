@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 
+TITLE = "FX rates: 1 base = rate quote  (n new, e or Enter edits, Esc closes)"
+
+
 class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
@@ -40,7 +43,7 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("FX rates: 1 base = rate quote  (n new, e or Enter edits, Esc closes)", classes="dialog-title")
+            yield Label(TITLE, classes="dialog-title")
             yield DataTable(id="fx-rates", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
@@ -73,8 +76,8 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
         keys = [str(r.id) for r in rates]
         if keep is not None and str(keep) in keys:
             table.move_cursor(row=keys.index(str(keep)))
-        if not rates:
-            self.query_one(".dialog-title", Label).update(plain("No FX rates recorded yet: n adds one (Esc closes)."))
+        title = TITLE if rates else "No FX rates recorded yet: n adds one (Esc closes)."
+        self.query_one(".dialog-title", Label).update(plain(title))  # both ways: a first rate was just added
         table.focus()
 
     def _highlighted(self) -> int | None:
