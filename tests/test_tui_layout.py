@@ -199,3 +199,20 @@ async def test_dialogs_show_their_own_keys(demo_db_path: Path) -> None:
         await settle(pilot)
         keys = [k.description for k in app.screen.query_one(KeysFooter).query(FooterKey)]
         assert keys == ["Close"]
+
+
+async def test_compare_never_cuts_a_price_in_the_middle(demo_db_path: Path) -> None:
+    """#2's range 80,000.00–120,000.00 CNY/node-mo read '80,000.00–120,000.0' / '0 CNY/node-mo' at 120 columns:
+    the amount stays on one line, its currency and unit on the next."""
+    from textual.widgets import DataTable
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.toggle_pin(2)
+        await pilot.press("c")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        (price,) = [row for row in rows if str(row[0]) == "Quoted price"]
+        assert str(price[1]).split("\n") == ["80,000.00–120,000.00", "CNY/node-mo"]

@@ -19,6 +19,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
+from quotetui.domain.wording import plural
 
 
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
@@ -117,13 +118,13 @@ def cost_run(
         _, _, node_month = effective_node_month(offer, option, scenario, assumptions)
         if option.usage_billed:
             hours = max(ceil(plan.wall_hours), 1)
-            amount, billed = nodes * node_month * hours / hpm, f"{hours:,} hours"
+            amount, billed = nodes * node_month * hours / hpm, plural(hours, "hour")
         elif option.term_months == 1 and offer.prorata_days:
             days = max(ceil(plan.wall_days), 1)
-            amount, billed = nodes * node_month * days * 24 / hpm, f"{days:,} days pro rata"
+            amount, billed = nodes * node_month * days * 24 / hpm, f"{plural(days, 'day')} pro rata"
         else:
             paid = ceil(Fraction(months, option.term_months)) * option.term_months
-            amount, billed = nodes * node_month * paid, f"{paid} months"
+            amount, billed = nodes * node_month * paid, plural(paid, "month")
         converted, quote = fx.convert(amount, option.currency, currency, quote_day(offer, assumptions))
         costs.append(RunCost(option, nodes, billed, converted, currency, quote))
     costs.sort(key=lambda c: (c.total, c.option.term_months))

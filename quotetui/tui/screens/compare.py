@@ -174,7 +174,8 @@ class CompareScreen(MarketScreen):
             ("Valid until", "valid_until"),
             ("Verification", "verification"),
         ):
-            table.add_row(Text(label), *(Text(cells[at(key)]) for cells in formatted), height=None)  # wraps
+            shown = (_broken(cells[at(key)]) if key == "price" else cells[at(key)] for cells in formatted)
+            table.add_row(Text(label), *(Text(c) for c in shown), height=None)  # wraps
         options = (Text(r.evaluation.best.label if r.evaluation else "—") for r in rows)
         table.add_row(Text("Cheapest way to buy"), *options, height=None)
         table.add_row(
@@ -191,3 +192,10 @@ class CompareScreen(MarketScreen):
 
     def action_clear_pins(self) -> None:
         self.qapp.pinned = ()
+
+
+def _broken(price: str) -> str:
+    """A quoted price on two lines, the amount (or range) above its currency and unit, so a narrow column
+    never cuts a number in the middle ("80,000.00–120,000.0" / "0 CNY/node-mo")."""
+    amount, _, unit = price.rpartition(" ")
+    return f"{amount}\n{unit}" if amount else price
