@@ -174,7 +174,7 @@ def test_shares_print_as_percentages(cli: Cli, demo_db_path: Path) -> None:
     assert "utilization: 60 %\n" in cli("--db", db, "scenario", "show", "A100 微调 (8 卡, 3 个月, 60 %)").out
     explain = cli("--db", db, "explain", "9").out
     assert "\nMFU = 40 % of peak\n" in explain and "\nAvailability = 99 %\n" in explain
-    assert "  · (1 − 99 %) × 8760\n" in explain
+    assert "  · (1 − 99 %) × 8,760\n" in explain
     assert "42.8082 CNY ÷ (989 × 40 % × 99 % ÷ 1000)" in explain
 
 

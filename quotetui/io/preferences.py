@@ -287,7 +287,7 @@ def _check_keymap(prefs: Preferences, table: object, known: Known | None) -> Non
             continue
         if known is not None and known.binding_ids is not None and binding_id not in known.binding_ids:
             near = difflib.get_close_matches(binding_id, sorted(known.binding_ids), n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else " (`quotetui config` lists the ids)"
+            hint = f"; did you mean {near[0]!r}?" if near else " (`quotetui config --keys` lists the ids)"
             _problem(prefs, name, f"no key binding has the id {_shown(binding_id)}{hint}")
             continue
         text = _string(prefs, name, keys, fatal=False)
@@ -338,7 +338,7 @@ EXAMPLE = """\
 # database = "postgresql+psycopg://buyer@db.example.com/quotes"
 
 # Other keys for the TUI's bindings: binding id = "key" (several keys: "f2,ctrl+o").
-# `quotetui config` lists every binding id with its key.
+# `quotetui config --keys` lists every binding id with its key.
 [keymap]
 # offers = "f2"
 # scenario = "ctrl+s"

@@ -21,6 +21,12 @@ def share_text(value: Fraction | Decimal, places: int = 4) -> str:
     return f"{plain(pct(q(value), places).normalize())} %"
 
 
+def quantity(value: Fraction) -> str:
+    """A count of hours or units for people: separators, 2 places only where it has a fraction (70,080)."""
+    d = dec(value, 2)
+    return f"{d.to_integral_value():,}" if d == d.to_integral_value() else f"{d:,}"
+
+
 def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
     digits = minor_units(currency) if places is None else places
     return f"{dec(value, digits):,} {currency}"
@@ -238,8 +244,8 @@ def explain(e: Evaluation) -> list[Figure]:
             f"{cur}/GPU-h",
             "total ÷ (GPUs × hours a month × utilisation × months)",
             [
-                f"{money_text(best.total, cur)} ÷ ({s.gpu_count} × {hpm} × {pct(q(s.utilisation), 1)} % × {s.months})"
-                f" = {money_text(best.total, cur)} ÷ {dec(e.used_gpu_hours, 2):,} GPU-hours"
+                f"{money_text(best.total, cur)} ÷ ({s.gpu_count} × {hpm} × {share_text(s.utilisation)} × {s.months})"
+                f" = {money_text(best.total, cur)} ÷ {quantity(e.used_gpu_hours)} GPU-hours"
             ],
         ),
         Figure(
@@ -272,7 +278,7 @@ def explain(e: Evaluation) -> list[Figure]:
             dec(e.downtime_hours_per_year, 2),
             "hours/year",
             "(1 − availability) × 8,760 h",
-            [f"(1 − {share_text(e.availability.value)}) × {e.assumptions.hours_per_year}"],
+            [f"(1 − {share_text(e.availability.value)}) × {e.assumptions.hours_per_year:,}"],
         ),
         Figure(
             "cost_per_pflop_hour",
