@@ -212,11 +212,12 @@ def add(
             tolerance=tolerance,
         )
     assert contract.id is not None
-    [view] = load_contracts(db, datetime.combine(start, time(), tzinfo=UTC), contract.id)
+    today, now = _as_of(None)  # shown as `contracts show` shows it today
+    [view] = load_contracts(db, now, contract.id)
     if as_json:
         print_json(view.to_json())
         return
-    _show(view, start)
+    _show(view, today)
 
 
 def _show(v: ContractView, today: date) -> None:
