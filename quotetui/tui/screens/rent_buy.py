@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 START = {"capex": "2500000", "opex_monthly": "19000", "rent_monthly": "180000", "utilisation": "1"}
 """Typed starting values when no purchase option is recorded: the DESIGN check (250万, 1.9万 a month, 18万)."""
+STARTED_WITH = (
+    "The inputs start from a worked example (capex 2,500,000, opex 19,000 and rent 180,000 a month): type "
+    "yours, or an offer's id to rent it as it is quoted."
+)
 FIELDS = (
     ("purchase", "Purchase option (name or #)"),
     *((name, RENT_BUY.field(name).label) for name in ("capex", "opex_monthly", *OWNING_PARTS)),
@@ -104,7 +108,9 @@ class RentBuyScreen(CalculatorScreen):
     def _follow(self, s: ScenarioInput) -> None:
         """The inputs the scenario gives: its share of hours in use."""
         self.query_one("#rb-utilisation", Input).value = f"{s.utilisation.normalize():f}"
-        self.query_one("#rb-scenario", Static).update(Text(f"Scenario: {s.name} (s switches)", style="dim"))
+        self.query_one("#rb-scenario", Static).update(
+            Text(f"Scenario: {s.name} (s switches). {STARTED_WITH}", style="dim")
+        )
 
     def action_reset(self) -> None:
         for name, _ in FIELDS:
