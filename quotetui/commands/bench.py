@@ -21,7 +21,7 @@ MARKS = {"critical": "✗", "warning": "!", "info": "i"}
 @app.command("import")
 def import_logs(
     ctx: typer.Context,
-    logs: Annotated[list[Path], typer.Argument(metavar="LOG...", help="Raw tool outputs or probe bundles.")],
+    logs: Annotated[list[Path], typer.Argument(metavar="LOG", help="Raw tool outputs or probe bundles.")],
     offer: OfferOpt,
     as_json: JsonFlag = False,
 ) -> None:

@@ -53,9 +53,11 @@ RENT_BUY_NAMES = RENT_BUY_FLAGS | {
 def train(
     ctx: typer.Context,
     gpus: Annotated[int, flag(TRAIN.field("gpus"), "--gpus", help="GPUs in the run.")],
-    flops: Annotated[str | None, typer.Option("--flops", help="Total FLOPs, e.g. 3.14e23.")] = None,
-    params: Annotated[str | None, typer.Option("--params", help="Parameters (with --tokens: 6 × N × D FLOPs).")] = None,
-    tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens.")] = None,
+    flops: Annotated[str | None, typer.Option("--flops", metavar="NUMBER", help="Total FLOPs, e.g. 3.14e23.")] = None,
+    params: Annotated[
+        str | None, typer.Option("--params", metavar="NUMBER", help="Parameters (with --tokens: 6 × N × D FLOPs).")
+    ] = None,
+    tokens: Annotated[str | None, typer.Option("--tokens", metavar="NUMBER", help="Training tokens.")] = None,
     gpu: Annotated[
         str | None, typer.Option("--gpu", metavar="MODEL", help="GPU model (or take it from --offer).")
     ] = None,
