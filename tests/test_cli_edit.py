@@ -15,7 +15,7 @@ from quotetui.domain import entities as E
 from quotetui.services import editing
 from quotetui.services.database import open_database
 from quotetui.services.forms import FormSpec
-from tests.conftest import Cli, sql
+from tests.conftest import Cli, dump, sql
 
 TABLES = ("provider", "offer", "quote_revision", "revision_price", "discount", "extra_cost", "sla_term")
 
@@ -354,3 +354,15 @@ def test_an_option_says_its_label_note_and_default_once(
     cli: Cli, command: tuple[str, ...], option: str, shown: str
 ) -> None:
     assert _option_help(cli, command, option) == shown
+
+
+def test_an_sla_credit_schedule_where_a_deeper_outage_earns_less_is_refused(cli: Cli, market: Path) -> None:
+    before = dump(market)
+    result = cli("--db", str(market), "sla", "set", "1", "--availability", "99.9", "--credits", "99.9:10, 99:5")
+    assert result.code == 2
+    assert result.err == (
+        "quotetui: --credits: below 99 % the credit (5 %) is smaller than below 99.9 % (10 %): a deeper outage "
+        "earns at least as much\n"
+    )
+    assert dump(market) == before
+    _ok(cli, market, "sla", "set", "1", "--availability", "99.9", "--credits", "99:25, 99.9:10")  # any order

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from quotetui.domain import enums as e
@@ -901,7 +902,20 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
         )
     if len({b for b, _ in tiers}) != len(tiers):
         raise BadInput("each threshold once")
+    ordered = sorted(tiers, reverse=True)  # from the mildest shortfall to the deepest
+    for (b1, c1), (b2, c2) in pairwise(ordered):
+        if c2 < c1:
+            raise BadInput(
+                f"below {plain_percent(b2)} % the credit ({plain_percent(c2)} %) is smaller than below "
+                f"{plain_percent(b1)} % ({plain_percent(c1)} %): a deeper outage earns at least as much"
+            )
     return tiers
+
+
+def plain_percent(share: Decimal) -> str:
+    from quotetui.domain.money import plain
+
+    return plain(share * 100)
 
 
 def credits_text(tiers: list[tuple[Decimal, Decimal]]) -> str:
