@@ -421,3 +421,21 @@ async def test_a_modes_key_shows_its_own_screen_again_from_a_screen_opened_over_
         await pilot.press("o")
         await settle(pilot)
         assert isinstance(app.screen, OffersScreen)
+
+
+async def test_an_open_quote_past_its_valid_until_day_is_flagged(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A quote valid until 1900 ranked as an open offer with nothing said (review): it is flagged, in yellow."""
+    from quotetui.tui.offer_rows import at
+    from quotetui.tui.widgets.virtual_table import VirtualTable
+
+    assert cli("--db", str(demo_db_path), "offer", "edit", "20", "--valid-until", "2026-11-29").code == 0
+    app = RecordingApp(str(demo_db_path))  # today 2026-11-30: the day after
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        table = app.screen.query_one(VirtualTable)
+        rows = {row.key: row for row in table.rows}
+        assert rows[20].cells[at("flags")].endswith("! quote lapsed 2026-11-29")
+        assert rows[20].styles == {at("flags"): "yellow"}
+        assert "lapsed" not in rows[18].cells[at("flags")]

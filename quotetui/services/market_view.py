@@ -43,6 +43,7 @@ class OfferRow:
     claims: tuple[Audit, ...] = ()
     findings: tuple[Finding, ...] = ()
     logs: int = 0  # raw logs on record
+    lapsed: bool = False  # an open quote whose valid-until day has passed (as of the view's day)
 
     @property
     def verification(self) -> str:
@@ -60,6 +61,8 @@ class OfferRow:
             out.insert(0, "blocked")
         if self.evaluation is not None and self.evaluation.estimates:
             out.append("~ estimate")
+        if self.lapsed and self.offer.valid_until is not None:
+            out.append(f"! quote lapsed {self.offer.valid_until.isoformat()}")
         marks = {Severity.CRITICAL: "✗", Severity.WARNING: "!"}
         for f in self.findings:
             flag = f"{marks[f.severity]} {f.code}" if f.severity in marks else ""
@@ -157,7 +160,8 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     def row(offer: OfferInput, e: Evaluation | None, rank: int | None, why: str | None) -> OfferRow:
         found = findings.get(offer.id, [])
         logs = len(verifier.logs.get(offer.id, []))
-        return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs)
+        lapsed = offer.valid_until is not None and offer.valid_until < ranking.on and offer.status in OPEN_STATUSES
+        return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs, lapsed)
 
     rows = [row(e.offer, e, i, None) for i, e in ranking.ranked]
     rows += [row(o, None, None, why) for o, why in ranking.skipped]
