@@ -156,3 +156,15 @@ def test_import_dialog(snap_compare, app: QuotetuiApp, size: tuple[int, int]) ->
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_export_dialog(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app, terminal_size=size, run_before=keys("ctrl+e"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_fx_rates(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    from quotetui.services.database import open_database
+    from quotetui.services.fx import add_rate
+
+    opened = open_database(str(FIXED))
+    add_rate(opened.db, "USD", "CNY", "7.1234", "2026-11-28", "PBOC central parity", today=date(2026, 11, 30))
+    add_rate(opened.db, "EUR", "CNY", "7.6", "2026-11-02", "中国人民银行", today=date(2026, 11, 30))
+    opened.db.dispose()
+    assert snap_compare(app, terminal_size=size, run_before=keys(then="fx_rates"))
