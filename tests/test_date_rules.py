@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from quotetui.domain.errors import FieldErrors
-from quotetui.domain.timeutil import utcnow
+from quotetui.domain.timeutil import local_day, utcnow
 from quotetui.services.contract_forms import save_incident, save_invoice
 from quotetui.services.database import open_database
 from quotetui.services.editing import revision_form, save_revision
@@ -248,3 +248,15 @@ def test_an_import_with_a_future_rate_names_its_row_and_writes_nothing(
     assert (problem["row"], problem["column"]) == (3, "column 'as_of'")
     assert problem["reason"].startswith("2099-01-01 is after today (")
     assert _count(demo_db_path, "fx_rate") == 0  # the good row is not written either: all or nothing
+
+
+def test_a_bare_date_after_today_is_refused_west_of_utc_too(cli: Cli, demo_db_path: Path) -> None:
+    """In Los Angeles a bare 'tomorrow' is stored as 00:00 UTC, which is still today there: it was accepted."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "settings", "set", "--time-zone", "America/Los_Angeles").code == 0
+    today = local_day(utcnow(), "America/Los_Angeles")
+    tomorrow = (today + timedelta(days=1)).isoformat()
+    result = cli("--db", db, "round", "add", "9", "--quoted-at", tomorrow, "--amount", "200000")
+    assert result.code == 2
+    assert f"--quoted-at: {tomorrow} is after today ({today.isoformat()})" in result.err
+    assert cli("--db", db, "round", "add", "9", "--quoted-at", today.isoformat(), "--amount", "200000").code == 0

@@ -184,6 +184,7 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     """A new round, pre-filled with the latest price so the buyer edits only what moved."""
     with db.session() as session:
         _get(session, Offer, offer_id, "offer")
+        today = local_today(session)
         last = session.exec(
             select(RevisionPrice)
             .join(QuoteRevision)
@@ -192,7 +193,7 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
         ).first()
     values: dict[str, Any] = {
         "mover": mover.value,
-        "quoted_at": utcnow().date().isoformat(),
+        "quoted_at": today.isoformat(),  # the user's day: a bare date is that day
         **NEW_ROUND_VALUES,
     }
     if last is not None:

@@ -12,7 +12,7 @@ NEW_PROVIDER_VALUES: dict[str, Any] = {"kind": e.ProviderKind.LESSOR.value}
 
 NEW_OFFER_VALUES: dict[str, Any] = {
     "gpus_per_node": "8",
-    "form_factor": e.FormFactor.SXM.value,
+    "form_factor": "",  # empty: the GPU's own (an H100 PCIe offer is PCIe without saying so)
     "billing_basis": e.BillingBasis.MONTHLY.value,
     "status": e.OfferStatus.QUOTED.value,
     "intra_fabric": e.IntraFabric.NVSWITCH.value,
@@ -22,7 +22,7 @@ NEW_OFFER_VALUES: dict[str, Any] = {
     "currency": "CNY",
     "term_months": "1",
 }
-"""A monthly 8-GPU SXM node, as most quotes are."""
+"""A monthly 8-GPU node, as most quotes are, in its GPU's own form factor."""
 
 NEW_ROUND_VALUES: dict[str, Any] = {
     "unit": e.PriceUnit.NODE_MONTH.value,

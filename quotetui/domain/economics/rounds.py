@@ -79,9 +79,12 @@ def rounds_in_order(
     dated after ``today`` (the user's day) would become the offer's current price and block every round
     recorded before its day. One rule for the round form, ``round add``, ``round edit`` and the import; the
     message names the conflicting round and its date (in ``zone``)."""
-    if today is not None and local_day(quoted_at, zone) > today:
-        shown_day = local_day(quoted_at, zone).isoformat()
-        return {"quoted_at": f"{shown_day} is after today ({today.isoformat()}): record a round once it is quoted"}
+    # a bare date is stored as 00:00 UTC and means that day wherever the user is: the later of its UTC day and
+    # its day in the user's zone is the day it was typed for (west of UTC the zone's day is the one before)
+    typed_day = max(as_utc(quoted_at).date(), local_day(quoted_at, zone))
+    if today is not None and typed_day > today:
+        after = f"{typed_day.isoformat()} is after today ({today.isoformat()})"
+        return {"quoted_at": f"{after}: record a round once it is quoted"}
     day = as_utc(quoted_at).date()
     earlier = [(s, w) for s, w in neighbours if s < seq and as_utc(w).date() > day]
     later = [(s, w) for s, w in neighbours if s > seq and as_utc(w).date() < day]
