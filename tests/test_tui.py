@@ -439,3 +439,9 @@ async def test_an_open_quote_past_its_valid_until_day_is_flagged(cli, demo_db_pa
         assert rows[20].cells[at("flags")].endswith("! quote lapsed 2026-11-29")
         assert rows[20].styles == {at("flags"): "yellow"}
         assert "lapsed" not in rows[18].cells[at("flags")]
+        await pilot.press("d")  # the dashboard lists it with the quotes about to expire
+        await settle(pilot)
+        card = text_of(app, "#expiring")
+        assert "Quotes lapsed or expiring within 14 days" in card and "#20" in card and "lapsed" in card
+    listed = cli("--db", str(demo_db_path), "offers").out
+    assert "! #20: quote lapsed 2026-11-29 (valid until): ask for a new one" in listed

@@ -97,6 +97,12 @@ def offers(
         )
     for line in blocked:
         say(line)
+    from quotetui.services.market_view import lapsed
+
+    for e in ranking.evaluations:
+        if lapsed(e.offer, ranking.on):
+            assert e.offer.valid_until is not None
+            say(f"! #{e.offer.id}: quote lapsed {e.offer.valid_until.isoformat()} (valid until): ask for a new one")
     for o, why in ranking.skipped:
         say(f"not compared: #{o.id} {o.provider} {o.name}: {why}", err=True)
 

@@ -34,6 +34,12 @@ DEADLINE_DAYS = 90
 OPEN_STATUSES = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
 
 
+def lapsed(offer: OfferInput, on: date) -> bool:
+    """An open quote whose valid-until day has passed by ``on``: still ranked (the provider may renew it), and
+    flagged wherever offers are listed."""
+    return offer.valid_until is not None and offer.valid_until < on and offer.status in OPEN_STATUSES
+
+
 @dataclass(frozen=True, slots=True)
 class OfferRow:
     offer: OfferInput
@@ -160,8 +166,8 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     def row(offer: OfferInput, e: Evaluation | None, rank: int | None, why: str | None) -> OfferRow:
         found = findings.get(offer.id, [])
         logs = len(verifier.logs.get(offer.id, []))
-        lapsed = offer.valid_until is not None and offer.valid_until < ranking.on and offer.status in OPEN_STATUSES
-        return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs, lapsed)
+        gone = lapsed(offer, ranking.on)
+        return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs, gone)
 
     rows = [row(e.offer, e, i, None) for i, e in ranking.ranked]
     rows += [row(o, None, None, why) for o, why in ranking.skipped]
@@ -200,7 +206,7 @@ def _summarise(view: MarketView, evaluations: list[Evaluation], medians: dict[st
             Expiring(r.offer, r.offer.valid_until, (r.offer.valid_until - view.on).days)
             for r in view.rows
             if r.offer.valid_until is not None
-            and view.on <= r.offer.valid_until <= horizon
+            and r.offer.valid_until <= horizon  # lapsed ones too (days left below 0): still open, no longer valid
             and r.offer.status in OPEN_STATUSES
         ),
         key=lambda x: x.valid_until,

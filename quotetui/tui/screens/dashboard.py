@@ -76,12 +76,13 @@ class DashboardScreen(MarketScreen):
             status.add_row(Text("no offers yet (o, then n)", style="dim"), "")
         self.query_one("#by-status", Static).update(status)
 
-        expiring = _table("Quotes expiring within 14 days", "offer", "valid until", "days", wide="offer")
+        expiring = _table("Quotes lapsed or expiring within 14 days", "offer", "valid until", "days", wide="offer")
         for x in m.expiring[:8]:
+            left = "lapsed" if x.days_left < 0 else str(x.days_left)
             expiring.add_row(
                 f"#{x.offer.id} {x.offer.provider} {x.offer.name}",
                 x.valid_until.isoformat(),
-                Text(str(x.days_left), style="bold red" if x.days_left <= 3 else ""),
+                Text(left, style="bold red" if x.days_left <= 3 else ""),
             )
         if not m.expiring:
             expiring.add_row(Text("none", style="dim"), "", "")
