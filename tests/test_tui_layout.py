@@ -216,3 +216,22 @@ async def test_compare_never_cuts_a_price_in_the_middle(demo_db_path: Path) -> N
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         (price,) = [row for row in rows if str(row[0]) == "Quoted price"]
         assert str(price[1]).split("\n") == ["80,000.00–120,000.00", "CNY/node-mo"]
+
+
+async def test_the_last_offer_can_be_reached_at_80_columns(demo_db_path: Path) -> None:
+    """At 80x24 the offers table scrolls sideways; its scrollbar hid the row the cursor was on after End."""
+    from quotetui.tui.widgets.virtual_table import VirtualTable
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        table = app.screen.query_one(VirtualTable)
+        table.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor == len(table.view_rows) - 1
+        rows_in_view = table.scrollable_content_region.height - 1  # below the header
+        assert round(table.scroll_y) <= table.cursor < round(table.scroll_y) + rows_in_view
+        assert table.show_horizontal_scrollbar  # the case that hid it

@@ -168,8 +168,14 @@ class VirtualTable(ScrollView, can_focus=True):
                 return
 
     # -- cursor ----------------------------------------------------------------------------------
+    @property
+    def body_height(self) -> int:
+        """Lines of rows in view: the height less the header and a horizontal scrollbar (at 80 columns the
+        offers table is wider than the window; the cursor on the last row hid under the scrollbar)."""
+        return max(self.scrollable_content_region.height - 1, 1)
+
     def watch_cursor(self, value: int) -> None:
-        body = max(self.size.height - 1, 1)
+        body = self.body_height
         top = round(self.scroll_y)
         if value < top:
             self.scroll_to(y=value, animate=False)
@@ -183,7 +189,7 @@ class VirtualTable(ScrollView, can_focus=True):
             self.cursor = max(0, min(len(self.view_rows) - 1, self.cursor + step))
 
     def action_page(self, direction: int) -> None:
-        self.action_cursor(direction * max(self.size.height - 2, 1))
+        self.action_cursor(direction * max(self.body_height - 1, 1))
 
     def action_jump(self, where: int) -> None:
         if self.view_rows:
