@@ -51,15 +51,15 @@ def plain_cells(rows: list[list[Any]]) -> list[list[str]]:
 def money(amount: Any, currency: str) -> str:
     """An amount for people: 2 places, thousands separators, its currency (``250,000.00 CNY``); exact
     values are rounded half-even for display only."""
-    from quotetui.domain.economics.exact import dec, q
+    from quotetui.domain.economics.exact import q
+    from quotetui.domain.economics.explain import money_text
 
-    return f"{dec(q(amount), 2):,} {currency}"
+    return money_text(q(amount), currency, 2)
 
 
 def percent(share: Any, places: int = 1) -> str:
     """A share (0.6) as a percentage for people: ``60 %``; up to ``places`` decimals, no needless zeros
     (``99.95 %`` with 2, ``99.9 %``, ``100 %``)."""
-    from quotetui.domain.economics.exact import pct, q
-    from quotetui.domain.money import plain
+    from quotetui.domain.economics.exact import share_text
 
-    return f"{plain(pct(q(share), places).normalize())} %"
+    return share_text(share, places)

@@ -900,22 +900,18 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
                 parse_value(replace(CREDIT_RATE, required=True), credit, percent_input=True),
             )
         )
+    from quotetui.domain.economics.exact import share_text
+
     if len({b for b, _ in tiers}) != len(tiers):
         raise BadInput("each threshold once")
     ordered = sorted(tiers, reverse=True)  # from the mildest shortfall to the deepest
     for (b1, c1), (b2, c2) in pairwise(ordered):
         if c2 < c1:
             raise BadInput(
-                f"below {plain_percent(b2)} % the credit ({plain_percent(c2)} %) is smaller than below "
-                f"{plain_percent(b1)} % ({plain_percent(c1)} %): a deeper outage earns at least as much"
+                f"below {share_text(b2)} the credit ({share_text(c2)}) is smaller than below "
+                f"{share_text(b1)} ({share_text(c1)}): a deeper outage earns at least as much"
             )
     return tiers
-
-
-def plain_percent(share: Decimal) -> str:
-    from quotetui.domain.money import plain
-
-    return plain(share * 100)
 
 
 def credits_text(tiers: list[tuple[Decimal, Decimal]]) -> str:

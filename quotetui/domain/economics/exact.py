@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.money import MONEY_PLACES
+from quotetui.domain.money import MONEY_PLACES, plain
 
 Q = Fraction
 
@@ -31,6 +31,12 @@ def ceil(value: Fraction) -> int:
 def pct(value: Fraction, places: int = 2) -> Decimal:
     """A ratio as a percentage, e.g. 0.2898 -> 28.98."""
     return dec(value * 100, places)
+
+
+def share_text(value: Decimal | Fraction, places: int = 4) -> str:
+    """A share as a percentage for people: 0.4 → ``40 %``, 0.999 → ``99.9 %``; up to ``places`` decimals, no
+    needless zeros. The one way every front end and message writes a share."""
+    return f"{plain(pct(q(value), places).normalize())} %"
 
 
 def sci(value: Fraction, digits: int = 3) -> str:

@@ -9,16 +9,11 @@ from fractions import Fraction
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.costing import OptionCost, base_option
 from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.rentbuy import months_text
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
-
-
-def share_text(value: Fraction | Decimal, places: int = 4) -> str:
-    """A share as a percentage for people: 0.4 → ``40 %``, 0.999 → ``99.9 %`` (no needless zeros)."""
-    return f"{plain(pct(q(value), places).normalize())} %"
 
 
 def quantity(value: Fraction) -> str:
