@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from quotetui.domain.errors import BadInput
 from quotetui.domain.money import plain
+from quotetui.domain.timeutil import after_today
 
 
 class MissingFxRate(BadInput):
@@ -24,9 +25,8 @@ class MissingFxRate(BadInput):
 def dated_by(as_of: date, today: date) -> dict[str, str]:
     """A rate is recorded once it is known: one dated after ``today`` (the user's day) would be used for
     conversions as if it had been, silently, from its day on. One rule for ``fx add`` and the FX rates sheet."""
-    if as_of > today:
-        return {"as_of": f"{as_of.isoformat()} is after today ({today.isoformat()}): record a rate once it is known"}
-    return {}
+    after = after_today(as_of, today)
+    return {"as_of": f"{after}: record a rate once it is known"} if after else {}
 
 
 @dataclass(frozen=True, slots=True)

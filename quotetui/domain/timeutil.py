@@ -27,6 +27,12 @@ def local_day(value: datetime, zone: str) -> date:
     return aware.astimezone(ZoneInfo(zone)).date()
 
 
+def after_today(day: date, today: date) -> str | None:
+    """What a date the user could not know yet says ("2099-01-01 is after today (2026-12-02)"), or None: the
+    one check behind "a rate is recorded once it is known" and "a round once it is quoted"."""
+    return f"{day.isoformat()} is after today ({today.isoformat()})" if day > today else None
+
+
 def local_text(value: datetime, zone: str) -> str:
     """``value`` as text in ``zone`` with its offset (``2026-11-30 00:00+08:00``): what a person reads and
     what the importer reads back to the same instant."""

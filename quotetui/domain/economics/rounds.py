@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import BadInput
-from quotetui.domain.timeutil import as_utc, local_day, local_text
+from quotetui.domain.timeutil import after_today, as_utc, local_day, local_text
 
 R = TypeVar("R")
 
@@ -82,8 +82,7 @@ def rounds_in_order(
     # a bare date is stored as 00:00 UTC and means that day wherever the user is: the later of its UTC day and
     # its day in the user's zone is the day it was typed for (west of UTC the zone's day is the one before)
     typed_day = max(as_utc(quoted_at).date(), local_day(quoted_at, zone))
-    if today is not None and typed_day > today:
-        after = f"{typed_day.isoformat()} is after today ({today.isoformat()})"
+    if today is not None and (after := after_today(typed_day, today)):
         return {"quoted_at": f"{after}: record a round once it is quoted"}
     day = as_utc(quoted_at).date()
     earlier = [(s, w) for s, w in neighbours if s < seq and as_utc(w).date() > day]
