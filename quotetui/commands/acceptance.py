@@ -11,6 +11,7 @@ import typer
 from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
 from quotetui.commands.output import one_line, say
 from quotetui.domain.verification.acceptance import ITEMS
+from quotetui.domain.wording import plural
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
@@ -35,7 +36,7 @@ def _print(state: object) -> None:
     from quotetui.services.acceptance import Acceptance
 
     assert isinstance(state, Acceptance)
-    nodes = f"{state.nodes} node{'s' if state.nodes != 1 else ''}"
+    nodes = plural(state.nodes, "node")
     say(f"{state.subject}: {state.offer} ({nodes})")
     for item in state.items:
         say(f"  {MARKS[item.status.value]} {item.title:<34} {item.status.value:<12} {one_line(item.reason)}")

@@ -19,6 +19,7 @@ from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, owners
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
+from quotetui.domain.wording import plural
 from quotetui.services.economics import amount_text, decimal_text, evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
 from quotetui.store.engine import Database
@@ -197,7 +198,7 @@ def calc_rent_vs_buy(
         given = "" if gpus is not None else f"; {n('gpus')} sets the capacity the capex buys"
         note = (
             f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
-            f"({e.nodes} node{'s' if e.nodes != 1 else ''}{given}), {e.best.label}, {plan.words}; "
+            f"({plural(e.nodes, 'node')}{given}), {e.best.label}, {plan.words}; "
             f"{dec(e.best.total, 2):,} {currency} over {horizon} months at full use"
         )
         gpus = gpus or e.scenario.gpu_count

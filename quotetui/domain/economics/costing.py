@@ -31,6 +31,7 @@ from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.timeutil import local_day
+from quotetui.domain.wording import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,7 @@ class OptionCost:
             return self.option.label
         long, short = self.segments
         return f"{long.billed_months // long.option.term_months} × {long.option.label} + " + (
-            f"{short.option.label} for {short.months} month{'s' if short.months != 1 else ''}"
+            f"{short.option.label} for {plural(short.months, 'month')}"
             if short.option.usage_billed
             else f"{short.billed_months // short.option.term_months} × {short.option.label}"
         )

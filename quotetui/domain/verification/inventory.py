@@ -18,6 +18,7 @@ from quotetui.domain.verification.logs import (
     SmiQuery,
     Topology,
 )
+from quotetui.domain.wording import plural
 
 HARDWARE_DEPLOYMENT_TESTS = frozenset({"page retirement/row remap", "inforom"})
 """DCGM deployment checks that speak about the hardware (retired memory pages, a damaged InfoROM)."""
@@ -76,7 +77,7 @@ def gpu_count(logs: list[Log], sold: Sold) -> list[Finding]:
         Finding(
             "gpu-count",
             Severity.WARNING,
-            f"{fewest} GPU{'s' if fewest != 1 else ''} shown, {sold.gpus_per_node} sold per node",
+            f"{plural(fewest, 'GPU')} shown, {sold.gpus_per_node} sold per node",
             "A log of the node shows fewer GPUs than the offer sells per node: a GPU missing or fallen off the "
             "bus, or the tool ran on a subset (CUDA_VISIBLE_DEVICES). Rerun it on every GPU before accepting.",
             tuple(f"{log.label}: {n} of {sold.gpus_per_node} GPUs" for log, n in short),

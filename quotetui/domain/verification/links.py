@@ -21,6 +21,7 @@ from quotetui.domain.verification.findings import (
     Sold,
 )
 from quotetui.domain.verification.logs import BandwidthMatrix, IbWriteBw, NvBandwidth
+from quotetui.domain.wording import plural
 
 _D2D = re.compile(r"^device_to_device_(bidirectional_)?memcpy_(?:read|write)_(ce|sm)(_(?:read|write)[12]|_total)?$")
 _HOST = re.compile(r"^(?:host_to_device|device_to_host)_memcpy_(?:ce|sm)$")
@@ -73,7 +74,7 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
         title = (
             f"GPU-to-GPU copy {slowest[1]} GB/s, {dec(slowest[2], 0)} expected"
             if slowest
-            else f"{missing} GPU pair{'s' if missing != 1 else ''} without peer access"
+            else f"{plural(missing, 'GPU pair')} without peer access"
         )
         findings.append(
             Finding(

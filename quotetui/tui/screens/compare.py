@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Header, Label
 
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.wording import plural
 from quotetui.tui.offer_rows import at, table_row
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
@@ -141,7 +142,7 @@ class CompareScreen(MarketScreen):
         cur = market.scenario.home_currency
         title.update(
             plain(
-                f"{len(rows)} pinned offers for scenario {market.scenario.name!r}; amounts in {cur}; "
+                f"{plural(len(rows), 'pinned offer')} for scenario {market.scenario.name!r}; amounts in {cur}; "
                 "best in each row in green"
             )
         )
