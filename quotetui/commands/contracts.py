@@ -87,7 +87,6 @@ def _signed(amount: Decimal, currency: str) -> str:
 
 
 def _row(v: ContractView) -> list[str]:
-
     c = v.contract
     spent = money(v.spend, c.currency) + (
         f" / {money(c.committed_spend, c.currency)}" if c.committed_spend is not None else ""
@@ -224,7 +223,6 @@ def _show(v: ContractView, today: date) -> None:
     """What ``contracts show`` promises: the terms, the key dates to come, availability and credits by month,
     every incident and every invoice; an empty section says so."""
     from quotetui.domain.timeutil import local_text
-    from quotetui.domain.wording import plural
 
     c, cur = v.contract, v.contract.currency
     say(f"Contract #{v.id}{f' {c.reference}' if c.reference else ''}: {v.provider} {v.offer}")
@@ -298,8 +296,6 @@ KEY_DATES_SHOWN = 6
 
 def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
     """The SLA, discounts and extras the contract kept when it was signed (its snapshot)."""
-    from decimal import Decimal
-
     out = []
     sla = snapshot.get("sla") or {}
     if sla:
