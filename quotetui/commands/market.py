@@ -97,7 +97,7 @@ def offers(
         )
     for line in blocked:
         say(line)
-    from quotetui.services.market_view import lapsed
+    from quotetui.domain.economics.inputs import lapsed
 
     for e in ranking.evaluations:
         if lapsed(e.offer, ranking.on):

@@ -15,7 +15,7 @@ from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+from quotetui.domain.economics.inputs import OPEN_STATUSES, OfferInput, ScenarioInput, lapsed
 from quotetui.domain.enums import OfferStatus, Provenance
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
@@ -31,13 +31,6 @@ from quotetui.store.versions import data_version
 
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
-OPEN_STATUSES = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
-
-
-def lapsed(offer: OfferInput, on: date) -> bool:
-    """An open quote whose valid-until day has passed by ``on``: still ranked (the provider may renew it), and
-    flagged wherever offers are listed."""
-    return offer.valid_until is not None and offer.valid_until < on and offer.status in OPEN_STATUSES
 
 
 @dataclass(frozen=True, slots=True)

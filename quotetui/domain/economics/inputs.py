@@ -182,6 +182,16 @@ class OfferInput:
         return self.options[0].currency
 
 
+# Quotes still being worked on: a lapsed validity matters only for these.
+OPEN_STATUSES = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
+
+
+def lapsed(offer: OfferInput, on: date) -> bool:
+    """An open quote whose valid-until day has passed by ``on``: still ranked (the provider may renew it), and
+    flagged wherever offers are listed."""
+    return offer.valid_until is not None and offer.valid_until < on and offer.status in OPEN_STATUSES
+
+
 @dataclass(frozen=True, slots=True)
 class ScenarioInput:
     name: str
