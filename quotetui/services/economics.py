@@ -16,13 +16,20 @@ from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
+from quotetui.domain.gc_pause import gc_paused
+from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.inputs import fx_table, load_offer_inputs
-from quotetui.services.scenarios import resolve_scenario
-from quotetui.services.settings import load_assumptions
-from quotetui.store.catalog import load_catalog
+from quotetui.services.inputs import (
+    fx_table_of,
+    load_assumptions_of,
+    load_catalog_of,
+    load_offer_inputs,
+    offer_inputs,
+    scenario_of,
+)
 from quotetui.store.engine import Database, one_snapshot
+from quotetui.store.reader import Reader, reading, session_reader
 
 
 @dataclass(slots=True)
@@ -45,10 +52,21 @@ class Ranking:
         return list(zip(positions(self.evaluations), self.evaluations, strict=True))
 
 
+def _scenario(db: Database, reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput:
+    found = scenario_of(reader, name, gpus)
+    if found is not None:
+        return found
+    from quotetui.services.scenarios import resolve_scenario  # another spelling of the name, or the error
+
+    with db.session() as session:
+        return resolve_scenario(session, name)
+
+
 def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
     day = on or utcnow().date()
-    with db.session() as session:
-        return resolve_scenario(session, scenario), fx_table(session, day), day
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        return _scenario(db, reader, scenario, gpus), fx_table_of(reader, day), day
 
 
 @one_snapshot
@@ -56,22 +74,26 @@ def rank_offers(
     db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
 ) -> Ranking:
     """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
-    (an FX rate missing) are listed with the reason instead of being silently converted."""
-    scenario_input, fx, day = resolve_context(db, scenario, on)
-    with db.session() as session:
-        offers = load_offer_inputs(session, history=history)
+    (an FX rate missing) are listed with the reason instead of being silently converted.
+
+    Read as plain tuples in one snapshot, the cyclic GC paused while tens of thousands of objects are made."""
+    day = on or utcnow().date()
+    with reading(db) as reader, gc_paused():
+        catalog, gpus = load_catalog_of(reader)
+        scenario_input = _scenario(db, reader, scenario, gpus)
+        fx = fx_table_of(reader, day)
+        assumptions = load_assumptions_of(reader)
+        offers = offer_inputs(reader, gpus, history=history)
         if gpu is not None:
-            catalog, _ = load_catalog(session)
             key = catalog.lookup(gpu).key
             offers = [o for o in offers if o.gpu.key == key]
-        assumptions = load_assumptions(session)
-    evaluations, skipped = [], []
-    for offer in offers:
-        try:
-            evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
-        except NOT_COMPARABLE as exc:
-            skipped.append((offer, str(exc)))
-    return Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions)
+        evaluations, skipped = [], []
+        for offer in offers:
+            try:
+                evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
+            except NOT_COMPARABLE as exc:
+                skipped.append((offer, str(exc)))
+        return Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions)
 
 
 @one_snapshot
@@ -90,7 +112,7 @@ def evaluate_offer(
         scenario_input = replace(scenario_input, utilisation=Decimal(1), months=full_use_months)
     with db.session() as session:
         offers = load_offer_inputs(session, [offer_id])
-        assumptions = load_assumptions(session)
+        assumptions = load_assumptions_of(session_reader(session))
     if not offers:
         raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
     if full_use_months is not None or gpus is not None:

@@ -1,15 +1,21 @@
-"""Building the engine's inputs from the database: offers (in bulk), scenarios and FX rates."""
+"""Building the engine's inputs from the database: offers (in bulk), scenarios, the catalog, FX rates and the
+assumptions, read as plain tuples (``store/reader.py``) and converted once, here.
+
+Rankings read only the current round of each offer (``domain/economics/rounds.py: current_round`` says which
+it is); every round only when ``history`` is asked for.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
-from typing import Any, TypeVar
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
-from sqlmodel import Session, select
-
+from quotetui.domain import entities as E
+from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.inputs import (
     DiscountTerm,
     Evidence,
@@ -20,263 +26,269 @@ from quotetui.domain.economics.inputs import (
     ScenarioInput,
 )
 from quotetui.domain.economics.rounds import current_round
+from quotetui.domain.enums import (
+    BillingBasis,
+    DiscountKind,
+    ExtraBasis,
+    ExtraKind,
+    FormFactor,
+    InterFabric,
+    IntraFabric,
+    Metric,
+    OfferStatus,
+    PriceUnit,
+    Provenance,
+)
+from quotetui.domain.fields import parse_value
 from quotetui.domain.fx import FxRateFact, FxTable
-from quotetui.domain.gpus import GpuCatalog
-from quotetui.store.catalog import load_catalog
-from quotetui.store.models import (
-    BenchmarkResult,
-    Discount,
-    ExtraCost,
-    FxRate,
-    GpuModel,
-    Offer,
-    Provider,
-    QuoteRevision,
-    RevisionPrice,
-    Scenario,
-    SlaTerm,
-    Source,
-)
-from quotetui.store.models import (
-    Evidence as EvidenceRow,
-)
+from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
+from quotetui.domain.money import RATE_PLACES
+from quotetui.store.reader import Reader, in_list, session_reader
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from quotetui.store.models import Scenario
+
+ASSUMPTION_PREFIX = "assumption."
+"""Settings rows of the assumptions are ``assumption.<field name>``."""
+
+IN_LIST_MAX = 500
+"""Up to this many offers named, the queries ask for them alone; more are read whole and picked here."""
 
 
-def _scoped(items: list[tuple[int | None, T]], current_id: int | None) -> tuple[T, ...]:
-    """Fine print that applies to every round, or to the current round only."""
-    return tuple(item for revision_id, item in items if revision_id in (None, current_id))
+def _where(column: str, ids: list[int] | None, name: str = "i") -> tuple[str, dict[str, Any]]:
+    if ids is None or len(ids) > IN_LIST_MAX:
+        return "", {}
+    clause, params = in_list(name, ids)
+    return f" WHERE {column} IN {clause}", params
 
 
-def _table(model: type) -> sa.Table:
-    return model.__table__  # type: ignore[attr-defined]
-
-
-def _rows(
-    model: type,
-    *names: str,
-    session: Session,
-    ids: list[int] | None,
-    by: str = "offer_id",
-    extra: tuple[Any, ...] = (),
-    joins: tuple[tuple[sa.Table, Any], ...] = (),
-    order: tuple[str, ...] = ("id",),
-) -> list[Any]:
-    """Plain rows of ``model``'s named columns (no ORM objects: they cost ~20 µs each at 10,000 offers),
-    restricted to ``ids`` through the ``by`` column when ids are given."""
-    table = _table(model)
-    query = sa.select(*(table.c[n] for n in names), *extra)
-    frm: Any = table
-    for other, on in joins:
-        frm = frm.outerjoin(other, on)
-    query = query.select_from(frm)
-    if ids is not None:
-        query = query.where(table.c[by].in_(ids))
-    return list(session.execute(query.order_by(*(table.c[n] for n in order))).all())
-
-
-def load_offer_inputs(
-    session: Session, offer_ids: Iterable[int] | None = None, *, history: bool = True
-) -> list[OfferInput]:
-    """Every offer (or those named) with its revisions, fine print and evidence, in a handful of queries.
-
-    Offers without any price are left out: there is nothing to compute for them yet. ``history=False``
-    keeps only the current round (rankings need no more; at 10,000 offers it saves ~15 MiB).
-    """
-    ids = None if offer_ids is None else list(offer_ids)
-    catalog, _ = load_catalog(session)
-    keys = gpu_keys(session)
-
-    revisions: dict[int, list[tuple[Any, list[PriceOption]]]] = defaultdict(list)
-    by_revision: dict[int, list[PriceOption]] = {}
-    for rev in _rows(
-        QuoteRevision,
-        "id",
-        "offer_id",
-        "seq",
-        "mover",
-        "quoted_at",
-        "is_estimate",
-        session=session,
-        ids=ids,
-        order=("offer_id", "seq"),
-    ):
-        by_revision[rev.id] = []
-        revisions[rev.offer_id].append((rev, by_revision[rev.id]))
-    price_ids = None if ids is None else list(by_revision)
-    for p in _rows(
-        RevisionPrice,
-        "revision_id",
-        "term_months",
-        "unit",
-        "amount",
-        "currency",
-        "amount_high",
-        "prepay",
-        "is_estimate",
-        "note",
-        session=session,
-        ids=price_ids,
-        by="revision_id",
-        order=("term_months", "id"),
-    ):
-        by_revision[p.revision_id].append(
-            PriceOption(p.term_months, p.unit, p.amount, p.currency, p.amount_high, p.prepay, p.is_estimate, p.note)
+def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
+    """The catalog as stored (user aliases included, as ``store/catalog.py: load_catalog`` reads it) and
+    each model by its row id."""
+    pci = {spec.key: spec.pci_device_ids for spec in BUILTIN}
+    aliases: dict[int, list[str]] = defaultdict(list)
+    for gid, alias in reader.rows("SELECT gpu_model_id, alias FROM gpu_alias ORDER BY id"):
+        aliases[gid].append(alias)
+    d, text = reader.text_decimal, Reader.text_decimal
+    by_id = {
+        r[0]: GpuSpec(r[1], r[2], FormFactor(r[3]), r[4], r[5], text(r[6]), text(r[7]), d(r[8]),  # type: ignore[arg-type]
+                      d(r[9]), r[10], r[11], r[12], r[13], bool(r[14]), (), r[15], tuple(aliases[r[0]]),
+                      pci.get(r[1], ()))
+        for r in reader.rows(
+            'SELECT id, "key", name, form_factor, memory_gb, memory_type, memory_bw_tbs, bf16_tflops, fp8_tflops, '
+            "fp64_tflops, nvlink_gbs, nvlink_note, tdp_w, topo_signature, consumer, smi_memory_mib FROM gpu_model "
+            "ORDER BY id"
         )
+    }  # fmt: skip
+    return GpuCatalog(by_id.values()), by_id
+
+
+def assumptions_from(stored: dict[str, str]) -> Assumptions:
+    """The assumptions from their stored text (``setting`` rows without the prefix); the defaults for anything
+    not set."""
+    values: dict[str, Any] = {}
+    for f in E.SETTINGS.fields:
+        if f.name in stored:
+            value = parse_value(f, stored[f.name])
+            values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
+    return Assumptions(**values)
+
+
+def load_assumptions_of(reader: Reader) -> Assumptions:
+    rows = reader.rows('SELECT "key", value FROM setting WHERE "key" LIKE :p', {"p": ASSUMPTION_PREFIX + "%"})
+    return assumptions_from({k.removeprefix(ASSUMPTION_PREFIX): v for k, v in rows if k.startswith(ASSUMPTION_PREFIX)})
+
+
+def fx_table_of(reader: Reader, on: date) -> FxTable:
+    money, day = reader.money, reader.day
+    rows = reader.rows("SELECT base, quote, rate, as_of, source FROM fx_rate ORDER BY id")
+    return FxTable([FxRateFact(b, q, money(r, RATE_PLACES), day(a), s) for b, q, r, a, s in rows], on)  # type: ignore[arg-type]
+
+
+_SCENARIO = (
+    "SELECT name, gpu_count, months, utilisation, home_currency, egress_tb_month, storage_tb, train_flops, "
+    "train_params, train_tokens, gpu_model_id FROM scenario"
+)
+
+
+def scenario_of(reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput | None:
+    """The scenario called ``name`` (its exact name), else the default one (else the oldest); None when not
+    found that way (``services/scenarios.py: find_scenario`` then decides: another spelling, or the error)."""
+    if name is None:
+        row = reader.one(_SCENARIO + " ORDER BY is_default DESC, id LIMIT 1")
+    else:
+        row = reader.one(_SCENARIO + " WHERE name = :name ORDER BY id LIMIT 1", {"name": name})
+    if row is None:
+        return None
+    d = Reader.text_decimal
+    return ScenarioInput(row[0], row[1], row[2], reader.money(row[3]), row[4], d(row[5]), d(row[6]),  # type: ignore[arg-type]
+                         d(row[7]), d(row[8]), d(row[9]), gpus[row[10]] if row[10] is not None else None)  # fmt: skip
+
+
+def _scoped(items: list[tuple[int | None, Any]], current_id: int) -> tuple[Any, ...]:
+    """Fine print that applies to every round, or to the current round only."""
+    return tuple(item for revision_id, item in items if revision_id is None or revision_id == current_id)
+
+
+def offer_inputs(
+    reader: Reader,
+    gpus: dict[int, GpuSpec],
+    offer_ids: Iterable[int] | None = None,
+    *,
+    history: bool = True,
+) -> list[OfferInput]:
+    """Every offer (or those named) with its current price options, fine print and evidence, in a handful of
+    queries, as plain tuples converted once. Offers without any price are left out: there is nothing to
+    compute for them yet. ``history=False`` keeps only the current round: the other rounds' prices are not
+    even converted."""
+    ids = None if offer_ids is None else list(offer_ids)
+    wanted = None if ids is None else set(ids)
+    money, when, text = reader.money, reader.when, Reader.text_decimal
+
+    where, params = _where("offer_id", ids)
+    rounds: dict[int, list[Any]] = defaultdict(list)
+    for r in reader.rows(
+        "SELECT id, offer_id, seq, mover, quoted_at, is_estimate FROM quote_revision"
+        + where
+        + " ORDER BY offer_id, seq",
+        params,
+    ):
+        rounds[r[1]].append(r)
+    where_p, params_p = (
+        ("", {})
+        if ids is None or len(ids) > IN_LIST_MAX
+        else (f" WHERE revision_id IN (SELECT id FROM quote_revision{where})", params)
+    )
+    prices = reader.rows(
+        "SELECT revision_id, term_months, unit, amount, currency, amount_high, prepay, is_estimate, note "
+        "FROM revision_price" + where_p + " ORDER BY term_months, id",
+        params_p,
+    )
+    priced = {p[0] for p in prices}
+    current: dict[int, Any] = {}  # offer id: its current round
+    for offer_id, rs in rounds.items():
+        found = current_round(rs, lambda r: r[3], lambda r: r[0] in priced)
+        if found is not None:
+            current[offer_id] = found
+    keep = {r[0] for rs in rounds.values() for r in rs} if history else {r[0] for r in current.values()}
+    options: dict[int, list[PriceOption]] = defaultdict(list)
+    for p in prices:
+        if p[0] in keep:
+            options[p[0]].append(
+                PriceOption(p[1], PriceUnit(p[2]), money(p[3]), p[4], money(p[5]), bool(p[6]), bool(p[7]), p[8])  # type: ignore[arg-type]
+            )
 
     discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
-    for d in _rows(
-        Discount,
-        "id",
-        "offer_id",
-        "revision_id",
-        "kind",
-        "rate",
-        "min_term_months",
-        "min_gpus",
-        "requires_prepay",
-        "description",
-        session=session,
-        ids=ids,
+    for x in reader.rows(
+        "SELECT id, offer_id, revision_id, kind, rate, min_term_months, min_gpus, requires_prepay, description "
+        "FROM discount" + where + " ORDER BY id",
+        params,
     ):
-        term = DiscountTerm(d.id, d.kind, d.rate, d.min_term_months, d.min_gpus, d.requires_prepay, d.description)
-        discounts[d.offer_id].append((d.revision_id, term))
+        term = DiscountTerm(x[0], DiscountKind(x[3]), money(x[4]), x[5], x[6], bool(x[7]), x[8])
+        discounts[x[1]].append((x[2], term))
     extras: dict[int, list[tuple[int | None, ExtraTerm]]] = defaultdict(list)
-    for x in _rows(
-        ExtraCost,
-        "id",
-        "offer_id",
-        "revision_id",
-        "kind",
-        "basis",
-        "amount",
-        "currency",
-        "refundable",
-        "description",
-        session=session,
-        ids=ids,
+    for x in reader.rows(
+        "SELECT id, offer_id, revision_id, kind, basis, amount, currency, refundable, description "
+        "FROM extra_cost" + where + " ORDER BY id",
+        params,
     ):
-        term_x = ExtraTerm(x.id, x.kind, x.basis, x.amount, x.currency, x.refundable, x.description)
-        extras[x.offer_id].append((x.revision_id, term_x))
+        extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), x[6], bool(x[7]), x[8])
+        extras[x[1]].append((x[2], extra))
     availability = {
-        r.offer_id: r.availability for r in _rows(SlaTerm, "offer_id", "availability", session=session, ids=ids)
+        r[0]: r[1] for r in reader.rows("SELECT offer_id, availability FROM sla_term" + where + " ORDER BY id", params)
     }
-    evidence = _evidence(session, ids)
+    evidence = _evidence(reader, ids)
 
-    providers = _table(Provider)
+    where_o, params_o = _where("o.id", ids)
     result = []
-    for o in _rows(
-        Offer,
-        "id",
-        "name",
-        "form_factor",
-        "region",
-        "valid_until",
-        "gpu_model_id",
-        "gpus_per_node",
-        "billing_basis",
-        "status",
-        "nodes_available",
-        "intra_fabric",
-        "inter_fabric",
-        "inter_gbps_per_gpu",
-        "prorata_days",
-        "vat_rate",
-        "special_invoice",
-        "is_estimate",
-        session=session,
-        ids=ids,
-        by="id",
-        extra=(providers.c.name.label("provider"), providers.c.kind.label("provider_kind")),
-        joins=((providers, providers.c.id == _table(Offer).c.provider_id),),
+    for o in reader.rows(
+        "SELECT o.id, p.name, o.name, o.gpu_model_id, o.gpus_per_node, o.billing_basis, o.status, "
+        "o.nodes_available, o.intra_fabric, o.inter_fabric, o.inter_gbps_per_gpu, o.prorata_days, o.vat_rate, "
+        "o.special_invoice, o.is_estimate, p.kind, o.form_factor, o.region, o.valid_until "
+        "FROM offer o LEFT OUTER JOIN provider p ON p.id = o.provider_id" + where_o + " ORDER BY o.id",
+        params_o,
     ):
-        rounds = revisions.get(o.id, [])
-        found = current_round(rounds, lambda r: r[0].mover, lambda r: bool(r[1]))
-        if found is None:
+        oid = o[0]
+        found = current.get(oid)
+        if found is None or (wanted is not None and oid not in wanted):
             continue
-        current, options = found
+        rid = found[0]
         result.append(
             OfferInput(
-                id=o.id,
-                provider=o.provider,
-                name=o.name,
-                gpu=catalog.get(keys[o.gpu_model_id]),
-                gpus_per_node=o.gpus_per_node,
-                billing_basis=o.billing_basis,
-                status=o.status,
-                options=tuple(options),
-                nodes_available=o.nodes_available,
-                intra_fabric=o.intra_fabric,
-                inter_fabric=o.inter_fabric,
-                inter_gbps_per_gpu=o.inter_gbps_per_gpu,
-                prorata_days=o.prorata_days,
-                quoted_at=current.quoted_at,
-                vat_rate=o.vat_rate,
-                special_invoice=bool(o.special_invoice),
-                is_estimate=o.is_estimate,
-                round_is_estimate=bool(current.is_estimate),
-                discounts=_scoped(discounts.get(o.id, []), current.id),
-                extras=_scoped(extras.get(o.id, []), current.id),
-                availability=availability.get(o.id),
-                evidence=tuple(evidence.get(o.id, [])),
+                id=oid,
+                provider=o[1],
+                name=o[2],
+                gpu=gpus[o[3]],
+                gpus_per_node=o[4],
+                billing_basis=BillingBasis(o[5]),
+                status=OfferStatus(o[6]),
+                options=tuple(options[rid]),
+                nodes_available=o[7],
+                intra_fabric=IntraFabric(o[8]),
+                inter_fabric=InterFabric(o[9]),
+                inter_gbps_per_gpu=text(o[10]),
+                prorata_days=bool(o[11]),
+                quoted_at=when(found[4]),
+                vat_rate=money(o[12]),
+                special_invoice=bool(o[13]),
+                is_estimate=bool(o[14]),
+                round_is_estimate=bool(found[5]),
+                discounts=_scoped(discounts.get(oid, []), rid),
+                extras=_scoped(extras.get(oid, []), rid),
+                availability=money(availability.get(oid)),
+                evidence=tuple(evidence.get(oid, ())),
                 revisions=tuple(
-                    Revision(rev.seq, rev.mover.value, rev.quoted_at.date(), tuple(opts))
-                    for rev, opts in (rounds if history else ())
+                    Revision(r[2], r[3], when(r[4]).date(), tuple(options.get(r[0], ())))  # type: ignore[union-attr]
+                    for r in (rounds[oid] if history else ())
                 ),
-                provider_kind=o.provider_kind.value,
-                form_factor=o.form_factor.value,
-                region=o.region,
-                valid_until=o.valid_until,
+                provider_kind=o[15],
+                form_factor=o[16],
+                region=o[17],
+                valid_until=reader.day(o[18]),
             )
         )
     return result
 
 
-def _evidence(session: Session, ids: list[int] | None) -> dict[int, list[Evidence]]:
+def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]]:
     found: dict[int, list[Evidence]] = defaultdict(list)
-    sources, logs, results = _table(Source), _table(EvidenceRow), _table(BenchmarkResult)
-    rows = _rows(
-        BenchmarkResult,
-        "id",
-        "offer_id",
-        "provenance",
-        "metric",
-        "value",
-        "value_high",
-        "qualifier",
-        "workload",
-        "source_id",
-        "gpu_count",
-        "model_params",
-        session=session,
-        ids=ids,
-        extra=(sources.c.title, logs.c.tool, logs.c.host),
-        joins=((sources, sources.c.id == results.c.source_id), (logs, logs.c.id == results.c.evidence_id)),
-    )
-    for b in rows:
-        if b.offer_id is None:
+    where, params = _where("b.offer_id", ids)
+    text = Reader.text_decimal
+    for b in reader.rows(
+        "SELECT b.id, b.offer_id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, "
+        "b.source_id, b.gpu_count, b.model_params, s.title, e.tool, e.host FROM benchmark_result b "
+        "LEFT OUTER JOIN source s ON s.id = b.source_id LEFT OUTER JOIN evidence e ON e.id = b.evidence_id"
+        + where
+        + " ORDER BY b.id",
+        params,
+    ):
+        if b[1] is None:
             continue
-        origin = b.title if b.source_id else " on ".join(x for x in (b.tool, b.host) if x) or None
-        found[b.offer_id].append(
-            Evidence(
-                b.id,
-                b.provenance,
-                b.metric,
-                b.value,
-                b.value_high,
-                b.qualifier,
-                b.workload,
-                origin,
-                b.gpu_count,
-                b.model_params,
-            )
+        origin = b[11] if b[8] else " on ".join(x for x in (b[12], b[13]) if x) or None
+        value, high, params_ = text(b[4]), text(b[5]), text(b[10])
+        found[b[1]].append(
+            Evidence(b[0], Provenance(b[2]), Metric(b[3]), value, high, b[6], b[7], origin, b[9], params_)  # type: ignore[arg-type]
         )
     return found
 
 
+def load_offer_inputs(
+    session: Session, offer_ids: Iterable[int] | None = None, *, history: bool = True
+) -> list[OfferInput]:
+    """:func:`offer_inputs` read inside ``session``'s transaction."""
+    reader = session_reader(session)
+    _, gpus = load_catalog_of(reader)
+    return offer_inputs(reader, gpus, offer_ids, history=history)
+
+
 def gpu_keys(session: Session) -> dict[int, str]:
     """Catalog key of each GPU model row id."""
+    from sqlmodel import select
+
+    from quotetui.store.models import GpuModel
+
     return {row.id: row.key for row in session.exec(select(GpuModel)) if row.id is not None}
 
 
@@ -297,5 +309,4 @@ def scenario_input(row: Scenario, catalog: GpuCatalog, keys: dict[int, str]) -> 
 
 
 def fx_table(session: Session, on: date) -> FxTable:
-    rates = [FxRateFact(r.base, r.quote, r.rate, r.as_of, r.source) for r in session.exec(select(FxRate))]
-    return FxTable(rates, on)
+    return fx_table_of(session_reader(session), on)

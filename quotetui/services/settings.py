@@ -10,31 +10,23 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.fields import parse_record, parse_value, shown_value
+from quotetui.domain.fields import parse_record, shown_value
 from quotetui.services.forms import FormSpec, parse
+from quotetui.services.inputs import ASSUMPTION_PREFIX, load_assumptions_of
 from quotetui.store.engine import Database
 from quotetui.store.models import Setting
+from quotetui.store.reader import session_reader
 
-PREFIX = "assumption."
-"""Settings rows of the assumptions are ``assumption.<field name>``."""
+PREFIX = ASSUMPTION_PREFIX
 
 
 def load_assumptions(session: Session) -> Assumptions:
     """The stored assumptions (the defaults for anything not set)."""
-    stored = {
-        row.key.removeprefix(PREFIX): row.value
-        for row in session.exec(select(Setting).where(col(Setting.key).startswith(PREFIX)))
-    }
-    values: dict[str, Any] = {}
-    for f in E.SETTINGS.fields:
-        if f.name in stored:
-            value = parse_value(f, stored[f.name])
-            values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
-    return Assumptions(**values)
+    return load_assumptions_of(session_reader(session))
 
 
 def assumptions_of(db: Database) -> Assumptions:

@@ -225,6 +225,10 @@ class Database:
             return Session(bind=shared, expire_on_commit=False)
         return Session(self.engine, expire_on_commit=False)
 
+    def snapshot_connection(self) -> sa.Connection | None:
+        """The connection of the snapshot this thread is reading (:meth:`snapshot`), if any."""
+        return getattr(self._snapshot, "connection", None)
+
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Every session opened in this block (in this thread) reads one consistent state of the database:

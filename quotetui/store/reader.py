@@ -1,0 +1,153 @@
+"""Plain rows for the read paths that load in bulk (ranking, the offers list): tuples, no ORM objects.
+
+A :class:`Reader` runs SQL and returns lists of tuples, and knows how its backend returns the exact column
+types (``store/types.py``) so that the caller converts each value once:
+
+* on SQLite it reads through the stdlib ``sqlite3`` connection itself (no SQLAlchemy on the way): a
+  :class:`~quotetui.store.types.ScaledDecimal` is an integer count of 10^-scale units, a ``UTCDateTime`` is
+  ISO text in UTC, a date is ISO text, a boolean is 0 or 1;
+* on PostgreSQL it reads through SQLAlchemy's connection (the driver returns Decimals, aware datetimes, dates
+  and booleans).
+
+:func:`reading` gives one for a :class:`~quotetui.store.engine.Database`, reading one snapshot: the
+snapshot the caller is already in (``one_snapshot``), else its own read transaction (SQLite: a read-only
+connection to the same file, opened the way ``store/engine.py`` opens read-only and immutable files).
+:func:`session_reader` reads inside an ORM session's transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from quotetui.store.engine import Database
+
+Params = Mapping[str, Any]
+
+
+def _sqlite_money(value: int | None, places: int = 6) -> Decimal | None:
+    return None if value is None else Decimal(value).scaleb(-places)
+
+
+def _sqlite_when(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def _sqlite_day(value: str | None) -> date | None:
+    return None if value is None else date.fromisoformat(value)
+
+
+def _server_money(value: Decimal | None, places: int = 6) -> Decimal | None:
+    return value
+
+
+def _server_when(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _server_day(value: date | None) -> date | None:
+    return value
+
+
+class Reader:
+    """SQL in, tuples out, with the value conversions of the backend it reads (see the module's doc).
+
+    Parameters are named (``:name``) on every backend."""
+
+    def __init__(self, execute: Callable[[str, Params], Sequence[Sequence[Any]]], sqlite: bool) -> None:
+        self._execute = execute
+        self.sqlite = sqlite
+        self.money: Callable[..., Decimal | None] = _sqlite_money if sqlite else _server_money
+        self.when: Callable[[Any], datetime | None] = _sqlite_when if sqlite else _server_when
+        self.day: Callable[[Any], date | None] = _sqlite_day if sqlite else _server_day
+
+    def rows(self, sql: str, params: Params | None = None) -> Sequence[Sequence[Any]]:
+        return self._execute(sql, params or {})
+
+    def one(self, sql: str, params: Params | None = None) -> Sequence[Any] | None:
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    @staticmethod
+    def text_decimal(value: str | None) -> Decimal | None:
+        """A :class:`~quotetui.store.types.DecimalText` column's value (exact text on every backend)."""
+        return None if value is None else Decimal(value)
+
+
+def _sqlite_execute(conn: sqlite3.Connection) -> Callable[[str, Params], Sequence[Sequence[Any]]]:
+    def execute(sql: str, params: Params) -> Sequence[Sequence[Any]]:
+        return conn.execute(sql, params).fetchall()
+
+    return execute
+
+
+def _sa_execute(connection: Any) -> Callable[[str, Params], Sequence[Sequence[Any]]]:
+    import sqlalchemy as sa
+
+    def execute(sql: str, params: Params) -> Sequence[Sequence[Any]]:
+        return connection.execute(sa.text(sql), params).all()  # type: ignore[no-any-return]
+
+    return execute
+
+
+def connection_reader(connection: Any) -> Reader:
+    """A reader inside an SQLAlchemy connection's transaction (on SQLite through its sqlite3 connection)."""
+    if connection.dialect.name == "sqlite":
+        raw = connection.connection.driver_connection
+        return Reader(_sqlite_execute(raw), sqlite=True)
+    return Reader(_sa_execute(connection), sqlite=False)
+
+
+def session_reader(session: Session) -> Reader:
+    """A reader inside ``session``'s transaction (its pending changes flushed first, as a query would)."""
+    if session.autoflush:
+        session.flush()
+    return connection_reader(session.connection())
+
+
+@contextmanager
+def reading(db: Database) -> Iterator[Reader]:
+    """A reader of one consistent state of ``db``: the snapshot this thread is in, else its own read
+    transaction (on SQLite a read-only stdlib connection to the file, closed at the end)."""
+    shared = db.snapshot_connection()
+    if shared is not None:
+        yield connection_reader(shared)
+        return
+    path = db.target.path
+    if path is None:
+        with db.snapshot():
+            shared = db.snapshot_connection()
+            assert shared is not None
+            yield connection_reader(shared)
+        return
+    from quotetui.store.engine import sqlite_reader
+
+    conn = sqlite_reader(path)
+    try:
+        conn.isolation_level = None  # one explicit read transaction: every SELECT below sees one snapshot
+        conn.execute("BEGIN")
+        yield Reader(_sqlite_execute(conn), sqlite=True)
+    finally:
+        try:
+            if conn.in_transaction:
+                conn.rollback()
+        finally:
+            conn.close()
+
+
+def in_list(name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+    """``IN (:name0, :name1, …)`` and its parameters, for a short list of values."""
+    params = {f"{name}{i}": v for i, v in enumerate(values)}
+    return "(" + ", ".join(f":{k}" for k in params) + ")" if params else "(NULL)", params
+
+
+__all__ = ["Reader", "connection_reader", "in_list", "reading", "session_reader"]
