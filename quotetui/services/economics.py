@@ -28,6 +28,7 @@ from quotetui.services.inputs import (
     offer_inputs,
     scenario_of,
 )
+from quotetui.services.ranking_cache import RANKINGS, file_stamp, ranking_key
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.reader import Reader, reading, session_reader
 
@@ -76,24 +77,33 @@ def rank_offers(
     """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
     (an FX rate missing) are listed with the reason instead of being silently converted.
 
-    Read as plain tuples in one snapshot, the cyclic GC paused while tens of thousands of objects are made."""
+    Read as plain tuples in one snapshot, the cyclic GC paused while tens of thousands of objects are made;
+    kept in this process under the data version and everything else the figures depend on
+    (``services/ranking_cache.py``), so asking again before anything changed is instant."""
     day = on or utcnow().date()
+    stamp = file_stamp(db)  # before the snapshot's first read: a later write is then a new stamp
     with reading(db) as reader, gc_paused():
         catalog, gpus = load_catalog_of(reader)
         scenario_input = _scenario(db, reader, scenario, gpus)
+        key = ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
+        cached = RANKINGS.get(key)
+        if cached is not None:
+            return cached
         fx = fx_table_of(reader, day)
         assumptions = load_assumptions_of(reader)
         offers = offer_inputs(reader, gpus, history=history)
         if gpu is not None:
-            key = catalog.lookup(gpu).key
-            offers = [o for o in offers if o.gpu.key == key]
+            key_of_gpu = catalog.lookup(gpu).key
+            offers = [o for o in offers if o.gpu.key == key_of_gpu]
         evaluations, skipped = [], []
         for offer in offers:
             try:
                 evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
             except NOT_COMPARABLE as exc:
                 skipped.append((offer, str(exc)))
-        return Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions)
+        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions)
+        RANKINGS.put(key, ranking)
+        return ranking
 
 
 @one_snapshot

@@ -1,0 +1,137 @@
+"""Rankings kept in this process, so that switching back to a scenario (or ranking again) is instant, and
+never stale.
+
+A ranking is kept under everything its figures depend on:
+
+* the database: its target, and for a SQLite file its device and inode;
+* ``setting.data_version``, read in the ranking's own snapshot: every write through ``Database.write`` bumps it
+  (``store/versions.py``), atomically on PostgreSQL, so another program's or another buyer's write is seen;
+* for a SQLite file, its stamp (size and modification time of the file, size and header of its ``-wal``),
+  taken before the snapshot starts, so that a write that does not go through quotetui (the sqlite3 shell) is
+  seen too; on PostgreSQL the snapshot's next transaction id plays that part (:func:`server_stamp`);
+* the scenario's content (not only its name), the day of the figures, the GPU filter and ``history``.
+
+The offers, prices, FX rates, assumptions and catalog are all data, so a change to any of them is a new data
+version. At most :data:`MAX_RANKINGS` rankings and :data:`MAX_OFFERS` offers in all are kept, the least
+recently used dropped first. Each caller gets its own lists (the evaluations themselves are immutable).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from quotetui.domain.economics.inputs import ScenarioInput
+from quotetui.store.reader import Reader
+
+if TYPE_CHECKING:
+    from quotetui.services.economics import Ranking
+    from quotetui.store.engine import Database
+
+MAX_RANKINGS = 8
+MAX_OFFERS = 50_000
+
+Key = tuple[Hashable, ...]
+
+
+def _wal_stamp(path: Path) -> tuple[int, bytes] | None:
+    """The ``-wal`` file's size and header (its salts change whenever the log restarts); None when it is absent
+    or empty. Not its times: every first connection creates an empty one afresh, with nothing changed."""
+    try:
+        with open(path, "rb") as wal:
+            header = wal.read(32)
+            size = os.fstat(wal.fileno()).st_size
+    except OSError:
+        return None
+    return (size, header) if size else None
+
+
+def file_stamp(db: Database) -> Hashable:
+    """The SQLite file's identity and state (None for a server): take it before the snapshot is read."""
+    path = db.target.path
+    if path is None:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, _wal_stamp(path.with_name(path.name + "-wal")))
+
+
+def data_version_of(reader: Reader) -> int:
+    """``setting.data_version`` in the reader's snapshot (0 before the first write)."""
+    row = reader.one('SELECT value FROM setting WHERE "key" = :k', {"k": "data_version"})
+    return int(row[0]) if row is not None else 0
+
+
+def ranking_key(
+    db: Database,
+    reader: Reader,
+    stamp: Hashable,
+    scenario: ScenarioInput,
+    day: date,
+    gpu: str | None,
+    history: bool,
+) -> Key:
+    return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, gpu, history)
+
+
+def server_stamp(reader: Reader) -> int | None:
+    """On a server, the next transaction id of the snapshot: it moves on with every transaction that wrote
+    anything, so even a write that bypasses ``data_version`` (another tool) is a new key; None on SQLite."""
+    if reader.sqlite:
+        return None
+    row = reader.one("SELECT txid_snapshot_xmax(txid_current_snapshot())")
+    return None if row is None else int(row[0])
+
+
+class RankingCache:
+    """Least recently used rankings, bounded by count and by offers; safe across threads (the TUI's workers)."""
+
+    def __init__(self, max_rankings: int = MAX_RANKINGS, max_offers: int = MAX_OFFERS) -> None:
+        self.max_rankings = max_rankings
+        self.max_offers = max_offers
+        self._items: OrderedDict[Key, Ranking] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _size(ranking: Ranking) -> int:
+        return len(ranking.evaluations) + len(ranking.skipped)
+
+    def get(self, key: Key) -> Ranking | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+        return replace(found, evaluations=list(found.evaluations), skipped=list(found.skipped))
+
+    def put(self, key: Key, ranking: Ranking) -> None:
+        if self._size(ranking) > self.max_offers:
+            return
+        kept = replace(ranking, evaluations=list(ranking.evaluations), skipped=list(ranking.skipped))
+        with self._lock:
+            self._items[key] = kept
+            self._items.move_to_end(key)
+            while len(self._items) > self.max_rankings or sum(map(self._size, self._items.values())) > self.max_offers:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+RANKINGS = RankingCache()
+"""The process's rankings (``services/economics.py: rank_offers``)."""
+
+
+__all__ = ["MAX_OFFERS", "MAX_RANKINGS", "RANKINGS", "RankingCache", "file_stamp", "ranking_key"]

@@ -1,0 +1,137 @@
+"""Rankings kept in process (services/ranking_cache.py): instant when asked again, never stale.
+
+A write by another connection (through quotetui, or around it), a scenario edit or another day each give a
+new ranking; asking again with nothing changed gives the very same evaluations; a kept ranking says exactly
+what a cold one says."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from sqlmodel import col, select
+
+from quotetui.domain.economics.costing import base_option
+from quotetui.domain.enums import PriceUnit
+from quotetui.services.database import open_database
+from quotetui.services.economics import Ranking, rank_offers, ranking_json
+from quotetui.services.ranking_cache import RANKINGS, RankingCache
+from quotetui.store.engine import Database
+from quotetui.store.models import QuoteRevision, RevisionPrice, Scenario
+
+DAY = date(2026, 11, 20)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    RANKINGS.clear()
+
+
+def _node_month_offer(ranking: Ranking) -> tuple[int, int]:
+    """An offer priced per node-month (one price, no range): its id and GPUs per node."""
+    for e in ranking.evaluations:
+        base = base_option(e.offer.options)
+        if base.unit is PriceUnit.NODE_MONTH and base.amount_high is None and len(e.offer.options) == 1:
+            return e.offer.id, e.offer.gpus_per_node
+    raise AssertionError("the demo market has no offer priced per node-month")
+
+
+def _by_id(ranking: Ranking, offer_id: int) -> Fraction:
+    return next(e.quoted_gpu_hour for e in ranking.evaluations if e.offer.id == offer_id)
+
+
+def _set_price(db: Database, offer_id: int, amount: str) -> None:
+    with db.write() as session:
+        revisions = select(QuoteRevision.id).where(QuoteRevision.offer_id == offer_id)
+        for price in session.exec(select(RevisionPrice).where(col(RevisionPrice.revision_id).in_(revisions))):
+            price.amount = Decimal(amount)
+
+
+def test_asking_again_gives_the_kept_ranking_and_it_equals_a_cold_one(demo_db: Database) -> None:
+    first = rank_offers(demo_db, on=DAY, history=False)
+    again = rank_offers(demo_db, on=DAY, history=False)
+    assert again.evaluations and all(a is b for a, b in zip(again.evaluations, first.evaluations, strict=True))
+    again.evaluations.pop()  # a caller's list is its own: the kept ranking is not changed by it
+    RANKINGS.clear()
+    cold = rank_offers(demo_db, on=DAY, history=False)
+    assert cold.evaluations[0] is not first.evaluations[0]
+    kept = rank_offers(demo_db, on=DAY, history=False)
+    assert json.dumps(ranking_json(kept)) == json.dumps(ranking_json(cold)) == json.dumps(ranking_json(first))
+
+
+def test_a_write_by_another_connection_is_seen(demo_db: Database, demo_db_path: Path) -> None:
+    before = rank_offers(demo_db, on=DAY, history=False)
+    offer_id, gpus = _node_month_offer(before)
+    other = open_database(str(demo_db_path)).db
+    try:
+        _set_price(other, offer_id, "123456.78")
+    finally:
+        other.dispose()
+    after = rank_offers(demo_db, on=DAY, history=False)
+    assert _by_id(after, offer_id) == Fraction(12345678, 100) / (gpus * 730) != _by_id(before, offer_id)
+
+
+@pytest.mark.sqlite_only
+def test_a_write_around_quotetui_is_seen(demo_db: Database, demo_db_path: Path) -> None:
+    """The sqlite3 shell does not bump the data version: the file's stamp tells."""
+    before = rank_offers(demo_db, on=DAY, history=False)
+    offer_id, gpus = _node_month_offer(before)
+    conn = sqlite3.connect(demo_db_path)
+    with conn:
+        conn.execute(
+            "UPDATE revision_price SET amount = 99000000000 "  # 99,000 stored as millionths
+            "WHERE revision_id IN (SELECT id FROM quote_revision WHERE offer_id = ?)",
+            (offer_id,),
+        )
+    conn.close()
+    after = rank_offers(demo_db, on=DAY, history=False)
+    assert _by_id(after, offer_id) == Fraction(99000) / (gpus * 730)
+
+
+def test_a_scenario_edit_and_another_day_are_new_rankings(demo_db: Database) -> None:
+    before = rank_offers(demo_db, on=DAY, history=False)
+    with demo_db.write() as session:
+        row = session.exec(select(Scenario).where(Scenario.name == before.scenario.name)).one()
+        row.gpu_count = before.scenario.gpu_count * 2
+        row.months = 7
+    after = rank_offers(demo_db, on=DAY, history=False)
+    assert after.scenario.gpu_count == before.scenario.gpu_count * 2
+    e = after.evaluations[0]
+    assert e.used_gpu_hours == after.scenario.gpu_count * 730 * Fraction(after.scenario.utilisation) * 7
+    later = rank_offers(demo_db, on=date(2026, 11, 21), history=False)
+    assert later.on == date(2026, 11, 21) and later.evaluations[0] is not after.evaluations[0]
+
+
+def test_switching_back_to_a_scenario_is_the_kept_ranking(demo_db: Database) -> None:
+    with demo_db.write() as session:
+        session.add(Scenario(name="two nodes", gpu_count=16, months=6, utilisation=Decimal(1), home_currency="CNY"))
+    first = rank_offers(demo_db, on=DAY, history=False)
+    other = rank_offers(demo_db, "two nodes", on=DAY, history=False)
+    back = rank_offers(demo_db, on=DAY, history=False)
+    assert other.scenario.gpu_count == 16 and other.scenario.name != first.scenario.name
+    assert back.evaluations[0] is first.evaluations[0]
+
+
+@dataclass
+class _Sized:
+    evaluations: list[object]
+    skipped: list[object]
+
+
+def test_the_cache_is_bounded_by_rankings_and_by_offers() -> None:
+    cache = RankingCache(max_rankings=2, max_offers=5)
+    cache.put(("a",), _Sized([1, 2], []))  # type: ignore[arg-type]
+    cache.put(("b",), _Sized([1], [2]))  # type: ignore[arg-type]
+    assert cache.get(("a",)) is not None  # used last: b goes first
+    cache.put(("c",), _Sized([1], []))  # type: ignore[arg-type]
+    assert cache.get(("b",)) is None and cache.get(("a",)) is not None and len(cache) == 2
+    cache.put(("d",), _Sized([1, 2, 3, 4], []))  # type: ignore[arg-type]
+    assert len(cache) == 1 and cache.get(("d",)) is not None  # 2 + 4 offers would be over 5
+    cache.put(("e",), _Sized([1] * 6, []))  # type: ignore[arg-type]
+    assert cache.get(("e",)) is None  # larger than the whole cache: never kept
