@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import col, select
-
 from quotetui.domain.economics.claims import Audit, Claim, ComparedPrice, audit
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import q
@@ -14,10 +12,7 @@ from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
-from quotetui.services.inputs import gpu_keys, load_offer_inputs
-from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.models import BenchmarkResult, Offer, Provider, Source
 
 
 def _quoted(offer: OfferInput) -> ComparedPrice:
@@ -28,6 +23,12 @@ def _quoted(offer: OfferInput) -> ComparedPrice:
 
 @one_snapshot
 def audit_claims(db: Database) -> list[Audit]:
+    from sqlmodel import col, select  # the ORM only when the claims are read: listing offers needs none
+
+    from quotetui.services.inputs import gpu_keys, load_offer_inputs
+    from quotetui.store.catalog import load_catalog
+    from quotetui.store.models import BenchmarkResult, Offer, Provider, Source
+
     with db.session() as session:
         catalog, _ = load_catalog(session)
         keys = gpu_keys(session)

@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
-
-from sqlmodel import Session, col, select
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
@@ -20,9 +18,12 @@ from quotetui.domain.enums import OfferStatus
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
 from quotetui.services.economics import amount_text
-from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
+
+if TYPE_CHECKING:  # the ORM is imported when contracts are read, not to list offers
+    from sqlmodel import Session
+
+    from quotetui.store.models import Contract, Incident, Invoice
 
 OPEN = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
 
@@ -197,6 +198,11 @@ def load_contracts(db: Database, now: datetime, contract_id: int | None = None) 
 
 
 def _load(session: Session, now: datetime, contract_id: int | None) -> list[ContractView]:
+    from sqlmodel import col, select
+
+    from quotetui.services.settings import load_assumptions
+    from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
+
     query = (
         select(Contract, Provider.name, Offer.name, Offer.gpus_per_node)
         .join(Offer, col(Offer.id) == col(Contract.offer_id))
@@ -240,6 +246,10 @@ def _load(session: Session, now: datetime, contract_id: int | None) -> list[Cont
 
 def _quote_dates(session: Session) -> list[KeyDate]:
     """The valid-until day of every open quote."""
+    from sqlmodel import col, select
+
+    from quotetui.store.models import Offer, Provider
+
     quotes = session.exec(
         select(Offer, Provider.name)
         .join(Provider, col(Provider.id) == col(Offer.provider_id))

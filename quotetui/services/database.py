@@ -1,17 +1,18 @@
-"""Opening a database the way every front end needs it: located, migrated, seeded, explained."""
+"""Opening a database the way every front end needs it: located, migrated, seeded, explained.
+
+A current SQLite file (newest schema, catalog seeded as this version has it, a scenario) is checked with
+stdlib ``sqlite3`` alone: opening it imports neither alembic nor SQLAlchemy (the engine is made on first use).
+"""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING
 
 from quotetui.domain.errors import DatabaseProblem
-from quotetui.services.scenarios import ensure_default_scenario, has_scenario
-from quotetui.store import migrate
-from quotetui.store.catalog import catalog_is_current, seed_catalog
 from quotetui.store.engine import (
     Database,
     DbTarget,
@@ -21,6 +22,11 @@ from quotetui.store.engine import (
     sqlite_read_only,
     sqlite_reader,
 )
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+    from quotetui.store import migrate
 
 
 def database_target(db: str | None = None) -> DbTarget:
@@ -81,6 +87,14 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     target = database_target(db)
     is_new = _prepare_sqlite_file(target) if target.is_sqlite else False
     read_only = target.path is not None and not is_new and sqlite_read_only(target.path)
+    if target.path is not None and not is_new and _nothing_due(target.path):
+        opened = Opened(Database(target, read_only=read_only))
+        if read_only:
+            opened.messages.append(f"{target.label} is read-only here: reading works, changes are refused.")
+        return opened
+    from quotetui.services.scenarios import ensure_default_scenario, has_scenario
+    from quotetui.store.catalog import catalog_is_current, seed_catalog
+
     engine = make_engine(target, read_only=read_only)
     opened = Opened(Database(target, engine, read_only=read_only))
     try:
@@ -109,7 +123,28 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     return opened
 
 
+def _nothing_due(path: Path) -> bool:
+    """Whether an existing SQLite file needs nothing done on opening: the newest schema, the catalog seeded as
+    this version has it, a scenario. Anything else, an error included, goes the full way (which explains it)."""
+    from quotetui.store.catalog import CATALOG_SETTING, builtin_fingerprint
+    from quotetui.store.migrate import head_revision
+
+    try:
+        conn = sqlite_reader(path)
+        try:
+            revision = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+            catalog = conn.execute('SELECT value FROM setting WHERE "key" = ?', (CATALOG_SETTING,)).fetchall()
+            scenario = conn.execute("SELECT 1 FROM scenario LIMIT 1").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return revision == [(head_revision(),)] and catalog == [(builtin_fingerprint(),)] and bool(scenario)
+
+
 def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str], read_only: bool = False) -> None:
+    from quotetui.store import migrate
+
     state = migrate.schema_state(engine, target)
     if state.is_current:
         return
@@ -141,12 +176,16 @@ def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str], read_only
 
 def upgrade_database(db: str | None = None) -> list[str]:
     """``quotetui db upgrade``: like opening, but says when there was nothing to do."""
+    from quotetui.store import migrate
+
     opened = open_database(db, load_demo_if_new=False)
     opened.db.dispose()
     return opened.messages or [f"{opened.db.target.label} is at the newest schema ({migrate.head_revision()})."]
 
 
 def backup_database(dest: Path, db: str | None = None) -> Path:
+    from quotetui.store import migrate
+
     target = database_target(db)
     if not target.is_sqlite or target.path is None:
         raise DatabaseProblem("`db backup` copies SQLite files; back up a server with its own tools (pg_dump)")
@@ -156,6 +195,8 @@ def backup_database(dest: Path, db: str | None = None) -> Path:
 
 
 def check_database(db: str | None = None) -> migrate.CheckReport:
+    from quotetui.store import migrate
+
     target = database_target(db)
     if target.path is not None and not target.path.exists():
         raise DatabaseProblem(f"no database at {target.path}")
@@ -176,7 +217,7 @@ class BackupInfo:
 def inspect_backup(path: Path) -> BackupInfo:
     """Check a backup before it replaces anything: a readable SQLite file that passes the integrity and
     foreign-key checks and holds a quotetui schema this program knows."""
-    import sqlite3
+    from quotetui.store import migrate
 
     path = path.expanduser().resolve()
     if not path.is_file():
@@ -208,6 +249,8 @@ def restore_database(backup: Path, db: str | None = None) -> tuple[BackupInfo, P
     """Replace the database with a checked backup, through SQLite's online backup API (open connections
     see the restored data); the current file is first saved beside it, so a restore can be undone.
     Returns what was restored and where the replaced database was saved."""
+    from quotetui.store import migrate
+
     info = inspect_backup(backup)
     target = database_target(db)
     if not target.is_sqlite or target.path is None:

@@ -70,14 +70,14 @@ def resolve_context(db: Database, scenario: str | None, on: date | None) -> tupl
         return _scenario(db, reader, scenario, gpus), fx_table_of(reader, day), day
 
 
-@one_snapshot
 def rank_offers(
     db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
 ) -> Ranking:
     """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
     (an FX rate missing) are listed with the reason instead of being silently converted.
 
-    Read as plain tuples in one snapshot, the cyclic GC paused while tens of thousands of objects are made;
+    Read as plain tuples in one snapshot (the caller's, else its own: ``store/reader.py: reading``; on SQLite
+    without SQLAlchemy), the cyclic GC paused while tens of thousands of objects are made;
     kept in this process under the data version and everything else the figures depend on
     (``services/ranking_cache.py``), so asking again before anything changed is instant."""
     day = on or utcnow().date()

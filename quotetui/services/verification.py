@@ -9,9 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from fractions import Fraction
-from typing import Any
-
-from sqlmodel import Session, col, select
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
 from quotetui.domain.economics.claims import Audit
@@ -43,11 +41,10 @@ from quotetui.io.benchlogs.detect import parse_log
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
 from quotetui.services.inputs import load_offer_inputs
-from quotetui.services.market_prices import market_medians
-from quotetui.services.settings import load_assumptions
-from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.models import Evidence
+
+if TYPE_CHECKING:  # the ORM is imported when logs are read, not to list offers
+    from sqlmodel import Session
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +204,10 @@ class Verifier:
 
 def _logs(session: Session, offer_ids: list[int] | None, sold: Sold | None = None) -> dict[int, list[LogOnRecord]]:
     """Each offer's logs, parsed again from their raw text; summaries against ``sold`` when given."""
+    from sqlmodel import col, select
+
+    from quotetui.store.models import Evidence
+
     query = select(Evidence).where(col(Evidence.offer_id).is_not(None)).order_by(col(Evidence.id))
     if offer_ids is not None:
         query = query.where(col(Evidence.offer_id).in_(offer_ids))
@@ -234,6 +235,10 @@ def load_verifier(
     only: list[int] | None = None,
 ) -> Verifier:
     """``offers``: the market the prices are compared with; ``only``: the offers whose logs to load."""
+    from quotetui.services.market_prices import market_medians
+    from quotetui.services.settings import load_assumptions
+    from quotetui.store.catalog import load_catalog
+
     with db.session() as session:
         catalog, _ = load_catalog(session)
         logs = _logs(session, only)

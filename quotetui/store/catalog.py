@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-
-from sqlmodel import Session, col, select
+from typing import TYPE_CHECKING
 
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec, normalise
-from quotetui.store.models import GpuAlias, GpuModel, Setting
-from quotetui.store.rows import insert
+
+if TYPE_CHECKING:  # the ORM is imported where rows are read or written: opening a current file needs none
+    from sqlmodel import Session
+
+    from quotetui.store.models import GpuModel
 
 CATALOG_SETTING = "catalog_version"
 
@@ -40,6 +42,8 @@ def builtin_fingerprint() -> str:
 
 
 def _row_from_spec(spec: GpuSpec) -> GpuModel:
+    from quotetui.store.models import GpuModel
+
     return GpuModel(
         key=spec.key,
         name=spec.name,
@@ -85,6 +89,8 @@ def spec_from_row(row: GpuModel, aliases: tuple[str, ...] = ()) -> GpuSpec:
 
 def catalog_is_current(session: Session) -> bool:
     """Whether the built-in catalog was seeded as this version has it (then opening writes nothing)."""
+    from quotetui.store.models import Setting
+
     setting = session.get(Setting, CATALOG_SETTING)
     return setting is not None and setting.value == builtin_fingerprint()
 
@@ -106,6 +112,11 @@ def seed_catalog(session: Session) -> int:
 
     Returns the number of rows added or changed. Skipped entirely when the stored fingerprint matches.
     """
+    from sqlmodel import select
+
+    from quotetui.store.models import GpuAlias, GpuModel, Setting
+    from quotetui.store.rows import insert
+
     fingerprint = builtin_fingerprint()
     setting = session.get(Setting, CATALOG_SETTING)
     if setting is not None and setting.value == fingerprint:
@@ -139,6 +150,10 @@ def seed_catalog(session: Session) -> int:
 
 def load_catalog(session: Session) -> tuple[GpuCatalog, dict[str, int]]:
     """The catalog as stored (user aliases included) and a map from model key to row id."""
+    from sqlmodel import col, select
+
+    from quotetui.store.models import GpuAlias, GpuModel
+
     rows = list(session.exec(select(GpuModel).order_by(col(GpuModel.id))))
     ids = {row.key: row.id for row in rows if row.id is not None}
     by_id = {row.id: row.key for row in rows}

@@ -3,6 +3,9 @@
 SQLite connections get WAL, ``foreign_keys=ON`` and a busy timeout; transactions are begun
 explicitly (``BEGIN`` for reads, ``BEGIN IMMEDIATE`` for writes) so that DDL and imports are atomic
 and writers queue on the busy timeout instead of failing on a lock upgrade.
+
+SQLAlchemy is imported when it is first needed: a :class:`Database` makes its engine on first use, so a read
+path that reads SQLite through ``store/reader.py`` (the offers list, a ranking) never loads it.
 """
 
 from __future__ import annotations
@@ -16,16 +19,15 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
-
-import sqlalchemy as sa
-from sqlalchemy.engine import Engine
-from sqlalchemy.pool import NullPool
-from sqlmodel import Session
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.redact import redact_url, scrub, url_secrets
-from quotetui.store.versions import bump_data_version, data_version
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+    from sqlalchemy.engine import Engine
+    from sqlmodel import Session
 
 ENV_VAR = "QUOTETUI_DB"
 BUSY_TIMEOUT_MS = 15_000
@@ -54,6 +56,8 @@ class DbTarget:
 
 
 def _parsed(url: str) -> sa.engine.URL | None:
+    import sqlalchemy as sa
+
     try:
         return sa.engine.make_url(url)
     except (sa.exc.ArgumentError, ValueError, TypeError):
@@ -143,6 +147,8 @@ BEGIN_RETRIES = 4
 
 
 def _sqlite_begin(conn: sa.Connection) -> None:
+    import sqlalchemy as sa
+
     statement = conn.get_execution_options().get("sqlite_begin", "BEGIN")
     for attempt in range(BEGIN_RETRIES + 1):
         try:
@@ -186,6 +192,11 @@ def sqlite_reader(path: Path) -> sqlite3.Connection:
 def make_engine(target: DbTarget, *, foreign_keys: bool = True, read_only: bool = False) -> Engine:
     """An engine for ``target``. ``foreign_keys=False`` is only for schema migrations; ``read_only`` opens an
     SQLite file without writing anything to it or beside it."""
+    import sqlalchemy as sa
+    from sqlalchemy.pool import NullPool
+
+    from quotetui.store import versions  # noqa: F401  (its listeners bump row versions on every ORM flush)
+
     if target.path is not None:
         read_only = read_only or sqlite_read_only(target.path)
         creator = _sqlite_file(target.path, read_only=read_only)
@@ -208,18 +219,41 @@ def make_engine(target: DbTarget, *, foreign_keys: bool = True, read_only: bool 
 
 
 class Database:
-    """An open, migrated database: sessions for reading, transactions for writing."""
+    """An open, migrated database: sessions for reading, transactions for writing. Without ``engine``, the
+    engine is made (and SQLAlchemy imported) on first use."""
 
-    def __init__(self, target: DbTarget, engine: Engine, *, read_only: bool = False) -> None:
+    def __init__(self, target: DbTarget, engine: Engine | None = None, *, read_only: bool = False) -> None:
         self.target = target
-        self.engine = engine
+        self._engine = engine
         self.read_only = read_only
-        self._writer = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+        self._writer_engine: Engine | None = None
         self._snapshot = threading.local()
+        self._lock = threading.Lock()
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            with self._lock:
+                if self._engine is None:
+                    self._engine = make_engine(self.target, read_only=self.read_only)
+        return self._engine
+
+    @property
+    def engine_made(self) -> bool:
+        """Whether SQLAlchemy's engine exists yet (a read path through ``store/reader.py`` needs none)."""
+        return self._engine is not None
+
+    @property
+    def _writer(self) -> Engine:
+        if self._writer_engine is None:
+            self._writer_engine = self.engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+        return self._writer_engine
 
     def session(self) -> Session:
         """A session for reading (and small writes the caller commits); inside :meth:`snapshot`, one that
         reads the snapshot's connection."""
+        from sqlmodel import Session
+
         shared = getattr(self._snapshot, "connection", None)
         if shared is not None:
             return Session(bind=shared, expire_on_commit=False)
@@ -255,6 +289,11 @@ class Database:
         """One all-or-nothing write transaction: commits on success, rolls back on any error."""
         if self.read_only:
             raise DatabaseProblem(read_only_message(self.target))
+        import sqlalchemy as sa
+        from sqlmodel import Session
+
+        from quotetui.store.versions import bump_data_version
+
         with Session(self._writer, expire_on_commit=False) as session:
             try:
                 yield session
@@ -271,11 +310,14 @@ class Database:
 
     def data_version(self) -> int:
         """A number every committed write changes (the TUI polls it to notice other programs' writes)."""
+        from quotetui.store.versions import data_version
+
         with self.engine.connect() as connection:
             return data_version(connection)
 
     def dispose(self) -> None:
-        self.engine.dispose()
+        if self._engine is not None:
+            self._engine.dispose()
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import sqlalchemy as sa
-
 from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import utcnow
 from quotetui.resources import migrations_dir
 from quotetui.store.engine import Database, DbTarget, make_engine
 
 if TYPE_CHECKING:
+    import sqlalchemy as sa
     from alembic.config import Config
 
 _REVISION = re.compile(r"^(down_revision|revision)\b[^=]*=\s*['\"]?([^'\"\s]+)['\"]?", re.M)
@@ -74,6 +73,8 @@ class SchemaState:
 
 def schema_state(engine: sa.Engine, target: DbTarget) -> SchemaState:
     """Inspect ``engine``; a file that is not SQLite or is corrupt becomes :class:`DatabaseProblem`."""
+    import sqlalchemy as sa
+
     try:
         with engine.connect() as conn:
             tables = set(sa.inspect(conn).get_table_names())
@@ -110,6 +111,7 @@ def upgrade(target: DbTarget, revision: str = "head") -> None:
     SQLite foreign keys are off while tables are rebuilt (batch mode), otherwise dropping a table
     would cascade-delete its children; ``foreign_key_check`` must pass before the commit.
     """
+    import sqlalchemy as sa
     from alembic import command
 
     engine = make_engine(target, foreign_keys=False)
@@ -148,6 +150,8 @@ def scratch_copy(db: Database) -> Iterator[Database]:
     (read with the online backup API, so neither another program's write lock nor a read-only file stops
     it, and nothing is written to or beside the real file); removed when the block ends, also on SIGTERM
     (which unwinds as SystemExit). A server's database is its own scratch: the caller rolls back."""
+    import sqlalchemy as sa
+
     if db.target.path is None:
         yield db
         return
@@ -230,6 +234,8 @@ class CheckReport:
 def check(target: DbTarget) -> CheckReport:
     """Integrity check (SQLite), foreign-key check and the schema revision; changes nothing. A damaged file
     is reported, not refused: its integrity messages are the report."""
+    import sqlalchemy as sa
+
     if target.path is not None:
         integrity, violations = sqlite_integrity(target.path)
         if integrity != ["ok"]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError, dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -85,11 +86,49 @@ class Assumptions:
         return self.hours_per_month * 12
 
 
-@dataclass(frozen=True, slots=True)
 class Assumed:
-    """A value the figures rest on, and why it is what it is."""
+    """A value the figures rest on, and why it is what it is.
+
+    ``note`` may be given as a function of no arguments: its words are then made when first read (a ranking
+    of 100,000 offers reads a few of them; making them all cost 7 % of it). Immutable; equal when value,
+    source, note and measured GPUs are."""
+
+    __slots__ = ("_note", "measured_gpus", "source", "value")
 
     value: Fraction
-    source: str  # verified | claimed | sla | default
-    note: str
-    measured_gpus: int | None = None  # an MFU measured on this many GPUs (None: a whole-job or default figure)
+    source: str  # verified | claimed | sla | default | given
+    measured_gpus: int | None  # an MFU measured on this many GPUs (None: a whole-job or default figure)
+
+    def __init__(
+        self, value: Fraction, source: str, note: str | Callable[[], str], measured_gpus: int | None = None
+    ) -> None:
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "_note", note)
+        object.__setattr__(self, "measured_gpus", measured_gpus)
+
+    @property
+    def note(self) -> str:
+        note = self._note
+        if not isinstance(note, str):
+            note = note()
+            object.__setattr__(self, "_note", note)
+        return note
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def _fields(self) -> tuple[Fraction, str, str, int | None]:
+        return self.value, self.source, self.note, self.measured_gpus
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Assumed) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Assumed(value={self.value!r}, source={self.source!r}, note={self.note!r}, "
+            f"measured_gpus={self.measured_gpus!r})"
+        )

@@ -316,7 +316,9 @@ def cost_option(
         billed_months = ceil(Fraction(scenario.months, option.term_months)) * option.term_months
     day = quote_day(offer, assumptions)
     home_nm, quote = fx.convert(price, option.currency, scenario.home_currency, day)
-    compute_total = nodes * home_nm * usage_factor * billed_months
+    compute_total = home_nm * (nodes * billed_months)  # the integers multiplied first: one Fraction product
+    if usage_factor != 1:
+        compute_total *= usage_factor
     billed_hours_month = assumptions.hours_per_month * usage_factor
     vat = assumptions.vat_factor(offer.vat_rate, offer.special_invoice)
     extras = tuple(_extra_line(x, scenario, nodes, billed_hours_month, fx, vat, day) for x in offer.extras)

@@ -112,7 +112,7 @@ class Evaluation:
     @cached_property
     def used_gpu_hours(self) -> Fraction:
         s = self.scenario
-        return s.gpu_count * self.assumptions.hours_per_month * q(s.utilisation) * s.months
+        return q(s.utilisation) * (s.gpu_count * self.assumptions.hours_per_month * s.months)
 
     @cached_property
     def cost_per_gpu_hour(self) -> Fraction:
@@ -182,15 +182,23 @@ def choose_mfu(
     share = q(e.value) / q(peak_tflops)
     where = e.source or "evidence"
     if share >= GEMM_HEALTHY_SHARE:
-        note = f"{base.note}; verified GEMM {e.value} TFLOPS = {pct(share, 1)} % of peak confirms the GPU ({where})"
-        return Assumed(base.value, base.source, note, base.measured_gpus)
+        return Assumed(
+            base.value,
+            base.source,
+            lambda: (
+                f"{base.note}; verified GEMM {e.value} TFLOPS = {pct(share, 1)} % of peak confirms the GPU ({where})"
+            ),
+            base.measured_gpus,
+        )
     factor = share / GEMM_HEALTHY_SHARE
     return Assumed(
         base.value * factor,
         "verified",
-        f"{pct(base.value, 1)} % × {dec(factor, 3)} = {pct(base.value * factor, 1)} %: verified GEMM {e.value} "
-        f"TFLOPS is {pct(share, 1)} % of the {peak_tflops} TFLOPS peak, a healthy GPU reaches "
-        f"{pct(GEMM_HEALTHY_SHARE, 0)} % ({where}); before: {base.note}",
+        lambda: (
+            f"{pct(base.value, 1)} % × {dec(factor, 3)} = {pct(base.value * factor, 1)} %: verified GEMM "
+            f"{e.value} TFLOPS is {pct(share, 1)} % of the {peak_tflops} TFLOPS peak, a healthy GPU reaches "
+            f"{pct(GEMM_HEALTHY_SHARE, 0)} % ({where}); before: {base.note}"
+        ),
         base.measured_gpus,
     )
 
@@ -222,8 +230,8 @@ def _base_mfu(
     if verified:
         e = verified[-1]
         on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
-        note = f"measured {pct(q(e.value), 1)} %{on} ({e.source or 'evidence'})"
-        return Assumed(q(e.value), "verified", note, e.gpu_count)
+        value, where = q(e.value), e.source or "evidence"
+        return Assumed(value, "verified", lambda: f"measured {pct(value, 1)} %{on} ({where})", e.gpu_count)
     notes = []
     for e in sorted((e for e in mfu if e.provenance is Provenance.CLAIMED), key=_range_low):
         value = _range_low(e)
@@ -246,17 +254,20 @@ def _base_mfu(
             )
             value = MFU_OPTIMISTIC
         return Assumed(value, "claimed", note, e.gpu_count)
+    return Assumed(assumptions.default_mfu, "default", lambda: _default_mfu_note(assumptions, notes))
+
+
+def _default_mfu_note(assumptions: Assumptions, notes: list[str]) -> str:
     note = f"default {pct(assumptions.default_mfu, 0)} % of dense BF16 peak: no MFU verified or credibly claimed"
-    if notes:
-        note += "; " + "; ".join(notes)
-    return Assumed(assumptions.default_mfu, "default", note)
+    return note + "; " + "; ".join(notes) if notes else note
 
 
 def choose_availability(offer: OfferInput, assumptions: Assumptions) -> Assumed:
     if offer.availability is not None:
-        return Assumed(q(offer.availability), "sla", f"SLA promises {pct(q(offer.availability), 3)} %")
+        value = q(offer.availability)
+        return Assumed(value, "sla", lambda: f"SLA promises {pct(value, 3)} %")
     value = assumptions.default_availability
-    return Assumed(value, "default", f"no SLA on record: {pct(value, 1)} % assumed")
+    return Assumed(value, "default", lambda: f"no SLA on record: {pct(value, 1)} % assumed")
 
 
 def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) -> Feasibility:
