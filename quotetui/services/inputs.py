@@ -71,7 +71,7 @@ def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
     aliases: dict[int, list[str]] = defaultdict(list)
     for gid, alias in reader.rows("SELECT gpu_model_id, alias FROM gpu_alias ORDER BY id"):
         aliases[gid].append(alias)
-    d, text = reader.text_decimal, Reader.text_decimal
+    d = text = reader.text_decimal
     by_id = {
         r[0]: GpuSpec(r[1], r[2], FormFactor(r[3]), r[4], r[5], text(r[6]), text(r[7]), d(r[8]),  # type: ignore[arg-type]
                       d(r[9]), r[10], r[11], r[12], r[13], bool(r[14]), (), r[15], tuple(aliases[r[0]]),
@@ -122,7 +122,7 @@ def scenario_of(reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> S
         row = reader.one(_SCENARIO + " WHERE name = :name ORDER BY id LIMIT 1", {"name": name})
     if row is None:
         return None
-    d = Reader.text_decimal
+    d = reader.text_decimal
     return ScenarioInput(row[0], row[1], row[2], reader.money(row[3]), row[4], d(row[5]), d(row[6]),  # type: ignore[arg-type]
                          d(row[7]), d(row[8]), d(row[9]), gpus[row[10]] if row[10] is not None else None)  # fmt: skip
 
@@ -145,7 +145,7 @@ def offer_inputs(
     even converted."""
     ids = None if offer_ids is None else list(offer_ids)
     wanted = None if ids is None else set(ids)
-    money, when, text = reader.money, reader.when, Reader.text_decimal
+    money, when, text, s = reader.money, reader.when, reader.text_decimal, reader.text
 
     where, params = _where("offer_id", ids)
     rounds: dict[int, list[Any]] = defaultdict(list)
@@ -177,7 +177,7 @@ def offer_inputs(
     for p in prices:
         if p[0] in keep:
             options[p[0]].append(
-                PriceOption(p[1], PriceUnit(p[2]), money(p[3]), p[4], money(p[5]), bool(p[6]), bool(p[7]), p[8])  # type: ignore[arg-type]
+                PriceOption(p[1], PriceUnit(p[2]), money(p[3]), s(p[4]), money(p[5]), bool(p[6]), bool(p[7]), s(p[8]))  # type: ignore[arg-type]
             )
 
     discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
@@ -186,7 +186,7 @@ def offer_inputs(
         "FROM discount" + where + " ORDER BY id",
         params,
     ):
-        term = DiscountTerm(x[0], DiscountKind(x[3]), money(x[4]), x[5], x[6], bool(x[7]), x[8])
+        term = DiscountTerm(x[0], DiscountKind(x[3]), money(x[4]), x[5], x[6], bool(x[7]), s(x[8]))
         discounts[x[1]].append((x[2], term))
     extras: dict[int, list[tuple[int | None, ExtraTerm]]] = defaultdict(list)
     for x in reader.rows(
@@ -194,7 +194,7 @@ def offer_inputs(
         "FROM extra_cost" + where + " ORDER BY id",
         params,
     ):
-        extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), x[6], bool(x[7]), x[8])
+        extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), s(x[6]), bool(x[7]), s(x[8]))
         extras[x[1]].append((x[2], extra))
     availability = {
         r[0]: r[1] for r in reader.rows("SELECT offer_id, availability FROM sla_term" + where + " ORDER BY id", params)
@@ -218,7 +218,7 @@ def offer_inputs(
         result.append(
             OfferInput(
                 id=oid,
-                provider=o[1],
+                provider=s(o[1]),
                 name=o[2],
                 gpu=gpus[o[3]],
                 gpus_per_node=o[4],
@@ -243,9 +243,9 @@ def offer_inputs(
                     Revision(r[2], r[3], when(r[4]).date(), tuple(options.get(r[0], ())))  # type: ignore[union-attr]
                     for r in (rounds[oid] if history else ())
                 ),
-                provider_kind=o[15],
-                form_factor=o[16],
-                region=o[17],
+                provider_kind=s(o[15]),
+                form_factor=s(o[16]),
+                region=s(o[17]),
                 valid_until=reader.day(o[18]),
             )
         )
@@ -255,7 +255,7 @@ def offer_inputs(
 def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]]:
     found: dict[int, list[Evidence]] = defaultdict(list)
     where, params = _where("b.offer_id", ids)
-    text = Reader.text_decimal
+    text, s = reader.text_decimal, reader.text
     for b in reader.rows(
         "SELECT b.id, b.offer_id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, "
         "b.source_id, b.gpu_count, b.model_params, s.title, e.tool, e.host FROM benchmark_result b "
@@ -269,7 +269,7 @@ def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]
         origin = b[11] if b[8] else " on ".join(x for x in (b[12], b[13]) if x) or None
         value, high, params_ = text(b[4]), text(b[5]), text(b[10])
         found[b[1]].append(
-            Evidence(b[0], Provenance(b[2]), Metric(b[3]), value, high, b[6], b[7], origin, b[9], params_)  # type: ignore[arg-type]
+            Evidence(b[0], Provenance(b[2]), Metric(b[3]), value, high, s(b[6]), s(b[7]), s(origin), b[9], params_)  # type: ignore[arg-type]
         )
     return found
 

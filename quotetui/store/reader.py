@@ -58,17 +58,43 @@ def _server_day(value: date | None) -> date | None:
     return value
 
 
+def _shared(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``convert`` giving one object per stored value (the same stored text or integer is the same value, with
+    the same exponent): a bulk load of 100,000 offers holds each distinct amount, date or name once."""
+    seen: dict[Any, Any] = {}
+
+    def shared(value: Any) -> Any:
+        if value is None:
+            return None
+        try:
+            return seen[value]
+        except KeyError:
+            out = seen[value] = convert(value)
+            return out
+
+    return shared
+
+
 class Reader:
-    """SQL in, tuples out, with the value conversions of the backend it reads (see the module's doc).
+    """SQL in, tuples out, with the value conversions of the backend it reads (see the module's doc). Each
+    reader converts a stored value once: equal stored values give one shared (immutable) object.
 
     Parameters are named (``:name``) on every backend."""
 
     def __init__(self, execute: Callable[[str, Params], Sequence[Sequence[Any]]], sqlite: bool) -> None:
         self._execute = execute
         self.sqlite = sqlite
-        self.money: Callable[..., Decimal | None] = _sqlite_money if sqlite else _server_money
-        self.when: Callable[[Any], datetime | None] = _sqlite_when if sqlite else _server_when
-        self.day: Callable[[Any], date | None] = _sqlite_day if sqlite else _server_day
+        money6 = _shared(_sqlite_money if sqlite else _server_money)
+        self._money = _sqlite_money if sqlite else _server_money
+        self._money6 = money6
+        self.when: Callable[[Any], datetime | None] = _shared(_sqlite_when if sqlite else _server_when)
+        self.day: Callable[[Any], date | None] = _shared(_sqlite_day if sqlite else _server_day)
+        self.text_decimal: Callable[[str | None], Decimal | None] = _shared(Decimal)
+        self.text: Callable[[str | None], str | None] = _shared(str)
+
+    def money(self, value: Any, places: int = 6) -> Decimal | None:
+        """A :class:`~quotetui.store.types.ScaledDecimal` column's value (``places``: its scale)."""
+        return self._money6(value) if places == 6 else self._money(value, places)  # type: ignore[no-any-return]
 
     def rows(self, sql: str, params: Params | None = None) -> Sequence[Sequence[Any]]:
         return self._execute(sql, params or {})
@@ -76,11 +102,6 @@ class Reader:
     def one(self, sql: str, params: Params | None = None) -> Sequence[Any] | None:
         found = self.rows(sql, params)
         return found[0] if found else None
-
-    @staticmethod
-    def text_decimal(value: str | None) -> Decimal | None:
-        """A :class:`~quotetui.store.types.DecimalText` column's value (exact text on every backend)."""
-        return None if value is None else Decimal(value)
 
 
 def _sqlite_execute(conn: sqlite3.Connection) -> Callable[[str, Params], Sequence[Sequence[Any]]]:

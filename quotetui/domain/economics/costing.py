@@ -17,15 +17,15 @@ Definitions (DESIGN.md section 3):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
-from functools import cached_property
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
 from quotetui.domain.economics.exact import ceil, q
 from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm, OfferInput, PriceOption, ScenarioInput
+from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.units import to_node_month
 from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
 from quotetui.domain.errors import BadInput
@@ -53,7 +53,7 @@ class ExtraLine:
     fx: FxQuote | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OptionCost:
     option: PriceOption
     list_node_month: Fraction  # offer currency, before discounts
@@ -67,8 +67,16 @@ class OptionCost:
     months: int  # the scenario's months
     fx: FxQuote | None
     segments: tuple[OptionCost, ...] = ()  # mixed terms: the long option's whole terms, then the short one's
+    _label: Any = field(default=None, init=False, repr=False, compare=False)
+    _home_node_month: Any = field(default=None, init=False, repr=False, compare=False)
+    _is_estimate: Any = field(default=None, init=False, repr=False, compare=False)
+    _total: Any = field(default=None, init=False, repr=False, compare=False)
+    _monthly: Any = field(default=None, init=False, repr=False, compare=False)
+    _one_off_total: Any = field(default=None, init=False, repr=False, compare=False)
+    _annualised: Any = field(default=None, init=False, repr=False, compare=False)
+    _per_year: Any = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @slot_cached
     def label(self) -> str:
         """The way to buy in words: the option's label, or for mixed terms how many of each."""
         if not self.segments:
@@ -80,7 +88,7 @@ class OptionCost:
             else f"{short.billed_months // short.option.term_months} × {short.option.label}"
         )
 
-    @cached_property
+    @slot_cached
     def home_node_month(self) -> Fraction:
         """The node-month price after discounts in the scenario's currency; for mixed terms the average over
         the months paid."""
@@ -89,30 +97,30 @@ class OptionCost:
         paid = sum((seg.billed_months for seg in self.segments), 0)
         return sum((seg.home_node_month * seg.billed_months for seg in self.segments), Fraction(0)) / paid
 
-    @cached_property
+    @slot_cached
     def is_estimate(self) -> bool:
         return any(seg.option.is_estimate for seg in self.segments) or self.option.is_estimate
 
-    @cached_property
+    @slot_cached
     def total(self) -> Fraction:
         return self.compute_total + self.extras_total
 
-    @cached_property
+    @slot_cached
     def monthly(self) -> Fraction:
         return self.total / self.months
 
-    @cached_property
+    @slot_cached
     def one_off_total(self) -> Fraction:
         return sum((line.one_off for line in self.extras), Fraction(0))
 
-    @cached_property
+    @slot_cached
     def annualised(self) -> Fraction:
         """A year of the need: recurring costs × 12 ÷ months; a one-off fee spread over the months when the
         need is a year or longer, counted once (never twice) when it is shorter."""
         recurring = self.total - self.one_off_total
         return recurring * 12 / self.months + self.one_off_total * 12 / max(self.months, 12)
 
-    @cached_property
+    @slot_cached
     def per_year(self) -> Fraction:
         """What a year of this option costs with the scenario's usage (for comparing terms)."""
         return self.annualised

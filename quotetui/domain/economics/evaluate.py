@@ -13,10 +13,11 @@ Availability comes from the SLA, else the default 99 %.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
+from typing import Any
 
 from quotetui.domain.economics.assumptions import (
     BYTES_PER_PARAMETER,
@@ -37,6 +38,7 @@ from quotetui.domain.economics.costing import (
 )
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
+from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import ExtraKind, InterFabric, Metric, Provenance
@@ -69,9 +71,13 @@ class Feasibility:
         return not self.blocking
 
 
-@dataclass(frozen=True)
+FEASIBLE = Feasibility()
+"""Nothing blocks or warns: one shared object."""
+
+
+@dataclass(frozen=True, slots=True)
 class Evaluation:
-    """All figures are computed once, on first use (``cached_property``): rankings sort by them."""
+    """All figures are computed once, on first use (``slot_cached``): rankings sort by them."""
 
     offer: OfferInput
     scenario: ScenarioInput
@@ -84,16 +90,30 @@ class Evaluation:
     unknowns: tuple[str, ...]  # costs or discounts on offer whose amount is not known
     scaling: Assumed = WHOLE_JOB  # on top of the MFU: a claim measured across fewer nodes than the scenario
     unpriced: tuple[str, ...] = ()  # costs the scenario incurs that the offer does not price (``unpriced_costs``)
+    _best: Any = field(default=None, init=False, repr=False, compare=False)
+    _currency: Any = field(default=None, init=False, repr=False, compare=False)
+    _quoted_gpu_hour: Any = field(default=None, init=False, repr=False, compare=False)
+    _price_per_gpu_hour: Any = field(default=None, init=False, repr=False, compare=False)
+    _used_gpu_hours: Any = field(default=None, init=False, repr=False, compare=False)
+    _cost_per_gpu_hour: Any = field(default=None, init=False, repr=False, compare=False)
+    _effective_mfu: Any = field(default=None, init=False, repr=False, compare=False)
+    _effective_pflops_per_gpu: Any = field(default=None, init=False, repr=False, compare=False)
+    _cost_per_pflop_hour: Any = field(default=None, init=False, repr=False, compare=False)
+    _delivered_pflop_hours: Any = field(default=None, init=False, repr=False, compare=False)
+    _annualised_tco: Any = field(default=None, init=False, repr=False, compare=False)
+    _lower_bound: Any = field(default=None, init=False, repr=False, compare=False)
+    _estimates: Any = field(default=None, init=False, repr=False, compare=False)
+    _downtime_hours_per_year: Any = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @slot_cached
     def best(self) -> OptionCost:
         return self.options[0]
 
-    @cached_property
+    @slot_cached
     def currency(self) -> str:
         return self.scenario.home_currency
 
-    @cached_property
+    @slot_cached
     def quoted_gpu_hour(self) -> Fraction:
         """The current base price per GPU-hour before discounts, in the offer's own currency."""
         base = base_option(self.offer.options)
@@ -105,47 +125,47 @@ class Evaluation:
             self.assumptions.hours_per_month,
         )
 
-    @cached_property
+    @slot_cached
     def price_per_gpu_hour(self) -> Fraction:
         return self.best.home_node_month / (self.offer.gpus_per_node * self.assumptions.hours_per_month)
 
-    @cached_property
+    @slot_cached
     def used_gpu_hours(self) -> Fraction:
         s = self.scenario
         return q(s.utilisation) * (s.gpu_count * self.assumptions.hours_per_month * s.months)
 
-    @cached_property
+    @slot_cached
     def cost_per_gpu_hour(self) -> Fraction:
         return self.best.total / self.used_gpu_hours
 
-    @cached_property
+    @slot_cached
     def effective_mfu(self) -> Fraction:
         """The MFU the scenario's job reaches: the MFU chosen × the scaling to the scenario's nodes."""
         return self.mfu.value * self.scaling.value
 
-    @cached_property
+    @slot_cached
     def effective_pflops_per_gpu(self) -> Fraction:
         """Delivered PFLOPS per GPU: peak dense BF16 × MFU × scaling × availability ÷ 1000."""
         return q(self.offer.gpu.bf16_tflops) * self.effective_mfu * self.availability.value / 1000
 
-    @cached_property
+    @slot_cached
     def cost_per_pflop_hour(self) -> Fraction:
         return self.cost_per_gpu_hour / self.effective_pflops_per_gpu
 
-    @cached_property
+    @slot_cached
     def delivered_pflop_hours(self) -> Fraction:
         return self.used_gpu_hours * self.effective_pflops_per_gpu
 
-    @cached_property
+    @slot_cached
     def annualised_tco(self) -> Fraction:
         return self.best.annualised
 
-    @cached_property
+    @slot_cached
     def lower_bound(self) -> bool:
         """Some cost the scenario incurs is not priced: every cost figure is at least what it says."""
         return bool(self.unpriced)
 
-    @cached_property
+    @slot_cached
     def estimates(self) -> tuple[str, ...]:
         """Why the figures rest on estimates rather than quoted prices (empty: they do not)."""
         out = []
@@ -157,7 +177,7 @@ class Evaluation:
             out.append(f"the {self.best.label} price it is costed at is an estimate")
         return tuple(out)
 
-    @cached_property
+    @slot_cached
     def downtime_hours_per_year(self) -> Fraction:
         return (1 - self.availability.value) * self.assumptions.hours_per_year
 
@@ -254,20 +274,36 @@ def _base_mfu(
             )
             value = MFU_OPTIMISTIC
         return Assumed(value, "claimed", note, e.gpu_count)
-    return Assumed(assumptions.default_mfu, "default", lambda: _default_mfu_note(assumptions, notes))
+    if not notes:
+        return _default_mfu(assumptions.default_mfu)
+    return Assumed(assumptions.default_mfu, "default", lambda: _default_mfu_note(assumptions.default_mfu, notes))
 
 
-def _default_mfu_note(assumptions: Assumptions, notes: list[str]) -> str:
-    note = f"default {pct(assumptions.default_mfu, 0)} % of dense BF16 peak: no MFU verified or credibly claimed"
+def _default_mfu_note(mfu: Fraction, notes: list[str]) -> str:
+    note = f"default {pct(mfu, 0)} % of dense BF16 peak: no MFU verified or credibly claimed"
     return note + "; " + "; ".join(notes) if notes else note
+
+
+# The same assumption for many offers is one object (immutable): a ranking of 100,000 offers holds a few.
+@functools.lru_cache(maxsize=64)
+def _default_mfu(mfu: Fraction) -> Assumed:
+    return Assumed(mfu, "default", lambda: _default_mfu_note(mfu, []))
+
+
+@functools.lru_cache(maxsize=256)
+def _sla_availability(value: Fraction) -> Assumed:
+    return Assumed(value, "sla", lambda: f"SLA promises {pct(value, 3)} %")
+
+
+@functools.lru_cache(maxsize=64)
+def _default_availability(value: Fraction) -> Assumed:
+    return Assumed(value, "default", lambda: f"no SLA on record: {pct(value, 1)} % assumed")
 
 
 def choose_availability(offer: OfferInput, assumptions: Assumptions) -> Assumed:
     if offer.availability is not None:
-        value = q(offer.availability)
-        return Assumed(value, "sla", lambda: f"SLA promises {pct(value, 3)} %")
-    value = assumptions.default_availability
-    return Assumed(value, "default", lambda: f"no SLA on record: {pct(value, 1)} % assumed")
+        return _sla_availability(q(offer.availability))
+    return _default_availability(assumptions.default_availability)
 
 
 def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) -> Feasibility:
@@ -293,7 +329,7 @@ def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) ->
             )
     if scenario.gpu is not None and scenario.gpu.key != offer.gpu.key:
         warnings.append(f"offers {offer.gpu.name}; the scenario names {scenario.gpu.name}")
-    return Feasibility(tuple(blocking), tuple(warnings))
+    return Feasibility(tuple(blocking), tuple(warnings)) if blocking or warnings else FEASIBLE
 
 
 def require_priced(offer: OfferInput) -> OfferInput:
