@@ -10,13 +10,25 @@ from quotetui.domain.money import MONEY_PLACES, plain
 Q = Fraction
 
 
+_SEEN: dict[Decimal | int | str | Fraction, Fraction] = {}
+_SEEN_MAX = 100_000
+"""Each stored value is converted once (a ranking converts the same prices and shares again for every offer;
+``Fraction(Decimal)`` is slow). Equal keys have equal exact values, so a hit is the very same figure."""
+
+
 def q(value: Decimal | int | str | Fraction) -> Fraction:
     """An exact rational from a Decimal, int, decimal text or Fraction (never from a float)."""
     if isinstance(value, float):
         raise TypeError("floats are not exact")
-    if isinstance(value, str):
-        return Fraction(Decimal(value))
-    return Fraction(value)
+    try:
+        return _SEEN[value]
+    except (KeyError, TypeError):  # not seen yet; or not hashable (a signalling NaN), refused below as before
+        pass
+    out = Fraction(Decimal(value)) if isinstance(value, str) else Fraction(value)
+    if len(_SEEN) >= _SEEN_MAX:
+        _SEEN.clear()
+    _SEEN[value] = out
+    return out
 
 
 def dec(value: Fraction, places: int = MONEY_PLACES) -> Decimal:
