@@ -309,7 +309,15 @@ class Database:
                 raise
 
     def data_version(self) -> int:
-        """A number every committed write changes (the TUI polls it to notice other programs' writes)."""
+        """A number every committed write changes (the TUI polls it to notice other programs' writes). On
+        SQLite read through a stdlib read-only connection: polling needs no SQLAlchemy."""
+        if self.target.path is not None:
+            conn = sqlite_reader(self.target.path)
+            try:
+                row = conn.execute('SELECT value FROM setting WHERE "key" = ?', ("data_version",)).fetchone()
+            finally:
+                conn.close()
+            return int(row[0]) if row is not None else 0
         from quotetui.store.versions import data_version
 
         with self.engine.connect() as connection:
