@@ -38,6 +38,7 @@ from quotetui.tui.workers import ReportsWorkerErrors, background
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
     from quotetui.store.engine import Database
+    from quotetui.tui.widgets.virtual_table import TableRow
 
 MAX_PINS = 4
 
@@ -100,7 +101,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         from quotetui.tui.preferences import apply_preferences
 
         apply_preferences(self, self.preferences)
-        self.reload()
+        self.call_after_refresh(self.reload)  # the first frame is drawn before the loading worker competes with it
         self.set_interval(self.POLL_SECONDS, self._poll)
 
     def action_refresh(self) -> None:
@@ -158,15 +159,35 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         self.mutate_reactive(App.sub_title)  # every header fits its sub-title to the new width
 
     # -- data ----------------------------------------------------------------------------------------
+    _generation = 0  # bumped by every reload: a slower, older load's results are dropped
+    PAINT_WAIT_SECONDS = 2.0
+    """How long the loading worker waits for the offers to be painted before it computes the cards."""
+
     def reload(self) -> None:
         """Recompute the market for the active scenario (after an edit or a scenario switch)."""
         self.loading = True
-        self._load(self.scenario_name)
+        self._generation += 1
+        self._load(self.scenario_name, self._generation)
 
     @background(group="market")
-    def _load(self, scenario: str | None) -> None:
+    def _load(self, scenario: str | None, generation: int) -> None:
+        """Two steps: the ranked offers are shown as soon as they are computed, then the dashboard's cards
+        (claims, findings, contracts), once the offers are on the screen. The collector is paused meanwhile
+        (bulk objects that all live on) and what survives is frozen out of later collections."""
+        import gc
+
+        from quotetui.domain.gc_pause import gc_paused
+
+        with gc_paused():
+            first = self._load_offers(scenario, generation)
+            if first is not None:
+                self._wait_for_paint()
+                self._load_cards(first, generation)
+        gc.freeze()
+
+    def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
         from quotetui.services.database import open_database
-        from quotetui.services.market_view import load_market_view
+        from quotetui.services.market_view import load_offers_view
 
         try:
             if self.database is None:
@@ -174,25 +195,82 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
                 self.database = opened.db
                 for message in opened.messages:
                     self.call_from_thread(self.notify, message, title="Database", timeout=10)
-            view = load_market_view(self.database, scenario, on=self.today)
+            view = load_offers_view(self.database, scenario, on=self.today)
         except QuotetuiError as exc:
             self.call_from_thread(self._failed, str(exc))
-            return
+            return None
         except Exception as exc:  # a bug: show the details rather than a dead screen
             self.call_from_thread(self._broken, "Loading the market failed", exc)
+            return None
+        try:
+            self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
+        except Exception as exc:
+            self.call_from_thread(self.show_error, "Showing the market failed", exc)
+            return None
+        return view
+
+    def _wait_for_paint(self) -> None:
+        """Let the UI thread draw the offers before the cards' work competes with it for the interpreter."""
+        import threading
+
+        painted = threading.Event()
+        self.call_from_thread(self.call_after_refresh, painted.set)
+        painted.wait(self.PAINT_WAIT_SECONDS)
+
+    def _load_cards(self, first: MarketView, generation: int) -> None:
+        from quotetui.services.market_view import complete_market_view
+
+        assert self.database is not None
+        try:
+            view = complete_market_view(self.database, first)
+        except Exception as exc:  # the offers stay usable; the cards say what went wrong
+            self.call_from_thread(self._cards_failed, first, generation, exc)
             return
         try:
-            self.call_from_thread(self._loaded, view)
+            self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
         except Exception as exc:
             self.call_from_thread(self.show_error, "Showing the market failed", exc)
 
-    def _loaded(self, view: MarketView) -> None:
+    @staticmethod
+    def _offer_rows(view: MarketView) -> tuple[MarketView, list[TableRow]]:
+        from quotetui.tui.offer_rows import pending_of, table_rows
+
+        return view, table_rows(view.rows, pending_of(view))
+
+    _offer_table: tuple[MarketView, list[TableRow]] | None = None
+
+    def offer_table(self, view: MarketView) -> list[TableRow]:
+        """The offers table's rows for ``view``: made by the loading worker, or here when it did not."""
+        if self._offer_table is None or self._offer_table[0] is not view:
+            self._offer_table = self._offer_rows(view)
+        return self._offer_table[1]
+
+    def _loaded(
+        self, view: MarketView, generation: int, table: tuple[MarketView, list[TableRow]] | None = None
+    ) -> None:
         assert self.database is not None
+        if generation != self._generation:  # a later reload is under way: its view wins
+            return
+        if table is not None:
+            self._offer_table = table
         self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
         self.loading = False
         self._title_parts = (self.database.target.label, view.scenario.name)
         self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
         self.market = view
+
+    def _cards_failed(self, first: MarketView, generation: int, exc: BaseException) -> None:
+        """The offers are shown; the claims, findings and contracts could not be computed: the cards say so
+        (F5 tries again), and the error is shown as any other."""
+        if generation != self._generation:
+            return
+        reason = str(exc) if isinstance(exc, QuotetuiError) else f"{type(exc).__name__}: {exc}"
+        first.cards_failed = self.secret_free(reason)
+        self.market = first
+        if isinstance(exc, QuotetuiError):
+            self.notify(str(exc), title="Checking claims and findings", severity="error", timeout=10)
+        else:
+            self.show_error("Checking claims and findings failed", exc)
 
     def _broken(self, title: str, exc: BaseException) -> None:
         """The market could not be computed (a bug): say so in the title as well as in the dialog, so the

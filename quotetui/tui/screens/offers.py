@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
-from quotetui.tui.offer_rows import at, columns, table_row
+from quotetui.tui.offer_rows import at, columns
 from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.footer import KeysFooter
@@ -76,7 +76,7 @@ class OffersScreen(MarketScreen):
             gpu_select.value = current
         self.kinds = {r.offer.id: r.offer.provider_kind for r in m.rows}
         table = self.table
-        table.set_data(columns(m.scenario.home_currency), [table_row(r) for r in m.rows])
+        table.set_data(columns(m.scenario.home_currency), self.qapp.offer_table(m))
         table.marks = set(self.qapp.pinned)
         if table.sort_column is None:
             table.sort_by(0)
