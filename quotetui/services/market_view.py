@@ -212,6 +212,7 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
         fx=first.fx,
         assumptions=first.assumptions,
         data_version=first.data_version,
+        ranking=ranking,
     )
     view.findings = sorted(
         ((r.offer, f) for r in rows for f in r.findings),

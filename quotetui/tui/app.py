@@ -183,6 +183,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
             if first is not None:
                 self._wait_for_paint()
                 self._load_cards(first, generation)
+                self._make_figure_keys(first, generation)
         gc.freeze()
 
     def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
@@ -238,6 +239,33 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         return view, table_rows(view.rows, pending_of(view))
 
     _offer_table: tuple[MarketView, list[TableRow]] | None = None
+    _figure_keys: tuple[object, dict[str, dict[int, int | None]]] | None = None  # per ranking: see figure_keys
+
+    def figure_keys(self, view: MarketView, column: str) -> dict[int, int | None]:
+        """Offer id → its exact place by a figure column (``offer_rows.FIGURES``) for ``view``'s ranking: made
+        by the loading worker after the cards, or here, once, when a sort asks for it sooner."""
+        from quotetui.tui.offer_rows import figure_keys
+
+        ranking = view.ranking
+        if self._figure_keys is None or self._figure_keys[0] is not ranking:
+            self._figure_keys = (ranking, {})
+        made = self._figure_keys[1]
+        if column not in made:
+            made[column] = figure_keys(view.rows, column)
+        return made[column]
+
+    def _make_figure_keys(self, view: MarketView, generation: int) -> None:
+        """In the worker: every figure column's sort places, so that no sort computes them on the UI thread."""
+        from quotetui.tui.offer_rows import FIGURES, figure_keys
+
+        made = {key: figure_keys(view.rows, key) for key in FIGURES}
+        self.call_from_thread(self._figure_keys_made, view, generation, made)
+
+    def _figure_keys_made(self, view: MarketView, generation: int, made: dict[str, dict[int, int | None]]) -> None:
+        if generation == self._generation:
+            if self._figure_keys is None or self._figure_keys[0] is not view.ranking:
+                self._figure_keys = (view.ranking, {})
+            self._figure_keys[1].update(made)
 
     def offer_table(self, view: MarketView) -> list[TableRow]:
         """The offers table's rows for ``view``: made by the loading worker, or here when it did not."""

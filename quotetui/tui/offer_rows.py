@@ -113,77 +113,83 @@ def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
     return flags
 
 
+FIGURES: dict[str, Callable[[Evaluation], Fraction]] = {
+    "pflop": lambda e: e.cost_per_pflop_hour,
+    "gpu_hour": lambda e: e.price_per_gpu_hour,
+    "tco": lambda e: e.annualised_tco,
+    "price": lambda e: e.quoted_gpu_hour,
+    "availability": lambda e: e.availability.value,
+}
+"""The columns that sort by an exact figure: through :func:`order_keys`, never by comparing Fractions."""
+
+
 def order_keys(values: Sequence[Fraction | None]) -> list[int | None]:
     """Each value's place in the exact order of ``values`` (equal values share one; None stays None), so
     that sorting by the keys is sorting by the values. Floats order the values first: a Fraction's float is
     correctly rounded, hence never out of order, only possibly equal for unequal values; each run of equal
     floats is then ordered exactly."""
-    present = [(float(v), v, n) for n, v in enumerate(values) if v is not None]
-    present.sort(key=lambda t: t[0])
+    present = [n for n, v in enumerate(values) if v is not None]
+    floats = {n: float(values[n]) for n in present}  # type: ignore[arg-type]
+    present.sort(key=floats.__getitem__)
     keys: list[int | None] = [None] * len(values)
     place, start, total = 0, 0, len(present)
     while start < total:
-        end = start + 1
-        while end < total and present[end][0] == present[start][0]:
+        end, here = start + 1, floats[present[start]]
+        while end < total and floats[present[end]] == here:
             end += 1
-        run = present[start:end]
-        if end - start > 1:
-            run.sort(key=lambda t: t[1])  # exact, only among values whose floats are equal
-        previous: Fraction | None = None
-        for _, value, n in run:
-            if previous is None or value != previous:
-                place += 1
-                previous = value
-            keys[n] = place
+        if end - start == 1:
+            place += 1
+            keys[present[start]] = place
+        else:  # equal floats: ordered (and told apart) exactly
+            run = sorted(present[start:end], key=values.__getitem__)  # type: ignore[arg-type]
+            previous: Fraction | None = None
+            for n in run:
+                if previous is None or values[n] != previous:
+                    place += 1
+                    previous = values[n]
+                keys[n] = place
         start = end
     return keys
 
 
+def figure_keys(rows: Sequence[OfferRow], key: str) -> dict[int, int | None]:
+    """Offer id → its exact place by the figure of column ``key`` (one of :data:`FIGURES`)."""
+    figure = FIGURES[key]
+    places = order_keys([figure(r.evaluation) if r.evaluation is not None else None for r in rows])
+    return {r.offer.id: k for r, k in zip(rows, places, strict=True)}
+
+
 def table_rows(rows: Sequence[OfferRow], pending: str | None = None) -> list[TableRow]:
-    """The table's rows, with exact integer sort keys for the money columns (run in the loading worker)."""
-    figures: dict[str, Callable[[Evaluation], Fraction]] = {
-        "pflop": lambda e: e.cost_per_pflop_hour,
-        "gpu_hour": lambda e: e.price_per_gpu_hour,
-        "tco": lambda e: e.annualised_tco,
-        "price": lambda e: e.quoted_gpu_hour,
-        "availability": lambda e: e.availability.value,
-    }
-    keys = {
-        key: order_keys([figure(r.evaluation) if r.evaluation is not None else None for r in rows])
-        for key, figure in figures.items()
-    }
-    return [table_row(r, pending, {key: column[n] for key, column in keys.items()}) for n, r in enumerate(rows)]
+    """The table's rows (made in the loading worker). The figure columns' sort values are left None: they
+    sort by :func:`figure_keys`, made when first needed, so the first rows never wait for them."""
+    return [table_row(r, pending) for r in rows]
 
 
-def table_row(r: OfferRow, pending: str | None = None, keys: dict[str, int | None] | None = None) -> TableRow:
-    """A row whose cells are formatted only when drawn. Sort values are the engine's own figures, or their
-    exact integer places among all rows (``keys``, from :func:`table_rows`); columns still ``pending`` sort
-    as missing."""
+FLAGS, RANK = at("flags"), at("rank")
+
+
+def table_row(r: OfferRow, pending: str | None = None) -> TableRow:
+    """A row whose cells are formatted only when drawn. The figure columns' sort values are None (see
+    :func:`table_rows`); columns still ``pending`` sort as missing."""
     o, e = r.offer, r.evaluation
-    flags = flags_of(r, pending)
-
-    def figure(key: str, value: Callable[[Evaluation], Fraction]) -> Fraction | int | None:
-        if keys is not None:
-            return keys[key]
-        return value(e) if e is not None else None
-
+    flags = None if pending else flags_of(r)
     sort = (
         r.rank,
         o.id,
         o.provider,
         o.name,
         o.gpu.name,
-        figure("pflop", lambda e: e.cost_per_pflop_hour),
-        figure("gpu_hour", lambda e: e.price_per_gpu_hour),
-        figure("tco", lambda e: e.annualised_tco),
-        figure("price", lambda e: e.quoted_gpu_hour),
+        None,
+        None,
+        None,
+        None,
         o.billing_basis.value,
-        figure("availability", lambda e: e.availability.value),
+        None,
         None if pending else r.verification,
         o.status.value,
         o.valid_until,
         o.configuration,
-        None if pending else (", ".join(flags) or None),
+        (", ".join(flags) or None) if flags is not None else None,
     )
     search = " ".join(
         (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value, o.region or "")
@@ -191,22 +197,26 @@ def table_row(r: OfferRow, pending: str | None = None, keys: dict[str, int | Non
     style = "" if e is not None and e.feasibility.ok else "dim"
     styles = None
     if e is None:
-        styles = {at("flags"): "yellow"}
+        styles = {FLAGS: "yellow"}
     elif not e.feasibility.ok:
-        styles = {at("rank"): "bold red", at("flags"): "bold red"}
+        styles = {RANK: "bold red", FLAGS: "bold red"}
+    elif flags is None:  # pending: of the flags only a lapsed quote's ("! quote lapsed …") is known yet
+        styles = {FLAGS: "yellow"} if r.lapsed and o.valid_until is not None else None
     elif r.critical or any("impossible" in f for f in flags):
-        styles = {at("flags"): "bold red"}
+        styles = {FLAGS: "bold red"}
     elif any(f.startswith("!") or "optimistic" in f for f in flags):
-        styles = {at("flags"): "yellow"}
+        styles = {FLAGS: "yellow"}
     return TableRow(o.id, None, sort, search, style, styles, make=partial(cells_of, r, pending))
 
 
 __all__ = [
+    "FIGURES",
     "PENDING",
     "UNKNOWN",
     "at",
     "cells_of",
     "columns",
+    "figure_keys",
     "flags_of",
     "order_keys",
     "pending_of",

@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
-from quotetui.tui.offer_rows import at, columns
+from quotetui.tui.offer_rows import FIGURES, at, columns
 from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.footer import KeysFooter
@@ -57,7 +57,17 @@ class OffersScreen(MarketScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.watch(self.app, "pinned", self._pins_changed, init=False)
+        self.table.sort_key = self._sort_key
         self.table.focus()
+
+    def _sort_key(self, column: int) -> Callable[[TableRow], int | None] | None:
+        """A figure column sorts by the figures' exact places (integers), made once per market."""
+        table, market = self.table, self.qapp.market
+        key = table.columns[column].key if column < len(table.columns) else None
+        if key not in FIGURES or market is None:
+            return None
+        places = self.qapp.figure_keys(market, key)
+        return lambda row: places[row.key]
 
     def _pins_changed(self, pinned: tuple[int, ...]) -> None:
         self.table.marks = set(pinned)
