@@ -293,8 +293,9 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         if generation != self._generation:
             return
         reason = str(exc) if isinstance(exc, QuotetuiError) else f"{type(exc).__name__}: {exc}"
-        first.cards_failed = self.secret_free(reason)
-        self.market = first
+        from dataclasses import replace
+
+        self.market = replace(first, cards_failed=self.secret_free(reason))  # a new view: its rows say "unknown"
         if isinstance(exc, QuotetuiError):
             self.notify(str(exc), title="Checking claims and findings", severity="error", timeout=10)
         else:

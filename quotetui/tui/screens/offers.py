@@ -59,6 +59,7 @@ class OffersScreen(MarketScreen):
         self.watch(self.app, "pinned", self._pins_changed, init=False)
         self.table.sort_key = self._sort_key
         self.table.focus()
+        self._focus_table_when_loaded = self.table.loading  # a loading table cannot take the focus: the filter does
 
     def _sort_key(self, column: int) -> Callable[[TableRow], int | None] | None:
         """A figure column sorts by the figures' exact places (integers), made once per market."""
@@ -74,8 +75,16 @@ class OffersScreen(MarketScreen):
         self.table.refresh()
         self._status()
 
+    _focus_table_when_loaded = False
+
     def set_loading(self, loading: bool) -> None:
         self.table.loading = loading
+        if not loading and self._focus_table_when_loaded:
+            # `o` pressed before the offers were loaded: the focus fell to the filter, where the next `/` was
+            # typed; it goes to the table, unless the user chose the filter meanwhile
+            self._focus_table_when_loaded = False
+            if self.app.focused is None or self.app.focused is self.query_one("#filter", Input):
+                self.call_after_refresh(self.table.focus)
 
     def show_market(self, m: MarketView) -> None:
         gpus = sorted({r.offer.gpu.name for r in m.rows})
@@ -143,6 +152,7 @@ class OffersScreen(MarketScreen):
         self.apply_filters()
 
     def action_focus_filter(self) -> None:
+        self._focus_table_when_loaded = False
         self.query_one("#filter", Input).focus()
 
     def action_clear_filter(self) -> None:
