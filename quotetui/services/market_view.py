@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
@@ -26,13 +27,12 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.domain.wording import plural
-from quotetui.services.claims import audit_claims
-from quotetui.services.contract_view import ContractView, due, load_contracts
 from quotetui.services.economics import Ranking, rank_offers
-from quotetui.services.market_prices import market_medians
-from quotetui.services.verification import market_findings
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.versions import data_version
+
+if TYPE_CHECKING:
+    from quotetui.services.contract_view import ContractView
 
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
@@ -188,6 +188,10 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
     """``first`` (from :func:`load_offers_view`) with the claims audit, the verification findings, the logs
     on record, the market medians and the contracts: a new view with ``cards_ready``; ``first`` is left as it
     was (a screen may be drawing it)."""
+    from quotetui.services.claims import audit_claims  # the cards' modules: not on the first rows' path
+    from quotetui.services.market_prices import market_medians
+    from quotetui.services.verification import market_findings
+
     ranking = first.ranking
     assert ranking is not None, "a view from load_offers_view"
     audits = audit_claims(db)
@@ -255,6 +259,8 @@ def _summarise(view: MarketView, evaluations: list[Evaluation], medians: dict[st
 
 def _contracts(db: Database, view: MarketView) -> None:
     """Every contract with its availability, credits and invoices, and the key dates by urgency."""
+    from quotetui.services.contract_view import due, load_contracts
+
     now = datetime.combine(view.on, utcnow().time(), tzinfo=UTC)
     view.contracts = load_contracts(db, now)
     view.due = due(db, view.on, now, DEADLINE_DAYS, view.contracts)
