@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import partial
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.costing import base_option
@@ -160,59 +159,102 @@ def figure_keys(rows: Sequence[OfferRow], key: str) -> dict[int, int | None]:
 
 
 def table_rows(rows: Sequence[OfferRow], pending: str | None = None) -> list[TableRow]:
-    """The table's rows (made in the loading worker). The figure columns' sort values are left None: they
-    sort by :func:`figure_keys`, made when first needed, so the first rows never wait for them."""
-    return [table_row(r, pending) for r in rows]
+    """The table's rows: each only points at its offer's row; what it shows, searches and sorts by is made
+    when first asked (the visible page, a filter, a sort), so 100,000 rows are ready at once."""
+    return [OfferTableRow(r, pending) for r in rows]
 
 
 FLAGS, RANK = at("flags"), at("rank")
 
 
 def table_row(r: OfferRow, pending: str | None = None) -> TableRow:
-    """A row whose cells are formatted only when drawn. The figure columns' sort values are None (see
-    :func:`table_rows`); columns still ``pending`` sort as missing."""
-    o, e = r.offer, r.evaluation
-    flags = None if pending else flags_of(r)
-    sort = (
-        r.rank,
-        o.id,
-        o.provider,
-        o.name,
-        o.gpu.name,
-        None,
-        None,
-        None,
-        None,
-        o.billing_basis.value,
-        None,
-        None if pending else r.verification,
-        o.status.value,
-        o.valid_until,
-        o.configuration,
-        (", ".join(flags) or None) if flags is not None else None,
-    )
-    search = " ".join(
-        (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value, o.region or "")
-    ).lower()
-    style = "" if e is not None and e.feasibility.ok else "dim"
-    styles = None
-    if e is None:
-        styles = {FLAGS: "yellow"}
-    elif not e.feasibility.ok:
-        styles = {RANK: "bold red", FLAGS: "bold red"}
-    elif flags is None:  # pending: of the flags only a lapsed quote's ("! quote lapsed …") is known yet
-        styles = {FLAGS: "yellow"} if r.lapsed and o.valid_until is not None else None
-    elif r.critical or any("impossible" in f for f in flags):
-        styles = {FLAGS: "bold red"}
-    elif any(f.startswith("!") or "optimistic" in f for f in flags):
-        styles = {FLAGS: "yellow"}
-    return TableRow(o.id, None, sort, search, style, styles, make=partial(cells_of, r, pending))
+    return OfferTableRow(r, pending)
+
+
+def _flags_value(t: OfferTableRow) -> str | None:
+    return None if t.pending else ", ".join(flags_of(t.row)) or None
+
+
+PLAIN: dict[str, Callable[[OfferTableRow], object]] = {
+    "rank": lambda t: t.row.rank,
+    "id": lambda t: t.row.offer.id,
+    "provider": lambda t: t.row.offer.provider,
+    "name": lambda t: t.row.offer.name,
+    "gpu": lambda t: t.row.offer.gpu.name,
+    "billing": lambda t: t.row.offer.billing_basis.value,
+    "verification": lambda t: None if t.pending else t.row.verification,
+    "status": lambda t: t.row.offer.status.value,
+    "valid_until": lambda t: t.row.offer.valid_until,
+    "config": lambda t: t.row.offer.configuration,
+    "flags": _flags_value,
+}
+"""The other columns' sort values, read straight from the offer's row (no tuple of every column made)."""
+
+
+class OfferTableRow(TableRow):
+    """One offer in the table, made lazily from its :class:`OfferRow`.
+
+    ``sort`` holds the plain columns' values; the figure columns' are None there (they sort by
+    :func:`figure_keys`), and so are the claim- and finding-based columns' while ``pending``."""
+
+    __slots__ = ("_search", "_sort", "pending", "row")
+
+    def __init__(self, row: OfferRow, pending: str | None = None) -> None:  # no TableRow.__init__: all lazy
+        self.row, self.pending = row, pending
+        self._search: str | None = None
+        self._sort: tuple[object, ...] | None = None
+
+    @property  # type: ignore[override]
+    def key(self) -> int:
+        return self.row.offer.id
+
+    @property  # type: ignore[override]
+    def cells(self) -> list[str]:
+        return cells_of(self.row, self.pending)
+
+    @property  # type: ignore[override]
+    def search(self) -> str:
+        if self._search is None:
+            o = self.row.offer
+            fields = (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value)
+            self._search = " ".join((*fields, o.region or "")).lower()
+        return self._search
+
+    @property  # type: ignore[override]
+    def sort(self) -> tuple[object, ...]:
+        if self._sort is None:
+            self._sort = tuple(PLAIN[k](self) if k in PLAIN else None for k in KEYS)
+        return self._sort
+
+    @property  # type: ignore[override]
+    def style(self) -> str:
+        e = self.row.evaluation
+        return "" if e is not None and e.feasibility.ok else "dim"
+
+    @property  # type: ignore[override]
+    def styles(self) -> dict[int, str] | None:
+        r = self.row
+        e = r.evaluation
+        if e is None:
+            return {FLAGS: "yellow"}
+        if not e.feasibility.ok:
+            return {RANK: "bold red", FLAGS: "bold red"}
+        if self.pending:  # of the flags only a lapsed quote's ("! quote lapsed …") is known yet
+            return {FLAGS: "yellow"} if r.lapsed and r.offer.valid_until is not None else None
+        flags = flags_of(r)
+        if r.critical or any("impossible" in f for f in flags):
+            return {FLAGS: "bold red"}
+        if any(f.startswith("!") or "optimistic" in f for f in flags):
+            return {FLAGS: "yellow"}
+        return None
 
 
 __all__ = [
     "FIGURES",
     "PENDING",
+    "PLAIN",
     "UNKNOWN",
+    "OfferTableRow",
     "at",
     "cells_of",
     "columns",
