@@ -128,8 +128,17 @@ def one_run(command: list[str], title: str) -> tuple[float, float | None]:
         _tmux("kill-session", "-t", session)
 
 
+def offers_in(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+        return int(connection.execute("SELECT COUNT(*) FROM offer").fetchone()[0])
+
+
 def measure(db: Path, runs: int = 3) -> list[Row]:
-    """quotetui's first offer row and peak memory against the floor's, alternating runs, medians."""
+    """quotetui's first offer row and peak memory against the floor's, alternating runs, medians. The
+    issue's ratio target is for 10,000 offers; at other sizes its targets are absolute (at 100,000: under
+    4 s and 300 MiB), so the row's target is None there."""
     ours_cmd = [sys.executable, "-c", "from quotetui.launch import main; main()", "--db", str(db)]  # the script
     floor_cmd = [sys.executable, "-m", "benchmarks.first_row", "--bare", str(db)]
     ours: list[tuple[float, float | None]] = []
@@ -142,17 +151,15 @@ def measure(db: Path, runs: int = 3) -> list[Row]:
         known = [v for v in values if v is not None]
         return statistics.median(known) if known else None
 
-    ours_s = statistics.median(t for t, _ in ours)
-    floor_s = statistics.median(t for t, _ in floor)
-    ours_mib, floor_mib = median([m for _, m in ours]), median([m for _, m in floor])
+    offers = offers_in(db)
     return [
         {
-            "measure": "first offer row",
-            "ours_s": ours_s,
-            "floor_s": floor_s,
-            "ours_mib": ours_mib,
-            "floor_mib": floor_mib,
-            "target": TARGET,
+            "measure": f"first offer row, {offers:,} offers",
+            "ours_s": statistics.median(t for t, _ in ours),
+            "floor_s": statistics.median(t for t, _ in floor),
+            "ours_mib": median([m for _, m in ours]),
+            "floor_mib": median([m for _, m in floor]),
+            "target": TARGET if offers == 10_000 else None,
             "floor": FLOOR,
         }
     ]

@@ -176,15 +176,20 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         (bulk objects that all live on) and what survives is frozen out of later collections."""
         import gc
 
+        from textual.worker import get_current_worker
+
         from quotetui.domain.gc_pause import gc_paused
 
+        gc.unfreeze()  # the previous load's objects may be collected again (its view is being replaced)
+        worker = get_current_worker()
         with gc_paused():
             first = self._load_offers(scenario, generation)
-            if first is not None:
+            if first is not None and not worker.is_cancelled:  # cancelled: a newer load replaces this one
                 self._wait_for_paint()
                 self._load_cards(first, generation)
-                self._make_figure_keys(first, generation)
-        gc.freeze()
+                if not worker.is_cancelled:
+                    self._make_figure_keys(first, generation)
+        gc.freeze()  # what this load made lives on: later collections need not walk it
 
     def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
         from quotetui.services.database import open_database
