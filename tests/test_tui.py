@@ -89,13 +89,13 @@ async def test_first_frame_does_not_wait_for_the_database(demo_db_path: Path, mo
     import quotetui.services.market_view as market_view
 
     release = threading.Event()
-    real = market_view.load_market_view
+    real = market_view.load_offers_view
 
     def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
         assert release.wait(10)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(market_view, "load_market_view", slow)
+    monkeypatch.setattr(market_view, "load_offers_view", slow)
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -2,6 +2,11 @@
 
 The figures come from the economics engine (`rank_offers`) and the claims audit; this module only
 groups them: rows for the offers table, the dashboard's summaries, the contracts and their key dates.
+
+A load has two steps, so that the offers table shows as soon as the offers are ranked:
+:func:`load_offers_view` ranks the offers (a view with ``cards_ready`` False: no claims, findings, logs,
+market medians or contracts yet), then :func:`complete_market_view` adds what the dashboard's cards need.
+:func:`load_market_view` does both in one snapshot.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
@@ -21,13 +27,12 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.domain.wording import plural
-from quotetui.services.claims import audit_claims
-from quotetui.services.contract_view import ContractView, due, load_contracts
-from quotetui.services.economics import rank_offers
-from quotetui.services.market_prices import market_medians
-from quotetui.services.verification import market_findings
+from quotetui.services.economics import Ranking, rank_offers
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.versions import data_version
+
+if TYPE_CHECKING:
+    from quotetui.services.contract_view import ContractView
 
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
@@ -104,6 +109,9 @@ class MarketView:
     fx: FxTable | None = None
     assumptions: Assumptions = field(default_factory=Assumptions)  # the ones the figures used
     data_version: int = 0  # the database's data version this view was read at (a later write changes it)
+    cards_ready: bool = True  # False: only the offers are ranked; claims, findings and contracts are still coming
+    cards_failed: str | None = None  # why the claims, findings and contracts could not be computed
+    ranking: Ranking | None = field(default=None, repr=False)  # what the second step starts from
 
     @property
     def has_contracts(self) -> bool:
@@ -146,9 +154,46 @@ class MarketView:
 
 @one_snapshot
 def load_market_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
+    """The whole view (offers and cards) read in one snapshot."""
+    return complete_market_view(db, load_offers_view(db, scenario, on))
+
+
+@one_snapshot
+def load_offers_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
+    """The ranked offers, their status counts, best per GPU model and expiring quotes; the rows have no
+    claims, findings or logs yet and the view has no contracts (``cards_ready`` is False)."""
     with db.session() as session:  # read first: a write after it is noticed, never missed
         version = data_version(session)
     ranking = rank_offers(db, scenario, on=on, history=False)  # rounds are loaded per offer, when opened
+    day = ranking.on
+    rows = [OfferRow(e.offer, e, i, None, lapsed=lapsed(e.offer, day)) for i, e in ranking.ranked]
+    rows += [OfferRow(o, None, None, why, lapsed=lapsed(o, day)) for o, why in ranking.skipped]
+    view = MarketView(
+        ranking.scenario,
+        day,
+        rows,
+        [],
+        fx=ranking.fx,
+        assumptions=ranking.assumptions,
+        data_version=version,
+        cards_ready=False,
+        ranking=ranking,
+    )
+    _summarise(view, ranking.evaluations, {})
+    return view
+
+
+@one_snapshot
+def complete_market_view(db: Database, first: MarketView) -> MarketView:
+    """``first`` (from :func:`load_offers_view`) with the claims audit, the verification findings, the logs
+    on record, the market medians and the contracts: a new view with ``cards_ready``; ``first`` is left as it
+    was (a screen may be drawing it)."""
+    from quotetui.services.claims import audit_claims  # the cards' modules: not on the first rows' path
+    from quotetui.services.market_prices import market_medians
+    from quotetui.services.verification import market_findings
+
+    ranking = first.ranking
+    assert ranking is not None, "a view from load_offers_view"
     audits = audit_claims(db)
     by_offer: dict[int, list[Audit]] = defaultdict(list)
     for a in audits:
@@ -156,16 +201,22 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
             by_offer[a.claim.offer_id].append(a)
     verifier, findings = market_findings(db, ranking, audits)
 
-    def row(offer: OfferInput, e: Evaluation | None, rank: int | None, why: str | None) -> OfferRow:
-        found = findings.get(offer.id, [])
-        logs = len(verifier.logs.get(offer.id, []))
-        gone = lapsed(offer, ranking.on)
-        return OfferRow(offer, e, rank, why, tuple(by_offer.get(offer.id, ())), tuple(found), logs, gone)
+    def row(r: OfferRow) -> OfferRow:
+        oid = r.offer.id
+        found = tuple(findings.get(oid, ()))
+        logs = len(verifier.logs.get(oid, ()))
+        return OfferRow(r.offer, r.evaluation, r.rank, r.problem, tuple(by_offer.get(oid, ())), found, logs, r.lapsed)
 
-    rows = [row(e.offer, e, i, None) for i, e in ranking.ranked]
-    rows += [row(o, None, None, why) for o, why in ranking.skipped]
+    rows = [row(r) for r in first.rows]
     view = MarketView(
-        ranking.scenario, ranking.on, rows, audits, fx=ranking.fx, assumptions=ranking.assumptions, data_version=version
+        first.scenario,
+        first.on,
+        rows,
+        audits,
+        fx=first.fx,
+        assumptions=first.assumptions,
+        data_version=first.data_version,
+        ranking=ranking,
     )
     view.findings = sorted(
         ((r.offer, f) for r in rows for f in r.findings),
@@ -208,6 +259,8 @@ def _summarise(view: MarketView, evaluations: list[Evaluation], medians: dict[st
 
 def _contracts(db: Database, view: MarketView) -> None:
     """Every contract with its availability, credits and invoices, and the key dates by urgency."""
+    from quotetui.services.contract_view import due, load_contracts
+
     now = datetime.combine(view.on, utcnow().time(), tzinfo=UTC)
     view.contracts = load_contracts(db, now)
     view.due = due(db, view.on, now, DEADLINE_DAYS, view.contracts)

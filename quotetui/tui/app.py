@@ -28,6 +28,7 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
+from quotetui.tui.loading import LoadsMarket
 from quotetui.tui.screens.compare import CompareScreen
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
@@ -49,7 +50,7 @@ def _screen(module: str, name: str) -> Screen:
     return getattr(import_module(f"quotetui.tui.screens.{module}"), name)()
 
 
-class QuotetuiApp(ReportsWorkerErrors, App[None]):
+class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     TITLE = "quotetui"
     SUB_TITLE = "opening the database…"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
@@ -100,7 +101,7 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         from quotetui.tui.preferences import apply_preferences
 
         apply_preferences(self, self.preferences)
-        self.reload()
+        self.call_after_refresh(self.reload)  # the first frame is drawn before the loading worker competes with it
         self.set_interval(self.POLL_SECONDS, self._poll)
 
     def action_refresh(self) -> None:
@@ -158,42 +159,6 @@ class QuotetuiApp(ReportsWorkerErrors, App[None]):
         self.mutate_reactive(App.sub_title)  # every header fits its sub-title to the new width
 
     # -- data ----------------------------------------------------------------------------------------
-    def reload(self) -> None:
-        """Recompute the market for the active scenario (after an edit or a scenario switch)."""
-        self.loading = True
-        self._load(self.scenario_name)
-
-    @background(group="market")
-    def _load(self, scenario: str | None) -> None:
-        from quotetui.services.database import open_database
-        from quotetui.services.market_view import load_market_view
-
-        try:
-            if self.database is None:
-                opened = open_database(self.db_arg)
-                self.database = opened.db
-                for message in opened.messages:
-                    self.call_from_thread(self.notify, message, title="Database", timeout=10)
-            view = load_market_view(self.database, scenario, on=self.today)
-        except QuotetuiError as exc:
-            self.call_from_thread(self._failed, str(exc))
-            return
-        except Exception as exc:  # a bug: show the details rather than a dead screen
-            self.call_from_thread(self._broken, "Loading the market failed", exc)
-            return
-        try:
-            self.call_from_thread(self._loaded, view)
-        except Exception as exc:
-            self.call_from_thread(self.show_error, "Showing the market failed", exc)
-
-    def _loaded(self, view: MarketView) -> None:
-        assert self.database is not None
-        self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
-        self.loading = False
-        self._title_parts = (self.database.target.label, view.scenario.name)
-        self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
-        self.market = view
-
     def _broken(self, title: str, exc: BaseException) -> None:
         """The market could not be computed (a bug): say so in the title as well as in the dialog, so the
         screens do not look as if they were still loading; F5 tries again."""

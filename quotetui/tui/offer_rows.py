@@ -1,8 +1,14 @@
-"""The offers table's columns and rows, formatted from the engine's figures (no arithmetic here)."""
+"""The offers table's columns and rows, formatted from the engine's figures (no arithmetic here).
+
+Money columns sort by exact integer keys (:func:`order_keys`: each figure's place among all the figures,
+equal figures sharing one), computed with the rows in the loading worker: sorting 100,000 rows then
+compares integers on the UI thread, never Fractions, and the order is the exact Fractions' order.
+"""
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.costing import base_option
@@ -12,7 +18,8 @@ from quotetui.domain.money import Money
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
-    from quotetui.services.market_view import OfferRow
+    from quotetui.domain.economics.evaluate import Evaluation
+    from quotetui.services.market_view import MarketView, OfferRow
 
 UNIT_SHORT = {
     "gpu_hour": "/GPU-h",
@@ -52,7 +59,20 @@ def at(key: str) -> int:
     return KEYS.index(key)
 
 
-def cells(r: OfferRow) -> list[str]:
+PENDING = "pending"
+"""A cell whose figure is still being computed (the claims and findings come after the offers)."""
+UNKNOWN = "unknown"
+"""A cell whose figure could not be computed (the claims and findings failed; F5 tries again)."""
+
+
+def pending_of(view: MarketView) -> str | None:
+    """What the claim- and finding-based cells show for ``view``: PENDING, UNKNOWN, or None (their figures)."""
+    if view.cards_failed is not None:
+        return UNKNOWN
+    return None if view.cards_ready else PENDING
+
+
+def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
     o, e = r.offer, r.evaluation
     base = base_option(o.options)
     price = Money(base.amount, base.currency).display()
@@ -72,61 +92,177 @@ def cells(r: OfferRow) -> list[str]:
         price,
         o.billing_basis.value.replace("_", "-"),
         availability,
-        r.verification,
+        pending or r.verification,
         o.status.value,
         o.valid_until.isoformat() if o.valid_until else "",
         o.configuration,
-        ", ".join(flags_of(r)),
+        ", ".join(flags_of(r, pending)),
     ]
 
 
-def flags_of(r: OfferRow) -> list[str]:
+def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
     """The Flags cell: why an offer is not ranked comes first (the blocking reasons, or why it cannot be
-    compared at all), then the findings."""
+    compared at all), then the findings (``pending`` in their place while they are being computed)."""
     e = r.evaluation
     if e is None:
         return [r.problem or "not compared"]
+    flags = [*r.flags, pending] if pending else r.flags
     if not e.feasibility.ok:
-        return [f"✗ {'; '.join(e.feasibility.blocking)}", *(f for f in r.flags if f != "blocked")]
-    return r.flags
+        return [f"✗ {'; '.join(e.feasibility.blocking)}", *(f for f in flags if f != "blocked")]
+    return flags
 
 
-def table_row(r: OfferRow) -> TableRow:
-    """A row whose cells are formatted only when drawn; sort values are the engine's own figures."""
-    o, e = r.offer, r.evaluation
-    flags = flags_of(r)
-    sort = (
-        r.rank,
-        o.id,
-        o.provider,
-        o.name,
-        o.gpu.name,
-        e.cost_per_pflop_hour if e else None,
-        e.price_per_gpu_hour if e else None,
-        e.annualised_tco if e else None,
-        e.quoted_gpu_hour if e else None,
-        o.billing_basis.value,
-        e.availability.value if e else None,
-        r.verification,
-        o.status.value,
-        o.valid_until,
-        o.configuration,
-        ", ".join(flags) or None,
-    )
-    search = " ".join(
-        (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value, o.region or "")
-    ).lower()
-    style = "" if e is not None and e.feasibility.ok else "dim"
-    styles = None
-    if e is None:
-        styles = {at("flags"): "yellow"}
-    elif not e.feasibility.ok:
-        styles = {at("rank"): "bold red", at("flags"): "bold red"}
-    elif r.critical or any("impossible" in f for f in flags):
-        styles = {at("flags"): "bold red"}
-    elif any(f.startswith("!") or "optimistic" in f for f in flags):
-        styles = {at("flags"): "yellow"}
-    return TableRow(o.id, None, sort, search, style, styles, make=partial(cells, r))
+FIGURES: dict[str, Callable[[Evaluation], Fraction]] = {
+    "pflop": lambda e: e.cost_per_pflop_hour,
+    "gpu_hour": lambda e: e.price_per_gpu_hour,
+    "tco": lambda e: e.annualised_tco,
+    "price": lambda e: e.quoted_gpu_hour,
+    "availability": lambda e: e.availability.value,
+}
+"""The columns that sort by an exact figure: through :func:`order_keys`, never by comparing Fractions."""
 
 
-__all__ = ["at", "cells", "columns", "flags_of", "q", "table_row"]
+def order_keys(values: Sequence[Fraction | None]) -> list[int | None]:
+    """Each value's place in the exact order of ``values`` (equal values share one; None stays None), so
+    that sorting by the keys is sorting by the values. Floats order the values first: a Fraction's float is
+    correctly rounded, hence never out of order, only possibly equal for unequal values; each run of equal
+    floats is then ordered exactly."""
+    present = [n for n, v in enumerate(values) if v is not None]
+    floats = {n: float(values[n]) for n in present}  # type: ignore[arg-type]
+    present.sort(key=floats.__getitem__)
+    keys: list[int | None] = [None] * len(values)
+    place, start, total = 0, 0, len(present)
+    while start < total:
+        end, here = start + 1, floats[present[start]]
+        while end < total and floats[present[end]] == here:
+            end += 1
+        if end - start == 1:
+            place += 1
+            keys[present[start]] = place
+        else:  # equal floats: ordered (and told apart) exactly
+            run = sorted(present[start:end], key=values.__getitem__)  # type: ignore[arg-type]
+            previous: Fraction | None = None
+            for n in run:
+                if previous is None or values[n] != previous:
+                    place += 1
+                    previous = values[n]
+                keys[n] = place
+        start = end
+    return keys
+
+
+def figure_keys(rows: Sequence[OfferRow], key: str) -> dict[int, int | None]:
+    """Offer id → its exact place by the figure of column ``key`` (one of :data:`FIGURES`)."""
+    figure = FIGURES[key]
+    places = order_keys([figure(r.evaluation) if r.evaluation is not None else None for r in rows])
+    return {r.offer.id: k for r, k in zip(rows, places, strict=True)}
+
+
+def table_rows(rows: Sequence[OfferRow], pending: str | None = None) -> list[TableRow]:
+    """The table's rows: each only points at its offer's row; what it shows, searches and sorts by is made
+    when first asked (the visible page, a filter, a sort), so 100,000 rows are ready at once."""
+    return [OfferTableRow(r, pending) for r in rows]
+
+
+FLAGS, RANK = at("flags"), at("rank")
+
+
+def table_row(r: OfferRow, pending: str | None = None) -> TableRow:
+    return OfferTableRow(r, pending)
+
+
+def _flags_value(t: OfferTableRow) -> str | None:
+    return None if t.pending else ", ".join(flags_of(t.row)) or None
+
+
+PLAIN: dict[str, Callable[[OfferTableRow], object]] = {
+    "rank": lambda t: t.row.rank,
+    "id": lambda t: t.row.offer.id,
+    "provider": lambda t: t.row.offer.provider,
+    "name": lambda t: t.row.offer.name,
+    "gpu": lambda t: t.row.offer.gpu.name,
+    "billing": lambda t: t.row.offer.billing_basis.value,
+    "verification": lambda t: None if t.pending else t.row.verification,
+    "status": lambda t: t.row.offer.status.value,
+    "valid_until": lambda t: t.row.offer.valid_until,
+    "config": lambda t: t.row.offer.configuration,
+    "flags": _flags_value,
+}
+"""The other columns' sort values, read straight from the offer's row (no tuple of every column made)."""
+
+
+class OfferTableRow(TableRow):
+    """One offer in the table, made lazily from its :class:`OfferRow`.
+
+    ``sort`` holds the plain columns' values; the figure columns' are None there (they sort by
+    :func:`figure_keys`), and so are the claim- and finding-based columns' while ``pending``."""
+
+    __slots__ = ("_search", "_sort", "pending", "row")
+
+    def __init__(self, row: OfferRow, pending: str | None = None) -> None:  # no TableRow.__init__: all lazy
+        self.row, self.pending = row, pending
+        self._search: str | None = None
+        self._sort: tuple[object, ...] | None = None
+
+    @property  # type: ignore[override]
+    def key(self) -> int:
+        return self.row.offer.id
+
+    @property  # type: ignore[override]
+    def cells(self) -> list[str]:
+        return cells_of(self.row, self.pending)
+
+    @property  # type: ignore[override]
+    def search(self) -> str:
+        if self._search is None:
+            o = self.row.offer
+            fields = (o.provider, o.name, o.gpu.name, o.configuration, o.status.value, o.billing_basis.value)
+            self._search = " ".join((*fields, o.region or "")).lower()
+        return self._search
+
+    @property  # type: ignore[override]
+    def sort(self) -> tuple[object, ...]:
+        if self._sort is None:
+            self._sort = tuple(PLAIN[k](self) if k in PLAIN else None for k in KEYS)
+        return self._sort
+
+    @property  # type: ignore[override]
+    def style(self) -> str:
+        e = self.row.evaluation
+        return "" if e is not None and e.feasibility.ok else "dim"
+
+    @property  # type: ignore[override]
+    def styles(self) -> dict[int, str] | None:
+        r = self.row
+        e = r.evaluation
+        if e is None:
+            return {FLAGS: "yellow"}
+        if not e.feasibility.ok:
+            return {RANK: "bold red", FLAGS: "bold red"}
+        if self.pending:  # of the flags only a lapsed quote's ("! quote lapsed …") is known yet
+            return {FLAGS: "yellow"} if r.lapsed and r.offer.valid_until is not None else None
+        flags = flags_of(r)
+        if r.critical or any("impossible" in f for f in flags):
+            return {FLAGS: "bold red"}
+        if any(f.startswith("!") or "optimistic" in f for f in flags):
+            return {FLAGS: "yellow"}
+        return None
+
+
+__all__ = [
+    "FIGURES",
+    "PENDING",
+    "PLAIN",
+    "UNKNOWN",
+    "OfferTableRow",
+    "at",
+    "cells_of",
+    "columns",
+    "figure_keys",
+    "flags_of",
+    "order_keys",
+    "pending_of",
+    "q",
+    "table_row",
+    "table_rows",
+]

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Header, Label
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.wording import plural
-from quotetui.tui.offer_rows import at, table_row
+from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.footer import KeysFooter
@@ -164,7 +164,9 @@ class CompareScreen(MarketScreen):
             table.add_row(Text(label), *cells)
 
     def _facts(self, table: DataTable, rows: list[OfferRow]) -> None:
-        formatted = [table_row(r).cells for r in rows]
+        market = self.qapp.market
+        pending = pending_of(market) if market is not None else None
+        formatted = [cells_of(r, pending) for r in rows]
         for label, key in (
             ("Offer", "name"),
             ("GPU", "gpu"),
@@ -189,7 +191,8 @@ class CompareScreen(MarketScreen):
             ),
             height=None,
         )
-        table.add_row(Text("Flags"), *(Text(", ".join(r.flags) or "—") for r in rows), height=None)
+        flags = (", ".join([*r.flags, pending] if pending else r.flags) or "—" for r in rows)
+        table.add_row(Text("Flags"), *(Text(f) for f in flags), height=None)
 
     def action_clear_pins(self) -> None:
         self.qapp.pinned = ()

@@ -99,6 +99,14 @@ class ContractsScreen(MarketScreen):
         self.query_one("#contracts", VirtualTable).loading = loading
 
     def show_market(self, m: MarketView) -> None:
+        table = self.query_one("#contracts", VirtualTable)
+        table.loading = not m.cards_ready and m.cards_failed is None  # the contracts come after the offers
+        if not m.cards_ready:
+            why = m.cards_failed
+            again = self.key("refresh", "f5")
+            text = f"The contracts could not be loaded ({again} tries again): {why}" if why else "Loading contracts…"
+            self.query_one("#contracts-hint", Static).update(Text(text, style="bold red" if why else "dim"))
+            return
         rows = [TableRow(v.id, contract_cells(v), [v.id], v.title.lower()) for v in m.contracts]
         self.query_one("#contracts", VirtualTable).set_data(COLUMNS, rows)
         hint = (

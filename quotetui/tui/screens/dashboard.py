@@ -111,6 +111,9 @@ class DashboardScreen(MarketScreen):
             best.caption, best.caption_justify = Text(f"{why[:1].upper()}{why[1:]}.", style="yellow"), "left"
         self.query_one("#best", Static).update(best)
 
+        if not m.cards_ready:  # the offers are ranked; claims, findings and contracts are still being computed
+            self._cards_waiting(m)
+            return
         flags = _table(f"Red flags: implausible claims ({len(m.red_flags)})", "verdict", "who", "claim", wide="claim")
         for a in m.red_flags[:10]:
             who = a.claim.provider or "market-wide"
@@ -129,6 +132,19 @@ class DashboardScreen(MarketScreen):
         deadlines.display = m.has_contracts
         if m.has_contracts:
             deadlines.update(_key_dates(m))
+
+    def _cards_waiting(self, m: MarketView) -> None:
+        """The claims, findings and contracts cards while they are computed, or when they could not be."""
+        if m.cards_failed is None:
+            line = Text("checking claims and findings…", style="dim")
+        else:
+            refresh = self.key("refresh", "f5")
+            line = Text(f"could not be checked ({refresh} tries again): {m.cards_failed}", style="bold red")
+        for card, title in (("#flags", "Red flags: implausible claims"), ("#findings", "Verification findings")):
+            table = _table(title, "status", wide="status")
+            table.add_row(line)
+            self.query_one(card, Static).update(table)
+        self.query_one("#deadlines", Static).display = False
 
 
 GROUP_TITLES = {"overdue": "overdue", "within_30_days": "within 30 days"}

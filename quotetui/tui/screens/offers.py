@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
-from quotetui.tui.offer_rows import at, columns, table_row
+from quotetui.tui.offer_rows import FIGURES, PLAIN, OfferTableRow, columns
 from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.footer import KeysFooter
@@ -35,10 +35,6 @@ class OffersScreen(MarketScreen):
         Binding("x", "delete_offer", "Delete", show=False, id="delete-offer"),
     ]
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.kinds: dict[int, str] = {}  # offer id -> provider kind, set per market
-
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="filters"):
@@ -57,15 +53,35 @@ class OffersScreen(MarketScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.watch(self.app, "pinned", self._pins_changed, init=False)
+        self.table.sort_key = self._sort_key
         self.table.focus()
+        self._focus_table_when_loaded = self.table.loading  # a loading table cannot take the focus: the filter does
+
+    def _sort_key(self, column: int) -> Callable[[Any], object] | None:
+        """A figure column sorts by the figures' exact places (integers), made once per market; the others
+        by their values, read from each offer's row."""
+        table, market = self.table, self.qapp.market
+        key = table.columns[column].key if column < len(table.columns) else None
+        if key in FIGURES and market is not None:
+            places = self.qapp.figure_keys(market, key)
+            return lambda row: places[row.key]
+        return PLAIN.get(key) if key is not None else None
 
     def _pins_changed(self, pinned: tuple[int, ...]) -> None:
         self.table.marks = set(pinned)
         self.table.refresh()
         self._status()
 
+    _focus_table_when_loaded = False
+
     def set_loading(self, loading: bool) -> None:
         self.table.loading = loading
+        if not loading and self._focus_table_when_loaded:
+            # `o` pressed before the offers were loaded: the focus fell to the filter, where the next `/` was
+            # typed; it goes to the table, unless the user chose the filter meanwhile
+            self._focus_table_when_loaded = False
+            if self.app.focused is None or self.app.focused is self.query_one("#filter", Input):
+                self.call_after_refresh(self.table.focus)
 
     def show_market(self, m: MarketView) -> None:
         gpus = sorted({r.offer.gpu.name for r in m.rows})
@@ -74,9 +90,8 @@ class OffersScreen(MarketScreen):
         gpu_select.set_options([(plain(g), g) for g in gpus])
         if current in gpus:
             gpu_select.value = current
-        self.kinds = {r.offer.id: r.offer.provider_kind for r in m.rows}
         table = self.table
-        table.set_data(columns(m.scenario.home_currency), [table_row(r) for r in m.rows])
+        table.set_data(columns(m.scenario.home_currency), self.qapp.offer_table(m))
         table.marks = set(self.qapp.pinned)
         if table.sort_column is None:
             table.sort_by(0)
@@ -90,17 +105,17 @@ class OffersScreen(MarketScreen):
         status = self.query_one("#status-filter", Select).value
         if not words and gpu is Select.NULL and kind is Select.NULL and status is Select.NULL:
             return None
-        kinds = self.kinds
-        gpu_at, status_at = at("gpu"), at("status")
 
-        def keep(row: TableRow) -> bool:  # sort values, not cells: cells are only made when drawn
+        def keep(row: TableRow) -> bool:  # the offer's values, not cells: cells are only made when drawn
+            assert isinstance(row, OfferTableRow)
             if words and not all(w in row.search for w in words):
                 return False
-            if gpu is not Select.NULL and row.sort[gpu_at] != gpu:
+            o = row.row.offer
+            if gpu is not Select.NULL and o.gpu.name != gpu:
                 return False
-            if kind is not Select.NULL and kinds.get(row.key) != kind:
+            if kind is not Select.NULL and o.provider_kind != kind:
                 return False
-            return status is Select.NULL or row.sort[status_at] == status
+            return status is Select.NULL or o.status.value == status
 
         return keep
 
@@ -133,6 +148,7 @@ class OffersScreen(MarketScreen):
         self.apply_filters()
 
     def action_focus_filter(self) -> None:
+        self._focus_table_when_loaded = False
         self.query_one("#filter", Input).focus()
 
     def action_clear_filter(self) -> None:

@@ -110,6 +110,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self.sort_reverse = False
         self._filter: Callable[[TableRow], bool] | None = None
         self._ordered: list[TableRow] | None = None
+        self.sort_key: Callable[[int], Callable[[TableRow], Any] | None] | None = None
+        """A column's sort value when it is not in ``TableRow.sort`` (None: it is), looked up at each sort."""
 
     # -- data ------------------------------------------------------------------------------------
     WIDTH_SAMPLE = 500  # rows measured to size the columns (each column is capped anyway)
@@ -139,9 +141,11 @@ class VirtualTable(ScrollView, can_focus=True):
             rows = self.rows
             if self.sort_column is not None:
                 i = self.sort_column
-                present = [r for r in rows if r.sort[i] is not None]
-                missing = [r for r in rows if r.sort[i] is None]
-                rows = sorted(present, key=lambda r: r.sort[i], reverse=self.sort_reverse) + missing
+                given = self.sort_key(i) if self.sort_key is not None else None
+                value: Callable[[TableRow], Any] = given or (lambda r: r.sort[i])
+                present = [r for r in rows if value(r) is not None]
+                missing = [r for r in rows if value(r) is None]
+                rows = sorted(present, key=value, reverse=self.sort_reverse) + missing
             self._ordered = rows
         return self._ordered
 

@@ -1,0 +1,190 @@
+"""Loading the market for the app, in two steps (issue 16: the offers first).
+
+A worker ranks the offers (``load_offers_view``) and the app shows them at once, then, once they are on
+the screen, computes the dashboard's cards (``complete_market_view``: claims, findings, contracts) and shows
+the complete view; last, the figure columns' exact sort places. The collector is paused throughout. The
+offers table's rows are made in the worker too, so the UI thread only draws.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from quotetui.domain.errors import QuotetuiError
+from quotetui.tui.workers import background
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
+    from quotetui.store.engine import Database
+    from quotetui.tui.widgets.virtual_table import TableRow
+
+
+class LoadsMarket:
+    """Mixin for :class:`QuotetuiApp`: ``reload`` and what it sets (``market``, ``loading``)."""
+
+    database: Database | None
+    db_arg: str | None
+    today: Any
+    scenario_name: str | None
+    loading: bool
+    market: MarketView | None
+    _title_parts: tuple[str, str] | None
+    sub_title: str
+    pinned: tuple[int, ...]
+
+    if TYPE_CHECKING:  # the App's own, or the app's (app.py)
+
+        def call_from_thread(self, callback: Any, *args: Any, **kwargs: Any) -> Any: ...
+        def call_after_refresh(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...
+        def notify(self, message: str, **kwargs: Any) -> None: ...
+        def show_error(self, title: str, exc: BaseException) -> None: ...
+        def secret_free(self, text: str) -> str: ...
+        def _failed(self, message: str) -> None: ...
+        def _broken(self, title: str, exc: BaseException) -> None: ...
+
+    _generation = 0  # bumped by every reload: a slower, older load's results are dropped
+    PAINT_WAIT_SECONDS = 2.0
+    """How long the loading worker waits for the offers to be painted before it computes the cards."""
+
+    def reload(self) -> None:
+        """Recompute the market for the active scenario (after an edit or a scenario switch)."""
+        self.loading = True
+        self._generation += 1
+        self._load(self.scenario_name, self._generation)
+
+    @background(group="market")
+    def _load(self, scenario: str | None, generation: int) -> None:
+        """Two steps: the ranked offers are shown as soon as they are computed, then the dashboard's cards
+        (claims, findings, contracts), once the offers are on the screen. The collector is paused meanwhile
+        (bulk objects that all live on) and what survives is frozen out of later collections."""
+        import gc
+
+        from textual.worker import get_current_worker
+
+        from quotetui.domain.gc_pause import gc_paused
+
+        gc.unfreeze()  # the previous load's objects may be collected again (its view is being replaced)
+        worker = get_current_worker()
+        with gc_paused():
+            first = self._load_offers(scenario, generation)
+            if first is not None and not worker.is_cancelled:  # cancelled: a newer load replaces this one
+                self._wait_for_paint()
+                self._load_cards(first, generation)
+                if not worker.is_cancelled:
+                    self._make_figure_keys(first, generation)
+        gc.freeze()  # what this load made lives on: later collections need not walk it
+
+    def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
+        from quotetui.services.database import open_database
+        from quotetui.services.market_view import load_offers_view
+
+        try:
+            if self.database is None:
+                opened = open_database(self.db_arg)
+                self.database = opened.db
+                for message in opened.messages:
+                    self.call_from_thread(self.notify, message, title="Database", timeout=10)
+            view = load_offers_view(self.database, scenario, on=self.today)
+        except QuotetuiError as exc:
+            self.call_from_thread(self._failed, str(exc))
+            return None
+        except Exception as exc:  # a bug: show the details rather than a dead screen
+            self.call_from_thread(self._broken, "Loading the market failed", exc)
+            return None
+        try:
+            self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
+        except Exception as exc:
+            self.call_from_thread(self.show_error, "Showing the market failed", exc)
+            return None
+        return view
+
+    def _wait_for_paint(self) -> None:
+        """Let the UI thread draw the offers before the cards' work competes with it for the interpreter."""
+        import threading
+
+        painted = threading.Event()
+        self.call_from_thread(self.call_after_refresh, painted.set)
+        painted.wait(self.PAINT_WAIT_SECONDS)
+
+    def _load_cards(self, first: MarketView, generation: int) -> None:
+        from quotetui.services.market_view import complete_market_view
+
+        assert self.database is not None
+        try:
+            view = complete_market_view(self.database, first)
+        except Exception as exc:  # the offers stay usable; the cards say what went wrong
+            self.call_from_thread(self._cards_failed, first, generation, exc)
+            return
+        try:
+            self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
+        except Exception as exc:
+            self.call_from_thread(self.show_error, "Showing the market failed", exc)
+
+    @staticmethod
+    def _offer_rows(view: MarketView) -> tuple[MarketView, list[TableRow]]:
+        from quotetui.tui.offer_rows import pending_of, table_rows
+
+        return view, table_rows(view.rows, pending_of(view))
+
+    _offer_table: tuple[MarketView, list[TableRow]] | None = None
+    _figure_keys: tuple[object, dict[str, dict[int, int | None]]] | None = None  # per ranking: see figure_keys
+
+    def figure_keys(self, view: MarketView, column: str) -> dict[int, int | None]:
+        """Offer id → its exact place by a figure column (``offer_rows.FIGURES``) for ``view``'s ranking: made
+        by the loading worker after the cards, or here, once, when a sort asks for it sooner."""
+        from quotetui.tui.offer_rows import figure_keys
+
+        ranking = view.ranking
+        if self._figure_keys is None or self._figure_keys[0] is not ranking:
+            self._figure_keys = (ranking, {})
+        made = self._figure_keys[1]
+        if column not in made:
+            made[column] = figure_keys(view.rows, column)
+        return made[column]
+
+    def _make_figure_keys(self, view: MarketView, generation: int) -> None:
+        """In the worker: every figure column's sort places, so that no sort computes them on the UI thread."""
+        from quotetui.tui.offer_rows import FIGURES, figure_keys
+
+        made = {key: figure_keys(view.rows, key) for key in FIGURES}
+        self.call_from_thread(self._figure_keys_made, view, generation, made)
+
+    def _figure_keys_made(self, view: MarketView, generation: int, made: dict[str, dict[int, int | None]]) -> None:
+        if generation == self._generation:
+            if self._figure_keys is None or self._figure_keys[0] is not view.ranking:
+                self._figure_keys = (view.ranking, {})
+            self._figure_keys[1].update(made)
+
+    def offer_table(self, view: MarketView) -> list[TableRow]:
+        """The offers table's rows for ``view``: made by the loading worker, or here when it did not."""
+        if self._offer_table is None or self._offer_table[0] is not view:
+            self._offer_table = self._offer_rows(view)
+        return self._offer_table[1]
+
+    def _loaded(
+        self, view: MarketView, generation: int, table: tuple[MarketView, list[TableRow]] | None = None
+    ) -> None:
+        assert self.database is not None
+        if generation != self._generation:  # a later reload is under way: its view wins
+            return
+        if table is not None:
+            self._offer_table = table
+        self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
+        self.loading = False
+        self._title_parts = (self.database.target.label, view.scenario.name)
+        self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
+        self.market = view
+
+    def _cards_failed(self, first: MarketView, generation: int, exc: BaseException) -> None:
+        """The offers are shown; the claims, findings and contracts could not be computed: the cards say so
+        (F5 tries again), and the error is shown as any other."""
+        if generation != self._generation:
+            return
+        reason = str(exc) if isinstance(exc, QuotetuiError) else f"{type(exc).__name__}: {exc}"
+        from dataclasses import replace
+
+        self.market = replace(first, cards_failed=self.secret_free(reason))  # a new view: its rows say "unknown"
+        if isinstance(exc, QuotetuiError):
+            self.notify(str(exc), title="Checking claims and findings", severity="error", timeout=10)
+        else:
+            self.show_error("Checking claims and findings failed", exc)
