@@ -28,7 +28,7 @@ from quotetui.services.inputs import (
     offer_inputs,
     scenario_of,
 )
-from quotetui.services.ranking_cache import RANKINGS, file_stamp, ranking_key
+from quotetui.services.ranking_cache import KEY_DATA_VERSION, RANKINGS, file_stamp, ranking_key
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.reader import Reader, reading, session_reader
 
@@ -41,6 +41,7 @@ class Ranking:
     skipped: list[tuple[OfferInput, str]] = field(default_factory=list)  # cannot be compared, and why
     fx: FxTable | None = None  # the rates the figures were converted with
     assumptions: Assumptions = field(default_factory=Assumptions)  # the ones every figure used
+    data_version: int = 0  # the database's data version the figures were read at (a later write changes it)
 
     @property
     def offers(self) -> list[OfferInput]:
@@ -86,6 +87,7 @@ def rank_offers(
         catalog, gpus = load_catalog_of(reader)
         scenario_input = _scenario(db, reader, scenario, gpus)
         key = ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
+        version = key[KEY_DATA_VERSION]
         cached = RANKINGS.get(key)
         if cached is not None:
             return cached
@@ -101,7 +103,7 @@ def rank_offers(
                 evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
             except NOT_COMPARABLE as exc:
                 skipped.append((offer, str(exc)))
-        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions)
+        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions, version)
         RANKINGS.put(key, ranking)
         return ranking
 

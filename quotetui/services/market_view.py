@@ -29,7 +29,6 @@ from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.domain.wording import plural
 from quotetui.services.economics import Ranking, rank_offers
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.versions import data_version
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -158,13 +157,12 @@ def load_market_view(db: Database, scenario: str | None = None, on: date | None 
     return complete_market_view(db, load_offers_view(db, scenario, on))
 
 
-@one_snapshot
 def load_offers_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
     """The ranked offers, their status counts, best per GPU model and expiring quotes; the rows have no
-    claims, findings or logs yet and the view has no contracts (``cards_ready`` is False)."""
-    with db.session() as session:  # read first: a write after it is noticed, never missed
-        version = data_version(session)
+    claims, findings or logs yet and the view has no contracts (``cards_ready`` is False). One snapshot: the
+    ranking's own (on SQLite without SQLAlchemy); the view's data version is the one the ranking read."""
     ranking = rank_offers(db, scenario, on=on, history=False)  # rounds are loaded per offer, when opened
+    version = ranking.data_version
     day = ranking.on
     rows = [OfferRow(e.offer, e, i, None, lapsed=lapsed(e.offer, day)) for i, e in ranking.ranked]
     rows += [OfferRow(o, None, None, why, lapsed=lapsed(o, day)) for o, why in ranking.skipped]

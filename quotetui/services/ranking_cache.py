@@ -70,6 +70,9 @@ def data_version_of(reader: Reader) -> int:
     return int(row[0]) if row is not None else 0
 
 
+KEY_DATA_VERSION = 2  # where :func:`ranking_key` puts the data version the ranking is read at
+
+
 def ranking_key(
     db: Database,
     reader: Reader,
