@@ -45,3 +45,54 @@ def test_the_app_runs_in_a_real_terminal(demo_db_path: Path, tmp_path: Path) -> 
         _wait_for(session, "EXITED=0")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def _app_pid(session: str) -> int:
+    shell = subprocess.run(
+        ["tmux", "list-panes", "-t", session, "-F", "#{pane_pid}"], capture_output=True, text=True, check=True
+    ).stdout.split()[0]
+    children = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True).stdout.split()
+    assert children, "the app is not running"
+    return int(children[0])
+
+
+def _gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":  # ended, not yet reaped by its shell
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("when", ["at the first frame", "once the offers show"])
+def test_a_closed_terminal_ends_the_app(demo_db_path: Path, tmp_path: Path, when: str) -> None:
+    """Closing the terminal (SIGHUP) while the market is still loading, or once it is shown, ends the app: it
+    must not live on without a terminal (it once did, its terminal threads spinning on the dead terminal)."""
+    session = f"quotetui-hangup-{os.getpid()}"
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
+    command = f"{sys.executable} -m quotetui --db {demo_db_path}; sleep 30"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], env=env, check=True)
+    try:
+        _wait_for(session, "quotetui") if when == "at the first frame" else _wait_for(session, "Best per GPU model")
+        pid = _app_pid(session)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    assert _gone(pid, timeout=15), f"quotetui ({pid}) still running after its terminal closed"
+
+
+def test_sigterm_ends_the_app_with_its_status(demo_db_path: Path, tmp_path: Path) -> None:
+    session = f"quotetui-term-{os.getpid()}"
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
+    command = f"{sys.executable} -m quotetui --db {demo_db_path}; echo EXITED=$?; sleep 30"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], env=env, check=True)
+    try:
+        _wait_for(session, "Best per GPU model")
+        os.kill(_app_pid(session), 15)
+        _wait_for(session, "EXITED=143", timeout=15)  # 128 + SIGTERM, the terminal given back
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

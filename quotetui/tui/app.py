@@ -8,6 +8,7 @@ active scenario.
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 from collections.abc import Callable, Iterable
 from datetime import date
@@ -101,8 +102,40 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         from quotetui.tui.preferences import apply_preferences
 
         apply_preferences(self, self.preferences)
+        self._end_on_hangup()
         self.call_after_refresh(self.reload)  # the first frame is drawn before the loading worker competes with it
         self.set_interval(self.POLL_SECONDS, self._poll)
+
+    HANGUP_GRACE_SECONDS = 5.0
+    """How long a SIGTERM or a closed terminal (SIGHUP) leaves the app to end cleanly before the process ends."""
+
+    def _end_on_hangup(self) -> None:
+        """SIGTERM or SIGHUP (the terminal closed) end the app through its own exit, not an exception raised
+        inside the event loop (that left Textual's terminal threads spinning on the dead terminal, the process
+        alive for ever)."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is not None:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(signum, self._hung_up, int(signum))
+
+    def _hung_up(self, signum: int) -> None:
+        import os
+        import threading
+
+        from quotetui.io.atomic import remove_in_flight
+
+        remove_in_flight()  # a file being written by a worker: its temporary file goes
+        self.exit(return_code=128 + signum)
+        # a worker deep in a computation, or a terminal thread on a terminal that is gone, must not keep the
+        # process alive: after the grace period it ends with the same status
+        deadline = threading.Timer(self.HANGUP_GRACE_SECONDS, os._exit, args=(128 + signum,))
+        deadline.daemon = True
+        deadline.start()
 
     def action_refresh(self) -> None:
         """Read everything again now (F5): what another program changed appears."""
