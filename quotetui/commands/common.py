@@ -98,6 +98,44 @@ def readable_help() -> None:
     TyperOption.display_type_rich = option_value  # type: ignore[method-assign]
 
 
+def direct_parsing() -> None:
+    """Flags parsed without pydantic, which Typer would import (a tenth of a second) to coerce any value: a
+    flag with a declared field calls that field's parser itself (:func:`parsed`), a text is taken as it is
+    and a plain whole number (``12``) is read by ``int``. Anything else (a path, a number written otherwise,
+    a value a parser refuses with a ``ValueError``) goes to Typer's own coercion, so every message and exit
+    status stays Typer's."""
+    from typer._coercion import RuntimeParam, build_runtime_param
+    from typer.core import _TyperParameter
+
+    class Direct(RuntimeParam):
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            info, kind = self.parameter_info, self.annotation
+            try:
+                if info.parser is not None:
+                    return info.parser(value)
+            except (ValueError, AssertionError):  # Typer words these (through pydantic): let it
+                return build_runtime_param(param.type_descriptor)._coerce_value(value, param, ctx)
+            if kind is str and isinstance(value, str):
+                return value
+            if kind is int and info.min is None and info.max is None and not info.clamp:
+                if isinstance(value, int) and not isinstance(value, bool):
+                    return value
+                if isinstance(value, str) and value.isascii() and value.isdigit():
+                    return int(value)
+            return build_runtime_param(param.type_descriptor)._coerce_value(value, param, ctx)
+
+    def runtime_param(self: _TyperParameter) -> RuntimeParam:
+        if self._runtime_param is None:
+            descriptor = self.type_descriptor
+            if descriptor.file_annotation is None and not self.multiple and self.nargs == 1:
+                self._runtime_param = Direct(descriptor.parameter_info, descriptor.annotation)
+            else:
+                self._runtime_param = build_runtime_param(descriptor)
+        return self._runtime_param
+
+    _TyperParameter.get_runtime_param = runtime_param  # type: ignore[method-assign]
+
+
 def id_arg(metavar: str = "ID", help: str | None = None) -> Any:
     """A row id as an argument: a whole number of 1 or more that fits the database (else exit 2)."""
     from quotetui.domain.entities import ID
