@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer import _click
 from typer.core import TyperGroup
 
 from quotetui import __version__
@@ -25,9 +28,77 @@ class ReaderGone(Exception):
     with status 1, to :func:`main`."""
 
 
+COMMANDS: dict[str, str] = {
+    **dict.fromkeys(("providers", "offers", "explain", "gpus", "demo"), "market"),
+    "claims": "claims",
+    **dict.fromkeys(("import", "template", "export", "market"), "transfer"),
+    "probe": "bench",
+    "config": "config",
+    **dict.fromkeys(("provider", "offer", "round", "discount", "extra", "sla"), "edit"),
+    "bench": "bench",
+    "contracts": "contracts",
+    "acceptance": "acceptance",
+    **{group: group for group in ("scenario", "calc", "fx", "settings", "db")},
+}
+"""Every command (or command group) by name, in the order ``--help`` lists them, and the module of
+``quotetui.commands`` that declares it: a module is imported only when one of its commands runs (or ``--help``
+lists them), so a command pays only for what it uses. A module registers its commands with ``register(app)``;
+a group module without one is its ``app``."""
+
+
+def _loaded(module_name: str) -> dict[str, _click.Command]:
+    """The Click commands a command module declares, built as the root application would build them."""
+    if module_name not in _LOADED:
+        module = import_module(f"quotetui.commands.{module_name}")
+        holder = typer.Typer(rich_markup_mode=None, add_completion=False, pretty_exceptions_enable=False)
+        if hasattr(module, "register"):
+            module.register(holder)
+        else:
+            holder.add_typer(module.app, name=module_name)
+        _LOADED[module_name] = dict(typer.main.get_group(holder).commands)
+    return _LOADED[module_name]
+
+
+_LOADED: dict[str, dict[str, _click.Command]] = {}
+
+
+class _Commands(MutableMapping[str, _click.Command]):
+    """The root's commands, each built on first use (see :data:`COMMANDS`)."""
+
+    def __init__(self) -> None:
+        self._added: dict[str, _click.Command] = {}
+
+    def __getitem__(self, name: str) -> _click.Command:
+        if name in self._added:
+            return self._added[name]
+        if name not in COMMANDS:
+            raise KeyError(name)
+        return _loaded(COMMANDS[name])[name]
+
+    def __setitem__(self, name: str, command: _click.Command) -> None:
+        self._added[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._added[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self._added if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS.keys() | self._added.keys())
+
+
 class _Root(TyperGroup):
-    """The root command: a broken pipe while parsing (``quotetui --help | head -1``) or running a command
-    leaves as :class:`ReaderGone`."""
+    """The root command: its commands are loaded lazily (:data:`COMMANDS`); a broken pipe while parsing
+    (``quotetui --help | head -1``) or running a command leaves as :class:`ReaderGone`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands()
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        return list(self.commands)
 
     def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
         try:
@@ -165,38 +236,12 @@ def _reader_gone() -> NoReturn:
 
 
 def _register() -> None:
-    from quotetui.commands.common import readable_help
+    """``--help`` as people read it and flags parsed without pydantic, for every command
+    (:func:`quotetui.commands.common.readable_help`, :func:`~quotetui.commands.common.direct_parsing`)."""
+    from quotetui.commands.common import direct_parsing, readable_help
 
     readable_help()
-    from quotetui.commands import (
-        acceptance,
-        bench,
-        calc,
-        claims,
-        config,
-        contracts,
-        db,
-        edit,
-        fx,
-        market,
-        scenario,
-        settings,
-        transfer,
-    )
-
-    market.register(app)
-    edit.register(app)
-    claims.register(app)
-    transfer.register(app)
-    bench.register(app)
-    contracts.register(app)
-    acceptance.register(app)
-    config.register(app)
-    app.add_typer(scenario.app, name="scenario")
-    app.add_typer(calc.app, name="calc")
-    app.add_typer(fx.app, name="fx")
-    app.add_typer(settings.app, name="settings")
-    app.add_typer(db.app, name="db")
+    direct_parsing()
 
 
 _register()

@@ -1,1 +1,2 @@
-"""The CLI's command groups; ``quotetui.cli`` registers them. Each imports its services lazily."""
+"""The CLI's command groups; ``quotetui.cli`` imports each only when one of its commands runs (``cli.COMMANDS``).
+Each imports its services lazily."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import errno
+import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
@@ -98,6 +100,44 @@ def readable_help() -> None:
     TyperOption.display_type_rich = option_value  # type: ignore[method-assign]
 
 
+def direct_parsing() -> None:
+    """Flags parsed without pydantic, which Typer would import (a tenth of a second) to coerce any value: a
+    flag with a declared field calls that field's parser itself (:func:`parsed`), a text is taken as it is
+    and a plain whole number (``12``) is read by ``int``. Anything else (a path, a number written otherwise,
+    a value a parser refuses with a ``ValueError``) goes to Typer's own coercion, so every message and exit
+    status stays Typer's."""
+    from typer._coercion import RuntimeParam, build_runtime_param
+    from typer.core import _TyperParameter
+
+    class Direct(RuntimeParam):
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            info, kind = self.parameter_info, self.annotation
+            try:
+                if info.parser is not None:
+                    return info.parser(value)
+            except (ValueError, AssertionError):  # Typer words these (through pydantic): let it
+                return build_runtime_param(param.type_descriptor)._coerce_value(value, param, ctx)
+            if kind is str and isinstance(value, str):
+                return value
+            if kind is int and info.min is None and info.max is None and not info.clamp:
+                if isinstance(value, int) and not isinstance(value, bool):
+                    return value
+                if isinstance(value, str) and value.isascii() and value.isdigit():
+                    return int(value)
+            return build_runtime_param(param.type_descriptor)._coerce_value(value, param, ctx)
+
+    def runtime_param(self: _TyperParameter) -> RuntimeParam:
+        if self._runtime_param is None:
+            descriptor = self.type_descriptor
+            if descriptor.file_annotation is None and not self.multiple and self.nargs == 1:
+                self._runtime_param = Direct(descriptor.parameter_info, descriptor.annotation)
+            else:
+                self._runtime_param = build_runtime_param(descriptor)
+        return self._runtime_param
+
+    _TyperParameter.get_runtime_param = runtime_param  # type: ignore[method-assign]
+
+
 def id_arg(metavar: str = "ID", help: str | None = None) -> Any:
     """A row id as an argument: a whole number of 1 or more that fits the database (else exit 2)."""
     from quotetui.domain.entities import ID
@@ -149,6 +189,69 @@ def table(
     columns named in ``widths`` (their widest) share what is left, cut with an ellipsis. Written to a pipe
     or a file (not a terminal), every cell is whole, however wide the table: ``| grep`` and ``| cut`` see
     what the database holds, not what 80 columns had room for."""
+    from quotetui.domain.text import visible
+
+    columns = [visible(c) for c in columns]
+    rows = [[visible(c) for c in row] for row in rows]
+    if title is None and not _to_terminal() and _plain(columns, rows):
+        _plain_table(columns, rows, right)
+    else:
+        _rich_table(columns, rows, right=right, title=title, widths=widths or {})
+
+
+def _to_terminal() -> bool:
+    """Whether Rich would take standard output for a terminal (the same environment variables, in the same
+    order): a table for anything else is written without Rich's layout engine."""
+    tty = os.environ.get("TTY_COMPATIBLE", "")
+    if tty in ("0", "1"):
+        return tty == "1"
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None:
+        return force != ""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:
+        return False
+
+
+def _plain(columns: list[str], rows: list[list[str]]) -> bool:
+    """Cells that a plain table lays out as Rich does: one per column, each on one line with nothing to
+    expand (a tab) and no space at either end (which Rich would strip or wrap at)."""
+    return (
+        any(map(any, [columns, *rows]))
+        and all(len(row) == len(columns) for row in rows)
+        and all(
+            cell == cell.strip() and "\n" not in cell and "\r" not in cell and "\t" not in cell
+            for row in [columns, *rows]
+            for cell in row
+        )
+    )
+
+
+def _plain_table(columns: list[str], rows: list[list[str]], right: frozenset[str]) -> None:
+    """The table for a pipe or a file, as wide as its widest cells: each column as wide as its widest cell
+    (in terminal cells: a Chinese character is two), two spaces between columns, numbers to the right."""
+    from rich.cells import cell_len
+
+    fit = [max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)]
+    flush_right = [name in right for name in columns]
+
+    def line(cells: list[str]) -> str:
+        shown = []
+        for cell, width, to_right in zip(cells, fit, flush_right, strict=True):
+            pad = " " * (width - cell_len(cell))
+            shown.append(pad + cell if to_right else cell + pad)
+        return "  ".join(shown)
+
+    sys.stdout.write("".join(line(cells) + "\n" for cells in [columns, *rows]))
+    sys.stdout.flush()
+
+
+def _rich_table(
+    columns: list[str], rows: list[list[str]], *, right: frozenset[str], title: str | None, widths: dict[str, int]
+) -> None:
+    """The table laid out by Rich: for a terminal, whose width it fits."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
@@ -156,15 +259,11 @@ def table(
 
     from quotetui.domain.text import visible
 
-    columns = [visible(c) for c in columns]
-    rows = [[visible(c) for c in row] for row in rows]
-
     class Plain(Console):
         def on_broken_pipe(self) -> None:  # Rich would exit with status 1: the CLI's main says what it means
             raise BrokenPipeError(errno.EPIPE, "the reader of standard output has gone")
 
     console = Plain(soft_wrap=False, markup=False, highlight=False, emoji=False)
-    widths = widths or {}
     fit = {name: max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)}
     if not console.is_terminal:  # nothing to fit: the table as wide as its widest cells
         whole = sum(fit.values()) + 2 * (len(columns) - 1)

@@ -27,9 +27,9 @@ def config(
     if init:
         _init(force)
         return
-    from quotetui.tui.preferences import DEFAULT_THEME, binding_rows, load_preferences
+    from quotetui.tui.preferences import DEFAULT_THEME, binding_rows
 
-    prefs = load_preferences()
+    prefs = _preferences()
     rows = binding_rows() if keys or prefs.keymap else []
 
     def origin(name: str) -> str:
@@ -73,6 +73,31 @@ def config(
         for problem in [] if as_json else prefs.problems:  # JSON holds them already
             say(f"quotetui: {problem}", err=True)
         raise typer.Exit(2)
+
+
+THEMES = frozenset(
+    (
+        *("ansi-dark", "ansi-light", "atom-one-dark", "atom-one-light"),
+        *("catppuccin-frappe", "catppuccin-latte", "catppuccin-macchiato", "catppuccin-mocha"),
+        *("dracula", "flexoki", "gruvbox", "monokai", "nord", "rose-pine", "rose-pine-dawn", "rose-pine-moon"),
+        *("solarized-dark", "solarized-light", "textual-dark", "textual-light", "tokyo-night"),
+    )
+)
+"""Textual's built-in themes, written out so that showing the preferences does not import Textual
+(``tests/test_cli_startup.py`` checks that this is still Textual's list)."""
+
+
+def _preferences() -> Preferences:
+    """The preferences file, checked as the TUI checks it; Textual (its key names, the app's binding ids) is
+    imported only when the file has a keymap, the one setting that needs it."""
+    from quotetui.io.preferences import Known, load
+
+    prefs = load(known=Known(THEMES, None, frozenset()))
+    if not prefs.keymap and not any(": keymap" in problem for problem in prefs.problems):
+        return prefs
+    from quotetui.tui.preferences import load_preferences
+
+    return load_preferences()
 
 
 def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:

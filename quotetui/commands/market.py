@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
-from quotetui.commands.output import percent, say
+from quotetui.commands.output import percent, say, say_json_array
 from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
@@ -40,22 +41,23 @@ def offers(
     from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
     from quotetui.services.economics import evaluation_json, rank_offers
 
-    ranking = rank_offers(open_db(ctx), scenario, gpu)
+    ranking = rank_offers(open_db(ctx), scenario, gpu, history=False)  # a listing shows no past rounds
     if as_json:
-        items = [evaluation_json(e, i) | {"scenario": ranking.scenario.name} for i, e in ranking.ranked]
-        items += [
+        name = ranking.scenario.name
+        ranked = (evaluation_json(e, i) | {"scenario": name} for i, e in ranking.ranked)
+        skipped = (
             {
                 "rank": None,
                 "id": o.id,
                 "provider": o.provider,
                 "name": o.name,
                 "gpu_model": o.gpu.name,
-                "scenario": ranking.scenario.name,
+                "scenario": name,
                 "not_compared": why,
             }
             for o, why in ranking.skipped
-        ]
-        print_json(items)
+        )
+        say_json_array(chain(ranked, skipped))
         return
     s = ranking.scenario
     cur = s.home_currency

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from quotetui.domain.text import visible
@@ -36,6 +37,19 @@ def json_text(data: object) -> str:
     strings for a program, never terminal control for a person reading it."""
     text = json.dumps(data, ensure_ascii=not _unicode_out(), indent=2)
     return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def say_json_array(items: Iterable[object]) -> None:
+    """``say(json_text(list(items)))``, byte for byte, written an item at a time: a long listing is never
+    held whole, neither as objects nor as text (``offers --json`` at 100k offers)."""
+    stream = sys.stdout
+    opened = False
+    for item in items:
+        text = json_text(item).replace("\n", "\n  ")  # JSON strings hold no line break: only the layout's
+        stream.write(("[\n  " if not opened else ",\n  ") + visible(text))
+        opened = True
+    stream.write("\n]\n" if opened else "[]\n")
+    stream.flush()
 
 
 def _unicode_out() -> bool:

@@ -5,7 +5,6 @@ one. Temporary files still in flight are removed on SIGTERM or SIGHUP (:func:`in
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import threading
 from collections.abc import Iterator
@@ -43,7 +42,7 @@ def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> 
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path`` to write to; renamed onto ``path`` when the block succeeds, removed
     when it fails (the previous file, if any, is untouched until the rename)."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.part")  # secrets.token_hex, without its imports
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
     except OSError as exc:  # a folder that refuses files (/proc, /sys, a read-only mount) or a name too long
