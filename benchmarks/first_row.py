@@ -75,11 +75,8 @@ def bare(db: str) -> None:
     Bare().run()
 
 
-SOCKET = f"first-row-{os.getpid()}"  # a tmux server of its own: no other session's options or environment
-
-
-def _tmux(*args: str) -> str:
-    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=False).stdout
+def _tmux(socket: str, *args: str) -> str:
+    return subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, check=False).stdout
 
 
 def _vmhwm(pid: int) -> float | None:
@@ -102,30 +99,32 @@ def _first_row(lines: list[str]) -> bool:
 def one_run(command: list[str], title: str) -> tuple[float, float | None]:
     """Seconds from starting ``command`` in tmux 120×40 to its first offer row, and its peak MiB."""
     session = f"first-row-{os.getpid()}-{time.monotonic_ns()}"
+    socket = session  # a tmux server of its own for each run: no other session's options or environment, and
+    # never the previous run's server while it is still going away (a new session there can fail)
     line = "exec " + " ".join(shlex.quote(c) for c in command)
     env = {**os.environ, "TERM": "xterm-256color"}
     passed = [f"-e{name}={env[name]}" for name in ("PYTHONPATH", "QUOTETUI_CONFIG") if name in env]
     size = ["-x", str(WIDTH), "-y", str(HEIGHT)]
     start = time.perf_counter()
     subprocess.run(
-        ["tmux", "-L", SOCKET, "new-session", "-d", "-s", session, *size, *passed, line], check=True, env=env
+        ["tmux", "-L", socket, "new-session", "-d", "-s", session, *size, *passed, line], check=True, env=env
     )
     try:
-        pid = int(_tmux("list-panes", "-t", session, "-F", "#{pane_pid}").split()[0])
+        pid = int(_tmux(socket, "list-panes", "-t", session, "-F", "#{pane_pid}").split()[0])
         pressed = False
         while True:
             elapsed = time.perf_counter() - start
             if elapsed > TIMEOUT_S:
                 raise TimeoutError(f"no first offer row after {TIMEOUT_S:.0f} s: {command}")
-            screen = _tmux("capture-pane", "-p", "-t", session).splitlines()
+            screen = _tmux(socket, "capture-pane", "-p", "-t", session).splitlines()
             if not pressed and any(title in s for s in screen[:2]):
-                _tmux("send-keys", "-t", session, "o")  # the first frame is on the screen
+                _tmux(socket, "send-keys", "-t", session, "o")  # the first frame is on the screen
                 pressed = True
             if pressed and _first_row(screen):
                 return elapsed, _vmhwm(pid)
             time.sleep(POLL_S)
     finally:
-        _tmux("kill-session", "-t", session)
+        _tmux(socket, "kill-session", "-t", session)
 
 
 def offers_in(db: Path) -> int:

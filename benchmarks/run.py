@@ -1,29 +1,32 @@
-"""The scale benchmark suite: a reproducible 10,000-offer market, and quotetui against its floor for each
-thing a buyer waits on, side by side in one run (a benchmark script, not a timed test).
+"""The benchmark suite: what a buyer waits for, against fair floors, in one run (a script, not a timed test).
 
-    python -m benchmarks.run [--offers 10000] [--runs 3] [--json]
+    python benchmarks/run.py [--sizes 1000,10000,100000] [--runs 3] [--before PYTHON] [--only STEP,...] [--json]
+    python -m benchmarks.run ...
 
-The market: 200 providers, 10,000 offers, 40,000 rounds, 5,000 benchmark results, 500 contracts (seeded,
-so two runs build the same database). Each side of each measure runs in a fresh process, which reports its
-time and its peak memory (max RSS):
+For each size it builds a seeded market (``benchmarks/market.py``: two runs build the same database) and the
+small demo database, then measures, each step in a fresh process, quotetui against its floor:
 
-* first frame: quotetui on the market vs a bare Textual app with a header, a table and a footer (median);
-* filter keystroke on the offers table vs a keystroke into a bare Input, both through Textual's pilot;
-* ranking every offer for the default scenario vs a raw SELECT of the same offers and prices;
-* export: writing the comparison workbook vs openpyxl's write-only mode writing the same values;
-* import: the workbook into an empty database vs openpyxl's read-only mode reading every value plus a
-  plain ``executemany`` of the rows into SQLite.
+* ``first-row``: in a real terminal (tmux, 120×40), launch the app, press ``o`` at the first frame and wait
+  for the first offer row; the floor is a bare Textual app that runs one sqlite3 SELECT of the same offers
+  and puts 50 rows into a DataTable (``benchmarks/first_row.py``); peak memory of each;
+* ``cli``: every read command a buyer runs, on the demo database, against a stdlib sqlite3 script doing the
+  same read and printing the same kind of output (``benchmarks/cli.py``); ``offers --json`` at every size;
+* ``excel``: ``quotetui export`` and ``quotetui import`` end to end against stdlib floors of the same cells
+  (zipfile + a plain XML writer; zipfile + iterparse reader: ``benchmarks/floor_excel.py``);
+* ``rank``: ranking every offer, cold, in process, against the exact floor (the same inputs through sqlite3,
+  the same exact Fractions, the same sort: ``benchmarks/floor_rank.py``).
 
-Targets (DESIGN.md section 6): first frame within 2×, export and import within 1.5× of the floor.
+``--before PYTHON`` measures a second quotetui too (the interpreter of another checkout's virtual
+environment, e.g. the commit before a change) in the same run, so the table shows before and after side
+by side against the same floors.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import sqlite3
-import statistics
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,207 +35,201 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.excel import best
-from benchmarks.memory import peak_mib
+if __package__ in (None, ""):  # ``python benchmarks/run.py``: make the repository root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-TARGETS = {"first frame": 2.0, "export": 1.5, "import": 1.5}
-
-
-# -- the steps, each run in its own process ------------------------------------------------------------------
-def rank_ours(db: Path, work: Path, runs: int) -> float:
-    from quotetui.services.database import open_database
-    from quotetui.services.economics import rank_offers
-
-    opened = open_database(str(db))
-    try:
-        return best(runs, lambda: rank_offers(opened.db, history=False))
-    finally:
-        opened.db.dispose()
+ROOT = Path(__file__).resolve().parent.parent
+STEPS_IN_ORDER = ("rank", "first-row", "cli", "excel")
+Row = dict[str, Any]
 
 
-RAW = """
-SELECT o.*, r.seq, p.term_months, p.unit, p.amount, p.amount_high, p.currency
-FROM offer o
-JOIN quote_revision r ON r.offer_id = o.id
- AND r.seq = (SELECT MAX(seq) FROM quote_revision WHERE offer_id = o.id)
-JOIN revision_price p ON p.revision_id = r.id
-"""
+# -- the steps, each run in a fresh process under the measured interpreter ------------------------------------
+def step_rank(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
+    """Ranking cold (a fresh process per run, no cache) against the exact floor."""
+    from benchmarks.floor_rank import measure
+
+    return list(measure(db, runs))
 
 
-def rank_floor(db: Path, work: Path, runs: int) -> float:
-    def select() -> None:
-        with sqlite3.connect(db) as con:
-            con.execute(RAW).fetchall()
+def step_first_row(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
+    from benchmarks.first_row import measure
 
-    return best(runs, select)
+    return list(measure(db, runs))
 
 
-def _sheets(db: Path) -> tuple[list[Any], dict[str, str]]:
-    from benchmarks.excel import materialise
-    from quotetui.services.database import open_database
-    from quotetui.services.export_data import gather
-    from quotetui.services.transfer import workbook_properties, workbook_sheets
+def step_cli(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
+    """Every read command on the small demo database (once, with the smallest market), and ``offers --json`` on
+    the market of each size."""
+    from benchmarks.cli import measure, measure_json
 
-    opened = open_database(str(db))
-    try:
-        data = gather(opened.db)
-        return materialise(workbook_sheets(data)), workbook_properties(data)
-    finally:
-        opened.db.dispose()
+    rows = [{**r, "offers": _demo_offers(demo)} for r in measure(demo, runs)] if _size_of(db) == _smallest() else []
+    return rows + list(measure_json(db, runs))
 
 
-def export_ours(db: Path, work: Path, runs: int) -> float:
-    from quotetui.io.xlsx_write import write_xlsx
+def step_excel(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
+    from benchmarks.floor_excel import measure
 
-    sheets, props = _sheets(db)
-    return best(runs, lambda: write_xlsx(work / "board.xlsx", sheets, props))
-
-
-def export_floor(db: Path, work: Path, runs: int) -> float:
-    from benchmarks.excel import floor_write
-
-    sheets, _ = _sheets(db)
-    return best(runs, lambda: floor_write(work / "floor.xlsx", sheets))
+    return list(measure(db, work, runs))
 
 
-def import_ours(db: Path, work: Path, runs: int) -> float:
-    from quotetui.services.database import open_database
-    from quotetui.services.importing import import_files
-
-    def once() -> None:
-        fresh = open_database(str(work / f"import-{time.perf_counter_ns()}.db"), load_demo_if_new=False)
-        try:
-            import_files(fresh.db, [work / "board.xlsx"])
-        finally:
-            fresh.db.dispose()
-
-    return best(runs, once)
-
-
-def import_floor(db: Path, work: Path, runs: int) -> float:
-    from openpyxl import load_workbook
-
-    def once() -> None:
-        book = load_workbook(work / "board.xlsx", read_only=True, data_only=True)
-        con = sqlite3.connect(work / f"floor-{time.perf_counter_ns()}.db")
-        for n, sheet in enumerate(book.worksheets):
-            rows = [tuple(str(v) if v is not None else None for v in row) for row in sheet.iter_rows(values_only=True)]
-            width = max((len(r) for r in rows), default=1)
-            con.execute(f"CREATE TABLE t{n} ({', '.join(f'c{i}' for i in range(width))})")
-            con.executemany(
-                f"INSERT INTO t{n} VALUES ({', '.join('?' * width)})", [r + (None,) * (width - len(r)) for r in rows]
-            )
-        con.commit()
-        con.close()
-        book.close()
-
-    return best(runs, once)
-
-
-def filter_both(db: Path, work: Path, runs: int) -> list[float]:
-    """(quotetui keystroke, bare keystroke, quotetui peak MiB): one process, since the pilot needs the app."""
-    from benchmarks.tui import bare_keystroke, in_app
-
-    _, _, pressed, _, _ = asyncio.run(in_app(db))
-    return [pressed, asyncio.run(bare_keystroke())]
-
-
-STEPS: dict[str, Callable[[Path, Path, int], Any]] = {
-    "rank-ours": rank_ours,
-    "rank-floor": rank_floor,
-    "export-ours": export_ours,
-    "export-floor": export_floor,
-    "import-ours": import_ours,
-    "import-floor": import_floor,
-    "filter": filter_both,
+STEPS: dict[str, Callable[[Path, Path, Path, int], list[Row]]] = {
+    "rank": step_rank,
+    "first-row": step_first_row,
+    "cli": step_cli,
+    "excel": step_excel,
 }
 
 
-def _child(step: str, db: Path, work: Path, runs: int) -> dict[str, Any]:
-    args = [sys.executable, "-m", "benchmarks.run", "--step", step, "--db", str(db), "--work", str(work)]
-    out = subprocess.run([*args, "--runs", str(runs)], capture_output=True, text=True, check=True).stdout
-    return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
+def _demo_offers(demo: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(f"{demo.as_uri()}?mode=ro", uri=True) as con:
+        return int(con.execute("SELECT count(*) FROM offer").fetchone()[0])
 
 
-def _frames(db: Path, runs: int) -> tuple[tuple[float, float], tuple[float, float]]:
-    bare, ours = [], []
-    for _ in range(runs):
-        for target, out in (("bare", bare), ("quotetui", ours)):
-            args = [sys.executable, "-m", "benchmarks.first_frame", target, str(db)]
-            seconds, mib = subprocess.run(args, capture_output=True, text=True, check=True).stdout.split()
-            out.append((float(seconds), float(mib)))
-    return (
-        (statistics.median(s for s, _ in ours), max(m for _, m in ours)),
-        (statistics.median(s for s, _ in bare), max(m for _, m in bare)),
-    )
+def _child_json(args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> Any:
+    done = subprocess.run(args, capture_output=True, text=True, cwd=cwd, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _size_of(db: Path) -> int:
+    return int(db.stem.rsplit("-", 1)[-1])
+
+
+def _smallest() -> int:
+    return int(os.environ.get("QUOTETUI_BENCH_SMALLEST", "0"))
+
+
+# -- the orchestrator ----------------------------------------------------------------------------------------
+class Side:
+    """One quotetui to measure: an interpreter, and the folder its steps run from (where ``benchmarks`` is
+    importable and no other ``quotetui`` shadows the interpreter's own)."""
+
+    def __init__(self, name: str, python: str, work: Path) -> None:
+        self.name, self.python = name, python
+        if Path(python).resolve() == Path(sys.executable).resolve():
+            self.cwd = ROOT
+        else:
+            self.cwd = work / f"bench-{name}"
+            shutil.copytree(ROOT / "benchmarks", self.cwd / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
+        self.work = work / name
+        self.work.mkdir()
+
+    def env(self, smallest: int) -> dict[str, str]:
+        env = dict(os.environ, QUOTETUI_BENCH_SMALLEST=str(smallest), PYTHONPATH=str(self.cwd))
+        env.pop("QUOTETUI_DB", None)
+        env["QUOTETUI_CONFIG"] = str(self.work / "no-config.toml")  # the user's own config never counts
+        return env
+
+    def build(self, sizes: list[int]) -> tuple[dict[int, Path], Path]:
+        markets = {}
+        for size in sizes:
+            db = self.work / f"market-{size}.db"
+            args = [self.python, "-m", "benchmarks.market", str(db), "--offers", str(size)]
+            subprocess.run(args, cwd=self.cwd, env=self.env(min(sizes)), check=True, capture_output=True)
+            markets[size] = db
+        demo = self.work / "demo.db"
+        args = [self.python, "-m", "quotetui", "--db", str(demo), "demo"]
+        subprocess.run(args, cwd=self.work, env=self.env(min(sizes)), check=True, capture_output=True)
+        return markets, demo
+
+    def step(self, step: str, db: Path, demo: Path, runs: int, smallest: int) -> list[Row]:
+        work = self.work / f"{step}-{_size_of(db)}"
+        work.mkdir(exist_ok=True)
+        args = [self.python, "-m", "benchmarks.run", "--step", step, "--db", str(db), "--demo", str(demo)]
+        rows: list[Row] = _child_json(
+            [*args, "--work", str(work), "--runs", str(runs)], cwd=self.cwd, env=self.env(smallest)
+        )
+        return rows
+
+
+def _table(results: list[Row], sides: list[str]) -> str:
+    """One line per measure and size: before (where measured), after, the floor, the ratio after/floor against
+    the issue's target, and peak memory (before → after / floor)."""
+    before = "before" in sides
+    head = f"{'measure':38} {'offers':>7} " + (f"{'before':>9} {'ratio':>7} " if before else "")
+    head += f"{'quotetui':>9} {'floor':>9} {'ratio':>7} {'target':>7} {'peak MiB':>19}  floor"
+    lines = [head]
+    keyed: dict[tuple[str, int], dict[str, Row]] = {}
+    for r in results:
+        keyed.setdefault((r["measure"], r["offers"]), {})[r["side"]] = r
+    for (measure, offers), by in keyed.items():
+        now = by.get("after")
+        if now is None:
+            continue
+        target = f"≤ {now['target']:g}×" if now.get("target") else ""
+        line = f"{measure:38} {offers:>7,} "
+        was = by.get("before")
+        if before:
+            line += f"{was['ours_s']:8.3f}s {_ratio(was):>7} " if was else f"{'':>9} {'':>7} "
+        mib = _mib(was, "ours_mib") + " → " if was and was.get("ours_mib") is not None else ""
+        mib += _mib(now, "ours_mib") + (" / " + _mib(now, "floor_mib") if now.get("floor_mib") is not None else "")
+        line += f"{now['ours_s']:8.3f}s {now['floor_s']:8.3f}s {_ratio(now):>7} {target:>7} {mib:>19}  {now['floor']}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _ratio(row: Row) -> str:
+    return f"{row['ours_s'] / row['floor_s']:.2f}×" if row["floor_s"] else "—"
+
+
+def _mib(row: Row, key: str) -> str:
+    return "" if row.get(key) is None else f"{row[key]:,.0f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--offers", type=int, default=10_000)
+    parser.add_argument("--sizes", default="1000,10000,100000", help="Market sizes in offers, comma-separated.")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", metavar="PYTHON", help="Also measure the quotetui of this interpreter.")
+    parser.add_argument(
+        "--before-max", type=int, default=10_000, metavar="OFFERS",
+        help="The largest market the --before side is measured on (the old code can take minutes at 100k).",
+    )  # fmt: skip
+    parser.add_argument("--only", default=",".join(STEPS_IN_ORDER), help="Steps to run, comma-separated.")
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON too.")
     parser.add_argument("--step", choices=sorted(STEPS), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--demo", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.step:
-        value = STEPS[args.step](args.db, args.work, args.runs)
-        print(json.dumps({"value": value, "mib": round(peak_mib(), 1)}))
+        print(json.dumps(STEPS[args.step](args.db, args.demo, args.work, args.runs)))
         return
 
-    from benchmarks.market import build
-    from quotetui.services.database import open_database
-
-    with tempfile.TemporaryDirectory() as folder:
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    steps = [s for s in args.only.split(",") if s]
+    unknown = sorted(set(steps) - set(STEPS))
+    if unknown:
+        parser.error(f"unknown step(s): {', '.join(unknown)}; choose from {', '.join(STEPS_IN_ORDER)}")
+    results: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="quotetui-bench-") as folder:
         work = Path(folder)
-        db = work / "market.db"
-        opened = open_database(str(db), load_demo_if_new=False)
-        started = time.perf_counter()
-        sizes = build(opened.db, args.offers)
-        built = time.perf_counter() - started
-        opened.db.dispose()
-        frame_ours, frame_bare = _frames(db, max(args.runs, 3))
-        results = {name: _child(name, db, work, args.runs) for name in STEPS}  # export writes the import's file
-    rows = [
-        (
-            "first frame",
-            frame_ours[0],
-            frame_bare[0],
-            frame_ours[1],
-            frame_bare[1],
-            "bare Textual: header, table, footer",
-        ),
-        (
-            "filter keystroke",
-            results["filter"]["value"][0],
-            results["filter"]["value"][1],
-            results["filter"]["mib"],
-            None,
-            "a keystroke into a bare Input (pilot)",
-        ),
-        ("rank all offers", *_pair(results, "rank"), "raw SELECT of the same offers and prices"),
-        ("export workbook", *_pair(results, "export"), "openpyxl write-only, same values"),
-        ("import workbook", *_pair(results, "import"), "openpyxl read-only + executemany"),
-    ]
-    print(f"market: {sizes} (built in {built:.1f} s); best of {args.runs}, first frame median of {max(args.runs, 3)}")
-    print(f"{'measure':18} {'quotetui':>10} {'floor':>10} {'ratio':>7} {'target':>7} {'peak MiB':>16}  floor")
-    figures = []
-    for name, ours, floor, mib_ours, mib_floor, what in rows:
-        target = TARGETS.get(name if name == "first frame" else name.split()[0])
-        ratio = ours / floor
-        memory = f"{mib_ours:.0f}" + (f" / {mib_floor:.0f}" if mib_floor is not None else "")
-        shown = f"≤ {target:.1f}" if target else ""
-        print(f"{name:18} {ours:9.3f}s {floor:9.3f}s {ratio:6.2f}× {shown:>7} {memory:>16}  {what}")
-        figures.append({"measure": name, "quotetui_s": ours, "floor_s": floor, "ratio": ratio,
-                        "peak_mib": mib_ours, "floor_peak_mib": mib_floor, "floor": what})  # fmt: skip
+        sides = [Side("after", sys.executable, work)]
+        if args.before:
+            sides.insert(0, Side("before", args.before, work))
+        built = {}
+        for side in sides:
+            started = time.perf_counter()
+            wanted = [n for n in sizes if side.name == "after" or n <= args.before_max] or sizes[:1]
+            built[side.name] = side.build(wanted)
+            print(f"{side.name}: built markets of {wanted} offers in {time.perf_counter() - started:.1f} s", flush=True)
+        for step in steps:
+            for size in sizes:
+                for side in sides:  # interleaved: before and after of one measure run back to back
+                    if side.name == "before" and size > args.before_max:
+                        continue
+                    markets, demo = built[side.name]
+                    started = time.perf_counter()
+                    for row in side.step(step, markets[size], demo, args.runs, sizes[0]):
+                        results.append({**row, "offers": row.get("offers", size), "side": side.name})
+                    print(f"  {step} at {size:,} ({side.name}): {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"\nbest of {args.runs} (first row: median); peak MiB: quotetui / floor\n")
+    print(_table(results, [s.name for s in sides]))
     if args.json:
-        print(json.dumps({"market": sizes, "figures": figures}, indent=2))
-
-
-def _pair(results: dict[str, dict[str, Any]], name: str) -> tuple[float, float, float, float]:
-    ours, floor = results[f"{name}-ours"], results[f"{name}-floor"]
-    return ours["value"], floor["value"], ours["mib"], floor["mib"]
+        print(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":
