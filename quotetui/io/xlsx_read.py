@@ -41,7 +41,16 @@ FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
 VALUE = re.compile(rb"<(?:\w+:)?v(?: [^>]*)?>[^<]")  # a saved value; <v/> or <v></v> is none
 MERGE = re.compile(rb'<(?:\w+:)?mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
 CELL_START = re.compile(rb"<(?:\w+:)?c ")
+ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # OOXML's escape of a character XML cannot hold (ST_Xstring)
 HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden (only a macro or the VBA editor can show it)"}
+
+
+def unescape(text: str) -> str:
+    """A cell's text as Excel shows it: ``_x000D_`` is a carriage return, ``_x005F_`` a literal underscore
+    (writers such as XlsxWriter escape control characters so; openpyxl's reader leaves them as they are)."""
+    if "_x" not in text:
+        return text
+    return ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
 @dataclass(slots=True)
@@ -262,14 +271,14 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
                         cells[c] = value
         if table is None:
             if any(v not in (None, "") for v in cells):
-                table = Table(name, title, [str(v).strip() if v is not None else "" for v in cells])
+                table = Table(name, title, [unescape(str(v)).strip() if v is not None else "" for v in cells])
             continue
         for c in formulas.get(number, ()):  # the row's last cells may be formulas without a value: no cells at all
             if c < MAX_COLUMNS and (c >= len(cells) or cells[c] is None):
                 table.refuse(number, c, NO_SAVED_RESULT)
         for c, value in enumerate(cells):
             if isinstance(value, str):
-                cells[c] = check_cell(value, table, number, c)
+                cells[c] = check_cell(unescape(value), table, number, c)
         if any(v not in (None, "") for v in cells):
             table.rows.append((number, cells))
             if tick is not None:
