@@ -220,7 +220,7 @@ def _write_sheet(book: Any, spec: Sheet, formats: _Formats, header_format: Any) 
 
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
-ESCAPE_LIKE = re.compile("_x[0-9A-Fa-f]{4}_")
+ESCAPE_LIKE = re.compile("_(?=x[0-9A-Fa-f]{4}_)")  # an underscore that would start an escape
 EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (1900 system), for dates from March 1900 on
 
 
@@ -237,7 +237,7 @@ def _text(value: str) -> str:
     """Text as cell XML holds it: ``&<>`` escaped, a control character as ``_xHHHH_`` and a literal
     ``_xHHHH_`` with its underscore escaped (OOXML's ST_Xstring, as Excel and XlsxWriter write them)."""
     if "_x" in value:
-        value = ESCAPE_LIKE.sub(lambda m: "_x005F" + m.group(0), value)
+        value = ESCAPE_LIKE.sub("_x005F_", value)  # every such underscore, overlapping ones too
     if CONTROL.search(value):
         value = CONTROL.sub(lambda m: f"_x{ord(m.group(0)):04X}_", value)
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
