@@ -30,7 +30,10 @@ from quotetui.io.bounded import Opened
 from quotetui.io.problems import Problem
 from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Table, Tick, check_cell
 
-MAX_UNZIPPED_BYTES = 400 * 2**20
+MAX_UNZIPPED_BYTES = 3 * 2**30
+"""What all parts may unpack to: a 100,000-offer export unpacks to about 1.1 GB (2.7× to spare). Sheets are
+streamed, never unpacked whole, so this bounds the time spent, not the memory; a zip bomb is caught sooner,
+by a part's ratio (MAX_MEMBER_RATIO: an export's sheets compress about 10:1)."""
 MAX_MEMBER_RATIO = 200  # uncompressed : compressed, for members over 1 MiB
 MAX_MEMBERS = 2000
 CHUNK = 1 << 20
@@ -41,7 +44,16 @@ FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
 VALUE = re.compile(rb"<(?:\w+:)?v(?: [^>]*)?>[^<]")  # a saved value; <v/> or <v></v> is none
 MERGE = re.compile(rb'<(?:\w+:)?mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
 CELL_START = re.compile(rb"<(?:\w+:)?c ")
+ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # OOXML's escape of a character XML cannot hold (ST_Xstring)
 HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden (only a macro or the VBA editor can show it)"}
+
+
+def unescape(text: str) -> str:
+    """A cell's text as Excel shows it: ``_x000D_`` is a carriage return, ``_x005F_`` a literal underscore
+    (writers such as XlsxWriter escape control characters so; openpyxl's reader leaves them as they are)."""
+    if "_x" not in text:
+        return text
+    return ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
 @dataclass(slots=True)
@@ -262,14 +274,14 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
                         cells[c] = value
         if table is None:
             if any(v not in (None, "") for v in cells):
-                table = Table(name, title, [str(v).strip() if v is not None else "" for v in cells])
+                table = Table(name, title, [unescape(str(v)).strip() if v is not None else "" for v in cells])
             continue
         for c in formulas.get(number, ()):  # the row's last cells may be formulas without a value: no cells at all
             if c < MAX_COLUMNS and (c >= len(cells) or cells[c] is None):
                 table.refuse(number, c, NO_SAVED_RESULT)
         for c, value in enumerate(cells):
             if isinstance(value, str):
-                cells[c] = check_cell(value, table, number, c)
+                cells[c] = check_cell(unescape(value), table, number, c)
         if any(v not in (None, "") for v in cells):
             table.rows.append((number, cells))
             if tick is not None:
@@ -277,12 +289,92 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
     return [table] if table is not None else []
 
 
+SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+ROW_TAG, CELL_TAG, VALUE_TAG = f"{SHEET_NS}row", f"{SHEET_NS}c", f"{SHEET_NS}v"
+INLINE_TAG, TEXT_TAG, RUN_TAG = f"{SHEET_NS}is", f"{SHEET_NS}t", f"{SHEET_NS}r"
+
+
 def _rows(sheet: Any) -> Iterator[list[Any]]:
     """Every row as the XML has it: the sheet's declared dimension is ignored (it may say fewer rows than
-    there are, or a million that are not), rows end at their last value and are cut at MAX_COLUMNS."""
-    sheet.reset_dimensions()
-    for row in sheet.iter_rows(values_only=True):
-        values = list(row[:MAX_COLUMNS])
-        while values and values[-1] is None:
-            values.pop()
-        yield values
+    there are, or a million that are not), rows end at their last value and are cut at MAX_COLUMNS; a row
+    the XML skips comes as an empty one. The same values openpyxl's read-only cells give (shared and inline
+    strings, numbers as int or float, booleans, dates by their cell style, cached results of formulas), read
+    straight from the elements: openpyxl builds an object per cell and per inline string, several times the
+    parse. The XML goes through the same defusedxml parser openpyxl uses (entities and DTDs refused)."""
+    from defusedxml.ElementTree import iterparse
+    from openpyxl.utils.datetime import from_excel, from_ISO8601
+
+    book = sheet.parent
+    shared = sheet._shared_strings
+    epoch, dates, durations = book.epoch, book._date_formats, book._timedelta_formats
+    columns: dict[str, int] = {}
+    expected = 1
+    with sheet._get_source() as source:
+        for _, row in iterparse(source):
+            if row.tag != ROW_TAG:
+                continue
+            number = row.get("r")
+            index = int(float(number)) if number else expected
+            if index < expected:  # a row number going back: openpyxl skips it too
+                row.clear()
+                continue
+            while expected < index:
+                expected += 1
+                yield []
+            expected += 1
+            values: list[Any] = []
+            position = 0
+            for cell in row:
+                if cell.tag != CELL_TAG:
+                    continue
+                ref = cell.get("r")
+                if ref:
+                    letters = ref.rstrip("0123456789")
+                    position = columns.get(letters) or columns.setdefault(letters, column_index_from_string(letters))
+                else:
+                    position += 1
+                if position > MAX_COLUMNS:
+                    continue
+                kind = cell.get("t", "n")
+                if kind == "inlineStr":
+                    value: Any = _inline(cell.find(INLINE_TAG))
+                else:
+                    value = cell.findtext(VALUE_TAG) or None
+                    if value is not None:
+                        value = _typed(value, kind, cell.get("s"), shared, epoch, dates, durations, from_excel)
+                        if kind == "d":
+                            value = from_ISO8601(value)
+                if value is None:
+                    continue
+                while len(values) < position - 1:
+                    values.append(None)
+                values.append(value)
+            row.clear()
+            yield values
+
+
+def _inline(element: Any) -> str | None:
+    """An inline string's text: its ``<t>`` or its runs' (phonetic hints left out), as openpyxl reads it."""
+    if element is None:
+        return None
+    parts = [t.text or "" for t in element.findall(TEXT_TAG)]
+    parts += [t.text or "" for run in element.findall(RUN_TAG) for t in run.findall(TEXT_TAG)]
+    return "".join(parts)
+
+
+def _typed(text: str, kind: str, style: str | None, shared: Any, epoch: Any, dates: Any, durations: Any,
+           from_excel: Any) -> Any:  # fmt: skip
+    if kind == "n":
+        number: Any = float(text) if "." in text or "E" in text or "e" in text else int(text)
+        style_id = int(style) if style else 0
+        if style_id and style_id in dates:
+            try:
+                return from_excel(number, epoch, timedelta=style_id in durations)
+            except (OverflowError, ValueError):
+                return "#VALUE!"
+        return number
+    if kind == "s":
+        return shared[int(text)]
+    if kind == "b":
+        return bool(int(text))
+    return text  # "str", "e" (an error such as #N/A), "d" (converted by the caller)

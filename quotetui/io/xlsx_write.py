@@ -1,28 +1,27 @@
-"""A small layer over openpyxl's write-only (streaming) mode: sheets of typed cells, formats, charts.
+"""A small layer over XlsxWriter in constant-memory (streaming) mode: sheets of typed cells, formats, charts.
 
-* Decimal values are written as exact decimal text (never through a float).
+Each row is written as it comes and then dropped, so a sheet of any length costs the memory of one row.
+
+* Decimal values are written as decimal text (16 significant digits, never through a float).
 * A text value is always a string cell, even when it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
-  carriage return: openpyxl would otherwise make ``=…`` a formula. Formulas exist only as :class:`Formula`.
+  carriage return. Formulas exist only as :class:`Formula`; their cached result is left empty (``<v></v>``),
+  so Excel and LibreOffice compute every formula on opening, and the import names it as a formula without
+  a saved result rather than trusting a stale 0.
+* Dates and date-times without a column format get ``yyyy-mm-dd`` and ``yyyy-mm-dd h:mm:ss``.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Iterator, Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from types import MethodType
 from typing import Any
 
-from openpyxl import Workbook
-from openpyxl.cell import Cell, WriteOnlyCell
-from openpyxl.chart import LineChart, Reference
-from openpyxl.styles import Font, PatternFill
-from openpyxl.utils import get_column_letter
-
-from quotetui.io.csv_guard import RISKY, neutralise
+from quotetui.io.csv_guard import neutralise
 
 MONEY = "#,##0.00"
 MONEY_FINE = "#,##0.00####"
@@ -31,10 +30,13 @@ PERCENT = "0.00%"
 DATE = "yyyy-mm-dd"
 DATETIME = "yyyy-mm-dd hh:mm"
 NUMBER = "#,##0.######"
+DEFAULT_DATE = "yyyy-mm-dd"  # a date cell without a column format (what openpyxl gave it before)
+DEFAULT_DATETIME = "yyyy-mm-dd h:mm:ss"
 
-BEST = PatternFill("solid", fgColor="C6EFCE")
-HEADER = PatternFill("solid", fgColor="DDE7F3")
-BOLD = Font(bold=True)
+BEST = "#C6EFCE"  # the best value of its column or row
+HEADER = "#DDE7F3"
+CHART_CM = (18, 9)  # a line chart's width and height
+PX_PER_CM = 96 / 2.54
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,130 +83,305 @@ class Sheet:
     charts: list[LineChartSpec] = field(default_factory=list)
 
 
-class _Cells:
-    """Makes the cells of one sheet. A styled cell gets a copy of a style made once per combination of
-    number format, bold and fill (openpyxl's own setters look the style up again for every cell)."""
+class _Formats:
+    """One XlsxWriter format per combination of number format, bold, fill (made once, shared)."""
 
-    def __init__(self, sheet: Any) -> None:
-        self.sheet = sheet
-        self.styles: dict[tuple[str | None, bool, bool], Any] = {}
+    def __init__(self, book: Any) -> None:
+        self.book = book
+        self.made: dict[tuple[str | None, bool, str | None], Any] = {}
 
-    def styled(self, value: Any, number_format: str | None, bold: bool = False, best: bool = False) -> Cell:
-        key = (number_format, bold, best)
-        style = self.styles.get(key)
-        if style is None:
-            probe = WriteOnlyCell(self.sheet)
+    def get(self, number_format: str | None, bold: bool = False, fill: str | None = None) -> Any:
+        key = (number_format, bold, fill)
+        found = self.made.get(key, False)
+        if found is False:
+            spec: dict[str, Any] = {}
             if number_format:
-                probe.number_format = number_format
+                spec["num_format"] = number_format
             if bold:
-                probe.font = BOLD
-            if best:
-                probe.fill = BEST
-            style = self.styles[key] = probe._style
-        return Cell(self.sheet, 1, 1, value, style)
-
-    def cell(self, value: Any, number_format: str | None) -> Any:
-        if value is None or isinstance(value, float | bool):
-            return value
-        if isinstance(value, str):
-            if value.startswith(RISKY):  # never a formula: a string cell
-                cell = Cell(self.sheet, 1, 1, value)
-                cell.data_type = "s"
-                return cell
-            return value
-        if isinstance(value, Styled):
-            inner = value.value
-            text = isinstance(inner, str)
-            fmt = None if text else value.number_format or number_format
-            cell = self.styled(_cell_value(inner), fmt, value.bold, value.best)
-            if text:
-                cell.data_type = "s"
-            elif isinstance(inner, Formula):
-                cell.data_type = "f"
-            return cell
-        if isinstance(value, Formula):
-            return self.styled(value.text, number_format)
-        if number_format and isinstance(value, int | Decimal | date):
-            return self.styled(value, number_format)
-        return value
+                spec["bold"] = True
+            if fill:
+                spec |= {"pattern": 1, "bg_color": fill}
+            found = self.made[key] = self.book.add_format(spec) if spec else None
+        return found
 
 
-def _values_to_row(sheet: Any, values: Sequence[Any], row_idx: int) -> Iterator[Cell]:
-    """openpyxl's write-only ``_values_to_row``, taking a ready cell without first failing to assign it as a
-    value (openpyxl's version raises and formats an error for every styled cell). Same cells out."""
-    plain = WriteOnlyCell(sheet)
-    for col_idx, value in enumerate(values, 1):
-        if value is None:
-            continue
-        if isinstance(value, Cell):
-            cell = value
+class _Row:
+    """Writes one sheet's cells: each value by its type, with its column's number format."""
+
+    def __init__(self, sheet: Any, formats: _Formats) -> None:
+        self.sheet, self.formats = sheet, formats
+        self.date = formats.get(DEFAULT_DATE)
+        self.datetime = formats.get(DEFAULT_DATETIME)
+
+    def write(self, r: int, values: Sequence[Any], column_formats: Sequence[Any]) -> None:
+        sheet = self.sheet
+        width = len(column_formats)
+        for c, value in enumerate(values):
+            if value is None:
+                continue
+            kind = type(value)
+            fmt = column_formats[c] if c < width else None
+            if kind is str:
+                if value:
+                    sheet.write_string(r, c, value)
+            elif kind is Decimal or kind is int or kind is float:
+                sheet.write_number(r, c, value, fmt)
+            elif kind is bool:
+                sheet.write_boolean(r, c, value)
+            elif kind is Styled:
+                self.styled(r, c, value, fmt)
+            elif kind is Formula:
+                sheet.write_formula(r, c, value.text, fmt, "")
+            elif isinstance(value, datetime):
+                sheet.write_datetime(r, c, value.replace(tzinfo=None), fmt or self.datetime)
+            elif isinstance(value, date):
+                sheet.write_datetime(r, c, value, fmt or self.date)
+            elif isinstance(value, int | float | Decimal):  # an IntEnum, a subclass: still a number
+                sheet.write_number(r, c, value, fmt)
+            else:
+                sheet.write_string(r, c, str(value))
+
+    def styled(self, r: int, c: int, value: Styled, column_format: Any) -> None:
+        inner = value.value
+        fill = BEST if value.best else None
+        if isinstance(inner, str):
+            self.sheet.write_string(r, c, inner, self.formats.get(None, value.bold, fill))
+            return
+        fmt = self.formats.get(value.number_format or self._number_format(column_format), value.bold, fill)
+        if inner is None:
+            if value.bold or fill:
+                self.sheet.write_blank(r, c, None, fmt)
+        elif isinstance(inner, Formula):
+            self.sheet.write_formula(r, c, inner.text, fmt, "")
+        elif isinstance(inner, datetime):
+            self.sheet.write_datetime(r, c, inner.replace(tzinfo=None), fmt)
+        elif isinstance(inner, date):
+            self.sheet.write_datetime(r, c, inner, fmt)
+        elif isinstance(inner, bool):
+            self.sheet.write_boolean(r, c, inner, fmt)
         else:
-            cell = plain
-            cell.value = value
-        cell.column = col_idx
-        cell.row = row_idx
-        yield cell
-        if cell is plain and cell.has_style:  # a date got its default format: the next value starts clean
-            plain = WriteOnlyCell(sheet)
+            self.sheet.write_number(r, c, inner, fmt)
 
-
-def _cell_value(value: Any) -> Any:
-    return value.text if isinstance(value, Formula) else value
+    def _number_format(self, column_format: Any) -> str | None:
+        return None if column_format is None else column_format.num_format or None
 
 
 def write_xlsx(path: Path, sheets: list[Sheet], properties: dict[str, str]) -> Path:
-    book = Workbook(write_only=True)
-    for spec in sheets:
-        sheet = book.create_sheet(spec.title)
-        if callable(getattr(sheet, "_values_to_row", None)):  # openpyxl's write-only internals, 3.0 to 3.1
-            sheet._values_to_row = MethodType(_values_to_row, sheet)
-        for index, column in enumerate(spec.columns, start=1):
-            sheet.column_dimensions[get_column_letter(index)].width = column.width
-        header_row = len(spec.preamble) + 1
-        if spec.freeze:
-            sheet.freeze_panes = f"A{header_row + 1}"
-        count = 0
-        cells = _Cells(sheet)
-        for row in spec.preamble:
-            sheet.append([cells.cell(v, None) for v in row])
-        header = []
-        for column in spec.columns:
-            cell = WriteOnlyCell(sheet, value=column.header)
-            cell.data_type, cell.font, cell.fill = "s", BOLD, HEADER
-            header.append(cell)
-        sheet.append(header)
-        formats = [c.number_format for c in spec.columns]
-        width = len(formats)
-        make = cells.cell
-        for row in spec.rows:
-            sheet.append([make(v, formats[i] if i < width else None) for i, v in enumerate(row)])
-            count += 1
-        if spec.autofilter and count:
-            sheet.auto_filter.ref = f"A{header_row}:{get_column_letter(len(spec.columns))}{header_row + count}"
-        for chart_spec in spec.charts:
-            sheet.add_chart(_line_chart(sheet, chart_spec), chart_spec.anchor)
-    props = book.properties
-    props.title = properties.get("title", "")
-    props.subject = properties.get("subject", "")
-    props.description = properties.get("description", "")
-    props.keywords = properties.get("keywords", "")
-    props.creator = "quotetui"
-    if "created" in properties:
-        props.created = datetime.fromisoformat(properties["created"]).replace(tzinfo=None)
-    book.save(path)
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(
+        str(path),
+        {"constant_memory": True, "strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False},
+    )
+    formats = _Formats(book)
+    header_format = formats.get(None, True, HEADER)
+    try:
+        for spec in sheets:
+            _write_sheet(book, spec, formats, header_format)
+        props: dict[str, Any] = {
+            "title": properties.get("title", ""),
+            "subject": properties.get("subject", ""),
+            "comments": properties.get("description", ""),
+            "keywords": properties.get("keywords", ""),
+            "author": "quotetui",
+        }
+        if "created" in properties:
+            props["created"] = datetime.fromisoformat(properties["created"]).replace(tzinfo=None)
+        book.set_properties(props)
+    finally:
+        book.close()
     return path
 
 
-def _line_chart(sheet: Any, spec: LineChartSpec) -> LineChart:
-    chart = LineChart()
-    chart.title = spec.title
-    chart.x_axis.title = spec.x_title
-    chart.y_axis.title = spec.y_title
-    chart.height, chart.width = 9, 18
+def _write_sheet(book: Any, spec: Sheet, formats: _Formats, header_format: Any) -> None:
+    sheet = book.add_worksheet(spec.title)
+    for index, column in enumerate(spec.columns):
+        sheet.set_column(index, index, column.width)
+    header_row = len(spec.preamble)  # 0-based: the row under the preamble
+    if spec.freeze:
+        sheet.freeze_panes(header_row + 1, 0)
+    cells = _Row(sheet, formats)
+    for r, row in enumerate(spec.preamble):
+        cells.write(r, row, ())
+    for c, column in enumerate(spec.columns):
+        sheet.write_string(header_row, c, column.header, header_format)
+    column_formats = [formats.get(c.number_format) for c in spec.columns]
+    if _RawRows.fits(sheet):
+        last = _RawRows(sheet, formats, column_formats).write(header_row + 1, spec.rows)
+    else:  # XlsxWriter's internals moved: its public calls, cell by cell (same cells, slower)
+        last = header_row
+        for row in spec.rows:
+            last += 1
+            cells.write(last, row, column_formats)
+    if spec.autofilter and last > header_row:
+        sheet.autofilter(header_row, 0, last, len(spec.columns) - 1)
+    for chart_spec in spec.charts:
+        sheet.insert_chart(chart_spec.anchor, _line_chart(book, spec.title, chart_spec))
+
+
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
+ESCAPE_LIKE = re.compile("_(?=x[0-9A-Fa-f]{4}_)")  # an underscore that would start an escape
+EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (1900 system), for dates from March 1900 on
+
+
+def _letters(index: int) -> str:
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(65 + rest) + out
+    return out
+
+
+def _text(value: str) -> str:
+    """Text as cell XML holds it: ``&<>`` escaped, a control character as ``_xHHHH_`` and a literal
+    ``_xHHHH_`` with its underscore escaped (OOXML's ST_Xstring, as Excel and XlsxWriter write them)."""
+    if "_x" in value:
+        value = ESCAPE_LIKE.sub("_x005F_", value)  # every such underscore, overlapping ones too
+    if CONTROL.search(value):
+        value = CONTROL.sub(lambda m: f"_x{ord(m.group(0)):04X}_", value)
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _string(ref: str, value: str, style: str = "") -> str:
+    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
+    return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{_text(value)}</t></is></c>'
+
+
+def _serial(value: date) -> str:
+    if isinstance(value, datetime):
+        delta = value.replace(tzinfo=None) - EPOCH
+        return repr(delta.days + (delta.seconds + delta.microseconds / 1e6) / 86400)
+    return str((value - EPOCH.date()).days)
+
+
+def _number(value: Any) -> str | None:
+    if isinstance(value, Decimal):
+        return f"{value:f}" if value.is_finite() else None
+    if isinstance(value, float):
+        return repr(value) if value == value and value not in (float("inf"), float("-inf")) else None
+    return str(int(value))
+
+
+class _RawRows:
+    """A sheet's data rows as XML written straight into XlsxWriter's row file (constant-memory mode keeps
+    one row at a time; its per-cell calls cost several times the XML). The same cells its public calls
+    write: inline strings, numbers, booleans, formulas with an empty cached result, dates as serials;
+    styles are XlsxWriter's own formats (their xf index)."""
+
+    @staticmethod
+    def fits(sheet: Any) -> bool:
+        needed = ("row_data_fh", "fh", "previous_row", "table", "_write_single_row", "_check_dimensions")
+        return getattr(sheet, "constant_memory", False) and all(hasattr(sheet, n) for n in needed)
+
+    def __init__(self, sheet: Any, formats: _Formats, column_formats: list[Any]) -> None:
+        self.sheet, self.formats = sheet, formats
+        self.styles: dict[int, str] = {}
+        self.column_styles = [self.style(f) for f in column_formats]
+        self.column_numbers = [getattr(f, "num_format", None) or None for f in column_formats]
+        self.date, self.datetime = self.style(formats.get(DEFAULT_DATE)), self.style(formats.get(DEFAULT_DATETIME))
+
+    def style(self, fmt: Any) -> str:
+        if fmt is None:
+            return ""
+        index = fmt._get_xf_index()
+        return f' s="{index}"' if index else ""
+
+    def write(self, first: int, rows: Iterable[Sequence[Any]]) -> int:
+        """Write ``rows`` from the 0-based row ``first`` on; the last row written (``first - 1`` if none)."""
+        sheet = self.sheet
+        sheet._write_single_row(first)  # XlsxWriter writes what it holds (the header) and starts afresh
+        out = sheet.fh
+        letters = [_letters(c) for c in range(256)]
+        styles = self.column_styles
+        width = len(styles)
+        number = _number
+        r = first - 1
+        widest = 0
+        for row in rows:
+            r += 1
+            n = str(r + 1)
+            cells = []
+            for c, value in enumerate(row):
+                if value is None:
+                    continue
+                kind = type(value)
+                if kind is str:
+                    if value:
+                        cells.append(_string(letters[c] + n, value))
+                    continue
+                style = styles[c] if c < width else ""
+                if kind is Decimal or kind is int:
+                    text = number(value)
+                    if text is not None:
+                        cells.append(f'<c r="{letters[c]}{n}"{style}><v>{text}</v></c>')
+                elif kind is float:
+                    text = number(value)
+                    if text is not None:
+                        cells.append(f'<c r="{letters[c]}{n}"><v>{text}</v></c>')
+                else:
+                    cells.append(self.other(letters[c] + n, value, style, c))
+            if cells:
+                out.write(f'<row r="{n}">{"".join(cells)}</row>')
+                widest = max(widest, len(row))
+        if r >= first:
+            sheet._check_dimensions(r, max(widest, width, 1) - 1)
+            sheet.previous_row = r
+        return r
+
+    def other(self, ref: str, value: Any, style: str, column: int) -> str:
+        if isinstance(value, bool):
+            return f'<c r="{ref}" t="b"><v>{int(value)}</v></c>'
+        if isinstance(value, Formula):
+            return f'<c r="{ref}"{style}><f>{_text(value.text.removeprefix("="))}</f><v></v></c>'
+        if isinstance(value, Styled):
+            numbers = self.column_numbers
+            return self.styled(ref, value, numbers[column] if column < len(numbers) else None)
+        if isinstance(value, datetime):
+            return f'<c r="{ref}"{style or self.datetime}><v>{_serial(value)}</v></c>'
+        if isinstance(value, date):
+            return f'<c r="{ref}"{style or self.date}><v>{_serial(value)}</v></c>'
+        if isinstance(value, int | float | Decimal):
+            text = _number(value)
+            return f'<c r="{ref}"{style}><v>{text}</v></c>' if text is not None else ""
+        return _string(ref, str(value))
+
+    def styled(self, ref: str, value: Styled, column_format: str | None) -> str:
+        inner = value.value
+        fill = BEST if value.best else None
+        if isinstance(inner, str):
+            return _string(ref, inner, self.style(self.formats.get(None, value.bold, fill))) if inner else ""
+        number_format = value.number_format or column_format
+        style = self.style(self.formats.get(number_format, value.bold, fill))
+        if inner is None:
+            return f'<c r="{ref}"{style}/>' if style else ""
+        if isinstance(inner, Formula):
+            return f'<c r="{ref}"{style}><f>{_text(inner.text.removeprefix("="))}</f><v></v></c>'
+        if isinstance(inner, bool):
+            return f'<c r="{ref}"{style} t="b"><v>{int(inner)}</v></c>'
+        if isinstance(inner, date):
+            return f'<c r="{ref}"{style}><v>{_serial(inner)}</v></c>'
+        text = _number(inner)
+        return f'<c r="{ref}"{style}><v>{text}</v></c>' if text is not None else ""
+
+
+def _line_chart(book: Any, sheet: str, spec: LineChartSpec) -> Any:
+    chart = book.add_chart({"type": "line"})
+    chart.set_title({"name": spec.title})
+    chart.set_x_axis({"name": spec.x_title})
+    chart.set_y_axis({"name": spec.y_title})
+    chart.set_size({"width": round(CHART_CM[0] * PX_PER_CM), "height": round(CHART_CM[1] * PX_PER_CM)})
+    first, last = spec.header_row, spec.last_row - 1  # 0-based; the series' values start under their name
+    category = spec.category_column - 1
     for column in spec.series_columns:
-        data = Reference(sheet, min_col=column, min_row=spec.header_row, max_row=spec.last_row)
-        chart.add_data(data, titles_from_data=True)
-    chart.set_categories(Reference(sheet, min_col=spec.category_column, min_row=spec.first_row, max_row=spec.last_row))
+        c = column - 1
+        chart.add_series(
+            {
+                "name": [sheet, spec.header_row - 1, c],
+                "categories": [sheet, spec.first_row - 1, category, last, category],
+                "values": [sheet, first, c, last, c],
+            }
+        )
     return chart
 
 

@@ -52,9 +52,23 @@ def cell(f: Field, value: Any, time_zone: str = "UTC") -> Any:
 def data_row(entity: Entity, rows: tuple[object, ...], refs: Mapping[str, Any], time_zone: str = "UTC") -> list[Any]:
     """The sheet row of a record: a field's value from ``refs`` (names of what it refers to), else from the
     first of ``rows`` that has it as an attribute."""
-    out = []
-    for f in entity.sheet_fields:
-        own = (getattr(r, f.name) for r in rows if hasattr(r, f.name))
-        value = refs[f.name] if f.name in refs else next(own, None)
-        out.append(cell(f, value, time_zone))
-    return out
+    plan = _plan(entity, rows)
+    return [
+        cell(f, refs[f.name] if f.name in refs else getattr(rows[i], f.name) if i is not None else None, time_zone)
+        for f, i in plan
+    ]
+
+
+_PLANS: dict[tuple[str, tuple[type, ...]], list[tuple[Field, int | None]]] = {}
+
+
+def _plan(entity: Entity, rows: tuple[object, ...]) -> list[tuple[Field, int | None]]:
+    """Each sheet field with the index of the first of ``rows`` that has it, worked out once per entity and
+    kinds of rows (an export writes thousands of rows of the same kinds)."""
+    key = (entity.key, tuple(type(r) for r in rows))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = [
+            (f, next((i for i, r in enumerate(rows) if hasattr(r, f.name)), None)) for f in entity.sheet_fields
+        ]
+    return plan

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
-from sqlmodel import col, select
+import sqlalchemy as sa
+from sqlmodel import col
 
 from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import (
     OptionPosition,
@@ -62,19 +65,20 @@ class ExportData:
     generated_at: datetime
     ranking: Ranking
     audits: list[Audit]
-    providers: list[Provider]
-    offers: list[Offer]
+    # the recorded rows are Core rows of their tables (attributes named as the columns), read once
+    providers: list[Any]  # provider
+    offers: list[Any]  # offer
     provider_names: dict[int, str]
     gpu_names: dict[int, str]
     sources: dict[int, str]
-    rounds: list[tuple[QuoteRevision, RevisionPrice]]
-    discounts: list[Discount]
-    extras: list[ExtraCost]
-    slas: list[tuple[SlaTerm, list[SlaCreditTier]]]
-    claims: list[BenchmarkResult]
-    fx: list[FxRate]
+    rounds: list[tuple[Any, Any]]  # (quote_revision, revision_price)
+    discounts: list[Any]
+    extras: list[Any]
+    slas: list[tuple[Any, list[Any]]]  # (sla_term, its credit tiers)
+    claims: list[Any]  # benchmark_result
+    fx: list[Any]
     contracts: list[ContractView]
-    offers_by_id: dict[int, Offer] = field(default_factory=dict)
+    offers_by_id: dict[int, Any] = field(default_factory=dict)
     positions: dict[int, Position] = field(default_factory=dict)
     rent_buy: RentBuyAnswer | None = None
     pinned: list[int] = field(default_factory=list)
@@ -97,7 +101,7 @@ class ExportData:
             return "", ""
         return self.provider_names.get(offer.provider_id, ""), offer.name
 
-    def compared(self, claim: BenchmarkResult) -> str:
+    def compared(self, claim: Any) -> str:
         """A cheaper_than claim's compared offers as ``provider / offer; …`` (ids do not survive an import)."""
         if claim.metric is not Metric.CHEAPER_THAN or not claim.conditions:
             return ""
@@ -116,22 +120,27 @@ def gather(
         raise BadInput(f"no offer {', '.join(f'#{p}' for p in unknown)} in the ranking (see `quotetui offers`)")
     audits = audit_claims(db)
     with db.session() as session:
-        providers = list(session.exec(select(Provider).order_by(col(Provider.id))))
-        offers = list(session.exec(select(Offer).order_by(col(Offer.id))))
-        rounds = list(
-            session.exec(
-                select(QuoteRevision, RevisionPrice)
-                .join(RevisionPrice, col(RevisionPrice.revision_id) == col(QuoteRevision.id))
-                .order_by(
-                    col(QuoteRevision.offer_id),
-                    col(QuoteRevision.seq),
-                    col(RevisionPrice.term_months),
-                    col(RevisionPrice.id),
-                )
-            ).all()
-        )
-        tiers: dict[int, list[SlaCreditTier]] = {}
-        for t in session.exec(select(SlaCreditTier).order_by(col(SlaCreditTier.below).desc())):
+
+        def rows(model: Any, *order: Any) -> list[Any]:
+            """A table's rows as Core rows (attributes by column name, values through the same column types):
+            an export reads every row once and builds no ORM object for it."""
+            return list(session.execute(sa.select(model.__table__).order_by(*order)).all())
+
+        providers = rows(Provider, col(Provider.id))
+        offers = rows(Offer, col(Offer.id))
+        revisions = {r.id: r for r in rows(QuoteRevision)}
+        prices = session.execute(
+            sa.select(RevisionPrice.__table__)
+            .join(QuoteRevision.__table__, col(RevisionPrice.revision_id) == col(QuoteRevision.id))
+            .order_by(
+                col(QuoteRevision.offer_id),
+                col(QuoteRevision.seq),
+                col(RevisionPrice.term_months),
+                col(RevisionPrice.id),
+            )
+        ).all()
+        tiers: dict[int, list[Any]] = {}
+        for t in rows(SlaCreditTier, col(SlaCreditTier.below).desc()):
             tiers.setdefault(t.sla_term_id, []).append(t)
         data = ExportData(
             generated_at=utcnow(),
@@ -140,14 +149,14 @@ def gather(
             providers=providers,
             offers=offers,
             provider_names={p.id: p.name for p in providers if p.id is not None},
-            gpu_names={g.id: g.name for g in session.exec(select(GpuModel)) if g.id is not None},
-            sources={s.id: s.title for s in session.exec(select(Source)) if s.id is not None},
-            rounds=[(r, p) for r, p in rounds],
-            discounts=list(session.exec(select(Discount).order_by(col(Discount.offer_id), col(Discount.id)))),
-            extras=list(session.exec(select(ExtraCost).order_by(col(ExtraCost.offer_id), col(ExtraCost.id)))),
-            slas=[(s, tiers.get(s.id or 0, [])) for s in session.exec(select(SlaTerm).order_by(col(SlaTerm.offer_id)))],
-            claims=list(session.exec(select(BenchmarkResult).order_by(col(BenchmarkResult.id)))),
-            fx=list(session.exec(select(FxRate).order_by(col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)))),
+            gpu_names={g.id: g.name for g in rows(GpuModel) if g.id is not None},
+            sources={s.id: s.title for s in rows(Source) if s.id is not None},
+            rounds=[(revisions[p.revision_id], p) for p in prices],
+            discounts=rows(Discount, col(Discount.offer_id), col(Discount.id)),
+            extras=rows(ExtraCost, col(ExtraCost.offer_id), col(ExtraCost.id)),
+            slas=[(s, tiers.get(s.id or 0, [])) for s in rows(SlaTerm, col(SlaTerm.offer_id))],
+            claims=rows(BenchmarkResult, col(BenchmarkResult.id)),
+            fx=rows(FxRate, col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)),
             contracts=[],
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
@@ -202,8 +211,12 @@ def _positions(data: ExportData) -> None:
     best = batnas(evaluations)
     for e in evaluations:
         batna = best.get(e.offer.id)
-        target = target_price(e, batna, fx, assumptions) if batna is not None else None
         options = option_positions(e, batna, fx, assumptions)
+        target = None
+        if batna is not None:  # the headline option's target is among the options' (computed once)
+            base = base_option(e.offer.options)
+            found = [p for p in options if p.option is base]
+            target = found[0].target if found else target_price(e, batna, fx, assumptions)
         data.positions[e.offer.id] = Position(savings(e.offer, assumptions), batna, target, options)
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from quotetui.domain import entities as E
@@ -50,6 +52,43 @@ from quotetui.store.models import (
 from quotetui.store.rows import column_names
 
 __all__ = ["Counts", "ImportReport", "Writer"]
+
+
+@dataclass(slots=True)
+class NewRound:
+    """A round this import adds, before and after its bulk insert gives it an id (what the checks read)."""
+
+    offer_id: int
+    seq: int
+    quoted_at: datetime
+    id: int | None = None
+
+
+def complete(model: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with every other column of ``model`` at the default its constructor would give (a bulk
+    insert skips the model's constructor, so its field defaults would otherwise be missing)."""
+    out = dict(values)
+    for name, info in model.model_fields.items():
+        if name in out or name == "id" or name not in model.__table__.columns:
+            continue
+        if info.default_factory is not None:
+            out[name] = info.default_factory()
+        elif not info.is_required():
+            out[name] = info.default
+    return out
+
+
+def bulk_insert(session: Session, model: Any, rows: list[dict[str, Any]], returning: bool = False) -> list[int]:
+    """Insert ``rows`` (complete column values) in one executemany through SQLAlchemy Core; their new ids,
+    in the order of ``rows``, when ``returning``. Same column types (and so the same stored text) as the ORM."""
+    if not rows:
+        return []
+    table = model.__table__
+    if not returning:
+        session.execute(sa.insert(table), rows)
+        return []
+    statement = sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    return list(session.execute(statement, rows).scalars())
 
 
 class Writer:
@@ -279,7 +318,8 @@ class Writer:
         options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
         for p in self.session.exec(select(RevisionPrice)):
             options[p.revision_id][(p.term_months, p.unit)] = p
-        staged = []
+        staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]] = []
+        new_rounds: list[dict[str, Any]] = []
         for (offer_id, seq), records in rounds.items():
             parsed, first = records[0]
             rev = existing.get((offer_id, seq))
@@ -291,13 +331,17 @@ class Writer:
             self.source(parsed, first, values, rev is None)
             label = f"{labels[offer_id]} round {seq}"
             if rev is None:
-                rev = QuoteRevision(offer_id=offer_id, seq=seq, **values)
-                self.session.add(rev)
-                staged.append((rev, records, True, False, label))
+                new_rounds.append(complete(QuoteRevision, {"offer_id": offer_id, "seq": seq, **values}))
+                staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, label))
             else:
                 staged.append((rev, records, False, self.apply(parsed, rev, label, values), label))
-        self.session.flush()  # one flush gives every new round its id
+        self.session.flush()
+        # new rounds and their prices are inserted in bulk (executemany), not built as ORM objects one by one
+        ids = bulk_insert(self.session, QuoteRevision, new_rounds, returning=True)
+        for (rev, *_), new_id in zip((s for s in staged if s[2]), ids, strict=True):
+            rev.id = new_id
         self.rounds_in_order(existing, [(rev, records) for rev, records, *_ in staged])
+        new_prices: list[dict[str, Any]] = []
         for rev, records, added, differs, label in staged:
             assert rev.id is not None
             prices = options.get(rev.id, {})
@@ -308,7 +352,7 @@ class Writer:
                 option = f"{key[0]} months, {key[1].value}"
                 if price is None:
                     values |= {"revision_id": rev.id, "term_months": key[0], "unit": key[1]}
-                    self.session.add(RevisionPrice(**values))
+                    new_prices.append(complete(RevisionPrice, values))
                     if not added:
                         self.report.change(parsed.entity.sheet, label, None, "price option", "(none)", option)
                     differs = True
@@ -317,6 +361,7 @@ class Writer:
             # an option the file does not list is left as it is (absent is not empty): a sheet that adds one
             # option to a round must not delete the others; an option is removed in the round's form
             self.tally("revisions", added, differs and not added)
+        bulk_insert(self.session, RevisionPrice, new_prices)
 
     def rounds_in_order(
         self, existing: dict[tuple[int, int], QuoteRevision], staged: list[tuple[QuoteRevision, list[Any]]]
@@ -324,12 +369,14 @@ class Writer:
         """Each round the import adds or changes is dated in the order of its offer's rounds (those stored and
         those on the sheet): the same rule as the round form and ``round add`` (``rounds_in_order``); a round
         out of order is a problem on its row, and the import, all or nothing, writes nothing."""
-        rounds = {key: rev.quoted_at for key, rev in existing.items()}
-        rounds |= {(rev.offer_id, rev.seq): rev.quoted_at for rev, _ in staged}
+        rounds: dict[int, dict[int, Any]] = defaultdict(dict)  # offer -> seq -> quoted_at (one pass, not n²)
+        for (offer_id, seq), rev in existing.items():
+            rounds[offer_id][seq] = rev.quoted_at
+        for rev, _ in staged:
+            rounds[rev.offer_id][rev.seq] = rev.quoted_at
         zone, today = load_assumptions(self.session).time_zone, local_today(self.session)
         for rev, records in staged:
-            others = [(seq, when) for (offer_id, seq), when in rounds.items() if offer_id == rev.offer_id]
-            others = [(seq, when) for seq, when in others if seq != rev.seq]
+            others = [(seq, when) for seq, when in rounds[rev.offer_id].items() if seq != rev.seq]
             parsed, first = records[0]
             for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone, today).items():
                 self.problem(parsed, first, name, message)
