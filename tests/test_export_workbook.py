@@ -234,3 +234,49 @@ def test_the_negotiation_sheet_gives_every_option_its_target_in_its_own_unit(wor
     m, a = monthly[at["target price (same unit)"]], annual[at["target price (same unit)"]]
     assert m == 28650.42 and a == 343805.12
     assert abs(a - 12 * m) < 0.12  # each rounded down to the cent on its own
+
+
+def test_the_fast_row_writer_writes_what_xlsxwriters_own_calls_write(tmp_path: Path) -> None:
+    """The data rows go as XML straight into XlsxWriter's row file (its private internals, checked at start);
+    if a release moves them the writer falls back to XlsxWriter's public per-cell calls. Both must give the
+    same workbook: every value, type, number format, bold and fill of every cell."""
+    from datetime import date, datetime
+    from decimal import Decimal
+
+    from quotetui.io import xlsx_write
+    from quotetui.io.xlsx_write import MONEY, Column, Formula, Sheet, Styled, write_xlsx
+
+    columns = [Column("a"), Column("b", number_format=MONEY), Column("c"), Column("d", number_format="0.0%")]
+    rows = [
+        ["plain", Decimal("1234.5678"), 7, Decimal("0.125")],
+        [" lead and trail ", Decimal("-0.000001"), 2**53, Decimal("1E+3")],
+        ["tab\there & <b>", Styled(Decimal("9.99"), bold=True), 0.1, Styled(Decimal("0.5"), best=True)],
+        ["_x0041_ stays", Formula("=B2*2"), True, None],
+        [date(2026, 12, 3), datetime(2026, 12, 3, 13, 45, 30), False, Styled("name", MONEY, bold=True)],
+        ["", None, "=looks like a formula", "中文 ✓"],
+    ]
+
+    def cells(path: Path) -> list[tuple[object, ...]]:
+        sheet = load_workbook(path)["S"]
+        return [
+            (c.coordinate, c.value, c.data_type, c.number_format, bool(c.font.b), c.fill.fgColor.rgb)
+            for row in sheet.iter_rows()
+            for c in row
+        ]
+
+    taken: list[bool] = []
+    real_fits = xlsx_write._RawRows.fits
+    xlsx_write._RawRows.fits = staticmethod(lambda sheet: taken.append(real_fits(sheet)) or taken[-1])  # type: ignore[method-assign]
+    try:
+        fast = write_xlsx(tmp_path / "fast.xlsx", [Sheet("S", columns, rows)], {"title": "t"})
+    finally:
+        xlsx_write._RawRows.fits = real_fits  # type: ignore[method-assign]
+    assert taken == [True]  # the fast path is the one this XlsxWriter takes
+    original = xlsx_write._RawRows.fits
+    try:
+        xlsx_write._RawRows.fits = staticmethod(lambda sheet: False)  # type: ignore[method-assign]
+        public = write_xlsx(tmp_path / "public.xlsx", [Sheet("S", columns, rows)], {"title": "t"})
+    finally:
+        xlsx_write._RawRows.fits = original  # type: ignore[method-assign]
+    assert cells(fast) == cells(public)
+    assert len(cells(fast)) == 4 * 7
