@@ -123,10 +123,15 @@ class Side:
         env["QUOTETUI_CONFIG"] = str(self.work / "no-config.toml")  # the user's own config never counts
         return env
 
-    def build(self, sizes: list[int]) -> tuple[dict[int, Path], Path]:
+    def build(self, sizes: list[int], built: Path | None = None) -> tuple[dict[int, Path], Path]:
+        """The seeded market of each size (copied from ``built/market-SIZE.db`` where one was built before:
+        the same seed makes the same market) and the demo database."""
         markets = {}
         for size in sizes:
             db = self.work / f"market-{size}.db"
+            if built is not None and (built / db.name).is_file():
+                markets[size] = Path(shutil.copyfile(built / db.name, db))
+                continue
             args = [self.python, "-m", "benchmarks.market", str(db), "--offers", str(size)]
             subprocess.run(args, cwd=self.cwd, env=self.env(min(sizes)), check=True, capture_output=True)
             markets[size] = db
@@ -188,6 +193,17 @@ def main() -> None:
         "--before-max", type=int, default=10_000, metavar="OFFERS",
         help="The largest market the --before side is measured on (the old code can take minutes at 100k).",
     )  # fmt: skip
+    parser.add_argument("--before-runs", type=int, default=1, help="Runs of each --before measure (best of).")
+    parser.add_argument(
+        "--big-runs", type=int, default=1, metavar="N", help="Runs of each measure on markets over 10,000 offers."
+    )
+    parser.add_argument(
+        "--markets",
+        type=Path,
+        metavar="DIR",
+        help="Reuse DIR/market-SIZE.db where present (from benchmarks.market).",
+    )
+    parser.add_argument("--save", type=Path, metavar="FILE", help="Write the figures as JSON after every step.")
     parser.add_argument("--only", default=",".join(STEPS_IN_ORDER), help="Steps to run, comma-separated.")
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON too.")
     parser.add_argument("--step", choices=sorted(STEPS), help=argparse.SUPPRESS)
@@ -214,7 +230,7 @@ def main() -> None:
         for side in sides:
             started = time.perf_counter()
             wanted = [n for n in sizes if side.name == "after" or n <= args.before_max] or sizes[:1]
-            built[side.name] = side.build(wanted)
+            built[side.name] = side.build(wanted, args.markets)
             print(f"{side.name}: built markets of {wanted} offers in {time.perf_counter() - started:.1f} s", flush=True)
         for step in steps:
             for size in sizes:
@@ -222,11 +238,18 @@ def main() -> None:
                     if side.name == "before" and size > args.before_max:
                         continue
                     markets, demo = built[side.name]
+                    runs = args.before_runs if side.name == "before" else args.runs
+                    runs = min(runs, args.big_runs) if size > 10_000 else runs
                     started = time.perf_counter()
-                    for row in side.step(step, markets[size], demo, args.runs, sizes[0]):
+                    for row in side.step(step, markets[size], demo, runs, sizes[0]):
                         results.append({**row, "offers": row.get("offers", size), "side": side.name})
+                    if args.save:
+                        args.save.write_text(json.dumps(results, indent=1))
                     print(f"  {step} at {size:,} ({side.name}): {time.perf_counter() - started:.0f} s", flush=True)
-    print(f"\nbest of {args.runs} (first row: median); peak MiB: quotetui / floor\n")
+    print(
+        f"\nbest of {args.runs} (first row: median; over 10,000 offers {args.big_runs}; before: {args.before_runs});"
+        " peak MiB: before → quotetui / floor\n"
+    )
     print(_table(results, [s.name for s in sides]))
     if args.json:
         print(json.dumps(results, indent=2))
