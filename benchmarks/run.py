@@ -109,13 +109,19 @@ class Side:
 
     def __init__(self, name: str, python: str, work: Path) -> None:
         self.name, self.python = name, python
-        if Path(python).resolve() == Path(sys.executable).resolve():
+        if os.path.abspath(python) == os.path.abspath(sys.executable):  # not resolved: venvs link one binary
             self.cwd = ROOT
         else:
             self.cwd = work / f"bench-{name}"
             shutil.copytree(ROOT / "benchmarks", self.cwd / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
         self.work = work / name
         self.work.mkdir()
+
+    def source(self) -> str:
+        """Where this side's quotetui is imported from (the table would lie if both sides ran one checkout)."""
+        code = "import quotetui, os; print(os.path.dirname(quotetui.__file__))"
+        done = subprocess.run([self.python, "-c", code], cwd=self.cwd, env=self.env(0), capture_output=True, text=True)
+        return done.stdout.strip()
 
     def env(self, smallest: int) -> dict[str, str]:
         env = dict(os.environ, QUOTETUI_BENCH_SMALLEST=str(smallest), PYTHONPATH=str(self.cwd))
@@ -226,12 +232,15 @@ def main() -> None:
         sides = [Side("after", sys.executable, work)]
         if args.before:
             sides.insert(0, Side("before", args.before, work))
+            if sides[0].source() == sides[1].source():
+                parser.error(f"--before {args.before} imports the same quotetui ({sides[1].source()})")
         built = {}
         for side in sides:
             started = time.perf_counter()
             wanted = [n for n in sizes if side.name == "after" or n <= args.before_max] or sizes[:1]
             built[side.name] = side.build(wanted, args.markets)
-            print(f"{side.name}: built markets of {wanted} offers in {time.perf_counter() - started:.1f} s", flush=True)
+            took = time.perf_counter() - started
+            print(f"{side.name}: quotetui from {side.source()}; markets of {wanted} offers in {took:.1f} s", flush=True)
         for step in steps:
             for size in sizes:
                 for side in sides:  # interleaved: before and after of one measure run back to back
