@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:
         if interrupted():  # e.g. a module that Ctrl+C left half-imported
             _fail(130, "interrupted", argv)
-        if type(exc).__module__.startswith("sqlalchemy"):
+        if type(exc).__module__.startswith(("sqlalchemy", "sqlite3")):  # the ORM's, or the tuple reader's (stdlib)
             _fail(2, _database_error(getattr(exc, "orig", None) or exc, argv), argv)
         if os.environ.get("QUOTETUI_DEBUG"):
             traceback.print_exc()
