@@ -182,6 +182,30 @@ def _table(results: list[Row], sides: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _markdown(results: list[Row]) -> str:
+    """The table as Markdown (for the README): before and after, the floor, ratios and peak memory."""
+    lines = [
+        "| measure | offers | before | after | floor | ratio (before → after) | target"
+        " | peak MiB (before → after / floor) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    keyed: dict[tuple[str, int], dict[str, Row]] = {}
+    for r in results:
+        keyed.setdefault((r["measure"], r["offers"]), {})[r["side"]] = r
+    for (measure, offers), by in keyed.items():
+        now, was = by.get("after"), by.get("before")
+        if now is None:
+            continue
+        ratio = (f"{_ratio(was)} → " if was else "") + _ratio(now)
+        mib = (_mib(was, "ours_mib") + " → " if was and was.get("ours_mib") is not None else "") + _mib(now, "ours_mib")
+        mib += " / " + _mib(now, "floor_mib") if now.get("floor_mib") is not None else ""
+        target = f"≤ {now['target']:g}×" if now.get("target") else ""
+        before = f"{was['ours_s']:.3f} s" if was else ""
+        times = f"{before} | {now['ours_s']:.3f} s | {now['floor_s']:.3f} s"
+        lines.append(f"| {measure} | {offers:,} | {times} | {ratio} | {target} | {mib} |")
+    return "\n".join(lines)
+
+
 def _ratio(row: Row) -> str:
     return f"{row['ours_s'] / row['floor_s']:.2f}×" if row["floor_s"] else "—"
 
@@ -212,6 +236,8 @@ def main() -> None:
     parser.add_argument("--save", type=Path, metavar="FILE", help="Write the figures as JSON after every step.")
     parser.add_argument("--only", default=",".join(STEPS_IN_ORDER), help="Steps to run, comma-separated.")
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON too.")
+    parser.add_argument("--markdown", action="store_true", help="Print the table as Markdown too (the README's).")
+    parser.add_argument("--table", type=Path, metavar="FILE", help="Only print the tables of figures --save wrote.")
     parser.add_argument("--step", choices=sorted(STEPS), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--demo", type=Path, help=argparse.SUPPRESS)
@@ -221,6 +247,12 @@ def main() -> None:
         print(json.dumps(STEPS[args.step](args.db, args.demo, args.work, args.runs)))
         return
 
+    if args.table:
+        saved: list[Row] = json.loads(args.table.read_text())
+        print(_table(saved, sorted({r["side"] for r in saved}, reverse=True)))
+        if args.markdown:
+            print("\n" + _markdown(saved))
+        return
     sizes = sorted(int(s) for s in args.sizes.split(","))
     steps = [s for s in args.only.split(",") if s]
     unknown = sorted(set(steps) - set(STEPS))
@@ -260,6 +292,8 @@ def main() -> None:
         " peak MiB: before → quotetui / floor\n"
     )
     print(_table(results, [s.name for s in sides]))
+    if args.markdown:
+        print("\n" + _markdown(results))
     if args.json:
         print(json.dumps(results, indent=2))
 

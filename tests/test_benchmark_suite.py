@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.run import _table
+from benchmarks.run import _markdown, _table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,6 +38,28 @@ def test_the_table_puts_before_and_after_side_by_side_with_their_ratios() -> Non
     assert "1.800s" in line and "1.200s" in line and "1.50×" in line and "≤ 1.5×" in line
     assert "120 → 90 / 40" in line
     assert line.startswith("rank all offers (cold)") and "10,000" in line
+
+
+def test_the_readme_table_is_the_same_figures_in_markdown() -> None:
+    head, rule, line = _markdown([_row("before", 3.0, 1.5, 120.0), _row("after", 1.8, 1.2, 90.0)]).splitlines()
+    assert head.startswith("| measure | offers | before | after | floor |") and rule.startswith("|---|")
+    assert (
+        line
+        == "| rank all offers (cold) | 10,000 | 3.000 s | 1.800 s | 1.200 s | 2.00× → 1.50× | ≤ 1.5× | 120 → 90 / 40 |"
+    )
+
+
+def test_saved_figures_print_as_tables_without_measuring_again(tmp_path: Path) -> None:
+    saved = tmp_path / "figures.json"
+    saved.write_text(json.dumps([_row("before", 3.0, 1.5), _row("after", 1.8, 1.2)]))
+    done = subprocess.run(
+        [sys.executable, "benchmarks/run.py", "--table", str(saved), "--markdown"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1.50×" in done.stdout and "| 2.00× → 1.50× |" in done.stdout
 
 
 def test_a_measure_without_an_after_side_is_not_shown_as_a_result() -> None:
