@@ -19,10 +19,12 @@ the format every module of the suite shares (``benchmarks/run.py`` reads it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -106,6 +108,7 @@ def one_run(command: list[str], title: str) -> tuple[float, float | None]:
     passed = [f"-e{name}={env[name]}" for name in ("PYTHONPATH", "QUOTETUI_CONFIG") if name in env]
     size = ["-x", str(WIDTH), "-y", str(HEIGHT)]
     start = time.perf_counter()
+    pid = None
     subprocess.run(
         ["tmux", "-L", socket, "new-session", "-d", "-s", session, *size, *passed, line], check=True, env=env
     )
@@ -125,6 +128,22 @@ def one_run(command: list[str], title: str) -> tuple[float, float | None]:
             time.sleep(POLL_S)
     finally:
         _tmux(socket, "kill-session", "-t", session)
+        if pid is not None:
+            _reap(pid)
+
+
+def _reap(pid: int, grace_s: float = 5.0) -> None:
+    """Make sure the program is gone once its terminal is: a quotetui before issue 16's fix could live on,
+    spinning on the closed terminal, and skew every later measure."""
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def offers_in(db: Path) -> int:
