@@ -83,7 +83,12 @@ real = target.{function}
 def slow(*args, **kwargs):
     result = real(*args, **kwargs)
     print("written", flush=True)
-    time.sleep(60)  # the file is complete but not yet renamed into place: SIGTERM arrives now
+    # The file is complete but not yet renamed into place: SIGTERM arrives now. Short sleeps stand for the
+    # work a real export still does: one long sleep could miss the signal for its whole length when it lands
+    # after the interpreter's last check for signals and before the sleep starts (time.sleep does not check
+    # first), which made this test time out once in 30 runs on a loaded machine.
+    for _ in range(1200):
+        time.sleep(0.05)
     return result
 target.{function} = slow
 from quotetui.cli import main
