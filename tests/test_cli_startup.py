@@ -37,6 +37,7 @@ READS_WITHOUT_ORM: tuple[tuple[str, ...], ...] = (
     ("market",),
     ("scenario", "list"),
     ("fx", "list"),
+    ("claims",),
 )
 """Read commands that open the database without SQLAlchemy, SQLModel or pydantic (see above)."""
 
