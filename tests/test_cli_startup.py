@@ -38,6 +38,8 @@ READS_WITHOUT_ORM: tuple[tuple[str, ...], ...] = (
     ("scenario", "list"),
     ("fx", "list"),
     ("claims",),
+    ("contracts",),
+    ("contracts", "due"),
 )
 """Read commands that open the database without SQLAlchemy, SQLModel or pydantic (see above)."""
 
