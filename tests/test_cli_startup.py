@@ -40,6 +40,7 @@ READS_WITHOUT_ORM: tuple[tuple[str, ...], ...] = (
     ("claims",),
     ("contracts",),
     ("contracts", "due"),
+    ("bench", "check", "--offer", "1"),
 )
 """Read commands that open the database without SQLAlchemy, SQLModel or pydantic (see above)."""
 
