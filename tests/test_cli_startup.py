@@ -27,7 +27,21 @@ THROUGH_THE_STORE = ("sqlalchemy", "sqlmodel", "pydantic")
 read path that skips SQLAlchemy on SQLite lands: then move each command that no longer needs them to
 :data:`READS_WITHOUT_ORM`, and its check here starts failing if one comes back."""
 
-READS_WITHOUT_ORM: tuple[tuple[str, ...], ...] = (("offers",), ("offers", "--json"), ("config",))
+READS_WITHOUT_ORM: tuple[tuple[str, ...], ...] = (
+    ("offers",),
+    ("offers", "--json"),
+    ("config",),
+    ("explain", "1"),
+    ("providers",),
+    ("gpus",),
+    ("market",),
+    ("scenario", "list"),
+    ("fx", "list"),
+    ("claims",),
+    ("contracts",),
+    ("contracts", "due"),
+    ("bench", "check", "--offer", "1"),
+)
 """Read commands that open the database without SQLAlchemy, SQLModel or pydantic (see above)."""
 
 READS = [

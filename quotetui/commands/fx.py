@@ -38,7 +38,7 @@ def add(
 def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List the recorded rates."""
     from quotetui.domain.money import plain
-    from quotetui.services.fx import list_rates
+    from quotetui.services.fx_rates import list_rates
 
     rates = list_rates(open_db(ctx))
     if as_json:

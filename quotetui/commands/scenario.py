@@ -40,7 +40,7 @@ def _describe(view: ScenarioView) -> list[str]:
 @app.command("list")
 def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List scenarios."""
-    from quotetui.services.scenarios import list_scenarios
+    from quotetui.services.scenario_list import list_scenarios
 
     items = list_scenarios(open_db(ctx))
     if as_json:

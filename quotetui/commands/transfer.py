@@ -86,15 +86,15 @@ def export(
 
 def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:
     """Market reference prices from imported catalogs: median per GPU-hour of each model."""
+    from quotetui.services.economics import resolve_context
     from quotetui.services.market_prices import market_medians
-    from quotetui.services.scenarios import resolve_scenario
+    from quotetui.store.reader import reading
 
     db = open_db(ctx)
-    from quotetui.domain.timeutil import utcnow
-
-    with db.session() as session:
-        currency = resolve_scenario(session, scenario).home_currency
-    medians, missing = market_medians(db, currency, utcnow().date())
+    with reading(db):  # one state of the database for the scenario, the rates and the prices
+        chosen, fx, on = resolve_context(db, scenario, None)
+        currency = chosen.home_currency
+        medians, missing = market_medians(db, currency, on, fx)
     if as_json:
         print_json({"currency": currency, "medians": [m.to_json() for m in medians], "not_converted": missing})
         return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.claims import Audit, Claim, ComparedPrice, audit
 from quotetui.domain.economics.costing import base_option
@@ -12,7 +12,11 @@ from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
-from quotetui.store.engine import Database, one_snapshot
+from quotetui.services.inputs import load_catalog_of, offer_inputs
+from quotetui.store.reader import reading
+
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
 
 
 def _quoted(offer: OfferInput) -> ComparedPrice:
@@ -21,59 +25,54 @@ def _quoted(offer: OfferInput) -> ComparedPrice:
     return ComparedPrice(f"{offer.provider} {offer.name}", per_hour, option.currency)
 
 
-@one_snapshot
+_CLAIMS = (
+    "SELECT b.id, b.metric, b.value, b.unit, b.value_high, b.qualifier, b.offer_id, b.gpu_model_id, b.gpu_count, "
+    "b.workload, b.model_params, b.tokens, b.flops, b.claimed_mfu, b.quote, b.conditions, s.title, p.name, o.name "
+    "FROM benchmark_result b LEFT OUTER JOIN source s ON s.id = b.source_id "
+    "LEFT OUTER JOIN provider p ON p.id = b.provider_id LEFT OUTER JOIN offer o ON o.id = b.offer_id "
+    "WHERE b.provenance = :claimed ORDER BY b.id"
+)
+
+
 def audit_claims(db: Database) -> list[Audit]:
-    from sqlmodel import col, select  # the ORM only when the claims are read: listing offers needs none
-
-    from quotetui.services.inputs import gpu_keys, load_offer_inputs
-    from quotetui.store.catalog import load_catalog
-    from quotetui.store.models import BenchmarkResult, Offer, Provider, Source
-
-    with db.session() as session:
-        catalog, _ = load_catalog(session)
-        keys = gpu_keys(session)
-        rows = session.exec(
-            select(BenchmarkResult, Source.title, Provider.name, Offer.name)
-            .outerjoin(Source, col(Source.id) == col(BenchmarkResult.source_id))
-            .outerjoin(Provider, col(Provider.id) == col(BenchmarkResult.provider_id))
-            .outerjoin(Offer, col(Offer.id) == col(BenchmarkResult.offer_id))
-            .where(BenchmarkResult.provenance == Provenance.CLAIMED)
-            .order_by(col(BenchmarkResult.id))
-        ).all()
+    """Every claimed figure, judged; read as plain tuples in one snapshot (on SQLite without SQLAlchemy)."""
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        rows = reader.rows(_CLAIMS, {"claimed": Provenance.CLAIMED.value})
         compared_ids: dict[int, list[int]] = {}
-        for b, *_ in rows:
-            if b.metric is Metric.CHEAPER_THAN and b.conditions and b.id is not None and b.offer_id is not None:
-                compared_ids[b.id] = [b.offer_id, *json.loads(b.conditions).get("compared_offer_ids", [])]
+        for r in rows:
+            if r[1] == Metric.CHEAPER_THAN.value and r[15] and r[6] is not None:
+                compared_ids[r[0]] = [r[6], *json.loads(r[15]).get("compared_offer_ids", [])]
         needed = {i for ids in compared_ids.values() for i in ids}
-        offers = {o.id: o for o in load_offer_inputs(session, needed)} if needed else {}
+        offers = {o.id: o for o in offer_inputs(reader, gpus, needed)} if needed else {}
 
+    d = reader.text_decimal
     audits = []
-    for b, source, provider, offer_name in rows:
-        assert b.id is not None
+    for r in rows:
         own = compared = None
-        if b.id in compared_ids:
-            own_id, *others = compared_ids[b.id]
+        if r[0] in compared_ids:
+            own_id, *others = compared_ids[r[0]]
             own = _quoted(offers[own_id]) if own_id in offers else None
             compared = tuple(_quoted(offers[i]) for i in others if i in offers)
         claim = Claim(
-            id=b.id,
-            metric=b.metric,
-            value=b.value,
-            unit=b.unit,
-            source=source or "",
-            value_high=b.value_high,
-            qualifier=b.qualifier,
-            provider=provider,
-            offer=offer_name,
-            offer_id=b.offer_id,
-            gpu=catalog.get(keys[b.gpu_model_id]) if b.gpu_model_id is not None else None,
-            gpu_count=b.gpu_count,
-            workload=b.workload,
-            model_params=b.model_params,
-            tokens=b.tokens,
-            flops=b.flops,
-            claimed_mfu=b.claimed_mfu,
-            quote=b.quote,
+            id=r[0],
+            metric=Metric(r[1]),
+            value=d(r[2]),  # type: ignore[arg-type]
+            unit=r[3],
+            source=r[16] or "",
+            value_high=d(r[4]),
+            qualifier=r[5],
+            provider=r[17],
+            offer=r[18],
+            offer_id=r[6],
+            gpu=gpus[r[7]] if r[7] is not None else None,
+            gpu_count=r[8],
+            workload=r[9],
+            model_params=d(r[10]),
+            tokens=d(r[11]),
+            flops=d(r[12]),
+            claimed_mfu=d(r[13]),
+            quote=r[14],
             own_price=own,
             compared=compared or (),
         )

@@ -11,10 +11,11 @@ from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
 from quotetui.services.acceptance import Acceptance, waive
+from quotetui.services.contract_rows import ContractRow
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice, round_to_be_signed
 from quotetui.services.forms import FormSpec, parse
 from quotetui.store.engine import Database
-from quotetui.store.models import Contract, Offer
+from quotetui.store.models import Offer
 
 ZERO = Decimal(0)
 
@@ -62,7 +63,7 @@ def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
     return contract.id
 
 
-def incident_form(contract: Contract) -> FormSpec:
+def incident_form(contract: ContractRow) -> FormSpec:
     title = f"Incident on {contract.reference or f'contract #{contract.id}'}"
     return FormSpec(title, E.INCIDENT.form_fields, {}, entity=E.INCIDENT)
 
@@ -84,7 +85,7 @@ def save_incident(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
     return row.id
 
 
-def invoice_form(contract: Contract) -> FormSpec:
+def invoice_form(contract: ContractRow) -> FormSpec:
     values = {"currency": contract.currency}
     title = f"Invoice for {contract.reference or f'contract #{contract.id}'}"
     return FormSpec(title, E.INVOICE.form_fields, values, entity=E.INVOICE)

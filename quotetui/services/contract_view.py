@@ -14,32 +14,37 @@ from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
 from quotetui.domain.economics.exact import dec, q
-from quotetui.domain.enums import OfferStatus
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
+from quotetui.services.contract_rows import (
+    ContractRow,
+    IncidentRow,
+    InvoiceRow,
+    incidents_of,
+    invoices_of,
+    open_quotes,
+    signed_contracts,
+)
 from quotetui.services.economics import amount_text
-from quotetui.store.engine import Database, one_snapshot
+from quotetui.services.inputs import load_assumptions_of
+from quotetui.store.reader import Reader, reading
 
-if TYPE_CHECKING:  # the ORM is imported when contracts are read, not to list offers
-    from sqlmodel import Session
-
-    from quotetui.store.models import Contract, Incident, Invoice
-
-OPEN = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatus.NEGOTIATING)
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
 
 
 @dataclass(frozen=True, slots=True)
 class InvoiceLine:
-    invoice: Invoice
+    invoice: InvoiceRow
     check: InvoiceCheck
 
 
 @dataclass(slots=True)
 class ContractView:
-    contract: Contract
+    contract: ContractRow
     provider: str
     offer: str
-    incidents: list[Incident]
+    incidents: list[IncidentRow]
     invoices: list[InvoiceLine]
     months: list[MonthAvailability]
     dates: list[KeyDate] = field(default_factory=list)
@@ -162,16 +167,16 @@ def _date_json(k: KeyDate, today: date | None) -> dict[str, Any]:
     return out
 
 
-def _tiers(c: Contract) -> list[Tier]:
+def _tiers(c: ContractRow) -> list[Tier]:
     credits = (c.snapshot.get("sla") or {}).get("credits", [])
     return [Tier(q(below), q(credit)) for below, credit in credits]
 
 
-def _settled(day: date, invoices: list[Invoice]) -> bool:
+def _settled(day: date, invoices: list[InvoiceRow]) -> bool:
     return any(i.paid and i.period_start <= day <= i.period_end for i in invoices)
 
 
-def _contract_dates(c: Contract, subject: str, invoices: list[Invoice]) -> list[KeyDate]:
+def _contract_dates(c: ContractRow, subject: str, invoices: list[InvoiceRow]) -> list[KeyDate]:
     assert c.id is not None
     found = []
     if c.notice_deadline is not None:
@@ -191,85 +196,61 @@ def _contract_dates(c: Contract, subject: str, invoices: list[Invoice]) -> list[
     return found
 
 
-@one_snapshot
 def load_contracts(db: Database, now: datetime, contract_id: int | None = None) -> list[ContractView]:
-    with db.session() as session:
-        return _load(session, now, contract_id)
+    """Every contract (or the one with ``contract_id``) as the buyer follows it, read as plain tuples in one
+    snapshot (on SQLite without SQLAlchemy)."""
+    with reading(db) as reader:
+        return _load(reader, now, contract_id)
 
 
-def _load(session: Session, now: datetime, contract_id: int | None) -> list[ContractView]:
-    from sqlmodel import col, select
-
-    from quotetui.services.settings import load_assumptions
-    from quotetui.store.models import Contract, Incident, Invoice, Offer, Provider
-
-    query = (
-        select(Contract, Provider.name, Offer.name, Offer.gpus_per_node)
-        .join(Offer, col(Offer.id) == col(Contract.offer_id))
-        .join(Provider, col(Provider.id) == col(Offer.provider_id))
-        .order_by(col(Contract.start_date), col(Contract.id))
-    )
-    if contract_id is not None:
-        query = query.where(Contract.id == contract_id)
+def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[ContractView]:
     views = []
-    zone = load_assumptions(session).time_zone
-    for c, provider, offer, per_node in session.exec(query).all():
-        incidents = list(
-            session.exec(select(Incident).where(Incident.contract_id == c.id).order_by(col(Incident.started_at)))
-        )
-        invoices = list(
-            session.exec(select(Invoice).where(Invoice.contract_id == c.id).order_by(col(Invoice.period_start)))
-        )
+    zone = load_assumptions_of(reader).time_zone
+    signed = signed_contracts(reader, contract_id)
+    incidents = incidents_of(reader, contract_id) if signed else {}
+    invoices = invoices_of(reader, contract_id) if signed else {}
+    for s in signed:
+        c = s.contract
+        bills = invoices.get(c.id, [])
         monthly = q(c.snapshot.get("monthly_charge", "0"))
         tolerance = Decimal(c.snapshot.get("invoice_tolerance", "0"))
         lines = [
             InvoiceLine(
                 i, check_invoice(i.amount, i.period_start, i.period_end, monthly, tolerance, c.currency, c.start_date)
             )
-            for i in invoices
+            for i in bills
         ]
         outages = [
             Outage(
-                i.id or 0,
+                i.id,
                 as_utc(i.started_at),
                 as_utc(i.ended_at) if i.ended_at else None,
-                share(i.affected_gpus, i.affected_nodes, per_node, c.gpu_count),
+                share(i.affected_gpus, i.affected_nodes, s.gpus_per_node, c.gpu_count),
             )
-            for i in incidents
+            for i in incidents.get(c.id, [])
         ]
         availability = months(c.start_date, c.end_date, outages, _tiers(c), monthly, now, zone)
-        view = ContractView(c, provider, offer, incidents, lines, availability, time_zone=zone)
-        view.dates = _contract_dates(c, f"{view.title} ({provider} {offer})", invoices)
+        view = ContractView(c, s.provider, s.offer, incidents.get(c.id, []), lines, availability, time_zone=zone)
+        view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills)
         views.append(view)
     return views
 
 
-def _quote_dates(session: Session) -> list[KeyDate]:
+def _quote_dates(reader: Reader) -> list[KeyDate]:
     """The valid-until day of every open quote."""
-    from sqlmodel import col, select
-
-    from quotetui.store.models import Offer, Provider
-
-    quotes = session.exec(
-        select(Offer, Provider.name)
-        .join(Provider, col(Provider.id) == col(Offer.provider_id))
-        .where(col(Offer.valid_until).is_not(None), col(Offer.status).in_(OPEN))
-    ).all()
     return [
-        KeyDate(o.valid_until, "quote expires", f"offer #{o.id} {provider} {o.name}", None, o.id)
-        for o, provider in quotes
-        if o.valid_until is not None
+        KeyDate(until, "quote expires", f"offer #{i} {provider} {name}", None, i)
+        for i, provider, name, until in open_quotes(reader)
     ]
 
 
-@one_snapshot
 def key_dates(db: Database, now: datetime, views: list[ContractView] | None = None) -> list[KeyDate]:
     """Every key date: each contract's (``views``, when the caller holds them already), and the valid-until
     day of every open quote."""
-    with db.session() as session:
+    with reading(db) as reader:
         if views is None:
-            views = _load(session, now, None)
-        return [k for v in views for k in v.dates] + _quote_dates(session)
+            views = _load(reader, now, None)
+        return [k for v in views for k in v.dates] + _quote_dates(reader)
 
 
 def _live(k: KeyDate, today: date, ends: dict[int, date]) -> bool:
@@ -305,7 +286,6 @@ def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
     return rest
 
 
-@one_snapshot
 def due(
     db: Database, today: date, now: datetime, within: int = 90, views: list[ContractView] | None = None
 ) -> dict[str, list[KeyDate]]:
@@ -313,10 +293,11 @@ def due(
     open quote), within 30 days, within 31 to ``within`` days. ``views``: the contracts, if already loaded."""
     if within < 0:
         raise BadInput(f"--within takes a number of days from 0, not {within}")
-    if views is None:
-        views = load_contracts(db, now)
-    ends = {v.id: v.contract.end_date for v in views}
-    live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, ends)], today)
+    with reading(db):  # the contracts and the open quotes of one state of the database
+        if views is None:
+            views = load_contracts(db, now)
+        ends = {v.id: v.contract.end_date for v in views}
+        live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, ends)], today)
     g = group(live, today, within)
     return {"overdue": g.overdue, "within_30_days": g.soon, f"within_31_to_{within}_days": g.later}
 

@@ -3,45 +3,28 @@ screen call the same functions, with the same declared fields and rules)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
-from sqlmodel import col, select
+from sqlmodel import Session, select
 
 from quotetui.domain.entities import FX
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import dated_by
-from quotetui.domain.money import plain
 from quotetui.services.forms import FormSpec, shown
+from quotetui.services.fx_rates import RateView, rate_views
+from quotetui.services.fx_rates import list_rates as list_rates  # the listing, where it always was
 from quotetui.services.settings import local_today
 from quotetui.store.engine import Database
 from quotetui.store.models import FxRate
+from quotetui.store.reader import session_reader
 
 
-@dataclass(frozen=True, slots=True)
-class RateView:
-    base: str
-    quote: str
-    rate: Decimal
-    as_of: date
-    source: str
-    id: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "base": self.base,
-            "quote": self.quote,
-            "rate": plain(self.rate),
-            "as_of": self.as_of.isoformat(),
-            "source": self.source,
-        }
-
-
-def _view(row: FxRate) -> RateView:
-    return RateView(row.base, row.quote, row.rate, row.as_of, row.source, row.id)
+def _view(session: Session, row: FxRate) -> RateView:
+    """``row`` (flushed) as the listing reads it: one query, one conversion (``services/fx_rates.py``)."""
+    assert row.id is not None
+    return rate_views(session_reader(session), row.id)[0]
 
 
 def add_rate(
@@ -75,7 +58,7 @@ def save_rate(db: Database, raw: dict[str, Any], rate_id: int | None = None, *, 
             setattr(row, name, value)
         session.add(row)
         session.flush()
-        return _view(row)
+        return _view(session, row)
 
 
 def rate_form(db: Database, rate_id: int | None = None, *, today: date | None = None) -> FormSpec:
@@ -89,9 +72,3 @@ def rate_form(db: Database, rate_id: int | None = None, *, today: date | None = 
         if row is None:
             raise BadInput(f"no FX rate with id {rate_id}")
         return FormSpec(f"Edit FX rate {row.base}→{row.quote}", fields, shown(row, fields), entity=FX)
-
-
-def list_rates(db: Database) -> list[RateView]:
-    with db.session() as session:
-        rows = session.exec(select(FxRate).order_by(col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)))
-        return [_view(r) for r in rows]

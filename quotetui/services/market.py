@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
-
-from sqlmodel import col, func, select
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
-from quotetui.store.catalog import load_catalog
-from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.models import Offer, Provider
+from quotetui.services.inputs import load_catalog_of
+from quotetui.store.reader import reading, stored_json
+
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,27 +38,22 @@ class ProviderView:
         }
 
 
-@one_snapshot
 def list_providers(db: Database) -> list[ProviderView]:
-    with db.session() as session:
-        counts = dict(session.exec(select(Offer.provider_id, func.count()).group_by(col(Offer.provider_id))).all())
+    """Every provider with its number of offers, as plain tuples (on SQLite without SQLAlchemy)."""
+    with reading(db) as reader:
         return [
-            ProviderView(
-                p.id or 0,
-                p.name,
-                p.kind.value,
-                p.parent,
-                list(p.regions),
-                list(p.certifications),
-                counts.get(p.id or 0, 0),
+            ProviderView(i, name, kind, parent, list(stored_json(regions)), list(stored_json(certs)), offers)
+            for i, name, kind, parent, regions, certs, offers in reader.rows(
+                "SELECT p.id, p.name, p.kind, p.parent, p.regions, p.certifications, "
+                "(SELECT COUNT(*) FROM offer o WHERE o.provider_id = p.id) FROM provider p ORDER BY p.id"
             )
-            for p in session.exec(select(Provider).order_by(col(Provider.id)))
         ]
 
 
 def list_gpus(db: Database) -> list[GpuSpec]:
-    with db.session() as session:
-        catalog, _ = load_catalog(session)
+    """The catalog as stored (user aliases included)."""
+    with reading(db) as reader:
+        catalog, _ = load_catalog_of(reader)
     return list(catalog)
 
 

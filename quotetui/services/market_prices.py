@@ -5,17 +5,18 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any
-
-from sqlmodel import select
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.exact import q
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.services.economics import amount_text
-from quotetui.services.inputs import fx_table
-from quotetui.store.engine import Database
-from quotetui.store.models import GpuModel, MarketPrice
+from quotetui.services.inputs import fx_table_of
+from quotetui.store.reader import reading
+
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +40,34 @@ class MarketMedian:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """One stored listing, as much of it as a median needs."""
+
+    gpu_model_id: int
+    price: Decimal  # per instance-hour, on demand
+    gpu_count: int
+    currency: str
+    catalog: str
+    as_of: date
+
+
 def market_medians(
     db: Database, currency: str, on: date, fx: FxTable | None = None
 ) -> tuple[list[MarketMedian], list[str]]:
     """Median on-demand price per GPU-hour of each model over every stored listing (regions included),
     converted with the dated FX rate; models whose currency cannot be converted are reported."""
-    with db.session() as session:
+    with reading(db) as reader:
         if fx is None:  # a caller that ranked offers for ``on`` already holds the rates
-            fx = fx_table(session, on)
-        names = {g.id: (g.name, g.key) for g in session.exec(select(GpuModel))}
-        rows = list(session.exec(select(MarketPrice)))
-    by_gpu: dict[int, list[MarketPrice]] = {}
+            fx = fx_table_of(reader, on)
+        names = {i: (name, key) for i, name, key in reader.rows('SELECT id, name, "key" FROM gpu_model')}
+        rows = [
+            _Listing(gpu, reader.money(price), count, currency_, catalog, reader.day(as_of))  # type: ignore[arg-type]
+            for gpu, price, count, currency_, catalog, as_of in reader.rows(
+                "SELECT gpu_model_id, price, gpu_count, currency, catalog, as_of FROM market_price ORDER BY id"
+            )
+        ]
+    by_gpu: dict[int, list[_Listing]] = {}
     for row in rows:
         by_gpu.setdefault(row.gpu_model_id, []).append(row)
     medians: list[MarketMedian] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct, q
@@ -25,9 +25,11 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.economics import amount_text, decimal_text, rank_offers
-from quotetui.services.inputs import load_offer_inputs
-from quotetui.services.settings import load_assumptions
-from quotetui.store.engine import Database, one_snapshot
+from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.store.reader import reading
+
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +178,10 @@ def negotiate_offer(
     db: Database, offer_id: int, scenario: ScenarioInput, evaluations: list[Evaluation], fx: FxTable
 ) -> Negotiation | None:
     """The position of one offer, with its full round history, among a ranking's evaluations."""
-    with db.session() as session:
-        offers = load_offer_inputs(session, [offer_id])
-        assumptions = load_assumptions(session)
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        offers = offer_inputs(reader, gpus, [offer_id])
+        assumptions = load_assumptions_of(reader)
     if not offers:
         return None
     try:
@@ -188,8 +191,8 @@ def negotiate_offer(
     return negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx)
 
 
-@one_snapshot
 def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:
+    """The position of one offer among the ranking for ``scenario`` (read in one snapshot: ``rank_offers``)."""
     ranking = rank_offers(db, scenario, on=on)
     this = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)
     if this is None:

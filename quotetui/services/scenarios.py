@@ -14,13 +14,15 @@ from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import is_empty, parse_record, shown_value
-from quotetui.domain.money import plain
 from quotetui.domain.text import name_key
 from quotetui.services.forms import FormSpec, parse, shown
 from quotetui.services.inputs import gpu_keys, scenario_input
+from quotetui.services.scenario_list import ScenarioView, scenario_views
+from quotetui.services.scenario_list import list_scenarios as list_scenarios  # the listing, where it always was
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import GpuModel, Scenario
+from quotetui.store.reader import session_reader
 from quotetui.store.rows import columns_only
 from quotetui.store.versions import check_version
 
@@ -72,77 +74,19 @@ def resolve_scenario(session: Session, name: str | None) -> ScenarioInput:
     return scenario_input(find_scenario(session, name), catalog, gpu_keys(session))
 
 
-@dataclass(frozen=True, slots=True)
-class ScenarioView:
-    name: str
-    description: str | None
-    gpu: str | None
-    gpu_count: int
-    months: int
-    utilisation: Decimal
-    egress_tb_month: Decimal
-    storage_tb: Decimal
-    train_flops: Decimal | None
-    train_params: Decimal | None
-    train_tokens: Decimal | None
-    home_currency: str
-    is_default: bool
-    id: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        def num(value: Decimal | None) -> str | None:
-            return None if value is None else plain(value)
-
-        return {
-            "name": self.name,
-            "description": self.description,
-            "gpu_model": self.gpu,
-            "gpu_count": self.gpu_count,
-            "months": self.months,
-            "utilization": num(self.utilisation),
-            "egress_tb_month": num(self.egress_tb_month),
-            "storage_tb": num(self.storage_tb),
-            "train_flops": None if self.train_flops is None else f"{self.train_flops:E}",
-            "train_params": num(self.train_params),
-            "train_tokens": num(self.train_tokens),
-            "currency": self.home_currency,
-            "default": self.is_default,
-        }
-
-
 def _gpu_names(session: Session) -> dict[int, str]:
     return {row.id: row.name for row in session.exec(select(GpuModel)) if row.id is not None}
 
 
-def _view(row: Scenario, gpu_names: dict[int, str]) -> ScenarioView:
-    return ScenarioView(
-        row.name,
-        row.description,
-        gpu_names.get(row.gpu_model_id or 0),
-        row.gpu_count,
-        row.months,
-        row.utilisation,
-        row.egress_tb_month,
-        row.storage_tb,
-        row.train_flops,
-        row.train_params,
-        row.train_tokens,
-        row.home_currency,
-        row.is_default,
-        row.id,
-    )
-
-
-def list_scenarios(db: Database) -> list[ScenarioView]:
-    with db.session() as session:
-        names = _gpu_names(session)
-        return [_view(r, names) for r in session.exec(select(Scenario).order_by(col(Scenario.id)))]
+def _view(session: Session, row: Scenario) -> ScenarioView:
+    """``row`` (flushed) as the listing reads it: one query, one conversion (``services/scenario_list.py``)."""
+    assert row.id is not None
+    return scenario_views(session_reader(session), row.id)[0]
 
 
 def show_scenario(db: Database, name: str | None) -> ScenarioView:
     with db.session() as session:
-        names = _gpu_names(session)
-        return _view(find_scenario(session, name), names)
+        return _view(session, find_scenario(session, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,8 +205,7 @@ def _store(
             row.is_default = values["default"]
         session.add(row)
         session.flush()
-        names = _gpu_names(session)
-        return _view(row, names)
+        return _view(session, row)
 
 
 def set_default_scenario(db: Database, name: str) -> ScenarioView:
@@ -272,5 +215,4 @@ def set_default_scenario(db: Database, name: str) -> ScenarioView:
             other.is_default = False
         row.is_default = True
         session.flush()
-        names = _gpu_names(session)
-        return _view(row, names)
+        return _view(session, row)

@@ -40,11 +40,11 @@ from quotetui.domain.verification.scaleout import scale_out
 from quotetui.io.benchlogs.detect import parse_log
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
-from quotetui.services.inputs import load_offer_inputs
-from quotetui.store.engine import Database, one_snapshot
+from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.store.reader import Reader, in_list, reading
 
-if TYPE_CHECKING:  # the ORM is imported when logs are read, not to list offers
-    from sqlmodel import Session
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,26 +202,26 @@ class Verifier:
         return check(self.sold(offer), logs, self.catalog, tuple(self.audits.get(offer.id, ())), self.reference(offer))
 
 
-def _logs(session: Session, offer_ids: list[int] | None, sold: Sold | None = None) -> dict[int, list[LogOnRecord]]:
+def _logs(reader: Reader, offer_ids: list[int] | None, sold: Sold | None = None) -> dict[int, list[LogOnRecord]]:
     """Each offer's logs, parsed again from their raw text; summaries against ``sold`` when given."""
-    from sqlmodel import col, select
-
-    from quotetui.store.models import Evidence
-
-    query = select(Evidence).where(col(Evidence.offer_id).is_not(None)).order_by(col(Evidence.id))
+    where, params = "", {}
     if offer_ids is not None:
-        query = query.where(col(Evidence.offer_id).in_(offer_ids))
+        clause, params = in_list("o", offer_ids)
+        where = f" AND offer_id IN {clause}"
     found: dict[int, list[LogOnRecord]] = defaultdict(list)
-    for e in session.exec(query):
-        assert e.id is not None and e.offer_id is not None
-        label = e.filename or f"evidence #{e.id}"
+    for i, offer_id, filename, raw, tool, host, captured_at, sha256 in reader.rows(
+        "SELECT id, offer_id, filename, raw, tool, host, captured_at, sha256 FROM evidence "
+        "WHERE offer_id IS NOT NULL" + where + " ORDER BY id",
+        params,
+    ):
+        label = filename or f"evidence #{i}"
         parsed: ParsedLog | None
         try:
-            parsed = parse_log(e.raw, label)
+            parsed = parse_log(raw, label)
             summary = summarise(parsed, sold)
         except LogError as exc:
             parsed, summary = None, f"no longer readable: {exc}"
-        found[e.offer_id].append(LogOnRecord(e.id, label, e.tool, e.host, e.captured_at, e.sha256, summary, parsed))
+        found[offer_id].append(LogOnRecord(i, label, tool, host, reader.when(captured_at), sha256, summary, parsed))
     return found
 
 
@@ -236,13 +236,11 @@ def load_verifier(
 ) -> Verifier:
     """``offers``: the market the prices are compared with; ``only``: the offers whose logs to load."""
     from quotetui.services.market_prices import market_medians
-    from quotetui.services.settings import load_assumptions
-    from quotetui.store.catalog import load_catalog
 
-    with db.session() as session:
-        catalog, _ = load_catalog(session)
-        logs = _logs(session, only)
-        hours = load_assumptions(session).hours_per_month
+    with reading(db) as reader:
+        catalog, _ = load_catalog_of(reader)
+        logs = _logs(reader, only)
+        hours = load_assumptions_of(reader).hours_per_month
     verifier = Verifier(catalog, currency, fx, logs, hours_per_month=hours)
     for a in audits if audits is not None else audit_claims(db):
         if a.claim.offer_id is not None:
@@ -262,8 +260,8 @@ def load_verifier(
 
 def offer_logs(db: Database, offer_id: int, sold: Sold) -> list[LogOnRecord]:
     """The logs on record for one offer, each summarised against what was sold."""
-    with db.session() as session:
-        return _logs(session, [offer_id], sold).get(offer_id, [])
+    with reading(db) as reader:
+        return _logs(reader, [offer_id], sold).get(offer_id, [])
 
 
 def market_findings(db: Database, ranking: Ranking, audits: list[Audit]) -> tuple[Verifier, dict[int, list[Finding]]]:
@@ -300,14 +298,15 @@ class OfferCheck:
         }
 
 
-@one_snapshot
 def check_offer(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> OfferCheck:
-    scenario_input, fx, day = resolve_context(db, scenario, on)
-    with db.session() as session:
-        offers = load_offer_inputs(session, history=False)
-    offer = next((o for o in offers if o.id == offer_id), None)
-    if offer is None:
-        raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
-    verifier = load_verifier(db, offers, scenario_input.home_currency, day, fx, only=[offer_id])
-    logs = offer_logs(db, offer_id, verifier.sold(offer))
+    """``bench check``: the findings for one offer, read in one snapshot (on SQLite without SQLAlchemy)."""
+    with reading(db) as reader:
+        scenario_input, fx, day = resolve_context(db, scenario, on)
+        _, gpus = load_catalog_of(reader)
+        offers = offer_inputs(reader, gpus, history=False)
+        offer = next((o for o in offers if o.id == offer_id), None)
+        if offer is None:
+            raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+        verifier = load_verifier(db, offers, scenario_input.home_currency, day, fx, only=[offer_id])
+        logs = offer_logs(db, offer_id, verifier.sold(offer))
     return OfferCheck(offer, verifier.findings(offer), logs, verifier.reference(offer))

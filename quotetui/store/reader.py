@@ -10,14 +10,16 @@ types (``store/types.py``) so that the caller converts each value once:
   and booleans).
 
 :func:`reading` gives one for a :class:`~quotetui.store.engine.Database`, reading one snapshot: the
-snapshot the caller is already in (``one_snapshot``), else its own read transaction (SQLite: a read-only
-connection to the same file, opened the way ``store/engine.py`` opens read-only and immutable files).
+snapshot the caller is already in (``one_snapshot``, or an outer :func:`reading` of the same database in this
+thread: a use case that reads through several services reads one state), else its own read transaction (SQLite:
+a read-only connection to the same file, opened the way ``store/engine.py`` opens read-only and immutable files).
 :func:`session_reader` reads inside an ORM session's transaction.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -135,13 +137,23 @@ def session_reader(session: Session) -> Reader:
     return connection_reader(session.connection())
 
 
+_held = threading.local()
+"""``readers``: the reader of each database (by ``id``) a :func:`reading` block of this thread holds open."""
+
+
 @contextmanager
 def reading(db: Database) -> Iterator[Reader]:
-    """A reader of one consistent state of ``db``: the snapshot this thread is in, else its own read
-    transaction (on SQLite a read-only stdlib connection to the file, closed at the end)."""
+    """A reader of one consistent state of ``db``: the snapshot this thread is in (an ORM snapshot, or the
+    read transaction of an outer ``reading(db)``), else its own read transaction (on SQLite a read-only stdlib
+    connection to the file, closed at the end)."""
     shared = db.snapshot_connection()
     if shared is not None:
         yield connection_reader(shared)
+        return
+    held: dict[int, Reader] = _held.__dict__.setdefault("readers", {})
+    outer = held.get(id(db))
+    if outer is not None:
+        yield outer
         return
     path = db.target.path
     if path is None:
@@ -156,13 +168,22 @@ def reading(db: Database) -> Iterator[Reader]:
     try:
         conn.isolation_level = None  # one explicit read transaction: every SELECT below sees one snapshot
         conn.execute("BEGIN")
-        yield Reader(_sqlite_execute(conn), sqlite=True)
+        held[id(db)] = reader = Reader(_sqlite_execute(conn), sqlite=True)
+        yield reader
     finally:
+        held.pop(id(db), None)
         try:
             if conn.in_transaction:
                 conn.rollback()
         finally:
             conn.close()
+
+
+def stored_json(value: Any) -> Any:
+    """A JSON column's value: SQLite gives its text, PostgreSQL's driver the value already parsed."""
+    import json
+
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def in_list(name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
@@ -171,4 +192,4 @@ def in_list(name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
     return "(" + ", ".join(f":{k}" for k in params) + ")" if params else "(NULL)", params
 
 
-__all__ = ["Reader", "connection_reader", "in_list", "reading", "session_reader"]
+__all__ = ["Reader", "connection_reader", "in_list", "reading", "session_reader", "stored_json"]
