@@ -202,3 +202,48 @@ def test_a_folder_without_write_permission_is_read_like_a_read_only_mount(
     result = cli("--db", str(demo_db_path), "offers", "--json")
     assert result.code == 0, result.err
     assert "腾讯云" in result.out and "immutable=1" in opened
+
+
+@pytest.mark.sqlite_only
+def test_saved_changes_left_in_a_wal_that_cannot_be_read_are_refused_not_skipped(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same folder, but a program ended without its last checkpoint: the ``-wal`` holds a saved price.
+    An ``immutable`` open would show (and back up) the state before it; every read is refused instead."""
+    from quotetui.store import engine
+
+    writer = sqlite3.connect(demo_db_path)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("UPDATE revision_price SET amount = amount / 2")
+    writer.commit()
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    for suffix in ("", "-wal"):  # what the other user's folder holds: no -shm
+        (folder / f"demo.db{suffix}").write_bytes(Path(f"{demo_db_path}{suffix}").read_bytes())
+    writer.close()
+    assert (folder / "demo.db-wal").stat().st_size > 0
+    real = sqlite3.connect
+
+    class NoShm:  # as in the test above: SQLite may not create the -shm
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def execute(self, *args: object) -> sqlite3.Cursor:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        def close(self) -> None:
+            self.conn.close()
+
+    def connect(target: str, *args: object, **kwargs: object) -> object:
+        conn = real(target, *args, **kwargs)  # type: ignore[arg-type]
+        return NoShm(conn) if str(target).endswith("?mode=ro") else conn
+
+    monkeypatch.setattr(engine, "sqlite_read_only", lambda path: True)
+    monkeypatch.setattr(engine.sqlite3, "connect", connect)
+    copy = tmp_path / "copy.db"
+    for args in (("offers", "--json"), ("explain", "1"), ("providers",), ("db", "backup", str(copy))):
+        result = cli("--db", str(folder / "demo.db"), *args)
+        assert result.code == 2, (args, result.err)
+        assert "demo.db-wal" in result.err and "holds saved changes" in result.err and "copy demo.db" in result.err
+        assert "Traceback" not in result.err
+    assert not copy.exists()

@@ -178,10 +178,28 @@ def _sqlite_file(path: Path, *, read_only: bool = False) -> Callable[[], sqlite3
             if "unable to open" not in str(exc) and "readonly" not in str(exc):  # we may not write)
                 raise
             conn.close()
+            _refuse_unread_wal(path)
             return sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True, timeout=timeout, check_same_thread=False)
         return conn
 
     return connect
+
+
+def _refuse_unread_wal(path: Path) -> None:
+    """An ``immutable`` open reads the main file only: saved transactions still in a ``-wal`` beside it (a
+    program that ended without its last checkpoint) would be silently left out of every figure and every
+    backup. Refuse instead, saying what to do."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        pending = wal.stat().st_size > 0
+    except OSError:  # no -wal: the main file is the whole database
+        return
+    if pending:
+        raise DatabaseProblem(
+            f"{path.name}-wal beside {path} holds saved changes that cannot be read from a folder this program may "
+            f"not write (no {path.name}-shm beside it); copy {path.name} and {path.name}-wal together to a folder "
+            "you can write and open the copy; nothing was read"
+        )
 
 
 def sqlite_reader(path: Path) -> sqlite3.Connection:
