@@ -6,6 +6,7 @@ Exit status: 0 success; 2 bad input or an unusable database (one line on stderr,
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import traceback
@@ -159,6 +160,30 @@ def root(
         run_tui(db)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output started closed (``quotetui offers >&-``): a command that prints says so (status 2),
+    one that only writes files still works."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        from quotetui.domain.errors import BadInput
+
+        raise BadInput("standard output is closed: there is nowhere to print; give it a file or a pipe")
+
+
+def _stand_in_for_closed_streams() -> None:
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:  # nowhere to say what went wrong: the exit status still says it
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115  (for the rest of the process)
+
+
 def _tolerate_narrow_terminals() -> None:
     """On a terminal that cannot show every character (an ASCII-only locale), print what it can and show
     the rest as escapes (``\\u4e00``) instead of failing with an encoding error."""
@@ -255,6 +280,7 @@ def main(argv: list[str] | None = None) -> None:
         from quotetui.io.atomic import install_sigterm_cleanup
 
         install_sigterm_cleanup()
+        _stand_in_for_closed_streams()
         _tolerate_narrow_terminals()
         app(args=argv, prog_name="quotetui")
     except SystemExit as exc:

@@ -157,7 +157,44 @@ def test_a_database_label_hides_every_secret() -> None:
     assert "Hunter2" not in target.label and target.label.count("***") == 2
 
 
+def test_a_folder_a_pipe_or_a_device_is_never_replaced_by_an_export(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    fifo = tmp_path / "board.xlsx"
+    os.mkfifo(fifo)
+    cases = [
+        (("export", ".", "--force"), "is a folder; give a file name"),
+        (("export", str(fifo), "--force"), "is not a plain file"),
+        (("contracts", "ics", str(fifo.with_suffix(".ics")), "--force"), "is not a plain file"),
+    ]
+    os.mkfifo(fifo.with_suffix(".ics"))
+    if Path("/dev/full").exists():
+        cases.append((("export", "/dev/full", "--force"), "/dev/full is not a plain file"))
+    for args, message in cases:
+        result = cli("--db", str(demo_db_path), *args)
+        assert result.code == 2 and message in result.err, (args, result.err)
+    assert fifo.is_fifo() and fifo.with_suffix(".ics").is_fifo()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
 LONG = "x" * 300  # past the 255 bytes a file name may have on every common file system
+
+
+@pytest.mark.parametrize(
+    "name", ["a" * 250 + ".xlsx", "价" * 83 + ".csv", "é" * 125 + ".ics"], ids=["ascii", "cjk", "accented"]
+)
+def test_a_name_the_file_system_takes_is_written_even_near_its_longest(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, name: str
+) -> None:
+    """Up to 255 bytes (a 3-byte character cut at the edge of the temporary file's name is not a problem)."""
+    assert 249 < len(name.encode()) <= 255
+    out = tmp_path / name
+    args = ("contracts", "ics", str(out)) if name.endswith(".ics") else ("export", str(out))
+    result = cli("--db", str(demo_db_path), *args)
+    assert result.code == 0, result.err
+    assert out.stat().st_size > 0
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
 @pytest.mark.parametrize(
@@ -266,3 +303,19 @@ def test_a_full_temporary_folder_is_named_for_a_dry_run(
     assert "the dry run's scratch copy in " in result.err and "(database or disk is full)" in result.err
     assert "set TMPDIR to a folder with room" in result.err
     assert dump(demo_db_path) == before
+
+
+@pytest.mark.parametrize("args", [("offers",), ("offers", "--json"), ("explain", "1"), ("providers",)])
+def test_a_closed_standard_output_is_named_not_an_internal_error(demo_db_path: Path, args: tuple[str, ...]) -> None:
+    """``quotetui offers >&-``: the shell's own way of saying there is nowhere to print."""
+    done = subprocess.run(
+        [python(), "-m", "quotetui", "--db", str(demo_db_path), *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),  # the child's descriptor 1 only
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == "quotetui: standard output is closed: there is nowhere to print; give it a file or a pipe\n"

@@ -21,12 +21,16 @@ _LOCK = threading.Lock()
 def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> Path:
     """``path`` (expanded) if a file may be written there: an existing file only with ``force``."""
     path = path.expanduser()
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
+    if not path.name:  # ".", "..", "/"
+        raise BadInput(f"{path} is a folder; give a file name")
     if len(os.fsencode(path.name)) > _name_max(path.parent):
         raise BadInput(f"{path.name[:40]}…: the file name is longer than this file system allows; nothing was written")
     if path.is_dir():
         raise BadInput(f"{path} is a folder; give a file name")
+    if path.exists() and not path.is_file():  # a device, a FIFO, a socket: never replaced by a plain file
+        raise BadInput(f"{path} is not a plain file (a device, pipe or socket); give a file name; nothing was written")
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
     if not path.parent.is_dir():
         raise BadInput(f"folder {path.parent} does not exist")
     if path.exists() and not force:
@@ -42,7 +46,7 @@ def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> 
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path`` to write to; renamed onto ``path`` when the block succeeds, removed
     when it fails (the previous file, if any, is untouched until the rename)."""
-    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.part")  # secrets.token_hex, without its imports
+    tmp = path.with_name(_temporary_name(path))
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
     except OSError as exc:  # a folder that refuses files (/proc, /sys, a read-only mount) or a name too long
@@ -64,6 +68,14 @@ def replacing(path: Path) -> Iterator[Path]:
     finally:
         with _LOCK:
             _IN_FLIGHT.discard(tmp)
+
+
+def _temporary_name(path: Path) -> str:
+    """``.NAME.RANDOM.part``, with NAME cut short where the whole would pass the file system's longest name
+    (a 250-byte name the file system takes must still be writable)."""
+    tail = f".{os.urandom(4).hex()}.part"  # secrets.token_hex, without its imports
+    room = _name_max(path.parent) - 1 - len(tail)
+    return f".{os.fsdecode(os.fsencode(path.name)[:room])}{tail}"
 
 
 def _name_max(folder: Path) -> int:
