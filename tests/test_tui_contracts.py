@@ -63,7 +63,17 @@ async def test_sign_then_follow_a_contract(demo_db_path: Path) -> None:
         table = app.screen.query_one("#contracts", VirtualTable)
         [row] = table.rows
         assert row.cells[1] == "YW-H100-01" and row.cells[7] == "204,000.00"
-        assert "notice deadline" in text_of(app, "#key-dates")
+        dates = app.screen.query_one("#key-dates", VirtualTable)
+        notice = [r for r in dates.rows if r.cells[3].startswith("notice deadline: YW-H100-01")]
+        assert len(notice) == 1 and notice[0].cells[1] == "2027-01-01" and "renews for 12 months" in notice[0].cells[3]
+        assert "date" in text_of(app, "#key-dates-title") and "within 90 days" in text_of(app, "#key-dates-title")
+        dates.focus()
+        dates.move_to(notice[0].key)
+        await pilot.press("enter")  # a key date opens its contract
+        await settle(pilot)
+        assert isinstance(app.screen, ContractDetailScreen)
+        await pilot.press("escape")
+        await settle(pilot)
         table.focus()
         await pilot.press("enter")
         await settle(pilot)

@@ -3,23 +3,24 @@ and below it the key dates by urgency. Enter opens a contract."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.money import Money
 from quotetui.domain.wording import plural
-from quotetui.tui.safe import Table, Text
+from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
 
 if TYPE_CHECKING:
+    from quotetui.domain.contracts.dates import KeyDate
     from quotetui.services.contract_view import ContractView
     from quotetui.services.market_view import MarketView
 
@@ -66,33 +67,42 @@ def contract_cells(v: ContractView) -> list[str]:
     ]
 
 
-def key_dates_table(m: MarketView) -> Table:
-    table = Table(box=None, pad_edge=False, expand=True, title="Key dates", title_justify="left", title_style="bold")
-    for name in ("when", "date", "days", "what"):
-        table.add_column(name, no_wrap=name != "what", overflow="fold")
+DATE_COLUMNS = [
+    Column("when", "When", max_width=18),
+    Column("date", "Date", max_width=10),
+    Column("days", "Days", "right", 6),
+    Column("what", "What", max_width=160),
+]
+
+
+def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
+    """The key dates by urgency, one row each, drawn only when on screen: 500 contracts have thousands of
+    dates within 90 days, which one laid-out table would redraw whole on every resize."""
+    dates: list[KeyDate] = []
+    rows: list[TableRow] = []
     for group, items in m.due.items():
         style = "bold red" if group == "overdue" else "yellow" if group == "within_30_days" else ""
+        title = GROUP_TITLES.get(group, "Within 31–90 days")
         for k in items:
-            table.add_row(
-                Text(GROUP_TITLES.get(group, "Within 31–90 days"), style=style),
-                k.day.isoformat(),
-                Text(str(k.days_left(m.on)), style=style),
-                f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),
+            what = f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else "")
+            left = k.days_left(m.on)
+            rows.append(
+                TableRow(len(dates), [title, k.day.isoformat(), str(left), what], [len(dates)], what.lower(), style)
             )
-    if not any(m.due.values()):
-        table.add_row(Text("nothing due in the next 90 days", style="dim"), "", "", "")
-    return table
+            dates.append(k)
+    return dates, rows
 
 
 class ContractsScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open", show=False)]
+    _dates: Sequence[KeyDate] = ()  # the key dates' rows, in order (set by show_market)
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="contracts-hint")
         yield VirtualTable(id="contracts")
-        with VerticalScroll(id="contracts-dates"):
-            yield Static(id="key-dates")
+        yield Static(id="key-dates-title")
+        yield VirtualTable(id="key-dates")
         yield KeysFooter()
 
     def set_loading(self, loading: bool) -> None:
@@ -115,10 +125,24 @@ class ContractsScreen(MarketScreen):
             else "No contracts yet: open an offer and press S to sign it."
         )
         self.query_one("#contracts-hint", Static).update(Text(hint, style="dim"))
-        self.query_one("#key-dates", Static).update(key_dates_table(m))
+        self._dates, rows = key_date_rows(m)
+        due = len(rows)
+        title = f"Key dates: {plural(due, 'date')} within 90 days" if due else "Key dates: nothing due in 90 days"
+        self.query_one("#key-dates-title", Static).update(Text(title, style="bold"))
+        self.query_one("#key-dates", VirtualTable).set_data(DATE_COLUMNS, rows)
 
     @on(VirtualTable.Selected)
     def _open(self, event: VirtualTable.Selected) -> None:
+        """Enter opens a contract; on a key date, what the date belongs to (its contract, or the offer whose
+        quote expires)."""
         from quotetui.tui.screens.contract_detail import ContractDetailScreen
+        from quotetui.tui.screens.offer_detail import OfferDetailScreen
 
-        self.app.push_screen(ContractDetailScreen(event.key))
+        if event.table.id == "contracts":
+            self.app.push_screen(ContractDetailScreen(event.key))
+            return
+        k = self._dates[event.key]
+        if k.contract_id is not None:
+            self.app.push_screen(ContractDetailScreen(k.contract_id))
+        elif k.offer_id is not None:
+            self.app.push_screen(OfferDetailScreen(k.offer_id))
