@@ -89,11 +89,17 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     def __init__(self, db: str | None = None, *, today: date | None = None) -> None:
         super().__init__()
         self.db_arg = db
-        self.today = today or utcnow().date()
+        self._fixed_today = today
         self.database: Database | None = None
         from quotetui.tui.preferences import load_preferences
 
         self.preferences = load_preferences()  # theme, keymap: applied on mount; a problem is a notification
+
+    @property
+    def today(self) -> date:
+        """The day of the figures: the day given (tests, a fixed clock), else today, asked each time, so an
+        app left open past midnight moves on with the quotes that lapse and the FX rates of the new day."""
+        return self._fixed_today or utcnow().date()
 
     POLL_SECONDS = 3.0
     """How often the app asks the database whether another program changed it."""
@@ -143,6 +149,10 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
     def _poll(self) -> None:
         if self.database is not None and self.market is not None and not self.loading:
+            if self.market.on != self.today:  # midnight passed: quotes lapse, another day's FX rates apply
+                self.notify(f"A new day: the figures are read again for {self.today.isoformat()}.", timeout=5)
+                self.reload()
+                return
             self._check_version(self.market.data_version)
 
     @background(group="poll")
