@@ -28,7 +28,7 @@ from quotetui.services.inputs import (
     offer_inputs,
     scenario_of,
 )
-from quotetui.services.ranking_cache import KEY_DATA_VERSION, RANKINGS, file_stamp, ranking_key
+from quotetui.services.ranking_cache import KEY_DATA_VERSION, RANKINGS, Key, file_stamp, ranking_key
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.reader import Reader, reading, session_reader
 
@@ -42,6 +42,7 @@ class Ranking:
     fx: FxTable | None = None  # the rates the figures were converted with
     assumptions: Assumptions = field(default_factory=Assumptions)  # the ones every figure used
     data_version: int = 0  # the database's data version the figures were read at (a later write changes it)
+    key: Key | None = field(default=None, repr=False, compare=False)  # what it is kept under (ranking_cache)
 
     @property
     def offers(self) -> list[OfferInput]:
@@ -103,9 +104,21 @@ def rank_offers(
                 evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
             except NOT_COMPARABLE as exc:
                 skipped.append((offer, str(exc)))
-        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions, version)
+        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions, version, key)
         RANKINGS.put(key, ranking)
         return ranking
+
+
+def ranking_key_now(
+    db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
+) -> Key:
+    """The key :func:`rank_offers` would keep its ranking under if it ranked now, read the same way (its own
+    snapshot, the file stamp first) without reading a single offer: what a listing kept on disk is found by."""
+    day = on or utcnow().date()
+    stamp = file_stamp(db)
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        return ranking_key(db, reader, stamp, _scenario(db, reader, scenario, gpus), day, gpu, history)
 
 
 @one_snapshot
@@ -249,4 +262,13 @@ def ranking_json(r: Ranking) -> dict[str, Any]:
     }
 
 
-__all__ = ["Ranking", "decimal_text", "evaluate_offer", "evaluation_json", "q", "rank_offers", "ranking_json"]
+__all__ = [
+    "Ranking",
+    "decimal_text",
+    "evaluate_offer",
+    "evaluation_json",
+    "q",
+    "rank_offers",
+    "ranking_json",
+    "ranking_key_now",
+]

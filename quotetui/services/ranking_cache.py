@@ -70,6 +70,7 @@ def data_version_of(reader: Reader) -> int:
     return int(row[0]) if row is not None else 0
 
 
+KEY_TARGET = 0  # where :func:`ranking_key` puts the database's target (its URL: it may hold a password)
 KEY_DATA_VERSION = 2  # where :func:`ranking_key` puts the data version the ranking is read at
 
 
@@ -83,6 +84,15 @@ def ranking_key(
     history: bool,
 ) -> Key:
     return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, gpu, history)
+
+
+def disk_key(key: Key) -> Key:
+    """``key`` as it may go into a file's name (hashed: ``services/listing_store.py``): the target's URL
+    without its password, every other part as it is."""
+    from quotetui.domain.redact import redact_url
+
+    target = key[KEY_TARGET]
+    return (redact_url(target) if isinstance(target, str) else target, *key[KEY_TARGET + 1 :])
 
 
 def server_stamp(reader: Reader) -> int | None:
@@ -137,4 +147,4 @@ RANKINGS = RankingCache()
 """The process's rankings (``services/economics.py: rank_offers``)."""
 
 
-__all__ = ["MAX_OFFERS", "MAX_RANKINGS", "RANKINGS", "RankingCache", "file_stamp", "ranking_key"]
+__all__ = ["MAX_OFFERS", "MAX_RANKINGS", "RANKINGS", "RankingCache", "disk_key", "file_stamp", "ranking_key"]
