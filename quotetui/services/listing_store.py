@@ -108,12 +108,14 @@ def _open_entry(path: Path) -> IO[bytes] | None:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
-    handle = os.fdopen(fd, "rb")
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
-        handle.close()
-        return None
-    return handle
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ENTRY_BYTES:
+            return os.fdopen(fd, "rb")
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
 def _verified(handle: IO[bytes], name: str, kind: str, check: Check) -> bool:
