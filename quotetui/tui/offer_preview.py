@@ -1,0 +1,152 @@
+"""The offers table of the last complete load, kept on disk (``services/listing_store.py``), so that a second
+launch with nothing changed shows the offers before it has ranked a single one.
+
+Kept under the key the ranking itself is kept under (``services/ranking_cache.py``: the database's state,
+the scenario's content, the day…), so it is shown only when a cold load would show the very same rows: each
+row's cells, sort values (the figure columns' exact places included), filter text, styles and filter facets,
+all made by ``tui/offer_rows.py`` from the complete view (claims and findings in). The full ranking is still
+computed behind it, and replaces it as soon as it is ready (details, cards and edits need it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from quotetui.tui.offer_rows import FIGURES, KEYS, at, pending_of, table_rows
+from quotetui.tui.widgets.virtual_table import TableRow
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
+    from quotetui.store.engine import Database
+
+KIND = "tui-offers"
+HEAD, ROW = "head", "row"
+
+
+class PreviewRow(TableRow):
+    """A row read back: everything given, nothing computed."""
+
+    __slots__ = ("facets",)
+
+    def __init__(
+        self,
+        key: int,
+        cells: list[str],
+        sort: list[Any],
+        search: str,
+        style: str,
+        styles: dict[int, str] | None,
+        facets: tuple[str | None, ...],
+    ) -> None:
+        super().__init__(key, cells, sort, search, style, styles)
+        self.facets = facets
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    scenario: str
+    currency: str
+    blocked: int  # offers the scenario cannot run on
+    rows: list[PreviewRow]
+
+    @property
+    def gpus(self) -> list[str]:
+        return sorted({str(r.facets[0]) for r in self.rows})
+
+
+def _plain(value: object) -> object:
+    return value.isoformat() if isinstance(value, date) else value  # ISO days sort as the days do
+
+
+def preview_items(view: MarketView, places: dict[str, dict[int, int | None]]) -> Iterator[list[Any]]:
+    """What :func:`load_preview` reads back: the scenario, then each row of the complete ``view`` in order."""
+    blocked = sum(1 for r in view.rows if r.evaluation and not r.evaluation.feasibility.ok)
+    yield [HEAD, view.scenario.name, view.scenario.home_currency, blocked]
+    figure_columns = [(at(k), places[k]) for k in FIGURES]
+    for t in table_rows(view.rows, pending_of(view)):
+        sort = [_plain(v) for v in t.sort]
+        for column, place in figure_columns:
+            sort[column] = place[t.key]
+        styles = [[i, s] for i, s in sorted((t.styles or {}).items())]
+        yield [ROW, t.key, list(t.cells), sort, t.search, t.style, styles, list(t.facets)]
+
+
+def save_preview(view: MarketView, places: dict[str, dict[int, int | None]]) -> None:
+    """Keep the complete ``view``'s table for the next launch (nothing when its claims or findings are not in,
+    or when the cache cannot be written)."""
+    from quotetui.services.listing_store import keeping
+    from quotetui.services.ranking_cache import disk_key
+
+    ranking = view.ranking
+    if ranking is None or ranking.key is None or pending_of(view) is not None:
+        return
+    for _ in keeping(disk_key(ranking.key), KIND, preview_items(view, places)):
+        pass
+
+
+def _cell(value: object) -> bool:
+    return value is None or (isinstance(value, (str, int)) and not isinstance(value, bool))
+
+
+def _style(pair: object) -> bool:
+    return (
+        isinstance(pair, list)
+        and len(pair) == 2
+        and type(pair[0]) is int
+        and 0 <= pair[0] < len(KEYS)
+        and isinstance(pair[1], str)
+    )
+
+
+def _item(item: Any) -> bool:
+    if not isinstance(item, list) or not item:
+        return False
+    if item[0] == HEAD:
+        return len(item) == 4 and isinstance(item[1], str) and isinstance(item[2], str) and type(item[3]) is int
+    if item[0] != ROW or len(item) != 8:
+        return False
+    _, key, cells, sort, search, style, styles, facets = item
+    return (
+        type(key) is int
+        and isinstance(cells, list)
+        and len(cells) == len(KEYS)
+        and all(isinstance(c, str) for c in cells)
+        and isinstance(sort, list)
+        and len(sort) == len(KEYS)
+        and all(_cell(v) for v in sort)
+        and isinstance(search, str)
+        and isinstance(style, str)
+        and isinstance(styles, list)
+        and all(_style(s) for s in styles)
+        and isinstance(facets, list)
+        and len(facets) == 3
+        and all(f is None or isinstance(f, str) for f in facets)
+    )
+
+
+def load_preview(db: Database, scenario: str | None, day: date) -> Preview | None:
+    """The table kept by the last complete load of exactly this state, scenario and day; None when there is
+    none (or it cannot be trusted: ``listing_store.cached``)."""
+    from quotetui.services.economics import ranking_key_now
+    from quotetui.services.listing_store import cached
+    from quotetui.services.ranking_cache import disk_key
+
+    items = cached(disk_key(ranking_key_now(db, scenario, None, day, history=False)), KIND, _item)
+    if items is None:
+        return None
+    head = next(items, None)
+    rows = []
+    for item in items:
+        if item[0] != ROW:
+            return None
+        _, key, cells, sort, search, style, styles, facets = item
+        rows.append(PreviewRow(key, cells, sort, search, style, dict(styles) or None, tuple(facets)))
+    if head is None or head[0] != HEAD:
+        return None
+    return Preview(head[1], head[2], head[3], rows)
+
+
+__all__ = ["KIND", "Preview", "PreviewRow", "load_preview", "preview_items", "save_preview"]
