@@ -118,9 +118,9 @@ def _open_entry(path: Path) -> IO[bytes] | None:
     return None
 
 
-def _verified(handle: IO[bytes], name: str, kind: str, check: Check) -> bool:
+def _verified(handle: IO[bytes], name: str, kind: str, check: Check, into: list[Any] | None = None) -> bool:
     """The whole file read once: header, every item decoded and of the right shape, trailer's count and
-    digest (any fault: False)."""
+    digest (any fault: False); the items are put ``into`` the list given, if any."""
     try:
         lines = _lines(handle)
         head = json.loads(next(lines))
@@ -136,6 +136,8 @@ def _verified(handle: IO[bytes], name: str, kind: str, check: Check) -> bool:
                 continue
             if not isinstance(item, dict) or set(item) != {"item"} or not check(item["item"]):
                 return False
+            if into is not None:
+                into.append(item["item"])
             digest.update(line)
             count += 1
         return trailer == {"end": count, "sha256": digest.hexdigest()}
@@ -143,9 +145,10 @@ def _verified(handle: IO[bytes], name: str, kind: str, check: Check) -> bool:
         return False
 
 
-def cached(key: Hashable, kind: str, check: Check) -> Iterator[Any] | None:
+def cached(key: Hashable, kind: str, check: Check, *, whole: bool = False) -> Iterator[Any] | None:
     """The items kept for ``key`` and ``kind``, checked whole before the first one is given; None when there
-    is no such entry or it cannot be trusted."""
+    is no such entry or it cannot be trusted. Read twice (checked, then given one at a time: a long listing
+    is never held), or with ``whole`` once, all the items held from the start."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -154,11 +157,15 @@ def cached(key: Hashable, kind: str, check: Check) -> Iterator[Any] | None:
     handle = _open_entry(path)
     if handle is None:
         return None
-    if not _verified(handle, name, kind, check):
+    items: list[Any] | None = [] if whole else None
+    if not _verified(handle, name, kind, check, items):
         handle.close()
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used: pruned last
+    if items is not None:
+        handle.close()
+        return iter(items)
     return _items(handle)
 
 

@@ -128,7 +128,8 @@ def offer_listing(
     the ones kept on disk when nothing they depend on has changed, else made from a fresh ranking (and kept)."""
     from quotetui.services.economics import rank_offers, ranking_key_now
 
-    found = listing_store.cached(disk_key(ranking_key_now(db, scenario, gpu, on, history=False)), kind, _CHECK[kind])
+    key = disk_key(ranking_key_now(db, scenario, gpu, on, history=False))
+    found = listing_store.cached(key, kind, _CHECK[kind], whole=kind == TABLE)  # a table is held whole anyway
     if found is not None:
         yield from found
         return

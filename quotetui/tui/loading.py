@@ -94,6 +94,7 @@ class LoadsMarket:
             return
         if preview is not None:
             self.call_from_thread(self._previewed, preview, generation)
+            self._wait_for_paint()  # drawn before the ranking competes with the UI thread for the interpreter
 
     def _previewed(self, preview: Preview, generation: int) -> None:
         if generation != self._generation or self.market is not None:
