@@ -230,3 +230,29 @@ def test_the_cache_is_bounded(cache: Path) -> None:
         patch.setattr(listing_store, "MAX_LINE_BYTES", 100)
         list(listing_store.keeping(("a line too long",), TABLE, big))
         assert listing_store.cached(("a line too long",), TABLE, lambda item: True) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n    "id": 1,\n    "name": "\x9b31m\u202eevil"\n  }',  # valid JSON: C1 CSI and a bidi override are
+        '{\n    "id": 1,\n    "name": "\x1b]52;c;cm0gLXJmIH4=\x07"\n  }',  # legal in its strings, ESC is not
+        "not json",
+        '{"name": "no id"}',
+        "[1, 2]",
+    ],
+    ids=["terminal control", "raw escape", "not JSON", "no id", "not an object"],
+)
+def test_kept_json_text_that_offers_could_not_have_written_is_ignored(
+    cli: Cli, demo_db_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    args = ("--db", str(demo_db_path), "offers", "--json")
+    cold = _cold(cli, monkeypatch, *args)
+    assert cli(*args).out == cold[0]
+    (entry,) = _entries(cache)
+    name = entry.name.removesuffix(listing_store.SUFFIX)
+    _hostile(entry, name, f"{JSON}:text:unicode", [text])
+    RANKINGS.clear()
+    again = cli(*args)
+    assert (again.code, again.out, again.err) == (0, *cold)
+    assert "\x1b" not in again.out and "\x9b" not in again.out and "\u202e" not in again.out

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
-from quotetui.commands.output import say, say_json_array
+from quotetui.commands.output import json_item_kind, json_item_text, say, say_json_items
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -32,10 +32,11 @@ def offers(
     as_json: JsonFlag = False,
 ) -> None:
     """Offers ranked for a scenario by cost per delivered PFLOP-hour (feasible ones first)."""
-    from quotetui.services.offer_listing import JSON, TABLE, offer_listing
+    from quotetui.services.offer_listing import JSON, TABLE, Rendering, offer_listing
 
     if as_json:
-        say_json_array(offer_listing(open_db(ctx), JSON, scenario, gpu))
+        rendering = Rendering(json_item_text, json_item_kind(), _json_item_read_back)
+        say_json_items(offer_listing(open_db(ctx), JSON, scenario, gpu, rendering=rendering))
         return
     items = list(offer_listing(open_db(ctx), TABLE, scenario, gpu))
     for tag, *text in items:
@@ -51,6 +52,20 @@ def offers(
     for tag, *text in items:
         if tag in ("say", "err"):
             say(text[0], err=tag == "err")
+
+
+def _json_item_read_back(text: str) -> bool:
+    """A kept ``offers --json`` item: one this command could have written (an offer's object, no terminal
+    control)."""
+    import json
+
+    from quotetui.domain.text import visible
+
+    try:
+        item = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(item, dict) and isinstance(item.get("id"), int) and visible(text) == text
 
 
 def explain(

@@ -3,12 +3,15 @@ on disk by the last identical listing (``services/listing_store.py``), so a seco
 reads no offer and ranks nothing. Either way the items are the same values, so the output is the same bytes.
 
 Two kinds: :data:`TABLE` (the table's lines: ``["title", text]``, ``["row", 9 cells]``, ``["say", text]``,
-``["err", text]``) and :data:`JSON` (one object per offer, ``offers --json``'s array items).
+``["err", text]``) and :data:`JSON` (one object per offer, ``offers --json``'s array items), kept as they are
+or, with a :class:`Rendering`, as the front end's text for each (``offers --json`` keeps its indented JSON, so
+a second launch neither decodes nor encodes an object).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -121,21 +124,47 @@ _MAKE = {TABLE: table_items, JSON: json_items}
 _CHECK = {TABLE: _table_item, JSON: _json_item}
 
 
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """How a front end turns each item into its output text (kept as text, so a second launch only writes):
+    ``variant`` names whatever else the text depends on (the terminal's encoding…); ``check`` says whether a
+    text read back is one the front end could have made (never terminal control, well-formed)."""
+
+    render: Callable[[Any], str]
+    variant: str
+    check: Callable[[str], bool]
+
+
 def offer_listing(
-    db: Database, kind: str, scenario: str | None = None, gpu: str | None = None, on: date | None = None
+    db: Database,
+    kind: str,
+    scenario: str | None = None,
+    gpu: str | None = None,
+    on: date | None = None,
+    rendering: Rendering | None = None,
 ) -> Iterator[Any]:
-    """The listing's items (``kind``: :data:`TABLE` or :data:`JSON`) for the current round of every offer:
-    the ones kept on disk when nothing they depend on has changed, else made from a fresh ranking (and kept)."""
+    """The listing's items (``kind``: :data:`TABLE` or :data:`JSON`) for the current round of every offer,
+    or with ``rendering`` their texts: the ones kept on disk when nothing they depend on has changed, else
+    made from a fresh ranking (and kept)."""
     from quotetui.services.economics import rank_offers, ranking_key_now
 
     key = disk_key(ranking_key_now(db, scenario, gpu, on, history=False))
-    found = listing_store.cached(key, kind, _CHECK[kind], whole=kind == TABLE)  # a table is held whole anyway
+    stored = kind if rendering is None else f"{kind}:text:{rendering.variant}"
+    check = _CHECK[kind] if rendering is None else _text_check(rendering.check)
+    found = listing_store.cached(key, stored, check, whole=kind == TABLE)  # a table is held whole anyway
     if found is not None:
         yield from found
         return
     ranking = rank_offers(db, scenario, gpu, on, history=False)  # a listing shows no past rounds
     assert ranking.key is not None
-    yield from listing_store.keeping(disk_key(ranking.key), kind, _MAKE[kind](ranking))
+    items = _MAKE[kind](ranking)
+    yield from listing_store.keeping(
+        disk_key(ranking.key), stored, items if rendering is None else map(rendering.render, items)
+    )
 
 
-__all__ = ["JSON", "TABLE", "TERM_SHORT", "json_items", "offer_listing", "table_items", "term_short"]
+def _text_check(check: Callable[[str], bool]) -> Callable[[Any], bool]:
+    return lambda item: type(item) is str and check(item)
+
+
+__all__ = ["JSON", "TABLE", "TERM_SHORT", "Rendering", "json_items", "offer_listing", "table_items", "term_short"]
