@@ -17,7 +17,7 @@ from quotetui.services.ranking_cache import RANKINGS
 from quotetui.tui.offer_preview import PreviewRow
 from quotetui.tui.widgets.virtual_table import VirtualTable
 from tests.test_tui import RecordingApp, settle
-from tests.test_tui_first_rows import until
+from tests.test_tui_first_rows import held_cards, until
 
 pytestmark = pytest.mark.sqlite_only  # a shared server's transaction ids move with every other database's writes
 
@@ -83,7 +83,12 @@ async def test_a_second_launch_shows_the_kept_table_before_ranking(
         await pilot.pause()
         kept = [r.key for r in table.view_rows]
         assert 0 < len(kept) < len(table.rows)
+        cards = held_cards(monkeypatch)
         release.set()
+        await until(pilot, lambda: app.market is not None)
+        await pilot.pause()
+        assert all(isinstance(r, PreviewRow) for r in table.rows)  # complete rows, not "pending" ones meanwhile
+        cards.set()
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
         await settle(pilot)
         assert not any(isinstance(r, PreviewRow) for r in table.rows)
@@ -111,3 +116,28 @@ async def test_a_changed_database_shows_no_kept_table(demo_db_path: Path, monkey
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
         await settle(pilot)
         assert any("(renamed)" in r.cells[3] for r in table.rows)
+
+
+async def test_a_write_during_the_launch_replaces_the_kept_table_at_once(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _cold(demo_db_path)
+    release, cards = _held_ranking(monkeypatch), held_cards(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        await until(pilot, lambda: bool(table.rows))
+        assert all(isinstance(r, PreviewRow) for r in table.rows)
+        conn = sqlite3.connect(demo_db_path)  # another program writes before the ranking reads
+        with conn:
+            conn.execute("UPDATE offer SET name = name || ' (renamed)' WHERE id = 18")
+        conn.close()
+        release.set()
+        await until(pilot, lambda: app.market is not None)
+        await pilot.pause()
+        assert not any(isinstance(r, PreviewRow) for r in table.rows)  # the new ranking's rows, claims pending
+        assert any("(renamed)" in r.cells[3] for r in table.rows)
+        cards.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)

@@ -10,7 +10,7 @@ computed behind it, and replaces it as soon as it is ready (details, cards and e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -51,6 +51,7 @@ class Preview:
     currency: str
     blocked: int  # offers the scenario cannot run on
     rows: list[PreviewRow]
+    key: Hashable = None  # the ranking's key it was kept under: a view of that ranking shows these very rows
 
     @property
     def gpus(self) -> list[str]:
@@ -134,7 +135,8 @@ def load_preview(db: Database, scenario: str | None, day: date) -> Preview | Non
     from quotetui.services.listing_store import cached
     from quotetui.services.ranking_cache import disk_key
 
-    items = cached(disk_key(ranking_key_now(db, scenario, None, day, history=False)), KIND, _item, whole=True)
+    ranking_key = ranking_key_now(db, scenario, None, day, history=False)
+    items = cached(disk_key(ranking_key), KIND, _item, whole=True)
     if items is None:
         return None
     head = next(items, None)
@@ -146,7 +148,7 @@ def load_preview(db: Database, scenario: str | None, day: date) -> Preview | Non
         rows.append(PreviewRow(key, cells, sort, search, style, dict(styles) or None, tuple(facets)))
     if head is None or head[0] != HEAD:
         return None
-    return Preview(head[1], head[2], head[3], rows)
+    return Preview(head[1], head[2], head[3], rows, ranking_key)
 
 
 __all__ = ["KIND", "Preview", "PreviewRow", "load_preview", "preview_items", "save_preview"]

@@ -91,8 +91,10 @@ class OffersScreen(MarketScreen):
     _previewing = False  # the table shows the rows the last launch kept
 
     def show_market(self, m: MarketView) -> None:
-        if self._previewing and pending_of(m) == PENDING:
-            return  # the kept rows are the complete ones: they stay until the claims and findings are in again
+        preview, ranking = self.qapp.preview, m.ranking
+        same = preview is not None and ranking is not None and ranking.key == preview.key
+        if self._previewing and same and pending_of(m) == PENDING:
+            return  # the kept rows are this ranking's complete ones: they stay until its claims are in
         self._previewing = False
         self._show(sorted({r.offer.gpu.name for r in m.rows}), m.scenario.home_currency, self.qapp.offer_table(m))
 
