@@ -120,7 +120,7 @@ def _sa_execute(connection: Any) -> Callable[[str, Params], Iterable[Sequence[An
     import sqlalchemy as sa
 
     def execute(sql: str, params: Params) -> Iterable[Sequence[Any]]:
-        return connection.execute(sa.text(sql), params)  # type: ignore[no-any-return]
+        return connection.execute(sa.text(sql), params)  # type: ignore[no-any-return,unused-ignore]
 
     return execute
 

@@ -36,6 +36,7 @@ class LoadsMarket:
     pinned: tuple[int, ...]
 
     if TYPE_CHECKING:  # the App's own, or the app's (app.py)
+        screen_stack: list[Any]
 
         def call_from_thread(self, callback: Any, *args: Any, **kwargs: Any) -> Any: ...
         def call_after_refresh(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...

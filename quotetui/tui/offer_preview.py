@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from quotetui.tui.offer_rows import FIGURES, KEYS, at, pending_of, table_rows
+from quotetui.tui.offer_rows import FIGURES, KEYS, OfferTableRow, at, pending_of
 from quotetui.tui.widgets.virtual_table import TableRow
 
 if TYPE_CHECKING:
@@ -67,7 +67,8 @@ def preview_items(view: MarketView, places: dict[str, dict[int, int | None]]) ->
     blocked = sum(1 for r in view.rows if r.evaluation and not r.evaluation.feasibility.ok)
     yield [HEAD, view.scenario.name, view.scenario.home_currency, blocked]
     figure_columns = [(at(k), places[k]) for k in FIGURES]
-    for t in table_rows(view.rows, pending_of(view)):
+    pending = pending_of(view)
+    for t in (OfferTableRow(r, pending) for r in view.rows):  # the table's own rows (``table_rows``)
         sort = [_plain(v) for v in t.sort]
         for column, place in figure_columns:
             sort[column] = place[t.key]
@@ -141,11 +142,16 @@ def load_preview(db: Database, scenario: str | None, day: date) -> Preview | Non
         return None
     head = next(items, None)
     rows = []
+    seen: dict[Any, Any] = {}
+    share = seen.setdefault  # one object per distinct text: 100,000 rows repeat their providers, GPUs, statuses
     for item in items:
         if item[0] != ROW:
             return None
         _, key, cells, sort, search, style, styles, facets = item
-        rows.append(PreviewRow(key, cells, sort, search, style, dict(styles) or None, tuple(facets)))
+        cells = [share(c, c) for c in cells]
+        sort = [share(v, v) for v in sort]
+        facets = tuple(share(f, f) for f in facets)
+        rows.append(PreviewRow(key, cells, sort, search, share(style, style), dict(styles) or None, facets))
     if head is None or head[0] != HEAD:
         return None
     return Preview(head[1], head[2], head[3], rows, ranking_key)
