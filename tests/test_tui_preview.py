@@ -3,6 +3,7 @@ rows a cold load shows (cells, sort orders, filters, styles), and only when noth
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from pathlib import Path
@@ -14,7 +15,8 @@ from textual.widgets import Input
 import quotetui.services.market_view as market_view
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import RANKINGS
-from quotetui.tui.offer_preview import PreviewRow
+from quotetui.tui.offer_preview import PreviewRow, _item
+from quotetui.tui.offer_rows import KEYS
 from quotetui.tui.widgets.virtual_table import VirtualTable
 from tests.test_tui import RecordingApp, settle
 from tests.test_tui_first_rows import held_cards, until
@@ -141,3 +143,35 @@ async def test_a_write_during_the_launch_replaces_the_kept_table_at_once(
         cards.set()
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
         await settle(pilot)
+
+
+GOOD_ROW = [
+    "row",
+    7,
+    json.dumps(["1"] * len(KEYS)),
+    [1, 7, "p", *([None] * (len(KEYS) - 3))],
+    "p",
+    "",
+    [],
+    ["H100", None, "quoted"],
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (2, json.dumps(["1"] * (len(KEYS) - 1))),  # a cell short
+        (2, json.dumps([1] * len(KEYS))),  # cells that are not text
+        (2, "not json"),
+        (2, ["1"] * len(KEYS)),  # cells as a list, not their text
+        (3, [[1]] * len(KEYS)),  # a sort value that is not plain
+        (6, [[99, "bold red"]]),  # a style for a column that does not exist
+        (7, ["H100", None]),  # a facet short
+        (1, "7"),  # a key that is not a number
+    ],
+)
+def test_a_kept_row_of_the_wrong_shape_is_refused(where: int, value: object) -> None:
+    assert _item(GOOD_ROW)
+    bad = list(GOOD_ROW)
+    bad[where] = value
+    assert not _item(bad)

@@ -118,9 +118,16 @@ def _open_entry(path: Path) -> IO[bytes] | None:
     return None
 
 
-def _verified(handle: IO[bytes], name: str, kind: str, check: Check, into: list[Any] | None = None) -> bool:
+def _verified(
+    handle: IO[bytes],
+    name: str,
+    kind: str,
+    check: Check,
+    into: list[Any] | None = None,
+    convert: Callable[[Any], Any] | None = None,
+) -> bool:
     """The whole file read once: header, every item decoded and of the right shape, trailer's count and
-    digest (any fault: False); the items are put ``into`` the list given, if any."""
+    digest (any fault: False); the items are put ``into`` the list given, if any (through ``convert``)."""
     try:
         lines = _lines(handle)
         head = json.loads(next(lines))
@@ -137,7 +144,7 @@ def _verified(handle: IO[bytes], name: str, kind: str, check: Check, into: list[
             if not isinstance(item, dict) or set(item) != {"item"} or not check(item["item"]):
                 return False
             if into is not None:
-                into.append(item["item"])
+                into.append(item["item"] if convert is None else convert(item["item"]))
             digest.update(line)
             count += 1
         return trailer == {"end": count, "sha256": digest.hexdigest()}
@@ -145,10 +152,13 @@ def _verified(handle: IO[bytes], name: str, kind: str, check: Check, into: list[
         return False
 
 
-def cached(key: Hashable, kind: str, check: Check, *, whole: bool = False) -> Iterator[Any] | None:
+def cached(
+    key: Hashable, kind: str, check: Check, *, whole: bool = False, convert: Callable[[Any], Any] | None = None
+) -> Iterator[Any] | None:
     """The items kept for ``key`` and ``kind``, checked whole before the first one is given; None when there
     is no such entry or it cannot be trusted. Read twice (checked, then given one at a time: a long listing
-    is never held), or with ``whole`` once, all the items held from the start."""
+    is never held), or with ``whole`` once, all the items held from the start (each through ``convert`` as it
+    is read, if given: only what the caller keeps of each is held)."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -158,7 +168,7 @@ def cached(key: Hashable, kind: str, check: Check, *, whole: bool = False) -> It
     if handle is None:
         return None
     items: list[Any] | None = [] if whole else None
-    if not _verified(handle, name, kind, check, items):
+    if not _verified(handle, name, kind, check, items, convert):
         handle.close()
         return None
     with contextlib.suppress(OSError):

@@ -10,6 +10,7 @@ computed behind it, and replaces it as soon as it is ready (details, cards and e
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -27,22 +28,27 @@ HEAD, ROW = "head", "row"
 
 
 class PreviewRow(TableRow):
-    """A row read back: everything given, nothing computed."""
+    """A row read back: its sort values, filter text and styles as kept; its cells kept as their JSON text,
+    decoded only when drawn (100,000 rows: a few hundred bytes each, not sixteen strings)."""
 
-    __slots__ = ("facets",)
+    __slots__ = ("_text", "facets")
 
-    def __init__(
+    def __init__(  # no TableRow.__init__: the cells are a property
         self,
         key: int,
-        cells: list[str],
-        sort: list[Any],
+        text: str,
+        sort: tuple[Any, ...],
         search: str,
         style: str,
         styles: dict[int, str] | None,
         facets: tuple[str | None, ...],
     ) -> None:
-        super().__init__(key, cells, sort, search, style, styles)
-        self.facets = facets
+        self.key, self._text, self.sort, self.search = key, text, sort, search
+        self.style, self.styles, self.facets = style, styles, facets
+
+    @property  # type: ignore[override]
+    def cells(self) -> list[str]:
+        return json.loads(self._text)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +79,8 @@ def preview_items(view: MarketView, places: dict[str, dict[int, int | None]]) ->
         for column, place in figure_columns:
             sort[column] = place[t.key]
         styles = [[i, s] for i, s in sorted((t.styles or {}).items())]
-        yield [ROW, t.key, list(t.cells), sort, t.search, t.style, styles, list(t.facets)]
+        cells = json.dumps(list(t.cells), ensure_ascii=False, separators=(",", ":"))
+        yield [ROW, t.key, cells, sort, t.search, t.style, styles, list(t.facets)]
 
 
 def save_preview(view: MarketView, places: dict[str, dict[int, int | None]]) -> None:
@@ -102,6 +109,14 @@ def _style(pair: object) -> bool:
     )
 
 
+def _cells(text: str) -> bool:
+    try:
+        cells = json.loads(text)
+    except ValueError:
+        return False
+    return type(cells) is list and len(cells) == len(KEYS) and set(map(type, cells)) <= _STR
+
+
 def _item(item: Any) -> bool:
     """Whether a decoded item is a head or a row of the right shape (types checked in bulk: 100,000 rows)."""
     if type(item) is not list or not item:
@@ -113,9 +128,8 @@ def _item(item: Any) -> bool:
     _, key, cells, sort, search, style, styles, facets = item
     return (
         type(key) is int
-        and type(cells) is list
-        and len(cells) == len(KEYS)
-        and set(map(type, cells)) <= _STR
+        and type(cells) is str
+        and _cells(cells)
         and type(sort) is list
         and len(sort) == len(KEYS)
         and set(map(type, sort)) <= _SORTABLE
@@ -137,22 +151,23 @@ def load_preview(db: Database, scenario: str | None, day: date) -> Preview | Non
     from quotetui.services.ranking_cache import disk_key
 
     ranking_key = ranking_key_now(db, scenario, None, day, history=False)
-    items = cached(disk_key(ranking_key), KIND, _item, whole=True)
+    seen: dict[Any, Any] = {}
+    share = seen.setdefault  # one object per distinct value: 100,000 rows repeat providers, GPUs, statuses
+
+    def row(item: list[Any]) -> Any:  # as each item is read: only the compact row is held
+        if item[0] != ROW:
+            return item
+        _, key, cells, sort, search, style, styles, facets = item
+        sort = tuple([share(v, v) for v in sort])
+        styles = {i: share(s, s) for i, s in styles} or None
+        return PreviewRow(key, cells, sort, search, share(style, style), styles, tuple([share(f, f) for f in facets]))
+
+    items = cached(disk_key(ranking_key), KIND, _item, whole=True, convert=row)
     if items is None:
         return None
     head = next(items, None)
-    rows = []
-    seen: dict[Any, Any] = {}
-    share = seen.setdefault  # one object per distinct text: 100,000 rows repeat their providers, GPUs, statuses
-    for item in items:
-        if item[0] != ROW:
-            return None
-        _, key, cells, sort, search, style, styles, facets = item
-        cells = [share(c, c) for c in cells]
-        sort = [share(v, v) for v in sort]
-        facets = tuple(share(f, f) for f in facets)
-        rows.append(PreviewRow(key, cells, sort, search, share(style, style), dict(styles) or None, facets))
-    if head is None or head[0] != HEAD:
+    rows = list(items)
+    if head is None or head[0] != HEAD or not all(isinstance(r, PreviewRow) for r in rows):
         return None
     return Preview(head[1], head[2], head[3], rows, ranking_key)
 
