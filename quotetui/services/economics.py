@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -17,7 +18,7 @@ from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
-from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import (
@@ -85,9 +86,7 @@ def rank_offers(
     day = on or utcnow().date()
     stamp = file_stamp(db)  # before the snapshot's first read: a later write is then a new stamp
     with reading(db) as reader, gc_paused():
-        catalog, gpus = load_catalog_of(reader)
-        scenario_input = _scenario(db, reader, scenario, gpus)
-        key = ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
+        catalog, gpus, scenario_input, key = _keyed(db, reader, stamp, scenario, gpu, day, history)
         version = key[KEY_DATA_VERSION]
         cached = RANKINGS.get(key)
         if cached is not None:
@@ -117,8 +116,16 @@ def ranking_key_now(
     day = on or utcnow().date()
     stamp = file_stamp(db)
     with reading(db) as reader:
-        _, gpus = load_catalog_of(reader)
-        return ranking_key(db, reader, stamp, _scenario(db, reader, scenario, gpus), day, gpu, history)
+        return _keyed(db, reader, stamp, scenario, gpu, day, history)[3]
+
+
+def _keyed(
+    db: Database, reader: Reader, stamp: Hashable, scenario: str | None, gpu: str | None, day: date, history: bool
+) -> tuple[GpuCatalog, dict[int, GpuSpec], ScenarioInput, Key]:
+    """The catalog, the scenario and the ranking's key, read in ``reader``'s snapshot (``stamp`` taken before)."""
+    catalog, gpus = load_catalog_of(reader)
+    scenario_input = _scenario(db, reader, scenario, gpus)
+    return catalog, gpus, scenario_input, ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
 
 
 @one_snapshot
