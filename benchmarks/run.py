@@ -127,6 +127,7 @@ class Side:
         env = dict(os.environ, QUOTETUI_BENCH_SMALLEST=str(smallest), PYTHONPATH=str(self.cwd))
         env.pop("QUOTETUI_DB", None)
         env["QUOTETUI_CONFIG"] = str(self.work / "no-config.toml")  # the user's own config never counts
+        env["QUOTETUI_CACHE_DIR"] = "off"  # every run cold, as before listings were kept; the warm rows set theirs
         return env
 
     def build(self, sizes: list[int], built: Path | None = None) -> tuple[dict[int, Path], Path]:

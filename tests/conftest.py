@@ -21,11 +21,12 @@ from quotetui.store.engine import Database
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Never touch the real user data folder or an inherited $QUOTETUI_DB, nor read the real config file."""
+    """Never touch the real user data or cache folder or an inherited $QUOTETUI_DB, nor read the real config file."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("QUOTETUI_CACHE_DIR", str(home / ".cache" / "quotetui"))  # listings kept between launches
     monkeypatch.delenv("QUOTETUI_DB", raising=False)
     monkeypatch.delenv("QUOTETUI_CONFIG", raising=False)
     return home

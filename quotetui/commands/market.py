@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from itertools import chain
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
-from quotetui.commands.output import percent, say, say_json_array
-from quotetui.domain.wording import plural
-
-if TYPE_CHECKING:
-    from quotetui.domain.economics.inputs import PriceOption
+from quotetui.commands.output import json_item_kind, json_item_text, say, say_json_items
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -37,84 +32,40 @@ def offers(
     as_json: JsonFlag = False,
 ) -> None:
     """Offers ranked for a scenario by cost per delivered PFLOP-hour (feasible ones first)."""
-    from quotetui.domain.economics.exact import dec, pct
-    from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
-    from quotetui.services.economics import evaluation_json, rank_offers
+    from quotetui.services.offer_listing import JSON, TABLE, Rendering, offer_listing
 
-    ranking = rank_offers(open_db(ctx), scenario, gpu, history=False)  # a listing shows no past rounds
     if as_json:
-        name = ranking.scenario.name
-        ranked = (evaluation_json(e, i) | {"scenario": name} for i, e in ranking.ranked)
-        skipped = (
-            {
-                "rank": None,
-                "id": o.id,
-                "provider": o.provider,
-                "name": o.name,
-                "gpu_model": o.gpu.name,
-                "scenario": name,
-                "not_compared": why,
-            }
-            for o, why in ranking.skipped
-        )
-        say_json_array(chain(ranked, skipped))
+        rendering = Rendering(json_item_text, json_item_kind(), _json_item_read_back)
+        say_json_items(offer_listing(open_db(ctx), JSON, scenario, gpu, rendering=rendering))
         return
-    s = ranking.scenario
-    cur = s.home_currency
-    rows, blocked = [], []
-    for i, e in ranking.ranked:
-        if i is None:
-            blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
-        rows.append(
-            [
-                str(i) if i is not None else "✗",
-                str(e.offer.id),
-                f"{e.offer.provider} {e.offer.name}",
-                e.offer.gpu.name,
-                f"{dec(e.price_per_gpu_hour, 2):,}",
-                cost_text(e, e.annualised_tco, 2),
-                cost_text(e, e.cost_per_pflop_hour, 2),
-                f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
-                "+".join(_short(c.option) for c in (e.best.segments or (e.best,))),
-            ]
-        )
-    say(
-        f"Scenario {s.name!r}: {plural(s.gpu_count, 'GPU')} × {plural(s.months, 'month')} "
-        f"at {percent(s.utilisation, 1)} use; "
-        f"amounts in {cur}, best first by cost per delivered PFLOP-hour"
-    )
+    items = list(offer_listing(open_db(ctx), TABLE, scenario, gpu))
+    for tag, *text in items:
+        if tag == "title":
+            say(text[0])
     table(
         ["#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term"],
-        rows,
+        [cells for tag, *cells in items if tag == "row"],
         right=frozenset({"#", "id", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%"}),
         widths={"offer": 30, "GPU": 14},
     )
     say("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
-    bounded = [e for e in ranking.evaluations if e.lower_bound]
-    if bounded:
-        say(
-            f"{LOWER_BOUND}: at least this much; {plural(len(bounded), 'offer')} "
-            f"{'does' if len(bounded) == 1 else 'do'} not price a cost of the scenario "
-            "(egress, storage, a fee on request: `explain ID` names it), so they may rank higher than they should"
-        )
-    for line in blocked:
-        say(line)
-    from quotetui.domain.economics.inputs import lapsed
-
-    for e in ranking.evaluations:
-        if lapsed(e.offer, ranking.on):
-            assert e.offer.valid_until is not None
-            say(f"! #{e.offer.id}: quote lapsed {e.offer.valid_until.isoformat()} (valid until): ask for a new one")
-    for o, why in ranking.skipped:
-        say(f"not compared: #{o.id} {o.provider} {o.name}: {why}", err=True)
+    for tag, *text in items:
+        if tag in ("say", "err"):
+            say(text[0], err=tag == "err")
 
 
-TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
+def _json_item_read_back(text: str) -> bool:
+    """A kept ``offers --json`` item: one this command could have written (an offer's object, no terminal
+    control)."""
+    import json
 
+    from quotetui.domain.text import visible
 
-def _short(o: PriceOption) -> str:
-    """A way to buy in a table cell: ``12mp`` (annual prepaid), ``12m+1m`` for mixed terms."""
-    return TERM_SHORT.get(o.term_months, f"{o.term_months}m") + ("p" if o.prepay else "")
+    try:
+        item = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(item, dict) and isinstance(item.get("id"), int) and visible(text) == text
 
 
 def explain(

@@ -42,11 +42,25 @@ def json_text(data: object) -> str:
 def say_json_array(items: Iterable[object]) -> None:
     """``say(json_text(list(items)))``, byte for byte, written an item at a time: a long listing is never
     held whole, neither as objects nor as text (``offers --json`` at 100k offers)."""
+    say_json_items(map(json_item_text, items))
+
+
+def json_item_text(item: object) -> str:
+    """One item of a JSON array as :func:`say_json_array` writes it: indented inside the array, escaped."""
+    return visible(json_text(item).replace("\n", "\n  "))  # JSON strings hold no line break: only the layout's
+
+
+def json_item_kind() -> str:
+    """What :func:`json_item_text` depends on besides the item: whether standard output takes any character."""
+    return "unicode" if _unicode_out() else "ascii"
+
+
+def say_json_items(texts: Iterable[str]) -> None:
+    """A JSON array of items already made by :func:`json_item_text` (kept from an earlier listing)."""
     stream = sys.stdout
     opened = False
-    for item in items:
-        text = json_text(item).replace("\n", "\n  ")  # JSON strings hold no line break: only the layout's
-        stream.write(("[\n  " if not opened else ",\n  ") + visible(text))
+    for text in texts:
+        stream.write(("[\n  " if not opened else ",\n  ") + text)
         opened = True
     stream.write("\n]\n" if opened else "[]\n")
     stream.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -17,7 +18,7 @@ from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
-from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import (
@@ -28,7 +29,7 @@ from quotetui.services.inputs import (
     offer_inputs,
     scenario_of,
 )
-from quotetui.services.ranking_cache import KEY_DATA_VERSION, RANKINGS, file_stamp, ranking_key
+from quotetui.services.ranking_cache import KEY_DATA_VERSION, RANKINGS, Key, file_stamp, ranking_key
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.reader import Reader, reading, session_reader
 
@@ -42,6 +43,7 @@ class Ranking:
     fx: FxTable | None = None  # the rates the figures were converted with
     assumptions: Assumptions = field(default_factory=Assumptions)  # the ones every figure used
     data_version: int = 0  # the database's data version the figures were read at (a later write changes it)
+    key: Key | None = field(default=None, repr=False, compare=False)  # what it is kept under (ranking_cache)
 
     @property
     def offers(self) -> list[OfferInput]:
@@ -84,9 +86,7 @@ def rank_offers(
     day = on or utcnow().date()
     stamp = file_stamp(db)  # before the snapshot's first read: a later write is then a new stamp
     with reading(db) as reader, gc_paused():
-        catalog, gpus = load_catalog_of(reader)
-        scenario_input = _scenario(db, reader, scenario, gpus)
-        key = ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
+        catalog, gpus, scenario_input, key = _keyed(db, reader, stamp, scenario, gpu, day, history)
         version = key[KEY_DATA_VERSION]
         cached = RANKINGS.get(key)
         if cached is not None:
@@ -103,9 +103,29 @@ def rank_offers(
                 evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
             except NOT_COMPARABLE as exc:
                 skipped.append((offer, str(exc)))
-        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions, version)
+        ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions, version, key)
         RANKINGS.put(key, ranking)
         return ranking
+
+
+def ranking_key_now(
+    db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
+) -> Key:
+    """The key :func:`rank_offers` would keep its ranking under if it ranked now, read the same way (its own
+    snapshot, the file stamp first) without reading a single offer: what a listing kept on disk is found by."""
+    day = on or utcnow().date()
+    stamp = file_stamp(db)
+    with reading(db) as reader:
+        return _keyed(db, reader, stamp, scenario, gpu, day, history)[3]
+
+
+def _keyed(
+    db: Database, reader: Reader, stamp: Hashable, scenario: str | None, gpu: str | None, day: date, history: bool
+) -> tuple[GpuCatalog, dict[int, GpuSpec], ScenarioInput, Key]:
+    """The catalog, the scenario and the ranking's key, read in ``reader``'s snapshot (``stamp`` taken before)."""
+    catalog, gpus = load_catalog_of(reader)
+    scenario_input = _scenario(db, reader, scenario, gpus)
+    return catalog, gpus, scenario_input, ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
 
 
 @one_snapshot
@@ -249,4 +269,13 @@ def ranking_json(r: Ranking) -> dict[str, Any]:
     }
 
 
-__all__ = ["Ranking", "decimal_text", "evaluate_offer", "evaluation_json", "q", "rank_offers", "ranking_json"]
+__all__ = [
+    "Ranking",
+    "decimal_text",
+    "evaluate_offer",
+    "evaluation_json",
+    "q",
+    "rank_offers",
+    "ranking_json",
+    "ranking_key_now",
+]

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain import entities as E
@@ -148,40 +150,44 @@ def offer_inputs(
     money, when, text, s = reader.money, reader.when, reader.text_decimal, reader.text
 
     where, params = _where("offer_id", ids)
-    rounds: dict[int, list[Any]] = defaultdict(list)
-    for r in reader.rows(
-        "SELECT id, offer_id, seq, mover, quoted_at, is_estimate FROM quote_revision"
-        + where
-        + " ORDER BY offer_id, seq",
-        params,
-    ):
-        rounds[r[1]].append(r)
     where_p, params_p = (
         ("", {})
         if ids is None or len(ids) > IN_LIST_MAX
         else (f" WHERE revision_id IN (SELECT id FROM quote_revision{where})", params)
     )
-    prices = reader.rows(
-        "SELECT revision_id, term_months, unit, amount, currency, amount_high, prepay, is_estimate, note "
-        "FROM revision_price" + where_p + " ORDER BY term_months, id",
-        params_p,
-    )
-    priced = {p[0] for p in prices}
+    priced = {p[0] for p in reader.each("SELECT revision_id FROM revision_price" + where_p, params_p)}
+    rounds: dict[int, list[Any]] = {}  # offer id: every round (with ``history`` only)
     current: dict[int, Any] = {}  # offer id: its current round
-    for offer_id, rs in rounds.items():
+    for offer_id, found_rounds in groupby(
+        reader.each(
+            "SELECT id, offer_id, seq, mover, quoted_at, is_estimate FROM quote_revision"
+            + where
+            + " ORDER BY offer_id, seq",
+            params,
+        ),
+        key=itemgetter(1),
+    ):  # one offer's rounds at a time: without ``history`` only its current one is kept
+        rs = list(found_rounds)
         found = current_round(rs, lambda r: r[3], lambda r: r[0] in priced)
         if found is not None:
             current[offer_id] = found
+        if history:
+            rounds[offer_id] = rs
+    priced.clear()  # 400,000 ids at 100k offers: not held through the rest
     keep = {r[0] for rs in rounds.values() for r in rs} if history else {r[0] for r in current.values()}
     options: dict[int, list[PriceOption]] = defaultdict(list)
-    for p in prices:
+    for p in reader.each(
+        "SELECT revision_id, term_months, unit, amount, currency, amount_high, prepay, is_estimate, note "
+        "FROM revision_price" + where_p + " ORDER BY term_months, id",
+        params_p,
+    ):
         if p[0] in keep:
             options[p[0]].append(
                 PriceOption(p[1], PriceUnit(p[2]), money(p[3]), s(p[4]), money(p[5]), bool(p[6]), bool(p[7]), s(p[8]))  # type: ignore[arg-type]
             )
 
     discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
-    for x in reader.rows(
+    for x in reader.each(
         "SELECT id, offer_id, revision_id, kind, rate, min_term_months, min_gpus, requires_prepay, description "
         "FROM discount" + where + " ORDER BY id",
         params,
@@ -189,7 +195,7 @@ def offer_inputs(
         term = DiscountTerm(x[0], DiscountKind(x[3]), money(x[4]), x[5], x[6], bool(x[7]), s(x[8]))
         discounts[x[1]].append((x[2], term))
     extras: dict[int, list[tuple[int | None, ExtraTerm]]] = defaultdict(list)
-    for x in reader.rows(
+    for x in reader.each(
         "SELECT id, offer_id, revision_id, kind, basis, amount, currency, refundable, description "
         "FROM extra_cost" + where + " ORDER BY id",
         params,
@@ -197,13 +203,13 @@ def offer_inputs(
         extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), s(x[6]), bool(x[7]), s(x[8]))
         extras[x[1]].append((x[2], extra))
     availability = {
-        r[0]: r[1] for r in reader.rows("SELECT offer_id, availability FROM sla_term" + where + " ORDER BY id", params)
+        r[0]: r[1] for r in reader.each("SELECT offer_id, availability FROM sla_term" + where + " ORDER BY id", params)
     }
     evidence = _evidence(reader, ids)
 
     where_o, params_o = _where("o.id", ids)
     result = []
-    for o in reader.rows(
+    for o in reader.each(
         "SELECT o.id, p.name, o.name, o.gpu_model_id, o.gpus_per_node, o.billing_basis, o.status, "
         "o.nodes_available, o.intra_fabric, o.inter_fabric, o.inter_gbps_per_gpu, o.prorata_days, o.vat_rate, "
         "o.special_invoice, o.is_estimate, p.kind, o.form_factor, o.region, o.valid_until "
@@ -241,7 +247,7 @@ def offer_inputs(
                 evidence=tuple(evidence.get(oid, ())),
                 revisions=tuple(
                     Revision(r[2], r[3], when(r[4]).date(), tuple(options.get(r[0], ())))  # type: ignore[union-attr]
-                    for r in (rounds[oid] if history else ())
+                    for r in rounds.get(oid, ())
                 ),
                 provider_kind=s(o[15]),
                 form_factor=s(o[16]),
@@ -256,7 +262,7 @@ def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]
     found: dict[int, list[Evidence]] = defaultdict(list)
     where, params = _where("b.offer_id", ids)
     text, s = reader.text_decimal, reader.text
-    for b in reader.rows(
+    for b in reader.each(
         "SELECT b.id, b.offer_id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, "
         "b.source_id, b.gpu_count, b.model_params, s.title, e.tool, e.host FROM benchmark_result b "
         "LEFT OUTER JOIN source s ON s.id = b.source_id LEFT OUTER JOIN evidence e ON e.id = b.evidence_id"

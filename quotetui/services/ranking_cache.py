@@ -6,14 +6,18 @@ A ranking is kept under everything its figures depend on:
 * the database: its target, and for a SQLite file its device and inode;
 * ``setting.data_version``, read in the ranking's own snapshot: every write through ``Database.write`` bumps it
   (``store/versions.py``), atomically on PostgreSQL, so another program's or another buyer's write is seen;
-* for a SQLite file, its stamp (size and modification time of the file, size and header of its ``-wal``),
-  taken before the snapshot starts, so that a write that does not go through quotetui (the sqlite3 shell) is
-  seen too; on PostgreSQL the snapshot's next transaction id plays that part (:func:`server_stamp`);
+* for a SQLite file, its stamp (size, modification time and change counter of the file, size and header of
+  its ``-wal``), taken before the snapshot starts, so that a write that does not go through quotetui (the
+  sqlite3 shell) is seen too; on PostgreSQL the snapshot's next transaction id plays that part
+  (:func:`server_stamp`);
 * the scenario's content (not only its name), the day of the figures, the GPU filter and ``history``.
 
 The offers, prices, FX rates, assumptions and catalog are all data, so a change to any of them is a new data
 version. At most :data:`MAX_RANKINGS` rankings and :data:`MAX_OFFERS` offers in all are kept, the least
 recently used dropped first. Each caller gets its own lists (the evaluations themselves are immutable).
+
+Across launches, ``services/listing_store.py`` keeps what ``quotetui offers`` prints under the same key
+(:func:`disk_key`: the target without its password) and a fingerprint of the code.
 """
 
 from __future__ import annotations
@@ -53,15 +57,20 @@ def _wal_stamp(path: Path) -> tuple[int, bytes] | None:
 
 
 def file_stamp(db: Database) -> Hashable:
-    """The SQLite file's identity and state (None for a server): take it before the snapshot is read."""
+    """The SQLite file's identity and state (None for a server): take it before the snapshot is read. Its
+    header's change counter too (bytes 24-27, bumped by every transaction that writes the file outside WAL
+    mode), so that a write within the same tick of the file's clock, leaving its size, is still seen."""
     path = db.target.path
     if path is None:
         return None
     try:
-        st = os.stat(path)
+        with open(path, "rb") as file:
+            st = os.fstat(file.fileno())
+            counter = file.read(28)[24:]
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, _wal_stamp(path.with_name(path.name + "-wal")))
+    wal = _wal_stamp(path.with_name(path.name + "-wal"))
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, counter, wal)
 
 
 def data_version_of(reader: Reader) -> int:
@@ -70,6 +79,7 @@ def data_version_of(reader: Reader) -> int:
     return int(row[0]) if row is not None else 0
 
 
+KEY_TARGET = 0  # where :func:`ranking_key` puts the database's target (its URL: it may hold a password)
 KEY_DATA_VERSION = 2  # where :func:`ranking_key` puts the data version the ranking is read at
 
 
@@ -83,6 +93,15 @@ def ranking_key(
     history: bool,
 ) -> Key:
     return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, gpu, history)
+
+
+def disk_key(key: Key) -> Key:
+    """``key`` as it may go into a file's name (hashed: ``services/listing_store.py``): the target's URL
+    without its password, every other part as it is."""
+    from quotetui.domain.redact import redact_url
+
+    target = key[KEY_TARGET]
+    return (redact_url(target) if isinstance(target, str) else target, *key[KEY_TARGET + 1 :])
 
 
 def server_stamp(reader: Reader) -> int | None:
@@ -137,4 +156,4 @@ RANKINGS = RankingCache()
 """The process's rankings (``services/economics.py: rank_offers``)."""
 
 
-__all__ = ["MAX_OFFERS", "MAX_RANKINGS", "RANKINGS", "RankingCache", "file_stamp", "ranking_key"]
+__all__ = ["MAX_OFFERS", "MAX_RANKINGS", "RANKINGS", "RankingCache", "disk_key", "file_stamp", "ranking_key"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -83,7 +83,7 @@ class Reader:
 
     Parameters are named (``:name``) on every backend."""
 
-    def __init__(self, execute: Callable[[str, Params], Sequence[Sequence[Any]]], sqlite: bool) -> None:
+    def __init__(self, execute: Callable[[str, Params], Iterable[Sequence[Any]]], sqlite: bool) -> None:
         self._execute = execute
         self.sqlite = sqlite
         money6 = _shared(_sqlite_money if sqlite else _server_money)
@@ -99,25 +99,30 @@ class Reader:
         return self._money6(value) if places == 6 else self._money(value, places)  # type: ignore[no-any-return]
 
     def rows(self, sql: str, params: Params | None = None) -> Sequence[Sequence[Any]]:
-        return self._execute(sql, params or {})
+        return list(self._execute(sql, params or {}))
+
+    def each(self, sql: str, params: Params | None = None) -> Iterator[Sequence[Any]]:
+        """The rows one at a time, from the cursor: a bulk read never holds them all (read every row before
+        the next query on the same reader)."""
+        return iter(self._execute(sql, params or {}))
 
     def one(self, sql: str, params: Params | None = None) -> Sequence[Any] | None:
         found = self.rows(sql, params)
         return found[0] if found else None
 
 
-def _sqlite_execute(conn: sqlite3.Connection) -> Callable[[str, Params], Sequence[Sequence[Any]]]:
-    def execute(sql: str, params: Params) -> Sequence[Sequence[Any]]:
-        return conn.execute(sql, params).fetchall()
+def _sqlite_execute(conn: sqlite3.Connection) -> Callable[[str, Params], Iterable[Sequence[Any]]]:
+    def execute(sql: str, params: Params) -> Iterable[Sequence[Any]]:
+        return conn.execute(sql, params)  # a cursor: rows come as it is read
 
     return execute
 
 
-def _sa_execute(connection: Any) -> Callable[[str, Params], Sequence[Sequence[Any]]]:
+def _sa_execute(connection: Any) -> Callable[[str, Params], Iterable[Sequence[Any]]]:
     import sqlalchemy as sa
 
-    def execute(sql: str, params: Params) -> Sequence[Sequence[Any]]:
-        return connection.execute(sa.text(sql), params).all()  # type: ignore[no-any-return]
+    def execute(sql: str, params: Params) -> Iterable[Sequence[Any]]:
+        return connection.execute(sa.text(sql), params)  # type: ignore[no-any-return,unused-ignore]
 
     return execute
 

@@ -1,9 +1,11 @@
 """Loading the market for the app, in two steps (issue 16: the offers first).
 
-A worker ranks the offers (``load_offers_view``) and the app shows them at once, then, once they are on
-the screen, computes the dashboard's cards (``complete_market_view``: claims, findings, contracts) and shows
-the complete view; last, the figure columns' exact sort places. The collector is paused throughout. The
-offers table's rows are made in the worker too, so the UI thread only draws.
+At a launch, the offers table the last launch kept is shown first when nothing it depends on has changed
+(``tui/offer_preview.py``). A worker ranks the offers (``load_offers_view``) and the app shows them at once,
+then, once they are on the screen, computes the dashboard's cards (``complete_market_view``: claims,
+findings, contracts) and shows the complete view; then the figure columns' exact sort places; last, the
+complete table is kept for the next launch. The collector is paused throughout. The offers table's rows are
+made in the worker too, so the UI thread only draws.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from quotetui.tui.workers import background
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
     from quotetui.store.engine import Database
+    from quotetui.tui.offer_preview import Preview
     from quotetui.tui.widgets.virtual_table import TableRow
 
 
@@ -33,6 +36,7 @@ class LoadsMarket:
     pinned: tuple[int, ...]
 
     if TYPE_CHECKING:  # the App's own, or the app's (app.py)
+        screen_stack: list[Any]
 
         def call_from_thread(self, callback: Any, *args: Any, **kwargs: Any) -> Any: ...
         def call_after_refresh(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...
@@ -66,25 +70,65 @@ class LoadsMarket:
         gc.unfreeze()  # the previous load's objects may be collected again (its view is being replaced)
         worker = get_current_worker()
         with gc_paused():
+            if self.market is None:  # a launch: the table the last one kept, if nothing has changed since
+                self._show_preview(scenario, generation)
             first = self._load_offers(scenario, generation)
             if first is not None and not worker.is_cancelled:  # cancelled: a newer load replaces this one
                 self._wait_for_paint()
-                self._load_cards(first, generation)
+                complete = self._load_cards(first, generation)
                 if not worker.is_cancelled:
-                    self._make_figure_keys(first, generation)
+                    places = self._make_figure_keys(first, generation)
+                    if complete is not None and not worker.is_cancelled:
+                        self._keep_preview(complete, places)
         gc.freeze()  # what this load made lives on: later collections need not walk it
 
-    def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
+    preview: Preview | None = None
+    """The offers table the last launch kept (``tui/offer_preview.py``), shown until the market is computed."""
+
+    def _show_preview(self, scenario: str | None, generation: int) -> None:
+        from quotetui.tui.offer_preview import load_preview
+
+        try:
+            db = self._database()
+            preview = load_preview(db, scenario, self.today)
+        except Exception:  # the cache is only a shortcut: the load below says what is wrong, if anything
+            return
+        if preview is not None:
+            self.call_from_thread(self._previewed, preview, generation)
+            self._wait_for_paint()  # drawn before the ranking competes with the UI thread for the interpreter
+
+    def _previewed(self, preview: Preview, generation: int) -> None:
+        if generation != self._generation or self.market is not None:
+            return
+        self.preview = preview
+        for screen in self.screen_stack:  # an offers screen already open shows it now; one opened later, on mount
+            show = getattr(screen, "show_preview", None)
+            if show is not None:
+                show(preview)
+
+    def _keep_preview(self, view: MarketView, places: dict[str, dict[int, int | None]]) -> None:
+        from quotetui.tui.offer_preview import save_preview
+
+        try:
+            save_preview(view, places)
+        except Exception:  # never a reason to disturb the app: the next launch ranks, that is all
+            return
+
+    def _database(self) -> Database:
         from quotetui.services.database import open_database
+
+        if self.database is None:
+            opened = open_database(self.db_arg)
+            self.database = opened.db
+            for message in opened.messages:
+                self.call_from_thread(self.notify, message, title="Database", timeout=10)
+        return self.database
+
+    def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
         from quotetui.services.market_view import load_offers_view
 
         try:
-            if self.database is None:
-                opened = open_database(self.db_arg)
-                self.database = opened.db
-                for message in opened.messages:
-                    self.call_from_thread(self.notify, message, title="Database", timeout=10)
-            view = load_offers_view(self.database, scenario, on=self.today)
+            view = load_offers_view(self._database(), scenario, on=self.today)
         except QuotetuiError as exc:
             self.call_from_thread(self._failed, str(exc))
             return None
@@ -106,7 +150,8 @@ class LoadsMarket:
         self.call_from_thread(self.call_after_refresh, painted.set)
         painted.wait(self.PAINT_WAIT_SECONDS)
 
-    def _load_cards(self, first: MarketView, generation: int) -> None:
+    def _load_cards(self, first: MarketView, generation: int) -> MarketView | None:
+        """The complete view, shown (None when the cards could not be computed)."""
         from quotetui.services.market_view import complete_market_view
 
         assert self.database is not None
@@ -114,11 +159,13 @@ class LoadsMarket:
             view = complete_market_view(self.database, first)
         except Exception as exc:  # the offers stay usable; the cards say what went wrong
             self.call_from_thread(self._cards_failed, first, generation, exc)
-            return
+            return None
         try:
             self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
         except Exception as exc:
             self.call_from_thread(self.show_error, "Showing the market failed", exc)
+            return None
+        return view
 
     @staticmethod
     def _offer_rows(view: MarketView) -> tuple[MarketView, list[TableRow]]:
@@ -142,12 +189,13 @@ class LoadsMarket:
             made[column] = figure_keys(view.rows, column)
         return made[column]
 
-    def _make_figure_keys(self, view: MarketView, generation: int) -> None:
+    def _make_figure_keys(self, view: MarketView, generation: int) -> dict[str, dict[int, int | None]]:
         """In the worker: every figure column's sort places, so that no sort computes them on the UI thread."""
         from quotetui.tui.offer_rows import FIGURES, figure_keys
 
         made = {key: figure_keys(view.rows, key) for key in FIGURES}
         self.call_from_thread(self._figure_keys_made, view, generation, made)
+        return made
 
     def _figure_keys_made(self, view: MarketView, generation: int, made: dict[str, dict[int, int | None]]) -> None:
         if generation == self._generation:

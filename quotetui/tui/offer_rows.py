@@ -220,6 +220,12 @@ class OfferTableRow(TableRow):
             self._search = " ".join((*fields, o.region or "")).lower()
         return self._search
 
+    @property
+    def facets(self) -> tuple[str | None, ...]:
+        """What the GPU, kind and status filters pick by."""
+        o = self.row.offer
+        return o.gpu.name, o.provider_kind, o.status.value
+
     @property  # type: ignore[override]
     def sort(self) -> tuple[object, ...]:
         if self._sort is None:

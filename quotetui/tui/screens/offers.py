@@ -12,7 +12,8 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
-from quotetui.tui.offer_rows import FIGURES, PLAIN, OfferTableRow, columns
+from quotetui.tui.offer_preview import Preview, PreviewRow
+from quotetui.tui.offer_rows import FIGURES, PENDING, PLAIN, OfferTableRow, columns, pending_of
 from quotetui.tui.safe import plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.widgets.footer import KeysFooter
@@ -56,13 +57,17 @@ class OffersScreen(MarketScreen):
         self.table.sort_key = self._sort_key
         self.table.focus()
         self._focus_table_when_loaded = self.table.loading  # a loading table cannot take the focus: the filter does
+        if self.qapp.preview is not None:
+            self.show_preview(self.qapp.preview)
 
     def _sort_key(self, column: int) -> Callable[[Any], object] | None:
         """A figure column sorts by the figures' exact places (integers), made once per market; the others
         by their values, read from each offer's row."""
         table, market = self.table, self.qapp.market
+        if market is None or self._previewing:  # the last launch's table: its rows hold every sort value
+            return None
         key = table.columns[column].key if column < len(table.columns) else None
-        if key in FIGURES and market is not None:
+        if key in FIGURES:
             places = self.qapp.figure_keys(market, key)
             return lambda row: places[row.key]
         return PLAIN.get(key) if key is not None else None
@@ -83,15 +88,31 @@ class OffersScreen(MarketScreen):
             if self.app.focused is None or self.app.focused is self.query_one("#filter", Input):
                 self.call_after_refresh(self.table.focus)
 
+    _previewing = False  # the table shows the rows the last launch kept
+
     def show_market(self, m: MarketView) -> None:
-        gpus = sorted({r.offer.gpu.name for r in m.rows})
+        preview, ranking = self.qapp.preview, m.ranking
+        same = preview is not None and ranking is not None and ranking.key == preview.key
+        if self._previewing and same and pending_of(m) == PENDING:
+            return  # the kept rows are this ranking's complete ones: they stay until its claims are in
+        self._previewing = False
+        self._show(sorted({r.offer.gpu.name for r in m.rows}), m.scenario.home_currency, self.qapp.offer_table(m))
+
+    def show_preview(self, p: Preview) -> None:
+        """The table the last launch kept (``tui/offer_preview.py``), until the market is computed."""
+        if self.qapp.market is None:
+            self._previewing = True
+            self._show(p.gpus, p.currency, list(p.rows))
+            self.set_loading(False)
+
+    def _show(self, gpus: list[str], currency: str, rows: list[TableRow]) -> None:
         gpu_select = self.query_one("#gpu-filter", Select)
         current = gpu_select.value
         gpu_select.set_options([(plain(g), g) for g in gpus])
         if current in gpus:
             gpu_select.value = current
         table = self.table
-        table.set_data(columns(m.scenario.home_currency), self.qapp.offer_table(m))
+        table.set_data(columns(currency), rows)
         table.marks = set(self.qapp.pinned)
         if table.sort_column is None:
             table.sort_by(0)
@@ -107,15 +128,15 @@ class OffersScreen(MarketScreen):
             return None
 
         def keep(row: TableRow) -> bool:  # the offer's values, not cells: cells are only made when drawn
-            assert isinstance(row, OfferTableRow)
+            assert isinstance(row, (OfferTableRow, PreviewRow))
             if words and not all(w in row.search for w in words):
                 return False
-            o = row.row.offer
-            if gpu is not Select.NULL and o.gpu.name != gpu:
+            gpu_name, provider_kind, offer_status = row.facets
+            if gpu is not Select.NULL and gpu_name != gpu:
                 return False
-            if kind is not Select.NULL and o.provider_kind != kind:
+            if kind is not Select.NULL and provider_kind != kind:
                 return False
-            return status is Select.NULL or o.status.value == status
+            return status is Select.NULL or offer_status == status
 
         return keep
 
@@ -128,8 +149,11 @@ class OffersScreen(MarketScreen):
         sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else "rank"
         hint = f"none ({self.key('pin', 'space')} pins, {self.key('compare', 'c')} compares)"
         pins = " ".join(f"#{p}" for p in self.qapp.pinned) or hint
-        market = self.qapp.market
-        blocked = sum(1 for r in market.rows if r.evaluation and not r.evaluation.feasibility.ok) if market else 0
+        market, preview = self.qapp.market, self.qapp.preview
+        if market is not None:
+            blocked = sum(1 for r in market.rows if r.evaluation and not r.evaluation.feasibility.ok)
+        else:
+            blocked = preview.blocked if preview is not None else 0
         cannot = f" · {blocked} cannot run the scenario (✗, listed last)" if blocked else ""
         self.query_one("#offers-status", Label).update(
             plain(

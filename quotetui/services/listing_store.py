@@ -1,0 +1,300 @@
+"""Offer listings kept on disk between launches, so that a second ``quotetui offers`` (or ``offers --json``)
+with nothing changed reads no offer and computes nothing: it prints what the first one printed.
+
+An entry is kept under everything the in-process ranking cache keys on (``services/ranking_cache.py``: the
+database, its file stamp or server transaction id, ``setting.data_version``, the scenario's content, the day,
+the GPU filter, ``history``), the kind of listing, and a fingerprint of quotetui's own code (a new version
+never reads figures an older one computed). The key is hashed (SHA-256) into the file's name; the database
+target is hashed without its password and nothing of the key is written in clear, so the file holds no secret.
+
+A file is gzip-compressed JSON lines: a header (format, entry name, kind), one item a line, then a trailer
+(how many items and the SHA-256 of their lines). It is written through ``io/atomic.py: replacing`` (whole or
+not at all), and read only after a first pass has checked it all: the format, the name, every line's JSON and
+shape, the count and the digest, within size bounds. A damaged, truncated, foreign or hostile file is
+ignored (and replaced by the next listing), never trusted and never a crash. Nothing but JSON is ever read
+back (never pickle). At most :data:`MAX_ENTRIES` files and :data:`MAX_TOTAL_BYTES` are kept, the least
+recently used removed first.
+
+The folder is ``$QUOTETUI_CACHE_DIR`` when set (``off``: keep nothing), else the user cache folder
+(``platformdirs``). The cache is only ever a shortcut: when it cannot be written or read, the listing is
+computed as if it were not there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+FORMAT = "quotetui-listing/1"
+ENV = "QUOTETUI_CACHE_DIR"
+SUFFIX = ".jsonl.gz"
+MAX_ENTRY_BYTES = 64 << 20  # one file, compressed (a 100,000-offer `offers --json` is about 20 MiB)
+MAX_TEXT_BYTES = 1 << 30  # one file, uncompressed (a gzip bomb stops here)
+MAX_LINE_BYTES = 1 << 20  # one item
+MAX_ENTRIES = 16
+MAX_TOTAL_BYTES = 256 << 20
+
+Check = Callable[[Any], bool]
+"""Whether a decoded item has the shape its listing needs (a caller's rule, per kind)."""
+
+
+def cache_dir() -> Path | None:
+    """Where listings are kept; None: nowhere (``QUOTETUI_CACHE_DIR=off``, or no user cache folder)."""
+    given = os.environ.get(ENV)
+    if given is not None:
+        return None if given.strip() in ("", "off") else Path(given).expanduser()
+    try:
+        import platformdirs
+
+        return platformdirs.user_cache_path("quotetui", appauthor=False) / "listings"
+    except Exception:  # no home folder to find: keep nothing
+        return None
+
+
+_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """SHA-256 of quotetui's version and every module's source: any change to the code that computes or
+    formats the figures (or to anything else) is a new fingerprint, so its listings are new entries."""
+    if not _FINGERPRINT:
+        import quotetui
+
+        root = Path(quotetui.__file__).parent
+        digest = hashlib.sha256(quotetui.__version__.encode())
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+        _FINGERPRINT.append(digest.hexdigest())
+    return _FINGERPRINT[0]
+
+
+def entry_name(key: Hashable, kind: str) -> str:
+    """The entry's name: a hash of the format, the code, the kind and the key (``key`` holds no secret:
+    ``ranking_cache.disk_key``)."""
+    text = repr((FORMAT, code_fingerprint(), kind, key))
+    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
+
+
+def _line(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def _lines(handle: IO[bytes]) -> Iterator[bytes]:
+    """The file's lines, each at most :data:`MAX_LINE_BYTES`, all together at most :data:`MAX_TEXT_BYTES`
+    uncompressed (ValueError past either)."""
+    total = 0
+    with gzip.GzipFile(fileobj=handle, mode="rb") as text:
+        while True:
+            line = text.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                return
+            total += len(line)
+            if len(line) > MAX_LINE_BYTES or total > MAX_TEXT_BYTES or not line.endswith(b"\n"):
+                raise ValueError("a line too long, too much text, or a cut last line")
+            yield line
+
+
+def _open_entry(path: Path) -> IO[bytes] | None:
+    """The entry's file, opened for reading: only a plain file (no link, no device), within its bound."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ENTRY_BYTES:
+            return os.fdopen(fd, "rb")
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _verified(
+    handle: IO[bytes],
+    name: str,
+    kind: str,
+    check: Check,
+    into: list[Any] | None = None,
+    convert: Callable[[Any], Any] | None = None,
+) -> bool:
+    """The whole file read once: header, every item decoded and of the right shape, trailer's count and
+    digest (any fault: False); the items are put ``into`` the list given, if any (through ``convert``)."""
+    try:
+        lines = _lines(handle)
+        head = json.loads(next(lines))
+        if head != {"format": FORMAT, "name": name, "kind": kind}:
+            return False
+        digest, count, trailer = hashlib.sha256(), 0, None
+        for line in lines:
+            if trailer is not None:
+                return False  # something after the trailer
+            item = json.loads(line)
+            if isinstance(item, dict) and set(item) == {"end", "sha256"}:
+                trailer = item
+                continue
+            if not isinstance(item, dict) or set(item) != {"item"} or not check(item["item"]):
+                return False
+            if into is not None:
+                into.append(item["item"] if convert is None else convert(item["item"]))
+            digest.update(line)
+            count += 1
+        return trailer == {"end": count, "sha256": digest.hexdigest()}
+    except (OSError, EOFError, ValueError, RecursionError, StopIteration, gzip.BadGzipFile):
+        return False
+
+
+def cached(
+    key: Hashable, kind: str, check: Check, *, whole: bool = False, convert: Callable[[Any], Any] | None = None
+) -> Iterator[Any] | None:
+    """The items kept for ``key`` and ``kind``, checked whole before the first one is given; None when there
+    is no such entry or it cannot be trusted. Read twice (checked, then given one at a time: a long listing
+    is never held), or with ``whole`` once, all the items held from the start (each through ``convert`` as it
+    is read, if given: only what the caller keeps of each is held)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    name = entry_name(key, kind)
+    path = folder / (name + SUFFIX)
+    handle = _open_entry(path)
+    if handle is None:
+        return None
+    items: list[Any] | None = [] if whole else None
+    if not _verified(handle, name, kind, check, items, convert):
+        handle.close()
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used: pruned last
+    if items is not None:
+        handle.close()
+        return iter(items)
+    return _items(handle)
+
+
+def _items(handle: IO[bytes]) -> Iterator[Any]:
+    """The checked file read again from the same open file (a rename since then does not change it)."""
+    with handle:
+        handle.seek(0)
+        lines = _lines(handle)
+        next(lines)
+        for line in lines:
+            item = json.loads(line)
+            if "end" in item:
+                return
+            yield item["item"]
+
+
+def keeping(key: Hashable, kind: str, items: Iterable[Any]) -> Iterator[Any]:
+    """``items``, each given as it comes, and written to the cache as well: the entry is kept only once the
+    last item is through (a listing stopped half-way, a full disk, an item past the bounds: nothing is
+    kept). ``items`` must be JSON values that decode to themselves (strings, integers, lists, dicts…)."""
+    folder = cache_dir()
+    writer = _Writer.start(folder, entry_name(key, kind), kind) if folder is not None else None
+    if writer is None:
+        yield from items
+        return
+    try:
+        for item in items:
+            writer.add(item)
+            yield item
+    except BaseException:
+        writer.abandon()
+        raise
+    writer.finish()
+
+
+class _Writer:
+    def __init__(self, folder: Path, name: str, context: Any, tmp: Path) -> None:
+        self.folder, self.name, self.context, self.tmp = folder, name, context, tmp
+        self.raw = open(tmp, "wb")  # noqa: SIM115 - closed by finish or abandon
+        self.out = gzip.GzipFile(fileobj=self.raw, mode="wb", compresslevel=1, mtime=0)
+        self.digest, self.count, self.failed = hashlib.sha256(), 0, False
+
+    @classmethod
+    def start(cls, folder: Path, name: str, kind: str) -> _Writer | None:
+        from quotetui.io.atomic import replacing
+
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            context = replacing(folder / (name + SUFFIX))
+            tmp = context.__enter__()
+        except Exception:  # a folder that cannot be made or written: keep nothing
+            return None
+        try:
+            writer = cls(folder, name, context, tmp)
+            writer.out.write(_line({"format": FORMAT, "name": name, "kind": kind}))
+        except Exception as exc:
+            context.__exit__(type(exc), exc, exc.__traceback__)
+            return None
+        return writer
+
+    def add(self, item: Any) -> None:
+        if self.failed:
+            return
+        try:
+            line = _line({"item": item})
+            if len(line) > MAX_LINE_BYTES or self.raw.tell() > MAX_ENTRY_BYTES:
+                raise ValueError("past the cache's bounds")
+            self.out.write(line)
+            self.digest.update(line)
+            self.count += 1
+        except (OSError, ValueError, TypeError):
+            self.failed = True
+
+    def abandon(self) -> None:
+        self._close()
+        exc = RuntimeError("abandoned")
+        with contextlib.suppress(RuntimeError):
+            self.context.__exit__(RuntimeError, exc, None)  # removes the temporary file
+
+    def finish(self) -> None:
+        if self.failed:
+            self.abandon()
+            return
+        try:
+            self.out.write(_line({"end": self.count, "sha256": self.digest.hexdigest()}))
+            self._close()
+            if self.tmp.stat().st_size > MAX_ENTRY_BYTES:
+                raise ValueError("past the cache's bounds")
+        except (OSError, ValueError):
+            self.abandon()
+            return
+        try:
+            self.context.__exit__(None, None, None)  # fsync, then renamed into place
+        except Exception:
+            return
+        prune(self.folder)
+
+    def _close(self) -> None:
+        try:
+            self.out.close()
+        finally:
+            self.raw.close()
+
+
+def prune(folder: Path, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_TOTAL_BYTES) -> None:
+    """Remove the least recently used entries past ``max_entries`` or ``max_bytes`` in all."""
+    try:
+        found = []
+        for path in folder.glob("*" + SUFFIX):
+            st = path.lstat()
+            found.append((st.st_mtime_ns, st.st_size, path))
+    except OSError:
+        return
+    found.sort(reverse=True)
+    total = 0
+    for n, (_, size, path) in enumerate(found):
+        total += size
+        if n >= max_entries or total > max_bytes:
+            path.unlink(missing_ok=True)
+
+
+__all__ = ["ENV", "cache_dir", "cached", "code_fingerprint", "entry_name", "keeping", "prune"]

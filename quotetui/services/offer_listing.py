@@ -1,0 +1,170 @@
+"""What ``quotetui offers`` prints, as plain items: made from a ranking, or read back from the listing kept
+on disk by the last identical listing (``services/listing_store.py``), so a second launch with nothing changed
+reads no offer and ranks nothing. Either way the items are the same values, so the output is the same bytes.
+
+Two kinds: :data:`TABLE` (the table's lines: ``["title", text]``, ``["row", 9 cells]``, ``["say", text]``,
+``["err", text]``) and :data:`JSON` (one object per offer, ``offers --json``'s array items), kept as they are
+or, with a :class:`Rendering`, as the front end's text for each (``offers --json`` keeps its indented JSON, so
+a second launch neither decodes nor encodes an object).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from quotetui.services import listing_store
+from quotetui.services.ranking_cache import disk_key
+
+if TYPE_CHECKING:
+    from quotetui.domain.economics.inputs import PriceOption
+    from quotetui.services.economics import Ranking
+    from quotetui.store.engine import Database
+
+TABLE = "offers-table"
+JSON = "offers-json"
+
+TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
+ROW_CELLS = 9
+_TAGS = {"title": 1, "say": 1, "err": 1, "row": ROW_CELLS}
+
+
+def term_short(o: PriceOption) -> str:
+    """A way to buy in a table cell: ``12mp`` (annual prepaid), ``12m+1m`` for mixed terms."""
+    return TERM_SHORT.get(o.term_months, f"{o.term_months}m") + ("p" if o.prepay else "")
+
+
+def table_items(ranking: Ranking) -> Iterator[list[str]]:
+    """The listing's title, its rows (best first), then its notes (``say``) and what could not be compared
+    (``err``)."""
+    from quotetui.domain.economics.exact import dec, pct, share_text
+    from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
+    from quotetui.domain.economics.inputs import lapsed
+    from quotetui.domain.wording import plural
+
+    s = ranking.scenario
+    yield [
+        "title",
+        f"Scenario {s.name!r}: {plural(s.gpu_count, 'GPU')} × {plural(s.months, 'month')} "
+        f"at {share_text(s.utilisation, 1)} use; "
+        f"amounts in {s.home_currency}, best first by cost per delivered PFLOP-hour",
+    ]
+    blocked = []
+    for i, e in ranking.ranked:
+        if i is None:
+            blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
+        yield [
+            "row",
+            str(i) if i is not None else "✗",
+            str(e.offer.id),
+            f"{e.offer.provider} {e.offer.name}",
+            e.offer.gpu.name,
+            f"{dec(e.price_per_gpu_hour, 2):,}",
+            cost_text(e, e.annualised_tco, 2),
+            cost_text(e, e.cost_per_pflop_hour, 2),
+            f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
+            "+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
+        ]
+    bounded = sum(1 for e in ranking.evaluations if e.lower_bound)
+    if bounded:
+        yield [
+            "say",
+            f"{LOWER_BOUND}: at least this much; {plural(bounded, 'offer')} "
+            f"{'does' if bounded == 1 else 'do'} not price a cost of the scenario "
+            "(egress, storage, a fee on request: `explain ID` names it), so they may rank higher than they should",
+        ]
+    for line in blocked:
+        yield ["say", line]
+    for e in ranking.evaluations:
+        if lapsed(e.offer, ranking.on) and e.offer.valid_until is not None:
+            yield [
+                "say",
+                f"! #{e.offer.id}: quote lapsed {e.offer.valid_until.isoformat()} (valid until): ask for a new one",
+            ]
+    for o, why in ranking.skipped:
+        yield ["err", f"not compared: #{o.id} {o.provider} {o.name}: {why}"]
+
+
+def json_items(ranking: Ranking) -> Iterator[dict[str, Any]]:
+    """``offers --json``'s objects: every ranked offer's figures (``evaluation_json``), then those that
+    cannot be compared, with the reason."""
+    from quotetui.services.economics import evaluation_json
+
+    name = ranking.scenario.name
+    for i, e in ranking.ranked:
+        yield evaluation_json(e, i) | {"scenario": name}
+    for o, why in ranking.skipped:
+        yield {
+            "rank": None,
+            "id": o.id,
+            "provider": o.provider,
+            "name": o.name,
+            "gpu_model": o.gpu.name,
+            "scenario": name,
+            "not_compared": why,
+        }
+
+
+def _table_item(item: Any) -> bool:
+    return (
+        isinstance(item, list)
+        and len(item) >= 2
+        and _TAGS.get(item[0]) == len(item) - 1
+        and all(isinstance(cell, str) for cell in item)
+    )
+
+
+def _json_item(item: Any) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("id"), int) and isinstance(item.get("scenario"), str)
+
+
+_MAKE = {TABLE: table_items, JSON: json_items}
+_CHECK = {TABLE: _table_item, JSON: _json_item}
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """How a front end turns each item into its output text (kept as text, so a second launch only writes):
+    ``variant`` names whatever else the text depends on (the terminal's encoding…); ``check`` says whether a
+    text read back is one the front end could have made (never terminal control, well-formed)."""
+
+    render: Callable[[Any], str]
+    variant: str
+    check: Callable[[str], bool]
+
+
+def offer_listing(
+    db: Database,
+    kind: str,
+    scenario: str | None = None,
+    gpu: str | None = None,
+    on: date | None = None,
+    rendering: Rendering | None = None,
+) -> Iterator[Any]:
+    """The listing's items (``kind``: :data:`TABLE` or :data:`JSON`) for the current round of every offer,
+    or with ``rendering`` their texts: the ones kept on disk when nothing they depend on has changed, else
+    made from a fresh ranking (and kept)."""
+    from quotetui.services.economics import rank_offers, ranking_key_now
+
+    key = disk_key(ranking_key_now(db, scenario, gpu, on, history=False))
+    stored = kind if rendering is None else f"{kind}:text:{rendering.variant}"
+    check = _CHECK[kind] if rendering is None else _text_check(rendering.check)
+    found = listing_store.cached(key, stored, check, whole=kind == TABLE)  # a table is held whole anyway
+    if found is not None:
+        yield from found
+        return
+    ranking = rank_offers(db, scenario, gpu, on, history=False)  # a listing shows no past rounds
+    assert ranking.key is not None
+    items = _MAKE[kind](ranking)
+    yield from listing_store.keeping(
+        disk_key(ranking.key), stored, items if rendering is None else map(rendering.render, items)
+    )
+
+
+def _text_check(check: Callable[[str], bool]) -> Callable[[Any], bool]:
+    return lambda item: type(item) is str and check(item)
+
+
+__all__ = ["JSON", "TABLE", "TERM_SHORT", "Rendering", "json_items", "offer_listing", "table_items", "term_short"]

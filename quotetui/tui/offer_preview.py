@@ -1,0 +1,175 @@
+"""The offers table of the last complete load, kept on disk (``services/listing_store.py``), so that a second
+launch with nothing changed shows the offers before it has ranked a single one.
+
+Kept under the key the ranking itself is kept under (``services/ranking_cache.py``: the database's state,
+the scenario's content, the day…), so it is shown only when a cold load would show the very same rows: each
+row's cells, sort values (the figure columns' exact places included), filter text, styles and filter facets,
+all made by ``tui/offer_rows.py`` from the complete view (claims and findings in). The full ranking is still
+computed behind it, and replaces it as soon as it is ready (details, cards and edits need it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from quotetui.tui.offer_rows import FIGURES, KEYS, OfferTableRow, at, pending_of
+from quotetui.tui.widgets.virtual_table import TableRow
+
+if TYPE_CHECKING:
+    from quotetui.services.market_view import MarketView
+    from quotetui.store.engine import Database
+
+KIND = "tui-offers"
+HEAD, ROW = "head", "row"
+
+
+class PreviewRow(TableRow):
+    """A row read back: its sort values, filter text and styles as kept; its cells kept as their JSON text,
+    decoded only when drawn (100,000 rows: a few hundred bytes each, not sixteen strings)."""
+
+    __slots__ = ("_text", "facets")
+
+    def __init__(  # no TableRow.__init__: the cells are a property
+        self,
+        key: int,
+        text: str,
+        sort: tuple[Any, ...],
+        search: str,
+        style: str,
+        styles: dict[int, str] | None,
+        facets: tuple[str | None, ...],
+    ) -> None:
+        self.key, self._text, self.sort, self.search = key, text, sort, search
+        self.style, self.styles, self.facets = style, styles, facets
+
+    @property  # type: ignore[override]
+    def cells(self) -> list[str]:
+        return json.loads(self._text)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    scenario: str
+    currency: str
+    blocked: int  # offers the scenario cannot run on
+    rows: list[PreviewRow]
+    key: Hashable = None  # the ranking's key it was kept under: a view of that ranking shows these very rows
+
+    @property
+    def gpus(self) -> list[str]:
+        return sorted({str(r.facets[0]) for r in self.rows})
+
+
+def _plain(value: object) -> object:
+    return value.isoformat() if isinstance(value, date) else value  # ISO days sort as the days do
+
+
+def preview_items(view: MarketView, places: dict[str, dict[int, int | None]]) -> Iterator[list[Any]]:
+    """What :func:`load_preview` reads back: the scenario, then each row of the complete ``view`` in order."""
+    blocked = sum(1 for r in view.rows if r.evaluation and not r.evaluation.feasibility.ok)
+    yield [HEAD, view.scenario.name, view.scenario.home_currency, blocked]
+    figure_columns = [(at(k), places[k]) for k in FIGURES]
+    pending = pending_of(view)
+    for t in (OfferTableRow(r, pending) for r in view.rows):  # the table's own rows (``table_rows``)
+        sort = [_plain(v) for v in t.sort]
+        for column, place in figure_columns:
+            sort[column] = place[t.key]
+        styles = [[i, s] for i, s in sorted((t.styles or {}).items())]
+        cells = json.dumps(list(t.cells), ensure_ascii=False, separators=(",", ":"))
+        yield [ROW, t.key, cells, sort, t.search, t.style, styles, list(t.facets)]
+
+
+def save_preview(view: MarketView, places: dict[str, dict[int, int | None]]) -> None:
+    """Keep the complete ``view``'s table for the next launch (nothing when its claims or findings are not in,
+    or when the cache cannot be written)."""
+    from quotetui.services.listing_store import keeping
+    from quotetui.services.ranking_cache import disk_key
+
+    ranking = view.ranking
+    if ranking is None or ranking.key is None or pending_of(view) is not None:
+        return
+    for _ in keeping(disk_key(ranking.key), KIND, preview_items(view, places)):
+        pass
+
+
+_STR, _SORTABLE, _FACET = {str}, {str, int, type(None)}, {str, type(None)}
+
+
+def _style(pair: object) -> bool:
+    return (
+        type(pair) is list
+        and len(pair) == 2
+        and type(pair[0]) is int
+        and 0 <= pair[0] < len(KEYS)
+        and type(pair[1]) is str
+    )
+
+
+def _cells(text: str) -> bool:
+    try:
+        cells = json.loads(text)
+    except ValueError:
+        return False
+    return type(cells) is list and len(cells) == len(KEYS) and set(map(type, cells)) <= _STR
+
+
+def _item(item: Any) -> bool:
+    """Whether a decoded item is a head or a row of the right shape (types checked in bulk: 100,000 rows)."""
+    if type(item) is not list or not item:
+        return False
+    if item[0] == HEAD:
+        return len(item) == 4 and type(item[1]) is str and type(item[2]) is str and type(item[3]) is int
+    if item[0] != ROW or len(item) != 8:
+        return False
+    _, key, cells, sort, search, style, styles, facets = item
+    return (
+        type(key) is int
+        and type(cells) is str
+        and _cells(cells)
+        and type(sort) is list
+        and len(sort) == len(KEYS)
+        and set(map(type, sort)) <= _SORTABLE
+        and type(search) is str
+        and type(style) is str
+        and type(styles) is list
+        and all(map(_style, styles))
+        and type(facets) is list
+        and len(facets) == 3
+        and set(map(type, facets)) <= _FACET
+    )
+
+
+def load_preview(db: Database, scenario: str | None, day: date) -> Preview | None:
+    """The table kept by the last complete load of exactly this state, scenario and day; None when there is
+    none (or it cannot be trusted: ``listing_store.cached``)."""
+    from quotetui.services.economics import ranking_key_now
+    from quotetui.services.listing_store import cached
+    from quotetui.services.ranking_cache import disk_key
+
+    ranking_key = ranking_key_now(db, scenario, None, day, history=False)
+    seen: dict[Any, Any] = {}
+    share = seen.setdefault  # one object per distinct value: 100,000 rows repeat providers, GPUs, statuses
+
+    def row(item: list[Any]) -> Any:  # as each item is read: only the compact row is held
+        if item[0] != ROW:
+            return item
+        _, key, cells, sort, search, style, styles, facets = item
+        sort = tuple([share(v, v) for v in sort])
+        styles = {i: share(s, s) for i, s in styles} or None
+        return PreviewRow(key, cells, sort, search, share(style, style), styles, tuple([share(f, f) for f in facets]))
+
+    items = cached(disk_key(ranking_key), KIND, _item, whole=True, convert=row)
+    if items is None:
+        return None
+    head = next(items, None)
+    rows = list(items)
+    if head is None or head[0] != HEAD or not all(isinstance(r, PreviewRow) for r in rows):
+        return None
+    return Preview(head[1], head[2], head[3], rows, ranking_key)
+
+
+__all__ = ["KIND", "Preview", "PreviewRow", "load_preview", "preview_items", "save_preview"]

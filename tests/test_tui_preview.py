@@ -1,0 +1,177 @@
+"""A second launch shows the offers table the first one kept (tui/offer_preview.py) before it ranks: the very
+rows a cold load shows (cells, sort orders, filters, styles), and only when nothing they depend on changed."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+import quotetui.services.market_view as market_view
+from quotetui.services import listing_store
+from quotetui.services.ranking_cache import RANKINGS
+from quotetui.tui.offer_preview import PreviewRow, _item
+from quotetui.tui.offer_rows import KEYS
+from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.test_tui import RecordingApp, settle
+from tests.test_tui_first_rows import held_cards, until
+
+pytestmark = pytest.mark.sqlite_only  # a shared server's transaction ids move with every other database's writes
+
+
+def _entries() -> list[Path]:
+    folder = listing_store.cache_dir()
+    assert folder is not None
+    return sorted(folder.glob("*" + listing_store.SUFFIX)) if folder.exists() else []
+
+
+def _seen(table: VirtualTable) -> dict[str, Any]:
+    """What a user sees and does with the table: every row as drawn, and the order of each column's sort
+    (both ways), and what a filter keeps."""
+    rows = [(r.key, list(r.cells), r.search, r.style, r.styles) for r in table.rows]
+    orders = {}
+    for column in range(len(table.columns)):
+        for reverse in (False, True):
+            table.sort_by(column, reverse)
+            orders[(column, reverse)] = [r.key for r in table.view_rows]
+    table.sort_by(0)
+    return {"rows": rows, "orders": orders}
+
+
+def _held_ranking(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    release = threading.Event()
+    real = market_view.rank_offers
+
+    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(market_view, "rank_offers", slow)
+    return release
+
+
+async def _cold(path: Path) -> dict[str, Any]:
+    app = RecordingApp(str(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        seen = _seen(app.screen.query_one(VirtualTable))
+    RANKINGS.clear()
+    return seen
+
+
+async def test_a_second_launch_shows_the_kept_table_before_ranking(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = await _cold(demo_db_path)
+    assert len(_entries()) == 1
+    release = _held_ranking(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        await until(pilot, lambda: bool(table.rows))
+        assert app.market is None and not table.loading  # nothing ranked yet
+        assert all(isinstance(r, PreviewRow) for r in table.rows)
+        assert _seen(table) == cold
+        app.screen.query_one("#filter", Input).value = "h100"
+        await pilot.pause()
+        kept = [r.key for r in table.view_rows]
+        assert 0 < len(kept) < len(table.rows)
+        cards = held_cards(monkeypatch)
+        release.set()
+        await until(pilot, lambda: app.market is not None)
+        await pilot.pause()
+        assert all(isinstance(r, PreviewRow) for r in table.rows)  # complete rows, not "pending" ones meanwhile
+        cards.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        assert not any(isinstance(r, PreviewRow) for r in table.rows)
+        assert [r.key for r in table.view_rows] == kept  # the same filter keeps the same offers
+        app.screen.query_one("#filter", Input).value = ""
+        await pilot.pause()
+        assert _seen(table) == cold
+
+
+async def test_a_changed_database_shows_no_kept_table(demo_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    await _cold(demo_db_path)
+    conn = sqlite3.connect(demo_db_path)  # around quotetui: the file's stamp moves, not the data version
+    with conn:
+        conn.execute("UPDATE offer SET name = name || ' (renamed)' WHERE id = 18")
+    conn.close()
+    release = _held_ranking(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        for _ in range(20):
+            await pilot.pause(0.05)
+        assert not table.rows and table.loading and app.preview is None
+        release.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        assert any("(renamed)" in r.cells[3] for r in table.rows)
+
+
+async def test_a_write_during_the_launch_replaces_the_kept_table_at_once(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _cold(demo_db_path)
+    release, cards = _held_ranking(monkeypatch), held_cards(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        await until(pilot, lambda: bool(table.rows))
+        assert all(isinstance(r, PreviewRow) for r in table.rows)
+        conn = sqlite3.connect(demo_db_path)  # another program writes before the ranking reads
+        with conn:
+            conn.execute("UPDATE offer SET name = name || ' (renamed)' WHERE id = 18")
+        conn.close()
+        release.set()
+        await until(pilot, lambda: app.market is not None)
+        await pilot.pause()
+        assert not any(isinstance(r, PreviewRow) for r in table.rows)  # the new ranking's rows, claims pending
+        assert any("(renamed)" in r.cells[3] for r in table.rows)
+        cards.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+
+
+GOOD_ROW = [
+    "row",
+    7,
+    json.dumps(["1"] * len(KEYS)),
+    [1, 7, "p", *([None] * (len(KEYS) - 3))],
+    "p",
+    "",
+    [],
+    ["H100", None, "quoted"],
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (2, json.dumps(["1"] * (len(KEYS) - 1))),  # a cell short
+        (2, json.dumps([1] * len(KEYS))),  # cells that are not text
+        (2, "not json"),
+        (2, ["1"] * len(KEYS)),  # cells as a list, not their text
+        (3, [[1]] * len(KEYS)),  # a sort value that is not plain
+        (6, [[99, "bold red"]]),  # a style for a column that does not exist
+        (7, ["H100", None]),  # a facet short
+        (1, "7"),  # a key that is not a number
+    ],
+)
+def test_a_kept_row_of_the_wrong_shape_is_refused(where: int, value: object) -> None:
+    assert _item(GOOD_ROW)
+    bad = list(GOOD_ROW)
+    bad[where] = value
+    assert not _item(bad)
