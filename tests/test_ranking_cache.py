@@ -94,6 +94,33 @@ def test_a_write_around_quotetui_is_seen(demo_db: Database, demo_db_path: Path) 
     assert _by_id(after, offer_id) == Fraction(99000) / (gpus * 730)
 
 
+@pytest.mark.sqlite_only
+def test_every_write_of_a_sqlite3_session_held_open_is_seen_after_the_log_restarts(
+    demo_db: Database, demo_db_path: Path
+) -> None:
+    """A sqlite3 shell left open: after a checkpoint the log restarts from its beginning, keeping its size and
+    header, and the main file is not touched; each write after that must still be a new ranking (the WAL
+    index in the -shm tells). Each price is worked out here by hand: amount / (GPUs per node × 730 h)."""
+    before = rank_offers(demo_db, on=DAY, history=False)
+    offer_id, gpus = _node_month_offer(before)
+    holder = sqlite3.connect(demo_db_path)  # another reader keeps the log from being removed
+    holder.execute("SELECT count(*) FROM offer").fetchall()
+    shell = sqlite3.connect(demo_db_path, isolation_level=None)
+    where = "WHERE revision_id IN (SELECT id FROM quote_revision WHERE offer_id = ?)"
+    try:
+        for i in range(60):  # a log of many pages, then checkpointed whole: the next write restarts it
+            shell.execute(f"UPDATE revision_price SET note = ? {where}", ("x" * 3000 + str(i), offer_id))
+        assert shell.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0][0] == 0
+        rank_offers(demo_db, on=DAY, history=False)
+        for amount in (60_000, 50_000, 40_000):
+            shell.execute(f"UPDATE revision_price SET amount = ? {where}", (amount * 1_000_000, offer_id))
+            after = rank_offers(demo_db, on=DAY, history=False)
+            assert _by_id(after, offer_id) == Fraction(amount) / (gpus * 730)
+    finally:
+        shell.close()
+        holder.close()
+
+
 def test_a_scenario_edit_and_another_day_are_new_rankings(demo_db: Database) -> None:
     before = rank_offers(demo_db, on=DAY, history=False)
     with demo_db.write() as session:

@@ -44,7 +44,7 @@ MAX_OFFERS = 50_000
 Key = tuple[Hashable, ...]
 
 
-def _wal_stamp(path: Path) -> tuple[int, bytes] | None:
+def _wal_stamp(path: Path) -> tuple[int, bytes, bytes | None] | None:
     """The ``-wal`` file's size and header (its salts change whenever the log restarts); None when it is absent
     or empty. Not its times: every first connection creates an empty one afresh, with nothing changed."""
     try:
@@ -53,7 +53,19 @@ def _wal_stamp(path: Path) -> tuple[int, bytes] | None:
             size = os.fstat(wal.fileno()).st_size
     except OSError:
         return None
-    return (size, header) if size else None
+    return (size, header, _wal_index_stamp(path.with_name(path.name[: -len("-wal")] + "-shm"))) if size else None
+
+
+def _wal_index_stamp(path: Path) -> bytes | None:
+    """The first copy of the WAL index header in the ``-shm`` file (48 bytes: its change counter, last valid
+    frame and salts), which every commit rewrites. Without it, the writes after the log restarts (a
+    checkpoint) leave the ``-wal`` its size and header, and a ranking of before them would be served.
+    Not the bytes after it: readers write their marks there."""
+    try:
+        with open(path, "rb") as shm:
+            return shm.read(48)
+    except OSError:  # none (an immutable open) or unreadable: the other parts of the stamp still apply
+        return None
 
 
 def file_stamp(db: Database) -> Hashable:
