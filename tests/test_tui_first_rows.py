@@ -133,6 +133,72 @@ async def test_o_before_the_offers_are_loaded_leaves_the_focus_on_the_table(
         assert app.focused is field
 
 
+async def test_slash_and_a_filter_typed_while_the_offers_load_are_kept_whole(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`o /H100` typed in one go before the offers are there (hostile-user pass: the filter read "/H100" and
+    matched none of 10,000 offers, as the loading table had left the focus to the filter)."""
+    release = threading.Event()
+    real = market_view.load_offers_view
+
+    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(market_view, "load_offers_view", slow)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        field = app.screen.query_one("#filter", Input)
+        try:
+            assert app.focused is not field  # nothing is typed into the filter unless `/` asks for it
+            await pilot.press("slash", *"H100")
+            await pilot.pause()
+            assert field.value == "H100" and app.focused is field
+        finally:
+            release.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        table = app.screen.query_one(VirtualTable)
+        assert field.value == "H100" and app.focused is field  # the typing goes on where it was
+        assert table.view_rows and all("H100" in " ".join(r.cells) for r in table.view_rows)
+        assert len(table.view_rows) < len(table.rows)
+
+
+async def test_a_reload_while_on_the_offers_keeps_slash_for_the_filter(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F5 on the offers table: while the table reloads it cannot hold the focus, which must not fall to the
+    filter (the next `/` would be typed into it)."""
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await pilot.press("o")
+        await settle(pilot)
+        release = threading.Event()
+        real = market_view.load_offers_view
+
+        def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+            assert release.wait(30)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(market_view, "load_offers_view", slow)
+        field = app.screen.query_one("#filter", Input)
+        try:
+            await pilot.press("f5")
+            await pilot.pause()
+            assert app.focused is not field
+            await pilot.press("slash", *"aws")
+            await pilot.pause()
+            assert field.value == "aws" and app.focused is field
+        finally:
+            release.set()
+        await settle(pilot)
+        assert field.value == "aws"
+
+
 def exact_order(values: list[Fraction | None]) -> list[int]:
     present = sorted((n for n, v in enumerate(values) if v is not None), key=lambda n: values[n])  # type: ignore[arg-type, return-value]
     return present + [n for n, v in enumerate(values) if v is None]

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 
 class OffersScreen(MarketScreen):
+    AUTO_FOCUS = ""  # the table is focused in on_mount, or once loaded; never the filter by default (while the
+    # table loads, Textual's default would focus the filter, and `/` and what follows it were typed there)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", id="filter"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="clear-filter"),
