@@ -85,6 +85,7 @@ class ExportData:
     findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
     acceptance: list[Acceptance] = field(default_factory=list)  # each contract's checklist, then each offer's
+    current_rounds: dict[int, tuple[Any, list[Any]]] | None = None  # made once by the sheets that need it
 
     @property
     def scenario_name(self) -> str:
