@@ -72,17 +72,17 @@ _PLANS: dict[tuple[str, tuple[object, ...]], Plan] = {}
 
 
 def _plan(entity: Entity, rows: tuple[object, ...]) -> Plan:
-    """Each sheet field with the index of the first of ``rows`` that has it (and its column's index in that
-    row, for a table row: a tuple read is several times faster than an attribute), and whether :func:`cell`
+    """Each sheet field with the index of the first of ``rows`` that has it (and its index in that row when
+    the row is a named tuple: an index is faster than an attribute), and whether :func:`cell`
     can be skipped for plain values; worked out once per entity and kinds of rows (an export writes thousands
     of rows of the same kinds)."""
-    key = (entity.key, tuple(getattr(r, "_fields", None) or type(r) for r in rows))
+    key = (entity.key, tuple(type(r) for r in rows))
     plan = _PLANS.get(key)
     if plan is None:
         plan = []
         for f in entity.sheet_fields:
             i = next((i for i, r in enumerate(rows) if hasattr(r, f.name)), None)
-            names = getattr(rows[i], "_fields", None) if i is not None else None
+            names = getattr(type(rows[i]), "_fields", None) if i is not None else None  # a named tuple's type
             j = names.index(f.name) if isinstance(names, tuple) and f.name in names else None
             plan.append((f, i, j, f.kind != "choice"))
         _PLANS[key] = plan
