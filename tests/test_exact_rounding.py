@@ -30,4 +30,5 @@ def test_every_rounding_is_the_exact_half_even_one() -> None:
         places = rng.choice([0, 1, 2, 4, 6])
         got, want = dec(value, places), _reference(value, places)
         assert got == want and str(got) == str(want), (value, places)
-    assert str(dec(7, 2)) == "7.00"  # an int is a rational too
+    assert str(dec(7, 2)) == "7.00"  # an int is a rational too, and so is a Decimal
+    assert str(dec(Decimal("2.345"), 2)) == "2.34" and str(dec(Decimal("-0.0000005"))) == "0.000000"

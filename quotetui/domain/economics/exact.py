@@ -35,9 +35,10 @@ def dec(value: Fraction, places: int = MONEY_PLACES) -> Decimal:
     """Round half-even to ``places`` decimal places: the one documented rounding point."""
     # ``round(value * 10**places)`` in integers: the same floor and remainder, without a Fraction's gcd (an
     # export rounds every figure of every offer through here)
-    whole, rest = divmod(value.numerator * 10**places, value.denominator)
+    top, bottom = value.as_integer_ratio()  # a Fraction, an int or a Decimal, exactly
+    whole, rest = divmod(top * 10**places, bottom)
     twice = 2 * rest
-    if twice > value.denominator or (twice == value.denominator and whole & 1):
+    if twice > bottom or (twice == bottom and whole & 1):
         whole += 1
     return Decimal(whole).scaleb(-places)
 
