@@ -104,7 +104,8 @@ def roundtrip(work: Path, offers: int, market: Path | None = None, check: int = 
         if was != now:
             failed.append(f"explain {offer}: the figures differ after the round trip")
     n = before["offer"]
-    note = f"{out.stat().st_size / 2**20:,.1f} MiB workbook; market built in {built:.0f} s"
+    made = f"market copied from {market}" if market is not None else f"market built in {built:.0f} s"
+    note = f"{out.stat().st_size / 2**20:,.1f} MiB workbook; {made}"
     measures = [
         ("round trip: export", export_s, export_mib),
         ("round trip: import into an empty database", import_s, import_mib),

@@ -3,8 +3,8 @@
 Hardening, all before or while parsing, never trusting the file:
 * the zip's members, total size and compression ratios are checked first (zip bombs); an encrypted or
   password-protected package is named as such;
-* XML is parsed through defusedxml (openpyxl uses it when installed); ``max_row`` is ignored (rows are
-  streamed and capped);
+* XML is parsed with defusedxml's refusals (openpyxl uses defusedxml when installed; the sheet rows go
+  through expat with the same handlers, see ``_rows``); ``max_row`` is ignored (rows are streamed and capped);
 * a sheet's raw XML is never held whole: one streamed pass over it (1 MiB at a time) finds its merged cells
   and, in a sheet with formulas, the formula cells without a saved value, which are reported, not read as
   empty; merged cells are filled from their top-left cell as the rows stream by;
