@@ -21,6 +21,8 @@ import json
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -29,26 +31,36 @@ FIXED_NOW = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
 FIXED_DAY = FIXED_NOW.date()
 
 
-def _fix_clock() -> None:
-    """Every loaded quotetui module's ``utcnow`` returns FIXED_NOW (they import the name, so each is set)."""
+@contextmanager
+def _fixed_clock() -> Iterator[None]:
+    """Every loaded quotetui module's ``utcnow`` returns FIXED_NOW (they import the name, so each is set), and
+    the real one again afterwards."""
     import quotetui.domain.timeutil as timeutil
     import quotetui.services.transfer  # noqa: F401  (load the export's modules before patching them)
 
     real = timeutil.utcnow
-    for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("quotetui") and getattr(module, "utcnow", None) is real:
-            module.utcnow = lambda: FIXED_NOW  # type: ignore[attr-defined]
+    patched = [
+        m
+        for m in list(sys.modules.values())
+        if getattr(m, "__name__", "").startswith("quotetui") and getattr(m, "utcnow", None) is real
+    ]
+    for module in patched:
+        module.utcnow = lambda: FIXED_NOW  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for module in patched:
+            module.utcnow = real  # type: ignore[attr-defined]
 
 
 def export(db_path: Path, out: Path, on: date = FIXED_DAY) -> Path:
     from quotetui.services.database import open_database
-
-    _fix_clock()
     from quotetui.services.transfer import export_file
 
     db = open_database(str(db_path)).db
     try:
-        return export_file(db, out, on=on, force=True)
+        with _fixed_clock():
+            return export_file(db, out, on=on, force=True)
     finally:
         db.dispose()
 
