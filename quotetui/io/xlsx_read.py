@@ -432,7 +432,7 @@ def _parser() -> Any:
     def unparsed(name: str, base: Any, sysid: Any, pubid: Any, notation: Any) -> None:
         raise EntitiesForbidden(name, None, base, sysid, pubid, notation)
 
-    def external(context: Any, base: Any, sysid: Any, pubid: Any) -> None:
+    def external(context: Any, base: Any, sysid: Any, pubid: Any) -> int:
         raise ExternalReferenceForbidden(context, base, sysid, pubid)
 
     parser.EntityDeclHandler, parser.UnparsedEntityDeclHandler = entity, unparsed

@@ -184,7 +184,7 @@ def _records(table: str, result: sa.Result[Any]) -> list[Any]:
     columns = tuple(result.keys())
     make = _RECORD_TYPES.get((table, columns))
     if make is None:
-        make = _RECORD_TYPES[table, columns] = namedtuple(table, columns)._make  # type: ignore[misc]
+        make = _RECORD_TYPES[table, columns] = namedtuple(table, columns)._make  # type: ignore[attr-defined]
     return [make(row) for row in result]
 
 
