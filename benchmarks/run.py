@@ -157,6 +157,18 @@ class Side:
         return rows
 
 
+def _roundtrip(side: Side, offers: int, markets: Path | None) -> list[Row]:
+    """``benchmarks/roundtrip.py`` under the measured quotetui: export, import into an empty database, the data
+    checked (it fails the run when the data did not survive)."""
+    args = [side.python, "-m", "benchmarks.roundtrip", "--offers", str(offers), "--json"]
+    if markets is not None and (markets / f"market-{offers}.db").is_file():
+        args += ["--market", str(markets / f"market-{offers}.db")]
+    work = side.work / f"roundtrip-{offers}"
+    work.mkdir()
+    rows: list[Row] = _child_json([*args, "--work", str(work)], cwd=side.cwd, env=side.env(offers))
+    return [{**r, "side": side.name} for r in rows]
+
+
 def _table(results: list[Row], sides: list[str]) -> str:
     """One line per measure and size: before (where measured), after, the floor, the ratio after/floor against
     the issue's target, and peak memory (before → after / floor)."""
@@ -237,6 +249,11 @@ def main() -> None:
     parser.add_argument("--save", type=Path, metavar="FILE", help="Write the figures as JSON after every step.")
     parser.add_argument("--only", default=",".join(STEPS_IN_ORDER), help="Steps to run, comma-separated.")
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON too.")
+    parser.add_argument(
+        "--roundtrip", type=int, metavar="OFFERS",
+        help="Also export a market of OFFERS offers, import it into an empty database and check the data came"
+        " back (benchmarks/roundtrip.py; minutes at 100,000).",
+    )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="Print the table as Markdown too (the README's).")
     parser.add_argument("--table", type=Path, metavar="FILE", help="Only print the tables of figures --save wrote.")
     parser.add_argument("--step", choices=sorted(STEPS), help=argparse.SUPPRESS)
@@ -288,6 +305,12 @@ def main() -> None:
                     if args.save:
                         args.save.write_text(json.dumps(results, indent=1))
                     print(f"  {step} at {size:,} ({side.name}): {time.perf_counter() - started:.0f} s", flush=True)
+        if args.roundtrip:
+            started = time.perf_counter()
+            results += _roundtrip(sides[-1], args.roundtrip, args.markets)
+            if args.save:
+                args.save.write_text(json.dumps(results, indent=1))
+            print(f"  round trip at {args.roundtrip:,}: {time.perf_counter() - started:.0f} s", flush=True)
     print(
         f"\nbest of {args.runs} (first row: median; over 10,000 offers {args.big_runs}; before: {args.before_runs});"
         " peak MiB: before → quotetui / floor\n"

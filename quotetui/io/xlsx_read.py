@@ -3,8 +3,8 @@
 Hardening, all before or while parsing, never trusting the file:
 * the zip's members, total size and compression ratios are checked first (zip bombs); an encrypted or
   password-protected package is named as such;
-* XML is parsed through defusedxml (openpyxl uses it when installed); ``max_row`` is ignored (rows are
-  streamed and capped);
+* XML is parsed with defusedxml's refusals (openpyxl uses defusedxml when installed; the sheet rows go
+  through expat with the same handlers, see ``_rows``); ``max_row`` is ignored (rows are streamed and capped);
 * a sheet's raw XML is never held whole: one streamed pass over it (1 MiB at a time) finds its merged cells
   and, in a sheet with formulas, the formula cells without a saved value, which are reported, not read as
   empty; merged cells are filled from their top-left cell as the rows stream by;
@@ -299,9 +299,14 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
     there are, or a million that are not), rows end at their last value and are cut at MAX_COLUMNS; a row
     the XML skips comes as an empty one. The same values openpyxl's read-only cells give (shared and inline
     strings, numbers as int or float, booleans, dates by their cell style, cached results of formulas), read
-    straight from the elements: openpyxl builds an object per cell and per inline string, several times the
-    parse. The XML goes through the same defusedxml parser openpyxl uses (entities and DTDs refused)."""
-    from defusedxml.ElementTree import iterparse
+    straight from the XML: openpyxl builds an object per cell and per inline string, several times the parse.
+
+    The XML goes through expat (C) with the handlers defusedxml sets (entity declarations and external
+    references refused, with defusedxml's own errors), and this reader's callbacks build each row's values
+    directly: defusedxml's ElementTree parser is pure Python and builds an element per cell, value and text,
+    several times the cost of the parse. The values are those of the elements: a cell is a ``<c>`` child
+    of a ``<row>``; its value the text of its first ``<v>`` child or, inline, of its first ``<is>``'s ``<t>``
+    children, then its runs' ``<t>`` (phonetic hints left out); a text is what comes before a child element."""
     from openpyxl.utils.datetime import from_excel, from_ISO8601
 
     book = sheet.parent
@@ -309,48 +314,143 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
     epoch, dates, durations = book.epoch, book._date_formats, book._timedelta_formats
     columns: dict[str, int] = {}
     expected = 1
-    with sheet._get_source() as source:
-        for _, row in iterparse(source):
-            if row.tag != ROW_TAG:
-                continue
-            number = row.get("r")
+    ready: list[list[Any]] = []  # rows complete, waiting to be yielded
+    stack: list[str] = []
+    row: dict[str, Any] = {}  # the open row: its attributes, its values, its last column
+    cell: dict[str, str] = {}  # the open cell's attributes
+    value_text: list[str] | None = None  # the open cell's first <v> text, its pieces
+    inline: list[list[str]] | None = None  # the open cell's first <is>: its <t> texts, then its runs' texts
+    runs: list[list[str]] = []
+    collect: list[str] | None = None  # where character data goes now (text before a child only)
+    in_row = False
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        nonlocal collect, value_text, inline, cell, row, in_row
+        collect = None  # a child ends its parent's text
+        parent = stack[-1] if stack else ""
+        stack.append(name)
+        if name == X_ROW:
+            row = {"r": attributes.get("r"), "values": [], "position": 0}
+            in_row = True
+        elif parent == X_ROW and name == X_CELL and in_row:
+            cell = attributes
+            value_text, inline = None, None
+            runs.clear()
+        elif parent == X_CELL and cell is not None:
+            if name == X_VALUE and value_text is None:
+                value_text = collect = []
+            elif name == X_INLINE and inline is None:
+                inline = []
+                stack[-1] = OPEN_INLINE  # its children are the first <is>'s
+        elif parent == OPEN_INLINE:
+            if name == X_TEXT:
+                inline.append(collect := [])  # type: ignore[union-attr]
+            elif name == X_RUN:
+                stack[-1] = OPEN_RUN
+        elif parent == OPEN_RUN and name == X_TEXT:
+            runs.append(collect := [])
+
+    def text(data: str) -> None:
+        if collect is not None:
+            collect.append(data)
+
+    def end(name: str) -> None:
+        nonlocal collect, expected, in_row
+        collect = None
+        stack.pop()
+        parent = stack[-1] if stack else ""
+        if name == X_CELL and parent == X_ROW and in_row:
+            _cell_value()
+        elif name == X_ROW:
+            in_row = False
+            number = row["r"]
             index = int(float(number)) if number else expected
             if index < expected:  # a row number going back: openpyxl skips it too
-                row.clear()
-                continue
+                return
             while expected < index:
                 expected += 1
-                yield []
+                ready.append([])
             expected += 1
-            values: list[Any] = []
-            position = 0
-            for cell in row:
-                if cell.tag != CELL_TAG:
-                    continue
-                ref = cell.get("r")
-                if ref:
-                    letters = ref.rstrip("0123456789")
-                    position = columns.get(letters) or columns.setdefault(letters, column_index_from_string(letters))
-                else:
-                    position += 1
-                if position > MAX_COLUMNS:
-                    continue
-                kind = cell.get("t", "n")
-                if kind == "inlineStr":
-                    value: Any = _inline(cell.find(INLINE_TAG))
-                else:
-                    value = cell.findtext(VALUE_TAG) or None
-                    if value is not None:
-                        value = _typed(value, kind, cell.get("s"), shared, epoch, dates, durations, from_excel)
-                        if kind == "d":
-                            value = from_ISO8601(value)
-                if value is None:
-                    continue
-                while len(values) < position - 1:
-                    values.append(None)
-                values.append(value)
-            row.clear()
-            yield values
+            ready.append(row["values"])
+
+    def _cell_value() -> None:
+        values: list[Any] = row["values"]
+        ref = cell.get("r")
+        if ref:
+            letters = ref.rstrip("0123456789")
+            position = columns.get(letters) or columns.setdefault(letters, column_index_from_string(letters))
+        else:
+            position = row["position"] + 1
+        row["position"] = position
+        if position > MAX_COLUMNS:
+            return
+        kind = cell.get("t", "n")
+        if kind == "inlineStr":
+            value: Any = None if inline is None else "".join(["".join(t) for t in (*inline, *runs)])
+        else:
+            value = "".join(value_text) if value_text is not None else None
+            value = value or None
+            if value is not None:
+                value = _typed(value, kind, cell.get("s"), shared, epoch, dates, durations, from_excel)
+                if kind == "d":
+                    value = from_ISO8601(value)
+        if value is None:
+            return
+        while len(values) < position - 1:
+            values.append(None)
+        values.append(value)
+
+    parser = _parser()
+    parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = start, end, text
+    with sheet._get_source() as source:
+        while True:
+            chunk = source.read(CHUNK)
+            _feed(parser, chunk, final=not chunk)
+            yield from ready
+            ready.clear()
+            if not chunk:
+                break
+
+
+X_ROW, X_CELL, X_VALUE = ROW_TAG[1:], CELL_TAG[1:], VALUE_TAG[1:]  # expat's names: "namespace}local"
+X_INLINE, X_TEXT, X_RUN = INLINE_TAG[1:], TEXT_TAG[1:], RUN_TAG[1:]
+OPEN_INLINE, OPEN_RUN = " the first is", " a run of it"  # stack marks: no XML name has a space
+
+
+def _parser() -> Any:
+    """An expat parser with namespaces ("uri}local" names) that refuses what defusedxml refuses, the same way."""
+    from xml.parsers import expat
+
+    from defusedxml.common import EntitiesForbidden, ExternalReferenceForbidden
+
+    parser = expat.ParserCreate(None, "}")
+    parser.buffer_text = True
+
+    def entity(name: str, is_parameter: bool, value: Any, base: Any, sysid: Any, pubid: Any, notation: Any) -> None:
+        raise EntitiesForbidden(name, value, base, sysid, pubid, notation)
+
+    def unparsed(name: str, base: Any, sysid: Any, pubid: Any, notation: Any) -> None:
+        raise EntitiesForbidden(name, None, base, sysid, pubid, notation)
+
+    def external(context: Any, base: Any, sysid: Any, pubid: Any) -> int:
+        raise ExternalReferenceForbidden(context, base, sysid, pubid)
+
+    parser.EntityDeclHandler, parser.UnparsedEntityDeclHandler = entity, unparsed
+    parser.ExternalEntityRefHandler = external
+    return parser
+
+
+def _feed(parser: Any, data: bytes, *, final: bool) -> None:
+    """Parse ``data``; a syntax error is ElementTree's ParseError, with expat's words, as before."""
+    from xml.etree.ElementTree import ParseError
+    from xml.parsers import expat
+
+    try:
+        parser.Parse(data, final)
+    except expat.ExpatError as exc:
+        error = ParseError(str(exc))
+        error.code, error.position = exc.code, (exc.lineno, exc.offset)
+        raise error from None
 
 
 def _inline(element: Any) -> str | None:

@@ -221,6 +221,7 @@ def _write_sheet(book: Any, spec: Sheet, formats: _Formats, header_format: Any) 
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 ESCAPE_LIKE = re.compile("_(?=x[0-9A-Fa-f]{4}_)")  # an underscore that would start an escape
+AS_IS = re.compile("[^&<>\x00-\x08\x0b-\x1f]*")  # text none of whose characters _text changes (no "_x" either)
 EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (1900 system), for dates from March 1900 on
 
 
@@ -236,6 +237,8 @@ def _letters(index: int) -> str:
 def _text(value: str) -> str:
     """Text as cell XML holds it: ``&<>`` escaped, a control character as ``_xHHHH_`` and a literal
     ``_xHHHH_`` with its underscore escaped (OOXML's ST_Xstring, as Excel and XlsxWriter write them)."""
+    if "_x" not in value and AS_IS.fullmatch(value):  # most text: nothing to escape
+        return value
     if "_x" in value:
         value = ESCAPE_LIKE.sub("_x005F_", value)  # every such underscore, overlapping ones too
     if CONTROL.search(value):
@@ -244,8 +247,24 @@ def _text(value: str) -> str:
 
 
 def _string(ref: str, value: str, style: str = "") -> str:
-    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
-    return f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{_text(value)}</t></is></c>'
+    return f'<c r="{ref}"{style}{_string_end(value)}'
+
+
+_ENDS: dict[str, str] = {}
+_ENDS_MAX = 50_000
+
+
+def _string_end(value: str) -> str:
+    """A text cell's XML after its reference and style: the same text recurs down a column (a provider, a
+    unit, a GPU), so each is escaped once (a bounded cache, emptied when full)."""
+    found = _ENDS.get(value)
+    if found is None:
+        space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
+        found = f' t="inlineStr"><is><t{space}>{_text(value)}</t></is></c>'
+        if len(_ENDS) >= _ENDS_MAX:
+            _ENDS.clear()
+        _ENDS[value] = found
+    return found
 
 
 def _serial(value: date) -> str:
@@ -295,7 +314,7 @@ class _RawRows:
         letters = [_letters(c) for c in range(256)]
         styles = self.column_styles
         width = len(styles)
-        number = _number
+        number, string_end, text_of = _number, _string_end, _text
         r = first - 1
         widest = 0
         for row in rows:
@@ -308,13 +327,19 @@ class _RawRows:
                 kind = type(value)
                 if kind is str:
                     if value:
-                        cells.append(_string(letters[c] + n, value))
+                        cells.append(f'<c r="{letters[c]}{n}"{string_end(value)}')
                     continue
                 style = styles[c] if c < width else ""
-                if kind is Decimal or kind is int:
-                    text = number(value)
-                    if text is not None:
-                        cells.append(f'<c r="{letters[c]}{n}"{style}><v>{text}</v></c>')
+                if kind is Decimal:
+                    if value.is_finite():
+                        cells.append(f'<c r="{letters[c]}{n}"{style}><v>{value:f}</v></c>')
+                elif kind is int:
+                    cells.append(f'<c r="{letters[c]}{n}"{style}><v>{value}</v></c>')
+                elif kind is Formula:
+                    formula = text_of(value.text.removeprefix("="))
+                    cells.append(f'<c r="{letters[c]}{n}"{style}><f>{formula}</f><v></v></c>')
+                elif kind is bool:
+                    cells.append(f'<c r="{letters[c]}{n}" t="b"><v>{int(value)}</v></c>')
                 elif kind is float:
                     text = number(value)
                     if text is not None:

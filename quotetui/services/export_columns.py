@@ -4,7 +4,8 @@ template has and the importer reads, in the same order, each value written as th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 from quotetui.domain.fields import Entity, Field
@@ -52,23 +53,37 @@ def cell(f: Field, value: Any, time_zone: str = "UTC") -> Any:
 def data_row(entity: Entity, rows: tuple[object, ...], refs: Mapping[str, Any], time_zone: str = "UTC") -> list[Any]:
     """The sheet row of a record: a field's value from ``refs`` (names of what it refers to), else from the
     first of ``rows`` that has it as an attribute."""
-    plan = _plan(entity, rows)
-    return [
-        cell(f, refs[f.name] if f.name in refs else getattr(rows[i], f.name) if i is not None else None, time_zone)
-        for f, i in plan
-    ]
+    out = []
+    for f, i, j, as_is in _plan(entity, rows):
+        if f.name in refs:
+            value = refs[f.name]
+        elif i is None:
+            value = None
+        else:
+            value = rows[i][j] if j is not None else getattr(rows[i], f.name)  # type: ignore[index]
+        out.append(value if as_is and type(value) in _AS_IS else cell(f, value, time_zone))
+    return out
 
 
-_PLANS: dict[tuple[str, tuple[type, ...]], list[tuple[Field, int | None]]] = {}
+_AS_IS = frozenset({type(None), str, int, bool, float, Decimal, date})
+"""Types :func:`cell` gives back as they are (outside choice fields): checked first, without the call."""
+Plan = list[tuple[Field, int | None, int | None, bool]]
+_PLANS: dict[tuple[str, tuple[object, ...]], Plan] = {}
 
 
-def _plan(entity: Entity, rows: tuple[object, ...]) -> list[tuple[Field, int | None]]:
-    """Each sheet field with the index of the first of ``rows`` that has it, worked out once per entity and
-    kinds of rows (an export writes thousands of rows of the same kinds)."""
+def _plan(entity: Entity, rows: tuple[object, ...]) -> Plan:
+    """Each sheet field with the index of the first of ``rows`` that has it (and its index in that row when
+    the row is a named tuple: an index is faster than an attribute), and whether :func:`cell`
+    can be skipped for plain values; worked out once per entity and kinds of rows (an export writes thousands
+    of rows of the same kinds)."""
     key = (entity.key, tuple(type(r) for r in rows))
     plan = _PLANS.get(key)
     if plan is None:
-        plan = _PLANS[key] = [
-            (f, next((i for i, r in enumerate(rows) if hasattr(r, f.name)), None)) for f in entity.sheet_fields
-        ]
+        plan = []
+        for f in entity.sheet_fields:
+            i = next((i for i, r in enumerate(rows) if hasattr(r, f.name)), None)
+            names = getattr(type(rows[i]), "_fields", None) if i is not None else None  # a named tuple's type
+            j = names.index(f.name) if isinstance(names, tuple) and f.name in names else None
+            plan.append((f, i, j, f.kind != "choice"))
+        _PLANS[key] = plan
     return plan

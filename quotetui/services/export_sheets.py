@@ -189,7 +189,10 @@ def offers(data: ExportData) -> Sheet:
 
 
 def _current_rounds(data: ExportData) -> dict[int, tuple[Any, list[Any]]]:
-    """Each offer's current round (the domain's one definition) with its price options."""
+    """Each offer's current round (the domain's one definition) with its price options (worked out once: the
+    Offers and Negotiation sheets both use it)."""
+    if data.current_rounds is not None:
+        return data.current_rounds
     grouped: dict[int, dict[int, tuple[Any, list[Any]]]] = {}
     for rev, price in data.rounds:
         grouped.setdefault(rev.offer_id, {}).setdefault(rev.seq, (rev, []))[1].append(price)
@@ -198,6 +201,7 @@ def _current_rounds(data: ExportData) -> dict[int, tuple[Any, list[Any]]]:
         found = current_round(rounds.values(), lambda r: r[0].mover, lambda r: bool(r[1]))
         if found is not None:
             out[offer_id] = found
+    data.current_rounds = out
     return out
 
 

@@ -19,6 +19,7 @@ from datetime import date
 from pathlib import Path
 
 from quotetui.domain.errors import DatabaseProblem, QuotetuiError
+from quotetui.domain.gc_pause import gc_paused
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.wording import plural
@@ -101,6 +102,7 @@ class _Tracker:
         return tick
 
 
+@gc_paused()  # every row read lives until the transaction ends: collections would walk them all again and again
 def import_files(
     db: Database,
     paths: list[Path],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from quotetui.domain.gc_pause import gc_paused
 from quotetui.io.atomic import check_target, replacing
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_template import write_template
@@ -30,13 +31,14 @@ def export_file(
     """The comparison workbook (.xlsx) or the Offers sheet as CSV (.csv) for a scenario. It is written to a
     temporary file and renamed into place when complete; an existing file is replaced only with ``force``."""
     out = check_target(out, force=force, suffixes=(".xlsx", ".csv"))
-    data = gather(db, scenario, pinned, on)
-    with replacing(out) as tmp:
-        if out.suffix.lower() == ".csv":
-            offers = sheets.offers(data)
-            write_csv(tmp, offers.columns, offers.rows)
-        else:
-            write_xlsx(tmp, workbook_sheets(data), workbook_properties(data))
+    with gc_paused():  # the gathered figures live until the file is written: collections would walk them all
+        data = gather(db, scenario, pinned, on)
+        with replacing(out) as tmp:
+            if out.suffix.lower() == ".csv":
+                offers = sheets.offers(data)
+                write_csv(tmp, offers.columns, offers.rows)
+            else:
+                write_xlsx(tmp, workbook_sheets(data), workbook_properties(data))
     return out
 
 
