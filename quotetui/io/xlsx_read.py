@@ -15,6 +15,7 @@ Hardening, all before or while parsing, never trusting the file:
 from __future__ import annotations
 
 import io
+import math
 import re
 import threading
 import zipfile
@@ -258,7 +259,15 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
         formulas.setdefault(row, []).append(column)
     active: list[tuple[int, int, int, Any]] = []  # (bottom, left, right, value) of the blocks being filled
     table: Table | None = None
-    for number, cells in enumerate(_rows(sheet), start=1):
+    rows = enumerate(_rows(sheet), start=1)
+    while True:
+        try:
+            number, cells = next(rows)
+        except StopIteration:
+            break
+        except BadRow as exc:
+            problems.append(Problem(name, str(exc), title))
+            break
         if number > MAX_ROWS + 1:
             problems.append(Problem(name, f"more than {MAX_ROWS:,} rows", title))
             break
@@ -363,10 +372,7 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
             _cell_value()
         elif name == X_ROW:
             in_row = False
-            number = row["r"]
-            index = int(float(number)) if number else expected
-            if index < expected:  # a row number going back: openpyxl skips it too
-                return
+            index = _row_number(row["r"], expected)
             while expected < index:
                 expected += 1
                 ready.append([])
@@ -378,7 +384,7 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
         ref = cell.get("r")
         if ref:
             letters = ref.rstrip("0123456789")
-            position = columns.get(letters) or columns.setdefault(letters, column_index_from_string(letters))
+            position = columns.get(letters) or columns.setdefault(letters, _column(letters, ref))
         else:
             position = row["position"] + 1
         row["position"] = position
@@ -410,6 +416,42 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
             ready.clear()
             if not chunk:
                 break
+
+
+class BadRow(ValueError):
+    """A row or cell reference no spreadsheet program writes: the sheet is refused, naming it."""
+
+
+def _row_number(given: str | None, expected: int) -> int:
+    """A ``<row r="N">``'s number: a whole number, after the rows before it (a row that goes back would be
+    dropped, or replace one already read: its data is refused rather than lost)."""
+    if not given:
+        return expected
+    try:
+        number = int(given)
+    except ValueError:
+        try:
+            as_float = float(given)
+        except ValueError:
+            as_float = math.nan
+        if not (math.isfinite(as_float) and as_float.is_integer()):
+            raise BadRow(f"row number {given[:20]!r} is not a row number") from None
+        number = int(as_float)
+    if number > MAX_ROWS + 1:  # refused here, before the rows between are made (a billion empty rows)
+        raise BadRow(f"more than {MAX_ROWS:,} rows")
+    if number < expected:
+        raise BadRow(
+            f"row {number:,} comes after row {expected - 1:,} (rows out of order): open the file in Excel or "
+            "LibreOffice and save it again"
+        )
+    return number
+
+
+def _column(letters: str, ref: str) -> int:
+    """A cell reference's column (past the last column read when beyond it: those cells are cut)."""
+    if not letters or not letters.isascii() or not letters.isalpha() or not letters.isupper():
+        raise BadRow(f"cell reference {ref[:20]!r} is not a cell")
+    return MAX_COLUMNS + 1 if len(letters) > 3 else column_index_from_string(letters)
 
 
 X_ROW, X_CELL, X_VALUE = ROW_TAG[1:], CELL_TAG[1:], VALUE_TAG[1:]  # expat's names: "namespace}local"
