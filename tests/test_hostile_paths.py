@@ -319,3 +319,25 @@ def test_a_closed_standard_output_is_named_not_an_internal_error(demo_db_path: P
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr == "quotetui: standard output is closed: there is nowhere to print; give it a file or a pipe\n"
+
+
+def test_a_full_disk_while_exporting_is_named_and_leaves_the_previous_file(demo_db_path: Path, tmp_path: Path) -> None:
+    """A file size limit stands for a full disk or a quota (the same OSError at the zip's close): one line
+    naming the reason, status 2, no "internal error", no "Exception ignored" from the zip left unclosed."""
+    import resource
+
+    out = tmp_path / "board.xlsx"
+    out.write_bytes(b"the previous board")
+    done = subprocess.run(
+        [python(), "-m", "quotetui", "--db", str(demo_db_path), "export", str(out), "--force"],
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (40 * 1024, 40 * 1024)),
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"quotetui: writing {out} failed: File too large; nothing was written\n"
+    assert out.read_bytes() == b"the previous board"
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]

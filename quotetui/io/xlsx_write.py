@@ -189,8 +189,41 @@ def write_xlsx(path: Path, sheets: list[Sheet], properties: dict[str, str]) -> P
             props["created"] = datetime.fromisoformat(properties["created"]).replace(tzinfo=None)
         book.set_properties(props)
     finally:
-        book.close()
+        _close(book)
     return path
+
+
+def _close(book: Any) -> None:
+    """``book.close()``, its write failing as the OSError it is (a full disk, a quota, a file size limit:
+    ``io/atomic.py`` names it), not as XlsxWriter's FileCreateError, an internal error to the user; and
+    without the unclosed zip it leaves behind printing "Exception ignored" as the collector frees it."""
+    import gc
+    import sys
+
+    from xlsxwriter.exceptions import FileCreateError
+
+    failure: OSError | None = None
+    quiet = sys.unraisablehook
+
+    def skip_the_zip(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, OSError):
+            quiet(unraisable)
+
+    sys.unraisablehook = skip_the_zip
+    try:
+        try:
+            book.close()
+        except FileCreateError as exc:
+            cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else None
+            if cause is None:
+                raise
+            failure = OSError(cause.errno, cause.strerror or str(cause))  # no traceback: nothing holds the zip
+            del cause  # its traceback holds the frame that holds the zip
+        gc.collect()  # the zip (and its failing close) goes now, while the hook keeps it quiet
+    finally:
+        sys.unraisablehook = quiet
+    if failure is not None:
+        raise failure
 
 
 def _write_sheet(book: Any, spec: Sheet, formats: _Formats, header_format: Any) -> None:
