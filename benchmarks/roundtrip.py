@@ -35,7 +35,7 @@ if __package__ in (None, ""):  # ``python benchmarks/roundtrip.py``
 from benchmarks.floor_excel import QUOTETUI, _child
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = (  # what the workbook carries (its data sheets), as tests/test_import_roundtrip.py counts them
+TABLES = (  # what the workbook carries (its data sheets): the round trip, here and in tests/test_import_roundtrip.py
     "provider",
     "offer",
     "quote_revision",

@@ -9,25 +9,14 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from benchmarks.roundtrip import TABLES
 from tests.conftest import Cli, dump, sql, url_of
 
 DEFAULT = "8 GPUs for 12 months"  # seeded in every database, so both sides rank for the same scenario
 
 
 def table_counts(db: Path) -> dict[str, object]:
-    names = [
-        "provider",
-        "offer",
-        "quote_revision",
-        "revision_price",
-        "discount",
-        "extra_cost",
-        "sla_term",
-        "sla_credit_tier",
-        "benchmark_result",
-        "fx_rate",
-    ]
-    return {n: sql(db, f"select count(*) from {n}")[0][0] for n in names}
+    return {n: sql(db, f"select count(*) from {n}")[0][0] for n in TABLES}  # what the workbook carries
 
 
 @pytest.fixture

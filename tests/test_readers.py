@@ -170,13 +170,10 @@ def test_an_old_schema_on_a_read_only_file_says_it_needs_an_upgrade(read_only: t
     assert not [p for p in folder.iterdir() if p.name.endswith(".bak")]
 
 
-@pytest.mark.sqlite_only
-def test_a_folder_without_write_permission_is_read_like_a_read_only_mount(
-    cli: Cli, demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A folder we may not write (chmod 555, another user's) and no ``-shm`` beside the WAL file: SQLite's
-    read-only open fails with "attempt to write a readonly database" (SQLITE_READONLY_DIRECTORY; root ignores
-    permissions, so the error is injected here as SQLite raises it); the file is then read ``immutable``."""
+def _no_shm_can_be_made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every file is in a folder we may not write, and SQLite's read-only open fails as it does there, when it
+    cannot create the ``-shm`` (root ignores permissions, so the error is injected); the opens' URI options
+    are listed in the returned list."""
     from quotetui.store import engine
 
     real = sqlite3.connect
@@ -199,6 +196,17 @@ def test_a_folder_without_write_permission_is_read_like_a_read_only_mount(
 
     monkeypatch.setattr(engine, "sqlite_read_only", lambda path: True)
     monkeypatch.setattr(engine.sqlite3, "connect", connect)
+    return opened
+
+
+@pytest.mark.sqlite_only
+def test_a_folder_without_write_permission_is_read_like_a_read_only_mount(
+    cli: Cli, demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder we may not write (chmod 555, another user's) and no ``-shm`` beside the WAL file: SQLite's
+    read-only open fails with "attempt to write a readonly database" (SQLITE_READONLY_DIRECTORY; root ignores
+    permissions, so the error is injected here as SQLite raises it); the file is then read ``immutable``."""
+    opened = _no_shm_can_be_made(monkeypatch)
     result = cli("--db", str(demo_db_path), "offers", "--json")
     assert result.code == 0, result.err
     assert "腾讯云" in result.out and "immutable=1" in opened
@@ -210,7 +218,6 @@ def test_saved_changes_left_in_a_wal_that_cannot_be_read_are_refused_not_skipped
 ) -> None:
     """The same folder, but a program ended without its last checkpoint: the ``-wal`` holds a saved price.
     An ``immutable`` open would show (and back up) the state before it; every read is refused instead."""
-    from quotetui.store import engine
 
     writer = sqlite3.connect(demo_db_path)
     writer.execute("PRAGMA wal_autocheckpoint=0")
@@ -222,24 +229,7 @@ def test_saved_changes_left_in_a_wal_that_cannot_be_read_are_refused_not_skipped
         (folder / f"demo.db{suffix}").write_bytes(Path(f"{demo_db_path}{suffix}").read_bytes())
     writer.close()
     assert (folder / "demo.db-wal").stat().st_size > 0
-    real = sqlite3.connect
-
-    class NoShm:  # as in the test above: SQLite may not create the -shm
-        def __init__(self, conn: sqlite3.Connection) -> None:
-            self.conn = conn
-
-        def execute(self, *args: object) -> sqlite3.Cursor:
-            raise sqlite3.OperationalError("attempt to write a readonly database")
-
-        def close(self) -> None:
-            self.conn.close()
-
-    def connect(target: str, *args: object, **kwargs: object) -> object:
-        conn = real(target, *args, **kwargs)  # type: ignore[arg-type]
-        return NoShm(conn) if str(target).endswith("?mode=ro") else conn
-
-    monkeypatch.setattr(engine, "sqlite_read_only", lambda path: True)
-    monkeypatch.setattr(engine.sqlite3, "connect", connect)
+    _no_shm_can_be_made(monkeypatch)
     copy = tmp_path / "copy.db"
     for args in (("offers", "--json"), ("explain", "1"), ("providers",), ("db", "backup", str(copy))):
         result = cli("--db", str(folder / "demo.db"), *args)

@@ -33,17 +33,22 @@ async def until(pilot, condition: Callable[[], bool], seconds: float = 20) -> No
     raise AssertionError("the app never got there")
 
 
-def held_cards(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """The second step waits for the returned event: the test sees the app between the two steps."""
+def held(monkeypatch: pytest.MonkeyPatch, step: str) -> threading.Event:
+    """``market_view.STEP`` (``load_offers_view``: the offers; ``complete_market_view``: the cards) waits for
+    the returned event: the test sees the app, and presses keys, before that step is done."""
     release = threading.Event()
-    real = market_view.complete_market_view
+    real = getattr(market_view, step)
 
     def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
         assert release.wait(30)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(market_view, "complete_market_view", slow)
+    monkeypatch.setattr(market_view, step, slow)
     return release
+
+
+def held_cards(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    return held(monkeypatch, "complete_market_view")
 
 
 def column(table: VirtualTable, key: str) -> list[str]:
@@ -108,14 +113,7 @@ async def test_cards_that_fail_say_so_and_leave_the_offers(demo_db_path: Path, m
 async def test_o_before_the_offers_are_loaded_leaves_the_focus_on_the_table(
     demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = threading.Event()
-    real = market_view.load_offers_view
-
-    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
-        assert release.wait(30)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(market_view, "load_offers_view", slow)
+    release = held(monkeypatch, "load_offers_view")
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -138,14 +136,7 @@ async def test_slash_and_a_filter_typed_while_the_offers_load_are_kept_whole(
 ) -> None:
     """`o /H100` typed in one go before the offers are there (hostile-user pass: the filter read "/H100" and
     matched none of 10,000 offers, as the loading table had left the focus to the filter)."""
-    release = threading.Event()
-    real = market_view.load_offers_view
-
-    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
-        assert release.wait(30)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(market_view, "load_offers_view", slow)
+    release = held(monkeypatch, "load_offers_view")
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -177,14 +168,7 @@ async def test_a_reload_while_on_the_offers_keeps_slash_for_the_filter(
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
         await pilot.press("o")
         await settle(pilot)
-        release = threading.Event()
-        real = market_view.load_offers_view
-
-        def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
-            assert release.wait(30)
-            return real(*args, **kwargs)
-
-        monkeypatch.setattr(market_view, "load_offers_view", slow)
+        release = held(monkeypatch, "load_offers_view")
         field = app.screen.query_one("#filter", Input)
         try:
             await pilot.press("f5")
