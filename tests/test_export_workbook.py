@@ -4,6 +4,7 @@ highlighted best values, charts, and text that can never run as a formula (xlsx 
 from __future__ import annotations
 
 import csv
+import json
 import zipfile
 from pathlib import Path
 
@@ -162,6 +163,21 @@ def test_template_has_a_sheet_per_entity_notes_and_drop_downs(cli: Cli, demo_db_
     assert validated("Offers", "billing") != validated("Offers", "gpu")
     assert validated("Negotiation", "unit").startswith("'Lists'!$")
     assert validated("Negotiation", "currency").startswith("'Lists'!$")
+
+
+def test_a_template_before_any_database_creates_none(cli: Cli, tmp_path: Path, isolated_user_dirs: Path) -> None:
+    """Writing a template first must not create the default database empty (the first launch would then find
+    a database and not load the demo market); its GPU list is the catalog a new database starts with."""
+    out = tmp_path / "template.xlsx"
+    assert cli("template", str(out)).code == 0
+    assert not [p for p in isolated_user_dirs.rglob("*.db*")]
+    lists = load_workbook(out)["Lists"]
+    columns = {lists.cell(row=1, column=c).value: c for c in range(1, lists.max_column + 1)}
+    gpus = {lists.cell(row=r, column=columns["gpu"]).value for r in range(2, lists.max_row + 1)} - {None}
+    fresh = cli("--db", str(tmp_path / "fresh.db"), "gpus", "--json")
+    assert gpus == {g["name"] for g in json.loads(fresh.out)}
+    first = cli("providers")  # the first real use still gets the demo market
+    assert first.code == 0 and "Loaded the demo market" in first.err
 
 
 def test_a_filled_template_imports(cli: Cli, tmp_path: Path) -> None:

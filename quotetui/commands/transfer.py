@@ -64,9 +64,13 @@ def template(
     force: ForceFlag = False,
 ) -> None:
     """Write the import template: a sheet per entity, notes on headers, drop-down lists."""
+    from quotetui.services.database import database_target
     from quotetui.services.transfer import write_import_template
 
-    say(f"Wrote {write_import_template(open_db(ctx, load_demo_if_new=False), out, force=force)}.")
+    target = database_target(ctx.obj.db)
+    missing = target.path is not None and not target.path.exists()  # then it stays so: the built-in catalog
+    db = None if missing else open_db(ctx, load_demo_if_new=False)
+    say(f"Wrote {write_import_template(db, out, force=force)}.")
 
 
 def export(

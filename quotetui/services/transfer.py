@@ -76,8 +76,12 @@ def workbook_properties(data: ExportData) -> dict[str, str]:
     }
 
 
-def write_import_template(db: Database, out: Path, *, force: bool = False) -> Path:
+def write_import_template(db: Database | None, out: Path, *, force: bool = False) -> Path:
+    """The import template, its GPU list from ``db``'s catalog; with no database yet (None), from the
+    catalog a new database starts with, so that writing a template creates no database."""
+    from quotetui.domain.gpu_table import BUILTIN
+
     out = check_target(out, force=force, suffixes=(".xlsx",))
     with replacing(out) as tmp:
-        write_template(tmp, [g.name for g in list_gpus(db)])
+        write_template(tmp, [g.name for g in (list_gpus(db) if db is not None else BUILTIN)])
     return out
