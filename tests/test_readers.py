@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -237,3 +238,25 @@ def test_saved_changes_left_in_a_wal_that_cannot_be_read_are_refused_not_skipped
         assert "demo.db-wal" in result.err and "holds saved changes" in result.err and "copy demo.db" in result.err
         assert "Traceback" not in result.err
     assert not copy.exists()
+
+
+@pytest.mark.sqlite_only
+def test_a_write_waiting_for_another_programs_lock_says_so_then_goes_on(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A long import elsewhere holds the write lock: the CLI says it is waiting, instead of seeming to hang,
+    and writes once the lock is released."""
+    holder = sqlite3.connect(demo_db_path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    releaser = threading.Timer(2.5, holder.rollback)
+    releaser.start()
+    try:
+        result = cli("--db", str(demo_db_path), "provider", "add", "--name", "WaitCo", "--kind", "lessor")
+    finally:
+        releaser.join()
+        holder.close()
+    assert result.code == 0, result.err
+    assert "another program is writing to the database; waiting for it" in result.err
+    assert "WaitCo" in cli("--db", str(demo_db_path), "providers").out
+    quick = cli("--db", str(demo_db_path), "provider", "add", "--name", "QuickCo", "--kind", "lessor")
+    assert quick.code == 0 and "waiting" not in quick.err  # no lock held: nothing said

@@ -146,10 +146,45 @@ BEGIN_RETRIES = 4
 (with a growing pause) before the error reaches the user: a long import in another process is waited for."""
 
 
+WAIT_NOTICE_MS = 1000
+"""A write that has waited this long for another program's write lock says so (see :func:`on_lock_wait`)."""
+
+_lock_wait_hook: list[Callable[[], None]] = []  # at most one
+
+
+def on_lock_wait(hook: Callable[[], None]) -> None:
+    """Call ``hook`` whenever a write has waited :data:`WAIT_NOTICE_MS` for another program's write lock and
+    goes on waiting (the CLI says so on stderr, instead of seeming to hang for up to the busy timeout). A
+    second call replaces the first."""
+    _lock_wait_hook[:] = [hook]
+
+
+def _begin_or_say_waiting(conn: sa.Connection, statement: str) -> bool:
+    """Try a write's BEGIN for :data:`WAIT_NOTICE_MS`; if the lock is still held, tell the hooks. Whether it
+    began."""
+    import sqlalchemy as sa
+
+    raw = conn.connection.driver_connection
+    raw.execute(f"PRAGMA busy_timeout={WAIT_NOTICE_MS}")
+    try:
+        conn.exec_driver_sql(statement)
+        return True
+    except sa.exc.OperationalError as exc:
+        if "locked" not in str(exc.orig) and "busy" not in str(exc.orig):
+            raise
+        for hook in _lock_wait_hook:
+            hook()
+        return False
+    finally:
+        raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
 def _sqlite_begin(conn: sa.Connection) -> None:
     import sqlalchemy as sa
 
     statement = conn.get_execution_options().get("sqlite_begin", "BEGIN")
+    if statement != "BEGIN" and _lock_wait_hook and _begin_or_say_waiting(conn, statement):
+        return
     for attempt in range(BEGIN_RETRIES + 1):
         try:
             conn.exec_driver_sql(statement)
