@@ -30,7 +30,6 @@ from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
 from quotetui.tui.loading import LoadsMarket
-from quotetui.tui.screens.compare import CompareScreen
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
@@ -45,7 +44,8 @@ MAX_PINS = 4
 
 
 def _screen(module: str, name: str) -> Screen:
-    """Import a calculator screen only when it is first shown (charts pull in plotext)."""
+    """Import a screen only when it is first shown (charts pull in plotext; Compare, the evaluations' module:
+    none of it is needed for the first frame)."""
     from importlib import import_module
 
     return getattr(import_module(f"quotetui.tui.screens.{module}"), name)()
@@ -58,7 +58,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     MODES: ClassVar = {
         "dashboard": DashboardScreen,
         "offers": OffersScreen,
-        "compare": CompareScreen,
+        "compare": lambda: _screen("compare", "CompareScreen"),
         "contracts": lambda: _screen("contracts", "ContractsScreen"),
         "rentbuy": lambda: _screen("rent_buy", "RentBuyScreen"),
         "training": lambda: _screen("training", "TrainingScreen"),

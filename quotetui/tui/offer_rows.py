@@ -11,9 +11,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import dec, pct, q
-from quotetui.domain.economics.explain import cost_text
 from quotetui.domain.money import Money
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
@@ -73,6 +71,9 @@ def pending_of(view: MarketView) -> str | None:
 
 
 def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
+    from quotetui.domain.economics.costing import base_option  # not before the first frame: a kept table
+    from quotetui.domain.economics.explain import cost_text  # (tui/offer_preview.py) has its cells already
+
     o, e = r.offer, r.evaluation
     base = base_option(o.options)
     price = Money(base.amount, base.currency).display()
