@@ -12,12 +12,14 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 import pytest
 from conftest import Cli
 
+from quotetui.domain.errors import BadInput
 from quotetui.services import economics, listing_store
 from quotetui.services.database import open_database
 from quotetui.services.offer_listing import JSON, TABLE, offer_listing
@@ -122,11 +124,22 @@ def _hostile(path: Path, name: str, kind: str, items: list[object]) -> None:
         out.write(json.dumps({"end": len(items), "sha256": digest}).encode() + b"\n")
 
 
+def _flipped_at(at: int) -> Callable[[Path, str], None]:
+    def flip(path: Path, name: str) -> None:
+        data = bytearray(path.read_bytes())
+        data[min(at, len(data) - 1)] ^= 0xAA
+        path.write_bytes(bytes(data))
+
+    return flip
+
+
 DAMAGE = {
     "truncated": lambda p, name: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),
     "a byte flipped": lambda p, name: p.write_bytes(
         (lambda b: b[:60] + bytes([b[60] ^ 0xFF]) + b[61:])(bytearray(p.read_bytes()))
     ),
+    # inside the deflate stream: zlib's own error, neither an OSError nor a ValueError
+    **{f"a byte flipped at {at}": _flipped_at(at) for at in (100, 400, 1000)},
     "not gzip": lambda p, name: p.write_bytes(b"not a cache file at all\n"),
     "empty": lambda p, name: p.write_bytes(b""),
     "foreign format": lambda p, name: _write_entry(p, [{"format": "someone-else/9", "name": name}, {"end": 0}]),
@@ -212,6 +225,21 @@ def test_the_files_hold_no_secret_and_are_private(cache: Path) -> None:
     assert found is not None and list(found) == [["title", "t"]]
 
 
+def test_pruning_removes_only_quotetuis_own_entries(cache: Path) -> None:
+    """``QUOTETUI_CACHE_DIR`` may name a folder that holds other files (a mistake: ``~``): only files named
+    as quotetui names its entries are ever removed, whatever their number, age or size."""
+    cache.mkdir(parents=True)
+    theirs = [cache / f"events-{n}.jsonl.gz" for n in range(20)] + [cache / ("F" * 64 + listing_store.SUFFIX)]
+    for n, path in enumerate(theirs):
+        path.write_bytes(gzip.compress(b'{"event": 1}\n'))
+        os.utime(path, ns=(10**9 + n, 10**9 + n))  # older than any entry
+    for n in range(3):
+        list(listing_store.keeping(("key", n), TABLE, [["title", str(n)]]))
+    listing_store.prune(cache, max_entries=1, max_bytes=1)
+    assert all(path.exists() for path in theirs)
+    assert len([p for p in _entries(cache) if listing_store.ENTRY.fullmatch(p.name)]) == 0
+
+
 def test_the_cache_is_bounded(cache: Path) -> None:
     for n in range(5):
         list(listing_store.keeping(("key", n), TABLE, [["title", str(n)]]))
@@ -256,3 +284,16 @@ def test_kept_json_text_that_offers_could_not_have_written_is_ignored(
     again = cli(*args)
     assert (again.code, again.out, again.err) == (0, *cold)
     assert "\x1b" not in again.out and "\x9b" not in again.out and "\u202e" not in again.out
+
+
+def test_a_listing_rewritten_in_place_while_it_is_read_ends_with_an_error_not_cut_short(cache: Path) -> None:
+    items = [["title", str(n) * 200] for n in range(200)]
+    list(listing_store.keeping(("in place",), TABLE, items))
+    (entry,) = _entries(cache)
+    found = listing_store.cached(("in place",), TABLE, lambda item: True)
+    assert found is not None  # checked whole; its items are read again from the same open file
+    with open(entry, "r+b") as same_file:  # another program writes into it meanwhile
+        same_file.seek(len(entry.read_bytes()) // 2)
+        same_file.write(b"\x00" * 64)
+    with pytest.raises(BadInput, match="changed while it was read; run the command again"):
+        list(found)

@@ -27,7 +27,9 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import stat
+import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -148,8 +150,8 @@ def _verified(
             digest.update(line)
             count += 1
         return trailer == {"end": count, "sha256": digest.hexdigest()}
-    except (OSError, EOFError, ValueError, RecursionError, StopIteration, gzip.BadGzipFile):
-        return False
+    except (OSError, EOFError, ValueError, RecursionError, StopIteration, zlib.error):  # zlib.error: damage
+        return False  # inside the deflate stream (gzip.BadGzipFile is an OSError)
 
 
 def cached(
@@ -180,16 +182,23 @@ def cached(
 
 
 def _items(handle: IO[bytes]) -> Iterator[Any]:
-    """The checked file read again from the same open file (a rename since then does not change it)."""
+    """The checked file read again from the same open file (a rename since then does not change it; a file
+    rewritten in place since it was checked ends the listing with an error, never cut short in silence)."""
     with handle:
-        handle.seek(0)
-        lines = _lines(handle)
-        next(lines)
-        for line in lines:
-            item = json.loads(line)
-            if "end" in item:
-                return
-            yield item["item"]
+        try:
+            handle.seek(0)
+            lines = _lines(handle)
+            next(lines)
+            for line in lines:
+                item = json.loads(line)
+                if "end" in item:
+                    return
+                yield item["item"]
+        except (OSError, EOFError, ValueError, RecursionError, StopIteration, zlib.error, KeyError) as exc:
+            from quotetui.domain.errors import BadInput
+
+            raise BadInput(f"the kept listing {handle.name} changed while it was read; run the command again") from exc
+        raise BadInput(f"the kept listing {handle.name} changed while it was read; run the command again")
 
 
 def keeping(key: Hashable, kind: str, items: Iterable[Any]) -> Iterator[Any]:
@@ -280,13 +289,19 @@ class _Writer:
             self.raw.close()
 
 
+ENTRY = re.compile(r"[0-9a-f]{64}" + re.escape(SUFFIX))
+"""An entry's file name (:func:`entry_name` and the suffix): nothing else in the folder is ever removed."""
+
+
 def prune(folder: Path, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_TOTAL_BYTES) -> None:
-    """Remove the least recently used entries past ``max_entries`` or ``max_bytes`` in all."""
+    """Remove the least recently used entries past ``max_entries`` or ``max_bytes`` in all (only quotetui's
+    own entries: ``QUOTETUI_CACHE_DIR`` may name a folder that holds other files)."""
     try:
         found = []
         for path in folder.glob("*" + SUFFIX):
             st = path.lstat()
-            found.append((st.st_mtime_ns, st.st_size, path))
+            if ENTRY.fullmatch(path.name) and stat.S_ISREG(st.st_mode):  # never a file quotetui did not name
+                found.append((st.st_mtime_ns, st.st_size, path))
     except OSError:
         return
     found.sort(reverse=True)
