@@ -177,17 +177,6 @@ class _ClosedOutput(io.TextIOBase):
         raise BadInput("standard output is closed: there is nowhere to print; give it a file or a pipe")
 
 
-def _say_when_waiting_for_a_lock() -> None:
-    """A write that waits for another program's write lock (a long import) says so on stderr."""
-    from quotetui.store import engine
-
-    def tell() -> None:
-        seconds = engine.BUSY_TIMEOUT_MS // 1000
-        say(f"quotetui: another program is writing to the database; waiting for it (up to {seconds} s)…", err=True)
-
-    engine.on_lock_wait(tell)
-
-
 def _stand_in_for_closed_streams() -> None:
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
@@ -292,7 +281,6 @@ def main(argv: list[str] | None = None) -> None:
 
         install_sigterm_cleanup()
         _stand_in_for_closed_streams()
-        _say_when_waiting_for_a_lock()
         _tolerate_narrow_terminals()
         app(args=argv, prog_name="quotetui")
     except SystemExit as exc:

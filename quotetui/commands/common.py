@@ -166,11 +166,21 @@ def flagged(flags: dict[str, str]) -> Iterator[None]:
 def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:
     """Open the database named by ``--db`` (or env/default); say on stderr what happened on the way."""
     from quotetui.services.database import open_database
+    from quotetui.store import engine
 
+    engine.on_lock_wait(_say_waiting)
     opened = open_database(ctx.obj.db, load_demo_if_new=load_demo_if_new)
     for message in opened.messages:
         say(message, err=True)
     return opened.db
+
+
+def _say_waiting() -> None:
+    """A write that waits for another program's write lock (a long import) says so on stderr."""
+    from quotetui.store.engine import BUSY_TIMEOUT_MS
+
+    seconds = BUSY_TIMEOUT_MS // 1000
+    say(f"quotetui: another program is writing to the database; waiting for it (up to {seconds} s)…", err=True)
 
 
 def print_json(data: object) -> None:
