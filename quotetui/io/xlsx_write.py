@@ -258,15 +258,6 @@ AS_IS = re.compile("[^&<>\x00-\x08\x0b-\x1f]*")  # text none of whose characters
 EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (1900 system), for dates from March 1900 on
 
 
-def _letters(index: int) -> str:
-    out = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        out = chr(65 + rest) + out
-    return out
-
-
 def _text(value: str) -> str:
     """Text as cell XML holds it: ``&<>`` escaped, a control character as ``_xHHHH_`` and a literal
     ``_xHHHH_`` with its underscore escaped (OOXML's ST_Xstring, as Excel and XlsxWriter write them)."""
@@ -344,7 +335,9 @@ class _RawRows:
         sheet = self.sheet
         sheet._write_single_row(first)  # XlsxWriter writes what it holds (the header) and starts afresh
         out = sheet.fh
-        letters = [_letters(c) for c in range(256)]
+        from xlsxwriter.utility import xl_col_to_name
+
+        letters = [xl_col_to_name(c) for c in range(256)]
         styles = self.column_styles
         width = len(styles)
         number, string_end, text_of = _number, _string_end, _text
