@@ -135,12 +135,7 @@ class LoadsMarket:
         except Exception as exc:  # a bug: show the details rather than a dead screen
             self.call_from_thread(self._broken, "Loading the market failed", exc)
             return None
-        try:
-            self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
-        except Exception as exc:
-            self.call_from_thread(self.show_error, "Showing the market failed", exc)
-            return None
-        return view
+        return self._show(view, generation)
 
     def _wait_for_paint(self) -> None:
         """Let the UI thread draw the offers before the cards' work competes with it for the interpreter."""
@@ -160,6 +155,10 @@ class LoadsMarket:
         except Exception as exc:  # the offers stay usable; the cards say what went wrong
             self.call_from_thread(self._cards_failed, first, generation, exc)
             return None
+        return self._show(view, generation)
+
+    def _show(self, view: MarketView, generation: int) -> MarketView | None:
+        """``view`` on screen (its table rows made here, in the worker); None when showing it failed."""
         try:
             self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
         except Exception as exc:
