@@ -29,11 +29,18 @@ def _wait_for(session: str, *needles: str, timeout: float = 30) -> str:
     raise AssertionError(f"{needles} not on screen after {timeout}s:\n{screen}")
 
 
+def _start_app(session: str, db: Path, home: Path, width: int, height: int, *, then: str) -> None:
+    """quotetui on ``db`` in a new tmux session of that size, with its own home folder; ``then`` runs after
+    it in the same shell (``; echo EXITED=$?; sleep 30`` shows its exit status)."""
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "TERM": "xterm-256color"}
+    command = f"{sys.executable} -m quotetui --db {db}{then}"
+    size = ["-x", str(width), "-y", str(height)]
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, *size, command], env=env, check=True)
+
+
 def test_the_app_runs_in_a_real_terminal(demo_db_path: Path, tmp_path: Path) -> None:
     session = f"quotetui-smoke-{os.getpid()}"
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
-    command = f"{sys.executable} -m quotetui --db {demo_db_path}; echo EXITED=$?; sleep 30"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", command], env=env, check=True)
+    _start_app(session, demo_db_path, tmp_path, 100, 30, then="; echo EXITED=$?; sleep 30")
     try:
         # the offers' cards first, the claims' after them ("checking claims and findings…" meanwhile)
         dashboard = _wait_for(session, "Best per GPU model", "Red flags", "impossible")
@@ -74,9 +81,7 @@ def test_a_closed_terminal_ends_the_app(demo_db_path: Path, tmp_path: Path, when
     """Closing the terminal (SIGHUP) while the market is still loading, or once it is shown, ends the app: it
     must not live on without a terminal (it once did, its terminal threads spinning on the dead terminal)."""
     session = f"quotetui-hangup-{os.getpid()}"
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
-    command = f"{sys.executable} -m quotetui --db {demo_db_path}; sleep 30"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], env=env, check=True)
+    _start_app(session, demo_db_path, tmp_path, 120, 40, then="; sleep 30")
     try:
         _wait_for(session, "quotetui") if when == "at the first frame" else _wait_for(session, "Best per GPU model")
         pid = _app_pid(session)
@@ -87,9 +92,7 @@ def test_a_closed_terminal_ends_the_app(demo_db_path: Path, tmp_path: Path, when
 
 def test_sigterm_ends_the_app_with_its_status(demo_db_path: Path, tmp_path: Path) -> None:
     session = f"quotetui-term-{os.getpid()}"
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
-    command = f"{sys.executable} -m quotetui --db {demo_db_path}; echo EXITED=$?; sleep 30"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], env=env, check=True)
+    _start_app(session, demo_db_path, tmp_path, 120, 40, then="; echo EXITED=$?; sleep 30")
     try:
         _wait_for(session, "Best per GPU model")
         os.kill(_app_pid(session), 15)
