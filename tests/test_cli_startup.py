@@ -244,3 +244,57 @@ def test_the_written_out_themes_are_textuals() -> None:
     from quotetui.commands.config import THEMES
 
     assert frozenset(BUILTIN_THEMES) == THEMES
+
+
+@pytest.mark.parametrize(
+    ("argv", "db"),
+    [
+        ([], None),
+        (["--db", "market.db"], "market.db"),
+        (["--db=market.db"], "market.db"),
+        (["--db", "postgresql://u:p@h/q"], "postgresql://u:p@h/q"),
+        (["--db", "--version"], False),  # the parser's to read (and refuse or answer)
+        (["--db"], False),
+        (["--db", ""], False),
+        (["--db="], False),
+        (["--db", "a.db", "offers"], False),
+        (["offers"], False),
+        (["--help"], False),
+        (["--version"], False),
+        (["--db", "a.db", "--db", "b.db"], False),
+    ],
+)
+def test_only_a_bare_launch_skips_the_command_line_parser(argv: list[str], db: str | bool | None) -> None:
+    from quotetui.launch import tui_only
+
+    assert tui_only(argv) == db
+
+
+TUI_PROBE = """
+import sys
+import quotetui.tui.app as app
+from quotetui.domain.errors import BadInput
+def run_tui(db):
+    sys.stderr.write(f"TUI {db!r}\\n")
+    sys.stderr.write("MODULES " + " ".join(sorted({m.split(".")[0] for m in sys.modules})) + "\\n")
+    raise BadInput("the database at " + str(db) + " cannot be opened")
+app.run_tui = run_tui
+sys.argv = ["quotetui", *sys.argv[1:]]
+from quotetui.launch import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv", [(), ("--db", "x.db"), ("--db=x.db",)], ids=["none", "--db PATH", "--db=PATH"])
+def test_a_bare_launch_starts_the_tui_without_typer_inside_the_same_error_boundary(argv: tuple[str, ...]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", TUI_PROBE, *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+    lines, db = done.stderr.splitlines(), "x.db" if argv else None
+    assert lines[0] == f"TUI {db!r}"
+    assert "typer" not in lines[1].split() and "click" not in lines[1].split()
+    # an error out of the TUI ends as every command's does: one line, status 2
+    assert (done.returncode, lines[2:]) == (
+        2,
+        [f"quotetui: the database at {'x.db' if argv else None} cannot be opened"],
+    )
