@@ -17,7 +17,6 @@ from typing import Any
 
 from quotetui.domain import enums as e
 from quotetui.domain.fields import Entity, Field, Rule
-from quotetui.domain.verification.acceptance import Check
 
 D = Decimal
 MAX_COUNT = D(1_000_000)  # GPUs, nodes: far beyond any quote, far inside a 64-bit column
@@ -856,7 +855,7 @@ WAIVER = Entity(
     "waivers",
     "Acceptance waivers",
     (
-        Field("item", "Item waived", "choice", required=True, choices=Check),
+        Field("item", "Item waived", "choice", required=True, choices=e.AcceptanceCheck),
         Field("reason", "Why it is accepted as it is", required=True, max_length=2000, multiline=True),
         Field("by", "Who accepts the risk", required=True, max_length=120),
         Field("on", "Waived on (empty: today)", "date"),

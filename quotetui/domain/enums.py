@@ -171,3 +171,17 @@ class Qualifier(Choice):
     ABOUT = "about"  # 约
     AT_LEAST = "at_least"  # 以上, 85%+
     AT_MOST = "at_most"
+
+
+class AcceptanceCheck(Choice):
+    """The items of an acceptance checklist, in order (``scale-out`` is typed either way); what each one
+    requires is ``domain/verification/acceptance.py``'s (declared here so that a field can name its choices
+    without importing the log readers)."""
+
+    INVENTORY = "inventory"
+    TOPOLOGY = "topology"
+    GEMM = "gemm"
+    ALLREDUCE = "allreduce"
+    BURN = "burn"
+    SCALE_OUT = "scale_out"
+    ECC = "ecc"

@@ -23,26 +23,13 @@ from datetime import date
 from enum import StrEnum
 
 from quotetui.domain.economics.exact import pct, q
-from quotetui.domain.enums import Choice
+from quotetui.domain.enums import AcceptanceCheck as Check
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
 from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
-
-
-class Check(Choice):
-    """The items of the checklist, in order (``scale-out`` is typed either way)."""
-
-    INVENTORY = "inventory"
-    TOPOLOGY = "topology"
-    GEMM = "gemm"
-    ALLREDUCE = "allreduce"
-    BURN = "burn"
-    SCALE_OUT = "scale_out"
-    ECC = "ecc"
-
 
 ITEMS: dict[str, str] = {
     Check.INVENTORY: "Inventory and model",
