@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -18,7 +17,6 @@ from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
-from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import (
@@ -27,11 +25,17 @@ from quotetui.services.inputs import (
     load_catalog_of,
     load_offer_inputs,
     offer_inputs,
-    scenario_of,
 )
-from quotetui.services.ranking_cache import KEY_DATA_VERSION, RANKINGS, Key, file_stamp, ranking_key
+from quotetui.services.ranking_cache import (
+    KEY_DATA_VERSION,
+    RANKINGS,
+    Key,
+    file_stamp,
+    keyed,
+    scenario_input,
+)
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.reader import Reader, reading, session_reader
+from quotetui.store.reader import reading, session_reader
 
 
 @dataclass(slots=True)
@@ -56,21 +60,11 @@ class Ranking:
         return list(zip(positions(self.evaluations), self.evaluations, strict=True))
 
 
-def _scenario(db: Database, reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput:
-    found = scenario_of(reader, name, gpus)
-    if found is not None:
-        return found
-    from quotetui.services.scenarios import resolve_scenario  # another spelling of the name, or the error
-
-    with db.session() as session:
-        return resolve_scenario(session, name)
-
-
 def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
     day = on or utcnow().date()
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
-        return _scenario(db, reader, scenario, gpus), fx_table_of(reader, day), day
+        return scenario_input(db, reader, scenario, gpus), fx_table_of(reader, day), day
 
 
 def rank_offers(
@@ -86,7 +80,7 @@ def rank_offers(
     day = on or utcnow().date()
     stamp = file_stamp(db)  # before the snapshot's first read: a later write is then a new stamp
     with reading(db) as reader, gc_paused():
-        catalog, gpus, scenario_input, key = _keyed(db, reader, stamp, scenario, gpu, day, history)
+        catalog, gpus, scenario_input, key = keyed(db, reader, stamp, scenario, gpu, day, history)
         version = key[KEY_DATA_VERSION]
         cached = RANKINGS.get(key)
         if cached is not None:
@@ -106,26 +100,6 @@ def rank_offers(
         ranking = Ranking(scenario_input, day, rank(evaluations), skipped, fx, assumptions, version, key)
         RANKINGS.put(key, ranking)
         return ranking
-
-
-def ranking_key_now(
-    db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
-) -> Key:
-    """The key :func:`rank_offers` would keep its ranking under if it ranked now, read the same way (its own
-    snapshot, the file stamp first) without reading a single offer: what a listing kept on disk is found by."""
-    day = on or utcnow().date()
-    stamp = file_stamp(db)
-    with reading(db) as reader:
-        return _keyed(db, reader, stamp, scenario, gpu, day, history)[3]
-
-
-def _keyed(
-    db: Database, reader: Reader, stamp: Hashable, scenario: str | None, gpu: str | None, day: date, history: bool
-) -> tuple[GpuCatalog, dict[int, GpuSpec], ScenarioInput, Key]:
-    """The catalog, the scenario and the ranking's key, read in ``reader``'s snapshot (``stamp`` taken before)."""
-    catalog, gpus = load_catalog_of(reader)
-    scenario_input = _scenario(db, reader, scenario, gpus)
-    return catalog, gpus, scenario_input, ranking_key(db, reader, stamp, scenario_input, day, gpu, history)
 
 
 @one_snapshot
@@ -277,5 +251,4 @@ __all__ = [
     "q",
     "rank_offers",
     "ranking_json",
-    "ranking_key_now",
 ]

@@ -146,7 +146,8 @@ def offer_listing(
     """The listing's items (``kind``: :data:`TABLE` or :data:`JSON`) for the current round of every offer,
     or with ``rendering`` their texts: the ones kept on disk when nothing they depend on has changed, else
     made from a fresh ranking (and kept)."""
-    from quotetui.services.economics import rank_offers, ranking_key_now
+    from quotetui.services.economics import rank_offers
+    from quotetui.services.ranking_cache import ranking_key_now
 
     key = disk_key(ranking_key_now(db, scenario, gpu, on, history=False))
     stored = kind if rendering is None else f"{kind}:text:{rendering.variant}"

@@ -32,7 +32,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.inputs import ScenarioInput
-from quotetui.store.reader import Reader
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.timeutil import utcnow
+from quotetui.services.inputs import load_catalog_of, scenario_of
+from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
     from quotetui.services.economics import Ranking
@@ -105,6 +108,36 @@ def ranking_key(
     history: bool,
 ) -> Key:
     return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, gpu, history)
+
+
+def scenario_input(db: Database, reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput:
+    found = scenario_of(reader, name, gpus)
+    if found is not None:
+        return found
+    from quotetui.services.scenarios import resolve_scenario  # another spelling of the name, or the error
+
+    with db.session() as session:
+        return resolve_scenario(session, name)
+
+
+def ranking_key_now(
+    db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
+) -> Key:
+    """The key :func:`rank_offers` would keep its ranking under if it ranked now, read the same way (its own
+    snapshot, the file stamp first) without reading a single offer: what a listing kept on disk is found by."""
+    day = on or utcnow().date()
+    stamp = file_stamp(db)
+    with reading(db) as reader:
+        return keyed(db, reader, stamp, scenario, gpu, day, history)[3]
+
+
+def keyed(
+    db: Database, reader: Reader, stamp: Hashable, scenario: str | None, gpu: str | None, day: date, history: bool
+) -> tuple[GpuCatalog, dict[int, GpuSpec], ScenarioInput, Key]:
+    """The catalog, the scenario and the ranking's key, read in ``reader``'s snapshot (``stamp`` taken before)."""
+    catalog, gpus = load_catalog_of(reader)
+    wanted = scenario_input(db, reader, scenario, gpus)
+    return catalog, gpus, wanted, ranking_key(db, reader, stamp, wanted, day, gpu, history)
 
 
 def disk_key(key: Key) -> Key:
