@@ -297,3 +297,40 @@ def test_a_listing_rewritten_in_place_while_it_is_read_ends_with_an_error_not_cu
         same_file.write(b"\x00" * 64)
     with pytest.raises(BadInput, match="changed while it was read; run the command again"):
         list(found)
+
+
+KEPT = [["title", "kept"], *(["row", n, "x" * (n % 7)] for n in range(300))]
+"""A kept listing long enough that its entry is several deflate blocks (every damage lands in the items)."""
+
+
+def _kept(cache: Path) -> Path:
+    for _ in listing_store.keeping(("kept lines", 1), TABLE, KEPT):
+        pass
+    (entry,) = _entries(cache)
+    return entry
+
+
+def test_kept_lines_give_every_item_undecoded_in_order(cache: Path) -> None:
+    lines = listing_store.kept_lines(("kept lines", 1), TABLE)
+    assert lines is None  # nothing kept yet
+    _kept(cache)
+    lines = listing_store.kept_lines(("kept lines", 1), TABLE)
+    assert lines is not None and all(isinstance(line, bytes) for line in lines)
+    assert [listing_store.item_of(line, lambda item: True) for line in lines] == KEPT
+    assert listing_store.kept_lines(("kept lines", 2), TABLE) is None  # another key
+    with pytest.raises(ValueError, match="wrong shape"):  # the caller's shape rule, line by line
+        listing_store.item_of(lines[1], lambda item: item[0] == "title")
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_kept_lines_of_a_damaged_or_hostile_file_are_none(cache: Path, damage: str) -> None:
+    entry = _kept(cache)
+    DAMAGE[damage](entry, entry.name.removesuffix(listing_store.SUFFIX))
+    lines = listing_store.kept_lines(("kept lines", 1), TABLE)
+    if damage == "an item of the wrong shape":  # the count and digest hold: the shape is the caller's to check
+        assert lines is not None
+        with pytest.raises(ValueError):
+            listing_store.item_of(lines[0], lambda item: isinstance(item[1], int) and len(item) == 3)
+        return
+    # never other items: refused, or (a byte of the gzip header's file name flipped) the very items kept
+    assert lines is None or [listing_store.item_of(line, lambda item: True) for line in lines] == KEPT

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Label
 
 import quotetui.services.market_view as market_view
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import RANKINGS
+from quotetui.tui import offer_preview
 from quotetui.tui.offer_preview import PreviewRow, _item
 from quotetui.tui.offer_rows import KEYS
 from quotetui.tui.widgets.virtual_table import VirtualTable
@@ -143,6 +144,77 @@ async def test_a_write_during_the_launch_replaces_the_kept_table_at_once(
         cards.set()
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
         await settle(pilot)
+
+
+def _first_page_held(monkeypatch: pytest.MonkeyPatch, page: int) -> threading.Event:
+    """A kept table's first ``page`` rows are shown, and the rest waits for the returned event."""
+    monkeypatch.setattr(offer_preview, "FIRST_PAGE", page)
+    release, real = threading.Event(), offer_preview.previews
+
+    def held(*args, **kwargs):  # type: ignore[no-untyped-def]
+        shown = real(*args, **kwargs)
+        yield next(shown)
+        assert release.wait(30)
+        yield from shown
+
+    monkeypatch.setattr(offer_preview, "previews", held)
+    return release
+
+
+def _status(app: RecordingApp) -> str:
+    return str(app.screen.query_one("#offers-status", Label).render())
+
+
+async def test_a_long_kept_table_shows_its_first_page_then_all_of_it(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = await _cold(demo_db_path)
+    rest = _first_page_held(monkeypatch, 5)
+    release = _held_ranking(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        await until(pilot, lambda: bool(table.rows))
+        assert app.preview is not None and not app.preview.complete
+        assert [(r.key, list(r.cells)) for r in table.rows] == [(k, c) for k, c, *_ in cold["rows"][:5]]
+        assert "5 of the first 5 of 20 offers (reading the rest…)" in _status(app)
+        rest.set()
+        await until(pilot, lambda: len(table.rows) == 20)
+        assert app.market is None and app.preview.complete
+        assert _seen(table) == cold
+        assert _status(app).startswith("20 of 20 offers")
+        release.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        assert _seen(table) == cold
+
+
+async def test_a_bad_row_after_the_first_page_leaves_it_to_the_ranking(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = await _cold(demo_db_path)
+    monkeypatch.setattr(offer_preview, "FIRST_PAGE", 5)
+    calls = iter(range(1000))  # the head and five rows pass; the seventh row of the file is of the wrong shape
+    monkeypatch.setattr(offer_preview, "_item", lambda item: next(calls) != 7 and _item(item))
+    release, cards = _held_ranking(monkeypatch), held_cards(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        await until(pilot, lambda: bool(table.rows))
+        for _ in range(10):
+            await pilot.pause(0.05)
+        assert len(table.rows) == 5 and not app.preview.complete  # the first page stays; the rest never came
+        release.set()
+        await until(pilot, lambda: app.market is not None)
+        await pilot.pause()
+        assert len(table.rows) == 20  # the ranking's own rows (claims pending), not the five kept ones
+        assert not any(isinstance(r, PreviewRow) for r in table.rows)
+        cards.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        assert _seen(table) == cold
 
 
 GOOD_ROW = [

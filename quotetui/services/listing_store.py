@@ -120,38 +120,58 @@ def _open_entry(path: Path) -> IO[bytes] | None:
     return None
 
 
-def _verified(
-    handle: IO[bytes],
-    name: str,
-    kind: str,
-    check: Check,
-    into: list[Any] | None = None,
-    convert: Callable[[Any], Any] | None = None,
-) -> bool:
-    """The whole file read once: header, every item decoded and of the right shape, trailer's count and
-    digest (any fault: False); the items are put ``into`` the list given, if any (through ``convert``)."""
+def _verified(handle: IO[bytes], name: str, kind: str, take: Callable[[bytes], bool]) -> bool:
+    """The whole file read once: its header, then each item's line given to ``take`` (False: the file is not
+    trusted), then the trailer's count and digest (any fault: False)."""
     try:
         lines = _lines(handle)
         head = json.loads(next(lines))
         if head != {"format": FORMAT, "name": name, "kind": kind}:
             return False
-        digest, count, trailer = hashlib.sha256(), 0, None
-        for line in lines:
-            if trailer is not None:
-                return False  # something after the trailer
-            item = json.loads(line)
-            if isinstance(item, dict) and set(item) == {"end", "sha256"}:
-                trailer = item
-                continue
-            if not isinstance(item, dict) or set(item) != {"item"} or not check(item["item"]):
-                return False
-            if into is not None:
-                into.append(item["item"] if convert is None else convert(item["item"]))
-            digest.update(line)
-            count += 1
-        return trailer == {"end": count, "sha256": digest.hexdigest()}
+        digest, count, held = hashlib.sha256(), 0, None
+        for line in lines:  # each line is held back one step: the last one is the trailer
+            if held is not None:
+                if not take(held):
+                    return False
+                digest.update(held)
+                count += 1
+            held = line
+        return held is not None and json.loads(held) == {"end": count, "sha256": digest.hexdigest()}
     except (OSError, EOFError, ValueError, RecursionError, StopIteration, zlib.error):  # zlib.error: damage
         return False  # inside the deflate stream (gzip.BadGzipFile is an OSError)
+
+
+def item_of(line: bytes, check: Check) -> Any:
+    """The item one line of an entry holds, when it is of the shape ``check`` wants (ValueError if not)."""
+    item = json.loads(line)
+    if not isinstance(item, dict) or set(item) != {"item"} or not check(item["item"]):
+        raise ValueError("an item of the wrong shape")
+    return item["item"]
+
+
+def _checked(check: Check, into: list[Any] | None, convert: Callable[[Any], Any] | None) -> Callable[[bytes], bool]:
+    def take(line: bytes) -> bool:
+        item = item_of(line, check)
+        if into is not None:
+            into.append(item if convert is None else convert(item))
+        return True
+
+    return take
+
+
+def _entry(key: Hashable, kind: str) -> tuple[Path, str, IO[bytes]] | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    name = entry_name(key, kind)
+    path = folder / (name + SUFFIX)
+    handle = _open_entry(path)
+    return None if handle is None else (path, name, handle)
+
+
+def _used(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used: pruned last
 
 
 def cached(
@@ -161,24 +181,35 @@ def cached(
     is no such entry or it cannot be trusted. Read twice (checked, then given one at a time: a long listing
     is never held), or with ``whole`` once, all the items held from the start (each through ``convert`` as it
     is read, if given: only what the caller keeps of each is held)."""
-    folder = cache_dir()
-    if folder is None:
+    entry = _entry(key, kind)
+    if entry is None:
         return None
-    name = entry_name(key, kind)
-    path = folder / (name + SUFFIX)
-    handle = _open_entry(path)
-    if handle is None:
-        return None
+    path, name, handle = entry
     items: list[Any] | None = [] if whole else None
-    if not _verified(handle, name, kind, check, items, convert):
+    if not _verified(handle, name, kind, _checked(check, items, convert)):
         handle.close()
         return None
-    with contextlib.suppress(OSError):
-        os.utime(path)  # recently used: pruned last
+    _used(path)
     if items is not None:
         handle.close()
         return iter(items)
     return _items(handle)
+
+
+def kept_lines(key: Hashable, kind: str) -> list[bytes] | None:
+    """The lines of the items kept for ``key`` and ``kind``, the file's format, name, count and digest checked
+    but no item decoded yet (None: no such entry, or one that cannot be trusted): a caller that shows the
+    first items at once decodes them first, each through :func:`item_of`, which checks its shape."""
+    entry = _entry(key, kind)
+    if entry is None:
+        return None
+    path, name, handle = entry
+    lines: list[bytes] = []
+    with handle:
+        if not _verified(handle, name, kind, lambda line: lines.append(line) is None):
+            return None
+    _used(path)
+    return lines
 
 
 def _items(handle: IO[bytes]) -> Iterator[Any]:

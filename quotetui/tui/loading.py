@@ -86,16 +86,14 @@ class LoadsMarket:
     """The offers table the last launch kept (``tui/offer_preview.py``), shown until the market is computed."""
 
     def _show_preview(self, scenario: str | None, generation: int) -> None:
-        from quotetui.tui.offer_preview import load_preview
+        from quotetui.tui.offer_preview import previews
 
         try:
-            db = self._database()
-            preview = load_preview(db, scenario, self.today)
+            for preview in previews(self._database(), scenario, self.today):  # its first page, then all of it
+                self.call_from_thread(self._previewed, preview, generation)
+                self._wait_for_paint()  # drawn before the next step competes with the UI thread for the interpreter
         except Exception:  # the cache is only a shortcut: the load below says what is wrong, if anything
             return
-        if preview is not None:
-            self.call_from_thread(self._previewed, preview, generation)
-            self._wait_for_paint()  # drawn before the ranking competes with the UI thread for the interpreter
 
     def _previewed(self, preview: Preview, generation: int) -> None:
         if generation != self._generation or self.market is not None:

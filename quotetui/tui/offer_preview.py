@@ -56,8 +56,14 @@ class Preview:
     scenario: str
     currency: str
     blocked: int  # offers the scenario cannot run on
-    rows: list[PreviewRow]
+    rows: list[PreviewRow]  # the first ``len(rows)`` of the kept table's rows, in its order
+    total: int  # how many rows the kept table has
     key: Hashable = None  # the ranking's key it was kept under: a view of that ranking shows these very rows
+
+    @property
+    def complete(self) -> bool:
+        """Whether every kept row is in (a launch shows the first page first: :func:`previews`)."""
+        return len(self.rows) == self.total
 
     @property
     def gpus(self) -> list[str]:
@@ -143,33 +149,44 @@ def _item(item: Any) -> bool:
     )
 
 
-def load_preview(db: Database, scenario: str | None, day: date) -> Preview | None:
-    """The table kept by the last complete load of exactly this state, scenario and day; None when there is
-    none (or it cannot be trusted: ``listing_store.cached``)."""
-    from quotetui.services.economics import ranking_key_now
-    from quotetui.services.listing_store import cached
-    from quotetui.services.ranking_cache import disk_key
+FIRST_PAGE = 100
+"""How many rows are decoded and shown before the rest: more than the tallest terminal shows."""
+
+
+def previews(db: Database, scenario: str | None, day: date) -> Iterator[Preview]:
+    """The table kept by the last complete load of exactly this state, scenario and day: its first page as
+    soon as the file is checked (count and digest), then all of it; nothing when there is none (or it cannot
+    be trusted: ``listing_store.kept_lines``). A row of the wrong shape ends it there (ValueError)."""
+    from quotetui.services.listing_store import item_of, kept_lines
+    from quotetui.services.ranking_cache import disk_key, ranking_key_now
 
     ranking_key = ranking_key_now(db, scenario, None, day, history=False)
+    lines = kept_lines(disk_key(ranking_key), KIND)
+    if not lines:
+        return
+    head = item_of(lines[0], _item)
+    if head[0] != HEAD:
+        raise ValueError("a kept table without its head")
+    total = len(lines) - 1
     seen: dict[Any, Any] = {}
     share = seen.setdefault  # one object per distinct value: 100,000 rows repeat providers, GPUs, statuses
+    rows: list[PreviewRow] = []
 
-    def row(item: list[Any]) -> Any:  # as each item is read: only the compact row is held
-        if item[0] != ROW:
-            return item
-        _, key, cells, sort, search, style, styles, facets = item
-        sort = tuple([share(v, v) for v in sort])
-        styles = {i: share(s, s) for i, s in styles} or None
-        return PreviewRow(key, cells, sort, search, share(style, style), styles, tuple([share(f, f) for f in facets]))
+    def read(upto: int) -> None:  # each line decoded into its compact row, and let go
+        for n in range(len(rows) + 1, upto + 1):
+            item = item_of(lines[n], _item)
+            lines[n] = b""
+            if item[0] != ROW:
+                raise ValueError("a kept table's head among its rows")
+            _, key, cells, sort, search, style, styles, facets = item
+            sort = tuple([share(v, v) for v in sort])
+            styles = {i: share(s, s) for i, s in styles} or None
+            facets = tuple([share(f, f) for f in facets])
+            rows.append(PreviewRow(key, cells, sort, search, share(style, style), styles, facets))
 
-    items = cached(disk_key(ranking_key), KIND, _item, whole=True, convert=row)
-    if items is None:
-        return None
-    head = next(items, None)
-    rows = list(items)
-    if head is None or head[0] != HEAD or not all(isinstance(r, PreviewRow) for r in rows):
-        return None
-    return Preview(head[1], head[2], head[3], rows, ranking_key)
+    for upto in sorted({min(FIRST_PAGE, total), total}):
+        read(upto)
+        yield Preview(head[1], head[2], head[3], list(rows), total, ranking_key)
 
 
-__all__ = ["KIND", "Preview", "PreviewRow", "load_preview", "preview_items", "save_preview"]
+__all__ = ["FIRST_PAGE", "KIND", "Preview", "PreviewRow", "preview_items", "previews", "save_preview"]

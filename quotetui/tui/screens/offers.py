@@ -94,7 +94,7 @@ class OffersScreen(MarketScreen):
 
     def show_market(self, m: MarketView) -> None:
         preview, ranking = self.qapp.preview, m.ranking
-        same = preview is not None and ranking is not None and ranking.key == preview.key
+        same = preview is not None and preview.complete and ranking is not None and ranking.key == preview.key
         if self._previewing and same and pending_of(m) == PENDING:
             return  # the kept rows are this ranking's complete ones: they stay until its claims are in
         self._previewing = False
@@ -157,11 +157,11 @@ class OffersScreen(MarketScreen):
         else:
             blocked = preview.blocked if preview is not None else 0
         cannot = f" · {blocked} cannot run the scenario (✗, listed last)" if blocked else ""
+        shown = f"{len(t.view_rows)} of {len(t.rows)} offers"
+        if market is None and preview is not None and not preview.complete:  # the rest is being read
+            shown = f"{len(t.view_rows)} of the first {len(t.rows)} of {preview.total:,} offers (reading the rest…)"
         self.query_one("#offers-status", Label).update(
-            plain(
-                f"{len(t.view_rows)} of {len(t.rows)} offers{cannot} · sorted by {sort}{' ▼' if t.sort_reverse else ''}"
-                f" · pinned: {pins}"
-            )
+            plain(f"{shown}{cannot} · sorted by {sort}{' ▼' if t.sort_reverse else ''} · pinned: {pins}")
         )
 
     @on(Input.Changed, "#filter")
