@@ -29,11 +29,13 @@ def _wait_for(session: str, *needles: str, timeout: float = 30) -> str:
     raise AssertionError(f"{needles} not on screen after {timeout}s:\n{screen}")
 
 
-def _start_app(session: str, db: Path, home: Path, width: int, height: int, *, then: str) -> None:
+def _start_app(
+    session: str, db: Path, home: Path, width: int, height: int, *, then: str, program: str = "-m quotetui"
+) -> None:
     """quotetui on ``db`` in a new tmux session of that size, with its own home folder; ``then`` runs after
-    it in the same shell (``; echo EXITED=$?; sleep 30`` shows its exit status)."""
+    it in the same shell (``; echo EXITED=$?; sleep 30`` shows its exit status); ``program``: what Python runs."""
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "TERM": "xterm-256color"}
-    command = f"{sys.executable} -m quotetui --db {db}{then}"
+    command = f"{sys.executable} {program} --db {db}{then}"
     size = ["-x", str(width), "-y", str(height)]
     subprocess.run(["tmux", "new-session", "-d", "-s", session, *size, command], env=env, check=True)
 
@@ -97,5 +99,31 @@ def test_sigterm_ends_the_app_with_its_status(demo_db_path: Path, tmp_path: Path
         _wait_for(session, "Best per GPU model")
         os.kill(_app_pid(session), 15)
         _wait_for(session, "EXITED=143", timeout=15)  # 128 + SIGTERM, the terminal given back
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+SLOW_RANKING = (
+    "-c 'import time; import quotetui.services.economics as s; real = s.evaluate; "
+    "s.evaluate = lambda *a: (time.sleep(0.5), real(*a))[1]; s.EVERY = 1; "
+    "from quotetui.launch import main; main()'"
+)
+"""quotetui whose ranking takes 10 s on the demo's 20 offers (half a second an offer, checked after each)."""
+
+
+def test_quitting_while_the_market_loads_ends_at_once(demo_db_path: Path, tmp_path: Path) -> None:
+    """`q` while the offers are still being ranked gives the terminal back at once: the loading worker stops
+    at its next check (``domain/cancel.py``) instead of ranking on, unseen, for the rest of its work."""
+    session = f"quotetui-quit-{os.getpid()}"
+    _start_app(session, demo_db_path, tmp_path, 120, 40, then="; echo EXITED=$?; sleep 30", program=SLOW_RANKING)
+    try:
+        _wait_for(session, "quotetui")
+        pid = _app_pid(session)
+        time.sleep(1.0)  # ranking: a few offers in, many to go
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        pressed = time.monotonic()
+        assert _gone(pid, timeout=15), "quotetui still running 15 s after q"
+        assert time.monotonic() - pressed < 3.0  # the ranking alone had ~8 s to go
+        _wait_for(session, "EXITED=0", timeout=5)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

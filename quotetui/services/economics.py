@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import OptionCost, base_option
@@ -92,7 +93,9 @@ def rank_offers(
             key_of_gpu = catalog.lookup(gpu).key
             offers = [o for o in offers if o.gpu.key == key_of_gpu]
         evaluations, skipped = [], []
-        for offer in offers:
+        for n, offer in enumerate(offers):
+            if not n % EVERY:
+                check_cancelled()  # the TUI quit meanwhile: nothing is cached
             try:
                 evaluations.append(evaluate(offer, scenario_input, fx, assumptions))
             except NOT_COMPARABLE as exc:

@@ -17,6 +17,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain import entities as E
+from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.inputs import (
     DiscountTerm,
@@ -217,6 +218,8 @@ def offer_inputs(
         params_o,
     ):
         oid = o[0]
+        if not oid % EVERY:
+            check_cancelled()  # the TUI quit while it loaded: stop reading
         found = current.get(oid)
         if found is None or (wanted is not None and oid not in wanted):
             continue

@@ -186,6 +186,7 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
     """``first`` (from :func:`load_offers_view`) with the claims audit, the verification findings, the logs
     on record, the market medians and the contracts: a new view with ``cards_ready``; ``first`` is left as it
     was (a screen may be drawing it)."""
+    from quotetui.domain.cancel import check_cancelled
     from quotetui.services.claims import audit_claims  # the cards' modules: not on the first rows' path
     from quotetui.services.market_prices import market_medians
     from quotetui.services.verification import market_findings
@@ -193,11 +194,13 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
     ranking = first.ranking
     assert ranking is not None, "a view from load_offers_view"
     audits = audit_claims(db)
+    check_cancelled()  # each step of the cards is long at 100,000 offers: the TUI quit meanwhile stops here
     by_offer: dict[int, list[Audit]] = defaultdict(list)
     for a in audits:
         if a.claim.offer_id is not None:
             by_offer[a.claim.offer_id].append(a)
     verifier, findings = market_findings(db, ranking, audits)
+    check_cancelled()
 
     def row(r: OfferRow) -> OfferRow:
         oid = r.offer.id
@@ -220,7 +223,9 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
         ((r.offer, f) for r in rows for f in r.findings),
         key=lambda of: (of[1].severity.order, of[0].id),
     )
+    check_cancelled()
     medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
+    check_cancelled()
     _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
     _contracts(db, view)
     return view

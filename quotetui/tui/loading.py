@@ -62,24 +62,27 @@ class LoadsMarket:
         (claims, findings, contracts), once the offers are on the screen. The collector is paused meanwhile
         (bulk objects that all live on) and what survives is frozen out of later collections."""
         import gc
+        from contextlib import suppress
 
         from textual.worker import get_current_worker
 
+        from quotetui.domain.cancel import Cancelled, cancellable
         from quotetui.domain.gc_pause import gc_paused
 
         gc.unfreeze()  # the previous load's objects may be collected again (its view is being replaced)
         worker = get_current_worker()
-        with gc_paused():
+        # cancelled: a newer load replaces this one, or the app is ending (quit, terminal closed): every step,
+        # and the long loops inside them, stop at their next check, so quitting never waits for the market
+        with gc_paused(), cancellable(lambda: worker.is_cancelled), suppress(Cancelled):
             if self.market is None:  # a launch: the table the last one kept, if nothing has changed since
                 self._show_preview(scenario, generation)
             first = self._load_offers(scenario, generation)
-            if first is not None and not worker.is_cancelled:  # cancelled: a newer load replaces this one
+            if first is not None:
                 self._wait_for_paint()
                 complete = self._load_cards(first, generation)
-                if not worker.is_cancelled:
-                    places = self._make_figure_keys(first, generation)
-                    if complete is not None and not worker.is_cancelled:
-                        self._keep_preview(complete, places)
+                places = self._make_figure_keys(first, generation)
+                if complete is not None:
+                    self._keep_preview(complete, places)
         gc.freeze()  # what this load made lives on: later collections need not walk it
 
     preview: Preview | None = None
@@ -136,12 +139,18 @@ class LoadsMarket:
         return self._show(view, generation)
 
     def _wait_for_paint(self) -> None:
-        """Let the UI thread draw the offers before the cards' work competes with it for the interpreter."""
+        """Let the UI thread draw the offers before the cards' work competes with it for the interpreter (at
+        most :attr:`PAINT_WAIT_SECONDS`; an app that is ending draws nothing more: Cancelled at once)."""
         import threading
+        import time
+
+        from quotetui.domain.cancel import check_cancelled
 
         painted = threading.Event()
         self.call_from_thread(self.call_after_refresh, painted.set)
-        painted.wait(self.PAINT_WAIT_SECONDS)
+        deadline = time.monotonic() + self.PAINT_WAIT_SECONDS
+        while not painted.wait(0.02) and time.monotonic() < deadline:
+            check_cancelled()
 
     def _load_cards(self, first: MarketView, generation: int) -> MarketView | None:
         """The complete view, shown (None when the cards could not be computed)."""
@@ -157,6 +166,9 @@ class LoadsMarket:
 
     def _show(self, view: MarketView, generation: int) -> MarketView | None:
         """``view`` on screen (its table rows made here, in the worker); None when showing it failed."""
+        from quotetui.domain.cancel import check_cancelled
+
+        check_cancelled()  # an app that is ending shows nothing more
         try:
             self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
         except Exception as exc:
@@ -188,9 +200,13 @@ class LoadsMarket:
 
     def _make_figure_keys(self, view: MarketView, generation: int) -> dict[str, dict[int, int | None]]:
         """In the worker: every figure column's sort places, so that no sort computes them on the UI thread."""
+        from quotetui.domain.cancel import check_cancelled
         from quotetui.tui.offer_rows import FIGURES, figure_keys
 
-        made = {key: figure_keys(view.rows, key) for key in FIGURES}
+        made: dict[str, dict[int, int | None]] = {}
+        for key in FIGURES:
+            check_cancelled()
+            made[key] = figure_keys(view.rows, key)
         self.call_from_thread(self._figure_keys_made, view, generation, made)
         return made
 

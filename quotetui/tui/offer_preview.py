@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.tui.offer_rows import FIGURES, KEYS, OfferTableRow, at, pending_of
 from quotetui.tui.widgets.virtual_table import TableRow
 
@@ -80,7 +81,9 @@ def preview_items(view: MarketView, places: dict[str, dict[int, int | None]]) ->
     yield [HEAD, view.scenario.name, view.scenario.home_currency, blocked]
     figure_columns = [(at(k), places[k]) for k in FIGURES]
     pending = pending_of(view)
-    for t in (OfferTableRow(r, pending) for r in view.rows):  # the table's own rows (``table_rows``)
+    for n, t in enumerate(OfferTableRow(r, pending) for r in view.rows):  # the table's own rows (``table_rows``)
+        if not n % EVERY:
+            check_cancelled()  # the app was quit: nothing is kept (``listing_store.keeping``)
         sort = [_plain(v) for v in t.sort]
         for column, place in figure_columns:
             sort[column] = place[t.key]
