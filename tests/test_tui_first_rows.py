@@ -268,3 +268,27 @@ async def test_a_sort_before_the_worker_made_the_places_is_still_exact(
         release.set()
         await asyncio.sleep(0)
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+
+
+async def test_keys_queued_right_after_slash_go_to_the_filter(demo_db_path: Path) -> None:
+    """`/h20` typed while the UI thread is busy (a second launch decoding its kept table: hostile-user pass, 7
+    tries in 13 lost the `h`): the keys are already queued when `/` is handled, and the filter must take them."""
+    from textual import events
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await pilot.press("o")
+        await settle(pilot)
+        for key, char in (
+            ("slash", "/"),
+            ("h", "h"),
+            ("2", "2"),
+            ("0", "0"),
+        ):  # queued together, as a busy app gets them
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        field = app.screen.query_one("#filter", Input)
+        assert field.value == "h20" and app.focused is field
+        await pilot.press(*"/x")  # in the filter, `/` is a character like any other
+        assert field.value == "h20/x" and app.focused is field

@@ -27,7 +27,9 @@ class OffersScreen(MarketScreen):
     AUTO_FOCUS = ""  # the table is focused in on_mount, or once loaded; never the filter by default (while the
     # table loads, Textual's default would focus the filter, and `/` and what follows it were typed there)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_filter", "Filter", id="filter"),
+        # a priority binding: handled as the key arrives, before the keys typed after it are routed (a plain one
+        # waits its turn in the table's queue, and `/h20` typed quickly lost its `h` to the table)
+        Binding("slash", "focus_filter", "Filter", id="filter", priority=True),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="clear-filter"),
         Binding("space", "pin", "Pin", id="pin"),
         Binding("less_than_sign", "sort(-1)", "Sort ◀", show=False, id="sort-back"),
@@ -174,8 +176,14 @@ class OffersScreen(MarketScreen):
         self.apply_filters()
 
     def action_focus_filter(self) -> None:
+        """The filter takes the very next key: focused now, not once the keys already queued are handled
+        (``Widget.focus`` waits its turn). In the filter itself, `/` is typed like any other character."""
+        field = self.query_one("#filter", Input)
+        if self.focused is field:
+            field.insert_text_at_cursor("/")
+            return
         self._focus_table_when_loaded = False
-        self.query_one("#filter", Input).focus()
+        self.set_focus(field)
 
     def action_clear_filter(self) -> None:
         self.query_one("#filter", Input).value = ""
