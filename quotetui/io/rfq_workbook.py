@@ -202,6 +202,23 @@ def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: 
     sheet.column_dimensions["B"].width = 60
 
 
+def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, required: bool, hint: str = "") -> None:
+    """A list drop-down on ``cells`` that refuses other values (``formula``: ``"a,b"`` or a range); an empty
+    cell is allowed unless ``required``. The import template builds the same validation inline
+    (``xlsx_template.write_template``): it can call this one."""
+    error = " / ".join(p for p in ("choose a value from the list", hint) if p)
+    dv = DataValidation(
+        type="list",
+        formula1=formula,
+        allow_blank=not required,
+        showErrorMessage=True,
+        errorTitle=title,
+        error=f"{error} ({title})",
+    )
+    dv.add(cells)
+    sheet.add_data_validation(dv)
+
+
 def _write_answer_sheet(book: Workbook, sheet: Worksheet, req: Requirement) -> None:
     last = FIRST_ANSWER_ROW + ANSWER_ROWS - 1
     gpu_names = [g.name for g in req.gpu_models]
@@ -228,16 +245,8 @@ def _write_answer_sheet(book: Workbook, sheet: Worksheet, req: Requirement) -> N
                 lists = book.create_sheet(LISTS_SHEET)
             lists_used += 1
             formula = _list_column(lists, lists_used, bilingual(field), values)
-        dv = DataValidation(
-            type="list",
-            formula1=formula,
-            allow_blank=not field.required,
-            showErrorMessage=True,
-            errorTitle=field.label,
-            error=f"choose a value from the list / 请从列表中选择 ({field.label})",
-        )
-        dv.add(f"{letter}{FIRST_ANSWER_ROW}:{letter}{last}")
-        sheet.add_data_validation(dv)
+        cells = f"{letter}{FIRST_ANSWER_ROW}:{letter}{last}"
+        drop_down(sheet, cells, formula, field.label, required=field.required, hint="请从列表中选择")
     sheet.row_dimensions[NOTE_ROW].height = 45
     sheet.freeze_panes = f"B{FIRST_ANSWER_ROW}"
 
