@@ -375,3 +375,15 @@ def test_cover_text_shows_hostile_text_harmlessly():
     assert "\x1b" not in text and "\x07" not in text
     assert "evil␛]52;c;AAAA␇ 您好" in text
     assert "- Notes / 备注: line one line two" in text
+
+
+def test_a_list_too_long_for_the_validation_goes_to_the_lists_sheet(tmp_path):
+    many = tuple(replace(H100, key=f"h100-{i}", name=f"H100 SXM5 variant number {i:02}") for i in range(12))
+    assert len(",".join(g.name for g in many)) > 255
+    book = written(tmp_path, replace(MINIMAL, gpu_models=many))
+    formula, _ = validations(book)["GPU model (any name or alias) / GPU型号"]
+    assert formula == f"'Lists 选项'!$A$2:$A${len(many) + 1}"
+    lists = book[LISTS_SHEET]
+    assert lists["A1"].value == "GPU model (any name or alias) / GPU型号"
+    assert [lists.cell(row=r, column=1).value for r in range(2, len(many) + 2)] == [g.name for g in many]
+    assert validations(book)["Prepaid / 预付"][0] == '"yes,no"'  # the short lists stay in the validation
