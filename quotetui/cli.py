@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "bench": "bench",
     "contracts": "contracts",
     "acceptance": "acceptance",
+    "rfq": "rfq",
     **{group: group for group in ("scenario", "calc", "fx", "settings", "db")},
 }
 """Every command (or command group) by name, in the order ``--help`` lists them, and the module of

@@ -918,3 +918,66 @@ def credits_text(tiers: list[tuple[Decimal, Decimal]]) -> str:
     from quotetui.domain.money import plain
 
     return ", ".join(f"{plain(b * 100)}:{plain(c * 100)}" for b, c in sorted(tiers, reverse=True))
+
+
+# -- sourcing: requirements and RFQs -----------------------------------------------------------------------
+def requirement_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    """A job fits in the need; answers are due before the start; "unknown" is not a requirement."""
+    problems: dict[str, str] = {}
+    job, gpus = values.get("job_gpus"), values.get("gpus")
+    if job is not None and gpus is not None and job > gpus:
+        problems["job_gpus"] = f"a job of {job} GPUs is more than the {gpus} GPUs needed"
+    respond_by, start = values.get("respond_by"), values.get("start")
+    if respond_by is not None and start is not None and respond_by > start:
+        problems["respond_by"] = f"answers due after the start ({start.isoformat()})"
+    for name in ("intra_fabric", "inter_fabric"):
+        if values.get(name) in (e.IntraFabric.UNKNOWN, e.InterFabric.UNKNOWN):
+            problems[name] = "name the fabric wanted, or leave it out"
+    return problems
+
+
+REQUIREMENT = Entity(
+    "requirements",
+    "Requirements",
+    (
+        Field("name", "RFQ name", "name", required=True, max_length=120, aliases=("询价", "需求")),
+        Field(
+            "gpu_models",
+            "Acceptable GPU models (comma separated)",
+            "list",
+            required=True,
+            max_length=500,
+            aliases=("可接受GPU型号",),
+            help="any names or aliases, equivalents included: H100 SXM5, H800 SXM5",
+        ),
+        _count("gpus", "GPUs needed", minimum=1, unit="GPUs", required=True, aliases=("需求GPU数",)),
+        _months("months", "Term, months", minimum=1, required=True, aliases=("租期",)),
+        Field("start", "Start date", "date", required=True, aliases=("开始日期",), help="YYYY-MM-DD"),
+        Field("respond_by", "Answers due by", "date", aliases=("报价截止",), help="YYYY-MM-DD"),
+        Field("deliver_by", "Delivered by", "date", aliases=("交付截止",), help="YYYY-MM-DD"),
+        _ratio(
+            "min_availability",
+            "Minimum SLA availability",
+            minimum=D("0.5"),
+            aliases=("最低可用性",),
+            help="a fraction or a percentage: 0.995 or 99.5%",
+        ),
+        Field("intra_fabric", "In-node fabric, at least", "choice", choices=e.IntraFabric, aliases=("机内互联",)),
+        Field("inter_fabric", "Scale-out network, at least", "choice", choices=e.InterFabric, aliases=("机间网络",)),
+        _count("job_gpus", "GPUs of one training job", minimum=1, unit="GPUs", aliases=("单任务GPU数",)),
+        Field("region", "Region / data residency", max_length=120, aliases=("地域", "数据驻留")),
+        Field(
+            "checklist",
+            "Acceptance checklist (comma separated)",
+            "list",
+            max_length=500,
+            aliases=("验收项",),
+            help="any of: " + ", ".join(c.value for c in e.AcceptanceCheck),
+        ),
+        replace(CURRENCY, name="currency", label="Currency to compare in", default="CNY", required=False),
+        NOTES,
+    ),
+    rules=(requirement_rules,),
+)
+"""What a buyer asks several providers (``quotetui rfq new``): the lines every answer is checked against
+(``domain/sourcing/requirement.py``)."""

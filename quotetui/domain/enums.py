@@ -185,3 +185,11 @@ class AcceptanceCheck(Choice):
     BURN = "burn"
     SCALE_OUT = "scale_out"
     ECC = "ecc"
+
+
+class InviteState(Choice):
+    """Where an RFQ sent to one provider stands (overdue: still sent after the answers were due)."""
+
+    SENT = "sent"
+    ANSWERED = "answered"
+    DECLINED = "declined"

@@ -269,7 +269,11 @@ def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id:
 
 
 # -- the cover text --------------------------------------------------------------------------------------
-def _shown(value: Any) -> str:
+def line_text(value: Any) -> str:
+    """A requirement line's value as one line of text (a day in ISO form, a count with separators, control
+    characters shown as marks, never a line break); the cover text and ``rfq show`` write it so."""
+    if value is None:
+        return NOT_REQUIRED
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, int):
@@ -280,7 +284,7 @@ def _shown(value: Any) -> str:
 def cover_text(req: Requirement, provider: str, rfq_id: int) -> str:
     """A short bilingual Markdown message for ``provider``: the requirement's lines that constrain, the
     respond-by day and the file to fill in."""
-    who = _shown(provider)
+    who = line_text(provider)
     file = response_file_name(req, provider)
     if req.respond_by is None:
         by_en, by_zh = "as soon as you can", "请尽快回复"
@@ -288,14 +292,14 @@ def cover_text(req: Requirement, provider: str, rfq_id: int) -> str:
         day = req.respond_by.isoformat()
         by_en, by_zh = f"by **{day}**", f"请于 **{day}** 前回复"
     lines = [
-        f"**RFQ 询价: {_shown(req.name)}** (RFQ #{rfq_id}, revision 版本 {req.revision})",
+        f"**RFQ 询价: {line_text(req.name)}** (RFQ #{rfq_id}, revision 版本 {req.revision})",
         "",
         f"{who} 您好 / Hello {who},",
         "",
         "We would like your quote for the GPU capacity below. 我们需要以下 GPU 算力，请报价：",
         "",
     ]
-    lines += [f"- {label}: {_shown(value)}" for label, value in requirement_lines(req) if value is not None]
+    lines += [f"- {label}: {line_text(value)}" for label, value in requirement_lines(req) if value is not None]
     lines += [
         "",
         f"Please fill in the attached file `{file}` (sheet “{ANSWER_SHEET}”, one row per price option) "

@@ -27,6 +27,8 @@ from quotetui.store.models import (
     PurchaseOption,
     QuoteRevision,
     RevisionPrice,
+    Rfq,
+    RfqInvite,
     Scenario,
     SlaCreditTier,
     SlaTerm,
@@ -89,6 +91,20 @@ def _remove_demo(session: Session, market: DemoMarket) -> None:
     signed = session.exec(select(Contract.id).where(col(Contract.offer_id).in_(offer_ids))).first()
     if signed is not None:
         raise BadInput("contracts refer to demo offers; remove them before resetting the demo market")
+    invited = sorted(
+        set(
+            session.exec(
+                select(Rfq.name)
+                .join(RfqInvite, col(RfqInvite.rfq_id) == col(Rfq.id))
+                .where(col(RfqInvite.provider_id).in_(provider_ids))
+            )
+        )
+    )
+    if invited:  # the buyer's own record of whom they asked: never forgotten by a reset
+        raise BadInput(
+            f"RFQs were sent to demo providers ({', '.join(invited)}); a reset would forget those invitations. "
+            "Nothing was changed"
+        )
     refs = [s.reference for s in market.sources if s.reference]
     source_ids = list(session.exec(select(Source.id).where(col(Source.reference).in_(refs))))
     session.exec(delete(BenchmarkResult).where(col(BenchmarkResult.source_id).in_(source_ids)))

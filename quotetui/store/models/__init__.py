@@ -17,6 +17,7 @@ from quotetui.store.models.market import (
     Source,
 )
 from quotetui.store.models.planning import FxRate, MarketPrice, PurchaseOption, Scenario, Setting
+from quotetui.store.models.sourcing import Rfq, RfqInvite
 
 metadata = SQLModel.metadata
 
@@ -38,6 +39,8 @@ __all__ = [
     "PurchaseOption",
     "QuoteRevision",
     "RevisionPrice",
+    "Rfq",
+    "RfqInvite",
     "Scenario",
     "Setting",
     "SlaCreditTier",

@@ -1,0 +1,214 @@
+"""``quotetui rfq new|list|show|send|decline``: write a requirement down once, send it to several providers,
+see where each stands and which offers on record meet it (issue 17)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, open_db, print_json, table
+from quotetui.commands.output import say
+from quotetui.domain.entities import AS_OF, REQUIREMENT
+
+if TYPE_CHECKING:
+    from quotetui.services.rfq import RfqView
+
+app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
+
+R = REQUIREMENT.field
+FLAGS = {
+    "name": "NAME",
+    "gpu_models": "--gpu",
+    "gpus": "--gpus",
+    "months": "--months",
+    "start": "--start",
+    "respond_by": "--respond-by",
+    "deliver_by": "--deliver-by",
+    "min_availability": "--min-availability",
+    "intra_fabric": "--intra-fabric",
+    "inter_fabric": "--inter-fabric",
+    "job_gpus": "--job-gpus",
+    "region": "--region",
+    "checklist": "--checklist",
+    "currency": "--currency",
+    "notes": "--notes",
+}
+"""Each requirement field's flag (the names a refused value is reported under)."""
+
+On = Annotated[date | None, flag(AS_OF, "--on", help="The day to judge overdue answers on (default: today).")]
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="A name for the RFQ.", metavar="NAME")],
+    gpu: Annotated[str, typer.Option("--gpu", metavar="MODELS", help=R("gpu_models").help)],
+    gpus: Annotated[int, flag(R("gpus"), "--gpus")],
+    months: Annotated[int, flag(R("months"), "--months")],
+    start: Annotated[date, flag(R("start"), "--start")],
+    respond_by: Annotated[date | None, flag(R("respond_by"), "--respond-by")] = None,
+    deliver_by: Annotated[date | None, flag(R("deliver_by"), "--deliver-by")] = None,
+    min_availability: Annotated[Decimal | None, flag(R("min_availability"), "--min-availability")] = None,
+    intra_fabric: Annotated[str | None, flag(R("intra_fabric"), "--intra-fabric")] = None,
+    inter_fabric: Annotated[str | None, flag(R("inter_fabric"), "--inter-fabric")] = None,
+    job_gpus: Annotated[int | None, flag(R("job_gpus"), "--job-gpus")] = None,
+    region: Annotated[str | None, flag(R("region"), "--region")] = None,
+    checklist: Annotated[str | None, typer.Option("--checklist", metavar="ITEMS", help=R("checklist").help)] = None,
+    currency: Annotated[str, flag(R("currency"), "--currency")] = "CNY",
+    notes: Annotated[str | None, flag(R("notes"), "--notes")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write a requirement down (nothing is saved if any value is invalid)."""
+    from quotetui.services.rfq import new_rfq
+
+    raw = {
+        "name": name,
+        "gpu_models": gpu,
+        "gpus": gpus,
+        "months": months,
+        "start": start,
+        "respond_by": respond_by,
+        "deliver_by": deliver_by,
+        "min_availability": min_availability,
+        "intra_fabric": intra_fabric,
+        "inter_fabric": inter_fabric,
+        "job_gpus": job_gpus,
+        "region": region,
+        "checklist": checklist,
+        "currency": currency,
+        "notes": notes,
+    }
+    with flagged(FLAGS):
+        view = new_rfq(open_db(ctx), raw)
+    if as_json:
+        print_json(view.to_json())
+        return
+    r = view.requirement
+    say(f"RFQ {r.name!r} (#{view.id}): {r.gpus:,} × {r.models} for {r.months} months from {r.start.isoformat()}.")
+    say(f"Send it: quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR")
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+@app.command("list")
+def list_(ctx: typer.Context, on: On = None, as_json: JsonFlag = False) -> None:
+    """List RFQs with where their invitations stand."""
+    from quotetui.services.rfq import list_rfqs
+
+    views = list_rfqs(open_db(ctx), on)
+    if as_json:
+        print_json([v.to_json() for v in views])
+        return
+    rows = [
+        [
+            str(v.id),
+            v.requirement.name,
+            f"{v.requirement.gpus:,} × {v.requirement.models}",
+            v.requirement.start.isoformat(),
+            v.requirement.respond_by.isoformat() if v.requirement.respond_by else "",
+            _states(v),
+        ]
+        for v in views
+    ]
+    table(["id", "RFQ", "need", "start", "answers due", "invitations"], rows)
+
+
+def _states(view: RfqView) -> str:
+    counts: dict[str, int] = {}
+    for invite in view.invites:
+        counts[invite.state] = counts.get(invite.state, 0) + 1
+    return ", ".join(f"{n} {state}" for state, n in counts.items()) or "not sent"
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
+    on: On = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The requirement, where each invitation stands, and every offer on record of an acceptable GPU model
+    with its verdict on each line (✓ meets it, ✗ does not, ? not on record)."""
+    from quotetui.io.rfq_workbook import line_text, requirement_lines
+    from quotetui.services.rfq import show_rfq
+
+    view = show_rfq(open_db(ctx), name, on)
+    if as_json:
+        print_json(view.to_json())
+        return
+    r = view.requirement
+    say(f"RFQ {r.name} (#{view.id}, revision {r.revision})")
+    for label, value in requirement_lines(r):
+        say(f"  {label}: {line_text(value)}")
+    say("")
+    if view.invites:
+        table(
+            ["provider", "state", "revision sent", "sent"],
+            [
+                [i.provider, i.state + (" (requirement changed since)" if i.outdated else ""), str(i.revision),
+                 i.sent_at.date().isoformat()]
+                for i in view.invites
+            ],
+            title="Invitations",
+        )  # fmt: skip
+    else:
+        say(f"Not sent yet: quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR")
+    if not view.offers:
+        say(f"No offer on record of {r.models}.")
+        return
+    lines = [v.line for v in view.offers[0].verdicts]
+    table(
+        ["id", "provider", "offer", "compliant", *lines],
+        [
+            [str(o.offer_id), o.provider, o.offer, "yes" if o.compliant else "no",
+             *(f"{v.met.mark} {v.why}" for v in o.verdicts)]
+            for o in view.offers
+        ],
+        title="Offers on record",
+    )  # fmt: skip
+
+
+@app.command()
+def send(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
+    provider: Annotated[
+        list[str], typer.Option("--provider", "-p", metavar="NAME", help="A provider to ask (repeat for more).")
+    ],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder for the workbooks and cover texts.")],
+    force: ForceFlag = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write a response workbook and a cover text for each provider, and record them as sent."""
+    from quotetui.services.rfq import send_rfq
+
+    view, sent = send_rfq(open_db(ctx), name, provider, out, force=force)
+    if as_json:
+        print_json({"rfq": view.to_json(), "sent": [s.to_json() for s in sent]})
+        return
+    for s in sent:
+        say(f"{s.provider}: {s.workbook}  (cover text: {s.cover})")
+    r = view.requirement
+    say(f"Recorded as sent at revision {r.revision}; `quotetui rfq show {_quoted(r.name)}` shows where each stands.")
+
+
+@app.command()
+def decline(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
+    provider: Annotated[str, typer.Option("--provider", "-p", metavar="NAME", help="The provider that declined.")],
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT", help="Why, if they said.")] = None,
+) -> None:
+    """Record that a provider declined to answer."""
+    from quotetui.services.rfq import decline as record
+
+    invite = record(open_db(ctx), name, provider, note)
+    say(f"{invite.provider} declined RFQ {name!r}.")

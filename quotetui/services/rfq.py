@@ -1,0 +1,387 @@
+"""Requests for quotation (issue 17): write a requirement down once (``rfq new``), list and show it with where
+each invited provider stands and which offers on record meet it (``rfq list``, ``rfq show``), and mark a
+provider's decline (``rfq decline``). Both front ends save through these functions; a bad value saves nothing.
+
+A requirement's GPU models are stored as catalog keys (any name or alias is accepted and resolved); its
+acceptance checklist as the checklist's item names. The compliance of an offer is the domain's
+(``domain/sourcing/requirement.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.entities import REQUIREMENT
+from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric, InviteState
+from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.fields import parse_record
+from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.sourcing.requirement import Requirement, Verdict, compliance, compliant
+from quotetui.domain.text import name_key
+from quotetui.domain.timeutil import utcnow
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database, one_snapshot
+from quotetui.store.models import Provider, Rfq, RfqInvite
+
+
+@dataclass(frozen=True, slots=True)
+class InviteView:
+    provider: str
+    state: str  # sent, answered, declined, or overdue (sent, and the answers were due before today)
+    revision: int  # the requirement's revision sent
+    sent_at: datetime
+    answered_at: datetime | None
+    outdated: bool  # the requirement changed since it was sent
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "state": self.state,
+            "revision": self.revision,
+            "sent_at": self.sent_at.isoformat(),
+            "answered_at": self.answered_at.isoformat() if self.answered_at else None,
+            "outdated": self.outdated,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OfferFit:
+    """An offer on record against the requirement: every line's verdict."""
+
+    offer_id: int
+    provider: str
+    offer: str
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def compliant(self) -> bool:
+        return compliant(self.verdicts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "offer_id": self.offer_id,
+            "provider": self.provider,
+            "offer": self.offer,
+            "compliant": self.compliant,
+            "lines": [{"line": v.line, "met": v.met.value, "why": v.why} for v in self.verdicts],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RfqView:
+    id: int
+    requirement: Requirement
+    invites: tuple[InviteView, ...] = ()
+    offers: tuple[OfferFit, ...] = ()  # offers on record of an acceptable GPU model (``show`` only)
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.requirement
+        return {
+            "id": self.id,
+            "name": r.name,
+            "revision": r.revision,
+            "gpu_models": [g.name for g in r.gpu_models],
+            "gpus": r.gpus,
+            "months": r.months,
+            "start": r.start.isoformat(),
+            "respond_by": r.respond_by.isoformat() if r.respond_by else None,
+            "deliver_by": r.deliver_by.isoformat() if r.deliver_by else None,
+            "min_availability": None if r.min_availability is None else str(r.min_availability.normalize()),
+            "intra_fabric": r.intra_fabric.value if r.intra_fabric else None,
+            "inter_fabric": r.inter_fabric.value if r.inter_fabric else None,
+            "job_gpus": r.job_gpus,
+            "region": r.region,
+            "checklist": [c.value for c in r.checklist],
+            "currency": r.currency,
+            "notes": r.notes,
+            "invites": [i.to_json() for i in self.invites],
+            "offers": [o.to_json() for o in self.offers],
+        }
+
+
+def requirement_of(row: Rfq, catalog: GpuCatalog) -> Requirement:
+    """The stored requirement as the domain reads it (models by catalog key, checklist items by name)."""
+    return Requirement(
+        name=row.name,
+        gpu_models=tuple(catalog.lookup(key) for key in row.gpu_models),
+        gpus=row.gpus,
+        months=row.months,
+        start=row.start,
+        respond_by=row.respond_by,
+        deliver_by=row.deliver_by,
+        min_availability=row.min_availability,
+        intra_fabric=IntraFabric(row.intra_fabric) if row.intra_fabric else None,
+        inter_fabric=InterFabric(row.inter_fabric) if row.inter_fabric else None,
+        job_gpus=row.job_gpus,
+        region=row.region,
+        checklist=tuple(AcceptanceCheck(c) for c in row.checklist),
+        currency=row.currency,
+        notes=row.notes,
+        revision=row.revision,
+    )
+
+
+def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The typed values, GPU names resolved to catalog keys and checklist items to their names; every problem
+    at once, named by field."""
+    errors: dict[str, str] = {}
+    try:
+        values = parse_record(REQUIREMENT, raw)
+    except FieldErrors as exc:
+        values, errors = {}, dict(exc.errors)
+    if "gpu_models" in values:
+        catalog, _ = load_catalog(session)
+        keys: list[str] = []
+        for name in values["gpu_models"]:
+            try:
+                key = catalog.lookup(name).key
+            except QuotetuiError as exc:
+                errors["gpu_models"] = str(exc)
+                break
+            if key not in keys:
+                keys.append(key)
+        values["gpu_models"] = keys
+    if "checklist" in values:
+        items: list[str] = []
+        for item in values["checklist"]:
+            try:
+                items.append(AcceptanceCheck.parse(item, what="acceptance item").value)
+            except QuotetuiError as exc:
+                errors["checklist"] = str(exc)
+                break
+        values["checklist"] = list(dict.fromkeys(items))
+    if errors:
+        raise FieldErrors(errors)
+    return values
+
+
+def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
+    """Write a requirement down (revision 1); its name is unique (compared as names are: case, width)."""
+    with db.write() as session:
+        values = _checked(session, raw)
+        twin = _by_name(session, values["name"])
+        if twin is not None:
+            raise FieldErrors({"name": f"an RFQ named {twin.name!r} already exists"})
+        row = Rfq(
+            name=values["name"],
+            gpu_models=values["gpu_models"],
+            gpus=values["gpus"],
+            months=values["months"],
+            start=values["start"],
+            respond_by=values["respond_by"],
+            deliver_by=values["deliver_by"],
+            min_availability=values["min_availability"],
+            intra_fabric=values["intra_fabric"],
+            inter_fabric=values["inter_fabric"],
+            job_gpus=values["job_gpus"],
+            region=values["region"],
+            checklist=values["checklist"],
+            currency=values["currency"],
+            notes=values["notes"],
+        )
+        session.add(row)
+        session.flush()
+        catalog, _ = load_catalog(session)
+        assert row.id is not None
+        return RfqView(row.id, requirement_of(row, catalog))
+
+
+def _by_name(session: Session, name: str) -> Rfq | None:
+    key = name_key(name)
+    return next((row for row in session.exec(select(Rfq)) if name_key(row.name) == key), None)
+
+
+def find_rfq(session: Session, name: str) -> Rfq:
+    row = _by_name(session, name)
+    if row is None:
+        known = ", ".join(session.exec(select(Rfq.name).order_by(col(Rfq.id)))) or "none yet"
+        raise BadInput(f"no RFQ named {name!r} (known: {known}); `quotetui rfq new NAME …` writes one")
+    return row
+
+
+def _invites(session: Session, row: Rfq, today: date) -> tuple[InviteView, ...]:
+    found = session.exec(
+        select(RfqInvite, Provider.name)
+        .join(Provider, col(Provider.id) == col(RfqInvite.provider_id))
+        .where(RfqInvite.rfq_id == row.id)
+        .order_by(col(Provider.name))
+    )
+    return tuple(_invite_view(invite, provider, row, today) for invite, provider in found)
+
+
+def _invite_view(invite: RfqInvite, provider: str, row: Rfq, today: date) -> InviteView:
+    """Where one invitation stands: overdue when still sent after the answers were due."""
+    state = InviteState(invite.state)
+    shown = state.value
+    if state is InviteState.SENT and row.respond_by is not None and today > row.respond_by:
+        shown = "overdue"
+    outdated = invite.revision != row.revision
+    return InviteView(provider, shown, invite.revision, invite.sent_at, invite.answered_at, outdated)
+
+
+def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
+    today = on or utcnow().date()
+    with db.session() as session:
+        catalog, _ = load_catalog(session)
+        rows = list(session.exec(select(Rfq).order_by(col(Rfq.id))))
+        return [RfqView(r.id or 0, requirement_of(r, catalog), _invites(session, r, today)) for r in rows]
+
+
+@one_snapshot
+def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
+    """The requirement, where each invitation stands, and every offer on record of an acceptable GPU model
+    with its verdict on each line (compliant ones first, then by offer id)."""
+    from quotetui.services.inputs import load_catalog_of, offer_inputs
+    from quotetui.store.reader import reading
+
+    today = on or utcnow().date()
+    with db.session() as session:
+        row = find_rfq(session, name)
+        catalog, _ = load_catalog(session)
+        req = requirement_of(row, catalog)
+        invites = _invites(session, row, today)
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        offers = offer_inputs(reader, gpus, history=False)
+    fits = [_fit(req, o) for o in offers if o.gpu.key in {g.key for g in req.gpu_models}]
+    fits.sort(key=lambda f: (not f.compliant, f.offer_id))
+    assert row.id is not None
+    return RfqView(row.id, req, invites, tuple(fits))
+
+
+def _fit(req: Requirement, offer: OfferInput) -> OfferFit:
+    return OfferFit(offer.id, offer.provider, offer.name, compliance(req, offer))
+
+
+def decline(db: Database, name: str, provider: str, note: str | None = None) -> InviteView:
+    """Record that ``provider`` declined the RFQ it was sent."""
+    with db.write() as session:
+        row = find_rfq(session, name)
+        key = name_key(provider)
+        found = [
+            (invite, pname)
+            for invite, pname in session.exec(
+                select(RfqInvite, Provider.name)
+                .join(Provider, col(Provider.id) == col(RfqInvite.provider_id))
+                .where(RfqInvite.rfq_id == row.id)
+            )
+            if name_key(pname) == key
+        ]
+        if not found:
+            raise BadInput(f"RFQ {row.name!r} was not sent to {provider!r}; `quotetui rfq show {row.name}` lists whom")
+        invite, pname = found[0]
+        invite.state = InviteState.DECLINED
+        invite.answered_at = utcnow()
+        if note is not None:
+            invite.note = note
+        session.add(invite)
+        session.flush()
+        return _invite_view(invite, pname, row, utcnow().date())
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    provider: str
+    workbook: Path
+    cover: Path
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "workbook": str(self.workbook), "cover": str(self.cover)}
+
+
+def send_rfq(
+    db: Database, name: str, providers: Sequence[str], out: Path, *, force: bool = False
+) -> tuple[RfqView, list[Sent]]:
+    """For each provider (by name, as recorded), a response workbook and a cover text (Markdown) in ``out``,
+    and the invitation recorded as sent at the requirement's current revision (sending again resends: the
+    state goes back to sent). Every name and file is checked before anything is written; a file that cannot
+    be written removes the ones this call wrote and records nothing."""
+    from quotetui.io.atomic import check_target, replacing
+    from quotetui.io.rfq_workbook import cover_text, response_file_name, write_response_workbook
+
+    if not providers:
+        raise BadInput("name at least one provider to send the RFQ to (--provider NAME)")
+    with db.session() as session:
+        row = find_rfq(session, name)
+        catalog, _ = load_catalog(session)
+        req = requirement_of(row, catalog)
+        chosen = _providers(session, providers)
+    assert row.id is not None
+    folder = out.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"{folder} is not a folder; give the folder the files go to (--out DIR)")
+    folder.mkdir(parents=True, exist_ok=True)
+    planned = []
+    for provider in chosen:
+        book = check_target(folder / response_file_name(req, provider.name), force=force, suffixes=(".xlsx",))
+        cover = check_target(book.with_suffix(".md"), force=force, suffixes=(".md",))
+        planned.append(Sent(provider.name, book, cover))
+    written: list[Path] = []
+    try:
+        for sent in planned:
+            write_response_workbook(sent.workbook, req, sent.provider, row.id)
+            written.append(sent.workbook)
+            with replacing(sent.cover) as tmp:
+                tmp.write_text(cover_text(req, sent.provider, row.id), encoding="utf-8")
+            written.append(sent.cover)
+        with db.write() as session:
+            _record_sent(session, row.id, [p.id for p in chosen if p.id is not None])
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+    return show_rfq(db, row.name), planned
+
+
+def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
+    rows = list(session.exec(select(Provider).order_by(col(Provider.id))))
+    by_key = {name_key(r.name): r for r in rows}
+    chosen: list[Provider] = []
+    unknown = []
+    for name in names:
+        row = by_key.get(name_key(name))
+        if row is None:
+            unknown.append(name)
+        elif row not in chosen:
+            chosen.append(row)
+    if unknown:
+        known = ", ".join(r.name for r in rows) or "none yet"
+        raise BadInput(f"no provider named {', '.join(map(repr, unknown))} (known: {known}); nothing was sent")
+    return chosen
+
+
+def _record_sent(session: Session, rfq_id: int, provider_ids: list[int]) -> None:
+    row = session.get(Rfq, rfq_id, with_for_update=True)
+    if row is None:
+        raise BadInput("the RFQ was deleted meanwhile; nothing was recorded")
+    now = utcnow()
+    existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
+    for provider_id in provider_ids:
+        invite = existing.get(provider_id) or RfqInvite(
+            rfq_id=rfq_id, provider_id=provider_id, revision=row.revision, sent_at=now
+        )
+        invite.revision, invite.sent_at, invite.state, invite.answered_at = row.revision, now, InviteState.SENT, None
+        session.add(invite)
+    session.flush()
+
+
+__all__ = [
+    "InviteView",
+    "OfferFit",
+    "RfqView",
+    "Sent",
+    "decline",
+    "find_rfq",
+    "list_rfqs",
+    "new_rfq",
+    "requirement_of",
+    "send_rfq",
+    "show_rfq",
+]

@@ -1,0 +1,231 @@
+"""Requests for quotation (issue 17, point 1): a requirement written down once, sent to several providers as
+response workbooks with cover texts, each invitation's state, and which offers on record meet it, line by
+line. Every refusal names the flag and changes nothing."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.enums import BillingBasis, InterFabric, IntraFabric, OfferStatus
+from quotetui.domain.gpus import BUILTIN
+from quotetui.domain.sourcing.requirement import Met, Requirement, compliance, compliant
+from quotetui.io.rfq_workbook import IDENTITY_CELLS, RFQ_SHEET
+from tests.conftest import Cli, sql
+
+NEED = ("--gpu", "H100 SXM5, H800", "--gpus", "256", "--months", "12", "--start", "2027-01-01")
+FULL = (*NEED, "--min-availability", "0.995", "--inter-fabric", "infiniband_ndr", "--job-gpus", "64",
+        "--respond-by", "2026-12-20")  # fmt: skip
+
+
+def _new(cli: Cli, db: Path, name: str = "H100 256", *flags: str) -> dict:  # type: ignore[type-arg]
+    done = cli("--db", str(db), "rfq", "new", name, *(flags or FULL), "--json")
+    assert done.code == 0, done.err
+    return json.loads(done.out)  # type: ignore[no-any-return]
+
+
+def test_a_requirement_is_written_as_given_with_models_resolved(cli: Cli, demo_db_path: Path) -> None:
+    made = _new(cli, demo_db_path)
+    assert (made["name"], made["revision"], made["gpus"], made["months"], made["start"]) == (
+        "H100 256", 1, 256, 12, "2027-01-01"
+    )  # fmt: skip
+    assert made["gpu_models"] == ["H100 SXM5", "H800 SXM5"]  # "H800" alone is the SXM one, by the catalog
+    assert (made["min_availability"], made["inter_fabric"], made["job_gpus"]) == ("0.995", "infiniband_ndr", 64)
+    listed = json.loads(cli("--db", str(demo_db_path), "rfq", "list", "--json").out)
+    assert [r["name"] for r in listed] == ["H100 256"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (("--gpu", "H100, RTX 9999", *NEED[2:]), "--gpu"),
+        ((*NEED, "--job-gpus", "512"), "--job-gpus: a job of 512 GPUs is more than the 256 GPUs needed"),
+        ((*NEED, "--respond-by", "2027-02-01"), "--respond-by: answers due after the start (2027-01-01)"),
+        ((*NEED, "--inter-fabric", "unknown"), "--inter-fabric: name the fabric wanted"),
+        ((*NEED, "--inter-fabric", "carrier pigeon"), "--inter-fabric"),
+        ((*NEED, "--checklist", "gemm, vibes"), "--checklist"),
+        ((*NEED, "--min-availability", "0.4"), "--min-availability"),
+        ((*NEED[:2], "--gpus", "0", *NEED[4:]), "--gpus"),
+        ((*NEED[:2], "--gpus", "-8", *NEED[4:]), "--gpus"),
+        ((*NEED[:4], "--months", "0", *NEED[6:]), "--months"),
+    ],
+)
+def test_a_bad_requirement_names_its_flag_and_saves_nothing(
+    cli: Cli, demo_db_path: Path, flags: tuple[str, ...], named: str
+) -> None:
+    done = cli("--db", str(demo_db_path), "rfq", "new", "bad", *flags)
+    assert done.code == 2 and named in done.err, done.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq") == [(0,)]
+
+
+@pytest.mark.parametrize("twin", ["H100 256", "h100 256", "Ｈ１００ ２５６"])
+def test_a_name_is_taken_once_however_it_is_written(cli: Cli, demo_db_path: Path, twin: str) -> None:
+    _new(cli, demo_db_path)
+    done = cli("--db", str(demo_db_path), "rfq", "new", twin, *NEED)
+    assert done.code == 2 and "an RFQ named 'H100 256' already exists" in done.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq") == [(1,)]
+
+
+@pytest.mark.parametrize("name", ["evil\x1b[31m", "", "a" * 121, "x\u202ey"])
+def test_a_hostile_name_is_refused(cli: Cli, demo_db_path: Path, name: str) -> None:
+    done = cli("--db", str(demo_db_path), "rfq", "new", name, *NEED)
+    assert done.code == 2 and done.err.startswith("quotetui: NAME:"), done.err
+    assert "\x1b" not in done.err and sql(demo_db_path, "SELECT COUNT(*) FROM rfq") == [(0,)]
+
+
+def test_send_writes_a_workbook_and_a_cover_per_provider_and_records_them(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    made = _new(cli, demo_db_path)
+    out = tmp_path / "to send"
+    done = cli("--db", str(demo_db_path), "rfq", "send", "H100 256", "-p", "阿里云", "-p", "一万网络", "--out",
+               str(out), "--json")  # fmt: skip
+    assert done.code == 0, done.err
+    sent = json.loads(done.out)["sent"]
+    assert [s["provider"] for s in sent] == ["阿里云", "一万网络"]
+    for s in sent:
+        book = load_workbook(s["workbook"], read_only=True)
+        cells = {k: book[RFQ_SHEET][ref].value for k, ref in IDENTITY_CELLS.items()}
+        assert (cells["provider"], cells["rfq_id"], cells["revision"]) == (s["provider"], made["id"], 1)
+        book.close()
+        cover = Path(s["cover"]).read_text(encoding="utf-8")
+        assert "H100 256" in cover and Path(s["workbook"]).name in cover and "2026-12-20" in cover
+    shown = json.loads(cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--json").out)
+    assert sorted((i["provider"], i["state"], i["revision"]) for i in shown["invites"]) == [
+        ("一万网络", "sent", 1), ("阿里云", "sent", 1)
+    ]  # fmt: skip
+
+
+def test_send_checks_every_name_and_file_before_writing_anything(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    _new(cli, demo_db_path)
+    out = tmp_path / "out"
+    send = ("--db", str(demo_db_path), "rfq", "send", "H100 256")
+    unknown = cli(*send, "-p", "阿里云", "-p", "算力云", "--out", str(out))
+    assert unknown.code == 2 and "no provider named '算力云'" in unknown.err and "nothing was sent" in unknown.err
+    assert not out.exists() and sql(demo_db_path, "SELECT COUNT(*) FROM rfq_invite") == [(0,)]
+    out.mkdir()
+    (out / "rfq-H100_256-阿里云.md").write_text("mine", encoding="utf-8")  # a file of the user's, where a cover goes
+    taken = cli(*send, "-p", "一万网络", "-p", "阿里云", "--out", str(out))
+    assert taken.code == 2 and "--force" in taken.err
+    assert sorted(p.name for p in out.iterdir()) == [
+        "rfq-H100_256-阿里云.md"
+    ]  # the first provider's not written either
+    assert (out / "rfq-H100_256-阿里云.md").read_text(encoding="utf-8") == "mine"
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_invite") == [(0,)]
+    a_file = tmp_path / "plain.txt"
+    a_file.write_text("x", encoding="utf-8")
+    not_a_folder = cli(*send, "-p", "阿里云", "--out", str(a_file))
+    assert not_a_folder.code == 2 and "is not a folder" in not_a_folder.err
+
+
+def test_invitations_go_overdue_after_the_answers_are_due_and_a_decline_is_recorded(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    _new(cli, demo_db_path)
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "send", "H100 256", "-p", "阿里云", "-p", "华为云", "--out", str(tmp_path)).code == 0
+    assert cli("--db", db, "rfq", "decline", "h100 256", "-p", "华为云", "--note", "no stock").code == 0
+
+    def states(on: str) -> list[tuple[str, str]]:
+        shown = json.loads(cli("--db", db, "rfq", "show", "H100 256", "--on", on, "--json").out)
+        return sorted((i["provider"], i["state"]) for i in shown["invites"])
+
+    assert states("2026-12-20") == [("华为云", "declined"), ("阿里云", "sent")]  # due that day: not late yet
+    assert states("2026-12-21") == [("华为云", "declined"), ("阿里云", "overdue")]
+    listed = cli("--db", db, "rfq", "list", "--on", "2026-12-21")
+    assert "1 overdue, 1 declined" in listed.out or "1 declined, 1 overdue" in listed.out
+    again = cli("--db", db, "rfq", "send", "H100 256", "-p", "华为云", "--out", str(tmp_path), "--force")
+    assert again.code == 0  # asked again: sent once more
+    assert states("2026-12-20") == [("华为云", "sent"), ("阿里云", "sent")]
+    stranger = cli("--db", db, "rfq", "decline", "H100 256", "-p", "腾讯云")
+    assert stranger.code == 2 and "was not sent to '腾讯云'" in stranger.err
+
+
+def test_show_judges_each_offer_on_record_line_by_line(cli: Cli, demo_db_path: Path) -> None:
+    _new(cli, demo_db_path)
+    shown = json.loads(cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--json").out)
+    by_id = {o["offer_id"]: o for o in shown["offers"]}
+    # the demo's H100 offers (every acceptable model is listed; others are not shown)
+    assert all("H100" in o["lines"][0]["why"] or "H800" in o["lines"][0]["why"] for o in shown["offers"])
+    compliant_ids = sorted(i for i, o in by_id.items() if o["compliant"])
+    assert compliant_ids == [2, 9]  # the two with InfiniBand NDR; offer 1 has HDR, the clouds their own RDMA
+    one = {line["line"]: (line["met"], line["why"]) for line in by_id[1]["lines"]}
+    assert one["Scale-out network: infiniband ndr or better"] == ("no", "infiniband hdr is below it")
+    assert one["SLA availability ≥ 99.5 %"] == ("yes", "99.9 %")
+    assert [o["offer_id"] for o in shown["offers"]][:2] == [2, 9]  # compliant first
+
+
+# -- the domain's verdicts, by hand -------------------------------------------------------------------------
+H100, A100 = (next(s for s in BUILTIN if s.key == k) for k in ("h100-sxm5", "a100-80gb-sxm4"))
+
+
+def _offer(**changes: object) -> OfferInput:
+    base: dict[str, object] = {
+        "id": 1, "provider": "p", "name": "o", "gpu": H100, "gpus_per_node": 8,
+        "billing_basis": BillingBasis.MONTHLY, "status": OfferStatus.QUOTED, "options": (),
+        "nodes_available": 4, "intra_fabric": IntraFabric.NVSWITCH, "inter_fabric": InterFabric.INFINIBAND_HDR,
+        "region": "华东 上海", "availability": Decimal("0.999"),
+    }  # fmt: skip
+    return OfferInput(**(base | changes))  # type: ignore[arg-type]
+
+
+REQ = Requirement(
+    "need", (H100,), 256, 12, date(2027, 1, 1), min_availability=Decimal("0.995"),
+    intra_fabric=IntraFabric.NVLINK_BRIDGE, inter_fabric=InterFabric.ROCE_V2, job_gpus=32, region="上海",
+)  # fmt: skip
+
+
+def _mets(offer: OfferInput) -> list[Met]:
+    return [v.met for v in compliance(REQ, offer)]
+
+
+def test_every_line_met_by_a_better_or_equal_offer() -> None:
+    verdicts = compliance(REQ, _offer())
+    assert [v.met for v in verdicts] == [Met.YES] * 7 and compliant(verdicts)
+    assert verdicts[1].why == "32 on offer: part of a split"  # 4 nodes × 8 GPUs, of 256
+
+
+@pytest.mark.parametrize(
+    ("changes", "line", "met"),
+    [
+        ({"gpu": A100}, 0, Met.NO),
+        ({"nodes_available": 0}, 1, Met.NO),
+        ({"nodes_available": None}, 1, Met.UNKNOWN),
+        ({"nodes_available": 40}, 1, Met.YES),
+        ({"nodes_available": 3}, 2, Met.NO),  # 24 GPUs cannot hold a 32-GPU job
+        ({"nodes_available": None}, 2, Met.UNKNOWN),
+        ({"intra_fabric": IntraFabric.PCIE}, 3, Met.NO),
+        ({"intra_fabric": IntraFabric.NVLINK_BRIDGE}, 3, Met.YES),  # equal is enough
+        ({"intra_fabric": IntraFabric.UNKNOWN}, 3, Met.UNKNOWN),
+        ({"inter_fabric": InterFabric.VENDOR_RDMA}, 4, Met.NO),
+        ({"inter_fabric": InterFabric.ROCE_V2}, 4, Met.YES),
+        ({"inter_fabric": InterFabric.UNKNOWN}, 4, Met.UNKNOWN),
+        ({"region": "华北 北京"}, 5, Met.NO),
+        ({"region": None}, 5, Met.UNKNOWN),
+        ({"region": "SHANGHAI 上海"}, 5, Met.YES),
+        ({"availability": Decimal("0.995")}, 6, Met.YES),
+        ({"availability": Decimal("0.99")}, 6, Met.NO),
+        ({"availability": None}, 6, Met.UNKNOWN),
+    ],
+)
+def test_each_line_alone(changes: dict[str, object], line: int, met: Met) -> None:
+    mets = _mets(_offer(**changes))
+    assert mets[line] is met
+    stock = {1, 2} if "nodes_available" in changes else {line}  # no stock, or none stated: no job fits either
+    assert all(m is Met.YES for i, m in enumerate(mets) if i not in stock)
+    assert compliant(compliance(REQ, _offer(**changes))) is (met is not Met.NO)
+
+
+def test_a_demo_reset_never_forgets_whom_the_buyer_asked(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    _new(cli, demo_db_path)
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "send", "H100 256", "-p", "阿里云", "--out", str(tmp_path)).code == 0
+    reset = cli("--db", db, "demo", "--reset")
+    assert reset.code == 2 and "RFQs were sent to demo providers (H100 256)" in reset.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_invite") == [(1,)]
