@@ -1,0 +1,1 @@
+"""Sourcing: requirements, RFQs, answers, awards and negotiation briefs (issue 17)."""
