@@ -1,0 +1,229 @@
+"""The award optimiser (issue 17, point 4): every expected figure is worked out by hand or by brute force."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quotetui.domain.sourcing.award import (
+    Allocation,
+    Candidate,
+    Need,
+    brute_force,
+    optimise,
+    risk_premium,
+    scenarios,
+)
+
+
+def split(award):
+    return {a.offer_id: a.nodes for a in award.allocations}
+
+
+# --- optimise against brute force -------------------------------------------------------------------------------
+
+cents = st.integers(min_value=1, max_value=500_00).map(lambda c: F(c, 100))
+
+
+@st.composite
+def markets(draw):
+    providers = [f"p{i}" for i in range(draw(st.integers(1, 4)))]
+    candidates = [
+        Candidate(
+            offer_id=offer_id,
+            provider=draw(st.sampled_from(providers)),
+            gpus_per_node=draw(st.sampled_from([1, 2, 4, 8])),
+            nodes_available=draw(st.none() | st.integers(0, 4)),
+            node_cost=draw(cents),
+        )
+        for offer_id in draw(st.lists(st.integers(1, 99), min_size=1, max_size=5, unique=True))
+    ]
+    gpus = draw(st.integers(1, 40))
+    need = Need(
+        gpus=gpus,
+        job_gpus=draw(st.none() | st.integers(1, gpus)),
+        max_share=draw(st.none() | st.fractions(min_value=F(1, 10), max_value=1, max_denominator=20).filter(bool)),
+        min_providers=draw(st.none() | st.integers(1, 4)),
+        budget=draw(st.none() | st.integers(1, 20_000_00).map(lambda c: F(c, 100))),
+    )
+    return need, candidates
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(markets())
+def test_optimise_finds_the_brute_force_optimum_exactly(market):
+    need, candidates = market
+    fast, slow = optimise(need, candidates), brute_force(need, candidates)
+    assert fast.feasible == slow.feasible, (fast, slow)
+    assert fast.total_cost == slow.total_cost
+    if fast.feasible:
+        assert isinstance(fast.total_cost, F)
+        assert fast.gpus >= need.gpus
+        assert fast.total_cost == sum(
+            a.nodes * c.node_cost for a in fast.allocations for c in candidates if c.offer_id == a.offer_id
+        )
+    else:
+        assert fast.reason and fast.reason == slow.reason
+
+
+# --- each constraint binding, by hand ---------------------------------------------------------------------------
+
+CHEAP_FEW = Candidate(1, "a", 8, 2, F(100))  # 12.50 a GPU, 2 nodes in stock
+DEAR_MANY = Candidate(2, "b", 8, None, F(150))  # 18.75 a GPU, stock unknown
+
+
+def test_stock_binds_then_runs_out():
+    award = optimise(Need(32), [CHEAP_FEW, DEAR_MANY])
+    assert split(award) == {1: 2, 2: 2}  # the 2 cheap nodes, then 2 dear ones
+    assert award.total_cost == 2 * 100 + 2 * 150 == 500
+    assert award.allocations[1] == Allocation(2, "b", 2, 16, F(300))
+    short = optimise(Need(32), [CHEAP_FEW, Candidate(2, "b", 8, 1, F(150))])
+    assert not short.feasible and short.total_cost is None and short.allocations == ()
+    assert short.reason == "not enough stock: 24 GPUs on offer for 32 needed"
+
+
+def test_max_share_binds():
+    cheap = Candidate(1, "a", 8, None, F(100))
+    market = [cheap, DEAR_MANY]
+    assert split(optimise(Need(32), market)) == {1: 4}
+    # 60 % of 32 GPUs is 19.2: at most 19 GPUs, so 2 nodes (16 GPUs) of a, the other 16 from b
+    award = optimise(Need(32, max_share=F(3, 5)), market)
+    assert split(award) == {1: 2, 2: 2} and award.total_cost == 500
+    none = optimise(Need(32, max_share=F(1, 4)), market)  # 8 GPUs each from 2 providers: 16 of 32
+    assert none.reason == "at most 25 % per provider (8 GPUs each) leaves 16 GPUs reachable for 32 needed"
+
+
+def test_min_providers_binds():
+    market = [Candidate(1, "a", 8, None, F(100)), Candidate(2, "b", 8, None, F(150)), Candidate(3, "c", 4, None, F(70))]
+    assert split(optimise(Need(32), market)) == {1: 4}
+    # a second provider: one node of c (4 GPUs at 70) and 4 of a would be 32 + 4: 3 of a and 2 of c is cheaper
+    award = optimise(Need(32, min_providers=2), market)
+    assert split(award) == {1: 3, 3: 2} and award.total_cost == 3 * 100 + 2 * 70 == 440
+    award = optimise(Need(32, min_providers=3), market)
+    assert split(award) == {1: 2, 2: 1, 3: 2} and award.total_cost == 200 + 150 + 140 == 490
+    none = optimise(Need(32, min_providers=4), market)
+    assert none.reason == "at least 4 providers: only 3 providers have nodes on offer"
+
+
+def test_budget_binds_to_the_cent():
+    market = [CHEAP_FEW, DEAR_MANY]
+    assert optimise(Need(32, budget=F(500)), market).total_cost == 500
+    over = optimise(Need(32, budget=F(49999, 100)), market)
+    assert not over.feasible
+    assert over.reason == "the budget of 499.99 is below the cheapest split (500.00)"
+
+
+def test_a_64_gpu_job_that_only_one_offer_can_host():
+    market = [
+        Candidate(1, "big", 8, 16, F(120)),  # 128 GPUs in one offer: hosts 2 jobs of 64
+        Candidate(2, "small", 8, 6, F(100)),  # 48 GPUs: no 64-GPU job fits
+        Candidate(3, "other", 8, 7, F(100)),  # 56 GPUs: neither
+    ]
+    loose = optimise(Need(128), market)
+    assert split(loose) == {1: 3, 2: 6, 3: 7} and loose.total_cost == 360 + 600 + 700 == 1660
+    award = optimise(Need(128, job_gpus=64), market)
+    assert split(award) == {1: 16} and award.total_cost == 1920
+    assert brute_force(Need(128, job_gpus=64), market).total_cost == 1920
+    short = [Candidate(1, "big", 8, 12, F(120)), *market[1:]]  # 96 GPUs: one job only
+    none = optimise(Need(128, job_gpus=64), short)
+    assert none.reason == "only 1 provider can host a 64-GPU job, with room for 1 of the 2 jobs needed"
+    # half per provider leaves the one host a single job: both constraints are named, since dropping either helps
+    both = optimise(Need(128, job_gpus=64, max_share=F(1, 2)), market)
+    assert not both.feasible
+    assert "at most 50 % per provider (64 GPUs each)" in both.reason
+    assert "keeping each 64-GPU job inside one offer (only 1 provider can host one)" in both.reason
+
+
+def test_jobs_from_several_offers_add_up():
+    # 3 jobs of 16: 2 fit in 4 nodes of a, 1 in 2 nodes of b (5 nodes of a would hold 2 jobs and waste 8 GPUs)
+    market = [Candidate(1, "a", 8, 4, F(100)), Candidate(2, "b", 8, None, F(110))]
+    award = optimise(Need(48, job_gpus=16), market)
+    assert (
+        split(award) == {1: 4, 2: 2}
+        and award.total_cost == 620 == brute_force(Need(48, job_gpus=16), market).total_cost
+    )
+
+
+def test_no_offers_and_empty_stock():
+    assert optimise(Need(8), []).reason == "no offers to choose from"
+    assert optimise(Need(8), [Candidate(1, "a", 8, 0, F(1))]).reason == "not enough stock: 0 GPUs on offer for 8 needed"
+
+
+def test_tie_break_fewest_gpus_then_lowest_offer_id():
+    twins = [Candidate(2, "b", 8, None, F(100)), Candidate(1, "a", 8, None, F(100))]
+    assert split(brute_force(Need(16), twins)) == {1: 2}
+    assert optimise(Need(16), twins).total_cost == 200
+    # equal cost, fewer GPUs wins: one 8-GPU node at 100 against one 16-GPU node at 100
+    fewer = [Candidate(1, "a", 8, None, F(100)), Candidate(2, "b", 16, None, F(100))]
+    assert split(brute_force(Need(8), fewer)) == {1: 1}
+
+
+def test_inputs_are_checked():
+    with pytest.raises(TypeError):
+        optimise(Need(8), [Candidate(1, "a", 8, None, 1.5)])  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        optimise(Need(8), [Candidate(1, "a", 8, None, F(1)), Candidate(1, "b", 8, None, F(1))])
+    with pytest.raises(ValueError):
+        optimise(Need(8, max_share=F(3, 2)), [Candidate(1, "a", 8, None, F(1))])
+
+
+def test_the_solver_prints_nothing():
+    code = (
+        "from fractions import Fraction as F\n"
+        "from quotetui.domain.sourcing.award import Candidate, Need, optimise\n"
+        "print(optimise(Need(8), [Candidate(1, 'a', 8, None, F(1))]).total_cost)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "1\n" and out.stderr == ""
+
+
+# --- the three scenarios on a demo-like market ------------------------------------------------------------------
+
+YEAR = 8760  # hours of a 12-month term
+
+
+def node_year(per_gpu_hour: str) -> F:
+    return F(per_gpu_hour) * 8 * YEAR
+
+
+# five providers of 8×H100 nodes, priced per GPU-hour like the demo's monthly offers
+DEMO = [
+    Candidate(18, "腾讯云", 8, None, node_year("13.70"), F(4)),
+    Candidate(14, "阿里云", 8, 16, node_year("14.55"), F(4)),
+    Candidate(21, "华为云", 8, 4, node_year("15.00"), F(4)),
+    Candidate(2, "一万网络", 8, 12, node_year("17.47"), F(4)),
+    Candidate(9, "天下数据", 8, None, node_year("42.81"), F(4)),
+]
+
+
+def test_three_scenarios_on_the_demo_market():
+    need = Need(256, hours=F(YEAR))
+    (l1, cheapest), (l2, capped), (l3, spread) = scenarios(need, DEMO)
+    assert (l1, l2, l3) == ("cheapest", "at most 60 % per provider", "at least 2 providers")
+    # cheapest: all 32 nodes from 腾讯云
+    assert split(cheapest) == {18: 32}
+    assert cheapest.total_cost == 32 * 8 * YEAR * F("13.70") == F("30723072")
+    # 60 % of 256 is 153.6: at most 19 nodes (152 GPUs) from 腾讯云, the other 13 nodes from 阿里云 (stock 16)
+    assert split(capped) == {18: 19, 14: 13}
+    assert capped.total_cost == 19 * 8 * YEAR * F("13.70") + 13 * 8 * YEAR * F("14.55") == F("31497456")
+    assert risk_premium(capped, cheapest) == 13 * 8 * YEAR * (F("14.55") - F("13.70")) == F("774384")
+    # a second provider: one node from 阿里云 instead of 腾讯云
+    assert split(spread) == {18: 31, 14: 1}
+    assert risk_premium(spread, cheapest) == 8 * YEAR * (F("14.55") - F("13.70")) == F("59568")
+    # 4 PFLOP/s a node for a year: cost per delivered PFLOP-hour of the cheapest
+    assert cheapest.cost_per_pflop_hour(DEMO, need.hours) == F("30723072") / (32 * 4 * YEAR) == F("27.4")
+    assert Need(256).hours is None and cheapest.cost_per_pflop_hour(DEMO, None) is None
+
+
+def test_scenarios_say_why_one_is_infeasible():
+    one_provider = [Candidate(1, "only", 8, None, F(100))]
+    (_, cheapest), (_, capped), (_, spread) = scenarios(Need(16), one_provider, min_providers=3)
+    assert cheapest.total_cost == 200
+    assert capped.reason == "at most 60 % per provider (9 GPUs each) leaves 8 GPUs reachable for 16 needed"
+    assert spread.reason == "at least 3 providers: only 1 provider has nodes on offer"
+    assert risk_premium(spread, cheapest) is None
