@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "contracts": "contracts",
     "acceptance": "acceptance",
     "rfq": "rfq",
+    "award": "award",
     **{group: group for group in ("scenario", "calc", "fx", "settings", "db")},
 }
 """Every command (or command group) by name, in the order ``--help`` lists them, and the module of

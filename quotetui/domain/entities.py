@@ -981,3 +981,22 @@ REQUIREMENT = Entity(
 )
 """What a buyer asks several providers (``quotetui rfq new``): the lines every answer is checked against
 (``domain/sourcing/requirement.py``)."""
+
+
+AWARD = Entity(
+    "award",
+    "Award",
+    (
+        _ratio(
+            "max_share",
+            "Most of the need from one provider",
+            minimum=D("0.01"),
+            default=D("0.6"),
+            help="a fraction or a percentage: 0.6 or 60%",
+        ),
+        _count("min_providers", "Fewest providers", minimum=1, default=2, unit="providers"),
+        _money("budget", "Budget for the term", help="in the RFQ's currency; empty: none"),
+    ),
+)
+"""The award's risk constraints (``quotetui award``): a share of the need per provider, a number of providers,
+a budget."""

@@ -1,0 +1,96 @@
+"""`quotetui award` (issue 17, point 4) on the demo market: the three scenarios' splits and totals, computed by
+hand from the demo's quotes, the risk premium of each constraint, infeasible scenarios saying why, and bad
+flags refused.
+
+The two offers that meet the RFQ below (H100, InfiniBand NDR, 99.5 % SLA or not stated):
+#2 一万网络 quotes 80,000–120,000 CNY a node-month, costed at the high end, 15 % off for a prepaid year:
+102,000 × 12 = 1,224,000 CNY a node for the year; #9 天下数据 220,000–250,000, no discount: 250,000 × 12 =
+3,000,000 CNY. Nodes of 8 GPUs, stock not stated (any number)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Cli
+
+NODE_2, NODE_9 = 1_224_000, 3_000_000
+NEED = ("--gpu", "H100 SXM5,H800 SXM5", "--gpus", "256", "--months", "12", "--start", "2027-01-01",
+        "--min-availability", "0.995", "--inter-fabric", "infiniband_ndr")  # fmt: skip
+
+
+def _award(cli: Cli, db: Path, *flags: str, job: str | None = None) -> dict:  # type: ignore[type-arg]
+    new = cli("--db", str(db), "rfq", "new", "H100 256", *NEED, *(("--job-gpus", job) if job else ()))
+    assert new.code == 0, new.err
+    done = cli("--db", str(db), "award", "H100 256", "--include-market", *flags, "--json")
+    assert done.code == 0, done.err
+    return {s["scenario"]: s for s in json.loads(done.out)["scenarios"]}
+
+
+def _split(s: dict) -> list[tuple[int, int, int]]:  # type: ignore[type-arg]
+    return [(a["offer_id"], a["nodes"], a["gpus"]) for a in s["allocations"]]
+
+
+def test_three_scenarios_by_hand(cli: Cli, demo_db_path: Path) -> None:
+    found = _award(cli, demo_db_path)
+    cheapest, shared, two = found["cheapest"], found["at most 60 % per provider"], found["at least 2 providers"]
+    assert _split(cheapest) == [(2, 32, 256)] and cheapest["total_cost"] == f"{32 * NODE_2}.00"
+    # 60 % of 256 is 153.6: at most 19 nodes (152 GPUs) from one provider, the other 104 GPUs (13 nodes) from #9
+    assert _split(shared) == [(2, 19, 152), (9, 13, 104)]
+    assert shared["total_cost"] == f"{19 * NODE_2 + 13 * NODE_9}.00"
+    assert shared["premium"] == f"{19 * NODE_2 + 13 * NODE_9 - 32 * NODE_2}.00"
+    assert _split(two) == [(2, 31, 248), (9, 1, 8)] and two["total_cost"] == f"{31 * NODE_2 + NODE_9}.00"
+    assert all(s["feasible"] and s["gpus"] == 256 for s in found.values())
+
+
+def test_a_job_that_must_stay_in_one_offer_changes_the_split(cli: Cli, demo_db_path: Path) -> None:
+    found = _award(cli, demo_db_path, job="64")  # 4 jobs of 64 GPUs, each inside one offer
+    assert _split(found["cheapest"]) == [(2, 32, 256)]
+    # 19 nodes of #2 hold only 2 jobs (152 // 64): #9 must hold 2 (16 nodes), and #2 the other 2 (16 nodes)
+    assert _split(found["at most 60 % per provider"]) == [(2, 16, 128), (9, 16, 128)]
+    assert found["at most 60 % per provider"]["total_cost"] == f"{16 * NODE_2 + 16 * NODE_9}.00"
+    # 31 nodes of #2 hold 3 jobs: the second provider's one node holds none, so #2 keeps all 32
+    assert _split(found["at least 2 providers"]) == [(2, 32, 256), (9, 1, 8)]
+    assert found["at least 2 providers"]["total_cost"] == f"{32 * NODE_2 + NODE_9}.00"
+
+
+def test_an_infeasible_scenario_says_which_constraint_binds(cli: Cli, demo_db_path: Path) -> None:
+    found = _award(cli, demo_db_path, "--max-share", "30%", "--min-providers", "3", "--budget", "40000000")
+    assert found["cheapest"]["feasible"] and found["cheapest"]["total_cost"] == f"{32 * NODE_2}.00"
+    shared = found["at most 30 % per provider"]
+    assert not shared["feasible"] and shared["allocations"] == [] and shared["total_cost"] is None
+    assert "30 %" in shared["reason"] or "share" in shared["reason"], shared["reason"]
+    three = found["at least 3 providers"]
+    assert not three["feasible"] and "provider" in three["reason"], three["reason"]
+
+
+def test_the_budget_binds_the_risk_scenarios(cli: Cli, demo_db_path: Path) -> None:
+    found = _award(cli, demo_db_path, "--budget", "40000000")  # the cheapest is 39,168,000; two providers 40,944,000
+    assert found["cheapest"]["feasible"]
+    two = found["at least 2 providers"]
+    assert not two["feasible"] and "budget" in two["reason"], two["reason"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (("--max-share", "0"), "--max-share"),
+        (("--max-share", "1.5"), "--max-share"),
+        (("--min-providers", "0"), "--min-providers"),
+        (("--budget", "-5"), "--budget"),
+    ],
+)
+def test_bad_constraints_are_refused_by_flag(cli: Cli, demo_db_path: Path, flags: tuple[str, ...], named: str) -> None:
+    assert cli("--db", str(demo_db_path), "rfq", "new", "H100 256", *NEED).code == 0
+    done = cli("--db", str(demo_db_path), "award", "H100 256", "--include-market", *flags)
+    assert done.code == 2 and named in done.err, done.err
+
+
+def test_without_answers_or_the_market_there_is_nothing_to_award(cli: Cli, demo_db_path: Path) -> None:
+    assert cli("--db", str(demo_db_path), "rfq", "new", "H100 256", *NEED).code == 0
+    done = cli("--db", str(demo_db_path), "award", "H100 256")
+    assert done.code == 2 and "--include-market" in done.err
+    missing = cli("--db", str(demo_db_path), "award", "nope", "--include-market")
+    assert missing.code == 2 and "no RFQ named 'nope'" in missing.err
