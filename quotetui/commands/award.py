@@ -93,7 +93,8 @@ def award(
         return "" if value is None else money(value, cur)
 
     r = result.requirement
-    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {r.months} months, {result.candidates} candidates")
+    among = plural(result.candidates, "candidate")
+    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {r.months} months, among {among}")
     table(
         ["scenario", "total", "risk premium", "per PFLOP-hour", "split"],
         [

@@ -166,13 +166,13 @@ def show(
         return
     lines = [v.line for v in view.offers[0].verdicts]
     table(
-        ["id", "provider", "offer", "compliant", *lines],
+        ["id", "provider", "offer", "from", "compliant", *lines],
         [
-            [str(o.offer_id), o.provider, o.offer, "yes" if o.compliant else "no",
-             *(f"{v.met.mark} {v.why}" for v in o.verdicts)]
+            [str(o.offer_id), o.provider, o.offer, "answer" if o.answered else "on record",
+             "yes" if o.compliant else "no", *(f"{v.met.mark} {v.why}" for v in o.verdicts)]
             for o in view.offers
         ],
-        title="Offers on record",
+        title="Answers, then offers on record",
     )  # fmt: skip
 
 

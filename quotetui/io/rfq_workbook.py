@@ -57,27 +57,33 @@ NOT_REQUIRED = "not required / 不限"
 YES_NO = ("yes", "no")
 _INLINE_MAX = 255  # Excel's limit on a list written in the validation itself
 
-ANSWER_FIELDS: tuple[Field, ...] = (
-    *(
-        OFFER.field(name)
-        for name in (
-            "name",
-            "gpu",
-            "gpus_per_node",
-            "nodes_available",
-            "form_factor",
-            "billing_basis",
-            "valid_until",
-            "intra_fabric",
-            "inter_fabric",
-            "inter_gbps_per_gpu",
-            "region",
-            "lead_time_days",
-        )
-    ),
-    *(PRICE.field(name) for name in ("amount", "unit", "currency", "term_months", "prepay")),
-    *(SLA.field(name) for name in ("availability", "replacement_hours", "credits", "notes")),
+OFFER_ANSWER: tuple[Field, ...] = tuple(
+    OFFER.field(name)
+    for name in (
+        "name",
+        "gpu",
+        "gpus_per_node",
+        "nodes_available",
+        "form_factor",
+        "billing_basis",
+        "valid_until",
+        "intra_fabric",
+        "inter_fabric",
+        "inter_gbps_per_gpu",
+        "region",
+        "lead_time_days",
+    )
 )
+"""The offer's own columns: one value per offer, whichever of its rows carries it."""
+PRICE_ANSWER: tuple[Field, ...] = tuple(
+    PRICE.field(name) for name in ("amount", "unit", "currency", "term_months", "prepay")
+)
+"""A price option's columns: one row of the sheet per option."""
+SLA_ANSWER: tuple[Field, ...] = tuple(
+    SLA.field(name) for name in ("availability", "replacement_hours", "credits", "notes")
+)
+"""The offer's SLA: one value per offer, like the offer's own columns."""
+ANSWER_FIELDS: tuple[Field, ...] = (*OFFER_ANSWER, *PRICE_ANSWER, *SLA_ANSWER)
 """The columns a provider fills in, in order: the entities' own Field objects (one declaration per field)."""
 
 

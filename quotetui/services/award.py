@@ -82,12 +82,17 @@ def award(
     day = on or utcnow().date()
     view = show_rfq(db, name, day)
     req = view.requirement
-    if not include_market:
+    compliant = {f.offer_id for f in view.offers if f.compliant and (include_market or f.answered)}
+    if not compliant and include_market:
         raise BadInput(
-            f"RFQ {req.name!r} has no answers read in yet; --include-market awards among the offers on record "
-            "that meet the requirement"
+            f"neither an answer nor an offer on record meets every line of RFQ {req.name!r}: `quotetui rfq show` "
+            "says why"
         )
-    compliant = {f.offer_id for f in view.offers if f.compliant}
+    if not compliant:
+        raise BadInput(
+            f"no answer to RFQ {req.name!r} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
+            "--include-market adds the offers on record that meet it"
+        )
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
         offers = [o for o in offer_inputs(reader, gpus, compliant, history=False) if o.id in compliant]
@@ -106,7 +111,7 @@ def award(
         )
         by_id[offer.id] = offer
     if not candidates:
-        raise BadInput(f"no offer on record meets every line of RFQ {req.name!r}; `quotetui rfq show` says why")
+        raise BadInput(f"no candidate of RFQ {req.name!r} can be costed (an FX rate missing?): `quotetui rfq show`")
     hours = Fraction(req.months * assumptions.hours_per_month)
     need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget), hours=hours)
     found = scenarios(need, candidates, max_share=Fraction(max_share), min_providers=min_providers)

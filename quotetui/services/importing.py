@@ -30,6 +30,7 @@ from quotetui.io.skypilot import MarketRows, parse_catalog
 from quotetui.io.tables import Table, read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
 from quotetui.services.import_writer import ImportReport, Writer
+from quotetui.services.rfq_answers import ANSWER_ENTITIES, Answer, check_answers, record_answers, split_answers
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.migrate import scratch_copy
@@ -123,9 +124,17 @@ def import_files(
         track.tell()
     track.tell("checking")
     report.encodings = {t.file: t.encoding for t in tables if t.encoding}
+    day = as_of or utcnow().date()
+    found, tables = split_answers(tables)  # RFQ response workbooks: read as the sheets they fill in
     with db.session() as session:
         catalog, _ = load_catalog(session)
+        answers = check_answers(session, found, {p.name: p for p in reversed(paths)}, problems, day)
     by_entity: dict[str, list[Parsed]] = defaultdict(list)
+    for answer in answers:
+        for key, table in answer.tables.items():
+            parsed = parse_table(table, ANSWER_ENTITIES[key], catalog, problems, report.warnings)
+            by_entity[key].append(parsed)
+            track.state.rows_to_write += len(parsed.records)
     market: list[MarketRows] = []
     for table in tables:
         entity = entity_for(table.sheet or Path(table.file).stem, table.header)
@@ -153,9 +162,9 @@ def import_files(
     if dry_run:  # on a scratch copy: a dry run is never blocked by another program's write, nor a read-only file
         _refuse_damaged(db)
         with scratch_copy(db) as scratch:
-            _write(scratch, by_entity, market, paths, problems, report, catalog, as_of, track, dry_run=True)
+            _write(scratch, by_entity, market, answers, paths, problems, report, catalog, day, track, dry_run=True)
     else:
-        _write(db, by_entity, market, paths, problems, report, catalog, as_of, track, dry_run=False)
+        _write(db, by_entity, market, answers, paths, problems, report, catalog, day, track, dry_run=False)
     return report
 
 
@@ -163,11 +172,12 @@ def _write(
     db: Database,
     by_entity: dict[str, list[Parsed]],
     market: list[MarketRows],
+    answers: list[Answer],
     paths: list[Path],
     problems: list[Problem],
     report: ImportReport,
     catalog: GpuCatalog,
-    as_of: date | None,
+    day: date,
     track: _Tracker,
     *,
     dry_run: bool,
@@ -178,7 +188,9 @@ def _write(
                 _refuse_damaged(db)
             track.tell("writing")
             tick = track.counter("rows_written")
-            Writer(session, catalog, report, problems, as_of or utcnow().date(), tick).run(by_entity, market)
+            Writer(session, catalog, report, problems, day, tick).run(by_entity, market)
+            if answers and not problems:
+                record_answers(session, answers, report.warnings, day)
             track.tell()  # the last word before the commit: a cancel here still rolls everything back
             if problems:
                 files = {path.name: i for i, path in reversed(list(enumerate(paths)))}

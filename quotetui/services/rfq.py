@@ -28,7 +28,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.models import Provider, Rfq, RfqInvite
+from quotetui.store.models import Provider, Rfq, RfqAnswer, RfqInvite
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,7 @@ class OfferFit:
     provider: str
     offer: str
     verdicts: tuple[Verdict, ...]
+    answered: bool = False  # it came in as an answer to this RFQ's current revision (else: on record)
 
     @property
     def compliant(self) -> bool:
@@ -70,6 +71,7 @@ class OfferFit:
             "provider": self.provider,
             "offer": self.offer,
             "compliant": self.compliant,
+            "answered": self.answered,
             "lines": [{"line": v.line, "met": v.met.value, "why": v.why} for v in self.verdicts],
         }
 
@@ -250,14 +252,23 @@ def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
         offers = offer_inputs(reader, gpus, history=False)
-    fits = [_fit(req, o) for o in offers if o.gpu.key in {g.key for g in req.gpu_models}]
-    fits.sort(key=lambda f: (not f.compliant, f.offer_id))
+    answered = _answered(db, row)
+    models = {g.key for g in req.gpu_models}
+    fits = [_fit(req, o, o.id in answered) for o in offers if o.gpu.key in models or o.id in answered]
+    fits.sort(key=lambda f: (not f.answered, not f.compliant, f.offer_id))
     assert row.id is not None
     return RfqView(row.id, req, invites, tuple(fits))
 
 
-def _fit(req: Requirement, offer: OfferInput) -> OfferFit:
-    return OfferFit(offer.id, offer.provider, offer.name, compliance(req, offer))
+def _fit(req: Requirement, offer: OfferInput, answered: bool) -> OfferFit:
+    return OfferFit(offer.id, offer.provider, offer.name, compliance(req, offer), answered)
+
+
+def _answered(db: Database, row: Rfq) -> set[int]:
+    """The offers the answers to ``row``'s current revision came with."""
+    with db.session() as session:
+        found = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == row.id, RfqAnswer.revision == row.revision))
+        return {offer_id for answer in found for offer_id in answer.offers}
 
 
 def decline(db: Database, name: str, provider: str, note: str | None = None) -> InviteView:

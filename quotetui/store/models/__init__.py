@@ -17,7 +17,7 @@ from quotetui.store.models.market import (
     Source,
 )
 from quotetui.store.models.planning import FxRate, MarketPrice, PurchaseOption, Scenario, Setting
-from quotetui.store.models.sourcing import Rfq, RfqInvite
+from quotetui.store.models.sourcing import Rfq, RfqAnswer, RfqInvite
 
 metadata = SQLModel.metadata
 
@@ -40,6 +40,7 @@ __all__ = [
     "QuoteRevision",
     "RevisionPrice",
     "Rfq",
+    "RfqAnswer",
     "RfqInvite",
     "Scenario",
     "Setting",

@@ -57,3 +57,19 @@ class RfqInvite(SQLModel, table=True):
     state: InviteState = enum_field(InviteState, default=InviteState.SENT)
     answered_at: datetime | None = timestamp(nullable=True)
     note: str | None = Field(default=None, max_length=2000)
+
+
+class RfqAnswer(SQLModel, table=True):
+    """A provider's filled response workbook, read in: the provenance of the offers, rounds and SLA it wrote
+    (which RFQ and revision it answered, when it was read, from which file: its name and SHA-256)."""
+
+    __tablename__ = "rfq_answer"
+    __table_args__ = (sa.UniqueConstraint("rfq_id", "sha256"),)
+    id: int | None = Field(default=None, primary_key=True)
+    rfq_id: int = fk("rfq.id", ondelete="CASCADE")
+    provider_id: int = fk("provider.id", ondelete="CASCADE")
+    revision: int  # the requirement's revision answered
+    received_at: datetime = timestamp()
+    file_name: str = Field(max_length=255)
+    sha256: str = Field(max_length=64)
+    offers: list[int] = Field(default_factory=list, sa_type=sa.JSON, nullable=False)  # the offers it answered with

@@ -1,0 +1,265 @@
+"""Answers to an RFQ read back (issue 17, point 2): a provider's filled response workbook
+(``io/rfq_workbook.py``) imported like any other file (``quotetui import ANSWER.xlsx``), all or nothing.
+
+A workbook is an answer when it has the RFQ sheet and the answer sheet. Its identity cells say which RFQ,
+revision and provider it answers; an answer to a revision that is no longer current, from a provider the RFQ
+was not sent to, to an RFQ not on record, or a file already read is refused with what to do. Its rows become
+the tables the importer already reads (``import_writer.Writer``), so an answer is checked and written by the
+very rules of the Offers, Negotiation and SLA sheets: each offer named on the answer sheet is created or
+updated for that provider, its prices become a new round (moved by the provider, dated the day it is read),
+its SLA is set. The answer is recorded (``rfq_answer``: RFQ, revision, when, file name and SHA-256, the offers)
+and the invitation marked answered, in the same transaction. A quote valid for less than
+:data:`EXPIRES_SOON_DAYS` more days is a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from quotetui.domain import entities as E
+from quotetui.domain.enums import InviteState, Mover
+from quotetui.domain.text import name_key
+from quotetui.domain.timeutil import utcnow
+from quotetui.io.import_schema import norm
+from quotetui.io.problems import Problem
+from quotetui.io.rfq_workbook import (
+    ANSWER_SHEET,
+    FIRST_ANSWER_ROW,
+    IDENTITY_CELLS,
+    OFFER_ANSWER,
+    PRICE_ANSWER,
+    RFQ_SHEET,
+    SLA_ANSWER,
+    bilingual,
+)
+from quotetui.io.tables import Table
+from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
+
+ANSWER_ENTITIES = {"offers": E.OFFER, "revisions": E.REVISIONS, "sla": E.SLA}
+"""The importer's entities an answer's rows are read as (``Answer.tables``' keys)."""
+EXPIRES_SOON_DAYS = 14
+"""A quote that lapses within this many days of being read is named in a warning."""
+
+
+@dataclass
+class Answer:
+    """One response workbook, checked against the database; ``tables`` are what the importer reads."""
+
+    file: str
+    sha256: str
+    rfq: Rfq | None = None
+    provider: Provider | None = None
+    tables: dict[str, Table] = field(default_factory=dict)  # entity key -> table
+    offers: list[str] = field(default_factory=list)  # the offer names it answers with
+
+
+def split_answers(tables: list[Table]) -> tuple[dict[str, tuple[Table, Table]], list[Table]]:
+    """The answer workbooks among the tables read (by file: its RFQ sheet and its answer sheet), and the
+    other tables."""
+    by_file: dict[str, dict[str, Table]] = defaultdict(dict)
+    for t in tables:
+        if t.sheet in (RFQ_SHEET, ANSWER_SHEET):
+            by_file[t.file][t.sheet] = t
+    answers = {f: (s[RFQ_SHEET], s[ANSWER_SHEET]) for f, s in by_file.items() if len(s) == 2}
+    return answers, [t for t in tables if t.file not in answers]
+
+
+def _cell(sheet: Table, ref: str) -> Any:
+    column, row = ord(ref[0]) - ord("A"), int(ref[1:])
+    for number, values in sheet.rows:
+        if number == row:
+            return values[column] if column < len(values) else None
+    return None
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def check_answers(
+    session: Session,
+    found: dict[str, tuple[Table, Table]],
+    paths: dict[str, Path],
+    problems: list[Problem],
+    day: date,
+) -> list[Answer]:
+    """Each answer workbook's identity checked against the database (a problem names what is wrong and what
+    to do), and its rows turned into the importer's tables."""
+    answers = []
+    for file, (rfq_sheet, answer_sheet) in found.items():
+        answer = Answer(file, _sha256(paths[file]))
+        if _identify(session, answer, rfq_sheet, problems):
+            _tables(session, answer, answer_sheet, problems, day)
+            answers.append(answer)
+    return answers
+
+
+def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Problem]) -> bool:
+    def refuse(reason: str) -> bool:
+        problems.append(Problem(answer.file, reason, RFQ_SHEET))
+        return False
+
+    identity = ("rfq", "rfq_id", "revision", "provider")
+    name, rfq_id, revision, provider = (_cell(sheet, IDENTITY_CELLS[k]) for k in identity)
+    if (
+        type(rfq_id) is not int
+        or type(revision) is not int
+        or not isinstance(name, str)
+        or not isinstance(provider, str)
+    ):
+        return refuse(
+            f"the RFQ, its id, revision and provider (cells {', '.join(IDENTITY_CELLS[k] for k in identity)}) are "
+            "not as `quotetui rfq send` wrote them: ask for the workbook again, or send it anew"
+        )
+    rfq = session.get(Rfq, rfq_id)
+    if rfq is None or name_key(rfq.name) != name_key(name):
+        return refuse(f"this workbook answers RFQ #{rfq_id} {name!r}, which is not on record here")
+    if revision != rfq.revision:
+        return refuse(
+            f"this workbook answers revision {revision} of RFQ {rfq.name!r}, which is at revision {rfq.revision} now: "
+            f"send the current one (`quotetui rfq send {rfq.name!r} --provider …`) and read its answer"
+        )
+    invited = session.exec(
+        select(Provider)
+        .join(RfqInvite, col(RfqInvite.provider_id) == col(Provider.id))
+        .where(RfqInvite.rfq_id == rfq.id)
+    ).all()
+    found = next((p for p in invited if name_key(p.name) == name_key(provider)), None)
+    if found is None:
+        return refuse(f"RFQ {rfq.name!r} was not sent to {provider!r}: an answer is read only from a provider asked")
+    seen = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == rfq.id, RfqAnswer.sha256 == answer.sha256)).first()
+    if seen is not None:
+        return refuse(
+            f"this very file was read on {seen.received_at.date().isoformat()} (as {seen.file_name}); nothing to do"
+        )
+    answer.rfq, answer.provider = rfq, found
+    return True
+
+
+def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Problem], day: date) -> None:
+    """The answer sheet's rows as the Offers, Negotiation and SLA tables the importer reads: one offer per
+    name (its own columns from the first row that gives them; every row must agree), one price option per row,
+    in a new round of that offer moved by the provider and dated ``day``."""
+    assert answer.provider is not None
+    fields = {norm(bilingual(f)): f for f in (*OFFER_ANSWER, *PRICE_ANSWER, *SLA_ANSWER)}
+    at: dict[str, int] = {}
+    for i, header in enumerate(sheet.header):
+        f = fields.get(norm(str(header or "")))
+        if f is not None:
+            at[f.name] = i
+        elif header not in (None, ""):
+            problems.append(Problem(answer.file, f"a column the answer sheet does not have: {header!r}", ANSWER_SHEET))
+    provider = answer.provider.name
+    offer_head = ["provider", *(f.column for f in OFFER_ANSWER)]
+    round_head = [
+        "provider",
+        "offer",
+        E.SEQ.column,
+        E.MOVER.column,
+        E.QUOTED_AT.column,
+        *(f.column for f in PRICE_ANSWER),
+    ]
+    sla_head = ["provider", "offer", *(f.column for f in SLA_ANSWER)]
+    tables = {
+        "offers": Table(answer.file, ANSWER_SHEET, offer_head),
+        "revisions": Table(answer.file, ANSWER_SHEET, round_head),
+        "sla": Table(answer.file, ANSWER_SHEET, sla_head),
+    }
+    first: dict[str, tuple[int, list[Any]]] = {}
+    seqs = _next_rounds(session, answer.provider)
+
+    def value(row: list[Any], f: Any) -> Any:
+        i = at.get(f.name)
+        return row[i] if i is not None and i < len(row) else None
+
+    for number, row in sheet.rows:
+        if number < FIRST_ANSWER_ROW or all(v in (None, "") for v in row):
+            continue  # the notes under the headers, and rows left empty
+        name = value(row, OFFER_ANSWER[0])
+        key = name_key(str(name)) if name not in (None, "") else ""
+        own = [value(row, f) for f in (*OFFER_ANSWER, *SLA_ANSWER)]
+        if key in first:
+            earlier_row, earlier = first[key]
+            for f, a, b in zip((*OFFER_ANSWER, *SLA_ANSWER), earlier, own, strict=True):
+                if b not in (None, "") and a not in (None, "") and a != b:
+                    problems.append(
+                        Problem(answer.file, f"{f.title} is {a!r} on row {earlier_row} but {b!r} here: every row of "
+                                "an offer must agree", ANSWER_SHEET, number, bilingual(f))
+                    )  # fmt: skip
+        else:
+            first[key] = (number, own)
+            answer.offers.append(str(name) if name not in (None, "") else "")
+            tables["offers"].rows.append((number, [provider, *(value(row, f) for f in OFFER_ANSWER)]))
+            if any(value(row, f) not in (None, "") for f in SLA_ANSWER):
+                tables["sla"].rows.append((number, [provider, name, *(value(row, f) for f in SLA_ANSWER)]))
+        seq = seqs.get(key, 1)
+        tables["revisions"].rows.append(
+            (
+                number,
+                [provider, name, seq, Mover.PROVIDER.value, day.isoformat(), *(value(row, f) for f in PRICE_ANSWER)],
+            )
+        )
+    if not first:
+        problems.append(Problem(answer.file, "the answer sheet has no row filled in: nothing to read", ANSWER_SHEET))
+    answer.tables = tables
+
+
+def _next_rounds(session: Session, provider: Provider) -> dict[str, int]:
+    """Each of the provider's offers by name key: the number its next round takes."""
+    rows = session.exec(
+        select(Offer.name, func.max(QuoteRevision.seq))
+        .join(QuoteRevision, col(QuoteRevision.offer_id) == col(Offer.id))
+        .where(Offer.provider_id == provider.id)
+        .group_by(col(Offer.id))
+    ).all()
+    return {name_key(name): (seq or 0) + 1 for name, seq in rows}
+
+
+def record_answers(session: Session, answers: list[Answer], warnings: list[Problem], day: date) -> None:
+    """After the importer wrote the answers' rows (same transaction): each answer's provenance, its invitation
+    answered, and a warning for each quote that lapses within :data:`EXPIRES_SOON_DAYS` days."""
+    now = utcnow()
+    for answer in answers:
+        assert answer.rfq is not None and answer.provider is not None
+        offers = session.exec(select(Offer).where(Offer.provider_id == answer.provider.id)).all()
+        keys = {name_key(n) for n in answer.offers}
+        mine = [o for o in offers if name_key(o.name) in keys]
+        session.add(
+            RfqAnswer(
+                rfq_id=answer.rfq.id,
+                provider_id=answer.provider.id,
+                revision=answer.rfq.revision,
+                received_at=now,
+                file_name=Path(answer.file).name[:255],
+                sha256=answer.sha256,
+                offers=sorted(o.id for o in mine if o.id is not None),
+            )
+        )
+        invite = session.exec(
+            select(RfqInvite).where(RfqInvite.rfq_id == answer.rfq.id, RfqInvite.provider_id == answer.provider.id)
+        ).one()
+        invite.state, invite.answered_at = InviteState.ANSWERED, now
+        session.add(invite)
+        for o in mine:
+            if o.valid_until is not None and (o.valid_until - day).days <= EXPIRES_SOON_DAYS:
+                left = (o.valid_until - day).days
+                when = f"expires in {left} days" if left > 0 else ("expires today" if left == 0 else "has expired")
+                warnings.append(
+                    Problem(
+                        answer.file,
+                        f"{answer.provider.name} / {o.name}: the quote {when} ({o.valid_until.isoformat()})",
+                        ANSWER_SHEET,
+                    )
+                )
+    session.flush()
