@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quotetui.domain.sourcing import award as award_module
 from quotetui.domain.sourcing.award import (
     Allocation,
     Candidate,
@@ -69,6 +70,27 @@ def test_optimise_finds_the_brute_force_optimum_exactly(market):
         )
     else:
         assert fast.reason and fast.reason == slow.reason
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(markets(), st.data())
+def test_local_moves_keep_a_split_feasible_and_never_dearer(market, data):
+    need, candidates = market
+    caps = award_module._caps(need, candidates)
+    d = award_module._denominator(candidates)
+    start = [data.draw(st.integers(0, cap)) for cap in caps]
+
+    def cost_d(counts):
+        return sum(n * int(c.node_cost * d) for n, c in zip(counts, candidates, strict=True))
+
+    before = cost_d(start)
+    if not award_module._feasible(need, candidates, start, before, d):
+        return
+    after = award_module._improve(need, candidates, list(start), d)
+    assert award_module._feasible(need, candidates, after, cost_d(after), d)
+    assert cost_d(after) <= before
+    best = brute_force(need, candidates)
+    assert best.total_cost is not None and best.total_cost <= F(cost_d(after), d)
 
 
 # --- each constraint binding, by hand ---------------------------------------------------------------------------

@@ -14,7 +14,9 @@ integers with ``Fraction``; HiGHS's floats are never reported. What :func:`optim
   of the smallest cost difference two splits can have (all node costs over their common denominator ``D``: two
   split costs that differ, differ by at least ``1/D``), on costs scaled by the largest node cost. It is checked
   against :func:`brute_force` with exact equality of the optimum's cost on random small markets.
-- "infeasible" comes from HiGHS (whose tolerances only ever admit more splits) or from the exact stock checks.
+- "infeasible" comes from HiGHS (whose tolerances only ever admit more splits) or from the exact stock checks;
+  a budget is applied after the solve without it (the least cost either fits the budget or nothing does), and
+  only when that least cost is within a millionth of the budget is the MILP solved again with a budget row.
 
 Tie-break (total order of splits, the same in both functions): least exact total cost, then fewest GPUs, then
 the node counts read in ``offer_id`` order compared from the first offer, more nodes first (so lower offer ids
@@ -405,31 +407,69 @@ def _solve(
 
 def _improve(need: Need, cands: Sequence[Candidate], counts: list[int], d: int) -> list[int]:
     """Local moves (drop one node; trade one node of an offer for one of another), each taken when the result is
-    feasible exactly and earlier in the tie-break order; until none is left."""
+    feasible exactly and earlier in the tie-break order; until none is left. ``counts`` must be feasible; each move
+    is checked incrementally in integers (O(1)), so a pass costs O(offers used × offers)."""
     costs = [int(c.node_cost * d) for c in cands]
+    gpn = [c.gpus_per_node for c in cands]
     caps = _caps(need, cands)
-    order = sorted(range(len(cands)), key=lambda i: cands[i].offer_id)
     by_cost = sorted(range(len(cands)), key=lambda i: costs[i])
+    job = need.job_gpus or 0
+    share_cap = math.floor(need.max_share * need.gpus) if need.max_share is not None else None
+    budget_d = need.budget * d if need.budget is not None else None
+    per_provider: dict[str, int] = {}
+    for i, n in enumerate(counts):
+        if n:
+            per_provider[cands[i].provider] = per_provider.get(cands[i].provider, 0) + n * gpn[i]
+    gpus = sum(n * g for n, g in zip(counts, gpn, strict=True))
+    jobs = sum(n * g // job for n, g in zip(counts, gpn, strict=True)) if job else 0
     cost_d = sum(n * k for n, k in zip(counts, costs, strict=True))
-    key = _key(cost_d, cands, counts, order)
+
+    def jobs_lost(i: int) -> int:
+        return (counts[i] * gpn[i] // job - (counts[i] - 1) * gpn[i] // job) if job else 0
+
+    def jobs_won(j: int) -> int:
+        return ((counts[j] + 1) * gpn[j] // job - counts[j] * gpn[j] // job) if job else 0
+
     moved = True
     while moved:
         moved = False
-        for i in [i for i in range(len(cands)) if counts[i]]:
-            trials = [(i, None)] + [(i, j) for j in by_cost if costs[j] <= costs[i] and j != i and counts[j] < caps[j]]
-            for a, b in trials:
+        for a in [i for i in range(len(cands)) if counts[i]]:
+            pa = cands[a].provider
+            for b in [None, *(j for j in by_cost if costs[j] <= costs[a] and j != a and counts[j] < caps[j])]:
+                new_cost = cost_d - costs[a] + (costs[b] if b is not None else 0)
+                new_gpus = gpus - gpn[a] + (gpn[b] if b is not None else 0)
+                # earlier in the tie-break order: cheaper; or as cheap with fewer GPUs; or more nodes on a lower id
+                if b is not None and (new_cost, new_gpus) == (cost_d, gpus):
+                    if cands[b].offer_id > cands[a].offer_id:
+                        continue
+                elif (new_cost, new_gpus) >= (cost_d, gpus):
+                    continue
+                if new_gpus < need.gpus or (budget_d is not None and new_cost > budget_d):
+                    continue
+                if job and jobs - jobs_lost(a) + (jobs_won(b) if b is not None else 0) < need.jobs:
+                    continue
+                pb = cands[b].provider if b is not None else None
+                left_a = per_provider[pa] - gpn[a]
+                if pb is not None and pb != pa:
+                    if share_cap is not None and per_provider.get(pb, 0) + gpn[b] > share_cap:
+                        continue
+                    providers = len(per_provider) - (left_a == 0) + (pb not in per_provider)
+                else:
+                    if pb is not None and share_cap is not None and left_a + gpn[b] > share_cap:
+                        continue
+                    providers = len(per_provider) - (left_a == 0 and pb is None)
+                if need.min_providers is not None and providers < need.min_providers:
+                    continue
+                jobs += -jobs_lost(a) + (jobs_won(b) if b is not None else 0)
                 counts[a] -= 1
-                new_cost = cost_d - costs[a]
+                per_provider[pa] = left_a
+                if not left_a:
+                    del per_provider[pa]
                 if b is not None:
                     counts[b] += 1
-                    new_cost += costs[b]
-                new_key = _key(new_cost, cands, counts, order)
-                if new_key < key and _feasible(need, cands, counts, new_cost, d):
-                    cost_d, key, moved = new_cost, new_key, True
-                    break
-                counts[a] += 1
-                if b is not None:
-                    counts[b] -= 1
+                    per_provider[pb] = per_provider.get(pb, 0) + gpn[b]
+                cost_d, gpus, moved = new_cost, new_gpus, True
+                break
             if moved:
                 break
     return counts
@@ -438,8 +478,20 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int], d: int) 
 def _optimal_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
     """HiGHS's optimum, checked exactly and improved locally; None if infeasible."""
     d = _denominator(cands)
-    # the budget row first allows half a 1/d above the budget; if a float still lets a split over it exactly, the
-    # row is tightened (at worst losing a split that costs the budget to within float noise, never over-spending)
+    if need.budget is not None:
+        # the budget only cuts splits off and the objective is the cost itself: the optimum without it is the
+        # optimum with it when it fits, and nothing fits when it is clearly over (a budget row makes HiGHS slow)
+        free = _optimal_counts(replace(need, budget=None), cands)
+        if free is None:
+            return None
+        cost = sum((n * c.node_cost for n, c in zip(free, cands, strict=True)), Fraction(0))
+        if cost <= need.budget:
+            return free
+        if cost - need.budget > need.budget * Fraction(1, 10**6):
+            return None
+    # within float noise of the budget: solve with a budget row; it first allows half a 1/d above the budget; if
+    # a float still lets a split over it exactly, the row is tightened (at worst losing a split that costs the
+    # budget to within float noise, never over-spending)
     for margin in (Fraction(1, 2), Fraction(0), Fraction(-1, 2), Fraction(-2)):
         counts = _solve(need, cands, d, margin)
         if counts is None:
