@@ -159,6 +159,16 @@ def test_show_judges_each_offer_on_record_line_by_line(cli: Cli, demo_db_path: P
     assert one["Scale-out network: infiniband ndr or better"] == ("no", "infiniband hdr is below it")
     assert one["SLA availability ≥ 99.5 %"] == ("yes", "99.9 %")
     assert [o["offer_id"] for o in shown["offers"]][:2] == [2, 9]  # compliant first
+    # the matrix's figures, for the whole need (256 GPUs = 32 nodes for 12 months), by hand: #2 is 102,000 a
+    # node-month after its 15 % prepaid-year discount, #9 250,000 (the high end of its range)
+    two, nine = by_id[2]["figures"], by_id[9]["figures"]
+    assert (by_id[2]["rank"], by_id[9]["rank"]) == (1, 2)  # by cost per delivered PFLOP-hour
+    assert two["price_per_gpu_hour"] == "17.465753"  # 102,000 ÷ (8 GPUs × 730 hours)
+    assert two["term_total"] == f"{32 * 102_000 * 12}.00" and nine["term_total"] == f"{32 * 250_000 * 12}.00"
+    assert "impossible: training_days" in two["claims"] and any("implausible-claim" in f for f in two["findings"])
+    assert all(o["rank"] is None for o in shown["offers"] if not o["compliant"])  # shown, never ranked
+    text = cli("--db", str(demo_db_path), "rfq", "show", "H100 256").out
+    assert "Comparison" in text and "per delivered PFLOP-hour" in text and "39,168,000.00 CNY" in text
 
 
 # -- the domain's verdicts, by hand -------------------------------------------------------------------------

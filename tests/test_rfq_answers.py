@@ -72,7 +72,8 @@ def test_an_answer_is_read_as_the_providers_offer_round_and_sla(cli: Cli, demo_d
     assert _state(cli, demo_db_path) == {"阿里云": "answered", "腾讯云": "sent"}
     shown = json.loads(cli("--db", db, "rfq", "show", "H100 64", "--json").out)
     first = shown["offers"][0]
-    assert (first["offer_id"], first["answered"], first["compliant"]) == (offer_id, True, True)
+    assert (first["offer_id"], first["answered"], first["compliant"], first["rank"]) == (offer_id, True, True, 1)
+    assert first["figures"]["term_total"] == f"{8 * 95_000 * 12}.00"  # 64 GPUs: 8 nodes, the prepaid year
     provenance = sql(demo_db_path, "SELECT revision, file_name, length(sha256) FROM rfq_answer")
     assert provenance == [(1, "answer.xlsx", 64)]
     award = json.loads(cli("--db", db, "award", "H100 64", "--json").out)  # the answer is a candidate by itself

@@ -13,9 +13,12 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, open_db, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain.entities import AS_OF, REQUIREMENT
+from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
-    from quotetui.services.rfq import RfqView
+    from collections.abc import Sequence
+
+    from quotetui.services.rfq import OfferFit, RfqView
 
 app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
 
@@ -162,18 +165,50 @@ def show(
     else:
         say(f"Not sent yet: quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR")
     if not view.offers:
-        say(f"No offer on record of {r.models}.")
+        say(f"No answer yet, and no offer on record of {r.models}.")
         return
-    lines = [v.line for v in view.offers[0].verdicts]
-    table(
-        ["id", "provider", "offer", "from", "compliant", *lines],
-        [
-            [str(o.offer_id), o.provider, o.offer, "answer" if o.answered else "on record",
-             "yes" if o.compliant else "no", *(f"{v.met.mark} {v.why}" for v in o.verdicts)]
-            for o in view.offers
-        ],
-        title="Answers, then offers on record",
-    )  # fmt: skip
+    shown = view.offers[:MATRIX_COLUMNS]
+    table(["", *(f"#{o.offer_id} {o.provider}" for o in shown)], matrix_rows(shown), title="Comparison")
+    if len(view.offers) > len(shown):
+        more = plural(len(view.offers) - len(shown), "more offer")
+        say(f"… and {more} on record (--json lists them all)")
+
+
+MATRIX_COLUMNS = 8
+"""Answers and offers shown side by side (the answers first, then the ranked ones): --json has every one."""
+
+
+def matrix_rows(offers: Sequence[OfferFit]) -> list[list[str]]:
+    """The comparison matrix: a row per requirement line and per figure, a column per offer; a non-compliant
+    offer is shown but has no rank."""
+    from quotetui.commands.output import money
+
+    def figure(o: OfferFit, name: str) -> str:
+        if o.figures is None:
+            return o.problem or ""
+        value = getattr(o.figures, name)
+        return ("≥ " if o.figures.lower_bound else "") + money(value, o.currency)
+
+    def listed(o: OfferFit, name: str) -> str:
+        return "; ".join(getattr(o.figures, name)) if o.figures is not None else ""
+
+    rows = [
+        ["rank", *(str(o.rank) if o.rank else ("not compliant" if not o.compliant else "—") for o in offers)],
+        ["offer", *(o.offer for o in offers)],
+        ["from", *("answer" if o.answered else "on record" for o in offers)],
+    ]
+    for n, verdict in enumerate(offers[0].verdicts):
+        rows.append([verdict.line, *(f"{o.verdicts[n].met.mark} {o.verdicts[n].why}" for o in offers)])
+    rows += [
+        ["price per GPU-hour", *(figure(o, "price_per_gpu_hour") for o in offers)],
+        ["per delivered PFLOP-hour", *(figure(o, "cost_per_pflop_hour") for o in offers)],
+        ["whole need, whole term",
+         *(figure(o, "term_total") for o in offers)],
+        ["TCO a year", *(figure(o, "annualised_tco") for o in offers)],
+        ["claims to push on", *(listed(o, "claims") for o in offers)],
+        ["findings", *(listed(o, "findings") for o in offers)],
+    ]  # fmt: skip
+    return rows
 
 
 @app.command()

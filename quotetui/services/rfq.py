@@ -10,18 +10,22 @@ acceptance checklist as the checklist's item names. The compliance of an offer i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, select
 
+from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.entities import REQUIREMENT
 from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric, InviteState
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import parse_record
+from quotetui.domain.fx import FxTable
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.sourcing.requirement import Requirement, Verdict, compliance, compliant
 from quotetui.domain.text import name_key
@@ -52,6 +56,33 @@ class InviteView:
 
 
 @dataclass(frozen=True, slots=True)
+class Figures:
+    """An offer costed by the exact engine for the whole need (the requirement's GPUs and months, busy every
+    hour, in its currency), and what the claims audit and the verification say of it."""
+
+    price_per_gpu_hour: Fraction  # after the discounts that apply: the normalised price
+    cost_per_pflop_hour: Fraction  # per delivered PFLOP-hour (peak × MFU × availability)
+    term_total: Fraction  # the whole need for the whole term
+    annualised_tco: Fraction
+    lower_bound: bool  # a cost the need incurs is not priced: each figure is at least this
+    claims: tuple[str, ...]  # claims audit verdicts that are not plausible ("optimistic: …")
+    findings: tuple[str, ...]  # verification findings ("critical PCIE_AS_SXM: …")
+
+    def to_json(self, currency: str) -> dict[str, Any]:
+        from quotetui.services.economics import amount_text
+
+        return {
+            "price_per_gpu_hour": amount_text(self.price_per_gpu_hour, currency),
+            "cost_per_pflop_hour": amount_text(self.cost_per_pflop_hour, currency),
+            "term_total": amount_text(self.term_total, currency),
+            "annualised_tco": amount_text(self.annualised_tco, currency),
+            "lower_bound": self.lower_bound,
+            "claims": list(self.claims),
+            "findings": list(self.findings),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class OfferFit:
     """An offer on record against the requirement: every line's verdict."""
 
@@ -59,7 +90,11 @@ class OfferFit:
     provider: str
     offer: str
     verdicts: tuple[Verdict, ...]
+    currency: str
     answered: bool = False  # it came in as an answer to this RFQ's current revision (else: on record)
+    figures: Figures | None = None  # None: it cannot be costed in the requirement's currency (``problem``)
+    problem: str | None = None
+    rank: int | None = None  # compliant and costed ones, by cost per delivered PFLOP-hour; others: none
 
     @property
     def compliant(self) -> bool:
@@ -72,6 +107,9 @@ class OfferFit:
             "offer": self.offer,
             "compliant": self.compliant,
             "answered": self.answered,
+            "rank": self.rank,
+            "figures": None if self.figures is None else self.figures.to_json(self.currency),
+            "problem": self.problem,
             "lines": [{"line": v.line, "met": v.met.value, "why": v.why} for v in self.verdicts],
         }
 
@@ -240,7 +278,7 @@ def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
 def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
     """The requirement, where each invitation stands, and every offer on record of an acceptable GPU model
     with its verdict on each line (compliant ones first, then by offer id)."""
-    from quotetui.services.inputs import load_catalog_of, offer_inputs
+    from quotetui.services.inputs import fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
     from quotetui.store.reader import reading
 
     today = on or utcnow().date()
@@ -252,16 +290,61 @@ def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
         offers = offer_inputs(reader, gpus, history=False)
+        fx, assumptions = fx_table_of(reader, today), load_assumptions_of(reader)
     answered = _answered(db, row)
     models = {g.key for g in req.gpu_models}
-    fits = [_fit(req, o, o.id in answered) for o in offers if o.gpu.key in models or o.id in answered]
-    fits.sort(key=lambda f: (not f.answered, not f.compliant, f.offer_id))
+    listed = [o for o in offers if o.gpu.key in models or o.id in answered]
+    judged = _judged(db, req, listed, today, fx, assumptions)
+    fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, "not costed"))) for o in listed]
+    ranked = sorted((f for f in fits if f.compliant and f.figures is not None), key=_by_cost)
+    places = {f.offer_id: n for n, f in enumerate(ranked, 1)}
+    fits = [replace(f, rank=places.get(f.offer_id)) for f in fits]
+    fits.sort(key=lambda f: (not f.answered, f.rank is None, f.rank or 0, not f.compliant, f.offer_id))
     assert row.id is not None
     return RfqView(row.id, req, invites, tuple(fits))
 
 
-def _fit(req: Requirement, offer: OfferInput, answered: bool) -> OfferFit:
-    return OfferFit(offer.id, offer.provider, offer.name, compliance(req, offer), answered)
+def _by_cost(f: OfferFit) -> tuple[Fraction, int]:
+    assert f.figures is not None
+    return f.figures.cost_per_pflop_hour, f.offer_id
+
+
+def _judged(
+    db: Database, req: Requirement, offers: list[OfferInput], day: date, fx: FxTable, assumptions: Assumptions
+) -> dict[int, tuple[Figures | None, str | None]]:
+    """Each offer's figures for the whole need (or why it has none), with its claims and findings."""
+    from quotetui.domain.economics.evaluate import NOT_COMPARABLE, evaluate
+    from quotetui.domain.economics.inputs import ScenarioInput
+    from quotetui.services.claims import audit_claims
+    from quotetui.services.verification import load_verifier
+
+    if not offers:
+        return {}
+    audits = audit_claims(db)
+    verifier = load_verifier(db, offers, req.currency, day, fx, audits)
+    need = ScenarioInput(f"RFQ {req.name}", req.gpus, req.months, Decimal(1), req.currency)
+    judged: dict[int, tuple[Figures | None, str | None]] = {}
+    for offer in offers:
+        try:
+            e = evaluate(offer, need, fx, assumptions)
+        except NOT_COMPARABLE as exc:
+            judged[offer.id] = (None, str(exc))
+            continue
+        claims = tuple(
+            f"{a.verdict.value}: {a.claim.metric.value}" for a in audits
+            if a.claim.offer_id == offer.id and a.verdict.value != "plausible"
+        )  # fmt: skip
+        findings = tuple(f"{f.severity.value} {f.code}: {f.title}" for f in verifier.findings(offer))
+        figures = Figures(
+            e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, e.lower_bound, claims, findings
+        )
+        judged[offer.id] = (figures, None)
+    return judged
+
+
+def _fit(req: Requirement, offer: OfferInput, answered: bool, figures: Figures | None, problem: str | None) -> OfferFit:
+    verdicts = compliance(req, offer)
+    return OfferFit(offer.id, offer.provider, offer.name, verdicts, req.currency, answered, figures, problem)
 
 
 def _answered(db: Database, row: Rfq) -> set[int]:
