@@ -239,3 +239,28 @@ def test_a_demo_reset_never_forgets_whom_the_buyer_asked(cli: Cli, demo_db_path:
     reset = cli("--db", db, "demo", "--reset")
     assert reset.code == 2 and "RFQs were sent to demo providers (H100 256)" in reset.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_invite") == [(1,)]
+
+
+def test_an_edit_is_a_new_revision_checked_whole(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    _new(cli, demo_db_path)
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "send", "H100 256", "-p", "阿里云", "--out", str(tmp_path)).code == 0
+    edited = cli("--db", db, "rfq", "edit", "h100 256", "--gpus", "512", "--region", "上海", "--json")
+    assert edited.code == 0, edited.err
+    made = json.loads(edited.out)
+    assert (made["revision"], made["gpus"], made["region"], made["job_gpus"]) == (2, 512, "上海", 64)  # the rest kept
+    assert [(i["provider"], i["outdated"]) for i in made["invites"]] == [("阿里云", True)]
+    same = cli("--db", db, "rfq", "edit", "H100 256", "--gpus", "512")
+    assert same.code == 2 and "nothing changed (still revision 2)" in same.err
+    too_big = cli("--db", db, "rfq", "edit", "H100 256", "--job-gpus", "1024")  # checked with the stored values
+    assert too_big.code == 2 and "--job-gpus: a job of 1024 GPUs is more than the 512 GPUs needed" in too_big.err
+    assert cli("--db", db, "rfq", "edit", "H100 256").code == 2
+    assert sql(demo_db_path, "SELECT revision, gpus FROM rfq") == [(2, 512)]
+    resent = json.loads(cli("--db", db, "rfq", "send", "H100 256", "-p", "阿里云", "--out", str(tmp_path), "--force",
+                            "--json").out)  # fmt: skip
+    assert [(i["revision"], i["outdated"]) for i in resent["rfq"]["invites"]] == [(2, False)]
+
+
+def test_new_still_requires_the_need(cli: Cli, demo_db_path: Path) -> None:
+    done = cli("--db", str(demo_db_path), "rfq", "new", "x", "--gpu", "H100")
+    assert done.code == 2 and "Missing option" in done.err

@@ -13,7 +13,7 @@ import pytest
 from openpyxl import load_workbook
 
 from quotetui.io.rfq_workbook import ANSWER_FIELDS, ANSWER_SHEET, FIRST_ANSWER_ROW, IDENTITY_CELLS, RFQ_SHEET
-from tests.conftest import Cli, execute, sql
+from tests.conftest import Cli, sql
 
 NEED = ("--gpu", "H100 SXM5", "--gpus", "64", "--months", "12", "--start", "2027-01-01", "--inter-fabric",
         "infiniband_ndr")  # fmt: skip
@@ -115,7 +115,7 @@ def test_a_wrong_answer_is_refused_and_nothing_changes(
 
 def test_an_answer_to_a_requirement_changed_since_is_refused(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx")
-    execute(demo_db_path, "UPDATE rfq SET revision = 2")  # the requirement was revised after it was sent
+    assert cli("--db", str(demo_db_path), "rfq", "edit", "H100 64", "--gpus", "128").code == 0  # revised since sent
     done = cli("--db", str(demo_db_path), "import", str(answer))
     assert done.code == 2 and "answers revision 1 of RFQ 'H100 64', which is at revision 2 now" in done.err
 

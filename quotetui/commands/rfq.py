@@ -45,46 +45,55 @@ FLAGS = {
 On = Annotated[date | None, flag(AS_OF, "--on", help="The day to judge overdue answers on (default: today).")]
 
 
+Gpu = Annotated[str | None, typer.Option("--gpu", metavar="MODELS", help=R("gpu_models").help)]
+Gpus = Annotated[int | None, flag(R("gpus"), "--gpus")]
+Months = Annotated[int | None, flag(R("months"), "--months")]
+Start = Annotated[date | None, flag(R("start"), "--start")]
+RespondBy = Annotated[date | None, flag(R("respond_by"), "--respond-by")]
+DeliverBy = Annotated[date | None, flag(R("deliver_by"), "--deliver-by")]
+MinAvailability = Annotated[Decimal | None, flag(R("min_availability"), "--min-availability")]
+IntraFabricOpt = Annotated[str | None, flag(R("intra_fabric"), "--intra-fabric")]
+InterFabricOpt = Annotated[str | None, flag(R("inter_fabric"), "--inter-fabric")]
+JobGpus = Annotated[int | None, flag(R("job_gpus"), "--job-gpus")]
+Region = Annotated[str | None, flag(R("region"), "--region")]
+Checklist = Annotated[str | None, typer.Option("--checklist", metavar="ITEMS", help=R("checklist").help)]
+Currency = Annotated[str | None, flag(R("currency"), "--currency")]
+Notes = Annotated[str | None, flag(R("notes"), "--notes")]
+"""The requirement's flags, shared by ``new`` (where the need's own are required) and ``edit`` (all optional)."""
+
+
+def _given(**values: object) -> dict[str, object]:
+    """The flags given, by field name (``edit``: what is not given stays as it is)."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
 @app.command()
 def new(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="A name for the RFQ.", metavar="NAME")],
-    gpu: Annotated[str, typer.Option("--gpu", metavar="MODELS", help=R("gpu_models").help)],
-    gpus: Annotated[int, flag(R("gpus"), "--gpus")],
-    months: Annotated[int, flag(R("months"), "--months")],
-    start: Annotated[date, flag(R("start"), "--start")],
-    respond_by: Annotated[date | None, flag(R("respond_by"), "--respond-by")] = None,
-    deliver_by: Annotated[date | None, flag(R("deliver_by"), "--deliver-by")] = None,
-    min_availability: Annotated[Decimal | None, flag(R("min_availability"), "--min-availability")] = None,
-    intra_fabric: Annotated[str | None, flag(R("intra_fabric"), "--intra-fabric")] = None,
-    inter_fabric: Annotated[str | None, flag(R("inter_fabric"), "--inter-fabric")] = None,
-    job_gpus: Annotated[int | None, flag(R("job_gpus"), "--job-gpus")] = None,
-    region: Annotated[str | None, flag(R("region"), "--region")] = None,
-    checklist: Annotated[str | None, typer.Option("--checklist", metavar="ITEMS", help=R("checklist").help)] = None,
-    currency: Annotated[str, flag(R("currency"), "--currency")] = "CNY",
-    notes: Annotated[str | None, flag(R("notes"), "--notes")] = None,
+    gpu: Gpu,
+    gpus: Gpus,
+    months: Months,
+    start: Start,
+    respond_by: RespondBy = None,
+    deliver_by: DeliverBy = None,
+    min_availability: MinAvailability = None,
+    intra_fabric: IntraFabricOpt = None,
+    inter_fabric: InterFabricOpt = None,
+    job_gpus: JobGpus = None,
+    region: Region = None,
+    checklist: Checklist = None,
+    currency: Currency = "CNY",
+    notes: Notes = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Write a requirement down (nothing is saved if any value is invalid)."""
     from quotetui.services.rfq import new_rfq
 
-    raw = {
-        "name": name,
-        "gpu_models": gpu,
-        "gpus": gpus,
-        "months": months,
-        "start": start,
-        "respond_by": respond_by,
-        "deliver_by": deliver_by,
-        "min_availability": min_availability,
-        "intra_fabric": intra_fabric,
-        "inter_fabric": inter_fabric,
-        "job_gpus": job_gpus,
-        "region": region,
-        "checklist": checklist,
-        "currency": currency,
-        "notes": notes,
-    }
+    raw = {"name": name, "gpu_models": gpu, "gpus": gpus, "months": months, "start": start, "respond_by": respond_by,
+           "deliver_by": deliver_by, "min_availability": min_availability, "intra_fabric": intra_fabric,
+           "inter_fabric": inter_fabric, "job_gpus": job_gpus, "region": region, "checklist": checklist,
+           "currency": currency, "notes": notes}  # fmt: skip
     with flagged(FLAGS):
         view = new_rfq(open_db(ctx), raw)
     if as_json:
@@ -93,6 +102,46 @@ def new(
     r = view.requirement
     say(f"RFQ {r.name!r} (#{view.id}): {r.gpus:,} × {r.models} for {r.months} months from {r.start.isoformat()}.")
     say(f"Send it: quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR")
+
+
+@app.command()
+def edit(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
+    gpu: Gpu = None,
+    gpus: Gpus = None,
+    months: Months = None,
+    start: Start = None,
+    respond_by: RespondBy = None,
+    deliver_by: DeliverBy = None,
+    min_availability: MinAvailability = None,
+    intra_fabric: IntraFabricOpt = None,
+    inter_fabric: InterFabricOpt = None,
+    job_gpus: JobGpus = None,
+    region: Region = None,
+    checklist: Checklist = None,
+    currency: Currency = None,
+    notes: Notes = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Change the requirement: the flags given, the rest as it is. A change is a new revision: answers to the
+    revision sent before are refused, and `rfq send` sends the new one."""
+    from quotetui.services.rfq import edit_rfq
+
+    changes = _given(gpu_models=gpu, gpus=gpus, months=months, start=start, respond_by=respond_by,
+                     deliver_by=deliver_by, min_availability=min_availability, intra_fabric=intra_fabric,
+                     inter_fabric=inter_fabric, job_gpus=job_gpus, region=region, checklist=checklist,
+                     currency=currency, notes=notes)  # fmt: skip
+    with flagged(FLAGS):
+        view = edit_rfq(open_db(ctx), name, changes)
+    if as_json:
+        print_json(view.to_json())
+        return
+    r = view.requirement
+    outdated = [i.provider for i in view.invites if i.outdated]
+    say(f"RFQ {r.name!r} is at revision {r.revision} now.")
+    if outdated:
+        say(f"Sent at an earlier revision to {', '.join(outdated)}: `quotetui rfq send {_quoted(r.name)} -p …` again.")
 
 
 def _quoted(text: str) -> str:

@@ -202,6 +202,11 @@ def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
+_COLUMNS = ("gpu_models", "gpus", "months", "start", "respond_by", "deliver_by", "min_availability", "intra_fabric",
+            "inter_fabric", "job_gpus", "region", "checklist", "currency", "notes")  # fmt: skip
+"""The requirement's columns a user gives (the name is the RFQ's key; the revision is quotetui's)."""
+
+
 def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
     """Write a requirement down (revision 1); its name is unique (compared as names are: case, width)."""
     with db.write() as session:
@@ -209,28 +214,39 @@ def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
         twin = _by_name(session, values["name"])
         if twin is not None:
             raise FieldErrors({"name": f"an RFQ named {twin.name!r} already exists"})
-        row = Rfq(
-            name=values["name"],
-            gpu_models=values["gpu_models"],
-            gpus=values["gpus"],
-            months=values["months"],
-            start=values["start"],
-            respond_by=values["respond_by"],
-            deliver_by=values["deliver_by"],
-            min_availability=values["min_availability"],
-            intra_fabric=values["intra_fabric"],
-            inter_fabric=values["inter_fabric"],
-            job_gpus=values["job_gpus"],
-            region=values["region"],
-            checklist=values["checklist"],
-            currency=values["currency"],
-            notes=values["notes"],
-        )
+        row = Rfq(name=values["name"], **{c: values[c] for c in _COLUMNS})
         session.add(row)
         session.flush()
         catalog, _ = load_catalog(session)
         assert row.id is not None
         return RfqView(row.id, requirement_of(row, catalog))
+
+
+def edit_rfq(db: Database, name: str, changes: Mapping[str, Any]) -> RfqView:
+    """Change the requirement (the values given; the others as they are), checked whole as a new one is; a
+    change is a new revision, so answers to the revision sent before are refused."""
+    if not changes:
+        raise BadInput("give at least one value to change (`quotetui rfq edit --help` lists them)")
+    with db.write() as session:
+        row = find_rfq(session, name)
+        catalog, _ = load_catalog(session)
+        req = requirement_of(row, catalog)
+        raw = {c: getattr(row, c) for c in _COLUMNS} | {
+            "name": row.name,
+            "gpu_models": ", ".join(g.name for g in req.gpu_models),
+            "checklist": ", ".join(row.checklist),
+        }
+        values = _checked(session, raw | dict(changes))
+        changed = {c: values[c] for c in _COLUMNS if values[c] != getattr(row, c)}
+        if not changed:
+            raise BadInput(f"RFQ {row.name!r} already says that: nothing changed (still revision {row.revision})")
+        for column, value in changed.items():
+            setattr(row, column, value)
+        row.revision += 1
+        session.add(row)
+        session.flush()
+        assert row.id is not None
+        return RfqView(row.id, requirement_of(row, catalog), _invites(session, row, utcnow().date()))
 
 
 def _by_name(session: Session, name: str) -> Rfq | None:
@@ -472,6 +488,7 @@ __all__ = [
     "RfqView",
     "Sent",
     "decline",
+    "edit_rfq",
     "find_rfq",
     "list_rfqs",
     "new_rfq",
