@@ -94,3 +94,33 @@ def test_without_answers_or_the_market_there_is_nothing_to_award(cli: Cli, demo_
     assert done.code == 2 and "--include-market" in done.err
     missing = cli("--db", str(demo_db_path), "award", "nope", "--include-market")
     assert missing.code == 2 and "no RFQ named 'nope'" in missing.err
+
+
+def test_the_comparison_and_the_award_as_a_workbook(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from decimal import Decimal
+
+    from openpyxl import load_workbook
+
+    from quotetui.io.rfq_sheets import AWARD_SHEET, COMPARISON_SHEET
+
+    assert cli("--db", str(demo_db_path), "rfq", "new", "H100 256", *NEED).code == 0
+    out = tmp_path / "award.xlsx"
+    done = cli("--db", str(demo_db_path), "award", "H100 256", "--include-market", "--out", str(out))
+    assert done.code == 0 and "Wrote the comparison and the award" in done.out, done.err
+    book = load_workbook(out)
+    comparison = {row[0]: row[1:] for row in book[COMPARISON_SHEET].iter_rows(min_row=3, values_only=True) if row[0]}
+    assert comparison["line / 项目"][:2] == ("#2 一万网络", "#9 天下数据")
+    assert comparison["rank / 排名"][:2] == (1, 2)
+    assert comparison["whole need, whole term (CNY)"][:2] == (32 * NODE_2, 32 * NODE_9)
+    award = [row for row in book[AWARD_SHEET].iter_rows(min_row=4, max_row=6, values_only=True)]
+    assert [(r[0], r[1], Decimal(str(r[2]))) for r in award] == [
+        ("cheapest", "yes", 32 * NODE_2),
+        ("at most 60 % per provider", "yes", 19 * NODE_2 + 13 * NODE_9),
+        ("at least 2 providers", "yes", 31 * NODE_2 + NODE_9),
+    ]
+    again = cli("--db", str(demo_db_path), "award", "H100 256", "--include-market", "--out", str(out))
+    assert again.code == 2 and "--force" in again.err
+    shown = cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--out", str(tmp_path / "cmp.xlsx"))
+    assert shown.code == 0 and load_workbook(tmp_path / "cmp.xlsx").sheetnames == [COMPARISON_SHEET]
+    wrong = cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--out", str(tmp_path / "cmp.txt"))
+    assert wrong.code == 2 and ".xlsx" in wrong.err

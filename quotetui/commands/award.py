@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, flag, open_db, print_json, table
+from quotetui.commands.common import ForceFlag, JsonFlag, flag, open_db, print_json, table
 from quotetui.commands.output import money, say
+from quotetui.commands.rfq import OutOpt, write_sheets
 from quotetui.domain.entities import AS_OF, AWARD
 from quotetui.domain.wording import plural
 
@@ -38,6 +39,8 @@ def award(
         bool, typer.Option("--include-market", help="Offers on record that meet the requirement are candidates.")
     ] = False,
     on: Annotated[date | None, flag(AS_OF, "--on", help="The day of the figures (default: today).")] = None,
+    out: OutOpt = None,
+    force: ForceFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
     """The cheapest split of the need, and the split with each risk constraint, with what each costs."""
@@ -54,6 +57,10 @@ def award(
         on=on,
     )
     cur = result.currency
+    if out is not None:
+        written = write_sheets(out, result.view, result, force=force)
+        say(f"Wrote the comparison and the award to {written}.")
+        return
     if as_json:
         print_json(
             {

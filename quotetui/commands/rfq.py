@@ -18,6 +18,7 @@ from quotetui.domain.wording import plural
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from quotetui.services.award import AwardResult
     from quotetui.services.rfq import OfferFit, RfqView
 
 app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
@@ -60,6 +61,21 @@ Checklist = Annotated[str | None, typer.Option("--checklist", metavar="ITEMS", h
 Currency = Annotated[str | None, flag(R("currency"), "--currency")]
 Notes = Annotated[str | None, flag(R("notes"), "--notes")]
 """The requirement's flags, shared by ``new`` (where the need's own are required) and ``edit`` (all optional)."""
+
+
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", metavar="FILE.xlsx", help="Write it as a workbook instead of printing it.")
+]
+
+
+def write_sheets(out: Path, view: RfqView, result: AwardResult | None, *, force: bool) -> Path:
+    """The comparison (and the award) as a workbook at ``out`` (an existing file only with ``force``)."""
+    from quotetui.io.atomic import check_target
+    from quotetui.io.rfq_sheets import write_sourcing_workbook
+
+    path = check_target(out, force=force, suffixes=(".xlsx",))
+    write_sourcing_workbook(path, view, result)
+    return path
 
 
 def _given(**values: object) -> dict[str, object]:
@@ -185,14 +201,20 @@ def show(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
     on: On = None,
+    out: OutOpt = None,
+    force: ForceFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """The requirement, where each invitation stands, and every offer on record of an acceptable GPU model
-    with its verdict on each line (✓ meets it, ✗ does not, ? not on record)."""
+    """The requirement, where each invitation stands, and the comparison of the answers and offers on record
+    (✓ meets a line, ✗ does not, ? not on record; the engine's figures; compliant ones ranked)."""
     from quotetui.io.rfq_workbook import line_text, requirement_lines
     from quotetui.services.rfq import show_rfq
 
     view = show_rfq(open_db(ctx), name, on)
+    if out is not None:
+        written = write_sheets(out, view, None, force=force)
+        say(f"Wrote the comparison to {written}.")
+        return
     if as_json:
         print_json(view.to_json())
         return
@@ -231,6 +253,7 @@ def matrix_rows(offers: Sequence[OfferFit]) -> list[list[str]]:
     """The comparison matrix: a row per requirement line and per figure, a column per offer; a non-compliant
     offer is shown but has no rank."""
     from quotetui.commands.output import money
+    from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS
 
     def figure(o: OfferFit, name: str) -> str:
         if o.figures is None:
@@ -248,15 +271,8 @@ def matrix_rows(offers: Sequence[OfferFit]) -> list[list[str]]:
     ]
     for n, verdict in enumerate(offers[0].verdicts):
         rows.append([verdict.line, *(f"{o.verdicts[n].met.mark} {o.verdicts[n].why}" for o in offers)])
-    rows += [
-        ["price per GPU-hour", *(figure(o, "price_per_gpu_hour") for o in offers)],
-        ["per delivered PFLOP-hour", *(figure(o, "cost_per_pflop_hour") for o in offers)],
-        ["whole need, whole term",
-         *(figure(o, "term_total") for o in offers)],
-        ["TCO a year", *(figure(o, "annualised_tco") for o in offers)],
-        ["claims to push on", *(listed(o, "claims") for o in offers)],
-        ["findings", *(listed(o, "findings") for o in offers)],
-    ]  # fmt: skip
+    rows += [[label, *(figure(o, name) for o in offers)] for label, name in MATRIX_FIGURES]
+    rows += [[label, *(listed(o, name) for o in offers)] for label, name in MATRIX_LISTS]
     return rows
 
 

@@ -149,7 +149,7 @@ def response_file_name(req: Requirement, provider: str) -> str:
 
 
 # -- the workbook ----------------------------------------------------------------------------------------
-def _put(sheet: Worksheet, row: int, column: int, value: Any) -> Any:
+def put(sheet: Worksheet, row: int, column: int, value: Any) -> Any:
     """A cell holding ``value`` as data: a text is a string cell even when it starts with ``=`` (openpyxl
     would otherwise take it for a formula)."""
     cell = sheet.cell(row=row, column=column, value=value)
@@ -181,7 +181,7 @@ def _bare_note(field: Field) -> str:
 
 
 def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: int) -> None:
-    title = _put(sheet, 1, 1, f"Request for quotation / 询价: {req.name}")
+    title = put(sheet, 1, 1, f"Request for quotation / 询价: {req.name}")
     title.font = Font(bold=True, size=14)
     identity = {
         "rfq": ("RFQ / 询价单", req.name),
@@ -192,18 +192,18 @@ def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: 
     }
     for key, (label, value) in identity.items():
         row = sheet[IDENTITY_CELLS[key]].row
-        _put(sheet, row, 1, label).font = Font(bold=True)
-        _put(sheet, row, 2, value)
-    heading = _put(sheet, FIRST_LINE_ROW - 1, 1, "Requirement / 需求")
+        put(sheet, row, 1, label).font = Font(bold=True)
+        put(sheet, row, 2, value)
+    heading = put(sheet, FIRST_LINE_ROW - 1, 1, "Requirement / 需求")
     heading.font, heading.fill = Font(bold=True), HEADER_FILL
     sheet.cell(row=FIRST_LINE_ROW - 1, column=2).fill = HEADER_FILL
     for row, (label, value) in enumerate(requirement_lines(req), start=FIRST_LINE_ROW):
-        _put(sheet, row, 1, label).font = Font(bold=True)
-        cell = _put(sheet, row, 2, NOT_REQUIRED if value is None else value)
+        put(sheet, row, 1, label).font = Font(bold=True)
+        cell = put(sheet, row, 2, NOT_REQUIRED if value is None else value)
         cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
     after = FIRST_LINE_ROW + len(requirement_lines(req)) + 1
-    _put(sheet, after, 1, f"Please answer on the sheet “{ANSWER_SHEET}”: one row per price option.")
-    _put(sheet, after + 1, 1, f"请在“{ANSWER_SHEET}”表中填写报价：每个价格方案一行。")
+    put(sheet, after, 1, f"Please answer on the sheet “{ANSWER_SHEET}”: one row per price option.")
+    put(sheet, after + 1, 1, f"请在“{ANSWER_SHEET}”表中填写报价：每个价格方案一行。")
     sheet.column_dimensions["A"].width = 44
     sheet.column_dimensions["B"].width = 60
 
@@ -231,13 +231,13 @@ def _write_answer_sheet(book: Workbook, sheet: Worksheet, req: Requirement) -> N
     lists: Worksheet | None = None
     lists_used = 0
     for column, field in enumerate(ANSWER_FIELDS, start=1):
-        header = _put(sheet, HEADER_ROW, column, bilingual(field))
+        header = put(sheet, HEADER_ROW, column, bilingual(field))
         header.fill = HEADER_FILL
         header.alignment = Alignment(wrap_text=True, vertical="top")
         if field.required:
             header.font = REQUIRED_FONT
         note = "; ".join(p for p in ("required" if field.required else "", field.note() or _bare_note(field)) if p)
-        _put(sheet, NOTE_ROW, column, note).alignment = Alignment(wrap_text=True, vertical="top")
+        put(sheet, NOTE_ROW, column, note).alignment = Alignment(wrap_text=True, vertical="top")
         letter = get_column_letter(column)
         sheet.column_dimensions[letter].width = max(12, min(36, _width(header.value) + 2))
         values = _choices(field, gpu_names)

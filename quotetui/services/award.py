@@ -24,6 +24,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.sourcing.award import Award, Candidate, Need, scenarios
 from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.domain.timeutil import utcnow
+from quotetui.services.rfq import RfqView
 from quotetui.store.engine import Database, one_snapshot
 
 
@@ -56,6 +57,7 @@ class AwardResult:
     currency: str
     candidates: int
     scenarios: tuple[AwardScenario, ...]
+    view: RfqView  # the comparison the candidates came from
 
 
 def _scenario_of(req: Requirement, gpus: int) -> ScenarioInput:
@@ -118,7 +120,7 @@ def award(
     shown = [_exact(label, a, by_id, req, fx, assumptions, candidates, hours) for label, a in found]
     base = shown[0].total_cost  # the cheapest scenario's engine total: what each risk constraint is measured against
     priced = tuple(replace(s, premium=_premium(s.total_cost, base)) for s in shown)
-    return AwardResult(req, req.currency, len(candidates), priced)
+    return AwardResult(req, req.currency, len(candidates), priced, view)
 
 
 def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:

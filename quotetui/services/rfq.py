@@ -82,6 +82,17 @@ class Figures:
         }
 
 
+MATRIX_FIGURES: tuple[tuple[str, str], ...] = (
+    ("price per GPU-hour", "price_per_gpu_hour"),
+    ("per delivered PFLOP-hour", "cost_per_pflop_hour"),
+    ("whole need, whole term", "term_total"),
+    ("TCO a year", "annualised_tco"),
+)
+"""The comparison's money rows, in order: (label, ``Figures`` attribute); the CLI and the sheet show these."""
+MATRIX_LISTS: tuple[tuple[str, str], ...] = (("claims to push on", "claims"), ("findings", "findings"))
+"""The comparison's rows of what to push on, after the money rows."""
+
+
 @dataclass(frozen=True, slots=True)
 class OfferFit:
     """An offer on record against the requirement: every line's verdict."""
@@ -483,6 +494,8 @@ def _record_sent(session: Session, rfq_id: int, provider_ids: list[int]) -> None
 
 
 __all__ = [
+    "MATRIX_FIGURES",
+    "MATRIX_LISTS",
     "InviteView",
     "OfferFit",
     "RfqView",

@@ -1,0 +1,131 @@
+"""An RFQ's comparison and award as a workbook (``quotetui rfq show NAME --out FILE.xlsx``, ``quotetui award
+NAME --out FILE.xlsx``): the same rows as the command line shows, with amounts as numbers (to the cent,
+rounded half-even for display only where the figure is not a whole cent) and texts as data, never formulas.
+
+Sheets: "Comparison 比较" (a column per answer and offer on record, a row per requirement line and figure:
+``services/rfq.py: MATRIX_FIGURES``, ``MATRIX_LISTS``), and with an award "Award 授标" (each scenario's total,
+risk premium, cost per delivered PFLOP-hour and its allocations).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from openpyxl import Workbook
+from openpyxl.styles import Font
+from openpyxl.worksheet.worksheet import Worksheet
+
+from quotetui.domain.economics.exact import dec
+from quotetui.io.rfq_workbook import put
+
+if TYPE_CHECKING:
+    from quotetui.services.award import AwardResult
+    from quotetui.services.rfq import RfqView
+
+COMPARISON_SHEET = "Comparison 比较"
+AWARD_SHEET = "Award 授标"
+MONEY_FORMAT = "#,##0.00"
+BOLD = Font(bold=True)
+
+
+def _amount(sheet: Worksheet, row: int, column: int, value: Fraction | None) -> None:
+    if value is not None:
+        put(sheet, row, column, dec(value, 2)).number_format = MONEY_FORMAT  # the one rounding point
+
+
+def _comparison(sheet: Worksheet, view: RfqView) -> None:
+    from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS
+
+    r = view.requirement
+    put(sheet, 1, 1, f"RFQ {r.name} (#{view.id}, revision {r.revision}): {r.gpus:,} × {r.models}, {r.months} months, "
+        f"{r.currency}").font = BOLD  # fmt: skip
+    offers = view.offers
+    put(sheet, 3, 1, "line / 项目").font = BOLD
+    for c, o in enumerate(offers, 2):
+        put(sheet, 3, c, f"#{o.offer_id} {o.provider}").font = BOLD
+    row = 4
+    fixed = (
+        ("rank / 排名", lambda o: o.rank if o.rank else ("not compliant" if not o.compliant else "—")),
+        ("offer / 方案", lambda o: o.offer),
+        ("from / 来源", lambda o: "answer" if o.answered else "on record"),
+    )
+    for label, of in fixed:
+        put(sheet, row, 1, label)
+        for c, o in enumerate(offers, 2):
+            put(sheet, row, c, of(o))
+        row += 1
+    if offers:
+        for n, verdict in enumerate(offers[0].verdicts):
+            put(sheet, row, 1, verdict.line)
+            for c, o in enumerate(offers, 2):
+                put(sheet, row, c, f"{o.verdicts[n].met.mark} {o.verdicts[n].why}")
+            row += 1
+    for label, name in MATRIX_FIGURES:
+        put(sheet, row, 1, f"{label} ({r.currency})")
+        for c, o in enumerate(offers, 2):
+            if o.figures is None:
+                put(sheet, row, c, o.problem or "")
+            else:
+                _amount(sheet, row, c, getattr(o.figures, name))
+        row += 1
+    put(sheet, row, 1, "at least (a cost not priced)")
+    for c, o in enumerate(offers, 2):
+        put(sheet, row, c, "yes" if o.figures is not None and o.figures.lower_bound else "no")
+    row += 1
+    for label, name in MATRIX_LISTS:
+        put(sheet, row, 1, label)
+        for c, o in enumerate(offers, 2):
+            put(sheet, row, c, "; ".join(getattr(o.figures, name)) if o.figures is not None else "")
+        row += 1
+    sheet.column_dimensions["A"].width = 44
+    for c in range(2, len(offers) + 2):
+        sheet.column_dimensions[sheet.cell(3, c).column_letter].width = 30
+    sheet.freeze_panes = "B4"
+
+
+def _award(sheet: Worksheet, result: AwardResult) -> None:
+    r = result.requirement
+    put(
+        sheet, 1, 1, f"Award for RFQ {r.name}: {r.gpus:,} × {r.models}, {r.months} months ({result.currency})"
+    ).font = BOLD
+    heads = ("scenario / 方案", "feasible", "total", "risk premium", "per delivered PFLOP-hour", "why not")
+    for c, head in enumerate(heads, 1):
+        put(sheet, 3, c, head).font = BOLD
+    row = 4
+    for s in result.scenarios:
+        put(sheet, row, 1, s.label)
+        put(sheet, row, 2, "yes" if s.feasible else "no")
+        _amount(sheet, row, 3, s.total_cost)
+        _amount(sheet, row, 4, s.premium)
+        _amount(sheet, row, 5, s.cost_per_pflop_hour)
+        put(sheet, row, 6, s.reason)
+        row += 1
+    row += 1
+    for c, head in enumerate(("scenario / 方案", "offer id", "provider", "offer", "nodes", "GPUs", "total"), 1):
+        put(sheet, row, c, head).font = BOLD
+    row += 1
+    for s in result.scenarios:
+        for a in s.lines:
+            for c, value in enumerate((s.label, a.offer_id, a.provider, a.offer, a.nodes, a.gpus), 1):
+                put(sheet, row, c, value)
+            _amount(sheet, row, 7, a.engine_cost)
+            row += 1
+    for letter, width in zip("ABCDEFG", (28, 10, 20, 34, 22, 40, 18), strict=True):
+        sheet.column_dimensions[letter].width = width
+
+
+def write_sourcing_workbook(path: Path, view: RfqView, result: AwardResult | None = None) -> None:
+    """The comparison (and the award, if given) at ``path``, whole or not at all (``io/atomic.py``); the caller
+    checks the target."""
+    from quotetui.io.atomic import replacing
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = COMPARISON_SHEET
+    _comparison(sheet, view)
+    if result is not None:
+        _award(book.create_sheet(AWARD_SHEET), result)
+    with replacing(path) as tmp:
+        book.save(tmp)
