@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from quotetui.store.models.market import SlaCreditTier, SlaTerm
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~!])")
-_LEADING = re.compile(r"^(\s*)([-+=]|\d+[.)])")
+_LEADING = re.compile(r"^(\s*)([-+]|\d+[.)])(?=\s|$)")  # a list marker where a line's text begins
 
 
 def md(text: object) -> str:
