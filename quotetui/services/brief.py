@@ -23,7 +23,6 @@ from quotetui.domain.economics.explain import _quoted, cost_text
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
-from quotetui.domain.money import Money
 from quotetui.domain.text import name_key, visible
 from quotetui.domain.verification.findings import Finding
 
@@ -241,45 +240,30 @@ def _claims(b: OfferBrief) -> list[str]:
 # --- data -----------------------------------------------------------------------------------------------------
 
 
-def _round_json(r: Revision) -> dict[str, Any]:
-    return {"seq": r.seq, "mover": r.mover, "quoted_on": r.quoted_on.isoformat(), "options": _options(r.options)}
-
-
-def _options(options: tuple[PriceOption, ...]) -> list[dict[str, Any]]:
-    return [
-        {
-            "amount": Money(o.amount, o.currency).text(),
-            "amount_high": None if o.amount_high is None else Money(o.amount_high, o.currency).text(),
-            "currency": o.currency,
-            "unit": o.unit.value,
-            "term_months": o.term_months,
-            "prepay": o.prepay,
-            "quoted": _quoted(o),
-        }
-        for o in options
-    ]
-
-
 def brief_json(b: OfferBrief) -> dict[str, Any]:
-    """The same content as :func:`markdown`, as data (the negotiation object is ``explain --json``'s)."""
+    """The same content as :func:`markdown`, as data: the offer's figures and its negotiation position are
+    ``explain --json``'s, the market reference ``bench check --json``'s, each claim the claims audit's."""
     from quotetui.services.claims import audit_json
+    from quotetui.services.economics import evaluation_json
 
     e = b.negotiation.evaluation
-    o = e.offer
     r = b.round
-    return {
-        "id": o.id,
-        "provider": o.provider,
-        "name": o.name,
-        "gpu_model": o.gpu.name,
-        "status": o.status.value,
+    return evaluation_json(e) | {
         "scenario": e.scenario.name,
-        "current_round": None if r is None else r.seq,
-        "current_options": _options(o.options),
+        "current_round": None if r is None else {"seq": r.seq, "mover": r.mover, "quoted_on": r.quoted_on.isoformat()},
+        "current_options": [_quoted(o) for o in e.offer.options],
         "negotiation": b.negotiation.to_json(),
-        "rounds": [_round_json(x) for x in o.revisions if x.options],
+        "rounds": [
+            {
+                "seq": x.seq,
+                "mover": x.mover,
+                "quoted_on": x.quoted_on.isoformat(),
+                "options": list(map(_quoted, x.options)),
+            }
+            for x in e.offer.revisions
+            if x.options
+        ],
         "market": b.check.to_json()["market"],
-        "unknown_costs": list(e.unknowns),
         "claims": [audit_json(a) for a in b.claims],
         "findings": [f.to_json() for f in b.findings],
         "sla_gaps": b.sla_gaps(),
