@@ -196,3 +196,15 @@ def test_a_hostile_name_stays_inert(cli: Cli, demo_db_path: Path, tmp_path: Path
     assert data["briefs"][0]["name"] == hostile  # as data, the name as stored
     # JSON escapes the control characters: never terminal control either
     assert "\x1b" not in cli("--db", str(demo_db_path), "brief", "18", "--json").out
+
+
+def test_the_market_median_from_cloud_catalogs_is_the_markets(cli: Cli, demo_db_path: Path) -> None:
+    """With cloud catalog prices on record, the median is ``quotetui market``'s for the offer's model."""
+    db = str(demo_db_path)
+    catalog = Path(__file__).parent / "fixtures" / "market" / "skypilot-mithril-vms.csv"
+    assert cli("--db", db, "import", str(catalog), "--as-of", "2026-11-01").code == 0
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7.1", "--date", "2026-11-01", "--source", "test").code == 0
+    medians = {m["gpu_model"]: m for m in json.loads(cli("--db", db, "market", "--json").out)["medians"]}
+    median = medians["H100 SXM5"]["median_price_per_gpu_hour"]
+    market = section(brief_md(cli, demo_db_path, "18"), "Market median")
+    assert f"median {shown(median, 4)} CNY per GPU-hour ({medians['H100 SXM5']['listings']} cloud catalog" in market
