@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "acceptance": "acceptance",
     "rfq": "rfq",
     "award": "award",
+    "brief": "brief",
     **{group: group for group in ("scenario", "calc", "fx", "settings", "db")},
 }
 """Every command (or command group) by name, in the order ``--help`` lists them, and the module of

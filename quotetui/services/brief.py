@@ -1,0 +1,273 @@
+"""The negotiation brief (``quotetui brief``): what a negotiator takes into the room for one offer, in plain,
+bilingual Markdown (or the same content as data).
+
+Every figure is one another service already makes, read from it, never worked out again here: the position
+(BATNA, target per option, savings) is :func:`quotetui.services.negotiation.negotiation`, the one ``explain``
+prints; the market median and the offer's price against it are ``bench check``'s (:func:`check_offer`); the
+claims are the claims audit's verdicts; the unknown costs are the evaluation's. Text from the database (names,
+notes, quotes) is data: :func:`md` shows it inert, never as Markdown structure or terminal control.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from quotetui.commands.output import one_line
+from quotetui.domain.economics.claims import Audit, Verdict
+from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.exact import dec, pct, q, share_text
+from quotetui.domain.economics.explain import _quoted, cost_text
+from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
+from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.errors import BadInput
+from quotetui.domain.text import name_key, visible
+from quotetui.domain.verification.findings import Finding
+
+if TYPE_CHECKING:
+    from quotetui.services.negotiation import Negotiation
+    from quotetui.services.verification import OfferCheck
+    from quotetui.store.engine import Database
+    from quotetui.store.models.market import SlaCreditTier, SlaTerm
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~!])")
+_LEADING = re.compile(r"^(\s*)([-+]|\d+[.)])(?=\s|$)")  # a list marker where a line's text begins
+
+
+def md(text: object) -> str:
+    """Database text for a Markdown line: on one line, control characters shown as marks, every character
+    that could make structure (``#``, ``|``, ``*``, ``[``, a leading ``-`` or ``1.``) escaped."""
+    shown = _MARKDOWN.sub(r"\\\1", visible(one_line(text)))
+    return _LEADING.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], shown)
+
+
+@dataclass(frozen=True, slots=True)
+class OfferBrief:
+    negotiation: Negotiation
+    check: OfferCheck
+    claims: list[Audit]  # the offer's claims the audit does not find plausible
+    sla: SlaTerm | None
+    credits: list[SlaCreditTier]
+
+    @property
+    def round(self) -> Revision | None:
+        """The current round (by the one definition :class:`Negotiation`'s savings use)."""
+        s = self.negotiation.savings
+        if s is None:
+            return None
+        return next((r for r in self.negotiation.evaluation.offer.revisions if r.seq == s.current.seq), None)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """``bench check``'s findings, less those that only repeat a claim listed on its own."""
+        return [f for f in self.check.findings if f.code != "implausible-claim"]
+
+    def sla_gaps(self) -> list[str]:
+        e = self.negotiation.evaluation
+        default = e.assumptions.default_availability
+        if self.sla is None:
+            return [f"no SLA on record: availability assumed at the default {share_text(default)}"]
+        gaps = []
+        if self.sla.availability is None:
+            gaps.append("no availability commitment")
+        elif q(self.sla.availability) < default:
+            gaps.append(f"availability {share_text(self.sla.availability)} is below the default {share_text(default)}")
+        if not self.credits:
+            gaps.append("no credit schedule: nothing is owed when availability is missed")
+        if self.sla.replacement_hours is None:
+            gaps.append("no replacement time for a failed GPU or node")
+        return gaps
+
+
+def offer_brief(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> OfferBrief:
+    from quotetui.services.claims import audit_claims
+    from quotetui.services.negotiation import negotiation
+    from quotetui.services.offer_detail import load_offer_detail
+    from quotetui.services.verification import check_offer
+
+    n = negotiation(db, offer_id, scenario, on)
+    detail = load_offer_detail(db, offer_id)
+    claims = [a for a in audit_claims(db) if a.claim.offer_id == offer_id and a.verdict is not Verdict.PLAUSIBLE]
+    return OfferBrief(n, check_offer(db, offer_id, scenario, on), claims, detail.sla, list(detail.credits))
+
+
+def provider_briefs(
+    db: Database, provider: str, scenario: str | None = None, on: date | None = None
+) -> list[OfferBrief]:
+    """A brief for every open offer of ``provider`` (named as recorded, in any case or width)."""
+    from quotetui.services.economics import rank_offers
+    from quotetui.services.market import list_providers
+
+    key = name_key(provider)
+    if not any(name_key(p.name) == key for p in list_providers(db)):
+        raise BadInput(f"no provider named {provider!r}; `quotetui providers` lists them")
+    ranking = rank_offers(db, scenario, on=on)
+    ids = sorted(
+        e.offer.id for e in ranking.evaluations if name_key(e.offer.provider) == key and e.offer.status in OPEN_STATUSES
+    )
+    if not ids:
+        raise BadInput(f"provider {provider!r} has no open priced offer to brief")
+    return [offer_brief(db, i, scenario, on) for i in ids]
+
+
+# --- Markdown -------------------------------------------------------------------------------------------------
+
+
+def _round_words(r: Revision) -> str:
+    return f"round {r.seq} ({md(r.mover)}), {r.quoted_on.isoformat()}"
+
+
+def _price(o: PriceOption, amount: object) -> str:
+    return f"{amount:,} {o.currency} {UNIT_WORDS[o.unit]}"
+
+
+def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:
+    """The whole brief: one section per offer."""
+    if title is None:
+        o = briefs[0].negotiation.evaluation.offer
+        title = f"{md(o.provider)} — {md(o.name)} (#{o.id})"
+    out = [f"# Negotiation brief / 谈判简报: {title}", ""]
+    for b in briefs:
+        out += _section(b)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _section(b: OfferBrief) -> list[str]:
+    n = b.negotiation
+    e = n.evaluation
+    o = e.offer
+    out = [
+        f"## #{o.id} {md(o.provider)} — {md(o.name)}",
+        "",
+        f"- Scenario / 场景: {md(e.scenario.name)} ({e.scenario.gpu_count} GPUs × {e.scenario.months} months)",
+        f"- Sold as / 配置: {md(o.configuration)}; status {o.status.value}",
+        "",
+        "### Their current offer / 对方当前报价",
+        "",
+    ]
+    r = b.round
+    if r is not None:
+        out.append(f"Current {_round_words(r)}, in their unit and currency:")
+        out.append("")
+    out += [f"- {md(_quoted(option))}" for option in o.options]
+    out += ["", "### Our BATNA and target prices / 我方替代方案与目标价", ""]
+    out += _position(n)
+    out += ["", "### Concessions so far / 让步记录", ""]
+    out += _concessions(n)
+    out += ["", "### Market median / 市场中位价", ""]
+    out += _market(b)
+    out += ["", "### Unknown costs to ask about / 待询问的未定价费用", ""]
+    out += [f"- {md(u)}" for u in e.unknowns] or ["- none: every cost of the scenario is priced / 无"]
+    out += ["", "### Claims and findings to push on / 需追问的宣称与核查问题", ""]
+    out += _claims(b)
+    out += ["", "### SLA gaps / SLA 缺口", ""]
+    out += [f"- {gap}" for gap in b.sla_gaps()] or ["- none: SLA, credit schedule and replacement time on record / 无"]
+    return [*out, ""]
+
+
+def _position(n: Negotiation) -> list[str]:
+    e, b = n.evaluation, n.batna
+    if not e.feasibility.ok:
+        lines = ["- not feasible for this scenario: " + md("; ".join(e.feasibility.blocking))]
+    else:
+        lines = []
+    if b is None:
+        return [*lines, "- no feasible offer from another provider to compare with (no BATNA)"]
+    lines.append(
+        f"- BATNA / 最佳替代方案: #{b.offer.id} {md(b.offer.provider)} {md(b.offer.name)} at "
+        f"{cost_text(b, b.cost_per_pflop_hour, 2)} {b.currency} per delivered PFLOP-hour "
+        f"(this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
+    )
+    for p in n.options:
+        t = p.target
+        head = f"- {md(p.option.label)}: now {_price(p.option, dec(q(p.option.costed_amount), 2))}"
+        if t is None:
+            lines.append(f"{head}; no target (the price is zero)")
+        elif t.amount <= 0:
+            lines.append(f"{head}; price alone cannot beat the BATNA (the extra costs already exceed it)")
+        elif t.already_beats:
+            lines.append(
+                f"{head}; already beats the BATNA, up to {_price(t.option, t.amount)} ({pct(-t.cut, 1)} % headroom)"
+            )
+        else:
+            lines.append(f"{head}; target at most {_price(t.option, t.amount)} ({pct(t.cut, 1)} % below)")
+    return lines
+
+
+def _concessions(n: Negotiation) -> list[str]:
+    offer = n.evaluation.offer
+    lines = [f"- {_round_words(r)}: {md(_quoted(base_option(r.options)))}" for r in offer.revisions if r.options] or [
+        "- no priced round on record"
+    ]
+    s = n.savings
+    if s is None or s.first.seq == s.current.seq:
+        lines.append("- no concession yet: the current round is the first / 尚无让步")
+    elif s.vs_first is not None:
+        lines.append(f"- saved since the first offer (round {s.first.seq}): {pct(s.vs_first, 2)} %")
+    if s is not None and s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
+        lines.append(f"- saved against the list price (round {s.list_price.seq}): {pct(s.vs_list, 2)} %")
+    for p in n.options:
+        if p.vs_first is not None:
+            lines.append(f"- {md(p.option.label)}: {pct(p.vs_first, 2)} % saved since the first offer")
+    return lines
+
+
+def _market(b: OfferBrief) -> list[str]:
+    ref = b.check.reference
+    gpu = md(b.negotiation.evaluation.offer.gpu.name)
+    if ref is None:
+        return [f"- no market median for {gpu} on record"]
+    gap = (ref.price - ref.median) / ref.median
+    where = "at the median" if gap == 0 else f"{pct(abs(gap), 1)} % {'above' if gap > 0 else 'below'} the median"
+    return [
+        f"- {gpu}: median {dec(ref.median, 4):,} {ref.currency} per GPU-hour ({md(ref.basis)})",
+        f"- this offer's lowest price: {dec(ref.price, 4):,} {ref.currency} per GPU-hour, {where}",
+    ]
+
+
+def _claims(b: OfferBrief) -> list[str]:
+    lines = [
+        f"- claim #{a.claim.id} {a.claim.metric.value.replace('_', ' ')} {md(a.claim.value)} {md(a.claim.unit)}: "
+        f"**{a.verdict.value}**, {md(a.explanation)}"
+        for a in b.claims
+    ]
+    lines += [f"- {f.severity.value.upper()} {md(f.code)}: {md(f.title)}, {md(f.explanation)}" for f in b.findings]
+    return lines or ["- none: no doubtful claim or finding on record / 无"]
+
+
+# --- data -----------------------------------------------------------------------------------------------------
+
+
+def brief_json(b: OfferBrief) -> dict[str, Any]:
+    """The same content as :func:`markdown`, as data: the offer's figures and its negotiation position are
+    ``explain --json``'s, the market reference ``bench check --json``'s, each claim the claims audit's."""
+    from quotetui.services.claims import audit_json
+    from quotetui.services.economics import evaluation_json
+
+    e = b.negotiation.evaluation
+    r = b.round
+    return evaluation_json(e) | {
+        "scenario": e.scenario.name,
+        "current_round": None if r is None else {"seq": r.seq, "mover": r.mover, "quoted_on": r.quoted_on.isoformat()},
+        "current_options": [_quoted(o) for o in e.offer.options],
+        "negotiation": b.negotiation.to_json(),
+        "rounds": [
+            {
+                "seq": x.seq,
+                "mover": x.mover,
+                "quoted_on": x.quoted_on.isoformat(),
+                "options": list(map(_quoted, x.options)),
+            }
+            for x in e.offer.revisions
+            if x.options
+        ],
+        "market": b.check.to_json()["market"],
+        "claims": [audit_json(a) for a in b.claims],
+        "findings": [f.to_json() for f in b.findings],
+        "sla_gaps": b.sla_gaps(),
+    }
+
+
+__all__ = ["OfferBrief", "brief_json", "markdown", "md", "offer_brief", "provider_briefs"]
