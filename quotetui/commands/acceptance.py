@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
-from quotetui.commands.output import one_line, say
+from quotetui.commands.output import say
+from quotetui.domain.text import one_line
 from quotetui.domain.verification.acceptance import ITEMS
 from quotetui.domain.wording import plural
 

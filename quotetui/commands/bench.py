@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print_json
-from quotetui.commands.output import one_line, say
+from quotetui.commands.output import say
 from quotetui.domain.entities import ID
+from quotetui.domain.text import one_line
 from quotetui.domain.wording import plural
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg, open_db, print_json, table
-from quotetui.commands.output import money, one_line, percent, say
+from quotetui.commands.output import money, percent, say
 from quotetui.domain import entities as E
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.fields import Field
+from quotetui.domain.text import one_line
 from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:

@@ -27,11 +27,6 @@ def say(text: object = "", *, err: bool = False) -> None:
     stream.flush()
 
 
-def one_line(text: object) -> str:
-    """A value that must stay on its line (a file name, a waiver's reason) with its line breaks shown (``␤``)."""
-    return str(text).replace("\r\n", "␤").replace("\n", "␤").replace("\r", "␍")
-
-
 def json_text(data: object) -> str:
     """JSON with every control, bidirectional and invisible character escaped (``\\u001b``): still the same
     strings for a program, never terminal control for a person reading it."""

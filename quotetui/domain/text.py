@@ -94,3 +94,8 @@ def _mark(found: re.Match[str]) -> str:
     if code == 0x7F:
         return "␡"
     return f"<U+{code:04X}>"
+
+
+def one_line(text: object) -> str:
+    """A value that must stay on its line (a file name, a waiver's reason) with its line breaks shown (``␤``)."""
+    return str(text).replace("\r\n", "␤").replace("\n", "␤").replace("\r", "␍")

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from quotetui.commands.output import one_line
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import dec, pct, q, share_text
-from quotetui.domain.economics.explain import _quoted, cost_text
+from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
-from quotetui.domain.text import name_key, visible
+from quotetui.domain.text import name_key, one_line, visible
 from quotetui.domain.verification.findings import Finding
 
 if TYPE_CHECKING:
@@ -151,7 +150,7 @@ def _section(b: OfferBrief) -> list[str]:
     if r is not None:
         out.append(f"Current {_round_words(r)}, in their unit and currency:")
         out.append("")
-    out += [f"- {md(_quoted(option))}" for option in o.options]
+    out += [f"- {md(quoted_option(option))}" for option in o.options]
     out += ["", "### Our BATNA and target prices / 我方替代方案与目标价", ""]
     out += _position(n)
     out += ["", "### Concessions so far / 让步记录", ""]
@@ -198,9 +197,9 @@ def _position(n: Negotiation) -> list[str]:
 
 def _concessions(n: Negotiation) -> list[str]:
     offer = n.evaluation.offer
-    lines = [f"- {_round_words(r)}: {md(_quoted(base_option(r.options)))}" for r in offer.revisions if r.options] or [
-        "- no priced round on record"
-    ]
+    lines = [
+        f"- {_round_words(r)}: {md(quoted_option(base_option(r.options)))}" for r in offer.revisions if r.options
+    ] or ["- no priced round on record"]
     s = n.savings
     if s is None or s.first.seq == s.current.seq:
         lines.append("- no concession yet: the current round is the first / 尚无让步")
@@ -251,14 +250,14 @@ def brief_json(b: OfferBrief) -> dict[str, Any]:
     return evaluation_json(e) | {
         "scenario": e.scenario.name,
         "current_round": None if r is None else {"seq": r.seq, "mover": r.mover, "quoted_on": r.quoted_on.isoformat()},
-        "current_options": [_quoted(o) for o in e.offer.options],
+        "current_options": [quoted_option(o) for o in e.offer.options],
         "negotiation": b.negotiation.to_json(),
         "rounds": [
             {
                 "seq": x.seq,
                 "mover": x.mover,
                 "quoted_on": x.quoted_on.isoformat(),
-                "options": list(map(_quoted, x.options)),
+                "options": list(map(quoted_option, x.options)),
             }
             for x in e.offer.revisions
             if x.options

@@ -65,7 +65,7 @@ def _nodes(n: int) -> str:
     return f"{n} node" if n == 1 else f"{n} nodes"
 
 
-def _quoted(o: PriceOption) -> str:
+def quoted_option(o: PriceOption) -> str:
     amount = Money(o.amount, o.currency).display()
     if o.amount_high is not None:
         amount += f"–{Money(o.amount_high, o.currency).display()}"
@@ -88,7 +88,7 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
         )
         return lines
     o, cur, home = c.option, e.offer.currency, e.currency
-    lines = [_quoted(o)]
+    lines = [quoted_option(o)]
     if o.amount_high is not None:
         lines.append(
             f"a range is not a commitment: costed at the high end, {Money(o.amount_high, o.currency).display()}"
@@ -157,7 +157,7 @@ def explain(e: Evaluation) -> list[Figure]:
             dec(e.quoted_gpu_hour),
             f"{e.offer.currency}/GPU-h",
             f"current quote converted at {hpm} hours a month, before discounts",
-            [_quoted(base_option(e.offer.options))],
+            [quoted_option(base_option(e.offer.options))],
         ),
     ]
     extras_lines = []
