@@ -239,9 +239,7 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any]) -> RfqView:
     if not changes:
         raise BadInput("give at least one value to change (`quotetui rfq edit --help` lists them)")
     with db.write() as session:
-        row = find_rfq(session, name)
-        catalog, _ = load_catalog(session)
-        req = requirement_of(row, catalog)
+        row, catalog, req = _loaded(session, name)
         raw = {c: getattr(row, c) for c in _COLUMNS} | {
             "name": row.name,
             "gpu_models": ", ".join(g.name for g in req.gpu_models),
@@ -263,6 +261,13 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any]) -> RfqView:
 def _by_name(session: Session, name: str) -> Rfq | None:
     key = name_key(name)
     return next((row for row in session.exec(select(Rfq)) if name_key(row.name) == key), None)
+
+
+def _loaded(session: Session, name: str) -> tuple[Rfq, GpuCatalog, Requirement]:
+    """The RFQ called ``name``, the catalog, and its requirement as the domain reads it."""
+    row = find_rfq(session, name)
+    catalog, _ = load_catalog(session)
+    return row, catalog, requirement_of(row, catalog)
 
 
 def find_rfq(session: Session, name: str) -> Rfq:
@@ -310,9 +315,7 @@ def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
 
     today = on or utcnow().date()
     with db.session() as session:
-        row = find_rfq(session, name)
-        catalog, _ = load_catalog(session)
-        req = requirement_of(row, catalog)
+        row, _, req = _loaded(session, name)
         invites = _invites(session, row, today)
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
@@ -430,9 +433,7 @@ def send_rfq(
     if not providers:
         raise BadInput("name at least one provider to send the RFQ to (--provider NAME)")
     with db.session() as session:
-        row = find_rfq(session, name)
-        catalog, _ = load_catalog(session)
-        req = requirement_of(row, catalog)
+        row, _, req = _loaded(session, name)
         chosen = _providers(session, providers)
     assert row.id is not None
     folder = out.expanduser()
