@@ -60,7 +60,7 @@ async def test_an_rfq_its_invitations_compliant_offers_and_award(demo_db_path: P
     async with app.run_test(size=(160, 50)) as pilot:
         await _sourcing(app, pilot)
         [listed] = _rows(app, "rfqs")
-        assert listed == ["H100 256", "256 × H100 SXM5 or H800 SXM5", "2026-12-20", "2 sent"]
+        assert listed == ["H100 256", "2 sent", "2026-12-20", "256 × H100 SXM5 or H800 SXM5"]
         invites = text_of(app, "#rfq-invites")
         assert "一万网络" in invites and "天下数据" in invites and "sent" in invites
         requirement = text_of(app, "#rfq-requirement")
@@ -96,7 +96,7 @@ async def test_overdue_and_declined_invitations_and_an_infeasible_scenario(demo_
     async with app.run_test(size=(160, 50)) as pilot:
         await _sourcing(app, pilot)
         late = _rows(app, "rfqs")[1]
-        assert late[0] == "late" and late[3] == "2 overdue, 1 declined"
+        assert late[0] == "late" and late[1] == "2 overdue, 1 declined"
         await pilot.press("down")  # the list has the focus
         await settle(pilot)
         invites = text_of(app, "#rfq-invites")
@@ -120,7 +120,7 @@ async def test_a_name_with_markup_is_shown_as_typed_and_f5_reads_again(demo_db_p
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await _sourcing(app, pilot)
-        assert _rows(app, "rfqs")[0][0] == "[bold]x[/]" and _rows(app, "rfqs")[0][3] == "not sent"
+        assert _rows(app, "rfqs")[0][0] == "[bold]x[/]" and _rows(app, "rfqs")[0][1] == "not sent"
         assert "[bold]x[/]" in text_of(app, "#rfq-summary")
         assert "rfq send '[bold]x[/]'" in text_of(app, "#rfq-invites")
         _rfq(demo_db_path, tmp_path, name="second")
@@ -136,7 +136,7 @@ async def test_every_size_keeps_the_key_facts(demo_db_path: Path, tmp_path: Path
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=size) as pilot:
         screen = await _sourcing(app, pilot)
-        assert screen.has_class("-narrow") is (size[0] < 110)
+        assert screen.has_class("-narrow") is (size[0] < 140)
         rfqs = screen.query_one("#rfqs", VirtualTable)
         assert rfqs.size.height >= 2 and rfqs.region.width >= 38  # the header and the RFQ, its name in view
         summary = screen.query_one("#rfq-summary", Static)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Group
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -34,8 +35,10 @@ if TYPE_CHECKING:
     from quotetui.services.rfq import OfferFit, RfqView
     from quotetui.store.engine import Database
 
-NARROW = 110
-"""Below this many columns the RFQs go above the detail instead of beside it."""
+NARROW = 140
+"""Below this many columns the RFQs go above the detail instead of beside it (the offers table is wide)."""
+TALL = 36
+"""From this many lines, the stacked RFQ list shows more of them."""
 STATES = ("sent", "answered", "overdue", "declined")
 """The invitation states, in the order the counts are read."""
 NO_RFQ = (
@@ -46,11 +49,11 @@ AWARD_SCOPE = (
     "Award, with the market included (--include-market): the answers and every offer on record that meets "
     "every line; scenarios: cheapest, at most 60 % per provider, at least 2 providers"
 )
-RFQ_COLUMNS = [
+RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says it in full
     Column("name", "RFQ", max_width=20),
-    Column("need", "Need", max_width=26),
-    Column("due", "Answers due", max_width=11),
     Column("invites", "Invitations", max_width=32),
+    Column("due", "Answers due", max_width=11),
+    Column("need", "Need", max_width=30),
 ]
 OFFER_COLUMNS = [
     Column("id", "ID", "right", 4),
@@ -77,7 +80,7 @@ def need_text(view: RfqView) -> str:
 
 def rfq_cells(view: RfqView) -> list[str]:
     due = view.requirement.respond_by
-    return [view.requirement.name, need_text(view), due.isoformat() if due else "", invite_counts(view)]
+    return [view.requirement.name, invite_counts(view), due.isoformat() if due else "", need_text(view)]
 
 
 def offer_cells(fit: OfferFit) -> list[str]:
@@ -98,27 +101,32 @@ def _money(amount: Any, currency: str) -> str:
     return money_text(q(amount), currency, 2)
 
 
-def award_table(result: AwardResult) -> Table:
-    """The three scenarios side by side; an infeasible one says which constraint binds."""
+def award_table(result: AwardResult) -> Group:
+    """The three scenarios' figures side by side, then each one's split, or for an infeasible one which
+    constraint binds (a line each, so that a narrow terminal wraps the words, never the figures)."""
     cur = result.currency
-    table = Table(box=None, pad_edge=False, expand=True)
-    table.add_column("Scenario", ratio=2)
+    table = Table(box=None, pad_edge=False)
+    table.add_column("Scenario", style="bold")
     for label in ("Total", "Risk premium", "Per PFLOP-hour"):
         table.add_column(label, justify="right", no_wrap=True)
-    table.add_column("Split", ratio=3)
+    splits = Table(box=None, pad_edge=False, show_header=False)
+    splits.add_column(style="bold", no_wrap=True)
+    splits.add_column(ratio=1)
     for s in result.scenarios:
         if not s.feasible:
-            table.add_row(s.label, Text("infeasible", style="bold red"), "", "", s.reason)
+            table.add_row(s.label, Text("infeasible", style="bold red"), "", "")
+            splits.add_row(s.label, Text(f"infeasible: {s.reason}", style="red"))
             continue
-        split = "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
         table.add_row(
             s.label,
             _money(s.total_cost, cur),
             "" if s.premium is None else _money(s.premium, cur),
             "" if s.cost_per_pflop_hour is None else _money(s.cost_per_pflop_hour, cur),
-            split,
         )
-    return table
+        splits.add_row(
+            s.label, "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
+        )
+    return Group(table, Text(""), splits)
 
 
 def cheapest_text(result: AwardResult) -> str:
@@ -158,15 +166,16 @@ class SourcingScreen(MarketScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self._narrow(self.app.size.width)
+        self._narrow(self.app.size.width, self.app.size.height)
         self.query_one("#rfq-hint", Static).update(Text("Loading the RFQs…", style="dim"))
         super().on_mount()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._narrow(event.size.width)
+        self._narrow(event.size.width, event.size.height)
 
-    def _narrow(self, width: int) -> None:
+    def _narrow(self, width: int, height: int) -> None:
         self.set_class(width < NARROW, "-narrow")
+        self.set_class(height >= TALL, "-tall")  # stacked on a tall terminal: more RFQs in view
 
     # -- reading -------------------------------------------------------------------------------------
     def show_market(self, market: MarketView) -> None:
