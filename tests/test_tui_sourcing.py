@@ -149,3 +149,30 @@ async def test_every_size_keeps_the_key_facts(demo_db_path: Path, tmp_path: Path
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, OfferDetailScreen) and app.screen.offer_id == 2
+
+
+async def test_an_answer_read_in_is_counted_and_listed_first(demo_db_path: Path, tmp_path: Path) -> None:
+    import json
+
+    from tests.conftest import run_cli
+    from tests.test_rfq_answers import NEED, _filled
+
+    db = str(demo_db_path)
+    assert run_cli("--db", db, "rfq", "new", "H100 64", *NEED, "--respond-by", "2026-11-20").code == 0
+    sent = run_cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "-p", "腾讯云", "-p", "华为云", "--out",
+                   str(tmp_path), "--json")  # fmt: skip
+    assert sent.code == 0, sent.err
+    book = Path(json.loads(sent.out)["sent"][0]["workbook"])  # 阿里云's
+    assert (
+        run_cli("--db", db, "import", str(_filled(book, tmp_path / "answer.xlsx")), "--as-of", "2026-11-29").code == 0
+    )
+    app = RecordingApp(db)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await _sourcing(app, pilot)
+        [listed] = _rows(app, "rfqs")
+        assert listed[1] == "1 answered, 2 overdue"
+        first = _rows(app, "rfq-offers")[0]
+        assert (first[1], first[2], first[3], first[4]) == ("阿里云", "HGX H100 集群", "answer", "yes")
+        invites = text_of(app, "#rfq-invites")
+        assert "answered" in invites and "overdue" in invites
+        assert "cheapest award" in text_of(app, "#rfq-summary")

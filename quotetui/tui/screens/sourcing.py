@@ -55,13 +55,10 @@ RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says 
     Column("due", "Answers due", max_width=11),
     Column("need", "Need", max_width=30),
 ]
-OFFER_COLUMNS = [
-    Column("id", "ID", "right", 4),
-    Column("provider", "Provider", max_width=10),
-    Column("offer", "Offer", max_width=18),
-    Column("from", "From", max_width=9),
-    Column("compliant", "Compliant", max_width=9),
-]
+OFFER_COLUMNS = [Column("id", "ID", "right", 4)] + [
+    Column(label.lower(), label, max_width=width)
+    for label, width in (("Provider", 10), ("Offer", 18), ("From", 9), ("Compliant", 9))
+]  # then one column per requirement line
 VERDICT_WIDTH = 28
 
 
@@ -196,7 +193,8 @@ class SourcingScreen(MarketScreen):
 
     def reload(self) -> None:
         db = self.qapp.database
-        if db is None:
+        if db is None:  # the database could not be opened (the notification said why)
+            self.query_one("#rfq-hint", Static).update(Text("No database open: no RFQs to show.", style="dim"))
             return
         self._loaded_once = True
         self._read_list(db, self.qapp.today)
