@@ -55,10 +55,16 @@ RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says 
     Column("due", "Answers due", max_width=11),
     Column("need", "Need", max_width=30),
 ]
-OFFER_COLUMNS = [Column("id", "ID", "right", 4)] + [
-    Column(label.lower(), label, max_width=width)
-    for label, width in (("Provider", 10), ("Offer", 18), ("From", 9), ("Compliant", 9))
-]  # then one column per requirement line
+OFFER_COLUMNS = (
+    [Column("id", "ID", "right", 4)]
+    + [
+        Column(label.lower(), label, max_width=width)
+        for label, width in (("Provider", 10), ("Offer", 18), ("From", 9), ("Compliant", 9))
+    ]
+    + [Column("rank", "Rank", "right", 4), Column("pflop", "Per PFLOP-hour", "right", 18)]
+)
+"""Then one column per requirement line. The rank and the cost per delivered PFLOP-hour are ``rfq show``'s:
+compliant, costed offers ranked by that cost; one that cannot be costed says why."""
 VERDICT_WIDTH = 28
 
 
@@ -87,8 +93,17 @@ def offer_cells(fit: OfferFit) -> list[str]:
         fit.offer,
         "answer" if fit.answered else "on record",
         "yes" if fit.compliant else "no",
+        str(fit.rank) if fit.rank else "—",
+        per_pflop_text(fit),
         *(f"{v.met.mark} {v.why}" for v in fit.verdicts),
     ]
+
+
+def per_pflop_text(fit: OfferFit) -> str:
+    """The cost per delivered PFLOP-hour for the whole need ("≥" when a cost is not priced), or why none."""
+    if fit.figures is None:
+        return fit.problem or ""
+    return ("≥ " if fit.figures.lower_bound else "") + _money(fit.figures.cost_per_pflop_hour, fit.currency)
 
 
 def _money(amount: Any, currency: str) -> str:
@@ -289,7 +304,10 @@ class SourcingScreen(MarketScreen):
         fits = view.offers
         n = sum(f.compliant for f in fits)
         if fits:
-            title = f"Answers, then offers on record: {n} of {plural(len(fits), 'offer')} compliant; Enter opens one"
+            title = (
+                f"Answers, then offers on record: {n} of {plural(len(fits), 'offer')} compliant, ranked by cost per "
+                "delivered PFLOP-hour; Enter opens one"
+            )
         else:
             title = f"No offer on record of {r.models}."
         self.query_one("#rfq-offers-title", Static).update(Text(title, style="bold"))
