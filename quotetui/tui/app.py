@@ -62,6 +62,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         "contracts": lambda: _screen("contracts", "ContractsScreen"),
         "rentbuy": lambda: _screen("rent_buy", "RentBuyScreen"),
         "training": lambda: _screen("training", "TrainingScreen"),
+        "sourcing": lambda: _screen("sourcing", "SourcingScreen"),
     }
     DEFAULT_MODE: ClassVar[str] = "dashboard"
     COMMANDS: ClassVar = App.COMMANDS | {MarketCommands}
@@ -72,6 +73,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         Binding("r", "switch_mode('contracts')", "Contracts", show=False, id="contracts"),
         Binding("b", "switch_mode('rentbuy')", "Rent/buy", show=False, id="rent-buy"),
         Binding("t", "switch_mode('training')", "Training", show=False, id="training"),
+        Binding("f", "switch_mode('sourcing')", "Sourcing", show=False, id="sourcing"),
         Binding("s", "pick_scenario", "Scenario", id="scenario"),
         Binding("f1,question_mark", "help", "Help", id="help"),
         Binding("ctrl+t", "toggle_dark", "Light/dark", show=False, id="theme"),

@@ -43,6 +43,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from quotetui.tui.screens.offer_detail import OfferDetailScreen
     from quotetui.tui.screens.offers import OffersScreen
     from quotetui.tui.screens.rent_buy import RentBuyScreen
+    from quotetui.tui.screens.sourcing import SourcingScreen
     from quotetui.tui.screens.training import TrainingScreen
     from quotetui.tui.widgets.virtual_table import VirtualTable
 
@@ -59,6 +60,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Contract", of(ContractDetailScreen)),
         ("Rent vs buy", of(RentBuyScreen)),
         ("Training planner", of(TrainingScreen)),
+        ("Sourcing (RFQs)", of(SourcingScreen)),
         ("Scenarios (s)", [Binding("enter", "", "Switch to the highlighted scenario"), *of(ScenarioPicker)]),
         ("FX rates (palette: FX rates…)", [Binding("enter", "", "Edit the highlighted rate"), *of(FxRatesDialog)]),
         ("Forms", of(FormScreen)),

@@ -1,0 +1,377 @@
+"""Sourcing (issue 17): the RFQs on the left; on the right, for the one highlighted, its requirement, where each
+invitation stands, the answers and offers on record judged line by line, and the award's three scenarios.
+
+Every read runs in a worker (``services/rfq.py: list_rfqs, show_rfq``; ``services/award.py: award`` with the
+market included, the slowest, in a worker of its own), each time the market is read again (F5, a change made
+by another program) and when another RFQ is highlighted. Enter on an offer opens it; Enter on an RFQ moves to
+its offers. A line of key facts heads the right side, so a small terminal still shows the need, the answers
+and the cheapest award without scrolling.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.console import Group
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Header, Static
+
+from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.wording import plural
+from quotetui.tui.safe import Table, Text
+from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.widgets.footer import KeysFooter
+from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
+from quotetui.tui.workers import background
+
+if TYPE_CHECKING:
+    from datetime import date
+
+    from quotetui.services.award import AwardResult
+    from quotetui.services.market_view import MarketView
+    from quotetui.services.rfq import OfferFit, RfqView
+    from quotetui.store.engine import Database
+
+NARROW = 140
+"""Below this many columns the RFQs go above the detail instead of beside it (the offers table is wide)."""
+TALL = 36
+"""From this many lines, the stacked RFQ list shows more of them."""
+STATES = ("sent", "answered", "overdue", "declined")
+"""The invitation states, in the order the counts are read."""
+NO_RFQ = (
+    "No RFQ yet: `quotetui rfq new NAME --gpu MODELS --gpus N --months N --start DATE …` writes one, "
+    "`quotetui rfq send NAME --provider P … --out DIR` sends it."
+)
+AWARD_SCOPE = (
+    "Award, with the market included (--include-market): the answers and every offer on record that meets "
+    "every line; scenarios: cheapest, at most 60 % per provider, at least 2 providers"
+)
+RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says it in full
+    Column("name", "RFQ", max_width=20),
+    Column("invites", "Invitations", max_width=32),
+    Column("due", "Answers due", max_width=11),
+    Column("need", "Need", max_width=30),
+]
+OFFER_COLUMNS = (
+    [Column("id", "ID", "right", 4)]
+    + [
+        Column(label.lower(), label, max_width=width)
+        for label, width in (("Provider", 10), ("Offer", 18), ("From", 9), ("Compliant", 9))
+    ]
+    + [Column("rank", "Rank", "right", 4), Column("pflop", "Per PFLOP-hour", "right", 18)]
+)
+"""Then one column per requirement line. The rank and the cost per delivered PFLOP-hour are ``rfq show``'s:
+compliant, costed offers ranked by that cost; one that cannot be costed says why."""
+VERDICT_WIDTH = 28
+
+
+def invite_counts(view: RfqView) -> str:
+    """Where the invitations stand, as counts in a fixed order: "2 sent, 1 answered, 1 overdue"."""
+    counts = {state: 0 for state in STATES}
+    for invite in view.invites:
+        counts[invite.state] = counts.get(invite.state, 0) + 1
+    return ", ".join(f"{n} {state}" for state, n in counts.items() if n) or "not sent"
+
+
+def need_text(view: RfqView) -> str:
+    r = view.requirement
+    return f"{r.gpus:,} × {r.models}"
+
+
+def rfq_cells(view: RfqView) -> list[str]:
+    due = view.requirement.respond_by
+    return [view.requirement.name, invite_counts(view), due.isoformat() if due else "", need_text(view)]
+
+
+def offer_cells(fit: OfferFit) -> list[str]:
+    return [
+        str(fit.offer_id),
+        fit.provider,
+        fit.offer,
+        "answer" if fit.answered else "on record",
+        "yes" if fit.compliant else "no",
+        str(fit.rank) if fit.rank else "—",
+        per_pflop_text(fit),
+        *(f"{v.met.mark} {v.why}" for v in fit.verdicts),
+    ]
+
+
+def per_pflop_text(fit: OfferFit) -> str:
+    """The cost per delivered PFLOP-hour for the whole need ("≥" when a cost is not priced), or why none."""
+    if fit.figures is None:
+        return fit.problem or ""
+    return ("≥ " if fit.figures.lower_bound else "") + _money(fit.figures.cost_per_pflop_hour, fit.currency)
+
+
+def _money(amount: Any, currency: str) -> str:
+    from quotetui.domain.economics.exact import q
+    from quotetui.domain.economics.explain import money_text
+
+    return money_text(q(amount), currency, 2)
+
+
+def award_table(result: AwardResult) -> Group:
+    """The three scenarios' figures side by side, then each one's split, or for an infeasible one which
+    constraint binds (a line each, so that a narrow terminal wraps the words, never the figures)."""
+    cur = result.currency
+    table = Table(box=None, pad_edge=False)
+    table.add_column("Scenario", style="bold")
+    for label in ("Total", "Risk premium", "Per PFLOP-hour"):
+        table.add_column(label, justify="right", no_wrap=True)
+    splits = Table(box=None, pad_edge=False, show_header=False)
+    splits.add_column(style="bold", no_wrap=True)
+    splits.add_column(ratio=1)
+    for s in result.scenarios:
+        if not s.feasible:
+            table.add_row(s.label, Text("infeasible", style="bold red"), "", "")
+            splits.add_row(s.label, Text(f"infeasible: {s.reason}", style="red"))
+            continue
+        table.add_row(
+            s.label,
+            _money(s.total_cost, cur),
+            "" if s.premium is None else _money(s.premium, cur),
+            "" if s.cost_per_pflop_hour is None else _money(s.cost_per_pflop_hour, cur),
+        )
+        splits.add_row(
+            s.label, "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
+        )
+    return Group(table, Text(""), splits)
+
+
+def cheapest_text(result: AwardResult) -> str:
+    first = result.scenarios[0] if result.scenarios else None
+    if first is None or not first.feasible:
+        return "no feasible award"
+    return f"cheapest award {_money(first.total_cost, result.currency)}"
+
+
+class SourcingScreen(MarketScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open the offer / the RFQ's offers", show=False)]
+
+    _selected: int | None = None  # the RFQ whose detail is shown (or being read)
+    _detail: RfqView | None = None
+    _award: AwardResult | str | None = None  # the result, or why there is none
+    _loaded_once = False
+    _stale = False  # the market was read again while another screen was in front
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._views: dict[int, RfqView] = {}  # the RFQs listed, by id
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="sourcing"):
+            with Vertical(id="rfq-side"):
+                yield Static(id="rfq-hint")
+                yield VirtualTable(id="rfqs")
+            with VerticalScroll(id="rfq-detail"):
+                yield Static(id="rfq-summary")
+                yield Static(id="rfq-requirement")
+                yield Static(id="rfq-invites")
+                yield Static(id="rfq-offers-title")
+                yield VirtualTable(id="rfq-offers")
+                yield Static(id="rfq-award-title")
+                yield Static(id="rfq-award")
+        yield KeysFooter()
+
+    def on_mount(self) -> None:
+        self._narrow(self.app.size.width, self.app.size.height)
+        self.query_one("#rfq-hint", Static).update(Text("Loading the RFQs…", style="dim"))
+        super().on_mount()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._narrow(event.size.width, event.size.height)
+
+    def _narrow(self, width: int, height: int) -> None:
+        self.set_class(width < NARROW, "-narrow")
+        self.set_class(height >= TALL, "-tall")  # stacked on a tall terminal: more RFQs in view
+
+    # -- reading -------------------------------------------------------------------------------------
+    def show_market(self, market: MarketView) -> None:
+        """The RFQs are read when the market has been read (``set_loading``), not at each step of it."""
+
+    def set_loading(self, loading: bool) -> None:
+        if loading:
+            return
+        if self._loaded_once and self.app.screen is not self:
+            self._stale = True  # read again when this screen is shown
+            return
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.reload()
+
+    def reload(self) -> None:
+        db = self.qapp.database
+        if db is None:  # the database could not be opened (the notification said why)
+            self.query_one("#rfq-hint", Static).update(Text("No database open: no RFQs to show.", style="dim"))
+            return
+        self._loaded_once = True
+        self._read_list(db, self.qapp.today)
+
+    @background(group="rfqs")
+    def _read_list(self, db: Database, today: date) -> None:
+        from quotetui.services.rfq import list_rfqs
+
+        views = list_rfqs(db, today)
+        self.app.call_from_thread(self._show_list, views)
+
+    def _show_list(self, views: list[RfqView]) -> None:
+        self._views = {v.id: v for v in views}
+        table = self.query_one("#rfqs", VirtualTable)
+        rows = [TableRow(v.id, rfq_cells(v), [v.id], v.requirement.name.lower()) for v in views]
+        table.set_data(RFQ_COLUMNS, rows)
+        hint = self.query_one("#rfq-hint", Static)
+        if not views:
+            hint.update(Text(NO_RFQ, style="dim"))
+            self._show_nothing()
+            return
+        again = self.key("refresh", "f5")
+        hint.update(Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {again} reads again", style="dim"))
+        self._read_detail(table.current_key)
+
+    def _show_nothing(self) -> None:
+        self._selected, self._detail, self._award = None, None, None
+        self.query_one("#rfq-summary", Static).update(Text(NO_RFQ))
+        for name in ("requirement", "invites", "offers-title", "award-title", "award"):
+            self.query_one(f"#rfq-{name}", Static).update("")
+        self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS, [])
+
+    @on(VirtualTable.Highlighted)
+    def _highlighted(self, event: VirtualTable.Highlighted) -> None:
+        if event.table.id == "rfqs" and event.key is not None and event.key != self._selected:
+            self._read_detail(event.key)
+
+    def _read_detail(self, rfq_id: int | None) -> None:
+        db = self.qapp.database
+        view = self._views.get(rfq_id) if rfq_id is not None else None
+        if db is None or view is None:
+            return
+        self._selected, self._detail, self._award = rfq_id, None, None
+        self.query_one("#rfq-summary", Static).update(Text(f"{view.requirement.name}: reading…", style="dim"))
+        self.query_one("#rfq-award-title", Static).update(Text(AWARD_SCOPE, style="bold"))
+        self.query_one("#rfq-award", Static).update(Text("Computing the award…", style="dim"))
+        name, today = view.requirement.name, self.qapp.today
+        self._read_rfq(db, rfq_id, name, today)
+        self._read_award(db, rfq_id, name, today)
+
+    @background(group="rfq")
+    def _read_rfq(self, db: Database, rfq_id: int, name: str, today: date) -> None:
+        from quotetui.services.rfq import show_rfq
+
+        try:
+            view: RfqView | str = show_rfq(db, name, today)
+        except QuotetuiError as exc:  # deleted or renamed meanwhile
+            view = str(exc)
+        self.app.call_from_thread(self._show_detail, rfq_id, view)
+
+    @background(group="rfq-award")
+    def _read_award(self, db: Database, rfq_id: int, name: str, today: date) -> None:
+        from quotetui.services.award import award
+
+        try:
+            result: AwardResult | str = award(db, name, include_market=True, on=today)
+        except QuotetuiError as exc:  # nothing compliant, or nothing that can be costed: the reason is shown
+            result = str(exc)
+        self.app.call_from_thread(self._show_award, rfq_id, result)
+
+    # -- showing -------------------------------------------------------------------------------------
+    def _show_detail(self, rfq_id: int, view: RfqView | str) -> None:
+        if rfq_id != self._selected:
+            return  # another RFQ was highlighted meanwhile
+        if isinstance(view, str):
+            self.query_one("#rfq-summary", Static).update(Text(view, style="bold red"))
+            return
+        from quotetui.io.rfq_workbook import line_text, requirement_lines
+
+        self._detail = view
+        self._show_summary()
+        r = view.requirement
+        lines = Table(box=None, show_header=False, pad_edge=False, title="Requirement", title_justify="left",
+                      title_style="bold")  # fmt: skip
+        lines.add_column(style="dim", no_wrap=False, ratio=1)
+        lines.add_column(ratio=2)
+        for label, value in requirement_lines(r):
+            if value is not None:
+                lines.add_row(label, line_text(value))
+        self.query_one("#rfq-requirement", Static).update(lines)
+        self.query_one("#rfq-invites", Static).update(self._invites_table(view))
+        fits = view.offers
+        n = sum(f.compliant for f in fits)
+        if fits:
+            title = (
+                f"Answers, then offers on record: {n} of {plural(len(fits), 'offer')} compliant, ranked by cost per "
+                "delivered PFLOP-hour; Enter opens one"
+            )
+        else:
+            title = f"No offer on record of {r.models}."
+        self.query_one("#rfq-offers-title", Static).update(Text(title, style="bold"))
+        verdicts = [Column(f"line{i}", v.line, max_width=VERDICT_WIDTH) for i, v in enumerate(fits[0].verdicts)]
+        rows = [
+            TableRow(f.offer_id, offer_cells(f), [f.offer_id], f.provider.lower(), style="" if f.compliant else "dim")
+            for f in fits
+        ] if fits else []  # fmt: skip
+        self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS + verdicts if fits else OFFER_COLUMNS, rows)
+
+    def _invites_table(self, view: RfqView) -> Table | Text:
+        if not view.invites:
+            return Text(
+                f"Not sent yet: `quotetui rfq send '{view.requirement.name}' --provider NAME --out DIR`", style="dim"
+            )
+        table = Table(title=f"Invitations: {invite_counts(view)}", title_justify="left", title_style="bold",
+                      box=None, pad_edge=False)  # fmt: skip
+        table.add_column("Provider")
+        table.add_column("State")
+        table.add_column("Revision", justify="right")
+        table.add_column("Sent")
+        for i in view.invites:
+            state = Text(i.state, style="bold red" if i.state == "overdue" else "")
+            if i.outdated:
+                state.append(" (requirement changed since)", style="yellow")
+            table.add_row(i.provider, state, str(i.revision), i.sent_at.date().isoformat())
+        return table
+
+    def _show_award(self, rfq_id: int, result: AwardResult | str) -> None:
+        if rfq_id != self._selected:
+            return
+        self._award = result
+        shown = self.query_one("#rfq-award", Static)
+        shown.update(Text(result, style="yellow") if isinstance(result, str) else award_table(result))
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """One paragraph of key facts: the need, the answers due, the invitations, the compliant offers and
+        the cheapest award (shown first, so that it stays in view on a small terminal)."""
+        view = self._detail
+        if view is None:
+            return
+        r = view.requirement
+        due = f"answers due {r.respond_by.isoformat()}" if r.respond_by else "no answers-due day"
+        compliant = [f"#{f.offer_id}" for f in view.offers if f.compliant]
+        offers = f"compliant: {', '.join(compliant)}" if compliant else "no compliant offer"
+        summary = Text(f"{r.name}", style="bold")
+        summary.append(f" (#{view.id}, revision {r.revision}): {need_text(view)} for {r.months} months from ")
+        summary.append(f"{r.start.isoformat()}; {due}; invitations: {invite_counts(view)}; {offers}")
+        if isinstance(self._award, str):
+            summary.append("; no award (see below)")
+        elif self._award is not None:
+            summary.append(f"; {cheapest_text(self._award)}", style="bold")
+        else:
+            summary.append("; award: computing…", style="dim")
+        self.query_one("#rfq-summary", Static).update(summary)
+
+    # -- keys ----------------------------------------------------------------------------------------
+    @on(VirtualTable.Selected)
+    def _selected_row(self, event: VirtualTable.Selected) -> None:
+        if event.table.id == "rfq-offers":
+            self.qapp.open_offer(event.key)
+        elif event.table.id == "rfqs":
+            self.query_one("#rfq-offers", VirtualTable).focus()
+
+    def action_open(self) -> None:
+        """Enter where no table has the focus: nothing to open."""

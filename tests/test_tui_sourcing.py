@@ -1,0 +1,179 @@
+"""The Sourcing screen (issue 17, `f`): the RFQs with where their invitations stand, the RFQ's requirement,
+invitations, offers judged line by line and the award's three scenarios with the market included, at every
+size; Enter opens an offer; a name is shown as typed, never as markup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from quotetui.services.database import open_database
+from quotetui.services.rfq import decline, new_rfq, send_rfq
+from quotetui.tui.screens.offer_detail import OfferDetailScreen
+from quotetui.tui.screens.sourcing import NO_RFQ, SourcingScreen
+from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.test_tui import RecordingApp, settle, text_of
+
+README_RFQ = {  # the README's "H100 256" (see tests/test_rfq.py, tests/test_award_cli.py)
+    "name": "H100 256",
+    "gpu_models": "H100 SXM5,H800 SXM5",
+    "gpus": "256",
+    "months": "12",
+    "start": "2027-01-01",
+    "min_availability": "0.995",
+    "inter_fabric": "infiniband_ndr",
+    "job_gpus": "64",
+    "respond_by": "2026-12-20",
+}
+CHEAPEST = "39,168,000.00 CNY"  # 32 nodes of #2 at 1,224,000 CNY a node for the year
+
+
+def _rfq(db_path: Path, tmp: Path, send: tuple[str, ...] = ("一万网络", "天下数据"), **changes: str) -> None:
+    opened = open_database(str(db_path))
+    try:
+        made = new_rfq(opened.db, README_RFQ | changes)
+        if send:
+            send_rfq(opened.db, made.requirement.name, send, tmp / made.requirement.name.replace("/", "_"))
+    finally:
+        opened.db.dispose()
+
+
+async def _sourcing(app: RecordingApp, pilot) -> SourcingScreen:  # type: ignore[no-untyped-def]
+    await settle(pilot)
+    await pilot.press("f")
+    await settle(pilot)
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, SourcingScreen)
+    return screen
+
+
+def _rows(app: RecordingApp, table: str) -> list[list[str]]:
+    return [list(r.cells) for r in app.screen.query_one(f"#{table}", VirtualTable).rows]
+
+
+async def test_an_rfq_its_invitations_compliant_offers_and_award(demo_db_path: Path, tmp_path: Path) -> None:
+    _rfq(demo_db_path, tmp_path)
+    app = RecordingApp(str(demo_db_path))  # today: 2026-11-30, before the answers are due
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _sourcing(app, pilot)
+        [listed] = _rows(app, "rfqs")
+        assert listed == ["H100 256", "2 sent", "2026-12-20", "256 × H100 SXM5 or H800 SXM5"]
+        invites = text_of(app, "#rfq-invites")
+        assert "一万网络" in invites and "天下数据" in invites and "sent" in invites
+        requirement = text_of(app, "#rfq-requirement")
+        assert "infiniband ndr or better" in requirement and "99.5" in requirement and "64 GPUs" in requirement
+        offers = _rows(app, "rfq-offers")
+        compliant = [int(r[0]) for r in offers if r[4] == "yes"]
+        assert compliant == [2, 9] and [int(r[0]) for r in offers][:2] == [2, 9]  # compliant first
+        assert [r[5] for r in offers[:3]] == ["1", "2", "—"] and offers[0][6].endswith(" CNY")  # ranked, costed
+        one = next(r for r in offers if r[0] == "1")
+        assert "✗ infiniband hdr is below it" in one and one[3] == "on record"
+        assert "2 of" in text_of(app, "#rfq-offers-title")
+        award = text_of(app, "#rfq-award")
+        assert "cheapest" in award and CHEAPEST in award and "at least 2 providers" in award
+        assert "include-market" in text_of(app, "#rfq-award-title")
+        summary = text_of(app, "#rfq-summary")
+        assert "compliant: #2, #9" in summary and f"cheapest award {CHEAPEST}" in summary
+
+        table = app.screen.query_one("#rfq-offers", VirtualTable)
+        table.focus()
+        table.move_to(9)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen) and app.screen.offer_id == 9
+
+
+async def test_overdue_and_declined_invitations_and_an_infeasible_scenario(demo_db_path: Path, tmp_path: Path) -> None:
+    _rfq(demo_db_path, tmp_path)
+    _rfq(demo_db_path, tmp_path, ("一万网络", "天下数据", "华为云"), name="late", respond_by="2026-11-15",
+         job_gpus="256")  # fmt: skip
+    opened = open_database(str(demo_db_path))
+    decline(opened.db, "late", "华为云", "no H100 stock")
+    opened.db.dispose()
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _sourcing(app, pilot)
+        late = _rows(app, "rfqs")[1]
+        assert late[0] == "late" and late[1] == "2 overdue, 1 declined"
+        await pilot.press("down")  # the list has the focus
+        await settle(pilot)
+        invites = text_of(app, "#rfq-invites")
+        assert "overdue" in invites and "declined" in invites
+        assert "2 overdue, 1 declined" in text_of(app, "#rfq-summary")
+        award = text_of(app, "#rfq-award")
+        assert "infeasible" in award, award
+
+
+async def test_no_rfq_says_what_to_do(demo_db_path: Path) -> None:
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _sourcing(app, pilot)
+        assert _rows(app, "rfqs") == []
+        assert "quotetui rfq new NAME" in text_of(app, "#rfq-hint")
+        assert " ".join(text_of(app, "#rfq-summary").split()) == " ".join(NO_RFQ.split())
+
+
+async def test_a_name_with_markup_is_shown_as_typed_and_f5_reads_again(demo_db_path: Path, tmp_path: Path) -> None:
+    _rfq(demo_db_path, tmp_path, (), name="[bold]x[/]")
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _sourcing(app, pilot)
+        assert _rows(app, "rfqs")[0][0] == "[bold]x[/]" and _rows(app, "rfqs")[0][1] == "not sent"
+        assert "[bold]x[/]" in text_of(app, "#rfq-summary")
+        assert "rfq send '[bold]x[/]'" in text_of(app, "#rfq-invites")
+        _rfq(demo_db_path, tmp_path, name="second")
+        await pilot.press("f5")
+        await settle(pilot)
+        await settle(pilot)
+        assert [r[0] for r in _rows(app, "rfqs")] == ["[bold]x[/]", "second"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_every_size_keeps_the_key_facts(demo_db_path: Path, tmp_path: Path, size: tuple[int, int]) -> None:
+    _rfq(demo_db_path, tmp_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=size) as pilot:
+        screen = await _sourcing(app, pilot)
+        assert screen.has_class("-narrow") is (size[0] < 140)
+        rfqs = screen.query_one("#rfqs", VirtualTable)
+        assert rfqs.size.height >= 2 and rfqs.region.width >= 38  # the header and the RFQ, its name in view
+        summary = screen.query_one("#rfq-summary", Static)
+        assert summary.region.height >= 2 and summary.region.y < size[1] - 2  # on screen, above the footer
+        assert CHEAPEST in text_of(app, "#rfq-summary") and "compliant: #2, #9" in text_of(app, "#rfq-summary")
+        offers = screen.query_one("#rfq-offers", VirtualTable)
+        assert offers.size.height >= 3  # a header and the two compliant offers at least
+        rfqs.focus()
+        await pilot.press("enter")  # the RFQ's offers take the focus; Enter there opens one
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OfferDetailScreen) and app.screen.offer_id == 2
+
+
+async def test_an_answer_read_in_is_counted_and_listed_first(demo_db_path: Path, tmp_path: Path) -> None:
+    import json
+
+    from tests.conftest import run_cli
+    from tests.test_rfq_answers import NEED, _filled
+
+    db = str(demo_db_path)
+    assert run_cli("--db", db, "rfq", "new", "H100 64", *NEED, "--respond-by", "2026-11-20").code == 0
+    sent = run_cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "-p", "腾讯云", "-p", "华为云", "--out",
+                   str(tmp_path), "--json")  # fmt: skip
+    assert sent.code == 0, sent.err
+    book = Path(json.loads(sent.out)["sent"][0]["workbook"])  # 阿里云's
+    assert (
+        run_cli("--db", db, "import", str(_filled(book, tmp_path / "answer.xlsx")), "--as-of", "2026-11-29").code == 0
+    )
+    app = RecordingApp(db)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await _sourcing(app, pilot)
+        [listed] = _rows(app, "rfqs")
+        assert listed[1] == "1 answered, 2 overdue"
+        first = _rows(app, "rfq-offers")[0]
+        assert (first[1], first[2], first[3], first[4]) == ("阿里云", "HGX H100 集群", "answer", "yes")
+        invites = text_of(app, "#rfq-invites")
+        assert "answered" in invites and "overdue" in invites
+        assert "cheapest award" in text_of(app, "#rfq-summary")
