@@ -150,7 +150,7 @@ def test_fit_sub_title_shortens_the_path_first() -> None:
     assert fit_sub_title("postgresql://buyer@db.example/quotes", "s", 25) == "…/quotes · scenario: s"
 
 
-SCREENS = ["d", "o", "c", "r", "b", "t"]
+SCREENS = ["d", "o", "c", "r", "b", "t", "f"]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=lambda s: f"{s[0]}x{s[1]}")

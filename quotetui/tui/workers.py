@@ -43,6 +43,9 @@ def worker_title(worker: Worker[Any]) -> str:
         "form-save": "Saving",
         "write": "Writing the change",
         "fx": "Loading the FX rates",
+        "rfqs": "Loading the RFQs",
+        "rfq": "Loading the RFQ",
+        "rfq-award": "Computing the award",
     }
     return names.get(worker.group, f"Background work ({worker.group})")
 
