@@ -44,6 +44,27 @@ def app_with_contract(app: QuotetuiApp) -> QuotetuiApp:
     return app
 
 
+@pytest.fixture
+def app_with_rfq(app: QuotetuiApp) -> QuotetuiApp:
+    """The demo with the README's RFQ sent to two providers, one of which declined."""
+    from tests.conftest import run_cli
+
+    db = str(FIXED)
+    made = run_cli("--db", db, "rfq", "new", "H100 256", "--gpu", "H100 SXM5,H800 SXM5", "--gpus", "256",
+                   "--months", "12", "--start", "2027-01-01", "--min-availability", "0.995", "--inter-fabric",
+                   "infiniband_ndr", "--respond-by", "2026-12-20")  # fmt: skip
+    assert made.code == 0, made.output
+    out = str(FIXED.parent / "rfq")
+    sent = run_cli("--db", db, "rfq", "send", "H100 256", "-p", "一万网络", "-p", "华为云", "--out", out,
+                   "--force")  # fmt: skip
+    assert sent.code == 0, sent.output
+    assert run_cli("--db", db, "rfq", "decline", "H100 256", "-p", "华为云").code == 0
+    from tests.conftest import execute
+
+    execute(FIXED, "UPDATE rfq_invite SET sent_at = '2026-11-29 09:00:00.000000'")  # the picture's day, not today's
+    return app
+
+
 def keys(*presses: str, then: str | None = None):  # type: ignore[no-untyped-def]
     """Press ``presses`` once the market is loaded, each followed by the work it starts; ``then``: an app action
     with no key of its own (Settings is in the command palette) to run last."""
@@ -168,3 +189,8 @@ def test_fx_rates(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None
     add_rate(opened.db, "EUR", "CNY", "7.6", "2026-11-02", "中国人民银行", today=date(2026, 11, 30))
     opened.db.dispose()
     assert snap_compare(app, terminal_size=size, run_before=keys(then="fx_rates"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_sourcing(snap_compare, app_with_rfq: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_with_rfq, terminal_size=size, run_before=keys("f"))
