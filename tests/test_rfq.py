@@ -45,6 +45,7 @@ def test_a_requirement_is_written_as_given_with_models_resolved(cli: Cli, demo_d
     ("flags", "named"),
     [
         (("--gpu", "H100, RTX 9999", *NEED[2:]), "--gpu"),
+        (("--gpu", ",", *NEED[2:]), "--gpu: name at least one GPU model"),
         ((*NEED, "--job-gpus", "512"), "--job-gpus: a job of 512 GPUs is more than the 256 GPUs needed"),
         ((*NEED, "--respond-by", "2027-02-01"), "--respond-by: answers due after the start (2027-01-01)"),
         ((*NEED, "--inter-fabric", "unknown"), "--inter-fabric: name the fabric wanted"),
@@ -264,3 +265,15 @@ def test_an_edit_is_a_new_revision_checked_whole(cli: Cli, demo_db_path: Path, t
 def test_new_still_requires_the_need(cli: Cli, demo_db_path: Path) -> None:
     done = cli("--db", str(demo_db_path), "rfq", "new", "x", "--gpu", "H100")
     assert done.code == 2 and "Missing option" in done.err
+
+
+def test_two_providers_whose_files_would_clash_are_refused_before_writing(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    db = str(demo_db_path)
+    for name in ("a/b", "a\\b"):
+        assert cli("--db", db, "provider", "add", "--name", name, "--kind", "lessor").code == 0
+    _new(cli, demo_db_path)
+    done = cli("--db", db, "rfq", "send", "H100 256", "-p", "a/b", "-p", "a\\b", "--out", str(tmp_path / "out"))
+    assert done.code == 2 and "would both be sent" in done.err, done.err
+    assert not any((tmp_path / "out").iterdir()) and sql(demo_db_path, "SELECT COUNT(*) FROM rfq_invite") == [(0,)]

@@ -86,7 +86,7 @@ def test_the_same_file_is_not_read_twice(cli: Cli, demo_db_path: Path, tmp_path:
     answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx")
     assert cli("--db", str(demo_db_path), "import", str(answer)).code == 0
     again = cli("--db", str(demo_db_path), "import", str(answer))
-    assert again.code == 2 and "this very file was read on" in again.err
+    assert again.code == 2 and "this very answer was read on" in again.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(1,)]
 
 
@@ -94,6 +94,8 @@ def test_the_same_file_is_not_read_twice(cli: Cli, demo_db_path: Path, tmp_path:
     ("identity", "says"),
     [
         ({"provider": "华为云"}, "RFQ 'H100 64' was not sent to '华为云'"),
+        ({"provider": "腾讯云"}, "not the one on the workbook sent to '腾讯云'"),  # 阿里云's, passed off as 腾讯云's
+        ({"reference": "0123456789abcdef"}, "the reference (cell B8)"),
         ({"provider": "算力云"}, "was not sent to '算力云'"),
         ({"revision": 2}, "answers revision 2 of RFQ 'H100 64', which is at revision 1 now"),
         ({"rfq_id": 99}, "answers RFQ #99 'H100 64', which is not on record"),
@@ -123,7 +125,7 @@ def test_an_answer_to_a_requirement_changed_since_is_refused(cli: Cli, demo_db_p
 @pytest.mark.parametrize(
     ("rows", "says"),
     [
-        ([{**ROWS[0], "amount": "abc"}], "row 3"),
+        ([{**ROWS[0], "amount": "abc"}], "row 3 › column 'Price / 价格' (M)"),  # the answer sheet's own column
         ([{**ROWS[0], "gpus_per_node": 0}], "row 3"),
         ([ROWS[0], {**ROWS[1], "name": "HGX H100 集群", "gpu": "A100"}], "every row of an offer must agree"),
         ([], "no row filled in"),
@@ -152,3 +154,13 @@ def test_a_second_answer_updates_the_offer_and_adds_a_round(cli: Cli, demo_db_pa
                  "WHERE o.name = 'HGX H100 集群' ORDER BY r.seq")  # fmt: skip
     assert rounds == [(1,), (2,)]
     assert sql(demo_db_path, "SELECT nodes_available FROM offer WHERE name = 'HGX H100 集群'") == [(12,)]
+
+
+def test_the_same_answer_saved_again_is_not_read_twice(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx")
+    assert cli("--db", str(demo_db_path), "import", str(answer)).code == 0
+    book = load_workbook(answer)
+    book.save(tmp_path / "saved again.xlsx")  # other bytes, the same answer
+    again = cli("--db", str(demo_db_path), "import", str(tmp_path / "saved again.xlsx"))
+    assert again.code == 2 and "this very answer was read on" in again.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(1,)]

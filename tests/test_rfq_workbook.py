@@ -80,7 +80,7 @@ HEADERS = [  # written by hand: the label, then the first Chinese alias
 
 def written(tmp_path: Path, req: Requirement = FULL, provider: str = "Acme Cloud", rfq_id: int = 42) -> Workbook:
     path = tmp_path / response_file_name(req, provider)
-    write_response_workbook(path, req, provider, rfq_id)
+    write_response_workbook(path, req, provider, rfq_id, "0123456789abcdef")
     return load_workbook(path)
 
 
@@ -118,7 +118,9 @@ def test_two_visible_sheets_and_the_identity_cells(tmp_path):
     assert all(s.sheet_state == "visible" for s in book.worksheets)
     rfq = book[RFQ_SHEET]
     assert rfq["A1"].value == "Request for quotation / 询价: Pretrain 2027"
-    assert IDENTITY_CELLS == {"rfq": "B3", "rfq_id": "B4", "revision": "B5", "provider": "B6", "respond_by": "B7"}
+    assert IDENTITY_CELLS == {
+        "rfq": "B3", "rfq_id": "B4", "revision": "B5", "provider": "B6", "respond_by": "B7", "reference": "B8"
+    }  # fmt: skip
     assert [rfq[f"A{r}"].value for r in range(3, 8)] == [
         "RFQ / 询价单",
         "RFQ id / 询价编号",
@@ -132,12 +134,13 @@ def test_two_visible_sheets_and_the_identity_cells(tmp_path):
     assert rfq["B6"].value == "Acme Cloud"
     assert rfq["B7"].value == datetime(2026, 12, 20)
     assert rfq["B7"].number_format == "yyyy-mm-dd"
+    assert rfq["B8"].value == "0123456789abcdef"  # the invitation's reference, which an answer must keep
 
 
 def test_the_requirement_line_by_line(tmp_path):
     rfq = written(tmp_path)[RFQ_SHEET]
-    lines = [(rfq.cell(row=r, column=1).value, rfq.cell(row=r, column=2).value) for r in range(9, 22)]
-    assert rfq["A8"].value == "Requirement / 需求"
+    lines = [(rfq.cell(row=r, column=1).value, rfq.cell(row=r, column=2).value) for r in range(10, 23)]
+    assert rfq["A9"].value == "Requirement / 需求"
     assert lines == [
         ("GPU models / 可接受型号", "H100 SXM5 or H800 SXM5"),
         ("GPUs / 需求GPU数", 256),
@@ -234,9 +237,9 @@ HOSTILE = ['=HYPERLINK("http://evil.example","click")', "+1", "-2+3", "@SUM(A1:A
 def test_a_formula_like_text_stays_text(tmp_path, text):
     req = replace(FULL, name=text, region=text, notes=text)
     path = tmp_path / "answer.xlsx"
-    write_response_workbook(path, req, text, 7)
+    write_response_workbook(path, req, text, 7, "ref")
     rfq = load_workbook(path)[RFQ_SHEET]
-    for ref in ("B3", "B6", "B18", "B21"):  # the RFQ name, the provider, the region, the notes
+    for ref in ("B3", "B6", "B19", "B22"):  # the RFQ name, the provider, the region, the notes
         assert rfq[ref].value == text
         assert rfq[ref].data_type == "s"
     with zipfile.ZipFile(path) as z:  # no formula anywhere in the file
@@ -290,7 +293,7 @@ def test_a_chinese_and_a_long_provider_name_are_written_whole(tmp_path):
 def test_a_provider_name_with_a_control_character_is_refused(tmp_path):
     path = tmp_path / "answer.xlsx"
     with pytest.raises(BadInput, match="control character"):
-        write_response_workbook(path, FULL, "evil\x1b[2J", 1)
+        write_response_workbook(path, FULL, "evil\x1b[2J", 1, "ref")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -304,7 +307,7 @@ def test_written_whole_or_not_at_all(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Workbook, "save", broken)
     with pytest.raises(BadInput, match="No space left"):
-        write_response_workbook(path, FULL, "Acme", 1)
+        write_response_workbook(path, FULL, "Acme", 1, "ref")
     assert path.read_bytes() == b"the previous answer"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.xlsx"]  # no temporary file left
 
@@ -373,8 +376,14 @@ def test_cover_text_for_a_minimal_requirement():
 def test_cover_text_shows_hostile_text_harmlessly():
     text = cover_text(replace(MINIMAL, notes="line one\nline two"), "evil\x1b]52;c;AAAA\x07", 9)
     assert "\x1b" not in text and "\x07" not in text
-    assert "evil␛]52;c;AAAA␇ 您好" in text
+    assert "evil␛\\]52;c;AAAA␇ 您好" in text  # shown as marks, and its bracket escaped for Markdown
     assert "- Notes / 备注: line one line two" in text
+
+
+def test_cover_text_names_never_make_markdown_structure():
+    text = cover_text(replace(MINIMAL, name="# hd | a *b*"), "# H | *x*", 9)
+    assert not any(line.startswith("#") for line in text.splitlines())
+    assert "\\# H \\| \\*x\\* 您好" in text and "\\# hd \\| a \\*b\\*" in text
 
 
 def test_a_list_too_long_for_the_validation_goes_to_the_lists_sheet(tmp_path):

@@ -74,6 +74,7 @@ def award(
                         "reason": s.reason or None,
                         "gpus": s.gpus,
                         "total_cost": None if s.total_cost is None else amount_text(s.total_cost, cur),
+                        "lower_bound": s.lower_bound,
                         "premium": None if s.premium is None else amount_text(s.premium, cur),
                         "cost_per_pflop_hour": (
                             None if s.cost_per_pflop_hour is None else amount_text(s.cost_per_pflop_hour, cur)
@@ -86,6 +87,7 @@ def award(
                                 "nodes": a.nodes,
                                 "gpus": a.gpus,
                                 "total_cost": amount_text(a.engine_cost, cur),
+                                "lower_bound": a.lower_bound,
                             }
                             for a in s.lines
                         ],
@@ -107,7 +109,7 @@ def award(
         [
             [
                 s.label,
-                shown(s.total_cost) if s.feasible else "infeasible",
+                ("≥ " if s.lower_bound else "") + shown(s.total_cost) if s.feasible else "infeasible",
                 shown(s.premium),
                 shown(s.cost_per_pflop_hour),
                 "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)

@@ -99,3 +99,14 @@ def _mark(found: re.Match[str]) -> str:
 def one_line(text: object) -> str:
     """A value that must stay on its line (a file name, a waiver's reason) with its line breaks shown (``␤``)."""
     return str(text).replace("\r\n", "␤").replace("\n", "␤").replace("\r", "␍")
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~!])")
+_LEADING = re.compile(r"^(\s*)([-+]|\d+[.)])(?=\s|$)")  # a list marker where a line's text begins
+
+
+def markdown_text(text: object) -> str:
+    """Database text for a Markdown line: on one line, control characters shown as marks, every character
+    that could make structure (``#``, ``|``, ``*``, ``[``, a leading ``-`` or ``1.``) escaped."""
+    shown = _MARKDOWN.sub(r"\\\1", visible(one_line(text)))
+    return _LEADING.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], shown)

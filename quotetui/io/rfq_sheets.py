@@ -90,7 +90,7 @@ def _award(sheet: Worksheet, result: AwardResult) -> None:
     put(
         sheet, 1, 1, f"Award for RFQ {r.name}: {r.gpus:,} × {r.models}, {r.months} months ({result.currency})"
     ).font = BOLD
-    heads = ("scenario / 方案", "feasible", "total", "risk premium", "per delivered PFLOP-hour", "why not")
+    heads = ("scenario / 方案", "feasible", "total", "risk premium", "per delivered PFLOP-hour", "why not", "at least")
     for c, head in enumerate(heads, 1):
         put(sheet, 3, c, head).font = BOLD
     row = 4
@@ -101,6 +101,7 @@ def _award(sheet: Worksheet, result: AwardResult) -> None:
         _amount(sheet, row, 4, s.premium)
         _amount(sheet, row, 5, s.cost_per_pflop_hour)
         put(sheet, row, 6, s.reason)
+        put(sheet, row, 7, "yes (a cost not priced)" if s.lower_bound else "no")
         row += 1
     row += 1
     for c, head in enumerate(("scenario / 方案", "offer id", "provider", "offer", "nodes", "GPUs", "total"), 1):

@@ -32,7 +32,7 @@ from quotetui.domain.economics.exact import share_text
 from quotetui.domain.entities import OFFER, PRICE, SLA
 from quotetui.domain.fields import Field
 from quotetui.domain.sourcing.requirement import Requirement
-from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, visible
+from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, markdown_text, visible
 from quotetui.domain.wording import plural
 from quotetui.io.atomic import replacing
 from quotetui.io.xlsx_template import HEADER_FILL, REQUIRED_FONT, _list_column
@@ -50,9 +50,10 @@ IDENTITY_CELLS: dict[str, str] = {
     "revision": "B5",
     "provider": "B6",
     "respond_by": "B7",
+    "reference": "B8",
 }
 """Where a later import finds who and what an answer is for (on :data:`RFQ_SHEET`)."""
-FIRST_LINE_ROW = 9  # the requirement's lines start here (a heading in the row above)
+FIRST_LINE_ROW = 10  # the requirement's lines start here (a heading in the row above)
 NOT_REQUIRED = "not required / 不限"
 YES_NO = ("yes", "no")
 _INLINE_MAX = 255  # Excel's limit on a list written in the validation itself
@@ -180,7 +181,7 @@ def _bare_note(field: Field) -> str:
     return "yes or no / 是或否" if field.kind == "bool" else ""
 
 
-def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: int) -> None:
+def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: int, reference: str) -> None:
     title = put(sheet, 1, 1, f"Request for quotation / 询价: {req.name}")
     title.font = Font(bold=True, size=14)
     identity = {
@@ -189,6 +190,7 @@ def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: 
         "revision": ("Revision / 版本", req.revision),
         "provider": ("Provider / 供应商", provider),
         "respond_by": ("Respond by / 回复截止", req.respond_by),
+        "reference": ("Reference (keep as it is) / 编号（请勿修改）", reference),
     }
     for key, (label, value) in identity.items():
         row = sheet[IDENTITY_CELLS[key]].row
@@ -257,7 +259,7 @@ def _write_answer_sheet(book: Workbook, sheet: Worksheet, req: Requirement) -> N
     sheet.freeze_panes = f"B{FIRST_ANSWER_ROW}"
 
 
-def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id: int) -> None:
+def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id: int, reference: str) -> None:
     """The response workbook for ``provider`` at ``path``, written whole or not at all (``io/atomic.py``);
     the caller checks the target (``check_target``). A provider's name with a control or invisible character
     is refused (:class:`BadInput`): it is the identity an answer is checked by."""
@@ -265,7 +267,7 @@ def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id:
     book = Workbook()
     rfq = book.active
     rfq.title = RFQ_SHEET
-    _write_rfq_sheet(rfq, req, provider, rfq_id)
+    _write_rfq_sheet(rfq, req, provider, rfq_id, reference)
     _write_answer_sheet(book, book.create_sheet(ANSWER_SHEET), req)
     book.active = 0  # opens on the requirement, read first
     book.properties.title = f"RFQ {rfq_id} r{req.revision}"
@@ -290,7 +292,11 @@ def line_text(value: Any) -> str:
 def cover_text(req: Requirement, provider: str, rfq_id: int) -> str:
     """A short bilingual Markdown message for ``provider``: the requirement's lines that constrain, the
     respond-by day and the file to fill in."""
-    who = line_text(provider)
+
+    def shown(value: Any) -> str:  # data in a Markdown line: never structure (a heading, a list, emphasis)
+        return markdown_text(line_text(value))
+
+    who = shown(provider)
     file = response_file_name(req, provider)
     if req.respond_by is None:
         by_en, by_zh = "as soon as you can", "请尽快回复"
@@ -298,14 +304,14 @@ def cover_text(req: Requirement, provider: str, rfq_id: int) -> str:
         day = req.respond_by.isoformat()
         by_en, by_zh = f"by **{day}**", f"请于 **{day}** 前回复"
     lines = [
-        f"**RFQ 询价: {line_text(req.name)}** (RFQ #{rfq_id}, revision 版本 {req.revision})",
+        f"**RFQ 询价: {shown(req.name)}** (RFQ #{rfq_id}, revision 版本 {req.revision})",
         "",
         f"{who} 您好 / Hello {who},",
         "",
         "We would like your quote for the GPU capacity below. 我们需要以下 GPU 算力，请报价：",
         "",
     ]
-    lines += [f"- {label}: {line_text(value)}" for label, value in requirement_lines(req) if value is not None]
+    lines += [f"- {label}: {shown(value)}" for label, value in requirement_lines(req) if value is not None]
     lines += [
         "",
         f"Please fill in the attached file `{file}` (sheet “{ANSWER_SHEET}”, one row per price option) "

@@ -37,6 +37,7 @@ class AwardLine:
     gpus: int
     linear_cost: Fraction  # nodes × one node's cost: what the optimiser minimised
     engine_cost: Fraction  # the engine's cost of these GPUs for the term: the figure shown and added up
+    lower_bound: bool = False  # a cost the need incurs is not priced by the offer: the cost is at least this
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class AwardScenario:
     total_cost: Fraction | None  # the engine's, added up
     premium: Fraction | None  # what this scenario's risk constraint costs against the cheapest (engine figures)
     cost_per_pflop_hour: Fraction | None
+    lower_bound: bool = False  # some allocation's cost is a lower bound (a cost not priced): the total is too
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +144,11 @@ def _exact(
     lines = []
     for a in found.allocations:
         offer = offers[a.offer_id]
-        engine = evaluate(offer, _scenario_of(req, a.gpus), fx, assumptions).best.total
-        lines.append(AwardLine(a.offer_id, a.provider, offer.name, a.nodes, a.gpus, a.total_cost, engine))
+        e = evaluate(offer, _scenario_of(req, a.gpus), fx, assumptions)
+        lines.append(
+            AwardLine(a.offer_id, a.provider, offer.name, a.nodes, a.gpus, a.total_cost, e.best.total, e.lower_bound)
+        )
     total = sum((line.engine_cost for line in lines), Fraction(0))
     per_pflop = replace(found, total_cost=total).cost_per_pflop_hour(candidates, hours)
-    return AwardScenario(label, True, "", tuple(lines), found.gpus, total, None, per_pflop)
+    lower = any(line.lower_bound for line in lines)
+    return AwardScenario(label, True, "", tuple(lines), found.gpus, total, None, per_pflop, lower)

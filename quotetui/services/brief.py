@@ -10,7 +10,6 @@ notes, quotes) is data: :func:`md` shows it inert, never as Markdown structure o
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,8 @@ from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
-from quotetui.domain.text import name_key, one_line, visible
+from quotetui.domain.text import markdown_text as md
+from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding
 
 if TYPE_CHECKING:
@@ -30,16 +30,6 @@ if TYPE_CHECKING:
     from quotetui.services.verification import OfferCheck
     from quotetui.store.engine import Database
     from quotetui.store.models.market import SlaCreditTier, SlaTerm
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|~!])")
-_LEADING = re.compile(r"^(\s*)([-+]|\d+[.)])(?=\s|$)")  # a list marker where a line's text begins
-
-
-def md(text: object) -> str:
-    """Database text for a Markdown line: on one line, control characters shown as marks, every character
-    that could make structure (``#``, ``|``, ``*``, ``[``, a leading ``-`` or ``1.``) escaped."""
-    shown = _MARKDOWN.sub(r"\\\1", visible(one_line(text)))
-    return _LEADING.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], shown)
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,7 +128,7 @@ def import_files(
     found, tables = split_answers(tables)  # RFQ response workbooks: read as the sheets they fill in
     with db.session() as session:
         catalog, _ = load_catalog(session)
-        answers = check_answers(session, found, {p.name: p for p in reversed(paths)}, problems, day)
+        answers = check_answers(session, found, problems, day)
     by_entity: dict[str, list[Parsed]] = defaultdict(list)
     for answer in answers:
         for key, table in answer.tables.items():

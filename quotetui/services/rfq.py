@@ -9,8 +9,9 @@ acceptance checklist as the checklist's item names. The compliance of an offer i
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -199,6 +200,8 @@ def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
             if key not in keys:
                 keys.append(key)
         values["gpu_models"] = keys
+        if not keys and "gpu_models" not in errors:
+            errors["gpu_models"] = "name at least one GPU model (any name or alias)"
     if "checklist" in values:
         items: list[str] = []
         for item in values["checklist"]:
@@ -415,6 +418,7 @@ class Sent:
     provider: str
     workbook: Path
     cover: Path
+    reference: str = field(default="", repr=False)  # the code on the workbook that ties an answer to this invitation
 
     def to_json(self) -> dict[str, Any]:
         return {"provider": self.provider, "workbook": str(self.workbook), "cover": str(self.cover)}
@@ -435,29 +439,40 @@ def send_rfq(
     with db.session() as session:
         row, _, req = _loaded(session, name)
         chosen = _providers(session, providers)
+        kept = {i.provider_id: i.reference for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == row.id))}
     assert row.id is not None
+    references = {p.id: kept.get(p.id) or secrets.token_hex(8) for p in chosen}  # one per invitation, kept on resend
     folder = out.expanduser()
     if folder.exists() and not folder.is_dir():
         raise BadInput(f"{folder} is not a folder; give the folder the files go to (--out DIR)")
     folder.mkdir(parents=True, exist_ok=True)
-    planned = []
+    planned: list[Sent] = []
     for provider in chosen:
         book = check_target(folder / response_file_name(req, provider.name), force=force, suffixes=(".xlsx",))
         cover = check_target(book.with_suffix(".md"), force=force, suffixes=(".md",))
-        planned.append(Sent(provider.name, book, cover))
+        clash = next((p for p in planned if p.workbook == book), None)
+        if clash is not None:  # two names made safe alike ("a/b", "a\\b"): one file would replace the other
+            raise BadInput(
+                f"{clash.provider!r} and {provider.name!r} would both be sent {book.name}; send them in two "
+                "folders (two runs with different --out). Nothing was sent"
+            )
+        planned.append(Sent(provider.name, book, cover, references[provider.id]))
     written: list[Path] = []
+    recorded = False
     try:
         for sent in planned:
-            write_response_workbook(sent.workbook, req, sent.provider, row.id)
+            write_response_workbook(sent.workbook, req, sent.provider, row.id, sent.reference)
             written.append(sent.workbook)
             with replacing(sent.cover) as tmp:
                 tmp.write_text(cover_text(req, sent.provider, row.id), encoding="utf-8")
             written.append(sent.cover)
         with db.write() as session:
-            _record_sent(session, row.id, [p.id for p in chosen if p.id is not None])
+            _record_sent(session, row.id, references)
+        recorded = True
     except BaseException:
-        for path in written:
-            path.unlink(missing_ok=True)
+        if not recorded:  # the invitations were not recorded: no workbook of this run may be answered
+            for path in written:
+                path.unlink(missing_ok=True)
         raise
     return show_rfq(db, row.name), planned
 
@@ -479,16 +494,18 @@ def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
     return chosen
 
 
-def _record_sent(session: Session, rfq_id: int, provider_ids: list[int]) -> None:
+def _record_sent(session: Session, rfq_id: int, references: dict[int | None, str]) -> None:
     row = session.get(Rfq, rfq_id, with_for_update=True)
     if row is None:
         raise BadInput("the RFQ was deleted meanwhile; nothing was recorded")
     now = utcnow()
     existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
-    for provider_id in provider_ids:
+    for provider_id, reference in references.items():
+        assert provider_id is not None
         invite = existing.get(provider_id) or RfqInvite(
             rfq_id=rfq_id, provider_id=provider_id, revision=row.revision, sent_at=now
         )
+        invite.reference = reference
         invite.revision, invite.sent_at, invite.state, invite.answered_at = row.revision, now, InviteState.SENT, None
         session.add(invite)
     session.flush()

@@ -21,6 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from openpyxl.utils import get_column_letter
 from sqlmodel import Session, col, func, select
 
 from quotetui.domain import entities as E
@@ -46,6 +47,20 @@ ANSWER_ENTITIES = {"offers": E.OFFER, "revisions": E.REVISIONS, "sla": E.SLA}
 """The importer's entities an answer's rows are read as (``Answer.tables``' keys)."""
 EXPIRES_SOON_DAYS = 14
 """A quote that lapses within this many days of being read is named in a warning."""
+
+
+@dataclass
+class AnswerTable(Table):
+    """One of the importer's tables made from the answer sheet: a problem in one of its columns names the
+    answer sheet's own column (its bilingual header and letter), not the table's."""
+
+    shown: dict[int, tuple[str, int]] = field(default_factory=dict)  # column -> (answer header, answer column)
+
+    def where(self, row: int | None = None, column: int | None = None, reason: str = "") -> Problem:
+        if column is not None and column in self.shown:
+            label, at = self.shown[column]
+            return Problem(self.file, reason, self.sheet, row, f"column {label!r} ({get_column_letter(at + 1)})")
+        return super().where(row, column, reason)
 
 
 @dataclass
@@ -79,18 +94,25 @@ def _cell(sheet: Table, ref: str) -> Any:
     return None
 
 
-def _sha256(path: Path) -> str:
+def _fingerprint(rfq_sheet: Table, answer_sheet: Table) -> str:
+    """SHA-256 of what the answer says (its identity cells and the answer sheet's rows), not of the file's
+    bytes: the same answer opened and saved again is the same answer, read once."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
+    for key in sorted(IDENTITY_CELLS):
+        digest.update(repr((key, _cell(rfq_sheet, IDENTITY_CELLS[key]))).encode())
+    digest.update(repr(answer_sheet.header).encode())
+    for number, values in answer_sheet.rows:
+        cells = list(values)
+        while cells and cells[-1] in (None, ""):
+            cells.pop()
+        if number >= FIRST_ANSWER_ROW and cells:
+            digest.update(repr((number, cells)).encode())
     return digest.hexdigest()
 
 
 def check_answers(
     session: Session,
     found: dict[str, tuple[Table, Table]],
-    paths: dict[str, Path],
     problems: list[Problem],
     day: date,
 ) -> list[Answer]:
@@ -98,7 +120,7 @@ def check_answers(
     to do), and its rows turned into the importer's tables."""
     answers = []
     for file, (rfq_sheet, answer_sheet) in found.items():
-        answer = Answer(file, _sha256(paths[file]))
+        answer = Answer(file, _fingerprint(rfq_sheet, answer_sheet))
         if _identify(session, answer, rfq_sheet, problems):
             _tables(session, answer, answer_sheet, problems, day)
             answers.append(answer)
@@ -112,6 +134,7 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
 
     identity = ("rfq", "rfq_id", "revision", "provider")
     name, rfq_id, revision, provider = (_cell(sheet, IDENTITY_CELLS[k]) for k in identity)
+    reference = _cell(sheet, IDENTITY_CELLS["reference"])
     if (
         type(rfq_id) is not int
         or type(revision) is not int
@@ -138,11 +161,16 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
     found = next((p for p in invited if name_key(p.name) == name_key(provider)), None)
     if found is None:
         return refuse(f"RFQ {rfq.name!r} was not sent to {provider!r}: an answer is read only from a provider asked")
+    invite = session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq.id, RfqInvite.provider_id == found.id)).one()
+    if invite.reference is not None and reference != invite.reference:
+        return refuse(
+            f"the reference (cell {IDENTITY_CELLS['reference']}) is not the one on the workbook sent to "
+            f"{found.name!r}: a provider answers on the workbook sent to it, its cells as they were"
+        )
     seen = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == rfq.id, RfqAnswer.sha256 == answer.sha256)).first()
     if seen is not None:
-        return refuse(
-            f"this very file was read on {seen.received_at.date().isoformat()} (as {seen.file_name}); nothing to do"
-        )
+        day = seen.received_at.date().isoformat()
+        return refuse(f"this very answer was read on {day} (from {seen.file_name}); nothing to do")
     answer.rfq, answer.provider = rfq, found
     return True
 
@@ -171,10 +199,19 @@ def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Probl
         *(f.column for f in PRICE_ANSWER),
     ]
     sla_head = ["provider", "offer", *(f.column for f in SLA_ANSWER)]
+
+    def shown(*fields: Any, first: int) -> dict[int, tuple[str, int]]:
+        return {first + i: (bilingual(f), at[f.name]) for i, f in enumerate(fields) if f.name in at}
+
+    name_field = OFFER_ANSWER[0]
     tables = {
-        "offers": Table(answer.file, ANSWER_SHEET, offer_head),
-        "revisions": Table(answer.file, ANSWER_SHEET, round_head),
-        "sla": Table(answer.file, ANSWER_SHEET, sla_head),
+        "offers": AnswerTable(answer.file, ANSWER_SHEET, offer_head, shown=shown(*OFFER_ANSWER, first=1)),
+        "revisions": AnswerTable(
+            answer.file, ANSWER_SHEET, round_head, shown=shown(name_field, first=1) | shown(*PRICE_ANSWER, first=5)
+        ),
+        "sla": AnswerTable(
+            answer.file, ANSWER_SHEET, sla_head, shown=shown(name_field, first=1) | shown(*SLA_ANSWER, first=2)
+        ),
     }
     first: dict[str, tuple[int, list[Any]]] = {}
     seqs = _next_rounds(session, answer.provider)

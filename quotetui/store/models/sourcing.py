@@ -57,6 +57,7 @@ class RfqInvite(SQLModel, table=True):
     state: InviteState = enum_field(InviteState, default=InviteState.SENT)
     answered_at: datetime | None = timestamp(nullable=True)
     note: str | None = Field(default=None, max_length=2000)
+    reference: str | None = Field(default=None, max_length=32)  # the code on this provider's workbook (not a name)
 
 
 class RfqAnswer(SQLModel, table=True):
