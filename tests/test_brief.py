@@ -208,3 +208,23 @@ def test_the_market_median_from_cloud_catalogs_is_the_markets(cli: Cli, demo_db_
     median = medians["H100 SXM5"]["median_price_per_gpu_hour"]
     market = section(brief_md(cli, demo_db_path, "18"), "Market median")
     assert f"median {shown(median, 4)} CNY per GPU-hour ({medians['H100 SXM5']['listings']} cloud catalog" in market
+
+
+def test_the_brief_as_a_workbook_sheet(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    from quotetui.io.rfq_sheets import BRIEF_SHEET
+
+    execute(demo_db_path, "UPDATE offer SET name = :n WHERE id = 18", {"n": '=HYPERLINK("x") | *b*'})
+    out = tmp_path / "brief.xlsx"
+    done = cli("--db", str(demo_db_path), "brief", "18", "--out", str(out))
+    assert done.code == 0, done.err
+    sheet = load_workbook(out)[BRIEF_SHEET]
+    cells = [row[0] for row in sheet.iter_rows(values_only=True) if row[0] is not None]
+    lines = [line for line in brief_md(cli, demo_db_path, "18").splitlines() if line.strip()]
+    assert len(cells) == len(lines)  # a row per line of the Markdown
+    assert cells[0].startswith("Negotiation brief / 谈判简报") and sheet["A1"].font.bold
+    assert any(c == "Their current offer / 对方当前报价" for c in cells)  # a heading, its # taken off
+    named = next(c for c in cells if c.startswith("#18 "))
+    assert named.endswith('=HYPERLINK("x") | *b*')  # the escapes taken off: the name as stored, as text
+    assert all(cell.data_type == "s" for row in sheet.iter_rows() for cell in row if cell.value is not None)

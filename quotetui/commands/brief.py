@@ -26,7 +26,10 @@ def brief(
         str | None, typer.Option("--provider", metavar="NAME", help="Every open offer of this provider instead.")
     ] = None,
     scenario: ScenarioOpt = None,
-    out: Annotated[Path | None, typer.Option("--out", metavar="FILE", help="Write the brief to this file.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Write the brief to this file (FILE.xlsx: as a workbook sheet)."),
+    ] = None,
     force: ForceFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
@@ -55,6 +58,11 @@ def brief(
     if target is None:
         say(text.rstrip("\n"))
         return
-    with replacing(target) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+    if target.suffix.lower() == ".xlsx" and not as_json:  # the brief as a workbook sheet
+        from quotetui.io.rfq_sheets import write_brief_workbook
+
+        write_brief_workbook(target, text)
+    else:
+        with replacing(target) as tmp:
+            tmp.write_text(text, encoding="utf-8")
     say(f"Wrote the brief for {len(briefs)} offer{'s' if len(briefs) != 1 else ''} to {target}", err=True)

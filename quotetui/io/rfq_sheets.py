@@ -9,6 +9,7 @@ risk premium, cost per delivered PFLOP-hour and its allocations).
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 COMPARISON_SHEET = "Comparison 比较"
 AWARD_SHEET = "Award 授标"
+BRIEF_SHEET = "Brief 简报"
 MONEY_FORMAT = "#,##0.00"
 BOLD = Font(bold=True)
 
@@ -128,5 +130,31 @@ def write_sourcing_workbook(path: Path, view: RfqView, result: AwardResult | Non
     _comparison(sheet, view)
     if result is not None:
         _award(book.create_sheet(AWARD_SHEET), result)
+    with replacing(path) as tmp:
+        book.save(tmp)
+
+
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def write_brief_workbook(path: Path, markdown: str) -> None:
+    """The negotiation brief (``services/brief.py: markdown``) as a sheet: a row per line, headings in bold,
+    the Markdown escapes taken off (a cell is data, not Markdown); whole or not at all."""
+    from quotetui.io.atomic import replacing
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = BRIEF_SHEET
+    row = 1
+    for line in markdown.splitlines():
+        if not line.strip():
+            continue
+        level = len(line) - len(line.lstrip("#"))
+        text = _ESCAPED.sub(r"\1", line[level:].strip() if level else line)
+        cell = put(sheet, row, 1, text)
+        if level:
+            cell.font = Font(bold=True, size={1: 14, 2: 12}.get(level, 11))
+        row += 1
+    sheet.column_dimensions["A"].width = 120
     with replacing(path) as tmp:
         book.save(tmp)
