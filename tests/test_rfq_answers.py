@@ -164,3 +164,38 @@ def test_the_same_answer_saved_again_is_not_read_twice(cli: Cli, demo_db_path: P
     again = cli("--db", str(demo_db_path), "import", str(tmp_path / "saved again.xlsx"))
     assert again.code == 2 and "this very answer was read on" in again.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(1,)]
+
+
+def _terms(book_path: Path, sheet_title: str, rows: list[list[Any]]) -> None:
+    """Rows written on a discounts or extras sheet, under its headers (the offer's name first)."""
+    book = load_workbook(book_path)
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            book[sheet_title].cell(FIRST_ANSWER_ROW + i, j + 1, value)
+    book.save(book_path)
+
+
+def test_discounts_and_extras_come_in_with_the_answer(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from quotetui.io.rfq_workbook import DISCOUNT_SHEET, EXTRA_SHEET
+
+    answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx")
+    # kind, rate, min term, min GPUs, prepay, description / kind, basis, amount, currency, refundable, description
+    _terms(answer, DISCOUNT_SHEET, [["HGX H100 集群", "volume", "10%", None, 64, "no", "64 GPUs or more"]])
+    _terms(answer, EXTRA_SHEET, [["HGX H100 集群", "setup_fee", "one_off", 20000, "CNY", "no", "racking"]])
+    done = cli("--db", str(demo_db_path), "import", str(answer), "--as-of", "2026-12-03")
+    assert done.code == 0, done.err
+    assert "discounts: 1 added" in done.out and "extra costs: 1 added" in done.out
+    shown = json.loads(cli("--db", str(demo_db_path), "rfq", "show", "H100 64", "--json").out)
+    figures = shown["offers"][0]["figures"]
+    # 64 GPUs = 8 nodes for 12 months at 95,000 a node-month, 10 % off for 64 GPUs or more, plus 20,000 once
+    assert figures["term_total"] == f"{8 * 95_000 * 12 * 9 // 10 + 20_000}.00"
+
+
+def test_a_bad_discount_names_the_discounts_sheet_and_its_column(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from quotetui.io.rfq_workbook import DISCOUNT_SHEET
+
+    answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx")
+    _terms(answer, DISCOUNT_SHEET, [["HGX H100 集群", "bribe", "10%"]])
+    done = cli("--db", str(demo_db_path), "import", str(answer))
+    assert done.code == 2 and "Discounts 折扣 › row 3 › column 'Kind / 类型' (B)" in done.err, done.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(0,)]

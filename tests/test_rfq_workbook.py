@@ -21,9 +21,12 @@ from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.io.rfq_workbook import (
     ANSWER_FIELDS,
     ANSWER_SHEET,
+    DISCOUNT_SHEET,
+    EXTRA_SHEET,
     IDENTITY_CELLS,
     LISTS_SHEET,
     RFQ_SHEET,
+    bilingual,
     cover_text,
     response_file_name,
     write_response_workbook,
@@ -114,7 +117,8 @@ def test_answer_fields_are_the_entities_own_objects():
 
 def test_two_visible_sheets_and_the_identity_cells(tmp_path):
     book = written(tmp_path)
-    assert book.sheetnames == [RFQ_SHEET, ANSWER_SHEET] == ["RFQ 询价", "Answer 报价"]
+    assert book.sheetnames == [RFQ_SHEET, ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET]
+    assert book.sheetnames == ["RFQ 询价", "Answer 报价", "Discounts 折扣", "Extras 附加费用"]
     assert all(s.sheet_state == "visible" for s in book.worksheets)
     rfq = book[RFQ_SHEET]
     assert rfq["A1"].value == "Request for quotation / 询价: Pretrain 2027"
@@ -222,7 +226,7 @@ def test_every_choice_column_has_its_drop_down(tmp_path):
 def test_a_model_name_with_a_comma_goes_to_a_visible_lists_sheet(tmp_path):
     odd = replace(H100, name='H100, "custom"')
     book = written(tmp_path, replace(MINIMAL, gpu_models=(odd, H800)))
-    assert book.sheetnames == [RFQ_SHEET, ANSWER_SHEET, LISTS_SHEET]
+    assert book.sheetnames == [RFQ_SHEET, ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET, LISTS_SHEET]
     assert all(s.sheet_state == "visible" for s in book.worksheets)
     formula, rng = validations(book)["GPU model (any name or alias) / GPU型号"]
     assert (formula, rng) == ("'Lists 选项'!$A$2:$A$3", "B3:B202")
@@ -396,3 +400,20 @@ def test_a_list_too_long_for_the_validation_goes_to_the_lists_sheet(tmp_path):
     assert lists["A1"].value == "GPU model (any name or alias) / GPU型号"
     assert [lists.cell(row=r, column=1).value for r in range(2, len(many) + 2)] == [g.name for g in many]
     assert validations(book)["Prepaid / 预付"][0] == '"yes,no"'  # the short lists stay in the validation
+
+
+def test_discounts_and_extras_have_their_own_sheets_from_the_entities_fields(tmp_path):
+    from quotetui.domain.entities import DISCOUNT, EXTRA
+
+    book = written(tmp_path)
+    for sheet, entity in ((DISCOUNT_SHEET, DISCOUNT), (EXTRA_SHEET, EXTRA)):
+        headers = [c.value for c in book[sheet][1]]
+        assert headers[0] == "Offer name / 方案"  # which offer of the answer sheet it is for
+        names = ("kind", "rate", "min_term_months", "min_gpus", "requires_prepay", "description")
+        if entity is EXTRA:
+            names = ("kind", "basis", "amount", "currency", "refundable", "description")
+        assert headers[1:] == [bilingual(entity.field(n)) for n in names]
+    kinds = validations(book)  # the answer sheet's; the discount sheet has its own drop-downs
+    assert kinds
+    discount_lists = [str(dv.formula1) for dv in book[DISCOUNT_SHEET].data_validations.dataValidation]
+    assert any("term" in f for f in discount_lists)  # the discount kinds

@@ -29,7 +29,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from quotetui.domain.economics.exact import share_text
-from quotetui.domain.entities import OFFER, PRICE, SLA
+from quotetui.domain.entities import DISCOUNT, EXTRA, OFFER, PRICE, SLA
 from quotetui.domain.fields import Field
 from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, markdown_text, visible
@@ -39,6 +39,8 @@ from quotetui.io.xlsx_template import HEADER_FILL, REQUIRED_FONT, _list_column
 
 RFQ_SHEET = "RFQ 询价"
 ANSWER_SHEET = "Answer 报价"
+DISCOUNT_SHEET = "Discounts 折扣"  # optional to fill: one row per discount, naming the offer it is for
+EXTRA_SHEET = "Extras 附加费用"  # optional to fill: one row per extra cost (egress, storage, setup …)
 LISTS_SHEET = "Lists 选项"  # visible; only when a drop-down's values do not fit in the list itself
 HEADER_ROW = 1
 NOTE_ROW = 2
@@ -85,6 +87,14 @@ SLA_ANSWER: tuple[Field, ...] = tuple(
 )
 """The offer's SLA: one value per offer, like the offer's own columns."""
 ANSWER_FIELDS: tuple[Field, ...] = (*OFFER_ANSWER, *PRICE_ANSWER, *SLA_ANSWER)
+DISCOUNT_ANSWER: tuple[Field, ...] = tuple(
+    DISCOUNT.field(name) for name in ("kind", "rate", "min_term_months", "min_gpus", "requires_prepay", "description")
+)
+"""A discount's columns on :data:`DISCOUNT_SHEET`, after the offer's name: one row per discount."""
+EXTRA_ANSWER: tuple[Field, ...] = tuple(
+    EXTRA.field(name) for name in ("kind", "basis", "amount", "currency", "refundable", "description")
+)
+"""An extra cost's columns on :data:`EXTRA_SHEET`, after the offer's name: one row per extra cost."""
 """The columns a provider fills in, in order: the entities' own Field objects (one declaration per field)."""
 
 
@@ -227,12 +237,24 @@ def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, require
     sheet.add_data_validation(dv)
 
 
-def _write_answer_sheet(book: Workbook, sheet: Worksheet, req: Requirement) -> None:
+class _Lists:
+    """The visible sheet of drop-down values too long to be written in a validation, made when first needed."""
+
+    def __init__(self, book: Workbook) -> None:
+        self.book, self.sheet, self.used = book, None, 0
+
+    def formula(self, title: str, values: list[str]) -> str:
+        if self.sheet is None:
+            self.sheet = self.book.create_sheet(LISTS_SHEET)
+        self.used += 1
+        return _list_column(self.sheet, self.used, title, values)
+
+
+def _write_fields_sheet(sheet: Worksheet, fields: tuple[Field, ...], req: Requirement, lists: _Lists) -> None:
+    """A sheet a provider fills in: bilingual headers, a note per column, drop-downs for every choice."""
     last = FIRST_ANSWER_ROW + ANSWER_ROWS - 1
     gpu_names = [g.name for g in req.gpu_models]
-    lists: Worksheet | None = None
-    lists_used = 0
-    for column, field in enumerate(ANSWER_FIELDS, start=1):
+    for column, field in enumerate(fields, start=1):
         header = put(sheet, HEADER_ROW, column, bilingual(field))
         header.fill = HEADER_FILL
         header.alignment = Alignment(wrap_text=True, vertical="top")
@@ -249,10 +271,7 @@ def _write_answer_sheet(book: Workbook, sheet: Worksheet, req: Requirement) -> N
         if len(inline) + 2 <= _INLINE_MAX and not any("," in v or '"' in v for v in values):
             formula = f'"{inline}"'
         else:  # too long for the validation itself, or a value with a comma: a range on a visible sheet
-            if lists is None:
-                lists = book.create_sheet(LISTS_SHEET)
-            lists_used += 1
-            formula = _list_column(lists, lists_used, bilingual(field), values)
+            formula = lists.formula(bilingual(field), values)
         cells = f"{letter}{FIRST_ANSWER_ROW}:{letter}{last}"
         drop_down(sheet, cells, formula, field.label, required=field.required, hint="请从列表中选择")
     sheet.row_dimensions[NOTE_ROW].height = 45
@@ -268,7 +287,11 @@ def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id:
     rfq = book.active
     rfq.title = RFQ_SHEET
     _write_rfq_sheet(rfq, req, provider, rfq_id, reference)
-    _write_answer_sheet(book, book.create_sheet(ANSWER_SHEET), req)
+    sheets = [book.create_sheet(title) for title in (ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET)]  # lists after them
+    lists = _Lists(book)
+    name = OFFER_ANSWER[0]
+    for sheet, fields in zip(sheets, (ANSWER_FIELDS, (name, *DISCOUNT_ANSWER), (name, *EXTRA_ANSWER)), strict=True):
+        _write_fields_sheet(sheet, fields, req, lists)
     book.active = 0  # opens on the requirement, read first
     book.properties.title = f"RFQ {rfq_id} r{req.revision}"
     book.properties.creator = "quotetui"

@@ -32,6 +32,10 @@ from quotetui.io.import_schema import norm
 from quotetui.io.problems import Problem
 from quotetui.io.rfq_workbook import (
     ANSWER_SHEET,
+    DISCOUNT_ANSWER,
+    DISCOUNT_SHEET,
+    EXTRA_ANSWER,
+    EXTRA_SHEET,
     FIRST_ANSWER_ROW,
     IDENTITY_CELLS,
     OFFER_ANSWER,
@@ -43,8 +47,16 @@ from quotetui.io.rfq_workbook import (
 from quotetui.io.tables import Table
 from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
 
-ANSWER_ENTITIES = {"offers": E.OFFER, "revisions": E.REVISIONS, "sla": E.SLA}
+ANSWER_ENTITIES = {
+    "offers": E.OFFER,
+    "revisions": E.REVISIONS,
+    "sla": E.SLA,
+    "discounts": E.DISCOUNT,
+    "extras": E.EXTRA,
+}
 """The importer's entities an answer's rows are read as (``Answer.tables``' keys)."""
+TERMS = (("discounts", DISCOUNT_SHEET, DISCOUNT_ANSWER), ("extras", EXTRA_SHEET, EXTRA_ANSWER))
+"""The answer's optional sheets of terms: the importer's entity each is read as, its sheet, its columns."""
 EXPIRES_SOON_DAYS = 14
 """A quote that lapses within this many days of being read is named in a warning."""
 
@@ -75,14 +87,14 @@ class Answer:
     offers: list[str] = field(default_factory=list)  # the offer names it answers with
 
 
-def split_answers(tables: list[Table]) -> tuple[dict[str, tuple[Table, Table]], list[Table]]:
-    """The answer workbooks among the tables read (by file: its RFQ sheet and its answer sheet), and the
-    other tables."""
+def split_answers(tables: list[Table]) -> tuple[dict[str, dict[str, Table]], list[Table]]:
+    """The answer workbooks among the tables read (by file: its RFQ sheet and its answer sheet, with its
+    discounts and extras sheets when it has them), and the other tables."""
     by_file: dict[str, dict[str, Table]] = defaultdict(dict)
     for t in tables:
-        if t.sheet in (RFQ_SHEET, ANSWER_SHEET):
+        if t.sheet in (RFQ_SHEET, ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET):
             by_file[t.file][t.sheet] = t
-    answers = {f: (s[RFQ_SHEET], s[ANSWER_SHEET]) for f, s in by_file.items() if len(s) == 2}
+    answers = {f: s for f, s in by_file.items() if RFQ_SHEET in s and ANSWER_SHEET in s}
     return answers, [t for t in tables if t.file not in answers]
 
 
@@ -94,35 +106,45 @@ def _cell(sheet: Table, ref: str) -> Any:
     return None
 
 
-def _fingerprint(rfq_sheet: Table, answer_sheet: Table) -> str:
+def _fingerprint(sheets: dict[str, Table]) -> str:
     """SHA-256 of what the answer says (its identity cells and the answer sheet's rows), not of the file's
     bytes: the same answer opened and saved again is the same answer, read once."""
     digest = hashlib.sha256()
     for key in sorted(IDENTITY_CELLS):
-        digest.update(repr((key, _cell(rfq_sheet, IDENTITY_CELLS[key]))).encode())
-    digest.update(repr(answer_sheet.header).encode())
-    for number, values in answer_sheet.rows:
-        cells = list(values)
-        while cells and cells[-1] in (None, ""):
-            cells.pop()
-        if number >= FIRST_ANSWER_ROW and cells:
-            digest.update(repr((number, cells)).encode())
+        digest.update(repr((key, _cell(sheets[RFQ_SHEET], IDENTITY_CELLS[key]))).encode())
+    for title in (ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET):
+        sheet = sheets.get(title)
+        if sheet is None:
+            continue
+        digest.update(repr((title, sheet.header)).encode())
+        for number, values in sheet.rows:
+            cells = list(values)
+            while cells and cells[-1] in (None, ""):
+                cells.pop()
+            if number >= FIRST_ANSWER_ROW and cells:
+                digest.update(repr((number, cells)).encode())
     return digest.hexdigest()
 
 
 def check_answers(
     session: Session,
-    found: dict[str, tuple[Table, Table]],
+    found: dict[str, dict[str, Table]],
     problems: list[Problem],
     day: date,
 ) -> list[Answer]:
     """Each answer workbook's identity checked against the database (a problem names what is wrong and what
     to do), and its rows turned into the importer's tables."""
     answers = []
-    for file, (rfq_sheet, answer_sheet) in found.items():
-        answer = Answer(file, _fingerprint(rfq_sheet, answer_sheet))
-        if _identify(session, answer, rfq_sheet, problems):
-            _tables(session, answer, answer_sheet, problems, day)
+    for file, sheets in found.items():
+        answer = Answer(file, _fingerprint(sheets))
+        if _identify(session, answer, sheets[RFQ_SHEET], problems):
+            _tables(session, answer, sheets[ANSWER_SHEET], problems, day)
+            for key, title, fields in (
+                ("discounts", DISCOUNT_SHEET, DISCOUNT_ANSWER),
+                ("extras", EXTRA_SHEET, EXTRA_ANSWER),
+            ):
+                if title in sheets:
+                    answer.tables[key] = _terms(answer, sheets[title], fields, problems)
             answers.append(answer)
     return answers
 
@@ -250,6 +272,30 @@ def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Probl
     if not first:
         problems.append(Problem(answer.file, "the answer sheet has no row filled in: nothing to read", ANSWER_SHEET))
     answer.tables = tables
+
+
+def _terms(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: list[Problem]) -> AnswerTable:
+    """A discounts or extras sheet as the importer's table of that entity: one row per term, for the offer it
+    names (an offer of the answer sheet, or one of the provider's on record)."""
+    assert answer.provider is not None
+    name_field = OFFER_ANSWER[0]
+    columns = {norm(bilingual(f)): f for f in (name_field, *fields)}
+    at: dict[str, int] = {}
+    for i, header in enumerate(sheet.header):
+        f = columns.get(norm(str(header or "")))
+        if f is not None:
+            at[f.name] = i
+        elif header not in (None, ""):
+            problems.append(Problem(answer.file, f"a column this sheet does not have: {header!r}", sheet.sheet))
+    shown = {1 + i: (bilingual(f), at[f.name]) for i, f in enumerate((name_field, *fields)) if f.name in at}
+    head = ["provider", "offer", *(f.column for f in fields)]
+    table = AnswerTable(answer.file, sheet.sheet, head, shown=shown)
+    for number, row in sheet.rows:
+        if number < FIRST_ANSWER_ROW or all(v in (None, "") for v in row):
+            continue
+        values = [row[at[f.name]] if f.name in at and at[f.name] < len(row) else None for f in (name_field, *fields)]
+        table.rows.append((number, [answer.provider.name, *values]))
+    return table
 
 
 def _next_rounds(session: Session, provider: Provider) -> dict[str, int]:
