@@ -25,7 +25,6 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from quotetui.domain.economics.exact import share_text
@@ -35,7 +34,7 @@ from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, markdown_text, visible
 from quotetui.domain.wording import plural
 from quotetui.io.atomic import replacing
-from quotetui.io.xlsx_template import HEADER_FILL, REQUIRED_FONT, _list_column
+from quotetui.io.xlsx_template import HEADER_FILL, REQUIRED_FONT, drop_down, list_column
 
 RFQ_SHEET = "RFQ 询价"
 ANSWER_SHEET = "Answer 报价"
@@ -220,23 +219,6 @@ def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: 
     sheet.column_dimensions["B"].width = 60
 
 
-def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, required: bool, hint: str = "") -> None:
-    """A list drop-down on ``cells`` that refuses other values (``formula``: ``"a,b"`` or a range); an empty
-    cell is allowed unless ``required``. The import template builds the same validation inline
-    (``xlsx_template.write_template``): it can call this one."""
-    error = " / ".join(p for p in ("choose a value from the list", hint) if p)
-    dv = DataValidation(
-        type="list",
-        formula1=formula,
-        allow_blank=not required,
-        showErrorMessage=True,
-        errorTitle=title,
-        error=f"{error} ({title})",
-    )
-    dv.add(cells)
-    sheet.add_data_validation(dv)
-
-
 class _Lists:
     """The visible sheet of drop-down values too long to be written in a validation, made when first needed."""
 
@@ -247,7 +229,7 @@ class _Lists:
         if self.sheet is None:
             self.sheet = self.book.create_sheet(LISTS_SHEET)
         self.used += 1
-        return _list_column(self.sheet, self.used, title, values)
+        return list_column(self.sheet, self.used, title, values)
 
 
 def _write_fields_sheet(sheet: Worksheet, fields: tuple[Field, ...], req: Requirement, lists: _Lists) -> None:

@@ -10,6 +10,7 @@ from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
 
 from quotetui.domain.currency import MINOR_UNITS
 from quotetui.io.import_schema import ENTITIES, Field
@@ -20,13 +21,29 @@ ROWS_VALIDATED = 2000
 LISTS_SHEET = "Lists"  # hidden: the values of the drop-downs
 
 
-def _list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
+def list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
     lists.cell(row=1, column=column, value=title).font = Font(bold=True)
     for i, value in enumerate(values, start=2):
         cell = lists.cell(row=i, column=column, value=value)
         cell.data_type = "s"
     letter = get_column_letter(column)
     return f"{quote_sheetname(lists.title)}!${letter}$2:${letter}${len(values) + 1}"
+
+
+def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, required: bool, hint: str = "") -> None:
+    """A list drop-down on ``cells`` that refuses other values (``formula``: ``"a,b"`` or a range); an empty
+    cell is allowed unless ``required``: the import template's and the RFQ response workbook's."""
+    error = " / ".join(p for p in ("choose a value from the list", hint) if p)
+    dv = DataValidation(
+        type="list",
+        formula1=formula,
+        allow_blank=not required,
+        showErrorMessage=True,
+        errorTitle=title,
+        error=f"{error} ({title})",
+    )
+    dv.add(cells)
+    sheet.add_data_validation(dv)
 
 
 def write_template(path: Path, gpu_names: list[str]) -> Path:
@@ -49,7 +66,7 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
         else:
             return None
         if key not in ranges:
-            ranges[key] = _list_column(lists, column, key, values)
+            ranges[key] = list_column(lists, column, key, values)
             column += 1
         return ranges[key]
 
@@ -69,16 +86,7 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
             sheet.column_dimensions[letter].width = max(12, min(32, len(col.column) + 4))
             formula = validation_for(col)
             if formula is not None:
-                dv = DataValidation(
-                    type="list",
-                    formula1=formula,
-                    allow_blank=not col.required,
-                    showErrorMessage=True,
-                    errorTitle=col.column,
-                    error=f"choose a value from the list ({col.column})",
-                )
-                dv.add(f"{letter}2:{letter}{ROWS_VALIDATED}")
-                sheet.add_data_validation(dv)
+                drop_down(sheet, f"{letter}2:{letter}{ROWS_VALIDATED}", formula, col.column, required=col.required)
     lists.sheet_state = "hidden"
     book.move_sheet(lists, offset=len(book.sheetnames))
     book.properties.title = "quotetui import template"
