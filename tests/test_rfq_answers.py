@@ -6,6 +6,7 @@ asked, to an RFQ not on record, a file read twice, or a bad cell is refused and 
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from openpyxl import load_workbook
 
 from quotetui.io.rfq_workbook import ANSWER_FIELDS, ANSWER_SHEET, FIRST_ANSWER_ROW, IDENTITY_CELLS, RFQ_SHEET
-from tests.conftest import Cli, sql
+from tests.conftest import BACKEND, Cli, sql
 
 NEED = ("--gpu", "H100 SXM5", "--gpus", "64", "--months", "12", "--start", "2027-01-01", "--inter-fabric",
         "infiniband_ndr")  # fmt: skip
@@ -24,6 +25,11 @@ ROWS: list[dict[str, Any]] = [
      "term_months": 12, "prepay": "yes", "availability": "0.999", "replacement_hours": 4},
     {"name": "HGX H100 集群", "amount": 110000, "unit": "node_month", "currency": "CNY", "term_months": 1},
 ]  # fmt: skip
+
+
+def _stored(value: object) -> Decimal:
+    """An exact column's value as read by raw SQL: scaled integers (6 places) on SQLite, NUMERIC on PostgreSQL."""
+    return Decimal(value) / 10**6 if BACKEND == "sqlite" else Decimal(str(value))  # type: ignore[arg-type]
 
 
 def _sent(cli: Cli, db: Path, out: Path) -> Path:
@@ -60,15 +66,14 @@ def test_an_answer_is_read_as_the_providers_offer_round_and_sla(cli: Cli, demo_d
     assert "阿里云 / HGX H100 集群: the quote expires in 7 days (2026-12-10)" in done.out + done.err
     (offer_id,) = sql(demo_db_path, "SELECT o.id FROM offer o JOIN provider p ON p.id = o.provider_id "
                       "WHERE p.name = '阿里云' AND o.name = 'HGX H100 集群'")[0]  # fmt: skip
-    rounds = sql(
-        demo_db_path, f"SELECT seq, mover, substr(quoted_at, 1, 10) FROM quote_revision WHERE offer_id = {offer_id}"
-    )
-    assert rounds == [(1, "provider", "2026-12-03")]
+    query = f"SELECT seq, mover, quoted_at FROM quote_revision WHERE offer_id = {offer_id}"
+    rounds = [(seq, mover, str(when)[:10]) for seq, mover, when in sql(demo_db_path, query)]
+    assert rounds == [(1, "provider", "2026-12-03")]  # a day on either backend (text on SQLite, a datetime on PG)
     prices = sql(demo_db_path, "SELECT term_months, amount, prepay FROM revision_price p JOIN quote_revision r ON "
                  f"r.id = p.revision_id WHERE r.offer_id = {offer_id} ORDER BY term_months")  # fmt: skip
-    assert [(t, int(a), bool(pp)) for t, a, pp in prices] == [(1, 110_000_000_000, False), (12, 95_000_000_000, True)]
+    assert [(t, _stored(a), bool(pp)) for t, a, pp in prices] == [(1, 110_000, False), (12, 95_000, True)]
     sla = sql(demo_db_path, f"SELECT availability, replacement_hours FROM sla_term WHERE offer_id = {offer_id}")
-    assert [(int(a), h) for a, h in sla] == [(999_000, 4)]  # 0.999 at 6 places
+    assert [(_stored(a), h) for a, h in sla] == [(Decimal("0.999"), 4)]
     assert _state(cli, demo_db_path) == {"阿里云": "answered", "腾讯云": "sent"}
     shown = json.loads(cli("--db", db, "rfq", "show", "H100 64", "--json").out)
     first = shown["offers"][0]
