@@ -45,20 +45,19 @@ def award(
 ) -> None:
     """The cheapest split of the need, and the split with each risk constraint, with what each costs."""
     from quotetui.services.award import award as compute
+    from quotetui.services.rfq import show_rfq
     from quotetui.services.economics import amount_text
 
-    result = compute(
-        open_db(ctx),
-        name,
-        max_share=max_share,
-        min_providers=min_providers,
-        budget=budget,
-        include_market=include_market,
-        on=on,
-    )
+    db = open_db(ctx)
+    with db.snapshot():  # the comparison written with the award reads what the award read
+        result = compute(
+            db, name, max_share=max_share, min_providers=min_providers, budget=budget, include_market=include_market,
+            on=on,
+        )  # fmt: skip
+        compared = show_rfq(db, name, on) if out is not None else None  # the figures: only the sheet has them
     cur = result.currency
-    if out is not None:
-        written = write_sheets(out, result.view, result, force=force)
+    if out is not None and compared is not None:
+        written = write_sheets(out, compared, result, force=force)
         say(f"Wrote the comparison and the award to {written}.")
         return
     if as_json:

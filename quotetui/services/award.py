@@ -1,7 +1,7 @@
 """The award (issue 17, point 4): split an RFQ's need across the compliant candidates in whole nodes at the
 least total cost, under the buyer's risk constraints, with every figure from the exact engine.
 
-Candidates are the offers on record that meet every line of the requirement (``services/rfq.py: show_rfq``;
+Candidates are the offers on record that meet every line of the requirement (``services/rfq.py: fit_rfq``;
 a line that cannot be told is a question, not a failure). Each one's cost of one node for the requirement's
 term comes from the engine (``domain/economics/evaluate.py``: the offer evaluated for one node, the term's
 months, busy every hour, in the requirement's currency). The optimiser (``domain/sourcing/award.py``) splits the
@@ -59,7 +59,7 @@ class AwardResult:
     currency: str
     candidates: int
     scenarios: tuple[AwardScenario, ...]
-    view: RfqView  # the comparison the candidates came from
+    view: RfqView  # the requirement, the invitations and each offer's verdicts (``fit_rfq``: no figures)
 
 
 def _scenario_of(req: Requirement, gpus: int) -> ScenarioInput:
@@ -79,14 +79,13 @@ def award(
 ) -> AwardResult:
     """The three award scenarios (cheapest; at most ``max_share`` per provider; at least ``min_providers``
     providers) for the RFQ ``name``, each within ``budget`` if given."""
-    from quotetui.services.inputs import fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
-    from quotetui.services.rfq import show_rfq
-    from quotetui.store.reader import reading
+    from quotetui.services.rfq import fit_rfq
 
     day = on or utcnow().date()
-    view = show_rfq(db, name, day)
+    fitted = fit_rfq(db, name, day)
+    view, fx, assumptions = fitted.view, fitted.fx, fitted.assumptions
     req = view.requirement
-    compliant = {f.offer_id for f in view.offers if f.compliant and (include_market or f.answered)}
+    compliant = [f.offer_id for f in view.offers if f.compliant and (include_market or f.answered)]
     if not compliant and include_market:
         raise BadInput(
             f"neither an answer nor an offer on record meets every line of RFQ {req.name!r}: `quotetui rfq show` "
@@ -97,10 +96,7 @@ def award(
             f"no answer to RFQ {req.name!r} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
             "--include-market adds the offers on record that meet it"
         )
-    with reading(db) as reader:
-        _, gpus = load_catalog_of(reader)
-        offers = [o for o in offer_inputs(reader, gpus, compliant, history=False) if o.id in compliant]
-        fx, assumptions = fx_table_of(reader, day), load_assumptions_of(reader)
+    offers = [fitted.inputs[offer_id] for offer_id in sorted(compliant)]
     candidates, by_id = [], {}
     for offer in offers:
         try:

@@ -104,7 +104,7 @@ class OfferFit:
     verdicts: tuple[Verdict, ...]
     currency: str
     answered: bool = False  # it came in as an answer to this RFQ's current revision (else: on record)
-    figures: Figures | None = None  # None: it cannot be costed in the requirement's currency (``problem``)
+    figures: Figures | None = None  # None: not costed (``fit_rfq``), or it cannot be (``problem`` says why)
     problem: str | None = None
     rank: int | None = None  # compliant and costed ones, by cost per delivered PFLOP-hour; others: none
 
@@ -312,7 +312,29 @@ def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
 @one_snapshot
 def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
     """The requirement, where each invitation stands, and every offer on record of an acceptable GPU model
-    with its verdict on each line (compliant ones first, then by offer id)."""
+    with its verdict on each line and its figures from the exact engine for the whole need: the answers
+    first, then the compliant ones by rank (cost per delivered PFLOP-hour), then the others by offer id."""
+    return _read(db, name, on, costed=True).view
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """An RFQ read without figures (:func:`fit_rfq`), with what its offers were read with, for the award."""
+
+    view: RfqView
+    inputs: dict[int, OfferInput]  # each listed offer's engine inputs, by offer id
+    fx: FxTable
+    assumptions: Assumptions
+
+
+@one_snapshot
+def fit_rfq(db: Database, name: str, on: date | None = None) -> Fitted:
+    """As :func:`show_rfq` without the figures (no engine, claims audit or verification): which offers meet
+    the requirement, for the award, which costs its candidates itself."""
+    return _read(db, name, on, costed=False)
+
+
+def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
     from quotetui.services.inputs import fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
     from quotetui.store.reader import reading
 
@@ -327,14 +349,17 @@ def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
     answered = _answered(db, row)
     models = {g.key for g in req.gpu_models}
     listed = [o for o in offers if o.gpu.key in models or o.id in answered]
-    judged = _judged(db, req, listed, today, fx, assumptions)
-    fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, "not costed"))) for o in listed]
+    if costed:
+        judged = _judged(db, req, listed, today, fx, assumptions)
+        fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, "not costed"))) for o in listed]
+    else:
+        fits = [_fit(req, o, o.id in answered, None, None) for o in listed]
     ranked = sorted((f for f in fits if f.compliant and f.figures is not None), key=_by_cost)
     places = {f.offer_id: n for n, f in enumerate(ranked, 1)}
     fits = [replace(f, rank=places.get(f.offer_id)) for f in fits]
     fits.sort(key=lambda f: (not f.answered, f.rank is None, f.rank or 0, not f.compliant, f.offer_id))
     assert row.id is not None
-    return RfqView(row.id, req, invites, tuple(fits))
+    return Fitted(RfqView(row.id, req, invites, tuple(fits)), {o.id: o for o in listed}, fx, assumptions)
 
 
 def _by_cost(f: OfferFit) -> tuple[Fraction, int]:
@@ -474,7 +499,9 @@ def send_rfq(
             for path in written:
                 path.unlink(missing_ok=True)
         raise
-    return show_rfq(db, row.name), planned
+    with db.session() as session:
+        invites = _invites(session, row, utcnow().date())
+    return RfqView(row.id, req, invites), planned
 
 
 def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
@@ -520,7 +547,9 @@ __all__ = [
     "Sent",
     "decline",
     "edit_rfq",
+    "Fitted",
     "find_rfq",
+    "fit_rfq",
     "list_rfqs",
     "new_rfq",
     "requirement_of",
