@@ -45,8 +45,8 @@ def award(
 ) -> None:
     """The cheapest split of the need, and the split with each risk constraint, with what each costs."""
     from quotetui.services.award import award as compute
-    from quotetui.services.rfq import show_rfq
     from quotetui.services.economics import amount_text
+    from quotetui.services.rfq import show_rfq
 
     db = open_db(ctx)
     with db.snapshot():  # the comparison written with the award reads what the award read
