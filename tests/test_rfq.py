@@ -169,7 +169,8 @@ def test_show_judges_each_offer_on_record_line_by_line(cli: Cli, demo_db_path: P
     assert "impossible: training_days" in two["claims"] and any("implausible-claim" in f for f in two["findings"])
     assert all(o["rank"] is None for o in shown["offers"] if not o["compliant"])  # shown, never ranked
     text = cli("--db", str(demo_db_path), "rfq", "show", "H100 256").out
-    assert "Comparison" in text and "per delivered PFLOP-hour" in text and "39,168,000.00 CNY" in text
+    assert "Comparison" in text and "per delivered PFLOP-hour (CNY)" in text and "39,168,000.00" in text
+    assert "at least (a cost not priced)" in text  # the same rows as the workbook's
 
 
 # -- the domain's verdicts, by hand -------------------------------------------------------------------------

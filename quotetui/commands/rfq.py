@@ -16,10 +16,8 @@ from quotetui.domain.entities import AS_OF, REQUIREMENT
 from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from quotetui.services.award import AwardResult
-    from quotetui.services.rfq import OfferFit, RfqView
+    from quotetui.services.rfq import RfqView
 
 app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
 
@@ -238,42 +236,14 @@ def show(
     if not view.offers:
         say(f"No answer yet, and no offer on record of {r.models}.")
         return
-    shown = view.offers[:MATRIX_COLUMNS]
-    table(["", *(f"#{o.offer_id} {o.provider}" for o in shown)], matrix_rows(shown), title="Comparison")
+    from quotetui.services.rfq_matrix import SIDE_BY_SIDE, cell_text, matrix_rows
+
+    shown = view.offers[:SIDE_BY_SIDE]
+    rows = [[row.label, *map(cell_text, row.cells)] for row in matrix_rows(shown, r.currency)]
+    table(["", *(f"#{o.offer_id} {o.provider}" for o in shown)], rows, title="Comparison")
     if len(view.offers) > len(shown):
         more = plural(len(view.offers) - len(shown), "more offer")
         say(f"… and {more} on record (--json lists them all)")
-
-
-MATRIX_COLUMNS = 8
-"""Answers and offers shown side by side (the answers first, then the ranked ones): --json has every one."""
-
-
-def matrix_rows(offers: Sequence[OfferFit]) -> list[list[str]]:
-    """The comparison matrix: a row per requirement line and per figure, a column per offer; a non-compliant
-    offer is shown but has no rank."""
-    from quotetui.commands.output import money
-    from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS
-
-    def figure(o: OfferFit, name: str) -> str:
-        if o.figures is None:
-            return o.problem or ""
-        value = getattr(o.figures, name)
-        return ("≥ " if o.figures.lower_bound else "") + money(value, o.currency)
-
-    def listed(o: OfferFit, name: str) -> str:
-        return "; ".join(getattr(o.figures, name)) if o.figures is not None else ""
-
-    rows = [
-        ["rank", *(str(o.rank) if o.rank else ("not compliant" if not o.compliant else "—") for o in offers)],
-        ["offer", *(o.offer for o in offers)],
-        ["from", *("answer" if o.answered else "on record" for o in offers)],
-    ]
-    for n, verdict in enumerate(offers[0].verdicts):
-        rows.append([verdict.line, *(f"{o.verdicts[n].met.mark} {o.verdicts[n].why}" for o in offers)])
-    rows += [[label, *(figure(o, name) for o in offers)] for label, name in MATRIX_FIGURES]
-    rows += [[label, *(listed(o, name) for o in offers)] for label, name in MATRIX_LISTS]
-    return rows
 
 
 @app.command()

@@ -3,7 +3,7 @@ NAME --out FILE.xlsx``): the same rows as the command line shows, with amounts a
 rounded half-even for display only where the figure is not a whole cent) and texts as data, never formulas.
 
 Sheets: "Comparison 比较" (a column per answer and offer on record, a row per requirement line and figure:
-``services/rfq.py: MATRIX_FIGURES``, ``MATRIX_LISTS``), and with an award "Award 授标" (each scenario's total,
+``services/rfq_matrix.py: matrix_rows``), and with an award "Award 授标" (each scenario's total,
 risk premium, cost per delivered PFLOP-hour and its allocations).
 """
 
@@ -38,7 +38,7 @@ def _amount(sheet: Worksheet, row: int, column: int, value: Fraction | None) -> 
 
 
 def _comparison(sheet: Worksheet, view: RfqView) -> None:
-    from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS
+    from quotetui.services.rfq_matrix import Amount, matrix_rows
 
     r = view.requirement
     put(sheet, 1, 1, f"RFQ {r.name} (#{view.id}, revision {r.revision}): {r.gpus:,} × {r.models}, {r.months} months, "
@@ -47,40 +47,13 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
     put(sheet, 3, 1, "line / 项目").font = BOLD
     for c, o in enumerate(offers, 2):
         put(sheet, 3, c, f"#{o.offer_id} {o.provider}").font = BOLD
-    row = 4
-    fixed = (
-        ("rank / 排名", lambda o: o.rank if o.rank else ("not compliant" if not o.compliant else "—")),
-        ("offer / 方案", lambda o: o.offer),
-        ("from / 来源", lambda o: "answer" if o.answered else "on record"),
-    )
-    for label, of in fixed:
-        put(sheet, row, 1, label)
-        for c, o in enumerate(offers, 2):
-            put(sheet, row, c, of(o))
-        row += 1
-    if offers:
-        for n, verdict in enumerate(offers[0].verdicts):
-            put(sheet, row, 1, verdict.line)
-            for c, o in enumerate(offers, 2):
-                put(sheet, row, c, f"{o.verdicts[n].met.mark} {o.verdicts[n].why}")
-            row += 1
-    for label, name in MATRIX_FIGURES:
-        put(sheet, row, 1, f"{label} ({r.currency})")
-        for c, o in enumerate(offers, 2):
-            if o.figures is None:
-                put(sheet, row, c, o.problem or "")
+    for row, line in enumerate(matrix_rows(offers, r.currency), 4):
+        put(sheet, row, 1, line.label)
+        for c, cell in enumerate(line.cells, 2):
+            if isinstance(cell, Amount):
+                _amount(sheet, row, c, cell.value)
             else:
-                _amount(sheet, row, c, getattr(o.figures, name))
-        row += 1
-    put(sheet, row, 1, "at least (a cost not priced)")
-    for c, o in enumerate(offers, 2):
-        put(sheet, row, c, "yes" if o.figures is not None and o.figures.lower_bound else "no")
-    row += 1
-    for label, name in MATRIX_LISTS:
-        put(sheet, row, 1, label)
-        for c, o in enumerate(offers, 2):
-            put(sheet, row, c, "; ".join(getattr(o.figures, name)) if o.figures is not None else "")
-        row += 1
+                put(sheet, row, c, cell)
     sheet.column_dimensions["A"].width = 44
     for c in range(2, len(offers) + 2):
         sheet.column_dimensions[sheet.cell(3, c).column_letter].width = 30

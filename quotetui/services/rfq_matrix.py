@@ -1,0 +1,83 @@
+"""The comparison matrix of an RFQ (issue 17, point 3), built once as values: a row per requirement line and
+per figure, a column per answer or offer on record (``services/rfq.py: show_rfq`` orders them: the answers,
+then the compliant ones by rank, then the rest). The command line (``rfq show``) and the Sourcing screen show
+the cells as text (:func:`cell_text`); the workbook (``rfq show --out``) writes amounts as numbers.
+
+A non-compliant offer has a column but no rank; an offer that cannot be costed in the requirement's currency
+says why in its money rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
+
+SIDE_BY_SIDE = 8
+"""Answers and offers shown side by side on the command line (the answers first, then the ranked ones);
+``--json`` and the workbook have every one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """An amount of money in the requirement's currency; ``at_least``: a cost the need incurs is not priced."""
+
+    value: Fraction
+    at_least: bool = False
+
+
+Cell = str | int | Amount
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixRow:
+    label: str
+    cells: tuple[Cell, ...]  # one per offer, in the offers' order
+
+
+def rank_cell(o: OfferFit) -> Cell:
+    """The rank, or why there is none: not compliant, or compliant but not costed (—)."""
+    return o.rank if o.rank else ("not compliant" if not o.compliant else "—")
+
+
+def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
+    """Every row of the comparison for ``offers`` (all judged against the same requirement)."""
+
+    def figure(o: OfferFit, name: str) -> Cell:
+        if o.figures is None:
+            return o.problem or ""
+        return Amount(getattr(o.figures, name), o.figures.lower_bound)
+
+    def at_least(o: OfferFit) -> str:
+        return "" if o.figures is None else ("yes" if o.figures.lower_bound else "no")
+
+    rows = [
+        MatrixRow("rank / 排名", tuple(rank_cell(o) for o in offers)),
+        MatrixRow("offer / 方案", tuple(o.offer for o in offers)),
+        MatrixRow("from / 来源", tuple("answer" if o.answered else "on record" for o in offers)),
+    ]
+    if offers:
+        for n, verdict in enumerate(offers[0].verdicts):
+            rows.append(MatrixRow(verdict.line, tuple(f"{o.verdicts[n].met.mark} {o.verdicts[n].why}" for o in offers)))
+    rows += [
+        MatrixRow(f"{label} ({currency})", tuple(figure(o, name) for o in offers)) for label, name in MATRIX_FIGURES
+    ]
+    rows.append(MatrixRow("at least (a cost not priced)", tuple(at_least(o) for o in offers)))
+    rows += [
+        MatrixRow(label, tuple("; ".join(getattr(o.figures, name)) if o.figures is not None else "" for o in offers))
+        for label, name in MATRIX_LISTS
+    ]
+    return rows
+
+
+def cell_text(cell: Cell) -> str:
+    """A cell for people: an amount to the cent with thousands separators, ``≥`` before a lower bound (the
+    row's label names the currency), rounded half-even for display only."""
+    if isinstance(cell, Amount):
+        from quotetui.domain.economics.exact import dec
+        from quotetui.domain.economics.explain import LOWER_BOUND
+
+        return (f"{LOWER_BOUND} " if cell.at_least else "") + f"{dec(cell.value, 2):,}"
+    return str(cell)
