@@ -14,7 +14,7 @@ from quotetui.services.rfq import decline, new_rfq, send_rfq
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
 from quotetui.tui.screens.sourcing import NO_RFQ, SourcingScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
-from tests.test_tui import RecordingApp, settle, text_of
+from tests.test_tui import RecordingApp, plain, settle, text_of
 
 README_RFQ = {  # the README's "H100 256" (see tests/test_rfq.py, tests/test_award_cli.py)
     "name": "H100 256",
@@ -72,6 +72,11 @@ async def test_an_rfq_its_invitations_compliant_offers_and_award(demo_db_path: P
         one = next(r for r in offers if r[0] == "1")
         assert "✗ infiniband hdr is below it" in one and one[3] == "on record"
         assert "2 of" in text_of(app, "#rfq-offers-title")
+        matrix = text_of(app, "#rfq-matrix")  # a column per answer or offer: #2 then #9, their figures by hand
+        assert "Comparison: 0 answers" in matrix and matrix.index("#2 一万网络") < matrix.index("#9 天下数据")
+        total = next(line for line in matrix.splitlines() if line.startswith("whole need, whole term"))
+        assert "39,168,000.00" in total  # 32 nodes × 102,000 a node-month × 12
+        assert f"{32 * 250_000 * 12:,}.00" in total  # #9: 250,000 a node-month, the high end of its range
         award = text_of(app, "#rfq-award")
         assert "cheapest" in award and CHEAPEST in award and "at least 2 providers" in award
         assert "include-market" in text_of(app, "#rfq-award-title")
@@ -145,6 +150,9 @@ async def test_every_size_keeps_the_key_facts(demo_db_path: Path, tmp_path: Path
         assert CHEAPEST in text_of(app, "#rfq-summary") and "compliant: #2, #9" in text_of(app, "#rfq-summary")
         offers = screen.query_one("#rfq-offers", VirtualTable)
         assert offers.size.height >= 3  # a header and the two compliant offers at least
+        matrix = screen.query_one("#rfq-matrix", Static)
+        shown = plain(matrix.content, matrix.region.width)  # as wide as it is on screen: no figure cut
+        assert "#2 一万网络" in shown and "39,168,000.00" in shown and "✓ H100 SXM5" in shown
         rfqs.focus()
         await pilot.press("enter")  # the RFQ's offers take the focus; Enter there opens one
         await pilot.press("enter")
@@ -174,6 +182,28 @@ async def test_an_answer_read_in_is_counted_and_listed_first(demo_db_path: Path,
         assert listed[1] == "1 answered, 2 overdue"
         first = _rows(app, "rfq-offers")[0]
         assert (first[1], first[2], first[3], first[4]) == ("阿里云", "HGX H100 集群", "answer", "yes")
+        matrix = text_of(app, "#rfq-matrix").splitlines()
+        assert "Comparison: 1 answer," in matrix[0] and matrix[1].split()[:2] == [f"#{first[0]}", "阿里云"]
+        assert next(line for line in matrix if line.startswith("from / 来源")).split()[3] == "answer"  # its column
         invites = text_of(app, "#rfq-invites")
         assert "answered" in invites and "overdue" in invites
         assert "cheapest award" in text_of(app, "#rfq-summary")
+
+
+async def test_the_comparison_fits_its_columns_to_the_width_after_a_resize(demo_db_path: Path, tmp_path: Path) -> None:
+    _rfq(demo_db_path, tmp_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _sourcing(app, pilot)
+        matrix = screen.query_one("#rfq-matrix", Static)
+
+        def columns() -> list[str]:
+            header = plain(matrix.content, matrix.region.width).splitlines()
+            return [word for line in header[:4] for word in line.split() if word.startswith("#")]
+
+        wide = columns()
+        assert wide[:2] == ["#2", "#9"] and len(wide) >= 4  # 200 columns: the detail holds 4 or more
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert columns() == ["#2", "#9"]  # (76 - 24) // 20: the two ranked, nothing cut
+        assert "(2 of 8 here;" in " ".join(plain(matrix.content, matrix.region.width).split())

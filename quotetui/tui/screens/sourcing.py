@@ -1,5 +1,6 @@
 """Sourcing (issue 17): the RFQs on the left; on the right, for the one highlighted, its requirement, where each
-invitation stands, the answers and offers on record judged line by line, and the award's three scenarios.
+invitation stands, the comparison (a column per answer, as many as the width holds), the answers and offers on
+record judged line by line (a row each, Enter opens one), and the award's three scenarios.
 
 Every read runs in a worker (``services/rfq.py: list_rfqs, show_rfq``; ``services/award.py: award`` with the
 market included, the slowest, in a worker of its own), each time the market is read again (F5, a change made
@@ -66,6 +67,9 @@ OFFER_COLUMNS = (
 """Then one column per requirement line. The rank and the cost per delivered PFLOP-hour are ``rfq show``'s:
 compliant, costed offers ranked by that cost; one that cannot be costed says why."""
 VERDICT_WIDTH = 28
+MATRIX_LABEL = 24
+"""The comparison's row labels wrap at this width; each answer's column is at least ``MATRIX_COLUMN`` wide."""
+MATRIX_COLUMN = 18
 
 
 def invite_counts(view: RfqView) -> str:
@@ -111,6 +115,28 @@ def _money(amount: Any, currency: str) -> str:
     from quotetui.domain.economics.explain import money_text
 
     return money_text(q(amount), currency, 2)
+
+
+def matrix_table(view: RfqView, width: int) -> Table | Text:
+    """The comparison, a column per answer (then per offer on record, the ranked first) as many as ``width``
+    holds, a row per requirement line and figure: ``rfq show``'s rows (``services/rfq_matrix.py``)."""
+    from quotetui.services.rfq_matrix import SIDE_BY_SIDE, cell_text, matrix_rows
+
+    if not view.offers:
+        return Text("")
+    room = max(1, min(SIDE_BY_SIDE, (width - MATRIX_LABEL) // (MATRIX_COLUMN + 2)))  # a column: 1 space each side
+    shown = view.offers[:room]
+    answers = sum(o.answered for o in view.offers)
+    title = f"Comparison: {plural(answers, 'answer')}, then the offers on record best ranked first"
+    if len(shown) < len(view.offers):
+        title += f" ({len(shown)} of {len(view.offers)} here; `quotetui rfq show --out FILE.xlsx` has every one)"
+    table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+    table.add_column("", style="dim", max_width=MATRIX_LABEL)
+    for o in shown:
+        table.add_column(f"#{o.offer_id} {o.provider}", min_width=min(MATRIX_COLUMN, width), overflow="fold")
+    for row in matrix_rows(shown, view.requirement.currency):
+        table.add_row(row.label, *map(cell_text, row.cells))
+    return table
 
 
 def award_table(result: AwardResult) -> Group:
@@ -171,6 +197,7 @@ class SourcingScreen(MarketScreen):
                 yield Static(id="rfq-summary")
                 yield Static(id="rfq-requirement")
                 yield Static(id="rfq-invites")
+                yield Static(id="rfq-matrix")
                 yield Static(id="rfq-offers-title")
                 yield VirtualTable(id="rfq-offers")
                 yield Static(id="rfq-award-title")
@@ -184,6 +211,12 @@ class SourcingScreen(MarketScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self._narrow(event.size.width, event.size.height)
+        if self._detail is not None:
+            self.call_after_refresh(self._show_matrix, self._detail)  # once the new layout has its width
+
+    def _show_matrix(self, view: RfqView) -> None:
+        shown = self.query_one("#rfq-matrix", Static)
+        shown.update(matrix_table(view, shown.content_region.width or self.app.size.width))
 
     def _narrow(self, width: int, height: int) -> None:
         self.set_class(width < NARROW, "-narrow")
@@ -238,7 +271,7 @@ class SourcingScreen(MarketScreen):
     def _show_nothing(self) -> None:
         self._selected, self._detail, self._award = None, None, None
         self.query_one("#rfq-summary", Static).update(Text(NO_RFQ))
-        for name in ("requirement", "invites", "offers-title", "award-title", "award"):
+        for name in ("requirement", "invites", "matrix", "offers-title", "award-title", "award"):
             self.query_one(f"#rfq-{name}", Static).update("")
         self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS, [])
 
@@ -301,6 +334,7 @@ class SourcingScreen(MarketScreen):
                 lines.add_row(label, line_text(value))
         self.query_one("#rfq-requirement", Static).update(lines)
         self.query_one("#rfq-invites", Static).update(self._invites_table(view))
+        self._show_matrix(view)
         fits = view.offers
         n = sum(f.compliant for f in fits)
         if fits:
