@@ -176,14 +176,13 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
             f"send the current one (`quotetui rfq send {rfq.name!r} --provider …`) and read its answer"
         )
     invited = session.exec(
-        select(Provider)
+        select(Provider, RfqInvite)
         .join(RfqInvite, col(RfqInvite.provider_id) == col(Provider.id))
         .where(RfqInvite.rfq_id == rfq.id)
     ).all()
-    found = next((p for p in invited if name_key(p.name) == name_key(provider)), None)
-    if found is None:
+    found, invite = next(((p, i) for p, i in invited if name_key(p.name) == name_key(provider)), (None, None))
+    if found is None or invite is None:
         return refuse(f"RFQ {rfq.name!r} was not sent to {provider!r}: an answer is read only from a provider asked")
-    invite = session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq.id, RfqInvite.provider_id == found.id)).one()
     if invite.reference is not None and reference != invite.reference:
         return refuse(
             f"the reference (cell {IDENTITY_CELLS['reference']}) is not the one on the workbook sent to "
@@ -197,19 +196,26 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
     return True
 
 
+def _columns(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: list[Problem]) -> dict[str, int]:
+    """Where each field's column is on ``sheet``, by field name (its bilingual header, as `rfq send` wrote it);
+    a header the sheet was not sent with is a problem."""
+    by_header = {norm(bilingual(f)): f for f in fields}
+    at: dict[str, int] = {}
+    for i, header in enumerate(sheet.header):
+        f = by_header.get(norm(str(header or "")))
+        if f is not None:
+            at[f.name] = i
+        elif header not in (None, ""):
+            problems.append(Problem(answer.file, f"a column this sheet does not have: {header!r}", sheet.sheet))
+    return at
+
+
 def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Problem], day: date) -> None:
     """The answer sheet's rows as the Offers, Negotiation and SLA tables the importer reads: one offer per
     name (its own columns from the first row that gives them; every row must agree), one price option per row,
     in a new round of that offer moved by the provider and dated ``day``."""
     assert answer.provider is not None
-    fields = {norm(bilingual(f)): f for f in (*OFFER_ANSWER, *PRICE_ANSWER, *SLA_ANSWER)}
-    at: dict[str, int] = {}
-    for i, header in enumerate(sheet.header):
-        f = fields.get(norm(str(header or "")))
-        if f is not None:
-            at[f.name] = i
-        elif header not in (None, ""):
-            problems.append(Problem(answer.file, f"a column the answer sheet does not have: {header!r}", ANSWER_SHEET))
+    at = _columns(answer, sheet, (*OFFER_ANSWER, *PRICE_ANSWER, *SLA_ANSWER), problems)
     provider = answer.provider.name
     offer_head = ["provider", *(f.column for f in OFFER_ANSWER)]
     round_head = [
@@ -279,14 +285,7 @@ def _terms(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: list
     names (an offer of the answer sheet, or one of the provider's on record)."""
     assert answer.provider is not None
     name_field = OFFER_ANSWER[0]
-    columns = {norm(bilingual(f)): f for f in (name_field, *fields)}
-    at: dict[str, int] = {}
-    for i, header in enumerate(sheet.header):
-        f = columns.get(norm(str(header or "")))
-        if f is not None:
-            at[f.name] = i
-        elif header not in (None, ""):
-            problems.append(Problem(answer.file, f"a column this sheet does not have: {header!r}", sheet.sheet))
+    at = _columns(answer, sheet, (name_field, *fields), problems)
     shown = {1 + i: (bilingual(f), at[f.name]) for i, f in enumerate((name_field, *fields)) if f.name in at}
     head = ["provider", "offer", *(f.column for f in fields)]
     table = AnswerTable(answer.file, sheet.sheet, head, shown=shown)
