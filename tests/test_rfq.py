@@ -139,8 +139,16 @@ def test_invitations_go_overdue_after_the_answers_are_due_and_a_decline_is_recor
 
     assert states("2026-12-20") == [("华为云", "declined"), ("阿里云", "sent")]  # due that day: not late yet
     assert states("2026-12-21") == [("华为云", "declined"), ("阿里云", "overdue")]
+    status = json.loads(cli("--db", db, "rfq", "status", "H100 256", "--on", "2026-12-21", "--json").out)
+    assert sorted((i["provider"], i["state"]) for i in status["invites"]) == states("2026-12-21")
+    assert status["offers"] == []  # where the invitations stand, not the comparison
+    told = cli("--db", db, "rfq", "status", "h100 256", "--on", "2026-12-21").out
+    assert "1 overdue, 1 declined; answers due 2026-12-20" in told
+    assert next(line for line in told.splitlines() if line.startswith("阿里云")).split()[1] == "overdue"
+    unknown = cli("--db", db, "rfq", "status", "H100 512")
+    assert unknown.code == 2 and "no RFQ named 'H100 512' (known: H100 256)" in unknown.err
     listed = cli("--db", db, "rfq", "list", "--on", "2026-12-21")
-    assert "1 overdue, 1 declined" in listed.out or "1 declined, 1 overdue" in listed.out
+    assert "1 overdue, 1 declined" in listed.out  # counted in one order everywhere (RfqView.invitations_text)
     again = cli("--db", db, "rfq", "send", "H100 256", "-p", "华为云", "--out", str(tmp_path), "--force")
     assert again.code == 0  # asked again: sent once more
     assert states("2026-12-20") == [("华为云", "sent"), ("阿里云", "sent")]

@@ -1,4 +1,4 @@
-"""``quotetui rfq new|list|show|send|decline``: write a requirement down once, send it to several providers,
+"""``quotetui rfq new|edit|list|status|show|send|decline``: write a requirement down once, send it to several providers,
 see where each stands and which offers on record meet it (issue 17)."""
 
 from __future__ import annotations
@@ -180,18 +180,11 @@ def list_(ctx: typer.Context, on: On = None, as_json: JsonFlag = False) -> None:
             f"{v.requirement.gpus:,} × {v.requirement.models}",
             v.requirement.start.isoformat(),
             v.requirement.respond_by.isoformat() if v.requirement.respond_by else "",
-            _states(v),
+            v.invitations_text(),
         ]
         for v in views
     ]
     table(["id", "RFQ", "need", "start", "answers due", "invitations"], rows)
-
-
-def _states(view: RfqView) -> str:
-    counts: dict[str, int] = {}
-    for invite in view.invites:
-        counts[invite.state] = counts.get(invite.state, 0) + 1
-    return ", ".join(f"{n} {state}" for state, n in counts.items()) or "not sent"
 
 
 @app.command()
@@ -221,18 +214,7 @@ def show(
     for label, value in requirement_lines(r):
         say(f"  {label}: {line_text(value)}")
     say("")
-    if view.invites:
-        table(
-            ["provider", "state", "revision sent", "sent"],
-            [
-                [i.provider, i.state + (" (requirement changed since)" if i.outdated else ""), str(i.revision),
-                 i.sent_at.date().isoformat()]
-                for i in view.invites
-            ],
-            title="Invitations",
-        )  # fmt: skip
-    else:
-        say(f"Not sent yet: quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR")
+    _invitations(view)
     if not view.offers:
         say(f"No answer yet, and no offer on record of {r.models}.")
         return
@@ -244,6 +226,41 @@ def show(
     if len(view.offers) > len(shown):
         more = plural(len(view.offers) - len(shown), "more offer")
         say(f"… and {more} on record (--json lists them all)")
+
+
+def _invitations(view: RfqView) -> None:
+    if not view.invites:
+        say(f"Not sent yet: quotetui rfq send {_quoted(view.requirement.name)} --provider NAME --out DIR")
+        return
+    table(
+        ["provider", "state", "revision sent", "sent", "answered"],
+        [
+            [i.provider, i.state + (" (requirement changed since)" if i.outdated else ""), str(i.revision),
+             i.sent_at.date().isoformat(), i.answered_at.date().isoformat() if i.answered_at else ""]
+            for i in view.invites
+        ],
+        title="Invitations",
+    )  # fmt: skip
+
+
+@app.command()
+def status(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
+    on: On = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Where each invitation stands: sent, answered, declined, or overdue (sent, and the answers were due
+    before today or --on)."""
+    from quotetui.services.rfq import rfq_status
+
+    view = rfq_status(open_db(ctx), name, on)
+    if as_json:
+        print_json(view.to_json())
+        return
+    r = view.requirement
+    say(f"RFQ {r.name} (#{view.id}, revision {r.revision}): {view.invitations_text()}; {view.due_text()}")
+    _invitations(view)
 
 
 @app.command()

@@ -126,12 +126,27 @@ class OfferFit:
         }
 
 
+SHOWN_STATES = ("sent", "answered", "overdue", "declined")
+"""The invitation states as counted for people, in this order (overdue: sent, and the answers were due)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RfqView:
     id: int
     requirement: Requirement
     invites: tuple[InviteView, ...] = ()
     offers: tuple[OfferFit, ...] = ()  # offers on record of an acceptable GPU model (``show`` only)
+
+    def invitations_text(self) -> str:
+        """Where the invitations stand, as counts in a fixed order: "2 sent, 1 answered, 1 overdue"."""
+        counts = dict.fromkeys(SHOWN_STATES, 0)
+        for invite in self.invites:
+            counts[invite.state] = counts.get(invite.state, 0) + 1
+        return ", ".join(f"{n} {state}" for state, n in counts.items() if n) or "not sent"
+
+    def due_text(self) -> str:
+        due = self.requirement.respond_by
+        return f"answers due {due.isoformat()}" if due else "no answers-due day"
 
     def to_json(self) -> dict[str, Any]:
         r = self.requirement
@@ -307,6 +322,16 @@ def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
         catalog, _ = load_catalog(session)
         rows = list(session.exec(select(Rfq).order_by(col(Rfq.id))))
         return [RfqView(r.id or 0, requirement_of(r, catalog), _invites(session, r, today)) for r in rows]
+
+
+@one_snapshot
+def rfq_status(db: Database, name: str, on: date | None = None) -> RfqView:
+    """The requirement and where each invitation stands (sent, answered, declined, overdue), without the
+    offers: what ``rfq status`` shows."""
+    with db.session() as session:
+        row, _, req = _loaded(session, name)
+        assert row.id is not None
+        return RfqView(row.id, req, _invites(session, row, on or utcnow().date()))
 
 
 @one_snapshot
@@ -553,6 +578,7 @@ __all__ = [
     "list_rfqs",
     "new_rfq",
     "requirement_of",
+    "rfq_status",
     "send_rfq",
     "show_rfq",
 ]

@@ -40,8 +40,6 @@ NARROW = 140
 """Below this many columns the RFQs go above the detail instead of beside it (the offers table is wide)."""
 TALL = 36
 """From this many lines, the stacked RFQ list shows more of them."""
-STATES = ("sent", "answered", "overdue", "declined")
-"""The invitation states, in the order the counts are read."""
 NO_RFQ = (
     "No RFQ yet: `quotetui rfq new NAME --gpu MODELS --gpus N --months N --start DATE …` writes one, "
     "`quotetui rfq send NAME --provider P … --out DIR` sends it."
@@ -72,14 +70,6 @@ MATRIX_LABEL = 24
 MATRIX_COLUMN = 18
 
 
-def invite_counts(view: RfqView) -> str:
-    """Where the invitations stand, as counts in a fixed order: "2 sent, 1 answered, 1 overdue"."""
-    counts = {state: 0 for state in STATES}
-    for invite in view.invites:
-        counts[invite.state] = counts.get(invite.state, 0) + 1
-    return ", ".join(f"{n} {state}" for state, n in counts.items() if n) or "not sent"
-
-
 def need_text(view: RfqView) -> str:
     r = view.requirement
     return f"{r.gpus:,} × {r.models}"
@@ -87,7 +77,7 @@ def need_text(view: RfqView) -> str:
 
 def rfq_cells(view: RfqView) -> list[str]:
     due = view.requirement.respond_by
-    return [view.requirement.name, invite_counts(view), due.isoformat() if due else "", need_text(view)]
+    return [view.requirement.name, view.invitations_text(), due.isoformat() if due else "", need_text(view)]
 
 
 def offer_cells(fit: OfferFit) -> list[str]:
@@ -357,7 +347,7 @@ class SourcingScreen(MarketScreen):
             return Text(
                 f"Not sent yet: `quotetui rfq send '{view.requirement.name}' --provider NAME --out DIR`", style="dim"
             )
-        table = Table(title=f"Invitations: {invite_counts(view)}", title_justify="left", title_style="bold",
+        table = Table(title=f"Invitations: {view.invitations_text()}", title_justify="left", title_style="bold",
                       box=None, pad_edge=False)  # fmt: skip
         table.add_column("Provider")
         table.add_column("State")
@@ -385,12 +375,11 @@ class SourcingScreen(MarketScreen):
         if view is None:
             return
         r = view.requirement
-        due = f"answers due {r.respond_by.isoformat()}" if r.respond_by else "no answers-due day"
         compliant = [f"#{f.offer_id}" for f in view.offers if f.compliant]
         offers = f"compliant: {', '.join(compliant)}" if compliant else "no compliant offer"
         summary = Text(f"{r.name}", style="bold")
         summary.append(f" (#{view.id}, revision {r.revision}): {need_text(view)} for {r.months} months from ")
-        summary.append(f"{r.start.isoformat()}; {due}; invitations: {invite_counts(view)}; {offers}")
+        summary.append(f"{r.start.isoformat()}; {view.due_text()}; invitations: {view.invitations_text()}; {offers}")
         if isinstance(self._award, str):
             summary.append("; no award (see below)")
         elif self._award is not None:
