@@ -24,12 +24,16 @@ PIN_FOUR = ("o", "space", "down", "space", "down", "space", "down", "space")
 
 
 @pytest.fixture(autouse=True)
-def steady_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An input's cursor blinks every half second; on a loaded machine the picture was taken in either half
-    (CI failed once on the export dialog's cursor alone). The cursor is kept as focus shows it: visible."""
+def steady_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What changes with time alone is held still. An input's cursor blinks every half second; on a loaded
+    machine the picture was taken in either half (CI failed once on the export dialog's cursor alone): it is
+    kept as focus shows it, visible."""
     from textual.widgets import Input
 
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    # nothing else writes to the picture's database, so the 3-second poll for other programs' writes has
+    # nothing to find; on a loaded machine a picture taken after it once showed its notice (CI, 2 cores)
+    monkeypatch.setattr(QuotetuiApp, "POLL_SECONDS", 3600.0)
 
 
 @pytest.fixture

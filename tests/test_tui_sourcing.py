@@ -207,3 +207,41 @@ async def test_the_comparison_fits_its_columns_to_the_width_after_a_resize(demo_
         await settle(pilot)
         assert columns() == ["#2", "#9"]  # (76 - 24) // 20: the two ranked, nothing cut
         assert "(2 of 8 here;" in " ".join(plain(matrix.content, matrix.region.width).split())
+
+
+async def test_the_award_constraints_are_set_on_the_screen_and_kept(demo_db_path: Path, tmp_path: Path) -> None:
+    """`a`: the award's constraints in a form (the same fields as `quotetui award`'s flags); a bad value is
+    refused in the form and changes nothing; the award shown is then computed with them, and F5 keeps them."""
+    from textual.widgets import Input
+
+    from quotetui.tui.dialogs.form import FormScreen
+
+    _rfq(demo_db_path, tmp_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await _sourcing(app, pilot)
+        assert "at most 60 % per provider" in text_of(app, "#rfq-award")
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen) and form.query_one("#f-max_share", Input).value == "60"
+        form.query_one("#f-max_share", Input).value = "0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "shown" in form.query_one("#e-max_share", Static).classes
+        form.query_one("#f-max_share", Input).value = "75"
+        form.query_one("#f-min_providers", Input).value = "3"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await settle(pilot)
+        assert app.screen is screen
+        award = text_of(app, "#rfq-award")
+        # 75 % of 256 GPUs is 192, three 64-GPU jobs: 24 nodes of #2 at 1,224,000 CNY a node for the year and
+        # one job on #9, 8 nodes at 3,000,000: 29,376,000 + 24,000,000
+        assert "at most 75 % per provider" in award and "53,376,000.00 CNY" in award
+        assert "14,208,000.00 CNY" in award  # its premium over the cheapest, 39,168,000
+        assert "at least 3 providers" in award and "infeasible" in award  # two providers have compliant offers
+        await pilot.press("f5")
+        await settle(pilot)
+        await settle(pilot)
+        assert "at most 75 % per provider" in text_of(app, "#rfq-award")  # kept for the next reads

@@ -55,6 +55,8 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         spec: FormSpec | Callable[[], FormSpec],
         save: Callable[[dict[str, Any], object], object],
         notice: Notice | None = None,
+        *,
+        verb: str = "Save",
     ) -> None:
         """``spec`` is the form, or what makes it from the row as it is now (called in a worker; then a stale
         form can be filled again); ``save`` gets the raw values and the version of the row the form was filled
@@ -65,6 +67,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         self.spec: FormSpec | None = None if callable(spec) else spec  # None until the worker has filled it
         self.save = save
         self.saving = False
+        self.verb = verb  # what Ctrl+S does, on the button and in what it says when done ("Save": "Saved")
 
     def on_mount(self) -> None:
         if self.spec is None:
@@ -80,7 +83,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 for field in self.spec.fields if self.spec else ():
                     yield from self._field(field)
             with Horizontal(classes="dialog-buttons"):
-                yield Button(SAVE_LABEL, variant="primary", id="save", disabled=self.spec is None)
+                yield Button(self._button_label(), variant="primary", id="save", disabled=self.spec is None)
                 yield Button("Cancel (Esc)", id="cancel")
         yield KeysFooter()
 
@@ -199,7 +202,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     def _set_saving(self, saving: bool) -> None:
         self.saving = saving
         button = self.query_one("#save", Button)
-        button.label = SAVING_LABEL if saving else SAVE_LABEL
+        button.label = (SAVING_LABEL if self.verb == "Save" else "Working…") if saving else self._button_label()
         button.disabled = saving
 
     @background(group="form-save", exclusive=False)
@@ -226,8 +229,12 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
 
     def _saved(self, raw: dict[str, Any], result: object) -> None:
         self._set_saving(False)
-        self.app.notify(self._said(raw, result), title="Saved", timeout=6, markup=False)
+        done = "Saved" if self.verb == "Save" else "Done"
+        self.app.notify(self._said(raw, result), title=done, timeout=6, markup=False)
         self.close_with(result if result is not None else True)
+
+    def _button_label(self) -> str:
+        return SAVE_LABEL if self.verb == "Save" else f"{self.verb} (Ctrl+S)"
 
     def _said(self, raw: dict[str, Any], result: object) -> str:
         if self.notice is not None:

@@ -46,7 +46,7 @@ NO_RFQ = (
 )
 AWARD_SCOPE = (
     "Award, with the market included (--include-market): the answers and every offer on record that meets "
-    "every line; scenarios: cheapest, at most 60 % per provider, at least 2 providers"
+    "every line; {key} sets the share per provider, the providers and the budget"
 )
 RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says it in full
     Column("name", "RFQ", max_width=20),
@@ -164,8 +164,23 @@ def cheapest_text(result: AwardResult) -> str:
     return f"cheapest award {_money(first.total_cost, result.currency)}"
 
 
+def awarded(db: Database, name: str, today: date, constraints: dict[str, Any]) -> AwardResult | str:
+    """The award with the market included under ``constraints`` (``AWARD``'s fields; absent: the defaults),
+    or why there is none (nothing compliant, nothing that can be costed, the RFQ deleted meanwhile)."""
+    from quotetui.services.award import award
+
+    chosen = {k: v for k, v in constraints.items() if v is not None or k == "budget"}
+    try:
+        return award(db, name, include_market=True, on=today, **chosen)
+    except QuotetuiError as exc:
+        return str(exc)
+
+
 class SourcingScreen(MarketScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open the offer / the RFQ's offers", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open the offer / the RFQ's offers", show=False),
+        Binding("a", "award_constraints", "Award constraints", id="award-constraints"),
+    ]
 
     _selected: int | None = None  # the RFQ whose detail is shown (or being read)
     _detail: RfqView | None = None
@@ -176,6 +191,7 @@ class SourcingScreen(MarketScreen):
     def __init__(self) -> None:
         super().__init__()
         self._views: dict[int, RfqView] = {}  # the RFQs listed, by id
+        self._constraints: dict[str, Any] = {}  # the award's (``AWARD``'s fields) as last set with `a`; {}: defaults
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -277,11 +293,13 @@ class SourcingScreen(MarketScreen):
             return
         self._selected, self._detail, self._award = rfq_id, None, None
         self.query_one("#rfq-summary", Static).update(Text(f"{view.requirement.name}: reading…", style="dim"))
-        self.query_one("#rfq-award-title", Static).update(Text(AWARD_SCOPE, style="bold"))
+        self.query_one("#rfq-award-title", Static).update(
+            Text(AWARD_SCOPE.format(key=self.key("award-constraints", "a")), style="bold")
+        )
         self.query_one("#rfq-award", Static).update(Text("Computing the award…", style="dim"))
         name, today = view.requirement.name, self.qapp.today
         self._read_rfq(db, rfq_id, name, today)
-        self._read_award(db, rfq_id, name, today)
+        self._read_award(db, rfq_id, name, today, dict(self._constraints))
 
     @background(group="rfq")
     def _read_rfq(self, db: Database, rfq_id: int, name: str, today: date) -> None:
@@ -294,14 +312,41 @@ class SourcingScreen(MarketScreen):
         self.app.call_from_thread(self._show_detail, rfq_id, view)
 
     @background(group="rfq-award")
-    def _read_award(self, db: Database, rfq_id: int, name: str, today: date) -> None:
-        from quotetui.services.award import award
-
-        try:
-            result: AwardResult | str = award(db, name, include_market=True, on=today)
-        except QuotetuiError as exc:  # nothing compliant, or nothing that can be costed: the reason is shown
-            result = str(exc)
+    def _read_award(self, db: Database, rfq_id: int, name: str, today: date, constraints: dict[str, Any]) -> None:
+        result = awarded(db, name, today, constraints)
         self.app.call_from_thread(self._show_award, rfq_id, result)
+
+    def action_award_constraints(self) -> None:
+        """A form of the award's constraints (``AWARD``'s fields, as ``quotetui award`` has them as flags); the
+        award is computed with them in the form's worker and shown when it closes; they hold for every RFQ
+        highlighted after, until the screen is left."""
+        from quotetui.domain.entities import AWARD
+        from quotetui.domain.fields import shown_value
+        from quotetui.services.forms import FormSpec, parse
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db, view, rfq_id = self.qapp.database, self._detail, self._selected
+        if db is None or view is None or rfq_id is None:
+            self.notify("No RFQ to award: highlight one first.", severity="warning")
+            return
+        name, today = view.requirement.name, self.qapp.today
+        values = {f.name: shown_value(f, self._constraints.get(f.name, f.default), percent=True) for f in AWARD.fields}
+        spec = FormSpec(f"Award for RFQ {name}: constraints", AWARD.fields, values, entity=AWARD)
+
+        def compute(raw: dict[str, Any], _version: object) -> tuple[dict[str, Any], AwardResult | str]:
+            constraints = parse(spec, raw)
+            return constraints, awarded(db, name, today, constraints)
+
+        def said(_raw: dict[str, Any], done: object) -> str:
+            _, result = done  # type: ignore[misc]
+            return f"Award for {name}: " + (result if isinstance(result, str) else cheapest_text(result))
+
+        def closed(done: object) -> None:
+            if isinstance(done, tuple):
+                self._constraints, result = done
+                self._show_award(rfq_id, result)
+
+        self.app.push_screen(FormScreen(spec, compute, said, verb="Award"), closed)
 
     # -- showing -------------------------------------------------------------------------------------
     def _show_detail(self, rfq_id: int, view: RfqView | str) -> None:
