@@ -319,7 +319,7 @@ class SourcingScreen(MarketScreen):
     def action_award_constraints(self) -> None:
         """A form of the award's constraints (``AWARD``'s fields, as ``quotetui award`` has them as flags); the
         award is computed with them in the form's worker and shown when it closes; they hold for every RFQ
-        highlighted after, until the screen is left."""
+        highlighted after, until quotetui ends (the screen lives as long as the app)."""
         from quotetui.domain.entities import AWARD
         from quotetui.domain.fields import shown_value
         from quotetui.services.forms import FormSpec, parse
