@@ -245,3 +245,52 @@ async def test_the_award_constraints_are_set_on_the_screen_and_kept(demo_db_path
         await settle(pilot)
         await settle(pilot)
         assert "at most 75 % per provider" in text_of(app, "#rfq-award")  # kept for the next reads
+
+
+async def test_an_rfq_is_written_and_edited_on_the_screen(demo_db_path: Path, tmp_path: Path) -> None:
+    """`n`: the requirement's form (the same fields and checks as `rfq new`); a bad value saves nothing; saved,
+    it is listed and highlighted. `e`: the highlighted one's form, filled as stored; a change is revision 2."""
+    import json
+
+    from textual.widgets import Input, Select
+
+    from quotetui.tui.dialogs.form import FormScreen
+    from tests.conftest import run_cli
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _sourcing(app, pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        for name, value in {"name": "A100 64", "gpu_models": "a100 80g, H100", "gpus": "0", "months": "6",
+                            "start": "2027-02-01", "min_availability": "99.5"}.items():  # fmt: skip
+            form.query_one(f"#f-{name}", Input).value = value
+        form.query_one("#f-inter_fabric", Select).value = "roce_v2"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "shown" in form.query_one("#e-gpus", Static).classes  # 0 GPUs: refused
+        assert run_cli("--db", str(demo_db_path), "rfq", "list", "--json").out.strip() == "[]"  # nothing saved
+        form.query_one("#f-gpus", Input).value = "64"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await settle(pilot)
+        assert app.screen is screen
+        assert [r[0] for r in _rows(app, "rfqs")] == ["A100 64"]
+        assert "A100 64 (#1, revision 1): 64 × A100 80GB SXM4 or H100 SXM5" in text_of(app, "#rfq-summary")
+        await pilot.press("e")
+        await settle(pilot)
+        edit = app.screen
+        assert isinstance(edit, FormScreen)
+        assert edit.query_one("#f-gpu_models", Input).value == "A100 80GB SXM4, H100 SXM5"
+        assert edit.query_one("#f-min_availability", Input).value == "99.5"  # as stored, 0.995, in percent
+        edit.query_one("#f-gpus", Input).value = "128"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await settle(pilot)
+        assert "A100 64 (#1, revision 2): 128 × A100 80GB SXM4 or H100 SXM5" in text_of(app, "#rfq-summary")
+    shown = json.loads(run_cli("--db", str(demo_db_path), "rfq", "show", "A100 64", "--json").out)
+    assert (shown["gpus"], shown["revision"], shown["min_availability"], shown["inter_fabric"]) == (
+        128, 2, "0.995", "roce_v2"
+    )  # fmt: skip

@@ -195,12 +195,12 @@ def requirement_of(row: Rfq, catalog: GpuCatalog) -> Requirement:
     )
 
 
-def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
+def _checked(session: Session, raw: Mapping[str, Any], *, percent_input: bool = False) -> dict[str, Any]:
     """The typed values, GPU names resolved to catalog keys and checklist items to their names; every problem
-    at once, named by field."""
+    at once, named by field. ``percent_input``: a bare number for a share is a percentage (a form's "99.5")."""
     errors: dict[str, str] = {}
     try:
-        values = parse_record(REQUIREMENT, raw)
+        values = parse_record(REQUIREMENT, raw, percent_input=percent_input)
     except FieldErrors as exc:
         values, errors = {}, dict(exc.errors)
     if "gpu_models" in values:
@@ -236,10 +236,10 @@ _COLUMNS = ("gpu_models", "gpus", "months", "start", "respond_by", "deliver_by",
 """The requirement's columns a user gives (the name is the RFQ's key; the revision is quotetui's)."""
 
 
-def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
+def new_rfq(db: Database, raw: Mapping[str, Any], *, percent_input: bool = False) -> RfqView:
     """Write a requirement down (revision 1); its name is unique (compared as names are: case, width)."""
     with db.write() as session:
-        values = _checked(session, raw)
+        values = _checked(session, raw, percent_input=percent_input)
         twin = _by_name(session, values["name"])
         if twin is not None:
             raise FieldErrors({"name": f"an RFQ named {twin.name!r} already exists"})
@@ -251,7 +251,7 @@ def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
         return RfqView(row.id, requirement_of(row, catalog))
 
 
-def edit_rfq(db: Database, name: str, changes: Mapping[str, Any]) -> RfqView:
+def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, percent_input: bool = False) -> RfqView:
     """Change the requirement (the values given; the others as they are), checked whole as a new one is; a
     change is a new revision, so answers to the revision sent before are refused."""
     if not changes:
@@ -263,7 +263,7 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any]) -> RfqView:
             "gpu_models": ", ".join(g.name for g in req.gpu_models),
             "checklist": ", ".join(row.checklist),
         }
-        values = _checked(session, raw | dict(changes))
+        values = _checked(session, raw | dict(changes), percent_input=percent_input)
         changed = {c: values[c] for c in _COLUMNS if values[c] != getattr(row, c)}
         if not changed:
             raise BadInput(f"RFQ {row.name!r} already says that: nothing changed (still revision {row.revision})")
@@ -274,6 +274,18 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any]) -> RfqView:
         session.flush()
         assert row.id is not None
         return RfqView(row.id, requirement_of(row, catalog), _invites(session, row, utcnow().date()))
+
+
+def rfq_form_values(db: Database, name: str) -> dict[str, Any]:
+    """The stored requirement as its form shows it (models and checklist items as names, shares as
+    percentages), for :func:`edit_rfq` with ``percent_input``."""
+    from quotetui.domain.fields import shown_value
+
+    with db.session() as session:
+        row, _, req = _loaded(session, name)
+        values = {f.name: shown_value(f, getattr(row, f.name), percent=True) for f in REQUIREMENT.fields}
+    values["gpu_models"] = ", ".join(g.name for g in req.gpu_models)
+    return values
 
 
 def _by_name(session: Session, name: str) -> Rfq | None:
@@ -578,6 +590,7 @@ __all__ = [
     "list_rfqs",
     "new_rfq",
     "requirement_of",
+    "rfq_form_values",
     "rfq_status",
     "send_rfq",
     "show_rfq",

@@ -41,7 +41,7 @@ NARROW = 140
 TALL = 36
 """From this many lines, the stacked RFQ list shows more of them."""
 NO_RFQ = (
-    "No RFQ yet: `quotetui rfq new NAME --gpu MODELS --gpus N --months N --start DATE …` writes one, "
+    "No RFQ yet: n writes one here (or `quotetui rfq new NAME --gpu MODELS --gpus N --months N --start DATE …`), "
     "`quotetui rfq send NAME --provider P … --out DIR` sends it."
 )
 AWARD_SCOPE = (
@@ -180,12 +180,15 @@ class SourcingScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open the offer / the RFQ's offers", show=False),
         Binding("a", "award_constraints", "Award constraints", id="award-constraints"),
+        Binding("n", "new_rfq", "New RFQ", id="new-rfq"),
+        Binding("e", "edit_rfq", "Edit RFQ", show=False, id="edit-rfq"),
     ]
 
     _selected: int | None = None  # the RFQ whose detail is shown (or being read)
     _detail: RfqView | None = None
     _award: AwardResult | str | None = None  # the result, or why there is none
     _loaded_once = False
+    _highlight: int | None = None  # the RFQ to highlight when the list is next shown (one just saved)
     _stale = False  # the market was read again while another screen was in front
 
     def __init__(self) -> None:
@@ -270,8 +273,14 @@ class SourcingScreen(MarketScreen):
             hint.update(Text(NO_RFQ, style="dim"))
             self._show_nothing()
             return
-        again = self.key("refresh", "f5")
-        hint.update(Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {again} reads again", style="dim"))
+        again, new, edit = self.key("refresh", "f5"), self.key("new-rfq", "n"), self.key("edit-rfq", "e")
+        hint.update(
+            Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {new} new, {edit} edit; {again} reads again",
+                 style="dim")
+        )  # fmt: skip
+        if self._highlight is not None:
+            table.move_to(self._highlight)
+            self._highlight = None
         self._read_detail(table.current_key)
 
     def _show_nothing(self) -> None:
@@ -347,6 +356,61 @@ class SourcingScreen(MarketScreen):
                 self._show_award(rfq_id, result)
 
         self.app.push_screen(FormScreen(spec, compute, said, verb="Award"), closed)
+
+    def action_new_rfq(self) -> None:
+        """A form of the requirement (``REQUIREMENT``'s fields, as ``rfq new``'s flags); saved, it is listed and
+        highlighted."""
+        from quotetui.domain.entities import REQUIREMENT
+        from quotetui.services.forms import FormSpec
+        from quotetui.services.rfq import new_rfq
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db = self.qapp.database
+        if db is None:
+            self.notify("No database open.", severity="warning")
+            return
+        defaults = {f.name: f.default for f in REQUIREMENT.fields if f.default is not None}
+        spec = FormSpec("New RFQ", REQUIREMENT.fields, defaults, entity=REQUIREMENT)
+
+        def save(raw: dict[str, Any], _version: object) -> int:
+            return new_rfq(db, raw, percent_input=True).id
+
+        def said(raw: dict[str, Any], rfq_id: object) -> str:
+            return f"Saved RFQ {str(raw.get('name', '')).strip()} (#{rfq_id}): `quotetui rfq send` sends it"
+
+        self.app.push_screen(FormScreen(spec, save, said), self._saved_rfq)
+
+    def action_edit_rfq(self) -> None:
+        """The highlighted RFQ's requirement in a form (all but its name); a change is a new revision."""
+        from quotetui.domain.entities import REQUIREMENT
+        from quotetui.services.forms import FormSpec
+        from quotetui.services.rfq import edit_rfq, rfq_form_values
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db, view = self.qapp.database, self._detail
+        if db is None or view is None:
+            self.notify("No RFQ to edit: highlight one first.", severity="warning")
+            return
+        name = view.requirement.name
+        fields = tuple(f for f in REQUIREMENT.fields if f.name != "name")
+
+        def load() -> FormSpec:
+            return FormSpec(f"Edit RFQ {name} (a change is a new revision)", fields, rfq_form_values(db, name),
+                            entity=REQUIREMENT)  # fmt: skip
+
+        def save(raw: dict[str, Any], _version: object) -> int:
+            return edit_rfq(db, name, raw, percent_input=True).id
+
+        def said(_raw: dict[str, Any], _rfq_id: object) -> str:
+            return f"Saved RFQ {name}: a new revision; answers to the one sent before are refused, send it again"
+
+        self.app.push_screen(FormScreen(load, save, said), self._saved_rfq)
+
+    def _saved_rfq(self, rfq_id: object) -> None:
+        if isinstance(rfq_id, int):
+            self._selected = None  # read the detail again, even if it is the same RFQ
+            self._highlight = rfq_id
+            self.reload()
 
     # -- showing -------------------------------------------------------------------------------------
     def _show_detail(self, rfq_id: int, view: RfqView | str) -> None:
