@@ -207,3 +207,8 @@ def test_fx_rates(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_sourcing(snap_compare, app_with_rfq: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app_with_rfq, terminal_size=size, run_before=keys("f"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_send_rfq_dialog(snap_compare, app_with_rfq: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_with_rfq, terminal_size=size, run_before=keys("f", "p"))

@@ -294,3 +294,49 @@ async def test_an_rfq_is_written_and_edited_on_the_screen(demo_db_path: Path, tm
     assert (shown["gpus"], shown["revision"], shown["min_availability"], shown["inter_fabric"]) == (
         128, 2, "0.995", "roce_v2"
     )  # fmt: skip
+
+
+async def test_an_rfq_is_sent_from_the_screen_and_files_are_replaced_only_when_asked(
+    demo_db_path: Path, tmp_path: Path
+) -> None:
+    """`p`: the providers ticked, the folder, then the same service as `rfq send`: a workbook and a cover text
+    each, the invitations recorded; again into the same folder is refused (nothing recorded) until
+    "Replace" is ticked."""
+    from textual.widgets import Checkbox, Input, SelectionList
+
+    from quotetui.tui.dialogs.rfq_send import SendRfqDialog
+
+    _rfq(demo_db_path, tmp_path, send=())
+    out = tmp_path / "out folder"
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _sourcing(app, pilot)
+        assert _rows(app, "rfqs")[0][1] == "not sent"
+
+        async def send(*, replace: bool) -> SendRfqDialog:
+            await pilot.press("p")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, SendRfqDialog)
+            ticks = dialog.query_one("#providers", SelectionList)
+            ticks.select("阿里云")
+            ticks.select("一万网络")
+            dialog.query_one("#folder", Input).value = str(out)
+            dialog.query_one("#force", Checkbox).value = replace
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            await settle(pilot)
+            return dialog
+
+        await send(replace=False)
+        assert app.screen is screen
+        names = [f"rfq-H100_256-{p}.{kind}" for p in ("一万网络", "阿里云") for kind in ("md", "xlsx")]
+        assert sorted(p.name for p in out.iterdir()) == names
+        assert _rows(app, "rfqs")[0][1] == "2 sent"
+        refused = await send(replace=False)
+        assert app.screen is refused and "Nothing was sent" in text_of(app, "#status")
+        assert "exists" in text_of(app, "#status")
+        await pilot.press("escape")
+        await settle(pilot)
+        await send(replace=True)
+        assert app.screen is screen and _rows(app, "rfqs")[0][1] == "2 sent"

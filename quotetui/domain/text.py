@@ -110,3 +110,10 @@ def markdown_text(text: object) -> str:
     that could make structure (``#``, ``|``, ``*``, ``[``, a leading ``-`` or ``1.``) escaped."""
     shown = _MARKDOWN.sub(r"\\\1", visible(one_line(text)))
     return _LEADING.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], shown)
+
+
+def file_word(text: str, fallback: str, *, length: int = 40) -> str:
+    """A name as part of a proposed file or folder name: letters (CJK too), digits, ``-`` and ``_`` kept,
+    anything else a ``-``, at most ``length`` characters; ``fallback`` when nothing is left."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
+    return safe[:length] or fallback

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 def default_export_path(scenario: str, today: date, folder: Path | None = None) -> Path:
     """``quotetui-<scenario>-<date>.xlsx`` in the current folder; the scenario name kept readable (CJK too)."""
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in scenario).strip("-") or "market"
-    return (folder or Path.cwd()) / f"quotetui-{safe[:40]}-{today.isoformat()}.xlsx"
+    from quotetui.domain.text import file_word
+
+    return (folder or Path.cwd()) / f"quotetui-{file_word(scenario, 'market')}-{today.isoformat()}.xlsx"
 
 
 class ExportDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):

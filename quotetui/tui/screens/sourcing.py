@@ -182,6 +182,7 @@ class SourcingScreen(MarketScreen):
         Binding("a", "award_constraints", "Award constraints", id="award-constraints"),
         Binding("n", "new_rfq", "New RFQ", id="new-rfq"),
         Binding("e", "edit_rfq", "Edit RFQ", show=False, id="edit-rfq"),
+        Binding("p", "send_rfq", "Send RFQ", show=False, id="send-rfq"),
     ]
 
     _selected: int | None = None  # the RFQ whose detail is shown (or being read)
@@ -273,10 +274,12 @@ class SourcingScreen(MarketScreen):
             hint.update(Text(NO_RFQ, style="dim"))
             self._show_nothing()
             return
-        again, new, edit = self.key("refresh", "f5"), self.key("new-rfq", "n"), self.key("edit-rfq", "e")
+        keys = {
+            k: self.key(k, d) for k, d in (("new-rfq", "n"), ("edit-rfq", "e"), ("send-rfq", "p"), ("refresh", "f5"))
+        }
         hint.update(
-            Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {new} new, {edit} edit; {again} reads again",
-                 style="dim")
+            Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {keys['new-rfq']} new, {keys['edit-rfq']} edit, "
+                 f"{keys['send-rfq']} send; {keys['refresh']} reads again", style="dim")
         )  # fmt: skip
         if self._highlight is not None:
             table.move_to(self._highlight)
@@ -405,6 +408,32 @@ class SourcingScreen(MarketScreen):
             return f"Saved RFQ {name}: a new revision; answers to the one sent before are refused, send it again"
 
         self.app.push_screen(FormScreen(load, save, said), self._saved_rfq)
+
+    def action_send_rfq(self) -> None:
+        """The highlighted RFQ to providers ticked in a list (``SendRfqDialog``, ``rfq send``'s service)."""
+        db, view = self.qapp.database, self._detail
+        if db is None or view is None:
+            self.notify("No RFQ to send: highlight one first.", severity="warning")
+            return
+        self._open_send(db, view)
+
+    @background(group="rfq-send-open")
+    def _open_send(self, db: Database, view: RfqView) -> None:
+        from quotetui.services.market import list_providers
+
+        names = [p.name for p in list_providers(db)]
+        self.app.call_from_thread(self._push_send, db, view, names)
+
+    def _push_send(self, db: Database, view: RfqView, names: list[str]) -> None:
+        from quotetui.tui.dialogs.rfq_send import SendRfqDialog
+
+        if not names:
+            self.notify("No provider on record to send it to: add one first (o, then n).", severity="warning")
+            return
+        if view is self._detail:  # still the RFQ highlighted
+            self.app.push_screen(
+                SendRfqDialog(db, view, names), lambda sent: self._saved_rfq(view.id if sent else None)
+            )
 
     def _saved_rfq(self, rfq_id: object) -> None:
         if isinstance(rfq_id, int):
