@@ -340,3 +340,18 @@ async def test_an_rfq_is_sent_from_the_screen_and_files_are_replaced_only_when_a
         await settle(pilot)
         await send(replace=True)
         assert app.screen is screen and _rows(app, "rfqs")[0][1] == "2 sent"
+
+
+async def test_an_rfq_with_no_offer_of_its_models_says_so(demo_db_path: Path, tmp_path: Path) -> None:
+    """No offer on record of an acceptable model (the demo has no GB200): said, never a crash (it was an
+    IndexError on the verdict columns)."""
+    _rfq(demo_db_path, tmp_path, send=(), name="GB200 64", gpu_models="GB200", gpus="64", job_gpus="")
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _sourcing(app, pilot)
+        assert "No offer on record of GB200" in text_of(app, "#rfq-offers-title")
+        assert _rows(app, "rfq-offers") == [] and text_of(app, "#rfq-matrix").strip() == ""
+        assert "neither an answer nor an offer on record meets every line" in text_of(app, "#rfq-award")
+        from quotetui.tui.dialogs.error import ErrorDialog
+
+        assert not isinstance(app.screen, ErrorDialog)

@@ -473,12 +473,13 @@ class SourcingScreen(MarketScreen):
         else:
             title = f"No offer on record of {r.models}."
         self.query_one("#rfq-offers-title", Static).update(Text(title, style="bold"))
-        verdicts = [Column(f"line{i}", v.line, max_width=VERDICT_WIDTH) for i, v in enumerate(fits[0].verdicts)]
+        lines = fits[0].verdicts if fits else ()  # no offer of an acceptable model: no verdict to show
+        verdicts = [Column(f"line{i}", v.line, max_width=VERDICT_WIDTH) for i, v in enumerate(lines)]
         rows = [
             TableRow(f.offer_id, offer_cells(f), [f.offer_id], f.provider.lower(), style="" if f.compliant else "dim")
             for f in fits
-        ] if fits else []  # fmt: skip
-        self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS + verdicts if fits else OFFER_COLUMNS, rows)
+        ]
+        self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS + verdicts, rows)
 
     def _invites_table(self, view: RfqView) -> Table | Text:
         if not view.invites:
