@@ -76,6 +76,22 @@ def test_an_existing_export_is_replaced_only_with_force(cli: Cli, demo_db_path: 
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
 
+def test_a_link_to_nothing_is_replaced_only_with_force_and_a_file_is_no_folder(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A dangling link is something there (``exists()`` says no): it was silently replaced by the export."""
+    link = tmp_path / "board.xlsx"
+    link.symlink_to(tmp_path / "nowhere" / "f.xlsx")
+    refused = cli("--db", str(demo_db_path), "export", str(link))
+    assert refused.code == 2 and "already exists" in refused.err and link.is_symlink()
+    assert cli("--db", str(demo_db_path), "export", str(link), "--force").code == 0
+    assert link.is_file() and not link.is_symlink()
+    a_file = tmp_path / "show.xlsx"
+    a_file.write_bytes(b"x")
+    inside = cli("--db", str(demo_db_path), "export", str(a_file / "x.xlsx"))
+    assert inside.code == 2 and "show.xlsx is a file, not a folder" in inside.err
+
+
 SLOW = """
 import sys, time
 import quotetui.{module} as target

@@ -32,8 +32,10 @@ def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> 
     if suffixes and path.suffix.lower() not in suffixes:
         raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
     if not path.parent.is_dir():
+        if path.parent.exists():
+            raise BadInput(f"{path.parent} is a file, not a folder; nothing was written")
         raise BadInput(f"folder {path.parent} does not exist")
-    if path.exists() and not force:
+    if os.path.lexists(path) and not force:  # a link, even one to nothing, is there: replaced only when asked
         raise BadInput(f"{path} already exists; nothing was written (give --force to replace it)")
     if path.exists() and not os.access(path, os.W_OK):
         raise BadInput(f"{path} is read-only (no write permission); nothing was written")
