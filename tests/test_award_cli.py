@@ -124,3 +124,21 @@ def test_the_comparison_and_the_award_as_a_workbook(cli: Cli, demo_db_path: Path
     assert shown.code == 0 and load_workbook(tmp_path / "cmp.xlsx").sheetnames == [COMPARISON_SHEET]
     wrong = cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--out", str(tmp_path / "cmp.txt"))
     assert wrong.code == 2 and ".xlsx" in wrong.err
+
+
+def test_a_comparison_with_nothing_to_compare_says_so_and_what_was_asked(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    from openpyxl import load_workbook
+
+    from quotetui.io.rfq_sheets import COMPARISON_SHEET
+
+    made = cli("--db", str(demo_db_path), "rfq", "new", "GB200 64", "--gpu", "GB200", "--gpus", "64", "--months",
+               "12", "--start", "2027-01-01")  # fmt: skip
+    assert made.code == 0, made.err
+    out = tmp_path / "z.xlsx"
+    assert cli("--db", str(demo_db_path), "rfq", "show", "GB200 64", "--out", str(out)).code == 0
+    cells = [row for row in load_workbook(out)[COMPARISON_SHEET].iter_rows(min_row=3, values_only=True) if row[0]]
+    assert cells[0][0] == "No answer yet, and no offer on record of GB200."
+    lines = {row[0]: row[1] for row in cells[1:]}
+    assert lines["GPU models / 可接受型号"] == "GB200" and lines["GPUs / 需求GPU数"] == "64"

@@ -171,6 +171,7 @@ async def test_an_answer_read_in_is_counted_and_listed_first(demo_db_path: Path,
     sent = run_cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "-p", "腾讯云", "-p", "华为云", "--out",
                    str(tmp_path), "--json")  # fmt: skip
     assert sent.code == 0, sent.err
+    assert "offers" not in json.loads(sent.out)["rfq"]  # not read by a send: left out, never an empty list
     book = Path(json.loads(sent.out)["sent"][0]["workbook"])  # 阿里云's
     assert (
         run_cli("--db", db, "import", str(_filled(book, tmp_path / "answer.xlsx")), "--as-of", "2026-11-29").code == 0

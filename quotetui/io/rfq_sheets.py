@@ -44,6 +44,16 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
     put(sheet, 1, 1, f"RFQ {r.name} (#{view.id}, revision {r.revision}): {r.gpus:,} × {r.models}, {r.months} months, "
         f"{r.currency}").font = BOLD  # fmt: skip
     offers = view.offers
+    if not offers:  # nothing to compare: say so, and what was asked
+        from quotetui.io.rfq_workbook import line_text, requirement_lines
+
+        put(sheet, 3, 1, f"No answer yet, and no offer on record of {r.models}.").font = BOLD
+        for row, (label, value) in enumerate(requirement_lines(r), 5):
+            put(sheet, row, 1, label)
+            put(sheet, row, 2, line_text(value))
+        sheet.column_dimensions["A"].width = 44
+        sheet.column_dimensions["B"].width = 40
+        return
     put(sheet, 3, 1, "line / 项目").font = BOLD
     for c, o in enumerate(offers, 2):
         put(sheet, 3, c, f"#{o.offer_id} {o.provider}").font = BOLD

@@ -136,6 +136,7 @@ class RfqView:
     requirement: Requirement
     invites: tuple[InviteView, ...] = ()
     offers: tuple[OfferFit, ...] = ()  # offers on record of an acceptable GPU model (``show`` only)
+    compared: bool = False  # ``offers`` were read (``show_rfq``, ``fit_rfq``): else JSON leaves them out
 
     def invitations_text(self) -> str:
         """Where the invitations stand, as counts in a fixed order: "2 sent, 1 answered, 1 overdue"."""
@@ -169,8 +170,7 @@ class RfqView:
             "currency": r.currency,
             "notes": r.notes,
             "invites": [i.to_json() for i in self.invites],
-            "offers": [o.to_json() for o in self.offers],
-        }
+        } | ({"offers": [o.to_json() for o in self.offers]} if self.compared else {})
 
 
 def requirement_of(row: Rfq, catalog: GpuCatalog) -> Requirement:
@@ -396,7 +396,7 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
     fits = [replace(f, rank=places.get(f.offer_id)) for f in fits]
     fits.sort(key=lambda f: (not f.answered, f.rank is None, f.rank or 0, not f.compliant, f.offer_id))
     assert row.id is not None
-    return Fitted(RfqView(row.id, req, invites, tuple(fits)), {o.id: o for o in listed}, fx, assumptions)
+    return Fitted(RfqView(row.id, req, invites, tuple(fits), compared=True), {o.id: o for o in listed}, fx, assumptions)
 
 
 def _by_cost(f: OfferFit) -> tuple[Fraction, int]:
