@@ -286,3 +286,25 @@ def test_two_providers_whose_files_would_clash_are_refused_before_writing(
     done = cli("--db", db, "rfq", "send", "H100 256", "-p", "a/b", "-p", "a\\b", "--out", str(tmp_path / "out"))
     assert done.code == 2 and "would both be sent" in done.err, done.err
     assert not any((tmp_path / "out").iterdir()) and sql(demo_db_path, "SELECT COUNT(*) FROM rfq_invite") == [(0,)]
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_comparison_in_a_terminal_shows_the_offers_that_fit_with_no_figure_broken(
+    cli: Cli, demo_db_path: Path, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    """In a terminal, 8 offers side by side were squeezed to its width, figures broken across lines
+    ("36,480," / "126.72"): as many as fit are shown, each figure whole."""
+    from rich.cells import cell_len
+
+    _new(cli, demo_db_path)
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("LINES", "40")
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", cli("--db", str(demo_db_path), "rfq", "show", "H100 256").out)  # styles
+    lines = text.splitlines()
+    assert all(cell_len(line.rstrip()) <= columns for line in lines), max(lines, key=cell_len)
+    total = next(line for line in lines if "39,168,000.00" in line)  # #2's whole need (the label may wrap)
+    assert f"{32 * 250_000 * 12:,}.00" in total  # and #9's beside it: both whole, on one line
+    assert "more offers on record: --json or --out FILE.xlsx has every one" in text

@@ -203,13 +203,13 @@ def table(
 
     columns = [visible(c) for c in columns]
     rows = [[visible(c) for c in row] for row in rows]
-    if title is None and not _to_terminal() and _plain(columns, rows):
+    if title is None and not to_terminal() and _plain(columns, rows):
         _plain_table(columns, rows, right)
     else:
         _rich_table(columns, rows, right=right, title=title, widths=widths or {})
 
 
-def _to_terminal() -> bool:
+def to_terminal() -> bool:
     """Whether Rich would take standard output for a terminal (the same environment variables, in the same
     order): a table for anything else is written without Rich's layout engine."""
     tty = os.environ.get("TTY_COMPATIBLE", "")

@@ -16,8 +16,11 @@ from quotetui.domain.entities import AS_OF, REQUIREMENT
 from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from quotetui.services.award import AwardResult
     from quotetui.services.rfq import RfqView
+    from quotetui.services.rfq_matrix import MatrixRow
 
 app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
 
@@ -221,11 +224,42 @@ def show(
     from quotetui.services.rfq_matrix import SIDE_BY_SIDE, cell_text, matrix_rows
 
     shown = view.offers[:SIDE_BY_SIDE]
-    rows = [[row.label, *map(cell_text, row.cells)] for row in matrix_rows(shown, r.currency)]
-    table(["", *(f"#{o.offer_id} {o.provider}" for o in shown)], rows, title="Comparison")
+    matrix = matrix_rows(shown, r.currency)
+    headers = [f"#{o.offer_id} {o.provider}" for o in shown]
+    room = _columns_that_fit(matrix, headers)
+    shown = shown[:room]
+    rows = [[row.label, *map(cell_text, row.cells[:room])] for row in matrix]
+    table(["", *headers[:room]], rows, title="Comparison")
     if len(view.offers) > len(shown):
         more = plural(len(view.offers) - len(shown), "more offer")
-        say(f"… and {more} on record (--json lists them all)")
+        say(f"… and {more} on record: --json or --out FILE.xlsx has every one")
+
+
+def _columns_that_fit(matrix: Sequence[MatrixRow], headers: Sequence[str]) -> int:
+    """How many offers a terminal shows side by side with no figure or rank cut: each column given room for
+    its longest word (Rich may still cut a long code word, never a figure); to a pipe or a file, all."""
+    import shutil
+
+    from rich.cells import cell_len
+
+    from quotetui.commands.common import to_terminal
+    from quotetui.services.rfq_matrix import cell_text
+
+    count = len(headers)
+    if not to_terminal() or count == 0:
+        return count
+
+    def longest(texts: Iterable[str]) -> int:
+        return max((cell_len(word) for text in texts for word in text.split()), default=1)
+
+    used = longest(row.label for row in matrix)
+    width = shutil.get_terminal_size().columns
+    for n in range(count):
+        need = longest([headers[n], *(cell_text(row.cells[n]) for row in matrix)]) + 2  # a space each side
+        if used + need > width:
+            return max(n, 1)
+        used += need
+    return count
 
 
 def _invitations(view: RfqView) -> None:
