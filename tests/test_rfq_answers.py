@@ -204,3 +204,12 @@ def test_a_bad_discount_names_the_discounts_sheet_and_its_column(cli: Cli, demo_
     done = cli("--db", str(demo_db_path), "import", str(answer))
     assert done.code == 2 and "Discounts 折扣 › row 3 › column 'Kind / 类型' (B)" in done.err, done.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(0,)]
+
+
+def test_a_row_without_an_offer_name_is_one_problem_told_once(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """The name cell feeds the offer, its round and its SLA: it was reported three times, the same line."""
+    nameless = [{k: v for k, v in ROWS[0].items() if k != "name"}]
+    answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx", nameless)
+    refused = cli("--db", str(demo_db_path), "import", str(answer))
+    assert refused.code == 2 and "1 problem; nothing was imported" in refused.err, refused.err
+    assert refused.err.count("required") == 1

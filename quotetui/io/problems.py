@@ -36,6 +36,9 @@ class ImportProblems(BadInput):
     listed = True
 
     def __init__(self, problems: list[Problem]) -> None:
+        # one cell read into two of the importer's tables (an answer's offer name: its offer, its round, its
+        # SLA) is one problem, told once
+        problems = list(dict.fromkeys(problems))
         self.problems = problems
         # one line per problem: a line break in a file name or a cell shown as ␤, never as a line of its own
         shown = "\n".join(f"  {p}".replace("\r", "␍").replace("\n", "␤") for p in problems[:200])
