@@ -142,9 +142,12 @@ def test_invitations_go_overdue_after_the_answers_are_due_and_a_decline_is_recor
     status = json.loads(cli("--db", db, "rfq", "status", "H100 256", "--on", "2026-12-21", "--json").out)
     assert sorted((i["provider"], i["state"]) for i in status["invites"]) == states("2026-12-21")
     assert "offers" not in status  # where the invitations stand, not the comparison (an empty list read as none)
+    declined = next(i for i in status["invites"] if i["provider"] == "华为云")
+    assert declined["note"] == "no stock" and declined["answered_at"] is None and declined["declined_at"]
     told = cli("--db", db, "rfq", "status", "h100 256", "--on", "2026-12-21").out
     assert "1 overdue, 1 declined; answers due 2026-12-20" in told
     assert next(line for line in told.splitlines() if line.startswith("阿里云")).split()[1] == "overdue"
+    assert next(line for line in told.splitlines() if line.startswith("华为云")).split()[-2:] == ["no", "stock"]
     unknown = cli("--db", db, "rfq", "status", "H100 512")
     assert unknown.code == 2 and "no RFQ named 'H100 512' (known: H100 256)" in unknown.err
     listed = cli("--db", db, "rfq", "list", "--on", "2026-12-21")

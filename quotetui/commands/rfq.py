@@ -267,10 +267,10 @@ def _invitations(view: RfqView) -> None:
         say(f"Not sent yet: quotetui rfq send {_quoted(view.requirement.name)} --provider NAME --out DIR")
         return
     table(
-        ["provider", "state", "revision sent", "sent", "answered"],
+        ["provider", "state", "revision sent", "sent", "answered or declined", "note"],
         [
             [i.provider, i.state + (" (requirement changed since)" if i.outdated else ""), str(i.revision),
-             i.sent_at.date().isoformat(), i.answered_at.date().isoformat() if i.answered_at else ""]
+             i.sent_at.date().isoformat(), i.replied_at.date().isoformat() if i.replied_at else "", i.note or ""]
             for i in view.invites
         ],
         title="Invitations",

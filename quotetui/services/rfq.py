@@ -42,16 +42,20 @@ class InviteView:
     state: str  # sent, answered, declined, or overdue (sent, and the answers were due before today)
     revision: int  # the requirement's revision sent
     sent_at: datetime
-    answered_at: datetime | None
+    replied_at: datetime | None  # when it was answered, or declined
     outdated: bool  # the requirement changed since it was sent
+    note: str | None = None  # what the provider said when declining
 
     def to_json(self) -> dict[str, Any]:
+        replied = self.replied_at.isoformat() if self.replied_at else None
         return {
             "provider": self.provider,
             "state": self.state,
             "revision": self.revision,
             "sent_at": self.sent_at.isoformat(),
-            "answered_at": self.answered_at.isoformat() if self.answered_at else None,
+            "answered_at": replied if self.state == "answered" else None,
+            "declined_at": replied if self.state == "declined" else None,
+            "note": self.note,
             "outdated": self.outdated,
         }
 
@@ -325,7 +329,7 @@ def _invite_view(invite: RfqInvite, provider: str, row: Rfq, today: date) -> Inv
     if state is InviteState.SENT and row.respond_by is not None and today > row.respond_by:
         shown = "overdue"
     outdated = invite.revision != row.revision
-    return InviteView(provider, shown, invite.revision, invite.sent_at, invite.answered_at, outdated)
+    return InviteView(provider, shown, invite.revision, invite.sent_at, invite.answered_at, outdated, invite.note)
 
 
 def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:

@@ -496,6 +496,8 @@ class SourcingScreen(MarketScreen):
             state = Text(i.state, style="bold red" if i.state == "overdue" else "")
             if i.outdated:
                 state.append(" (requirement changed since)", style="yellow")
+            if i.note:
+                state.append(f": {i.note}", style="dim")
             table.add_row(i.provider, state, str(i.revision), i.sent_at.date().isoformat())
         return table
 
