@@ -148,6 +148,8 @@ def test_invitations_go_overdue_after_the_answers_are_due_and_a_decline_is_recor
     assert "1 overdue, 1 declined; answers due 2026-12-20" in told
     assert next(line for line in told.splitlines() if line.startswith("阿里云")).split()[1] == "overdue"
     assert next(line for line in told.splitlines() if line.startswith("华为云")).split()[-2:] == ["no", "stock"]
+    empty = cli("--db", db, "rfq", "status", "H100 256", "--on", "")
+    assert empty.code == 2 and "--on" in empty.err and "is empty" in empty.err  # was: today, silently
     unknown = cli("--db", db, "rfq", "status", "H100 512")
     assert unknown.code == 2 and "no RFQ named 'H100 512' (known: H100 256)" in unknown.err
     listed = cli("--db", db, "rfq", "list", "--on", "2026-12-21")

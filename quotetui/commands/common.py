@@ -29,10 +29,13 @@ ScenarioOpt = Annotated[
 def parsed(field: Field) -> Callable[[str], Any]:
     """A flag's parser: the field's declared type and bounds, through the same parser as forms and imports
     (``--gpus 1,024`` is 1024; ``--gpus 1,2`` is refused). A bad value is a usage error (exit 2) naming the flag."""
+    from quotetui.domain.entities import AS_OF
     from quotetui.domain.errors import QuotetuiError
     from quotetui.domain.fields import parse_value
 
     def parse(text: str) -> Any:
+        if field is AS_OF and not text.strip():  # a day to judge on is never cleared: empty is a mistake
+            raise typer.BadParameter("is empty: give a day (YYYY-MM-DD), or leave the flag out for today")
         try:
             return parse_value(field, text)
         except QuotetuiError as exc:
