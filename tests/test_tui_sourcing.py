@@ -356,3 +356,21 @@ async def test_an_rfq_with_no_offer_of_its_models_says_so(demo_db_path: Path, tm
         from quotetui.tui.dialogs.error import ErrorDialog
 
         assert not isinstance(app.screen, ErrorDialog)
+
+
+async def test_a_compliant_offer_that_cannot_be_costed_is_counted_as_such(demo_db_path: Path, tmp_path: Path) -> None:
+    """An offer in USD with no USD rate on record meets every line but has no figures: the title says so
+    instead of counting it among the ranked ones."""
+    from tests.conftest import run_cli
+
+    _rfq(demo_db_path, tmp_path, send=(), min_availability="", inter_fabric="", job_gpus="")
+    added = run_cli("--db", str(demo_db_path), "offer", "add", "--provider", "阿里云", "--name", "usd", "--gpu",
+                    "H100 SXM5", "--amount", "20000", "--unit", "node_month", "--currency", "USD", "--term-months",
+                    "12")  # fmt: skip
+    assert added.code == 0, added.err
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _sourcing(app, pilot)
+        assert "(1 not costed: no rank)" in text_of(app, "#rfq-offers-title")
+        usd = next(r for r in _rows(app, "rfq-offers") if r[2] == "usd")
+        assert (usd[4], usd[5]) == ("yes", "—")  # compliant, no rank

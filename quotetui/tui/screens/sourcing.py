@@ -304,6 +304,7 @@ class SourcingScreen(MarketScreen):
         if db is None or view is None:
             return
         self._selected, self._detail, self._award = rfq_id, None, None
+        self.query_one("#rfq-detail", VerticalScroll).scroll_home(animate=False)  # another RFQ: from its top
         self.query_one("#rfq-summary", Static).update(Text(f"{view.requirement.name}: reading…", style="dim"))
         self.query_one("#rfq-award-title", Static).update(
             Text(AWARD_SCOPE.format(key=self.key("award-constraints", "a")), style="bold")
@@ -465,10 +466,13 @@ class SourcingScreen(MarketScreen):
         self._show_matrix(view)
         fits = view.offers
         n = sum(f.compliant for f in fits)
+        uncosted = sum(f.compliant and f.figures is None for f in fits)
         if fits:
             title = (
                 f"Answers, then offers on record: {n} of {plural(len(fits), 'offer')} compliant, ranked by cost per "
-                "delivered PFLOP-hour; Enter opens one"
+                "delivered PFLOP-hour"
+                + (f" ({uncosted} not costed: no rank)" if uncosted else "")
+                + "; Enter opens one"
             )
         else:
             title = f"No offer on record of {r.models}."
