@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Label, SelectionList, Stati
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.wording import plural
+from quotetui.tui.dialogs.status_line import StatusLine
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
@@ -39,7 +40,7 @@ def default_folder(name: str) -> Path:
     return Path.cwd() / f"rfq-{file_word(name, 'rfq')}"
 
 
-class SendRfqDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen["list[Sent] | None"]):
+class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["list[Sent] | None"]):
     """Answers the files written, a pair per provider; Escape answers None (nothing sent)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -125,12 +126,6 @@ class SendRfqDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen["list[Sent] | 
         self.sending = False
         self.query_one("#go", Button).disabled = False
         self._say(f"Nothing was sent: {message}", error=True)
-
-    def _say(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#status", Static)
-        status.update(plain(text))
-        status.set_class(True, "shown")
-        status.set_class(not error, "note")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

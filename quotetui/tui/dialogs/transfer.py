@@ -25,6 +25,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.wording import plural
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
+from quotetui.tui.dialogs.status_line import StatusLine
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
@@ -41,7 +42,7 @@ def default_export_path(scenario: str, today: date, folder: Path | None = None) 
     return (folder or Path.cwd()) / f"quotetui-{file_word(scenario, 'market')}-{today.isoformat()}.xlsx"
 
 
-class ExportDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):
+class ExportDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):
     """Where to write the workbook for the active scenario (the pinned offers go side by side)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -104,12 +105,6 @@ class ExportDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):
     def _failed(self, message: str) -> None:
         self._say(message, error=True)
         self.query_one("#go", Button).disabled = False
-
-    def _say(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#status", Static)
-        status.update(plain(text))
-        status.set_class(True, "shown")
-        status.set_class(not error, "note")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
