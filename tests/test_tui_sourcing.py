@@ -374,3 +374,39 @@ async def test_a_compliant_offer_that_cannot_be_costed_is_counted_as_such(demo_d
         assert "(1 not costed: no rank)" in text_of(app, "#rfq-offers-title")
         usd = next(r for r in _rows(app, "rfq-offers") if r[2] == "usd")
         assert (usd[4], usd[5]) == ("yes", "—")  # compliant, no rank
+
+
+async def test_a_decline_is_recorded_on_the_screen_with_its_note(demo_db_path: Path, tmp_path: Path) -> None:
+    """`x`: one of the providers the RFQ was sent to, and why; a note with a control character is refused in
+    the form and nothing is recorded."""
+    import json
+
+    from textual.widgets import Input, Select
+
+    from quotetui.tui.dialogs.form import FormScreen
+    from tests.conftest import run_cli
+
+    _rfq(demo_db_path, tmp_path)  # sent to 一万网络 and 天下数据
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _sourcing(app, pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        picker = form.query_one("#f-provider", Select)
+        assert {value for _, value in picker._options if value is not Select.NULL} == {"一万网络", "天下数据"}
+        picker.value = "天下数据"
+        form.query_one("#f-note", Input).value = "no\x07stock"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "shown" in form.query_one("#e-note", Static).classes
+        form.query_one("#f-note", Input).value = "no H100 stock"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await settle(pilot)
+        assert app.screen is screen and "declined: no H100 stock" in text_of(app, "#rfq-invites")
+    shown = json.loads(run_cli("--db", str(demo_db_path), "rfq", "status", "H100 256", "--json").out)
+    assert {i["provider"]: (i["state"], i["note"]) for i in shown["invites"]} == {
+        "一万网络": ("sent", None), "天下数据": ("declined", "no H100 stock")
+    }  # fmt: skip

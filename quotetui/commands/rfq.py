@@ -331,5 +331,6 @@ def decline(
     """Record that a provider declined to answer."""
     from quotetui.services.rfq import decline as record
 
-    invite = record(open_db(ctx), name, provider, note)
+    with flagged({"provider": "--provider", "note": "--note"}):
+        invite = record(open_db(ctx), name, provider, note)
     say(f"{invite.provider} declined RFQ {name!r}.")

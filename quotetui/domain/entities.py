@@ -1000,3 +1000,13 @@ AWARD = Entity(
 )
 """The award's risk constraints (``quotetui award``): a share of the need per provider, a number of providers,
 a budget."""
+
+DECLINE = Entity(
+    "decline",
+    "Decline",
+    (
+        replace(PROVIDER_REF, label="Provider that declined", aliases=(), help="a provider the RFQ was sent to"),
+        replace(NOTES, name="note", label="Why, if they said", aliases=()),
+    ),
+)
+"""A provider's decline of an RFQ (``quotetui rfq decline``, the Sourcing screen's ``x``)."""

@@ -454,7 +454,11 @@ def _answered(db: Database, row: Rfq) -> set[int]:
 
 
 def decline(db: Database, name: str, provider: str, note: str | None = None) -> InviteView:
-    """Record that ``provider`` declined the RFQ it was sent."""
+    """Record that ``provider`` declined the RFQ it was sent (``DECLINE``'s checks: a note is text, bounded)."""
+    from quotetui.domain.entities import DECLINE
+
+    values = parse_record(DECLINE, {"provider": provider, "note": note or ""})
+    provider, note = values["provider"], values["note"]
     with db.write() as session:
         row = find_rfq(session, name)
         key = name_key(provider)

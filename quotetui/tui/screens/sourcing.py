@@ -183,6 +183,7 @@ class SourcingScreen(MarketScreen):
         Binding("n", "new_rfq", "New RFQ", id="new-rfq"),
         Binding("e", "edit_rfq", "Edit RFQ", show=False, id="edit-rfq"),
         Binding("p", "send_rfq", "Send RFQ", show=False, id="send-rfq"),
+        Binding("x", "decline", "A provider declined", show=False, id="decline-rfq"),
     ]
 
     _selected: int | None = None  # the RFQ whose detail is shown (or being read)
@@ -435,6 +436,34 @@ class SourcingScreen(MarketScreen):
             self.app.push_screen(
                 SendRfqDialog(db, view, names), lambda sent: self._saved_rfq(view.id if sent else None)
             )
+
+    def action_decline(self) -> None:
+        """Record that a provider the highlighted RFQ was sent to declined (``DECLINE``'s form, ``rfq decline``'s
+        service); the providers offered are the ones it was sent to."""
+        from quotetui.domain.entities import DECLINE
+        from quotetui.services.forms import FormSpec
+        from quotetui.services.rfq import decline
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db, view = self.qapp.database, self._detail
+        if db is None or view is None:
+            self.notify("No RFQ highlighted.", severity="warning")
+            return
+        if not view.invites:
+            self.notify(f"RFQ {view.requirement.name} was not sent to anyone yet (p sends it).", severity="warning")
+            return
+        name = view.requirement.name
+        invited = tuple((f"{i.provider} ({i.state})", i.provider) for i in view.invites)
+        spec = FormSpec(f"RFQ {name}: a provider declined", DECLINE.fields, {}, {"provider": invited}, DECLINE)
+
+        def save(raw: dict[str, Any], _version: object) -> int:
+            decline(db, name, str(raw.get("provider") or ""), str(raw.get("note") or "") or None)
+            return view.id
+
+        def said(raw: dict[str, Any], _rfq_id: object) -> str:
+            return f"Recorded: {raw.get('provider')} declined RFQ {name}"
+
+        self.app.push_screen(FormScreen(spec, save, said), self._saved_rfq)
 
     def _saved_rfq(self, rfq_id: object) -> None:
         if isinstance(rfq_id, int):
