@@ -313,3 +313,17 @@ def test_the_comparison_in_a_terminal_shows_the_offers_that_fit_with_no_figure_b
     total = next(line for line in lines if "39,168,000.00" in line)  # #2's whole need (the label may wrap)
     assert f"{32 * 250_000 * 12:,}.00" in total  # and #9's beside it: both whole, on one line
     assert "more offers on record: --json or --out FILE.xlsx has every one" in text
+
+
+def test_an_optional_line_given_empty_to_edit_is_cleared(cli: Cli, demo_db_path: Path) -> None:
+    """`rfq edit --respond-by ''` did nothing (an empty flag parsed as one not given); now it clears the line,
+    and a required one given empty is refused by its flag."""
+    _new(cli, demo_db_path)
+    db = str(demo_db_path)
+    done = cli("--db", db, "rfq", "edit", "H100 256", "--respond-by", "", "--job-gpus", "")
+    assert done.code == 0, done.err
+    shown = json.loads(cli("--db", db, "rfq", "show", "H100 256", "--json").out)
+    assert (shown["respond_by"], shown["job_gpus"], shown["revision"]) == (None, None, 2)
+    assert shown["min_availability"] == "0.995"  # not given: as it was
+    refused = cli("--db", db, "rfq", "edit", "H100 256", "--gpus", "")
+    assert refused.code == 2 and "--gpus" in refused.err and "required" in refused.err

@@ -79,9 +79,20 @@ def write_sheets(out: Path, view: RfqView, result: AwardResult | None, *, force:
     return path
 
 
-def _given(**values: object) -> dict[str, object]:
-    """The flags given, by field name (``edit``: what is not given stays as it is)."""
-    return {name: value for name, value in values.items() if value is not None}
+def _given(ctx: typer.Context, **values: object) -> dict[str, object]:
+    """The flags given, by field name (``edit``: what is not given stays as it is); a flag given empty
+    (``--respond-by ''``) clears its value (parsed, an empty flag is None, as one not given)."""
+    given: dict[str, object] = {}
+    for name, value in values.items():
+        if value is not None:
+            given[name] = value
+        elif getattr(ctx.get_parameter_source(PARAMETERS.get(name, name)), "name", "") == "COMMANDLINE":
+            given[name] = ""  # an optional field is cleared; a required one is refused, named by its flag
+    return given
+
+
+PARAMETERS = {"gpu_models": "gpu"}
+"""A field's parameter in ``edit``, where its name differs."""
 
 
 @app.command()
@@ -145,7 +156,7 @@ def edit(
     revision sent before are refused, and `rfq send` sends the new one."""
     from quotetui.services.rfq import edit_rfq
 
-    changes = _given(gpu_models=gpu, gpus=gpus, months=months, start=start, respond_by=respond_by,
+    changes = _given(ctx, gpu_models=gpu, gpus=gpus, months=months, start=start, respond_by=respond_by,
                      deliver_by=deliver_by, min_availability=min_availability, intra_fabric=intra_fabric,
                      inter_fabric=inter_fabric, job_gpus=job_gpus, region=region, checklist=checklist,
                      currency=currency, notes=notes)  # fmt: skip
