@@ -327,3 +327,13 @@ def test_an_optional_line_given_empty_to_edit_is_cleared(cli: Cli, demo_db_path:
     assert shown["min_availability"] == "0.995"  # not given: as it was
     refused = cli("--db", db, "rfq", "edit", "H100 256", "--gpus", "")
     assert refused.code == 2 and "--gpus" in refused.err and "required" in refused.err
+
+
+def test_a_delivery_before_the_answers_are_due_is_refused(cli: Cli, demo_db_path: Path) -> None:
+    refused = cli("--db", str(demo_db_path), "rfq", "new", "H100 256", *NEED, "--respond-by", "2026-12-15",
+                  "--deliver-by", "2026-12-01")  # fmt: skip
+    assert refused.code == 2 and "--deliver-by: delivered before the answers are due (2026-12-15)" in refused.err
+    assert cli("--db", str(demo_db_path), "rfq", "list", "--json").out.strip() == "[]"
+    made = _new(cli, demo_db_path)  # answers due 2026-12-20
+    shown = cli("--db", str(demo_db_path), "rfq", "show", made["name"]).out
+    assert shown.splitlines()[0].endswith(", revision 1); answers due 2026-12-20")  # the id: the backend's

@@ -265,6 +265,8 @@ async def test_an_rfq_is_written_and_edited_on_the_screen(demo_db_path: Path, tm
         await settle(pilot)
         form = app.screen
         assert isinstance(form, FormScreen)
+        fabrics = form.query_one("#f-intra_fabric", Select)
+        assert "unknown" not in {v for _, v in fabrics._options} and "nvswitch" in {v for _, v in fabrics._options}
         for name, value in {"name": "A100 64", "gpu_models": "a100 80g, H100", "gpus": "0", "months": "6",
                             "start": "2027-02-01", "min_availability": "99.5"}.items():  # fmt: skip
             form.query_one(f"#f-{name}", Input).value = value
@@ -336,7 +338,8 @@ async def test_an_rfq_is_sent_from_the_screen_and_files_are_replaced_only_when_a
         assert _rows(app, "rfqs")[0][1] == "2 sent"
         refused = await send(replace=False)
         assert app.screen is refused and "Nothing was sent" in text_of(app, "#status")
-        assert "exists" in text_of(app, "#status")
+        said = text_of(app, "#status")  # in the dialog's words, not the command line's
+        assert "exists" in said and "Replace files already there" in said and "--force" not in said
         await pilot.press("escape")
         await settle(pilot)
         await send(replace=True)
@@ -410,3 +413,54 @@ async def test_a_decline_is_recorded_on_the_screen_with_its_note(demo_db_path: P
     assert {i["provider"]: (i["state"], i["note"]) for i in shown["invites"]} == {
         "一万网络": ("sent", None), "天下数据": ("declined", "no H100 stock")
     }  # fmt: skip
+
+
+async def test_an_edit_form_never_overwrites_a_change_made_elsewhere_and_a_save_is_no_stranger(
+    demo_db_path: Path, tmp_path: Path
+) -> None:
+    """The form was filled at revision 1; the CLI made revision 2 meanwhile: the save is refused (offered to
+    fill the form again), nothing overwritten. A save from this screen is then not reported as "changed by
+    another program" by the poll (the market is read again after it, as after any edit)."""
+    import asyncio
+    import json
+
+    from textual.widgets import Input
+
+    from quotetui.tui.dialogs.confirm import ConfirmDialog
+    from quotetui.tui.dialogs.form import FormScreen
+    from tests.conftest import run_cli
+
+    _rfq(demo_db_path, tmp_path, send=())
+    db = str(demo_db_path)
+    app = RecordingApp(db)
+    app.POLL_SECONDS = 0.2  # type: ignore[misc]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _sourcing(app, pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert run_cli("--db", db, "rfq", "edit", "H100 256", "--gpus", "512", "--region", "上海").code == 0
+        form.query_one("#f-months", Input).value = "6"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)  # "Reload the form with the current values?"
+        assert any("changed elsewhere since this form was filled" in m for m, _ in app.told)
+        await pilot.press("escape")  # not now
+        await pilot.press("escape")  # the form: nothing saved
+        await settle(pilot)
+        shown = json.loads(run_cli("--db", db, "rfq", "show", "H100 256", "--json").out)
+        assert (shown["gpus"], shown["region"], shown["months"], shown["revision"]) == (512, "上海", 12, 2)
+        await asyncio.sleep(0.5)  # the CLI's write: the poll says so, rightly
+        await settle(pilot)
+        app.told.clear()
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#f-months", Input).value = "6"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await settle(pilot)
+        await asyncio.sleep(0.8)  # four polls
+        await settle(pilot)
+        assert "(#1, revision 3)" in text_of(app, "#rfq-summary")
+        assert not any("changed by another program" in m for m, _ in app.told), app.told

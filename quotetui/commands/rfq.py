@@ -224,7 +224,7 @@ def show(
         print_json(view.to_json())
         return
     r = view.requirement
-    say(f"RFQ {r.name} (#{view.id}, revision {r.revision})")
+    say(f"RFQ {r.name} (#{view.id}, revision {r.revision}); {view.due_text()}")
     for label, value in requirement_lines(r):
         say(f"  {label}: {line_text(value)}")
     say("")

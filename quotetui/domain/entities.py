@@ -921,17 +921,24 @@ def credits_text(tiers: list[tuple[Decimal, Decimal]]) -> str:
 
 
 # -- sourcing: requirements and RFQs -----------------------------------------------------------------------
+NOT_A_REQUIREMENT = frozenset({e.IntraFabric.UNKNOWN.value, e.InterFabric.UNKNOWN.value})
+"""Choices that ask for nothing ("unknown" fabric): refused as a requirement's line, and never offered."""
+
+
 def requirement_rules(values: Mapping[str, Any]) -> dict[str, str]:
-    """A job fits in the need; answers are due before the start; "unknown" is not a requirement."""
+    """A job fits in the need; answers are due before the start, and before the delivery; "unknown" is not
+    a requirement."""
     problems: dict[str, str] = {}
     job, gpus = values.get("job_gpus"), values.get("gpus")
     if job is not None and gpus is not None and job > gpus:
         problems["job_gpus"] = f"a job of {job} GPUs is more than the {gpus} GPUs needed"
-    respond_by, start = values.get("respond_by"), values.get("start")
+    respond_by, start, deliver_by = values.get("respond_by"), values.get("start"), values.get("deliver_by")
     if respond_by is not None and start is not None and respond_by > start:
         problems["respond_by"] = f"answers due after the start ({start.isoformat()})"
+    if respond_by is not None and deliver_by is not None and deliver_by < respond_by:
+        problems["deliver_by"] = f"delivered before the answers are due ({respond_by.isoformat()})"
     for name in ("intra_fabric", "inter_fabric"):
-        if values.get(name) in (e.IntraFabric.UNKNOWN, e.InterFabric.UNKNOWN):
+        if values.get(name) in NOT_A_REQUIREMENT:
             problems[name] = "name the fabric wanted, or leave it out"
     return problems
 

@@ -16,7 +16,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session, col, select
 
@@ -24,7 +24,7 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.entities import REQUIREMENT
 from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric, InviteState
-from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.errors import BadInput, Conflict, FieldErrors, QuotetuiError
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gpus import GpuCatalog
@@ -34,6 +34,9 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import Provider, Rfq, RfqAnswer, RfqInvite
+
+if TYPE_CHECKING:
+    from quotetui.services.forms import FormSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,13 +258,21 @@ def new_rfq(db: Database, raw: Mapping[str, Any], *, percent_input: bool = False
         return RfqView(row.id, requirement_of(row, catalog))
 
 
-def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, percent_input: bool = False) -> RfqView:
+def edit_rfq(
+    db: Database, name: str, changes: Mapping[str, Any], *, percent_input: bool = False, revision: int | None = None
+) -> RfqView:
     """Change the requirement (the values given; the others as they are), checked whole as a new one is; a
-    change is a new revision, so answers to the revision sent before are refused."""
+    change is a new revision, so answers to the revision sent before are refused. ``revision``: the one the
+    changes were made against (a form's); another program's edit since then refuses them (:class:`Conflict`)."""
     if not changes:
         raise BadInput("give at least one value to change (`quotetui rfq edit --help` lists them)")
     with db.write() as session:
         row, catalog, req = _loaded(session, name)
+        if revision is not None and row.revision != revision:
+            raise Conflict(
+                f"RFQ {row.name!r} was changed elsewhere since this form was filled (revision {revision}, now "
+                f"{row.revision}); nothing was saved"
+            )
         raw = {c: getattr(row, c) for c in _COLUMNS} | {
             "name": row.name,
             "gpu_models": ", ".join(g.name for g in req.gpu_models),
@@ -280,16 +291,25 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, percent_inp
         return RfqView(row.id, requirement_of(row, catalog), _invites(session, row, utcnow().date()))
 
 
-def rfq_form_values(db: Database, name: str) -> dict[str, Any]:
-    """The stored requirement as its form shows it (models and checklist items as names, shares as
-    percentages), for :func:`edit_rfq` with ``percent_input``."""
+def requirement_form(db: Database, name: str | None = None) -> FormSpec:
+    """The requirement's form: empty (with the defaults) for a new RFQ, or ``name``'s as stored (models and
+    checklist items as names, shares as percentages; all but the name) with its revision as the version a
+    save checks (:func:`edit_rfq`'s ``revision``). A choice that asks for nothing ("unknown") is not offered."""
+    from quotetui.domain.entities import NOT_A_REQUIREMENT
     from quotetui.domain.fields import shown_value
+    from quotetui.services.forms import FormSpec, choices_of
 
+    fields = REQUIREMENT.fields if name is None else tuple(f for f in REQUIREMENT.fields if f.name != "name")
+    options = {f.name: tuple(c for c in choices_of(f) if c[1] not in NOT_A_REQUIREMENT) for f in fields if f.choices}
+    if name is None:
+        defaults = {f.name: f.default for f in fields if f.default is not None}
+        return FormSpec("New RFQ", fields, defaults, options, REQUIREMENT)
     with db.session() as session:
         row, _, req = _loaded(session, name)
-        values = {f.name: shown_value(f, getattr(row, f.name), percent=True) for f in REQUIREMENT.fields}
+        values = {f.name: shown_value(f, getattr(row, f.name), percent=True) for f in fields}
     values["gpu_models"] = ", ".join(g.name for g in req.gpu_models)
-    return values
+    title = f"Edit RFQ {row.name} (revision {row.revision}; a change is a new revision)"
+    return FormSpec(title, fields, values, options, REQUIREMENT, version=row.revision)
 
 
 def _by_name(session: Session, name: str) -> Rfq | None:
@@ -597,8 +617,8 @@ __all__ = [
     "fit_rfq",
     "list_rfqs",
     "new_rfq",
+    "requirement_form",
     "requirement_of",
-    "rfq_form_values",
     "rfq_status",
     "send_rfq",
     "show_rfq",

@@ -40,6 +40,20 @@ def default_folder(name: str) -> Path:
     return Path.cwd() / f"rfq-{file_word(name, 'rfq')}"
 
 
+CLI_WORDS = (
+    ("give --force to replace it", "tick “Replace files already there” to replace it"),
+    ("; give the folder the files go to (--out DIR)", ": give another folder"),
+    ("send them in two folders (two runs with different --out)", "send them one at a time, to two folders"),
+)
+"""The service's advice names the command line's flags; the dialog's own controls are named instead."""
+
+
+def in_dialog_words(message: str) -> str:
+    for cli, dialog in CLI_WORDS:
+        message = message.replace(cli, dialog)
+    return message
+
+
 class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["list[Sent] | None"]):
     """Answers the files written, a pair per provider; Escape answers None (nothing sent)."""
 
@@ -125,7 +139,7 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
     def _refused(self, message: str) -> None:
         self.sending = False
         self.query_one("#go", Button).disabled = False
-        self._say(f"Nothing was sent: {message}", error=True)
+        self._say(f"Nothing was sent: {in_dialog_words(message)}", error=True)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -365,51 +365,44 @@ class SourcingScreen(MarketScreen):
     def action_new_rfq(self) -> None:
         """A form of the requirement (``REQUIREMENT``'s fields, as ``rfq new``'s flags); saved, it is listed and
         highlighted."""
-        from quotetui.domain.entities import REQUIREMENT
-        from quotetui.services.forms import FormSpec
-        from quotetui.services.rfq import new_rfq
+        from quotetui.services.rfq import new_rfq, requirement_form
         from quotetui.tui.dialogs.form import FormScreen
 
         db = self.qapp.database
         if db is None:
             self.notify("No database open.", severity="warning")
             return
-        defaults = {f.name: f.default for f in REQUIREMENT.fields if f.default is not None}
-        spec = FormSpec("New RFQ", REQUIREMENT.fields, defaults, entity=REQUIREMENT)
 
         def save(raw: dict[str, Any], _version: object) -> int:
             return new_rfq(db, raw, percent_input=True).id
 
         def said(raw: dict[str, Any], rfq_id: object) -> str:
-            return f"Saved RFQ {str(raw.get('name', '')).strip()} (#{rfq_id}): `quotetui rfq send` sends it"
+            return f"Saved RFQ {str(raw.get('name', '')).strip()} (#{rfq_id}): p sends it"
 
-        self.app.push_screen(FormScreen(spec, save, said), self._saved_rfq)
+        self.app.push_screen(FormScreen(requirement_form(db), save, said), self._saved_rfq)
 
     def action_edit_rfq(self) -> None:
-        """The highlighted RFQ's requirement in a form (all but its name); a change is a new revision."""
-        from quotetui.domain.entities import REQUIREMENT
-        from quotetui.services.forms import FormSpec
-        from quotetui.services.rfq import edit_rfq, rfq_form_values
+        """The highlighted RFQ's requirement in a form (all but its name), filled as stored now; a change is a
+        new revision; a change made elsewhere since the form was filled refuses the save (and offers to fill it
+        again), never overwritten."""
+        from quotetui.services.rfq import edit_rfq, requirement_form
         from quotetui.tui.dialogs.form import FormScreen
 
         db, view = self.qapp.database, self._detail
         if db is None or view is None:
             self.notify("No RFQ to edit: highlight one first.", severity="warning")
             return
-        name = view.requirement.name
-        fields = tuple(f for f in REQUIREMENT.fields if f.name != "name")
+        name, sent = view.requirement.name, bool(view.invites)
 
-        def load() -> FormSpec:
-            return FormSpec(f"Edit RFQ {name} (a change is a new revision)", fields, rfq_form_values(db, name),
-                            entity=REQUIREMENT)  # fmt: skip
-
-        def save(raw: dict[str, Any], _version: object) -> int:
-            return edit_rfq(db, name, raw, percent_input=True).id
+        def save(raw: dict[str, Any], revision: object) -> int:
+            against = revision if isinstance(revision, int) else None
+            return edit_rfq(db, name, raw, percent_input=True, revision=against).id
 
         def said(_raw: dict[str, Any], _rfq_id: object) -> str:
-            return f"Saved RFQ {name}: a new revision; answers to the one sent before are refused, send it again"
+            resend = ": answers to the revision sent before are refused, send it again (p)" if sent else ""
+            return f"Saved RFQ {name}, a new revision{resend}"
 
-        self.app.push_screen(FormScreen(load, save, said), self._saved_rfq)
+        self.app.push_screen(FormScreen(lambda: requirement_form(db, name), save, said), self._saved_rfq)
 
     def action_send_rfq(self) -> None:
         """The highlighted RFQ to providers ticked in a list (``SendRfqDialog``, ``rfq send``'s service)."""
@@ -432,7 +425,7 @@ class SourcingScreen(MarketScreen):
         if not names:
             self.notify("No provider on record to send it to: add one first (o, then n).", severity="warning")
             return
-        if view is self._detail:  # still the RFQ highlighted
+        if view is self._detail and self.app.screen is self:  # still the RFQ highlighted; no dialog open yet
             self.app.push_screen(
                 SendRfqDialog(db, view, names), lambda sent: self._saved_rfq(view.id if sent else None)
             )
@@ -466,10 +459,13 @@ class SourcingScreen(MarketScreen):
         self.app.push_screen(FormScreen(spec, save, said), self._saved_rfq)
 
     def _saved_rfq(self, rfq_id: object) -> None:
+        """After a write from this screen: the whole market is read again, as after any edit (its data
+        version moved: else the poll would take this write for another program's), then the RFQs, the one
+        written highlighted."""
         if isinstance(rfq_id, int):
             self._selected = None  # read the detail again, even if it is the same RFQ
             self._highlight = rfq_id
-            self.reload()
+            self.qapp.reload()
 
     # -- showing -------------------------------------------------------------------------------------
     def _show_detail(self, rfq_id: int, view: RfqView | str) -> None:
