@@ -232,6 +232,7 @@ async def test_the_award_constraints_are_set_on_the_screen_and_kept(demo_db_path
         assert app.screen is form and "shown" in form.query_one("#e-max_share", Static).classes
         form.query_one("#f-max_share", Input).value = "75"
         form.query_one("#f-min_providers", Input).value = "3"
+        form.query_one("#f-budget", Input).value = "100000000"
         await pilot.press("ctrl+s")
         await settle(pilot)
         await settle(pilot)
@@ -242,6 +243,9 @@ async def test_the_award_constraints_are_set_on_the_screen_and_kept(demo_db_path
         assert "at most 75 % per provider" in award and "53,376,000.00 CNY" in award
         assert "14,208,000.00 CNY" in award  # its premium over the cheapest, 39,168,000
         assert "at least 3 providers" in award and "infeasible" in award  # two providers have compliant offers
+        assert "within a budget of 100,000,000.00 CNY" in " ".join(text_of(app, "#rfq-award-title").split())
+        told = next(m for m, _ in app.told if m.startswith("Award for H100 256"))
+        assert "at most 75 % per provider 53,376,000.00 CNY" in told and "at least 3 providers: infeasible" in told
         await pilot.press("f5")
         await settle(pilot)
         await settle(pilot)

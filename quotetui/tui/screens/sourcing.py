@@ -157,6 +157,15 @@ def award_table(result: AwardResult) -> Group:
     return Group(table, Text(""), splits)
 
 
+def scenarios_text(result: AwardResult) -> str:
+    """Each scenario's total, or that it cannot be met: "cheapest 39,168,000.00 CNY; at least 3 providers:
+    infeasible"."""
+    return "; ".join(
+        f"{s.label} {_money(s.total_cost, result.currency)}" if s.feasible else f"{s.label}: infeasible"
+        for s in result.scenarios
+    )
+
+
 def cheapest_text(result: AwardResult) -> str:
     first = result.scenarios[0] if result.scenarios else None
     if first is None or not first.feasible:
@@ -307,13 +316,18 @@ class SourcingScreen(MarketScreen):
         self._selected, self._detail, self._award = rfq_id, None, None
         self.query_one("#rfq-detail", VerticalScroll).scroll_home(animate=False)  # another RFQ: from its top
         self.query_one("#rfq-summary", Static).update(Text(f"{view.requirement.name}: reading…", style="dim"))
-        self.query_one("#rfq-award-title", Static).update(
-            Text(AWARD_SCOPE.format(key=self.key("award-constraints", "a")), style="bold")
-        )
+        self._show_award_title(view)
         self.query_one("#rfq-award", Static).update(Text("Computing the award…", style="dim"))
         name, today = view.requirement.name, self.qapp.today
         self._read_rfq(db, rfq_id, name, today)
         self._read_award(db, rfq_id, name, today, dict(self._constraints))
+
+    def _show_award_title(self, view: RfqView) -> None:
+        scope = AWARD_SCOPE.format(key=self.key("award-constraints", "a"))
+        budget = self._constraints.get("budget")
+        if budget is not None:  # the scenarios' labels name the share and the providers; the budget is said here
+            scope += f"; within a budget of {_money(budget, view.requirement.currency)}"
+        self.query_one("#rfq-award-title", Static).update(Text(scope, style="bold"))
 
     @background(group="rfq")
     def _read_rfq(self, db: Database, rfq_id: int, name: str, today: date) -> None:
@@ -353,11 +367,12 @@ class SourcingScreen(MarketScreen):
 
         def said(_raw: dict[str, Any], done: object) -> str:
             _, result = done  # type: ignore[misc]
-            return f"Award for {name}: " + (result if isinstance(result, str) else cheapest_text(result))
+            return f"Award for {name}: " + (result if isinstance(result, str) else scenarios_text(result))
 
         def closed(done: object) -> None:
             if isinstance(done, tuple):
                 self._constraints, result = done
+                self._show_award_title(view)
                 self._show_award(rfq_id, result)
 
         self.app.push_screen(FormScreen(spec, compute, said, verb="Award"), closed)
