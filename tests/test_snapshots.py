@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -37,13 +38,20 @@ def steady_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def app(demo_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> QuotetuiApp:
+def app(demo_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[QuotetuiApp]:
+    """The app on a copy of the demo at ``FIXED``, held for the test: the path is in the pictures, so two test
+    runs on one machine (a second checkout, a CI run beside a developer's) share it, and one's copy replaced
+    the other's database under its running app. The lock makes the second wait."""
+    import fcntl
+
     FIXED.parent.mkdir(parents=True, exist_ok=True)
-    monkeypatch.chdir(FIXED.parent)  # the export dialog proposes a file in the current folder
-    for old in FIXED.parent.glob("demo.db*"):
-        old.unlink()
-    shutil.copy(demo_db_path, FIXED)
-    return QuotetuiApp(str(FIXED), today=date(2026, 11, 30))
+    with open(FIXED.parent / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        monkeypatch.chdir(FIXED.parent)  # the export dialog proposes a file in the current folder
+        for old in FIXED.parent.glob("demo.db*"):
+            old.unlink()
+        shutil.copy(demo_db_path, FIXED)
+        yield QuotetuiApp(str(FIXED), today=date(2026, 11, 30))
 
 
 @pytest.fixture

@@ -284,12 +284,11 @@ class SourcingScreen(MarketScreen):
             hint.update(Text(NO_RFQ, style="dim"))
             self._show_nothing()
             return
-        keys = {
-            k: self.key(k, d) for k, d in (("new-rfq", "n"), ("edit-rfq", "e"), ("send-rfq", "p"), ("refresh", "f5"))
-        }
+        named = (("new-rfq", "n"), ("edit-rfq", "e"), ("send-rfq", "p"), ("decline-rfq", "x"), ("refresh", "f5"))
+        k = {key: self.key(key, default) for key, default in named}
         hint.update(
-            Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {keys['new-rfq']} new, {keys['edit-rfq']} edit, "
-                 f"{keys['send-rfq']} send; {keys['refresh']} reads again", style="dim")
+            Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {k['new-rfq']} new, {k['edit-rfq']} edit, "
+                 f"{k['send-rfq']} send, {k['decline-rfq']} declined; {k['refresh']} reads again", style="dim")
         )  # fmt: skip
         if self._highlight is not None:
             table.move_to(self._highlight)
