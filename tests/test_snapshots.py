@@ -32,8 +32,8 @@ def steady_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.widgets import Input
 
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
-    # nothing else writes to the picture's database, so the 3-second poll for other programs' writes has
-    # nothing to find; on a loaded machine a picture taken after it once showed its notice (CI, 2 cores)
+    # the 3-second poll for other programs' writes: a picture must not depend on whether it ran before the
+    # picture was taken (a second test run's copy of the database, before the lock below, made it speak)
     monkeypatch.setattr(QuotetuiApp, "POLL_SECONDS", 3600.0)
 
 
