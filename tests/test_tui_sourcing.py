@@ -319,6 +319,9 @@ async def test_an_rfq_is_sent_from_the_screen_and_files_are_replaced_only_when_a
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _sourcing(app, pilot)
         assert _rows(app, "rfqs")[0][1] == "not sent"
+        assert "Not sent yet: p sends it here (or `quotetui rfq send 'H100 256' --provider" in text_of(
+            app, "#rfq-invites"
+        ).replace("\n", " ")
 
         async def send(*, replace: bool) -> SendRfqDialog:
             await pilot.press("p")

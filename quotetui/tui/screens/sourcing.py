@@ -526,9 +526,10 @@ class SourcingScreen(MarketScreen):
 
     def _invites_table(self, view: RfqView) -> Table | Text:
         if not view.invites:
-            return Text(
-                f"Not sent yet: `quotetui rfq send '{view.requirement.name}' --provider NAME --out DIR`", style="dim"
-            )
+            import shlex
+
+            command = f"quotetui rfq send {shlex.quote(view.requirement.name)} --provider NAME --out DIR"
+            return Text(f"Not sent yet: {self.key('send-rfq', 'p')} sends it here (or `{command}`)", style="dim")
         table = Table(title=f"Invitations: {view.invitations_text()}", title_justify="left", title_style="bold",
                       box=None, pad_edge=False)  # fmt: skip
         table.add_column("Provider")
