@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.costing import OptionCost, base_option
@@ -25,6 +26,12 @@ def quantity(value: Fraction) -> str:
 def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
     digits = minor_units(currency) if places is None else places
     return f"{dec(value, digits):,} {currency}"
+
+
+def money_shown(amount: Any, currency: str) -> str:
+    """An amount for people: 2 places, thousands separators, its currency (``250,000.00 CNY``); exact values
+    are rounded half-even for display only. The command line and the screens both show money so."""
+    return money_text(q(amount), currency, 2)
 
 
 @dataclass(frozen=True, slots=True)

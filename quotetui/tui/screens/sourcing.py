@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Static
 
+from quotetui.domain.economics.explain import LOWER_BOUND, money_shown
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
@@ -97,14 +98,8 @@ def per_pflop_text(fit: OfferFit) -> str:
     """The cost per delivered PFLOP-hour for the whole need ("≥" when a cost is not priced), or why none."""
     if fit.figures is None:
         return fit.problem or ""
-    return ("≥ " if fit.figures.lower_bound else "") + _money(fit.figures.cost_per_pflop_hour, fit.currency)
-
-
-def _money(amount: Any, currency: str) -> str:
-    from quotetui.domain.economics.exact import q
-    from quotetui.domain.economics.explain import money_text
-
-    return money_text(q(amount), currency, 2)
+    mark = f"{LOWER_BOUND} " if fit.figures.lower_bound else ""
+    return mark + money_shown(fit.figures.cost_per_pflop_hour, fit.currency)
 
 
 def matrix_table(view: RfqView, width: int) -> Table | Text:
@@ -147,9 +142,9 @@ def award_table(result: AwardResult) -> Group:
             continue
         table.add_row(
             s.label,
-            _money(s.total_cost, cur),
-            "" if s.premium is None else _money(s.premium, cur),
-            "" if s.cost_per_pflop_hour is None else _money(s.cost_per_pflop_hour, cur),
+            money_shown(s.total_cost, cur),
+            "" if s.premium is None else money_shown(s.premium, cur),
+            "" if s.cost_per_pflop_hour is None else money_shown(s.cost_per_pflop_hour, cur),
         )
         splits.add_row(
             s.label, "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
@@ -161,7 +156,7 @@ def scenarios_text(result: AwardResult) -> str:
     """Each scenario's total, or that it cannot be met: "cheapest 39,168,000.00 CNY; at least 3 providers:
     infeasible"."""
     return "; ".join(
-        f"{s.label} {_money(s.total_cost, result.currency)}" if s.feasible else f"{s.label}: infeasible"
+        f"{s.label} {money_shown(s.total_cost, result.currency)}" if s.feasible else f"{s.label}: infeasible"
         for s in result.scenarios
     )
 
@@ -170,7 +165,7 @@ def cheapest_text(result: AwardResult) -> str:
     first = result.scenarios[0] if result.scenarios else None
     if first is None or not first.feasible:
         return "no feasible award"
-    return f"cheapest award {_money(first.total_cost, result.currency)}"
+    return f"cheapest award {money_shown(first.total_cost, result.currency)}"
 
 
 def awarded(db: Database, name: str, today: date, constraints: dict[str, Any]) -> AwardResult | str:
@@ -178,9 +173,8 @@ def awarded(db: Database, name: str, today: date, constraints: dict[str, Any]) -
     or why there is none (nothing compliant, nothing that can be costed, the RFQ deleted meanwhile)."""
     from quotetui.services.award import award
 
-    chosen = {k: v for k, v in constraints.items() if v is not None or k == "budget"}
-    try:
-        return award(db, name, include_market=True, on=today, **chosen)
+    try:  # the form's values are whole (an empty field is its default), or none were set: {}
+        return award(db, name, include_market=True, on=today, **constraints)
     except QuotetuiError as exc:
         return str(exc)
 
@@ -325,7 +319,7 @@ class SourcingScreen(MarketScreen):
         scope = AWARD_SCOPE.format(key=self.key("award-constraints", "a"))
         budget = self._constraints.get("budget")
         if budget is not None:  # the scenarios' labels name the share and the providers; the budget is said here
-            scope += f"; within a budget of {_money(budget, view.requirement.currency)}"
+            scope += f"; within a budget of {money_shown(budget, view.requirement.currency)}"
         self.query_one("#rfq-award-title", Static).update(Text(scope, style="bold"))
 
     @background(group="rfq")
