@@ -139,10 +139,7 @@ def check_answers(
         answer = Answer(file, _fingerprint(sheets))
         if _identify(session, answer, sheets[RFQ_SHEET], problems):
             _tables(session, answer, sheets[ANSWER_SHEET], problems, day)
-            for key, title, fields in (
-                ("discounts", DISCOUNT_SHEET, DISCOUNT_ANSWER),
-                ("extras", EXTRA_SHEET, EXTRA_ANSWER),
-            ):
+            for key, title, fields in TERMS:
                 if title in sheets:
                     answer.tables[key] = _terms(answer, sheets[title], fields, problems)
             answers.append(answer)
