@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
@@ -13,13 +14,19 @@ from hypothesis import strategies as st
 from quotetui.domain.sourcing import award as award_module
 from quotetui.domain.sourcing.award import (
     Allocation,
-    Candidate,
     Need,
     brute_force,
     optimise,
     risk_premium,
     scenarios,
 )
+from quotetui.domain.sourcing.award_model import Candidate as Priced
+from quotetui.domain.sourcing.award_model import feasible, split_cost
+
+
+def Candidate(offer_id, provider, gpus_per_node, nodes_available, node_cost, upto=300):  # noqa: N802
+    """An offer whose cost is linear in nodes (``node_cost`` each), priced for up to ``upto`` nodes."""
+    return Priced(offer_id, provider, gpus_per_node, nodes_available, tuple(n * node_cost for n in range(1, upto + 1)))
 
 
 def split(award):
@@ -29,22 +36,43 @@ def split(award):
 # --- optimise against brute force -------------------------------------------------------------------------------
 
 cents = st.integers(min_value=1, max_value=500_00).map(lambda c: F(c, 100))
+NEED_MOST = 40  # the most GPUs a random market needs
+UPTO = 2 * NEED_MOST  # priced node counts: an offer of 1-GPU nodes hosting jobs can be given up to 2 × the need
+
+
+@st.composite
+def cost_tables(draw):
+    """The cost of 1..UPTO nodes, of one of the shapes the engine's costs take (flat; a volume tier from some
+    count on; a one-off fee; the cheaper of two ways to buy, one with a fee) or of no shape at all."""
+    shape = draw(st.sampled_from(["flat", "tier", "fee", "ways", "any"]))
+    rate = draw(cents)
+    if shape == "any":
+        return tuple(draw(st.lists(cents, min_size=UPTO, max_size=UPTO)))
+    if shape == "flat":
+        return tuple(n * rate for n in range(1, UPTO + 1))
+    if shape == "tier":
+        at, off = draw(st.integers(2, 9)), draw(st.sampled_from([F(1, 10), F(3, 10), F(1, 2)]))
+        return tuple(n * rate * (1 - off if n >= at else 1) for n in range(1, UPTO + 1))
+    fee = draw(cents) * 3
+    if shape == "fee":
+        return tuple(fee + n * rate for n in range(1, UPTO + 1))
+    return tuple(min(n * rate, fee + n * rate * F(7, 10)) for n in range(1, UPTO + 1))
 
 
 @st.composite
 def markets(draw):
     providers = [f"p{i}" for i in range(draw(st.integers(1, 4)))]
     candidates = [
-        Candidate(
+        Priced(
             offer_id=offer_id,
             provider=draw(st.sampled_from(providers)),
             gpus_per_node=draw(st.sampled_from([1, 2, 4, 8])),
             nodes_available=draw(st.none() | st.integers(0, 4)),
-            node_cost=draw(cents),
+            costs=draw(cost_tables()),
         )
         for offer_id in draw(st.lists(st.integers(1, 99), min_size=1, max_size=5, unique=True))
     ]
-    gpus = draw(st.integers(1, 40))
+    gpus = draw(st.integers(1, NEED_MOST))
     need = Need(
         gpus=gpus,
         job_gpus=draw(st.none() | st.integers(1, gpus)),
@@ -55,42 +83,64 @@ def markets(draw):
     return need, candidates
 
 
+def _same(fast, slow, need, candidates):
+    assert fast.feasible == slow.feasible, (fast, slow)
+    assert fast.total_cost == slow.total_cost
+    if fast.feasible:
+        by_id = {c.offer_id: c for c in candidates}
+        assert isinstance(fast.total_cost, F)
+        assert fast.gpus >= need.gpus
+        assert fast.total_cost == sum(by_id[a.offer_id].cost(a.nodes) for a in fast.allocations)
+        assert all(a.total_cost == by_id[a.offer_id].cost(a.nodes) for a in fast.allocations)
+        assert (fast.beyond_need > 0) == (slow.beyond_need > 0)
+        assert (fast.lean is None) == (slow.lean is None)
+        if fast.lean is not None:
+            _same(fast.lean, slow.lean, replace(need, lean=True), candidates)
+    else:
+        assert fast.reason and fast.reason == slow.reason
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(markets())
 def test_optimise_finds_the_brute_force_optimum_exactly(market):
     need, candidates = market
-    fast, slow = optimise(need, candidates), brute_force(need, candidates)
-    assert fast.feasible == slow.feasible, (fast, slow)
-    assert fast.total_cost == slow.total_cost
-    if fast.feasible:
-        assert isinstance(fast.total_cost, F)
-        assert fast.gpus >= need.gpus
-        assert fast.total_cost == sum(
-            a.nodes * c.node_cost for a in fast.allocations for c in candidates if c.offer_id == a.offer_id
-        )
-    else:
-        assert fast.reason and fast.reason == slow.reason
+    _same(optimise(need, candidates), brute_force(need, candidates), need, candidates)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(markets())
+def test_a_lean_split_is_the_brute_force_optimum_too(market):
+    need, candidates = market
+    lean = replace(need, lean=True)
+    _same(optimise(lean, candidates), brute_force(lean, candidates), lean, candidates)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(markets())
+def test_a_risk_premium_is_never_negative(market):
+    need, candidates = market
+    (_, cheapest), *constrained = scenarios(need, candidates, max_share=F(1, 2))
+    for _, award in constrained:
+        premium = risk_premium(award, cheapest)
+        assert premium is None or premium >= 0, (award, cheapest)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(markets(), st.data())
 def test_local_moves_keep_a_split_feasible_and_never_dearer(market, data):
     need, candidates = market
-    caps = award_module._caps(need, candidates)
-    d = award_module._denominator(candidates)
+    caps = award_module.caps(need, candidates)
     start = [data.draw(st.integers(0, cap)) for cap in caps]
-
-    def cost_d(counts):
-        return sum(n * int(c.node_cost * d) for n, c in zip(counts, candidates, strict=True))
-
-    before = cost_d(start)
-    if not award_module._feasible(need, candidates, start, before, d):
+    sparse = {i: n for i, n in enumerate(start) if n}
+    before = split_cost(candidates, sparse)
+    if not feasible(need, candidates, sparse, before):
         return
-    after = award_module._improve(need, candidates, list(start), d)
-    assert award_module._feasible(need, candidates, after, cost_d(after), d)
-    assert cost_d(after) <= before
+    after = award_module._improve(need, candidates, list(start))
+    moved = {i: n for i, n in enumerate(after) if n}
+    assert feasible(need, candidates, moved, split_cost(candidates, moved))
+    assert split_cost(candidates, moved) <= before
     best = brute_force(need, candidates)
-    assert best.total_cost is not None and best.total_cost <= F(cost_d(after), d)
+    assert best.total_cost is not None and best.total_cost <= split_cost(candidates, moved)
 
 
 # --- each constraint binding, by hand ---------------------------------------------------------------------------
@@ -198,7 +248,7 @@ def test_the_solver_prints_nothing():
     code = (
         "from fractions import Fraction as F\n"
         "from quotetui.domain.sourcing.award import Candidate, Need, optimise\n"
-        "print(optimise(Need(8), [Candidate(1, 'a', 8, None, F(1))]).total_cost)\n"
+        "print(optimise(Need(8), [Candidate(1, 'a', 8, None, (F(1),))]).total_cost)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "1\n" and out.stderr == ""
@@ -215,16 +265,16 @@ def node_year(per_gpu_hour: str) -> F:
 
 # five providers of 8×H100 nodes, priced per GPU-hour like the demo's monthly offers
 DEMO = [
-    Candidate(18, "腾讯云", 8, None, node_year("13.70"), F(4)),
-    Candidate(14, "阿里云", 8, 16, node_year("14.55"), F(4)),
-    Candidate(21, "华为云", 8, 4, node_year("15.00"), F(4)),
-    Candidate(2, "一万网络", 8, 12, node_year("17.47"), F(4)),
-    Candidate(9, "天下数据", 8, None, node_year("42.81"), F(4)),
+    Candidate(18, "腾讯云", 8, None, node_year("13.70")),
+    Candidate(14, "阿里云", 8, 16, node_year("14.55")),
+    Candidate(21, "华为云", 8, 4, node_year("15.00")),
+    Candidate(2, "一万网络", 8, 12, node_year("17.47")),
+    Candidate(9, "天下数据", 8, None, node_year("42.81")),
 ]
 
 
 def test_three_scenarios_on_the_demo_market():
-    need = Need(256, hours=F(YEAR))
+    need = Need(256)
     (l1, cheapest), (l2, capped), (l3, spread) = scenarios(need, DEMO)
     assert (l1, l2, l3) == ("cheapest", "at most 60 % per provider", "at least 2 providers")
     # cheapest: all 32 nodes from 腾讯云
@@ -237,9 +287,6 @@ def test_three_scenarios_on_the_demo_market():
     # a second provider: one node from 阿里云 instead of 腾讯云
     assert split(spread) == {18: 31, 14: 1}
     assert risk_premium(spread, cheapest) == 8 * YEAR * (F("14.55") - F("13.70")) == F("59568")
-    # 4 PFLOP/s a node for a year: cost per delivered PFLOP-hour of the cheapest
-    assert cheapest.cost_per_pflop_hour(DEMO, need.hours) == F("30723072") / (32 * 4 * YEAR) == F("27.4")
-    assert Need(256).hours is None and cheapest.cost_per_pflop_hour(DEMO, None) is None
 
 
 def test_scenarios_say_why_one_is_infeasible():

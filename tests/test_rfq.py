@@ -177,6 +177,7 @@ def test_show_judges_each_offer_on_record_line_by_line(cli: Cli, demo_db_path: P
     # node-month after its 15 % prepaid-year discount, #9 250,000 (the high end of its range)
     two, nine = by_id[2]["figures"], by_id[9]["figures"]
     assert (by_id[2]["rank"], by_id[9]["rank"]) == (1, 2)  # by cost per delivered PFLOP-hour
+    assert not by_id[2]["confirmed"] and not by_id[9]["confirmed"]  # stock and SLA not stated: questions (?)
     assert two["price_per_gpu_hour"] == "17.465753"  # 102,000 ÷ (8 GPUs × 730 hours)
     assert two["term_total"] == f"{32 * 102_000 * 12}.00" and nine["term_total"] == f"{32 * 250_000 * 12}.00"
     assert "impossible: training_days" in two["claims"] and any("implausible-claim" in f for f in two["findings"])

@@ -11,6 +11,7 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, open_db, print_json, table
 from quotetui.commands.output import money, say
 from quotetui.commands.rfq import OutOpt, write_sheets
+from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.entities import AS_OF, AWARD
 from quotetui.domain.wording import plural
 
@@ -23,10 +24,6 @@ def register(app: typer.Typer) -> None:
 
 
 A = AWARD.field
-
-
-def _split(s: AwardScenario) -> str:
-    return "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
 
 
 def award(
@@ -45,7 +42,7 @@ def award(
 ) -> None:
     """The cheapest split of the need, and the split with each risk constraint, with what each costs."""
     from quotetui.services.award import award as compute
-    from quotetui.services.economics import amount_text
+    from quotetui.services.award import question_text
     from quotetui.services.rfq import show_rfq
 
     db = open_db(ctx)
@@ -66,55 +63,97 @@ def award(
                 "rfq": result.requirement.name,
                 "currency": cur,
                 "candidates": result.candidates,
-                "scenarios": [
+                "candidates_with_questions": result.questioned,
+                "scenarios": [_json(s, cur) for s in result.scenarios],
+                "if_confirmed": [_json(s, cur) for s in result.if_confirmed],
+                "questions": [
                     {
-                        "scenario": s.label,
-                        "feasible": s.feasible,
-                        "reason": s.reason or None,
-                        "gpus": s.gpus,
-                        "total_cost": None if s.total_cost is None else amount_text(s.total_cost, cur),
-                        "lower_bound": s.lower_bound,
-                        "premium": None if s.premium is None else amount_text(s.premium, cur),
-                        "cost_per_pflop_hour": (
-                            None if s.cost_per_pflop_hour is None else amount_text(s.cost_per_pflop_hour, cur)
-                        ),
-                        "allocations": [
-                            {
-                                "offer_id": a.offer_id,
-                                "provider": a.provider,
-                                "offer": a.offer,
-                                "nodes": a.nodes,
-                                "gpus": a.gpus,
-                                "total_cost": amount_text(a.engine_cost, cur),
-                                "lower_bound": a.lower_bound,
-                            }
-                            for a in s.lines
-                        ],
+                        "offer_id": q.offer_id,
+                        "provider": q.provider,
+                        "offer": q.offer,
+                        "lines": [{"line": v.line, "why": v.why} for v in q.lines],
                     }
-                    for s in result.scenarios
+                    for q in result.questions
                 ],
             }
         )
         return
+    r = result.requirement
+    among = plural(result.candidates, "confirmed candidate")
+    more = f" ({result.questioned} more with questions open)" if result.questioned else ""
+    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {r.months} months, among {among}{more}")
+    if result.candidates:
+        _scenarios(result.scenarios, cur)
+    else:
+        say("No award yet: every candidate has a line of the requirement not confirmed (?).")
+    if result.if_confirmed:
+        say()
+        say("If confirmed: the same with the offers whose open lines (?) the providers confirm")
+        _scenarios(result.if_confirmed, cur)
+        say()
+        say("Ask before awarding:" if result.questions else "No question open on the offers these awards use.")
+        for q in result.questions:
+            say(f"  {question_text(q)}")
+
+
+def _scenarios(found: tuple[AwardScenario, ...], cur: str) -> None:
+    """The scenarios as a table, then for each one that buys beyond the need, the split without it."""
+    from quotetui.services.award import beyond_text, lean_text, split_text
 
     def shown(value: object) -> str:
         return "" if value is None else money(value, cur)
 
-    r = result.requirement
-    among = plural(result.candidates, "candidate")
-    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {r.months} months, among {among}")
     table(
         ["scenario", "total", "risk premium", "per PFLOP-hour", "split"],
         [
             [
                 s.label,
-                ("≥ " if s.lower_bound else "") + shown(s.total_cost) if s.feasible else "infeasible",
+                (LOWER_BOUND + " " if s.lower_bound else "") + shown(s.total_cost) if s.feasible else "infeasible",
                 shown(s.premium),
                 shown(s.cost_per_pflop_hour),
-                "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
-                or s.reason,
+                "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
             ]
-            for s in result.scenarios
+            for s in found
         ],
         right=frozenset({"total", "risk premium", "per PFLOP-hour"}),
     )
+    for s in found:
+        if s.lean is not None:
+            say(f"{s.label}: {beyond_text(s)}; {lean_text(s, cur)}")
+
+
+def _json(s: AwardScenario, cur: str) -> dict[str, object]:
+    from quotetui.domain.economics.exact import dec
+    from quotetui.domain.money import plain
+    from quotetui.services.economics import amount_text
+
+    def amount(value: object) -> str | None:
+        return None if value is None else amount_text(value, cur)
+
+    return {
+        "scenario": s.label,
+        "feasible": s.feasible,
+        "reason": s.reason or None,
+        "gpus": s.gpus,
+        "total_cost": amount(s.total_cost),
+        "lower_bound": s.lower_bound,
+        "premium": amount(s.premium),
+        "cost_per_pflop_hour": amount(s.cost_per_pflop_hour),
+        "beyond_need_nodes": s.beyond_need,
+        "without_beyond_need": None if s.lean is None else _json(s.lean, cur),
+        "allocations": [
+            {
+                "offer_id": a.offer_id,
+                "provider": a.provider,
+                "offer": a.offer,
+                "nodes": a.nodes,
+                "gpus": a.gpus,
+                "total_cost": amount_text(a.total_cost, cur),
+                "way_to_buy": a.way,
+                "delivered_pflop_hours": plain(dec(a.delivered_pflop_hours)),
+                "cost_per_pflop_hour": amount_text(a.total_cost / a.delivered_pflop_hours, cur),
+                "lower_bound": a.lower_bound,
+            }
+            for a in s.lines
+        ],
+    }

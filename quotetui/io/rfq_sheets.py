@@ -22,7 +22,7 @@ from quotetui.domain.economics.exact import dec
 from quotetui.io.rfq_workbook import put
 
 if TYPE_CHECKING:
-    from quotetui.services.award import AwardResult
+    from quotetui.services.award import AwardResult, AwardScenario
     from quotetui.services.rfq import RfqView
 
 COMPARISON_SHEET = "Comparison 比较"
@@ -70,35 +70,77 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
     sheet.freeze_panes = "B4"
 
 
+SCENARIO_HEADS = (
+    "scenario / 方案", "feasible", "total", "risk premium", "per delivered PFLOP-hour", "why not", "at least",
+    "beyond the need",
+)  # fmt: skip
+LINE_HEADS = ("scenario / 方案", "offer id", "provider", "offer", "nodes", "GPUs", "total", "way to buy")
+
+
+def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], prefix: str) -> int:
+    """A row per scenario (and per split without nodes beyond the need), from ``row``; the next free row."""
+    from quotetui.services.award import beyond_text
+
+    for c, head in enumerate(SCENARIO_HEADS, 1):
+        put(sheet, row, c, head).font = BOLD
+    row += 1
+    for s in found:
+        for label, shown in ((s.label, s), (f"{s.label}, without buying beyond the need", s.lean)):
+            if shown is None:
+                continue
+            put(sheet, row, 1, prefix + label)
+            put(sheet, row, 2, "yes" if shown.feasible else "no")
+            _amount(sheet, row, 3, shown.total_cost)
+            _amount(sheet, row, 4, shown.premium if shown is s else None)
+            _amount(sheet, row, 5, shown.cost_per_pflop_hour)
+            put(sheet, row, 6, shown.reason)
+            put(sheet, row, 7, "yes (a cost not priced)" if shown.lower_bound else "no")
+            put(sheet, row, 8, beyond_text(shown))
+            row += 1
+    return row
+
+
+def _line_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], prefix: str) -> int:
+    for s in found:
+        for label, shown in ((s.label, s), (f"{s.label}, without buying beyond the need", s.lean)):
+            for a in shown.lines if shown is not None else ():
+                for c, value in enumerate((prefix + label, a.offer_id, a.provider, a.offer, a.nodes, a.gpus), 1):
+                    put(sheet, row, c, value)
+                _amount(sheet, row, 7, a.total_cost)
+                put(sheet, row, 8, a.way)
+                row += 1
+    return row
+
+
 def _award(sheet: Worksheet, result: AwardResult) -> None:
+    """The headline scenarios (confirmed candidates only), then the same if the open questions are confirmed and
+    the questions to ask, then every scenario's allocations."""
+    from quotetui.services.award import question_text
+
     r = result.requirement
     put(
         sheet, 1, 1, f"Award for RFQ {r.name}: {r.gpus:,} × {r.models}, {r.months} months ({result.currency})"
     ).font = BOLD
-    heads = ("scenario / 方案", "feasible", "total", "risk premium", "per delivered PFLOP-hour", "why not", "at least")
-    for c, head in enumerate(heads, 1):
-        put(sheet, 3, c, head).font = BOLD
-    row = 4
-    for s in result.scenarios:
-        put(sheet, row, 1, s.label)
-        put(sheet, row, 2, "yes" if s.feasible else "no")
-        _amount(sheet, row, 3, s.total_cost)
-        _amount(sheet, row, 4, s.premium)
-        _amount(sheet, row, 5, s.cost_per_pflop_hour)
-        put(sheet, row, 6, s.reason)
-        put(sheet, row, 7, "yes (a cost not priced)" if s.lower_bound else "no")
+    put(sheet, 2, 1, f"Among {result.candidates} confirmed candidates (every line ✓); "
+        f"{result.questioned} more with questions open")  # fmt: skip
+    row = _scenario_rows(sheet, 3, result.scenarios, "")
+    maybe = "if confirmed: "
+    if result.if_confirmed:
+        row += 1
+        put(sheet, row, 1, "If confirmed / 待确认: the offers whose open lines (?) the providers confirm").font = BOLD
+        row = _scenario_rows(sheet, row + 1, result.if_confirmed, maybe)
+        row += 1
+        put(sheet, row, 1, "Ask before awarding / 需确认").font = BOLD
+        for q in result.questions:
+            row += 1
+            put(sheet, row, 1, question_text(q))
         row += 1
     row += 1
-    for c, head in enumerate(("scenario / 方案", "offer id", "provider", "offer", "nodes", "GPUs", "total"), 1):
+    for c, head in enumerate(LINE_HEADS, 1):
         put(sheet, row, c, head).font = BOLD
-    row += 1
-    for s in result.scenarios:
-        for a in s.lines:
-            for c, value in enumerate((s.label, a.offer_id, a.provider, a.offer, a.nodes, a.gpus), 1):
-                put(sheet, row, c, value)
-            _amount(sheet, row, 7, a.engine_cost)
-            row += 1
-    for letter, width in zip("ABCDEFG", (28, 10, 20, 34, 22, 40, 18), strict=True):
+    row = _line_rows(sheet, row + 1, result.scenarios, "")
+    _line_rows(sheet, row, result.if_confirmed, maybe)
+    for letter, width in zip("ABCDEFGH", (40, 10, 20, 34, 22, 40, 18, 24), strict=True):
         sheet.column_dimensions[letter].width = width
 
 

@@ -1,13 +1,17 @@
-"""The award (issue 17, point 4): split an RFQ's need across the compliant candidates in whole nodes at the
-least total cost, under the buyer's risk constraints, with every figure from the exact engine.
+"""The award (issue 17 point 4, issue 29): split an RFQ's need across the compliant candidates in whole nodes at
+the least total cost, under the buyer's risk constraints, with every figure from the exact engine.
 
-Candidates are the offers on record that meet every line of the requirement (``services/rfq.py: fit_rfq``;
-a line that cannot be told is a question, not a failure). Each one's cost of one node for the requirement's
-term comes from the engine (``domain/economics/evaluate.py``: the offer evaluated for one node, the term's
-months, busy every hour, in the requirement's currency). The optimiser (``domain/sourcing/award.py``) splits the
-need on those node costs; then each allocation is evaluated again by the engine for the GPUs it was awarded,
-so volume discounts and one-off fees are counted as the offer prices them, and that exact figure is the one
-shown and added up (``engine_cost``; the optimiser's linear figure is ``linear_cost``).
+Candidates are the offers on record that meet every line of the requirement (``services/rfq.py: fit_rfq``).
+An offer with every line confirmed (✓) can be awarded; one with a line that cannot be told (?) is a question to
+its provider, not a yes: it enters only the awards "if confirmed", shown beside the headline ones with the
+questions to ask whom.
+
+Cost enters the optimiser as the engine's own figure at every node count an offer could be given
+(``domain/economics/evaluate.py: ways_to_buy`` for that many GPUs over the requirement's months, busy every hour,
+in its currency: volume tiers on the GPUs billed, one-off fees once, the cheapest way to buy and mixed terms, FX at
+the quote's day). The MILP (``domain/sourcing/award_milp.py``) sees those figures, so the split it returns is the
+cheapest in the engine's terms; each allocation is then evaluated again by the engine for the GPUs it was
+awarded, which must give the same total to the cent and more (a mismatch is a bug: it raises, never shows).
 """
 
 from __future__ import annotations
@@ -18,14 +22,19 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from quotetui.domain.economics.evaluate import NOT_COMPARABLE, evaluate
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, evaluate
+from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.errors import BadInput
-from quotetui.domain.sourcing.award import Award, Candidate, Need, scenarios
-from quotetui.domain.sourcing.requirement import Requirement
+from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, scenarios
+from quotetui.domain.sourcing.requirement import Requirement, Verdict
 from quotetui.domain.timeutil import utcnow
+from quotetui.domain.wording import plural
 from quotetui.services.rfq import RfqView
 from quotetui.store.engine import Database, one_snapshot
+
+NOT_CONFIRMED = "no candidate has every line of the requirement confirmed (✓): see the awards if confirmed"
+"""Why a headline scenario has no award when every candidate has a question open."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +44,9 @@ class AwardLine:
     offer: str
     nodes: int
     gpus: int
-    linear_cost: Fraction  # nodes × one node's cost: what the optimiser minimised
-    engine_cost: Fraction  # the engine's cost of these GPUs for the term: the figure shown and added up
+    total_cost: Fraction  # the engine's total for these GPUs over the term: what the optimiser minimised
+    way: str  # the way to buy the engine costed it at ("annual prepaid", "12 × monthly", …)
+    delivered_pflop_hours: Fraction  # the engine's, for these GPUs over the term
     lower_bound: bool = False  # a cost the need incurs is not priced by the offer: the cost is at least this
 
 
@@ -48,18 +58,33 @@ class AwardScenario:
     lines: tuple[AwardLine, ...]
     gpus: int
     total_cost: Fraction | None  # the engine's, added up
-    premium: Fraction | None  # what this scenario's risk constraint costs against the cheapest (engine figures)
-    cost_per_pflop_hour: Fraction | None
+    premium: Fraction | None  # what this scenario's risk constraint costs against the cheapest (never negative)
+    cost_per_pflop_hour: Fraction | None  # total ÷ the delivered PFLOP-hours of the awarded GPUs
     lower_bound: bool = False  # some allocation's cost is a lower bound (a cost not priced): the total is too
+    beyond_need: int = 0  # nodes the need does not use, bought for a constraint or because a tier makes it cheaper
+    lean: AwardScenario | None = None  # with ``beyond_need``: the cheapest split without such nodes
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What to ask a provider before its offer can be awarded: the requirement's lines it leaves open (?)."""
+
+    offer_id: int
+    provider: str
+    offer: str
+    lines: tuple[Verdict, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class AwardResult:
     requirement: Requirement
     currency: str
-    candidates: int
-    scenarios: tuple[AwardScenario, ...]
+    candidates: int  # confirmed candidates (every line ✓), costed
+    scenarios: tuple[AwardScenario, ...]  # among the confirmed candidates only
     view: RfqView  # the requirement, the invitations and each offer's verdicts (``fit_rfq``: no figures)
+    questioned: int = 0  # candidates with a line not confirmed (?), costed
+    if_confirmed: tuple[AwardScenario, ...] = ()  # the same scenarios with those too; () when there are none
+    questions: tuple[Question, ...] = ()  # for each offer the awards if confirmed use: what to ask
 
 
 def _scenario_of(req: Requirement, gpus: int) -> ScenarioInput:
@@ -78,47 +103,65 @@ def award(
     on: date | None = None,
 ) -> AwardResult:
     """The three award scenarios (cheapest; at most ``max_share`` per provider; at least ``min_providers``
-    providers) for the RFQ ``name``, each within ``budget`` if given."""
+    providers) for the RFQ ``name``, each within ``budget`` if given: among the confirmed candidates, and if any
+    candidate has a question open, again with it "if confirmed"."""
     from quotetui.services.rfq import fit_rfq
 
     day = on or utcnow().date()
     fitted = fit_rfq(db, name, day)
     view, fx, assumptions = fitted.view, fitted.fx, fitted.assumptions
     req = view.requirement
-    compliant = [f.offer_id for f in view.offers if f.compliant and (include_market or f.answered)]
-    if not compliant and include_market:
+    fits = {f.offer_id: f for f in view.offers if f.compliant and (include_market or f.answered)}
+    if not fits and include_market:
         raise BadInput(
             f"neither an answer nor an offer on record meets every line of RFQ {req.name!r}: `quotetui rfq show` "
             "says why"
         )
-    if not compliant:
+    if not fits:
         raise BadInput(
             f"no answer to RFQ {req.name!r} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
             "--include-market adds the offers on record that meet it"
         )
-    offers = [fitted.inputs[offer_id] for offer_id in sorted(compliant)]
-    candidates, by_id = [], {}
-    for offer in offers:
-        try:
-            one = evaluate(offer, _scenario_of(req, offer.gpus_per_node), fx, assumptions)
-        except NOT_COMPARABLE:
-            continue  # no FX rate to the requirement's currency, or nothing to compare: not a candidate
-        if not one.feasibility.ok or one.best.total <= 0:
-            continue
-        pflops = one.effective_pflops_per_gpu * offer.gpus_per_node
-        candidates.append(
-            Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, one.best.total, pflops)
-        )
-        by_id[offer.id] = offer
+    need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget))
+    offers = {offer_id: fitted.inputs[offer_id] for offer_id in sorted(fits)}
+    candidates = [c for c in (candidate_of(need, o, req, fx, assumptions) for o in offers.values()) if c is not None]
     if not candidates:
         raise BadInput(f"no candidate of RFQ {req.name!r} can be costed (an FX rate missing?): `quotetui rfq show`")
-    hours = Fraction(req.months * assumptions.hours_per_month)
-    need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget), hours=hours)
-    found = scenarios(need, candidates, max_share=Fraction(max_share), min_providers=min_providers)
-    shown = [_exact(label, a, by_id, req, fx, assumptions, candidates, hours) for label, a in found]
-    base = shown[0].total_cost  # the cheapest scenario's engine total: what each risk constraint is measured against
-    priced = tuple(replace(s, premium=_premium(s.total_cost, base)) for s in shown)
-    return AwardResult(req, req.currency, len(candidates), priced, view)
+    sure = [c for c in candidates if fits[c.offer_id].confirmed]
+    share = Fraction(max_share)
+
+    def shown(found: list[tuple[str, Award]]) -> tuple[AwardScenario, ...]:
+        exact = [_exact(label, a, offers, req, fx, assumptions) for label, a in found]
+        base = exact[0].total_cost  # the cheapest scenario's total: what each risk constraint is measured against
+        return tuple(replace(s, premium=_premium(s.total_cost, base)) for s in exact)
+
+    headline = scenarios(need, sure, max_share=share, min_providers=min_providers)
+    if not sure:
+        headline = [(label, Award((), None, 0, False, NOT_CONFIRMED)) for label, _ in headline]
+    result = AwardResult(req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure))
+    if len(sure) == len(candidates):
+        return result
+    maybe = shown(scenarios(need, candidates, max_share=share, min_providers=min_providers))
+    used = sorted({line.offer_id for s in maybe for s2 in (s, s.lean) if s2 for line in s2.lines})
+    questions = tuple(
+        Question(f.offer_id, f.provider, f.offer, f.questions) for f in (fits[i] for i in used) if not f.confirmed
+    )
+    return replace(result, if_confirmed=maybe, questions=questions)
+
+
+def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assumptions: Any) -> Candidate | None:
+    """``offer`` priced by the engine at every node count the award could give it; None when it cannot be costed
+    (no FX rate to the requirement's currency, not priced, delivers nothing) or cannot hold one node."""
+    try:
+        one = evaluate(offer, _scenario_of(req, offer.gpus_per_node), fx, assumptions)
+    except NOT_COMPARABLE:
+        return None
+    if not one.feasibility.ok:
+        return None
+
+    cap = node_cap(need, offer.gpus_per_node, offer.nodes_available)
+    costs = cost_curve(offer, lambda n: _scenario_of(req, n * offer.gpus_per_node), cap, fx, assumptions)
+    return Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, costs)
 
 
 def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:
@@ -126,25 +169,63 @@ def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:
 
 
 def _exact(
-    label: str,
-    found: Award,
-    offers: dict[int, OfferInput],
-    req: Requirement,
-    fx: Any,
-    assumptions: Any,
-    candidates: list[Candidate],
-    hours: Fraction,
+    label: str, found: Award, offers: dict[int, OfferInput], req: Requirement, fx: Any, assumptions: Any
 ) -> AwardScenario:
+    """The scenario with each allocation evaluated again by the engine for the GPUs it was awarded: its total must
+    be the optimiser's, to the cent and beyond."""
     if not found.feasible:
         return AwardScenario(label, False, found.reason, (), 0, None, None, None)
     lines = []
     for a in found.allocations:
-        offer = offers[a.offer_id]
-        e = evaluate(offer, _scenario_of(req, a.gpus), fx, assumptions)
+        e: Evaluation = evaluate(offers[a.offer_id], _scenario_of(req, a.gpus), fx, assumptions)
+        if e.best.total != a.total_cost:
+            raise RuntimeError(
+                f"award: offer #{a.offer_id} at {a.nodes} nodes costs {e.best.total} by the engine but "
+                f"{a.total_cost} in the optimiser"
+            )
         lines.append(
-            AwardLine(a.offer_id, a.provider, offer.name, a.nodes, a.gpus, a.total_cost, e.best.total, e.lower_bound)
-        )
-    total = sum((line.engine_cost for line in lines), Fraction(0))
-    per_pflop = replace(found, total_cost=total).cost_per_pflop_hour(candidates, hours)
-    lower = any(line.lower_bound for line in lines)
-    return AwardScenario(label, True, "", tuple(lines), found.gpus, total, None, per_pflop, lower)
+            AwardLine(
+                a.offer_id, a.provider, offers[a.offer_id].name, a.nodes, a.gpus, e.best.total, e.best.label,
+                e.delivered_pflop_hours, e.lower_bound,
+            )
+        )  # fmt: skip
+    total = sum((line.total_cost for line in lines), Fraction(0))
+    delivered = sum((line.delivered_pflop_hours for line in lines), Fraction(0))
+    lean = _exact(label, found.lean, offers, req, fx, assumptions) if found.lean is not None else None
+    return AwardScenario(
+        label, True, "", tuple(lines), found.gpus, total, None, total / delivered if delivered > 0 else None,
+        any(line.lower_bound for line in lines), found.beyond_need, lean,
+    )  # fmt: skip
+
+
+# --- words, the same on the command line, the screen and the sheet ---------------------------------------------
+
+
+def split_text(s: AwardScenario) -> str:
+    """ "#1 阿里云 16 nodes (128 GPUs); #3 腾讯云 1 node (8 GPUs)"."""
+    return "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
+
+
+def beyond_text(s: AwardScenario) -> str:
+    """ "+1 node beyond the need", or "" for a scenario whose every node the need uses."""
+    return f"+{plural(s.beyond_need, 'node')} beyond the need" if s.beyond_need else ""
+
+
+def lean_text(s: AwardScenario, currency: str) -> str:
+    """What the scenario would be without the nodes beyond the need: "without buying beyond the need: … = total
+    (+premium)", or why there is no such split; "" when it has none."""
+    if s.lean is None:
+        return ""
+    if not s.lean.feasible or s.lean.total_cost is None or s.total_cost is None:
+        return f"without buying beyond the need: infeasible ({s.lean.reason})"
+    dearer = s.lean.total_cost - s.total_cost
+    return (
+        f"without buying beyond the need: {split_text(s.lean)} = {money_shown(s.lean.total_cost, currency)} "
+        f"({money_shown(dearer, currency)} more)"
+    )
+
+
+def question_text(q: Question) -> str:
+    """ "#4 D (8×H100): Scale-out network: infiniband ndr or better? scale-out network not stated"."""
+    asks = "; ".join(f"{v.line}? {v.why}" for v in q.lines)
+    return f"#{q.offer_id} {q.provider} ({q.offer}): {asks}"

@@ -28,7 +28,7 @@ from quotetui.domain.errors import BadInput, Conflict, FieldErrors, QuotetuiErro
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.domain.sourcing.requirement import Requirement, Verdict, compliance, compliant
+from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, compliance, compliant
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.store.catalog import load_catalog
@@ -119,12 +119,23 @@ class OfferFit:
     def compliant(self) -> bool:
         return compliant(self.verdicts)
 
+    @property
+    def questions(self) -> tuple[Verdict, ...]:
+        """The lines that cannot be told from what is on record (?): questions to the provider, not a yes."""
+        return tuple(v for v in self.verdicts if v.met is Met.UNKNOWN)
+
+    @property
+    def confirmed(self) -> bool:
+        """Every line met (✓): an offer that can be awarded without asking anything first."""
+        return self.compliant and not self.questions
+
     def to_json(self) -> dict[str, Any]:
         return {
             "offer_id": self.offer_id,
             "provider": self.provider,
             "offer": self.offer,
             "compliant": self.compliant,
+            "confirmed": self.confirmed,
             "answered": self.answered,
             "rank": self.rank,
             "figures": None if self.figures is None else self.figures.to_json(self.currency),

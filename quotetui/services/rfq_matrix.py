@@ -38,8 +38,15 @@ class MatrixRow:
 
 
 def rank_cell(o: OfferFit) -> Cell:
-    """The rank, or why there is none: not compliant, or compliant but not costed (—)."""
-    return o.rank if o.rank else ("not compliant" if not o.compliant else "—")
+    """The rank, or why there is none: not compliant, or compliant but not costed (—). An offer with a line not
+    confirmed (?) ranks "if confirmed", as the award takes it: never inside the headline award."""
+    if not o.rank:
+        return "not compliant" if not o.compliant else "—"
+    return o.rank if o.confirmed else f"{o.rank} {IF_CONFIRMED}"
+
+
+IF_CONFIRMED = "if confirmed"
+"""How a rank or an award that rests on lines not confirmed (?) is qualified, wherever it is shown."""
 
 
 def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:

@@ -249,6 +249,14 @@ def discount_applies(
     return True, "conditions met"
 
 
+def node_breakpoints(offer: OfferInput) -> tuple[int, ...]:
+    """The node counts from which a discount's GPU condition holds (``min_gpus`` reached by the GPUs billed, in
+    whole nodes: ``discount_applies``). They are the only counts at which a way to buy's price per node
+    changes: between two of them its cost is affine in the nodes (``evaluate.cost_curve`` relies on it)."""
+    g = offer.gpus_per_node
+    return tuple(sorted({-(-d.min_gpus // g) for d in offer.discounts if d.min_gpus}))
+
+
 def quote_day(offer: OfferInput, assumptions: Assumptions) -> date | None:
     """The day an offer's current round was quoted, in the user's time zone: its prices (and extras) convert
     at that day's exchange rate."""

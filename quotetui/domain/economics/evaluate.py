@@ -14,6 +14,8 @@ Availability comes from the SLA, else the default 99 %.
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -33,6 +35,7 @@ from quotetui.domain.economics.costing import (
     cost_mixed,
     cost_option,
     mixed_ways,
+    node_breakpoints,
     nodes_needed,
     price_options,
 )
@@ -354,14 +357,61 @@ def ranking_scaling(mfu: Assumed, offer: OfferInput, scenario: ScenarioInput) ->
         return WHOLE_JOB
 
 
+def _every_way(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> list[OptionCost]:
+    """Each price option, then each mix of terms, costed for ``scenario``, in an order that depends on the offer
+    and the months only (not on the GPUs)."""
+    options = price_options(offer)
+    costs = [cost_option(offer, option, scenario, fx, assumptions) for option in options]
+    costs += [cost_mixed(offer, a, b, scenario, fx, assumptions) for a, b in mixed_ways(options, scenario.months)]
+    return costs
+
+
+def ways_to_buy(
+    offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions
+) -> tuple[OptionCost, ...]:
+    """Every way to buy ``offer`` for ``scenario`` (each price option, and mixed terms), cheapest first: the
+    first one's ``total`` is the offer's cost for the scenario wherever a cost is needed (the ranking, the award)."""
+    costs = _every_way(offer, scenario, fx, assumptions)
+    costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
+    return tuple(costs)
+
+
+def cost_curve(
+    offer: OfferInput,
+    scenario_at: Callable[[int], ScenarioInput],
+    most: int,
+    fx: FxTable,
+    assumptions: Assumptions,
+) -> tuple[Fraction, ...]:
+    """The offer's cost at 1, 2, … ``most`` nodes: ``ways_to_buy(offer, scenario_at(n), …)[0].total`` for each n,
+    exactly (``scenario_at(n)`` is the scenario of n whole nodes' GPUs).
+
+    Between two of the offer's breakpoints (``costing.node_breakpoints``: where a volume tier starts) every way to
+    buy costs an affine function of the nodes (a node's price × nodes, per-node fees × nodes, plus fees that do
+    not depend on them), so each way is costed at the two ends of each stretch and the counts between follow
+    exactly; the cheapest way is taken at every count. ``tests/test_award_engine.py`` checks it against
+    :func:`ways_to_buy` at every count of random offers."""
+    if most <= 0:
+        return ()
+    cuts = sorted({1, most + 1, *(b for b in node_breakpoints(offer) if 1 < b <= most)})
+    out: list[Fraction] = []
+    for first, after in itertools.pairwise(cuts):
+        last = after - 1
+        low = _every_way(offer, scenario_at(first), fx, assumptions)
+        if last == first:
+            out.append(min(w.total for w in low))
+            continue
+        high = _every_way(offer, scenario_at(last), fx, assumptions)
+        lines = [(a.total, (b.total - a.total) / (last - first)) for a, b in zip(low, high, strict=True)]
+        out += [min(start + step * k for start, step in lines) for k in range(last - first + 1)]
+    return tuple(out)
+
+
 def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
     require_priced(offer)
     mfu = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, scenario.train_params)
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
-    options = price_options(offer)
-    costs = [cost_option(offer, option, scenario, fx, assumptions) for option in options]
-    costs += [cost_mixed(offer, a, b, scenario, fx, assumptions) for a, b in mixed_ways(options, scenario.months)]
-    costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
+    costs = ways_to_buy(offer, scenario, fx, assumptions)
     unpriced = tuple(unpriced_costs(offer, scenario))
     unknowns = [*unpriced, *(f"{d.label}" for d in offer.discounts if d.rate is None)]
     availability = choose_availability(offer, assumptions)
@@ -375,7 +425,7 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         scenario,
         assumptions,
         nodes,
-        tuple(costs),
+        costs,
         mfu,
         availability,
         check_feasibility(offer, scenario, nodes),

@@ -32,7 +32,7 @@ from quotetui.tui.workers import background
 if TYPE_CHECKING:
     from datetime import date
 
-    from quotetui.services.award import AwardResult
+    from quotetui.services.award import AwardResult, AwardScenario
     from quotetui.services.market_view import MarketView
     from quotetui.services.rfq import OfferFit, RfqView
     from quotetui.store.engine import Database
@@ -88,7 +88,7 @@ def offer_cells(fit: OfferFit) -> list[str]:
         fit.offer,
         "answer" if fit.answered else "on record",
         "yes" if fit.compliant else "no",
-        str(fit.rank) if fit.rank else "—",
+        (f"{fit.rank}?" if not fit.confirmed else str(fit.rank)) if fit.rank else "—",
         per_pflop_text(fit),
         *(f"{v.met.mark} {v.why}" for v in fit.verdicts),
     ]
@@ -124,10 +124,12 @@ def matrix_table(view: RfqView, width: int) -> Table | Text:
     return table
 
 
-def award_table(result: AwardResult) -> Group:
-    """The three scenarios' figures side by side, then each one's split, or for an infeasible one which
-    constraint binds (a line each, so that a narrow terminal wraps the words, never the figures)."""
-    cur = result.currency
+def _scenario_tables(found: tuple[AwardScenario, ...], cur: str) -> list[Table | Text]:
+    """The scenarios' figures side by side, then each one's split, or for an infeasible one which constraint binds
+    (a line each, so that a narrow terminal wraps the words, never the figures); a split that buys beyond the
+    need says so, with the split without it."""
+    from quotetui.services.award import beyond_text, lean_text, split_text
+
     table = Table(box=None, pad_edge=False)
     table.add_column("Scenario", style="bold")
     for label in ("Total", "Risk premium", "Per PFLOP-hour"):
@@ -135,37 +137,67 @@ def award_table(result: AwardResult) -> Group:
     splits = Table(box=None, pad_edge=False, show_header=False)
     splits.add_column(style="bold", no_wrap=True)
     splits.add_column(ratio=1)
-    for s in result.scenarios:
+    for s in found:
         if not s.feasible:
             table.add_row(s.label, Text("infeasible", style="bold red"), "", "")
             splits.add_row(s.label, Text(f"infeasible: {s.reason}", style="red"))
             continue
         table.add_row(
             s.label,
-            money_shown(s.total_cost, cur),
+            (f"{LOWER_BOUND} " if s.lower_bound else "") + money_shown(s.total_cost, cur),
             "" if s.premium is None else money_shown(s.premium, cur),
             "" if s.cost_per_pflop_hour is None else money_shown(s.cost_per_pflop_hour, cur),
         )
-        splits.add_row(
-            s.label, "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
-        )
-    return Group(table, Text(""), splits)
+        split = Text(split_text(s))
+        if s.beyond_need:
+            split.append(f"; {beyond_text(s)}", style="yellow")
+            split.append(f"; {lean_text(s, cur)}")
+        splits.add_row(s.label, split)
+    return [table, Text(""), splits]
+
+
+def award_table(result: AwardResult) -> Group:
+    """The headline scenarios (confirmed candidates only), then, when some candidate has a line not confirmed, the
+    same if the providers confirm it and the questions to ask whom."""
+    from quotetui.services.award import question_text
+
+    cur = result.currency
+    if result.candidates:
+        parts: list[Table | Text] = _scenario_tables(result.scenarios, cur)
+    else:
+        parts = [Text("No award yet: every candidate has a line of the requirement not confirmed (?).", style="yellow")]
+    if result.if_confirmed:
+        parts += [
+            Text(""),
+            Text("If confirmed: with the offers whose open lines (?) the providers confirm", style="bold"),
+        ]
+        parts += _scenario_tables(result.if_confirmed, cur)
+        if result.questions:
+            parts += [Text(""), Text("Ask before awarding:", style="bold")]
+            parts += [Text(f"  {question_text(q)}") for q in result.questions]
+    return Group(*parts)
 
 
 def scenarios_text(result: AwardResult) -> str:
     """Each scenario's total, or that it cannot be met: "cheapest 39,168,000.00 CNY; at least 3 providers:
-    infeasible"."""
-    return "; ".join(
+    infeasible"; with no confirmed candidate, the awards if confirmed, said so."""
+    found, head = result.scenarios, ""
+    if not result.candidates and result.if_confirmed:
+        found, head = result.if_confirmed, "if confirmed: "
+    return head + "; ".join(
         f"{s.label} {money_shown(s.total_cost, result.currency)}" if s.feasible else f"{s.label}: infeasible"
-        for s in result.scenarios
+        for s in found
     )
 
 
 def cheapest_text(result: AwardResult) -> str:
     first = result.scenarios[0] if result.scenarios else None
-    if first is None or not first.feasible:
-        return "no feasible award"
-    return f"cheapest award {money_shown(first.total_cost, result.currency)}"
+    if first is not None and first.feasible:
+        return f"cheapest award {money_shown(first.total_cost, result.currency)}"
+    maybe = result.if_confirmed[0] if result.if_confirmed else None
+    if maybe is not None and maybe.feasible:
+        return f"no confirmed award; if confirmed {money_shown(maybe.total_cost, result.currency)}"
+    return "no feasible award"
 
 
 def awarded(db: Database, name: str, today: date, constraints: dict[str, Any]) -> AwardResult | str:
@@ -505,6 +537,7 @@ class SourcingScreen(MarketScreen):
                 f"Answers, then offers on record: {n} of {plural(len(fits), 'offer')} compliant, ranked by cost per "
                 "delivered PFLOP-hour"
                 + (f" ({uncosted} not costed: no rank)" if uncosted else "")
+                + ("; 2?: ranks 2 if a line (?) is confirmed" if any(f.rank and not f.confirmed for f in fits) else "")
                 + "; Enter opens one"
             )
         else:
@@ -555,7 +588,10 @@ class SourcingScreen(MarketScreen):
             return
         r = view.requirement
         compliant = [f"#{f.offer_id}" for f in view.offers if f.compliant]
+        open_ = [f"#{f.offer_id}" for f in view.offers if f.compliant and not f.confirmed]
         offers = f"compliant: {', '.join(compliant)}" if compliant else "no compliant offer"
+        if open_:
+            offers += f" (lines to confirm: {', '.join(open_)})"
         summary = Text(f"{r.name}", style="bold")
         summary.append(f" (#{view.id}, revision {r.revision}): {need_text(view)} for {r.months} months from ")
         summary.append(f"{r.start.isoformat()}; {view.due_text()}; invitations: {view.invitations_text()}; {offers}")

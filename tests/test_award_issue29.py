@@ -1,0 +1,106 @@
+"""Issue 29's reproduction, end to end through the command line, with every figure worked out by hand first.
+
+Four providers, four H100 offers of 16 nodes × 8 GPUs on demand per GPU-hour, NVSwitch; 128 GPUs for 12 months
+(8,760 hours), InfiniBand NDR required:
+- A 21 /GPU-h, 30 % off from 128 GPUs: 16 nodes = 128 × 21 × 0.7 × 8,760 = 16,482,816; below the tier a node
+  is 8 × 21 × 8,760 = 1,471,680;
+- B 20 flat: a node 8 × 20 × 8,760 = 1,401,600;
+- C 19.5 and a 200,000 setup fee once: n nodes = 200,000 + n × 1,366,560;
+- D 14, scale-out network not stated (?): a node 981,120 — never in the headline award, only "if confirmed".
+Cheapest confirmed: A 16 = 16,482,816. At most 60 % (76 GPUs, 9 nodes each; A's tier out of reach): C 9 =
+200,000 + 9 × 1,366,560 = 12,499,040, and B 7 = 7 × 1,401,600 = 9,811,200: 22,310,240. At least 2 providers: A 16 + B 1 = 17,884,416, one node (B's) beyond the need; without it the best
+is C 15 + B 1 = 200,000 + 20,498,400 + 1,401,600 = 22,100,000.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import Cli
+
+A16 = 16_482_816
+B_NODE, C_NODE, C_FEE, D_NODE = 1_401_600, 1_366_560, 200_000, 981_120
+
+
+def _market(cli: Cli, db: Path) -> None:
+    def ok(*args: str) -> None:
+        done = cli("--db", str(db), *args)
+        assert done.code == 0, (args, done.err)
+
+    for name in "ABCD":
+        ok("provider", "add", "--name", name)
+    common = ("--gpu", "H100", "--gpus-per-node", "8", "--nodes-available", "16", "--intra-fabric", "nvswitch",
+              "--billing-basis", "on_demand", "--unit", "gpu_hour", "--term-months", "0")  # fmt: skip
+    for name, price, net in (("A", "21", "infiniband_ndr"), ("B", "20", "infiniband_ndr"),
+                             ("C", "19.5", "infiniband_ndr"), ("D", "14", "unknown")):  # fmt: skip
+        ok("offer", "add", "--provider", name, "--name", f"{name} 16x8", *common, "--inter-fabric", net,
+           "--amount", price)  # fmt: skip
+    ok("discount", "add", "1", "--kind", "volume", "--rate", "30", "--min-gpus", "128")
+    ok("extra", "add", "3", "--kind", "setup_fee", "--basis", "one_off", "--amount", "200000")
+    ok("rfq", "new", "R", "--gpu", "H100 SXM5", "--gpus", "128", "--months", "12", "--start", "2027-01-01",
+       "--inter-fabric", "infiniband_ndr")  # fmt: skip
+
+
+def _split(s: dict) -> list[tuple[int, int]]:  # type: ignore[type-arg]
+    return [(a["offer_id"], a["nodes"]) for a in s["allocations"]]
+
+
+def test_the_issue_reproduction_gives_the_true_optimum(cli: Cli, tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    _market(cli, db)
+    done = cli("--db", str(db), "award", "R", "--include-market", "--json")
+    assert done.code == 0, done.err
+    result = json.loads(done.out)
+    assert result["candidates"] == 3 and result["candidates_with_questions"] == 1
+    cheapest, capped, two = result["scenarios"]
+    assert _split(cheapest) == [(1, 16)] and cheapest["total_cost"] == f"{A16}.00" == "16482816.00"
+    assert _split(capped) == [(2, 7), (3, 9)]
+    assert capped["total_cost"] == f"{7 * B_NODE + 9 * C_NODE + C_FEE}.00" == "22310240.00"
+    assert _split(two) == [(1, 16), (2, 1)] and two["total_cost"] == f"{A16 + B_NODE}.00"
+    assert two["beyond_need_nodes"] == 1
+    lean = two["without_beyond_need"]
+    assert _split(lean) == [(2, 1), (3, 15)] and lean["total_cost"] == f"{B_NODE + 15 * C_NODE + C_FEE}.00"
+    assert lean["total_cost"] == "22100000.00"
+    for s in result["scenarios"]:  # no premium below zero; D never in the headline
+        assert float(s["premium"]) >= 0 and 4 not in {a["offer_id"] for a in s["allocations"]}
+    maybe = result["if_confirmed"]
+    assert _split(maybe[0]) == [(4, 16)] and maybe[0]["total_cost"] == f"{16 * D_NODE}.00"
+    assert [q["offer_id"] for q in result["questions"]] == [4]
+    assert result["questions"][0]["lines"] == [{"line": "Scale-out network: infiniband ndr or better",
+                                                "why": "Scale-out network not stated"}]  # fmt: skip
+
+
+def test_every_award_figure_is_the_figure_explain_gives(cli: Cli, tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    _market(cli, db)
+    result = json.loads(cli("--db", str(db), "award", "R", "--include-market", "--json").out)
+    seen = set()
+    for s in result["scenarios"] + result["if_confirmed"]:
+        for shown in (s, s["without_beyond_need"]):
+            for a in shown["allocations"] if shown else ():
+                key = (a["offer_id"], a["gpus"])
+                if key in seen:
+                    continue
+                seen.add(key)
+                name = f"award {key[0]} {key[1]}"
+                made = cli("--db", str(db), "scenario", "add", name, "--gpus", str(a["gpus"]), "--months", "12")
+                assert made.code == 0, made.err
+                explained = json.loads(cli("--db", str(db), "explain", str(a["offer_id"]), "-s", name, "--json").out)
+                assert explained["total_cost"] == a["total_cost"], (a, explained["total_cost"])
+                assert explained["cost_per_pflop_hour"] == a["cost_per_pflop_hour"]
+                assert explained["best_option"]["term"] == a["way_to_buy"]
+                assert explained["lower_bound"] == a["lower_bound"]
+    assert len(seen) >= 6
+
+
+def test_the_award_says_what_it_buys_beyond_the_need_and_what_to_ask(cli: Cli, tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    _market(cli, db)
+    done = cli("--db", str(db), "award", "R", "--include-market")
+    assert done.code == 0, done.err
+    text = " ".join(done.out.split())
+    assert "among 3 confirmed candidates (1 more with questions open)" in text
+    assert "#1 A 16 nodes (128 GPUs); #2 B 1 node (8 GPUs); +1 node beyond the need" in text
+    assert "without buying beyond the need: #2 B 1 node (8 GPUs); #3 C 15 nodes (120 GPUs) = 22,100,000.00 CNY" in text
+    assert "If confirmed" in text and "Ask before awarding: #4 D (D 16x8): Scale-out network" in text
