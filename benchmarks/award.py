@@ -1,7 +1,7 @@
 """Times the award optimiser on a random 10,000-offer market (need 256 GPUs, 200 providers); prints seconds.
 
 Costs are not linear in nodes: about a third of the offers have a volume tier (20 % off from 64 GPUs) and a fifth
-a one-off setup fee, so the MILP sees several cost runs per offer (``award_model.segments``). The line under the
+a one-off setup fee, so the MILP sees several cost runs per offer (``award_model.runs``). The line under the
 table gives the model's size: node counts priced, and the runs HiGHS sees (two columns each).
 
 Run: ``.venv/bin/python benchmarks/award.py [--offers N] [--providers P] [--seed S] [--linear]``
@@ -16,7 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from quotetui.domain.sourcing.award import Candidate, Need, node_cap, optimise
-from quotetui.domain.sourcing.award_model import segments
+from quotetui.domain.sourcing.award_model import runs
 
 
 def market(offers: int, providers: int, seed: int, need: Need, linear: bool = False) -> list[Candidate]:
@@ -68,8 +68,8 @@ def main() -> None:
         cost = f"{float(award.total_cost):,.2f}" if award.total_cost is not None else award.reason
         print(f"{label:<45} {seconds:7.3f} s  {len(award.allocations):3d} offers  {cost}")
     counts = sum(node_cap(need, c.gpus_per_node, c.nodes_available) for c in candidates)
-    runs = sum(len(segments(c.costs[: node_cap(need, c.gpus_per_node, c.nodes_available)])) for c in candidates)
-    print(f"model: {len(candidates)} offers, {counts} node counts priced, {runs} cost runs ({2 * runs} columns)")
+    cut = sum(len(runs(c.costs[: node_cap(need, c.gpus_per_node, c.nodes_available)])) for c in candidates)
+    print(f"model: {len(candidates)} offers, {counts} node counts priced, {cut} cost runs ({2 * cut} columns at most)")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ Four providers, four H100 offers of 16 nodes × 8 GPUs on demand per GPU-hour, N
 - C 19.5 and a 200,000 setup fee once: n nodes = 200,000 + n × 1,366,560;
 - D 14, scale-out network not stated (?): a node 981,120 — never in the headline award, only "if confirmed".
 Cheapest confirmed: A 16 = 16,482,816. At most 60 % (76 GPUs, 9 nodes each; A's tier out of reach): C 9 =
-200,000 + 9 × 1,366,560 = 12,499,040, and B 7 = 7 × 1,401,600 = 9,811,200: 22,310,240. At least 2 providers: A 16 + B 1 = 17,884,416, one node (B's) beyond the need; without it the best
-is C 15 + B 1 = 200,000 + 20,498,400 + 1,401,600 = 22,100,000.
+200,000 + 9 × 1,366,560 = 12,499,040, and B 7 = 7 × 1,401,600 = 9,811,200: 22,310,240. At least 2 providers:
+A 16 + B 1 = 17,884,416, one node (B's) beyond the need; without it the best is C 15 + B 1 = 200,000 +
+20,498,400 + 1,401,600 = 22,100,000.
 """
 
 from __future__ import annotations
@@ -104,3 +105,28 @@ def test_the_award_says_what_it_buys_beyond_the_need_and_what_to_ask(cli: Cli, t
     assert "#1 A 16 nodes (128 GPUs); #2 B 1 node (8 GPUs); +1 node beyond the need" in text
     assert "without buying beyond the need: #2 B 1 node (8 GPUs); #3 C 15 nodes (120 GPUs) = 22,100,000.00 CNY" in text
     assert "If confirmed" in text and "Ask before awarding: #4 D (D 16x8): Scale-out network" in text
+
+
+def test_the_least_cost_per_delivered_pflop_hour(cli: Cli, tmp_path: Path) -> None:
+    """`--minimise pflop-hour`: every offer here is an H100 at the default 40 % MFU and 99 % availability, so
+    A's 16 nodes (14.70 a GPU-hour after its tier) are also the least per PFLOP-hour: 16,482,816 ÷ (128 GPUs ×
+    8,760 h × 989 TFLOPS × 0.4 × 0.99 ÷ 1000 = 439,142.58432 PFLOP-hours) = 37.5341 CNY. Every other scenario
+    costs more per PFLOP-hour, and its premium says by how much."""
+    from decimal import Decimal
+
+    db = tmp_path / "r.db"
+    _market(cli, db)
+    done = cli("--db", str(db), "award", "R", "--include-market", "--minimise", "pflop-hour", "--json")
+    assert done.code == 0, done.err
+    result = json.loads(done.out)
+    assert result["minimise"] == "pflop_hour"
+    best, capped, two = result["scenarios"]
+    assert best["scenario"] == "least per PFLOP-hour" and _split(best) == [(1, 16)]
+    assert round(Decimal(best["cost_per_pflop_hour"]), 4) == Decimal("37.5341")
+    assert Decimal(best["premium"]) == 0
+    for s in (capped, two):
+        assert Decimal(s["premium"]) == Decimal(s["cost_per_pflop_hour"]) - Decimal(best["cost_per_pflop_hour"]) > 0
+    text = cli("--db", str(db), "award", "R", "--include-market", "--minimise", "pflop-hour").out
+    assert "least per PFLOP-hour" in text and "risk premium /PFLOP-h" in text
+    bad = cli("--db", str(db), "award", "R", "--include-market", "--minimise", "speed")
+    assert bad.code == 2 and "--minimise" in bad.err and "pflop_hour" in bad.err

@@ -24,7 +24,7 @@ from quotetui.domain.sourcing.award_model import Candidate as Priced
 from quotetui.domain.sourcing.award_model import feasible, split_cost
 
 
-def Candidate(offer_id, provider, gpus_per_node, nodes_available, node_cost, upto=300):  # noqa: N802
+def Candidate(offer_id, provider, gpus_per_node, nodes_available, node_cost, upto=300):
     """An offer whose cost is linear in nodes (``node_cost`` each), priced for up to ``upto`` nodes."""
     return Priced(offer_id, provider, gpus_per_node, nodes_available, tuple(n * node_cost for n in range(1, upto + 1)))
 
@@ -296,3 +296,81 @@ def test_scenarios_say_why_one_is_infeasible():
     assert capped.reason == "at most 60 % per provider (9 GPUs each) leaves 8 GPUs reachable for 16 needed"
     assert spread.reason == "at least 3 providers: only 1 provider has nodes on offer"
     assert risk_premium(spread, cheapest) is None
+
+
+# --- the least cost per delivered PFLOP-hour (Dinkelbach) -----------------------------------------------------
+
+
+@st.composite
+def ratio_markets(draw):
+    """Small markets (the brute force has no cost bound to prune with): each offer's cost table of any shape
+    above, and delivered PFLOP-hours per count: proportional, or falling off with the nodes (a claim measured
+    on fewer nodes, extrapolated), or of no shape at all."""
+    providers = [f"p{i}" for i in range(draw(st.integers(1, 3)))]
+    candidates = []
+    for offer_id in draw(st.lists(st.integers(1, 99), min_size=1, max_size=4, unique=True)):
+        per_node = F(draw(st.integers(1, 400)), 10)
+        shape = draw(st.sampled_from(["proportional", "scaling", "any"]))
+        if shape == "proportional":
+            out = tuple(n * per_node for n in range(1, UPTO + 1))
+        elif shape == "scaling":
+            out = tuple(n * per_node * (F(9, 10) if n > 2 else 1) for n in range(1, UPTO + 1))
+        else:
+            out = tuple(draw(st.lists(st.integers(1, 5000).map(lambda v: F(v, 10)), min_size=UPTO, max_size=UPTO)))
+        candidates.append(
+            Priced(
+                offer_id,
+                draw(st.sampled_from(providers)),
+                draw(st.sampled_from([2, 4, 8])),
+                draw(st.none() | st.integers(0, 4)),
+                draw(cost_tables()),
+                out,
+            )
+        )
+    gpus = draw(st.integers(1, 16))
+    need = Need(
+        gpus=gpus,
+        job_gpus=draw(st.none() | st.integers(1, gpus)),
+        max_share=draw(st.none() | st.sampled_from([F(1, 2), F(3, 5)])),
+        min_providers=draw(st.none() | st.integers(1, 3)),
+        budget=draw(st.none() | st.integers(1, 20_000_00).map(lambda c: F(c, 100))),
+        per_pflop_hour=True,
+    )
+    return need, candidates
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ratio_markets())
+def test_the_least_cost_per_pflop_hour_is_the_brute_force_optimum(market):
+    need, candidates = market
+    fast, slow = optimise(need, candidates), brute_force(need, candidates)
+    assert fast.feasible == slow.feasible, (fast, slow)
+    if fast.feasible:
+        assert fast.cost_per_pflop_hour == slow.cost_per_pflop_hour
+        assert fast.delivered == sum(
+            c.output(a.nodes) for a in fast.allocations for c in candidates if c.offer_id == a.offer_id
+        )
+        cheapest = optimise(replace(need, per_pflop_hour=False), candidates)
+        assert fast.cost_per_pflop_hour <= cheapest.total_cost / sum(
+            c.output(a.nodes) for a in cheapest.allocations for c in candidates if c.offer_id == a.offer_id
+        )  # never worse per PFLOP-hour than the cheapest split
+        if fast.lean is not None or slow.lean is not None:
+            assert fast.lean is not None and slow.lean is not None
+            assert fast.lean.cost_per_pflop_hour == slow.lean.cost_per_pflop_hour
+    else:
+        assert fast.reason == slow.reason
+    (_, best), *constrained = scenarios(need, candidates)
+    for _, award in constrained:
+        premium = risk_premium(award, best, need)
+        assert premium is None or premium >= 0
+
+
+def test_a_node_that_delivers_more_per_yuan_wins_per_pflop_hour_not_per_cost():
+    # 8 GPUs needed. a: 100 a node, 4 PFLOP-hours; b: 150 a node, 9 PFLOP-hours (2.25 × the compute for 1.5 ×)
+    a = Priced(1, "a", 8, None, (F(100), F(200)), (F(4), F(8)))
+    b = Priced(2, "b", 8, None, (F(150), F(300)), (F(9), F(18)))
+    cheapest = optimise(Need(8), [a, b])
+    assert split(cheapest) == {1: 1} and cheapest.total_cost == 100 and cheapest.cost_per_pflop_hour == 25
+    best = optimise(Need(8, per_pflop_hour=True), [a, b])
+    assert split(best) == {2: 1} and best.cost_per_pflop_hour == F(150, 9)
+    assert risk_premium(best, best, Need(8, per_pflop_hour=True)) == 0

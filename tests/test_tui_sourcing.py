@@ -256,6 +256,29 @@ async def test_the_award_constraints_are_set_on_the_screen_and_kept(demo_db_path
         assert "at most 75 % per provider" in text_of(app, "#rfq-award")  # kept for the next reads
 
 
+async def test_the_award_can_minimise_the_cost_per_delivered_pflop_hour(demo_db_path: Path, tmp_path: Path) -> None:
+    """The constraints form's "Minimise" (`award --minimise`): the award shown is then the least per delivered
+    PFLOP-hour, its premiums per PFLOP-hour."""
+    from textual.widgets import Select
+
+    from quotetui.tui.dialogs.form import FormScreen
+
+    _rfq(demo_db_path, tmp_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _sourcing(app, pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen) and form.query_one("#f-minimise", Select).value == "cost"
+        form.query_one("#f-minimise", Select).value = "pflop_hour"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await settle(pilot)
+        award = " ".join(text_of(app, "#rfq-award").split())
+        assert "least per PFLOP-hour" in award and "Risk premium /PFLOP-h" in award, award
+
+
 async def test_an_rfq_is_written_and_edited_on_the_screen(demo_db_path: Path, tmp_path: Path) -> None:
     """`n`: the requirement's form (the same fields and checks as `rfq new`); a bad value saves nothing; saved,
     it is listed and highlighted. `e`: the highlighted one's form, filled as stored; a change is revision 2."""

@@ -13,6 +13,7 @@ from quotetui.commands.output import money, say
 from quotetui.commands.rfq import OutOpt, write_sheets
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.entities import AS_OF, AWARD
+from quotetui.domain.enums import AwardObjective
 from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def award(
         bool, typer.Option("--include-market", help="Offers on record that meet the requirement are candidates.")
     ] = False,
     on: Annotated[date | None, flag(AS_OF, "--on", help="The day of the figures (default: today).")] = None,
+    minimise: Annotated[AwardObjective, flag(A("minimise"), "--minimise")] = AwardObjective.COST,
     out: OutOpt = None,
     force: ForceFlag = False,
     as_json: JsonFlag = False,
@@ -49,7 +51,7 @@ def award(
     with db.snapshot():  # the comparison written with the award reads what the award read
         result = compute(
             db, name, max_share=max_share, min_providers=min_providers, budget=budget, include_market=include_market,
-            on=on,
+            on=on, minimise=AwardObjective.parse(minimise, what="--minimise"),
         )  # fmt: skip
         compared = show_rfq(db, name, on) if out is not None else None  # the figures: only the sheet has them
     cur = result.currency
@@ -62,6 +64,7 @@ def award(
             {
                 "rfq": result.requirement.name,
                 "currency": cur,
+                "minimise": result.minimise.value,
                 "candidates": result.candidates,
                 "candidates_with_questions": result.questioned,
                 "scenarios": [_json(s, cur) for s in result.scenarios],
@@ -83,28 +86,28 @@ def award(
     more = f" ({result.questioned} more with questions open)" if result.questioned else ""
     say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {r.months} months, among {among}{more}")
     if result.candidates:
-        _scenarios(result.scenarios, cur)
+        _scenarios(result.scenarios, cur, result.minimise)
     else:
         say("No award yet: every candidate has a line of the requirement not confirmed (?).")
     if result.if_confirmed:
         say()
         say("If confirmed: the same with the offers whose open lines (?) the providers confirm")
-        _scenarios(result.if_confirmed, cur)
+        _scenarios(result.if_confirmed, cur, result.minimise)
         say()
         say("Ask before awarding:" if result.questions else "No question open on the offers these awards use.")
         for q in result.questions:
             say(f"  {question_text(q)}")
 
 
-def _scenarios(found: tuple[AwardScenario, ...], cur: str) -> None:
+def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObjective) -> None:
     """The scenarios as a table, then for each one that buys beyond the need, the split without it."""
-    from quotetui.services.award import beyond_text, lean_text, split_text
+    from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
 
     def shown(value: object) -> str:
         return "" if value is None else money(value, cur)
 
     table(
-        ["scenario", "total", "risk premium", "per PFLOP-hour", "split"],
+        ["scenario", "total", premium_head(minimise), "per PFLOP-hour", "split"],
         [
             [
                 s.label,
@@ -115,11 +118,11 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str) -> None:
             ]
             for s in found
         ],
-        right=frozenset({"total", "risk premium", "per PFLOP-hour"}),
+        right=frozenset({"total", premium_head(minimise), "per PFLOP-hour"}),
     )
     for s in found:
         if s.lean is not None:
-            say(f"{s.label}: {beyond_text(s)}; {lean_text(s, cur)}")
+            say(f"{s.label}: {beyond_text(s)}; {lean_text(s, cur, minimise)}")
 
 
 def _json(s: AwardScenario, cur: str) -> dict[str, object]:

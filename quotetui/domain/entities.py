@@ -1003,10 +1003,19 @@ AWARD = Entity(
         ),
         _count("min_providers", "Fewest providers", minimum=1, default=2, unit="providers"),
         _money("budget", "Budget for the term", help="in the RFQ's currency; empty: none"),
+        Field(
+            "minimise",
+            "Minimise",
+            "choice",
+            required=True,
+            choices=e.AwardObjective,
+            default=e.AwardObjective.COST,
+            help="cost (the total for the term) or pflop_hour (cost per delivered PFLOP-hour)",
+        ),
     ),
 )
 """The award's risk constraints (``quotetui award``): a share of the need per provider, a number of providers,
-a budget."""
+a budget; and what it minimises."""
 
 DECLINE = Entity(
     "decline",

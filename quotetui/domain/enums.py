@@ -187,6 +187,13 @@ class AcceptanceCheck(Choice):
     ECC = "ecc"
 
 
+class AwardObjective(Choice):
+    """What the award minimises: the total cost of the need, or the cost per delivered PFLOP-hour."""
+
+    COST = "cost"
+    PFLOP_HOUR = "pflop_hour"
+
+
 class InviteState(Choice):
     """Where an RFQ sent to one provider stands (overdue: still sent after the answers were due)."""
 

@@ -77,12 +77,12 @@ SCENARIO_HEADS = (
 LINE_HEADS = ("scenario / 方案", "offer id", "provider", "offer", "nodes", "GPUs", "total", "way to buy")
 
 
-def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], prefix: str) -> int:
+def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], prefix: str, premium: str) -> int:
     """A row per scenario (and per split without nodes beyond the need), from ``row``; the next free row."""
     from quotetui.services.award import beyond_text
 
     for c, head in enumerate(SCENARIO_HEADS, 1):
-        put(sheet, row, c, head).font = BOLD
+        put(sheet, row, c, premium if c == 4 else head).font = BOLD
     row += 1
     for s in found:
         for label, shown in ((s.label, s), (f"{s.label}, without buying beyond the need", s.lean)):
@@ -115,7 +115,7 @@ def _line_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], pre
 def _award(sheet: Worksheet, result: AwardResult) -> None:
     """The headline scenarios (confirmed candidates only), then the same if the open questions are confirmed and
     the questions to ask, then every scenario's allocations."""
-    from quotetui.services.award import question_text
+    from quotetui.services.award import premium_head, question_text
 
     r = result.requirement
     put(
@@ -123,12 +123,13 @@ def _award(sheet: Worksheet, result: AwardResult) -> None:
     ).font = BOLD
     put(sheet, 2, 1, f"Among {result.candidates} confirmed candidates (every line ✓); "
         f"{result.questioned} more with questions open")  # fmt: skip
-    row = _scenario_rows(sheet, 3, result.scenarios, "")
+    premium = premium_head(result.minimise)
+    row = _scenario_rows(sheet, 3, result.scenarios, "", premium)
     maybe = "if confirmed: "
     if result.if_confirmed:
         row += 1
         put(sheet, row, 1, "If confirmed / 待确认: the offers whose open lines (?) the providers confirm").font = BOLD
-        row = _scenario_rows(sheet, row + 1, result.if_confirmed, maybe)
+        row = _scenario_rows(sheet, row + 1, result.if_confirmed, maybe, premium)
         row += 1
         put(sheet, row, 1, "Ask before awarding / 需确认").font = BOLD
         for q in result.questions:

@@ -22,9 +22,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, evaluate
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
 from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+from quotetui.domain.enums import AwardObjective
 from quotetui.domain.errors import BadInput
 from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, scenarios
 from quotetui.domain.sourcing.requirement import Requirement, Verdict
@@ -58,7 +59,7 @@ class AwardScenario:
     lines: tuple[AwardLine, ...]
     gpus: int
     total_cost: Fraction | None  # the engine's, added up
-    premium: Fraction | None  # what this scenario's risk constraint costs against the cheapest (never negative)
+    premium: Fraction | None  # what its risk constraint costs against the first scenario, in what was minimised
     cost_per_pflop_hour: Fraction | None  # total ÷ the delivered PFLOP-hours of the awarded GPUs
     lower_bound: bool = False  # some allocation's cost is a lower bound (a cost not priced): the total is too
     beyond_need: int = 0  # nodes the need does not use, bought for a constraint or because a tier makes it cheaper
@@ -85,6 +86,7 @@ class AwardResult:
     questioned: int = 0  # candidates with a line not confirmed (?), costed
     if_confirmed: tuple[AwardScenario, ...] = ()  # the same scenarios with those too; () when there are none
     questions: tuple[Question, ...] = ()  # for each offer the awards if confirmed use: what to ask
+    minimise: AwardObjective = AwardObjective.COST  # with PFLOP_HOUR, premiums are per delivered PFLOP-hour
 
 
 def _scenario_of(req: Requirement, gpus: int) -> ScenarioInput:
@@ -101,10 +103,12 @@ def award(
     budget: Decimal | None = None,
     include_market: bool = False,
     on: date | None = None,
+    minimise: AwardObjective = AwardObjective.COST,
 ) -> AwardResult:
-    """The three award scenarios (cheapest; at most ``max_share`` per provider; at least ``min_providers``
-    providers) for the RFQ ``name``, each within ``budget`` if given: among the confirmed candidates, and if any
-    candidate has a question open, again with it "if confirmed"."""
+    """The three award scenarios (cheapest, or least per delivered PFLOP-hour with ``minimise``; at most
+    ``max_share`` per provider; at least ``min_providers`` providers) for the RFQ ``name``, each within
+    ``budget`` if given: among the confirmed candidates, and if any candidate has a question open, again with it
+    "if confirmed"."""
     from quotetui.services.rfq import fit_rfq
 
     day = on or utcnow().date()
@@ -122,7 +126,8 @@ def award(
             f"no answer to RFQ {req.name!r} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
             "--include-market adds the offers on record that meet it"
         )
-    need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget))
+    per_pflop = AwardObjective.parse(minimise) is AwardObjective.PFLOP_HOUR
+    need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget), per_pflop_hour=per_pflop)
     offers = {offer_id: fitted.inputs[offer_id] for offer_id in sorted(fits)}
     candidates = [c for c in (candidate_of(need, o, req, fx, assumptions) for o in offers.values()) if c is not None]
     if not candidates:
@@ -132,13 +137,16 @@ def award(
 
     def shown(found: list[tuple[str, Award]]) -> tuple[AwardScenario, ...]:
         exact = [_exact(label, a, offers, req, fx, assumptions) for label, a in found]
-        base = exact[0].total_cost  # the cheapest scenario's total: what each risk constraint is measured against
-        return tuple(replace(s, premium=_premium(s.total_cost, base)) for s in exact)
+        # the first scenario's figure (what was minimised) is what each risk constraint is measured against
+        figure = (lambda s: s.cost_per_pflop_hour) if per_pflop else (lambda s: s.total_cost)
+        return tuple(replace(s, premium=_premium(figure(s), figure(exact[0]))) for s in exact)
 
     headline = scenarios(need, sure, max_share=share, min_providers=min_providers)
     if not sure:
         headline = [(label, Award((), None, 0, False, NOT_CONFIRMED)) for label, _ in headline]
-    result = AwardResult(req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure))
+    result = AwardResult(
+        req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure), minimise=need_objective(need)
+    )
     if len(sure) == len(candidates):
         return result
     maybe = shown(scenarios(need, candidates, max_share=share, min_providers=min_providers))
@@ -160,8 +168,17 @@ def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assum
         return None
 
     cap = node_cap(need, offer.gpus_per_node, offer.nodes_available)
-    costs = cost_curve(offer, lambda n: _scenario_of(req, n * offer.gpus_per_node), cap, fx, assumptions)
-    return Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, costs)
+
+    def at(n: int) -> ScenarioInput:
+        return _scenario_of(req, n * offer.gpus_per_node)
+
+    costs = cost_curve(offer, at, cap, fx, assumptions)
+    delivered = delivered_curve(offer, at, cap, assumptions) if need.per_pflop_hour else None
+    return Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, costs, delivered)
+
+
+def need_objective(need: Need) -> AwardObjective:
+    return AwardObjective.PFLOP_HOUR if need.per_pflop_hour else AwardObjective.COST
 
 
 def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:
@@ -191,6 +208,8 @@ def _exact(
         )  # fmt: skip
     total = sum((line.total_cost for line in lines), Fraction(0))
     delivered = sum((line.delivered_pflop_hours for line in lines), Fraction(0))
+    if found.delivered is not None and found.delivered != delivered:
+        raise RuntimeError(f"award: {delivered} PFLOP-hours by the engine, {found.delivered} in the optimiser")
     lean = _exact(label, found.lean, offers, req, fx, assumptions) if found.lean is not None else None
     return AwardScenario(
         label, True, "", tuple(lines), found.gpus, total, None, total / delivered if delivered > 0 else None,
@@ -211,18 +230,24 @@ def beyond_text(s: AwardScenario) -> str:
     return f"+{plural(s.beyond_need, 'node')} beyond the need" if s.beyond_need else ""
 
 
-def lean_text(s: AwardScenario, currency: str) -> str:
+def lean_text(s: AwardScenario, currency: str, minimise: AwardObjective = AwardObjective.COST) -> str:
     """What the scenario would be without the nodes beyond the need: "without buying beyond the need: … = total
-    (+premium)", or why there is no such split; "" when it has none."""
-    if s.lean is None:
+    (… more)", the difference in what was minimised; or why there is no such split; "" when it has none."""
+    lean = s.lean
+    if lean is None:
         return ""
-    if not s.lean.feasible or s.lean.total_cost is None or s.total_cost is None:
-        return f"without buying beyond the need: infeasible ({s.lean.reason})"
-    dearer = s.lean.total_cost - s.total_cost
-    return (
-        f"without buying beyond the need: {split_text(s.lean)} = {money_shown(s.lean.total_cost, currency)} "
-        f"({money_shown(dearer, currency)} more)"
-    )
+    if not lean.feasible or lean.total_cost is None or s.total_cost is None:
+        return f"without buying beyond the need: infeasible ({lean.reason})"
+    head = f"without buying beyond the need: {split_text(lean)} = {money_shown(lean.total_cost, currency)}"
+    if minimise is AwardObjective.PFLOP_HOUR and lean.cost_per_pflop_hour is not None and s.cost_per_pflop_hour:
+        gap = money_shown(lean.cost_per_pflop_hour - s.cost_per_pflop_hour, currency)
+        return f"{head}, {money_shown(lean.cost_per_pflop_hour, currency)} per PFLOP-hour ({gap} more per PFLOP-hour)"
+    return f"{head} ({money_shown(lean.total_cost - s.total_cost, currency)} more)"
+
+
+def premium_head(minimise: AwardObjective) -> str:
+    """The premium column's heading: what a risk constraint costs, in what was minimised."""
+    return "risk premium /PFLOP-h" if minimise is AwardObjective.PFLOP_HOUR else "risk premium"
 
 
 def question_text(q: Question) -> str:

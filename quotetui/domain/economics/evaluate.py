@@ -407,6 +407,25 @@ def cost_curve(
     return tuple(out)
 
 
+def delivered_curve(
+    offer: OfferInput, scenario_at: Callable[[int], ScenarioInput], most: int, assumptions: Assumptions
+) -> tuple[Fraction, ...]:
+    """The delivered PFLOP-hours of 1, 2, … ``most`` nodes: ``evaluate(offer, scenario_at(n), …)
+    .delivered_pflop_hours`` for each n, from the same choices (MFU, availability, the scaling to n nodes) and
+    the same formula, without costing the ways to buy."""
+    if most <= 0:
+        return ()
+    mfu = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, scenario_at(1).train_params)
+    availability = choose_availability(offer, assumptions)
+    out = []
+    for n in range(1, most + 1):
+        s = scenario_at(n)
+        scaling = ranking_scaling(mfu, offer, s)
+        e = Evaluation(offer, s, assumptions, n, (), mfu, availability, FEASIBLE, (), scaling)
+        out.append(e.delivered_pflop_hours)
+    return tuple(out)
+
+
 def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions) -> Evaluation:
     require_priced(offer)
     mfu = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, scenario.train_params)

@@ -50,6 +50,7 @@ from quotetui.domain.sourcing.award_model import (
     feasible,
     node_cap,
     split_cost,
+    split_delivered,
     tie_key,
 )
 
@@ -84,11 +85,22 @@ class Award:
     reason: str = ""  # when infeasible: which constraint(s) make it so, in words a buyer reads
     beyond_need: int = 0  # nodes the need does not use (bought for a constraint or a tier)
     lean: Award | None = None  # with ``beyond_need``: the least-cost split without such nodes (maybe infeasible)
+    delivered: Fraction | None = None  # delivered PFLOP-hours, when the candidates carry them
+
+    @property
+    def cost_per_pflop_hour(self) -> Fraction | None:
+        if self.total_cost is None or not self.delivered:
+            return None
+        return self.total_cost / self.delivered
 
 
-def risk_premium(award: Award, cheapest: Award) -> Fraction | None:
-    """What a risk constraint costs: ``award``'s total minus the cheapest award's, exactly (None if either is
+def risk_premium(award: Award, cheapest: Award, need: Need | None = None) -> Fraction | None:
+    """What a risk constraint costs, in what was minimised: ``award``'s total minus the cheapest award's, or with
+    ``need.per_pflop_hour`` its cost per delivered PFLOP-hour minus the best one's; exactly (None if either is
     infeasible). Never negative: a constrained optimum cannot beat the unconstrained one."""
+    if need is not None and need.per_pflop_hour:
+        mine, best = award.cost_per_pflop_hour, cheapest.cost_per_pflop_hour
+        return None if mine is None or best is None else mine - best
     if award.total_cost is None or cheapest.total_cost is None:
         return None
     return award.total_cost - cheapest.total_cost
@@ -105,13 +117,14 @@ def scenarios(
     min_providers: int = 2,
     solve: Solver | None = None,
 ) -> list[tuple[str, Award]]:
-    """Three awards side by side: the cheapest (no risk constraint), at most ``max_share`` per provider, at least
-    ``min_providers`` providers. The need's other constraints (budget, job size) hold in all three; the cost of
-    each risk constraint is :func:`risk_premium` against the first; an infeasible one says why in ``reason``."""
+    """Three awards side by side: the cheapest (or with ``per_pflop_hour`` the least per delivered PFLOP-hour; no
+    risk constraint), at most ``max_share`` per provider, at least ``min_providers`` providers. The need's other
+    constraints (budget, job size) hold in all three; the cost of each risk constraint is :func:`risk_premium`
+    against the first; an infeasible one says why in ``reason``."""
     solve = solve or optimise
     base = replace(need, max_share=None, min_providers=None)
     return [
-        ("cheapest", solve(base, candidates)),
+        ("least per PFLOP-hour" if need.per_pflop_hour else "cheapest", solve(base, candidates)),
         (f"at most {share_text(max_share)} per provider", solve(replace(base, max_share=max_share), candidates)),
         (f"at least {min_providers} providers", solve(replace(base, min_providers=min_providers), candidates)),
     ]
@@ -134,7 +147,8 @@ def _award(need: Need, candidates: Sequence[Candidate], counts: Sequence[int]) -
     )
     total = sum((a.total_cost for a in allocations), Fraction(0))
     extra = beyond_need(need, candidates, sparse)
-    return Award(allocations, total, sum(a.gpus for a in allocations), True, beyond_need=extra)
+    delivered = split_delivered(candidates, sparse) if all(c.delivered for c in candidates) else None
+    return Award(allocations, total, sum(a.gpus for a in allocations), True, beyond_need=extra, delivered=delivered)
 
 
 def _with_lean(need: Need, candidates: Sequence[Candidate], award: Award, solve: Solver) -> Award:
@@ -170,7 +184,7 @@ def brute_force(need: Need, candidates: Sequence[Candidate]) -> Award:
     cands = list(candidates)
     counts = _brute_counts(need, cands)
     if counts is None:
-        return _infeasible(_diagnose(need, cands, _brute_counts))
+        return _infeasible(_diagnose(replace(need, per_pflop_hour=False), cands, _brute_counts))
     return _with_lean(need, cands, _award(need, cands, counts), brute_force)
 
 
@@ -189,6 +203,8 @@ def _brute_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
     counts = [0] * len(cands)
     per_provider: dict[str, int] = {}
 
+    ratio = need.per_pflop_hour  # the least cost per PFLOP-hour: no bound on cost prunes a branch
+
     def walk(k: int, cost: Fraction, gpus: int) -> None:
         if need.budget is not None and cost > need.budget:
             return
@@ -198,14 +214,16 @@ def _brute_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
             if rate is None:
                 return
             bound = cost + missing * rate
-            if (best[0] is not None and bound > best[0][0]) or (need.budget is not None and bound > need.budget):
+            if need.budget is not None and bound > need.budget:
                 return
-        elif best[0] is not None and cost > best[0][0]:
+            if not ratio and best[0] is not None and bound > best[0][0]:
+                return
+        elif not ratio and best[0] is not None and cost > best[0][0]:
             return
         if k == len(cands):
             sparse = {i: n for i, n in enumerate(counts) if n}
             if feasible(need, cands, sparse, cost):
-                key = tie_key(cost, cands, sparse, order)
+                key = tie_key(need, cost, cands, sparse, order)
                 if best[0] is None or key < best[0]:
                     best[0], best[1] = key, list(counts)
             return
@@ -229,12 +247,14 @@ def _brute_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
 
 def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[int]:
     """Local moves (drop one node; add one; trade one node of an offer for one of another), each taken when the
-    result is feasible exactly and earlier in the tie-break order; until none is left. ``counts`` must be
-    feasible. A move is tried only when its exact cost is not higher: a node added elsewhere must cost at most
-    what the node given up saves."""
+    result is feasible exactly and earlier in the tie-break order (``tie_key``); until none is left. ``counts``
+    must be feasible. When cost is minimised a move is tried only when its exact cost is not higher: a node added
+    elsewhere must cost at most what the node given up saves."""
     caps_ = caps(need, cands)
+    ratio = need.per_pflop_hour
     sparse = {i: n for i, n in enumerate(counts) if n}
     cost = split_cost(cands, sparse)
+    out = split_delivered(cands, sparse) if ratio else Fraction(1)
     gpus = sum(n * cands[i].gpus_per_node for i, n in sparse.items())
     open_ = [j for j in range(len(cands)) if caps_[j]]
 
@@ -242,29 +262,41 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
         n = sparse.get(b, 0)
         return cands[b].cost(n + 1) - cands[b].cost(n) if n < caps_[b] else None
 
+    def add_out(b: int) -> Fraction:
+        n = sparse.get(b, 0)
+        return cands[b].output(n + 1) - cands[b].output(n) if ratio else Fraction(0)
+
+    def key(c: Fraction, o: Fraction, g: int) -> tuple[Fraction, ...]:
+        return (c / o, c, Fraction(g)) if ratio else (c, Fraction(g))
+
     adds = {b: extra for b in open_ if (extra := add_cost(b)) is not None}  # one more node of each: kept current
     moved = True
     while moved:
         moved = False
-        moves: list[tuple[int | None, int | None]] = [(None, b) for b, extra in adds.items() if extra < 0]
+        moves: list[tuple[int | None, int | None]] = [(None, b) for b, extra in adds.items() if ratio or extra < 0]
         for a in sparse:
             saved = cands[a].cost(sparse[a]) - cands[a].cost(sparse[a] - 1)
             moves.append((a, None))
-            moves += [(a, b) for b, extra in adds.items() if b != a and extra <= saved]
+            moves += [(a, b) for b, extra in adds.items() if b != a and (ratio or extra <= saved)]
+        now = key(cost, out, gpus)
         for a, b in moves:
-            new_cost, new_gpus = cost, gpus
+            new_cost, new_out, new_gpus = cost, out, gpus
             if a is not None:
                 na = sparse[a]
                 new_cost += cands[a].cost(na - 1) - cands[a].cost(na)
+                if ratio:
+                    new_out += cands[a].output(na - 1) - cands[a].output(na)
                 new_gpus -= cands[a].gpus_per_node
             if b is not None:
                 new_cost += adds[b]
+                new_out += add_out(b)
                 new_gpus += cands[b].gpus_per_node
-            if (new_cost, new_gpus) > (cost, gpus):
+            if new_out <= 0:
                 continue
-            if (new_cost, new_gpus) == (cost, gpus) and (
-                a is None or b is None or cands[b].offer_id > cands[a].offer_id
-            ):
+            then = key(new_cost, new_out, new_gpus)
+            if then > now:
+                continue
+            if then == now and (a is None or b is None or cands[b].offer_id > cands[a].offer_id):
                 continue
             trial = dict(sparse)
             if a is not None:
@@ -274,7 +306,7 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
             if b is not None:
                 trial[b] = trial.get(b, 0) + 1
             if feasible(need, cands, trial, new_cost):
-                sparse, cost, gpus, moved = trial, new_cost, new_gpus, True
+                sparse, cost, out, gpus, moved = trial, new_cost, new_out, new_gpus, True
                 for changed in (a, b):
                     if changed is not None:
                         extra = add_cost(changed)
@@ -286,8 +318,28 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
     return [sparse.get(i, 0) for i in range(len(cands))]
 
 
+def _checked(need: Need, cands: Sequence[Candidate], weight: Fraction | None = None) -> list[int] | None:
+    """HiGHS's split (``award_milp.solve``), checked exactly; None if infeasible. With a budget the row first
+    allows half a 1/d above it; if a float still lets a split over it exactly, the row is tightened (at worst
+    losing a split that costs the budget to within float noise, never over-spending)."""
+    d = denominator(cands, caps(need, cands))
+    for margin in (Fraction(1, 2), Fraction(0), Fraction(-1, 2), Fraction(-2)):
+        counts = award_milp.solve(need, cands, d, margin, weight)
+        if counts is None:
+            return None
+        sparse = {i: n for i, n in enumerate(counts) if n}
+        cost = split_cost(cands, sparse)
+        if feasible(need, cands, sparse, cost):
+            return counts
+        if need.budget is None or cost <= need.budget:
+            raise RuntimeError("HiGHS returned a split that fails the exact check")  # a model error: never report it
+    return None
+
+
 def _optimal_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
     """HiGHS's optimum, checked exactly and improved locally; None if infeasible."""
+    if need.per_pflop_hour:
+        return _least_ratio(need, cands)
     if need.budget is not None:
         # the budget only cuts splits off and the objective is the cost itself: the optimum without it is the
         # optimum with it when it fits, and nothing fits when it is clearly over (a budget row makes HiGHS slow)
@@ -299,21 +351,34 @@ def _optimal_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
             return free
         if cost - need.budget > need.budget * Fraction(1, 10**6):
             return None
-    d = denominator(cands, caps(need, cands))
-    # within float noise of the budget: solve with a budget row; it first allows half a 1/d above the budget; if
-    # a float still lets a split over it exactly, the row is tightened (at worst losing a split that costs the
-    # budget to within float noise, never over-spending)
-    for margin in (Fraction(1, 2), Fraction(0), Fraction(-1, 2), Fraction(-2)):
-        counts = award_milp.solve(need, cands, d, margin)
-        if counts is None:
-            return None
+    counts = _checked(need, cands)
+    return None if counts is None else _improve(need, cands, counts)
+
+
+DINKELBACH_ROUNDS = 100
+"""More rounds than a ratio objective on a real market takes (each one strictly lowers the ratio)."""
+
+
+def _least_ratio(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
+    """The least cost per delivered PFLOP-hour by Dinkelbach's method: from the cheapest split, with λ its ratio,
+    find the split least in cost − λ × PFLOP-hours (a MILP of the same shape); while that is below zero exactly,
+    its ratio is lower: take it and repeat. When it is not, no split has a lower ratio than λ."""
+    counts = _optimal_counts(replace(need, per_pflop_hour=False), cands)
+    if counts is None:
+        return None
+    for _ in range(DINKELBACH_ROUNDS):
         sparse = {i: n for i, n in enumerate(counts) if n}
-        cost = split_cost(cands, sparse)
-        if feasible(need, cands, sparse, cost):
-            return _improve(need, cands, counts)
-        if need.budget is None or cost <= need.budget:
-            raise RuntimeError("HiGHS returned a split that fails the exact check")  # a model error: never report it
-    return None
+        weight = split_cost(cands, sparse) / split_delivered(cands, sparse)
+        better = _checked(need, cands, weight)
+        if better is None:
+            break
+        trial = {i: n for i, n in enumerate(better) if n}
+        if split_cost(cands, trial) - weight * split_delivered(cands, trial) >= 0:
+            break
+        counts = better
+    else:
+        raise RuntimeError("the least cost per PFLOP-hour did not settle")  # never reported as a result
+    return _improve(need, cands, counts)
 
 
 def optimise(need: Need, candidates: Sequence[Candidate]) -> Award:
@@ -323,7 +388,7 @@ def optimise(need: Need, candidates: Sequence[Candidate]) -> Award:
     cands = list(candidates)
     counts = _optimal_counts(need, cands) if cands else None
     if counts is None:
-        return _infeasible(_diagnose(need, cands, _solve_quiet))
+        return _infeasible(_diagnose(replace(need, per_pflop_hour=False), cands, _solve_quiet))
     return _with_lean(need, cands, _award(need, cands, counts), optimise)
 
 

@@ -1,7 +1,7 @@
 """The award as a MILP for HiGHS (``highspy``), on the engine's own costs.
 
 Each offer's cost is given at every node count (``Candidate.costs``). Cut into the runs on which it is affine
-(``award_model.segments``: one run for a flat price; a run per volume tier; a one-off fee is a run's fixed part),
+(``award_model.runs``: one run for a flat price; a run per volume tier; a one-off fee is a run's fixed part),
 each run ``s`` of offer ``i`` becomes a binary ``z`` (the offer is given a count in this run) and an integer ``m``
 (that count): ``first·z ≤ m ≤ last·z``, cost ``fixed·z + per_node·m``, and at most one run per offer. At every
 integer count the model's cost is the engine's figure exactly (up to the float HiGHS reads it as); between runs
@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import highspy
 
-from quotetui.domain.sourcing.award_model import Candidate, Need, caps, segments
+from quotetui.domain.sourcing.award_model import Candidate, Need, caps
 
 _BANNER_LOCK = threading.Lock()
 _BANNER_DONE = False
@@ -88,16 +88,36 @@ class _Model:
         return list(h.getSolution().col_value)
 
 
-def solve(need: Need, cands: Sequence[Candidate], d: int, budget_margin: Fraction = Fraction(1, 2)) -> list[int] | None:
+def solve(
+    need: Need,
+    cands: Sequence[Candidate],
+    d: int,
+    budget_margin: Fraction = Fraction(1, 2),
+    weight: Fraction | None = None,
+) -> list[int] | None:
     """HiGHS's node counts for ``need`` (rounded to integers, not yet checked exactly), or None if infeasible.
 
-    The budget row allows ``budget_margin / d`` above the budget rounded down to a multiple of ``1/d`` (every
-    split's cost is such a multiple), so that a split within budget is never refused for a float's sake."""
+    The objective is the cost, or with ``weight`` (λ, a cost per delivered PFLOP-hour) the cost minus λ × the
+    delivered PFLOP-hours (one step of Dinkelbach's method: ``award.py``). The budget row allows
+    ``budget_margin / d`` above the budget rounded down to a multiple of ``1/d`` (every split's cost is such a
+    multiple), so that a split within budget is never refused for a float's sake."""
     caps_ = caps(need, cands)
     used = [i for i, cap in enumerate(caps_) if cap > 0]
     if not used:
         return None
-    scale = max(cands[i].costs[caps_[i] - 1] for i in used)
+    cut: dict[int, list[tuple[int, int, Fraction, Fraction, Fraction, Fraction]]] = {}
+    for i in used:
+        cut[i] = []
+        for first, last, pieces in cands[i].runs(caps_[i], weight is not None):
+            (fixed, per_node), *rest = pieces
+            aim_fixed, aim_per = fixed, per_node
+            if weight is not None:
+                aim_fixed, aim_per = fixed - weight * rest[0][0], per_node - weight * rest[0][1]
+            cut[i].append((first, last, fixed, per_node, aim_fixed, aim_per))
+    cost_scale = max(cands[i].costs[caps_[i] - 1] for i in used)
+    scale = max(
+        (abs(f + p * k) for i in used for first, last, _, _, f, p in cut[i] for k in (first, last)), default=Fraction(1)
+    ) or Fraction(1)
     h = _highs()
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", min(1e-6, max(1e-12, 0.25 / float(d * scale))))
@@ -105,32 +125,34 @@ def solve(need: Need, cands: Sequence[Candidate], d: int, budget_margin: Fractio
     h.setOptionValue("primal_feasibility_tolerance", 1e-9)
     inf = highspy.kHighsInf
     model = _Model()
-    runs: dict[int, list[tuple[int | None, int]]] = {}  # offer -> [(z, m)]; z None: a cost proportional to nodes
+    runs_: dict[int, list[tuple[int | None, int]]] = {}  # offer -> [(z, m)]; z None: a cost proportional to nodes
     cost_terms: list[tuple[int, float]] = []
     for i in used:
-        runs[i] = []
-        cut = segments(cands[i].costs[: caps_[i]])
-        if len(cut) == 1 and cut[0][2] == 0 and not need.lean:  # n × a node's price: n alone says it all
-            m = model.var(float(cut[0][1]), float(cut[0][3] / scale))
-            runs[i].append((None, m))
-            cost_terms.append((m, float(cut[0][3] / scale)))
+        runs_[i] = []
+        pieces = cut[i]
+        general = need.lean and need.job_gpus and not _whole_jobs(cands[i], need)  # its lean rows need a binary
+        if len(pieces) == 1 and pieces[0][2] == 0 and pieces[0][4] == 0 and not general:
+            _, last, _, per_node, _, aim = pieces[0]  # n × a node's figure: n alone says it all
+            m = model.var(float(last), float(aim / scale))
+            runs_[i].append((None, m))
+            cost_terms.append((m, float(per_node / cost_scale)))
             continue
-        for first, last, fixed, per_node in cut:
-            z = model.var(1.0, float(fixed / scale))
-            m = model.var(float(last), float(per_node / scale))
+        for first, last, fixed, per_node, aim_fixed, aim_per in pieces:
+            z = model.var(1.0, float(aim_fixed / scale))
+            m = model.var(float(last), float(aim_per / scale))
             model.row(-inf, 0.0, [(m, 1.0), (z, -float(last))])
             model.row(0.0, inf, [(m, 1.0), (z, -float(first))])
-            runs[i].append((z, m))
-            cost_terms += [(z, float(fixed / scale)), (m, float(per_node / scale))]
-        if len(runs[i]) > 1:
-            model.row(-inf, 1.0, [(z, 1.0) for z, _ in runs[i] if z is not None])
+            runs_[i].append((z, m))
+            cost_terms += [(z, float(fixed / cost_scale)), (m, float(per_node / cost_scale))]
+        if len(runs_[i]) > 1:
+            model.row(-inf, 1.0, [(z, 1.0) for z, _ in runs_[i] if z is not None])
 
     def nodes(i: int, times: float) -> list[tuple[int, float]]:
-        return [(m, times) for _, m in runs[i]]
+        return [(m, times) for _, m in runs_[i]]
 
     def chosen(i: int, times: float) -> list[tuple[int, float]]:
         """The offer is given a node (a binary, or for a proportional cost its node count: ``y ≤ n`` suffices)."""
-        return [(m if z is None else z, times) for z, m in runs[i]]
+        return [(m if z is None else z, times) for z, m in runs_[i]]
 
     gpus_of = [term for i in used for term in nodes(i, float(cands[i].gpus_per_node))]
     model.row(float(need.gpus), inf, gpus_of)
@@ -165,17 +187,22 @@ def solve(need: Need, cands: Sequence[Candidate], d: int, budget_margin: Fractio
         _lean_rows(model, need, cands, used, caps_, jobs, nodes, chosen, gpus_of)
     if need.budget is not None:
         limit = (math.floor(need.budget * d) + budget_margin) / d
-        model.row(-inf, float(limit / scale), cost_terms)
+        model.row(-inf, float(limit / cost_scale), cost_terms)
     x = model.solve(h)
     if x is None:
         return None
     counts = [0] * len(cands)
     for i in used:
-        counts[i] = sum(round(x[m]) for _, m in runs[i])
+        counts[i] = sum(round(x[m]) for _, m in runs_[i])
     return counts
 
 
 Terms = Callable[[int, float], list[tuple[int, float]]]
+
+
+def _whole_jobs(c: Candidate, need: Need) -> bool:
+    """A job of the need is a whole number of this offer's nodes (8-GPU nodes, 64-GPU jobs)."""
+    return bool(need.job_gpus) and need.job_gpus % c.gpus_per_node == 0
 
 
 def _lean_rows(
@@ -195,21 +222,35 @@ def _lean_rows(
     fewer: total jobs − (jobs − p) < the jobs needed."""
     inf = highspy.kHighsInf
     if not need.job_gpus:
+        # the rule binds for the smallest node given: a binary per node size used, total GPUs < need + that size
         total = model.var(float(sum(caps_[i] * cands[i].gpus_per_node for i in used)), integer=False)
         model.row(0.0, 0.0, [(total, 1.0), *((c, -v) for c, v in gpus_of)])
         big = float(sum(caps_[i] * cands[i].gpus_per_node for i in used))
-        for i in used:
-            g = cands[i].gpus_per_node
-            model.row(-inf, float(need.gpus - 1 + g) + big, [(total, 1.0), *chosen(i, big)])
+        for size in sorted({cands[i].gpus_per_node for i in used}):
+            w = model.var(1.0)
+            for i in (i for i in used if cands[i].gpus_per_node == size):
+                model.row(-inf, 0.0, [*nodes(i, 1.0), (w, -float(caps_[i]))])
+            model.row(-inf, float(need.gpus - 1 + size) + big, [(total, 1.0), (w, big)])
         return
     job = float(need.job_gpus)
     total = model.var(float(sum(caps_[i] * cands[i].gpus_per_node // need.job_gpus for i in used)), integer=False)
     model.row(0.0, 0.0, [(total, 1.0), *((j, -1.0) for j in jobs.values())])
     big = float(sum(caps_[i] * cands[i].gpus_per_node for i in used)) + 1.0
+    whole = [i for i in used if i in jobs and _whole_jobs(cands[i], need)]
+    if whole:
+        # a job is a whole number of such nodes: a node beyond the jobs is droppable, so the nodes are exactly the
+        # jobs' (g·n = job·j); each last node completes a job, droppable unless the jobs are exactly the need's
+        w = model.var(1.0)
+        for i in whole:
+            model.row(0.0, 0.0, [(jobs[i], job), *nodes(i, -float(cands[i].gpus_per_node))])
+            model.row(-inf, 0.0, [*nodes(i, 1.0), (w, -float(caps_[i]))])
+        model.row(-inf, float(need.jobs) + big, [(total, 1.0), (w, big)])
     for i in used:
         g = float(cands[i].gpus_per_node)
         if i not in jobs:  # this offer can host no job: any node of it is beyond the need
             model.row(0.0, 0.0, chosen(i, 1.0))
+            continue
+        if i in whole:
             continue
         j = jobs[i]
         model.row(-(job - 1.0), inf, [(j, job), *nodes(i, -g)])  # j = floor(g·n / job_gpus)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 
@@ -22,10 +22,27 @@ class Candidate:
     gpus_per_node: int  # > 0
     nodes_available: int | None  # stock; None = unknown, treated as unlimited (never more than the need uses)
     costs: tuple[Fraction, ...]  # costs[n - 1]: the exact total of n nodes for the whole term, n = 1, 2, …
+    delivered: tuple[Fraction, ...] | None = None  # delivered PFLOP-hours of n nodes over the term, when known
+    _runs: dict[tuple[int, bool], list[tuple[int, int, list[tuple[Fraction, Fraction]]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )  # ``runs`` of the first counts, with or without ``delivered``: the same for every solve of one market
+
+    def runs(self, cap: int, with_delivered: bool) -> list[tuple[int, int, list[tuple[Fraction, Fraction]]]]:
+        """:func:`runs` of the costs (and the delivered PFLOP-hours) of 1..``cap`` nodes, worked out once."""
+        key = (cap, with_delivered)
+        if key not in self._runs:
+            tables = [self.costs[:cap], *([self.delivered[:cap]] if with_delivered and self.delivered else [])]
+            self._runs[key] = runs(*tables)
+        return self._runs[key]
 
     def cost(self, nodes: int) -> Fraction:
         """The exact total of ``nodes`` nodes (0 for none)."""
         return self.costs[nodes - 1] if nodes else Fraction(0)
+
+    def output(self, nodes: int) -> Fraction:
+        """The delivered PFLOP-hours of ``nodes`` nodes (0 for none); only for candidates that carry them."""
+        assert self.delivered is not None
+        return self.delivered[nodes - 1] if nodes else Fraction(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +53,7 @@ class Need:
     min_providers: int | None = None  # at least this many providers carry part of the need
     budget: Fraction | None = None  # total cost <= budget
     lean: bool = False  # no node beyond the need (``beyond_need``): every node is needed to meet it
+    per_pflop_hour: bool = False  # minimise cost per delivered PFLOP-hour (the candidates carry ``delivered``)
 
     @property
     def jobs(self) -> int:
@@ -84,6 +102,11 @@ def check_inputs(need: Need, candidates: Sequence[Candidate]) -> None:
                 raise TypeError("costs must be exact: use Fraction")
             if cost <= 0:
                 raise ValueError(f"offer {c.offer_id}: every node count must cost more than zero")
+        if need.per_pflop_hour:
+            if c.delivered is None or len(c.delivered) < cap:
+                raise ValueError(f"offer {c.offer_id}: its delivered PFLOP-hours are needed at every node count")
+            if any(not isinstance(v, Fraction | int) or v <= 0 for v in c.delivered[:cap]):
+                raise ValueError(f"offer {c.offer_id}: delivered PFLOP-hours must be exact and above zero")
 
 
 def denominator(candidates: Sequence[Candidate], caps_: Sequence[int]) -> int:
@@ -95,6 +118,11 @@ def denominator(candidates: Sequence[Candidate], caps_: Sequence[int]) -> int:
 def split_cost(candidates: Sequence[Candidate], counts: Mapping[int, int]) -> Fraction:
     """The exact total of a split (``counts``: candidate index → nodes)."""
     return sum((candidates[i].cost(n) for i, n in counts.items() if n), Fraction(0))
+
+
+def split_delivered(candidates: Sequence[Candidate], counts: Mapping[int, int]) -> Fraction:
+    """The delivered PFLOP-hours of a split."""
+    return sum((candidates[i].output(n) for i, n in counts.items() if n), Fraction(0))
 
 
 def meets_need(need: Need, candidates: Sequence[Candidate], counts: Mapping[int, int]) -> bool:
@@ -162,32 +190,44 @@ def feasible(need: Need, candidates: Sequence[Candidate], counts: Mapping[int, i
 
 
 def tie_key(
-    cost: Fraction, candidates: Sequence[Candidate], counts: Mapping[int, int], order: Sequence[int]
-) -> tuple[Fraction, int, tuple[int, ...]]:
-    """The total order of splits both solvers share: least exact cost, then fewest GPUs, then the node counts read
-    in ``offer_id`` order compared from the first offer, more nodes first (lower offer ids preferred)."""
+    need: Need, cost: Fraction, candidates: Sequence[Candidate], counts: Mapping[int, int], order: Sequence[int]
+) -> tuple[object, ...]:
+    """The total order of splits both solvers share: least exact cost (with ``per_pflop_hour``: least cost per
+    delivered PFLOP-hour, then least cost), then fewest GPUs, then the node counts read in ``offer_id`` order
+    compared from the first offer, more nodes first (lower offer ids preferred)."""
     gpus = sum(n * candidates[i].gpus_per_node for i, n in counts.items())
-    return (cost, gpus, tuple(-counts.get(i, 0) for i in order))
+    head = (cost / split_delivered(candidates, counts),) if need.per_pflop_hour else ()
+    return (*head, cost, gpus, tuple(-counts.get(i, 0) for i in order))
 
 
-def segments(costs: Sequence[Fraction]) -> list[tuple[int, int, Fraction, Fraction]]:
-    """The node counts 1..len(costs) cut into maximal runs on which the cost is affine, exactly:
-    ``(first, last, fixed, per_node)`` with ``costs[n - 1] == fixed + per_node * n`` for every n of the run.
-    (Compared as integers over the costs' common denominator: the same test, without Fraction arithmetic.)"""
-    if not costs:
+def runs(*tables: Sequence[Fraction]) -> list[tuple[int, int, list[tuple[Fraction, Fraction]]]]:
+    """The node counts 1..n (n: the tables' common length) cut into maximal runs on which every table is affine,
+    exactly: ``(first, last, [(fixed, per_node) per table])`` with ``table[k - 1] == fixed + per_node * k`` for
+    every count k of the run. (Compared as integers over each table's common denominator: the same test,
+    without Fraction arithmetic.)"""
+    count = len(tables[0]) if tables else 0
+    if not count:
         return []
-    d = math.lcm(*(c.denominator for c in costs))
-    ints = [c.numerator * (d // c.denominator) for c in costs]
-    out: list[tuple[int, int, Fraction, Fraction]] = []
-    n, count = 1, len(ints)
+    scaled = []
+    for table in tables:
+        d = math.lcm(*(v.denominator for v in table[:count]))
+        scaled.append((d, [v.numerator * (d // v.denominator) for v in table[:count]]))
+    out: list[tuple[int, int, list[tuple[Fraction, Fraction]]]] = []
+    n = 1
     while n <= count:
         if n == count:
-            out.append((n, n, Fraction(0), Fraction(ints[n - 1], d * n)))
+            out.append((n, n, [(Fraction(0), Fraction(ints[n - 1], d * n)) for d, ints in scaled]))
             break
-        step = ints[n] - ints[n - 1]
+        steps = [ints[n] - ints[n - 1] for _, ints in scaled]
         last = n + 1
-        while last < count and ints[last] - ints[last - 1] == step:
+        while last < count and all(
+            ints[last] - ints[last - 1] == step for (_, ints), step in zip(scaled, steps, strict=True)
+        ):
             last += 1
-        out.append((n, last, Fraction(ints[n - 1] - step * n, d), Fraction(step, d)))
+        pieces = [
+            (Fraction(ints[n - 1] - step * n, d), Fraction(step, d))
+            for (d, ints), step in zip(scaled, steps, strict=True)
+        ]
+        out.append((n, last, pieces))
         n = last + 1
     return out

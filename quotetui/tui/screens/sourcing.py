@@ -32,6 +32,7 @@ from quotetui.tui.workers import background
 if TYPE_CHECKING:
     from datetime import date
 
+    from quotetui.domain.enums import AwardObjective
     from quotetui.services.award import AwardResult, AwardScenario
     from quotetui.services.market_view import MarketView
     from quotetui.services.rfq import OfferFit, RfqView
@@ -124,15 +125,16 @@ def matrix_table(view: RfqView, width: int) -> Table | Text:
     return table
 
 
-def _scenario_tables(found: tuple[AwardScenario, ...], cur: str) -> list[Table | Text]:
+def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObjective) -> list[Table | Text]:
     """The scenarios' figures side by side, then each one's split, or for an infeasible one which constraint binds
     (a line each, so that a narrow terminal wraps the words, never the figures); a split that buys beyond the
     need says so, with the split without it."""
-    from quotetui.services.award import beyond_text, lean_text, split_text
+    from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
 
     table = Table(box=None, pad_edge=False)
     table.add_column("Scenario", style="bold")
-    for label in ("Total", "Risk premium", "Per PFLOP-hour"):
+    premium = premium_head(minimise)
+    for label in ("Total", premium[:1].upper() + premium[1:], "Per PFLOP-hour"):
         table.add_column(label, justify="right", no_wrap=True)
     splits = Table(box=None, pad_edge=False, show_header=False)
     splits.add_column(style="bold", no_wrap=True)
@@ -151,7 +153,7 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str) -> list[Table |
         split = Text(split_text(s))
         if s.beyond_need:
             split.append(f"; {beyond_text(s)}", style="yellow")
-            split.append(f"; {lean_text(s, cur)}")
+            split.append(f"; {lean_text(s, cur, minimise)}")
         splits.add_row(s.label, split)
     return [table, Text(""), splits]
 
@@ -163,7 +165,7 @@ def award_table(result: AwardResult) -> Group:
 
     cur = result.currency
     if result.candidates:
-        parts: list[Table | Text] = _scenario_tables(result.scenarios, cur)
+        parts: list[Table | Text] = _scenario_tables(result.scenarios, cur, result.minimise)
     else:
         parts = [Text("No award yet: every candidate has a line of the requirement not confirmed (?).", style="yellow")]
     if result.if_confirmed:
@@ -171,7 +173,7 @@ def award_table(result: AwardResult) -> Group:
             Text(""),
             Text("If confirmed: with the offers whose open lines (?) the providers confirm", style="bold"),
         ]
-        parts += _scenario_tables(result.if_confirmed, cur)
+        parts += _scenario_tables(result.if_confirmed, cur, result.minimise)
         if result.questions:
             parts += [Text(""), Text("Ask before awarding:", style="bold")]
             parts += [Text(f"  {question_text(q)}") for q in result.questions]
