@@ -327,7 +327,8 @@ def send(
         print_json({"rfq": view.to_json(), "sent": [s.to_json() for s in sent]})
         return
     for s in sent:
-        say(f"{s.provider}: {s.workbook}  (cover text: {s.cover})")
+        kept = f"; its answer of {s.answered_at.date().isoformat()} is kept" if s.answered_at else ""
+        say(f"{s.provider}: {s.workbook}  (cover text: {s.cover}){kept}")
     r = view.requirement
     say(f"Recorded as sent at revision {r.revision}; `quotetui rfq show {_quoted(r.name)}` shows where each stands.")
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -520,18 +521,26 @@ class Sent:
     workbook: Path
     cover: Path
     reference: str = field(default="", repr=False)  # the code on the workbook that ties an answer to this invitation
+    answered_at: datetime | None = None  # it had answered this revision already: its answer and state are kept
 
     def to_json(self) -> dict[str, Any]:
-        return {"provider": self.provider, "workbook": str(self.workbook), "cover": str(self.cover)}
+        answered = self.answered_at.isoformat() if self.answered_at else None
+        return {"provider": self.provider, "workbook": str(self.workbook), "cover": str(self.cover),
+                "answer_kept_from": answered}  # fmt: skip
 
 
 def send_rfq(
     db: Database, name: str, providers: Sequence[str], out: Path, *, force: bool = False
 ) -> tuple[RfqView, list[Sent]]:
     """For each provider (by name, as recorded), a response workbook and a cover text (Markdown) in ``out``,
-    and the invitation recorded as sent at the requirement's current revision (sending again resends: the
-    state goes back to sent). Every name and file is checked before anything is written; a file that cannot
-    be written removes the ones this call wrote and records nothing."""
+    and the invitation recorded as sent at the requirement's current revision. Sending again resends: the state
+    goes back to sent, except for a provider that already answered this revision, whose answer and state
+    (answered, with the day) are kept. Every name and file is checked before anything is written.
+
+    The invitations are recorded first, in one transaction, then the files written: a workbook on disk always
+    carries a reference code the database knows, even when the process is killed in between (SIGKILL runs no
+    clean-up; a temporary file it leaves is removed by the next send to that folder). A file that cannot be
+    written (a full disk, Ctrl+C) removes the files this call wrote and puts the invitations back as they were."""
     from quotetui.io.atomic import check_target, replacing
     from quotetui.io.rfq_workbook import cover_text, response_file_name, write_response_workbook
 
@@ -558,8 +567,11 @@ def send_rfq(
                 "folders (two runs with different --out). Nothing was sent"
             )
         planned.append(Sent(provider.name, book, cover, references[provider.id]))
+    _remove_left_parts(planned)
+    with db.write() as session:
+        before, kept = _record_sent(session, row.id, references)
+    planned = [replace(p, answered_at=kept.get(p.reference)) for p in planned]
     written: list[Path] = []
-    recorded = False
     try:
         for sent in planned:
             write_response_workbook(sent.workbook, req, sent.provider, row.id, sent.reference)
@@ -567,17 +579,23 @@ def send_rfq(
             with replacing(sent.cover) as tmp:
                 tmp.write_text(cover_text(req, sent.provider, row.id), encoding="utf-8")
             written.append(sent.cover)
-        with db.write() as session:
-            _record_sent(session, row.id, references)
-        recorded = True
     except BaseException:
-        if not recorded:  # the invitations were not recorded: no workbook of this run may be answered
-            for path in written:
-                path.unlink(missing_ok=True)
+        for path in written:  # this run's files go, and the invitations are put back as they were
+            path.unlink(missing_ok=True)
+        with db.write() as session:
+            _restore(session, row.id, before)
         raise
     with db.session() as session:
         invites = _invites(session, row, utcnow().date())
     return RfqView(row.id, req, invites), planned
+
+
+def _remove_left_parts(planned: Sequence[Sent]) -> None:
+    """Temporary files a killed send left beside its targets (``io/atomic.py``: ``.NAME.RANDOM.part``)."""
+    for sent in planned:
+        for target in (sent.workbook, sent.cover):
+            for part in target.parent.glob(f".{glob_escape(target.name)}.*.part"):
+                part.unlink(missing_ok=True)
 
 
 def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
@@ -597,19 +615,49 @@ def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
     return chosen
 
 
-def _record_sent(session: Session, rfq_id: int, references: dict[int | None, str]) -> None:
+Saved = dict[int, "tuple[int, datetime, InviteState, datetime | None, str | None, str | None] | None"]
+
+
+def _record_sent(session: Session, rfq_id: int, references: dict[int | None, str]) -> tuple[Saved, dict[str, datetime]]:
+    """Each invitation recorded as sent at the requirement's revision; one that answered this revision keeps its
+    answer and state. Returns what each was before (None: new), and the day each kept answer came in (by
+    reference)."""
     row = session.get(Rfq, rfq_id, with_for_update=True)
     if row is None:
         raise BadInput("the RFQ was deleted meanwhile; nothing was recorded")
     now = utcnow()
     existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
+    before: Saved = {}
+    kept: dict[str, datetime] = {}
     for provider_id, reference in references.items():
         assert provider_id is not None
-        invite = existing.get(provider_id) or RfqInvite(
-            rfq_id=rfq_id, provider_id=provider_id, revision=row.revision, sent_at=now
+        old = existing.get(provider_id)
+        before[provider_id] = (
+            None if old is None else (old.revision, old.sent_at, old.state, old.answered_at, old.note, old.reference)
         )
+        if old is not None and old.revision == row.revision and InviteState(old.state) is InviteState.ANSWERED:
+            assert old.answered_at is not None
+            kept[reference] = old.answered_at
+            continue
+        invite = old or RfqInvite(rfq_id=rfq_id, provider_id=provider_id, revision=row.revision, sent_at=now)
         invite.reference = reference
         invite.revision, invite.sent_at, invite.state, invite.answered_at = row.revision, now, InviteState.SENT, None
+        session.add(invite)
+    session.flush()
+    return before, kept
+
+
+def _restore(session: Session, rfq_id: int, before: Saved) -> None:
+    """The invitations as they were before a send whose files could not be written."""
+    existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
+    for provider_id, saved in before.items():
+        invite = existing.get(provider_id)
+        if invite is None:
+            continue
+        if saved is None:
+            session.delete(invite)
+            continue
+        invite.revision, invite.sent_at, invite.state, invite.answered_at, invite.note, invite.reference = saved
         session.add(invite)
     session.flush()
 
