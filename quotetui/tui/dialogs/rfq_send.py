@@ -131,8 +131,7 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
         kept = [s.provider for s in sent if s.answered_at]
         self.app.notify(
             f"RFQ {self.view.requirement.name} sent to {plural(len(sent), 'provider')}: the files are in "
-            f"{sent[0].workbook.parent}"
-            + (f"; the answers already in are kept ({', '.join(kept)})" if kept else ""),
+            f"{sent[0].workbook.parent}" + (f"; the answers already in are kept ({', '.join(kept)})" if kept else ""),
             title="Sent",
             timeout=8,
         )
