@@ -130,3 +130,27 @@ def test_the_least_cost_per_delivered_pflop_hour(cli: Cli, tmp_path: Path) -> No
     assert "least per PFLOP-hour" in text and "risk premium /PFLOP-h" in text
     bad = cli("--db", str(db), "award", "R", "--include-market", "--minimise", "speed")
     assert bad.code == 2 and "--minimise" in bad.err and "pflop_hour" in bad.err
+
+
+def test_the_award_sheet_carries_the_same_caveats(cli: Cli, tmp_path: Path) -> None:
+    from decimal import Decimal
+
+    from openpyxl import load_workbook
+
+    from quotetui.io.rfq_sheets import AWARD_SHEET
+
+    db = tmp_path / "r.db"
+    _market(cli, db)
+    out = tmp_path / "award.xlsx"
+    assert cli("--db", str(db), "award", "R", "--include-market", "--out", str(out)).code == 0
+    rows = [r for r in load_workbook(out)[AWARD_SHEET].iter_rows(values_only=True) if r[0]]
+    scenario = {r[0]: r for r in rows if r[1] in ("yes", "no")}
+    assert Decimal(str(scenario["cheapest"][2])) == A16
+    two = scenario["at least 2 providers"]
+    assert Decimal(str(two[2])) == A16 + B_NODE and two[7] == "+1 node beyond the need"
+    lean = scenario["at least 2 providers, without buying beyond the need"]
+    assert Decimal(str(lean[2])) == 22_100_000 and not lean[7]
+    assert Decimal(str(scenario["if confirmed: cheapest"][2])) == 16 * D_NODE
+    assert any(str(r[0]).startswith("#4 D (D 16x8): Scale-out network") for r in rows)
+    ways = {(r[0], r[1]): r[7] for r in rows if isinstance(r[1], int)}
+    assert ways[("cheapest", 1)] == "on-demand"

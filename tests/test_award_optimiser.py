@@ -374,3 +374,29 @@ def test_a_node_that_delivers_more_per_yuan_wins_per_pflop_hour_not_per_cost():
     best = optimise(Need(8, per_pflop_hour=True), [a, b])
     assert split(best) == {2: 1} and best.cost_per_pflop_hour == F(150, 9)
     assert risk_premium(best, best, Need(8, per_pflop_hour=True)) == 0
+
+
+def test_the_share_message_counts_gpus_as_the_jobs_do():
+    """With 64-GPU jobs, at most 60 % of 256 GPUs is 153 GPUs a provider, of which 128 make whole jobs (2 jobs):
+    one provider can then carry 2 of the 4 jobs, so 128 usable GPUs, not 152."""
+    only = [Candidate(1, "a", 8, None, F(100)), Candidate(2, "a", 8, None, F(120))]
+    award = optimise(Need(256, job_gpus=64, max_share=F(3, 5)), only)
+    assert not award.feasible
+    assert award.reason == (
+        "at most 60 % per provider (153 GPUs each, 128 of them in 64-GPU jobs) leaves 128 GPUs in whole jobs "
+        "reachable for 256 needed"
+    )
+    assert award.reason == brute_force(Need(256, job_gpus=64, max_share=F(3, 5)), only).reason
+
+
+def test_a_provider_counted_carries_a_job_and_a_node_bought_only_to_count_one_is_said():
+    # 2 jobs of 64 GPUs; a is cheap with 16 nodes; b dear. At least 2 providers: b must host a whole job (8 nodes)
+    a, b = Candidate(1, "a", 8, 16, F(100)), Candidate(2, "b", 8, None, F(300))
+    award = optimise(Need(128, job_gpus=64, min_providers=2), [a, b])
+    assert split(award) == {1: 8, 2: 8} and award.total_cost == 8 * 100 + 8 * 300 and award.beyond_need == 0
+    # without jobs, one node of b counts it; with a 30 % tier from 16 nodes, a keeps all 16 and b's node is extra
+    tier = Priced(1, "a", 8, 16, tuple(n * F(100) * (F(7, 10) if n >= 16 else 1) for n in range(1, 17)))
+    award = optimise(Need(128, min_providers=2), [tier, b])
+    assert split(award) == {1: 16, 2: 1} and award.total_cost == 1120 + 300 and award.beyond_need == 1
+    assert award.lean is not None and split(award.lean) == {1: 15, 2: 1} and award.lean.total_cost == 1500 + 300
+    assert brute_force(Need(128, min_providers=2), [tier, b]).lean.total_cost == 1800
