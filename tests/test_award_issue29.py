@@ -154,3 +154,32 @@ def test_the_award_sheet_carries_the_same_caveats(cli: Cli, tmp_path: Path) -> N
     assert any(str(r[0]).startswith("#4 D (D 16x8): Scale-out network") for r in rows)
     ways = {(r[0], r[1]): r[7] for r in rows if isinstance(r[1], int)}
     assert ways[("cheapest", 1)] == "on-demand"
+
+
+def test_a_5000_gpu_award_on_the_10k_benchmark_market_is_the_cheapest(cli: Cli, tmp_path: Path) -> None:
+    """Found by a hostile pass: on the 10,000-offer benchmark market a 5,000-GPU award's "cheapest" (one offer's
+    625 nodes, 323,190,000.00) was beaten by "at least 2 providers" (#1171 2 + #6475 64 + #6547 616 nodes =
+    323,189,928.72, each line checked with `explain`), a premium of -71.28: HiGHS took a reduced cost within its
+    default tolerance (1e-7) as optimal. With a tighter one the cheapest is at most that split's cost and no
+    premium is negative."""
+    from decimal import Decimal
+
+    from benchmarks.market import build
+    from quotetui.services.database import open_database
+
+    path = tmp_path / "m10k.db"
+    opened = open_database(str(path), load_demo_if_new=False)
+    build(opened.db, 10_000)
+    opened.db.dispose()
+    made = cli("--db", str(path), "rfq", "new", "n5000", "--gpu", "H100 SXM5,H800 SXM5", "--gpus", "5000",
+               "--months", "12", "--start", "2027-01-01")  # fmt: skip
+    assert made.code == 0, made.err
+    done = cli("--db", str(path), "award", "n5000", "--include-market", "--json")
+    assert done.code == 0, done.err
+    result = json.loads(done.out)
+    maybe = {s["scenario"]: s for s in result["if_confirmed"]}
+    assert Decimal(maybe["cheapest"]["total_cost"]) <= Decimal("323189928.72")
+    for group in (result["scenarios"], result["if_confirmed"]):
+        cheapest = Decimal(group[0]["total_cost"])
+        for s in group:
+            assert Decimal(s["premium"]) >= 0 and Decimal(s["total_cost"]) >= cheapest, s["scenario"]

@@ -400,3 +400,42 @@ def test_a_provider_counted_carries_a_job_and_a_node_bought_only_to_count_one_is
     assert split(award) == {1: 16, 2: 1} and award.total_cost == 1120 + 300 and award.beyond_need == 1
     assert award.lean is not None and split(award.lean) == {1: 15, 2: 1} and award.lean.total_cost == 1500 + 300
     assert brute_force(Need(128, min_providers=2), [tier, b]).lean.total_cost == 1800
+
+
+def _cheapest_by_dp(need: int, offers: list[tuple[int, int, int]]) -> int:
+    """The least cost (integers) of at least ``need`` GPUs from (GPUs per node, cost of a node, nodes at most)
+    offers: an exact dynamic programme over GPUs covered (a bounded knapsack, counts split in powers of two)."""
+    worst = 10**30
+    best = [0] + [worst] * need  # best[x]: least cost of at least x GPUs (x capped at the need)
+    for gpn, cost, most in offers:
+        left, size = most, 1
+        while left > 0:
+            take = min(size, left)
+            weight, value = gpn * take, cost * take
+            for x in range(need, -1, -1):
+                if best[x] < worst:
+                    to = min(need, x + weight)
+                    if best[x] + value < best[to]:
+                        best[to] = best[x] + value
+            left -= take
+            size *= 2
+    return best[need]
+
+
+def test_a_large_market_of_near_ties_is_solved_to_the_cent():
+    """300 offers whose prices lie within 0.20 a GPU-hour of each other (a node-year of 8 GPUs costs about
+    1 million; two splits differ by a few cents in hundreds of millions): the optimiser's total is the exact
+    dynamic programme's, to the cent."""
+    import random
+
+    rng = random.Random(29)
+    offers, candidates = [], []
+    for offer_id in range(1, 301):
+        gpn = rng.choice([1, 2, 4, 8])
+        per_node = rng.randint(1400, 1420) * gpn * 8760  # in cents
+        most = rng.choice([None, *range(1, 40)])
+        cap = min(-(-1000 // gpn), most) if most is not None else -(-1000 // gpn)
+        offers.append((gpn, per_node, cap))
+        candidates.append(Candidate(offer_id, f"p{offer_id % 50}", gpn, most, F(per_node, 100), upto=cap))
+    award = optimise(Need(1000), candidates)
+    assert award.total_cost == F(_cheapest_by_dp(1000, offers), 100)

@@ -270,6 +270,50 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
         return (c / o, c, Fraction(g)) if ratio else (c, Fraction(g))
 
     adds = {b: extra for b in open_ if (extra := add_cost(b)) is not None}  # one more node of each: kept current
+
+    def _move(a: int | None, b: int | None) -> bool:
+        """One node of ``a`` given up and/or one of ``b`` added, when it is feasible and earlier in the order."""
+        nonlocal sparse, cost, out, gpus
+        if (a is not None and not sparse.get(a)) or (b is not None and b not in adds):
+            return False
+        now = key(cost, out, gpus)
+        new_cost, new_out, new_gpus = cost, out, gpus
+        if a is not None:
+            na = sparse[a]
+            new_cost += cands[a].cost(na - 1) - cands[a].cost(na)
+            if ratio:
+                new_out += cands[a].output(na - 1) - cands[a].output(na)
+            new_gpus -= cands[a].gpus_per_node
+        if b is not None:
+            new_cost += adds[b]
+            new_out += add_out(b)
+            new_gpus += cands[b].gpus_per_node
+        if new_out <= 0:
+            return False
+        then = key(new_cost, new_out, new_gpus)
+        if then > now:
+            return False
+        if then == now and (a is None or b is None or cands[b].offer_id > cands[a].offer_id):
+            return False
+        trial = dict(sparse)
+        if a is not None:
+            trial[a] -= 1
+            if not trial[a]:
+                del trial[a]
+        if b is not None:
+            trial[b] = trial.get(b, 0) + 1
+        if not feasible(need, cands, trial, new_cost):
+            return False
+        sparse, cost, out, gpus = trial, new_cost, new_out, new_gpus
+        for changed in (a, b):
+            if changed is not None:
+                extra = add_cost(changed)
+                if extra is None:
+                    adds.pop(changed, None)
+                else:
+                    adds[changed] = extra
+        return True
+
     moved = True
     while moved:
         moved = False
@@ -278,42 +322,10 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
             saved = cands[a].cost(sparse[a]) - cands[a].cost(sparse[a] - 1)
             moves.append((a, None))
             moves += [(a, b) for b, extra in adds.items() if b != a and (ratio or extra <= saved)]
-        now = key(cost, out, gpus)
         for a, b in moves:
-            new_cost, new_out, new_gpus = cost, out, gpus
-            if a is not None:
-                na = sparse[a]
-                new_cost += cands[a].cost(na - 1) - cands[a].cost(na)
-                if ratio:
-                    new_out += cands[a].output(na - 1) - cands[a].output(na)
-                new_gpus -= cands[a].gpus_per_node
-            if b is not None:
-                new_cost += adds[b]
-                new_out += add_out(b)
-                new_gpus += cands[b].gpus_per_node
-            if new_out <= 0:
-                continue
-            then = key(new_cost, new_out, new_gpus)
-            if then > now:
-                continue
-            if then == now and (a is None or b is None or cands[b].offer_id > cands[a].offer_id):
-                continue
-            trial = dict(sparse)
-            if a is not None:
-                trial[a] -= 1
-                if not trial[a]:
-                    del trial[a]
-            if b is not None:
-                trial[b] = trial.get(b, 0) + 1
-            if feasible(need, cands, trial, new_cost):
-                sparse, cost, out, gpus, moved = trial, new_cost, new_out, new_gpus, True
-                for changed in (a, b):
-                    if changed is not None:
-                        extra = add_cost(changed)
-                        if extra is None:
-                            adds.pop(changed, None)
-                        else:
-                            adds[changed] = extra
+            while _move(a, b):  # the same move again while it still gains: a run of them in one pass
+                moved = True
+            if moved:
                 break
     return [sparse.get(i, 0) for i in range(len(cands))]
 

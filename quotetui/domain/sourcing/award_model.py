@@ -35,6 +35,15 @@ class Candidate:
             self._runs[key] = runs(*tables)
         return self._runs[key]
 
+    def __post_init__(self) -> None:
+        """Every figure exact and above zero: checked once, when the candidate is made."""
+        for table, what in ((self.costs, "cost"), (self.delivered or (), "delivered PFLOP-hours")):
+            for value in table:
+                if not isinstance(value, Fraction | int):
+                    raise TypeError(f"offer {self.offer_id}: every {what} must be exact: use Fraction")
+                if value <= 0:
+                    raise ValueError(f"offer {self.offer_id}: every {what} must be above zero")
+
     def cost(self, nodes: int) -> Fraction:
         """The exact total of ``nodes`` nodes (0 for none)."""
         return self.costs[nodes - 1] if nodes else Fraction(0)
@@ -97,16 +106,8 @@ def check_inputs(need: Need, candidates: Sequence[Candidate]) -> None:
             raise ValueError(f"offer {c.offer_id}: GPUs per node must be positive, stock not negative")
         if len(c.costs) < cap:
             raise ValueError(f"offer {c.offer_id}: priced for {len(c.costs)} node counts, the award may give {cap}")
-        for cost in c.costs[:cap]:
-            if not isinstance(cost, Fraction | int):
-                raise TypeError("costs must be exact: use Fraction")
-            if cost <= 0:
-                raise ValueError(f"offer {c.offer_id}: every node count must cost more than zero")
-        if need.per_pflop_hour:
-            if c.delivered is None or len(c.delivered) < cap:
-                raise ValueError(f"offer {c.offer_id}: its delivered PFLOP-hours are needed at every node count")
-            if any(not isinstance(v, Fraction | int) or v <= 0 for v in c.delivered[:cap]):
-                raise ValueError(f"offer {c.offer_id}: delivered PFLOP-hours must be exact and above zero")
+        if need.per_pflop_hour and (c.delivered is None or len(c.delivered) < cap):
+            raise ValueError(f"offer {c.offer_id}: its delivered PFLOP-hours are needed at every node count")
 
 
 def denominator(candidates: Sequence[Candidate], caps_: Sequence[int]) -> int:
