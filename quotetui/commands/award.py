@@ -44,7 +44,7 @@ def award(
 ) -> None:
     """The cheapest split of the need, and the split with each risk constraint, with what each costs."""
     from quotetui.services.award import award as compute
-    from quotetui.services.award import question_text
+    from quotetui.services.award import left_out_text, question_text
     from quotetui.services.rfq import show_rfq
 
     db = open_db(ctx)
@@ -69,6 +69,10 @@ def award(
                 "candidates_with_questions": result.questioned,
                 "scenarios": [_json(s, cur) for s in result.scenarios],
                 "if_confirmed": [_json(s, cur) for s in result.if_confirmed],
+                "left_out": [
+                    {"offer_id": x.offer_id, "provider": x.provider, "offer": x.offer, "why": x.why}
+                    for x in result.left_out
+                ],
                 "questions": [
                     {
                         "offer_id": q.offer_id,
@@ -84,11 +88,13 @@ def award(
     r = result.requirement
     among = plural(result.candidates, "confirmed candidate")
     more = f" ({result.questioned} more with questions open)" if result.questioned else ""
-    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {r.months} months, among {among}{more}")
+    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {plural(r.months, 'month')}, among {among}{more}")
     if result.candidates:
         _scenarios(result.scenarios, cur, result.minimise)
     else:
         say("No award yet: every candidate has a line of the requirement not confirmed (?).")
+    if result.left_out:
+        say(f"Not in the award: {'; '.join(left_out_text(x) for x in result.left_out)}")
     if result.if_confirmed:
         say()
         say("If confirmed: the same with the offers whose open lines (?) the providers confirm")
@@ -112,7 +118,7 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
             [
                 s.label,
                 (LOWER_BOUND + " " if s.lower_bound else "") + shown(s.total_cost) if s.feasible else "infeasible",
-                shown(s.premium),
+                ("~ " if s.premium_rough and s.premium is not None else "") + shown(s.premium),
                 shown(s.cost_per_pflop_hour),
                 "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
             ]
@@ -141,6 +147,7 @@ def _json(s: AwardScenario, cur: str) -> dict[str, object]:
         "total_cost": amount(s.total_cost),
         "lower_bound": s.lower_bound,
         "premium": amount(s.premium),
+        "premium_rough": s.premium_rough,
         "cost_per_pflop_hour": amount(s.cost_per_pflop_hour),
         "beyond_need_nodes": s.beyond_need,
         "without_beyond_need": None if s.lean is None else _json(s.lean, cur),

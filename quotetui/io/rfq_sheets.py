@@ -19,6 +19,7 @@ from openpyxl.styles import Font
 from openpyxl.worksheet.worksheet import Worksheet
 
 from quotetui.domain.economics.exact import dec
+from quotetui.domain.wording import plural
 from quotetui.io.rfq_workbook import put
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
     from quotetui.services.rfq_matrix import Amount, matrix_rows
 
     r = view.requirement
-    put(sheet, 1, 1, f"RFQ {r.name} (#{view.id}, revision {r.revision}): {r.gpus:,} × {r.models}, {r.months} months, "
+    term = plural(r.months, "month")
+    put(sheet, 1, 1, f"RFQ {r.name} (#{view.id}, revision {r.revision}): {r.gpus:,} × {r.models}, {term}, "
         f"{r.currency}").font = BOLD  # fmt: skip
     offers = view.offers
     if not offers:  # nothing to compare: say so, and what was asked
@@ -94,7 +96,13 @@ def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...],
             _amount(sheet, row, 4, shown.premium if shown is s else None)
             _amount(sheet, row, 5, shown.cost_per_pflop_hour)
             put(sheet, row, 6, shown.reason)
-            put(sheet, row, 7, "yes (a cost not priced)" if shown.lower_bound else "no")
+            rough = shown is s and s.premium_rough and not shown.lower_bound
+            put(
+                sheet,
+                row,
+                7,
+                "yes (a cost not priced)" if shown.lower_bound else "no (the premium's base is)" if rough else "no",
+            )
             put(sheet, row, 8, beyond_text(shown))
             row += 1
     return row
@@ -115,17 +123,24 @@ def _line_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], pre
 def _award(sheet: Worksheet, result: AwardResult) -> None:
     """The headline scenarios (confirmed candidates only), then the same if the open questions are confirmed and
     the questions to ask, then every scenario's allocations."""
-    from quotetui.services.award import premium_head, question_text
+    from quotetui.services.award import left_out_text, premium_head, question_text
 
     r = result.requirement
     put(
-        sheet, 1, 1, f"Award for RFQ {r.name}: {r.gpus:,} × {r.models}, {r.months} months ({result.currency})"
+        sheet, 1, 1, f"Award for RFQ {r.name}: {r.gpus:,} × {r.models}, {plural(r.months, 'month')} ({result.currency})"
     ).font = BOLD
-    put(sheet, 2, 1, f"Among {result.candidates} confirmed candidates (every line ✓); "
-        f"{result.questioned} more with questions open")  # fmt: skip
+    put(sheet, 2, 1, f"Among {plural(result.candidates, 'confirmed candidate')} (every line ✓); "
+        f"{result.questioned:,} more with questions open")  # fmt: skip
     premium = premium_head(result.minimise)
     row = _scenario_rows(sheet, 3, result.scenarios, "", premium)
     maybe = "if confirmed: "
+    if result.left_out:
+        row += 1
+        put(sheet, row, 1, "Not in the award / 未纳入").font = BOLD
+        for x in result.left_out:
+            row += 1
+            put(sheet, row, 1, left_out_text(x))
+        row += 1
     if result.if_confirmed:
         row += 1
         put(sheet, row, 1, "If confirmed / 待确认: the offers whose open lines (?) the providers confirm").font = BOLD

@@ -64,6 +64,7 @@ class AwardScenario:
     lower_bound: bool = False  # some allocation's cost is a lower bound (a cost not priced): the total is too
     beyond_need: int = 0  # nodes the need does not use, bought for a constraint or because a tier makes it cheaper
     lean: AwardScenario | None = None  # with ``beyond_need``: the cheapest split without such nodes
+    premium_rough: bool = False  # this total or the first scenario's is a lower bound: the premium is approximate
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,16 @@ class Question:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A compliant offer the award could not use, and why (rejected or expired; no FX rate; …)."""
+
+    offer_id: int
+    provider: str
+    offer: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class AwardResult:
     requirement: Requirement
     currency: str
@@ -87,6 +98,7 @@ class AwardResult:
     if_confirmed: tuple[AwardScenario, ...] = ()  # the same scenarios with those too; () when there are none
     questions: tuple[Question, ...] = ()  # for each offer the awards if confirmed use: what to ask
     minimise: AwardObjective = AwardObjective.COST  # with PFLOP_HOUR, premiums are per delivered PFLOP-hour
+    left_out: tuple[LeftOut, ...] = ()  # compliant offers that are not candidates, each with why
 
 
 def _scenario_of(req: Requirement, gpus: int) -> ScenarioInput:
@@ -115,7 +127,14 @@ def award(
     fitted = fit_rfq(db, name, day)
     view, fx, assumptions = fitted.view, fitted.fx, fitted.assumptions
     req = view.requirement
-    fits = {f.offer_id: f for f in view.offers if f.compliant and (include_market or f.answered)}
+    considered = [f for f in view.offers if f.compliant and (include_market or f.answered)]
+    fits = {f.offer_id: f for f in considered if f.closed is None}
+    left_out = [LeftOut(f.offer_id, f.provider, f.offer, f"the offer is {f.closed}") for f in considered if f.closed]
+    if not fits and considered:
+        raise BadInput(
+            f"every offer that meets RFQ {req.name!r} is off the table: "
+            + "; ".join(left_out_text(x) for x in left_out[:3])
+        )
     if not fits and include_market:
         raise BadInput(
             f"neither an answer nor an offer on record meets every line of RFQ {req.name!r}: `quotetui rfq show` "
@@ -129,9 +148,16 @@ def award(
     per_pflop = AwardObjective.parse(minimise) is AwardObjective.PFLOP_HOUR
     need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget), per_pflop_hour=per_pflop)
     offers = {offer_id: fitted.inputs[offer_id] for offer_id in sorted(fits)}
-    candidates = [c for c in (candidate_of(need, o, req, fx, assumptions) for o in offers.values()) if c is not None]
+    candidates = []
+    for offer in offers.values():
+        made = candidate_of(need, offer, req, fx, assumptions)
+        if isinstance(made, Candidate):
+            candidates.append(made)
+        else:
+            left_out.append(LeftOut(offer.id, offer.provider, offer.name, made))
     if not candidates:
-        raise BadInput(f"no candidate of RFQ {req.name!r} can be costed (an FX rate missing?): `quotetui rfq show`")
+        why = "; ".join(left_out_text(x) for x in left_out[:3])
+        raise BadInput(f"no candidate of RFQ {req.name!r} can be costed: {why} (`quotetui rfq show` lists them all)")
     sure = [c for c in candidates if fits[c.offer_id].confirmed]
     share = Fraction(max_share)
 
@@ -139,14 +165,19 @@ def award(
         exact = [_exact(label, a, offers, req, fx, assumptions) for label, a in found]
         # the first scenario's figure (what was minimised) is what each risk constraint is measured against
         figure = (lambda s: s.cost_per_pflop_hour) if per_pflop else (lambda s: s.total_cost)
-        return tuple(replace(s, premium=_premium(figure(s), figure(exact[0]))) for s in exact)
+        rough = exact[0].lower_bound  # the base is at least its figure: every premium against it is rough
+        return tuple(
+            replace(s, premium=_premium(figure(s), figure(exact[0])), premium_rough=rough or s.lower_bound)
+            for s in exact
+        )
 
     headline = scenarios(need, sure, max_share=share, min_providers=min_providers)
     if not sure:
         headline = [(label, Award((), None, 0, False, NOT_CONFIRMED)) for label, _ in headline]
     result = AwardResult(
-        req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure), minimise=need_objective(need)
-    )
+        req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure), minimise=need_objective(need),
+        left_out=tuple(sorted(left_out, key=lambda x: x.offer_id)),
+    )  # fmt: skip
     if len(sure) == len(candidates):
         return result
     maybe = shown(scenarios(need, candidates, max_share=share, min_providers=min_providers))
@@ -157,15 +188,15 @@ def award(
     return replace(result, if_confirmed=maybe, questions=questions)
 
 
-def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assumptions: Any) -> Candidate | None:
-    """``offer`` priced by the engine at every node count the award could give it; None when it cannot be costed
-    (no FX rate to the requirement's currency, not priced, delivers nothing) or cannot hold one node."""
+def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assumptions: Any) -> Candidate | str:
+    """``offer`` priced by the engine at every node count the award could give it; or why it cannot be (no FX
+    rate to the requirement's currency, not priced, delivers nothing, cannot hold one node)."""
     try:
         one = evaluate(offer, _scenario_of(req, offer.gpus_per_node), fx, assumptions)
-    except NOT_COMPARABLE:
-        return None
+    except NOT_COMPARABLE as exc:
+        return f"not costed: {exc}"
     if not one.feasibility.ok:
-        return None
+        return "; ".join(one.feasibility.blocking)
 
     cap = node_cap(need, offer.gpus_per_node, offer.nodes_available)
 
@@ -222,7 +253,7 @@ def _exact(
 
 def split_text(s: AwardScenario) -> str:
     """ "#1 阿里云 16 nodes (128 GPUs); #3 腾讯云 1 node (8 GPUs)"."""
-    return "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({a.gpus} GPUs)" for a in s.lines)
+    return "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({plural(a.gpus, 'GPU')})" for a in s.lines)
 
 
 def beyond_text(s: AwardScenario) -> str:
@@ -254,3 +285,8 @@ def question_text(q: Question) -> str:
     """ "#4 D (8×H100): Scale-out network: infiniband ndr or better? scale-out network not stated"."""
     asks = "; ".join(f"{v.line}? {v.why}" for v in q.lines)
     return f"#{q.offer_id} {q.provider} ({q.offer}): {asks}"
+
+
+def left_out_text(x: LeftOut) -> str:
+    """ "#1 A (EUR offer): not costed: no EUR→CNY exchange rate …"."""
+    return f"#{x.offer_id} {x.provider} ({x.offer}): {x.why}"

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import Session, col, select
 
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.entities import REQUIREMENT
-from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric, InviteState
+from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric, InviteState, OfferStatus
 from quotetui.domain.errors import BadInput, Conflict, FieldErrors, QuotetuiError
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
@@ -114,7 +114,9 @@ class OfferFit:
     answered: bool = False  # it came in as an answer to this RFQ's current revision (else: on record)
     figures: Figures | None = None  # None: not costed (``fit_rfq``), or it cannot be (``problem`` says why)
     problem: str | None = None
-    rank: int | None = None  # compliant and costed ones, by cost per delivered PFLOP-hour; others: none
+    rank: int | None = None  # compliant, costed and open ones, by cost per delivered PFLOP-hour; others: none
+    closed: str | None = None  # "rejected" or "expired": the offer is off the table (never ranked or awarded)
+    doubts: tuple[Verdict, ...] = ()  # about the quote itself (lapsed, estimates): questions, as ? lines are
 
     @property
     def compliant(self) -> bool:
@@ -122,13 +124,14 @@ class OfferFit:
 
     @property
     def questions(self) -> tuple[Verdict, ...]:
-        """The lines that cannot be told from what is on record (?): questions to the provider, not a yes."""
-        return tuple(v for v in self.verdicts if v.met is Met.UNKNOWN)
+        """The lines that cannot be told from what is on record (?), and the doubts about the quote itself:
+        questions to the provider, not a yes."""
+        return tuple(v for v in self.verdicts if v.met is Met.UNKNOWN) + self.doubts
 
     @property
     def confirmed(self) -> bool:
-        """Every line met (✓): an offer that can be awarded without asking anything first."""
-        return self.compliant and not self.questions
+        """Every line met (✓) on a firm, current quote: an offer that can be awarded without asking first."""
+        return self.compliant and not self.questions and self.closed is None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -137,6 +140,8 @@ class OfferFit:
             "offer": self.offer,
             "compliant": self.compliant,
             "confirmed": self.confirmed,
+            "closed": self.closed,
+            "quote_questions": [{"line": v.line, "why": v.why} for v in self.doubts],
             "answered": self.answered,
             "rank": self.rank,
             "figures": None if self.figures is None else self.figures.to_json(self.currency),
@@ -424,10 +429,10 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
     listed = [o for o in offers if o.gpu.key in models or o.id in answered]
     if costed:
         judged = _judged(db, req, listed, today, fx, assumptions)
-        fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, "not costed"))) for o in listed]
+        fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, "not costed")), today) for o in listed]
     else:
-        fits = [_fit(req, o, o.id in answered, None, None) for o in listed]
-    ranked = sorted((f for f in fits if f.compliant and f.figures is not None), key=_by_cost)
+        fits = [_fit(req, o, o.id in answered, None, None, today) for o in listed]
+    ranked = sorted((f for f in fits if f.compliant and f.figures is not None and f.closed is None), key=_by_cost)
     places = {f.offer_id: n for n, f in enumerate(ranked, 1)}
     fits = [replace(f, rank=places.get(f.offer_id)) for f in fits]
     fits.sort(key=lambda f: (not f.answered, f.rank is None, f.rank or 0, not f.compliant, f.offer_id))
@@ -473,9 +478,31 @@ def _judged(
     return judged
 
 
-def _fit(req: Requirement, offer: OfferInput, answered: bool, figures: Figures | None, problem: str | None) -> OfferFit:
+CLOSED = (OfferStatus.REJECTED, OfferStatus.EXPIRED)
+"""Offers off the table: shown in the comparison, never ranked or awarded."""
+QUOTE_LINE = "Quote"
+
+
+def _fit(
+    req: Requirement,
+    offer: OfferInput,
+    answered: bool,
+    figures: Figures | None,
+    problem: str | None,
+    day: date,
+) -> OfferFit:
     verdicts = compliance(req, offer)
-    return OfferFit(offer.id, offer.provider, offer.name, verdicts, req.currency, answered, figures, problem)
+    closed = offer.status.value if offer.status in CLOSED else None
+    doubts = []
+    if lapsed(offer, day):
+        assert offer.valid_until is not None
+        doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, f"lapsed on {offer.valid_until.isoformat()}: ask to renew it"))
+    if offer.is_estimate or offer.round_is_estimate or any(o.is_estimate for o in offer.options):
+        doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, "the figures are estimates: ask for a firm quote"))
+    return OfferFit(
+        offer.id, offer.provider, offer.name, verdicts, req.currency, answered, figures, problem,
+        closed=closed, doubts=tuple(doubts),
+    )  # fmt: skip
 
 
 def _answered(db: Database, row: Rfq) -> set[int]:

@@ -41,7 +41,7 @@ def rank_cell(o: OfferFit) -> Cell:
     """The rank, or why there is none: not compliant, or compliant but not costed (—). An offer with a line not
     confirmed (?) ranks "if confirmed", as the award takes it: never inside the headline award."""
     if not o.rank:
-        return "not compliant" if not o.compliant else "—"
+        return "not compliant" if not o.compliant else (o.closed or "—")
     return o.rank if o.confirmed else f"{o.rank} {IF_CONFIRMED}"
 
 

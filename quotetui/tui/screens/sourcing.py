@@ -48,7 +48,7 @@ NO_RFQ = (
 )
 AWARD_SCOPE = (
     "Award, with the market included (--include-market): the answers and every offer on record that meets "
-    "every line; {key} sets the share per provider, the providers and the budget"
+    "every line; {key} sets the share per provider, the providers, the budget and what to minimise"
 )
 RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says it in full
     Column("name", "RFQ", max_width=20),
@@ -147,7 +147,7 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
         table.add_row(
             s.label,
             (f"{LOWER_BOUND} " if s.lower_bound else "") + money_shown(s.total_cost, cur),
-            "" if s.premium is None else money_shown(s.premium, cur),
+            "" if s.premium is None else ("~ " if s.premium_rough else "") + money_shown(s.premium, cur),
             "" if s.cost_per_pflop_hour is None else money_shown(s.cost_per_pflop_hour, cur),
         )
         split = Text(split_text(s))
@@ -161,13 +161,15 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
 def award_table(result: AwardResult) -> Group:
     """The headline scenarios (confirmed candidates only), then, when some candidate has a line not confirmed, the
     same if the providers confirm it and the questions to ask whom."""
-    from quotetui.services.award import question_text
+    from quotetui.services.award import left_out_text, question_text
 
     cur = result.currency
     if result.candidates:
         parts: list[Table | Text] = _scenario_tables(result.scenarios, cur, result.minimise)
     else:
         parts = [Text("No award yet: every candidate has a line of the requirement not confirmed (?).", style="yellow")]
+    if result.left_out:
+        parts.append(Text(f"Not in the award: {'; '.join(left_out_text(x) for x in result.left_out)}", style="yellow"))
     if result.if_confirmed:
         parts += [
             Text(""),
