@@ -212,6 +212,7 @@ def test_offers_off_the_table_or_not_firm_are_never_in_the_headline(cli: Cli, tm
     ok("offer", "add", "--provider", "C", "--name", "lapsed", *common, "--amount", "6", "--valid-until", "2020-01-01")
     ok("offer", "add", "--provider", "D", "--name", "estimate", *common, "--amount", "7", "--is-estimate")
     ok("offer", "add", "--provider", "D", "--name", "in euros", *common, "--amount", "1", "--currency", "EUR")
+    ok("offer", "add", "--provider", "A", "--name", "draft", *common, "--amount", "8", "--status", "draft")
     done = cli("--db", str(db), "award", "R", "--include-market", "--json")
     assert done.code == 0, done.err
     result = json.loads(done.out)
@@ -219,9 +220,13 @@ def test_offers_off_the_table_or_not_firm_are_never_in_the_headline(cli: Cli, tm
     assert left["rejected"] == "the offer is rejected" and left["expired"] == "the offer is expired"
     assert left["in euros"].startswith("not costed:") and "EUR" in left["in euros"]
     assert _split(result["scenarios"][0]) == [(1, 16)]  # still A: none of the new ones is confirmed
-    asked = {q["offer"]: q["lines"] for q in result["questions"]}
+    asked = {q["offer"]: q["lines"] for q in result["questions"]}  # the offers the awards if confirmed use
     assert {"line": "Quote", "why": "lapsed on 2020-01-01: ask to renew it"} in asked["lapsed"]
     assert {"line": "Quote", "why": "the figures are estimates: ask for a firm quote"} in asked["estimate"]
+    compared = json.loads(cli("--db", str(db), "rfq", "show", "R", "--json").out)["offers"]
+    draft = next(o for o in compared if o["offer"] == "draft")
+    assert draft["quote_questions"] == [{"line": "Quote", "why": "a draft, not quoted yet: ask for their quote"}]
+    assert draft["rank"] is not None and not draft["confirmed"]
     text = cli("--db", str(db), "award", "R", "--include-market").out
     assert "Not in the award: #5 A (rejected): the offer is rejected; #6 B (expired): the offer is expired" in text
     shown = json.loads(cli("--db", str(db), "rfq", "show", "R", "--json").out)
@@ -238,6 +243,9 @@ def test_a_premium_over_a_lower_bound_says_it_is_rough(cli: Cli, tmp_path: Path)
     result = json.loads(cli("--db", str(db), "award", "R", "--include-market", "--json").out)
     cheapest, capped, two = result["scenarios"]
     assert cheapest["lower_bound"] and cheapest["total_cost"] == f"{A16}.00"
+    assert not cheapest["premium_rough"] and cheapest["premium"] == "0.00"  # its own premium is exactly 0
     assert not capped["lower_bound"] and capped["premium_rough"] and two["premium_rough"]
-    text = cli("--db", str(db), "award", "R", "--include-market").out
-    assert "≥ 16,482,816.00 CNY" in text and "~ 5,827,424.00 CNY" in text
+    text = " ".join(cli("--db", str(db), "award", "R", "--include-market").out.split())
+    assert "≥ 16,482,816.00 CNY 0.00 CNY ≥ 37.53 CNY" in text and "~ 5,827,424.00 CNY" in text
+    # at least 2 providers buys A's 16 nodes (≥) and one of B: the split without it is firm, the gap rough
+    assert "= 22,100,000.00 CNY (~ 4,215,584.00 CNY more)" in text

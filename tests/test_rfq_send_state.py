@@ -147,3 +147,61 @@ def test_a_send_that_cannot_write_puts_the_invitations_back(
     assert done.code == 2 and "No space left" in done.err
     assert _invites(demo_db_path) == before  # 阿里云's as it was (state, reference, day sent); 腾讯云 not invited
     assert list(folder.iterdir()) == []  # the first workbook this run wrote is gone too
+
+
+def _reference(book: Path) -> str:
+    return load_workbook(book, read_only=True)[RFQ_SHEET][IDENTITY_CELLS["reference"]].value
+
+
+def test_two_sends_at_once_agree_on_the_reference(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second send to the same new provider that records between the first one's checks and its recording (the
+    TUI and the CLI at once): both folders' workbooks carry the reference the database holds (it is chosen under
+    the RFQ's row lock, not before)."""
+    import quotetui.services.rfq as rfq
+
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "new", "H100 64", *NEED).code == 0
+    real, done = rfq._remove_left_parts, []
+
+    def meanwhile(planned: object) -> None:
+        if not done:
+            done.append(True)
+            other = cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "--out", str(tmp_path / "y"))
+            assert other.code == 0, other.err
+        real(planned)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rfq, "_remove_left_parts", meanwhile)
+    first = cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "--out", str(tmp_path / "x"))
+    assert first.code == 0, first.err
+    (x,), (y,) = (tmp_path / "x").glob("*.xlsx"), (tmp_path / "y").glob("*.xlsx")
+    assert _reference(x) == _reference(y) == _invites(demo_db_path)["阿里云"][1]
+
+
+def test_a_failed_resend_keeps_the_files_sent_before(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--force` over the files of an earlier send, failing on the second workbook (a full disk): no file is
+    replaced (each is written aside and renamed into place only once all are written)."""
+    import quotetui.io.rfq_workbook as books
+    from quotetui.domain.errors import BadInput
+
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "new", "H100 64", *NEED).code == 0
+    folder = tmp_path / "out"
+    assert cli("--db", db, "rfq", "send", "H100 64", *PROVIDERS, "--out", str(folder)).code == 0
+    files = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert cli("--db", db, "rfq", "edit", "H100 64", "--gpus", "72").code == 0
+    real, calls = books.write_response_workbook, []
+
+    def full_disk(path: Path, *args: object) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise BadInput(f"writing {path} failed: No space left on device; nothing was written")
+        real(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(books, "write_response_workbook", full_disk)
+    done = cli("--db", db, "rfq", "send", "H100 64", *PROVIDERS, "--out", str(folder), "--force")
+    assert done.code == 2 and "No space left" in done.err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == files  # the revision-1 files, untouched

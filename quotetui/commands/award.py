@@ -44,7 +44,7 @@ def award(
 ) -> None:
     """The cheapest split of the need, and the split with each risk constraint, with what each costs."""
     from quotetui.services.award import award as compute
-    from quotetui.services.award import left_out_text, question_text
+    from quotetui.services.award import left_out_line, question_text
     from quotetui.services.rfq import show_rfq
 
     db = open_db(ctx)
@@ -94,7 +94,7 @@ def award(
     else:
         say("No award yet: every candidate has a line of the requirement not confirmed (?).")
     if result.left_out:
-        say(f"Not in the award: {'; '.join(left_out_text(x) for x in result.left_out)}")
+        say(left_out_line(result.left_out))
     if result.if_confirmed:
         say()
         say("If confirmed: the same with the offers whose open lines (?) the providers confirm")
@@ -119,7 +119,8 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
                 s.label,
                 (LOWER_BOUND + " " if s.lower_bound else "") + shown(s.total_cost) if s.feasible else "infeasible",
                 ("~ " if s.premium_rough and s.premium is not None else "") + shown(s.premium),
-                shown(s.cost_per_pflop_hour),
+                (LOWER_BOUND + " " if s.lower_bound and s.cost_per_pflop_hour is not None else "")
+                + shown(s.cost_per_pflop_hour),
                 "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
             ]
             for s in found

@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
-from quotetui.domain.economics.explain import money_shown
+from quotetui.domain.economics.explain import LOWER_BOUND, money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.enums import AwardObjective
 from quotetui.domain.errors import BadInput
@@ -165,9 +165,13 @@ def award(
         exact = [_exact(label, a, offers, req, fx, assumptions) for label, a in found]
         # the first scenario's figure (what was minimised) is what each risk constraint is measured against
         figure = (lambda s: s.cost_per_pflop_hour) if per_pflop else (lambda s: s.total_cost)
-        rough = exact[0].lower_bound  # the base is at least its figure: every premium against it is rough
+        base = exact[0]  # a lower bound on either side makes a premium rough; the base's own 0 is exact
         return tuple(
-            replace(s, premium=_premium(figure(s), figure(exact[0])), premium_rough=rough or s.lower_bound)
+            replace(
+                s,
+                premium=_premium(figure(s), figure(base)),
+                premium_rough=s is not base and (base.lower_bound or s.lower_bound),
+            )
             for s in exact
         )
 
@@ -269,11 +273,14 @@ def lean_text(s: AwardScenario, currency: str, minimise: AwardObjective = AwardO
         return ""
     if not lean.feasible or lean.total_cost is None or s.total_cost is None:
         return f"without buying beyond the need: infeasible ({lean.reason})"
-    head = f"without buying beyond the need: {split_text(lean)} = {money_shown(lean.total_cost, currency)}"
+    at_least = f"{LOWER_BOUND} " if lean.lower_bound else ""
+    rough = "~ " if lean.lower_bound or s.lower_bound else ""
+    head = f"without buying beyond the need: {split_text(lean)} = {at_least}{money_shown(lean.total_cost, currency)}"
     if minimise is AwardObjective.PFLOP_HOUR and lean.cost_per_pflop_hour is not None and s.cost_per_pflop_hour:
         gap = money_shown(lean.cost_per_pflop_hour - s.cost_per_pflop_hour, currency)
-        return f"{head}, {money_shown(lean.cost_per_pflop_hour, currency)} per PFLOP-hour ({gap} more per PFLOP-hour)"
-    return f"{head} ({money_shown(lean.total_cost - s.total_cost, currency)} more)"
+        per = money_shown(lean.cost_per_pflop_hour, currency)
+        return f"{head}, {at_least}{per} per PFLOP-hour ({rough}{gap} more per PFLOP-hour)"
+    return f"{head} ({rough}{money_shown(lean.total_cost - s.total_cost, currency)} more)"
 
 
 def premium_head(minimise: AwardObjective) -> str:
@@ -285,6 +292,23 @@ def question_text(q: Question) -> str:
     """ "#4 D (8×H100): Scale-out network: infiniband ndr or better? scale-out network not stated"."""
     asks = "; ".join(f"{v.line}? {v.why}" for v in q.lines)
     return f"#{q.offer_id} {q.provider} ({q.offer}): {asks}"
+
+
+LEFT_OUT_SHOWN = 5
+"""How many offers left out of an award a line names (the JSON and the sheet list every one)."""
+
+
+def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
+    """ "Not in the award: …": each offer and why, or for many the count by reason and the first few."""
+    if len(left_out) <= LEFT_OUT_SHOWN:
+        return "Not in the award: " + "; ".join(left_out_text(x) for x in left_out)
+    reasons: dict[str, int] = {}
+    for x in left_out:
+        why = x.why.split(":")[0]
+        reasons[why] = reasons.get(why, 0) + 1
+    counts = ", ".join(f"{n:,} {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+    first = "; ".join(left_out_text(x) for x in left_out[:LEFT_OUT_SHOWN])
+    return f"Not in the award: {plural(len(left_out), 'offer')} ({counts}), first {first}; --json lists them all"
 
 
 def left_out_text(x: LeftOut) -> str:

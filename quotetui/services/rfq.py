@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -481,6 +482,8 @@ def _judged(
 CLOSED = (OfferStatus.REJECTED, OfferStatus.EXPIRED)
 """Offers off the table: shown in the comparison, never ranked or awarded."""
 QUOTE_LINE = "Quote"
+NOT_QUOTED = {OfferStatus.DRAFT: "a draft, not quoted yet", OfferStatus.REQUESTED: "quote requested, not received"}
+"""Offers whose figures are ours, not the provider's: a question before an award, like a ? line."""
 
 
 def _fit(
@@ -499,6 +502,8 @@ def _fit(
         doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, f"lapsed on {offer.valid_until.isoformat()}: ask to renew it"))
     if offer.is_estimate or offer.round_is_estimate or any(o.is_estimate for o in offer.options):
         doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, "the figures are estimates: ask for a firm quote"))
+    if offer.status in NOT_QUOTED:
+        doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, f"{NOT_QUOTED[offer.status]}: ask for their quote"))
     return OfferFit(
         offer.id, offer.provider, offer.name, verdicts, req.currency, answered, figures, problem,
         closed=closed, doubts=tuple(doubts),
@@ -566,8 +571,9 @@ def send_rfq(
 
     The invitations are recorded first, in one transaction, then the files written: a workbook on disk always
     carries a reference code the database knows, even when the process is killed in between (SIGKILL runs no
-    clean-up; a temporary file it leaves is removed by the next send to that folder). A file that cannot be
-    written (a full disk, Ctrl+C) removes the files this call wrote and puts the invitations back as they were."""
+    clean-up; a temporary file it leaves is removed by the next send to that folder). The files are written to
+    temporary paths and renamed into place only once all are written, so a file that cannot be written (a full
+    disk, Ctrl+C) replaces none of those already there, and the invitations are put back as they were."""
     from quotetui.io.atomic import check_target, replacing
     from quotetui.io.rfq_workbook import cover_text, response_file_name, write_response_workbook
 
@@ -576,9 +582,7 @@ def send_rfq(
     with db.session() as session:
         row, _, req = _loaded(session, name)
         chosen = _providers(session, providers)
-        kept = {i.provider_id: i.reference for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == row.id))}
     assert row.id is not None
-    references = {p.id: kept.get(p.id) or secrets.token_hex(8) for p in chosen}  # one per invitation, kept on resend
     folder = out.expanduser()
     if folder.exists() and not folder.is_dir():
         raise BadInput(f"{folder} is not a folder; give the folder the files go to (--out DIR)")
@@ -593,23 +597,25 @@ def send_rfq(
                 f"{clash.provider!r} and {provider.name!r} would both be sent {book.name}; send them in two "
                 "folders (two runs with different --out). Nothing was sent"
             )
-        planned.append(Sent(provider.name, book, cover, references[provider.id]))
+        planned.append(Sent(provider.name, book, cover))
     _remove_left_parts(planned)
-    with db.write() as session:
-        before, kept = _record_sent(session, row.id, references)
-    planned = [replace(p, answered_at=kept.get(p.reference)) for p in planned]
-    written: list[Path] = []
+    ids = [p.id for p in chosen]
+    with db.write() as session:  # the references are chosen under the RFQ's row lock: two sends agree on them
+        before, references, kept = _record_sent(session, row.id, ids)
+    planned = [
+        replace(sent, reference=references[pid], answered_at=kept.get(pid))
+        for sent, pid in zip(planned, ids, strict=True)
+    ]
     try:
-        for sent in planned:
-            write_response_workbook(sent.workbook, req, sent.provider, row.id, sent.reference)
-            written.append(sent.workbook)
-            with replacing(sent.cover) as tmp:
-                tmp.write_text(cover_text(req, sent.provider, row.id), encoding="utf-8")
-            written.append(sent.cover)
+        with ExitStack() as stage:  # every file to a temporary path; renamed into place only once all are written
+            for sent in planned:
+                write_response_workbook(stage.enter_context(replacing(sent.workbook)), req, sent.provider, row.id,
+                                        sent.reference)  # fmt: skip
+                stage.enter_context(replacing(sent.cover)).write_text(
+                    cover_text(req, sent.provider, row.id), encoding="utf-8"
+                )
     except BaseException:
-        for path in written:  # this run's files go, and the invitations are put back as they were
-            path.unlink(missing_ok=True)
-        with db.write() as session:
+        with db.write() as session:  # no file was replaced: the invitations are put back as they were
             _restore(session, row.id, before)
         raise
     with db.session() as session:
@@ -618,11 +624,13 @@ def send_rfq(
 
 
 def _remove_left_parts(planned: Sequence[Sent]) -> None:
-    """Temporary files a killed send left beside its targets (``io/atomic.py``: ``.NAME.RANDOM.part``)."""
+    """Temporary files a killed send left beside its targets (``io/atomic.py``: ``.NAME.RANDOM.part``, and a
+    workbook's own ``..NAME.RANDOM.part.RANDOM.part`` written inside the staged one)."""
     for sent in planned:
         for target in (sent.workbook, sent.cover):
-            for part in target.parent.glob(f".{glob_escape(target.name)}.*.part"):
-                part.unlink(missing_ok=True)
+            for pattern in (".", ".."):
+                for part in target.parent.glob(f"{pattern}{glob_escape(target.name)}.*.part"):
+                    part.unlink(missing_ok=True)
 
 
 def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
@@ -645,33 +653,38 @@ def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
 Saved = dict[int, "tuple[int, datetime, InviteState, datetime | None, str | None, str | None] | None"]
 
 
-def _record_sent(session: Session, rfq_id: int, references: dict[int | None, str]) -> tuple[Saved, dict[str, datetime]]:
-    """Each invitation recorded as sent at the requirement's revision; one that answered this revision keeps its
-    answer and state. Returns what each was before (None: new), and the day each kept answer came in (by
-    reference)."""
+def _record_sent(
+    session: Session, rfq_id: int, provider_ids: Sequence[int | None]
+) -> tuple[Saved, dict[int, str], dict[int, datetime]]:
+    """Each invitation recorded as sent at the requirement's revision, with its reference code (the one it
+    already has, else a new one: chosen here, under the RFQ's row lock); one that answered this revision keeps
+    its answer and state. Returns what each was before (None: new), each one's reference, and the day each kept
+    answer came in."""
     row = session.get(Rfq, rfq_id, with_for_update=True)
     if row is None:
         raise BadInput("the RFQ was deleted meanwhile; nothing was recorded")
     now = utcnow()
     existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
     before: Saved = {}
-    kept: dict[str, datetime] = {}
-    for provider_id, reference in references.items():
+    references: dict[int, str] = {}
+    kept: dict[int, datetime] = {}
+    for provider_id in provider_ids:
         assert provider_id is not None
         old = existing.get(provider_id)
         before[provider_id] = (
             None if old is None else (old.revision, old.sent_at, old.state, old.answered_at, old.note, old.reference)
         )
+        references[provider_id] = (old.reference if old is not None else None) or secrets.token_hex(8)
         if old is not None and old.revision == row.revision and InviteState(old.state) is InviteState.ANSWERED:
             assert old.answered_at is not None
-            kept[reference] = old.answered_at
+            kept[provider_id] = old.answered_at
             continue
         invite = old or RfqInvite(rfq_id=rfq_id, provider_id=provider_id, revision=row.revision, sent_at=now)
-        invite.reference = reference
+        invite.reference = references[provider_id]
         invite.revision, invite.sent_at, invite.state, invite.answered_at = row.revision, now, InviteState.SENT, None
         session.add(invite)
     session.flush()
-    return before, kept
+    return before, references, kept
 
 
 def _restore(session: Session, rfq_id: int, before: Saved) -> None:

@@ -68,6 +68,8 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
     if offers:
         for n, verdict in enumerate(offers[0].verdicts):
             rows.append(MatrixRow(verdict.line, tuple(f"{o.verdicts[n].met.mark} {o.verdicts[n].why}" for o in offers)))
+    if any(o.doubts for o in offers):  # a firm, current quote: what makes a compliant offer "if confirmed" too
+        rows.append(MatrixRow("quote / 报价", tuple("; ".join(f"? {v.why}" for v in o.doubts) or "✓" for o in offers)))
     rows += [
         MatrixRow(f"{label} ({currency})", tuple(figure(o, name) for o in offers)) for label, name in MATRIX_FIGURES
     ]

@@ -148,7 +148,9 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
             s.label,
             (f"{LOWER_BOUND} " if s.lower_bound else "") + money_shown(s.total_cost, cur),
             "" if s.premium is None else ("~ " if s.premium_rough else "") + money_shown(s.premium, cur),
-            "" if s.cost_per_pflop_hour is None else money_shown(s.cost_per_pflop_hour, cur),
+            ""
+            if s.cost_per_pflop_hour is None
+            else (f"{LOWER_BOUND} " if s.lower_bound else "") + money_shown(s.cost_per_pflop_hour, cur),
         )
         split = Text(split_text(s))
         if s.beyond_need:
@@ -161,7 +163,7 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
 def award_table(result: AwardResult) -> Group:
     """The headline scenarios (confirmed candidates only), then, when some candidate has a line not confirmed, the
     same if the providers confirm it and the questions to ask whom."""
-    from quotetui.services.award import left_out_text, question_text
+    from quotetui.services.award import left_out_line, question_text
 
     cur = result.currency
     if result.candidates:
@@ -169,7 +171,7 @@ def award_table(result: AwardResult) -> Group:
     else:
         parts = [Text("No award yet: every candidate has a line of the requirement not confirmed (?).", style="yellow")]
     if result.left_out:
-        parts.append(Text(f"Not in the award: {'; '.join(left_out_text(x) for x in result.left_out)}", style="yellow"))
+        parts.append(Text(left_out_line(result.left_out), style="yellow"))
     if result.if_confirmed:
         parts += [
             Text(""),
