@@ -217,7 +217,7 @@ def test_offers_off_the_table_or_not_firm_are_never_in_the_headline(cli: Cli, tm
     assert done.code == 0, done.err
     result = json.loads(done.out)
     left = {x["offer"]: x["why"] for x in result["left_out"]}
-    assert left["rejected"] == "the offer is rejected" and left["expired"] == "the offer is expired"
+    assert left["rejected"] == "rejected" and left["expired"] == "expired"
     assert left["in euros"].startswith("not costed:") and "EUR" in left["in euros"]
     assert _split(result["scenarios"][0]) == [(1, 16)]  # still A: none of the new ones is confirmed
     asked = {q["offer"]: q["lines"] for q in result["questions"]}  # the offers the awards if confirmed use
@@ -228,7 +228,7 @@ def test_offers_off_the_table_or_not_firm_are_never_in_the_headline(cli: Cli, tm
     assert draft["quote_questions"] == [{"line": "Quote", "why": "a draft, not quoted yet: ask for their quote"}]
     assert draft["rank"] is not None and not draft["confirmed"]
     text = cli("--db", str(db), "award", "R", "--include-market").out
-    assert "Not in the award: #5 A (rejected): the offer is rejected; #6 B (expired): the offer is expired" in text
+    assert "Not in the award: #5 A (rejected): rejected; #6 B (expired): expired" in text
     shown = json.loads(cli("--db", str(db), "rfq", "show", "R", "--json").out)
     ranks = {o["offer"]: (o["rank"], o["confirmed"], o["closed"]) for o in shown["offers"]}
     assert ranks["rejected"] == (None, False, "rejected") and ranks["lapsed"][1] is False

@@ -129,7 +129,7 @@ def award(
     req = view.requirement
     considered = [f for f in view.offers if f.compliant and (include_market or f.answered)]
     fits = {f.offer_id: f for f in considered if f.closed is None}
-    left_out = [LeftOut(f.offer_id, f.provider, f.offer, f"the offer is {f.closed}") for f in considered if f.closed]
+    left_out = [LeftOut(f.offer_id, f.provider, f.offer, f.closed) for f in considered if f.closed]
     if not fits and considered:
         raise BadInput(
             f"every offer that meets RFQ {req.name!r} is off the table: "
