@@ -121,18 +121,11 @@ def test_a_send_killed_at_any_point_leaves_nothing_the_database_does_not_know(
     assert _state(cli, demo_db_path) == {"阿里云": "sent", "腾讯云": "sent"}
 
 
-def test_a_send_that_cannot_write_puts_the_invitations_back(
-    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A failure that Python sees while writing (a full disk on the second workbook) removes this run's files
-    and leaves the invitations as they were: the first send's, and no new one."""
+def _full_disk_on_the_second_workbook(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the second response workbook fails as a full disk does (``io/atomic.py``'s message)."""
     import quotetui.io.rfq_workbook as books
     from quotetui.domain.errors import BadInput
 
-    db = str(demo_db_path)
-    assert cli("--db", db, "rfq", "new", "H100 64", *NEED).code == 0
-    assert cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "--out", str(tmp_path / "a")).code == 0
-    before = _invites(demo_db_path)
     real, calls = books.write_response_workbook, []
 
     def full_disk(path: Path, *args: object) -> None:
@@ -142,6 +135,18 @@ def test_a_send_that_cannot_write_puts_the_invitations_back(
         real(path, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(books, "write_response_workbook", full_disk)
+
+
+def test_a_send_that_cannot_write_puts_the_invitations_back(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure that Python sees while writing (a full disk on the second workbook) removes this run's files
+    and leaves the invitations as they were: the first send's, and no new one."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "new", "H100 64", *NEED).code == 0
+    assert cli("--db", db, "rfq", "send", "H100 64", "-p", "阿里云", "--out", str(tmp_path / "a")).code == 0
+    before = _invites(demo_db_path)
+    _full_disk_on_the_second_workbook(monkeypatch)
     folder = tmp_path / "b"
     done = cli("--db", db, "rfq", "send", "H100 64", *PROVIDERS, "--out", str(folder))
     assert done.code == 2 and "No space left" in done.err
@@ -184,24 +189,13 @@ def test_a_failed_resend_keeps_the_files_sent_before(
 ) -> None:
     """`--force` over the files of an earlier send, failing on the second workbook (a full disk): no file is
     replaced (each is written aside and renamed into place only once all are written)."""
-    import quotetui.io.rfq_workbook as books
-    from quotetui.domain.errors import BadInput
-
     db = str(demo_db_path)
     assert cli("--db", db, "rfq", "new", "H100 64", *NEED).code == 0
     folder = tmp_path / "out"
     assert cli("--db", db, "rfq", "send", "H100 64", *PROVIDERS, "--out", str(folder)).code == 0
     files = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert cli("--db", db, "rfq", "edit", "H100 64", "--gpus", "72").code == 0
-    real, calls = books.write_response_workbook, []
-
-    def full_disk(path: Path, *args: object) -> None:
-        calls.append(path)
-        if len(calls) == 2:
-            raise BadInput(f"writing {path} failed: No space left on device; nothing was written")
-        real(path, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(books, "write_response_workbook", full_disk)
+    _full_disk_on_the_second_workbook(monkeypatch)
     done = cli("--db", db, "rfq", "send", "H100 64", *PROVIDERS, "--out", str(folder), "--force")
     assert done.code == 2 and "No space left" in done.err
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == files  # the revision-1 files, untouched

@@ -120,6 +120,14 @@ def _line_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], pre
     return row
 
 
+def _listed(sheet: Worksheet, row: int, title: str, lines: list[str]) -> int:
+    """A bold title at ``row`` and a line a row under it; the row after the last."""
+    put(sheet, row, 1, title).font = BOLD
+    for n, line in enumerate(lines, 1):
+        put(sheet, row + n, 1, line)
+    return row + len(lines) + 1
+
+
 def _award(sheet: Worksheet, result: AwardResult) -> None:
     """The headline scenarios (confirmed candidates only), then the same if the open questions are confirmed and
     the questions to ask, then every scenario's allocations."""
@@ -135,22 +143,12 @@ def _award(sheet: Worksheet, result: AwardResult) -> None:
     row = _scenario_rows(sheet, 3, result.scenarios, "", premium)
     maybe = "if confirmed: "
     if result.left_out:
-        row += 1
-        put(sheet, row, 1, "Not in the award / 未纳入").font = BOLD
-        for x in result.left_out:
-            row += 1
-            put(sheet, row, 1, left_out_text(x))
-        row += 1
+        row = _listed(sheet, row + 1, "Not in the award / 未纳入", [left_out_text(x) for x in result.left_out])
     if result.if_confirmed:
         row += 1
         put(sheet, row, 1, "If confirmed / 待确认: the offers whose open lines (?) the providers confirm").font = BOLD
         row = _scenario_rows(sheet, row + 1, result.if_confirmed, maybe, premium)
-        row += 1
-        put(sheet, row, 1, "Ask before awarding / 需确认").font = BOLD
-        for q in result.questions:
-            row += 1
-            put(sheet, row, 1, question_text(q))
-        row += 1
+        row = _listed(sheet, row + 1, "Ask before awarding / 需确认", [question_text(q) for q in result.questions])
     row += 1
     for c, head in enumerate(LINE_HEADS, 1):
         put(sheet, row, c, head).font = BOLD
