@@ -357,3 +357,21 @@ def test_a_full_disk_while_exporting_is_named_and_leaves_the_previous_file(demo_
     assert done.stderr == f"quotetui: writing {out} failed: File too large; nothing was written\n"
     assert out.read_bytes() == b"the previous board"
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+def test_left_behind_finds_a_killed_writers_temporary_files_even_for_long_names(tmp_path: Path) -> None:
+    """What `replacing` leaves when its process is killed (no clean-up runs), for a name short enough to keep
+    whole and one so long that the temporary name cuts it, a temporary written into a temporary included."""
+    from quotetui.io.atomic import _temporary_name, left_behind
+
+    for name in ("rfq-R-阿里云.xlsx", "r" * 240 + ".xlsx"):
+        target = tmp_path / name
+        outer = tmp_path / _temporary_name(target)
+        inner = tmp_path / _temporary_name(outer)
+        for p in (outer, inner):
+            p.write_bytes(b"half")
+        other = tmp_path / ("." + name + "x.txt")
+        other.write_bytes(b"not ours")
+        assert sorted(left_behind(target)) == sorted([outer, inner])
+        for p in (outer, inner, other):
+            p.unlink()

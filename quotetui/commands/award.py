@@ -51,7 +51,7 @@ def award(
     with db.snapshot():  # the comparison written with the award reads what the award read
         result = compute(
             db, name, max_share=max_share, min_providers=min_providers, budget=budget, include_market=include_market,
-            on=on, minimise=AwardObjective.parse(minimise, what="--minimise"),
+            on=on, minimise=minimise,
         )  # fmt: skip
         compared = show_rfq(db, name, on) if out is not None else None  # the figures: only the sheet has them
     cur = result.currency
@@ -162,7 +162,7 @@ def _json(s: AwardScenario, cur: str) -> dict[str, object]:
                 "total_cost": amount_text(a.total_cost, cur),
                 "way_to_buy": a.way,
                 "delivered_pflop_hours": plain(dec(a.delivered_pflop_hours)),
-                "cost_per_pflop_hour": amount_text(a.total_cost / a.delivered_pflop_hours, cur),
+                "cost_per_pflop_hour": amount_text(a.cost_per_pflop_hour, cur),
                 "lower_bound": a.lower_bound,
             }
             for a in s.lines

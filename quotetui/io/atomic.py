@@ -72,12 +72,29 @@ def replacing(path: Path) -> Iterator[Path]:
             _IN_FLIGHT.discard(tmp)
 
 
+_TAIL = len(".01234567.part")
+
+
+def _cut(name: str, folder: Path) -> str:
+    """``name`` cut short where ``.NAME.RANDOM.part`` would pass the file system's longest name."""
+    return os.fsdecode(os.fsencode(name)[: _name_max(folder) - 1 - _TAIL])
+
+
 def _temporary_name(path: Path) -> str:
     """``.NAME.RANDOM.part``, with NAME cut short where the whole would pass the file system's longest name
     (a 250-byte name the file system takes must still be writable)."""
-    tail = f".{os.urandom(4).hex()}.part"  # secrets.token_hex, without its imports
-    room = _name_max(path.parent) - 1 - len(tail)
-    return f".{os.fsdecode(os.fsencode(path.name)[:room])}{tail}"
+    return f".{_cut(path.name, path.parent)}.{os.urandom(4).hex()}.part"  # secrets.token_hex, without its imports
+
+
+def left_behind(path: Path) -> list[Path]:
+    """The temporary files :func:`replacing` left beside ``path`` when its process was killed (SIGKILL runs no
+    clean-up), those of a file written through :func:`replacing` into a temporary one of ``path`` included; the
+    next writer of ``path`` removes them."""
+    import glob
+
+    outer = "." + _cut(path.name, path.parent)  # .NAME.RANDOM.part
+    inner = "." + _cut(outer, path.parent)  # ..NAME.RANDOM.part.RANDOM.part
+    return [p for prefix in dict.fromkeys((outer, inner)) for p in path.parent.glob(glob.escape(prefix) + "*.part")]
 
 
 def _name_max(folder: Path) -> int:

@@ -16,6 +16,7 @@ awarded, which must give the same total to the cent and more (a mismatch is a bu
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -48,6 +49,7 @@ class AwardLine:
     total_cost: Fraction  # the engine's total for these GPUs over the term: what the optimiser minimised
     way: str  # the way to buy the engine costed it at ("annual prepaid", "12 × monthly", …)
     delivered_pflop_hours: Fraction  # the engine's, for these GPUs over the term
+    cost_per_pflop_hour: Fraction  # the engine's, for these GPUs (what `explain` shows for them)
     lower_bound: bool = False  # a cost the need incurs is not priced by the offer: the cost is at least this
 
 
@@ -145,7 +147,8 @@ def award(
             f"no answer to RFQ {req.name!r} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
             "--include-market adds the offers on record that meet it"
         )
-    per_pflop = AwardObjective.parse(minimise) is AwardObjective.PFLOP_HOUR
+    objective = AwardObjective.parse(minimise)
+    per_pflop = objective is AwardObjective.PFLOP_HOUR
     need = Need(req.gpus, req.job_gpus, budget=None if budget is None else Fraction(budget), per_pflop_hour=per_pflop)
     offers = {offer_id: fitted.inputs[offer_id] for offer_id in sorted(fits)}
     candidates = []
@@ -179,7 +182,7 @@ def award(
     if not sure:
         headline = [(label, Award((), None, 0, False, NOT_CONFIRMED)) for label, _ in headline]
     result = AwardResult(
-        req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure), minimise=need_objective(need),
+        req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure), minimise=objective,
         left_out=tuple(sorted(left_out, key=lambda x: x.offer_id)),
     )  # fmt: skip
     if len(sure) == len(candidates):
@@ -212,10 +215,6 @@ def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assum
     return Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, costs, delivered)
 
 
-def need_objective(need: Need) -> AwardObjective:
-    return AwardObjective.PFLOP_HOUR if need.per_pflop_hour else AwardObjective.COST
-
-
 def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:
     return None if total is None or base is None else total - base
 
@@ -238,7 +237,7 @@ def _exact(
         lines.append(
             AwardLine(
                 a.offer_id, a.provider, offers[a.offer_id].name, a.nodes, a.gpus, e.best.total, e.best.label,
-                e.delivered_pflop_hours, e.lower_bound,
+                e.delivered_pflop_hours, e.cost_per_pflop_hour, e.lower_bound,
             )
         )  # fmt: skip
     total = sum((line.total_cost for line in lines), Fraction(0))
@@ -302,11 +301,8 @@ def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
     """ "Not in the award: …": each offer and why, or for many the count by reason and the first few."""
     if len(left_out) <= LEFT_OUT_SHOWN:
         return "Not in the award: " + "; ".join(left_out_text(x) for x in left_out)
-    reasons: dict[str, int] = {}
-    for x in left_out:
-        why = x.why.split(":")[0]
-        reasons[why] = reasons.get(why, 0) + 1
-    counts = ", ".join(f"{n:,} {why}" for why, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+    reasons = Counter(x.why.split(":")[0] for x in left_out)
+    counts = ", ".join(f"{n:,} {why}" for why, n in reasons.most_common())
     first = "; ".join(left_out_text(x) for x in left_out[:LEFT_OUT_SHOWN])
     return f"Not in the award: {plural(len(left_out), 'offer')} ({counts}), first {first}; --json lists them all"
 

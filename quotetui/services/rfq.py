@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from glob import escape as glob_escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -624,13 +623,13 @@ def send_rfq(
 
 
 def _remove_left_parts(planned: Sequence[Sent]) -> None:
-    """Temporary files a killed send left beside its targets (``io/atomic.py``: ``.NAME.RANDOM.part``, and a
-    workbook's own ``..NAME.RANDOM.part.RANDOM.part`` written inside the staged one)."""
+    """The temporary files a killed send left beside its targets (``io/atomic.py: left_behind``)."""
+    from quotetui.io.atomic import left_behind
+
     for sent in planned:
         for target in (sent.workbook, sent.cover):
-            for pattern in (".", ".."):
-                for part in target.parent.glob(f"{pattern}{glob_escape(target.name)}.*.part"):
-                    part.unlink(missing_ok=True)
+            for part in left_behind(target):
+                part.unlink(missing_ok=True)
 
 
 def _providers(session: Session, names: Sequence[str]) -> list[Provider]:

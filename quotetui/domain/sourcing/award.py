@@ -53,6 +53,7 @@ from quotetui.domain.sourcing.award_model import (
     split_delivered,
     tie_key,
 )
+from quotetui.domain.wording import plural
 
 __all__ = [
     "Allocation",
@@ -164,10 +165,6 @@ def _infeasible(reason: str) -> Award:
 
 def _money(value: Fraction) -> str:
     return f"{dec(value, 2):,}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 # --- brute force ---------------------------------------------------------------------------------------------
@@ -455,7 +452,7 @@ def _diagnose(need: Need, cands: Sequence[Candidate], solve: Counts) -> str:
         if sum(room) < need.jobs:
             hosts = len({c.provider for r, c in zip(room, cands, strict=True) if r})
             return (
-                f"only {_plural(hosts, 'provider')} can host a {need.job_gpus}-GPU job, with room for "
+                f"only {plural(hosts, 'provider')} can host a {need.job_gpus}-GPU job, with room for "
                 f"{sum(room)} of the {need.jobs} jobs needed"
             )
     if need.lean and solve(replace(need, lean=False), cands) is not None:
@@ -512,7 +509,7 @@ def _words(need: Need, cands: Sequence[Candidate], name: str, relaxed: list[int]
         if len(able) < (need.min_providers or 0):
             verb = ("has" if len(able) == 1 else "have") if not need.job_gpus else ""
             tail = f"{verb} {what}".strip()
-            return f"at least {need.min_providers} providers: only {_plural(len(able), 'provider')} {tail}"
+            return f"at least {need.min_providers} providers: only {plural(len(able), 'provider')} {tail}"
         return f"at least {need.min_providers} providers rules out every split that meets the other constraints"
     if name == "budget":
         assert need.budget is not None
@@ -521,6 +518,4 @@ def _words(need: Need, cands: Sequence[Candidate], name: str, relaxed: list[int]
             return f"the budget of {_money(need.budget)} is below the cheapest split ({_money(cheapest)})"
         return f"the budget of {_money(need.budget)}"
     hosts = {c.provider for cap, c in zip(caps_, cands, strict=True) if cap * c.gpus_per_node >= (need.job_gpus or 0)}
-    return (
-        f"keeping each {need.job_gpus}-GPU job inside one offer (only {_plural(len(hosts), 'provider')} can host one)"
-    )
+    return f"keeping each {need.job_gpus}-GPU job inside one offer (only {plural(len(hosts), 'provider')} can host one)"
