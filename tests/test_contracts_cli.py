@@ -4,6 +4,7 @@ invoices against the agreed price; bad input is a clear error that saves nothing
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -326,3 +327,19 @@ def test_a_day_is_billed_once(cli: Cli, signed: Path) -> None:
     assert _count(signed, "invoice") == 1
     _ok(cli, *base, "--from", "2026-07-01", "--to", "2026-07-30")
     assert _count(signed, "invoice") == 2
+
+
+def test_a_contract_lists_exactly_the_discounts_its_charge_applies(cli: Cli, demo_db_path: Path) -> None:
+    """Issue 30 point 5. #2 quotes 8–12万 a node-month (costed at 120,000) with 15 % off for an annual prepaid
+    term. Signed on its monthly option the charge is 2 nodes × 120,000 = 240,000 and lists no discount; signed
+    on the annual prepaid way it is 2 × 120,000 × 0.85 = 204,000 and lists the 15 %."""
+    db = str(demo_db_path)
+    base = ("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-01", "--gpus", "16", "--json")
+    monthly = _ok(cli, *base, "--term-months", "12", "--term-option", "1")
+    shown = _ok(cli, "--db", db, "contracts", "show", str(monthly["id"]), "--json")
+    assert shown["monthly_charge"] == {"amount": "240000.00", "currency": "CNY"}
+    assert shown["agreed"]["discounts"] == []
+    annual = _ok(cli, *base, "--term-months", "12", "--term-option", "12")
+    shown = _ok(cli, "--db", db, "contracts", "show", str(annual["id"]), "--json")
+    assert shown["monthly_charge"] == {"amount": "204000.00", "currency": "CNY"}
+    assert [Decimal(d["rate"]) for d in shown["agreed"]["discounts"]] == [Decimal("0.15")]

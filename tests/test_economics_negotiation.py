@@ -12,7 +12,7 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.evaluate import evaluate
 from quotetui.domain.economics.inputs import ExtraTerm, Revision
 from quotetui.domain.economics.negotiation import find_batna, savings, target_price
-from quotetui.domain.enums import ExtraBasis, ExtraKind, InterFabric, OfferStatus
+from quotetui.domain.enums import ExtraBasis, ExtraKind, InterFabric, OfferStatus, PriceUnit
 
 A = Assumptions()
 
@@ -80,3 +80,58 @@ def test_every_batna_at_once_agrees_with_one_at_a_time() -> None:
     for e in evaluations:
         slow = find_batna(e, evaluations)
         assert (fast[e.offer.id].offer.id if fast[e.offer.id] else None) == (slow.offer.id if slow else None)
+
+
+def _annual_prepay(price: str, pid: int = 1, provider: str = "A"):  # type: ignore[no-untyped-def]
+    from quotetui.domain.economics.inputs import DiscountTerm
+    from quotetui.domain.enums import DiscountKind
+
+    d = DiscountTerm(1, DiscountKind.TERM, Decimal("0.15"), min_term_months=12, requires_prepay=True)
+    return offer(option(price), id=pid, provider=provider, discounts=(d,))
+
+
+def test_the_headline_target_counts_every_way_to_buy() -> None:
+    """Issue 30 point 4, worked by hand. This offer: 85,000 a node-month, 15 % off an annual prepaid term:
+    12 × 85,000 × 0.85 = 867,000 for a year of one node. The BATNA: 80,000 a month, 960,000. Same GPU, MFU and
+    availability, so the goal is a total under 960,000: the annual prepaid way already beats it, and it keeps
+    beating it up to 960,000 ÷ (12 × 0.85) = 94,117.647… a node-month → 94,117.64."""
+    s = scenario()
+    this = evaluate(_annual_prepay("85000"), s, fx(), A)
+    batna = evaluate(offer(option("80000"), id=2, provider="B"), s, fx(), A)
+    assert this.best.total == 867000 and batna.best.total == 960000
+    t = target_price(this, batna, fx(), A)
+    assert t is not None and t.already_beats
+    assert t.amount == Decimal("94117.64") and t.way == "annual prepaid · term discount"
+    assert t.exact == Fraction(960000, 1) / Fraction(102, 10)
+    # the monthly option alone would have to come down to 79,999.99 (12 × 80,000 is a tie, not a win)
+    from quotetui.domain.economics.negotiation import target_for
+
+    alone = target_for(this, this.offer.options[0], batna, fx(), A)
+    assert alone is not None and alone.amount == Decimal("79999.99") and not alone.already_beats
+
+
+def test_the_headline_target_really_beats_the_batna_at_every_price_tried() -> None:
+    """Brute force: at the target the offer (re-evaluated with that price) beats the BATNA, a cent above it
+    does not, for several prices and BATNAs."""
+    s = scenario(gpus=16)
+    for price, rival in (("120000", "80000"), ("85000", "80000"), ("60000", "90000"), ("100000", "70000")):
+        this = evaluate(_annual_prepay(price), s, fx(), A)
+        batna = evaluate(offer(option(rival), id=2, provider="B"), s, fx(), A)
+        t = target_price(this, batna, fx(), A)
+        assert t is not None
+        at = evaluate(_annual_prepay(str(t.amount)), s, fx(), A)
+        above = evaluate(_annual_prepay(str(t.amount + Decimal("0.01"))), s, fx(), A)
+        assert at.cost_per_pflop_hour < batna.cost_per_pflop_hour <= above.cost_per_pflop_hour, (price, rival)
+        assert t.already_beats == (this.cost_per_pflop_hour < batna.cost_per_pflop_hour)
+
+
+def test_a_quoted_way_that_already_beats_beats_whatever_the_base_price() -> None:
+    # a quoted prepaid year of 700,000 (not built on the monthly price) beats a 960,000 BATNA: whatever the
+    # monthly price, the offer beats it
+    s = scenario()
+    this = evaluate(
+        offer(option("200000"), option("700000", PriceUnit.TERM_TOTAL, 12, prepay=True), id=1, provider="A"), s, fx(), A
+    )
+    batna = evaluate(offer(option("80000"), id=2, provider="B"), s, fx(), A)
+    t = target_price(this, batna, fx(), A)
+    assert t is not None and t.whatever_price and t.already_beats and t.way == "annual prepaid"

@@ -134,6 +134,15 @@ def compare_rent_buy(path: Path, data: ExportData) -> None:
         assert cents(sheet[f"C{row}"].value) == app(point.own), f"own at month {point.month}"
 
 
+WAYS = {
+    # issue 30 point 3, in the sheet's formulas: tiers of one kind do not stack (3 % from 16 and 3 % from 64 at
+    # 64 GPUs is 0.97), the best tier applies (5 % from 24 at 24 GPUs), a quoted prepaid year is that way's price
+    # (1,080,000, never 90,000 × 12 × 0.95), a prepay discount with no term makes "monthly prepaid"
+    "equal tiers": (["100000,node_month,CNY,1,"], ["volume,0.03,,16", "volume,0.03,,64"]),
+    "better tier": (["100000,node_month,CNY,1,"], ["volume,0.03,,16", "volume,0.05,,24"]),
+    "prepaid year": (["90000,node_month,CNY,1,", "1080000,term_total,CNY,12,yes"], ["prepay,0.05,12,"]),
+    "monthly prepay": (["100000,node_month,CNY,1,"], ["prepay,0.02,,"]),
+}
 RESIZED = {"64 GPUs for 6 months": (64, 6), "24 GPUs for 13 months": (24, 13), "16 GPUs for 3 months": (16, 3)}
 """Scenarios a CFO makes by typing other GPUs and months into the default scenario's workbook."""
 
@@ -146,12 +155,22 @@ def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Pat
     folder = tmp_path_factory.mktemp("lo-market")
     path = copy_demo(demo_template, folder / "market.db")
     (folder / "offers.csv").write_text(
-        "provider,offer,gpu,gpus per node,billing\nLambda,8×H100 on demand,H100 SXM5,8,on_demand\n", encoding="utf-8"
+        "provider,offer,gpu,gpus per node,billing\nLambda,8×H100 on demand,H100 SXM5,8,on_demand\n"
+        + "".join(f"Tiers,{name},H100 SXM5,8,monthly\n" for name in WAYS),
+        encoding="utf-8",
     )
-    (folder / "providers.csv").write_text("name,kind\nLambda,gpu_cloud\n", encoding="utf-8")
+    (folder / "providers.csv").write_text("name,kind\nLambda,gpu_cloud\nTiers,lessor\n", encoding="utf-8")
     (folder / "negotiation.csv").write_text(
-        "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
-        "Lambda,8×H100 on demand,1,list,2026-11-02,2.99,gpu_hour,USD,0\n",
+        "provider,offer,round,mover,quoted_at,price,unit,currency,term_months,prepay\n"
+        "Lambda,8×H100 on demand,1,list,2026-11-02,2.99,gpu_hour,USD,0,\n"
+        + "".join(
+            f"Tiers,{name},1,provider,2026-11-02,{price}\n" for name, (prices, _) in WAYS.items() for price in prices
+        ),
+        encoding="utf-8",
+    )
+    (folder / "discounts.csv").write_text(
+        "provider,offer,kind,rate,min_term_months,min_gpus\n"
+        + "".join(f"Tiers,{name},{d}\n" for name, (_, discounts) in WAYS.items() for d in discounts),
         encoding="utf-8",
     )
     (folder / "extra costs.csv").write_text(
@@ -159,7 +178,8 @@ def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Pat
         "Lambda,8×H100 on demand,setup_fee,one_off,500,USD\n",  # counted once in a short need's year
         encoding="utf-8",
     )
-    files = [str(folder / n) for n in ("providers.csv", "offers.csv", "negotiation.csv", "extra costs.csv")]
+    names = ("providers.csv", "offers.csv", "negotiation.csv", "discounts.csv", "extra costs.csv")
+    files = [str(folder / n) for n in names]
     steps: list[tuple[str, ...]] = [
         ("import", *files),
         ("fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC"),
@@ -304,3 +324,22 @@ def test_rent_vs_buy_formulas_and_table_equal_the_app(
 ) -> None:
     path, data = recalculated[key]
     compare_rent_buy(path, data)
+
+
+def test_the_sheet_buys_each_way_as_the_rules_say(recalculated: dict[str, tuple[Path, ExportData]]) -> None:
+    """Worked by hand: tiers of one kind do not stack, a quoted prepaid year is that way's price, a prepay
+    discount with no term makes a monthly prepaid way (issue 30 point 3)."""
+    expected = {
+        ("default", "equal tiers"): 1_200_000,  # 8 GPUs: no tier; 12 × 100,000
+        ("64 GPUs for 6 months", "equal tiers"): 4_656_000,  # 8 nodes × 97,000 × 6 (not × 94,090)
+        ("16 GPUs for 3 months", "equal tiers"): 582_000,  # 2 nodes × 97,000 × 3
+        ("24 GPUs for 13 months", "better tier"): 3_705_000,  # 3 nodes × 95,000 × 13
+        ("64 GPUs for 6 months", "better tier"): 4_560_000,  # 8 nodes × 95,000 × 6
+        ("default", "prepaid year"): 1_080_000,  # the quoted year, tied with 12 × 90,000 (not 1,026,000)
+        ("default", "monthly prepay"): 1_176_000,  # 12 × 100,000 × 0.98
+    }
+    for (key, name), total in expected.items():
+        path, data = recalculated[key]
+        e = next(e for e in data.ranking.evaluations if e.offer.name == name)
+        assert e.best.total == total, (key, name)
+        assert tco_rows(path)[e.offer.id]["V"] == total, (key, name)

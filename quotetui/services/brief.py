@@ -19,6 +19,7 @@ from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
+from quotetui.domain.economics.negotiation import target_words
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import markdown_text as md
@@ -169,6 +170,7 @@ def _position(n: Negotiation) -> list[str]:
         f"{cost_text(b, b.cost_per_pflop_hour, 2)} {b.currency} per delivered PFLOP-hour "
         f"(this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
     )
+    lines.append(f"- headline / 总目标 (every way to buy): {md(target_words(n.target))}")
     for p in n.options:
         t = p.target
         head = f"- {md(p.option.label)}: now {_price(p.option, dec(q(p.option.costed_amount), 2))}"

@@ -18,8 +18,8 @@ from quotetui.domain import entities as E
 from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.contracts.term import incident_in_term, invoice_in_term, invoice_overlaps
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.costing import cost_option, nodes_needed, price_options
-from quotetui.domain.economics.evaluate import require_priced
+from quotetui.domain.economics.costing import OptionCost, nodes_needed
+from quotetui.domain.economics.evaluate import require_priced, ways_to_buy
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.rounds import round_to_sign
@@ -63,23 +63,23 @@ def _agreed(
     term_option: int | None,
     fx: FxTable,
     assumptions: Assumptions,
-) -> tuple[PriceOption, Fraction, Fraction]:
-    """The price option agreed (``term_option`` months, else the cheapest for the contract), its monthly
-    compute charge after the discounts that apply, and the extras a month of full use adds (the engine's own
-    extra lines with no egress or storage: usage-billed extras cannot be known in advance), both in the
-    option's currency (other currencies at the dated rate)."""
+) -> tuple[OptionCost, Fraction]:
+    """The way to buy agreed, costed by the engine (``ways_to_buy``: the cheapest single option for the
+    contract, or the cheapest of ``term_option`` months), and the extras a month of full use adds (the engine's
+    own extra lines with no egress or storage: usage-billed extras cannot be known in advance) in the option's
+    currency (other currencies at the dated rate). Its monthly compute charge is the way's effective node-month
+    price × nodes, after exactly the discounts its steps apply."""
     probe = replace(offer, options=options)
-    candidates = price_options(probe)  # the round's options and those its term discounts imply
+    scenario = ScenarioInput("contract", gpus, months, Decimal(1), options[0].currency)
+    ways = [c for c in ways_to_buy(probe, scenario, fx, assumptions) if not c.segments]
     if term_option is not None:
-        candidates = tuple(o for o in candidates if o.term_months == term_option)
-        if not candidates:
+        ways = [c for c in ways if c.option.term_months == term_option]
+        if not ways:
             raise BadInput(f"the round has no {term_option}-month price option")
-    scenario = ScenarioInput("contract", gpus, months, Decimal(1), candidates[0].currency)
-    costs = [cost_option(probe, o, scenario, fx, assumptions) for o in candidates]
-    best = min(costs, key=lambda c: (c.total, c.option.term_months))
+    best = ways[0]
     extras = sum((line.monthly for line in best.extras), Fraction(0))
     extras = fx.convert(extras, scenario.home_currency, best.option.currency)[0]
-    return best.option, best.effective_node_month * nodes_needed(gpus, offer.gpus_per_node), extras
+    return best, extras
 
 
 def _sla(session: Session, offer_id: int) -> dict[str, Any]:
@@ -159,7 +159,7 @@ def accept_offer(
                 }
             )
         seq, options = _revision(offer, revision)
-        option, monthly, flat = _agreed(
+        way, flat = _agreed(
             offer,
             options,
             count,
@@ -168,6 +168,8 @@ def accept_offer(
             fx_table(session, start),
             replace(load_assumptions(session), net_of_vat=False),  # a contract's charges are what is invoiced
         )
+        option = way.option
+        monthly = way.effective_node_month * nodes_needed(count, offer.gpus_per_node)
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
             for x in offer.extras
@@ -184,7 +186,9 @@ def accept_offer(
             "monthly_compute": str(dec(monthly, 6)),
             "monthly_extras": str(dec(flat, 6)),
             "monthly_charge": str(dec(monthly + flat, 6)),
-            "discounts": [{"label": d.label, "rate": None if d.rate is None else str(d.rate)} for d in offer.discounts],
+            "discounts": [  # exactly those the charge applies (``costing.discount_steps``)
+                {"label": step.discount.label, "rate": str(step.discount.rate)} for step in way.steps if step.applied
+            ],
             "extras": extras,
             "sla": _sla(session, offer_id),
             "invoice_tolerance": str(tolerance),

@@ -13,7 +13,6 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from quotetui.domain.economics.claims import Audit
-from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import (
     OptionPosition,
@@ -230,11 +229,7 @@ def _positions(data: ExportData) -> None:
     for e in evaluations:
         batna = best.get(e.offer.id)
         options = option_positions(e, batna, fx, assumptions)
-        target = None
-        if batna is not None:  # the headline option's target is among the options' (computed once)
-            base = base_option(e.offer.options)
-            found = [p for p in options if p.option is base]
-            target = found[0].target if found else target_price(e, batna, fx, assumptions)
+        target = None if batna is None else target_price(e, batna, fx, assumptions)  # over every way to buy
         data.positions[e.offer.id] = Position(savings(e.offer, assumptions), batna, target, options)
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, SCALING_BY_FABRIC
-from quotetui.domain.economics.costing import OptionCost, discount_applies, mixed_ways
+from quotetui.domain.economics.costing import TIERED, OptionCost, discount_applies, mixed_ways
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import PriceOption
@@ -215,20 +215,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
     """One way to buy an offer, costed by formula over the assumptions block (its id as text, ``#3``, so
     that only the offers' rows above hold numeric ids)."""
     o = best.option
-    factors = []
-    kinds = {d.id: d.kind for d in e.offer.discounts}
-    for step in best.steps:
-        rate = step.discount.rate
-        if rate is None or step.discount.kind is DiscountKind.ACADEMIC:
-            continue
-        if (
-            step.discount.min_gpus is not None
-            and discount_applies(step.discount, o, step.discount.min_gpus, kinds.get(o.from_discount or 0))[0]
-        ):
-            # a volume tier counts the GPUs billed (whole nodes), so a change of GPUs in Excel moves it too
-            factors.append(f"IF(P{r}*F{r}>={step.discount.min_gpus},1-{rate},1)")
-        elif step.applied:
-            factors.append(f"(1-{rate})")
+    factors = _discount_factors(e, o, r)
     vat = ""
     if e.offer.special_invoice and e.offer.vat_rate:  # Assumptions.vat_factor, switched by the cell
         vat = f"*IF({NET_VAT}=1,1/(1+{e.offer.vat_rate}),1)"
@@ -273,6 +260,32 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
         availability,
         Formula(f"=X{r}/(E{r}*Y{r}*Z{r}/1000)"),
     ]
+
+
+ANY_GPUS = 10**12
+"""More GPUs than any tier asks for: ``discount_applies`` at this count says whether a discount's other
+conditions (term, prepayment) hold."""
+
+
+def _discount_factors(e: Evaluation, o: PriceOption, r: int) -> list[str]:
+    """The discount factors of option ``o`` in row ``r`` as formulas (``costing.discount_steps``): a tier
+    counts the GPUs billed (whole nodes, P × F), so a change of GPUs in the sheet moves it; of several tiers of
+    one kind only the best that applies counts (MAX); other kinds each apply."""
+    factors = []
+    tiers: dict[DiscountKind, list[str]] = {}
+    for d in e.offer.discounts:
+        if d.rate is None or not discount_applies(d, o, ANY_GPUS)[0]:
+            continue
+        share = f"IF(P{r}*F{r}>={d.min_gpus},{d.rate},0)" if d.min_gpus is not None else f"{d.rate}"
+        if d.kind in TIERED:
+            tiers.setdefault(d.kind, []).append(share)
+        elif d.min_gpus is not None:
+            factors.append(f"IF(P{r}*F{r}>={d.min_gpus},1-{d.rate},1)")
+        else:
+            factors.append(f"(1-{d.rate})")
+    for shares in tiers.values():
+        factors.append(f"(1-{shares[0]})" if len(shares) == 1 else f"(1-MAX({','.join(shares)}))")
+    return factors
 
 
 def _mixed_row(e: Evaluation, long: PriceOption, short: PriceOption, r: int, a: int, b: int) -> list[Any]:

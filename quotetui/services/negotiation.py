@@ -19,6 +19,7 @@ from quotetui.domain.economics.negotiation import (
     option_positions,
     savings,
     target_price,
+    target_words,
 )
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
@@ -64,24 +65,9 @@ class Negotiation:
             f"{b.currency} per delivered PFLOP-hour (this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
         )
         t = self.target
-        if t is None:
-            out.append("no target: the current price is zero")
-        elif t.amount <= 0:
-            out.append("price alone cannot beat the BATNA: the extra costs are already more than its whole cost")
-        else:
-            unit = UNIT_WORDS[t.option.unit]
-            if t.already_beats:
-                out.append(
-                    f"already beats the BATNA; it would still beat it up to {t.amount:,} {t.option.currency} {unit} "
-                    f"({pct(-t.cut, 1)} % headroom)"
-                )
-            else:
-                out.append(
-                    f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
-                    f"{pct(t.cut, 1)} % below the current {dec(q(t.current), 2):,}"
-                )
-            if e.best.option != t.option or e.best.segments:
-                out.append(f"(the cheapest way to buy it today is {e.best.label})")
+        out.append(target_words(t))
+        if t is not None and t.amount > 0 and e.best.label != t.way:
+            out.append(f"(the cheapest way to buy it today is {e.best.label})")
         if len(self.options) > 1:
             out.append("each option of the current round, in its own unit:")
             out += [f"  {_option_line(p)}" for p in self.options]
@@ -122,6 +108,8 @@ class Negotiation:
                 "current": amount_text(t.current, t.option.currency),
                 "cut_pct": plain(pct(t.cut, 4)),
                 "already_beats_batna": t.already_beats,
+                "way_to_buy": t.way,  # every way to buy counts: the one that reaches the target
+                "whatever_price": t.whatever_price,
             },
             "options": [_option_json(p) for p in self.options],
             "fx_sensitivity": [

@@ -194,24 +194,30 @@ def base_option(options: Sequence[Q]) -> Q:
 
 
 def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
-    """The current options plus those a term or prepay discount implies. A discount for a term the round
-    does not quote adds that term at the base (shortest-term) price; a prepay discount for a term the round
-    quotes without prepayment adds its prepaid variant at that term's own price ("95,000 a node-month on a
-    12-month term, 5 % off for annual prepay" is 12 × 95,000 × 0.95)."""
+    """The current options plus the ways to buy a term or prepay discount implies.
+
+    A way to buy is a term and whether it is prepaid. A price the round quotes for a way is that way's price:
+    a discount never builds a second, cheaper price for it (a quoted 12-month prepaid total of 1,080,000 stays
+    1,080,000). A discount for a way the round does not quote adds it, at the price the round quotes for that
+    term ("95,000 a node-month on a 12-month term, 5 % off for annual prepay" is 12 × 95,000 × 0.95), else at
+    the base (shortest-term) price; the discounts whose conditions it meets then apply (``discount_steps``)."""
     options = list(offer.options)
     base = base_option(offer.options)
     for d in offer.discounts:
         if d.kind not in (DiscountKind.TERM, DiscountKind.PREPAY) or d.rate is None:
             continue
         term = d.min_term_months or max(base.term_months, 1)
-        same = [o for o in options if o.term_months == term and o.unit is base.unit]
-        if base.unit is PriceUnit.TERM_TOTAL or any(o.prepay or not d.needs_prepay for o in same):
-            continue  # the round quotes this term already (prepaid, where the discount needs it)
-        template = same[0] if same else base
+        same = [o for o in options if o.term_months == term]
+        if any(o.prepay == d.needs_prepay for o in same):
+            continue  # the way is quoted (or already implied): its price is that way's price
+        unprepaid = sorted((o for o in same if not o.prepay), key=lambda o: o.unit is PriceUnit.TERM_TOTAL)
+        template = unprepaid[0] if unprepaid else base  # never a prepaid price for a way paid as it goes
+        if template.unit is PriceUnit.TERM_TOTAL and template.term_months != term:
+            continue  # a whole-term total of another term says nothing about this term's price
         options.append(
             PriceOption(
                 term_months=term,
-                unit=base.unit,
+                unit=template.unit,
                 amount=template.amount,
                 amount_high=template.amount_high,
                 currency=template.currency,
@@ -219,27 +225,32 @@ def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
                 is_estimate=template.is_estimate,
                 note=d.description,
                 from_discount=d.id,
+                discount_kind=d.kind,
             )
         )
     return tuple(options)
 
 
-def discount_applies(
-    d: DiscountTerm, option: PriceOption, billed_gpus: int, defined_by: DiscountKind | None = None
-) -> tuple[bool, str]:
-    """Whether ``d`` applies to ``option`` when ``billed_gpus`` are rented (whole nodes: the GPUs the
-    provider bills and counts towards a volume tier, not the GPUs the scenario needs)."""
+TIERED = (DiscountKind.VOLUME, DiscountKind.TERM, DiscountKind.PREPAY)
+"""Kinds whose discounts are tiers of one schedule (3 % from 64 GPUs, 5 % from 128): of several of one kind
+only the best that applies counts. Discounts of other kinds (negotiated, promotion) each apply, one after the
+other."""
+
+
+def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> tuple[bool, str]:
+    """Whether ``d``'s conditions hold for ``option`` when ``billed_gpus`` are rented (whole nodes: the GPUs the
+    provider bills and counts towards a volume tier, not the GPUs the scenario needs), on its own; of several
+    tiers of one kind only the best counts (``discount_steps``)."""
     if d.rate is None:
         return False, "ask the provider for the rate"
     if d.kind is DiscountKind.ACADEMIC:
         return False, "needs academic status, which the scenario does not claim"
-    if d.kind in (DiscountKind.TERM, DiscountKind.PREPAY):
-        if option.unit is PriceUnit.TERM_TOTAL:
-            return False, "the option is already a price for the whole term"
-        if option.from_discount is not None and option.from_discount != d.id and defined_by is d.kind:
-            # two tiers of one kind do not stack (the option is the other tier's); a term discount and a
-            # prepay discount whose conditions the option meets both apply
-            return False, f"another {d.kind.value} discount defines this option"
+    if (
+        d.kind in (DiscountKind.TERM, DiscountKind.PREPAY)
+        and option.unit is PriceUnit.TERM_TOTAL
+        and option.from_discount != d.id
+    ):
+        return False, "the option is already a price for the whole term"
     if d.min_term_months is not None and option.term_months < d.min_term_months:
         return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
     if d.needs_prepay and not option.prepay:
@@ -247,6 +258,29 @@ def discount_applies(
     if d.min_gpus is not None and billed_gpus < d.min_gpus:
         return False, f"needs at least {d.min_gpus} GPUs ({billed_gpus} billed)"
     return True, "conditions met"
+
+
+def discount_steps(
+    discounts: Sequence[DiscountTerm], option: PriceOption, billed_gpus: int
+) -> list[tuple[DiscountTerm, bool, str]]:
+    """Each discount with whether it applies to ``option`` and why: its conditions (``discount_applies``), and
+    of several tiers of one kind (``TIERED``) whose conditions hold only the best (the first listed of equal
+    rates)."""
+    found = [(d, *discount_applies(d, option, billed_gpus)) for d in discounts]
+    best: dict[DiscountKind, DiscountTerm] = {}
+    for d, applies, _ in found:
+        if applies and d.kind in TIERED and d.rate is not None:
+            held = best.get(d.kind)
+            if held is None or (held.rate is not None and d.rate > held.rate):
+                best[d.kind] = d
+    out = []
+    for d, applies, reason in found:
+        held = best.get(d.kind)
+        if applies and held is not None and held is not d:
+            out.append((d, False, f"tiers do not stack: the better {d.kind.value} tier applies ({held.label})"))
+        else:
+            out.append((d, applies, reason))
+    return out
 
 
 def node_breakpoints(offer: OfferInput) -> tuple[int, ...]:
@@ -306,9 +340,7 @@ def effective_node_month(
     price = list_nm
     steps = []
     billed_gpus = nodes_needed(scenario.gpu_count, offer.gpus_per_node) * offer.gpus_per_node
-    kinds = {d.id: d.kind for d in offer.discounts}
-    for d in offer.discounts:
-        applies, reason = discount_applies(d, option, billed_gpus, kinds.get(option.from_discount or 0))
+    for d, applies, reason in discount_steps(offer.discounts, option, billed_gpus):
         if applies:
             assert d.rate is not None
             after = price * (1 - q(d.rate))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -40,7 +40,7 @@ from quotetui.domain.economics.costing import (
     price_options,
 )
 from quotetui.domain.economics.exact import dec, pct, q
-from quotetui.domain.economics.inputs import Evidence, OfferInput, ScenarioInput
+from quotetui.domain.economics.inputs import Evidence, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
 from quotetui.domain.economics.units import to_gpu_hour
@@ -374,6 +374,30 @@ def ways_to_buy(
     costs = _every_way(offer, scenario, fx, assumptions)
     costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
     return tuple(costs)
+
+
+def ways_following(
+    offer: OfferInput, option: PriceOption, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions
+) -> list[tuple[OptionCost, Fraction]]:
+    """Every way to buy ``offer`` for ``scenario`` at its current prices, each with how much its total moves per
+    unit of ``option``'s price (0 for a way that does not follow it). A way's total is affine in that price (a
+    price × discounts × FX, plus extras that do not depend on it), so it is the way's total at the price
+    quoted plus slope × the change: the negotiation's target over every way rests on it."""
+    now = _every_way(offer, scenario, fx, assumptions)
+    current = q(option.costed_amount)
+    zero = PriceOption(
+        option.term_months,
+        option.unit,
+        Decimal(0),
+        option.currency,
+        None if option.amount_high is None else Decimal(0),
+        option.prepay,
+        option.is_estimate,
+        option.note,
+    )
+    free = replace(offer, options=tuple(zero if o is option else o for o in offer.options))
+    at_zero = _every_way(free, scenario, fx, assumptions)
+    return [(c, (c.total - z.total) / current) for c, z in zip(now, at_zero, strict=True)]
 
 
 def cost_curve(

@@ -56,6 +56,7 @@ class PriceOption:
     is_estimate: bool = False
     note: str | None = None
     from_discount: int | None = None  # implied by a term/prepay discount (its id)
+    discount_kind: DiscountKind | None = None  # the kind of that discount (its label says which)
 
     @property
     def costed_amount(self) -> Decimal:
@@ -73,7 +74,7 @@ class PriceOption:
         if self.prepay:
             name += " prepaid"
         if self.from_discount is not None:
-            name += " · term discount"
+            name += f" · {(self.discount_kind or DiscountKind.TERM).value} discount"
         return name
 
 

@@ -14,15 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 from fractions import Fraction
+from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import base_option, cost_option
-from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.exact import q
+from quotetui.domain.economics.evaluate import Evaluation, ways_following
+from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision
 from quotetui.domain.economics.rounds import current_round, is_ours
-from quotetui.domain.economics.units import to_node_month
+from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
 
@@ -168,10 +169,12 @@ class Target:
     amount: Decimal  # rounded down to the currency's minor unit, strictly beating the BATNA
     current: Decimal  # the current costed amount of that option
     node_month: Fraction  # the target expressed per node-month (for charts next to the rounds)
+    way: str = ""  # the way to buy that reaches the target (the headline target: every way is considered)
+    whatever_price: bool = False  # a way that does not follow this price already beats the BATNA
 
     @property
     def already_beats(self) -> bool:
-        return self.current <= self.amount
+        return self.whatever_price or self.current <= self.amount
 
     @property
     def cut(self) -> Fraction:
@@ -179,23 +182,9 @@ class Target:
         return (q(self.current) - q(self.amount)) / q(self.current)
 
 
-def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: Assumptions) -> Target | None:
-    """The target for the headline (base) option of the current round."""
-    return target_for(this, base_option(this.offer.options), batna, fx, assumptions)
-
-
-def target_for(
-    this: Evaluation, option: PriceOption, batna: Evaluation, fx: FxTable, assumptions: Assumptions
-) -> Target | None:
-    """The highest price of ``option`` (in its own unit and currency, rounded down to the minor unit) at which
-    buying the scenario through it costs strictly less per delivered PFLOP-hour than the BATNA."""
-    current = q(option.costed_amount)
-    if current == 0:
-        return None
-    cost = cost_option(this.offer, option, this.scenario, fx, assumptions)
-    per_unit = cost.compute_total / current  # home currency of compute per unit of quoted price
-    goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
-    exact = (goal_total - cost.extras_total) / per_unit
+def _target(
+    this: Evaluation, option: PriceOption, exact: Fraction, batna: Evaluation, assumptions: Assumptions, **kw: Any
+) -> Target:
     step = Decimal(1).scaleb(-minor_units(option.currency))
     amount = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(step, rounding=ROUND_FLOOR)
     if q(amount) >= exact:  # a tie is not a win
@@ -204,4 +193,64 @@ def target_for(
     node_month = to_node_month(
         q(amount), option.unit, this.offer.gpus_per_node, option.term_months, assumptions.hours_per_month
     )
-    return Target(batna, option, exact, amount, option.costed_amount, node_month)
+    return Target(batna, option, exact, amount, option.costed_amount, node_month, **kw)
+
+
+def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: Assumptions) -> Target | None:
+    """The headline target: the highest price of the current round's base option at which the offer, bought
+    its cheapest way, costs strictly less per delivered PFLOP-hour than the BATNA. Every way to buy counts
+    (``evaluate.ways_following``): those built on the base price move with it (a prepaid year at 15 % off),
+    the others stay as quoted; a way that stays and already beats the BATNA beats it whatever the base price."""
+    option = base_option(this.offer.options)
+    current = q(option.costed_amount)
+    if current == 0:
+        return None
+    goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
+    ways = ways_following(this.offer, option, this.scenario, fx, assumptions)
+    fixed = [c for c, slope in ways if slope == 0]
+    beating = [c for c in fixed if c.total < goal_total]
+    moving = [(current + (goal_total - c.total) / slope, c) for c, slope in ways if slope > 0]
+    if not moving:
+        way = min(fixed, key=lambda c: c.total)
+        return _target(this, option, current, batna, assumptions, way=way.label, whatever_price=bool(beating))
+    exact, way = max(moving, key=lambda m: (m[0], -m[1].option.term_months))
+    if beating:
+        best = min(beating, key=lambda c: c.total)
+        return _target(this, option, max(exact, current), batna, assumptions, way=best.label, whatever_price=True)
+    return _target(this, option, exact, batna, assumptions, way=way.label)
+
+
+def target_for(
+    this: Evaluation, option: PriceOption, batna: Evaluation, fx: FxTable, assumptions: Assumptions
+) -> Target | None:
+    """The highest price of ``option`` (in its own unit and currency, rounded down to the minor unit) at which
+    buying the scenario through it alone costs strictly less per delivered PFLOP-hour than the BATNA."""
+    current = q(option.costed_amount)
+    if current == 0:
+        return None
+    cost = cost_option(this.offer, option, this.scenario, fx, assumptions)
+    per_unit = cost.compute_total / current  # home currency of compute per unit of quoted price
+    goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
+    exact = (goal_total - cost.extras_total) / per_unit
+    return _target(this, option, exact, batna, assumptions, way=option.label)
+
+
+def target_words(t: Target | None) -> str:
+    """The headline target in words (``target_price``: every way to buy counts, and the way that reaches it is
+    named), as ``explain`` and the brief show it."""
+    if t is None:
+        return "no target: the current price is zero"
+    if t.amount <= 0 and not t.whatever_price:
+        return "price alone cannot beat the BATNA: the extra costs are already more than its whole cost"
+    unit = UNIT_WORDS[t.option.unit]
+    if t.whatever_price:
+        return f"already beats the BATNA bought as {t.way}, whatever the {t.option.label} price"
+    if t.already_beats:
+        return (
+            f"already beats the BATNA bought as {t.way}; it would still beat it up to {t.amount:,} "
+            f"{t.option.currency} {unit} ({t.option.label}, {pct(-t.cut, 1)} % headroom)"
+        )
+    return (
+        f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
+        f"{pct(t.cut, 1)} % below the current {dec(q(t.current), 2):,}, bought as {t.way}"
+    )
