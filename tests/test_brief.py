@@ -74,9 +74,11 @@ def test_the_figures_are_explains(cli: Cli, demo_db_path: Path, offer_id: int) -
 
 
 def test_the_two_demo_figures_by_hand(cli: Cli, demo_db_path: Path) -> None:
-    """#18 (80,000 CNY a node-month) already beats its BATNA up to 84,729.72; #2 (80,000–120,000, costed at the
-    high end) must come down to 79,999.99: the figures ``explain`` prints for the demo market."""
-    assert "up to 84,729.72 CNY per node-month (5.9 % headroom)" in brief_md(cli, demo_db_path, "18")
+    """#18 (80,000 CNY a node-month) already beats its BATNA #14 (1,026,000 a year, the same GPU, MFU and
+    availability: #14's 99.9 % SLA has no credit schedule, so it ranks at the default 99 %) up to 1,026,000 ÷ 12
+    = 85,500, a tie, so 85,499.99 (6.9 % headroom); #2 (80,000–120,000, costed at the high end) must come down
+    to 79,999.99: the figures ``explain`` prints for the demo market."""
+    assert "up to 85,499.99 CNY per node-month (6.9 % headroom)" in brief_md(cli, demo_db_path, "18")
     assert "target at most 79,999.99 CNY per node-month (33.3 % below)" in brief_md(cli, demo_db_path, "2")
 
 

@@ -23,19 +23,22 @@ def _evidence(value: str, provenance: Provenance, id: int = 1, high: str | None 
 
 
 def test_cost_per_delivered_pflop_hour_follows_the_formula() -> None:
-    e = evaluate(offer(option("58400"), availability="0.999"), scenario(), fx(), A)
+    e = evaluate(offer(option("58400"), availability="0.999", sla_credits=True), scenario(), fx(), A)
     assert e.cost_per_gpu_hour == 10  # 58,400 ÷ (8 × 730)
     assert e.cost_per_pflop_hour == Fraction(10) / (989 * Fraction(4, 10) * Fraction(999, 1000) / 1000)
     assert e.downtime_hours_per_year == Fraction(876, 100)
     assert e.annualised_tco == 58400 * 12
 
 
-def test_mfu_source_order_verified_then_claimed_then_default() -> None:
+def test_mfu_source_order_verified_then_default_and_a_claim_only_below_it() -> None:
     claimed = _evidence("0.45", Provenance.CLAIMED, 1, high="0.52")
     verified = _evidence("0.38", Provenance.VERIFIED, 2)
     assert evaluate(offer(), scenario(), fx(), A).mfu.source == "default"
-    c = evaluate(offer(evidence=(claimed,)), scenario(), fx(), A).mfu
-    assert (c.source, c.value) == ("claimed", Fraction(45, 100)) and "low end" in c.note
+    c = evaluate(offer(evidence=(claimed,)), scenario(), fx(), A)
+    assert (c.mfu.source, c.mfu.value) == ("default", Fraction(40, 100))  # a claim above the default buys nothing
+    assert c.claimed_mfu is not None and c.claimed_mfu.value == Fraction(45, 100) and "low end" in c.claimed_mfu.note
+    low = evaluate(offer(evidence=(_evidence("0.33", Provenance.CLAIMED, 3),)), scenario(), fx(), A).mfu
+    assert (low.source, low.value) == ("claimed", Fraction(33, 100))  # below the default: conservative, used
     v = evaluate(offer(evidence=(claimed, verified)), scenario(), fx(), A).mfu
     assert (v.source, v.value) == ("verified", Fraction(38, 100))
 
@@ -46,7 +49,10 @@ def test_an_impossible_mfu_claim_is_not_used() -> None:
 
 
 def test_availability_from_sla_else_a_named_default() -> None:
-    assert evaluate(offer(availability="0.9995"), scenario(), fx(), A).availability.source == "sla"
+    assert evaluate(offer(availability="0.9995", sla_credits=True), scenario(), fx(), A).availability.source == "sla"
+    promise = evaluate(offer(availability="0.9995"), scenario(), fx(), A)  # no credit schedule: a claim
+    assert (promise.availability.source, promise.availability.value) == ("default", Fraction(99, 100))
+    assert promise.claimed_availability is not None and promise.claimed_availability.value == Fraction(9995, 10000)
     d = evaluate(offer(), scenario(), fx(), A).availability
     assert (d.source, d.value) == ("default", Fraction(99, 100)) and "no SLA" in d.note
 
@@ -65,6 +71,9 @@ def test_every_figure_explains_itself() -> None:
     figures = {f.key: f for f in explain(e)}
     assert {"price_per_gpu_hour", "annualized_tco", "cost_per_pflop_hour", "mfu", "availability"} <= set(figures)
     assert any("high end" in line for line in figures["price_per_gpu_hour"].inputs)
-    assert figures["cost_per_pflop_hour"].value == Decimal("51.993210")  # 120,000 ÷ 5,840 ÷ 0.3952044
+    # an SLA of 99.9 % with no credit schedule is a claim: ranked at the default 99 %, 120,000 ÷ 5,840 ÷ 0.391644
+    assert figures["cost_per_pflop_hour"].value == Decimal("52.465875")
+    # and if the promise holds: 120,000 ÷ 5,840 ÷ (989 × 0.4 × 0.999 ÷ 1000 = 0.3952044)
+    assert figures["cost_per_pflop_hour_if_claims_hold"].value == Decimal("51.993210")
     assert "peak dense BF16" in figures["cost_per_pflop_hour"].formula
     assert figures["mfu"].formula == "source: default"

@@ -246,9 +246,12 @@ def test_the_negotiation_sheet_gives_every_option_its_target_in_its_own_unit(wor
     monthly, annual = three["node_month"], three["term_total"]
     assert (monthly[at["price"]], annual[at["price"]]) == (88000, 750000)
     # one node for 12 months: the annual prepaid total that ties the BATNA is 12 × the monthly one, so the
-    # 750,000 row's target is ≈ 12 × 28,650.42, not a per-node-month figure
+    # 750,000 row's target is ≈ 12 × 25,237.61, not a per-node-month figure. By hand: the BATNA #18 costs
+    # 960,000 ÷ (70,080 GPU-h × 989 × 40 % × 99 % ÷ 1000) = 34.97725 a PFLOP-hour; #3 delivers 70,080 × 312 ×
+    # 40 % × 99 % ÷ 1000 = 8,658.28 PFLOP-hours (its 45–52 % claim and its 99.9 % SLA without credits buy no
+    # rank): 302,851.365 a year, 25,237.614 a month
     m, a = monthly[at["target price (same unit)"]], annual[at["target price (same unit)"]]
-    assert m == 28650.42 and a == 343805.12
+    assert m == 25237.61 and a == 302851.36
     assert abs(a - 12 * m) < 0.12  # each rounded down to the cent on its own
 
 

@@ -33,3 +33,25 @@ def test_demo_2_at_85000_already_beats_the_batna_through_its_annual_prepay(cli: 
     brief = cli("--db", db, "brief", "2")
     assert brief.code == 0, brief.err
     assert "already beats the BATNA bought as annual prepaid · term discount" in brief.out
+
+
+def test_an_unstated_network_is_a_question_ranked_after_the_confirmed(cli: Cli, demo_db_path: Path) -> None:
+    """Point 6. #5 is 4×A100 per node with no scale-out network stated: 8 GPUs are 2 nodes, so it is "?" —
+    ranked after the 16 confirmed offers (17?), before the blocked ones, with the question to ask."""
+    db = str(demo_db_path)
+    rows = _json_list(cli, "--db", db, "offers")
+    five = next(o for o in rows if o["id"] == 5)
+    assert five["rank"] == 17 and five["feasible"] is True
+    assert five["questions"] == ["2 nodes and the scale-out network is not stated: which fabric joins them?"]
+    confirmed = [o["rank"] for o in rows if o["feasible"] and not o["questions"]]
+    assert confirmed == list(range(1, 17))
+    table = cli("--db", db, "offers").out
+    assert "\n17?   5  一万网络 4×A100" in table
+    assert "? #5: 2 nodes and the scale-out network is not stated: which fabric joins them?" in table
+    assert "· ask: 2 nodes and the scale-out network is not stated" in cli("--db", db, "explain", "5").out
+
+
+def _json_list(cli: Cli, *args: str) -> list[dict]:  # type: ignore[type-arg]
+    result = cli(*args, "--json")
+    assert result.code == 0, result.err
+    return json.loads(result.out)  # type: ignore[no-any-return]

@@ -170,6 +170,11 @@ def _position(n: Negotiation) -> list[str]:
         f"{cost_text(b, b.cost_per_pflop_hour, 2)} {b.currency} per delivered PFLOP-hour "
         f"(this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
     )
+    if e.if_claims_hold is not None:
+        lines.append(
+            f"- if their claims hold / 若宣称属实: {cost_text(e, e.if_claims_hold, 2)} {e.currency} per delivered "
+            "PFLOP-hour; ranked on the figure above until a log verifies them (ask for the logs)"
+        )
     lines.append(f"- headline / 总目标 (every way to buy): {md(target_words(n.target))}")
     for p in n.options:
         t = p.target

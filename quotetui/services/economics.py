@@ -189,6 +189,15 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "annualized_tco": amount_text(e.annualised_tco, cur),
         "cost_per_gpu_hour": amount_text(e.cost_per_gpu_hour, cur),
         "cost_per_pflop_hour": amount_text(e.cost_per_pflop_hour, cur),
+        "cost_per_pflop_hour_if_claims_hold": None  # unverified claims as stated: never ranked on
+        if e.if_claims_hold is None
+        else amount_text(e.if_claims_hold, cur),
+        "mfu_if_claims_hold": None  # the claimed MFU × its scaling, where a claim differs from the ranking's
+        if e.claimed_mfu is None
+        else decimal_text(e.claimed_mfu.value * (e.claimed_scaling or e.scaling).value, 6),
+        "availability_if_claims_hold": None  # an SLA's availability without a credit schedule
+        if e.claimed_availability is None
+        else decimal_text(e.claimed_availability.value, 6),
         "mfu": decimal_text(e.effective_mfu, 6),  # the MFU the ranking uses: chosen × scaling
         "mfu_scaling": decimal_text(e.scaling.value, 6),
         "mfu_scaling_note": e.scaling.note,
@@ -217,6 +226,7 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "feasible": e.feasibility.ok,
         "blocking": list(e.feasibility.blocking),
         "warnings": list(e.feasibility.warnings),
+        "questions": list(e.feasibility.questions),  # feasible only once answered: ranked after the confirmed
         "unknown_costs": list(e.unknowns),
         "assumptions": {
             "hours_per_month": e.assumptions.hours_per_month,

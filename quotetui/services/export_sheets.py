@@ -52,19 +52,20 @@ def summary(data: ExportData) -> Sheet:
         Column("MFU source", 10),
         Column("availability", 11, PERCENT),
         Column("downtime h/yr", 10, "#,##0.0"),
+        Column(f"per PFLOP-hour if the claims hold ({cur})", 16, money),
         Column("buy as", 18),
         Column("feasible", 9),
         Column("flags", 30),
     ]
     evaluations = data.ranking.evaluations
-    feasible = [e for e in evaluations if e.feasibility.ok]
+    feasible = [e for e in evaluations if e.feasibility.confirmed]  # green goes to confirmed offers only
     lows = {key: min((f(e) for e in feasible), default=None) for key, f in _LOWER.items()}
     highs = {key: max((f(e) for e in feasible), default=None) for key, f in _HIGHER.items()}
     flags = _flags(data)
 
     def rows() -> Iterator[list[Any]]:
         for rank, e in data.ranking.ranked:
-            ok = e.feasibility.ok
+            ok = e.feasibility.confirmed
 
             def mark(key: str, value: Fraction, ok: bool = ok) -> Styled:
                 return Styled(d(value), best=ok and (value == lows.get(key) or value == highs.get(key)))
@@ -84,8 +85,9 @@ def summary(data: ExportData) -> Sheet:
                 e.mfu.source,
                 mark("availability", e.availability.value),
                 mark("downtime", e.downtime_hours_per_year),
+                d(e.if_claims_hold),  # unverified claims as stated: never ranked on, never green
                 e.best.label,
-                "yes" if ok else "no: " + "; ".join(e.feasibility.blocking),
+                e.feasibility.words,
                 flags.get(e.offer.id, ""),
             ]
 
@@ -229,7 +231,8 @@ def side_by_side(data: ExportData) -> Sheet:
         ("MFU", lambda e: e.effective_mfu, PERCENT, "high"),
         ("availability", lambda e: e.availability.value, PERCENT, "high"),
         ("downtime hours a year", lambda e: e.downtime_hours_per_year, "#,##0.0", "low"),
-        ("feasible", lambda e: "yes" if e.feasibility.ok else "no: " + "; ".join(e.feasibility.blocking), None, ""),
+        (f"per PFLOP-hour if the claims hold ({cur})", lambda e: _claimed(e), None, ""),
+        ("feasible", lambda e: e.feasibility.words, None, ""),
     ]
 
     def rows() -> Iterator[list[Any]]:
@@ -252,6 +255,11 @@ def side_by_side(data: ExportData) -> Sheet:
         ],
         autofilter=False,
     )
+
+
+def _claimed(e: Evaluation) -> Decimal | str:
+    """The cost per delivered PFLOP-hour if the unverified claims hold, or why there is none."""
+    return "no unverified claim" if e.if_claims_hold is None else dec(e.if_claims_hold, 2)
 
 
 def _quoted(e: Evaluation) -> str:

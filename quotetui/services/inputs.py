@@ -203,9 +203,16 @@ def offer_inputs(
     ):
         extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), s(x[6]), bool(x[7]), s(x[8]))
         extras[x[1]].append((x[2], extra))
-    availability = {
-        r[0]: r[1] for r in reader.each("SELECT offer_id, availability FROM sla_term" + where + " ORDER BY id", params)
-    }
+    availability, credited = {}, set()
+    where_t, params_t = _where("t.offer_id", ids)
+    for r in reader.each(  # an availability with a credit schedule is a promise with a remedy (``evaluate``)
+        "SELECT t.offer_id, t.availability, EXISTS (SELECT 1 FROM sla_credit_tier c WHERE c.sla_term_id = t.id) "
+        "FROM sla_term t" + where_t + " ORDER BY t.id",
+        params_t,
+    ):
+        availability[r[0]] = r[1]
+        if r[2]:
+            credited.add(r[0])
     evidence = _evidence(reader, ids)
 
     where_o, params_o = _where("o.id", ids)
@@ -247,6 +254,7 @@ def offer_inputs(
                 discounts=_scoped(discounts.get(oid, []), rid),
                 extras=_scoped(extras.get(oid, []), rid),
                 availability=money(availability.get(oid)),
+                sla_credits=oid in credited,
                 evidence=tuple(evidence.get(oid, ())),
                 revisions=tuple(
                     Revision(r[2], r[3], when(r[4]).date(), tuple(options.get(r[0], ())))  # type: ignore[union-attr]

@@ -51,13 +51,15 @@ def table_items(ranking: Ranking) -> Iterator[list[str]]:
         f"at {share_text(s.utilisation, 1)} use; "
         f"amounts in {s.home_currency}, best first by cost per delivered PFLOP-hour",
     ]
-    blocked = []
+    blocked, asked = [], []
     for i, e in ranking.ranked:
         if i is None:
             blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
+        elif e.feasibility.questions:
+            asked.append(f"? #{e.offer.id}: {'; '.join(e.feasibility.questions)}")
         yield [
             "row",
-            str(i) if i is not None else "✗",
+            (f"{i}{'?' if e.feasibility.questions else ''}") if i is not None else "✗",
             str(e.offer.id),
             f"{e.offer.provider} {e.offer.name}",
             e.offer.gpu.name,
@@ -75,7 +77,9 @@ def table_items(ranking: Ranking) -> Iterator[list[str]]:
             f"{'does' if bounded == 1 else 'do'} not price a cost of the scenario "
             "(egress, storage, a fee on request: `explain ID` names it), so they may rank higher than they should",
         ]
-    for line in blocked:
+    if asked:
+        yield ["say", "N?: ranked after the confirmed offers until the question is answered"]
+    for line in [*asked, *blocked]:
         yield ["say", line]
     for e in ranking.evaluations:
         if lapsed(e.offer, ranking.on) and e.offer.valid_until is not None:

@@ -82,7 +82,9 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
     price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNIT_SHORT[base.unit.value]}"
     availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
     return [
-        str(r.rank) if r.rank is not None else ("✗" if e is not None else "—"),
+        (f"{r.rank}{'?' if e is not None and e.feasibility.questions else ''}")
+        if r.rank is not None
+        else ("✗" if e is not None else "—"),
         str(o.id),
         o.provider,
         o.name,
@@ -110,6 +112,8 @@ def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
     flags = [*r.flags, pending] if pending else r.flags
     if not e.feasibility.ok:
         return [f"✗ {'; '.join(e.feasibility.blocking)}", *(f for f in flags if f != "blocked")]
+    if e.feasibility.questions:
+        return [f"? {'; '.join(e.feasibility.questions)}", *flags]
     return flags
 
 
@@ -251,6 +255,8 @@ class OfferTableRow(TableRow):
         flags = flags_of(r)
         if r.critical or any("impossible" in f for f in flags):
             return {FLAGS: "bold red"}
+        if e.feasibility.questions:
+            return {RANK: "yellow", FLAGS: "yellow"}
         if any(f.startswith("!") or "optimistic" in f for f in flags):
             return {FLAGS: "yellow"}
         return None

@@ -5,10 +5,12 @@
 * cost per delivered PFLOP-hour = cost per GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000);
 * expected downtime per year = (1 − availability) × 8,760 h.
 
-MFU comes from verified evidence, else a claim (not an impossible one; the low end of a range; an optimistic
-one capped at the audit's plausible bound, 50 %), else the default 40 %; a verified GEMM under 80 % of peak
-then scales it down (the GPU itself delivers less).
-Availability comes from the SLA, else the default 99 %.
+Claims never buy rank. MFU comes from verified evidence, else the default 40 %: an unverified claim is shown
+as a second figure, "if the claims hold", and only lowers the MFU when it is below the default (that is
+conservative; the low end of a range; an impossible claim, over 75 %, or one on a much smaller model is not
+taken). A verified GEMM under 80 % of peak then scales it down (the GPU itself delivers less).
+Availability comes from an SLA with a credit schedule (a promise with a remedy), else the default 99 %; an SLA
+figure without credits is a claim like any other: used only when below the default.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from quotetui.domain.economics.assumptions import (
     BYTES_PER_PARAMETER,
     GEMM_HEALTHY_SHARE,
     MFU_IMPOSSIBLE,
-    MFU_OPTIMISTIC,
     Assumed,
     Assumptions,
 )
@@ -66,12 +67,34 @@ NOT_COMPARABLE = (MissingFxRate, NotPriced, DeliversNothing)
 
 @dataclass(frozen=True, slots=True)
 class Feasibility:
+    """Three-valued: ✗ something blocks the scenario; ? nothing blocks it but something it needs is not stated
+    (the questions to ask: ranked after the confirmed offers, never a BATNA); ✓ confirmed."""
+
     blocking: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
+        """Nothing blocks the scenario (it may still have questions open)."""
         return not self.blocking
+
+    @property
+    def confirmed(self) -> bool:
+        return not self.blocking and not self.questions
+
+    @property
+    def mark(self) -> str:
+        return "✗" if self.blocking else "?" if self.questions else "✓"
+
+    @property
+    def words(self) -> str:
+        """For a table cell: ``yes``, ``? ask: …`` or ``no: …``."""
+        if self.blocking:
+            return "no: " + "; ".join(self.blocking)
+        if self.questions:
+            return "? ask: " + "; ".join(self.questions)
+        return "yes"
 
 
 FEASIBLE = Feasibility()
@@ -93,6 +116,9 @@ class Evaluation:
     unknowns: tuple[str, ...]  # costs or discounts on offer whose amount is not known
     scaling: Assumed = WHOLE_JOB  # on top of the MFU: a claim measured across fewer nodes than the scenario
     unpriced: tuple[str, ...] = ()  # costs the scenario incurs that the offer does not price (``unpriced_costs``)
+    claimed_mfu: Assumed | None = None  # the MFU if the claims hold, where it differs from ``mfu``
+    claimed_scaling: Assumed | None = None  # the scaling that claimed MFU gets
+    claimed_availability: Assumed | None = None  # the SLA's promise without credits, where it differs
     _best: Any = field(default=None, init=False, repr=False, compare=False)
     _currency: Any = field(default=None, init=False, repr=False, compare=False)
     _quoted_gpu_hour: Any = field(default=None, init=False, repr=False, compare=False)
@@ -107,6 +133,7 @@ class Evaluation:
     _lower_bound: Any = field(default=None, init=False, repr=False, compare=False)
     _estimates: Any = field(default=None, init=False, repr=False, compare=False)
     _downtime_hours_per_year: Any = field(default=None, init=False, repr=False, compare=False)
+    _if_claims_hold: Any = field(default=None, init=False, repr=False, compare=False)
 
     @slot_cached
     def best(self) -> OptionCost:
@@ -181,6 +208,16 @@ class Evaluation:
         return tuple(out)
 
     @slot_cached
+    def if_claims_hold(self) -> Fraction | None:
+        """The cost per delivered PFLOP-hour if the unverified claims hold (a claimed MFU, an SLA's availability
+        without credits): a second figure, never the ranking's; None when no claim would change it."""
+        if self.claimed_mfu is None and self.claimed_availability is None:
+            return None
+        mfu = (self.claimed_mfu or self.mfu).value * (self.claimed_scaling or self.scaling).value
+        availability = (self.claimed_availability or self.availability).value
+        return self.cost_per_gpu_hour / (q(self.offer.gpu.bf16_tflops) * mfu * availability / 1000)
+
+    @slot_cached
     def downtime_hours_per_year(self) -> Fraction:
         return (1 - self.availability.value) * self.assumptions.hours_per_year
 
@@ -194,10 +231,12 @@ def choose_mfu(
     assumptions: Assumptions,
     peak_tflops: Decimal | None = None,
     plan_params: Decimal | Fraction | None = None,
+    trust_claims: bool = False,
 ) -> Assumed:
     """The MFU the figures rest on; with the GPU's dense BF16 peak, a verified GEMM sweep can lower it; with
-    the parameters of the model planned, a claim on a much smaller model is not taken (``comparable``)."""
-    base = _base_mfu(evidence, assumptions, plan_params)
+    the parameters of the model planned, a claim on a much smaller model is not taken (``comparable``).
+    ``trust_claims``: the MFU if the claims hold (``Evaluation.if_claims_hold``), never the ranking's."""
+    base = _base_mfu(evidence, assumptions, plan_params, trust_claims)
     gemm = [e for e in evidence if e.provenance is Provenance.VERIFIED and e.metric is Metric.GEMM_TFLOPS]
     if base.source == "verified" or not gemm or peak_tflops is None:
         return base
@@ -246,8 +285,13 @@ def _params(n: Decimal | Fraction) -> str:
 
 
 def _base_mfu(
-    evidence: tuple[Evidence, ...], assumptions: Assumptions, plan_params: Decimal | Fraction | None
+    evidence: tuple[Evidence, ...],
+    assumptions: Assumptions,
+    plan_params: Decimal | Fraction | None,
+    trust_claims: bool = False,
 ) -> Assumed:
+    """Verified evidence, else the default; the lowest usable claim below the default lowers it (conservative).
+    With ``trust_claims`` the lowest usable claim is taken as it stands: the "if the claims hold" figure."""
     mfu = [e for e in evidence if e.metric is Metric.MFU]
     verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
     if verified:
@@ -256,6 +300,7 @@ def _base_mfu(
         value, where = q(e.value), e.source or "evidence"
         return Assumed(value, "verified", lambda: f"measured {pct(value, 1)} %{on} ({where})", e.gpu_count)
     notes = []
+    default = assumptions.default_mfu
     for e in sorted((e for e in mfu if e.provenance is Provenance.CLAIMED), key=_range_low):
         value = _range_low(e)
         where = f"{e.workload}, " if e.workload else ""
@@ -270,20 +315,19 @@ def _base_mfu(
         low = " (low end of the range)" if e.value_high is not None else ""
         on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
         note = f"claimed {span}{low}{on} ({where}{e.source or 'no source'})"
-        if value > MFU_OPTIMISTIC:  # the claims audit calls it optimistic: rank on its plausible bound
-            note += (
-                f"; optimistic (public reports give 35–47 %, above {pct(MFU_OPTIMISTIC, 0)} % is rare): "
-                f"capped at {pct(MFU_OPTIMISTIC, 0)} %"
-            )
-            value = MFU_OPTIMISTIC
-        return Assumed(value, "claimed", note, e.gpu_count)
+        if trust_claims:
+            return Assumed(value, "claimed", note + ": if the claim holds", e.gpu_count)
+        if value < default:  # a claim below the default is believed: it can only make the offer dearer
+            return Assumed(value, "claimed", note + f"; below the default {pct(default, 0)} %: used", e.gpu_count)
+        notes.append(f"{note} not verified: claims never buy rank (shown as 'if the claims hold')")
+        break
     if not notes:
-        return _default_mfu(assumptions.default_mfu)
-    return Assumed(assumptions.default_mfu, "default", lambda: _default_mfu_note(assumptions.default_mfu, notes))
+        return _default_mfu(default)
+    return Assumed(default, "default", lambda: _default_mfu_note(default, notes))
 
 
 def _default_mfu_note(mfu: Fraction, notes: list[str]) -> str:
-    note = f"default {pct(mfu, 0)} % of dense BF16 peak: no MFU verified or credibly claimed"
+    note = f"default {pct(mfu, 0)} % of dense BF16 peak: no MFU verified"
     return note + "; " + "; ".join(notes) if notes else note
 
 
@@ -295,7 +339,7 @@ def _default_mfu(mfu: Fraction) -> Assumed:
 
 @functools.lru_cache(maxsize=256)
 def _sla_availability(value: Fraction) -> Assumed:
-    return Assumed(value, "sla", lambda: f"SLA promises {pct(value, 3)} %")
+    return Assumed(value, "sla", lambda: f"SLA promises {pct(value, 3)} % with a credit schedule")
 
 
 @functools.lru_cache(maxsize=64)
@@ -303,21 +347,37 @@ def _default_availability(value: Fraction) -> Assumed:
     return Assumed(value, "default", lambda: f"no SLA on record: {pct(value, 1)} % assumed")
 
 
-def choose_availability(offer: OfferInput, assumptions: Assumptions) -> Assumed:
-    if offer.availability is not None:
-        return _sla_availability(q(offer.availability))
-    return _default_availability(assumptions.default_availability)
+def choose_availability(offer: OfferInput, assumptions: Assumptions, trust_claims: bool = False) -> Assumed:
+    """The SLA's availability when credits back it; without a credit schedule it is a claim: used only when
+    below the default (``trust_claims``: as promised, for the "if the claims hold" figure)."""
+    if offer.availability is None:
+        return _default_availability(assumptions.default_availability)
+    value, default = q(offer.availability), assumptions.default_availability
+    if offer.sla_credits:
+        return _sla_availability(value)
+    promise = f"SLA promises {pct(value, 3)} % with no credit schedule"
+    if trust_claims:
+        return Assumed(value, "claimed", f"{promise}: if the promise holds")
+    if value < default:
+        return Assumed(value, "claimed", f"{promise}; below the default {pct(default, 1)} %: used")
+    return Assumed(
+        default,
+        "default",
+        f"{promise}: a promise without a remedy never buys rank; {pct(default, 1)} % assumed "
+        "(shown as 'if the claims hold')",
+    )
 
 
 def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) -> Feasibility:
     blocking: list[str] = []
     warnings: list[str] = []
+    questions: list[str] = []
     if offer.nodes_available is not None and offer.nodes_available < nodes:
         blocking.append(f"only {offer.nodes_available} nodes on offer; the scenario needs {nodes}")
     if nodes > 1 and offer.inter_fabric is InterFabric.NONE:
         blocking.append(f"{nodes} nodes without a scale-out network: one job cannot span them")
     elif nodes > 1 and offer.inter_fabric is InterFabric.UNKNOWN:
-        warnings.append(f"{nodes} nodes and the scale-out network is not stated")
+        questions.append(f"{nodes} nodes and the scale-out network is not stated: which fabric joins them?")
     paid = nodes * offer.gpus_per_node
     if paid > scenario.gpu_count:
         warnings.append(f"pays for {paid} GPUs to get {scenario.gpu_count} ({offer.gpus_per_node} per node)")
@@ -332,7 +392,9 @@ def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) ->
             )
     if scenario.gpu is not None and scenario.gpu.key != offer.gpu.key:
         warnings.append(f"offers {offer.gpu.name}; the scenario names {scenario.gpu.name}")
-    return Feasibility(tuple(blocking), tuple(warnings)) if blocking or warnings else FEASIBLE
+    if blocking or warnings or questions:
+        return Feasibility(tuple(blocking), tuple(warnings), tuple(questions))
+    return FEASIBLE
 
 
 def require_priced(offer: OfferInput) -> OfferInput:
@@ -458,6 +520,9 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
     unpriced = tuple(unpriced_costs(offer, scenario))
     unknowns = [*unpriced, *(f"{d.label}" for d in offer.discounts if d.rate is None)]
     availability = choose_availability(offer, assumptions)
+    claimed = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, scenario.train_params, trust_claims=True)
+    claimed_mfu = None if claimed.value == mfu.value else claimed
+    promised = choose_availability(offer, assumptions, trust_claims=True)
     if availability.value <= 0 or mfu.value <= 0 or offer.gpu.bf16_tflops <= 0:
         raise DeliversNothing(
             f"it delivers no compute (availability {pct(availability.value, 1)} %, MFU {pct(mfu.value, 1)} %, "
@@ -475,6 +540,9 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         tuple(unknowns),
         ranking_scaling(mfu, offer, scenario),
         unpriced,
+        claimed_mfu,
+        None if claimed_mfu is None else ranking_scaling(claimed_mfu, offer, scenario),
+        None if promised.value == availability.value else promised,
     )
 
 
@@ -491,9 +559,16 @@ def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:
     return out
 
 
+def rank_key(e: Evaluation) -> tuple[bool, bool, Fraction, Fraction, int]:
+    """Confirmed offers first, then those with a question open (?), then the blocked (✗); each group by cost
+    per delivered PFLOP-hour, then total cost, then id."""
+    f = e.feasibility
+    return (not f.ok, bool(f.questions), e.cost_per_pflop_hour, e.best.total, e.offer.id)
+
+
 def rank(evaluations: list[Evaluation]) -> list[Evaluation]:
-    """Feasible offers first, each group by cost per delivered PFLOP-hour, then by total cost."""
-    return sorted(evaluations, key=lambda e: (not e.feasibility.ok, e.cost_per_pflop_hour, e.best.total, e.offer.id))
+    """The ranking, by :func:`rank_key`."""
+    return sorted(evaluations, key=rank_key)
 
 
 def positions(ranked: list[Evaluation]) -> list[int | None]:

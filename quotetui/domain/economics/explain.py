@@ -294,13 +294,16 @@ def explain(e: Evaluation) -> list[Figure]:
                 f"{e.offer.gpu.name} peak from the catalog"
             ],
         ),
+        *_claims_figure(e),
         Figure(
             "feasibility",
             "Feasibility",
             None,
-            "ok" if e.feasibility.ok else "blocked",
+            {"✓": "ok", "?": "question", "✗": "blocked"}[e.feasibility.mark],
             "enough GPUs and nodes on offer, a network for multi-node jobs, memory for the training run",
-            [f"blocking: {b}" for b in e.feasibility.blocking] + [f"note: {w}" for w in e.feasibility.warnings]
+            [f"blocking: {b}" for b in e.feasibility.blocking]
+            + [f"ask: {q} (ranked after the confirmed offers until answered)" for q in e.feasibility.questions]
+            + [f"note: {w}" for w in e.feasibility.warnings]
             or ["nothing stands in the way"],
         ),
     ]
@@ -325,8 +328,41 @@ def explain(e: Evaluation) -> list[Figure]:
     return figures
 
 
+def _claims_figure(e: Evaluation) -> list[Figure]:
+    """The second figure: the cost per delivered PFLOP-hour if the unverified claims hold (never ranked on)."""
+    claimed = e.if_claims_hold
+    if claimed is None:
+        return []
+    mfu = (e.claimed_mfu or e.mfu).value * (e.claimed_scaling or e.scaling).value
+    availability = (e.claimed_availability or e.availability).value
+    notes = [a.note for a in (e.claimed_mfu, e.claimed_availability) if a is not None]
+    return [
+        Figure(
+            "cost_per_pflop_hour_if_claims_hold",
+            "If the claims hold",
+            dec(claimed),
+            f"{e.currency}/PFLOP-h",
+            "the same cost with the unverified claims taken as stated; ranked on the figure above until a log "
+            "verifies them",
+            [
+                f"{money_text(e.cost_per_gpu_hour, e.currency, 4)} ÷ ({e.offer.gpu.bf16_tflops} × {share_text(mfu)} × "
+                f"{share_text(availability)} ÷ 1000)",
+                *notes,
+            ],
+        )
+    ]
+
+
 COST_FIGURES = frozenset(
-    {"extras", "total", "monthly_cost", "annualized_tco", "cost_per_gpu_hour", "cost_per_pflop_hour"}
+    {
+        "extras",
+        "total",
+        "monthly_cost",
+        "annualized_tco",
+        "cost_per_gpu_hour",
+        "cost_per_pflop_hour",
+        "cost_per_pflop_hour_if_claims_hold",
+    }
 )
 """The figures an unpriced cost makes lower bounds."""
 

@@ -161,6 +161,7 @@ class OfferInput:
     discounts: tuple[DiscountTerm, ...] = ()
     extras: tuple[ExtraTerm, ...] = ()
     availability: Decimal | None = None
+    sla_credits: bool = False  # the SLA has a credit schedule: its availability is a promise with a remedy
     evidence: tuple[Evidence, ...] = ()
     revisions: tuple[Revision, ...] = field(default=())  # every round, oldest first
     provider_kind: str = ""

@@ -135,7 +135,8 @@ def option_positions(
 
 
 def _candidate(e: Evaluation) -> bool:
-    return e.feasibility.ok and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
+    """A BATNA is an alternative one can rely on: confirmed feasible (no question open), still on the table."""
+    return e.feasibility.confirmed and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
 
 
 def batnas(evaluations: list[Evaluation]) -> dict[int, Evaluation | None]:

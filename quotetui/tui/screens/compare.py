@@ -67,6 +67,10 @@ def page_hint(first: int, shown: int, total: int) -> str:
     return f"{before}{where} of {total}{after}{keys}"
 
 
+FEASIBLE_STYLE = {"✓": "", "?": "yellow", "✗": "red"}
+"""Feasible, a question open, blocked."""
+
+
 class CompareScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x", "clear_pins", "Unpin all", id="unpin-all"),
@@ -184,9 +188,9 @@ class CompareScreen(MarketScreen):
         table.add_row(
             Text("Feasible"),
             *(
-                Text("no: " + "; ".join(r.evaluation.feasibility.blocking), style="red")
-                if r.evaluation and not r.evaluation.feasibility.ok
-                else (Text("yes") if r.evaluation else Text(r.problem or "", style="yellow"))
+                Text(r.evaluation.feasibility.words, style=FEASIBLE_STYLE[r.evaluation.feasibility.mark])
+                if r.evaluation
+                else Text(r.problem or "", style="yellow")
                 for r in rows
             ),
             height=None,
