@@ -62,7 +62,10 @@ def test_the_figures_are_explains(cli: Cli, demo_db_path: Path, offer_id: int) -
     position = section(text, "Our BATNA")
     assert f"#{n['batna']['id']} " in position
     assert f"at {mark}{shown(n['batna']['cost_per_pflop_hour'])} CNY per delivered PFLOP-hour" in position
-    assert f"(this offer: {mark}{shown(ex['cost_per_pflop_hour'])})" in position
+    c = ex["caveats"]  # the brief shows explain's figure with explain's caveats: ✗ for #2's critical findings
+    after = ("✗" if c["critical_findings"] else "") + ("!" if c["lapsed"] else "")
+    assert f"(this offer: {mark}{shown(ex['cost_per_pflop_hour'])}{' ' + after if after else ''})" in position
+    assert bool(c["critical_findings"]) == (offer_id == 2)
     target = n["target_price"]
     assert f"now {shown(target['current'])} CNY per node-month" in position
     assert f"{shown(target['amount'])} CNY per node-month" in position

@@ -36,8 +36,10 @@ def test_offers_are_ranked_by_cost_per_delivered_pflop_hour(cli, demo_db_path: P
     }
     assert all(required <= set(item) for item in items)
     feasible = [i for i in items if i["feasible"]]
-    costs = [Decimal(i["cost_per_pflop_hour"]) for i in feasible]
+    confirmed = [i for i in feasible if not i["questions"]]  # then those with a question open ("?"), then ✗
+    costs = [Decimal(i["cost_per_pflop_hour"]) for i in confirmed]
     assert costs == sorted(costs)
+    assert feasible[: len(confirmed)] == confirmed
     assert items.index(feasible[-1]) < min(items.index(i) for i in items if not i["feasible"])
     aliyun = next(
         i

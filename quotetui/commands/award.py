@@ -11,7 +11,6 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, open_db, print_json, table
 from quotetui.commands.output import money, say
 from quotetui.commands.rfq import OutOpt, write_sheets
-from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.entities import AS_OF, AWARD
 from quotetui.domain.enums import AwardObjective
 from quotetui.domain.wording import plural
@@ -107,7 +106,7 @@ def award(
 
 def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObjective) -> None:
     """The scenarios as a table, then for each one that buys beyond the need, the split without it."""
-    from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
+    from quotetui.services.award import amount_shown, beyond_text, lean_text, premium_head, split_text
 
     def shown(value: object) -> str:
         return "" if value is None else money(value, cur)
@@ -117,10 +116,9 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
         [
             [
                 s.label,
-                (LOWER_BOUND + " " if s.lower_bound else "") + shown(s.total_cost) if s.feasible else "infeasible",
+                amount_shown(s.total_cost, s.caveats, cur) if s.feasible and s.total_cost is not None else "infeasible",
                 ("~ " if s.premium_rough and s.premium is not None else "") + shown(s.premium),
-                (LOWER_BOUND + " " if s.lower_bound and s.cost_per_pflop_hour is not None else "")
-                + shown(s.cost_per_pflop_hour),
+                "" if s.cost_per_pflop_hour is None else amount_shown(s.cost_per_pflop_hour, s.caveats, cur),
                 "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
             ]
             for s in found
@@ -147,6 +145,7 @@ def _json(s: AwardScenario, cur: str) -> dict[str, object]:
         "gpus": s.gpus,
         "total_cost": amount(s.total_cost),
         "lower_bound": s.lower_bound,
+        "caveats": s.caveats.to_json(),
         "premium": amount(s.premium),
         "premium_rough": s.premium_rough,
         "cost_per_pflop_hour": amount(s.cost_per_pflop_hour),
@@ -164,6 +163,7 @@ def _json(s: AwardScenario, cur: str) -> dict[str, object]:
                 "delivered_pflop_hours": plain(dec(a.delivered_pflop_hours)),
                 "cost_per_pflop_hour": amount_text(a.cost_per_pflop_hour, cur),
                 "lower_bound": a.lower_bound,
+                "caveats": a.caveats.to_json(),
             }
             for a in s.lines
         ],

@@ -43,7 +43,7 @@ def offers(
         if tag == "title":
             say(text[0])
     table(
-        ["#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term"],
+        ["#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term", "flags"],
         [cells for tag, *cells in items if tag == "row"],
         right=frozenset({"#", "id", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%"}),
         widths={"offer": 30, "GPU": 14},
@@ -85,11 +85,18 @@ def explain(
     if as_json:
         print_json(
             evaluation_json(e)
-            | {"scenario": e.scenario.name, "figures": [f.to_json() for f in figures], "negotiation": n.to_json()}
+            | {
+                "scenario": e.scenario.name,
+                "caveats": n.caveats.to_json(),
+                "figures": [f.to_json() for f in figures],
+                "negotiation": n.to_json(),
+            }
         )
         return
     say(f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}")
     say(f"assumptions: {e.assumptions.words()}")
+    if n.caveats:
+        lines("What qualifies these figures", n.caveats.words(e.offer.id))
     for f in figures:
         value = "" if f.value is None else f" = {f.display()}"
         say(f"\n{f.label}{value}")

@@ -18,6 +18,8 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.worksheet.worksheet import Worksheet
 
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats, number_format
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.wording import plural
 from quotetui.io.rfq_workbook import put
@@ -33,9 +35,10 @@ MONEY_FORMAT = "#,##0.00"
 BOLD = Font(bold=True)
 
 
-def _amount(sheet: Worksheet, row: int, column: int, value: Fraction | None) -> None:
+def _amount(sheet: Worksheet, row: int, column: int, value: Fraction | None, caveats: Caveats = NO_CAVEATS) -> None:
+    """An amount to the cent (the one rounding point), a number with its caveats' marks in its format."""
     if value is not None:
-        put(sheet, row, column, dec(value, 2)).number_format = MONEY_FORMAT  # the one rounding point
+        put(sheet, row, column, dec(value, 2)).number_format = number_format(caveats, MONEY_FORMAT)
 
 
 def _comparison(sheet: Worksheet, view: RfqView) -> None:
@@ -63,7 +66,7 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
         put(sheet, row, 1, line.label)
         for c, cell in enumerate(line.cells, 2):
             if isinstance(cell, Amount):
-                _amount(sheet, row, c, cell.value)
+                _amount(sheet, row, c, cell.value, cell.caveats)
             else:
                 put(sheet, row, c, cell)
     sheet.column_dimensions["A"].width = 44
@@ -92,9 +95,9 @@ def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...],
                 continue
             put(sheet, row, 1, prefix + label)
             put(sheet, row, 2, "yes" if shown.feasible else "no")
-            _amount(sheet, row, 3, shown.total_cost)
+            _amount(sheet, row, 3, shown.total_cost, shown.caveats)
             _amount(sheet, row, 4, shown.premium if shown is s else None)
-            _amount(sheet, row, 5, shown.cost_per_pflop_hour)
+            _amount(sheet, row, 5, shown.cost_per_pflop_hour, shown.caveats)
             put(sheet, row, 6, shown.reason)
             rough = shown is s and s.premium_rough and not shown.lower_bound
             put(
@@ -114,7 +117,7 @@ def _line_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], pre
             for a in shown.lines if shown is not None else ():
                 for c, value in enumerate((prefix + label, a.offer_id, a.provider, a.offer, a.nodes, a.gpus), 1):
                     put(sheet, row, c, value)
-                _amount(sheet, row, 7, a.total_cost)
+                _amount(sheet, row, 7, a.total_cost, a.caveats)
                 put(sheet, row, 8, a.way)
                 row += 1
     return row

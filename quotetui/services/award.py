@@ -23,8 +23,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats, figure_text, merged
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
-from quotetui.domain.economics.explain import LOWER_BOUND, money_shown
+from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.enums import AwardObjective
 from quotetui.domain.errors import BadInput
@@ -50,7 +52,12 @@ class AwardLine:
     way: str  # the way to buy the engine costed it at ("annual prepaid", "12 × monthly", …)
     delivered_pflop_hours: Fraction  # the engine's, for these GPUs over the term
     cost_per_pflop_hour: Fraction  # the engine's, for these GPUs (what `explain` shows for them)
-    lower_bound: bool = False  # a cost the need incurs is not priced by the offer: the cost is at least this
+    caveats: Caveats = NO_CAVEATS  # the engine's for these GPUs, the offer's critical findings, a lapsed quote
+
+    @property
+    def lower_bound(self) -> bool:
+        """A cost the need incurs is not priced by the offer: the cost is at least this."""
+        return self.caveats.lower_bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +70,15 @@ class AwardScenario:
     total_cost: Fraction | None  # the engine's, added up
     premium: Fraction | None  # what its risk constraint costs against the first scenario, in what was minimised
     cost_per_pflop_hour: Fraction | None  # total ÷ the delivered PFLOP-hours of the awarded GPUs
-    lower_bound: bool = False  # some allocation's cost is a lower bound (a cost not priced): the total is too
+    caveats: Caveats = NO_CAVEATS  # every line's: a sum is at least what its lower bounds are, and so on
     beyond_need: int = 0  # nodes the need does not use, bought for a constraint or because a tier makes it cheaper
     lean: AwardScenario | None = None  # with ``beyond_need``: the cheapest split without such nodes
     premium_rough: bool = False  # this total or the first scenario's is a lower bound: the premium is approximate
+
+    @property
+    def lower_bound(self) -> bool:
+        """Some allocation's cost is a lower bound (a cost not priced): the total is too."""
+        return self.caveats.lower_bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +176,10 @@ def award(
     sure = [c for c in candidates if fits[c.offer_id].confirmed]
     share = Fraction(max_share)
 
+    held = {i: f.figures.caveats for i, f in fits.items() if f.figures is not None}  # findings, a lapsed quote
+
     def shown(found: list[tuple[str, Award]]) -> tuple[AwardScenario, ...]:
-        exact = [_exact(label, a, offers, req, fx, assumptions) for label, a in found]
+        exact = [_exact(label, a, offers, req, fx, assumptions, held) for label, a in found]
         # the first scenario's figure (what was minimised) is what each risk constraint is measured against
         figure = (lambda s: s.cost_per_pflop_hour) if per_pflop else (lambda s: s.total_cost)
         base = exact[0]  # a lower bound on either side makes a premium rough; the base's own 0 is exact
@@ -220,10 +234,17 @@ def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:
 
 
 def _exact(
-    label: str, found: Award, offers: dict[int, OfferInput], req: Requirement, fx: Any, assumptions: Any
+    label: str,
+    found: Award,
+    offers: dict[int, OfferInput],
+    req: Requirement,
+    fx: Any,
+    assumptions: Any,
+    held: dict[int, Caveats],
 ) -> AwardScenario:
     """The scenario with each allocation evaluated again by the engine for the GPUs it was awarded: its total must
-    be the optimiser's, to the cent and beyond."""
+    be the optimiser's, to the cent and beyond. Each line carries the engine's caveats for those GPUs with the
+    offer's own (``held``: critical findings, a lapsed quote)."""
     if not found.feasible:
         return AwardScenario(label, False, found.reason, (), 0, None, None, None)
     lines = []
@@ -237,18 +258,23 @@ def _exact(
         lines.append(
             AwardLine(
                 a.offer_id, a.provider, offers[a.offer_id].name, a.nodes, a.gpus, e.best.total, e.best.label,
-                e.delivered_pflop_hours, e.cost_per_pflop_hour, e.lower_bound,
+                e.delivered_pflop_hours, e.cost_per_pflop_hour, _line_caveats(e.caveats, held.get(a.offer_id)),
             )
         )  # fmt: skip
     total = sum((line.total_cost for line in lines), Fraction(0))
     delivered = sum((line.delivered_pflop_hours for line in lines), Fraction(0))
     if found.delivered is not None and found.delivered != delivered:
         raise RuntimeError(f"award: {delivered} PFLOP-hours by the engine, {found.delivered} in the optimiser")
-    lean = _exact(label, found.lean, offers, req, fx, assumptions) if found.lean is not None else None
+    lean = _exact(label, found.lean, offers, req, fx, assumptions, held) if found.lean is not None else None
     return AwardScenario(
         label, True, "", tuple(lines), found.gpus, total, None, total / delivered if delivered > 0 else None,
-        any(line.lower_bound for line in lines), found.beyond_need, lean,
+        merged(line.caveats for line in lines), found.beyond_need, lean,
     )  # fmt: skip
+
+
+def _line_caveats(own: Caveats, offer: Caveats | None) -> Caveats:
+    """An awarded line's caveats: the engine's for its GPUs, with the offer's findings and lapsed quote."""
+    return own if offer is None else replace(own, critical=offer.critical, lapsed=offer.lapsed)
 
 
 # --- words, the same on the command line, the screen and the sheet ---------------------------------------------
@@ -272,14 +298,22 @@ def lean_text(s: AwardScenario, currency: str, minimise: AwardObjective = AwardO
         return ""
     if not lean.feasible or lean.total_cost is None or s.total_cost is None:
         return f"without buying beyond the need: infeasible ({lean.reason})"
-    at_least = f"{LOWER_BOUND} " if lean.lower_bound else ""
     rough = "~ " if lean.lower_bound or s.lower_bound else ""
-    head = f"without buying beyond the need: {split_text(lean)} = {at_least}{money_shown(lean.total_cost, currency)}"
+    head = (
+        f"without buying beyond the need: {split_text(lean)} = {amount_shown(lean.total_cost, lean.caveats, currency)}"
+    )
     if minimise is AwardObjective.PFLOP_HOUR and lean.cost_per_pflop_hour is not None and s.cost_per_pflop_hour:
         gap = money_shown(lean.cost_per_pflop_hour - s.cost_per_pflop_hour, currency)
-        per = money_shown(lean.cost_per_pflop_hour, currency)
-        return f"{head}, {at_least}{per} per PFLOP-hour ({rough}{gap} more per PFLOP-hour)"
+        per = amount_shown(lean.cost_per_pflop_hour, lean.caveats, currency)
+        return f"{head}, {per} per PFLOP-hour ({rough}{gap} more per PFLOP-hour)"
     return f"{head} ({rough}{money_shown(lean.total_cost - s.total_cost, currency)} more)"
+
+
+def amount_shown(value: Fraction, caveats: Caveats, currency: str) -> str:
+    """An award's amount with its caveats' marks and its currency: ``≥ 1,234.56 CNY ✗``."""
+    text = figure_text(value, caveats)
+    suffix = caveats.suffix
+    return f"{text.removesuffix(' ' + suffix)} {currency}{' ' + suffix if suffix else ''}"
 
 
 def premium_head(minimise: AwardObjective) -> str:

@@ -133,6 +133,7 @@ def _section(b: OfferBrief) -> list[str]:
         "",
         f"- Scenario / 场景: {md(e.scenario.name)} ({e.scenario.gpu_count} GPUs × {e.scenario.months} months)",
         f"- Sold as / 配置: {md(o.configuration)}; status {o.status.value}",
+        *(f"- Caveat / 注意: {md(w)}" for w in n.caveats.words(o.id)),
         "",
         "### Their current offer / 对方当前报价",
         "",
@@ -165,11 +166,7 @@ def _position(n: Negotiation) -> list[str]:
         lines = []
     if b is None:
         return [*lines, "- no feasible offer from another provider to compare with (no BATNA)"]
-    lines.append(
-        f"- BATNA / 最佳替代方案: #{b.offer.id} {md(b.offer.provider)} {md(b.offer.name)} at "
-        f"{cost_text(b, b.cost_per_pflop_hour, 2)} {b.currency} per delivered PFLOP-hour "
-        f"(this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
-    )
+    lines.append(f"- BATNA / 最佳替代方案: {md(n.batna_line())}")
     if e.if_claims_hold is not None:
         lines.append(
             f"- if their claims hold / 若宣称属实: {cost_text(e, e.if_claims_hold, 2)} {e.currency} per delivered "

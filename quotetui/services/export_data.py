@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import col
 
+from quotetui.domain.economics.caveats import Caveats, for_offer
 from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import (
@@ -30,6 +31,7 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
 from quotetui.services.acceptance import Acceptance, build, nodes_of, waivers_by_contract
+from quotetui.services.caveats import critical_codes
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
 from quotetui.services.economics import Ranking, rank_offers
@@ -86,6 +88,11 @@ class ExportData:
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
     acceptance: list[Acceptance] = field(default_factory=list)  # each contract's checklist, then each offer's
     current_rounds: dict[int, tuple[Any, list[Any]]] | None = None  # made once by the sheets that need it
+
+    def caveats(self, e: Evaluation) -> Caveats:
+        """What qualifies ``e``'s figures in the sheets (``caveats.py``): its own, its critical findings, a
+        lapsed quote."""
+        return for_offer(e.caveats, e.offer, self.ranking.on, critical_codes(self.findings.get(e.offer.id, ())))
 
     @property
     def scenario_name(self) -> str:

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from quotetui.domain import entities as E
+from quotetui.domain.economics.caveats import LEGEND, Caveats, number_format
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
@@ -66,9 +68,13 @@ def summary(data: ExportData) -> Sheet:
     def rows() -> Iterator[list[Any]]:
         for rank, e in data.ranking.ranked:
             ok = e.feasibility.confirmed
+            caveats = data.caveats(e)
+            formats = {key: number_format(caveats, money) for key in _COSTS}  # ≥ ~ … ✗ ! around the number
+            formats["gpu_hour"] = number_format(replace(caveats, unpriced=()), money)  # a price leaves nothing out
 
-            def mark(key: str, value: Fraction, ok: bool = ok) -> Styled:
-                return Styled(d(value), best=ok and (value == lows.get(key) or value == highs.get(key)))
+            def mark(key: str, value: Fraction, ok: bool = ok, formats: dict[str, str] = formats) -> Styled:
+                best = ok and (value == lows.get(key) or value == highs.get(key))
+                return Styled(d(value), formats.get(key), best=best)
 
             yield [
                 rank,
@@ -85,18 +91,23 @@ def summary(data: ExportData) -> Sheet:
                 e.mfu.source,
                 mark("availability", e.availability.value),
                 mark("downtime", e.downtime_hours_per_year),
-                d(e.if_claims_hold),  # unverified claims as stated: never ranked on, never green
+                None  # unverified claims as stated: never ranked on, never green
+                if e.if_claims_hold is None
+                else Styled(d(e.if_claims_hold), formats["pflop"]),
                 e.best.label,
                 e.feasibility.words,
-                flags.get(e.offer.id, ""),
+                ", ".join([*caveats.flags(), *filter(None, [flags.get(e.offer.id)])]),
             ]
 
     title = (
         f"Offers ranked for scenario {data.scenario_name!r} by cost per delivered PFLOP-hour; "
-        f"best value of each column in green (feasible offers)"
+        "best value of each column in green (confirmed offers); marks on a figure: " + LEGEND
     )
     return Sheet("Summary", columns, rows(), preamble=[[Styled(title, bold=True)], []])
 
+
+_COSTS = ("pflop", "all_in", "tco", "monthly")
+"""The Summary's cost columns: every caveat's mark shows on them."""
 
 _LOWER = {
     "pflop": lambda e: e.cost_per_pflop_hour,
@@ -235,6 +246,14 @@ def side_by_side(data: ExportData) -> Sheet:
         ("feasible", lambda e: e.feasibility.words, None, ""),
     ]
 
+    caveats = [data.caveats(e) for e in chosen]
+    price = f"effective price per GPU-hour ({cur})"  # a price, not a cost: nothing is left out of it
+
+    def shown(fmt: str | None, label: str, c: Caveats) -> str | None:
+        if fmt != MONEY:
+            return fmt
+        return number_format(replace(c, unpriced=()) if label == price else c, MONEY)  # ≥ ~ … ✗ ! around it
+
     def rows() -> Iterator[list[Any]]:
         for label, value, fmt, better in figures:
             values = [value(e) for e in chosen]
@@ -242,7 +261,11 @@ def side_by_side(data: ExportData) -> Sheet:
                 yield [label, *values]
                 continue
             best = (min(values) if better == "low" else max(values)) if len(set(values)) > 1 else None
-            yield [label, *(Styled(d(v), fmt, best=v == best) for v in values)]
+            yield [
+                label,
+                *(Styled(d(v), shown(fmt, label, c), best=v == best) for v, c in zip(values, caveats, strict=True)),
+            ]
+        yield ["caveats", *("; ".join(c.words(e.offer.id)) or "none" for e, c in zip(chosen, caveats, strict=True))]
 
     pinned = "pinned" if data.pinned else "top 4"
     return Sheet(
@@ -250,7 +273,12 @@ def side_by_side(data: ExportData) -> Sheet:
         columns,
         rows(),
         preamble=[
-            [Styled(f"{pinned} offers for scenario {data.scenario_name!r}; better value in green", bold=True)],
+            [
+                Styled(
+                    f"{pinned} offers for scenario {data.scenario_name!r}; better value in green; marks: {LEGEND}",
+                    bold=True,
+                )
+            ],
             [],
         ],
         autofilter=False,

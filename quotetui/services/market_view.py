@@ -12,13 +12,15 @@ market medians or contracts yet), then :func:`complete_market_view` adds what th
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OPEN_STATUSES, OfferInput, ScenarioInput, lapsed
@@ -77,6 +79,14 @@ class OfferRow:
     def critical(self) -> bool:
         return any(f.severity is Severity.CRITICAL for f in self.findings)
 
+    @property
+    def caveats(self) -> Caveats:
+        """What qualifies this offer's figures (``caveats.py``): the evaluation's own, its critical findings
+        (once the findings are computed) and a lapsed quote."""
+        base = self.evaluation.caveats if self.evaluation is not None else NO_CAVEATS
+        critical = tuple(f.code for f in self.findings if f.severity is Severity.CRITICAL)
+        return replace(base, critical=critical, lapsed=self.offer.valid_until if self.lapsed else None)
+
 
 @dataclass(frozen=True, slots=True)
 class BestForGpu:
@@ -124,6 +134,11 @@ class MarketView:
 
     def row(self, offer_id: int) -> OfferRow | None:
         return next((r for r in self.rows if r.offer.id == offer_id), None)
+
+    def caveats(self, offer_id: int) -> Caveats:
+        """An offer's caveats (``OfferRow.caveats``); none for an offer not in the view."""
+        found = self.row(offer_id)
+        return found.caveats if found is not None else NO_CAVEATS
 
     @property
     def why_no_best(self) -> str | None:

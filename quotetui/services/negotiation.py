@@ -7,6 +7,8 @@ from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats, figure_text
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.explain import cost_text
@@ -25,6 +27,7 @@ from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
+from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import amount_text, decimal_text, rank_offers
 from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
 from quotetui.store.reader import reading
@@ -41,6 +44,19 @@ class Negotiation:
     target: Target | None
     options: tuple[OptionPosition, ...] = ()  # every option of the current round, in its own unit
     fx_sensitivity: tuple[tuple[Fraction, Fraction], ...] = ()  # (rate shift, cost per delivered PFLOP-hour)
+    caveats: Caveats = NO_CAVEATS  # the offer's, findings and a lapsed quote included (``services/caveats.py``)
+    batna_caveats: Caveats = NO_CAVEATS  # the BATNA's, likewise
+
+    def batna_line(self) -> str:
+        """The BATNA and this offer's cost per delivered PFLOP-hour, each with its caveats' marks."""
+        b, e = self.batna, self.evaluation
+        assert b is not None
+        theirs = figure_text(b.cost_per_pflop_hour, self.batna_caveats)
+        ours = figure_text(e.cost_per_pflop_hour, self.caveats)
+        return (
+            f"#{b.offer.id} {b.offer.provider} {b.offer.name} at {theirs} {b.currency} per delivered PFLOP-hour "
+            f"(this offer: {ours})"
+        )
 
     def lines(self) -> list[str]:
         """The negotiation position in words."""
@@ -59,11 +75,7 @@ class Negotiation:
         if self.batna is None:
             out.append("no feasible offer from another provider to compare with (no BATNA)")
             return out
-        b = self.batna
-        out.append(
-            f"BATNA: #{b.offer.id} {b.offer.provider} {b.offer.name} at {cost_text(b, b.cost_per_pflop_hour, 2)} "
-            f"{b.currency} per delivered PFLOP-hour (this offer: {cost_text(e, e.cost_per_pflop_hour, 2)})"
-        )
+        out.append(f"BATNA: {self.batna_line()}")
         t = self.target
         out.append(target_words(t))
         if t is not None and t.amount > 0 and e.best.label != t.way:
@@ -188,7 +200,9 @@ def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: da
         raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
     assert ranking.fx is not None
     n = negotiate(this, ranking.evaluations, ranking.fx)
-    return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx))
+    caveats = offer_caveats(db, this, ranking.on, scenario)
+    batna = NO_CAVEATS if n.batna is None else offer_caveats(db, n.batna, ranking.on, scenario)
+    return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx), caveats=caveats, batna_caveats=batna)
 
 
 FX_SHIFTS = (Fraction(95, 100), Fraction(105, 100))

@@ -2,7 +2,7 @@
 on disk by the last identical listing (``services/listing_store.py``), so a second launch with nothing changed
 reads no offer and ranks nothing. Either way the items are the same values, so the output is the same bytes.
 
-Two kinds: :data:`TABLE` (the table's lines: ``["title", text]``, ``["row", 9 cells]``, ``["say", text]``,
+Two kinds: :data:`TABLE` (the table's lines: ``["title", text]``, ``["row", 10 cells]``, ``["say", text]``,
 ``["err", text]``) and :data:`JSON` (one object per offer, ``offers --json``'s array items), kept as they are
 or, with a :class:`Rendering`, as the front end's text for each (``offers --json`` keeps its indented JSON, so
 a second launch neither decodes nor encodes an object).
@@ -19,6 +19,7 @@ from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
 if TYPE_CHECKING:
+    from quotetui.domain.economics.caveats import Caveats
     from quotetui.domain.economics.inputs import PriceOption
     from quotetui.services.economics import Ranking
     from quotetui.store.engine import Database
@@ -27,7 +28,7 @@ TABLE = "offers-table"
 JSON = "offers-json"
 
 TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
-ROW_CELLS = 9
+ROW_CELLS = 10
 _TAGS = {"title": 1, "say": 1, "err": 1, "row": ROW_CELLS}
 
 
@@ -36,9 +37,11 @@ def term_short(o: PriceOption) -> str:
     return TERM_SHORT.get(o.term_months, f"{o.term_months}m") + ("p" if o.prepay else "")
 
 
-def table_items(ranking: Ranking) -> Iterator[list[str]]:
+def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[str]]:
     """The listing's title, its rows (best first), then its notes (``say``) and what could not be compared
-    (``err``)."""
+    (``err``). Cost cells carry their own marks (≥ ~, ``explain.cost_text``); the flags cell the offer's
+    caveats (critical findings, estimate, lapsed quote: ``caveats.Caveats.flags``)."""
+    from quotetui.domain.economics.caveats import LEGEND, NONE
     from quotetui.domain.economics.exact import dec, pct, share_text
     from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
     from quotetui.domain.economics.inputs import lapsed
@@ -68,7 +71,9 @@ def table_items(ranking: Ranking) -> Iterator[list[str]]:
             cost_text(e, e.cost_per_pflop_hour, 2),
             f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
             "+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
+            ", ".join(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
         ]
+    yield ["say", f"marks: {LEGEND}"]
     bounded = sum(1 for e in ranking.evaluations if e.lower_bound)
     if bounded:
         yield [
@@ -91,14 +96,15 @@ def table_items(ranking: Ranking) -> Iterator[list[str]]:
         yield ["err", f"not compared: #{o.id} {o.provider} {o.name}: {why}"]
 
 
-def json_items(ranking: Ranking) -> Iterator[dict[str, Any]]:
-    """``offers --json``'s objects: every ranked offer's figures (``evaluation_json``), then those that
-    cannot be compared, with the reason."""
+def json_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[dict[str, Any]]:
+    """``offers --json``'s objects: every ranked offer's figures (``evaluation_json``) with its caveats, then
+    those that cannot be compared, with the reason."""
+    from quotetui.domain.economics.caveats import NONE
     from quotetui.services.economics import evaluation_json
 
     name = ranking.scenario.name
     for i, e in ranking.ranked:
-        yield evaluation_json(e, i) | {"scenario": name}
+        yield evaluation_json(e, i) | {"scenario": name, "caveats": caveats.get(e.offer.id, NONE).to_json()}
     for o, why in ranking.skipped:
         yield {
             "rank": None,
@@ -150,6 +156,7 @@ def offer_listing(
     """The listing's items (``kind``: :data:`TABLE` or :data:`JSON`) for the current round of every offer,
     or with ``rendering`` their texts: the ones kept on disk when nothing they depend on has changed, else
     made from a fresh ranking (and kept)."""
+    from quotetui.services.caveats import market_caveats
     from quotetui.services.economics import rank_offers
     from quotetui.services.ranking_cache import ranking_key_now
 
@@ -162,7 +169,7 @@ def offer_listing(
         return
     ranking = rank_offers(db, scenario, gpu, on, history=False)  # a listing shows no past rounds
     assert ranking.key is not None
-    items = _MAKE[kind](ranking)
+    items = _MAKE[kind](ranking, market_caveats(db, ranking))
     yield from listing_store.keeping(
         disk_key(ranking.key), stored, items if rendering is None else map(rendering.render, items)
     )

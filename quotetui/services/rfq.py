@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import Session, col, select
 
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.entities import REQUIREMENT
 from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric, InviteState, OfferStatus
@@ -73,9 +74,14 @@ class Figures:
     cost_per_pflop_hour: Fraction  # per delivered PFLOP-hour (peak × MFU × availability)
     term_total: Fraction  # the whole need for the whole term
     annualised_tco: Fraction
-    lower_bound: bool  # a cost the need incurs is not priced: each figure is at least this
+    caveats: Caveats  # what qualifies each figure (``caveats.py``): ≥ a cost not priced, ~, ✗ critical, ! lapsed
     claims: tuple[str, ...]  # claims audit verdicts that are not plausible ("optimistic: …")
     findings: tuple[str, ...]  # verification findings ("critical PCIE_AS_SXM: …")
+
+    @property
+    def lower_bound(self) -> bool:
+        """A cost the need incurs is not priced: each figure is at least this."""
+        return self.caveats.lower_bound
 
     def to_json(self, currency: str) -> dict[str, Any]:
         from quotetui.services.economics import amount_text
@@ -86,6 +92,7 @@ class Figures:
             "term_total": amount_text(self.term_total, currency),
             "annualised_tco": amount_text(self.annualised_tco, currency),
             "lower_bound": self.lower_bound,
+            "caveats": self.caveats.to_json(),
             "claims": list(self.claims),
             "findings": list(self.findings),
         }
@@ -449,8 +456,10 @@ def _judged(
     db: Database, req: Requirement, offers: list[OfferInput], day: date, fx: FxTable, assumptions: Assumptions
 ) -> dict[int, tuple[Figures | None, str | None]]:
     """Each offer's figures for the whole need (or why it has none), with its claims and findings."""
+    from quotetui.domain.economics.caveats import for_offer
     from quotetui.domain.economics.evaluate import NOT_COMPARABLE, evaluate
     from quotetui.domain.economics.inputs import ScenarioInput
+    from quotetui.services.caveats import critical_codes
     from quotetui.services.claims import audit_claims
     from quotetui.services.verification import load_verifier
 
@@ -470,9 +479,11 @@ def _judged(
             f"{a.verdict.value}: {a.claim.metric.value}" for a in audits
             if a.claim.offer_id == offer.id and a.verdict.value != "plausible"
         )  # fmt: skip
-        findings = tuple(f"{f.severity.value} {f.code}: {f.title}" for f in verifier.findings(offer))
+        found = verifier.findings(offer)
+        findings = tuple(f"{f.severity.value} {f.code}: {f.title}" for f in found)
+        caveats = for_offer(e.caveats, offer, day, critical_codes(found))
         figures = Figures(
-            e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, e.lower_bound, claims, findings
+            e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, caveats, claims, findings
         )
         judged[offer.id] = (figures, None)
     return judged

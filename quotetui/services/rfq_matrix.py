@@ -10,9 +10,11 @@ says why in its money rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats, figure_text
 from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
 
 SIDE_BY_SIDE = 8
@@ -22,10 +24,15 @@ SIDE_BY_SIDE = 8
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """An amount of money in the requirement's currency; ``at_least``: a cost the need incurs is not priced."""
+    """An amount of money in the requirement's currency, with what qualifies it (``caveats.py``)."""
 
     value: Fraction
-    at_least: bool = False
+    caveats: Caveats = NO_CAVEATS
+
+    @property
+    def at_least(self) -> bool:
+        """A cost the need incurs is not priced."""
+        return self.caveats.lower_bound
 
 
 Cell = str | int | Amount
@@ -55,7 +62,10 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
     def figure(o: OfferFit, name: str) -> Cell:
         if o.figures is None:
             return o.problem or ""
-        return Amount(getattr(o.figures, name), o.figures.lower_bound)
+        caveats = o.figures.caveats
+        return Amount(
+            getattr(o.figures, name), caveats if name != "price_per_gpu_hour" else replace(caveats, unpriced=())
+        )
 
     def at_least(o: OfferFit) -> str:
         return "" if o.figures is None else ("yes" if o.figures.lower_bound else "no")
@@ -82,11 +92,8 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
 
 
 def cell_text(cell: Cell) -> str:
-    """A cell for people: an amount to the cent with thousands separators, ``≥`` before a lower bound (the
-    row's label names the currency), rounded half-even for display only."""
+    """A cell for people: an amount to the cent with thousands separators and its caveats' marks (``≥ ~… ✗!``;
+    the row's label names the currency), rounded half-even for display only."""
     if isinstance(cell, Amount):
-        from quotetui.domain.economics.exact import dec
-        from quotetui.domain.economics.explain import LOWER_BOUND
-
-        return (f"{LOWER_BOUND} " if cell.at_least else "") + f"{dec(cell.value, 2):,}"
+        return figure_text(cell.value, cell.caveats)
     return str(cell)

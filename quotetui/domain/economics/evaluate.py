@@ -30,6 +30,8 @@ from quotetui.domain.economics.assumptions import (
     Assumed,
     Assumptions,
 )
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.costing import (
     OptionCost,
     base_option,
@@ -134,6 +136,7 @@ class Evaluation:
     _estimates: Any = field(default=None, init=False, repr=False, compare=False)
     _downtime_hours_per_year: Any = field(default=None, init=False, repr=False, compare=False)
     _if_claims_hold: Any = field(default=None, init=False, repr=False, compare=False)
+    _caveats: Any = field(default=None, init=False, repr=False, compare=False)
 
     @slot_cached
     def best(self) -> OptionCost:
@@ -216,6 +219,16 @@ class Evaluation:
         mfu = (self.claimed_mfu or self.mfu).value * (self.claimed_scaling or self.scaling).value
         availability = (self.claimed_availability or self.availability).value
         return self.cost_per_gpu_hour / (q(self.offer.gpu.bf16_tflops) * mfu * availability / 1000)
+
+    @slot_cached
+    def caveats(self) -> Caveats:
+        """What qualifies every cost figure of this evaluation (``caveats.py``): a lower bound, an estimate, a
+        VAT basis not recorded while costs are net of VAT. The offer's findings and a lapsed quote are added
+        where a view knows them (``caveats.for_offer``)."""
+        vat_unknown = self.assumptions.net_of_vat and self.offer.vat_rate is None
+        if not (self.unpriced or self.estimates or vat_unknown):
+            return NO_CAVEATS
+        return Caveats(self.unpriced, self.estimates, vat_unknown=vat_unknown)
 
     @slot_cached
     def downtime_hours_per_year(self) -> Fraction:

@@ -8,6 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.currency import minor_units
+from quotetui.domain.economics.caveats import LOWER_BOUND, Caveats, figure_text
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.costing import OptionCost, base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q, share_text
@@ -42,19 +44,24 @@ class Figure:
     unit: str
     formula: str
     inputs: list[str] = field(default_factory=list)
-    at_least: bool = False  # a lower bound: a cost the scenario incurs is not priced
+    caveats: Caveats = NO_CAVEATS  # a cost figure's (``caveats.py``): ≥ a lower bound, ~ an estimate …
+
+    @property
+    def at_least(self) -> bool:
+        """A lower bound: a cost the scenario incurs is not priced."""
+        return self.caveats.lower_bound
 
     def display(self) -> str:
-        """The value for people: money to 2 places (4 per GPU-hour), ratios to 4, counts as they are."""
+        """The value for people: money to 2 places (4 per GPU-hour), ratios to 4, counts as they are; a cost
+        with its caveats' marks (``caveats.figure_text``)."""
         if self.value is None:
             return ""
-        mark = f"{LOWER_BOUND} " if self.at_least else ""
         if self.unit.startswith("fraction"):  # a share reads as a percentage: "40 % of peak", not "0.4 fraction"
-            return f"{mark}{share_text(self.value)}{self.unit.removeprefix('fraction')}"
+            return f"{share_text(self.value)}{self.unit.removeprefix('fraction')}"
         if self.unit[:3].isupper() and self.unit[:3].isalpha():
             places = 4 if "/GPU-h" in self.unit else 2
-            return f"{mark}{self.value.quantize(Decimal(1).scaleb(-places)):,} {self.unit}"
-        return f"{mark}{plain(self.value)} {self.unit}".rstrip()
+            return f"{figure_text(self.value, self.caveats, places)} {self.unit}"
+        return f"{plain(self.value)} {self.unit}".rstrip()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -65,6 +72,7 @@ class Figure:
             "formula": self.formula,
             "inputs": self.inputs,
             "at_least": self.at_least,
+            "estimate": bool(self.caveats.estimates),
         }
 
 
@@ -323,8 +331,8 @@ def explain(e: Evaluation) -> list[Figure]:
                 list(e.unknowns),
             )
         )
-    if e.lower_bound:
-        figures = [replace(f, at_least=True) if f.key in COST_FIGURES else f for f in figures]
+    if e.caveats:
+        figures = [replace(f, caveats=e.caveats) if f.key in COST_FIGURES else f for f in figures]
     return figures
 
 
@@ -367,10 +375,6 @@ COST_FIGURES = frozenset(
 """The figures an unpriced cost makes lower bounds."""
 
 
-LOWER_BOUND = "≥"
-"""Marks a cost figure that is a lower bound (a cost the scenario incurs is not priced), in every front end."""
-
-
 def cost_text(e: Evaluation, value: Fraction, places: int) -> str:
-    """A cost figure of ``e`` for a table: ``≥ 1,234.56`` when some of its costs are not priced."""
-    return f"{LOWER_BOUND + ' ' if e.lower_bound else ''}{dec(value, places):,}"
+    """A cost figure of ``e`` with its own caveats (``caveats.figure_text``): ``≥ ~1,234.56``."""
+    return figure_text(value, e.caveats, places)

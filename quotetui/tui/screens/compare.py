@@ -8,6 +8,7 @@ others are a page away (``]`` / ``[`` or →/←), and a line above the table sa
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Label
 
+from quotetui.domain.economics.caveats import Caveats, figure_text
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct
 from quotetui.domain.wording import plural
@@ -27,19 +29,32 @@ from quotetui.tui.widgets.footer import KeysFooter
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView, OfferRow
 
-Figure = tuple[str, Callable[[Evaluation], Fraction], Callable[[Fraction], str], str]  # label, value, text, better
+Figure = tuple[str, Callable[[Evaluation], Fraction], str, str]  # label, value, kind, better
+
 
 FIGURES: list[Figure] = [
-    ("Cost per delivered PFLOP-hour", lambda e: e.cost_per_pflop_hour, lambda v: f"{dec(v, 2):,}", "low"),
-    ("Effective price per GPU-hour", lambda e: e.price_per_gpu_hour, lambda v: f"{dec(v, 2):,}", "low"),
-    ("All-in cost per used GPU-hour", lambda e: e.cost_per_gpu_hour, lambda v: f"{dec(v, 2):,}", "low"),
-    ("Annualised TCO", lambda e: e.annualised_tco, lambda v: f"{dec(v, 2):,}", "low"),
-    ("Monthly cost", lambda e: e.best.monthly, lambda v: f"{dec(v, 2):,}", "low"),
-    ("Total for the scenario", lambda e: e.best.total, lambda v: f"{dec(v, 2):,}", "low"),
-    ("MFU used", lambda e: e.effective_mfu, lambda v: f"{pct(v, 1)} %", "high"),
-    ("Availability", lambda e: e.availability.value, lambda v: f"{pct(v, 3)} %", "high"),
-    ("Downtime hours a year", lambda e: e.downtime_hours_per_year, lambda v: f"{dec(v, 1):,}", "low"),
+    ("Cost per delivered PFLOP-hour", lambda e: e.cost_per_pflop_hour, "cost", "low"),
+    ("Effective price per GPU-hour", lambda e: e.price_per_gpu_hour, "price", "low"),
+    ("All-in cost per used GPU-hour", lambda e: e.cost_per_gpu_hour, "cost", "low"),
+    ("Annualised TCO", lambda e: e.annualised_tco, "cost", "low"),
+    ("Monthly cost", lambda e: e.best.monthly, "cost", "low"),
+    ("Total for the scenario", lambda e: e.best.total, "cost", "low"),
+    ("MFU used", lambda e: e.effective_mfu, "share1", "high"),
+    ("Availability", lambda e: e.availability.value, "share3", "high"),
+    ("Downtime hours a year", lambda e: e.downtime_hours_per_year, "hours", "low"),
 ]
+"""Each figure and how it reads: a cost with every caveat's mark (``caveats.figure_text``), a price with all but
+the lower bound (it leaves nothing out), shares and hours as they are."""
+
+
+def figure_cell(kind: str, value: Fraction, caveats: Caveats) -> str:
+    if kind == "cost":
+        return figure_text(value, caveats)
+    if kind == "price":
+        return figure_text(value, replace(caveats, unpriced=()))
+    if kind.startswith("share"):
+        return f"{pct(value, int(kind[-1]))} %"
+    return f"{dec(value, 1):,}"
 
 
 LABEL_WIDTH = max(len(label) for label, *_ in FIGURES)
@@ -155,15 +170,15 @@ class CompareScreen(MarketScreen):
         for r in rows[shown]:
             table.add_column(Text(f"#{r.offer.id} {r.offer.provider}"), key=str(r.offer.id), width=width)
         self._facts(table, rows[shown])
-        for label, value, text, better in FIGURES:
+        for label, value, kind, better in FIGURES:
             values = [value(r.evaluation) if r.evaluation else None for r in rows]
             known = [v for v in values if v is not None]
             best = (min(known) if better == "low" else max(known)) if len(set(known)) > 1 else None
             cells = [
                 Text("—", style="dim", justify="right")
                 if v is None
-                else Text(text(v), style="bold green" if v == best else "", justify="right")
-                for v in values[shown]
+                else Text(figure_cell(kind, v, r.caveats), style="bold green" if v == best else "", justify="right")
+                for v, r in zip(values[shown], rows[shown], strict=True)
             ]
             table.add_row(Text(label), *cells)
 

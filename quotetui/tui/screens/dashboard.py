@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Static
 
+from quotetui.domain.economics.caveats import figure_text
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
@@ -96,11 +98,12 @@ class DashboardScreen(MarketScreen):
         best = _table(f"Best per GPU model (open, feasible offers; {cur})", *headers)
         for b in m.best_by_gpu:
             h, c = b.cheapest_hour, b.cheapest_compute
+            price = replace(m.caveats(h.offer.id), unpriced=())  # a price, not a cost: nothing left out of it
             cells = [
                 b.gpu,
-                f"{dec(h.price_per_gpu_hour, 2):,}",
+                figure_text(h.price_per_gpu_hour, price),
                 f"#{h.offer.id} {h.offer.provider}",
-                f"{dec(c.cost_per_pflop_hour, 2):,}",
+                figure_text(c.cost_per_pflop_hour, m.caveats(c.offer.id)),
                 f"#{c.offer.id} {c.offer.provider}",
             ]
             if market:

@@ -132,8 +132,13 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         self.query_one("#spec-body", Static).update(render.spec(detail))
         self.query_one("#fine-print", Static).update(render.fine_print(detail))
         if e is not None:
+            caveats = row.caveats if row is not None else e.caveats
             self.query_one("#figures", Static).update(
-                Group(Text(f"\nFigures for scenario {e.scenario.name!r}", style="bold"), render.figures(explain(e)))
+                Group(
+                    Text(f"\nFigures for scenario {e.scenario.name!r}", style="bold"),
+                    *(Text(line, style="yellow") for line in caveats.words(e.offer.id)),
+                    render.figures(explain(e)),
+                )
             )
         else:
             why = row.problem if row else "no price recorded yet (a adds the provider's offer)"

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.explain import LOWER_BOUND, money_shown
+from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
@@ -96,11 +96,12 @@ def offer_cells(fit: OfferFit) -> list[str]:
 
 
 def per_pflop_text(fit: OfferFit) -> str:
-    """The cost per delivered PFLOP-hour for the whole need ("≥" when a cost is not priced), or why none."""
+    """The cost per delivered PFLOP-hour for the whole need with its caveats' marks, or why none."""
     if fit.figures is None:
         return fit.problem or ""
-    mark = f"{LOWER_BOUND} " if fit.figures.lower_bound else ""
-    return mark + money_shown(fit.figures.cost_per_pflop_hour, fit.currency)
+    from quotetui.services.award import amount_shown
+
+    return amount_shown(fit.figures.cost_per_pflop_hour, fit.figures.caveats, fit.currency)
 
 
 def matrix_table(view: RfqView, width: int) -> Table | Text:
@@ -129,7 +130,7 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
     """The scenarios' figures side by side, then each one's split, or for an infeasible one which constraint binds
     (a line each, so that a narrow terminal wraps the words, never the figures); a split that buys beyond the
     need says so, with the split without it."""
-    from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
+    from quotetui.services.award import amount_shown, beyond_text, lean_text, premium_head, split_text
 
     table = Table(box=None, pad_edge=False)
     table.add_column("Scenario", style="bold")
@@ -146,11 +147,9 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
             continue
         table.add_row(
             s.label,
-            (f"{LOWER_BOUND} " if s.lower_bound else "") + money_shown(s.total_cost, cur),
+            "" if s.total_cost is None else amount_shown(s.total_cost, s.caveats, cur),
             "" if s.premium is None else ("~ " if s.premium_rough else "") + money_shown(s.premium, cur),
-            ""
-            if s.cost_per_pflop_hour is None
-            else (f"{LOWER_BOUND} " if s.lower_bound else "") + money_shown(s.cost_per_pflop_hour, cur),
+            "" if s.cost_per_pflop_hour is None else amount_shown(s.cost_per_pflop_hour, s.caveats, cur),
         )
         split = Text(split_text(s))
         if s.beyond_need:

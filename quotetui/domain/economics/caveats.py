@@ -1,0 +1,168 @@
+"""What qualifies a figure, carried with it to every view: one rendering, so no screen or sheet can drop it.
+
+A cost figure of an offer is qualified by
+* ``≥`` a lower bound: a cost the scenario incurs is not priced (``Evaluation.unpriced``);
+* ``~`` an estimate: it rests on figures marked as estimates (``Evaluation.estimates``, with the reasons);
+* ``✗`` the offer has critical findings (a claim that cannot be true, a log that contradicts what was sold);
+* ``!`` its quote lapsed (an open quote past its valid-until day);
+* ``¤`` its VAT is not recorded while figures are net of VAT: it may still include VAT the others do not.
+
+``≥`` and ``~`` qualify the number and go before it; the others are about the offer and follow it. Every front
+end shows a figure through :func:`figure_text` (or, in a sheet, :func:`number_format`), and explains the marks
+with :data:`LEGEND` and :meth:`Caveats.words`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.inputs import OfferInput, lapsed
+from quotetui.domain.wording import plural
+
+LOWER_BOUND = "≥"
+ESTIMATE = "~"
+CRITICAL = "✗"
+LAPSED = "!"
+VAT_UNKNOWN = "¤"
+
+LEGEND = (
+    f"{LOWER_BOUND} at least (a cost not priced) · {ESTIMATE} estimate · {CRITICAL} critical finding · "
+    f"{LAPSED} quote lapsed · {VAT_UNKNOWN} VAT not recorded (costs net of VAT)"
+)
+"""The marks in one line, for the foot of a table or the title of a sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caveats:
+    unpriced: tuple[str, ...] = ()  # costs not priced: the figure is a lower bound
+    estimates: tuple[str, ...] = ()  # why it rests on estimates
+    critical: tuple[str, ...] = ()  # the offer's critical findings (codes; one per finding)
+    lapsed: date | None = None  # the valid-until day of a lapsed open quote
+    vat_unknown: bool = False  # net of VAT asked for, the offer's VAT not recorded
+
+    @property
+    def lower_bound(self) -> bool:
+        return bool(self.unpriced)
+
+    @property
+    def prefix(self) -> str:
+        """The marks that qualify the number itself: ``≥ ``, ``~``, ``≥ ~``."""
+        return (f"{LOWER_BOUND} " if self.unpriced else "") + (ESTIMATE if self.estimates else "")
+
+    @property
+    def suffix(self) -> str:
+        """The marks about the offer: ``✗``, ``!``, ``¤``, together (``✗!``)."""
+        marks = (CRITICAL, self.critical), (LAPSED, self.lapsed), (VAT_UNKNOWN, self.vat_unknown)
+        return "".join(mark for mark, present in marks if present)
+
+    @property
+    def marks(self) -> str:
+        """Every mark, for a flags cell: ``≥ ~ ✗ !``."""
+        marks = (LOWER_BOUND * bool(self.unpriced), ESTIMATE * bool(self.estimates), *self.suffix)
+        return " ".join(m for m in marks if m)
+
+    def __bool__(self) -> bool:
+        return bool(self.unpriced or self.estimates or self.critical or self.lapsed or self.vat_unknown)
+
+    def flags(self) -> list[str]:
+        """Short words for a table's flags cell: ``✗ 2× implausible-claim``, ``~ estimate``, ``! lapsed …``."""
+        out = [
+            f"{CRITICAL} {n}× {code}" if n > 1 else f"{CRITICAL} {code}" for code, n in Counter(self.critical).items()
+        ]
+        if self.unpriced:
+            out.append(f"{LOWER_BOUND} {plural(len(self.unpriced), 'cost')} not priced")
+        if self.estimates:
+            out.append(f"{ESTIMATE} estimate")
+        if self.lapsed:
+            out.append(f"{LAPSED} lapsed {self.lapsed.isoformat()}")
+        if self.vat_unknown:
+            out.append(f"{VAT_UNKNOWN} VAT not recorded")
+        return out
+
+    def words(self, offer_id: int | None = None) -> list[str]:
+        """One sentence per caveat, for ``explain``, the brief and a sheet's caveats cell."""
+        out = []
+        if self.unpriced:
+            out.append(f"{LOWER_BOUND} a lower bound: not priced: {'; '.join(self.unpriced)}")
+        if self.estimates:
+            out.append(f"{ESTIMATE} an estimate: {'; '.join(self.estimates)}")
+        if self.critical:
+            found = ", ".join(f"{n}× {c}" if n > 1 else c for c, n in Counter(self.critical).items())
+            check = f"`quotetui bench check {offer_id}`" if offer_id is not None else "`quotetui bench check`"
+            out.append(f"{CRITICAL} critical findings: {found} ({check} explains each)")
+        if self.lapsed:
+            out.append(f"{LAPSED} the quote lapsed {self.lapsed.isoformat()} (valid until): ask for a new one")
+        if self.vat_unknown:
+            out.append(
+                f"{VAT_UNKNOWN} costs are shown net of VAT but this offer's VAT is not recorded: its figures may "
+                "still include VAT"
+            )
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "marks": self.marks,
+            "lower_bound": self.lower_bound,
+            "unpriced": list(self.unpriced),
+            "estimates": list(self.estimates),
+            "critical_findings": list(self.critical),
+            "lapsed": None if self.lapsed is None else self.lapsed.isoformat(),
+            "vat_unknown": self.vat_unknown,
+        }
+
+    def __or__(self, other: Caveats) -> Caveats:
+        """The caveats of a sum of figures (an award's total): every one of both."""
+        lapsed = [d for d in (self.lapsed, other.lapsed) if d is not None]
+        return Caveats(
+            _union(self.unpriced, other.unpriced),
+            _union(self.estimates, other.estimates),
+            self.critical + other.critical,
+            min(lapsed) if lapsed else None,
+            self.vat_unknown or other.vat_unknown,
+        )
+
+
+NONE = Caveats()
+
+
+def for_offer(base: Caveats, offer: OfferInput, on: date | None, critical: Iterable[str] = ()) -> Caveats:
+    """``base`` (an evaluation's own caveats) with the offer's: its critical findings' codes and, as of ``on``,
+    a lapsed quote."""
+    when = offer.valid_until if on is not None and lapsed(offer, on) else None
+    return Caveats(base.unpriced, base.estimates, base.critical + tuple(critical), when, base.vat_unknown)
+
+
+def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    return a + tuple(x for x in b if x not in a)
+
+
+def merged(caveats: Iterable[Caveats]) -> Caveats:
+    out = NONE
+    for c in caveats:
+        out = out | c
+    return out
+
+
+def figure_text(value: Fraction | Decimal, caveats: Caveats, places: int = 2) -> str:
+    """The one way a figure is shown: ``≥ ~1,234.56 ✗!`` (separators, ``places`` decimals, its marks)."""
+    number = f"{dec(value, places) if isinstance(value, Fraction) else value.quantize(Decimal(1).scaleb(-places)):,}"
+    suffix = caveats.suffix
+    return f"{caveats.prefix}{number}{' ' + suffix if suffix else ''}"
+
+
+def number_format(caveats: Caveats, base: str) -> str:
+    """A spreadsheet number format that shows the marks around a number that stays a number
+    (``"≥ ~"#,##0.00 "CNY" "✗"``)."""
+    prefix, suffix = caveats.prefix, caveats.suffix
+    out = base
+    if prefix:
+        out = f'"{prefix}"{out}'
+    if suffix:
+        out = f'{out} "{suffix}"'
+    return out

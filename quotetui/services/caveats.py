@@ -1,0 +1,42 @@
+"""Each offer's caveats for a view (``domain/economics/caveats.py``): the evaluation's own (a lower bound, an
+estimate, VAT not recorded) with the offer's critical findings and a lapsed quote. The listing, ``explain``,
+the brief, the award, the comparison screens and the workbook all take them from here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import TYPE_CHECKING
+
+from quotetui.domain.economics.caveats import Caveats, for_offer
+from quotetui.domain.verification.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from quotetui.domain.economics.evaluate import Evaluation
+    from quotetui.services.economics import Ranking
+    from quotetui.store.engine import Database
+
+
+def critical_codes(findings: Iterable[Finding]) -> tuple[str, ...]:
+    """The codes of the critical findings, one per finding (a view counts them)."""
+    return tuple(f.code for f in findings if f.severity is Severity.CRITICAL)
+
+
+def market_caveats(db: Database, ranking: Ranking) -> dict[int, Caveats]:
+    """Every ranked offer's caveats, with the findings the TUI and the export show (``market_findings``)."""
+    from quotetui.services.claims import audit_claims
+    from quotetui.services.verification import market_findings
+
+    _, findings = market_findings(db, ranking, audit_claims(db))
+    return {
+        e.offer.id: for_offer(e.caveats, e.offer, ranking.on, critical_codes(findings.get(e.offer.id, ())))
+        for e in ranking.evaluations
+    }
+
+
+def offer_caveats(db: Database, e: Evaluation, on: date, scenario: str | None = None) -> Caveats:
+    """One offer's caveats (``explain``, the brief): its findings checked alone (``bench check``)."""
+    from quotetui.services.verification import check_offer
+
+    found = check_offer(db, e.offer.id, scenario, on).findings
+    return for_offer(e.caveats, e.offer, on, critical_codes(found))
