@@ -60,6 +60,7 @@ def cli() -> Cli:
     return run_cli
 
 
+os.environ["TZ"] = "UTC"  # the display zone defaults to the system's (``inputs.system_zone``): tests read UTC days
 BACKEND = os.environ.get("QUOTETUI_TEST_BACKEND", "sqlite")
 """``postgres`` runs the suite against the server named by ``QUOTETUI_TEST_PG`` (``.ci/run`` does both):
 the database fixtures then hand out fresh databases on that server, and the tests marked ``sqlite_only``

@@ -55,3 +55,73 @@ def _json_list(cli: Cli, *args: str) -> list[dict]:  # type: ignore[type-arg]
     result = cli(*args, "--json")
     assert result.code == 0, result.err
     return json.loads(result.out)  # type: ignore[no-any-return]
+
+
+def _usd_offer(cli: Cli, db: str, folder: Path) -> None:
+    """An 8×H100 at 2.00 USD a GPU-hour on demand, quoted 2026-11-02 02:00 in Beijing (2026-11-01 18:00 UTC,
+    11:00 in Los Angeles); USD→CNY 7.0 on 2026-11-01 and 7.2 on 2026-11-02."""
+    (folder / "providers.csv").write_text("name,kind\nUSCloud,gpu_cloud\n", encoding="utf-8")
+    (folder / "offers.csv").write_text(
+        "provider,offer,gpu,gpus per node,billing\nUSCloud,usd h100,H100 SXM5,8,on_demand\n", encoding="utf-8"
+    )
+    (folder / "negotiation.csv").write_text(
+        "provider,offer,round,mover,quoted_at,price,unit,currency,term_months\n"
+        "USCloud,usd h100,1,list,2026-11-02 02:00+08:00,2.00,gpu_hour,USD,0\n",
+        encoding="utf-8",
+    )
+    names = ("providers.csv", "offers.csv", "negotiation.csv")
+    assert cli("--db", db, "import", *(str(folder / n) for n in names)).code == 0
+    for day, rate in (("2026-11-01", "7.0"), ("2026-11-02", "7.2")):
+        assert cli("--db", db, "fx", "add", "USD", "CNY", rate, "--date", day, "--source", "PBOC").code == 0
+
+
+def test_the_display_zone_never_moves_what_a_quote_costs(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """Point 7. The quote's instant is 2026-11-02 in Beijing, the PBOC rate's day: 7.2 wherever the buyer
+    sits. 8 GPUs × 2.00 USD × 730 h × 12 months × 7.2 = 1,009,152.00 CNY (not 981,120.00 at 7.0)."""
+    db = str(demo_db_path)
+    _usd_offer(cli, db, tmp_path)
+    totals = set()
+    for zone in ("UTC", "America/Los_Angeles", "Asia/Shanghai"):
+        assert cli("--db", db, "settings", "set", "--time-zone", zone).code == 0
+        offer = next(o for o in _json_list(cli, "--db", db, "offers") if o["name"] == "usd h100")
+        totals.add(offer["total_cost"])
+    assert totals == {"1009152.00"}
+
+
+def test_the_display_zone_defaults_to_the_systems(monkeypatch: object) -> None:
+    import pytest
+
+    from quotetui.services.inputs import assumptions_from, system_zone
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    for tz, zone in (("Asia/Shanghai", "Asia/Shanghai"), (":Europe/Berlin", "Europe/Berlin"), ("Etc/UTC", "UTC")):
+        monkeypatch.setenv("TZ", tz)
+        system_zone.cache_clear()
+        assert assumptions_from({}).time_zone == zone
+        assert assumptions_from({"time_zone": "America/New_York"}).time_zone == "America/New_York"  # set wins
+    monkeypatch.setenv("TZ", "Mars/Olympus_Mons")  # not a zone: the system's file, here UTC
+    system_zone.cache_clear()
+    assert assumptions_from({}).time_zone in ("UTC", system_zone())
+    monkeypatch.setenv("TZ", "UTC")
+    system_zone.cache_clear()
+
+
+def test_round_add_stamps_now_and_a_workbook_keeps_it_exactly(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """Point 7: `round add` without a time stamps the instant (as `offer add` does), never a day's midnight that
+    may lie ahead; an export imported back reports the round unchanged."""
+    from datetime import UTC, datetime, timedelta
+
+    db = str(demo_db_path)
+    before = datetime.now(UTC).replace(microsecond=0)
+    added = cli("--db", db, "round", "add", "18", "--amount", "79000", "--json")
+    assert added.code == 0, added.err
+    stamped = datetime.fromisoformat(json.loads(added.out)["quoted_at"].replace("Z", "+00:00"))
+    assert before <= stamped <= datetime.now(UTC) + timedelta(seconds=1)
+    # a time typed to the microsecond (as a script writes it) is kept to the microsecond, through the workbook too
+    typed = cli("--db", db, "round", "add", "18", "--amount", "78000", "--quoted-at", "2026-12-05 09:00:00.25+08:00")
+    assert typed.code == 0, typed.err
+    out = tmp_path / "back.xlsx"
+    assert cli("--db", db, "export", str(out)).code == 0
+    again = cli("--db", db, "import", "--dry-run", str(out))
+    assert again.code == 0, again.err
+    assert "changed" in again.out and " 0 changed" in again.out.split("revisions:")[1].splitlines()[0]

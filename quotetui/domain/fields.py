@@ -21,7 +21,7 @@ from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.money import MONEY_PLACES, PERCENT_PLACES, RATE_PLACES, check_places, plain, within_money_limit
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
-from quotetui.domain.timeutil import as_utc, parse_timestamp
+from quotetui.domain.timeutil import as_utc, parse_timestamp, timespec
 
 Kind = Literal[
     "text",  # free text (one line unless ``multiline``)
@@ -366,7 +366,7 @@ def shown_value(field: Field, value: Any, *, percent: bool = False) -> str | boo
     if isinstance(value, Decimal):
         return plain(value * 100 if percent and field.kind == "ratio" else value)
     if isinstance(value, datetime):
-        return value.astimezone(UTC).isoformat(timespec="minutes").replace("+00:00", "Z")
+        return value.astimezone(UTC).isoformat(timespec=timespec(value)).replace("+00:00", "Z")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, list):

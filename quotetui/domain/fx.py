@@ -12,6 +12,11 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import after_today
 
+RATE_DAY_ZONE = "Asia/Shanghai"
+"""The zone a rate's day is counted in: the rates buyers record are the PBOC's central parity (中间价), published
+for Beijing's day. A quote converts at the rate of its instant's day there (``costing.quote_day``), whatever
+zone the user displays dates in."""
+
 
 class MissingFxRate(BadInput):
     def __init__(self, base: str, quote: str, on: date) -> None:

@@ -11,6 +11,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def stamp_now() -> datetime:
+    """Now to the whole second: when a round is recorded without a time (``offer add``, ``round add``, the
+    round form), the same stamp for each, never in the future, and one a workbook keeps exactly."""
+    return utcnow().replace(microsecond=0)
+
+
 def as_utc(value: datetime, *, what: str = "timestamp") -> datetime:
     """``value`` converted to UTC; a naive datetime is refused because its zone is unknown."""
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
@@ -40,7 +46,13 @@ def local_text(value: datetime, zone: str) -> str:
 
     aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
     local = aware.astimezone(ZoneInfo(zone))
-    return local.isoformat(sep=" ", timespec="seconds" if local.second or local.microsecond else "minutes")
+    return local.isoformat(sep=" ", timespec=timespec(local))  # every digit it has: read back, the same instant
+
+
+def timespec(value: datetime) -> str:
+    """As many digits as ``value`` has (minutes, seconds or microseconds): a time written so reads back the same
+    instant, and one typed to the minute is not shown with ``:00``."""
+    return "microseconds" if value.microsecond else "seconds" if value.second else "minutes"
 
 
 def parse_timestamp(text: str, *, what: str = "timestamp") -> datetime:

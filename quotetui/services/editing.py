@@ -18,7 +18,7 @@ from quotetui.domain.economics.rounds import rounds_in_order
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.text import clean_name, name_key
-from quotetui.domain.timeutil import utcnow
+from quotetui.domain.timeutil import local_text, stamp_now, utcnow
 from quotetui.services.form_starts import (
     NEW_DISCOUNT_VALUES,
     NEW_EXTRA_VALUES,
@@ -156,7 +156,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
         session.flush()
         assert row.id is not None
         if offer_id is None:
-            _add_round(session, row.id, e.Mover.PROVIDER, utcnow(), None, values)
+            _add_round(session, row.id, e.Mover.PROVIDER, stamp_now(), None, values)
         return row.id
 
 
@@ -184,7 +184,7 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     """A new round, pre-filled with the latest price so the buyer edits only what moved."""
     with db.session() as session:
         _get(session, Offer, offer_id, "offer")
-        today = local_today(session)
+        zone = load_assumptions(session).time_zone
         last = session.exec(
             select(RevisionPrice)
             .join(QuoteRevision)
@@ -193,7 +193,7 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
         ).first()
     values: dict[str, Any] = {
         "mover": mover.value,
-        "quoted_at": today.isoformat(),  # the user's day: a bare date is that day
+        "quoted_at": local_text(stamp_now(), zone),  # now, as `offer add` stamps its first round: never ahead
         **NEW_ROUND_VALUES,
     }
     if last is not None:

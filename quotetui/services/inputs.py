@@ -7,6 +7,9 @@ it is); every round only when ``history`` is asked for.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import os
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
@@ -88,10 +91,42 @@ def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
     return GpuCatalog(by_id.values()), by_id
 
 
+UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/Universal", "Etc/Zulu", "UCT", "Etc/UCT", "Universal", "Zulu"})
+
+
+@functools.cache
+def system_zone() -> str:
+    """The system's own time zone by its IANA name: ``$TZ`` (``Asia/Shanghai`` or ``:Asia/Shanghai``), else the
+    zone ``/etc/localtime`` links to, else ``/etc/timezone``; "UTC" when none names a zone the system knows. A
+    Beijing laptop shows Beijing days without a setting."""
+    from pathlib import Path
+    from zoneinfo import ZoneInfo
+
+    found: list[str] = []
+    tz = os.environ.get("TZ", "").removeprefix(":").strip()
+    if tz:
+        found.append(tz)
+    try:
+        link = os.readlink("/etc/localtime")
+        if "zoneinfo/" in link:
+            found.append(link.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        found.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    for name in found:
+        try:
+            ZoneInfo(name)
+        except (ValueError, KeyError, OSError):  # ZoneInfoNotFoundError is a KeyError
+            continue
+        return "UTC" if name in UTC_NAMES else name
+    return "UTC"
+
+
 def assumptions_from(stored: dict[str, str]) -> Assumptions:
     """The assumptions from their stored text (``setting`` rows without the prefix); the defaults for anything
-    not set."""
-    values: dict[str, Any] = {}
+    not set (the display time zone: the system's, ``system_zone``)."""
+    values: dict[str, Any] = {"time_zone": system_zone()}
     for f in E.SETTINGS.fields:
         if f.name in stored:
             value = parse_value(f, stored[f.name])

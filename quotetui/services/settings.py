@@ -16,7 +16,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.fields import parse_record, shown_value
 from quotetui.services.forms import FormSpec, parse
-from quotetui.services.inputs import ASSUMPTION_PREFIX, load_assumptions_of
+from quotetui.services.inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of
 from quotetui.store.engine import Database
 from quotetui.store.models import Setting
 from quotetui.store.reader import session_reader
@@ -59,7 +59,7 @@ def _text(value: object) -> str:
 
 
 def list_settings(db: Database) -> list[SettingView]:
-    a, default = assumptions_of(db), Assumptions()
+    a, default = assumptions_of(db), assumptions_from({})
     views = []
     for f in E.SETTINGS.fields:
         value = getattr(a, f.name)

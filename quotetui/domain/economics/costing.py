@@ -29,7 +29,7 @@ from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.units import to_node_month
 from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
 from quotetui.domain.errors import BadInput
-from quotetui.domain.fx import FxQuote, FxTable
+from quotetui.domain.fx import RATE_DAY_ZONE, FxQuote, FxTable
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.wording import plural
 
@@ -292,9 +292,10 @@ def node_breakpoints(offer: OfferInput) -> tuple[int, ...]:
 
 
 def quote_day(offer: OfferInput, assumptions: Assumptions) -> date | None:
-    """The day an offer's current round was quoted, in the user's time zone: its prices (and extras) convert
-    at that day's exchange rate."""
-    return None if offer.quoted_at is None else local_day(offer.quoted_at, assumptions.time_zone)
+    """The day an offer's current round was quoted, in the rate source's zone (``fx.RATE_DAY_ZONE``: a PBOC
+    central parity is Beijing's day): its prices (and extras) convert at that day's exchange rate. Never the
+    display zone (``assumptions.time_zone``): where a buyer sits does not move what a quote costs."""
+    return None if offer.quoted_at is None else local_day(offer.quoted_at, RATE_DAY_ZONE)
 
 
 def _extra_line(
