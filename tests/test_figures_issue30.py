@@ -125,3 +125,16 @@ def test_round_add_stamps_now_and_a_workbook_keeps_it_exactly(cli: Cli, demo_db_
     again = cli("--db", db, "import", "--dry-run", str(out))
     assert again.code == 0, again.err
     assert "changed" in again.out and " 0 changed" in again.out.split("revisions:")[1].splitlines()[0]
+
+
+def test_claims_name_the_offer_they_are_about(cli: Cli, demo_db_path: Path) -> None:
+    """Point 9: a claim's own number is not the offer's: `claims` says both, JSON has ``offer_id``."""
+    db = str(demo_db_path)
+    text = cli("--db", db, "claims").out
+    assert "claim 2: offer #1 一万网络 / 8×H100 SXM5 整机 — allreduce_busbw" in text
+    items = _json_list(cli, "--db", db, "claims")
+    assert all("offer_id" in c for c in items)
+    by_id = {c["id"]: c for c in items}
+    assert by_id[1]["offer_id"] == 1 and by_id[2]["offer_id"] == 1
+    offers = {o["id"]: o["name"] for o in _json_list(cli, "--db", db, "offers")}
+    assert all(offers[c["offer_id"]] == c["offer"] for c in items if c["offer_id"] in offers)

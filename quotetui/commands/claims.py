@@ -20,7 +20,8 @@ def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     for a in audits:
         c = a.claim
         who = " / ".join(x for x in (c.provider, c.offer) if x) or "market-wide claim"
-        say(f"{marks[a.verdict.value]} {a.verdict.value.upper()}  #{c.id} {who} — {c.metric.value}")
+        on = f"offer #{c.offer_id} {who}" if c.offer_id is not None else who  # the id `explain` takes
+        say(f"{marks[a.verdict.value]} {a.verdict.value.upper()}  claim {c.id}: {on} — {c.metric.value}")
         if c.quote:
             say(f"    “{c.quote}” ({c.source})")
         for line in a.arithmetic:

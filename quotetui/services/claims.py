@@ -84,6 +84,7 @@ def audit_json(a: Audit) -> dict[str, Any]:
     c = a.claim
     return {
         "id": c.id,
+        "offer_id": c.offer_id,  # None: a market-wide claim
         "provider": c.provider,
         "offer": c.offer,
         "metric": c.metric.value,
