@@ -50,7 +50,7 @@ def test_the_offers_table_says_what_qualifies_each_row(cli: Cli, demo_db_path: P
     assert row2.rstrip().endswith("✗ 2× implausible-claim")
     row4 = next(line for line in out.splitlines() if "  4  一万网络" in line)
     assert "≥ ~720,000.00" in row4 and row4.rstrip().endswith("~ estimate")
-    assert "marks: ≥ at least (a cost not priced) · ~ estimate · ✗ critical finding" in out
+    assert "marks: ≥ at least (a cost not priced) · ~ estimate · ✗ critical finding · ! a warning" in out
     offers = _offers(cli, db)
     assert offers[2]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
     assert offers[4]["caveats"]["marks"] == "≥ ~" and offers[18]["caveats"]["critical_findings"] == []
@@ -62,7 +62,7 @@ def test_explain_and_the_brief_lead_with_the_caveats(cli: Cli, demo_db_path: Pat
     head = shown.split("\nNodes needed")[0]
     assert "What qualifies these figures" in head
     assert "~ an estimate: the annual prepaid price it is costed at is an estimate" in head
-    assert "✗ critical findings: implausible-claim (`quotetui bench check 3` explains each)" in head
+    assert "✗ critical findings: implausible-claim (`quotetui bench check --offer 3` explains each)" in head
     assert "Total for the scenario = ≥ ~750,000.00 CNY" in shown  # the figure itself carries ≥ ~
     brief = cli("--db", db, "brief", "2").out
     assert "Caveat / 注意: ✗ critical findings: 2× implausible-claim" in brief
@@ -103,6 +103,11 @@ def test_the_summary_sheet_marks_the_figures_it_colours(cli: Cli, demo_db_path: 
     labels = [side.cell(row=r, column=1).value for r in range(1, side.max_row + 1)]
     caveats = side.cell(row=labels.index("caveats") + 1, column=2).value
     assert caveats.startswith("≥ a lower bound") and "✗ critical findings" in caveats
+    claimed = labels.index("per PFLOP-hour if the claims hold (CNY)") + 1
+    cells = [side.cell(row=claimed, column=c) for c in range(2, side.max_column + 1)]
+    numbers = [c for c in cells if isinstance(c.value, float | int)]  # #14's 99.9 % without credits
+    assert numbers and all(c.number_format.startswith('"≥ "') for c in numbers)
+    assert not any(str(c.fill.fgColor.rgb).endswith("C6EFCE") for c in cells)  # a second figure: never green
 
 
 async def test_compare_and_the_dashboard_show_the_marks(demo_db_path: Path) -> None:
@@ -127,7 +132,61 @@ def test_rfq_show_and_the_award_carry_the_caveats() -> None:
 
     c = Caveats(unpriced=("storage",), critical=("model-mismatch",))
     assert cell_text(Amount(Fraction(1000), c)) == "≥ 1,000.00 ✗"
-    from quotetui.services.award import amount_shown
+    from quotetui.domain.economics.caveats import money_figure
 
-    assert amount_shown(Fraction(1000), c, "CNY") == "≥ 1,000.00 CNY ✗"
-    assert amount_shown(Fraction(1000), Caveats(), "CNY") == "1,000.00 CNY"
+    assert money_figure(Fraction(1000), c, "CNY") == "≥ 1,000.00 CNY ✗"
+    assert money_figure(Fraction(1000), Caveats(), "CNY") == "1,000.00 CNY"
+
+
+def test_the_award_carries_the_findings_of_the_offers_it_awards(cli: Cli, demo_db_path: Path) -> None:
+    """#2 at 60,000 a node-month (its impossible claims are critical findings) is the cheapest for 16 H100:
+    the award's figures carry ✗ in text and JSON."""
+    db = str(demo_db_path)
+    for args in (
+        ("rfq", "new", "H100 16", "--gpu", "H100 SXM5", "--gpus", "16", "--months", "12", "--start", "2027-01-01",
+         "--respond-by", "2026-12-20"),
+        ("round", "add", "2", "--amount", "60000", "--amount-high", "60000"),
+    ):  # fmt: skip
+        assert cli("--db", db, *args).code == 0
+    out = cli("--db", db, "award", "H100 16", "--include-market").out
+    cheapest = next(line for line in out.splitlines() if line.startswith("cheapest"))
+    assert "CNY ✗" in cheapest and "#2 一万网络 2 nodes" in cheapest
+    data = json.loads(cli("--db", db, "award", "H100 16", "--include-market", "--json").out)
+    assert data["if_confirmed"][0]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
+
+
+async def test_the_negotiation_tab_marks_the_batna_line(demo_db_path: Path) -> None:
+    _import(demo_db_path, 18, "pcie-as-sxm")  # #18, the BATNA of #2, has critical findings
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        for key in ("o", "down", "down", "enter", "3"):
+            await pilot.press(key)
+        await settle(pilot)
+        position = text_of(app, "#position")
+        assert "BATNA: #18 腾讯云 GN10Xp 8×H100 80GB（包月） at ≥ 34.98 ✗" in position
+        assert "(this offer: ≥ 44.60 ✗)" in position  # #2's impossible claims
+
+
+def test_a_lapsed_quote_is_no_batna() -> None:
+    from econ_helpers import fx, offer, option, scenario
+
+    from quotetui.domain.economics.assumptions import Assumptions
+    from quotetui.domain.economics.evaluate import evaluate
+    from quotetui.domain.economics.negotiation import find_batna
+
+    a = Assumptions()
+    this = evaluate(offer(option("90000"), id=1, provider="A"), scenario(), fx(), a)
+    stale = evaluate(offer(option("70000"), id=2, provider="B", valid_until=date(2026, 11, 1)), scenario(), fx(), a)
+    fresh = evaluate(offer(option("80000"), id=3, provider="C"), scenario(), fx(), a)
+    assert find_batna(this, [stale, fresh]) is stale  # no day given: as before
+    batna = find_batna(this, [stale, fresh], date(2026, 12, 1))
+    assert batna is fresh  # as of 2026-12-01 #2's quote has lapsed: no alternative to lean on
+
+
+def test_the_calculators_mark_their_costs(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    train = cli("--db", db, "calc", "train", "--gpus", "8", "--offer", "3", "--params", "7e9", "--tokens", "1e12").out
+    assert "annual prepaid: ~1,500,000.00 CNY ✗" in train and "monthly: 1,496,000.00 CNY ✗" in train
+    rent = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "3").out
+    assert "≥ ~2,250,000.00 CNY ✗ over 36 months" in rent

@@ -154,7 +154,7 @@ async def test_pin_and_compare_side_by_side(demo_db_path: Path) -> None:
             next(i for i in range(table.row_count) if str(table.get_row_at(i)[0]) == "Cost per delivered PFLOP-hour")
         )
         best = [cell for cell in row[1:] if "green" in str(cell.style)]
-        assert [str(c) for c in best] == ["34.98"]  # the best value in the row is highlighted
+        assert [str(c) for c in best] == ["≥ 34.98"]  # the best value in the row is highlighted, with its mark
         await pilot.press("x")
         assert app.pinned == ()
 

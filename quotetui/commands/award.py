@@ -106,7 +106,8 @@ def award(
 
 def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObjective) -> None:
     """The scenarios as a table, then for each one that buys beyond the need, the split without it."""
-    from quotetui.services.award import amount_shown, beyond_text, lean_text, premium_head, split_text
+    from quotetui.domain.economics.caveats import money_figure
+    from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
 
     def shown(value: object) -> str:
         return "" if value is None else money(value, cur)
@@ -116,9 +117,9 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
         [
             [
                 s.label,
-                amount_shown(s.total_cost, s.caveats, cur) if s.feasible and s.total_cost is not None else "infeasible",
+                money_figure(s.total_cost, s.caveats, cur) if s.feasible and s.total_cost is not None else "infeasible",
                 ("~ " if s.premium_rough and s.premium is not None else "") + shown(s.premium),
-                "" if s.cost_per_pflop_hour is None else amount_shown(s.cost_per_pflop_hour, s.caveats, cur),
+                "" if s.cost_per_pflop_hour is None else money_figure(s.cost_per_pflop_hour, s.caveats, cur),
                 "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
             ]
             for s in found

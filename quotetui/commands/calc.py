@@ -70,6 +70,7 @@ def train(
     as_json: JsonFlag = False,
 ) -> None:
     """Wall time, GPU-hours and cost of a training run; the MFU a claimed duration implies."""
+    from quotetui.domain.economics.caveats import money_figure
     from quotetui.domain.economics.exact import dec, pct
     from quotetui.domain.wording import plural
     from quotetui.services.calc import calc_train
@@ -98,10 +99,13 @@ def train(
         lines(
             f"cost under {r.offer}, cheapest first:",
             [
-                f"{c.option.label}: {dec(c.total, 2):,} {c.currency} ({plural(c.nodes, 'node')} × {c.billed})"
+                f"{c.option.label}: {money_figure(c.total, r.cost_caveats(c), c.currency)} "
+                f"({plural(c.nodes, 'node')} × {c.billed})"
                 for c in r.costs
             ],
         )
+        if r.caveats:
+            lines("What qualifies these costs", r.caveats.words())
     implied = r.implied_mfu
     if implied is not None and r.verdict is not None:
         say(f"claimed {r.claimed_days} days implies {pct(implied, 1)} % MFU: {r.verdict.value}")

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
-from quotetui.domain.economics.caveats import Caveats, figure_text, merged
+from quotetui.domain.economics.caveats import Caveats, merged, money_figure
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
 from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
@@ -135,6 +135,7 @@ def award(
     ``max_share`` per provider; at least ``min_providers`` providers) for the RFQ ``name``, each within
     ``budget`` if given: among the confirmed candidates, and if any candidate has a question open, again with it
     "if confirmed"."""
+    from quotetui.services.caveats import offers_caveats
     from quotetui.services.rfq import fit_rfq
 
     day = on or utcnow().date()
@@ -176,7 +177,7 @@ def award(
     sure = [c for c in candidates if fits[c.offer_id].confirmed]
     share = Fraction(max_share)
 
-    held = {i: f.figures.caveats for i, f in fits.items() if f.figures is not None}  # findings, a lapsed quote
+    held = offers_caveats(db, list(offers.values()), req.currency, day, fx)  # findings, a lapsed quote
 
     def shown(found: list[tuple[str, Award]]) -> tuple[AwardScenario, ...]:
         exact = [_exact(label, a, offers, req, fx, assumptions, held) for label, a in found]
@@ -300,20 +301,13 @@ def lean_text(s: AwardScenario, currency: str, minimise: AwardObjective = AwardO
         return f"without buying beyond the need: infeasible ({lean.reason})"
     rough = "~ " if lean.lower_bound or s.lower_bound else ""
     head = (
-        f"without buying beyond the need: {split_text(lean)} = {amount_shown(lean.total_cost, lean.caveats, currency)}"
+        f"without buying beyond the need: {split_text(lean)} = {money_figure(lean.total_cost, lean.caveats, currency)}"
     )
     if minimise is AwardObjective.PFLOP_HOUR and lean.cost_per_pflop_hour is not None and s.cost_per_pflop_hour:
         gap = money_shown(lean.cost_per_pflop_hour - s.cost_per_pflop_hour, currency)
-        per = amount_shown(lean.cost_per_pflop_hour, lean.caveats, currency)
+        per = money_figure(lean.cost_per_pflop_hour, lean.caveats, currency)
         return f"{head}, {per} per PFLOP-hour ({rough}{gap} more per PFLOP-hour)"
     return f"{head} ({rough}{money_shown(lean.total_cost - s.total_cost, currency)} more)"
-
-
-def amount_shown(value: Fraction, caveats: Caveats, currency: str) -> str:
-    """An award's amount with its caveats' marks and its currency: ``≥ 1,234.56 CNY ✗``."""
-    text = figure_text(value, caveats)
-    suffix = caveats.suffix
-    return f"{text.removesuffix(' ' + suffix)} {currency}{' ' + suffix if suffix else ''}"
 
 
 def premium_head(minimise: AwardObjective) -> str:

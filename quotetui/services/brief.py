@@ -243,6 +243,7 @@ def brief_json(b: OfferBrief) -> dict[str, Any]:
     r = b.round
     return evaluation_json(e) | {
         "scenario": e.scenario.name,
+        "caveats": b.negotiation.caveats.to_json(),  # as explain --json has them
         "current_round": None if r is None else {"seq": r.seq, "mover": r.mover, "quoted_on": r.quoted_on.isoformat()},
         "current_options": [quoted_option(o) for o in e.offer.options],
         "negotiation": b.negotiation.to_json(),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC, Assumptions
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced
 from quotetui.domain.economics.exact import dec, pct, q
@@ -28,6 +30,7 @@ from quotetui.domain.fields import parse_record, parse_value
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
+from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import amount_text, decimal_text, exact_values
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
@@ -41,6 +44,13 @@ class TrainResult:
     costs: list[RunCost]
     offer: str | None
     claimed_days: Fraction | None
+    caveats: Caveats = NO_CAVEATS  # the offer's (its critical findings, a lapsed quote): every cost carries them
+
+    def cost_caveats(self, c: RunCost) -> Caveats:
+        """A cost of the run under one option: the offer's caveats, and an estimate where its price is one."""
+        if not c.option.is_estimate:
+            return self.caveats
+        return replace(self.caveats, estimates=(*self.caveats.estimates, f"the {c.option.label} price is an estimate"))
 
     @property
     def implied_mfu(self) -> Fraction | None:
@@ -88,6 +98,7 @@ class TrainResult:
                         "billed": c.billed,
                         "nodes": c.nodes,
                         "total": amount_text(c.total, c.currency),
+                        "caveats": self.cost_caveats(c).to_json(),
                     }
                     for c in self.costs
                 ],
@@ -158,7 +169,10 @@ def calc_train(
     plan = plan_training(total, source, gpus, spec, chosen_mfu, chosen_scaling)
     costs = cost_run(plan, offer, fx, offer.currency, assumptions) if offer is not None else []
     label = f"#{offer.id} {offer.provider} {offer.name}" if offer is not None else None
-    return TrainResult(plan, costs, label, days)
+    if offer is None:
+        return TrainResult(plan, costs, label, days)
+    held = offers_caveats(db, [offer], offer.currency, utcnow().date(), fx)[offer.id]
+    return TrainResult(plan, costs, label, days, held)
 
 
 TERM_FLAGS = {"monthly": 1, "quarterly": 3, "half_year": 6, "annual": 12, "two_year": 24, "three_year": 36}

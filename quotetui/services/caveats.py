@@ -8,11 +8,13 @@ from collections.abc import Iterable
 from datetime import date
 from typing import TYPE_CHECKING
 
-from quotetui.domain.economics.caveats import Caveats, for_offer
+from quotetui.domain.economics.caveats import NONE, Caveats, for_offer
 from quotetui.domain.verification.findings import Finding, Severity
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.evaluate import Evaluation
+    from quotetui.domain.economics.inputs import OfferInput
+    from quotetui.domain.fx import FxTable
     from quotetui.services.economics import Ranking
     from quotetui.store.engine import Database
 
@@ -32,6 +34,17 @@ def market_caveats(db: Database, ranking: Ranking) -> dict[int, Caveats]:
         e.offer.id: for_offer(e.caveats, e.offer, ranking.on, critical_codes(findings.get(e.offer.id, ())))
         for e in ranking.evaluations
     }
+
+
+def offers_caveats(db: Database, offers: list[OfferInput], currency: str, on: date, fx: FxTable) -> dict[int, Caveats]:
+    """The offer-level caveats of ``offers`` (their critical findings, a lapsed quote as of ``on``), without
+    an evaluation's: the award adds each line's own (its GPUs' lower bound and estimates)."""
+    from quotetui.services.verification import load_verifier
+
+    if not offers:
+        return {}
+    verifier = load_verifier(db, offers, currency, on, fx, only=[o.id for o in offers])
+    return {o.id: for_offer(NONE, o, on, critical_codes(verifier.findings(o))) for o in offers}
 
 
 def offer_caveats(db: Database, e: Evaluation, on: date, scenario: str | None = None) -> Caveats:

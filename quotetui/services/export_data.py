@@ -232,7 +232,7 @@ def _positions(data: ExportData) -> None:
     evaluations = data.ranking.evaluations
     fx = data.ranking.fx
     assert fx is not None
-    best = batnas(evaluations)
+    best = batnas(evaluations, data.ranking.on)
     for e in evaluations:
         batna = best.get(e.offer.id)
         options = option_positions(e, batna, fx, assumptions)

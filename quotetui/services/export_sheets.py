@@ -242,7 +242,7 @@ def side_by_side(data: ExportData) -> Sheet:
         ("MFU", lambda e: e.effective_mfu, PERCENT, "high"),
         ("availability", lambda e: e.availability.value, PERCENT, "high"),
         ("downtime hours a year", lambda e: e.downtime_hours_per_year, "#,##0.0", "low"),
-        (f"per PFLOP-hour if the claims hold ({cur})", lambda e: _claimed(e), None, ""),
+        (f"per PFLOP-hour if the claims hold ({cur})", lambda e: e.if_claims_hold, MONEY, "claims"),
         ("feasible", lambda e: e.feasibility.words, None, ""),
     ]
 
@@ -259,6 +259,15 @@ def side_by_side(data: ExportData) -> Sheet:
             values = [value(e) for e in chosen]
             if not better:
                 yield [label, *values]
+                continue
+            if better == "claims":  # a second figure: never ranked on, never green; none without a claim
+                yield [
+                    label,
+                    *(
+                        "no unverified claim" if v is None else Styled(d(v), shown(fmt, label, c))
+                        for v, c in zip(values, caveats, strict=True)
+                    ),
+                ]
                 continue
             best = (min(values) if better == "low" else max(values)) if len(set(values)) > 1 else None
             yield [
@@ -283,11 +292,6 @@ def side_by_side(data: ExportData) -> Sheet:
         ],
         autofilter=False,
     )
-
-
-def _claimed(e: Evaluation) -> Decimal | str:
-    """The cost per delivered PFLOP-hour if the unverified claims hold, or why there is none."""
-    return "no unverified claim" if e.if_claims_hold is None else dec(e.if_claims_hold, 2)
 
 
 def _quoted(e: Evaluation) -> str:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.caveats import CRITICAL, WARNING, Caveats
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
-from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OPEN_STATUSES, OfferInput, ScenarioInput, lapsed
@@ -61,7 +61,8 @@ class OfferRow:
     def flags(self) -> list[str]:
         """``blocked``, the claims' verdicts, then the other findings' codes (✗ critical, ! warning)."""
         counts = Counter(a.verdict for a in self.claims if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC))
-        out = [f"{n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
+        claim_marks = {Verdict.IMPOSSIBLE: CRITICAL, Verdict.OPTIMISTIC: WARNING}  # as their findings' ✗ and !
+        out = [f"{claim_marks[v]} {n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
         if self.evaluation is not None and not self.evaluation.feasibility.ok:
             out.insert(0, "blocked")
         if self.evaluation is not None and self.evaluation.estimates:

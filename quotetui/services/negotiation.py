@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -109,6 +110,7 @@ class Negotiation:
                 "name": b.offer.name,
                 "cost_per_pflop_hour": amount_text(b.cost_per_pflop_hour, b.currency),
                 "currency": b.currency,
+                "caveats": self.batna_caveats.to_json(),
             },
             "target_price": None
             if t is None
@@ -164,10 +166,11 @@ def _option_json(p: OptionPosition) -> dict[str, Any]:
     }
 
 
-def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> Negotiation:
-    """The negotiation position of ``this`` among already evaluated offers (same scenario and assumptions)."""
+def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable, on: date | None = None) -> Negotiation:
+    """The negotiation position of ``this`` among already evaluated offers (same scenario and assumptions); as
+    of ``on`` a lapsed quote is no BATNA."""
     assumptions = this.assumptions
-    batna = find_batna(this, evaluations)
+    batna = find_batna(this, evaluations, on)
     target = target_price(this, batna, fx, assumptions) if batna is not None else None
     return Negotiation(
         this, savings(this.offer, assumptions), batna, target, option_positions(this, batna, fx, assumptions)
@@ -175,9 +178,16 @@ def negotiate(this: Evaluation, evaluations: list[Evaluation], fx: FxTable) -> N
 
 
 def negotiate_offer(
-    db: Database, offer_id: int, scenario: ScenarioInput, evaluations: list[Evaluation], fx: FxTable
+    db: Database,
+    offer_id: int,
+    scenario: ScenarioInput,
+    evaluations: list[Evaluation],
+    fx: FxTable,
+    on: date | None = None,
+    caveats: Callable[[int], Caveats] | None = None,
 ) -> Negotiation | None:
-    """The position of one offer, with its full round history, among a ranking's evaluations."""
+    """The position of one offer, with its full round history, among a ranking's evaluations; ``caveats``: each
+    offer's as the view knows them (its findings, a lapsed quote) for this offer and its BATNA."""
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
         offers = offer_inputs(reader, gpus, [offer_id])
@@ -188,7 +198,11 @@ def negotiate_offer(
         this = evaluate(offers[0], scenario, fx, assumptions)
     except NOT_COMPARABLE:
         return None
-    return negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx)
+    n = negotiate(this, [e for e in evaluations if e.offer.id != offer_id], fx, on)
+    if caveats is None:
+        return n
+    ours = replace(caveats(offer_id), unpriced=this.caveats.unpriced, estimates=this.caveats.estimates)
+    return replace(n, caveats=ours, batna_caveats=NO_CAVEATS if n.batna is None else caveats(n.batna.offer.id))
 
 
 def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:
@@ -199,7 +213,7 @@ def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: da
         why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
         raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
     assert ranking.fx is not None
-    n = negotiate(this, ranking.evaluations, ranking.fx)
+    n = negotiate(this, ranking.evaluations, ranking.fx, ranking.on)
     caveats = offer_caveats(db, this, ranking.on, scenario)
     batna = NO_CAVEATS if n.batna is None else offer_caveats(db, n.batna, ranking.on, scenario)
     return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx), caveats=caveats, batna_caveats=batna)

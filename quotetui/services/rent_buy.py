@@ -13,13 +13,17 @@ from typing import Any
 from quotetui.domain import entities as E
 from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats, money_figure
 from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
+from quotetui.domain.timeutil import utcnow
 from quotetui.domain.wording import plural
+from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import amount_text, decimal_text, evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
 from quotetui.store.engine import Database
@@ -43,7 +47,12 @@ class RentBuyAnswer:
     purchase: str | None = None  # the recorded purchase option the buy side started from
     offer_id: int | None = None  # the offer rented, if the rent side is one
     net_of_vat: bool = False  # the rent is costed net of the VAT its 专票 recovers (the setting)
-    rent_lower_bound: bool = False  # the offer leaves out a cost the scenario incurs
+    rent_caveats: Caveats = NO_CAVEATS  # the rented offer's (``caveats.py``): ≥ ~ ✗ ! ¤
+
+    @property
+    def rent_lower_bound(self) -> bool:
+        """The offer leaves out a cost the scenario incurs."""
+        return self.rent_caveats.lower_bound
 
     @property
     def verdict(self) -> str:
@@ -179,7 +188,7 @@ def calc_rent_vs_buy(
     if discount_rate is None:
         discount_rate = assumptions.discount_rate if assumptions else Fraction(0)
     note, plan, tdp = None, RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), "billed by use"), None
-    net = lower_bound = False
+    net, caveats = False, NO_CAVEATS
     if base is not None:
         currency = currency or base.currency
         if currency_code(currency) != base.currency:
@@ -195,17 +204,18 @@ def calc_rent_vs_buy(
             )
         plan = rent_plan(e.best, horizon)
         currency, tdp = e.currency, tdp or e.offer.gpu.tdp_w
+        caveats = offer_caveats(db, e, utcnow().date(), scenario)
         given = "" if gpus is not None else f"; {n('gpus')} sets the capacity the capex buys"
         note = (
             f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
             f"({plural(e.nodes, 'node')}{given}), {e.best.label}, {plan.words}; "
-            f"{dec(e.best.total, 2):,} {currency} over {horizon} months at full use"
+            f"{money_figure(e.best.total, caveats, currency)} over {horizon} months at full use"
         )
         gpus = gpus or e.scenario.gpu_count
         net = e.assumptions.vat_factor(e.offer.vat_rate, e.offer.special_invoice) != 1
-        lower_bound = e.lower_bound
         if e.lower_bound:  # renting costs at least this: say so beside any verdict
             note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(e.unpriced)}"
+        note += "".join(f"; {w}" for w in caveats.words(e.offer.id) if not w.startswith(LOWER_BOUND))
     currency = currency_code(currency) if currency else "CNY"
     hours = (assumptions or Assumptions()).hours_per_month
     own = ownership(_terms(v, base, int(gpus or 0), currency, tdp, n), horizon, hours)
@@ -225,7 +235,7 @@ def calc_rent_vs_buy(
         upfront=plan.upfront,
     )
     result = rent_vs_buy(inputs)
-    return RentBuyAnswer(result, own, note, base.name if base else None, offer_id, net, lower_bound)
+    return RentBuyAnswer(result, own, note, base.name if base else None, offer_id, net, caveats)
 
 
 def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
@@ -245,6 +255,7 @@ def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
         "purchase": a.purchase,
         "rent_net_of_vat": a.net_of_vat,
         "rent_lower_bound": a.rent_lower_bound,
+        "rent_caveats": a.rent_caveats.to_json(),
         "rent_monthly": amount_text(i.rent_monthly, cur),
         "rent_fixed_monthly": amount_text(i.rent_fixed_monthly, cur),
         "rent_paid_monthly": amount_text(i.rent_paid_monthly, cur),

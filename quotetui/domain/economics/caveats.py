@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -28,12 +28,13 @@ from quotetui.domain.wording import plural
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
 CRITICAL = "✗"
-LAPSED = "!"
+WARNING = "!"  # a finding's warning mark, as the TUI's flags show it
+LAPSED = WARNING  # a lapsed quote is a warning
 VAT_UNKNOWN = "¤"
 
 LEGEND = (
     f"{LOWER_BOUND} at least (a cost not priced) · {ESTIMATE} estimate · {CRITICAL} critical finding · "
-    f"{LAPSED} quote lapsed · {VAT_UNKNOWN} VAT not recorded (costs net of VAT)"
+    f"{LAPSED} a warning: the quote lapsed · {VAT_UNKNOWN} VAT not recorded (costs net of VAT)"
 )
 """The marks in one line, for the foot of a table or the title of a sheet."""
 
@@ -94,7 +95,7 @@ class Caveats:
             out.append(f"{ESTIMATE} an estimate: {'; '.join(self.estimates)}")
         if self.critical:
             found = ", ".join(f"{n}× {c}" if n > 1 else c for c, n in Counter(self.critical).items())
-            check = f"`quotetui bench check {offer_id}`" if offer_id is not None else "`quotetui bench check`"
+            check = f"`quotetui bench check --offer {offer_id}`" if offer_id is not None else "`quotetui bench check`"
             out.append(f"{CRITICAL} critical findings: {found} ({check} explains each)")
         if self.lapsed:
             out.append(f"{LAPSED} the quote lapsed {self.lapsed.isoformat()} (valid until): ask for a new one")
@@ -154,6 +155,13 @@ def figure_text(value: Fraction | Decimal, caveats: Caveats, places: int = 2) ->
     number = f"{dec(value, places) if isinstance(value, Fraction) else value.quantize(Decimal(1).scaleb(-places)):,}"
     suffix = caveats.suffix
     return f"{caveats.prefix}{number}{' ' + suffix if suffix else ''}"
+
+
+def money_figure(value: Fraction | Decimal, caveats: Caveats, currency: str, places: int = 2) -> str:
+    """:func:`figure_text` with its currency, the offer's marks after it: ``≥ 1,234.56 CNY ✗``."""
+    number = figure_text(value, replace(caveats, critical=(), lapsed=None, vat_unknown=False), places)
+    suffix = caveats.suffix
+    return f"{number} {currency}{' ' + suffix if suffix else ''}"
 
 
 def number_format(caveats: Caveats, base: str) -> str:

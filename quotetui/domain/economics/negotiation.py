@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from decimal import ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any
@@ -21,7 +22,7 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import base_option, cost_option
 from quotetui.domain.economics.evaluate import Evaluation, ways_following
 from quotetui.domain.economics.exact import dec, pct, q
-from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision
+from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
 from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
@@ -134,17 +135,22 @@ def option_positions(
     )
 
 
-def _candidate(e: Evaluation) -> bool:
-    """A BATNA is an alternative one can rely on: confirmed feasible (no question open), still on the table."""
-    return e.feasibility.confirmed and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
+def _candidate(e: Evaluation, on: date | None = None) -> bool:
+    """A BATNA is an alternative one can rely on: confirmed feasible (no question open), still on the table
+    (not rejected or expired, and, as of ``on``, its quote not lapsed)."""
+    return (
+        e.feasibility.confirmed
+        and e.offer.status not in (OfferStatus.REJECTED, OfferStatus.EXPIRED)
+        and (on is None or not lapsed(e.offer, on))
+    )
 
 
-def batnas(evaluations: list[Evaluation]) -> dict[int, Evaluation | None]:
+def batnas(evaluations: list[Evaluation], on: date | None = None) -> dict[int, Evaluation | None]:
     """The BATNA of every offer at once (same rule as :func:`find_batna`), in one pass: the best
     candidate of the best provider, or of the second-best provider for that provider's own offers."""
     best: dict[str, Evaluation] = {}
     for e in evaluations:
-        if _candidate(e):
+        if _candidate(e, on):
             current = best.get(e.offer.provider)
             if current is None or (e.cost_per_pflop_hour, e.offer.id) < (current.cost_per_pflop_hour, current.offer.id):
                 best[e.offer.provider] = e
@@ -157,8 +163,8 @@ def batnas(evaluations: list[Evaluation]) -> dict[int, Evaluation | None]:
     }
 
 
-def find_batna(this: Evaluation, others: list[Evaluation]) -> Evaluation | None:
-    candidates = [e for e in others if e.offer.provider != this.offer.provider and _candidate(e)]
+def find_batna(this: Evaluation, others: list[Evaluation], on: date | None = None) -> Evaluation | None:
+    candidates = [e for e in others if e.offer.provider != this.offer.provider and _candidate(e, on)]
     return min(candidates, key=lambda e: (e.cost_per_pflop_hour, e.offer.id), default=None)
 
 
@@ -242,6 +248,8 @@ def target_words(t: Target | None) -> str:
     if t is None:
         return "no target: the current price is zero"
     if t.amount <= 0 and not t.whatever_price:
+        if t.exact > 0:  # beats it only below a cent
+            return f"price alone cannot beat the BATNA: it would take less than one {t.option.currency} cent"
         return "price alone cannot beat the BATNA: the extra costs are already more than its whole cost"
     unit = UNIT_WORDS[t.option.unit]
     if t.whatever_price:

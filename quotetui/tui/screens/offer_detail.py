@@ -107,7 +107,15 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             detail = load_offer_detail(database, self.offer_id)
             position = None
             if market is not None and market.fx is not None:
-                position = negotiate_offer(database, self.offer_id, market.scenario, market.evaluations, market.fx)
+                position = negotiate_offer(
+                    database,
+                    self.offer_id,
+                    market.scenario,
+                    market.evaluations,
+                    market.fx,
+                    market.on,
+                    market.caveats,
+                )
         except QuotetuiError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             self.app.call_from_thread(self._gone)

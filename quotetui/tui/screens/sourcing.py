@@ -99,9 +99,9 @@ def per_pflop_text(fit: OfferFit) -> str:
     """The cost per delivered PFLOP-hour for the whole need with its caveats' marks, or why none."""
     if fit.figures is None:
         return fit.problem or ""
-    from quotetui.services.award import amount_shown
+    from quotetui.domain.economics.caveats import money_figure
 
-    return amount_shown(fit.figures.cost_per_pflop_hour, fit.figures.caveats, fit.currency)
+    return money_figure(fit.figures.cost_per_pflop_hour, fit.figures.caveats, fit.currency)
 
 
 def matrix_table(view: RfqView, width: int) -> Table | Text:
@@ -130,7 +130,8 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
     """The scenarios' figures side by side, then each one's split, or for an infeasible one which constraint binds
     (a line each, so that a narrow terminal wraps the words, never the figures); a split that buys beyond the
     need says so, with the split without it."""
-    from quotetui.services.award import amount_shown, beyond_text, lean_text, premium_head, split_text
+    from quotetui.domain.economics.caveats import money_figure
+    from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
 
     table = Table(box=None, pad_edge=False)
     table.add_column("Scenario", style="bold")
@@ -147,9 +148,9 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
             continue
         table.add_row(
             s.label,
-            "" if s.total_cost is None else amount_shown(s.total_cost, s.caveats, cur),
+            "" if s.total_cost is None else money_figure(s.total_cost, s.caveats, cur),
             "" if s.premium is None else ("~ " if s.premium_rough else "") + money_shown(s.premium, cur),
-            "" if s.cost_per_pflop_hour is None else amount_shown(s.cost_per_pflop_hour, s.caveats, cur),
+            "" if s.cost_per_pflop_hour is None else money_figure(s.cost_per_pflop_hour, s.caveats, cur),
         )
         split = Text(split_text(s))
         if s.beyond_need:
