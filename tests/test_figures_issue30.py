@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 from tests.conftest import Cli
@@ -138,3 +139,26 @@ def test_claims_name_the_offer_they_are_about(cli: Cli, demo_db_path: Path) -> N
     assert by_id[1]["offer_id"] == 1 and by_id[2]["offer_id"] == 1
     offers = {o["id"]: o["name"] for o in _json_list(cli, "--db", db, "offers")}
     assert all(offers[c["offer_id"]] == c["offer"] for c in items if c["offer_id"] in offers)
+
+
+def test_a_share_typed_as_a_fraction_is_never_stored_as_a_hundredth(cli: Cli, demo_db_path: Path) -> None:
+    """Point 8: where a person types percentages (`discount add --rate`, `sla set --availability`, forms), a bare
+    0.05 is refused with "did you mean 5%?" and nothing is stored; 5 and 5% are 5 %; 0.05% is taken as typed;
+    an edit form shows a share under 1 % with its sign, so saving it again keeps it."""
+    from quotetui.domain.entities import DISCOUNT
+    from quotetui.domain.fields import shown_value
+
+    db = str(demo_db_path)
+    before = _json_list(cli, "--db", db, "offers")
+    refused = cli("--db", db, "discount", "add", "18", "--kind", "volume", "--rate", "0.05")
+    assert refused.code == 2 and "did you mean 5%?" in refused.err and "type 0.05% for 0.05 %" in refused.err
+    assert _json_list(cli, "--db", db, "offers") == before  # nothing stored
+    for typed, stored in (("5", "0.05"), ("5%", "0.05"), ("0.05%", "0.0005")):
+        added = cli("--db", db, "discount", "add", "18", "--kind", "negotiated", "--rate", typed, "--json")
+        assert added.code == 0, added.err
+        assert json.loads(added.out)["rate"] == stored
+    rate = DISCOUNT.field("rate")
+    assert shown_value(rate, Decimal("0.0005"), percent=True) == "0.05%"
+    assert shown_value(rate, Decimal("0.05"), percent=True) == "5"
+    sla = cli("--db", db, "sla", "set", "18", "--availability", "0.999")
+    assert sla.code == 2 and "did you mean 99.9%?" in sla.err

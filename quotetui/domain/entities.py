@@ -381,7 +381,7 @@ DISCOUNT = Entity(
             "rate",
             "Rate % (empty: offered, not quantified)",
             aliases=("折扣率", "优惠"),
-            help="a fraction: 15 % is 0.15 (or the text 15%); empty: not quoted",
+            help="a fraction or a percentage with its sign: 0.15 or 15%; empty: not quoted",
         ),
         _months("min_term_months", "Needs a term of at least (months)", aliases=("最短期限",)),
         _count("min_gpus", "Needs at least (GPUs)", unit="GPUs", aliases=("最少GPU",)),
@@ -435,7 +435,7 @@ SLA = Entity(
             "Availability %",
             minimum=D("0.5"),  # as the default availability: an SLA below half the time promises nothing
             aliases=("可用性",),
-            help="a fraction: 99.9 % is 0.999",
+            help="a fraction or a percentage with its sign: 0.999 or 99.9%",
         ),
         Field(
             "response_minutes",

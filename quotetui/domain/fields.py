@@ -203,12 +203,17 @@ def _list(field: Field, raw: object, *_: object) -> list[str]:
 
 
 def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
-    was_percent = percent_input
+    was_percent, typed_percent = percent_input, False
     if isinstance(raw, str) and field.kind == "ratio":
         value, typed_percent = parse_percent_text(raw, what="value")
         was_percent = typed_percent or percent_input
     else:
         value = parse_number(raw, what="value")
+    if field.kind == "ratio" and percent_input and not typed_percent and 0 < value < 1:
+        # where a person types percentages, a bare 0.05 is a fraction typed by habit: 0.05 % is never stored
+        # unasked (the form shows such a share with its sign, 0.05%, so saving it again keeps it)
+        shown, hundredfold = plain(value.normalize()), plain((value * 100).normalize())
+        raise BadInput(f"{shown} would be {shown} %: did you mean {hundredfold}%? (type {shown}% for {shown} %)")
     if field.kind == "ratio" and was_percent:  # its places are counted as typed: 12.34567 %, not 0.1234567
         check_places(value, PERCENT_PLACES, what="value", unit=" %")
         value = value / 100
@@ -364,7 +369,10 @@ def shown_value(field: Field, value: Any, *, percent: bool = False) -> str | boo
     if isinstance(value, bool):
         return value
     if isinstance(value, Decimal):
-        return plain(value * 100 if percent and field.kind == "ratio" else value)
+        if percent and field.kind == "ratio":
+            hundredfold = value * 100
+            return plain(hundredfold) + ("%" if 0 < hundredfold < 1 else "")  # a bare 0.05 would be refused
+        return plain(value)
     if isinstance(value, datetime):
         return value.astimezone(UTC).isoformat(timespec=timespec(value)).replace("+00:00", "Z")
     if isinstance(value, date):
