@@ -162,3 +162,34 @@ def test_a_share_typed_as_a_fraction_is_never_stored_as_a_hundredth(cli: Cli, de
     assert shown_value(rate, Decimal("0.05"), percent=True) == "5"
     sla = cli("--db", db, "sla", "set", "18", "--availability", "0.999")
     assert sla.code == 2 and "did you mean 99.9%?" in sla.err
+
+
+def test_a_workbook_imported_into_a_fresh_database_ranks_as_the_source(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Point 9: scenarios and purchase options are exported and read back, so a fresh database compares the
+    same offers for the same default scenario, figure for figure, and rents against the same purchase."""
+    db, fresh = str(demo_db_path), str(tmp_path / "fresh.db")
+    assert (
+        cli("--db", db, "scenario", "add", "16 at 60%", "--gpus", "16", "--months", "6", "--utilization", "0.6").code
+        == 0
+    )
+    out = tmp_path / "all.xlsx"
+    assert cli("--db", db, "export", str(out)).code == 0
+    imported = cli("--db", fresh, "import", str(out), "--json")
+    assert imported.code == 0, imported.err
+    counts = json.loads(imported.out)["counts"]
+    assert counts["scenarios"]["added"] == 4 and counts["purchase options"]["added"] == 1
+
+    def ranked(path: str, *more: str) -> list[tuple[object, ...]]:
+        rows = _json_list(cli, "--db", path, "offers", *more)
+        return [(o["provider"], o["name"], o["rank"], o["total_cost"], o["cost_per_pflop_hour"]) for o in rows]
+
+    assert ranked(fresh) == ranked(db)  # the default scenario came along, and is the default
+    assert ranked(fresh, "--scenario", "16 at 60%") == ranked(db, "--scenario", "16 at 60%")
+    scenarios = {s["name"]: s for s in _json_list(cli, "--db", fresh, "scenario", "list")}
+    assert scenarios["16 at 60%"]["utilization"] == "0.6" and scenarios["8×H100 一年训练"]["default"] is True
+    rent = ("calc", "rent-vs-buy", "--purchase", "1", "--offer", "18")
+    assert cli("--db", fresh, *rent, "--json").out == cli("--db", db, *rent, "--json").out
+    again = cli("--db", fresh, "import", str(out), "--json")  # a second import changes nothing
+    assert all(c["added"] == 0 and c["changed"] == 0 for c in json.loads(again.out)["counts"].values())

@@ -84,7 +84,7 @@ def explain(
     figures = explain_figures(e)
     if as_json:
         print_json(
-            evaluation_json(e)
+            evaluation_json(e, n.rank)
             | {
                 "scenario": e.scenario.name,
                 "caveats": n.caveats.to_json(),

@@ -561,8 +561,8 @@ FX = Entity(
     rules=(fx_rules,),
 )
 
-ENTITIES = (PROVIDER, OFFER, REVISIONS, DISCOUNT, EXTRA, SLA, CLAIM, FX)
-"""The entities the import template has a sheet for, in its order."""
+ENTITIES_OF_OFFERS = (PROVIDER, OFFER, REVISIONS, DISCOUNT, EXTRA, SLA, CLAIM, FX)
+"""The offers' entities, in the import template's order (the planning ones follow: ``ENTITIES``)."""
 
 
 # -- scenarios ---------------------------------------------------------------------------------------------
@@ -581,7 +581,7 @@ SCENARIO = Entity(
     "Scenarios",
     (
         Field("name", "Name", "name", required=True, max_length=120),
-        Field("description", "Description", max_length=2000, multiline=True),
+        Field("description", "Description", max_length=2000, multiline=True, help="the need in words"),
         GPU,
         _count("gpu_count", "GPUs needed", minimum=1, unit="GPUs", required=True),
         _months("months", "Months needed", minimum=1, required=True),
@@ -598,7 +598,9 @@ SCENARIO = Entity(
         replace(_quantity("train_params", "Training run parameters"), minimum=D(1)),
         replace(_quantity("train_tokens", "Training run tokens"), minimum=D(1)),
         replace(CURRENCY, name="home_currency", label="Currency to compare in", default="CNY", required=False),
-        Field("default", "The default scenario", "bool"),
+        Field(
+            "default", "The default scenario", "bool", help="yes: offers are ranked for it when no scenario is named"
+        ),
     ),
     rules=(training_rules,),
 )
@@ -762,6 +764,11 @@ PURCHASE = Entity(
         ordered("power_month", "power_month_high", "power cost"),
     ),
 )
+
+ENTITIES = (*ENTITIES_OF_OFFERS, SCENARIO, PURCHASE)
+"""The entities the import template has a sheet for, in its order: what the market is, then what is needed
+(scenarios) and what owning would be (purchase options), so a workbook round trip keeps every ranking."""
+
 
 # -- sources -----------------------------------------------------------------------------------------------
 SOURCE = Entity(

@@ -88,6 +88,8 @@ WORKBOOK_SHEETS = (
     "Discounts",
     "Extra costs",
     "FX rates",
+    "Scenarios",
+    "Purchase options",
 )
 """The sheets of the exported comparison workbook, in order."""
 

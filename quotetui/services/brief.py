@@ -241,7 +241,7 @@ def brief_json(b: OfferBrief) -> dict[str, Any]:
 
     e = b.negotiation.evaluation
     r = b.round
-    return evaluation_json(e) | {
+    return evaluation_json(e, b.negotiation.rank) | {
         "scenario": e.scenario.name,
         "caveats": b.negotiation.caveats.to_json(),  # as explain --json has them
         "current_round": None if r is None else {"seq": r.seq, "mover": r.mover, "quoted_on": r.quoted_on.isoformat()},

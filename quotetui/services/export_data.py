@@ -46,8 +46,10 @@ from quotetui.store.models import (
     GpuModel,
     Offer,
     Provider,
+    PurchaseOption,
     QuoteRevision,
     RevisionPrice,
+    Scenario,
     SlaCreditTier,
     SlaTerm,
     Source,
@@ -79,6 +81,8 @@ class ExportData:
     slas: list[tuple[Any, list[Any]]]  # (sla_term, its credit tiers)
     claims: list[Any]  # benchmark_result
     fx: list[Any]
+    scenarios: list[Any]  # every scenario: a workbook imported into a fresh database ranks as this one did
+    purchases: list[Any]  # every purchase option (the buy side of rent vs buy)
     contracts: list[ContractView]
     offers_by_id: dict[int, Any] = field(default_factory=dict)
     positions: dict[int, Position] = field(default_factory=dict)
@@ -168,6 +172,8 @@ def gather(
             slas=[(s, tiers.get(s.id or 0, [])) for s in rows(SlaTerm, col(SlaTerm.offer_id))],
             claims=rows(BenchmarkResult, col(BenchmarkResult.id)),
             fx=rows(FxRate, col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)),
+            scenarios=rows(Scenario, col(Scenario.id)),
+            purchases=rows(PurchaseOption, col(PurchaseOption.id)),
             contracts=[],
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}

@@ -341,6 +341,26 @@ def negotiation(data: ExportData) -> Sheet:
     return Sheet("Negotiation", columns, rows())
 
 
+def scenarios(data: ExportData) -> Sheet:
+    """Every scenario, as the importer reads it back (the default one marked): a workbook imported into a fresh
+    database compares offers for the same needs."""
+    rows = (
+        data_row(E.SCENARIO, (s,), {"gpu": data.gpu_names.get(s.gpu_model_id or 0), "default": s.is_default})
+        for s in data.scenarios
+    )
+    return Sheet("Scenarios", template_columns(E.SCENARIO, {"name": 24, "description": 40}), rows)
+
+
+def purchases(data: ExportData) -> Sheet:
+    """Every purchase option (the buy side of rent vs buy), as the importer reads it back."""
+
+    def refs(p: Any) -> dict[str, Any]:
+        return {"gpu": data.gpu_names.get(p.gpu_model_id), "source": data.sources.get(p.source_id or 0)}
+
+    rows = (data_row(E.PURCHASE, (p,), refs(p)) for p in data.purchases)
+    return Sheet("Purchase options", template_columns(E.PURCHASE, {"name": 24, "notes": 40}), rows)
+
+
 def providers(data: ExportData) -> Sheet:
     rows = (data_row(E.PROVIDER, (p,), {}) for p in data.providers)
     return Sheet("Providers", template_columns(E.PROVIDER, {"name": 16, "certifications": 40}), rows)

@@ -43,8 +43,10 @@ from quotetui.store.models import (
     MarketPrice,
     Offer,
     Provider,
+    PurchaseOption,
     QuoteRevision,
     RevisionPrice,
+    Scenario,
     SlaCreditTier,
     SlaTerm,
     Source,
@@ -233,6 +235,8 @@ class Writer:
             ("sla", self.each(self.sla_)),
             ("claims", self.each(self.claims_)),
             ("fx", self.each(self.fx_)),
+            ("scenarios", self.each(self.scenarios_)),
+            ("purchases", self.each(self.purchases_)),
         ):
             step(by_entity.get(key, []))
             self.session.flush()  # the ids of new rows, for the entities that refer to them
@@ -574,6 +578,54 @@ class Writer:
                 self.tally("FX rates", True, False)
                 continue
             self.tally("FX rates", False, self.apply(parsed, row, f"{v['base']}→{v['quote']} {v['as_of']}", values))
+
+    def scenarios_(self, parsed: Parsed) -> None:
+        """Scenarios by name (a look-alike spelling is the same scenario); the one marked default becomes the
+        default, every other one stops being it (reported as a change)."""
+        existing = {name_key(s.name): s for s in self.session.exec(select(Scenario))}
+        for r in self.rows(parsed):
+            v = r.values
+            key = name_key(v["name"])
+            if not self.once(parsed, r, key, f"scenario {v['name']!r}"):
+                continue
+            row = existing.get(key)
+            values = self.values(parsed, r, Scenario, row is None)
+            if "gpu" in v or row is None:
+                values["gpu_model_id"] = self.gpu_ids[v["gpu"]] if v.get("gpu") else None
+            if "default" in v:
+                values["is_default"] = bool(v["default"])
+                if v["default"]:
+                    for other in existing.values():
+                        if other is not row and other.is_default:
+                            self.apply(parsed, other, other.name, {"is_default": False})
+            if row is None:
+                row = existing[key] = Scenario(**values)
+                self.session.add(row)
+                self.tally("scenarios", True, False)
+                continue
+            values.pop("name")  # the key: a look-alike spelling does not rename it
+            self.tally("scenarios", False, self.apply(parsed, row, row.name, values, r))
+
+    def purchases_(self, parsed: Parsed) -> None:
+        """Purchase options by name."""
+        existing = {name_key(p.name): p for p in self.session.exec(select(PurchaseOption))}
+        for r in self.rows(parsed):
+            v = r.values
+            key = name_key(v["name"])
+            if not self.once(parsed, r, key, f"purchase option {v['name']!r}"):
+                continue
+            row = existing.get(key)
+            values = self.values(parsed, r, PurchaseOption, row is None)
+            if "gpu" in v:
+                values["gpu_model_id"] = self.gpu_ids[v["gpu"]]
+            self.source(parsed, r, values, row is None)
+            if row is None:
+                row = existing[key] = PurchaseOption(**values)
+                self.session.add(row)
+                self.tally("purchase options", True, False)
+                continue
+            values.pop("name")
+            self.tally("purchase options", False, self.apply(parsed, row, row.name, values, r))
 
     def market_(self, rows: MarketRows) -> None:
         source_id = self.source_title(f"SkyPilot catalog: {rows.catalog}", rows.file)

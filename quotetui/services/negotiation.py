@@ -47,6 +47,7 @@ class Negotiation:
     fx_sensitivity: tuple[tuple[Fraction, Fraction], ...] = ()  # (rate shift, cost per delivered PFLOP-hour)
     caveats: Caveats = NO_CAVEATS  # the offer's, findings and a lapsed quote included (``services/caveats.py``)
     batna_caveats: Caveats = NO_CAVEATS  # the BATNA's, likewise
+    rank: int | None = None  # the offer's place in the ranking it was read from (None: not ranked, ✗)
 
     def batna_line(self) -> str:
         """The BATNA and this offer's cost per delivered PFLOP-hour, each with its caveats' marks."""
@@ -216,7 +217,8 @@ def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: da
     n = negotiate(this, ranking.evaluations, ranking.fx, ranking.on)
     caveats = offer_caveats(db, this, ranking.on, scenario)
     batna = NO_CAVEATS if n.batna is None else offer_caveats(db, n.batna, ranking.on, scenario)
-    return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx), caveats=caveats, batna_caveats=batna)
+    rank = next((i for i, e in ranking.ranked if e is this), None)
+    return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx), caveats=caveats, batna_caveats=batna, rank=rank)
 
 
 FX_SHIFTS = (Fraction(95, 100), Fraction(105, 100))

@@ -44,7 +44,7 @@ class ScenarioView:
             "utilization": num(self.utilisation),
             "egress_tb_month": num(self.egress_tb_month),
             "storage_tb": num(self.storage_tb),
-            "train_flops": None if self.train_flops is None else f"{self.train_flops:E}",
+            "train_flops": None if self.train_flops is None else f"{self.train_flops.normalize():E}",
             "train_params": num(self.train_params),
             "train_tokens": num(self.train_tokens),
             "currency": self.home_currency,

@@ -60,6 +60,8 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
         sheets.discounts(data),
         sheets.extras(data),
         sheets.fx(data),
+        sheets.scenarios(data),
+        sheets.purchases(data),
     ]
     assert tuple(s.title for s in built) == SHEET_ORDER
     return built
