@@ -579,53 +579,58 @@ class Writer:
                 continue
             self.tally("FX rates", False, self.apply(parsed, row, f"{v['base']}→{v['quote']} {v['as_of']}", values))
 
-    def scenarios_(self, parsed: Parsed) -> None:
-        """Scenarios by name (a look-alike spelling is the same scenario); the one marked default becomes the
-        default, every other one stops being it (reported as a change)."""
-        existing = {name_key(s.name): s for s in self.session.exec(select(Scenario))}
+    def _named(
+        self,
+        parsed: Parsed,
+        model: Any,
+        entity: str,
+        what: str,
+        columns: Callable[[dict[str, Any], dict[str, Any], Any, dict[Any, Any]], None],
+    ) -> None:
+        """Rows keyed by their name alone (a look-alike spelling is the same row, and does not rename it);
+        ``columns`` sets what the fields do not map to by name (the GPU's row id …)."""
+        existing = {name_key(x.name): x for x in self.session.exec(select(model))}
         for r in self.rows(parsed):
             v = r.values
             key = name_key(v["name"])
-            if not self.once(parsed, r, key, f"scenario {v['name']!r}"):
+            if not self.once(parsed, r, key, f"{what} {v['name']!r}"):
                 continue
             row = existing.get(key)
-            values = self.values(parsed, r, Scenario, row is None)
+            values = self.values(parsed, r, model, row is None)
+            columns(v, values, row, existing)
+            if "source_id" in column_names(model):
+                self.source(parsed, r, values, row is None)
+            if row is None:
+                existing[key] = model(**values)
+                self.session.add(existing[key])
+                self.tally(entity, True, False)
+                continue
+            values.pop("name")
+            self.tally(entity, False, self.apply(parsed, row, row.name, values, r))
+
+    def scenarios_(self, parsed: Parsed) -> None:
+        """Scenarios by name; the one marked default becomes the default, every other one stops being it
+        (reported as a change)."""
+
+        def columns(v: dict[str, Any], values: dict[str, Any], row: Any, existing: dict[Any, Any]) -> None:
             if "gpu" in v or row is None:
                 values["gpu_model_id"] = self.gpu_ids[v["gpu"]] if v.get("gpu") else None
             if "default" in v:
                 values["is_default"] = bool(v["default"])
-                if v["default"]:
-                    for other in existing.values():
-                        if other is not row and other.is_default:
-                            self.apply(parsed, other, other.name, {"is_default": False})
-            if row is None:
-                row = existing[key] = Scenario(**values)
-                self.session.add(row)
-                self.tally("scenarios", True, False)
-                continue
-            values.pop("name")  # the key: a look-alike spelling does not rename it
-            self.tally("scenarios", False, self.apply(parsed, row, row.name, values, r))
+                for other in existing.values() if v["default"] else ():
+                    if other is not row and other.is_default:
+                        self.apply(parsed, other, other.name, {"is_default": False})
+
+        self._named(parsed, Scenario, "scenarios", "scenario", columns)
 
     def purchases_(self, parsed: Parsed) -> None:
         """Purchase options by name."""
-        existing = {name_key(p.name): p for p in self.session.exec(select(PurchaseOption))}
-        for r in self.rows(parsed):
-            v = r.values
-            key = name_key(v["name"])
-            if not self.once(parsed, r, key, f"purchase option {v['name']!r}"):
-                continue
-            row = existing.get(key)
-            values = self.values(parsed, r, PurchaseOption, row is None)
+
+        def columns(v: dict[str, Any], values: dict[str, Any], row: Any, existing: dict[Any, Any]) -> None:
             if "gpu" in v:
                 values["gpu_model_id"] = self.gpu_ids[v["gpu"]]
-            self.source(parsed, r, values, row is None)
-            if row is None:
-                row = existing[key] = PurchaseOption(**values)
-                self.session.add(row)
-                self.tally("purchase options", True, False)
-                continue
-            values.pop("name")
-            self.tally("purchase options", False, self.apply(parsed, row, row.name, values, r))
+
+        self._named(parsed, PurchaseOption, "purchase options", "purchase option", columns)
 
     def market_(self, rows: MarketRows) -> None:
         source_id = self.source_title(f"SkyPilot catalog: {rows.catalog}", rows.file)
