@@ -193,3 +193,14 @@ def test_a_workbook_imported_into_a_fresh_database_ranks_as_the_source(
     assert cli("--db", fresh, *rent, "--json").out == cli("--db", db, *rent, "--json").out
     again = cli("--db", fresh, "import", str(out), "--json")  # a second import changes nothing
     assert all(c["added"] == 0 and c["changed"] == 0 for c in json.loads(again.out)["counts"].values())
+
+
+def test_owning_with_no_staff_says_so_loudly(cli: Cli, demo_db_path: Path) -> None:
+    """Point 10 (part): staff at 0, given or left out, is a loud note beside the verdict; owning costs given as
+    one total (which may include staff) are not second-guessed."""
+    db = str(demo_db_path)
+    base = ("--db", db, "calc", "rent-vs-buy", "--capex", "2500000", "--rent-monthly", "180000")
+    for more in (("--staff-monthly", "0"), ("--colocation-monthly", "15000")):
+        assert "! STAFF IS 0" in cli(*base, *more).out
+    assert "STAFF IS 0" not in cli(*base, "--staff-monthly", "30000").out
+    assert "STAFF IS 0" not in cli(*base, "--opex-monthly", "19000").out

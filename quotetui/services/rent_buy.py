@@ -14,7 +14,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
-from quotetui.domain.economics.caveats import Caveats, money_figure
+from quotetui.domain.economics.caveats import WARNING, Caveats, money_figure
 from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
@@ -75,6 +75,11 @@ class RentBuyAnswer:
             out.append("the rent is net of recoverable VAT (setting): give the capex and owning costs net of VAT too")
         if self.owning.left_out:
             out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
+        if any(p.name == "staff" and p.monthly == 0 for p in self.owning.parts):
+            out.append(
+                f"{WARNING} STAFF IS 0: owning a GPU cluster takes people (hands on site, an on-call engineer, RMA "
+                "and firmware work); renting includes them. Give what they cost (--staff-monthly) before a CFO asks"
+            )
         return out
 
 
