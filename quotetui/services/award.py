@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
-from quotetui.domain.economics.caveats import Caveats, merged, money_figure
+from quotetui.domain.economics.caveats import Caveats, merged, money_figure, with_offer
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
 from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
@@ -259,7 +259,7 @@ def _exact(
         lines.append(
             AwardLine(
                 a.offer_id, a.provider, offers[a.offer_id].name, a.nodes, a.gpus, e.best.total, e.best.label,
-                e.delivered_pflop_hours, e.cost_per_pflop_hour, _line_caveats(e.caveats, held.get(a.offer_id)),
+                e.delivered_pflop_hours, e.cost_per_pflop_hour, with_offer(e.caveats, held.get(a.offer_id)),
             )
         )  # fmt: skip
     total = sum((line.total_cost for line in lines), Fraction(0))
@@ -271,11 +271,6 @@ def _exact(
         label, True, "", tuple(lines), found.gpus, total, None, total / delivered if delivered > 0 else None,
         merged(line.caveats for line in lines), found.beyond_need, lean,
     )  # fmt: skip
-
-
-def _line_caveats(own: Caveats, offer: Caveats | None) -> Caveats:
-    """An awarded line's caveats: the engine's for its GPUs, with the offer's findings and lapsed quote."""
-    return own if offer is None else replace(own, critical=offer.critical, lapsed=offer.lapsed)
 
 
 # --- words, the same on the command line, the screen and the sheet ---------------------------------------------

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import TYPE_CHECKING
 
-from quotetui.domain.economics.caveats import NONE, Caveats, for_offer
+from quotetui.domain.economics.caveats import NONE, Caveats, for_offer, with_offer
 from quotetui.domain.verification.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ def offers_caveats(db: Database, offers: list[OfferInput], currency: str, on: da
 
 
 def offer_caveats(db: Database, e: Evaluation, on: date, scenario: str | None = None) -> Caveats:
-    """One offer's caveats (``explain``, the brief): its findings checked alone (``bench check``)."""
-    from quotetui.services.verification import check_offer
+    """One offer's caveats (``calc rent-vs-buy --offer``): its own and its findings (``offers_caveats``)."""
+    from quotetui.services.economics import resolve_context
 
-    found = check_offer(db, e.offer.id, scenario, on).findings
-    return for_offer(e.caveats, e.offer, on, critical_codes(found))
+    _, fx, _ = resolve_context(db, scenario, on)
+    return with_offer(e.caveats, offers_caveats(db, [e.offer], e.currency, on, fx)[e.offer.id])

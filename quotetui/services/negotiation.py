@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
-from quotetui.domain.economics.caveats import Caveats, figure_text
+from quotetui.domain.economics.caveats import Caveats, figure_text, with_offer
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.explain import cost_text
@@ -28,7 +28,7 @@ from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
-from quotetui.services.caveats import offer_caveats
+from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import amount_text, decimal_text, rank_offers
 from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
 from quotetui.store.reader import reading
@@ -215,8 +215,10 @@ def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: da
         raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
     assert ranking.fx is not None
     n = negotiate(this, ranking.evaluations, ranking.fx, ranking.on)
-    caveats = offer_caveats(db, this, ranking.on, scenario)
-    batna = NO_CAVEATS if n.batna is None else offer_caveats(db, n.batna, ranking.on, scenario)
+    both = [e.offer for e in (this, n.batna) if e is not None]  # their findings, read once for both
+    held = offers_caveats(db, both, this.currency, ranking.on, ranking.fx)
+    caveats = with_offer(this.caveats, held[this.offer.id])
+    batna = NO_CAVEATS if n.batna is None else with_offer(n.batna.caveats, held[n.batna.offer.id])
     rank = next((i for i, e in ranking.ranked if e is this), None)
     return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx), caveats=caveats, batna_caveats=batna, rank=rank)
 

@@ -139,6 +139,12 @@ def for_offer(base: Caveats, offer: OfferInput, on: date | None, critical: Itera
     return Caveats(base.unpriced, base.estimates, base.critical + tuple(critical), when, base.vat_unknown)
 
 
+def with_offer(own: Caveats, held: Caveats | None) -> Caveats:
+    """An evaluation's own caveats (``own``: a lower bound, estimates, VAT) with its offer's from ``held`` (its
+    critical findings, a lapsed quote), as a view that read the offer's findings apart puts them together."""
+    return own if held is None else replace(own, critical=held.critical, lapsed=held.lapsed)
+
+
 def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return a + tuple(x for x in b if x not in a)
 
