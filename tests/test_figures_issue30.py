@@ -204,3 +204,49 @@ def test_owning_with_no_staff_says_so_loudly(cli: Cli, demo_db_path: Path) -> No
         assert "! STAFF IS 0" in cli(*base, *more).out
     assert "STAFF IS 0" not in cli(*base, "--staff-monthly", "30000").out
     assert "STAFF IS 0" not in cli(*base, "--opex-monthly", "19000").out
+    assert "! OWNING COSTS ARE 0" in cli(*base, "--opex-monthly", "0").out
+
+
+def test_west_of_utc_a_round_of_now_and_a_rate_of_beijings_day_are_accepted(cli: Cli, demo_db_path: Path) -> None:
+    """A hostile pass found a US evening refusing `round add` ('2026-12-05 is after today (2026-12-04)') and
+    `fx add` of a PBOC rate already published for Beijing's day. An instant no later than now is never 'after
+    today'; a rate may be dated up to today in Beijing."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from quotetui.domain.timeutil import local_day
+
+    db = str(demo_db_path)
+    assert cli("--db", db, "settings", "set", "--time-zone", "Etc/GMT+12").code == 0  # UTC−12: a day behind
+    assert cli("--db", db, "round", "add", "9", "--amount", "200000").code == 0
+    now_there = datetime.now(UTC).astimezone(timezone(timedelta(hours=-12))).replace(microsecond=0)
+    typed = cli("--db", db, "round", "add", "9", "--amount", "190000", "--quoted-at", now_there.isoformat())
+    assert typed.code == 0, typed.err
+    beijing = local_day(datetime.now(UTC), "Asia/Shanghai").isoformat()
+    rate = cli("--db", db, "fx", "add", "USD", "CNY", "7.1", "--date", beijing, "--source", "PBOC")
+    assert rate.code == 0, rate.err
+    later = (local_day(datetime.now(UTC), "Asia/Shanghai") + timedelta(days=1)).isoformat()
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7.1", "--date", later, "--source", "PBOC").code == 2
+
+
+def test_a_credit_under_one_percent_reads_back_as_typed(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, "sla", "set", "1", "--availability", "99.9", "--credits", "99.9:0.5%, 99:10").code == 0
+    again = cli("--db", db, "sla", "set", "1", "--availability", "99.8")  # the stored credits are checked again
+    assert again.code == 0, again.err
+    out = tmp_path / "c.xlsx"
+    assert cli("--db", db, "export", str(out)).code == 0
+    back = cli("--db", db, "import", "--dry-run", str(out))
+    assert back.code == 0, back.err
+    from quotetui.domain.entities import credits_text
+
+    assert credits_text([(Decimal("0.999"), Decimal("0.005")), (Decimal("0.99"), Decimal("0.1"))]) == "99.9:0.5%, 99:10"
+
+
+def test_two_scenarios_marked_default_in_one_import_are_refused(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    csv = tmp_path / "scenarios.csv"
+    csv.write_text("name,gpu_count,months,default\nS1,8,12,yes\nS2,16,6,yes\n", encoding="utf-8")
+    db = str(demo_db_path)
+    before = _json_list(cli, "--db", db, "scenario", "list")
+    result = cli("--db", db, "import", str(csv))
+    assert result.code == 2 and "scenario 'S1' is marked default too (row 2): mark one" in result.err
+    assert _json_list(cli, "--db", db, "scenario", "list") == before  # nothing imported

@@ -233,9 +233,9 @@ round_app.command("add")(
         E.ROUND.form_fields,
         _round_add,
         doc="Record a new round of an offer: the provider's new price (or --mover counter for ours). It starts "
-        f"from the latest round's price, dated today: give what moved. {ALL_OR_NOTHING}",
+        f"from the latest round's price, stamped now: give what moved. {ALL_OR_NOTHING}",
         argument=OFFER_ARG,
-        defaults={"mover": Mover.PROVIDER.value, "quoted_at": "today"}
+        defaults={"mover": Mover.PROVIDER.value, "quoted_at": "now"}
         | {f.name: "the latest round's" for f in E.PRICE.fields if f is not E.AMOUNT_HIGH},
     )
 )

@@ -153,7 +153,9 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
             return Money(Decimal(value), currency).display()  # exact as stored, as every amount is shown
         except (ArithmeticError, QuotetuiError):
             return value
-    return f"{value} %" if f is not None and f.kind == "ratio" else str(value)
+    if f is not None and f.kind == "ratio":  # a share under 1 % is shown with its sign already ("0.05%")
+        return f"{str(value).removesuffix('%')} %"
+    return str(value)
 
 
 def json_value(f: Field, shown: Any) -> Any:

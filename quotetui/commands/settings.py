@@ -68,7 +68,7 @@ def set_(
         str | None, typer.Option("--default-availability", metavar="FRACTION", help="e.g. 0.99 or 99%.")
     ] = None,
     time_zone: Annotated[
-        str | None, typer.Option("--time-zone", metavar="ZONE", help="e.g. Asia/Shanghai (default UTC).")
+        str | None, typer.Option("--time-zone", metavar="ZONE", help="e.g. Asia/Shanghai (default: the system's zone).")
     ] = None,
     discount_rate: Annotated[
         str | None,

@@ -921,10 +921,14 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
 
 
 def credits_text(tiers: list[tuple[Decimal, Decimal]]) -> str:
-    """The schedule as :func:`parse_credits` reads it, highest threshold first."""
-    from quotetui.domain.money import plain
+    """The schedule as :func:`parse_credits` reads it, highest threshold first (each share as a form shows it: a
+    credit under 1 % keeps its sign, ``99.9:0.5%``, so it reads back as typed)."""
+    from quotetui.domain.fields import shown_value
 
-    return ", ".join(f"{plain(b * 100)}:{plain(c * 100)}" for b, c in sorted(tiers, reverse=True))
+    def share(field: Field, value: Decimal) -> str:
+        return str(shown_value(field, value, percent=True))
+
+    return ", ".join(f"{share(CREDIT_BELOW, b)}:{share(CREDIT_RATE, c)}" for b, c in sorted(tiers, reverse=True))
 
 
 # -- sourcing: requirements and RFQs -----------------------------------------------------------------------

@@ -32,7 +32,7 @@ from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import amount_text, decimal_text, exact_values
-from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.inputs import fx_day, fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -162,7 +162,7 @@ def calc_train(
             if spec is not None and spec.key != offer.gpu.key:
                 raise BadInput(f"offer {offer_id} sells {offer.gpu.name}, not {spec.name}")
             spec = require_priced(offer).gpu
-        fx = fx_table(session, utcnow().date())
+        fx = fx_table(session, fx_day(utcnow().date()))
     if spec is None:
         raise BadInput("name the GPU with --gpu MODEL, or give --offer ID")
     chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions, v["params"])

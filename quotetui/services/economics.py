@@ -21,6 +21,7 @@ from quotetui.domain.gc_pause import gc_paused
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import (
+    fx_day,
     fx_table_of,
     load_assumptions_of,
     load_catalog_of,
@@ -65,7 +66,7 @@ def resolve_context(db: Database, scenario: str | None, on: date | None) -> tupl
     day = on or utcnow().date()
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
-        return scenario_input(db, reader, scenario, gpus), fx_table_of(reader, day), day
+        return scenario_input(db, reader, scenario, gpus), fx_table_of(reader, fx_day(day)), day
 
 
 def rank_offers(
@@ -86,7 +87,7 @@ def rank_offers(
         cached = RANKINGS.get(key)
         if cached is not None:
             return cached
-        fx = fx_table_of(reader, day)
+        fx = fx_table_of(reader, fx_day(day))
         assumptions = load_assumptions_of(reader)
         offers = offer_inputs(reader, gpus, history=history)
         if gpu is not None:

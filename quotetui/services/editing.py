@@ -212,7 +212,8 @@ def _dated_in_order(session: Session, offer_id: int, quoted_at: Any, revision: Q
         )
     ).all()
     seq = revision.seq if revision is not None else max((s for s, _ in others), default=0) + 1
-    problems = rounds_in_order(seq, quoted_at, others, load_assumptions(session).time_zone, local_today(session))
+    zone = load_assumptions(session).time_zone
+    problems = rounds_in_order(seq, quoted_at, others, zone, local_today(session), utcnow())
     if problems:
         raise FieldErrors(problems)
 

@@ -15,7 +15,7 @@ from quotetui.domain.fx import dated_by
 from quotetui.services.forms import FormSpec, shown
 from quotetui.services.fx_rates import RateView, rate_views
 from quotetui.services.fx_rates import list_rates as list_rates  # the listing, where it always was
-from quotetui.services.settings import local_today
+from quotetui.services.settings import local_today, rates_today
 from quotetui.store.engine import Database
 from quotetui.store.models import FxRate
 from quotetui.store.reader import session_reader
@@ -40,7 +40,7 @@ def save_rate(db: Database, raw: dict[str, Any], rate_id: int | None = None, *, 
     ``today`` (the front end's day; by default today in the user's time zone)."""
     v = parse_record(FX, raw)
     with db.write() as session:
-        problems = dated_by(v["as_of"], today or local_today(session))
+        problems = dated_by(v["as_of"], today or rates_today(session))
         if problems:
             raise FieldErrors(problems)
         key = (FxRate.base == v["base"], FxRate.quote == v["quote"], FxRate.as_of == v["as_of"])

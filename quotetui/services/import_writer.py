@@ -33,7 +33,7 @@ from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.services.import_report import Counts, ImportReport
-from quotetui.services.settings import load_assumptions, local_today
+from quotetui.services.settings import load_assumptions, local_today, rates_today
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -378,11 +378,11 @@ class Writer:
             rounds[offer_id][seq] = rev.quoted_at
         for rev, _ in staged:
             rounds[rev.offer_id][rev.seq] = rev.quoted_at
-        zone, today = load_assumptions(self.session).time_zone, local_today(self.session)
+        zone, today, now = load_assumptions(self.session).time_zone, local_today(self.session), utcnow()
         for rev, records in staged:
             others = [(seq, when) for seq, when in rounds[rev.offer_id].items() if seq != rev.seq]
             parsed, first = records[0]
-            for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone, today).items():
+            for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone, today, now).items():
                 self.problem(parsed, first, name, message)
 
     ROUND_OWN = (*E.ROUND_COLUMNS, "source")
@@ -559,7 +559,7 @@ class Writer:
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
-        today = local_today(self.session)
+        today = rates_today(self.session)
         for r in self.rows(parsed):
             v = r.values
             future = dated_by(v["as_of"], today)
@@ -611,6 +611,11 @@ class Writer:
     def scenarios_(self, parsed: Parsed) -> None:
         """Scenarios by name; the one marked default becomes the default, every other one stops being it
         (reported as a change)."""
+
+        marked = [r for r in parsed.records if r.values.get("default")]
+        for r in marked[1:]:  # one scenario is the default: two marked is a problem, never the last one winning
+            self.problem(parsed, r, "default", f"scenario {marked[0].values['name']!r} is marked default too (row "
+                         f"{marked[0].row}): mark one")  # fmt: skip
 
         def columns(v: dict[str, Any], values: dict[str, Any], row: Any, existing: dict[Any, Any]) -> None:
             if "gpu" in v or row is None:

@@ -139,6 +139,17 @@ def load_assumptions_of(reader: Reader) -> Assumptions:
     return assumptions_from({k.removeprefix(ASSUMPTION_PREFIX): v for k, v in rows if k.startswith(ASSUMPTION_PREFIX)})
 
 
+def fx_day(day: date) -> date:
+    """The last day whose exchange rates the figures of ``day`` may use: ``day`` itself, except for today, when
+    it is today in the rates' zone (``fx.RATE_DAY_ZONE``: Beijing's day is already the next one from 16:00 UTC,
+    and the rate a quote of that day converts at is published)."""
+    from quotetui.domain.fx import RATE_DAY_ZONE
+    from quotetui.domain.timeutil import local_day, utcnow
+
+    now = utcnow()
+    return max(day, local_day(now, RATE_DAY_ZONE)) if day == now.date() else day
+
+
 def fx_table_of(reader: Reader, on: date) -> FxTable:
     money, day = reader.money, reader.day
     rows = reader.rows("SELECT base, quote, rate, as_of, source FROM fx_rate ORDER BY id")

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.inputs import load_catalog_of, scenario_of
+from quotetui.services.inputs import fx_day, load_catalog_of, scenario_of
 from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
@@ -107,7 +107,9 @@ def ranking_key(
     gpu: str | None,
     history: bool,
 ) -> Key:
-    return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, gpu, history)
+    # the rates' day too (``inputs.fx_day``): it turns at Beijing's midnight, not the figures' day's
+    rates = fx_day(day)
+    return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, rates, gpu, history)
 
 
 def scenario_input(db: Database, reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput:

@@ -75,6 +75,8 @@ class RentBuyAnswer:
             out.append("the rent is net of recoverable VAT (setting): give the capex and owning costs net of VAT too")
         if self.owning.left_out:
             out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
+        if any(p.name == "owning costs" and p.monthly == 0 for p in self.owning.parts):
+            out.append(f"{WARNING} OWNING COSTS ARE 0: power, rack space, staff and spares cost something; give them")
         if any(p.name == "staff" and p.monthly == 0 for p in self.owning.parts):
             out.append(
                 f"{WARNING} STAFF IS 0: owning a GPU cluster takes people (hands on site, an on-call engineer, RMA "

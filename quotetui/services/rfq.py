@@ -420,7 +420,7 @@ def fit_rfq(db: Database, name: str, on: date | None = None) -> Fitted:
 
 
 def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
-    from quotetui.services.inputs import fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
+    from quotetui.services.inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
     from quotetui.store.reader import reading
 
     today = on or utcnow().date()
@@ -430,7 +430,7 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
         offers = offer_inputs(reader, gpus, history=False)
-        fx, assumptions = fx_table_of(reader, today), load_assumptions_of(reader)
+        fx, assumptions = fx_table_of(reader, fx_day(today)), load_assumptions_of(reader)
     answered = _answered(db, row)
     models = {g.key for g in req.gpu_models}
     listed = [o for o in offers if o.gpu.key in models or o.id in answered]

@@ -41,6 +41,15 @@ def local_today(session: Session) -> date:
     return local_day(utcnow(), load_assumptions(session).time_zone)
 
 
+def rates_today(session: Session) -> date:
+    """The latest day a rate can be dated: today in the user's zone or in the rates' zone (``fx.RATE_DAY_ZONE``),
+    whichever is later (a PBOC rate for Beijing's day is published while it is still yesterday west of it)."""
+    from quotetui.domain.fx import RATE_DAY_ZONE
+    from quotetui.domain.timeutil import local_day, utcnow
+
+    return max(local_today(session), local_day(utcnow(), RATE_DAY_ZONE))
+
+
 @dataclass(frozen=True, slots=True)
 class SettingView:
     name: str

@@ -10,7 +10,7 @@ the price. An offer whose only priced rounds are our counters has no current rou
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from datetime import date, datetime
+from datetime import date, datetime, time
 from typing import TypeVar
 
 from quotetui.domain.enums import Mover
@@ -65,28 +65,37 @@ def round_to_sign(rounds: Sequence[R], seq_of: Callable[[R], int], mover: Callab
     return current
 
 
+def quote_day(when: datetime, zone: str) -> date:
+    """The day a round was quoted on: a bare date (stored as 00:00 UTC) is the day typed, wherever the user is;
+    an instant is its day in the user's zone (``zone``)."""
+    utc = as_utc(when)
+    if utc.time() == time(0):
+        return utc.date()
+    return local_day(utc, zone)
+
+
 def rounds_in_order(
     seq: int,
     quoted_at: datetime,
     neighbours: Iterable[tuple[int, datetime]],
     zone: str = "UTC",
     today: date | None = None,
+    now: datetime | None = None,
 ) -> dict[str, str]:
     """A round is dated on or after every round numbered before it, and on or before every round after it:
-    the rounds are the negotiation's history, and savings and the current price are read in their order. Days
-    are compared (UTC, as a bare date is 00:00 UTC), so rounds of one day may come in any order of their hours.
-    ``neighbours``: the offer's other rounds as (number, when). A round is recorded once it is quoted: one
-    dated after ``today`` (the user's day) would become the offer's current price and block every round
-    recorded before its day. One rule for the round form, ``round add``, ``round edit`` and the import; the
-    message names the conflicting round and its date (in ``zone``)."""
-    # a bare date is stored as 00:00 UTC and means that day wherever the user is: the later of its UTC day and
-    # its day in the user's zone is the day it was typed for (west of UTC the zone's day is the one before)
-    typed_day = max(as_utc(quoted_at).date(), local_day(quoted_at, zone))
-    if today is not None and (after := after_today(typed_day, today)):
+    the rounds are the negotiation's history, and savings and the current price are read in their order. The
+    days they were quoted on are compared (``quote_day``), so rounds of one day may come in any order of their
+    hours. ``neighbours``: the offer's other rounds as (number, when). A round is recorded once it is quoted:
+    one dated after ``today`` (the user's day) would become the offer's current price and block every round
+    recorded before its day; an instant no later than ``now`` never is. One rule for the round form, ``round
+    add``, ``round edit`` and the import; the message names the conflicting round and its date (in ``zone``)."""
+    day = quote_day(quoted_at, zone)
+    bare = as_utc(quoted_at).time() == time(0)  # a day typed: judged as that day, wherever the user is
+    past = now is not None and not bare and as_utc(quoted_at) <= now
+    if today is not None and not past and (after := after_today(day, today)):
         return {"quoted_at": f"{after}: record a round once it is quoted"}
-    day = as_utc(quoted_at).date()
-    earlier = [(s, w) for s, w in neighbours if s < seq and as_utc(w).date() > day]
-    later = [(s, w) for s, w in neighbours if s > seq and as_utc(w).date() < day]
+    earlier = [(s, w) for s, w in neighbours if s < seq and quote_day(w, zone) > day]
+    later = [(s, w) for s, w in neighbours if s > seq and quote_day(w, zone) < day]
     shown = local_text(quoted_at, zone)
     if earlier:
         s, w = max(earlier, key=lambda r: r[1])
