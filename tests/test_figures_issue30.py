@@ -250,3 +250,26 @@ def test_two_scenarios_marked_default_in_one_import_are_refused(cli: Cli, demo_d
     result = cli("--db", db, "import", str(csv))
     assert result.code == 2 and "scenario 'S1' is marked default too (row 2): mark one" in result.err
     assert _json_list(cli, "--db", db, "scenario", "list") == before  # nothing imported
+
+
+def test_a_change_of_gpu_is_reported_by_name_and_tz_may_be_a_path(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: object
+) -> None:
+    """Found by a hostile pass: an import's change report said 'gpu_model_id 5 → 7'; $TZ as a path into the zone
+    database fell back to UTC."""
+    import pytest
+
+    from quotetui.services.inputs import system_zone
+
+    db = str(demo_db_path)
+    for n, gpu in enumerate(("H100", "A100 80GB")):
+        (tmp_path / f"s{n}.csv").write_text(f"name,gpu_count,months,gpu\nS1,8,12,{gpu}\n", encoding="utf-8")
+        done = cli("--db", db, "import", str(tmp_path / f"s{n}.csv"))
+        assert done.code == 0, done.err
+    assert "Scenarios S1: gpu 'H100 SXM5' → 'A100 80GB SXM4'" in done.out
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setenv("TZ", "/usr/share/zoneinfo/Asia/Tokyo")
+    system_zone.cache_clear()
+    assert system_zone() == "Asia/Tokyo"
+    monkeypatch.setenv("TZ", "UTC")
+    system_zone.cache_clear()

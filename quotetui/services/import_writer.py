@@ -106,6 +106,7 @@ class Writer:
         self.session, self.catalog, self.report, self.problems, self.as_of = session, catalog, report, problems, as_of
         self.tick = tick  # called once per row written (a progress count; it may raise to roll everything back)
         self.gpu_ids = {row.key: row.id for row in session.exec(select(GpuModel))}
+        self.gpu_names = {row.id: row.name for row in session.exec(select(GpuModel))}  # what a change report shows
         self.sources = {s.title: s.id for s in session.exec(select(Source))}
         # names match by their NFKC, case-folded key: a look-alike of a known name is that name
         self.providers = {name_key(p.name): p for p in session.exec(select(Provider))}
@@ -161,8 +162,13 @@ class Writer:
         for name, value in values.items():
             old = getattr(row, name)
             if old != value:
-                field = next((f for f in parsed.entity.fields if f.name == name), None)
-                self.report.change(parsed.entity.sheet, label, field, name, old, value)
+                if name == "gpu_model_id":  # reported as the GPU models it refers to, never their row ids
+                    shown = (self.gpu_names.get(old) if old is not None else None, self.gpu_names.get(value))
+                    gpu = next((f for f in parsed.entity.fields if f.name == "gpu"), None)
+                    self.report.change(parsed.entity.sheet, label, gpu, "gpu", *shown)
+                else:
+                    field = next((f for f in parsed.entity.fields if f.name == name), None)
+                    self.report.change(parsed.entity.sheet, label, field, name, old, value)
                 setattr(row, name, value)
                 differs = True
         return differs

@@ -104,8 +104,8 @@ def system_zone() -> str:
 
     found: list[str] = []
     tz = os.environ.get("TZ", "").removeprefix(":").strip()
-    if tz:
-        found.append(tz)
+    if tz:  # a name, or a path into the zone database (TZ=/usr/share/zoneinfo/Asia/Tokyo)
+        found.append(tz.split("zoneinfo/", 1)[1] if "zoneinfo/" in tz else tz)
     try:
         link = os.readlink("/etc/localtime")
         if "zoneinfo/" in link:
