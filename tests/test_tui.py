@@ -34,8 +34,17 @@ class RecordingApp(QuotetuiApp):
 
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Every worker done, three times over. A worker cancelled because a newer one of its exclusive group
+    replaced it (the 3 s data-version poll) is done too; any other failure is raised."""
+    import asyncio
+
+    from textual.worker import WorkerCancelled
+
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        results = await asyncio.gather(*(w.wait() for w in list(pilot.app.workers)), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException) and not isinstance(result, WorkerCancelled):
+                raise result
         await pilot.pause()
 
 
