@@ -228,7 +228,7 @@ def evaluation_json(e: Evaluation, position: int | None = None) -> dict[str, Any
         "blocking": list(e.feasibility.blocking),
         "warnings": list(e.feasibility.warnings),
         "questions": list(e.feasibility.questions),  # feasible only once answered: ranked after the confirmed
-        "feasibility": {"✓": "confirmed", "?": "question", "✗": "blocked"}[e.feasibility.mark],
+        "feasibility": e.feasibility.state,
         "unknown_costs": list(e.unknowns),
         "assumptions": {
             "hours_per_month": e.assumptions.hours_per_month,

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -70,7 +69,7 @@ def summary(data: ExportData) -> Sheet:
             ok = e.feasibility.confirmed
             caveats = data.caveats(e)
             formats = {key: number_format(caveats, money) for key in _COSTS}  # ≥ ~ … ✗ ! around the number
-            formats["gpu_hour"] = number_format(replace(caveats, unpriced=()), money)  # a price leaves nothing out
+            formats["gpu_hour"] = number_format(caveats.of_price, money)
 
             def mark(key: str, value: Fraction, ok: bool = ok, formats: dict[str, str] = formats) -> Styled:
                 best = ok and (value == lows.get(key) or value == highs.get(key))
@@ -252,7 +251,7 @@ def side_by_side(data: ExportData) -> Sheet:
     def shown(fmt: str | None, label: str, c: Caveats) -> str | None:
         if fmt != MONEY:
             return fmt
-        return number_format(replace(c, unpriced=()) if label == price else c, MONEY)  # ≥ ~ … ✗ ! around it
+        return number_format(c.of_price if label == price else c, MONEY)  # ≥ ~ … ✗ ! around it
 
     def rows() -> Iterator[list[Any]]:
         for label, value, fmt, better in figures:

@@ -29,6 +29,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.domain.wording import plural
+from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import Ranking, rank_offers
 from quotetui.store.engine import Database, one_snapshot
 
@@ -69,7 +70,7 @@ class OfferRow:
             out.append("~ estimate")
         if self.lapsed and self.offer.valid_until is not None:
             out.append(f"! quote lapsed {self.offer.valid_until.isoformat()}")
-        marks = {Severity.CRITICAL: "✗", Severity.WARNING: "!"}
+        marks = {Severity.CRITICAL: CRITICAL, Severity.WARNING: WARNING}
         for f in self.findings:
             flag = f"{marks[f.severity]} {f.code}" if f.severity in marks else ""
             if flag and f.code != "implausible-claim" and flag not in out:
@@ -85,8 +86,8 @@ class OfferRow:
         """What qualifies this offer's figures (``caveats.py``): the evaluation's own, its critical findings
         (once the findings are computed) and a lapsed quote."""
         base = self.evaluation.caveats if self.evaluation is not None else NO_CAVEATS
-        critical = tuple(f.code for f in self.findings if f.severity is Severity.CRITICAL)
-        return replace(base, critical=critical, lapsed=self.offer.valid_until if self.lapsed else None)
+        lapsed = self.offer.valid_until if self.lapsed else None
+        return replace(base, critical=critical_codes(self.findings), lapsed=lapsed)
 
 
 @dataclass(frozen=True, slots=True)

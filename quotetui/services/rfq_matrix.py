@@ -10,7 +10,7 @@ says why in its money rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
@@ -63,9 +63,7 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
         if o.figures is None:
             return o.problem or ""
         caveats = o.figures.caveats
-        return Amount(
-            getattr(o.figures, name), caveats if name != "price_per_gpu_hour" else replace(caveats, unpriced=())
-        )
+        return Amount(getattr(o.figures, name), caveats if name != "price_per_gpu_hour" else caveats.of_price)
 
     def at_least(o: OfferFit) -> str:
         return "" if o.figures is None else ("yes" if o.figures.lower_bound else "no")

@@ -52,6 +52,12 @@ class Caveats:
         return bool(self.unpriced)
 
     @property
+    def of_price(self) -> Caveats:
+        """The caveats of a price (per GPU-hour, per node-month) rather than a cost: a price leaves nothing out,
+        so it is never a lower bound; every other caveat stays."""
+        return replace(self, unpriced=()) if self.unpriced else self
+
+    @property
     def prefix(self) -> str:
         """The marks that qualify the number itself: ``≥ ``, ``~``, ``≥ ~``."""
         return (f"{LOWER_BOUND} " if self.unpriced else "") + (ESTIMATE if self.estimates else "")
@@ -73,9 +79,7 @@ class Caveats:
 
     def flags(self) -> list[str]:
         """Short words for a table's flags cell: ``✗ 2× implausible-claim``, ``~ estimate``, ``! lapsed …``."""
-        out = [
-            f"{CRITICAL} {n}× {code}" if n > 1 else f"{CRITICAL} {code}" for code, n in Counter(self.critical).items()
-        ]
+        out = [f"{CRITICAL} {code}" for code in _counted(self.critical)]
         if self.unpriced:
             out.append(f"{LOWER_BOUND} {plural(len(self.unpriced), 'cost')} not priced")
         if self.estimates:
@@ -94,7 +98,7 @@ class Caveats:
         if self.estimates:
             out.append(f"{ESTIMATE} an estimate: {'; '.join(self.estimates)}")
         if self.critical:
-            found = ", ".join(f"{n}× {c}" if n > 1 else c for c, n in Counter(self.critical).items())
+            found = ", ".join(_counted(self.critical))
             check = f"`quotetui bench check --offer {offer_id}`" if offer_id is not None else "`quotetui bench check`"
             out.append(f"{CRITICAL} critical findings: {found} ({check} explains each)")
         if self.lapsed:
@@ -145,6 +149,11 @@ def with_offer(own: Caveats, held: Caveats | None) -> Caveats:
     return own if held is None else replace(own, critical=held.critical, lapsed=held.lapsed)
 
 
+def _counted(codes: tuple[str, ...]) -> list[str]:
+    """Each finding code once, counted where it repeats: ``2× implausible-claim``."""
+    return [f"{n}× {code}" if n > 1 else code for code, n in Counter(codes).items()]
+
+
 def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     return a + tuple(x for x in b if x not in a)
 
@@ -156,18 +165,17 @@ def merged(caveats: Iterable[Caveats]) -> Caveats:
     return out
 
 
-def figure_text(value: Fraction | Decimal, caveats: Caveats, places: int = 2) -> str:
-    """The one way a figure is shown: ``≥ ~1,234.56 ✗!`` (separators, ``places`` decimals, its marks)."""
+def figure_text(value: Fraction | Decimal, caveats: Caveats, places: int = 2, unit: str = "") -> str:
+    """The one way a figure is shown: ``≥ ~1,234.56 ✗!`` (separators, ``places`` decimals, its marks), with
+    ``unit`` (a currency) between the number and the offer's marks: ``≥ 1,234.56 CNY ✗``."""
     number = f"{dec(value, places) if isinstance(value, Fraction) else value.quantize(Decimal(1).scaleb(-places)):,}"
-    suffix = caveats.suffix
-    return f"{caveats.prefix}{number}{' ' + suffix if suffix else ''}"
+    after = " ".join(part for part in (unit, caveats.suffix) if part)
+    return f"{caveats.prefix}{number}{' ' + after if after else ''}"
 
 
 def money_figure(value: Fraction | Decimal, caveats: Caveats, currency: str, places: int = 2) -> str:
-    """:func:`figure_text` with its currency, the offer's marks after it: ``≥ 1,234.56 CNY ✗``."""
-    number = figure_text(value, replace(caveats, critical=(), lapsed=None, vat_unknown=False), places)
-    suffix = caveats.suffix
-    return f"{number} {currency}{' ' + suffix if suffix else ''}"
+    """:func:`figure_text` with its currency: ``≥ 1,234.56 CNY ✗``."""
+    return figure_text(value, caveats, places, currency)
 
 
 def number_format(caveats: Caveats, base: str) -> str:

@@ -90,6 +90,11 @@ class Feasibility:
         return "✗" if self.blocking else "?" if self.questions else "✓"
 
     @property
+    def state(self) -> str:
+        """The mark in a word, as JSON has it: ``confirmed``, ``question`` or ``blocked``."""
+        return "blocked" if self.blocking else "question" if self.questions else "confirmed"
+
+    @property
     def words(self) -> str:
         """For a table cell: ``yes``, ``? ask: …`` or ``no: …``."""
         if self.blocking:

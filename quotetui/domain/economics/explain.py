@@ -307,7 +307,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "feasibility",
             "Feasibility",
             None,
-            {"✓": "ok", "?": "question", "✗": "blocked"}[e.feasibility.mark],
+            "ok" if e.feasibility.confirmed else e.feasibility.state,  # "ok" as explain --json has always said
             "enough GPUs and nodes on offer, a network for multi-node jobs, memory for the training run",
             [f"blocking: {b}" for b in e.feasibility.blocking]
             + [f"ask: {q} (ranked after the confirmed offers until answered)" for q in e.feasibility.questions]

@@ -8,7 +8,6 @@ others are a page away (``]`` / ``[`` or →/←), and a line above the table sa
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
@@ -51,7 +50,7 @@ def figure_cell(kind: str, value: Fraction, caveats: Caveats) -> str:
     if kind == "cost":
         return figure_text(value, caveats)
     if kind == "price":
-        return figure_text(value, replace(caveats, unpriced=()))
+        return figure_text(value, caveats.of_price)
     if kind.startswith("share"):
         return f"{pct(value, int(kind[-1]))} %"
     return f"{dec(value, 1):,}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -98,7 +97,7 @@ class DashboardScreen(MarketScreen):
         best = _table(f"Best per GPU model (open, feasible offers; {cur})", *headers)
         for b in m.best_by_gpu:
             h, c = b.cheapest_hour, b.cheapest_compute
-            price = replace(m.caveats(h.offer.id), unpriced=())  # a price, not a cost: nothing left out of it
+            price = m.caveats(h.offer.id).of_price
             cells = [
                 b.gpu,
                 figure_text(h.price_per_gpu_hour, price),
