@@ -19,7 +19,7 @@ from tests.conftest import Cli
 
 NODE_2, NODE_9 = 1_224_000, 3_000_000
 NEED = ("--gpu", "H100 SXM5,H800 SXM5", "--gpus", "256", "--months", "12", "--start", "2027-01-01",
-        "--min-availability", "0.995", "--inter-fabric", "infiniband_ndr")  # fmt: skip
+        "--min-availability", "99.5", "--inter-fabric", "infiniband_ndr")  # fmt: skip
 
 
 def _award(cli: Cli, db: Path, *flags: str, job: str | None = None) -> dict:  # type: ignore[type-arg]
@@ -83,7 +83,7 @@ def test_the_budget_binds_the_risk_scenarios(cli: Cli, demo_db_path: Path) -> No
     ("flags", "named"),
     [
         (("--max-share", "0"), "--max-share"),
-        (("--max-share", "1.5"), "--max-share"),
+        (("--max-share", "150"), "--max-share"),
         (("--min-providers", "0"), "--min-providers"),
         (("--budget", "-5"), "--budget"),
     ],

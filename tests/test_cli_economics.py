@@ -97,9 +97,9 @@ def test_calc_train_design_check_and_claimed_duration(cli, db_path: Path) -> Non
         "--gpus",
         "32",
         "--mfu",
-        "0.5",
+        "50",
         "--scaling",
-        "1",
+        "100",
         "--claimed-days",
         "21",
         "--json",
@@ -139,7 +139,7 @@ def test_calc_train_costs_a_run_under_an_offer(cli, demo_db_path: Path) -> None:
         "--offer",
         "18",
         "--mfu",
-        "0.5",
+        "50",
         "--json",
     )
     assert data["gpu_model"] == "H100 SXM5" and data["scaling_source"] == "default"
@@ -191,7 +191,7 @@ def test_rent_vs_buy_with_an_offer_as_the_rent_side(cli, demo_db_path: Path) -> 
         "--offer",
         "1",
         "--utilization",
-        "0.5",
+        "50",
         "--json",
     )
     assert monthly["rent_monthly"] == "180000.00" and "一万网络" in monthly["rent_source"]
@@ -209,7 +209,7 @@ def test_rent_vs_buy_with_an_offer_as_the_rent_side(cli, demo_db_path: Path) -> 
         "--offer",
         "13",
         "--utilization",
-        "0.5",
+        "50",
         "--json",
     )
     assert hourly["rent_monthly"] == "116800.00"  # 160 × 730 on demand, follows the use
@@ -224,13 +224,13 @@ def _rent_buy(cli, db: Path, *more: str) -> dict:  # type: ignore[no-untyped-def
 
 
 def test_rent_vs_buy_scales_only_what_is_billed_by_use(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
-    r = _rent_buy(cli, demo_db_path, "--offer", "13", "--utilization", "0.6")
+    r = _rent_buy(cli, demo_db_path, "--offer", "13", "--utilization", "60")
     assert r["rent_paid_monthly"] == "70580.00"  # 116,800 × 0.6 + 500 egress, not 117,300 × 0.6 = 70,380
     assert r["series"][36]["rent"] == "2540880.00"  # 36 × 70,580
 
 
 def test_a_prepaid_term_is_paid_at_the_start_of_each_term(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
-    r = _rent_buy(cli, demo_db_path, "--offer", "3", "--discount-rate", "0.08")
+    r = _rent_buy(cli, demo_db_path, "--offer", "3", "--discount-rate", "8")
     assert r["rent_upfront"] == [{"month": m, "amount": "750000.00"} for m in (0, 12, 24)]
     assert [r["series"][m]["rent"] for m in (0, 11, 12, 35)] == ["750000.00", "750000.00", "1500000.00", "2250000.00"]
     # 750,000 × (1 + 1.0066…^−12 + 1.0066…^−24), computed by hand: 750,000 × 2.7759578 = 2,081,968.37
@@ -266,7 +266,7 @@ def test_scenarios_add_list_show_and_default(cli, db_path: Path) -> None:  # typ
         "--flops",
         "3.14e23",
         "--utilization",
-        "0.9",
+        "90",
         "--default",
         "--json",
     )
@@ -321,7 +321,7 @@ def test_fx_rates_convert_a_usd_offer(cli, db_path: Path) -> None:  # type: igno
     [
         (["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "0"], "'--gpus': must be at least 1"),
         (
-            ["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "8", "--mfu", "1.2"],
+            ["calc", "train", "--flops", "1e23", "--gpu", "H100", "--gpus", "8", "--mfu", "120"],
             "--mfu: must be at most 100 %",
         ),
         (["calc", "train", "--flops", "-5", "--gpu", "H100", "--gpus", "8"], "--flops: must be at least 1"),
@@ -347,7 +347,7 @@ def test_fx_rates_convert_a_usd_offer(cli, db_path: Path) -> None:  # type: igno
         (["calc", "rent-vs-buy", "--capex", "-1", "--opex-monthly", "1", "--rent-monthly", "2"], "--capex"),
         (["calc", "rent-vs-buy", "--capex", "1", "--opex-monthly", "1"], "--rent-monthly AMOUNT or --offer ID"),
         (["scenario", "add", "x", "--gpus", "0", "--months", "1"], "Invalid value for '--gpus': must be at least 1"),
-        (["scenario", "add", "x", "--gpus", "8", "--months", "1", "--utilization", "1.5"], "--utilization"),
+        (["scenario", "add", "x", "--gpus", "8", "--months", "1", "--utilization", "150"], "--utilization"),
         (["scenario", "add", "x", "--gpus", "1,2", "--months", "1"], "'1,2' has commas that do not separate thousands"),
         (["scenario", "add", "x", "--gpus", "9" * 30, "--months", "1"], "'--gpus': must be at most 1,000,000"),
         (["calc", "term", "--monthly", "9e9999999"], "out of range"),

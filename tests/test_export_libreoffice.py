@@ -138,10 +138,10 @@ WAYS = {
     # issue 30 point 3, in the sheet's formulas: tiers of one kind do not stack (3 % from 16 and 3 % from 64 at
     # 64 GPUs is 0.97), the best tier applies (5 % from 24 at 24 GPUs), a quoted prepaid year is that way's price
     # (1,080,000, never 90,000 × 12 × 0.95), a prepay discount with no term makes "monthly prepaid"
-    "equal tiers": (["100000,node_month,CNY,1,"], ["volume,0.03,,16", "volume,0.03,,64"]),
-    "better tier": (["100000,node_month,CNY,1,"], ["volume,0.03,,16", "volume,0.05,,24"]),
-    "prepaid year": (["90000,node_month,CNY,1,", "1080000,term_total,CNY,12,yes"], ["prepay,0.05,12,"]),
-    "monthly prepay": (["100000,node_month,CNY,1,"], ["prepay,0.02,,"]),
+    "equal tiers": (["100000,node_month,CNY,1,"], ["volume,3%,,16", "volume,3%,,64"]),
+    "better tier": (["100000,node_month,CNY,1,"], ["volume,3%,,16", "volume,5%,,24"]),
+    "prepaid year": (["90000,node_month,CNY,1,", "1080000,term_total,CNY,12,yes"], ["prepay,5%,12,"]),
+    "monthly prepay": (["100000,node_month,CNY,1,"], ["prepay,2%,,"]),
 }
 RESIZED = {"64 GPUs for 6 months": (64, 6), "24 GPUs for 13 months": (24, 13), "16 GPUs for 3 months": (16, 3)}
 """Scenarios a CFO makes by typing other GPUs and months into the default scenario's workbook."""
@@ -184,7 +184,7 @@ def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Pat
         ("import", *files),
         ("fx", "add", "USD", "CNY", "7.1234", "--date", "2026-11-02", "--source", "PBOC"),
         ("scenario", "add", "more egress", "--gpus", "8", "--months", "12", "--egress-tb", "25", "--storage-tb", "10"),
-        ("scenario", "add", "half use", "--gpus", "16", "--months", "3", "--utilization", "0.5"),
+        ("scenario", "add", "half use", "--gpus", "16", "--months", "3", "--utilization", "50"),
         *(
             (
                 "scenario",
@@ -255,7 +255,7 @@ def recalculated(market: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
         assert default_rb is not None and default_rb.purchase is not None
         typed = calc_rent_vs_buy(
             db,
-            {"capex": "3000000", "discount_rate": "0.08"},
+            {"capex": "3000000", "discount_rate": "8"},
             offer_id=default_rb.offer_id,
             purchase=default_rb.purchase,
         )

@@ -238,14 +238,14 @@ def test_every_bound_of_every_entity_is_refused_alike_by_form_import_and_demo_fi
     from quotetui.io.import_rows import convert
     from quotetui.services.forms import parse
 
-    text = f"{value * 100 if field.kind == 'ratio' else value:f}"  # a form takes a ratio as a percentage
+    text = f"{value * 100 if field.kind == 'ratio' else value:f}"  # forms and sheets take a share as a percentage
     with pytest.raises(FieldErrors) as form:
         parse((field,), {field.name: text})
     message = form.value.errors[field.name]
     assert message.startswith(("must be at most", "must be at least", "must not be negative", "must be more than zero"))
     if field.sheet:
         with pytest.raises(ValueError, match=re.escape(message)):
-            convert(field, f"{value:f}", GpuCatalog(BUILTIN))
+            convert(field, text, GpuCatalog(BUILTIN))
     model = _demo_model_of(entity)
     if model is not None and field.name in model.model_fields:
         with pytest.raises(ValidationError) as demo:

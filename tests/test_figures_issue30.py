@@ -171,7 +171,7 @@ def test_a_workbook_imported_into_a_fresh_database_ranks_as_the_source(
     same offers for the same default scenario, figure for figure, and rents against the same purchase."""
     db, fresh = str(demo_db_path), str(tmp_path / "fresh.db")
     assert (
-        cli("--db", db, "scenario", "add", "16 at 60%", "--gpus", "16", "--months", "6", "--utilization", "0.6").code
+        cli("--db", db, "scenario", "add", "16 at 60%", "--gpus", "16", "--months", "6", "--utilization", "60").code
         == 0
     )
     out = tmp_path / "all.xlsx"

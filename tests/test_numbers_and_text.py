@@ -205,18 +205,43 @@ def test_date_times_are_read_as_typed_in_either_width(typed: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("typed", "hint"), [("8", "8 is 800 %; did you mean 8% (or 0.08)?"), ("12.5", "did you mean 12.5%")]
+    ("typed", "hint"),
+    [
+        ("0.08", "0.08 would be 0.08 %: did you mean 8%? (type 0.08% for 0.08 %)"),
+        ("0.125", "did you mean 12.5%?"),
+    ],
 )
-def test_a_bare_percentage_where_a_share_is_asked_says_what_was_meant(typed: str, hint: str) -> None:
+def test_a_fraction_typed_by_habit_where_a_share_is_asked_says_what_was_meant(typed: str, hint: str) -> None:
+    """One convention for shares (issue 30, point 8): people type percentages; a bare 0.08 is never 0.08 %."""
     from quotetui.domain import entities as E
     from quotetui.domain.fields import parse_value
 
     rate = E.RENT_BUY.field("discount_rate")
     with pytest.raises(BadInput, match=re.escape(hint)):
         parse_value(rate, typed)
-    assert parse_value(rate, "8%") == parse_value(rate, "0.08") == Decimal("0.08")
+    assert parse_value(rate, "8%") == parse_value(rate, "8") == Decimal("0.08")
+    assert parse_value(rate, "0.08%") == Decimal("0.0008")  # asked for with its sign: kept
+    assert parse_value(rate, "1") == Decimal("0.01")  # at most 50 %: a bare 1 can only be 1 %
+    assert parse_value(rate, Decimal("0.08")) == Decimal("0.08")  # a value (a flag's parsed Decimal): a fraction
     with pytest.raises(BadInput, match=r"^must be at most 50 %$"):
         parse_value(rate, "800")  # beyond any percentage: no guess
+
+
+def test_a_bare_1_where_all_of_it_is_allowed_is_refused_as_ambiguous() -> None:
+    from quotetui.domain import entities as E
+    from quotetui.domain.fields import parse_value, shown_value
+
+    use = E.SCENARIO.field("utilisation")
+    for typed in ("1", "1.0", " 1 "):
+        with pytest.raises(BadInput, match=re.escape("is ambiguous: type 1% for one percent, or 100% for all of it")):
+            parse_value(use, typed)
+    assert parse_value(use, "100") == parse_value(use, "100%") == Decimal(1)
+    assert parse_value(use, "1%") == Decimal("0.01")
+    # a form shows a stored 1 % with its sign, so saving the form again keeps it
+    assert shown_value(use, Decimal("0.01"), percent=True) == "1%"
+    assert parse_value(use, shown_value(use, Decimal("0.01"), percent=True)) == Decimal("0.01")
+    # text quotetui wrote itself (stored settings, the demo's TOML) is a fraction
+    assert parse_value(use, "0.6", percent_input=False) == Decimal("0.6")
 
 
 def test_the_money_limit_says_it_is_exclusive() -> None:

@@ -74,7 +74,7 @@ def test_residual_given_as_an_amount_a_share_or_a_useful_life() -> None:
 
 def test_cli_rent_vs_buy_from_the_recorded_purchase_option(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
     r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "自购 8×H100 SXM 服务器",
-              "--offer", "13", "--utilization", "0.6", "--json")  # fmt: skip
+              "--offer", "13", "--utilization", "60", "--json")  # fmt: skip
     assert r["capex"] == "2500000.00" and r["opex_monthly"] == "32702.380952"  # JSON money: exact to 6 places
     assert [(p["part"], p["monthly"], p["kind"]) for p in r["owning_parts"]] == [
         ("colocation", "15000.00", "given"),
@@ -132,7 +132,7 @@ def test_bad_buy_side_inputs_are_named(cli, demo_db_path: Path, args: list[str],
 
 def test_break_even_utilisation_and_the_verdict_use_the_same_rate(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
     r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
-              "--utilization", "0.7", "--discount-rate", "8%", "--json")  # fmt: skip
+              "--utilization", "70", "--discount-rate", "8%", "--json")  # fmt: skip
     # by hand at 8 % a year (v = 1 ÷ (1 + 0.08/12)): annuity a = Σ v^m, m = 1…36; NPV of owning
     # 2,500,000 + 32,702.38 × a − 1,000,000 × v^36; NPV of renting u × 116,800 × a + 500 × a
     v = 1 / (1 + Fraction(8, 100) / 12)
@@ -174,11 +174,11 @@ def test_the_vat_note_only_for_an_offer_whose_vat_is_recovered(cli, demo_db_path
         ),
         (["--capex", "1", "--rent-monthly", "2", "--power-kw", "0"], "'--power-kw': must be more than zero"),
         (["--purchase", "1", "--rent-monthly", "2", "--residual", "3000000"], "--residual: the resale value cannot"),
-        (["--capex", "1", "--rent-monthly", "2", "--discount-rate", "8"], "did you mean 8%"),
+        (["--capex", "1", "--rent-monthly", "2", "--discount-rate", "0.08"], "did you mean 8%?"),
     ],
 )
 def test_review_findings_are_refused_by_name(cli, demo_db_path: Path, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
     result = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", *args)
     assert result.code == 2 and message in result.err and "Traceback" not in result.err, result.err
-    setting = cli("--db", str(demo_db_path), "settings", "set", "--discount-rate", "8")
-    assert setting.code == 2 and "must be at most 50 %: 8 is 800 %; did you mean 8%" in setting.err
+    setting = cli("--db", str(demo_db_path), "settings", "set", "--discount-rate", "0.08")
+    assert setting.code == 2 and "0.08 would be 0.08 %: did you mean 8%?" in setting.err

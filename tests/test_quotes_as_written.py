@@ -32,7 +32,7 @@ def test_a_prepay_discount_on_a_quoted_annual_price_is_applied(
 ) -> None:
     o = _offer(cli, demo_db_path, tmp_path,
                f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,95000,node_month,CNY,12\n",
-               f"一万网络,{NAME},prepay,0.05,12,{requires_prepay}\n")  # fmt: skip
+               f"一万网络,{NAME},prepay,5%,12,{requires_prepay}\n")  # fmt: skip
     assert o["total_cost"] == "1083000.00"  # 12 × 95,000 × 0.95; without the discount 1,140,000
     assert o["best_option"]["term_months"] == 12 and o["best_option"]["total"] == "1083000.00"
 
@@ -43,7 +43,7 @@ def test_the_prepaid_variant_takes_the_terms_own_price_not_the_monthly_one(
     o = _offer(cli, demo_db_path, tmp_path,
                f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,100000,node_month,CNY,1\n"
                f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,95000,node_month,CNY,12\n",
-               f"一万网络,{NAME},prepay,0.05,12,yes\n")  # fmt: skip
+               f"一万网络,{NAME},prepay,5%,12,yes\n")  # fmt: skip
     # monthly 1,200,000; annual 1,140,000; annual prepaid 95,000 × 12 × 0.95 = 1,083,000 (not 100,000 × 12 × 0.95)
     assert o["total_cost"] == "1083000.00"
 
@@ -53,7 +53,7 @@ def test_a_term_discount_on_a_monthly_price_still_implies_the_term(
 ) -> None:
     o = _offer(cli, demo_db_path, tmp_path,
                f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,100000,node_month,CNY,1\n",
-               f"一万网络,{NAME},term,0.10,12,\n")  # fmt: skip
+               f"一万网络,{NAME},term,10%,12,\n")  # fmt: skip
     assert o["total_cost"] == "1080000.00"  # 12 × 100,000 × 0.90
 
 
@@ -63,8 +63,8 @@ def test_a_term_discount_and_a_prepay_discount_both_apply_to_a_prepaid_year(
 ) -> None:
     o = _offer(cli, demo_db_path, tmp_path,
                f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,95000,node_month,CNY,12\n",
-               f"一万网络,{NAME},term,0.05,12,{term_needs_prepay}\n"
-               f"一万网络,{NAME},prepay,0.05,12,yes\n")  # fmt: skip
+               f"一万网络,{NAME},term,5%,12,{term_needs_prepay}\n"
+               f"一万网络,{NAME},prepay,5%,12,yes\n")  # fmt: skip
     # prepaid, the year meets both conditions: 12 × 95,000 × 0.95 × 0.95 = 1,028,850
     assert o["total_cost"] == "1028850.00"
 
@@ -118,7 +118,7 @@ def test_an_on_demand_tail_follows_the_utilisation(cli: Cli, demo_db_path: Path,
            f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,20,gpu_hour,CNY,0\n"
            f"一万网络,{NAME},1,provider,2026-11-02 10:00+08:00,600000,term_total,CNY,6\n", "")  # fmt: skip
     assert cli("--db", db, "scenario", "add", "7 at half", "--gpus", "8", "--months", "7", "--utilization",
-               "0.5").code == 0  # fmt: skip
+               "50").code == 0  # fmt: skip
     o = next(o for o in _ranked(cli, demo_db_path, "7 at half").values() if o["name"] == NAME)
     # on demand all 7 months: 20 × 8 × 730 × 0.5 × 7 = 408,800; the 6-month term alone ×2 = 1,200,000;
     # the term then one month on demand at half use: 600,000 + 20 × 8 × 730 × 0.5 = 658,400 (costlier than

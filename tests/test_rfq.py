@@ -20,7 +20,7 @@ from quotetui.io.rfq_workbook import IDENTITY_CELLS, RFQ_SHEET
 from tests.conftest import Cli, sql
 
 NEED = ("--gpu", "H100 SXM5, H800", "--gpus", "256", "--months", "12", "--start", "2027-01-01")
-FULL = (*NEED, "--min-availability", "0.995", "--inter-fabric", "infiniband_ndr", "--job-gpus", "64",
+FULL = (*NEED, "--min-availability", "99.5", "--inter-fabric", "infiniband_ndr", "--job-gpus", "64",
         "--respond-by", "2026-12-20")  # fmt: skip
 
 
@@ -51,7 +51,7 @@ def test_a_requirement_is_written_as_given_with_models_resolved(cli: Cli, demo_d
         ((*NEED, "--inter-fabric", "unknown"), "--inter-fabric: name the fabric wanted"),
         ((*NEED, "--inter-fabric", "carrier pigeon"), "--inter-fabric"),
         ((*NEED, "--checklist", "gemm, vibes"), "--checklist"),
-        ((*NEED, "--min-availability", "0.4"), "--min-availability"),
+        ((*NEED, "--min-availability", "40"), "--min-availability"),
         ((*NEED[:2], "--gpus", "0", *NEED[4:]), "--gpus"),
         ((*NEED[:2], "--gpus", "-8", *NEED[4:]), "--gpus"),
         ((*NEED[:4], "--months", "0", *NEED[6:]), "--months"),

@@ -22,7 +22,7 @@ ROWS: list[dict[str, Any]] = [
     {"name": "HGX H100 集群", "gpu": "H100 SXM5", "gpus_per_node": 8, "nodes_available": 10,
      "billing_basis": "reserved", "valid_until": "2026-12-10", "intra_fabric": "nvswitch",
      "inter_fabric": "infiniband_ndr", "region": "上海", "amount": 95000, "unit": "node_month", "currency": "CNY",
-     "term_months": 12, "prepay": "yes", "availability": "0.999", "replacement_hours": 4},
+     "term_months": 12, "prepay": "yes", "availability": "99.9", "replacement_hours": 4},
     {"name": "HGX H100 集群", "amount": 110000, "unit": "node_month", "currency": "CNY", "term_months": 1},
 ]  # fmt: skip
 

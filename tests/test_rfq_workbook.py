@@ -188,7 +188,7 @@ def test_answer_headers_notes_widths_and_frozen_panes(tmp_path):
         "one of: infiniband_ndr, infiniband_hdr, roce_v2, vendor_rdma, ethernet, none, unknown; default unknown"
     )
     assert notes[16] == "yes or no / 是或否"
-    assert notes[17] == "a fraction or a percentage with its sign: 0.999 or 99.9%"  # the header says %: both read
+    assert notes[17] == "a percentage: 99.9 or 99.9%"  # the header says %, the note agrees
     for field, note in zip(ANSWER_FIELDS, notes, strict=True):
         assert field.note() in (note or "")
     assert sheet.freeze_panes == "B3"

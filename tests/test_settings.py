@@ -45,7 +45,8 @@ def test_bad_settings_are_refused_with_their_flag(cli: Cli, demo_db_path: Path) 
         (("--hours-per-month", "9999"), "--hours-per-month: must be at most 744"),
         (("--default-mfu", "90%"), "--default-mfu: must be at most 75 %"),
         (("--time-zone", "Mars/Base"), "--time-zone: 'Mars/Base' is not a time zone name"),
-        (("--default-availability", "99"), "did you mean 99%"),
+        (("--default-availability", "0.99"), "did you mean 99%?"),
+        (("--default-availability", "1"), "is ambiguous"),
     ):
         result = cli("--db", db, "settings", "set", *args)
         assert result.code == 2 and message in result.err, (args, result.err)

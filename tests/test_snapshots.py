@@ -72,7 +72,7 @@ def app_with_rfq(app: QuotetuiApp) -> QuotetuiApp:
 
     db = str(FIXED)
     made = run_cli("--db", db, "rfq", "new", "H100 256", "--gpu", "H100 SXM5,H800 SXM5", "--gpus", "256",
-                   "--months", "12", "--start", "2027-01-01", "--min-availability", "0.995", "--inter-fabric",
+                   "--months", "12", "--start", "2027-01-01", "--min-availability", "99.5", "--inter-fabric",
                    "infiniband_ndr", "--respond-by", "2026-12-20")  # fmt: skip
     assert made.code == 0, made.output
     out = str(FIXED.parent / "rfq")

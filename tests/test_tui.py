@@ -314,8 +314,8 @@ async def test_training_planner_costs_a_run_per_offer(demo_db_path: Path) -> Non
         await pilot.press("t")
         await settle(pilot)
         app.screen.query_one("#tr-gpus", Input).value = "32"  # the default scenario's 8, as the DESIGN check
-        app.screen.query_one("#tr-mfu", Input).value = "0.5"
-        app.screen.query_one("#tr-scaling", Input).value = "1"
+        app.screen.query_one("#tr-mfu", Input).value = "50"
+        app.screen.query_one("#tr-scaling", Input).value = "100"
         await typed(pilot)
         result = text_of(app, "#tr-result")
         assert "229.7" in result and "#18" in result  # the DESIGN check, on every H100 offer

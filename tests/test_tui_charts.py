@@ -143,7 +143,7 @@ async def test_rent_vs_buy_at_the_largest_allowed_values(demo_db_path: Path) -> 
             "opex_monthly": LARGEST_MONEY,
             "rent_monthly": LARGEST_MONEY,
             "residual": LARGEST_MONEY,
-            "utilisation": "0.000001",
+            "utilisation": "0.0001%",
             "horizon_months": "120",
             "discount_rate": "0",
         }
@@ -165,7 +165,7 @@ async def test_the_training_chart_at_the_largest_allowed_run(demo_db_path: Path)
         await calm(pilot)
         chart = app.screen.query_one("#tr-chart", Chart)
         assert_readable_axes(chart)
-        typed = {"flops": "1e30", "params": "", "tokens": "", "gpus": "1", "mfu": "0.000001", "scaling": "0.000001"}
+        typed = {"flops": "1e30", "params": "", "tokens": "", "gpus": "1", "mfu": "0.0001%", "scaling": "0.0001%"}
         for name, value in typed.items():
             app.screen.query_one(f"#tr-{name}", Input).value = value
         await calm(pilot)

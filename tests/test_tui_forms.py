@@ -317,8 +317,8 @@ async def test_the_training_planner_follows_the_active_scenario(demo_db_path: Pa
         await pick_scenario(app, pilot, GPT3)
         assert (value("gpus"), value("flops"), value("params"), value("tokens")) == ("32", "3.14e+23", "", "")
         assert f"Scenario: {GPT3}" in text_of(app, "#tr-scenario")
-        app.screen.query_one("#tr-mfu", Input).value = "0.5"
-        app.screen.query_one("#tr-scaling", Input).value = "1"
+        app.screen.query_one("#tr-mfu", Input).value = "50"
+        app.screen.query_one("#tr-scaling", Input).value = "100"
         await calm(pilot)
         # 3.14e23 ÷ (32 × 989e12 × 0.5 × 1) = 19,843,300 s = 229.7 days
         shown = text_of(app, "#tr-result")
@@ -336,9 +336,9 @@ async def test_rent_vs_buy_follows_the_active_scenario(demo_db_path: Path) -> No
         await pilot.press("b")
         await calm(pilot)
         utilisation = app.screen.query_one("#rb-utilisation", Input)
-        assert utilisation.value == "1"
+        assert utilisation.value == "100"  # a share typed as a percentage, as every input takes it
         await pick_scenario(app, pilot, A100)
-        assert utilisation.value == "0.6"  # busy 60 % of the hours
+        assert utilisation.value == "60"  # busy 60 % of the hours
         assert f"Scenario: {A100}" in text_of(app, "#rb-scenario")
         # the purchase option's owning costs, 32,702.38 a month against 180,000 rent at full use: at 60 % use the
         # rent is 108,000 and owning breaks even after 2,500,000 ÷ (108,000 − 32,702.38) = 33.2 months

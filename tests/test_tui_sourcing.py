@@ -22,7 +22,7 @@ README_RFQ = {  # the README's "H100 256" (see tests/test_rfq.py, tests/test_awa
     "gpus": "256",
     "months": "12",
     "start": "2027-01-01",
-    "min_availability": "0.995",
+    "min_availability": "99.5",
     "inter_fabric": "infiniband_ndr",
     "job_gpus": "64",
     "respond_by": "2026-12-20",

@@ -69,7 +69,7 @@ def test_net_of_recoverable_vat_reorders_the_offers(cli: Cli, market: Path) -> N
 
 @pytest.mark.parametrize(
     ("cells", "message"),
-    [("60%,yes", "at most 25 %"), ("6,yes", "6 is 600 %; did you mean 6%"), ("6%,maybe", "专票")],
+    [("60%,yes", "at most 25 %"), ("0.06,yes", "0.06 would be 0.06 %: did you mean 6%?"), ("6%,maybe", "专票")],
 )
 def test_vat_fields_are_refused_when_absurd(
     cli: Cli, demo_db_path: Path, tmp_path: Path, cells: str, message: str

@@ -24,12 +24,13 @@ def register(app: typer.Typer) -> None:
 
 
 A = AWARD.field
+MAX_SHARE: Decimal = A("max_share").default
 
 
 def award(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The RFQ's name.", metavar="NAME")],
-    max_share: Annotated[Decimal, flag(A("max_share"), "--max-share")] = Decimal("0.6"),
+    max_share: Annotated[Decimal, flag(A("max_share"), "--max-share")] = MAX_SHARE,
     min_providers: Annotated[int, flag(A("min_providers"), "--min-providers")] = 2,
     budget: Annotated[Decimal | None, flag(A("budget"), "--budget")] = None,
     include_market: Annotated[

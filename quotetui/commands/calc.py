@@ -62,9 +62,12 @@ def train(
         str | None, typer.Option("--gpu", metavar="MODEL", help="GPU model (or take it from --offer).")
     ] = None,
     mfu: Annotated[
-        str | None, typer.Option("--mfu", metavar="FRACTION", help="MFU, 0 < m ≤ 1 (default: evidence, else 0.40).")
+        str | None, typer.Option("--mfu", metavar="PERCENT", help="MFU, e.g. 40 or 40% (default: evidence, else 40 %).")
     ] = None,
-    scaling: Annotated[str | None, typer.Option("--scaling", help="Scaling efficiency (default: by fabric).")] = None,
+    scaling: Annotated[
+        str | None,
+        typer.Option("--scaling", metavar="PERCENT", help="Scaling efficiency, e.g. 90 (default: by fabric)."),
+    ] = None,
     offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Cost the run under this offer.")] = None,
     claimed_days: Annotated[str | None, typer.Option("--claimed-days", help="A claimed duration to audit.")] = None,
     as_json: JsonFlag = False,

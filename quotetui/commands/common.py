@@ -68,9 +68,16 @@ TYPE_METAVARS |= {"int range": "N", "float range": "NUMBER"}
 
 
 def flag(field: Field, *names: str, help: str | None = None, metavar: str | None = None) -> Any:
-    """A ``typer.Option`` for a declared field (a ratio typed at a flag is a fraction or a percentage)."""
-    shown = "FRACTION" if field.kind == "ratio" else METAVARS.get(field.kind, "TEXT")
-    return typer.Option(*names, parser=parsed(field), help=help or field.label, metavar=metavar or shown)
+    """A ``typer.Option`` for a declared field (a share typed at a flag is a percentage: 60 or 60%)."""
+    shown = METAVARS.get(field.kind, "TEXT")
+    default: Any = True  # Typer's own rendering, unless the default is a share: "60 %", as it is typed
+    if field.kind == "ratio" and field.default is not None:
+        from quotetui.domain.fields import shown_value
+
+        default = f"{shown_value(field, field.default, percent=True)} %"
+    return typer.Option(
+        *names, parser=parsed(field), help=help or field.label, metavar=metavar or shown, show_default=default
+    )
 
 
 def readable_help() -> None:

@@ -167,7 +167,7 @@ def json_value(f: Field, shown: Any) -> Any:
     if is_empty(shown):
         return [] if f.kind == "list" else None
     try:
-        typed = parse_value(f, shown, percent_input=True)
+        typed = parse_value(f, shown)
     except QuotetuiError:  # not a value this field takes (it cannot be: it was read back): as it is
         return shown
     if isinstance(typed, Decimal):

@@ -93,7 +93,7 @@ def add(
     gpus: Annotated[int, flag(S("gpu_count"), "--gpus", help="GPUs needed.")],
     months: Annotated[int, flag(S("months"), "--months", help="How long they are needed.")],
     utilisation: Annotated[
-        Decimal, flag(S("utilisation"), "--utilization", help="Share of hours in use, 0 < u ≤ 1.")
+        Decimal, flag(S("utilisation"), "--utilization", help="Share of hours in use, a percentage: 60 or 60%.")
     ] = Decimal(1),
     egress_tb: Annotated[Decimal, flag(S("egress_tb_month"), "--egress-tb", help="Egress TB a month.")] = Decimal(0),
     storage_tb: Annotated[Decimal, flag(S("storage_tb"), "--storage-tb", help="Storage TB.")] = Decimal(0),

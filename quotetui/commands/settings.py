@@ -61,18 +61,16 @@ def set_(
     hours_per_month: Annotated[
         str | None, typer.Option("--hours-per-month", metavar="N", help="672–744 (default 730).")
     ] = None,
-    default_mfu: Annotated[
-        str | None, typer.Option("--default-mfu", metavar="FRACTION", help="e.g. 0.4 or 40%.")
-    ] = None,
+    default_mfu: Annotated[str | None, typer.Option("--default-mfu", metavar="PERCENT", help="e.g. 40 or 40%.")] = None,
     default_availability: Annotated[
-        str | None, typer.Option("--default-availability", metavar="FRACTION", help="e.g. 0.99 or 99%.")
+        str | None, typer.Option("--default-availability", metavar="PERCENT", help="e.g. 99 or 99%.")
     ] = None,
     time_zone: Annotated[
         str | None, typer.Option("--time-zone", metavar="ZONE", help="e.g. Asia/Shanghai (default: the system's zone).")
     ] = None,
     discount_rate: Annotated[
         str | None,
-        typer.Option("--discount-rate", metavar="FRACTION", help="A year, for present values: 0.08 or 8% (default 0)."),
+        typer.Option("--discount-rate", metavar="PERCENT", help="A year, for present values: 8 or 8% (default 0)."),
     ] = None,
     net_of_vat: Annotated[
         str | None,

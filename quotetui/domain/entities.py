@@ -381,7 +381,7 @@ DISCOUNT = Entity(
             "rate",
             "Rate % (empty: offered, not quantified)",
             aliases=("折扣率", "优惠"),
-            help="a fraction or a percentage with its sign: 0.15 or 15%; empty: not quoted",
+            help="a percentage: 15 or 15%; empty: not quoted",
         ),
         _months("min_term_months", "Needs a term of at least (months)", aliases=("最短期限",)),
         _count("min_gpus", "Needs at least (GPUs)", unit="GPUs", aliases=("最少GPU",)),
@@ -435,7 +435,7 @@ SLA = Entity(
             "Availability %",
             minimum=D("0.5"),  # as the default availability: an SLA below half the time promises nothing
             aliases=("可用性",),
-            help="a fraction or a percentage with its sign: 0.999 or 99.9%",
+            help="a percentage: 99.9 or 99.9%",
         ),
         Field(
             "response_minutes",
@@ -590,7 +590,7 @@ SCENARIO = Entity(
             "Share of hours in use",
             minimum=D("0.000001"),
             default=D(1),
-            help="0 < u ≤ 1; 1 = busy every hour",
+            help="a percentage: 100 = busy every hour",
         ),
         _quantity("egress_tb_month", "Egress TB a month", maximum=MAX_COUNT, places=6, default=D(0), unit="TB"),
         _quantity("storage_tb", "Storage TB", maximum=MAX_COUNT, places=6, default=D(0), unit="TB"),
@@ -635,7 +635,7 @@ OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "powe
 """The owning costs a month, part by part (``opex_monthly`` is their total, typed instead)."""
 
 DISCOUNT_RATE = _ratio("discount_rate", "Discount rate a year", maximum=D("0.5"),
-                       help="for present values (rent vs buy, term choice): 0.08 or 8%")  # fmt: skip
+                       help="for present values (rent vs buy, term choice): 8 or 8%")  # fmt: skip
 """One bound for the rate a user sets (``settings``) and types (``calc rent-vs-buy``, ``calc term``)."""
 
 DEPRECIATION_YEARS = Field(
@@ -703,7 +703,7 @@ RENT_BUY = Entity(
         _money("staff_monthly", "Operations staff a month"),
         _ratio("spares_share_year", "Spares a year, share of capex"),
         replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
-        _ratio("utilisation", "Utilisation (0–1)", minimum=D("0.000001"), default=D(1)),
+        _ratio("utilisation", "Utilisation %", minimum=D("0.000001"), default=D(1)),
         _money("residual", "Resale (empty: book value)"),
         DEPRECIATION_YEARS,
         DISCOUNT_RATE,
@@ -902,8 +902,8 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
             raise BadInput(f"{part.strip()!r} needs the form below%:credit%, e.g. 99.9:10")
         tiers.append(
             (
-                parse_value(replace(CREDIT_BELOW, required=True), below, percent_input=True),
-                parse_value(replace(CREDIT_RATE, required=True), credit, percent_input=True),
+                parse_value(replace(CREDIT_BELOW, required=True), below),
+                parse_value(replace(CREDIT_RATE, required=True), credit),
             )
         )
     from quotetui.domain.economics.exact import share_text
@@ -978,7 +978,7 @@ REQUIREMENT = Entity(
             "Minimum SLA availability",
             minimum=D("0.5"),
             aliases=("最低可用性",),
-            help="a fraction or a percentage: 0.995 or 99.5%",
+            help="a percentage: 99.5 or 99.5%",
         ),
         Field("intra_fabric", "In-node fabric, at least", "choice", choices=e.IntraFabric, aliases=("机内互联",)),
         Field("inter_fabric", "Scale-out network, at least", "choice", choices=e.InterFabric, aliases=("机间网络",)),
@@ -1010,7 +1010,7 @@ AWARD = Entity(
             "Most of the need from one provider",
             minimum=D("0.01"),
             default=D("0.6"),
-            help="a fraction or a percentage: 0.6 or 60%",
+            help="a percentage: 60 or 60%",
         ),
         _count("min_providers", "Fewest providers", minimum=1, default=2, unit="providers"),
         _money("budget", "Budget for the term", help="in the RFQ's currency; empty: none"),

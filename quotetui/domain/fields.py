@@ -30,7 +30,7 @@ Kind = Literal[
     "int",
     "decimal",
     "money",  # exact, at most 6 places, below 10^13
-    "ratio",  # a fraction (0.15); forms take it as a percentage (15), files as 0.15 or "15%"
+    "ratio",  # a fraction (0.15); typed as a percentage everywhere (15 or 15%), see parse_value
     "rate",  # an exchange rate (10 places)
     "date",
     "datetime",  # aware; a bare date is that day's 00:00 UTC
@@ -169,10 +169,16 @@ def is_empty(raw: object) -> bool:
     return raw is None or (isinstance(raw, str) and not raw.strip())
 
 
-def parse_value(field: Field, raw: object, *, percent_input: bool = False) -> Any:
+def parse_value(field: Field, raw: object, *, percent_input: bool = True) -> Any:
     """The typed value of ``raw`` for ``field``, or :class:`BadInput` saying what is wrong (without the
-    field's name: the caller names the place). ``percent_input``: a bare number for a ratio is a percentage
-    (forms); otherwise it is a fraction and a percentage is written ``15%`` (files)."""
+    field's name: the caller names the place).
+
+    Shares have one convention for people (docs/ECONOMICS.md, "Shares"): text is what a person typed, and a
+    bare number in it is a percentage (``60`` and ``60%`` are 60 %); ``0.6`` is refused ("did you mean
+    60%?"), and so is a bare ``1`` where 100 % is allowed (1 % or all of it?). A number object (a
+    ``Decimal`` from a flag's parser, a stored value, a percent-formatted spreadsheet cell) is a value: a
+    fraction. ``percent_input=False`` reads text as a fraction too: text quotetui wrote itself (stored
+    settings) and the demo's TOML files, which keep exact fractions as JSON does."""
     if field.kind == "bool" and isinstance(raw, bool):
         return raw
     if is_empty(raw):
@@ -202,27 +208,25 @@ def _list(field: Field, raw: object, *_: object) -> list[str]:
     return [part.strip() for part in text.replace("，", ",").replace("、", ",").split(",") if part.strip()]
 
 
-def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
-    was_percent, typed_percent = percent_input, False
+def _number(field: Field, raw: object, percent_input: bool = True) -> Decimal:
+    typed_percent = False
     if isinstance(raw, str) and field.kind == "ratio":
         value, typed_percent = parse_percent_text(raw, what="value")
-        was_percent = typed_percent or percent_input
     else:
         value = parse_number(raw, what="value")
-    if field.kind == "ratio" and percent_input and not typed_percent and 0 < value < 1:
-        # where a person types percentages, a bare 0.05 is a fraction typed by habit: 0.05 % is never stored
-        # unasked (the form shows such a share with its sign, 0.05%, so saving it again keeps it)
-        shown, hundredfold = plain(value.normalize()), plain((value * 100).normalize())
-        raise BadInput(f"{shown} would be {shown} %: did you mean {hundredfold}%? (type {shown}% for {shown} %)")
-    if field.kind == "ratio" and was_percent:  # its places are counted as typed: 12.34567 %, not 0.1234567
+    typed = field.kind == "ratio" and isinstance(raw, str)  # text a person typed; a number object is a value
+    was_percent = typed and (typed_percent or percent_input)
+    if typed and percent_input and not typed_percent:
+        _refuse_a_fraction_by_habit(field, value)
+    if was_percent:  # its places are counted as typed: 12.34567 %, not 0.1234567
         check_places(value, PERCENT_PLACES, what="value", unit=" %")
         value = value / 100
     top = field.maximum
     if field.kind == "ratio" and not was_percent and top is not None and top <= 1 and 1 < value <= 100:
         shown = plain(value.normalize())  # a bare 8 where a share is asked: 800 % is never what was meant
-        hundredfold, share = plain((value * 100).normalize()), plain((value / 100).normalize())
+        hundredfold = plain((value * 100).normalize())
         most = plain((top * 100).normalize())
-        raise BadInput(f"must be at most {most} %: {shown} is {hundredfold} %; did you mean {shown}% (or {share})?")
+        raise BadInput(f"must be at most {most} %: {shown} is {hundredfold} %; did you mean {shown}%?")
     if field.minimum is not None and value < field.minimum:
         raise BadInput(
             "must not be negative" if field.minimum == 0 else f"must be at least {_show(field, field.minimum)}"
@@ -234,6 +238,18 @@ def _number(field: Field, raw: object, percent_input: bool = False) -> Decimal:
     return value
 
 
+def _refuse_a_fraction_by_habit(field: Field, value: Decimal) -> None:
+    """Where a person types percentages, a bare 0.05 is a fraction typed by habit and a bare 1 may be 1 % or
+    all of it: neither is stored unasked (a form shows such shares with their sign, ``0.05%`` and ``1%``, so
+    saving a form again keeps them)."""
+    shown = plain(value.normalize())
+    if 0 < value < 1:
+        hundredfold = plain((value * 100).normalize())
+        raise BadInput(f"{shown} would be {shown} %: did you mean {hundredfold}%? (type {shown}% for {shown} %)")
+    if value == 1 and (field.maximum is None or field.maximum >= 1):
+        raise BadInput(f"{shown} is ambiguous: type 1% for one percent, or 100% for all of it")
+
+
 def _int(field: Field, raw: object, *_: object) -> int:
     value = _number(field, raw)
     if value != value.to_integral_value():
@@ -241,7 +257,7 @@ def _int(field: Field, raw: object, *_: object) -> int:
     return int(value)
 
 
-def _decimal(field: Field, raw: object, percent_input: bool = False) -> Decimal:
+def _decimal(field: Field, raw: object, percent_input: bool = True) -> Decimal:
     places = {"money": MONEY_PLACES, "ratio": MONEY_PLACES, "rate": RATE_PLACES}.get(field.kind, field.places or 12)
     value = check_places(_number(field, raw, percent_input), places, what="value")
     return within_money_limit(value, what="value") if field.kind == "money" else value
@@ -336,7 +352,7 @@ def parse_record(
     raw: Mapping[str, Any],
     *,
     present: Iterable[str] | None = None,
-    percent_input: bool = False,
+    percent_input: bool = True,
 ) -> dict[str, Any]:
     """Typed values of a record (every field, or only those ``present``), then the entity's cross-field
     rules; :class:`FieldErrors` lists every problem at once, so nothing is saved from a half-valid record."""
@@ -371,7 +387,7 @@ def shown_value(field: Field, value: Any, *, percent: bool = False) -> str | boo
     if isinstance(value, Decimal):
         if percent and field.kind == "ratio":
             hundredfold = value * 100
-            return plain(hundredfold) + ("%" if 0 < hundredfold < 1 else "")  # a bare 0.05 would be refused
+            return plain(hundredfold) + ("%" if 0 < hundredfold <= 1 else "")  # a bare 0.05 or 1 is refused
         return plain(value)
     if isinstance(value, datetime):
         return value.astimezone(UTC).isoformat(timespec=timespec(value)).replace("+00:00", "Z")

@@ -42,7 +42,7 @@ def _parser(f: DeclaredField) -> Any:
         if isinstance(value, float):
             raise ValueError(f'{value!r} is a float, which is not exact; write it as a string: "{value}"')
         try:
-            return parse_value(f, value)
+            return parse_value(f, value, percent_input=False)  # TOML keeps fractions, as JSON does
         except QuotetuiError as exc:
             raise ValueError(str(exc).removeprefix("value ")) from None
 

@@ -19,7 +19,9 @@ from typing import Any
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, parse_value
 from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.money import plain
 from quotetui.io.import_schema import Entity, header_names, norm
+from quotetui.io.percent import PercentCell
 from quotetui.io.problems import Problem
 from quotetui.io.tables import Table
 
@@ -67,8 +69,12 @@ def cell_value(value: Any) -> Any:
 
 
 def convert(col: Field, value: Any, catalog: GpuCatalog) -> Any:
-    """The typed value of one cell, or ValueError with a reason a user understands."""
+    """The typed value of one cell, or ValueError with a reason a user understands. A share is read as
+    people type it (``io/percent.py``): a number in a percent-formatted cell is the fraction it holds; any
+    other number is what was typed, a percentage (``60`` is 60 %, ``0.6`` is refused: "did you mean 60%?")."""
     try:
+        if col.kind == "ratio" and isinstance(value, int | float) and not isinstance(value, bool | PercentCell):
+            value = plain(cell_value(value))  # typed: the text a person wrote
         typed = parse_value(col, cell_value(value))
         if col.kind == "gpu" and typed is not None:
             return catalog.lookup(typed).key

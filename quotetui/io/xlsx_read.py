@@ -28,6 +28,7 @@ from typing import IO, Any
 from openpyxl.utils import column_index_from_string, range_boundaries
 
 from quotetui.io.bounded import Opened
+from quotetui.io.percent import PercentCell, is_percent_format
 from quotetui.io.problems import Problem
 from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Table, Tick, check_cell
 
@@ -321,6 +322,7 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
     book = sheet.parent
     shared = sheet._shared_strings
     epoch, dates, durations = book.epoch, book._date_formats, book._timedelta_formats
+    percents = _percent_styles(book)
     columns: dict[str, int] = {}
     expected = 1
     ready: list[list[Any]] = []  # rows complete, waiting to be yielded
@@ -397,7 +399,7 @@ def _rows(sheet: Any) -> Iterator[list[Any]]:
             value = "".join(value_text) if value_text is not None else None
             value = value or None
             if value is not None:
-                value = _typed(value, kind, cell.get("s"), shared, epoch, dates, durations, from_excel)
+                value = _typed(value, kind, cell.get("s"), shared, epoch, dates, durations, from_excel, percents)
                 if kind == "d":
                     value = from_ISO8601(value)
         if value is None:
@@ -504,8 +506,25 @@ def _inline(element: Any) -> str | None:
     return "".join(parts)
 
 
+def _percent_styles(book: Any) -> frozenset[int]:
+    """The cell styles whose number format shows a percentage (their numbers are fractions: ``io/percent.py``),
+    found as openpyxl finds the date styles: built-in formats by id, custom ones in the book's list."""
+    from openpyxl.styles.numbers import BUILTIN_FORMATS_MAX_SIZE, builtin_format_code
+
+    found = set()
+    custom = list(getattr(book, "_number_formats", ()))
+    for idx, style in enumerate(getattr(book, "_cell_styles", ())):
+        n = style.numFmtId
+        code = builtin_format_code(n) if n < BUILTIN_FORMATS_MAX_SIZE else None
+        if n >= BUILTIN_FORMATS_MAX_SIZE and n - BUILTIN_FORMATS_MAX_SIZE < len(custom):
+            code = custom[n - BUILTIN_FORMATS_MAX_SIZE]
+        if is_percent_format(code):
+            found.add(idx)
+    return frozenset(found)
+
+
 def _typed(text: str, kind: str, style: str | None, shared: Any, epoch: Any, dates: Any, durations: Any,
-           from_excel: Any) -> Any:  # fmt: skip
+           from_excel: Any, percents: frozenset[int] = frozenset()) -> Any:  # fmt: skip
     if kind == "n":
         number: Any = float(text) if "." in text or "E" in text or "e" in text else int(text)
         style_id = int(style) if style else 0
@@ -514,6 +533,11 @@ def _typed(text: str, kind: str, style: str | None, shared: Any, epoch: Any, dat
                 return from_excel(number, epoch, timedelta=style_id in durations)
             except (OverflowError, ValueError):
                 return "#VALUE!"
+        if style_id and style_id in percents:
+            try:
+                return PercentCell(number)
+            except OverflowError:  # a whole number too large for a float: read as it is, and refused as a share
+                return number
         return number
     if kind == "s":
         return shared[int(text)]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from quotetui.io.csv_guard import neutralise
+from quotetui.io.percent import is_percent_format, percent_text
 
 MONEY = "#,##0.00"
 MONEY_FINE = "#,##0.00####"
@@ -440,9 +441,20 @@ def write_csv(path: Path, columns: list[Column], rows: Iterable[Sequence[Any]]) 
     with path.open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow([neutralise(c.header) for c in columns])
+        formats = [c.number_format for c in columns]
         for row in rows:
-            writer.writerow([neutralise(_plain(v)) for v in row])
+            writer.writerow(
+                [neutralise(_csv_cell(v, formats[i] if i < len(formats) else None)) for i, v in enumerate(row)]
+            )
     return path
+
+
+def _csv_cell(value: Any, column_format: str | None) -> Any:
+    """A cell as CSV text holds it; a share with its sign (``60%``: CSV has no number formats, and a bare
+    number in a share's column is read back as a percentage)."""
+    shown = value.number_format if isinstance(value, Styled) and value.number_format else column_format
+    plain_value = _plain(value)
+    return percent_text(plain_value) if is_percent_format(shown) else plain_value
 
 
 def _plain(value: Any) -> Any:

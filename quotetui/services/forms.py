@@ -60,8 +60,8 @@ def parse(spec: FormSpec | tuple[Field, ...], raw: dict[str, Any]) -> dict[str, 
     """Typed values for every field of the form (and its entity's rules), or :class:`FieldErrors`."""
     if isinstance(spec, FormSpec):
         entity = spec.entity or Entity("form", spec.title, spec.fields)
-        return parse_record(Entity(entity.key, entity.sheet, spec.fields, rules=entity.rules), raw, percent_input=True)
-    return parse_record(spec, raw, percent_input=True)
+        return parse_record(Entity(entity.key, entity.sheet, spec.fields, rules=entity.rules), raw)
+    return parse_record(spec, raw)
 
 
 def problem_text(exc: Exception, entity: Entity) -> str:

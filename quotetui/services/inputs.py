@@ -129,7 +129,7 @@ def assumptions_from(stored: dict[str, str]) -> Assumptions:
     values: dict[str, Any] = {"time_zone": system_zone()}
     for f in E.SETTINGS.fields:
         if f.name in stored:
-            value = parse_value(f, stored[f.name])
+            value = parse_value(f, stored[f.name], percent_input=False)  # text quotetui wrote: a fraction
             values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
     return Assumptions(**values)
 

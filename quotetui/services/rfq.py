@@ -226,12 +226,12 @@ def requirement_of(row: Rfq, catalog: GpuCatalog) -> Requirement:
     )
 
 
-def _checked(session: Session, raw: Mapping[str, Any], *, percent_input: bool = False) -> dict[str, Any]:
+def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
     """The typed values, GPU names resolved to catalog keys and checklist items to their names; every problem
-    at once, named by field. ``percent_input``: a bare number for a share is a percentage (a form's "99.5")."""
+    at once, named by field (a share typed as text is a percentage: a form's or a flag's "99.5")."""
     errors: dict[str, str] = {}
     try:
-        values = parse_record(REQUIREMENT, raw, percent_input=percent_input)
+        values = parse_record(REQUIREMENT, raw)
     except FieldErrors as exc:
         values, errors = {}, dict(exc.errors)
     if "gpu_models" in values:
@@ -267,10 +267,10 @@ _COLUMNS = ("gpu_models", "gpus", "months", "start", "respond_by", "deliver_by",
 """The requirement's columns a user gives (the name is the RFQ's key; the revision is quotetui's)."""
 
 
-def new_rfq(db: Database, raw: Mapping[str, Any], *, percent_input: bool = False) -> RfqView:
+def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
     """Write a requirement down (revision 1); its name is unique (compared as names are: case, width)."""
     with db.write() as session:
-        values = _checked(session, raw, percent_input=percent_input)
+        values = _checked(session, raw)
         twin = _by_name(session, values["name"])
         if twin is not None:
             raise FieldErrors({"name": f"an RFQ named {twin.name!r} already exists"})
@@ -282,9 +282,7 @@ def new_rfq(db: Database, raw: Mapping[str, Any], *, percent_input: bool = False
         return RfqView(row.id, requirement_of(row, catalog))
 
 
-def edit_rfq(
-    db: Database, name: str, changes: Mapping[str, Any], *, percent_input: bool = False, revision: int | None = None
-) -> RfqView:
+def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, revision: int | None = None) -> RfqView:
     """Change the requirement (the values given; the others as they are), checked whole as a new one is; a
     change is a new revision, so answers to the revision sent before are refused. ``revision``: the one the
     changes were made against (a form's); another program's edit since then refuses them (:class:`Conflict`)."""
@@ -302,7 +300,7 @@ def edit_rfq(
             "gpu_models": ", ".join(g.name for g in req.gpu_models),
             "checklist": ", ".join(row.checklist),
         }
-        values = _checked(session, raw | dict(changes), percent_input=percent_input)
+        values = _checked(session, raw | dict(changes))
         changed = {c: values[c] for c in _COLUMNS if values[c] != getattr(row, c)}
         if not changed:
             raise BadInput(f"RFQ {row.name!r} already says that: nothing changed (still revision {row.revision})")

@@ -77,8 +77,8 @@ def list_settings(db: Database) -> list[SettingView]:
 
 
 def save_settings(db: Database, raw: dict[str, Any]) -> Assumptions:
-    """Set the named assumptions (each checked by its declared field); ``None`` leaves one as it is, an
-    empty string puts its default back."""
+    """Set the named assumptions (each checked by its declared field: text as typed, a share as a percentage;
+    a number as a value); ``None`` leaves one as it is, an empty string puts its default back."""
     given = {k: v for k, v in raw.items() if v is not None}
     reset = {k for k, v in given.items() if v == ""}
     values = parse_record(E.SETTINGS, {k: v for k, v in given.items() if k not in reset})
@@ -112,7 +112,7 @@ def settings_form(db: Database) -> FormSpec:
 def save_settings_form(db: Database, raw: dict[str, Any]) -> Assumptions:
     """Save the settings form (shares typed as percentages, as every form takes them)."""
     values = parse(FormSpec("Settings", E.SETTINGS.form_fields, entity=E.SETTINGS), raw)
-    return save_settings(db, {k: _text(v) if v is not None else "" for k, v in values.items()})
+    return save_settings(db, {k: v if v is not None else "" for k, v in values.items()})  # values: fractions
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.errors import BadInput, FieldErrors
-from quotetui.domain.fields import parse_value
+from quotetui.domain.fields import parse_value, shown_value
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.widgets.chart import Chart, Line
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
     from quotetui.services.rent_buy import RentBuyAnswer
 
-START = {"capex": "2500000", "opex_monthly": "19000", "rent_monthly": "180000", "utilisation": "1"}
+START = {"capex": "2500000", "opex_monthly": "19000", "rent_monthly": "180000", "utilisation": "100"}
 """Typed starting values when no purchase option is recorded: the DESIGN check (250万, 1.9万 a month, 18万)."""
 STARTED_WITH = (
     "The inputs start from a worked example (capex 2,500,000, opex 19,000 and rent 180,000 a month): type "
@@ -107,7 +107,8 @@ class RentBuyScreen(CalculatorScreen):
 
     def _follow(self, s: ScenarioInput) -> None:
         """The inputs the scenario gives: its share of hours in use."""
-        self.query_one("#rb-utilisation", Input).value = f"{s.utilisation.normalize():f}"
+        field = RENT_BUY.field("utilisation")  # a share typed as a percentage, as every input takes it
+        self.query_one("#rb-utilisation", Input).value = str(shown_value(field, s.utilisation, percent=True))
         self.query_one("#rb-scenario", Static).update(
             Text(f"Scenario: {s.name} (s switches). {STARTED_WITH}", style="dim")
         )

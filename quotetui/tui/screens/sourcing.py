@@ -420,7 +420,7 @@ class SourcingScreen(MarketScreen):
             return
 
         def save(raw: dict[str, Any], _version: object) -> int:
-            return new_rfq(db, raw, percent_input=True).id
+            return new_rfq(db, raw).id
 
         def said(raw: dict[str, Any], rfq_id: object) -> str:
             return f"Saved RFQ {str(raw.get('name', '')).strip()} (#{rfq_id}): p sends it"
@@ -442,7 +442,7 @@ class SourcingScreen(MarketScreen):
 
         def save(raw: dict[str, Any], revision: object) -> int:
             against = revision if isinstance(revision, int) else None
-            return edit_rfq(db, name, raw, percent_input=True, revision=against).id
+            return edit_rfq(db, name, raw, revision=against).id
 
         def said(_raw: dict[str, Any], _rfq_id: object) -> str:
             resend = ": answers to the revision sent before are refused, send it again (p)" if sent else ""
