@@ -171,9 +171,13 @@ def test_calc_term_and_rent_vs_buy_design_checks(cli, db_path: Path) -> None:  #
     assert rvb["npv_buy"] == "3184000.00" and rvb["cheaper"] == "buy"
     booked = _json(cli, "calc", "rent-vs-buy", "--capex", "2500000", "--opex-monthly", "19000", "--rent-monthly",
                    "180000", "--json")  # fmt: skip
-    # no residual given: the book value after 36 of 60 months, 2,500,000 × 24/60 = 1,000,000
-    assert booked["residual"] == "1000000.00" and "straight-line depreciation over 5 years" in booked["residual_how"]
-    assert booked["npv_buy"] == "2184000.00" and booked["breakeven_months"] == "15.53"  # 3,184,000 − 1,000,000
+    # no residual given: the resale at 36 months on the default curve, 2,500,000 × 25 % = 625,000
+    assert booked["residual"] == "625000.00" and "on the resale curve (default)" in booked["residual_how"]
+    assert booked["npv_buy"] == "2559000.00" and booked["breakeven_months"] == "15.53"  # 3,184,000 − 625,000
+    lived = _json(cli, "calc", "rent-vs-buy", "--capex", "2500000", "--opex-monthly", "19000", "--rent-monthly",
+                  "180000", "--depreciation-years", "5", "--json")  # fmt: skip
+    # a useful life given: the book value after 36 of 60 months, 2,500,000 × 24/60 = 1,000,000
+    assert lived["residual"] == "1000000.00" and "straight-line depreciation over 5 years" in lived["residual_how"]
 
 
 def test_rent_vs_buy_with_an_offer_as_the_rent_side(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -41,7 +41,7 @@ def test_the_seeds_server_costs_its_parts_with_the_power_of_a_whole_server() -> 
     assert parts["spares"].monthly == F(2_500_000) * F(5, 100) / 12  # 10,416.67, the named default
     assert parts["spares"].kind == "default"
     assert o.opex_monthly == 15_000 + F(4000) * F("10.2") / F("5.6") + F(2_500_000, 240)  # 32,702.38
-    assert o.residual == 1_000_000  # book value after 36 of 60 months: 2.5M × 24/60
+    assert o.residual == 625_000  # resale at 36 months on the default curve, 25 %: 2.5M × 25 %
     assert o.booked_a_year == F(2_500_000, 5) + o.opex_monthly * 12  # 892,428.57
 
 
@@ -69,7 +69,15 @@ def test_residual_given_as_an_amount_a_share_or_a_useful_life() -> None:
     assert ownership(three, 36, 730).residual == 0 and ownership(three, 48, 730).residual == 0  # never below 0
     four = ownership(PurchaseTerms(8, "CNY", F(2_400_000), depreciation_years=4), 36, 730)
     assert four.residual == 600_000 and four.booked_a_year == 600_000 + four.opex_monthly * 12  # 2.4M × 12/48
-    assert ownership(base, 24, 730).residual == F(2_400_000) * F(36, 60)  # 1,440,000
+    # no residual and no useful life given: the resale curve (12: 60 %, 24: 40 %, 36: 25 %, 48: 15 %, 60: 10 %),
+    # read on the line between two points from 100 % at month 0, flat after the last
+    assert ownership(base, 24, 730).residual == 960_000  # 2.4M × 40 %
+    assert ownership(base, 30, 730).residual == 780_000  # 40 % + (25 % − 40 %) × 6/12 = 32.5 %: 2.4M × 32.5 %
+    assert ownership(base, 6, 730).residual == 1_920_000  # 100 % + (60 % − 100 %) × 6/12 = 80 %
+    assert ownership(base, 72, 730).residual == 240_000  # 10 % after the last point
+    assert "25 % of the capex on the resale curve (default)" in ownership(base, 36, 730).residual_how
+    mine = ((12, F(7, 10)), (36, F(3, 10)))
+    assert ownership(base, 24, 730, mine).residual == 1_200_000  # 70 % + (30 % − 70 %) × 12/24 = 50 %
 
 
 def test_cli_rent_vs_buy_from_the_recorded_purchase_option(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -82,9 +90,9 @@ def test_cli_rent_vs_buy_from_the_recorded_purchase_option(cli, demo_db_path: Pa
         ("staff", "0.00", "not given"),
         ("spares", "10416.666667", "default"),
     ]
-    assert r["owning_left_out"] == ["staff"] and r["residual"] == "1000000.00"
-    # no discounting: 2,500,000 + 36 × 32,702.380952 − 1,000,000 = 2,677,285.71; rent 36 × (116,800 × 0.6 + 500)
-    assert r["npv_buy"] == "2677285.714286" and r["npv_rent"] == "2540880.00" and r["cheaper"] == "rent"
+    assert r["owning_left_out"] == ["staff"] and r["residual"] == "625000.00"  # 25 % on the resale curve
+    # no discounting: 2,500,000 + 36 × 32,702.380952 − 625,000 = 3,052,285.71; rent 36 × (116,800 × 0.6 + 500)
+    assert r["npv_buy"] == "3052285.714286" and r["npv_rent"] == "2540880.00" and r["cheaper"] == "rent"
     typed = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
                   "--staff-monthly", "8000", "--power-kw", "10.2", "--tariff", "0.8", "--pue", "1.3",
                   "--json")  # fmt: skip
@@ -134,12 +142,12 @@ def test_break_even_utilisation_and_the_verdict_use_the_same_rate(cli, demo_db_p
     r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
               "--utilization", "70", "--discount-rate", "8%", "--json")  # fmt: skip
     # by hand at 8 % a year (v = 1 ÷ (1 + 0.08/12)): annuity a = Σ v^m, m = 1…36; NPV of owning
-    # 2,500,000 + 32,702.38 × a − 1,000,000 × v^36; NPV of renting u × 116,800 × a + 500 × a
+    # 2,500,000 + 32,702.38 × a − 625,000 × v^36 (25 % resale); NPV of renting u × 116,800 × a + 500 × a
     v = 1 / (1 + Fraction(8, 100) / 12)
     a = sum(v**m for m in range(1, 37))
-    own = 2_500_000 + (15_000 + F(4000) * F("10.2") / F("5.6") + F(2_500_000, 240)) * a - 1_000_000 * v**36
-    u = (own - 500 * a) / (116_800 * a)  # 0.7352…: at 70 % renting is still cheaper
-    assert Decimal(r["breakeven_utilization"]) == Decimal(round(u * 10**4)) / 10**4 == Decimal("0.7352")
+    own = 2_500_000 + (15_000 + F(4000) * F("10.2") / F("5.6") + F(2_500_000, 240)) * a - 625_000 * v**36
+    u = (own - 500 * a) / (116_800 * a)  # 0.8144…: at 70 % renting is still cheaper
+    assert Decimal(r["breakeven_utilization"]) == Decimal(round(u * 10**4)) / 10**4 == Decimal("0.8144")
     assert r["cheaper"] == "rent"
     assert abs(Decimal(r["npv_buy"]) - Decimal(own.numerator) / Decimal(own.denominator)) < Decimal("0.000001")
 

@@ -295,7 +295,7 @@ async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> N
         app.screen.query_one("#rb-rent_monthly", Input).value = "100000"
         await typed(pilot)
         # 2,500,000 ÷ (100,000 − 32,702.38) = 37.1 > 36: no break-even month; only the resale at month 36
-        # (book value 1,000,000) brings owning ahead in all, 2,677,285.71 against 3,600,000 of rent
+        # (625,000, 25 % on the resale curve) brings owning ahead in all, 3,052,285.71 against 3,600,000 of rent
         shown = text_of(app, "#rb-result")
         assert "Break-even: not within 36 months" in shown and "counting the resale at month 36" in shown
         app.screen.query_one("#rb-staff_monthly", Input).value = "20000"

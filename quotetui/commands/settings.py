@@ -23,6 +23,7 @@ FLAGS = {
     "default_availability": "--default-availability",
     "time_zone": "--time-zone",
     "discount_rate": "--discount-rate",
+    "resale_curve": "--resale-curve",
     "net_of_vat": "--net-of-vat",
 }
 
@@ -78,6 +79,14 @@ def set_(
             "--net-of-vat", metavar="yes|no", help="yes: cost 专票 offers without the VAT recovered (default no)."
         ),
     ] = None,
+    resale_curve: Annotated[
+        str | None,
+        typer.Option(
+            "--resale-curve",
+            metavar="MONTHS:PERCENT,…",
+            help="What owned servers resell for by age, e.g. 12:60, 24:40, 36:25 (rent vs buy's residual).",
+        ),
+    ] = None,
 ) -> None:
     """Change assumptions; every figure, `explain` and the export use them from now on."""
     from quotetui.domain.errors import FieldErrors
@@ -90,6 +99,7 @@ def set_(
         "time_zone": time_zone,
         "discount_rate": discount_rate,
         "net_of_vat": net_of_vat,
+        "resale_curve": resale_curve,
     }
     if all(v is None for v in raw.values()):
         raise typer.BadParameter("name at least one setting to change (see `quotetui settings set --help`)")

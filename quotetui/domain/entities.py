@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from quotetui.domain import enums as e
+from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.fields import Entity, Field, Rule
 
 D = Decimal
@@ -655,7 +656,16 @@ def rent_buy_rules(values: Mapping[str, Any]) -> dict[str, str]:
 
 
 def settings_rules(values: Mapping[str, Any]) -> dict[str, str]:
-    """A time zone is one the system knows by its IANA name (Asia/Shanghai, UTC …)."""
+    """A time zone is one the system knows by its IANA name (Asia/Shanghai, UTC …); a resale curve reads."""
+    from quotetui.domain.economics.ownership import parse_resale_curve
+    from quotetui.domain.errors import BadInput
+
+    curve = values.get("resale_curve")
+    if curve:
+        try:
+            parse_resale_curve(curve)
+        except BadInput as exc:
+            return {"resale_curve": str(exc)}
     zone = values.get("time_zone")
     if not zone:
         return {}
@@ -667,6 +677,9 @@ def settings_rules(values: Mapping[str, Any]) -> dict[str, str]:
         return {"time_zone": f"{zone!r} is not a time zone name (e.g. Asia/Shanghai, Europe/Berlin, UTC)"}
     return {}
 
+
+RESALE_CURVE_TEXT = curve_text(DEFAULT_RESALE_CURVE)
+"""The default resale curve as it is typed and stored (``domain/economics/ownership.py``)."""
 
 SETTINGS = Entity(
     "settings",
@@ -681,6 +694,8 @@ SETTINGS = Entity(
         replace(DISCOUNT_RATE, default=D(0)),
         Field("net_of_vat", "Costs net of recoverable VAT", "bool", default=False,
               help="yes: an offer with a 专票 is costed without the VAT it lets you recover; no: as invoiced"),
+        Field("resale_curve", "Resale curve (months:share)", max_length=300, default=RESALE_CURVE_TEXT,
+              help="what owned servers resell for by age, a share of capex: 12:60, 24:40, 36:25, 48:15, 60:10"),
     ),
     rules=(settings_rules,),
 )  # fmt: skip

@@ -14,8 +14,10 @@ from quotetui.domain.economics.costing import TIERED, OptionCost, discount_appli
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import PriceOption
+from quotetui.domain.economics.ownership import ResaleCurve
 from quotetui.domain.enums import DiscountKind, ExtraBasis, PriceUnit
 from quotetui.domain.fx import FxQuote, FxRateFact
+from quotetui.domain.money import plain
 from quotetui.io.xlsx_write import (
     INTEGER,
     MONEY,
@@ -369,6 +371,21 @@ RB = {
 RB_TABLE_HEADER = 24
 
 
+def _share_at(curve: ResaleCurve | None, horizon: str, years: str) -> str:
+    """The share of the capex owning gets back at the horizon, as a formula of the horizon's cell: on the resale
+    curve (its points as array constants, read on the line between two, flat after the last), else the
+    straight-line book value over the depreciation years (``ownership.py``)."""
+    if curve is None:
+        return f"(1-{horizon}/(12*{years}))"
+    ages = "{" + ",".join(["0", *(str(m) for m, _ in curve)]) + "}"
+    shares = "{" + ",".join(["1", *(plain(dec(s, 10).normalize()) for _, s in curve)]) + "}"
+    at = f"MATCH({horizon},{ages},1)"
+    low_s, high_s = f"INDEX({shares},{at})", f"INDEX({shares},{at}+1)"
+    low_m, high_m = f"INDEX({ages},{at})", f"INDEX({ages},{at}+1)"
+    last_m, last_s = curve[-1][0], plain(dec(curve[-1][1], 10).normalize())
+    return f"IF({horizon}>={last_m},{last_s},{low_s}+({high_s}-{low_s})*({horizon}-{low_m})/({high_m}-{low_m}))"
+
+
 def rent_buy(data: ExportData) -> Sheet:
     if data.rent_buy is None:
         return Sheet(
@@ -390,12 +407,10 @@ def rent_buy(data: ExportData) -> Sheet:
     parts = {p.name: p for p in own.parts}
     assert set(parts) == {"colocation", "power", "staff", "spares"}, "the sheet shows owning part by part"
     note = " · ".join(n for n in answer.notes if not n.startswith("  "))
-    book_value = own.terms.residual is None and own.terms.residual_share is None
-    residual: Any = (
-        Styled(Formula(f"=MAX(0,{b['capex']}*(1-{b['horizon']}/(12*{b['years']})))"), MONEY)
-        if book_value
-        else Styled(_dec(i.residual, 2), MONEY)
-    )
+    residual: Any = Styled(_dec(i.residual, 2), MONEY)
+    if own.terms.residual is None and own.terms.residual_share is None:  # the rule follows capex and horizon
+        curve = own.resale_curve
+        residual = Styled(Formula(f"=MAX(0,{b['capex']}*{_share_at(curve, b['horizon'], b['years'])})"), MONEY)
     preamble: list[list[Any]] = [
         [Styled("Rent vs buy: change a value in column B and the table and chart follow", bold=True), None, note],
         [],

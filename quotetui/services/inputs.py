@@ -31,6 +31,7 @@ from quotetui.domain.economics.inputs import (
     Revision,
     ScenarioInput,
 )
+from quotetui.domain.economics.ownership import parse_resale_curve
 from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.enums import (
     BillingBasis,
@@ -130,6 +131,8 @@ def assumptions_from(stored: dict[str, str]) -> Assumptions:
     for f in E.SETTINGS.fields:
         if f.name in stored:
             value = parse_value(f, stored[f.name], percent_input=False)  # text quotetui wrote: a fraction
+            if f.name == "resale_curve":
+                value = parse_resale_curve(value)
             values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
     return Assumptions(**values)
 

@@ -224,8 +224,8 @@ def calc_rent_vs_buy(
             note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(e.unpriced)}"
         note += "".join(f"; {w}" for w in caveats.words(e.offer.id) if not w.startswith(LOWER_BOUND))
     currency = currency_code(currency) if currency else "CNY"
-    hours = (assumptions or Assumptions()).hours_per_month
-    own = ownership(_terms(v, base, int(gpus or 0), currency, tdp, n), horizon, hours)
+    held = assumptions or Assumptions()
+    own = ownership(_terms(v, base, int(gpus or 0), currency, tdp, n), horizon, held.hours_per_month, held.resale_curve)
     if own.residual > own.capex:
         raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({dec(own.capex, 2):,})"})
     inputs = RentBuyInput(

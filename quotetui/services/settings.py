@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.ownership import curve_text, parse_resale_curve
 from quotetui.domain.fields import parse_record, shown_value
 from quotetui.services.forms import FormSpec, parse
 from quotetui.services.inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of
@@ -64,7 +65,14 @@ def _text(value: object) -> str:
         return "yes" if value else "no"
     if isinstance(value, Fraction):
         return str(Decimal(value.numerator) / Decimal(value.denominator))
+    if isinstance(value, tuple):  # the resale curve
+        return curve_text(value)
     return str(value)
+
+
+def _typed(value: object) -> object:
+    """A setting as its form field takes it (the resale curve as its text)."""
+    return curve_text(value) if isinstance(value, tuple) else value
 
 
 def list_settings(db: Database) -> list[SettingView]:
@@ -91,7 +99,7 @@ def save_settings(db: Database, raw: dict[str, Any]) -> Assumptions:
             if name not in given or name in reset:
                 continue
             row = session.get(Setting, PREFIX + name) or Setting(key=PREFIX + name, value="")
-            row.value = _text(value)
+            row.value = _text(parse_resale_curve(value) if name == "resale_curve" else value)  # stored as shown
             session.add(row)
     return assumptions_of(db)
 
@@ -100,7 +108,7 @@ def settings_form(db: Database) -> FormSpec:
     """The TUI's settings form, filled with the assumptions as they are (shares as percentages)."""
     a = assumptions_of(db)
     values = {
-        f.name: shown_value(f, Decimal(_text(getattr(a, f.name))) if f.kind == "ratio" else getattr(a, f.name),
+        f.name: shown_value(f, Decimal(_text(getattr(a, f.name))) if f.kind == "ratio" else _typed(getattr(a, f.name)),
                             percent=True)
         for f in E.SETTINGS.fields
     }  # fmt: skip

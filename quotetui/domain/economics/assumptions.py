@@ -7,6 +7,7 @@ from dataclasses import FrozenInstanceError, dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, ResaleCurve
 from quotetui.domain.enums import InterFabric
 
 HOURS_PER_MONTH = 730
@@ -63,6 +64,7 @@ class Assumptions:
     time_zone: str = "UTC"  # IANA name: the days dates are shown in (stored times are UTC)
     discount_rate: Fraction = Fraction(0)  # a year, for present values (rent vs buy, term choice)
     net_of_vat: bool = False  # cost offers with a 专票 without the VAT the buyer recovers
+    resale_curve: ResaleCurve = DEFAULT_RESALE_CURVE  # what owned hardware resells for, by age (rent vs buy)
 
     def vat_factor(self, rate: Decimal | None, special_invoice: bool) -> Fraction:
         """What an amount invoiced with VAT at ``rate`` costs the buyer: 1 ÷ (1 + rate) when costs are shown net

@@ -33,8 +33,73 @@ DEFAULT_SPARES_SHARE_YEAR = Fraction(5, 100)
 """Spares, RMA and out-of-warranty repairs a year, as a share of the capex, when none is given."""
 
 DEFAULT_DEPRECIATION_YEARS = 5
-"""Useful life of a GPU server when no residual is given: what large clouds book (5-6 years); the residual at
-the horizon is then the straight-line book value, capex × (1 − months ÷ (12 × years)), never below zero."""
+"""Useful life of a GPU server for the books (large clouds book 5-6 years): owning *booked a year* is capex ÷
+years + opex × 12. The residual is the straight-line book value only when the years are given; otherwise it
+comes from the resale curve, because GPUs lose their resale value faster than the books assume."""
+
+ResaleCurve = tuple[tuple[int, Fraction], ...]
+"""What a GPU server resells for, as a share of its capex, by age in months; between two points the share is
+read on the straight line joining them, from 100 % at month 0; after the last point it stays at the last."""
+
+DEFAULT_RESALE_CURVE: ResaleCurve = (
+    (12, Fraction(60, 100)),
+    (24, Fraction(40, 100)),
+    (36, Fraction(25, 100)),
+    (48, Fraction(15, 100)),
+    (60, Fraction(10, 100)),
+)
+"""An assumption, not a market quote (set yours: ``quotetui settings set --resale-curve "12:70, 36:30"``).
+Data-centre GPUs lose value in steps as each generation ships (about every two years): a V100 sold for about
+$10,000 in 2018 fetched about 15-20 % of that four years later; the A100 held more of its price through the
+2023-24 shortage, which a buyer should not count on. Straight-line over 5 years keeps 40 % after 36 months;
+this curve keeps 25 %."""
+
+
+def resale_share(curve: ResaleCurve, months: int) -> Fraction:
+    """The share of the capex a server resells for after ``months``, on ``curve``."""
+    before_m, before_s = 0, Fraction(1)
+    for m, share in curve:
+        if months <= m:
+            return before_s + (share - before_s) * Fraction(months - before_m, m - before_m)
+        before_m, before_s = m, share
+    return before_s
+
+
+def curve_text(curve: ResaleCurve) -> str:
+    """A curve as it is typed: ``12:60%, 24:40%`` (shares with their sign, read alike as typed or stored)."""
+    return ", ".join(f"{m}:{plain(dec(share * 100, 6).normalize())}%" for m, share in curve)
+
+
+def parse_resale_curve(text: str) -> ResaleCurve:
+    """A curve typed ``months:share, …`` (``12:60, 24:40, 36:25``; shares as percentages, as everywhere),
+    or :class:`BadInput` naming the point that is wrong. Ages rise, 1–600 months; a share never rises with age."""
+    from decimal import Decimal
+
+    from quotetui.domain.errors import BadInput
+    from quotetui.domain.fields import Field, parse_value
+
+    share_field = Field("share", "share", "ratio", minimum=Decimal(0), maximum=Decimal(1), required=True)
+    age_field = Field("months", "months", "int", minimum=Decimal(1), maximum=Decimal(600), required=True)
+    points: list[tuple[int, Fraction]] = []
+    for part in text.replace("，", ",").split(","):
+        if not part.strip():
+            continue
+        age, sep, share = part.partition(":")
+        if not sep:
+            raise BadInput(f"{part.strip()!r} needs the form months:share, e.g. 36:25")
+        try:
+            m = parse_value(age_field, age.strip())
+            s = Fraction(parse_value(share_field, share.strip()))
+        except BadInput as exc:
+            raise BadInput(f"{part.strip()!r}: {str(exc).removeprefix('value ')}") from None
+        if points and m <= points[-1][0]:
+            raise BadInput(f"{part.strip()!r}: the ages must rise ({points[-1][0]} months comes before it)")
+        if points and s > points[-1][1]:
+            raise BadInput(f"{part.strip()!r}: a server never resells for more when older")
+        points.append((m, s))
+    if not points:
+        raise BadInput("give at least one point, months:share, e.g. 36:25")
+    return tuple(points)
 
 
 def middle(low: Fraction | None, high: Fraction | None) -> Fraction | None:
@@ -100,6 +165,7 @@ class Ownership:
     residual_how: str
     horizon_months: int
     depreciation_years: int
+    resale_curve: ResaleCurve | None = None  # the curve the residual was read on; None: given or book value
 
     @property
     def opex_monthly(self) -> Fraction:
@@ -177,7 +243,9 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
     return BuyPart("power", monthly, how, "computed")
 
 
-def ownership(t: PurchaseTerms, horizon_months: int, hours_per_month: int) -> Ownership:
+def ownership(
+    t: PurchaseTerms, horizon_months: int, hours_per_month: int, curve: ResaleCurve = DEFAULT_RESALE_CURVE
+) -> Ownership:
     capex = middle(t.capex, t.capex_high) or Fraction(0)
     parts = (
         [BuyPart("owning costs", t.opex_month, "given as one total", "given")]
@@ -185,16 +253,24 @@ def ownership(t: PurchaseTerms, horizon_months: int, hours_per_month: int) -> Ow
         else _parts(t, capex, hours_per_month)
     )
     years = t.depreciation_years or DEFAULT_DEPRECIATION_YEARS
+    read_on: ResaleCurve | None = None
     if t.residual is not None:
         residual, residual_how = t.residual, "given"
     elif t.residual_share is not None:
         residual, residual_how = capex * t.residual_share, f"given: {float(t.residual_share * 100):g} % of the capex"
-    else:
+    elif t.depreciation_years:
         residual = max(Fraction(0), capex * (1 - Fraction(horizon_months, 12 * years)))
-        given = "given" if t.depreciation_years else "default"
-        residual_how = f"book value after straight-line depreciation over {years} years ({given})"
+        residual_how = f"book value after straight-line depreciation over {years} years (given)"
+    else:
+        share, read_on = resale_share(curve, horizon_months), curve
+        residual = capex * share
+        default = " (default)" if curve == DEFAULT_RESALE_CURVE else ""
+        residual_how = (
+            f"resale at {horizon_months} months: {plain(dec(share * 100, 4).normalize())} % of the capex on the "
+            f"resale curve{default} {curve_text(curve)}"
+        )
     capex_how = _quoted(t.capex, t.capex_high)
-    return Ownership(t, capex, capex_how, tuple(parts), residual, residual_how, horizon_months, years)
+    return Ownership(t, capex, capex_how, tuple(parts), residual, residual_how, horizon_months, years, read_on)
 
 
 def _parts(t: PurchaseTerms, capex: Fraction, hours_per_month: int) -> list[BuyPart]:
