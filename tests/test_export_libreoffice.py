@@ -343,3 +343,31 @@ def test_the_sheet_buys_each_way_as_the_rules_say(recalculated: dict[str, tuple[
         e = next(e for e in data.ranking.evaluations if e.offer.name == name)
         assert e.best.total == total, (key, name)
         assert tco_rows(path)[e.offer.id]["V"] == total, (key, name)
+
+
+def test_the_resale_curve_formula_reads_the_curve_as_the_engine_does(tmp_path: Path) -> None:
+    """The Rent vs buy sheet's resale share (``_share_at``), recalculated by LibreOffice, at ages on a point,
+    between points, before the first and after the last, equals ``resale_share``; 30 months on the default
+    curve is 40 % + (25 % − 40 %) × 6/12 = 32.5 %, by hand."""
+    from openpyxl import Workbook
+
+    from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, parse_resale_curve, resale_share
+    from quotetui.services.export_tco import _share_at
+
+    curves = [DEFAULT_RESALE_CURVE, parse_resale_curve("6:90, 18:55.5, 40:12.25")]
+    ages = [1, 6, 12, 24, 30, 59, 60, 72, 600]
+    book = Workbook()
+    sheet = book.active
+    for row, age in enumerate(ages, start=1):
+        sheet.cell(row, 1, age)
+        for column, curve in enumerate(curves, start=2):
+            sheet.cell(row, column, f"={_share_at(curve, f'$A${row}', '5')}")
+    book.save(tmp_path / "curve.xlsx")
+    [done] = recalculate([tmp_path / "curve.xlsx"], tmp_path / "out", tmp_path / "profile")
+    shown = load_workbook(done, data_only=True).active
+    for row, age in enumerate(ages, start=1):
+        for column, curve in enumerate(curves, start=2):
+            expected = resale_share(curve, age)
+            got = Fraction(str(shown.cell(row, column).value))
+            assert abs(got - expected) < Fraction(1, 10**9), (age, curve, got, expected)
+    assert resale_share(DEFAULT_RESALE_CURVE, 30) == Fraction(325, 1000)

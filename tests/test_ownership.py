@@ -190,3 +190,26 @@ def test_review_findings_are_refused_by_name(cli, demo_db_path: Path, args: list
     assert result.code == 2 and message in result.err and "Traceback" not in result.err, result.err
     setting = cli("--db", str(demo_db_path), "settings", "set", "--discount-rate", "0.08")
     assert setting.code == 2 and "0.08 would be 0.08 %: did you mean 8%?" in setting.err
+
+
+def test_the_resale_curve_is_a_setting_checked_point_by_point(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(demo_db_path)
+    for typed, message in (
+        ("12:70, 36:0.3", "'36:0.3': 0.3 would be 0.3 %: did you mean 30%?"),
+        ("24:50, 12:70", "'12:70': the ages must rise"),
+        ("12:50, 24:60", "'24:60': a server never resells for more when older"),
+        ("36", "needs the form months:share"),
+    ):
+        result = cli("--db", db, "settings", "set", "--resale-curve", typed)
+        assert result.code == 2 and "--resale-curve" in result.err and message in result.err, result.err
+    assert cli("--db", db, "settings", "set", "--resale-curve", "12:70, 36:30").code == 0
+    shown = json.loads(cli("--db", db, "settings", "--json").out)["resale_curve"]
+    assert shown == {"value": "12:70%, 36:30%", "default": False}
+    r = _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13", "--json")
+    assert r["residual"] == "750000.00"  # 2,500,000 × 30 % at 36 months on the curve set
+    assert "30 % of the capex on the resale curve 12:70%, 36:30%" in r["residual_how"]
+    assert cli("--db", db, "settings", "set", "--resale-curve", "").code == 0  # the default back
+    assert (
+        _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13", "--json")["residual"]
+        == "625000.00"
+    )
