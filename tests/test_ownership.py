@@ -4,6 +4,7 @@ depreciation and residual, each given, computed or a named default. Every figure
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from quotetui.domain.economics.ownership import PurchaseTerms, ownership
+from quotetui.domain.enums import PowerBasis
 
 F = Fraction
 
@@ -34,15 +36,23 @@ def test_the_seeds_server_costs_its_parts_with_the_power_of_a_whole_server() -> 
     parts = {p.name: p for p in o.parts}
     assert parts["colocation"].monthly == 15_000
     # 5.6 kW is 8 × 700 W, the GPUs alone; a DGX H100 draws 10.2 kW: the quoted ¥4,000 scales to
-    # 4,000 × 10.2 / 5.6 = 7,285.714…
-    assert parts["power"].monthly == F(4000) * F("10.2") / F("5.6")
+    # 4,000 × 10.2 / 5.6 = 7,285.714…; the bill does not say it covers cooling, so it is the servers' own draw
+    # and the default PUE 1.56 comes on top, as a computed power counts it: 7,285.714… × 1.56 = 11,365.714…
+    power = F(4000) * F("10.2") / F("5.6") * F("1.56")
+    assert parts["power"].monthly == power
     assert "only the GPUs' own TDP (8 × 700 W = 5.60 kW)" in parts["power"].how and "10.20 kW" in parts["power"].how
+    assert "the servers' own draw (not stated: taken as), × PUE 1.56 (default)" in parts["power"].how
+    assert "0.9785 CNY/kWh at the servers for 5.6 kW" in parts["power"].how  # 4,000 ÷ (5.6 × 730) = 0.97847…
     assert parts["staff"].monthly == 0 and parts["staff"].kind == "not given" and o.left_out == ("staff",)
     assert parts["spares"].monthly == F(2_500_000) * F(5, 100) / 12  # 10,416.67, the named default
     assert parts["spares"].kind == "default"
-    assert o.opex_monthly == 15_000 + F(4000) * F("10.2") / F("5.6") + F(2_500_000, 240)  # 32,702.38
+    assert o.opex_monthly == 15_000 + power + F(2_500_000, 240)  # 36,782.38
     assert o.residual == 625_000  # resale at 36 months on the default curve, 25 %: 2.5M × 25 %
-    assert o.booked_a_year == F(2_500_000, 5) + o.opex_monthly * 12  # 892,428.57
+    assert o.booked_a_year == F(2_500_000, 5) + o.opex_monthly * 12  # 941,388.57
+    facility = ownership(replace(DEMO, power_basis=PowerBasis.FACILITY), 36, 730)
+    assert {p.name: p for p in facility.parts}["power"].monthly == F(4000) * F("10.2") / F("5.6")  # cooling in it
+    servers = ownership(replace(DEMO, power_basis=PowerBasis.SERVERS, pue=F("1.2")), 36, 730)
+    assert {p.name: p for p in servers.parts}["power"].monthly == F(4000) * F("10.2") / F("5.6") * F("1.2")
 
 
 def test_power_is_kw_times_pue_times_hours_times_tariff() -> None:
@@ -83,16 +93,16 @@ def test_residual_given_as_an_amount_a_share_or_a_useful_life() -> None:
 def test_cli_rent_vs_buy_from_the_recorded_purchase_option(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
     r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "自购 8×H100 SXM 服务器",
               "--offer", "13", "--utilization", "60", "--json")  # fmt: skip
-    assert r["capex"] == "2500000.00" and r["opex_monthly"] == "32702.380952"  # JSON money: exact to 6 places
+    assert r["capex"] == "2500000.00" and r["opex_monthly"] == "36782.380952"  # JSON money: exact to 6 places
     assert [(p["part"], p["monthly"], p["kind"]) for p in r["owning_parts"]] == [
         ("colocation", "15000.00", "given"),
-        ("power", "7285.714286", "computed"),
+        ("power", "11365.714286", "computed"),
         ("staff", "0.00", "not given"),
         ("spares", "10416.666667", "default"),
     ]
     assert r["owning_left_out"] == ["staff"] and r["residual"] == "625000.00"  # 25 % on the resale curve
-    # no discounting: 2,500,000 + 36 × 32,702.380952 − 625,000 = 3,052,285.71; rent 36 × (116,800 × 0.6 + 500)
-    assert r["npv_buy"] == "3052285.714286" and r["npv_rent"] == "2540880.00" and r["cheaper"] == "rent"
+    # no discounting: 2,500,000 + 36 × 36,782.380952 − 625,000 = 3,199,165.71; rent 36 × (116,800 × 0.6 + 500)
+    assert r["npv_buy"] == "3199165.714286" and r["npv_rent"] == "2540880.00" and r["cheaper"] == "rent"
     typed = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
                   "--staff-monthly", "8000", "--power-kw", "10.2", "--tariff", "0.8", "--pue", "1.3",
                   "--json")  # fmt: skip
@@ -142,12 +152,13 @@ def test_break_even_utilisation_and_the_verdict_use_the_same_rate(cli, demo_db_p
     r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
               "--utilization", "70", "--discount-rate", "8%", "--json")  # fmt: skip
     # by hand at 8 % a year (v = 1 ÷ (1 + 0.08/12)): annuity a = Σ v^m, m = 1…36; NPV of owning
-    # 2,500,000 + 32,702.38 × a − 625,000 × v^36 (25 % resale); NPV of renting u × 116,800 × a + 500 × a
+    # 2,500,000 + 36,782.38 × a − 625,000 × v^36 (25 % resale); NPV of renting u × 116,800 × a + 500 × a
     v = 1 / (1 + Fraction(8, 100) / 12)
     a = sum(v**m for m in range(1, 37))
-    own = 2_500_000 + (15_000 + F(4000) * F("10.2") / F("5.6") + F(2_500_000, 240)) * a - 625_000 * v**36
-    u = (own - 500 * a) / (116_800 * a)  # 0.8144…: at 70 % renting is still cheaper
-    assert Decimal(r["breakeven_utilization"]) == Decimal(round(u * 10**4)) / 10**4 == Decimal("0.8144")
+    power = F(4000) * F("10.2") / F("5.6") * F("1.56")  # the servers' draw with the default PUE for cooling
+    own = 2_500_000 + (15_000 + power + F(2_500_000, 240)) * a - 625_000 * v**36
+    u = (own - 500 * a) / (116_800 * a)  # 0.8494…: at 70 % renting is still cheaper
+    assert Decimal(r["breakeven_utilization"]) == Decimal(round(u * 10**4)) / 10**4 == Decimal("0.8494")
     assert r["cheaper"] == "rent"
     assert abs(Decimal(r["npv_buy"]) - Decimal(own.numerator) / Decimal(own.denominator)) < Decimal("0.000001")
 
@@ -156,12 +167,19 @@ def test_the_break_even_month_does_not_move_with_the_horizon(cli, demo_db_path: 
     db = str(demo_db_path)
     months = {h: _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--rent-monthly", "80000",
                        "--horizon-months", h, "--json")["breakeven_months"] for h in ("30", "48", "60")}  # fmt: skip
-    # 2,500,000 ÷ (80,000 − 32,702.38) = 52.86 months: not within 30 or 48 (the resale at the horizon no longer
+    # 2,500,000 ÷ (80,000 − 36,782.38) = 57.85 months: not within 30 or 48 (the resale at the horizon no longer
     # pins it there), found in 60
-    assert months == {"30": None, "48": None, "60": "52.86"}
+    assert months == {"30": None, "48": None, "60": "57.85"}
     text = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--rent-monthly", "80000", "--horizon-months",
                "48").out  # fmt: skip
-    assert "not within 48 months: renting stays ahead month by month; counting the resale at month 48" in text
+    # over 48 months owning costs 2,500,000 + 48 × 36,782.38 − 375,000 (15 % resale) = 3,890,554.29, more than
+    # 48 × 80,000 = 3,840,000 of rent: the resale does not bring owning ahead
+    assert "not within 48 months: renting stays ahead month by month" in text and "counting the resale" not in text
+    dearer = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--rent-monthly", "85000", "--horizon-months",
+                 "48").out  # fmt: skip
+    # at 85,000: 2,500,000 ÷ (85,000 − 36,782.38) = 51.85 months, beyond 48; but 4,080,000 of rent is more than
+    # owning's 3,890,554.29 once the resale at month 48 is counted
+    assert "not within 48 months: renting stays ahead month by month; counting the resale at month 48" in dearer
 
 
 def test_the_vat_note_only_for_an_offer_whose_vat_is_recovered(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -288,14 +288,15 @@ async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> N
         await pilot.press("b")
         await settle(pilot)
         result = text_of(app, "#rb-result") + text_of(app, "#rb-notes")
-        # the demo's purchase option, part by part: colocation 15,000 + power 4,000 × 10.2/5.6 kW = 7,285.71 +
-        # spares 2,500,000 × 5 % / 12 = 10,416.67 → 32,702.38 a month; 2,500,000 ÷ (180,000 − 32,702.38) = 16.97
-        assert "power 7,285.71 CNY a month" in result and "spares 10,416.67 CNY a month" in result
-        assert "Break-even after 16.97 months" in result
+        # the demo's purchase option, part by part: colocation 15,000 + power 4,000 × 10.2/5.6 kW × PUE 1.56 =
+        # 11,365.71 + spares 2,500,000 × 5 % / 12 = 10,416.67 → 36,782.38 a month;
+        # 2,500,000 ÷ (180,000 − 36,782.38) = 17.46
+        assert "power 11,365.71 CNY a month" in result and "spares 10,416.67 CNY a month" in result
+        assert "Break-even after 17.46 months" in result
         app.screen.query_one("#rb-rent_monthly", Input).value = "100000"
         await typed(pilot)
-        # 2,500,000 ÷ (100,000 − 32,702.38) = 37.1 > 36: no break-even month; only the resale at month 36
-        # (625,000, 25 % on the resale curve) brings owning ahead in all, 3,052,285.71 against 3,600,000 of rent
+        # 2,500,000 ÷ (100,000 − 36,782.38) = 39.5 > 36: no break-even month; only the resale at month 36
+        # (625,000, 25 % on the resale curve) brings owning ahead in all, 3,199,165.71 against 3,600,000 of rent
         shown = text_of(app, "#rb-result")
         assert "Break-even: not within 36 months" in shown and "counting the resale at month 36" in shown
         app.screen.query_one("#rb-staff_monthly", Input).value = "20000"

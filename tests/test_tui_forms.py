@@ -340,9 +340,9 @@ async def test_rent_vs_buy_follows_the_active_scenario(demo_db_path: Path) -> No
         await pick_scenario(app, pilot, A100)
         assert utilisation.value == "60"  # busy 60 % of the hours
         assert f"Scenario: {A100}" in text_of(app, "#rb-scenario")
-        # the purchase option's owning costs, 32,702.38 a month against 180,000 rent at full use: at 60 % use the
-        # rent is 108,000 and owning breaks even after 2,500,000 ÷ (108,000 − 32,702.38) = 33.2 months
-        assert "Break-even after 33.20 months" in text_of(app, "#rb-result")
+        # the purchase option's owning costs, 36,782.38 a month against 180,000 rent at full use: at 60 % use the
+        # rent is 108,000 and owning breaks even after 2,500,000 ÷ (108,000 − 36,782.38) = 35.10 months
+        assert "Break-even after 35.10 months" in text_of(app, "#rb-result")
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import typer
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, flagged, lines, open_db, print_json
 from quotetui.commands.output import say
 from quotetui.domain.entities import ID, RENT_BUY, TRAIN
+from quotetui.domain.enums import PowerBasis
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
@@ -30,6 +31,7 @@ RENT_BUY_FLAGS = {
     "pue": "--pue",
     "tariff_per_kwh": "--tariff",
     "power_monthly": "--power-monthly",
+    "power_basis": "--power-basis",
     "staff_monthly": "--staff-monthly",
     "spares_share_year": "--spares",
     "depreciation_years": "--depreciation-years",
@@ -136,6 +138,10 @@ def rent_vs_buy(
     ] = None,
     power_monthly: Annotated[
         Decimal | None, _rb("power_monthly", "Power a month as quoted (instead of kW × tariff).")
+    ] = None,
+    power_basis: Annotated[
+        PowerBasis | None,
+        _rb("power_basis", "What --power-monthly covers: servers (PUE is added) or facility (default servers)."),
     ] = None,
     staff_monthly: Annotated[Decimal | None, _rb("staff_monthly", "Operations staff a month.")] = None,
     spares_share_year: Annotated[

@@ -631,8 +631,14 @@ TRAIN = Entity(
 """A training run for the planner (``calc train``, the TUI's training screen)."""
 
 
-OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "power_monthly", "staff_monthly",
-                "spares_share_year")  # fmt: skip
+POWER_BASIS = Field(
+    "power_basis", "Quoted power covers", "choice", choices=e.PowerBasis,
+    help="servers: their own draw, cooling (PUE) is added; facility: cooling included; empty: servers",
+)  # fmt: skip
+"""What a quoted power bill covers, so it and a computed kW × PUE × tariff count the same (``ownership.py``)."""
+
+OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "power_monthly", "power_basis",
+                "staff_monthly", "spares_share_year")  # fmt: skip
 """The owning costs a month, part by part (``opex_monthly`` is their total, typed instead)."""
 
 DISCOUNT_RATE = _ratio("discount_rate", "Discount rate a year", maximum=D("0.5"),
@@ -715,11 +721,12 @@ RENT_BUY = Entity(
         Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6),
         _money("tariff_per_kwh", "Electricity per kWh"),
         _money("power_monthly", "Power a month (or kW × tariff)"),
+        POWER_BASIS,
         _money("staff_monthly", "Operations staff a month"),
         _ratio("spares_share_year", "Spares a year, share of capex"),
         replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
         _ratio("utilisation", "Utilisation %", minimum=D("0.000001"), default=D(1)),
-        _money("residual", "Resale (empty: book value)"),
+        _money("residual", "Resale (empty: the resale curve)"),
         DEPRECIATION_YEARS,
         DISCOUNT_RATE,
         _months("horizon_months", "Horizon, months", minimum=1, default=36),
@@ -765,6 +772,7 @@ PURCHASE = Entity(
         _money("tariff_per_kwh", "Tariff per kWh"),
         _money("power_month", "Power a month"),
         _money("power_month_high", "Power a month, up to"),
+        POWER_BASIS,
         _money("ops_month", "Operations a month"),
         _ratio("spares_pct_year", "Spares, share of capex a year"),
         _ratio("residual_pct", "Residual value, share of capex"),

@@ -121,6 +121,14 @@ class ExtraBasis(Choice):
     ONE_OFF = "one_off"
 
 
+class PowerBasis(Choice):
+    """What a quoted power bill covers (``ownership.py``): the computed power, kW × PUE × hours × tariff,
+    includes the data centre's cooling; a bill for the servers' own draw does not, so PUE is added to it."""
+
+    SERVERS = "servers"  # the servers' own draw, metered at the rack: cooling (PUE) comes on top
+    FACILITY = "facility"  # the whole bill, cooling and the building included: counted as quoted
+
+
 class Provenance(Choice):
     CLAIMED = "claimed"  # stated by the provider, with its source
     VERIFIED = "verified"  # parsed from raw evidence we hold

@@ -111,14 +111,15 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
         gpus=p.gpu_count, currency=p.currency, capex=q(p.capex), capex_high=x(p.capex_high),
         colocation_month=x(p.colocation_month), colocation_month_high=x(p.colocation_month_high),
         power_kw=x(p.power_kw), pue=x(p.pue), tariff_per_kwh=x(p.tariff_per_kwh), power_month=x(p.power_month),
-        power_month_high=x(p.power_month_high), staff_month=x(p.ops_month), spares_share_year=x(p.spares_pct_year),
+        power_month_high=x(p.power_month_high), power_basis=p.power_basis, staff_month=x(p.ops_month),
+        spares_share_year=x(p.spares_pct_year),
         residual_share=x(p.residual_pct), depreciation_years=p.depreciation_years,
         gpu_tdp_w=gpu.tdp_w if gpu is not None else None, name=p.name,
         horizon_months=p.horizon_months,
     )  # fmt: skip
 
 
-POWER_INPUTS = ("power_kw", "pue", "tariff_per_kwh", "power_monthly")
+POWER_INPUTS = ("power_kw", "pue", "tariff_per_kwh", "power_monthly", "power_basis")
 
 
 def _terms(
@@ -149,6 +150,7 @@ def _terms(
         tariff_per_kwh=v["tariff_per_kwh"] if typed_power else kept.tariff_per_kwh,
         power_month=v["power_monthly"] if typed_power else kept.power_month,
         power_month_high=None if typed_power else kept.power_month_high,
+        power_basis=v["power_basis"] if typed_power else kept.power_basis,
         staff_month=v["staff_monthly"] if v["staff_monthly"] is not None else kept.staff_month,
         spares_share_year=v["spares_share_year"] if v["spares_share_year"] is not None else kept.spares_share_year,
         residual=v["residual"],

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec
+from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import plain
 
 DEFAULT_PUE = Fraction(156, 100)
@@ -137,6 +138,7 @@ class PurchaseTerms:
     tariff_per_kwh: Fraction | None = None
     power_month: Fraction | None = None
     power_month_high: Fraction | None = None
+    power_basis: PowerBasis | None = None  # what a quoted power bill covers (None: not stated, the servers)
     staff_month: Fraction | None = None
     spares_share_year: Fraction | None = None
     residual: Fraction | None = None
@@ -218,13 +220,10 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
             f"{dec(gpus_only, 2)} kW); a server draws about {float(SERVER_POWER_PER_GPU_TDP):.2f} × that, as a "
             "DGX H100's 10.2 kW"
         )
+    pue, pue_how = (t.pue, "given") if t.pue is not None else (DEFAULT_PUE, "default")
     quoted = middle(t.power_month, t.power_month_high)
     if quoted is not None:
-        how = _quoted(t.power_month, t.power_month_high)
-        if raised and t.power_kw and whole is not None:
-            scaled = f"{dec(quoted, 2):,} quoted, scaled to {dec(whole, 2)} kW: {why}"
-            return BuyPart("power", quoted * whole / t.power_kw, scaled, "computed")
-        return BuyPart("power", quoted, how, "given")
+        return _quoted_power(t, quoted, whole if raised else None, why, pue, pue_how, hours_per_month)
     kw, kw_how = t.power_kw, "given"
     if raised or kw is None:
         kw, kw_how = whole, (why if raised else "default: a server's draw, 1.82 × the GPUs' TDP")
@@ -234,13 +233,47 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
     if kw is None or tariff is None:
         missing = "the servers' kW" if kw is None else f"a tariff per kWh in {t.currency}"
         return BuyPart("power", Fraction(0), f"not given: give {missing}", "not given")
-    pue, pue_how = (t.pue, "given") if t.pue is not None else (DEFAULT_PUE, "default")
     monthly = kw * pue * hours_per_month * tariff
     how = (
         f"{dec(kw, 2)} kW ({kw_how}) × PUE {dec(pue, 2)} ({pue_how}) × {hours_per_month} h × "
         f"{plain(dec(tariff, 6).normalize())} {t.currency}/kWh ({tariff_how}), at full load every hour"
     )
     return BuyPart("power", monthly, how, "computed")
+
+
+def _quoted_power(
+    t: PurchaseTerms,
+    quoted: Fraction,
+    whole: Fraction | None,
+    why: str,
+    pue: Fraction,
+    pue_how: str,
+    hours_per_month: int,
+) -> BuyPart:
+    """A quoted power bill on the computed power's basis: scaled to a whole server's draw when it was quoted for
+    the GPUs alone (``whole``), and with the cooling (× PUE) added unless it is the facility's whole bill. The
+    tariff it implies at the servers is shown, to check it against the local price of a kWh."""
+    words = [
+        f"{dec(quoted, 2):,} quoted"
+        if t.power_month_high in (None, t.power_month)
+        else _quoted(t.power_month, t.power_month_high)
+    ]
+    monthly, kind = quoted, "given"
+    if whole is not None and t.power_kw:
+        monthly, kind = quoted * whole / t.power_kw, "computed"
+        words.append(f"scaled to {dec(whole, 2)} kW: {why}")
+    if t.power_kw:
+        implied = quoted / (t.power_kw * hours_per_month)
+        kw = plain(dec(t.power_kw, 6).normalize())
+        words.append(f"{plain(dec(implied, 4).normalize())} {t.currency}/kWh at the servers for {kw} kW")
+    if t.power_basis is PowerBasis.FACILITY:
+        words.append("the facility's bill, cooling included (given)")
+        return BuyPart("power", monthly, "; ".join(words), kind)
+    stated = "given" if t.power_basis is PowerBasis.SERVERS else "not stated: taken as"
+    words.append(
+        f"the servers' own draw ({stated}), × PUE {dec(pue, 2)} ({pue_how}) for cooling, as a computed power counts it"
+    )
+    return BuyPart("power", monthly * pue, "; ".join(words), "computed")
 
 
 def ownership(

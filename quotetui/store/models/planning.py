@@ -6,9 +6,10 @@ from decimal import Decimal
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
+from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import RATE_PLACES
 from quotetui.store.models.base import created, currency, exact, fk, fraction, money, row_version
-from quotetui.store.types import ScaledDecimal
+from quotetui.store.types import ScaledDecimal, choice
 
 
 class Scenario(SQLModel, table=True):
@@ -56,6 +57,7 @@ class PurchaseOption(SQLModel, table=True):
     tariff_per_kwh: Decimal | None = money(nullable=True)
     power_month: Decimal | None = money(nullable=True)
     power_month_high: Decimal | None = money(nullable=True)
+    power_basis: PowerBasis | None = Field(default=None, sa_type=choice(PowerBasis), nullable=True)
     ops_month: Decimal | None = money(nullable=True)
     spares_pct_year: Decimal | None = fraction(nullable=True)
     residual_pct: Decimal | None = fraction(nullable=True)

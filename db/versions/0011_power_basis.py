@@ -1,0 +1,37 @@
+"""what a purchase option's quoted power bill covers: the servers' own draw, or the facility's bill with cooling
+
+A computed power (kW × PUE × hours × tariff) includes the data centre's cooling; a quoted bill for the servers'
+own draw does not, so rent vs buy adds the PUE to it. Options recorded before this revision have no basis and
+are read as the servers' own draw, which the output says.
+
+Revision ID: 0011
+Revises: 0010
+Create Date: 2026-12-05 04:30:00
+
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0011"
+down_revision: str | None = "0010"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("purchase_option", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column(
+                "power_basis",
+                sa.Enum("servers", "facility", name="powerbasis", native_enum=False, length=24),
+                nullable=True,
+            )
+        )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("purchase_option", schema=None) as batch_op:
+        batch_op.drop_column("power_basis")
