@@ -113,7 +113,7 @@ def compare_rent_buy(path: Path, data: ExportData) -> None:
     result = data.rent_buy.result
     sheet = load_workbook(path, data_only=True)["Rent vs buy"]
     want = {
-        "opex": result.inputs.opex_monthly,
+        "opex": result.inputs.own_paid_monthly,
         "residual": result.inputs.residual,
         "rent_paid": result.inputs.rent_paid_monthly,
         "breakeven_months": result.breakeven_months or Fraction(0),
@@ -260,10 +260,27 @@ def recalculated(market: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
             purchase=default_rb.purchase,
         )
         data["capex"] = replace(data["default"], rent_buy=typed)
+        # and an idle draw of 30 % at 60 % use: owned power follows use, the break-even utilisation with it
+        book = load_workbook(sources[0])
+        sheet = book["Rent vs buy"]
+        assert str(sheet[f"A{RB['idle'].replace('$', '')[1:]}"].value).startswith("Idle draw")
+        sheet[RB["idle"].replace("$", "")] = 0.3
+        sheet[RB["use"].replace("$", "")] = 0.6
+        sheet[RB["rate"].replace("$", "")] = 0.08
+        edited.append(folder / "idle.xlsx")
+        book.save(edited[-1])
+        idle = calc_rent_vs_buy(
+            db,
+            {"idle_share": "30", "utilisation": "60", "discount_rate": "8"},
+            offer_id=default_rb.offer_id,
+            purchase=default_rb.purchase,
+        )
+        assert idle.result.inputs.opex_by_use > 0
+        data["idle"] = replace(data["default"], rent_buy=idle)
         out = recalculate([*sources, *edited], folder / "recalculated", folder / "profile")
     finally:
         db.dispose()
-    keys = [*scenarios, "edited", *RESIZED, "capex"]
+    keys = [*scenarios, "edited", *RESIZED, "capex", "idle"]
     return {key: (path, data[key]) for key, path in zip(keys, out, strict=True)}
 
 
@@ -318,7 +335,7 @@ def test_the_way_to_buy_moves_with_the_months(recalculated: dict[str, tuple[Path
     assert tco_rows(recalculated["64 GPUs for 6 months"][0])[2]["V"] == 5_760_000
 
 
-@pytest.mark.parametrize("key", ["default", "half", "more", "capex"])
+@pytest.mark.parametrize("key", ["default", "half", "more", "capex", "idle"])
 def test_rent_vs_buy_formulas_and_table_equal_the_app(
     key: str, recalculated: dict[str, tuple[Path, ExportData]]
 ) -> None:

@@ -231,3 +231,43 @@ def test_the_resale_curve_is_a_setting_checked_point_by_point(cli, demo_db_path:
         _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13", "--json")["residual"]
         == "625000.00"
     )
+
+
+def test_owned_power_follows_use_from_the_idle_draw(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The seed's server, #13 at 60 % use, an idle draw of 30 % of full load, no discounting. By hand: power at
+    full load 4,000 × 10.2/5.6 × 1.56 = 11,365.714…; at 60 % use 11,365.714… × (0.3 + 0.7 × 0.6) = × 0.72;
+    owning a month 15,000 + that + 10,416.67; the break-even utilisation solves
+    2,500,000 + 36 × (15,000 + 0.3 × power + 10,416.67) + 36 × 0.7 × power × u − 625,000
+      = 36 × 500 + 36 × 116,800 × u."""
+    r = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
+              "--utilization", "60", "--idle-share", "30", "--json")  # fmt: skip
+    power = F(4000) * F("10.2") / F("5.6") * F("1.56")
+    spares = F(2_500_000, 240)
+    month = 15_000 + power * (F(3, 10) + F(7, 10) * F(6, 10)) + spares  # 33,599.98
+    assert r["opex_monthly"] == "33599.980952" and Decimal(r["opex_by_use_monthly"]) == Decimal("7956.000000")
+    own = 2_500_000 + 36 * month - 625_000
+    assert r["npv_buy"] == f"{Decimal(own.numerator) / Decimal(own.denominator):.6f}"  # 3,084,599.31
+    at_rest = 2_500_000 + 36 * (15_000 + F(3, 10) * power + spares) - 625_000
+    u = (at_rest - 36 * 500) / (36 * 116_800 - 36 * F(7, 10) * power)  # 0.7388…
+    assert Decimal(r["breakeven_utilization"]) == Decimal(round(u * 10**4)) / 10**4 == Decimal("0.7388")
+    text = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
+               "--utilization", "60", "--idle-share", "30").out  # fmt: skip
+    assert "owning at 60 % use: 33,599.98 CNY a month (the power above the idle draw, 7,956.00 at full use" in text
+    assert "by use from an idle draw of 30 % of it (given)" in text
+    full = _json(cli, "--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
+                 "--utilization", "60", "--json")  # fmt: skip
+    assert full["opex_by_use_monthly"] == "0.00" and full["opex_monthly"] == "36782.380952"  # full load always
+    both = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", "--opex-monthly", "19000", "--capex", "1",
+               "--rent-monthly", "2", "--idle-share", "30")  # fmt: skip
+    assert both.code == 2 and "give the owning costs a month or their parts" in both.err  # an idle draw is a part
+
+
+def test_owning_power_that_follows_use_as_fast_as_the_rent_has_no_break_even_utilisation() -> None:
+    from quotetui.domain.economics.rentbuy import RentBuyInput, rent_vs_buy, utilisation_words
+
+    i = RentBuyInput(F(1000), F(10), F(50), "CNY", utilisation=F(1, 2), opex_by_use=F(60))
+    r = rent_vs_buy(i)
+    assert r.breakeven_utilisation is None
+    assert utilisation_words(r) == "no break-even utilisation: owning's power follows use as fast as the rent does"
+    # by hand: owning 1,000 + 36 × (10 + 60 × 0.5) = 2,440; renting 36 × 50 × 0.5 = 900
+    assert (r.npv_buy, r.npv_rent) == (2440, 900)

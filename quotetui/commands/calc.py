@@ -34,6 +34,7 @@ RENT_BUY_FLAGS = {
     "power_basis": "--power-basis",
     "staff_monthly": "--staff-monthly",
     "spares_share_year": "--spares",
+    "idle_share": "--idle-share",
     "depreciation_years": "--depreciation-years",
     "rent_monthly": "--rent-monthly",
     "utilisation": "--utilization",
@@ -146,6 +147,10 @@ def rent_vs_buy(
     staff_monthly: Annotated[Decimal | None, _rb("staff_monthly", "Operations staff a month.")] = None,
     spares_share_year: Annotated[
         Decimal | None, _rb("spares_share_year", "Spares and RMA a year, share of capex (default 5%).")
+    ] = None,
+    idle_share: Annotated[
+        Decimal | None,
+        _rb("idle_share", "The servers' idle draw, share of full load: power follows use (default: full load)."),
     ] = None,
     purchase: Annotated[
         str | None, typer.Option("--purchase", metavar="NAME|ID", help="Start from a recorded purchase option.")

@@ -637,8 +637,13 @@ POWER_BASIS = Field(
 )  # fmt: skip
 """What a quoted power bill covers, so it and a computed kW × PUE × tariff count the same (``ownership.py``)."""
 
+IDLE = _ratio(
+    "idle", "Idle draw, share of full load", help="a server's idle draw: power follows use from it; empty: full load"
+)
+"""How owned power follows use (``ownership.py: Ownership.power_by_use``)."""
+
 OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "power_monthly", "power_basis",
-                "staff_monthly", "spares_share_year")  # fmt: skip
+                "staff_monthly", "spares_share_year", "idle_share")  # fmt: skip
 """The owning costs a month, part by part (``opex_monthly`` is their total, typed instead)."""
 
 DISCOUNT_RATE = _ratio("discount_rate", "Discount rate a year", maximum=D("0.5"),
@@ -724,6 +729,7 @@ RENT_BUY = Entity(
         POWER_BASIS,
         _money("staff_monthly", "Operations staff a month"),
         _ratio("spares_share_year", "Spares a year, share of capex"),
+        replace(IDLE, name="idle_share"),
         replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
         _ratio("utilisation", "Utilisation %", minimum=D("0.000001"), default=D(1)),
         _money("residual", "Resale (empty: the resale curve)"),
@@ -775,6 +781,7 @@ PURCHASE = Entity(
         POWER_BASIS,
         _money("ops_month", "Operations a month"),
         _ratio("spares_pct_year", "Spares, share of capex a year"),
+        replace(IDLE, name="idle_pct"),
         _ratio("residual_pct", "Residual value, share of capex"),
         DEPRECIATION_YEARS,
         _months("horizon_months", "Horizon, months", minimum=1),

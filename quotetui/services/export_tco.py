@@ -347,6 +347,7 @@ RB = {
             "capex",
             "colocation",
             "power",
+            "idle",
             "staff",
             "spares_share",
             "spares",
@@ -368,7 +369,7 @@ RB = {
         start=3,
     )
 }
-RB_TABLE_HEADER = 24
+RB_TABLE_HEADER = 3 + len(RB) + 1  # the inputs and results, a blank row, then the monthly table's header
 
 
 def _share_at(curve: ResaleCurve | None, horizon: str, years: str) -> str:
@@ -405,6 +406,9 @@ def rent_buy(data: ExportData) -> Sheet:
     rate, horizon = b["rate"], b["horizon"]
     annuity = f"IF({rate}=0,{horizon},(1-(1+{rate}/12)^(-{horizon}))/({rate}/12))"  # a month-end payment's PV
     parts = {p.name: p for p in own.parts}
+    idle = own.terms.idle_share if own.terms.opex_month is None else None
+    by_use = f'IF({b["idle"]}="",1,{b["idle"]}+(1-{b["idle"]})*{b["use"]})'  # ``Ownership.paid_monthly``
+    follows = f'IF({b["idle"]}="",0,{b["power"]}*(1-{b["idle"]}))'  # ``Ownership.power_by_use``
     assert set(parts) == {"colocation", "power", "staff", "spares"}, "the sheet shows owning part by part"
     note = " · ".join(n for n in answer.notes if not n.startswith("  "))
     residual: Any = Styled(_dec(i.residual, 2), MONEY)
@@ -417,13 +421,19 @@ def rent_buy(data: ExportData) -> Sheet:
         ["Capex", Styled(_dec(i.capex, 2), MONEY), own.capex_how],
         *(
             [f"{name.capitalize()} a month", Styled(_dec(parts[name].monthly, 6), MONEY), parts[name].how]
-            for name in ("colocation", "power", "staff")
+            for name in ("colocation", "power")
         ),
+        [
+            "Idle draw, share of full load (empty: full load every hour)",
+            Styled(_dec(idle, 6), PERCENT) if idle is not None else None,
+            "power follows use from the idle draw: power × (idle + (1 − idle) × utilisation)",
+        ],
+        ["Staff a month", Styled(_dec(parts["staff"].monthly, 6), MONEY), parts["staff"].how],
         ["Spares and RMA a year, share of capex", Styled(_dec(own.spares_share, 6), PERCENT), parts["spares"].how],
         ["Spares a month", Styled(Formula(f"={b['capex']}*{b['spares_share']}/12"), MONEY)],
         [
-            "Owning costs a month",
-            Styled(Formula(f"={b['colocation']}+{b['power']}+{b['staff']}+{b['spares']}"), MONEY),
+            "Owning costs a month (at the utilisation)",
+            Styled(Formula(f"={b['colocation']}+{b['power']}*{by_use}+{b['staff']}+{b['spares']}"), MONEY),
         ],
         ["Rent a month at full use", Styled(_dec(i.rent_monthly, 6), MONEY)],
         ["Rent billed by use (1) or fixed (0)", 1 if i.rent_usage_billed else 0],
@@ -446,8 +456,10 @@ def rent_buy(data: ExportData) -> Sheet:
             Styled(
                 Formula(
                     f'=IF(OR({b["by_use"]}=0,{b["rent"]}=0),"n/a: no part of the rent follows use",'
-                    f"({b['npv_buy']}-{b['fixed']}*{annuity}-SUMPRODUCT({up_range}/(1+{b['rate']}/12)^{months}))"
-                    f"/({b['rent']}*{annuity}))"
+                    f'IF({b["rent"]}<={follows},"n/a: owning\'s power follows use as fast as the rent does",'
+                    f"({b['npv_buy']}-{follows}*{b['use']}*{annuity}-{b['fixed']}*{annuity}"
+                    f"-SUMPRODUCT({up_range}/(1+{b['rate']}/12)^{months}))"
+                    f"/(({b['rent']}-{follows})*{annuity})))"
                 ),
                 PERCENT,
             ),

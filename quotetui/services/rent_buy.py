@@ -21,6 +21,7 @@ from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, owners
 from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
+from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.wording import plural
 from quotetui.services.caveats import offer_caveats
@@ -71,6 +72,13 @@ class RentBuyAnswer:
         out = [self.rent_note] if self.rent_note else []
         out.append(f"owning ({self.purchase!r}, typed values override it):" if self.purchase else "owning:")
         out += [f"  {line}" for line in self.owning.lines()]
+        i = self.result.inputs
+        if i.opex_by_use:  # power follows use from the idle draw
+            use = plain(dec(i.utilisation * 100, 4).normalize())
+            out.append(
+                f"  owning at {use} % use: {dec(i.own_paid_monthly, 2):,} {i.currency} a month (the power above the "
+                f"idle draw, {dec(i.opex_by_use, 2):,} at full use, × {use} %)"
+            )
         if self.net_of_vat and self.offer_id is not None:
             out.append("the rent is net of recoverable VAT (setting): give the capex and owning costs net of VAT too")
         if self.owning.left_out:
@@ -111,7 +119,8 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
         gpus=p.gpu_count, currency=p.currency, capex=q(p.capex), capex_high=x(p.capex_high),
         colocation_month=x(p.colocation_month), colocation_month_high=x(p.colocation_month_high),
         power_kw=x(p.power_kw), pue=x(p.pue), tariff_per_kwh=x(p.tariff_per_kwh), power_month=x(p.power_month),
-        power_month_high=x(p.power_month_high), power_basis=p.power_basis, staff_month=x(p.ops_month),
+        power_month_high=x(p.power_month_high), power_basis=p.power_basis, idle_share=x(p.idle_pct),
+        staff_month=x(p.ops_month),
         spares_share_year=x(p.spares_pct_year),
         residual_share=x(p.residual_pct), depreciation_years=p.depreciation_years,
         gpu_tdp_w=gpu.tdp_w if gpu is not None else None, name=p.name,
@@ -153,6 +162,7 @@ def _terms(
         power_basis=v["power_basis"] if typed_power else kept.power_basis,
         staff_month=v["staff_monthly"] if v["staff_monthly"] is not None else kept.staff_month,
         spares_share_year=v["spares_share_year"] if v["spares_share_year"] is not None else kept.spares_share_year,
+        idle_share=v["idle_share"] if v["idle_share"] is not None else kept.idle_share,
         residual=v["residual"],
         residual_share=None if v["residual"] is not None else kept.residual_share,
         depreciation_years=v["depreciation_years"] or kept.depreciation_years,
@@ -232,7 +242,8 @@ def calc_rent_vs_buy(
         raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({dec(own.capex, 2):,})"})
     inputs = RentBuyInput(
         capex=own.capex,
-        opex_monthly=own.opex_monthly,
+        opex_monthly=own.opex_monthly - own.power_by_use,
+        opex_by_use=own.power_by_use,
         rent_monthly=plan.monthly,
         currency=currency,
         residual=own.residual,
@@ -253,7 +264,8 @@ def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
     return {
         "currency": cur,
         "capex": amount_text(i.capex, cur),
-        "opex_monthly": amount_text(i.opex_monthly, cur),
+        "opex_monthly": amount_text(i.own_paid_monthly, cur),  # at the utilisation
+        "opex_by_use_monthly": amount_text(i.opex_by_use, cur),  # at full use: the power above the idle draw
         "owning_parts": [
             {"part": p.name, "monthly": amount_text(p.monthly, cur), "kind": p.kind, "how": p.how} for p in o.parts
         ],

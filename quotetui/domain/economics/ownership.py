@@ -141,6 +141,7 @@ class PurchaseTerms:
     power_basis: PowerBasis | None = None  # what a quoted power bill covers (None: not stated, the servers)
     staff_month: Fraction | None = None
     spares_share_year: Fraction | None = None
+    idle_share: Fraction | None = None  # a server's idle draw, share of its full-load draw (None: full load always)
     residual: Fraction | None = None
     residual_share: Fraction | None = None
     depreciation_years: int | None = None
@@ -172,6 +173,20 @@ class Ownership:
     @property
     def opex_monthly(self) -> Fraction:
         return sum((p.monthly for p in self.parts), Fraction(0))
+
+    @property
+    def power_by_use(self) -> Fraction:
+        """The part of the power a month at full use that idling saves (power × (1 − idle share)); 0 when the
+        idle draw is not given: the servers are costed at full load every hour."""
+        idle = self.terms.idle_share
+        power = next((p for p in self.parts if p.name == "power"), None)
+        if idle is None or power is None or self.terms.opex_month is not None:
+            return Fraction(0)
+        return power.monthly * (1 - idle)
+
+    def paid_monthly(self, utilisation: Fraction) -> Fraction:
+        """Owning a month at ``utilisation``: every part, the power above the idle draw in proportion to use."""
+        return self.opex_monthly - self.power_by_use * (1 - utilisation)
 
     @property
     def spares_share(self) -> Fraction:
@@ -236,9 +251,17 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
     monthly = kw * pue * hours_per_month * tariff
     how = (
         f"{dec(kw, 2)} kW ({kw_how}) × PUE {dec(pue, 2)} ({pue_how}) × {hours_per_month} h × "
-        f"{plain(dec(tariff, 6).normalize())} {t.currency}/kWh ({tariff_how}), at full load every hour"
+        f"{plain(dec(tariff, 6).normalize())} {t.currency}/kWh ({tariff_how}), {_load(t)}"
     )
     return BuyPart("power", monthly, how, "computed")
+
+
+def _load(t: PurchaseTerms) -> str:
+    """How the power follows use: at full load every hour, or from the idle draw up in proportion to use."""
+    if t.idle_share is None:
+        return "at full load every hour (give the idle draw to count power by use)"
+    idle = plain(dec(t.idle_share * 100, 4).normalize())
+    return f"at full load; by use from an idle draw of {idle} % of it (given)"
 
 
 def _quoted_power(
@@ -267,12 +290,13 @@ def _quoted_power(
         kw = plain(dec(t.power_kw, 6).normalize())
         words.append(f"{plain(dec(implied, 4).normalize())} {t.currency}/kWh at the servers for {kw} kW")
     if t.power_basis is PowerBasis.FACILITY:
-        words.append("the facility's bill, cooling included (given)")
+        words += ["the facility's bill, cooling included (given)", _load(t)]
         return BuyPart("power", monthly, "; ".join(words), kind)
     stated = "given" if t.power_basis is PowerBasis.SERVERS else "not stated: taken as"
     words.append(
         f"the servers' own draw ({stated}), × PUE {dec(pue, 2)} ({pue_how}) for cooling, as a computed power counts it"
     )
+    words.append(_load(t))
     return BuyPart("power", monthly * pue, "; ".join(words), "computed")
 
 

@@ -10,8 +10,9 @@ start of a month (a prepaid term at the start of each term, one-off fees at sign
   is not a cost avoided month by month, so it does not move the month); without sums up front, capex ÷
   (rent paid a month − opex);
 * break-even utilisation: the utilisation at which renting and owning cost the same over the horizon in
-  present value at the discount rate (in cash at 0 %): (NPV of owning − NPV of the rent that does not follow
-  use) ÷ (NPV of the rent that does, at full use); at 0 %, (capex + opex × horizon − residual − the rent
+  present value at the discount rate (in cash at 0 %): (NPV of owning at rest − NPV of the rent that does not
+  follow use) ÷ (NPV of the rent that does, at full use − NPV of owning's power above the idle draw, at full
+  use); at 0 %, (capex + opex × horizon − residual − the rent
   that does not follow use) ÷ (the rent that does, over the horizon); none when no part of the rent
   follows use;
 * NPV of both at an annual discount rate, compounded monthly (r ÷ 12 a month), monthly flows at month end,
@@ -43,11 +44,13 @@ class RentBuyInput:
     rent_usage_billed: bool = True  # False: the rent is a fixed monthly bill whatever the use
     rent_fixed_monthly: Fraction = Fraction(0)  # charged every month whatever the use (egress, storage, fees)
     upfront: tuple[tuple[int, Fraction], ...] = ()  # (month, sum) paid at the start of that month (0: at signing)
+    opex_by_use: Fraction = Fraction(0)  # owning's cost a month at full use that idling saves (power above idle)
 
     def validate(self) -> RentBuyInput:
         for name, value in (
             ("capex", self.capex),
             ("opex", self.opex_monthly),
+            ("opex that follows use", self.opex_by_use),
             ("rent", self.rent_monthly),
             ("fixed monthly charges", self.rent_fixed_monthly),
             ("residual", self.residual),
@@ -72,6 +75,12 @@ class RentBuyInput:
     def rent_paid_monthly(self) -> Fraction:
         """What renting costs each month at the utilisation, sums up front aside."""
         return self.rent_monthly * (self.utilisation if self.rent_usage_billed else 1) + self.rent_fixed_monthly
+
+    @property
+    def own_paid_monthly(self) -> Fraction:
+        """What owning costs each month at the utilisation: ``opex_monthly`` whatever the use, and the power
+        above the idle draw in proportion to use."""
+        return self.opex_monthly + self.opex_by_use * self.utilisation
 
     @property
     def rent_full_total(self) -> Fraction:
@@ -108,6 +117,8 @@ class RentBuyResult:
 def utilisation_words(r: RentBuyResult) -> str:
     """The break-even utilisation in words, for every front end."""
     u = r.breakeven_utilisation
+    if u is None and r.inputs.rent_usage_billed and r.inputs.rent_monthly and r.inputs.opex_by_use:
+        return "no break-even utilisation: owning's power follows use as fast as the rent does"
     if u is None:
         return "no break-even utilisation: no part of the rent follows use, so utilisation changes nothing"
     rate = r.inputs.discount_rate
@@ -136,7 +147,7 @@ def breakeven_words(r: RentBuyResult) -> str:
 
 
 def own_cumulative(i: RentBuyInput, month: int) -> Fraction:
-    total = i.capex + i.opex_monthly * month
+    total = i.capex + i.own_paid_monthly * month
     return total - i.residual if month == i.horizon_months else total
 
 
@@ -147,13 +158,13 @@ def rent_cumulative(i: RentBuyInput, month: int) -> Fraction:
 
 def own_paid(i: RentBuyInput, month: int) -> Fraction:
     """What owning has cost by the end of ``month``, the resale at the horizon aside."""
-    return i.capex + i.opex_monthly * month
+    return i.capex + i.own_paid_monthly * month
 
 
 def breakeven_month(i: RentBuyInput) -> Fraction | None:
     """When cumulative rent first reaches what owning has cost (in cash, resale aside); None: not within the
     horizon."""
-    h, slope = i.horizon_months, i.rent_paid_monthly - i.opex_monthly
+    h, slope = i.horizon_months, i.rent_paid_monthly - i.own_paid_monthly
     if rent_cumulative(i, 0) >= own_paid(i, 0):
         return Fraction(0)
     for m in range(1, h + 1):
@@ -178,10 +189,13 @@ def rent_vs_buy(i: RentBuyInput) -> RentBuyResult:
         annuity += factor
         lumps += i.upfront_at(m) * factor if m < h else 0
     npv_rent = i.rent_paid_monthly * annuity + lumps
-    npv_buy = i.capex + i.opex_monthly * annuity - i.residual * factor
+    npv_buy = i.capex + i.own_paid_monthly * annuity - i.residual * factor
     following = i.rent_monthly * annuity if i.rent_usage_billed else Fraction(0)  # at full use
     fixed = i.rent_fixed_monthly * annuity + lumps
-    breakeven_utilisation = (npv_buy - fixed) / following if following else None
+    owning_follows = i.opex_by_use * annuity  # at full use: the power above the idle draw
+    owning_at_rest = npv_buy - owning_follows * i.utilisation
+    gains = following - owning_follows  # what a point of use adds to renting over owning
+    breakeven_utilisation = (owning_at_rest - fixed) / gains if following and gains > 0 else None
     series = tuple(SeriesPoint(m, rent_cumulative(i, m), own_cumulative(i, m)) for m in range(h + 1))
     return RentBuyResult(i, breakeven_month(i), breakeven_utilisation, npv_rent, npv_buy, series)
 

@@ -60,6 +60,7 @@ class PurchaseOption(SQLModel, table=True):
     power_basis: PowerBasis | None = Field(default=None, sa_type=choice(PowerBasis), nullable=True)
     ops_month: Decimal | None = money(nullable=True)
     spares_pct_year: Decimal | None = fraction(nullable=True)
+    idle_pct: Decimal | None = fraction(nullable=True)
     residual_pct: Decimal | None = fraction(nullable=True)
     depreciation_years: int | None = None
     horizon_months: int | None = None

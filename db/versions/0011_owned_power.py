@@ -1,8 +1,9 @@
-"""what a purchase option's quoted power bill covers: the servers' own draw, or the facility's bill with cooling
+"""owned power on one basis and by use: what a quoted power bill covers, and the servers' idle draw
 
 A computed power (kW × PUE × hours × tariff) includes the data centre's cooling; a quoted bill for the servers'
 own draw does not, so rent vs buy adds the PUE to it. Options recorded before this revision have no basis and
-are read as the servers' own draw, which the output says.
+are read as the servers' own draw, which the output says. With an idle draw (a share of full load), power
+follows utilisation from it; without one, the servers are costed at full load every hour, as before.
 
 Revision ID: 0011
 Revises: 0010
@@ -14,6 +15,8 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+import quotetui.store.types  # exact ratio columns
 
 revision: str = "0011"
 down_revision: str | None = "0010"
@@ -30,8 +33,10 @@ def upgrade() -> None:
                 nullable=True,
             )
         )
+        batch_op.add_column(sa.Column("idle_pct", quotetui.store.types.ScaledDecimal(scale=6), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("purchase_option", schema=None) as batch_op:
+        batch_op.drop_column("idle_pct")
         batch_op.drop_column("power_basis")
