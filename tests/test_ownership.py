@@ -188,7 +188,30 @@ def test_the_vat_note_only_for_an_offer_whose_vat_is_recovered(cli, demo_db_path
     r = _json(cli, "--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "18", "--json")
     assert r["rent_net_of_vat"] is False  # #18 records no VAT rate: its rent is as invoiced
     shown = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "18").out
-    assert "net of recoverable VAT" not in shown
+    assert "the rent is net" not in shown  # never said of a rent that is not
+    assert "the capex is as invoiced (no VAT rate and 专票 recorded for it" in shown
+
+
+def test_the_capex_nets_its_vat_with_a_special_invoice_when_costs_are_net(cli, demo_db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30, point 10: 13 % recoverable with a 专票. By hand: the seed's capex 2,500,000 ÷ 1.13 =
+    2,212,389.380531; spares 5 % a year of it ÷ 12 = 9,218.289086; the resale curve's 25 % at 36 months =
+    553,097.345133. As invoiced (the setting off, or no 专票) nothing changes."""
+    db = str(demo_db_path)
+    args = ("calc", "rent-vs-buy", "--purchase", "1", "--offer", "13", "--capex-vat-rate", "13", "--json")
+    gross = _json(cli, "--db", db, *args, "--capex-special-invoice", "yes")
+    assert gross["capex"] == "2500000.00" and gross["residual"] == "625000.00"  # the setting is off: as invoiced
+    assert cli("--db", db, "settings", "set", "--net-of-vat", "yes").code == 0
+    no_invoice = _json(cli, "--db", db, *args)
+    assert no_invoice["capex"] == "2500000.00"  # no 专票: the VAT is not recovered
+    net = _json(cli, "--db", db, *args, "--capex-special-invoice", "yes")
+    capex = F(2_500_000) / F("1.13")
+    assert net["capex"] == f"{Decimal(capex.numerator) / Decimal(capex.denominator):.6f}" == "2212389.380531"
+    spares = next(p for p in net["owning_parts"] if p["part"] == "spares")
+    assert spares["monthly"] == "9218.289086"  # 2,212,389.380531 × 5 % ÷ 12
+    assert net["residual"] == "553097.345133"  # 2,212,389.380531 × 25 %
+    text = cli("--db", db, *args[:-1], "--capex-special-invoice", "yes").out
+    assert "÷ (1 + 13 %) VAT recovered with the 专票: costs are net of VAT" in text
+    assert "the capex is net of the VAT its 专票 recovers; give owning costs a month net too" in text
 
 
 @pytest.mark.parametrize(

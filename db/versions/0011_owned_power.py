@@ -1,9 +1,10 @@
-"""owned power on one basis and by use: what a quoted power bill covers, and the servers' idle draw
+"""owning figures a CFO accepts: power on one basis and by use, and the capex's VAT
 
 A computed power (kW × PUE × hours × tariff) includes the data centre's cooling; a quoted bill for the servers'
 own draw does not, so rent vs buy adds the PUE to it. Options recorded before this revision have no basis and
 are read as the servers' own draw, which the output says. With an idle draw (a share of full load), power
-follows utilisation from it; without one, the servers are costed at full load every hour, as before.
+follows utilisation from it; without one, the servers are costed at full load every hour, as before. The
+capex's VAT rate and 专票 let a buyer whose costs are net of VAT recover it, as an offer's do.
 
 Revision ID: 0011
 Revises: 0010
@@ -34,9 +35,13 @@ def upgrade() -> None:
             )
         )
         batch_op.add_column(sa.Column("idle_pct", quotetui.store.types.ScaledDecimal(scale=6), nullable=True))
+        batch_op.add_column(sa.Column("capex_vat_rate", quotetui.store.types.ScaledDecimal(scale=6), nullable=True))
+        batch_op.add_column(sa.Column("capex_special_invoice", sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("purchase_option", schema=None) as batch_op:
+        batch_op.drop_column("capex_special_invoice")
+        batch_op.drop_column("capex_vat_rate")
         batch_op.drop_column("idle_pct")
         batch_op.drop_column("power_basis")

@@ -25,6 +25,8 @@ TRAIN_FLAGS = {
 }
 RENT_BUY_FLAGS = {
     "capex": "--capex",
+    "capex_vat_rate": "--capex-vat-rate",
+    "capex_special_invoice": "--capex-special-invoice",
     "opex_monthly": "--opex-monthly",
     "colocation_monthly": "--colocation-monthly",
     "power_kw": "--power-kw",
@@ -126,6 +128,17 @@ def _rb(name: str, help: str) -> Any:
 def rent_vs_buy(
     ctx: typer.Context,
     capex: Annotated[Decimal | None, _rb("capex", "Purchase cost (servers, network, installation).")] = None,
+    capex_vat_rate: Annotated[
+        Decimal | None, _rb("capex_vat_rate", "The VAT the capex includes, e.g. 13 (servers and equipment).")
+    ] = None,
+    capex_special_invoice: Annotated[
+        str | None,
+        typer.Option(
+            "--capex-special-invoice",
+            metavar="yes|no",
+            help="yes: the seller issues a 专票; with costs net of VAT (setting) the capex VAT is recovered.",
+        ),
+    ] = None,
     opex_monthly: Annotated[
         Decimal | None, _rb("opex_monthly", "Owning costs a month as one total (else: the parts).")
     ] = None,

@@ -631,6 +631,16 @@ TRAIN = Entity(
 """A training run for the planner (``calc train``, the TUI's training screen)."""
 
 
+CAPEX_VAT_RATE = _ratio(
+    "capex_vat_rate", "VAT in the capex", maximum=D("0.25"),
+    help="the VAT the capex includes: 13% for servers and equipment; 0 or empty none",
+)  # fmt: skip
+CAPEX_SPECIAL_INVOICE = Field(
+    "capex_special_invoice", "Capex with a 专票", "bool",
+    help="yes if the seller issues 增值税专用发票: with costs net of VAT, the capex VAT is recovered",
+)  # fmt: skip
+"""The buy side's VAT, as an offer's (``Assumptions.vat_factor``): capex ÷ (1 + rate) when costs are net of VAT."""
+
 POWER_BASIS = Field(
     "power_basis", "Quoted power covers", "choice", choices=e.PowerBasis,
     help="servers: their own draw, cooling (PUE) is added; facility: cooling included; empty: servers",
@@ -718,6 +728,8 @@ RENT_BUY = Entity(
     "Rent vs buy",
     (
         _money("capex", "Capex (servers, network)"),
+        CAPEX_VAT_RATE,
+        CAPEX_SPECIAL_INVOICE,
         _money("opex_monthly", "Owning a month (or the parts)"),
         _money("colocation_monthly", "Colocation a month"),
         _quantity(
@@ -771,6 +783,8 @@ PURCHASE = Entity(
         CURRENCY,
         _money("capex", "Capex", required=True),
         _money("capex_high", "Capex up to"),
+        CAPEX_VAT_RATE,
+        CAPEX_SPECIAL_INVOICE,
         _money("colocation_month", "Colocation a month"),
         _money("colocation_month_high", "Colocation a month, up to"),
         _quantity("power_kw", "Power kW", maximum=D(1_000_000), places=6, unit="kW"),

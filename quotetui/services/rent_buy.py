@@ -49,6 +49,8 @@ class RentBuyAnswer:
     offer_id: int | None = None  # the offer rented, if the rent side is one
     net_of_vat: bool = False  # the rent is costed net of the VAT its 专票 recovers (the setting)
     rent_caveats: Caveats = NO_CAVEATS  # the rented offer's (``caveats.py``): ≥ ~ ✗ ! ¤
+    costs_net: bool = False  # the setting: costs net of recoverable VAT (the capex nets its VAT with a 专票)
+    capex_netted: bool = False  # the capex is net of the VAT its 专票 recovers
 
     @property
     def rent_lower_bound(self) -> bool:
@@ -79,8 +81,15 @@ class RentBuyAnswer:
                 f"  owning at {use} % use: {dec(i.own_paid_monthly, 2):,} {i.currency} a month (the power above the "
                 f"idle draw, {dec(i.opex_by_use, 2):,} at full use, × {use} %)"
             )
-        if self.net_of_vat and self.offer_id is not None:
-            out.append("the rent is net of recoverable VAT (setting): give the capex and owning costs net of VAT too")
+        if self.costs_net:
+            rent = "the rent is net of its recoverable VAT; " if self.net_of_vat and self.offer_id is not None else ""
+            capex = (
+                "the capex is net of the VAT its 专票 recovers"
+                if self.capex_netted
+                else "the capex is as invoiced (no VAT rate and 专票 recorded for it: --capex-vat-rate 13 "
+                "--capex-special-invoice yes nets it)"
+            )
+            out.append(f"costs are net of recoverable VAT (setting): {rent}{capex}; give owning costs a month net too")
         if self.owning.left_out:
             out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
         if any(p.name == "owning costs" and p.monthly == 0 for p in self.owning.parts):
@@ -117,6 +126,7 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
 
     return PurchaseTerms(
         gpus=p.gpu_count, currency=p.currency, capex=q(p.capex), capex_high=x(p.capex_high),
+        capex_vat_rate=x(p.capex_vat_rate), capex_special_invoice=p.capex_special_invoice,
         colocation_month=x(p.colocation_month), colocation_month_high=x(p.colocation_month_high),
         power_kw=x(p.power_kw), pue=x(p.pue), tariff_per_kwh=x(p.tariff_per_kwh), power_month=x(p.power_month),
         power_month_high=x(p.power_month_high), power_basis=p.power_basis, idle_share=x(p.idle_pct),
@@ -151,6 +161,8 @@ def _terms(
         currency=currency,
         capex=v["capex"] if v["capex"] is not None else kept.capex,
         capex_high=None if v["capex"] is not None else kept.capex_high,
+        capex_vat_rate=v["capex_vat_rate"] if v["capex_vat_rate"] is not None else kept.capex_vat_rate,
+        capex_special_invoice=v["capex_special_invoice"] or kept.capex_special_invoice,
         opex_month=v["opex_monthly"],
         colocation_month=v["colocation_monthly"] if colocation_typed else kept.colocation_month,
         colocation_month_high=None if colocation_typed else kept.colocation_month_high,
@@ -237,7 +249,9 @@ def calc_rent_vs_buy(
         note += "".join(f"; {w}" for w in caveats.words(e.offer.id) if not w.startswith(LOWER_BOUND))
     currency = currency_code(currency) if currency else "CNY"
     held = assumptions or Assumptions()
-    own = ownership(_terms(v, base, int(gpus or 0), currency, tdp, n), horizon, held.hours_per_month, held.resale_curve)
+    terms = _terms(v, base, int(gpus or 0), currency, tdp, n)
+    capex_factor = held.vat_factor(terms.capex_vat_rate, terms.capex_special_invoice)
+    own = ownership(terms, horizon, held.hours_per_month, held.resale_curve, capex_factor)
     if own.residual > own.capex:
         raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({dec(own.capex, 2):,})"})
     inputs = RentBuyInput(
@@ -255,7 +269,9 @@ def calc_rent_vs_buy(
         upfront=plan.upfront,
     )
     result = rent_vs_buy(inputs)
-    return RentBuyAnswer(result, own, note, base.name if base else None, offer_id, net, caveats)
+    return RentBuyAnswer(
+        result, own, note, base.name if base else None, offer_id, net, caveats, held.net_of_vat, capex_factor != 1
+    )
 
 
 def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:

@@ -130,6 +130,8 @@ class PurchaseTerms:
     currency: str
     capex: Fraction
     capex_high: Fraction | None = None
+    capex_vat_rate: Fraction | None = None  # the VAT the capex includes (13 % for servers)
+    capex_special_invoice: bool = False  # the seller issues a 专票: a VAT-registered buyer recovers that VAT
     opex_month: Fraction | None = None  # the owning costs a month as one typed total, instead of the parts
     colocation_month: Fraction | None = None
     colocation_month_high: Fraction | None = None
@@ -301,9 +303,16 @@ def _quoted_power(
 
 
 def ownership(
-    t: PurchaseTerms, horizon_months: int, hours_per_month: int, curve: ResaleCurve = DEFAULT_RESALE_CURVE
+    t: PurchaseTerms,
+    horizon_months: int,
+    hours_per_month: int,
+    curve: ResaleCurve = DEFAULT_RESALE_CURVE,
+    capex_factor: Fraction = Fraction(1),
 ) -> Ownership:
-    capex = middle(t.capex, t.capex_high) or Fraction(0)
+    """``capex_factor``: what the capex costs the buyer per unit invoiced, ``Assumptions.vat_factor`` of its VAT
+    and 专票 (1 ÷ 1.13 when costs are net of VAT and the 13 % is recovered; else 1). A typed resale amount is
+    netted alike (its output VAT is owed on a sale); a share of the capex follows the net capex."""
+    capex = (middle(t.capex, t.capex_high) or Fraction(0)) * capex_factor
     parts = (
         [BuyPart("owning costs", t.opex_month, "given as one total", "given")]
         if t.opex_month is not None
@@ -312,7 +321,7 @@ def ownership(
     years = t.depreciation_years or DEFAULT_DEPRECIATION_YEARS
     read_on: ResaleCurve | None = None
     if t.residual is not None:
-        residual, residual_how = t.residual, "given"
+        residual, residual_how = t.residual * capex_factor, "given" + (" (net of its VAT)" if capex_factor != 1 else "")
     elif t.residual_share is not None:
         residual, residual_how = capex * t.residual_share, f"given: {float(t.residual_share * 100):g} % of the capex"
     elif t.depreciation_years:
@@ -327,6 +336,9 @@ def ownership(
             f"resale curve{default} {curve_text(curve)}"
         )
     capex_how = _quoted(t.capex, t.capex_high)
+    if capex_factor != 1 and t.capex_vat_rate is not None:
+        rate = plain(dec(t.capex_vat_rate * 100, 4).normalize())
+        capex_how += f"; ÷ (1 + {rate} %) VAT recovered with the 专票: costs are net of VAT"
     return Ownership(t, capex, capex_how, tuple(parts), residual, residual_how, horizon_months, years, read_on)
 
 

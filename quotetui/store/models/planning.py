@@ -50,6 +50,8 @@ class PurchaseOption(SQLModel, table=True):
     currency: str = currency()
     capex: Decimal = money()
     capex_high: Decimal | None = money(nullable=True)
+    capex_vat_rate: Decimal | None = fraction(nullable=True)
+    capex_special_invoice: bool = False
     colocation_month: Decimal | None = money(nullable=True)
     colocation_month_high: Decimal | None = money(nullable=True)
     power_kw: Decimal | None = exact(nullable=True)
