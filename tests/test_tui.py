@@ -308,6 +308,32 @@ async def test_rent_vs_buy_inputs_change_the_break_even(demo_db_path: Path) -> N
         assert "Capex (servers, network): must not be negative" in text_of(app, "#rb-result")
 
 
+async def test_rent_vs_buy_nets_the_capex_vat_and_counts_power_by_use_on_the_screen(demo_db_path: Path) -> None:
+    """Issue 30, point 10, from the keyboard: with costs net of VAT a capex of 2,500,000 with 13 % and a 专票
+    is 2,500,000 ÷ 1.13 = 2,212,389.38; an idle draw of 30 % makes power follow use."""
+    from quotetui.services.database import open_database
+    from quotetui.services.settings import save_settings
+
+    db = open_database(str(demo_db_path)).db
+    save_settings(db, {"net_of_vat": "yes"})
+    db.dispose()
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        app.screen.query_one("#rb-capex_vat_rate", Input).value = "13"
+        app.screen.query_one("#rb-capex_special_invoice", Input).value = "yes"
+        app.screen.query_one("#rb-idle_share", Input).value = "30"
+        await typed(pilot)
+        notes = " ".join(text_of(app, "#rb-notes").split())  # as rendered, wrapped to the screen
+        assert "capex 2,212,389.38 CNY" in notes and "÷ (1 + 13 %) VAT recovered with the 专票" in notes
+        assert "by use from an idle draw of 30 % of it (given)" in notes
+        app.screen.query_one("#rb-capex_special_invoice", Input).value = "maybe"
+        await typed(pilot)
+        assert "专票" in text_of(app, "#rb-result")  # the field is named, nothing computed from a bad value
+
+
 async def test_training_planner_costs_a_run_per_offer(demo_db_path: Path) -> None:
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -39,7 +39,8 @@ STARTED_WITH = (
 )
 FIELDS = (
     ("purchase", "Purchase option (name or #)"),
-    *((name, RENT_BUY.field(name).label) for name in ("capex", "opex_monthly", *OWNING_PARTS)),
+    *((name, RENT_BUY.field(name).label) for name in ("capex", "capex_vat_rate", "capex_special_invoice")),
+    *((name, RENT_BUY.field(name).label) for name in ("opex_monthly", *OWNING_PARTS)),
     ("rent_monthly", RENT_BUY.field("rent_monthly").label),
     ("offer", "…or rent offer # (overrides)"),
     *((name, RENT_BUY.field(name).label) for name in
