@@ -140,7 +140,7 @@ def test_template_has_a_sheet_per_entity_notes_and_drop_downs(cli: Cli, demo_db_
     assert cli("--db", str(demo_db_path), "template", str(out)).code == 0
     book = load_workbook(out)
     entities = ["Providers", "Offers", "Negotiation", "Discounts", "Extra costs", "SLA", "Benchmarks", "FX rates"]
-    entities += ["Scenarios", "Purchase options"]  # what is needed and what owning would be: rankings round-trip
+    entities += ["Scenarios", "Purchase options", "Settings"]  # needs, owning, assumptions: rankings round-trip
     assert book.sheetnames == [*entities, "Lists"]
     assert book["Lists"].sheet_state == "hidden"
     for name in entities:

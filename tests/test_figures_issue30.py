@@ -167,9 +167,21 @@ def test_a_share_typed_as_a_fraction_is_never_stored_as_a_hundredth(cli: Cli, de
 def test_a_workbook_imported_into_a_fresh_database_ranks_as_the_source(
     cli: Cli, demo_db_path: Path, tmp_path: Path
 ) -> None:
-    """Point 9: scenarios and purchase options are exported and read back, so a fresh database compares the
-    same offers for the same default scenario, figure for figure, and rents against the same purchase."""
+    """Point 9: scenarios, purchase options and the settings are exported and read back, so a fresh database
+    compares the same offers for the same default scenario on the same assumptions, figure for figure, and rents
+    against the same purchase. A database with settings of its own keeps them and says how they differ."""
     db, fresh = str(demo_db_path), str(tmp_path / "fresh.db")
+    assumptions = (
+        "--default-mfu",
+        "35",
+        "--net-of-vat",
+        "yes",
+        "--resale-curve",
+        "12:70, 36:30",
+        "--discount-rate",
+        "8",
+    )
+    assert cli("--db", db, "settings", "set", *assumptions).code == 0
     assert (
         cli("--db", db, "scenario", "add", "16 at 60%", "--gpus", "16", "--months", "6", "--utilization", "60").code
         == 0
@@ -191,8 +203,19 @@ def test_a_workbook_imported_into_a_fresh_database_ranks_as_the_source(
     assert scenarios["16 at 60%"]["utilization"] == "0.6" and scenarios["8×H100 一年训练"]["default"] is True
     rent = ("calc", "rent-vs-buy", "--purchase", "1", "--offer", "18")
     assert cli("--db", fresh, *rent, "--json").out == cli("--db", db, *rent, "--json").out
+    assert json.loads(cli("--db", fresh, "settings", "--json").out) == json.loads(
+        cli("--db", db, "settings", "--json").out
+    )
     again = cli("--db", fresh, "import", str(out), "--json")  # a second import changes nothing
     assert all(c["added"] == 0 and c["changed"] == 0 for c in json.loads(again.out)["counts"].values())
+    assert not [w for w in json.loads(again.out)["warnings"] if w.get("sheet") == "Settings"]  # the same: no word
+    own = str(tmp_path / "own.db")
+    assert cli("--db", own, "settings", "set", "--default-mfu", "45").code == 0
+    kept = cli("--db", own, "import", str(out), "--json")
+    assert kept.code == 0, kept.err
+    [said] = [w for w in json.loads(kept.out)["warnings"] if w.get("sheet") == "Settings"]
+    assert "this database's settings are kept (Default MFU: 45 % here, 35 % in the file;" in said["reason"]
+    assert json.loads(cli("--db", own, "settings", "--json").out)["default_mfu"]["value"] == "0.45"
 
 
 def test_owning_with_no_staff_says_so_loudly(cli: Cli, demo_db_path: Path) -> None:

@@ -809,9 +809,10 @@ PURCHASE = Entity(
     ),
 )
 
-ENTITIES = (*ENTITIES_OF_OFFERS, SCENARIO, PURCHASE)
+ENTITIES = (*ENTITIES_OF_OFFERS, SCENARIO, PURCHASE, SETTINGS)
 """The entities the import template has a sheet for, in its order: what the market is, then what is needed
-(scenarios) and what owning would be (purchase options), so a workbook round trip keeps every ranking."""
+(scenarios) and what owning would be (purchase options), then the assumptions (one row of settings), so a
+workbook imported into a fresh database ranks as its source did."""
 
 
 # -- sources -----------------------------------------------------------------------------------------------

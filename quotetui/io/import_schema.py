@@ -90,6 +90,7 @@ WORKBOOK_SHEETS = (
     "FX rates",
     "Scenarios",
     "Purchase options",
+    "Settings",
 )
 """The sheets of the exported comparison workbook, in order."""
 

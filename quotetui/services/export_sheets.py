@@ -350,6 +350,27 @@ def scenarios(data: ExportData) -> Sheet:
     return Sheet("Scenarios", template_columns(E.SCENARIO, {"name": 24, "description": 40}), rows)
 
 
+def settings(data: ExportData) -> Sheet:
+    """The assumptions the figures rest on, one row, as the importer reads them back (a fresh database takes
+    them; ``import_writer.settings_``). The display time zone only where it is set: else each machine's own."""
+    from types import SimpleNamespace
+
+    from quotetui.domain.economics.ownership import curve_text
+    from quotetui.services.inputs import system_zone
+
+    a = data.ranking.assumptions
+    values = {
+        f.name: Decimal(f"{getattr(a, f.name).numerator}") / Decimal(f"{getattr(a, f.name).denominator}")
+        if isinstance(getattr(a, f.name), Fraction)
+        else getattr(a, f.name)
+        for f in E.SETTINGS.fields
+    }
+    values["resale_curve"] = curve_text(a.resale_curve)
+    values["time_zone"] = a.time_zone if a.time_zone != system_zone() else None
+    row = data_row(E.SETTINGS, (SimpleNamespace(**values),), {})
+    return Sheet("Settings", template_columns(E.SETTINGS, {"resale_curve": 40, "time_zone": 20}), iter([row]))
+
+
 def purchases(data: ExportData) -> Sheet:
     """Every purchase option (the buy side of rent vs buy), as the importer reads it back."""
 

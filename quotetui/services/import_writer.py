@@ -33,7 +33,14 @@ from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.services.import_report import Counts, ImportReport
-from quotetui.services.settings import load_assumptions, local_today, rates_today
+from quotetui.services.settings import (
+    load_assumptions,
+    local_today,
+    rates_today,
+    setting_text,
+    store_settings,
+    stored_settings,
+)
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -243,6 +250,7 @@ class Writer:
             ("fx", self.each(self.fx_)),
             ("scenarios", self.each(self.scenarios_)),
             ("purchases", self.each(self.purchases_)),
+            ("settings", self.each(self.settings_)),
         ):
             step(by_entity.get(key, []))
             self.session.flush()  # the ids of new rows, for the entities that refer to them
@@ -642,6 +650,36 @@ class Writer:
                 values["gpu_model_id"] = self.gpu_ids[v["gpu"]]
 
         self._named(parsed, PurchaseOption, "purchase options", "purchase option", columns)
+
+    def settings_(self, parsed: Parsed) -> None:
+        """The assumptions a workbook was made with (one row): taken by a database that has set none of its own
+        (a fresh one ranks as the source did), else this database's are kept and any difference is said."""
+        records = list(self.rows(parsed))
+        for extra in records[1:]:
+            self.problem(parsed, extra, None, f"one row of settings (the first is row {records[0].row})")
+        if not records or len(records) > 1:
+            return
+        given = records[0].values
+        if not stored_settings(self.session):
+            self.tally("settings", bool(store_settings(self.session, given)), False)
+            return
+        held = load_assumptions(self.session)
+        differ = [
+            f"{E.SETTINGS.field(name).title}: {setting_text(name, getattr(held, name))} here, "
+            f"{setting_text(name, value)} in the file"
+            for name, value in given.items()
+            if value is not None and setting_text(name, value) != setting_text(name, getattr(held, name))
+        ]
+        self.tally("settings", False, False)
+        if differ:
+            self.report.warnings.append(
+                parsed.table.where(
+                    records[0].row,
+                    None,
+                    "this database's settings are kept (" + "; ".join(differ) + "): figures may differ from the "
+                    "file's; `quotetui settings set` takes the file's",
+                )
+            )
 
     def market_(self, rows: MarketRows) -> None:
         source_id = self.source_title(f"SkyPilot catalog: {rows.catalog}", rows.file)

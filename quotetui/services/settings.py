@@ -16,6 +16,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.ownership import curve_text, parse_resale_curve
 from quotetui.domain.fields import parse_record, shown_value
+from quotetui.domain.money import plain
 from quotetui.services.forms import FormSpec, parse
 from quotetui.services.inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of
 from quotetui.store.engine import Database
@@ -87,21 +88,50 @@ def list_settings(db: Database) -> list[SettingView]:
 def save_settings(db: Database, raw: dict[str, Any]) -> Assumptions:
     """Set the named assumptions (each checked by its declared field: text as typed, a share as a percentage;
     a number as a value); ``None`` leaves one as it is, an empty string puts its default back."""
+    with db.write() as session:
+        store_settings(session, raw)
+    return assumptions_of(db)
+
+
+def store_settings(session: Session, raw: dict[str, Any]) -> dict[str, Any]:
+    """``save_settings`` inside the caller's transaction (an import's); the values set, typed."""
     given = {k: v for k, v in raw.items() if v is not None}
     reset = {k for k, v in given.items() if v == ""}
     values = parse_record(E.SETTINGS, {k: v for k, v in given.items() if k not in reset})
-    with db.write() as session:
-        for name in reset:
-            row = session.get(Setting, PREFIX + name)
-            if row is not None:
-                session.delete(row)
-        for name, value in values.items():
-            if name not in given or name in reset:
-                continue
-            row = session.get(Setting, PREFIX + name) or Setting(key=PREFIX + name, value="")
-            row.value = _text(parse_resale_curve(value) if name == "resale_curve" else value)  # stored as shown
-            session.add(row)
-    return assumptions_of(db)
+    for name in reset:
+        row = session.get(Setting, PREFIX + name)
+        if row is not None:
+            session.delete(row)
+    for name, value in values.items():
+        if name not in given or name in reset:
+            continue
+        row = session.get(Setting, PREFIX + name) or Setting(key=PREFIX + name, value="")
+        row.value = _text(parse_resale_curve(value) if name == "resale_curve" else value)  # stored as shown
+        session.add(row)
+    return {k: v for k, v in values.items() if k in given and k not in reset}
+
+
+def setting_text(name: str, value: object) -> str:
+    """A setting as people read it, whatever its form (typed, stored or an assumption): a share as a
+    percentage, a curve as its points, yes/no; two values that read the same are the same setting."""
+    if name == "resale_curve" and isinstance(value, str):
+        value = parse_resale_curve(value)
+    if isinstance(value, Decimal | Fraction) and E.SETTINGS.field(name).kind == "ratio":
+        return f"{plain(Decimal(_text(Fraction(value))) * 100)} %"
+    if isinstance(value, Decimal | Fraction):
+        return plain(Decimal(_text(Fraction(value))))
+    return _text(value)
+
+
+def stored_settings(session: Session) -> dict[str, str]:
+    """The settings a database has set (the rest are the defaults), by name, as stored."""
+    from sqlmodel import col, select
+
+    rows = session.exec(select(Setting).where(col(Setting.key).startswith(PREFIX)))
+    return {r.key.removeprefix(PREFIX): r.value for r in rows if r.key.removeprefix(PREFIX) in SETTING_NAMES}
+
+
+SETTING_NAMES = frozenset(f.name for f in E.SETTINGS.fields)
 
 
 def settings_form(db: Database) -> FormSpec:
@@ -124,10 +154,13 @@ def save_settings_form(db: Database, raw: dict[str, Any]) -> Assumptions:
 
 
 __all__ = [
+    "SETTING_NAMES",
     "assumptions_of",
     "list_settings",
     "load_assumptions",
     "save_settings",
     "save_settings_form",
     "settings_form",
+    "store_settings",
+    "stored_settings",
 ]

@@ -62,6 +62,7 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
         sheets.fx(data),
         sheets.scenarios(data),
         sheets.purchases(data),
+        sheets.settings(data),
     ]
     assert tuple(s.title for s in built) == SHEET_ORDER
     return built
