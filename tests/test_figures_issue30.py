@@ -296,3 +296,21 @@ def test_a_change_of_gpu_is_reported_by_name_and_tz_may_be_a_path(
     assert system_zone() == "Asia/Tokyo"
     monkeypatch.setenv("TZ", "UTC")
     system_zone.cache_clear()
+
+
+def test_a_discount_described_by_its_rate_says_the_rate_once() -> None:
+    from quotetui.domain.economics.inputs import DiscountTerm
+    from quotetui.domain.enums import DiscountKind
+
+    def label(description: str | None) -> str:
+        return DiscountTerm(1, DiscountKind.PREPAY, Decimal("0.05"), None, None, True, description).label
+
+    assert label("5%") == label("5 ％") == label("5") == label(None) == "prepay discount 5 %"
+    assert label("年付预付") == "prepay discount 5 % (年付预付)"
+    assert label("15%") == "prepay discount 5 % (15%)"  # not the rate: kept, the buyer sees the disagreement
+
+
+def test_staff_under_half_a_cent_is_zero_as_shown_and_loud(cli: Cli, demo_db_path: Path) -> None:
+    shown = cli("--db", str(demo_db_path), "calc", "rent-vs-buy", "--purchase", "1", "--offer", "13",
+                "--staff-monthly", "0.004").out  # fmt: skip
+    assert "staff 0.00 CNY a month (given)" in shown and "STAFF IS 0" in shown

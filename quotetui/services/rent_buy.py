@@ -92,9 +92,9 @@ class RentBuyAnswer:
             out.append(f"costs are net of recoverable VAT (setting): {rent}{capex}; give owning costs a month net too")
         if self.owning.left_out:
             out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
-        if any(p.name == "owning costs" and p.monthly == 0 for p in self.owning.parts):
+        if any(p.name == "owning costs" and dec(p.monthly, 2) == 0 for p in self.owning.parts):
             out.append(f"{WARNING} OWNING COSTS ARE 0: power, rack space, staff and spares cost something; give them")
-        if any(p.name == "staff" and p.monthly == 0 for p in self.owning.parts):
+        if any(p.name == "staff" and dec(p.monthly, 2) == 0 for p in self.owning.parts):  # 0.00 as shown
             out.append(
                 f"{WARNING} STAFF IS 0: owning a GPU cluster takes people (hands on site, an on-call engineer, RMA "
                 "and firmware work); renting includes them. Give what they cost (--staff-monthly) before a CFO asks"

@@ -96,7 +96,11 @@ class DiscountTerm:
     @property
     def label(self) -> str:
         rate = f"{plain(self.rate * 100)} %" if self.rate is not None else "rate not quoted"
-        return f"{self.kind.value} discount {rate}" + (f" ({self.description})" if self.description else "")
+        said = (self.description or "").replace(" ", "").replace("％", "%").removesuffix("%")
+        restated = self.rate is not None and said == plain(self.rate * 100)  # "5%" says the rate again: once
+        return f"{self.kind.value} discount {rate}" + (
+            f" ({self.description})" if self.description and not restated else ""
+        )
 
 
 @dataclass(frozen=True, slots=True)
