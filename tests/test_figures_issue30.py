@@ -95,7 +95,13 @@ def test_the_display_zone_defaults_to_the_systems(monkeypatch: object) -> None:
     from quotetui.services.inputs import assumptions_from, system_zone
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
-    for tz, zone in (("Asia/Shanghai", "Asia/Shanghai"), (":Europe/Berlin", "Europe/Berlin"), ("Etc/UTC", "UTC")):
+    for tz, zone in (
+        ("Asia/Shanghai", "Asia/Shanghai"),
+        (":Europe/Berlin", "Europe/Berlin"),
+        ("Etc/UTC", "UTC"),
+        ("CST-8", "Etc/GMT-8"),  # POSIX: hours west of UTC, so -8 is Beijing's +08:00 (as Etc/GMT-8)
+        ("EST5", "Etc/GMT+5"),
+    ):
         monkeypatch.setenv("TZ", tz)
         system_zone.cache_clear()
         assert assumptions_from({}).time_zone == zone

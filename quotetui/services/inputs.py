@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
@@ -97,7 +98,8 @@ UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/Universal", "Etc/Zulu", "UCT", "Et
 
 @functools.cache
 def system_zone() -> str:
-    """The system's own time zone by its IANA name: ``$TZ`` (``Asia/Shanghai`` or ``:Asia/Shanghai``), else the
+    """The system's own time zone by its IANA name: ``$TZ`` (``Asia/Shanghai`` or ``:Asia/Shanghai``, or a POSIX
+    fixed offset such as ``CST-8``, read as ``Etc/GMT-8``: both count hours west of UTC), else the
     zone ``/etc/localtime`` links to, else ``/etc/timezone``; "UTC" when none names a zone the system knows. A
     Beijing laptop shows Beijing days without a setting."""
     from pathlib import Path
@@ -107,6 +109,10 @@ def system_zone() -> str:
     tz = os.environ.get("TZ", "").removeprefix(":").strip()
     if tz:  # a name, or a path into the zone database (TZ=/usr/share/zoneinfo/Asia/Tokyo)
         found.append(tz.split("zoneinfo/", 1)[1] if "zoneinfo/" in tz else tz)
+        fixed = re.fullmatch(r"[A-Za-z]{3,}([+-]?)(\d{1,2})", tz)  # POSIX, no DST: CST-8 is 8 hours east of UTC
+        if fixed and int(fixed[2]) <= 14:
+            hours = int(fixed[2])
+            found.append(f"Etc/GMT{'-' if fixed[1] == '-' else '+'}{hours}" if hours else "UTC")
     try:
         link = os.readlink("/etc/localtime")
         if "zoneinfo/" in link:
