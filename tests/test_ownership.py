@@ -291,6 +291,12 @@ def test_owning_power_that_follows_use_as_fast_as_the_rent_has_no_break_even_uti
     i = RentBuyInput(F(1000), F(10), F(50), "CNY", utilisation=F(1, 2), opex_by_use=F(60))
     r = rent_vs_buy(i)
     assert r.breakeven_utilisation is None
-    assert utilisation_words(r) == "no break-even utilisation: owning's power follows use as fast as the rent does"
+    assert utilisation_words(r) == (
+        "no break-even utilisation: owning's power grows with use as fast as the rent or faster, so more use never "
+        "favours owning"
+    )
+    near = rent_vs_buy(RentBuyInput(F(1000), F(10), F(60), "CNY", opex_by_use=F(60) - F(1, 10**9)))
+    assert near.breakeven_utilisation is not None and near.breakeven_utilisation > 10
+    assert utilisation_words(near) == "break-even utilisation more than 1,000 %: owning never pays at this rent"
     # by hand: owning 1,000 + 36 × (10 + 60 × 0.5) = 2,440; renting 36 × 50 × 0.5 = 900
     assert (r.npv_buy, r.npv_rent) == (2440, 900)

@@ -167,3 +167,52 @@ def test_the_offers_csv_writes_shares_with_their_sign(cli: Cli, demo_db_path: Pa
     # demo #1: no verified MFU, so the default 40 %; its 99.9 % SLA has no credit schedule: the default 99 %
     assert (first["MFU"], first["availability"]) == ("40%", "99%")
     assert all(not r["availability"] or r["availability"].endswith("%") for r in rows)
+
+
+def test_whole_numbers_in_share_cells_are_percentages_and_claims_of_shares_are_shares(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A hostile pass found a whole number in a share cell crashing the import (60 as an int), and a claimed
+    MFU of 54.3 read as 5,430 %. Both are read as people type them now."""
+    db = str(demo_db_path)
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Scenarios"
+    sheet.append(["name", "gpu_count", "months", "utilisation"])
+    sheet.append(["m60", 8, 3, 60])
+    sheet.append(["m100", 8, 3, 100])
+    claims = book.create_sheet("Benchmarks")
+    claims.append(["provider", "offer", "metric", "value", "value_high", "unit", "source"])
+    claims.append(["一万网络", "8×H100 SXM5 整机", "mfu", 45, 52.5, "%", "s004"])
+    claims.append(["一万网络", "8×H100 SXM5 整机", "scaling_efficiency", "90%", None, "%", "s004"])
+    claims.append(["一万网络", "8×H100 SXM5 整机", "gemm_tflops", 700, None, "TFLOPS", "s004"])
+    book.save(tmp_path / "whole.xlsx")
+    done = cli("--db", db, "import", str(tmp_path / "whole.xlsx"))
+    assert done.code == 0, done.err
+    shown = _scenarios(cli, db)
+    assert (shown["m60"]["utilization"], shown["m100"]["utilization"]) == ("0.6", "1")
+    listed = json.loads(cli("--db", db, "claims", "--json").out)
+    mine = {c["metric"]: c for c in listed if c["offer_id"] == 1 and c["source"] == "s004"}
+    assert (mine["mfu"]["claimed"], mine["scaling_efficiency"]["claimed"]) == ("0.45–0.525", "0.9"), mine
+    assert mine["gemm_tflops"]["claimed"] == "700"
+    assert "claimed 45.0–52.5 % MFU" in cli("--db", db, "claims").out
+    refused = tmp_path / "fraction.csv"
+    refused.write_text("provider,offer,metric,value,unit,source\n一万网络,8×H100 SXM5 整机,mfu,0.543,%,s004\n", "utf-8")
+    result = cli("--db", db, "import", str(refused))
+    assert result.code == 2 and "did you mean 54.3%?" in result.err
+
+
+def test_a_percent_format_is_read_from_the_section_a_share_is_shown_in() -> None:
+    from quotetui.io.percent import is_percent_format
+
+    assert is_percent_format("0.00%") and is_percent_format("[Red]0.0%;-0.0%") and is_percent_format("0%;0")
+    assert not is_percent_format('0" %"') and not is_percent_format('"%"0') and not is_percent_format("0;-0%")
+    assert not is_percent_format("General") and not is_percent_format(None) and not is_percent_format("0.00\\%")
+
+
+def test_full_width_separators_read_as_the_ascii_ones() -> None:
+    from quotetui.domain.economics.ownership import parse_resale_curve
+    from quotetui.domain.entities import parse_credits
+
+    assert parse_resale_curve("１２：６０、２４：４０") == parse_resale_curve("12:60, 24:40")
+    assert parse_credits("99.9：10、99:25") == parse_credits("99.9:10, 99:25")

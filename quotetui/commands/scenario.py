@@ -11,6 +11,7 @@ from quotetui.commands.common import JsonFlag, flag, flag_errors, open_db, parse
 from quotetui.commands.output import percent, say
 from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import FieldErrors
+from quotetui.domain.money import PERCENT_PLACES
 from quotetui.domain.wording import plural
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def _describe(view: ScenarioView) -> list[str]:
         view.name + (" (default)" if view.is_default else ""),
         f"{view.gpu_count} × {view.gpu or 'any GPU'}",
         plural(view.months, "month"),
-        percent(Decimal(j["utilization"]), 2),
+        percent(Decimal(j["utilization"]), PERCENT_PLACES),
         f"{j['egress_tb_month']} TB/mo, {j['storage_tb']} TB",
         view.home_currency,
         run,
@@ -64,7 +65,7 @@ def show(
         return
     for key, value in view.to_json().items():
         if key == "utilization":  # a share, shown as a percentage (JSON keeps 0.6)
-            value = percent(Decimal(value), 2)
+            value = percent(Decimal(value), PERCENT_PLACES)  # every digit typed
         if value is not None:
             say(f"{key}: {'yes' if value is True else 'no' if value is False else value}")
 

@@ -34,8 +34,9 @@ def _shown(v: SettingView) -> str:
 
     from quotetui.commands.output import percent
     from quotetui.domain.entities import SETTINGS
+    from quotetui.domain.money import PERCENT_PLACES
 
-    return percent(Decimal(v.value), 2) if SETTINGS.field(v.name).kind == "ratio" and v.value else v.value
+    return percent(Decimal(v.value), PERCENT_PLACES) if SETTINGS.field(v.name).kind == "ratio" and v.value else v.value
 
 
 @app.callback()

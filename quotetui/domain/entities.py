@@ -480,6 +480,25 @@ CREDIT_BELOW = _ratio("below", "below")
 CREDIT_RATE = _ratio("credit", "credit")
 
 # -- benchmark claims --------------------------------------------------------------------------------------
+SHARE_METRICS = frozenset({e.Metric.MFU, e.Metric.GEMM_PCT_OF_PEAK, e.Metric.SCALING_EFFICIENCY,
+                           e.Metric.GPU_UTILISATION})  # fmt: skip
+"""Metrics whose value is a share: typed as a percentage, stored as a fraction (``claim_shares``)."""
+
+
+def claim_shares(values: Mapping[str, Any]) -> dict[str, Field]:
+    """A share metric's claimed value is a share, read as every share is (54.3 or 54.3%; a bare 0.543 refused)
+    and stored as a fraction; never capped, since an impossible claim is recorded and judged, not refused."""
+    if values.get("metric") not in SHARE_METRICS:
+        return {}
+    return {
+        name: Field(name, f.label, "ratio", required=f.required, minimum=D(0), aliases=f.aliases, header=f.header)
+        for name, f in (("value", CLAIM_VALUE), ("value_high", CLAIM_VALUE_HIGH))
+    }
+
+
+CLAIM_VALUE = Field("value", "Value", "decimal", required=True, minimum=D(0), maximum=MAX_QUANTITY, aliases=("数值",))
+CLAIM_VALUE_HIGH = _quantity("value_high", "Value up to", aliases=("最高值",))
+
 CLAIM = Entity(
     "claims",
     "Benchmarks",
@@ -495,8 +514,8 @@ CLAIM = Entity(
             help="claimed (imported) or verified (from logs: `bench import`, not from sheets)",
         ),
         Field("metric", "Metric", "choice", required=True, choices=e.Metric, aliases=("指标",)),
-        Field("value", "Value", "decimal", required=True, minimum=D(0), maximum=MAX_QUANTITY, aliases=("数值",)),
-        _quantity("value_high", "Value up to", aliases=("最高值",)),
+        CLAIM_VALUE,
+        CLAIM_VALUE_HIGH,
         Field(
             "qualifier",
             "Qualifier",
@@ -535,6 +554,7 @@ CLAIM = Entity(
     ),
     ("Claims", "声称", "性能"),
     rules=(ordered("value", "value_high", "value"),),
+    typed_by=claim_shares,
 )
 
 
@@ -939,7 +959,7 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
     from quotetui.domain.fields import parse_value
 
     tiers = []
-    for part in (text or "").replace("，", ",").split(","):
+    for part in (text or "").replace("，", ",").replace("、", ",").replace("：", ":").split(","):
         if not part.strip():
             continue
         below, sep, credit = part.partition(":")

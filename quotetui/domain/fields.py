@@ -138,6 +138,9 @@ class Entity:
     fields: tuple[Field, ...]
     aliases: tuple[str, ...] = ()  # other sheet names an import recognises
     rules: tuple[Rule, ...] = ()
+    #: fields read another way by what a record says before them (a share metric's value is a share): given the
+    #: values read so far, the field to read each such column with instead
+    typed_by: Callable[[Mapping[str, Any]], Mapping[str, Field]] | None = None
 
     def field(self, name: str) -> Field:
         for f in self.fields:
@@ -155,6 +158,10 @@ class Entity:
     @property
     def form_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.form)
+
+    def reading(self, f: Field, values: Mapping[str, Any]) -> Field:
+        """The field to read ``f``'s value with, given the record's values read before it."""
+        return self.typed_by(values).get(f.name, f) if self.typed_by is not None else f
 
     def check(self, values: Mapping[str, Any]) -> dict[str, str]:
         """The cross-field problems of parsed ``values`` (only rules whose fields are all there run)."""
@@ -364,7 +371,8 @@ def parse_record(
         if wanted is not None and f.name not in wanted:
             continue
         try:
-            values[f.name] = parse_value(f, raw.get(f.name), percent_input=percent_input)
+            read = entity.reading(f, values) if isinstance(entity, Entity) else f
+            values[f.name] = parse_value(read, raw.get(f.name), percent_input=percent_input)
         except QuotetuiError as exc:
             errors[f.name] = str(exc).removeprefix("value ")
     if isinstance(entity, Entity):

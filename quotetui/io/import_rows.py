@@ -74,7 +74,7 @@ def convert(col: Field, value: Any, catalog: GpuCatalog) -> Any:
     other number is what was typed, a percentage (``60`` is 60 %, ``0.6`` is refused: "did you mean 60%?")."""
     try:
         if col.kind == "ratio" and isinstance(value, int | float) and not isinstance(value, bool | PercentCell):
-            value = plain(cell_value(value))  # typed: the text a person wrote
+            value = plain(Decimal(value) if isinstance(value, int) else cell_value(value))  # the text a person typed
         typed = parse_value(col, cell_value(value))
         if col.kind == "gpu" and typed is not None:
             return catalog.lookup(typed).key
@@ -142,7 +142,7 @@ def parse_table(
                 continue
             raw = cells[index] if index < len(cells) else None
             try:
-                values[col.name] = convert(col, raw, catalog)
+                values[col.name] = convert(entity.reading(col, values), raw, catalog)
             except ValueError as exc:
                 problems.append(table.where(number, index, str(exc)))
                 ok = False

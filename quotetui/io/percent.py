@@ -15,8 +15,9 @@ _QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')  # literal text, an escaped char
 
 
 def is_percent_format(code: str | None) -> bool:
-    """Whether a number format shows its value as a percentage: a ``%`` outside quoted literal text."""
-    return bool(code) and "%" in _QUOTED.sub("", code or "")
+    """Whether a number format shows a share (never negative) as a percentage: a ``%`` outside quoted literal
+    text in its first section, the one Excel uses for a positive number (``0;-0%`` shows 0.6 as 1)."""
+    return bool(code) and "%" in _QUOTED.sub("", code or "").split(";")[0]
 
 
 class PercentCell(float):

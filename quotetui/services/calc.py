@@ -126,7 +126,7 @@ def _mfu_and_scaling(
     else:
         chosen = choose_mfu((), assumptions)
     if scaling is not None:
-        return chosen, Assumed(scaling, "given", f"{dec(scaling, 2)} given")
+        return chosen, Assumed(scaling, "given", f"{pct(scaling, 1)} % given")
     if offer is None:
         return chosen, job_scaling(chosen, gpus, None, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
     return chosen, job_scaling(chosen, gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)

@@ -11,7 +11,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.rules import peak_share
-from quotetui.io.xlsx_write import DATE, NUMBER, PERCENT, Column, Sheet
+from quotetui.io.xlsx_write import DATE, NUMBER, PERCENT, Column, Sheet, Styled
 from quotetui.services.export_columns import data_row, template_columns
 from quotetui.services.export_data import ExportData
 from quotetui.services.verification import LogOnRecord
@@ -22,6 +22,18 @@ def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
     marks = {"critical": "✗", "warning": "!", "info": "i"}
     found = data.findings.get(offer_id or 0, [])
     return ", ".join(f"{marks[f.severity.value]} {f.code}" for f in found) or None
+
+
+_SHARE_CELLS = [i for i, f in enumerate(E.CLAIM.sheet_fields) if f.name in ("value", "value_high")]
+
+
+def _claim_cells(claim: Any, cells: list[Any]) -> list[Any]:
+    """A share metric's values shown as the percentages they are (``E.claim_shares``), read back alike."""
+    if claim.metric in E.SHARE_METRICS:
+        for i in _SHARE_CELLS:
+            if cells[i] is not None:
+                cells[i] = Styled(cells[i], PERCENT)
+    return cells
 
 
 def benchmarks(data: ExportData) -> Sheet:
@@ -53,7 +65,7 @@ def benchmarks(data: ExportData) -> Sheet:
                 "compared": data.compared(b) or None,
             }
             yield [
-                *data_row(E.CLAIM, (b,), refs),
+                *_claim_cells(b, data_row(E.CLAIM, (b,), refs)),
                 a.verdict.value if a else None,
                 a.implied if a else None,
                 a.explanation if a else None,

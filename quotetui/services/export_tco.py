@@ -456,7 +456,7 @@ def rent_buy(data: ExportData) -> Sheet:
             Styled(
                 Formula(
                     f'=IF(OR({b["by_use"]}=0,{b["rent"]}=0),"n/a: no part of the rent follows use",'
-                    f'IF({b["rent"]}<={follows},"n/a: owning\'s power follows use as fast as the rent does",'
+                    f'IF({b["rent"]}<={follows},"n/a: owning\'s power grows with use as fast as the rent or faster",'
                     f"({b['npv_buy']}-{follows}*{b['use']}*{annuity}-{b['fixed']}*{annuity}"
                     f"-SUMPRODUCT({up_range}/(1+{b['rate']}/12)^{months}))"
                     f"/(({b['rent']}-{follows})*{annuity})))"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from quotetui.domain.fields import shown_value
+from quotetui.domain.money import plain
 from quotetui.domain.text import visible
 from quotetui.io.import_schema import Field
 from quotetui.io.problems import Problem
@@ -45,6 +47,8 @@ def _text(f: Field | None, value: Any) -> str:
     if f is None:
         return repr(value)
     shown = shown_value(f, value)
+    if f.kind == "ratio" and isinstance(value, Decimal):  # a share as people read it: 6 %, not 0.06
+        shown = f"{plain((value * 100).normalize())} %"
     if isinstance(shown, bool):
         return "yes" if shown else "no"
     return repr(visible(shown)) if shown != "" else "(empty)"

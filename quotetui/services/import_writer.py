@@ -413,12 +413,13 @@ class Writer:
         for name in self.ROUND_OWN:
             if name in first.values and name in record.values and first.values[name] != record.values[name]:
                 f = parsed.entity.field(name)
+                there, here = (shown_value(f, r.values[name], percent=True) for r in (first, record))
                 self.problem(
                     parsed,
                     record,
                     name,
-                    f"round {record.values['seq']} has {f.column} {shown_value(f, first.values[name])!r} on {where} "
-                    f"but {shown_value(f, record.values[name])!r} here: every row of a round must agree",
+                    f"round {record.values['seq']} has {f.column} {there!r} on {where} "
+                    f"but {here!r} here: every row of a round must agree",
                 )
                 ok = False
         return ok

@@ -282,6 +282,9 @@ def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:
         "capex": amount_text(i.capex, cur),
         "opex_monthly": amount_text(i.own_paid_monthly, cur),  # at the utilisation
         "opex_by_use_monthly": amount_text(i.opex_by_use, cur),  # at full use: the power above the idle draw
+        "opex_full_use_monthly": amount_text(i.opex_monthly + i.opex_by_use, cur),  # the parts' sum
+        "capex_how": o.capex_how,
+        "notes": a.notes,
         "owning_parts": [
             {"part": p.name, "monthly": amount_text(p.monthly, cur), "kind": p.kind, "how": p.how} for p in o.parts
         ],

@@ -145,7 +145,7 @@ def _mfu(c: Claim) -> Audit:
     mfu = c.boldest
     span = f"{pct(q(c.value), 1)}–{pct(mfu, 1)} %" if c.value_high is not None else f"{pct(mfu, 1)} %"
     return Audit(
-        c, _mfu_verdict(mfu), dec(mfu, 6), "claimed MFU", [f"claimed {span} MFU"], f"{span} MFU is {_mfu_words(mfu)}"
+        c, _mfu_verdict(mfu), dec(mfu, 6), "claimed MFU", [f"claimed {span} MFU"], f"{span} MFU: {_mfu_words(mfu)}"
     )
 
 

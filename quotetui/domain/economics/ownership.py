@@ -82,7 +82,7 @@ def parse_resale_curve(text: str) -> ResaleCurve:
     share_field = Field("share", "share", "ratio", minimum=Decimal(0), maximum=Decimal(1), required=True)
     age_field = Field("months", "months", "int", minimum=Decimal(1), maximum=Decimal(600), required=True)
     points: list[tuple[int, Fraction]] = []
-    for part in text.replace("，", ",").split(","):
+    for part in text.replace("，", ",").replace("、", ",").replace("：", ":").split(","):
         if not part.strip():
             continue
         age, sep, share = part.partition(":")

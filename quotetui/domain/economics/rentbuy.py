@@ -118,11 +118,15 @@ def utilisation_words(r: RentBuyResult) -> str:
     """The break-even utilisation in words, for every front end."""
     u = r.breakeven_utilisation
     if u is None and r.inputs.rent_usage_billed and r.inputs.rent_monthly and r.inputs.opex_by_use:
-        return "no break-even utilisation: owning's power follows use as fast as the rent does"
+        return (
+            "no break-even utilisation: owning's power grows with use as fast as the rent or faster, so more use "
+            "never favours owning"
+        )
     if u is None:
         return "no break-even utilisation: no part of the rent follows use, so utilisation changes nothing"
     rate = r.inputs.discount_rate
-    shown = f"{float(u * 100):.1f} %" + (f" (present values at {float(rate * 100):g} % a year)" if rate else "")
+    shown = "more than 1,000 %" if u > 10 else f"{float(u * 100):.1f} %"  # past 10×, the digits say nothing
+    shown += f" (present values at {float(rate * 100):g} % a year)" if rate else ""
     if u <= 0:
         return f"break-even utilisation {shown}: renting costs more than owning at any utilisation"
     if u > 1:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import SCALING_BY_FABRIC, Assumed
-from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput
 
-WHOLE_JOB = Assumed(Fraction(1), "default", "the MFU is a whole-job figure (communication included): 1.0")
+WHOLE_JOB = Assumed(Fraction(1), "default", "the MFU is a whole-job figure (communication included): 100 %")
 """No scaling on top of an MFU that was measured (or assumed) for the whole job."""
 
 
@@ -19,13 +19,13 @@ def default_scaling(gpus: int, gpus_per_node: int | None, intra: IntraFabric, in
     1.0 inside one NVLink node; named defaults across nodes."""
     one_node = gpus_per_node is not None and gpus <= gpus_per_node
     if gpus == 1 or (one_node and intra in (IntraFabric.NVSWITCH, IntraFabric.NVLINK_BRIDGE)):
-        return Assumed(Fraction(1), "default", "one node with NVLink: no network in the way (1.0)")
+        return Assumed(Fraction(1), "default", "one node with NVLink: no network in the way (100 %)")
     if one_node:
-        return Assumed(Fraction(9, 10), "default", "one node over PCIe: 0.90 assumed")
+        return Assumed(Fraction(9, 10), "default", "one node over PCIe: 90 % assumed")
     if inter is InterFabric.NONE:
         raise BadInput(f"{gpus} GPUs need several nodes, and the offer has no scale-out network")
     value = SCALING_BY_FABRIC[inter]
-    return Assumed(value, "default", f"{inter.value.replace('_', ' ')} across nodes: {dec(value, 2)} assumed")
+    return Assumed(value, "default", f"{inter.value.replace('_', ' ')} across nodes: {pct(value, 1)} % assumed")
 
 
 def job_scaling(mfu: Assumed, gpus: int, gpus_per_node: int | None, intra: IntraFabric, inter: InterFabric) -> Assumed:

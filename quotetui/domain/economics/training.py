@@ -73,7 +73,7 @@ class TrainingPlan:
     def arithmetic(self) -> str:
         return (
             f"{sci(self.flops)} FLOPs ÷ ({self.gpus} × {self.gpu.bf16_tflops} TFLOPS × "
-            f"{pct(self.mfu.value, 1)} % MFU × {dec(self.scaling.value, 2)} scaling) "
+            f"{pct(self.mfu.value, 1)} % MFU × {pct(self.scaling.value, 1)} % scaling) "
             f"= {dec(self.seconds, 0):,} s = {dec(self.wall_days, 1):,} days"
         )
 
