@@ -296,7 +296,7 @@ KEY_DATES_SHOWN = 6
 
 
 def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
-    """The SLA, discounts and extras the contract kept when it was signed (its snapshot)."""
+    """What was sold, the SLA, discounts and extras the contract kept when it was signed (its snapshot)."""
     out = []
     sla = snapshot.get("sla") or {}
     if sla:
@@ -305,10 +305,15 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
             f"{percent(Decimal(credit))} credit below {percent(Decimal(below), 3)}" for below, credit in sla["credits"]
         ]
         out.append("SLA: " + ("; ".join(parts) if parts else "no availability or credits stated"))
-    discounts = [
-        f"{d['label']} {percent(Decimal(d['rate']))}" if d.get("rate") else d["label"]
-        for d in snapshot.get("discounts", [])
-    ]
+    sold = snapshot.get("sold")
+    if sold:  # what acceptance judges against, whatever the offer says now
+        gbps = f" ({sold['inter_gbps_per_gpu']} Gb/s a GPU)" if sold.get("inter_gbps_per_gpu") else ""
+        out.append(
+            f"sold: {sold['gpu_name']}, {plural(int(sold['nodes']), 'node')} of {sold['gpus_per_node']} GPUs; "
+            f"{sold['intra_fabric'].replace('_', ' ')} in a node, {sold['inter_fabric'].replace('_', ' ')} across"
+            f"{gbps}"
+        )
+    discounts = [d["label"] for d in snapshot.get("discounts", [])]  # the label names the rate
     if discounts:
         out.append("discounts: " + "; ".join(discounts))
     extras = [

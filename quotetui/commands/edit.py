@@ -179,6 +179,10 @@ def _offer_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], a
     db = _db(ctx)
     _change(given, as_json, "offer", row_id, lambda: editing.offer_form(db, row_id),
             lambda values, version: editing.save_offer(db, values, row_id, version), OFFER_SUMMARY)  # fmt: skip
+    from quotetui.commands.output import say
+
+    for line in editing.contracts_kept(db, row_id):  # on stderr: a script's JSON stays as it is
+        say(f"note: {line}", err=True)
 
 
 offer_app.command("add")(

@@ -6,17 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.entities import WAIVER
+from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.acceptance import Item, Status, Waiver, blocking, checklist
-from quotetui.domain.verification.findings import Finding, Log
+from quotetui.domain.verification.findings import Finding, Log, Sold
+from quotetui.domain.verification.rules import check
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -59,19 +62,40 @@ def build(
     catalog: GpuCatalog,
     nodes: int = 1,
     waivers: tuple[Waiver, ...] = (),
+    sold: Sold | None = None,
 ) -> tuple[Item, ...]:
-    """The checklist from what a caller already loaded (the export gathers every offer's logs and findings)."""
+    """The checklist from what a caller already loaded (the export gathers every offer's logs and findings).
+    ``sold``: what a contract sold (its snapshot), judged instead of the offer as it reads now; the logs'
+    findings are then the rules' against it, so an edit of the offer never changes what acceptance judges."""
     readable = [Log(r.evidence_id, r.label, r.parsed) for r in logs if r.parsed is not None]
-    return checklist(sold_as(offer), readable, findings, catalog, nodes, waivers)
+    if sold is not None:
+        findings = check(sold, readable, catalog)
+    return checklist(sold or sold_as(offer), readable, findings, catalog, nodes, waivers)
+
+
+def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
+    """What a contract sold, as its snapshot keeps it (None: signed before contracts kept it)."""
+    kept = (contract.snapshot or {}).get("sold")
+    if not kept:
+        return None
+    gbps = kept.get("inter_gbps_per_gpu")
+    return Sold(
+        catalog.get(kept["gpu"]),
+        int(kept["gpus_per_node"]),
+        IntraFabric(kept["intra_fabric"]),
+        InterFabric(kept["inter_fabric"]),
+        Decimal(gbps) if gbps is not None else None,
+    )
 
 
 def _checklist(
-    db: Database, offer_id: int, nodes: int, waivers: tuple[Waiver, ...] = ()
+    db: Database, offer_id: int, nodes: int, waivers: tuple[Waiver, ...] = (), contract: Contract | None = None
 ) -> tuple[str, tuple[Item, ...]]:
     result = check_offer(db, offer_id)
     with db.session() as session:
         catalog, _ = load_catalog(session)
-    items = build(result.offer, result.logs, result.findings, catalog, nodes, waivers)
+    sold = sold_by(contract, catalog) if contract is not None else None
+    items = build(result.offer, result.logs, result.findings, catalog, nodes, waivers, sold)
     return f"{result.offer.provider} {result.offer.name}", items
 
 
@@ -105,6 +129,9 @@ def _contract(session: Session, contract_id: int) -> Contract:
 
 
 def _nodes(db: Database, contract: Contract) -> int:
+    kept = (contract.snapshot or {}).get("sold")
+    if kept:  # the nodes sold, whatever the offer says now
+        return int(kept["nodes"])
     with db.session() as session:
         offer = session.get(Offer, contract.offer_id)
         return nodes_of(contract.gpu_count, offer.gpus_per_node if offer is not None else 1)
@@ -116,7 +143,7 @@ def contract_acceptance(db: Database, contract_id: int) -> Acceptance:
         contract = _contract(session, contract_id)
         waivers = waivers_by_contract(session).get(contract_id, ())
     nodes = _nodes(db, contract)
-    name, items = _checklist(db, contract.offer_id, nodes, waivers)
+    name, items = _checklist(db, contract.offer_id, nodes, waivers, contract)
     return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on)
 
 

@@ -106,6 +106,7 @@ class ContractView:
             "accepted_on": c.accepted_on.isoformat() if c.accepted_on else None,
             "agreed": {  # what was kept when it was signed: later edits to the offer change none of it
                 "round": c.snapshot.get("round"),
+                "sold": c.snapshot.get("sold"),  # None: signed before contracts kept it
                 "option": c.snapshot.get("option"),
                 "discounts": c.snapshot.get("discounts", []),
                 "extras": c.snapshot.get("extras", []),

@@ -181,6 +181,15 @@ def accept_offer(
         assert row.id is not None
         snapshot = {
             "round": seq,
+            "sold": {  # what acceptance judges against, whatever the offer says later (``acceptance.sold_by``)
+                "gpu": offer.gpu.key,
+                "gpu_name": offer.gpu.name,
+                "gpus_per_node": offer.gpus_per_node,
+                "nodes": nodes_needed(count, offer.gpus_per_node),
+                "intra_fabric": offer.intra_fabric.value,
+                "inter_fabric": offer.inter_fabric.value,
+                "inter_gbps_per_gpu": None if offer.inter_gbps_per_gpu is None else str(offer.inter_gbps_per_gpu),
+            },
             "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
             "gpus_per_node": offer.gpus_per_node,
             "monthly_compute": str(dec(monthly, 6)),

@@ -1,0 +1,78 @@
+"""Issue 31, point 1: a contract keeps what was sold. Later edits of the offer (by the CLI, or an RFQ answer that
+reuses the offer's name) never change what acceptance judges against: H800 logs fail an H100 contract's
+inventory item however the offer reads afterwards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import Cli, sql
+from tests.test_rfq_answers import ROWS, _filled, _sent
+
+SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
+
+
+def _items(cli: Cli, db: str, *args: str) -> dict[str, dict]:  # type: ignore[type-arg]
+    shown = cli("--db", db, "acceptance", "show", *args, "--json")
+    assert shown.code == 0, shown.err
+    return {i["item"]: i for i in json.loads(shown.out)["items"]}
+
+
+def test_an_offer_edited_to_another_model_leaves_the_contract_judging_what_was_sold(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    db = str(demo_db_path)
+    signed = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
+                 "--gpus", "16", "--json")  # fmt: skip
+    assert signed.code == 0, signed.err
+    [(cid,)] = sql(demo_db_path, "SELECT id FROM contract")
+    shown = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["agreed"]["sold"]
+    assert (shown["gpu_name"], shown["gpus_per_node"], shown["nodes"]) == ("H100 SXM5", 8, 2)
+    assert (shown["intra_fabric"], shown["inter_fabric"]) == ("nvswitch", "infiniband_ndr")
+    logs = [str(p) for p in sorted((SAMPLES / "h800-as-h100").iterdir())]
+    assert cli("--db", db, "bench", "import", *logs, "--offer", "9").code == 0
+    before = _items(cli, db, "--contract", str(cid))
+    assert (
+        before["inventory"]["status"] == "failed"
+        and "H800 SXM5 reported, H100 SXM5 sold" in before["inventory"]["reason"]
+    )
+    edited = cli("--db", db, "offer", "edit", "9", "--gpu", "H800", "--gpus-per-node", "4")
+    assert edited.code == 0, edited.err
+    assert f"note: contract #{cid} keeps what was sold (H100 SXM5, 8 GPUs a node" in edited.err
+    after = _items(cli, db, "--contract", str(cid))
+    assert after["inventory"] == before["inventory"]  # judged against what was sold, not the offer as it reads now
+    assert _items(cli, db, "--offer", "9")["inventory"]["status"] == "passed"  # the offer itself: H800 logs fit H800
+    again = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["agreed"]["sold"]
+    assert (
+        again == shown
+        and json.loads(cli("--db", db, "acceptance", "show", "--contract", str(cid), "--json").out)["nodes"] == 2
+    )
+    text = cli("--db", db, "contracts", "show", str(cid)).out
+    assert "sold: H100 SXM5, 2 nodes of 8 GPUs; nvswitch in a node, infiniband ndr across" in text
+
+
+def test_an_rfq_answer_reusing_the_offers_name_leaves_the_contract_as_signed(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    db = str(demo_db_path)
+    book = _sent(cli, demo_db_path, tmp_path)
+    first = cli("--db", db, "import", str(_filled(book, tmp_path / "a1.xlsx")), "--as-of", "2026-12-03")
+    assert first.code == 0, first.err
+    [(offer_id,)] = sql(demo_db_path, "SELECT id FROM offer WHERE name = 'HGX H100 集群'")
+    signed = cli("--db", db, "contracts", "add", "--offer", str(offer_id), "--start", "2027-01-01",
+                 "--term-months", "12", "--gpus", "16")  # fmt: skip
+    assert signed.code == 0, signed.err
+    [(cid,)] = sql(demo_db_path, "SELECT id FROM contract")
+    h800 = [{**ROWS[0], "gpu": "H800 SXM5", "amount": 80000}]
+    second = cli("--db", db, "import", str(_filled(book, tmp_path / "a2.xlsx", h800)), "--as-of", "2026-12-04")
+    assert second.code == 0, second.err
+    assert sql(
+        demo_db_path, f"SELECT g.name FROM offer o JOIN gpu_model g ON g.id = o.gpu_model_id WHERE o.id = {offer_id}"
+    ) == [("H800 SXM5",)]
+    logs = [str(p) for p in sorted((SAMPLES / "h800-as-h100").iterdir())]
+    assert cli("--db", db, "bench", "import", *logs, "--offer", str(offer_id)).code == 0
+    items = _items(cli, db, "--contract", str(cid))
+    assert items["inventory"]["status"] == "failed" and "H100 SXM5 sold" in items["inventory"]["reason"]
+    agreed = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["agreed"]
+    assert agreed["sold"]["gpu_name"] == "H100 SXM5" and agreed["round"] == 1
