@@ -76,3 +76,19 @@ def test_an_rfq_answer_reusing_the_offers_name_leaves_the_contract_as_signed(
     assert items["inventory"]["status"] == "failed" and "H100 SXM5 sold" in items["inventory"]["reason"]
     agreed = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["agreed"]
     assert agreed["sold"]["gpu_name"] == "H100 SXM5" and agreed["round"] == 1
+
+
+def test_a_contract_beyond_an_unstated_stock_is_not_recorded_without_a_word(cli: Cli, demo_db_path: Path) -> None:
+    """100,000 GPUs on #9 (8 a node, 250,000 CNY a node-month, no stock stated): 12,500 nodes ×
+    250,000 = 3,125,000,000 CNY a month, said on stderr; JSON on stdout stays clean."""
+    db = str(demo_db_path)
+    big = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
+              "--gpus", "100000", "--json")  # fmt: skip
+    assert big.code == 0, big.err
+    assert json.loads(big.out)["gpus"] == 100_000
+    assert (
+        "warning: offer #9 does not state its stock: contract #1 commits to 100,000 GPUs (12,500 nodes) at "
+        "3,125,000,000.00 CNY a month; confirm the provider can deliver them"
+    ) in big.err
+    one = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12")
+    assert one.code == 0 and "warning" not in one.err  # one node: nothing to confirm

@@ -214,6 +214,8 @@ def add(
     assert contract.id is not None
     today, now = _as_of(None)  # shown as `contracts show` shows it today
     [view] = load_contracts(db, now, contract.id)
+    if view.unconfirmed_stock:  # on stderr: a script's JSON stays as it is
+        say(f"warning: {view.unconfirmed_stock}", err=True)
     if as_json:
         print_json(view.to_json())
         return

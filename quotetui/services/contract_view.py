@@ -15,6 +15,7 @@ from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
+from quotetui.domain.money import Money
 from quotetui.domain.timeutil import as_utc
 from quotetui.services.contract_rows import (
     ContractRow,
@@ -78,6 +79,21 @@ class ContractView:
     @property
     def invoices_off(self) -> list[InvoiceLine]:
         return [line for line in self.invoices if line.check.off]
+
+    @property
+    def unconfirmed_stock(self) -> str | None:
+        """When the offer stated no stock and the contract takes more than one node: the commitment in words,
+        so a contract far beyond anything the offer states is never recorded without a word."""
+        sold = (self.contract.snapshot or {}).get("sold") or {}
+        nodes = int(sold.get("nodes") or 1)
+        if not sold or sold.get("nodes_available") is not None or nodes <= 1:
+            return None
+        c = self.contract
+        monthly = f"{Money(dec(self.monthly_charge, 2), c.currency).display()} {c.currency}"
+        return (
+            f"offer #{c.offer_id} does not state its stock: contract #{self.id} commits to {c.gpu_count:,} GPUs "
+            f"({nodes:,} nodes) at {monthly} a month; confirm the provider can deliver them"
+        )
 
     def to_json(self) -> dict[str, Any]:
         c, cur = self.contract, self.contract.currency

@@ -189,6 +189,7 @@ def accept_offer(
                 "intra_fabric": offer.intra_fabric.value,
                 "inter_fabric": offer.inter_fabric.value,
                 "inter_gbps_per_gpu": None if offer.inter_gbps_per_gpu is None else str(offer.inter_gbps_per_gpu),
+                "nodes_available": offer.nodes_available,  # the stock the offer stated (None: not stated)
             },
             "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
             "gpus_per_node": offer.gpus_per_node,
