@@ -35,7 +35,8 @@ def import_logs(
         print_json(report.to_json())
         return
     for s in report.stored:
-        what = "already on record" if s.duplicate else ("; ".join(s.results) or "stored")
+        same = f" as evidence #{s.evidence_id}" + (f" ({one_line(s.same_as)})" if s.same_as else "")
+        what = f"already on record{same}" if s.duplicate else ("; ".join(s.results) or "stored")
         if s.not_verified and not s.duplicate:
             what += f" ({s.not_verified})"
         say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")

@@ -5,7 +5,6 @@ is stored once. nvbandwidth and ib_write_bw logs are evidence the findings judge
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -22,6 +21,7 @@ from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, Pa
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.rules import training_mfu
 from quotetui.domain.wording import plural
+from quotetui.io.benchlogs.common import content_digest
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
 from quotetui.store.catalog import load_catalog
@@ -50,6 +50,7 @@ class Stored:
     results: tuple[str, ...]  # "gemm_tflops 792.8 TFLOPS"
     duplicate: bool = False
     not_verified: str = ""  # why a figure the log holds is kept as evidence only
+    same_as: str = ""  # a duplicate's file on record
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class Stored:
             "evidence_id": self.evidence_id,
             "results": list(self.results),
             "duplicate": self.duplicate,
+            "same_as": self.same_as or None,
             "not_verified": self.not_verified or None,
         }
 
@@ -168,12 +170,15 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
 
 def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, catalog: GpuCatalog) -> Stored:
     raw = section.raw
-    digest = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    digest = content_digest(raw)  # one run is one piece of evidence, however it was copied
     tool = section.parsed.tool
     existing = session.exec(select(Evidence).where(Evidence.offer_id == offer.id, Evidence.sha256 == digest)).first()
+    if existing is None:  # rows stored before digests were of normalised content: their raw text, normalised
+        older = session.exec(select(Evidence).where(Evidence.offer_id == offer.id)).all()
+        existing = next((e for e in older if content_digest(e.raw) == digest), None)
     if existing is not None:
         assert existing.id is not None
-        return Stored(section.label, tool, existing.id, (), duplicate=True)
+        return Stored(section.label, tool, existing.id, (), duplicate=True, same_as=existing.filename or "")
     hosts = getattr(section.parsed, "hosts", ())
     evidence = Evidence(
         offer_id=offer.id,

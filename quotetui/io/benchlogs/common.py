@@ -30,6 +30,17 @@ def strip_ansi(text: str) -> str:
     return ANSI.sub("", text)
 
 
+def content_digest(raw: str) -> str:
+    """A run's identity, whatever the copy: the sha256 of its text with line ends made ``\n``, terminal codes, a
+    byte-order mark, trailing blanks and blank lines around it removed (a CRLF copy, a colour paste and a
+    re-export of one log are one piece of evidence)."""
+    import hashlib
+
+    text = strip_ansi(raw.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
+    lines = [line.rstrip() for line in text.split("\n")]
+    return hashlib.sha256("\n".join(lines).strip("\n").encode("utf-8")).hexdigest()
+
+
 PASTED_PROMPT = re.compile(
     r"^\s*(?:(?:\[[^\]\n]{1,80}\]|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,200})?|sh-\d+(?:\.\d+)*|bash-\d+(?:\.\d+)*)"
     r"\s?[$#%>](?:\s.*)?|[$%>](?:\s.*)?|#)\s*$"
