@@ -4,6 +4,7 @@ and the export use the same ones: hours a month, the default MFU and availabilit
 from __future__ import annotations
 
 import json
+import sqlite3
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -110,3 +111,29 @@ async def test_the_tui_settings_form_changes_every_figure(demo_db_path: Path, si
         assert app.market is not None and app.market.assumptions.hours_per_month == 720
         row = next(r for r in app.market.rows if r.offer.id == 18)
         assert row.evaluation is not None and row.evaluation.price_per_gpu_hour == Fraction(80000, 8 * 720)
+
+
+def test_a_stored_setting_this_machine_cannot_use_is_named_with_its_fix(cli: Cli, demo_db_path: Path) -> None:
+    """Issue 31, point 5: a time zone this machine's tzdata lacks (a shared database written by a newer one) or
+    hours a month of 0 from an older version: every command that needs them names the setting and the fix, never
+    an internal error; `settings` shows them as unreadable and `settings set` repairs them."""
+    db = str(demo_db_path)
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('assumption.time_zone', 'Mars/Olympus_Mons')")
+        con.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('assumption.hours_per_month', '0')")
+    con.close()
+    for args in (("offers",), ("explain", "1"), ("calc", "rent-vs-buy", "--purchase", "1", "--offer", "13")):
+        result = cli("--db", db, *args)
+        assert result.code != 0 and "internal error" not in result.err, (args, result.err)
+        assert (
+            "the setting time_zone ('Mars/Olympus_Mons': 'Mars/Olympus_Mons' is not a time zone this machine knows)"
+            in result.err
+        )
+        assert "`quotetui settings set --hours-per-month VALUE`" in result.err
+    shown = json.loads(cli("--db", db, "settings", "--json").out)
+    assert (
+        shown["time_zone"]["unreadable"].startswith("'Mars/Olympus_Mons'") and "unreadable" not in shown["default_mfu"]
+    )
+    assert cli("--db", db, "settings", "set", "--time-zone", "", "--hours-per-month", "730").code == 0
+    assert cli("--db", db, "offers").code == 0

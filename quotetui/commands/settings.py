@@ -48,12 +48,24 @@ def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
     views = list_settings(open_db(ctx))
     if as_json:
-        print_json({v.name: {"value": v.value, "default": v.is_default} for v in views})
+        print_json(
+            {
+                v.name: {"value": v.value, "default": v.is_default} | ({"unreadable": v.problem} if v.problem else {})
+                for v in views
+            }
+        )
         return
     table(
         ["setting", "value", "", "flag"],
-        [[v.label, _shown(v), "default" if v.is_default else "set", FLAGS[v.name]] for v in views],
+        [
+            [v.label, _shown(v), "unreadable" if v.problem else "default" if v.is_default else "set", FLAGS[v.name]]
+            for v in views
+        ],
     )
+    for v in views:
+        if v.problem:
+            say(f"! {v.label} as stored cannot be used here ({v.problem}): the default is shown; set it again "
+                f"(`quotetui settings set {FLAGS[v.name]} VALUE`)", err=True)  # fmt: skip
     say("`quotetui settings set --FLAG VALUE` changes one (an empty value puts the default back).")
 
 

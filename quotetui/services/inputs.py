@@ -47,6 +47,7 @@ from quotetui.domain.enums import (
     PriceUnit,
     Provenance,
 )
+from quotetui.domain.errors import BadInput
 from quotetui.domain.fields import parse_value
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
@@ -130,16 +131,54 @@ def system_zone() -> str:
     return "UTC"
 
 
-def assumptions_from(stored: dict[str, str]) -> Assumptions:
-    """The assumptions from their stored text (``setting`` rows without the prefix); the defaults for anything
-    not set (the display time zone: the system's, ``system_zone``)."""
+class UnreadableSettings(BadInput):
+    """Stored settings this machine cannot use (a time zone its tzdata lacks, hours a month of 0 from an older
+    version), each named with how to fix it."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        self.problems = problems
+        flags = {f.name: "--" + f.name.replace("_", "-") for f in E.SETTINGS.fields}
+        said = "; ".join(
+            f"the setting {name} ({problem}): `quotetui settings set {flags[name]} VALUE`, or an empty value for the "
+            "default"
+            for name, problem in problems.items()
+        )
+        super().__init__(f"this database's settings cannot be used here: {said}")
+
+
+def read_settings(stored: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The settings' values from their stored text, and for each one this machine cannot use, why (its
+    default is taken in its place)."""
+    from zoneinfo import ZoneInfo
+
     values: dict[str, Any] = {"time_zone": system_zone()}
+    problems: dict[str, str] = {}
     for f in E.SETTINGS.fields:
-        if f.name in stored:
+        if f.name not in stored:
+            continue
+        try:
             value = parse_value(f, stored[f.name], percent_input=False)  # text quotetui wrote: a fraction
             if f.name == "resale_curve":
                 value = parse_resale_curve(value)
-            values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
+            if f.name == "time_zone" and value:
+                try:
+                    ZoneInfo(value)
+                except (ValueError, KeyError, OSError):  # ZoneInfoNotFoundError is a KeyError
+                    raise BadInput(f"{value!r} is not a time zone this machine knows") from None
+        except BadInput as exc:
+            problems[f.name] = f"{stored[f.name]!r}: {str(exc).removeprefix('value ')}"
+            continue
+        values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
+    return values, problems
+
+
+def assumptions_from(stored: dict[str, str]) -> Assumptions:
+    """The assumptions from their stored text (``setting`` rows without the prefix); the defaults for anything
+    not set (the display time zone: the system's, ``system_zone``). A stored value this machine cannot use is
+    :class:`UnreadableSettings`, named, never an internal error where it is used."""
+    values, problems = read_settings(stored)
+    if problems:
+        raise UnreadableSettings(problems)
     return Assumptions(**values)
 
 

@@ -18,7 +18,7 @@ from quotetui.domain.economics.ownership import curve_text, parse_resale_curve
 from quotetui.domain.fields import parse_record, shown_value
 from quotetui.domain.money import plain
 from quotetui.services.forms import FormSpec, parse
-from quotetui.services.inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of
+from quotetui.services.inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of, read_settings
 from quotetui.store.engine import Database
 from quotetui.store.models import Setting
 from quotetui.store.reader import session_reader
@@ -59,6 +59,7 @@ class SettingView:
     value: str
     is_default: bool
     help: str
+    problem: str = ""  # the stored value this machine cannot use, and why (the default is shown in its place)
 
 
 def _text(value: object) -> str:
@@ -76,12 +77,25 @@ def _typed(value: object) -> object:
     return curve_text(value) if isinstance(value, tuple) else value
 
 
+def lenient_assumptions(db: Database) -> tuple[Assumptions, dict[str, str]]:
+    """The assumptions with the default in place of any stored value this machine cannot use, and why each
+    one cannot be used: what ``settings`` shows and ``settings set`` repairs (every other command refuses,
+    naming the setting: ``inputs.UnreadableSettings``)."""
+    with db.session() as session:
+        values, problems = read_settings(stored_settings(session))
+    return Assumptions(**values), problems
+
+
 def list_settings(db: Database) -> list[SettingView]:
-    a, default = assumptions_of(db), assumptions_from({})
+    (a, problems), default = lenient_assumptions(db), assumptions_from({})
     views = []
     for f in E.SETTINGS.fields:
         value = getattr(a, f.name)
-        views.append(SettingView(f.name, f.label, _text(value), value == getattr(default, f.name), f.note()))
+        views.append(
+            SettingView(
+                f.name, f.label, _text(value), value == getattr(default, f.name), f.note(), problems.get(f.name, "")
+            )
+        )
     return views
 
 
@@ -90,7 +104,7 @@ def save_settings(db: Database, raw: dict[str, Any]) -> Assumptions:
     a number as a value); ``None`` leaves one as it is, an empty string puts its default back."""
     with db.write() as session:
         store_settings(session, raw)
-    return assumptions_of(db)
+    return lenient_assumptions(db)[0]
 
 
 def store_settings(session: Session, raw: dict[str, Any]) -> dict[str, Any]:
@@ -135,8 +149,9 @@ SETTING_NAMES = frozenset(f.name for f in E.SETTINGS.fields)
 
 
 def settings_form(db: Database) -> FormSpec:
-    """The TUI's settings form, filled with the assumptions as they are (shares as percentages)."""
-    a = assumptions_of(db)
+    """The TUI's settings form, filled with the assumptions as they are (shares as percentages; a stored value
+    this machine cannot use shows its default, so the form repairs it)."""
+    a, _ = lenient_assumptions(db)
     values = {
         f.name: shown_value(f, Decimal(_text(getattr(a, f.name))) if f.kind == "ratio" else _typed(getattr(a, f.name)),
                             percent=True)
