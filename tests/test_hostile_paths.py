@@ -375,3 +375,49 @@ def test_left_behind_finds_a_killed_writers_temporary_files_even_for_long_names(
         assert sorted(left_behind(target)) == sorted([outer, inner])
         for p in (outer, inner, other):
             p.unlink()
+
+
+def test_a_killed_writers_temporary_files_are_removed_by_the_next_run_into_the_folder(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Issue 31, point 6: SIGKILL runs no clean-up. The next export (or rfq send) into the folder removes the
+    temporary files nobody holds, and leaves a living writer's (locked) and any other file alone."""
+    import fcntl
+
+    dead = [tmp_path / ".board.xlsx.0badc0de.part", tmp_path / ".rfq-H100_64-阿里云.xlsx.12345678.part"]
+    for p in dead:
+        p.write_bytes(b"half a workbook")
+    alive = tmp_path / ".other.xlsx.aaaabbbb.part"
+    alive.write_bytes(b"being written")
+    mine = tmp_path / "notes.part"  # not a name quotetui gives
+    mine.write_text("mine", encoding="utf-8")
+    fd = os.open(alive, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        done = cli("--db", str(demo_db_path), "export", str(tmp_path / "new.xlsx"))
+        assert done.code == 0, done.err
+        assert not any(p.exists() for p in dead)
+        assert alive.exists() and mine.exists() and (tmp_path / "new.xlsx").is_file()
+    finally:
+        os.close(fd)
+    left = {p.name for p in tmp_path.iterdir()} - {demo_db_path.name}
+    assert left == {alive.name, mine.name, "new.xlsx"}
+
+
+def test_a_foreign_sqlite_file_stays_byte_identical(cli: Cli, tmp_path: Path) -> None:
+    """Issue 31, point 6: another program's SQLite file is refused without a byte of it changing (the engine
+    would switch it to WAL and move its change counter)."""
+    import hashlib
+
+    path = tmp_path / "notes.sqlite"
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("CREATE TABLE notes (text TEXT)")
+        con.execute("INSERT INTO notes VALUES ('mine')")
+    con.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    for args in (("offers",), ("settings",), ("export", str(tmp_path / "x.xlsx"))):
+        result = cli("--db", str(path), *args)
+        assert result.code != 0 and "refusing to touch it" in result.err, result.err
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]  # no -wal, no -shm, no export

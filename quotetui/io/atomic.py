@@ -4,7 +4,9 @@ one. Temporary files still in flight are removed on SIGTERM or SIGHUP (:func:`in
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -48,12 +50,13 @@ def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> 
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path`` to write to; renamed onto ``path`` when the block succeeds, removed
     when it fails (the previous file, if any, is untouched until the rename)."""
+    remove_abandoned(path.parent)
     tmp = path.with_name(_temporary_name(path))
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
     except OSError as exc:  # a folder that refuses files (/proc, /sys, a read-only mount) or a name too long
         raise BadInput(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from None
-    os.close(fd)
+    _hold(fd)  # held while the file is written: another run sees it is not abandoned
     with _LOCK:
         _IN_FLIGHT.add(tmp)
     try:
@@ -68,8 +71,53 @@ def replacing(path: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
         raise
     finally:
+        os.close(fd)
         with _LOCK:
             _IN_FLIGHT.discard(tmp)
+
+
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.part$")
+"""The name :func:`_temporary_name` gives (``.NAME.RANDOM.part``)."""
+
+
+def _hold(fd: int) -> None:
+    """An exclusive lock on the temporary file while it is being written (none where the platform has none)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: temporary files are then left for the user
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def remove_abandoned(folder: Path) -> list[Path]:
+    """Removes the temporary files a killed writer left in ``folder`` (SIGKILL runs no clean-up): those named as
+    :func:`replacing` names them that no living writer holds locked. The removed files are returned."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no way to tell a live writer's file from a dead one's
+        return []
+    removed = []
+    with _LOCK:
+        ours = set(_IN_FLIGHT)  # this process's own, a nested writer's renamed over its lock included
+    try:
+        names = [p for p in folder.iterdir() if _TEMPORARY.match(p.name) and p not in ours]
+    except OSError:
+        return []
+    for part in names:
+        try:
+            fd = os.open(part, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a living writer holds it
+        finally:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            part.unlink()
+            removed.append(part)
+    return removed
 
 
 _TAIL = len(".01234567.part")

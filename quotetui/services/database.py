@@ -87,6 +87,8 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     target = database_target(db)
     is_new = _prepare_sqlite_file(target) if target.is_sqlite else False
     read_only = target.path is not None and not is_new and sqlite_read_only(target.path)
+    if target.path is not None and not is_new:
+        _refuse_foreign(target)  # before any engine: its connections would switch the file to WAL
     if target.path is not None and not is_new and _nothing_due(target.path):
         opened = Opened(Database(target, read_only=read_only))
         if read_only:
@@ -121,6 +123,35 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
                 "`quotetui demo --reset` reloads it."
             )
     return opened
+
+
+def _refuse_foreign(target: DbTarget) -> None:
+    """An SQLite file another program made (tables, none of them quotetui's schema revision), or one a newer
+    quotetui made, is refused through a read-only connection: its bytes stay as they are (the engine's
+    connections would switch it to WAL and move its change counter)."""
+    from quotetui.store import migrate
+
+    assert target.path is not None
+    try:
+        conn = sqlite_reader(target.path)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            revision = (
+                conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                if "alembic_version" in tables
+                else None
+            )
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return  # not readable as SQLite: the full way explains it, and SQLite writes nothing to such a file
+    if tables and revision is None:
+        raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
+    if revision is not None and revision[0] not in migrate.known_revisions():
+        raise DatabaseProblem(
+            f"{target.label} was made by a newer quotetui (schema revision {revision[0]}; this version knows up to "
+            f"{migrate.head_revision()}); upgrade quotetui to open it. Nothing was changed."
+        )
 
 
 def _nothing_due(path: Path) -> bool:
