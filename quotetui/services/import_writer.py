@@ -147,9 +147,11 @@ class Writer:
         if first is None:
             self.seen[full] = (parsed, record)
             return True
-        where = f"row {first[1].row}" + (
-            f" of {first[0].table.sheet or first[0].table.file}" if first[0] is not parsed else ""
-        )
+        other = first[0].table
+        place = other.sheet or other.file
+        if other.file != parsed.table.file:  # another file of this import: named, so both files are
+            place = f"{other.file} › {other.sheet}" if other.sheet else other.file
+        where = f"row {first[1].row}" + (f" of {place}" if first[0] is not parsed else "")
         self.problem(parsed, record, None, f"{what} is also on {where}: each appears once in an import")
         return False
 

@@ -136,6 +136,8 @@ def check_answers(
     to do), and its rows turned into the importer's tables."""
     answers = []
     for file, sheets in found.items():
+        for sheet in sheets.values():  # formulas without a saved value, a hidden sheet: read, never guessed
+            problems += sheet.problems
         answer = Answer(file, _fingerprint(sheets))
         if _identify(session, answer, sheets[RFQ_SHEET], problems):
             _tables(session, answer, sheets[ANSWER_SHEET], problems, day)
