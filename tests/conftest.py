@@ -6,7 +6,7 @@ import io
 import os
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,6 +150,20 @@ def execute(db: Path | str, statement: str, params: dict[str, object] | None = N
             conn.execute(sa.text(statement), params or {})
     finally:
         engine.dispose()
+
+
+def probe_bundle(folder: Path, host: str, logs: Iterable[Path]) -> Path:
+    """A probe bundle (``quotetui/probe``) for ``host`` holding ``logs`` as its commands' output: evidence that
+    names the machine it came from, as the probe writes it."""
+    import json
+
+    from quotetui.probe.gpu_probe import BUNDLE_KEY, BUNDLE_VERSION
+
+    commands = [{"name": p.stem, "returncode": 0, "stdout": p.read_text(encoding="utf-8")} for p in logs]
+    data = {BUNDLE_KEY: BUNDLE_VERSION, "host": host, "started_at": "2026-11-30T08:00:00Z", "commands": commands}
+    path = folder / f"probe-{host}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
 
 
 def dump(db: Path | str, skip: frozenset[str] = frozenset()) -> str:

@@ -15,7 +15,7 @@ from quotetui.domain.verification.acceptance import Status, Waiver, blocking, ch
 from quotetui.domain.verification.findings import Log, Sold
 from quotetui.domain.verification.rules import check
 from quotetui.io.benchlogs.detect import parse_log
-from tests.conftest import Cli, sql
+from tests.conftest import Cli, probe_bundle, sql
 
 SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
 SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
@@ -114,16 +114,23 @@ def _ok(cli: Cli, *args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(result.out)
 
 
-def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path: Path) -> None:
+def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     db = str(demo_db_path)
-    clean = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
-    _ok(cli, "--db", db, "bench", "import", *clean, "--offer", "9", "--json")
+    clean = sorted((SAMPLES / "h100-clean").iterdir())
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node01", clean)), "--offer", "9", "--json")
     cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
     [(contract_id,)] = sql(demo_db_path, "SELECT id FROM contract")
     cid = str(contract_id)
+    one = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
+    # issue 31, point 2: two nodes sold, one machine's logs: every node-level item says "1 of 2 nodes"
+    node_items = {"inventory", "topology", "gemm", "allreduce", "burn", "ecc"}
+    assert {i["item"] for i in one["items"] if i["status"] == "missing"} == node_items | {"scale_out"}
+    assert all(i["reason"].startswith("1 of 2 nodes (node01)") for i in one["items"] if i["item"] in node_items)
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node02", clean)), "--offer", "9", "--json")
     state = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
     assert state["nodes"] == 2 and not state["can_accept"]  # 16 GPUs of 8 per node: scale-out is required
     assert [i["item"] for i in state["items"] if i["status"] == "missing"] == ["scale_out"]
+    assert all(i["reason"].startswith("2 of 2 nodes") for i in state["items"] if i["item"] in node_items)
     refused = cli("--db", db, "acceptance", "accept", "--contract", cid)
     assert refused.code != 0 and "scale_out missing" in refused.err and "acceptance waive" in refused.err
     assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
@@ -188,8 +195,9 @@ def test_the_export_has_an_acceptance_sheet(cli: Cli, demo_db_path: Path, tmp_pa
     from openpyxl import load_workbook
 
     db = str(demo_db_path)
-    clean = [str(p) for p in sorted((SAMPLES / "h100-clean").iterdir())]
-    _ok(cli, "--db", db, "bench", "import", *clean, "--offer", "9", "--json")
+    clean = sorted((SAMPLES / "h100-clean").iterdir())
+    for host in ("node01", "node02"):  # both nodes' logs: the contract's node-level items pass on each
+        _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, host, clean)), "--offer", "9", "--json")
     cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
     _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", "1", "--reason", "later", "--by", "Li",
         "--on", "2026-06-02", "--json")  # fmt: skip
@@ -205,3 +213,27 @@ def test_the_export_has_an_acceptance_sheet(cli: Cli, demo_db_path: Path, tmp_pa
     assert "(was missing)" in scale[5]
     assert next(r for r in offer if r[3] == "Scale-out AllReduce (multi-node)")[4] == "not required"
     assert next(r for r in contract if r[3] == "GEMM ≥ 70 % of peak")[4] == "passed"
+
+
+def test_a_log_of_another_model_never_passes_an_item_of_the_model_sold() -> None:
+    """Issue 31, point 2: an A100's gpu-burn (the H100 sample with its GPUs renamed) counts for nothing on an
+    H100 contract: the burn-in item stays missing; the same log named H100 passes it."""
+    burn = (SAMPLES / "h100-clean" / "gpu_burn.txt").read_text(encoding="utf-8")
+    a100 = burn.replace("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB")
+    own = [Log(1, "gpu_burn.txt", parse_log(burn, "gpu_burn.txt"))]
+    other = [Log(2, "a100-burn.txt", parse_log(a100, "a100-burn.txt"))]
+    assert _items(H100, own)["burn"].status is Status.PASSED
+    assert _items(H100, other)["burn"].status is Status.MISSING
+
+
+def test_logs_without_a_machine_identity_count_as_one_unknown_machine() -> None:
+    """Two nodes sold; the same kind of log twice without a host or GPU UUIDs is one unknown machine: 1 of 2."""
+    from quotetui.domain.verification.acceptance import UNKNOWN_MACHINE
+
+    topo = (SAMPLES / "h100-clean" / "topo.txt").read_text(encoding="utf-8")
+    logs = [Log(1, "a.txt", parse_log(topo, "a.txt")), Log(2, "b.txt", parse_log(topo, "b.txt"))]
+    item = _items(H100, logs, nodes=2)["topology"]
+    assert item.status is Status.MISSING and item.reason.startswith(f"1 of 2 nodes ({UNKNOWN_MACHINE})")
+    hosts = [Log(1, "a.txt", logs[0].parsed, "node01"), Log(2, "b.txt", logs[1].parsed, "node02")]
+    both = _items(H100, hosts, nodes=2)["topology"]
+    assert both.status is Status.PASSED and both.reason.startswith("2 of 2 nodes")

@@ -41,8 +41,9 @@ def test_import_stores_raw_text_hash_tool_host_and_gpu_names_once(cli: Cli, demo
     import hashlib
 
     # the digest of the run: its text with line ends and trailing blanks normalised (one run, one piece of evidence)
+    # (and of the machine it ran on: two identical nodes print one log twice, two pieces of evidence)
     normalised = "\n".join(line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")).strip("\n")
-    assert isinstance(raw, str) and sha == hashlib.sha256(normalised.encode()).hexdigest()
+    assert isinstance(raw, str) and sha == hashlib.sha256(f"host {host}\n{normalised}".encode()).hexdigest()
 
     again = _ok(cli, "--db", db, "bench", "import", *logs, "--offer", "1", "--json")
     assert (again["added"], again["duplicates"]) == (0, 10)

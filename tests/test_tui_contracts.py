@@ -123,11 +123,13 @@ async def test_sign_after_our_counter_says_why_and_opens_no_form(demo_db_path: P
 
 
 async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(demo_db_path: Path) -> None:
-    from tests.conftest import run_cli, sql
+    from tests.conftest import probe_bundle, run_cli, sql
 
     samples = Path(__file__).parent.parent / "imports" / "samples" / "h100-clean"
     db = str(demo_db_path)
-    assert run_cli("--db", db, "bench", "import", *map(str, sorted(samples.iterdir())), "--offer", "9").code == 0
+    for host in ("node01", "node02"):  # two nodes sold: both machines' logs
+        bundle = probe_bundle(demo_db_path.parent, host, sorted(samples.iterdir()))
+        assert run_cli("--db", db, "bench", "import", str(bundle), "--offer", "9").code == 0
     assert run_cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-12-01", "--term-months", "12",
                    "--gpus", "16").code == 0  # fmt: skip
     app = RecordingApp(db)

@@ -67,7 +67,7 @@ def build(
     """The checklist from what a caller already loaded (the export gathers every offer's logs and findings).
     ``sold``: what a contract sold (its snapshot), judged instead of the offer as it reads now; the logs'
     findings are then the rules' against it, so an edit of the offer never changes what acceptance judges."""
-    readable = [Log(r.evidence_id, r.label, r.parsed) for r in logs if r.parsed is not None]
+    readable = [Log(r.evidence_id, r.label, r.parsed, r.host) for r in logs if r.parsed is not None]
     if sold is not None:
         findings = check(sold, readable, catalog)
     return checklist(sold or sold_as(offer), readable, findings, catalog, nodes, waivers)

@@ -170,21 +170,22 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
 
 def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, catalog: GpuCatalog) -> Stored:
     raw = section.raw
-    digest = content_digest(raw)  # one run is one piece of evidence, however it was copied
+    hosts = getattr(section.parsed, "hosts", ())
+    host = section.host or (hosts[0] if hosts else None)
+    digest = content_digest(raw, host)  # one run on one machine is one piece of evidence, however it was copied
     tool = section.parsed.tool
     existing = session.exec(select(Evidence).where(Evidence.offer_id == offer.id, Evidence.sha256 == digest)).first()
     if existing is None:  # rows stored before digests were of normalised content: their raw text, normalised
         older = session.exec(select(Evidence).where(Evidence.offer_id == offer.id)).all()
-        existing = next((e for e in older if content_digest(e.raw) == digest), None)
+        existing = next((e for e in older if content_digest(e.raw, e.host) == digest), None)
     if existing is not None:
         assert existing.id is not None
         return Stored(section.label, tool, existing.id, (), duplicate=True, same_as=existing.filename or "")
-    hosts = getattr(section.parsed, "hosts", ())
     evidence = Evidence(
         offer_id=offer.id,
         sha256=digest,
         tool=tool,
-        host=section.host or (hosts[0] if hosts else None),
+        host=host,
         captured_at=section.captured_at,
         gpu_names=list(dict.fromkeys(section.parsed.gpu_names())),
         filename=Path(section.label).name[:300],

@@ -18,6 +18,7 @@ The items (``ITEMS``) and what passes them:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
@@ -228,6 +229,65 @@ def _ecc(logs: list[Log]) -> Item:
     return Item("ecc", Status.PASSED, "0 uncorrected ECC errors on every GPU", tuple(x.label for x in counted))
 
 
+UNKNOWN_MACHINE = "an unknown machine"
+
+
+def machine_of(log: Log) -> str:
+    """The machine a log came from: its recorded host, else its GPUs' UUIDs (an nvidia-smi query or listing
+    names them), else one unknown machine for every log without an identity."""
+    if log.machine:
+        return log.machine
+    p = log.parsed
+    uuids = sorted(g.uuid for g in getattr(p, "gpus", ()) if getattr(g, "uuid", None))
+    return f"the machine of GPU {uuids[0]}" if uuids else UNKNOWN_MACHINE
+
+
+def _foreign(log: Log, sold: Sold, catalog: GpuCatalog) -> bool:
+    """Whether a log names another model than the one sold: it counts for nothing but the mismatch finding."""
+    from quotetui.domain.gpus import UnknownGpu
+
+    for name in log.parsed.gpu_names():
+        try:
+            if catalog.lookup(name).key != sold.gpu.key:
+                return True
+        except UnknownGpu:
+            continue
+    return False
+
+
+def _per_node(
+    key: str, judge: Callable[[list[Log], list[Finding]], Item], logs: list[Log], findings: list[Finding], nodes: int
+) -> Item:
+    """A node-level item for ``nodes`` nodes: judged on each machine's own logs; it passes once that many
+    distinct machines pass it (logs without an identity are one unknown machine), fails if any machine fails,
+    and says "1 of 2 nodes" until then."""
+    whole = judge(logs, findings)
+    if nodes < 2 or whole.status is Status.NOT_REQUIRED:
+        return whole
+    groups: dict[str, list[Log]] = {}
+    for log in logs:
+        groups.setdefault(machine_of(log), []).append(log)
+    per: dict[str, Item] = {}
+    for machine, group in groups.items():
+        ids = {log.evidence_id for log in group}
+        mine = [f for f in findings if not f.evidence_ids or ids & set(f.evidence_ids)]
+        per[machine] = judge(group, mine)
+    failed = {m: i for m, i in per.items() if i.status is Status.FAILED}
+    if failed:
+        reason = "; ".join(f"{m}: {i.reason}" for m, i in failed.items())
+        return Item(key, Status.FAILED, reason, tuple(e for i in failed.values() for e in i.evidence))
+    passed = {m: i for m, i in per.items() if i.status is Status.PASSED}
+    evidence = tuple(e for i in passed.values() for e in i.evidence)
+    counted = len(passed)
+    if counted >= nodes:
+        return Item(key, Status.PASSED, f"{counted} of {nodes} nodes: {whole.reason}", evidence)
+    machines = ", ".join(sorted(passed)) or "none"
+    reason = f"{counted} of {nodes} nodes ({machines}): logs from {nodes} distinct machines are needed" + (
+        f"; {whole.reason}" if whole.status is Status.PASSED else ""
+    )
+    return Item(key, Status.MISSING, reason, evidence)
+
+
 def checklist(
     sold: Sold,
     logs: list[Log],
@@ -236,15 +296,18 @@ def checklist(
     nodes: int = 1,
     waivers: tuple[Waiver, ...] = (),
 ) -> tuple[Item, ...]:
-    """Every item for an offer bought as ``nodes`` nodes, waivers applied."""
+    """Every item for an offer bought as ``nodes`` nodes, waivers applied. A node-level item needs logs from
+    ``nodes`` distinct machines (``_per_node``); a log of another model than the one sold counts for nothing
+    but the inventory's mismatch (an A100 gpu-burn never passes an H100 contract's burn-in)."""
+    own = [log for log in logs if not _foreign(log, sold, catalog)]
     items = (
-        _inventory(logs, findings, sold),
-        _topology(logs, findings, sold),
-        _gemm(logs, sold, catalog),
-        _allreduce(logs, findings, sold),
-        _burn(logs, findings),
-        _scale_out(logs, findings, sold, nodes),
-        _ecc(logs),
+        _per_node("inventory", lambda ls, fs: _inventory(ls, fs, sold), logs, findings, nodes),
+        _per_node("topology", lambda ls, fs: _topology(ls, fs, sold), own, findings, nodes),
+        _per_node("gemm", lambda ls, fs: _gemm(ls, sold, catalog), own, findings, nodes),
+        _per_node("allreduce", lambda ls, fs: _allreduce(ls, fs, sold), own, findings, nodes),
+        _per_node("burn", _burn, own, findings, nodes),
+        _scale_out(own, findings, sold, nodes),
+        _per_node("ecc", lambda ls, fs: _ecc(ls), own, findings, nodes),
     )
     by_item = {w.item: w for w in waivers}
     return tuple(

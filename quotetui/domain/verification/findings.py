@@ -121,6 +121,7 @@ class Log:
     evidence_id: int
     label: str
     parsed: ParsedLog
+    machine: str | None = None  # the host it ran on, as recorded (None: not known)
 
 
 class SoldTerms(Protocol):

@@ -30,15 +30,17 @@ def strip_ansi(text: str) -> str:
     return ANSI.sub("", text)
 
 
-def content_digest(raw: str) -> str:
+def content_digest(raw: str, host: str | None = None) -> str:
     """A run's identity, whatever the copy: the sha256 of its text with line ends made ``\n``, terminal codes, a
     byte-order mark, trailing blanks and blank lines around it removed (a CRLF copy, a colour paste and a
-    re-export of one log are one piece of evidence)."""
+    re-export of one log are one piece of evidence), and of the machine it ran on when that is known (two
+    identical nodes print the same topology: two pieces of evidence, one per node)."""
     import hashlib
 
     text = strip_ansi(raw.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
     lines = [line.rstrip() for line in text.split("\n")]
-    return hashlib.sha256("\n".join(lines).strip("\n").encode("utf-8")).hexdigest()
+    body = "\n".join(lines).strip("\n")
+    return hashlib.sha256((f"host {host}\n{body}" if host else body).encode("utf-8")).hexdigest()
 
 
 PASTED_PROMPT = re.compile(
