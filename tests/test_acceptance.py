@@ -237,3 +237,25 @@ def test_logs_without_a_machine_identity_count_as_one_unknown_machine() -> None:
     hosts = [Log(1, "a.txt", logs[0].parsed, "node01"), Log(2, "b.txt", logs[1].parsed, "node02")]
     both = _items(H100, hosts, nodes=2)["topology"]
     assert both.status is Status.PASSED and both.reason.startswith("2 of 2 nodes")
+
+
+def test_a_contract_may_state_the_sample_of_nodes_acceptance_checks(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """40 GPUs of 8 a node are 5 nodes; "10 % of nodes, at least 2" is max(2, ceil(0.5)) = 2 machines."""
+    db = str(demo_db_path)
+    clean = sorted((SAMPLES / "h100-clean").iterdir())
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node01", clean)), "--offer", "9", "--json")
+    signed = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
+                 "--gpus", "40", "--acceptance-sample", "10", "--acceptance-sample-min", "2")  # fmt: skip
+    assert signed.code == 0, signed.err
+    assert "acceptance checks a sample: 10 % of the nodes, at least 2 nodes" in signed.out
+    one = {i["item"]: i for i in _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")["items"]}
+    assert one["gemm"]["status"] == "missing"
+    assert one["gemm"]["reason"].startswith("1 of 2 nodes (a sample of the 5) (node01)")
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node02", clean)), "--offer", "9", "--json")
+    two = {i["item"]: i for i in _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")["items"]}
+    assert two["gemm"]["status"] == "passed" and two["gemm"]["reason"].startswith("2 of 2 nodes (a sample of the 5)")
+    refused = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
+                  "--acceptance-sample", "0.1")  # fmt: skip
+    assert refused.code == 2 and "--acceptance-sample" in refused.err and "did you mean 10%?" in refused.err

@@ -121,6 +121,8 @@ ADD_FLAGS = {
     "prepayment": "--prepayment",
     "early_termination": "--early-termination",
     "tolerance": "--tolerance",
+    "acceptance_sample": "--acceptance-sample",
+    "acceptance_sample_min": "--acceptance-sample-min",
 }
 INCIDENT_FLAGS = {
     "started_at": "--start",
@@ -184,6 +186,14 @@ def add(
     tolerance: Annotated[
         Decimal, flag(C("tolerance"), "--tolerance", help="Invoice difference accepted (default 0).")
     ] = Decimal(0),
+    acceptance_sample: Annotated[
+        Decimal | None,
+        flag(C("acceptance_sample"), "--acceptance-sample", help="Share of the nodes acceptance checks, e.g. 10."),
+    ] = None,
+    acceptance_sample_min: Annotated[
+        int | None,
+        flag(C("acceptance_sample_min"), "--acceptance-sample-min", help="…and at least this many nodes."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Accept an offer's round into a contract; it keeps the agreed price, discounts, extras and SLA."""
@@ -210,6 +220,8 @@ def add(
             early_termination=early_termination,
             term_option=term_option,
             tolerance=tolerance,
+            acceptance_sample=acceptance_sample,
+            acceptance_sample_min=acceptance_sample_min,
         )
     assert contract.id is not None
     today, now = _as_of(None)  # shown as `contracts show` shows it today
@@ -315,6 +327,11 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
             f"{sold['intra_fabric'].replace('_', ' ')} in a node, {sold['inter_fabric'].replace('_', ' ')} across"
             f"{gbps}"
         )
+        sample = sold.get("sample")
+        if sample:  # the nodes acceptance checks, as the contract states
+            share = f"{percent(Decimal(sample['share']))} of the nodes" if sample.get("share") else ""
+            least = f"at least {plural(int(sample['at_least']), 'node')}" if sample.get("at_least") else ""
+            out.append(f"acceptance checks a sample: {', '.join(p for p in (share, least) if p)}")
     discounts = [d["label"] for d in snapshot.get("discounts", [])]  # the label names the rate
     if discounts:
         out.append("discounts: " + "; ".join(discounts))

@@ -904,6 +904,13 @@ CONTRACT = Entity(
         _money("prepayment", "Prepayment"),
         Field("early_termination", "Early termination terms", max_length=2000, multiline=True),
         _money("tolerance", "Invoice tolerance (amount)", default=D(0)),
+        _ratio(
+            "acceptance_sample",
+            "Nodes checked at acceptance, share (empty: every node)",
+            minimum=D("0.000001"),
+            help="a percentage: 10 checks 10 % of the nodes; empty: every node",
+        ),
+        _count("acceptance_sample_min", "…and at least, nodes", minimum=1, unit="nodes"),
     ),
     rules=(contract_rules,),
 )

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
+from math import ceil
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -63,6 +65,7 @@ def build(
     nodes: int = 1,
     waivers: tuple[Waiver, ...] = (),
     sold: Sold | None = None,
+    needed: int | None = None,
 ) -> tuple[Item, ...]:
     """The checklist from what a caller already loaded (the export gathers every offer's logs and findings).
     ``sold``: what a contract sold (its snapshot), judged instead of the offer as it reads now; the logs'
@@ -70,7 +73,17 @@ def build(
     readable = [Log(r.evidence_id, r.label, r.parsed, r.host) for r in logs if r.parsed is not None]
     if sold is not None:
         findings = check(sold, readable, catalog)
-    return checklist(sold or sold_as(offer), readable, findings, catalog, nodes, waivers)
+    return checklist(sold or sold_as(offer), readable, findings, catalog, nodes, waivers, needed)
+
+
+def machines_needed(contract: Contract, nodes: int) -> int:
+    """The machines a node-level item must pass on: every node, or the sample the contract states (a share of
+    the nodes, rounded up, and at least so many)."""
+    sample = ((contract.snapshot or {}).get("sold") or {}).get("sample")
+    if not sample:
+        return nodes
+    by_share = ceil(Fraction(sample["share"]) * nodes) if sample.get("share") else 0
+    return min(nodes, max(int(sample.get("at_least") or 1), by_share))
 
 
 def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
@@ -95,7 +108,8 @@ def _checklist(
     with db.session() as session:
         catalog, _ = load_catalog(session)
     sold = sold_by(contract, catalog) if contract is not None else None
-    items = build(result.offer, result.logs, result.findings, catalog, nodes, waivers, sold)
+    needed = machines_needed(contract, nodes) if contract is not None else None
+    items = build(result.offer, result.logs, result.findings, catalog, nodes, waivers, sold, needed)
     return f"{result.offer.provider} {result.offer.name}", items
 
 

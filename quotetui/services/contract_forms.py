@@ -54,6 +54,8 @@ def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
         signed=v["signed"],
         billing=v["billing"],
         gpus=v["gpus"],
+        acceptance_sample=v["acceptance_sample"],
+        acceptance_sample_min=v["acceptance_sample_min"],
         committed=v["committed"],
         prepayment=v["prepayment"],
         early_termination=v["early_termination"],

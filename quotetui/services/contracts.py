@@ -114,6 +114,8 @@ def accept_offer(
     early_termination: str | None = None,
     term_option: int | None = None,
     tolerance: Decimal = Decimal(0),
+    acceptance_sample: Decimal | None = None,
+    acceptance_sample_min: int | None = None,
 ) -> Contract:
     """Sign a round of an offer: the contract keeps what was agreed; the offer becomes ``accepted``. Every
     value is checked by the contract's declared fields and rules (``FieldErrors`` names each bad one)."""
@@ -133,6 +135,8 @@ def accept_offer(
             "prepayment": prepayment,
             "early_termination": early_termination,
             "tolerance": tolerance,
+            "acceptance_sample": acceptance_sample,
+            "acceptance_sample_min": acceptance_sample_min,
         },
     )
     reference, tolerance = v["reference"], v["tolerance"]
@@ -190,6 +194,12 @@ def accept_offer(
                 "inter_fabric": offer.inter_fabric.value,
                 "inter_gbps_per_gpu": None if offer.inter_gbps_per_gpu is None else str(offer.inter_gbps_per_gpu),
                 "nodes_available": offer.nodes_available,  # the stock the offer stated (None: not stated)
+                "sample": None  # the nodes acceptance checks, as the contract states (None: every node)
+                if v["acceptance_sample"] is None and v["acceptance_sample_min"] is None
+                else {
+                    "share": None if v["acceptance_sample"] is None else str(v["acceptance_sample"]),
+                    "at_least": v["acceptance_sample_min"],
+                },
             },
             "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
             "gpus_per_node": offer.gpus_per_node,

@@ -256,11 +256,16 @@ def _foreign(log: Log, sold: Sold, catalog: GpuCatalog) -> bool:
 
 
 def _per_node(
-    key: str, judge: Callable[[list[Log], list[Finding]], Item], logs: list[Log], findings: list[Finding], nodes: int
+    key: str,
+    judge: Callable[[list[Log], list[Finding]], Item],
+    logs: list[Log],
+    findings: list[Finding],
+    nodes: int,
+    needed: int,
 ) -> Item:
-    """A node-level item for ``nodes`` nodes: judged on each machine's own logs; it passes once that many
-    distinct machines pass it (logs without an identity are one unknown machine), fails if any machine fails,
-    and says "1 of 2 nodes" until then."""
+    """A node-level item for ``nodes`` nodes: judged on each machine's own logs; it passes once ``needed``
+    distinct machines pass it (every node, or the sample the contract states; logs without an identity are one
+    unknown machine), fails if any machine fails, and says "1 of 2 nodes" until then."""
     whole = judge(logs, findings)
     if nodes < 2 or whole.status is Status.NOT_REQUIRED:
         return whole
@@ -279,10 +284,11 @@ def _per_node(
     passed = {m: i for m, i in per.items() if i.status is Status.PASSED}
     evidence = tuple(e for i in passed.values() for e in i.evidence)
     counted = len(passed)
-    if counted >= nodes:
-        return Item(key, Status.PASSED, f"{counted} of {nodes} nodes: {whole.reason}", evidence)
+    of = f"{needed} nodes" + (f" (a sample of the {nodes})" if needed < nodes else "")
+    if counted >= needed:
+        return Item(key, Status.PASSED, f"{counted} of {of}: {whole.reason}", evidence)
     machines = ", ".join(sorted(passed)) or "none"
-    reason = f"{counted} of {nodes} nodes ({machines}): logs from {nodes} distinct machines are needed" + (
+    reason = f"{counted} of {of} ({machines}): logs from {needed} distinct machines are needed" + (
         f"; {whole.reason}" if whole.status is Status.PASSED else ""
     )
     return Item(key, Status.MISSING, reason, evidence)
@@ -295,19 +301,22 @@ def checklist(
     catalog: GpuCatalog,
     nodes: int = 1,
     waivers: tuple[Waiver, ...] = (),
+    needed: int | None = None,
 ) -> tuple[Item, ...]:
-    """Every item for an offer bought as ``nodes`` nodes, waivers applied. A node-level item needs logs from
+    """Every item for an offer bought as ``nodes`` nodes, waivers applied; ``needed``: the machines a node-level
+    item must pass on (default every node; a contract may state a sample). A node-level item needs logs from
     ``nodes`` distinct machines (``_per_node``); a log of another model than the one sold counts for nothing
     but the inventory's mismatch (an A100 gpu-burn never passes an H100 contract's burn-in)."""
     own = [log for log in logs if not _foreign(log, sold, catalog)]
+    need = min(nodes, needed) if needed is not None else nodes
     items = (
-        _per_node("inventory", lambda ls, fs: _inventory(ls, fs, sold), logs, findings, nodes),
-        _per_node("topology", lambda ls, fs: _topology(ls, fs, sold), own, findings, nodes),
-        _per_node("gemm", lambda ls, fs: _gemm(ls, sold, catalog), own, findings, nodes),
-        _per_node("allreduce", lambda ls, fs: _allreduce(ls, fs, sold), own, findings, nodes),
-        _per_node("burn", _burn, own, findings, nodes),
+        _per_node("inventory", lambda ls, fs: _inventory(ls, fs, sold), logs, findings, nodes, need),
+        _per_node("topology", lambda ls, fs: _topology(ls, fs, sold), own, findings, nodes, need),
+        _per_node("gemm", lambda ls, fs: _gemm(ls, sold, catalog), own, findings, nodes, need),
+        _per_node("allreduce", lambda ls, fs: _allreduce(ls, fs, sold), own, findings, nodes, need),
+        _per_node("burn", _burn, own, findings, nodes, need),
         _scale_out(own, findings, sold, nodes),
-        _per_node("ecc", lambda ls, fs: _ecc(ls), own, findings, nodes),
+        _per_node("ecc", lambda ls, fs: _ecc(ls), own, findings, nodes, need),
     )
     by_item = {w.item: w for w in waivers}
     return tuple(
