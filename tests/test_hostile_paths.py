@@ -384,24 +384,29 @@ def test_a_killed_writers_temporary_files_are_removed_by_the_next_run_into_the_f
     temporary files nobody holds, and leaves a living writer's (locked) and any other file alone."""
     import fcntl
 
-    dead = [tmp_path / ".board.xlsx.0badc0de.part", tmp_path / ".rfq-H100_64-阿里云.xlsx.12345678.part"]
+    dead = [
+        tmp_path / ".board.xlsx.0badc0de.quotetui.part",
+        tmp_path / ".rfq-H100_64-阿里云.xlsx.12345678.quotetui.part",
+    ]
     for p in dead:
         p.write_bytes(b"half a workbook")
-    alive = tmp_path / ".other.xlsx.aaaabbbb.part"
+    alive = tmp_path / ".other.xlsx.aaaabbbb.quotetui.part"
     alive.write_bytes(b"being written")
-    mine = tmp_path / "notes.part"  # not a name quotetui gives
+    mine = tmp_path / ".report.xlsx.deadbeef.part"  # a user's own file, named alike but not as quotetui names
     mine.write_text("mine", encoding="utf-8")
+    fifo = tmp_path / ".pipe.abcdef03.quotetui.part"  # a pipe is never opened (it would block) nor removed
+    os.mkfifo(fifo)
     fd = os.open(alive, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         done = cli("--db", str(demo_db_path), "export", str(tmp_path / "new.xlsx"))
         assert done.code == 0, done.err
         assert not any(p.exists() for p in dead)
-        assert alive.exists() and mine.exists() and (tmp_path / "new.xlsx").is_file()
+        assert alive.exists() and mine.exists() and fifo.exists() and (tmp_path / "new.xlsx").is_file()
     finally:
         os.close(fd)
     left = {p.name for p in tmp_path.iterdir()} - {demo_db_path.name}
-    assert left == {alive.name, mine.name, "new.xlsx"}
+    assert left == {alive.name, mine.name, fifo.name, "new.xlsx"}
 
 
 def test_a_foreign_sqlite_file_stays_byte_identical(cli: Cli, tmp_path: Path) -> None:
@@ -421,3 +426,26 @@ def test_a_foreign_sqlite_file_stays_byte_identical(cli: Cli, tmp_path: Path) ->
         assert result.code != 0 and "refusing to touch it" in result.err, result.err
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]  # no -wal, no -shm, no export
+
+
+def test_a_view_or_another_programs_id_is_not_ours_and_db_check_writes_nothing(cli: Cli, tmp_path: Path) -> None:
+    import hashlib
+
+    view, marked, tables = tmp_path / "view.db", tmp_path / "marked.db", tmp_path / "tables.db"
+    for path, statements in (
+        (view, ["CREATE VIEW v AS SELECT 1"]),
+        (marked, ["PRAGMA application_id = 1234", "PRAGMA user_version = 7"]),
+        (tables, ["CREATE TABLE users (id INTEGER PRIMARY KEY)", "INSERT INTO users VALUES (1)"]),
+    ):
+        con = sqlite3.connect(path)
+        for statement in statements:
+            con.execute(statement)
+        con.commit()
+        con.close()
+    sums = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (view, marked, tables)}
+    for path in (view, marked):
+        result = cli("--db", str(path), "offers")
+        assert result.code != 0 and "refusing to touch it" in result.err, result.err
+    assert cli("--db", str(tables), "db", "check").code in (0, 1, 2)
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in sums} == sums
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["marked.db", "tables.db", "view.db"]

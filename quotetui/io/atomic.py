@@ -8,6 +8,7 @@ import contextlib
 import os
 import re
 import signal
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -76,8 +77,9 @@ def replacing(path: Path) -> Iterator[Path]:
             _IN_FLIGHT.discard(tmp)
 
 
-_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.part$")
-"""The name :func:`_temporary_name` gives (``.NAME.RANDOM.part``)."""
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.quotetui\.part$")
+"""The name :func:`_temporary_name` gives (``.NAME.RANDOM.quotetui.part``): a user's own ``.x.part`` never
+matches it."""
 
 
 def _hold(fd: int) -> None:
@@ -105,7 +107,9 @@ def remove_abandoned(folder: Path) -> list[Path]:
         return []
     for part in names:
         try:
-            fd = os.open(part, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            if not stat.S_ISREG(part.lstat().st_mode):  # a FIFO, a link, a folder: never ours to open or remove
+                continue
+            fd = os.open(part, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
             continue
         try:
@@ -120,7 +124,7 @@ def remove_abandoned(folder: Path) -> list[Path]:
     return removed
 
 
-_TAIL = len(".01234567.part")
+_TAIL = len(".01234567.quotetui.part")
 
 
 def _cut(name: str, folder: Path) -> str:
@@ -129,9 +133,9 @@ def _cut(name: str, folder: Path) -> str:
 
 
 def _temporary_name(path: Path) -> str:
-    """``.NAME.RANDOM.part``, with NAME cut short where the whole would pass the file system's longest name
-    (a 250-byte name the file system takes must still be writable)."""
-    return f".{_cut(path.name, path.parent)}.{os.urandom(4).hex()}.part"  # secrets.token_hex, without its imports
+    """``.NAME.RANDOM.quotetui.part``, with NAME cut short where the whole would pass the file system's longest
+    name (a 250-byte name the file system takes must still be writable)."""
+    return f".{_cut(path.name, path.parent)}.{os.urandom(4).hex()}.quotetui.part"  # secrets.token_hex, no imports
 
 
 def left_behind(path: Path) -> list[Path]:

@@ -135,17 +135,18 @@ def _refuse_foreign(target: DbTarget) -> None:
     try:
         conn = sqlite_reader(target.path)
         try:
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            objects = {r[0]: r[1] for r in conn.execute("SELECT name, type FROM sqlite_master")}
             revision = (
                 conn.execute("SELECT version_num FROM alembic_version").fetchone()
-                if "alembic_version" in tables
+                if objects.get("alembic_version") == "table"
                 else None
             )
+            marks = [conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version")]
         finally:
             conn.close()
     except sqlite3.Error:
         return  # not readable as SQLite: the full way explains it, and SQLite writes nothing to such a file
-    if tables and revision is None:
+    if (objects or any(marks)) and revision is None:  # a table, a view, another program's id: not ours
         raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
     if revision is not None and revision[0] not in migrate.known_revisions():
         raise DatabaseProblem(
@@ -284,6 +285,8 @@ def restore_database(backup: Path, db: str | None = None) -> tuple[BackupInfo, P
 
     info = inspect_backup(backup)
     target = database_target(db)
+    if target.path is not None and target.path.is_file() and target.path.stat().st_size:
+        _refuse_foreign(target)  # a restore replaces quotetui's own database only
     if not target.is_sqlite or target.path is None:
         raise DatabaseProblem("`db restore` replaces SQLite files; restore a server with its own tools")
     saved = migrate.timestamped_backup(target.path) if target.path.exists() else None

@@ -240,7 +240,7 @@ def check(target: DbTarget) -> CheckReport:
         integrity, violations = sqlite_integrity(target.path)
         if integrity != ["ok"]:
             return CheckReport(False, integrity, violations, None, head_revision())
-    engine = make_engine(target)
+    engine = make_engine(target, read_only=target.path is not None)  # a check writes nothing, no WAL switch
     try:
         state = schema_state(engine, target)
         integrity, violations = ["ok"], 0
