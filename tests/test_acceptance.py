@@ -259,3 +259,22 @@ def test_a_contract_may_state_the_sample_of_nodes_acceptance_checks(
     refused = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
                   "--acceptance-sample", "0.1")  # fmt: skip
     assert refused.code == 2 and "--acceptance-sample" in refused.err and "did you mean 10%?" in refused.err
+
+
+def test_an_acceptance_is_never_dated_before_a_waiver_it_rests_on(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    db = str(demo_db_path)
+    clean = sorted((SAMPLES / "h100-clean").iterdir())
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node01", clean)), "--offer", "9", "--json")
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12")
+    _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")
+    # one node: only scale-out is not required; waive nothing needed. Waive after a failure is not possible, so
+    # use a two-node contract's scale-out instead
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node02", clean)), "--offer", "9", "--json")
+    _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", "2", "--reason", "later", "--on",
+        "2026-03-01", "--json")  # fmt: skip
+    early = cli("--db", db, "acceptance", "accept", "--contract", "2", "--on", "2026-01-05")
+    assert early.code == 2 and "is before the waiver it rests on (2026-03-01)" in early.err, early.err
+    assert _ok(cli, "--db", db, "acceptance", "accept", "--contract", "2", "--on", "2026-03-01", "--json")[
+        "accepted_on"
+    ]

@@ -195,6 +195,11 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
             f"(`quotetui bench import LOG --offer {state.offer_id}`) or waive an item in writing "
             f"(`quotetui acceptance waive ITEM --contract {contract_id} --reason …`)"
         )
+    latest = max((i.waiver.on for i in state.items if i.waiver is not None), default=None)
+    if latest is not None and on < latest:  # an acceptance rests on its waivers: none written after it
+        raise FieldErrors(
+            {"--on": f"{on.isoformat()} is before the waiver it rests on ({latest.isoformat()}): accept on or after it"}
+        )
     with db.write() as session:
         contract = _contract(session, contract_id)
         _open_for_acceptance(contract, on, today, "--on")  # again inside the write: two buyers at once

@@ -158,6 +158,10 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
+    if isinstance(parsed, AllReduce) and (
+        other := next((o for d in parsed.devices if (o := other_model(d, sold, catalog))), "")
+    ):
+        return f"run on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
     if isinstance(parsed, GemmSweep) and not parsed.half_precision:
         return f"a {parsed.dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure"
     if why := impossible(parsed, sold):
