@@ -264,17 +264,12 @@ def test_a_contract_may_state_the_sample_of_nodes_acceptance_checks(
 def test_an_acceptance_is_never_dated_before_a_waiver_it_rests_on(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     db = str(demo_db_path)
     clean = sorted((SAMPLES / "h100-clean").iterdir())
-    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node01", clean)), "--offer", "9", "--json")
-    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12")
-    _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")
-    # one node: only scale-out is not required; waive nothing needed. Waive after a failure is not possible, so
-    # use a two-node contract's scale-out instead
+    for host in ("node01", "node02"):  # both nodes pass every node-level item; scale-out is waived
+        _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, host, clean)), "--offer", "9", "--json")
     cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
-    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node02", clean)), "--offer", "9", "--json")
-    _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", "2", "--reason", "later", "--on",
+    _ok(cli, "--db", db, "acceptance", "waive", "scale-out", "--contract", "1", "--reason", "later", "--on",
         "2026-03-01", "--json")  # fmt: skip
-    early = cli("--db", db, "acceptance", "accept", "--contract", "2", "--on", "2026-01-05")
+    early = cli("--db", db, "acceptance", "accept", "--contract", "1", "--on", "2026-01-05")
     assert early.code == 2 and "is before the waiver it rests on (2026-03-01)" in early.err, early.err
-    assert _ok(cli, "--db", db, "acceptance", "accept", "--contract", "2", "--on", "2026-03-01", "--json")[
-        "accepted_on"
-    ]
+    accepted = _ok(cli, "--db", db, "acceptance", "accept", "--contract", "1", "--on", "2026-03-01", "--json")
+    assert accepted["accepted_on"] == "2026-03-01"
