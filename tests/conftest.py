@@ -154,12 +154,22 @@ def execute(db: Path | str, statement: str, params: dict[str, object] | None = N
 
 def probe_bundle(folder: Path, host: str, logs: Iterable[Path]) -> Path:
     """A probe bundle (``quotetui/probe``) for ``host`` holding ``logs`` as its commands' output: evidence that
-    names the machine it came from, as the probe writes it."""
+    names the machine it came from, as the probe writes it (the sample logs' GPU UUIDs made the host's own:
+    two machines never share a GPU)."""
+    import hashlib
     import json
 
     from quotetui.probe.gpu_probe import BUNDLE_KEY, BUNDLE_VERSION
 
-    commands = [{"name": p.stem, "returncode": 0, "stdout": p.read_text(encoding="utf-8")} for p in logs]
+    own = hashlib.sha256(host.encode()).hexdigest()  # the samples' GPU UUIDs, made this machine's own
+    commands = [
+        {
+            "name": p.stem,
+            "returncode": 0,
+            "stdout": p.read_text(encoding="utf-8").replace("4f1c-9a7e", f"{own[:4]}-{own[4:8]}"),
+        }
+        for p in logs
+    ]
     data = {BUNDLE_KEY: BUNDLE_VERSION, "host": host, "started_at": "2026-11-30T08:00:00Z", "commands": commands}
     path = folder / f"probe-{host}.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")

@@ -273,3 +273,21 @@ def test_an_acceptance_is_never_dated_before_a_waiver_it_rests_on(cli: Cli, demo
     assert early.code == 2 and "is before the waiver it rests on (2026-03-01)" in early.err, early.err
     accepted = _ok(cli, "--db", db, "acceptance", "accept", "--contract", "1", "--on", "2026-03-01", "--json")
     assert accepted["accepted_on"] == "2026-03-01"
+
+
+def test_one_machine_under_several_names_is_one_machine() -> None:
+    """A hostile pass found one machine passing a 2-node contract: its host written another way, or its logs
+    imported loose beside its bundle. Hosts are compared as one machine is named, and logs sharing a GPU UUID
+    are one machine."""
+    from quotetui.domain.verification.acceptance import machines
+
+    query = (SAMPLES / "h100-clean" / "smi-query.csv").read_text(encoding="utf-8")
+    topo = (SAMPLES / "h100-clean" / "topo.txt").read_text(encoding="utf-8")
+    parsed_query, parsed_topo = parse_log(query, "q"), parse_log(topo, "t")
+    for other in ("NODE01", " node01 ", "node01.", "node０1"):
+        logs = [Log(1, "t", parsed_topo, "node01"), Log(2, "t", parsed_topo, other)]
+        assert set(machines(logs).values()) == {"node01"}, other
+        assert _items(H100, logs, nodes=2)["topology"].status is Status.MISSING
+    loose = [Log(1, "q", parsed_query, "node01"), Log(2, "q-copy", parsed_query)]  # the same GPUs' UUIDs
+    assert set(machines(loose).values()) == {"node01"}
+    assert _items(H100, loose, nodes=2)["ecc"].reason.startswith("1 of 2 nodes (node01)")

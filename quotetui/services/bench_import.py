@@ -181,7 +181,15 @@ def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, cata
     existing = session.exec(select(Evidence).where(Evidence.offer_id == offer.id, Evidence.sha256 == digest)).first()
     if existing is None:  # rows stored before digests were of normalised content: their raw text, normalised
         older = session.exec(select(Evidence).where(Evidence.offer_id == offer.id)).all()
-        existing = next((e for e in older if content_digest(e.raw, e.host) == digest), None)
+        bare = content_digest(raw)  # a copy without a host of a log on record from one is that same run
+        existing = next(
+            (
+                e
+                for e in older
+                if content_digest(e.raw, e.host) == digest or (host is None and content_digest(e.raw) == bare)
+            ),
+            None,
+        )
     if existing is not None:
         assert existing.id is not None
         return Stored(section.label, tool, existing.id, (), duplicate=True, same_as=existing.filename or "")

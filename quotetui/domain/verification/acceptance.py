@@ -232,14 +232,57 @@ def _ecc(logs: list[Log]) -> Item:
 UNKNOWN_MACHINE = "an unknown machine"
 
 
+def _host_key(host: str) -> str:
+    """A host name as one machine is named however it was typed: NFKC, no blanks around, case-folded, no
+    trailing dot (``NODE01``, `` node01 ``, ``node01.`` and ``node０1`` are ``node01``)."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", host).strip().casefold().rstrip(".")
+
+
+def _uuids(log: Log) -> set[str]:
+    return {g.uuid.casefold() for g in getattr(log.parsed, "gpus", ()) if getattr(g, "uuid", None)}
+
+
+def machines(logs: list[Log]) -> dict[int, str]:
+    """Each log's machine, by evidence id: logs that name one host (however it is written) or share a GPU UUID
+    are one machine (a loose copy of a bundle's nvidia-smi query is the bundle's machine); logs with neither are
+    one unknown machine. A machine is named by its first host, else by a GPU's UUID."""
+    parent = {log.evidence_id: log.evidence_id for log in logs}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_key: dict[str, int] = {}
+    for log in logs:
+        keys = [f"host {_host_key(log.machine)}"] if log.machine and _host_key(log.machine) else []
+        keys += [f"gpu {u}" for u in sorted(_uuids(log))]
+        if not keys:
+            keys = ["unknown"]
+        for key in keys:
+            if key in by_key:
+                parent[find(log.evidence_id)] = find(by_key[key])
+            else:
+                by_key[key] = log.evidence_id
+    names: dict[int, str] = {}
+    for log in logs:  # a group's name: its first host as written, else a GPU's UUID, else unknown
+        root = find(log.evidence_id)
+        if root in names and not names[root].startswith(("the machine of GPU", UNKNOWN_MACHINE)):
+            continue
+        if log.machine and _host_key(log.machine):
+            names[root] = log.machine.strip()
+        elif root not in names:
+            uuids = sorted(_uuids(log))
+            names[root] = f"the machine of GPU {uuids[0]}" if uuids else UNKNOWN_MACHINE
+    return {log.evidence_id: names[find(log.evidence_id)] for log in logs}
+
+
 def machine_of(log: Log) -> str:
-    """The machine a log came from: its recorded host, else its GPUs' UUIDs (an nvidia-smi query or listing
-    names them), else one unknown machine for every log without an identity."""
-    if log.machine:
-        return log.machine
-    p = log.parsed
-    uuids = sorted(g.uuid for g in getattr(p, "gpus", ()) if getattr(g, "uuid", None))
-    return f"the machine of GPU {uuids[0]}" if uuids else UNKNOWN_MACHINE
+    """The machine one log came from, alone (``machines`` joins logs that share a host or a GPU)."""
+    return machines([log])[log.evidence_id]
 
 
 def _foreign(log: Log, sold: Sold, catalog: GpuCatalog) -> bool:
@@ -270,8 +313,9 @@ def _per_node(
     if nodes < 2 or whole.status is Status.NOT_REQUIRED:
         return whole
     groups: dict[str, list[Log]] = {}
+    named = machines(logs)
     for log in logs:
-        groups.setdefault(machine_of(log), []).append(log)
+        groups.setdefault(named[log.evidence_id], []).append(log)
     per: dict[str, Item] = {}
     for machine, group in groups.items():
         ids = {log.evidence_id for log in group}
@@ -287,8 +331,8 @@ def _per_node(
     of = f"{needed} nodes" + (f" (a sample of the {nodes})" if needed < nodes else "")
     if counted >= needed:
         return Item(key, Status.PASSED, f"{counted} of {of}: {whole.reason}", evidence)
-    machines = ", ".join(sorted(passed)) or "none"
-    reason = f"{counted} of {of} ({machines}): logs from {needed} distinct machines are needed" + (
+    which = ", ".join(sorted(passed)) or "none"
+    reason = f"{counted} of {of} ({which}): logs from {needed} distinct machines are needed" + (
         f"; {whole.reason}" if whole.status is Status.PASSED else ""
     )
     return Item(key, Status.MISSING, reason, evidence)
