@@ -291,3 +291,24 @@ def test_one_machine_under_several_names_is_one_machine() -> None:
     loose = [Log(1, "q", parsed_query, "node01"), Log(2, "q-copy", parsed_query)]  # the same GPUs' UUIDs
     assert set(machines(loose).values()) == {"node01"}
     assert _items(H100, loose, nodes=2)["ecc"].reason.startswith("1 of 2 nodes (node01)")
+
+
+def test_a_waiver_written_while_missing_never_hides_a_later_failure(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A hostile pass waived burn-in while node02's run was to follow, then imported a faulty gpu-burn: the
+    waiver hid it. A waiver covers the state it was written against; a later failure blocks again."""
+    db = str(demo_db_path)
+    clean = sorted((SAMPLES / "h100-clean").iterdir())
+    _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node01", clean)), "--offer", "9", "--json")
+    cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
+    waived = _ok(cli, "--db", db, "acceptance", "waive", "burn", "--contract", "1", "--reason", "node02 to follow",
+                 "--json")  # fmt: skip
+    assert next(i for i in waived["items"] if i["item"] == "burn")["status"] == "waived"
+    faulty = tmp_path / "faulty"
+    faulty.mkdir()
+    bundle = probe_bundle(faulty, "node02", [SAMPLES / "faulty" / "gpu_burn.txt"])
+    _ok(cli, "--db", db, "bench", "import", str(bundle), "--offer", "9", "--json")
+    burn = next(i for i in _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")["items"]
+                if i["item"] == "burn")  # fmt: skip
+    assert burn["status"] == "failed" and "while it was missing; failed since" in burn["reason"]

@@ -92,3 +92,22 @@ def test_a_contract_beyond_an_unstated_stock_is_not_recorded_without_a_word(cli:
     ) in big.err
     one = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12")
     assert one.code == 0 and "warning" not in one.err  # one node: nothing to confirm
+
+
+def test_a_contract_signed_before_snapshots_kept_what_was_sold_is_frozen_at_the_upgrade(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Migration 0012 keeps, for a contract signed before, what its offer sold as it read at the upgrade: a
+    later edit no longer moves what acceptance judges."""
+    import shutil
+
+    db = tmp_path / "old.db"
+    shutil.copy(Path(__file__).parent / "fixtures" / "upgrade" / "schema-0001.db", db)
+    shown = cli("--db", str(db), "contracts", "show", "1", "--json")
+    assert shown.code == 0, shown.err
+    sold = json.loads(shown.out)["agreed"]["sold"]
+    assert (sold["gpu_name"], sold["nodes"]) == ("H100 SXM5", 2) and "upgrade" in sold["from"]
+    edited = cli("--db", str(db), "offer", "edit", "2", "--gpus-per-node", "16", "--gpu", "A100")
+    assert edited.code == 0 and "contract #1 keeps what was sold (H100 SXM5" in edited.err
+    state = json.loads(cli("--db", str(db), "acceptance", "show", "--contract", "1", "--json").out)
+    assert state["nodes"] == 2

@@ -116,7 +116,7 @@ def _checklist(
 def waivers_by_contract(session: Session) -> dict[int, tuple[Waiver, ...]]:
     found: dict[int, list[Waiver]] = {}
     for w in session.exec(select(AcceptanceWaiver).order_by(col(AcceptanceWaiver.id))):
-        found.setdefault(w.contract_id, []).append(Waiver(w.item, w.reason, w.waived_by, w.waived_on))
+        found.setdefault(w.contract_id, []).append(Waiver(w.item, w.reason, w.waived_by, w.waived_on, w.waived_status))
     return {k: tuple(v) for k, v in found.items()}
 
 
@@ -178,6 +178,7 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
         ).first()
         row = existing or AcceptanceWaiver(contract_id=contract_id, item=item, reason="", waived_by="", waived_on=on)
         row.reason, row.waived_by, row.waived_on = v["reason"], v["by"], on
+        row.waived_status = (current.underlying or current.status).value  # what it was waived as
         session.add(row)
     return contract_acceptance(db, contract_id)
 

@@ -59,6 +59,7 @@ class Waiver:
     reason: str
     by: str
     on: date
+    status: str | None = None  # the state it was written against (failed, missing); None: any (before it was kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,9 +333,7 @@ def _per_node(
     if counted >= needed:
         return Item(key, Status.PASSED, f"{counted} of {of}: {whole.reason}", evidence)
     which = ", ".join(sorted(passed)) or "none"
-    reason = f"{counted} of {of} ({which}): logs from {needed} distinct machines are needed" + (
-        f"; {whole.reason}" if whole.status is Status.PASSED else ""
-    )
+    reason = f"{counted} of {of} ({which}): logs from {needed} distinct machines are needed; {whole.reason}"
     return Item(key, Status.MISSING, reason, evidence)
 
 
@@ -363,12 +362,18 @@ def checklist(
         _per_node("ecc", lambda ls, fs: _ecc(ls), own, findings, nodes, need),
     )
     by_item = {w.item: w for w in waivers}
-    return tuple(
-        Item(i.key, Status.WAIVED, i.reason, i.evidence, by_item[i.key], i.status)
-        if i.blocks and i.key in by_item
-        else i
-        for i in items
-    )
+    return tuple(_waived(i, by_item.get(i.key)) for i in items)
+
+
+def _waived(item: Item, waiver: Waiver | None) -> Item:
+    """A blocking item under a waiver written against its state is waived; one that has changed since (waived
+    while missing, failed since) blocks again, and says so: a waiver never hides a later failure."""
+    if waiver is None or not item.blocks:
+        return item
+    if waiver.status is not None and waiver.status != item.status.value:
+        since = f"waived on {waiver.on.isoformat()} while it was {waiver.status}; {item.status.value} since"
+        return Item(item.key, item.status, f"{item.reason} ({since})", item.evidence)
+    return Item(item.key, Status.WAIVED, item.reason, item.evidence, waiver, item.status)
 
 
 def blocking(items: tuple[Item, ...]) -> tuple[Item, ...]:

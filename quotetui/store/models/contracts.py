@@ -61,6 +61,7 @@ class AcceptanceWaiver(SQLModel, table=True):
     reason: str = Field(max_length=2000)
     waived_by: str = Field(max_length=120)
     waived_on: date
+    waived_status: str | None = Field(default=None, max_length=16)  # what it was waived as: failed or missing
     created_at: datetime = created()
 
 
