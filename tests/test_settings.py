@@ -4,7 +4,6 @@ and the export use the same ones: hours a month, the default MFU and availabilit
 from __future__ import annotations
 
 import json
-import sqlite3
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from tests.conftest import Cli, sql
+from tests.conftest import Cli, execute, sql
 
 
 def _offer(cli: Cli, db: Path, offer_id: int) -> dict:  # type: ignore[type-arg]
@@ -118,11 +117,9 @@ def test_a_stored_setting_this_machine_cannot_use_is_named_with_its_fix(cli: Cli
     hours a month of 0 from an older version: every command that needs them names the setting and the fix, never
     an internal error; `settings` shows them as unreadable and `settings set` repairs them."""
     db = str(demo_db_path)
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('assumption.time_zone', 'Mars/Olympus_Mons')")
-        con.execute("INSERT OR REPLACE INTO setting (key, value) VALUES ('assumption.hours_per_month', '0')")
-    con.close()
+    for key, value in (("assumption.time_zone", "Mars/Olympus_Mons"), ("assumption.hours_per_month", "0")):
+        execute(demo_db_path, 'DELETE FROM setting WHERE "key" = :k', {"k": key})  # SQLite or PostgreSQL
+        execute(demo_db_path, 'INSERT INTO setting ("key", value) VALUES (:k, :v)', {"k": key, "v": value})
     for args in (("offers",), ("explain", "1"), ("calc", "rent-vs-buy", "--purchase", "1", "--offer", "13")):
         result = cli("--db", db, *args)
         assert result.code != 0 and "internal error" not in result.err, (args, result.err)

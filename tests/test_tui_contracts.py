@@ -122,13 +122,15 @@ async def test_sign_after_our_counter_says_why_and_opens_no_form(demo_db_path: P
         assert f"the provider's current offer is round {last}" in told
 
 
-async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(demo_db_path: Path) -> None:
+async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(
+    demo_db_path: Path, tmp_path: Path
+) -> None:
     from tests.conftest import probe_bundle, run_cli, sql
 
     samples = Path(__file__).parent.parent / "imports" / "samples" / "h100-clean"
     db = str(demo_db_path)
     for host in ("node01", "node02"):  # two nodes sold: both machines' logs
-        bundle = probe_bundle(demo_db_path.parent, host, sorted(samples.iterdir()))
+        bundle = probe_bundle(tmp_path, host, sorted(samples.iterdir()))
         assert run_cli("--db", db, "bench", "import", str(bundle), "--offer", "9").code == 0
     assert run_cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-12-01", "--term-months", "12",
                    "--gpus", "16").code == 0  # fmt: skip
