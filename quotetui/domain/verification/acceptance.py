@@ -281,11 +281,6 @@ def machines(logs: list[Log]) -> dict[int, str]:
     return {log.evidence_id: names[find(log.evidence_id)] for log in logs}
 
 
-def machine_of(log: Log) -> str:
-    """The machine one log came from, alone (``machines`` joins logs that share a host or a GPU)."""
-    return machines([log])[log.evidence_id]
-
-
 def _foreign(log: Log, sold: Sold, catalog: GpuCatalog) -> bool:
     """Whether a log names another model than the one sold: it counts for nothing but the mismatch finding."""
     from quotetui.domain.gpus import UnknownGpu
