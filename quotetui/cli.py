@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from quotetui import __version__
 from quotetui.commands.output import say
 from quotetui.exits import ReaderGone, guarded
+from quotetui.store.origin import set_front_end
 
 COMMANDS: dict[str, str] = {
     **dict.fromkeys(("providers", "offers", "explain", "gpus", "demo"), "market"),
@@ -32,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "rfq": "rfq",
     "award": "award",
     "brief": "brief",
+    "history": "history",
     **{group: group for group in ("scenario", "calc", "fx", "settings", "db")},
 }
 """Every command (or command group) by name, in the order ``--help`` lists them, and the module of
@@ -147,10 +149,17 @@ def root(
     ] = False,
 ) -> None:
     ctx.obj = Context(db)
+    set_front_end(_command_path)
     if ctx.invoked_subcommand is None:
         from quotetui.tui.app import run_tui
 
         run_tui(db)
+
+
+def _command_path() -> str:
+    """``cli: quotetui offer edit``: the command running, as the audit trail names where a change came from."""
+    current = _click.globals.get_current_context(silent=True)
+    return f"cli: {current.command_path}" if current is not None else "cli"
 
 
 def _register() -> None:

@@ -176,15 +176,15 @@ def probe_bundle(folder: Path, host: str, logs: Iterable[Path]) -> Path:
     return path
 
 
-def dump(db: Path | str, skip: frozenset[str] = frozenset()) -> str:
+def dump(db: Path | str, skip: frozenset[str] = frozenset(), without: frozenset[str] = frozenset()) -> str:
     """Every row of every table, sorted: equal dumps mean equal contents (SQLite or PostgreSQL). Columns
-    named in ``skip`` (write-time stamps, say) are left out."""
+    named in ``skip`` (write-time stamps, say) and tables named in ``without`` are left out."""
     engine = sa.create_engine(url_of(db))
     try:
         with engine.connect() as conn:
             inspector = sa.inspect(conn)
             lines = []
-            for table in sorted(inspector.get_table_names()):
+            for table in sorted(set(inspector.get_table_names()) - without):
                 names = [c["name"] for c in inspector.get_columns(table) if c["name"] not in skip]
                 query = f'SELECT {", ".join(f"{chr(34)}{n}{chr(34)}" for n in names)} FROM "{table}"'
                 lines += [f"{table}: {row}" for row in sorted(repr(tuple(r)) for r in conn.exec_driver_sql(query))]

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL:
 KILLS = 10
 
 
-STAMPS = {"created_at", "updated_at", "imported_at"}  # when a row was written, not what it says
+STAMPS = {"created_at", "updated_at", "imported_at", "at"}  # when a row was written (or changed), not what it says
 
 
 def fingerprint(db: Path) -> str:

@@ -26,7 +26,7 @@ RECORDED = [
     ("一万网络", "lessor", ["华东", "华北"], "“整机”报价（含税）；交付：两周。"),
     ("天下数据", "gpu_cloud", ["华南"], '8×H100、８卡…\n说"好"'),
 ]
-TIMESTAMPS = frozenset({"created_at", "updated_at"})
+TIMESTAMPS = frozenset({"created_at", "updated_at", "at", "via"})  # when, and the path it was read from
 
 
 def as_text(delimiter: str = ",") -> str:

@@ -9,9 +9,11 @@ from textual.widgets import Checkbox, Input
 
 from quotetui.services.database import open_database
 from quotetui.services.editing import save_sla
+from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.form import FormScreen
 from quotetui.tui.screens.contract_detail import ContractDetailScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.conftest import sql
 from tests.test_tui import RecordingApp, count_rows, settle, text_of
 
 
@@ -49,7 +51,22 @@ async def test_sign_then_follow_a_contract(demo_db_path: Path) -> None:
               reference="YW-H100-01", committed="2448000")  # fmt: skip
         await pilot.press("ctrl+s")
         await settle(pilot)
+        # offer #2 does not state its stock: two nodes are asked about, with the monthly charge, before signing
+        assert isinstance(app.screen, ConfirmDialog)
+        asked = " ".join(str(w.render()) for w in app.screen.query("Label, Static"))
+        assert "Sign beyond the offer's stated stock?" in asked
+        assert "commits to 16 GPUs (2 nodes) at 204,000.00 CNY a month" in asked
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen) and count_rows(demo_db_path, Contract) == 0
+        assert ("Nothing was saved.", "information") in app.told
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
         assert ("contract #1 signed; r shows the contracts", "information") in app.told
+        assert sql(demo_db_path, "SELECT via FROM change_log WHERE entity = 'contract'") == [("tui",)]
 
         await pilot.press("escape")
         await pilot.press("d")

@@ -234,6 +234,86 @@ def add(
     _show(view, today)
 
 
+AMEND_FLAGS = {
+    "effective": "--effective",
+    "reason": "--reason",
+    "by": "--by",
+    "gpus": "--gpus",
+    "monthly_charge": "--monthly-charge",
+    "term_months": "--term-months",
+    "notice_days": "--notice-days",
+    "gpu": "--gpu",
+    "acceptance_sample": "--acceptance-sample",
+    "acceptance_sample_min": "--acceptance-sample-min",
+}
+A = E.AMENDMENT.field
+
+
+@app.command("amend")
+def amend(
+    ctx: typer.Context,
+    contract: Annotated[int, id_arg()],
+    effective: Annotated[date, flag(A("effective"), "--effective", help="The first day the new terms hold.")],
+    reason: Annotated[str, flag(A("reason"), "--reason", help="What was agreed, and why.", metavar="TEXT")],
+    by: Annotated[str | None, flag(A("by"), "--by", help="Who agreed it (default: you).", metavar="NAME")] = None,
+    gpus: Annotated[int | None, flag(A("gpus"), "--gpus", help="GPUs covered from then.")] = None,
+    monthly_charge: Annotated[
+        Decimal | None,
+        flag(
+            A("monthly_charge"),
+            "--monthly-charge",
+            help="The monthly charge agreed from then (default with --gpus: the signed round's price for them).",
+        ),
+    ] = None,
+    term_months: Annotated[
+        int | None, flag(A("term_months"), "--term-months", help="The whole term, from the original start.")
+    ] = None,
+    notice_days: Annotated[int | None, flag(A("notice_days"), "--notice-days", help="Notice before the end.")] = None,
+    gpu: Annotated[
+        str | None, flag(A("gpu"), "--gpu", help="The GPU model delivered instead (a swap agreed).", metavar="MODEL")
+    ] = None,
+    acceptance_sample: Annotated[
+        Decimal | None,
+        flag(A("acceptance_sample"), "--acceptance-sample", help="Share of the nodes acceptance checks, e.g. 10."),
+    ] = None,
+    acceptance_sample_min: Annotated[
+        int | None,
+        flag(A("acceptance_sample_min"), "--acceptance-sample-min", help="…and at least this many nodes."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Amend a signed contract: a dated record of the terms both parties changed (each before and after); from its
+    effective day invoices and credits follow the new charge, and acceptance judges the new terms."""
+    from quotetui.services.amendments import amend_contract
+    from quotetui.services.contract_view import load_contracts
+
+    db = open_db(ctx)
+    raw = {
+        "effective": effective,
+        "reason": reason,
+        "by": by,
+        "gpus": gpus,
+        "monthly_charge": monthly_charge,
+        "term_months": term_months,
+        "notice_days": notice_days,
+        "gpu": gpu,
+        "acceptance_sample": acceptance_sample,
+        "acceptance_sample_min": acceptance_sample_min,
+    }
+    with flagged(AMEND_FLAGS):
+        amendment = amend_contract(db, contract, raw)
+    today, now = _as_of(None)
+    [view] = load_contracts(db, now, contract)
+    if view.unconfirmed_stock:
+        say(f"warning: {view.unconfirmed_stock}", err=True)
+    if as_json:
+        print_json(view.to_json())
+        return
+    say(f"Amendment {amendment.seq} of contract #{contract}, from {amendment.effective.isoformat()}: "
+        f"{amendment.summary(lambda x: money(Decimal(x), view.contract.currency))}")  # fmt: skip
+    _show(view, today)
+
+
 def _show(v: ContractView, today: date) -> None:
     """What ``contracts show`` promises: the terms, the key dates to come, availability and credits by month,
     every incident and every invoice; an empty section says so."""
@@ -254,6 +334,12 @@ def _show(v: ContractView, today: date) -> None:
     )
     for line in _agreed_lines(c.snapshot, cur):
         say(f"  {line}")
+    if v.amendments:
+        say(f"Amendments ({len(v.amendments)}):")
+    for a in v.amendments:
+        changed = a.summary(lambda x: money(Decimal(x), cur))
+        say(f"  {a.seq}. from {a.effective.isoformat()}, agreed by {a.recorded_by}: {changed}")
+        say(f"     {one_line(a.reason)}")
     if c.notice_deadline:
         renew = f"auto-renews for {plural(c.renewal_term_months or 0, 'month')}" if c.auto_renew else "ends"
         say(f"  notice by {c.notice_deadline.isoformat()} ({plural(c.notice_days or 0, 'day')}), else it {renew}")

@@ -829,6 +829,26 @@ PURCHASE = Entity(
     ),
 )
 
+HISTORY = Entity(
+    "history",
+    "History",
+    (
+        Field("at", "At", "datetime", required=True),
+        Field("who", "Who", required=True, max_length=200),
+        Field("via", "Via", required=True, max_length=500),
+        replace(PROVIDER_REF, required=False, aliases=()),
+        replace(OFFER_REF, required=False, aliases=()),
+        Field("contract", "Contract", max_length=140, help="the contract's reference, or its number"),
+        Field("entity", "Record", required=True, max_length=40),
+        Field("row_id", "Row", "int", minimum=D(1)),
+        Field("action", "Action", "choice", required=True, choices=e.ChangeAction),
+        Field("subject", "Subject", max_length=300),
+        Field("changes", "Changes (JSON)", max_length=1_000_000, multiline=True),
+    ),
+)
+"""The audit trail as the workbook carries it (``store/audit.py``): an import keeps the entries of the offers it
+knows, so the trail survives an export and an import. Not a template sheet: nobody types history."""
+
 ENTITIES = (*ENTITIES_OF_OFFERS, SCENARIO, PURCHASE, SETTINGS)
 """The entities the import template has a sheet for, in its order: what the market is, then what is needed
 (scenarios) and what owning would be (purchase options), then the assumptions (one row of settings), so a
@@ -914,6 +934,29 @@ CONTRACT = Entity(
     ),
     rules=(contract_rules,),
 )
+
+AMENDMENT = Entity(
+    "amendments",
+    "Contract amendments",
+    (
+        Field("effective", "In force from (YYYY-MM-DD)", "date", required=True),
+        Field("reason", "What was agreed, and why", required=True, max_length=2000, multiline=True),
+        Field("by", "Agreed by (empty: you)", max_length=120),
+        _count("gpus", "GPUs covered from then", minimum=1, unit="GPUs"),
+        _money("monthly_charge", "Monthly charge from then (empty with new GPUs: the engine's cost)"),
+        _months("term_months", "Term, months (from the original start)", minimum=1),
+        _days("notice_days", "Notice period, days"),
+        Field("gpu", "GPU model delivered (a swap both parties agreed)", max_length=120),
+        _ratio(
+            "acceptance_sample",
+            "Nodes checked at acceptance, share",
+            minimum=D("0.000001"),
+            help="a percentage: 10 checks 10 % of the nodes",
+        ),
+        _count("acceptance_sample_min", "…and at least, nodes", minimum=1, unit="nodes"),
+    ),
+)
+"""A dated change to a signed contract's terms (``contracts amend``): the terms it names, from ``effective``."""
 
 INCIDENT = Entity(
     "incidents",

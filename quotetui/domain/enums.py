@@ -195,6 +195,14 @@ class AcceptanceCheck(Choice):
     ECC = "ecc"
 
 
+class ChangeAction(Choice):
+    """What a change did to a row, in the audit trail (``store/audit.py``)."""
+
+    ADDED = "added"
+    CHANGED = "changed"
+    REMOVED = "removed"
+
+
 class AwardObjective(Choice):
     """What the award minimises: the total cost of the need, or the cost per delivered PFLOP-hour."""
 

@@ -42,3 +42,12 @@ class FieldErrors(BadInput):
 
 class Conflict(BadInput):
     """The row was changed by someone else since it was read (a form opened before another save)."""
+
+
+class NeedsConfirmation(QuotetuiError):
+    """A write that must be confirmed before it is made (nothing was written): the TUI asks ``question``, with
+    ``detail``; saying yes repeats it confirmed. The CLI confirms and warns instead."""
+
+    def __init__(self, question: str, detail: str = "", yes: str = "Yes") -> None:
+        self.question, self.detail, self.yes = question, detail, yes
+        super().__init__(f"{question} {detail}".strip())

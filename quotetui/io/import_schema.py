@@ -10,12 +10,16 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from quotetui.domain.entities import ENTITIES
+from quotetui.domain.entities import ENTITIES, HISTORY
 from quotetui.domain.fields import Entity, Field
 
 __all__ = ["ENTITIES", "Entity", "Field", "closest_entity", "entity_for", "norm"]
 
 SKYPILOT_HEADERS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
+
+
+READ = (*ENTITIES, HISTORY)
+"""Every entity an import reads: the template's, and the History sheet an export writes."""
 
 
 def norm(text: str) -> str:
@@ -24,13 +28,13 @@ def norm(text: str) -> str:
 
 def _by_name(name: str) -> Entity | None:
     key = norm(name)
-    for entity in ENTITIES:
+    for entity in READ:
         if key in {norm(n) for n in entity.names()}:
             return entity
     # a file called "2026-11 阿里云 offers.csv" or "extra_costs_lambda.csv": a word (or two) of its name
     words = [w for w in re.split(r"[\W_]+", name.casefold()) if w]
     phrases = {norm(w) for w in words} | {norm(a + b) for a, b in pairwise(words)}
-    found = {entity.key: entity for entity in ENTITIES for n in entity.names() if norm(n) in phrases}
+    found = {entity.key: entity for entity in READ for n in entity.names() if norm(n) in phrases}
     return next(iter(found.values())) if len(found) == 1 else None
 
 
@@ -49,13 +53,13 @@ def entity_for(name: str, header: list[str] | None = None) -> Entity | None:
     entity = _by_name(name)
     if entity is not None or not header:
         return entity
-    for candidate in ENTITIES:  # a sheet quotetui exported: its columns first, in order, then figures
+    for candidate in READ:  # a sheet quotetui exported: its columns first, in order, then figures
         columns = [norm(f.column) for f in candidate.sheet_fields]
         if [norm(h) for h in header[: len(columns)]] == columns:
             return candidate
     present = {norm(h) for h in header if h}
     fits = []
-    for candidate in ENTITIES:
+    for candidate in READ:
         matched = _matched(candidate, present)
         if len(matched) == len(present) and all(f.name in matched for f in candidate.sheet_fields if f.required):
             fits.append(candidate)
@@ -65,7 +69,7 @@ def entity_for(name: str, header: list[str] | None = None) -> Entity | None:
 def closest_entity(header: list[str]) -> tuple[Entity, list[str]] | None:
     """For a table no entity fits: the entity sharing most columns with it, and its required columns missing."""
     present = {norm(h) for h in header if h}
-    best = max(ENTITIES, key=lambda entity: len(_matched(entity, present)))
+    best = max(READ, key=lambda entity: len(_matched(entity, present)))
     matched = _matched(best, present)
     if len(matched) < 2:
         return None
@@ -91,6 +95,7 @@ WORKBOOK_SHEETS = (
     "Scenarios",
     "Purchase options",
     "Settings",
+    "History",
 )
 """The sheets of the exported comparison workbook, in order."""
 

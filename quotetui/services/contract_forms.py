@@ -13,7 +13,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.services.acceptance import Acceptance, waive
 from quotetui.services.contract_rows import ContractRow
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice, round_to_be_signed
-from quotetui.services.forms import FormSpec, parse
+from quotetui.services.forms import CONFIRMED, FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Offer
 
@@ -41,6 +41,8 @@ def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
 
 
 def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
+    """Signs; beyond an unstated stock it first asks (``NeedsConfirmation``), and signs when the form sends the
+    values again with ``CONFIRMED``."""
     v = parse(FormSpec("Contract", E.CONTRACT.form_fields, entity=E.CONTRACT), raw)
     contract = accept_offer(
         db,
@@ -60,6 +62,7 @@ def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
         prepayment=v["prepayment"],
         early_termination=v["early_termination"],
         tolerance=v["tolerance"] or ZERO,
+        stock_confirmed=bool(raw.get(CONFIRMED)),
     )  # its problems with a field are FieldErrors by that field's name: the form shows them in place
     assert contract.id is not None
     return contract.id

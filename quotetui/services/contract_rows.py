@@ -10,6 +10,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from quotetui.domain.contracts.amendments import Amendment
 from quotetui.domain.enums import BillingCadence, OfferStatus, PriceUnit
 from quotetui.store.reader import Reader, in_list, stored_json
 
@@ -110,6 +111,19 @@ def signed_contracts(reader: Reader, contract_id: int | None = None) -> list[Sig
 
 def _of(contract_id: int | None) -> tuple[str, dict[str, Any]]:
     return ("", {}) if contract_id is None else (" WHERE contract_id = :id", {"id": contract_id})
+
+
+def amendments_of(reader: Reader, contract_id: int | None = None) -> dict[int, list[Amendment]]:
+    """The amendments of each contract (or of the one with ``contract_id``), in the order they were recorded."""
+    found: dict[int, list[Amendment]] = defaultdict(list)
+    where, params = _of(contract_id)
+    for r in reader.rows(
+        "SELECT contract_id, seq, effective, reason, recorded_by, changes FROM contract_amendment" + where
+        + " ORDER BY contract_id, seq",
+        params,
+    ):  # fmt: skip
+        found[r[0]].append(Amendment(r[1], reader.day(r[2]), r[3], r[4], stored_json(r[5])))  # type: ignore[arg-type]
+    return found
 
 
 def incidents_of(reader: Reader, contract_id: int | None = None) -> dict[int, list[IncidentRow]]:

@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from quotetui.domain.contracts.amendments import Amendment, charges_of, term_on
 from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
@@ -21,6 +22,7 @@ from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
     InvoiceRow,
+    amendments_of,
     incidents_of,
     invoices_of,
     open_quotes,
@@ -49,6 +51,7 @@ class ContractView:
     invoices: list[InvoiceLine]
     months: list[MonthAvailability]
     dates: list[KeyDate] = field(default_factory=list)
+    amendments: list[Amendment] = field(default_factory=list)
     time_zone: str = "UTC"  # the user's: months run from midnight there, incident times are shown there
 
     @property
@@ -85,15 +88,11 @@ class ContractView:
         """When the offer stated no stock and the contract takes more than one node: the commitment in words,
         so a contract far beyond anything the offer states is never recorded without a word."""
         sold = (self.contract.snapshot or {}).get("sold") or {}
-        nodes = int(sold.get("nodes") or 1)
-        if not sold or sold.get("nodes_available") is not None or nodes <= 1:
+        if not sold or sold.get("nodes_available") is not None:
             return None
         c = self.contract
-        monthly = f"{Money(dec(self.monthly_charge, 2), c.currency).display()} {c.currency}"
-        return (
-            f"offer #{c.offer_id} does not state its stock: contract #{self.id} commits to {c.gpu_count:,} GPUs "
-            f"({nodes:,} nodes) at {monthly} a month; confirm the provider can deliver them"
-        )
+        return unstated_stock(c.offer_id, f"contract #{self.id}", c.gpu_count, int(sold.get("nodes") or 1),
+                              self.monthly_charge, c.currency)  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         c, cur = self.contract, self.contract.currency
@@ -120,7 +119,8 @@ class ContractView:
             "notice_deadline": c.notice_deadline.isoformat() if c.notice_deadline else None,
             "early_termination": c.early_termination,
             "accepted_on": c.accepted_on.isoformat() if c.accepted_on else None,
-            "agreed": {  # what was kept when it was signed: later edits to the offer change none of it
+            "amendments": [a.to_json() for a in self.amendments],
+            "agreed": {  # kept at signing, as amended since (``amendments``): edits to the offer change none of it
                 "round": c.snapshot.get("round"),
                 "sold": c.snapshot.get("sold"),  # None: signed before contracts kept it
                 "option": c.snapshot.get("option"),
@@ -168,6 +168,17 @@ class ContractView:
             ],
             "key_dates": [_date_json(k, None) for k in self.dates],
         }
+
+
+def unstated_stock(offer_id: int, subject: str, gpus: int, nodes: int, monthly: Fraction, currency: str) -> str | None:
+    """What a commitment of more than one node on an offer whose stock is not stated says (None for one node)."""
+    if nodes <= 1:
+        return None
+    charge = f"{Money(dec(monthly, 2), currency).display()} {currency}"
+    return (
+        f"offer #{offer_id} does not state its stock: {subject} commits to {gpus:,} GPUs ({nodes:,} nodes) at "
+        f"{charge} a month; confirm the provider can deliver them"
+    )
 
 
 def _date_json(k: KeyDate, today: date | None) -> dict[str, Any]:
@@ -225,11 +236,14 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
     zone = load_assumptions_of(reader).time_zone
     signed = signed_contracts(reader, contract_id)
     incidents = incidents_of(reader, contract_id) if signed else {}
+    amended = amendments_of(reader, contract_id) if signed else {}
     invoices = invoices_of(reader, contract_id) if signed else {}
     for s in signed:
         c = s.contract
         bills = invoices.get(c.id, [])
-        monthly = q(c.snapshot.get("monthly_charge", "0"))
+        changes = amended.get(c.id, [])
+        monthly = charges_of(c.start_date, q(c.snapshot.get("monthly_charge", "0")), changes)
+        per_node = int((c.snapshot.get("sold") or {}).get("gpus_per_node") or s.gpus_per_node)  # as sold
         tolerance = Decimal(c.snapshot.get("invoice_tolerance", "0"))
         lines = [
             InvoiceLine(
@@ -242,12 +256,19 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
                 i.id,
                 as_utc(i.started_at),
                 as_utc(i.ended_at) if i.ended_at else None,
-                share(i.affected_gpus, i.affected_nodes, s.gpus_per_node, c.gpu_count),
+                share(
+                    i.affected_gpus,
+                    i.affected_nodes,
+                    per_node,
+                    int(term_on(changes, "gpus", c.gpu_count, as_utc(i.started_at).date())),  # GPUs then
+                ),
             )
             for i in incidents.get(c.id, [])
         ]
         availability = months(c.start_date, c.end_date, outages, _tiers(c), monthly, now, zone)
-        view = ContractView(c, s.provider, s.offer, incidents.get(c.id, []), lines, availability, time_zone=zone)
+        view = ContractView(
+            c, s.provider, s.offer, incidents.get(c.id, []), lines, availability, amendments=changes, time_zone=zone
+        )
         view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills)
         views.append(view)
     return views

@@ -24,12 +24,13 @@ from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.rounds import round_to_sign
 from quotetui.domain.enums import BillingCadence, OfferStatus
-from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.errors import BadInput, FieldErrors, NeedsConfirmation
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc
 from quotetui.domain.wording import plural
+from quotetui.services.contract_view import unstated_stock
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database
@@ -116,9 +117,12 @@ def accept_offer(
     tolerance: Decimal = Decimal(0),
     acceptance_sample: Decimal | None = None,
     acceptance_sample_min: int | None = None,
+    stock_confirmed: bool = True,
 ) -> Contract:
     """Sign a round of an offer: the contract keeps what was agreed; the offer becomes ``accepted``. Every
-    value is checked by the contract's declared fields and rules (``FieldErrors`` names each bad one)."""
+    value is checked by the contract's declared fields and rules (``FieldErrors`` names each bad one).
+    Without ``stock_confirmed``, more than one node of an offer whose stock is not stated is refused with
+    ``NeedsConfirmation`` (nothing written) naming the commitment and its monthly charge: the TUI asks."""
     v = parse_record(
         E.CONTRACT,
         {
@@ -174,6 +178,12 @@ def accept_offer(
         )
         option = way.option
         monthly = way.effective_node_month * nodes_needed(count, offer.gpus_per_node)
+        if not stock_confirmed and offer.nodes_available is None:
+            said = unstated_stock(offer_id, "this contract", count, nodes_needed(count, offer.gpus_per_node),
+                                  monthly + flat, option.currency)  # fmt: skip
+            if said is not None:
+                raise NeedsConfirmation("Sign beyond the offer's stated stock?", said[0].upper() + said[1:] + ".",
+                                        yes="Sign")  # fmt: skip
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
             for x in offer.extras

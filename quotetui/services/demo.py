@@ -34,6 +34,7 @@ from quotetui.store.models import (
     SlaTerm,
     Source,
 )
+from quotetui.store.origin import source
 from quotetui.store.rows import insert
 
 
@@ -62,7 +63,7 @@ def load_demo(db: Database, *, reset: bool = False) -> DemoSummary:
     Refuses (changing nothing) when demo providers already exist and ``reset`` is not given.
     """
     market = load_demo_files(demo_dir())
-    with db.write() as session:
+    with db.write() as session, source("the demo market"):
         names = [pf.provider.name for _, pf in market.providers]
         existing = list(session.exec(select(Provider.name).where(col(Provider.name).in_(names))))
         if existing and not reset:

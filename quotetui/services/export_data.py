@@ -40,6 +40,7 @@ from quotetui.services.verification import LogOnRecord, market_findings
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.models import (
     BenchmarkResult,
+    ChangeLog,
     Discount,
     ExtraCost,
     FxRate,
@@ -84,6 +85,7 @@ class ExportData:
     scenarios: list[Any]  # every scenario: a workbook imported into a fresh database ranks as this one did
     purchases: list[Any]  # every purchase option (the buy side of rent vs buy)
     contracts: list[ContractView]
+    history: list[Any]  # change_log, oldest first (``store/audit.py``)
     offers_by_id: dict[int, Any] = field(default_factory=dict)
     positions: dict[int, Position] = field(default_factory=dict)
     rent_buy: RentBuyAnswer | None = None
@@ -175,6 +177,7 @@ def gather(
             scenarios=rows(Scenario, col(Scenario.id)),
             purchases=rows(PurchaseOption, col(PurchaseOption.id)),
             contracts=[],
+            history=rows(ChangeLog, col(ChangeLog.at), col(ChangeLog.id)),
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
     data.contracts = load_contracts(db, data.generated_at)

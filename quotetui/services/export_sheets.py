@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -16,6 +17,7 @@ from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.money import plain
+from quotetui.domain.timeutil import local_text
 from quotetui.io.xlsx_write import (
     INTEGER,
     MONEY,
@@ -417,3 +419,23 @@ def sla(data: ExportData) -> Sheet:
 def fx(data: ExportData) -> Sheet:
     rows = (data_row(E.FX, (r,), {}) for r in data.fx)
     return Sheet("FX rates", template_columns(E.FX, {"source": 30}), rows)
+
+
+def history(data: ExportData) -> Sheet:
+    """The audit trail, oldest first (``store/audit.py``): its times as exact text in UTC, its offers by name
+    (ids do not survive an import), its changes as JSON; ``import_writer.history_`` reads it back."""
+    references = {v.id: v.contract.reference or f"#{v.id}" for v in data.contracts}
+
+    def row(h: Any) -> list[Any]:
+        provider, offer = data.offer_key(h.offer_id)
+        refs = {
+            "at": local_text(h.at, "UTC"),
+            "provider": provider or None,
+            "offer": offer or None,
+            "contract": references.get(h.contract_id) or (f"#{h.contract_id}" if h.contract_id else None),
+            "changes": json.dumps(h.changes, ensure_ascii=False, sort_keys=True) if h.changes else None,
+        }
+        return data_row(E.HISTORY, (h,), refs)
+
+    widths = {"at": 26, "via": 30, "offer": 30, "subject": 30, "changes": 60}
+    return Sheet("History", template_columns(E.HISTORY, widths), (row(h) for h in data.history))

@@ -19,6 +19,10 @@ from quotetui.domain.fields import Field, parse_record, shown_value
 __all__ = ["FieldErrors", "FormSpec", "choices_of", "hint", "parse", "problem_text", "shown"]
 
 
+CONFIRMED = "confirmed"
+"""What a form adds to its values when the user said yes to the question its save asked (``NeedsConfirmation``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class FormSpec:
     title: str

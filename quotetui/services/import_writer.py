@@ -32,6 +32,7 @@ from quotetui.io.compared import parse_compared
 from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
+from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
     load_assumptions,
@@ -41,6 +42,7 @@ from quotetui.services.settings import (
     store_settings,
     stored_settings,
 )
+from quotetui.store import audit
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -95,9 +97,12 @@ def bulk_insert(session: Session, model: Any, rows: list[dict[str, Any]], return
     table = model.__table__
     if not returning:
         session.execute(sa.insert(table), rows)
+        audit.record_added(session, table.name, rows)
         return []
     statement = sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
-    return list(session.execute(statement, rows).scalars())
+    ids = list(session.execute(statement, rows).scalars())
+    audit.record_added(session, table.name, rows, ids)
+    return ids
 
 
 class Writer:
@@ -253,6 +258,7 @@ class Writer:
             ("scenarios", self.each(self.scenarios_)),
             ("purchases", self.each(self.purchases_)),
             ("settings", self.each(self.settings_)),
+            ("history", self.each(lambda parsed: history_(self, parsed))),
         ):
             step(by_entity.get(key, []))
             self.session.flush()  # the ids of new rows, for the entities that refer to them

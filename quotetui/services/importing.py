@@ -34,6 +34,7 @@ from quotetui.services.rfq_answers import ANSWER_ENTITIES, Answer, check_answers
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.migrate import scratch_copy
+from quotetui.store.origin import source
 
 
 class _Rollback(Exception):
@@ -183,7 +184,7 @@ def _write(
     dry_run: bool,
 ) -> None:
     try:
-        with db.write() as session:
+        with db.write() as session, source("import " + ", ".join(str(p) for p in paths)):
             if not dry_run:
                 _refuse_damaged(db)
             track.tell("writing")

@@ -52,6 +52,7 @@ from quotetui.domain.fields import parse_value
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
 from quotetui.domain.money import RATE_PLACES
+from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.reader import Reader, in_list, session_reader
 
 if TYPE_CHECKING:
@@ -59,8 +60,6 @@ if TYPE_CHECKING:
 
     from quotetui.store.models import Scenario
 
-ASSUMPTION_PREFIX = "assumption."
-"""Settings rows of the assumptions are ``assumption.<field name>``."""
 
 IN_LIST_MAX = 500
 """Up to this many offers named, the queries ask for them alone; more are read whole and picked here."""

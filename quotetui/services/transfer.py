@@ -63,6 +63,7 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
         sheets.scenarios(data),
         sheets.purchases(data),
         sheets.settings(data),
+        sheets.history(data),
     ]
     assert tuple(s.title for s in built) == SHEET_ORDER
     return built

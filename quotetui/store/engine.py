@@ -248,7 +248,7 @@ def make_engine(target: DbTarget, *, foreign_keys: bool = True, read_only: bool 
     import sqlalchemy as sa
     from sqlalchemy.pool import NullPool
 
-    from quotetui.store import versions  # noqa: F401  (its listeners bump row versions on every ORM flush)
+    from quotetui.store import audit, versions  # noqa: F401  (listeners: row versions and the audit trail)
 
     if target.path is not None:
         read_only = read_only or sqlite_read_only(target.path)

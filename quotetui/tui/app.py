@@ -26,6 +26,7 @@ from textual.screen import ModalScreen, Screen
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
+from quotetui.store.origin import set_front_end
 from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
@@ -90,6 +91,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
     def __init__(self, db: str | None = None, *, today: date | None = None) -> None:
         super().__init__()
+        set_front_end("tui")  # what the audit trail says of every change made from here
         self.db_arg = db
         self._fixed_today = today
         self.database: Database | None = None

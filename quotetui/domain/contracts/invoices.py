@@ -9,33 +9,15 @@ an invoice is off when it differs from that by more than the contract's toleranc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.contracts.dates import add_months
+from quotetui.domain.contracts.charges import Charge, charged, period_months
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.exact import dec
-
-
-def period_months(start: date, end: date, anchor: date | None = None) -> Fraction:
-    """Months in the inclusive period [start, end], measured in the contract's own months: each day counts
-    as 1/length of the contract month it falls in (months run from ``anchor``, the contract's start, so a
-    contract starting 31 January has months 31 Jan–27 Feb, 28 Feb–30 Mar, 31 Mar–29 Apr …)."""
-    anchor = anchor or start
-    stop = end + timedelta(days=1)
-    k = (start.year - anchor.year) * 12 + start.month - anchor.month - 1
-    while add_months(anchor, k + 1) <= start:
-        k += 1
-    total = Fraction(0)
-    while add_months(anchor, k) < stop:
-        lo, hi = add_months(anchor, k), add_months(anchor, k + 1)
-        days = (min(hi, stop) - max(lo, start)).days
-        if days > 0:
-            total += Fraction(days, (hi - lo).days)
-        k += 1
-    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +36,17 @@ def check_invoice(
     amount: Decimal,
     start: date,
     end: date,
-    monthly: Fraction,
+    monthly: Fraction | Sequence[Charge],
     tolerance: Decimal,
     currency: str,
     anchor: date | None = None,
 ) -> InvoiceCheck:
+    """``monthly``: the agreed monthly charge, or the charges in force over time (``charges.timeline``: an
+    amended contract's)."""
     span = period_months(start, end, anchor)
-    expected = dec(monthly * span, minor_units(currency))
+    exact = monthly * span if isinstance(monthly, Fraction) else charged(monthly, start, end, anchor or start)
+    expected = dec(exact, minor_units(currency))
     return InvoiceCheck(expected, amount - expected, tolerance, span)
+
+
+__all__ = ["InvoiceCheck", "check_invoice", "period_months"]

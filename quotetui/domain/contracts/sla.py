@@ -9,11 +9,13 @@ progress counts its hours so far (availability to date).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from fractions import Fraction
 from itertools import pairwise
 
+from quotetui.domain.contracts.charges import Charge
 from quotetui.domain.contracts.dates import add_months
 
 
@@ -88,17 +90,31 @@ def _downtime(lo: datetime, hi: datetime, outages: list[Outage], now: datetime) 
     return down, [o.id for _, _, o in spans]
 
 
+def _fee(starts: list[tuple[datetime, Fraction]], lo: datetime, hi: datetime) -> Fraction:
+    """The monthly charges in force over [lo, hi), each times its hours there."""
+    total = Fraction(0)
+    for i, (since, monthly) in enumerate(starts):
+        until = starts[i + 1][0] if i + 1 < len(starts) else hi
+        a, b = max(lo, since if i else lo), min(hi, until)
+        if b > a:
+            total += monthly * _hours(a, b)
+    return total
+
+
 def months(
     start: date,
     end: date,
     outages: list[Outage],
     tiers: list[Tier],
-    monthly_fee: Fraction,
+    monthly_fee: Fraction | Sequence[Charge],
     now: datetime,
     zone: str = "UTC",
 ) -> list[MonthAvailability]:
     """Every calendar month from the contract's start to ``now`` (or its end), with its availability; months
-    and days run from midnight in ``zone`` (the user's time zone)."""
+    and days run from midnight in ``zone`` (the user's time zone). ``monthly_fee``: the agreed monthly charge,
+    or the charges in force over time (an amended contract's: each hour at the charge of its day)."""
+    charges = [Charge(start, monthly_fee)] if isinstance(monthly_fee, Fraction) else list(monthly_fee)
+    starts = [(day_start(c.since, zone), c.monthly) for c in charges]
     result = []
     first = start.replace(day=1)
     stop = min(day_start(end, zone), now)
@@ -115,7 +131,7 @@ def months(
         availability = 1 - down / hours
         # the month's hours (a DST month has 743 or 745)
         whole = _hours(day_start(month, zone), day_start(following, zone))
-        fee = monthly_fee * _hours(lo, min(day_start(following, zone), day_start(end, zone))) / whole
+        fee = _fee(starts, lo, min(day_start(following, zone), day_start(end, zone))) / whole
         result.append(
             MonthAvailability(month, hours, down, availability, credit_rate(availability, tiers), fee, tuple(hit))
         )

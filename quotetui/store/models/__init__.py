@@ -1,5 +1,6 @@
 """All tables. Importing this package registers them on ``SQLModel.metadata``."""
 
+from quotetui.store.models.audit import ChangeLog, ContractAmendment
 from quotetui.store.models.base import SQLModel
 from quotetui.store.models.contracts import AcceptanceWaiver, Contract, Incident, Invoice
 from quotetui.store.models.evidence import BenchmarkResult, Evidence
@@ -24,7 +25,9 @@ metadata = SQLModel.metadata
 __all__ = [
     "AcceptanceWaiver",
     "BenchmarkResult",
+    "ChangeLog",
     "Contract",
+    "ContractAmendment",
     "Discount",
     "Evidence",
     "ExtraCost",

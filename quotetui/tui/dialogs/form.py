@@ -25,11 +25,11 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from quotetui.domain.errors import Conflict, QuotetuiError
+from quotetui.domain.errors import Conflict, NeedsConfirmation, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.domain.text import visible
 from quotetui.domain.wording import plural
-from quotetui.services.forms import FieldErrors, FormSpec, hint, parse
+from quotetui.services.forms import CONFIRMED, FieldErrors, FormSpec, hint, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
@@ -210,10 +210,23 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         """The service validates and writes, off the UI thread; what it said is shown on the UI thread."""
         try:
             result = self.save(raw, version)
+        except NeedsConfirmation as exc:  # nothing written: ask, and send the values again if the answer is yes
+            self.app.call_from_thread(self._ask, exc, raw, version)
+            return
         except Exception as exc:
             self.app.call_from_thread(self._refused, exc)
             return
         self.app.call_from_thread(self._saved, raw, result)
+
+    def _ask(self, exc: NeedsConfirmation, raw: dict[str, Any], version: object) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._save({**raw, CONFIRMED: True}, version)
+            else:
+                self._set_saving(False)
+                self.notify("Nothing was saved.", title="Not saved", timeout=6)
+
+        self.app.push_screen(ConfirmDialog(exc.question, exc.detail, yes=exc.yes), answered)
 
     def _refused(self, exc: Exception) -> None:
         self._set_saving(False)

@@ -1,0 +1,50 @@
+"""``quotetui history OFFER_ID | --contract N | --settings``: who changed what, when, from where."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from quotetui.commands.common import JsonFlag, open_db, parsed, print_json
+from quotetui.commands.output import say
+from quotetui.domain.entities import ID
+
+
+def register(app: typer.Typer) -> None:
+    app.command("history")(history)
+
+
+def history(
+    ctx: typer.Context,
+    offer_id: Annotated[
+        int | None,
+        typer.Argument(parser=parsed(ID), metavar="OFFER_ID", help="The offer's id (see `quotetui offers`)."),
+    ] = None,
+    contract: Annotated[
+        int | None, typer.Option("--contract", parser=parsed(ID), metavar="ID", help="A contract's history instead.")
+    ] = None,
+    settings: Annotated[bool, typer.Option("--settings", help="The settings' history instead.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """The audit trail: every change to an offer (its rounds, prices, terms, evidence and contracts), a contract
+    (amendments, incidents, invoices, waivers) or the settings — who, when, from which front end or file, and
+    each value before and after."""
+    from quotetui.domain.timeutil import local_text
+    from quotetui.services import history as h
+    from quotetui.services.settings import assumptions_of
+
+    db = open_db(ctx)
+    found = h.history(db, offer_id=offer_id, contract_id=contract, settings=settings)
+    if as_json:
+        print_json([c.to_json() for c in found])
+        return
+    subject = f"offer #{offer_id}" if offer_id is not None else f"contract #{contract}" if contract else "settings"
+    if not found:
+        say(f"No changes to {subject} recorded (the trail starts at the upgrade that added it).")
+        return
+    zone = assumptions_of(db).time_zone
+    say(f"History of {subject} ({len(found)} changes, oldest first; times in {zone}):")
+    for c in found:
+        say(f"{local_text(c.at, zone)[:19]}  {c.who} via {c.via}")
+        say(f"  {c.action} {c.subject}{f' #{c.row_id}' if c.row_id else ''}: {c.what() or 'no values'}")

@@ -1,0 +1,197 @@
+"""Contract amendments: the only way a signed contract's terms change, each an explicit, dated record.
+
+An amendment names the terms it changes (GPUs, the monthly charge, the term, the notice period, the GPU model
+delivered, the acceptance sample), from its effective day, with what was agreed and by whom. The contract then
+reads as amended — acceptance judges the amended terms — and invoices and SLA credits are measured against the
+charge in force on each day (``domain/contracts/charges.py``), so days before the amendment keep the old charge.
+New GPUs with no charge stated are costed by the engine, as at signing: the signed round's way to buy for the new
+count, with the discounts that count earns (never the old charge scaled).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from quotetui.domain import entities as E
+from quotetui.domain.contracts.amendments import TERMS, Amendment
+from quotetui.domain.contracts.dates import notice_deadline, term_end
+from quotetui.domain.economics.costing import nodes_needed
+from quotetui.domain.economics.exact import dec
+from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.fields import parse_record
+from quotetui.domain.wording import plural
+from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.settings import load_assumptions
+from quotetui.store.audit import os_user
+from quotetui.store.catalog import load_catalog
+from quotetui.store.engine import Database
+from quotetui.store.models import Contract, ContractAmendment, QuoteRevision
+
+
+def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fraction, list[dict[str, str]]]:
+    """The signed round's agreed way to buy, costed by the engine for ``gpus`` (as ``accept_offer`` does): the
+    monthly charge and the discounts it applies."""
+    from quotetui.services.contracts import _agreed
+
+    found = load_offer_inputs(session, [contract.offer_id])
+    if not found:
+        raise FieldErrors({"monthly_charge": "the offer has no price now: state the monthly charge agreed"})
+    offer = found[0]
+    seq = contract.snapshot.get("round")
+    row = session.get(QuoteRevision, contract.revision_id)
+    revision = next((r for r in offer.revisions if row is not None and r.seq == row.seq), None)
+    kept = contract.snapshot.get("option") or {}
+    if revision is None or not revision.options:
+        raise FieldErrors({"monthly_charge": f"round {seq} has no prices now: state the monthly charge agreed"})
+    options = tuple(
+        o for o in revision.options if o.term_months == kept.get("term_months") and o.prepay == kept.get("prepay")
+    )
+    if not options or all(o.costed_amount != contract.price for o in options):
+        raise FieldErrors(
+            {
+                "monthly_charge": f"round {seq}'s price option was changed since the contract was signed: state the "
+                "monthly charge agreed"
+            }
+        )
+    assumptions = replace(load_assumptions(session), net_of_vat=False)
+    way, flat = _agreed(
+        offer, options, gpus, contract.term_months, kept.get("term_months"), fx_table(session, contract.start_date),
+        assumptions,
+    )  # fmt: skip
+    applied = [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
+    return way.effective_node_month * nodes_needed(gpus, offer.gpus_per_node) + flat, applied
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def amend_contract(db: Database, contract_id: int, raw: dict[str, Any]) -> Amendment:
+    """Records an amendment (the fields of ``entities.AMENDMENT``) and applies it to the contract; refused, with
+    nothing changed, when it changes nothing, starts outside the term or before an earlier amendment, or
+    makes the notice period longer than the term."""
+    v = parse_record(E.AMENDMENT, raw)
+    given = {k: v[k] for k in TERMS if v.get(k) is not None}
+    if not given:
+        raise BadInput(
+            "an amendment changes at least one term: --gpus, --monthly-charge, --term-months, --notice-days, "
+            "--gpu, --acceptance-sample or --acceptance-sample-min"
+        )
+    with db.write() as session:
+        contract = session.get(Contract, contract_id)
+        if contract is None:
+            raise BadInput(f"no contract #{contract_id}")
+        last = session.exec(
+            select(ContractAmendment.seq, ContractAmendment.effective)
+            .where(ContractAmendment.contract_id == contract_id)
+            .order_by(col(ContractAmendment.seq).desc())
+        ).first()
+        effective: date = v["effective"]
+        problems: dict[str, str] = {}
+        if not contract.start_date <= effective < contract.end_date:
+            problems["effective"] = (
+                f"{effective.isoformat()} is outside the contract's term ({contract.start_date.isoformat()} → "
+                f"{contract.end_date.isoformat()})"
+            )
+        elif last is not None and effective < last[1]:
+            problems["effective"] = (
+                f"amendment {last[0]} is in force from {last[1].isoformat()}: a later one cannot start before it"
+            )
+        snapshot = dict(contract.snapshot or {})
+        sold = dict(snapshot.get("sold") or {})
+        changes: dict[str, list[Any]] = {}
+        per_node = int(sold.get("gpus_per_node") or snapshot.get("gpus_per_node") or 1)
+        if "gpus" in given and given["gpus"] != contract.gpu_count:
+            stock = sold.get("nodes_available")
+            if stock is not None and given["gpus"] > stock * per_node:
+                problems["gpus"] = (
+                    f"{given['gpus']:,} GPUs, but the offer stated {plural(stock, 'node')} × {per_node} = "
+                    f"{stock * per_node:,} GPUs"
+                )
+            changes["gpus"] = [contract.gpu_count, given["gpus"]]
+            nodes = nodes_needed(given["gpus"], per_node)
+            if sold and nodes != sold.get("nodes"):
+                changes["nodes"] = [sold.get("nodes"), nodes]
+                sold["nodes"] = nodes
+        charge = given.get("monthly_charge")
+        if "gpus" in changes and charge is None and not problems:
+            try:
+                exact, applied = _engine_charge(session, contract, given["gpus"])
+                charge = dec(exact, 6)
+                if applied != snapshot.get("discounts", []):
+                    changes["discounts"] = [
+                        "; ".join(d["label"] for d in snapshot.get("discounts", [])) or None,
+                        "; ".join(d["label"] for d in applied) or None,
+                    ]
+                    snapshot["discounts"] = applied
+            except FieldErrors as exc:
+                problems.update(exc.errors)
+        if charge is not None:
+            before = Decimal(snapshot.get("monthly_charge", "0"))
+            if charge != before:
+                changes["monthly_charge"] = [f"{before:.6f}", f"{charge:.6f}"]  # as signing writes amounts
+                snapshot["monthly_charge"] = f"{charge:.6f}"
+                snapshot["monthly_compute"] = f"{charge - Decimal(snapshot.get('monthly_extras', '0')):.6f}"
+        months = given.get("term_months", contract.term_months)
+        notice = given.get("notice_days", contract.notice_days)
+        if "term_months" in given and months != contract.term_months:
+            end = term_end(contract.start_date, months)
+            if end <= effective:
+                problems["term_months"] = f"a {months}-month term ends on {end.isoformat()}, before it is in force"
+            changes["term_months"] = [contract.term_months, months]
+            changes["end"] = [contract.end_date.isoformat(), end.isoformat()]
+        if "notice_days" in given and notice != contract.notice_days:
+            changes["notice_days"] = [contract.notice_days, notice]
+        end = term_end(contract.start_date, months)
+        deadline = notice_deadline(end, notice)
+        if deadline is not None and deadline < contract.start_date:
+            problems["notice_days"] = f"a {notice}-day notice period is longer than the {months}-month term"
+        if deadline != contract.notice_deadline:
+            changes["notice_deadline"] = [_text(contract.notice_deadline), _text(deadline)]
+        if "gpu" in given:
+            catalog, _ = load_catalog(session)
+            try:
+                spec = catalog.lookup(given["gpu"])
+            except Exception as exc:  # an unknown model names the catalog's closest
+                problems["gpu"] = str(exc)
+            else:
+                if spec.key != sold.get("gpu"):
+                    changes["gpu"] = [sold.get("gpu_name"), spec.name]
+                    sold["gpu"], sold["gpu_name"] = spec.key, spec.name
+        if "acceptance_sample" in given or "acceptance_sample_min" in given:
+            old = sold.get("sample") or {}
+            new = {
+                "share": _text(given.get("acceptance_sample", old.get("share"))),
+                "at_least": given.get("acceptance_sample_min", old.get("at_least")),
+            }
+            for key, term in (("share", "acceptance_sample"), ("at_least", "acceptance_sample_min")):
+                if _text(old.get(key)) != _text(new[key]):
+                    changes[term] = [_text(old.get(key)), _text(new[key])]
+            sold["sample"] = new
+        if problems:
+            raise FieldErrors(problems)
+        if not changes:
+            raise BadInput(f"contract #{contract_id} already has these terms: nothing to amend")
+        if sold:
+            snapshot["sold"] = sold
+        contract.gpu_count = given.get("gpus", contract.gpu_count)
+        contract.term_months, contract.end_date = months, end
+        contract.notice_days, contract.notice_deadline = notice, deadline
+        contract.snapshot = snapshot  # a new dict: the flush sees it changed (and the audit trail records it)
+        amendment = ContractAmendment(
+            contract_id=contract_id,
+            seq=(last[0] if last is not None else 0) + 1,
+            effective=effective,
+            reason=v["reason"],
+            recorded_by=v.get("by") or os_user(),
+            changes=changes,
+        )
+        session.add(amendment)
+        session.flush()
+        return Amendment(amendment.seq, effective, amendment.reason, amendment.recorded_by, changes)

@@ -1,0 +1,91 @@
+"""The audit trail as a buyer reads it: what changed in an offer (its rounds, prices, terms, evidence), a
+contract (amendments, incidents, invoices, waivers) or the settings — who, when, from where, before and after
+(``store/audit.py`` writes it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from quotetui.domain.enums import ChangeAction
+from quotetui.domain.errors import BadInput
+from quotetui.store.reader import reading, stored_json
+
+if TYPE_CHECKING:
+    from quotetui.store.engine import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    at: datetime
+    who: str
+    via: str
+    entity: str
+    row_id: int | None
+    offer_id: int | None
+    contract_id: int | None
+    action: str
+    subject: str
+    changes: dict[str, list[Any]]
+
+    def what(self) -> str:
+        """``region 深圳 → 乌兰察布; price 80000 → 76000`` (an added or removed row: its values)."""
+        if self.action == ChangeAction.CHANGED:
+            return "; ".join(f"{k} {_shown(b)} → {_shown(a)}" for k, (b, a) in self.changes.items())
+        side = 1 if self.action == ChangeAction.ADDED else 0
+        return ", ".join(f"{k} {_shown(v[side])}" for k, v in self.changes.items())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "at": self.at.isoformat(),
+            "who": self.who,
+            "via": self.via,
+            "entity": self.entity,
+            "row_id": self.row_id,
+            "offer_id": self.offer_id,
+            "contract_id": self.contract_id,
+            "action": self.action,
+            "subject": self.subject,
+            "changes": self.changes,
+        }
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "—"
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+_COLUMNS = "at, who, via, entity, row_id, offer_id, contract_id, action, subject, changes"
+
+
+def history(
+    db: Database, *, offer_id: int | None = None, contract_id: int | None = None, settings: bool = False
+) -> list[Change]:
+    """Every recorded change to one offer (and everything under it, its contracts included), one contract, or
+    the settings, oldest first."""
+    if sum((offer_id is not None, contract_id is not None, settings)) != 1:
+        raise BadInput("name one offer (OFFER_ID), one contract (--contract N) or --settings")
+    if offer_id is not None:
+        where, params = "offer_id = :id", {"id": offer_id}
+    elif contract_id is not None:
+        where, params = "contract_id = :id", {"id": contract_id}
+    else:
+        where, params = "entity = 'setting'", {}
+    with reading(db) as reader:
+        rows = reader.rows(f"SELECT {_COLUMNS} FROM change_log WHERE {where} ORDER BY at, id", params)
+        found = [
+            Change(reader.when(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], stored_json(r[9]))  # type: ignore[arg-type]
+            for r in rows
+        ]
+        if not found and offer_id is not None:
+            known = reader.rows("SELECT 1 FROM offer WHERE id = :id", {"id": offer_id})
+            if not known:
+                raise BadInput(f"no offer #{offer_id}, and none recorded in the history (see `quotetui offers`)")
+        if not found and contract_id is not None:
+            known = reader.rows("SELECT 1 FROM contract WHERE id = :id", {"id": contract_id})
+            if not known:
+                raise BadInput(f"no contract #{contract_id}, and none recorded in the history")
+    return found

@@ -1,0 +1,248 @@
+"""The audit trail: every change to the records a buyer relies on — offers and their rounds, prices, discounts,
+extras and SLA, contracts, their amendments, incidents, invoices and acceptance waivers, evidence, settings —
+is written to ``change_log`` in the same transaction, whichever front end made it.
+
+* **What**: an ORM flush listener (beside the row versions of ``store/versions.py``) compares each row's
+  columns before and after; bulk inserts (an import's rounds and prices) are recorded by :func:`record_added`.
+* **Who**: the database role on PostgreSQL (``current_user``), else the operating-system user.
+* **From where**: the front end (``cli: quotetui offer edit``, ``tui``) and the file being read
+  (``import offers.xlsx``), as ``store/origin.py`` says.
+* **When**: UTC, to the microsecond.
+
+Rows deleted by the database's own ``ON DELETE CASCADE`` are covered by their parent's removal.
+"""
+
+from __future__ import annotations
+
+import getpass
+from datetime import date, datetime
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, UOWTransaction
+
+from quotetui.domain.enums import ChangeAction
+from quotetui.domain.timeutil import utcnow
+from quotetui.store.keys import ASSUMPTION_PREFIX
+from quotetui.store.origin import via
+
+TRACKED = frozenset(
+    {
+        "provider",
+        "offer",
+        "quote_revision",
+        "revision_price",
+        "discount",
+        "extra_cost",
+        "sla_term",
+        "sla_credit_tier",
+        "contract",
+        "contract_amendment",
+        "incident",
+        "invoice",
+        "acceptance_waiver",
+        "evidence",
+        "setting",
+    }
+)
+"""The tables whose every change is recorded."""
+
+SKIPPED = frozenset({"id", "version", "created_at", "updated_at", "imported_at", "raw"})
+"""Columns never recorded: bookkeeping, and an evidence log's text (kept verbatim in its own row; its digest is
+recorded)."""
+
+
+_os_user: str | None = None
+
+
+def os_user() -> str:
+    global _os_user
+    if _os_user is None:
+        try:
+            _os_user = getpass.getuser()
+        except Exception:  # no user name in the environment or the password database
+            _os_user = "unknown user"
+    return _os_user
+
+
+def who(session: Session) -> str:
+    """The database role on PostgreSQL (what the server knows), else the operating-system user."""
+    known = session.info.get("audit_who")
+    if known is None:
+        connection = session.connection()
+        if connection.dialect.name == "postgresql":
+            known = str(connection.execute(sa.text("SELECT current_user")).scalar())
+        else:
+            known = os_user()
+        session.info["audit_who"] = known
+    return str(known)
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON keeps it exactly (amounts and shares as decimal text)."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, Fraction):
+        return str(value) if value.denominator != 1 else str(value.numerator)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return str(value)
+
+
+def _diff(key: str, before: Any, after: Any) -> dict[str, list[Any]]:
+    """One column's change; a JSON object's (a contract's snapshot) as its leaves that changed, by path
+    (``snapshot.sold.gpu``)."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return {key: [before, after]}
+    out: dict[str, list[Any]] = {}
+    for name in [*before, *(k for k in after if k not in before)]:
+        b, a = before.get(name), after.get(name)
+        if b != a:
+            out.update(_diff(f"{key}.{name}", b, a))
+    return out
+
+
+def _columns(row: Any) -> list[str]:
+    return [c.key for c in sa.inspect(row).mapper.column_attrs if c.key not in SKIPPED]
+
+
+def _parent(session: Session, model: str, row_id: int | None) -> Any:
+    if row_id is None:
+        return None
+    from quotetui.store import models
+
+    with session.no_autoflush:
+        return session.get(getattr(models, model), row_id)
+
+
+def links(
+    session: Session, table: str, values: dict[str, Any], rounds: dict[int, int] | None = None
+) -> tuple[int | None, int | None]:
+    """The offer and the contract a row belongs to (either may be None); ``rounds``: round id → offer id,
+    where the caller has read them already."""
+    offer_id, contract_id = values.get("offer_id"), values.get("contract_id")
+    if table == "offer":
+        offer_id = values.get("id")
+    elif table == "contract":
+        contract_id = values.get("id")
+    elif table == "revision_price" and rounds is not None:
+        offer_id = rounds.get(values.get("revision_id") or 0)
+    elif table == "revision_price":
+        revision = _parent(session, "QuoteRevision", values.get("revision_id"))
+        offer_id = None if revision is None else revision.offer_id
+    elif table == "sla_credit_tier":
+        term = _parent(session, "SlaTerm", values.get("sla_term_id"))
+        offer_id = None if term is None else term.offer_id
+    if contract_id is not None and offer_id is None:
+        contract = _parent(session, "Contract", contract_id)
+        offer_id = None if contract is None else contract.offer_id
+    return offer_id, contract_id
+
+
+def _subject(table: str, values: dict[str, Any]) -> str:
+    for name in ("name", "reference", "label", "key", "item", "filename"):
+        if values.get(name):
+            return f"{table.replace('_', ' ')} {str(values[name])[:200]}"
+    if table == "quote_revision" and values.get("seq") is not None:
+        return f"round {values['seq']}"
+    return table.replace("_", " ")
+
+
+def _entry(session: Session, table: str, row_id: int | None, action: str, values: dict[str, Any],
+           changes: dict[str, list[Any]], stamp: tuple[datetime, str, str],
+           rounds: dict[int, int] | None = None) -> dict[str, Any]:  # fmt: skip
+    offer_id, contract_id = links(session, table, {**values, "id": row_id}, rounds)
+    at, by, where = stamp
+    return {
+        "at": at,
+        "who": by[:200],
+        "via": where[:500],
+        "entity": table,
+        "row_id": row_id,
+        "offer_id": offer_id,
+        "contract_id": contract_id,
+        "action": action,
+        "subject": _subject(table, values)[:300],
+        "changes": changes,
+    }
+
+
+@sa.event.listens_for(Session, "after_flush")
+def _record(session: Session, _context: UOWTransaction) -> None:
+    """Every added, changed and removed tracked row of this flush, in ``change_log`` (same transaction)."""
+    from quotetui.store.models import ChangeLog
+
+    found: list[tuple[Any, str]] = [
+        *((r, ChangeAction.ADDED.value) for r in session.new),
+        *((r, ChangeAction.CHANGED.value) for r in session.dirty),
+        *((r, ChangeAction.REMOVED.value) for r in session.deleted),
+    ]
+    found = [(r, a) for r, a in found if getattr(r, "__tablename__", None) in TRACKED]
+    if not found:
+        return
+    stamp = (utcnow(), who(session), via())
+    entries = []
+    for row, action in found:
+        table = row.__tablename__
+        if table == "setting" and not row.key.startswith(ASSUMPTION_PREFIX):
+            continue  # the program's own bookkeeping (data version, catalog fingerprint)
+        state = sa.inspect(row)
+        keys = [c.key for c in state.mapper.column_attrs]
+        values = {key: state.attrs[key].loaded_value for key in keys}
+        values = {k: (None if v is sa.orm.base.NO_VALUE else v) for k, v in values.items()}
+        changes: dict[str, list[Any]] = {}
+        for key in _columns(row):
+            if action == ChangeAction.CHANGED:
+                history = state.attrs[key].history
+                if not history.has_changes():
+                    continue
+                before = history.deleted[0] if history.deleted else None
+                after = history.added[0] if history.added else None
+                if plain(before) == plain(after):
+                    continue
+                changes.update(_diff(key, plain(before), plain(after)))
+            elif values.get(key) is not None:
+                changes[key] = (
+                    [None, plain(values[key])] if action == ChangeAction.ADDED else [plain(values[key]), None]
+                )
+        if action == ChangeAction.CHANGED and not changes:
+            continue
+        entries.append(_entry(session, table, values.get("id"), action, values, changes, stamp))
+    if entries:
+        session.connection().execute(sa.insert(ChangeLog.__table__), entries)  # type: ignore[attr-defined]
+
+
+def record_added(session: Session, table: str, rows: list[dict[str, Any]], ids: list[int] | None = None) -> None:
+    """Rows a bulk insert added (no ORM flush sees them): one ``added`` entry each, as the listener writes."""
+    if table not in TRACKED or not rows:
+        return
+    from quotetui.store.models import ChangeLog
+
+    stamp = (utcnow(), who(session), via())
+    rounds: dict[int, int] | None = None
+    if table == "revision_price":  # their offers in one read per thousand rounds, not one per price
+        wanted = sorted({int(v["revision_id"]) for v in rows})
+        rounds = {}
+        for i in range(0, len(wanted), 1000):
+            query = sa.text("SELECT id, offer_id FROM quote_revision WHERE id IN :ids").bindparams(
+                sa.bindparam("ids", expanding=True)
+            )
+            rounds.update((r[0], r[1]) for r in session.connection().execute(query, {"ids": wanted[i : i + 1000]}))
+    entries = []
+    with session.no_autoflush:
+        for i, values in enumerate(rows):
+            row_id = ids[i] if ids else None
+            changes = {k: [None, plain(v)] for k, v in values.items() if k not in SKIPPED and v is not None}
+            entries.append(_entry(session, table, row_id, ChangeAction.ADDED.value, values, changes, stamp, rounds))
+    session.connection().execute(sa.insert(ChangeLog.__table__), entries)  # type: ignore[attr-defined]

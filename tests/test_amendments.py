@@ -1,0 +1,127 @@
+"""Issue 31, point 1: a signed contract changes only by an explicit, dated amendment. From its effective day the
+amended terms hold — invoices are checked against the charge in force on each day, acceptance judges the amended
+terms — and new GPUs with no charge stated are costed by the engine (volume tiers included), never scaled.
+
+Figures worked by hand before the code ran. Demo offer #1 (一万网络 8×H100 SXM5 整机): 180,000 CNY a node-month,
+monthly, stock not stated. A 10 % volume discount from 32 GPUs is added. Signed for 16 GPUs (2 nodes) from
+2027-01-01 for 12 months: 2 × 180,000 = 360,000 a month (16 < 32: no discount).
+Amended to 32 GPUs from 2027-03-01: 4 × 180,000 × 0.9 = 648,000 a month (scaling the old charge: 720,000).
+An invoice for 2027-02-15 … 2027-03-14: 14/28 of February at 360,000 = 180,000 plus 14/31 of March at 648,000
+= 292,645.1613 → 472,645.16.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import Cli, dump, sql
+
+START = ("--start", "2027-01-01", "--term-months", "12")
+
+
+def _signed(cli: Cli, db: str, gpus: str = "16") -> int:
+    added = cli("--db", db, "discount", "add", "1", "--kind", "volume", "--rate", "10", "--min-gpus", "32")
+    assert added.code == 0, added.err
+    signed = cli("--db", db, "contracts", "add", "--offer", "1", *START, "--gpus", gpus, "--json")
+    assert signed.code == 0, signed.err
+    return int(json.loads(signed.out)["id"])
+
+
+def test_new_gpus_are_costed_by_the_engine_and_invoices_follow_the_charge_of_each_day(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    db = str(demo_db_path)
+    cid = _signed(cli, db)
+    assert json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["monthly_charge"]["amount"] == (
+        "360000.00"
+    )
+    amended = cli("--db", db, "contracts", "amend", str(cid), "--effective", "2027-03-01", "--gpus", "32",
+                  "--reason", "Scale-out to 4 nodes, agreed by email on 2027-02-20")  # fmt: skip
+    assert amended.code == 0, amended.err
+    assert "Amendment 1 of contract #1, from 2027-03-01: GPUs 16 → 32; nodes 2 → 4; discounts — → volume" in (
+        amended.out
+    )
+    assert "monthly charge 360,000.00 CNY → 648,000.00 CNY" in amended.out  # 4 × 180,000 × 0.9: not × 2
+    view = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)
+    assert view["gpus"] == 32 and view["monthly_charge"]["amount"] == "648000.00"
+    assert view["agreed"]["sold"]["nodes"] == 4
+    assert [d["rate"] for d in view["agreed"]["discounts"]] == ["0.100000"]  # the charge's discounts, as amended
+    [amendment] = view["amendments"]
+    assert amendment["effective"] == "2027-03-01" and amendment["changes"]["gpus"] == [16, 32]
+    assert amendment["changes"]["monthly_charge"] == ["360000.000000", "648000.000000"]
+    billed = cli("--db", db, "contracts", "invoice", "add", str(cid), "--from", "2027-02-15", "--to", "2027-03-14",
+                 "--amount", "472645.16", "--currency", "CNY")  # fmt: skip
+    assert billed.code == 0, billed.err
+    assert "matches" in billed.out or "OFF" not in billed.out, billed.out
+    [invoice] = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["invoices"]
+    assert invoice["expected"] == "472645.16" and invoice["off"] is False
+    # acceptance judges the amended terms: four nodes now
+    shown = json.loads(cli("--db", db, "acceptance", "show", "--contract", str(cid), "--json").out)
+    assert shown["nodes"] == 4
+    text = cli("--db", db, "contracts", "show", str(cid)).out
+    assert "Amendments (1):" in text and "Scale-out to 4 nodes, agreed by email on 2027-02-20" in text
+
+
+def test_a_stated_charge_a_swap_and_a_longer_term_are_recorded_before_and_after(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    cid = _signed(cli, db)
+    amended = cli("--db", db, "contracts", "amend", str(cid), "--effective", "2027-04-01", "--term-months", "24",
+                  "--monthly-charge", "300000", "--gpu", "H800", "--notice-days", "60", "--by", "王经理",
+                  "--reason", "H800 instead of H100 at a lower price, two years")  # fmt: skip
+    assert amended.code == 0, amended.err
+    view = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)
+    assert (view["end"], view["term_months"], view["notice_deadline"]) == ("2029-01-01", 24, "2028-11-02")
+    assert view["agreed"]["sold"]["gpu_name"] == "H800 SXM5"
+    changes = view["amendments"][0]["changes"]
+    assert changes["gpu"] == ["H100 SXM5", "H800 SXM5"] and changes["end"] == ["2028-01-01", "2029-01-01"]
+    assert view["amendments"][0]["recorded_by"] == "王经理"
+    # March is billed at the signed charge, April at the amended one
+    for start, end, amount in (("2027-03-01", "2027-03-31", "360000.00"), ("2027-04-01", "2027-04-30", "300000.00")):
+        added = cli("--db", db, "contracts", "invoice", "add", str(cid), "--from", start, "--to", end,
+                    "--amount", amount, "--currency", "CNY", "--json")  # fmt: skip
+        assert added.code == 0, added.err
+    assert [i["off"] for i in json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["invoices"]] == [
+        False,
+        False,
+    ]
+
+
+def test_a_bad_amendment_changes_nothing_and_says_why(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    cid = str(_signed(cli, db))
+    first = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-06-01", "--reason", "r", "--gpus", "24")
+    assert first.code == 0, first.err
+    before = dump(demo_db_path)
+    cases = {
+        ("--effective", "2028-02-01", "--gpus", "8"): "--effective: 2028-02-01 is outside the contract's term",
+        ("--effective", "2027-05-01", "--gpus", "8"): "amendment 1 is in force from 2027-06-01",
+        ("--effective", "2027-07-01", "--gpus", "24"): "already has these terms: nothing to amend",
+        (
+            "--effective",
+            "2027-07-01",
+        ): "an amendment changes at least one term",
+        ("--effective", "2027-07-01", "--gpus", "0"): "--gpus",
+        ("--effective", "2027-07-01", "--gpu", "H999 Ultra"): "--gpu",
+        ("--effective", "2027-07-01", "--notice-days", "400"): "longer than the 12-month term",
+        ("--effective", "2027-07-01", "--term-months", "5"): "before it is in force",
+        ("--effective", "2027-07-01", "--monthly-charge", "-5"): "--monthly-charge",
+    }
+    for args, said in cases.items():
+        result = cli("--db", db, "contracts", "amend", cid, *args, "--reason", "x")
+        assert result.code == 2, (args, result.out)
+        assert said in result.err, (args, result.err)
+    blank = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-07-01", "--gpus", "8", "--reason", " ")
+    assert blank.code == 2 and "--reason" in blank.err
+    missing = cli("--db", db, "contracts", "amend", "99", "--effective", "2027-07-01", "--gpus", "8", "--reason", "x")
+    assert missing.code == 2 and "no contract #99" in missing.err
+    assert dump(demo_db_path) == before
+
+
+def test_an_offer_with_a_stated_stock_refuses_an_amendment_beyond_it(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, "offer", "edit", "1", "--nodes-available", "3").code == 0
+    cid = str(_signed(cli, db))
+    result = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32", "--reason", "x")
+    assert result.code == 2 and "32 GPUs, but the offer stated 3 nodes × 8 = 24 GPUs" in result.err
+    assert sql(demo_db_path, "SELECT gpu_count FROM contract")[0][0] == 16

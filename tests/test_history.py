@@ -1,0 +1,148 @@
+"""Issue 31, point 7: the audit trail. Every change to an offer, its rounds and terms, a contract (amendments,
+incidents, invoices, waivers) and the settings records who (the OS user, or the database role on PostgreSQL),
+when, from which front end or file, and each value before and after; `quotetui history` shows it; a refused
+write records nothing."""
+
+from __future__ import annotations
+
+import getpass
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from tests.conftest import BACKEND, Cli, sql
+
+H100 = "8×H100 SXM5 整机"
+
+
+def _who(db: Path) -> str:
+    return str(sql(db, "SELECT current_user")[0][0]) if BACKEND == "postgres" else getpass.getuser()
+
+
+def _history(cli: Cli, db: Path, *args: str) -> list[dict]:  # type: ignore[type-arg]
+    shown = cli("--db", str(db), "history", *args, "--json")
+    assert shown.code == 0, shown.err
+    return json.loads(shown.out)
+
+
+def test_an_edit_records_who_when_where_and_each_value_before_and_after(cli: Cli, demo_db_path: Path) -> None:
+    began = datetime.now(UTC) - timedelta(seconds=1)
+    edited = cli("--db", str(demo_db_path), "offer", "edit", "1", "--region", "乌兰察布", "--nodes-available", "4")
+    assert edited.code == 0, edited.err
+    last = _history(cli, demo_db_path, "1")[-1]
+    assert last["action"] == "changed" and last["entity"] == "offer" and last["row_id"] == 1
+    assert last["changes"] == {"region": ["深圳 / 北京 / 上海", "乌兰察布"], "nodes_available": [None, 4]}
+    assert last["who"] == _who(demo_db_path) and last["via"] == "cli: quotetui offer edit"
+    assert began <= datetime.fromisoformat(last["at"]) <= datetime.now(UTC) + timedelta(seconds=1)
+    text = cli("--db", str(demo_db_path), "history", "1").out
+    assert "changed offer 8×H100 SXM5 整机 #1: nodes_available — → 4; region 深圳 / 北京 / 上海 → 乌兰察布" in text
+    assert f"{_who(demo_db_path)} via cli: quotetui offer edit" in text
+
+
+def test_an_import_is_recorded_with_its_file(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    offers = tmp_path / "一万 offers.csv"
+    offers.write_text(f"provider,offer,gpu,gpus_per_node,billing,region\n一万网络,{H100},H100 SXM5,8,monthly,乌兰察布\n",
+                      encoding="utf-8")  # fmt: skip
+    assert cli("--db", str(demo_db_path), "import", str(offers)).code == 0
+    last = _history(cli, demo_db_path, "1")[-1]
+    assert last["via"] == f"cli: quotetui import: import {offers}"
+    assert last["changes"] == {"region": ["深圳 / 北京 / 上海", "乌兰察布"]}
+
+
+def test_a_refused_write_records_nothing(cli: Cli, demo_db_path: Path) -> None:
+    before = sql(demo_db_path, "SELECT count(*) FROM change_log")
+    refused = cli("--db", str(demo_db_path), "offer", "edit", "1", "--region", "x", "--gpus-per-node", "0")
+    assert refused.code == 2
+    assert sql(demo_db_path, "SELECT count(*) FROM change_log") == before
+
+
+def test_a_contract_keeps_its_whole_story(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    signed = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
+                 "--json")  # fmt: skip
+    assert signed.code == 0, signed.err
+    cid = str(json.loads(signed.out)["id"])
+    steps = [
+        ("contracts", "amend", cid, "--effective", "2026-08-01", "--gpus", "16", "--monthly-charge", "300000",
+         "--reason", "a second node"),
+        ("contracts", "incident", "add", cid, "--start", "2026-07-02T08:00+08:00", "--end", "2026-07-02T10:00+08:00",
+         "--description", "IB link down"),
+        ("contracts", "invoice", "add", cid, "--from", "2026-06-01", "--to", "2026-06-30", "--amount", "1",
+         "--currency", "CNY"),
+    ]  # fmt: skip
+    for step in steps:
+        result = cli("--db", db, *step)
+        assert result.code == 0, (step, result.err)
+    story = _history(cli, demo_db_path, "--contract", cid)
+    assert [(c["action"], c["entity"]) for c in story] == [
+        ("added", "contract"),
+        ("added", "contract_amendment"),
+        ("changed", "contract"),
+        ("added", "incident"),
+        ("added", "invoice"),
+    ]
+    assert story[2]["changes"]["gpu_count"] == [8, 16]
+    assert story[2]["changes"]["snapshot.monthly_charge"][1] == "300000.000000"
+    assert [c["via"] for c in story] == [
+        "cli: quotetui contracts add",
+        "cli: quotetui contracts amend",
+        "cli: quotetui contracts amend",
+        "cli: quotetui contracts incident add",
+        "cli: quotetui contracts invoice add",
+    ]
+    offer = _history(cli, demo_db_path, "9")  # the offer's history holds its contracts' too
+    assert {c["entity"] for c in offer} >= {"offer", "contract", "contract_amendment", "incident", "invoice"}
+
+
+def test_settings_changes_are_recorded(cli: Cli, demo_db_path: Path) -> None:
+    assert cli("--db", str(demo_db_path), "settings", "set", "--default-mfu", "35").code == 0
+    assert cli("--db", str(demo_db_path), "settings", "set", "--default-mfu", "45").code == 0
+    changes = [c["changes"] for c in _history(cli, demo_db_path, "--settings")]
+    assert changes[-1] == {"value": ["0.35", "0.45"]}
+    assert cli("--db", str(demo_db_path), "history", "--settings").out.count("assumption.default_mfu") >= 2
+
+
+def test_history_asks_for_one_subject_and_names_an_unknown_one(cli: Cli, demo_db_path: Path) -> None:
+    for args, said in (
+        ((), "name one offer"),
+        (("1", "--settings"), "name one offer"),
+        (("999",), "no offer #999"),
+        (("--contract", "5"), "no contract #5"),
+        (("-1",), ""),
+    ):
+        result = cli("--db", str(demo_db_path), "history", *args)
+        assert result.code == 2 and said in result.err, (args, result.err)
+
+
+def test_the_trail_survives_an_export_and_an_import(cli: Cli, demo_db_path: Path, new_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from openpyxl import load_workbook
+
+    db = str(demo_db_path)
+    assert cli("--db", db, "offer", "edit", "1", "--region", "乌兰察布").code == 0
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    fresh = new_db("fresh.db")
+    imported = cli("--db", str(fresh), "import", str(book), "--json")
+    assert imported.code == 0, imported.err
+    counts = json.loads(imported.out)["counts"]["history"]
+    source = _history(cli, demo_db_path, "1")
+    [(new_id,)] = sql(fresh, f"SELECT id FROM offer WHERE name = '{H100}'")
+    kept = _history(cli, fresh, str(new_id))
+    edit = next(c for c in kept if c["via"] == "cli: quotetui offer edit")
+    assert edit["changes"] == {"region": ["深圳 / 北京 / 上海", "乌兰察布"]} and edit["at"] == source[-1]["at"]
+    assert edit["who"] == source[-1]["who"] and edit["row_id"] is None  # ids do not survive an import
+    assert counts["added"] == sql(demo_db_path, "SELECT count(*) FROM change_log")[0][0]
+    assert any(c["via"].startswith("cli: quotetui import: import ") for c in kept)  # the import's own entries
+    again = cli("--db", str(fresh), "import", str(book), "--json")
+    assert json.loads(again.out)["counts"]["history"]["added"] == 0  # an entry on record is not added twice
+
+    wb = load_workbook(book)
+    sheet = wb["History"]
+    header = [c.value for c in sheet[1]]
+    sheet.cell(2, header.index("changes") + 1).value = "{not json"
+    broken = tmp_path / "broken.xlsx"
+    wb.save(broken)
+    before = sql(fresh, "SELECT count(*) FROM change_log")
+    refused = cli("--db", str(fresh), "import", str(broken))
+    assert refused.code == 2 and "History" in refused.err and "row 2" in refused.err and "not JSON" in refused.err
+    assert sql(fresh, "SELECT count(*) FROM change_log") == before
