@@ -172,6 +172,16 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
         "  accepted on 2026-06-03 (quotetui acceptance show --contract 1)"
         in cli("--db", db, "contracts", "show", cid).out
     )
+    # issue 31: an accepted contract rests on the logs on record when it was accepted; a later log (here another
+    # model's) is named as recorded after the acceptance, and the verdicts it rested on do not move
+    later = [str(p) for p in sorted((SAMPLES / "h800-as-h100").iterdir())]
+    _ok(cli, "--db", db, "bench", "import", *later, "--offer", "9", "--json")
+    after = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
+    assert after["items"] == accepted["items"]
+    assert sorted(after["recorded_after_acceptance"]) == sorted(Path(p).name for p in later)
+    assert "recorded after the acceptance, not part of what it rests on" in cli(
+        "--db", db, "acceptance", "show", "--contract", cid
+    ).out
 
 
 def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:

@@ -75,3 +75,28 @@ def test_two_answers_for_one_offer_in_one_import_name_both_files(cli: Cli, demo_
     result = cli("--db", db, "import", str(one), str(two))
     assert result.code == 2 and "one.xlsx" in result.err and "two.xlsx" in result.err, result.err
     assert dump(demo_db_path) == before
+
+
+def test_a_hidden_row_or_column_that_carries_answers_stops_the_import(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    db = str(demo_db_path)
+    filled = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "filled.xlsx")
+    before = dump(demo_db_path)
+
+    def hide_row(wb: Any) -> None:
+        wb[ANSWER_SHEET].row_dimensions[FIRST_ANSWER_ROW].hidden = True
+
+    row = cli("--db", db, "import", str(_edited(filled, tmp_path / "row.xlsx", hide_row)))
+    assert row.code == 2 and f"{ANSWER_SHEET} › row {FIRST_ANSWER_ROW}" in row.err, row.err
+    assert "the row is hidden: unhide it if it should be imported" in row.err
+
+    def hide_column(wb: Any) -> None:
+        from openpyxl.utils import get_column_letter
+
+        wb[ANSWER_SHEET].column_dimensions[get_column_letter(_column("lead_time_days"))].hidden = True
+
+    column = cli("--db", db, "import", str(_edited(filled, tmp_path / "column.xlsx", hide_column)))
+    assert column.code == 2 and "the column is hidden" in column.err, column.err
+    assert dump(demo_db_path) == before
+    assert cli("--db", db, "import", str(filled)).code == 0  # the same answers, all visible: imported

@@ -67,6 +67,8 @@ def test_an_rfq_answer_reusing_the_offers_name_leaves_the_contract_as_signed(
     h800 = [{**ROWS[0], "gpu": "H800 SXM5", "amount": 80000}]
     second = cli("--db", db, "import", str(_filled(book, tmp_path / "a2.xlsx", h800)), "--as-of", "2026-12-04")
     assert second.code == 0, second.err
+    said = f"offer #{offer_id}: contract #{cid} keeps what was sold (H100 SXM5, 8 GPUs a node"
+    assert said in second.out + second.err  # the answer changed the offer, not the contract: the import says so
     assert sql(
         demo_db_path, f"SELECT g.name FROM offer o JOIN gpu_model g ON g.id = o.gpu_model_id WHERE o.id = {offer_id}"
     ) == [("H800 SXM5",)]

@@ -41,8 +41,8 @@ def test_an_edit_records_who_when_where_and_each_value_before_and_after(cli: Cli
 
 def test_an_import_is_recorded_with_its_file(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     offers = tmp_path / "一万 offers.csv"
-    offers.write_text(f"provider,offer,gpu,gpus_per_node,billing,region\n一万网络,{H100},H100 SXM5,8,monthly,乌兰察布\n",
-                      encoding="utf-8")  # fmt: skip
+    row = f"一万网络,{H100},H100 SXM5,8,monthly,乌兰察布"
+    offers.write_text(f"provider,offer,gpu,gpus_per_node,billing,region\n{row}\n", encoding="utf-8")
     assert cli("--db", str(demo_db_path), "import", str(offers)).code == 0
     last = _history(cli, demo_db_path, "1")[-1]
     assert last["via"] == f"cli: quotetui import: import {offers}"

@@ -114,7 +114,19 @@ async def test_sign_then_follow_a_contract(demo_db_path: Path) -> None:
         assert "97.917 %" in body and "25.0 % = 51,000.00" in body
         assert "204,000.01" in body and "0.01" in body
         assert "credits owed 71,400.00 CNY" in body
+
+        await pilot.press("m")  # an amendment: a third node from March
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen)
+        _fill(app, effective="2026-03-01", gpus="24", reason="a third node for the March run")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ContractDetailScreen), app.told
+        body = text_of(app, "#contract-body")
+        assert "GPUs 16 → 24; nodes 2 → 3" in body and "a third node for the March run" in body
+        assert "25.0 % = 51,000.00" in body  # February keeps the charge and the GPUs it had
     assert count_rows(demo_db_path, Incident) == 1 and count_rows(demo_db_path, Invoice) == 1
+    assert sql(demo_db_path, "SELECT via FROM change_log WHERE entity = 'contract_amendment'") == [("tui",)]
 
 
 async def test_sign_after_our_counter_says_why_and_opens_no_form(demo_db_path: Path, tmp_path: Path) -> None:

@@ -108,6 +108,18 @@ def _row(v: ContractView) -> list[str]:
 
 
 C = CONTRACT.field
+SampleOpt = Annotated[
+    Decimal | None,
+    flag(E.ACCEPTANCE_SAMPLE, "--acceptance-sample", help="Share of the nodes acceptance checks, e.g. 10."),
+]
+SampleMinOpt = Annotated[
+    int | None,
+    flag(
+        E.ACCEPTANCE_SAMPLE_MIN,
+        "--acceptance-sample-min",
+        help="With a share: at least this many nodes; alone: check this many nodes.",
+    ),
+]
 ADD_FLAGS = {
     "start": "--start",
     "term_months": "--term-months",
@@ -186,14 +198,8 @@ def add(
     tolerance: Annotated[
         Decimal, flag(C("tolerance"), "--tolerance", help="Invoice difference accepted (default 0).")
     ] = Decimal(0),
-    acceptance_sample: Annotated[
-        Decimal | None,
-        flag(C("acceptance_sample"), "--acceptance-sample", help="Share of the nodes acceptance checks, e.g. 10."),
-    ] = None,
-    acceptance_sample_min: Annotated[
-        int | None,
-        flag(C("acceptance_sample_min"), "--acceptance-sample-min", help="…and at least this many nodes."),
-    ] = None,
+    acceptance_sample: SampleOpt = None,
+    acceptance_sample_min: SampleMinOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Accept an offer's round into a contract; it keeps the agreed price, discounts, extras and SLA."""
@@ -272,14 +278,8 @@ def amend(
     gpu: Annotated[
         str | None, flag(A("gpu"), "--gpu", help="The GPU model delivered instead (a swap agreed).", metavar="MODEL")
     ] = None,
-    acceptance_sample: Annotated[
-        Decimal | None,
-        flag(A("acceptance_sample"), "--acceptance-sample", help="Share of the nodes acceptance checks, e.g. 10."),
-    ] = None,
-    acceptance_sample_min: Annotated[
-        int | None,
-        flag(A("acceptance_sample_min"), "--acceptance-sample-min", help="…and at least this many nodes."),
-    ] = None,
+    acceptance_sample: SampleOpt = None,
+    acceptance_sample_min: SampleMinOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Amend a signed contract: a dated record of the terms both parties changed (each before and after); from its

@@ -905,6 +905,21 @@ def invoice_rules(values: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
+ACCEPTANCE_SAMPLE = _ratio(
+    "acceptance_sample",
+    "Nodes checked at acceptance, share (empty: every node)",
+    minimum=D("0.000001"),
+    help="a percentage: 10 checks 10 % of the nodes; empty: every node",
+)
+ACCEPTANCE_SAMPLE_MIN = _count(
+    "acceptance_sample_min",
+    "…and at least, nodes (alone: check this many)",
+    minimum=1,
+    unit="nodes",
+    help="with a share, its floor (10 % of the nodes, at least 2); alone, the sample itself (2 nodes)",
+)
+"""The nodes acceptance checks, as a contract (or its amendment) states them."""
+
 CONTRACT = Entity(
     "contracts",
     "Contracts",
@@ -924,13 +939,8 @@ CONTRACT = Entity(
         _money("prepayment", "Prepayment"),
         Field("early_termination", "Early termination terms", max_length=2000, multiline=True),
         _money("tolerance", "Invoice tolerance (amount)", default=D(0)),
-        _ratio(
-            "acceptance_sample",
-            "Nodes checked at acceptance, share (empty: every node)",
-            minimum=D("0.000001"),
-            help="a percentage: 10 checks 10 % of the nodes; empty: every node",
-        ),
-        _count("acceptance_sample_min", "…and at least, nodes", minimum=1, unit="nodes"),
+        ACCEPTANCE_SAMPLE,
+        ACCEPTANCE_SAMPLE_MIN,
     ),
     rules=(contract_rules,),
 )
@@ -947,13 +957,8 @@ AMENDMENT = Entity(
         _months("term_months", "Term, months (from the original start)", minimum=1),
         _days("notice_days", "Notice period, days"),
         Field("gpu", "GPU model delivered (a swap both parties agreed)", max_length=120),
-        _ratio(
-            "acceptance_sample",
-            "Nodes checked at acceptance, share",
-            minimum=D("0.000001"),
-            help="a percentage: 10 checks 10 % of the nodes",
-        ),
-        _count("acceptance_sample_min", "…and at least, nodes", minimum=1, unit="nodes"),
+        replace(ACCEPTANCE_SAMPLE, label="Nodes checked at acceptance, share"),
+        ACCEPTANCE_SAMPLE_MIN,
     ),
 )
 """A dated change to a signed contract's terms (``contracts amend``): the terms it names, from ``effective``."""

@@ -46,6 +46,9 @@ FORMULA = re.compile(rb"<(?:\w+:)?f[ >/]")
 VALUE = re.compile(rb"<(?:\w+:)?v(?: [^>]*)?>[^<]")  # a saved value; <v/> or <v></v> is none
 MERGE = re.compile(rb'<(?:\w+:)?mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"')
 CELL_START = re.compile(rb"<(?:\w+:)?c ")
+ROW_OR_COL = re.compile(rb"<(?:\w+:)?(row|col)\s([^>]*)>")
+HIDDEN_ATTR = re.compile(rb'\bhidden="(?:1|true)"')
+NUMBER_ATTR = {name: re.compile(rb"\b" + name + rb'="([0-9]{1,7})"') for name in (b"r", b"min", b"max")}
 ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # OOXML's escape of a character XML cannot hold (ST_Xstring)
 HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden (only a macro or the VBA editor can show it)"}
 
@@ -64,6 +67,8 @@ class SheetScan:
 
     merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # top, left, bottom, right
     formulas: set[tuple[int, int]] = field(default_factory=set)  # (row, column) without a saved value
+    hidden_rows: set[int] = field(default_factory=set)  # 1-based
+    hidden_columns: set[int] = field(default_factory=set)  # 0-based
 
 
 def _formula_cells(xml: bytes) -> set[tuple[int, int]]:
@@ -92,6 +97,20 @@ def _cut(buffer: bytes) -> int:
     return cut
 
 
+def _hidden(scan: SheetScan, kind: bytes, attributes: bytes) -> None:
+    """A hidden ``<row r="N">`` or ``<col min="A" max="B">`` (a row without its number is not counted)."""
+    if kind == b"row":
+        found = NUMBER_ATTR[b"r"].search(attributes)
+        if found:
+            scan.hidden_rows.add(int(found.group(1)))
+        return
+    low, high = NUMBER_ATTR[b"min"].search(attributes), NUMBER_ATTR[b"max"].search(attributes)
+    if low:
+        first = int(low.group(1))
+        last = min(int(high.group(1)) if high else first, MAX_COLUMNS)
+        scan.hidden_columns.update(range(first - 1, last))
+
+
 def scan_sheet(stream: IO[bytes]) -> SheetScan:
     """Merged ranges and value-less formula cells of a sheet, read 1 MiB at a time: what is kept between two
     reads is at most the last, unfinished cell."""
@@ -104,6 +123,9 @@ def scan_sheet(stream: IO[bytes]) -> SheetScan:
         cut = _cut(buffer) if chunk else len(buffer)
         done, carry = buffer[:cut], buffer[cut:]
         formulas = formulas or FORMULA.search(done) is not None
+        for kind, attributes in ROW_OR_COL.findall(done):
+            if HIDDEN_ATTR.search(attributes):
+                _hidden(scan, kind, attributes)
         for ref in MERGE.findall(done):
             min_col, min_row, max_col, max_row = range_boundaries(ref.decode())
             scan.merges.append((min_row, min_col - 1, max_row, max_col - 1))  # rows 1-based, columns 0-based
@@ -248,6 +270,10 @@ NO_SAVED_RESULT = (
 )
 
 
+HIDDEN_ROW = "the row is hidden: unhide it if it should be imported, or delete it"
+HIDDEN_COLUMN = "the column is hidden: unhide it if it should be imported, or delete it"
+
+
 def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem], tick: Tick | None) -> list[Table]:
     """The sheet's table, its rows read once as they stream (a merged block shows its top-left value in
     every cell of it: the value is taken when the block's first row goes by)."""
@@ -285,6 +311,11 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
         if table is None:
             if any(v not in (None, "") for v in cells):
                 table = Table(name, title, [unescape(str(v)).strip() if v is not None else "" for v in cells])
+                for c in sorted(scan.hidden_columns):  # a hidden column with a header: read, never unseen
+                    if c < len(table.header) and table.header[c]:
+                        table.problems.append(table.where(number, c, HIDDEN_COLUMN))
+                if number in scan.hidden_rows:
+                    table.problems.append(table.where(number, None, HIDDEN_ROW))
             continue
         for c in formulas.get(number, ()):  # the row's last cells may be formulas without a value: no cells at all
             if c < MAX_COLUMNS and (c >= len(cells) or cells[c] is None):
@@ -293,6 +324,8 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
             if isinstance(value, str):
                 cells[c] = check_cell(unescape(value), table, number, c)
         if any(v not in (None, "") for v in cells):
+            if number in scan.hidden_rows:
+                table.problems.append(table.where(number, None, HIDDEN_ROW))
             table.rows.append((number, cells))
             if tick is not None:
                 tick()

@@ -25,7 +25,7 @@ from quotetui.domain.verification.rules import check
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
-from quotetui.store.models import AcceptanceWaiver, Contract, Offer
+from quotetui.store.models import AcceptanceWaiver, Contract, Evidence, Offer
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,7 @@ class Acceptance:
     items: tuple[Item, ...]
     contract_id: int | None = None
     accepted_on: date | None = None
+    after: tuple[str, ...] = ()  # logs recorded after the acceptance: not part of what it rests on
 
     @property
     def subject(self) -> str:
@@ -54,6 +55,7 @@ class Acceptance:
             "accepted_on": self.accepted_on.isoformat() if self.accepted_on else None,
             "can_accept": not self.blocking,
             "items": [i.to_json() for i in self.items],
+            "recorded_after_acceptance": list(self.after),
         }
 
 
@@ -101,16 +103,27 @@ def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
     )
 
 
+def as_accepted(contract: Any, logs: list[LogOnRecord]) -> tuple[list[LogOnRecord], tuple[str, ...]]:
+    """The logs a contract's checklist rests on — once accepted, those on record when it was accepted (the
+    record a buyer relies on does not move) — and the labels of the logs recorded after."""
+    kept = (contract.snapshot or {}).get("accepted_evidence")
+    if contract.accepted_on is None or kept is None:
+        return logs, ()
+    ids = set(kept)
+    return [g for g in logs if g.evidence_id in ids], tuple(g.label for g in logs if g.evidence_id not in ids)
+
+
 def _checklist(
     db: Database, offer_id: int, nodes: int, waivers: tuple[Waiver, ...] = (), contract: Contract | None = None
-) -> tuple[str, tuple[Item, ...]]:
+) -> tuple[str, tuple[Item, ...], tuple[str, ...]]:
     result = check_offer(db, offer_id)
     with db.session() as session:
         catalog, _ = load_catalog(session)
     sold = sold_by(contract, catalog) if contract is not None else None
     needed = machines_needed(contract, nodes) if contract is not None else None
-    items = build(result.offer, result.logs, result.findings, catalog, nodes, waivers, sold, needed)
-    return f"{result.offer.provider} {result.offer.name}", items
+    logs, after = as_accepted(contract, result.logs) if contract is not None else (result.logs, ())
+    items = build(result.offer, logs, result.findings, catalog, nodes, waivers, sold, needed)
+    return f"{result.offer.provider} {result.offer.name}", items, after
 
 
 def waivers_by_contract(session: Session) -> dict[int, tuple[Waiver, ...]]:
@@ -129,7 +142,7 @@ def offer_acceptance(db: Database, offer_id: int, nodes: int = 1) -> Acceptance:
     """The checklist of an offer bought as ``nodes`` nodes (before signing: what its trial machine showed)."""
     if nodes < 1:
         raise BadInput(f"--nodes is {nodes}: at least 1")
-    name, items = _checklist(db, offer_id, nodes)
+    name, items, _ = _checklist(db, offer_id, nodes)
     return Acceptance(offer_id, name, nodes, items)
 
 
@@ -157,8 +170,8 @@ def contract_acceptance(db: Database, contract_id: int) -> Acceptance:
         contract = _contract(session, contract_id)
         waivers = waivers_by_contract(session).get(contract_id, ())
     nodes = _nodes(db, contract)
-    name, items = _checklist(db, contract.offer_id, nodes, waivers, contract)
-    return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on)
+    name, items, after = _checklist(db, contract.offer_id, nodes, waivers, contract)
+    return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on, after)
 
 
 def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date) -> Acceptance:
@@ -205,6 +218,8 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
         contract = _contract(session, contract_id)
         _open_for_acceptance(contract, on, today, "--on")  # again inside the write: two buyers at once
         contract.accepted_on = on
+        rested = session.exec(select(Evidence.id).where(Evidence.offer_id == contract.offer_id)).all()
+        contract.snapshot = {**(contract.snapshot or {}), "accepted_evidence": sorted(i for i in rested if i)}
         session.add(contract)
     return contract_acceptance(db, contract_id)
 

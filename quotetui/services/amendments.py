@@ -49,21 +49,17 @@ def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fra
     kept = contract.snapshot.get("option") or {}
     if revision is None or not revision.options:
         raise FieldErrors({"monthly_charge": f"round {seq} has no prices now: state the monthly charge agreed"})
-    options = tuple(
-        o for o in revision.options if o.term_months == kept.get("term_months") and o.prepay == kept.get("prepay")
-    )
-    if not options or all(o.costed_amount != contract.price for o in options):
+    assumptions = replace(load_assumptions(session), net_of_vat=False)  # as invoiced, as at signing
+    signed = (kept.get("term_months"), kept.get("prepay"), kept.get("label"))
+    way, flat = _agreed(offer, revision.options, gpus, contract.term_months, None,
+                        fx_table(session, contract.start_date), assumptions, signed)  # fmt: skip
+    if way.option.costed_amount != contract.price:
         raise FieldErrors(
             {
-                "monthly_charge": f"round {seq}'s price option was changed since the contract was signed: state the "
-                "monthly charge agreed"
+                "monthly_charge": f"round {seq}'s price was changed since the contract was signed "
+                f"({contract.price} then, {way.option.costed_amount} now): state the monthly charge agreed"
             }
         )
-    assumptions = replace(load_assumptions(session), net_of_vat=False)
-    way, flat = _agreed(
-        offer, options, gpus, contract.term_months, kept.get("term_months"), fx_table(session, contract.start_date),
-        assumptions,
-    )  # fmt: skip
     applied = [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
     return way.effective_node_month * nodes_needed(gpus, offer.gpus_per_node) + flat, applied
 

@@ -11,6 +11,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
 from quotetui.services.acceptance import Acceptance, waive
+from quotetui.services.amendments import amend_contract
 from quotetui.services.contract_rows import ContractRow
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice, round_to_be_signed
 from quotetui.services.forms import CONFIRMED, FormSpec, parse
@@ -66,6 +67,18 @@ def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
     )  # its problems with a field are FieldErrors by that field's name: the form shows them in place
     assert contract.id is not None
     return contract.id
+
+
+def amendment_form(contract: ContractRow, today: date) -> FormSpec:
+    """An amendment of the contract's terms, in force from today unless another day is typed."""
+    title = f"Amend {contract.reference or f'contract #{contract.id}'}: only the terms you fill in change"
+    start = max(today, contract.start_date)
+    return FormSpec(title, E.AMENDMENT.form_fields, {"effective": start.isoformat()}, entity=E.AMENDMENT)
+
+
+def save_amendment(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
+    amendment = amend_contract(db, contract_id, raw)  # its problems with a field are FieldErrors by that name
+    return amendment.seq
 
 
 def incident_form(contract: ContractRow) -> FormSpec:

@@ -64,12 +64,14 @@ def _agreed(
     term_option: int | None,
     fx: FxTable,
     assumptions: Assumptions,
+    way: tuple[int, bool, str] | None = None,
 ) -> tuple[OptionCost, Fraction]:
     """The way to buy agreed, costed by the engine (``ways_to_buy``: the cheapest single option for the
-    contract, or the cheapest of ``term_option`` months), and the extras a month of full use adds (the engine's
-    own extra lines with no egress or storage: usage-billed extras cannot be known in advance) in the option's
-    currency (other currencies at the dated rate). Its monthly compute charge is the way's effective node-month
-    price × nodes, after exactly the discounts its steps apply."""
+    contract, or the cheapest of ``term_option`` months, or the one ``way`` names: term, prepaid, label), and
+    the extras a month of full use adds (the engine's own extra lines with no egress or storage: usage-billed
+    extras cannot be known in advance) in the option's currency (other currencies at the dated rate). Its
+    monthly compute charge is the way's effective node-month price × nodes, after exactly the discounts its
+    steps apply."""
     probe = replace(offer, options=options)
     scenario = ScenarioInput("contract", gpus, months, Decimal(1), options[0].currency)
     ways = [c for c in ways_to_buy(probe, scenario, fx, assumptions) if not c.segments]
@@ -77,6 +79,11 @@ def _agreed(
         ways = [c for c in ways if c.option.term_months == term_option]
         if not ways:
             raise BadInput(f"the round has no {term_option}-month price option")
+    if way is not None:  # the way a contract agreed (term, prepaid, label), for another count (an amendment)
+        ways = [c for c in ways if (c.option.term_months, c.option.prepay, c.option.label) == way]
+        if not ways:
+            raise FieldErrors({"monthly_charge": "the round no longer offers the way to buy signed: state the "
+                               "monthly charge agreed"})  # fmt: skip
     best = ways[0]
     extras = sum((line.monthly for line in best.extras), Fraction(0))
     extras = fx.convert(extras, scenario.home_currency, best.option.currency)[0]

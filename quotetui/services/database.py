@@ -232,6 +232,8 @@ def check_database(db: str | None = None) -> migrate.CheckReport:
     target = database_target(db)
     if target.path is not None and not target.path.exists():
         raise DatabaseProblem(f"no database at {target.path}")
+    if target.path is not None:
+        _refuse_foreign(target)  # another program's file is not "a quotetui database with an upgrade available"
     return migrate.check(target)
 
 

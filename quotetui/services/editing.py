@@ -121,26 +121,34 @@ def offer_form(db: Database, offer_id: int | None = None) -> FormSpec:
 def contracts_kept(db: Database, offer_id: int) -> list[str]:
     """For each contract on the offer whose snapshot sold something else than the offer now says: that the
     contract keeps what was sold (``acceptance.sold_by``), in words, so an edit never passes for an amendment."""
+    with db.session() as session:
+        return kept_by_contracts(session).get(offer_id, [])
+
+
+def kept_by_contracts(session: Session) -> dict[int, list[str]]:
+    """``contracts_kept`` for every offer under contract, in one read (an import says what it changed)."""
     from quotetui.store.models import Contract
 
-    out = []
-    with db.session() as session:
-        offer = session.get(Offer, offer_id)
-        if offer is None:
-            return []
-        _, ids = load_catalog(session)
-        now = next((k for k, v in ids.items() if v == offer.gpu_model_id), None)
-        for c in session.exec(select(Contract).where(Contract.offer_id == offer_id).order_by(Contract.id)):
-            sold = (c.snapshot or {}).get("sold")
-            if not sold:
-                continue
-            current = (now, offer.gpus_per_node, offer.intra_fabric.value, offer.inter_fabric.value)
-            if current != (sold["gpu"], sold["gpus_per_node"], sold["intra_fabric"], sold["inter_fabric"]):
-                out.append(
-                    f"contract #{c.id} keeps what was sold ({sold['gpu_name']}, {sold['gpus_per_node']} GPUs a node, "
-                    f"{sold['intra_fabric']}, {sold['inter_fabric']}): this edit changes the offer, not the contract, "
-                    "and acceptance still judges what was sold"
-                )
+    out: dict[int, list[str]] = {}
+    _, ids = load_catalog(session)
+    keys = {v: k for k, v in ids.items()}
+    for c in session.exec(select(Contract).order_by(col(Contract.id))):
+        sold = (c.snapshot or {}).get("sold")
+        offer = session.get(Offer, c.offer_id)
+        if not sold or offer is None:
+            continue
+        current = (
+            keys.get(offer.gpu_model_id),
+            offer.gpus_per_node,
+            offer.intra_fabric.value,
+            offer.inter_fabric.value,
+        )
+        if current != (sold["gpu"], sold["gpus_per_node"], sold["intra_fabric"], sold["inter_fabric"]):
+            out.setdefault(c.offer_id, []).append(
+                f"contract #{c.id} keeps what was sold ({sold['gpu_name']}, {sold['gpus_per_node']} GPUs a node, "
+                f"{sold['intra_fabric']}, {sold['inter_fabric']}): this edit changes the offer, not the contract, "
+                "and acceptance still judges what was sold (`quotetui contracts amend` changes the contract)"
+            )
     return out
 
 

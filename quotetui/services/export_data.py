@@ -30,7 +30,15 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
-from quotetui.services.acceptance import Acceptance, build, machines_needed, nodes_of, sold_by, waivers_by_contract
+from quotetui.services.acceptance import (
+    Acceptance,
+    as_accepted,
+    build,
+    machines_needed,
+    nodes_of,
+    sold_by,
+    waivers_by_contract,
+)
 from quotetui.services.caveats import critical_codes
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
@@ -215,10 +223,11 @@ def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acc
             continue
         sold = sold_by(v.contract, catalog)
         nodes = nodes_of(v.contract.gpu_count, sold.gpus_per_node if sold else offer.gpus_per_node)
-        items = build(offer, data.logs.get(offer.id, []), data.findings.get(offer.id, []), catalog, nodes,
+        logs, after = as_accepted(v.contract, data.logs.get(offer.id, []))
+        items = build(offer, logs, data.findings.get(offer.id, []), catalog, nodes,
                       waivers.get(v.contract.id, ()), sold, machines_needed(v.contract, nodes))  # fmt: skip
         found.append(Acceptance(offer.id, f"{offer.provider} {offer.name}", nodes, items, v.contract.id,
-                                v.contract.accepted_on))  # fmt: skip
+                                v.contract.accepted_on, after))  # fmt: skip
     for offer_id, logs in sorted(data.logs.items()):
         offer = inputs.get(offer_id)
         if offer is not None and logs:

@@ -29,6 +29,7 @@ from quotetui.io.problems import ImportProblems, Problem
 from quotetui.io.skypilot import MarketRows, parse_catalog
 from quotetui.io.tables import Table, read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
+from quotetui.services.editing import kept_by_contracts
 from quotetui.services.import_writer import ImportReport, Writer
 from quotetui.services.rfq_answers import ANSWER_ENTITIES, Answer, check_answers, record_answers, split_answers
 from quotetui.store.catalog import load_catalog
@@ -189,9 +190,14 @@ def _write(
                 _refuse_damaged(db)
             track.tell("writing")
             tick = track.counter("rows_written")
+            kept = kept_by_contracts(session)
             Writer(session, catalog, report, problems, day, tick).run(by_entity, market)
             if answers and not problems:
                 record_answers(session, answers, report.warnings, day)
+            session.flush()
+            for offer_id, said in kept_by_contracts(session).items():  # what this import changed under a contract
+                report.warnings += [Problem(", ".join(p.name for p in paths), f"offer #{offer_id}: {line}")
+                                    for line in said if line not in kept.get(offer_id, [])]  # fmt: skip
             track.tell()  # the last word before the commit: a cancel here still rolls everything back
             if problems:
                 files = {path.name: i for i, path in reversed(list(enumerate(paths)))}

@@ -1,5 +1,5 @@
-"""One contract: its terms and snapshot, key dates, availability and credits by month, incidents, invoices.
-``i`` records an incident, ``v`` an invoice; the figures follow at once."""
+"""One contract: its terms and snapshot, amendments, key dates, availability and credits by month, incidents,
+invoices. ``m`` records an amendment, ``i`` an incident, ``v`` an invoice; the figures follow at once."""
 
 from __future__ import annotations
 
@@ -44,7 +44,12 @@ def render_acceptance(state: Acceptance) -> RenderableType:
         title = f"Acceptance (a accepts, w waives an item): blocked by {', '.join(i.key for i in state.blocking)}"
     else:
         title = "Acceptance (a accepts): nothing blocks"
-    return acceptance_table(title, state.items)
+    table = acceptance_table(title, state.items)
+    if not state.after:
+        return table
+    later = Text(f"{len(state.after)} recorded after the acceptance, not part of what it rests on: "
+                 + "; ".join(state.after), style="dim")  # fmt: skip
+    return Group(table, later)
 
 
 def render(v: ContractView, today: date) -> RenderableType:
@@ -115,7 +120,11 @@ def render(v: ContractView, today: date) -> RenderableType:
             "yes" if bill.paid else "no",
         )
     owed = Text(f"credits owed {dec(v.credits_owed, 2):,} {cur}, received {money(v.credits_received)}", style="bold")
-    return Group(terms, dates, Text(""), months, owed, Text(""), incidents, Text(""), invoices)
+    amended = _table("Amendments (m records one)", "#", "from", "agreed by", "changed", "why")
+    for a in v.amendments:
+        amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,
+                        a.summary(lambda x: Money(Decimal(x), cur).display()), a.reason)  # fmt: skip
+    return Group(terms, amended, Text(""), dates, Text(""), months, owed, Text(""), incidents, Text(""), invoices)
 
 
 def _f(text: str) -> Fraction:
@@ -125,6 +134,7 @@ def _f(text: str) -> Fraction:
 class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
+        Binding("m", "amend", "Amend", id="amend-contract"),
         Binding("i", "incident", "Incident", id="add-incident"),
         Binding("v", "invoice", "Invoice", id="add-invoice"),
         Binding("a", "accept", "Accept", id="accept-contract"),
@@ -215,6 +225,17 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         if result is not None:
             self.qapp.reload()
             self.load()
+
+    def action_amend(self) -> None:
+        """A dated amendment of the terms both parties agreed (``contracts amend``)."""
+        from quotetui.services.contract_forms import amendment_form, save_amendment
+        from quotetui.tui.dialogs.form import FormScreen
+
+        db = self.qapp.database
+        if db is None or self.view is None:
+            return
+        spec = amendment_form(self.view.contract, self.qapp.today)
+        self.app.push_screen(FormScreen(spec, lambda raw, _: save_amendment(db, self.contract_id, raw)), self._saved)
 
     def action_incident(self) -> None:
         from quotetui.services.contract_forms import incident_form, save_incident
