@@ -179,9 +179,10 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     after = _ok(cli, "--db", db, "acceptance", "show", "--contract", cid, "--json")
     assert after["items"] == accepted["items"]
     assert sorted(after["recorded_after_acceptance"]) == sorted(Path(p).name for p in later)
-    assert "recorded after the acceptance, not part of what it rests on" in cli(
-        "--db", db, "acceptance", "show", "--contract", cid
-    ).out
+    assert (
+        "recorded after the acceptance, not part of what it rests on"
+        in cli("--db", db, "acceptance", "show", "--contract", cid).out
+    )
 
 
 def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:
