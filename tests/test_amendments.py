@@ -125,3 +125,69 @@ def test_an_offer_with_a_stated_stock_refuses_an_amendment_beyond_it(cli: Cli, d
     result = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32", "--reason", "x")
     assert result.code == 2 and "32 GPUs, but the offer stated 3 nodes × 8 = 24 GPUs" in result.err
     assert sql(demo_db_path, "SELECT gpu_count FROM contract")[0][0] == 16
+
+
+def test_new_gpus_are_costed_on_the_terms_signed_not_the_offer_as_edited_since(cli: Cli, demo_db_path: Path) -> None:
+    """A 50 % discount added to the offer after signing, and its node size edited to 4, change nothing: 32 GPUs
+    are still 4 nodes of 8 at 180,000 × 0.9 = 648,000 a month."""
+    db = str(demo_db_path)
+    cid = str(_signed(cli, db))
+    assert cli("--db", db, "discount", "add", "1", "--kind", "negotiated", "--rate", "50").code == 0
+    assert cli("--db", db, "offer", "edit", "1", "--gpus-per-node", "4").code == 0
+    amended = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32", "--reason", "x")
+    assert amended.code == 0, amended.err
+    assert "nodes 2 → 4" in amended.out and "monthly charge 360,000.00 CNY → 648,000.00 CNY" in amended.out
+    agreed = json.loads(cli("--db", db, "contracts", "show", cid, "--json").out)["agreed"]
+    assert [d["label"] for d in agreed["discounts"]] == ["volume discount 10 %"]
+
+
+def test_a_shorter_term_never_leaves_an_invoice_outside_it(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    cid = str(_signed(cli, db))
+    billed = cli("--db", db, "contracts", "invoice", "add", cid, "--from", "2027-07-01", "--to", "2027-07-31",
+                 "--amount", "360000", "--currency", "CNY")  # fmt: skip
+    assert billed.code == 0, billed.err
+    short = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-05-01", "--term-months", "5",
+                "--reason", "shorten")  # fmt: skip
+    assert short.code == 2 and "invoice #1 (2027-07-01 – 2027-07-31)" in short.err, short.err
+    assert cli("--db", db, "contracts", "amend", cid, "--effective", "2027-05-01", "--term-months", "7",
+               "--reason", "shorten").code == 0  # fmt: skip
+
+
+def test_an_amendment_after_the_acceptance_leaves_what_was_accepted_as_it_was(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    from tests.conftest import probe_bundle
+
+    db = str(demo_db_path)
+    clean = sorted((Path(__file__).parent.parent / "imports" / "samples" / "h100-clean").iterdir())
+    bundle = probe_bundle(tmp_path, "node01", clean)
+    assert cli("--db", db, "bench", "import", str(bundle), "--offer", "9").code == 0
+    signed = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
+                 "--json")  # fmt: skip
+    cid = str(json.loads(signed.out)["id"])
+    accepted = cli("--db", db, "acceptance", "accept", "--contract", cid, "--on", "2026-06-03", "--json")
+    assert accepted.code == 0, accepted.err
+    items = json.loads(accepted.out)["items"]
+    swap = cli("--db", db, "contracts", "amend", cid, "--effective", "2026-08-01", "--gpu", "A100-80GB",
+               "--reason", "A100 instead")  # fmt: skip
+    assert swap.code == 0, swap.err
+    state = json.loads(cli("--db", db, "acceptance", "show", "--contract", cid, "--json").out)
+    assert state["items"] == items and state["accepted_on"] == "2026-06-03"  # judged as it was accepted
+    assert "(gpu name H100 SXM5 → A100 80GB SXM4)" in state["amended_since_acceptance"]
+    assert "not covered by the acceptance of 2026-06-03" in state["amended_since_acceptance"]
+
+
+def test_an_amendment_from_a_past_day_says_which_invoices_it_checks_again(cli: Cli, demo_db_path: Path) -> None:
+    """March was invoiced at 360,000 and matched; a charge of 300,000 from 1 March makes it 60,000 over."""
+    db = str(demo_db_path)
+    cid = str(_signed(cli, db))
+    billed = cli("--db", db, "contracts", "invoice", "add", cid, "--from", "2027-03-01", "--to", "2027-03-31",
+                 "--amount", "360000", "--currency", "CNY")  # fmt: skip
+    assert billed.code == 0, billed.err
+    amended = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--monthly-charge", "300000",
+                  "--reason", "price cut, backdated")  # fmt: skip
+    assert amended.code == 0, amended.err
+    assert (
+        "note: invoice #1 was expected at 360,000.00 CNY, now at 300,000.00 CNY (OFF by +60,000.00 CNY)" in amended.err
+    )

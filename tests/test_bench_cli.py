@@ -40,10 +40,10 @@ def test_import_stores_raw_text_hash_tool_host_and_gpu_names_once(cli: Cli, demo
     assert raw == (SAMPLES / "h100-clean" / "all_reduce_perf.txt").read_text()
     import hashlib
 
-    # the digest of the run: its text with line ends and trailing blanks normalised (one run, one piece of evidence)
+    # the digest of the run: its text with line ends and blanks around lines normalised (one run, one piece of evidence)
     # (and of the machine it ran on: two identical nodes print one log twice, two pieces of evidence)
     # and a last line that could be a shell prompt (nccl-tests' closing lone "#") left out, as a paste's prompt is
-    normalised = "\n".join(line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")).strip("\n")
+    normalised = "\n".join(line.strip() for line in raw.replace("\r\n", "\n").split("\n")).strip("\n")
     normalised = normalised.removesuffix("\n#").rstrip("\n")
     assert isinstance(raw, str) and sha == hashlib.sha256(f"host {host}\n{normalised}".encode()).hexdigest()
 

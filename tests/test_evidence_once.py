@@ -30,6 +30,7 @@ def test_copies_of_one_run_are_one_piece_of_evidence(cli: Cli, demo_db_path: Pat
         "bom.txt": "\ufeff" + text,
         "prompts.txt": f"[root@gpu01 ~]# cat {log.name}\n" + text + "\n[root@gpu01 ~]# ",
         "tagged.txt": "\n".join(f"[1,0]<stdout>: {line}" if line else line for line in lines),
+        "tagged-tight.txt": "\n".join(f"[1,0]<stdout>:{line}" for line in lines),  # as Open MPI writes it
     }
     for name, body in copies.items():
         (tmp_path / name).write_bytes(body.encode("utf-8"))

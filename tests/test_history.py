@@ -119,6 +119,14 @@ def test_the_trail_survives_an_export_and_an_import(cli: Cli, demo_db_path: Path
 
     db = str(demo_db_path)
     assert cli("--db", db, "offer", "edit", "1", "--region", "乌兰察布").code == 0
+    long = "x" * 490  # thirty extras: a contract whose snapshot is far larger than a cell, recorded leaf by leaf
+    kinds = ("platform_fee", "public_ip", "snapshot", "setup_fee", "deposit", "support", "other")
+    bases = ("per_month", "per_node_month", "per_hour", "one_off", "per_tb_month")
+    for n, (kind, basis) in enumerate([(k, b) for k in kinds for b in bases][:30]):
+        extra = cli("--db", db, "extra", "add", "1", "--kind", kind, "--basis", basis, "--amount", str(n + 1),
+                    "--description", f"{n} {long}")  # fmt: skip
+        assert extra.code == 0, extra.err
+    assert cli("--db", db, "contracts", "add", "--offer", "1", "--start", "2027-01-01", "--term-months", "12").code == 0
     book = tmp_path / "market.xlsx"
     assert cli("--db", db, "export", str(book)).code == 0
     fresh = new_db("fresh.db")
@@ -129,20 +137,45 @@ def test_the_trail_survives_an_export_and_an_import(cli: Cli, demo_db_path: Path
     [(new_id,)] = sql(fresh, f"SELECT id FROM offer WHERE name = '{H100}'")
     kept = _history(cli, fresh, str(new_id))
     edit = next(c for c in kept if c["via"] == "cli: quotetui offer edit")
-    assert edit["changes"] == {"region": ["深圳 / 北京 / 上海", "乌兰察布"]} and edit["at"] == source[-1]["at"]
-    assert edit["who"] == source[-1]["who"] and edit["row_id"] is None  # ids do not survive an import
+    original = next(c for c in source if c["via"] == "cli: quotetui offer edit")
+    assert edit["changes"] == {"region": ["深圳 / 北京 / 上海", "乌兰察布"]} and edit["at"] == original["at"]
+    assert edit["who"] == original["who"] and edit["row_id"] is None  # ids do not survive an import
+    assert edit["imported"].startswith(f"imported from {book.name} by ")  # not an event of this database
+    signed = next(c for c in kept if c["entity"] == "contract")
+    mine = next(c for c in source if c["entity"] == "contract")
+    assert signed["changes"] == mine["changes"] and "snapshot.extras.29.label" in signed["changes"]
     assert counts["added"] == sql(demo_db_path, "SELECT count(*) FROM change_log")[0][0]
-    assert any(c["via"].startswith("cli: quotetui import: import ") for c in kept)  # the import's own entries
+    own = [c for c in kept if c["via"].startswith("cli: quotetui import: import ")]
+    assert own and all(c["imported"] is None for c in own)  # the import's own changes are this database's
+    text = cli("--db", str(fresh), "history", str(new_id)).out
+    assert f"(imported from {book.name} by " in text
     again = cli("--db", str(fresh), "import", str(book), "--json")
     assert json.loads(again.out)["counts"]["history"]["added"] == 0  # an entry on record is not added twice
+    back = tmp_path / "back.xlsx"  # the trail goes out and comes back: its own entries are not added again
+    assert cli("--db", str(fresh), "export", str(back)).code == 0
+    before = sql(demo_db_path, "SELECT count(*) FROM change_log")[0][0]
+    returned = json.loads(cli("--db", db, "import", str(back), "--json").out)["counts"]["history"]
+    assert returned["unchanged"] >= before  # every entry of the source was recognised as its own
 
     wb = load_workbook(book)
     sheet = wb["History"]
     header = [c.value for c in sheet[1]]
-    sheet.cell(2, header.index("changes") + 1).value = "{not json"
+    sheet.cell(2, header.index("after") + 1).value = "{not json"
     broken = tmp_path / "broken.xlsx"
     wb.save(broken)
-    before = sql(fresh, "SELECT count(*) FROM change_log")
+    count = sql(fresh, "SELECT count(*) FROM change_log")
     refused = cli("--db", str(fresh), "import", str(broken))
     assert refused.code == 2 and "History" in refused.err and "row 2" in refused.err and "not JSON" in refused.err
-    assert sql(fresh, "SELECT count(*) FROM change_log") == before
+    assert sql(fresh, "SELECT count(*) FROM change_log") == count
+
+
+def test_a_value_never_passes_for_an_entry_of_its_own(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    forged = "ok\n2026-12-05 07:40:00  cfo via cli: quotetui contracts amend\n  changed contract #1: x → y"
+    assert cli("--db", db, "offer", "edit", "1", "--notes", forged).code in (0, 2)
+    assert cli("--db", db, "contracts", "add", "--offer", "1", "--start", "2027-01-01", "--term-months", "12").code == 0
+    amended = cli("--db", db, "contracts", "amend", "1", "--effective", "2027-02-01", "--notice-days", "20",
+                  "--reason", forged)  # fmt: skip
+    assert amended.code == 0, amended.err
+    text = cli("--db", db, "history", "1").out
+    assert not any(line.startswith("2026-12-05 07:40:00") for line in text.splitlines())

@@ -448,5 +448,14 @@ def test_a_view_or_another_programs_id_is_not_ours_and_db_check_writes_nothing(c
         assert result.code != 0 and "refusing to touch it" in result.err, result.err
     checked = cli("--db", str(tables), "db", "check")  # named as not ours, not "an upgrade available"
     assert checked.code == 2 and "no quotetui schema revision" in checked.err and "upgrade" not in checked.out
+    alembic = tmp_path / "alembic.db"  # another program that uses alembic too: not "a newer quotetui"
+    con = sqlite3.connect(alembic)
+    con.execute("CREATE TABLE alembic_version (version_num TEXT)")
+    con.execute("INSERT INTO alembic_version VALUES ('abc123')")
+    con.commit()
+    con.close()
+    other = cli("--db", str(alembic), "db", "check")
+    assert other.code == 2 and "no quotetui schema revision" in other.err and "newer" not in other.err
+    alembic.unlink()
     assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in sums} == sums
     assert sorted(p.name for p in tmp_path.iterdir()) == ["marked.db", "tables.db", "view.db"]

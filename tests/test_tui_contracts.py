@@ -121,7 +121,11 @@ async def test_sign_then_follow_a_contract(demo_db_path: Path) -> None:
         _fill(app, effective="2026-03-01", gpus="24", reason="a third node for the March run")
         await pilot.press("ctrl+s")
         await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)  # more nodes on an unstated stock: asked, as at signing
+        await pilot.press("y")
+        await settle(pilot)
         assert isinstance(app.screen, ContractDetailScreen), app.told
+        assert ("amendment 1 of contract #1 recorded", "information") in app.told
         body = text_of(app, "#contract-body")
         assert "GPUs 16 → 24; nodes 2 → 3" in body and "a third node for the March run" in body
         assert "25.0 % = 51,000.00" in body  # February keeps the charge and the GPUs it had

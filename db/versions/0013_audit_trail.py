@@ -38,6 +38,7 @@ def upgrade() -> None:
         sa.Column("action", sqlmodel.sql.sqltypes.AutoString(length=8), nullable=False),
         sa.Column("subject", sqlmodel.sql.sqltypes.AutoString(length=300), nullable=False),
         sa.Column("changes", sa.JSON(), nullable=False),
+        sa.Column("origin", sqlmodel.sql.sqltypes.AutoString(length=500), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_change_log")),
     )
     with op.batch_alter_table("change_log", schema=None) as batch_op:

@@ -49,6 +49,8 @@ def _print(state: object) -> None:
             say(f"      waived ({was}) by {one_line(w.by)} on {w.on.isoformat()}: {one_line(w.reason)}")
     if state.accepted_on is not None:
         say(f"accepted on {state.accepted_on.isoformat()}")
+        if state.amended:
+            say(f"  {state.amended}")
         if state.after:
             say(f"  {plural(len(state.after), 'log')} recorded after the acceptance, not part of what it rests on: "
                 + "; ".join(one_line(a) for a in state.after))  # fmt: skip

@@ -300,12 +300,20 @@ def amend(
         "acceptance_sample": acceptance_sample,
         "acceptance_sample_min": acceptance_sample_min,
     }
+    today, now = _as_of(None)
+    before = {line.invoice.id: line.check for v in load_contracts(db, now, contract) for line in v.invoices}
     with flagged(AMEND_FLAGS):
         amendment = amend_contract(db, contract, raw)
-    today, now = _as_of(None)
     [view] = load_contracts(db, now, contract)
     if view.unconfirmed_stock:
         say(f"warning: {view.unconfirmed_stock}", err=True)
+    cur = view.contract.currency
+    for line in view.invoices:  # an amendment in force from a past day re-checks the invoices after it: said
+        was = before.get(line.invoice.id)
+        if was is not None and was.expected != line.check.expected:
+            verdict = f"OFF by {_signed(line.check.variance, cur)}" if line.check.off else "matches"
+            say(f"note: invoice #{line.invoice.id} was expected at {money(was.expected, cur)}, now at "
+                f"{money(line.check.expected, cur)} ({verdict})", err=True)  # fmt: skip
     if as_json:
         print_json(view.to_json())
         return

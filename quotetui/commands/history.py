@@ -9,6 +9,7 @@ import typer
 from quotetui.commands.common import JsonFlag, open_db, parsed, print_json
 from quotetui.commands.output import say
 from quotetui.domain.entities import ID
+from quotetui.domain.text import one_line
 
 
 def register(app: typer.Typer) -> None:
@@ -45,6 +46,9 @@ def history(
         return
     zone = assumptions_of(db).time_zone
     say(f"History of {subject} ({len(found)} changes, oldest first; times in {zone}):")
-    for c in found:
-        say(f"{local_text(c.at, zone)[:19]}  {c.who} via {c.via}")
-        say(f"  {c.action} {c.subject}{f' #{c.row_id}' if c.row_id else ''}: {c.what() or 'no values'}")
+    for c in found:  # every stored text on one line: a value never passes for an entry of its own
+        say(f"{local_text(c.at, zone)[:19]}  {one_line(c.who)} via {one_line(c.via)}")
+        row = f" #{c.row_id}" if c.row_id else ""
+        say(f"  {c.action} {one_line(c.subject)}{row}: {one_line(c.what()) or 'no values'}")
+        if c.origin:  # not an event of this database: an entry a workbook brought
+            say(f"  ({one_line(c.origin)})")

@@ -833,21 +833,25 @@ HISTORY = Entity(
     "history",
     "History",
     (
+        Field("entry", "Entry", "int", required=True, minimum=D(1), help="the entry's number where it was written"),
         Field("at", "At", "datetime", required=True),
         Field("who", "Who", required=True, max_length=200),
         Field("via", "Via", required=True, max_length=500),
+        Field("origin", "Imported", max_length=500, help="an entry an earlier import brought: which file, whose"),
         replace(PROVIDER_REF, required=False, aliases=()),
         replace(OFFER_REF, required=False, aliases=()),
         Field("contract", "Contract", max_length=140, help="the contract's reference, or its number"),
         Field("entity", "Record", required=True, max_length=40),
-        Field("row_id", "Row", "int", minimum=D(1)),
-        Field("action", "Action", "choice", required=True, choices=e.ChangeAction),
         Field("subject", "Subject", max_length=300),
-        Field("changes", "Changes (JSON)", max_length=1_000_000, multiline=True),
+        Field("action", "Action", "choice", required=True, choices=e.ChangeAction),
+        Field("column", "Column", max_length=300),
+        Field("before", "Before (JSON)", max_length=10_000),
+        Field("after", "After (JSON)", max_length=10_000),
     ),
 )
-"""The audit trail as the workbook carries it (``store/audit.py``): an import keeps the entries of the offers it
-knows, so the trail survives an export and an import. Not a template sheet: nobody types history."""
+"""The audit trail as the workbook carries it (``store/audit.py``), one row per value changed (an entry's rows
+share its number): an import keeps the entries of the offers it knows, so the trail survives an export and an
+import. Not a template sheet: nobody types history."""
 
 ENTITIES = (*ENTITIES_OF_OFFERS, SCENARIO, PURCHASE, SETTINGS)
 """The entities the import template has a sheet for, in its order: what the market is, then what is needed

@@ -37,6 +37,7 @@ class Acceptance:
     contract_id: int | None = None
     accepted_on: date | None = None
     after: tuple[str, ...] = ()  # logs recorded after the acceptance: not part of what it rests on
+    amended: str | None = None  # what an amendment after the acceptance changed (not covered by it)
 
     @property
     def subject(self) -> str:
@@ -56,6 +57,7 @@ class Acceptance:
             "can_accept": not self.blocking,
             "items": [i.to_json() for i in self.items],
             "recorded_after_acceptance": list(self.after),
+            "amended_since_acceptance": self.amended,
         }
 
 
@@ -78,10 +80,36 @@ def build(
     return checklist(sold or sold_as(offer), readable, findings, catalog, nodes, waivers, needed)
 
 
+def judged(contract: Any) -> dict[str, Any]:
+    """What acceptance judges a contract against: what it sold as amended, or — once accepted — what it sold
+    on the day of the acceptance (an amendment after it changes the contract, not what was accepted)."""
+    snapshot = contract.snapshot or {}
+    if contract.accepted_on is not None and snapshot.get("accepted_sold"):
+        return dict(snapshot["accepted_sold"])
+    return dict(snapshot.get("sold") or {})
+
+
+def amended_since_acceptance(contract: Any) -> str | None:
+    """What an amendment after the acceptance changed in what was sold, in words (None: nothing)."""
+    snapshot = contract.snapshot or {}
+    then, now = snapshot.get("accepted_sold"), snapshot.get("sold")
+    if contract.accepted_on is None or not then or not now or then == now:
+        return None
+    said = [
+        f"{key.replace('_', ' ')} {then.get(key)} → {now.get(key)}"
+        for key in now
+        if then.get(key) != now.get(key) and key != "gpu"  # the model by its name (``gpu_name``), not its key
+    ]
+    return (
+        f"amended after the acceptance ({'; '.join(said)}): what the amendment changed is not covered by the "
+        f"acceptance of {contract.accepted_on.isoformat()}"
+    )
+
+
 def machines_needed(contract: Contract, nodes: int) -> int:
     """The machines a node-level item must pass on: every node, or the sample the contract states (a share of
     the nodes, rounded up, and at least so many)."""
-    sample = ((contract.snapshot or {}).get("sold") or {}).get("sample")
+    sample = judged(contract).get("sample")
     if not sample:
         return nodes
     by_share = ceil(Fraction(sample["share"]) * nodes) if sample.get("share") else 0
@@ -89,8 +117,8 @@ def machines_needed(contract: Contract, nodes: int) -> int:
 
 
 def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
-    """What a contract sold, as its snapshot keeps it (None: signed before contracts kept it)."""
-    kept = (contract.snapshot or {}).get("sold")
+    """What a contract sold, as its snapshot keeps it (``judged``; None: signed before contracts kept it)."""
+    kept = judged(contract)
     if not kept:
         return None
     gbps = kept.get("inter_gbps_per_gpu")
@@ -156,7 +184,7 @@ def _contract(session: Session, contract_id: int) -> Contract:
 
 
 def _nodes(db: Database, contract: Contract) -> int:
-    kept = (contract.snapshot or {}).get("sold")
+    kept = judged(contract)
     if kept:  # the nodes sold, whatever the offer says now
         return int(kept["nodes"])
     with db.session() as session:
@@ -171,7 +199,8 @@ def contract_acceptance(db: Database, contract_id: int) -> Acceptance:
         waivers = waivers_by_contract(session).get(contract_id, ())
     nodes = _nodes(db, contract)
     name, items, after = _checklist(db, contract.offer_id, nodes, waivers, contract)
-    return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on, after)
+    return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on, after,
+                      amended_since_acceptance(contract))  # fmt: skip
 
 
 def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date) -> Acceptance:
@@ -219,7 +248,11 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
         _open_for_acceptance(contract, on, today, "--on")  # again inside the write: two buyers at once
         contract.accepted_on = on
         rested = session.exec(select(Evidence.id).where(Evidence.offer_id == contract.offer_id)).all()
-        contract.snapshot = {**(contract.snapshot or {}), "accepted_evidence": sorted(i for i in rested if i)}
+        contract.snapshot = {
+            **(contract.snapshot or {}),
+            "accepted_evidence": sorted(i for i in rested if i),  # what the acceptance rests on
+            "accepted_sold": (contract.snapshot or {}).get("sold"),  # and what it judged
+        }
         session.add(contract)
     return contract_acceptance(db, contract_id)
 

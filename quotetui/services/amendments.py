@@ -22,56 +22,63 @@ from quotetui.domain import entities as E
 from quotetui.domain.contracts.amendments import TERMS, Amendment
 from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.economics.costing import nodes_needed
-from quotetui.domain.economics.exact import dec
-from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.signed_terms import as_signed
+from quotetui.domain.errors import BadInput, FieldErrors, NeedsConfirmation
 from quotetui.domain.fields import parse_record
+from quotetui.domain.timeutil import as_utc
 from quotetui.domain.wording import plural
+from quotetui.services.contract_view import unstated_stock
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.audit import os_user
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
-from quotetui.store.models import Contract, ContractAmendment, QuoteRevision
+from quotetui.store.models import Contract, ContractAmendment, Incident, Invoice
 
 
 def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fraction, list[dict[str, str]]]:
-    """The signed round's agreed way to buy, costed by the engine for ``gpus`` (as ``accept_offer`` does): the
-    monthly charge and the discounts it applies."""
+    """The signed way to buy, costed by the engine for ``gpus`` on the terms the contract signed (its
+    ``terms``: the round's options, the discounts and extras then on the table, the node size sold), as
+    ``accept_offer`` costs it: the monthly charge and the discounts it applies."""
     from quotetui.services.contracts import _agreed
 
+    terms = contract.snapshot.get("terms")
+    if not terms:
+        said = "this contract was signed before contracts kept their terms: state the monthly charge agreed"
+        raise FieldErrors({"monthly_charge": said})
     found = load_offer_inputs(session, [contract.offer_id])
     if not found:
-        raise FieldErrors({"monthly_charge": "the offer has no price now: state the monthly charge agreed"})
-    offer = found[0]
-    seq = contract.snapshot.get("round")
-    row = session.get(QuoteRevision, contract.revision_id)
-    revision = next((r for r in offer.revisions if row is not None and r.seq == row.seq), None)
+        raise FieldErrors({"monthly_charge": "the offer is no longer on record: state the monthly charge agreed"})
+    offer, options = as_signed(found[0], terms)
     kept = contract.snapshot.get("option") or {}
-    if revision is None or not revision.options:
-        raise FieldErrors({"monthly_charge": f"round {seq} has no prices now: state the monthly charge agreed"})
     assumptions = replace(load_assumptions(session), net_of_vat=False)  # as invoiced, as at signing
     signed = (kept.get("term_months"), kept.get("prepay"), kept.get("label"))
-    way, flat = _agreed(offer, revision.options, gpus, contract.term_months, None,
-                        fx_table(session, contract.start_date), assumptions, signed)  # fmt: skip
-    if way.option.costed_amount != contract.price:
-        raise FieldErrors(
-            {
-                "monthly_charge": f"round {seq}'s price was changed since the contract was signed "
-                f"({contract.price} then, {way.option.costed_amount} now): state the monthly charge agreed"
-            }
-        )
+    way, flat = _agreed(offer, options, gpus, contract.term_months, None, fx_table(session, contract.start_date),
+                        assumptions, signed)  # fmt: skip
     applied = [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
     return way.effective_node_month * nodes_needed(gpus, offer.gpus_per_node) + flat, applied
+
+
+def _after_the_end(session: Session, contract_id: int, end: date) -> str:
+    """The invoices and incidents recorded on or after ``end`` (service covers [start, end)), in words."""
+    bills = session.exec(select(Invoice).where(Invoice.contract_id == contract_id, col(Invoice.period_end) >= end))
+    found = [f"invoice #{i.id} ({i.period_start.isoformat()} – {i.period_end.isoformat()})" for i in bills]
+    for i in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
+        if as_utc(i.started_at).date() >= end:
+            found.append(f"incident #{i.id} ({as_utc(i.started_at).date().isoformat()})")
+    return ", ".join(found)
 
 
 def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def amend_contract(db: Database, contract_id: int, raw: dict[str, Any]) -> Amendment:
+def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock_confirmed: bool = True) -> Amendment:
     """Records an amendment (the fields of ``entities.AMENDMENT``) and applies it to the contract; refused, with
     nothing changed, when it changes nothing, starts outside the term or before an earlier amendment, or
-    makes the notice period longer than the term."""
+    makes the notice period longer than the term. Without ``stock_confirmed``, more GPUs than one node on an
+    offer whose stock is not stated ask first (``NeedsConfirmation``), as signing does."""
     v = parse_record(E.AMENDMENT, raw)
     given = {k: v[k] for k in TERMS if v.get(k) is not None}
     if not given:
@@ -142,6 +149,12 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any]) -> Amend
                 problems["term_months"] = f"a {months}-month term ends on {end.isoformat()}, before it is in force"
             changes["term_months"] = [contract.term_months, months]
             changes["end"] = [contract.end_date.isoformat(), end.isoformat()]
+            late = _after_the_end(session, contract_id, end)
+            if late:
+                problems["term_months"] = (
+                    f"the term would end on {end.isoformat()}, but {late} fall after it: a shorter term cannot leave "
+                    "them outside"
+                )
         if "notice_days" in given and notice != contract.notice_days:
             changes["notice_days"] = [contract.notice_days, notice]
         end = term_end(contract.start_date, months)
@@ -174,6 +187,13 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any]) -> Amend
             raise FieldErrors(problems)
         if not changes:
             raise BadInput(f"contract #{contract_id} already has these terms: nothing to amend")
+        more = "gpus" in changes and changes["gpus"][1] > changes["gpus"][0]
+        if more and not stock_confirmed and sold and sold.get("nodes_available") is None:
+            said = unstated_stock(contract.offer_id, f"contract #{contract_id}", given["gpus"], int(sold["nodes"]),
+                                  q(snapshot["monthly_charge"]), contract.currency)  # fmt: skip
+            if said is not None:
+                raise NeedsConfirmation("Amend beyond the offer's stated stock?", said[0].upper() + said[1:] + ".",
+                                        yes="Amend")  # fmt: skip
         if sold:
             snapshot["sold"] = sold
         contract.gpu_count = given.get("gpus", contract.gpu_count)

@@ -77,7 +77,7 @@ def amendment_form(contract: ContractRow, today: date) -> FormSpec:
 
 
 def save_amendment(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
-    amendment = amend_contract(db, contract_id, raw)  # its problems with a field are FieldErrors by that name
+    amendment = amend_contract(db, contract_id, raw, stock_confirmed=bool(raw.get(CONFIRMED)))  # asks, as signing
     return amendment.seq
 
 

@@ -23,6 +23,7 @@ from quotetui.domain.economics.evaluate import require_priced, ways_to_buy
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.rounds import round_to_sign
+from quotetui.domain.economics.signed_terms import terms_record
 from quotetui.domain.enums import BillingCadence, OfferStatus
 from quotetui.domain.errors import BadInput, FieldErrors, NeedsConfirmation
 from quotetui.domain.fields import parse_record
@@ -219,6 +220,7 @@ def accept_offer(
                 },
             },
             "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
+            "terms": terms_record(offer, options),  # what an amendment is costed on (``signed_terms.as_signed``)
             "gpus_per_node": offer.gpus_per_node,
             "monthly_compute": str(dec(monthly, 6)),
             "monthly_extras": str(dec(flat, 6)),

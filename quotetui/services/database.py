@@ -146,6 +146,8 @@ def _refuse_foreign(target: DbTarget) -> None:
             conn.close()
     except sqlite3.Error:
         return  # not readable as SQLite: the full way explains it, and SQLite writes nothing to such a file
+    if revision is not None and not {"offer", "setting"} <= objects.keys():  # another program's alembic schema
+        revision = None
     if (objects or any(marks)) and revision is None:  # a table, a view, another program's id: not ours
         raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
     if revision is not None and revision[0] not in migrate.known_revisions():

@@ -32,8 +32,10 @@ from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
 from quotetui.services.acceptance import (
     Acceptance,
+    amended_since_acceptance,
     as_accepted,
     build,
+    judged,
     machines_needed,
     nodes_of,
     sold_by,
@@ -222,12 +224,13 @@ def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acc
         if offer is None or v.contract.id is None:
             continue
         sold = sold_by(v.contract, catalog)
-        nodes = nodes_of(v.contract.gpu_count, sold.gpus_per_node if sold else offer.gpus_per_node)
+        kept = judged(v.contract).get("nodes")
+        nodes = int(kept) if kept else nodes_of(v.contract.gpu_count, offer.gpus_per_node)
         logs, after = as_accepted(v.contract, data.logs.get(offer.id, []))
         items = build(offer, logs, data.findings.get(offer.id, []), catalog, nodes,
                       waivers.get(v.contract.id, ()), sold, machines_needed(v.contract, nodes))  # fmt: skip
         found.append(Acceptance(offer.id, f"{offer.provider} {offer.name}", nodes, items, v.contract.id,
-                                v.contract.accepted_on, after))  # fmt: skip
+                                v.contract.accepted_on, after, amended_since_acceptance(v.contract)))  # fmt: skip
     for offer_id, logs in sorted(data.logs.items()):
         offer = inputs.get(offer_id)
         if offer is not None and logs:

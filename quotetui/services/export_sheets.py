@@ -357,17 +357,11 @@ def settings(data: ExportData) -> Sheet:
     them; ``import_writer.settings_``). The display time zone only where it is set: else each machine's own."""
     from types import SimpleNamespace
 
-    from quotetui.domain.economics.ownership import curve_text
     from quotetui.services.inputs import system_zone
+    from quotetui.services.settings import field_value
 
     a = data.ranking.assumptions
-    values = {
-        f.name: Decimal(f"{getattr(a, f.name).numerator}") / Decimal(f"{getattr(a, f.name).denominator}")
-        if isinstance(getattr(a, f.name), Fraction)
-        else getattr(a, f.name)
-        for f in E.SETTINGS.fields
-    }
-    values["resale_curve"] = curve_text(a.resale_curve)
+    values = {f.name: field_value(getattr(a, f.name)) for f in E.SETTINGS.fields}
     values["time_zone"] = a.time_zone if a.time_zone != system_zone() else None
     row = data_row(E.SETTINGS, (SimpleNamespace(**values),), {})
     return Sheet("Settings", template_columns(E.SETTINGS, {"resale_curve": 40, "time_zone": 20}), iter([row]))
@@ -422,20 +416,27 @@ def fx(data: ExportData) -> Sheet:
 
 
 def history(data: ExportData) -> Sheet:
-    """The audit trail, oldest first (``store/audit.py``): its times as exact text in UTC, its offers by name
-    (ids do not survive an import), its changes as JSON; ``import_writer.history_`` reads it back."""
+    """The audit trail, oldest first (``store/audit.py``), one row per value changed, an entry's rows sharing
+    its number: times as exact text in UTC, offers by name (ids do not survive an import), each value as JSON
+    (so text, numbers and nothing stay apart); ``import_history`` reads it back."""
     references = {v.id: v.contract.reference or f"#{v.id}" for v in data.contracts}
 
-    def row(h: Any) -> list[Any]:
+    def rows(h: Any) -> Iterator[list[Any]]:
         provider, offer = data.offer_key(h.offer_id)
         refs = {
+            "entry": h.id,
             "at": local_text(h.at, "UTC"),
             "provider": provider or None,
             "offer": offer or None,
             "contract": references.get(h.contract_id) or (f"#{h.contract_id}" if h.contract_id else None),
-            "changes": json.dumps(h.changes, ensure_ascii=False, sort_keys=True) if h.changes else None,
         }
-        return data_row(E.HISTORY, (h,), refs)
+        for column, (before, after) in (h.changes or {"": [None, None]}).items():
+            values = {"column": column or None, "before": _json(before), "after": _json(after)}
+            yield data_row(E.HISTORY, (h,), refs | values)
 
-    widths = {"at": 26, "via": 30, "offer": 30, "subject": 30, "changes": 60}
-    return Sheet("History", template_columns(E.HISTORY, widths), (row(h) for h in data.history))
+    widths = {"at": 26, "via": 30, "offer": 30, "subject": 30, "column": 24, "before": 30, "after": 30}
+    return Sheet("History", template_columns(E.HISTORY, widths), (row for h in data.history for row in rows(h)))
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)

@@ -28,6 +28,7 @@ class Change:
     action: str
     subject: str
     changes: dict[str, list[Any]]
+    origin: str | None = None  # an entry a workbook brought (not an event of this database)
 
     def what(self) -> str:
         """``region 深圳 → 乌兰察布; price 80000 → 76000`` (an added or removed row: its values)."""
@@ -48,6 +49,7 @@ class Change:
             "action": self.action,
             "subject": self.subject,
             "changes": self.changes,
+            "imported": self.origin,
         }
 
 
@@ -58,7 +60,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-_COLUMNS = "at, who, via, entity, row_id, offer_id, contract_id, action, subject, changes"
+_COLUMNS = "at, who, via, entity, row_id, offer_id, contract_id, action, subject, changes, origin"
 
 
 def history(
@@ -77,7 +79,7 @@ def history(
     with reading(db) as reader:
         rows = reader.rows(f"SELECT {_COLUMNS} FROM change_log WHERE {where} ORDER BY at, id", params)
         found = [
-            Change(reader.when(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], stored_json(r[9]))  # type: ignore[arg-type]
+            Change(reader.when(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], stored_json(r[9]), r[10])  # type: ignore[arg-type]
             for r in rows
         ]
         if not found and offer_id is not None:

@@ -1,8 +1,11 @@
-"""The History sheet read back (``export_sheets.history`` writes it): the audit trail survives an export and an
-import. Each entry is kept as written — when, who, from where, before and after — for the offer its provider and
-offer names identify here (an unknown one is a problem, as on any sheet); an entry already on record (same time,
-person, origin, record, action and changes) is not added twice. Row ids do not survive an import: an entry keeps
-its subject's name, and its contract by reference where this database has that contract."""
+"""The History sheet read back (``export_sheets.history`` writes it, one row per value changed): the audit
+trail survives an export and an import. Each entry is kept as written — when, who, from where, each value before
+and after — for the offer its provider and offer names identify here (an unknown one is a problem, as on any
+sheet), and marked as imported (which file, by whom, when): it is what the workbook says happened elsewhere, not
+an event of this database. An entry already on record (same time, person, origin, record, action and changes) is
+not added again, so a workbook imported twice, or a trail that went out and came back, adds nothing. Row ids do
+not survive an import: an entry keeps its subject's name, and its contract by reference where this database has
+that contract."""
 
 from __future__ import annotations
 
@@ -12,50 +15,75 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 from quotetui.domain.text import name_key
-from quotetui.domain.timeutil import as_utc
+from quotetui.domain.timeutil import as_utc, utcnow
+from quotetui.store.audit import os_user, who
 from quotetui.store.models import ChangeLog, Contract
 
 if TYPE_CHECKING:
+    from quotetui.io.import_rows import Record
     from quotetui.services.import_writer import Parsed, Writer
 
 
-def _key(at: Any, who: str, via: str, entity: str, action: str, changes: Any) -> tuple[str, ...]:
-    return (as_utc(at).isoformat(), who, via, entity, str(action), json.dumps(changes or {}, sort_keys=True))
+def _key(at: Any, by: str, via: str, entity: str, action: str, changes: Any) -> tuple[str, ...]:
+    return (as_utc(at).isoformat(), by, via, entity, str(action), json.dumps(changes or {}, sort_keys=True))
+
+
+def _value(writer: Writer, parsed: Parsed, record: Record, name: str) -> tuple[bool, Any]:
+    text = record.values.get(name)
+    if text is None:
+        return True, None
+    try:
+        return True, json.loads(text)
+    except ValueError as exc:
+        writer.problem(parsed, record, name, f"not JSON ({exc.msg} at character {exc.pos}): write text in quotes")
+        return False, None
+
+
+def _entries(writer: Writer, parsed: Parsed) -> dict[int, list[Record]]:
+    """The sheet's rows by entry, in order; rows of one entry that disagree on the entry's own columns are a
+    problem (a hand edit of one of them)."""
+    found: dict[int, list[Record]] = {}
+    shared = ("at", "who", "via", "origin", "provider", "offer", "contract", "entity", "subject", "action")
+    for r in writer.rows(parsed):
+        rows = found.setdefault(r.values["entry"], [])
+        if rows and any(rows[0].values.get(k) != r.values.get(k) for k in shared):
+            writer.problem(parsed, r, "entry", f"entry {r.values['entry']} says otherwise on row {rows[0].row}")
+            continue
+        rows.append(r)
+    return found
 
 
 def history_(writer: Writer, parsed: Parsed) -> None:
     session = writer.session
     table = ChangeLog.__table__  # type: ignore[attr-defined]
-    held = {
-        _key(*row)
-        for row in session.execute(
-            sa.select(table.c.at, table.c.who, table.c.via, table.c.entity, table.c.action, table.c.changes)
-        )
-    }
-    contracts = {
-        name_key(ref): cid
-        for cid, ref in session.execute(sa.select(Contract.id, Contract.reference))
-        if ref  # type: ignore[call-overload]
-    }
+    held = {_key(*row) for row in session.execute(sa.select(table.c.at, table.c.who, table.c.via, table.c.entity,
+                                                            table.c.action, table.c.changes))}  # fmt: skip
+    contracts = {name_key(ref): cid for cid, ref in session.execute(sa.select(Contract.id, Contract.reference)) if ref}  # type: ignore[call-overload]
+    brought = f"imported from {', '.join(sorted({parsed.table.file}))} by {who(session) or os_user()} on " + (
+        utcnow().isoformat(timespec="seconds")
+    )
     new = []
-    for r in writer.rows(parsed):
-        v = r.values
+    for rows in _entries(writer, parsed).values():
+        first, v = rows[0], rows[0].values
         offer_id = None
         if v.get("provider") or v.get("offer"):
             if not (v.get("provider") and v.get("offer")):
-                writer.problem(parsed, r, "offer", "an entry of an offer names its provider and the offer")
+                writer.problem(parsed, first, "offer", "an entry of an offer names its provider and the offer")
                 continue
-            found = writer.offer(parsed, r)
+            found = writer.offer(parsed, first)
             if found is None:
                 continue
             offer_id = found.id
-        try:
-            changes = json.loads(v["changes"]) if v.get("changes") else {}
-        except ValueError as exc:
-            writer.problem(parsed, r, "changes", f"not JSON ({exc.msg} at character {exc.pos})")
-            continue
-        if not isinstance(changes, dict):
-            writer.problem(parsed, r, "changes", "a JSON object of column: [before, after] is expected")
+        changes: dict[str, list[Any]] = {}
+        readable = True
+        for r in rows:
+            column = r.values.get("column")
+            good_before, before = _value(writer, parsed, r, "before")
+            good_after, after = _value(writer, parsed, r, "after")
+            readable = readable and good_before and good_after
+            if column:
+                changes[column] = [before, after]
+        if not readable:
             continue
         key = _key(v["at"], v["who"], v["via"], v["entity"], v["action"].value, changes)
         if key in held:
@@ -79,6 +107,7 @@ def history_(writer: Writer, parsed: Parsed) -> None:
                 "action": v["action"].value,
                 "subject": subject,
                 "changes": changes,
+                "origin": (v.get("origin") or brought)[:500],
             }
         )
         writer.tally("history", True, False)

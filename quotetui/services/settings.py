@@ -65,16 +65,17 @@ class SettingView:
 def _text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    return str(field_value(value))
+
+
+def field_value(value: object) -> object:
+    """A setting as its field (a form, a sheet's cell) takes it: an exact ratio as its decimal, the resale
+    curve as its text."""
     if isinstance(value, Fraction):
-        return str(Decimal(value.numerator) / Decimal(value.denominator))
+        return Decimal(value.numerator) / Decimal(value.denominator)
     if isinstance(value, tuple):  # the resale curve
         return curve_text(value)
-    return str(value)
-
-
-def _typed(value: object) -> object:
-    """A setting as its form field takes it (the resale curve as its text)."""
-    return curve_text(value) if isinstance(value, tuple) else value
+    return value
 
 
 def lenient_assumptions(db: Database) -> tuple[Assumptions, dict[str, str]]:
@@ -153,8 +154,7 @@ def settings_form(db: Database) -> FormSpec:
     this machine cannot use shows its default, so the form repairs it)."""
     a, _ = lenient_assumptions(db)
     values = {
-        f.name: shown_value(f, Decimal(_text(getattr(a, f.name))) if f.kind == "ratio" else _typed(getattr(a, f.name)),
-                            percent=True)
+        f.name: shown_value(f, field_value(getattr(a, f.name)), percent=True)
         for f in E.SETTINGS.fields
     }  # fmt: skip
     return FormSpec(

@@ -100,17 +100,20 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
+def flat(key: str, value: Any) -> dict[str, Any]:
+    """A value as its leaves by path: a JSON object's keys and a list's positions (``snapshot.extras.0.label``),
+    so every recorded value is one plain value (bounded by its column), however large the object."""
+    if isinstance(value, dict) and value:
+        return {p: v for name, item in value.items() for p, v in flat(f"{key}.{name}", item).items()}
+    if isinstance(value, list) and value:
+        return {p: v for i, item in enumerate(value) for p, v in flat(f"{key}.{i}", item).items()}
+    return {key: value}
+
+
 def _diff(key: str, before: Any, after: Any) -> dict[str, list[Any]]:
-    """One column's change; a JSON object's (a contract's snapshot) as its leaves that changed, by path
-    (``snapshot.sold.gpu``)."""
-    if not (isinstance(before, dict) and isinstance(after, dict)):
-        return {key: [before, after]}
-    out: dict[str, list[Any]] = {}
-    for name in [*before, *(k for k in after if k not in before)]:
-        b, a = before.get(name), after.get(name)
-        if b != a:
-            out.update(_diff(f"{key}.{name}", b, a))
-    return out
+    """One column's change, leaf by leaf (``flat``): only the leaves that changed."""
+    old, new = flat(key, before), flat(key, after)
+    return {p: [old.get(p), new.get(p)] for p in [*old, *(p for p in new if p not in old)] if old.get(p) != new.get(p)}
 
 
 def _columns(row: Any) -> list[str]:
@@ -156,6 +159,8 @@ def _subject(table: str, values: dict[str, Any]) -> str:
             return f"{table.replace('_', ' ')} {str(values[name])[:200]}"
     if table == "quote_revision" and values.get("seq") is not None:
         return f"round {values['seq']}"
+    if table == "contract_amendment" and values.get("seq") is not None:  # numbered as `contracts show` numbers it
+        return f"amendment {values['seq']}"
     return table.replace("_", " ")
 
 
@@ -212,10 +217,9 @@ def _record(session: Session, _context: UOWTransaction) -> None:
                 if plain(before) == plain(after):
                     continue
                 changes.update(_diff(key, plain(before), plain(after)))
-            elif values.get(key) is not None:
-                changes[key] = (
-                    [None, plain(values[key])] if action == ChangeAction.ADDED else [plain(values[key]), None]
-                )
+            elif values.get(key) is not None:  # an added or removed row: its values, leaf by leaf
+                for path, value in flat(key, plain(values[key])).items():
+                    changes[path] = [None, value] if action == ChangeAction.ADDED else [value, None]
         if action == ChangeAction.CHANGED and not changes:
             continue
         entries.append(_entry(session, table, values.get("id"), action, values, changes, stamp))
@@ -243,6 +247,11 @@ def record_added(session: Session, table: str, rows: list[dict[str, Any]], ids: 
     with session.no_autoflush:
         for i, values in enumerate(rows):
             row_id = ids[i] if ids else None
-            changes = {k: [None, plain(v)] for k, v in values.items() if k not in SKIPPED and v is not None}
+            changes = {
+                p: [None, leaf]
+                for k, v in values.items()
+                if k not in SKIPPED and v is not None
+                for p, leaf in flat(k, plain(v)).items()
+            }
             entries.append(_entry(session, table, row_id, ChangeAction.ADDED.value, values, changes, stamp, rounds))
     session.connection().execute(sa.insert(ChangeLog.__table__), entries)  # type: ignore[attr-defined]

@@ -32,14 +32,14 @@ def strip_ansi(text: str) -> str:
 
 def content_digest(raw: str, host: str | None = None) -> str:
     """A run's identity, whatever the copy: the sha256 of its output as the tool printed it — line ends made
-    ``\n``, terminal codes, ``mpirun --tag-output`` tags, a byte-order mark, trailing blanks, the shell prompts
+    ``\n``, terminal codes, ``mpirun --tag-output`` tags, a byte-order mark, blanks around lines, the shell prompts
     (and the command) a paste starts or ends with and blank lines around it removed (a CRLF copy, a colour paste,
     a re-paste with its prompt and a re-export of one log are one piece of evidence) — and of the machine it ran
     on when that is known (two identical nodes print the same topology: two pieces of evidence, one per node)."""
     import hashlib
 
     text = clean(raw.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
-    lines = [line.rstrip() for line in text.split("\n")]
+    lines = [line.strip() for line in text.split("\n")]  # indentation is layout (a tag may have taken a blank)
     while lines and (not lines[0] or PASTED_PROMPT.match(lines[0])):
         lines.pop(0)
     body = "\n".join(lines).strip("\n")

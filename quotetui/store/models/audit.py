@@ -26,6 +26,7 @@ class ChangeLog(SQLModel, table=True):
     action: str = Field(max_length=8)  # added, changed, removed
     subject: str = Field(default="", max_length=300)  # the row as a person names it, when it was written
     changes: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)  # column: [before, after]
+    origin: str | None = Field(default=None, max_length=500)  # an entry a workbook brought: which, by whom, when
 
 
 class ContractAmendment(SQLModel, table=True):

@@ -12,7 +12,7 @@ from quotetui.store.models.base import created, enum_field, exact, fk, timestamp
 
 class Evidence(SQLModel, table=True):
     """A raw tool output kept verbatim, for the offer whose trial machine produced it; its sha256, of the text
-    with line ends, terminal codes and trailing blanks normalised (``benchlogs.common.content_digest``), makes a
+    with line ends, terminal codes, prompts and blanks normalised (``benchlogs.common.content_digest``), makes a
     second import of the same run for the same offer a no-op, however it was copied."""
 
     __tablename__ = "evidence"

@@ -45,11 +45,10 @@ def render_acceptance(state: Acceptance) -> RenderableType:
     else:
         title = "Acceptance (a accepts): nothing blocks"
     table = acceptance_table(title, state.items)
-    if not state.after:
-        return table
-    later = Text(f"{len(state.after)} recorded after the acceptance, not part of what it rests on: "
-                 + "; ".join(state.after), style="dim")  # fmt: skip
-    return Group(table, later)
+    notes = [f"{len(state.after)} recorded after the acceptance, not part of what it rests on: "
+             + "; ".join(state.after)] if state.after else []  # fmt: skip
+    notes += [state.amended] if state.amended else []
+    return Group(table, *(Text(n, style="dim") for n in notes)) if notes else table
 
 
 def render(v: ContractView, today: date) -> RenderableType:
@@ -235,7 +234,12 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         if db is None or self.view is None:
             return
         spec = amendment_form(self.view.contract, self.qapp.today)
-        self.app.push_screen(FormScreen(spec, lambda raw, _: save_amendment(db, self.contract_id, raw)), self._saved)
+        form = FormScreen(
+            spec,
+            lambda raw, _: save_amendment(db, self.contract_id, raw),
+            lambda _, seq: f"amendment {seq} of contract #{self.contract_id} recorded",
+        )
+        self.app.push_screen(form, self._saved)
 
     def action_incident(self) -> None:
         from quotetui.services.contract_forms import incident_form, save_incident
