@@ -234,12 +234,12 @@ def test_the_agreed_charge_counts_extras_like_the_engine(cli: Cli, demo_db_path:
     from quotetui.services.editing import save_extra
 
     opened = open_database(str(demo_db_path))
-    for basis, amount, currency in (
-        ("per_month", "1000", "CNY"),
-        ("per_hour", "1", "CNY"),
-        ("per_month", "100", "USD"),
+    for kind, basis, amount, currency in (
+        ("support", "per_month", "1000", "CNY"),
+        ("support", "per_hour", "1", "CNY"),
+        ("platform_fee", "per_month", "100", "USD"),  # one extra per kind and basis (``EXTRA.natural_key``)
     ):
-        save_extra(opened.db, 18, {"kind": "support", "basis": basis, "amount": amount, "currency": currency})
+        save_extra(opened.db, 18, {"kind": kind, "basis": basis, "amount": amount, "currency": currency})
     save_extra(opened.db, 18, {"kind": "egress", "basis": "per_gb", "amount": "0.5", "currency": "CNY"})
     opened.db.dispose()
     add = (

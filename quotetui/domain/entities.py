@@ -393,6 +393,7 @@ DISCOUNT = Entity(
     ),
     ("折扣",),
     rules=(discount_rules,),
+    natural_key=("kind", "min_term_months", "min_gpus", "requires_prepay"),
 )
 
 EXTRA = Entity(
@@ -416,6 +417,7 @@ EXTRA = Entity(
         SOURCE_REF,
     ),
     ("Extras", "ExtraCosts", "额外费用", "附加费用"),
+    natural_key=("kind", "basis"),
 )
 
 CREDITS = Field(

@@ -141,6 +141,9 @@ class Entity:
     #: fields read another way by what a record says before them (a share metric's value is a share): given the
     #: values read so far, the field to read each such column with instead
     typed_by: Callable[[Mapping[str, Any]], Mapping[str, Field]] | None = None
+    #: the fields that tell an offer's rows apart (a discount, an extra cost): the import matches a sheet's row to a
+    #: stored one by them, so the forms refuse a second row with the same ones (it could never be told apart)
+    natural_key: tuple[str, ...] = ()
 
     def field(self, name: str) -> Field:
         for f in self.fields:

@@ -362,7 +362,22 @@ def _save_fine_print(
         else:
             row = _get(session, model, row_id, what, lock=True)
             check_version(what, row.version, version)
-        session.add(_set(row, values))
+        _set(row, values)
+        key = tuple(getattr(row, f) for f in entity.natural_key)
+        twin = next(
+            (x for x in session.exec(select(model).where(model.offer_id == offer_id))
+             if x.id != row.id and tuple(getattr(x, f) for f in entity.natural_key) == key),
+            None,
+        )  # fmt: skip
+        if twin is not None:  # an import could never tell the two apart: one row per key
+            named = " / ".join(str(getattr(v, "value", v)) for v in key if v not in (None, False))
+            raise FieldErrors(
+                {
+                    entity.natural_key[0]: f"offer #{offer_id} already has a {named} {what} (#{twin.id}), and an "
+                    "import could not tell two apart: record their total in that one"
+                }
+            )
+        session.add(row)
         session.flush()
         assert row.id is not None
         return int(row.id)

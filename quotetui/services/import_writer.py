@@ -432,8 +432,10 @@ class Writer:
                 ok = False
         return ok
 
-    def _keyed(self, parsed: Parsed, model: Any, entity: str, key_fields: tuple[str, ...]) -> None:
-        """Discounts and extra costs: an offer's row per natural key (the key's fields absent count as empty)."""
+    def _keyed(self, parsed: Parsed, model: Any, entity: str) -> None:
+        """Discounts and extra costs: an offer's row per natural key (``Entity.natural_key``; the key's fields
+        absent count as empty)."""
+        key_fields = parsed.entity.natural_key
         existing: dict[Any, Any] = {
             (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in self.session.exec(select(model))
         }
@@ -459,10 +461,10 @@ class Writer:
             self.tally(entity, False, self.apply(parsed, row, label, values, r))
 
     def discounts_(self, parsed: Parsed) -> None:
-        self._keyed(parsed, Discount, "discounts", ("kind", "min_term_months", "min_gpus", "requires_prepay"))
+        self._keyed(parsed, Discount, "discounts")
 
     def extras_(self, parsed: Parsed) -> None:
-        self._keyed(parsed, ExtraCost, "extra costs", ("kind", "basis"))
+        self._keyed(parsed, ExtraCost, "extra costs")
 
     def sla_(self, parsed: Parsed) -> None:
         existing: dict[Any, SlaTerm] = {s.offer_id: s for s in self.session.exec(select(SlaTerm))}
