@@ -426,6 +426,19 @@ def test_a_foreign_sqlite_file_stays_byte_identical(cli: Cli, tmp_path: Path) ->
         assert result.code != 0 and "refusing to touch it" in result.err, result.err
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]  # no -wal, no -shm, no export
+    wal = tmp_path / "wal" / "notes.sqlite"  # another program's database in WAL mode, closed
+    wal.parent.mkdir()
+    con = sqlite3.connect(wal)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("CREATE TABLE notes (text TEXT)")
+    con.commit()
+    con.close()
+    summed = hashlib.sha256(wal.read_bytes()).hexdigest()
+    for args in (("offers",), ("db", "check")):
+        result = cli("--db", str(wal), *args)
+        assert result.code == 2 and "no quotetui schema revision" in result.err, result.err
+    assert hashlib.sha256(wal.read_bytes()).hexdigest() == summed
+    assert sorted(p.name for p in wal.parent.iterdir()) == ["notes.sqlite"]  # no -wal or -shm left beside it
 
 
 def test_a_view_or_another_programs_id_is_not_ours_and_db_check_writes_nothing(cli: Cli, tmp_path: Path) -> None:

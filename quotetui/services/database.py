@@ -125,6 +125,18 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     return opened
 
 
+def _peek(path: Path) -> sqlite3.Connection:
+    """A read-only look at a file: a WAL-mode file no program has open (no ``-shm`` beside it) is read
+    ``immutable``, since even a read-only connection would leave ``-wal`` and ``-shm`` files beside another
+    program's database."""
+    with path.open("rb") as f:
+        header = f.read(20)
+    shm = path.with_name(path.name + "-shm")
+    if header.startswith(b"SQLite format 3\x00") and header[18:19] == b"\x02" and not shm.exists():
+        return sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)
+    return sqlite_reader(path)
+
+
 def _refuse_foreign(target: DbTarget) -> None:
     """An SQLite file another program made (tables, none of them quotetui's schema revision), or one a newer
     quotetui made, is refused through a read-only connection: its bytes stay as they are (the engine's
@@ -133,7 +145,7 @@ def _refuse_foreign(target: DbTarget) -> None:
 
     assert target.path is not None
     try:
-        conn = sqlite_reader(target.path)
+        conn = _peek(target.path)
         try:
             objects = {r[0]: r[1] for r in conn.execute("SELECT name, type FROM sqlite_master")}
             revision = (
@@ -144,7 +156,7 @@ def _refuse_foreign(target: DbTarget) -> None:
             marks = [conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version")]
         finally:
             conn.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, OSError):
         return  # not readable as SQLite: the full way explains it, and SQLite writes nothing to such a file
     if revision is not None and not {"offer", "setting"} <= objects.keys():  # another program's alembic schema
         revision = None
