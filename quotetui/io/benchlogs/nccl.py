@@ -1,5 +1,6 @@
 """nccl-tests ``all_reduce_perf``: the text report (current and older column layouts, MPI chatter
-interleaved) and the ``-J`` JSON file."""
+interleaved) and the ``-J`` JSON file. A run of another collective (its marker line, its binary, ``redop none``)
+is refused as what it is: its busbw is never AllReduce evidence."""
 
 from __future__ import annotations
 
@@ -20,6 +21,13 @@ _RANK = re.compile(
 _THREADS = re.compile(r"nThread\s+(\d+)\s+nGpus\s+(\d+)")
 _AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _DATA = re.compile(r"^\s*\d+\s+\d+\s")
+_STARTING = re.compile(r"^#\s*Collective test starting:\s*(\S+)")
+_BINARY = re.compile(
+    r"\b(all_reduce|all_gather|reduce_scatter|broadcast|reduce|alltoall|sendrecv|hypercube|gather|scatter)_perf"
+    r"(?:_mpi)?\b"
+)
+"""nccl-tests' (and rccl-tests') binaries: the collective a run measures is read from its own marker line, else
+from the binary its command line names."""
 _ROW_SHAPE = re.compile(
     r"^\s*\S+\s+\S+\s+(?:float|half|bfloat16|double|u?int(?:8|32|64)|f8e4m3|f8e5m2)\s+(?:sum|prod|max|min|avg|none)\s"
 )
@@ -42,7 +50,33 @@ def _wrong(token: str, line: int) -> int:
     return 0 if token == "N/A" else int(log_number(token, "#wrong", line))
 
 
+def collective(text: str) -> tuple[str | None, int | None]:
+    """The collective the log's run measures (``all_reduce``, ``all_gather`` …) and the line that says so: its
+    ``# Collective test starting:`` marker, else the one nccl-tests binary its lines name; None when neither
+    says (older logs without a command line)."""
+    named: dict[str, int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if found := _STARTING.match(line.strip()):
+            binary = _BINARY.search(found.group(1))
+            return (binary.group(1) if binary else found.group(1)), n
+        for found in _BINARY.finditer(line):
+            named.setdefault(found.group(1), n)
+    return next(iter(named.items())) if len(named) == 1 else (None, None)
+
+
+def _only_all_reduce(text: str) -> None:
+    """Only AllReduce runs are judged: another collective's busbw is never AllReduce evidence."""
+    name, line = collective(text)
+    if name is not None and name != "all_reduce":
+        raise LogError(
+            f"an nccl-tests {name}_perf run: only all_reduce_perf runs are judged, and another collective's bus "
+            "bandwidth is never AllReduce evidence (import it when quotetui judges this collective)",
+            line,
+        )
+
+
 def parse_text(text: str) -> AllReduce:
+    _only_all_reduce(text)
     ranks: dict[int, tuple[str, str]] = {}
     threads = None
     columns: list[str] | None = None
@@ -69,7 +103,14 @@ def parse_text(text: str) -> AllReduce:
                     "a result row after the run's '# Avg bus bandwidth' line: two runs in one file? import each alone",
                     n,
                 )
-            rows.append(_row(line.split(), columns, n))
+            tokens = line.split()
+            if "redop" in columns and len(tokens) == len(columns) and tokens[columns.index("redop")] == "none":
+                raise LogError(
+                    "a run with no reduction (redop none): all_gather, alltoall, sendrecv or broadcast, never "
+                    "AllReduce evidence (only all_reduce_perf runs are judged)",
+                    n,
+                )
+            rows.append(_row(tokens, columns, n))
         elif _ROW_SHAPE.match(line):
             raise LogError(f"a result row whose size or count is not a whole number: {line.strip()[:80]!r}", n)
         # anything else is a comment or MPI / NCCL chatter interleaved with the report
