@@ -191,3 +191,37 @@ def test_an_amendment_from_a_past_day_says_which_invoices_it_checks_again(cli: C
     assert (
         "note: invoice #1 was expected at 360,000.00 CNY, now at 300,000.00 CNY (OFF by +60,000.00 CNY)" in amended.err
     )
+
+
+def test_new_gpus_are_costed_with_the_hours_and_rates_of_the_signing(cli: Cli, demo_db_path: Path) -> None:
+    """Hours: 2.35 CNY a GPU-hour, 8 GPUs a node, 730 hours: 8 × 2.35 × 730 = 13,724 a node-month. The hours
+    are set to 720 after signing; 16 GPUs are still 2 × 13,724 = 27,448 (not 27,072).
+    Rates: offer #1 with a 100 USD a node-month extra and 1 USD = 7 CNY: signed for 16 GPUs, 2 × 180,000 +
+    2 × 700 = 361,400. The rate is replaced by 8 after signing; 32 GPUs: compute 4 × 180,000 × 0.9 = 648,000,
+    extras 4 × 700 = 2,800, together 650,800 (not 651,200)."""
+    db = str(demo_db_path)
+    hourly = cli("--db", db, "offer", "add", "--provider", "一万网络", "--name", "hourly H100", "--gpu", "H100",
+                 "--gpus-per-node", "8", "--billing-basis", "monthly", "--amount", "2.35", "--unit", "gpu_hour",
+                 "--term-months", "1", "--json")  # fmt: skip
+    assert hourly.code == 0, hourly.err
+    offer = str(json.loads(hourly.out)["id"])
+    signed = cli("--db", db, "contracts", "add", "--offer", offer, *START, "--gpus", "8", "--json")
+    assert json.loads(signed.out)["monthly_charge"]["amount"] == "13724.00"
+    assert cli("--db", db, "settings", "set", "--hours-per-month", "720").code == 0
+    cid = str(json.loads(signed.out)["id"])
+    more = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "16", "--reason", "x")
+    assert "monthly charge 13,724.00 CNY → 27,448.00 CNY" in more.out, more.out + more.err
+
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7", "--date", "2026-12-01", "--source", "bank").code == 0
+    extra = cli("--db", db, "extra", "add", "1", "--kind", "support", "--basis", "per_node_month", "--amount", "100",
+                "--currency", "USD")  # fmt: skip
+    assert extra.code == 0, extra.err
+    cid = str(_signed(cli, db))
+    shown = json.loads(cli("--db", db, "contracts", "show", cid, "--json").out)
+    assert shown["monthly_charge"]["amount"] == "361400.00"
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "8", "--date", "2026-12-01", "--source", "bank2").code == 0
+    scaled = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32", "--reason", "x")
+    assert "monthly charge 361,400.00 CNY → 650,800.00 CNY" in scaled.out, scaled.out + scaled.err
+    [(snapshot,)] = sql(demo_db_path, f"SELECT snapshot FROM contract WHERE id = {cid}")
+    kept = json.loads(snapshot) if isinstance(snapshot, str) else snapshot
+    assert (kept["monthly_compute"], kept["monthly_extras"]) == ("648000.000000", "2800.000000")

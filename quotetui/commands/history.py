@@ -46,9 +46,11 @@ def history(
         return
     zone = assumptions_of(db).time_zone
     say(f"History of {subject} ({len(found)} changes, oldest first; times in {zone}):")
-    for c in found:  # every stored text on one line: a value never passes for an entry of its own
+    for c in found:  # every stored text on one line, quoted: a value never passes for a field or an entry
         say(f"{local_text(c.at, zone)[:19]}  {one_line(c.who)} via {one_line(c.via)}")
         row = f" #{c.row_id}" if c.row_id else ""
-        say(f"  {c.action} {one_line(c.subject)}{row}: {one_line(c.what()) or 'no values'}")
+        say(f"  {c.action} {one_line(c.subject)}{row}" + ("" if c.changes else ": no values"))
+        for line in c.values():
+            say(f"    {one_line(line)}")
         if c.origin:  # not an event of this database: an entry a workbook brought
             say(f"  ({one_line(c.origin)})")

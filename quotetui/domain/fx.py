@@ -76,6 +76,10 @@ class FxTable:
         for f in self._facts:
             self._pairs.setdefault(_pair(f.base, f.quote), []).append(f)
 
+    def facts_among(self, currencies: set[str]) -> list[FxRateFact]:
+        """The rates known by ``on`` between the given currencies (what a contract keeps of the table)."""
+        return [f for f in self._facts if f.base in currencies and f.quote in currencies]
+
     def _pick(self, base: str, quote: str, day: date) -> tuple[FxRateFact, bool] | None:
         """(fact, inverse?) on or before ``day``, else the first after it."""
         facts = self._pairs.get(_pair(base, quote), [])

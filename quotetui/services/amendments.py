@@ -23,7 +23,7 @@ from quotetui.domain.contracts.amendments import TERMS, Amendment
 from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.economics.costing import nodes_needed
 from quotetui.domain.economics.exact import dec, q
-from quotetui.domain.economics.signed_terms import as_signed
+from quotetui.domain.economics.signed_terms import as_signed, signed_assumptions, signed_fx
 from quotetui.domain.errors import BadInput, FieldErrors, NeedsConfirmation
 from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
@@ -37,10 +37,10 @@ from quotetui.store.engine import Database
 from quotetui.store.models import Contract, ContractAmendment, Incident, Invoice
 
 
-def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fraction, list[dict[str, str]]]:
+def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fraction, Fraction, list[dict[str, str]]]:
     """The signed way to buy, costed by the engine for ``gpus`` on the terms the contract signed (its
     ``terms``: the round's options, the discounts and extras then on the table, the node size sold), as
-    ``accept_offer`` costs it: the monthly charge and the discounts it applies."""
+    ``accept_offer`` costs it: the monthly compute charge, the extras a month adds, and the discounts applied."""
     from quotetui.services.contracts import _agreed
 
     terms = contract.snapshot.get("terms")
@@ -52,22 +52,22 @@ def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fra
         raise FieldErrors({"monthly_charge": "the offer is no longer on record: state the monthly charge agreed"})
     offer, options = as_signed(found[0], terms)
     kept = contract.snapshot.get("option") or {}
-    assumptions = replace(load_assumptions(session), net_of_vat=False)  # as invoiced, as at signing
+    assumptions = signed_assumptions(replace(load_assumptions(session), net_of_vat=False), terms)  # as invoiced
+    fx = signed_fx(terms) if "fx_on" in terms else fx_table(session, contract.start_date)
     signed = (kept.get("term_months"), kept.get("prepay"), kept.get("label"))
-    way, flat = _agreed(offer, options, gpus, contract.term_months, None, fx_table(session, contract.start_date),
-                        assumptions, signed)  # fmt: skip
+    way, flat = _agreed(offer, options, gpus, contract.term_months, None, fx, assumptions, signed)
     applied = [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
-    return way.effective_node_month * nodes_needed(gpus, offer.gpus_per_node) + flat, applied
+    return way.effective_node_month * nodes_needed(gpus, offer.gpus_per_node), flat, applied
 
 
-def _after_the_end(session: Session, contract_id: int, end: date) -> str:
+def _after_the_end(session: Session, contract_id: int, end: date) -> list[str]:
     """The invoices and incidents recorded on or after ``end`` (service covers [start, end)), in words."""
     bills = session.exec(select(Invoice).where(Invoice.contract_id == contract_id, col(Invoice.period_end) >= end))
     found = [f"invoice #{i.id} ({i.period_start.isoformat()} – {i.period_end.isoformat()})" for i in bills]
     for i in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
         if as_utc(i.started_at).date() >= end:
             found.append(f"incident #{i.id} ({as_utc(i.started_at).date().isoformat()})")
-    return ", ".join(found)
+    return found
 
 
 def _text(value: object) -> str | None:
@@ -123,10 +123,12 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
                 changes["nodes"] = [sold.get("nodes"), nodes]
                 sold["nodes"] = nodes
         charge = given.get("monthly_charge")
+        split: tuple[Decimal, Decimal] | None = None
         if "gpus" in changes and charge is None and not problems:
             try:
-                exact, applied = _engine_charge(session, contract, given["gpus"])
-                charge = dec(exact, 6)
+                compute, extras, applied = _engine_charge(session, contract, given["gpus"])
+                charge = dec(compute + extras, 6)
+                split = (dec(compute, 6), dec(extras, 6))
                 if applied != snapshot.get("discounts", []):
                     changes["discounts"] = [
                         "; ".join(d["label"] for d in snapshot.get("discounts", [])) or None,
@@ -140,7 +142,10 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
             if charge != before:
                 changes["monthly_charge"] = [f"{before:.6f}", f"{charge:.6f}"]  # as signing writes amounts
                 snapshot["monthly_charge"] = f"{charge:.6f}"
-                snapshot["monthly_compute"] = f"{charge - Decimal(snapshot.get('monthly_extras', '0')):.6f}"
+                # the engine's split; a stated charge is the whole agreed charge, its parts not stated
+                compute, extras = split if split is not None else (charge, None)
+                snapshot["monthly_compute"] = f"{compute:.6f}"
+                snapshot["monthly_extras"] = None if extras is None else f"{extras:.6f}"
         months = given.get("term_months", contract.term_months)
         notice = given.get("notice_days", contract.notice_days)
         if "term_months" in given and months != contract.term_months:
@@ -151,9 +156,10 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
             changes["end"] = [contract.end_date.isoformat(), end.isoformat()]
             late = _after_the_end(session, contract_id, end)
             if late:
+                verb, them = ("falls", "it") if len(late) == 1 else ("fall", "them")
                 problems["term_months"] = (
-                    f"the term would end on {end.isoformat()}, but {late} fall after it: a shorter term cannot leave "
-                    "them outside"
+                    f"the term would end on {end.isoformat()}, but {', '.join(late)} {verb} after it: a shorter term "
+                    f"cannot leave {them} outside"
                 )
         if "notice_days" in given and notice != contract.notice_days:
             changes["notice_days"] = [contract.notice_days, notice]

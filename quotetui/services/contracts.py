@@ -175,15 +175,9 @@ def accept_offer(
                 }
             )
         seq, options = _revision(offer, revision)
-        way, flat = _agreed(
-            offer,
-            options,
-            count,
-            term_months,
-            term_option,
-            fx_table(session, start),
-            replace(load_assumptions(session), net_of_vat=False),  # a contract's charges are what is invoiced
-        )
+        fx = fx_table(session, start)
+        assumptions = replace(load_assumptions(session), net_of_vat=False)  # a contract's charges are invoiced
+        way, flat = _agreed(offer, options, count, term_months, term_option, fx, assumptions)
         option = way.option
         monthly = way.effective_node_month * nodes_needed(count, offer.gpus_per_node)
         if not stock_confirmed and offer.nodes_available is None:
@@ -220,7 +214,9 @@ def accept_offer(
                 },
             },
             "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
-            "terms": terms_record(offer, options),  # what an amendment is costed on (``signed_terms.as_signed``)
+            "terms": terms_record(
+                offer, options, assumptions, fx
+            ),  # what an amendment is costed on (``signed_terms.as_signed``)
             "gpus_per_node": offer.gpus_per_node,
             "monthly_compute": str(dec(monthly, 6)),
             "monthly_extras": str(dec(flat, 6)),

@@ -4,6 +4,7 @@ contract (amendments, incidents, invoices, waivers) or the settings — who, whe
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -30,12 +31,13 @@ class Change:
     changes: dict[str, list[Any]]
     origin: str | None = None  # an entry a workbook brought (not an event of this database)
 
-    def what(self) -> str:
-        """``region 深圳 → 乌兰察布; price 80000 → 76000`` (an added or removed row: its values)."""
+    def values(self) -> list[str]:
+        """Each value as one line: ``region: "深圳" → "乌兰察布"`` (an added or removed row: its values); text in
+        quotes, escaped as JSON, so a value never reads as another field or another entry."""
         if self.action == ChangeAction.CHANGED:
-            return "; ".join(f"{k} {_shown(b)} → {_shown(a)}" for k, (b, a) in self.changes.items())
+            return [f"{k}: {_shown(b)} → {_shown(a)}" for k, (b, a) in self.changes.items()]
         side = 1 if self.action == ChangeAction.ADDED else 0
-        return ", ".join(f"{k} {_shown(v[side])}" for k, v in self.changes.items())
+        return [f"{k}: {_shown(v[side])}" for k, v in self.changes.items()]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,10 +56,7 @@ class Change:
 
 
 def _shown(value: object) -> str:
-    if value is None:
-        return "—"
-    text = value if isinstance(value, str) else str(value)
-    return text if len(text) <= 80 else text[:79] + "…"
+    return "—" if value is None else json.dumps(value, ensure_ascii=False)
 
 
 _COLUMNS = "at, who, via, entity, row_id, offer_id, contract_id, action, subject, changes, origin"

@@ -4,8 +4,9 @@ and after — for the offer its provider and offer names identify here (an unkno
 sheet), and marked as imported (which file, by whom, when): it is what the workbook says happened elsewhere, not
 an event of this database. An entry already on record (same time, person, origin, record, action and changes) is
 not added again, so a workbook imported twice, or a trail that went out and came back, adds nothing. Row ids do
-not survive an import: an entry keeps its subject's name, and its contract by reference where this database has
-that contract."""
+not survive an import: the entry's own and those among its values (``provider_id`` …, which would name other rows
+here) are left out; it keeps its subject's name, and its contract where this database has one with that reference
+on that same offer."""
 
 from __future__ import annotations
 
@@ -24,8 +25,17 @@ if TYPE_CHECKING:
     from quotetui.services.import_writer import Parsed, Writer
 
 
+def _own_ids(column: str) -> bool:
+    """A row id of the database that wrote the entry (``provider_id``, ``snapshot.…``'s are kept): meaningless in
+    another database, where the same number names another row."""
+    top = column.split(".", 1)[0]
+    return top == "id" or top.endswith("_id")
+
+
 def _key(at: Any, by: str, via: str, entity: str, action: str, changes: Any) -> tuple[str, ...]:
-    return (as_utc(at).isoformat(), by, via, entity, str(action), json.dumps(changes or {}, sort_keys=True))
+    """An entry's identity across databases: ids left out (they differ in each)."""
+    kept = {k: v for k, v in (changes or {}).items() if not _own_ids(k)}
+    return (as_utc(at).isoformat(), by, via, entity, str(action), json.dumps(kept, sort_keys=True))
 
 
 def _value(writer: Writer, parsed: Parsed, record: Record, name: str) -> tuple[bool, Any]:
@@ -35,7 +45,7 @@ def _value(writer: Writer, parsed: Parsed, record: Record, name: str) -> tuple[b
     try:
         return True, json.loads(text)
     except ValueError as exc:
-        writer.problem(parsed, record, name, f"not JSON ({exc.msg} at character {exc.pos}): write text in quotes")
+        writer.problem(parsed, record, name, f"not JSON ({exc.msg}; character {exc.pos + 1}): write text in quotes")
         return False, None
 
 
@@ -58,7 +68,11 @@ def history_(writer: Writer, parsed: Parsed) -> None:
     table = ChangeLog.__table__  # type: ignore[attr-defined]
     held = {_key(*row) for row in session.execute(sa.select(table.c.at, table.c.who, table.c.via, table.c.entity,
                                                             table.c.action, table.c.changes))}  # fmt: skip
-    contracts = {name_key(ref): cid for cid, ref in session.execute(sa.select(Contract.id, Contract.reference)) if ref}  # type: ignore[call-overload]
+    contracts = {  # a contract is the same one only on the same offer with the same reference
+        (offer, name_key(ref)): cid
+        for cid, offer, ref in session.execute(sa.select(Contract.id, Contract.offer_id, Contract.reference))  # type: ignore[call-overload]
+        if ref
+    }
     brought = f"imported from {', '.join(sorted({parsed.table.file}))} by {who(session) or os_user()} on " + (
         utcnow().isoformat(timespec="seconds")
     )
@@ -81,7 +95,10 @@ def history_(writer: Writer, parsed: Parsed) -> None:
             good_before, before = _value(writer, parsed, r, "before")
             good_after, after = _value(writer, parsed, r, "after")
             readable = readable and good_before and good_after
-            if column:
+            if column and column in changes:  # one value twice in one entry: which one happened is not known
+                writer.problem(parsed, r, "column", f"{column!r} is on another row of entry {r.values['entry']} too")
+                readable = False
+            elif column and not _own_ids(column):  # ids of the database that wrote it name other rows here
                 changes[column] = [before, after]
         if not readable:
             continue
@@ -91,7 +108,7 @@ def history_(writer: Writer, parsed: Parsed) -> None:
             continue
         held.add(key)
         contract = v.get("contract")
-        contract_id = contracts.get(name_key(contract)) if contract else None
+        contract_id = contracts.get((offer_id, name_key(contract))) if contract else None
         subject = v.get("subject") or ""
         if contract and contract_id is None:  # the contract is not in this database: its name stays with the entry
             subject = f"{subject} (contract {contract})"[:300]

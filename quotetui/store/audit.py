@@ -1,6 +1,6 @@
 """The audit trail: every change to the records a buyer relies on — offers and their rounds, prices, discounts,
-extras and SLA, contracts, their amendments, incidents, invoices and acceptance waivers, evidence, settings —
-is written to ``change_log`` in the same transaction, whichever front end made it.
+extras and SLA, contracts, their amendments, incidents, invoices and acceptance waivers, evidence, settings and
+exchange rates — is written to ``change_log`` in the same transaction, whichever front end made it.
 
 * **What**: an ORM flush listener (beside the row versions of ``store/versions.py``) compares each row's
   columns before and after; bulk inserts (an import's rounds and prices) are recorded by :func:`record_added`.
@@ -46,6 +46,7 @@ TRACKED = frozenset(
         "acceptance_waiver",
         "evidence",
         "setting",
+        "fx_rate",
     }
 )
 """The tables whose every change is recorded."""
@@ -87,8 +88,8 @@ def plain(value: Any) -> Any:
         return value
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, Decimal):
-        return str(value)
+    if isinstance(value, Decimal):  # the number, not the column's scale: 7.2000000000 and 7.2 are one rate
+        return format(value.normalize(), "f") if value.is_finite() else str(value)
     if isinstance(value, Fraction):
         return str(value) if value.denominator != 1 else str(value.numerator)
     if isinstance(value, datetime | date):
@@ -103,9 +104,9 @@ def plain(value: Any) -> Any:
 def flat(key: str, value: Any) -> dict[str, Any]:
     """A value as its leaves by path: a JSON object's keys and a list's positions (``snapshot.extras.0.label``),
     so every recorded value is one plain value (bounded by its column), however large the object."""
-    if isinstance(value, dict) and value:
+    if isinstance(value, dict):  # an empty one has no leaves: growing from it reads as added, not as a removal
         return {p: v for name, item in value.items() for p, v in flat(f"{key}.{name}", item).items()}
-    if isinstance(value, list) and value:
+    if isinstance(value, list):
         return {p: v for i, item in enumerate(value) for p, v in flat(f"{key}.{i}", item).items()}
     return {key: value}
 
