@@ -24,11 +24,11 @@ from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.economics.costing import nodes_needed
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.signed_terms import as_signed, signed_assumptions, signed_fx
-from quotetui.domain.errors import BadInput, FieldErrors, NeedsConfirmation
+from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
 from quotetui.domain.wording import plural
-from quotetui.services.contract_view import unstated_stock
+from quotetui.services.contracts import agreed_charge, agreed_way, ask_beyond_stock
 from quotetui.services.inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.audit import os_user
@@ -41,8 +41,6 @@ def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fra
     """The signed way to buy, costed by the engine for ``gpus`` on the terms the contract signed (its
     ``terms``: the round's options, the discounts and extras then on the table, the node size sold), as
     ``accept_offer`` costs it: the monthly compute charge, the extras a month adds, and the discounts applied."""
-    from quotetui.services.contracts import _agreed
-
     terms = contract.snapshot.get("terms")
     if not terms:
         said = "this contract was signed before contracts kept their terms: state the monthly charge agreed"
@@ -55,9 +53,9 @@ def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fra
     assumptions = signed_assumptions(replace(load_assumptions(session), net_of_vat=False), terms)  # as invoiced
     fx = signed_fx(terms) if "fx_on" in terms else fx_table(session, contract.start_date)
     signed = (kept.get("term_months"), kept.get("prepay"), kept.get("label"))
-    way, flat = _agreed(offer, options, gpus, contract.term_months, None, fx, assumptions, signed)
-    applied = [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
-    return way.effective_node_month * nodes_needed(gpus, offer.gpus_per_node), flat, applied
+    way, flat = agreed_way(offer, options, gpus, contract.term_months, None, fx, assumptions, signed)
+    compute, applied = agreed_charge(way, gpus, offer.gpus_per_node)
+    return compute, flat, applied
 
 
 def _after_the_end(session: Session, contract_id: int, end: date) -> list[str]:
@@ -195,11 +193,8 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
             raise BadInput(f"contract #{contract_id} already has these terms: nothing to amend")
         more = "gpus" in changes and changes["gpus"][1] > changes["gpus"][0]
         if more and not stock_confirmed and sold and sold.get("nodes_available") is None:
-            said = unstated_stock(contract.offer_id, f"contract #{contract_id}", given["gpus"], int(sold["nodes"]),
-                                  q(snapshot["monthly_charge"]), contract.currency)  # fmt: skip
-            if said is not None:
-                raise NeedsConfirmation("Amend beyond the offer's stated stock?", said[0].upper() + said[1:] + ".",
-                                        yes="Amend")  # fmt: skip
+            ask_beyond_stock("Amend", contract.offer_id, f"contract #{contract_id}", given["gpus"], int(sold["nodes"]),
+                             q(snapshot["monthly_charge"]), contract.currency)  # fmt: skip
         if sold:
             snapshot["sold"] = sold
         contract.gpu_count = given.get("gpus", contract.gpu_count)

@@ -57,7 +57,7 @@ def round_to_be_signed(db: Database, offer_id: int) -> int:
     return _revision(found[0], None)[0]
 
 
-def _agreed(
+def agreed_way(
     offer: OfferInput,
     options: tuple[PriceOption, ...],
     gpus: int,
@@ -89,6 +89,23 @@ def _agreed(
     extras = sum((line.monthly for line in best.extras), Fraction(0))
     extras = fx.convert(extras, scenario.home_currency, best.option.currency)[0]
     return best, extras
+
+
+def agreed_charge(way: OptionCost, gpus: int, gpus_per_node: int) -> tuple[Fraction, list[dict[str, str]]]:
+    """The way's monthly compute charge for ``gpus`` (its effective node-month price × nodes), and exactly the
+    discounts its steps apply, as a contract keeps them."""
+    compute = way.effective_node_month * nodes_needed(gpus, gpus_per_node)
+    return compute, [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
+
+
+def ask_beyond_stock(
+    verb: str, offer_id: int, subject: str, gpus: int, nodes: int, monthly: Fraction, currency: str
+) -> None:
+    """More than one node on an offer whose stock is not stated: ``NeedsConfirmation`` (the TUI asks "Sign …?",
+    "Amend …?") naming the commitment and its monthly charge."""
+    said = unstated_stock(offer_id, subject, gpus, nodes, monthly, currency)
+    if said is not None:
+        raise NeedsConfirmation(f"{verb} beyond the offer's stated stock?", said[0].upper() + said[1:] + ".", yes=verb)
 
 
 def _sla(session: Session, offer_id: int) -> dict[str, Any]:
@@ -177,15 +194,12 @@ def accept_offer(
         seq, options = _revision(offer, revision)
         fx = fx_table(session, start)
         assumptions = replace(load_assumptions(session), net_of_vat=False)  # a contract's charges are invoiced
-        way, flat = _agreed(offer, options, count, term_months, term_option, fx, assumptions)
+        way, flat = agreed_way(offer, options, count, term_months, term_option, fx, assumptions)
         option = way.option
-        monthly = way.effective_node_month * nodes_needed(count, offer.gpus_per_node)
+        monthly, applied = agreed_charge(way, count, offer.gpus_per_node)
         if not stock_confirmed and offer.nodes_available is None:
-            said = unstated_stock(offer_id, "this contract", count, nodes_needed(count, offer.gpus_per_node),
-                                  monthly + flat, option.currency)  # fmt: skip
-            if said is not None:
-                raise NeedsConfirmation("Sign beyond the offer's stated stock?", said[0].upper() + said[1:] + ".",
-                                        yes="Sign")  # fmt: skip
+            ask_beyond_stock("Sign", offer_id, "this contract", count, nodes_needed(count, offer.gpus_per_node),
+                             monthly + flat, option.currency)  # fmt: skip
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
             for x in offer.extras
@@ -214,16 +228,12 @@ def accept_offer(
                 },
             },
             "option": {"term_months": option.term_months, "prepay": option.prepay, "label": option.label},
-            "terms": terms_record(
-                offer, options, assumptions, fx
-            ),  # what an amendment is costed on (``signed_terms.as_signed``)
+            "terms": terms_record(offer, options, assumptions, fx),  # what an amendment is costed on
             "gpus_per_node": offer.gpus_per_node,
             "monthly_compute": str(dec(monthly, 6)),
             "monthly_extras": str(dec(flat, 6)),
             "monthly_charge": str(dec(monthly + flat, 6)),
-            "discounts": [  # exactly those the charge applies (``costing.discount_steps``)
-                {"label": step.discount.label, "rate": str(step.discount.rate)} for step in way.steps if step.applied
-            ],
+            "discounts": applied,  # exactly those the charge applies (``costing.discount_steps``)
             "extras": extras,
             "sla": _sla(session, offer_id),
             "invoice_tolerance": str(tolerance),

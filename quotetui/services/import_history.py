@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc, utcnow
-from quotetui.store.audit import os_user, who
+from quotetui.store.audit import who
 from quotetui.store.models import ChangeLog, Contract
 
 if TYPE_CHECKING:
@@ -73,9 +73,7 @@ def history_(writer: Writer, parsed: Parsed) -> None:
         for cid, offer, ref in session.execute(sa.select(Contract.id, Contract.offer_id, Contract.reference))  # type: ignore[call-overload]
         if ref
     }
-    brought = f"imported from {', '.join(sorted({parsed.table.file}))} by {who(session) or os_user()} on " + (
-        utcnow().isoformat(timespec="seconds")
-    )
+    brought = f"imported from {parsed.table.file} by {who(session)} on {utcnow().isoformat(timespec='seconds')}"
     new = []
     for rows in _entries(writer, parsed).values():
         first, v = rows[0], rows[0].values

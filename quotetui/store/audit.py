@@ -117,6 +117,18 @@ def _diff(key: str, before: Any, after: Any) -> dict[str, list[Any]]:
     return {p: [old.get(p), new.get(p)] for p in [*old, *(p for p in new if p not in old)] if old.get(p) != new.get(p)}
 
 
+def _row_values(values: dict[str, Any], action: str) -> dict[str, list[Any]]:
+    """An added or removed row's values, leaf by leaf (``flat``): ``[None, value]`` added, ``[value, None]``
+    removed; bookkeeping columns and empty values left out."""
+    changes: dict[str, list[Any]] = {}
+    for key, value in values.items():
+        if key in SKIPPED or value is None:
+            continue
+        for path, leaf in flat(key, plain(value)).items():
+            changes[path] = [None, leaf] if action == ChangeAction.ADDED else [leaf, None]
+    return changes
+
+
 def _columns(row: Any) -> list[str]:
     return [c.key for c in sa.inspect(row).mapper.column_attrs if c.key not in SKIPPED]
 
@@ -207,22 +219,18 @@ def _record(session: Session, _context: UOWTransaction) -> None:
         keys = [c.key for c in state.mapper.column_attrs]
         values = {key: state.attrs[key].loaded_value for key in keys}
         values = {k: (None if v is sa.orm.base.NO_VALUE else v) for k, v in values.items()}
-        changes: dict[str, list[Any]] = {}
-        for key in _columns(row):
-            if action == ChangeAction.CHANGED:
+        if action != ChangeAction.CHANGED:
+            changes = _row_values(values, action)
+        else:
+            changes = {}
+            for key in _columns(row):
                 history = state.attrs[key].history
-                if not history.has_changes():
-                    continue
-                before = history.deleted[0] if history.deleted else None
-                after = history.added[0] if history.added else None
-                if plain(before) == plain(after):
-                    continue
-                changes.update(_diff(key, plain(before), plain(after)))
-            elif values.get(key) is not None:  # an added or removed row: its values, leaf by leaf
-                for path, value in flat(key, plain(values[key])).items():
-                    changes[path] = [None, value] if action == ChangeAction.ADDED else [value, None]
-        if action == ChangeAction.CHANGED and not changes:
-            continue
+                if history.has_changes():  # the leaves that changed (none when the value is the same number)
+                    before = history.deleted[0] if history.deleted else None
+                    after = history.added[0] if history.added else None
+                    changes.update(_diff(key, plain(before), plain(after)))
+            if not changes:
+                continue
         entries.append(_entry(session, table, values.get("id"), action, values, changes, stamp))
     if entries:
         session.connection().execute(sa.insert(ChangeLog.__table__), entries)  # type: ignore[attr-defined]
@@ -248,11 +256,6 @@ def record_added(session: Session, table: str, rows: list[dict[str, Any]], ids: 
     with session.no_autoflush:
         for i, values in enumerate(rows):
             row_id = ids[i] if ids else None
-            changes = {
-                p: [None, leaf]
-                for k, v in values.items()
-                if k not in SKIPPED and v is not None
-                for p, leaf in flat(k, plain(v)).items()
-            }
+            changes = _row_values(values, ChangeAction.ADDED)
             entries.append(_entry(session, table, row_id, ChangeAction.ADDED.value, values, changes, stamp, rounds))
     session.connection().execute(sa.insert(ChangeLog.__table__), entries)  # type: ignore[attr-defined]
