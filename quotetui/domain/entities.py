@@ -959,7 +959,7 @@ AMENDMENT = Entity(
         Field("reason", "What was agreed, and why", required=True, max_length=2000, multiline=True),
         Field("by", "Agreed by (empty: you)", max_length=120),
         _count("gpus", "GPUs covered from then", minimum=1, unit="GPUs"),
-        _money("monthly_charge", "Monthly charge from then (empty with new GPUs: the engine's cost)"),
+        _money("monthly_charge", "Monthly charge from then (empty: the engine's cost)"),
         _months("term_months", "Term, months (from the original start)", minimum=1),
         _days("notice_days", "Notice period, days"),
         Field("gpu", "GPU model delivered (a swap both parties agreed)", max_length=120),
