@@ -195,7 +195,8 @@ def test_configuration() -> None:
 
 
 # "nvlink-copy-low", "host-copy-low" and "ib-bandwidth-low" (nvbandwidth, ib_write_bw) are tested with their
-# parsers in tests/test_bench_evidence.py.
+# parsers in tests/test_bench_evidence.py; "collective-low" (AllGather, ReduceScatter) with the collectives in
+# tests/test_collectives.py.
 
 
 def test_every_code_is_documented_and_tested_here() -> None:

@@ -1,7 +1,8 @@
 """``bench import``: raw logs become evidence for an offer (raw text, sha256, tool, host, GPU names, time)
 and verified results (GEMM TFLOPS, large-message AllReduce busbw, and a training run's MFU and tokens/s per GPU).
 All files are read and checked first; one bad file stores nothing. The same log imported twice for the same offer
-is stored once. nvbandwidth and ib_write_bw logs are evidence the findings judge; no metric stores them."""
+is stored once. nvbandwidth and ib_write_bw logs, and nccl-tests runs of collectives other than AllReduce, are
+evidence the findings judge; no metric stores them."""
 
 from __future__ import annotations
 
@@ -16,8 +17,16 @@ from sqlmodel import Session, col, select
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.inventory import other_model
-from quotetui.domain.verification.logs import AllReduce, GemmSweep, LogError, ParsedLog, TrainingThroughput
+from quotetui.domain.verification.logs import (
+    AllReduce,
+    Collective,
+    GemmSweep,
+    LogError,
+    ParsedLog,
+    TrainingThroughput,
+)
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.rules import training_mfu
 from quotetui.domain.wording import plural
@@ -158,7 +167,7 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
-    if isinstance(parsed, AllReduce) and (
+    if isinstance(parsed, AllReduce | Collective) and (
         other := next((o for d in parsed.devices if (o := other_model(d, sold, catalog))), "")
     ):
         return f"run on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
@@ -166,6 +175,11 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
         return f"a {parsed.dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure"
     if why := impossible(parsed, sold):
         return f"{why}: an impossible measurement, kept as evidence, not a verified figure"
+    if isinstance(parsed, Collective):
+        return (
+            f"a {kind(parsed.collective).title} run ({parsed.tool}): evidence under its own name, judged by the "
+            "findings; no verified figure is kept for it, and it is never AllReduce evidence"
+        )
     if isinstance(parsed, AllReduce) and not parsed.single_host:
         where = f"{len(parsed.hosts)} hosts" if parsed.ranks_listed else "hosts unknown (no '# Rank' lines)"
         return f"an AllReduce across {where}: a scale-out measurement, kept as evidence, not an NVLink figure"

@@ -19,9 +19,11 @@ from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.gpus import GpuCatalog
+from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import MIN_PEER_OFFERS, Finding, Log, MarketReference, Sold
 from quotetui.domain.verification.logs import (
     AllReduce,
+    Collective,
     DcgmDiag,
     GemmSweep,
     GpuBurn,
@@ -79,20 +81,8 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, Topology):
         kinds = sorted({k for _, _, k in parsed.links})
         return f"{len(parsed.gpus)} GPUs, pairs linked by {', '.join(kinds) or 'nothing'}"
-    if isinstance(parsed, AllReduce):
-        large = parsed.large_message()
-        figure = f"busbw {large.busbw} GB/s at {large.size:,} B" if large else "no message ≥ 128 MiB"
-        if not parsed.ranks_listed:
-            return f"{parsed.ranks} GPUs per process, hosts unknown (no '# Rank' lines), {figure}: not judged"
-        if len(parsed.hosts) > 1:
-            run = scale_out(parsed, sold) if sold else None
-            judged = "(NIC Gb/s per GPU not recorded: not judged)"
-            if run:
-                judged = f"= {pct(run.share, 1)} % of the {dec(run.bound, 2)} GB/s bound ({run.limit})"
-                if run.share > 1:
-                    judged += " (above it: in-network reduction, or the offer's NIC figure is wrong)"
-            return f"scale-out: {parsed.ranks} ranks on {len(parsed.hosts)} hosts, {figure} {judged}"
-        return f"{parsed.ranks} ranks on 1 host, {figure}"
+    if isinstance(parsed, AllReduce | Collective):
+        return _bus_run(parsed, sold)
     if isinstance(parsed, GemmSweep):
         share = f" = {pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)} % of peak" if sold else ""
         if not parsed.half_precision:
@@ -127,6 +117,26 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         bad = [f"NPU {n.index} {n.health}" for n in parsed.npus if n.health != "OK"]
         return listed + (f" ({', '.join(bad)})" if bad else "")
     raise AssertionError(type(parsed))
+
+
+def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
+    """What an nccl-tests run shows, named by its collective, and which bound judged it (or why none did)."""
+    large = parsed.large_message()
+    what = kind(parsed.collective)
+    figure = f"busbw {large.busbw} GB/s at {large.size:,} B" if large else "no message ≥ 128 MiB"
+    title = "" if isinstance(parsed, AllReduce) else f"{what.title} ({parsed.tool}): "
+    unjudged = f" (not judged against a floor: {what.unjudged})" if what.unjudged else ""
+    if not parsed.ranks_listed:
+        return f"{title}{parsed.ranks} GPUs per process, hosts unknown (no '# Rank' lines), {figure}: not judged"
+    if len(parsed.hosts) > 1:
+        run = scale_out(parsed, sold) if sold else None
+        judged = unjudged or "(NIC Gb/s per GPU not recorded: not judged)"
+        if run:
+            judged = f"= {pct(run.share, 1)} % of the {dec(run.bound, 2)} GB/s bound ({run.limit})"
+            if run.share > 1:
+                judged += " (above it: in-network reduction, or the offer's NIC figure is wrong)"
+        return f"{title}scale-out: {parsed.ranks} ranks on {len(parsed.hosts)} hosts, {figure} {judged}"
+    return f"{title}{parsed.ranks} ranks on 1 host, {figure}{unjudged}"
 
 
 def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable, hours_per_month: int) -> Fraction | None:

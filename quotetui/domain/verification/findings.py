@@ -18,8 +18,9 @@ GEMM_MIN_SHARE = Fraction(7, 10)
 part: healthy GPUs reach 80-87 % (DESIGN.md section 4.1)."""
 
 ALLREDUCE_MIN_SHARE = Fraction(7, 10)
-"""Single-node AllReduce bus bandwidth on messages of 128 MiB or more under 70 % of the sold model's one-way
-NVLink bandwidth per GPU is low: 315 GB/s for H100/H200 SXM (nodes measure ~360-480), 210 for A100 SXM."""
+"""Single-node AllReduce (and AllGather, ReduceScatter: ring collectives too) bus bandwidth on messages of 128 MiB
+or more under 70 % of the sold model's one-way NVLink bandwidth per GPU is low: 315 GB/s for H100/H200 SXM (nodes
+measure ~360-480), 210 for A100 SXM."""
 
 PRICE_FLOOR_SHARE = Fraction(1, 2)
 """A price per GPU-hour under half the market median for the same model is too good to be a whole GPU of
@@ -81,11 +82,13 @@ CODES: dict[str, str] = {
     "impossible-measurement": "a log reports more than the hardware can: edited, or from another machine",
     "gemm-below-peak": f"verified BF16 GEMM under {int(GEMM_MIN_SHARE * 100)} % of the datasheet dense peak",
     "allreduce-low": "large-message AllReduce bus bandwidth far below what the model's NVLink gives",
+    "collective-low": "large-message AllGather or ReduceScatter bus bandwidth far below what the model's NVLink gives",
     "implausible-claim": "a claim that cannot be true, is rarely true, or that a measurement contradicts",
     "price-below-market": f"price under {int(PRICE_FLOOR_SHARE * 100)} % of the market median for the model",
     "hardware-fault": "gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results",
     "gpu-count": "a log of the node shows fewer GPUs than the offer sells per node",
-    "scale-out-low": f"a multi-host AllReduce under {int(SCALE_OUT_MIN_SHARE * 100)} % of what the offer's NICs allow",
+    "scale-out-low": f"a multi-host AllReduce, AllGather or ReduceScatter under {int(SCALE_OUT_MIN_SHARE * 100)} % "
+    "of what the offer's NICs allow",
     "configuration": "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
     "nvlink-copy-low": f"an nvbandwidth GPU-to-GPU copy under {int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's "
     "NVLink, or a pair without peer access",

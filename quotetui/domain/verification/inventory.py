@@ -8,7 +8,7 @@ from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.findings import Finding, Log, Severity, Sold
 from quotetui.domain.verification.logs import (
-    AllReduce,
+    BusRun,
     DcgmDiag,
     DcgmTest,
     GpuBurn,
@@ -60,7 +60,7 @@ def gpus_shown(p: object) -> int | None:
         return len(p.results)
     if isinstance(p, DcgmDiag):
         return len(p.device_ids) or None
-    if isinstance(p, AllReduce):
+    if isinstance(p, BusRun):
         return p.ranks if p.single_host else None
     if isinstance(p, NvBandwidth):  # the devices it lists, else the widest GPU-to-GPU matrix
         widths = [len(m.columns) for m in p.matrices if m.between_gpus]

@@ -5,7 +5,7 @@ Measured figures are ``Decimal``s read from the text as printed, so a stored res
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from typing import ClassVar
 
@@ -101,10 +101,10 @@ class AllReduceRow:
 
 
 @dataclass(frozen=True, slots=True)
-class AllReduce:
-    """An ``all_reduce_perf`` run: ranks, their devices and hosts, and the size sweep."""
+class BusRun:
+    """An nccl-tests (or rccl-tests) run of one collective: ranks, their devices and hosts, and the size sweep.
+    Its busbw is normalised per collective by nccl-tests itself (``domain/verification/collectives.py``)."""
 
-    tool: ClassVar[str] = "nccl-tests all_reduce_perf"
     ranks: int
     devices: tuple[str, ...]
     hosts: tuple[str, ...]
@@ -112,6 +112,16 @@ class AllReduce:
     avg_busbw: Decimal | None
     layout: str  # current | legacy | json
     ranks_listed: bool = True  # False: no '# Rank' lines, so ``ranks`` is one process's GPUs and hosts unknown
+    suite: str = field(default="nccl-tests", kw_only=True)  # or rccl-tests (AMD): the same layout
+
+    @property
+    def collective(self) -> str:
+        """The collective's name as its binary has it (``all_gather`` for ``all_gather_perf``)."""
+        raise NotImplementedError  # each kind of run says which it is
+
+    @property
+    def tool(self) -> str:
+        return f"{self.suite} {self.collective}_perf"
 
     def gpu_names(self) -> tuple[str, ...]:
         return self.devices
@@ -130,6 +140,27 @@ class AllReduce:
     @property
     def wrong(self) -> int:
         return sum(r.wrong for r in self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class AllReduce(BusRun):
+    """An ``all_reduce_perf`` run: the collective the NVLink and scale-out checks and acceptance are about."""
+
+    @property
+    def collective(self) -> str:
+        return "all_reduce"
+
+
+@dataclass(frozen=True, slots=True)
+class Collective(BusRun):
+    """A run of another collective (``all_gather``, ``alltoall`` …): stored under its own name and judged
+    against its own bound, never as AllReduce evidence."""
+
+    name: str = field(default="", kw_only=True)  # all_gather, reduce_scatter, … (the binary without _perf)
+
+    @property
+    def collective(self) -> str:
+        return self.name
 
 
 HALF_PRECISION = frozenset({None, "bfloat16", "bf16", "float16", "fp16", "half"})
@@ -417,6 +448,7 @@ ParsedLog = (
     | SmiList
     | Topology
     | AllReduce
+    | Collective
     | GemmSweep
     | GpuBurn
     | DcgmDiag

@@ -3,8 +3,9 @@ Such a figure is flagged (``impossible-measurement``), kept as evidence, and nev
 an acceptance pass or a better price per delivered PFLOP-hour.
 
 The bounds are the datasheet's own ceilings, so no healthy run comes near them: a GEMM sweep or a training run
-above the model's dense BF16 peak (an MFU above 1); an AllReduce bus bandwidth (on one host or across hosts: the
-network never beats NVLink), or an nvbandwidth copy
+above the model's dense BF16 peak (an MFU above 1); a collective's bus bandwidth, whichever collective (nccl-tests
+normalises each to one rank's link traffic; on one host or across hosts: the network never beats NVLink), or an
+nvbandwidth copy
 between two GPUs, above the model's NVLink bandwidth per GPU both ways together (a healthy H100 node measures
 480 GB/s of busbw against 900, a copy 371 against 900).
 """
@@ -16,7 +17,7 @@ from decimal import Decimal
 from quotetui.domain.economics.exact import q
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.findings import Finding, Log, Severity
-from quotetui.domain.verification.logs import AllReduce, GemmSweep, NvBandwidth, ParsedLog, TrainingThroughput
+from quotetui.domain.verification.logs import BusRun, GemmSweep, NvBandwidth, ParsedLog, TrainingThroughput
 
 
 def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
@@ -32,7 +33,7 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
     links = Decimal(gpu.nvlink_gbs) if gpu.nvlink_gbs and not gpu.nvlink_note else None
     if links is None:
         return ""
-    large = parsed.large_message() if isinstance(parsed, AllReduce) else None  # across hosts too: still ≤ NVLink
+    large = parsed.large_message() if isinstance(parsed, BusRun) else None  # any collective, across hosts too
     if large is not None and large.busbw > links:
         return f"busbw {large.busbw} GB/s is more than the {gpu.name}'s {links} GB/s of NVLink per GPU"
     if isinstance(parsed, NvBandwidth):

@@ -13,6 +13,7 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import (
     ALLREDUCE_MIN_SHARE,
     CLAIM_SHORTFALL_SHARE,
@@ -30,6 +31,7 @@ from quotetui.domain.verification.links import host_copies, ib_links, nvlink_cop
 from quotetui.domain.verification.logs import (
     LARGE_MESSAGE_BYTES,
     AllReduce,
+    BusRun,
     DcgmDiag,
     GemmSweep,
     GpuBurn,
@@ -268,26 +270,30 @@ def allreduce_floor(sold: Sold) -> Fraction | None:
     return ALLREDUCE_MIN_SHARE * Fraction(sold.gpu.nvlink_gbs, 2)
 
 
-def _allreduce(logs: list[Log], sold: Sold) -> list[Finding]:
+def _ring_low(logs: list[Log], sold: Sold) -> list[Finding]:
+    """Single-node runs of the ring collectives (AllReduce, AllGather, ReduceScatter) held to NVLink: each
+    collective's finding names it (``allreduce-low``; ``collective-low`` for the others)."""
     findings: list[Finding] = []
     floor = allreduce_floor(sold)
     if floor is None or sold.gpu.nvlink_gbs is None:
         return findings
     for log in logs:
         p = log.parsed
-        if not isinstance(p, AllReduce) or p.ranks < 2:
+        if not isinstance(p, BusRun) or p.ranks < 2 or not kind(p.collective).ring:
             continue
         if not p.single_host or p.ranks > max(sold.gpus_per_node, 8):
             continue  # a multi-node run (or one of unknown hosts) measures the scale-out network: not judged
+        title, binary = kind(p.collective).title, f"{p.collective}_perf"
+        code = "allreduce-low" if isinstance(p, AllReduce) else "collective-low"
         large = p.large_message()
         if large is None:
             findings.append(
                 Finding(
-                    "allreduce-low",
+                    code,
                     Severity.INFO,
-                    "AllReduce run too small to judge",
+                    f"{title} run too small to judge",
                     f"No message of {LARGE_MESSAGE_BYTES // 2**20} MiB or more: small messages measure latency, "
-                    "not bandwidth. Rerun all_reduce_perf with -e 8G.",
+                    f"not bandwidth. Rerun {binary} with -e 8G.",
                     (f"{log.label}: largest message {max(r.size for r in p.rows):,} bytes",),
                     (log.evidence_id,),
                 )
@@ -302,12 +308,12 @@ def _allreduce(logs: list[Log], sold: Sold) -> list[Finding]:
         )
         findings.append(
             Finding(
-                "allreduce-low",
+                code,
                 Severity.CRITICAL,
-                f"AllReduce {large.busbw} GB/s, {dec(floor, 0)} expected",
+                f"{title} {large.busbw} GB/s, {dec(floor, 0)} expected",
                 f"{p.ranks} {sold.gpu.name} GPUs on NVLink ({sold.gpu.nvlink_gbs} GB/s per GPU, "
                 f"{sold.gpu.nvlink_gbs // 2} each way) should reach at least {dec(floor, 0)} GB/s bus bandwidth "
-                "on large messages; far less means PCIe paths, missing NVSwitch, or a degraded link.",
+                f"in a {title} on large messages; far less means PCIe paths, missing NVSwitch, or a degraded link.",
                 (f"{log.label}: busbw {large.busbw} GB/s at {large.size:,} bytes{avg}",),
                 (log.evidence_id,),
             )
@@ -414,9 +420,9 @@ def _faults(logs: list[Log]) -> list[Finding]:
             severity = Severity.WARNING if all(n.health == "Warning" for n in sick) else Severity.CRITICAL
             title = f"npu-smi: {len(sick)} of {len(p.npus)} NPUs not OK"
             why = "npu-smi reports an NPU's health from its own alarms: Warning, Alarm or Critical need the provider."
-        elif isinstance(p, AllReduce) and p.wrong:
+        elif isinstance(p, BusRun) and p.wrong:
             lines = [f"{log.label}: {p.wrong} wrong results (#wrong column)"]
-            title = "NCCL AllReduce returned wrong results"
+            title = f"NCCL {kind(p.collective).title} returned wrong results"
             why = "nccl-tests checks every result; wrong values mean faulty GPU memory, links or NICs."
         else:
             continue
@@ -439,7 +445,7 @@ def check(
         + _topology(logs, sold)
         + _gemm(logs, sold)
         + impossible_measurements(logs, sold.gpu)
-        + _allreduce(logs, sold)
+        + _ring_low(logs, sold)
         + scale_out_findings(logs, sold)
         + nvlink_copies(logs, sold)
         + host_copies(logs)

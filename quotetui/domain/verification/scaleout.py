@@ -1,4 +1,7 @@
-"""A multi-host AllReduce measures the scale-out network, not NVLink: it is judged against the offer's NICs.
+"""A multi-host AllReduce measures the scale-out network, not NVLink: it is judged against the offer's NICs, and
+so are AllGather and ReduceScatter (ring collectives too: the bound below holds for them unchanged, since their
+busbw is ``algbw × (n−1)/n`` and the data a host's NICs carry ``algbw × (N−1)/N``, the same ratio). Other
+collectives across hosts are stored unjudged (``collectives.py``).
 
 The bound. A ring AllReduce over ``n`` ranks reports ``busbw = algbw × 2(n−1)/n``; the data each host sends
 over its NICs is ``algbw × 2(N−1)/N`` for ``N`` hosts. With ``r = n/N`` ranks per host, each using its share
@@ -23,8 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import SCALE_OUT_MIN_SHARE, Finding, Log, Severity, Sold
-from quotetui.domain.verification.logs import AllReduce
+from quotetui.domain.verification.logs import BusRun
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +55,13 @@ class ScaleOut:
         )
 
 
-def scale_out(p: AllReduce, sold: Sold) -> ScaleOut | None:
-    """The run against the offer's NICs; None for a single-host run, a run whose hosts are not listed or
-    uneven, one without a large message, or an offer whose NIC bandwidth per GPU is not recorded."""
+def scale_out(p: BusRun, sold: Sold) -> ScaleOut | None:
+    """The run against the offer's NICs; None for a collective no bound judges, a single-host run, a run whose
+    hosts are not listed or uneven, one without a large message, or an offer whose NIC bandwidth per GPU is not
+    recorded."""
     hosts = len(p.hosts)
     large = p.large_message()
-    if not p.ranks_listed or hosts < 2 or large is None or not sold.inter_gbps_per_gpu:
+    if not kind(p.collective).ring or not p.ranks_listed or hosts < 2 or large is None or not sold.inter_gbps_per_gpu:
         return None
     if p.ranks % hosts:
         return None  # uneven ranks per host: the slowest host bounds it, and which one is not known
@@ -73,13 +78,13 @@ def scale_out_findings(logs: list[Log], sold: Sold) -> list[Finding]:
     findings = []
     for log in logs:
         p = log.parsed
-        if not isinstance(p, AllReduce) or (run := scale_out(p, sold)) is None or run.share >= SCALE_OUT_MIN_SHARE:
+        if not isinstance(p, BusRun) or (run := scale_out(p, sold)) is None or run.share >= SCALE_OUT_MIN_SHARE:
             continue
         findings.append(
             Finding(
                 "scale-out-low",
                 Severity.WARNING,
-                f"Scale-out AllReduce {dec(run.measured, 2)} GB/s, ≤ {dec(run.bound, 0)} possible",
+                f"Scale-out {kind(p.collective).title} {dec(run.measured, 2)} GB/s, ≤ {dec(run.bound, 0)} possible",
                 f"Across {run.hosts} hosts the NICs sold ({sold.inter_gbps_per_gpu} Gb/s per GPU) and NVLink allow "
                 f"about {dec(run.bound, 0)} GB/s bus bandwidth; under {pct(SCALE_OUT_MIN_SHARE, 0)} % of that means "
                 "GPUDirect RDMA off, a NIC per GPU missing, rails crossed or a slow switch path. Multi-node "

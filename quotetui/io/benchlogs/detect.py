@@ -74,7 +74,7 @@ _GPU_LINE = r"^GPU \d+: .*\(UUID: GPU-"
 _QUERY_HEADER = r"^(timestamp|index|name|uuid|pci\.bus_id|driver_version|count)\s*,\s*\S"
 TOOLS_READ: tuple[Tool, ...] = (
     Tool(
-        "nccl-tests all_reduce_perf",
+        "nccl-tests",
         _is_nccl,
         nccl.parse_text,
         re.compile(r"^# nThread\b|^#\s+size\s+count\s+type\b"),

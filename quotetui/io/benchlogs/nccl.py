@@ -1,6 +1,7 @@
-"""nccl-tests ``all_reduce_perf``: the text report (current and older column layouts, MPI chatter
-interleaved) and the ``-J`` JSON file. A run of another collective (its marker line, its binary, ``redop none``)
-is refused as what it is: its busbw is never AllReduce evidence."""
+"""nccl-tests (and rccl-tests): the text report of any collective (current and older column layouts, MPI chatter
+interleaved) and ``all_reduce_perf``'s ``-J`` JSON file. The collective is read from the log itself (its marker
+line, its binary, else its rows): a run of another collective is stored under its own name, never as AllReduce
+evidence."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from typing import Any
 from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
-from quotetui.domain.verification.logs import AllReduce, AllReduceRow, LogError
+from quotetui.domain.verification.logs import AllReduce, AllReduceRow, Collective, LogError
 from quotetui.io.benchlogs.common import log_number, shown
 
 _RANK = re.compile(
-    r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s+(.+?)\s*$"
+    r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\](?:\s+(.+?))?\s*$"
 )
 _THREADS = re.compile(r"nThread\s+(\d+)\s+nGpus\s+(\d+)")
+_FAILURE = re.compile(r"\bTest (?:CUDA|NCCL|HIP|RCCL) failure\b.*")
+"""nccl-tests' (rccl-tests') abort: ``Test CUDA failure common.cu:1304 'system not yet initialized'``."""
+_OPS = frozenset({"sum", "prod", "max", "min", "avg", "none", "mulsum"})
 _AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
 _DATA = re.compile(r"^\s*\d+\s+\d+\s")
 _STARTING = re.compile(r"^#\s*Collective test starting:\s*(\S+)")
@@ -64,29 +68,64 @@ def collective(text: str) -> tuple[str | None, int | None]:
     return next(iter(named.items())) if len(named) == 1 else (None, None)
 
 
-def _only_all_reduce(text: str) -> None:
-    """Only AllReduce runs are judged: another collective's busbw is never AllReduce evidence."""
-    name, line = collective(text)
-    if name is not None and name != "all_reduce":
-        raise LogError(
-            f"an nccl-tests {name}_perf run: only all_reduce_perf runs are judged, and another collective's bus "
-            "bandwidth is never AllReduce evidence (import it when quotetui judges this collective)",
-            line,
-        )
+_TYPE_BYTES = {"float": 4, "half": 2, "bfloat16": 2, "double": 8, "int8": 1, "uint8": 1, "int32": 4, "uint32": 4,
+               "int64": 8, "uint64": 8, "f8e4m3": 1, "f8e5m2": 1}  # fmt: skip
+"""Bytes per element of nccl-tests' types: its ``size`` column is ``count`` × these for AllReduce and × the ranks too
+for AllGather and ReduceScatter (``count`` is one rank's share there)."""
 
 
-def parse_text(text: str) -> AllReduce:
-    _only_all_reduce(text)
+def _unnamed(row: list[str], columns: list[str], ranks: int, n: int) -> str:
+    """The collective of a log that names none (older logs, a paste without its command line), from its columns and
+    its last row. Older nccl-tests print only the columns a collective has: no ``redop`` and no ``root`` is
+    AllGather, ``root`` alone Broadcast, ``redop`` and ``root`` Reduce, a ``redop`` left blank AlltoAll. Otherwise a
+    root of 0 or more is Reduce (with an op) or Broadcast (none); with root -1, ``size`` = ``count`` × type is
+    AllReduce (SendRecv without an op), × the ranks ReduceScatter. AllGather and AlltoAll print the same rows in
+    the current layout, so such a run is refused."""
+    cell = dict(zip(columns, row, strict=False))
+    op, root = cell.get("redop"), cell.get("root", "-1")
+    if op is None:
+        return "all_gather" if "root" not in columns else "broadcast"
+    if op == "":
+        return "alltoall"
+    if root != "-1":
+        return "broadcast" if op == "none" else "reduce"
+    element = _TYPE_BYTES.get(cell.get("type", ""))
+    size, count = cell.get("size", ""), cell.get("count", "")
+    per_rank = (
+        element and count.isdigit() and int(count) > 0 and ranks > 1 and size == str(int(count) * element * ranks)
+    )
+    if op != "none":
+        return "reduce_scatter" if per_rank else "all_reduce"
+    if element and count.isdigit() and int(count) > 0 and size == str(int(count) * element):
+        return "sendrecv"
+    raise LogError(
+        "a run with no reduction (redop none) that names no collective (no '# Collective test starting' line "
+        "and no binary in a command line): AllGather or AlltoAll, never AllReduce evidence; import the run with "
+        "its command line or its marker lines",
+        n,
+    )
+
+
+def _suite(text: str) -> str:
+    return "rccl-tests" if re.search(r"\brccl\b|RCCL version|rccl-tests", text, re.I) else "nccl-tests"
+
+
+def parse_text(text: str) -> AllReduce | Collective:
+    """An nccl-tests (or rccl-tests) run of any collective; an AllReduce only where the log says so or its rows
+    can be nothing else (``_unnamed``)."""
+    name, _ = collective(text)
     ranks: dict[int, tuple[str, str]] = {}
     threads = None
     columns: list[str] | None = None
     rows: list[AllReduceRow] = []
+    last: tuple[list[str], int] | None = None
+    aborted: tuple[str, int] | None = None
     avg: Decimal | None = None
     lines = text.splitlines()
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip()
         if found := _RANK.match(line):
-            ranks[_count(found.group(1), "rank", n)] = (found.group(2), found.group(3))
+            ranks[_count(found.group(1), "rank", n)] = (found.group(2), found.group(3) or "")  # rccl: may name none
         elif found := _THREADS.search(line):
             threads = _count(found.group(1), "nThread", n) * _count(found.group(2), "nGpus", n)
         elif found := _AVG.match(line):
@@ -104,19 +143,21 @@ def parse_text(text: str) -> AllReduce:
                     n,
                 )
             tokens = line.split()
-            if "redop" in columns and len(tokens) == len(columns) and tokens[columns.index("redop")] == "none":
-                raise LogError(
-                    "a run with no reduction (redop none): all_gather, alltoall, sendrecv or broadcast, never "
-                    "AllReduce evidence (only all_reduce_perf runs are judged)",
-                    n,
-                )
+            if "redop" in columns and len(tokens) == len(columns) - 1 and tokens[columns.index("redop")] not in _OPS:
+                tokens.insert(columns.index("redop"), "")  # older alltoall: a redop column, its cell left blank
+            last = (tokens, n)
             rows.append(_row(tokens, columns, n))
+        elif (failed := _FAILURE.search(line)) and not rows and aborted is None:
+            aborted = (failed.group(0), n)
         elif _ROW_SHAPE.match(line):
             raise LogError(f"a result row whose size or count is not a whole number: {line.strip()[:80]!r}", n)
         # anything else is a comment or MPI / NCCL chatter interleaved with the report
+    if aborted is not None and not rows:
+        binary = f"{name}_perf" if name else "the test"
+        raise LogError(f"{binary} aborted before any result: {aborted[0].strip()}", aborted[1])
     if columns is None:
         raise LogError("no column header (# size count type ... busbw)")
-    if not rows:
+    if not rows or last is None:
         raise LogError("a header and no result rows (cut short?)", len(lines))
     if avg is None:
         raise LogError("no '# Avg bus bandwidth' line: the run did not finish (cut short?)", len(lines))
@@ -124,16 +165,19 @@ def parse_text(text: str) -> AllReduce:
     if count < 1:
         raise LogError("no '# Rank' lines and no nThread/nGpus header: the number of GPUs is unknown")
     _within(count)
-    layout = "current" if "root" in columns else "legacy"
-    return AllReduce(
+    name = name or _unnamed(last[0], columns, count, last[1])
+    run = (
         count,
-        tuple(ranks[r][1] for r in sorted(ranks)),
+        tuple(device for r in sorted(ranks) if (device := ranks[r][1])),
         tuple(dict.fromkeys(ranks[r][0] for r in sorted(ranks))),
         tuple(rows),
         avg,
-        layout,
+        "current" if "root" in columns else "legacy",
         bool(ranks),
     )
+    if name == "all_reduce":
+        return AllReduce(*run, suite=_suite(text))
+    return Collective(*run, name=name, suite=_suite(text))
 
 
 def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
