@@ -18,6 +18,7 @@ from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.collectives import kind
+from quotetui.domain.verification.framework_peaks import foreign
 from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import (
     AllReduce,
@@ -167,6 +168,8 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
+    if isinstance(parsed, TrainingThroughput) and (found := foreign(parsed, sold, catalog)):
+        return f"{found[0]}: run on another device, kept as evidence, not a verified figure"
     if isinstance(parsed, AllReduce | Collective) and (
         other := next((o for d in parsed.devices if (o := other_model(d, sold, catalog))), "")
     ):

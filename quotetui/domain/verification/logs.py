@@ -339,6 +339,7 @@ class TrainingStep:
     tflops: Decimal  # TFLOP/s per GPU, as the framework printed it
     tokens_per_sec: Decimal | None = None  # per GPU; Megatron-LM prints none (some forks do)
     step_ms: Decimal | None = None  # Megatron-LM's elapsed time per iteration
+    mfu: Decimal | None = None  # torchtitan's own MFU in percent, as printed (its assumed peak, not the datasheet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,6 +354,7 @@ class TrainingThroughput:
     device: str | None = None  # torchtitan's "CUDA capacity: NVIDIA H100 80GB HBM3 with …"
     world_size: int | None = None  # Megatron-LM's argument dump
     dtype: str | None = None
+    assumed_peak: Decimal | None = None  # TFLOPS: torchtitan's "Peak FLOPS used for computing MFU" line
 
     def gpu_names(self) -> tuple[str, ...]:
         return (self.device,) if self.device else ()

@@ -26,6 +26,7 @@ from quotetui.domain.verification.findings import (
     Sold,
     sort_findings,
 )
+from quotetui.domain.verification.framework_peaks import foreign
 from quotetui.domain.verification.inventory import configuration, configuration_failure, gpu_count
 from quotetui.domain.verification.links import host_copies, ib_links, nvlink_copies
 from quotetui.domain.verification.logs import (
@@ -148,10 +149,16 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
         p = log.parsed
         for dev in dict.fromkeys(p.device_ids if isinstance(p, DcgmDiag) else ()):
             spec = catalog.by_pci_id(dev)
-            if spec is None or spec.key == sold.gpu.key:
-                continue  # an id the catalog does not hold is not evidence against the sale
-            _, lines, ids = other.setdefault(spec.key, (spec, [], []))
-            lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {plural(p.device_ids.count(dev), 'GPU')}")
+            if spec is not None and spec.key == sold.gpu.key:
+                continue
+            gpus = plural(p.device_ids.count(dev), "GPU")
+            if spec is None:  # an id the catalog does not know is not the sold part's: it cannot be shown to be it
+                own = "/".join(sold.gpu.pci_device_ids) or "none on record"
+                _, lines, ids = other.setdefault(f"PCI device id {dev}", (None, [], []))
+                lines.append(f"{log.label}: PCI device id {dev}, {gpus}; the {sold.gpu.name}'s: {own}")
+            else:
+                _, lines, ids = other.setdefault(spec.key, (spec, [], []))
+                lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {gpus}")
             if log.evidence_id not in ids:
                 ids.append(log.evidence_id)
     findings = []
@@ -161,7 +168,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 Finding(
                     "model-mismatch",
                     Severity.WARNING,
-                    f"unknown GPU {key!r}",
+                    f"unknown GPU {key!r}" if not key.startswith("PCI device id") else f"unknown GPU: {key}",
                     f"The machine reports a GPU the catalog does not know, so it cannot be shown to be the "
                     f"{sold.gpu.name} sold. Add an alias if it is the same part under another name.",
                     tuple(lines),
@@ -180,6 +187,32 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 f"TFLOPS, {sold.gpu.memory_gb} GB, {link(sold.gpu)}).{consumer}",
                 tuple(lines),
                 tuple(ids),
+            )
+        )
+    return findings
+
+
+def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
+    """A training log whose own MFU divides by a peak no trainer takes for the model sold ran on another device
+    (``framework_peaks``): a model finding, even where the log names no device."""
+    findings = []
+    for log in logs:
+        p = log.parsed
+        if not isinstance(p, TrainingThroughput) or (found := foreign(p, sold.gpu, catalog)) is None:
+            continue
+        why, devices = found
+        named = " or ".join(devices[:3]) + (" …" if len(devices) > 3 else "")
+        title = f"training log from {named}" if devices else "training log from an unknown device"
+        findings.append(
+            Finding(
+                "model-mismatch",
+                Severity.CRITICAL if devices else Severity.WARNING,
+                f"{title}, {sold.gpu.name} sold",
+                f"{p.framework} prints its MFU against the peak it assumes for the device it runs on, so that peak "
+                f"names the device: {'it fits ' + ', '.join(devices) if devices else 'no device is known by it'}, "
+                f"not the {sold.gpu.name} sold. The run is not the offer's MFU; it is kept as evidence only.",
+                (f"{log.label}: {why}",),
+                (log.evidence_id,),
             )
         )
     return findings
@@ -442,6 +475,7 @@ def check(
         _vgpu(logs)
         + _mig(logs)
         + _model(logs, sold, catalog)
+        + _framework_peak(logs, sold, catalog)
         + _topology(logs, sold)
         + _gemm(logs, sold)
         + impossible_measurements(logs, sold.gpu)

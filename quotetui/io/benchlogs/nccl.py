@@ -134,6 +134,13 @@ def parse_text(text: str) -> AllReduce | Collective:
             if rows:
                 raise LogError("a second column header after result rows: two runs in one file? import each alone", n)
             columns = line.lstrip("#").split()
+            if "type" not in columns:
+                tool = "an mscclpp-test run (MSCCL++)" if "MSCCL++" in text else "a table"
+                raise LogError(
+                    f"{tool} with no type or redop columns (size count time algbw busbw …): not nccl-tests' layout, "
+                    "and quotetui reads only nccl-tests' and rccl-tests' own",
+                    n,
+                )
         elif _DATA.match(line):
             if columns is None:
                 raise LogError("a result row before the column header", n)

@@ -12,8 +12,10 @@ them; the same step once per rank when it does not)::
     [rank0]:[titan] 2025-06-04 11:02:49,027 - root - INFO - step: 10  loss: 10.4260  memory: 30.89GiB(32.51%)
     tps: 6,344  tflops: 367.39  mfu: 37.15%
 
-Only the TFLOP/s per GPU and tokens/s per GPU are taken. torchtitan's own ``mfu:`` is not: it divides by the
-peak torchtitan assumes for the device it runs on, not by the datasheet of the model sold.
+Only the TFLOP/s per GPU and tokens/s per GPU are figures. torchtitan's own ``mfu:`` is not one: it divides by
+the peak torchtitan assumes for the device it runs on, not by the datasheet of the model sold. It is kept for
+what it tells: ``tflops ÷ mfu`` is that assumed peak, which names the device (``framework_peaks.py``), as does
+the ``Peak FLOPS used for computing MFU:`` line newer versions print.
 
 Warm-up. The first steps of a run are slow for reasons that are not the machine: kernel compilation
 (``torch.compile``, CUDA graphs), NCCL communicator set-up, the allocator growing, the data loader filling
@@ -56,6 +58,8 @@ _TOKENS = re.compile(r"tokens per GPU \(tokens/s/GPU\):\s*([^\s|]+)")
 _ITERATION = re.compile(r"\biteration\s+(\d+)\s*/\s*(\d+)\s*\|")
 _STEP = re.compile(r"(?<!validate )\bstep:\s*(\d+)\s+loss:")
 _TITAN_TFLOPS = re.compile(r"\btflops:\s*(\S+)")
+_TITAN_MFU = re.compile(r"\bmfu:\s*(\S+?)%")
+_TITAN_PEAK = re.compile(r"Peak FLOPS used for computing MFU:\s*(\S+)")
 _TITAN_TOKENS = re.compile(r"\b(?:tps|wps):\s*(\S+)")
 _CAPACITY = re.compile(r"\b(?:CUDA|GPU|ROCm|XPU) capacity:\s*(.+?)(?:\s+\(\d+\))?\s+with\s+[\d.]+\s*GiB memory")
 _WORLD = re.compile(r"^\s*world_size\s*\.{3,}\s*(\d+)\s*$")
@@ -74,7 +78,8 @@ def _number(token: str, what: str, line: int) -> Decimal:
 
 def parse(text: str) -> TrainingThroughput:
     lines = text.splitlines()
-    found: dict[int, list[tuple[Decimal, Decimal | None, Decimal | None]]] = {}
+    found: dict[int, list[tuple[Decimal, Decimal | None, Decimal | None, Decimal | None]]] = {}
+    assumed: Decimal | None = None
     frameworks: dict[str, int] = {}
     last_line: dict[int, int] = {}
     device = world = None
@@ -97,6 +102,7 @@ def parse(text: str) -> TrainingThroughput:
                 _number(tflops.group(1), f"iteration {step} TFLOP/s per GPU", n),
                 _number(tokens.group(1), f"iteration {step} tokens/s per GPU", n) if tokens else None,
                 _number(ms.group(1), f"iteration {step} elapsed ms", n) if ms else None,
+                None,
             )
         elif titan := _STEP.search(line):
             frameworks.setdefault("torchtitan", n)
@@ -114,8 +120,11 @@ def parse(text: str) -> TrainingThroughput:
                 _number(tflops.group(1), f"step {step} tflops", n),
                 _number(tokens.group(1), f"step {step} tps", n) if tokens else None,
                 None,
+                _number(mfu.group(1), f"step {step} mfu", n) if (mfu := _TITAN_MFU.search(line)) else None,
             )
         else:
+            if peak := _TITAN_PEAK.search(line):
+                assumed = _number(peak.group(1), "the peak FLOPS used for MFU", n) / 10**12
             if device is None and (capacity := _CAPACITY.search(line)):
                 device = capacity.group(1).strip()
             elif world is None and (size := _WORLD.match(line)):
@@ -147,7 +156,7 @@ def parse(text: str) -> TrainingThroughput:
             f"at least {MIN_STEADY_STEPS} steady steps (log more often, or run longer)",
             max(last_line.values()),
         )
-    return TrainingThroughput(next(iter(frameworks)), steps, warmup, device, world, _dtype(args))
+    return TrainingThroughput(next(iter(frameworks)), steps, warmup, device, world, _dtype(args), assumed)
 
 
 def _step(token: str, n: int) -> int:
@@ -156,7 +165,7 @@ def _step(token: str, n: int) -> int:
     return int(token)
 
 
-def _merged(step: int, printed: list[tuple[Decimal, Decimal | None, Decimal | None]]) -> TrainingStep:
+def _merged(step: int, printed: list[tuple[Decimal, Decimal | None, Decimal | None, Decimal | None]]) -> TrainingStep:
     """One step, from each rank that printed it: the median of their figures (one rank: its own)."""
 
     def mid(values: list[Decimal | None]) -> Decimal | None:
@@ -165,7 +174,9 @@ def _merged(step: int, printed: list[tuple[Decimal, Decimal | None, Decimal | No
 
     tflops = mid([p[0] for p in printed])
     assert tflops is not None  # every line read has its TFLOP/s
-    return TrainingStep(step, tflops, mid([p[1] for p in printed]), mid([p[2] for p in printed]))
+    return TrainingStep(
+        step, tflops, mid([p[1] for p in printed]), mid([p[2] for p in printed]), mid([p[3] for p in printed])
+    )
 
 
 def _dtype(args: dict[str, str]) -> str | None:

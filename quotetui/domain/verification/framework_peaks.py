@@ -1,0 +1,136 @@
+"""The peak a training framework divides by to print its own MFU, and what it says about the device a log ran on.
+
+torchtitan prints ``tflops: 331.82  mfu: 13.27%`` per step: its MFU is its TFLOP/s over the peak its
+``get_peak_flops(device name)`` assumes, so ``tflops ÷ mfu`` is that assumed peak (331.82 ÷ 13.27 % ≈ 2,500
+TFLOPS: an MI355X or a GB200, never an H100's 989); newer versions print the peak itself (``Peak FLOPS used for
+computing MFU: 2.500e+15``). A log whose assumed peak is no figure any version of that table gives the model
+sold ran on another device: its MFU is not the offer's.
+
+The tables below are those of torchtitan's ``get_peak_flops`` and of the trainers that copy it (nanochat and its
+forks): an older one that matches ``A100``, ``H100`` (``NVL`` 835, ``PCIe`` 756, else 989), ``H200``, ``B200``,
+``MI355X``, ``MI300X``/``MI325X`` and falls back to an A100's 312 for any other device; a newer one, first match
+wins, that names more devices and gives an unknown one no MFU at all; and the Ascend table of torchtitan's NPU
+port (BF16 cube peaks). A model's figures are what each table gives for the names it is reported by, and its
+datasheet peak.
+
+Printed figures are rounded (tflops and mfu to two places), so the peak a step implies is an interval: from
+(tflops − 0.005) ÷ (mfu + 0.005 %) to (tflops + 0.005) ÷ (mfu − 0.005 %); the steps' intervals are
+intersected. A figure within it (or within 0.5 % of a printed peak) is consistent with the log.
+
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.verification.logs import TrainingThroughput
+
+_D = Decimal
+NEWER: tuple[tuple[tuple[str, ...], Decimal, str], ...] = (
+    (("gb200",), _D(2500), "GB200"), (("grace blackwell",), _D(2500), "GB200"), (("b200",), _D(2250), "B200"),
+    (("b100",), _D(1800), "B100"), (("h200", "nvl"), _D(836), "H200 NVL"), (("h200", "pcie"), _D(836), "H200 PCIe"),
+    (("h200",), _D(989), "H200"), (("h100", "nvl"), _D(835), "H100 NVL"), (("h100", "pcie"), _D(756), "H100 PCIe"),
+    (("h100",), _D(989), "H100"), (("h800", "nvl"), _D(989), "H800 NVL"), (("h800",), _D(756), "H800"),
+    (("a100",), _D(312), "A100"), (("a800",), _D(312), "A800"), (("a40",), _D("149.7"), "A40"),
+    (("a30",), _D(165), "A30"), (("l40s",), _D(362), "L40S"), (("l40-s",), _D(362), "L40S"),
+    (("l40 s",), _D(362), "L40S"), (("l4",), _D(121), "L4"), (("mi355",), _D(2500), "MI355X"),
+    (("mi325",), _D("1307.4"), "MI325X"), (("mi300x",), _D("1307.4"), "MI300X"), (("mi300a",), _D("980.6"), "MI300A"),
+    (("mi250x",), _D(383), "MI250X"), (("mi250",), _D("362.1"), "MI250"), (("5090",), _D("209.5"), "RTX 5090"),
+    (("4090",), _D("165.2"), "RTX 4090"), (("3090",), _D(71), "RTX 3090"),
+)  # fmt: skip
+"""The newer table: the first row all of whose words are in the device's name (lower case) wins; none: no MFU."""
+
+OLDER: tuple[tuple[tuple[str, ...], Decimal, str], ...] = (
+    (("a100",), _D(312), "A100"), (("h100", "nvl"), _D(835), "H100 NVL"), (("h100", "pcie"), _D(756), "H100 PCIe"),
+    (("h100",), _D(989), "H100"), (("h200",), _D(989), "H200"), (("b200",), _D(2250), "B200"),
+    (("mi355x",), _D(2500), "MI355X"), (("mi300x",), _D(1300), "MI300X"), (("mi325x",), _D(1300), "MI325X"),
+)  # fmt: skip
+OLDER_FALLBACK = Decimal(312)
+"""The older table falls back to an A100's peak for a device it does not name (an H800, an H20, an L20)."""
+
+ASCEND: tuple[tuple[tuple[str, ...], Decimal, str], ...] = (
+    (("910b1",), _D("373.88"), "Ascend 910B1"), (("910b2",), _D("353.8944"), "Ascend 910B2"),
+    (("910b3",), _D("294.912"), "Ascend 910B3"), (("910b4",), _D("245.76"), "Ascend 910B4"),
+    (("910_9392",), _D("353.8944"), "Ascend 910C"), (("910_9362",), _D("353.8944"), "Ascend 910C"),
+)  # fmt: skip
+
+ROUNDING = Decimal("0.005")  # half the last place torchtitan prints tflops and mfu to
+PRINTED_SLACK = Fraction(1, 200)  # a printed peak (2.500e+15) is rounded to four figures
+
+
+def _first(table: tuple[tuple[tuple[str, ...], Decimal, str], ...], name: str) -> Decimal | None:
+    low = name.lower()
+    return next((peak for words, peak, _ in table if all(w in low for w in words)), None)
+
+
+def assumed_peaks(gpu: GpuSpec) -> frozenset[Decimal]:
+    """Every peak a trainer may have divided by on this model: each table's figure for each name it is reported
+    by, the older table's fallback where that table does not name it, and the datasheet's."""
+    peaks = {q(gpu.bf16_tflops)}
+    for name in gpu.names():
+        for table in (NEWER, ASCEND):
+            if (peak := _first(table, name)) is not None:
+                peaks.add(peak)
+        peaks.add(_first(OLDER, name) or OLDER_FALLBACK)
+    return frozenset(peaks)
+
+
+@dataclass(frozen=True, slots=True)
+class ImpliedPeak:
+    """The peak a log's own MFU divided by: an interval (rounding), or the figure the log printed."""
+
+    low: Fraction
+    high: Fraction
+    how: str  # "331.82 TFLOP/s ÷ 13.27 % at step 40" or "printed: Peak FLOPS used for computing MFU"
+
+    def holds(self, peak: Decimal) -> bool:
+        return self.low <= q(peak) <= self.high
+
+    def shown(self) -> str:
+        mid = (self.low + self.high) / 2
+        return f"{dec(mid, 1)} TFLOPS"
+
+
+def implied_peak(p: TrainingThroughput) -> ImpliedPeak | None:
+    """The peak ``p``'s own MFU implies (None: the log prints no MFU, as Megatron-LM's does not)."""
+    if p.assumed_peak is not None:
+        peak = q(p.assumed_peak)
+        return ImpliedPeak(peak * (1 - PRINTED_SLACK), peak * (1 + PRINTED_SLACK), "the peak the log prints")
+    low, high, how = Fraction(0), None, ""
+    half = q(ROUNDING)
+    for s in p.steady:
+        if s.mfu is None or q(s.mfu) <= half:
+            continue
+        lo = (q(s.tflops) - half) * 100 / (q(s.mfu) + half)
+        hi = (q(s.tflops) + half) * 100 / (q(s.mfu) - half)
+        low, high = max(low, lo), hi if high is None else min(high, hi)
+        how = how or f"{s.tflops} TFLOP/s ÷ {s.mfu} % at step {s.step}"
+    if high is None or low > high:
+        return None  # no MFU printed, or figures that agree on no single peak: nothing is inferred
+    return ImpliedPeak(low, high, how)
+
+
+def devices_with(implied: ImpliedPeak, catalog: GpuCatalog) -> list[str]:
+    """The devices whose assumed peak the interval holds: the tables' rows, else the catalog's models (a trainer
+    that divides by the datasheet)."""
+    named = [label for table in (NEWER, OLDER, ASCEND) for _, peak, label in table if implied.holds(peak)]
+    if not named:
+        named = [g.name for g in catalog if implied.holds(g.bf16_tflops)]
+    return list(dict.fromkeys(named))
+
+
+def foreign(p: TrainingThroughput, sold: GpuSpec, catalog: GpuCatalog) -> tuple[str, list[str]] | None:
+    """Why ``p``'s own MFU shows it ran on a device other than ``sold``, and which devices its peak fits (none: an
+    unknown device); None when it fits the model sold or prints no MFU."""
+    implied = implied_peak(p)
+    if implied is not None and not any(implied.holds(peak) for peak in assumed_peaks(sold)):
+        mine = "/".join(str(x) for x in sorted(assumed_peaks(sold)))
+        return (
+            f"its own MFU divides by about {implied.shown()} ({implied.how}); a {sold.name} is taken at {mine}",
+            devices_with(implied, catalog),
+        )
+    return None
