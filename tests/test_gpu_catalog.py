@@ -243,7 +243,8 @@ def test_pci_ids_are_lower_case_hex_and_never_name_two_models() -> None:
     owner: dict[str, str] = {}
     for spec in BUILTIN:
         for dev_id in spec.pci_device_ids:
-            assert re.fullmatch("[0-9a-f]{4}", dev_id), dev_id
+            # NVIDIA's bare, as DCGM prints them; another vendor's with its vendor (AMD 1002, Habana 1da3)
+            assert re.fullmatch("[0-9a-f]{4}|(?!10de)[0-9a-f]{4}:[0-9a-f]{4}", dev_id), dev_id
             assert owner.setdefault(dev_id, spec.key) == spec.key, f"{dev_id} names two models"
 
 
@@ -285,7 +286,8 @@ def test_the_catalog_read_from_the_database_keeps_the_pci_ids(empty_db: Database
 
 
 NEW_KEYS = ("a800-80gb-sxm4", "a800-80gb-pcie", "h800-pcie", "l20", "l40", "rtx-4090d", "gb200", "ascend-910b3",
-            "ascend-910b2", "ascend-910b1", "ascend-910c")  # fmt: skip
+            "ascend-910b2", "ascend-910b1", "ascend-910c", "b300", "h20-141gb", "mi300x", "mi325x", "mi355x",
+            "gaudi2", "gaudi3")  # fmt: skip
 
 
 def test_an_existing_database_gains_the_new_models_and_the_corrected_figures(db_path: Path) -> None:
@@ -317,6 +319,7 @@ def test_an_existing_database_gains_the_new_models_and_the_corrected_figures(db_
     assert catalog.get("h20").topo_signature == "NV18"
     assert catalog.lookup("NVIDIA A800-SXM4-80GB").key == "a800-80gb-sxm4"
     assert catalog.lookup("910B3").key == "ascend-910b3"
+    assert catalog.lookup("HL-325L").key == "gaudi3" and catalog.by_pci_id("1002:74a1").key == "mi300x"  # type: ignore[union-attr]
     assert catalog.lookup("hgx h100 8gpu").key == "h100-sxm5"  # the user's alias is left alone
     [(form,)] = sql(db_path, "SELECT form_factor FROM gpu_model WHERE key = 'ascend-910c'")
     assert form == "module"

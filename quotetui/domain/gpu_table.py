@@ -6,8 +6,9 @@ because nvidia-smi reports it (``NVIDIA A100-PCIE-40GB``) and it must not be mis
 ``pci_device_ids`` are the PCI device ids of vendor 10de as DCGM prints them under "GPU Device IDs Detected"
 (``2330``), each confirmed in NVIDIA's list of supported products with their PCI ids (the "Compatible GPUs"
 table of NVIDIA/open-gpu-kernel-modules' README, which names them as nvidia-smi does) and in the pci.ids
-database (pciutils/pciids). A model without a confirmed id has none. Huawei's NPUs are PCI vendor 19e5, which
-DCGM never sees, so they carry none (a bare device id would name another vendor's part).
+database (pciutils/pciids); another vendor's id is written with its vendor (``1002:74a1``, AMD's MI300X, as
+rocm-smi and lspci show it). A model without a confirmed id has none. Huawei's NPUs are PCI vendor 19e5, and
+no id of theirs is confirmed, so they carry none.
 
 Huawei publishes no per-variant datasheet for the Ascend 910B or 910C. Their rows carry the figures published
 elsewhere, each named where it is given; a figure nobody published for the part (FP8: neither has FP8 units;
@@ -303,7 +304,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         700,
         "NV18",
         ("NVIDIA H200",),
-        None,
+        143771,  # nvidia-smi -q "FB Memory Usage Total" (public/inventory/02)
         ("H200", "H200 141GB", "H200 SXM5", "H200-SXM-141GB", "HGX H200"),
         pci=("2335",),
     ),
@@ -608,5 +609,143 @@ BUILTIN: tuple[GpuSpec, ...] = (
             "Ascend910_9381",
             "Ascend910_9382",
         ),
+    ),
+    # Issue 32's parts, each figure from tests/fixtures/benchlogs/public/inventory/PEAKS.md (which quotes its
+    # sources: AMD's and Intel's datasheets through stas00/ml-engineering's tables, NVIDIA's Blackwell datasheet,
+    # torchtitan's peak table, the pci.ids database). AMD's and Habana's PCI ids carry their vendor (1002, 1da3):
+    # DCGM never prints them, rocm-smi and lspci do. The GB10 (DGX Spark) is left out: NVIDIA publishes no dense
+    # BF16 figure for it (third parties estimate ~100 TFLOPS).
+    _spec(
+        "b300",
+        "B300",
+        "sxm",
+        288,
+        "HBM3e",
+        "8.0",
+        "2250",
+        "4500",
+        None,
+        1800,
+        "",
+        1100,
+        "NV18",
+        ("NVIDIA B300 SXM6 AC",),
+        None,
+        ("B300 SXM", "B300 288GB", "HGX B300", "B300 SXM6"),
+        pci=("3182",),
+    ),
+    _spec(
+        "h20-141gb",
+        "H20 141GB",
+        "sxm",
+        141,
+        "HBM3e",
+        "4.8",
+        "148",
+        "296",
+        "1",
+        900,
+        "",
+        400,
+        "NV18",
+        (),  # nvidia-smi names it NVIDIA H20 too: the memory size tells it apart (FAMILIES)
+        None,
+        ("H20 141G", "H20 HBM3e"),
+        pci=("232c",),
+    ),
+    _spec(
+        "mi300x",
+        "MI300X",
+        "module",  # an OAM module on an Infinity Fabric baseboard: no NVLink, so the NVLink rules leave it alone
+        192,
+        "HBM3",
+        "5.3",
+        "1307.4",  # AMD's figure (torchtitan rounds it to 1300)
+        "2614.9",
+        "163.4",
+        896,  # 7 Infinity Fabric links of 128 GB/s to the other 7 GPUs of a platform
+        "Infinity Fabric",
+        750,
+        None,
+        ("AMD Instinct MI300X",),
+        196592,  # rocm-smi --showmeminfo vram: 206,141,652,992 B (public/inventory/09)
+        ("Instinct MI300X", "MI300X OAM"),
+        pci=("1002:74a1",),
+    ),
+    _spec(
+        "mi325x",
+        "MI325X",
+        "module",
+        256,
+        "HBM3e",
+        "6.0",
+        "1307.4",
+        "2614.9",
+        "163.4",
+        896,
+        "Infinity Fabric",
+        1000,
+        None,
+        ("AMD Instinct MI325X",),
+        None,
+        ("Instinct MI325X",),
+        pci=("1002:74a5",),
+    ),
+    _spec(
+        "mi355x",
+        "MI355X",
+        "module",
+        288,
+        "HBM3e",
+        "8.0",
+        "2500",
+        "5000",
+        "78.6",
+        1075,  # 7 Infinity Fabric links of 153.6 GB/s
+        "Infinity Fabric",
+        1400,
+        None,
+        ("AMD Instinct MI355X",),
+        None,
+        ("Instinct MI355X",),
+        pci=("1002:75a3",),
+    ),
+    _spec(
+        "gaudi2",
+        "Gaudi 2",
+        "module",
+        96,
+        "HBM2e",
+        "2.46",
+        "432",
+        "865",
+        None,
+        600,  # 24 on-chip 100 GbE RoCE ports: 300 GB/s each way
+        "RoCE",
+        600,
+        None,
+        ("HL-225",),
+        98304,  # hl-smi (public/inventory/12)
+        ("Gaudi2", "Intel Gaudi 2", "HL-225"),
+        pci=("1da3:1020",),
+    ),
+    _spec(
+        "gaudi3",
+        "Gaudi 3",
+        "module",
+        128,
+        "HBM2e",
+        "3.7",
+        "1835",  # Intel's white paper; shipping parts run the MME at 1,600 MHz: 1,677 (stas00/ml-engineering)
+        "1835",
+        None,
+        1200,  # 24 on-chip 200 GbE RoCE ports: 600 GB/s each way
+        "RoCE",
+        900,
+        None,
+        ("HL-325L", "HL-325"),
+        131072,  # hl-smi (public/inventory/13)
+        ("Gaudi3", "Intel Gaudi 3"),
+        pci=("1da3:1060",),
     ),
 )

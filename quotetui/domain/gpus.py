@@ -26,6 +26,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "H100": ("h100-sxm5", "h100-pcie", "h100-nvl"),
     "A800": ("a800-80gb-sxm4", "a800-80gb-pcie"),
     "H800": ("h800-sxm5", "h800-pcie"),
+    "H20": ("h20", "h20-141gb"),
     # npu-smi never prints a bare 910B, but offers and quotes do: the Atlas 800T A2's 910B3 first
     "910B": ("ascend-910b3", "ascend-910b2", "ascend-910b1"),
     "Ascend 910B": ("ascend-910b3", "ascend-910b2", "ascend-910b1"),
@@ -81,16 +82,16 @@ class GpuCatalog:
 
     def by_pci_id(self, dev_id: str) -> GpuSpec | None:
         """The model with this PCI device id as DCGM prints it (``2330``); ``0x2330``, ``2330h`` and an NVIDIA
-        ``10de:2330`` (as ``lspci -nn`` shows it) work too, in any case. None: no model has it, or another
-        vendor's id."""
+        ``10de:2330`` (as ``lspci -nn`` shows it) work too, in any case; another vendor's id needs its vendor
+        (``1002:74a1``, an AMD MI300X). None: no model has it."""
         text = dev_id.strip().lower()
         vendor, _, device = text.rpartition(":")
-        if vendor and vendor.removeprefix("0x") != "10de":
-            return None
+        vendor = vendor.removeprefix("0x")
         device = device.removeprefix("0x").removesuffix("h")
-        if not _PCI_ID.fullmatch(device):
+        if not _PCI_ID.fullmatch(device) or (vendor and not _PCI_ID.fullmatch(vendor)):
             return None
-        key = self._by_pci.get(device.zfill(4))
+        own = device.zfill(4) if vendor in ("", "10de") else f"{vendor.zfill(4)}:{device.zfill(4)}"
+        key = self._by_pci.get(own)
         return self._specs[key] if key is not None else None
 
     def lookup(self, name: str, memory_mib: int | None = None) -> GpuSpec:

@@ -32,13 +32,16 @@ from quotetui.domain.verification.logs import (
     NpuSmi,
     NvBandwidth,
     ParsedLog,
+    RocmSmi,
     SmiList,
     SmiQuery,
+    SmiTable,
     Topology,
     TrainingThroughput,
 )
 from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
+from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.detect import parse_log
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
@@ -77,7 +80,19 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, SmiQuery | SmiList):
         names = parsed.gpu_names()
         counts = {n: names.count(n) for n in dict.fromkeys(names)}
-        return ", ".join(f"{n}× {name}" for name, n in counts.items())
+        listed = ", ".join(f"{n}× {name}" for name, n in counts.items())
+        if isinstance(parsed, SmiTable):
+            listed += " (rows elided by whoever pasted it: GPUs shown, not counted)" if parsed.elided else ""
+            listed += f", {plural(parsed.processes, 'process')} running" if parsed.processes else ""
+            listed += "".join(f", GPU {g}: {plural(k, 'MIG device')}" for g, k in parsed.mig_devices)
+        return listed
+    if isinstance(parsed, RocmSmi):
+        kinds = [d.name or f"device id {d.device_id}" for d in parsed.devices]
+        listed = ", ".join(f"{kinds.count(k)}× {k}" for k in dict.fromkeys(kinds))
+        parts = parsed.partitioned
+        if parts:
+            listed += f" ({len(parts)} compute partitions {parts[0].partition}: {parsed.physical} GPU(s))"
+        return listed
     if isinstance(parsed, Topology):
         kinds = sorted({k for _, _, k in parsed.links})
         return f"{len(parsed.gpus)} GPUs, pairs linked by {', '.join(kinds) or 'nothing'}"

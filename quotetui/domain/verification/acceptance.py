@@ -41,7 +41,9 @@ ITEMS: dict[str, str] = {
     Check.SCALE_OUT: "Scale-out AllReduce (multi-node)",
     Check.ECC: "No ECC errors",
 }
-INVENTORY_TOOLS = frozenset({"nvidia-smi query", "nvidia-smi -L", "npu-smi info"})
+INVENTORY_TOOLS = frozenset(
+    {"nvidia-smi query", "nvidia-smi", "nvidia-smi -q", "hl-smi", "nvidia-smi -L", "npu-smi info", "rocm-smi"}
+)
 DCGM_ACCEPTANCE_LEVEL = 3
 
 

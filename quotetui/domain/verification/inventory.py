@@ -14,8 +14,10 @@ from quotetui.domain.verification.logs import (
     GpuBurn,
     NpuSmi,
     NvBandwidth,
+    RocmSmi,
     SmiList,
     SmiQuery,
+    SmiTable,
     Topology,
 )
 from quotetui.domain.wording import plural
@@ -50,12 +52,16 @@ def other_model(device: str | None, sold: GpuSpec, catalog: GpuCatalog) -> str:
 
 def gpus_shown(p: object) -> int | None:
     """The GPUs a log shows on its machine (None: it does not say, or spans several machines)."""
+    if isinstance(p, SmiTable) and p.elided:
+        return None  # its author cut rows: the rows are the GPUs shown, not the machine's
     if isinstance(p, SmiQuery | SmiList):
         return len(p.gpus)
     if isinstance(p, Topology):
         return len(p.gpus)
+    if isinstance(p, RocmSmi):
+        return p.physical  # GPUs, not the partitions of one
     if isinstance(p, NpuSmi):
-        return len(p.npus)  # NPUs as npu-smi numbers them: a 910C module (two chips) is one
+        return None if p.elided else len(p.npus)  # NPUs as npu-smi numbers them: a 910C module (two chips) is one
     if isinstance(p, GpuBurn):
         return len(p.results)
     if isinstance(p, DcgmDiag):

@@ -58,6 +58,57 @@ class SmiQuery:
 
 
 @dataclass(frozen=True, slots=True)
+class SmiTable(SmiQuery):
+    """The plain ``nvidia-smi`` table (or Intel Gaudi's ``hl-smi``, the same box; or ``nvidia-smi -q``, which also
+    gives each GPU's PCI device id): its GPUs read as a query's,
+    so every rule on a query holds for it, and what the table adds. ``elided``: its author cut GPU rows (``...``),
+    so the rows are the GPUs shown, not the GPUs the machine has."""
+
+    tool_name: str = field(default="nvidia-smi", kw_only=True)
+    driver: str | None = field(default=None, kw_only=True)
+    elided: bool = field(default=False, kw_only=True)
+    mig_devices: tuple[tuple[int, int], ...] = field(default=(), kw_only=True)  # (GPU index, MIG devices)
+    processes: int = field(default=0, kw_only=True)  # processes the Processes box lists
+    pci_ids: tuple[str, ...] = field(default=(), kw_only=True)  # nvidia-smi -q's "10de:2335", one per GPU
+
+    @property
+    def tool(self) -> str:  # type: ignore[override]
+        return self.tool_name
+
+
+@dataclass(frozen=True, slots=True)
+class RocmDevice:
+    """A device of ``rocm-smi``'s Concise Info: its PCI device id (AMD, vendor 1002), the name where the layout
+    prints one, its compute partition (SPX: the whole GPU; DPX, QPX, CPX: one of 2, 4 or 8 partitions) and the
+    VRAM ``--showmeminfo vram`` gives it."""
+
+    index: int
+    device_id: str  # "74a1", as rocm-smi prints it without 0x
+    name: str | None = None
+    partition: str | None = None  # SPX, DPX, QPX, CPX (None: not printed)
+    partition_id: int | None = None
+    memory_mib: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RocmSmi:
+    tool: ClassVar[str] = "rocm-smi"
+    devices: tuple[RocmDevice, ...]
+
+    def gpu_names(self) -> tuple[str, ...]:
+        return tuple(d.name for d in self.devices if d.name)
+
+    @property
+    def partitioned(self) -> tuple[RocmDevice, ...]:
+        return tuple(d for d in self.devices if d.partition not in (None, "SPX", "N/A"))
+
+    @property
+    def physical(self) -> int:
+        """GPUs, not partitions: a partitioned GPU's devices number their partitions from 0."""
+        return len(self.devices) - sum(1 for d in self.partitioned if d.partition_id not in (None, 0))
+
+
+@dataclass(frozen=True, slots=True)
 class ListedGpu:
     """A line of ``nvidia-smi -L`` and the MIG devices listed under it (their profiles, e.g. ``1g.10gb``)."""
 
@@ -440,6 +491,7 @@ class NpuSmi:
     tool: ClassVar[str] = "npu-smi info"
     npus: tuple[Npu, ...]
     version: str | None = None  # the banner's "npu-smi 23.0.7"
+    elided: bool = False  # whoever pasted it cut NPU rows ("..."): the NPUs shown, not the machine's
 
     def gpu_names(self) -> tuple[str, ...]:
         return tuple(n.name for n in self.npus)
@@ -458,4 +510,5 @@ ParsedLog = (
     | IbWriteBw
     | TrainingThroughput
     | NpuSmi
+    | RocmSmi
 )

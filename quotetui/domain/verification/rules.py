@@ -34,11 +34,14 @@ from quotetui.domain.verification.logs import (
     AllReduce,
     BusRun,
     DcgmDiag,
+    DcgmTest,
     GemmSweep,
     GpuBurn,
     NpuSmi,
+    RocmSmi,
     SmiList,
     SmiQuery,
+    SmiTable,
     Topology,
     TrainingThroughput,
 )
@@ -48,6 +51,8 @@ from quotetui.domain.wording import plural
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
+_INFERENCE = re.compile(r"^(?:Ascend\s*)?310[A-Z]?\d*$", re.IGNORECASE)
+"""Huawei's Ascend 310 series as npu-smi names it (310, 310P3, 310B1): inference chips, never training parts."""
 
 
 def _reported(logs: list[Log]) -> Iterator[tuple[str, int | None, Log]]:
@@ -57,6 +62,10 @@ def _reported(logs: list[Log]) -> Iterator[tuple[str, int | None, Log]]:
         if isinstance(p, SmiQuery):
             for g in p.gpus:
                 yield g.name, g.memory_mib, log
+        elif isinstance(p, RocmSmi):  # a partition reports its whole GPU's VRAM
+            for d in p.devices:
+                if d.name:
+                    yield d.name, d.memory_mib, log
         else:
             for name in p.gpu_names():
                 yield name, None, log
@@ -99,6 +108,10 @@ def _mig(logs: list[Log]) -> list[Finding]:
                 if (row.mig_mode or "").lower() == "enabled":
                     lines.append(f"{log.label}: GPU {row.index} {row.name}: mig.mode.current = Enabled")
                     found.append(log)
+        if isinstance(p, RocmSmi):
+            for d in p.partitioned:
+                lines.append(f"{log.label}: device {d.index} is compute partition {d.partition} {d.partition_id}")
+                found.append(log)
         for name in p.gpu_names():
             if _MIG_NAME.search(name):
                 lines.append(f"{log.label}: device {name}")
@@ -111,11 +124,24 @@ def _mig(logs: list[Log]) -> list[Finding]:
             Severity.CRITICAL,
             "MIG slice, not a whole GPU",
             "Multi-Instance GPU splits one card into up to seven isolated slices (1g.10gb … 7g.80gb); a slice "
-            "has a fraction of the compute and memory, and no NVLink to other GPUs.",
+            "has a fraction of the compute and memory, and no NVLink to other GPUs. AMD's compute partitions (DPX, "
+            "QPX, CPX) split an Instinct GPU the same way: each device is a part of one GPU.",
             tuple(dict.fromkeys(lines)),
             _where(found),
         )
     ]
+
+
+MEMORY_CONFLICT_SHARE = Fraction(1, 4)
+"""A reported memory this far from the named model's nominal size is another part under that name (an "H800"
+with an H200's 143,771 MiB); nearer, it is how the driver counts (46,068 MiB on a 48 GB L40S)."""
+
+
+def _memory_conflict(spec: GpuSpec, mib: int) -> bool:
+    if spec.smi_memory_mib is not None and abs(spec.smi_memory_mib - mib) <= 1024:
+        return False
+    nominal = spec.memory_gb * 1024
+    return abs(nominal - mib) > nominal * MEMORY_CONFLICT_SHARE
 
 
 def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
@@ -128,30 +154,43 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
         return f"NVLink {g.nvlink_gbs or 'none'}"
 
     other: dict[str, tuple[GpuSpec | None, list[str], list[int]]] = {}
+    inference: dict[str, tuple[list[str], list[int]]] = {}
     for name, mib, log in _reported(logs):
         if _VGPU.search(name):
+            continue
+        if _INFERENCE.match(name):  # never a training part, whatever the catalog holds
+            lines, ids = inference.setdefault(name, ([], []))
+            lines.append(f"{log.label}: {name}" + (f", {mib} MB" if mib else ""))
+            ids.append(log.evidence_id)
             continue
         parent = _MIG_NAME.sub("", name)
         try:
             spec: GpuSpec | None = catalog.lookup(parent, mib)
         except UnknownGpu:
             spec = None
-        if spec is not None and spec.key == sold.gpu.key:
+        if spec is not None and mib is not None and parent == name and _memory_conflict(spec, mib):
+            key = f"{parent} with {mib} MiB (the {spec.name} has {spec.memory_gb} GB)"
+            spec = None  # the name and the memory disagree: which part it is cannot be shown
+        elif spec is not None and spec.key == sold.gpu.key:
             continue
-        key = spec.key if spec is not None else parent
+        else:
+            key = spec.key if spec is not None else parent
         _, lines, ids = other.setdefault(key, (spec, [], []))
         line = f"{log.label}: {name}" + (f", {mib} MiB" if mib else "")
         if line not in lines:
             lines.append(line)
         if log.evidence_id not in ids:
             ids.append(log.evidence_id)
-    for log in logs:  # DCGM names no model, but its "GPU Device IDs Detected" are PCI device ids
+    for log in logs:  # DCGM (and rocm-smi's newer layout) names no model, but gives PCI device ids
         p = log.parsed
-        for dev in dict.fromkeys(p.device_ids if isinstance(p, DcgmDiag) else ()):
+        devices = p.device_ids if isinstance(p, DcgmDiag) else p.pci_ids if isinstance(p, SmiTable) else ()
+        if isinstance(p, RocmSmi):
+            devices = tuple(f"1002:{d.device_id}" for d in p.devices if d.name is None)
+        for dev in dict.fromkeys(devices):
             spec = catalog.by_pci_id(dev)
             if spec is not None and spec.key == sold.gpu.key:
                 continue
-            gpus = plural(p.device_ids.count(dev), "GPU")
+            gpus = plural(devices.count(dev), "GPU")
             if spec is None:  # an id the catalog does not know is not the sold part's: it cannot be shown to be it
                 own = "/".join(sold.gpu.pci_device_ids) or "none on record"
                 _, lines, ids = other.setdefault(f"PCI device id {dev}", (None, [], []))
@@ -161,7 +200,19 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {gpus}")
             if log.evidence_id not in ids:
                 ids.append(log.evidence_id)
-    findings = []
+    findings = [
+        Finding(
+            "model-mismatch",
+            Severity.CRITICAL,
+            f"{name}: an Ascend 310 inference part, {sold.gpu.name} sold",
+            f"The {name} is an inference accelerator (an Atlas 300I / 310 card: on-board DDR, no HBM, no BF16 "
+            f"training throughput), not the {sold.gpu.name} sold; no training job runs on it at a training part's "
+            "speed.",
+            tuple(dict.fromkeys(lines)),
+            tuple(dict.fromkeys(ids)),
+        )
+        for name, (lines, ids) in inference.items()
+    ]
     for key, (spec, lines, ids) in other.items():
         if spec is None:
             findings.append(
@@ -190,6 +241,12 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             )
         )
     return findings
+
+
+def _internal(test: DcgmTest) -> bool:
+    """A DCGM test that failed on an error of its own (``There was an internal error during the test``, its child
+    process's output unreadable) and blames no GPU: it proves nothing either way, like a skip."""
+    return "internal error" in test.detail.lower() and not re.search(r"\bGPU\s*\d+\s*:\s*Fail", test.detail)
 
 
 def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
@@ -438,8 +495,14 @@ def _faults(logs: list[Log]) -> list[Finding]:
             why = "gpu-burn compares results of the same computation; a FAULTY GPU computes wrong numbers."
         elif isinstance(p, DcgmDiag) and (bad := [t for t in p.not_passed() if not configuration_failure(t)]):
             # set-up failures are the ``configuration`` finding's
-            lines = [f"{log.label}: {t.name}: {t.result}" + (f" - {t.detail}" if t.detail else "") for t in bad]
-            failed = [t for t in bad if t.result in ("Fail", "Error")]  # an Error is no pass: a test that broke
+            lines = [
+                f"{log.label}: {t.name}: {t.result}"
+                + (" (an internal error of the test, not a GPU's result: rerun it)" if _internal(t) else "")
+                + (f" - {t.detail}" if t.detail else "")
+                for t in bad
+            ]
+            # an Error is no pass: a test that broke; a test that failed on its own internal error blames no GPU
+            failed = [t for t in bad if t.result in ("Fail", "Error") and not _internal(t)]
             severity = Severity.CRITICAL if failed else Severity.WARNING
             title = f"DCGM: {len(failed)} failed, {len(bad) - len(failed)} skipped or warned"
             why = "A failed DCGM diagnostic is a hardware fault; a skipped test proves nothing, so it is not a pass."

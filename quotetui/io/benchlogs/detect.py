@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
-from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, smi, training
+from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, rocm, smi, smi_detail, smi_table, training
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines, physical, physical_lines
 from quotetui.probe.gpu_probe import BUNDLE_KEY  # the probe writes it; it must run alone, so it holds the name
 
@@ -102,6 +102,20 @@ TOOLS_READ: tuple[Tool, ...] = (
         re.compile(r"^\|\s*Diagnostic\s*\|\s*Result\s*\|"),
         lead_max=2,
     ),
+    Tool("dcgmi discovery -l", health.discovery_matches, health.parse_discovery, health.DISCOVERY),
+    Tool(
+        "nvidia-smi",
+        lambda t: bool(re.search(r"^\s*\|\s*(?:NVIDIA-SMI\s+\d|HL-SMI Version:)", t, re.M)),
+        smi_table.parse,
+        smi_table.BANNER,
+        re.compile(_TABLE_BORDER),
+        smi_table.BANNER,
+        lead_max=1,
+    ),
+    Tool("rocm-smi", rocm.matches, rocm.parse, rocm.START),  # its --showmeminfo banner too: one part
+    Tool(
+        "nvidia-smi -q", lambda t: "NVSMI LOG" in t, smi_detail.parse, smi_detail.START, again=smi_detail.START
+    ),  # its --showmeminfo banner too: one part
     Tool(
         "nvbandwidth",
         bandwidth.nvbandwidth_matches,

@@ -122,3 +122,27 @@ def parse_dcgm(text: str) -> DcgmDiag:
     level = _LEVEL.search(text)
     ids = tuple(x.strip() for x in device_ids.split(",") if x.strip())
     return DcgmDiag(tuple(tests), int(level.group(1)) if level else None, ids)
+
+
+DISCOVERY = re.compile(r"^\|\s*GPU ID\s*\|\s*Device Information\s*\|")
+
+
+def discovery_matches(text: str) -> bool:
+    return bool(re.search(DISCOVERY.pattern, text, re.M))
+
+
+def parse_discovery(text: str) -> DcgmDiag:
+    """``dcgmi discovery -l`` is refused as what it is: a list of GPUs whose names DCGM may not know."""
+    names = re.findall(r"^\|\s*\d+\s*\|\s*Name:\s*(.*?)\s*\|", text, re.M)
+    at = next((n for n, line in enumerate(text.splitlines(), 1) if DISCOVERY.match(line.strip())), None)
+    if names and all(name == "<<<NULL>>>" for name in names):
+        raise LogError(
+            f"dcgmi discovery -l lists {len(names)} GPUs and names none (every Name is <<<NULL>>>): it cannot show "
+            "which GPU this is; import nvidia-smi -L or the nvidia-smi table for the inventory",
+            at,
+        )
+    raise LogError(
+        f"dcgmi discovery -l ({len(names)} GPUs listed): quotetui takes the inventory from nvidia-smi (-L, its "
+        "table, -q or a --query-gpu CSV), not from DCGM's list",
+        at,
+    )

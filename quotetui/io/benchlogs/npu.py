@@ -32,6 +32,7 @@ _STATUS = re.compile(r"^(\S+)\s+(\S+)\s+\d+\s*/\s*\d+$")  # power, temperature, 
 _USAGE = re.compile(r"^(\S+)\s+(\d+)\s*/\s*(\d+)(?:\s+(\d+)\s*/\s*(\d+))?$")  # AICore, memory [, HBM]
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 _NOT_SHOWN = {"-", "NA", "N/A"}
+_ELIDED = {"...", "…"}
 
 
 def matches(text: str) -> bool:
@@ -65,12 +66,13 @@ def parse(text: str) -> NpuSmi:
     if at is None:
         raise LogError("no npu-smi table (its lines start with '+' or '|')")
     end = at
-    while end < len(lines) and lines[end].startswith(("+", "|")):
+    while end < len(lines) and (lines[end].startswith(("+", "|")) or lines[end] in _ELIDED):
         end += 1
     for n, line in enumerate(lines[end:], end + 1):
         if line and not is_prompt(line):
             raise LogError(f"not a line of npu-smi info's table: {line[:80]!r}", n)
-    table = [(n, line) for n, line in enumerate(lines[at:end], at + 1)]
+    table = [(n, line) for n, line in enumerate(lines[at:end], at + 1) if line not in _ELIDED]
+    elided = len(table) < end - at  # whoever pasted it cut NPU rows and wrote "..." in their place
     version = next((found.group(1) for _, line in table if (found := _BANNER.match(line))), None)
     head = next((i for i, (_, line) in enumerate(table) if _HEADER.match(line)), None)
     if head is None:
@@ -132,4 +134,4 @@ def parse(text: str) -> NpuSmi:
         raise LogError("the table does not end with its closing border (cut short?)", table[-1][0])
     if not npus:
         raise LogError("no NPU rows under the header", table[head][0])
-    return NpuSmi(tuple(npus), version)
+    return NpuSmi(tuple(npus), version, elided)
