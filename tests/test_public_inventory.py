@@ -140,3 +140,17 @@ def test_dcgmi_discovery_without_names_is_refused_as_what_it_is() -> None:
     with pytest.raises(LogError) as refused:
         parse_log(_text("15"))
     assert "every Name is <<<NULL>>>" in refused.value.message and refused.value.line == 4
+
+
+def test_a_dcgm_message_repeated_for_each_gpu_is_told_once_with_the_gpu_list() -> None:
+    """Shared log 17: DCGM's Persistence Mode cell repeats one message for GPUs 0, 1, … and cuts it at GPU 5."""
+    from quotetui.domain.verification.logs import once_per_gpu
+
+    shared = INVENTORY.parent.parent / "shared" / "17-dcgmi-r1-h200-persistence-fail-azdoc.txt"
+    sold = Sold(CATALOG.get("h200-sxm"), 8, IntraFabric.NVSWITCH)
+    [found] = [f for f in check(sold, [Log(1, "17", parse_log(shared.read_text()))], CATALOG)]
+    [line] = found.evidence
+    assert line.startswith("17: Persistence Mode: Fail - Persistence mode for GPUs 0–5 is currently disabled.")
+    assert line.endswith("(DCGM's cell is cut short after GPU 5)") and line.count("Persistence mode for") == 1
+    assert once_per_gpu("GPU 1 failed; GPU 0 passed") == "GPU 1 failed; GPU 0 passed"  # not one message twice
+    assert once_per_gpu("x on GPU 0., x on GPU 2., x on GPU 3.") == "x on GPUs 0, 2–3."

@@ -109,7 +109,7 @@ def configuration(logs: list[Log]) -> list[Finding]:
                 "A deployment check of DCGM failed: the node's software set-up (persistence mode off, "
                 "permissions, environment, a denylisted driver) is wrong. The provider fixes it without a "
                 "hardware swap; the diagnostics that need it did not run, so rerun them after the fix.",
-                tuple(f"{log.label}: {t.name}: {t.result}" + (f" - {t.detail}" if t.detail else "") for t in bad),
+                tuple(f"{log.label}: {t.name}: {t.result}" + (f" - {t.told}" if t.detail else "") for t in bad),
                 (log.evidence_id,),
             )
         )

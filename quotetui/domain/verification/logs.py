@@ -5,6 +5,7 @@ Measured figures are ``Decimal``s read from the text as printed, so a stored res
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from typing import ClassVar
@@ -287,6 +288,50 @@ class DcgmTest:
     result: str  # Pass | Fail | Error | Skip | Warn (one row: DCGM 3.x gives one per group of GPUs)
     detail: str = ""
     section: str = ""  # Deployment (the software set-up), Integration, Hardware, Stress
+
+    @property
+    def told(self) -> str:
+        """The detail with a message DCGM repeats for each GPU told once, with the GPUs it names ("Persistence
+        mode for GPU 0 is … , Persistence mode for GPU 1 is …" becomes "Persistence mode for GPUs 0–7 is …")."""
+        return once_per_gpu(self.detail)
+
+
+_GPU_NUMBER = re.compile(r"\bGPU\s*(\d+)")
+
+
+def once_per_gpu(text: str) -> str:
+    """``text`` as one message and the GPUs it names, where it is one message repeated for several GPUs that
+    differ only in the GPU's number (joined by ", ", "; ", ". " or a space; DCGM may cut the last one short);
+    else ``text`` unchanged."""
+    numbers = _GPU_NUMBER.findall(text)
+    norm = _GPU_NUMBER.sub("GPU #", text)
+    head = norm[:24]
+    second = norm.find(head, 1) if len(numbers) > 1 and len(head) == 24 else -1
+    for sep in (", ", "; ", ". ", " ", ""):
+        if second <= len(sep) or not norm[:second].endswith(sep):
+            continue
+        unit = norm[: second - len(sep)]
+        block = unit + sep
+        whole = len(norm) // len(block)
+        rest = norm[whole * len(block) :]
+        if norm[: whole * len(block)] != block * whole or not unit.startswith(rest) or "GPU #" not in unit:
+            continue
+        cut = bool(rest) and rest != unit
+        gpus = [int(n) for n in numbers[:: unit.count("GPU #")]]
+        told = unit.replace("GPU #", f"GPUs {_ranges(gpus)}", 1).replace("GPU #", "that GPU")
+        return told + (f" (DCGM's cell is cut short after GPU {gpus[-1]})" if cut else "")
+    return text
+
+
+def _ranges(numbers: list[int]) -> str:
+    """0, 1, 2, 3, 5 → "0–3, 5"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -498,7 +498,7 @@ def _faults(logs: list[Log]) -> list[Finding]:
             lines = [
                 f"{log.label}: {t.name}: {t.result}"
                 + (" (an internal error of the test, not a GPU's result: rerun it)" if _internal(t) else "")
-                + (f" - {t.detail}" if t.detail else "")
+                + (f" - {t.told}" if t.detail else "")
                 for t in bad
             ]
             # an Error is no pass: a test that broke; a test that failed on its own internal error blames no GPU
