@@ -331,4 +331,4 @@ def test_a_sweep_in_another_dtype_is_not_judged_or_counted_as_bf16() -> None:
         assert not {"gemm-below-peak", "impossible-measurement"} & codes(check(H100, [log], CATALOG))
         assert not measured([log], H100.gpu)
         [gemm] = [i for i in checklist(H100, [log], [], CATALOG) if i.key == "gemm"]
-        assert gemm.status is Status.MISSING and gemm.reason == "no BF16 GEMM sweep on a H100 SXM5"
+        assert gemm.status is Status.MISSING and gemm.reason == "no BF16 GEMM sweep on an H100 SXM5"

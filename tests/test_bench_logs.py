@@ -207,5 +207,6 @@ def test_absurd_counts_in_a_log_are_refused_not_computed_with(data: str, words: 
 
 
 def test_a_gpu_count_from_the_json_config_is_nthreads_times_ngpus() -> None:
-    parsed = read_log(_json('{"nthreads": 2, "ngpus": 4}').encode(), "x.json")
+    named = '{"args": ["./build/all_reduce_perf", "-g", "4"], ' + _json('{"nthreads": 2, "ngpus": 4}')[1:]
+    parsed = read_log(named.encode(), "x.json")
     assert parsed.sections[0].parsed.ranks == 8  # type: ignore[union-attr]

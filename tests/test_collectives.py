@@ -59,9 +59,11 @@ def _run(rows: list[str], marker: str | None, hosts: tuple[str, ...] = ("node-a"
     ) + "\n"  # fmt: skip
 
 
-def _row(size: int, count: int, op: str, root: int, busbw: str, wrong: int = 0) -> str:
-    out = f"100.00  100.00 {busbw:>7s} {wrong:6d}"
-    return f"{size:12d} {count:12d}     float {op:>7s} {root:7d}   {out}   100.00  100.00 {busbw:>7s}      0"
+def _row(size: int, count: int, op: str, root: int, busbw: str, algbw: str, wrong: int = 0) -> str:
+    """A row as nccl-tests prints it: busbw = algbw × the collective's factor over 8 ranks (7/4 AllReduce, 7/8
+    AllGather, ReduceScatter and AlltoAll, 1 Broadcast, Reduce and SendRecv), each to two places, by hand."""
+    out = f"100.00 {algbw:>7s} {busbw:>7s} {wrong:6d}"
+    return f"{size:12d} {count:12d}     float {op:>7s} {root:7d}   {out}   100.00 {algbw:>7s} {busbw:>7s}      0"
 
 
 def _findings(text: str, sold: Sold = H100) -> list[tuple[str, str]]:
@@ -95,35 +97,45 @@ def test_an_all_gather_across_hosts_is_held_to_the_nics_and_named(nic: Decimal, 
 
 
 def test_a_single_host_all_gather_far_below_nvlink_is_low_under_its_own_name() -> None:
-    text = _run([_row(134217728, 4194304, "none", -1, "200.00")], "all_gather_perf")
+    text = _run([_row(134217728, 4194304, "none", -1, "200.00", "228.57")], "all_gather_perf")  # 228.57 × 7/8
     assert _findings(text) == [("collective-low", "AllGather 200.00 GB/s, 315 expected")]
-    healthy = _run([_row(134217728, 4194304, "none", -1, "360.00")], "all_gather_perf")
+    healthy = _run([_row(134217728, 4194304, "none", -1, "360.00", "411.43")], "all_gather_perf")
     assert _findings(healthy) == []
 
 
-@pytest.mark.parametrize("name", ["broadcast", "reduce", "alltoall", "sendrecv", "hypercube"])
+UNJUDGED = {  # name: (count, op, root, (busbw, algbw) healthy, (busbw, algbw) above 900 GB/s), 8 ranks, 128 MiB
+    "broadcast": (33554432, "none", 0, ("120.00", "120.00"), ("950.00", "950.00")),
+    "reduce": (33554432, "sum", 0, ("120.00", "120.00"), ("950.00", "950.00")),
+    "alltoall": (4194304, "none", -1, ("120.00", "137.14"), ("950.00", "1085.71")),  # 137.14 × 7/8 = 119.9975
+    "sendrecv": (33554432, "sum", -1, ("120.00", "120.00"), ("950.00", "950.00")),
+    "hypercube": (4194304, "none", -1, ("120.00", "137.14"), ("950.00", "1085.71")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNJUDGED))
 def test_collectives_without_a_sound_floor_are_stored_unjudged_and_say_so(name: str) -> None:
-    text = _run([_row(134217728, 33554432, "none" if name != "reduce" else "sum", 0, "120.00")], f"{name}_perf")
+    count, op, root, healthy, above = UNJUDGED[name]
+    text = _run([_row(134217728, count, op, root, *healthy)], f"{name}_perf")
     parsed = parse_log(text)
     assert isinstance(parsed, Collective) and parsed.collective == name
     assert _findings(text) == []
     assert "not judged against a floor" in summarise(parsed, H100)
     # the ceiling holds for every collective: no busbw above 900 GB/s of NVLink per GPU
-    impossible = _run([_row(134217728, 33554432, "none", 0, "950.00")], f"{name}_perf")
+    impossible = _run([_row(134217728, count, op, root, *above)], f"{name}_perf")
     assert [code for code, _ in _findings(impossible)] == ["impossible-measurement"]
 
 
 def test_wrong_results_are_named_by_their_collective() -> None:
-    text = _run([_row(134217728, 4194304, "none", -1, "360.00", wrong=3)], "all_gather_perf")
+    text = _run([_row(134217728, 4194304, "none", -1, "360.00", "411.43", wrong=3)], "all_gather_perf")
     assert _findings(text) == [("hardware-fault", "NCCL AllGather returned wrong results")]
 
 
 @pytest.mark.parametrize(
     "row, name",
     [
-        (_row(134217728, 33554432, "sum", -1, "400.00"), "all_reduce"),  # 33554432 × 4 = 134217728
-        (_row(134217728, 4194304, "sum", -1, "400.00"), "reduce_scatter"),  # 4194304 × 4 × 8 ranks
-        (_row(134217728, 33554432, "sum", 0, "400.00"), "reduce"),  # a root
+        (_row(134217728, 33554432, "sum", -1, "400.00", "228.57"), "all_reduce"),  # 33554432 × 4; 228.57 × 7/4
+        (_row(134217728, 4194304, "sum", -1, "400.00", "457.14"), "reduce_scatter"),  # 4194304 × 4 × 8; × 7/8
+        (_row(134217728, 33554432, "sum", 0, "400.00", "400.00"), "reduce"),  # a root
     ],
 )
 def test_an_unnamed_run_is_read_from_its_rows(row: str, name: str) -> None:
@@ -148,9 +160,8 @@ def test_the_collective_is_read_from_the_marker_the_binary_or_the_rows(edit, sai
     if said == "redop none":
         with pytest.raises(LogError, match="names no collective") as refused:
             parse_log(text, "x.txt")
-        assert "redop none" in str(refused.value) and "line 11" in str(
-            refused.value
-        )  # the row, one line up once the marker is gone
+        # AllGather and AlltoAll print the same rows (redop none, size = count × 4 × ranks): the rows cannot tell
+        assert "could be AllGather or AlltoAll" in str(refused.value) and "line 11" in str(refused.value)
     else:
         assert parse_log(text, "x.txt").collective == said  # type: ignore[union-attr]
 
@@ -175,3 +186,53 @@ def test_an_all_gather_log_is_evidence_under_its_own_name_and_never_allreduce(cl
     about = [f for f in shown["findings"] if any("all_gather" in e for e in f["evidence"])]
     assert about and all("AllReduce" not in f["title"] for f in about), about
     assert any(f["code"] == "model-mismatch" for f in about)
+
+
+# A name is a line anyone can edit; the rows are what nccl-tests computed (issue 32's hostile pass). Figures by
+# hand: over 8 ranks AllReduce prints busbw = algbw × 7/4, AllGather and ReduceScatter × 7/8; AllReduce's size is
+# count × 4 bytes (float), ReduceScatter's and AllGather's count × 4 × 8.
+AG_ROW = _row(134217728, 4194304, "none", -1, "360.00", "411.43")
+RS_ROW = _row(134217728, 4194304, "sum", -1, "400.00", "457.14")
+
+
+def test_a_name_that_contradicts_the_rows_is_refused() -> None:
+    with pytest.raises(LogError) as relabelled:
+        parse_log(_run([AG_ROW], "all_reduce_perf"))
+    assert "says all_reduce_perf (line 1), but its rows reduce nothing (redop none)" in relabelled.value.message
+    noted = "# compare with all_reduce_perf numbers from last week\n" + _run([RS_ROW], None)
+    with pytest.raises(LogError) as commented:
+        parse_log(noted)
+    assert "is 8 × count × float bytes" in commented.value.message
+    assert "an AllReduce over 8 ranks prints 1 ×" in commented.value.message
+    both = _run([AG_ROW], "all_gather_perf").replace(
+        "# nThread", "$ mpirun -np 8 ./build/all_reduce_perf -b 8 -e 128M\n# nThread", 1
+    )
+    with pytest.raises(LogError) as two:
+        parse_log(both)
+    assert two.value.message.startswith(
+        "names two collectives: all_gather_perf at line 1 and all_reduce_perf at line 2"
+    )
+
+
+def test_a_json_file_is_read_by_its_args_and_rows_never_as_allreduce_by_default() -> None:
+    data = json.loads(ALLREDUCE.with_suffix(".json").read_text(encoding="utf-8"))
+    assert isinstance(parse_log(json.dumps(data)), AllReduce)  # the sample as the probe wrote it
+    data["args"][0] = "./build/all_gather_perf"
+    for result in data["results"]:
+        result["redop"], result["count"] = "none", result["size"] // 32
+    parsed = parse_log(json.dumps(data))
+    assert isinstance(parsed, Collective) and parsed.collective == "all_gather"
+    # its busbw is still AllReduce's 7/4 × algbw, not AllGather's 7/8: a figure edited by hand, never counted
+    found = check(H100, [Log(1, "ag.json", parsed)], CATALOG)
+    assert [f.code for f in found] == ["impossible-measurement"] and "edited by hand" in found[0].evidence[0]
+    assert not any("AllReduce" in f.title for f in found)
+
+
+def test_a_busbw_edited_below_the_ceiling_is_an_impossible_measurement() -> None:
+    text = (FIXTURES / "shared" / "06-nccl-h100-8gpu-1node-healthy-exemplar.txt").read_text(encoding="utf-8")
+    edited = text.replace("480.16", "495.00")  # the 8 GiB out-of-place busbw; its algbw 274.38 is unchanged
+    parsed = parse_log(edited)
+    assert isinstance(parsed, AllReduce)  # no other collective's rows: still AllReduce, flagged
+    found = [f for f in check(H100, [Log(1, "06.txt", parsed)], CATALOG) if f.code == "impossible-measurement"]
+    assert len(found) == 1 and "495.00" in found[0].evidence[0] and "edited by hand" in found[0].evidence[0]
+    assert not [f for f in check(H100, [Log(1, "06.txt", parse_log(text))], CATALOG)]  # the real one: healthy

@@ -23,3 +23,12 @@ def plural_of(noun: str) -> str:
 def plural(n: int, noun: str, nouns: str | None = None) -> str:
     """``n`` with its noun, singular for exactly one (``nouns`` when the plural is not the usual one)."""
     return f"{n:,} {noun if n == 1 else nouns or plural_of(noun)}"
+
+
+def with_article(noun: str) -> str:
+    """``noun`` after its indefinite article: "an AllGather", "a Broadcast", "an H100 SXM5" (letters said as
+    letters: an H, an M, an S…), "a GB200"."""
+    word = noun.strip()
+    first = word[:1]
+    spelt = first in "FHLMNRSX" and (len(word) == 1 or not word[1].islower())
+    return f"{'an' if first.lower() in 'aeiou' or spelt else 'a'} {noun}"

@@ -30,7 +30,7 @@ from quotetui.domain.verification.logs import (
 )
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.rules import training_mfu
-from quotetui.domain.wording import plural
+from quotetui.domain.wording import plural, with_article
 from quotetui.io.benchlogs.common import content_digest
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
@@ -180,8 +180,8 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
         return f"{why}: an impossible measurement, kept as evidence, not a verified figure"
     if isinstance(parsed, Collective):
         return (
-            f"a {kind(parsed.collective).title} run ({parsed.tool}): evidence under its own name, judged by the "
-            "findings; no verified figure is kept for it, and it is never AllReduce evidence"
+            f"{with_article(kind(parsed.collective).title)} run ({parsed.tool}): evidence under its own name, judged "
+            "by the findings; no verified figure is kept for it, and it is never AllReduce evidence"
         )
     if isinstance(parsed, AllReduce) and not parsed.single_host:
         where = f"{len(parsed.hosts)} hosts" if parsed.ranks_listed else "hosts unknown (no '# Rank' lines)"

@@ -31,6 +31,7 @@ from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
+from quotetui.domain.wording import with_article
 
 ITEMS: dict[str, str] = {
     Check.INVENTORY: "Inventory and model",
@@ -141,7 +142,7 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
         ]
         if bad:
             return Item("gemm", Status.FAILED, f"impossible-measurement: {bad[0][1]}", tuple(x.label for x, _ in bad))
-        return Item("gemm", Status.MISSING, f"no BF16 GEMM sweep on a {sold.gpu.name}")
+        return Item("gemm", Status.MISSING, f"no BF16 GEMM sweep on {with_article(sold.gpu.name)}")
     log, p = best
     share = q(p.tflops) / q(sold.gpu.bf16_tflops)
     said = f"{p.statistic} {p.tflops} TFLOPS = {pct(share, 1)} % of {sold.gpu.bf16_tflops}"

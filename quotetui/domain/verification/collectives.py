@@ -20,6 +20,8 @@ Reduce and SendRecv. So two bounds hold for every collective alike, and one only
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +53,30 @@ KINDS: dict[str, Kind] = {
 def kind(name: str) -> Kind:
     """The collective called ``name``; one this table does not know is stored unjudged under its own name."""
     return KINDS.get(name) or Kind(name, name, False, "a collective quotetui has no bound for")
+
+
+PER_RANK = frozenset({"all_gather", "reduce_scatter", "alltoall"})
+"""Collectives whose ``count`` is one rank's share: ``size`` = count × type × ranks."""
+
+
+def busbw_factors(name: str, ranks: int, legacy: bool = False) -> frozenset[Fraction]:
+    """busbw ÷ algbw as nccl-tests computes it for ``name`` over ``ranks`` ranks: 2(n−1)/n for AllReduce, (n−1)/n
+    for AllGather, ReduceScatter and AlltoAll, 1 for Broadcast, Reduce and SendRecv (none known: empty). The
+    nccl-tests of 2019 printed an AllGather's busbw equal to its algbw; a ``legacy`` layout (no root column) may
+    show either factor for the collectives that count one rank's share."""
+    if name == "all_reduce":
+        return frozenset({Fraction(2 * (ranks - 1), ranks)})
+    if name in PER_RANK:
+        return frozenset({Fraction(ranks - 1, ranks)} | ({Fraction(1)} if legacy else set()))
+    if name in ("broadcast", "reduce", "sendrecv"):
+        return frozenset({Fraction(1)})
+    return frozenset()
+
+
+def busbw_agrees(name: str, ranks: int, algbw: Decimal, busbw: Decimal, legacy: bool = False) -> bool:
+    """Whether a printed busbw is its printed algbw × the collective's factor; both are printed to two places, so
+    within 0.005 × (1 + factor). Rows under 1 GB/s of algbw are too coarse to tell and agree."""
+    factors = busbw_factors(name, ranks, legacy)
+    if not factors or algbw < 1:
+        return True
+    return any(abs(Fraction(busbw) - Fraction(algbw) * f) <= Fraction(5, 1000) * (1 + f) for f in factors)

@@ -28,6 +28,7 @@ from fractions import Fraction
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.logs import TrainingThroughput
+from quotetui.domain.wording import with_article
 
 _D = Decimal
 NEWER: tuple[tuple[tuple[str, ...], Decimal, str], ...] = (
@@ -130,7 +131,8 @@ def foreign(p: TrainingThroughput, sold: GpuSpec, catalog: GpuCatalog) -> tuple[
     if implied is not None and not any(implied.holds(peak) for peak in assumed_peaks(sold)):
         mine = "/".join(str(x) for x in sorted(assumed_peaks(sold)))
         return (
-            f"its own MFU divides by about {implied.shown()} ({implied.how}); a {sold.name} is taken at {mine}",
+            f"its own MFU divides by about {implied.shown()} ({implied.how}); "
+            f"{with_article(sold.name)} is taken at {mine}",
             devices_with(implied, catalog),
         )
     return None

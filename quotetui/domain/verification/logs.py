@@ -146,6 +146,8 @@ class AllReduceRow:
     out_busbw: Decimal
     in_busbw: Decimal | None
     wrong: int
+    out_algbw: Decimal | None = None  # as printed beside each busbw: busbw = algbw × the collective's factor
+    in_algbw: Decimal | None = None
 
     @property
     def busbw(self) -> Decimal:

@@ -16,8 +16,10 @@ from decimal import Decimal
 
 from quotetui.domain.economics.exact import q
 from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.verification.collectives import busbw_agrees, kind
 from quotetui.domain.verification.findings import Finding, Log, Severity
 from quotetui.domain.verification.logs import BusRun, GemmSweep, NvBandwidth, ParsedLog, TrainingThroughput
+from quotetui.domain.wording import with_article
 
 
 def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
@@ -30,6 +32,8 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
             f"{parsed.median_tflops} TFLOP/s per GPU is more than the {gpu.name}'s {gpu.bf16_tflops} TFLOPS peak "
             "(an MFU above 100 %)"
         )
+    if isinstance(parsed, BusRun) and (edited := _edited(parsed)):
+        return edited
     links = Decimal(gpu.nvlink_gbs) if gpu.nvlink_gbs and not gpu.nvlink_note else None
     if links is None:
         return ""
@@ -40,6 +44,25 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
         cells = [v for m in parsed.matrices if m.between_gpus and m.bandwidth for _, _, v in m.cells() if v is not None]
         if cells and max(cells) > links:
             return f"a copy of {max(cells)} GB/s between two GPUs is more than the {gpu.name}'s {links} GB/s of NVLink"
+    return ""
+
+
+def _edited(p: BusRun) -> str:
+    """A judged row whose busbw is not its algbw × the collective's factor: nccl-tests computes one from the other,
+    so a figure that breaks the rule was edited by hand (``collectives.busbw_agrees``)."""
+    large = p.large_message()
+    if large is None or not p.ranks_listed:
+        return ""
+    for algbw, busbw in ((large.out_algbw, large.out_busbw), (large.in_algbw, large.in_busbw)):
+        if (
+            algbw is not None
+            and busbw is not None
+            and not busbw_agrees(p.collective, p.ranks, algbw, busbw, legacy=p.layout == "legacy")
+        ):
+            return (
+                f"busbw {busbw} GB/s at {large.size:,} bytes is not its algbw {algbw} GB/s × "
+                f"{with_article(kind(p.collective).title)}'s factor over {p.ranks} ranks: a figure edited by hand"
+            )
     return ""
 
 

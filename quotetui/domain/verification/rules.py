@@ -47,7 +47,7 @@ from quotetui.domain.verification.logs import (
 )
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
-from quotetui.domain.wording import plural
+from quotetui.domain.wording import plural, with_article
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
@@ -233,7 +233,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 "model-mismatch",
                 Severity.CRITICAL,
                 f"{spec.name} reported, {sold.gpu.name} sold",
-                f"The machine is a {spec.name} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
+                f"The machine is {with_article(spec.name)} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
                 f"{link(spec)}), not the {sold.gpu.name} sold ({sold.gpu.bf16_tflops} "
                 f"TFLOPS, {sold.gpu.memory_gb} GB, {link(sold.gpu)}).{consumer}",
                 tuple(lines),
@@ -403,7 +403,8 @@ def _ring_low(logs: list[Log], sold: Sold) -> list[Finding]:
                 f"{title} {large.busbw} GB/s, {dec(floor, 0)} expected",
                 f"{p.ranks} {sold.gpu.name} GPUs on NVLink ({sold.gpu.nvlink_gbs} GB/s per GPU, "
                 f"{sold.gpu.nvlink_gbs // 2} each way) should reach at least {dec(floor, 0)} GB/s bus bandwidth "
-                f"in a {title} on large messages; far less means PCIe paths, missing NVSwitch, or a degraded link.",
+                f"in {with_article(title)} on large messages; far less means PCIe paths, missing NVSwitch, or a "
+                "degraded link.",
                 (f"{log.label}: busbw {large.busbw} GB/s at {large.size:,} bytes{avg}",),
                 (log.evidence_id,),
             )

@@ -13,8 +13,10 @@ from typing import Any
 from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
+from quotetui.domain.verification.collectives import KINDS, busbw_factors, kind
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, Collective, LogError
 from quotetui.io.benchlogs.common import log_number, shown
+from quotetui.io.benchlogs.nccl_shape import Shape, contradiction, scaled, unnamed
 
 _RANK = re.compile(
     r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\](?:\s+(.+?))?\s*$"
@@ -56,54 +58,24 @@ def _wrong(token: str, line: int) -> int:
 
 def collective(text: str) -> tuple[str | None, int | None]:
     """The collective the log's run measures (``all_reduce``, ``all_gather`` …) and the line that says so: its
-    ``# Collective test starting:`` marker, else the one nccl-tests binary its lines name; None when neither
-    says (older logs without a command line)."""
+    ``# Collective test starting:`` marker, or the nccl-tests binary its lines name; None when none says (older
+    logs without a command line). A log that names two collectives (a marker and a command line that disagree, two
+    runs' commands, a note naming another binary) is refused: which one its rows are cannot be taken on trust."""
     named: dict[str, int] = {}
     for n, line in enumerate(text.splitlines(), 1):
         if found := _STARTING.match(line.strip()):
             binary = _BINARY.search(found.group(1))
-            return (binary.group(1) if binary else found.group(1)), n
+            named.setdefault(binary.group(1) if binary else found.group(1), n)
         for found in _BINARY.finditer(line):
             named.setdefault(found.group(1), n)
-    return next(iter(named.items())) if len(named) == 1 else (None, None)
-
-
-_TYPE_BYTES = {"float": 4, "half": 2, "bfloat16": 2, "double": 8, "int8": 1, "uint8": 1, "int32": 4, "uint32": 4,
-               "int64": 8, "uint64": 8, "f8e4m3": 1, "f8e5m2": 1}  # fmt: skip
-"""Bytes per element of nccl-tests' types: its ``size`` column is ``count`` × these for AllReduce and × the ranks too
-for AllGather and ReduceScatter (``count`` is one rank's share there)."""
-
-
-def _unnamed(row: list[str], columns: list[str], ranks: int, n: int) -> str:
-    """The collective of a log that names none (older logs, a paste without its command line), from its columns and
-    its last row. Older nccl-tests print only the columns a collective has: no ``redop`` and no ``root`` is
-    AllGather, ``root`` alone Broadcast, ``redop`` and ``root`` Reduce, a ``redop`` left blank AlltoAll. Otherwise a
-    root of 0 or more is Reduce (with an op) or Broadcast (none); with root -1, ``size`` = ``count`` × type is
-    AllReduce (SendRecv without an op), × the ranks ReduceScatter. AllGather and AlltoAll print the same rows in
-    the current layout, so such a run is refused."""
-    cell = dict(zip(columns, row, strict=False))
-    op, root = cell.get("redop"), cell.get("root", "-1")
-    if op is None:
-        return "all_gather" if "root" not in columns else "broadcast"
-    if op == "":
-        return "alltoall"
-    if root != "-1":
-        return "broadcast" if op == "none" else "reduce"
-    element = _TYPE_BYTES.get(cell.get("type", ""))
-    size, count = cell.get("size", ""), cell.get("count", "")
-    per_rank = (
-        element and count.isdigit() and int(count) > 0 and ranks > 1 and size == str(int(count) * element * ranks)
-    )
-    if op != "none":
-        return "reduce_scatter" if per_rank else "all_reduce"
-    if element and count.isdigit() and int(count) > 0 and size == str(int(count) * element):
-        return "sendrecv"
-    raise LogError(
-        "a run with no reduction (redop none) that names no collective (no '# Collective test starting' line "
-        "and no binary in a command line): AllGather or AlltoAll, never AllReduce evidence; import the run with "
-        "its command line or its marker lines",
-        n,
-    )
+    if len(named) > 1:
+        (a, at), (b, bt) = list(named.items())[:2]
+        raise LogError(
+            f"names two collectives: {a}_perf at line {at} and {b}_perf at line {bt}; import one run per file, "
+            "without notes naming another test",
+            bt,
+        )
+    return next(iter(named.items())) if named else (None, None)
 
 
 def _suite(text: str) -> str:
@@ -113,12 +85,12 @@ def _suite(text: str) -> str:
 def parse_text(text: str) -> AllReduce | Collective:
     """An nccl-tests (or rccl-tests) run of any collective; an AllReduce only where the log says so or its rows
     can be nothing else (``_unnamed``)."""
-    name, _ = collective(text)
+    name, where = collective(text)
     ranks: dict[int, tuple[str, str]] = {}
     threads = None
     columns: list[str] | None = None
     rows: list[AllReduceRow] = []
-    last: tuple[list[str], int] | None = None
+    shapes: list[Shape] = []
     aborted: tuple[str, int] | None = None
     avg: Decimal | None = None
     lines = text.splitlines()
@@ -152,19 +124,20 @@ def parse_text(text: str) -> AllReduce | Collective:
             tokens = line.split()
             if "redop" in columns and len(tokens) == len(columns) - 1 and tokens[columns.index("redop")] not in _OPS:
                 tokens.insert(columns.index("redop"), "")  # older alltoall: a redop column, its cell left blank
-            last = (tokens, n)
             rows.append(_row(tokens, columns, n))
-        elif (failed := _FAILURE.search(line)) and not rows and aborted is None:
-            aborted = (failed.group(0), n)
+            shapes.append(_shape(tokens, columns, n))
+        elif (failed := _FAILURE.search(line)) and aborted is None and avg is None:
+            aborted = (failed.group(0), n)  # before the average line: the run stopped there
         elif _ROW_SHAPE.match(line):
             raise LogError(f"a result row whose size or count is not a whole number: {line.strip()[:80]!r}", n)
         # anything else is a comment or MPI / NCCL chatter interleaved with the report
-    if aborted is not None and not rows:
+    if aborted is not None and avg is None:
         binary = f"{name}_perf" if name else "the test"
-        raise LogError(f"{binary} aborted before any result: {aborted[0].strip()}", aborted[1])
+        when = f"after {len(rows)} result rows" if rows else "before any result"
+        raise LogError(f"{binary} aborted {when}: {aborted[0].strip()}", aborted[1])
     if columns is None:
         raise LogError("no column header (# size count type ... busbw)")
-    if not rows or last is None:
+    if not rows:
         raise LogError("a header and no result rows (cut short?)", len(lines))
     if avg is None:
         raise LogError("no '# Avg bus bandwidth' line: the run did not finish (cut short?)", len(lines))
@@ -172,7 +145,8 @@ def parse_text(text: str) -> AllReduce | Collective:
     if count < 1:
         raise LogError("no '# Rank' lines and no nThread/nGpus header: the number of GPUs is unknown")
     _within(count)
-    name = name or _unnamed(last[0], columns, count, last[1])
+    listed = len(ranks) or None
+    name = _checked(name, shapes, columns, listed, where)
     run = (
         count,
         tuple(device for r in sorted(ranks) if (device := ranks[r][1])),
@@ -187,6 +161,51 @@ def parse_text(text: str) -> AllReduce | Collective:
     return Collective(*run, name=name, suite=_suite(text))
 
 
+def _checked(name: str | None, shapes: list[Shape], columns: list[str], ranks: int | None, where: int | None) -> str:
+    """The collective the rows are: the one the log names, unless its rows contradict it (refused), else the one
+    the rows leave (``nccl_shape.unnamed``)."""
+    if name is None:
+        return unnamed(shapes, columns, ranks, shapes[-1].line if shapes else None)
+    for shape in shapes:
+        if why := contradiction(name, shape, ranks, with_factor=False):
+            raise LogError(f"the log says {name}_perf (line {where}), but {why}", shape.line)
+    off = next((s for s in shapes if scaled(name, s, ranks)), None)
+    if off is not None:  # another collective's rows under this name, or a figure edited by hand (a finding)
+        other = [  # only collectives whose rows can be recognised: a known factor
+            c
+            for c in KINDS
+            if c != name and ranks and busbw_factors(c, ranks) and not any(contradiction(c, s, ranks) for s in shapes)
+        ]
+        if other:
+            raise LogError(
+                f"the log says {name}_perf (line {where}), but its rows are {kind(other[0]).title}'s: "
+                f"{scaled(name, off, ranks)}",
+                off.line,
+            )
+    return name
+
+
+def _shape(tokens: list[str], columns: list[str], n: int) -> Shape:
+    cell = dict(zip(columns, tokens, strict=False))
+    algbw = [i for i, c in enumerate(columns) if c == "algbw"]
+    busbw = [i for i, c in enumerate(columns) if c == "busbw"]
+    count = cell.get("count", "")
+    pairs = tuple(
+        (log_number(tokens[a], "algbw", n), log_number(tokens[b], "busbw", n))
+        for a, b in zip(algbw, busbw, strict=False)
+    )
+    return Shape(
+        f"line {n}",
+        int(log_number(tokens[0], "size", n)),
+        int(count) if count.isdigit() else None,
+        cell.get("type", ""),
+        cell.get("redop"),
+        cell.get("root"),
+        pairs,
+        n,
+    )
+
+
 def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
     if len(tokens) != len(columns):
         raise LogError(f"{len(tokens)} values for {len(columns)} columns (a cut or garbled row)", n)
@@ -194,13 +213,18 @@ def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
     wrong = [i for i, c in enumerate(columns) if c in ("#wrong", "error")]
     if not bus or len(bus) != len(wrong):
         raise LogError(f"unexpected columns: {' '.join(columns)}", n)
+    alg = [i for i, c in enumerate(columns) if c == "algbw"]
     size = int(log_number(tokens[0], "size", n))
     out_bw = log_number(tokens[bus[0]], "busbw", n)
     in_bw = log_number(tokens[bus[1]], "busbw", n) if len(bus) > 1 else None
-    return AllReduceRow(size, out_bw, in_bw, sum(_wrong(tokens[i], n) for i in wrong))
+    out_alg = log_number(tokens[alg[0]], "algbw", n) if alg else None
+    in_alg = log_number(tokens[alg[1]], "algbw", n) if len(alg) > 1 else None
+    return AllReduceRow(size, out_bw, in_bw, sum(_wrong(tokens[i], n) for i in wrong), out_alg, in_alg)
 
 
-def parse_json(text: str) -> AllReduce:
+def parse_json(text: str) -> AllReduce | Collective:
+    """nccl-tests' ``-J`` file: its ``args`` name the binary (and so the collective), its results carry each row's
+    op, root, count, algbw and busbw, read and cross-checked as the text report's are."""
     try:
         data = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
@@ -213,20 +237,45 @@ def parse_json(text: str) -> AllReduce:
     config = data.get("config") if isinstance(data.get("config"), dict) else {}
     devices = [d for d in config.get("devices", []) if isinstance(d, dict)]
     rows = [_json_row(r, i) for i, r in enumerate(results, 1)]
+    shapes = [_json_shape(r, i) for i, r in enumerate(results, 1)]
+    args = data.get("args") if isinstance(data.get("args"), list) else []
+    name, _ = collective("\n".join(str(a) for a in args[:1]))
     threads = _json_number(config.get("nthreads", 1), "config nthreads")
     count = len(devices) or int(threads * _json_number(config.get("ngpus", 0), "config ngpus"))
     if count < 1:
         raise LogError("the config names no devices and no ngpus: the number of GPUs is unknown")
     _within(count)
     avg = next((v for k, v in data.items() if "avg" in k.lower() or "average" in k.lower()), None)
-    return AllReduce(
+    name = _checked(name, shapes, ["size", "count", "type", "redop", "root"], len(devices) or count, 1)
+    run = (
         count,
-        tuple(str(name) for d in devices if (name := d.get("name") or d.get("device_name"))),
+        tuple(str(device) for d in devices if (device := d.get("name") or d.get("device_name"))),
         tuple(dict.fromkeys(str(d["hostname"]) for d in devices if d.get("hostname"))),
         tuple(rows),
         avg if isinstance(avg, Decimal) else None,
         "json",
         bool(devices),
+    )
+    suite = _suite(" ".join(str(a) for a in args[:1]))
+    return AllReduce(*run, suite=suite) if name == "all_reduce" else Collective(*run, name=name, suite=suite)
+
+
+def _json_shape(r: dict[str, Any], i: int) -> Shape:
+    out, inplace = r["out_of_place"], r.get("in_place") if isinstance(r.get("in_place"), dict) else {}
+    pairs = tuple(
+        (_json_number(part.get("alg_bw", 0), f"result {i} alg_bw"), _json_number(part.get("bus_bw", 0), "bus_bw"))
+        for part in (out, inplace)
+        if part
+    )
+    count = r.get("count")
+    return Shape(
+        f"result {i}",
+        int(_json_number(r.get("size"), f"result {i} size")),
+        int(count) if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None,
+        str(r.get("type", "")),
+        str(r["redop"]) if "redop" in r else None,
+        str(r["root"]) if "root" in r else None,
+        pairs,
     )
 
 
@@ -242,6 +291,8 @@ def _json_row(r: object, i: int) -> AllReduceRow:
         _json_number(out.get("bus_bw"), f"result {i} bus_bw"),
         _json_number(inplace.get("bus_bw"), f"result {i} in-place bus_bw") if inplace is not None else None,
         int(wrong),
+        _json_number(out["alg_bw"], f"result {i} alg_bw") if "alg_bw" in out else None,
+        _json_number(inplace["alg_bw"], f"result {i} in-place alg_bw") if inplace and "alg_bw" in inplace else None,
     )
 
 
