@@ -236,3 +236,16 @@ def test_a_busbw_edited_below_the_ceiling_is_an_impossible_measurement() -> None
     found = [f for f in check(H100, [Log(1, "06.txt", parsed)], CATALOG) if f.code == "impossible-measurement"]
     assert len(found) == 1 and "495.00" in found[0].evidence[0] and "edited by hand" in found[0].evidence[0]
     assert not [f for f in check(H100, [Log(1, "06.txt", parse_log(text))], CATALOG)]  # the real one: healthy
+
+
+def test_a_run_that_fails_is_refused_with_the_failure_it_printed() -> None:
+    head = _run([AG_ROW], "all_gather_perf").split("#       size")[0]
+    with pytest.raises(LogError) as before:
+        parse_log(head + " .. node-a pid 4100: Test failure common.cu:1189\n")
+    assert "all_gather_perf aborted before any result: Test failure common.cu:1189" in before.value.message
+    body = _run([AG_ROW], "all_gather_perf").split("# Out of bounds")[0]
+    with pytest.raises(LogError) as during:
+        parse_log(body + "node-a: Test NCCL failure common.cu:1005 'unhandled system error'\n")
+    assert during.value.message == (
+        "all_gather_perf aborted after 1 result row: Test NCCL failure common.cu:1005 'unhandled system error'"
+    )

@@ -150,3 +150,29 @@ def test_the_mscclpp_look_alike_is_refused_as_what_it_is() -> None:
         parse_log(_file(SHARED, "29"))
     assert "mscclpp-test" in refused.value.message and "garbled" not in refused.value.message
     assert refused.value.line == 17  # the column header
+
+
+def test_steps_that_imply_no_single_peak_are_an_edited_log_not_an_offers_mfu() -> None:
+    # one steady step edited from 13.27 % to 33.55 %: 331.82 ÷ 33.55 % ≈ 989 there, 2,500 elsewhere
+    lines = MI355X.splitlines(keepends=True)
+    lines[5] = lines[5].replace("mfu: 13.27%", "mfu: 33.55%")
+    edited = "".join(lines)
+    assert _model_findings(edited, _sold("h100-sxm5")) == [
+        (Severity.WARNING, "training log from an unknown device, H100 SXM5 sold")
+    ]
+    printed = "Peak FLOPS used for computing MFU: 9.890e+14\n" + MI355X  # a printed peak the steps contradict
+    assert _model_findings(printed, _sold("h100-sxm5")) == [
+        (Severity.WARNING, "training log from an unknown device, H100 SXM5 sold")
+    ]
+
+
+def test_an_mfu_above_100_percent_is_refused_and_zero_mfu_means_a_device_the_trainer_did_not_know() -> None:
+    from quotetui.domain.verification.logs import LogError
+
+    with pytest.raises(LogError, match=r"mfu 150\.00%: more than 100 %"):
+        parse_log(_titan([("331.82", "13.27")] * 11 + [("331.82", "150.00")]))
+    zero = _titan([("68.89", "0.00")] * 12)  # torchtitan's newer table gives an unknown device no peak: 0.00 %
+    assert _model_findings(zero, _sold("h100-sxm5")) == [
+        (Severity.WARNING, "training log from an unknown device, H100 SXM5 sold")  # it knows the H100's 989
+    ]
+    assert _model_findings(zero, _sold("h20")) == []  # it names no H20: 0.00 % is what it prints there

@@ -154,3 +154,78 @@ def test_a_dcgm_message_repeated_for_each_gpu_is_told_once_with_the_gpu_list() -
     assert line.endswith("(DCGM's cell is cut short after GPU 5)") and line.count("Persistence mode for") == 1
     assert once_per_gpu("GPU 1 failed; GPU 0 passed") == "GPU 1 failed; GPU 0 passed"  # not one message twice
     assert once_per_gpu("x on GPU 0., x on GPU 2., x on GPU 3.") == "x on GPUs 0, 2–3."
+
+
+# The hostile pass on issue 32: a provider who edits or cuts a paste must not pass what it hides.
+
+
+def test_an_elided_listing_passes_neither_inventory_nor_ecc() -> None:
+    from quotetui.domain.verification.acceptance import Status, checklist
+
+    sold = Sold(CATALOG.get("h20"), 8, IntraFabric.NVSWITCH)
+    logs = [Log(1, "03", parse_log(_text("03")))]  # GPUs 0, 1 and 7 shown, 2-6 cut by "..."
+    items = {i.key: i for i in checklist(sold, logs, check(sold, logs, CATALOG), CATALOG)}
+    assert items["inventory"].status is Status.MISSING
+    assert items["inventory"].reason == "no nvidia-smi listing (1 listing with rows cut by '...': not counted)"
+    assert items["ecc"].status is Status.MISSING
+    whole = [Log(2, "05", parse_log(_text("05")))]
+    b200 = Sold(CATALOG.get("b200"), 8, IntraFabric.NVSWITCH)
+    passed = {i.key: i for i in checklist(b200, whole, check(b200, whole, CATALOG), CATALOG)}
+    assert (passed["inventory"].status, passed["inventory"].reason) == (Status.PASSED, "8× B200 listed")
+
+
+def test_a_gpu_twice_is_refused_and_a_gpu_missing_is_not_counted() -> None:
+    with pytest.raises(LogError, match="GPU 0 twice in one table"):
+        parse_log(_text("05").replace("|   1  NVIDIA B200", "|   0  NVIDIA B200"))
+    lines = _text("05").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "00000000:63:00.0" in line)  # GPU 3's block: 3 rows, a border
+    gap = parse_log("".join(lines[:at] + lines[at + 4 :]))
+    assert isinstance(gap, SmiTable) and gap.elided and [g.index for g in gap.gpus] == [0, 1, 2, 4, 5, 6, 7]
+    text = _text("02")
+    block = text[text.index("GPU 00000000:83:00.0") :]
+    with pytest.raises(LogError, match=r"GPU 00000000:83:00\.0 twice"):
+        parse_log(text + block)
+
+
+def test_nvidia_smi_q_counts_sram_uncorrectable_errors_too() -> None:
+    text = _text("02")
+    volatile = text.index("SRAM Uncorrectable SEC-DED")  # the first one is under Volatile
+    edited = text[:volatile] + text[volatile:].replace(": 0", ": 5", 1)
+    table = parse_log(edited)
+    assert isinstance(table, SmiTable) and table.gpus[0].ecc_uncorrected == 5
+    sold = Sold(CATALOG.get("h200-sxm"), 1, IntraFabric.NVSWITCH)
+    assert [f.title for f in check(sold, [Log(1, "q", table)], CATALOG)] == ["uncorrected ECC errors on 1 GPU"]
+
+
+def test_rocm_smi_device_ids_are_checked_whatever_the_name_says() -> None:
+    renamed = _text("08").replace("AMD Instinct MI300X", "AMD Instinct MI325X")  # the id is still 0x74a1
+    sold = Sold(CATALOG.get("mi325x"), 8, IntraFabric.NVSWITCH)
+    found = check(sold, [Log(1, "08", parse_log(renamed))], CATALOG)
+    assert [(f.code, f.severity, f.title) for f in found] == [
+        ("model-mismatch", Severity.CRITICAL, "MI300X reported, MI325X sold")
+    ]
+
+
+def test_cpx_partitions_without_ids_count_as_one_gpu_per_eight() -> None:
+    parsed = parse_log(_text("08").replace("NPS1, SPX", "NPS1, CPX"))  # the older layout prints no partition id
+    assert isinstance(parsed, RocmSmi) and parsed.physical == 1
+    found = check(Sold(CATALOG.get("mi300x"), 8, IntraFabric.NVSWITCH), [Log(1, "08", parsed)], CATALOG)
+    [mig] = [f for f in found if f.code == "mig"]
+    assert mig.evidence[0] == "08: device 0 is compute partition CPX"
+    assert "gpu-count" in [f.code for f in found]
+
+
+def test_a_dcgm_failure_that_names_its_gpu_is_never_excused_as_an_internal_error() -> None:
+    shared = INVENTORY.parent.parent / "shared" / "23-dcgmi-r3-a10g-targeted-power-gpu1-fail.txt"
+    edited = shared.read_text().replace("GPU 1 Max power of 224.1 did not reach desire", "There was an internal error ")
+    sold = Sold(CATALOG.get("h100-sxm5"), 4, IntraFabric.NVSWITCH)
+    faults = [f for f in check(sold, [Log(1, "23", parse_log(edited))], CATALOG) if f.code == "hardware-fault"]
+    assert [(f.severity, f.title) for f in faults] == [(Severity.CRITICAL, "DCGM: 1 failed, 1 skipped or warned")]
+
+
+def test_a_message_naming_two_gpus_is_not_told_once() -> None:
+    from quotetui.domain.verification.logs import once_per_gpu
+
+    text = "NVLink between GPU 0 and GPU 1 is down, NVLink between GPU 2 and GPU 3 is down"
+    assert once_per_gpu(text) == text
+    assert once_per_gpu("x on GPU 0, x on GPU 0") == "x on GPU 0, x on GPU 0"  # the same GPU twice: left as is

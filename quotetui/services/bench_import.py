@@ -168,8 +168,6 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
-    if isinstance(parsed, TrainingThroughput) and (found := foreign(parsed, sold, catalog)):
-        return f"{found[0]}: run on another device, kept as evidence, not a verified figure"
     if isinstance(parsed, AllReduce | Collective) and (
         other := next((o for d in parsed.devices if (o := other_model(d, sold, catalog))), "")
     ):
@@ -178,6 +176,8 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
         return f"a {parsed.dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure"
     if why := impossible(parsed, sold):
         return f"{why}: an impossible measurement, kept as evidence, not a verified figure"
+    if isinstance(parsed, TrainingThroughput) and (found := foreign(parsed, sold, catalog)):
+        return f"{found[0]}: run on another device, kept as evidence, not a verified figure"
     if isinstance(parsed, Collective):
         return (
             f"{with_article(kind(parsed.collective).title)} run ({parsed.tool}): evidence under its own name, judged "

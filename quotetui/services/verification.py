@@ -91,7 +91,7 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         listed = ", ".join(f"{kinds.count(k)}× {k}" for k in dict.fromkeys(kinds))
         parts = parsed.partitioned
         if parts:
-            listed += f" ({len(parts)} compute partitions {parts[0].partition}: {parsed.physical} GPU(s))"
+            listed += f" ({len(parts)} compute partitions {parts[0].partition}: {plural(parsed.physical, 'GPU')})"
         return listed
     if isinstance(parsed, Topology):
         kinds = sorted({k for _, _, k in parsed.links})
@@ -142,7 +142,9 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
     title = "" if isinstance(parsed, AllReduce) else f"{what.title} ({parsed.tool}): "
     unjudged = f" (not judged against a floor: {what.unjudged})" if what.unjudged else ""
     if not parsed.ranks_listed:
-        return f"{title}{parsed.ranks} GPUs per process, hosts unknown (no '# Rank' lines), {figure}: not judged"
+        return (
+            f"{title}{plural(parsed.ranks, 'GPU')} per process, hosts unknown (no '# Rank' lines), {figure}: not judged"
+        )
     if len(parsed.hosts) > 1:
         run = scale_out(parsed, sold) if sold else None
         judged = unjudged or "(NIC Gb/s per GPU not recorded: not judged)"

@@ -27,11 +27,11 @@ from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import AcceptanceCheck as Check
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
-from quotetui.domain.verification.inventory import other_model
+from quotetui.domain.verification.inventory import gpus_shown, other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
-from quotetui.domain.wording import with_article
+from quotetui.domain.wording import plural, with_article
 
 ITEMS: dict[str, str] = {
     Check.INVENTORY: "Inventory and model",
@@ -109,12 +109,21 @@ def _found(key: str, failing: list[Finding], logs: list[Log], ok: str, none: str
     return Item(key, Status.PASSED, ok, labels)
 
 
+def _elided(log: Log) -> bool:
+    """A listing whose author cut rows (``...``): the GPUs shown, not the machine's; it passes nothing."""
+    return bool(getattr(log.parsed, "elided", False))
+
+
 def _inventory(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
-    listed = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS]
+    listed = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS and not _elided(log)]
     failing = _codes(findings, "model-mismatch", "vgpu", "mig", "gpu-count")
-    return _found(
-        "inventory", failing, listed, f"{sold.gpus_per_node}× {sold.gpu.name} listed", "no nvidia-smi listing"
+    cut = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS and _elided(log)]
+    none = "no nvidia-smi listing" + (
+        f" ({plural(len(cut), 'listing')} with rows cut by '...': not counted)" if cut else ""
     )
+    shown = sorted({n for log in listed if (n := gpus_shown(log.parsed)) is not None})
+    ok = f"{'/'.join(str(n) for n in shown) or sold.gpus_per_node}× {sold.gpu.name} listed"
+    return _found("inventory", failing, listed, ok, none)
 
 
 def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
@@ -223,6 +232,8 @@ def _ecc(logs: list[Log]) -> Item:
     counted, bad = [], []
     for log in logs:
         p = log.parsed
+        if _elided(log):
+            continue  # the GPUs cut from a paste are the ones whose counts are not shown
         if isinstance(p, SmiQuery) and p.gpus and all(g.ecc_uncorrected is not None for g in p.gpus):
             counted.append(log)
             bad += [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected}" for g in p.gpus if g.ecc_uncorrected]

@@ -82,37 +82,49 @@ def assumed_peaks(gpu: GpuSpec) -> frozenset[Decimal]:
 
 @dataclass(frozen=True, slots=True)
 class ImpliedPeak:
-    """The peak a log's own MFU divided by: an interval (rounding), or the figure the log printed."""
+    """The peak a log's own MFU divided by: an interval (rounding; no upper end where the MFU printed is 0.00 %:
+    the framework knew no peak for its device), or the figure the log printed. ``consistent``: False where the
+    steps (or a printed peak and the steps) imply no single peak, as no framework prints: an edited log."""
 
     low: Fraction
-    high: Fraction
-    how: str  # "331.82 TFLOP/s ÷ 13.27 % at step 40" or "printed: Peak FLOPS used for computing MFU"
+    high: Fraction | None
+    how: str  # "331.82 TFLOP/s ÷ 13.27 % at step 3", or where the figures disagree
+    consistent: bool = True
 
     def holds(self, peak: Decimal) -> bool:
-        return self.low <= q(peak) <= self.high
+        return self.consistent and self.low <= q(peak) and (self.high is None or q(peak) <= self.high)
 
     def shown(self) -> str:
-        mid = (self.low + self.high) / 2
-        return f"{dec(mid, 1)} TFLOPS"
+        if self.high is None:
+            return f"no peak at all (0.00 % MFU at over {dec(self.low, 0)} TFLOPS)"
+        return f"{dec((self.low + self.high) / 2, 1)} TFLOPS"
+
+
+def _step_interval(tflops: Decimal, mfu: Decimal) -> tuple[Fraction, Fraction | None]:
+    half = q(ROUNDING)
+    if q(mfu) <= half:  # printed 0.00 %: the framework divided by no peak (an unknown device), or a huge one
+        return (q(tflops) - half) * 100 / (q(mfu) + half), None
+    return (q(tflops) - half) * 100 / (q(mfu) + half), (q(tflops) + half) * 100 / (q(mfu) - half)
 
 
 def implied_peak(p: TrainingThroughput) -> ImpliedPeak | None:
     """The peak ``p``'s own MFU implies (None: the log prints no MFU, as Megatron-LM's does not)."""
+    low, high, first = Fraction(0), None, ""
+    for s in p.steady:
+        if s.mfu is None or q(s.tflops) < q(ROUNDING) * 2:
+            continue
+        lo, hi = _step_interval(s.tflops, s.mfu)
+        here = f"{s.tflops} TFLOP/s ÷ {s.mfu} % at step {s.step}"
+        first = first or here
+        low, high = max(low, lo), hi if high is None else (high if hi is None else min(high, hi))
+        if high is not None and low > high:
+            return ImpliedPeak(low, high, f"{first}, but {here}", consistent=False)
     if p.assumed_peak is not None:
         peak = q(p.assumed_peak)
+        if first and not (low <= peak * (1 + PRINTED_SLACK) and (high is None or peak * (1 - PRINTED_SLACK) <= high)):
+            return ImpliedPeak(low, high, f"the log prints {p.assumed_peak} TFLOPS, but {first}", consistent=False)
         return ImpliedPeak(peak * (1 - PRINTED_SLACK), peak * (1 + PRINTED_SLACK), "the peak the log prints")
-    low, high, how = Fraction(0), None, ""
-    half = q(ROUNDING)
-    for s in p.steady:
-        if s.mfu is None or q(s.mfu) <= half:
-            continue
-        lo = (q(s.tflops) - half) * 100 / (q(s.mfu) + half)
-        hi = (q(s.tflops) + half) * 100 / (q(s.mfu) - half)
-        low, high = max(low, lo), hi if high is None else min(high, hi)
-        how = how or f"{s.tflops} TFLOP/s ÷ {s.mfu} % at step {s.step}"
-    if high is None or low > high:
-        return None  # no MFU printed, or figures that agree on no single peak: nothing is inferred
-    return ImpliedPeak(low, high, how)
+    return ImpliedPeak(low, high, first) if first else None
 
 
 def devices_with(implied: ImpliedPeak, catalog: GpuCatalog) -> list[str]:
@@ -128,11 +140,15 @@ def foreign(p: TrainingThroughput, sold: GpuSpec, catalog: GpuCatalog) -> tuple[
     """Why ``p``'s own MFU shows it ran on a device other than ``sold``, and which devices its peak fits (none: an
     unknown device); None when it fits the model sold or prints no MFU."""
     implied = implied_peak(p)
-    if implied is not None and not any(implied.holds(peak) for peak in assumed_peaks(sold)):
-        mine = "/".join(str(x) for x in sorted(assumed_peaks(sold)))
-        return (
-            f"its own MFU divides by about {implied.shown()} ({implied.how}); "
-            f"{with_article(sold.name)} is taken at {mine}",
-            devices_with(implied, catalog),
-        )
-    return None
+    if implied is None:
+        return None
+    if not implied.consistent:
+        return f"its own MFU figures imply no single peak ({implied.how}): an edited log, or several devices'", []
+    unknown_to_trainers = not any(_first(NEWER, name) for name in sold.names())  # they print 0.00 % on it
+    if any(implied.holds(peak) for peak in assumed_peaks(sold)) or (implied.high is None and unknown_to_trainers):
+        return None
+    mine = "/".join(str(x) for x in sorted(assumed_peaks(sold)))
+    return (
+        f"its own MFU divides by {implied.shown()} ({implied.how}); {with_article(sold.name)} is taken at {mine}",
+        devices_with(implied, catalog) if implied.high is not None else [],
+    )

@@ -91,6 +91,10 @@ class RocmDevice:
     memory_mib: int | None = None
 
 
+PARTITIONS = {"DPX": 2, "QPX": 4, "CPX": 8}
+"""Compute partitions per GPU in each of AMD's modes (an MI300X's 8 XCDs: CPX gives one partition each)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RocmSmi:
     tool: ClassVar[str] = "rocm-smi"
@@ -105,8 +109,15 @@ class RocmSmi:
 
     @property
     def physical(self) -> int:
-        """GPUs, not partitions: a partitioned GPU's devices number their partitions from 0."""
-        return len(self.devices) - sum(1 for d in self.partitioned if d.partition_id not in (None, 0))
+        """GPUs, not partitions: a partitioned GPU's devices number their partitions from 0; where rocm-smi prints
+        no partition id, a mode's devices are counted in its partitions per GPU (DPX 2, QPX 4, CPX 8)."""
+        whole = len(self.devices) - len(self.partitioned)
+        numbered = sum(1 for d in self.partitioned if d.partition_id == 0)
+        unnumbered: dict[str, int] = {}
+        for d in self.partitioned:
+            if d.partition_id is None:
+                unnumbered[d.partition or ""] = unnumbered.get(d.partition or "", 0) + 1
+        return whole + numbered + sum(-(-n // PARTITIONS.get(mode, 1)) for mode, n in unnumbered.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,8 +330,12 @@ def once_per_gpu(text: str) -> str:
         if norm[: whole * len(block)] != block * whole or not unit.startswith(rest) or "GPU #" not in unit:
             continue
         cut = bool(rest) and rest != unit
-        gpus = [int(n) for n in numbers[:: unit.count("GPU #")]]
-        told = unit.replace("GPU #", f"GPUs {_ranges(gpus)}", 1).replace("GPU #", "that GPU")
+        if unit.count("GPU #") != 1:
+            return text  # a message naming two GPUs ("between GPU 0 and GPU 1") is not one per GPU
+        gpus = [int(n) for n in numbers]
+        if len(set(gpus)) != len(gpus):
+            return text
+        told = unit.replace("GPU #", f"GPUs {_ranges(gpus)}", 1)
         return told + (f" (DCGM's cell is cut short after GPU {gpus[-1]})" if cut else "")
     return text
 

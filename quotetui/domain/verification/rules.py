@@ -110,7 +110,8 @@ def _mig(logs: list[Log]) -> list[Finding]:
                     found.append(log)
         if isinstance(p, RocmSmi):
             for d in p.partitioned:
-                lines.append(f"{log.label}: device {d.index} is compute partition {d.partition} {d.partition_id}")
+                part = f" {d.partition_id}" if d.partition_id is not None else ""
+                lines.append(f"{log.label}: device {d.index} is compute partition {d.partition}{part}")
                 found.append(log)
         for name in p.gpu_names():
             if _MIG_NAME.search(name):
@@ -185,7 +186,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
         p = log.parsed
         devices = p.device_ids if isinstance(p, DcgmDiag) else p.pci_ids if isinstance(p, SmiTable) else ()
         if isinstance(p, RocmSmi):
-            devices = tuple(f"1002:{d.device_id}" for d in p.devices if d.name is None)
+            devices = tuple(f"1002:{d.device_id}" for d in p.devices)  # named or not: a name is easily edited
         for dev in dict.fromkeys(devices):
             spec = catalog.by_pci_id(dev)
             if spec is not None and spec.key == sold.gpu.key:
@@ -246,7 +247,8 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
 def _internal(test: DcgmTest) -> bool:
     """A DCGM test that failed on an error of its own (``There was an internal error during the test``, its child
     process's output unreadable) and blames no GPU: it proves nothing either way, like a skip."""
-    return "internal error" in test.detail.lower() and not re.search(r"\bGPU\s*\d+\s*:\s*Fail", test.detail)
+    names_a_gpu = re.search(r"\bGPU\s*\d+\s*:\s*Fail|^GPUs?:\s*\d", test.detail)  # "GPU3: Fail", DCGM 3.x's "GPU: 1"
+    return "internal error" in test.detail.lower() and not names_a_gpu
 
 
 def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:

@@ -15,6 +15,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.collectives import KINDS, busbw_factors, kind
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, Collective, LogError
+from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import log_number, shown
 from quotetui.io.benchlogs.nccl_shape import Shape, contradiction, scaled, unnamed
 
@@ -22,7 +23,7 @@ _RANK = re.compile(
     r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\](?:\s+(.+?))?\s*$"
 )
 _THREADS = re.compile(r"nThread\s+(\d+)\s+nGpus\s+(\d+)")
-_FAILURE = re.compile(r"\bTest (?:CUDA|NCCL|HIP|RCCL) failure\b.*")
+_FAILURE = re.compile(r"\bTest (?:(?:CUDA|NCCL|HIP|RCCL) )?failure\b.*")
 """nccl-tests' (rccl-tests') abort: ``Test CUDA failure common.cu:1304 'system not yet initialized'``."""
 _OPS = frozenset({"sum", "prod", "max", "min", "avg", "none", "mulsum"})
 _AVG = re.compile(r"^#\s*Avg bus bandwidth\s*:\s*(\S+)")
@@ -133,7 +134,7 @@ def parse_text(text: str) -> AllReduce | Collective:
         # anything else is a comment or MPI / NCCL chatter interleaved with the report
     if aborted is not None and avg is None:
         binary = f"{name}_perf" if name else "the test"
-        when = f"after {len(rows)} result rows" if rows else "before any result"
+        when = f"after {plural(len(rows), 'result row')}" if rows else "before any result"
         raise LogError(f"{binary} aborted {when}: {aborted[0].strip()}", aborted[1])
     if columns is None:
         raise LogError("no column header (# size count type ... busbw)")

@@ -14,8 +14,10 @@ START = re.compile(r"^=+\s*NVSMI LOG\s*=+\s*$")
 _GPU = re.compile(r"^GPU\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s*$")
 _FIELD = re.compile(r"^(\s*)(\S.*?)\s*:\s*(.*?)\s*$")
 _SECTION = re.compile(r"^(\s*)(\S.*?)\s*$")
-_ECC = "ECC Errors/Volatile/DRAM Uncorrectable"
-_ECC_OLD = "ECC Errors/Volatile/Double Bit/Device Memory"
+_ECC = ("ECC Errors/Volatile/DRAM Uncorrectable", "ECC Errors/Volatile/SRAM Uncorrectable Parity",
+        "ECC Errors/Volatile/SRAM Uncorrectable SEC-DED", "ECC Errors/Volatile/SRAM Uncorrectable")  # fmt: skip
+_ECC_OLD = ("ECC Errors/Volatile/Double Bit/Device Memory", "ECC Errors/Volatile/Double Bit/Register File",
+            "ECC Errors/Volatile/Double Bit/L1 Cache", "ECC Errors/Volatile/Double Bit/L2 Cache")  # fmt: skip
 _DEVICE_ID = re.compile(r"^0x([0-9A-Fa-f]{4})([0-9A-Fa-f]{4})$")
 
 
@@ -48,6 +50,16 @@ def _number(fields: dict[str, tuple[str, int]], *keys: str) -> int | None:
     return None
 
 
+def _uncorrectable(fields: dict[str, tuple[str, int]]) -> int | None:
+    """Volatile uncorrectable errors, DRAM and SRAM (as ``ecc.errors.uncorrected.volatile.total`` counts them),
+    or the older Double Bit counts; None where none is printed."""
+    for keys in (_ECC, _ECC_OLD):
+        counts = [c for key in keys if (c := _number(fields, key)) is not None]
+        if counts:
+            return sum(counts)
+    return None
+
+
 def parse(text: str) -> SmiTable:
     lines = text.splitlines()
     starts = [(n, m.group(1)) for n, line in enumerate(lines, 1) if (m := _GPU.match(line.strip()))]
@@ -70,11 +82,14 @@ def parse(text: str) -> SmiTable:
                 _number(fields, "Minor Number"),
                 _number(fields, "FB Memory Usage/Total"),
                 fields.get("GPU UUID", (None, n))[0],
-                _number(
-                    fields, "ECC Errors/Volatile/DRAM Uncorrectable", "ECC Errors/Volatile/Double Bit/Device Memory"
-                ),
+                _uncorrectable(fields),
                 mig if mig in ("Enabled", "Disabled") else None,
             )
         )
+    buses = [bus for _, bus in starts]
+    if (twice := next((b for b in buses if buses.count(b) > 1), None)) is not None:
+        raise LogError(f"GPU {twice} twice: two runs pasted together? import each alone")
     driver = next((m.group(1) for line in lines if (m := re.match(r"^Driver Version\s*:\s*(\S+)", line))), None)
-    return SmiTable(tuple(gpus), tool_name="nvidia-smi -q", driver=driver, pci_ids=tuple(ids))
+    attached = next((int(m.group(1)) for line in lines if (m := re.match(r"^Attached GPUs\s*:\s*(\d+)", line))), None)
+    cut = attached is not None and attached != len(gpus)  # the paste holds fewer blocks than the GPUs attached
+    return SmiTable(tuple(gpus), tool_name="nvidia-smi -q", driver=driver, pci_ids=tuple(ids), elided=cut)

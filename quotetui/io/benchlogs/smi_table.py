@@ -28,7 +28,7 @@ _DOUBLE = re.compile(r"^\|=+[=+|]*\|?\s*$")
 _BORDER = re.compile(r"^[+|][-+=]+[+|]\s*$")
 _FIRST = re.compile(r"^\s*(\d+)\s+(.+?)\s+(On|Off|N/A)\s*$")
 _MEMORY = re.compile(r"(\d+)\s*MiB\s*/\s*(\d+)\s*MiB")
-_ELIDED = re.compile(r"^\s*(?:\|\s*)?(?:\.\.\.|…)\s*(?:\|\s*)?$")
+_ELIDED = re.compile(r"^[|\s]*(?:\.\.\.|…)[|\s]*$")
 _MIG_ROW = re.compile(r"^\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\|")
 _PROCESS_ROW = re.compile(r"^\|\s*(\d+)\s+\S+\s+\S+\s+(\d+)\s+\S+\s+")
 _NEXT_BOX = re.compile(r"^\|\s*(?:MIG devices|Processes|Compute Processes):")
@@ -73,7 +73,7 @@ def parse(text: str) -> SmiTable:
     for n, raw in enumerate(lines[start:], start + 1):
         line = raw.strip()
         if _ELIDED.match(line):
-            flush()
+            block.clear()  # a GPU whose rows the author cut part-way is not shown either
             elided = True
             continue
         if not line or not line.startswith(("|", "+")) or _NEXT_BOX.match(line):
@@ -90,6 +90,10 @@ def parse(text: str) -> SmiTable:
     flush()
     if not gpus:
         raise LogError("a table with no GPU rows (cut short?)", n)
+    indices = [g.index for g in gpus]
+    if (twice := next((i for i in indices if indices.count(i) > 1), None)) is not None:
+        raise LogError(f"GPU {twice} twice in one table: two machines' tables pasted together? import each alone")
+    elided = elided or sorted(i for i in indices if i is not None) != list(range(len(gpus)))  # rows gone, no "..."
     mig = _mig_devices(lines)
     return SmiTable(
         tuple(gpus),
@@ -114,7 +118,7 @@ def _gpu(block: list[tuple[int, list[str]]]) -> SmiGpu:
     return SmiGpu(
         found.group(2),
         int(found.group(1)),
-        int(memory.group(2)) if memory else None,
+        int(memory.group(2)) if memory and int(memory.group(2)) else None,  # a total of 0 MiB is no reading
         None,
         _ecc(first[-1], n),
         mig,

@@ -120,7 +120,7 @@ def parse(text: str) -> TrainingThroughput:
                 _number(tflops.group(1), f"step {step} tflops", n),
                 _number(tokens.group(1), f"step {step} tps", n) if tokens else None,
                 None,
-                _number(mfu.group(1), f"step {step} mfu", n) if (mfu := _TITAN_MFU.search(line)) else None,
+                _mfu(mfu.group(1), step, n) if (mfu := _TITAN_MFU.search(line)) else None,
             )
         else:
             if peak := _TITAN_PEAK.search(line):
@@ -157,6 +157,13 @@ def parse(text: str) -> TrainingThroughput:
             max(last_line.values()),
         )
     return TrainingThroughput(next(iter(frameworks)), steps, warmup, device, world, _dtype(args), assumed)
+
+
+def _mfu(token: str, step: int, n: int) -> Decimal:
+    value = _number(token, f"step {step} mfu", n)
+    if value > 100:
+        raise LogError(f"step {step} mfu {token}%: more than 100 %, which no framework prints", n)
+    return value
 
 
 def _step(token: str, n: int) -> int:
