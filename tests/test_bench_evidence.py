@@ -177,7 +177,10 @@ def test_ib_write_bw_hostile_variants() -> None:
     assert (garbled.line, garbled.message) == (45, "BW average[Gb/sec] is '92.3g', not a number")
     # a failed run is refused as the failure it printed, naming its line (issue 32: never "cut short")
     never = refused("\n".join(fixture[:16]) + "\n Couldn't connect to 192.168.38.90:18515\n")
-    assert (never.line, never.message) == (17, "ib_write_bw failed at line 17: Couldn't connect to 192.168.38.90:18515")
+    assert (never.line, never.message) == (
+        17,
+        "ib_write_bw failed at line 17: Couldn't connect to 192.168.38.90:18515 (on mlx5_0, Ethernet, 1 QP: no result)",
+    )
     silent = refused("\n".join(fixture[:16]) + "\n")
     assert silent.message.startswith("no result table ('#bytes #iterations BW peak…'): the client never connected")
     # an RDMA_Read header is ib_read_bw's run, read and named as such (it was refused before issue 32)

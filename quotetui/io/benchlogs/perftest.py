@@ -34,6 +34,7 @@ from quotetui.domain.verification.linkfacts import (
     perftest_tool,
 )
 from quotetui.domain.verification.logs import LogError
+from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import is_prompt, log_number
 
 START = re.compile(
@@ -67,6 +68,7 @@ _GID = re.compile(r"^\s*GID index\s*:\s*(\d+)")
 _CONNECTION = re.compile(r"Connection type\s*:\s*(\S+)")
 _CUDA = re.compile(r"device name = \[([^\]]+)\]")
 _NO_PEAK = re.compile(r"BW peak won't be measured")
+_REQUESTED = re.compile(r"(?:^|\s)(?:-d|--ib-dev)(?:\s+|=)(\S+)")
 _COMMAND = re.compile(r"[$#%>]\s*(?:sudo\s+)?(?:[\w./-]*/)?(ib_(?:write|read|send|atomic)_(?:bw|lat))(?=\s|$)")
 _FAILED = re.compile(r"\b(?:Couldn't|Could not|Unable to|Failed to|failed to|Problems with)\b|\b[Ee]rror\b")
 """perftest's own failure lines: ``Couldn't connect to 10.0.0.2:18515``, ``ethernet_read_keys: Couldn't read
@@ -116,6 +118,8 @@ def parse(text: str) -> PerftestBw | PerftestLat:
             titles.append((found.group(1), "Bidirectional" in found.group(2), found.group(3), n))
         elif command is None and is_prompt(line) and (found := _COMMAND.search(line)):
             command = found.group(1)
+            if requested := _REQUESTED.search(line[found.end() :]):
+                head.requested = requested.group(1)
         elif not head.read(line) and _FAILED.search(line):
             failures.append((n, line.strip()))
     test, bidirectional, kind = _test(titles, command, tables)
@@ -123,7 +127,7 @@ def parse(text: str) -> PerftestBw | PerftestLat:
     if not rows or not closed:  # a run that printed its failure is refused as that failure, not as cut short
         last = max([n for _, n, _, _ in rows] + [0])
         if failed := next(((n, what) for n, what in failures if n > last), None):
-            raise LogError(f"{tool} failed at line {failed[0]}: {failed[1]}", failed[0])
+            raise LogError(f"{tool} failed at line {failed[0]}: {failed[1]}{head.attempted()}", failed[0])
     if test and test not in PERFTEST_VERBS:
         raise LogError(
             f"a perftest {test} {kind} test: not read (Send, RDMA_Write and RDMA_Read are; atomics measure "
@@ -174,6 +178,14 @@ class _Header:
         self.qps: int | None = None
         self.gid: int | None = None
         self.no_peak = False
+        self.requested: str | None = None  # the device the command asked for (-d), where no header names one
+
+    def attempted(self) -> str:
+        """What a failed run was to measure, as far as it printed it: `` (on mlx5_0, IB, 30 QPs: no result)``."""
+        said = [x for x in (self.device, self.link, self.qps and plural(self.qps, "QP")) if x]
+        if said:
+            return f" (on {', '.join(said)}: no result)"
+        return f" (device {self.requested} asked for: no result)" if self.requested else " (no result)"
 
     def read(self, line: str) -> bool:
         """Takes what ``line`` says; whether it was a header line."""
