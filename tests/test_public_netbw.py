@@ -250,6 +250,22 @@ def test_a_failed_perftest_run_is_refused_as_the_failure_it_printed(prefix: str,
     assert "cut short" not in said and "garbled" not in said
 
 
+def test_what_one_perftest_log_cannot_hold_is_refused_naming_it() -> None:
+    read, write = _read("11"), _read("03")
+    with pytest.raises(LogError) as two:  # a read run (title on its line 3) after 03 (46 lines): two runs
+        parse_log(write + read, "two")
+    assert two.value.message == (
+        "two perftest runs in one log: RDMA_Write BW Test at line 2, RDMA_Read BW Test at line 49; save each run to "
+        "its own file"
+    )
+    with pytest.raises(LogError) as atomic:
+        parse_log(read.replace("RDMA_Read BW Test", "ATOMIC FETCH_AND_ADD BW Test"), "atomic")
+    assert atomic.value.message.startswith("a perftest ATOMIC BW test: not read")
+    with pytest.raises(LogError) as cut:  # cut after the header: no failure printed, so no failure claimed
+        parse_log("\n".join(read.splitlines()[:14]) + "\n", "cut")
+    assert cut.value.message.startswith("no result table ('#bytes #iterations BW peak…'): the client never connected")
+
+
 # --- nvbandwidth ---------------------------------------------------------------------------------------------
 
 NVBW = {  # prefix: (testcase, unit, GPUs, SUM, min, max, version, CUDA runtime, driver)

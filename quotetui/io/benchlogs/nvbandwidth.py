@@ -54,7 +54,8 @@ _FAILED = re.compile(
 
 def matches(text: str) -> bool:
     """nvbandwidth's output (its banner or a testcase), or a bare matrix of it."""
-    return bool(START.search(text) or re.search(r"^memcpy (?:CE|SM) (?:CPU|GPU)\(", text, re.M))
+    bare = r"^(?:memcpy (?:CE|SM)|memory latency SM|Device to Device Latency SM) (?:CPU|GPU)\("
+    return bool(START.search(text) or re.search(bare, text, re.M))
 
 
 def is_json(text: str) -> bool:
