@@ -130,8 +130,8 @@ def parse(text: str) -> PerftestBw | PerftestLat:
             raise LogError(f"{tool} failed at line {failed[0]}: {failed[1]}{head.attempted()}", failed[0])
     if test and test not in PERFTEST_VERBS:
         raise LogError(
-            f"a perftest {test} {kind} test: not read (Send, RDMA_Write and RDMA_Read are; atomics measure "
-            "operations, not the link)",
+            f"a perftest {test} {kind} test: not read (quotetui reads perftest's Send, RDMA_Write and RDMA_Read "
+            "tests; an atomic test measures 8-byte operations, not the link)",
             titles[0][3] if titles else None,
         )
     if not tables:
