@@ -175,10 +175,17 @@ def test_ib_write_bw_hostile_variants() -> None:
     assert parse_log(ansi) == parse_log(text(ROCE))
     garbled = refused(text(ROCE).replace("92.39              0.001377", "92.3g              0.001377"))
     assert (garbled.line, garbled.message) == (45, "BW average[Gb/sec] is '92.3g', not a number")
+    # a failed run is refused as the failure it printed, naming its line (issue 32: never "cut short")
     never = refused("\n".join(fixture[:16]) + "\n Couldn't connect to 192.168.38.90:18515\n")
-    assert never.message.startswith("no result table ('#bytes #iterations BW peak…'): the client never connected")
-    read = refused(text(ROCE).replace("RDMA_Write BW Test", "RDMA_Read BW Test"))
-    assert (read.line, read.message) == (2, "a RDMA_Read BW test, not ib_write_bw's RDMA_Write")
+    assert (never.line, never.message) == (
+        17,
+        "ib_write_bw failed at line 17: Couldn't connect to 192.168.38.90:18515 (on mlx5_0, Ethernet, 1 QP: no result)",
+    )
+    silent = refused("\n".join(fixture[:16]) + "\n")
+    assert silent.message.startswith("no result table ('#bytes #iterations BW peak…'): the client never connected")
+    # an RDMA_Read header is ib_read_bw's run, read and named as such (it was refused before issue 32)
+    read = parse_log(text(ROCE).replace("RDMA_Write BW Test", "RDMA_Read BW Test"))
+    assert isinstance(read, IbWriteBw) and (read.tool, read.test) == ("ib_read_bw", "RDMA_Read")
 
 
 # --- training logs -------------------------------------------------------------------------------------------

@@ -514,7 +514,9 @@ BUILTIN: tuple[GpuSpec, ...] = (
         "NV18",  # the 4 GPUs of a compute tray: NV18 (NVIDIA/k8s-test-infra#371)
         ("NVIDIA GB200",),
         189471,
-        ("GB200 NVL72", "GB200 NVL", "GB200 186GB"),
+        # "HGX GB200": the CUDA device name nvbandwidth prints on GB200 NVL72 trays (NVIDIA's cloud-native-docs,
+        # gpu-operator/dra-cds.rst: "Process 0 (…): device 0: HGX GB200 (00000008:01:00)")
+        ("GB200 NVL72", "GB200 NVL", "GB200 186GB", "HGX GB200"),
         pci=("2941",),
     ),
     # Huawei Ascend (npu-smi, not nvidia-smi). BF16 = FP16 on the cube units. The variant figures are the table

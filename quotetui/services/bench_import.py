@@ -1,8 +1,9 @@
 """``bench import``: raw logs become evidence for an offer (raw text, sha256, tool, host, GPU names, time)
 and verified results (GEMM TFLOPS, large-message AllReduce busbw, and a training run's MFU and tokens/s per GPU).
 All files are read and checked first; one bad file stores nothing. The same log imported twice for the same offer
-is stored once. nvbandwidth and ib_write_bw logs, and nccl-tests runs of collectives other than AllReduce, are
-evidence the findings judge; no metric stores them."""
+is stored once. nvbandwidth, perftest (ib_write_bw, ib_read_bw, ib_send_bw, the _lat tools) and
+p2pBandwidthLatencyTest logs, and nccl-tests runs of collectives other than AllReduce, are evidence the findings
+judge; no metric stores them."""
 
 from __future__ import annotations
 

@@ -27,11 +27,13 @@ from quotetui.domain.verification.logs import (
     DcgmDiag,
     GemmSweep,
     GpuBurn,
-    IbWriteBw,
     LogError,
     NpuSmi,
     NvBandwidth,
+    P2pBandwidthLatency,
     ParsedLog,
+    PerftestBw,
+    PerftestLat,
     RocmSmi,
     SmiList,
     SmiQuery,
@@ -43,6 +45,7 @@ from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.detect import parse_log
+from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
 from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
@@ -111,17 +114,13 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
             f" ({', '.join(f'{t.name}: {t.result}' for t in bad)})" if bad else ""
         )
     if isinstance(parsed, NvBandwidth):
-        parts = [
-            f"{m.name} {min(v)}–{max(v)} GB/s"
-            for m in parsed.matrices
-            if m.bandwidth and (v := [x for _, _, x in m.cells() if x is not None])
-        ]
-        return "; ".join(parts) or "no bandwidth figures"
-    if isinstance(parsed, IbWriteBw):
-        row = parsed.judged()
-        where = f"{parsed.device or 'device not named'}, {parsed.link_type or 'link type not named'}"
-        unjudged = "" if sold is None or sold.inter_gbps_per_gpu else " (NIC Gb/s per GPU not recorded: not judged)"
-        return f"BW average {row.average} {parsed.unit} at {row.size:,} B ({where}){unjudged}"
+        return link_summaries.nvbandwidth(parsed)
+    if isinstance(parsed, PerftestBw):
+        return link_summaries.perftest_bw(parsed, sold)
+    if isinstance(parsed, PerftestLat):
+        return link_summaries.perftest_lat(parsed)
+    if isinstance(parsed, P2pBandwidthLatency):
+        return link_summaries.p2p(parsed)
     if isinstance(parsed, TrainingThroughput):
         share = f" = {pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1)} % MFU" if sold else ""
         steps = len(parsed.steady)

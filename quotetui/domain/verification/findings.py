@@ -44,7 +44,9 @@ bidirectional kin: one pair at a time) under 70 % of the sold model's NVLink is 
 link: 70 % of one way (``nvlink_gbs`` / 2) for a one-direction figure, of both ways for a ``…_total``. Healthy
 NVSwitch boards copy at 80-86 % of one way: 8×H100 SXM 370.9 of 450 GB/s (82 %), 8×H800 172 of 200 (86 %),
 B300 765 of 900 (85 %); Azure's node health check fails an H100 pair under 335 (74 %). A pair printed ``N/A``
-has no peer access at all."""
+has no peer access at all. p2pBandwidthLatencyTest's P2P=Enabled matrices are held the same way (unidirectional
+to one way, bidirectional to both: 8×H100 SXM 365-394 and 738-775 GB/s); its pairs that ``CANNOT Access Peer``
+have none."""
 
 HOST_COPY_MIN_GBS = Fraction(20)
 """An nvbandwidth host-to-device or device-to-host copy under 20 GB/s: the GPU sits on less than a PCIe Gen4
@@ -54,14 +56,15 @@ x16 measures about 25-26 GB/s (nvbandwidth's README: 26.03), Gen5 x16 about 50-5
 gives it Gen5 is not known from the model, so the floor is the one Gen4 clears."""
 
 IB_MIN_SHARE = Fraction(8, 10)
-"""ib_write_bw's average at its largest message under 80 % of the offer's scale-out Gb/s per GPU (one NIC's
-run, held against one GPU's share; a bidirectional run against twice that): a link trained below its rate
-(HDR on an NDR fabric gives 50 %), a NIC on a narrow PCIe link or the far socket, or a misconfigured port. A
-healthy NIC moves 92-98 % of its line rate with large messages: 392.8 of 400 Gb/s on NDR (Azure's health
-checks), 92.39 of 100 on RoCE (the fixture)."""
+"""A perftest bandwidth run's (ib_write_bw, ib_read_bw, ib_send_bw) average at its largest message under 80 % of
+the offer's scale-out Gb/s per GPU (one NIC's run, held against one GPU's share; a bidirectional run against twice
+that): a link trained below its rate (HDR on an NDR fabric gives 50 %), a NIC on a narrow PCIe link or the far
+socket, or a misconfigured port. A healthy NIC moves 92-98 % of its line rate with large messages: 392.8 of 400
+Gb/s on NDR (Azure's health checks), 92.39 of 100 on RoCE (the fixture). A timed run (-D) prints no peak: its
+average is the figure either way."""
 
 IB_MIN_MESSAGE_BYTES = 65536
-"""ib_write_bw's default message size: a run whose largest message is smaller measures latency, not the link."""
+"""perftest's default message size: a run whose largest message is smaller measures latency, not the link."""
 
 
 class Severity(StrEnum):
@@ -90,10 +93,11 @@ CODES: dict[str, str] = {
     "scale-out-low": f"a multi-host AllReduce, AllGather or ReduceScatter under {int(SCALE_OUT_MIN_SHARE * 100)} % "
     "of what the offer's NICs allow",
     "configuration": "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
-    "nvlink-copy-low": f"an nvbandwidth GPU-to-GPU copy under {int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's "
-    "NVLink, or a pair without peer access",
+    "nvlink-copy-low": f"an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under "
+    f"{int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's NVLink, or a pair without peer access",
     "host-copy-low": f"an nvbandwidth host↔GPU copy under {HOST_COPY_MIN_GBS} GB/s: less than a PCIe Gen4 x16 link",
-    "ib-bandwidth-low": f"ib_write_bw under {int(IB_MIN_SHARE * 100)} % of the offer's scale-out Gb/s per GPU",
+    "ib-bandwidth-low": f"ib_write_bw, ib_read_bw or ib_send_bw under {int(IB_MIN_SHARE * 100)} % of the offer's "
+    "scale-out Gb/s per GPU",
 }
 
 

@@ -14,6 +14,7 @@ from quotetui.domain.verification.logs import (
     GpuBurn,
     NpuSmi,
     NvBandwidth,
+    P2pBandwidthLatency,
     RocmSmi,
     SmiList,
     SmiQuery,
@@ -68,9 +69,11 @@ def gpus_shown(p: object) -> int | None:
         return len(p.device_ids) or None
     if isinstance(p, BusRun):
         return p.ranks if p.single_host else None
-    if isinstance(p, NvBandwidth):  # the devices it lists, else the widest GPU-to-GPU matrix
+    if isinstance(p, NvBandwidth):  # the devices it lists, else the widest GPU-to-GPU matrix; a multi-node run: None
         widths = [len(m.columns) for m in p.matrices if m.between_gpus]
-        return len(p.devices) or (max(widths) if widths else None)
+        return None if len(p.hosts) > 1 else len(p.devices) or (max(widths) if widths else None)
+    if isinstance(p, P2pBandwidthLatency):
+        return p.gpus
     return None
 
 

@@ -1,6 +1,8 @@
-"""Findings about the links a node's logs measure besides AllReduce: copies between GPUs and between host
-and GPU (nvbandwidth: ``nvlink-copy-low``, ``host-copy-low``) and the scale-out NIC (ib_write_bw:
-``ib-bandwidth-low``). Thresholds: ``findings``."""
+"""Findings about the links a node's logs measure besides AllReduce: copies between GPUs (nvbandwidth and CUDA
+samples' p2pBandwidthLatencyTest: ``nvlink-copy-low``), between host and GPU (nvbandwidth: ``host-copy-low``) and
+the scale-out NIC (perftest's ib_write_bw, ib_read_bw and ib_send_bw: ``ib-bandwidth-low``). A latency (nvbandwidth's
+``…_latency_sm``, perftest's ``_lat`` tools, the samples' latency matrices) is evidence no bandwidth rule reads.
+Thresholds: ``findings``."""
 
 from __future__ import annotations
 
@@ -20,10 +22,20 @@ from quotetui.domain.verification.findings import (
     Severity,
     Sold,
 )
-from quotetui.domain.verification.logs import BandwidthMatrix, IbWriteBw, NvBandwidth
+from quotetui.domain.verification.logs import (
+    BandwidthMatrix,
+    NvBandwidth,
+    P2pBandwidthLatency,
+    P2pMatrix,
+    PerftestBw,
+)
 from quotetui.domain.wording import plural
 
-_D2D = re.compile(r"^device_to_device_(bidirectional_)?memcpy_(?:read|write)_(ce|sm)(_(?:read|write)[12]|_total)?$")
+_D2D = re.compile(
+    r"^(?:multinode_)?device_to_device_(bidirectional_)?memcpy_(?:read|write)_(ce|sm)(_(?:read|write)[12]|_total)?$"
+)
+"""nvbandwidth's copies between two GPUs; a multi-node run's (``multinode_…``, GB200 NVL72 trays) go over NVLink
+too: nvbandwidth runs them only where the GPUs share one NVLink fabric."""
 _HOST = re.compile(r"^(?:host_to_device|device_to_host)_memcpy_(?:ce|sm)$")
 
 
@@ -39,34 +51,68 @@ def nvlink_copy_floor(gpu: GpuSpec, m: BandwidthMatrix) -> Fraction | None:
     return NVLINK_COPY_MIN_SHARE * (Fraction(gpu.nvlink_gbs) if both else Fraction(gpu.nvlink_gbs, 2))
 
 
+def p2p_copy_floor(gpu: GpuSpec, m: P2pMatrix) -> Fraction | None:
+    """The slowest acceptable copy between two GPUs in a p2pBandwidthLatencyTest matrix (``NVLINK_COPY_MIN_SHARE``);
+    None for a matrix measured without peer access (``P2P=Disabled``: through the host), a latency, or a model
+    without NVSwitch NVLink. A unidirectional figure is held to one-way NVLink, a bidirectional one (the sample
+    adds both directions) to both ways."""
+    if not m.p2p or not m.bandwidth or m.side != "GPU" or gpu.nvlink_gbs is None or gpu.nvlink_note:
+        return None
+    return NVLINK_COPY_MIN_SHARE * (Fraction(gpu.nvlink_gbs) if m.bidirectional else Fraction(gpu.nvlink_gbs, 2))
+
+
+_Judged = tuple[str, Fraction, list[tuple[int, int, Decimal | None]]]
+"""A matrix held to a floor: its name, the floor, and its pairs' figures (None: no peer access)."""
+
+
+def _copies(p: NvBandwidth | P2pBandwidthLatency, sold: Sold) -> tuple[list[_Judged], list[str]]:
+    """The matrices of ``p`` held to NVLink, and the pairs it shows without peer access (a p2pBandwidthLatencyTest
+    names them once, from its ``CANNOT Access Peer`` lines: their P2P=Enabled figures are copies through the
+    host, never judged as NVLink)."""
+    if isinstance(p, NvBandwidth):
+        judged = [(m.name, f, list(m.cells())) for m in p.matrices if (f := nvlink_copy_floor(sold.gpu, m)) is not None]
+        return judged, []
+    absent = set(p.no_peer)
+    judged = [
+        (m.title, f, [(r, c, v) for r, c, v in m.cells() if (r, c) not in absent])
+        for m in p.matrices
+        if (f := p2p_copy_floor(sold.gpu, m)) is not None
+    ]
+    return judged, [f"GPU{r}→GPU{c}" for r, c in sorted(absent)] if judged else []
+
+
 def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
     findings = []
     for log in logs:
         p = log.parsed
-        if not isinstance(p, NvBandwidth):
+        if not isinstance(p, NvBandwidth | P2pBandwidthLatency):
             continue
         lines: list[str] = []
         slowest: tuple[Fraction, Decimal, Fraction] | None = None  # (share of its floor, figure, floor)
-        missing = 0
-        for m in p.matrices:
-            if (floor := nvlink_copy_floor(sold.gpu, m)) is None:
-                continue
-            pairs = m.cells()
-            low = sorted((v, r, c) for r, c, v in pairs if v is not None and q(v) < floor)
-            absent = [f"GPU{r}→GPU{c}" for r, c, v in pairs if v is None]
+        judged, no_peer = _copies(p, sold)
+        missing = len(no_peer)
+        if no_peer:
+            pairs = p.gpus * (p.gpus - 1)
+            lines.append(
+                f"{log.label}: {len(no_peer)} of {pairs} GPU pairs without peer access (CANNOT Access Peer): "
+                f"{_few(no_peer)}; their P2P=Enabled figures are copies through the host"
+            )
+        for name, floor, pairs_seen in judged:
+            low = sorted((v, r, c) for r, c, v in pairs_seen if v is not None and q(v) < floor)
+            absent = [f"GPU{r}→GPU{c}" for r, c, v in pairs_seen if v is None]
             if low:
                 v, r, c = low[0]
                 lines.append(
-                    f"{log.label}: {m.name}: {len(low)} of {len(pairs)} pairs under {dec(floor, 0)} GB/s, the "
+                    f"{log.label}: {name}: {len(low)} of {len(pairs_seen)} pairs under {dec(floor, 0)} GB/s, the "
                     f"slowest GPU{r}→GPU{c} at {v} GB/s"
                 )
                 if slowest is None or q(v) / floor < slowest[0]:
                     slowest = (q(v) / floor, v, floor)
             if absent:
                 missing += len(absent)
-                shown = ", ".join(absent[:4]) + (" …" if len(absent) > 4 else "")
                 lines.append(
-                    f"{log.label}: {m.name}: {len(absent)} of {len(pairs)} pairs N/A (no peer access): {shown}"
+                    f"{log.label}: {name}: {len(absent)} of {len(pairs_seen)} pairs N/A (no peer access): "
+                    f"{_few(absent)}"
                 )
         if not lines:
             continue
@@ -90,6 +136,10 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
             )
         )
     return findings
+
+
+def _few(pairs: list[str]) -> str:
+    return ", ".join(pairs[:4]) + (" …" if len(pairs) > 4 else "")
 
 
 def host_copies(logs: list[Log]) -> list[Finding]:
@@ -127,12 +177,14 @@ def host_copies(logs: list[Log]) -> list[Finding]:
 
 
 def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
+    """Each perftest bandwidth run (write, read or send: all move data at the NIC's line rate with large messages)
+    against the offer's scale-out Gb/s per GPU, on its BW average (a timed run's peak is not measured)."""
     findings: list[Finding] = []
     if not sold.inter_gbps_per_gpu:
         return findings  # no NIC figure on the offer: nothing to hold the run to
     for log in logs:
         p = log.parsed
-        if not isinstance(p, IbWriteBw):
+        if not isinstance(p, PerftestBw):
             continue
         row = p.judged()
         link = [x for x in (p.device, p.link_type, f"MTU {p.mtu}" if p.mtu else None, p.gpu and f"GPU {p.gpu}") if x]
@@ -142,9 +194,9 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
                 Finding(
                     "ib-bandwidth-low",
                     Severity.INFO,
-                    "ib_write_bw run too small to judge",
+                    f"{p.tool} run too small to judge",
                     f"No message of {IB_MIN_MESSAGE_BYTES:,} bytes or more: small messages measure latency, not "
-                    "the link. Rerun ib_write_bw with -a (every size to 8 MiB) or -s 8388608.",
+                    f"the link. Rerun {p.tool} with -a (every size to 8 MiB) or -s 8388608.",
                     (f"{log.label}: largest message {row.size:,} bytes{on}",),
                     (log.evidence_id,),
                 )
@@ -156,17 +208,18 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
             continue
         shown = f"{row.average} {p.unit}" + (f" = {dec(got, 2)} Gb/s" if p.unit != "Gb/sec" else "")
         both = " (both directions)" if p.bidirectional else ""
+        timed = " (a timed run: its BW peak is not measured)" if p.duration else ""
         findings.append(
             Finding(
                 "ib-bandwidth-low",
                 Severity.WARNING,
-                f"ib_write_bw {dec(got, 2)} Gb/s, {dec(IB_MIN_SHARE * per, 0)} expected",
+                f"{p.tool} {dec(got, 2)} Gb/s, {dec(IB_MIN_SHARE * per, 0)} expected",
                 f"The offer sells {sold.inter_gbps_per_gpu} Gb/s of scale-out network per GPU; a healthy NIC moves "
                 f"92-98 % of its line rate with large messages, and under {pct(IB_MIN_SHARE, 0)} % the link trained "
                 "below its rate, the NIC sits on a narrow PCIe link or the far socket, or the port is misconfigured. "
                 "Multi-node training is bound by it.",
                 (
-                    f"{log.label}: BW average {shown} at {row.size:,} bytes{on}{both}",
+                    f"{log.label}: BW average {shown} at {row.size:,} bytes{on}{both}{timed}",
                     f"{dec(got, 2)} ÷ {per} Gb/s sold = {pct(got / per, 1)} % (threshold {pct(IB_MIN_SHARE, 0)} %)",
                 ),
                 (log.evidence_id,),

@@ -1,4 +1,5 @@
-"""What each supported tool output says, as parsed facts (the parsers live in ``quotetui.io.benchlogs``).
+"""What each supported tool output says, as parsed facts (the parsers live in ``quotetui.io.benchlogs``); the link
+tools' facts (nvbandwidth, perftest, p2pBandwidthLatencyTest) live in ``linkfacts`` and are re-exported here.
 
 Measured figures are ``Decimal``s read from the text as printed, so a stored result equals the log.
 """
@@ -11,6 +12,17 @@ from decimal import Decimal, localcontext
 from typing import ClassVar
 
 from quotetui.domain.errors import BadInput
+from quotetui.domain.verification.linkfacts import (  # noqa: F401 (re-exported: where the rules import facts from)
+    BandwidthMatrix,
+    IbRow,
+    IbWriteBw,
+    LatencyRow,
+    NvBandwidth,
+    P2pBandwidthLatency,
+    P2pMatrix,
+    PerftestBw,
+    PerftestLat,
+)
 
 LARGE_MESSAGE_BYTES = 128 * 1024 * 1024
 """AllReduce is judged on messages of at least 128 MiB: below that, latency drags bus bandwidth down and the
@@ -366,87 +378,6 @@ class DcgmDiag:
 
 
 @dataclass(frozen=True, slots=True)
-class BandwidthMatrix:
-    """One matrix nvbandwidth printed, under the name its ``SUM`` line gives (a bidirectional testcase prints
-    three: ``…_read1``, ``…_read2`` and their ``…_total``), with every cell as printed (None: ``N/A``)."""
-
-    name: str  # device_to_device_memcpy_read_ce, host_to_device_memcpy_ce, …_total
-    title: str  # memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)
-    columns: tuple[int, ...]
-    rows: tuple[tuple[int, tuple[Decimal | None, ...]], ...]  # (row index, cells)
-    total: Decimal  # the SUM line
-
-    @property
-    def between_gpus(self) -> bool:
-        return "GPU(row)" in self.title and "GPU(column)" in self.title
-
-    @property
-    def bandwidth(self) -> bool:
-        return self.title.endswith("(GB/s)")
-
-    def cells(self) -> tuple[tuple[int, int, Decimal | None], ...]:
-        """(row, column, figure) for every cell off the diagonal of a GPU-to-GPU matrix, every cell otherwise."""
-        return tuple(
-            (r, c, v)
-            for r, values in self.rows
-            for c, v in zip(self.columns, values, strict=True)
-            if not (self.between_gpus and r == c)
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class NvBandwidth:
-    """An ``nvbandwidth`` run: each testcase's matrices, and the devices it lists (versions before 0.10 do)."""
-
-    tool: ClassVar[str] = "nvbandwidth"
-    matrices: tuple[BandwidthMatrix, ...]
-    devices: tuple[str, ...] = ()
-    version: str | None = None
-
-    def gpu_names(self) -> tuple[str, ...]:
-        return self.devices
-
-    def matrix(self, name: str) -> BandwidthMatrix | None:
-        return next((m for m in self.matrices if m.name == name), None)
-
-
-@dataclass(frozen=True, slots=True)
-class IbRow:
-    size: int  # bytes per message
-    iterations: int
-    peak: Decimal  # in the table's unit; 0.00 when the run was timed (-D)
-    average: Decimal
-    msg_rate: Decimal  # Mpps
-
-
-@dataclass(frozen=True, slots=True)
-class IbWriteBw:
-    """An ``ib_write_bw`` (perftest) run: its result rows in the unit printed, and the link it ran on."""
-
-    tool: ClassVar[str] = "ib_write_bw"
-    rows: tuple[IbRow, ...]
-    unit: str  # "Gb/sec" (--report_gbits) or "MB/sec" (2^20 bytes a second, perftest's default)
-    device: str | None = None  # mlx5_0
-    link_type: str | None = None  # IB | Ethernet (RoCE)
-    mtu: int | None = None  # bytes
-    qps: int | None = None
-    bidirectional: bool = False  # -b: the figures add both directions
-    gpu: str | None = None  # the GPU of a GPUDirect run (--use_cuda), as perftest names it
-
-    def gpu_names(self) -> tuple[str, ...]:
-        return (self.gpu,) if self.gpu else ()
-
-    def judged(self) -> IbRow:
-        """The row judged: the largest message (the lower average where two processes printed it twice)."""
-        largest = max(r.size for r in self.rows)
-        return min((r for r in self.rows if r.size == largest), key=lambda r: r.average)
-
-    def gbps(self, value: Decimal) -> Decimal:
-        """A figure of this run in Gb/s: perftest's MB/sec is 2^20 bytes a second, its Gb/sec 10^9 bits."""
-        return value if self.unit == "Gb/sec" else value * Decimal("0.008388608")
-
-
-@dataclass(frozen=True, slots=True)
 class TrainingStep:
     step: int
     tflops: Decimal  # TFLOP/s per GPU, as the framework printed it
@@ -569,7 +500,9 @@ ParsedLog = (
     | GpuBurn
     | DcgmDiag
     | NvBandwidth
-    | IbWriteBw
+    | PerftestBw
+    | PerftestLat
+    | P2pBandwidthLatency
     | TrainingThroughput
     | NpuSmi
     | RocmSmi

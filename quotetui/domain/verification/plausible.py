@@ -4,10 +4,11 @@ an acceptance pass or a better price per delivered PFLOP-hour.
 
 The bounds are the datasheet's own ceilings, so no healthy run comes near them: a GEMM sweep or a training run
 above the model's dense BF16 peak (an MFU above 1); a collective's bus bandwidth, whichever collective (nccl-tests
-normalises each to one rank's link traffic; on one host or across hosts: the network never beats NVLink), or an
-nvbandwidth copy
-between two GPUs, above the model's NVLink bandwidth per GPU both ways together (a healthy H100 node measures
-480 GB/s of busbw against 900, a copy 371 against 900).
+normalises each to one rank's link traffic; on one host or across hosts: the network never beats NVLink), or a
+copy between two GPUs (nvbandwidth, p2pBandwidthLatencyTest; a GPU's copy to itself on the diagonal is its memory,
+not a link), above the model's NVLink bandwidth per GPU both ways together (a healthy H100 node measures 480 GB/s
+of busbw against 900, a copy 371 against 900, a bidirectional P2P copy 775 against 900). A latency is never
+compared with it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from quotetui.domain.economics.exact import q
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.collectives import busbw_agrees, kind
 from quotetui.domain.verification.findings import Finding, Log, Severity
-from quotetui.domain.verification.logs import BusRun, GemmSweep, NvBandwidth, ParsedLog, TrainingThroughput
+from quotetui.domain.verification.logs import (
+    BusRun,
+    GemmSweep,
+    NvBandwidth,
+    P2pBandwidthLatency,
+    ParsedLog,
+    TrainingThroughput,
+)
 from quotetui.domain.wording import with_article
 
 
@@ -40,10 +48,13 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
     large = parsed.large_message() if isinstance(parsed, BusRun) else None  # any collective, across hosts too
     if large is not None and large.busbw > links:
         return f"busbw {large.busbw} GB/s is more than the {gpu.name}'s {links} GB/s of NVLink per GPU"
+    cells: list[Decimal] = []
     if isinstance(parsed, NvBandwidth):
         cells = [v for m in parsed.matrices if m.between_gpus and m.bandwidth for _, _, v in m.cells() if v is not None]
-        if cells and max(cells) > links:
-            return f"a copy of {max(cells)} GB/s between two GPUs is more than the {gpu.name}'s {links} GB/s of NVLink"
+    elif isinstance(parsed, P2pBandwidthLatency):
+        cells = [v for m in parsed.matrices if m.bandwidth for _, _, v in m.cells()]
+    if cells and max(cells) > links:
+        return f"a copy of {max(cells)} GB/s between two GPUs is more than the {gpu.name}'s {links} GB/s of NVLink"
     return ""
 
 

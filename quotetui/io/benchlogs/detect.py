@@ -9,7 +9,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from quotetui.domain.verification.logs import LogError, ParsedLog
-from quotetui.io.benchlogs import bandwidth, gemm, health, nccl, npu, rocm, smi, smi_detail, smi_table, training
+from quotetui.io.benchlogs import (
+    gemm,
+    health,
+    nccl,
+    npu,
+    nvbandwidth,
+    p2p,
+    perftest,
+    rocm,
+    smi,
+    smi_detail,
+    smi_table,
+    training,
+)
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines, physical, physical_lines
 from quotetui.probe.gpu_probe import BUNDLE_KEY  # the probe writes it; it must run alone, so it holds the name
 
@@ -113,23 +126,22 @@ TOOLS_READ: tuple[Tool, ...] = (
         lead_max=1,
     ),
     Tool("rocm-smi", rocm.matches, rocm.parse, rocm.START),  # its --showmeminfo banner too: one part
-    Tool(
-        "nvidia-smi -q", lambda t: "NVSMI LOG" in t, smi_detail.parse, smi_detail.START, again=smi_detail.START
-    ),  # its --showmeminfo banner too: one part
+    Tool("nvidia-smi -q", lambda t: "NVSMI LOG" in t, smi_detail.parse, smi_detail.START, again=smi_detail.START),
     Tool(
         "nvbandwidth",
-        bandwidth.nvbandwidth_matches,
-        bandwidth.parse_nvbandwidth,
-        bandwidth.NVBANDWIDTH_START,
+        nvbandwidth.matches,
+        nvbandwidth.parse,
+        nvbandwidth.START,
         again=re.compile(r"^nvbandwidth Version:"),
     ),
     Tool(
-        "ib_write_bw",
-        bandwidth.ib_write_bw_matches,
-        bandwidth.parse_ib_write_bw,
-        bandwidth.IB_WRITE_BW_START,
+        "perftest (ib_write_bw, ib_read_bw, ib_send_bw, ib_*_lat)",
+        perftest.matches,
+        perftest.parse,
+        perftest.START,
         re.compile(r"^\s*-{20,}\s*$|^\*{20,}\s*$"),
     ),  # no ``again``: a loopback run prints the server's and the client's header, one table each
+    Tool("p2pBandwidthLatencyTest", p2p.matches, p2p.parse, p2p.START, again=p2p.START),
     # before the GEMM sweep: a training log may say TFLOPS
     Tool("training log (Megatron-LM, torchtitan)", training.matches, training.parse, training.START),
     Tool(
@@ -172,7 +184,7 @@ TOOLS_READ: tuple[Tool, ...] = (
 )
 """Every tool, in the order a text is tried against them (the first that matches parses it)."""
 
-TOOLS = tuple(t.name for t in TOOLS_READ) + ("nccl-tests all_reduce_perf (-J)",)
+TOOLS = tuple(t.name for t in TOOLS_READ) + ("nccl-tests all_reduce_perf (-J)", "nvbandwidth (-j)")
 
 
 def _text(data: bytes, source: str) -> str:
@@ -295,7 +307,7 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
     stripped = text.lstrip()
     try:
         if stripped.startswith("{"):
-            return nccl.parse_json(text)
+            return nvbandwidth.parse_json(text) if nvbandwidth.is_json(text) else nccl.parse_json(text)
         _one_tool(text)
         for tool in TOOLS_READ:
             if tool.matches(text):

@@ -1,0 +1,249 @@
+"""NVIDIA's ``nvbandwidth``: copies between GPUs and between host and GPU, and the latency testcases, as text or
+as its ``-j`` JSON.
+
+The text (every version since 0.2) prints, for each testcase, ``Running <testcase>.``, then one matrix or three
+(a bidirectional testcase since 0.10: ``Read1``, ``Read2`` and ``Total``), each a title such as ``memcpy CE
+GPU(row) -> GPU(column) bandwidth (GB/s)`` (a latency testcase: ``… (ns)``), a header of column indices, one row
+per source (``N/A`` on the diagonal and for a pair without peer access), then ``SUM <name> <total>``. A matrix is
+read only with its ``SUM`` line, which must equal its cells to the rounding of two decimals each: a figure
+garbled in a paste is refused, not judged. The ``SUM`` line names the testcase, so a paste cut above ``Running``
+still reads. Versions before 0.10 list the devices (``Device 0: NVIDIA H100 80GB HBM3``), a multi-node run each
+process's host and device (``Process 4 (node-1): device 0: HGX GB200``); 0.10 prints ``CUDA Runtime Version: 13.2
+(13020)`` where older versions print ``13000``.
+
+A testcase whose copy came back wrong prints `` Invalid value when checking the pattern at 0x…`` and an
+``ASSERT in expression …`` line, and nvbandwidth stops: such a run is refused as the failure it is, naming its
+lines, never as cut short.
+
+The JSON (``-j``, since 0.5) holds the same: per testcase its ``name``, ``status`` (``Passed``, ``Waived``),
+``bandwidth_description`` (the title), ``bandwidth_matrix`` (cells as strings) and ``sum``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from typing import Any
+
+from quotetui.domain.entities import MAX_COUNT
+from quotetui.domain.verification.linkfacts import BandwidthMatrix, NvBandwidth
+from quotetui.domain.verification.logs import LogError
+from quotetui.io.benchlogs.common import log_number, shown
+
+START = re.compile(r"^nvbandwidth Version:|^Running \w+_(?:ce|sm|tma)\.\s*$", re.M)
+"""The line nvbandwidth's output is known by: its version banner, or a testcase starting."""
+
+_RUNNING = re.compile(r"^Running (\w+)\.\s*$")
+_TITLE = re.compile(r"^[A-Za-z][\w ]*\b(?:CPU|GPU)\(row\).*\((?:GB/s|ns)\)\s*$")
+_COLUMNS = re.compile(r"^\s*\d+(?:\s+\d+)*\s*$")
+_ROW = re.compile(r"^\s*(\d+)\s+(\S.*?)\s*$")
+_SUM = re.compile(r"^SUM (\w+)\s+(\S+)\s*$")
+_VERSION = re.compile(r"^nvbandwidth Version:\s*(\S+)")
+_CUDA = re.compile(r"^CUDA Runtime Version:\s*(?:[\d.]+\s*\()?(\d+)\)?\s*$")
+_DRIVER = re.compile(r"^Driver Version:\s*(\S+)")
+_BUS = r"(?: \([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\))?\s*$"
+_DEVICE = re.compile(rf"^Device (\d+): (.+?){_BUS}")
+_PROCESS = re.compile(rf"^Process (\d+) \(([^)]+)\): device \d+: (.+?){_BUS}")
+_WAIVED = re.compile(r"^\s*Waived\b")
+_FAILED = re.compile(
+    r"^\s*(?:Invalid value when checking the pattern\b|ASSERT in expression\b|\[?CUDA_ERROR_\w+\]? in expression\b)"
+)
+"""nvbandwidth's own failures: a copy that came back wrong, an assertion, a CUDA call that failed."""
+
+
+def matches(text: str) -> bool:
+    """nvbandwidth's output (its banner or a testcase), or a bare matrix of it."""
+    bare = r"^(?:memcpy (?:CE|SM)|memory latency SM|Device to Device Latency SM) (?:CPU|GPU)\("
+    return bool(START.search(text) or re.search(bare, text, re.M))
+
+
+def is_json(text: str) -> bool:
+    """nvbandwidth's ``-j`` output: one object under the key ``nvbandwidth``."""
+    return bool(re.match(r'\s*\{\s*"nvbandwidth"\s*:', text))
+
+
+def parse(text: str) -> NvBandwidth:
+    lines = text.splitlines()
+    matrices: list[BandwidthMatrix] = []
+    devices: dict[int, str] = {}
+    hosts: list[str] = []
+    version = cuda = driver = None
+    waived: list[str] = []
+    current: str | None = None  # the testcase whose matrices follow (a bidirectional one prints three)
+    pending: tuple[str, int] | None = None  # a testcase started, and the line, before any result of it
+    n = 0
+    while n < len(lines):
+        line = lines[n].rstrip()
+        n += 1
+        if _FAILED.match(line):
+            _failed(lines, n, current)
+        elif found := _VERSION.match(line):
+            version = version or found.group(1)
+        elif found := _CUDA.match(line):
+            cuda = cuda or found.group(1)
+        elif found := _DRIVER.match(line):
+            driver = driver or found.group(1)
+        elif found := _DEVICE.match(line):
+            devices.setdefault(int(found.group(1)), found.group(2).strip())
+        elif found := _PROCESS.match(line):
+            devices.setdefault(int(found.group(1)), found.group(3).strip())
+            hosts.append(found.group(2))
+        elif found := _RUNNING.match(line):
+            current, pending = found.group(1), (found.group(1), n)
+        elif _TITLE.match(line):
+            matrix, n = _matrix(lines, n, line, current)
+            matrices.append(matrix)
+            pending = None
+        elif found := _SUM.match(line):
+            raise LogError(f"'SUM {found.group(1)}' without a matrix before it (a garbled paste?)", n)
+        elif _WAIVED.match(line) and pending is not None:
+            waived.append(pending[0])
+            pending = None
+        elif line.strip():
+            pending = None  # the testcase printed something else: it ends without a matrix
+    if pending is not None:  # the log ends right after a testcase started
+        raise LogError(f"'Running {pending[0]}.' and no result after it (cut short?)", pending[1])
+    if not matrices:
+        raise LogError(
+            "no result matrix: nvbandwidth ran no testcase to its SUM line (cut short, or every testcase waived?)",
+            len(lines),
+        )
+    if len(devices) > MAX_COUNT:
+        raise LogError(f"{len(devices):,} devices: more than any machine has")
+    names = tuple(devices[i] for i in sorted(devices))
+    hosts_seen = tuple(dict.fromkeys(hosts))
+    return NvBandwidth(tuple(matrices), names, version, hosts_seen, cuda, driver, tuple(waived))
+
+
+def _failed(lines: list[str], n: int, testcase: str | None) -> None:
+    """Refuses the run whose line ``n`` (1-based) is nvbandwidth's failure, naming it and the assertion after."""
+    what = lines[n - 1].strip()
+    more = next((f"; {_short(s.strip())} (line {k})" for k, s in enumerate(lines[n:], n + 1) if _FAILED.match(s)), "")
+    why = " (a copy's data did not verify)" if what.startswith("Invalid value when checking the pattern") else ""
+    name = f" in {testcase}" if testcase else ""
+    raise LogError(f"nvbandwidth failed{name}{why} at line {n}: {_short(what)}{more}", n)
+
+
+def _short(line: str) -> str:
+    """A failure line as a message quotes it: whole when short, else its start and its end (the file and line
+    an ASSERT names)."""
+    return line if len(line) <= 160 else f"{line[:90]} … {line[-60:]}"
+
+
+def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple[BandwidthMatrix, int]:
+    """The matrix whose title is line ``n`` (1-based), up to and with its SUM line; the line after it. Without a
+    ``Running`` line before it (a paste cut above it), its SUM line names the testcase."""
+    started = n
+    what = testcase or "a testcase"
+    while n < len(lines) and not lines[n].strip():
+        n += 1
+    if n >= len(lines):
+        raise LogError(f"the matrix of {what} ends at its title (cut short?)", started)
+    if not _COLUMNS.match(lines[n]):
+        raise LogError(f"not the column header of a matrix: {lines[n].strip()[:80]!r}", n + 1)
+    columns = tuple(int(c) for c in lines[n].split())
+    if len(columns) > MAX_COUNT or columns != tuple(range(len(columns))):
+        raise LogError(f"garbled column header: {lines[n].strip()[:80]!r}", n + 1)
+    n += 1
+    rows: list[tuple[int, tuple[Decimal | None, ...]]] = []
+    while n < len(lines):
+        line = lines[n].rstrip()
+        if not line.strip():
+            n += 1
+            continue
+        if found := _SUM.match(line):
+            total = log_number(found.group(2), f"SUM {found.group(1)}", n + 1)
+            if testcase is not None and not found.group(1).startswith(testcase):
+                raise LogError(f"'SUM {found.group(1)}' inside the testcase {testcase} (a garbled paste?)", n + 1)
+            return _checked(BandwidthMatrix(found.group(1), title.strip(), columns, tuple(rows), total), n + 1), n + 1
+        if _FAILED.match(line):
+            _failed(lines, n + 1, testcase)
+        found = _ROW.match(line)
+        if not found or _TITLE.match(line) or _RUNNING.match(line):
+            break
+        cells = found.group(2).split()
+        if len(cells) != len(columns):
+            raise LogError(f"{len(cells)} values for {len(columns)} columns (a cut or garbled row)", n + 1)
+        values = tuple(None if c == "N/A" else log_number(c, f"{what} row {found.group(1)}", n + 1) for c in cells)
+        rows.append((int(found.group(1)), values))
+        n += 1
+    where = n + 1 if n < len(lines) else len(lines)
+    raise LogError(f"the matrix of {what} has no SUM line after its rows (cut short?)", where)
+
+
+def _checked(m: BandwidthMatrix, line: int | None) -> BandwidthMatrix:
+    """Each cell is printed to two decimals from the value SUM adds: the two agree to 0.005 a cell (and the
+    SUM's own rounding); anything further apart is a figure garbled between the machine and the paste."""
+    if not m.rows:
+        raise LogError(f"the matrix of {m.name} has no rows", line)
+    if m.between_gpus and len(m.rows) != len(m.columns):
+        raise LogError(f"the GPU matrix of {m.name} has {len(m.rows)} rows for {len(m.columns)} GPUs", line)
+    cells = [v for _, values in m.rows for v in values if v is not None]
+    added = sum(cells, Decimal(0))
+    if abs(added - m.total) > Decimal("0.005") * (len(cells) + 1):
+        raise LogError(f"SUM {m.name} is {m.total} but its cells add up to {added}: a garbled figure", line)
+    return m
+
+
+def parse_json(text: str) -> NvBandwidth:
+    """``nvbandwidth -j``: the same facts as the text. Its cells are strings (``"12.3964"``), its sums full
+    doubles (read as printed, never through a float)."""
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"not valid JSON: {exc.msg} (cut short?)", exc.lineno) from exc
+    except ValueError as exc:  # an integer of thousands of digits: no machine wrote it
+        raise LogError(f"not a log a machine wrote: {exc}".split(";")[0]) from None
+    body = data.get("nvbandwidth") if isinstance(data, dict) else None
+    cases = body.get("testcases") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or not isinstance(cases, list):
+        raise LogError("no 'testcases' list under 'nvbandwidth': not an nvbandwidth -j file, or cut short")
+    matrices, waived = [], []
+    for i, case in enumerate(cases, 1):
+        if not isinstance(case, dict) or not isinstance(case.get("name"), str):
+            raise LogError(f"testcase {i} has no name")
+        name, status = case["name"], case.get("status")
+        if status == "Waived":
+            waived.append(name)
+        elif status != "Passed":
+            raise LogError(f"nvbandwidth failed in {name}: its status is {shown(str(status))}, not Passed")
+        else:
+            matrices.append(_json_matrix(name, case))
+    if not matrices:
+        raise LogError("no result matrix: every testcase of the nvbandwidth -j file was waived")
+    cuda, driver = body.get("CUDA Runtime Version"), body.get("Driver Version")
+    version = body.get("version")
+    return NvBandwidth(
+        tuple(matrices),
+        version=str(version) if version else None,
+        cuda_version=None if cuda is None else str(cuda),
+        driver=None if driver is None else str(driver),
+        waived=tuple(waived),
+        layout="json",
+    )
+
+
+def _json_matrix(name: str, case: dict[str, Any]) -> BandwidthMatrix:
+    title, cells, total = case.get("bandwidth_description"), case.get("bandwidth_matrix"), case.get("sum")
+    if not isinstance(title, str) or not _TITLE.match(title.strip()):
+        raise LogError(f"{name}: its bandwidth_description is {shown(str(title))}, not one nvbandwidth prints")
+    if not isinstance(cells, list) or not cells or not all(isinstance(r, list) for r in cells):
+        raise LogError(f"{name}: no bandwidth_matrix (cut short?)")
+    if len(cells) > MAX_COUNT or any(len(r) != len(cells[0]) for r in cells):
+        raise LogError(f"{name}: its bandwidth_matrix rows differ in length (a garbled file)")
+    if not isinstance(total, Decimal | int):
+        raise LogError(f"{name}: its sum is {shown(str(total))}, not a number")
+    rows = tuple(
+        (r, tuple(None if str(c).strip() == "N/A" else _json_number(str(c).strip(), f"{name} row {r}") for c in row))
+        for r, row in enumerate(cells)
+    )
+    total_number = _json_number(str(total), f"{name} sum")
+    return _checked(BandwidthMatrix(name, title.strip(), tuple(range(len(cells[0]))), rows, total_number), None)
+
+
+def _json_number(token: str, what: str) -> Decimal:
+    try:
+        return log_number(token, what, 0)
+    except LogError as exc:  # a JSON file has no line to name: the testcase names it
+        raise LogError(exc.message) from None
