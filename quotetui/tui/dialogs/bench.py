@@ -34,9 +34,10 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
         with Vertical(classes="dialog"):
             yield Label(plain(f"Import raw logs for #{self.offer_id} {self.offer_title}"), classes="dialog-title")
             yield Static(
-                "nvidia-smi (query, -L, topo -m), npu-smi, nccl-tests (any collective; -J JSON), nvbandwidth, "
-                "ib_write_bw, a GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. "
-                "Several files: separate them with "
+                "nvidia-smi (table, -q, query, -L, topo -m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
+                "(any collective; -J JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, a "
+                "GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: "
+                "separate them with "
                 'spaces; "quote a name with spaces".',
                 classes="form-label",
                 markup=False,
