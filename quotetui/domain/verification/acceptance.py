@@ -130,7 +130,11 @@ def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     if not sold.nvlink_sold or sold.gpus_per_node < 2:
         return Item("topology", Status.NOT_REQUIRED, "no NVLink sold between GPUs")
     topo = [log for log in logs if isinstance(log.parsed, Topology)]
-    return _found("topology", _codes(findings, "pcie-topology"), topo, "GPU pairs on NVLink", "no `nvidia-smi topo -m`")
+    # a copy far below NVLink fails it too: the links exist but do not carry what they should
+    slow = [f for f in _codes(findings, "nvlink-copy-low") if f.severity.value == "critical"]
+    return _found(
+        "topology", _codes(findings, "pcie-topology") + slow, topo, "GPU pairs on NVLink", "no `nvidia-smi topo -m`"
+    )
 
 
 def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:

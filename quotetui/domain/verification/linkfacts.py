@@ -83,14 +83,23 @@ class IbRow:
     msg_rate: Decimal  # Mpps
     bw_min: Decimal | None = None  # the newest perftest's 6th column; 0.00 unless min-BW sampling was on
 
+    def rate_agrees(self, unit: str) -> bool:
+        """Whether the average is the message rate × the size in ``unit`` (to within a fifth: the two units differ by
+        a factor of 119, so only one fits): perftest computes both from one count, so an edited average does not."""
+        per_second = self.msg_rate * Decimal(10**6) * self.size  # bytes a second
+        expected = per_second * 8 / Decimal(10**9) if unit == "Gb/sec" else per_second / Decimal(2**20)
+        return expected > 0 and Decimal("0.8") <= self.average / expected <= Decimal("1.25")
+
 
 PERFTEST_VERBS = {"RDMA_Write": "write", "RDMA_Read": "read", "Send": "send"}
 """The tests perftest's header names (``RDMA_Read BW Test``) and the binary each comes from (``ib_read_bw``)."""
 
 
 def perftest_tool(test: str, kind: str) -> str:
-    """The binary that prints ``test`` (``RDMA_Read``) with ``kind`` ``bw`` or ``lat``: ``ib_read_bw``."""
-    return f"ib_{PERFTEST_VERBS[test]}_{kind}"
+    """The binary that prints ``test`` (``RDMA_Read``) with ``kind`` ``bw`` or ``lat``: ``ib_read_bw``; a table
+    that names no test is perftest's, which binary not known."""
+    verb = PERFTEST_VERBS.get(test)
+    return f"ib_{verb}_{kind}" if verb else "perftest"
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,17 @@ too: nvbandwidth runs them only where the GPUs share one NVLink fabric."""
 _HOST = re.compile(r"^(?:host_to_device|device_to_host)_memcpy_(?:ce|sm)$")
 
 
+def both_ways(m: BandwidthMatrix) -> bool:
+    """Whether ``m``'s figures add both directions of a link (a ``…_total``, an SM bidirectional copy); a copy
+    nvbandwidth does not name as one of its GPU-to-GPU testcases is taken as both ways (the lenient ceiling)."""
+    found = _D2D.match(m.name)
+    return (
+        found is None
+        or found.group(3) == "_total"
+        or (bool(found.group(1)) and found.group(2) == "sm" and not found.group(3))
+    )
+
+
 def nvlink_copy_floor(gpu: GpuSpec, m: BandwidthMatrix) -> Fraction | None:
     """The slowest acceptable GPU-to-GPU copy in ``m`` on ``gpu`` (``NVLINK_COPY_MIN_SHARE``); None when ``m``
     is no copy between GPUs, or the model has no NVSwitch NVLink to hold it to (PCIe cards, bridged pairs).
@@ -47,7 +58,7 @@ def nvlink_copy_floor(gpu: GpuSpec, m: BandwidthMatrix) -> Fraction | None:
     found = _D2D.match(m.name)
     if found is None or not m.between_gpus or not m.bandwidth or gpu.nvlink_gbs is None or gpu.nvlink_note:
         return None
-    both = found.group(3) == "_total" or (bool(found.group(1)) and found.group(2) == "sm" and not found.group(3))
+    both = both_ways(m)
     return NVLINK_COPY_MIN_SHARE * (Fraction(gpu.nvlink_gbs) if both else Fraction(gpu.nvlink_gbs, 2))
 
 

@@ -19,12 +19,14 @@ from quotetui.domain.economics.exact import q
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.collectives import busbw_agrees, kind
 from quotetui.domain.verification.findings import Finding, Log, Severity
+from quotetui.domain.verification.links import both_ways
 from quotetui.domain.verification.logs import (
     BusRun,
     GemmSweep,
     NvBandwidth,
     P2pBandwidthLatency,
     ParsedLog,
+    PerftestBw,
     TrainingThroughput,
 )
 from quotetui.domain.wording import with_article
@@ -42,19 +44,28 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
         )
     if isinstance(parsed, BusRun) and (edited := _edited(parsed)):
         return edited
+    if isinstance(parsed, PerftestBw) and (edited := _edited_perftest(parsed)):
+        return edited
     links = Decimal(gpu.nvlink_gbs) if gpu.nvlink_gbs and not gpu.nvlink_note else None
     if links is None:
         return ""
     large = parsed.large_message() if isinstance(parsed, BusRun) else None  # any collective, across hosts too
     if large is not None and large.busbw > links:
         return f"busbw {large.busbw} GB/s is more than the {gpu.name}'s {links} GB/s of NVLink per GPU"
-    cells: list[Decimal] = []
+    # a copy in one direction is held to one-way NVLink (450 GB/s on an H100), one that adds both to both ways
+    cells: list[tuple[Decimal, bool]] = []
     if isinstance(parsed, NvBandwidth):
-        cells = [v for m in parsed.matrices if m.between_gpus and m.bandwidth for _, _, v in m.cells() if v is not None]
+        cells = [(v, both_ways(m)) for m in parsed.matrices if m.between_gpus and m.bandwidth
+                 for _, _, v in m.cells() if v is not None]  # fmt: skip
     elif isinstance(parsed, P2pBandwidthLatency):
-        cells = [v for m in parsed.matrices if m.bandwidth for _, _, v in m.cells()]
-    if cells and max(cells) > links:
-        return f"a copy of {max(cells)} GB/s between two GPUs is more than the {gpu.name}'s {links} GB/s of NVLink"
+        cells = [(v, m.bidirectional) for m in parsed.matrices if m.bandwidth for _, _, v in m.cells()]
+    for value, both in sorted(cells, reverse=True):
+        ceiling = links if both else links / 2
+        if value > ceiling:
+            way = "both ways" if both else "one way"
+            return (
+                f"a copy of {value} GB/s between two GPUs is more than the {gpu.name}'s {ceiling} GB/s of NVLink {way}"
+            )
     return ""
 
 
@@ -74,6 +85,20 @@ def _edited(p: BusRun) -> str:
                 f"busbw {busbw} GB/s at {large.size:,} bytes is not its algbw {algbw} GB/s × "
                 f"{with_article(kind(p.collective).title)}'s factor over {p.ranks} ranks: a figure edited by hand"
             )
+    return ""
+
+
+def _edited_perftest(p: PerftestBw) -> str:
+    """A judged perftest row whose average is above its own peak (a timed run's peak is 0.00: not measured) or is
+    not its message rate × size: perftest computes them from one count, so such a figure was edited by hand."""
+    row = p.judged()
+    if row.peak > 0 and row.average > row.peak + Decimal("0.01"):
+        return f"BW average {row.average} {p.unit} above its own BW peak {row.peak}: a figure edited by hand"
+    if row.msg_rate > 0 and row.average > 0 and not row.rate_agrees(p.unit):
+        return (
+            f"BW average {row.average} {p.unit} at {row.size:,} bytes is not its message rate {row.msg_rate} Mpps × "
+            "the size: a figure edited by hand"
+        )
     return ""
 
 

@@ -251,6 +251,35 @@ def _internal(test: DcgmTest) -> bool:
     return "internal error" in test.detail.lower() and not names_a_gpu
 
 
+NVIDIA_ONLY = ("nvidia-smi", "nvbandwidth", "p2pBandwidthLatencyTest", "dcgmi", "nccl-tests")
+"""Tools whose output only a machine with NVIDIA GPUs prints (CUDA, NVML, DCGM, NCCL): on an AMD, Gaudi or Ascend
+offer they show another machine, whatever they measured."""
+
+
+def _nvidia(gpu: GpuSpec) -> bool:
+    return any(n.startswith("NVIDIA") for n in gpu.smi_names) or any(":" not in i for i in gpu.pci_device_ids)
+
+
+def _nvidia_tools(logs: list[Log], sold: Sold) -> list[Finding]:
+    """An NVIDIA-only tool's output on an offer of another vendor's part: a model finding."""
+    if _nvidia(sold.gpu):
+        return []
+    shown = [log for log in logs if log.parsed.tool.startswith(NVIDIA_ONLY)]
+    if not shown:
+        return []
+    return [
+        Finding(
+            "model-mismatch",
+            Severity.CRITICAL,
+            f"NVIDIA tools' output, {sold.gpu.name} sold",
+            f"nvidia-smi, nvbandwidth, the CUDA samples, DCGM and nccl-tests run only on NVIDIA GPUs: these logs come "
+            f"from another machine than the {sold.gpu.name} sold.",
+            tuple(f"{log.label}: {log.parsed.tool}" for log in shown),
+            _where(shown),
+        )
+    ]
+
+
 def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
     """A training log whose own MFU divides by a peak no trainer takes for the model sold ran on another device
     (``framework_peaks``): a model finding, even where the log names no device."""
@@ -542,6 +571,7 @@ def check(
         + _mig(logs)
         + _model(logs, sold, catalog)
         + _framework_peak(logs, sold, catalog)
+        + _nvidia_tools(logs, sold)
         + _topology(logs, sold)
         + _gemm(logs, sold)
         + impossible_measurements(logs, sold.gpu)

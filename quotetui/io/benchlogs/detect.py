@@ -375,6 +375,8 @@ def _bundle(text: str, source: str) -> ReadLog:
         raise LogError(f"probe bundle is not valid JSON: {exc.msg} (cut short?)", exc.lineno, source) from exc
     except ValueError as exc:  # an integer of thousands of digits: no probe wrote it
         raise LogError(f"probe bundle is not one the probe wrote: {exc}".split(";")[0], source=source) from None
+    except RecursionError:  # [[[[… a hundred thousand deep
+        raise LogError("probe bundle nested thousands deep: not one the probe wrote", source=source) from None
     commands = data.get("commands") if isinstance(data, dict) else None
     if not isinstance(commands, list):
         raise LogError("probe bundle has no commands list", source=source)

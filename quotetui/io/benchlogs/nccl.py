@@ -232,6 +232,8 @@ def parse_json(text: str) -> AllReduce | Collective:
         raise LogError(f"not valid JSON: {exc.msg}", exc.lineno) from exc
     except ValueError as exc:  # an integer of thousands of digits: no machine wrote it
         raise LogError(f"not a log a machine wrote: {exc}".split(";")[0]) from None
+    except RecursionError:  # [[[[… a hundred thousand deep
+        raise LogError("nested thousands deep: not a log a machine wrote") from None
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list) or not results:
         raise LogError("no results list: not an nccl-tests -J file, or cut short")

@@ -195,6 +195,8 @@ def parse_json(text: str) -> NvBandwidth:
         raise LogError(f"not valid JSON: {exc.msg} (cut short?)", exc.lineno) from exc
     except ValueError as exc:  # an integer of thousands of digits: no machine wrote it
         raise LogError(f"not a log a machine wrote: {exc}".split(";")[0]) from None
+    except RecursionError:  # [[[[… a hundred thousand deep
+        raise LogError("nested thousands deep: not a log a machine wrote") from None
     body = data.get("nvbandwidth") if isinstance(data, dict) else None
     cases = body.get("testcases") if isinstance(body, dict) else None
     if not isinstance(body, dict) or not isinstance(cases, list):

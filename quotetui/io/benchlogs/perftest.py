@@ -23,7 +23,6 @@ allocate MR``) has no result table: it is refused as the failure it printed, nam
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 
 from quotetui.domain.verification.linkfacts import (
     PERFTEST_VERBS,
@@ -44,7 +43,8 @@ START = re.compile(
 
 _TITLE = re.compile(r"^\s*(\w+)((?: \w+)*?) (BW|Latency) Test\s*$")
 _BW_TABLE = re.compile(
-    r"^\s*#bytes\s+#iterations\s+BW peak\[(Gb/sec|MB/sec)\]\s+BW average\[(Gb/sec|MB/sec)\]\s+MsgRate\[Mpps\](.*)$"
+    r"^\s*#bytes\s+#iterations\s+BW peak\[(Gb/sec|MB/sec|MiB/sec)\]\s+BW average\[(Gb/sec|MB/sec|MiB/sec)\]\s+"
+    r"MsgRate\[Mpps\](.*)$"
 )
 _LAT_TABLE = re.compile(r"^\s*#bytes\s+#iterations\s+(t_min\[usec\].*)$")
 _LAT_COLUMNS = re.compile(r"t_\w+\[usec\]|\d+(?:\.\d+)?% percentile\[usec\]")
@@ -70,6 +70,8 @@ _CUDA = re.compile(r"device name = \[([^\]]+)\]")
 _NO_PEAK = re.compile(r"BW peak won't be measured")
 _REQUESTED = re.compile(r"(?:^|\s)(?:-d|--ib-dev)(?:\s+|=)(\S+)")
 _COMMAND = re.compile(r"[$#%>]\s*(?:sudo\s+)?(?:[\w./-]*/)?(ib_(?:write|read|send|atomic)_(?:bw|lat))(?=\s|$)")
+_BIDIRECTIONAL = re.compile(r"\s(?:-b|--bidirectional)(?:\s|$)")
+"""A command typed with ``-b``: the figures add both directions, whatever the title says."""
 _FAILED = re.compile(r"\b(?:Couldn't|Could not|Unable to|Failed to|failed to|Problems with)\b|\b[Ee]rror\b")
 """perftest's own failure lines: ``Couldn't connect to 10.0.0.2:18515``, ``ethernet_read_keys: Couldn't read
 remote address``, ``Couldn't allocate MR``, ``Completion with error``."""
@@ -98,13 +100,14 @@ def parse(text: str) -> PerftestBw | PerftestLat:
     rows: list[tuple[list[str], int, str, list[str]]] = []  # (tokens, line, its table's unit, its columns)
     failures: list[tuple[int, str]] = []
     command: str | None = None
+    command_line = ""
     closed = False
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip()
         if found := _BW_TABLE.match(line):
             if found.group(1) != found.group(2):
                 raise LogError(f"a results table in two units: {line.strip()[:80]!r}", n)
-            tables.append((found.group(1), n))
+            tables.append((found.group(1).replace("MiB/sec", "MB/sec"), n))  # newer perftest says MiB: 2^20 B
             columns, closed = _EXTRA.findall(found.group(3)), False
         elif found := _LAT_TABLE.match(line):
             tables.append(("usec", n))
@@ -117,17 +120,28 @@ def parse(text: str) -> PerftestBw | PerftestLat:
         elif found := _TITLE.match(line):
             titles.append((found.group(1), "Bidirectional" in found.group(2), found.group(3), n))
         elif command is None and is_prompt(line) and (found := _COMMAND.search(line)):
-            command = found.group(1)
+            command, command_line = found.group(1), line
             if requested := _REQUESTED.search(line[found.end() :]):
                 head.requested = requested.group(1)
         elif not head.read(line) and _FAILED.search(line):
             failures.append((n, line.strip()))
+    if len(head.devices) > 1:
+        raise LogError(
+            f"two perftest runs in one log: on {head.devices[0]} and on {head.devices[1]}; save each run to its own "
+            "file",
+        )
     test, bidirectional, kind = _test(titles, command, tables)
+    bidirectional = bidirectional or bool(command_line and _BIDIRECTIONAL.search(command_line))
     tool = perftest_tool(test, "bw" if kind == "BW" else "lat") if test in PERFTEST_VERBS else command or "perftest"
-    if not rows or not closed:  # a run that printed its failure is refused as that failure, not as cut short
-        last = max([n for _, n, _, _ in rows] + [0])
-        if failed := next(((n, what) for n, what in failures if n > last), None):
-            raise LogError(f"{tool} failed at line {failed[0]}: {failed[1]}{head.attempted()}", failed[0])
+    # a run that printed its failure is refused as that failure, not as cut short; one that failed after some
+    # rows (``Completion with error``) too, even where a line of dashes follows (a loopback's other side)
+    first = min([n for _, n, _, _ in rows] + [len(lines) + 1])
+    last = max([n for _, n, _, _ in rows] + [0])
+    after = first if rows else 0
+    if (not rows or not closed or failures) and (
+        failed := next(((n, what) for n, what in failures if n > (last if not rows or not closed else after)), None)
+    ):
+        raise LogError(f"{tool} failed at line {failed[0]}: {failed[1]}{head.attempted()}", failed[0])
     if test and test not in PERFTEST_VERBS:
         raise LogError(
             f"a perftest {test} {kind} test: not read (quotetui reads perftest's Send, RDMA_Write and RDMA_Read "
@@ -171,6 +185,7 @@ class _Header:
 
     def __init__(self) -> None:
         self.device: str | None = None
+        self.devices: list[str] = []  # every device a header names: a loopback file names one twice, two runs two
         self.link: str | None = None
         self.gpu: str | None = None
         self.connection: str | None = None
@@ -203,6 +218,8 @@ class _Header:
             taken = False
             if found := _DEVICE.search(line):
                 self.device, taken = self.device or found.group(1), True
+                if found.group(1) not in self.devices:
+                    self.devices.append(found.group(1))
             if found := _QPS.search(line):
                 self.qps, taken = self.qps or int(found.group(1)), True
             if found := _CONNECTION.search(line):
@@ -249,19 +266,11 @@ def _unit(units: set[str], rows: list[IbRow], tables: list[tuple[str, int]]) -> 
     (the server prints the client's figures under its own unit), the one its message rate agrees with."""
     if len(units) == 1:
         return units.pop()
-    fits = [unit for unit in sorted(units) if all(_agrees(r, unit) for r in rows if r.average and r.msg_rate)]
+    fits = [unit for unit in sorted(units) if all(r.rate_agrees(unit) for r in rows if r.average and r.msg_rate)]
     if len(fits) != 1:
         lines = ", ".join(f"{unit} at line {n}" for unit, n in tables)
         raise LogError(f"results tables in two units ({lines}) and figures that do not say which", tables[-1][1])
     return fits[0]
-
-
-def _agrees(row: IbRow, unit: str) -> bool:
-    """Whether ``row``'s average is its message rate × size in ``unit`` (to within a fifth: the two differ by a
-    factor of 119 between Gb/sec and MB/sec, so only one fits)."""
-    per_second = row.msg_rate * Decimal(10**6) * row.size  # bytes a second
-    expected = per_second * 8 / Decimal(10**9) if unit == "Gb/sec" else per_second / Decimal(2**20)
-    return expected > 0 and Decimal("0.8") <= row.average / expected <= Decimal("1.25")
 
 
 def _bw_row(tokens: list[str], n: int, unit: str, extra: list[str]) -> IbRow:

@@ -1,0 +1,109 @@
+"""Issue 32's second hostile pass on the link tools (perftest, nvbandwidth) and on what an NVIDIA tool proves.
+Figures by hand, written before the code ran:
+- perftest computes BW average and MsgRate from one count: at 8,388,608 B a rate of 0.001377 Mpps is
+  0.001377 × 10^6 × 8,388,608 × 8 / 10^9 = 92.41 Gb/s, so an average of 392.39 beside it was edited; an average
+  above its own peak likewise;
+- nvbandwidth's device_to_device_memcpy_read_ce is one direction: an H100 carries at most 900 ÷ 2 = 450 GB/s one
+  way, so a cell of 800.00 is impossible (the SUM 20,785.58 + 800.00 − 370.90 = 21,214.68 kept consistent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quotetui.domain.enums import InterFabric, IntraFabric
+from quotetui.domain.gpus import builtin_catalog
+from quotetui.domain.verification.acceptance import Status, checklist
+from quotetui.domain.verification.findings import Log, Severity, Sold
+from quotetui.domain.verification.logs import LogError, PerftestBw
+from quotetui.domain.verification.rules import check
+from quotetui.io.benchlogs.detect import parse_log, read_log
+
+FIXTURES = Path(__file__).parent / "fixtures" / "benchlogs"
+NETBW = FIXTURES / "public" / "netbw"
+CATALOG = builtin_catalog()
+H100 = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.INFINIBAND_NDR, None)
+
+
+def _text(prefix: str) -> str:
+    [path] = NETBW.glob(f"{prefix}-*")
+    return path.read_bytes().decode("utf-8")
+
+
+def _codes(text: str, sold: Sold = H100) -> list[tuple[str, Severity]]:
+    return [(f.code, f.severity) for f in check(sold, [Log(1, "x", parse_log(text))], CATALOG)]
+
+
+ROW = " 8388608    5000             92.39              92.39              0.001377"
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        " 8388608    5000             92.39              392.39              0.001377",  # the average alone
+        " 8388608    5000             392.39              392.39              0.001377",  # peak and average
+        " 8388608    5000             11013.50              11013.50              0.001377",  # MB-sized in Gb/sec
+    ],
+)
+def test_a_perftest_figure_edited_by_hand_is_an_impossible_measurement(row: str) -> None:
+    text = _text("03")
+    assert ROW in text
+    assert ("impossible-measurement", Severity.CRITICAL) in _codes(text.replace(ROW, row))
+    assert ("impossible-measurement", Severity.CRITICAL) not in _codes(text)  # the real run
+
+
+def test_current_perftest_says_mib_per_second() -> None:
+    run = parse_log(_text("11").replace("MB/sec", "MiB/sec"))
+    assert isinstance(run, PerftestBw) and run.unit == "MB/sec" and str(run.judged().average) == "11708.31"
+
+
+def test_two_runs_on_two_devices_are_two_logs_never_one() -> None:
+    first = _text("03")
+    second = first.replace("mlx5_0", "mlx5_1")
+    with pytest.raises(LogError, match="two perftest runs in one log: on mlx5_0 and on mlx5_1"):
+        parse_log(first + second)
+
+
+def test_a_bidirectional_command_is_judged_both_ways_and_a_bare_table_is_perftest_s() -> None:
+    bidir = "$ ib_write_bw -d mlx5_0 -b -a -F --report_gbits 10.0.0.2\n" + _text("03")
+    run = parse_log(bidir)
+    assert isinstance(run, PerftestBw) and run.bidirectional
+    table = _text("03")
+    bare = table[table.index(" #bytes") :]  # no title, no command: which binary is not known, and no crash
+    assert parse_log(bare).tool == "perftest"
+
+
+def test_a_failure_after_some_rows_is_a_failed_run_even_with_dashes_after_it() -> None:
+    text = _text("03")
+    cut = text.index(" 2097152")
+    failed = text[:cut] + " Completion with error at client\n Failed to complete run_iter_bw function successfully\n"
+    failed += "---------------------------------------------------------------------------------------\n"
+    with pytest.raises(LogError, match="failed at line"):
+        parse_log(failed)
+
+
+def test_a_one_way_copy_above_one_way_nvlink_is_impossible_and_a_slow_one_fails_the_topology_item() -> None:
+    text = (FIXTURES / "nvbandwidth-h100-d2d-read.txt").read_text(encoding="utf-8")
+    fast = text.replace("0       N/A    370.90", "0       N/A    800.00", 1).replace("20785.58", "21214.68")
+    found = check(H100, [Log(1, "n", parse_log(fast))], CATALOG)
+    [why] = [f.evidence[0] for f in found if f.code == "impossible-measurement"]
+    assert "800.00 GB/s" in why and "450 GB/s of NVLink one way" in why
+    slow = text.replace("0       N/A    370.90", "0       N/A    180.26", 1).replace("20785.58", "20594.94")
+    topo = (FIXTURES / "shared" / "04-topo-h100-nv18-spaces-mlengineering.txt").read_text(encoding="utf-8")
+    logs = [Log(1, "n", parse_log(slow)), Log(2, "t", parse_log(topo))]
+    items = {i.key: i for i in checklist(H100, logs, check(H100, logs, CATALOG), CATALOG)}
+    assert items["topology"].status is Status.FAILED and "nvlink-copy-low" in items["topology"].reason
+
+
+def test_an_nvidia_tool_on_another_vendors_offer_shows_another_machine() -> None:
+    mi300x = Sold(CATALOG.get("mi300x"), 8, IntraFabric.NVSWITCH)
+    text = (FIXTURES / "nvbandwidth-h100-d2d-read.txt").read_text(encoding="utf-8")
+    found = [(f.severity, f.title) for f in check(mi300x, [Log(1, "n", parse_log(text))], CATALOG)]
+    assert (Severity.CRITICAL, "NVIDIA tools' output, MI300X sold") in found
+
+
+@pytest.mark.parametrize("head", ['{"results": ', '{"nvbandwidth": ', '{"quotetui_probe": 1, "commands": '])
+def test_json_nested_a_hundred_thousand_deep_is_refused_not_a_crash(head: str) -> None:
+    with pytest.raises(LogError, match="nested thousands deep"):
+        read_log((head + "[" * 100_000).encode(), "deep.json")
