@@ -8,6 +8,7 @@ Figures by hand, written before the code ran:
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,55 @@ def test_an_nvidia_tool_on_another_vendors_offer_shows_another_machine() -> None
 def test_json_nested_a_hundred_thousand_deep_is_refused_not_a_crash(head: str) -> None:
     with pytest.raises(LogError, match="nested thousands deep"):
         read_log((head + "[" * 100_000).encode(), "deep.json")
+
+
+NVB = (FIXTURES / "nvbandwidth-h100-d2d-read.txt").read_text(encoding="utf-8")
+
+
+def test_a_testcase_whose_failure_lines_were_removed_is_never_dropped_silently() -> None:
+    stray = NVB.replace(
+        "Running device_to_device_memcpy_read_ce.\n",
+        "Running device_to_device_memcpy_write_ce.\n Current offset : 11136 \n\n"
+        "Running device_to_device_memcpy_read_ce.\n",
+    )
+    with pytest.raises(LogError) as refused:
+        parse_log(stray)
+    assert "'Running device_to_device_memcpy_write_ce.' printed no result matrix, only 'Current offset : 11136'" in (
+        refused.value.message
+    )
+
+
+def test_a_matrix_row_twice_or_a_testcase_twice_is_refused() -> None:
+    lines = NVB.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("2    372.05"))
+    doubled = "".join(lines[:at] + [lines[at - 1]] + lines[at + 1 :])  # row 1 again where row 2 belongs
+    with pytest.raises(LogError, match="row 1 where row 2 belongs"):
+        parse_log(doubled)
+    start = NVB.index("Running device_to_device_memcpy_read_ce.")
+    with pytest.raises(LogError, match="device_to_device_memcpy_read_ce twice"):
+        parse_log(NVB + "\n" + NVB[start:])
+
+
+def test_a_matrix_narrower_than_the_devices_listed_counts_the_gpus_it_ran_between() -> None:
+    from quotetui.domain.verification.inventory import gpus_shown
+
+    assert gpus_shown(parse_log(NVB)) == 8  # 8 listed, 8 × 8: the GPUs shown
+    # the same 8 devices listed over a 2 × 2 matrix (2 × 370.90 = 741.80): 2 GPUs shown, not 8
+    two = NVB[: NVB.index("memcpy CE GPU(row)")] + (
+        "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)\n           0         1\n"
+        "0       N/A    370.90\n1    370.90       N/A\n\nSUM device_to_device_memcpy_read_ce 741.80\n"
+    )
+    assert gpus_shown(parse_log(two)) == 2
+
+
+def test_a_loopback_pair_is_the_nic_not_the_network_and_is_not_judged_as_it() -> None:
+    from quotetui.services.verification import summarise
+
+    sold = Sold(CATALOG.get("h100-sxm5"), 8, IntraFabric.NVSWITCH, InterFabric.INFINIBAND_NDR, Decimal(400))
+    local = "$ ib_write_bw -d mlx5_0 -a -F --report_gbits 127.0.0.1\n" + _text("03")  # 92.39 Gb/s on 400 sold
+    run = parse_log(local)
+    assert isinstance(run, PerftestBw) and run.loopback
+    assert [f.code for f in check(sold, [Log(1, "l", run)], CATALOG)] == []
+    assert "a loopback pair on one host" in summarise(run, sold)
+    remote = parse_log("$ ib_write_bw -d mlx5_0 -a -F --report_gbits 10.0.0.2\n" + _text("03"))
+    assert [f.code for f in check(sold, [Log(1, "r", remote)], CATALOG)] == ["ib-bandwidth-low"]

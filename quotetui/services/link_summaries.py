@@ -56,6 +56,8 @@ def perftest_bw(parsed: PerftestBw, sold: Sold | None) -> str:
     if parsed.duration:
         notes += ", a timed run (-D): BW peak not measured, the average is the figure"
     unjudged = "" if sold is None or sold.inter_gbps_per_gpu else " (NIC Gb/s per GPU not recorded: not judged)"
+    if parsed.loopback:
+        unjudged = " (a loopback pair on one host: this NIC and its PCIe path, not the network; not judged)"
     return f"BW average {figure} at {row.size:,} B ({', '.join(where)}){notes}{unjudged}"
 
 

@@ -69,9 +69,15 @@ def gpus_shown(p: object) -> int | None:
         return len(p.device_ids) or None
     if isinstance(p, BusRun):
         return p.ranks if p.single_host else None
-    if isinstance(p, NvBandwidth):  # the devices it lists, else the widest GPU-to-GPU matrix; a multi-node run: None
+    if isinstance(p, NvBandwidth):  # the GPUs its copies ran between (fewer than it lists: those), else its list
         widths = [len(m.columns) for m in p.matrices if m.between_gpus]
-        return None if len(p.hosts) > 1 else len(p.devices) or (max(widths) if widths else None)
+        if len(p.hosts) > 1:
+            return None  # a multi-node run: GPUs of several machines
+        return (
+            min(len(p.devices), max(widths))
+            if p.devices and widths
+            else len(p.devices) or max(widths, default=0) or None
+        )
     if isinstance(p, P2pBandwidthLatency):
         return p.gpus
     return None

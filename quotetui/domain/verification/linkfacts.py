@@ -120,6 +120,7 @@ class PerftestBw:
     duration: bool = False  # -D: a timed run; BW peak is not measured (printed 0.00), the average is
     gid_index: int | None = None  # RoCE
     connection: str | None = None  # RC, UD, SRD (AWS EFA)
+    loopback: bool = False  # server and client on one host (127.0.0.1, the probe's pair): the NIC, not the network
 
     @property
     def tool(self) -> str:

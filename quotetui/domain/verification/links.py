@@ -195,8 +195,8 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
         return findings  # no NIC figure on the offer: nothing to hold the run to
     for log in logs:
         p = log.parsed
-        if not isinstance(p, PerftestBw):
-            continue
+        if not isinstance(p, PerftestBw) or p.loopback:
+            continue  # a loopback pair measures this NIC and its PCIe path, not the network sold
         row = p.judged()
         link = [x for x in (p.device, p.link_type, f"MTU {p.mtu}" if p.mtu else None, p.gpu and f"GPU {p.gpu}") if x]
         on = f" on {', '.join(link)}" if link else ""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from quotetui.domain.verification.logs import LogError, ParsedLog
+from quotetui.domain.verification.logs import LogError, ParsedLog, PerftestBw
 from quotetui.io.benchlogs import (
     gemm,
     health,
@@ -392,7 +392,10 @@ def _bundle(text: str, source: str) -> ReadLog:
             reason = cmd.get("skipped") or cmd.get("error") or f"exit status {cmd.get('returncode')}"
             not_run.append(f"{cmd['name']}: {reason}")
             continue
-        sections.append(Section(label, stdout, parse_log(stdout, label), host, captured))
+        parsed = parse_log(stdout, label)
+        if cmd.get("loopback") and isinstance(parsed, PerftestBw):  # the probe ran server and client on this host
+            parsed = replace(parsed, loopback=True)
+        sections.append(Section(label, stdout, parsed, host, captured))
     if not sections:
         raise LogError("probe bundle holds no tool output: " + "; ".join(not_run or ["no commands"]), source=source)
     return ReadLog(tuple(sections), tuple(not_run))

@@ -72,6 +72,7 @@ def parse(text: str) -> NvBandwidth:
     waived: list[str] = []
     current: str | None = None  # the testcase whose matrices follow (a bidirectional one prints three)
     pending: tuple[str, int] | None = None  # a testcase started, and the line, before any result of it
+    said: tuple[str, int] | None = None  # the first other line it printed before a matrix
     n = 0
     while n < len(lines):
         line = lines[n].rstrip()
@@ -90,7 +91,9 @@ def parse(text: str) -> NvBandwidth:
             devices.setdefault(int(found.group(1)), found.group(3).strip())
             hosts.append(found.group(2))
         elif found := _RUNNING.match(line):
-            current, pending = found.group(1), (found.group(1), n)
+            if pending is not None:
+                _no_result(pending, said)
+            current, pending, said = found.group(1), (found.group(1), n), None
         elif _TITLE.match(line):
             matrix, n = _matrix(lines, n, line, current)
             matrices.append(matrix)
@@ -100,10 +103,10 @@ def parse(text: str) -> NvBandwidth:
         elif _WAIVED.match(line) and pending is not None:
             waived.append(pending[0])
             pending = None
-        elif line.strip():
-            pending = None  # the testcase printed something else: it ends without a matrix
-    if pending is not None:  # the log ends right after a testcase started
-        raise LogError(f"'Running {pending[0]}.' and no result after it (cut short?)", pending[1])
+        elif line.strip() and pending is not None:
+            said = said or (line.strip(), n)  # a line of its own before any matrix: kept to say what happened
+    if pending is not None:  # the log ends after a testcase started, without its matrix or a Waived line
+        _no_result(pending, said)
     if not matrices:
         raise LogError(
             "no result matrix: nvbandwidth ran no testcase to its SUM line (cut short, or every testcase waived?)",
@@ -111,9 +114,24 @@ def parse(text: str) -> NvBandwidth:
         )
     if len(devices) > MAX_COUNT:
         raise LogError(f"{len(devices):,} devices: more than any machine has")
+    seen = [m.name for m in matrices]
+    if twice := next((name for name in seen if seen.count(name) > 1), None):
+        raise LogError(f"{twice} twice: two runs in one file? import each alone")
     names = tuple(devices[i] for i in sorted(devices))
     hosts_seen = tuple(dict.fromkeys(hosts))
     return NvBandwidth(tuple(matrices), names, version, hosts_seen, cuda, driver, tuple(waived))
+
+
+def _no_result(pending: tuple[str, int], said: tuple[str, int] | None) -> None:
+    """A testcase that started and printed no matrix and no ``Waived``: cut short, or it failed (its failure lines
+    removed: a stray line such as ``Current offset : 11136`` is what is left of one); never silently dropped."""
+    if said is None:
+        raise LogError(f"'Running {pending[0]}.' and no result after it (cut short?)", pending[1])
+    raise LogError(
+        f"'Running {pending[0]}.' printed no result matrix, only {said[0][:60]!r} at line {said[1]}: a failed "
+        "testcase? nvbandwidth prints a matrix or 'Waived' for each",
+        said[1],
+    )
 
 
 def _failed(lines: list[str], n: int, testcase: str | None) -> None:
@@ -166,6 +184,8 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple
         if len(cells) != len(columns):
             raise LogError(f"{len(cells)} values for {len(columns)} columns (a cut or garbled row)", n + 1)
         values = tuple(None if c == "N/A" else log_number(c, f"{what} row {found.group(1)}", n + 1) for c in cells)
+        if int(found.group(1)) != len(rows):
+            raise LogError(f"row {found.group(1)} where row {len(rows)} belongs (a garbled paste?)", n + 1)
         rows.append((int(found.group(1)), values))
         n += 1
     where = n + 1 if n < len(lines) else len(lines)

@@ -70,6 +70,8 @@ _CUDA = re.compile(r"device name = \[([^\]]+)\]")
 _NO_PEAK = re.compile(r"BW peak won't be measured")
 _REQUESTED = re.compile(r"(?:^|\s)(?:-d|--ib-dev)(?:\s+|=)(\S+)")
 _COMMAND = re.compile(r"[$#%>]\s*(?:sudo\s+)?(?:[\w./-]*/)?(ib_(?:write|read|send|atomic)_(?:bw|lat))(?=\s|$)")
+_LOCAL = re.compile(r"\s(?:127\.0\.0\.1|localhost|::1)(?:\s|$)")
+"""A client pointed at its own host: a loopback pair measures the NIC and its PCIe path, not the network."""
 _BIDIRECTIONAL = re.compile(r"\s(?:-b|--bidirectional)(?:\s|$)")
 """A command typed with ``-b``: the figures add both directions, whatever the title says."""
 _FAILED = re.compile(r"\b(?:Couldn't|Could not|Unable to|Failed to|failed to|Problems with)\b|\b[Ee]rror\b")
@@ -177,6 +179,7 @@ def parse(text: str) -> PerftestBw | PerftestLat:
         duration,
         head.gid,
         head.connection,
+        bool(command_line and _LOCAL.search(command_line)),
     )
 
 
