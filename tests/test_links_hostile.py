@@ -160,3 +160,15 @@ def test_a_loopback_pair_is_the_nic_not_the_network_and_is_not_judged_as_it() ->
     assert "a loopback pair on one host" in summarise(run, sold)
     remote = parse_log("$ ib_write_bw -d mlx5_0 -a -F --report_gbits 10.0.0.2\n" + _text("03"))
     assert [f.code for f in check(sold, [Log(1, "r", remote)], CATALOG)] == ["ib-bandwidth-low"]
+
+
+def test_a_p2p_paste_without_its_enabled_matrices_or_with_a_contradicting_connectivity_is_refused() -> None:
+    lines = _text("23").splitlines(keepends=True)
+    # lines 90-99 and 110-119: the two P2P=Enabled bandwidth matrices (title, header, 8 rows)
+    cut = "".join(lines[:89] + lines[99:109] + lines[119:])
+    with pytest.raises(LogError, match="no P2P=Enabled bandwidth matrix"):
+        parse_log(cut)
+    zeroed = [f"     {line.split()[0]}" + "     0" * 8 + "\n" for line in lines[71:79]]  # every pair 0, rows kept
+    none = "".join(lines[:71] + zeroed + lines[79:])
+    with pytest.raises(LogError, match="disagree about which pairs reach each other"):
+        parse_log(none)

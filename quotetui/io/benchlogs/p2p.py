@@ -79,6 +79,17 @@ def parse(text: str) -> P2pBandwidthLatency:
         raise LogError(f"{title[0]!r} and no matrix after it (cut short?)", title[1])
     if not any(m.bandwidth for m in matrices):
         raise LogError("no bandwidth matrix: the run ended, or the paste was cut, before its results", len(lines))
+    if len(devices) != 1 and not any(m.bandwidth and m.p2p for m in matrices):
+        raise LogError(  # the sample always prints them: a paste without them hides the figures that judge NVLink
+            "no P2P=Enabled bandwidth matrix (the sample prints one after each P2P=Disabled one): cut from the paste?",
+            len(lines),
+        )
+    if connectivity is not None and peers:
+        said = {(r, c) for r, c, v in connectivity.cells() if r != c and v == 0}
+        cannot = {pair for pair, can in peers.items() if not can}
+        if said != cannot:
+            raise LogError("the connectivity matrix and the 'Access Peer' lines disagree about which pairs reach each "
+                           "other: a garbled or edited paste")  # fmt: skip
     size = {len(m.rows) for m in matrices}
     if len(size) > 1 or (devices and size != {len(devices)}):
         listed = f"{len(devices)} GPUs listed, " if devices else ""
