@@ -8,6 +8,8 @@ Figures by hand, written before the code ran:
 
 from __future__ import annotations
 
+import re
+
 from decimal import Decimal
 from pathlib import Path
 
@@ -172,3 +174,16 @@ def test_a_p2p_paste_without_its_enabled_matrices_or_with_a_contradicting_connec
     none = "".join(lines[:71] + zeroed + lines[79:])
     with pytest.raises(LogError, match="disagree about which pairs reach each other"):
         parse_log(none)
+
+
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        ("bandwidth (GB/s)", "bandwidth (ns)", "a latency testcase's matrix is in ns, a copy's in GB/s"),
+        ("GPU(row) -> GPU(column)", "CPU(row) -> GPU(column)", "a copy between GPUs is titled GPU(row)"),
+        ("device_to_device_memcpy_read_ce", "device_to_device_memcpy_read_cex", "not one of nvbandwidth's copies"),
+    ],
+)
+def test_a_testcase_name_its_title_contradicts_is_refused(old: str, new: str, said: str) -> None:
+    with pytest.raises(LogError, match=re.escape(said)):
+        parse_log(NVB.replace(old, new))

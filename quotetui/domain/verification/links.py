@@ -39,6 +39,11 @@ too: nvbandwidth runs them only where the GPUs share one NVLink fabric."""
 _HOST = re.compile(r"^(?:host_to_device|device_to_host)_memcpy_(?:ce|sm)$")
 
 
+def known_copy_between_gpus(name: str) -> bool:
+    """Whether ``name`` is one of nvbandwidth's GPU-to-GPU copy testcases (``device_to_device_memcpy_read_ce`` …)."""
+    return bool(_D2D.match(name))
+
+
 def both_ways(m: BandwidthMatrix) -> bool:
     """Whether ``m``'s figures add both directions of a link (a ``…_total``, an SM bidirectional copy); a copy
     nvbandwidth does not name as one of its GPU-to-GPU testcases is taken as both ways (the lenient ceiling)."""

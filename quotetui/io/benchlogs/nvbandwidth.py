@@ -28,6 +28,7 @@ from typing import Any
 
 from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.verification.linkfacts import BandwidthMatrix, NvBandwidth
+from quotetui.domain.verification.links import known_copy_between_gpus
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import log_number, shown
 
@@ -192,11 +193,27 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple
     raise LogError(f"the matrix of {what} has no SUM line after its rows (cut short?)", where)
 
 
+def _contradiction(m: BandwidthMatrix) -> str:
+    """Why a testcase's name and its matrix's title cannot belong together: a latency testcase prints ns, a copy
+    GB/s; a copy to or from the host has a CPU side, one between GPUs none; a name that starts like a copy between
+    GPUs is one of nvbandwidth's own (a renamed one would escape the NVLink floor)."""
+    if ("latency" in m.name) != m.latency:
+        return "a latency testcase's matrix is in ns, a copy's in GB/s"
+    between = m.name.startswith(("device_to_device", "multinode_device_to_device"))
+    if (between and not m.between_gpus) or ("host" in m.name and m.between_gpus):
+        return "a copy between GPUs is titled GPU(row) -> GPU(column), one with the host CPU(row) or CPU(column)"
+    if between and not m.latency and not known_copy_between_gpus(m.name):
+        return "not one of nvbandwidth's copies between GPUs"
+    return ""
+
+
 def _checked(m: BandwidthMatrix, line: int | None) -> BandwidthMatrix:
     """Each cell is printed to two decimals from the value SUM adds: the two agree to 0.005 a cell (and the
     SUM's own rounding); anything further apart is a figure garbled between the machine and the paste."""
     if not m.rows:
         raise LogError(f"the matrix of {m.name} has no rows", line)
+    if why := _contradiction(m):
+        raise LogError(f"{m.name} under the title {m.title!r}: {why} (an edited paste?)", line)
     if m.between_gpus and len(m.rows) != len(m.columns):
         raise LogError(f"the GPU matrix of {m.name} has {len(m.rows)} rows for {len(m.columns)} GPUs", line)
     cells = [v for _, values in m.rows for v in values if v is not None]
@@ -227,6 +244,8 @@ def parse_json(text: str) -> NvBandwidth:
             raise LogError(f"testcase {i} has no name")
         name, status = case["name"], case.get("status")
         if status == "Waived":
+            if case.get("bandwidth_matrix"):
+                raise LogError(f"{name} is marked Waived and still carries a matrix: an edited file")
             waived.append(name)
         elif status != "Passed":
             raise LogError(f"nvbandwidth failed in {name}: its status is {shown(str(status))}, not Passed")
