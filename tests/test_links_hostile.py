@@ -9,7 +9,6 @@ Figures by hand, written before the code ran:
 from __future__ import annotations
 
 import re
-
 from decimal import Decimal
 from pathlib import Path
 
