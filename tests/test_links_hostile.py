@@ -186,3 +186,12 @@ def test_a_p2p_paste_without_its_enabled_matrices_or_with_a_contradicting_connec
 def test_a_testcase_name_its_title_contradicts_is_refused(old: str, new: str, said: str) -> None:
     with pytest.raises(LogError, match=re.escape(said)):
         parse_log(NVB.replace(old, new))
+
+
+def test_what_follows_a_run_is_not_its_rows_and_a_prompt_above_json_is_read_past() -> None:
+    followed = _text("03") + "$ ip -s link show ib0\n    RX: bytes packets errors dropped missed mcast\n"
+    followed += "    123456 789 0 0 0 0\n"
+    run = parse_log(followed)
+    assert isinstance(run, PerftestBw) and str(run.judged().average) == "92.39"
+    [path] = NETBW.glob("21-*")
+    assert parse_log("$ ./nvbandwidth -j\n" + path.read_text(encoding="utf-8")).tool == "nvbandwidth"

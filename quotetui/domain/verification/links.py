@@ -119,15 +119,15 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
             if low:
                 v, r, c = low[0]
                 lines.append(
-                    f"{log.label}: {name}: {len(low)} of {len(pairs_seen)} pairs under {dec(floor, 0)} GB/s, the "
-                    f"slowest GPU{r}→GPU{c} at {v} GB/s"
+                    f"{log.label}: {name}: {len(low)} of {plural(len(pairs_seen), 'pair')} under {dec(floor, 0)} "
+                    f"GB/s, the slowest GPU{r}→GPU{c} at {v} GB/s"
                 )
                 if slowest is None or q(v) / floor < slowest[0]:
                     slowest = (q(v) / floor, v, floor)
             if absent:
                 missing += len(absent)
                 lines.append(
-                    f"{log.label}: {name}: {len(absent)} of {len(pairs_seen)} pairs N/A (no peer access): "
+                    f"{log.label}: {name}: {len(absent)} of {plural(len(pairs_seen), 'pair')} N/A (no peer access): "
                     f"{_few(absent)}"
                 )
         if not lines:
@@ -172,8 +172,8 @@ def host_copies(logs: list[Log]) -> list[Finding]:
             low = sorted((v, c) for v, c in cells if q(v) < HOST_COPY_MIN_GBS)
             if low:
                 lines.append(
-                    f"{log.label}: {m.name}: {len(low)} of {len(cells)} GPUs under {HOST_COPY_MIN_GBS} GB/s, the "
-                    f"slowest GPU{low[0][1]} at {low[0][0]} GB/s"
+                    f"{log.label}: {m.name}: {len(low)} of {plural(len(cells), 'GPU')} under {HOST_COPY_MIN_GBS} "
+                    f"GB/s, the slowest GPU{low[0][1]} at {low[0][0]} GB/s"
                 )
                 slowest = min(slowest, low[0][0]) if slowest is not None else low[0][0]
         if lines:

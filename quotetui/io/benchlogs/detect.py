@@ -305,6 +305,9 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
     """The facts in one tool's output; a log no parser recognises, or one cut short, is a ``LogError``."""
     text = clean(text)
     stripped = text.lstrip()
+    first, _, rest = stripped.partition("\n")
+    if PASTED_PROMPT.match(first) and rest.lstrip().startswith("{"):  # `$ ./nvbandwidth -j` above its JSON
+        text = stripped = rest.lstrip()
     try:
         if stripped.startswith("{"):
             return nvbandwidth.parse_json(text) if nvbandwidth.is_json(text) else nccl.parse_json(text)

@@ -114,8 +114,8 @@ def parse(text: str) -> PerftestBw | PerftestLat:
         elif found := _LAT_TABLE.match(line):
             tables.append(("usec", n))
             columns, closed = _LAT_COLUMNS.findall(found.group(1)), False
-        elif tables and _ROW.match(line):
-            rows.append((line.split(), n, tables[-1][0], columns))
+        elif tables and _ROW.match(line) and not (closed and len(line.split()) != len(rows[-1][0])):
+            rows.append((line.split(), n, tables[-1][0], columns))  # after the dashes: a loopback's other side's row
             closed = False
         elif rows and _DASHES.match(line):
             closed = True
