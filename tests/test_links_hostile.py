@@ -195,3 +195,9 @@ def test_what_follows_a_run_is_not_its_rows_and_a_prompt_above_json_is_read_past
     assert isinstance(run, PerftestBw) and str(run.judged().average) == "92.39"
     [path] = NETBW.glob("21-*")
     assert parse_log("$ ./nvbandwidth -j\n" + path.read_text(encoding="utf-8")).tool == "nvbandwidth"
+
+
+def test_a_file_with_old_mac_line_ends_reads_as_its_lines() -> None:
+    for text in (NVB, _text("03")):
+        sections = read_log(text.replace("\n", "\r").encode(), "cr.txt").sections
+        assert [s.parsed.tool for s in sections] == [parse_log(text).tool]

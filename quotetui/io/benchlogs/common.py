@@ -68,7 +68,11 @@ def _trim_prompts(text: str) -> str:
 def clean(text: str) -> str:
     """A pasted log as its tool printed it: terminal codes and mpirun's tags removed, and the shell prompts a
     paste ends with dropped: once, before any parser. A prompt it starts with stays: it holds the command (dcgmi's
-    ``--run 3``); parsers that read from the first line skip it (``output_lines``)."""
+    ``--run 3``); parsers that read from the first line skip it (``output_lines``). A file with no ``\n`` at all
+    and ``\r`` line ends (an old Mac editor's) has its lines ended with ``\n``; a ``\r`` beside ``\n`` is
+    gpu-burn's progress repaint and stays."""
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        text = text.replace("\r", "\n")
     return _trim_prompts(MPI_TAG.sub("", strip_ansi(text)))
 
 
