@@ -197,7 +197,7 @@ def _json(config: str, row: str = _ROW) -> str:
         (_json('{"ngpus": "8"}'), "config ngpus is \"'8'\", not a number"),
         (_json('{"ngpus": 2000000}'), "2,000,000 GPUs: more than the 1,000,000"),
         ("# nThread 1 nGpus " + _HUGE + "\n", "nGpus is '9999"),
-        ('{"quotetui_probe": 1, "commands": [], "n": ' + _HUGE + "}", "probe bundle is not one the probe wrote"),
+        ('{"quotetui_probe": 1, "commands": [], "n": ' + _HUGE + "}", "probe bundle is not a log a machine wrote"),
     ],
 )
 def test_absurd_counts_in_a_log_are_refused_not_computed_with(data: str, words: str) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
+from typing import Any
 
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
@@ -121,3 +123,16 @@ def log_number(token: str, what: str, line: int) -> Decimal:
     if not value.is_finite() or value < 0:
         raise LogError(f"{what} is {shown(token)}: a negative figure is a broken measurement", line)
     return value
+
+
+def load_json(text: str, what: str = "", source: str = "", exact: bool = True) -> Any:
+    """``text`` as JSON, its fractions as ``Decimal`` (``exact``) never through a float; a file no machine wrote
+    (cut short, an integer of thousands of digits, nesting thousands deep) is a ``LogError`` naming ``what``."""
+    try:
+        return json.loads(text, parse_float=Decimal) if exact else json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"{what}not valid JSON: {exc.msg} (cut short?)", exc.lineno, source) from exc
+    except ValueError as exc:  # an integer of thousands of digits
+        raise LogError(f"{what}not a log a machine wrote: {exc}".split(";")[0], source=source) from None
+    except RecursionError:  # [[[[… a hundred thousand deep
+        raise LogError(f"{what}nested thousands deep: not a log a machine wrote", source=source) from None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -23,7 +22,7 @@ from quotetui.io.benchlogs import (
     smi_table,
     training,
 )
-from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, output_lines, physical, physical_lines
+from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, load_json, output_lines, physical, physical_lines
 from quotetui.probe.gpu_probe import BUNDLE_KEY  # the probe writes it; it must run alone, so it holds the name
 
 
@@ -372,14 +371,7 @@ def read_log(data: bytes, source: str) -> ReadLog:
 
 
 def _bundle(text: str, source: str) -> ReadLog:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"probe bundle is not valid JSON: {exc.msg} (cut short?)", exc.lineno, source) from exc
-    except ValueError as exc:  # an integer of thousands of digits: no probe wrote it
-        raise LogError(f"probe bundle is not one the probe wrote: {exc}".split(";")[0], source=source) from None
-    except RecursionError:  # [[[[… a hundred thousand deep
-        raise LogError("probe bundle nested thousands deep: not one the probe wrote", source=source) from None
+    data = load_json(text, "probe bundle is ", source, exact=False)
     commands = data.get("commands") if isinstance(data, dict) else None
     if not isinstance(commands, list):
         raise LogError("probe bundle has no commands list", source=source)

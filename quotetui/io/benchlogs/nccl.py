@@ -5,7 +5,6 @@ evidence."""
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 from typing import Any
@@ -16,7 +15,7 @@ from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.collectives import KINDS, busbw_factors, kind
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, Collective, LogError
 from quotetui.domain.wording import plural
-from quotetui.io.benchlogs.common import log_number, shown
+from quotetui.io.benchlogs.common import load_json, log_number, shown
 from quotetui.io.benchlogs.nccl_shape import Shape, contradiction, scaled, unnamed
 
 _RANK = re.compile(
@@ -226,14 +225,7 @@ def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
 def parse_json(text: str) -> AllReduce | Collective:
     """nccl-tests' ``-J`` file: its ``args`` name the binary (and so the collective), its results carry each row's
     op, root, count, algbw and busbw, read and cross-checked as the text report's are."""
-    try:
-        data = json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"not valid JSON: {exc.msg}", exc.lineno) from exc
-    except ValueError as exc:  # an integer of thousands of digits: no machine wrote it
-        raise LogError(f"not a log a machine wrote: {exc}".split(";")[0]) from None
-    except RecursionError:  # [[[[… a hundred thousand deep
-        raise LogError("nested thousands deep: not a log a machine wrote") from None
+    data = load_json(text)
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list) or not results:
         raise LogError("no results list: not an nccl-tests -J file, or cut short")

@@ -21,7 +21,6 @@ The JSON (``-j``, since 0.5) holds the same: per testcase its ``name``, ``status
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 from typing import Any
@@ -30,7 +29,7 @@ from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.verification.linkfacts import BandwidthMatrix, NvBandwidth
 from quotetui.domain.verification.links import known_copy_between_gpus
 from quotetui.domain.verification.logs import LogError
-from quotetui.io.benchlogs.common import log_number, shown
+from quotetui.io.benchlogs.common import load_json, log_number, shown
 
 START = re.compile(r"^nvbandwidth Version:|^Running \w+_(?:ce|sm|tma)\.\s*$", re.M)
 """The line nvbandwidth's output is known by: its version banner, or a testcase starting."""
@@ -226,14 +225,7 @@ def _checked(m: BandwidthMatrix, line: int | None) -> BandwidthMatrix:
 def parse_json(text: str) -> NvBandwidth:
     """``nvbandwidth -j``: the same facts as the text. Its cells are strings (``"12.3964"``), its sums full
     doubles (read as printed, never through a float)."""
-    try:
-        data = json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"not valid JSON: {exc.msg} (cut short?)", exc.lineno) from exc
-    except ValueError as exc:  # an integer of thousands of digits: no machine wrote it
-        raise LogError(f"not a log a machine wrote: {exc}".split(";")[0]) from None
-    except RecursionError:  # [[[[… a hundred thousand deep
-        raise LogError("nested thousands deep: not a log a machine wrote") from None
+    data = load_json(text)
     body = data.get("nvbandwidth") if isinstance(data, dict) else None
     cases = body.get("testcases") if isinstance(body, dict) else None
     if not isinstance(body, dict) or not isinstance(cases, list):
