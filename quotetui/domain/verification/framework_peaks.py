@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.verification.inventory import memory_conflict
 from quotetui.domain.verification.logs import TrainingThroughput
 from quotetui.domain.wording import with_article
 
@@ -141,14 +142,35 @@ def foreign(p: TrainingThroughput, sold: GpuSpec, catalog: GpuCatalog) -> tuple[
     unknown device); None when it fits the model sold or prints no MFU."""
     implied = implied_peak(p)
     if implied is None:
-        return None
+        return _memory(p, sold, catalog, None)
     if not implied.consistent:
         return f"its own MFU figures imply no single peak ({implied.how}): an edited log, or several devices'", []
     unknown_to_trainers = not any(_first(NEWER, name) for name in sold.names())  # they print 0.00 % on it
     if any(implied.holds(peak) for peak in assumed_peaks(sold)) or (implied.high is None and unknown_to_trainers):
-        return None
+        return _memory(p, sold, catalog, implied)
     mine = "/".join(str(x) for x in sorted(assumed_peaks(sold)))
     return (
         f"its own MFU divides by {implied.shown()} ({implied.how}); {with_article(sold.name)} is taken at {mine}",
         devices_with(implied, catalog) if implied.high is not None else [],
+    )
+
+
+def _memory(
+    p: TrainingThroughput, sold: GpuSpec, catalog: GpuCatalog, implied: ImpliedPeak | None
+) -> tuple[str, list[str]] | None:
+    """A training log whose device memory (torchtitan's capacity line, or a step's use ÷ its share: 116.16 GiB =
+    83.14 % → 139.7 GiB) is far from the sold model's (``inventory.memory_conflict``: an H200's 141 GB on an 80 GB
+    H100 offer) ran on another device, whatever peak it divided by; the models whose memory and peak fit it."""
+    if p.capacity_gib is None or not memory_conflict(sold, int(p.capacity_gib * 1024)):
+        return None
+    mib = int(p.capacity_gib * 1024)
+    fits = [
+        g.name
+        for g in catalog
+        if not memory_conflict(g, mib) and (implied is None or any(implied.holds(peak) for peak in assumed_peaks(g)))
+    ]
+    return (
+        f"its device holds {dec(q(p.capacity_gib), 1)} GiB (as the log prints or its memory share implies); "
+        f"{with_article(sold.name)} has {sold.memory_gb} GB",
+        fits,
     )

@@ -4,6 +4,8 @@ persistence mode off (``configuration``): fixable by the provider, not a hardwar
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.findings import Finding, Log, Severity, Sold
@@ -49,6 +51,18 @@ def other_model(device: str | None, sold: GpuSpec, catalog: GpuCatalog) -> str:
     if spec is not None and spec.key == sold.key:
         return ""
     return spec.name if spec is not None else repr(device)
+
+
+MEMORY_CONFLICT_SHARE = Fraction(1, 4)
+"""A reported memory this far from the named model's nominal size is another part under that name (an "H800"
+with an H200's 143,771 MiB); nearer, it is how the driver counts (46,068 MiB on a 48 GB L40S)."""
+
+
+def memory_conflict(spec: GpuSpec, mib: int) -> bool:
+    if spec.smi_memory_mib is not None and abs(spec.smi_memory_mib - mib) <= 1024:
+        return False
+    nominal = spec.memory_gb * 1024
+    return abs(nominal - mib) > nominal * MEMORY_CONFLICT_SHARE
 
 
 def gpus_shown(p: object) -> int | None:

@@ -399,6 +399,8 @@ class TrainingThroughput:
     world_size: int | None = None  # Megatron-LM's argument dump
     dtype: str | None = None
     assumed_peak: Decimal | None = None  # TFLOPS: torchtitan's "Peak FLOPS used for computing MFU" line
+    capacity_gib: Decimal | None = None  # the device's memory: torchtitan's "CUDA capacity: … with 79.11GiB memory",
+    # else a step's "memory: 116.16GiB(83.14%)" (in use ÷ its share of the device)
 
     def gpu_names(self) -> tuple[str, ...]:
         return (self.device,) if self.device else ()

@@ -27,7 +27,7 @@ from quotetui.domain.verification.findings import (
     sort_findings,
 )
 from quotetui.domain.verification.framework_peaks import foreign
-from quotetui.domain.verification.inventory import configuration, configuration_failure, gpu_count
+from quotetui.domain.verification.inventory import configuration, configuration_failure, gpu_count, memory_conflict
 from quotetui.domain.verification.links import host_copies, ib_links, nvlink_copies
 from quotetui.domain.verification.logs import (
     LARGE_MESSAGE_BYTES,
@@ -133,18 +133,6 @@ def _mig(logs: list[Log]) -> list[Finding]:
     ]
 
 
-MEMORY_CONFLICT_SHARE = Fraction(1, 4)
-"""A reported memory this far from the named model's nominal size is another part under that name (an "H800"
-with an H200's 143,771 MiB); nearer, it is how the driver counts (46,068 MiB on a 48 GB L40S)."""
-
-
-def _memory_conflict(spec: GpuSpec, mib: int) -> bool:
-    if spec.smi_memory_mib is not None and abs(spec.smi_memory_mib - mib) <= 1024:
-        return False
-    nominal = spec.memory_gb * 1024
-    return abs(nominal - mib) > nominal * MEMORY_CONFLICT_SHARE
-
-
 def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
     """One finding per model reported that is not the one sold, with every log that reports it (an Ascend NPU
     by the name npu-smi prints, 910B3, like a GPU by nvidia-smi's)."""
@@ -169,7 +157,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             spec: GpuSpec | None = catalog.lookup(parent, mib)
         except UnknownGpu:
             spec = None
-        if spec is not None and mib is not None and parent == name and _memory_conflict(spec, mib):
+        if spec is not None and mib is not None and parent == name and memory_conflict(spec, mib):
             key = f"{parent} with {mib} MiB (the {spec.name} has {spec.memory_gb} GB)"
             spec = None  # the name and the memory disagree: which part it is cannot be shown
         elif spec is not None and spec.key == sold.gpu.key:

@@ -61,7 +61,8 @@ _TITAN_TFLOPS = re.compile(r"\btflops:\s*(\S+)")
 _TITAN_MFU = re.compile(r"\bmfu:\s*(\S+?)%")
 _TITAN_PEAK = re.compile(r"Peak FLOPS used for computing MFU:\s*(\S+)")
 _TITAN_TOKENS = re.compile(r"\b(?:tps|wps):\s*(\S+)")
-_CAPACITY = re.compile(r"\b(?:CUDA|GPU|ROCm|XPU) capacity:\s*(.+?)(?:\s+\(\d+\))?\s+with\s+[\d.]+\s*GiB memory")
+_CAPACITY = re.compile(r"\b(?:CUDA|GPU|ROCm|XPU) capacity:\s*(.+?)(?:\s+\(\d+\))?\s+with\s+([\d.]+)\s*GiB memory")
+_TITAN_MEMORY = re.compile(r"\bmemory:\s*([\d.]+)GiB\(([\d.]+)%\)")
 _WORLD = re.compile(r"^\s*world_size\s*\.{3,}\s*(\d+)\s*$")
 _ARG = re.compile(r"^\s*(fp8|bf16|fp16)\s*\.{3,}\s*(\S+)\s*$")
 
@@ -80,6 +81,8 @@ def parse(text: str) -> TrainingThroughput:
     lines = text.splitlines()
     found: dict[int, list[tuple[Decimal, Decimal | None, Decimal | None, Decimal | None]]] = {}
     assumed: Decimal | None = None
+    printed: Decimal | None = None  # the device's memory as the capacity line prints it (GiB)
+    share: Decimal | None = None  # the device's memory a step's "memory: …GiB(…%)" implies (GiB)
     frameworks: dict[str, int] = {}
     last_line: dict[int, int] = {}
     device = world = None
@@ -122,11 +125,14 @@ def parse(text: str) -> TrainingThroughput:
                 None,
                 _mfu(mfu.group(1), step, n) if (mfu := _TITAN_MFU.search(line)) else None,
             )
+            if share is None and (used := _TITAN_MEMORY.search(line)) and (pct := _number(used.group(2), "", n)):
+                share = _number(used.group(1), f"step {step} memory", n) * 100 / pct  # GiB in use ÷ its share
         else:
             if peak := _TITAN_PEAK.search(line):
                 assumed = _number(peak.group(1), "the peak FLOPS used for MFU", n) / 10**12
             if device is None and (capacity := _CAPACITY.search(line)):
                 device = capacity.group(1).strip()
+                printed = _number(capacity.group(2), "the device's memory", n)
             elif world is None and (size := _WORLD.match(line)):
                 world = int(size.group(1))
             elif arg := _ARG.match(line):
@@ -156,7 +162,8 @@ def parse(text: str) -> TrainingThroughput:
             f"at least {MIN_STEADY_STEPS} steady steps (log more often, or run longer)",
             max(last_line.values()),
         )
-    return TrainingThroughput(next(iter(frameworks)), steps, warmup, device, world, _dtype(args), assumed)
+    capacity = printed if printed is not None else share
+    return TrainingThroughput(next(iter(frameworks)), steps, warmup, device, world, _dtype(args), assumed, capacity)
 
 
 def _mfu(token: str, step: int, n: int) -> Decimal:
