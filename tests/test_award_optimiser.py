@@ -439,3 +439,21 @@ def test_a_large_market_of_near_ties_is_solved_to_the_cent():
         candidates.append(Candidate(offer_id, f"p{offer_id % 50}", gpn, most, F(per_node, 100), upto=cap))
     award = optimise(Need(1000), candidates)
     assert award.total_cost == F(_cheapest_by_dp(1000, offers), 100)
+
+
+def test_at_equal_cost_the_fewest_gpus_even_across_a_flat_stretch_of_a_tier() -> None:
+    """Found by the property test above (2026-12-05): need 8 GPUs in jobs of 7 from at least 2 providers. p0 sells
+    1-GPU nodes at 0.01 each: carrying a job takes 7 (0.07). p1 sells 4-GPU nodes whose table is 0.01, 0.02, 0.03,
+    0.02 (four nodes at a tier's price): a job takes 2 nodes (8 GPUs, 0.02), and 4 nodes cost the same 0.02 for 16.
+    Both splits cost 0.09; the tie-break order takes the fewer GPUs, 7 + 8 = 15, with nothing beyond the need. One
+    node at a time cannot reach it from 4 nodes (3 cost more)."""
+    p0 = Priced(1, "p0", 1, None, tuple(F(n, 100) for n in range(1, 41)))
+    p1 = Priced(2, "p1", 4, 4, (F(1, 100), F(2, 100), F(3, 100), F(2, 100)))  # 4 nodes in stock
+    need = Need(gpus=8, job_gpus=7, min_providers=2)
+    fast, slow = optimise(need, [p0, p1]), brute_force(need, [p0, p1])
+    assert (
+        [(a.offer_id, a.nodes) for a in fast.allocations]
+        == [(1, 7), (2, 2)]
+        == [(a.offer_id, a.nodes) for a in slow.allocations]
+    )
+    assert (fast.total_cost, fast.gpus, fast.beyond_need) == (F(9, 100), 15, 0)

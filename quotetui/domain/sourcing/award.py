@@ -243,7 +243,8 @@ def _brute_counts(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
 
 
 def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[int]:
-    """Local moves (drop one node; add one; trade one node of an offer for one of another), each taken when the
+    """Local moves (drop one node; add one; trade one node of an offer for one of another; cut an offer by several
+    nodes where its table is flat or falling), each taken when the
     result is feasible exactly and earlier in the tie-break order (``tie_key``); until none is left. ``counts``
     must be feasible. When cost is minimised a move is tried only when its exact cost is not higher: a node added
     elsewhere must cost at most what the node given up saves."""
@@ -311,6 +312,30 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
                     adds[changed] = extra
         return True
 
+    def _shrink() -> bool:
+        """An offer's nodes cut by two or more at once, where a tier makes fewer nodes cost no more (a flat or
+        falling stretch of its cost table, which one node at a time cannot cross): taken when feasible and earlier
+        in the tie-break order (fewer GPUs at the same cost)."""
+        nonlocal sparse, cost, out, gpus
+        for a in sorted(sparse, key=lambda i: cands[i].offer_id):
+            n = sparse[a]
+            for m in range(n - 2, -1, -1):
+                new_cost = cost + cands[a].cost(m) - cands[a].cost(n)
+                new_out = out + (cands[a].output(m) - cands[a].output(n) if ratio else Fraction(0))
+                new_gpus = gpus - (n - m) * cands[a].gpus_per_node
+                if new_out <= 0 or key(new_cost, new_out, new_gpus) >= key(cost, out, gpus):
+                    continue
+                trial = {i: k for i, k in sparse.items() if i != a} | ({a: m} if m else {})
+                if feasible(need, cands, trial, new_cost):
+                    sparse, cost, out, gpus = trial, new_cost, new_out, new_gpus
+                    extra = add_cost(a)
+                    if extra is None:
+                        adds.pop(a, None)
+                    else:
+                        adds[a] = extra
+                    return True
+        return False
+
     moved = True
     while moved:
         moved = False
@@ -324,6 +349,7 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
                 moved = True
             if moved:
                 break
+        moved = moved or _shrink()
     return [sparse.get(i, 0) for i in range(len(cands))]
 
 
