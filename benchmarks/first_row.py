@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 Row = dict[str, Any]
-TARGET = 2.5  # issue 16: the first offer row within 2.5× the bare floor at 10,000 offers
+TARGET = 2.0  # issue 33: the first offer row, cold (after an import, an edit), within 2× the bare floor at 10,000
+WARM_TARGET = 1.5  # issue 33: a second launch with nothing changed
 WIDTH, HEIGHT = 120, 40
 POLL_S = 0.01
 TIMEOUT_S = 300.0
@@ -179,7 +180,8 @@ def keeps_tables() -> bool:
 
 def measure(db: Path, runs: int = 3) -> list[Row]:
     """quotetui's first offer row and peak memory against the floor's, alternating runs, medians: cold (an
-    empty cache folder before each run: the first launch, or the first after a change) and, where the
+    empty cache folder before each run: the first launch after an import), after one offer was edited by another
+    program (:func:`edit_one`), and, where the
     quotetui measured keeps its table, warm (a second launch with nothing changed: the table the priming
     launch kept). The issue's ratio target is for 10,000 offers; at other sizes its targets are absolute
     (at 100,000: under 4 s and 300 MiB), so the row's target is None there."""
@@ -187,6 +189,7 @@ def measure(db: Path, runs: int = 3) -> list[Row]:
     floor_cmd = [sys.executable, "-m", "benchmarks.first_row", "--bare", str(db)]
     cold: list[tuple[float, float | None]] = []
     warm: list[tuple[float, float | None]] = []
+    edited: list[tuple[float, float | None]] = []
     floor: list[tuple[float, float | None]] = []
     with tempfile.TemporaryDirectory(prefix="first-row-cache-") as folder:
         cold_cache, warm_cache = Path(folder) / "cold", Path(folder) / "warm"
@@ -199,6 +202,9 @@ def measure(db: Path, runs: int = 3) -> list[Row]:
             cold.append(one_run(ours_cmd, "quotetui", cold_cache))
             if second:
                 warm.append(one_run(ours_cmd, "quotetui", warm_cache))
+            edit_one(db)
+            shutil.rmtree(cold_cache, ignore_errors=True)
+            edited.append(one_run(ours_cmd, "quotetui", cold_cache))
 
     def median(values: list[float | None]) -> float | None:
         known = [v for v in values if v is not None]
@@ -206,21 +212,34 @@ def measure(db: Path, runs: int = 3) -> list[Row]:
 
     offers = offers_in(db)
 
-    def row(measure: str, ours: list[tuple[float, float | None]]) -> Row:
+    def row(measure: str, ours: list[tuple[float, float | None]], target: float = TARGET) -> Row:
         return {
             "measure": measure,
             "ours_s": statistics.median(t for t, _ in ours),
             "floor_s": statistics.median(t for t, _ in floor),
             "ours_mib": median([m for _, m in ours]),
             "floor_mib": median([m for _, m in floor]),
-            "target": TARGET if offers == 10_000 else None,
+            "target": target if offers == 10_000 else None,
             "floor": FLOOR,
         }
 
     rows = [row(f"first offer row, {offers:,} offers", cold)]  # the name older runs used for the cold launch
     if warm:
-        rows.append(row(f"first offer row, second launch, {offers:,} offers", warm))
+        rows.append(row(f"first offer row, second launch, {offers:,} offers", warm, WARM_TARGET))
+    rows.append(row(f"first offer row, one offer edited by another program, {offers:,} offers", edited))
     return rows
+
+
+def edit_one(db: Path) -> None:
+    """One price changed by another program (the sqlite3 shell): one offer's stored evaluation goes stale, so
+    the next launch keeps no table and refreshes that offer before its first page. A write through quotetui
+    would refresh it in its own command; this is the harder case."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE revision_price SET amount = amount + 1 WHERE id = (SELECT MIN(id) FROM revision_price)")
+    conn.close()
 
 
 def main() -> None:

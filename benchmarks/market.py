@@ -49,6 +49,7 @@ from quotetui.store.models import (
     SlaTerm,
     Source,
 )
+from quotetui.store.versions import WROTE
 
 BASE_PRICE = {  # CNY per GPU-month, roughly the market of the seeds
     "h100-sxm5": 10000,
@@ -85,6 +86,7 @@ def build(db: Database, offers: int, seed: int = 7) -> dict[str, int]:
     now = datetime(2026, 11, 1, tzinfo=UTC)
     providers = max(offers // 50, 1)
     with db.write() as session:
+        session.info[WROTE] = True  # Core inserts on the connection: a write as an import's (data version, refresh)
         conn = session.connection()
         gpus = {key: gid for gid, key in conn.execute(sa.select(_table(GpuModel).c.id, _table(GpuModel).c.key))}
         keys = sorted(k for k in gpus if k in MARKET_MODELS)

@@ -11,6 +11,7 @@ which uses the ``sqlalchemy.url`` of ``db/alembic.ini`` (a scratch SQLite file).
 from alembic import context
 from sqlalchemy import Connection, engine_from_config, pool
 
+from quotetui.store import stamps
 from quotetui.store.models import metadata
 
 config = context.config
@@ -26,11 +27,18 @@ def _configure(connection: Connection) -> None:
     )
 
 
+def _run(connection: Connection) -> None:
+    """The migrations, with the offer stamps' triggers out of the way while they run (``store/stamps.py``)."""
+    stamps.drop(connection)
+    context.run_migrations()
+    stamps.install(connection)
+
+
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is not None:
         _configure(connection)
-        context.run_migrations()
+        _run(connection)
         return
     engine = engine_from_config(
         config.get_section(config.config_ini_section, {}), prefix="sqlalchemy.", poolclass=pool.NullPool
@@ -38,7 +46,7 @@ def run_migrations_online() -> None:
     with engine.connect() as conn:
         _configure(conn)
         with context.begin_transaction():
-            context.run_migrations()
+            _run(conn)
 
 
 if context.is_offline_mode():

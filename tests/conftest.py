@@ -176,15 +176,21 @@ def probe_bundle(folder: Path, host: str, logs: Iterable[Path]) -> Path:
     return path
 
 
+DERIVED = frozenset({"stored_evaluation", "evaluation_set"})
+"""The stored ranking (``services/stored_ranking.py``): computed from the data, with the times it was computed;
+never what a buyer entered, so never part of "what the database holds" in a comparison."""
+
+
 def dump(db: Path | str, skip: frozenset[str] = frozenset(), without: frozenset[str] = frozenset()) -> str:
-    """Every row of every table, sorted: equal dumps mean equal contents (SQLite or PostgreSQL). Columns
-    named in ``skip`` (write-time stamps, say) and tables named in ``without`` are left out."""
+    """Every row of every table a buyer's data lives in, sorted: equal dumps mean equal contents (SQLite or
+    PostgreSQL). Columns named in ``skip`` (write-time stamps, say) and tables named in ``without`` are left
+    out, and so is the stored ranking (:data:`DERIVED`)."""
     engine = sa.create_engine(url_of(db))
     try:
         with engine.connect() as conn:
             inspector = sa.inspect(conn)
             lines = []
-            for table in sorted(set(inspector.get_table_names()) - without):
+            for table in sorted(set(inspector.get_table_names()) - without - DERIVED):
                 names = [c["name"] for c in inspector.get_columns(table) if c["name"] not in skip]
                 query = f'SELECT {", ".join(f"{chr(34)}{n}{chr(34)}" for n in names)} FROM "{table}"'
                 lines += [f"{table}: {row}" for row in sorted(repr(tuple(r)) for r in conn.exec_driver_sql(query))]

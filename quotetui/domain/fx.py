@@ -76,6 +76,11 @@ class FxTable:
         for f in self._facts:
             self._pairs.setdefault(_pair(f.base, f.quote), []).append(f)
 
+    @property
+    def identity(self) -> tuple[date, tuple[FxRateFact, ...]]:
+        """What every answer of the table depends on: its day and the rates known by it."""
+        return self.on, tuple(self._facts)
+
     def facts_among(self, currencies: set[str]) -> list[FxRateFact]:
         """The rates known by ``on`` between the given currencies (what a contract keeps of the table)."""
         return [f for f in self._facts if f.base in currencies and f.quote in currencies]

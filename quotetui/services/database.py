@@ -25,8 +25,23 @@ from quotetui.store.engine import (
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
+    from sqlalchemy import Engine
 
     from quotetui.store import migrate
+
+
+def _database(target: DbTarget, engine: Engine | None, read_only: bool) -> Database:
+    """The database every front end opens: its writes bring the stored rankings up to date in the command
+    that wrote (``services/stored_ranking.py: after_write``)."""
+    db = Database(target, engine, read_only=read_only)
+    db.after_write = _after_write
+    return db
+
+
+def _after_write(db: Database) -> None:
+    from quotetui.services.stored_ranking import after_write  # the engine: only once something was written
+
+    after_write(db)
 
 
 def database_target(db: str | None = None) -> DbTarget:
@@ -90,7 +105,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     if target.path is not None and not is_new:
         _refuse_foreign(target)  # before any engine: its connections would switch the file to WAL
     if target.path is not None and not is_new and _nothing_due(target.path):
-        opened = Opened(Database(target, read_only=read_only))
+        opened = Opened(_database(target, None, read_only))
         if read_only:
             opened.messages.append(f"{target.label} is read-only here: reading works, changes are refused.")
         return opened
@@ -98,7 +113,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     from quotetui.store.catalog import catalog_is_current, seed_catalog
 
     engine = make_engine(target, read_only=read_only)
-    opened = Opened(Database(target, engine, read_only=read_only))
+    opened = Opened(_database(target, engine, read_only))
     try:
         _migrate(target, engine, opened.messages, read_only)
         with opened.db.session() as session:

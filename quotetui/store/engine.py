@@ -282,6 +282,9 @@ class Database:
         self._writer_engine: Engine | None = None
         self._snapshot = threading.local()
         self._lock = threading.Lock()
+        self.after_write: Callable[[Database], None] | None = None
+        """Called after every committed write that changed something (``services/database.py`` sets it: the
+        stored rankings are brought up to date in the command that wrote); its failures never undo the write."""
 
     @property
     def engine(self) -> Engine:
@@ -347,10 +350,11 @@ class Database:
 
         from quotetui.store.versions import bump_data_version
 
+        wrote = False
         with Session(self._writer, expire_on_commit=False) as session:
             try:
                 yield session
-                bump_data_version(session)
+                wrote = bump_data_version(session)
                 session.commit()
             except sa.exc.OperationalError as exc:
                 session.rollback()
@@ -360,6 +364,11 @@ class Database:
             except BaseException:
                 session.rollback()
                 raise
+        if wrote and self.after_write is not None:
+            from contextlib import suppress
+
+            with suppress(Exception):  # a shortcut for the next reader only: what was written stays written
+                self.after_write(self)
 
     def data_version(self) -> int:
         """A number every committed write changes (the TUI polls it to notice other programs' writes). On

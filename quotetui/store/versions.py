@@ -38,16 +38,17 @@ def _note_bulk_writes(state: ORMExecuteState) -> None:
         state.session.info[WROTE] = True
 
 
-def bump_data_version(session: Session) -> None:
+def bump_data_version(session: Session) -> bool:
     """In a write transaction that changed something: one more in ``setting.data_version`` (atomic, so two
-    writers on a server never both write the same next number)."""
+    writers on a server never both write the same next number). Whether it changed something."""
     session.flush()
     if not session.info.pop(WROTE, False):
-        return
+        return False
     session.execute(
         sa.text("UPDATE setting SET value = CAST(CAST(value AS INTEGER) + 1 AS VARCHAR(20)) WHERE key = :key"),
         {"key": DATA_VERSION},
     )
+    return True
 
 
 def data_version(connection: sa.Connection | Session) -> int:

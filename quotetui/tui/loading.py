@@ -1,7 +1,8 @@
 """Loading the market for the app, in two steps (issue 16: the offers first).
 
 At a launch, the offers table the last launch kept is shown first when nothing it depends on has changed
-(``tui/offer_preview.py``). A worker ranks the offers (``load_offers_view``) and the app shows them at once,
+(``tui/offer_preview.py``), else the first page of the ranking stored in the database
+(``services/stored_ranking.py``). A worker ranks the offers (``load_offers_view``) and the app shows them at once,
 then, once they are on the screen, computes the dashboard's cards (``complete_market_view``: claims,
 findings, contracts) and shows the complete view; then the figure columns' exact sort places; last, the
 complete table is kept for the next launch. The collector is paused throughout. The offers table's rows are
@@ -89,12 +90,19 @@ class LoadsMarket:
     """The offers table the last launch kept (``tui/offer_preview.py``), shown until the market is computed."""
 
     def _show_preview(self, scenario: str | None, generation: int) -> None:
-        from quotetui.tui.offer_preview import previews
+        from quotetui.tui.offer_preview import previews, stored_preview
 
+        shown = False
         try:
             for preview in previews(self._database(), scenario, self.today):  # its first page, then all of it
                 self.call_from_thread(self._previewed, preview, generation)
+                shown = True
                 self._wait_for_paint()  # drawn before the next step competes with the UI thread for the interpreter
+            if not shown:  # nothing kept for this state: the stored ranking's first page (refreshed first)
+                first = stored_preview(self._database(), scenario, self.today)
+                if first is not None:
+                    self.call_from_thread(self._previewed, first, generation)
+                    self._wait_for_paint()
         except Exception:  # the cache is only a shortcut: the load below says what is wrong, if anything
             return
 

@@ -17,7 +17,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.cancel import EVERY, check_cancelled
-from quotetui.tui.offer_rows import FIGURES, KEYS, OfferTableRow, at, pending_of
+from quotetui.tui.offer_rows import FIGURES, KEYS, PENDING, OfferTableRow, at, pending_of
 from quotetui.tui.widgets.virtual_table import TableRow
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class Preview:
     scenario: str
     currency: str
     blocked: int  # offers the scenario cannot run on
-    rows: list[PreviewRow]  # the first ``len(rows)`` of the kept table's rows, in its order
+    rows: list[PreviewRow] | list[OfferTableRow]  # the first ``len(rows)`` of the table's rows, in its order
     total: int  # how many rows the kept table has
     key: Hashable = None  # the ranking's key it was kept under: a view of that ranking shows these very rows
 
@@ -192,4 +192,27 @@ def previews(db: Database, scenario: str | None, day: date) -> Iterator[Preview]
         yield Preview(head[1], head[2], head[3], list(rows), total, ranking_key)
 
 
-__all__ = ["FIRST_PAGE", "KIND", "Preview", "PreviewRow", "preview_items", "previews", "save_preview"]
+def stored_preview(db: Database, scenario: str | None, day: date) -> Preview | None:
+    """The first page of the ranking stored in the database (``services/stored_ranking.py``), brought up to
+    date first, each row evaluated by the engine: what a launch shows when no table was kept for this very
+    state (after an import, an edit, a settings or FX change), before the whole market is loaded. None when the
+    database cannot be written (read-only, or busy beyond the refresh's wait)."""
+    from quotetui.domain.economics.inputs import lapsed
+    from quotetui.services.market_view import OfferRow
+    from quotetui.services.stored_ranking import first_page
+
+    page = first_page(db, scenario, day, FIRST_PAGE)
+    if page is None:
+        return None
+    rows = [OfferRow(o, e, rank, why, lapsed=lapsed(o, page.day)) for rank, o, e, why in page.evaluations]
+    scenario_input = page.context.scenario
+    return Preview(
+        scenario_input.name,
+        scenario_input.home_currency,
+        page.blocked,
+        [OfferTableRow(r, PENDING) for r in rows],
+        page.total,
+    )
+
+
+__all__ = ["FIRST_PAGE", "KIND", "Preview", "PreviewRow", "preview_items", "previews", "save_preview", "stored_preview"]

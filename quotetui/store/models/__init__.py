@@ -18,6 +18,7 @@ from quotetui.store.models.market import (
     Source,
 )
 from quotetui.store.models.planning import FxRate, MarketPrice, PurchaseOption, Scenario, Setting
+from quotetui.store.models.ranking import EvaluationSet, OfferStamp, StoredEvaluation
 from quotetui.store.models.sourcing import Rfq, RfqAnswer, RfqInvite
 
 metadata = SQLModel.metadata
@@ -29,6 +30,7 @@ __all__ = [
     "Contract",
     "ContractAmendment",
     "Discount",
+    "EvaluationSet",
     "Evidence",
     "ExtraCost",
     "FxRate",
@@ -38,6 +40,7 @@ __all__ = [
     "Invoice",
     "MarketPrice",
     "Offer",
+    "OfferStamp",
     "Provider",
     "PurchaseOption",
     "QuoteRevision",
@@ -50,5 +53,6 @@ __all__ = [
     "SlaCreditTier",
     "SlaTerm",
     "Source",
+    "StoredEvaluation",
     "metadata",
 ]

@@ -1,0 +1,395 @@
+"""Stored evaluations: the ranking is computed when the data changes, and read when the buyer looks.
+
+Each offer's place in a scenario's ranking (its group, the ranking key exact and as an index, its total) is kept
+in ``stored_evaluation`` under an *evaluation set*: one per context, the SHA-256 of everything every entry
+depends on besides the offer itself — the scenario's content, the assumptions, the FX rates of the day, the GPU
+catalog and quotetui's code (:func:`context_of`). An entry also records its offer's *stamp*, which database
+triggers bump on every change to anything the offer's evaluation reads (``store/stamps.py``), whoever writes it.
+An entry is served only while its stamp is its offer's: a stale or missing one is recomputed first, never served.
+
+* :func:`refresh` brings a context's set up to date: it evaluates, through the engine
+  (``domain/economics/evaluate.py: evaluate``), exactly the offers whose entry is stale or missing, and writes
+  them, in one write transaction that reads the inputs it evaluates (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL:
+  ``REPEATABLE READ``). It never bumps the data version: it changes no figure a buyer entered.
+* :func:`first_page` reads the best ``limit`` offers in the ranking's order from the index (the key in
+  millionths, rounded down, never contradicts the exact order), breaking ties at the page's edge on the exact
+  key and total (``evaluate.rank_key``), and evaluates only those offers for their figures.
+
+The order is :func:`~quotetui.domain.economics.evaluate.rank_key`'s: confirmed, asked (a question open),
+blocked, then offers that cannot be compared (an FX rate missing), each by cost per delivered PFLOP-hour, total
+cost and id. A database opened read-only is never written: its readers rank as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from enum import IntEnum
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from quotetui.domain.cancel import EVERY, check_cancelled
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
+from quotetui.domain.timeutil import utcnow
+from quotetui.services.inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.store.reader import Reader, connection_reader, reading
+
+if TYPE_CHECKING:
+    from quotetui.domain.economics.assumptions import Assumptions
+    from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+    from quotetui.domain.fx import FxTable
+    from quotetui.domain.gpus import GpuCatalog, GpuSpec
+    from quotetui.store.engine import Database
+
+FORMAT = "quotetui-stored-evaluation/1"
+MAX_SETS = 16
+"""Evaluation sets kept (contexts: scenarios, rates, settings), the least recently used dropped first."""
+KEY_SCALE = 10**6
+KEY_LIMIT = 2**62  # the index column is a BIGINT: a key beyond it sorts last among the index's, exactly after
+BUSY_MS = 2000  # a refresh waits this long for another program's write, then leaves the entries for later
+
+
+class Group(IntEnum):
+    """Where an offer stands in the ranking, in its order (``evaluate.rank_key``'s first two parts)."""
+
+    CONFIRMED = 0
+    ASKED = 1  # feasible once a question is answered
+    BLOCKED = 2
+    BLOCKED_ASKED = 3
+    NOT_COMPARABLE = 4  # an FX rate missing: listed after the ranked, with the reason
+    UNPRICED = 5  # no price yet: not listed at all
+
+
+def group_of(e: Evaluation) -> Group:
+    f = e.feasibility
+    return Group(2 * (not f.ok) + bool(f.questions))
+
+
+def key_index(value: Fraction) -> int:
+    """The ranking key as the index stores it: millionths, rounded down (monotone: a ≤ b gives index(a) ≤
+    index(b), so the index's order only ever leaves ties to the exact key)."""
+    return max(-KEY_LIMIT, min(KEY_LIMIT, math.floor(value * KEY_SCALE)))
+
+
+def fraction_text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every entry of a set depends on besides its offer, read in one snapshot."""
+
+    catalog: GpuCatalog
+    gpus: dict[int, GpuSpec]
+    scenario: ScenarioInput
+    fx: FxTable
+    assumptions: Assumptions
+    digest: str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog and code
+
+
+def context_of(db: Database, reader: Reader, scenario: str | None, day: date) -> Context:
+    from quotetui.services.listing_store import code_fingerprint
+    from quotetui.services.ranking_cache import scenario_input
+
+    catalog, gpus = load_catalog_of(reader)
+    wanted = scenario_input(db, reader, scenario, gpus)
+    fx = fx_table_of(reader, fx_day(day))
+    assumptions = load_assumptions_of(reader)
+    parts = (FORMAT, code_fingerprint(), wanted, assumptions, fx.identity, sorted(gpus.items()))
+    return Context(catalog, gpus, wanted, fx, assumptions, hashlib.sha256(repr(parts).encode()).hexdigest())
+
+
+# -- the write side ----------------------------------------------------------------------------------------
+
+
+class _Writer:
+    """One write transaction that reads what it writes from: SQL with named parameters on either backend."""
+
+    def __init__(self, reader: Reader, run: Callable[[str, Any], None]) -> None:
+        self.reader, self._run = reader, run
+
+    def execute(self, sql: str, params: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
+        self._run(sql, params)
+
+
+@contextmanager
+def _writing(db: Database) -> Iterator[_Writer]:
+    path = db.target.path
+    if path is not None:
+        conn = sqlite3.connect(str(path), timeout=BUSY_MS / 1000, check_same_thread=False)
+        try:
+            conn.isolation_level = None
+            conn.execute("BEGIN IMMEDIATE")
+
+            def run(sql: str, params: Any) -> None:
+                if isinstance(params, dict):
+                    conn.execute(sql, params)
+                else:
+                    conn.executemany(sql, params)
+
+            yield _Writer(Reader(lambda sql, params: conn.execute(sql, params), sqlite=True), run)
+            conn.execute("COMMIT")
+        finally:
+            if conn.in_transaction:
+                conn.rollback()
+            conn.close()
+        return
+    import sqlalchemy as sa
+
+    with db.engine.connect() as connection:
+        connection = connection.execution_options(isolation_level="REPEATABLE READ")
+        with connection.begin():
+
+            def run_server(sql: str, params: Any) -> None:
+                connection.execute(sa.text(sql), params)
+
+            yield _Writer(connection_reader(connection), run_server)
+
+
+def _set_id(w: _Writer, ctx: Context) -> int:
+    now = utcnow()
+    found = w.reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
+    if found is not None:
+        w.execute("UPDATE evaluation_set SET used_at = :t WHERE id = :i", {"t": _when(w, now), "i": found[0]})
+        return int(found[0])
+    w.execute(
+        "INSERT INTO evaluation_set (context, scenario, created_at, used_at) VALUES (:c, :s, :t, :t)",
+        {"c": ctx.digest, "s": ctx.scenario.name, "t": _when(w, now)},
+    )
+    made = w.reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
+    assert made is not None
+    old = w.reader.rows(
+        "SELECT id FROM evaluation_set ORDER BY used_at DESC, id DESC LIMIT -1 OFFSET :n"
+        if w.reader.sqlite
+        else "SELECT id FROM evaluation_set ORDER BY used_at DESC, id DESC OFFSET :n",
+        {"n": MAX_SETS},
+    )
+    for (dropped,) in old:
+        w.execute("DELETE FROM stored_evaluation WHERE set_id = :i", {"i": dropped})
+        w.execute("DELETE FROM evaluation_set WHERE id = :i", {"i": dropped})
+    return int(made[0])
+
+
+def _when(w: _Writer, value: Any) -> Any:
+    return value.replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f") if w.reader.sqlite else value
+
+
+STALE = (
+    "SELECT o.id, s.stamp FROM offer o LEFT OUTER JOIN offer_stamp s ON s.offer_id = o.id "
+    "LEFT OUTER JOIN stored_evaluation e ON e.set_id = :set AND e.offer_id = o.id "
+    "WHERE s.stamp IS NULL OR e.stamp IS NULL OR e.stamp <> s.stamp ORDER BY o.id"
+)
+UPSERT = (
+    "INSERT INTO stored_evaluation (set_id, offer_id, stamp, grp, key_micros, key_exact, total_exact, reason) "
+    "VALUES (:set, :offer, :stamp, :grp, :micros, :key, :total, :reason) "
+    "ON CONFLICT (set_id, offer_id) DO UPDATE SET stamp = excluded.stamp, grp = excluded.grp, "
+    "key_micros = excluded.key_micros, key_exact = excluded.key_exact, total_exact = excluded.total_exact, "
+    "reason = excluded.reason"
+)
+
+
+def entry(set_id: int, offer: OfferInput, stamp: int, ctx: Context) -> dict[str, Any]:
+    """An offer's entry, from the engine's evaluation (or why it cannot be compared)."""
+    row: dict[str, Any] = {"set": set_id, "offer": offer.id, "stamp": stamp}
+    try:
+        e = evaluate(offer, ctx.scenario, ctx.fx, ctx.assumptions)
+    except NOT_COMPARABLE as exc:
+        return row | {"grp": Group.NOT_COMPARABLE, "micros": None, "key": None, "total": None, "reason": str(exc)}
+    key = e.cost_per_pflop_hour
+    total = e.best.total
+    return row | {
+        "grp": group_of(e),
+        "micros": key_index(key),
+        "key": fraction_text(key),
+        "total": fraction_text(total),
+        "reason": None,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Refreshed:
+    set_id: int
+    evaluated: int  # offers evaluated now (their entries were stale or missing)
+    offers: int  # offers with an entry in the set
+
+
+Progress = Callable[[int, int], None]
+"""Called with (done, of) while a refresh evaluates: the CLI's and the TUI's progress bars."""
+
+
+def _current(db: Database, scenario: str | None, day: date) -> Refreshed | None:
+    """The set of the context, when it exists and no entry is stale or missing: read only (a warm read writes
+    nothing, so it moves neither the file's stamp nor another reader's snapshot)."""
+    with reading(db) as reader:
+        ctx = context_of(db, reader, scenario, day)
+        found = reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
+        if found is None or reader.one(STALE + " LIMIT 1", {"set": found[0]}) is not None:
+            return None
+        count = reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": found[0]})
+    return Refreshed(int(found[0]), 0, int(count[0]) if count else 0)
+
+
+def refresh(
+    db: Database, scenario: str | None = None, on: date | None = None, progress: Progress | None = None
+) -> Refreshed:
+    """The set of ``scenario``'s context as of ``on`` (today), every entry current: the stale and missing ones
+    evaluated and written in one transaction (nothing written when none is). Raises ``sqlite3.OperationalError``
+    (or SQLAlchemy's) when the database is busy beyond :data:`BUSY_MS` or cannot be written: callers that only
+    want a shortcut catch it."""
+    day = on or utcnow().date()
+    current = _current(db, scenario, day)
+    if current is not None:
+        return current
+    with _writing(db) as w:
+        ctx = context_of(db, w.reader, scenario, day)
+        set_id = _set_id(w, ctx)
+        stale = w.reader.rows(STALE, {"set": set_id})
+        missing = [oid for oid, stamp in stale if stamp is None]
+        if missing:  # an offer without a stamp (written before the triggers, or by hand): give it one
+            w.execute("INSERT INTO offer_stamp (offer_id, stamp) VALUES (:o, 1)", [{"o": o} for o in missing])
+        stamps = {oid: 1 if stamp is None else stamp for oid, stamp in stale}
+        rows: list[dict[str, Any]] = []
+        if stamps:
+            offers = offer_inputs(w.reader, ctx.gpus, list(stamps), history=False)
+            for n, offer in enumerate(offers):
+                if not n % EVERY:
+                    check_cancelled()
+                    if progress is not None:
+                        progress(n, len(stamps))
+                rows.append(entry(set_id, offer, stamps[offer.id], ctx))
+            priced = {o.id for o in offers}
+            rows += [
+                {"set": set_id, "offer": oid, "stamp": stamp, "grp": Group.UNPRICED}
+                | {"micros": None, "key": None, "total": None, "reason": None}
+                for oid, stamp in stamps.items()
+                if oid not in priced
+            ]
+            w.execute(UPSERT, rows)
+            if progress is not None:
+                progress(len(stamps), len(stamps))
+        count = w.reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": set_id})
+    return Refreshed(set_id, len(rows), int(count[0]) if count else 0)
+
+
+KEEP_WARM = 4
+"""After a write, the sets of this many scenarios (the default and the most recently refreshed) are refreshed."""
+
+
+def after_write(db: Database) -> None:
+    """After a committed write (``Database.after_write``): the default scenario's set and those of the most
+    recently refreshed scenarios brought up to date, so the next launch reads its first rows instead of ranking.
+    Quietly nothing on a database that cannot be written or is busy: the next reader refreshes."""
+    import sqlalchemy as sa
+
+    if db.read_only:
+        return
+    with reading(db) as reader:
+        recent = [
+            name
+            for (name,) in reader.rows(
+                "SELECT scenario FROM evaluation_set GROUP BY scenario ORDER BY MAX(used_at) DESC LIMIT :n",
+                {"n": KEEP_WARM},
+            )
+        ]
+    from quotetui.domain.errors import QuotetuiError
+
+    for name in dict.fromkeys([None, *recent]):
+        try:
+            refresh(db, name)
+        except (sqlite3.OperationalError, sa.exc.OperationalError, sa.exc.DBAPIError):
+            return  # busy, or a concurrent refresh on a server: the next reader refreshes
+        except QuotetuiError:  # a scenario renamed or removed since its set was made
+            continue
+
+
+# -- the read side -----------------------------------------------------------------------------------------
+
+ORDERED = (
+    "SELECT e.offer_id, e.grp, e.key_micros, e.key_exact, e.total_exact FROM stored_evaluation e "
+    "JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
+    "WHERE e.set_id = :set AND e.grp < :unpriced"
+)
+
+
+def _exact(row: Sequence[Any]) -> tuple[int, Fraction, Fraction, int]:
+    oid, grp, _, key, total = row
+    return (grp, Fraction(key or 0), Fraction(total or 0), oid)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """The best offers of a stored ranking, in order, each with the rank it shows (None: blocked or not
+    comparable), their evaluations (None: not comparable, with the reason), and the counts of the whole."""
+
+    context: Context
+    day: date
+    evaluations: list[tuple[int | None, OfferInput, Evaluation | None, str | None]]
+    total: int  # offers listed in the whole ranking
+    blocked: int  # of which the scenario cannot run on
+
+
+def ordered_ids(reader: Reader, set_id: int, limit: int) -> list[tuple[int, int]]:
+    """The first ``limit`` (offer id, group) of the set's order, exact: the index's order, with every offer
+    that ties the page's last one on the index brought in and all sorted by the exact key."""
+    params = {"set": set_id, "unpriced": Group.UNPRICED, "n": limit}
+    page = reader.rows(ORDERED + " ORDER BY e.grp, e.key_micros, e.offer_id LIMIT :n", params)
+    if not page:
+        return []
+    last = page[-1]
+    tied = reader.rows(
+        ORDERED + " AND e.grp = :g AND " + ("e.key_micros IS NULL" if last[2] is None else "e.key_micros = :m"),
+        params | {"g": last[1], "m": last[2]},
+    )
+    rows = {r[0]: r for r in page} | {r[0]: r for r in tied}
+    return [(r[0], r[1]) for r in sorted(rows.values(), key=_exact)[:limit]]
+
+
+def first_page(db: Database, scenario: str | None = None, on: date | None = None, limit: int = 50) -> Page | None:
+    """The best ``limit`` offers of ``scenario`` as of ``on``, from the stored ranking (brought up to date
+    first); None when it cannot be (the database cannot be written, or is busy): the caller ranks instead."""
+    import sqlalchemy as sa
+
+    day = on or utcnow().date()
+    if db.read_only:
+        return None
+    try:
+        refreshed = refresh(db, scenario, day)
+    except (sqlite3.OperationalError, sa.exc.OperationalError):
+        return None
+    with reading(db) as reader:
+        ctx = context_of(db, reader, scenario, day)
+        order = ordered_ids(reader, refreshed.set_id, limit)
+        counts = reader.one(
+            "SELECT COUNT(*), SUM(CASE WHEN e.grp IN (:b, :ba) THEN 1 ELSE 0 END) FROM stored_evaluation e "
+            "JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
+            "WHERE e.set_id = :set AND e.grp < :unpriced",
+            {"set": refreshed.set_id, "unpriced": Group.UNPRICED, "b": Group.BLOCKED, "ba": Group.BLOCKED_ASKED},
+        )
+        if counts is None:
+            return None
+        offers = {o.id: o for o in offer_inputs(reader, ctx.gpus, [oid for oid, _ in order], history=False)}
+    out: list[tuple[int | None, OfferInput, Evaluation | None, str | None]] = []
+    rank = 0
+    for oid, grp in order:
+        offer = offers.get(oid)
+        if offer is None:  # written between the refresh and this read: the full load shows it
+            return None
+        try:
+            e = evaluate(offer, ctx.scenario, ctx.fx, ctx.assumptions)
+        except NOT_COMPARABLE as exc:
+            out.append((None, offer, None, str(exc)))
+            continue
+        if group_of(e) is not Group(grp):  # changed between the refresh and this read
+            return None
+        if e.feasibility.ok:
+            rank += 1
+        out.append((rank if e.feasibility.ok else None, offer, e, None))
+    return Page(ctx, day, out, int(counts[0] or 0), int(counts[1] or 0))
+
+
+__all__ = ["Group", "Page", "Refreshed", "after_write", "first_page", "group_of", "key_index", "ordered_ids", "refresh"]

@@ -1,0 +1,189 @@
+"""Stored evaluations (issue 33): the ranking is computed when the data changes and read when the buyer looks.
+
+What a buyer relies on: the stored order is the engine's exact order, page edges included; a write by any program
+to anything an offer's evaluation reads makes that offer's entry stale, and a stale entry is recomputed, never
+served; a refresh after one change evaluates that one offer only."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from quotetui.services import stored_ranking
+from quotetui.services.database import open_database
+from quotetui.services.economics import rank_offers
+from quotetui.services.inputs import offer_inputs
+from quotetui.store.engine import Database
+from quotetui.store.reader import Reader
+from quotetui.store.stamps import DEPENDS
+
+
+def engine_order(db: Database) -> list[tuple[int | None, int]]:
+    """(rank, offer id) as the engine ranks every offer now, the not comparable ones last."""
+    ranking = rank_offers(db, history=False)
+    return [(i, e.offer.id) for i, e in ranking.ranked] + [(None, o.id) for o, _ in ranking.skipped]
+
+
+def page_order(db: Database, limit: int = 10_000) -> list[tuple[int | None, int]]:
+    page = stored_ranking.first_page(db, limit=limit)
+    assert page is not None
+    return [(rank, offer.id) for rank, offer, _, _ in page.evaluations]
+
+
+def raw(db: Database, sql: str) -> None:
+    """A write that does not go through quotetui (the sqlite3 shell, psql)."""
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql(sql)
+
+
+def test_the_stored_order_is_the_engines_on_the_demo(demo_db: Database) -> None:
+    assert page_order(demo_db) == engine_order(demo_db)
+    assert page_order(demo_db, 5) == engine_order(demo_db)[:5]
+
+
+def test_the_demos_writes_left_its_ranking_stored_and_a_refresh_evaluates_nothing(demo_db: Database) -> None:
+    """Every write through quotetui brings the default scenario's set up to date in the command that wrote
+    (``after_write``): the demo's creation did, so a reader evaluates nothing."""
+    assert stored_ranking.refresh(demo_db).evaluated == 0
+    raw(demo_db, "DELETE FROM stored_evaluation")
+    first = stored_ranking.refresh(demo_db)
+    again = stored_ranking.refresh(demo_db)
+    assert first.evaluated == first.offers == 20  # the demo's 20 offers, every one evaluated once
+    assert again.set_id == first.set_id and again.evaluated == 0
+
+
+def test_a_write_through_quotetui_refreshes_the_offer_it_changed(demo_db: Database) -> None:
+    from quotetui.store.models import Offer
+
+    stored_ranking.refresh(demo_db)
+    with demo_db.write() as session:
+        offer = session.get(Offer, 14)
+        assert offer is not None
+        offer.gpus_per_node = 4
+    assert stored_ranking.refresh(demo_db).evaluated == 0  # the write's own command did it
+    assert page_order(demo_db) == engine_order(demo_db)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "UPDATE revision_price SET amount = amount * 10 WHERE revision_id IN "
+        "(SELECT id FROM quote_revision WHERE offer_id = {o})",
+        "UPDATE offer SET gpus_per_node = 4 WHERE id = {o}",
+        "DELETE FROM sla_term WHERE offer_id = 14",  # the demo's second offer: #18 has no SLA
+        "UPDATE provider SET name = name || ' (renamed)' WHERE id = (SELECT provider_id FROM offer WHERE id = {o})",
+    ],
+)
+def test_a_write_by_another_program_makes_that_offer_stale_and_it_is_recomputed(demo_db: Database, change: str) -> None:
+    """Offer #18 is the demo's first; a change by the sqlite3 shell (no quotetui code ran) to its price, node,
+    SLA or provider is seen, the next read recomputes that offer (and its provider's other offers), never serves
+    the old place, and the order is again exactly the engine's."""
+    stored_ranking.refresh(demo_db)
+    raw(demo_db, change.format(o=18))
+    redone = stored_ranking.refresh(demo_db)
+    assert 1 <= redone.evaluated < 20
+    assert page_order(demo_db) == engine_order(demo_db)
+
+
+def test_a_price_ten_times_higher_moves_the_first_offer_down(demo_db: Database) -> None:
+    assert page_order(demo_db, 1) == [(1, 18)]
+    raw(demo_db, "UPDATE revision_price SET amount = amount * 10 WHERE revision_id IN "
+        "(SELECT id FROM quote_revision WHERE offer_id = 18)")  # fmt: skip
+    assert page_order(demo_db, 1) == [(1, 14)]  # the demo's second: #18 is no longer first
+
+
+def test_a_deleted_offer_leaves_the_stored_ranking(demo_db: Database) -> None:
+    stored_ranking.refresh(demo_db)
+    raw(demo_db, "DELETE FROM offer WHERE id = 18")
+    assert 18 not in [oid for _, oid in page_order(demo_db)]
+    assert page_order(demo_db) == engine_order(demo_db)
+
+
+def test_every_table_an_offer_reads_bumps_its_stamp(demo_db: Database) -> None:
+    """``DEPENDS`` must name every table ``offer_inputs`` reads: its SQL is traced here, so a table added to
+    the engine's inputs without a trigger fails this test."""
+    read: set[str] = set()
+    path = demo_db.target.path
+    if path is None:
+        pytest.skip("the SQL is traced through SQLite's own connection")
+    conn = sqlite3.connect(str(path))
+    conn.set_trace_callback(lambda sql: read.update(re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", sql)))
+    reader = Reader(lambda sql, params: conn.execute(sql, params), sqlite=True)
+    from quotetui.services.inputs import load_catalog_of
+
+    _, gpus = load_catalog_of(reader)  # the catalog is the evaluation set's context, not the offer's
+    read.clear()
+    assert offer_inputs(reader, gpus, history=True)
+    conn.close()
+    assert read - {"offer"} == set(DEPENDS)
+
+
+def _stamp(db: Database, offer_id: int) -> int:
+    with db.engine.connect() as conn:
+        return int(conn.exec_driver_sql(f"SELECT stamp FROM offer_stamp WHERE offer_id = {offer_id}").scalar_one())
+
+
+@pytest.mark.parametrize(
+    "offer, change",
+    [
+        (18, "UPDATE offer SET name = name WHERE id = 18"),
+        (18, "UPDATE provider SET name = name WHERE id = (SELECT provider_id FROM offer WHERE id = 18)"),
+        (18, "UPDATE quote_revision SET mover = mover WHERE offer_id = 18"),
+        (18, "UPDATE revision_price SET amount = amount WHERE revision_id IN "
+         "(SELECT id FROM quote_revision WHERE offer_id = 18)"),
+        (2, "DELETE FROM discount WHERE offer_id = 2"),
+        (11, "UPDATE extra_cost SET amount = amount WHERE offer_id = 11"),
+        (14, "UPDATE sla_term SET availability = availability WHERE offer_id = 14"),
+        (14, "INSERT INTO sla_credit_tier (sla_term_id, below, credit) "
+         "SELECT id, 990000, 100000 FROM sla_term WHERE offer_id = 14"),  # 99 % and 10 %, in millionths
+    ],
+)  # fmt: skip
+def test_each_dependency_bumps_the_offers_stamp(demo_db: Database, offer: int, change: str) -> None:
+    """Even a write that changes no value (the sqlite3 shell's ``SET x = x``) counts: the stamp says "written"."""
+    before = _stamp(demo_db, offer)
+    raw(demo_db, change)
+    assert _stamp(demo_db, offer) > before
+
+
+def test_ties_on_the_index_are_broken_exactly_at_the_page_edge(
+    demo_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an index 10^6 times coarser (whole currency units, so most demo offers tie on it), every page is
+    still exactly the engine's order: ties at the edge are brought in and sorted on the exact key."""
+    monkeypatch.setattr(stored_ranking, "KEY_SCALE", 1)
+    expected = engine_order(demo_db)
+    for limit in (1, 2, 3, 5, 8, 13, 20):
+        assert page_order(demo_db, limit) == expected[:limit]
+
+
+def test_a_database_opened_read_only_is_never_written(demo_db_path: Path) -> None:
+    opened = open_database(str(demo_db_path))
+    try:
+        read_only = Database(opened.db.target, read_only=True)
+        assert stored_ranking.first_page(read_only) is None
+    finally:
+        opened.db.dispose()
+
+
+def test_a_market_of_2000_offers_in_the_engines_order(tmp_path: Path) -> None:
+    """The benchmark market (every billing, tier, extra and currency it makes): the stored order of all 2,000
+    offers is the engine's, and a refresh after one price change evaluates one offer."""
+    from benchmarks.market import build
+
+    opened = open_database(str(tmp_path / "m.db"), load_demo_if_new=False)
+    db = opened.db
+    try:
+        build(db, 2_000)
+        expected = engine_order(db)
+        assert page_order(db) == expected
+        assert page_order(db, 50) == expected[:50]
+        oid = expected[0][1]
+        raw(db, f"UPDATE revision_price SET amount = amount + 1 WHERE revision_id IN "
+            f"(SELECT id FROM quote_revision WHERE offer_id = {oid})")  # fmt: skip
+        assert stored_ranking.refresh(db).evaluated == 1
+        assert page_order(db) == engine_order(db)
+    finally:
+        db.dispose()
