@@ -187,3 +187,65 @@ def test_a_market_of_2000_offers_in_the_engines_order(tmp_path: Path) -> None:
         assert page_order(db) == engine_order(db)
     finally:
         db.dispose()
+
+
+def _positions(db: Database, offers: list[int]) -> dict[int, tuple[object, ...]]:
+    """Each offer's rank, BATNA, target and the words ``explain`` prints, as ``negotiation`` gives them."""
+    from quotetui.services.negotiation import negotiation
+
+    out: dict[int, tuple[object, ...]] = {}
+    for oid in offers:
+        try:
+            n = negotiation(db, oid)
+        except Exception as exc:
+            out[oid] = (type(exc).__name__, str(exc))
+            continue
+        out[oid] = (n.rank, None if n.batna is None else n.batna.offer.id, n.target, tuple(n.lines()))
+    return out
+
+
+def _in_memory(db: Database) -> Database:
+    """The same database opened read-only: ``negotiation`` then ranks every offer in memory, as before issue 33."""
+    return Database(db.target, read_only=True)
+
+
+def test_explain_reads_its_rank_and_batna_from_the_store_as_the_whole_ranking_gives_them(demo_db: Database) -> None:
+    """Every demo offer (and one that does not exist): the same rank, BATNA, target and words as ranking all."""
+    from quotetui.domain.economics.negotiation import batnas
+
+    offers = list(range(1, 22))
+    stored = _positions(demo_db, offers)
+    assert stored == _positions(_in_memory(demo_db), offers)
+    ranking = rank_offers(demo_db)
+    expected = batnas(ranking.evaluations, ranking.on)  # the domain's one-pass rule, independently
+    for oid, found in expected.items():
+        assert stored[oid][1] == (None if found is None else found.offer.id)
+    assert stored[18][:2] == (1, 14)  # the demo's best: its BATNA is the second, another provider's
+    assert stored[21][0] == "BadInput"  # no offer 21
+
+
+def test_a_lapsed_best_alternative_is_passed_over_chunk_by_chunk(
+    demo_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one candidate read at a time and the three best alternatives' quotes lapsed, the BATNA is the next
+    one still on the table, as the whole ranking finds it."""
+    monkeypatch.setattr(stored_ranking, "BATNA_CHUNK", 1)
+    raw(demo_db, "UPDATE offer SET valid_until = '2020-01-01' WHERE id IN (14, 2, 17)")
+    offers = [18, 14, 2, 13]
+    stored = _positions(demo_db, offers)
+    assert stored == _positions(_in_memory(demo_db), offers)
+    assert stored[18][1] not in (14, 2, 17, None)
+
+
+def test_explain_on_a_market_of_2000_offers_agrees_with_the_whole_ranking(tmp_path: Path) -> None:
+    from benchmarks.market import build
+
+    opened = open_database(str(tmp_path / "m.db"), load_demo_if_new=False)
+    db = opened.db
+    try:
+        build(db, 2_000)
+        ranked = [oid for _, oid in engine_order(db)]
+        sample = ranked[:5] + ranked[995:1000] + ranked[-5:]  # the best, the middle, the blocked and not comparable
+        assert _positions(db, sample) == _positions(_in_memory(db), sample)
+    finally:
+        db.dispose()

@@ -207,20 +207,35 @@ def negotiate_offer(
 
 
 def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Negotiation:
-    """The position of one offer among the ranking for ``scenario`` (read in one snapshot: ``rank_offers``)."""
-    ranking = rank_offers(db, scenario, on=on)
-    this = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)
-    if this is None:
-        why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
-        raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
-    assert ranking.fx is not None
-    n = negotiate(this, ranking.evaluations, ranking.fx, ranking.on)
+    """The position of one offer among the ranking for ``scenario``: its rank and BATNA read from the stored
+    ranking (``services/stored_ranking.py: standing``: only this offer and its BATNA evaluated), else, where the
+    store cannot be used (a read-only database), from the whole ranking in one snapshot (``rank_offers``)."""
+    from quotetui.services.stored_ranking import standing
+
+    stood = standing(db, offer_id, scenario, on)
+    if stood is not None:
+        this, others, fx, day, rank = (
+            stood.evaluation,
+            [stood.batna] if stood.batna else [],
+            stood.context.fx,
+            stood.day,
+            stood.rank,
+        )
+    else:
+        ranking = rank_offers(db, scenario, on=on)
+        found = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)
+        if found is None:
+            why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
+            raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+        assert ranking.fx is not None
+        this, others, fx, day = found, ranking.evaluations, ranking.fx, ranking.on
+        rank = next((i for i, e in ranking.ranked if e is this), None)
+    n = negotiate(this, others, fx, day)
     both = [e.offer for e in (this, n.batna) if e is not None]  # their findings, read once for both
-    held = offers_caveats(db, both, this.currency, ranking.on, ranking.fx)
+    held = offers_caveats(db, both, this.currency, day, fx)
     caveats = with_offer(this.caveats, held[this.offer.id])
     batna = NO_CAVEATS if n.batna is None else with_offer(n.batna.caveats, held[n.batna.offer.id])
-    rank = next((i for i, e in ranking.ranked if e is this), None)
-    return replace(n, fx_sensitivity=fx_sensitivity(this, ranking.fx), caveats=caveats, batna_caveats=batna, rank=rank)
+    return replace(n, fx_sensitivity=fx_sensitivity(this, fx), caveats=caveats, batna_caveats=batna, rank=rank)
 
 
 FX_SHIFTS = (Fraction(95, 100), Fraction(105, 100))

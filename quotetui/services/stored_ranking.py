@@ -284,8 +284,6 @@ def after_write(db: Database) -> None:
     """After a committed write (``Database.after_write``): the default scenario's set and those of the most
     recently refreshed scenarios brought up to date, so the next launch reads its first rows instead of ranking.
     Quietly nothing on a database that cannot be written or is busy: the next reader refreshes."""
-    import sqlalchemy as sa
-
     if db.read_only:
         return
     with reading(db) as reader:
@@ -301,7 +299,7 @@ def after_write(db: Database) -> None:
     for name in dict.fromkeys([None, *recent]):
         try:
             refresh(db, name)
-        except (sqlite3.OperationalError, sa.exc.OperationalError, sa.exc.DBAPIError):
+        except busy_errors(db):
             return  # busy, or a concurrent refresh on a server: the next reader refreshes
         except QuotetuiError:  # a scenario renamed or removed since its set was made
             continue
@@ -349,17 +347,25 @@ def ordered_ids(reader: Reader, set_id: int, limit: int) -> list[tuple[int, int]
     return [(r[0], r[1]) for r in sorted(rows.values(), key=_exact)[:limit]]
 
 
+def busy_errors(db: Database) -> tuple[type[Exception], ...]:
+    """What a refresh raises when the database is busy or cannot be written (SQLAlchemy is imported only for a
+    server: on SQLite the refresh runs through the stdlib)."""
+    if db.target.path is not None:
+        return (sqlite3.OperationalError,)
+    import sqlalchemy as sa
+
+    return (sa.exc.OperationalError, sa.exc.DBAPIError)
+
+
 def first_page(db: Database, scenario: str | None = None, on: date | None = None, limit: int = 50) -> Page | None:
     """The best ``limit`` offers of ``scenario`` as of ``on``, from the stored ranking (brought up to date
     first); None when it cannot be (the database cannot be written, or is busy): the caller ranks instead."""
-    import sqlalchemy as sa
-
     day = on or utcnow().date()
     if db.read_only:
         return None
     try:
         refreshed = refresh(db, scenario, day)
-    except (sqlite3.OperationalError, sa.exc.OperationalError):
+    except busy_errors(db):
         return None
     with reading(db) as reader:
         ctx = context_of(db, reader, scenario, day)
@@ -390,6 +396,121 @@ def first_page(db: Database, scenario: str | None = None, on: date | None = None
             rank += 1
         out.append((rank if e.feasibility.ok else None, offer, e, None))
     return Page(ctx, day, out, int(counts[0] or 0), int(counts[1] or 0))
+
+
+# -- one offer's standing: its rank and its BATNA ----------------------------------------------------------
+
+BATNA_CHUNK = 64
+"""Candidates for a BATNA read at a time, in the stored order (more only when all of them are lapsed)."""
+
+COUNT = (
+    "SELECT COUNT(*) FROM stored_evaluation e JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
+    "WHERE e.set_id = :set AND e.grp < :unpriced"
+)
+CANDIDATES = (
+    "SELECT e.offer_id, e.key_micros, e.key_exact FROM stored_evaluation e "
+    "JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp JOIN offer o ON o.id = e.offer_id "
+    "LEFT OUTER JOIN provider p ON p.id = o.provider_id "
+    "WHERE e.set_id = :set AND e.grp = :confirmed AND o.status NOT IN (:rejected, :expired) "
+    "AND p.name IS DISTINCT FROM :provider"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One offer's place in the stored ranking: its evaluation (every round loaded), the rank it shows (None:
+    blocked) and its BATNA (``domain/economics/negotiation.py: find_batna``, among every other offer)."""
+
+    context: Context
+    day: date
+    evaluation: Evaluation
+    rank: int | None
+    batna: Evaluation | None
+
+
+def _rank(reader: Reader, set_id: int, this: Evaluation) -> int | None:
+    """1 + the feasible offers ranked before ``this``: counted on the index, the ties on it compared exactly."""
+    if not this.feasibility.ok:
+        return None
+    grp, key, total, oid = group_of(this), this.cost_per_pflop_hour, this.best.total, this.offer.id
+    params = {"set": set_id, "unpriced": Group.UNPRICED, "g": grp, "m": key_index(key)}
+    found = reader.one(COUNT + " AND (e.grp < :g OR (e.grp = :g AND e.key_micros < :m))", params)
+    ties = reader.rows(ORDERED + " AND e.grp = :g AND e.key_micros = :m", params)
+    mine = (grp, key, total, oid)
+    return (int(found[0]) if found else 0) + sum(1 for r in ties if _exact(r) < mine) + 1
+
+
+def _batna(reader: Reader, set_id: int, ctx: Context, this: Evaluation, day: date) -> Evaluation | None:
+    """The best confirmed offer of another provider still on the table as of ``day``, read in the stored order a
+    chunk at a time: every offer after a chunk has a larger index, so a larger exact key, so the first chunk
+    holding a candidate holds the BATNA (the domain's rule picks it: :func:`find_batna`)."""
+    from quotetui.domain.economics.negotiation import find_batna
+    from quotetui.domain.enums import OfferStatus
+
+    params: dict[str, Any] = {
+        "set": set_id,
+        "confirmed": Group.CONFIRMED,
+        "rejected": OfferStatus.REJECTED.value,
+        "expired": OfferStatus.EXPIRED.value,
+        "provider": this.offer.provider,
+        "n": BATNA_CHUNK,
+    }
+    after: int | None = None
+    while True:
+        check_cancelled()
+        beyond = "" if after is None else " AND e.key_micros > :after"
+        chunk = reader.rows(
+            CANDIDATES + beyond + " ORDER BY e.key_micros, e.offer_id LIMIT :n", params | {"after": after}
+        )
+        if not chunk:
+            return None
+        last = chunk[-1][1]
+        ids = {r[0] for r in chunk} | {
+            r[0] for r in reader.rows(CANDIDATES + " AND e.key_micros = :m", params | {"m": last})
+        }
+        evaluations = []
+        for offer in offer_inputs(reader, ctx.gpus, sorted(ids), history=False):
+            try:
+                evaluations.append(evaluate(offer, ctx.scenario, ctx.fx, ctx.assumptions))
+            except NOT_COMPARABLE:
+                continue  # never in the confirmed group: the rule below has the last word anyway
+        found = find_batna(this, evaluations, day)
+        if found is not None:
+            whole = offer_inputs(reader, ctx.gpus, [found.offer.id])  # with its rounds, as a ranking's would be
+            return evaluate(whole[0], ctx.scenario, ctx.fx, ctx.assumptions)
+        after = last
+
+
+def standing(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Standing | None:
+    """``offer_id``'s evaluation, rank and BATNA from the stored ranking (brought up to date first), evaluating
+    only the offer, its BATNA and the candidates read before it. BadInput for an offer with no price or that
+    cannot be compared (the reason); None when the store cannot be used (read-only, busy, or written again
+    between the refresh and the read three times): the caller ranks instead."""
+    from quotetui.domain.errors import BadInput
+
+    day = on or utcnow().date()
+    if db.read_only:
+        return None
+    for _ in range(3):
+        try:
+            refresh(db, scenario, day)
+        except busy_errors(db):
+            return None
+        with reading(db) as reader:
+            ctx = context_of(db, reader, scenario, day)
+            found = reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
+            if found is None or reader.one(STALE + " LIMIT 1", {"set": found[0]}) is not None:
+                continue  # written since the refresh: once more
+            set_id = int(found[0])
+            offers = offer_inputs(reader, ctx.gpus, [offer_id])
+            if not offers:
+                raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+            try:
+                this = evaluate(offers[0], ctx.scenario, ctx.fx, ctx.assumptions)
+            except NOT_COMPARABLE as exc:
+                raise BadInput(str(exc)) from None
+            return Standing(ctx, day, this, _rank(reader, set_id, this), _batna(reader, set_id, ctx, this, day))
+    return None
 
 
 __all__ = ["Group", "Page", "Refreshed", "after_write", "first_page", "group_of", "key_index", "ordered_ids", "refresh"]

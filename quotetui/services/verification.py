@@ -268,7 +268,7 @@ def load_verifier(
         logs = _logs(reader, only)
         hours = load_assumptions_of(reader).hours_per_month
     verifier = Verifier(catalog, currency, fx, logs, hours_per_month=hours)
-    for a in audits if audits is not None else audit_claims(db):
+    for a in audits if audits is not None else audit_claims(db, only):
         if a.claim.offer_id is not None:
             verifier.audits.setdefault(a.claim.offer_id, []).append(a)
     medians, _ = market_medians(db, currency, on, fx)
