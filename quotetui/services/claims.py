@@ -12,8 +12,8 @@ from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
-from quotetui.services.inputs import IN_LIST_MAX, load_catalog_of, offer_inputs
-from quotetui.store.reader import in_list, reading
+from quotetui.services.inputs import id_filter, load_catalog_of, offer_inputs
+from quotetui.store.reader import reading
 
 if TYPE_CHECKING:
     from quotetui.store.engine import Database
@@ -39,13 +39,9 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
     snapshot (on SQLite without SQLAlchemy)."""
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
-        short = only is not None and len(only) <= IN_LIST_MAX  # a long list: every claim read, then kept in Python
-        where, params = in_list("o", only) if short and only is not None else ("", {})
-        sql = _CLAIMS + (" AND b.offer_id IN " + where if short else "") + " ORDER BY b.id"
+        where, params = ("", {}) if only is None else id_filter("b.offer_id", only, reader.sqlite, "o")
+        sql = _CLAIMS + (" AND " + where if where else "") + " ORDER BY b.id"
         rows = reader.rows(sql, {"claimed": Provenance.CLAIMED.value} | params)
-        if only is not None and not short:
-            wanted = set(only)
-            rows = [r for r in rows if r[6] in wanted]
         compared_ids: dict[int, list[int]] = {}
         for r in rows:
             if r[1] == Metric.CHEAPER_THAN.value and r[15] and r[6] is not None:

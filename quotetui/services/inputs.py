@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import re
 from collections import defaultdict
@@ -62,14 +63,29 @@ if TYPE_CHECKING:
 
 
 IN_LIST_MAX = 500
-"""Up to this many offers named, the queries ask for them alone; more are read whole and picked here."""
+"""Up to this many ids named, a query names each as a parameter; more go as one JSON array (:func:`id_filter`)."""
 
 
-def _where(column: str, ids: list[int] | None, name: str = "i") -> tuple[str, dict[str, Any]]:
-    if ids is None or len(ids) > IN_LIST_MAX:
+def id_filter(column: str, ids: list[int], sqlite: bool, name: str = "i") -> tuple[str, dict[str, Any]]:
+    """``column IN (…ids)`` and its parameters, for any number of ids: a short list as parameters, a long one
+    as one JSON array the database unpacks itself (SQLite ``json_each``, PostgreSQL ``json_array_elements``), so
+    naming 5,000 offers reads those 5,000, not every offer."""
+    if len(ids) <= IN_LIST_MAX:
+        clause, params = in_list(name, ids)
+        return f"{column} IN {clause}", params
+    array = json.dumps([int(i) for i in ids])
+    if sqlite:
+        return f"{column} IN (SELECT value FROM json_each(:{name}))", {name: array}
+    return f"{column} IN (SELECT CAST(value AS INTEGER) FROM json_array_elements_text(CAST(:{name} AS JSON)))", {
+        name: array
+    }
+
+
+def _where(column: str, ids: list[int] | None, sqlite: bool, name: str = "i") -> tuple[str, dict[str, Any]]:
+    if ids is None:
         return "", {}
-    clause, params = in_list(name, ids)
-    return f" WHERE {column} IN {clause}", params
+    clause, params = id_filter(column, ids, sqlite, name)
+    return f" WHERE {clause}", params
 
 
 def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
@@ -243,11 +259,9 @@ def offer_inputs(
     wanted = None if ids is None else set(ids)
     money, when, text, s = reader.money, reader.when, reader.text_decimal, reader.text
 
-    where, params = _where("offer_id", ids)
+    where, params = _where("offer_id", ids, reader.sqlite)
     where_p, params_p = (
-        ("", {})
-        if ids is None or len(ids) > IN_LIST_MAX
-        else (f" WHERE revision_id IN (SELECT id FROM quote_revision{where})", params)
+        ("", {}) if ids is None else (f" WHERE revision_id IN (SELECT id FROM quote_revision{where})", params)
     )
     priced = {p[0] for p in reader.each("SELECT revision_id FROM revision_price" + where_p, params_p)}
     rounds: dict[int, list[Any]] = {}  # offer id: every round (with ``history`` only)
@@ -297,7 +311,7 @@ def offer_inputs(
         extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), s(x[6]), bool(x[7]), s(x[8]))
         extras[x[1]].append((x[2], extra))
     availability, credited = {}, set()
-    where_t, params_t = _where("t.offer_id", ids)
+    where_t, params_t = _where("t.offer_id", ids, reader.sqlite)
     for r in reader.each(  # an availability with a credit schedule is a promise with a remedy (``evaluate``)
         "SELECT t.offer_id, t.availability, EXISTS (SELECT 1 FROM sla_credit_tier c WHERE c.sla_term_id = t.id) "
         "FROM sla_term t" + where_t + " ORDER BY t.id",
@@ -308,7 +322,7 @@ def offer_inputs(
             credited.add(r[0])
     evidence = _evidence(reader, ids)
 
-    where_o, params_o = _where("o.id", ids)
+    where_o, params_o = _where("o.id", ids, reader.sqlite)
     result = []
     for o in reader.each(
         "SELECT o.id, p.name, o.name, o.gpu_model_id, o.gpus_per_node, o.billing_basis, o.status, "
@@ -364,7 +378,7 @@ def offer_inputs(
 
 def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]]:
     found: dict[int, list[Evidence]] = defaultdict(list)
-    where, params = _where("b.offer_id", ids)
+    where, params = _where("b.offer_id", ids, reader.sqlite)
     text, s = reader.text_decimal, reader.text
     for b in reader.each(
         "SELECT b.id, b.offer_id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, "

@@ -418,19 +418,29 @@ def fit_rfq(db: Database, name: str, on: date | None = None) -> Fitted:
 
 
 def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
-    from quotetui.services.inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
+    from quotetui.services.inputs import (
+        fx_day,
+        fx_table_of,
+        id_filter,
+        load_assumptions_of,
+        load_catalog_of,
+        offer_inputs,
+    )
     from quotetui.store.reader import reading
 
     today = on or utcnow().date()
     with db.session() as session:
         row, _, req = _loaded(session, name)
         invites = _invites(session, row, today)
-    with reading(db) as reader:
-        _, gpus = load_catalog_of(reader)
-        offers = offer_inputs(reader, gpus, history=False)
-        fx, assumptions = fx_table_of(reader, fx_day(today)), load_assumptions_of(reader)
     answered = _answered(db, row)
     models = {g.key for g in req.gpu_models}
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        acceptable = [gid for gid, spec in gpus.items() if spec.key in models]  # the requirement's models, in SQL
+        where, params = id_filter("gpu_model_id", acceptable, reader.sqlite)
+        wanted = {r[0] for r in reader.rows("SELECT id FROM offer WHERE " + where, params)} | set(answered)
+        offers = offer_inputs(reader, gpus, sorted(wanted), history=False)
+        fx, assumptions = fx_table_of(reader, fx_day(today)), load_assumptions_of(reader)
     listed = [o for o in offers if o.gpu.key in models or o.id in answered]
     if costed:
         judged = _judged(db, req, listed, today, fx, assumptions)
@@ -463,8 +473,12 @@ def _judged(
 
     if not offers:
         return {}
-    audits = audit_claims(db)
-    verifier = load_verifier(db, offers, req.currency, day, fx, audits)
+    audits = audit_claims(db, [o.id for o in offers])  # the claims about the offers shown, grouped once
+    pushed: dict[int, list[str]] = {}
+    for a in audits:
+        if a.claim.offer_id is not None and a.verdict.value != "plausible":
+            pushed.setdefault(a.claim.offer_id, []).append(f"{a.verdict.value}: {a.claim.metric.value}")
+    verifier = load_verifier(db, offers, req.currency, day, fx, audits, only=[o.id for o in offers])
     need = ScenarioInput(f"RFQ {req.name}", req.gpus, req.months, Decimal(1), req.currency)
     judged: dict[int, tuple[Figures | None, str | None]] = {}
     for offer in offers:
@@ -473,10 +487,7 @@ def _judged(
         except NOT_COMPARABLE as exc:
             judged[offer.id] = (None, str(exc))
             continue
-        claims = tuple(
-            f"{a.verdict.value}: {a.claim.metric.value}" for a in audits
-            if a.claim.offer_id == offer.id and a.verdict.value != "plausible"
-        )  # fmt: skip
+        claims = tuple(pushed.get(offer.id, ()))
         found = verifier.findings(offer)
         findings = tuple(f"{f.severity.value} {f.code}: {f.title}" for f in found)
         caveats = for_offer(e.caveats, offer, day, critical_codes(found))
