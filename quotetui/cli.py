@@ -96,6 +96,26 @@ class _Root(TyperGroup):
     def list_commands(self, ctx: _click.Context) -> list[str]:
         return list(self.commands)
 
+    def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        """The command list as Click writes it, from ``commands/help_index.py`` (each command's own first
+        paragraph, generated): ``--help`` imports no command module."""
+        from typer._click.utils import make_default_short_help
+
+        from quotetui.commands.help_index import FIRST_PARAGRAPHS
+
+        names = [n for n in self.list_commands(ctx) if n in FIRST_PARAGRAPHS or not self.commands[n].hidden]
+        if not names:
+            return
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [
+            (n, make_default_short_help(FIRST_PARAGRAPHS[n], limit).strip())
+            if n in FIRST_PARAGRAPHS
+            else (n, self.commands[n].get_short_help_str(limit))
+            for n in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
         try:
             return super().make_context(*args, **kwargs)

@@ -133,6 +133,39 @@ def test_help_lists_every_command_in_its_order(cli) -> None:  # type: ignore[no-
     assert listed[:5] == ["providers", "offers", "explain", "gpus", "demo"] and listed[-1] == "db"
 
 
+def test_help_imports_no_command_module() -> None:
+    """``--help`` lists the commands from ``commands/help_index.py``: no command module is imported (each one
+    pulls in its services), so it starts like a small script (issue 33: within 15× of ``python -c pass``)."""
+    probe = PROBE.replace(
+        '"\\nMODULES " + " ".join(sorted({m.split(".")[0] for m in sys.modules}))',
+        ('"\\nMODULES " + " ".join(sorted(m for m in sys.modules if m.startswith("quotetui.commands.")))'),
+    )
+    done = subprocess.run([sys.executable, "-c", probe, "--help"], capture_output=True, text=True, check=False)
+    loaded = set(done.stderr.strip().splitlines()[-1].removeprefix("MODULES ").split())
+    assert loaded == {"quotetui.commands.common", "quotetui.commands.output", "quotetui.commands.help_index"}
+
+
+def test_the_help_index_is_what_the_commands_say() -> None:
+    """Generated from each command's docstring: stale after a docstring changes until
+    ``python -m quotetui.commands.help_index`` writes it again."""
+    from quotetui.commands.help_index import FIRST_PARAGRAPHS, current
+
+    assert current() == FIRST_PARAGRAPHS
+
+
+@pytest.mark.parametrize("width", ["40", "80", "200"])
+def test_help_lists_the_commands_as_click_would_from_the_commands_themselves(
+    width: str, cli, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    from quotetui.commands import help_index
+
+    monkeypatch.setenv("COLUMNS", width)
+    indexed = cli("--help").out
+    monkeypatch.setattr(help_index, "FIRST_PARAGRAPHS", {})  # every command built and asked, as Click does
+    built = cli("--help").out
+    assert indexed == built and "Commands:" in built
+
+
 # -- the same output ------------------------------------------------------------------------------------
 def _piped(command: tuple[str, ...], db: Path) -> str:
     done = subprocess.run(
