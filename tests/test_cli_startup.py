@@ -155,7 +155,9 @@ def test_the_help_index_is_what_the_commands_say() -> None:
 
 @pytest.mark.parametrize("width", ["40", "80", "200"])
 def test_help_lists_the_commands_as_click_would_from_the_commands_themselves(
-    width: str, cli, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+    width: str,
+    cli,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
 ) -> None:
     from quotetui.commands import help_index
 
