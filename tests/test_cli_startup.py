@@ -41,6 +41,7 @@ READS_WITHOUT_ORM: tuple[tuple[str, ...], ...] = (
     ("contracts",),
     ("contracts", "due"),
     ("bench", "check", "--offer", "1"),
+    ("rfq", "list"),
 )
 """Read commands that open the database without SQLAlchemy, SQLModel or pydantic (see above)."""
 
@@ -58,6 +59,7 @@ READS = [
     ("fx", "list"),
     ("bench", "check", "--offer", "1"),
     ("config",),
+    ("rfq", "list"),
 ]
 CLOSED = [("--help",), ("--version",), ("offers", "--help"), ("bench", "codes"), ("explain", "abc"), ("explain", "0")]
 

@@ -150,9 +150,13 @@ def direct_parsing() -> None:
 
 def id_arg(metavar: str = "ID", help: str | None = None) -> Any:
     """A row id as an argument: a whole number of 1 or more that fits the database (else exit 2)."""
-    from quotetui.domain.entities import ID
 
-    return typer.Argument(parser=parsed(ID), metavar=metavar, help=help)
+    def parse(text: str) -> Any:  # the field declarations are imported when an id is parsed, not before
+        from quotetui.domain.entities import ID
+
+        return parsed(ID)(text)
+
+    return typer.Argument(parser=parse, metavar=metavar, help=help)
 
 
 def flag_errors(exc: FieldErrors, flags: dict[str, str]) -> BadInput:

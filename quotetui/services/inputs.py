@@ -21,7 +21,6 @@ from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from quotetui.domain import entities as E
 from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.inputs import (
@@ -33,7 +32,6 @@ from quotetui.domain.economics.inputs import (
     Revision,
     ScenarioInput,
 )
-from quotetui.domain.economics.ownership import parse_resale_curve
 from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.enums import (
     BillingBasis,
@@ -49,7 +47,6 @@ from quotetui.domain.enums import (
     Provenance,
 )
 from quotetui.domain.errors import BadInput
-from quotetui.domain.fields import parse_value
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
 from quotetui.domain.money import RATE_PLACES
@@ -151,6 +148,8 @@ class UnreadableSettings(BadInput):
     version), each named with how to fix it."""
 
     def __init__(self, problems: dict[str, str]) -> None:
+        from quotetui.domain import entities as E
+
         self.problems = problems
         flags = {f.name: "--" + f.name.replace("_", "-") for f in E.SETTINGS.fields}
         said = "; ".join(
@@ -165,6 +164,10 @@ def read_settings(stored: dict[str, str]) -> tuple[dict[str, Any], dict[str, str
     """The settings' values from their stored text, and for each one this machine cannot use, why (its
     default is taken in its place)."""
     from zoneinfo import ZoneInfo
+
+    from quotetui.domain import entities as E  # the field declarations: not on a listing's cached path
+    from quotetui.domain.economics.ownership import parse_resale_curve
+    from quotetui.domain.fields import parse_value
 
     values: dict[str, Any] = {"time_zone": system_zone()}
     problems: dict[str, str] = {}

@@ -156,8 +156,6 @@ def offer_listing(
     """The listing's items (``kind``: :data:`TABLE` or :data:`JSON`) for the current round of every offer,
     or with ``rendering`` their texts: the ones kept on disk when nothing they depend on has changed, else
     made from a fresh ranking (and kept)."""
-    from quotetui.services.caveats import market_caveats
-    from quotetui.services.economics import rank_offers
     from quotetui.services.ranking_cache import ranking_key_now
 
     key = disk_key(ranking_key_now(db, scenario, gpu, on, history=False))
@@ -167,6 +165,9 @@ def offer_listing(
     if found is not None:
         yield from found
         return
+    from quotetui.services.caveats import market_caveats  # the engine and the findings: only when not kept
+    from quotetui.services.economics import rank_offers
+
     ranking = rank_offers(db, scenario, gpu, on, history=False)  # a listing shows no past rounds
     assert ranking.key is not None
     items = _MAKE[kind](ranking, market_caveats(db, ranking))

@@ -19,8 +19,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlmodel import Session, col, select
-
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.inputs import OfferInput, lapsed
@@ -33,12 +31,13 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, compliance, compliant
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
-from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database, one_snapshot
-from quotetui.store.models import Provider, Rfq, RfqAnswer, RfqInvite
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from quotetui.services.forms import FormSpec
+    from quotetui.store.models import Provider, Rfq, RfqInvite
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +228,8 @@ def requirement_of(row: Rfq, catalog: GpuCatalog) -> Requirement:
 def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
     """The typed values, GPU names resolved to catalog keys and checklist items to their names; every problem
     at once, named by field (a share typed as text is a percentage: a form's or a flag's "99.5")."""
+    from quotetui.store.catalog import load_catalog
+
     errors: dict[str, str] = {}
     try:
         values = parse_record(REQUIREMENT, raw)
@@ -269,6 +270,9 @@ _COLUMNS = ("gpu_models", "gpus", "months", "start", "respond_by", "deliver_by",
 
 def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
     """Write a requirement down (revision 1); its name is unique (compared as names are: case, width)."""
+    from quotetui.store.catalog import load_catalog
+    from quotetui.store.models import Rfq
+
     with db.write() as session:
         values = _checked(session, raw)
         twin = _by_name(session, values["name"])
@@ -335,18 +339,28 @@ def requirement_form(db: Database, name: str | None = None) -> FormSpec:
 
 
 def _by_name(session: Session, name: str) -> Rfq | None:
+    from sqlmodel import select
+
+    from quotetui.store.models import Rfq
+
     key = name_key(name)
     return next((row for row in session.exec(select(Rfq)) if name_key(row.name) == key), None)
 
 
 def _loaded(session: Session, name: str) -> tuple[Rfq, GpuCatalog, Requirement]:
     """The RFQ called ``name``, the catalog, and its requirement as the domain reads it."""
+    from quotetui.store.catalog import load_catalog
+
     row = find_rfq(session, name)
     catalog, _ = load_catalog(session)
     return row, catalog, requirement_of(row, catalog)
 
 
 def find_rfq(session: Session, name: str) -> Rfq:
+    from sqlmodel import col, select
+
+    from quotetui.store.models import Rfq
+
     row = _by_name(session, name)
     if row is None:
         known = ", ".join(session.exec(select(Rfq.name).order_by(col(Rfq.id)))) or "none yet"
@@ -355,6 +369,10 @@ def find_rfq(session: Session, name: str) -> Rfq:
 
 
 def _invites(session: Session, row: Rfq, today: date) -> tuple[InviteView, ...]:
+    from sqlmodel import col, select
+
+    from quotetui.store.models import Provider, RfqInvite
+
     found = session.exec(
         select(RfqInvite, Provider.name)
         .join(Provider, col(Provider.id) == col(RfqInvite.provider_id))
@@ -374,12 +392,48 @@ def _invite_view(invite: RfqInvite, provider: str, row: Rfq, today: date) -> Inv
     return InviteView(provider, shown, invite.revision, invite.sent_at, invite.answered_at, outdated, invite.note)
 
 
+RFQ_COLUMNS = (
+    "id, name, revision, gpu_models, gpus, months, start, respond_by, deliver_by, min_availability, intra_fabric, "
+    "inter_fabric, job_gpus, region, checklist, currency, notes"
+)
+INVITE_COLUMNS = "i.rfq_id, p.name, i.revision, i.sent_at, i.state, i.answered_at, i.note"
+
+
 def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
+    """Every RFQ with where its invitations stand, read as plain rows in one snapshot (on SQLite without
+    SQLAlchemy: ``rfq list`` starts like a small script)."""
+    from types import SimpleNamespace
+
+    from quotetui.services.inputs import load_catalog_of
+    from quotetui.store.reader import reading, stored_json
+
     today = on or utcnow().date()
-    with db.session() as session:
-        catalog, _ = load_catalog(session)
-        rows = list(session.exec(select(Rfq).order_by(col(Rfq.id))))
-        return [RfqView(r.id or 0, requirement_of(r, catalog), _invites(session, r, today)) for r in rows]
+    with reading(db) as reader:
+        catalog, _ = load_catalog_of(reader)
+        rows = reader.rows(f"SELECT {RFQ_COLUMNS} FROM rfq ORDER BY id")
+        invites = reader.rows(
+            f"SELECT {INVITE_COLUMNS} FROM rfq_invite i JOIN provider p ON p.id = i.provider_id ORDER BY p.name"
+        )
+    out = []
+    for r in rows:
+        row = SimpleNamespace(**dict(zip(RFQ_COLUMNS.split(", "), r, strict=True)))
+        row.gpu_models, row.checklist = stored_json(row.gpu_models), stored_json(row.checklist)
+        row.start, row.respond_by, row.deliver_by = map(reader.day, (row.start, row.respond_by, row.deliver_by))
+        row.min_availability = reader.money(row.min_availability, 6)
+        mine = (
+            _invite_view(
+                SimpleNamespace(
+                    revision=i[2], sent_at=reader.when(i[3]), state=i[4], answered_at=reader.when(i[5]), note=i[6]
+                ),
+                i[1],
+                row,
+                today,
+            )
+            for i in invites
+            if i[0] == row.id
+        )
+        out.append(RfqView(row.id, requirement_of(row, catalog), tuple(mine)))  # type: ignore[arg-type]
+    return out
 
 
 @one_snapshot
@@ -531,6 +585,10 @@ def _fit(
 
 def _answered(db: Database, row: Rfq) -> set[int]:
     """The offers the answers to ``row``'s current revision came with."""
+    from sqlmodel import select
+
+    from quotetui.store.models import RfqAnswer
+
     with db.session() as session:
         found = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == row.id, RfqAnswer.revision == row.revision))
         return {offer_id for answer in found for offer_id in answer.offers}
@@ -538,7 +596,10 @@ def _answered(db: Database, row: Rfq) -> set[int]:
 
 def decline(db: Database, name: str, provider: str, note: str | None = None) -> InviteView:
     """Record that ``provider`` declined the RFQ it was sent (``DECLINE``'s checks: a note is text, bounded)."""
+    from sqlmodel import col, select
+
     from quotetui.domain.entities import DECLINE
+    from quotetui.store.models import Provider, RfqInvite
 
     values = parse_record(DECLINE, {"provider": provider, "note": note or ""})
     provider, note = values["provider"], values["note"]
@@ -653,6 +714,10 @@ def _remove_left_parts(planned: Sequence[Sent]) -> None:
 
 
 def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
+    from sqlmodel import col, select
+
+    from quotetui.store.models import Provider
+
     rows = list(session.exec(select(Provider).order_by(col(Provider.id))))
     by_key = {name_key(r.name): r for r in rows}
     chosen: list[Provider] = []
@@ -679,6 +744,10 @@ def _record_sent(
     already has, else a new one: chosen here, under the RFQ's row lock); one that answered this revision keeps
     its answer and state. Returns what each was before (None: new), each one's reference, and the day each kept
     answer came in."""
+    from sqlmodel import select
+
+    from quotetui.store.models import Rfq, RfqInvite
+
     row = session.get(Rfq, rfq_id, with_for_update=True)
     if row is None:
         raise BadInput("the RFQ was deleted meanwhile; nothing was recorded")
@@ -708,6 +777,10 @@ def _record_sent(
 
 def _restore(session: Session, rfq_id: int, before: Saved) -> None:
     """The invitations as they were before a send whose files could not be written."""
+    from sqlmodel import select
+
+    from quotetui.store.models import RfqInvite
+
     existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
     for provider_id, saved in before.items():
         invite = existing.get(provider_id)
