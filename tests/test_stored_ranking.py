@@ -249,3 +249,25 @@ def test_explain_on_a_market_of_2000_offers_agrees_with_the_whole_ranking(tmp_pa
         assert _positions(db, sample) == _positions(_in_memory(db), sample)
     finally:
         db.dispose()
+
+
+def test_a_settings_change_re_evaluates_every_offer_in_the_command_that_saved_it_and_says_how_far(
+    tmp_path: Path,
+) -> None:
+    """A new default MFU changes every figure (a new context): the save's own command re-evaluates all 600
+    offers of the market, telling the front end (done, of) every 512 offers, and a reader then evaluates none."""
+    from benchmarks.market import build
+    from quotetui.services.settings import save_settings
+
+    opened = open_database(str(tmp_path / "m.db"), load_demo_if_new=False)
+    db = opened.db
+    try:
+        build(db, 600)
+        told: list[tuple[int, int]] = []
+        db.refresh_progress = lambda done, of: told.append((done, of))
+        save_settings(db, {"default_mfu": "41"})
+        assert told == [(0, 600), (512, 600), (600, 600)]
+        assert stored_ranking.refresh(db).evaluated == 0
+        assert page_order(db, 50) == engine_order(db)[:50]
+    finally:
+        db.dispose()

@@ -298,7 +298,7 @@ def after_write(db: Database) -> None:
 
     for name in dict.fromkeys([None, *recent]):
         try:
-            refresh(db, name)
+            refresh(db, name, progress=db.refresh_progress)
         except busy_errors(db):
             return  # busy, or a concurrent refresh on a server: the next reader refreshes
         except QuotetuiError:  # a scenario renamed or removed since its set was made

@@ -282,6 +282,9 @@ class Database:
         self._writer_engine: Engine | None = None
         self._snapshot = threading.local()
         self._lock = threading.Lock()
+        self.refresh_progress: Callable[[int, int], None] | None = None
+        """Told (done, of) while ``after_write`` re-evaluates offers (a settings or FX change: every one): the
+        front end's progress (the CLI on a terminal's stderr, the TUI in a notice)."""
         self.after_write: Callable[[Database], None] | None = None
         """Called after every committed write that changed something (``services/database.py`` sets it: the
         stored rankings are brought up to date in the command that wrote); its failures never undo the write."""

@@ -129,6 +129,7 @@ class LoadsMarket:
         if self.database is None:
             opened = open_database(self.db_arg)
             self.database = opened.db
+            opened.db.refresh_progress = self._reranking
             for message in opened.messages:
                 self.call_from_thread(self.notify, message, title="Database", timeout=10)
         return self.database
@@ -145,6 +146,18 @@ class LoadsMarket:
             self.call_from_thread(self._broken, "Loading the market failed", exc)
             return None
         return self._show(view, generation)
+
+    RERANK_SAID = 2_000
+    """A save that re-evaluates at least this many offers (a settings or FX change) says so while it works."""
+
+    def _reranking(self, done: int, of: int) -> None:
+        """Called from the worker that saved: one notice when a save starts re-ranking many offers."""
+        if done == 0 and of >= self.RERANK_SAID:
+            said = f"Re-ranking {of:,} offers for what changed…"
+            try:
+                self.call_from_thread(self.notify, said, title="Saving")
+            except RuntimeError:  # saved on the UI thread itself
+                self.notify(said, title="Saving")
 
     def _wait_for_paint(self) -> None:
         """Let the UI thread draw the offers before the cards' work competes with it for the interpreter (at
