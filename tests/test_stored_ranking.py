@@ -271,3 +271,54 @@ def test_a_settings_change_re_evaluates_every_offer_in_the_command_that_saved_it
         assert page_order(db, 50) == engine_order(db)[:50]
     finally:
         db.dispose()
+
+
+TWO_BUYERS = """
+import random, sys, time
+from pathlib import Path
+from quotetui.services.database import open_database
+from quotetui.services.editing import save_revision
+from quotetui.services import stored_ranking
+
+target, go, offer, seed = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+db = open_database(target).db
+rng = random.Random(seed)
+while not go.exists():
+    time.sleep(0.005)
+for i in range(25):
+    save_revision(db, offer, {"mover": "provider", "quoted_at": "2026-11-30", "amount": str(rng.randint(40000, 160000)),
+                              "unit": "node_month", "currency": "CNY", "term_months": "1"})
+    stored_ranking.first_page(db, limit=5)  # a reader between the writes, as an open TUI would be
+print("done")
+"""
+
+
+def test_two_buyers_writing_at_once_leave_the_stored_ranking_the_engines(demo_db_path: Path, tmp_path: Path) -> None:
+    """Two programs save 25 new prices each on two offers (#18 and #14, the demo's best two) at the same time,
+    each reading the stored first page between its saves; every save refreshes in its own command, and on a
+    server the two refreshes race. Afterwards the stored order is exactly the engine's (SQLite or PostgreSQL)."""
+    import subprocess
+    import sys
+
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", TWO_BUYERS, str(demo_db_path), str(go), str(offer), str(seed)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for offer, seed in ((18, 1), (14, 2))
+    ]
+    import time
+
+    time.sleep(1.0)
+    go.touch()
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0 and out.startswith("done"), err
+    opened = open_database(str(demo_db_path))
+    try:
+        assert page_order(opened.db) == engine_order(opened.db)
+    finally:
+        opened.db.dispose()
