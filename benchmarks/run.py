@@ -11,6 +11,8 @@ small demo database, then measures, each step in a fresh process, quotetui again
   and puts 50 rows into a DataTable (``benchmarks/first_row.py``); peak memory of each;
 * ``cli``: every read command a buyer runs, on the demo database, against a stdlib sqlite3 script doing the
   same read and printing the same kind of output (``benchmarks/cli.py``); ``offers --json`` at every size;
+* ``reads``: ``explain``, ``rfq show`` and ``award`` on the market against sqlite3 reading the same rows, and
+  ``--help``, ``offers`` and ``rfq list`` on the demo against ``python -c pass`` (``benchmarks/reads.py``);
 * ``excel``: ``quotetui export`` and ``quotetui import`` end to end against stdlib floors of the same cells
   (zipfile + a plain XML writer; zipfile + iterparse reader: ``benchmarks/floor_excel.py``);
 * ``rank``: ranking every offer, cold, in process, against the exact floor (the same inputs through sqlite3,
@@ -39,7 +41,7 @@ if __package__ in (None, ""):  # ``python benchmarks/run.py``: make the reposito
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 ROOT = Path(__file__).resolve().parent.parent
-STEPS_IN_ORDER = ("rank", "first-row", "cli", "excel")
+STEPS_IN_ORDER = ("rank", "first-row", "cli", "reads", "excel")
 Row = dict[str, Any]
 
 
@@ -66,6 +68,14 @@ def step_cli(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
     return rows + list(measure_json(db, runs))
 
 
+def step_reads(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
+    """Issue 33's reads: ``explain``, ``rfq show`` and ``award`` against sqlite3 reading the same rows, and the
+    small commands against ``python -c pass`` (``benchmarks/reads.py``); on markets up to 10,000 offers."""
+    from benchmarks.reads import measure
+
+    return list(measure(db, demo, runs)) if _size_of(db) <= 10_000 else []
+
+
 def step_excel(db: Path, demo: Path, work: Path, runs: int) -> list[Row]:
     from benchmarks.floor_excel import measure
 
@@ -76,6 +86,7 @@ STEPS: dict[str, Callable[[Path, Path, Path, int], list[Row]]] = {
     "rank": step_rank,
     "first-row": step_first_row,
     "cli": step_cli,
+    "reads": step_reads,
     "excel": step_excel,
 }
 
