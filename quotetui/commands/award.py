@@ -46,9 +46,10 @@ def award(
     from quotetui.services.award import award as compute
     from quotetui.services.award import left_out_line, question_text
     from quotetui.services.rfq import show_rfq
+    from quotetui.store.reader import reading
 
     db = open_db(ctx)
-    with db.snapshot():  # the comparison written with the award reads what the award read
+    with reading(db):  # the comparison written with the award reads what the award read (one snapshot)
         result = compute(
             db, name, max_share=max_share, min_providers=min_providers, budget=budget, include_market=include_market,
             on=on, minimise=minimise,

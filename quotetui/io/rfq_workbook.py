@@ -20,12 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
-
-from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.exact import share_text
 from quotetui.domain.entities import DISCOUNT, EXTRA, OFFER, PRICE, SLA
@@ -34,7 +29,10 @@ from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, markdown_text, visible
 from quotetui.domain.wording import plural
 from quotetui.io.atomic import replacing
-from quotetui.io.xlsx_template import HEADER_FILL, REQUIRED_FONT, drop_down, list_column
+
+if TYPE_CHECKING:  # openpyxl is imported by the functions that write a workbook: the text helpers
+    from openpyxl import Workbook  # (``requirement_lines``, ``line_text``) serve ``rfq show`` without it
+    from openpyxl.worksheet.worksheet import Worksheet
 
 RFQ_SHEET = "RFQ 询价"
 ANSWER_SHEET = "Answer 报价"
@@ -191,6 +189,10 @@ def _bare_note(field: Field) -> str:
 
 
 def _write_rfq_sheet(sheet: Worksheet, req: Requirement, provider: str, rfq_id: int, reference: str) -> None:
+    from openpyxl.styles import Alignment, Font
+
+    from quotetui.io.xlsx_template import HEADER_FILL
+
     title = put(sheet, 1, 1, f"Request for quotation / 询价: {req.name}")
     title.font = Font(bold=True, size=14)
     identity = {
@@ -226,6 +228,8 @@ class _Lists:
         self.book, self.sheet, self.used = book, None, 0
 
     def formula(self, title: str, values: list[str]) -> str:
+        from quotetui.io.xlsx_template import list_column
+
         if self.sheet is None:
             self.sheet = self.book.create_sheet(LISTS_SHEET)
         self.used += 1
@@ -234,6 +238,11 @@ class _Lists:
 
 def _write_fields_sheet(sheet: Worksheet, fields: tuple[Field, ...], req: Requirement, lists: _Lists) -> None:
     """A sheet a provider fills in: bilingual headers, a note per column, drop-downs for every choice."""
+    from openpyxl.styles import Alignment
+    from openpyxl.utils import get_column_letter
+
+    from quotetui.io.xlsx_template import HEADER_FILL, REQUIRED_FONT, drop_down
+
     last = FIRST_ANSWER_ROW + ANSWER_ROWS - 1
     gpu_names = [g.name for g in req.gpu_models]
     for column, field in enumerate(fields, start=1):
@@ -264,6 +273,8 @@ def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id:
     """The response workbook for ``provider`` at ``path``, written whole or not at all (``io/atomic.py``);
     the caller checks the target (``check_target``). A provider's name with a control or invisible character
     is refused (:class:`BadInput`): it is the identity an answer is checked by."""
+    from openpyxl import Workbook
+
     provider = clean_name(provider, what="the provider's name")
     book = Workbook()
     rfq = book.active

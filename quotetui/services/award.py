@@ -35,7 +35,8 @@ from quotetui.domain.sourcing.requirement import Requirement, Verdict
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.wording import plural
 from quotetui.services.rfq import RfqView
-from quotetui.store.engine import Database, one_snapshot
+from quotetui.store.engine import Database
+from quotetui.store.reader import one_reading
 
 NOT_CONFIRMED = "no candidate has every line of the requirement confirmed (✓): see the awards if confirmed"
 """Why a headline scenario has no award when every candidate has a question open."""
@@ -119,7 +120,7 @@ def _scenario_of(req: Requirement, gpus: int) -> ScenarioInput:
     return ScenarioInput(f"award: {req.name}", gpus, req.months, Decimal(1), req.currency)
 
 
-@one_snapshot
+@one_reading
 def award(
     db: Database,
     name: str,

@@ -31,13 +31,15 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, compliance, compliant
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
-from quotetui.store.engine import Database, one_snapshot
+from quotetui.store.engine import Database
+from quotetui.store.reader import one_reading
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
     from quotetui.services.forms import FormSpec
     from quotetui.store.models import Provider, Rfq, RfqInvite
+    from quotetui.store.reader import Reader
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,54 +401,81 @@ RFQ_COLUMNS = (
 INVITE_COLUMNS = "i.rfq_id, p.name, i.revision, i.sent_at, i.state, i.answered_at, i.note"
 
 
-def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
-    """Every RFQ with where its invitations stand, read as plain rows in one snapshot (on SQLite without
-    SQLAlchemy: ``rfq list`` starts like a small script)."""
+def _plain_rfqs(reader: Reader) -> list[Any]:
+    """Every RFQ as plain values (attributes named as the model's columns), by id: what the read commands
+    need, read without the ORM (on SQLite through the stdlib)."""
     from types import SimpleNamespace
 
-    from quotetui.services.inputs import load_catalog_of
-    from quotetui.store.reader import reading, stored_json
+    from quotetui.store.reader import stored_json
 
-    today = on or utcnow().date()
-    with reading(db) as reader:
-        catalog, _ = load_catalog_of(reader)
-        rows = reader.rows(f"SELECT {RFQ_COLUMNS} FROM rfq ORDER BY id")
-        invites = reader.rows(
-            f"SELECT {INVITE_COLUMNS} FROM rfq_invite i JOIN provider p ON p.id = i.provider_id ORDER BY p.name"
-        )
     out = []
-    for r in rows:
+    for r in reader.rows(f"SELECT {RFQ_COLUMNS} FROM rfq ORDER BY id"):
         row = SimpleNamespace(**dict(zip(RFQ_COLUMNS.split(", "), r, strict=True)))
         row.gpu_models, row.checklist = stored_json(row.gpu_models), stored_json(row.checklist)
         row.start, row.respond_by, row.deliver_by = map(reader.day, (row.start, row.respond_by, row.deliver_by))
         row.min_availability = reader.money(row.min_availability, 6)
-        mine = (
-            _invite_view(
-                SimpleNamespace(
-                    revision=i[2], sent_at=reader.when(i[3]), state=i[4], answered_at=reader.when(i[5]), note=i[6]
-                ),
-                i[1],
-                row,
-                today,
-            )
-            for i in invites
-            if i[0] == row.id
-        )
-        out.append(RfqView(row.id, requirement_of(row, catalog), tuple(mine)))  # type: ignore[arg-type]
+        out.append(row)
     return out
 
 
-@one_snapshot
+def _plain_invites(reader: Reader, rows: list[Any], today: date) -> dict[int, tuple[InviteView, ...]]:
+    """Where each RFQ's invitations stand, by RFQ id (providers by name)."""
+    from types import SimpleNamespace
+
+    by_id = {row.id: row for row in rows}
+    found: dict[int, list[InviteView]] = {row.id: [] for row in rows}
+    sql = f"SELECT {INVITE_COLUMNS} FROM rfq_invite i JOIN provider p ON p.id = i.provider_id ORDER BY p.name"
+    for rfq_id, provider, revision, sent_at, state, answered_at, note in reader.rows(sql):
+        if rfq_id in by_id:
+            invite = SimpleNamespace(
+                revision=revision, sent_at=reader.when(sent_at), state=state, answered_at=reader.when(answered_at),
+                note=note,
+            )  # fmt: skip
+            found[rfq_id].append(_invite_view(invite, provider, by_id[rfq_id], today))  # type: ignore[arg-type]
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def _plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requirement]:
+    """As :func:`_loaded`, read as plain rows: the RFQ called ``name`` (any spelling its name key matches),
+    the catalog, and its requirement."""
+    from quotetui.services.inputs import load_catalog_of
+
+    rows = _plain_rfqs(reader)
+    key = name_key(name)
+    row = next((r for r in rows if name_key(r.name) == key), None)
+    if row is None:
+        known = ", ".join(r.name for r in rows) or "none yet"
+        raise BadInput(f"no RFQ named {name!r} (known: {known}); `quotetui rfq new NAME …` writes one")
+    catalog, _ = load_catalog_of(reader)
+    return row, catalog, requirement_of(row, catalog)
+
+
+def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
+    """Every RFQ with where its invitations stand, read as plain rows in one snapshot (on SQLite without
+    SQLAlchemy: ``rfq list`` starts like a small script)."""
+    from quotetui.services.inputs import load_catalog_of
+    from quotetui.store.reader import reading
+
+    today = on or utcnow().date()
+    with reading(db) as reader:
+        catalog, _ = load_catalog_of(reader)
+        rows = _plain_rfqs(reader)
+        invites = _plain_invites(reader, rows, today)
+    return [RfqView(row.id, requirement_of(row, catalog), invites[row.id]) for row in rows]
+
+
+@one_reading
 def rfq_status(db: Database, name: str, on: date | None = None) -> RfqView:
     """The requirement and where each invitation stands (sent, answered, declined, overdue), without the
     offers: what ``rfq status`` shows."""
-    with db.session() as session:
-        row, _, req = _loaded(session, name)
-        assert row.id is not None
-        return RfqView(row.id, req, _invites(session, row, on or utcnow().date()))
+    from quotetui.store.reader import reading
+
+    with reading(db) as reader:
+        row, _, req = _plain_loaded(reader, name)
+        return RfqView(row.id, req, _plain_invites(reader, [row], on or utcnow().date())[row.id])
 
 
-@one_snapshot
+@one_reading
 def show_rfq(db: Database, name: str, on: date | None = None) -> RfqView:
     """The requirement, where each invitation stands, and every offer on record of an acceptable GPU model
     with its verdict on each line and its figures from the exact engine for the whole need: the answers
@@ -464,7 +493,7 @@ class Fitted:
     assumptions: Assumptions
 
 
-@one_snapshot
+@one_reading
 def fit_rfq(db: Database, name: str, on: date | None = None) -> Fitted:
     """As :func:`show_rfq` without the figures (no engine, claims audit or verification): which offers meet
     the requirement, for the award, which costs its candidates itself."""
@@ -483,10 +512,10 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
     from quotetui.store.reader import reading
 
     today = on or utcnow().date()
-    with db.session() as session:
-        row, _, req = _loaded(session, name)
-        invites = _invites(session, row, today)
-    answered = _answered(db, row)
+    with reading(db) as reader:
+        row, _, req = _plain_loaded(reader, name)
+        invites = _plain_invites(reader, [row], today)[row.id]
+        answered = _answered(reader, row)
     models = {g.key for g in req.gpu_models}
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
@@ -583,15 +612,14 @@ def _fit(
     )  # fmt: skip
 
 
-def _answered(db: Database, row: Rfq) -> set[int]:
+def _answered(reader: Reader, row: Any) -> set[int]:
     """The offers the answers to ``row``'s current revision came with."""
-    from sqlmodel import select
+    from quotetui.store.reader import stored_json
 
-    from quotetui.store.models import RfqAnswer
-
-    with db.session() as session:
-        found = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == row.id, RfqAnswer.revision == row.revision))
-        return {offer_id for answer in found for offer_id in answer.offers}
+    found = reader.rows(
+        "SELECT offers FROM rfq_answer WHERE rfq_id = :r AND revision = :v", {"r": row.id, "v": row.revision}
+    )
+    return {int(offer_id) for (offers,) in found for offer_id in stored_json(offers)}
 
 
 def decline(db: Database, name: str, provider: str, note: str | None = None) -> InviteView:

@@ -18,13 +18,14 @@ a read-only connection to the same file, opened the way ``store/engine.py`` open
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -184,6 +185,22 @@ def reading(db: Database) -> Iterator[Reader]:
             conn.close()
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_reading(func: F) -> F:
+    """A use case whose every read goes through :func:`reading`: all of them read one snapshot (an outer
+    ``reading`` of the same database is shared), on SQLite without SQLAlchemy. (A use case that also reads
+    through ORM sessions takes ``store/engine.py: one_snapshot`` instead.)"""
+
+    @functools.wraps(func)
+    def wrapper(db: Database, *args: Any, **kwargs: Any) -> Any:
+        with reading(db):
+            return func(db, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 def stored_json(value: Any) -> Any:
     """A JSON column's value: SQLite gives its text, PostgreSQL's driver the value already parsed."""
     import json
@@ -197,4 +214,4 @@ def in_list(name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
     return "(" + ", ".join(f":{k}" for k in params) + ")" if params else "(NULL)", params
 
 
-__all__ = ["Reader", "connection_reader", "in_list", "reading", "session_reader", "stored_json"]
+__all__ = ["Reader", "connection_reader", "in_list", "one_reading", "reading", "session_reader", "stored_json"]
