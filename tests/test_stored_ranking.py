@@ -118,7 +118,7 @@ def test_every_table_an_offer_reads_bumps_its_stamp(demo_db: Database) -> None:
     read.clear()
     assert offer_inputs(reader, gpus, history=True)
     conn.close()
-    assert read - {"offer"} == set(DEPENDS)
+    assert read == set(DEPENDS)
 
 
 def _stamp(db: Database, offer_id: int) -> int:
@@ -322,3 +322,106 @@ def test_two_buyers_writing_at_once_leave_the_stored_ranking_the_engines(demo_db
         assert page_order(opened.db) == engine_order(opened.db)
     finally:
         opened.db.dispose()
+
+
+def test_a_replace_by_the_sqlite3_shell_that_moves_a_price_to_another_offer_is_seen(demo_db: Database) -> None:
+    """Found by a hostile pass: ``REPLACE INTO revision_price`` with the id of #18's price, on another offer's
+    round, removes #18's row without firing its delete trigger. The row's offers are bumped before the insert,
+    so #18 (now without that price) is re-evaluated, and the order is the engine's."""
+    if demo_db.target.path is None:
+        pytest.skip("REPLACE is SQLite's: a server's upsert is an update, and fires the update trigger")
+    stored_ranking.refresh(demo_db)
+    conn = sqlite3.connect(str(demo_db.target.path))
+    with conn:
+        price, revision = conn.execute(
+            "SELECT p.id, (SELECT MAX(id) FROM quote_revision WHERE offer_id = 5) FROM revision_price p "
+            "JOIN quote_revision r ON r.id = p.revision_id WHERE r.offer_id = 18 ORDER BY p.id LIMIT 1"
+        ).fetchone()
+        conn.execute(
+            "REPLACE INTO revision_price (id, revision_id, term_months, unit, amount, currency, prepay, is_estimate, "
+            "version) VALUES (?, ?, 12, 'node_month', 45000000000, 'CNY', 0, 0, 1)",
+            (price, revision),
+        )
+    conn.close()
+    assert page_order(demo_db) == engine_order(demo_db)
+    assert _positions(demo_db, [18, 5, 14]) == _positions(_in_memory(demo_db), [18, 5, 14])
+
+
+def test_a_write_between_the_refresh_and_the_read_is_refreshed_again(
+    demo_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a hostile pass: another program writes just after a reader's refresh and before its read (#18's
+    price ten times higher). The read's own snapshot has a stale entry, so it refreshes again: never the old
+    order, and #18 never silently missing."""
+    real = stored_ranking.refresh
+    calls = []
+
+    def then_another_program_writes(*args, **kwargs):  # type: ignore[no-untyped-def]
+        done = real(*args, **kwargs)
+        if not calls:
+            raw(demo_db, "UPDATE revision_price SET amount = amount * 10 WHERE revision_id IN "
+                "(SELECT id FROM quote_revision WHERE offer_id = 18)")  # fmt: skip
+        calls.append(done)
+        return done
+
+    monkeypatch.setattr(stored_ranking, "refresh", then_another_program_writes)
+    assert page_order(demo_db) == engine_order(demo_db)
+    assert len(calls) == 2 and calls[1].evaluated == 1
+    calls.clear()
+    raw(demo_db, "UPDATE revision_price SET amount = amount / 10 WHERE revision_id IN "
+        "(SELECT id FROM quote_revision WHERE offer_id = 18)")  # fmt: skip
+    assert _positions(demo_db, [18, 14]) == _positions(_in_memory(demo_db), [18, 14])
+
+
+@pytest.mark.sqlite_only
+def test_a_file_marked_read_only_for_everyone_is_not_written_even_by_root(
+    cli,
+    demo_db_path: Path,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Found by a hostile pass: ``chmod a-w`` on the file, and root (who may write anyway) ran ``explain``,
+    whose refresh wrote the stored ranking. A file no one may write is opened read-only: nothing is written,
+    and the figures are the in-memory ranking's."""
+    import hashlib
+    import os
+    import stat
+
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    path = folder / "quotes.db"
+    path.write_bytes(Path(demo_db_path).read_bytes())
+    conn = sqlite3.connect(path)
+    with conn:  # another program's write: the stored entries of #18 are stale
+        conn.execute("UPDATE revision_price SET amount = amount * 10 WHERE revision_id IN "
+                     "(SELECT id FROM quote_revision WHERE offer_id = 18)")  # fmt: skip
+    conn.close()
+    os.chmod(path, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        result = cli("--db", str(path), "explain", "18", "--json")
+        assert result.code == 0, result.err
+        assert "read-only" in result.err
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+        wal = folder / "quotes.db-wal"  # a read of a WAL database may make an empty one: never a written page
+        assert not wal.exists() or wal.stat().st_size == 0
+        import json
+
+        assert json.loads(result.out)["rank"] != 1  # ten times dearer: no longer the best
+    finally:
+        os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_a_clock_set_back_never_drops_the_set_just_made(demo_db: Database) -> None:
+    """Found by a hostile pass: 16 sets refreshed "in the future" (a clock that was a year ahead) made every new
+    set the least recently used, dropped as soon as it was made, so every read ranked everything again."""
+    raw(demo_db, "DELETE FROM stored_evaluation")
+    raw(demo_db, "DELETE FROM evaluation_set")
+    ahead = "'2027-12-01 00:00:00.000000'"
+    for n in range(stored_ranking.MAX_SETS):
+        raw(demo_db, "INSERT INTO evaluation_set (context, scenario, created_at, used_at) "
+            f"VALUES ('{n:064d}', 'elsewhere', {ahead}, {ahead})")  # fmt: skip
+    first = stored_ranking.refresh(demo_db)
+    assert first.evaluated == 20 and first.offers == 20
+    assert stored_ranking.refresh(demo_db).evaluated == 0
+    with demo_db.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM evaluation_set").scalar_one() == stored_ranking.MAX_SETS

@@ -163,11 +163,9 @@ def _set_id(w: _Writer, ctx: Context) -> int:
     )
     made = w.reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
     assert made is not None
-    old = w.reader.rows(
-        "SELECT id FROM evaluation_set ORDER BY used_at DESC, id DESC LIMIT -1 OFFSET :n"
-        if w.reader.sqlite
-        else "SELECT id FROM evaluation_set ORDER BY used_at DESC, id DESC OFFSET :n",
-        {"n": MAX_SETS},
+    others = "SELECT id FROM evaluation_set WHERE id <> :made ORDER BY used_at DESC, id DESC"
+    old = w.reader.rows(  # the least recently refreshed beyond MAX_SETS; never the one just made (a clock set back)
+        others + (" LIMIT -1 OFFSET :n" if w.reader.sqlite else " OFFSET :n"), {"made": made[0], "n": MAX_SETS - 1}
     )
     for (dropped,) in old:
         w.execute("DELETE FROM stored_evaluation WHERE set_id = :i", {"i": dropped})
@@ -226,12 +224,11 @@ def _current(db: Database, scenario: str | None, day: date) -> Refreshed | None:
     """The set of the context, when it exists and no entry is stale or missing: read only (a warm read writes
     nothing, so it moves neither the file's stamp nor another reader's snapshot)."""
     with reading(db) as reader:
-        ctx = context_of(db, reader, scenario, day)
-        found = reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
-        if found is None or reader.one(STALE + " LIMIT 1", {"set": found[0]}) is not None:
+        set_id = current_set(reader, context_of(db, reader, scenario, day))
+        if set_id is None:
             return None
-        count = reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": found[0]})
-    return Refreshed(int(found[0]), 0, int(count[0]) if count else 0)
+        count = reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": set_id})
+    return Refreshed(set_id, 0, int(count[0]) if count else 0)
 
 
 def refresh(
@@ -307,11 +304,13 @@ def after_write(db: Database) -> None:
 
 # -- the read side -----------------------------------------------------------------------------------------
 
-ORDERED = (
-    "SELECT e.offer_id, e.grp, e.key_micros, e.key_exact, e.total_exact FROM stored_evaluation e "
-    "JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
-    "WHERE e.set_id = :set AND e.grp < :unpriced"
+ORDERED_FROM = (
+    " FROM stored_evaluation e JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
+    "JOIN offer o ON o.id = e.offer_id WHERE e.set_id = :set AND e.grp < :unpriced"
 )
+"""A set's current entries of listed offers: its stamp the offer's, and the offer still there (a row the
+sqlite3 shell's REPLACE removed fires no trigger)."""
+ORDERED = "SELECT e.offer_id, e.grp, e.key_micros, e.key_exact, e.total_exact" + ORDERED_FROM
 
 
 def _exact(row: Sequence[Any]) -> tuple[int, Fraction, Fraction, int]:
@@ -359,43 +358,60 @@ def busy_errors(db: Database) -> tuple[type[Exception], ...]:
 
 def first_page(db: Database, scenario: str | None = None, on: date | None = None, limit: int = 50) -> Page | None:
     """The best ``limit`` offers of ``scenario`` as of ``on``, from the stored ranking (brought up to date
-    first); None when it cannot be (the database cannot be written, or is busy): the caller ranks instead."""
+    first, then read in one snapshot that has no stale entry: another program's write between the two is
+    refreshed again); None when it cannot be (the database cannot be written, is busy, or is written again
+    between the refresh and the read three times): the caller ranks instead."""
     day = on or utcnow().date()
     if db.read_only:
         return None
-    try:
-        refreshed = refresh(db, scenario, day)
-    except busy_errors(db):
-        return None
-    with reading(db) as reader:
-        ctx = context_of(db, reader, scenario, day)
-        order = ordered_ids(reader, refreshed.set_id, limit)
-        counts = reader.one(
-            "SELECT COUNT(*), SUM(CASE WHEN e.grp IN (:b, :ba) THEN 1 ELSE 0 END) FROM stored_evaluation e "
-            "JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
-            "WHERE e.set_id = :set AND e.grp < :unpriced",
-            {"set": refreshed.set_id, "unpriced": Group.UNPRICED, "b": Group.BLOCKED, "ba": Group.BLOCKED_ASKED},
-        )
-        if counts is None:
+    for _ in range(3):
+        try:
+            refresh(db, scenario, day)
+        except busy_errors(db):
             return None
-        offers = {o.id: o for o in offer_inputs(reader, ctx.gpus, [oid for oid, _ in order], history=False)}
+        with reading(db) as reader:
+            ctx = context_of(db, reader, scenario, day)
+            set_id = current_set(reader, ctx)
+            if set_id is None:
+                continue  # written since the refresh: once more
+            order = ordered_ids(reader, set_id, limit)
+            counts = reader.one(
+                "SELECT COUNT(*), SUM(CASE WHEN e.grp IN (:b, :ba) THEN 1 ELSE 0 END)" + ORDERED_FROM,
+                {"set": set_id, "unpriced": Group.UNPRICED, "b": Group.BLOCKED, "ba": Group.BLOCKED_ASKED},
+            )
+            offers = {o.id: o for o in offer_inputs(reader, ctx.gpus, [oid for oid, _ in order], history=False)}
+        assert counts is not None
+        return _page(ctx, day, order, offers, int(counts[0] or 0), int(counts[1] or 0))
+    return None
+
+
+def current_set(reader: Reader, ctx: Context) -> int | None:
+    """The id of ``ctx``'s set when it exists and, in ``reader``'s snapshot, no entry of it is stale or
+    missing: the only state a reader may serve from."""
+    found = reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
+    if found is None or reader.one(STALE + " LIMIT 1", {"set": found[0]}) is not None:
+        return None
+    return int(found[0])
+
+
+def _page(
+    ctx: Context, day: date, order: list[tuple[int, int]], offers: dict[int, OfferInput], total: int, blocked: int
+) -> Page:
+    """The page's offers evaluated by the engine (they were read in the snapshot the order was read in)."""
     out: list[tuple[int | None, OfferInput, Evaluation | None, str | None]] = []
     rank = 0
     for oid, grp in order:
-        offer = offers.get(oid)
-        if offer is None:  # written between the refresh and this read: the full load shows it
-            return None
+        offer = offers[oid]
         try:
             e = evaluate(offer, ctx.scenario, ctx.fx, ctx.assumptions)
         except NOT_COMPARABLE as exc:
             out.append((None, offer, None, str(exc)))
             continue
-        if group_of(e) is not Group(grp):  # changed between the refresh and this read
-            return None
+        assert group_of(e) is Group(grp), f"offer {oid}: a stored group that is not the engine's"
         if e.feasibility.ok:
             rank += 1
         out.append((rank if e.feasibility.ok else None, offer, e, None))
-    return Page(ctx, day, out, int(counts[0] or 0), int(counts[1] or 0))
+    return Page(ctx, day, out, total, blocked)
 
 
 # -- one offer's standing: its rank and its BATNA ----------------------------------------------------------
@@ -403,10 +419,7 @@ def first_page(db: Database, scenario: str | None = None, on: date | None = None
 BATNA_CHUNK = 64
 """Candidates for a BATNA read at a time, in the stored order (more only when all of them are lapsed)."""
 
-COUNT = (
-    "SELECT COUNT(*) FROM stored_evaluation e JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp "
-    "WHERE e.set_id = :set AND e.grp < :unpriced"
-)
+COUNT = "SELECT COUNT(*)" + ORDERED_FROM
 CANDIDATES = (
     "SELECT e.offer_id, e.key_micros, e.key_exact FROM stored_evaluation e "
     "JOIN offer_stamp s ON s.offer_id = e.offer_id AND s.stamp = e.stamp JOIN offer o ON o.id = e.offer_id "
@@ -498,10 +511,9 @@ def standing(db: Database, offer_id: int, scenario: str | None = None, on: date 
             return None
         with reading(db) as reader:
             ctx = context_of(db, reader, scenario, day)
-            found = reader.one("SELECT id FROM evaluation_set WHERE context = :c", {"c": ctx.digest})
-            if found is None or reader.one(STALE + " LIMIT 1", {"set": found[0]}) is not None:
+            set_id = current_set(reader, ctx)
+            if set_id is None:
                 continue  # written since the refresh: once more
-            set_id = int(found[0])
             offers = offer_inputs(reader, ctx.gpus, [offer_id])
             if not offers:
                 raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")

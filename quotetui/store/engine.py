@@ -137,8 +137,14 @@ def _sqlite_connect(
 
 def sqlite_read_only(path: Path) -> bool:
     """Whether an existing SQLite file can only be read here: the file, or its folder (where WAL keeps its
-    ``-wal`` and ``-shm`` files), is not writable."""
-    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK))
+    ``-wal`` and ``-shm`` files), is not writable, or is marked so for everyone (``chmod a-w``: root may still
+    write it, but whoever marked it means it to be read only, and even a read command may write: the stored
+    ranking, ``services/stored_ranking.py``)."""
+    if not path.exists():
+        return False
+    if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
+        return True
+    return not (path.stat().st_mode & 0o222 and path.parent.stat().st_mode & 0o222)
 
 
 BEGIN_RETRIES = 4
