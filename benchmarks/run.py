@@ -230,6 +230,38 @@ def _markdown(results: list[Row]) -> str:
     return "\n".join(lines)
 
 
+BEGIN, END = "<!-- benchmarks: begin (python benchmarks/run.py --readme) -->", "<!-- benchmarks: end -->"
+
+
+def readme_block(results: list[Row], command: str, day: str) -> str:
+    """What ``--readme`` writes between the marks: when and how it was measured, which rows are cold and which
+    warm, and the table."""
+    return "\n".join(
+        [
+            BEGIN,
+            f"Measured {day} with `python benchmarks/run.py {command}` (ratios of measures taken side by side in"
+            " that one run). **Cold**: the first launch after an import or a change (no kept listing or table;"
+            " the stored ranking as the write left it); **second launch**: nothing changed since a launch kept its"
+            " listing or table; the other rows start a fresh process each, with no kept listing.",
+            "",
+            _markdown(results),
+            END,
+        ]
+    )
+
+
+def write_readme(path: Path, results: list[Row], command: str) -> None:
+    """Replace the block between the marks in ``path`` (the marks must be there, once each)."""
+    from datetime import date
+
+    text = path.read_text(encoding="utf-8")
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise SystemExit(f"{path} needs the marks {BEGIN!r} and {END!r}, once each, in that order")
+    head, rest = text.split(BEGIN)
+    _, tail = rest.split(END)
+    path.write_text(head + readme_block(results, command, date.today().isoformat()) + tail, encoding="utf-8")
+
+
 def _ratio(row: Row) -> str:
     return f"{row['ours_s'] / row['floor_s']:.2f}×" if row["floor_s"] else "—"
 
@@ -266,6 +298,11 @@ def main() -> None:
         " back (benchmarks/roundtrip.py; minutes at 100,000).",
     )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="Print the table as Markdown too (the README's).")
+    parser.add_argument(
+        "--readme", action="store_true",
+        help="Write the Markdown table into README.md, between its 'benchmarks: begin/end' marks, with the run's date"
+        " and command.",
+    )  # fmt: skip
     parser.add_argument("--table", type=Path, metavar="FILE", help="Only print the tables of figures --save wrote.")
     parser.add_argument("--step", choices=sorted(STEPS), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
@@ -329,6 +366,8 @@ def main() -> None:
     print(_table(results, [s.name for s in sides]))
     if args.markdown:
         print("\n" + _markdown(results))
+    if args.readme:
+        write_readme(ROOT / "README.md", results, " ".join(sys.argv[1:]))
     if args.json:
         print(json.dumps(results, indent=2))
 

@@ -90,3 +90,25 @@ def test_a_small_run_measures_ranking_against_its_floor(tmp_path: Path) -> None:
     (row,) = rows
     assert row["measure"] == "rank all offers (cold)" and row["offers"] == 30 and row["side"] == "after"
     assert row["ours_s"] > 0 and row["floor_s"] > 0 and row["target"] == 1.5
+
+
+def test_readme_gets_the_table_between_its_marks_and_nothing_else_changes(tmp_path: Path) -> None:
+    from benchmarks.run import BEGIN, END, write_readme
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# quotetui\n\nintro\n\n{BEGIN}\nold table\n{END}\n\nafter\n", encoding="utf-8")
+    write_readme(readme, [_row("after", 1.8, 1.2, 90.0)], "--sizes 10000 --only rank --readme")
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith("# quotetui\n\nintro\n\n" + BEGIN) and text.endswith(END + "\n\nafter\n")
+    assert "old table" not in text and "| rank all offers (cold) | 10,000 |" in text and "1.50×" in text
+    assert "`python benchmarks/run.py --sizes 10000 --only rank --readme`" in text and "**Cold**" in text
+    readme.write_text("no marks\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="needs the marks"):
+        write_readme(readme, [_row("after", 1.8, 1.2, 90.0)], "")
+
+
+def test_the_readme_has_the_benchmark_marks_once() -> None:
+    from benchmarks.run import BEGIN, END
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert text.count(BEGIN) == 1 and text.count(END) == 1 and text.index(BEGIN) < text.index(END)
