@@ -44,7 +44,6 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.domain.wording import plural
-from quotetui.io.benchlogs.detect import parse_log
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
@@ -242,6 +241,8 @@ def _logs(reader: Reader, offer_ids: list[int] | None, sold: Sold | None = None)
     ):
         label = filename or f"evidence #{i}"
         parsed: ParsedLog | None
+        from quotetui.io.benchlogs.detect import parse_log  # every log parser: only once a log is on record
+
         try:
             parsed = parse_log(raw, label)
             summary = summarise(parsed, sold)
