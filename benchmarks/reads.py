@@ -62,6 +62,9 @@ def _python_pass(ours: list[str], runs: int, measure: str) -> Row:
 
 
 def measure(market: Path, demo: Path, runs: int = 5) -> list[Row]:
+    from benchmarks.bytecode import compiled
+
+    compiled()  # as an installed copy runs: bytecode, not source
     rows = []
     with tempfile.TemporaryDirectory(prefix="reads-") as folder, _cache("off"):
         db = _with_rfq(market, Path(folder))
