@@ -205,6 +205,7 @@ def measure(db: Path, runs: int = 3) -> list[Row]:
             cold.append(one_run(ours_cmd, "quotetui", cold_cache))
             if second:
                 warm.append(one_run(ours_cmd, "quotetui", warm_cache))
+        for _ in range(runs):  # after the others: an edit ends what a second launch may show
             edit_one(db)
             shutil.rmtree(cold_cache, ignore_errors=True)
             edited.append(one_run(ours_cmd, "quotetui", cold_cache))
