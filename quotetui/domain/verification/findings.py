@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.gpus import GpuSpec
-from quotetui.domain.verification.logs import ParsedLog
+
+if TYPE_CHECKING:  # the parsers' types: a finding is read without them (``offers``, ``explain``)
+    from quotetui.domain.verification.logs import ParsedLog
 
 GEMM_MIN_SHARE = Fraction(7, 10)
 """A verified dense BF16 GEMM under 70 % of the sold model's datasheet peak is throttled, shared or another
