@@ -356,33 +356,43 @@ def busy_errors(db: Database) -> tuple[type[Exception], ...]:
     return (sa.exc.OperationalError, sa.exc.DBAPIError)
 
 
+@contextmanager
+def fresh_snapshot(db: Database, scenario: str | None, day: date) -> Iterator[tuple[Reader, Context, int] | None]:
+    """A snapshot to serve from: the set brought up to date, then read in one snapshot that has no stale entry
+    (another program's write between the two is refreshed again). ``None`` when there is none: the database
+    cannot be written, is busy, or was written again between the refresh and the read three times; the caller
+    then ranks in memory."""
+    if not db.read_only:
+        for _ in range(3):
+            try:
+                refresh(db, scenario, day)
+            except busy_errors(db):
+                break
+            with reading(db) as reader:
+                ctx = context_of(db, reader, scenario, day)
+                set_id = current_set(reader, ctx)
+                if set_id is not None:
+                    yield reader, ctx, set_id
+                    return
+    yield None
+
+
 def first_page(db: Database, scenario: str | None = None, on: date | None = None, limit: int = 50) -> Page | None:
-    """The best ``limit`` offers of ``scenario`` as of ``on``, from the stored ranking (brought up to date
-    first, then read in one snapshot that has no stale entry: another program's write between the two is
-    refreshed again); None when it cannot be (the database cannot be written, is busy, or is written again
-    between the refresh and the read three times): the caller ranks instead."""
+    """The best ``limit`` offers of ``scenario`` as of ``on``, from the stored ranking (:func:`fresh_snapshot`);
+    None when it cannot be read: the caller ranks instead."""
     day = on or utcnow().date()
-    if db.read_only:
-        return None
-    for _ in range(3):
-        try:
-            refresh(db, scenario, day)
-        except busy_errors(db):
+    with fresh_snapshot(db, scenario, day) as fresh:
+        if fresh is None:
             return None
-        with reading(db) as reader:
-            ctx = context_of(db, reader, scenario, day)
-            set_id = current_set(reader, ctx)
-            if set_id is None:
-                continue  # written since the refresh: once more
-            order = ordered_ids(reader, set_id, limit)
-            counts = reader.one(
-                "SELECT COUNT(*), SUM(CASE WHEN e.grp IN (:b, :ba) THEN 1 ELSE 0 END)" + ORDERED_FROM,
-                {"set": set_id, "unpriced": Group.UNPRICED, "b": Group.BLOCKED, "ba": Group.BLOCKED_ASKED},
-            )
-            offers = {o.id: o for o in offer_inputs(reader, ctx.gpus, [oid for oid, _ in order], history=False)}
-        assert counts is not None
-        return _page(ctx, day, order, offers, int(counts[0] or 0), int(counts[1] or 0))
-    return None
+        reader, ctx, set_id = fresh
+        order = ordered_ids(reader, set_id, limit)
+        counts = reader.one(
+            "SELECT COUNT(*), SUM(CASE WHEN e.grp IN (:b, :ba) THEN 1 ELSE 0 END)" + ORDERED_FROM,
+            {"set": set_id, "unpriced": Group.UNPRICED, "b": Group.BLOCKED, "ba": Group.BLOCKED_ASKED},
+        )
+        offers = {o.id: o for o in offer_inputs(reader, ctx.gpus, [oid for oid, _ in order], history=False)}
+    assert counts is not None
+    return _page(ctx, day, order, offers, int(counts[0] or 0), int(counts[1] or 0))
 
 
 def current_set(reader: Reader, ctx: Context) -> int | None:
@@ -495,34 +505,24 @@ def _batna(reader: Reader, set_id: int, ctx: Context, this: Evaluation, day: dat
 
 
 def standing(db: Database, offer_id: int, scenario: str | None = None, on: date | None = None) -> Standing | None:
-    """``offer_id``'s evaluation, rank and BATNA from the stored ranking (brought up to date first), evaluating
+    """``offer_id``'s evaluation, rank and BATNA from the stored ranking (:func:`fresh_snapshot`), evaluating
     only the offer, its BATNA and the candidates read before it. BadInput for an offer with no price or that
-    cannot be compared (the reason); None when the store cannot be used (read-only, busy, or written again
-    between the refresh and the read three times): the caller ranks instead."""
+    cannot be compared (the reason); None when the store cannot be read: the caller ranks instead."""
     from quotetui.domain.errors import BadInput
 
     day = on or utcnow().date()
-    if db.read_only:
-        return None
-    for _ in range(3):
-        try:
-            refresh(db, scenario, day)
-        except busy_errors(db):
+    with fresh_snapshot(db, scenario, day) as fresh:
+        if fresh is None:
             return None
-        with reading(db) as reader:
-            ctx = context_of(db, reader, scenario, day)
-            set_id = current_set(reader, ctx)
-            if set_id is None:
-                continue  # written since the refresh: once more
-            offers = offer_inputs(reader, ctx.gpus, [offer_id])
-            if not offers:
-                raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
-            try:
-                this = evaluate(offers[0], ctx.scenario, ctx.fx, ctx.assumptions)
-            except NOT_COMPARABLE as exc:
-                raise BadInput(str(exc)) from None
-            return Standing(ctx, day, this, _rank(reader, set_id, this), _batna(reader, set_id, ctx, this, day))
-    return None
+        reader, ctx, set_id = fresh
+        offers = offer_inputs(reader, ctx.gpus, [offer_id])
+        if not offers:
+            raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+        try:
+            this = evaluate(offers[0], ctx.scenario, ctx.fx, ctx.assumptions)
+        except NOT_COMPARABLE as exc:
+            raise BadInput(str(exc)) from None
+        return Standing(ctx, day, this, _rank(reader, set_id, this), _batna(reader, set_id, ctx, this, day))
 
 
 __all__ = ["Group", "Page", "Refreshed", "after_write", "first_page", "group_of", "key_index", "ordered_ids", "refresh"]
