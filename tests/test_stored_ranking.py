@@ -425,3 +425,27 @@ def test_a_clock_set_back_never_drops_the_set_just_made(demo_db: Database) -> No
     assert stored_ranking.refresh(demo_db).evaluated == 0
     with demo_db.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM evaluation_set").scalar_one() == stored_ranking.MAX_SETS
+
+
+def test_a_set_outlives_the_day_until_a_new_rate_is_known(demo_db: Database) -> None:
+    """The figures depend on the rates known on the day, not on the day itself (``FxTable.known``): the next
+    day reads the same set and evaluates nothing, until a rate dated on or before it arrives."""
+    from datetime import date
+
+    from quotetui.services.fx import add_rate
+
+    add_rate(demo_db, "USD", "CNY", "7.1", date(2026, 9, 1), "bank", today=date(2026, 12, 5))
+    first = stored_ranking.refresh(demo_db, on=date(2026, 10, 1))
+    later = stored_ranking.refresh(demo_db, on=date(2026, 10, 20))
+    assert later.set_id == first.set_id and later.evaluated == 0
+    add_rate(demo_db, "USD", "CNY", "7.2", date(2026, 11, 1), "bank", today=date(2026, 12, 5))
+    assert stored_ranking.refresh(demo_db, on=date(2026, 10, 20)).evaluated == 0  # not known on the 20th
+    known = stored_ranking.refresh(demo_db, on=date(2026, 11, 10))
+    # a new set, made already by the write's own command: today knows the same two rates
+    assert known.set_id != first.set_id and known.evaluated == 0 and known.offers == 20
+    page = stored_ranking.first_page(demo_db, on=date(2026, 11, 10), limit=100)
+    assert page is not None
+    ranking = rank_offers(demo_db, on=date(2026, 11, 10), history=False)
+    assert [(r, o.id) for r, o, _, _ in page.evaluations] == [(i, e.offer.id) for i, e in ranking.ranked] + [
+        (None, o.id) for o, _ in ranking.skipped
+    ]

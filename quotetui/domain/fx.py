@@ -77,9 +77,11 @@ class FxTable:
             self._pairs.setdefault(_pair(f.base, f.quote), []).append(f)
 
     @property
-    def identity(self) -> tuple[date, tuple[FxRateFact, ...]]:
-        """What every answer of the table depends on: its day and the rates known by it."""
-        return self.on, tuple(self._facts)
+    def known(self) -> tuple[FxRateFact, ...]:
+        """The rates known by ``on``: every rate :meth:`quote` picks is among them, and which one it picks for a
+        day depends on them alone (the latest on or before that day, else the first after; for no day or a day
+        after ``on``, the latest known), so two tables that know the same rates convert every amount alike."""
+        return tuple(self._facts)
 
     def facts_among(self, currencies: set[str]) -> list[FxRateFact]:
         """The rates known by ``on`` between the given currencies (what a contract keeps of the table)."""

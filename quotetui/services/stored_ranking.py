@@ -89,7 +89,7 @@ class Context:
     scenario: ScenarioInput
     fx: FxTable
     assumptions: Assumptions
-    digest: str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog and code
+    digest: str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog and code (not the day)
 
 
 def context_of(db: Database, reader: Reader, scenario: str | None, day: date) -> Context:
@@ -100,7 +100,8 @@ def context_of(db: Database, reader: Reader, scenario: str | None, day: date) ->
     wanted = scenario_input(db, reader, scenario, gpus)
     fx = fx_table_of(reader, fx_day(day))
     assumptions = load_assumptions_of(reader)
-    parts = (FORMAT, code_fingerprint(), wanted, assumptions, fx.identity, sorted(gpus.items()))
+    # the rates known, not the day: a set outlives the day until a new rate arrives (``FxTable.known``)
+    parts = (FORMAT, code_fingerprint(), wanted, assumptions, fx.known, sorted(gpus.items()))
     return Context(catalog, gpus, wanted, fx, assumptions, hashlib.sha256(repr(parts).encode()).hexdigest())
 
 
