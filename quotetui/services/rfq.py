@@ -10,14 +10,14 @@ acceptance checklist as the checklist's item names. The compliance of an offer i
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import Caveats
@@ -32,7 +32,7 @@ from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, comp
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.store.engine import Database
-from quotetui.store.reader import one_reading
+from quotetui.store.reader import one_reading, reading, session_reader
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -316,7 +316,8 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, revision: i
         session.add(row)
         session.flush()
         assert row.id is not None
-        return RfqView(row.id, requirement_of(row, catalog), _invites(session, row, utcnow().date()))
+        invites = _plain_invites(session_reader(session), [row], utcnow().date())[row.id]
+        return RfqView(row.id, requirement_of(row, catalog), invites)
 
 
 def requirement_form(db: Database, name: str | None = None) -> FormSpec:
@@ -345,8 +346,26 @@ def _by_name(session: Session, name: str) -> Rfq | None:
 
     from quotetui.store.models import Rfq
 
+    return _named(session.exec(select(Rfq)), name)
+
+
+class _HasName(Protocol):
+    name: str
+
+
+R = TypeVar("R", bound=_HasName)
+
+
+def _named(rows: Iterable[R], name: str) -> R | None:
+    """The RFQ among ``rows`` that ``name`` names, spelled any way its name key matches (case, width)."""
     key = name_key(name)
-    return next((row for row in session.exec(select(Rfq)) if name_key(row.name) == key), None)
+    return next((row for row in rows if name_key(row.name) == key), None)
+
+
+def _no_rfq(name: str, known: Iterable[str]) -> BadInput:
+    return BadInput(
+        f"no RFQ named {name!r} (known: {', '.join(known) or 'none yet'}); `quotetui rfq new NAME …` writes one"
+    )
 
 
 def _loaded(session: Session, name: str) -> tuple[Rfq, GpuCatalog, Requirement]:
@@ -365,23 +384,8 @@ def find_rfq(session: Session, name: str) -> Rfq:
 
     row = _by_name(session, name)
     if row is None:
-        known = ", ".join(session.exec(select(Rfq.name).order_by(col(Rfq.id)))) or "none yet"
-        raise BadInput(f"no RFQ named {name!r} (known: {known}); `quotetui rfq new NAME …` writes one")
+        raise _no_rfq(name, session.exec(select(Rfq.name).order_by(col(Rfq.id))))
     return row
-
-
-def _invites(session: Session, row: Rfq, today: date) -> tuple[InviteView, ...]:
-    from sqlmodel import col, select
-
-    from quotetui.store.models import Provider, RfqInvite
-
-    found = session.exec(
-        select(RfqInvite, Provider.name)
-        .join(Provider, col(Provider.id) == col(RfqInvite.provider_id))
-        .where(RfqInvite.rfq_id == row.id)
-        .order_by(col(Provider.name))
-    )
-    return tuple(_invite_view(invite, provider, row, today) for invite, provider in found)
 
 
 def _invite_view(invite: RfqInvite, provider: str, row: Rfq, today: date) -> InviteView:
@@ -441,11 +445,9 @@ def _plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requireme
     from quotetui.services.inputs import load_catalog_of
 
     rows = _plain_rfqs(reader)
-    key = name_key(name)
-    row = next((r for r in rows if name_key(r.name) == key), None)
+    row = _named(rows, name)
     if row is None:
-        known = ", ".join(r.name for r in rows) or "none yet"
-        raise BadInput(f"no RFQ named {name!r} (known: {known}); `quotetui rfq new NAME …` writes one")
+        raise _no_rfq(name, (r.name for r in rows))
     catalog, _ = load_catalog_of(reader)
     return row, catalog, requirement_of(row, catalog)
 
@@ -454,7 +456,6 @@ def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
     """Every RFQ with where its invitations stand, read as plain rows in one snapshot (on SQLite without
     SQLAlchemy: ``rfq list`` starts like a small script)."""
     from quotetui.services.inputs import load_catalog_of
-    from quotetui.store.reader import reading
 
     today = on or utcnow().date()
     with reading(db) as reader:
@@ -464,12 +465,9 @@ def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
     return [RfqView(row.id, requirement_of(row, catalog), invites[row.id]) for row in rows]
 
 
-@one_reading
 def rfq_status(db: Database, name: str, on: date | None = None) -> RfqView:
     """The requirement and where each invitation stands (sent, answered, declined, overdue), without the
     offers: what ``rfq status`` shows."""
-    from quotetui.store.reader import reading
-
     with reading(db) as reader:
         row, _, req = _plain_loaded(reader, name)
         return RfqView(row.id, req, _plain_invites(reader, [row], on or utcnow().date())[row.id])
@@ -509,15 +507,13 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
         load_catalog_of,
         offer_inputs,
     )
-    from quotetui.store.reader import reading
 
     today = on or utcnow().date()
     with reading(db) as reader:
         row, _, req = _plain_loaded(reader, name)
         invites = _plain_invites(reader, [row], today)[row.id]
         answered = _answered(reader, row)
-    models = {g.key for g in req.gpu_models}
-    with reading(db) as reader:
+        models = {g.key for g in req.gpu_models}
         _, gpus = load_catalog_of(reader)
         acceptable = [gid for gid, spec in gpus.items() if spec.key in models]  # the requirement's models, in SQL
         where, params = id_filter("gpu_model_id", acceptable, reader.sqlite)
@@ -726,8 +722,8 @@ def send_rfq(
         with db.write() as session:  # no file was replaced: the invitations are put back as they were
             _restore(session, row.id, before)
         raise
-    with db.session() as session:
-        invites = _invites(session, row, utcnow().date())
+    with reading(db) as reader:
+        invites = _plain_invites(reader, [row], utcnow().date())[row.id]
     return RfqView(row.id, req, invites), planned
 
 
