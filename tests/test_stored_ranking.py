@@ -17,7 +17,7 @@ from quotetui.services.database import open_database
 from quotetui.services.economics import rank_offers
 from quotetui.services.inputs import offer_inputs
 from quotetui.store.engine import Database
-from quotetui.store.reader import Reader
+from quotetui.store.reader import sqlite_connection_reader
 from quotetui.store.stamps import DEPENDS
 
 
@@ -111,7 +111,7 @@ def test_every_table_an_offer_reads_bumps_its_stamp(demo_db: Database) -> None:
         pytest.skip("the SQL is traced through SQLite's own connection")
     conn = sqlite3.connect(str(path))
     conn.set_trace_callback(lambda sql: read.update(re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", sql)))
-    reader = Reader(lambda sql, params: conn.execute(sql, params), sqlite=True)
+    reader = sqlite_connection_reader(conn)
     from quotetui.services.inputs import load_catalog_of
 
     _, gpus = load_catalog_of(reader)  # the catalog is the evaluation set's context, not the offer's
@@ -353,6 +353,7 @@ def test_a_write_between_the_refresh_and_the_read_is_refreshed_again(
     """Found by a hostile pass: another program writes just after a reader's refresh and before its read (#18's
     price ten times higher). The read's own snapshot has a stale entry, so it refreshes again: never the old
     order, and #18 never silently missing."""
+    raw(demo_db, "DELETE FROM stored_evaluation")  # a reader that must refresh before it reads
     real = stored_ranking.refresh
     calls = []
 

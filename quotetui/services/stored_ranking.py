@@ -2,8 +2,8 @@
 
 Each offer's place in a scenario's ranking (its group, the ranking key exact and as an index, its total) is kept
 in ``stored_evaluation`` under an *evaluation set*: one per context, the SHA-256 of everything every entry
-depends on besides the offer itself — the scenario's content, the assumptions, the FX rates of the day, the GPU
-catalog and quotetui's code (:func:`context_of`). An entry also records its offer's *stamp*, which database
+depends on besides the offer itself — the scenario's content, the assumptions, the FX rates known on the day,
+the GPU catalog and quotetui's code (:func:`context_of`). An entry also records its offer's *stamp*, which database
 triggers bump on every change to anything the offer's evaluation reads (``store/stamps.py``), whoever writes it.
 An entry is served only while its stamp is its offer's: a stale or missing one is recomputed first, never served.
 
@@ -34,10 +34,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.cancel import EVERY, check_cancelled
-from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
-from quotetui.store.reader import Reader, connection_reader, reading
+from quotetui.store.reader import Reader, connection_reader, reading, sqlite_connection_reader
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.assumptions import Assumptions
@@ -66,8 +66,9 @@ class Group(IntEnum):
 
 
 def group_of(e: Evaluation) -> Group:
-    f = e.feasibility
-    return Group(2 * (not f.ok) + bool(f.questions))
+    """The engine's first two ranking parts (``rank_key``: not feasible, a question open) as one group."""
+    blocked, asked, *_ = rank_key(e)
+    return Group(2 * blocked + asked)
 
 
 def key_index(value: Fraction) -> int:
@@ -108,14 +109,13 @@ def context_of(db: Database, reader: Reader, scenario: str | None, day: date) ->
 # -- the write side ----------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
 class _Writer:
-    """One write transaction that reads what it writes from: SQL with named parameters on either backend."""
+    """One write transaction that reads what it writes from: SQL with named parameters on either backend
+    (``execute`` takes one row's parameters, or a list of rows)."""
 
-    def __init__(self, reader: Reader, run: Callable[[str, Any], None]) -> None:
-        self.reader, self._run = reader, run
-
-    def execute(self, sql: str, params: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
-        self._run(sql, params)
+    reader: Reader
+    execute: Callable[[str, dict[str, Any] | Sequence[dict[str, Any]]], None]
 
 
 @contextmanager
@@ -133,7 +133,7 @@ def _writing(db: Database) -> Iterator[_Writer]:
                 else:
                     conn.executemany(sql, params)
 
-            yield _Writer(Reader(lambda sql, params: conn.execute(sql, params), sqlite=True), run)
+            yield _Writer(sqlite_connection_reader(conn), run)
             conn.execute("COMMIT")
         finally:
             if conn.in_transaction:
@@ -192,22 +192,28 @@ UPSERT = (
 )
 
 
+def _row(
+    set_id: int, offer_id: int, stamp: int, grp: Group, key: Fraction | None = None, total: Fraction | None = None,
+    reason: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """A ``stored_evaluation`` row's values (:data:`UPSERT`'s parameters)."""
+    return {
+        "set": set_id, "offer": offer_id, "stamp": stamp, "grp": grp,
+        "micros": None if key is None else key_index(key),
+        "key": None if key is None else fraction_text(key),
+        "total": None if total is None else fraction_text(total),
+        "reason": reason,
+    }  # fmt: skip
+
+
 def entry(set_id: int, offer: OfferInput, stamp: int, ctx: Context) -> dict[str, Any]:
-    """An offer's entry, from the engine's evaluation (or why it cannot be compared)."""
-    row: dict[str, Any] = {"set": set_id, "offer": offer.id, "stamp": stamp}
+    """An offer's entry, from the engine's evaluation and its ranking key (or why it cannot be compared)."""
     try:
         e = evaluate(offer, ctx.scenario, ctx.fx, ctx.assumptions)
     except NOT_COMPARABLE as exc:
-        return row | {"grp": Group.NOT_COMPARABLE, "micros": None, "key": None, "total": None, "reason": str(exc)}
-    key = e.cost_per_pflop_hour
-    total = e.best.total
-    return row | {
-        "grp": group_of(e),
-        "micros": key_index(key),
-        "key": fraction_text(key),
-        "total": fraction_text(total),
-        "reason": None,
-    }
+        return _row(set_id, offer.id, stamp, Group.NOT_COMPARABLE, reason=str(exc))
+    _, _, key, total, _ = rank_key(e)
+    return _row(set_id, offer.id, stamp, group_of(e), key, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +221,11 @@ class Refreshed:
     set_id: int
     evaluated: int  # offers evaluated now (their entries were stale or missing)
     offers: int  # offers with an entry in the set
+
+
+def _entries(reader: Reader, set_id: int) -> int:
+    found = reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": set_id})
+    return int(found[0]) if found else 0
 
 
 Progress = Callable[[int, int], None]
@@ -228,8 +239,7 @@ def _current(db: Database, scenario: str | None, day: date) -> Refreshed | None:
         set_id = current_set(reader, context_of(db, reader, scenario, day))
         if set_id is None:
             return None
-        count = reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": set_id})
-    return Refreshed(set_id, 0, int(count[0]) if count else 0)
+        return Refreshed(set_id, 0, _entries(reader, set_id))
 
 
 def refresh(
@@ -261,17 +271,11 @@ def refresh(
                         progress(n, len(stamps))
                 rows.append(entry(set_id, offer, stamps[offer.id], ctx))
             priced = {o.id for o in offers}
-            rows += [
-                {"set": set_id, "offer": oid, "stamp": stamp, "grp": Group.UNPRICED}
-                | {"micros": None, "key": None, "total": None, "reason": None}
-                for oid, stamp in stamps.items()
-                if oid not in priced
-            ]
+            rows += [_row(set_id, oid, stamp, Group.UNPRICED) for oid, stamp in stamps.items() if oid not in priced]
             w.execute(UPSERT, rows)
             if progress is not None:
                 progress(len(stamps), len(stamps))
-        count = w.reader.one("SELECT COUNT(*) FROM stored_evaluation WHERE set_id = :s", {"s": set_id})
-    return Refreshed(set_id, len(rows), int(count[0]) if count else 0)
+        return Refreshed(set_id, len(rows), _entries(w.reader, set_id))
 
 
 KEEP_WARM = 4
@@ -359,22 +363,24 @@ def busy_errors(db: Database) -> tuple[type[Exception], ...]:
 
 @contextmanager
 def fresh_snapshot(db: Database, scenario: str | None, day: date) -> Iterator[tuple[Reader, Context, int] | None]:
-    """A snapshot to serve from: the set brought up to date, then read in one snapshot that has no stale entry
-    (another program's write between the two is refreshed again). ``None`` when there is none: the database
-    cannot be written, is busy, or was written again between the refresh and the read three times; the caller
-    then ranks in memory."""
+    """A snapshot to serve from: one that has no stale entry, read at once when the set is current (a warm read
+    checks once and writes nothing), else after a refresh (another program's write between the refresh and the
+    read is refreshed again). ``None`` when there is none: the database cannot be written, is busy, or was
+    written again between the refresh and the read three times; the caller then ranks in memory."""
     if not db.read_only:
-        for _ in range(3):
-            try:
-                refresh(db, scenario, day)
-            except busy_errors(db):
-                break
+        for refreshed in range(4):  # read; when stale, refresh and read again (three refreshes at most)
             with reading(db) as reader:
                 ctx = context_of(db, reader, scenario, day)
                 set_id = current_set(reader, ctx)
                 if set_id is not None:
                     yield reader, ctx, set_id
                     return
+            if refreshed == 3:
+                break
+            try:
+                refresh(db, scenario, day)
+            except busy_errors(db):
+                break
     yield None
 
 
@@ -456,7 +462,8 @@ def _rank(reader: Reader, set_id: int, this: Evaluation) -> int | None:
     """1 + the feasible offers ranked before ``this``: counted on the index, the ties on it compared exactly."""
     if not this.feasibility.ok:
         return None
-    grp, key, total, oid = group_of(this), this.cost_per_pflop_hour, this.best.total, this.offer.id
+    _, _, key, total, oid = rank_key(this)
+    grp = group_of(this)
     params = {"set": set_id, "unpriced": Group.UNPRICED, "g": grp, "m": key_index(key)}
     found = reader.one(COUNT + " AND (e.grp < :g OR (e.grp = :g AND e.key_micros < :m))", params)
     ties = reader.rows(ORDERED + " AND e.grp = :g AND e.key_micros = :m", params)

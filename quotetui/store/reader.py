@@ -112,11 +112,13 @@ class Reader:
         return found[0] if found else None
 
 
-def _sqlite_execute(conn: sqlite3.Connection) -> Callable[[str, Params], Iterable[Sequence[Any]]]:
+def sqlite_connection_reader(conn: sqlite3.Connection) -> Reader:
+    """A reader inside a stdlib ``sqlite3`` connection's transaction."""
+
     def execute(sql: str, params: Params) -> Iterable[Sequence[Any]]:
         return conn.execute(sql, params)  # a cursor: rows come as it is read
 
-    return execute
+    return Reader(execute, sqlite=True)
 
 
 def _sa_execute(connection: Any) -> Callable[[str, Params], Iterable[Sequence[Any]]]:
@@ -132,7 +134,7 @@ def connection_reader(connection: Any) -> Reader:
     """A reader inside an SQLAlchemy connection's transaction (on SQLite through its sqlite3 connection)."""
     if connection.dialect.name == "sqlite":
         raw = connection.connection.driver_connection
-        return Reader(_sqlite_execute(raw), sqlite=True)
+        return sqlite_connection_reader(raw)
     return Reader(_sa_execute(connection), sqlite=False)
 
 
@@ -174,7 +176,7 @@ def reading(db: Database) -> Iterator[Reader]:
     try:
         conn.isolation_level = None  # one explicit read transaction: every SELECT below sees one snapshot
         conn.execute("BEGIN")
-        held[id(db)] = reader = Reader(_sqlite_execute(conn), sqlite=True)
+        held[id(db)] = reader = sqlite_connection_reader(conn)
         yield reader
     finally:
         held.pop(id(db), None)
@@ -214,4 +216,13 @@ def in_list(name: str, values: Sequence[Any]) -> tuple[str, dict[str, Any]]:
     return "(" + ", ".join(f":{k}" for k in params) + ")" if params else "(NULL)", params
 
 
-__all__ = ["Reader", "connection_reader", "in_list", "one_reading", "reading", "session_reader", "stored_json"]
+__all__ = [
+    "Reader",
+    "connection_reader",
+    "in_list",
+    "one_reading",
+    "reading",
+    "session_reader",
+    "sqlite_connection_reader",
+    "stored_json",
+]
