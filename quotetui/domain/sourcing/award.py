@@ -269,6 +269,14 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
 
     adds = {b: extra for b in open_ if (extra := add_cost(b)) is not None}  # one more node of each: kept current
 
+    def _readd(changed: int) -> None:
+        """``adds`` kept current for an offer whose node count changed."""
+        extra = add_cost(changed)
+        if extra is None:
+            adds.pop(changed, None)
+        else:
+            adds[changed] = extra
+
     def _move(a: int | None, b: int | None) -> bool:
         """One node of ``a`` given up and/or one of ``b`` added, when it is feasible and earlier in the order."""
         nonlocal sparse, cost, out, gpus
@@ -305,11 +313,7 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
         sparse, cost, out, gpus = trial, new_cost, new_out, new_gpus
         for changed in (a, b):
             if changed is not None:
-                extra = add_cost(changed)
-                if extra is None:
-                    adds.pop(changed, None)
-                else:
-                    adds[changed] = extra
+                _readd(changed)
         return True
 
     def _shrink() -> bool:
@@ -328,11 +332,7 @@ def _improve(need: Need, cands: Sequence[Candidate], counts: list[int]) -> list[
                 trial = {i: k for i, k in sparse.items() if i != a} | ({a: m} if m else {})
                 if feasible(need, cands, trial, new_cost):
                     sparse, cost, out, gpus = trial, new_cost, new_out, new_gpus
-                    extra = add_cost(a)
-                    if extra is None:
-                        adds.pop(a, None)
-                    else:
-                        adds[a] = extra
+                    _readd(a)
                     return True
         return False
 

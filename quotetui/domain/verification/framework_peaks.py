@@ -161,9 +161,9 @@ def _memory(
     """A training log whose device memory (torchtitan's capacity line, or a step's use ÷ its share: 116.16 GiB =
     83.14 % → 139.7 GiB) is far from the sold model's (``inventory.memory_conflict``: an H200's 141 GB on an 80 GB
     H100 offer) ran on another device, whatever peak it divided by; the models whose memory and peak fit it."""
-    if p.capacity_gib is None or not memory_conflict(sold, int(p.capacity_gib * 1024)):
+    mib = None if p.capacity_gib is None else int(p.capacity_gib * 1024)
+    if mib is None or not memory_conflict(sold, mib):
         return None
-    mib = int(p.capacity_gib * 1024)
     fits = [
         g.name
         for g in catalog
