@@ -191,13 +191,11 @@ def open_db(ctx: typer.Context, *, load_demo_if_new: bool = True) -> Database:
     return opened.db
 
 
-RERANK_SAID = 2_000
-"""A write that re-evaluates at least this many offers (a settings or FX change) says how far it has got."""
-
-
 def _say_reranking(done: int, of: int) -> None:
     """On a terminal's stderr, one line rewritten in place: "re-ranking 4,096 of 10,000 offers…"."""
-    if of < RERANK_SAID:
+    from quotetui.services.stored_ranking import PROGRESS_SHOWN_FROM  # loaded already: it is refreshing
+
+    if of < PROGRESS_SHOWN_FROM:
         return
     end = "\n" if done >= of else ""
     sys.stderr.write(f"\rquotetui: re-ranking the offers for what changed: {done:,} of {of:,}…{end}")

@@ -231,6 +231,9 @@ def _entries(reader: Reader, set_id: int) -> int:
 Progress = Callable[[int, int], None]
 """Called with (done, of) while a refresh evaluates: the CLI's and the TUI's progress bars."""
 
+PROGRESS_SHOWN_FROM = 2_000
+"""A refresh of at least this many offers (a settings or FX change) is shown by the front ends as it goes."""
+
 
 def _current(db: Database, scenario: str | None, day: date) -> Refreshed | None:
     """The set of the context, when it exists and no entry is stale or missing: read only (a warm read writes

@@ -147,12 +147,11 @@ class LoadsMarket:
             return None
         return self._show(view, generation)
 
-    RERANK_SAID = 2_000
-    """A save that re-evaluates at least this many offers (a settings or FX change) says so while it works."""
-
     def _reranking(self, done: int, of: int) -> None:
         """Called from the worker that saved: one notice when a save starts re-ranking many offers."""
-        if done == 0 and of >= self.RERANK_SAID:
+        from quotetui.services.stored_ranking import PROGRESS_SHOWN_FROM
+
+        if done == 0 and of >= PROGRESS_SHOWN_FROM:
             said = f"Re-ranking {of:,} offers for what changed…"
             try:
                 self.call_from_thread(self.notify, said, title="Saving")
