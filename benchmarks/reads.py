@@ -19,14 +19,14 @@ import argparse
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.cli import OFFERS_FULL, Row, _best, _cache, _floor_code, _ours, _peak, _row
+from benchmarks.cli import OFFERS_FULL, Row, _best, _cache, _floor_code, _ours, _row
 
 EXPLAIN_TARGET = 10.0
 SMALL_TARGET = 15.0
+PASS = (["pass"], "python -c pass")  # the small commands' floor, as ``_row`` takes it
 RFQ = ["rfq", "new", "bench64", "--gpu", "H100 SXM5,H800 SXM5", "--gpus", "64", "--months", "12"]
 RFQ_ROWS = OFFERS_FULL.replace(
     "ORDER BY", "WHERE g.key IN ('h100-sxm5', 'h800-sxm5') ORDER BY"
@@ -49,18 +49,6 @@ def _with_rfq(market: Path, folder: Path) -> Path:
     return copy
 
 
-def _python_pass(ours: list[str], runs: int, measure: str) -> Row:
-    return {
-        "measure": measure,
-        "ours_s": _best([*_ours(), *ours], runs),
-        "floor_s": _best([sys.executable, "-c", "pass"], runs),
-        "ours_mib": _peak("from quotetui.launch import main\nmain()", ours),
-        "floor_mib": _peak("pass", []),
-        "target": SMALL_TARGET,
-        "floor": "python -c pass",
-    }
-
-
 def measure(market: Path, demo: Path, runs: int = 5) -> list[Row]:
     from benchmarks.bytecode import compiled
 
@@ -75,20 +63,20 @@ def measure(market: Path, demo: Path, runs: int = 5) -> list[Row]:
         rows.append(_row("explain ID", ["--db", str(db), "explain", offer], [floor, "lines", single, offer], runs,
                          what, EXPLAIN_TARGET))  # fmt: skip
         for name, args in (
-            ("rfq show", ["rfq", "show", "bench64"]),
-            ("award", ["award", "bench64", "--include-market"]),
+            ("rfq show", ["rfq", "show", RFQ[2]]),
+            ("award", ["award", RFQ[2], "--include-market"]),
         ):
             rows.append(_row(name, ["--db", str(db), *args], [floor, "table", RFQ_ROWS], runs, what, EXPLAIN_TARGET))
         small = Path(shutil.copyfile(demo, Path(folder) / "demo.db"))
         subprocess.run([*_ours(), "--db", str(small), *RFQ, "--start", "2027-01-01"], check=True, capture_output=True)
-        rows.append(_python_pass(["--help"], runs, "--help"))
-        rows.append(_python_pass(["--db", str(small), "rfq", "list"], runs, "rfq list (demo)"))
+        rows.append(_row("--help", ["--help"], PASS[0], runs, PASS[1], SMALL_TARGET))
+        rows.append(_row("rfq list (demo)", ["--db", str(small), "rfq", "list"], PASS[0], runs, PASS[1], SMALL_TARGET))
     with tempfile.TemporaryDirectory(prefix="reads-cache-") as cache, _cache(cache):
         args = ["--db", str(demo), "offers"]
         _best([*_ours(), *args], 1)  # the first launch keeps the listing
-        rows.append(_python_pass(args, runs, "offers (demo), second launch"))
+        rows.append(_row("offers (demo), second launch", args, PASS[0], runs, PASS[1], SMALL_TARGET))
     with _cache("off"):
-        rows.append(_python_pass(["--db", str(demo), "offers"], runs, "offers (demo), cold"))
+        rows.append(_row("offers (demo), cold", ["--db", str(demo), "offers"], PASS[0], runs, PASS[1], SMALL_TARGET))
     return rows
 
 
