@@ -47,8 +47,8 @@ from quotetui.domain.wording import plural
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import Ranking, resolve_context
-from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
-from quotetui.store.reader import Reader, in_list, reading
+from quotetui.services.inputs import id_filter, load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
     from quotetui.store.engine import Database
@@ -230,9 +230,9 @@ class Verifier:
 def _logs(reader: Reader, offer_ids: list[int] | None, sold: Sold | None = None) -> dict[int, list[LogOnRecord]]:
     """Each offer's logs, parsed again from their raw text; summaries against ``sold`` when given."""
     where, params = "", {}
-    if offer_ids is not None:
-        clause, params = in_list("o", offer_ids)
-        where = f" AND offer_id IN {clause}"
+    if offer_ids is not None:  # any number of offers (``rfq show``: every offer of the RFQ's models)
+        clause, params = id_filter("offer_id", offer_ids, reader.sqlite, "o")
+        where = f" AND {clause}"
     found: dict[int, list[LogOnRecord]] = defaultdict(list)
     for i, offer_id, filename, raw, tool, host, captured_at, sha256 in reader.rows(
         "SELECT id, offer_id, filename, raw, tool, host, captured_at, sha256 FROM evidence "
