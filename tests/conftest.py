@@ -176,6 +176,10 @@ def probe_bundle(folder: Path, host: str, logs: Iterable[Path]) -> Path:
     return path
 
 
+WRITE_STAMPS = frozenset({"created_at", "updated_at", "imported_at", "at"})
+"""Columns that say when a row was written (``at``: the change log's), not what it says: two complete imports of
+the same file differ only in these."""
+
 DERIVED = frozenset({"stored_evaluation", "evaluation_set"})
 """The stored ranking (``services/stored_ranking.py``): computed from the data, with the times it was computed;
 never what a buyer entered, so never part of "what the database holds" in a comparison."""

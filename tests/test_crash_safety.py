@@ -17,14 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DERIVED
+from tests.conftest import DERIVED, WRITE_STAMPS
 
 pytestmark = pytest.mark.sqlite_only  # opens SQLite files directly; PostgreSQL: test_postgres.py
 
 KILLS = 10
-
-
-STAMPS = {"created_at", "updated_at", "imported_at", "at"}  # when a row was written (or changed), not what it says
 
 
 def fingerprint(db: Path) -> str:
@@ -39,7 +36,7 @@ def fingerprint(db: Path) -> str:
         tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         tables = [t for t in tables if t not in DERIVED]
         for table in tables:
-            names = [c[1] for c in con.execute(f'PRAGMA table_info("{table}")') if c[1] not in STAMPS]
+            names = [c[1] for c in con.execute(f'PRAGMA table_info("{table}")') if c[1] not in WRITE_STAMPS]
             columns = ", ".join(f'"{n}"' for n in names)
             for row in sorted(repr(r) for r in con.execute(f'SELECT {columns} FROM "{table}"')):
                 digest.update(f"{table}:{row}\n".encode())
