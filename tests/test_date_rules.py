@@ -221,9 +221,13 @@ def test_an_import_of_rounds_out_of_order_names_each_row_and_writes_nothing(
 
 # -- exchange rates -----------------------------------------------------------------------------------------
 def test_cli_refuses_a_rate_dated_in_the_future(cli: Cli, demo_db_path: Path) -> None:
+    from datetime import timedelta
+
     from quotetui.domain.timeutil import utcnow
 
-    today = utcnow().date().isoformat()  # the demo's time zone is UTC
+    # A rate may be dated up to today in the user's zone (the demo's is UTC) or in Beijing's (UTC+8, no daylight
+    # saving), whichever is later: from 16:00 UTC that is already tomorrow in UTC.
+    today = max(utcnow().date(), (utcnow() + timedelta(hours=8)).date()).isoformat()
     result = cli("--db", str(demo_db_path), "fx", "add", "USD", "CNY", "7.1", "--date", "2099-01-01", "--source", "x")
     assert result.code == 2
     assert result.err == f"quotetui: --date: 2099-01-01 is after today ({today}): record a rate once it is known\n"
