@@ -251,14 +251,17 @@ def test_explain_on_a_market_of_2000_offers_agrees_with_the_whole_ranking(tmp_pa
         db.dispose()
 
 
+@pytest.mark.parametrize("chunk", [stored_ranking.REFRESH_CHUNK, 128])
 def test_a_settings_change_re_evaluates_every_offer_in_the_command_that_saved_it_and_says_how_far(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
     """A new default MFU changes every figure (a new context): the save's own command re-evaluates all 600
-    offers of the market, telling the front end (done, of) every 512 offers, and a reader then evaluates none."""
+    offers of the market, telling the front end (done, of) every 512 offers, and a reader then evaluates none.
+    Read and evaluated 128 offers at a time (a 100,000-offer market holds one chunk, not all), it is the same."""
     from benchmarks.market import build
     from quotetui.services.settings import save_settings
 
+    monkeypatch.setattr(stored_ranking, "REFRESH_CHUNK", chunk)
     opened = open_database(str(tmp_path / "m.db"), load_demo_if_new=False)
     db = opened.db
     try:
@@ -450,3 +453,32 @@ def test_a_set_outlives_the_day_until_a_new_rate_is_known(demo_db: Database) -> 
     assert [(r, o.id) for r, o, _, _ in page.evaluations] == [(i, e.offer.id) for i, e in ranking.ranked] + [
         (None, o.id) for o, _ in ranking.skipped
     ]
+
+
+def test_an_import_refreshes_the_ranking_once_after_it_let_go_of_its_rows(demo_db: Database, tmp_path: Path) -> None:
+    """An import pauses the garbage collector while it holds every row read; the stored ranking is refreshed
+    once the import is over (collector running again, its rows released), once for the whole import."""
+    import gc
+
+    from quotetui.services.importing import import_files
+
+    sheet = tmp_path / "negotiation.csv"
+    sheet.write_text(
+        "provider,offer,round,quoted_at,mover,price,unit,currency,term_months\n"
+        "天下数据,8×H100 SXM 企业级,9,2026-11-30,provider,200000,node_month,CNY,1\n",
+        encoding="utf-8",
+    )
+    calls: list[bool] = []
+    refresh = demo_db.after_write
+    assert refresh is not None
+
+    def after(db: Database) -> None:
+        calls.append(gc.isenabled())
+        refresh(db)
+
+    demo_db.after_write = after
+    report = import_files(demo_db, [sheet])
+    assert report.counts["revisions"].added == 1
+    assert calls == [True]
+    assert stored_ranking.refresh(demo_db).evaluated == 0
+    assert page_order(demo_db) == engine_order(demo_db)

@@ -178,9 +178,12 @@ def award(
     sure = [c for c in candidates if fits[c.offer_id].confirmed]
     share = Fraction(max_share)
 
-    held = offers_caveats(db, list(offers.values()), req.currency, day, fx)  # findings, a lapsed quote
+    held: dict[int, Caveats] = {}  # findings, a lapsed quote: read for the offers an award uses, not every candidate
 
     def shown(found: list[tuple[str, Award]]) -> tuple[AwardScenario, ...]:
+        used = {offer_id for _, a in found for offer_id in _offers_used(a)}
+        new = [offers[i] for i in sorted(used - held.keys())]
+        held.update(offers_caveats(db, new, req.currency, day, fx))
         exact = [_exact(label, a, offers, req, fx, assumptions, held) for label, a in found]
         # the first scenario's figure (what was minimised) is what each risk constraint is measured against
         figure = (lambda s: s.cost_per_pflop_hour) if per_pflop else (lambda s: s.total_cost)
@@ -229,6 +232,11 @@ def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assum
     costs = cost_curve(offer, at, cap, fx, assumptions)
     delivered = delivered_curve(offer, at, cap, assumptions) if need.per_pflop_hour else None
     return Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, costs, delivered)
+
+
+def _offers_used(a: Award | None) -> set[int]:
+    """The offers ``a`` awards nodes to, with those of its lean split (and of that split's own)."""
+    return set() if a is None else {x.offer_id for x in a.allocations} | _offers_used(a.lean)
 
 
 def _premium(total: Fraction | None, base: Fraction | None) -> Fraction | None:

@@ -105,7 +105,6 @@ class _Tracker:
         return tick
 
 
-@gc_paused()  # every row read lives until the transaction ends: collections would walk them all again and again
 def import_files(
     db: Database,
     paths: list[Path],
@@ -113,6 +112,21 @@ def import_files(
     dry_run: bool = False,
     as_of: date | None = None,
     progress: Progress | None = None,
+) -> ImportReport:
+    """Reads ``paths``, checks every row and writes them all in one transaction, or nothing with every problem
+    named (:class:`ImportProblems`). The stored rankings are refreshed once the rows read are released."""
+    with db.after_writes_deferred():
+        return _import_files(db, paths, dry_run=dry_run, as_of=as_of, progress=progress)
+
+
+@gc_paused()  # every row read lives until the transaction ends: collections would walk them all again and again
+def _import_files(
+    db: Database,
+    paths: list[Path],
+    *,
+    dry_run: bool,
+    as_of: date | None,
+    progress: Progress | None,
 ) -> ImportReport:
     problems: list[Problem] = []
     report = ImportReport([p.name for p in paths], dry_run)
@@ -147,10 +161,12 @@ def import_files(
             parsed = parse_table(table, entity, catalog, problems, report.warnings, track.counter("rows_checked"))
             by_entity[entity.key].append(parsed)
             track.state.rows_to_write += len(parsed.records)
+            table.rows = []  # its records hold what the writer needs: the cells read are let go sheet by sheet
         elif price_list:
             market.append(parse_catalog(table, catalog, problems, report.warnings))
             track.state.rows_checked += len(table.rows)
             track.state.rows_to_write += len(market[-1].items)
+            table.rows = []
         elif table.sheet == TEMPLATE_LISTS:
             continue  # the template's own drop-down values
         elif table.sheet in COMPUTED_SHEETS:

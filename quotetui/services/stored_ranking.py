@@ -264,21 +264,28 @@ def refresh(
         if missing:  # an offer without a stamp (written before the triggers, or by hand): give it one
             w.execute("INSERT INTO offer_stamp (offer_id, stamp) VALUES (:o, 1)", [{"o": o} for o in missing])
         stamps = {oid: 1 if stamp is None else stamp for oid, stamp in stale}
-        rows: list[dict[str, Any]] = []
-        if stamps:
-            offers = offer_inputs(w.reader, ctx.gpus, list(stamps), history=False)
-            for n, offer in enumerate(offers):
+        ids = list(stamps)
+        for start in range(0, len(ids), REFRESH_CHUNK):  # a chunk's inputs read, evaluated and written, then let go
+            chunk = ids[start : start + REFRESH_CHUNK]
+            offers = offer_inputs(w.reader, ctx.gpus, chunk, history=False)
+            rows: list[dict[str, Any]] = []
+            for n, offer in enumerate(offers, start):
                 if not n % EVERY:
                     check_cancelled()
                     if progress is not None:
-                        progress(n, len(stamps))
+                        progress(n, len(ids))
                 rows.append(entry(set_id, offer, stamps[offer.id], ctx))
             priced = {o.id for o in offers}
-            rows += [_row(set_id, oid, stamp, Group.UNPRICED) for oid, stamp in stamps.items() if oid not in priced]
+            rows += [_row(set_id, oid, stamps[oid], Group.UNPRICED) for oid in chunk if oid not in priced]
             w.execute(UPSERT, rows)
-            if progress is not None:
-                progress(len(stamps), len(stamps))
-        return Refreshed(set_id, len(rows), _entries(w.reader, set_id))
+        if ids and progress is not None:
+            progress(len(ids), len(ids))
+        return Refreshed(set_id, len(ids), _entries(w.reader, set_id))
+
+
+REFRESH_CHUNK = 5_000
+"""Offers a refresh reads and evaluates at a time: a settings change at 100,000 offers holds one chunk's inputs and
+evaluations, not all of them."""
 
 
 KEEP_WARM = 4

@@ -294,6 +294,7 @@ class Database:
         self.after_write: Callable[[Database], None] | None = None
         """Called after every committed write that changed something (``services/database.py`` sets it: the
         stored rankings are brought up to date in the command that wrote); its failures never undo the write."""
+        self._deferred = threading.local()  # this thread's ``after_writes_deferred`` depth and whether one wrote
 
     @property
     def engine(self) -> Engine:
@@ -373,11 +374,34 @@ class Database:
             except BaseException:
                 session.rollback()
                 raise
-        if wrote and self.after_write is not None:
+        if wrote:
+            if getattr(self._deferred, "depth", 0):
+                self._deferred.wrote = True
+            else:
+                self._after_write()
+
+    def _after_write(self) -> None:
+        if self.after_write is not None:
             from contextlib import suppress
 
             with suppress(Exception):  # a shortcut for the next reader only: what was written stays written
                 self.after_write(self)
+
+    @contextmanager
+    def after_writes_deferred(self) -> Iterator[None]:
+        """The writes of the block (this thread's) run ``after_write`` once, when the block ends normally: an
+        import releases its rows first, instead of holding them while every offer it touched is re-evaluated."""
+        depth = getattr(self._deferred, "depth", 0)
+        self._deferred.depth = depth + 1
+        if not depth:
+            self._deferred.wrote = False
+        try:
+            yield
+        finally:
+            self._deferred.depth = depth
+        if not depth and self._deferred.wrote:
+            self._deferred.wrote = False
+            self._after_write()
 
     def data_version(self) -> int:
         """A number every committed write changes (the TUI polls it to notice other programs' writes). On
