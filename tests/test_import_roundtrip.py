@@ -29,9 +29,21 @@ def exported(cli: Cli, demo_db_path: Path, tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.parametrize("chunk", [None, 7])
 def test_exported_workbook_round_trips_into_an_empty_database(
-    new_db: Callable[[str], Path], cli: Cli, demo_db_path: Path, exported: Path, tmp_path: Path
+    new_db: Callable[[str], Path],
+    cli: Cli,
+    demo_db_path: Path,
+    exported: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    chunk: int | None,
 ) -> None:
+    """Also with the rounds inserted 7 at a time (a big import inserts them a chunk at a time): the same rows."""
+    if chunk is not None:
+        from quotetui.services import import_writer
+
+        monkeypatch.setattr(import_writer, "INSERT_CHUNK", chunk)
     fresh = new_db("fresh.db")
     result = cli("--db", str(fresh), "import", str(exported), "--json")
     assert result.code == 0, result.err

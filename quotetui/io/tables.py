@@ -87,23 +87,32 @@ Tick = Callable[[], None]
 """Called once per row read (a progress count; it may raise to stop the reading)."""
 
 
-def read_file(path: Path, problems: list[Problem], skip: Collection[str] = (), tick: Tick | None = None) -> list[Table]:
+Each = Callable[[Table], None]
+"""Handed each table as soon as it is read, before the next sheet of the workbook is read: the caller can check
+its rows and let them go, so a big workbook's sheets are never all held at once."""
+
+
+def read_file(
+    path: Path, problems: list[Problem], skip: Collection[str] = (), tick: Tick | None = None, each: Each | None = None
+) -> list[Table]:
     """Every table in ``path``; problems are appended (and the bad parts left out). Sheets titled as in
-    ``skip`` are not read: they come back as tables without a header or rows. ``tick`` is called per row."""
+    ``skip`` are not read: they come back as tables without a header or rows. ``tick`` is called per row,
+    ``each`` per table as it is read (a file that cannot be read to its end returns no table, even when ``each``
+    was handed some)."""
     try:
         source = open_input(path, MAX_FILE_BYTES)
     except BadInput as exc:
         problems.append(Problem(path.name, str(exc).removeprefix(f"{path.name}: ")))
         return []
     try:
-        return _read_source(path, source, problems, skip, tick)
+        return _read_source(path, source, problems, skip, tick, each)
     except OSError as exc:  # a device or pseudo-file that opens and then fails (/proc/self/mem), a disk error
         problems.append(Problem(path.name, f"cannot be read ({exc.strerror or exc})"))
         return []
 
 
 def _read_source(
-    path: Path, source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None
+    path: Path, source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None, each: Each | None
 ) -> list[Table]:
     suffix = path.suffix.lower()
     if suffix not in (".xlsx", ".xlsm", ".csv", ".txt", ".xls"):
@@ -111,9 +120,12 @@ def _read_source(
     if suffix in (".xlsx", ".xlsm"):
         from quotetui.io.xlsx_read import read_xlsx
 
-        return read_xlsx(source, problems, skip, tick)
+        return read_xlsx(source, problems, skip, tick, each)
     if suffix in (".csv", ".txt"):
-        return _read_csv(source, problems, tick)
+        tables = _read_csv(source, problems, tick)
+        for table in tables if each is not None else ():
+            each(table)
+        return tables
     if suffix == ".xls":
         problems.append(
             Problem(path.name, "an Excel 97–2003 .xls file: open it in Excel or LibreOffice and save as .xlsx")

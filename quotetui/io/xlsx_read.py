@@ -30,7 +30,7 @@ from openpyxl.utils import column_index_from_string, range_boundaries
 from quotetui.io.bounded import Opened
 from quotetui.io.percent import PercentCell, is_percent_format
 from quotetui.io.problems import Problem
-from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Table, Tick, check_cell
+from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
 
 MAX_UNZIPPED_BYTES = 3 * 2**30
 """What all parts may unpack to: a 100,000-offer export unpacks to about 1.1 GB (2.7× to spare). Sheets are
@@ -205,7 +205,9 @@ def _no_dimension_scan() -> Iterator[None]:
                 ReadOnlyWorksheet._get_size = original
 
 
-def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None = None) -> list[Table]:
+def read_xlsx(
+    source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None = None, each: Each | None = None
+) -> list[Table]:
     archive = check_zip(source, problems)
     if archive is None:
         return []
@@ -231,6 +233,7 @@ def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str], ti
                 continue
             if title in skip:
                 tables.append(Table(name, title, []))
+                _hand(each, tables[-1])
                 continue
             part = (getattr(sheet, "_worksheet_path", None) or "").lstrip("/")  # read-only sheets know their part
             with archive.open(part) as xml:
@@ -242,6 +245,10 @@ def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str], ti
                     reason = f"the sheet is {state}: unhide it if it should be imported, or delete it"
                     table.problems.append(Problem(name, reason, title))
             tables += read
+            for table in read:
+                _hand(each, table)
+    except _Handed as handed:  # the caller's own error (a bug, a cancel), not the workbook's
+        raise handed.error from None
     except Exception as exc:
         problems.append(Problem(name, _unreadable(exc)))
         return []
@@ -249,6 +256,20 @@ def read_xlsx(source: Opened, problems: list[Problem], skip: Collection[str], ti
         book.close()
         archive.close()
     return tables
+
+
+class _Handed(Exception):
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _hand(each: Each | None, table: Table) -> None:
+    """``each(table)``, its exceptions kept apart from the workbook's own (which mean "cannot read it")."""
+    if each is not None:
+        try:
+            each(table)
+        except Exception as exc:
+            raise _Handed(exc) from exc
 
 
 def _unreadable(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
@@ -32,6 +32,7 @@ from quotetui.io.compared import parse_compared
 from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
+from quotetui.io.tables import Table
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
@@ -105,6 +106,25 @@ def bulk_insert(session: Session, model: Any, rows: list[dict[str, Any]], return
     return ids
 
 
+class OfferRef(NamedTuple):
+    """What the steps after the offers' read of an offer: its id and its provider's (the offers' ORM rows, 100,000
+    of them in a big import, are let go once written)."""
+
+    id: int
+    provider_id: int
+
+
+def _ref(offer: Offer | OfferRef) -> OfferRef:
+    if isinstance(offer, OfferRef):
+        return offer
+    assert offer.id is not None  # flushed
+    return OfferRef(offer.id, offer.provider_id)
+
+
+INSERT_CHUNK = 5_000
+"""Rounds an import inserts at a time (with their prices and change-log entries)."""
+
+
 class Writer:
     def __init__(
         self,
@@ -123,11 +143,13 @@ class Writer:
         # names match by their NFKC, case-folded key: a look-alike of a known name is that name
         self.providers = {name_key(p.name): p for p in session.exec(select(Provider))}
         names = {p.id: k for k, p in self.providers.items()}
-        self.offers: dict[tuple[str, str], Offer] = {}
+        self.offers: dict[tuple[str, str], Offer | OfferRef] = {}
         for o in session.exec(select(Offer)):
             self.offers.setdefault((names.get(o.provider_id, ""), name_key(o.name)), o)
         self.failed: set[tuple[str, str] | str] = set()  # providers and offers whose rows had problems
-        self.seen: dict[tuple[str, Any], tuple[Parsed, Record]] = {}  # natural keys met in this import
+        # natural keys met in this import: where first (its table, not its records: an entity's records are let go
+        # once it is written)
+        self.seen: dict[tuple[str, Any], tuple[Table, int]] = {}
 
     # -- bookkeeping ------------------------------------------------------------------------------------
     def count(self, entity: str) -> Counts:
@@ -150,13 +172,13 @@ class Writer:
         full = (parsed.entity.key, key)
         first = self.seen.get(full)
         if first is None:
-            self.seen[full] = (parsed, record)
+            self.seen[full] = (parsed.table, record.row)
             return True
-        other = first[0].table
+        other, row = first
         place = other.sheet or other.file
         if other.file != parsed.table.file:  # another file of this import: named, so both files are
             place = f"{other.file} › {other.sheet}" if other.sheet else other.file
-        where = f"row {first[1].row}" + (f" of {place}" if first[0] is not parsed else "")
+        where = f"row {row}" + (f" of {place}" if other is not parsed.table else "")
         self.problem(parsed, record, None, f"{what} is also on {where}: each appears once in an import")
         return False
 
@@ -216,7 +238,7 @@ class Writer:
     def provider(self, name: str) -> Provider | None:
         return self.providers.get(name_key(name))
 
-    def offer(self, parsed: Parsed, record: Record) -> Offer | None:
+    def offer(self, parsed: Parsed, record: Record) -> Offer | OfferRef | None:
         named = (record.values["provider"], record.values["offer"])
         found = self.offers.get((name_key(named[0]), name_key(named[1])))
         if found is None and named not in self.failed and named[0] not in self.failed:
@@ -260,8 +282,10 @@ class Writer:
             ("settings", self.each(self.settings_)),
             ("history", self.each(lambda parsed: history_(self, parsed))),
         ):
-            step(by_entity.get(key, []))
+            step(by_entity.pop(key, []))  # popped: the entity's records go once it is written
             self.session.flush()  # the ids of new rows, for the entities that refer to them
+            if key == "offers":  # written: the later steps read only ids
+                self.offers = {k: _ref(o) for k, o in self.offers.items()}
         for rows in market:
             self.market_(rows)
         self.session.flush()
@@ -285,6 +309,7 @@ class Writer:
             self.tally("providers", False, differs)
 
     def offers_(self, parsed: Parsed) -> None:
+        new: list[tuple[tuple[str, str], dict[str, Any]]] = []  # inserted in bulk below, not as ORM rows
         for r in self.rows(parsed):
             v = r.values
             provider = self.provider(v["provider"])
@@ -298,6 +323,7 @@ class Writer:
             if not self.once(parsed, r, key, f"offer {v['name']!r} of {provider.name!r}"):
                 continue
             row = self.offers.get(key)
+            assert not isinstance(row, OfferRef)  # refs replace the rows only once every Offers sheet is written
             values = self.values(parsed, r, Offer, row is None)
             if row is not None:
                 values.pop("name")  # the key, as for providers
@@ -307,14 +333,25 @@ class Writer:
             self.source(parsed, r, values, row is None)
             if row is None:
                 assert provider.id is not None
-                row = self.offers[key] = Offer(provider_id=provider.id, **values)
-                self.session.add(row)
+                new.append((key, complete(Offer, {"provider_id": provider.id, **values})))
                 self.tally("offers", True, False)
+                if len(new) == INSERT_CHUNK:
+                    self.insert_offers(new)
                 continue
             differs = self.apply(parsed, row, f"{provider.name} / {v['name']}", values)
             if differs:
                 row.updated_at = utcnow()
             self.tally("offers", False, differs)
+        self.insert_offers(new)
+
+    def insert_offers(self, new: list[tuple[tuple[str, str], dict[str, Any]]]) -> None:
+        """New offers (their keys and complete rows) inserted in one executemany, then known by id; ``new``
+        emptied (a chunk at a time: 100,000 offers' rows are never all held)."""
+        self.session.flush()  # the offers changed so far, in the order the rows came
+        ids = bulk_insert(self.session, Offer, [values for _, values in new], returning=True)
+        for (key, values), offer_id in zip(new, ids, strict=True):
+            self.offers[key] = OfferRef(offer_id, values["provider_id"])
+        new.clear()
 
     def revisions_(self, tables: list[Parsed]) -> None:
         """Every Negotiation table of the import at once: a round is one thing even when its options come
@@ -344,29 +381,49 @@ class Writer:
         options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
         for p in self.session.exec(select(RevisionPrice)):
             options[p.revision_id][(p.term_months, p.unit)] = p
-        staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]] = []
-        new_rounds: list[dict[str, Any]] = []
-        for (offer_id, seq), records in rounds.items():
-            parsed, first = records[0]
-            rev = existing.get((offer_id, seq))
-            values = {
-                column: first.values.get(name, parsed.entity.field(name).empty)
-                for name, column in E.ROUND_COLUMNS.items()
-                if name in first.values or rev is None
-            }
-            self.source(parsed, first, values, rev is None)
-            label = f"{labels[offer_id]} round {seq}"
-            if rev is None:
-                new_rounds.append(complete(QuoteRevision, {"offer_id": offer_id, "seq": seq, **values}))
-                staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, label))
-            else:
-                staged.append((rev, records, False, self.apply(parsed, rev, label, values), label))
         self.session.flush()
-        # new rounds and their prices are inserted in bulk (executemany), not built as ORM objects one by one
-        ids = bulk_insert(self.session, QuoteRevision, new_rounds, returning=True)
-        for (rev, *_), new_id in zip((s for s in staged if s[2]), ids, strict=True):
-            rev.id = new_id
-        self.rounds_in_order(existing, [(rev, records) for rev, records, *_ in staged])
+        self.rounds_in_order(existing, rounds)
+        # a chunk of rounds at a time: staged, the new ones and their prices inserted in bulk (executemany), not
+        # built as ORM objects one by one; 400,000 rounds' values and change-log entries are never all held
+        items = list(rounds.items())
+        for start in range(0, len(items), INSERT_CHUNK):
+            staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]] = []
+            new_rounds: list[dict[str, Any]] = []
+            for (offer_id, seq), records in items[start : start + INSERT_CHUNK]:
+                parsed, first = records[0]
+                rev = existing.get((offer_id, seq))
+                values = self.round_values(parsed, first, rev is None)
+                self.source(parsed, first, values, rev is None)
+                if rev is None:  # no label: a new round's prices are new too, never reported as changes
+                    values |= {"offer_id": offer_id, "seq": seq}
+                    new_rounds.append(complete(QuoteRevision, values))
+                    staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, ""))
+                else:
+                    label = f"{labels[offer_id]} round {seq}"
+                    staged.append((rev, records, False, self.apply(parsed, rev, label, values), label))
+            self.session.flush()
+            ids = bulk_insert(self.session, QuoteRevision, new_rounds, returning=True)
+            for (rev, *_), new_id in zip((s for s in staged if s[2]), ids, strict=True):
+                rev.id = new_id
+            bulk_insert(self.session, RevisionPrice, self.prices_of(staged, options))
+
+    @staticmethod
+    def round_values(parsed: Parsed, first: Record, new: bool) -> dict[str, Any]:
+        """A round's own columns as its first row gives them: every one for a new round (empty where the row has
+        none), only those the row has for a stored one (absent is not empty)."""
+        return {
+            column: first.values.get(name, parsed.entity.field(name).empty)
+            for name, column in E.ROUND_COLUMNS.items()
+            if name in first.values or new
+        }
+
+    def prices_of(
+        self,
+        staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]],
+        options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]],
+    ) -> list[dict[str, Any]]:
+        """The price options of ``staged`` rounds (their ids known): existing ones updated in place, new ones
+        returned as complete rows to insert; each round tallied."""
         new_prices: list[dict[str, Any]] = []
         for rev, records, added, differs, label in staged:
             assert rev.id is not None
@@ -387,24 +444,31 @@ class Writer:
             # an option the file does not list is left as it is (absent is not empty): a sheet that adds one
             # option to a round must not delete the others; an option is removed in the round's form
             self.tally("revisions", added, differs and not added)
-        bulk_insert(self.session, RevisionPrice, new_prices)
+        return new_prices
 
     def rounds_in_order(
-        self, existing: dict[tuple[int, int], QuoteRevision], staged: list[tuple[QuoteRevision, list[Any]]]
+        self,
+        existing: dict[tuple[int, int], QuoteRevision],
+        staged: dict[tuple[int, int], list[tuple[Parsed, Record]]],
     ) -> None:
-        """Each round the import adds or changes is dated in the order of its offer's rounds (those stored and
-        those on the sheet): the same rule as the round form and ``round add`` (``rounds_in_order``); a round
-        out of order is a problem on its row, and the import, all or nothing, writes nothing."""
+        """Each round the import adds or changes (``staged``: its rows by (offer, seq)) is dated in the order of
+        its offer's rounds (those stored and those on the sheet): the same rule as the round form and ``round add``
+        (``rounds_in_order``); a round out of order is a problem on its row, and the import, all or nothing,
+        writes nothing. A round's date is its first row's, else the stored one's (absent is not empty)."""
         rounds: dict[int, dict[int, Any]] = defaultdict(dict)  # offer -> seq -> quoted_at (one pass, not n²)
         for (offer_id, seq), rev in existing.items():
             rounds[offer_id][seq] = rev.quoted_at
-        for rev, _ in staged:
-            rounds[rev.offer_id][rev.seq] = rev.quoted_at
-        zone, today, now = load_assumptions(self.session).time_zone, local_today(self.session), utcnow()
-        for rev, records in staged:
-            others = [(seq, when) for seq, when in rounds[rev.offer_id].items() if seq != rev.seq]
+        dated: list[tuple[int, int, Any, Parsed, Record]] = []
+        for (offer_id, seq), records in staged.items():
             parsed, first = records[0]
-            for name, message in rounds_in_order(rev.seq, rev.quoted_at, others, zone, today, now).items():
+            rev = existing.get((offer_id, seq))
+            when = self.round_values(parsed, first, rev is None).get("quoted_at", rev.quoted_at if rev else None)
+            rounds[offer_id][seq] = when
+            dated.append((offer_id, seq, when, parsed, first))
+        zone, today, now = load_assumptions(self.session).time_zone, local_today(self.session), utcnow()
+        for offer_id, seq, when, parsed, first in dated:
+            others = [(other, at) for other, at in rounds[offer_id].items() if other != seq]
+            for name, message in rounds_in_order(seq, when, others, zone, today, now).items():
                 self.problem(parsed, first, name, message)
 
     ROUND_OWN = (*E.ROUND_COLUMNS, "source")

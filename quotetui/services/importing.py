@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from quotetui.domain.wording import plural
 from quotetui.io.import_rows import Parsed, parse_table
 from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
 from quotetui.io.problems import ImportProblems, Problem
+from quotetui.io.rfq_workbook import ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET, RFQ_SHEET
 from quotetui.io.skypilot import MarketRows, parse_catalog
 from quotetui.io.tables import Table, read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
@@ -133,9 +134,19 @@ def _import_files(
     skip = (*COMPUTED_SHEETS, TEMPLATE_LISTS)  # known not to hold data to import: not even read
     track = _Tracker(progress, ImportProgress(len(paths), dry_run))
     track.tell()
+    with db.session() as session:
+        catalog, _ = load_catalog(session)
+    # each sheet is checked as soon as it is read and its cells let go (a 100,000-offer workbook's cells are never
+    # all held); the sheets of an RFQ answer are read whole, and the file's others set aside if it is one
+    early: list[tuple[Table, _Checked]] = []
+
+    def each(table: Table) -> None:
+        if table.sheet not in ANSWER_SHEETS:
+            early.append((table, _check(table, catalog, track)))
+
     tables: list[Table] = []
     for path in paths:
-        tables += read_file(path, problems, skip, track.counter("rows_read"))
+        tables += read_file(path, problems, skip, track.counter("rows_read"), each)
         track.state.files_read += 1
         track.tell()
     track.tell("checking")
@@ -143,7 +154,6 @@ def _import_files(
     day = as_of or utcnow().date()
     found, tables = split_answers(tables)  # RFQ response workbooks: read as the sheets they fill in
     with db.session() as session:
-        catalog, _ = load_catalog(session)
         answers = check_answers(session, found, problems, day)
     by_entity: dict[str, list[Parsed]] = defaultdict(list)
     for answer in answers:
@@ -152,29 +162,8 @@ def _import_files(
             by_entity[key].append(parsed)
             track.state.rows_to_write += len(parsed.records)
     market: list[MarketRows] = []
-    for table in tables:
-        entity = entity_for(table.sheet or Path(table.file).stem, table.header)
-        price_list = entity is None and all(h in table.header for h in SKYPILOT_HEADERS)
-        if entity is not None or price_list:
-            problems += table.problems  # a sheet's own problems count only if it is imported
-        if entity is not None:
-            parsed = parse_table(table, entity, catalog, problems, report.warnings, track.counter("rows_checked"))
-            by_entity[entity.key].append(parsed)
-            track.state.rows_to_write += len(parsed.records)
-            table.rows = []  # its records hold what the writer needs: the cells read are let go sheet by sheet
-        elif price_list:
-            market.append(parse_catalog(table, catalog, problems, report.warnings))
-            track.state.rows_checked += len(table.rows)
-            track.state.rows_to_write += len(market[-1].items)
-            table.rows = []
-        elif table.sheet == TEMPLATE_LISTS:
-            continue  # the template's own drop-down values
-        elif table.sheet in COMPUTED_SHEETS:
-            report.warnings.append(Problem(table.file, "not imported (figures are recomputed)", table.sheet))
-        elif table.sheet is not None:
-            report.warnings.append(Problem(table.file, "not imported: " + _unknown_table(table), table.sheet))
-        else:
-            problems.append(Problem(table.file, _unknown_table(table)))
+    _gather(tables, early, catalog, track, problems, report, by_entity, market)
+    early.clear()  # by_entity and market hold the records now: the writer lets each entity's go once written
     # the rows that could be read are checked against the database too (unknown offers, duplicate terms …),
     # so one run lists every problem; any problem rolls the whole transaction back
     if dry_run:  # on a scratch copy: a dry run is never blocked by another program's write, nor a read-only file
@@ -184,6 +173,72 @@ def _import_files(
     else:
         _write(db, by_entity, market, answers, paths, problems, report, catalog, day, track, dry_run=False)
     return report
+
+
+ANSWER_SHEETS = frozenset((RFQ_SHEET, ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET))
+"""The sheets ``split_answers`` reads as an RFQ answer's: read whole, checked once the file is known."""
+
+
+@dataclass(slots=True)
+class _Checked:
+    """One table checked on its own (before the database is asked): its records or price list, and the problems
+    and warnings it adds if it is imported (an RFQ answer's file sets its other sheets aside)."""
+
+    parsed: Parsed | None = None
+    market: MarketRows | None = None
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def _gather(
+    tables: list[Table],
+    early: list[tuple[Table, _Checked]],
+    catalog: GpuCatalog,
+    track: _Tracker,
+    problems: list[Problem],
+    report: ImportReport,
+    by_entity: dict[str, list[Parsed]],
+    market: list[MarketRows],
+) -> None:
+    """The tables to import (an RFQ answer's files left out), in the order read: each one's records or price
+    list, problems and warnings, checked as it was read or now."""
+    checked = {id(t): c for t, c in early}  # ``early`` holds every table it names: no id is reused meanwhile
+    for table in tables:
+        c = checked.get(id(table)) or _check(table, catalog, track)
+        problems += c.problems
+        report.warnings += c.warnings
+        if c.parsed is not None:
+            by_entity[c.parsed.entity.key].append(c.parsed)
+            track.state.rows_to_write += len(c.parsed.records)
+        if c.market is not None:
+            market.append(c.market)
+            track.state.rows_to_write += len(c.market.items)
+
+
+def _check(table: Table, catalog: GpuCatalog, track: _Tracker) -> _Checked:
+    """``table`` checked cell by cell against its sheet's entity (or as a SkyPilot price list), its cells then let
+    go: its records hold what the writer needs."""
+    c = _Checked()
+    entity = entity_for(table.sheet or Path(table.file).stem, table.header)
+    price_list = entity is None and all(h in table.header for h in SKYPILOT_HEADERS)
+    if entity is not None or price_list:
+        c.problems += table.problems  # a sheet's own problems count only if it is imported
+    if entity is not None:
+        c.parsed = parse_table(table, entity, catalog, c.problems, c.warnings, track.counter("rows_checked"))
+        table.rows = []
+    elif price_list:
+        c.market = parse_catalog(table, catalog, c.problems, c.warnings)
+        track.state.rows_checked += len(table.rows)
+        table.rows = []
+    elif table.sheet == TEMPLATE_LISTS:
+        pass  # the template's own drop-down values
+    elif table.sheet in COMPUTED_SHEETS:
+        c.warnings.append(Problem(table.file, "not imported (figures are recomputed)", table.sheet))
+    elif table.sheet is not None:
+        c.warnings.append(Problem(table.file, "not imported: " + _unknown_table(table), table.sheet))
+    else:
+        c.problems.append(Problem(table.file, _unknown_table(table)))
+    return c
 
 
 def _write(
