@@ -217,3 +217,28 @@ def test_rows_of_one_round_with_two_sources_are_refused(cli: Cli, demo_db_path: 
     assert result.code == 2
     assert "round 5 has source 'srcA' on row 2 but 'srcB' here" in result.err, result.err
     assert dump(demo_db_path) == before
+
+
+def test_a_price_option_twice_in_one_import_names_the_first_row_even_in_another_file_or_a_disagreeing_row(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A round's option (term, unit) appears once in an import: a second row for it names the first, in the same
+    file, in another file of the import, or a row that was refused for disagreeing with its round."""
+    before = dump(demo_db_path)
+    head = "provider,offer,round,quoted_at,mover,price,unit,currency,term_months\n"
+    offer = "天下数据,8×H100 SXM 企业级,9"
+    first = _write(tmp_path, "a.csv", head
+                   + f"{offer},2026-11-30,provider,200000,node_month,CNY,1\n"   # row 2
+                   + f"{offer},2026-11-29,provider,190000,node_month,CNY,12\n"  # row 3: another date than row 2's
+                   + f"{offer},2026-11-30,provider,180000,node_month,CNY,12\n")  # row 4: row 3's option  # fmt: skip
+    second = _write(tmp_path, "b.csv", head + f"{offer},2026-11-30,provider,210000,node_month,CNY,1\n")
+    result = cli("--db", str(demo_db_path), "import", str(first), str(second), "--json")
+    assert result.code == 2
+    problems = [(p["file"], p["row"], p["reason"]) for p in json.loads(result.out)["problems"]]
+    assert problems == [
+        ("a.csv", 3, "round 9 has quoted_at '2026-11-30T00:00Z' on row 2 but '2026-11-29T00:00Z' here: every row "
+                     "of a round must agree"),
+        ("a.csv", 4, "round 9's 12-month node_month price is also on row 3: each appears once in an import"),
+        ("b.csv", 2, "round 9's 1-month node_month price is also on row 2 of a.csv: each appears once in an import"),
+    ]  # fmt: skip
+    assert dump(demo_db_path) == before

@@ -87,9 +87,10 @@ Tick = Callable[[], None]
 """Called once per row read (a progress count; it may raise to stop the reading)."""
 
 
-Each = Callable[[Table], None]
-"""Handed each table as soon as it is read, before the next sheet of the workbook is read: the caller can check
-its rows and let them go, so a big workbook's sheets are never all held at once."""
+Each = Callable[[Table], bool]
+"""Handed each table as soon as its header is read, before the next sheet of the workbook is read: it returns
+True when it took the rows (a workbook's: iterated once as they stream, then let go, so a big workbook's cells
+are never all held), False to have them read whole into ``rows`` as without it."""
 
 
 def read_file(

@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from openpyxl.utils import column_index_from_string, range_boundaries
 
@@ -238,7 +238,7 @@ def read_xlsx(
             part = (getattr(sheet, "_worksheet_path", None) or "").lstrip("/")  # read-only sheets know their part
             with archive.open(part) as xml:
                 scan = scan_sheet(xml)
-            read = _read_sheet(name, sheet, scan, problems, tick)
+            read = _read_sheet(name, sheet, scan, problems, tick, lazy=each is not None)
             state = HIDDEN.get(getattr(sheet, "sheet_state", "visible"))
             for table in read:
                 if state is not None:  # counts only if the sheet is one quotetui would import
@@ -246,7 +246,12 @@ def read_xlsx(
                     table.problems.append(Problem(name, reason, title))
             tables += read
             for table in read:
-                _hand(each, table)
+                took = _hand(each, table)
+                streaming = table.rows
+                if isinstance(streaming, Streaming):  # read now: the next sheet's XML follows
+                    if took and streaming.error is not None:
+                        raise streaming.error
+                    table.rows = [] if took else streaming.rest()
     except _Handed as handed:  # the caller's own error (a bug, a cancel), not the workbook's
         raise handed.error from None
     except Exception as exc:
@@ -263,13 +268,15 @@ class _Handed(Exception):
         self.error = error
 
 
-def _hand(each: Each | None, table: Table) -> None:
-    """``each(table)``, its exceptions kept apart from the workbook's own (which mean "cannot read it")."""
-    if each is not None:
-        try:
-            each(table)
-        except Exception as exc:
-            raise _Handed(exc) from exc
+def _hand(each: Each | None, table: Table) -> bool:
+    """``each(table)`` (whether it took the rows), its exceptions kept apart from the workbook's own (which mean
+    "cannot read it")."""
+    if each is None:
+        return False
+    try:
+        return each(table)
+    except Exception as exc:
+        raise _Handed(exc) from exc
 
 
 def _unreadable(exc: BaseException) -> str:
@@ -295,9 +302,44 @@ HIDDEN_ROW = "the row is hidden: unhide it if it should be imported, or delete i
 HIDDEN_COLUMN = "the column is hidden: unhide it if it should be imported, or delete it"
 
 
-def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem], tick: Tick | None) -> list[Table]:
+def _read_sheet(
+    name: str, sheet: Any, scan: SheetScan, problems: list[Problem], tick: Tick | None, lazy: bool = False
+) -> list[Table]:
     """The sheet's table, its rows read once as they stream (a merged block shows its top-left value in
-    every cell of it: the value is taken when the block's first row goes by)."""
+    every cell of it: the value is taken when the block's first row goes by). ``lazy``: the rows are left to
+    stream (:class:`Streaming`), read as the caller iterates them, before the next sheet is read."""
+    stream = _stream(name, sheet, scan, problems, tick)
+    table = next(stream, None)
+    if not isinstance(table, Table):
+        return []
+    rows = cast(Iterator[tuple[int, list[Any]]], stream)
+    table.rows = cast(list[tuple[int, list[Any]]], Streaming(rows)) if lazy else list(rows)
+    return [table]
+
+
+class Streaming:
+    """A sheet's rows as the XML streams: iterated once (by the import's checks); an error of the workbook's
+    own (a damaged part) is kept in ``error`` for the reader, not raised into the caller's checks."""
+
+    def __init__(self, rows: Iterator[tuple[int, list[Any]]]) -> None:
+        self.rows = rows
+        self.error: Exception | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, list[Any]]]:
+        try:
+            yield from self.rows
+        except Exception as exc:
+            self.error = exc
+
+    def rest(self) -> list[tuple[int, list[Any]]]:
+        """The rows not iterated yet, read now (the error, if any, is raised)."""
+        return list(self.rows)
+
+
+def _stream(
+    name: str, sheet: Any, scan: SheetScan, problems: list[Problem], tick: Tick | None
+) -> Iterator[Table | tuple[int, list[Any]]]:
+    """The sheet's table (its header) once found, then its data rows, each as it is read."""
     title = sheet.title
     starts: dict[int, list[tuple[int, int, int, int]]] = {}
     for block in scan.merges:
@@ -337,6 +379,7 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
                         table.problems.append(table.where(number, c, HIDDEN_COLUMN))
                 if number in scan.hidden_rows:
                     table.problems.append(table.where(number, None, HIDDEN_ROW))
+                yield table
             continue
         for c in formulas.get(number, ()):  # the row's last cells may be formulas without a value: no cells at all
             if c < MAX_COLUMNS and (c >= len(cells) or cells[c] is None):
@@ -347,10 +390,9 @@ def _read_sheet(name: str, sheet: Any, scan: SheetScan, problems: list[Problem],
         if any(v not in (None, "") for v in cells):
             if number in scan.hidden_rows:
                 table.problems.append(table.where(number, None, HIDDEN_ROW))
-            table.rows.append((number, cells))
             if tick is not None:
                 tick()
-    return [table] if table is not None else []
+            yield number, cells
 
 
 SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"

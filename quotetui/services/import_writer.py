@@ -9,6 +9,7 @@ Every field changed on an existing row is reported, old and new value, so a dry 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -174,13 +175,17 @@ class Writer:
         if first is None:
             self.seen[full] = (parsed.table, record.row)
             return True
+        self.again(parsed, record, first, what)
+        return False
+
+    def again(self, parsed: Parsed, record: Record, first: tuple[Table, int], what: str) -> None:
+        """The problem of a row whose natural key an earlier row (``first``: its table and row) has."""
         other, row = first
         place = other.sheet or other.file
         if other.file != parsed.table.file:  # another file of this import: named, so both files are
             place = f"{other.file} › {other.sheet}" if other.sheet else other.file
         where = f"row {row}" + (f" of {place}" if other is not parsed.table else "")
         self.problem(parsed, record, None, f"{what} is also on {where}: each appears once in an import")
-        return False
 
     def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any], record: Record | None = None) -> bool:
         """Set ``values`` on an existing ``row``; report each field that changes; True if any did. The entity's
@@ -358,23 +363,28 @@ class Writer:
         from two files, so its rows must agree wherever they are."""
         rounds: dict[tuple[int, int], list[tuple[Parsed, Record]]] = defaultdict(list)
         labels: dict[int, str] = {}
+        # an option appears once in an import: found among its round's rows (not in ``seen``: 400,000 keys), or
+        # among the rows that did not agree with their round
+        disagreed: dict[tuple[int, int, int, Any], tuple[Table, int]] = {}
         for parsed in tables:
             for r in self.rows(parsed):
                 offer = self.offer(parsed, r)
                 if offer is None:
                     continue
                 v = r.values
-                if not self.once(
-                    parsed,
-                    r,
-                    (offer.id, v["seq"], v["term_months"], v["unit"]),
-                    f"round {v['seq']}'s {v['term_months']}-month {v['unit'].value} price",
-                ):
-                    continue
-                assert offer.id is not None
-                labels[offer.id] = f"{v['provider']} / {v['offer']}"
+                option = (v["term_months"], v["unit"])
                 same = rounds[(offer.id, v["seq"])]
+                first = next(
+                    ((p.table, x.row) for p, x in same if (x.values["term_months"], x.values["unit"]) == option),
+                    None,
+                ) or disagreed.get((offer.id, v["seq"], *option))
+                if first is not None:
+                    what = f"round {v['seq']}'s {v['term_months']}-month {v['unit'].value} price"
+                    self.again(parsed, r, first, what)
+                    continue
+                labels[offer.id] = f"{v['provider']} / {v['offer']}"
                 if same and not self.agrees(same[0], parsed, r):
+                    disagreed[(offer.id, v["seq"], *option)] = (parsed.table, r.row)
                     continue
                 same.append((parsed, r))
         existing = {(rev.offer_id, rev.seq): rev for rev in self.session.exec(select(QuoteRevision))}
@@ -385,11 +395,13 @@ class Writer:
         self.rounds_in_order(existing, rounds)
         # a chunk of rounds at a time: staged, the new ones and their prices inserted in bulk (executemany), not
         # built as ORM objects one by one; 400,000 rounds' values and change-log entries are never all held
-        items = list(rounds.items())
-        for start in range(0, len(items), INSERT_CHUNK):
+        for parsed in tables:  # ``rounds`` holds the records now: each chunk's are let go once it is written
+            parsed.records = []
+        keys = iter(list(rounds))
+        while chunk := [(k, rounds.pop(k)) for k in itertools.islice(keys, INSERT_CHUNK)]:
             staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]] = []
             new_rounds: list[dict[str, Any]] = []
-            for (offer_id, seq), records in items[start : start + INSERT_CHUNK]:
+            for (offer_id, seq), records in chunk:
                 parsed, first = records[0]
                 rev = existing.get((offer_id, seq))
                 values = self.round_values(parsed, first, rev is None)

@@ -140,9 +140,11 @@ def _import_files(
     # all held); the sheets of an RFQ answer are read whole, and the file's others set aside if it is one
     early: list[tuple[Table, _Checked]] = []
 
-    def each(table: Table) -> None:
-        if table.sheet not in ANSWER_SHEETS:
-            early.append((table, _check(table, catalog, track)))
+    def each(table: Table) -> bool:
+        if table.sheet in ANSWER_SHEETS:
+            return False
+        early.append((table, _check(table, catalog, track)))
+        return True
 
     tables: list[Table] = []
     for path in paths:
@@ -221,14 +223,15 @@ def _check(table: Table, catalog: GpuCatalog, track: _Tracker) -> _Checked:
     c = _Checked()
     entity = entity_for(table.sheet or Path(table.file).stem, table.header)
     price_list = entity is None and all(h in table.header for h in SKYPILOT_HEADERS)
-    if entity is not None or price_list:
-        c.problems += table.problems  # a sheet's own problems count only if it is imported
-    if entity is not None:
-        c.parsed = parse_table(table, entity, catalog, c.problems, c.warnings, track.counter("rows_checked"))
-        table.rows = []
+    checked: list[Problem] = []
+    if entity is not None:  # its rows may still be streaming from the workbook: read as they are checked
+        c.parsed = parse_table(table, entity, catalog, checked, c.warnings, track.counter("rows_checked"))
     elif price_list:
-        c.market = parse_catalog(table, catalog, c.problems, c.warnings)
+        table.rows = list(table.rows)
+        c.market = parse_catalog(table, catalog, checked, c.warnings)
         track.state.rows_checked += len(table.rows)
+    if entity is not None or price_list:
+        c.problems = table.problems + checked  # a sheet's own problems (read with its rows) count only if imported
         table.rows = []
     elif table.sheet == TEMPLATE_LISTS:
         pass  # the template's own drop-down values
