@@ -246,8 +246,8 @@ def read_xlsx(
                     table.problems.append(Problem(name, reason, title))
             tables += read
             for table in read:
+                streaming = table.rows  # the consumer may have replaced it
                 took = _hand(each, table)
-                streaming = table.rows
                 if isinstance(streaming, Streaming):  # read now: the next sheet's XML follows
                     if took and streaming.error is not None:
                         raise streaming.error
