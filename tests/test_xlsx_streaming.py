@@ -67,7 +67,7 @@ def _damage_second_sheet(path: Path) -> Path:
         for item in source.infolist():
             data = source.read(item.filename)
             if item.filename == "xl/worksheets/sheet2.xml":
-                data = data[: data.index(b"<row r=\"3\"")] + b"<row r=\"3\"><c r=\"A3\" t=\"s"
+                data = data[: data.index(b'<row r="3"')] + b'<row r="3"><c r="A3" t="s'
             target.writestr(item, data)
     return damaged
 
