@@ -111,12 +111,22 @@ def test_a_changed_price_is_reported_as_changed(
     offers.cell(row=3, column=region).value = "乌兰察布"
     edited = tmp_path / "edited.xlsx"
     book.save(edited)
+    offer_name = offers.cell(row=3, column=[c.value for c in offers[1]].index("offer") + 1).value
+    touched = f"SELECT id, region, updated_at FROM offer WHERE name = '{offer_name}'"
+    [(offer_id, _, updated_before)] = sql(fresh, touched)
+    log_before = sql(fresh, "SELECT COUNT(*) FROM change_log")[0][0]
     result = cli("--db", str(fresh), "import", str(edited), "--json")
     assert result.code == 0, result.err
     counts = json.loads(result.out)["counts"]
     assert counts["offers"] == {"added": 0, "changed": 1, "unchanged": 19}
     assert counts["revisions"] == {"added": 0, "changed": 1, "unchanged": 19}
     assert counts["providers"] == {"added": 0, "changed": 0, "unchanged": 5}
+    # written, dated and on the record: the offer's region, its updated_at, one entry per changed row
+    [(_, region, updated_after)] = sql(fresh, touched)
+    assert region == "乌兰察布" and updated_after > updated_before
+    logged = sql(fresh, f"SELECT entity, action, row_id FROM change_log ORDER BY id LIMIT -1 OFFSET {log_before}")
+    assert sorted((t, a) for t, a, _ in logged) == [("offer", "changed"), ("revision_price", "changed")]
+    assert ("offer", "changed", offer_id) in logged
 
 
 def test_problems_are_all_listed_with_their_place_and_nothing_is_written(

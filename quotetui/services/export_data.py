@@ -4,7 +4,6 @@ the recorded facts, in the shapes the sheets write."""
 from __future__ import annotations
 
 import json
-from collections import namedtuple
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -65,6 +64,7 @@ from quotetui.store.models import (
     SlaTerm,
     Source,
 )
+from quotetui.store.rows import records
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,12 +148,12 @@ def gather(
         def rows(model: Any, *order: Any) -> list[Any]:
             """A table's rows as records (attributes by column name, values through the same column types):
             an export reads every row once and builds no ORM object for it."""
-            return _records(model.__table__.name, session.execute(sa.select(model.__table__).order_by(*order)))
+            return records(model.__table__.name, session.execute(sa.select(model.__table__).order_by(*order)))
 
         providers = rows(Provider, col(Provider.id))
         offers = rows(Offer, col(Offer.id))
         revisions = {r.id: r for r in rows(QuoteRevision)}
-        prices = _records(
+        prices = records(
             "revision_price",
             session.execute(
                 sa.select(RevisionPrice.__table__)
@@ -198,19 +198,6 @@ def gather(
     data.pinned = list(dict.fromkeys(pinned or []))
     _positions(data)
     return data
-
-
-_RECORD_TYPES: dict[tuple[str, tuple[str, ...]], Any] = {}
-
-
-def _records(table: str, result: sa.Result[Any]) -> list[Any]:
-    """The result's rows as named tuples of their table's columns (one type per table and columns, made once):
-    the sheets read a dozen columns of every row, and a tuple's attribute costs a tenth of a Core row's."""
-    columns = tuple(result.keys())
-    make = _RECORD_TYPES.get((table, columns))
-    if make is None:
-        make = _RECORD_TYPES[table, columns] = namedtuple(table, columns)._make  # type: ignore[attr-defined]
-    return [make(row) for row in result]
 
 
 def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acceptance]:

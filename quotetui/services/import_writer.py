@@ -45,6 +45,7 @@ from quotetui.services.settings import (
     stored_settings,
 )
 from quotetui.store import audit
+from quotetui.store import rows as stored_rows
 from quotetui.store.models import (
     BenchmarkResult,
     Discount,
@@ -144,8 +145,9 @@ class Writer:
         # names match by their NFKC, case-folded key: a look-alike of a known name is that name
         self.providers = {name_key(p.name): p for p in session.exec(select(Provider))}
         names = {p.id: k for k, p in self.providers.items()}
-        self.offers: dict[tuple[str, str], Offer | OfferRef] = {}
-        for o in session.exec(select(Offer)):
+        # the stored offers as light records (an ORM row is loaded only for one the file changes)
+        self.offers: dict[tuple[str, str], Any] = {}
+        for o in stored_rows.records("offer", session.execute(sa.select(Offer.__table__))):
             self.offers.setdefault((names.get(o.provider_id, ""), name_key(o.name)), o)
         self.failed: set[tuple[str, str] | str] = set()  # providers and offers whose rows had problems
         # natural keys met in this import: where first (its table, not its records: an entity's records are let go
@@ -191,14 +193,8 @@ class Writer:
         """Set ``values`` on an existing ``row``; report each field that changes; True if any did. The entity's
         cross-field rules see the row as it would be — the stored fields the file leaves alone included (a
         new price above a stored upper bound is a problem on its row, not a refusal by the database)."""
-        if record is not None:
-            merged = {f.name: getattr(row, f.name) for f in parsed.entity.fields if hasattr(row, f.name)} | values
-            broken = parsed.entity.check(merged)
-            for name, message in broken.items():
-                kept = "" if name in values else f" (the stored {name.replace('_', ' ')} the file leaves as it is)"
-                self.problem(parsed, record, name if name in values else None, message + kept)
-            if broken:
-                return False  # not applied: the import fails on these problems, the row stays valid until then
+        if record is not None and not self.fits(parsed, row, values, record):
+            return False  # not applied: the import fails on these problems, the row stays valid until then
         differs = False
         for name, value in values.items():
             old = getattr(row, name)
@@ -212,6 +208,39 @@ class Writer:
                     self.report.change(parsed.entity.sheet, label, field, name, old, value)
                 setattr(row, name, value)
                 differs = True
+        return differs
+
+    def fits(self, parsed: Parsed, row: Any, values: dict[str, Any], record: Record) -> bool:
+        """Whether ``row`` with ``values`` set keeps the entity's cross-field rules; each broken one a problem."""
+        merged = {f.name: getattr(row, f.name) for f in parsed.entity.fields if hasattr(row, f.name)} | values
+        broken = parsed.entity.check(merged)
+        for name, message in broken.items():
+            kept = "" if name in values else f" (the stored {name.replace('_', ' ')} the file leaves as it is)"
+            self.problem(parsed, record, name if name in values else None, message + kept)
+        return not broken
+
+    def update(
+        self,
+        parsed: Parsed,
+        model: Any,
+        stored: Any,
+        label: str,
+        values: dict[str, Any],
+        record: Record | None = None,
+        *,
+        touch: bool = False,
+    ) -> bool:
+        """:meth:`apply` to a stored row read as a light record (``store.rows.records``): its ORM row is loaded
+        only when a value differs, so a re-import of 100,000 unchanged offers and 400,000 rounds builds none.
+        ``touch``: a row that changed gets a new ``updated_at``."""
+        if record is not None and not self.fits(parsed, stored, values, record):
+            return False
+        if all(getattr(stored, name) == value for name, value in values.items()):
+            return False
+        row = self.session.get(model, stored.id)
+        differs = self.apply(parsed, row, label, values)
+        if differs and touch:
+            row.updated_at = utcnow()
         return differs
 
     def values(self, parsed: Parsed, record: Record, model: Any, new: bool) -> dict[str, Any]:
@@ -343,9 +372,7 @@ class Writer:
                 if len(new) == INSERT_CHUNK:
                     self.insert_offers(new)
                 continue
-            differs = self.apply(parsed, row, f"{provider.name} / {v['name']}", values)
-            if differs:
-                row.updated_at = utcnow()
+            differs = self.update(parsed, Offer, row, f"{provider.name} / {v['name']}", values, touch=True)
             self.tally("offers", False, differs)
         self.insert_offers(new)
 
@@ -387,10 +414,13 @@ class Writer:
                     disagreed[(offer.id, v["seq"], *option)] = (parsed.table, r.row)
                     continue
                 same.append((parsed, r))
-        existing = {(rev.offer_id, rev.seq): rev for rev in self.session.exec(select(QuoteRevision))}
-        options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]] = defaultdict(dict)
-        for p in self.session.exec(select(RevisionPrice)):
+        # the stored rounds and prices as light records: ORM rows only for those the file changes
+        stored = stored_rows.records("quote_revision", self.session.execute(sa.select(QuoteRevision.__table__)))
+        existing = {(rev.offer_id, rev.seq): rev for rev in stored}
+        options: dict[int, dict[tuple[int, e.PriceUnit], Any]] = defaultdict(dict)
+        for p in stored_rows.records("revision_price", self.session.execute(sa.select(RevisionPrice.__table__))):
             options[p.revision_id][(p.term_months, p.unit)] = p
+        del stored
         self.session.flush()
         self.rounds_in_order(existing, rounds)
         # a chunk of rounds at a time: staged, the new ones and their prices inserted in bulk (executemany), not
@@ -412,7 +442,8 @@ class Writer:
                     staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, ""))
                 else:
                     label = f"{labels[offer_id]} round {seq}"
-                    staged.append((rev, records, False, self.apply(parsed, rev, label, values), label))
+                    changed = self.update(parsed, QuoteRevision, rev, label, values)
+                    staged.append((rev, records, False, changed, label))
             self.session.flush()
             ids = bulk_insert(self.session, QuoteRevision, new_rounds, returning=True)
             for (rev, *_), new_id in zip((s for s in staged if s[2]), ids, strict=True):
@@ -432,7 +463,7 @@ class Writer:
     def prices_of(
         self,
         staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]],
-        options: dict[int, dict[tuple[int, e.PriceUnit], RevisionPrice]],
+        options: dict[int, dict[tuple[int, e.PriceUnit], Any]],
     ) -> list[dict[str, Any]]:
         """The price options of ``staged`` rounds (their ids known): existing ones updated in place, new ones
         returned as complete rows to insert; each round tallied."""
@@ -452,7 +483,9 @@ class Writer:
                         self.report.change(parsed.entity.sheet, label, None, "price option", "(none)", option)
                     differs = True
                 else:
-                    differs = self.apply(parsed, price, f"{label} ({option})", values, record) or differs
+                    differs = (
+                        self.update(parsed, RevisionPrice, price, f"{label} ({option})", values, record) or differs
+                    )
             # an option the file does not list is left as it is (absent is not empty): a sheet that adds one
             # option to a round must not delete the others; an option is removed in the round's form
             self.tally("revisions", added, differs and not added)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections import namedtuple
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlmodel import Session
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 
 class HasId(Protocol):
@@ -28,3 +32,18 @@ def columns_only(model: type, values: dict[str, Any]) -> dict[str, Any]:
     """The ``values`` that are columns of ``model`` (a record also holds references such as a GPU's name)."""
     names = column_names(model)
     return {name: value for name, value in values.items() if name in names}
+
+
+_RECORD_TYPES: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def records(table: str, result: sa.Result[Any]) -> list[Any]:
+    """The result's rows as named tuples of their table's columns (one type per table and columns, made once),
+    values through the same column types as the ORM's attributes: a tuple costs a fraction of an ORM row (the
+    export's sheets, the import's comparison of a stored row with the file's) and its attribute a tenth of a
+    Core row's."""
+    columns = tuple(result.keys())
+    make = _RECORD_TYPES.get((table, columns))
+    if make is None:
+        make = _RECORD_TYPES[table, columns] = namedtuple(table, columns)._make  # type: ignore[attr-defined]
+    return [make(row) for row in result]
