@@ -545,9 +545,9 @@ class Writer:
         """Discounts and extra costs: an offer's row per natural key (``Entity.natural_key``; the key's fields
         absent count as empty)."""
         key_fields = parsed.entity.natural_key
-        existing: dict[Any, Any] = {
-            (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in self.session.exec(select(model))
-        }
+        stored = stored_rows.records(model.__tablename__, self.session.execute(sa.select(model.__table__)))
+        existing: dict[Any, Any] = {(x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in stored}
+        del stored
         for r in self.rows(parsed):
             offer = self.offer(parsed, r)
             if offer is None:
@@ -567,7 +567,7 @@ class Writer:
             label = (
                 f"{r.values['provider']} / {r.values['offer']} {' / '.join(str(getattr(p, 'value', p)) for p in parts)}"
             )
-            self.tally(entity, False, self.apply(parsed, row, label, values, r))
+            self.tally(entity, False, self.update(parsed, model, row, label, values, r))
 
     def discounts_(self, parsed: Parsed) -> None:
         self._keyed(parsed, Discount, "discounts")
