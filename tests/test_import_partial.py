@@ -5,6 +5,7 @@ of a known name, are not taken for two things."""
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 from tests.conftest import Cli, dump, sql
@@ -242,3 +243,32 @@ def test_a_price_option_twice_in_one_import_names_the_first_row_even_in_another_
         ("b.csv", 2, "round 9's 1-month node_month price is also on row 2 of a.csv: each appears once in an import"),
     ]  # fmt: skip
     assert dump(demo_db_path) == before
+
+
+def test_an_sla_credit_schedule_is_replaced_by_a_later_import_and_each_tier_logged(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """The first import adds the schedule's tiers; a second with another schedule removes the old tiers and adds
+    the new (each on the change log), and says what changed; the same schedule again changes nothing."""
+    offer = "一万网络,8×H100 SXM5 整机"
+    tiers = "SELECT below, credit FROM sla_credit_tier ORDER BY below"
+    log = "SELECT entity, action FROM change_log WHERE entity = 'sla_credit_tier' ORDER BY id"
+
+    def sla(name: str, credits: str) -> dict[str, Any]:
+        path = _write(tmp_path, name, f'provider,offer,credits\n{offer},"{credits}"\n')
+        result = cli("--db", str(demo_db_path), "import", str(path), "--json")
+        assert result.code == 0, result.out + result.err
+        return json.loads(result.out)
+
+    first = sla("a.csv", "99.9:10, 99:25")
+    assert first["counts"]["SLA"] == {"added": 0, "changed": 1, "unchanged": 0}
+    assert sql(demo_db_path, tiers) == [(990_000, 250_000), (999_000, 100_000)]  # stored in millionths
+    second = sla("b.csv", "99.5:15")
+    assert second["counts"]["SLA"] == {"added": 0, "changed": 1, "unchanged": 0}
+    assert [c["field"] for c in second["changes"]] == ["credits"]
+    assert sql(demo_db_path, tiers) == [(995_000, 150_000)]
+    assert sql(demo_db_path, log) == [("sla_credit_tier", "added")] * 2 + [("sla_credit_tier", "removed")] * 2 + [
+        ("sla_credit_tier", "added")
+    ]
+    third = sla("c.csv", "99.5:15")
+    assert third["counts"]["SLA"] == {"added": 0, "changed": 0, "unchanged": 1}

@@ -576,9 +576,13 @@ class Writer:
         self._keyed(parsed, ExtraCost, "extra costs")
 
     def sla_(self, parsed: Parsed) -> None:
-        existing: dict[Any, SlaTerm] = {s.offer_id: s for s in self.session.exec(select(SlaTerm))}
-        tiers_of: dict[int, list[SlaCreditTier]] = defaultdict(list)
-        for t in self.session.exec(select(SlaCreditTier)):
+        # stored terms and tiers as light records: ORM rows only for those the file changes
+        records = stored_rows.records
+        existing: dict[Any, Any] = {
+            s.offer_id: s for s in records("sla_term", self.session.execute(sa.select(SlaTerm.__table__)))
+        }
+        tiers_of: dict[int, list[Any]] = defaultdict(list)
+        for t in records("sla_credit_tier", self.session.execute(sa.select(SlaCreditTier.__table__))):
             tiers_of[t.sla_term_id].append(t)
         staged = []
         for r in self.rows(parsed):
@@ -602,7 +606,7 @@ class Writer:
                 self.session.add(row)
                 staged.append((row, tiers, True, False, label))
             else:
-                staged.append((row, tiers, False, self.apply(parsed, row, label, values), label))
+                staged.append((row, tiers, False, self.update(parsed, SlaTerm, row, label, values), label))
         self.session.flush()
         for row, tiers, added, differs, label in staged:
             assert row.id is not None
@@ -614,7 +618,7 @@ class Writer:
                         "SLA", label, E.CREDITS, "credits", E.credits_text(before), E.credits_text(tiers)
                     )
                 for t in old:
-                    self.session.delete(t)
+                    self.session.delete(self.session.get(SlaCreditTier, t.id))
                 self.session.flush()
                 for below, credit in tiers:
                     self.session.add(SlaCreditTier(sla_term_id=row.id, below=below, credit=credit))
