@@ -5,8 +5,8 @@ of a known name, are not taken for two things."""
 from __future__ import annotations
 
 import json
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import Cli, dump, sql
 
