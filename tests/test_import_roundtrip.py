@@ -189,3 +189,32 @@ def facts(db: Path) -> list[str]:
             lines.append(f"{table}: {values!r}")
     engine.dispose()
     return sorted(lines)
+
+
+def test_a_changed_claim_is_written_and_the_others_stay_as_they_were(
+    new_db: Callable[[str], Path], cli: Cli, exported: Path, tmp_path: Path
+) -> None:
+    """Stored claims are compared with the file's: the one whose value moved is changed, every other one is left
+    untouched."""
+    from openpyxl import load_workbook
+
+    fresh = new_db("fresh.db")
+    assert cli("--db", str(fresh), "import", str(exported)).code == 0
+    claims = "SELECT id, metric, value FROM benchmark_result WHERE provenance = 'claimed' ORDER BY id"
+    before = sql(fresh, claims)
+    book = load_workbook(exported)
+    sheet = book["Benchmarks"]
+    head = [c.value for c in sheet[1]]
+    row = next(r for r in range(2, sheet.max_row + 1) if sheet.cell(r, head.index("metric") + 1).value == "mfu")
+    sheet.cell(row, head.index("value") + 1).value = 0.42
+    edited = tmp_path / "edited.xlsx"
+    book.save(edited)
+    result = cli("--db", str(fresh), "import", str(edited), "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["counts"]["claims"] == {"added": 0, "changed": 1, "unchanged": len(before) - 1}
+    after = sql(fresh, claims)
+    moved = [(b, a) for b, a in zip(before, after, strict=True) if b != a]
+    assert len(moved) == 1
+    [(was, now)] = moved
+    assert was[1] == now[1] == "mfu" and now[2] != was[2]

@@ -626,12 +626,13 @@ class Writer:
             self.tally("SLA", added, differs and not added)
 
     def claims_(self, parsed: Parsed) -> None:
-        existing = {
+        table = BenchmarkResult.__table__  # stored claims as light records: ORM rows only for those that change
+        claimed = self.session.execute(sa.select(table).where(table.c.provenance == e.Provenance.CLAIMED))
+        existing: dict[Any, Any] = {
             (b.offer_id, b.provider_id, b.metric, b.source_id, b.workload, b.gpu_count): b
-            for b in self.session.exec(
-                select(BenchmarkResult).where(BenchmarkResult.provenance == e.Provenance.CLAIMED)
-            )
+            for b in stored_rows.records("benchmark_result", claimed)
         }
+        del claimed
         for r in self.rows(parsed):
             v = r.values
             if v.get("provenance") is e.Provenance.VERIFIED:
@@ -693,7 +694,7 @@ class Writer:
             present |= {k: values[k] for k in ("conditions", "gpu_model_id", "qualifier") if k in values}
             present.pop("provenance", None)
             label = f"{v.get('provider') or 'market'} {v['metric'].value}"
-            self.tally("claims", False, self.apply(parsed, row, label, present, r))
+            self.tally("claims", False, self.update(parsed, BenchmarkResult, row, label, present, r))
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
