@@ -414,15 +414,14 @@ class Writer:
                     disagreed[(offer.id, v["seq"], *option)] = (parsed.table, r.row)
                     continue
                 same.append((parsed, r))
-        # the stored rounds and prices as light records: ORM rows only for those the file changes
-        stored = stored_rows.records("quote_revision", self.session.execute(sa.select(QuoteRevision.__table__)))
-        existing = {(rev.offer_id, rev.seq): rev for rev in stored}
-        options: dict[int, dict[tuple[int, e.PriceUnit], Any]] = defaultdict(dict)
-        for p in stored_rows.records("revision_price", self.session.execute(sa.select(RevisionPrice.__table__))):
-            options[p.revision_id][(p.term_months, p.unit)] = p
-        del stored
         self.session.flush()
-        self.rounds_in_order(existing, rounds)
+        # the stored rounds' keys and dates (the order check); their rows and prices are read chunk by chunk below
+        t = QuoteRevision.__table__
+        dates: dict[tuple[int, int], tuple[int, Any]] = {
+            (o, s): (i, q)
+            for o, s, i, q in self.session.execute(sa.select(t.c.offer_id, t.c.seq, t.c.id, t.c.quoted_at))
+        }
+        self.rounds_in_order(dates, rounds)
         # a chunk of rounds at a time: staged, the new ones and their prices inserted in bulk (executemany), not
         # built as ORM objects one by one; 400,000 rounds' values and change-log entries are never all held
         for parsed in tables:  # ``rounds`` holds the records now: each chunk's are let go once it is written
@@ -431,6 +430,12 @@ class Writer:
         while chunk := [(k, rounds.pop(k)) for k in itertools.islice(keys, INSERT_CHUNK)]:
             staged: list[tuple[Any, list[tuple[Parsed, Record]], bool, bool, str]] = []
             new_rounds: list[dict[str, Any]] = []
+            # the chunk's stored rounds and prices, as light records: ORM rows only for those the file changes
+            stored_ids = [dates[k][0] for k, _ in chunk if k in dates]
+            existing = {(r.offer_id, r.seq): r for r in self.stored(QuoteRevision, "id", stored_ids)}
+            options: dict[int, dict[tuple[int, e.PriceUnit], Any]] = defaultdict(dict)
+            for p in self.stored(RevisionPrice, "revision_id", stored_ids):
+                options[p.revision_id][(p.term_months, p.unit)] = p
             for (offer_id, seq), records in chunk:
                 parsed, first = records[0]
                 rev = existing.get((offer_id, seq))
@@ -491,23 +496,33 @@ class Writer:
             self.tally("revisions", added, differs and not added)
         return new_prices
 
+    def stored(self, model: Any, column: str, values: list[Any]) -> list[Any]:
+        """``model``'s stored rows whose ``column`` is one of ``values``, as light records (``store.rows.records``);
+        a chunk's worth at a time (a few thousand values: far from any bound-parameter limit)."""
+        if not values:
+            return []
+        table = model.__table__
+        statement = sa.select(table).where(table.c[column].in_(sa.bindparam("values", expanding=True)))
+        return stored_rows.records(table.name, self.session.execute(statement, {"values": values}))
+
     def rounds_in_order(
         self,
-        existing: dict[tuple[int, int], QuoteRevision],
+        existing: dict[tuple[int, int], tuple[int, Any]],
         staged: dict[tuple[int, int], list[tuple[Parsed, Record]]],
     ) -> None:
         """Each round the import adds or changes (``staged``: its rows by (offer, seq)) is dated in the order of
         its offer's rounds (those stored and those on the sheet): the same rule as the round form and ``round add``
         (``rounds_in_order``); a round out of order is a problem on its row, and the import, all or nothing,
-        writes nothing. A round's date is its first row's, else the stored one's (absent is not empty)."""
+        writes nothing. A round's date is its first row's, else the stored one's (absent is not empty);
+        ``existing``: the stored rounds' (id, date) by (offer, seq)."""
         rounds: dict[int, dict[int, Any]] = defaultdict(dict)  # offer -> seq -> quoted_at (one pass, not n²)
-        for (offer_id, seq), rev in existing.items():
-            rounds[offer_id][seq] = rev.quoted_at
+        for (offer_id, seq), (_, quoted_at) in existing.items():
+            rounds[offer_id][seq] = quoted_at
         dated: list[tuple[int, int, Any, Parsed, Record]] = []
         for (offer_id, seq), records in staged.items():
             parsed, first = records[0]
-            rev = existing.get((offer_id, seq))
-            when = self.round_values(parsed, first, rev is None).get("quoted_at", rev.quoted_at if rev else None)
+            stored = existing.get((offer_id, seq))
+            when = self.round_values(parsed, first, stored is None).get("quoted_at", stored[1] if stored else None)
             rounds[offer_id][seq] = when
             dated.append((offer_id, seq, when, parsed, first))
         zone, today, now = load_assumptions(self.session).time_zone, local_today(self.session), utcnow()
