@@ -248,9 +248,12 @@ def read_xlsx(
             for table in read:
                 streaming = table.rows  # the consumer may have replaced it
                 took = _hand(each, table)
-                if isinstance(streaming, Streaming):  # read now: the next sheet's XML follows
-                    if took and streaming.error is not None:
-                        raise streaming.error
+                if isinstance(streaming, Streaming):  # read to its end now: the next sheet's XML follows
+                    if took:
+                        for _ in streaming:  # what the consumer left unread: damage, rows out of order, too many
+                            pass
+                        if streaming.error is not None:
+                            raise streaming.error
                     table.rows = [] if took else streaming.rest()
     except _Handed as handed:  # the caller's own error (a bug, a cancel), not the workbook's
         raise handed.error from None

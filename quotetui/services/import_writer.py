@@ -92,6 +92,11 @@ def complete(model: Any, values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def in_columns(model: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` in the order of ``model``'s columns: the order an ORM row's change-log entry lists them in."""
+    return {c.key: values[c.key] for c in model.__table__.columns if c.key in values}
+
+
 def bulk_insert(session: Session, model: Any, rows: list[dict[str, Any]], returning: bool = False) -> list[int]:
     """Insert ``rows`` (complete column values) in one executemany through SQLAlchemy Core; their new ids,
     in the order of ``rows``, when ``returning``. Same column types (and so the same stored text) as the ORM."""
@@ -343,7 +348,14 @@ class Writer:
             self.tally("providers", False, differs)
 
     def offers_(self, parsed: Parsed) -> None:
-        new: list[tuple[tuple[str, str], dict[str, Any]]] = []  # inserted in bulk below, not as ORM rows
+        # new offers are inserted in bulk, not as ORM rows; the changed ones are flushed once the new ones are in
+        # (the change log lists a sheet's added offers, then its changed ones, as one ORM flush did)
+        with self.session.no_autoflush:
+            self._offers(parsed)
+        self.session.flush()
+
+    def _offers(self, parsed: Parsed) -> None:
+        new: list[tuple[tuple[str, str], dict[str, Any]]] = []
         for r in self.rows(parsed):
             v = r.values
             provider = self.provider(v["provider"])
@@ -367,7 +379,7 @@ class Writer:
             self.source(parsed, r, values, row is None)
             if row is None:
                 assert provider.id is not None
-                new.append((key, complete(Offer, {"provider_id": provider.id, **values})))
+                new.append((key, in_columns(Offer, complete(Offer, {"provider_id": provider.id, **values}))))
                 self.tally("offers", True, False)
                 if len(new) == INSERT_CHUNK:
                     self.insert_offers(new)
@@ -379,7 +391,6 @@ class Writer:
     def insert_offers(self, new: list[tuple[tuple[str, str], dict[str, Any]]]) -> None:
         """New offers (their keys and complete rows) inserted in one executemany, then known by id; ``new``
         emptied (a chunk at a time: 100,000 offers' rows are never all held)."""
-        self.session.flush()  # the offers changed so far, in the order the rows came
         ids = bulk_insert(self.session, Offer, [values for _, values in new], returning=True)
         for (key, values), offer_id in zip(new, ids, strict=True):
             self.offers[key] = OfferRef(offer_id, values["provider_id"])
@@ -436,24 +447,29 @@ class Writer:
             options: dict[int, dict[tuple[int, e.PriceUnit], Any]] = defaultdict(dict)
             for p in self.stored(RevisionPrice, "revision_id", stored_ids):
                 options[p.revision_id][(p.term_months, p.unit)] = p
-            for (offer_id, seq), records in chunk:
-                parsed, first = records[0]
-                rev = existing.get((offer_id, seq))
-                values = self.round_values(parsed, first, rev is None)
-                self.source(parsed, first, values, rev is None)
-                if rev is None:  # no label: a new round's prices are new too, never reported as changes
-                    values |= {"offer_id": offer_id, "seq": seq}
-                    new_rounds.append(complete(QuoteRevision, values))
-                    staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, ""))
-                else:
-                    label = f"{labels[offer_id]} round {seq}"
-                    changed = self.update(parsed, QuoteRevision, rev, label, values)
-                    staged.append((rev, records, False, changed, label))
+            # on the change log, as one ORM flush per step wrote it: the changed rounds, the added rounds, the
+            # added prices, the changed prices (over 5,000 rounds: chunk by chunk)
+            with self.session.no_autoflush:
+                for (offer_id, seq), records in chunk:
+                    parsed, first = records[0]
+                    rev = existing.get((offer_id, seq))
+                    values = self.round_values(parsed, first, rev is None)
+                    self.source(parsed, first, values, rev is None)
+                    if rev is None:  # no label: a new round's prices are new too, never reported as changes
+                        new_rounds.append(complete(QuoteRevision, {"offer_id": offer_id, "seq": seq, **values}))
+                        staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, ""))
+                    else:
+                        label = f"{labels[offer_id]} round {seq}"
+                        changed = self.update(parsed, QuoteRevision, rev, label, values)
+                        staged.append((rev, records, False, changed, label))
             self.session.flush()
             ids = bulk_insert(self.session, QuoteRevision, new_rounds, returning=True)
             for (rev, *_), new_id in zip((s for s in staged if s[2]), ids, strict=True):
                 rev.id = new_id
-            bulk_insert(self.session, RevisionPrice, self.prices_of(staged, options))
+            with self.session.no_autoflush:
+                prices = self.prices_of(staged, options)
+            bulk_insert(self.session, RevisionPrice, prices)
+            self.session.flush()
 
     @staticmethod
     def round_values(parsed: Parsed, first: Record, new: bool) -> dict[str, Any]:

@@ -223,14 +223,16 @@ def _check(table: Table, catalog: GpuCatalog, track: _Tracker) -> _Checked:
     c = _Checked()
     entity = entity_for(table.sheet or Path(table.file).stem, table.header)
     price_list = entity is None and all(h in table.header for h in SKYPILOT_HEADERS)
-    checked: list[Problem] = []
-    if entity is not None:  # its rows may still be streaming from the workbook: read as they are checked
-        c.parsed = parse_table(table, entity, catalog, checked, c.warnings, track.counter("rows_checked"))
-    elif price_list:
-        table.rows = list(table.rows)
-        c.market = parse_catalog(table, catalog, checked, c.warnings)
-        track.state.rows_checked += len(table.rows)
     if entity is not None or price_list:
+        checked: list[Problem] = []
+        if entity is not None:  # its rows may still be streaming from the workbook: read as they are checked
+            c.parsed = parse_table(table, entity, catalog, checked, c.warnings, track.counter("rows_checked"))
+        else:
+            table.rows = list(table.rows)
+            c.market = parse_catalog(table, catalog, checked, c.warnings)
+            track.state.rows_checked += len(table.rows)
+        for _ in table.rows:  # rows a check left unread (a sheet missing a column): their reading problems count
+            pass
         c.problems = table.problems + checked  # a sheet's own problems (read with its rows) count only if imported
         table.rows = []
     elif table.sheet == TEMPLATE_LISTS:
