@@ -485,8 +485,12 @@ async def test_an_edit_form_never_overwrites_a_change_made_elsewhere_and_a_save_
         await settle(pilot)
         shown = json.loads(run_cli("--db", db, "rfq", "show", "H100 256", "--json").out)
         assert (shown["gpus"], shown["region"], shown["months"], shown["revision"]) == (512, "上海", 12, 2)
-        await asyncio.sleep(0.5)  # the CLI's write: the poll says so, rightly
-        await settle(pilot)
+        for _ in range(100):  # the CLI's write: the poll says so, rightly (within 10 s on a loaded machine)
+            await asyncio.sleep(0.1)
+            await settle(pilot)
+            if any("changed by another program" in m for m, _ in app.told):
+                break
+        assert any("changed by another program" in m for m, _ in app.told), app.told
         app.told.clear()
         await pilot.press("e")
         await settle(pilot)
