@@ -1,4 +1,5 @@
-"""Importing spreadsheets: everything is read and checked first, then written in one transaction.
+"""Importing spreadsheets: everything is read and checked first (each sheet as its rows stream from the file),
+then written in one transaction.
 
 Rows are matched to what the database holds by natural keys (provider name; provider + offer name;
 offer + round; …), so importing the same file twice changes nothing. Any problem, anywhere, stops the
