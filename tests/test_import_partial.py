@@ -5,10 +5,11 @@ of a known name, are not taken for two things."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import Cli, dump, sql
+from tests.conftest import Cli, dump, sql, url_of
 
 H100 = "8×H100 SXM5 整机"
 STAMPS = frozenset({"updated_at", "version"})
@@ -251,7 +252,6 @@ def test_an_sla_credit_schedule_is_replaced_by_a_later_import_and_each_tier_logg
     """The first import adds the schedule's tiers; a second with another schedule removes the old tiers and adds
     the new (each on the change log), and says what changed; the same schedule again changes nothing."""
     offer = "一万网络,8×H100 SXM5 整机"
-    tiers = "SELECT below, credit FROM sla_credit_tier ORDER BY below"
     log = "SELECT entity, action FROM change_log WHERE entity = 'sla_credit_tier' ORDER BY id"
 
     def sla(name: str, credits: str) -> dict[str, Any]:
@@ -262,13 +262,29 @@ def test_an_sla_credit_schedule_is_replaced_by_a_later_import_and_each_tier_logg
 
     first = sla("a.csv", "99.9:10, 99:25")
     assert first["counts"]["SLA"] == {"added": 0, "changed": 1, "unchanged": 0}
-    assert sql(demo_db_path, tiers) == [(990_000, 250_000), (999_000, 100_000)]  # stored in millionths
+    assert stored_tiers(demo_db_path) == [(Decimal("0.99"), Decimal("0.25")), (Decimal("0.999"), Decimal("0.1"))]
     second = sla("b.csv", "99.5:15")
     assert second["counts"]["SLA"] == {"added": 0, "changed": 1, "unchanged": 0}
     assert [c["field"] for c in second["changes"]] == ["credits"]
-    assert sql(demo_db_path, tiers) == [(995_000, 150_000)]
+    assert stored_tiers(demo_db_path) == [(Decimal("0.995"), Decimal("0.15"))]
     assert sql(demo_db_path, log) == [("sla_credit_tier", "added")] * 2 + [("sla_credit_tier", "removed")] * 2 + [
         ("sla_credit_tier", "added")
     ]
     third = sla("c.csv", "99.5:15")
     assert third["counts"]["SLA"] == {"added": 0, "changed": 0, "unchanged": 1}
+
+
+def stored_tiers(db: Path) -> list[tuple[object, ...]]:
+    """The stored credit tiers (below, credit) through their column types: the same Decimals on SQLite (stored in
+    millionths) and PostgreSQL (numeric)."""
+    import sqlalchemy as sa
+
+    from quotetui.store.models import SlaCreditTier
+
+    engine = sa.create_engine(url_of(db))
+    try:
+        with engine.connect() as conn:
+            query = sa.select(SlaCreditTier.below, SlaCreditTier.credit).order_by(SlaCreditTier.below)  # type: ignore[arg-type]
+            return [tuple(row) for row in conn.execute(query)]
+    finally:
+        engine.dispose()
