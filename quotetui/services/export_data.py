@@ -64,7 +64,7 @@ from quotetui.store.models import (
     SlaTerm,
     Source,
 )
-from quotetui.store.rows import records
+from quotetui.store.rows import records, stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +145,8 @@ def gather(
     audits = audit_claims(db)
     with db.session() as session:
 
-        def rows(model: Any, *order: Any) -> list[Any]:
-            """A table's rows as records (attributes by column name, values through the same column types):
-            an export reads every row once and builds no ORM object for it."""
-            return records(model.__table__.name, session.execute(sa.select(model.__table__).order_by(*order)))
+        def rows(model: Any, *order: Any) -> list[Any]:  # every row once, as records: no ORM object
+            return stored(session, model, order_by=order)
 
         providers = rows(Provider, col(Provider.id))
         offers = rows(Offer, col(Offer.id))

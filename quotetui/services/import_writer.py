@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
@@ -121,13 +121,6 @@ class OfferRef(NamedTuple):
     provider_id: int
 
 
-def _ref(offer: Offer | OfferRef) -> OfferRef:
-    if isinstance(offer, OfferRef):
-        return offer
-    assert offer.id is not None  # flushed
-    return OfferRef(offer.id, offer.provider_id)
-
-
 INSERT_CHUNK = 5_000
 """Rounds an import inserts at a time (with their prices and change-log entries)."""
 
@@ -152,7 +145,7 @@ class Writer:
         names = {p.id: k for k, p in self.providers.items()}
         # the stored offers as light records (an ORM row is loaded only for one the file changes)
         self.offers: dict[tuple[str, str], Any] = {}
-        for o in stored_rows.records("offer", session.execute(sa.select(Offer.__table__))):
+        for o in stored_rows.stored(session, Offer):
             self.offers.setdefault((names.get(o.provider_id, ""), name_key(o.name)), o)
         self.failed: set[tuple[str, str] | str] = set()  # providers and offers whose rows had problems
         # natural keys met in this import: where first (its table, not its records: an entity's records are let go
@@ -277,7 +270,9 @@ class Writer:
     def provider(self, name: str) -> Provider | None:
         return self.providers.get(name_key(name))
 
-    def offer(self, parsed: Parsed, record: Record) -> Offer | OfferRef | None:
+    def offer(self, parsed: Parsed, record: Record) -> Any:
+        """The offer ``record`` names: a stored offer's record (``store.rows.records``) while the Offers sheets are
+        written, an :class:`OfferRef` after; None (with a problem) when there is none."""
         named = (record.values["provider"], record.values["offer"])
         found = self.offers.get((name_key(named[0]), name_key(named[1])))
         if found is None and named not in self.failed and named[0] not in self.failed:
@@ -324,7 +319,7 @@ class Writer:
             step(by_entity.pop(key, []))  # popped: the entity's records go once it is written
             self.session.flush()  # the ids of new rows, for the entities that refer to them
             if key == "offers":  # written: the later steps read only ids
-                self.offers = {k: _ref(o) for k, o in self.offers.items()}
+                self.offers = {k: OfferRef(o.id, o.provider_id) for k, o in self.offers.items()}
         for rows in market:
             self.market_(rows)
         self.session.flush()
@@ -515,11 +510,7 @@ class Writer:
     def stored(self, model: Any, column: str, values: list[Any]) -> list[Any]:
         """``model``'s stored rows whose ``column`` is one of ``values``, as light records (``store.rows.records``);
         a chunk's worth at a time (a few thousand values: far from any bound-parameter limit)."""
-        if not values:
-            return []
-        table = model.__table__
-        statement = sa.select(table).where(table.c[column].in_(sa.bindparam("values", expanding=True)))
-        return stored_rows.records(table.name, self.session.execute(statement, {"values": values}))
+        return stored_rows.stored(self.session, model, model.__table__.c[column].in_(values)) if values else []
 
     def rounds_in_order(
         self,
@@ -576,9 +567,9 @@ class Writer:
         """Discounts and extra costs: an offer's row per natural key (``Entity.natural_key``; the key's fields
         absent count as empty)."""
         key_fields = parsed.entity.natural_key
-        stored = stored_rows.records(model.__tablename__, self.session.execute(sa.select(model.__table__)))
-        existing: dict[Any, Any] = {(x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in stored}
-        del stored
+        existing: dict[Any, Any] = {
+            (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in stored_rows.stored(self.session, model)
+        }
         for r in self.rows(parsed):
             offer = self.offer(parsed, r)
             if offer is None:
@@ -608,12 +599,9 @@ class Writer:
 
     def sla_(self, parsed: Parsed) -> None:
         # stored terms and tiers as light records: ORM rows only for those the file changes
-        records = stored_rows.records
-        existing: dict[Any, Any] = {
-            s.offer_id: s for s in records("sla_term", self.session.execute(sa.select(SlaTerm.__table__)))
-        }
+        existing: dict[Any, Any] = {s.offer_id: s for s in stored_rows.stored(self.session, SlaTerm)}
         tiers_of: dict[int, list[Any]] = defaultdict(list)
-        for t in records("sla_credit_tier", self.session.execute(sa.select(SlaCreditTier.__table__))):
+        for t in stored_rows.stored(self.session, SlaCreditTier):
             tiers_of[t.sla_term_id].append(t)
         staged = []
         for r in self.rows(parsed):
@@ -657,13 +645,14 @@ class Writer:
             self.tally("SLA", added, differs and not added)
 
     def claims_(self, parsed: Parsed) -> None:
-        table = BenchmarkResult.__table__  # stored claims as light records: ORM rows only for those that change
-        claimed = self.session.execute(sa.select(table).where(table.c.provenance == e.Provenance.CLAIMED))
+        # stored claims as light records: ORM rows only for those that change
+        claimed = stored_rows.stored(
+            self.session, BenchmarkResult, col(BenchmarkResult.provenance) == e.Provenance.CLAIMED
+        )
         existing: dict[Any, Any] = {
-            (b.offer_id, b.provider_id, b.metric, b.source_id, b.workload, b.gpu_count): b
-            for b in stored_rows.records("benchmark_result", claimed)
+            (b.offer_id, b.provider_id, b.metric, b.source_id, b.workload, b.gpu_count): b for b in claimed
         }
-        del claimed
+        del claimed  # the dict holds what is used
         for r in self.rows(parsed):
             v = r.values
             if v.get("provenance") is e.Provenance.VERIFIED:

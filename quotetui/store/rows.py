@@ -47,3 +47,12 @@ def records(table: str, result: sa.Result[Any]) -> list[Any]:
     if make is None:
         make = _RECORD_TYPES[table, columns] = namedtuple(table, columns)._make  # type: ignore[attr-defined]
     return [make(row) for row in result]
+
+
+def stored(session: Any, model: Any, *where: Any, order_by: tuple[Any, ...] = ()) -> list[Any]:
+    """``model``'s stored rows (those matching ``where``, in ``order_by``) as records (``records``): a table read
+    whole by a use case that builds no ORM object for it (the export's sheets, the import's comparison)."""
+    import sqlalchemy as sa
+
+    table = model.__table__
+    return records(table.name, session.execute(sa.select(table).where(*where).order_by(*order_by)))
