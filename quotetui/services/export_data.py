@@ -3,7 +3,9 @@ the recorded facts, in the shapes the sheets write."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -13,6 +15,7 @@ from sqlmodel import col
 
 from quotetui.domain.economics.caveats import Caveats, for_offer
 from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.negotiation import (
     OptionPosition,
@@ -23,6 +26,7 @@ from quotetui.domain.economics.negotiation import (
     savings,
     target_price,
 )
+from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog
@@ -64,7 +68,7 @@ from quotetui.store.models import (
     SlaTerm,
     Source,
 )
-from quotetui.store.rows import records, stored
+from quotetui.store.rows import STREAM_BATCH, each_stored, record_type, stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +90,7 @@ class ExportData:
     provider_names: dict[int, str]
     gpu_names: dict[int, str]
     sources: dict[int, str]
-    rounds: list[tuple[Any, Any]]  # (quote_revision, revision_price)
+    rounds: Streamed  # (quote_revision, revision_price), by offer, round and term: read as written
     discounts: list[Any]
     extras: list[Any]
     slas: list[tuple[Any, list[Any]]]  # (sla_term, its credit tiers)
@@ -95,15 +99,28 @@ class ExportData:
     scenarios: list[Any]  # every scenario: a workbook imported into a fresh database ranks as this one did
     purchases: list[Any]  # every purchase option (the buy side of rent vs buy)
     contracts: list[ContractView]
-    history: list[Any]  # change_log, oldest first (``store/audit.py``)
+    history: Streamed  # change_log, oldest first (``store/audit.py``): read as written
     offers_by_id: dict[int, Any] = field(default_factory=dict)
-    positions: dict[int, Position] = field(default_factory=dict)
+    current: dict[int, tuple[int, Any]] = field(default_factory=dict)  # offer: its current round's number, base price
+    evaluations_by_id: dict[int, Evaluation] = field(default_factory=dict)
+    batnas: dict[int, Evaluation | None] = field(default_factory=dict)
     rent_buy: RentBuyAnswer | None = None
     pinned: list[int] = field(default_factory=list)
     findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
     acceptance: list[Acceptance] = field(default_factory=list)  # each contract's checklist, then each offer's
-    current_rounds: dict[int, tuple[Any, list[Any]]] | None = None  # made once by the sheets that need it
+
+    def position(self, offer_id: int) -> Position | None:
+        """An offer's negotiating position (made when its row is written: 100,000 of them are never held)."""
+        e = self.evaluations_by_id.get(offer_id)
+        if e is None:
+            return None
+        assumptions, fx = self.ranking.assumptions, self.ranking.fx
+        assert fx is not None
+        batna = self.batnas.get(offer_id)
+        options = option_positions(e, batna, fx, assumptions)
+        target = None if batna is None else target_price(e, batna, fx, assumptions)  # over every way to buy
+        return Position(savings(e.offer, assumptions), batna, target, options)
 
     def caveats(self, e: Evaluation) -> Caveats:
         """What qualifies ``e``'s figures in the sheets (``caveats.py``): its own, its critical findings, a
@@ -150,20 +167,6 @@ def gather(
 
         providers = rows(Provider, col(Provider.id))
         offers = rows(Offer, col(Offer.id))
-        revisions = {r.id: r for r in rows(QuoteRevision)}
-        prices = records(
-            "revision_price",
-            session.execute(
-                sa.select(RevisionPrice.__table__)
-                .join(QuoteRevision.__table__, col(RevisionPrice.revision_id) == col(QuoteRevision.id))
-                .order_by(
-                    col(QuoteRevision.offer_id),
-                    col(QuoteRevision.seq),
-                    col(RevisionPrice.term_months),
-                    col(RevisionPrice.id),
-                )
-            ),
-        )
         tiers: dict[int, list[Any]] = {}
         for t in rows(SlaCreditTier, col(SlaCreditTier.below).desc()):
             tiers.setdefault(t.sla_term_id, []).append(t)
@@ -176,7 +179,7 @@ def gather(
             provider_names={p.id: p.name for p in providers if p.id is not None},
             gpu_names={g.id: g.name for g in rows(GpuModel) if g.id is not None},
             sources={s.id: s.title for s in rows(Source) if s.id is not None},
-            rounds=[(revisions[p.revision_id], p) for p in prices],
+            rounds=Streamed(db, _rounds),
             discounts=rows(Discount, col(Discount.offer_id), col(Discount.id)),
             extras=rows(ExtraCost, col(ExtraCost.offer_id), col(ExtraCost.id)),
             slas=[(s, tiers.get(s.id or 0, [])) for s in rows(SlaTerm, col(SlaTerm.offer_id))],
@@ -185,17 +188,64 @@ def gather(
             scenarios=rows(Scenario, col(Scenario.id)),
             purchases=rows(PurchaseOption, col(PurchaseOption.id)),
             contracts=[],
-            history=rows(ChangeLog, col(ChangeLog.at), col(ChangeLog.id)),
+            history=Streamed(db, lambda s: each_stored(s, ChangeLog, order_by=(col(ChangeLog.at), col(ChangeLog.id)))),
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
+    data.current = _current(data.rounds)
     data.contracts = load_contracts(db, data.generated_at)
     verifier, data.findings = market_findings(db, ranking, audits)
     data.logs = verifier.logs
     data.acceptance = _acceptance(db, data, verifier.catalog)
     data.rent_buy = _rent_buy(db, data)
     data.pinned = list(dict.fromkeys(pinned or []))
-    _positions(data)
+    data.evaluations_by_id = {e.offer.id: e for e in ranking.evaluations}
+    data.batnas = batnas(ranking.evaluations, ranking.on)
     return data
+
+
+class Streamed:
+    """Rows read from the database each time they are iterated, a batch at a time (inside the export's snapshot:
+    the same rows as the rest of the workbook), never held whole."""
+
+    def __init__(self, db: Database, read: Callable[[Any], Iterator[Any]]) -> None:
+        self.db, self.read = db, read
+
+    def __iter__(self) -> Iterator[Any]:
+        with self.db.session() as session:
+            yield from self.read(session)
+
+
+def _rounds(session: Any) -> Iterator[tuple[Any, Any]]:
+    """Every priced round's options as (round, option) records, by offer, round, term and option; a round's
+    options share its record."""
+    r, p = QuoteRevision.__table__, RevisionPrice.__table__
+    statement = (
+        sa.select(*r.c, *p.c)
+        .join_from(p, r, p.c.revision_id == r.c.id)
+        .order_by(r.c.offer_id, r.c.seq, p.c.term_months, p.c.id)
+    )
+    make_round = record_type(r.name, tuple(r.c.keys()))
+    make_price = record_type(p.name, tuple(p.c.keys()))
+    n, last = len(r.c), None
+    for row in session.execute(statement, execution_options={"yield_per": STREAM_BATCH}):
+        if last is None or last.id != row[0]:
+            last = make_round(row[:n])
+        yield last, make_price(row[n:])
+
+
+def _current(rounds: Iterable[tuple[Any, Any]]) -> dict[int, tuple[int, Any]]:
+    """Each offer's current round (the domain's one definition): its number and its headline price option."""
+    out: dict[int, tuple[int, Any]] = {}
+    for offer_id, options in itertools.groupby(rounds, key=lambda rp: rp[0].offer_id):
+        by_round: list[tuple[Any, list[Any]]] = []
+        for rev, price in options:
+            if not by_round or by_round[-1][0] is not rev:  # a round's options share its record
+                by_round.append((rev, []))
+            by_round[-1][1].append(price)
+        found = current_round(by_round, lambda r: r[0].mover, lambda r: bool(r[1]))
+        if found is not None:
+            out[offer_id] = (found[0].seq, base_option(found[1]))
+    return out
 
 
 def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acceptance]:
@@ -232,19 +282,6 @@ def _rent_buy(db: Database, data: ExportData) -> RentBuyAnswer | None:
     if terms is None or best is None:
         return None
     return calc_rent_vs_buy(db, {}, offer_id=best.offer.id, scenario=data.scenario_name, purchase=terms.name)
-
-
-def _positions(data: ExportData) -> None:
-    assumptions = data.ranking.assumptions
-    evaluations = data.ranking.evaluations
-    fx = data.ranking.fx
-    assert fx is not None
-    best = batnas(evaluations, data.ranking.on)
-    for e in evaluations:
-        batna = best.get(e.offer.id)
-        options = option_positions(e, batna, fx, assumptions)
-        target = None if batna is None else target_price(e, batna, fx, assumptions)  # over every way to buy
-        data.positions[e.offer.id] = Position(savings(e.offer, assumptions), batna, target, options)
 
 
 __all__ = ["ExportData", "Position", "gather"]

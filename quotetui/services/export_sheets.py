@@ -15,7 +15,6 @@ from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
-from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_text
 from quotetui.io.xlsx_write import (
@@ -202,26 +201,9 @@ def offers(data: ExportData) -> Sheet:
     return Sheet("Offers", columns, rows())
 
 
-def _current_rounds(data: ExportData) -> dict[int, tuple[Any, list[Any]]]:
-    """Each offer's current round (the domain's one definition) with its price options (worked out once: the
-    Offers and Negotiation sheets both use it)."""
-    if data.current_rounds is not None:
-        return data.current_rounds
-    grouped: dict[int, dict[int, tuple[Any, list[Any]]]] = {}
-    for rev, price in data.rounds:
-        grouped.setdefault(rev.offer_id, {}).setdefault(rev.seq, (rev, []))[1].append(price)
-    out = {}
-    for offer_id, rounds in grouped.items():
-        found = current_round(rounds.values(), lambda r: r[0].mover, lambda r: bool(r[1]))
-        if found is not None:
-            out[offer_id] = found
-    data.current_rounds = out
-    return out
-
-
 def _current_prices(data: ExportData) -> dict[int, Any]:
     """The headline price of each offer's current round."""
-    return {offer_id: base_option(prices) for offer_id, (_, prices) in _current_rounds(data).items()}
+    return {offer_id: price for offer_id, (_, price) in data.current.items()}
 
 
 # -- Side by side ------------------------------------------------------------------------------------------
@@ -310,7 +292,8 @@ def negotiation(data: ExportData) -> Sheet:
         Column("target price (same unit)", 14, MONEY),
         Column("target vs current", 10, PERCENT),
     ]
-    current = {offer_id: rev.seq for offer_id, (rev, _) in _current_rounds(data).items()}
+    current = {offer_id: seq for offer_id, (seq, _) in data.current.items()}
+    held: list[Any] = [None, None]  # the offer whose position was made last, and that position
 
     def rows() -> Iterator[list[Any]]:
         for rev, price in data.rounds:
@@ -324,8 +307,12 @@ def negotiation(data: ExportData) -> Sheet:
                 "quoted_at": rev.quoted_at,
             }
             row: list[Any] = data_row(E.REVISIONS, (price, rev), refs, data.ranking.assumptions.time_zone)
-            position = data.positions.get(rev.offer_id)
-            if position is not None and current.get(rev.offer_id) == rev.seq:  # every option, in its own unit
+            position = None
+            if current.get(rev.offer_id) == rev.seq:  # every option of the current round, in its own unit
+                if held[0] != rev.offer_id:  # a round's options are consecutive rows
+                    held[:] = [rev.offer_id, data.position(rev.offer_id)]
+                position = held[1]
+            if position is not None:
                 b = position.batna
                 here = (price.term_months, price.unit)
                 p = next((p for p in position.options if (p.option.term_months, p.option.unit) == here), None)

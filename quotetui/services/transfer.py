@@ -31,7 +31,9 @@ def export_file(
     """The comparison workbook (.xlsx) or the Offers sheet as CSV (.csv) for a scenario. It is written to a
     temporary file and renamed into place when complete; an existing file is replaced only with ``force``."""
     out = check_target(out, force=force, suffixes=(".xlsx", ".csv"))
-    with gc_paused():  # the gathered figures live until the file is written: collections would walk them all
+    # one snapshot: the rows the sheets read as they are written (rounds, the change log) are those of the
+    # figures; the gathered figures live until the file is written: collections would walk them all
+    with gc_paused(), db.snapshot():
         data = gather(db, scenario, pinned, on)
         with replacing(out) as tmp:
             if out.suffix.lower() == ".csv":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlmodel import Session
@@ -42,11 +43,33 @@ def records(table: str, result: sa.Result[Any]) -> list[Any]:
     values through the same column types as the ORM's attributes: a tuple costs a fraction of an ORM row (the
     export's sheets, the import's comparison of a stored row with the file's) and its attribute a tenth of a
     Core row's."""
-    columns = tuple(result.keys())
+    make = record_type(table, tuple(result.keys()))
+    return [make(row) for row in result]
+
+
+def record_type(table: str, columns: tuple[str, ...]) -> Any:
+    """The maker of ``table``'s records of ``columns`` (one named-tuple type per table and columns)."""
     make = _RECORD_TYPES.get((table, columns))
     if make is None:
         make = _RECORD_TYPES[table, columns] = namedtuple(table, columns)._make  # type: ignore[attr-defined]
-    return [make(row) for row in result]
+    return make
+
+
+STREAM_BATCH = 2_000
+"""Rows a streamed read fetches at a time (PostgreSQL: a server-side cursor)."""
+
+
+def each_stored(session: Any, model: Any, *where: Any, order_by: tuple[Any, ...] = ()) -> Iterator[Any]:
+    """:func:`stored`'s records one at a time, fetched a batch at a time: a table too big to hold whole (the
+    export's rounds and change log at 100,000 offers)."""
+    import sqlalchemy as sa
+
+    table = model.__table__
+    statement = sa.select(table).where(*where).order_by(*order_by)
+    result = session.execute(statement, execution_options={"yield_per": STREAM_BATCH})
+    make = record_type(table.name, tuple(result.keys()))
+    for row in result:
+        yield make(row)
 
 
 def stored(session: Any, model: Any, *where: Any, order_by: tuple[Any, ...] = ()) -> list[Any]:
