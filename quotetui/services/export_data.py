@@ -21,7 +21,6 @@ from quotetui.domain.economics.negotiation import (
     OptionPosition,
     Savings,
     Target,
-    batnas,
     option_positions,
     savings,
     target_price,
@@ -47,7 +46,7 @@ from quotetui.services.acceptance import (
 from quotetui.services.caveats import critical_codes
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
-from quotetui.services.economics import Ranking, rank_offers
+from quotetui.services.export_ranking import ExportRanking
 from quotetui.services.rent_buy import RentBuyAnswer, calc_rent_vs_buy, recorded_purchase
 from quotetui.services.verification import LogOnRecord, market_findings
 from quotetui.store.engine import Database, one_snapshot
@@ -82,7 +81,7 @@ class Position:
 @dataclass(slots=True)
 class ExportData:
     generated_at: datetime
-    ranking: Ranking
+    ranking: ExportRanking
     audits: list[Audit]
     # the recorded rows are Core rows of their tables (attributes named as the columns), read once
     providers: list[Any]  # provider
@@ -91,10 +90,10 @@ class ExportData:
     gpu_names: dict[int, str]
     sources: dict[int, str]
     rounds: Streamed  # (quote_revision, revision_price), by offer, round and term: read as written
-    discounts: list[Any]
-    extras: list[Any]
-    slas: list[tuple[Any, list[Any]]]  # (sla_term, its credit tiers)
-    claims: list[Any]  # benchmark_result
+    discounts: Streamed  # the tables an offer has rows in are read as their sheets are written
+    extras: Streamed
+    slas: Streamed  # (sla_term, its credit tiers)
+    claims: Streamed  # benchmark_result
     fx: list[Any]
     scenarios: list[Any]  # every scenario: a workbook imported into a fresh database ranks as this one did
     purchases: list[Any]  # every purchase option (the buy side of rent vs buy)
@@ -102,22 +101,16 @@ class ExportData:
     history: Streamed  # change_log, oldest first (``store/audit.py``): read as written
     offers_by_id: dict[int, Any] = field(default_factory=dict)
     current: dict[int, tuple[int, Any]] = field(default_factory=dict)  # offer: its current round's number, base price
-    evaluations_by_id: dict[int, Evaluation] = field(default_factory=dict)
-    batnas: dict[int, Evaluation | None] = field(default_factory=dict)
     rent_buy: RentBuyAnswer | None = None
     pinned: list[int] = field(default_factory=list)
     findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
     acceptance: list[Acceptance] = field(default_factory=list)  # each contract's checklist, then each offer's
 
-    def position(self, offer_id: int) -> Position | None:
-        """An offer's negotiating position (made when its row is written: 100,000 of them are never held)."""
-        e = self.evaluations_by_id.get(offer_id)
-        if e is None:
-            return None
+    def position(self, e: Evaluation) -> Position:
+        """An offer's negotiating position (made when its rows are written: 100,000 of them are never held)."""
         assumptions, fx = self.ranking.assumptions, self.ranking.fx
-        assert fx is not None
-        batna = self.batnas.get(offer_id)
+        batna = self.ranking.batna(e)
         options = option_positions(e, batna, fx, assumptions)
         target = None if batna is None else target_price(e, batna, fx, assumptions)  # over every way to buy
         return Position(savings(e.offer, assumptions), batna, target, options)
@@ -154,8 +147,8 @@ class ExportData:
 def gather(
     db: Database, scenario: str | None = None, pinned: list[int] | None = None, on: date | None = None
 ) -> ExportData:
-    ranking = rank_offers(db, scenario, on=on)
-    ranked = {e.offer.id for e in ranking.evaluations}
+    ranking = ExportRanking(db, scenario, on)
+    ranked = set(ranking.order)
     unknown = [p for p in pinned or [] if p not in ranked]
     if unknown:
         raise BadInput(f"no offer {', '.join(f'#{p}' for p in unknown)} in the ranking (see `quotetui offers`)")
@@ -180,15 +173,20 @@ def gather(
             gpu_names={g.id: g.name for g in rows(GpuModel) if g.id is not None},
             sources={s.id: s.title for s in rows(Source) if s.id is not None},
             rounds=Streamed(db, _rounds),
-            discounts=rows(Discount, col(Discount.offer_id), col(Discount.id)),
-            extras=rows(ExtraCost, col(ExtraCost.offer_id), col(ExtraCost.id)),
-            slas=[(s, tiers.get(s.id or 0, [])) for s in rows(SlaTerm, col(SlaTerm.offer_id))],
-            claims=rows(BenchmarkResult, col(BenchmarkResult.id)),
+            discounts=_streamed(db, Discount, col(Discount.offer_id), col(Discount.id)),
+            extras=_streamed(db, ExtraCost, col(ExtraCost.offer_id), col(ExtraCost.id)),
+            slas=Streamed(
+                db,
+                lambda s: (
+                    (t, tiers.get(t.id, [])) for t in each_stored(s, SlaTerm, order_by=(col(SlaTerm.offer_id),))
+                ),
+            ),
+            claims=_streamed(db, BenchmarkResult, col(BenchmarkResult.id)),
             fx=rows(FxRate, col(FxRate.base), col(FxRate.quote), col(FxRate.as_of)),
             scenarios=rows(Scenario, col(Scenario.id)),
             purchases=rows(PurchaseOption, col(PurchaseOption.id)),
             contracts=[],
-            history=Streamed(db, lambda s: each_stored(s, ChangeLog, order_by=(col(ChangeLog.at), col(ChangeLog.id)))),
+            history=_streamed(db, ChangeLog, col(ChangeLog.at), col(ChangeLog.id)),
         )
     data.offers_by_id = {o.id: o for o in offers if o.id is not None}
     data.current = _current(data.rounds)
@@ -198,8 +196,6 @@ def gather(
     data.acceptance = _acceptance(db, data, verifier.catalog)
     data.rent_buy = _rent_buy(db, data)
     data.pinned = list(dict.fromkeys(pinned or []))
-    data.evaluations_by_id = {e.offer.id: e for e in ranking.evaluations}
-    data.batnas = batnas(ranking.evaluations, ranking.on)
     return data
 
 
@@ -213,6 +209,10 @@ class Streamed:
     def __iter__(self) -> Iterator[Any]:
         with self.db.session() as session:
             yield from self.read(session)
+
+
+def _streamed(db: Database, model: Any, *order: Any) -> Streamed:
+    return Streamed(db, lambda session: each_stored(session, model, order_by=order))
 
 
 def _rounds(session: Any) -> Iterator[tuple[Any, Any]]:
@@ -250,7 +250,8 @@ def _current(rounds: Iterable[tuple[Any, Any]]) -> dict[int, tuple[int, Any]]:
 
 def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acceptance]:
     """Each contract's checklist (its nodes, its waivers), then each offer's with logs on record (one node)."""
-    inputs = {e.offer.id: e.offer for e in data.ranking.evaluations}
+    wanted = [v.contract.offer_id for v in data.contracts] + sorted(data.logs)
+    inputs = {e.offer.id: e.offer for e in data.ranking.of(dict.fromkeys(wanted))}
     with db.session() as session:
         waivers = waivers_by_contract(session)
     found = []
@@ -277,7 +278,8 @@ def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acc
 def _rent_buy(db: Database, data: ExportData) -> RentBuyAnswer | None:
     """Owning as recorded (the first purchase option, part by part) against renting the best feasible offer of
     the scenario at full use, for the GPUs the purchase buys."""
-    best = next((e for e in data.ranking.evaluations if e.feasibility.ok), None)
+    first = data.ranking.evaluations[:1]  # the feasible offers rank first (``rank_key``)
+    best = first[0] if first and first[0].feasibility.ok else None
     terms = recorded_purchase(db)
     if terms is None or best is None:
         return None

@@ -49,7 +49,8 @@ def benchmarks(data: ExportData) -> Sheet:
     ]
     audits = {a.claim.id: a for a in data.audits}
     logs = {log.evidence_id: log for records in data.logs.values() for log in records}
-    specs = {o.id: o.gpu for o in data.ranking.offers}
+    priced, gpus = data.ranking.priced(), data.ranking.gpus
+    specs = {o.id: gpus.get(o.gpu_model_id) for o in data.offers if o.id in priced}  # each priced offer's GPU
 
     def rows() -> Iterator[list[Any]]:
         for b in data.claims:
@@ -106,9 +107,10 @@ def findings(data: ExportData) -> Sheet:
     ]
 
     def rows() -> Iterator[list[Any]]:
-        for o in sorted(data.ranking.offers, key=lambda o: o.id):
-            for f in data.findings.get(o.id, []):
-                yield [o.provider, o.name, f.severity.value, f.code, f.title, f.explanation, "\n".join(f.evidence)]
+        for offer_id in sorted(data.findings):
+            provider, offer = data.offer_key(offer_id)
+            for f in data.findings[offer_id]:
+                yield [provider, offer, f.severity.value, f.code, f.title, f.explanation, "\n".join(f.evidence)]
 
     return Sheet("Findings", columns, rows())
 

@@ -59,10 +59,7 @@ def summary(data: ExportData) -> Sheet:
         Column("feasible", 9),
         Column("flags", 30),
     ]
-    evaluations = data.ranking.evaluations
-    feasible = [e for e in evaluations if e.feasibility.confirmed]  # green goes to confirmed offers only
-    lows = {key: min((f(e) for e in feasible), default=None) for key, f in _LOWER.items()}
-    highs = {key: max((f(e) for e in feasible), default=None) for key, f in _HIGHER.items()}
+    lows, highs = data.ranking.lows, data.ranking.highs  # among the confirmed offers
     flags = _flags(data)
 
     def rows() -> Iterator[list[Any]]:
@@ -109,16 +106,6 @@ def summary(data: ExportData) -> Sheet:
 _COSTS = ("pflop", "all_in", "tco", "monthly")
 """The Summary's cost columns: every caveat's mark shows on them."""
 
-_LOWER = {
-    "pflop": lambda e: e.cost_per_pflop_hour,
-    "gpu_hour": lambda e: e.price_per_gpu_hour,
-    "all_in": lambda e: e.cost_per_gpu_hour,
-    "tco": lambda e: e.annualised_tco,
-    "monthly": lambda e: e.best.monthly,
-    "downtime": lambda e: e.downtime_hours_per_year,
-}
-_HIGHER = {"mfu": lambda e: e.effective_mfu, "availability": lambda e: e.availability.value}
-
 
 def _flags(data: ExportData) -> dict[int, str]:
     out: dict[int, list[str]] = {}
@@ -157,11 +144,12 @@ def offers(data: ExportData) -> Sheet:
         Column("not compared because", 30),
     ]
     columns = template_columns(E.OFFER, {"name": 30, "notes": 30}) + computed
-    by_id: dict[int, tuple[int | None, Evaluation]] = {e.offer.id: (i, e) for i, e in data.ranking.ranked}
     skipped = {o.id: why for o, why in data.ranking.skipped}
     current = _current_prices(data)
 
     def rows() -> Iterator[list[Any]]:
+        ranks = data.ranking.ranks()
+        evaluations = _InIdOrder(data)
         for o in data.offers:
             assert o.id is not None
             refs = {
@@ -170,7 +158,8 @@ def offers(data: ExportData) -> Sheet:
                 "source": data.sources.get(o.source_id or 0),
             }
             facts = data_row(E.OFFER, (o,), refs)
-            rank, e = by_id.get(o.id, (None, None))
+            e = evaluations.get(o.id)
+            rank = ranks.get(o.id)
             price = current.get(o.id)
             figures: list[Any] = [o.id, rank]
             figures += [price.amount, price.amount_high, price.unit.value, price.currency] if price else [None] * 4
@@ -201,6 +190,23 @@ def offers(data: ExportData) -> Sheet:
     return Sheet("Offers", columns, rows())
 
 
+class _InIdOrder:
+    """The evaluations read in offer-id order, alongside rows in that order (the Offers and Negotiation sheets):
+    one at a time."""
+
+    def __init__(self, data: ExportData) -> None:
+        self._each = data.ranking.by_id()
+        self._next: Evaluation | None = next(self._each, None)
+
+    def get(self, offer_id: int) -> Evaluation | None:
+        """``offer_id``'s evaluation (None if it has none); ids asked for in ascending order."""
+        while self._next is not None and self._next.offer.id < offer_id:
+            self._next = next(self._each, None)
+        if self._next is not None and self._next.offer.id == offer_id:
+            return self._next
+        return None
+
+
 def _current_prices(data: ExportData) -> dict[int, Any]:
     """The headline price of each offer's current round."""
     return {offer_id: price for offer_id, (_, price) in data.current.items()}
@@ -208,7 +214,8 @@ def _current_prices(data: ExportData) -> dict[int, Any]:
 
 # -- Side by side ------------------------------------------------------------------------------------------
 def side_by_side(data: ExportData) -> Sheet:
-    chosen = [e for e in data.ranking.evaluations if e.offer.id in data.pinned] or data.ranking.evaluations[:4]
+    wanted = set(data.pinned)
+    chosen = data.ranking.of(i for i in data.ranking.order if i in wanted) or data.ranking.evaluations[:4]
     cur = data.currency
     columns = [Column("figure", 34)] + [Column(f"#{e.offer.id} {e.offer.provider}", 22) for e in chosen]
     figures: list[tuple[str, Any, str | None, str]] = [
@@ -296,6 +303,7 @@ def negotiation(data: ExportData) -> Sheet:
     held: list[Any] = [None, None]  # the offer whose position was made last, and that position
 
     def rows() -> Iterator[list[Any]]:
+        evaluations = _InIdOrder(data)
         for rev, price in data.rounds:
             provider, offer = data.offer_key(rev.offer_id)
             refs = {
@@ -310,7 +318,8 @@ def negotiation(data: ExportData) -> Sheet:
             position = None
             if current.get(rev.offer_id) == rev.seq:  # every option of the current round, in its own unit
                 if held[0] != rev.offer_id:  # a round's options are consecutive rows
-                    held[:] = [rev.offer_id, data.position(rev.offer_id)]
+                    e = evaluations.get(rev.offer_id)
+                    held[:] = [rev.offer_id, None if e is None else data.position(e)]
                 position = held[1]
             if position is not None:
                 b = position.batna
@@ -386,7 +395,7 @@ def extras(data: ExportData) -> Sheet:
 
 def sla(data: ExportData) -> Sheet:
     columns = template_columns(E.SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
-    downtime = {e.offer.id: e.downtime_hours_per_year for e in data.ranking.evaluations}
+    downtime = data.ranking.downtime
     rows = (
         [
             *data_row(E.SLA, (s,), _offer_refs(data, s) | {"credits": credits_text(tiers) or None}),

@@ -45,7 +45,10 @@ def tco(data: ExportData) -> Sheet:
     evaluations = data.ranking.evaluations
     # one row per rate used: each offer's amounts convert at the rate of its quote day (``costing.quote_day``)
     used: dict[FxKey, FxQuote | None] = {(s.home_currency, None): None}
-    for e in evaluations:
+    offers = []  # each offer's facts and rows of ways to buy
+    for e in evaluations:  # one pass for the rates and the rows (100,000 evaluations are not held)
+        ways, pairs = _ways(e, 0)
+        offers.append((_facts(e, e.offer.id), len(ways) + len(pairs)))
         for c in e.options:
             used.setdefault(_fx_key(c.option.currency, c.fx), c.fx)
             for line in c.extras:
@@ -126,40 +129,47 @@ def tco(data: ExportData) -> Sheet:
     # the choice moves as the app's would (ties go to the shorter term, as in the app).
     # Mixed terms (whole terms of one option, the rest on a shorter one) follow each offer's options, every
     # pair whatever the months, each taking its two options' rows: the app's ties go to one option alone.
-    blocks, first = [], header_row + 1 + len(evaluations) + 2
-    for e in evaluations:
-        singles = [c for c in e.options if not c.segments]
-        ways = [c for _, c in sorted(enumerate(singles), key=lambda ic: (ic[1].option.term_months, ic[0]))]
-        row_of = {id(c.option): first + k for k, c in enumerate(ways)}
-        pairs = [(row_of[id(a)], row_of[id(b)], a, b) for a, b in mixed_ways([c.option for c in ways])]
-        blocks.append((e, ways, pairs, first))
-        first += len(ways) + len(pairs)
+    top = header_row + 1 + len(offers) + 2
 
     def rows() -> Iterator[list[Any]]:
-        for i, (e, ways, pairs, start) in enumerate(blocks):
-            yield _offer_row(e, header_row + 1 + i, start, start + len(ways) + len(pairs) - 1)
+        start = top
+        for i, (facts, size) in enumerate(offers):
+            yield _offer_row(facts, header_row + 1 + i, start, start + size - 1)
+            start += size
         yield []
         yield [Styled("Ways to buy: every option of every offer; each offer's row above takes the cheapest", bold=True)]
-        for e, ways, pairs, start in blocks:
+        start = top
+        for e in evaluations:
+            ways, pairs = _ways(e, start)
             for k, c in enumerate(ways):
                 yield _tco_row(e, c, start + k, fx_row)
             for k, (a, b, long, short) in enumerate(pairs):
                 yield _mixed_row(e, long, short, start + len(ways) + k, a, b)
+            start += len(ways) + len(pairs)
 
     return Sheet("TCO", columns, rows(), preamble=preamble)
+
+
+def _ways(e: Evaluation, first: int) -> tuple[list[OptionCost], list[tuple[int, int, PriceOption, PriceOption]]]:
+    """An offer's ways to buy as the sheet lists them from row ``first``: every option alone, shortest term first,
+    then each mixed pair (with the rows of its two options)."""
+    singles = [c for c in e.options if not c.segments]
+    ways = [c for _, c in sorted(enumerate(singles), key=lambda ic: (ic[1].option.term_months, ic[0]))]
+    row_of = {id(c.option): first + k for k, c in enumerate(ways)}
+    return ways, [(row_of[id(a)], row_of[id(b)], a, b) for a, b in mixed_ways([c.option for c in ways])]
 
 
 CHOSEN_FROM = "G"  # the first column an offer's row takes from its cheapest way to buy (through AA)
 
 
-def _offer_row(e: Evaluation, r: int, a: int, b: int) -> list[Any]:
+def _offer_row(facts: list[Any], r: int, a: int, b: int) -> list[Any]:
     """An offer's row: its facts, then every figure of the way to buy with the lowest total (column V)."""
 
     def chosen(column: str) -> Formula:
         return Formula(f"=INDEX({column}{a}:{column}{b},MATCH(MIN(V{a}:V{b}),V{a}:V{b},0))")
 
     letters = [_letter(n) for n in range(_index(CHOSEN_FROM), _index("AA") + 1)]
-    return [*_facts(e, e.offer.id), *(chosen(letter) for letter in letters)]
+    return [*facts, *(chosen(letter) for letter in letters)]
 
 
 def _facts(e: Evaluation, shown_id: int | str) -> list[Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from fractions import Fraction
@@ -51,6 +52,7 @@ from quotetui.services.inputs import id_filter, load_assumptions_of, load_catalo
 from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
+    from quotetui.services.export_ranking import ExportRanking
     from quotetui.store.engine import Database
 
 
@@ -254,7 +256,7 @@ def _logs(reader: Reader, offer_ids: list[int] | None, sold: Sold | None = None)
 
 def load_verifier(
     db: Database,
-    offers: list[OfferInput],
+    offers: Iterable[OfferInput],
     currency: str,
     on: date,
     fx: FxTable,
@@ -291,8 +293,11 @@ def offer_logs(db: Database, offer_id: int, sold: Sold) -> list[LogOnRecord]:
         return _logs(reader, [offer_id], sold).get(offer_id, [])
 
 
-def market_findings(db: Database, ranking: Ranking, audits: list[Audit]) -> tuple[Verifier, dict[int, list[Finding]]]:
-    """Findings for every offer of a ranking (the TUI and the export show the same ones)."""
+def market_findings(
+    db: Database, ranking: Ranking | ExportRanking, audits: list[Audit]
+) -> tuple[Verifier, dict[int, list[Finding]]]:
+    """Findings for every offer of a ranking (the TUI and the export show the same ones); its offers are read
+    twice (the market's prices, then each offer's findings): the export's are read again, not held."""
     assert ranking.fx is not None
     offers = ranking.offers
     verifier = load_verifier(db, offers, ranking.scenario.home_currency, ranking.on, ranking.fx, audits)

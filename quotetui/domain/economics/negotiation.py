@@ -148,19 +148,35 @@ def _candidate(e: Evaluation, on: date | None = None) -> bool:
 def batnas(evaluations: list[Evaluation], on: date | None = None) -> dict[int, Evaluation | None]:
     """The BATNA of every offer at once (same rule as :func:`find_batna`), in one pass: the best
     candidate of the best provider, or of the second-best provider for that provider's own offers."""
-    best: dict[str, Evaluation] = {}
+    leaders = BatnaLeaders(on)
     for e in evaluations:
-        if _candidate(e, on):
-            current = best.get(e.offer.provider)
+        leaders.add(e)
+    return {e.offer.id: leaders.of(e) for e in evaluations}
+
+
+class BatnaLeaders:
+    """:func:`batnas`' rule over evaluations seen one at a time (each provider's best candidate is all it keeps):
+    an export of 100,000 offers reads them a chunk at a time."""
+
+    def __init__(self, on: date | None = None) -> None:
+        self.on = on
+        self.best: dict[str, Evaluation] = {}
+        self._top: tuple[Evaluation | None, Evaluation | None] | None = None  # the best two, once asked
+
+    def add(self, e: Evaluation) -> None:
+        if _candidate(e, self.on):
+            self._top = None
+            current = self.best.get(e.offer.provider)
             if current is None or (e.cost_per_pflop_hour, e.offer.id) < (current.cost_per_pflop_hour, current.offer.id):
-                best[e.offer.provider] = e
-    ranked = sorted(best.values(), key=lambda e: (e.cost_per_pflop_hour, e.offer.id))
-    first = ranked[0] if ranked else None
-    second = ranked[1] if len(ranked) > 1 else None
-    return {
-        e.offer.id: (second if first is not None and e.offer.provider == first.offer.provider else first)
-        for e in evaluations
-    }
+                self.best[e.offer.provider] = e
+
+    def of(self, e: Evaluation) -> Evaluation | None:
+        """``e``'s BATNA once every evaluation is added."""
+        if self._top is None:
+            ranked = sorted(self.best.values(), key=lambda b: (b.cost_per_pflop_hour, b.offer.id))[:2]
+            self._top = (ranked[0] if ranked else None, ranked[1] if len(ranked) > 1 else None)
+        first, second = self._top
+        return second if first is not None and e.offer.provider == first.offer.provider else first
 
 
 def find_batna(this: Evaluation, others: list[Evaluation], on: date | None = None) -> Evaluation | None:
