@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any, overload
 
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank_key
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, numbered, rank_key
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.economics.negotiation import BatnaLeaders
 from quotetui.domain.fx import FxTable
@@ -70,6 +70,7 @@ class ExportRanking:
                 ranking.scenario, ranking.on, ranking.fx, ranking.assumptions)  # fmt: skip
             self.skipped = ranking.skipped
             self.order = [e.offer.id for e in ranking.evaluations]
+            self._ranks = {e.offer.id: rank for rank, e in ranking.ranked}
             self._by_id = {e.offer.id: e for e in ranking.evaluations}
             for _ in self._watch(ranking.evaluations):
                 pass
@@ -86,6 +87,7 @@ class ExportRanking:
             keys.append(rank_key(e))
         keys.sort()
         self.order = [key[-1] for key in keys]  # the key ends with the offer's id: no two are equal
+        self._ranks = dict(zip(self.order, numbered(not key[0] for key in keys), strict=True))
 
     def _watch(self, evaluations: Iterable[Evaluation]) -> Iterator[Evaluation]:
         """What the workbook needs of every evaluation before its rows, kept as ``evaluations`` go by: the BATNA
@@ -115,20 +117,12 @@ class ExportRanking:
     @property
     def ranked(self) -> Iterator[tuple[int | None, Evaluation]]:
         """Each evaluation with its rank (None for an offer the scenario cannot run on: ``evaluate.positions``)."""
-        n = 0
         for e in self.evaluations:
-            if e.feasibility.ok:
-                n += 1
-                yield n, e
-            else:
-                yield None, e
+            yield self._ranks[e.offer.id], e
 
     def ranks(self) -> dict[int, int | None]:
-        """Each ranked offer's rank, by id (ints only: the rank is known from the order and the key)."""
-        out: dict[int, int | None] = {}
-        for rank, e in self.ranked:
-            out[e.offer.id] = rank
-        return out
+        """Each ranked offer's rank, by id (known from the order: nothing is evaluated again)."""
+        return self._ranks
 
     def by_id(self) -> Iterator[Evaluation]:
         """Every evaluation in offer-id order (the order of the Offers and Negotiation sheets)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -592,12 +592,14 @@ def rank(evaluations: list[Evaluation]) -> list[Evaluation]:
 def positions(ranked: list[Evaluation]) -> list[int | None]:
     """The rank each offer of a :func:`rank` ordering shows: the feasible ones 1, 2, 3…; one the scenario
     cannot run on (``feasibility.blocking``) has no rank (shown ✗, with the reason), wherever it is listed."""
+    return numbered(e.feasibility.ok for e in ranked)
+
+
+def numbered(feasible: Iterable[bool]) -> list[int | None]:
+    """:func:`positions` from each offer's feasibility alone, in ranking order."""
     out: list[int | None] = []
     n = 0
-    for e in ranked:
-        if e.feasibility.ok:
-            n += 1
-            out.append(n)
-        else:
-            out.append(None)
+    for ok in feasible:
+        n += ok
+        out.append(n if ok else None)
     return out
