@@ -218,3 +218,10 @@ def test_a_changed_claim_is_written_and_the_others_stay_as_they_were(
     assert len(moved) == 1
     [(was, now)] = moved
     assert was[1] == now[1] == "mfu" and now[2] != was[2]
+    # and the change is on the change log, as an offer's or a round's is
+    logged = sql(fresh, f"SELECT action, subject, changes FROM change_log WHERE entity = 'benchmark_result' "
+                        f"AND row_id = {now[0]} ORDER BY id")  # fmt: skip
+    assert [(a, s) for a, s, _ in logged] == [("added", "claimed mfu"), ("changed", "claimed mfu")]
+    changes = logged[-1][2]
+    changes = json.loads(changes) if isinstance(changes, str) else changes
+    assert list(changes) == ["value"] and changes["value"][1] == "0.42"

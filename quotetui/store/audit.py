@@ -45,6 +45,7 @@ TRACKED = frozenset(
         "invoice",
         "acceptance_waiver",
         "evidence",
+        "benchmark_result",
         "setting",
         "fx_rate",
     }
@@ -172,6 +173,8 @@ def _subject(table: str, values: dict[str, Any]) -> str:
             return f"{table.replace('_', ' ')} {str(values[name])[:200]}"
     if table == "quote_revision" and values.get("seq") is not None:
         return f"round {values['seq']}"
+    if table == "benchmark_result" and values.get("metric") is not None:  # "claimed mfu", "verified nccl_busbw"
+        return " ".join(str(getattr(values[k], "value", values[k])) for k in ("provenance", "metric") if values.get(k))
     if table == "contract_amendment" and values.get("seq") is not None:  # numbered as `contracts show` numbers it
         return f"amendment {values['seq']}"
     return table.replace("_", " ")
