@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Self
 
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, DatabaseProblem
 
 
 class Choice(StrEnum):
@@ -22,6 +22,20 @@ class Choice(StrEnum):
         label = what or cls.__name__
         allowed = ", ".join(m.value for m in cls)
         raise BadInput(f"{label} {text!r} is not one of: {allowed}")
+
+    @classmethod
+    def stored(cls, value: object, where: str) -> Self:
+        """A value read from the database (``where``: the table, the row and the column, e.g. ``offer #3,
+        billing_basis``): one quotetui never writes (another program wrote it) is a database problem that names
+        where it is and what is allowed, not an internal error."""
+        try:
+            return cls(value)
+        except ValueError:
+            allowed = ", ".join(m.value for m in cls)
+            raise DatabaseProblem(
+                f"the database holds {value!r} in {where}, a value quotetui never writes (one of: {allowed}); "
+                "another program changed it: correct it there, or restore a backup, and try again"
+            ) from None
 
 
 class ProviderKind(Choice):

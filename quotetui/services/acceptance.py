@@ -125,8 +125,8 @@ def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
     return Sold(
         catalog.get(kept["gpu"]),
         int(kept["gpus_per_node"]),
-        IntraFabric(kept["intra_fabric"]),
-        InterFabric(kept["inter_fabric"]),
+        IntraFabric.stored(kept["intra_fabric"], f"contract #{contract.id}'s snapshot of what was sold, intra_fabric"),
+        InterFabric.stored(kept["inter_fabric"], f"contract #{contract.id}'s snapshot of what was sold, inter_fabric"),
         Decimal(gbps) if gbps is not None else None,
     )
 

@@ -101,7 +101,8 @@ def signed_contracts(reader: Reader, contract_id: int | None = None) -> list[Sig
     for r in reader.rows(_CONTRACTS + where + " ORDER BY c.start_date, c.id", params):
         row = ContractRow(
             r[0], r[1], r[2], r[3], r[4], day(r[5]), day(r[6]), r[7], day(r[8]),  # type: ignore[arg-type]
-            BillingCadence(r[9]), r[10], money(r[11]), PriceUnit(r[12]), r[13], money(r[14]),  # type: ignore[arg-type]
+            BillingCadence.stored(r[9], f"contract #{r[0]}, billing"), r[10], money(r[11]),
+            PriceUnit.stored(r[12], f"contract #{r[0]}, unit"), r[13], money(r[14]),  # type: ignore[arg-type]
             money(r[15]), bool(r[16]), r[17], r[18], day(r[19]), r[20], stored_json(r[21]), day(r[22]),
             reader.when(r[23]),  # type: ignore[arg-type]
         )  # fmt: skip

@@ -94,7 +94,8 @@ def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
         aliases[gid].append(alias)
     d = text = reader.text_decimal
     by_id = {
-        r[0]: GpuSpec(r[1], r[2], FormFactor(r[3]), r[4], r[5], text(r[6]), text(r[7]), d(r[8]),  # type: ignore[arg-type]
+        r[0]: GpuSpec(r[1], r[2], FormFactor.stored(r[3], f"gpu_model #{r[0]}, form_factor"), r[4], r[5],  # type: ignore[arg-type]
+                      text(r[6]), text(r[7]), d(r[8]),
                       d(r[9]), r[10], r[11], r[12], r[13], bool(r[14]), (), r[15], tuple(aliases[r[0]]),
                       pci.get(r[1], ()))
         for r in reader.rows(
@@ -294,7 +295,16 @@ def offer_inputs(
     ):
         if p[0] in keep:
             options[p[0]].append(
-                PriceOption(p[1], PriceUnit(p[2]), money(p[3]), s(p[4]), money(p[5]), bool(p[6]), bool(p[7]), s(p[8]))  # type: ignore[arg-type]
+                PriceOption(
+                    p[1],
+                    PriceUnit.stored(p[2], f"revision_price of round #{p[0]}, unit"),
+                    money(p[3]),
+                    s(p[4]),
+                    money(p[5]),
+                    bool(p[6]),
+                    bool(p[7]),
+                    s(p[8]),
+                )  # type: ignore[arg-type]
             )
 
     discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
@@ -303,7 +313,9 @@ def offer_inputs(
         "FROM discount" + where + " ORDER BY id",
         params,
     ):
-        term = DiscountTerm(x[0], DiscountKind(x[3]), money(x[4]), x[5], x[6], bool(x[7]), s(x[8]))
+        term = DiscountTerm(
+            x[0], DiscountKind.stored(x[3], f"discount #{x[0]}, kind"), money(x[4]), x[5], x[6], bool(x[7]), s(x[8])
+        )
         discounts[x[1]].append((x[2], term))
     extras: dict[int, list[tuple[int | None, ExtraTerm]]] = defaultdict(list)
     for x in reader.each(
@@ -311,7 +323,15 @@ def offer_inputs(
         "FROM extra_cost" + where + " ORDER BY id",
         params,
     ):
-        extra = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), money(x[5]), s(x[6]), bool(x[7]), s(x[8]))
+        extra = ExtraTerm(
+            x[0],
+            ExtraKind.stored(x[3], f"extra_cost #{x[0]}, kind"),
+            ExtraBasis.stored(x[4], f"extra_cost #{x[0]}, basis"),
+            money(x[5]),
+            s(x[6]),
+            bool(x[7]),
+            s(x[8]),
+        )
         extras[x[1]].append((x[2], extra))
     availability, credited = {}, set()
     where_t, params_t = _where("t.offer_id", ids, reader.sqlite)
@@ -348,12 +368,12 @@ def offer_inputs(
                 name=o[2],
                 gpu=gpus[o[3]],
                 gpus_per_node=o[4],
-                billing_basis=BillingBasis(o[5]),
-                status=OfferStatus(o[6]),
+                billing_basis=BillingBasis.stored(o[5], f"offer #{oid}, billing_basis"),
+                status=OfferStatus.stored(o[6], f"offer #{oid}, status"),
                 options=tuple(options[rid]),
                 nodes_available=o[7],
-                intra_fabric=IntraFabric(o[8]),
-                inter_fabric=InterFabric(o[9]),
+                intra_fabric=IntraFabric.stored(o[8], f"offer #{oid}, intra_fabric"),
+                inter_fabric=InterFabric.stored(o[9], f"offer #{oid}, inter_fabric"),
                 inter_gbps_per_gpu=text(o[10]),
                 prorata_days=bool(o[11]),
                 quoted_at=when(found[4]),
@@ -396,7 +416,18 @@ def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]
         origin = b[11] if b[8] else " on ".join(x for x in (b[12], b[13]) if x) or None
         value, high, params_ = text(b[4]), text(b[5]), text(b[10])
         found[b[1]].append(
-            Evidence(b[0], Provenance(b[2]), Metric(b[3]), value, high, s(b[6]), s(b[7]), s(origin), b[9], params_)  # type: ignore[arg-type]
+            Evidence(
+                b[0],
+                Provenance.stored(b[2], f"benchmark_result #{b[0]}, provenance"),
+                Metric.stored(b[3], f"benchmark_result #{b[0]}, metric"),
+                value,
+                high,
+                s(b[6]),
+                s(b[7]),
+                s(origin),
+                b[9],
+                params_,
+            )  # type: ignore[arg-type]
         )
     return found
 

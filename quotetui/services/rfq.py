@@ -216,11 +216,15 @@ def requirement_of(row: Rfq, catalog: GpuCatalog) -> Requirement:
         respond_by=row.respond_by,
         deliver_by=row.deliver_by,
         min_availability=row.min_availability,
-        intra_fabric=IntraFabric(row.intra_fabric) if row.intra_fabric else None,
-        inter_fabric=InterFabric(row.inter_fabric) if row.inter_fabric else None,
+        intra_fabric=IntraFabric.stored(row.intra_fabric, f"rfq {row.name!r}, intra_fabric")
+        if row.intra_fabric
+        else None,
+        inter_fabric=InterFabric.stored(row.inter_fabric, f"rfq {row.name!r}, inter_fabric")
+        if row.inter_fabric
+        else None,
         job_gpus=row.job_gpus,
         region=row.region,
-        checklist=tuple(AcceptanceCheck(c) for c in row.checklist),
+        checklist=tuple(AcceptanceCheck.stored(c, f"rfq {row.name!r}, checklist") for c in row.checklist),
         currency=row.currency,
         notes=row.notes,
         revision=row.revision,
@@ -390,7 +394,7 @@ def find_rfq(session: Session, name: str) -> Rfq:
 
 def _invite_view(invite: RfqInvite, provider: str, row: Rfq, today: date) -> InviteView:
     """Where one invitation stands: overdue when still sent after the answers were due."""
-    state = InviteState(invite.state)
+    state = InviteState.stored(invite.state, f"rfq_invite (RFQ {row.name!r} to {provider}), state")
     shown = state.value
     if state is InviteState.SENT and row.respond_by is not None and today > row.respond_by:
         shown = "overdue"
@@ -787,7 +791,11 @@ def _record_sent(
             None if old is None else (old.revision, old.sent_at, old.state, old.answered_at, old.note, old.reference)
         )
         references[provider_id] = (old.reference if old is not None else None) or secrets.token_hex(8)
-        if old is not None and old.revision == row.revision and InviteState(old.state) is InviteState.ANSWERED:
+        if (
+            old is not None
+            and old.revision == row.revision
+            and InviteState.stored(old.state, f"rfq_invite #{old.id}, state") is InviteState.ANSWERED
+        ):
             assert old.answered_at is not None
             kept[provider_id] = old.answered_at
             continue

@@ -1,0 +1,63 @@
+"""A value quotetui never writes, written into the database by another program (the sqlite3 shell, a script),
+is a database problem that names the table, the row, the column and the allowed values, on every read path
+(the CLI's, the export's, the TUI's), never an internal error; nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Cli, execute, sql
+from tests.test_rfq import _new
+from tests.test_tui import RecordingApp, settle
+
+ALLOWED_BASES = "one of: on_demand, monthly, reserved, spot"
+
+
+@pytest.fixture
+def weird_offer(demo_db_path: Path) -> Path:
+    execute(demo_db_path, "UPDATE offer SET billing_basis = 'weird' WHERE id = 3")
+    return demo_db_path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("offers",), ("offers", "--json"), ("explain", "3"), ("explain", "5"), ("claims",), ("export", "{out}")],
+)
+def test_a_value_another_program_wrote_is_named_where_it_is(
+    cli: Cli, weird_offer: Path, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    out = tmp_path / "board.xlsx"
+    before = sql(weird_offer, "SELECT COUNT(*) FROM change_log")
+    done = cli("--db", str(weird_offer), *(c.format(out=out) for c in command))
+    assert done.code == 2, done.err
+    assert "internal error" not in done.err and "Traceback" not in done.err
+    assert "'weird' in offer #3, billing_basis" in done.err and ALLOWED_BASES in done.err
+    assert "another program changed it" in done.err
+    assert not out.exists()
+    assert sql(weird_offer, "SELECT COUNT(*) FROM change_log") == before
+
+
+def test_an_invitation_state_another_program_wrote_is_named(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    _new(cli, demo_db_path)
+    db = str(demo_db_path)
+    assert cli("--db", db, "rfq", "send", "H100 256", "-p", "阿里云", "--out", str(tmp_path)).code == 0
+    execute(demo_db_path, "UPDATE rfq_invite SET state = 'weird'")
+    for command in (("rfq", "show", "H100 256"), ("rfq", "status", "H100 256"), ("rfq", "list")):
+        done = cli("--db", db, *command)
+        assert done.code == 2, (command, done.out, done.err)
+        assert "'weird' in rfq_invite (RFQ 'H100 256' to 阿里云), state" in done.err, command
+        assert "answered" in done.err, command
+        assert "internal error" not in done.err
+
+
+async def test_the_tui_tells_the_buyer_and_goes_on(weird_offer: Path) -> None:
+    app = RecordingApp(str(weird_offer))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        told = [m for m, _ in app.told if "'weird' in offer #3, billing_basis" in m]
+        assert told and ALLOWED_BASES in told[0]
+        await pilot.press("o")  # the app still answers keys
+        await settle(pilot)
+        assert app.return_code is None
