@@ -4,6 +4,7 @@ is a database problem that names the table, the row, the column and the allowed 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,27 @@ async def test_the_tui_tells_the_buyer_and_goes_on(weird_offer: Path) -> None:
         await pilot.press("o")  # the app still answers keys
         await settle(pilot)
         assert app.return_code is None
+
+
+def test_db_check_lists_every_value_quotetui_never_writes(cli: Cli, weird_offer: Path) -> None:
+    execute(weird_offer, "UPDATE revision_price SET unit = 'per_fortnight' WHERE id = 1")
+    done = cli("--db", str(weird_offer), "db", "check", "--json")
+    assert done.code == 2
+    report = json.loads(done.out)
+    assert not report["ok"] and report["integrity"] == ["ok"] and report["foreign_key_violations"] == 0
+    assert report["unknown_codes"] == [
+        f"offer #3, billing_basis: 'weird' ({ALLOWED_BASES})",
+        "revision_price #1, unit: 'per_fortnight' (one of: gpu_hour, node_hour, gpu_month, node_month, term_total)",
+    ]
+    execute(weird_offer, "UPDATE offer SET billing_basis = 'on_demand' WHERE id = 3")
+    execute(weird_offer, "UPDATE revision_price SET unit = 'gpu_hour' WHERE id = 1")
+    assert cli("--db", str(weird_offer), "db", "check").code == 0
+
+
+def test_a_form_that_reads_the_row_through_the_orm_names_the_value_too(cli: Cli, weird_offer: Path) -> None:
+    before = sql(weird_offer, "SELECT notes, version FROM offer WHERE id = 3")
+    done = cli("--db", str(weird_offer), "offer", "edit", "3", "--notes", "hi")
+    assert done.code == 2 and "internal error" not in done.err
+    assert f"'weird' in a BillingBasis column, a value quotetui never writes ({ALLOWED_BASES})" in done.err
+    assert "`quotetui db check` lists every such value" in done.err
+    assert sql(weird_offer, "SELECT notes, version FROM offer WHERE id = 3") == before

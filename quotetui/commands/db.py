@@ -32,7 +32,7 @@ def backup(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="Backup
 
 @app.command("check")
 def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """Integrity check, foreign-key check and schema revision; changes nothing."""
+    """Integrity check, foreign-key check, schema revision and values quotetui never writes; changes nothing."""
     from quotetui.services.database import check_database
 
     report = check_database(ctx.obj.db)
@@ -47,6 +47,8 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         else:
             state = "up to date" if report.revision == report.head else f"upgrade available to {report.head}"
             say(f"schema revision: {report.revision or 'none'} ({state})")
+        for found in report.unknown_codes:
+            say(f"a value quotetui never writes: {found}")
     if not report.ok:
         raise typer.Exit(2)
 

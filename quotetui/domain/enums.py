@@ -34,7 +34,8 @@ class Choice(StrEnum):
             allowed = ", ".join(m.value for m in cls)
             raise DatabaseProblem(
                 f"the database holds {value!r} in {where}, a value quotetui never writes (one of: {allowed}); "
-                "another program changed it: correct it there, or restore a backup, and try again"
+                "another program changed it: correct it there, or restore a backup, and try again "
+                "(`quotetui db check` lists every such value)"
             ) from None
 
 

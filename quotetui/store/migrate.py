@@ -219,6 +219,7 @@ class CheckReport:
     foreign_key_violations: int
     revision: str | None
     head: str
+    unknown_codes: tuple[str, ...] = ()  # "offer #3, billing_basis: 'weird' (one of: …)": values another program wrote
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -228,6 +229,7 @@ class CheckReport:
             "revision": self.revision,
             "head": self.head,
             "up_to_date": self.revision == self.head,
+            "unknown_codes": list(self.unknown_codes),
         }
 
 
@@ -246,12 +248,41 @@ def check(target: DbTarget) -> CheckReport:
         integrity, violations = ["ok"], 0
         if target.path is not None:
             integrity, violations = sqlite_integrity(target.path)
+        codes = unknown_codes(engine) if state.revision == state.head else ()
     except sa.exc.DatabaseError as exc:
         raise DatabaseProblem(_explain(target, exc)) from None
     finally:
         engine.dispose()
-    ok = integrity == ["ok"] and violations == 0 and state.revision == state.head
-    return CheckReport(ok, integrity, violations, state.revision, state.head)
+    ok = integrity == ["ok"] and violations == 0 and state.revision == state.head and not codes
+    return CheckReport(ok, integrity, violations, state.revision, state.head, codes)
+
+
+def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
+    """Values in the coded columns (an offer's billing basis, an invitation's state…) that quotetui never writes:
+    another program wrote them, and every read of their rows refuses them (``enums.Choice.stored``). At most
+    ``limit`` a column, read as text (the column's own type would refuse them)."""
+    import sqlalchemy as sa
+
+    from quotetui.store.models import SQLModel
+
+    found = []
+    with engine.connect() as conn:
+        for table in SQLModel.metadata.sorted_tables:
+            key = table.c.get("id")
+            for column in table.columns:
+                if not isinstance(column.type, sa.Enum):
+                    continue
+                allowed = list(column.type.enums)
+                raw = sa.type_coerce(column, sa.String)
+                rows = conn.execute(
+                    sa.select(key if key is not None else sa.null(), raw)
+                    .where(raw.is_not(None), raw.not_in(allowed))
+                    .limit(limit)
+                )
+                for row_id, value in rows:
+                    row = f" #{row_id}" if row_id is not None else ""
+                    found.append(f"{table.name}{row}, {column.name}: {value!r} (one of: {', '.join(allowed)})")
+    return tuple(found)
 
 
 def sqlite_integrity(path: Path, *, quick: bool = False, limit: int = 100) -> tuple[list[str], int]:

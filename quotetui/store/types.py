@@ -104,9 +104,24 @@ class UTCDateTime(TypeDecorator[datetime]):
         return datetime
 
 
+class _Choice(sa.Enum):
+    """SQLAlchemy's enum type, whose read of a value quotetui never writes (another program wrote it) is a
+    database problem naming the value and the allowed ones, as the stdlib reads' ``Choice.stored`` is."""
+
+    cache_ok = True
+
+    def _object_value_for_elem(self, elem: str) -> Any:
+        try:
+            return super()._object_value_for_elem(elem)
+        except LookupError:
+            enum = self.enum_class
+            assert enum is not None and hasattr(enum, "stored")
+            return enum.stored(elem, f"a {enum.__name__} column")  # raises, naming the allowed values
+
+
 def choice(enum: type[StrEnum]) -> sa.Enum:
-    """A VARCHAR column holding an enum's values; unknown strings are refused when bound."""
-    return sa.Enum(
+    """A VARCHAR column holding an enum's values; unknown strings are refused when bound, named when read."""
+    return _Choice(
         enum,
         native_enum=False,
         create_constraint=False,
