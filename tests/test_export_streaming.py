@@ -98,3 +98,35 @@ def test_a_market_read_a_chunk_at_a_time_exports_the_same_workbook(
     assert len(reads) > 7 * 3  # read again for the sheets: never held
     assert _values(chunked, "Acceptance") and _values(chunked, "Findings")
     assert _parts(chunked) == _parts(held)
+
+
+@pytest.mark.sqlite_only  # the file's stamp: what a SQLite ranking is kept under in the process
+def test_a_write_during_the_export_does_not_leave_a_stale_ranking_in_the_process(
+    demo_db: Database, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program that writes (without bumping the data version) after the export's first read and before
+    the ranking is read: the ranking the process keeps is the export's snapshot's, under the stamp of before the
+    write, so the TUI's next ranking in the same process reads the write (found by a hostile pass)."""
+    import sqlite3
+
+    from quotetui.services import economics
+
+    held: list[sqlite3.Connection] = []
+    rank = export_ranking.rank_offers
+
+    def racing(*args: Any, **kwargs: Any) -> Any:
+        other = sqlite3.connect(demo_db_path, isolation_level=None)  # kept open, as another program would
+        other.execute("UPDATE revision_price SET amount = amount * 3 WHERE revision_id IN "
+                      "(SELECT id FROM quote_revision WHERE offer_id = 18)")  # fmt: skip
+        held.append(other)
+        return rank(*args, **kwargs)
+
+    monkeypatch.setattr(export_ranking, "rank_offers", racing)
+    transfer.export_file(demo_db, tmp_path / "board.xlsx")
+    monkeypatch.undo()
+    assert held
+    try:
+        after = economics.rank_offers(demo_db)
+        assert after.evaluations[0].offer.id == 14  # offer 18, tripled, no longer leads: the write is seen
+    finally:
+        held[0].close()

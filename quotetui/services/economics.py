@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -70,7 +71,13 @@ def resolve_context(db: Database, scenario: str | None, on: date | None) -> tupl
 
 
 def rank_offers(
-    db: Database, scenario: str | None = None, gpu: str | None = None, on: date | None = None, *, history: bool = True
+    db: Database,
+    scenario: str | None = None,
+    gpu: str | None = None,
+    on: date | None = None,
+    *,
+    history: bool = True,
+    stamp: Hashable | None = None,
 ) -> Ranking:
     """Every priced offer evaluated for the scenario, best first; offers that cannot be compared
     (an FX rate missing) are listed with the reason instead of being silently converted.
@@ -80,7 +87,8 @@ def rank_offers(
     kept in this process under the data version and everything else the figures depend on
     (``services/ranking_cache.py``), so asking again before anything changed is instant."""
     day = on or utcnow().date()
-    stamp = file_stamp(db)  # before the snapshot's first read: a later write is then a new stamp
+    if stamp is None:  # else the caller's, taken before the first read of the snapshot it calls this in
+        stamp = file_stamp(db)  # before the snapshot's first read: a later write is then a new stamp
     with reading(db) as reader, gc_paused():
         catalog, gpus, scenario_input, key = keyed(db, reader, stamp, scenario, gpu, day, history)
         version = key[KEY_DATA_VERSION]

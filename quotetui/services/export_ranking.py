@@ -21,7 +21,7 @@ from quotetui.domain.economics.negotiation import BatnaLeaders
 from quotetui.domain.fx import FxTable
 from quotetui.services.economics import Ranking, rank_offers
 from quotetui.services.inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
-from quotetui.services.ranking_cache import scenario_input
+from quotetui.services.ranking_cache import file_stamp, scenario_input
 from quotetui.store.engine import Database
 from quotetui.store.reader import reading
 
@@ -59,12 +59,13 @@ class ExportRanking:
 
     def __init__(self, db: Database, scenario: str | None = None, on: date | None = None) -> None:
         self.db = db
+        stamp = file_stamp(db)  # before this snapshot's first read (``rank_offers``: what its ranking is kept under)
         with reading(db) as reader:
             count = int(reader.one("SELECT count(*) FROM offer")[0])  # type: ignore[index]
             _, self.gpus = load_catalog_of(reader)  # each GPU model's datasheet, by id
         self._held: Ranking | None = None
         if count <= HELD:
-            ranking = self._held = rank_offers(db, scenario, on=on)
+            ranking = self._held = rank_offers(db, scenario, on=on, stamp=stamp)
             assert ranking.fx is not None
             self.scenario, self.on, self.fx, self.assumptions = (
                 ranking.scenario, ranking.on, ranking.fx, ranking.assumptions)  # fmt: skip
