@@ -300,3 +300,27 @@ def test_the_fast_row_writer_writes_what_xlsxwriters_own_calls_write(tmp_path: P
         xlsx_write._RawRows.fits = original  # type: ignore[method-assign]
     assert cells(fast) == cells(public)
     assert len(cells(fast)) == 4 * 7
+
+
+def test_a_purchase_in_another_currency_than_the_scenario_leaves_rent_vs_buy_out_not_the_workbook(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """The demo's purchase option is in CNY; a USD scenario's workbook is written whole, its Rent vs buy sheet
+    saying why the two are not compared (the export failed with the calculator's advice)."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "fx", "add", "USD", "CNY", "7.1", "--date", "2026-11-01", "--source", "test").code == 0
+    assert cli("--db", db, "scenario", "add", "usd16", "--gpus", "16", "--months", "6", "--currency", "USD").code == 0
+    out = tmp_path / "usd.xlsx"
+    done = cli("--db", db, "export", str(out), "--scenario", "usd16")
+    assert done.code == 0, done.err
+    book = load_workbook(out, read_only=True)
+    try:
+        assert tuple(book.sheetnames) == SHEET_ORDER
+        [why] = next(book["Rent vs buy"].iter_rows(values_only=True))
+        assert why == (
+            "Not compared: the purchase option '自购 8×H100 SXM 服务器' is in CNY and scenario 'usd16' in USD; "
+            "export a scenario in CNY, or record the purchase in USD."
+        )
+        assert len(list(book["Summary"].iter_rows(values_only=True))) > 10  # the offers, in dollars
+    finally:
+        book.close()

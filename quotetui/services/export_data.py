@@ -102,6 +102,7 @@ class ExportData:
     offers_by_id: dict[int, Any] = field(default_factory=dict)
     current: dict[int, tuple[int, Any]] = field(default_factory=dict)  # offer: its current round's number, base price
     rent_buy: RentBuyAnswer | None = None
+    rent_buy_why: str = ""  # why there is no rent-vs-buy answer
     pinned: list[int] = field(default_factory=list)
     findings: dict[int, list[Finding]] = field(default_factory=dict)  # by offer, worst first
     logs: dict[int, list[LogOnRecord]] = field(default_factory=dict)  # raw logs on record, by offer
@@ -194,7 +195,7 @@ def gather(
     verifier, data.findings = market_findings(db, ranking, audits)
     data.logs = verifier.logs
     data.acceptance = _acceptance(db, data, verifier.catalog)
-    data.rent_buy = _rent_buy(db, data)
+    data.rent_buy, data.rent_buy_why = _rent_buy(db, data)
     data.pinned = list(dict.fromkeys(pinned or []))
     return data
 
@@ -275,15 +276,25 @@ def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acc
     return found
 
 
-def _rent_buy(db: Database, data: ExportData) -> RentBuyAnswer | None:
+def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyAnswer | None, str]:
     """Owning as recorded (the first purchase option, part by part) against renting the best feasible offer of
-    the scenario at full use, for the GPUs the purchase buys."""
+    the scenario at full use, for the GPUs the purchase buys; else why not (the sheet says it, and the rest of
+    the workbook is written)."""
     first = data.ranking.evaluations[:1]  # the feasible offers rank first (``rank_key``)
     best = first[0] if first and first[0].feasibility.ok else None
     terms = recorded_purchase(db)
-    if terms is None or best is None:
-        return None
-    return calc_rent_vs_buy(db, {}, offer_id=best.offer.id, scenario=data.scenario_name, purchase=terms.name)
+    if terms is None:
+        return None, "No purchase option recorded: nothing to compare."
+    if best is None:
+        return None, f"No offer can run scenario {data.scenario_name!r}: nothing to compare."
+    if terms.currency != data.currency:  # the two sides are never converted into each other
+        return None, (
+            f"Not compared: the purchase option {terms.name!r} is in {terms.currency} and scenario "
+            f"{data.scenario_name!r} in {data.currency}; export a scenario in {terms.currency}, or record the "
+            f"purchase in {data.currency}."
+        )
+    answer = calc_rent_vs_buy(db, {}, offer_id=best.offer.id, scenario=data.scenario_name, purchase=terms.name)
+    return answer, ""
 
 
 __all__ = ["ExportData", "Position", "gather"]

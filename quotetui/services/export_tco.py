@@ -403,7 +403,7 @@ def rent_buy(data: ExportData) -> Sheet:
             "Rent vs buy",
             [Column("", 60)],
             iter(()),
-            preamble=[["No purchase option recorded, or no feasible offer: nothing to compare."]],
+            preamble=[[data.rent_buy_why]],
             autofilter=False,
         )
     answer = data.rent_buy
