@@ -83,6 +83,39 @@ def test_a_form_that_reads_the_row_through_the_orm_names_the_value_too(cli: Cli,
     before = sql(weird_offer, "SELECT notes, version FROM offer WHERE id = 3")
     done = cli("--db", str(weird_offer), "offer", "edit", "3", "--notes", "hi")
     assert done.code == 2 and "internal error" not in done.err
-    assert f"'weird' in a BillingBasis column, a value quotetui never writes ({ALLOWED_BASES})" in done.err
+    assert f"'weird' in a column of type BillingBasis, a value quotetui never writes ({ALLOWED_BASES})" in done.err
     assert "`quotetui db check` lists every such value" in done.err
     assert sql(weird_offer, "SELECT notes, version FROM offer WHERE id = 3") == before
+
+
+@pytest.mark.parametrize(
+    ("statement", "command", "where"),
+    [
+        ("UPDATE provider SET kind = 'weird' WHERE id = 1", ("providers",), "provider #1, kind"),
+        ("UPDATE quote_revision SET mover = 'weird' WHERE id = 1", ("explain", "1"), "quote_revision #1, mover"),
+        ("UPDATE offer SET form_factor = 'weird' WHERE id = 2", ("offers",), "offer #2, form_factor"),
+    ],
+)
+def test_codes_a_listing_shows_or_decides_by_are_refused_too(
+    cli: Cli, demo_db_path: Path, statement: str, command: tuple[str, ...], where: str
+) -> None:
+    """A hostile pass found these printed as they were (a provider kind 'weird'), or deciding which round is the
+    price (a mover 'weird' is neither the provider's nor ours)."""
+    execute(demo_db_path, statement)
+    done = cli("--db", str(demo_db_path), *command)
+    assert done.code == 2, done.out
+    assert f"'weird' in {where}, a value quotetui never writes" in done.err
+
+
+def test_db_check_says_how_many_more_and_a_huge_value_is_cut(cli: Cli, demo_db_path: Path) -> None:
+    execute(demo_db_path, "UPDATE revision_price SET unit = 'zz'")
+    execute(demo_db_path, "UPDATE offer SET billing_basis = :v WHERE id = 4", {"v": "x" * 10_000})
+    [(prices,)] = sql(demo_db_path, "SELECT COUNT(*) FROM revision_price")
+    assert prices > 20
+    report = json.loads(cli("--db", str(demo_db_path), "db", "check", "--json").out)
+    codes = report["unknown_codes"]
+    assert codes[0] == "offer #4, billing_basis: '" + "x" * 56 + f"… ({ALLOWED_BASES})"
+    assert sum(c.startswith("revision_price #") for c in codes) == 20
+    assert codes[-1] == f"revision_price, unit: {prices - 20:,} more rows like these"
+    done = cli("--db", str(demo_db_path), "offers")
+    assert done.code == 2 and len(done.err) < 400  # the value cut, not 10,000 characters

@@ -32,8 +32,9 @@ class Choice(StrEnum):
             return cls(value)
         except ValueError:
             allowed = ", ".join(m.value for m in cls)
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "…"  # a 10,000-character value
             raise DatabaseProblem(
-                f"the database holds {value!r} in {where}, a value quotetui never writes (one of: {allowed}); "
+                f"the database holds {shown} in {where}, a value quotetui never writes (one of: {allowed}); "
                 "another program changed it: correct it there, or restore a backup, and try again "
                 "(`quotetui db check` lists every such value)"
             ) from None

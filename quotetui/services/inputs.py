@@ -42,9 +42,11 @@ from quotetui.domain.enums import (
     InterFabric,
     IntraFabric,
     Metric,
+    Mover,
     OfferStatus,
     PriceUnit,
     Provenance,
+    ProviderKind,
 )
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxRateFact, FxTable
@@ -280,6 +282,8 @@ def offer_inputs(
         key=itemgetter(1),
     ):  # one offer's rounds at a time: without ``history`` only its current one is kept
         rs = list(found_rounds)
+        for r in rs:  # the round's mover decides which round is the price: a value never written is refused
+            Mover.stored(r[3], f"quote_revision #{r[0]}, mover")
         found = current_round(rs, lambda r: r[3], lambda r: r[0] in priced)
         if found is not None:
             current[offer_id] = found
@@ -390,8 +394,10 @@ def offer_inputs(
                     Revision(r[2], r[3], when(r[4]).date(), tuple(options.get(r[0], ())))  # type: ignore[union-attr]
                     for r in rounds.get(oid, ())
                 ),
-                provider_kind=s(o[15]),
-                form_factor=s(o[16]),
+                provider_kind=None
+                if o[15] is None
+                else s(ProviderKind.stored(o[15], f"provider of offer #{oid}, kind").value),
+                form_factor=None if o[16] is None else s(FormFactor.stored(o[16], f"offer #{oid}, form_factor").value),
                 region=s(o[17]),
                 valid_until=reader.day(o[18]),
             )

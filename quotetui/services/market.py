@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from quotetui.domain.enums import ProviderKind
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 from quotetui.services.inputs import load_catalog_of
@@ -42,7 +43,15 @@ def list_providers(db: Database) -> list[ProviderView]:
     """Every provider with its number of offers, as plain tuples (on SQLite without SQLAlchemy)."""
     with reading(db) as reader:
         return [
-            ProviderView(i, name, kind, parent, list(stored_json(regions)), list(stored_json(certs)), offers)
+            ProviderView(
+                i,
+                name,
+                ProviderKind.stored(kind, f"provider #{i}, kind").value,
+                parent,
+                list(stored_json(regions)),
+                list(stored_json(certs)),
+                offers,
+            )
             for i, name, kind, parent, regions, certs, offers in reader.rows(
                 "SELECT p.id, p.name, p.kind, p.parent, p.regions, p.certifications, "
                 "(SELECT COUNT(*) FROM offer o WHERE o.provider_id = p.id) FROM provider p ORDER BY p.id"

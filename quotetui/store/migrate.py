@@ -274,14 +274,18 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
                     continue
                 allowed = list(column.type.enums)
                 raw = sa.type_coerce(column, sa.String)
+                unknown = (raw.is_not(None), raw.not_in(allowed))
                 rows = conn.execute(
-                    sa.select(key if key is not None else sa.null(), raw)
-                    .where(raw.is_not(None), raw.not_in(allowed))
-                    .limit(limit)
-                )
+                    sa.select(key if key is not None else sa.null(), raw).where(*unknown).order_by(key).limit(limit)
+                ).all()
                 for row_id, value in rows:
                     row = f" #{row_id}" if row_id is not None else ""
-                    found.append(f"{table.name}{row}, {column.name}: {value!r} (one of: {', '.join(allowed)})")
+                    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "…"
+                    found.append(f"{table.name}{row}, {column.name}: {shown} (one of: {', '.join(allowed)})")
+                if len(rows) == limit:
+                    total = conn.execute(sa.select(sa.func.count()).select_from(table).where(*unknown)).scalar_one()
+                    if total > limit:
+                        found.append(f"{table.name}, {column.name}: {total - limit:,} more rows like these")
     return tuple(found)
 
 

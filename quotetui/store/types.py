@@ -116,7 +116,7 @@ class _Choice(sa.Enum):
         except LookupError:
             enum = self.enum_class
             assert enum is not None and hasattr(enum, "stored")
-            return enum.stored(elem, f"a {enum.__name__} column")  # raises, naming the allowed values
+            return enum.stored(elem, f"a column of type {enum.__name__}")  # raises, naming the allowed values
 
 
 def choice(enum: type[StrEnum]) -> sa.Enum:
