@@ -502,3 +502,28 @@ async def test_an_edit_form_never_overwrites_a_change_made_elsewhere_and_a_save_
         await settle(pilot)
         assert "(#1, revision 3)" in text_of(app, "#rfq-summary")
         assert not any("changed by another program" in m for m, _ in app.told), app.told
+
+
+async def test_the_poll_never_takes_this_apps_own_write_for_another_programs(demo_db_path: Path) -> None:
+    """A poll that read the data version before this app's own write and compared after it (the write's reload
+    not yet begun) said "changed by another program" (CI, 2026-12-05): the version this app wrote is its own.
+    Another program's write, read by the same poll, is still reported."""
+    from quotetui.domain.enums import ProviderKind
+    from quotetui.store.models import Provider
+    from tests.conftest import run_cli
+
+    app = RecordingApp(str(demo_db_path))
+    app.POLL_SECONDS = 3600  # type: ignore[misc]  # only the polls this test starts
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.market is not None and app.database is not None
+        seen, generation = app.market.data_version, app._generation
+        with app.database.write() as session:  # this app's own write; its reload has not begun
+            session.add(Provider(name="own write", kind=ProviderKind.LESSOR))
+        app._check_version(seen, generation)
+        await settle(pilot)
+        assert not any("changed by another program" in m for m, _ in app.told), app.told
+        assert run_cli("--db", str(demo_db_path), "provider", "add", "--name", "elsewhere").code == 0
+        app._check_version(seen, generation)
+        await settle(pilot)
+        assert any("changed by another program" in m for m, _ in app.told), app.told

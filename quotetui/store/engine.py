@@ -295,6 +295,9 @@ class Database:
         """Called after every committed write that changed something (``services/database.py`` sets it: the
         stored rankings are brought up to date in the command that wrote); its failures never undo the write."""
         self._deferred = threading.local()  # this thread's ``after_writes_deferred`` depth and whether one wrote
+        self.written_version: int | None = None
+        """The data version this object's last write committed: a TUI's poll that finds it knows the change is
+        its own (the write's own reload reads it), not another program's."""
 
     @property
     def engine(self) -> Engine:
@@ -360,12 +363,14 @@ class Database:
 
         from quotetui.store.versions import bump_data_version
 
-        wrote = False
+        wrote: int | None = None
         with Session(self._writer, expire_on_commit=False) as session:
             try:
                 yield session
                 wrote = bump_data_version(session)
                 session.commit()
+                if wrote is not None:
+                    self.written_version = wrote
             except sa.exc.OperationalError as exc:
                 session.rollback()
                 if "readonly" in str(exc.orig) or "read-only" in str(exc.orig):
@@ -374,7 +379,7 @@ class Database:
             except BaseException:
                 session.rollback()
                 raise
-        if wrote:
+        if wrote is not None:
             if getattr(self._deferred, "depth", 0):
                 self._deferred.wrote = True
             else:

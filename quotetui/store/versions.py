@@ -38,17 +38,17 @@ def _note_bulk_writes(state: ORMExecuteState) -> None:
         state.session.info[WROTE] = True
 
 
-def bump_data_version(session: Session) -> bool:
+def bump_data_version(session: Session) -> int | None:
     """In a write transaction that changed something: one more in ``setting.data_version`` (atomic, so two
-    writers on a server never both write the same next number). Whether it changed something."""
+    writers on a server never both write the same next number). The new number; None if nothing changed."""
     session.flush()
     if not session.info.pop(WROTE, False):
-        return False
+        return None
     session.execute(
         sa.text("UPDATE setting SET value = CAST(CAST(value AS INTEGER) + 1 AS VARCHAR(20)) WHERE key = :key"),
         {"key": DATA_VERSION},
     )
-    return True
+    return data_version(session)
 
 
 def data_version(connection: sa.Connection | Session) -> int:

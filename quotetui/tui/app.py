@@ -157,21 +157,23 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
                 self.notify(f"A new day: the figures are read again for {self.today.isoformat()}.", timeout=5)
                 self.reload()
                 return
-            self._check_version(self.market.data_version)
+            self._check_version(self.market.data_version, self._generation)
 
     @background(group="poll")
-    def _check_version(self, seen: int) -> None:
-        """Another program's write (the CLI, an import, another buyer on the server) reloads the market."""
-        assert self.database is not None
+    def _check_version(self, seen: int, generation: int) -> None:
+        """Another program's write (the CLI, an import, another buyer on the server) reloads the market. This
+        app's own write is not another program's: it reloads by itself (its version is the one it wrote)."""
+        database = self.database
+        assert database is not None
         try:
-            current = self.database.data_version()
+            current = database.data_version()
         except Exception:  # the database went away for a moment: the next poll tries again
             return
-        if current != seen:
-            self.call_from_thread(self._changed_elsewhere)
+        if current not in (seen, database.written_version):
+            self.call_from_thread(self._changed_elsewhere, generation)
 
-    def _changed_elsewhere(self) -> None:
-        if not self.loading:
+    def _changed_elsewhere(self, generation: int) -> None:
+        if not self.loading and generation == self._generation:  # no reload has begun since the poll read
             self.notify("The data was changed by another program; the figures are read again.", timeout=5)
             self.reload()
 
