@@ -19,9 +19,9 @@ from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evalu
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.economics.negotiation import BatnaLeaders
 from quotetui.domain.fx import FxTable
-from quotetui.services.economics import Ranking, rank_offers
-from quotetui.services.inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
-from quotetui.services.ranking_cache import file_stamp, scenario_input
+from quotetui.services.economics import Ranking, rank_offers, resolve_context
+from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.ranking_cache import file_stamp
 from quotetui.store.engine import Database
 from quotetui.store.reader import reading
 
@@ -76,10 +76,8 @@ class ExportRanking:
             for _ in self._watch(ranking.evaluations):
                 pass
             return
-        self.on = on or _today()
+        self.scenario, self.fx, self.on = resolve_context(db, scenario, on)
         with reading(db) as reader:
-            self.scenario = scenario_input(db, reader, scenario, self.gpus)
-            self.fx = fx_table_of(reader, fx_day(self.on))
             self.assumptions = load_assumptions_of(reader)
             ids = [int(row[0]) for row in reader.rows("SELECT id FROM offer ORDER BY id")]
         keys: list[tuple[Any, ...]] = []
@@ -211,12 +209,6 @@ class OfferInputs:
         for offers in r._inputs(r.order):
             yield from offers
         yield from (o for o, _ in r.skipped)
-
-
-def _today() -> date:
-    from quotetui.domain.timeutil import utcnow
-
-    return utcnow().date()
 
 
 __all__ = ["CHUNK", "HELD", "Evaluations", "ExportRanking", "OfferInputs"]
