@@ -32,12 +32,19 @@ class Choice(StrEnum):
             return cls(value)
         except ValueError:
             allowed = ", ".join(m.value for m in cls)
-            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "…"  # a 10,000-character value
             raise DatabaseProblem(
-                f"the database holds {shown} in {where}, a value quotetui never writes (one of: {allowed}); "
+                f"the database holds {shown_stored(value)} in {where}, a value quotetui never writes "
+                f"(one of: {allowed}); "
                 "another program changed it: correct it there, or restore a backup, and try again "
                 "(`quotetui db check` lists every such value)"
             ) from None
+
+
+def shown_stored(value: object) -> str:
+    """A value another program wrote, as a message quotes it: its ``repr`` (quotes, escapes), cut at 60
+    characters (a 10,000-character value)."""
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "…"
 
 
 class ProviderKind(Choice):

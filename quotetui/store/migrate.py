@@ -263,6 +263,7 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
     ``limit`` a column, read as text (the column's own type would refuse them)."""
     import sqlalchemy as sa
 
+    from quotetui.domain.enums import shown_stored
     from quotetui.store.models import SQLModel
 
     found = []
@@ -280,7 +281,7 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
                 ).all()
                 for row_id, value in rows:
                     row = f" #{row_id}" if row_id is not None else ""
-                    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "…"
+                    shown = shown_stored(value)
                     found.append(f"{table.name}{row}, {column.name}: {shown} (one of: {', '.join(allowed)})")
                 if len(rows) == limit:
                     total = conn.execute(sa.select(sa.func.count()).select_from(table).where(*unknown)).scalar_one()
