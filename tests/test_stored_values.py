@@ -80,12 +80,19 @@ def test_db_check_lists_every_value_quotetui_never_writes(cli: Cli, weird_offer:
 
 
 def test_a_form_that_reads_the_row_through_the_orm_names_the_value_too(cli: Cli, weird_offer: Path) -> None:
+    """A read through the ORM names the value, the table and the column (the row: ``db check``)."""
     before = sql(weird_offer, "SELECT notes, version FROM offer WHERE id = 3")
     done = cli("--db", str(weird_offer), "offer", "edit", "3", "--notes", "hi")
     assert done.code == 2 and "internal error" not in done.err
-    assert f"'weird' in a column of type BillingBasis, a value quotetui never writes ({ALLOWED_BASES})" in done.err
+    assert f"'weird' in offer, billing_basis, a value quotetui never writes ({ALLOWED_BASES})" in done.err
     assert "`quotetui db check` lists every such value" in done.err
     assert sql(weird_offer, "SELECT notes, version FROM offer WHERE id = 3") == before
+    execute(weird_offer, "UPDATE offer SET billing_basis = 'on_demand' WHERE id = 3")
+    execute(weird_offer, "UPDATE sla_term SET preemption = 'weird' WHERE offer_id = 3")
+    for command in (("brief", "3"), ("sla", "set", "3", "--availability", "99.9")):
+        done = cli("--db", str(weird_offer), *command)
+        assert done.code == 2, (command, done.out)
+        assert "'weird' in sla_term, preemption, a value quotetui never writes (one of: none, low, high" in done.err
 
 
 @pytest.mark.parametrize(
@@ -123,3 +130,17 @@ def test_a_huge_value_is_cut_in_every_message(cli: Cli, demo_db_path: Path) -> N
     assert codes == ["offer #4, billing_basis: '" + "x" * 56 + f"… ({ALLOWED_BASES})"]
     done = cli("--db", str(demo_db_path), "offers")
     assert done.code == 2 and "x" * 56 + "…" in done.err and len(done.err) < 400  # not 10,000 characters
+
+
+def test_a_claim_whose_provenance_another_program_changed_is_named_not_left_out(cli: Cli, demo_db_path: Path) -> None:
+    """The claims audit read ``provenance = 'claimed'``: a claim set to 'guessed' by another program was left
+    out of the audit in silence; it is named, with the values allowed."""
+    [(claim,)] = sql(demo_db_path, "SELECT MIN(id) FROM benchmark_result WHERE provenance = 'claimed'")
+    listed = cli("--db", str(demo_db_path), "claims", "--json")
+    assert listed.code == 0 and claim in {a["id"] for a in json.loads(listed.out)}
+    execute(demo_db_path, f"UPDATE benchmark_result SET provenance = 'guessed' WHERE id = {claim}")
+    for command in (("claims",), ("claims", "--json")):
+        done = cli("--db", str(demo_db_path), *command)
+        assert done.code == 2, (command, done.out)
+        assert f"'guessed' in benchmark_result #{claim}, provenance" in done.err
+        assert "one of: claimed, verified" in done.err and "internal error" not in done.err

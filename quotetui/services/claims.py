@@ -27,11 +27,13 @@ def _quoted(offer: OfferInput) -> ComparedPrice:
 
 _CLAIMS = (
     "SELECT b.id, b.metric, b.value, b.unit, b.value_high, b.qualifier, b.offer_id, b.gpu_model_id, b.gpu_count, "
-    "b.workload, b.model_params, b.tokens, b.flops, b.claimed_mfu, b.quote, b.conditions, s.title, p.name, o.name "
-    "FROM benchmark_result b LEFT OUTER JOIN source s ON s.id = b.source_id "
+    "b.workload, b.model_params, b.tokens, b.flops, b.claimed_mfu, b.quote, b.conditions, s.title, p.name, o.name, "
+    "b.provenance FROM benchmark_result b LEFT OUTER JOIN source s ON s.id = b.source_id "
     "LEFT OUTER JOIN provider p ON p.id = b.provider_id LEFT OUTER JOIN offer o ON o.id = b.offer_id "
-    "WHERE b.provenance = :claimed"
+    "WHERE b.provenance <> :verified"
 )
+"""Every row but the verified ones: the claims, and a row whose provenance another program changed to a value
+quotetui never writes (refused by name when read, never left out of the audit in silence)."""
 
 
 def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
@@ -41,7 +43,9 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
         _, gpus = load_catalog_of(reader)
         where, params = ("", {}) if only is None else id_filter("b.offer_id", only, reader.sqlite, "o")
         sql = _CLAIMS + (" AND " + where if where else "") + " ORDER BY b.id"
-        rows = reader.rows(sql, {"claimed": Provenance.CLAIMED.value} | params)
+        rows = reader.rows(sql, {"verified": Provenance.VERIFIED.value} | params)
+        for r in rows:
+            Provenance.stored(r[19], f"benchmark_result #{r[0]}, provenance")
         compared_ids: dict[int, list[int]] = {}
         for r in rows:
             if r[1] == Metric.CHEAPER_THAN.value and r[15] and r[6] is not None:

@@ -109,6 +109,23 @@ class _Choice(sa.Enum):
     database problem naming the value and the allowed ones, as the stdlib reads' ``Choice.stored`` is."""
 
     cache_ok = True
+    where: str | None = None
+    """The table and the column (``sla_term, preemption``), set when the column joins its table and kept by
+    every copy SQLAlchemy makes of the type (one per dialect); the row is not known here (``db check`` says)."""
+
+    def _set_table(self, column: Any, table: Any) -> None:
+        super()._set_table(column, table)
+        self.where = f"{table.name}, {column.name}"
+
+    def adapt(self, cls: Any, **kw: Any) -> Any:
+        made = super().adapt(cls, **kw)
+        made.where = self.where
+        return made
+
+    def copy(self, **kw: Any) -> Any:
+        made = super().copy(**kw)
+        made.where = self.where
+        return made
 
     def _object_value_for_elem(self, elem: str) -> Any:
         try:
@@ -116,7 +133,8 @@ class _Choice(sa.Enum):
         except LookupError:
             enum = self.enum_class
             assert enum is not None and hasattr(enum, "stored")
-            return enum.stored(elem, f"a column of type {enum.__name__}")  # raises, naming the allowed values
+            where = self.where or f"a column of type {enum.__name__}"
+            return enum.stored(elem, where)  # raises, naming the allowed values
 
 
 def choice(enum: type[StrEnum]) -> sa.Enum:
