@@ -135,3 +135,24 @@ def test_a_quoted_way_that_already_beats_beats_whatever_the_base_price() -> None
     batna = evaluate(offer(option("80000"), id=2, provider="B"), s, fx(), A)
     t = target_price(this, batna, fx(), A)
     assert t is not None and t.whatever_price and t.already_beats and t.way == "annual prepaid"
+
+
+def test_an_options_target_at_other_rates_than_its_evaluation_is_costed_at_those_rates() -> None:
+    """``target_for`` takes the option's cost from the evaluation only when it was costed at the very rates and
+    assumptions asked for; at other rates it is costed again (the USD price: 8 CNY a dollar, not 7)."""
+    from quotetui.domain.economics.costing import cost_option
+    from quotetui.domain.economics.negotiation import option_positions
+
+    s = scenario(gpus=16)
+    this_offer = offer(option("10000", currency="USD"), id=1, provider="A")
+    at7, at8 = fx(("USD", "CNY", "7")), fx(("USD", "CNY", "8"))
+    this = evaluate(this_offer, s, at7, A)
+    batna = evaluate(offer(option("70000"), id=2, provider="B"), s, at7, A)
+    goal = batna.cost_per_pflop_hour * this.delivered_pflop_hours
+    for rates, rate in ((at7, 7), (at8, 8)):
+        [position] = option_positions(this, batna, rates, A)
+        assert position.target is not None
+        # by hand: 2 nodes × 10,000 USD a node-month × the rate × 12 months of compute per USD of price
+        compute_per_usd = Fraction(2 * 10000 * rate * s.months, 10000)
+        assert cost_option(this_offer, this_offer.options[0], s, rates, A).compute_total == compute_per_usd * 10000
+        assert position.target.exact == goal / compute_per_usd

@@ -126,6 +126,7 @@ class Evaluation:
     claimed_mfu: Assumed | None = None  # the MFU if the claims hold, where it differs from ``mfu``
     claimed_scaling: Assumed | None = None  # the scaling that claimed MFU gets
     claimed_availability: Assumed | None = None  # the SLA's promise without credits, where it differs
+    fx: FxTable | None = field(default=None, repr=False, compare=False)  # the rates ``options`` were costed at
     _best: Any = field(default=None, init=False, repr=False, compare=False)
     _currency: Any = field(default=None, init=False, repr=False, compare=False)
     _quoted_gpu_hour: Any = field(default=None, init=False, repr=False, compare=False)
@@ -561,7 +562,18 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         claimed_mfu,
         None if claimed_mfu is None else ranking_scaling(claimed_mfu, offer, scenario),
         None if promised.value == availability.value else promised,
+        fx,
     )
+
+
+def costed(this: Evaluation, option: PriceOption, fx: FxTable, assumptions: Assumptions) -> OptionCost:
+    """``option`` bought alone for ``this``'s scenario: the cost ``evaluate`` made of it when it was costed at
+    these very rates and assumptions, else costed now (the same function, so the same figures)."""
+    if this.fx is fx and this.assumptions is assumptions:
+        for c in this.options:
+            if c.option is option and not c.segments:
+                return c
+    return cost_option(this.offer, option, this.scenario, fx, assumptions)
 
 
 def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:

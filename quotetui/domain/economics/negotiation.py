@@ -19,8 +19,8 @@ from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.costing import base_option, cost_option
-from quotetui.domain.economics.evaluate import Evaluation, ways_following
+from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.evaluate import Evaluation, costed, ways_following
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
 from quotetui.domain.economics.rounds import current_round, is_ours
@@ -251,7 +251,7 @@ def target_for(
     current = q(option.costed_amount)
     if current == 0:
         return None
-    cost = cost_option(this.offer, option, this.scenario, fx, assumptions)
+    cost = costed(this, option, fx, assumptions)
     per_unit = cost.compute_total / current  # home currency of compute per unit of quoted price
     goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
     exact = (goal_total - cost.extras_total) / per_unit
