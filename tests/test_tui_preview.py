@@ -72,7 +72,7 @@ async def test_a_second_launch_shows_the_kept_table_before_ranking(
     demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cold = await _cold(demo_db_path)
-    assert len(_entries()) == 1
+    assert len(_entries()) == 2  # the table, and its first page on its own
     release = _held_ranking(monkeypatch)
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -250,3 +250,45 @@ def test_a_kept_row_of_the_wrong_shape_is_refused(where: int, value: object) -> 
     bad = list(GOOD_ROW)
     bad[where] = value
     assert not _item(bad)
+
+
+def _entry_of(kind: str) -> Path:
+    """The kept entry of ``kind`` (its header names it)."""
+    import gzip
+
+    def kind_of(path: Path) -> str:
+        with gzip.open(path) as text:
+            return str(json.loads(text.readline())["kind"])
+
+    [path] = [p for p in _entries() if kind_of(p) == kind]
+    return path
+
+
+@pytest.mark.parametrize("kept", ["first page only", "whole table only"])
+async def test_either_kept_entry_alone_shows_the_kept_rows(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch, kept: str
+) -> None:
+    """A launch shows the first page from its own small entry before it reads the whole table (at 10,000 offers
+    the whole table takes a tenth of a second to check); either entry alone still shows the kept rows: the first
+    page's alone its rows (the rest is left to the ranking), the whole table's alone all of them."""
+    cold = await _cold(demo_db_path)
+    monkeypatch.setattr(offer_preview, "FIRST_PAGE", 5)
+    _entry_of(offer_preview.KIND if kept == "first page only" else offer_preview.FIRST_KIND).unlink()
+    release = _held_ranking(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        table = app.screen.query_one(VirtualTable)
+        await until(pilot, lambda: bool(table.rows))
+        for _ in range(10):
+            await pilot.pause(0.05)
+        assert app.market is None and all(isinstance(r, PreviewRow) for r in table.rows)
+        if kept == "first page only":
+            assert [(r.key, list(r.cells)) for r in table.rows] == [(k, c) for k, c, *_ in cold["rows"][:5]]
+            assert "5 of the first 5 of 20 offers (reading the rest…)" in _status(app)
+        else:
+            assert _seen(table) == cold
+        release.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)
+        assert _seen(table) == cold

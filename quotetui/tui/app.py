@@ -113,8 +113,13 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
         apply_preferences(self, self.preferences)
         self._end_on_hangup()
-        self.call_after_refresh(self.reload)  # the first frame is drawn before the loading worker competes with it
         self.set_interval(self.POLL_SECONDS, self._poll)
+
+    def on_ready(self) -> None:
+        """The first frame is on the screen: the loading worker starts now, not before (it would compete with
+        that frame) and not after the screen's first idle (``call_after_refresh``: ~200 ms later, while the
+        dashboard is built)."""
+        self.reload()
 
     HANGUP_GRACE_SECONDS = 5.0
     """How long a SIGTERM or a closed terminal (SIGHUP) leaves the app to end cleanly before the process ends."""
