@@ -144,3 +144,45 @@ def test_a_claim_whose_provenance_another_program_changed_is_named_not_left_out(
         assert done.code == 2, (command, done.out)
         assert f"'guessed' in benchmark_result #{claim}, provenance" in done.err
         assert "one of: claimed, verified" in done.err and "internal error" not in done.err
+
+
+def test_an_offer_edit_is_not_failed_by_another_contracts_strange_value(cli: Cli, demo_db_path: Path) -> None:
+    """After an offer edit was saved, the note on which contracts keep what was sold read every contract whole:
+    a billing cadence another program wrote in a contract of another offer made the saved edit exit 2."""
+    db = str(demo_db_path)
+    done = cli("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12")
+    assert done.code == 0, done.err
+    execute(demo_db_path, "UPDATE contract SET billing_cadence = 'weird'")
+    for offer in ("5", "2"):  # another offer's edit, and the edit of the contracted offer itself
+        edited = cli("--db", db, "offer", "edit", offer, "--notes", f"edited {offer}")
+        assert edited.code == 0 and "weird" not in edited.err, (offer, edited.err)
+    shown = cli("--db", db, "contracts", "show", "1")  # where the cadence is used, it is refused by its name
+    assert shown.code == 2 and "'weird' in contract #1, billing_cadence" in shown.err
+
+
+def test_a_quote_whose_status_another_program_wrote_is_named_not_dropped_from_the_key_dates(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, "offer", "edit", "5", "--valid-until", "2027-02-01").code == 0
+    due = cli("--db", db, "contracts", "due", "--within", "2000", "--on", "2026-12-01", "--json")
+    assert due.code == 0 and "#5" in due.out
+    execute(demo_db_path, "UPDATE offer SET status = 'weird' WHERE id = 5")
+    for command in (("contracts", "due", "--within", "2000"), ("contracts", "ics", str(tmp_path / "k.ics"))):
+        done = cli("--db", db, *command)
+        assert done.code == 2, (command, done.out)
+        assert "'weird' in offer #5, status" in done.err and "one of: draft, requested" in done.err
+
+
+def test_an_import_never_adds_a_claim_beside_one_whose_provenance_another_program_changed(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    db, book = str(demo_db_path), tmp_path / "all.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    [(claim,)] = sql(demo_db_path, "SELECT MIN(id) FROM benchmark_result WHERE provenance = 'claimed'")
+    execute(demo_db_path, f"UPDATE benchmark_result SET provenance = 'guessed' WHERE id = {claim}")
+    before = sql(demo_db_path, "SELECT COUNT(*), MAX(id) FROM benchmark_result")
+    done = cli("--db", db, "import", str(book))
+    assert done.code == 2, done.out
+    assert f"'guessed' in benchmark_result #{claim}, provenance" in done.err
+    assert sql(demo_db_path, "SELECT COUNT(*), MAX(id) FROM benchmark_result") == before

@@ -101,8 +101,8 @@ def signed_contracts(reader: Reader, contract_id: int | None = None) -> list[Sig
     for r in reader.rows(_CONTRACTS + where + " ORDER BY c.start_date, c.id", params):
         row = ContractRow(
             r[0], r[1], r[2], r[3], r[4], day(r[5]), day(r[6]), r[7], day(r[8]),  # type: ignore[arg-type]
-            BillingCadence.stored(r[9], f"contract #{r[0]}, billing"), r[10], money(r[11]),
-            PriceUnit.stored(r[12], f"contract #{r[0]}, unit"), r[13], money(r[14]),  # type: ignore[arg-type]
+            BillingCadence.stored(r[9], f"contract #{r[0]}, billing_cadence"), r[10], money(r[11]),
+            PriceUnit.stored(r[12], f"contract #{r[0]}, price_unit"), r[13], money(r[14]),  # type: ignore[arg-type]
             money(r[15]), bool(r[16]), r[17], r[18], day(r[19]), r[20], stored_json(r[21]), day(r[22]),
             reader.when(r[23]),  # type: ignore[arg-type]
         )  # fmt: skip
@@ -166,16 +166,19 @@ OPEN = (OfferStatus.DRAFT, OfferStatus.REQUESTED, OfferStatus.QUOTED, OfferStatu
 
 
 def open_quotes(reader: Reader) -> list[tuple[int, str, str, date]]:
-    """(offer id, provider, offer name, valid until) of every open quote with a valid-until day, by offer id."""
-    clause, params = in_list("s", [s.value for s in OPEN])
-    return [
-        (i, provider, name, reader.day(until))  # type: ignore[misc]
-        for i, provider, name, until in reader.rows(
-            "SELECT o.id, p.name, o.name, o.valid_until FROM offer o JOIN provider p ON p.id = o.provider_id "
-            f"WHERE o.valid_until IS NOT NULL AND o.status IN {clause} ORDER BY o.id",
-            params,
-        )
-    ]
+    """(offer id, provider, offer name, valid until) of every open quote with a valid-until day, by offer id.
+    Read as every quote not known to be closed: a status another program wrote is refused by name, never taken
+    for a closed one (its expiry would drop out of the key dates in silence)."""
+    clause, params = in_list("s", [s.value for s in OfferStatus if s not in OPEN])
+    found = []
+    for i, provider, name, until, status in reader.rows(
+        "SELECT o.id, p.name, o.name, o.valid_until, o.status FROM offer o JOIN provider p ON p.id = o.provider_id "
+        f"WHERE o.valid_until IS NOT NULL AND o.status NOT IN {clause} ORDER BY o.id",
+        params,
+    ):
+        OfferStatus.stored(status, f"offer #{i}, status")
+        found.append((i, provider, name, reader.day(until)))
+    return found  # type: ignore[return-value]
 
 
 __all__ = [

@@ -122,19 +122,24 @@ def contracts_kept(db: Database, offer_id: int) -> list[str]:
     """For each contract on the offer whose snapshot sold something else than the offer now says: that the
     contract keeps what was sold (``acceptance.sold_by``), in words, so an edit never passes for an amendment."""
     with db.session() as session:
-        return kept_by_contracts(session).get(offer_id, [])
+        return kept_by_contracts(session, offer_id).get(offer_id, [])
 
 
-def kept_by_contracts(session: Session) -> dict[int, list[str]]:
-    """``contracts_kept`` for every offer under contract, in one read (an import says what it changed)."""
+def kept_by_contracts(session: Session, offer_id: int | None = None) -> dict[int, list[str]]:
+    """``contracts_kept`` for every offer under contract (or ``offer_id``'s only), in one read (an import says
+    what it changed). Only the contracts' snapshots are read: a contract's other columns have no say here (a
+    value another program wrote in one is refused where it is used, not after an edit of an offer was saved)."""
     from quotetui.store.models import Contract
 
     out: dict[int, list[str]] = {}
     _, ids = load_catalog(session)
     keys = {v: k for k, v in ids.items()}
-    for c in session.exec(select(Contract).order_by(col(Contract.id))):
-        sold = (c.snapshot or {}).get("sold")
-        offer = session.get(Offer, c.offer_id)
+    query = select(Contract.id, Contract.offer_id, Contract.snapshot).order_by(col(Contract.id))
+    if offer_id is not None:
+        query = query.where(Contract.offer_id == offer_id)
+    for contract_id, contract_offer, snapshot in session.exec(query):
+        sold = (snapshot or {}).get("sold")
+        offer = session.get(Offer, contract_offer)
         if not sold or offer is None:
             continue
         current = (
@@ -144,8 +149,9 @@ def kept_by_contracts(session: Session) -> dict[int, list[str]]:
             offer.inter_fabric.value,
         )
         if current != (sold["gpu"], sold["gpus_per_node"], sold["intra_fabric"], sold["inter_fabric"]):
-            out.setdefault(c.offer_id, []).append(
-                f"contract #{c.id} keeps what was sold ({sold['gpu_name']}, {sold['gpus_per_node']} GPUs a node, "
+            out.setdefault(contract_offer, []).append(
+                f"contract #{contract_id} keeps what was sold ({sold['gpu_name']}, "
+                f"{sold['gpus_per_node']} GPUs a node, "
                 f"{sold['intra_fabric']}, {sold['inter_fabric']}): this edit changes the offer, not the contract, "
                 "and acceptance still judges what was sold (`quotetui contracts amend` changes the contract)"
             )

@@ -645,7 +645,18 @@ class Writer:
             self.tally("SLA", added, differs and not added)
 
     def claims_(self, parsed: Parsed) -> None:
-        # stored claims as light records: ORM rows only for those that change
+        # stored claims as light records: ORM rows only for those that change. A row whose provenance another
+        # program changed (neither claimed nor verified) is refused by name: left out of the comparison, the
+        # file's claim would be added beside it as a new one
+        provenance = sa.type_coerce(BenchmarkResult.__table__.c.provenance, sa.String)
+        strange = self.session.execute(
+            sa.select(BenchmarkResult.__table__.c.id, provenance)
+            .where(provenance.not_in([p.value for p in e.Provenance]))
+            .order_by(BenchmarkResult.__table__.c.id)
+            .limit(1)
+        ).first()
+        if strange is not None:
+            e.Provenance.stored(strange[1], f"benchmark_result #{strange[0]}, provenance")
         claimed = stored_rows.stored(
             self.session, BenchmarkResult, col(BenchmarkResult.provenance) == e.Provenance.CLAIMED
         )
