@@ -506,8 +506,8 @@ async def test_an_edit_form_never_overwrites_a_change_made_elsewhere_and_a_save_
 
 async def test_the_poll_never_takes_this_apps_own_write_for_another_programs(demo_db_path: Path) -> None:
     """A poll that read the data version before this app's own write and compared after it (the write's reload
-    not yet begun) said "changed by another program" (CI, 2026-12-05): the version this app wrote is its own.
-    Another program's write, read by the same poll, is still reported."""
+    not yet begun) said "changed by another program" (CI, 2026-12-05): the versions this app wrote are its own.
+    Another program's write among them, read by the same poll, is still reported."""
     from quotetui.domain.enums import ProviderKind
     from quotetui.store.models import Provider
     from tests.conftest import run_cli
@@ -523,7 +523,15 @@ async def test_the_poll_never_takes_this_apps_own_write_for_another_programs(dem
         app._check_version(seen, generation)
         await settle(pilot)
         assert not any("changed by another program" in m for m, _ in app.told), app.told
+        with app.database.write() as session:  # two own writes in a row: still this app's own
+            session.add(Provider(name="own write 2", kind=ProviderKind.LESSOR))
+        app._check_version(seen, generation)
+        await settle(pilot)
+        assert not any("changed by another program" in m for m, _ in app.told), app.told
+        # another program's write between two of this app's own, all before the poll: reported
         assert run_cli("--db", str(demo_db_path), "provider", "add", "--name", "elsewhere").code == 0
+        with app.database.write() as session:
+            session.add(Provider(name="own write 3", kind=ProviderKind.LESSOR))
         app._check_version(seen, generation)
         await settle(pilot)
         assert any("changed by another program" in m for m, _ in app.told), app.told

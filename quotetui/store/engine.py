@@ -295,9 +295,10 @@ class Database:
         """Called after every committed write that changed something (``services/database.py`` sets it: the
         stored rankings are brought up to date in the command that wrote); its failures never undo the write."""
         self._deferred = threading.local()  # this thread's ``after_writes_deferred`` depth and whether one wrote
-        self.written_version: int | None = None
-        """The data version this object's last write committed: a TUI's poll that finds it knows the change is
-        its own (the write's own reload reads it), not another program's."""
+        self.written: set[int] = set()
+        """The data versions this object's writes committed (each write moves the version by exactly one): a
+        TUI's poll that finds only these since it last read knows the change is its own (the write's own reload
+        reads it), not another program's; one version in between that is not here is another program's."""
 
     @property
     def engine(self) -> Engine:
@@ -370,7 +371,9 @@ class Database:
                 wrote = bump_data_version(session)
                 session.commit()
                 if wrote is not None:
-                    self.written_version = wrote
+                    if len(self.written) >= 10_000:  # a long session: the oldest are long read
+                        self.written.clear()
+                    self.written.add(wrote)
             except sa.exc.OperationalError as exc:
                 session.rollback()
                 if "readonly" in str(exc.orig) or "read-only" in str(exc.orig):

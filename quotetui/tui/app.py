@@ -167,14 +167,16 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     @background(group="poll")
     def _check_version(self, seen: int, generation: int) -> None:
         """Another program's write (the CLI, an import, another buyer on the server) reloads the market. This
-        app's own write is not another program's: it reloads by itself (its version is the one it wrote)."""
+        app's own writes are not another program's: each reloads by itself (every version since the one read is
+        one of them); one other write among them, or a version that went back (a restore), is reported."""
         database = self.database
         assert database is not None
         try:
             current = database.data_version()
         except Exception:  # the database went away for a moment: the next poll tries again
             return
-        if current not in (seen, database.written_version):
+        own = current > seen and all(v in database.written for v in range(seen + 1, current + 1))
+        if current != seen and not own:
             self.call_from_thread(self._changed_elsewhere, generation)
 
     def _changed_elsewhere(self, generation: int) -> None:
