@@ -76,6 +76,10 @@ def test_the_cost_curve_is_the_engines_cheapest_way_at_every_count(o, months, mo
     assert len(curve) == most
     for n, cost in enumerate(curve, 1):
         assert cost == ways_to_buy(o, scenario(n * o.gpus_per_node, months), RATES, ASSUME)[0].total, n
+    # given the offer already evaluated at one node (the award's case), its ways are reused: the same curve
+    at = _scenario_at(o.gpus_per_node, months)
+    one = evaluate(o, at(1), RATES, ASSUME)
+    assert cost_curve(o, at, most, RATES, ASSUME, one) == curve
 
 
 @st.composite

@@ -229,7 +229,7 @@ def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assum
     def at(n: int) -> ScenarioInput:
         return _scenario_of(req, n * offer.gpus_per_node)
 
-    costs = cost_curve(offer, at, cap, fx, assumptions)
+    costs = cost_curve(offer, at, cap, fx, assumptions, one)
     delivered = delivered_curve(offer, at, cap, assumptions) if need.per_pflop_hour else None
     return Candidate(offer.id, offer.provider, offer.gpus_per_node, offer.nodes_available, costs, delivered)
 

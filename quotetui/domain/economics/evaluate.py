@@ -458,13 +458,20 @@ def ways_to_buy(
 
 
 def ways_following(
-    offer: OfferInput, option: PriceOption, scenario: ScenarioInput, fx: FxTable, assumptions: Assumptions
+    offer: OfferInput,
+    option: PriceOption,
+    scenario: ScenarioInput,
+    fx: FxTable,
+    assumptions: Assumptions,
+    now: list[OptionCost] | None = None,
 ) -> list[tuple[OptionCost, Fraction]]:
     """Every way to buy ``offer`` for ``scenario`` at its current prices, each with how much its total moves per
     unit of ``option``'s price (0 for a way that does not follow it). A way's total is affine in that price (a
     price × discounts × FX, plus extras that do not depend on it), so it is the way's total at the price
-    quoted plus slope × the change: the negotiation's target over every way rests on it."""
-    now = _every_way(offer, scenario, fx, assumptions)
+    quoted plus slope × the change: the negotiation's target over every way rests on it. ``now``: those ways
+    at the current prices already costed, in ``_every_way``'s order (:func:`every_way_of`)."""
+    if now is None:
+        now = _every_way(offer, scenario, fx, assumptions)
     current = q(option.costed_amount)
     zero = PriceOption(
         option.term_months,
@@ -487,6 +494,7 @@ def cost_curve(
     most: int,
     fx: FxTable,
     assumptions: Assumptions,
+    one: Evaluation | None = None,
 ) -> tuple[Fraction, ...]:
     """The offer's cost at 1, 2, … ``most`` nodes: ``ways_to_buy(offer, scenario_at(n), …)[0].total`` for each n,
     exactly (``scenario_at(n)`` is the scenario of n whole nodes' GPUs).
@@ -495,14 +503,19 @@ def cost_curve(
     buy costs an affine function of the nodes (a node's price × nodes, per-node fees × nodes, plus fees that do
     not depend on them), so each way is costed at the two ends of each stretch and the counts between follow
     exactly; the cheapest way is taken at every count. ``tests/test_award_engine.py`` checks it against
-    :func:`ways_to_buy` at every count of random offers."""
+    :func:`ways_to_buy` at every count of random offers. ``one``: the offer already evaluated at one node (its
+    ways are not costed again)."""
     if most <= 0:
         return ()
     cuts = sorted({1, most + 1, *(b for b in node_breakpoints(offer) if 1 < b <= most)})
     out: list[Fraction] = []
     for first, after in itertools.pairwise(cuts):
         last = after - 1
-        low = _every_way(offer, scenario_at(first), fx, assumptions)
+        at_first = scenario_at(first)
+        if one is not None and first == 1 and one.offer is offer and one.scenario == at_first:
+            low = every_way_of(one, fx, assumptions)
+        else:
+            low = _every_way(offer, at_first, fx, assumptions)
         if last == first:
             out.append(min(w.total for w in low))
             continue
@@ -564,6 +577,24 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
         None if promised.value == availability.value else promised,
         fx,
     )
+
+
+def _way(c: OptionCost) -> tuple[PriceOption, PriceOption | None]:
+    """Which way to buy ``c`` is: its option, and for mixed terms the shorter option the rest is bought on."""
+    return c.option, c.segments[1].option if c.segments else None
+
+
+def every_way_of(this: Evaluation, fx: FxTable, assumptions: Assumptions) -> list[OptionCost]:
+    """``_every_way(this.offer, this.scenario, fx, assumptions)``, in its order: the costs ``evaluate`` made
+    (sorted cheapest first there) put back in that order when they were made at these very rates and
+    assumptions (the same function on the same inputs: the same figures), else costed now."""
+    if this.fx is fx and this.assumptions is assumptions:
+        made = {_way(c): c for c in this.options}
+        options = price_options(this.offer)
+        ways = [(o, None) for o in options] + list(mixed_ways(options, this.scenario.months))
+        if len(made) == len(this.options) == len(ways) and all(w in made for w in ways):
+            return [made[w] for w in ways]
+    return _every_way(this.offer, this.scenario, fx, assumptions)
 
 
 def costed(this: Evaluation, option: PriceOption, fx: FxTable, assumptions: Assumptions) -> OptionCost:

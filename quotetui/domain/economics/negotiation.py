@@ -20,7 +20,7 @@ from typing import Any
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import base_option
-from quotetui.domain.economics.evaluate import Evaluation, costed, ways_following
+from quotetui.domain.economics.evaluate import Evaluation, costed, every_way_of, ways_following
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
 from quotetui.domain.economics.rounds import current_round, is_ours
@@ -229,7 +229,7 @@ def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: 
     if current == 0:
         return None
     goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
-    ways = ways_following(this.offer, option, this.scenario, fx, assumptions)
+    ways = ways_following(this.offer, option, this.scenario, fx, assumptions, every_way_of(this, fx, assumptions))
     fixed = [c for c, slope in ways if slope == 0]
     beating = [c for c in fixed if c.total < goal_total]
     moving = [(current + (goal_total - c.total) / slope, c) for c, slope in ways if slope > 0]
