@@ -292,3 +292,61 @@ async def test_either_kept_entry_alone_shows_the_kept_rows(
         await until(pilot, lambda: app.market is not None and app.market.cards_ready)
         await settle(pilot)
         assert _seen(table) == cold
+
+
+def _rewrite(path: Path, items: list[Any], kind: str) -> None:
+    """``path``'s entry with ``items`` in place of its own, its header, count and digest made right (as
+    someone with write access to the cache folder could)."""
+    import gzip
+    import hashlib
+
+    with gzip.open(path) as text:
+        header = text.readline()
+    lines = [listing_store._line({"item": item}) for item in items]
+    digest = hashlib.sha256(b"".join(lines)).hexdigest()
+    assert json.loads(header)["kind"] == kind
+    with gzip.open(path, "wb") as out:
+        out.write(header + b"".join(lines) + listing_store._line({"end": len(lines), "sha256": digest}))
+
+
+def _shown(db_path: Path) -> list[tuple[int, int]]:
+    """(rows, total) of each page ``previews`` gives, until it ends or refuses (ValueError: the page stays)."""
+    from quotetui.services.database import open_database
+    from tests.test_tui import TODAY
+
+    db = open_database(str(db_path)).db
+    pages = []
+    try:
+        for page in offer_preview.previews(db, None, TODAY):
+            pages.append((len(page.rows), page.total))
+    except ValueError:
+        pages.append((-1, -1))
+    finally:
+        db.dispose()
+    return pages
+
+
+async def test_a_kept_first_page_is_trusted_only_as_far_as_it_agrees(demo_db_path: Path) -> None:
+    """The first page's entry is read only up to what it may hold (a file of a million lines is not read on),
+    an empty line is damage, and the whole table must begin with the very rows the first page showed."""
+    import gzip
+
+    await _cold(demo_db_path)
+    first, whole = _entry_of(offer_preview.FIRST_KIND), _entry_of(offer_preview.KIND)
+    with gzip.open(first) as text:
+        items = [json.loads(line)["item"] for line in text.readlines()[1:-1]]
+    assert _shown(demo_db_path) == [(20, 20)]  # the demo's 20 rows: the first page is the whole table
+    kept = first.read_bytes()
+    _rewrite(first, [items[0], *items[1:] * 6], offer_preview.FIRST_KIND)  # 120 rows: more than it may hold
+    assert _shown(demo_db_path) == [(20, 20)]  # not trusted: the whole table's entry shows them
+    with gzip.open(first, "wb") as out:  # a header, then a flood of empty lines
+        out.write(gzip.decompress(kept).splitlines(keepends=True)[0] + b"\n" * 2_000_000)
+    assert _shown(demo_db_path) == [(20, 20)]
+    first.write_bytes(kept)
+    swapped = [[*items[0][:4], 20], items[2], items[1], *items[3:]]  # its first two rows swapped
+    _rewrite(first, swapped, offer_preview.FIRST_KIND)
+    assert _shown(demo_db_path) == [(20, 20)]  # as told: its 20 rows are the whole table (a forged file)
+    _rewrite(first, [[*items[0][:4], 20], items[2], items[1]], offer_preview.FIRST_KIND)
+    assert _shown(demo_db_path) == [(2, 20), (-1, -1)]  # the whole table does not begin with them: refused
+    whole.unlink()
+    assert _shown(demo_db_path) == [(2, 20)]  # the first page alone

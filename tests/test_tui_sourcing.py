@@ -535,3 +535,63 @@ async def test_the_poll_never_takes_this_apps_own_write_for_another_programs(dem
         app._check_version(seen, generation)
         await settle(pilot)
         assert any("changed by another program" in m for m, _ in app.told), app.told
+
+
+async def test_the_poll_reports_a_restore_and_a_file_put_in_the_databases_place(demo_db_path: Path) -> None:
+    """Version numbers start again after a restore: a number this app once wrote is another program's after it.
+    A file deleted and made again, or another moved in its place, is reported even at the same version."""
+    import shutil
+
+    from quotetui.domain.enums import ProviderKind
+    from quotetui.store.models import Provider
+    from tests.conftest import execute, run_cli
+
+    app = RecordingApp(str(demo_db_path))
+    app.POLL_SECONDS = 3600  # type: ignore[misc]  # only the polls this test starts
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.market is not None and app.database is not None
+        seen = app.market.data_version
+        with app.database.write() as session:
+            session.add(Provider(name="own write", kind=ProviderKind.LESSOR))
+        execute(demo_db_path, "UPDATE setting SET value = :v WHERE key = 'data_version'", {"v": str(seen)})
+        app._check_version(seen + 1, app._generation)  # the market read after the own write; then a restore
+        await settle(pilot)
+        assert any("changed by another program" in m for m, _ in app.told), app.told
+        app.told.clear()
+        assert run_cli("--db", str(demo_db_path), "provider", "add", "--name", "elsewhere").code == 0
+        app._check_version(seen, app._generation)  # the number this app once wrote, written by another now
+        await settle(pilot)
+        assert any("changed by another program" in m for m, _ in app.told), app.told
+        app.told.clear()
+        assert app.market.data_version == seen + 1
+        if app.database.target.path is None:
+            return  # a server: no file to put in its place
+        other = demo_db_path.with_name("other.db")
+        shutil.copyfile(demo_db_path, other)
+        other.replace(demo_db_path)  # another file in its place, at the very same version
+        app._check_version(app.market.data_version, app._generation)
+        await settle(pilot)
+        assert any("changed by another program" in m for m, _ in app.told), app.told
+        app.told.clear()
+        app._check_version(app.market.data_version, app._generation)  # told once, not at every poll
+        await settle(pilot)
+        assert not app.told
+
+
+def test_a_writes_version_is_known_as_its_own_before_its_commit_makes_it_visible(demo_db) -> None:  # type: ignore[no-untyped-def]
+    """A poll between the commit and the bookkeeping took the app's own save for another program's."""
+    import sqlalchemy as sa
+
+    from quotetui.domain.enums import ProviderKind
+    from quotetui.store.models import Provider
+
+    seen_at_commit = []
+    with demo_db.write() as session:
+        session.add(Provider(name="own write", kind=ProviderKind.LESSOR))
+
+        def before_commit(s) -> None:  # type: ignore[no-untyped-def]
+            seen_at_commit.append(set(demo_db.written))
+
+        sa.event.listen(session, "before_commit", before_commit)
+    assert len(seen_at_commit) == 1 and demo_db.data_version() in seen_at_commit[0]

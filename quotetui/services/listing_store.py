@@ -92,15 +92,20 @@ def _line(data: object) -> bytes:
 def _lines(handle: IO[bytes]) -> Iterator[bytes]:
     """The file's lines, each at most :data:`MAX_LINE_BYTES`, all together at most :data:`MAX_TEXT_BYTES`
     uncompressed (ValueError past either)."""
-    total = 0
+    from quotetui.domain.cancel import EVERY, check_cancelled
+
+    total = count = 0
     with gzip.GzipFile(fileobj=handle, mode="rb") as text:
         while True:
             line = text.readline(MAX_LINE_BYTES + 1)
             if not line:
                 return
             total += len(line)
-            if len(line) > MAX_LINE_BYTES or total > MAX_TEXT_BYTES or not line.endswith(b"\n"):
-                raise ValueError("a line too long, too much text, or a cut last line")
+            if len(line) > MAX_LINE_BYTES or total > MAX_TEXT_BYTES or not line.endswith(b"\n") or line == b"\n":
+                raise ValueError("a line too long, too much text, an empty line or a cut last line")
+            count += 1
+            if not count % EVERY:
+                check_cancelled()  # the app was quit, or a newer load began: a long file is not read to its end
             yield line
 
 
@@ -196,17 +201,25 @@ def cached(
     return _items(handle)
 
 
-def kept_lines(key: Hashable, kind: str) -> list[bytes] | None:
+def kept_lines(key: Hashable, kind: str, most: int | None = None) -> list[bytes] | None:
     """The lines of the items kept for ``key`` and ``kind``, the file's format, name, count and digest checked
-    but no item decoded yet (None: no such entry, or one that cannot be trusted): a caller that shows the
-    first items at once decodes them first, each through :func:`item_of`, which checks its shape."""
+    but no item decoded yet (None: no such entry, or one that cannot be trusted, or one of more than ``most``
+    items: it is not read past them): a caller that shows the first items at once decodes them first, each
+    through :func:`item_of`, which checks its shape."""
     entry = _entry(key, kind)
     if entry is None:
         return None
     path, name, handle = entry
     lines: list[bytes] = []
+
+    def take(line: bytes) -> bool:
+        if most is not None and len(lines) >= most:
+            return False
+        lines.append(line)
+        return True
+
     with handle:
-        if not _verified(handle, name, kind, lambda line: lines.append(line) is None):
+        if not _verified(handle, name, kind, take):
             return None
     _used(path)
     return lines

@@ -298,7 +298,8 @@ class Database:
         self.written: set[int] = set()
         """The data versions this object's writes committed (each write moves the version by exactly one): a
         TUI's poll that finds only these since it last read knows the change is its own (the write's own reload
-        reads it), not another program's; one version in between that is not here is another program's."""
+        reads it), not another program's; one version in between that is not here is another program's. The
+        poll empties it when the numbers start again (a version that went back: a restore)."""
 
     @property
     def engine(self) -> Engine:
@@ -369,18 +370,20 @@ class Database:
             try:
                 yield session
                 wrote = bump_data_version(session)
-                session.commit()
-                if wrote is not None:
-                    if len(self.written) >= 10_000:  # a long session: the oldest are long read
-                        self.written.clear()
+                if wrote is not None:  # known as this object's before the commit makes it visible to a poll
                     self.written.add(wrote)
+                session.commit()
             except sa.exc.OperationalError as exc:
                 session.rollback()
+                if wrote is not None:
+                    self.written.discard(wrote)
                 if "readonly" in str(exc.orig) or "read-only" in str(exc.orig):
                     raise DatabaseProblem(read_only_message(self.target)) from None
                 raise
             except BaseException:
                 session.rollback()
+                if wrote is not None:
+                    self.written.discard(wrote)
                 raise
         if wrote is not None:
             if getattr(self._deferred, "depth", 0):
@@ -410,6 +413,17 @@ class Database:
         if not depth and self._deferred.wrote:
             self._deferred.wrote = False
             self._after_write()
+
+    def file_identity(self) -> tuple[int, int] | None:
+        """The SQLite file's device and inode (None on a server, or when it cannot be read): a file deleted and
+        made again, or another file moved in its place, is another file even where its data version is not."""
+        if self.target.path is None:
+            return None
+        try:
+            st = os.stat(self.target.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
 
     def data_version(self) -> int:
         """A number every committed write changes (the TUI polls it to notice other programs' writes). On

@@ -175,11 +175,23 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             current = database.data_version()
         except Exception:  # the database went away for a moment: the next poll tries again
             return
+        identity = database.file_identity()
+        if current < seen:
+            database.written.clear()  # the numbers start again (a restore): no later one is known to be ours
         own = current > seen and all(v in database.written for v in range(seen + 1, current + 1))
-        if current != seen and not own:
-            self.call_from_thread(self._changed_elsewhere, generation)
+        replaced = identity is not None and self.file_identity is not None and identity != self.file_identity
+        if (current != seen and not own) or replaced:
+            if replaced:
+                database.written.clear()  # another file: its numbers are not ours
+            self.call_from_thread(self._changed_elsewhere, generation, identity)
 
-    def _changed_elsewhere(self, generation: int) -> None:
+    file_identity: tuple[int, int] | None = None
+    """The SQLite file the market was read from (``Database.file_identity``): a file deleted and made again, or
+    another moved in its place, is reported even with the same data version."""
+
+    def _changed_elsewhere(self, generation: int, identity: tuple[int, int] | None = None) -> None:
+        if identity is not None:
+            self.file_identity = identity
         if not self.loading and generation == self._generation:  # no reload has begun since the poll read
             self.notify("The data was changed by another program; the figures are read again.", timeout=5)
             self.reload()

@@ -27,6 +27,7 @@ class LoadsMarket:
     """Mixin for :class:`QuotetuiApp`: ``reload`` and what it sets (``market``, ``loading``)."""
 
     database: Database | None
+    file_identity: tuple[int, int] | None
     db_arg: str | None
     today: Any
     scenario_name: str | None
@@ -129,6 +130,7 @@ class LoadsMarket:
         if self.database is None:
             opened = open_database(self.db_arg)
             self.database = opened.db
+            self.file_identity = opened.db.file_identity()
             opened.db.refresh_progress = self._reranking
             for message in opened.messages:
                 self.call_from_thread(self.notify, message, title="Database", timeout=10)

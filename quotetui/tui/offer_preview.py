@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 KIND = "tui-offers"
 FIRST_KIND = "tui-offers-first"
-"""The same table's head and first :data:`FIRST_PAGE` rows, kept beside it with the whole table's count: a launch
+"""The same table's head and first :data:`FIRST_KEPT` rows, kept beside it with the whole table's count: a launch
 checks and shows them before it reads (and checks) the whole table, which takes a tenth of a second at 10,000."""
+FIRST_KEPT = 100
+"""Rows the first page's entry holds (an entry of more is not trusted, and not read past them)."""
 HEAD, ROW = "head", "row"
 
 
@@ -106,7 +108,7 @@ def save_preview(view: MarketView, places: dict[str, dict[int, int | None]]) -> 
         return
     key, first = disk_key(ranking.key), []
     for item in keeping(key, KIND, preview_items(view, places)):
-        if len(first) <= FIRST_PAGE:
+        if len(first) <= FIRST_KEPT:
             first.append(item)
     total = len(view.rows)
     for _ in keeping(key, FIRST_KIND, [[*first[0], total], *first[1:]]):
@@ -198,8 +200,8 @@ def previews(db: Database, scenario: str | None, day: date) -> Iterator[Preview]
             facets = tuple([share(f, f) for f in facets])
             rows.append(PreviewRow(key, cells, sort, search, share(style, style), styles, facets))
 
-    first = kept_lines(entry_key, FIRST_KIND)  # the first page alone: shown before the whole table is read
-    first_head = None
+    first = kept_lines(entry_key, FIRST_KIND, FIRST_KEPT + 1)  # the first page alone: shown before the rest
+    first_head, first_rows = None, list(first or ())
     if first:
         first_head = item_of(first[0], _first_item)
         total = first_head[4] if first_head[0] == HEAD and len(first_head) == 5 else -1
@@ -216,7 +218,10 @@ def previews(db: Database, scenario: str | None, day: date) -> Iterator[Preview]
     if head[0] != HEAD:
         raise ValueError("a kept table without its head")
     total = len(lines) - 1
-    if first_head is not None and (head[1:] != first_head[1:4] or total != first_head[4]):
+    shown = len(rows) + 1  # the rows the first page showed: the whole table's first ones, byte for byte
+    if first_head is not None and (
+        head[1:] != first_head[1:4] or total != first_head[4] or lines[1:shown] != first_rows[1:shown]
+    ):
         raise ValueError("a kept table that is not the one its first page was kept from")
     for upto in sorted({min(FIRST_PAGE, total), total}):
         if rows and upto <= len(rows):
