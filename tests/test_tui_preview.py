@@ -193,6 +193,16 @@ async def test_a_long_kept_table_shows_its_first_page_then_all_of_it(
         assert _seen(table) == cold
 
 
+async def _offers_settled(app: RecordingApp, pilot) -> VirtualTable:  # type: ignore[no-untyped-def]
+    """The offers table once its first rows are shown and whatever kept rows follow had time to come."""
+    await pilot.press("o")
+    table = app.screen.query_one(VirtualTable)
+    await until(pilot, lambda: bool(table.rows))
+    for _ in range(10):
+        await pilot.pause(0.05)
+    return table
+
+
 async def test_a_bad_row_after_the_first_page_leaves_it_to_the_ranking(
     demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -203,11 +213,7 @@ async def test_a_bad_row_after_the_first_page_leaves_it_to_the_ranking(
     release, cards = _held_ranking(monkeypatch), held_cards(monkeypatch)
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("o")
-        table = app.screen.query_one(VirtualTable)
-        await until(pilot, lambda: bool(table.rows))
-        for _ in range(10):
-            await pilot.pause(0.05)
+        table = await _offers_settled(app, pilot)
         assert len(table.rows) == 5 and not app.preview.complete  # the first page stays; the rest never came
         release.set()
         await until(pilot, lambda: app.market is not None)
@@ -277,11 +283,7 @@ async def test_either_kept_entry_alone_shows_the_kept_rows(
     release = _held_ranking(monkeypatch)
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("o")
-        table = app.screen.query_one(VirtualTable)
-        await until(pilot, lambda: bool(table.rows))
-        for _ in range(10):
-            await pilot.pause(0.05)
+        table = await _offers_settled(app, pilot)
         assert app.market is None and all(isinstance(r, PreviewRow) for r in table.rows)
         if kept == "first page only":
             assert [(r.key, list(r.cells)) for r in table.rows] == [(k, c) for k, c, *_ in cold["rows"][:5]]
