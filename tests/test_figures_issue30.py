@@ -116,7 +116,7 @@ def test_the_display_zone_defaults_to_the_systems(monkeypatch: object) -> None:
 def test_round_add_stamps_now_and_a_workbook_keeps_it_exactly(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     """Point 7: `round add` without a time stamps the instant (as `offer add` does), never a day's midnight that
     may lie ahead; an export imported back reports the round unchanged."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime, timedelta, timezone
 
     db = str(demo_db_path)
     before = datetime.now(UTC).replace(microsecond=0)
@@ -125,7 +125,12 @@ def test_round_add_stamps_now_and_a_workbook_keeps_it_exactly(cli: Cli, demo_db_
     stamped = datetime.fromisoformat(json.loads(added.out)["quoted_at"].replace("Z", "+00:00"))
     assert before <= stamped <= datetime.now(UTC) + timedelta(seconds=1)
     # a time typed to the microsecond (as a script writes it) is kept to the microsecond, through the workbook too
-    typed = cli("--db", db, "round", "add", "18", "--amount", "78000", "--quoted-at", "2026-12-05 09:00:00.25+08:00")
+    # (just after the round above: a round is dated on or after the rounds before it, and never after today;
+    # a fixed day here failed once that day had passed)
+    at = (stamped.replace(microsecond=0) + timedelta(seconds=1, microseconds=250_000)).astimezone(
+        timezone(timedelta(hours=8))
+    )
+    typed = cli("--db", db, "round", "add", "18", "--amount", "78000", "--quoted-at", at.isoformat(sep=" "))
     assert typed.code == 0, typed.err
     out = tmp_path / "back.xlsx"
     assert cli("--db", db, "export", str(out)).code == 0
