@@ -44,10 +44,9 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
         where, params = ("", {}) if only is None else id_filter("b.offer_id", only, reader.sqlite, "o")
         sql = _CLAIMS + (" AND " + where if where else "") + " ORDER BY b.id"
         rows = reader.rows(sql, {"verified": Provenance.VERIFIED.value} | params)
-        for r in rows:
-            Provenance.stored(r[19], f"benchmark_result #{r[0]}, provenance")
         compared_ids: dict[int, list[int]] = {}
         for r in rows:
+            Provenance.stored(r[19], f"benchmark_result #{r[0]}, provenance")
             if r[1] == Metric.CHEAPER_THAN.value and r[15] and r[6] is not None:
                 compared_ids[r[0]] = [r[6], *json.loads(r[15]).get("compared_offer_ids", [])]
         needed = {i for ids in compared_ids.values() for i in ids}

@@ -648,12 +648,10 @@ class Writer:
         # stored claims as light records: ORM rows only for those that change. A row whose provenance another
         # program changed (neither claimed nor verified) is refused by name: left out of the comparison, the
         # file's claim would be added beside it as a new one
-        provenance = sa.type_coerce(BenchmarkResult.__table__.c.provenance, sa.String)
+        table = BenchmarkResult.__table__  # type: ignore[attr-defined]
+        provenance, unknown = stored_rows.unknown_values(table.c.provenance)
         strange = self.session.execute(
-            sa.select(BenchmarkResult.__table__.c.id, provenance)
-            .where(provenance.not_in([p.value for p in e.Provenance]))
-            .order_by(BenchmarkResult.__table__.c.id)
-            .limit(1)
+            sa.select(table.c.id, provenance).where(unknown).order_by(table.c.id).limit(1)
         ).first()
         if strange is not None:
             e.Provenance.stored(strange[1], f"benchmark_result #{strange[0]}, provenance")

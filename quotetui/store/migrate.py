@@ -265,6 +265,7 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
 
     from quotetui.domain.enums import shown_stored
     from quotetui.store.models import SQLModel
+    from quotetui.store.rows import unknown_values
 
     found = []
     with engine.connect() as conn:
@@ -274,17 +275,16 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
                 if not isinstance(column.type, sa.Enum):
                     continue
                 allowed = list(column.type.enums)
-                raw = sa.type_coerce(column, sa.String)
-                unknown = (raw.is_not(None), raw.not_in(allowed))
+                raw, unknown = unknown_values(column)
                 rows = conn.execute(
-                    sa.select(key if key is not None else sa.null(), raw).where(*unknown).order_by(key).limit(limit)
+                    sa.select(key if key is not None else sa.null(), raw).where(unknown).order_by(key).limit(limit)
                 ).all()
                 for row_id, value in rows:
                     row = f" #{row_id}" if row_id is not None else ""
                     shown = shown_stored(value)
                     found.append(f"{table.name}{row}, {column.name}: {shown} (one of: {', '.join(allowed)})")
                 if len(rows) == limit:
-                    total = conn.execute(sa.select(sa.func.count()).select_from(table).where(*unknown)).scalar_one()
+                    total = conn.execute(sa.select(sa.func.count()).select_from(table).where(unknown)).scalar_one()
                     if total > limit:
                         found.append(f"{table.name}, {column.name}: {total - limit:,} more rows like these")
     return tuple(found)

@@ -35,6 +35,15 @@ def columns_only(model: type, values: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in values.items() if name in names}
 
 
+def unknown_values(column: sa.Column[Any]) -> tuple[Any, Any]:
+    """``column``'s values read as text (its own type would refuse one it does not know), and the condition
+    that keeps only the rows holding such a value (another program wrote it): the column's enum decides."""
+    import sqlalchemy as sa
+
+    raw = sa.type_coerce(column, sa.String)
+    return raw, sa.and_(raw.is_not(None), raw.not_in(list(column.type.enums)))  # type: ignore[attr-defined]
+
+
 _RECORD_TYPES: dict[tuple[str, tuple[str, ...]], Any] = {}
 
 
