@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from importlib import import_module
+from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -144,6 +145,14 @@ app = typer.Typer(
 @dataclass(slots=True)
 class Context:
     db: str | None
+
+    @staticmethod
+    def tui_preferences() -> ModuleType:
+        """The TUI's knowledge of its keys and themes (``tui/preferences.py``), for ``quotetui config``: the
+        command line composes both front ends, so that no command imports the TUI itself."""
+        from quotetui.tui import preferences
+
+        return preferences
 
 
 def _version(value: bool) -> None:

@@ -16,7 +16,6 @@ import traceback
 from collections.abc import Callable
 from typing import NoReturn
 
-from quotetui.commands.output import say
 from quotetui.domain.errors import QuotetuiError
 
 
@@ -100,6 +99,15 @@ def _database_error(detail: BaseException, argv: list[str] | None) -> str:
     )
 
 
+def _say(text: str) -> None:
+    """The message on standard error through its own encoding, control characters made visible (``domain/text.py:
+    visible``): what ``commands/output.py: say`` does for the commands, here below every front end."""
+    from quotetui.domain.text import visible
+
+    sys.stderr.write(visible(text) + "\n")
+    sys.stderr.flush()
+
+
 def _fail(code: int, message: str, argv: list[str] | None = None, *, listed: bool = False) -> NoReturn:
     """One line on stderr, or for a list of problems (``listed``: an import's) its head line and then each
     problem on a line of its own, indented; no password of a database URL (given with --db or $QUOTETUI_DB)
@@ -110,9 +118,9 @@ def _fail(code: int, message: str, argv: list[str] | None = None, *, listed: boo
     text = scrub(message, url_secrets(given)) if given else message
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if listed and lines:
-        say("\n".join([f"quotetui: {lines[0]}", *(f"  {line}" for line in lines[1:])]), err=True)
+        _say("\n".join([f"quotetui: {lines[0]}", *(f"  {line}" for line in lines[1:])]))
     else:
-        say("quotetui: " + " ".join(lines), err=True)
+        _say("quotetui: " + " ".join(lines))
     sys.exit(code)
 
 
@@ -127,10 +135,10 @@ def _reader_gone() -> NoReturn:
 
 def guarded(run: Callable[[], object], argv: list[str] | None = None) -> None:
     """``run()`` with every way it can end mapped to an exit status and at most one line on stderr."""
-    from quotetui.launch import interrupted
+    from quotetui.system.interrupt import interrupted
 
     try:
-        from quotetui.io.atomic import install_sigterm_cleanup
+        from quotetui.system.atomic import install_sigterm_cleanup
 
         install_sigterm_cleanup()
         _stand_in_for_closed_streams()

@@ -5,20 +5,8 @@ from __future__ import annotations
 
 import signal
 import sys
-from types import FrameType
 
-_INTERRUPTED = [False]
-
-
-def interrupted() -> bool:
-    """Whether Ctrl+C was pressed: an error that follows it (a module half-imported when it came) is the
-    interruption, not a bug."""
-    return _INTERRUPTED[0]
-
-
-def _on_interrupt(signum: int, frame: FrameType | None) -> None:
-    _INTERRUPTED[0] = True
-    raise KeyboardInterrupt
+from quotetui.system.interrupt import interrupted, on_interrupt
 
 
 def tui_only(argv: list[str]) -> str | bool | None:
@@ -35,7 +23,7 @@ def tui_only(argv: list[str]) -> str | bool | None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, _on_interrupt)
+    signal.signal(signal.SIGINT, on_interrupt)
     db = tui_only(sys.argv[1:])
     try:
         if db is False:

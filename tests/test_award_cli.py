@@ -107,7 +107,7 @@ def test_the_comparison_and_the_award_as_a_workbook(cli: Cli, demo_db_path: Path
 
     from openpyxl import load_workbook
 
-    from quotetui.io.rfq_sheets import AWARD_SHEET, COMPARISON_SHEET
+    from quotetui.services.rfq_sheets import AWARD_SHEET, COMPARISON_SHEET
 
     assert cli("--db", str(demo_db_path), "rfq", "new", "H100 256", *NEED).code == 0
     out = tmp_path / "award.xlsx"
@@ -143,7 +143,7 @@ def test_a_comparison_with_nothing_to_compare_says_so_and_what_was_asked(
 ) -> None:
     from openpyxl import load_workbook
 
-    from quotetui.io.rfq_sheets import COMPARISON_SHEET
+    from quotetui.services.rfq_sheets import COMPARISON_SHEET
 
     made = cli("--db", str(demo_db_path), "rfq", "new", "GB200 64", "--gpu", "GB200", "--gpus", "64", "--months",
                "12", "--start", "2027-01-01")  # fmt: skip

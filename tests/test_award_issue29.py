@@ -138,7 +138,7 @@ def test_the_award_sheet_carries_the_same_caveats(cli: Cli, tmp_path: Path) -> N
 
     from openpyxl import load_workbook
 
-    from quotetui.io.rfq_sheets import AWARD_SHEET
+    from quotetui.services.rfq_sheets import AWARD_SHEET
 
     db = tmp_path / "r.db"
     _market(cli, db)

@@ -214,7 +214,7 @@ def test_the_market_median_from_cloud_catalogs_is_the_markets(cli: Cli, demo_db_
 def test_the_brief_as_a_workbook_sheet(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     from openpyxl import load_workbook
 
-    from quotetui.io.rfq_sheets import BRIEF_SHEET
+    from quotetui.services.rfq_sheets import BRIEF_SHEET
 
     execute(demo_db_path, "UPDATE offer SET name = :n WHERE id = 18", {"n": '=HYPERLINK("x") | *b*'})
     out = tmp_path / "brief.xlsx"

@@ -149,8 +149,9 @@ def test_help_imports_no_command_module() -> None:
 
 def test_the_help_index_is_what_the_commands_say() -> None:
     """Generated from each command's docstring: stale after a docstring changes until
-    ``python -m quotetui.commands.help_index`` writes it again."""
-    from quotetui.commands.help_index import FIRST_PARAGRAPHS, current
+    ``python -m quotetui.write_help_index`` writes it again."""
+    from quotetui.commands.help_index import FIRST_PARAGRAPHS
+    from quotetui.write_help_index import current
 
     assert current() == FIRST_PARAGRAPHS
 

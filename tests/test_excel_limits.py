@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.market import build
-from quotetui.io import tables, xlsx_read
+from quotetui.io import table_model, tables, xlsx_read
 from quotetui.io.problems import Problem
 from quotetui.io.tables import read_file
 from quotetui.io.xlsx_write import Column, Sheet, write_xlsx
@@ -47,7 +47,7 @@ def test_a_100k_offer_export_fits_every_limit(export: Path) -> None:
     assert not problems
     negotiation = next(t for t in read if t.sheet == "Negotiation")
     assert len(negotiation.rows) == 4 * OFFERS  # four price options an offer in the synthetic market
-    assert max(len(t.rows) for t in read) * SCALE * MARGIN < tables.MAX_ROWS
+    assert max(len(t.rows) for t in read) * SCALE * MARGIN < table_model.MAX_ROWS
 
 
 def test_the_export_imports_back_whole(export: Path, tmp_path: Path) -> None:

@@ -245,7 +245,7 @@ def test_a_disk_that_fills_up_mid_write_keeps_the_previous_file(
     import errno
 
     from quotetui.domain.errors import BadInput
-    from quotetui.io import atomic
+    from quotetui.system import atomic
 
     target = tmp_path / "board.xlsx"
     target.write_bytes(b"the previous file")
@@ -362,7 +362,7 @@ def test_a_full_disk_while_exporting_is_named_and_leaves_the_previous_file(demo_
 def test_left_behind_finds_a_killed_writers_temporary_files_even_for_long_names(tmp_path: Path) -> None:
     """What `replacing` leaves when its process is killed (no clean-up runs), for a name short enough to keep
     whole and one so long that the temporary name cuts it, a temporary written into a temporary included."""
-    from quotetui.io.atomic import _temporary_name, left_behind
+    from quotetui.system.atomic import _temporary_name, left_behind
 
     for name in ("rfq-R-阿里云.xlsx", "r" * 240 + ".xlsx"):
         target = tmp_path / name

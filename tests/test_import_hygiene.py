@@ -1,4 +1,5 @@
-"""Layering: the domain stays pure, and nothing outside the TUI/Excel code loads Textual or openpyxl."""
+"""Start-up weight: nothing outside the TUI/Excel code loads Textual or openpyxl when imported (the domain's purity
+and the layers themselves are import-linter's contracts: ``tests/test_architecture.py``)."""
 
 from __future__ import annotations
 
@@ -29,12 +30,3 @@ def test_no_textual_or_openpyxl(statement: str) -> None:
     loaded = _loaded_after(statement)
     assert "textual" not in loaded
     assert "openpyxl" not in loaded
-
-
-def test_domain_imports_no_persistence_or_ui() -> None:
-    loaded = _loaded_after(
-        "import quotetui.domain.money, quotetui.domain.gpus, quotetui.domain.enums, quotetui.domain.currency, "
-        "quotetui.domain.timeutil, quotetui.domain.errors, quotetui.domain.verification.rules, "
-        "quotetui.domain.fields, quotetui.domain.entities, quotetui.domain.numbers, quotetui.domain.text"
-    )
-    assert not loaded & {"sqlalchemy", "sqlmodel", "textual", "openpyxl", "alembic", "typer", "rich"}

@@ -230,3 +230,32 @@ def test_probe_runs_nvbandwidth_and_ib_write_bw_when_on_path(
     assert skipped["nvbandwidth"] == "not asked (--no-nvbandwidth)"
     if not Path("/sys/class/infiniband").is_dir():  # a machine with RDMA devices would pick the first
         assert skipped["ib_write_bw"] == "no RDMA device in /sys/class/infiniband (give --ib-dev)"
+
+
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [
+        (2, "probe bundle version 2 was written by a newer probe (this quotetui reads up to version 1)"),
+        ("1", "probe bundle's 'quotetui_probe' is not a version number ('1')"),
+        (True, "probe bundle's 'quotetui_probe' is not a version number ('True')"),
+        (0, "probe bundle's 'quotetui_probe' is not a version number ('0')"),
+    ],
+)
+def test_a_bundle_of_a_version_this_quotetui_does_not_read_is_refused_whole(
+    cli: Cli, tmp_path: Path, demo_db_path: Path, version: object, said: str
+) -> None:
+    """The probe writes its bundle's version (``quotetui_probe``): a bundle of a later probe may mean its
+    commands differently, so it is refused with what to do, and nothing is recorded."""
+    from tests.conftest import probe_bundle
+
+    path = probe_bundle(tmp_path, "gpu-a", [SAMPLES / "h100-clean" / "smi-list.txt"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["quotetui_probe"] = version
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = cli("--db", str(demo_db_path), "bench", "check", "--offer", "1", "--json").out
+    result = cli("--db", str(demo_db_path), "bench", "import", str(path), "--offer", "1")
+    assert result.code == 2 and said in result.err, result.err
+    assert cli("--db", str(demo_db_path), "bench", "check", "--offer", "1", "--json").out == before
+    data["quotetui_probe"] = 1  # the version this quotetui's probe writes: read
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cli("--db", str(demo_db_path), "bench", "import", str(path), "--offer", "1").code == 0

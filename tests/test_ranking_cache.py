@@ -20,7 +20,8 @@ from sqlmodel import col, select
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.enums import PriceUnit
 from quotetui.services.database import open_database
-from quotetui.services.economics import Ranking, rank_offers, ranking_json
+from quotetui.services.economics import rank_offers, ranking_json
+from quotetui.services.ranking import Ranking
 from quotetui.services.ranking_cache import RANKINGS, RankingCache
 from quotetui.store.engine import Database
 from quotetui.store.models import QuoteRevision, RevisionPrice, Scenario

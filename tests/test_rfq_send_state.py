@@ -122,7 +122,7 @@ def test_a_send_killed_at_any_point_leaves_nothing_the_database_does_not_know(
 
 
 def _full_disk_on_the_second_workbook(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Writing the second response workbook fails as a full disk does (``io/atomic.py``'s message)."""
+    """Writing the second response workbook fails as a full disk does (``system/atomic.py``'s message)."""
     import quotetui.io.rfq_workbook as books
     from quotetui.domain.errors import BadInput
 

@@ -15,7 +15,7 @@ from textual.widgets import Input
 from quotetui.services import editing, transfer
 from quotetui.services.database import open_database
 from quotetui.tui.dialogs.transfer import ExportDialog
-from quotetui.tui.screens.help import binding_groups
+from quotetui.tui.screens.key_reference import binding_groups
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
 from tests.test_tui import RecordingApp, settle
 from tests.test_tui_forms import calm

@@ -12,7 +12,8 @@ from typing import Any
 from openpyxl import Workbook
 
 from quotetui.io.problems import Problem
-from quotetui.io.tables import Table, read_file
+from quotetui.io.table_model import Table
+from quotetui.io.tables import read_file
 from quotetui.io.xlsx_read import Streaming
 from tests.conftest import Cli, dump
 

@@ -36,8 +36,8 @@ def brief(
     """What to take into a negotiation: their offer, our BATNA and targets, concessions, the market median,
     unknown costs, claims and findings to push on, SLA gaps (bilingual Markdown)."""
     from quotetui.domain.errors import BadInput
-    from quotetui.io.atomic import check_target, replacing
     from quotetui.services.brief import brief_json, markdown, md, offer_brief, provider_briefs
+    from quotetui.system.atomic import check_target, replacing
 
     if (offer_id is None) == (provider is None):
         raise BadInput("give an offer id or --provider NAME (one of them)")
@@ -59,7 +59,7 @@ def brief(
         say(text.rstrip("\n"))
         return
     if target.suffix.lower() == ".xlsx" and not as_json:  # the brief as a workbook sheet
-        from quotetui.io.rfq_sheets import write_brief_workbook
+        from quotetui.services.rfq_sheets import write_brief_workbook
 
         write_brief_workbook(target, text)
     else:

@@ -10,6 +10,9 @@ from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+
     from quotetui.io.preferences import Preferences
 
 
@@ -27,16 +30,15 @@ def config(
     if init:
         _init(force)
         return
-    from quotetui.tui.preferences import DEFAULT_THEME, binding_rows
-
-    prefs = _preferences()
-    rows = binding_rows() if keys or prefs.keymap else []
+    tui = ctx.obj.tui_preferences  # the TUI's keys and themes, handed in by the command line (``cli.py``)
+    prefs = _preferences(tui)
+    rows = tui().binding_rows() if keys or prefs.keymap else []
 
     def origin(name: str) -> str:
         line = prefs.lines.get(name)
         return f"config file, line {line}" if line else "config file"
 
-    theme = (prefs.theme, origin("theme")) if prefs.theme else (DEFAULT_THEME, "built-in default")
+    theme = (prefs.theme, origin("theme")) if prefs.theme else (tui().DEFAULT_THEME, "built-in default")
     database, database_from = _database(ctx.obj.db, prefs)
     defaults = {row.id: row.keys for row in rows}
     if as_json:
@@ -87,7 +89,7 @@ THEMES = frozenset(
 (``tests/test_cli_startup.py`` checks that this is still Textual's list)."""
 
 
-def _preferences() -> Preferences:
+def _preferences(tui: Callable[[], ModuleType]) -> Preferences:
     """The preferences file, checked as the TUI checks it; Textual (its key names, the app's binding ids) is
     imported only when the file has a keymap, the one setting that needs it."""
     from quotetui.io.preferences import Known, load
@@ -95,9 +97,7 @@ def _preferences() -> Preferences:
     prefs = load(known=Known(THEMES, None, frozenset()))
     if not prefs.keymap and not any(": keymap" in problem for problem in prefs.problems):
         return prefs
-    from quotetui.tui.preferences import load_preferences
-
-    return load_preferences()
+    return tui().load_preferences()
 
 
 def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:
@@ -120,8 +120,8 @@ def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:
 
 
 def _init(force: bool) -> None:
-    from quotetui.io.atomic import check_target, replacing
     from quotetui.io.preferences import ENV_VAR, EXAMPLE, config_path
+    from quotetui.system.atomic import check_target, replacing
 
     path, located_by = config_path()
     if located_by != f"${ENV_VAR}" and not path.parent.exists():

@@ -1,7 +1,7 @@
 """What ``quotetui --help`` lists for each command, so that listing them imports none of their modules.
 
 Each command's words are its own docstring (or its group's ``help``): this file is generated from them and
-never edited by hand. ``python -m quotetui.commands.help_index`` writes it again after a command's docstring
+never edited by hand. ``python -m quotetui.write_help_index`` writes it again after a command's docstring
 changes; ``tests/test_cli_startup.py`` fails while it is stale.
 """
 
@@ -49,31 +49,3 @@ def first_paragraph(text: str | None) -> str:
         return ""
     end = text.find("\n\n")
     return text if end == -1 else text[:end]
-
-
-def current() -> dict[str, str]:
-    """The index as the commands declare it now (imports every command module)."""
-    from quotetui.cli import COMMANDS, _loaded
-
-    out = {}
-    for name, module in COMMANDS.items():
-        command = _loaded(module)[name]
-        assert not command.short_help and not command.hidden and not command.deprecated, name  # not indexed
-        out[name] = first_paragraph(command.help)
-    return out
-
-
-def write() -> None:
-    from pathlib import Path
-
-    path = Path(__file__)
-    text = path.read_text(encoding="utf-8")
-    begin, end = "    # generated: begin\n", "    # generated: end\n"
-    head, rest = text.split(begin)
-    _, tail = rest.split(end)
-    body = "".join(f"    {name!r}: {words!r},\n" for name, words in current().items())
-    path.write_text(head + begin + body + end + tail, encoding="utf-8")
-
-
-if __name__ == "__main__":
-    write()

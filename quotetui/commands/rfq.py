@@ -71,8 +71,8 @@ OutOpt = Annotated[
 
 def write_sheets(out: Path, view: RfqView, result: AwardResult | None, *, force: bool) -> Path:
     """The comparison (and the award) as a workbook at ``out`` (an existing file only with ``force``)."""
-    from quotetui.io.atomic import check_target
-    from quotetui.io.rfq_sheets import write_sourcing_workbook
+    from quotetui.services.rfq_sheets import write_sourcing_workbook
+    from quotetui.system.atomic import check_target
 
     path = check_target(out, force=force, suffixes=(".xlsx",))
     write_sourcing_workbook(path, view, result)

@@ -21,8 +21,6 @@ MINOR_UNITS: dict[str, int] = {
     **dict.fromkeys(_FOUR.split(), 4),
 }
 
-SYMBOLS: dict[str, str] = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "HKD": "HK$"}
-
 
 def currency_code(text: str) -> str:
     """Return the upper-case ISO 4217 code for ``text`` or raise :class:`BadInput`."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from quotetui.domain import enums as e
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
+from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
 
 D = Decimal
@@ -241,8 +242,6 @@ def offer_form_factor(values: dict[str, Any], gpu_form_factor: e.FormFactor) -> 
 
 
 # -- negotiation rounds and their price options ----------------------------------------------------------
-TERM_TOTAL_NEEDS_TERM = "a price for the whole term needs a term of at least 1 month"
-"""The one message for the rule, wherever a price is entered or converted."""
 
 
 def ordered(low: str, high: str, what: str) -> Rule:

@@ -13,7 +13,7 @@ from icalendar import Alarm, Calendar, Event
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.errors import BadInput
-from quotetui.io.atomic import check_target, replacing
+from quotetui.system.atomic import check_target, replacing
 
 REMINDER_DAYS = {"notice deadline": 14, "quote expires": 3, "payment": 3, "renews": 30, "ends": 30}
 """How long before each kind of date the calendar reminds you: a notice deadline needs time to act."""

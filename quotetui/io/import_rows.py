@@ -23,7 +23,7 @@ from quotetui.domain.money import plain
 from quotetui.io.import_schema import Entity, header_names, norm
 from quotetui.io.percent import PercentCell
 from quotetui.io.problems import Problem
-from quotetui.io.tables import Table
+from quotetui.io.table_model import Table
 
 
 @dataclass(slots=True)

@@ -28,7 +28,7 @@ from quotetui.domain.fields import Field
 from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, markdown_text, visible
 from quotetui.domain.wording import plural
-from quotetui.io.atomic import replacing
+from quotetui.system.atomic import replacing
 
 if TYPE_CHECKING:  # openpyxl is imported by the functions that write a workbook: the text helpers
     from openpyxl import Workbook  # (``requirement_lines``, ``line_text``) serve ``rfq show`` without it
@@ -270,7 +270,7 @@ def _write_fields_sheet(sheet: Worksheet, fields: tuple[Field, ...], req: Requir
 
 
 def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id: int, reference: str) -> None:
-    """The response workbook for ``provider`` at ``path``, written whole or not at all (``io/atomic.py``);
+    """The response workbook for ``provider`` at ``path``, written whole or not at all (``system/atomic.py``);
     the caller checks the target (``check_target``). A provider's name with a control or invisible character
     is refused (:class:`BadInput`): it is the identity an answer is checked by."""
     from openpyxl import Workbook

@@ -20,7 +20,7 @@ from quotetui.domain.fields import Field
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.import_rows import convert
 from quotetui.io.problems import Problem
-from quotetui.io.tables import Table
+from quotetui.io.table_model import Table
 
 MAX_GPUINFO = 4000
 MAX_GPUS = 1024  # GPUs in one instance

@@ -11,86 +11,28 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
-
-from openpyxl.utils import get_column_letter
 
 from quotetui.domain.errors import BadInput
-from quotetui.domain.text import check_text
 from quotetui.io.bounded import Opened, open_input
 from quotetui.io.csv_guard import unguard
 from quotetui.io.problems import Problem
+from quotetui.io.table_model import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
 from quotetui.io.text_encoding import Decoded, NotText, decode_text
 
-# The limits, and why each is what it is. A workbook quotetui exports must import back: a 100,000-offer market
-# exports to about 115 MB (zipped), its Negotiation sheet has 400,000 rows (benchmarks/market: four price
-# options an offer) and its sheets unpack to about 1.1 GB. Memory stays bounded all the same: a workbook
-# is read from disk as a zip and its sheets are streamed (only the rows of the sheets imported are kept).
+# The file limits, and why each is what it is (a sheet's rows and columns: ``io/table_model.py``). A workbook
+# quotetui exports must import back: a 100,000-offer market exports to about 115 MB (zipped), its Negotiation
+# sheet has 400,000 rows (benchmarks/market: four price options an offer) and its sheets unpack to about
+# 1.1 GB. Memory stays bounded all the same: a workbook is read from disk as a zip and its sheets are streamed
+# (only the rows of the sheets imported are kept).
 MAX_FILE_BYTES = 256 * 2**20
 """A workbook: 2.2× the 100k-offer export. Also the most a device or a pipe is read into memory."""
 MAX_CSV_BYTES = 100 * 2**20
 """The limit files had before: a CSV file is decoded whole in memory (its text can take four times its
 bytes), so it keeps the lower bound."""
-MAX_ROWS = 1_048_575
-"""Excel's own limit (1,048,576 rows, the header included): any sheet Excel or LibreOffice saves fits, and
-the 400,000-row Negotiation sheet of a 100k-offer export with 2.6× to spare."""
-MAX_COLUMNS = 200
-MAX_TEXT = 10_000
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # compound file: encrypted OOXML packages and .xls
-
-
-@dataclass(slots=True)
-class Table:
-    """One sheet (or CSV file): its header row and data rows, with the row numbers the user sees."""
-
-    file: str
-    sheet: str | None
-    header: list[str]
-    rows: list[tuple[int, list[Any]]] = field(default_factory=list)
-    #: problems inside this table; they count only if the table is imported (a sheet of computed figures
-    #: in an exported workbook may hold formulas without saved results, and is skipped anyway)
-    problems: list[Problem] = field(default_factory=list)
-    bad: set[tuple[int, int]] = field(default_factory=set)  # (row, column) of cells already reported
-    encoding: str | None = None  # a CSV file's, as read (``io/text_encoding.py``)
-
-    def refuse(self, row: int, column: int, reason: str) -> None:
-        """Report a cell that cannot be read (its value is left out, and not reported again as missing)."""
-        self.problems.append(self.where(row, column, reason))
-        self.bad.add((row, column))
-
-    def where(self, row: int | None = None, column: int | None = None, reason: str = "") -> Problem:
-        name = None
-        if column is not None:
-            label = self.header[column] if column < len(self.header) else ""
-            name = f"column {label!r}" + (f" ({get_column_letter(column + 1)})" if self.sheet else "")
-        return Problem(self.file, reason, self.sheet, row, name)
-
-
-def check_cell(value: Any, table: Table, row: int, column: int) -> Any:
-    if isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            table.refuse(row, column, f"text of {len(value):,} characters (limit {MAX_TEXT:,})")
-            return None
-        try:  # the multi-line rules: a one-line field refuses line breaks when its value is parsed
-            return check_text(value, what="the text", multiline=True)
-        except BadInput as exc:
-            table.refuse(row, column, str(exc).removeprefix("the text "))
-            return None
-    return value
-
-
-Tick = Callable[[], None]
-"""Called once per row read (a progress count; it may raise to stop the reading)."""
-
-
-Each = Callable[[Table], bool]
-"""Handed each table as soon as its header is read, before the next sheet of the workbook is read: it returns
-True when it took the rows (a workbook's: iterated once as they stream, then let go, so a big workbook's cells
-are never all held), False to have them read whole into ``rows`` as without it."""
 
 
 def read_file(
@@ -223,4 +165,4 @@ def _delimiter(text: str) -> str:
     return ","
 
 
-__all__ = ["Table", "Tick", "check_cell", "read_file"]
+__all__ = ["read_file"]

@@ -30,7 +30,7 @@ from openpyxl.utils import column_index_from_string, range_boundaries
 from quotetui.io.bounded import Opened
 from quotetui.io.percent import PercentCell, is_percent_format
 from quotetui.io.problems import Problem
-from quotetui.io.tables import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
+from quotetui.io.table_model import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
 
 MAX_UNZIPPED_BYTES = 3 * 2**30
 """What all parts may unpack to: a 100,000-offer export unpacks to about 1.1 GB (2.7× to spare). Sheets are
@@ -594,15 +594,6 @@ def _feed(parser: Any, data: bytes, *, final: bool) -> None:
         error = ParseError(str(exc))
         error.code, error.position = exc.code, (exc.lineno, exc.offset)
         raise error from None
-
-
-def _inline(element: Any) -> str | None:
-    """An inline string's text: its ``<t>`` or its runs' (phonetic hints left out), as openpyxl reads it."""
-    if element is None:
-        return None
-    parts = [t.text or "" for t in element.findall(TEXT_TAG)]
-    parts += [t.text or "" for run in element.findall(RUN_TAG) for t in run.findall(TEXT_TAG)]
-    return "".join(parts)
 
 
 def _percent_styles(book: Any) -> frozenset[int]:

@@ -196,7 +196,7 @@ def write_xlsx(path: Path, sheets: list[Sheet], properties: dict[str, str]) -> P
 
 def _close(book: Any) -> None:
     """``book.close()``, its write failing as the OSError it is (a full disk, a quota, a file size limit:
-    ``io/atomic.py`` names it), not as XlsxWriter's FileCreateError, an internal error to the user; and
+    ``system/atomic.py`` names it), not as XlsxWriter's FileCreateError, an internal error to the user; and
     without the unclosed zip it leaves behind printing "Exception ignored" as the collector frees it."""
     import gc
     import sys

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from quotetui.domain.economics.evaluate import Evaluation
     from quotetui.domain.economics.inputs import OfferInput
     from quotetui.domain.fx import FxTable
-    from quotetui.services.economics import Ranking
+    from quotetui.services.ranking import Ranking
     from quotetui.store.engine import Database
 
 

@@ -16,7 +16,6 @@ from quotetui.domain.errors import DatabaseProblem
 from quotetui.store.engine import (
     Database,
     DbTarget,
-    choose_database,
     make_engine,
     resolve_target,
     sqlite_read_only,
@@ -51,14 +50,6 @@ def database_target(db: str | None = None) -> DbTarget:
     from quotetui.io.preferences import configured_database
 
     return resolve_target(db, configured=configured_database)
-
-
-def database_choice(db: str | None = None) -> tuple[DbTarget, str]:
-    """:func:`database_target` and where it came from (``quotetui config``)."""
-    from quotetui.io.preferences import configured_database
-
-    _, source = choose_database(db, configured=configured_database)
-    return database_target(db), source
 
 
 @dataclass(slots=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -11,11 +11,10 @@ from typing import Any
 
 from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.currency import minor_units
-from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import OptionCost, base_option
-from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, positions, rank
+from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank
 from quotetui.domain.economics.exact import dec, q
-from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
@@ -29,38 +28,16 @@ from quotetui.services.inputs import (
     load_offer_inputs,
     offer_inputs,
 )
+from quotetui.services.ranking import Ranking
 from quotetui.services.ranking_cache import (
     KEY_DATA_VERSION,
     RANKINGS,
-    Key,
     file_stamp,
     keyed,
     scenario_input,
 )
 from quotetui.store.engine import Database, one_snapshot
 from quotetui.store.reader import reading, session_reader
-
-
-@dataclass(slots=True)
-class Ranking:
-    scenario: ScenarioInput
-    on: date
-    evaluations: list[Evaluation]
-    skipped: list[tuple[OfferInput, str]] = field(default_factory=list)  # cannot be compared, and why
-    fx: FxTable | None = None  # the rates the figures were converted with
-    assumptions: Assumptions = field(default_factory=Assumptions)  # the ones every figure used
-    data_version: int = 0  # the database's data version the figures were read at (a later write changes it)
-    key: Key | None = field(default=None, repr=False, compare=False)  # what it is kept under (ranking_cache)
-
-    @property
-    def offers(self) -> list[OfferInput]:
-        """Every offer: the ranked ones, then those that cannot be compared."""
-        return [e.offer for e in self.evaluations] + [o for o, _ in self.skipped]
-
-    @property
-    def ranked(self) -> list[tuple[int | None, Evaluation]]:
-        """Each evaluation with its rank (None for an offer the scenario cannot run on: ``positions``)."""
-        return list(zip(positions(self.evaluations), self.evaluations, strict=True))
 
 
 def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:

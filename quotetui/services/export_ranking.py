@@ -19,8 +19,9 @@ from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evalu
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.economics.negotiation import BatnaLeaders
 from quotetui.domain.fx import FxTable
-from quotetui.services.economics import Ranking, rank_offers, resolve_context
+from quotetui.services.economics import rank_offers, resolve_context
 from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.ranking import Ranking
 from quotetui.services.ranking_cache import file_stamp
 from quotetui.store.engine import Database
 from quotetui.store.reader import reading

@@ -11,7 +11,8 @@ on that same offer."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
 
@@ -21,8 +22,23 @@ from quotetui.store.audit import who
 from quotetui.store.models import ChangeLog, Contract
 
 if TYPE_CHECKING:
-    from quotetui.io.import_rows import Record
-    from quotetui.services.import_writer import Parsed, Writer
+    from sqlmodel import Session
+
+    from quotetui.io.import_rows import Parsed, Record
+
+
+class Writer(Protocol):
+    """What reading the History sheet asks of the import's writer (``services/import_writer.py: Writer``)."""
+
+    session: Session
+
+    def rows(self, parsed: Parsed) -> Iterator[Record]: ...
+
+    def problem(self, parsed: Parsed, record: Record, column: str | None, reason: str) -> None: ...
+
+    def offer(self, parsed: Parsed, record: Record) -> Any: ...
+
+    def tally(self, entity: str, added: bool, differs: bool) -> None: ...
 
 
 def _own_ids(column: str) -> bool:

@@ -33,7 +33,7 @@ from quotetui.io.compared import parse_compared
 from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
-from quotetui.io.tables import Table
+from quotetui.io.table_model import Table
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (

@@ -29,7 +29,8 @@ from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity,
 from quotetui.io.problems import ImportProblems, Problem
 from quotetui.io.rfq_workbook import ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET, RFQ_SHEET
 from quotetui.io.skypilot import MarketRows, parse_catalog
-from quotetui.io.tables import Table, read_file
+from quotetui.io.table_model import Table
+from quotetui.io.tables import read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
 from quotetui.services.editing import kept_by_contracts
 from quotetui.services.import_writer import ImportReport, Writer

@@ -8,7 +8,7 @@ never reads figures an older one computed). The key is hashed (SHA-256) into the
 target is hashed without its password and nothing of the key is written in clear, so the file holds no secret.
 
 A file is gzip-compressed JSON lines: a header (format, entry name, kind), one item a line, then a trailer
-(how many items and the SHA-256 of their lines). It is written through ``io/atomic.py: replacing`` (whole or
+(how many items and the SHA-256 of their lines). It is written through ``system/atomic.py: replacing`` (whole or
 not at all), and read only after a first pass has checked it all: the format, the name, every line's JSON and
 shape, the count and the digest, within size bounds. A damaged, truncated, foreign or hostile file is
 ignored (and replaced by the next listing), never trusted and never a crash. Nothing but JSON is ever read
@@ -273,7 +273,7 @@ class _Writer:
 
     @classmethod
     def start(cls, folder: Path, name: str, kind: str) -> _Writer | None:
-        from quotetui.io.atomic import replacing
+        from quotetui.system.atomic import replacing
 
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)

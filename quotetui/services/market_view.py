@@ -6,7 +6,6 @@ groups them: rows for the offers table, the dashboard's summaries, the contracts
 A load has two steps, so that the offers table shows as soon as the offers are ranked:
 :func:`load_offers_view` ranks the offers (a view with ``cards_ready`` False: no claims, findings, logs,
 market medians or contracts yet), then :func:`complete_market_view` adds what the dashboard's cards need.
-:func:`load_market_view` does both in one snapshot.
 """
 
 from __future__ import annotations
@@ -30,7 +29,8 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.domain.wording import plural
 from quotetui.services.caveats import critical_codes
-from quotetui.services.economics import Ranking, rank_offers
+from quotetui.services.economics import rank_offers
+from quotetui.services.ranking import Ranking
 from quotetui.store.engine import Database, one_snapshot
 
 if TYPE_CHECKING:
@@ -166,12 +166,6 @@ class MarketView:
     @property
     def evaluations(self) -> list[Evaluation]:
         return [r.evaluation for r in self.rows if r.evaluation is not None]
-
-
-@one_snapshot
-def load_market_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:
-    """The whole view (offers and cards) read in one snapshot."""
-    return complete_market_view(db, load_offers_view(db, scenario, on))
 
 
 def load_offers_view(db: Database, scenario: str | None = None, on: date | None = None) -> MarketView:

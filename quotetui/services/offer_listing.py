@@ -21,7 +21,7 @@ from quotetui.services.ranking_cache import disk_key
 if TYPE_CHECKING:
     from quotetui.domain.economics.caveats import Caveats
     from quotetui.domain.economics.inputs import PriceOption
-    from quotetui.services.economics import Ranking
+    from quotetui.services.ranking import Ranking
     from quotetui.store.engine import Database
 
 TABLE = "offers-table"

@@ -35,16 +35,14 @@ from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.inputs import fx_day, load_catalog_of, scenario_of
+from quotetui.services.ranking import Key, Ranking
 from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
-    from quotetui.services.economics import Ranking
     from quotetui.store.engine import Database
 
 MAX_RANKINGS = 8
 MAX_OFFERS = 50_000
-
-Key = tuple[Hashable, ...]
 
 
 def _wal_stamp(path: Path) -> tuple[int, bytes, bytes | None] | None:

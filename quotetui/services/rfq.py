@@ -682,8 +682,8 @@ def send_rfq(
     clean-up; a temporary file it leaves is removed by the next send to that folder). The files are written to
     temporary paths and renamed into place only once all are written, so a file that cannot be written (a full
     disk, Ctrl+C) replaces none of those already there, and the invitations are put back as they were."""
-    from quotetui.io.atomic import check_target, replacing
     from quotetui.io.rfq_workbook import cover_text, response_file_name, write_response_workbook
+    from quotetui.system.atomic import check_target, replacing
 
     if not providers:
         raise BadInput("name at least one provider to send the RFQ to (--provider NAME)")
@@ -732,8 +732,8 @@ def send_rfq(
 
 
 def _remove_left_parts(planned: Sequence[Sent]) -> None:
-    """The temporary files a killed send left beside its targets (``io/atomic.py: left_behind``)."""
-    from quotetui.io.atomic import left_behind
+    """The temporary files a killed send left beside its targets (``system/atomic.py: left_behind``)."""
+    from quotetui.system.atomic import left_behind
 
     for sent in planned:
         for target in (sent.workbook, sent.cover):

@@ -44,7 +44,7 @@ from quotetui.io.rfq_workbook import (
     SLA_ANSWER,
     bilingual,
 )
-from quotetui.io.tables import Table
+from quotetui.io.table_model import Table
 from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
 
 ANSWER_ENTITIES = {

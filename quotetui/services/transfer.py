@@ -6,7 +6,6 @@ from datetime import date
 from pathlib import Path
 
 from quotetui.domain.gc_pause import gc_paused
-from quotetui.io.atomic import check_target, replacing
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_template import write_template
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
@@ -15,6 +14,7 @@ from quotetui.services import export_sheets as sheets
 from quotetui.services.export_data import ExportData, gather
 from quotetui.services.market import list_gpus
 from quotetui.store.engine import Database
+from quotetui.system.atomic import check_target, replacing
 
 SHEET_ORDER = WORKBOOK_SHEETS
 

@@ -310,11 +310,6 @@ class Database:
         return self._engine
 
     @property
-    def engine_made(self) -> bool:
-        """Whether SQLAlchemy's engine exists yet (a read path through ``store/reader.py`` needs none)."""
-        return self._engine is not None
-
-    @property
     def _writer(self) -> Engine:
         if self._writer_engine is None:
             self._writer_engine = self.engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")

@@ -183,7 +183,7 @@ def _no_room(folder: str, source: Path, exc: BaseException) -> BadInput:
 def backup_sqlite(source: Path, dest: Path) -> Path:
     """Copy a live SQLite database with the online backup API (safe while others use it), into a temporary
     file renamed to ``dest`` once complete: a failure or a signal leaves no half-written backup."""
-    from quotetui.io.atomic import replacing
+    from quotetui.system.atomic import replacing
 
     if dest.exists():
         raise DatabaseProblem(f"{dest} already exists; choose another backup file")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
@@ -27,6 +27,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
 from quotetui.store.origin import set_front_end
+from quotetui.tui.app_keys import APP_BINDINGS
 from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
@@ -67,22 +68,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     }
     DEFAULT_MODE: ClassVar[str] = "dashboard"
     COMMANDS: ClassVar = App.COMMANDS | {MarketCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "switch_mode('dashboard')", "Dashboard", id="dashboard"),
-        Binding("o", "switch_mode('offers')", "Offers", id="offers"),
-        Binding("c", "switch_mode('compare')", "Compare", id="compare"),
-        Binding("r", "switch_mode('contracts')", "Contracts", show=False, id="contracts"),
-        Binding("b", "switch_mode('rentbuy')", "Rent/buy", show=False, id="rent-buy"),
-        Binding("t", "switch_mode('training')", "Training", show=False, id="training"),
-        Binding("f", "switch_mode('sourcing')", "Sourcing", show=False, id="sourcing"),
-        Binding("s", "pick_scenario", "Scenario", id="scenario"),
-        Binding("f1,question_mark", "help", "Help", id="help"),
-        Binding("ctrl+t", "toggle_dark", "Light/dark", show=False, id="theme"),
-        Binding("ctrl+e", "export", "Export to Excel", show=False, id="export"),
-        Binding("ctrl+o", "import", "Import files", show=False, id="import"),
-        Binding("f5,ctrl+r", "refresh", "Refresh", show=False, id="refresh"),
-        Binding("q", "quit", "Quit", id="quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     market: reactive[MarketView | None] = reactive(None, always_update=True)
     pinned: reactive[tuple[int, ...]] = reactive(())
@@ -142,7 +128,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         import os
         import threading
 
-        from quotetui.io.atomic import remove_in_flight
+        from quotetui.system.atomic import remove_in_flight
 
         remove_in_flight()  # a file being written by a worker: its temporary file goes
         self.exit(return_code=128 + signum)
@@ -362,7 +348,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         db = self.database
         if db is not None:
             self.push_screen(FormScreen(lambda: settings_form(db), lambda raw, _: save_settings_form(db, raw)),
-                             self._edited)  # fmt: skip
+                             self.edited)  # fmt: skip
 
     def action_fx_rates(self) -> None:
         from quotetui.tui.dialogs.fx_rates import FxRatesDialog
@@ -374,13 +360,13 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         from quotetui.tui.dialogs.forms import offer_form
 
         if self.database is not None:
-            self.push_screen(offer_form(self.database), self._edited)
+            self.push_screen(offer_form(self.database), self.edited)
 
     def action_new_provider(self) -> None:
         from quotetui.tui.dialogs.forms import provider_form
 
         if self.database is not None:
-            self.push_screen(provider_form(self.database), self._edited)
+            self.push_screen(provider_form(self.database), self.edited)
 
     def action_export(self) -> None:
         from quotetui.tui.dialogs.transfer import ExportDialog
@@ -410,7 +396,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
         self.push_screen(ImportDialog(self.database, self.today), done)
 
-    def _edited(self, result: object) -> None:
+    def edited(self, result: object) -> None:
         if result is not None:
             self.reload()
 

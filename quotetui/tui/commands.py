@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 from textual.command import Hit, Hits, Provider
 
 if TYPE_CHECKING:
-    from quotetui.tui.app import QuotetuiApp
+    from quotetui.tui.host import MarketApp
 
 
 class MarketCommands(Provider):
     @property
-    def qapp(self) -> QuotetuiApp:
+    def qapp(self) -> MarketApp:
         return self.app  # type: ignore[return-value]
 
     def _targets(self) -> list[tuple[str, str, object]]:

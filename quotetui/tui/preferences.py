@@ -28,7 +28,7 @@ class BindingRow:
 def binding_rows() -> list[BindingRow]:
     """Every key binding a keymap can move: those with an id, in the help screen's groups (which import
     every screen, so this is called only when a keymap is given or asked for)."""
-    from quotetui.tui.screens.help import binding_groups
+    from quotetui.tui.screens.key_reference import binding_groups
 
     rows: dict[str, BindingRow] = {}
     for group, bindings in binding_groups():
@@ -76,7 +76,7 @@ def _normal(key: str) -> str:
 def _drop_clashes(prefs: Preferences) -> None:
     """A moved binding whose new key another binding already has where both work (the app's keys with each
     screen's) is a problem and stays where it was: one key never silently stops doing what it did."""
-    from quotetui.tui.screens.help import binding_groups
+    from quotetui.tui.screens.key_reference import binding_groups
 
     groups = binding_groups()
     everywhere = groups[0][1]
@@ -110,15 +110,6 @@ def apply_preferences(app: App[object], prefs: Preferences) -> None:
     title = "Config file (not used)" if prefs.database_uncertain else "Config file (that setting keeps its default)"
     for problem in prefs.problems:
         app.notify(problem, title=title, severity="warning", timeout=30)
-
-
-def key_of(app: object, binding_id: str, default: str) -> str:
-    """The key to name in a hint for a binding: its first key in the keymap, else ``default`` (as declared)."""
-    from textual.keys import format_key
-
-    prefs = getattr(app, "preferences", None)
-    keys = prefs.keymap.get(binding_id, default) if isinstance(prefs, Preferences) else default
-    return format_key(keys.split(",")[0])
 
 
 def toggled_theme(current: str, preferred: str | None) -> str:

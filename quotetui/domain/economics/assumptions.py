@@ -13,7 +13,6 @@ from quotetui.domain.enums import InterFabric
 HOURS_PER_MONTH = 730
 """A month is 730 hours (8,760 / 12) unless the user changes it (DESIGN.md section 3)."""
 
-HOURS_PER_YEAR = 8760
 GB_PER_TB = 1000  # egress and storage are billed in decimal units
 SECONDS_PER_DAY = 86400
 

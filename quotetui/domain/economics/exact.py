@@ -7,9 +7,6 @@ from fractions import Fraction
 
 from quotetui.domain.money import MONEY_PLACES, plain
 
-Q = Fraction
-
-
 _SEEN: dict[Decimal | int | str | Fraction, Fraction] = {}
 _SEEN_MAX = 100_000
 """Each stored value is converted once (a ranking converts the same prices and shares again for every offer;

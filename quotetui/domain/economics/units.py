@@ -5,9 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
-from quotetui.domain.entities import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.enums import PriceUnit
 from quotetui.domain.errors import BadInput
+
+TERM_TOTAL_NEEDS_TERM = "a price for the whole term needs a term of at least 1 month"
+"""The one message for the rule, wherever a price is entered (``entities.py``'s round rule) or converted."""
 
 
 def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:

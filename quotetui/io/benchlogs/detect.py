@@ -23,7 +23,10 @@ from quotetui.io.benchlogs import (
     training,
 )
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, load_json, output_lines, physical, physical_lines
-from quotetui.probe.gpu_probe import BUNDLE_KEY  # the probe writes it; it must run alone, so it holds the name
+from quotetui.probe.gpu_probe import (  # the probe writes them; it runs alone, so it holds them
+    BUNDLE_KEY,
+    BUNDLE_VERSION,
+)
 
 
 def _is_nccl(t: str) -> bool:
@@ -372,7 +375,16 @@ def read_log(data: bytes, source: str) -> ReadLog:
 
 def _bundle(text: str, source: str) -> ReadLog:
     data = load_json(text, "probe bundle is ", source, exact=False)
-    commands = data.get("commands") if isinstance(data, dict) else None
+    version = data.get(BUNDLE_KEY) if isinstance(data, dict) else None
+    if type(version) is not int or version < 1:
+        raise LogError(f"probe bundle's {BUNDLE_KEY!r} is not a version number ({str(version)[:40]!r})", source=source)
+    if version > BUNDLE_VERSION:
+        raise LogError(
+            f"probe bundle version {version} was written by a newer probe (this quotetui reads up to version "
+            f"{BUNDLE_VERSION}): upgrade quotetui, or take the probe this one writes (`quotetui probe`)",
+            source=source,
+        )
+    commands = data.get("commands")
     if not isinstance(commands, list):
         raise LogError("probe bundle has no commands list", source=source)
     host = str(data.get("host") or "") or None

@@ -10,19 +10,19 @@ from quotetui.tui.workers import ReportsWorkerErrors
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
-    from quotetui.tui.app import QuotetuiApp
+    from quotetui.tui.host import MarketApp
 
 
 class MarketScreen(ReportsWorkerErrors, Screen[None]):
     """A screen that redraws from :attr:`QuotetuiApp.market` whenever it changes."""
 
     @property
-    def qapp(self) -> QuotetuiApp:
+    def qapp(self) -> MarketApp:
         return self.app  # type: ignore[return-value]
 
     def key(self, binding_id: str, default: str) -> str:
         """The key a hint should name for a binding (the config file's keymap may have moved it)."""
-        from quotetui.tui.preferences import key_of
+        from quotetui.tui.app_keys import key_of
 
         return key_of(self.app, binding_id, default)
 

@@ -27,7 +27,7 @@ from quotetui.tui.workers import ReportsWorkerErrors, background
 if TYPE_CHECKING:
     from quotetui.services.acceptance import Acceptance
     from quotetui.services.contract_view import ContractView
-    from quotetui.tui.app import QuotetuiApp
+    from quotetui.tui.host import MarketApp
 
 
 def _table(title: str, *columns: str) -> Table:
@@ -147,7 +147,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         self.acceptance: Acceptance | None = None
 
     @property
-    def qapp(self) -> QuotetuiApp:
+    def qapp(self) -> MarketApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:

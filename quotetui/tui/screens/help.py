@@ -1,8 +1,9 @@
-"""F1 / ?: every key binding of the app, grouped by where it works."""
+"""F1 / ?: every key binding of the app, grouped by where it works, as each screen declares it
+(``key_reference.py``, imported when the help opens: no screen imports the help or the app)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,42 +32,6 @@ def _keys(binding: Binding, keymap: dict[str, str]) -> str:
     return ", ".join(names.get(k, k) for k in keys.split(","))
 
 
-def binding_groups() -> list[tuple[str, list[Binding]]]:
-    from quotetui.tui.app import QuotetuiApp
-    from quotetui.tui.dialogs.form import FormScreen
-    from quotetui.tui.dialogs.fx_rates import FxRatesDialog
-    from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
-    from quotetui.tui.screens.compare import CompareScreen
-    from quotetui.tui.screens.contract_detail import ContractDetailScreen
-    from quotetui.tui.screens.contracts import ContractsScreen
-    from quotetui.tui.screens.dashboard import DashboardScreen
-    from quotetui.tui.screens.offer_detail import OfferDetailScreen
-    from quotetui.tui.screens.offers import OffersScreen
-    from quotetui.tui.screens.rent_buy import RentBuyScreen
-    from quotetui.tui.screens.sourcing import SourcingScreen
-    from quotetui.tui.screens.training import TrainingScreen
-    from quotetui.tui.widgets.virtual_table import VirtualTable
-
-    def of(cls: Any) -> list[Binding]:
-        return [b for b in cls.BINDINGS if isinstance(b, Binding)]
-
-    return [
-        ("Everywhere", [*of(QuotetuiApp), Binding("ctrl+p", "", "Command palette: go to offer/provider, scenario …")]),
-        ("Dashboard", of(DashboardScreen)),
-        ("Offers", of(OffersScreen) + of(VirtualTable)),
-        ("Compare", of(CompareScreen)),
-        ("Offer detail", of(OfferDetailScreen)),
-        ("Contracts", of(ContractsScreen)),
-        ("Contract", of(ContractDetailScreen)),
-        ("Rent vs buy", of(RentBuyScreen)),
-        ("Training planner", of(TrainingScreen)),
-        ("Sourcing (RFQs)", of(SourcingScreen)),
-        ("Scenarios (s)", [Binding("enter", "", "Switch to the highlighted scenario"), *of(ScenarioPicker)]),
-        ("FX rates (palette: FX rates…)", [Binding("enter", "", "Edit the highlighted rate"), *of(FxRatesDialog)]),
-        ("Forms", of(FormScreen)),
-    ]
-
-
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "dismiss", "Close")]
 
@@ -75,6 +40,8 @@ class HelpScreen(ModalScreen[None]):
         self.origin = origin
 
     def compose(self) -> ComposeResult:
+        from quotetui.tui.screens.key_reference import binding_groups
+
         with VerticalScroll(classes="dialog", id="help"):
             yield Label("Keys  (Esc closes)", classes="dialog-title")
             preferences = getattr(self.app, "preferences", None)

@@ -29,7 +29,7 @@ from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
-    from quotetui.tui.app import QuotetuiApp
+    from quotetui.tui.host import MarketApp
 
 TABS = ("spec", "pricing", "negotiation", "sla", "benchmarks", "contract")
 TAB_KEYS: dict[str, frozenset[str]] = {
@@ -71,7 +71,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         self.position: Negotiation | None = None
 
     @property
-    def qapp(self) -> QuotetuiApp:
+    def qapp(self) -> MarketApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:

@@ -225,7 +225,7 @@ class OffersScreen(MarketScreen):
 
         key = self.table.current_key
         if key is not None and self.qapp.database is not None:
-            self.app.push_screen(offer_form(self.qapp.database, key), self.qapp._edited)
+            self.app.push_screen(offer_form(self.qapp.database, key), self.qapp.edited)
 
     def action_delete_offer(self) -> None:
         from quotetui.services.editing import delete_offer

@@ -162,9 +162,9 @@ def _award(sheet: Worksheet, result: AwardResult) -> None:
 
 
 def write_sourcing_workbook(path: Path, view: RfqView, result: AwardResult | None = None) -> None:
-    """The comparison (and the award, if given) at ``path``, whole or not at all (``io/atomic.py``); the caller
+    """The comparison (and the award, if given) at ``path``, whole or not at all (``system/atomic.py``); the caller
     checks the target."""
-    from quotetui.io.atomic import replacing
+    from quotetui.system.atomic import replacing
 
     book = Workbook()
     sheet = book.active
@@ -182,7 +182,7 @@ _ESCAPED = re.compile(r"\\(.)")
 def write_brief_workbook(path: Path, markdown: str) -> None:
     """The negotiation brief (``services/brief.py: markdown``) as a sheet: a row per line, headings in bold,
     the Markdown escapes taken off (a cell is data, not Markdown); whole or not at all."""
-    from quotetui.io.atomic import replacing
+    from quotetui.system.atomic import replacing
 
     book = Workbook()
     sheet = book.active

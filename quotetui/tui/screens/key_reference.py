@@ -1,0 +1,58 @@
+"""Every key binding of the app, grouped by where it works: what the help lists under "All keys" and what a
+config file's keymap may move (``preferences.py``). Read from each screen's, dialog's and widget's own
+``BINDINGS``; nothing below imports this module, so reading them all makes no circle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding, BindingType
+
+from quotetui.tui.app_keys import APP_BINDINGS
+
+PALETTE = Binding("ctrl+p", "", "Command palette: go to offer/provider, scenario …")
+"""Textual's own key for the command palette (not one of the app's bindings), listed with the app's."""
+
+
+def of_list(bindings: list[BindingType]) -> list[Binding]:
+    return [b for b in bindings if isinstance(b, Binding)]
+
+
+def binding_groups() -> list[tuple[str, list[Binding]]]:
+    """Every key binding of the app, grouped by where it works, as each screen, dialog and widget declares it
+    (imports every screen: asked only by the help and by a config file's keymap)."""
+    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.fx_rates import FxRatesDialog
+    from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
+    from quotetui.tui.screens.compare import CompareScreen
+    from quotetui.tui.screens.contract_detail import ContractDetailScreen
+    from quotetui.tui.screens.contracts import ContractsScreen
+    from quotetui.tui.screens.dashboard import DashboardScreen
+    from quotetui.tui.screens.offer_detail import OfferDetailScreen
+    from quotetui.tui.screens.offers import OffersScreen
+    from quotetui.tui.screens.rent_buy import RentBuyScreen
+    from quotetui.tui.screens.sourcing import SourcingScreen
+    from quotetui.tui.screens.training import TrainingScreen
+    from quotetui.tui.widgets.virtual_table import VirtualTable
+
+    def of(cls: Any) -> list[Binding]:
+        return of_list(cls.BINDINGS)
+
+    return [
+        (
+            "Everywhere",
+            [*of_list(APP_BINDINGS), Binding("ctrl+p", "", "Command palette: go to offer/provider, scenario …")],
+        ),
+        ("Dashboard", of(DashboardScreen)),
+        ("Offers", of(OffersScreen) + of(VirtualTable)),
+        ("Compare", of(CompareScreen)),
+        ("Offer detail", of(OfferDetailScreen)),
+        ("Contracts", of(ContractsScreen)),
+        ("Contract", of(ContractDetailScreen)),
+        ("Rent vs buy", of(RentBuyScreen)),
+        ("Training planner", of(TrainingScreen)),
+        ("Sourcing (RFQs)", of(SourcingScreen)),
+        ("Scenarios (s)", [Binding("enter", "", "Switch to the highlighted scenario"), *of(ScenarioPicker)]),
+        ("FX rates (palette: FX rates…)", [Binding("enter", "", "Edit the highlighted rate"), *of(FxRatesDialog)]),
+        ("Forms", of(FormScreen)),
+    ]
