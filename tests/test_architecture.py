@@ -43,3 +43,34 @@ def test_the_layers_documented_are_the_layers_checked() -> None:
 def test_the_domain_contract_names_every_library_that_is_not_pure() -> None:
     forbidden = set(_contracts()["pure-domain"]["forbidden_modules"])
     assert {"textual", "rich", "sqlmodel", "sqlalchemy", "openpyxl", "typer"} <= forbidden
+
+
+_NAMED = re.compile(r"`([\w./-]+\.py)(?::\s*([^`]+))?`")
+"""A module named in the docs (``services/contracts.py``), with the rules it holds (``…: agreed_way``)."""
+
+
+def _defines(text: str, name: str) -> bool:
+    last = re.escape(name.split(".")[-1])
+    return bool(re.search(rf"^\s*(?:async def|def|class)\s+{last}\b|^\s*{last}\s*[:=]", text, flags=re.MULTILINE))
+
+
+def test_every_module_and_rule_the_docs_name_is_where_they_say() -> None:
+    """docs/*.md and the README name modules and the functions, classes and constants in them: each one must
+    exist where it says (a rename that forgets the docs fails here). A bare file name may be any file of that
+    name; a path is read from the package or the repository's root."""
+    code = [p for p in ROOT.rglob("*.py") if not {".venv", "node_modules", ".git"} & set(p.parts)]
+    wrong = []
+    for doc in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        for m in _NAMED.finditer(doc.read_text(encoding="utf-8")):
+            path, names = m.group(1), m.group(2)
+            found = [b / path for b in (ROOT / "quotetui", ROOT) if (b / path).is_file()]
+            found = found or [p for p in code if p.as_posix().endswith("/" + path)]
+            if not found:
+                wrong.append(f"{doc.name}: {path} does not exist")
+                continue
+            texts = [p.read_text(encoding="utf-8") for p in found]
+            for name in re.split(r",\s*|\s+and\s+", names or ""):
+                name = name.strip().split("(")[0].strip()
+                if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not any(_defines(t, name) for t in texts):
+                    wrong.append(f"{doc.name}: {path} has no {name}")
+    assert wrong == []

@@ -15,7 +15,7 @@ import pytest
 from quotetui.domain import entities as E
 from quotetui.services import editing
 from quotetui.services.database import open_database
-from quotetui.services.forms import FormSpec
+from quotetui.services.form_spec import FormSpec
 from tests.conftest import Cli, dump, sql
 
 TABLES = ("provider", "offer", "quote_revision", "revision_price", "discount", "extra_cost", "sla_term")

@@ -11,7 +11,7 @@ from sqlmodel import select
 from quotetui.domain.enums import BillingCadence, Mover, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.services import editing
-from quotetui.services.forms import FieldErrors
+from quotetui.services.form_spec import FieldErrors
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Offer, Provider, QuoteRevision, RevisionPrice, SlaCreditTier, SlaTerm
 

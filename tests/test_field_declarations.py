@@ -236,7 +236,7 @@ def test_every_bound_of_every_entity_is_refused_alike_by_form_import_and_demo_fi
 ) -> None:
     from quotetui.domain.gpus import BUILTIN, GpuCatalog
     from quotetui.io.import_rows import convert
-    from quotetui.services.forms import parse
+    from quotetui.services.form_spec import parse
 
     text = f"{value * 100 if field.kind == 'ratio' else value:f}"  # forms and sheets take a share as a percentage
     with pytest.raises(FieldErrors) as form:

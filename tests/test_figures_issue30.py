@@ -92,7 +92,7 @@ def test_the_display_zone_never_moves_what_a_quote_costs(cli: Cli, demo_db_path:
 def test_the_display_zone_defaults_to_the_systems(monkeypatch: object) -> None:
     import pytest
 
-    from quotetui.services.inputs import assumptions_from, system_zone
+    from quotetui.services.engine_inputs import assumptions_from, system_zone
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     for tz, zone in (
@@ -295,7 +295,7 @@ def test_a_change_of_gpu_is_reported_by_name_and_tz_may_be_a_path(
     database fell back to UTC."""
     import pytest
 
-    from quotetui.services.inputs import system_zone
+    from quotetui.services.engine_inputs import system_zone
 
     db = str(demo_db_path)
     for n, gpu in enumerate(("H100", "A100 80GB")):

@@ -1,4 +1,4 @@
-"""Naming offers to read (``services/inputs.py: id_filter``): a short list as parameters, a long one as one JSON
+"""Naming offers to read (``services/engine_inputs.py: id_filter``): a short list as parameters, a long one as one JSON
 array the database unpacks (SQLite ``json_each``, PostgreSQL ``json_array_elements_text``). Either way exactly
 the offers named are read, as reading all and keeping them would give."""
 
@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from quotetui.services.database import open_database
-from quotetui.services.inputs import IN_LIST_MAX, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import IN_LIST_MAX, load_catalog_of, offer_inputs
 from quotetui.store.reader import reading
 
 

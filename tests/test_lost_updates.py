@@ -14,7 +14,7 @@ from quotetui.domain.errors import Conflict
 from quotetui.services import editing
 from quotetui.store.engine import Database
 from quotetui.tui.app import QuotetuiApp
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from tests.conftest import Cli, dump, sql
 from tests.test_tui import RecordingApp, settle
 

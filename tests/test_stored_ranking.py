@@ -15,7 +15,7 @@ import pytest
 from quotetui.services import stored_ranking
 from quotetui.services.database import open_database
 from quotetui.services.economics import rank_offers
-from quotetui.services.inputs import offer_inputs
+from quotetui.services.engine_inputs import offer_inputs
 from quotetui.store.engine import Database
 from quotetui.store.reader import sqlite_connection_reader
 from quotetui.store.stamps import DEPENDS
@@ -112,7 +112,7 @@ def test_every_table_an_offer_reads_bumps_its_stamp(demo_db: Database) -> None:
     conn = sqlite3.connect(str(path))
     conn.set_trace_callback(lambda sql: read.update(re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", sql)))
     reader = sqlite_connection_reader(conn)
-    from quotetui.services.inputs import load_catalog_of
+    from quotetui.services.engine_inputs import load_catalog_of
 
     _, gpus = load_catalog_of(reader)  # the catalog is the evaluation set's context, not the offer's
     read.clear()

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from quotetui.services.database import open_database
 from quotetui.store.models import Offer, QuoteRevision
 from quotetui.tui.app import QuotetuiApp
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.offer_rows import at
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable

@@ -10,7 +10,7 @@ from textual.widgets import Checkbox, Input
 from quotetui.services.database import open_database
 from quotetui.services.editing import save_sla
 from quotetui.tui.dialogs.confirm import ConfirmDialog
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.screens.contract_detail import ContractDetailScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
 from tests.conftest import sql

@@ -16,7 +16,7 @@ from textual.widgets._footer import FooterKey
 from quotetui.services.database import open_database
 from quotetui.services.importing import EVERY, ImportProgress
 from quotetui.store.models import FxRate, Provider
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.dialogs.fx_rates import FxRatesDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
 from quotetui.tui.dialogs.transfer import ImportDialog

@@ -17,7 +17,7 @@ from textual.widgets._footer import FooterKey
 
 from quotetui.domain.entities import RENT_BUY
 from quotetui.store.models import Provider
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.screens.calculator import DEBOUNCE_S
 from tests.test_tui import RecordingApp, count_rows, settle, text_of
 

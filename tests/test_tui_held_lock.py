@@ -23,7 +23,7 @@ from textual.widgets import Button, Input
 from quotetui.services import editing
 from quotetui.store.models import Offer, Provider
 from quotetui.tui.dialogs.confirm import ConfirmDialog
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.screens.offers import OffersScreen
 from tests.test_tui import RecordingApp, count_rows, settle
 

@@ -11,7 +11,7 @@ from textual.widgets import Button, Input, Static
 
 from quotetui.services import editing
 from quotetui.services.database import open_database
-from quotetui.tui.dialogs.form import FormScreen
+from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.dialogs.transfer import ImportDialog
 from tests.conftest import dump
 from tests.test_tui import RecordingApp, settle

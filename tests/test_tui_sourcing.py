@@ -219,7 +219,7 @@ async def test_the_award_constraints_are_set_on_the_screen_and_kept(demo_db_path
     refused in the form and changes nothing; the award shown is then computed with them, and F5 keeps them."""
     from textual.widgets import Input
 
-    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.form_screen import FormScreen
 
     _rfq(demo_db_path, tmp_path)
     app = RecordingApp(str(demo_db_path))
@@ -261,7 +261,7 @@ async def test_the_award_can_minimise_the_cost_per_delivered_pflop_hour(demo_db_
     PFLOP-hour, its premiums per PFLOP-hour."""
     from textual.widgets import Select
 
-    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.form_screen import FormScreen
 
     _rfq(demo_db_path, tmp_path)
     app = RecordingApp(str(demo_db_path))
@@ -286,7 +286,7 @@ async def test_an_rfq_is_written_and_edited_on_the_screen(demo_db_path: Path, tm
 
     from textual.widgets import Input, Select
 
-    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.form_screen import FormScreen
     from tests.conftest import run_cli
 
     app = RecordingApp(str(demo_db_path))
@@ -420,7 +420,7 @@ async def test_a_decline_is_recorded_on_the_screen_with_its_note(demo_db_path: P
 
     from textual.widgets import Input, Select
 
-    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.form_screen import FormScreen
     from tests.conftest import run_cli
 
     _rfq(demo_db_path, tmp_path)  # sent to 一万网络 and 天下数据
@@ -461,7 +461,7 @@ async def test_an_edit_form_never_overwrites_a_change_made_elsewhere_and_a_save_
     from textual.widgets import Input
 
     from quotetui.tui.dialogs.confirm import ConfirmDialog
-    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.form_screen import FormScreen
     from tests.conftest import run_cli
 
     _rfq(demo_db_path, tmp_path, send=())

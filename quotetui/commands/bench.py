@@ -78,7 +78,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
 
 @app.command("codes")
 def codes(as_json: JsonFlag = False) -> None:
-    """The finding codes and what each means (the thresholds are in the README)."""
+    """The finding codes and what each means (the thresholds are in docs/VERIFICATION.md)."""
     from quotetui.domain.verification.findings import CODES
 
     if as_json:

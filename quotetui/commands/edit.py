@@ -21,10 +21,10 @@ from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field
-from quotetui.services import form_starts as starts
+from quotetui.services import form_defaults as starts
 
 if TYPE_CHECKING:
-    from quotetui.services.forms import FormSpec
+    from quotetui.services.form_spec import FormSpec
 
 provider_app = typer.Typer(help="Add or edit a provider (`quotetui providers` lists them).", no_args_is_help=True)
 offer_app = typer.Typer(help="Add or edit an offer (`quotetui offers` ranks them).", no_args_is_help=True)

@@ -22,7 +22,7 @@ from quotetui.commands.output import say
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, is_empty, parse_value, shown_value
 from quotetui.domain.money import Money, plain
-from quotetui.services.forms import choices_of, hint
+from quotetui.services.form_spec import choices_of, hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
 """What a form command does with the context, its id argument, the options given and ``--json``."""
@@ -66,7 +66,7 @@ def option_help(f: Field, default: str | None = None, *, adding: bool = False) -
 
 
 def starting(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dict[str, str]:
-    """What a new row's form starts with (``services/form_starts.py``), or else what its field takes when
+    """What a new row's form starts with (``services/form_defaults.py``), or else what its field takes when
     it is empty (a choice's or a yes/no's declared default), as a command's help says it."""
     said: dict[str, str] = {}
     for f in fields:

@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError
 from quotetui.domain import entities as E
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import name_key
-from quotetui.io.fields import Strict, explain, model_of
+from quotetui.io.file_models import Strict, explain, model_of
 
 
 def _without(entity: E.Entity, *names: str) -> tuple[E.Field, ...]:

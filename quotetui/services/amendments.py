@@ -29,7 +29,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
 from quotetui.domain.wording import plural
 from quotetui.services.contracts import agreed_charge, agreed_way, ask_beyond_stock
-from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.audit import os_user
 from quotetui.store.catalog import load_catalog

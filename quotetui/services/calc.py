@@ -32,7 +32,7 @@ from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import amount_text, decimal_text, exact_values
-from quotetui.services.inputs import fx_day, fx_table, load_offer_inputs
+from quotetui.services.engine_inputs import fx_day, fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database

@@ -12,7 +12,7 @@ from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
-from quotetui.services.inputs import id_filter, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import id_filter, load_catalog_of, offer_inputs
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:

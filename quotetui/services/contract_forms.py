@@ -14,7 +14,7 @@ from quotetui.services.acceptance import Acceptance, waive
 from quotetui.services.amendments import amend_contract
 from quotetui.services.contract_rows import ContractRow
 from quotetui.services.contracts import accept_offer, add_incident, add_invoice, round_to_be_signed
-from quotetui.services.forms import CONFIRMED, FormSpec, parse
+from quotetui.services.form_spec import CONFIRMED, FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Offer
 

@@ -29,7 +29,7 @@ from quotetui.services.contract_rows import (
     signed_contracts,
 )
 from quotetui.services.economics import amount_text
-from quotetui.services.inputs import load_assumptions_of
+from quotetui.services.engine_inputs import load_assumptions_of
 from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:

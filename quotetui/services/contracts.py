@@ -32,7 +32,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc
 from quotetui.domain.wording import plural
 from quotetui.services.contract_view import unstated_stock
-from quotetui.services.inputs import fx_table, load_offer_inputs
+from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.engine import Database
 from quotetui.store.models import Contract, Incident, Invoice, Offer, QuoteRevision, SlaCreditTier, SlaTerm

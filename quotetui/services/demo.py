@@ -13,7 +13,7 @@ from quotetui.domain.enums import Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.demo_files import ClaimEntry, DemoMarket, ProviderFile, load_demo_files
-from quotetui.io.fields import Strict
+from quotetui.io.file_models import Strict
 from quotetui.resources import demo_dir
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database

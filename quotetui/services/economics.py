@@ -20,7 +20,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.inputs import (
+from quotetui.services.engine_inputs import (
     fx_day,
     fx_table_of,
     load_assumptions_of,

@@ -19,14 +19,14 @@ from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import local_text, stamp_now, utcnow
-from quotetui.services.form_starts import (
+from quotetui.services.form_defaults import (
     NEW_DISCOUNT_VALUES,
     NEW_EXTRA_VALUES,
     NEW_OFFER_VALUES,
     NEW_PROVIDER_VALUES,
     NEW_ROUND_VALUES,
 )
-from quotetui.services.forms import FormSpec, parse, shown
+from quotetui.services.form_spec import FormSpec, parse, shown
 from quotetui.services.settings import load_assumptions, local_today
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database

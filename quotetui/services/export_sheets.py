@@ -353,7 +353,7 @@ def settings(data: ExportData) -> Sheet:
     them; ``import_writer.settings_``). The display time zone only where it is set: else each machine's own."""
     from types import SimpleNamespace
 
-    from quotetui.services.inputs import system_zone
+    from quotetui.services.engine_inputs import system_zone
     from quotetui.services.settings import field_value
 
     a = data.ranking.assumptions

@@ -12,7 +12,7 @@ from quotetui.domain.entities import FX
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import dated_by
-from quotetui.services.forms import FormSpec, shown
+from quotetui.services.form_spec import FormSpec, shown
 from quotetui.services.fx_rates import RateView, rate_views
 from quotetui.services.fx_rates import list_rates as list_rates  # the listing, where it always was
 from quotetui.services.settings import local_today, rates_today

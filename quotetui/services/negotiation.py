@@ -30,7 +30,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import amount_text, decimal_text, rank_offers
-from quotetui.services.inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import load_assumptions_of, load_catalog_of, offer_inputs
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:

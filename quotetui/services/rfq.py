@@ -37,7 +37,7 @@ from quotetui.store.reader import one_reading, reading, session_reader
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from quotetui.services.forms import FormSpec
+    from quotetui.services.form_spec import FormSpec
     from quotetui.store.models import Provider, Rfq, RfqInvite
     from quotetui.store.reader import Reader
 
@@ -330,7 +330,7 @@ def requirement_form(db: Database, name: str | None = None) -> FormSpec:
     save checks (:func:`edit_rfq`'s ``revision``). A choice that asks for nothing ("unknown") is not offered."""
     from quotetui.domain.entities import NOT_A_REQUIREMENT
     from quotetui.domain.fields import shown_value
-    from quotetui.services.forms import FormSpec, choices_of
+    from quotetui.services.form_spec import FormSpec, choices_of
 
     fields = REQUIREMENT.fields if name is None else tuple(f for f in REQUIREMENT.fields if f.name != "name")
     options = {f.name: tuple(c for c in choices_of(f) if c[1] not in NOT_A_REQUIREMENT) for f in fields if f.choices}
@@ -446,7 +446,7 @@ def _plain_invites(reader: Reader, rows: list[Any], today: date) -> dict[int, tu
 def _plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requirement]:
     """As :func:`_loaded`, read as plain rows: the RFQ called ``name`` (any spelling its name key matches),
     the catalog, and its requirement."""
-    from quotetui.services.inputs import load_catalog_of
+    from quotetui.services.engine_inputs import load_catalog_of
 
     rows = _plain_rfqs(reader)
     row = _named(rows, name)
@@ -459,7 +459,7 @@ def _plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requireme
 def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
     """Every RFQ with where its invitations stand, read as plain rows in one snapshot (on SQLite without
     SQLAlchemy: ``rfq list`` starts like a small script)."""
-    from quotetui.services.inputs import load_catalog_of
+    from quotetui.services.engine_inputs import load_catalog_of
 
     today = on or utcnow().date()
     with reading(db) as reader:
@@ -503,7 +503,7 @@ def fit_rfq(db: Database, name: str, on: date | None = None) -> Fitted:
 
 
 def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
-    from quotetui.services.inputs import (
+    from quotetui.services.engine_inputs import (
         fx_day,
         fx_table_of,
         id_filter,

@@ -15,8 +15,8 @@ from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import is_empty, parse_record, shown_value
 from quotetui.domain.text import name_key
-from quotetui.services.forms import FormSpec, parse, shown
-from quotetui.services.inputs import gpu_keys, scenario_input
+from quotetui.services.engine_inputs import gpu_keys, scenario_input
+from quotetui.services.form_spec import FormSpec, parse, shown
 from quotetui.services.scenario_list import ScenarioView, scenario_views
 from quotetui.services.scenario_list import list_scenarios as list_scenarios  # the listing, where it always was
 from quotetui.store.catalog import load_catalog

@@ -17,8 +17,8 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.ownership import curve_text, parse_resale_curve
 from quotetui.domain.fields import parse_record, shown_value
 from quotetui.domain.money import plain
-from quotetui.services.forms import FormSpec, parse
-from quotetui.services.inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of, read_settings
+from quotetui.services.engine_inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of, read_settings
+from quotetui.services.form_spec import FormSpec, parse
 from quotetui.store.engine import Database
 from quotetui.store.models import Setting
 from quotetui.store.reader import session_reader

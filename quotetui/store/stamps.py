@@ -28,7 +28,7 @@ DEPENDS = {
     "source": ("id", "SELECT offer_id FROM benchmark_result WHERE source_id IN ({keys})"),
     "evidence": ("id", "SELECT offer_id FROM benchmark_result WHERE evidence_id IN ({keys})"),
 }
-"""Each table an offer's evaluation reads (``services/inputs.py: offer_inputs``): the column of a row that
+"""Each table an offer's evaluation reads (``services/engine_inputs.py: offer_inputs``): the column of a row that
 leads to its offers, and the offers ``{keys}`` (values of that column) belong to. A test holds this to the
 tables ``offer_inputs`` reads."""
 

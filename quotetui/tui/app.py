@@ -28,10 +28,10 @@ from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
 from quotetui.store.origin import set_front_end
 from quotetui.tui.app_keys import APP_BINDINGS
-from quotetui.tui.commands import MarketCommands
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
 from quotetui.tui.loading import LoadsMarket
+from quotetui.tui.palette import MarketCommands
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
@@ -343,7 +343,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     def action_settings(self) -> None:
         """The assumptions every figure rests on, as a form; saving them recomputes every screen."""
         from quotetui.services.settings import save_settings_form, settings_form
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db = self.database
         if db is not None:
@@ -357,13 +357,13 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             self.push_screen(FxRatesDialog(self.database, self.today))
 
     def action_new_offer(self) -> None:
-        from quotetui.tui.dialogs.forms import offer_form
+        from quotetui.tui.dialogs.edit_forms import offer_form
 
         if self.database is not None:
             self.push_screen(offer_form(self.database), self.edited)
 
     def action_new_provider(self) -> None:
-        from quotetui.tui.dialogs.forms import provider_form
+        from quotetui.tui.dialogs.edit_forms import provider_form
 
         if self.database is not None:
             self.push_screen(provider_form(self.database), self.edited)

@@ -11,8 +11,8 @@ from quotetui.io.benchlogs.common import output_lines
 from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
 QUERY_FIELDS = PROBE_QUERY_FIELDS
-"""The query the README and the probe run (the probe holds the list: it must run alone on a trial machine);
-a file without a header is read with these fields, in order."""
+"""The query docs/VERIFICATION.md and the probe run (the probe holds the list: it must run alone on a trial
+machine); a file without a header is read with these fields, in order."""
 
 _NOT_AVAILABLE = {"[N/A]", "N/A", "[Not Supported]", "[Unknown Error]", "[Insufficient Permissions]", ""}
 _UNIT = re.compile(r"\s*\[[^\]]*\]$")

@@ -1,6 +1,6 @@
 """The recorded FX rates (pair, rate, date, source): ``n`` adds one, ``e`` or Enter edits the highlighted one.
 
-Both go through the generic form (``dialogs/form.py``) over the FX rate's declared fields, saved by
+Both go through the generic form (``dialogs/form_screen.py``) over the FX rate's declared fields, saved by
 ``services/fx.py`` as ``quotetui fx add`` saves them: every bad field named under itself, nothing saved
 unless everything is valid, and a date after today refused. Each save reads the market again at once
 (conversions follow the rates; the app's poll then does not take the save for another program's write).
@@ -103,7 +103,7 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
 
     def _form(self, rate_id: int | None) -> None:
         from quotetui.services.fx import rate_form, save_rate
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db, today = self.database, self.today
 

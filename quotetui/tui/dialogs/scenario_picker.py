@@ -88,7 +88,7 @@ class ScenarioPicker(ReportsWorkerErrors, ModalScreen[str | None]):
 
     def _form(self, scenario: ScenarioView | None) -> None:
         from quotetui.services.scenarios import save_scenario, scenario_form
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db, scenario_id = self.database, scenario.id if scenario else None
 

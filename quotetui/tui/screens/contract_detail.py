@@ -190,7 +190,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
     def action_waive(self) -> None:
         """A written waiver of one item that blocks acceptance."""
         from quotetui.services.contract_forms import save_waiver, waiver_form
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db, state, today = self.qapp.database, self.acceptance, self.qapp.today
         if db is None or state is None:
@@ -228,7 +228,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
     def action_amend(self) -> None:
         """A dated amendment of the terms both parties agreed (``contracts amend``)."""
         from quotetui.services.contract_forms import amendment_form, save_amendment
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db = self.qapp.database
         if db is None or self.view is None:
@@ -243,7 +243,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
 
     def action_incident(self) -> None:
         from quotetui.services.contract_forms import incident_form, save_incident
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db = self.qapp.database
         if db is None or self.view is None:
@@ -253,7 +253,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
 
     def action_invoice(self) -> None:
         from quotetui.services.contract_forms import invoice_form, save_invoice
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db = self.qapp.database
         if db is None or self.view is None:

@@ -21,7 +21,7 @@ def of_list(bindings: list[BindingType]) -> list[Binding]:
 def binding_groups() -> list[tuple[str, list[Binding]]]:
     """Every key binding of the app, grouped by where it works, as each screen, dialog and widget declares it
     (imports every screen: asked only by the help and by a config file's keymap)."""
-    from quotetui.tui.dialogs.form import FormScreen
+    from quotetui.tui.dialogs.form_screen import FormScreen
     from quotetui.tui.dialogs.fx_rates import FxRatesDialog
     from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
     from quotetui.tui.screens.compare import CompareScreen

@@ -203,31 +203,31 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             self.qapp.reload()
 
     def action_round(self, mover: str) -> None:
-        from quotetui.tui.dialogs.forms import revision_form
+        from quotetui.tui.dialogs.edit_forms import revision_form
 
         if self.qapp.database is not None:
             self.app.push_screen(revision_form(self.qapp.database, self.offer_id, Mover(mover)), self._form_done)
 
     def action_discount(self) -> None:
-        from quotetui.tui.dialogs.forms import discount_form
+        from quotetui.tui.dialogs.edit_forms import discount_form
 
         if self.qapp.database is not None:
             self.app.push_screen(discount_form(self.qapp.database, self.offer_id), self._form_done)
 
     def action_extra(self) -> None:
-        from quotetui.tui.dialogs.forms import extra_form
+        from quotetui.tui.dialogs.edit_forms import extra_form
 
         if self.qapp.database is not None:
             self.app.push_screen(extra_form(self.qapp.database, self.offer_id), self._form_done)
 
     def action_sla(self) -> None:
-        from quotetui.tui.dialogs.forms import sla_form
+        from quotetui.tui.dialogs.edit_forms import sla_form
 
         if self.qapp.database is not None:
             self.app.push_screen(sla_form(self.qapp.database, self.offer_id), self._form_done)
 
     def action_edit(self) -> None:
-        from quotetui.tui.dialogs.forms import offer_form
+        from quotetui.tui.dialogs.edit_forms import offer_form
 
         if self.qapp.database is not None:
             self.app.push_screen(offer_form(self.qapp.database, self.offer_id), self._form_done)
@@ -235,7 +235,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     def action_sign(self) -> None:
         """Accept this offer's current round into a contract (the offer becomes accepted)."""
         from quotetui.services.contract_forms import contract_form, save_contract
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db = self.qapp.database
         if db is None:
@@ -275,7 +275,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         self.qapp.toggle_pin(self.offer_id)
 
     def action_edit_provider(self) -> None:
-        from quotetui.tui.dialogs.forms import provider_form
+        from quotetui.tui.dialogs.edit_forms import provider_form
 
         if self.qapp.database is not None and self.detail is not None:
             self.app.push_screen(provider_form(self.qapp.database, self.detail.provider.id), self._form_done)
@@ -324,7 +324,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     def _picked(self, what: str, choice: tuple[str, int] | None) -> None:
         from quotetui.services import editing
         from quotetui.store.models import Discount, ExtraCost, QuoteRevision
-        from quotetui.tui.dialogs import forms
+        from quotetui.tui.dialogs import edit_forms as forms
         from quotetui.tui.dialogs.confirm import ConfirmDialog
 
         db = self.qapp.database

@@ -221,7 +221,7 @@ class OffersScreen(MarketScreen):
         self.qapp.action_new_offer()
 
     def action_edit_offer(self) -> None:
-        from quotetui.tui.dialogs.forms import offer_form
+        from quotetui.tui.dialogs.edit_forms import offer_form
 
         key = self.table.current_key
         if key is not None and self.qapp.database is not None:

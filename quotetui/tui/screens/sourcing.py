@@ -381,8 +381,8 @@ class SourcingScreen(MarketScreen):
         highlighted after, until quotetui ends (the screen lives as long as the app)."""
         from quotetui.domain.entities import AWARD
         from quotetui.domain.fields import shown_value
-        from quotetui.services.forms import FormSpec, parse
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.services.form_spec import FormSpec, parse
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db, view, rfq_id = self.qapp.database, self._detail, self._selected
         if db is None or view is None or rfq_id is None:
@@ -412,7 +412,7 @@ class SourcingScreen(MarketScreen):
         """A form of the requirement (``REQUIREMENT``'s fields, as ``rfq new``'s flags); saved, it is listed and
         highlighted."""
         from quotetui.services.rfq import new_rfq, requirement_form
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db = self.qapp.database
         if db is None:
@@ -432,7 +432,7 @@ class SourcingScreen(MarketScreen):
         new revision; a change made elsewhere since the form was filled refuses the save (and offers to fill it
         again), never overwritten."""
         from quotetui.services.rfq import edit_rfq, requirement_form
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db, view = self.qapp.database, self._detail
         if db is None or view is None:
@@ -480,9 +480,9 @@ class SourcingScreen(MarketScreen):
         """Record that a provider the highlighted RFQ was sent to declined (``DECLINE``'s form, ``rfq decline``'s
         service); the providers offered are the ones it was sent to."""
         from quotetui.domain.entities import DECLINE
-        from quotetui.services.forms import FormSpec
+        from quotetui.services.form_spec import FormSpec
         from quotetui.services.rfq import decline
-        from quotetui.tui.dialogs.form import FormScreen
+        from quotetui.tui.dialogs.form_screen import FormScreen
 
         db, view = self.qapp.database, self._detail
         if db is None or view is None:

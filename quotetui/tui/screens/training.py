@@ -20,7 +20,7 @@ from textual.widgets import Header, Input, Label, Select, Static
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
 from quotetui.domain.wording import plural
-from quotetui.services.forms import problem_text
+from quotetui.services.form_spec import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.widgets.chart import Chart

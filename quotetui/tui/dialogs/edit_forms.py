@@ -11,7 +11,7 @@ from typing import Any
 from quotetui.domain.enums import Mover
 from quotetui.services import editing
 from quotetui.store.engine import Database
-from quotetui.tui.dialogs.form import FormScreen, Notice
+from quotetui.tui.dialogs.form_screen import FormScreen, Notice
 
 
 def _text(raw: dict[str, Any], name: str) -> str:

@@ -29,7 +29,7 @@ from quotetui.domain.errors import Conflict, NeedsConfirmation, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.domain.text import visible
 from quotetui.domain.wording import plural
-from quotetui.services.forms import CONFIRMED, FieldErrors, FormSpec, hint, parse
+from quotetui.services.form_spec import CONFIRMED, FieldErrors, FormSpec, hint, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
