@@ -1,8 +1,8 @@
 """The exact floor of ranking: what ranking every offer costs with nothing but stdlib sqlite3 and the domain.
 
 ``floor_rank(db_path)`` reads the inputs a ranking needs (the default scenario, FX rates, assumptions, the GPU
-catalog, and every offer's current round only) with plain ``sqlite3`` straight into the domain's input
-dataclasses, evaluates them with the same exact-Fraction model (``domain.economics.evaluate``) and sorts them
+catalog, and every offer's current round only) through the product's own reader (``services/engine_inputs.py``)
+over plain ``sqlite3``, evaluates them with the same exact-Fraction model (``domain.economics.evaluate``) and sorts them
 the same way (``rank``). No SQLAlchemy, no ORM, no cache; the cyclic GC paused around the work (what any bulk
 loader can do). ``measure`` compares ``rank_offers`` run cold in a fresh process (``benchmarks.rank_once``) with
 it, in the suite's row format, and checks both give the same ranking (same ids, same figures).
@@ -17,161 +17,38 @@ import json
 import subprocess
 import sys
 import time
-from collections import defaultdict
 from datetime import UTC, date, datetime
-from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from quotetui.domain import entities as E
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank
-from quotetui.domain.economics.inputs import (
-    DiscountTerm,
-    Evidence,
-    ExtraTerm,
-    OfferInput,
-    PriceOption,
-    ScenarioInput,
-)
-from quotetui.domain.economics.rounds import current_round
-from quotetui.domain.enums import (
-    BillingBasis,
-    DiscountKind,
-    ExtraBasis,
-    ExtraKind,
-    FormFactor,
-    InterFabric,
-    IntraFabric,
-    Metric,
-    OfferStatus,
-    PriceUnit,
-    Provenance,
-)
-from quotetui.domain.fields import parse_value
-from quotetui.domain.fx import FxRateFact, FxTable
+from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
+from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
-from quotetui.domain.gpus import BUILTIN, GpuSpec
+from quotetui.services.engine_inputs import (
+    fx_day,
+    fx_table_of,
+    load_assumptions_of,
+    load_catalog_of,
+    offer_inputs,
+    scenario_of,
+)
+from quotetui.store.reader import sqlite_connection_reader
 
 TARGET = 1.5  # issue 16, point 4: ranking ≤ 1.5× the exact floor
-FLOOR = "stdlib sqlite3 into the domain's inputs (current rounds), same exact-Fraction evaluate and sort, GC paused"
-
-
-def _m(v: int | None, places: int = 6) -> Decimal | None:
-    return None if v is None else Decimal(v).scaleb(-places)
-
-
-def _d(v: str | None) -> Decimal | None:
-    return None if v is None else Decimal(v)
-
-
-def _when(v: str | None) -> datetime | None:
-    return None if v is None else datetime.fromisoformat(v).replace(tzinfo=UTC)
+FLOOR = "the product's reader over stdlib sqlite3 (current rounds), the same exact evaluate and sort, GC paused"
 
 
 def _inputs(conn: Any, day: date) -> tuple[ScenarioInput, FxTable, Assumptions, list[OfferInput]]:
-    pci = {s.key: s.pci_device_ids for s in BUILTIN}
-    aliases: dict[int, list[str]] = defaultdict(list)
-    for gid, alias in conn.execute("SELECT gpu_model_id, alias FROM gpu_alias ORDER BY id"):
-        aliases[gid].append(alias)
-    gpus = {
-        r[0]: GpuSpec(r[1], r[2], FormFactor(r[3]), r[4], r[5], Decimal(r[6]), Decimal(r[7]), _d(r[8]), _d(r[9]),
-                      r[10], r[11], r[12], r[13], bool(r[14]), (), r[15], tuple(aliases[r[0]]), pci.get(r[1], ()))
-        for r in conn.execute(
-            "SELECT id, key, name, form_factor, memory_gb, memory_type, memory_bw_tbs, bf16_tflops, fp8_tflops, "
-            "fp64_tflops, nvlink_gbs, nvlink_note, tdp_w, topo_signature, consumer, smi_memory_mib FROM gpu_model"
-        )
-    }  # fmt: skip
-    s = conn.execute(
-        "SELECT name, gpu_count, months, utilisation, home_currency, egress_tb_month, storage_tb, train_flops, "
-        "train_params, train_tokens, gpu_model_id FROM scenario ORDER BY is_default DESC, id LIMIT 1"
-    ).fetchone()
-    scenario = ScenarioInput(s[0], s[1], s[2], _m(s[3]), s[4], Decimal(s[5]), Decimal(s[6]), _d(s[7]), _d(s[8]),
-                             _d(s[9]), gpus[s[10]] if s[10] is not None else None)  # fmt: skip
-    fx = FxTable(
-        [
-            FxRateFact(b, qu, _m(r, 10), date.fromisoformat(a), src)
-            for b, qu, r, a, src in conn.execute("SELECT base, quote, rate, as_of, source FROM fx_rate")
-        ],
-        day,
-    )
-    stored = dict(conn.execute("SELECT substr(key, 12), value FROM setting WHERE key LIKE 'assumption.%'"))
-    values: dict[str, Any] = {}
-    for f in E.SETTINGS.fields:
-        if f.name in stored:
-            value = parse_value(f, stored[f.name])
-            values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
-    assumptions = Assumptions(**values)
-
-    rounds: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    priced = {r for (r,) in conn.execute("SELECT DISTINCT revision_id FROM revision_price")}
-    revisions = "SELECT id, offer_id, mover, quoted_at, is_estimate FROM quote_revision ORDER BY offer_id, seq"
-    for r in conn.execute(revisions):
-        rounds[r[1]].append(r)
-    current = {}  # offer id: its current round
-    for oid, rs in rounds.items():
-        found = current_round(rs, lambda r: r[2], lambda r: r[0] in priced)
-        if found is not None:
-            current[oid] = found
-    current_ids = {r[0] for r in current.values()}
-    options: dict[int, list[PriceOption]] = defaultdict(list)
-    for p in conn.execute(
-        "SELECT revision_id, term_months, unit, amount, currency, amount_high, prepay, is_estimate, note "
-        "FROM revision_price ORDER BY term_months, id"
-    ):
-        if p[0] in current_ids:
-            options[p[0]].append(
-                PriceOption(p[1], PriceUnit(p[2]), _m(p[3]), p[4], _m(p[5]), bool(p[6]), bool(p[7]), p[8])  # type: ignore[arg-type]
-            )
-    discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
-    for d in conn.execute(
-        "SELECT id, offer_id, revision_id, kind, rate, min_term_months, min_gpus, requires_prepay, description "
-        "FROM discount ORDER BY id"
-    ):
-        discounts[d[1]].append((d[2], DiscountTerm(d[0], DiscountKind(d[3]), _m(d[4]), d[5], d[6], bool(d[7]), d[8])))
-    extras: dict[int, list[tuple[int | None, ExtraTerm]]] = defaultdict(list)
-    for x in conn.execute(
-        "SELECT id, offer_id, revision_id, kind, basis, amount, currency, refundable, description FROM extra_cost "
-        "ORDER BY id"
-    ):
-        term = ExtraTerm(x[0], ExtraKind(x[3]), ExtraBasis(x[4]), _m(x[5]), x[6], bool(x[7]), x[8])
-        extras[x[1]].append((x[2], term))
-    sla = dict(conn.execute("SELECT offer_id, availability FROM sla_term"))
-    evidence: dict[int, list[Evidence]] = defaultdict(list)
-    for b in conn.execute(
-        "SELECT b.id, b.offer_id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, "
-        "b.source_id, b.gpu_count, b.model_params, s.title, e.tool, e.host FROM benchmark_result b "
-        "LEFT OUTER JOIN source s ON s.id = b.source_id LEFT OUTER JOIN evidence e ON e.id = b.evidence_id "
-        "WHERE b.offer_id IS NOT NULL ORDER BY b.id"
-    ):
-        origin = b[11] if b[8] else " on ".join(x for x in (b[12], b[13]) if x) or None
-        evidence[b[1]].append(Evidence(b[0], Provenance(b[2]), Metric(b[3]), Decimal(b[4]), _d(b[5]), b[6], b[7],
-                                       origin, b[9], _d(b[10])))  # fmt: skip
-    offers = []
-    for o in conn.execute(
-        "SELECT o.id, p.name, o.name, o.gpu_model_id, o.gpus_per_node, o.billing_basis, o.status, o.nodes_available, "
-        "o.intra_fabric, o.inter_fabric, o.inter_gbps_per_gpu, o.prorata_days, o.vat_rate, o.special_invoice, "
-        "o.is_estimate, p.kind, o.form_factor, o.region, o.valid_until FROM offer o "
-        "LEFT OUTER JOIN provider p ON p.id = o.provider_id ORDER BY o.id"
-    ):
-        oid = o[0]
-        found = current.get(oid)
-        if found is None:
-            continue
-        rid = found[0]
-        offers.append(
-            OfferInput(
-                oid, o[1], o[2], gpus[o[3]], o[4], BillingBasis(o[5]), OfferStatus(o[6]), tuple(options[rid]), o[7],
-                IntraFabric(o[8]), InterFabric(o[9]), _d(o[10]), bool(o[11]), _when(found[3]), _m(o[12]),
-                bool(o[13]), bool(o[14]), bool(found[4]),
-                tuple(t for r, t in discounts.get(oid, ()) if r in (None, rid)),
-                tuple(t for r, t in extras.get(oid, ()) if r in (None, rid)),
-                _m(sla.get(oid)), tuple(evidence.get(oid, ())), (), o[15], o[16], o[17],
-                None if o[18] is None else date.fromisoformat(o[18]),
-            )
-        )  # fmt: skip
-    return scenario, fx, assumptions, offers
+    """The ranking's inputs through the product's own reader (``services/engine_inputs.py``: the read model of
+    ``store/read_model.py`` over stdlib sqlite3), current rounds only: the floor measures what ranking adds."""
+    reader = sqlite_connection_reader(conn)
+    _, gpus = load_catalog_of(reader)
+    scenario = scenario_of(reader, None, gpus)
+    assert scenario is not None, "a database always has a default scenario"
+    fx = fx_table_of(reader, fx_day(day))
+    return scenario, fx, load_assumptions_of(reader), offer_inputs(reader, gpus, history=False)
 
 
 def floor_rank(db_path: str | Path, day: date | None = None) -> tuple[list[Evaluation], list[tuple[OfferInput, str]]]:

@@ -32,7 +32,7 @@ def offers(
     as_json: JsonFlag = False,
 ) -> None:
     """Offers ranked for a scenario by cost per delivered PFLOP-hour (feasible ones first)."""
-    from quotetui.services.offer_listing import JSON, TABLE, Rendering, offer_listing
+    from quotetui.services.offer_listing import HEADERS, JSON, RIGHT, TABLE, OfferLine, Rendering, offer_listing
 
     if as_json:
         rendering = Rendering(json_item_text, json_item_kind(), _json_item_read_back)
@@ -42,11 +42,12 @@ def offers(
     for tag, *text in items:
         if tag == "title":
             say(text[0])
+    lines = [OfferLine(*cells) for tag, *cells in items if tag == "row"]
     table(
-        ["#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term", "flags"],
-        [cells for tag, *cells in items if tag == "row"],
-        right=frozenset({"#", "id", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%"}),
-        widths={"offer": 30, "GPU": 14},
+        list(HEADERS),
+        [list(line) for line in lines],
+        right=frozenset(getattr(HEADERS, name) for name in RIGHT),
+        widths={HEADERS.offer: 30, HEADERS.gpu: 14},
     )
     say("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
     for tag, *text in items:

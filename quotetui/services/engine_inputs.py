@@ -14,12 +14,13 @@ import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import fields as dataclass_fields
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.economics.assumptions import Assumptions
@@ -34,18 +35,7 @@ from quotetui.domain.economics.inputs import (
 )
 from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.enums import (
-    BillingBasis,
-    DiscountKind,
-    ExtraBasis,
-    ExtraKind,
     FormFactor,
-    InterFabric,
-    IntraFabric,
-    Metric,
-    Mover,
-    OfferStatus,
-    PriceUnit,
-    Provenance,
     ProviderKind,
 )
 from quotetui.domain.errors import BadInput
@@ -53,6 +43,7 @@ from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
 from quotetui.domain.money import RATE_PLACES
 from quotetui.store.keys import ASSUMPTION_PREFIX
+from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import Reader, in_list, session_reader
 
 if TYPE_CHECKING:
@@ -225,29 +216,97 @@ def fx_table_of(reader: Reader, on: date) -> FxTable:
     return FxTable([FxRateFact(b, q, money(r, RATE_PLACES), day(a), s) for b, q, r, a, s in rows], on)  # type: ignore[arg-type]
 
 
-_SCENARIO = (
-    "SELECT name, gpu_count, months, utilisation, home_currency, egress_tb_month, storage_tb, train_flops, "
-    "train_params, train_tokens, gpu_model_id FROM scenario"
-)
+@functools.cache
+def _scenario_rows() -> Rows:
+    """A scenario as the engine reads it: every declared scenario field ``ScenarioInput`` has, by name."""
+    from quotetui.domain import entities as E
+
+    engine = {f.name for f in dataclass_fields(ScenarioInput)}
+    names = tuple(f.name for f in E.SCENARIO.fields if f.name in engine and f.kind != "gpu")
+    return Rows("ScenarioRow", "scenario", (*fields_of(E.SCENARIO, names), Column("gpu_model_id", "gpu_model_id")),
+                "scenario", key="name")  # fmt: skip
 
 
 def scenario_of(reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput | None:
     """The scenario called ``name`` (its exact name), else the default one (else the oldest); None when not
     found that way (``services/scenarios.py: find_scenario`` then decides: another spelling, or the error)."""
+    rows = _scenario_rows()
     if name is None:
-        row = reader.one(_SCENARIO + " ORDER BY is_default DESC, id LIMIT 1")
+        found = next(rows.each(reader, " ORDER BY is_default DESC, id LIMIT 1"), None)
     else:
-        row = reader.one(_SCENARIO + " WHERE name = :name ORDER BY id LIMIT 1", {"name": name})
-    if row is None:
+        found = next(rows.each(reader, " WHERE name = :name ORDER BY id LIMIT 1", {"name": name}), None)
+    if found is None:
         return None
-    d = reader.text_decimal
-    return ScenarioInput(row[0], row[1], row[2], reader.money(row[3]), row[4], d(row[5]), d(row[6]),  # type: ignore[arg-type]
-                         d(row[7]), d(row[8]), d(row[9]), gpus[row[10]] if row[10] is not None else None)  # fmt: skip
+    gpu = gpus[found.gpu_model_id] if found.gpu_model_id is not None else None
+    return ScenarioInput(**{k: v for k, v in found._asdict().items() if k != "gpu_model_id"}, gpu=gpu)
 
 
 def _scoped(items: list[tuple[int | None, Any]], current_id: int) -> tuple[Any, ...]:
     """Fine print that applies to every round, or to the current round only."""
     return tuple(item for revision_id, item in items if revision_id is None or revision_id == current_id)
+
+
+class EngineRows(NamedTuple):
+    """The rows the engine reads (:func:`read_models`)."""
+
+    round: Rows
+    price: Rows
+    discount: Rows
+    extra: Rows
+    offer: Rows
+    evidence: Rows
+    offer_fields: tuple[str, ...]  # the declared offer fields the engine reads, each an ``OfferInput`` attribute
+
+
+@functools.cache
+def read_models() -> EngineRows:
+    """The rows the engine reads, as named records made from the field declarations (``store/read_model.py``):
+    an offer field is read for the engine once it is declared in ``domain/entities.py`` and is an attribute of
+    ``OfferInput``. Made on first use: the declarations are not on a kept listing's path."""
+    from quotetui.domain import entities as E
+
+    engine = {f.name for f in dataclass_fields(OfferInput)}
+    offer_fields = tuple(f.name for f in E.OFFER.fields if f.name in engine and f.kind not in ("ref", "gpu"))
+    made = EngineRows(
+        Rows("RoundRow", "quote_revision",
+             (Column("id", "id"), Column("offer_id", "offer_id"), Column("seq", "seq"), *fields_of(E.ROUND, ("mover",)),
+              Column("quoted_at", "quoted_at"), Column("is_estimate", "is_estimate", "bool")),
+             "quote_revision"),
+        Rows("PriceRow", "revision_price",
+             (Column("revision_id", "revision_id"),
+              *fields_of(E.PRICE, ("term_months", "unit", "amount", "currency", "amount_high", "prepay")),
+              Column("is_estimate", "is_estimate", "bool"), Column("note", "note", "text")),
+             "revision_price of round", key="revision_id"),
+        Rows("DiscountRow", "discount",
+             (Column("offer_id", "offer_id"), Column("revision_id", "revision_id"), Column("id", "id"),
+              *fields_of(E.DISCOUNT, ("kind", "rate", "min_term_months", "min_gpus", "requires_prepay",
+                                      "description"))),
+             "discount"),
+        Rows("ExtraRow", "extra_cost",
+             (Column("offer_id", "offer_id"), Column("revision_id", "revision_id"), Column("id", "id"),
+              *fields_of(E.EXTRA, ("kind", "basis", "amount", "currency", "refundable", "description"))),
+             "extra_cost"),
+        Rows("OfferRow", "offer o LEFT OUTER JOIN provider p ON p.id = o.provider_id",
+             (Column("id", "o.id"), Column("provider", "p.name", "text"), Column("gpu_model_id", "o.gpu_model_id"),
+              Column("provider_kind", "p.kind", "choice", ProviderKind, "provider of {row}, kind"),
+              *fields_of(E.OFFER, offer_fields, "o.")),
+             "offer"),
+        Rows("EvidenceRow",
+             "benchmark_result b LEFT OUTER JOIN source s ON s.id = b.source_id "
+             "LEFT OUTER JOIN evidence e ON e.id = b.evidence_id",
+             (Column("id", "b.id"), Column("offer_id", "b.offer_id"),
+              *fields_of(E.CLAIM, ("provenance", "metric", "value", "value_high"), "b."),
+              Column("qualifier", "b.qualifier", "text"),  # kept as written: the audit reads its words
+              *fields_of(E.CLAIM, ("workload", "gpu_count", "model_params"), "b."), Column("source_id", "b.source_id"),
+              Column("title", "s.title", "text"), Column("tool", "e.tool", "text"), Column("host", "e.host", "text")),
+             "benchmark_result"),
+        offer_fields,
+    )  # fmt: skip
+    # the records unpack into the engine's terms in their own order: checked here, once
+    assert made.price.record._fields[1:] == tuple(f.name for f in dataclass_fields(PriceOption))[:8]
+    assert made.discount.record._fields[2:] == tuple(f.name for f in dataclass_fields(DiscountTerm))
+    assert made.extra.record._fields[2:] == tuple(f.name for f in dataclass_fields(ExtraTerm))
+    return made
 
 
 def offer_inputs(
@@ -258,12 +317,12 @@ def offer_inputs(
     history: bool = True,
 ) -> list[OfferInput]:
     """Every offer (or those named) with its current price options, fine print and evidence, in a handful of
-    queries, as plain tuples converted once. Offers without any price are left out: there is nothing to
-    compute for them yet. ``history=False`` keeps only the current round: the other rounds' prices are not
-    even converted."""
+    queries, read as named records (:func:`read_models`) converted once. Offers without any price are left
+    out: there is nothing to compute for them yet. ``history=False`` keeps only the current round: the other
+    rounds' prices are not even converted."""
     ids = None if offer_ids is None else list(offer_ids)
     wanted = None if ids is None else set(ids)
-    money, when, text, s = reader.money, reader.when, reader.text_decimal, reader.text
+    model = read_models()
 
     where, params = _where("offer_id", ids, reader.sqlite)
     where_p, params_p = (
@@ -273,70 +332,27 @@ def offer_inputs(
     rounds: dict[int, list[Any]] = {}  # offer id: every round (with ``history`` only)
     current: dict[int, Any] = {}  # offer id: its current round
     for offer_id, found_rounds in groupby(
-        reader.each(
-            "SELECT id, offer_id, seq, mover, quoted_at, is_estimate FROM quote_revision"
-            + where
-            + " ORDER BY offer_id, seq",
-            params,
-        ),
-        key=itemgetter(1),
+        model.round.each(reader, where + " ORDER BY offer_id, seq", params), key=attrgetter("offer_id")
     ):  # one offer's rounds at a time: without ``history`` only its current one is kept
-        rs = list(found_rounds)
-        for r in rs:  # the round's mover decides which round is the price: a value never written is refused
-            Mover.stored(r[3], f"quote_revision #{r[0]}, mover")
-        found = current_round(rs, lambda r: r[3], lambda r: r[0] in priced)
+        rs = list(found_rounds)  # the round's mover decides which round is the price: read as a choice
+        found = current_round(rs, attrgetter("mover"), lambda r: r.id in priced)
         if found is not None:
             current[offer_id] = found
         if history:
             rounds[offer_id] = rs
     priced.clear()  # 400,000 ids at 100k offers: not held through the rest
-    keep = {r[0] for rs in rounds.values() for r in rs} if history else {r[0] for r in current.values()}
+    keep = {r.id for rs in rounds.values() for r in rs} if history else {r.id for r in current.values()}
     options: dict[int, list[PriceOption]] = defaultdict(list)
-    for p in reader.each(
-        "SELECT revision_id, term_months, unit, amount, currency, amount_high, prepay, is_estimate, note "
-        "FROM revision_price" + where_p + " ORDER BY term_months, id",
-        params_p,
-    ):
-        if p[0] in keep:
-            options[p[0]].append(
-                PriceOption(
-                    p[1],
-                    PriceUnit.stored(p[2], f"revision_price of round #{p[0]}, unit"),
-                    money(p[3]),
-                    s(p[4]),
-                    money(p[5]),
-                    bool(p[6]),
-                    bool(p[7]),
-                    s(p[8]),
-                )  # type: ignore[arg-type]
-            )
+    for p in model.price.each(reader, where_p + " ORDER BY term_months, id", params_p):
+        if p.revision_id in keep:
+            options[p.revision_id].append(PriceOption(*p[1:]))  # the record's fields are PriceOption's, in order
 
     discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
-    for x in reader.each(
-        "SELECT id, offer_id, revision_id, kind, rate, min_term_months, min_gpus, requires_prepay, description "
-        "FROM discount" + where + " ORDER BY id",
-        params,
-    ):
-        term = DiscountTerm(
-            x[0], DiscountKind.stored(x[3], f"discount #{x[0]}, kind"), money(x[4]), x[5], x[6], bool(x[7]), s(x[8])
-        )
-        discounts[x[1]].append((x[2], term))
+    for x in model.discount.each(reader, where + " ORDER BY id", params):
+        discounts[x.offer_id].append((x.revision_id, DiscountTerm(*x[2:])))  # DiscountTerm's fields, in order
     extras: dict[int, list[tuple[int | None, ExtraTerm]]] = defaultdict(list)
-    for x in reader.each(
-        "SELECT id, offer_id, revision_id, kind, basis, amount, currency, refundable, description "
-        "FROM extra_cost" + where + " ORDER BY id",
-        params,
-    ):
-        extra = ExtraTerm(
-            x[0],
-            ExtraKind.stored(x[3], f"extra_cost #{x[0]}, kind"),
-            ExtraBasis.stored(x[4], f"extra_cost #{x[0]}, basis"),
-            money(x[5]),
-            s(x[6]),
-            bool(x[7]),
-            s(x[8]),
-        )
-        extras[x[1]].append((x[2], extra))
+    for x in model.extra.each(reader, where + " ORDER BY id", params):
+        extras[x.offer_id].append((x.revision_id, ExtraTerm(*x[2:])))  # ExtraTerm's fields, in order
     availability, credited = {}, set()
     where_t, params_t = _where("t.offer_id", ids, reader.sqlite)
     for r in reader.each(  # an availability with a credit schedule is a promise with a remedy (``evaluate``)
@@ -350,56 +366,35 @@ def offer_inputs(
     evidence = _evidence(reader, ids)
 
     where_o, params_o = _where("o.id", ids, reader.sqlite)
+    money, when = reader.money, reader.when
     result = []
-    for o in reader.each(
-        "SELECT o.id, p.name, o.name, o.gpu_model_id, o.gpus_per_node, o.billing_basis, o.status, "
-        "o.nodes_available, o.intra_fabric, o.inter_fabric, o.inter_gbps_per_gpu, o.prorata_days, o.vat_rate, "
-        "o.special_invoice, o.is_estimate, p.kind, o.form_factor, o.region, o.valid_until "
-        "FROM offer o LEFT OUTER JOIN provider p ON p.id = o.provider_id" + where_o + " ORDER BY o.id",
-        params_o,
-    ):
-        oid = o[0]
+    for o in model.offer.each(reader, where_o + " ORDER BY o.id", params_o):
+        oid = o.id
         if not oid % EVERY:
             check_cancelled()  # the TUI quit while it loaded: stop reading
         found = current.get(oid)
         if found is None or (wanted is not None and oid not in wanted):
             continue
-        rid = found[0]
+        rid = found.id
         result.append(
             OfferInput(
                 id=oid,
-                provider=s(o[1]),
-                name=o[2],
-                gpu=gpus[o[3]],
-                gpus_per_node=o[4],
-                billing_basis=BillingBasis.stored(o[5], f"offer #{oid}, billing_basis"),
-                status=OfferStatus.stored(o[6], f"offer #{oid}, status"),
+                provider=o.provider,
+                gpu=gpus[o.gpu_model_id],
                 options=tuple(options[rid]),
-                nodes_available=o[7],
-                intra_fabric=IntraFabric.stored(o[8], f"offer #{oid}, intra_fabric"),
-                inter_fabric=InterFabric.stored(o[9], f"offer #{oid}, inter_fabric"),
-                inter_gbps_per_gpu=text(o[10]),
-                prorata_days=bool(o[11]),
-                quoted_at=when(found[4]),
-                vat_rate=money(o[12]),
-                special_invoice=bool(o[13]),
-                is_estimate=bool(o[14]),
-                round_is_estimate=bool(found[5]),
+                quoted_at=when(found.quoted_at),
+                round_is_estimate=found.is_estimate,
                 discounts=_scoped(discounts.get(oid, []), rid),
                 extras=_scoped(extras.get(oid, []), rid),
                 availability=money(availability.get(oid)),
                 sla_credits=oid in credited,
                 evidence=tuple(evidence.get(oid, ())),
                 revisions=tuple(
-                    Revision(r[2], r[3], when(r[4]).date(), tuple(options.get(r[0], ())))  # type: ignore[union-attr]
+                    Revision(r.seq, r.mover, when(r.quoted_at).date(), tuple(options.get(r.id, ())))  # type: ignore[union-attr]
                     for r in rounds.get(oid, ())
                 ),
-                provider_kind=None
-                if o[15] is None
-                else s(ProviderKind.stored(o[15], f"provider of offer #{oid}, kind").value),
-                form_factor=None if o[16] is None else s(FormFactor.stored(o[16], f"offer #{oid}, form_factor").value),
-                region=s(o[17]),
-                valid_until=reader.day(o[18]),
+                provider_kind=o.provider_kind.value if o.provider_kind is not None else None,  # type: ignore[arg-type]
+                **{name: getattr(o, name) for name in model.offer_fields},
             )
         )
     return result
@@ -408,32 +403,24 @@ def offer_inputs(
 def _evidence(reader: Reader, ids: list[int] | None) -> dict[int, list[Evidence]]:
     found: dict[int, list[Evidence]] = defaultdict(list)
     where, params = _where("b.offer_id", ids, reader.sqlite)
-    text, s = reader.text_decimal, reader.text
-    for b in reader.each(
-        "SELECT b.id, b.offer_id, b.provenance, b.metric, b.value, b.value_high, b.qualifier, b.workload, "
-        "b.source_id, b.gpu_count, b.model_params, s.title, e.tool, e.host FROM benchmark_result b "
-        "LEFT OUTER JOIN source s ON s.id = b.source_id LEFT OUTER JOIN evidence e ON e.id = b.evidence_id"
-        + where
-        + " ORDER BY b.id",
-        params,
-    ):
-        if b[1] is None:
+    s = reader.text
+    for b in read_models().evidence.each(reader, where + " ORDER BY b.id", params):
+        if b.offer_id is None:
             continue
-        origin = b[11] if b[8] else " on ".join(x for x in (b[12], b[13]) if x) or None
-        value, high, params_ = text(b[4]), text(b[5]), text(b[10])
-        found[b[1]].append(
+        origin = b.title if b.source_id else " on ".join(x for x in (b.tool, b.host) if x) or None
+        found[b.offer_id].append(
             Evidence(
-                b[0],
-                Provenance.stored(b[2], f"benchmark_result #{b[0]}, provenance"),
-                Metric.stored(b[3], f"benchmark_result #{b[0]}, metric"),
-                value,
-                high,
-                s(b[6]),
-                s(b[7]),
+                b.id,
+                b.provenance,
+                b.metric,
+                b.value,
+                b.value_high,
+                b.qualifier,
+                b.workload,
                 s(origin),
-                b[9],
-                params_,
-            )  # type: ignore[arg-type]
+                b.gpu_count,
+                b.model_params,
+            )
         )
     return found
 

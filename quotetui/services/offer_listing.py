@@ -2,10 +2,10 @@
 on disk by the last identical listing (``services/listing_store.py``), so a second launch with nothing changed
 reads no offer and ranks nothing. Either way the items are the same values, so the output is the same bytes.
 
-Two kinds: :data:`TABLE` (the table's lines: ``["title", text]``, ``["row", 10 cells]``, ``["say", text]``,
-``["err", text]``) and :data:`JSON` (one object per offer, ``offers --json``'s array items), kept as they are
-or, with a :class:`Rendering`, as the front end's text for each (``offers --json`` keeps its indented JSON, so
-a second launch neither decodes nor encodes an object).
+Two kinds: :data:`TABLE` (the table's lines: ``["title", text]``, ``["row", *cells]`` of an :class:`OfferLine`,
+``["say", text]``, ``["err", text]``) and :data:`JSON` (one object per offer, ``offers --json``'s array items),
+kept as they are or, with a :class:`Rendering`, as the front end's text for each (``offers --json`` keeps its
+indented JSON, so a second launch neither decodes nor encodes an object).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
@@ -28,8 +28,28 @@ TABLE = "offers-table"
 JSON = "offers-json"
 
 TERM_SHORT = {0: "od", 1: "1m", 3: "3m", 6: "6m", 12: "12m", 24: "24m", 36: "36m"}
-ROW_CELLS = 10
-_TAGS = {"title": 1, "say": 1, "err": 1, "row": ROW_CELLS}
+
+
+class OfferLine(NamedTuple):
+    """One offer's row of the ``offers`` table, each cell as printed (kept on disk as ``["row", *cells]``)."""
+
+    rank: str  # 1, 2 … (``3?`` a question open), ✗ cannot run the scenario
+    id: str
+    offer: str  # provider and offer name
+    gpu: str
+    per_gpu_hour: str
+    tco_year: str  # with its marks (≥ ~)
+    per_pflop_hour: str
+    mfu: str  # with its source: v verified, c claimed, d default
+    way: str  # the way to buy: ``12mp``, ``12m+1m``
+    flags: str
+
+
+HEADERS = OfferLine("#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term", "flags")
+"""Each column's header, by the same names."""
+RIGHT = frozenset(("rank", "id", "per_gpu_hour", "tco_year", "per_pflop_hour", "mfu"))
+"""The columns of figures, aligned right."""
+_TAGS = {"title": 1, "say": 1, "err": 1, "row": len(OfferLine._fields)}
 
 
 def term_short(o: PriceOption) -> str:
@@ -60,19 +80,19 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
         elif e.feasibility.questions:
             asked.append(f"? #{e.offer.id}: {'; '.join(e.feasibility.questions)}")
-        yield [
-            "row",
-            (f"{i}{'?' if e.feasibility.questions else ''}") if i is not None else "✗",
-            str(e.offer.id),
-            f"{e.offer.provider} {e.offer.name}",
-            e.offer.gpu.name,
-            f"{dec(e.price_per_gpu_hour, 2):,}",
-            cost_text(e, e.annualised_tco, 2),
-            cost_text(e, e.cost_per_pflop_hour, 2),
-            f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
-            "+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
-            ", ".join(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
-        ]
+        line = OfferLine(
+            rank=(f"{i}{'?' if e.feasibility.questions else ''}") if i is not None else "✗",
+            id=str(e.offer.id),
+            offer=f"{e.offer.provider} {e.offer.name}",
+            gpu=e.offer.gpu.name,
+            per_gpu_hour=f"{dec(e.price_per_gpu_hour, 2):,}",
+            tco_year=cost_text(e, e.annualised_tco, 2),
+            per_pflop_hour=cost_text(e, e.cost_per_pflop_hour, 2),
+            mfu=f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
+            way="+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
+            flags=", ".join(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
+        )
+        yield ["row", *line]
     yield ["say", f"marks: {LEGEND}"]
     bounded = sum(1 for e in ranking.evaluations if e.lower_bound)
     if bounded:
@@ -180,4 +200,7 @@ def _text_check(check: Callable[[str], bool]) -> Callable[[Any], bool]:
     return lambda item: type(item) is str and check(item)
 
 
-__all__ = ["JSON", "TABLE", "TERM_SHORT", "Rendering", "json_items", "offer_listing", "table_items", "term_short"]
+__all__ = [
+    "HEADERS", "JSON", "RIGHT", "TABLE", "TERM_SHORT", "OfferLine", "Rendering", "json_items", "offer_listing",
+    "table_items", "term_short",
+]  # fmt: skip

@@ -1,0 +1,61 @@
+"""One read model (``store/read_model.py``): the engine reads each row as a named record whose columns and
+conversions come from the field declarations, so what the engine sees of an offer is what the ORM holds, field
+by field, and a declared offer field that ``OfferInput`` has is read without a second list naming it."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from decimal import Decimal
+
+import pytest
+
+from quotetui.domain import entities as E
+from quotetui.domain.economics.inputs import OfferInput
+from quotetui.domain.enums import Choice, OfferStatus
+from quotetui.domain.errors import DatabaseProblem
+from quotetui.services.engine_inputs import load_catalog_of, offer_inputs, read_models
+from quotetui.store.engine import Database
+from quotetui.store.read_model import Column, Rows, fields_of
+from quotetui.store.reader import reading
+
+
+def test_every_declared_offer_field_the_engine_has_is_read() -> None:
+    declared = {f.name for f in E.OFFER.fields if f.kind not in ("ref", "gpu")}
+    engine = {f.name for f in fields(OfferInput)}
+    assert set(read_models().offer_fields) == declared & engine
+    assert {"gpus_per_node", "nodes_available", "billing_basis", "vat_rate", "valid_until"} <= declared & engine
+
+
+def test_what_the_engine_reads_of_each_offer_is_what_the_orm_holds(demo_db: Database) -> None:
+    from sqlmodel import select
+
+    from quotetui.store.models import Offer
+
+    with reading(demo_db) as reader:
+        _, gpus = load_catalog_of(reader)
+        read = {o.id: o for o in offer_inputs(reader, gpus)}
+    with demo_db.session() as session:
+        stored = {o.id: o for o in session.exec(select(Offer))}
+    assert len(read) == 20
+    for oid, offer in read.items():
+        for name in read_models().offer_fields:
+            value, held = getattr(offer, name), getattr(stored[oid], name)
+            assert value == held, (oid, name, value, held)
+            if isinstance(held, Choice):
+                assert type(value) is type(held), (oid, name)  # a member, not its text
+            if isinstance(held, Decimal):
+                assert str(value) == str(held), (oid, name)  # the same places
+
+
+def test_a_record_reads_by_name_and_names_a_code_no_one_writes(demo_db: Database) -> None:
+    rows = Rows("Row", "offer", (Column("id", "id"), *fields_of(E.OFFER, ("status", "vat_rate", "name"))), "offer")
+    with reading(demo_db) as reader:
+        first = next(rows.each(reader, " ORDER BY id"))
+        assert first._fields == ("id", "status", "vat_rate", "name") and isinstance(first.status, OfferStatus)
+    with demo_db.write() as session:
+        from sqlalchemy import text
+
+        session.execute(text("UPDATE offer SET status = 'haggling' WHERE id = 2"))
+    with reading(demo_db) as reader, pytest.raises(DatabaseProblem) as caught:
+        list(rows.each(reader, " ORDER BY id"))
+    assert "'haggling' in offer #2, status, a value quotetui never writes" in str(caught.value)
