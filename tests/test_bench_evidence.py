@@ -14,7 +14,7 @@ import pytest
 
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.gpus import builtin_catalog
-from quotetui.domain.verification.findings import CODES, Finding, Log, Severity, Sold
+from quotetui.domain.verification.findings import Finding, FindingCode, Log, Severity, Sold
 from quotetui.domain.verification.logs import IbWriteBw, LogError, NvBandwidth, TrainingThroughput
 from quotetui.domain.verification.rules import check, measured, training_mfu
 from quotetui.io.benchlogs import bandwidth, training
@@ -447,7 +447,7 @@ def test_training_mfu_against_a_claim() -> None:
 def test_every_new_code_is_documented_and_tested_here() -> None:
     source = Path(__file__).read_text()
     for code in ("nvlink-copy-low", "host-copy-low", "ib-bandwidth-low"):
-        assert code in CODES and f'"{code}"' in source
+        assert FindingCode(code) and f'"{code}"' in source
     guide = (Path(__file__).parent.parent / "docs" / "VERIFICATION.md").read_text()
     for code in ("nvlink-copy-low", "host-copy-low", "ib-bandwidth-low"):
         assert f"| `{code}` |" in guide

@@ -17,7 +17,6 @@ from quotetui.domain.wording import plural
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
 ITEM_NAMES = ", ".join(k.replace("_", "-") for k in ITEMS)
-MARKS = {"passed": "✓", "failed": "✗", "missing": "?", "not required": "–", "waived": "w"}
 ContractOpt = Annotated[int, typer.Option("--contract", metavar="ID", help="The signed contract.", min=1)]
 OnOpt = Annotated[str | None, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")]
 
@@ -40,7 +39,7 @@ def _print(state: object) -> None:
     nodes = plural(state.nodes, "node")
     say(f"{state.subject}: {state.offer} ({nodes})")
     for item in state.items:
-        say(f"  {MARKS[item.status.value]} {item.title:<34} {item.status.value:<12} {one_line(item.reason)}")
+        say(f"  {item.status.mark} {item.title:<34} {item.status.value:<12} {one_line(item.reason)}")
         for label in item.evidence:
             say(f"      · {one_line(label)}")
         if item.waiver is not None:

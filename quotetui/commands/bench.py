@@ -16,7 +16,6 @@ from quotetui.domain.wording import plural
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
 
 OfferOpt = Annotated[int, flag(ID, "--offer", metavar="ID", help="The offer whose trial machine ran the logs.")]
-MARKS = {"critical": "✗", "warning": "!", "info": "i"}
 
 
 @app.command("import")
@@ -70,7 +69,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
     if not result.findings:
         say("No findings.")
     for f in result.findings:
-        say(f"{MARKS[f.severity.value]} {f.severity.value.upper()} {f.code}: {f.title}")
+        say(f"{f.severity.mark} {f.severity.value.upper()} {f.code}: {f.title}")
         say(f"    {f.explanation}")
         for line in f.evidence:
             say(f"    · {one_line(line)}")
@@ -79,13 +78,13 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
 @app.command("codes")
 def codes(as_json: JsonFlag = False) -> None:
     """The finding codes and what each means (the thresholds are in docs/VERIFICATION.md)."""
-    from quotetui.domain.verification.findings import CODES
+    from quotetui.domain.verification.findings import FindingCode
 
     if as_json:
-        print_json(CODES)
+        print_json({code.value: code.meaning for code in FindingCode})
         return
-    for code, meaning in CODES.items():
-        say(f"{code:<20} {meaning}")
+    for code in FindingCode:
+        say(f"{code:<20} {code.meaning}")
 
 
 def probe(

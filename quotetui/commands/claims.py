@@ -16,12 +16,11 @@ def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([audit_json(a) for a in audits])
         return
-    marks = {"impossible": "✗", "optimistic": "!", "plausible": "✓", "unchecked": "?"}
     for a in audits:
         c = a.claim
         who = " / ".join(x for x in (c.provider, c.offer) if x) or "market-wide claim"
         on = f"offer #{c.offer_id} {who}" if c.offer_id is not None else who  # the id `explain` takes
-        say(f"{marks[a.verdict.value]} {a.verdict.value.upper()}  claim {c.id}: {on} — {c.metric.value}")
+        say(f"{a.verdict.mark} {a.verdict.value.upper()}  claim {c.id}: {on} — {c.metric.value}")
         if c.quote:
             say(f"    “{c.quote}” ({c.source})")
         for line in a.arithmetic:

@@ -40,6 +40,40 @@ class Choice(StrEnum):
             ) from None
 
 
+class Tone(StrEnum):
+    """How a state reads, whatever shows it: the TUI gives each tone its one style (``tui/tones.py``); a state's
+    enum says its tone and its mark, and every view asks the member (never a table of its text)."""
+
+    ERROR = "error"  # something is wrong: ✗
+    WARNING = "warning"  # look at it: !, ?
+    SUCCESS = "success"  # it holds: ✓
+    NOTE = "note"  # set aside on purpose (a waiver)
+    MUTED = "muted"  # nothing to judge
+    PLAIN = "plain"
+
+
+class Severity(StrEnum):
+    """A verification finding's severity, with its mark and tone (``domain/verification/findings.py``)."""
+
+    mark: str
+    tone: Tone
+
+    def __new__(cls, value: str, mark: str, tone: Tone) -> Severity:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.mark, member.tone = mark, tone
+        return member
+
+    CRITICAL = "critical", "✗", Tone.ERROR
+    WARNING = "warning", "!", Tone.WARNING
+    INFO = "info", "i", Tone.MUTED
+
+    @property
+    def order(self) -> int:
+        """Most severe first."""
+        return list(Severity).index(self)
+
+
 def shown_stored(value: object) -> str:
     """A value another program wrote, as a message quotes it: its ``repr`` (quotes, escapes), cut at 60
     characters (a 10,000-character value)."""

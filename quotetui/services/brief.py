@@ -24,7 +24,7 @@ from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
-from quotetui.domain.verification.findings import Finding
+from quotetui.domain.verification.findings import Finding, FindingCode
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -52,7 +52,7 @@ class OfferBrief:
     @property
     def findings(self) -> list[Finding]:
         """``bench check``'s findings, less those that only repeat a claim listed on its own."""
-        return [f for f in self.check.findings if f.code != "implausible-claim"]
+        return [f for f in self.check.findings if f.code is not FindingCode.IMPLAUSIBLE_CLAIM]
 
     def sla_gaps(self) -> list[str]:
         e = self.negotiation.evaluation

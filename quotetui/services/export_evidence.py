@@ -19,9 +19,8 @@ from quotetui.store.models import BenchmarkResult
 
 
 def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
-    marks = {"critical": "✗", "warning": "!", "info": "i"}
     found = data.findings.get(offer_id or 0, [])
-    return ", ".join(f"{marks[f.severity.value]} {f.code}" for f in found) or None
+    return ", ".join(f"{f.severity.mark} {f.code}" for f in found) or None
 
 
 _SHARE_CELLS = [i for i, f in enumerate(E.CLAIM.sheet_fields) if f.name in ("value", "value_high")]

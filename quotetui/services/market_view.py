@@ -23,10 +23,10 @@ from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OPEN_STATUSES, OfferInput, ScenarioInput, lapsed
-from quotetui.domain.enums import OfferStatus, Provenance
+from quotetui.domain.enums import OfferStatus, Provenance, Tone
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
-from quotetui.domain.verification.findings import Finding, Severity
+from quotetui.domain.verification.findings import Finding, FindingCode, Severity
 from quotetui.domain.wording import plural
 from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import rank_offers
@@ -70,16 +70,30 @@ class OfferRow:
             out.append("~ estimate")
         if self.lapsed and self.offer.valid_until is not None:
             out.append(f"! quote lapsed {self.offer.valid_until.isoformat()}")
-        marks = {Severity.CRITICAL: CRITICAL, Severity.WARNING: WARNING}
         for f in self.findings:
-            flag = f"{marks[f.severity]} {f.code}" if f.severity in marks else ""
-            if flag and f.code != "implausible-claim" and flag not in out:
+            flag = f"{f.severity.mark} {f.code}" if f.severity is not Severity.INFO else ""
+            if flag and f.code is not FindingCode.IMPLAUSIBLE_CLAIM and flag not in out:
                 out.append(flag)
         return out
 
     @property
     def critical(self) -> bool:
         return any(f.severity is Severity.CRITICAL for f in self.findings)
+
+    @property
+    def flags_tone(self) -> Tone:
+        """How the flags read (:attr:`flags`, not counting ``blocked`` and ``~ estimate``): an error with a
+        critical finding or an impossible claim, a warning with a warning's finding, an optimistic claim or a
+        lapsed quote, else plain."""
+        verdicts = {a.verdict for a in self.claims}
+        if self.critical or Verdict.IMPOSSIBLE in verdicts:
+            return Tone.ERROR
+        warned = any(
+            f.severity is Severity.WARNING and f.code is not FindingCode.IMPLAUSIBLE_CLAIM for f in self.findings
+        )
+        if warned or Verdict.OPTIMISTIC in verdicts or (self.lapsed and self.offer.valid_until is not None):
+            return Tone.WARNING
+        return Tone.PLAIN
 
     @property
     def caveats(self) -> Caveats:

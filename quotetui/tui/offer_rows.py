@@ -12,7 +12,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.enums import Tone
 from quotetui.domain.money import Money
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
@@ -246,20 +248,19 @@ class OfferTableRow(TableRow):
     def styles(self) -> dict[int, str] | None:
         r = self.row
         e = r.evaluation
+        error, warning = STYLE[Tone.ERROR], STYLE[Tone.WARNING]
         if e is None:
-            return {FLAGS: "yellow"}
+            return {FLAGS: warning}
         if not e.feasibility.ok:
-            return {RANK: "bold red", FLAGS: "bold red"}
+            return {RANK: error, FLAGS: error}
         if self.pending:  # of the flags only a lapsed quote's ("! quote lapsed …") is known yet
-            return {FLAGS: "yellow"} if r.lapsed and r.offer.valid_until is not None else None
-        flags = flags_of(r)
-        if r.critical or any("impossible" in f for f in flags):
-            return {FLAGS: "bold red"}
+            return {FLAGS: warning} if r.lapsed and r.offer.valid_until is not None else None
+        tone = r.flags_tone
+        if tone is Tone.ERROR:
+            return {FLAGS: error}
         if e.feasibility.questions:
-            return {RANK: "yellow", FLAGS: "yellow"}
-        if any(f.startswith("!") or "optimistic" in f for f in flags):
-            return {FLAGS: "yellow"}
-        return None
+            return {RANK: warning, FLAGS: warning}
+        return {FLAGS: warning} if tone is Tone.WARNING else None
 
 
 __all__ = [

@@ -23,12 +23,13 @@ from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import OfferInput, lapsed
+from quotetui.domain.enums import Severity
 from quotetui.domain.wording import plural
 
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
-CRITICAL = "✗"
-WARNING = "!"  # a finding's warning mark, as the TUI's flags show it
+CRITICAL = Severity.CRITICAL.mark  # a critical finding
+WARNING = Severity.WARNING.mark  # a finding's warning
 LAPSED = WARNING  # a lapsed quote is a warning
 VAT_UNKNOWN = "¤"
 

@@ -21,7 +21,7 @@ from quotetui.domain.economics.assumptions import (
     SECONDS_PER_DAY,
 )
 from quotetui.domain.economics.exact import dec, pct, q, sci
-from quotetui.domain.enums import Metric
+from quotetui.domain.enums import Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 
 NVLS_CAPABLE = {"NV18"}  # Hopper SXM boards (and newer) reduce in the NVSwitch: busbw can exceed one link
@@ -30,10 +30,21 @@ BUSBW_CEILING = {True: Fraction(120, 100), False: Fraction(1)}
 
 
 class Verdict(StrEnum):
-    PLAUSIBLE = "plausible"
-    OPTIMISTIC = "optimistic"
-    IMPOSSIBLE = "impossible"
-    UNCHECKED = "unchecked"
+    """What the audit says of a claim, with its mark and tone."""
+
+    mark: str
+    tone: Tone
+
+    def __new__(cls, value: str, mark: str, tone: Tone) -> Verdict:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.mark, member.tone = mark, tone
+        return member
+
+    PLAUSIBLE = "plausible", "✓", Tone.SUCCESS
+    OPTIMISTIC = "optimistic", "!", Tone.WARNING
+    IMPOSSIBLE = "impossible", "✗", Tone.ERROR
+    UNCHECKED = "unchecked", "?", Tone.MUTED
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ from quotetui.domain.economics.inputs import Evidence, OfferInput, PriceOption, 
 from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
 from quotetui.domain.economics.units import to_gpu_hour
-from quotetui.domain.enums import ExtraKind, InterFabric, Metric, Provenance
+from quotetui.domain.enums import ExtraKind, InterFabric, Metric, Provenance, Tone
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
@@ -88,6 +88,10 @@ class Feasibility:
     @property
     def mark(self) -> str:
         return "✗" if self.blocking else "?" if self.questions else "✓"
+
+    @property
+    def tone(self) -> Tone:
+        return Tone.ERROR if self.blocking else Tone.WARNING if self.questions else Tone.PLAIN
 
     @property
     def state(self) -> str:

@@ -25,8 +25,9 @@ from enum import StrEnum
 
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import AcceptanceCheck as Check
+from quotetui.domain.enums import Severity, Tone
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Log, Sold
+from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, FindingCode, Log, Sold
 from quotetui.domain.verification.inventory import gpus_shown, other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.plausible import impossible
@@ -49,11 +50,22 @@ DCGM_ACCEPTANCE_LEVEL = 3
 
 
 class Status(StrEnum):
-    PASSED = "passed"
-    FAILED = "failed"
-    MISSING = "missing"
-    NOT_REQUIRED = "not required"
-    WAIVED = "waived"
+    """Where an acceptance item stands, with its mark and tone."""
+
+    mark: str
+    tone: Tone
+
+    def __new__(cls, value: str, mark: str, tone: Tone) -> Status:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.mark, member.tone = mark, tone
+        return member
+
+    PASSED = "passed", "✓", Tone.SUCCESS
+    FAILED = "failed", "✗", Tone.ERROR
+    MISSING = "missing", "?", Tone.WARNING
+    NOT_REQUIRED = "not required", "–", Tone.MUTED
+    WAIVED = "waived", "w", Tone.NOTE
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +128,7 @@ def _elided(log: Log) -> bool:
 
 def _inventory(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     listed = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS and not _elided(log)]
-    failing = _codes(findings, "model-mismatch", "vgpu", "mig", "gpu-count")
+    failing = _codes(findings, FindingCode.MODEL_MISMATCH, FindingCode.VGPU, FindingCode.MIG, FindingCode.GPU_COUNT)
     cut = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS and _elided(log)]
     none = "no nvidia-smi listing" + (
         f" ({plural(len(cut), 'listing')} with rows cut by '...': not counted)" if cut else ""
@@ -131,9 +143,13 @@ def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
         return Item("topology", Status.NOT_REQUIRED, "no NVLink sold between GPUs")
     topo = [log for log in logs if isinstance(log.parsed, Topology)]
     # a copy far below NVLink fails it too: the links exist but do not carry what they should
-    slow = [f for f in _codes(findings, "nvlink-copy-low") if f.severity.value == "critical"]
+    slow = [f for f in _codes(findings, FindingCode.NVLINK_COPY_LOW) if f.severity is Severity.CRITICAL]
     return _found(
-        "topology", _codes(findings, "pcie-topology") + slow, topo, "GPU pairs on NVLink", "no `nvidia-smi topo -m`"
+        "topology",
+        _codes(findings, FindingCode.PCIE_TOPOLOGY) + slow,
+        topo,
+        "GPU pairs on NVLink",
+        "no `nvidia-smi topo -m`",
     )
 
 
@@ -176,8 +192,10 @@ def _allreduce(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
         and not impossible(p, sold.gpu)
     ]
     single = [log for log in logs if isinstance(log.parsed, AllReduce) and log.parsed.single_host]
-    failing = [f for f in _codes(findings, "allreduce-low") if f.severity.value == "critical"] + [
-        f for f in _codes(findings, "impossible-measurement") if any(x.evidence_id in f.evidence_ids for x in single)
+    failing = [f for f in _codes(findings, FindingCode.ALLREDUCE_LOW) if f.severity is Severity.CRITICAL] + [
+        f
+        for f in _codes(findings, FindingCode.IMPOSSIBLE_MEASUREMENT)
+        if any(x.evidence_id in f.evidence_ids for x in single)
     ]
     return _found(
         "allreduce",
@@ -202,7 +220,7 @@ def _burn(logs: list[Log], findings: list[Finding]) -> Item:
             else:
                 short.append(log)
     if failing:
-        why = [f"{f.code}: {f.title}" for f in _codes(findings, "hardware-fault", "configuration")]
+        why = [f"{f.code}: {f.title}" for f in _codes(findings, FindingCode.HARDWARE_FAULT, FindingCode.CONFIGURATION)]
         return Item("burn", Status.FAILED, "; ".join(why) or "a test did not pass", tuple(x.label for x in failing))
     if clean:
         return Item("burn", Status.PASSED, "every GPU passed", tuple(x.label for x in clean))
@@ -225,8 +243,10 @@ def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int)
             tuple(x.label for x in runs),
         )
     judged = [log for log in runs if isinstance(log.parsed, AllReduce) and scale_out(log.parsed, sold)]
-    failing = _codes(findings, "scale-out-low") + [
-        f for f in _codes(findings, "impossible-measurement") if any(x.evidence_id in f.evidence_ids for x in runs)
+    failing = _codes(findings, FindingCode.SCALE_OUT_LOW) + [
+        f
+        for f in _codes(findings, FindingCode.IMPOSSIBLE_MEASUREMENT)
+        if any(x.evidence_id in f.evidence_ids for x in runs)
     ]
     none = "no multi-host all_reduce_perf with its rank list"
     return _found("scale_out", failing, judged, "busbw as the NICs allow", none)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
-from quotetui.domain.enums import InterFabric, IntraFabric
+from quotetui.domain.enums import InterFabric, IntraFabric, Severity
 from quotetui.domain.gpus import GpuSpec
 
 if TYPE_CHECKING:  # the parsers' types: a finding is read without them (``offers``, ``explain``)
@@ -69,48 +69,84 @@ IB_MIN_MESSAGE_BYTES = 65536
 """perftest's default message size: a run whose largest message is smaller measures latency, not the link."""
 
 
-class Severity(StrEnum):
-    INFO = "info"
-    WARNING = "warning"
-    CRITICAL = "critical"
+class FindingCode(StrEnum):
+    """What a finding says is wrong, with what it means (``quotetui bench codes``): the code is stable (stored,
+    exported, in JSON), the meaning is for people. A rule makes findings only of these (``rules.py``)."""
 
-    @property
-    def order(self) -> int:
-        return {"critical": 0, "warning": 1, "info": 2}[self.value]
+    meaning: str
 
+    def __new__(cls, value: str, meaning: str) -> FindingCode:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        return member
 
-CODES: dict[str, str] = {
-    "vgpu": "a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one",
-    "mig": "a MIG slice or MIG mode: a fraction of a GPU, not a whole one",
-    "pcie-topology": "sold as SXM/NVLink, but GPU-to-GPU paths are PCIe or have fewer NVLinks than the model",
-    "model-mismatch": "the GPU the machine reports is not the model sold",
-    "impossible-measurement": "a log reports more than the hardware can: edited, or from another machine",
-    "gemm-below-peak": f"verified BF16 GEMM under {int(GEMM_MIN_SHARE * 100)} % of the datasheet dense peak",
-    "allreduce-low": "large-message AllReduce bus bandwidth far below what the model's NVLink gives",
-    "collective-low": "large-message AllGather or ReduceScatter bus bandwidth far below what the model's NVLink gives",
-    "implausible-claim": "a claim that cannot be true, is rarely true, or that a measurement contradicts",
-    "price-below-market": f"price under {int(PRICE_FLOOR_SHARE * 100)} % of the market median for the model",
-    "hardware-fault": "gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results",
-    "gpu-count": "a log of the node shows fewer GPUs than the offer sells per node",
-    "scale-out-low": f"a multi-host AllReduce, AllGather or ReduceScatter under {int(SCALE_OUT_MIN_SHARE * 100)} % "
-    "of what the offer's NICs allow",
-    "configuration": "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
-    "nvlink-copy-low": f"an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under "
-    f"{int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's NVLink, or a pair without peer access",
-    "host-copy-low": f"an nvbandwidth host↔GPU copy under {HOST_COPY_MIN_GBS} GB/s: less than a PCIe Gen4 x16 link",
-    "ib-bandwidth-low": f"ib_write_bw, ib_read_bw or ib_send_bw under {int(IB_MIN_SHARE * 100)} % of the offer's "
-    "scale-out Gb/s per GPU",
-}
+    VGPU = "vgpu", "a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one"
+    MIG = "mig", "a MIG slice or MIG mode: a fraction of a GPU, not a whole one"
+    PCIE_TOPOLOGY = (
+        "pcie-topology",
+        "sold as SXM/NVLink, but GPU-to-GPU paths are PCIe or have fewer NVLinks than the model",
+    )
+    MODEL_MISMATCH = "model-mismatch", "the GPU the machine reports is not the model sold"
+    IMPOSSIBLE_MEASUREMENT = (
+        "impossible-measurement",
+        "a log reports more than the hardware can: edited, or from another machine",
+    )
+    GEMM_BELOW_PEAK = (
+        "gemm-below-peak",
+        f"verified BF16 GEMM under {int(GEMM_MIN_SHARE * 100)} % of the datasheet dense peak",
+    )
+    ALLREDUCE_LOW = "allreduce-low", "large-message AllReduce bus bandwidth far below what the model's NVLink gives"
+    COLLECTIVE_LOW = (
+        "collective-low",
+        "large-message AllGather or ReduceScatter bus bandwidth far below what the model's NVLink gives",
+    )
+    IMPLAUSIBLE_CLAIM = (
+        "implausible-claim",
+        "a claim that cannot be true, is rarely true, or that a measurement contradicts",
+    )
+    PRICE_BELOW_MARKET = (
+        "price-below-market",
+        f"price under {int(PRICE_FLOOR_SHARE * 100)} % of the market median for the model",
+    )
+    HARDWARE_FAULT = "hardware-fault", "gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results"
+    GPU_COUNT = "gpu-count", "a log of the node shows fewer GPUs than the offer sells per node"
+    SCALE_OUT_LOW = (
+        "scale-out-low",
+        f"a multi-host AllReduce, AllGather or ReduceScatter under {int(SCALE_OUT_MIN_SHARE * 100)} % "
+        "of what the offer's NICs allow",
+    )
+    CONFIGURATION = (
+        "configuration",
+        "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
+    )
+    NVLINK_COPY_LOW = (
+        "nvlink-copy-low",
+        f"an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under "
+        f"{int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's NVLink, or a pair without peer access",
+    )
+    HOST_COPY_LOW = (
+        "host-copy-low",
+        f"an nvbandwidth host↔GPU copy under {HOST_COPY_MIN_GBS} GB/s: less than a PCIe Gen4 x16 link",
+    )
+    IB_BANDWIDTH_LOW = (
+        "ib-bandwidth-low",
+        f"ib_write_bw, ib_read_bw or ib_send_bw under {int(IB_MIN_SHARE * 100)} % of the offer's "
+        "scale-out Gb/s per GPU",
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    code: str
+    code: FindingCode
     severity: Severity
     title: str
     explanation: str
     evidence: tuple[str, ...]  # the lines and figures it rests on, each naming its log
     evidence_ids: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", FindingCode(self.code))  # a code's text is its member; an unknown one fails
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
-from quotetui.domain.verification.findings import Finding, Log, Severity, Sold
+from quotetui.domain.verification.findings import Finding, FindingCode, Log, Severity, Sold
 from quotetui.domain.verification.logs import (
     BusRun,
     DcgmDiag,
@@ -104,7 +104,7 @@ def gpu_count(logs: list[Log], sold: Sold) -> list[Finding]:
     fewest = min(n for _, n in short)
     return [
         Finding(
-            "gpu-count",
+            FindingCode.GPU_COUNT,
             Severity.WARNING,
             f"{plural(fewest, 'GPU')} shown, {sold.gpus_per_node} sold per node",
             "A log of the node shows fewer GPUs than the offer sells per node: a GPU missing or fallen off the "
@@ -126,7 +126,7 @@ def configuration(logs: list[Log]) -> list[Finding]:
             continue
         findings.append(
             Finding(
-                "configuration",
+                FindingCode.CONFIGURATION,
                 Severity.WARNING,
                 f"DCGM deployment: {', '.join(dict.fromkeys(t.name for t in bad))} not passed",
                 "A deployment check of DCGM failed: the node's software set-up (persistence mode off, "

@@ -18,6 +18,7 @@ from quotetui.domain.verification.findings import (
     IB_MIN_SHARE,
     NVLINK_COPY_MIN_SHARE,
     Finding,
+    FindingCode,
     Log,
     Severity,
     Sold,
@@ -140,7 +141,7 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
         )
         findings.append(
             Finding(
-                "nvlink-copy-low",
+                FindingCode.NVLINK_COPY_LOW,
                 Severity.CRITICAL,
                 title,
                 f"On a healthy {gpu.name} board a copy between two GPUs runs at 80-86 % of one-way NVLink "
@@ -179,7 +180,7 @@ def host_copies(logs: list[Log]) -> list[Finding]:
         if lines:
             findings.append(
                 Finding(
-                    "host-copy-low",
+                    FindingCode.HOST_COPY_LOW,
                     Severity.WARNING,
                     f"host↔GPU copy {slowest} GB/s, under {HOST_COPY_MIN_GBS}",
                     "A PCIe Gen4 x16 link copies 25-26 GB/s between host memory and a GPU, Gen5 x16 about 50-57; "
@@ -208,7 +209,7 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
         if row.size < IB_MIN_MESSAGE_BYTES:
             findings.append(
                 Finding(
-                    "ib-bandwidth-low",
+                    FindingCode.IB_BANDWIDTH_LOW,
                     Severity.INFO,
                     f"{p.tool} run too small to judge",
                     f"No message of {IB_MIN_MESSAGE_BYTES:,} bytes or more: small messages measure latency, not "
@@ -227,7 +228,7 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
         timed = " (a timed run: its BW peak is not measured)" if p.duration else ""
         findings.append(
             Finding(
-                "ib-bandwidth-low",
+                FindingCode.IB_BANDWIDTH_LOW,
                 Severity.WARNING,
                 f"{p.tool} {dec(got, 2)} Gb/s, {dec(IB_MIN_SHARE * per, 0)} expected",
                 f"The offer sells {sold.inter_gbps_per_gpu} Gb/s of scale-out network per GPU; a healthy NIC moves "

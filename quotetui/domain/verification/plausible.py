@@ -18,7 +18,7 @@ from decimal import Decimal
 from quotetui.domain.economics.exact import q
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.collectives import busbw_agrees, kind
-from quotetui.domain.verification.findings import Finding, Log, Severity
+from quotetui.domain.verification.findings import Finding, FindingCode, Log, Severity
 from quotetui.domain.verification.links import both_ways
 from quotetui.domain.verification.logs import (
     BusRun,
@@ -108,7 +108,7 @@ def impossible_measurements(logs: list[Log], gpu: GpuSpec) -> list[Finding]:
         if why := impossible(log.parsed, gpu):
             found.append(
                 Finding(
-                    "impossible-measurement",
+                    FindingCode.IMPOSSIBLE_MEASUREMENT,
                     Severity.CRITICAL,
                     f"impossible measurement: {why}",
                     "No healthy or unhealthy machine reports more than the datasheet's ceiling: the log was edited, "

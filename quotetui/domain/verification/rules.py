@@ -20,6 +20,7 @@ from quotetui.domain.verification.findings import (
     GEMM_MIN_SHARE,
     PRICE_FLOOR_SHARE,
     Finding,
+    FindingCode,
     Log,
     MarketReference,
     Severity,
@@ -83,7 +84,7 @@ def _vgpu(logs: list[Log]) -> list[Finding]:
     lines = tuple(dict.fromkeys(f"{log.label}: {name}" + (f", {mib} MiB" if mib else "") for name, mib, log in hits))
     return [
         Finding(
-            "vgpu",
+            FindingCode.VGPU,
             Severity.CRITICAL,
             f"vGPU profile {', '.join(names)}",
             "The guest sees a virtual GPU profile, not a physical GPU: it gets a time- or memory-slice of a "
@@ -121,7 +122,7 @@ def _mig(logs: list[Log]) -> list[Finding]:
         return []
     return [
         Finding(
-            "mig",
+            FindingCode.MIG,
             Severity.CRITICAL,
             "MIG slice, not a whole GPU",
             "Multi-Instance GPU splits one card into up to seven isolated slices (1g.10gb … 7g.80gb); a slice "
@@ -191,7 +192,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 ids.append(log.evidence_id)
     findings = [
         Finding(
-            "model-mismatch",
+            FindingCode.MODEL_MISMATCH,
             Severity.CRITICAL,
             f"{name}: an Ascend 310 inference part, {sold.gpu.name} sold",
             f"The {name} is an inference accelerator (an Atlas 300I / 310 card: on-board DDR, no HBM, no BF16 "
@@ -206,7 +207,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
         if spec is None:
             findings.append(
                 Finding(
-                    "model-mismatch",
+                    FindingCode.MODEL_MISMATCH,
                     Severity.WARNING,
                     f"unknown GPU {key!r}" if not key.startswith("PCI device id") else f"unknown GPU: {key}",
                     f"The machine reports a GPU the catalog does not know, so it cannot be shown to be the "
@@ -219,7 +220,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
         consumer = " It is a consumer card (no ECC, no datacenter support)." if spec.consumer else ""
         findings.append(
             Finding(
-                "model-mismatch",
+                FindingCode.MODEL_MISMATCH,
                 Severity.CRITICAL,
                 f"{spec.name} reported, {sold.gpu.name} sold",
                 f"The machine is {with_article(spec.name)} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
@@ -257,7 +258,7 @@ def _nvidia_tools(logs: list[Log], sold: Sold) -> list[Finding]:
         return []
     return [
         Finding(
-            "model-mismatch",
+            FindingCode.MODEL_MISMATCH,
             Severity.CRITICAL,
             f"NVIDIA tools' output, {sold.gpu.name} sold",
             f"nvidia-smi, nvbandwidth, the CUDA samples, DCGM and nccl-tests run only on NVIDIA GPUs: these logs come "
@@ -281,7 +282,7 @@ def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Fi
         title = f"training log from {named}" if devices else "training log from an unknown device"
         findings.append(
             Finding(
-                "model-mismatch",
+                FindingCode.MODEL_MISMATCH,
                 Severity.CRITICAL if devices else Severity.WARNING,
                 f"{title}, {sold.gpu.name} sold",
                 f"{p.framework} prints its MFU against the peak it assumes for the device it runs on, so that peak "
@@ -309,7 +310,7 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
             a, b, k = pcie[0]
             findings.append(
                 Finding(
-                    "pcie-topology",
+                    FindingCode.PCIE_TOPOLOGY,
                     Severity.CRITICAL,
                     f"{len(pcie)} of {len(p.links)} GPU pairs talk over PCIe",
                     f"Sold as {sold.gpu.name} with NVLink, but the topology shows PCIe paths between GPUs "
@@ -330,7 +331,7 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
             counts = Counter(k for _, _, k in fewer)
             findings.append(
                 Finding(
-                    "pcie-topology",
+                    FindingCode.PCIE_TOPOLOGY,
                     Severity.CRITICAL,
                     f"{', '.join(sorted(counts))} between GPUs, {signature} expected",
                     f"A {sold.gpu.name} board bonds {want} NVLinks between every GPU pair ({signature}); "
@@ -355,7 +356,7 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
             continue
         findings.append(
             Finding(
-                "gemm-below-peak",
+                FindingCode.GEMM_BELOW_PEAK,
                 Severity.CRITICAL,
                 f"GEMM {p.tflops} TFLOPS = {pct(share, 1)} % of peak",
                 f"A healthy {sold.gpu.name} reaches 80–87 % of its {sold.gpu.bf16_tflops} TFLOPS dense BF16 "
@@ -393,7 +394,7 @@ def _ring_low(logs: list[Log], sold: Sold) -> list[Finding]:
         if not p.single_host or p.ranks > max(sold.gpus_per_node, 8):
             continue  # a multi-node run (or one of unknown hosts) measures the scale-out network: not judged
         title, binary = kind(p.collective).title, f"{p.collective}_perf"
-        code = "allreduce-low" if isinstance(p, AllReduce) else "collective-low"
+        code = FindingCode.ALLREDUCE_LOW if isinstance(p, AllReduce) else FindingCode.COLLECTIVE_LOW
         large = p.large_message()
         if large is None:
             findings.append(
@@ -458,7 +459,7 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
         if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
             findings.append(
                 Finding(
-                    "implausible-claim",
+                    FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.CRITICAL if a.verdict is Verdict.IMPOSSIBLE else Severity.WARNING,
                     f"{a.verdict.value} claim: {c.metric.value} {c.value}"
                     + (f"–{c.value_high}" if c.value_high is not None else "")
@@ -474,7 +475,7 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
             value, log = best[c.metric]
             findings.append(
                 Finding(
-                    "implausible-claim",
+                    FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.WARNING,
                     f"claimed {_plain(c.boldest)} {c.unit}, measured {value}",
                     f"The provider claims {_plain(c.boldest)} {c.unit} for {c.metric.value}; the measurement on "
@@ -492,7 +493,7 @@ def _price(ref: MarketReference | None) -> list[Finding]:
     share = ref.price / ref.median
     return [
         Finding(
-            "price-below-market",
+            FindingCode.PRICE_BELOW_MARKET,
             Severity.WARNING,
             f"{pct(share, 0)} % of the market median",
             f"{dec(ref.price, 2)} {ref.currency} per GPU-hour is under {pct(PRICE_FLOOR_SHARE, 0)} % of the "
@@ -542,7 +543,7 @@ def _faults(logs: list[Log]) -> list[Finding]:
             why = "nccl-tests checks every result; wrong values mean faulty GPU memory, links or NICs."
         else:
             continue
-        findings.append(Finding("hardware-fault", severity, title, why, tuple(lines), (log.evidence_id,)))
+        findings.append(Finding(FindingCode.HARDWARE_FAULT, severity, title, why, tuple(lines), (log.evidence_id,)))
     return findings
 
 

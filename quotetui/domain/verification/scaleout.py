@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.verification.collectives import kind
-from quotetui.domain.verification.findings import SCALE_OUT_MIN_SHARE, Finding, Log, Severity, Sold
+from quotetui.domain.verification.findings import SCALE_OUT_MIN_SHARE, Finding, FindingCode, Log, Severity, Sold
 from quotetui.domain.verification.logs import BusRun
 
 
@@ -82,7 +82,7 @@ def scale_out_findings(logs: list[Log], sold: Sold) -> list[Finding]:
             continue
         findings.append(
             Finding(
-                "scale-out-low",
+                FindingCode.SCALE_OUT_LOW,
                 Severity.WARNING,
                 f"Scale-out {kind(p.collective).title} {dec(run.measured, 2)} GB/s, ≤ {dec(run.bound, 0)} possible",
                 f"Across {run.hosts} hosts the NICs sold ({sold.inter_gbps_per_gpu} Gb/s per GPU) and NVLink allow "

@@ -23,6 +23,7 @@ from quotetui.domain.wording import plural
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
@@ -81,7 +82,6 @@ def page_hint(first: int, shown: int, total: int) -> str:
     return f"{before}{where} of {total}{after}{keys}"
 
 
-FEASIBLE_STYLE = {"✓": "", "?": "yellow", "✗": "red"}
 """Feasible, a question open, blocked."""
 
 
@@ -202,7 +202,7 @@ class CompareScreen(MarketScreen):
         table.add_row(
             Text("Feasible"),
             *(
-                Text(r.evaluation.feasibility.words, style=FEASIBLE_STYLE[r.evaluation.feasibility.mark])
+                Text(r.evaluation.feasibility.words, style=STYLE[r.evaluation.feasibility.tone])
                 if r.evaluation
                 else Text(r.problem or "", style="yellow")
                 for r in rows

@@ -10,16 +10,16 @@ from textual.widgets import Header, Static
 
 from quotetui.domain.economics.caveats import figure_text
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.enums import Severity
+from quotetui.domain.verification.findings import FindingCode
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
-
-VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow"}
-SEVERITY_STYLE = {"critical": "bold red", "warning": "yellow", "info": "dim"}
 
 
 def _table(title: str, *columns: str, wide: str = "") -> Table:
@@ -119,7 +119,7 @@ class DashboardScreen(MarketScreen):
         flags = _table(f"Red flags: implausible claims ({len(m.red_flags)})", "verdict", "who", "claim", wide="claim")
         for a in m.red_flags[:10]:
             who = a.claim.provider or "market-wide"
-            flags.add_row(Text(a.verdict.value, style=VERDICT_STYLE.get(a.verdict.value, "")), who, a.explanation)
+            flags.add_row(Text(a.verdict.value, style=STYLE[a.verdict.tone]), who, a.explanation)
         if not m.red_flags:
             flags.add_row(
                 Text("none", style="dim"), "", Text("no claim on record is impossible or optimistic", style="dim")
@@ -174,14 +174,16 @@ def _key_dates(m: MarketView) -> Table:
 
 def _findings(m: MarketView) -> Table:
     """What the evidence and prices say against offers (claims have their own card above)."""
-    shown = [(o, f) for o, f in m.findings if f.code != "implausible-claim" and f.severity.value != "info"]
-    critical = sum(1 for _, f in shown if f.severity.value == "critical")
+    shown = [
+        (o, f) for o, f in m.findings if f.code is not FindingCode.IMPLAUSIBLE_CLAIM and f.severity is not Severity.INFO
+    ]
+    critical = sum(1 for _, f in shown if f.severity is Severity.CRITICAL)
     warnings = len(shown) - critical
     title = f"Verification findings ({critical} critical, {plural(warnings, 'warning')})"
     table = _table(title, "severity", "offer", "finding", wide="finding")
     for o, f in shown[:10]:
         table.add_row(
-            Text(f.severity.value, style=SEVERITY_STYLE[f.severity.value]),
+            Text(f.severity.value, style=STYLE[f.severity.tone]),
             f"#{o.id} {o.provider} {o.name}",
             f"{f.code}: {f.title}",
         )

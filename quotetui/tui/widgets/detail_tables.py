@@ -17,8 +17,7 @@ from quotetui.domain.verification.findings import Finding, Log
 from quotetui.domain.verification.rules import peak_share
 from quotetui.services.offer_detail import OfferDetail
 from quotetui.tui.safe import Table, Text
-
-VERDICT_STYLE = {"impossible": "bold red", "optimistic": "yellow", "plausible": "green", "unchecked": "dim"}
+from quotetui.tui.tones import STYLE
 
 
 def kv(title: str, rows: Iterable[tuple[str, object]]) -> Table:
@@ -209,16 +208,12 @@ def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
     return Group(terms, Text(""), credits)
 
 
-SEVERITY_MARK = {"critical": ("✗ CRITICAL", "bold red"), "warning": ("! WARNING", "yellow"), "info": ("i INFO", "dim")}
-
-
 def findings_text(findings: list[Finding]) -> Text:
     if not findings:
         return Text("No findings: nothing on record contradicts what was sold.", style="green")
     text = Text()
     for f in findings:
-        mark, style = SEVERITY_MARK[f.severity.value]
-        text.append(f"{mark} ", style=style)
+        text.append(f"{f.severity.mark} {f.severity.value.upper()} ", style=STYLE[f.severity.tone])
         text.append(f"{f.code}", style="bold")
         text.append(f": {f.title}\n")
         text.append(f"    {f.explanation}\n", style="")
@@ -243,15 +238,6 @@ def _logs(d: OfferDetail) -> RenderableType:
     return table
 
 
-ACCEPTANCE_STYLE = {
-    "passed": "green",
-    "failed": "bold red",
-    "missing": "yellow",
-    "waived": "cyan",
-    "not required": "dim",
-}
-
-
 def acceptance_table(title: str, items: Iterable[Item]) -> Table:
     """The acceptance checklist: each item, its status, why, and the logs (or the waiver) it rests on."""
     table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
@@ -262,7 +248,7 @@ def acceptance_table(title: str, items: Iterable[Item]) -> Table:
         if item.waiver is not None:
             w = item.waiver
             why += f" — waived by {w.by} on {w.on.isoformat()}: {w.reason}"
-        style = ACCEPTANCE_STYLE[item.status.value]
+        style = STYLE[item.status.tone]
         table.add_row(item.title, Text(item.status.value, style=style), why, ", ".join(item.evidence))
     return table
 
@@ -313,7 +299,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
             verdict = Text(f"{e.tool} on {e.host or '?'}, {e.filename or ''} sha256 {e.sha256[:12]}…", style="green")
         else:
             a = by_id.get(b.id or 0)
-            verdict = Text(a.verdict.value, style=VERDICT_STYLE[a.verdict.value]) if a else Text("")
+            verdict = Text(a.verdict.value, style=STYLE[a.verdict.tone]) if a else Text("")
             if a is not None:
                 verdict.append(f": {a.explanation}", style="")
             if line.source:
