@@ -41,7 +41,6 @@ from quotetui.domain.enums import (
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
-from quotetui.domain.money import RATE_PLACES
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import Reader, in_list, session_reader
@@ -78,6 +77,27 @@ def _where(column: str, ids: list[int] | None, sqlite: bool, name: str = "i") ->
     return f" WHERE {clause}", params
 
 
+GPU_ROWS = Rows(
+    "GpuRow",
+    "gpu_model",
+    (
+        Column("id", "id"),
+        Column("key", '"key"'),
+        Column("name", "name"),
+        Column("form_factor", "form_factor", "choice", FormFactor),
+        Column("memory_gb", "memory_gb"),
+        Column("memory_type", "memory_type"),
+        *(Column(name, name, "decimal") for name in ("memory_bw_tbs", "bf16_tflops", "fp8_tflops", "fp64_tflops")),
+        *(Column(name, name) for name in ("nvlink_gbs", "nvlink_note", "tdp_w", "topo_signature")),
+        Column("consumer", "consumer", "bool"),
+        Column("smi_memory_mib", "smi_memory_mib"),
+    ),
+    "gpu_model",
+)
+"""A catalog model as stored (``store/models``: ``GpuModel``), by name: the catalog is not a declared entity, so
+each column says how it is read."""
+
+
 def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
     """The catalog as stored (user aliases included, as ``store/catalog.py: load_catalog`` reads it) and
     each model by its row id."""
@@ -85,18 +105,11 @@ def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
     aliases: dict[int, list[str]] = defaultdict(list)
     for gid, alias in reader.rows("SELECT gpu_model_id, alias FROM gpu_alias ORDER BY id"):
         aliases[gid].append(alias)
-    d = text = reader.text_decimal
-    by_id = {
-        r[0]: GpuSpec(r[1], r[2], FormFactor.stored(r[3], f"gpu_model #{r[0]}, form_factor"), r[4], r[5],  # type: ignore[arg-type]
-                      text(r[6]), text(r[7]), d(r[8]),
-                      d(r[9]), r[10], r[11], r[12], r[13], bool(r[14]), (), r[15], tuple(aliases[r[0]]),
-                      pci.get(r[1], ()))
-        for r in reader.rows(
-            'SELECT id, "key", name, form_factor, memory_gb, memory_type, memory_bw_tbs, bf16_tflops, fp8_tflops, '
-            "fp64_tflops, nvlink_gbs, nvlink_note, tdp_w, topo_signature, consumer, smi_memory_mib FROM gpu_model "
-            "ORDER BY id"
-        )
-    }  # fmt: skip
+    by_id = {}
+    for r in GPU_ROWS.each(reader, " ORDER BY id"):
+        spec = r._asdict()
+        gid = spec.pop("id")
+        by_id[gid] = GpuSpec(**spec, smi_names=(), aliases=tuple(aliases[gid]), pci_device_ids=pci.get(r.key, ()))
     return GpuCatalog(by_id.values()), by_id
 
 
@@ -211,9 +224,9 @@ def fx_day(day: date) -> date:
 
 
 def fx_table_of(reader: Reader, on: date) -> FxTable:
-    money, day = reader.money, reader.day
-    rows = reader.rows("SELECT base, quote, rate, as_of, source FROM fx_rate ORDER BY id")
-    return FxTable([FxRateFact(b, q, money(r, RATE_PLACES), day(a), s) for b, q, r, a, s in rows], on)  # type: ignore[arg-type]
+    """Every stored rate, as the declared FX fields read (``entities.FX``), in the order they were added."""
+    rows = read_models().fx.each(reader, " ORDER BY id")
+    return FxTable([FxRateFact(*r) for r in rows], on)
 
 
 @functools.cache
@@ -255,6 +268,8 @@ class EngineRows(NamedTuple):
     extra: Rows
     offer: Rows
     evidence: Rows
+    fx: Rows
+    availability: Rows
     offer_fields: tuple[str, ...]  # the declared offer fields the engine reads, each an ``OfferInput`` attribute
 
 
@@ -300,12 +315,18 @@ def read_models() -> EngineRows:
               *fields_of(E.CLAIM, ("workload", "gpu_count", "model_params"), "b."), Column("source_id", "b.source_id"),
               Column("title", "s.title", "text"), Column("tool", "e.tool", "text"), Column("host", "e.host", "text")),
              "benchmark_result"),
+        Rows("FxRow", "fx_rate", fields_of(E.FX, ("base", "quote", "rate", "as_of", "source")), "fx_rate"),
+        Rows("AvailabilityRow", "sla_term t",
+             (Column("offer_id", "t.offer_id"), *fields_of(E.SLA, ("availability",), "t."),
+              Column("credited", "EXISTS (SELECT 1 FROM sla_credit_tier c WHERE c.sla_term_id = t.id)", "bool")),
+             "sla_term", key="offer_id"),
         offer_fields,
     )  # fmt: skip
     # the records unpack into the engine's terms in their own order: checked here, once
     assert made.price.record._fields[1:] == tuple(f.name for f in dataclass_fields(PriceOption))[:8]
     assert made.discount.record._fields[2:] == tuple(f.name for f in dataclass_fields(DiscountTerm))
     assert made.extra.record._fields[2:] == tuple(f.name for f in dataclass_fields(ExtraTerm))
+    assert made.fx.record._fields == tuple(f.name for f in dataclass_fields(FxRateFact))
     return made
 
 
@@ -355,18 +376,15 @@ def offer_inputs(
         extras[x.offer_id].append((x.revision_id, ExtraTerm(*x[2:])))  # ExtraTerm's fields, in order
     availability, credited = {}, set()
     where_t, params_t = _where("t.offer_id", ids, reader.sqlite)
-    for r in reader.each(  # an availability with a credit schedule is a promise with a remedy (``evaluate``)
-        "SELECT t.offer_id, t.availability, EXISTS (SELECT 1 FROM sla_credit_tier c WHERE c.sla_term_id = t.id) "
-        "FROM sla_term t" + where_t + " ORDER BY t.id",
-        params_t,
-    ):
-        availability[r[0]] = r[1]
-        if r[2]:
-            credited.add(r[0])
+    # an availability with a credit schedule is a promise with a remedy (``evaluate``)
+    for r in model.availability.each(reader, where_t + " ORDER BY t.id", params_t):
+        availability[r.offer_id] = r.availability
+        if r.credited:
+            credited.add(r.offer_id)
     evidence = _evidence(reader, ids)
 
     where_o, params_o = _where("o.id", ids, reader.sqlite)
-    money, when = reader.money, reader.when
+    when = reader.when
     result = []
     for o in model.offer.each(reader, where_o + " ORDER BY o.id", params_o):
         oid = o.id
@@ -386,7 +404,7 @@ def offer_inputs(
                 round_is_estimate=found.is_estimate,
                 discounts=_scoped(discounts.get(oid, []), rid),
                 extras=_scoped(extras.get(oid, []), rid),
-                availability=money(availability.get(oid)),
+                availability=availability.get(oid),
                 sla_credits=oid in credited,
                 evidence=tuple(evidence.get(oid, ())),
                 revisions=tuple(
