@@ -134,9 +134,9 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
 
 
 def _json(s: AwardScenario, cur: str) -> dict[str, object]:
+    from quotetui.domain.economics.display import amount_text
     from quotetui.domain.economics.exact import dec
     from quotetui.domain.money import plain
-    from quotetui.services.economics import amount_text
 
     def amount(value: object) -> str | None:
         return None if value is None else amount_text(value, cur)

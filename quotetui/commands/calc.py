@@ -79,7 +79,8 @@ def train(
 ) -> None:
     """Wall time, GPU-hours and cost of a training run; the MFU a claimed duration implies."""
     from quotetui.domain.economics.caveats import money_figure
-    from quotetui.domain.economics.exact import dec, pct
+    from quotetui.domain.economics.display import grouped
+    from quotetui.domain.economics.exact import pct
     from quotetui.domain.wording import plural
     from quotetui.services.calc import calc_train
 
@@ -100,7 +101,10 @@ def train(
         print_json(r.to_json())
         return
     p = r.plan
-    say(f"wall time: {dec(p.wall_days, 1):,} days ({dec(p.wall_hours, 1):,} hours); {dec(p.gpu_hours, 0):,} GPU-hours")
+    say(
+        f"wall time: {grouped(p.wall_days, 1)} days ({grouped(p.wall_hours, 1)} hours); "
+        f"{grouped(p.gpu_hours, 0)} GPU-hours"
+    )
     say(f"  {p.arithmetic()}")
     say(f"  FLOPs: {p.flops_source}; MFU: {p.mfu.note}; scaling: {p.scaling.note}")
     if r.costs:
@@ -197,7 +201,7 @@ def rent_vs_buy(
     """Break-even month and utilisation, NPV of renting and of owning (part by part), and the cumulative-cost
     series."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.exact import dec
+    from quotetui.domain.economics.display import grouped
     from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
     from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
@@ -223,8 +227,8 @@ def rent_vs_buy(
     say(breakeven_words(r))
     say(utilisation_words(r))
     say(
-        f"NPV over {months_text(r.inputs.horizon_months)}: rent {dec(r.npv_rent, 2):,} {cur}, "
-        f"buy {dec(r.npv_buy, 2):,} {cur} → {a.verdict}"
+        f"NPV over {months_text(r.inputs.horizon_months)}: rent {grouped(r.npv_rent, 2)} {cur}, "
+        f"buy {grouped(r.npv_buy, 2)} {cur} → {a.verdict}"
     )
 
 
@@ -250,7 +254,8 @@ def term(
 ) -> None:
     """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.exact import dec, pct
+    from quotetui.domain.economics.display import grouped
+    from quotetui.domain.economics.exact import pct
     from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
     from quotetui.services.settings import assumptions_of
 
@@ -274,8 +279,8 @@ def term(
     code = f" {currency_code(currency)}" if currency else ""  # the amounts' currency, when it was given
     for o in t.options:
         say(
-            f"{o.name}: {dec(o.price, 2):,}{code} a term = {dec(o.per_month, 2):,}{code} a month = "
-            f"{dec(o.per_year, 2):,}{code} a year"
+            f"{o.name}: {grouped(o.price, 2)}{code} a term = {grouped(o.per_month, 2)}{code} a month = "
+            f"{grouped(o.per_year, 2)}{code} a year"
         )
     say(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")
     if t.discount_rate:

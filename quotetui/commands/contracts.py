@@ -564,9 +564,9 @@ def invoice_add(
     as_json: JsonFlag = False,
 ) -> None:
     """Record an invoice; it is checked against the agreed monthly charge for its period."""
+    from quotetui.domain.economics.display import amount_text
     from quotetui.services.contract_view import load_contracts
     from quotetui.services.contracts import add_invoice
-    from quotetui.services.economics import amount_text
 
     db = open_db(ctx)
     with flagged(INVOICE_FLAGS):

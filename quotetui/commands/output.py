@@ -74,7 +74,7 @@ def plain_cells(rows: list[list[Any]]) -> list[list[str]]:
 def money(amount: Any, currency: str) -> str:
     """An amount for people: 2 places, thousands separators, its currency (``250,000.00 CNY``); exact
     values are rounded half-even for display only."""
-    from quotetui.domain.economics.explain import money_shown
+    from quotetui.domain.economics.display import money_shown
 
     return money_shown(amount, currency)
 

@@ -112,12 +112,12 @@ def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag =
 
 
 def _medians_table(medians: list[MarketMedian], currency: str) -> None:
-    from quotetui.domain.economics.exact import dec
+    from quotetui.domain.economics.display import grouped
 
     table(
         ["GPU", f"median {currency}/GPU-h", "listings", "catalogs", "as of"],
         [
-            [m.gpu, f"{dec(m.median_gpu_hour, 2):,}", str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
+            [m.gpu, f"{grouped(m.median_gpu_hour, 2)}", str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
             for m in medians
         ],
         right=frozenset({f"median {currency}/GPU-h", "listings"}),

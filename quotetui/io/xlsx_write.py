@@ -21,16 +21,17 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from quotetui.domain.economics.display import sheet_format
 from quotetui.io.csv_guard import neutralise
 from quotetui.io.percent import is_percent_format, percent_text
 
-MONEY = "#,##0.00"
-MONEY_FINE = "#,##0.00####"
-INTEGER = "#,##0"
+MONEY = sheet_format(2)
+MONEY_FINE = sheet_format(2, optional=4)
+INTEGER = sheet_format(0)
 PERCENT = "0.00%"
 DATE = "yyyy-mm-dd"
 DATETIME = "yyyy-mm-dd hh:mm"
-NUMBER = "#,##0.######"
+NUMBER = sheet_format(0, optional=6)
 DEFAULT_DATE = "yyyy-mm-dd"  # a date cell without a column format (what openpyxl gave it before)
 DEFAULT_DATETIME = "yyyy-mm-dd h:mm:ss"
 

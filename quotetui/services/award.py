@@ -25,8 +25,8 @@ from typing import Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, merged, money_figure, with_offer
+from quotetui.domain.economics.display import money_shown
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
-from quotetui.domain.economics.explain import money_shown
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.enums import AwardObjective
 from quotetui.domain.errors import BadInput

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
@@ -215,8 +216,8 @@ def _market(b: OfferBrief) -> list[str]:
     gap = (ref.price - ref.median) / ref.median
     where = "at the median" if gap == 0 else f"{pct(abs(gap), 1)} % {'above' if gap > 0 else 'below'} the median"
     return [
-        f"- {gpu}: median {dec(ref.median, 4):,} {ref.currency} per GPU-hour ({md(ref.basis)})",
-        f"- this offer's lowest price: {dec(ref.price, 4):,} {ref.currency} per GPU-hour, {where}",
+        f"- {gpu}: median {grouped(ref.median, 4)} {ref.currency} per GPU-hour ({md(ref.basis)})",
+        f"- this offer's lowest price: {grouped(ref.price, 4)} {ref.currency} per GPU-hour, {where}",
     ]
 
 

@@ -11,6 +11,7 @@ from quotetui.domain.economics.assumptions import MFU_IMPOSSIBLE, MFU_OPTIMISTIC
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Verdict
+from quotetui.domain.economics.display import amount_text, decimal_text
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput
@@ -31,7 +32,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.caveats import offers_caveats
-from quotetui.services.economics import amount_text, decimal_text, exact_values
+from quotetui.services.economics import exact_values
 from quotetui.services.engine_inputs import fx_day, fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.catalog import load_catalog

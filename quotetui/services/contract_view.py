@@ -14,6 +14,7 @@ from quotetui.domain.contracts.amendments import Amendment, charges_of, term_on
 from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
+from quotetui.domain.economics.display import amount_text
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
 from quotetui.domain.money import Money
@@ -28,7 +29,6 @@ from quotetui.services.contract_rows import (
     open_quotes,
     signed_contracts,
 )
-from quotetui.services.economics import amount_text
 from quotetui.services.engine_inputs import load_assumptions_of
 from quotetui.store.reader import Reader, reading
 

@@ -6,19 +6,18 @@ from collections.abc import Hashable
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.cancel import EVERY, check_cancelled
-from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.costing import OptionCost, base_option
+from quotetui.domain.economics.display import amount_text, decimal_text
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank
-from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
-from quotetui.domain.money import Money, plain
+from quotetui.domain.money import Money
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.engine_inputs import (
     fx_day,
@@ -115,19 +114,9 @@ def evaluate_offer(
     return evaluate(offers[0], scenario_input, fx, assumptions)
 
 
-def decimal_text(value: Fraction, places: int = 6) -> str:
-    """A computed figure for JSON: rounded half-even to ``places``, exact decimal text."""
-    return plain(dec(value, places))
-
-
 def exact_values(values: dict[str, Any]) -> dict[str, Any]:
     """A parsed record for the engine: its decimals as exact fractions (``parse_record`` gives Decimals)."""
     return {k: q(v) if isinstance(v, Decimal) else v for k, v in values.items()}
-
-
-def amount_text(value: Fraction, currency: str) -> str:
-    """A computed amount of money for JSON: 6 places at most, at least the currency's minor units."""
-    return plain(dec(value), minor_units(currency))
 
 
 def _segment_json(c: OptionCost, currency: str) -> dict[str, Any]:

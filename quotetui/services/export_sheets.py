@@ -13,6 +13,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.caveats import LEGEND, Caveats, number_format
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.display import sheet_format
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.money import plain
@@ -38,7 +39,7 @@ def d(value: Fraction | None, places: int = 6) -> Decimal | None:
 # -- Summary -----------------------------------------------------------------------------------------------
 def summary(data: ExportData) -> Sheet:
     cur = data.currency
-    money = f'#,##0.00 "{cur}"'
+    money = sheet_format(2, cur)
     columns = [
         Column("rank", 6, INTEGER),
         Column("id", 6, INTEGER),
@@ -53,7 +54,7 @@ def summary(data: ExportData) -> Sheet:
         Column("MFU", 8, PERCENT),
         Column("MFU source", 10),
         Column("availability", 11, PERCENT),
-        Column("downtime h/yr", 10, "#,##0.0"),
+        Column("downtime h/yr", 10, sheet_format(1)),
         Column(f"per PFLOP-hour if the claims hold ({cur})", 16, money),
         Column("buy as", 18),
         Column("feasible", 9),
@@ -136,7 +137,7 @@ def offers(data: ExportData) -> Sheet:
         Column("MFU source", 10),
         Column("availability", 11, PERCENT),
         Column("availability source", 10),
-        Column("downtime h/yr", 10, "#,##0.0"),
+        Column("downtime h/yr", 10, sheet_format(1)),
         Column("cheapest way to buy", 18),
         Column("feasible", 8),
         Column("blocking", 30),
@@ -231,7 +232,7 @@ def side_by_side(data: ExportData) -> Sheet:
         (f"monthly cost ({cur})", lambda e: e.best.monthly, MONEY, "low"),
         ("MFU", lambda e: e.effective_mfu, PERCENT, "high"),
         ("availability", lambda e: e.availability.value, PERCENT, "high"),
-        ("downtime hours a year", lambda e: e.downtime_hours_per_year, "#,##0.0", "low"),
+        ("downtime hours a year", lambda e: e.downtime_hours_per_year, sheet_format(1), "low"),
         (f"per PFLOP-hour if the claims hold ({cur})", lambda e: e.if_claims_hold, MONEY, "claims"),
         ("feasible", lambda e: e.feasibility.words, None, ""),
     ]
@@ -394,7 +395,7 @@ def extras(data: ExportData) -> Sheet:
 
 
 def sla(data: ExportData) -> Sheet:
-    columns = template_columns(E.SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, "#,##0.0")]
+    columns = template_columns(E.SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, sheet_format(1))]
     downtime = data.ranking.downtime
     rows = (
         [

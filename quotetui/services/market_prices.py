@@ -9,9 +9,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from quotetui.domain.economics.display import amount_text
 from quotetui.domain.economics.exact import q
 from quotetui.domain.fx import FxTable, MissingFxRate
-from quotetui.services.economics import amount_text
 from quotetui.services.engine_inputs import fx_table_of
 from quotetui.store.reader import reading
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text, with_offer
+from quotetui.domain.economics.display import amount_text, decimal_text, grouped
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.explain import cost_text
@@ -29,7 +30,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.caveats import offers_caveats
-from quotetui.services.economics import amount_text, decimal_text, rank_offers
+from quotetui.services.economics import rank_offers
 from quotetui.services.engine_inputs import load_assumptions_of, load_catalog_of, offer_inputs
 from quotetui.store.reader import reading
 
@@ -136,7 +137,7 @@ class Negotiation:
 
 def _option_line(p: OptionPosition) -> str:
     o = p.option
-    words = [f"{o.label}: {dec(q(o.costed_amount), 2):,} {o.currency} {UNIT_WORDS[o.unit]}"]
+    words = [f"{o.label}: {grouped(q(o.costed_amount), 2)} {o.currency} {UNIT_WORDS[o.unit]}"]
     if p.vs_first is not None:
         words.append(f"{pct(p.vs_first, 2)} % saved vs the first offer")
     if p.vs_list is not None:

@@ -15,6 +15,7 @@ from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import WARNING, Caveats, money_figure
+from quotetui.domain.economics.display import amount_text, decimal_text, grouped
 from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
@@ -25,7 +26,7 @@ from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.wording import plural
 from quotetui.services.caveats import offer_caveats
-from quotetui.services.economics import amount_text, decimal_text, evaluate_offer, exact_values
+from quotetui.services.economics import evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
 from quotetui.store.engine import Database
 
@@ -78,8 +79,8 @@ class RentBuyAnswer:
         if i.opex_by_use:  # power follows use from the idle draw
             use = plain(dec(i.utilisation * 100, 4).normalize())
             out.append(
-                f"  owning at {use} % use: {dec(i.own_paid_monthly, 2):,} {i.currency} a month (the power above the "
-                f"idle draw, {dec(i.opex_by_use, 2):,} at full use, × {use} %)"
+                f"  owning at {use} % use: {grouped(i.own_paid_monthly, 2)} {i.currency} a month (the power above the "
+                f"idle draw, {grouped(i.opex_by_use, 2)} at full use, × {use} %)"
             )
         if self.costs_net:
             rent = "the rent is net of its recoverable VAT; " if self.net_of_vat and self.offer_id is not None else ""
@@ -253,7 +254,7 @@ def calc_rent_vs_buy(
     capex_factor = held.vat_factor(terms.capex_vat_rate, terms.capex_special_invoice)
     own = ownership(terms, horizon, held.hours_per_month, held.resale_curve, capex_factor)
     if own.residual > own.capex:
-        raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({dec(own.capex, 2):,})"})
+        raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({grouped(own.capex, 2)})"})
     inputs = RentBuyInput(
         capex=own.capex,
         opex_monthly=own.opex_monthly - own.power_by_use,

@@ -85,7 +85,7 @@ class Figures:
         return self.caveats.lower_bound
 
     def to_json(self, currency: str) -> dict[str, Any]:
-        from quotetui.services.economics import amount_text
+        from quotetui.domain.economics.display import amount_text
 
         return {
             "price_per_gpu_hour": amount_text(self.price_per_gpu_hour, currency),

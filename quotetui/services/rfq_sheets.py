@@ -20,6 +20,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, number_format
+from quotetui.domain.economics.display import sheet_format
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.wording import plural
 from quotetui.io.rfq_workbook import put
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 COMPARISON_SHEET = "Comparison 比较"
 AWARD_SHEET = "Award 授标"
 BRIEF_SHEET = "Brief 简报"
-MONEY_FORMAT = "#,##0.00"
+MONEY_FORMAT = sheet_format(2)
 BOLD = Font(bold=True)
 
 

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.money import Money
 from quotetui.tui.tones import STYLE
@@ -92,7 +93,7 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
         o.name,
         o.gpu.name,
         cost_text(e, e.cost_per_pflop_hour, 2) if e else "—",
-        f"{dec(e.price_per_gpu_hour, 2):,}" if e else "—",
+        f"{grouped(e.price_per_gpu_hour, 2)}" if e else "—",
         cost_text(e, e.annualised_tco, 2) if e else "—",
         price,
         o.billing_basis.value.replace("_", "-"),

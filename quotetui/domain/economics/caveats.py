@@ -21,7 +21,7 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.economics.exact import dec
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.enums import Severity
 from quotetui.domain.wording import plural
@@ -169,7 +169,7 @@ def merged(caveats: Iterable[Caveats]) -> Caveats:
 def figure_text(value: Fraction | Decimal, caveats: Caveats, places: int = 2, unit: str = "") -> str:
     """The one way a figure is shown: ``≥ ~1,234.56 ✗!`` (separators, ``places`` decimals, its marks), with
     ``unit`` (a currency) between the number and the offer's marks: ``≥ 1,234.56 CNY ✗``."""
-    number = f"{dec(value, places) if isinstance(value, Fraction) else value.quantize(Decimal(1).scaleb(-places)):,}"
+    number = grouped(value, places)
     after = " ".join(part for part in (unit, caveats.suffix) if part)
     return f"{caveats.prefix}{number}{' ' + after if after else ''}"
 

@@ -20,6 +20,7 @@ from quotetui.domain.economics.assumptions import (
     MFU_OPTIMISTIC,
     SECONDS_PER_DAY,
 )
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q, sci
 from quotetui.domain.enums import Metric, Tone
 from quotetui.domain.gpus import GpuSpec
@@ -166,7 +167,7 @@ def _tokens(c: Claim) -> Audit:
     achieved = 6 * q(c.model_params) * c.boldest
     mfu = achieved / (q(c.gpu.bf16_tflops) * 10**12)
     lines = [
-        f"6 × {c.model_params:,} parameters × {c.boldest} tokens/s = {dec(achieved / 10**12, 0):,} TFLOPS per GPU",
+        f"6 × {c.model_params:,} parameters × {c.boldest} tokens/s = {grouped(achieved / 10**12, 0)} TFLOPS per GPU",
         f"÷ {c.gpu.bf16_tflops} TFLOPS peak ({c.gpu.name}) = {pct(mfu, 1)} % MFU",
     ]
     return Audit(

@@ -42,6 +42,7 @@ from quotetui.domain.economics.costing import (
     nodes_needed,
     price_options,
 )
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.lazy import slot_cached
@@ -409,9 +410,9 @@ def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) ->
         have = Fraction(scenario.gpu_count * offer.gpu.memory_gb) * 10**9
         if need > have:
             blocking.append(
-                f"training state of {scenario.train_params} parameters needs {dec(need / 10**9, 0):,} GB at "
+                f"training state of {scenario.train_params} parameters needs {grouped(need / 10**9, 0)} GB at "
                 f"{BYTES_PER_PARAMETER} bytes each; {scenario.gpu_count} GPUs × {offer.gpu.memory_gb} GB "
-                f"= {dec(have / 10**9, 0):,} GB"
+                f"= {grouped(have / 10**9, 0)} GB"
             )
     if scenario.gpu is not None and scenario.gpu.key != offer.gpu.key:
         warnings.append(f"offers {offer.gpu.name}; the scenario names {scenario.gpu.name}")

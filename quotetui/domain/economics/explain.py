@@ -5,35 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
-from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.caveats import LOWER_BOUND, Caveats, figure_text
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.costing import OptionCost, base_option
+from quotetui.domain.economics.display import money_text, quantity
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.rentbuy import months_text
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
-
-
-def quantity(value: Fraction) -> str:
-    """A count of hours or units for people: separators, 2 places only where it has a fraction (70,080)."""
-    d = dec(value, 2)
-    return f"{d.to_integral_value():,}" if d == d.to_integral_value() else f"{d:,}"
-
-
-def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
-    digits = minor_units(currency) if places is None else places
-    return f"{dec(value, digits):,} {currency}"
-
-
-def money_shown(amount: Any, currency: str) -> str:
-    """An amount for people: 2 places, thousands separators, its currency (``250,000.00 CNY``); exact values
-    are rounded half-even for display only. The command line and the screens both show money so."""
-    return money_text(q(amount), currency, 2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,9 @@ from typing import Any
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import base_option
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.evaluate import Evaluation, costed, every_way_of, ways_following
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
 from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
@@ -277,5 +278,5 @@ def target_words(t: Target | None) -> str:
         )
     return (
         f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
-        f"{pct(t.cut, 1)} % below the current {dec(q(t.current), 2):,}, bought as {t.way}"
+        f"{pct(t.cut, 1)} % below the current {grouped(q(t.current), 2)}, bought as {t.way}"
     )

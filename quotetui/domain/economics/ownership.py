@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import plain
@@ -111,8 +112,8 @@ def middle(low: Fraction | None, high: Fraction | None) -> Fraction | None:
 
 def _amount(low: Fraction, high: Fraction | None, unit: str = "") -> str:
     if high is None or high == low:
-        return f"{dec(low, 2):,}{unit}"
-    return f"the middle of {dec(low, 2):,}–{dec(high, 2):,}{unit}"
+        return f"{grouped(low, 2)}{unit}"
+    return f"the middle of {grouped(low, 2)}–{grouped(high, 2)}{unit}"
 
 
 def _quoted(low: Fraction | None, high: Fraction | None) -> str:
@@ -208,12 +209,12 @@ class Ownership:
 
     def lines(self) -> list[str]:
         cur = self.terms.currency
-        out = [f"capex {dec(self.capex, 2):,} {cur} ({self.capex_how})"]
-        out += [f"{p.name} {dec(p.monthly, 2):,} {cur} a month ({p.how})" for p in self.parts]
-        out.append(f"residual {dec(self.residual, 2):,} {cur} at month {self.horizon_months} ({self.residual_how})")
+        out = [f"capex {grouped(self.capex, 2)} {cur} ({self.capex_how})"]
+        out += [f"{p.name} {grouped(p.monthly, 2)} {cur} a month ({p.how})" for p in self.parts]
+        out.append(f"residual {grouped(self.residual, 2)} {cur} at month {self.horizon_months} ({self.residual_how})")
         out.append(
-            f"booked a year: {dec(self.booked_a_year, 2):,} {cur} (capex ÷ {self.depreciation_years} years + "
-            f"{dec(self.opex_monthly, 2):,} × 12)"
+            f"booked a year: {grouped(self.booked_a_year, 2)} {cur} (capex ÷ {self.depreciation_years} years + "
+            f"{grouped(self.opex_monthly, 2)} × 12)"
         )
         return out
 
@@ -279,7 +280,7 @@ def _quoted_power(
     the GPUs alone (``whole``), and with the cooling (× PUE) added unless it is the facility's whole bill. The
     tariff it implies at the servers is shown, to check it against the local price of a kWh."""
     words = [
-        f"{dec(quoted, 2):,} quoted"
+        f"{grouped(quoted, 2)} quoted"
         if t.power_month_high in (None, t.power_month)
         else _quoted(t.power_month, t.power_month_high)
     ]

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import SECONDS_PER_DAY, Assumed, Assumptions
 from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options, quote_day
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.errors import BadInput
@@ -31,7 +32,7 @@ def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Frac
         raise BadInput("give the FLOPs, or both the parameters and the tokens")
     if params <= 0 or tokens <= 0:
         raise BadInput("the parameters and the tokens must be more than zero")
-    return 6 * params * tokens, f"6 × {dec(params, 0):,} parameters × {dec(tokens, 0):,} tokens"
+    return 6 * params * tokens, f"6 × {grouped(params, 0)} parameters × {grouped(tokens, 0)} tokens"
 
 
 def check_fraction(value: Fraction, what: str) -> Fraction:
@@ -74,7 +75,7 @@ class TrainingPlan:
         return (
             f"{sci(self.flops)} FLOPs ÷ ({self.gpus} × {self.gpu.bf16_tflops} TFLOPS × "
             f"{pct(self.mfu.value, 1)} % MFU × {pct(self.scaling.value, 1)} % scaling) "
-            f"= {dec(self.seconds, 0):,} s = {dec(self.wall_days, 1):,} days"
+            f"= {grouped(self.seconds, 0)} s = {grouped(self.wall_days, 1)} days"
         )
 
 

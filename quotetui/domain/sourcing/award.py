@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
 
-from quotetui.domain.economics.exact import dec, share_text
+from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.exact import share_text
 from quotetui.domain.sourcing import award_milp
 from quotetui.domain.sourcing.award_model import (
     Candidate,
@@ -161,10 +162,6 @@ def _with_lean(need: Need, candidates: Sequence[Candidate], award: Award, solve:
 
 def _infeasible(reason: str) -> Award:
     return Award((), None, 0, False, reason)
-
-
-def _money(value: Fraction) -> str:
-    return f"{dec(value, 2):,}"
 
 
 # --- brute force ---------------------------------------------------------------------------------------------
@@ -541,7 +538,7 @@ def _words(need: Need, cands: Sequence[Candidate], name: str, relaxed: list[int]
         assert need.budget is not None
         if relaxed is not None:
             cheapest = split_cost(cands, dict(enumerate(relaxed)))
-            return f"the budget of {_money(need.budget)} is below the cheapest split ({_money(cheapest)})"
-        return f"the budget of {_money(need.budget)}"
+            return f"the budget of {grouped(need.budget, 2)} is below the cheapest split ({grouped(cheapest, 2)})"
+        return f"the budget of {grouped(need.budget, 2)}"
     hosts = {c.provider for cap, c in zip(caps_, cands, strict=True) if cap * c.gpus_per_node >= (need.job_gpus or 0)}
     return f"keeping each {need.job_gpus}-GPU job inside one offer (only {plural(len(hosts), 'provider')} can host one)"

@@ -17,8 +17,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Header, Label
 
 from quotetui.domain.economics.caveats import Caveats, figure_text
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.economics.exact import pct
 from quotetui.domain.wording import plural
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
@@ -54,7 +55,7 @@ def figure_cell(kind: str, value: Fraction, caveats: Caveats) -> str:
         return figure_text(value, caveats.of_price)
     if kind.startswith("share"):
         return f"{pct(value, int(kind[-1]))} %"
-    return f"{dec(value, 1):,}"
+    return f"{grouped(value, 1)}"
 
 
 LABEL_WIDTH = max(len(label) for label, *_ in FIGURES)

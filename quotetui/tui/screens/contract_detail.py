@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.money import Money
@@ -63,7 +64,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     terms.append(f"({c.term_months} months), billed {c.billing_cadence.value.replace('_', ' ')}\n")
     option = c.snapshot.get("option", {}).get("label", "")
     terms.append(f"agreed price {money(c.price)} {cur} {c.price_unit.value.replace('_', '-')} ({option}); ")
-    terms.append(f"monthly charge {dec(v.monthly_charge, 2):,} {cur}\n")
+    terms.append(f"monthly charge {grouped(v.monthly_charge, 2)} {cur}\n")
     if c.notice_deadline:
         after = f"it renews for {c.renewal_term_months} months" if c.auto_renew else "it ends"
         terms.append(f"notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else {after}\n")
@@ -93,7 +94,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             m.month.isoformat()[:7],
             Text(f"{pct(m.availability, 3)} %", style=style),
             f"{dec(m.downtime_hours, 2)}",
-            Text(f"{pct(m.credit_rate, 1)} % = {dec(m.credit, 2):,}", style=style),
+            Text(f"{pct(m.credit_rate, 1)} % = {grouped(m.credit, 2)}", style=style),
             ", ".join(f"#{i}" for i in m.incidents),
         )
     incidents = _table("Incidents (i adds one)", "#", "from", "to", "GPUs", "what", "claimed", "received")
@@ -118,7 +119,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             Text(money(line.check.variance) if line.check.variance else "0", style="bold red" if off else "green"),
             "yes" if bill.paid else "no",
         )
-    owed = Text(f"credits owed {dec(v.credits_owed, 2):,} {cur}, received {money(v.credits_received)}", style="bold")
+    owed = Text(f"credits owed {grouped(v.credits_owed, 2)} {cur}, received {money(v.credits_received)}", style="bold")
     amended = _table("Amendments (m records one)", "#", "from", "agreed by", "changed", "why")
     for a in v.amendments:
         amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,

@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.exact import dec, pct
+from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.exact import pct
 from quotetui.domain.money import Money
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Text
@@ -59,10 +60,10 @@ def contract_cells(v: ContractView) -> list[str]:
         c.end_date.isoformat() + (" ↻" if c.auto_renew else ""),
         c.notice_deadline.isoformat() if c.notice_deadline else "",
         str(c.gpu_count),
-        f"{dec(v.monthly_charge, 2):,}",
+        f"{grouped(v.monthly_charge, 2)}",
         spent,
         f"{pct(last.availability, 2)} %" if last else "",
-        f"{dec(v.credits_owed, 2):,}",
+        f"{grouped(v.credits_owed, 2)}",
         str(len(v.invoices_off)),
     ]
 

@@ -9,7 +9,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.caveats import figure_text
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import Severity
 from quotetui.domain.verification.findings import FindingCode
 from quotetui.domain.wording import plural
@@ -106,7 +107,7 @@ class DashboardScreen(MarketScreen):
                 f"#{c.offer.id} {c.offer.provider}",
             ]
             if market:
-                cells.append(f"{dec(b.market_median, 2):,}" if b.market_median is not None else "–")
+                cells.append(f"{grouped(b.market_median, 2)}" if b.market_median is not None else "–")
             best.add_row(*cells)
         if m.why_no_best:
             why = m.why_no_best

@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Input, Label, Static
 
+from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
@@ -178,8 +179,8 @@ class RentBuyScreen(CalculatorScreen):
         if answer.owning.left_out:
             text.append(f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style="yellow")
         text.append(
-            f"NPV over {months_text(r.inputs.horizon_months)}: rent {dec(r.npv_rent, 2):,} {cur} · "
-            f"buy {dec(r.npv_buy, 2):,} {cur} → {answer.verdict}."
+            f"NPV over {months_text(r.inputs.horizon_months)}: rent {grouped(r.npv_rent, 2)} {cur} · "
+            f"buy {grouped(r.npv_buy, 2)} {cur} → {answer.verdict}."
         )
         self.query_one("#rb-result", Static).update(text)
         months = [p.month for p in r.series]

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.explain import money_shown
+from quotetui.domain.economics.display import money_shown
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
