@@ -1,4 +1,4 @@
-"""The exact floor of ranking: what ranking every offer costs with nothing but stdlib sqlite3 and the domain.
+"""The exact floor of ranking: what ranking every offer costs with the product's reader and the domain alone.
 
 ``floor_rank(db_path)`` reads the inputs a ranking needs (the default scenario, FX rates, assumptions, the GPU
 catalog, and every offer's current round only) through the product's own reader (``services/engine_inputs.py``)

@@ -204,10 +204,12 @@ def test_every_code_means_something_is_documented_and_is_made_by_a_rule() -> Non
         for p in (root / "quotetui" / "domain" / "verification").glob("*.py")
         if p.name != "findings.py"
     )
+    tests = "".join(p.read_text(encoding="utf-8") for p in (root / "tests").glob("test_*.py"))
     for code in FindingCode:
         assert len(code.meaning) > 20, code
         assert f"| `{code}` |" in guide, code
         assert f"FindingCode.{code.name}" in rules, code
+        assert f'"{code}"' in tests or f"FindingCode.{code.name}" in tests, code  # some test expects it
     with pytest.raises(ValueError):
         Finding("not-a-code", Severity.INFO, "t", "e", ())  # type: ignore[arg-type]
 

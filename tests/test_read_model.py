@@ -4,8 +4,10 @@ by field, and a declared offer field that ``OfferInput`` has is read without a s
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -13,10 +15,12 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.enums import Choice, OfferStatus
 from quotetui.domain.errors import DatabaseProblem
+from quotetui.services.database import open_database
 from quotetui.services.engine_inputs import load_catalog_of, offer_inputs, read_models
 from quotetui.store.engine import Database
 from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import reading
+from tests.conftest import Cli
 
 
 def test_every_declared_offer_field_the_engine_has_is_read() -> None:
@@ -59,3 +63,54 @@ def test_a_record_reads_by_name_and_names_a_code_no_one_writes(demo_db: Database
     with reading(demo_db) as reader, pytest.raises(DatabaseProblem) as caught:
         list(rows.each(reader, " ORDER BY id"))
     assert "'haggling' in offer #2, status, a value quotetui never writes" in str(caught.value)
+
+
+def _raw(db: Database, sql: str) -> None:
+    with db.write() as session:
+        from sqlalchemy import text
+
+        session.execute(text(sql))
+
+
+def _inputs(db: Database, *, history: bool = False) -> list[OfferInput]:
+    with reading(db) as reader:
+        _, gpus = load_catalog_of(reader)
+        return offer_inputs(reader, gpus, history=history)
+
+
+def test_a_strange_value_in_a_row_the_engine_does_not_read_stops_nothing(cli: Cli, demo_db_path: Path) -> None:
+    """Only the rows a ranking uses are converted: an unpriced offer's, or an old round's price, as before."""
+    assert cli("--db", str(demo_db_path), "round", "add", "2", "--amount", "115000").code == 0  # round 2 is current
+    opened = open_database(str(demo_db_path))
+    db = opened.db
+    try:
+        before = _inputs(db)
+        _raw(db, "DELETE FROM revision_price WHERE revision_id IN (SELECT id FROM quote_revision WHERE offer_id = 5)")
+        _raw(db, "UPDATE offer SET status = 'zombie' WHERE id = 5")
+        _raw(db, "UPDATE revision_price SET unit = 'gpu_fortnight' WHERE revision_id IN "
+                 "(SELECT id FROM quote_revision WHERE offer_id = 2 AND seq = 1)")  # fmt: skip
+        assert [o.id for o in _inputs(db)] == [o.id for o in before if o.id != 5]
+        with pytest.raises(DatabaseProblem, match="'gpu_fortnight' in revision_price of round #"):
+            _inputs(db, history=True)  # every round's prices: that one too
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "said"),
+    [
+        ("valid_until", "'garbage'", "'garbage' in offer #3, valid_until, which is not a date"),
+        ("inter_gbps_per_gpu", "'fast'", "'fast' in offer #3, inter_gbps_per_gpu, which is not a number"),
+        ("gpus_per_node", "'eight'", "'eight' in offer #3, gpus_per_node, which is not a whole number"),
+    ],
+)
+def test_a_value_that_is_not_what_its_column_holds_is_named(
+    demo_db: Database, column: str, value: str, said: str
+) -> None:
+    """Another program's value a column cannot hold (SQLite keeps any): a database problem naming the table,
+    the row and the column, never an internal error."""
+    if not demo_db.target.is_sqlite:
+        pytest.skip("a server refuses such a value when it is written")
+    _raw(demo_db, f"UPDATE offer SET {column} = {value} WHERE id = 3")
+    with pytest.raises(DatabaseProblem, match=re.escape(said)):
+        _inputs(demo_db)

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import fields as dataclass_fields
 from datetime import date
 from decimal import Decimal
@@ -364,9 +364,9 @@ def offer_inputs(
     priced.clear()  # 400,000 ids at 100k offers: not held through the rest
     keep = {r.id for rs in rounds.values() for r in rs} if history else {r.id for r in current.values()}
     options: dict[int, list[PriceOption]] = defaultdict(list)
-    for p in model.price.each(reader, where_p + " ORDER BY term_months, id", params_p):
-        if p.revision_id in keep:
-            options[p.revision_id].append(PriceOption(*p[1:]))  # the record's fields are PriceOption's, in order
+    kept = model.price.position("revision_id")  # another round's prices are not even converted
+    for p in model.price.each(reader, where_p + " ORDER BY term_months, id", params_p, lambda r: r[kept] in keep):
+        options[p.revision_id].append(PriceOption(*p[1:]))  # the record's fields are PriceOption's, in order
 
     discounts: dict[int, list[tuple[int | None, DiscountTerm]]] = defaultdict(list)
     for x in model.discount.each(reader, where + " ORDER BY id", params):
@@ -386,13 +386,16 @@ def offer_inputs(
     where_o, params_o = _where("o.id", ids, reader.sqlite)
     when = reader.when
     result = []
-    for o in model.offer.each(reader, where_o + " ORDER BY o.id", params_o):
-        oid = o.id
-        if not oid % EVERY:
+
+    def read(raw: Sequence[Any]) -> bool:  # an offer without a price, or not asked for, is not even converted
+        if not raw[0] % EVERY:
             check_cancelled()  # the TUI quit while it loaded: stop reading
-        found = current.get(oid)
-        if found is None or (wanted is not None and oid not in wanted):
-            continue
+        return raw[0] in current and (wanted is None or raw[0] in wanted)
+
+    assert model.offer.position("id") == 0
+    for o in model.offer.each(reader, where_o + " ORDER BY o.id", params_o, read):
+        oid = o.id
+        found = current[oid]
         rid = found.id
         result.append(
             OfferInput(

@@ -16,21 +16,32 @@ the record, the query and the conversion follow from the declaration.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from quotetui.domain.enums import Choice
+from quotetui.domain.enums import Choice, shown_stored
+from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.fields import Entity, Field
 from quotetui.domain.money import RATE_PLACES
 from quotetui.store.reader import Reader
 
-Read = Literal["raw", "bool", "money", "rate", "decimal", "text", "day", "when", "choice"]
-"""How a stored value becomes the record's: as it is, a flag, an exact scaled decimal (6 places; a rate 10), a
-decimal from its text, a shared text, a day, a time, a choice's member."""
+Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "text", "day", "when", "choice"]
+"""How a stored value becomes the record's: as it is, a whole number, a flag, an exact scaled decimal (6 places;
+a rate 10), a decimal from its text, a shared text, a day, a time, a choice's member."""
+
+_WORDS: dict[str, str] = {
+    "int": "a whole number",
+    "money": "an exact amount",
+    "rate": "an exact rate",
+    "decimal": "a number",
+    "day": "a date",
+    "when": "a time",
+}
+"""What a value of each kind must be, as a problem says it."""
 
 _BY_KIND: dict[str, Read] = {
-    "int": "raw",
+    "int": "int",
     "bool": "bool",
     "money": "money",
     "ratio": "money",
@@ -75,20 +86,41 @@ class Rows:
         self._key = names.index(key) if key in names else None
         self._factory = self._compile()
 
-    def each(self, reader: Reader, where: str = "", params: dict[str, Any] | None = None) -> Iterator[Any]:
-        """The records, one at a time from the cursor (``where``: the rest of the query, ``WHERE … ORDER BY …``)."""
+    def position(self, name: str) -> int:
+        """Where column ``name`` sits in a row as read, for a ``keep`` test on the stored values."""
+        return [c.name for c in self.columns].index(name)
+
+    def each(
+        self,
+        reader: Reader,
+        where: str = "",
+        params: dict[str, Any] | None = None,
+        keep: Callable[[Sequence[Any]], bool] | None = None,
+    ) -> Iterator[Any]:
+        """The records, one at a time from the cursor (``where``: the rest of the query, ``WHERE … ORDER BY …``).
+        ``keep``: asked of each row as stored (:meth:`position`); a row it refuses is not even converted, so a
+        strange value in a row no one reads stops nothing. A value that cannot be what its column holds (a date
+        that is not one, text in a number) is a database problem naming the table, the row and the column."""
         make = self._factory(reader)
         for raw in reader.each(f"{self.sql}{where}", params):
-            yield make(raw)
+            if keep is not None and not keep(raw):
+                continue
+            try:
+                record = make(raw)
+            except (ValueError, TypeError, ArithmeticError) as exc:
+                raise self._unreadable(make, raw, exc) from None
+            yield record
 
     def _compile(self) -> Callable[[Reader], Callable[[Any], Any]]:
         """A function per record type, made once: ``Record(r[0], money(r[1]), …)`` with each conversion inline."""
         key = "None" if self._key is None else f"r[{self._key}]"
-        cells, bound = [], {"Record": self.record, "bad": self._bad}
+        cells, bound = [], {"Record": self.record, "bad": self._bad, "notint": _not_int}
         for i, c in enumerate(self.columns):
             value = f"r[{i}]"
             if c.read == "raw":
                 cells.append(value)
+            elif c.read == "int":  # a whole number, or NULL (bool, a subclass, is not one: SQLite stores 0/1)
+                cells.append(f"({value} if {value}.__class__ is int or {value} is None else notint({value}))")
             elif c.read == "bool":
                 cells.append(f"bool({value})")
             elif c.read == "choice":
@@ -108,6 +140,27 @@ class Rows:
         exec(compile(source, f"<read model {self.record.__name__}>", "exec"), bound)
         return bound["factory"]  # type: ignore[no-any-return]
 
+    def _unreadable(self, make: Callable[[Any], Any], raw: Sequence[Any], exc: BaseException) -> DatabaseProblem:
+        """The problem with the first column of ``raw`` that cannot be read as its column says."""
+        for i, column in enumerate(self.columns):
+            probe = list(raw)
+            for j in range(len(probe)):
+                if j != i:
+                    probe[j] = None if self.columns[j].read != "choice" else probe[j]
+            try:
+                make(probe)
+            except (ValueError, TypeError, ArithmeticError):
+                return DatabaseProblem(
+                    f"the database holds {shown_stored(raw[i])} in {self._row(raw)}, "
+                    f"{column.sql.rsplit('.', 1)[-1]}, which is not {_WORDS.get(column.read, 'readable')}: "
+                    "another program wrote it; correct it there, or restore a backup, and try again"
+                )
+        return DatabaseProblem(f"a row of {self.label} cannot be read ({type(exc).__name__}: {exc})")
+
+    def _row(self, raw: Sequence[Any]) -> str:
+        key = raw[self._key] if self._key is not None else None
+        return f"{self.label} #{key}" if key is not None else self.label
+
     def _bad(self, index: int, value: object, key: object) -> Any:
         """A stored code that is not one of its choice's: the database problem, naming where it is (NULL, in a
         column that may hold it or from an outer join, is None)."""
@@ -118,3 +171,7 @@ class Rows:
         row = f"{self.label} #{key}" if key is not None else self.label
         where = column.where or "{row}, " + column.sql.rsplit(".", 1)[-1]
         return column.choices.stored(value, where.format(row=row))
+
+
+def _not_int(value: object) -> int:
+    raise TypeError(f"not a whole number: {value!r}")

@@ -1,6 +1,6 @@
 """What the market's screens, dialogs and palette ask of the app (``tui/app.py: QuotetuiApp`` is it). They type
 ``self.app`` as this, so that no screen imports the app that imports the screens: the TUI's modules form no
-circle (``.importlinter``)."""
+circle (pyproject's ``[tool.importlinter]``)."""
 
 from __future__ import annotations
 
@@ -46,4 +46,4 @@ class MarketApp(Protocol):
     def action_new_offer(self) -> None: ...
 
     def edited(self, result: object) -> None:
-        """After a form saved: reload, and say what was saved."""
+        """After a form saved: read the market again."""

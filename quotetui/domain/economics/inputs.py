@@ -11,9 +11,11 @@ from quotetui.domain.enums import (
     DiscountKind,
     ExtraBasis,
     ExtraKind,
+    FormFactor,
     InterFabric,
     IntraFabric,
     Metric,
+    Mover,
     OfferStatus,
     PriceUnit,
     Provenance,
@@ -137,7 +139,7 @@ class Evidence:
 @dataclass(frozen=True, slots=True)
 class Revision:
     seq: int
-    mover: str
+    mover: Mover
     quoted_on: date
     options: tuple[PriceOption, ...]
 
@@ -169,7 +171,7 @@ class OfferInput:
     evidence: tuple[Evidence, ...] = ()
     revisions: tuple[Revision, ...] = field(default=())  # every round, oldest first
     provider_kind: str = ""
-    form_factor: str = ""
+    form_factor: FormFactor | None = None  # as the offer states it (None: the GPU's own)
     region: str | None = None
     valid_until: date | None = None
 

@@ -41,7 +41,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     return [
         (
             "Everywhere",
-            [*of_list(APP_BINDINGS), Binding("ctrl+p", "", "Command palette: go to offer/provider, scenario …")],
+            [*of_list(APP_BINDINGS), PALETTE],
         ),
         ("Dashboard", of(DashboardScreen)),
         ("Offers", of(OffersScreen) + of(VirtualTable)),
