@@ -97,7 +97,8 @@ def test_send_writes_a_workbook_and_a_cover_per_provider_and_records_them(
         book.close()
         cover = Path(s["cover"]).read_text(encoding="utf-8")
         assert "H100 256" in cover and Path(s["workbook"]).name in cover and "2026-12-20" in cover
-    shown = json.loads(cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--json").out)
+    # judged on the day the answers are due (not late yet), not today: a fixed due day passes
+    shown = json.loads(cli("--db", str(demo_db_path), "rfq", "show", "H100 256", "--on", "2026-12-20", "--json").out)
     assert sorted((i["provider"], i["state"], i["revision"]) for i in shown["invites"]) == [
         ("一万网络", "sent", 1), ("阿里云", "sent", 1)
     ]  # fmt: skip

@@ -81,7 +81,8 @@ def test_an_answer_is_read_as_the_providers_offer_round_and_sla(cli: Cli, demo_d
     assert first["figures"]["term_total"] == f"{8 * 95_000 * 12}.00"  # 64 GPUs: 8 nodes, the prepaid year
     provenance = sql(demo_db_path, "SELECT revision, file_name, length(sha256) FROM rfq_answer")
     assert provenance == [(1, "answer.xlsx", 64)]
-    award = json.loads(cli("--db", db, "award", "H100 64", "--json").out)  # the answer is a candidate by itself
+    # the answer is a candidate by itself, on the day it was read (its quote lapses after 2026-12-10, a fixed day)
+    award = json.loads(cli("--db", db, "award", "H100 64", "--on", "2026-12-03", "--json").out)
     cheapest = award["scenarios"][0]
     assert [(a["offer_id"], a["nodes"]) for a in cheapest["allocations"]] == [(offer_id, 8)]
     assert cheapest["total_cost"] == f"{8 * 95_000 * 12}.00"  # the prepaid year: 95,000 a node-month

@@ -14,7 +14,7 @@ from quotetui.services.rfq import decline, new_rfq, send_rfq
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
 from quotetui.tui.screens.sourcing import NO_RFQ, SourcingScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
-from tests.test_tui import RecordingApp, plain, settle, text_of
+from tests.test_tui import TODAY, RecordingApp, plain, settle, text_of
 
 README_RFQ = {  # the README's "H100 256" (see tests/test_rfq.py, tests/test_award_cli.py)
     "name": "H100 256",
@@ -443,7 +443,9 @@ async def test_a_decline_is_recorded_on_the_screen_with_its_note(demo_db_path: P
         await settle(pilot)
         await settle(pilot)
         assert app.screen is screen and "declined: no H100 stock" in text_of(app, "#rfq-invites")
-    shown = json.loads(run_cli("--db", str(demo_db_path), "rfq", "status", "H100 256", "--json").out)
+    # judged on the app's day (TODAY, before the answers are due), not the real one, which passes the due day
+    on = TODAY.isoformat()
+    shown = json.loads(run_cli("--db", str(demo_db_path), "rfq", "status", "H100 256", "--on", on, "--json").out)
     assert {i["provider"]: (i["state"], i["note"]) for i in shown["invites"]} == {
         "一万网络": ("sent", None), "天下数据": ("declined", "no H100 stock")
     }  # fmt: skip
