@@ -52,17 +52,22 @@ class Tone(StrEnum):
     PLAIN = "plain"
 
 
-class Severity(StrEnum):
-    """A verification finding's severity, with its mark and tone (``domain/verification/findings.py``)."""
+class Marked(StrEnum):
+    """A state a user sees: its stored value, its mark (✗ ! ✓ ?) and its tone. A member is declared as
+    ``NAME = "value", "mark", Tone.X``; views ask ``member.mark`` and ``member.tone``."""
 
     mark: str
     tone: Tone
 
-    def __new__(cls, value: str, mark: str, tone: Tone) -> Severity:
+    def __new__(cls, value: str, mark: str, tone: Tone) -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
         member.mark, member.tone = mark, tone
         return member
+
+
+class Severity(Marked):
+    """A verification finding's severity, with its mark and tone (``domain/verification/findings.py``)."""
 
     CRITICAL = "critical", "✗", Tone.ERROR
     WARNING = "warning", "!", Tone.WARNING

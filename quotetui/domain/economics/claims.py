@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import (
@@ -22,7 +21,7 @@ from quotetui.domain.economics.assumptions import (
 )
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q, sci
-from quotetui.domain.enums import Metric, Tone
+from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 
 NVLS_CAPABLE = {"NV18"}  # Hopper SXM boards (and newer) reduce in the NVSwitch: busbw can exceed one link
@@ -30,17 +29,8 @@ BUSBW_TYPICAL = {True: Fraction(107, 100), False: Fraction(80, 100)}  # × one d
 BUSBW_CEILING = {True: Fraction(120, 100), False: Fraction(1)}
 
 
-class Verdict(StrEnum):
+class Verdict(Marked):
     """What the audit says of a claim, with its mark and tone."""
-
-    mark: str
-    tone: Tone
-
-    def __new__(cls, value: str, mark: str, tone: Tone) -> Verdict:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.mark, member.tone = mark, tone
-        return member
 
     PLAUSIBLE = "plausible", "✓", Tone.SUCCESS
     OPTIMISTIC = "optimistic", "!", Tone.WARNING

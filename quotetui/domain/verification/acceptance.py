@@ -21,11 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from enum import StrEnum
 
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import AcceptanceCheck as Check
-from quotetui.domain.enums import Severity, Tone
+from quotetui.domain.enums import Marked, Severity, Tone
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, FindingCode, Log, Sold
 from quotetui.domain.verification.inventory import gpus_shown, other_model
@@ -49,17 +48,8 @@ INVENTORY_TOOLS = frozenset(
 DCGM_ACCEPTANCE_LEVEL = 3
 
 
-class Status(StrEnum):
+class Status(Marked):
     """Where an acceptance item stands, with its mark and tone."""
-
-    mark: str
-    tone: Tone
-
-    def __new__(cls, value: str, mark: str, tone: Tone) -> Status:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.mark, member.tone = mark, tone
-        return member
 
     PASSED = "passed", "✓", Tone.SUCCESS
     FAILED = "failed", "✗", Tone.ERROR
