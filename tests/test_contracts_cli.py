@@ -208,8 +208,17 @@ def test_calendar_export_parses_back_with_the_same_events(cli: Cli, signed: Path
     assert uids == {str(e["uid"]) for e in events} and len(uids) == len(events)
 
 
-def test_the_contracts_sheet_of_the_export(cli: Cli, signed: Path, tmp_path: Path) -> None:
+def test_the_contracts_sheet_of_the_export(
+    cli: Cli, signed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sheet as of 1 December 2026 (the export has no ``--on``): the next key date is read on that day."""
+    from datetime import UTC, datetime
+
     from openpyxl import load_workbook
+
+    import quotetui.services.export_data as export_data
+
+    monkeypatch.setattr(export_data, "utcnow", lambda: datetime(2026, 12, 1, 9, 30, tzinfo=UTC))
 
     db = str(signed)
     _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2026-02-27T20:00:00Z",
