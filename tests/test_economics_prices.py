@@ -194,15 +194,14 @@ def test_rank_puts_feasible_offers_first() -> None:
 def test_every_price_unit_and_extra_basis_has_its_rule_label_and_formula() -> None:
     """A member added to an enum without its conversion, label or workbook formula fails here, not in a
     buyer's export (an unknown basis used to be a silent flat fee in the app and a KeyError in the export)."""
-    from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
+    from quotetui.domain.economics.billing import EXTRA_RULES
+    from quotetui.domain.economics.units import UNITS, to_node_month
     from quotetui.domain.enums import ExtraBasis, PriceUnit
-    from quotetui.services.export_tco import EXTRA_USAGE_FORMULA, UNIT_FORMULA
-    from quotetui.tui.offer_rows import UNIT_SHORT
 
     for unit in PriceUnit:
         assert to_node_month(Fraction(730 * 8), unit, 8, 12) > 0, unit
-        assert unit in UNIT_WORDS and unit.value in UNIT_SHORT and unit in UNIT_FORMULA, unit
-    assert set(EXTRA_USAGE_FORMULA) | {ExtraBasis.ONE_OFF} == set(ExtraBasis)
+        assert unit in UNITS, unit
+    assert set(EXTRA_RULES) | {ExtraBasis.ONE_OFF} == set(ExtraBasis)
     o = offer(option("100000"))
     for basis in ExtraBasis:  # each basis has its own costing rule (none falls through to an error)
         x = replace(o, extras=(ExtraTerm(1, ExtraKind.OTHER, basis, Decimal(2), "CNY"),))

@@ -202,7 +202,8 @@ def rent_vs_buy(
     series."""
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.display import grouped
-    from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
+    from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
+    from quotetui.domain.wording import plural
     from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
     typed = {name: value for name, value in locals().items() if name in RENT_BUY_FLAGS}
@@ -227,7 +228,7 @@ def rent_vs_buy(
     say(breakeven_words(r))
     say(utilisation_words(r))
     say(
-        f"NPV over {months_text(r.inputs.horizon_months)}: rent {grouped(r.npv_rent, 2)} {cur}, "
+        f"NPV over {plural(r.inputs.horizon_months, 'month')}: rent {grouped(r.npv_rent, 2)} {cur}, "
         f"buy {grouped(r.npv_buy, 2)} {cur} → {a.verdict}"
     )
 

@@ -10,12 +10,14 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, SCALING_BY_FABRIC
+from quotetui.domain.economics.billing import EXTRA_RULES, Usage
 from quotetui.domain.economics.costing import TIERED, OptionCost, discount_applies, mixed_ways
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.ownership import ResaleCurve
-from quotetui.domain.enums import DiscountKind, ExtraBasis, PriceUnit
+from quotetui.domain.economics.units import UNITS
+from quotetui.domain.enums import DiscountKind, ExtraBasis
 from quotetui.domain.fx import FxQuote, FxRateFact
 from quotetui.domain.money import plain
 from quotetui.io.xlsx_write import (
@@ -194,25 +196,9 @@ def _letter(n: int) -> str:
     return out
 
 
-UNIT_FORMULA = {
-    PriceUnit.GPU_HOUR: f"=J{{r}}*F{{r}}*{HOURS}",
-    PriceUnit.NODE_HOUR: f"=J{{r}}*{HOURS}",
-    PriceUnit.GPU_MONTH: "=J{r}*F{r}",
-    PriceUnit.NODE_MONTH: "=J{r}",
-    PriceUnit.TERM_TOTAL: "=J{r}/H{r}",
-}
-"""Each price unit's conversion to a node-month price (``units.py``) as the TCO sheet's formula (row ``r``:
-J the quoted amount, F GPUs per node, H the term's months)."""
-
-EXTRA_USAGE_FORMULA = {
-    ExtraBasis.PER_GB: f"*{EGRESS}*{GB_TB}",
-    ExtraBasis.PER_TB_MONTH: f"*{STORAGE}",
-    ExtraBasis.PER_MONTH: "",
-    ExtraBasis.PER_NODE_MONTH: "*P{r}",
-    ExtraBasis.PER_HOUR: f"*P{{r}}*{HOURS}*R{{r}}",
-}
-"""Each recurring extra-cost basis's monthly usage (``costing.py: _extra_line``) as a formula factor (row
-``r``: P nodes, R the use factor); one-off fees are summed apart."""
+def _usage_cells(r: int) -> Usage[str]:
+    """A month's usages in row ``r`` (P nodes, R the use factor), for the extras' rules (``billing.EXTRA_RULES``)."""
+    return Usage(f"{EGRESS}*{GB_TB}", STORAGE, f"P{r}", f"{HOURS}*R{r}")
 
 
 FxKey = tuple[str, FxRateFact | None]
@@ -241,7 +227,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
         if x.basis is ExtraBasis.ONE_OFF:
             one_off.append(amount)
         else:
-            extras.append(amount + EXTRA_USAGE_FORMULA[x.basis].format(r=r))
+            extras.append(amount + EXTRA_RULES[x.basis].sheet_usage(_usage_cells(r)))
     mfu: Any = _dec(e.mfu.value, 6) if e.mfu.source != "default" else Formula(f"={MFU}")
     measured = e.mfu.measured_gpus
     fabric = SCALING_BY_FABRIC.get(e.offer.inter_fabric, Fraction(1))  # ``scaling.job_scaling``, by formula
@@ -256,12 +242,12 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
         o.costed_amount,
         o.unit.value,
         o.currency,
-        Formula(UNIT_FORMULA[o.unit].format(r=r)),
+        Formula("=" + UNITS[o.unit].sheet_node_month(f"J{r}", f"F{r}", f"H{r}", HOURS)),  # ``units.UnitRule``
         Formula("=" + ("*".join(factors) or "1")),
         Formula(f"=$B${fx_row[_fx_key(o.currency, best.fx)]}"),
         Formula(f"=ROUNDUP({GPUS}/F{r},0)"),
-        Formula(f"={MONTHS}" if o.usage_billed else f"=ROUNDUP({MONTHS}/H{r},0)*H{r}"),
-        Formula(f"={USE}" if o.usage_billed else "=1"),
+        Formula("=" + o.billing.sheet_months_paid(MONTHS, f"H{r}")),
+        Formula("=" + o.billing.sheet_use(USE)),
         Formula(f"=P{r}*M{r}*N{r}*O{r}*R{r}*Q{r}"),
         Formula("=" + ("+".join(extras) or "0")),
         Formula("=" + ("+".join(one_off) or "0")),
@@ -306,16 +292,12 @@ def _mixed_row(e: Evaluation, long: PriceOption, short: PriceOption, r: int, a: 
     offer's row then takes (listed first), as the app does."""
     whole = f"ROUNDDOWN({MONTHS}/H{a},0)*H{a}"  # the months of need the long option's whole terms cover
     left = f"({MONTHS}-{whole})"
-    short_paid = left if short.usage_billed else f"ROUNDUP({left}/H{b},0)*H{b}"
-    rest = (
-        f'"{short.label} for "&{left}&IF({left}=1," month"," months")'
-        if short.usage_billed
-        else f'ROUNDUP({left}/H{b},0)&" × {short.label}"'
-    )
+    short_paid = short.billing.sheet_months_paid(left, f"H{b}")
+    rest = short.billing.sheet_part_label(short.label, left, f"H{b}")
     same = {c: Formula(f"={c}{a}") for c in ("L", "M", "N", "O", "P", "R", "U", "Y", "Z")}
     return [
         *_facts(e, f"#{e.offer.id}"),
-        Formula(f'=ROUNDDOWN({MONTHS}/H{a},0)&" × {long.label} + "&{rest}'),
+        Formula(f'=ROUNDDOWN({MONTHS}/H{a},0)&" × {long.label} + "&{rest}'),  # whole terms: ``costing.cost_mixed``
         Formula(f"=H{a}"),
         0,
         None,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import pct, q
+from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
 from quotetui.domain.money import Money
 from quotetui.tui.tones import STYLE
@@ -21,14 +22,6 @@ from quotetui.tui.widgets.virtual_table import Column, TableRow
 if TYPE_CHECKING:
     from quotetui.domain.economics.evaluate import Evaluation
     from quotetui.services.market_view import MarketView, OfferRow
-
-UNIT_SHORT = {
-    "gpu_hour": "/GPU-h",
-    "node_hour": "/node-h",
-    "gpu_month": "/GPU-mo",
-    "node_month": "/node-mo",
-    "term_total": "/term",
-}
 
 
 def columns(currency: str) -> list[Column]:
@@ -82,7 +75,7 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
     price = Money(base.amount, base.currency).display()
     if base.amount_high is not None:
         price += f"–{Money(base.amount_high, base.currency).display()}"
-    price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNIT_SHORT[base.unit.value]}"
+    price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNITS[base.unit].short}"
     availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
     return [
         (f"{r.rank}{'?' if e is not None and e.feasibility.questions else ''}")

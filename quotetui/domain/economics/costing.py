@@ -5,8 +5,9 @@ Definitions (DESIGN.md section 3):
 * nodes needed = ⌈GPUs ÷ GPUs per node⌉;
 * effective node-month price = list node-month price × Π(1 − dᵢ) over the discounts whose conditions the
   option and the scenario meet;
-* a committed option of ``t`` months is bought in whole terms: ⌈months ÷ t⌉ × t months are paid; an
-  on-demand option (no commitment) is paid for the hours used, 730 × utilisation a month;
+* each option is billed by its way to buy's rule (``billing.py``): a committed option of ``t`` months in whole
+  terms, ⌈months ÷ t⌉ × t months paid; an on-demand option (no commitment) for the hours used, 730 ×
+  utilisation a month;
 * extras at the scenario's usage: egress GB (TB × 1000), storage TB-months, flat fees, per node-hour fees;
   one-off fees once (spread over the months); refundable deposits are not a cost;
 * annualised TCO = total over the scenario × 12 ÷ months;
@@ -23,7 +24,8 @@ from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
-from quotetui.domain.economics.exact import ceil, q
+from quotetui.domain.economics.billing import EXTRA_RULES, Usage
+from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.units import to_node_month
@@ -31,7 +33,6 @@ from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import RATE_DAY_ZONE, FxQuote, FxTable
 from quotetui.domain.timeutil import local_day
-from quotetui.domain.wording import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +82,7 @@ class OptionCost:
         """The way to buy in words: the option's label, or for mixed terms how many of each."""
         if not self.segments:
             return self.option.label
-        long, short = self.segments
-        return f"{long.billed_months // long.option.term_months} × {long.option.label} + " + (
-            f"{short.option.label} for {plural(short.months, 'month')}"
-            if short.option.usage_billed
-            else f"{short.billed_months // short.option.term_months} × {short.option.label}"
-        )
+        return " + ".join(s.option.billing.part_label(s.option.label, s.billed_months, s.months) for s in self.segments)
 
     @slot_cached
     def home_node_month(self) -> Fraction:
@@ -314,20 +310,12 @@ def _extra_line(
     amount, quote = fx.convert(q(x.amount) * vat, x.currency, scenario.home_currency, day)
     if x.basis is ExtraBasis.ONE_OFF:
         return ExtraLine(x, True, "one-off", one_off=amount, fx=quote)
-    usage: Fraction
-    if x.basis is ExtraBasis.PER_GB:
-        usage, words = q(scenario.egress_tb_month) * GB_PER_TB, f"{scenario.egress_tb_month} TB egress a month"
-    elif x.basis is ExtraBasis.PER_TB_MONTH:
-        usage, words = q(scenario.storage_tb), f"{scenario.storage_tb} TB stored"
-    elif x.basis is ExtraBasis.PER_NODE_MONTH:
-        usage, words = Fraction(nodes), f"{nodes} nodes"
-    elif x.basis is ExtraBasis.PER_HOUR:
-        usage, words = nodes * billed_hours_month, f"{nodes} nodes × billed hours"
-    elif x.basis is ExtraBasis.PER_MONTH:
-        usage, words = Fraction(1), "flat per month"
-    else:  # a basis added to the enum without its rule here: an error, never a silent flat fee
+    rule = EXTRA_RULES.get(x.basis)
+    if rule is None:  # a basis added to the enum without its rule: an error, never a silent flat fee
         raise BadInput(f"no costing rule for the extra-cost basis {x.basis!r}")
-    return ExtraLine(x, True, words, monthly=amount * usage, fx=quote)
+    usage = Usage(q(scenario.egress_tb_month) * GB_PER_TB, q(scenario.storage_tb), Fraction(nodes), billed_hours_month)
+    words = rule.words.format(egress_tb=scenario.egress_tb_month, storage_tb=scenario.storage_tb, nodes=nodes)
+    return ExtraLine(x, True, words, monthly=amount * rule.usage(usage), fx=quote)
 
 
 def effective_node_month(
@@ -357,12 +345,9 @@ def cost_option(
 ) -> OptionCost:
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
     list_nm, steps, price = effective_node_month(offer, option, scenario, assumptions)
-    if option.usage_billed:
-        usage_factor = q(scenario.utilisation)
-        billed_months = scenario.months
-    else:
-        usage_factor = Fraction(1)
-        billed_months = ceil(Fraction(scenario.months, option.term_months)) * option.term_months
+    rule = option.billing
+    usage_factor = rule.use_factor(q(scenario.utilisation))
+    billed_months = rule.billed_months(scenario.months)
     day = quote_day(offer, assumptions)
     home_nm, quote = fx.convert(price, option.currency, scenario.home_currency, day)
     compute_total = home_nm * (nodes * billed_months)  # the integers multiplied first: one Fraction product

@@ -30,6 +30,7 @@ from quotetui.domain.economics.assumptions import (
     Assumed,
     Assumptions,
 )
+from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.costing import (
@@ -48,7 +49,7 @@ from quotetui.domain.economics.inputs import Evidence, OfferInput, PriceOption, 
 from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
 from quotetui.domain.economics.units import to_gpu_hour
-from quotetui.domain.enums import ExtraKind, InterFabric, Metric, Provenance, Tone
+from quotetui.domain.enums import BillingBasis, ExtraKind, InterFabric, Metric, Provenance, Tone
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
@@ -66,6 +67,11 @@ class DeliversNothing(BadInput):
 
 NOT_COMPARABLE = (MissingFxRate, NotPriced, DeliversNothing)
 """What keeps an offer out of a ranking (listed with its reason) instead of stopping it."""
+
+
+SPOT_ESTIMATE = "spot (preemptible): the provider can reclaim the nodes, so not every hour paid for is sure to run"
+"""What the offer's billing basis means to the engine: a spot offer's figures are estimates (``~``), whatever its
+prices; how each price is billed is its way to buy's rule (``billing.py``), not the basis."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +225,8 @@ class Evaluation:
             out.append("the current round's figures are marked as estimates")
         if self.best.is_estimate:
             out.append(f"the {self.best.label} price it is costed at is an estimate")
+        if self.offer.billing_basis is BillingBasis.SPOT:
+            out.append(SPOT_ESTIMATE)
         return tuple(out)
 
     @slot_cached
@@ -458,7 +466,7 @@ def ways_to_buy(
     """Every way to buy ``offer`` for ``scenario`` (each price option, and mixed terms), cheapest first: the
     first one's ``total`` is the offer's cost for the scenario wherever a cost is needed (the ranking, the award)."""
     costs = _every_way(offer, scenario, fx, assumptions)
-    costs.sort(key=lambda c: (c.total, bool(c.segments), c.option.term_months))  # ties: one option, shorter
+    costs.sort(key=lambda c: cheapest_first(c.total, c.option.term_months, bool(c.segments)))
     return tuple(costs)
 
 

@@ -13,7 +13,6 @@ from quotetui.domain.economics.display import money_text, quantity
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
-from quotetui.domain.economics.rentbuy import months_text
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import Money, plain
 
@@ -106,17 +105,16 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
     lines += _vat_lines(e, c)
     if c.fx is not None:
         lines.append(f"converted at {c.fx.text()}")
-    if o.usage_billed:
-        lines.append(
-            f"on demand: {_nodes(e.nodes)} × {money_text(c.effective_node_month, cur)} × utilisation "
-            f"{pct(c.usage_factor, 1)} % × {c.billed_months} months = {money_text(c.compute_total, home)}"
+    lines.append(
+        o.billing.compute_words(
+            _nodes(e.nodes),
+            money_text(c.effective_node_month, cur),
+            pct(c.usage_factor, 1),
+            c.billed_months,
+            c.months,
+            money_text(c.compute_total, home),
         )
-    else:
-        lines.append(
-            f"committed in {o.term_months}-month terms: {months_text(c.billed_months)} paid for {c.months} used; "
-            f"{_nodes(e.nodes)} × {money_text(c.effective_node_month, cur)} × {c.billed_months} = "
-            f"{money_text(c.compute_total, home)}"
-        )
+    )
     return lines
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
+from quotetui.domain.economics.billing import Billing, billing
 from quotetui.domain.enums import (
     BillingBasis,
     DiscountKind,
@@ -66,9 +67,14 @@ class PriceOption:
         return self.amount_high if self.amount_high is not None else self.amount
 
     @property
+    def billing(self) -> Billing:
+        """How this way to buy is billed (``billing.py``): on demand, whole terms, or whole terms prepaid."""
+        return billing(self.term_months, self.prepay)
+
+    @property
     def usage_billed(self) -> bool:
         """No commitment: billed for the hours used (instances can be stopped)."""
-        return self.term_months == 0
+        return self.billing.follows_use
 
     @property
     def label(self) -> str:

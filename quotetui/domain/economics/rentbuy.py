@@ -25,10 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from quotetui.domain.economics.billing import EXTRA_RULES, Paid
 from quotetui.domain.economics.costing import OptionCost
 from quotetui.domain.economics.exact import ceil, dec
-from quotetui.domain.enums import ExtraBasis
 from quotetui.domain.errors import BadInput
+from quotetui.domain.wording import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +135,12 @@ def utilisation_words(r: RentBuyResult) -> str:
     return f"break-even utilisation {shown}: below it, renting wins"
 
 
-def months_text(n: int) -> str:
-    return f"{n} month" if n == 1 else f"{n} months"
-
-
 def breakeven_words(r: RentBuyResult) -> str:
     """The break-even month in words, for every front end: in cash, the resale aside."""
     i, m = r.inputs, r.breakeven_months
     cash = " in cash (undiscounted)" if i.discount_rate else ""
     if m is None:
-        words = f"break-even: not within {months_text(i.horizon_months)}{cash}: renting stays ahead month by month"
+        words = f"break-even: not within {plural(i.horizon_months, 'month')}{cash}: renting stays ahead month by month"
         if r.series[-1].own <= r.series[-1].rent:
             words += f"; counting the resale at month {i.horizon_months}, owning costs less in all"
         return words
@@ -223,10 +220,11 @@ def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
     usage, bill, fixed, upfront, words, start = Fraction(0), Fraction(0), Fraction(0), [], [], 0
     for part in cost.segments or (cost,):
         o = part.option
-        if o.usage_billed:
+        paid = o.billing.paid
+        if paid is Paid.BY_USE:
             usage += part.compute_total / horizon
             words.append("billed by use")
-        elif o.prepay:
+        elif paid is Paid.UPFRONT:
             terms = part.billed_months // o.term_months
             upfront += [(start + k * o.term_months, part.compute_total / terms) for k in range(terms)]
             words.append(f"prepaid: {terms} × {o.term_months} months, each paid at its start")
@@ -240,7 +238,7 @@ def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
             continue
         if line.one_off:
             upfront.append((0, line.one_off))
-        if line.monthly and line.extra.basis is ExtraBasis.PER_HOUR and usage_billed and not cost.segments:
+        if line.monthly and EXTRA_RULES[line.extra.basis].follows_use and usage_billed and not cost.segments:
             usage += line.monthly
         elif line.monthly:
             fixed += line.monthly

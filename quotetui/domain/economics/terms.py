@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
+from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.inputs import term_name
 from quotetui.domain.errors import BadInput
 
@@ -73,7 +74,7 @@ def compare_terms(prices: dict[int, Fraction], discount_rate: Fraction = Fractio
         if price <= 0:
             raise BadInput(f"the {term_name(months)} price must be more than zero")
     options = tuple(TermCost(m, p) for m, p in sorted(prices.items()))
-    cheapest = min(options, key=lambda t: (t.per_year, t.months))
+    cheapest = min(options, key=lambda t: cheapest_first(t.per_year, t.months))
     if discount_rate < 0:
         raise BadInput("the discount rate must not be negative")
     return TermComparison(options, cheapest, options[0], discount_rate)

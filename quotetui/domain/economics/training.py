@@ -1,8 +1,9 @@
 """The training-run planner: wall time from FLOPs, and its cost under each offer's billing granularity.
 
 wall time = FLOPs ÷ (GPUs × peak dense BF16 × MFU × scaling efficiency); FLOPs are given or 6 × parameters
-× tokens. Billing: hourly (on demand) bills ⌈hours⌉; monthly plans bill whole months, or whole days where
-the provider bills part months pro rata; longer terms bill whole terms.
+× tokens. Billing follows each way to buy's rule (``billing.Billing.run``): hourly (on demand) bills ⌈hours⌉; monthly
+plans bill whole months, or whole days where the provider bills part months pro rata; longer terms bill whole
+terms.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import SECONDS_PER_DAY, Assumed, Assumptions
+from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options, quote_day
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
@@ -20,7 +22,6 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
-from quotetui.domain.wording import plural
 
 
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
@@ -117,16 +118,9 @@ def cost_run(
     costs = []
     for option in price_options(offer):
         _, _, node_month = effective_node_month(offer, option, scenario, assumptions)
-        if option.usage_billed:
-            hours = max(ceil(plan.wall_hours), 1)
-            amount, billed = nodes * node_month * hours / hpm, plural(hours, "hour")
-        elif option.term_months == 1 and offer.prorata_days:
-            days = max(ceil(plan.wall_days), 1)
-            amount, billed = nodes * node_month * days * 24 / hpm, f"{plural(days, 'day')} pro rata"
-        else:
-            paid = ceil(Fraction(months, option.term_months)) * option.term_months
-            amount, billed = nodes * node_month * paid, plural(paid, "month")
+        node_months, billed = option.billing.run(plan.wall_hours, hpm, offer.prorata_days)
+        amount = nodes * node_month * node_months
         converted, quote = fx.convert(amount, option.currency, currency, quote_day(offer, assumptions))
         costs.append(RunCost(option, nodes, billed, converted, currency, quote))
-    costs.sort(key=lambda c: (c.total, c.option.term_months))
+    costs.sort(key=lambda c: cheapest_first(c.total, c.option.term_months))
     return costs

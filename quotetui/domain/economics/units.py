@@ -1,7 +1,12 @@
-"""Price units: any quoted unit to per GPU-hour and per node-month, and back, exactly."""
+"""Price units: any quoted unit to per GPU-hour and per node-month, and back, exactly.
+
+Each unit is one declared rule (:data:`UNITS`): what one unit of price covers (a GPU or a node, an hour, a month
+or the whole term), its words and its short label. The engine's conversion and the TCO sheet's formula both
+derive from it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
@@ -12,23 +17,48 @@ TERM_TOTAL_NEEDS_TERM = "a price for the whole term needs a term of at least 1 m
 """The one message for the rule, wherever a price is entered (``entities.py``'s round rule) or converted."""
 
 
-def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
-    """How many node-months one ``unit`` of price is worth (price per node-month = amount / factor)."""
-    if gpus_per_node < 1:
-        raise BadInput(f"GPUs per node must be at least 1, not {gpus_per_node}")
-    if unit is PriceUnit.NODE_MONTH:
-        return Fraction(1)
-    if unit is PriceUnit.GPU_MONTH:
-        return Fraction(1, gpus_per_node)
-    if unit is PriceUnit.NODE_HOUR:
-        return Fraction(1, hours_per_month)
-    if unit is PriceUnit.GPU_HOUR:
-        return Fraction(1, hours_per_month * gpus_per_node)
-    if unit is PriceUnit.TERM_TOTAL:
-        if term_months < 1:
+@dataclass(frozen=True, slots=True)
+class UnitRule:
+    """What one unit of price covers: a node-month price is the amount × GPUs per node (``per_gpu``) × hours a
+    month (``per_hour``) ÷ the term's months (``per_term``: a price for the whole term)."""
+
+    per_gpu: bool
+    per_hour: bool
+    per_term: bool
+    words: str  # "per GPU-hour"
+    short: str  # "/GPU-h", after a price in a narrow column
+
+    def node_month_factor(self, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
+        """How many node-months one unit of price is worth (price per node-month = amount ÷ factor)."""
+        if gpus_per_node < 1:
+            raise BadInput(f"GPUs per node must be at least 1, not {gpus_per_node}")
+        if self.per_term and term_months < 1:
             raise BadInput(TERM_TOTAL_NEEDS_TERM)
-        return Fraction(term_months)
-    raise BadInput(f"unknown price unit {unit!r}")
+        factor = Fraction(term_months) if self.per_term else Fraction(1)
+        return factor / ((gpus_per_node if self.per_gpu else 1) * (hours_per_month if self.per_hour else 1))
+
+    def sheet_node_month(self, amount: str, gpus_per_node: str, term: str, hours: str) -> str:
+        """The node-month price as a spreadsheet expression over the cells named."""
+        return amount + f"*{gpus_per_node}" * self.per_gpu + f"*{hours}" * self.per_hour + f"/{term}" * self.per_term
+
+
+UNITS = {
+    PriceUnit.GPU_HOUR: UnitRule(True, True, False, "per GPU-hour", "/GPU-h"),
+    PriceUnit.NODE_HOUR: UnitRule(False, True, False, "per node-hour", "/node-h"),
+    PriceUnit.GPU_MONTH: UnitRule(True, False, False, "per GPU-month", "/GPU-mo"),
+    PriceUnit.NODE_MONTH: UnitRule(False, False, False, "per node-month", "/node-mo"),
+    PriceUnit.TERM_TOTAL: UnitRule(False, False, True, "per node for the whole term", "/term"),
+}
+"""Every price unit's rule; a unit added to ``PriceUnit`` without one fails ``tests/test_economics_prices.py``."""
+
+UNIT_WORDS = {unit: rule.words for unit, rule in UNITS.items()}
+
+
+def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
+    rule = UNITS.get(unit)
+    if rule is None:
+        raise BadInput(f"unknown price unit {unit!r}")
+    return rule.node_month_factor(gpus_per_node, term_months, hours_per_month)
 
 
 def to_node_month(
@@ -59,12 +89,3 @@ def to_gpu_hour(
 ) -> Fraction:
     node_month = to_node_month(amount, unit, gpus_per_node, term_months, hours_per_month)
     return node_month_to_gpu_hour(node_month, gpus_per_node, hours_per_month)
-
-
-UNIT_WORDS = {
-    PriceUnit.GPU_HOUR: "per GPU-hour",
-    PriceUnit.NODE_HOUR: "per node-hour",
-    PriceUnit.GPU_MONTH: "per GPU-month",
-    PriceUnit.NODE_MONTH: "per node-month",
-    PriceUnit.TERM_TOTAL: "per node for the whole term",
-}

@@ -17,10 +17,11 @@ from textual.widgets import Header, Input, Label, Static
 
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec
-from quotetui.domain.economics.rentbuy import breakeven_words, months_text, utilisation_words
+from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_value, shown_value
+from quotetui.domain.wording import plural
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.widgets.chart import Chart, Line
@@ -179,7 +180,7 @@ class RentBuyScreen(CalculatorScreen):
         if answer.owning.left_out:
             text.append(f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style="yellow")
         text.append(
-            f"NPV over {months_text(r.inputs.horizon_months)}: rent {grouped(r.npv_rent, 2)} {cur} · "
+            f"NPV over {plural(r.inputs.horizon_months, 'month')}: rent {grouped(r.npv_rent, 2)} {cur} · "
             f"buy {grouped(r.npv_buy, 2)} {cur} → {answer.verdict}."
         )
         self.query_one("#rb-result", Static).update(text)

@@ -1,0 +1,192 @@
+"""How a way to buy is billed: one rule object per way, read by everything that bills.
+
+A way to buy is a price option's term and whether it is prepaid (``PriceOption.billing``). Its rule says
+
+* which months a need of ``m`` months pays for (:meth:`Billing.billed_months`) and what share of them use
+  bills (:meth:`Billing.use_factor`): on demand, the months needed at the utilisation (730 × utilisation hours
+  a month); committed, whole terms whatever the use: ⌈m ÷ t⌉ × t months;
+* what a training run of ``h`` wall-clock hours pays (:meth:`Billing.run`): on demand its hours rounded up;
+  a monthly plan whole months, or whole days where the provider bills part months pro rata; a longer term
+  whole terms;
+* when it is paid (:attr:`Billing.paid`): as it is used, month by month, or each term's sum at its start
+  (rent vs buy's cash flows);
+* the same rules as spreadsheet formulas (:meth:`Billing.sheet_months_paid`, :meth:`Billing.sheet_use`) for
+  the TCO sheet, so that the sheet and the engine cannot bill differently;
+* the compute line in words (:meth:`Billing.compute_words`) for ``explain``.
+
+Extra costs have their rule per basis too (:data:`EXTRA_RULES`): which of a month's usages they are billed on.
+
+The costing (``costing.cost_option``), mixed terms, the training planner, rent vs buy, ``explain`` and the TCO
+sheet ask the rule; none of them tests a term or a prepay flag itself. And :func:`cheapest_first` is the one
+order of ways to buy: the lower cost first; at equal cost one option before a mix of terms, then the shorter
+term (less committed), then the order listed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Generic, NamedTuple, TypeVar
+
+from quotetui.domain.economics.exact import ceil
+from quotetui.domain.enums import ExtraBasis
+from quotetui.domain.wording import plural
+
+T = TypeVar("T")
+
+
+class Paid(Enum):
+    """When a way to buy's compute is paid."""
+
+    BY_USE = "by use"  # the hours used, month by month
+    MONTHLY = "monthly"  # a fixed bill each month of the term, whatever the use
+    UPFRONT = "upfront"  # each term's sum at its start
+
+
+@dataclass(frozen=True, slots=True)
+class Billing:
+    """Committed in whole terms of ``term_months``, paid month by month (the base rule; see the subclasses)."""
+
+    term_months: int
+    paid = Paid.MONTHLY
+
+    @property
+    def follows_use(self) -> bool:
+        """Billed for the hours used (instances can be stopped), not for whole terms."""
+        return self.paid is Paid.BY_USE
+
+    def billed_months(self, months: int) -> int:
+        """The months paid for a need of ``months``: whole terms."""
+        return ceil(Fraction(months, self.term_months)) * self.term_months
+
+    def use_factor(self, utilisation: Fraction) -> Fraction:
+        """The share of the months paid that is billed: all of it, whatever the use."""
+        return Fraction(1)
+
+    def run(self, wall_hours: Fraction, hours_per_month: int, prorata_days: bool) -> tuple[Fraction, str]:
+        """(node-months billed, in words) for a run of ``wall_hours``: whole terms of the whole months it
+        spans; a monthly plan billed by the day for part months (``prorata_days``) pays its whole days."""
+        if self.term_months == 1 and prorata_days:
+            days = max(ceil(wall_hours / 24), 1)
+            return Fraction(days * 24, hours_per_month), f"{plural(days, 'day')} pro rata"
+        paid = self.billed_months(max(ceil(wall_hours / hours_per_month), 1))
+        return Fraction(paid), plural(paid, "month")
+
+    def sheet_months_paid(self, months: str, term: str) -> str:
+        """:meth:`billed_months` as a spreadsheet expression over the cells ``months`` and ``term``."""
+        return f"ROUNDUP({months}/{term},0)*{term}"
+
+    def sheet_use(self, use: str) -> str:
+        """:meth:`use_factor` as a spreadsheet expression over the utilisation cell ``use``."""
+        return "1"
+
+    def compute_words(self, nodes: str, price: str, use: str, billed: int, months: int, total: str) -> str:
+        """The compute line of ``explain``: ``nodes`` × ``price`` (a node-month) over the months billed."""
+        return (
+            f"committed in {self.term_months}-month terms: {plural(billed, 'month')} paid for {months} used; "
+            f"{nodes} × {price} × {billed} = {total}"
+        )
+
+    def part_label(self, label: str, billed: int, months: int) -> str:
+        """This way as a part of a mix of terms (``OptionCost.label``): how many terms of it."""
+        return f"{billed // self.term_months} × {label}"
+
+    def sheet_part_label(self, label: str, months: str, term: str) -> str:
+        """:meth:`part_label` as a spreadsheet text expression over the cells ``months`` and ``term``."""
+        return f'ROUNDUP({months}/{term},0)&" × {label}"'
+
+
+@dataclass(frozen=True, slots=True)
+class Prepaid(Billing):
+    """Whole terms, each term's sum paid at its start."""
+
+    paid = Paid.UPFRONT
+
+
+@dataclass(frozen=True, slots=True)
+class OnDemand(Billing):
+    """No commitment: the hours used are billed (730 × utilisation a month), and the instances can be stopped."""
+
+    paid = Paid.BY_USE
+
+    def billed_months(self, months: int) -> int:
+        return months
+
+    def use_factor(self, utilisation: Fraction) -> Fraction:
+        return utilisation
+
+    def run(self, wall_hours: Fraction, hours_per_month: int, prorata_days: bool) -> tuple[Fraction, str]:
+        hours = max(ceil(wall_hours), 1)
+        return Fraction(hours, hours_per_month), plural(hours, "hour")
+
+    def sheet_months_paid(self, months: str, term: str) -> str:
+        return months
+
+    def sheet_use(self, use: str) -> str:
+        return use
+
+    def compute_words(self, nodes: str, price: str, use: str, billed: int, months: int, total: str) -> str:
+        return f"on demand: {nodes} × {price} × utilisation {use} % × {billed} months = {total}"
+
+    def part_label(self, label: str, billed: int, months: int) -> str:
+        return f"{label} for {plural(months, 'month')}"
+
+    def sheet_part_label(self, label: str, months: str, term: str) -> str:
+        return f'"{label} for "&{months}&IF({months}=1," month"," months")'
+
+
+def billing(term_months: int, prepay: bool) -> Billing:
+    """The rule of a way to buy: a term of 0 months is on demand; a longer one whole terms, prepaid or not."""
+    if term_months == 0:
+        return OnDemand(0)
+    return Prepaid(term_months) if prepay else Billing(term_months)
+
+
+def cheapest_first(total: Fraction, term_months: int, mixed: bool = False) -> tuple[Fraction, bool, int]:
+    """The sort key of every choice of a way to buy (the ranking's, the training planner's, a contract's, the
+    term comparison's, the award's through the ranking): the lower ``total``; at equal cost one option before
+    a mix of terms, then the shorter term, the one that commits less. A stable sort keeps the order listed
+    after that."""
+    return total, mixed, term_months
+
+
+class Usage(NamedTuple, Generic[T]):
+    """A month's usage an extra cost can be billed on: the values (the engine) or the cells (the TCO sheet)."""
+
+    egress_gb: T  # GB sent out a month
+    storage_tb: T  # TB stored
+    nodes: T
+    hours: T  # hours billed a month per node: hours a month × the use factor
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraRule:
+    """How a recurring extra cost of one basis is billed a month: its amount × the usages named in ``per``
+    (none: a flat fee), described in ``words`` (formatted with the scenario's ``egress_tb``, ``storage_tb``
+    and ``nodes``). ``follows_use``: it falls with the utilisation (rent vs buy's usage-billed part)."""
+
+    per: tuple[str, ...]
+    words: str
+    follows_use: bool = False
+
+    def usage(self, values: Usage[Fraction]) -> Fraction:
+        out = Fraction(1)
+        for name in self.per:
+            out *= getattr(values, name)
+        return out
+
+    def sheet_usage(self, cells: Usage[str]) -> str:
+        """The usage as a spreadsheet factor (``*P7*$B$3*R7``; empty for a flat fee)."""
+        return "".join(f"*{getattr(cells, name)}" for name in self.per)
+
+
+EXTRA_RULES = {
+    ExtraBasis.PER_GB: ExtraRule(("egress_gb",), "{egress_tb} TB egress a month"),
+    ExtraBasis.PER_TB_MONTH: ExtraRule(("storage_tb",), "{storage_tb} TB stored"),
+    ExtraBasis.PER_NODE_MONTH: ExtraRule(("nodes",), "{nodes} nodes"),
+    ExtraBasis.PER_HOUR: ExtraRule(("nodes", "hours"), "{nodes} nodes × billed hours", follows_use=True),
+    ExtraBasis.PER_MONTH: ExtraRule((), "flat per month"),
+}
+"""Every recurring extra-cost basis's rule (one-off fees are paid once: ``costing._extra_line``). A basis added
+to ``ExtraBasis`` without a rule here is an error where it is costed, never a silent flat fee."""
