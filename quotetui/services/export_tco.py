@@ -34,8 +34,40 @@ from quotetui.io.xlsx_write import (
 )
 from quotetui.services.export_data import ExportData
 
-HOURS, MONTHS, GPUS, USE, EGRESS, STORAGE, GB_TB, MFU, AVAIL, NET_VAT = (f"$B${r}" for r in range(3, 13))
-FX_HEADER_ROW = 14
+INPUTS = ("hours", "months", "gpus", "use", "egress", "storage", "gb_tb", "mfu", "availability", "net_vat")
+"""The assumptions block, column B from row 3, by name (``tco`` writes it in this order and checks it)."""
+HOURS, MONTHS, GPUS, USE, EGRESS, STORAGE, GB_TB, MFU, AVAIL, NET_VAT = (f"$B${3 + i}" for i in range(len(INPUTS)))
+FX_HEADER_ROW = 3 + len(INPUTS) + 1
+
+COLUMNS = (
+    "id", "provider", "offer", "gpu", "tflops", "gpus_per_node", "way", "term", "by_use", "quoted", "unit",
+    "currency", "list", "discount", "fx", "nodes", "months_paid", "use", "compute", "extras", "one_off", "total",
+    "tco", "per_gpu_hour", "mfu", "availability", "per_pflop_hour",
+)  # fmt: skip
+"""The TCO sheet's columns by name, in order: every formula names its cells by them (:class:`Cells`)."""
+
+
+def _letter(n: int) -> str:
+    out = ""
+    while n:
+        n, rest = divmod(n - 1, 26)
+        out = chr(65 + rest) + out
+    return out
+
+
+LETTER = {name: _letter(i + 1) for i, name in enumerate(COLUMNS)}
+
+
+class Cells:
+    """The cells of one TCO row by column name: ``Cells(7).quoted`` is ``J7``."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: int) -> None:
+        self.row = row
+
+    def __getattr__(self, name: str) -> str:
+        return f"{LETTER[name]}{self.row}"
 
 
 def _dec(value: Fraction, places: int = 10) -> Decimal:
@@ -66,16 +98,21 @@ def tco(data: ExportData) -> Sheet:
             )
         ],
         [],
-        ["Hours a month", a.hours_per_month],
-        ["Months", s.months],
-        ["GPUs", s.gpu_count],
-        ["Utilisation", Styled(s.utilisation, PERCENT)],
-        ["Egress TB a month", s.egress_tb_month],
-        ["Storage TB", s.storage_tb],
-        ["GB per TB", GB_PER_TB],
-        ["Default MFU (no evidence)", Styled(_dec(a.default_mfu, 6), PERCENT)],
-        ["Default availability (no SLA)", Styled(_dec(a.default_availability, 6), PERCENT)],
-        ["Net of VAT a 专票 recovers (1) or as invoiced (0)", 1 if a.net_of_vat else 0],
+        *(
+            [label, value]
+            for label, value in _inputs(
+                hours=("Hours a month", a.hours_per_month),
+                months=("Months", s.months),
+                gpus=("GPUs", s.gpu_count),
+                use=("Utilisation", Styled(s.utilisation, PERCENT)),
+                egress=("Egress TB a month", s.egress_tb_month),
+                storage=("Storage TB", s.storage_tb),
+                gb_tb=("GB per TB", GB_PER_TB),
+                mfu=("Default MFU (no evidence)", Styled(_dec(a.default_mfu, 6), PERCENT)),
+                availability=("Default availability (no SLA)", Styled(_dec(a.default_availability, 6), PERCENT)),
+                net_vat=("Net of VAT a 专票 recovers (1) or as invoiced (0)", 1 if a.net_of_vat else 0),
+            )
+        ),
         [],
         [
             Styled(f"1 unit = … {s.home_currency}", bold=True),
@@ -96,35 +133,37 @@ def tco(data: ExportData) -> Sheet:
     header_row = len(preamble) + 1
 
     cur = s.home_currency
-    columns = [
-        Column("id", 6, INTEGER),
-        Column("provider", 14),
-        Column("offer", 28),
-        Column("GPU", 14),
-        Column("peak BF16 TFLOPS", 9, NUMBER),
-        Column("GPUs per node", 7, INTEGER),
-        Column("way to buy", 16),
-        Column("term months", 7, INTEGER),
-        Column("billed by use", 7, INTEGER),
-        Column("quoted", 12, MONEY_FINE),
-        Column("unit", 11),
-        Column("currency", 8),
-        Column("list per node-month", 13, MONEY_FINE),
-        Column("discount factor", 9, NUMBER),
-        Column(f"FX to {cur}", 9, NUMBER),
-        Column("nodes", 6, INTEGER),
-        Column("months paid", 7, INTEGER),
-        Column("use factor", 7, PERCENT),
-        Column(f"compute ({cur})", 14, MONEY),
-        Column(f"extras a month ({cur})", 12, MONEY),
-        Column(f"one-off ({cur})", 11, MONEY),
-        Column(f"total ({cur})", 14, MONEY),
-        Column(f"TCO a year ({cur})", 14, MONEY),
-        Column(f"per used GPU-hour ({cur})", 11, MONEY_FINE),
-        Column("MFU", 8, PERCENT),
-        Column("availability", 10, PERCENT),
-        Column(f"per delivered PFLOP-hour ({cur})", 12, MONEY_FINE),
-    ]
+    named = {
+        "id": Column("id", 6, INTEGER),
+        "provider": Column("provider", 14),
+        "offer": Column("offer", 28),
+        "gpu": Column("GPU", 14),
+        "tflops": Column("peak BF16 TFLOPS", 9, NUMBER),
+        "gpus_per_node": Column("GPUs per node", 7, INTEGER),
+        "way": Column("way to buy", 16),
+        "term": Column("term months", 7, INTEGER),
+        "by_use": Column("billed by use", 7, INTEGER),
+        "quoted": Column("quoted", 12, MONEY_FINE),
+        "unit": Column("unit", 11),
+        "currency": Column("currency", 8),
+        "list": Column("list per node-month", 13, MONEY_FINE),
+        "discount": Column("discount factor", 9, NUMBER),
+        "fx": Column(f"FX to {cur}", 9, NUMBER),
+        "nodes": Column("nodes", 6, INTEGER),
+        "months_paid": Column("months paid", 7, INTEGER),
+        "use": Column("use factor", 7, PERCENT),
+        "compute": Column(f"compute ({cur})", 14, MONEY),
+        "extras": Column(f"extras a month ({cur})", 12, MONEY),
+        "one_off": Column(f"one-off ({cur})", 11, MONEY),
+        "total": Column(f"total ({cur})", 14, MONEY),
+        "tco": Column(f"TCO a year ({cur})", 14, MONEY),
+        "per_gpu_hour": Column(f"per used GPU-hour ({cur})", 11, MONEY_FINE),
+        "mfu": Column("MFU", 8, PERCENT),
+        "availability": Column("availability", 10, PERCENT),
+        "per_pflop_hour": Column(f"per delivered PFLOP-hour ({cur})", 12, MONEY_FINE),
+    }
+    assert tuple(named) == COLUMNS, "every formula names its cells by COLUMNS"
+    columns = list(named.values())
 
     # The offers' rows come first and take, by formula, the cheapest of their ways to buy listed below them
     # (every option of every offer, each costed by formula): change the GPUs or the months in column B and
@@ -161,44 +200,37 @@ def _ways(e: Evaluation, first: int) -> tuple[list[OptionCost], list[tuple[int, 
     return ways, [(row_of[id(a)], row_of[id(b)], a, b) for a, b in mixed_ways([c.option for c in ways])]
 
 
-CHOSEN_FROM = "G"  # the first column an offer's row takes from its cheapest way to buy (through AA)
+def _inputs(**block: tuple[str, Any]) -> list[tuple[str, Any]]:
+    """The assumptions block's rows, checked against :data:`INPUTS` (the cells every formula reads)."""
+    assert tuple(block) == INPUTS, "the assumptions block is written in the order of INPUTS"
+    return list(block.values())
+
+
+FACTS = COLUMNS[: COLUMNS.index("way")]
+"""The columns of the offer itself (:func:`_facts`); an offer's row takes every later one from its cheapest way."""
 
 
 def _offer_row(facts: list[Any], r: int, a: int, b: int) -> list[Any]:
-    """An offer's row: its facts, then every figure of the way to buy with the lowest total (column V)."""
+    """An offer's row: its facts, then every figure of the way to buy with the lowest total (rows a to b)."""
+    first, last = Cells(a), Cells(b)
 
-    def chosen(column: str) -> Formula:
-        return Formula(f"=INDEX({column}{a}:{column}{b},MATCH(MIN(V{a}:V{b}),V{a}:V{b},0))")
+    def chosen(name: str) -> Formula:
+        span, totals = f"{getattr(first, name)}:{getattr(last, name)}", f"{first.total}:{last.total}"
+        return Formula(f"=INDEX({span},MATCH(MIN({totals}),{totals},0))")
 
-    letters = [_letter(n) for n in range(_index(CHOSEN_FROM), _index("AA") + 1)]
-    return [*facts, *(chosen(letter) for letter in letters)]
+    return [*facts, *(chosen(name) for name in COLUMNS[len(FACTS) :])]
 
 
 def _facts(e: Evaluation, shown_id: int | str) -> list[Any]:
-    """Columns A-F of a TCO row: the offer (its id as a number on its own row, as ``#3`` on its ways to buy, so
-    that only the offers' rows hold numeric ids)."""
+    """The :data:`FACTS` of a TCO row: the offer (its id as a number on its own row, as ``#3`` on its ways to buy,
+    so that only the offers' rows hold numeric ids)."""
     o = e.offer
     return [shown_id, o.provider, o.name, o.gpu.name, o.gpu.bf16_tflops, o.gpus_per_node]
 
 
-def _index(letter: str) -> int:
-    n = 0
-    for ch in letter:
-        n = n * 26 + ord(ch) - 64
-    return n
-
-
-def _letter(n: int) -> str:
-    out = ""
-    while n:
-        n, rest = divmod(n - 1, 26)
-        out = chr(65 + rest) + out
-    return out
-
-
-def _usage_cells(r: int) -> Usage[str]:
-    """A month's usages in row ``r`` (P nodes, R the use factor), for the extras' rules (``billing.EXTRA_RULES``)."""
-    return Usage(f"{EGRESS}*{GB_TB}", STORAGE, f"P{r}", f"{HOURS}*R{r}")
+def _usage_cells(c: Cells) -> Usage[str]:
+    """A month's usages in a row, for the extras' rules (``billing.EXTRA_RULES``)."""
+    return Usage(f"{EGRESS}*{GB_TB}", STORAGE, c.nodes, f"{HOURS}*{c.use}")
 
 
 FxKey = tuple[str, FxRateFact | None]
@@ -209,11 +241,17 @@ def _fx_key(currency: str, quote: FxQuote | None) -> FxKey:
     return currency, quote.fact if quote is not None else None
 
 
+def _in_order(facts: list[Any], figures: dict[str, Any]) -> list[Any]:
+    """A row's cells in the order of :data:`COLUMNS`, the figures given by name."""
+    assert tuple(figures) == COLUMNS[len(FACTS) :], "a row's figures are named in the order of COLUMNS"
+    return [*facts, *figures.values()]
+
+
 def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) -> list[Any]:
     """One way to buy an offer, costed by formula over the assumptions block (its id as text, ``#3``, so
-    that only the offers' rows above hold numeric ids)."""
-    o = best.option
-    factors = _discount_factors(e, o, r)
+    that only the offers' rows above hold numeric ids); how it bills is its rule's (``billing.py``)."""
+    o, c = best.option, Cells(r)
+    factors = _discount_factors(e, o, c)
     vat = ""
     if e.offer.special_invoice and e.offer.vat_rate:  # Assumptions.vat_factor, switched by the cell
         vat = f"*IF({NET_VAT}=1,1/(1+{e.offer.vat_rate}),1)"
@@ -227,37 +265,54 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
         if x.basis is ExtraBasis.ONE_OFF:
             one_off.append(amount)
         else:
-            extras.append(amount + EXTRA_RULES[x.basis].sheet_usage(_usage_cells(r)))
+            extras.append(amount + EXTRA_RULES[x.basis].sheet_usage(_usage_cells(c)))
     mfu: Any = _dec(e.mfu.value, 6) if e.mfu.source != "default" else Formula(f"={MFU}")
     measured = e.mfu.measured_gpus
     fabric = SCALING_BY_FABRIC.get(e.offer.inter_fabric, Fraction(1))  # ``scaling.job_scaling``, by formula
     if e.mfu.source != "default" and measured is not None and fabric != 1:
-        mfu = Formula(f"={mfu}*IF(ROUNDUP({GPUS}/F{r},0)>ROUNDUP({measured}/F{r},0),{_dec(fabric, 6)},1)")
+        g = c.gpus_per_node
+        mfu = Formula(f"={mfu}*IF(ROUNDUP({GPUS}/{g},0)>ROUNDUP({measured}/{g},0),{_dec(fabric, 6)},1)")
     availability: Any = _dec(e.availability.value, 6) if e.availability.source != "default" else Formula(f"={AVAIL}")
-    return [
-        *_facts(e, f"#{e.offer.id}"),
-        o.label,
-        o.term_months,
-        1 if o.usage_billed else 0,
-        o.costed_amount,
-        o.unit.value,
-        o.currency,
-        Formula("=" + UNITS[o.unit].sheet_node_month(f"J{r}", f"F{r}", f"H{r}", HOURS)),  # ``units.UnitRule``
-        Formula("=" + ("*".join(factors) or "1")),
-        Formula(f"=$B${fx_row[_fx_key(o.currency, best.fx)]}"),
-        Formula(f"=ROUNDUP({GPUS}/F{r},0)"),
-        Formula("=" + o.billing.sheet_months_paid(MONTHS, f"H{r}")),
-        Formula("=" + o.billing.sheet_use(USE)),
-        Formula(f"=P{r}*M{r}*N{r}*O{r}*R{r}*Q{r}"),
-        Formula("=" + ("+".join(extras) or "0")),
-        Formula("=" + ("+".join(one_off) or "0")),
-        Formula(f"=S{r}+T{r}*{MONTHS}+U{r}"),
-        Formula(f"=(V{r}-U{r})*12/{MONTHS}+U{r}*12/MAX({MONTHS},12)"),
-        Formula(f"=V{r}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
-        mfu,
-        availability,
-        Formula(f"=X{r}/(E{r}*Y{r}*Z{r}/1000)"),
-    ]
+    rule = o.billing
+    return _in_order(
+        _facts(e, f"#{e.offer.id}"),
+        {
+            "way": o.label,
+            "term": o.term_months,
+            "by_use": 1 if rule.follows_use else 0,
+            "quoted": o.costed_amount,
+            "unit": o.unit.value,
+            "currency": o.currency,
+            "list": Formula("=" + UNITS[o.unit].sheet_node_month(c.quoted, c.gpus_per_node, c.term, HOURS)),
+            "discount": Formula("=" + ("*".join(factors) or "1")),
+            "fx": Formula(f"=$B${fx_row[_fx_key(o.currency, best.fx)]}"),
+            "nodes": Formula(f"=ROUNDUP({GPUS}/{c.gpus_per_node},0)"),
+            "months_paid": Formula("=" + rule.sheet_months_paid(MONTHS, c.term)),
+            "use": Formula("=" + rule.sheet_use(USE)),
+            "compute": Formula(f"={c.nodes}*{c.list}*{c.discount}*{c.fx}*{c.use}*{c.months_paid}"),
+            "extras": Formula("=" + ("+".join(extras) or "0")),
+            "one_off": Formula("=" + ("+".join(one_off) or "0")),
+            **_totals(c, f"{c.compute}+{c.extras}*{MONTHS}+{c.one_off}"),
+            "mfu": mfu,
+            "availability": availability,
+            "per_pflop_hour": _per_pflop_hour(c),
+        },
+    )
+
+
+def _totals(c: Cells, total: str) -> dict[str, Formula]:
+    """A row's total (``total``, an expression), its TCO a year (``OptionCost.annualised``: one-off fees counted
+    once when the need is shorter than a year) and its cost per used GPU-hour."""
+    return {
+        "total": Formula(f"={total}"),
+        "tco": Formula(f"=({c.total}-{c.one_off})*12/{MONTHS}+{c.one_off}*12/MAX({MONTHS},12)"),
+        "per_gpu_hour": Formula(f"={c.total}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
+    }
+
+
+def _per_pflop_hour(c: Cells) -> Formula:
+    """Cost per delivered PFLOP-hour: per used GPU-hour ÷ (peak × MFU × availability ÷ 1000)."""
+    return Formula(f"={c.per_gpu_hour}/({c.tflops}*{c.mfu}*{c.availability}/1000)")
 
 
 ANY_GPUS = 10**12
@@ -265,20 +320,21 @@ ANY_GPUS = 10**12
 conditions (term, prepayment) hold."""
 
 
-def _discount_factors(e: Evaluation, o: PriceOption, r: int) -> list[str]:
-    """The discount factors of option ``o`` in row ``r`` as formulas (``costing.discount_steps``): a tier
-    counts the GPUs billed (whole nodes, P × F), so a change of GPUs in the sheet moves it; of several tiers of
-    one kind only the best that applies counts (MAX); other kinds each apply."""
+def _discount_factors(e: Evaluation, o: PriceOption, c: Cells) -> list[str]:
+    """The discount factors of option ``o`` in row ``c`` as formulas (``costing.discount_steps``): a tier
+    counts the GPUs billed (whole nodes × GPUs per node), so a change of GPUs in the sheet moves it; of several
+    tiers of one kind only the best that applies counts (MAX); other kinds each apply."""
     factors = []
     tiers: dict[DiscountKind, list[str]] = {}
+    billed = f"{c.nodes}*{c.gpus_per_node}"
     for d in e.offer.discounts:
         if d.rate is None or not discount_applies(d, o, ANY_GPUS)[0]:
             continue
-        share = f"IF(P{r}*F{r}>={d.min_gpus},{d.rate},0)" if d.min_gpus is not None else f"{d.rate}"
+        share = f"IF({billed}>={d.min_gpus},{d.rate},0)" if d.min_gpus is not None else f"{d.rate}"
         if d.kind in TIERED:
             tiers.setdefault(d.kind, []).append(share)
         elif d.min_gpus is not None:
-            factors.append(f"IF(P{r}*F{r}>={d.min_gpus},1-{d.rate},1)")
+            factors.append(f"IF({billed}>={d.min_gpus},1-{d.rate},1)")
         else:
             factors.append(f"(1-{d.rate})")
     for shares in tiers.values():
@@ -290,43 +346,46 @@ def _mixed_row(e: Evaluation, long: PriceOption, short: PriceOption, r: int, a: 
     """Whole terms of the option in row ``a``, then the months left on the one in row ``b``
     (``costing.cost_mixed``). With no whole term or no months left it equals one option alone, which the
     offer's row then takes (listed first), as the app does."""
-    whole = f"ROUNDDOWN({MONTHS}/H{a},0)*H{a}"  # the months of need the long option's whole terms cover
+    c, la, sb = Cells(r), Cells(a), Cells(b)
+    whole = f"ROUNDDOWN({MONTHS}/{la.term},0)*{la.term}"  # the months of need the long option's whole terms cover
     left = f"({MONTHS}-{whole})"
-    short_paid = short.billing.sheet_months_paid(left, f"H{b}")
-    rest = short.billing.sheet_part_label(short.label, left, f"H{b}")
-    same = {c: Formula(f"={c}{a}") for c in ("L", "M", "N", "O", "P", "R", "U", "Y", "Z")}
-    return [
-        *_facts(e, f"#{e.offer.id}"),
-        Formula(f'=ROUNDDOWN({MONTHS}/H{a},0)&" × {long.label} + "&{rest}'),  # whole terms: ``costing.cost_mixed``
-        Formula(f"=H{a}"),
-        0,
-        None,
-        "mixed terms",
-        same["L"],
-        same["M"],
-        same["N"],
-        same["O"],
-        same["P"],
-        Formula(f"={whole}+{short_paid}"),
-        same["R"],
-        Formula(f"=P{a}*M{a}*N{a}*O{a}*R{a}*({whole})+P{b}*M{b}*N{b}*O{b}*R{b}*({short_paid})"),
-        Formula(f"=(T{a}*{whole}+T{b}*{left})/{MONTHS}"),
-        same["U"],
-        Formula(f"=S{r}+T{a}*{whole}+T{b}*{left}+U{r}"),
-        Formula(f"=(V{r}-U{r})*12/{MONTHS}+U{r}*12/MAX({MONTHS},12)"),
-        Formula(f"=V{r}/({GPUS}*{HOURS}*{USE}*{MONTHS})"),
-        same["Y"],
-        same["Z"],
-        Formula(f"=X{r}/(E{r}*Y{r}*Z{r}/1000)"),
-    ]
+    short_paid = short.billing.sheet_months_paid(left, sb.term)
+    rest = short.billing.sheet_part_label(short.label, left, sb.term)
+
+    def same(name: str) -> Formula:
+        return Formula(f"={getattr(la, name)}")
+
+    def compute(w: Cells) -> str:
+        return f"{w.nodes}*{w.list}*{w.discount}*{w.fx}*{w.use}"
+
+    return _in_order(
+        _facts(e, f"#{e.offer.id}"),
+        {
+            "way": Formula(f'=ROUNDDOWN({MONTHS}/{la.term},0)&" × {long.label} + "&{rest}'),
+            "term": Formula(f"={la.term}"),
+            "by_use": 0,
+            "quoted": None,
+            "unit": "mixed terms",
+            **{name: same(name) for name in ("currency", "list", "discount", "fx", "nodes")},
+            "months_paid": Formula(f"={whole}+{short_paid}"),
+            "use": same("use"),
+            "compute": Formula(f"={compute(la)}*({whole})+{compute(sb)}*({short_paid})"),
+            "extras": Formula(f"=({la.extras}*{whole}+{sb.extras}*{left})/{MONTHS}"),
+            "one_off": same("one_off"),
+            **_totals(c, f"{c.compute}+{la.extras}*{whole}+{sb.extras}*{left}+{c.one_off}"),
+            "mfu": same("mfu"),
+            "availability": same("availability"),
+            "per_pflop_hour": _per_pflop_hour(c),
+        },
+    )
 
 
 TCO_CHECKS = {
-    "S": "compute_total",
-    "V": "total",
-    "W": "annualised_tco",
-    "X": "cost_per_gpu_hour",
-    "AA": "cost_per_pflop_hour",
+    LETTER["compute"]: "compute_total",
+    LETTER["total"]: "total",
+    LETTER["tco"]: "annualised_tco",
+    LETTER["per_gpu_hour"]: "cost_per_gpu_hour",
+    LETTER["per_pflop_hour"]: "cost_per_pflop_hour",
 }
 """Columns of the TCO sheet and the engine figure each must equal (tests recalculate and compare)."""
 
