@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from sqlmodel import select
 
+from quotetui.domain import entities
 from quotetui.domain.enums import BillingCadence, Mover, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.services import editing
@@ -116,7 +117,9 @@ def test_deletions_that_would_lose_signed_facts_are_refused(demo_db: Database) -
         editing.delete_offer(demo_db, 1)
     with pytest.raises(BadInput, match="at least one round"):
         rev_id = next(iter(demo_db.session().exec(select(QuoteRevision.id).where(QuoteRevision.offer_id == 5))))
-        editing.delete_row(demo_db, QuoteRevision, rev_id)  # type: ignore[arg-type]
+        editing.delete_fine_print(demo_db, entities.ROUND, rev_id)  # type: ignore[arg-type]
+    with pytest.raises(BadInput, match="no extra cost with id 99999"):
+        editing.delete_fine_print(demo_db, entities.EXTRA, 99999)
     with pytest.raises(BadInput, match="still has offers"):
         editing.delete_provider(demo_db, 1)
     editing.delete_offer(demo_db, 5)

@@ -417,6 +417,7 @@ EXTRA = Entity(
     ),
     ("Extras", "ExtraCosts", "额外费用", "附加费用"),
     natural_key=("kind", "basis"),
+    noun="extra cost",
 )
 
 CREDITS = Field(

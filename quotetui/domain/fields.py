@@ -144,6 +144,13 @@ class Entity:
     #: the fields that tell an offer's rows apart (a discount, an extra cost): the import matches a sheet's row to a
     #: stored one by them, so the forms refuse a second row with the same ones (it could never be told apart)
     natural_key: tuple[str, ...] = ()
+    #: one record in words, for messages ("Delete this extra cost?"); by default the key less its last letter
+    noun: str = ""
+
+    @property
+    def one(self) -> str:
+        """One record of this entity in words: ``noun``, else the key's singular (``discounts`` → discount)."""
+        return self.noun or self.key.removesuffix("s")
 
     def field(self, name: str) -> Field:
         for f in self.fields:

@@ -456,9 +456,20 @@ def delete_provider(db: Database, provider_id: int) -> None:
         session.delete(provider)
 
 
-def delete_row(db: Database, model: type[Discount] | type[ExtraCost] | type[QuoteRevision], row_id: int) -> None:
+FINE_PRINT: dict[str, type[QuoteRevision] | type[Discount] | type[ExtraCost]] = {
+    E.ROUND.key: QuoteRevision,
+    E.DISCOUNT.key: Discount,
+    E.EXTRA.key: ExtraCost,
+}
+"""An offer's records a buyer picks and deletes one by one (the offer's screen), by their entity's key."""
+
+
+def delete_fine_print(db: Database, entity: Entity, row_id: int) -> None:
+    """Delete one of an offer's rounds, discounts or extra costs (``FINE_PRINT``); a round a contract was
+    signed on, or an offer's last round, stays."""
+    model = FINE_PRINT[entity.key]
     with db.write() as session:
-        row = _get(session, model, row_id, str(model.__tablename__).replace("_", " "))
+        row = _get(session, model, row_id, entity.one)
         if isinstance(row, QuoteRevision):
             if session.exec(select(Contract.id).where(Contract.revision_id == row_id)).first() is not None:
                 raise BadInput("a contract was signed on this round; it cannot be deleted")

@@ -3,6 +3,7 @@ engine for the active scenario; rounds, discounts, extras and SLA are recorded f
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group
@@ -12,11 +13,14 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
+from quotetui.domain import entities as E
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
 from quotetui.domain.economics.negotiation import price_history
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.fields import Entity
+from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.wording import plural
 from quotetui.services.market_view import MarketView
@@ -44,6 +48,42 @@ TAB_KEYS: dict[str, frozenset[str]] = {
 columns all of them at once would leave no room for Back and Help."""
 
 
+def _round_items(d: OfferDetail) -> list[tuple[int, str]]:
+    items = []
+    for r in d.rounds:
+        p = r.prices[0] if r.prices else None
+        price = f"{Money(p.amount, p.currency).display()} {p.currency} {p.unit.value}" if p else "no price"
+        day = local_day(r.revision.quoted_at, d.time_zone)
+        items.append((r.revision.id or 0, f"round {r.revision.seq} · {r.revision.mover.value} · {day} · {price}"))
+    return items
+
+
+def _rate(rate: Decimal | None) -> str:
+    return "rate?" if rate is None else plain(rate * 100) + " %"
+
+
+def _discount_items(d: OfferDetail) -> list[tuple[int, str]]:
+    return [(x.id or 0, f"{x.kind.value} · {_rate(x.rate)} · {x.description or ''}") for x in d.discounts]
+
+
+def _extra_items(d: OfferDetail) -> list[tuple[int, str]]:
+    return [
+        (
+            x.id or 0,
+            f"{x.kind.value} · {x.basis.value} · "
+            f"{Money(x.amount, x.currency).display() + ' ' + x.currency if x.amount is not None else '?'}"
+            f" · {x.description or ''}",
+        )
+        for x in d.extras
+    ]
+
+
+MANAGED = {entity.key: entity for entity in (E.ROUND, E.DISCOUNT, E.EXTRA)}
+"""What ``manage`` picks from, by the entity's key (each is deleted by ``editing.delete_fine_print``)."""
+PICK_ITEMS = {E.ROUND.key: _round_items, E.DISCOUNT.key: _discount_items, E.EXTRA.key: _extra_items}
+"""Each record of the kind as the pick dialog lists it: (id, words)."""
+
+
 class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -57,9 +97,9 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         Binding("e", "edit", "Edit offer", id="edit-offer"),
         Binding("v", "bench", "Import logs", id="import-logs"),
         Binding("S", "sign", "Sign contract", id="sign-contract"),
-        Binding("R", "manage('rounds')", "Rounds…", show=False, id="manage-rounds"),
-        Binding("I", "manage('discounts')", "Discounts…", show=False, id="manage-discounts"),
-        Binding("X", "manage('extras')", "Extras…", show=False, id="manage-extras"),
+        Binding("R", f"manage('{E.ROUND.key}')", "Rounds…", show=False, id="manage-rounds"),
+        Binding("I", f"manage('{E.DISCOUNT.key}')", "Discounts…", show=False, id="manage-discounts"),
+        Binding("X", f"manage('{E.EXTRA.key}')", "Extras…", show=False, id="manage-extras"),
         Binding("P", "edit_provider", "Edit provider", show=False, id="edit-provider"),
         Binding("space", "pin", "Pin", show=False, id="pin"),
     ]
@@ -281,49 +321,19 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             self.app.push_screen(provider_form(self.qapp.database, self.detail.provider.id), self._form_done)
 
     def action_manage(self, what: str) -> None:
-        """Pick a recorded round, discount or extra cost, then edit it or delete it (after confirming)."""
-        from quotetui.domain.money import Money, plain
+        """Pick a recorded round, discount or extra cost (``what``: its entity's key), then edit it or delete it
+        (after confirming)."""
         from quotetui.tui.dialogs.pick import PickDialog
 
         d, db = self.detail, self.qapp.database
         if d is None or db is None:
             return
-        if what == "rounds":
-            items = []
-            for r in d.rounds:
-                p = r.prices[0] if r.prices else None
-                price = f"{Money(p.amount, p.currency).display()} {p.currency} {p.unit.value}" if p else "no price"
-                day = local_day(r.revision.quoted_at, d.time_zone)
-                items.append(
-                    (r.revision.id or 0, f"round {r.revision.seq} · {r.revision.mover.value} · {day} · {price}")
-                )
-            title = "Rounds"
-        elif what == "discounts":
-            items = [
-                (
-                    x.id or 0,
-                    f"{x.kind.value} · {plain(x.rate * 100) + ' %' if x.rate is not None else 'rate?'}"
-                    f" · {x.description or ''}",
-                )
-                for x in d.discounts
-            ]
-            title = "Discounts"
-        else:
-            items = [
-                (
-                    x.id or 0,
-                    f"{x.kind.value} · {x.basis.value} · "
-                    f"{Money(x.amount, x.currency).display() + ' ' + x.currency if x.amount is not None else '?'}"
-                    f" · {x.description or ''}",
-                )
-                for x in d.extras
-            ]
-            title = "Extra costs"
-        self.app.push_screen(PickDialog(title, items), lambda choice: self._picked(what, choice))
+        entity = MANAGED[what]
+        items = PICK_ITEMS[what](d)
+        self.app.push_screen(PickDialog(entity.sheet, items), lambda choice: self._picked(entity, choice))
 
-    def _picked(self, what: str, choice: tuple[str, int] | None) -> None:
+    def _picked(self, entity: Entity, choice: tuple[str, int] | None) -> None:
         from quotetui.services import editing
-        from quotetui.store.models import Discount, ExtraCost, QuoteRevision
         from quotetui.tui.dialogs import edit_forms as forms
         from quotetui.tui.dialogs.confirm import ConfirmDialog
 
@@ -333,30 +343,23 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         action, row_id = choice
         if action == "edit":
             screen = {
-                "rounds": lambda: forms.round_edit_form(db, row_id),
-                "discounts": lambda: forms.discount_form(db, self.offer_id, row_id),
-                "extras": lambda: forms.extra_form(db, self.offer_id, row_id),
-            }[what]()
+                E.ROUND.key: lambda: forms.round_edit_form(db, row_id),
+                E.DISCOUNT.key: lambda: forms.discount_form(db, self.offer_id, row_id),
+                E.EXTRA.key: lambda: forms.extra_form(db, self.offer_id, row_id),
+            }[entity.key]()
             self.app.push_screen(screen, self._form_done)
             return
-        models: dict[str, type[QuoteRevision] | type[Discount] | type[ExtraCost]] = {
-            "rounds": QuoteRevision,
-            "discounts": Discount,
-            "extras": ExtraCost,
-        }
-        model = models[what]
-
-        noun = {"rounds": "round", "discounts": "discount", "extras": "extra cost"}[what]
 
         def deleted(_: object) -> None:
-            self.app.notify(f"Deleted the {noun}.")
+            self.app.notify(f"Deleted the {entity.one}.")
             self.qapp.reload()
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.notify(f"Deleting the {noun}…", timeout=3)
-                self.qapp.write_in_background("Delete", lambda: editing.delete_row(db, model, row_id), deleted)
+                self.app.notify(f"Deleting the {entity.one}…", timeout=3)
+                delete = lambda: editing.delete_fine_print(db, entity, row_id)  # noqa: E731
+                self.qapp.write_in_background("Delete", delete, deleted)
 
         self.app.push_screen(
-            ConfirmDialog(f"Delete this {what[:-1]}?", "The figures are recomputed without it."), confirmed
+            ConfirmDialog(f"Delete this {entity.one}?", "The figures are recomputed without it."), confirmed
         )
