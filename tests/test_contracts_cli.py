@@ -288,6 +288,12 @@ def test_the_same_outage_recorded_twice_is_refused(cli: Cli, signed: Path) -> No
     month = next(m for m in _ok(cli, "--db", db, "contracts", "show", "1", "--json")["months"]
                  if m["month"] == "2026-03")  # fmt: skip
     assert month["downtime_hours"] == "10.0000"
+    # an open incident closed at the same end as #1 (same start and GPUs) would be #1 again: refused, left open
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", *first[:2], *first[4:], "--description", "open")
+    closed = cli("--db", db, "contracts", "incident", "update", "3", "--end", "2026-03-10T10:00Z")
+    assert closed.code == 2 and "incident #1 already records this outage" in closed.err
+    [(end,)] = sql(signed, "SELECT ended_at FROM incident WHERE id = 3")
+    assert end is None
 
 
 def test_listing_flags_before_a_subcommand_are_refused_not_ignored(cli: Cli, signed: Path) -> None:

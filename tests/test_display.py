@@ -45,12 +45,13 @@ def test_sheet_formats_look_as_the_text_does() -> None:
 
 
 def test_no_printer_formats_a_figure_by_itself() -> None:
-    """``f"{dec(x, 2):,}"`` outside the display is a second way to show a figure."""
+    """``f"{dec(x, 2):,}"`` or ``f"{amount:,}"`` outside the display is a second way to show a figure (counts,
+    ``f"{n:,} offers"``, are words: ``wording.plural``)."""
     found = [
         f"{p.relative_to(ROOT)}:{i}"
         for p in (ROOT / "quotetui").rglob("*.py")
         if p.name != "display.py"
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if re.search(r"\{dec\(.*\):,\}", line)
+        if re.search(r"\{[^{}]*(dec\(|amount|price|cost)[^{}]*:,\}", line)
     ]
     assert found == []

@@ -175,9 +175,15 @@ def rent_vs_buy(
     rent_monthly: Annotated[Decimal | None, _rb("rent_monthly", "Rent for a month of full use.")] = None,
     offer: Annotated[int | None, flag(ID, "--offer", metavar="ID", help="Take the rent from this offer.")] = None,
     scenario: ScenarioOpt = None,
-    residual: Annotated[Decimal | None, _rb("residual", "Resale value at the horizon (default: book value).")] = None,
+    residual: Annotated[
+        Decimal | None, _rb("residual", "Resale value at the horizon (default: the resale curve's share of the capex).")
+    ] = None,
     depreciation_years: Annotated[
-        int | None, _rb("depreciation_years", "Useful life for the book value (default 5).")
+        int | None,
+        _rb(
+            "depreciation_years",
+            "Useful life: the residual is then the straight-line book value (default: the resale curve).",
+        ),
     ] = None,
     discount_rate: Annotated[
         Decimal | None, _rb("discount_rate", "Annual rate for the NPV, e.g. 8% (default: the setting).")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.claims import Audit, Verdict
@@ -23,6 +24,7 @@ from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revisio
 from quotetui.domain.economics.negotiation import target_words
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
+from quotetui.domain.money import Money
 from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
@@ -110,8 +112,8 @@ def _round_words(r: Revision) -> str:
     return f"round {r.seq} ({md(r.mover)}), {r.quoted_on.isoformat()}"
 
 
-def _price(o: PriceOption, amount: object) -> str:
-    return f"{amount:,} {o.currency} {UNIT_WORDS[o.unit]}"
+def _price(o: PriceOption, amount: Decimal) -> str:
+    return f"{Money(amount, o.currency).display()} {o.currency} {UNIT_WORDS[o.unit]}"
 
 
 def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:

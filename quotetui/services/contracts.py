@@ -311,21 +311,7 @@ def add_incident(
             problems["affected_gpus"] = f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"
         if problems:
             raise FieldErrors(problems)
-        for other in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
-            same = (
-                as_utc(other.started_at),
-                as_utc(other.ended_at) if other.ended_at is not None else None,
-                other.affected_gpus,
-                other.affected_nodes,
-            )
-            if same == (started_at, ended_at, affected_gpus, affected_nodes):
-                raise FieldErrors(
-                    {
-                        "started_at": f"incident #{other.id} already records this outage (same start, end and "
-                        "GPUs): update it rather than counting the downtime twice (other GPUs down at the same "
-                        "time: record them in that incident, with the total)"
-                    }
-                )
+        _refuse_a_second_record(session, contract_id, (started_at, ended_at, affected_gpus, affected_nodes))
         incident = Incident(
             contract_id=contract_id,
             started_at=started_at,
@@ -339,6 +325,29 @@ def add_incident(
         session.add(incident)
         session.flush()
         return incident
+
+
+def _outage(incident: Incident) -> tuple[datetime, datetime | None, int | None, int | None]:
+    """What an incident records of an outage: its start, end and the GPUs and nodes down."""
+    end = as_utc(incident.ended_at) if incident.ended_at is not None else None
+    return as_utc(incident.started_at), end, incident.affected_gpus, incident.affected_nodes
+
+
+def _refuse_a_second_record(
+    session: Session, contract_id: int, outage: tuple[datetime, datetime | None, int | None, int | None], *,
+    but: int | None = None,
+) -> None:  # fmt: skip
+    """An outage one of the contract's incidents (other than ``but``) already records is refused: its downtime
+    would count twice (a partial outage's shares add up)."""
+    for other in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
+        if other.id != but and _outage(other) == outage:
+            raise FieldErrors(
+                {
+                    "started_at": f"incident #{other.id} already records this outage (same start, end and "
+                    "GPUs): update it rather than counting the downtime twice (other GPUs down at the same "
+                    "time: record them in that incident, with the total)"
+                }
+            )
 
 
 def update_incident(
@@ -359,6 +368,7 @@ def update_incident(
             if problems:
                 raise FieldErrors(problems)
             incident.ended_at = end
+            _refuse_a_second_record(session, incident.contract_id, _outage(incident), but=incident.id)
         if claimed is not None:
             incident.credit_claimed = claimed
         if received is not None:

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text, with_offer
-from quotetui.domain.economics.display import amount_text, decimal_text, grouped
+from quotetui.domain.economics.display import amount_text, decimal_text, grouped, money_text
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.explain import cost_text
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.economics.negotiation import (
@@ -28,7 +28,7 @@ from quotetui.domain.economics.negotiation import (
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
-from quotetui.domain.money import plain
+from quotetui.domain.money import Money, plain
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import rank_offers
 from quotetui.services.engine_inputs import load_assumptions_of, load_catalog_of, offer_inputs
@@ -69,8 +69,8 @@ class Negotiation:
             out.append("not feasible for this scenario: " + "; ".join(e.feasibility.blocking))
         if s is not None:
             cur = s.current.option.currency
-            nm = dec(s.current.node_month, 2)
-            out.append(f"current round {s.current.seq} ({s.current.mover}): {nm:,} {cur} per node-month")
+            nm = money_text(s.current.node_month, cur, 2)
+            out.append(f"current round {s.current.seq} ({s.current.mover}): {nm} per node-month")
             if s.first.seq != s.current.seq and s.vs_first is not None:
                 out.append(f"vs first offer (round {s.first.seq}): {pct(s.vs_first, 2)} % saved")
             if s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
@@ -145,9 +145,9 @@ def _option_line(p: OptionPosition) -> str:
     t = p.target
     if t is not None and t.amount > 0:
         words.append(
-            f"beats the BATNA up to {t.amount:,} ({pct(-t.cut, 1)} % headroom)"
+            f"beats the BATNA up to {Money(t.amount, o.currency).display()} ({pct(-t.cut, 1)} % headroom)"
             if t.already_beats
-            else f"target at most {t.amount:,} ({pct(t.cut, 1)} % below)"
+            else f"target at most {Money(t.amount, o.currency).display()} ({pct(t.cut, 1)} % below)"
         )
     return "; ".join(words)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
 from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.display import amount_text
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
@@ -323,8 +324,8 @@ class OfferCheck:
             "market": None
             if ref is None
             else {
-                "price_per_gpu_hour": str(dec(ref.price, 4)),
-                "median_per_gpu_hour": str(dec(ref.median, 4)),
+                "price_per_gpu_hour": amount_text(q(ref.price), ref.currency),
+                "median_per_gpu_hour": amount_text(q(ref.median), ref.currency),
                 "currency": ref.currency,
                 "basis": ref.basis,
             },

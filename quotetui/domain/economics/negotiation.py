@@ -28,6 +28,7 @@ from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
+from quotetui.domain.money import Money
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,15 +269,15 @@ def target_words(t: Target | None) -> str:
         if t.exact > 0:  # beats it only below a cent
             return f"price alone cannot beat the BATNA: it would take less than one {t.option.currency} cent"
         return "price alone cannot beat the BATNA: the extra costs are already more than its whole cost"
-    unit = UNIT_WORDS[t.option.unit]
+    unit, amount = UNIT_WORDS[t.option.unit], Money(t.amount, t.option.currency).display()
     if t.whatever_price:
         return f"already beats the BATNA bought as {t.way}, whatever the {t.option.label} price"
     if t.already_beats:
         return (
-            f"already beats the BATNA bought as {t.way}; it would still beat it up to {t.amount:,} "
+            f"already beats the BATNA bought as {t.way}; it would still beat it up to {amount} "
             f"{t.option.currency} {unit} ({t.option.label}, {pct(-t.cut, 1)} % headroom)"
         )
     return (
-        f"target: at most {t.amount:,} {t.option.currency} {unit} ({t.option.label}), "
+        f"target: at most {amount} {t.option.currency} {unit} ({t.option.label}), "
         f"{pct(t.cut, 1)} % below the current {grouped(q(t.current), 2)}, bought as {t.way}"
     )
