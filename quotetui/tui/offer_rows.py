@@ -236,7 +236,7 @@ class OfferTableRow(TableRow):
     @property  # type: ignore[override]
     def style(self) -> str:
         e = self.row.evaluation
-        return "" if e is not None and e.feasibility.ok else "dim"
+        return "" if e is not None and e.feasibility.ok else STYLE[Tone.MUTED]
 
     @property  # type: ignore[override]
     def styles(self) -> dict[int, str] | None:

@@ -9,7 +9,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
-from quotetui.domain.enums import InterFabric, IntraFabric, Severity
+from quotetui.domain.enums import FormFactor, InterFabric, IntraFabric, Severity
 from quotetui.domain.gpus import GpuSpec
 
 if TYPE_CHECKING:  # the parsers' types: a finding is read without them (``offers``, ``explain``)
@@ -195,7 +195,7 @@ class Sold:
 
     @property
     def nvlink_sold(self) -> bool:
-        return self.gpu.form_factor.value == "sxm" or self.intra_fabric is IntraFabric.NVSWITCH
+        return self.gpu.form_factor is FormFactor.SXM or self.intra_fabric is IntraFabric.NVSWITCH
 
 
 @dataclass(frozen=True, slots=True)

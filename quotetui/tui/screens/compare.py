@@ -20,6 +20,7 @@ from quotetui.domain.economics.caveats import Caveats, figure_text
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import pct
+from quotetui.domain.enums import Tone
 from quotetui.domain.wording import plural
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
@@ -175,9 +176,13 @@ class CompareScreen(MarketScreen):
             known = [v for v in values if v is not None]
             best = (min(known) if better == "low" else max(known)) if len(set(known)) > 1 else None
             cells = [
-                Text("—", style="dim", justify="right")
+                Text("—", style=STYLE[Tone.MUTED], justify="right")
                 if v is None
-                else Text(figure_cell(kind, v, r.caveats), style="bold green" if v == best else "", justify="right")
+                else Text(
+                    figure_cell(kind, v, r.caveats),
+                    style=f"bold {STYLE[Tone.SUCCESS]}" if v == best else "",
+                    justify="right",
+                )
                 for v, r in zip(values[shown], rows[shown], strict=True)
             ]
             table.add_row(Text(label), *cells)
@@ -205,7 +210,7 @@ class CompareScreen(MarketScreen):
             *(
                 Text(r.evaluation.feasibility.words, style=STYLE[r.evaluation.feasibility.tone])
                 if r.evaluation
-                else Text(r.problem or "", style="yellow")
+                else Text(r.problem or "", style=STYLE[Tone.WARNING])
                 for r in rows
             ),
             height=None,

@@ -17,10 +17,12 @@ from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.money import Money
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.detail_tables import acceptance_table
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
@@ -49,7 +51,7 @@ def render_acceptance(state: Acceptance) -> RenderableType:
     notes = [f"{len(state.after)} recorded after the acceptance, not part of what it rests on: "
              + "; ".join(state.after)] if state.after else []  # fmt: skip
     notes += [state.amended] if state.amended else []
-    return Group(table, *(Text(n, style="dim") for n in notes)) if notes else table
+    return Group(table, *(Text(n, style=STYLE[Tone.MUTED]) for n in notes)) if notes else table
 
 
 def render(v: ContractView, today: date) -> RenderableType:
@@ -78,7 +80,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         terms.append(f"early termination: {c.early_termination}\n")
     sla = c.snapshot.get("sla") or {}
     credits = ", ".join(f"below {pct(_f(b), 2)} %: {pct(_f(r), 1)} %" for b, r in sla.get("credits", []))
-    terms.append(f"SLA credits: {credits or 'none agreed'}\n", style="dim")
+    terms.append(f"SLA credits: {credits or 'none agreed'}\n", style=STYLE[Tone.MUTED])
 
     dates = _table("Key dates", "date", "days", "what")
     for k in sorted(v.dates, key=lambda k: (k.day, k.kind)):
@@ -89,7 +91,7 @@ def render(v: ContractView, today: date) -> RenderableType:
 
     months = _table("Availability and credits by month", "month", "available", "downtime h", "credit", "incidents")
     for m in v.months:
-        style = "red" if m.credit_rate else ""
+        style = STYLE[Tone.ERROR] if m.credit_rate else ""
         months.add_row(
             m.month.isoformat()[:7],
             Text(f"{pct(m.availability, 3)} %", style=style),
@@ -116,7 +118,10 @@ def render(v: ContractView, today: date) -> RenderableType:
             f"{bill.period_start.isoformat()} – {bill.period_end.isoformat()}",
             money(bill.amount),
             money(line.check.expected),
-            Text(money(line.check.variance) if line.check.variance else "0", style="bold red" if off else "green"),
+            Text(
+                money(line.check.variance) if line.check.variance else "0",
+                style=STYLE[Tone.ERROR] if off else STYLE[Tone.SUCCESS],
+            ),
             "yes" if bill.paid else "no",
         )
     owed = Text(f"credits owed {grouped(v.credits_owed, 2)} {cur}, received {money(v.credits_received)}", style="bold")

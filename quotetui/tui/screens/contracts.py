@@ -13,10 +13,12 @@ from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import pct
+from quotetui.domain.enums import Tone
 from quotetui.domain.money import Money
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
 
@@ -82,7 +84,7 @@ def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
     dates: list[KeyDate] = []
     rows: list[TableRow] = []
     for group, items in m.due.items():
-        style = "bold red" if group == "overdue" else "yellow" if group == "within_30_days" else ""
+        style = STYLE[Tone.ERROR] if group == "overdue" else STYLE[Tone.WARNING] if group == "within_30_days" else ""
         title = GROUP_TITLES.get(group, "Within 31–90 days")
         for k in items:
             what = f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else "")
@@ -116,7 +118,9 @@ class ContractsScreen(MarketScreen):
             why = m.cards_failed
             again = self.key("refresh", "f5")
             text = f"The contracts could not be loaded ({again} tries again): {why}" if why else "Loading contracts…"
-            self.query_one("#contracts-hint", Static).update(Text(text, style="bold red" if why else "dim"))
+            self.query_one("#contracts-hint", Static).update(
+                Text(text, style=STYLE[Tone.ERROR] if why else STYLE[Tone.MUTED])
+            )
             return
         rows = [TableRow(v.id, contract_cells(v), [v.id], v.title.lower()) for v in m.contracts]
         self.query_one("#contracts", VirtualTable).set_data(COLUMNS, rows)
@@ -125,7 +129,7 @@ class ContractsScreen(MarketScreen):
             if m.contracts
             else "No contracts yet: open an offer and press S to sign it."
         )
-        self.query_one("#contracts-hint", Static).update(Text(hint, style="dim"))
+        self.query_one("#contracts-hint", Static).update(Text(hint, style=STYLE[Tone.MUTED]))
         self._dates, rows = key_date_rows(m)
         due = len(rows)
         title = f"Key dates: {plural(due, 'date')} within 90 days" if due else "Key dates: nothing due in 90 days"

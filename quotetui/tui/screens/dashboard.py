@@ -11,7 +11,7 @@ from textual.widgets import Header, Static
 from quotetui.domain.economics.caveats import figure_text
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import pct, q
-from quotetui.domain.enums import Severity
+from quotetui.domain.enums import Severity, Tone
 from quotetui.domain.verification.findings import FindingCode
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
@@ -59,12 +59,12 @@ class DashboardScreen(MarketScreen):
         s = m.scenario
         self.query_one("#scenario-line", Static).update(
             Text.assemble(
-                ("Scenario ", "dim"),
+                ("Scenario ", STYLE[Tone.MUTED]),
                 (s.name, "bold"),
                 (
                     f"  {s.gpu_count} GPUs × {s.months} months at {pct(q(s.utilisation), 0)} % use, "
                     f"amounts in {s.home_currency}; press {self.key('scenario', 's')} to switch",
-                    "dim",
+                    STYLE[Tone.MUTED],
                 ),
             )
         )
@@ -73,9 +73,9 @@ class DashboardScreen(MarketScreen):
             status.add_row(name, str(count))
         not_compared = sum(1 for r in m.rows if r.evaluation is None)
         if not_compared:
-            status.add_row(Text("not comparable (FX)", style="yellow"), str(not_compared))
+            status.add_row(Text("not comparable (FX)", style=STYLE[Tone.WARNING]), str(not_compared))
         if not m.rows:
-            status.add_row(Text("no offers yet (o, then n)", style="dim"), "")
+            status.add_row(Text("no offers yet (o, then n)", style=STYLE[Tone.MUTED]), "")
         self.query_one("#by-status", Static).update(status)
 
         expiring = _table("Quotes lapsed or expiring within 14 days", "offer", "valid until", "days", wide="offer")
@@ -84,12 +84,12 @@ class DashboardScreen(MarketScreen):
             expiring.add_row(
                 f"#{x.offer.id} {x.offer.provider} {x.offer.name}",
                 x.valid_until.isoformat(),
-                Text(left, style="bold red" if x.days_left <= 3 else ""),
+                Text(left, style=STYLE[Tone.ERROR] if x.days_left <= 3 else ""),
             )
         if not m.expiring:
-            expiring.add_row(Text("none", style="dim"), "", "")
+            expiring.add_row(Text("none", style=STYLE[Tone.MUTED]), "", "")
         elif len(m.expiring) > 8:
-            expiring.add_row(Text(f"… and {len(m.expiring) - 8} more", style="dim"), "", "")
+            expiring.add_row(Text(f"… and {len(m.expiring) - 8} more", style=STYLE[Tone.MUTED]), "", "")
         self.query_one("#expiring", Static).update(expiring)
 
         cur = s.home_currency
@@ -111,7 +111,7 @@ class DashboardScreen(MarketScreen):
             best.add_row(*cells)
         if m.why_no_best:
             why = m.why_no_best
-            best.caption, best.caption_justify = Text(f"{why[:1].upper()}{why[1:]}.", style="yellow"), "left"
+            best.caption, best.caption_justify = Text(f"{why[:1].upper()}{why[1:]}.", style=STYLE[Tone.WARNING]), "left"
         self.query_one("#best", Static).update(best)
 
         if not m.cards_ready:  # the offers are ranked; claims, findings and contracts are still being computed
@@ -123,10 +123,14 @@ class DashboardScreen(MarketScreen):
             flags.add_row(Text(a.verdict.value, style=STYLE[a.verdict.tone]), who, a.explanation)
         if not m.red_flags:
             flags.add_row(
-                Text("none", style="dim"), "", Text("no claim on record is impossible or optimistic", style="dim")
+                Text("none", style=STYLE[Tone.MUTED]),
+                "",
+                Text("no claim on record is impossible or optimistic", style=STYLE[Tone.MUTED]),
             )
         if len(m.red_flags) > 10:
-            flags.add_row("", "", Text(f"… {len(m.red_flags) - 10} more in the offers' Benchmarks tab", style="dim"))
+            flags.add_row(
+                "", "", Text(f"… {len(m.red_flags) - 10} more in the offers' Benchmarks tab", style=STYLE[Tone.MUTED])
+            )
         self.query_one("#flags", Static).update(flags)
 
         self.query_one("#findings", Static).update(_findings(m))
@@ -139,10 +143,10 @@ class DashboardScreen(MarketScreen):
     def _cards_waiting(self, m: MarketView) -> None:
         """The claims, findings and contracts cards while they are computed, or when they could not be."""
         if m.cards_failed is None:
-            line = Text("checking claims and findings…", style="dim")
+            line = Text("checking claims and findings…", style=STYLE[Tone.MUTED])
         else:
             refresh = self.key("refresh", "f5")
-            line = Text(f"could not be checked ({refresh} tries again): {m.cards_failed}", style="bold red")
+            line = Text(f"could not be checked ({refresh} tries again): {m.cards_failed}", style=STYLE[Tone.ERROR])
         for card, title in (("#flags", "Red flags: implausible claims"), ("#findings", "Verification findings")):
             table = _table(title, "status", wide="status")
             table.add_row(line)
@@ -157,7 +161,7 @@ def _key_dates(m: MarketView) -> Table:
     """Contract and quote dates by urgency: overdue, within 30 days, within 31-90 days (r: contracts)."""
     table = _table("Key dates (r: contracts)", "when", "date", "days", "what", wide="what")
     for name, items in m.due.items():
-        style = "bold red" if name == "overdue" else "yellow" if name == "within_30_days" else ""
+        style = STYLE[Tone.ERROR] if name == "overdue" else STYLE[Tone.WARNING] if name == "within_30_days" else ""
         for k in items[:6]:
             left = k.days_left(m.on)
             table.add_row(
@@ -167,9 +171,9 @@ def _key_dates(m: MarketView) -> Table:
                 f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),
             )
         if len(items) > 6:
-            table.add_row("", "", "", Text(f"… and {len(items) - 6} more", style="dim"))
+            table.add_row("", "", "", Text(f"… and {len(items) - 6} more", style=STYLE[Tone.MUTED]))
     if not any(m.due.values()):
-        table.add_row(Text("nothing due in 90 days", style="dim"), "", "", "")
+        table.add_row(Text("nothing due in 90 days", style=STYLE[Tone.MUTED]), "", "", "")
     return table
 
 
@@ -190,8 +194,10 @@ def _findings(m: MarketView) -> Table:
         )
     if not shown:
         table.add_row(
-            Text("none", style="dim"), "", Text("import trial-machine logs with `quotetui bench import`", style="dim")
+            Text("none", style=STYLE[Tone.MUTED]),
+            "",
+            Text("import trial-machine logs with `quotetui bench import`", style=STYLE[Tone.MUTED]),
         )
     elif len(shown) > 10:
-        table.add_row("", "", Text(f"… {len(shown) - 10} more in the offers' Benchmarks tab", style="dim"))
+        table.add_row("", "", Text(f"… {len(shown) - 10} more in the offers' Benchmarks tab", style=STYLE[Tone.MUTED]))
     return table

@@ -17,7 +17,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
 from quotetui.domain.economics.negotiation import price_history
-from quotetui.domain.enums import Mover
+from quotetui.domain.enums import Mover, Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.money import Money, plain
@@ -27,6 +27,7 @@ from quotetui.services.market_view import MarketView
 from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
 from quotetui.tui.safe import Text
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets import detail_tables as render
 from quotetui.tui.widgets.chart import Chart, Line
 from quotetui.tui.widgets.footer import KeysFooter
@@ -184,16 +185,16 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             self.query_one("#figures", Static).update(
                 Group(
                     Text(f"\nFigures for scenario {e.scenario.name!r}", style="bold"),
-                    *(Text(line, style="yellow") for line in caveats.words(e.offer.id)),
+                    *(Text(line, style=STYLE[Tone.WARNING]) for line in caveats.words(e.offer.id)),
                     render.figures(explain(e)),
                 )
             )
         else:
             why = row.problem if row else "no price recorded yet (a adds the provider's offer)"
-            self.query_one("#figures", Static).update(Text(f"\nNo figures: {why}", style="yellow"))
+            self.query_one("#figures", Static).update(Text(f"\nNo figures: {why}", style=STYLE[Tone.WARNING]))
         lines = self.position.lines() if self.position else ["No figures for this scenario yet."]
         text = Text("\n".join(lines))
-        text.append("\n\na adds the provider's new offer, k our counter-offer\n", style="dim")
+        text.append("\n\na adds the provider's new offer, k our counter-offer\n", style=STYLE[Tone.MUTED])
         self.query_one("#position", Static).update(text)
         self.query_one("#rounds", Static).update(render.rounds(detail))
         self._chart()

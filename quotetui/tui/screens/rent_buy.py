@@ -19,11 +19,13 @@ from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
+from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_value, shown_value
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.chart import Chart, Line
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import background
@@ -113,7 +115,7 @@ class RentBuyScreen(CalculatorScreen):
         field = RENT_BUY.field("utilisation")  # a share typed as a percentage, as every input takes it
         self.query_one("#rb-utilisation", Input).value = str(shown_value(field, s.utilisation, percent=True))
         self.query_one("#rb-scenario", Static).update(
-            Text(f"Scenario: {s.name} (s switches). {STARTED_WITH}", style="dim")
+            Text(f"Scenario: {s.name} (s switches). {STARTED_WITH}", style=STYLE[Tone.MUTED])
         )
 
     def action_reset(self) -> None:
@@ -164,21 +166,25 @@ class RentBuyScreen(CalculatorScreen):
             words = "; ".join(f"{LABELS.get(name, name)}: {message}" for name, message in exc.errors.items())
         else:
             words = str(exc)
-        self.query_one("#rb-result", Static).update(Text(f"⚠ {words}", style="bold red"))
+        self.query_one("#rb-result", Static).update(Text(f"⚠ {words}", style=STYLE[Tone.ERROR]))
         self.query_one("#rb-notes", Static).update("")
         self.query_one("#rb-chart", Chart).clear()  # the curves of inputs that no longer hold would mislead
 
     def show(self, answer: RentBuyAnswer) -> None:
         r = answer.result
         cur = r.inputs.currency
-        self.query_one("#rb-notes", Static).update(Text("\n".join(answer.notes), style="dim"))
+        self.query_one("#rb-notes", Static).update(Text("\n".join(answer.notes), style=STYLE[Tone.MUTED]))
         text = Text()
         words = breakeven_words(r)
-        text.append(words[0].upper() + words[1:] + ".\n", style="bold green" if r.breakeven_months else "bold")
+        text.append(
+            words[0].upper() + words[1:] + ".\n", style=f"bold {STYLE[Tone.SUCCESS]}" if r.breakeven_months else "bold"
+        )
         words = utilisation_words(r)
         text.append(words[0].upper() + words[1:] + ".\n")
         if answer.owning.left_out:
-            text.append(f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style="yellow")
+            text.append(
+                f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style=STYLE[Tone.WARNING]
+            )
         text.append(
             f"NPV over {plural(r.inputs.horizon_months, 'month')}: rent {grouped(r.npv_rent, 2)} {cur} · "
             f"buy {grouped(r.npv_buy, 2)} {cur} → {answer.verdict}."

@@ -21,10 +21,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_shown
+from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
 from quotetui.tui.workers import background
@@ -118,7 +120,7 @@ def matrix_table(view: RfqView, width: int) -> Table | Text:
     if len(shown) < len(view.offers):
         title += f" ({len(shown)} of {len(view.offers)} here; `quotetui rfq show --out FILE.xlsx` has every one)"
     table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
-    table.add_column("", style="dim", max_width=MATRIX_LABEL)
+    table.add_column("", style=STYLE[Tone.MUTED], max_width=MATRIX_LABEL)
     for o in shown:
         table.add_column(f"#{o.offer_id} {o.provider}", min_width=min(MATRIX_COLUMN, width), overflow="fold")
     for row in matrix_rows(shown, view.requirement.currency):
@@ -143,8 +145,8 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
     splits.add_column(ratio=1)
     for s in found:
         if not s.feasible:
-            table.add_row(s.label, Text("infeasible", style="bold red"), "", "")
-            splits.add_row(s.label, Text(f"infeasible: {s.reason}", style="red"))
+            table.add_row(s.label, Text("infeasible", style=STYLE[Tone.ERROR]), "", "")
+            splits.add_row(s.label, Text(f"infeasible: {s.reason}", style=STYLE[Tone.ERROR]))
             continue
         table.add_row(
             s.label,
@@ -154,7 +156,7 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
         )
         split = Text(split_text(s))
         if s.beyond_need:
-            split.append(f"; {beyond_text(s)}", style="yellow")
+            split.append(f"; {beyond_text(s)}", style=STYLE[Tone.WARNING])
             split.append(f"; {lean_text(s, cur, minimise)}")
         splits.add_row(s.label, split)
     return [table, Text(""), splits]
@@ -169,9 +171,14 @@ def award_table(result: AwardResult) -> Group:
     if result.candidates:
         parts: list[Table | Text] = _scenario_tables(result.scenarios, cur, result.minimise)
     else:
-        parts = [Text("No award yet: every candidate has a line of the requirement not confirmed (?).", style="yellow")]
+        parts = [
+            Text(
+                "No award yet: every candidate has a line of the requirement not confirmed (?).",
+                style=STYLE[Tone.WARNING],
+            )
+        ]
     if result.left_out:
-        parts.append(Text(left_out_line(result.left_out), style="yellow"))
+        parts.append(Text(left_out_line(result.left_out), style=STYLE[Tone.WARNING]))
     if result.if_confirmed:
         parts += [
             Text(""),
@@ -258,7 +265,7 @@ class SourcingScreen(MarketScreen):
 
     def on_mount(self) -> None:
         self._narrow(self.app.size.width, self.app.size.height)
-        self.query_one("#rfq-hint", Static).update(Text("Loading the RFQs…", style="dim"))
+        self.query_one("#rfq-hint", Static).update(Text("Loading the RFQs…", style=STYLE[Tone.MUTED]))
         super().on_mount()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -294,7 +301,9 @@ class SourcingScreen(MarketScreen):
     def reload(self) -> None:
         db = self.qapp.database
         if db is None:  # the database could not be opened (the notification said why)
-            self.query_one("#rfq-hint", Static).update(Text("No database open: no RFQs to show.", style="dim"))
+            self.query_one("#rfq-hint", Static).update(
+                Text("No database open: no RFQs to show.", style=STYLE[Tone.MUTED])
+            )
             return
         self._loaded_once = True
         self._read_list(db, self.qapp.today)
@@ -313,14 +322,15 @@ class SourcingScreen(MarketScreen):
         table.set_data(RFQ_COLUMNS, rows)
         hint = self.query_one("#rfq-hint", Static)
         if not views:
-            hint.update(Text(NO_RFQ, style="dim"))
+            hint.update(Text(NO_RFQ, style=STYLE[Tone.MUTED]))
             self._show_nothing()
             return
         named = (("new-rfq", "n"), ("edit-rfq", "e"), ("send-rfq", "p"), ("decline-rfq", "x"), ("refresh", "f5"))
         k = {key: self.key(key, default) for key, default in named}
         hint.update(
             Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {k['new-rfq']} new, {k['edit-rfq']} edit, "
-                 f"{k['send-rfq']} send, {k['decline-rfq']} declined; {k['refresh']} reads again", style="dim")
+                 f"{k['send-rfq']} send, {k['decline-rfq']} declined; {k['refresh']} reads again",
+                 style=STYLE[Tone.MUTED])
         )  # fmt: skip
         if self._highlight is not None:
             table.move_to(self._highlight)
@@ -346,9 +356,11 @@ class SourcingScreen(MarketScreen):
             return
         self._selected, self._detail, self._award = rfq_id, None, None
         self.query_one("#rfq-detail", VerticalScroll).scroll_home(animate=False)  # another RFQ: from its top
-        self.query_one("#rfq-summary", Static).update(Text(f"{view.requirement.name}: reading…", style="dim"))
+        self.query_one("#rfq-summary", Static).update(
+            Text(f"{view.requirement.name}: reading…", style=STYLE[Tone.MUTED])
+        )
         self._show_award_title(view)
-        self.query_one("#rfq-award", Static).update(Text("Computing the award…", style="dim"))
+        self.query_one("#rfq-award", Static).update(Text("Computing the award…", style=STYLE[Tone.MUTED]))
         name, today = view.requirement.name, self.qapp.today
         self._read_rfq(db, rfq_id, name, today)
         self._read_award(db, rfq_id, name, today, dict(self._constraints))
@@ -518,7 +530,7 @@ class SourcingScreen(MarketScreen):
         if rfq_id != self._selected:
             return  # another RFQ was highlighted meanwhile
         if isinstance(view, str):
-            self.query_one("#rfq-summary", Static).update(Text(view, style="bold red"))
+            self.query_one("#rfq-summary", Static).update(Text(view, style=STYLE[Tone.ERROR]))
             return
         from quotetui.io.rfq_workbook import line_text, requirement_lines
 
@@ -527,7 +539,7 @@ class SourcingScreen(MarketScreen):
         r = view.requirement
         lines = Table(box=None, show_header=False, pad_edge=False, title="Requirement", title_justify="left",
                       title_style="bold")  # fmt: skip
-        lines.add_column(style="dim", no_wrap=False, ratio=1)
+        lines.add_column(style=STYLE[Tone.MUTED], no_wrap=False, ratio=1)
         lines.add_column(ratio=2)
         for label, value in requirement_lines(r):
             if value is not None:
@@ -552,7 +564,13 @@ class SourcingScreen(MarketScreen):
         lines = fits[0].verdicts if fits else ()  # no offer of an acceptable model: no verdict to show
         verdicts = [Column(f"line{i}", v.line, max_width=VERDICT_WIDTH) for i, v in enumerate(lines)]
         rows = [
-            TableRow(f.offer_id, offer_cells(f), [f.offer_id], f.provider.lower(), style="" if f.compliant else "dim")
+            TableRow(
+                f.offer_id,
+                offer_cells(f),
+                [f.offer_id],
+                f.provider.lower(),
+                style="" if f.compliant else STYLE[Tone.MUTED],
+            )
             for f in fits
         ]
         self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS + verdicts, rows)
@@ -562,7 +580,9 @@ class SourcingScreen(MarketScreen):
             import shlex
 
             command = f"quotetui rfq send {shlex.quote(view.requirement.name)} --provider NAME --out DIR"
-            return Text(f"Not sent yet: {self.key('send-rfq', 'p')} sends it here (or `{command}`)", style="dim")
+            return Text(
+                f"Not sent yet: {self.key('send-rfq', 'p')} sends it here (or `{command}`)", style=STYLE[Tone.MUTED]
+            )
         table = Table(title=f"Invitations: {view.invitations_text()}", title_justify="left", title_style="bold",
                       box=None, pad_edge=False)  # fmt: skip
         table.add_column("Provider")
@@ -570,11 +590,11 @@ class SourcingScreen(MarketScreen):
         table.add_column("Revision", justify="right")
         table.add_column("Sent")
         for i in view.invites:
-            state = Text(i.state, style="bold red" if i.state == "overdue" else "")
+            state = Text(i.state, style=STYLE[Tone.ERROR] if i.state == "overdue" else "")
             if i.outdated:
-                state.append(" (requirement changed since)", style="yellow")
+                state.append(" (requirement changed since)", style=STYLE[Tone.WARNING])
             if i.note:
-                state.append(f": {i.note}", style="dim")
+                state.append(f": {i.note}", style=STYLE[Tone.MUTED])
             table.add_row(i.provider, state, str(i.revision), i.sent_at.date().isoformat())
         return table
 
@@ -583,7 +603,7 @@ class SourcingScreen(MarketScreen):
             return
         self._award = result
         shown = self.query_one("#rfq-award", Static)
-        shown.update(Text(result, style="yellow") if isinstance(result, str) else award_table(result))
+        shown.update(Text(result, style=STYLE[Tone.WARNING]) if isinstance(result, str) else award_table(result))
         self._show_summary()
 
     def _show_summary(self) -> None:
@@ -606,7 +626,7 @@ class SourcingScreen(MarketScreen):
         elif self._award is not None:
             summary.append(f"; {cheapest_text(self._award)}", style="bold")
         else:
-            summary.append("; award: computing…", style="dim")
+            summary.append("; award: computing…", style=STYLE[Tone.MUTED])
         self.query_one("#rfq-summary", Static).update(summary)
 
     # -- keys ----------------------------------------------------------------------------------------

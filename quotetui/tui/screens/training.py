@@ -20,10 +20,12 @@ from textual.widgets import Header, Input, Label, Select, Static
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
+from quotetui.domain.enums import Tone
 from quotetui.domain.wording import plural
 from quotetui.services.form_spec import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.chart import Chart
 from quotetui.tui.widgets.footer import KeysFooter
 
@@ -115,7 +117,7 @@ class TrainingScreen(CalculatorScreen):
             run = {"flops": None, "params": s.train_params, "tokens": s.train_tokens}
         for name, value in run.items():
             self.query_one(f"#tr-{name}", Input).value = "" if value is None else format(value.normalize(), "g")
-        self.query_one("#tr-scenario", Static).update(Text(f"Scenario: {s.name} (s switches)", style="dim"))
+        self.query_one("#tr-scenario", Static).update(Text(f"Scenario: {s.name} (s switches)", style=STYLE[Tone.MUTED]))
 
     def action_reset(self) -> None:
         for name, _, value in FIELDS:
@@ -157,7 +159,7 @@ class TrainingScreen(CalculatorScreen):
         return runs, len(skipped), market.scenario.home_currency
 
     def show_problem(self, exc: Exception) -> None:
-        self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style="bold red"))
+        self.query_one("#tr-result", Static).update(Text(f"⚠ {problem_text(exc, TRAIN)}", style=STYLE[Tone.ERROR]))
         self.query_one("#tr-chart", Chart).clear()  # the bars of inputs that no longer hold would mislead
 
     def show(self, result: tuple[list[OfferRun], int, str]) -> None:
@@ -171,7 +173,9 @@ class TrainingScreen(CalculatorScreen):
     def _show(self, runs: list[OfferRun], skipped: int, currency: str) -> None:
         result = self.query_one("#tr-result", Static)
         if not runs:
-            self.query_one("#tr-result", Static).update(Text("No offer of this GPU can run it.", style="yellow"))
+            self.query_one("#tr-result", Static).update(
+                Text("No offer of this GPU can run it.", style=STYLE[Tone.WARNING])
+            )
             self.query_one("#tr-chart", Chart).clear()
             return
         first = runs[0].plan

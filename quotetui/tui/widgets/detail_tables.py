@@ -10,6 +10,7 @@ from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.enums import Mover, Provenance, Tone
 from quotetui.domain.money import Money, plain
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.verification.acceptance import Item, checklist
@@ -22,7 +23,7 @@ from quotetui.tui.tones import STYLE
 
 def kv(title: str, rows: Iterable[tuple[str, object]]) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", box=None, show_header=False, pad_edge=False)
-    table.add_column(style="dim", no_wrap=True)
+    table.add_column(style=STYLE[Tone.MUTED], no_wrap=True)
     table.add_column(overflow="fold")
     for key, value in rows:
         if value not in (None, "", []):
@@ -84,7 +85,7 @@ def figures(items: list[Figure]) -> RenderableType:
     table.add_column(justify="right", no_wrap=True)
     table.add_column(overflow="fold")
     for f in items:
-        detail = Text(f.formula, style="dim")
+        detail = Text(f.formula, style=STYLE[Tone.MUTED])
         for line in f.inputs:
             detail.append("\n· " + line, style="")
         table.add_row(f.label, f.display(), detail)
@@ -107,7 +108,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
                 ],
             )
         )
-        rate = Text(f"{plain(x.rate * 100)} %") if x.rate is not None else Text("not quoted", style="yellow")
+        rate = Text(f"{plain(x.rate * 100)} %") if x.rate is not None else Text("not quoted", style=STYLE[Tone.WARNING])
         discounts.add_row(str(x.id), x.kind.value, rate, condition or "—", x.description or "")
     extras = Table(title="Extra costs", title_justify="left", title_style="bold", box=None, pad_edge=False)
     for name in ("id", "kind", "amount", "charged", "description"):
@@ -116,7 +117,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
         amount = (
             Text(f"{Money(c.amount, c.currency).display()} {c.currency}")
             if c.amount is not None
-            else Text("not priced", style="yellow")
+            else Text("not priced", style=STYLE[Tone.WARNING])
         )
         extras.add_row(
             str(c.id),
@@ -126,9 +127,9 @@ def fine_print(d: OfferDetail) -> RenderableType:
             c.description or "",
         )
     parts: list[RenderableType] = []
-    parts.append(discounts if d.discounts else Text("No discounts recorded (i adds one).", style="dim"))
+    parts.append(discounts if d.discounts else Text("No discounts recorded (i adds one).", style=STYLE[Tone.MUTED]))
     parts.append(Text(""))
-    parts.append(extras if d.extras else Text("No extra costs recorded (x adds one).", style="dim"))
+    parts.append(extras if d.extras else Text("No extra costs recorded (x adds one).", style=STYLE[Tone.MUTED]))
     return Group(*parts)
 
 
@@ -148,7 +149,7 @@ def rounds(d: OfferDetail) -> Table:
             name, justify=justify, overflow="fold", no_wrap=name != "note", ratio=1 if name == "note" else None
         )  # type: ignore[arg-type]
     for r in d.rounds:
-        style = "cyan" if r.revision.mover.value == "counter" else ""
+        style = STYLE[Tone.NOTE] if r.revision.mover is Mover.COUNTER else ""
         for i, p in enumerate(r.prices or [None]):
             if p is None:
                 table.add_row(
@@ -181,7 +182,9 @@ def rounds(d: OfferDetail) -> Table:
 def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
     s = d.sla
     if s is None:
-        return Text("No SLA on record: figures assume 99 % availability (l records the SLA).", style="yellow")
+        return Text(
+            "No SLA on record: figures assume 99 % availability (l records the SLA).", style=STYLE[Tone.WARNING]
+        )
     terms = kv(
         "SLA",
         [
@@ -199,7 +202,9 @@ def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
         ],
     )
     if not d.credits:
-        return Group(terms, Text(""), Text("No credit schedule: downtime earns nothing back.", style="yellow"))
+        return Group(
+            terms, Text(""), Text("No credit schedule: downtime earns nothing back.", style=STYLE[Tone.WARNING])
+        )
     credits = Table(title="Credit schedule", title_justify="left", title_style="bold", box=None, pad_edge=False)
     credits.add_column("monthly availability below")
     credits.add_column("credit of the month's fee", justify="right")
@@ -210,7 +215,7 @@ def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
 
 def findings_text(findings: list[Finding]) -> Text:
     if not findings:
-        return Text("No findings: nothing on record contradicts what was sold.", style="green")
+        return Text("No findings: nothing on record contradicts what was sold.", style=STYLE[Tone.SUCCESS])
     text = Text()
     for f in findings:
         text.append(f"{f.severity.mark} {f.severity.value.upper()} ", style=STYLE[f.severity.tone])
@@ -218,7 +223,7 @@ def findings_text(findings: list[Finding]) -> Text:
         text.append(f": {f.title}\n")
         text.append(f"    {f.explanation}\n", style="")
         for line in f.evidence:
-            text.append(f"    · {line}\n", style="dim")
+            text.append(f"    · {line}\n", style=STYLE[Tone.MUTED])
     return text
 
 
@@ -227,7 +232,7 @@ def _logs(d: OfferDetail) -> RenderableType:
         return Text(
             "No raw logs on record. On the trial machine: `quotetui probe --write probe.py`, run it, then "
             f"press v here (or `quotetui bench import BUNDLE --offer {d.offer.id}`).",
-            style="dim",
+            style=STYLE[Tone.MUTED],
         )
     table = Table(title="Evidence on record", title_justify="left", title_style="bold", box=None, pad_edge=False)
     for name in ("#", "log", "tool", "host", "captured", "what it shows"):
@@ -273,7 +278,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
         Text(""),
     ]
     if not d.benchmarks:
-        parts.append(Text("No benchmark figure claimed or verified for this offer.", style="dim"))
+        parts.append(Text("No benchmark figure claimed or verified for this offer.", style=STYLE[Tone.MUTED]))
         return Group(*parts)
     by_id = {a.claim.id: a for a in audits}
     table = Table(
@@ -294,16 +299,18 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
         )
         share = peak_share(b.metric, b.value, d.gpu)
         of_peak = f"{pct(share[0], 1)} % {share[1]}" if share else ""
-        if b.provenance.value == "verified" and line.evidence is not None:
+        if b.provenance is Provenance.VERIFIED and line.evidence is not None:
             e = line.evidence
-            verdict = Text(f"{e.tool} on {e.host or '?'}, {e.filename or ''} sha256 {e.sha256[:12]}…", style="green")
+            verdict = Text(
+                f"{e.tool} on {e.host or '?'}, {e.filename or ''} sha256 {e.sha256[:12]}…", style=STYLE[Tone.SUCCESS]
+            )
         else:
             a = by_id.get(b.id or 0)
             verdict = Text(a.verdict.value, style=STYLE[a.verdict.tone]) if a else Text("")
             if a is not None:
                 verdict.append(f": {a.explanation}", style="")
             if line.source:
-                verdict.append(f"\nsource: {line.source}", style="dim")
+                verdict.append(f"\nsource: {line.source}", style=STYLE[Tone.MUTED])
         table.add_row(b.provenance.value, b.metric.value, value, of_peak, conditions, verdict)
     parts.append(table)
     return Group(*parts)
@@ -311,7 +318,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
 
 def contracts(d: OfferDetail) -> RenderableType:
     if not d.contracts:
-        return Text("No contract signed on this offer yet.", style="dim")
+        return Text("No contract signed on this offer yet.", style=STYLE[Tone.MUTED])
     parts = []
     for c in d.contracts:
         parts.append(
