@@ -49,3 +49,51 @@ def test_no_view_keys_a_style_by_a_states_text() -> None:
             if key in words:
                 found.append(f"{path.relative_to(ROOT)}: {key!r}")
     assert found == []
+
+
+def test_no_screen_names_a_colour() -> None:
+    """A colour in the TUI is a tone's, from the theme (``tui/tones.py``); the chart's lines are plotext's."""
+    named = re.compile(r'"(?:bold |dim |italic )*(?:red|yellow|green|cyan|magenta|blue|white|black)(?: bold)?"')
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in (ROOT / "quotetui" / "tui").rglob("*.py")
+        if path.name not in ("tones.py", "chart.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if named.search(line)
+    ]
+    assert found == []
+
+
+def _colours(content: object) -> set[str]:
+    """The foreground colours a renderable is drawn in (hex, lower case)."""
+    from rich.console import Console
+
+    console = Console(width=160, file=open("/dev/null", "w"), color_system="truecolor")  # noqa: SIM115
+    return {
+        seg.style.color.triplet.hex.lower()
+        for seg in console.render(content)
+        if seg.style is not None and seg.style.color is not None and seg.style.color.triplet is not None
+    }
+
+
+async def test_the_tones_take_the_themes_colours_and_follow_a_change(demo_db_path: Path) -> None:
+    """A red flag's verdict is drawn in the theme's error text colour; a light theme redraws it in its own (a
+    dark theme's light pink would be unreadable on white)."""
+    from textual.widgets import Static
+
+    from tests.test_tui import RecordingApp, settle
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.theme = "textual-dark"
+        await settle(pilot)
+        dark = app.get_css_variables()["text-error"].lower()
+        assert STYLE[Tone.ERROR].lower() == f"bold {dark}"
+        assert dark in _colours(app.screen.query_one("#flags", Static).content)
+        app.theme = "textual-light"
+        await settle(pilot)
+        light = app.get_css_variables()["text-error"].lower()
+        assert light != dark and STYLE[Tone.ERROR].lower() == f"bold {light}"
+        shown = _colours(app.screen.query_one("#flags", Static).content)
+        assert light in shown and dark not in shown

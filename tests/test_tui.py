@@ -10,12 +10,14 @@ import pytest
 from sqlmodel import select
 from textual.widgets import DataTable, Input, Select, Static
 
+from quotetui.domain.enums import Tone
 from quotetui.services.database import open_database
 from quotetui.store.models import Offer, QuoteRevision
 from quotetui.tui.app import QuotetuiApp
 from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.offer_rows import at
 from quotetui.tui.screens.offer_detail import OfferDetailScreen
+from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.virtual_table import VirtualTable
 
 TODAY = date(2026, 11, 30)
@@ -162,7 +164,7 @@ async def test_pin_and_compare_side_by_side(demo_db_path: Path) -> None:
         row = table.get_row_at(
             next(i for i in range(table.row_count) if str(table.get_row_at(i)[0]) == "Cost per delivered PFLOP-hour")
         )
-        best = [cell for cell in row[1:] if "green" in str(cell.style)]
+        best = [cell for cell in row[1:] if STYLE[Tone.SUCCESS] in str(cell.style)]
         assert [str(c) for c in best] == ["≥ 34.98"]  # the best value in the row is highlighted, with its mark
         await pilot.press("x")
         assert app.pinned == ()
@@ -473,7 +475,7 @@ async def test_an_open_quote_past_its_valid_until_day_is_flagged(cli, demo_db_pa
         table = app.screen.query_one(VirtualTable)
         rows = {row.key: row for row in table.rows}
         assert rows[20].cells[at("flags")].endswith("! quote lapsed 2026-11-29")
-        assert rows[20].styles == {at("flags"): "yellow"}
+        assert rows[20].styles == {at("flags"): Tone.WARNING}
         assert "lapsed" not in rows[18].cells[at("flags")]
         await pilot.press("d")  # the dashboard lists it with the quotes about to expire
         await settle(pilot)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from quotetui.domain.enums import Tone
 from quotetui.services.bench_import import import_bench
 from quotetui.services.database import open_database
 from quotetui.tui.offer_rows import at
@@ -46,9 +47,9 @@ async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db
         table = app.screen.query_one(VirtualTable)
         flags = {row.key: row.cells[at("flags")] for row in table.rows}
         styles = {row.key: row.styles for row in table.rows}
-        assert styles[18] == {at("flags"): "bold red"}
+        assert styles[18] == {at("flags"): Tone.ERROR}
         # #8 cannot run the scenario: no rank, ✗ and the reason first, in red, listed after every ranked offer
-        assert styles[8] == {at("rank"): "bold red", at("flags"): "bold red"}
+        assert styles[8] == {at("rank"): Tone.ERROR, at("flags"): Tone.ERROR}
         row8_cells = next(r.cells for r in table.view_rows if r.key == 8)
         assert row8_cells[at("rank")] == "✗" and row8_cells[at("id")] == "8"
         assert flags[8].startswith("✗ ") and flags[8].endswith(", ! price-below-market")

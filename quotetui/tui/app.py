@@ -36,6 +36,7 @@ from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
 from quotetui.tui.titles import fit_sub_title, sub_title_room
+from quotetui.tui.tones import follow_theme
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
@@ -84,6 +85,12 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         from quotetui.tui.preferences import load_preferences
 
         self.preferences = load_preferences()  # theme, keymap: applied on mount; a problem is a notification
+        follow_theme(self.get_css_variables())  # the tones' colours: the theme's (``tui/tones.py``)
+
+    def watch_theme(self, _: str) -> None:
+        """A theme set (Ctrl+T, the palette, the preferences): the tones take its colours before the screens
+        redraw (``MarketScreen`` redraws on ``theme_changed_signal``, published after this)."""
+        follow_theme(self.get_css_variables())
 
     @property
     def today(self) -> date:

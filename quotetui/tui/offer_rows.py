@@ -16,7 +16,6 @@ from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
 from quotetui.domain.money import Money
-from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
@@ -236,13 +235,13 @@ class OfferTableRow(TableRow):
     @property  # type: ignore[override]
     def style(self) -> str:
         e = self.row.evaluation
-        return "" if e is not None and e.feasibility.ok else STYLE[Tone.MUTED]
+        return "" if e is not None and e.feasibility.ok else Tone.MUTED
 
     @property  # type: ignore[override]
     def styles(self) -> dict[int, str] | None:
         r = self.row
         e = r.evaluation
-        error, warning = STYLE[Tone.ERROR], STYLE[Tone.WARNING]
+        error, warning = Tone.ERROR, Tone.WARNING
         if e is None:
             return {FLAGS: warning}
         if not e.feasibility.ok:

@@ -29,6 +29,11 @@ class MarketScreen(ReportsWorkerErrors, Screen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "market", self._market_changed, init=True)
         self.watch(self.app, "loading", self._loading_changed, init=True)
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _: object) -> None:
+        """The tones' colours follow the theme (``tui/tones.py``): what was drawn from the market is drawn again."""
+        self._market_changed(self.qapp.market)
 
     def _market_changed(self, market: MarketView | None) -> None:
         if market is not None:

@@ -84,7 +84,7 @@ def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
     dates: list[KeyDate] = []
     rows: list[TableRow] = []
     for group, items in m.due.items():
-        style = STYLE[Tone.ERROR] if group == "overdue" else STYLE[Tone.WARNING] if group == "within_30_days" else ""
+        style = Tone.ERROR if group == "overdue" else Tone.WARNING if group == "within_30_days" else ""
         title = GROUP_TITLES.get(group, "Within 31–90 days")
         for k in items:
             what = f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else "")

@@ -569,7 +569,7 @@ class SourcingScreen(MarketScreen):
                 offer_cells(f),
                 [f.offer_id],
                 f.provider.lower(),
-                style="" if f.compliant else STYLE[Tone.MUTED],
+                style="" if f.compliant else Tone.MUTED,
             )
             for f in fits
         ]

@@ -20,6 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from quotetui.domain.text import visible
+from quotetui.tui.tones import STYLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,9 @@ class TableRow:
     """One row: a key, sortable values, the text the filter searches, and its cells.
 
     Cells may be given, or made on demand by ``make`` (only visible rows are ever drawn, so 10,000 rows
-    need not hold 160,000 formatted strings).
+    need not hold 160,000 formatted strings). A style is a Rich style or a tone (``domain/enums.py: Tone``, or
+    its name read back from a kept table), drawn in the tone's style of the moment (``tui/tones.py``): a row
+    kept under one theme is drawn in the colours of the theme it is shown in.
     """
 
     __slots__ = ("_cells", "key", "make", "search", "sort", "style", "styles")
@@ -259,12 +262,12 @@ class VirtualTable(ScrollView, can_focus=True):
         if index % 2:
             style += self.get_component_rich_style("virtual-table--even")
         if row.style:
-            style += Style.parse(row.style)
+            style += Style.parse(STYLE.get(row.style, row.style))
         if index == self.cursor:
             style += self.get_component_rich_style("virtual-table--cursor")
         mark = "● " if row.key in self.marks else "  "
         mark_style = style + self.get_component_rich_style("virtual-table--mark")
-        cell_styles = {i: Style.parse(s) for i, s in row.styles.items()} if row.styles else None
+        cell_styles = {i: Style.parse(STYLE.get(s, s)) for i, s in row.styles.items()} if row.styles else None
         segments = [Segment(mark, mark_style), *self._cells(row.cells, style, cell_styles)]
         return Strip(segments).crop_extend(scroll_x, scroll_x + width, style)
 
