@@ -55,3 +55,12 @@ def test_no_printer_formats_a_figure_by_itself() -> None:
         if re.search(r"\{[^{}]*(dec\(|amount|price|cost)[^{}]*:,\}", line)
     ]
     assert found == []
+
+
+def test_a_stored_amount_keeps_its_places_and_its_currencys() -> None:
+    from quotetui.domain.economics.display import stored_text
+
+    assert stored_text(Decimal("250000"), "CNY") == "250,000.00"  # at least the minor units
+    assert stored_text(Decimal("0.125"), "CNY") == "0.125"  # a quoted 0.125 CNY/GB is never rounded
+    assert stored_text(Decimal("250000"), "JPY") == "250,000"  # no minor units
+    assert stored_text(Decimal("1234.5"), "USD") == "1,234.50"

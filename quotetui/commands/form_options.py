@@ -19,9 +19,10 @@ import typer
 
 from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_json
 from quotetui.commands.output import say
+from quotetui.domain.economics.display import stored_text
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, is_empty, parse_value, shown_value
-from quotetui.domain.money import Money, plain
+from quotetui.domain.money import plain
 from quotetui.services.form_spec import choices_of, hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -150,7 +151,7 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
         return repr(value)
     if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000.00
         try:
-            return Money(Decimal(value), currency).display()  # exact as stored, as every amount is shown
+            return stored_text(Decimal(value), currency)  # exact as stored, as every amount is shown
         except (ArithmeticError, QuotetuiError):
             return value
     if f is not None and f.kind == "ratio":  # a share under 1 % is shown with its sign already ("0.05%")

@@ -111,12 +111,6 @@ class Money:
         """Exact text: at least the currency's minor units, more only where the amount has them."""
         return plain(self.amount, minor_units(self.currency))
 
-    def display(self) -> str:
-        """For people: thousands separators and the currency's minor units (2 places for CNY, none for JPY),
-        more only where the amount has them (a quoted 0.125 CNY/GB stays exact): one format for every amount."""
-        places = max(decimal_places(self.amount), minor_units(self.currency))
-        return f"{self.amount:,.{places}f}"
-
     def to_json(self) -> dict[str, str]:
         return {"amount": self.text(), "currency": self.currency}
 

@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.costing import base_option
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
 from quotetui.domain.economics.negotiation import target_words
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
-from quotetui.domain.money import Money
 from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
@@ -113,7 +112,7 @@ def _round_words(r: Revision) -> str:
 
 
 def _price(o: PriceOption, amount: Decimal) -> str:
-    return f"{Money(amount, o.currency).display()} {o.currency} {UNIT_WORDS[o.unit]}"
+    return f"{stored_text(amount, o.currency)} {o.currency} {UNIT_WORDS[o.unit]}"
 
 
 def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:

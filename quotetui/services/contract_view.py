@@ -14,10 +14,9 @@ from quotetui.domain.contracts.amendments import Amendment, charges_of, term_on
 from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
-from quotetui.domain.economics.display import amount_text
+from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
-from quotetui.domain.money import Money
 from quotetui.domain.timeutil import as_utc
 from quotetui.services.contract_rows import (
     ContractRow,
@@ -174,7 +173,7 @@ def unstated_stock(offer_id: int, subject: str, gpus: int, nodes: int, monthly: 
     """What a commitment of more than one node on an offer whose stock is not stated says (None for one node)."""
     if nodes <= 1:
         return None
-    charge = f"{Money(dec(monthly, 2), currency).display()} {currency}"
+    charge = f"{stored_text(dec(monthly, 2), currency)} {currency}"
     return (
         f"offer #{offer_id} does not state its stock: {subject} commits to {gpus:,} GPUs ({nodes:,} nodes) at "
         f"{charge} a month; confirm the provider can deliver them"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text, with_offer
-from quotetui.domain.economics.display import amount_text, decimal_text, grouped, money_text
+from quotetui.domain.economics.display import amount_text, decimal_text, grouped, money_text, stored_text
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.explain import cost_text
@@ -28,7 +28,7 @@ from quotetui.domain.economics.negotiation import (
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
-from quotetui.domain.money import Money, plain
+from quotetui.domain.money import plain
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import rank_offers
 from quotetui.services.engine_inputs import load_assumptions_of, load_catalog_of, offer_inputs
@@ -145,9 +145,9 @@ def _option_line(p: OptionPosition) -> str:
     t = p.target
     if t is not None and t.amount > 0:
         words.append(
-            f"beats the BATNA up to {Money(t.amount, o.currency).display()} ({pct(-t.cut, 1)} % headroom)"
+            f"beats the BATNA up to {stored_text(t.amount, o.currency)} ({pct(-t.cut, 1)} % headroom)"
             if t.already_beats
-            else f"target at most {Money(t.amount, o.currency).display()} ({pct(t.cut, 1)} % below)"
+            else f"target at most {stored_text(t.amount, o.currency)} ({pct(t.cut, 1)} % below)"
         )
     return "; ".join(words)
 

@@ -11,11 +11,10 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
-from quotetui.domain.money import Money
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
@@ -71,9 +70,9 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
 
     o, e = r.offer, r.evaluation
     base = base_option(o.options)
-    price = Money(base.amount, base.currency).display()
+    price = stored_text(base.amount, base.currency)
     if base.amount_high is not None:
-        price += f"–{Money(base.amount_high, base.currency).display()}"
+        price += f"–{stored_text(base.amount_high, base.currency)}"
     price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNITS[base.unit].short}"
     availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
     return [

@@ -10,7 +10,9 @@ point); the engine's values stay exact. A locale (issue 35) plugs in here.
 * :func:`decimal_text` / :func:`amount_text` — JSON's exact strings: half-even to at most 6 places, an amount
   with at least its currency's minor units (``"1344000.00"``, ``"32702.380952"``).
 
-An amount as stored and typed (a quote, an invoice) keeps the places it has: ``domain/money.py: Money.display``.
+* :func:`stored_text` — an amount as stored and typed (a quote, an invoice): the places it has, at least its
+  currency's minor units (a quoted 0.125 CNY/GB stays exact; 250,000 JPY has none).
+
 A figure with marks (``≥ ~ ✗``): ``caveats.figure_text``.
 """
 
@@ -22,7 +24,7 @@ from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.exact import dec, q
-from quotetui.domain.money import plain
+from quotetui.domain.money import decimal_places, plain
 
 Number = Fraction | Decimal | int
 
@@ -66,3 +68,10 @@ def decimal_text(value: Fraction, places: int = 6) -> str:
 def amount_text(value: Fraction, currency: str) -> str:
     """A computed amount of money for JSON: 6 places at most, at least the currency's minor units."""
     return plain(dec(value), minor_units(currency))
+
+
+def stored_text(amount: Decimal, currency: str) -> str:
+    """An amount as stored and typed, for people: thousands separators and the currency's minor units (2 places
+    for CNY, none for JPY), more only where the amount has them: never rounded, it is what was agreed."""
+    places = max(decimal_places(amount), minor_units(currency))
+    return f"{amount:,.{places}f}"

@@ -9,12 +9,12 @@ from fractions import Fraction
 from quotetui.domain.economics.caveats import LOWER_BOUND, Caveats, figure_text
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.costing import OptionCost, base_option
-from quotetui.domain.economics.display import money_text, quantity
+from quotetui.domain.economics.display import money_text, quantity, stored_text
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import UNIT_WORDS
-from quotetui.domain.money import Money, plain
+from quotetui.domain.money import plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +62,9 @@ def _nodes(n: int) -> str:
 
 
 def quoted_option(o: PriceOption) -> str:
-    amount = Money(o.amount, o.currency).display()
+    amount = stored_text(o.amount, o.currency)
     if o.amount_high is not None:
-        amount += f"–{Money(o.amount_high, o.currency).display()}"
+        amount += f"–{stored_text(o.amount_high, o.currency)}"
     return f"quoted {amount} {o.currency} {UNIT_WORDS[o.unit]}, {o.label}"
 
 
@@ -87,7 +87,7 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
     lines = [quoted_option(o)]
     if o.amount_high is not None:
         lines.append(
-            f"a range is not a commitment: costed at the high end, {Money(o.amount_high, o.currency).display()}"
+            f"a range is not a commitment: costed at the high end, {stored_text(o.amount_high, o.currency)}"
             f" {o.currency}"
         )
     if o.is_estimate:

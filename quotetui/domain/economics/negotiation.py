@@ -20,7 +20,7 @@ from typing import Any
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import base_option
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.evaluate import Evaluation, costed, every_way_of, ways_following
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
@@ -28,7 +28,6 @@ from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
-from quotetui.domain.money import Money
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +268,7 @@ def target_words(t: Target | None) -> str:
         if t.exact > 0:  # beats it only below a cent
             return f"price alone cannot beat the BATNA: it would take less than one {t.option.currency} cent"
         return "price alone cannot beat the BATNA: the extra costs are already more than its whole cost"
-    unit, amount = UNIT_WORDS[t.option.unit], Money(t.amount, t.option.currency).display()
+    unit, amount = UNIT_WORDS[t.option.unit], stored_text(t.amount, t.option.currency)
     if t.whatever_price:
         return f"already beats the BATNA bought as {t.way}, whatever the {t.option.label} price"
     if t.already_beats:

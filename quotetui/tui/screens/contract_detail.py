@@ -15,11 +15,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.money import Money
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
@@ -58,7 +57,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     c, cur = v.contract, v.contract.currency
 
     def money(amount: Decimal) -> str:
-        return Money(amount, cur).display()
+        return stored_text(amount, cur)
 
     terms = Text()
     terms.append(f"{v.title}: {v.provider} {v.offer}\n", style="bold")
@@ -128,7 +127,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     amended = _table("Amendments (m records one)", "#", "from", "agreed by", "changed", "why")
     for a in v.amendments:
         amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,
-                        a.summary(lambda x: Money(Decimal(x), cur).display()), a.reason)  # fmt: skip
+                        a.summary(lambda x: stored_text(Decimal(x), cur)), a.reason)  # fmt: skip
     return Group(terms, amended, Text(""), dates, Text(""), months, owed, Text(""), incidents, Text(""), invoices)
 
 

@@ -11,10 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
-from quotetui.domain.money import Money
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
@@ -45,7 +44,7 @@ GROUP_TITLES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
 
 
 def _money(amount: object, currency: str) -> str:
-    return Money(amount, currency).display()  # type: ignore[arg-type]
+    return stored_text(amount, currency)  # type: ignore[arg-type]
 
 
 def contract_cells(v: ContractView) -> list[str]:

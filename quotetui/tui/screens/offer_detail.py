@@ -14,13 +14,14 @@ from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from quotetui.domain import entities as E
+from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
 from quotetui.domain.economics.negotiation import price_history
 from quotetui.domain.enums import Mover, Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Entity
-from quotetui.domain.money import Money, plain
+from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.wording import plural
 from quotetui.services.market_view import MarketView
@@ -53,7 +54,7 @@ def _round_items(d: OfferDetail) -> list[tuple[int, str]]:
     items = []
     for r in d.rounds:
         p = r.prices[0] if r.prices else None
-        price = f"{Money(p.amount, p.currency).display()} {p.currency} {p.unit.value}" if p else "no price"
+        price = f"{stored_text(p.amount, p.currency)} {p.currency} {p.unit.value}" if p else "no price"
         day = local_day(r.revision.quoted_at, d.time_zone)
         items.append((r.revision.id or 0, f"round {r.revision.seq} · {r.revision.mover.value} · {day} · {price}"))
     return items
@@ -72,7 +73,7 @@ def _extra_items(d: OfferDetail) -> list[tuple[int, str]]:
         (
             x.id or 0,
             f"{x.kind.value} · {x.basis.value} · "
-            f"{Money(x.amount, x.currency).display() + ' ' + x.currency if x.amount is not None else '?'}"
+            f"{stored_text(x.amount, x.currency) + ' ' + x.currency if x.amount is not None else '?'}"
             f" · {x.description or ''}",
         )
         for x in d.extras

@@ -7,11 +7,12 @@ from collections.abc import Iterable
 from rich.console import Group, RenderableType
 
 from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Mover, Provenance, Tone
-from quotetui.domain.money import Money, plain
+from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.verification.acceptance import Item, checklist
 from quotetui.domain.verification.findings import Finding, Log
@@ -115,7 +116,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
         extras.add_column(name)
     for c in d.extras:
         amount = (
-            Text(f"{Money(c.amount, c.currency).display()} {c.currency}")
+            Text(f"{stored_text(c.amount, c.currency)} {c.currency}")
             if c.amount is not None
             else Text("not priced", style=STYLE[Tone.WARNING])
         )
@@ -163,9 +164,9 @@ def rounds(d: OfferDetail) -> Table:
                     style=style,
                 )
                 continue
-            price = Money(p.amount, p.currency).display()
+            price = stored_text(p.amount, p.currency)
             if p.amount_high is not None:
-                price += f"–{Money(p.amount_high, p.currency).display()}"
+                price += f"–{stored_text(p.amount_high, p.currency)}"
             table.add_row(
                 str(r.revision.seq) if i == 0 else "",
                 local_day(r.revision.quoted_at, d.time_zone).isoformat() if i == 0 else "",
@@ -325,7 +326,7 @@ def contracts(d: OfferDetail) -> RenderableType:
             kv(
                 c.reference or f"Contract #{c.id}",
                 [
-                    ("price", f"{Money(c.price, c.currency).display()} {c.currency} {UNIT_WORDS[c.price_unit]}"),
+                    ("price", f"{stored_text(c.price, c.currency)} {c.currency} {UNIT_WORDS[c.price_unit]}"),
                     ("GPUs", c.gpu_count),
                     ("start", c.start_date.isoformat()),
                     ("end", c.end_date.isoformat()),
@@ -335,7 +336,7 @@ def contracts(d: OfferDetail) -> RenderableType:
                     ("auto-renews", "yes" if c.auto_renew else "no"),
                     (
                         "committed spend",
-                        f"{Money(c.committed_spend, c.currency).display()} {c.currency}"
+                        f"{stored_text(c.committed_spend, c.currency)} {c.currency}"
                         if c.committed_spend is not None
                         else None,
                     ),
