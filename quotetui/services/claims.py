@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
 from quotetui.services.engine_inputs import id_filter, load_catalog_of, offer_inputs
+from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:
@@ -25,60 +27,77 @@ def _quoted(offer: OfferInput) -> ComparedPrice:
     return ComparedPrice(f"{offer.provider} {offer.name}", per_hour, option.currency)
 
 
-_CLAIMS = (
-    "SELECT b.id, b.metric, b.value, b.unit, b.value_high, b.qualifier, b.offer_id, b.gpu_model_id, b.gpu_count, "
-    "b.workload, b.model_params, b.tokens, b.flops, b.claimed_mfu, b.quote, b.conditions, s.title, p.name, o.name, "
-    "b.provenance FROM benchmark_result b LEFT OUTER JOIN source s ON s.id = b.source_id "
-    "LEFT OUTER JOIN provider p ON p.id = b.provider_id LEFT OUTER JOIN offer o ON o.id = b.offer_id "
-    "WHERE b.provenance <> :verified"
-)
-"""Every row but the verified ones: the claims, and a row whose provenance another program changed to a value
-quotetui never writes (refused by name when read, never left out of the audit in silence)."""
+@functools.cache
+def _claim_rows() -> Rows:
+    """Every benchmark row but the verified ones, by name: the claims, and a row whose provenance another program
+    changed to a value quotetui never writes (refused by name when read, never left out of the audit in silence).
+    The exact figures are stored as decimal text (``model_params``, ``claimed_mfu``: ``store/models/evidence.py``)."""
+    from quotetui.domain import entities as E
+
+    decimal = ("value", "value_high", "model_params", "tokens", "flops", "claimed_mfu")
+    return Rows(
+        "ClaimRow",
+        "benchmark_result b LEFT OUTER JOIN source s ON s.id = b.source_id "
+        "LEFT OUTER JOIN provider p ON p.id = b.provider_id LEFT OUTER JOIN offer o ON o.id = b.offer_id",
+        (
+            Column("id", "b.id"),
+            *fields_of(E.CLAIM, ("provenance", "metric"), "b."),
+            *(Column(name, f"b.{name}", "decimal") for name in decimal),
+            Column("qualifier", "b.qualifier", "text"),  # kept as written: the audit reads its words
+            *fields_of(E.CLAIM, ("unit", "gpu_count", "workload", "quote"), "b."),
+            Column("offer_id", "b.offer_id"),
+            Column("gpu_model_id", "b.gpu_model_id"),
+            Column("conditions", "b.conditions", "text"),
+            Column("source", "s.title", "text"),
+            Column("provider", "p.name", "text"),
+            Column("offer", "o.name", "text"),
+        ),
+        "benchmark_result",
+    )
 
 
 def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
-    """Every claimed figure, judged (``only``: the claims about those offers); read as plain tuples in one
-    snapshot (on SQLite without SQLAlchemy)."""
+    """Every claimed figure, judged (``only``: the claims about those offers); read by name in one snapshot (on
+    SQLite without SQLAlchemy)."""
+    rows = _claim_rows()
     with reading(db) as reader:
         _, gpus = load_catalog_of(reader)
         where, params = ("", {}) if only is None else id_filter("b.offer_id", only, reader.sqlite, "o")
-        sql = _CLAIMS + (" AND " + where if where else "") + " ORDER BY b.id"
-        rows = reader.rows(sql, {"verified": Provenance.VERIFIED.value} | params)
+        sql = " WHERE b.provenance <> :verified" + (" AND " + where if where else "") + " ORDER BY b.id"
+        claims = list(rows.each(reader, sql, {"verified": Provenance.VERIFIED.value} | params))
         compared_ids: dict[int, list[int]] = {}
-        for r in rows:
-            Provenance.stored(r[19], f"benchmark_result #{r[0]}, provenance")
-            if r[1] == Metric.CHEAPER_THAN.value and r[15] and r[6] is not None:
-                compared_ids[r[0]] = [r[6], *json.loads(r[15]).get("compared_offer_ids", [])]
+        for r in claims:
+            if r.metric is Metric.CHEAPER_THAN and r.conditions and r.offer_id is not None:
+                compared_ids[r.id] = [r.offer_id, *json.loads(r.conditions).get("compared_offer_ids", [])]
         needed = {i for ids in compared_ids.values() for i in ids}
         offers = {o.id: o for o in offer_inputs(reader, gpus, needed)} if needed else {}
 
-    d = reader.text_decimal
     audits = []
-    for r in rows:
+    for r in claims:
         own = compared = None
-        if r[0] in compared_ids:
-            own_id, *others = compared_ids[r[0]]
+        if r.id in compared_ids:
+            own_id, *others = compared_ids[r.id]
             own = _quoted(offers[own_id]) if own_id in offers else None
             compared = tuple(_quoted(offers[i]) for i in others if i in offers)
         claim = Claim(
-            id=r[0],
-            metric=Metric.stored(r[1], f"benchmark_result #{r[0]}, metric"),
-            value=d(r[2]),  # type: ignore[arg-type]
-            unit=r[3],
-            source=r[16] or "",
-            value_high=d(r[4]),
-            qualifier=r[5],
-            provider=r[17],
-            offer=r[18],
-            offer_id=r[6],
-            gpu=gpus[r[7]] if r[7] is not None else None,
-            gpu_count=r[8],
-            workload=r[9],
-            model_params=d(r[10]),
-            tokens=d(r[11]),
-            flops=d(r[12]),
-            claimed_mfu=d(r[13]),
-            quote=r[14],
+            id=r.id,
+            metric=r.metric,
+            value=r.value,
+            unit=r.unit,
+            source=r.source or "",
+            value_high=r.value_high,
+            qualifier=r.qualifier,
+            provider=r.provider,
+            offer=r.offer,
+            offer_id=r.offer_id,
+            gpu=gpus[r.gpu_model_id] if r.gpu_model_id is not None else None,
+            gpu_count=r.gpu_count,
+            workload=r.workload,
+            model_params=r.model_params,
+            tokens=r.tokens,
+            flops=r.flops,
+            claimed_mfu=r.claimed_mfu,
+            quote=r.quote,
             own_price=own,
             compared=compared or (),
         )

@@ -9,13 +9,10 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.tui.dialogs.files import FilesDialog
-from quotetui.tui.safe import plain
-from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -31,24 +28,16 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
         self.db, self.offer_id, self.offer_title = db, offer_id, title
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(plain(f"Import raw logs for #{self.offer_id} {self.offer_title}"), classes="dialog-title")
-            yield Static(
-                "nvidia-smi (table, -q, query, -L, topo -m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
-                "(any collective; -J JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, a "
-                "GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: "
-                "separate them with "
-                'spaces; "quote a name with spaces".',
-                classes="form-label",
-                markup=False,
-            )
-            yield Input(placeholder="probe-node01.json", id="paths", classes="form-input")
-            with VerticalScroll(id="import-report"):
-                yield Static("", id="report", markup=False)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Import (Enter)", variant="primary", id="go")
-                yield Button("Cancel (Esc)", id="cancel")
-        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
+        yield from self.files_layout(
+            f"Import raw logs for #{self.offer_id} {self.offer_title}",
+            "nvidia-smi (table, -q, query, -L, topo -m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
+            "(any collective; -J JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, a "
+            "GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: "
+            'separate them with spaces; "quote a name with spaces".',
+            "probe-node01.json",
+            Button("Import (Enter)", variant="primary", id="go"),
+            Button("Cancel (Esc)", id="cancel"),
+        )
 
     @on(Input.Submitted, "#paths")
     @on(Button.Pressed, "#go")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 from textual.worker import Worker, get_current_worker
@@ -137,22 +137,15 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         self.running: Worker[None] | None = None  # the check or import under way (Esc cancels it)
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label("Import spreadsheets (all or nothing)", classes="dialog-title")
-            yield Static(
-                "Template sheets, exported workbooks or SkyPilot catalogs (.xlsx, .csv). "
-                'Several files: separate them with spaces; "quote a name with spaces".',
-                classes="form-label",
-                markup=False,
-            )
-            yield Input(placeholder="offers.xlsx", id="paths", classes="form-input")
-            with VerticalScroll(id="import-report"):
-                yield Static("", id="report", markup=False)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Check (Enter)", variant="primary", id="check")
-                yield Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True)
-                yield Button("Cancel (Esc)", id="cancel")
-        yield KeysFooter()  # this dialog's keys, not those of the screen underneath
+        yield from self.files_layout(
+            "Import spreadsheets (all or nothing)",
+            "Template sheets, exported workbooks or SkyPilot catalogs (.xlsx, .csv). "
+            'Several files: separate them with spaces; "quote a name with spaces".',
+            "offers.xlsx",
+            Button("Check (Enter)", variant="primary", id="check"),
+            Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True),
+            Button("Cancel (Esc)", id="cancel"),
+        )
 
     @on(Input.Changed, "#paths")
     def edited(self) -> None:
