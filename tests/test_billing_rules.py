@@ -123,3 +123,28 @@ def test_a_spot_offer_is_an_estimate_whatever_its_prices() -> None:
     assert spot.estimates == (SPOT_ESTIMATE,) and spot.caveats.prefix == "~"
     assert monthly.estimates == () and not monthly.caveats
     assert spot.best.total == monthly.best.total  # the basis does not bill: the price option's rule does
+
+
+def test_by_the_day_never_costs_more_than_the_whole_months() -> None:
+    # 722.4 hours: ⌈722.4 ÷ 24⌉ = 31 days = 744 hours, more than one 730-hour month: the month is billed;
+    # 37 days (880 h) = 888/730 node-months, less than the 2 whole months the run spans
+    assert Billing(1).run(Fraction(7224, 10), 730, True) == (Fraction(1), "1 month")
+    assert Billing(1).run(Fraction(880), 730, True) == (Fraction(888, 730), "37 days pro rata")
+
+
+def test_a_prepay_discount_needs_a_way_paid_up_front() -> None:
+    # an on-demand price flagged prepaid has nothing to prepay: 10 % off for prepaying does not apply to it
+    from quotetui.domain.economics.costing import discount_applies
+    from quotetui.domain.economics.inputs import DiscountTerm
+    from quotetui.domain.enums import DiscountKind
+
+    prepay = DiscountTerm(1, DiscountKind.PREPAY, Decimal("0.1"), requires_prepay=True)
+    assert discount_applies(prepay, option("100", term=0, prepay=True), 8) == (False, "needs prepayment")
+    assert discount_applies(prepay, option("100", term=12, prepay=True), 8)[0]
+
+
+def test_the_offers_own_estimates_whichever_way_it_is_bought() -> None:
+    from quotetui.domain.economics.evaluate import offer_estimates
+
+    assert offer_estimates(offer(billing=BillingBasis.SPOT)) == (SPOT_ESTIMATE,)
+    assert offer_estimates(offer(billing=BillingBasis.RESERVED)) == ()

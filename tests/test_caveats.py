@@ -190,3 +190,21 @@ def test_the_calculators_mark_their_costs(cli: Cli, demo_db_path: Path) -> None:
     assert "annual prepaid: ~1,500,000.00 CNY ✗" in train and "monthly: 1,496,000.00 CNY ✗" in train
     rent = cli("--db", db, "calc", "rent-vs-buy", "--purchase", "1", "--offer", "3").out
     assert "≥ ~2,250,000.00 CNY ✗ over 36 months" in rent
+
+
+def test_a_spot_offers_training_costs_are_estimates_as_its_ranking_is(cli: Cli, demo_db_path: Path) -> None:
+    """The offer's own reasons for ~ (marked as an estimate, its round, spot) go with every cost the planner
+    shows, as with the ranking's figures: #2's monthly plan was a plain figure before it was spot."""
+    import json
+
+    from quotetui.domain.economics.evaluate import SPOT_ESTIMATE
+    from tests.conftest import execute
+
+    db = str(demo_db_path)
+    args = ("--db", db, "calc", "train", "--gpus", "16", "--offer", "2", "--flops", "1e21")
+    assert "monthly: 240,000.00 CNY ✗" in cli(*args).out
+    execute(demo_db_path, "UPDATE offer SET billing_basis = 'spot' WHERE id = 2")
+    assert "monthly: ~240,000.00 CNY ✗" in cli(*args).out
+    costs = json.loads(cli(*args, "--json").out)["cost"]["options"]
+    assert costs and all(SPOT_ESTIMATE in c["caveats"]["estimates"] for c in costs)
+    assert SPOT_ESTIMATE in json.loads(cli("--db", db, "explain", "2", "--json").out)["estimates"]

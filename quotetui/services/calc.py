@@ -12,7 +12,7 @@ from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.display import amount_text, decimal_text
-from quotetui.domain.economics.evaluate import Assumed, choose_mfu, require_priced
+from quotetui.domain.economics.evaluate import Assumed, choose_mfu, offer_estimates, require_priced
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.scaling import job_scaling
@@ -173,6 +173,7 @@ def calc_train(
     if offer is None:
         return TrainResult(plan, costs, label, days)
     held = offers_caveats(db, [offer], offer.currency, utcnow().date(), fx)[offer.id]
+    held = replace(held, estimates=(*held.estimates, *offer_estimates(offer)))  # the offer's own, as ranked
     return TrainResult(plan, costs, label, days, held)
 
 

@@ -1,18 +1,21 @@
-"""Contracts, their incidents and invoices as plain rows, read as tuples (``store/reader.py``): the contract
-views (``services/contract_view.py``) of both front ends and the export read them without the ORM (on SQLite,
-without SQLAlchemy). Each row has every column of its table, by the ORM model's names."""
+"""Contracts, their incidents, invoices and amendments as plain rows, read by name through the read model
+(``store/read_model.py``): the contract views (``services/contract_view.py``) of both front ends and the export
+read them without the ORM (on SQLite, without SQLAlchemy). Each row has every column of its table, by the ORM
+model's names."""
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
 from quotetui.domain.contracts.amendments import Amendment
-from quotetui.domain.enums import BillingCadence, OfferStatus, PriceUnit
-from quotetui.store.reader import Reader, in_list, stored_json
+from quotetui.domain.enums import BillingCadence, Choice, OfferStatus, PriceUnit
+from quotetui.store.read_model import Column, Read, Rows
+from quotetui.store.reader import Reader, in_list
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,29 +87,65 @@ class SignedContract:
     gpus_per_node: int
 
 
-_CONTRACTS = (
-    "SELECT c.id, c.version, c.offer_id, c.revision_id, c.reference, c.signed_date, c.start_date, c.term_months, "
-    "c.end_date, c.billing_cadence, c.gpu_count, c.price, c.price_unit, c.currency, c.committed_spend, "
-    "c.prepayment, c.auto_renew, c.renewal_term_months, c.notice_days, c.notice_deadline, c.early_termination, "
-    "c.snapshot, c.accepted_on, c.created_at, p.name, o.name, o.gpus_per_node "
-    "FROM contract c JOIN offer o ON o.id = c.offer_id JOIN provider p ON p.id = o.provider_id"
-)
+def _columns(record: type, reads: dict[str, Read], prefix: str = "", **choices: type[Choice]) -> tuple[Column, ...]:
+    """Every field of ``record`` as the column of the same name (``prefix``: the table's alias), read as
+    ``reads`` says (else as stored), a code as its ``choices``."""
+    out = []
+    for f in fields(record):
+        if f.name in choices:
+            out.append(Column(f.name, prefix + f.name, "choice", choices[f.name]))
+        else:
+            out.append(Column(f.name, prefix + f.name, reads.get(f.name, "raw")))
+    return tuple(out)
+
+
+_DAY, _WHEN, _MONEY, _BOOL, _JSON = "day", "when", "money", "bool", "json"
+
+
+@functools.cache
+def _rows() -> tuple[Rows, Rows, Rows, Rows]:
+    """The contracts (with what the views show beside them), incidents, invoices and amendments, by name: every
+    column of each table, read as its ORM model stores it (``tests/test_reads_without_orm.py`` checks the
+    fields against the models)."""
+    contract = _columns(
+        ContractRow,
+        {"signed_date": _DAY, "start_date": _DAY, "end_date": _DAY, "price": _MONEY, "committed_spend": _MONEY,
+         "prepayment": _MONEY, "auto_renew": _BOOL, "notice_deadline": _DAY, "snapshot": _JSON, "accepted_on": _DAY,
+         "created_at": _WHEN},
+        "c.", billing_cadence=BillingCadence, price_unit=PriceUnit,
+    )  # fmt: skip
+    signed = Rows(
+        "SignedRow",
+        "contract c JOIN offer o ON o.id = c.offer_id JOIN provider p ON p.id = o.provider_id",
+        (*contract, Column("provider", "p.name", "text"), Column("offer", "o.name", "text"),
+         Column("gpus_per_node", "o.gpus_per_node")),
+        "contract",
+    )  # fmt: skip
+    incident = _columns(IncidentRow, {"started_at": _WHEN, "ended_at": _WHEN, "credit_claimed": _BOOL,
+                                      "credit_received": _MONEY, "created_at": _WHEN})  # fmt: skip
+    invoice = _columns(InvoiceRow, {"period_start": _DAY, "period_end": _DAY, "amount": _MONEY, "issued_on": _DAY,
+                                    "paid": _BOOL, "created_at": _WHEN})  # fmt: skip
+    amendment = (Column("contract_id", "contract_id"), Column("seq", "seq"), Column("effective", "effective", "day"),
+                 Column("reason", "reason", "text"), Column("recorded_by", "recorded_by", "text"),
+                 Column("changes", "changes", "json"))  # fmt: skip
+    return (
+        signed,
+        Rows("IncidentRow", "incident", incident, "incident", record=IncidentRow),
+        Rows("InvoiceRow", "invoice", invoice, "invoice", record=InvoiceRow),
+        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment", key="seq"),
+    )
+
+
+CONTRACT_FIELDS = tuple(f.name for f in fields(ContractRow))
 
 
 def signed_contracts(reader: Reader, contract_id: int | None = None) -> list[SignedContract]:
     """Every contract (or the one with ``contract_id``), by start date."""
     where, params = ("", {}) if contract_id is None else (" WHERE c.id = :id", {"id": contract_id})
-    day, money = reader.day, reader.money
     found = []
-    for r in reader.rows(_CONTRACTS + where + " ORDER BY c.start_date, c.id", params):
-        row = ContractRow(
-            r[0], r[1], r[2], r[3], r[4], day(r[5]), day(r[6]), r[7], day(r[8]),  # type: ignore[arg-type]
-            BillingCadence.stored(r[9], f"contract #{r[0]}, billing_cadence"), r[10], money(r[11]),
-            PriceUnit.stored(r[12], f"contract #{r[0]}, price_unit"), r[13], money(r[14]),  # type: ignore[arg-type]
-            money(r[15]), bool(r[16]), r[17], r[18], day(r[19]), r[20], stored_json(r[21]), day(r[22]),
-            reader.when(r[23]),  # type: ignore[arg-type]
-        )  # fmt: skip
-        found.append(SignedContract(row, r[24], r[25], r[26]))
+    for r in _rows()[0].each(reader, where + " ORDER BY c.start_date, c.id", params):
+        row = ContractRow(**{name: getattr(r, name) for name in CONTRACT_FIELDS})
+        found.append(SignedContract(row, r.provider, r.offer, r.gpus_per_node))
     return found
 
 
@@ -118,46 +157,26 @@ def amendments_of(reader: Reader, contract_id: int | None = None) -> dict[int, l
     """The amendments of each contract (or of the one with ``contract_id``), in the order they were recorded."""
     found: dict[int, list[Amendment]] = defaultdict(list)
     where, params = _of(contract_id)
-    for r in reader.rows(
-        "SELECT contract_id, seq, effective, reason, recorded_by, changes FROM contract_amendment" + where
-        + " ORDER BY contract_id, seq",
-        params,
-    ):  # fmt: skip
-        found[r[0]].append(Amendment(r[1], reader.day(r[2]), r[3], r[4], stored_json(r[5])))  # type: ignore[arg-type]
+    for r in _rows()[3].each(reader, where + " ORDER BY contract_id, seq", params):
+        found[r.contract_id].append(Amendment(r.seq, r.effective, r.reason, r.recorded_by, r.changes))
     return found
 
 
 def incidents_of(reader: Reader, contract_id: int | None = None) -> dict[int, list[IncidentRow]]:
     """The incidents of each contract (or of the one with ``contract_id``), by start."""
-    when = reader.when
     found: dict[int, list[IncidentRow]] = defaultdict(list)
     where, params = _of(contract_id)
-    for r in reader.rows(
-        "SELECT id, version, contract_id, started_at, ended_at, affected_gpus, affected_nodes, description, "
-        "credit_claimed, credit_received, created_at FROM incident" + where + " ORDER BY started_at, id",
-        params,
-    ):
-        found[r[2]].append(
-            IncidentRow(r[0], r[1], r[2], when(r[3]), when(r[4]), r[5], r[6], r[7], bool(r[8]), reader.money(r[9]),  # type: ignore[arg-type]
-                        when(r[10]))  # type: ignore[arg-type]
-        )  # fmt: skip
+    for row in _rows()[1].each(reader, where + " ORDER BY started_at, id", params):
+        found[row.contract_id].append(row)
     return found
 
 
 def invoices_of(reader: Reader, contract_id: int | None = None) -> dict[int, list[InvoiceRow]]:
     """The invoices of each contract (or of the one with ``contract_id``), by period."""
-    day = reader.day
     found: dict[int, list[InvoiceRow]] = defaultdict(list)
     where, params = _of(contract_id)
-    for r in reader.rows(
-        "SELECT id, version, contract_id, period_start, period_end, amount, currency, issued_on, reference, paid, "
-        "note, created_at FROM invoice" + where + " ORDER BY period_start, id",
-        params,
-    ):
-        found[r[2]].append(
-            InvoiceRow(r[0], r[1], r[2], day(r[3]), day(r[4]), reader.money(r[5]), r[6], day(r[7]), r[8], bool(r[9]),  # type: ignore[arg-type]
-                       r[10], reader.when(r[11]))  # type: ignore[arg-type]
-        )  # fmt: skip
+    for row in _rows()[2].each(reader, where + " ORDER BY period_start, id", params):
+        found[row.contract_id].append(row)
     return found
 
 

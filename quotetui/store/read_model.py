@@ -18,17 +18,18 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
 from quotetui.domain.enums import Choice, shown_stored
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.fields import Entity, Field
 from quotetui.domain.money import RATE_PLACES
-from quotetui.store.reader import Reader
+from quotetui.store.reader import Reader, stored_json
 
-Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "text", "day", "when", "choice"]
+Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "text", "day", "when", "choice", "json"]
 """How a stored value becomes the record's: as it is, a whole number, a flag, an exact scaled decimal (6 places;
-a rate 10), a decimal from its text, a shared text, a day, a time, a choice's member."""
+a rate 10), a decimal from its text, a shared text, a day, a time, a choice's member, a JSON column's value."""
 
 _WORDS: dict[str, str] = {
     "int": "a whole number",
@@ -75,14 +76,21 @@ def fields_of(entity: Entity, names: Iterable[str], prefix: str = "") -> tuple[C
 
 class Rows:
     """A table's rows as ``NamedTuple`` records of ``columns``: ``SELECT`` them from ``source`` (a table, or a
-    join), each converted as its column says. ``label`` and ``key``: how a problem names a row (``offer #3``)."""
+    join), each converted as its column says. ``label`` and ``key``: how a problem names a row (``offer #3``).
+    ``record``: a typed record class of its own (a dataclass or a NamedTuple) whose fields are the columns'
+    names in order, instead of one made here."""
 
-    def __init__(self, name: str, source: str, columns: Iterable[Column], label: str, key: str = "id") -> None:
+    def __init__(
+        self, name: str, source: str, columns: Iterable[Column], label: str, key: str = "id", record: type | None = None
+    ) -> None:
         self.columns = tuple(columns)
-        self.record: type[Any] = namedtuple(name, [c.name for c in self.columns])  # type: ignore[misc]
+        names = [c.name for c in self.columns]
+        if record is not None:
+            held = getattr(record, "_fields", None) or tuple(f.name for f in dataclass_fields(record))
+            assert tuple(held) == tuple(names), f"{record.__name__}'s fields are not the columns of {name}"
+        self.record: type[Any] = record or namedtuple(name, names)  # type: ignore[misc]
         self.sql = f"SELECT {', '.join(c.sql for c in self.columns)} FROM {source}"
         self.label = label
-        names = [c.name for c in self.columns]
         self._key = names.index(key) if key in names else None
         self._factory = self._compile()
 
@@ -134,9 +142,10 @@ class Rows:
             "    money, text, decimal, day, when = reader.money, reader.text, reader.text_decimal, reader.day, "
             "reader.when\n"
             "    rate = lambda v: reader.money(v, RATE_PLACES)\n"
+            "    json = stored_json\n"
             f"    return lambda r: Record({', '.join(cells)})\n"
         )
-        bound["RATE_PLACES"] = RATE_PLACES
+        bound["RATE_PLACES"], bound["stored_json"] = RATE_PLACES, stored_json
         exec(compile(source, f"<read model {self.record.__name__}>", "exec"), bound)
         return bound["factory"]  # type: ignore[no-any-return]
 

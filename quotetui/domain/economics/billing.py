@@ -16,8 +16,11 @@ A way to buy is a price option's term and whether it is prepaid (``PriceOption.b
 
 Extra costs have their rule per basis too (:data:`EXTRA_RULES`): which of a month's usages they are billed on.
 
-The costing (``costing.cost_option``), mixed terms, the training planner, rent vs buy, ``explain`` and the TCO
-sheet ask the rule; none of them tests a term or a prepay flag itself. And :func:`cheapest_first` is the one
+The costing (``costing.cost_option``), a prepay discount's condition, the training planner, rent vs buy,
+``explain`` and the TCO sheet ask the rule how a way bills; how many whole terms of a committed option a mix of
+terms takes, and when a prepaid term starts, are read from its term. A way that bills differently is a subclass
+here and the case of :func:`billing` that picks it (with what tells it apart stored on the price option). And
+:func:`cheapest_first` is the one
 order of ways to buy: the lower cost first; at equal cost one option before a mix of terms, then the shorter
 term (less committed), then the order listed.
 """
@@ -66,11 +69,13 @@ class Billing:
 
     def run(self, wall_hours: Fraction, hours_per_month: int, prorata_days: bool) -> tuple[Fraction, str]:
         """(node-months billed, in words) for a run of ``wall_hours``: whole terms of the whole months it
-        spans; a monthly plan billed by the day for part months (``prorata_days``) pays its whole days."""
+        spans; a monthly plan billed by the day for part months (``prorata_days``) pays its whole days, never
+        more than those whole months (31 days of a 730-hour month are one month)."""
+        paid = self.billed_months(max(ceil(wall_hours / hours_per_month), 1))
         if self.term_months == 1 and prorata_days:
             days = max(ceil(wall_hours / 24), 1)
-            return Fraction(days * 24, hours_per_month), f"{plural(days, 'day')} pro rata"
-        paid = self.billed_months(max(ceil(wall_hours / hours_per_month), 1))
+            if days * 24 < paid * hours_per_month:  # by the day, never more than the whole months
+                return Fraction(days * 24, hours_per_month), f"{plural(days, 'day')} pro rata"
         return Fraction(paid), plural(paid, "month")
 
     def sheet_months_paid(self, months: str, term: str) -> str:

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
-from quotetui.domain.economics.billing import EXTRA_RULES, Usage
+from quotetui.domain.economics.billing import EXTRA_RULES, Paid, Usage
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.lazy import slot_cached
@@ -249,7 +249,7 @@ def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> 
         return False, "the option is already a price for the whole term"
     if d.min_term_months is not None and option.term_months < d.min_term_months:
         return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
-    if d.needs_prepay and not option.prepay:
+    if d.needs_prepay and option.billing.paid is not Paid.UPFRONT:  # on demand there is nothing to prepay
         return False, "needs prepayment"
     if d.min_gpus is not None and billed_gpus < d.min_gpus:
         return False, f"needs at least {d.min_gpus} GPUs ({billed_gpus} billed)"
@@ -298,7 +298,7 @@ def _extra_line(
     x: ExtraTerm,
     scenario: ScenarioInput,
     nodes: int,
-    billed_hours_month: Fraction,
+    usage: Usage[Fraction],
     fx: FxTable,
     vat: Fraction,
     day: date | None,
@@ -313,7 +313,6 @@ def _extra_line(
     rule = EXTRA_RULES.get(x.basis)
     if rule is None:  # a basis added to the enum without its rule: an error, never a silent flat fee
         raise BadInput(f"no costing rule for the extra-cost basis {x.basis!r}")
-    usage = Usage(q(scenario.egress_tb_month) * GB_PER_TB, q(scenario.storage_tb), Fraction(nodes), billed_hours_month)
     words = rule.words.format(egress_tb=scenario.egress_tb_month, storage_tb=scenario.storage_tb, nodes=nodes)
     return ExtraLine(x, True, words, monthly=amount * rule.usage(usage), fx=quote)
 
@@ -355,7 +354,12 @@ def cost_option(
         compute_total *= usage_factor
     billed_hours_month = assumptions.hours_per_month * usage_factor
     vat = assumptions.vat_factor(offer.vat_rate, offer.special_invoice)
-    extras = tuple(_extra_line(x, scenario, nodes, billed_hours_month, fx, vat, day) for x in offer.extras)
+    extras: tuple[ExtraLine, ...] = ()
+    if offer.extras:  # a month's usages, once for every extra line
+        usage = Usage(
+            q(scenario.egress_tb_month) * GB_PER_TB, q(scenario.storage_tb), Fraction(nodes), billed_hours_month
+        )
+        extras = tuple(_extra_line(x, scenario, nodes, usage, fx, vat, day) for x in offer.extras)
     extras_total = sum((e.monthly * scenario.months + e.one_off for e in extras), Fraction(0))
     return OptionCost(
         option,

@@ -69,6 +69,20 @@ NOT_COMPARABLE = (MissingFxRate, NotPriced, DeliversNothing)
 """What keeps an offer out of a ranking (listed with its reason) instead of stopping it."""
 
 
+def offer_estimates(offer: OfferInput) -> tuple[str, ...]:
+    """Why every figure of ``offer`` rests on estimates, whichever way it is bought: the offer or its current
+    round marked as estimates, a spot offer's nodes that can be reclaimed (:data:`SPOT_ESTIMATE`). The ranking's
+    figures and the training planner's costs both carry them."""
+    out = []
+    if offer.is_estimate:
+        out.append("the offer is marked as an estimate")
+    if offer.round_is_estimate:
+        out.append("the current round's figures are marked as estimates")
+    if offer.billing_basis is BillingBasis.SPOT:
+        out.append(SPOT_ESTIMATE)
+    return tuple(out)
+
+
 SPOT_ESTIMATE = "spot (preemptible): the provider can reclaim the nodes, so not every hour paid for is sure to run"
 """What the offer's billing basis means to the engine: a spot offer's figures are estimates (``~``), whatever its
 prices; how each price is billed is its way to buy's rule (``billing.py``), not the basis."""
@@ -217,17 +231,12 @@ class Evaluation:
 
     @slot_cached
     def estimates(self) -> tuple[str, ...]:
-        """Why the figures rest on estimates rather than quoted prices (empty: they do not)."""
-        out = []
-        if self.offer.is_estimate:
-            out.append("the offer is marked as an estimate")
-        if self.offer.round_is_estimate:
-            out.append("the current round's figures are marked as estimates")
+        """Why the figures rest on estimates rather than quoted prices (empty: they do not): the offer's own
+        (:func:`offer_estimates`) and the price of the way it is costed at."""
+        out = offer_estimates(self.offer)
         if self.best.is_estimate:
-            out.append(f"the {self.best.label} price it is costed at is an estimate")
-        if self.offer.billing_basis is BillingBasis.SPOT:
-            out.append(SPOT_ESTIMATE)
-        return tuple(out)
+            out += (f"the {self.best.label} price it is costed at is an estimate",)
+        return out
 
     @slot_cached
     def if_claims_hold(self) -> Fraction | None:

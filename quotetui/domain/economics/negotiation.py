@@ -19,6 +19,7 @@ from typing import Any
 
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.evaluate import Evaluation, costed, every_way_of, ways_following
@@ -235,11 +236,11 @@ def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: 
     beating = [c for c in fixed if c.total < goal_total]
     moving = [(current + (goal_total - c.total) / slope, c) for c, slope in ways if slope > 0]
     if not moving:
-        way = min(fixed, key=lambda c: c.total)
+        way = min(fixed, key=lambda c: cheapest_first(c.total, c.option.term_months, bool(c.segments)))
         return _target(this, option, current, batna, assumptions, way=way.label, whatever_price=bool(beating))
     exact, way = max(moving, key=lambda m: (m[0], -m[1].option.term_months))
     if beating:
-        best = min(beating, key=lambda c: c.total)
+        best = min(beating, key=lambda c: cheapest_first(c.total, c.option.term_months, bool(c.segments)))
         return _target(this, option, max(exact, current), batna, assumptions, way=best.label, whatever_price=True)
     return _target(this, option, exact, batna, assumptions, way=way.label)
 
