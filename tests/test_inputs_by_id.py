@@ -8,7 +8,8 @@ import random
 from pathlib import Path
 
 from quotetui.services.database import open_database
-from quotetui.services.engine_inputs import IN_LIST_MAX, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import IN_LIST_MAX, offer_inputs
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import reading
 
 

@@ -16,7 +16,8 @@ from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.enums import Choice, OfferStatus
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.services.database import open_database
-from quotetui.services.engine_inputs import load_catalog_of, offer_inputs, read_models
+from quotetui.services.engine_inputs import offer_inputs, read_models
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.engine import Database
 from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import reading

@@ -112,7 +112,7 @@ def test_every_table_an_offer_reads_bumps_its_stamp(demo_db: Database) -> None:
     conn = sqlite3.connect(str(path))
     conn.set_trace_callback(lambda sql: read.update(re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", sql)))
     reader = sqlite_connection_reader(conn)
-    from quotetui.services.engine_inputs import load_catalog_of
+    from quotetui.store.catalog import load_catalog_of
 
     _, gpus = load_catalog_of(reader)  # the catalog is the evaluation set's context, not the offer's
     read.clear()

@@ -13,7 +13,8 @@ from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.money import plain
-from quotetui.services.engine_inputs import id_filter, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import id_filter, offer_inputs
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import reading
 

@@ -35,12 +35,12 @@ from quotetui.domain.economics.inputs import (
 )
 from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.enums import (
-    FormFactor,
     ProviderKind,
 )
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxRateFact, FxTable
-from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec
+from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.read_model import Column, Rows, fields_of
 from quotetui.store.reader import Reader, in_list, session_reader
@@ -75,42 +75,6 @@ def _where(column: str, ids: list[int] | None, sqlite: bool, name: str = "i") ->
         return "", {}
     clause, params = id_filter(column, ids, sqlite, name)
     return f" WHERE {clause}", params
-
-
-GPU_ROWS = Rows(
-    "GpuRow",
-    "gpu_model",
-    (
-        Column("id", "id"),
-        Column("key", '"key"'),
-        Column("name", "name"),
-        Column("form_factor", "form_factor", "choice", FormFactor),
-        Column("memory_gb", "memory_gb"),
-        Column("memory_type", "memory_type"),
-        *(Column(name, name, "decimal") for name in ("memory_bw_tbs", "bf16_tflops", "fp8_tflops", "fp64_tflops")),
-        *(Column(name, name) for name in ("nvlink_gbs", "nvlink_note", "tdp_w", "topo_signature")),
-        Column("consumer", "consumer", "bool"),
-        Column("smi_memory_mib", "smi_memory_mib"),
-    ),
-    "gpu_model",
-)
-"""A catalog model as stored (``store/models``: ``GpuModel``), by name: the catalog is not a declared entity, so
-each column says how it is read."""
-
-
-def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
-    """The catalog as stored (user aliases included, as ``store/catalog.py: load_catalog`` reads it) and
-    each model by its row id."""
-    pci = {spec.key: spec.pci_device_ids for spec in BUILTIN}
-    aliases: dict[int, list[str]] = defaultdict(list)
-    for gid, alias in reader.rows("SELECT gpu_model_id, alias FROM gpu_alias ORDER BY id"):
-        aliases[gid].append(alias)
-    by_id = {}
-    for r in GPU_ROWS.each(reader, " ORDER BY id"):
-        spec = r._asdict()
-        gid = spec.pop("id")
-        by_id[gid] = GpuSpec(**spec, smi_names=(), aliases=tuple(aliases[gid]), pci_device_ids=pci.get(r.key, ()))
-    return GpuCatalog(by_id.values()), by_id
 
 
 UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/Universal", "Etc/Zulu", "UCT", "Etc/UCT", "Universal", "Zulu"})

@@ -20,9 +20,10 @@ from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
 from quotetui.domain.economics.negotiation import BatnaLeaders
 from quotetui.domain.fx import FxTable
 from quotetui.services.economics import rank_offers, resolve_context
-from quotetui.services.engine_inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import load_assumptions_of, offer_inputs
 from quotetui.services.ranking import Ranking
 from quotetui.services.ranking_cache import file_stamp
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.engine import Database
 from quotetui.store.reader import reading
 

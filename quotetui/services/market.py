@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.enums import ProviderKind
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
-from quotetui.services.engine_inputs import load_catalog_of
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import reading, stored_json
 
 if TYPE_CHECKING:

@@ -31,7 +31,8 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import rank_offers
-from quotetui.services.engine_inputs import load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import load_assumptions_of, offer_inputs
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:

@@ -446,7 +446,7 @@ def _plain_invites(reader: Reader, rows: list[Any], today: date) -> dict[int, tu
 def _plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requirement]:
     """As :func:`_loaded`, read as plain rows: the RFQ called ``name`` (any spelling its name key matches),
     the catalog, and its requirement."""
-    from quotetui.services.engine_inputs import load_catalog_of
+    from quotetui.store.catalog import load_catalog_of
 
     rows = _plain_rfqs(reader)
     row = _named(rows, name)
@@ -459,7 +459,7 @@ def _plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requireme
 def list_rfqs(db: Database, on: date | None = None) -> list[RfqView]:
     """Every RFQ with where its invitations stand, read as plain rows in one snapshot (on SQLite without
     SQLAlchemy: ``rfq list`` starts like a small script)."""
-    from quotetui.services.engine_inputs import load_catalog_of
+    from quotetui.store.catalog import load_catalog_of
 
     today = on or utcnow().date()
     with reading(db) as reader:

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank_key
 from quotetui.domain.timeutil import utcnow
-from quotetui.services.engine_inputs import fx_day, fx_table_of, load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import fx_day, fx_table_of, load_assumptions_of, offer_inputs
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import Reader, connection_reader, reading, sqlite_connection_reader
 
 if TYPE_CHECKING:

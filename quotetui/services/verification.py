@@ -49,8 +49,9 @@ from quotetui.domain.wording import plural
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import resolve_context
-from quotetui.services.engine_inputs import id_filter, load_assumptions_of, load_catalog_of, offer_inputs
+from quotetui.services.engine_inputs import id_filter, load_assumptions_of, offer_inputs
 from quotetui.services.ranking import Ranking
+from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:

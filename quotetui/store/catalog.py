@@ -1,11 +1,17 @@
-"""The GPU catalog in the database: seeding the built-ins and reading it back as domain specs."""
+"""The GPU catalog in the database: seeding the built-ins and reading it back as domain specs, one way (by name,
+through the read model: :data:`GPU_ROWS`, :func:`load_catalog_of`), whether from a stdlib reader or inside an
+ORM session (:func:`load_catalog`)."""
 
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from quotetui.domain.enums import FormFactor
 from quotetui.domain.gpus import BUILTIN, GpuCatalog, GpuSpec, normalise
+from quotetui.store.read_model import Column, Rows
+from quotetui.store.reader import Reader, session_reader
 
 if TYPE_CHECKING:  # the ORM is imported where rows are read or written: opening a current file needs none
     from sqlmodel import Session
@@ -61,29 +67,6 @@ def _row_from_spec(spec: GpuSpec) -> GpuModel:
         consumer=spec.consumer,
         smi_memory_mib=spec.smi_memory_mib,
         builtin=True,
-    )
-
-
-def spec_from_row(row: GpuModel, aliases: tuple[str, ...] = ()) -> GpuSpec:
-    return GpuSpec(
-        row.key,
-        row.name,
-        row.form_factor,
-        row.memory_gb,
-        row.memory_type,
-        row.memory_bw_tbs,
-        row.bf16_tflops,
-        row.fp8_tflops,
-        row.fp64_tflops,
-        row.nvlink_gbs,
-        row.nvlink_note,
-        row.tdp_w,
-        row.topo_signature,
-        row.consumer,
-        (),
-        row.smi_memory_mib,
-        aliases,
-        _PCI_IDS.get(row.key, ()),  # not stored: the built-in model's, by key (a user's model has none)
     )
 
 
@@ -149,16 +132,43 @@ def seed_catalog(session: Session) -> int:
 
 
 def load_catalog(session: Session) -> tuple[GpuCatalog, dict[str, int]]:
-    """The catalog as stored (user aliases included) and a map from model key to row id."""
-    from sqlmodel import col, select
+    """The catalog as stored (user aliases included) and a map from model key to row id, read inside
+    ``session``'s transaction as :func:`load_catalog_of` reads it."""
+    catalog, by_id = load_catalog_of(session_reader(session))
+    return catalog, {spec.key: gid for gid, spec in by_id.items()}
 
-    from quotetui.store.models import GpuAlias, GpuModel
 
-    rows = list(session.exec(select(GpuModel).order_by(col(GpuModel.id))))
-    ids = {row.key: row.id for row in rows if row.id is not None}
-    by_id = {row.id: row.key for row in rows}
-    aliases: dict[str, list[str]] = {row.key: [] for row in rows}
-    for alias in session.exec(select(GpuAlias).order_by(col(GpuAlias.id))):
-        aliases[by_id[alias.gpu_model_id]].append(alias.alias)
-    specs = [spec_from_row(row, tuple(aliases[row.key])) for row in rows]
-    return GpuCatalog(specs), ids
+GPU_ROWS = Rows(
+    "GpuRow",
+    "gpu_model",
+    (
+        Column("id", "id"),
+        Column("key", '"key"'),
+        Column("name", "name"),
+        Column("form_factor", "form_factor", "choice", FormFactor),
+        Column("memory_gb", "memory_gb"),
+        Column("memory_type", "memory_type"),
+        *(Column(name, name, "decimal") for name in ("memory_bw_tbs", "bf16_tflops", "fp8_tflops", "fp64_tflops")),
+        *(Column(name, name) for name in ("nvlink_gbs", "nvlink_note", "tdp_w", "topo_signature")),
+        Column("consumer", "consumer", "bool"),
+        Column("smi_memory_mib", "smi_memory_mib"),
+    ),
+    "gpu_model",
+)
+"""A catalog model as stored (``store/models``: ``GpuModel``), by name: the catalog is not a declared entity, so
+each column says how it is read."""
+
+
+def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
+    """The catalog as stored (user aliases included, as ``store/catalog.py: load_catalog`` reads it) and
+    each model by its row id."""
+    pci = {spec.key: spec.pci_device_ids for spec in BUILTIN}
+    aliases: dict[int, list[str]] = defaultdict(list)
+    for gid, alias in reader.rows("SELECT gpu_model_id, alias FROM gpu_alias ORDER BY id"):
+        aliases[gid].append(alias)
+    by_id = {}
+    for r in GPU_ROWS.each(reader, " ORDER BY id"):
+        spec = r._asdict()
+        gid = spec.pop("id")
+        by_id[gid] = GpuSpec(**spec, smi_names=(), aliases=tuple(aliases[gid]), pci_device_ids=pci.get(r.key, ()))
+    return GpuCatalog(by_id.values()), by_id
