@@ -74,3 +74,12 @@ def test_every_module_and_rule_the_docs_name_is_where_they_say() -> None:
                 if re.fullmatch(r"[A-Za-z_][\w.]*", name) and not any(_defines(t, name) for t in texts):
                     wrong.append(f"{doc.name}: {path} has no {name}")
     assert wrong == []
+
+
+def test_the_services_table_names_every_service_module() -> None:
+    """docs/ARCHITECTURE.md groups the flat ``services`` package by concern: a module added or removed changes it."""
+    doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    table = doc[doc.index("| concern | modules |") : doc.index("A new migration")]
+    named = set(re.findall(r"`([a-z_]+)`", table))
+    modules = {p.stem for p in (ROOT / "quotetui" / "services").glob("*.py")} - {"__init__"}
+    assert named == modules
