@@ -358,3 +358,49 @@ def test_a_contract_lists_exactly_the_discounts_its_charge_applies(cli: Cli, dem
     shown = _ok(cli, "--db", db, "contracts", "show", str(annual["id"]), "--json")
     assert shown["monthly_charge"] == {"amount": "204000.00", "currency": "CNY"}
     assert [Decimal(d["rate"]) for d in shown["agreed"]["discounts"]] == [Decimal("0.15")]
+
+
+def test_an_auto_renewing_contract_is_followed_past_its_signed_end(cli: Cli, signed: Path) -> None:
+    """YW-H100-01 renews by itself for 12 months on 2027-01-31 unless notice is given by 2027-01-01. On
+    2027-03-01 it is in its first renewal, 2027-01-31 → 2028-01-31: its next notice deadline is 2028-01-01, its
+    payments go on (2027-02-28, 2027-03-31 …), and an outage or a bill of the renewed term is recorded."""
+    db = str(signed)
+    shown = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-03-01", "--json")
+    assert shown["running_term"] == {
+        "start": "2027-01-31",
+        "end": "2028-01-31",
+        "renewal": 1,
+        "notice_by": "2028-01-01",
+    }
+    assert (shown["end"], shown["notice_deadline"]) == ("2027-01-31", "2027-01-01")  # as signed
+    dates = {(k["date"], k["kind"]) for k in shown["key_dates"]}
+    assert {("2027-02-28", "payment"), ("2027-12-31", "payment"), ("2028-01-01", "notice deadline"),
+            ("2028-01-31", "renews")} <= dates  # fmt: skip
+    assert ("2028-01-31", "payment") not in dates  # the second renewal is not reached yet
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-03-01", "--json")
+    assert [k["kind"] for k in due["overdue"]] == ["payment"]  # the signed term's deadline is past history
+    assert [(k["date"], k["kind"]) for k in due["within_30_days"]] == [("2027-03-31", "payment")]
+    text = cli("--db", db, "contracts", "show", "1", "--on", "2027-03-01").out
+    assert "renewed by itself (1 time): the term running is 2027-01-31 → 2028-01-31 (12 months)" in text
+    assert "notice by 2028-01-01 (30 days), else it auto-renews for 12 months" in text
+    _ok(cli, "--db", db, "contracts", "incident", "add", "1", "--start", "2027-03-02T00:00Z", "--end",
+        "2027-03-02T10:00Z", "--gpus", "8", "--description", "in the renewal", "--json")  # fmt: skip
+    _ok(cli, "--db", db, "contracts", "invoice", "add", "1", "--from", "2027-02-28", "--to", "2027-03-30",
+        "--amount", "204000", "--currency", "CNY", "--json")  # fmt: skip
+    # before the renewal day nothing has renewed: the signed deadline, missed, is overdue
+    before = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-01-15", "--json")
+    assert [(k["date"], k["kind"]) for k in before["overdue"] if k["kind"] != "payment"] == [
+        ("2027-01-01", "notice deadline")
+    ]
+
+
+def test_a_contract_that_does_not_renew_ends_with_its_term(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12",
+        "--notice-days", "30", "--gpus", "8", "--json")  # fmt: skip
+    shown = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-03-01", "--json")
+    assert shown["running_term"]["end"] == "2027-01-31" and shown["running_term"]["renewal"] == 0
+    assert max(k["date"] for k in shown["key_dates"] if k["kind"] == "payment") == "2026-12-31"
+    late = cli("--db", db, "contracts", "incident", "add", "1", "--start", "2027-03-02T00:00Z", "--gpus", "8",
+               "--description", "after the end")  # fmt: skip
+    assert late.code == 2 and "after the contract's term ends (last day 2027-01-30)" in late.err

@@ -151,3 +151,26 @@ def test_invoice_periods_and_the_one_cent_tolerance() -> None:
     assert outside.off and outside.variance == Decimal("-0.02")
     half = check_invoice(Decimal("98709.68"), date(2026, 1, 1), date(2026, 1, 15), monthly, Decimal(0), "CNY")
     assert half.expected == Decimal("98709.68") and not half.off  # 204,000 × 15/31, to the cent
+
+
+def test_renewals_are_counted_from_the_signed_end_never_chained() -> None:
+    """A monthly renewal of a term ending 31 January ends 28 February, 31 March, 30 April: each counted from
+    the signed end, so a short month never shortens the ones after it; a contract that does not renew keeps
+    its signed term however late it is asked."""
+    from quotetui.domain.contracts.dates import Term, term_payments, terms_to
+    from quotetui.domain.enums import BillingCadence
+
+    start, end = date(2026, 1, 31), date(2027, 1, 31)
+    assert terms_to(start, end, 1, True, date(2027, 4, 1)) == [
+        Term(start, end),
+        Term(end, date(2027, 2, 28), 1),
+        Term(date(2027, 2, 28), date(2027, 3, 31), 2),
+        Term(date(2027, 3, 31), date(2027, 4, 30), 3),
+    ]
+    assert terms_to(start, end, 12, True, date(2027, 1, 30)) == [Term(start, end)]  # not yet renewed
+    assert terms_to(start, end, 12, False, date(2030, 1, 1)) == [Term(start, end)]
+    assert terms_to(start, end, None, True, date(2030, 1, 1)) == [Term(start, end)]  # no renewal term stated
+    renewed = terms_to(start, end, 12, True, date(2027, 1, 31))  # the renewal day itself: the renewal runs
+    assert renewed[-1] == Term(end, date(2028, 1, 31), 1)
+    assert list(term_payments(renewed, BillingCadence.UPFRONT)) == [start, end]  # each term paid at its start
+    assert list(term_payments(renewed, BillingCadence.QUARTERLY))[-2:] == [date(2027, 7, 31), date(2027, 10, 31)]

@@ -332,6 +332,10 @@ def _show(v: ContractView, today: date) -> None:
     signed = f", signed {c.signed_date.isoformat()}" if c.signed_date else ""
     say(f"  {plural(c.gpu_count, 'GPU')}, {c.start_date.isoformat()} → {c.end_date.isoformat()} "
         f"({plural(c.term_months, 'month')}){signed}")  # fmt: skip
+    if v.running.renewal:
+        t = v.running
+        say(f"  renewed by itself ({plural(t.renewal, 'time')}): the term running is {t.start.isoformat()} → "
+            f"{t.end.isoformat()} ({plural(c.renewal_term_months or 0, 'month')})")  # fmt: skip
     accepted = f"accepted on {c.accepted_on.isoformat()}" if c.accepted_on else "not accepted yet"
     say(f"  {accepted} (quotetui acceptance show --contract {v.id})")
     option = c.snapshot.get("option", {}).get("label", "")
@@ -348,9 +352,9 @@ def _show(v: ContractView, today: date) -> None:
         changed = a.summary(lambda x: money(Decimal(x), cur))
         say(f"  {a.seq}. from {a.effective.isoformat()}, agreed by {a.recorded_by}: {changed}")
         say(f"     {one_line(a.reason)}")
-    if c.notice_deadline:
+    if v.notice_by:
         renew = f"auto-renews for {plural(c.renewal_term_months or 0, 'month')}" if c.auto_renew else "ends"
-        say(f"  notice by {c.notice_deadline.isoformat()} ({plural(c.notice_days or 0, 'day')}), else it {renew}")
+        say(f"  notice by {v.notice_by.isoformat()} ({plural(c.notice_days or 0, 'day')}), else it {renew}")
     spent = f"spent {money(v.spend, cur)}"
     say(f"  {spent} of a committed {money(c.committed_spend, cur)}" if c.committed_spend is not None else f"  {spent}")
     upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)

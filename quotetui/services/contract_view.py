@@ -11,13 +11,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.contracts.amendments import Amendment, charges_of, term_on
-from quotetui.domain.contracts.dates import KeyDate, group, payment_dates
+from quotetui.domain.contracts.dates import KeyDate, Term, group, notice_deadline, term_payments, terms_to
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
-from quotetui.domain.timeutil import as_utc
+from quotetui.domain.timeutil import as_utc, local_day
 from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
@@ -52,6 +52,18 @@ class ContractView:
     dates: list[KeyDate] = field(default_factory=list)
     amendments: list[Amendment] = field(default_factory=list)
     time_zone: str = "UTC"  # the user's: months run from midnight there, incident times are shown there
+    terms: list[Term] = field(default_factory=list)  # the signed term, then its renewals up to the running one
+
+    @property
+    def running(self) -> Term:
+        """The term running on the view's day: the signed one, or the renewal an auto-renewing contract is in."""
+        c = self.contract
+        return self.terms[-1] if self.terms else Term(c.start_date, c.end_date)
+
+    @property
+    def notice_by(self) -> date | None:
+        """The last day to give notice on the running term (the signed deadline until the first renewal)."""
+        return running_notice(self.contract, self.running)
 
     @property
     def id(self) -> int:
@@ -116,6 +128,12 @@ class ContractView:
             "renewal_term_months": c.renewal_term_months,
             "notice_days": c.notice_days,
             "notice_deadline": c.notice_deadline.isoformat() if c.notice_deadline else None,
+            "running_term": {  # the signed term, or the renewal running on the view's day
+                "start": self.running.start.isoformat(),
+                "end": self.running.end.isoformat(),
+                "renewal": self.running.renewal,
+                "notice_by": self.notice_by.isoformat() if self.notice_by else None,
+            },
             "early_termination": c.early_termination,
             "accepted_on": c.accepted_on.isoformat() if c.accepted_on else None,
             "amendments": [a.to_json() for a in self.amendments],
@@ -203,21 +221,36 @@ def _settled(day: date, invoices: list[InvoiceRow]) -> bool:
     return any(i.paid and i.period_start <= day <= i.period_end for i in invoices)
 
 
-def _contract_dates(c: ContractRow, subject: str, invoices: list[InvoiceRow]) -> list[KeyDate]:
+def contract_terms(c: ContractRow, on: date) -> list[Term]:
+    """The contract's signed term and, when it renews by itself, each renewal up to the one running on ``on``."""
+    return terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, on)
+
+
+def running_notice(c: ContractRow, term: Term) -> date | None:
+    """The notice deadline of ``term``: the one signed for the signed term, the notice period before its end
+    for a renewal."""
+    return c.notice_deadline if term.renewal == 0 else notice_deadline(term.end, c.notice_days)
+
+
+def _contract_dates(c: ContractRow, subject: str, invoices: list[InvoiceRow], terms: list[Term]) -> list[KeyDate]:
+    """Each term's notice deadline and its end (or renewal), and the payments over every term: an auto-renewing
+    contract past its signed end goes on with the renewal it is in (``dates.terms_to``)."""
     assert c.id is not None
     found = []
-    if c.notice_deadline is not None:
-        what = (
-            f"else it renews for {c.renewal_term_months} months on {c.end_date.isoformat()}"
-            if c.auto_renew
-            else f"notice to end on {c.end_date.isoformat()}"
-        )
-        found.append(KeyDate(c.notice_deadline, "notice deadline", subject, c.id, c.offer_id, what))
-    if c.auto_renew:
-        found.append(KeyDate(c.end_date, "renews", subject, c.id, c.offer_id, f"for {c.renewal_term_months} months"))
-    else:
-        found.append(KeyDate(c.end_date, "ends", subject, c.id, c.offer_id))
-    for day in payment_dates(c.start_date, c.end_date, c.billing_cadence):
+    for t in terms:
+        deadline = running_notice(c, t)
+        if deadline is not None:
+            what = (
+                f"else it renews for {c.renewal_term_months} months on {t.end.isoformat()}"
+                if c.auto_renew
+                else f"notice to end on {t.end.isoformat()}"
+            )
+            found.append(KeyDate(deadline, "notice deadline", subject, c.id, c.offer_id, what))
+        if c.auto_renew:
+            found.append(KeyDate(t.end, "renews", subject, c.id, c.offer_id, f"for {c.renewal_term_months} months"))
+        else:
+            found.append(KeyDate(t.end, "ends", subject, c.id, c.offer_id))
+    for day in term_payments(terms, c.billing_cadence):
         paid = "paid" if _settled(day, invoices) else ""
         found.append(KeyDate(day, "payment", subject, c.id, c.offer_id, paid))
     return found
@@ -264,11 +297,20 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             )
             for i in incidents.get(c.id, [])
         ]
-        availability = months(c.start_date, c.end_date, outages, _tiers(c), monthly, now, zone)
+        terms = contract_terms(c, local_day(now, zone))
+        availability = months(c.start_date, terms[-1].end, outages, _tiers(c), monthly, now, zone)
         view = ContractView(
-            c, s.provider, s.offer, incidents.get(c.id, []), lines, availability, amendments=changes, time_zone=zone
+            c,
+            s.provider,
+            s.offer,
+            incidents.get(c.id, []),
+            lines,
+            availability,
+            amendments=changes,
+            time_zone=zone,
+            terms=terms,
         )
-        view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills)
+        view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills, terms)
         views.append(view)
     return views
 
@@ -290,16 +332,19 @@ def key_dates(db: Database, now: datetime, views: list[ContractView] | None = No
         return [k for v in views for k in v.dates] + _quote_dates(reader)
 
 
-def _live(k: KeyDate, today: date, ends: dict[int, date]) -> bool:
-    """Still something to act on: not a settled payment, not a past end, not the notice deadline of a
-    contract that has ended."""
+def _live(k: KeyDate, today: date, running: dict[int, Term]) -> bool:
+    """Still something to act on: not a settled payment, not a past end or renewal, not the notice deadline of
+    a term that has ended (a renewed contract's earlier terms, a contract that has ended)."""
     if k.kind == "payment" and k.detail == "paid":
         return False
     if k.day >= today:
         return True
     if k.kind in ("ends", "renews"):
         return False
-    return not (k.kind == "notice deadline" and ends.get(k.contract_id or 0, today) <= today)
+    if k.kind != "notice deadline" or k.contract_id is None or k.contract_id not in running:
+        return True
+    term = running[k.contract_id]
+    return k.day >= term.start and term.end > today  # the running term's, missed: it renews unless acted on
 
 
 def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
@@ -333,8 +378,8 @@ def due(
     with reading(db):  # the contracts and the open quotes of one state of the database
         if views is None:
             views = load_contracts(db, now)
-        ends = {v.id: v.contract.end_date for v in views}
-        live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, ends)], today)
+        running = {v.id: v.running for v in views}
+        live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, running)], today)
     g = group(live, today, within)
     return {"overdue": g.overdue, "within_30_days": g.soon, f"within_31_to_{within}_days": g.later}
 

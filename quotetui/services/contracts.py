@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
-from quotetui.domain.contracts.dates import notice_deadline, term_end
+from quotetui.domain.contracts.dates import notice_deadline, term_end, terms_to
 from quotetui.domain.contracts.term import incident_in_term, invoice_in_term, invoice_overlaps
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import OptionCost, nodes_needed
@@ -29,7 +29,7 @@ from quotetui.domain.errors import BadInput, FieldErrors, NeedsConfirmation
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
-from quotetui.domain.timeutil import as_utc
+from quotetui.domain.timeutil import as_utc, local_day
 from quotetui.domain.wording import plural
 from quotetui.services.contract_view import unstated_stock
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
@@ -304,9 +304,9 @@ def add_incident(
     started_at, ended_at, description = v["started_at"], v["ended_at"], v["description"]
     with db.write() as session:
         contract = _contract(session, contract_id)
-        problems = incident_in_term(
-            started_at, contract.start_date, contract.end_date, load_assumptions(session).time_zone
-        )
+        zone = load_assumptions(session).time_zone
+        end = _term_end_by(contract, local_day(started_at, zone))
+        problems = incident_in_term(started_at, contract.start_date, end, zone)
         if affected_gpus is not None and affected_gpus > contract.gpu_count:
             problems["affected_gpus"] = f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"
         if problems:
@@ -325,6 +325,13 @@ def add_incident(
         session.add(incident)
         session.flush()
         return incident
+
+
+def _term_end_by(contract: Contract, day: date) -> date:
+    """The end of the term running on ``day``: the signed end, or, for a contract that renews by itself, the end
+    of the renewal ``day`` falls in (an outage or a bill of a renewed term belongs to the contract)."""
+    c = contract
+    return terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, day)[-1].end
 
 
 def _outage(incident: Incident) -> tuple[datetime, datetime | None, int | None, int | None]:
@@ -405,7 +412,8 @@ def add_invoice(
     amount, code, reference = v["amount"], v["currency"], v["reference"]
     with db.write() as session:
         contract = _contract(session, contract_id)
-        problems = invoice_in_term(v["period_start"], v["period_end"], contract.start_date, contract.end_date)
+        end = _term_end_by(contract, v["period_end"])
+        problems = invoice_in_term(v["period_start"], v["period_end"], contract.start_date, end)
         billed = session.exec(
             select(Invoice.id, Invoice.period_start, Invoice.period_end).where(Invoice.contract_id == contract_id)
         ).all()

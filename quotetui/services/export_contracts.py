@@ -61,7 +61,7 @@ def contracts(data: ExportData) -> Sheet:
                 c.term_months,
                 c.billing_cadence.value,
                 c.notice_days,
-                c.notice_deadline,
+                v.notice_by,  # the running term's: a renewed contract's next deadline
                 c.auto_renew,
                 c.renewal_term_months,
                 c.gpu_count,

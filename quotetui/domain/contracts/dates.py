@@ -3,7 +3,10 @@
 A term of N months starting on day D ends on day D of the N-th month after (the last day of that month
 when it has no day D: 31 January + 1 month = 28 or 29 February). Months are always counted from the start,
 never chained, so a contract starting 31 January bills on 28/29 February, 31 March, 30 April …
-``end_date`` is the day the term runs out: service covers [start, end) and a renewal begins on it.
+``end_date`` is the day the term runs out: service covers [start, end) and a renewal begins on it. A contract
+that renews by itself runs on past it, term after term of its renewal months, counted from that end (never
+chained either): :func:`terms_to` gives the signed term and every renewal up to the one running on a day, so the
+payments, the next notice deadline and the next renewal follow the contract after its signed end.
 """
 
 from __future__ import annotations
@@ -59,6 +62,38 @@ def payment_dates(start: date, end: date, cadence: BillingCadence) -> Iterator[d
     while (day := add_months(start, k * step)) < end:
         yield day
         k += 1
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One term of a contract: the signed one (``renewal`` 0) or its ``renewal``-th renewal; service covers
+    [start, end)."""
+
+    start: date
+    end: date
+    renewal: int = 0
+
+
+def terms_to(start: date, end: date, renewal_months: int | None, auto_renew: bool, on: date) -> list[Term]:
+    """The signed term, then each renewal of an auto-renewing contract up to the term running on ``on``: the
+    k-th ends ``renewal_months`` × k months after the signed end. A contract that does not renew by itself (or
+    states no renewal term) has its signed term alone, also once it has ended."""
+    terms = [Term(start, end)]
+    if not auto_renew or renewal_months is None or renewal_months < 1:
+        return terms
+    while terms[-1].end <= on:
+        k = len(terms)
+        terms.append(Term(terms[-1].end, add_months(end, k * renewal_months), k))
+    return terms
+
+
+def term_payments(terms: list[Term], cadence: BillingCadence) -> Iterator[date]:
+    """The days a bill falls due over ``terms``: counted from the signed start while the terms run (never
+    chained); billed upfront, each term's start."""
+    if cadence is BillingCadence.UPFRONT:
+        yield from (t.start for t in terms)
+        return
+    yield from payment_dates(terms[0].start, terms[-1].end, cadence)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
+from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.detail_tables import acceptance_table
@@ -63,12 +64,16 @@ def render(v: ContractView, today: date) -> RenderableType:
     terms.append(f"{v.title}: {v.provider} {v.offer}\n", style="bold")
     terms.append(f"{c.gpu_count} GPUs from {c.start_date.isoformat()} to {c.end_date.isoformat()} ")
     terms.append(f"({c.term_months} months), billed {c.billing_cadence.value.replace('_', ' ')}\n")
+    if v.running.renewal:
+        t = v.running
+        terms.append(f"renewed by itself ({plural(t.renewal, 'time')}): the term running is {t.start.isoformat()} ")
+        terms.append(f"to {t.end.isoformat()} ({c.renewal_term_months} months)\n")
     option = c.snapshot.get("option", {}).get("label", "")
     terms.append(f"agreed price {money(c.price)} {cur} {c.price_unit.value.replace('_', '-')} ({option}); ")
     terms.append(f"monthly charge {grouped(v.monthly_charge, 2)} {cur}\n")
-    if c.notice_deadline:
+    if v.notice_by:
         after = f"it renews for {c.renewal_term_months} months" if c.auto_renew else "it ends"
-        terms.append(f"notice by {c.notice_deadline.isoformat()} ({c.notice_days} days), else {after}\n")
+        terms.append(f"notice by {v.notice_by.isoformat()} ({c.notice_days} days), else {after}\n")
     spent = f"spent {money(v.spend)} {cur}"
     if c.committed_spend is not None:
         spent += f" of a committed {money(c.committed_spend)}"
