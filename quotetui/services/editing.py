@@ -314,15 +314,18 @@ def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version
 
 
 # -- discounts and extra costs ---------------------------------------------------------------------------
+def _fine_print_form(db: Database, entity: Entity, starts: dict[str, Any], row_id: int | None) -> FormSpec:
+    """The form of a new discount or extra cost (its declared starting values) or of the one with ``row_id``."""
+    fields = entity.form_fields
+    if row_id is None:
+        return FormSpec(f"New {entity.one}", fields, dict(starts), entity=entity)
+    with db.session() as session:
+        row = _get(session, FINE_PRINT[entity.key], row_id, entity.one)
+        return FormSpec(f"Edit {entity.one}", fields, shown(row, fields), entity=entity, version=row.version)
+
+
 def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
-    fields = E.DISCOUNT.form_fields
-    values: dict[str, Any] = dict(NEW_DISCOUNT_VALUES)
-    if discount_id is not None:
-        with db.session() as session:
-            row = _get(session, Discount, discount_id, "discount")
-            values, version = shown(row, fields), row.version
-    title = "Edit discount" if discount_id else "New discount"
-    return FormSpec(title, fields, values, entity=E.DISCOUNT, version=version if discount_id else None)
+    return _fine_print_form(db, E.DISCOUNT, NEW_DISCOUNT_VALUES, discount_id)
 
 
 def save_discount(
@@ -332,14 +335,7 @@ def save_discount(
 
 
 def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
-    fields = E.EXTRA.form_fields
-    values: dict[str, Any] = dict(NEW_EXTRA_VALUES)
-    if extra_id is not None:
-        with db.session() as session:
-            row = _get(session, ExtraCost, extra_id, "extra cost")
-            values, version = shown(row, fields), row.version
-    title = "Edit extra cost" if extra_id else "New extra cost"
-    return FormSpec(title, fields, values, entity=E.EXTRA, version=version if extra_id else None)
+    return _fine_print_form(db, E.EXTRA, NEW_EXTRA_VALUES, extra_id)
 
 
 def save_extra(
