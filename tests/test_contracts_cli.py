@@ -404,3 +404,31 @@ def test_a_contract_that_does_not_renew_ends_with_its_term(cli: Cli, demo_db_pat
     late = cli("--db", db, "contracts", "incident", "add", "1", "--start", "2027-03-02T00:00Z", "--gpus", "8",
                "--description", "after the end")  # fmt: skip
     assert late.code == 2 and "after the contract's term ends (last day 2027-01-30)" in late.err
+
+
+def test_a_renewal_certain_before_it_begins_and_amended_in_its_term(cli: Cli, signed: Path) -> None:
+    """Once the notice deadline has passed, the renewal is certain: its payments are key dates before it begins.
+    A renewal's day can carry an amendment (renegotiating at renewal), and the list shows the running term."""
+    db = str(signed)
+    before = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-01-15", "--within", "90", "--json")
+    coming = {(k["date"], k["kind"]) for k in before["within_30_days"] + before["within_31_to_90_days"]}
+    assert {("2027-01-31", "renews"), ("2027-01-31", "payment"), ("2027-02-28", "payment")} <= coming
+    listed = cli("--db", db, "contracts", "--on", "2027-06-01").out
+    assert "2028-01-31 ↻" in listed and "2028-01-01" in listed  # the running term's end and notice deadline
+    _ok(cli, "--db", db, "contracts", "amend", "1", "--effective", "2027-06-01", "--reason", "renewal terms",
+        "--gpus", "24", "--json")  # fmt: skip
+
+
+def test_a_short_renewal_with_a_long_notice_shows_the_deadline_to_act_on(cli: Cli, demo_db_path: Path) -> None:
+    """Monthly renewals with 90 days' notice: each deadline falls before its term begins. On 2027-03-15 the
+    renewals to 2027-06-30 are certain (their deadlines passed); the one to act on is 2027-04-01 (stops the
+    renewal on 2027-06-30); renewals count from the start, so a term from 31 January ends on month ends."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12",
+        "--notice-days", "90", "--auto-renew", "--renewal-months", "1", "--gpus", "8", "--json")  # fmt: skip
+    shown = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-03-15", "--json")
+    assert shown["running_term"]["start"] == "2027-02-28" and shown["running_term"]["end"] == "2027-03-31"
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-03-15", "--json")
+    deadlines = [k["date"] for k in due["within_30_days"] if k["kind"] == "notice deadline"]
+    assert deadlines == ["2027-04-01"]
+    assert "for 1 month" in json.dumps(due) and "1 months" not in json.dumps(due)

@@ -115,3 +115,39 @@ def test_a_value_that_is_not_what_its_column_holds_is_named(
     _raw(demo_db, f"UPDATE offer SET {column} = {value} WHERE id = 3")
     with pytest.raises(DatabaseProblem, match=re.escape(said)):
         _inputs(demo_db)
+
+
+CONTRACT = "contracts add --offer 2 --start 2026-01-31 --term-months 12 --notice-days 30 --auto-renew --gpus 16"
+A_CLAIM = "(SELECT MIN(id) FROM benchmark_result WHERE provenance <> 'verified')"
+NOT_INT = "which is not a whole number"
+
+
+@pytest.mark.parametrize(
+    ("sql", "command", "said"),
+    [
+        ("UPDATE contract SET gpu_count = 'sixteen'", "contracts", f"'sixteen' in contract #1, gpu_count, {NOT_INT}"),
+        ("UPDATE contract SET renewal_term_months = 'x'", "contracts show 1", "'x' in contract #1, renewal_term"),
+        (
+            "UPDATE contract SET auto_renew = 'false'",
+            "contracts show 1",
+            "in contract #1, auto_renew, which is not a flag",
+        ),
+        ("UPDATE contract SET snapshot = '[1,2]'", "contracts", "in contract #1, snapshot, which is not a JSON object"),
+        (f"UPDATE benchmark_result SET value = 'NaN' WHERE id = {A_CLAIM}", "claims", ", value, which is not a number"),
+        (f"UPDATE benchmark_result SET conditions = '{{bad' WHERE id = {A_CLAIM}", "claims", ", conditions, which"),
+        ("UPDATE gpu_model SET nvlink_gbs = '900GB' WHERE id = 1", "offers", f"in gpu_model #1, nvlink_gbs, {NOT_INT}"),
+    ],
+)
+def test_a_strange_stored_value_is_a_database_problem_in_every_reader(
+    cli: Cli, demo_db_path: Path, sql: str, command: str, said: str
+) -> None:
+    """Contracts, claims and the catalog are read through the read model too: a value another program wrote that
+    its column cannot hold is one line naming the table, the row and the column (these were internal errors, or,
+    for a flag written as 'false', read as true)."""
+    from tests.conftest import execute
+
+    db = str(demo_db_path)
+    assert cli("--db", db, *CONTRACT.split()).code == 0
+    execute(demo_db_path, sql)
+    done = cli("--db", db, *command.split())
+    assert done.code != 0 and said in done.err and "internal error" not in done.err, done.err

@@ -97,3 +97,46 @@ async def test_the_tones_take_the_themes_colours_and_follow_a_change(demo_db_pat
         assert light != dark and STYLE[Tone.ERROR].lower() == f"bold {light}"
         shown = _colours(app.screen.query_one("#flags", Static).content)
         assert light in shown and dark not in shown
+
+
+def test_every_builtin_theme_gives_styles_rich_can_draw() -> None:
+    """An ANSI theme names its colours ``ansi_red``, which Rich cannot parse: the TUI died on ``o`` under it."""
+    from rich.style import Style
+    from textual.app import App
+    from textual.theme import BUILTIN_THEMES
+
+    from quotetui.tui.tones import TERMINAL, follow_theme
+
+    app = App()
+    try:
+        for name in BUILTIN_THEMES:
+            app.theme = name
+            follow_theme(app.get_css_variables())
+            for style in STYLE.values():
+                Style.parse(style)  # raises on a colour Rich cannot draw
+            assert "ansi" not in " ".join(STYLE.values()), name
+    finally:
+        follow_theme({})
+    assert STYLE[Tone.WARNING] == TERMINAL[Tone.WARNING]  # no theme: the terminal's colours
+
+
+async def test_the_offer_screen_takes_the_new_themes_colours_too(demo_db_path: Path) -> None:
+    """The offer's screen is not drawn from the market: it redraws itself on a theme change (its caveats are
+    warnings: the dark theme's light amber would be unreadable on the light one's background)."""
+    from textual.widgets import Static
+
+    from tests.test_tui import RecordingApp, settle
+
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.theme = "textual-dark"
+        await settle(pilot)
+        app.open_offer(2)
+        await settle(pilot)
+        dark = app.get_css_variables()["text-warning"].lower()
+        assert dark in _colours(app.screen.query_one("#figures", Static).content)
+        app.theme = "textual-light"
+        await settle(pilot)
+        light = app.get_css_variables()["text-warning"].lower()
+        shown = _colours(app.screen.query_one("#figures", Static).content)
+        assert light in shown and dark not in shown

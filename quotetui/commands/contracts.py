@@ -97,8 +97,8 @@ def _row(v: ContractView) -> list[str]:
         v.title,
         f"{v.provider} {v.offer}",
         c.start_date.isoformat(),
-        c.end_date.isoformat() + (" ↻" if c.auto_renew else ""),
-        c.notice_deadline.isoformat() if c.notice_deadline else "",
+        v.running.end.isoformat() + (" ↻" if c.auto_renew else ""),  # the running term's: a renewal's
+        v.notice_by.isoformat() if v.notice_by else "",
         str(c.gpu_count),
         money(v.monthly_charge, c.currency),
         spent,
@@ -326,6 +326,7 @@ def _show(v: ContractView, today: date) -> None:
     """What ``contracts show`` promises: the terms, the key dates to come, availability and credits by month,
     every incident and every invoice; an empty section says so."""
     from quotetui.domain.timeutil import local_text
+    from quotetui.services.contract_view import renewal_words
 
     c, cur = v.contract, v.contract.currency
     say(f"Contract #{v.id}{f' {c.reference}' if c.reference else ''}: {v.provider} {v.offer}")
@@ -335,7 +336,7 @@ def _show(v: ContractView, today: date) -> None:
     if v.running.renewal:
         t = v.running
         say(f"  renewed by itself ({plural(t.renewal, 'time')}): the term running is {t.start.isoformat()} → "
-            f"{t.end.isoformat()} ({plural(c.renewal_term_months or 0, 'month')})")  # fmt: skip
+            f"{t.end.isoformat()} ({renewal_words(c)})")  # fmt: skip
     accepted = f"accepted on {c.accepted_on.isoformat()}" if c.accepted_on else "not accepted yet"
     say(f"  {accepted} (quotetui acceptance show --contract {v.id})")
     option = c.snapshot.get("option", {}).get("label", "")
@@ -353,7 +354,7 @@ def _show(v: ContractView, today: date) -> None:
         say(f"  {a.seq}. from {a.effective.isoformat()}, agreed by {a.recorded_by}: {changed}")
         say(f"     {one_line(a.reason)}")
     if v.notice_by:
-        renew = f"auto-renews for {plural(c.renewal_term_months or 0, 'month')}" if c.auto_renew else "ends"
+        renew = f"auto-renews for {renewal_words(c)}" if c.auto_renew else "ends"
         say(f"  notice by {v.notice_by.isoformat()} ({plural(c.notice_days or 0, 'day')}), else it {renew}")
     spent = f"spent {money(v.spend, cur)}"
     say(f"  {spent} of a committed {money(c.committed_spend, cur)}" if c.committed_spend is not None else f"  {spent}")

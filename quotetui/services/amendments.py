@@ -28,7 +28,7 @@ from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
 from quotetui.domain.wording import plural
-from quotetui.services.contracts import agreed_charge, agreed_way, ask_beyond_stock
+from quotetui.services.contracts import agreed_charge, agreed_way, ask_beyond_stock, term_end_by
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.audit import os_user
@@ -95,7 +95,7 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
         ).first()
         effective: date = v["effective"]
         problems: dict[str, str] = {}
-        if not contract.start_date <= effective < contract.end_date:
+        if not contract.start_date <= effective < term_end_by(contract, effective):  # a renewal's day is in
             problems["effective"] = (
                 f"{effective.isoformat()} is outside the contract's term ({contract.start_date.isoformat()} → "
                 f"{contract.end_date.isoformat()})"
@@ -152,11 +152,12 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
                 problems["term_months"] = f"a {months}-month term ends on {end.isoformat()}, before it is in force"
             changes["term_months"] = [contract.term_months, months]
             changes["end"] = [contract.end_date.isoformat(), end.isoformat()]
-            late = _after_the_end(session, contract_id, end)
+            renews = contract.auto_renew and contract.renewal_term_months  # what falls after the end: a renewal's
+            late = [] if renews else _after_the_end(session, contract_id, end)
             if late:
                 verb, them = ("falls", "it") if len(late) == 1 else ("fall", "them")
                 problems["term_months"] = (
-                    f"the term would end on {end.isoformat()}, but {', '.join(late)} {verb} after it: a shorter term "
+                    f"the term would end on {end.isoformat()}, but {', '.join(late)} {verb} after it: the term "
                     f"cannot leave {them} outside"
                 )
         if "notice_days" in given and notice != contract.notice_days:

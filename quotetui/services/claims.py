@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.claims import Audit, Claim, ComparedPrice, audit
@@ -12,6 +11,8 @@ from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.enums import Metric, Provenance
+from quotetui.domain.errors import DatabaseProblem
+from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 from quotetui.services.engine_inputs import id_filter, offer_inputs
 from quotetui.store.catalog import load_catalog_of
@@ -48,7 +49,7 @@ def _claim_rows() -> Rows:
             *fields_of(E.CLAIM, ("unit", "gpu_count", "workload", "quote"), "b."),
             Column("offer_id", "b.offer_id"),
             Column("gpu_model_id", "b.gpu_model_id"),
-            Column("conditions", "b.conditions", "text"),
+            Column("conditions", "b.conditions", "json"),
             Column("source", "s.title", "text"),
             Column("provider", "p.name", "text"),
             Column("offer", "o.name", "text"),
@@ -69,7 +70,7 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
         compared_ids: dict[int, list[int]] = {}
         for r in claims:
             if r.metric is Metric.CHEAPER_THAN and r.conditions and r.offer_id is not None:
-                compared_ids[r.id] = [r.offer_id, *json.loads(r.conditions).get("compared_offer_ids", [])]
+                compared_ids[r.id] = [r.offer_id, *r.conditions.get("compared_offer_ids", [])]
         needed = {i for ids in compared_ids.values() for i in ids}
         offers = {o.id: o for o in offer_inputs(reader, gpus, needed)} if needed else {}
 
@@ -91,7 +92,7 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
             provider=r.provider,
             offer=r.offer,
             offer_id=r.offer_id,
-            gpu=gpus[r.gpu_model_id] if r.gpu_model_id is not None else None,
+            gpu=_gpu(gpus, r),
             gpu_count=r.gpu_count,
             workload=r.workload,
             model_params=r.model_params,
@@ -104,6 +105,18 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
         )
         audits.append(audit(claim))
     return audits
+
+
+def _gpu(gpus: dict[int, GpuSpec], r: Any) -> GpuSpec | None:
+    """The claim's GPU model, or a database problem when its row names one the catalog does not hold."""
+    if r.gpu_model_id is None:
+        return None
+    if r.gpu_model_id not in gpus:
+        raise DatabaseProblem(
+            f"the database holds GPU model #{r.gpu_model_id} in benchmark_result #{r.id}, gpu_model_id, which the "
+            "catalog does not hold: another program wrote it; correct it there, or restore a backup, and try again"
+        )
+    return gpus[r.gpu_model_id]
 
 
 def audit_json(a: Audit) -> dict[str, Any]:

@@ -87,19 +87,29 @@ class SignedContract:
     gpus_per_node: int
 
 
-def _columns(record: type, reads: dict[str, Read], prefix: str = "", **choices: type[Choice]) -> tuple[Column, ...]:
-    """Every field of ``record`` as the column of the same name (``prefix``: the table's alias), read as
-    ``reads`` says (else as stored), a code as its ``choices``."""
+_BY_TYPE: dict[str, Read] = {
+    "int": "int",
+    "bool": "bool",
+    "date": "day",
+    "datetime": "when",
+    "Decimal": "money",  # every amount of these tables is a scaled exact decimal
+    "str": "text",
+}
+"""How a record's field is read, by the type it is declared with (``int | None`` as ``int``)."""
+
+
+def _columns(record: type, prefix: str = "", **choices: type[Choice]) -> tuple[Column, ...]:
+    """Every field of ``record`` as the column of the same name (``prefix``: the table's alias), read by its
+    declared type (a JSON object for a ``dict``, a code as its ``choices``): a value another program wrote that
+    its type cannot hold is a database problem naming the table, the row and the column."""
     out = []
     for f in fields(record):
+        kind = str(f.type).split(" | ")[0].split("[")[0]
         if f.name in choices:
             out.append(Column(f.name, prefix + f.name, "choice", choices[f.name]))
         else:
-            out.append(Column(f.name, prefix + f.name, reads.get(f.name, "raw")))
+            out.append(Column(f.name, prefix + f.name, "json" if kind == "dict" else _BY_TYPE[kind]))
     return tuple(out)
-
-
-_DAY, _WHEN, _MONEY, _BOOL, _JSON = "day", "when", "money", "bool", "json"
 
 
 @functools.cache
@@ -107,32 +117,22 @@ def _rows() -> tuple[Rows, Rows, Rows, Rows]:
     """The contracts (with what the views show beside them), incidents, invoices and amendments, by name: every
     column of each table, read as its ORM model stores it (``tests/test_reads_without_orm.py`` checks the
     fields against the models)."""
-    contract = _columns(
-        ContractRow,
-        {"signed_date": _DAY, "start_date": _DAY, "end_date": _DAY, "price": _MONEY, "committed_spend": _MONEY,
-         "prepayment": _MONEY, "auto_renew": _BOOL, "notice_deadline": _DAY, "snapshot": _JSON, "accepted_on": _DAY,
-         "created_at": _WHEN},
-        "c.", billing_cadence=BillingCadence, price_unit=PriceUnit,
-    )  # fmt: skip
+    contract = _columns(ContractRow, "c.", billing_cadence=BillingCadence, price_unit=PriceUnit)
     signed = Rows(
         "SignedRow",
         "contract c JOIN offer o ON o.id = c.offer_id JOIN provider p ON p.id = o.provider_id",
         (*contract, Column("provider", "p.name", "text"), Column("offer", "o.name", "text"),
-         Column("gpus_per_node", "o.gpus_per_node")),
+         Column("gpus_per_node", "o.gpus_per_node", "int")),
         "contract",
     )  # fmt: skip
-    incident = _columns(IncidentRow, {"started_at": _WHEN, "ended_at": _WHEN, "credit_claimed": _BOOL,
-                                      "credit_received": _MONEY, "created_at": _WHEN})  # fmt: skip
-    invoice = _columns(InvoiceRow, {"period_start": _DAY, "period_end": _DAY, "amount": _MONEY, "issued_on": _DAY,
-                                    "paid": _BOOL, "created_at": _WHEN})  # fmt: skip
-    amendment = (Column("contract_id", "contract_id"), Column("seq", "seq"), Column("effective", "effective", "day"),
-                 Column("reason", "reason", "text"), Column("recorded_by", "recorded_by", "text"),
-                 Column("changes", "changes", "json"))  # fmt: skip
+    amendment = (Column("id", "id", "int"), Column("contract_id", "contract_id", "int"), Column("seq", "seq", "int"),
+                 Column("effective", "effective", "day"), Column("reason", "reason", "text"),
+                 Column("recorded_by", "recorded_by", "text"), Column("changes", "changes", "json"))  # fmt: skip
     return (
         signed,
-        Rows("IncidentRow", "incident", incident, "incident", record=IncidentRow),
-        Rows("InvoiceRow", "invoice", invoice, "invoice", record=InvoiceRow),
-        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment", key="seq"),
+        Rows("IncidentRow", "incident", _columns(IncidentRow), "incident", record=IncidentRow),
+        Rows("InvoiceRow", "invoice", _columns(InvoiceRow), "invoice", record=InvoiceRow),
+        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment"),
     )
 
 

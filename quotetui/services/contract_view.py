@@ -17,7 +17,8 @@ from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, month
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
-from quotetui.domain.timeutil import as_utc, local_day
+from quotetui.domain.timeutil import as_utc
+from quotetui.domain.wording import plural
 from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
@@ -52,13 +53,27 @@ class ContractView:
     dates: list[KeyDate] = field(default_factory=list)
     amendments: list[Amendment] = field(default_factory=list)
     time_zone: str = "UTC"  # the user's: months run from midnight there, incident times are shown there
-    terms: list[Term] = field(default_factory=list)  # the signed term, then its renewals up to the running one
+    terms: list[Term] = field(default_factory=list)  # the signed term, its renewals begun or certain (terms_to)
+    on: date | None = None  # the view's day
 
     @property
     def running(self) -> Term:
-        """The term running on the view's day: the signed one, or the renewal an auto-renewing contract is in."""
+        """The term running on the view's day: the signed one, or the renewal an auto-renewing contract is in
+        (the signed term still, once a contract that does not renew has ended)."""
         c = self.contract
-        return self.terms[-1] if self.terms else Term(c.start_date, c.end_date)
+        terms = self.terms or [Term(c.start_date, c.end_date)]
+        on = self.on or terms[0].start
+        return next((t for t in terms if t.start <= on < t.end), terms[0] if on < terms[0].start else terms[-1])
+
+    def missed_notice(self, today: date) -> date | None:
+        """The latest notice deadline already past whose renewal (or end) is still to come on ``today``: the one
+        a buyer has missed and may still negotiate; None when there is none."""
+        missed = [
+            d
+            for t in self.terms or [self.running]
+            if (d := running_notice(self.contract, t)) is not None and d < today < t.end
+        ]
+        return max(missed, default=None)
 
     @property
     def notice_by(self) -> date | None:
@@ -222,8 +237,13 @@ def _settled(day: date, invoices: list[InvoiceRow]) -> bool:
 
 
 def contract_terms(c: ContractRow, on: date) -> list[Term]:
-    """The contract's signed term and, when it renews by itself, each renewal up to the one running on ``on``."""
-    return terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, on)
+    """The contract's signed term and, when it renews by itself, each renewal begun or certain on ``on``."""
+    return terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, on, c.notice_days, c.term_months)
+
+
+def renewal_words(c: ContractRow) -> str:
+    """How long a renewal runs, in words: "12 months", "1 month" (its own term when none is stated)."""
+    return plural(c.renewal_term_months or c.term_months, "month")
 
 
 def running_notice(c: ContractRow, term: Term) -> date | None:
@@ -236,18 +256,18 @@ def _contract_dates(c: ContractRow, subject: str, invoices: list[InvoiceRow], te
     """Each term's notice deadline and its end (or renewal), and the payments over every term: an auto-renewing
     contract past its signed end goes on with the renewal it is in (``dates.terms_to``)."""
     assert c.id is not None
-    found = []
+    found, renewal = [], renewal_words(c)
     for t in terms:
         deadline = running_notice(c, t)
         if deadline is not None:
             what = (
-                f"else it renews for {c.renewal_term_months} months on {t.end.isoformat()}"
+                f"else it renews for {renewal} on {t.end.isoformat()}"
                 if c.auto_renew
                 else f"notice to end on {t.end.isoformat()}"
             )
             found.append(KeyDate(deadline, "notice deadline", subject, c.id, c.offer_id, what))
         if c.auto_renew:
-            found.append(KeyDate(t.end, "renews", subject, c.id, c.offer_id, f"for {c.renewal_term_months} months"))
+            found.append(KeyDate(t.end, "renews", subject, c.id, c.offer_id, f"for {renewal}"))
         else:
             found.append(KeyDate(t.end, "ends", subject, c.id, c.offer_id))
     for day in term_payments(terms, c.billing_cadence):
@@ -297,7 +317,8 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             )
             for i in incidents.get(c.id, [])
         ]
-        terms = contract_terms(c, local_day(now, zone))
+        on = now.date()  # the day asked for (``--on``, the app's today): its terms, as its key dates
+        terms = contract_terms(c, on)
         availability = months(c.start_date, terms[-1].end, outages, _tiers(c), monthly, now, zone)
         view = ContractView(
             c,
@@ -309,6 +330,7 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             amendments=changes,
             time_zone=zone,
             terms=terms,
+            on=on,
         )
         view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills, terms)
         views.append(view)
@@ -332,19 +354,18 @@ def key_dates(db: Database, now: datetime, views: list[ContractView] | None = No
         return [k for v in views for k in v.dates] + _quote_dates(reader)
 
 
-def _live(k: KeyDate, today: date, running: dict[int, Term]) -> bool:
-    """Still something to act on: not a settled payment, not a past end or renewal, not the notice deadline of
-    a term that has ended (a renewed contract's earlier terms, a contract that has ended)."""
+def _live(k: KeyDate, today: date, missed: dict[int, date | None]) -> bool:
+    """Still something to act on: not a settled payment, not a past end or renewal, and of the past notice
+    deadlines only the latest one whose renewal (or end) is still to come (``ContractView.missed_notice``)."""
     if k.kind == "payment" and k.detail == "paid":
         return False
     if k.day >= today:
         return True
     if k.kind in ("ends", "renews"):
         return False
-    if k.kind != "notice deadline" or k.contract_id is None or k.contract_id not in running:
+    if k.kind != "notice deadline" or k.contract_id is None:
         return True
-    term = running[k.contract_id]
-    return k.day >= term.start and term.end > today  # the running term's, missed: it renews unless acted on
+    return k.day == missed.get(k.contract_id)
 
 
 def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
@@ -378,8 +399,8 @@ def due(
     with reading(db):  # the contracts and the open quotes of one state of the database
         if views is None:
             views = load_contracts(db, now)
-        running = {v.id: v.running for v in views}
-        live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, running)], today)
+        missed = {v.id: v.missed_notice(today) for v in views}
+        live = _unpaid_once([k for k in key_dates(db, now, views) if _live(k, today, missed)], today)
     g = group(live, today, within)
     return {"overdue": g.overdue, "within_30_days": g.soon, f"within_31_to_{within}_days": g.later}
 

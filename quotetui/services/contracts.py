@@ -305,7 +305,7 @@ def add_incident(
     with db.write() as session:
         contract = _contract(session, contract_id)
         zone = load_assumptions(session).time_zone
-        end = _term_end_by(contract, local_day(started_at, zone))
+        end = term_end_by(contract, local_day(started_at, zone))
         problems = incident_in_term(started_at, contract.start_date, end, zone)
         if affected_gpus is not None and affected_gpus > contract.gpu_count:
             problems["affected_gpus"] = f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"
@@ -327,11 +327,12 @@ def add_incident(
         return incident
 
 
-def _term_end_by(contract: Contract, day: date) -> date:
+def term_end_by(contract: Contract, day: date) -> date:
     """The end of the term running on ``day``: the signed end, or, for a contract that renews by itself, the end
     of the renewal ``day`` falls in (an outage or a bill of a renewed term belongs to the contract)."""
     c = contract
-    return terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, day)[-1].end
+    terms = terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, day, None, c.term_months)
+    return terms[-1].end
 
 
 def _outage(incident: Incident) -> tuple[datetime, datetime | None, int | None, int | None]:
@@ -412,7 +413,7 @@ def add_invoice(
     amount, code, reference = v["amount"], v["currency"], v["reference"]
     with db.write() as session:
         contract = _contract(session, contract_id)
-        end = _term_end_by(contract, v["period_end"])
+        end = term_end_by(contract, v["period_end"])
         problems = invoice_in_term(v["period_start"], v["period_end"], contract.start_date, end)
         billed = session.exec(
             select(Invoice.id, Invoice.period_start, Invoice.period_end).where(Invoice.contract_id == contract_id)

@@ -70,7 +70,7 @@ class Negotiation:
             out.append("not feasible for this scenario: " + "; ".join(e.feasibility.blocking))
         if s is not None:
             cur = s.current.option.currency
-            nm = money_text(s.current.node_month, cur, 2)
+            nm = money_text(s.current.node_month, cur)  # the currency's places, as explain shows it
             out.append(f"current round {s.current.seq} ({s.current.mover}): {nm} per node-month")
             if s.first.seq != s.current.seq and s.vs_first is not None:
                 out.append(f"vs first offer (round {s.first.seq}): {pct(s.vs_first, 2)} % saved")

@@ -38,6 +38,8 @@ _WORDS: dict[str, str] = {
     "decimal": "a number",
     "day": "a date",
     "when": "a time",
+    "bool": "a flag",
+    "json": "a JSON object",
 }
 """What a value of each kind must be, as a problem says it."""
 
@@ -122,15 +124,16 @@ class Rows:
     def _compile(self) -> Callable[[Reader], Callable[[Any], Any]]:
         """A function per record type, made once: ``Record(r[0], money(r[1]), …)`` with each conversion inline."""
         key = "None" if self._key is None else f"r[{self._key}]"
-        cells, bound = [], {"Record": self.record, "bad": self._bad, "notint": _not_int}
+        cells, bound = [], {"Record": self.record, "bad": self._bad, "notint": _not_int, "notflag": _not_flag}
+        bound["FLAGS"] = (0, 1, None)  # True == 1 and False == 0 are in it too
         for i, c in enumerate(self.columns):
             value = f"r[{i}]"
             if c.read == "raw":
                 cells.append(value)
             elif c.read == "int":  # a whole number, or NULL (bool, a subclass, is not one: SQLite stores 0/1)
                 cells.append(f"({value} if {value}.__class__ is int or {value} is None else notint({value}))")
-            elif c.read == "bool":
-                cells.append(f"bool({value})")
+            elif c.read == "bool":  # 0/1 (SQLite), a boolean (PostgreSQL), NULL: never the text 'false'
+                cells.append(f"({value} is True or {value} == 1 if {value} in FLAGS else notflag({value}))")
             elif c.read == "choice":
                 assert c.choices is not None, c.name
                 bound[f"m{i}"] = c.choices._value2member_map_
@@ -142,10 +145,10 @@ class Rows:
             "    money, text, decimal, day, when = reader.money, reader.text, reader.text_decimal, reader.day, "
             "reader.when\n"
             "    rate = lambda v: reader.money(v, RATE_PLACES)\n"
-            "    json = stored_json\n"
+            "    json = object_json\n"
             f"    return lambda r: Record({', '.join(cells)})\n"
         )
-        bound["RATE_PLACES"], bound["stored_json"] = RATE_PLACES, stored_json
+        bound["RATE_PLACES"], bound["object_json"] = RATE_PLACES, _object_json
         exec(compile(source, f"<read model {self.record.__name__}>", "exec"), bound)
         return bound["factory"]  # type: ignore[no-any-return]
 
@@ -180,6 +183,19 @@ class Rows:
         row = f"{self.label} #{key}" if key is not None else self.label
         where = column.where or "{row}, " + column.sql.rsplit(".", 1)[-1]
         return column.choices.stored(value, where.format(row=row))
+
+
+def _not_flag(value: object) -> bool:
+    raise TypeError(f"not a flag: {value!r}")
+
+
+def _object_json(value: object) -> object:
+    """A JSON column holding an object (a contract's snapshot, an amendment's changes, a claim's conditions):
+    NULL is None; anything else that is not an object is unreadable."""
+    out = stored_json(value)
+    if out is not None and not isinstance(out, dict):
+        raise TypeError(f"not a JSON object: {value!r}")
+    return out
 
 
 def _not_int(value: object) -> int:

@@ -61,6 +61,14 @@ def _server_day(value: date | None) -> date | None:
     return value
 
 
+def _finite_decimal(value: Any) -> Decimal:
+    """A number stored as decimal text: ``NaN`` or ``Infinity`` (which ``Decimal`` takes) is not a figure."""
+    out = Decimal(value)
+    if not out.is_finite():
+        raise ValueError(f"not a finite number: {value!r}")
+    return out
+
+
 def _shared(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``convert`` giving one object per stored value (the same stored text or integer is the same value, with
     the same exponent): a bulk load of 100,000 offers holds each distinct amount, date or name once."""
@@ -92,7 +100,7 @@ class Reader:
         self._money6 = money6
         self.when: Callable[[Any], datetime | None] = _shared(_sqlite_when if sqlite else _server_when)
         self.day: Callable[[Any], date | None] = _shared(_sqlite_day if sqlite else _server_day)
-        self.text_decimal: Callable[[str | None], Decimal | None] = _shared(Decimal)
+        self.text_decimal: Callable[[str | None], Decimal | None] = _shared(_finite_decimal)
         self.text: Callable[[str | None], str | None] = _shared(str)
 
     def money(self, value: Any, places: int = 6) -> Decimal | None:

@@ -37,7 +37,20 @@ STYLE: dict[Tone, str] = _styles(TERMINAL)
 """Each tone's Rich style now: read when a renderable is made, so a redraw after a theme change takes the new one."""
 
 
+def _rich(colour: str) -> str | None:
+    """A theme's colour as Rich reads it: ``#FFC473``, or an ANSI theme's ``ansi_bright_red`` as ``bright_red``;
+    None for what Rich cannot draw (the terminal's colour stands in)."""
+    from rich.color import Color, ColorParseError
+
+    name = colour.removeprefix("ansi_")
+    try:
+        Color.parse(name)
+    except ColorParseError:
+        return None
+    return name
+
+
 def follow_theme(variables: Mapping[str, str]) -> None:
     """Set :data:`STYLE` from a theme's CSS variables (``App.get_css_variables()``)."""
-    colours = {tone: variables[name] for tone, name in THEME_COLOUR.items() if name in variables}
-    STYLE.update(_styles({**TERMINAL, **colours}))
+    colours = {tone: _rich(variables[name]) for tone, name in THEME_COLOUR.items() if name in variables}
+    STYLE.update(_styles({**TERMINAL, **{tone: c for tone, c in colours.items() if c}}))

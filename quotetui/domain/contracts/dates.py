@@ -74,17 +74,35 @@ class Term:
     renewal: int = 0
 
 
-def terms_to(start: date, end: date, renewal_months: int | None, auto_renew: bool, on: date) -> list[Term]:
-    """The signed term, then each renewal of an auto-renewing contract up to the term running on ``on``: the
-    k-th ends ``renewal_months`` × k months after the signed end. A contract that does not renew by itself (or
-    states no renewal term) has its signed term alone, also once it has ended."""
+def terms_to(
+    start: date,
+    end: date,
+    renewal_months: int | None,
+    auto_renew: bool,
+    on: date,
+    notice_days: int | None = None,
+    term_months: int | None = None,
+) -> list[Term]:
+    """The signed term, then each renewal of an auto-renewing contract that has begun or is certain on ``on``:
+    certain once the notice deadline before it (``notice_days`` before the term's end) has passed. The last term
+    listed is the first whose renewal can still be stopped, so its notice deadline is the next one to act on.
+    The k-th renewal ends ``term_months`` + k × ``renewal_months`` months after the start (counted from the
+    start, never chained: a term from 31 August renews to the last day of February, then back to the 31st). A
+    contract that does not renew by itself (or states no renewal term) has its signed term alone."""
     terms = [Term(start, end)]
     if not auto_renew or renewal_months is None or renewal_months < 1:
         return terms
-    while terms[-1].end <= on:
+    months = term_months if term_months is not None else _months_between(start, end)
+    notice = timedelta(days=max(notice_days or 0, 0))
+    while terms[-1].end <= on or terms[-1].end - notice < on:
         k = len(terms)
-        terms.append(Term(terms[-1].end, add_months(end, k * renewal_months), k))
+        terms.append(Term(terms[-1].end, add_months(start, months + k * renewal_months), k))
     return terms
+
+
+def _months_between(start: date, end: date) -> int:
+    """The whole months from ``start`` to ``end`` (a term's length when it is not given)."""
+    return (end.year - start.year) * 12 + end.month - start.month
 
 
 def term_payments(terms: list[Term], cadence: BillingCadence) -> Iterator[date]:

@@ -55,6 +55,8 @@ def render_acceptance(state: Acceptance) -> RenderableType:
 
 
 def render(v: ContractView, today: date) -> RenderableType:
+    from quotetui.services.contract_view import renewal_words
+
     c, cur = v.contract, v.contract.currency
 
     def money(amount: Decimal) -> str:
@@ -67,12 +69,12 @@ def render(v: ContractView, today: date) -> RenderableType:
     if v.running.renewal:
         t = v.running
         terms.append(f"renewed by itself ({plural(t.renewal, 'time')}): the term running is {t.start.isoformat()} ")
-        terms.append(f"to {t.end.isoformat()} ({c.renewal_term_months} months)\n")
+        terms.append(f"to {t.end.isoformat()} ({renewal_words(c)})\n")
     option = c.snapshot.get("option", {}).get("label", "")
     terms.append(f"agreed price {money(c.price)} {cur} {c.price_unit.value.replace('_', '-')} ({option}); ")
     terms.append(f"monthly charge {grouped(v.monthly_charge, 2)} {cur}\n")
     if v.notice_by:
-        after = f"it renews for {c.renewal_term_months} months" if c.auto_renew else "it ends"
+        after = f"it renews for {renewal_words(c)}" if c.auto_renew else "it ends"
         terms.append(f"notice by {v.notice_by.isoformat()} ({c.notice_days} days), else {after}\n")
     spent = f"spent {money(v.spend)} {cur}"
     if c.committed_spend is not None:
@@ -89,7 +91,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     dates = _table("Key dates", "date", "days", "what")
     for k in sorted(v.dates, key=lambda k: (k.day, k.kind)):
         left = k.days_left(today)
-        if left < -31 and k.kind == "payment":
+        if left < -31:  # a month of history; older dates (a renewed contract's earlier terms) are not shown
             continue
         dates.add_row(k.day.isoformat(), str(left), f"{k.kind}" + (f" — {k.detail}" if k.detail else ""))
 
@@ -168,7 +170,13 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#contract").loading = True
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.load()
+
+    def _theme_changed(self, _: object) -> None:
+        """The tones' colours follow the theme (``tui/tones.py``): the contract is drawn again."""
+        if getattr(self, "view", None) is not None:
+            self._show(self.view, self.acceptance)
 
     @background(group="contract")
     def load(self) -> None:
@@ -183,10 +191,18 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
             views = load_contracts(database, now, self.contract_id)
             state = contract_acceptance(database, self.contract_id) if views else None
         except QuotetuiError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.app.call_from_thread(self._failed, str(exc))
             return
         if views:
             self.app.call_from_thread(self._show, views[0], state)
+        else:  # deleted meanwhile, or never there
+            self.app.call_from_thread(self._failed, f"no contract #{self.contract_id}")
+
+    def _failed(self, message: str) -> None:
+        """Nothing to show: say why, where the contract would be, and stop the loading indicator."""
+        self.query_one("#contract").loading = False
+        self.query_one("#contract-body", Static).update(Text(message, style=STYLE[Tone.ERROR]))
+        self.notify(message, severity="error")
 
     def _show(self, view: ContractView, state: Acceptance | None = None) -> None:
         self.view, self.acceptance = view, state

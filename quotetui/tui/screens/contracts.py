@@ -58,8 +58,8 @@ def contract_cells(v: ContractView) -> list[str]:
         v.title,
         v.provider,
         v.offer,
-        c.end_date.isoformat() + (" ↻" if c.auto_renew else ""),
-        c.notice_deadline.isoformat() if c.notice_deadline else "",
+        v.running.end.isoformat() + (" ↻" if c.auto_renew else ""),  # the running term's: a renewal's
+        v.notice_by.isoformat() if v.notice_by else "",
         str(c.gpu_count),
         f"{grouped(v.monthly_charge, 2)}",
         spent,

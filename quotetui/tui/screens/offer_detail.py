@@ -138,7 +138,13 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#tabs").loading = True
         self.watch(self.app, "market", self._market_changed, init=False)
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.load()
+
+    def _theme_changed(self, _: object) -> None:
+        """The tones' colours follow the theme (``tui/tones.py``): the offer is drawn again from what it holds."""
+        if self.detail is not None:
+            self._show(self.detail, self.position)
 
     @background(group="detail")
     def load(self) -> None:

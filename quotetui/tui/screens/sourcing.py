@@ -285,6 +285,14 @@ class SourcingScreen(MarketScreen):
     def show_market(self, market: MarketView) -> None:
         """The RFQs are read when the market has been read (``set_loading``), not at each step of it."""
 
+    def _theme_changed(self, _: object) -> None:
+        """The tones' colours follow the theme (``tui/tones.py``): the RFQ shown is drawn again as it was read."""
+        if self._selected is not None and self._detail is not None:
+            award = self._award
+            self._show_detail(self._selected, self._detail)
+            if award is not None:
+                self._show_award(self._selected, award)
+
     def set_loading(self, loading: bool) -> None:
         if loading:
             return
