@@ -432,3 +432,21 @@ def test_a_short_renewal_with_a_long_notice_shows_the_deadline_to_act_on(cli: Cl
     deadlines = [k["date"] for k in due["within_30_days"] if k["kind"] == "notice deadline"]
     assert deadlines == ["2027-04-01"]
     assert "for 1 month" in json.dumps(due) and "1 months" not in json.dumps(due)
+
+
+def test_notice_given_ends_an_auto_renewing_contract_at_the_end_it_reaches(cli: Cli, signed: Path) -> None:
+    """Notice is an amendment (``--at-end ends``). Given on 2027-06-01, in the first renewal and before its
+    deadline (2028-01-01), the contract ends on 2028-01-31: no renewal, payments or incidents after it."""
+    db = str(signed)
+    done = cli("--db", db, "contracts", "amend", "1", "--effective", "2027-06-01", "--reason", "notice given",
+               "--at-end", "ends")  # fmt: skip
+    assert done.code == 0 and "renews by itself yes → no" in done.out, done.err
+    later = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2028-03-01", "--json")
+    kinds = [(k["date"], k["kind"]) for k in later["key_dates"] if k["kind"] != "payment"]
+    assert kinds[-1] == ("2028-01-31", "ends") and ("2028-01-31", "renews") not in kinds
+    assert max(k["date"] for k in later["key_dates"] if k["kind"] == "payment") == "2027-12-31"
+    late = cli("--db", db, "contracts", "incident", "add", "1", "--start", "2028-03-02T00:00Z", "--gpus", "8",
+               "--description", "after it ended")  # fmt: skip
+    assert late.code == 2 and "after the contract's term ends (last day 2028-01-30)" in late.err
+    bad = cli("--db", db, "contracts", "amend", "1", "--effective", "2027-06-02", "--reason", "x", "--at-end", "maybe")
+    assert bad.code == 2 and "--at-end" in bad.err

@@ -174,3 +174,19 @@ def test_renewals_are_counted_from_the_signed_end_never_chained() -> None:
     assert renewed[-1] == Term(end, date(2028, 1, 31), 1)
     assert list(term_payments(renewed, BillingCadence.UPFRONT)) == [start, end]  # each term paid at its start
     assert list(term_payments(renewed, BillingCadence.QUARTERLY))[-2:] == [date(2027, 7, 31), date(2027, 10, 31)]
+
+
+def test_notice_given_late_ends_the_contract_at_the_following_end() -> None:
+    """Notice in force by a renewal's deadline stops that renewal; given after it (2027-01-10, the deadline
+    2027-01-01), the renewal of 2027-01-31 still happens and the contract ends on 2028-01-31."""
+    from types import SimpleNamespace
+
+    from quotetui.domain.contracts.amendments import Amendment, contract_terms
+    from quotetui.domain.contracts.dates import Term
+
+    c = SimpleNamespace(start_date=date(2026, 1, 31), end_date=date(2027, 1, 31), term_months=12, auto_renew=False,
+                        renewal_term_months=12, notice_days=30)  # fmt: skip
+    late = [Amendment(1, date(2027, 1, 10), "notice", "me", {"auto_renew": [True, False]})]
+    assert contract_terms(c, date(2029, 1, 1), late)[-1] == Term(date(2027, 1, 31), date(2028, 1, 31), 1)
+    in_time = [Amendment(1, date(2026, 12, 1), "notice", "me", {"auto_renew": [True, False]})]
+    assert contract_terms(c, date(2029, 1, 1), in_time) == [Term(date(2026, 1, 31), date(2027, 1, 31))]

@@ -251,6 +251,7 @@ AMEND_FLAGS = {
     "gpu": "--gpu",
     "acceptance_sample": "--acceptance-sample",
     "acceptance_sample_min": "--acceptance-sample-min",
+    "at_end": "--at-end",
 }
 A = E.AMENDMENT.field
 
@@ -280,6 +281,15 @@ def amend(
     ] = None,
     acceptance_sample: SampleOpt = None,
     acceptance_sample_min: SampleMinOpt = None,
+    at_end: Annotated[
+        str | None,
+        flag(
+            A("at_end"),
+            "--at-end",
+            help="renews or ends at the end of its term: ends records notice given.",
+            metavar="renews|ends",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Amend a signed contract: a dated record of the terms both parties changed (each before and after); from its
@@ -299,6 +309,7 @@ def amend(
         "gpu": gpu,
         "acceptance_sample": acceptance_sample,
         "acceptance_sample_min": acceptance_sample_min,
+        "at_end": at_end,
     }
     today, now = _as_of(None)
     before = {line.invoice.id: line.check for v in load_contracts(db, now, contract) for line in v.invoices}

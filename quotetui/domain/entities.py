@@ -965,6 +965,7 @@ AMENDMENT = Entity(
         Field("gpu", "GPU model delivered (a swap both parties agreed)", max_length=120),
         replace(ACCEPTANCE_SAMPLE, label="Nodes checked at acceptance, share"),
         ACCEPTANCE_SAMPLE_MIN,
+        Field("at_end", "At the end of its term it (ends: notice given; empty: as now)", "choice", choices=e.AtTermEnd),
     ),
 )
 """A dated change to a signed contract's terms (``contracts amend``): the terms it names, from ``effective``."""

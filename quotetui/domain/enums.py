@@ -213,6 +213,13 @@ class PreemptionRisk(Choice):
     UNKNOWN = "unknown"
 
 
+class AtTermEnd(Choice):
+    """What a contract does at the end of its term (an amendment records notice given: ``ends``)."""
+
+    RENEWS = "renews"
+    ENDS = "ends"
+
+
 class BillingCadence(Choice):
     MONTHLY = "monthly"
     QUARTERLY = "quarterly"

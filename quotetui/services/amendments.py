@@ -24,6 +24,7 @@ from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.economics.costing import nodes_needed
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.economics.signed_terms import as_signed, signed_assumptions, signed_fx
+from quotetui.domain.enums import AtTermEnd
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
@@ -82,7 +83,7 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
     if not given:
         raise BadInput(
             "an amendment changes at least one term: --gpus, --monthly-charge, --term-months, --notice-days, "
-            "--gpu, --acceptance-sample or --acceptance-sample-min"
+            "--gpu, --acceptance-sample, --acceptance-sample-min or --at-end"
         )
     with db.write() as session:
         contract = session.get(Contract, contract_id)
@@ -188,6 +189,9 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
                 if _text(old.get(key)) != _text(new[key]):
                     changes[term] = [_text(old.get(key)), _text(new[key])]
             sold["sample"] = new
+        renews = contract.auto_renew if "at_end" not in given else given["at_end"] is AtTermEnd.RENEWS
+        if renews != contract.auto_renew:  # notice given (ends), or a renewal agreed (renews)
+            changes["auto_renew"] = [contract.auto_renew, renews]
         if problems:
             raise FieldErrors(problems)
         if not changes:
@@ -201,6 +205,9 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
         contract.gpu_count = given.get("gpus", contract.gpu_count)
         contract.term_months, contract.end_date = months, end
         contract.notice_days, contract.notice_deadline = notice, deadline
+        contract.auto_renew = renews
+        if renews and contract.renewal_term_months is None:
+            contract.renewal_term_months = months
         contract.snapshot = snapshot  # a new dict: the flush sees it changed (and the audit trail records it)
         amendment = ContractAmendment(
             contract_id=contract_id,

@@ -4,14 +4,15 @@ read these views."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from quotetui.domain.contracts.amendments import Amendment, charges_of, term_on
-from quotetui.domain.contracts.dates import KeyDate, Term, group, notice_deadline, term_payments, terms_to
+from quotetui.domain.contracts.amendments import Amendment, charges_of, contract_terms, renews_at, term_on
+from quotetui.domain.contracts.dates import KeyDate, Term, group, notice_deadline, term_payments
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
 from quotetui.domain.economics.display import amount_text, stored_text
@@ -236,11 +237,6 @@ def _settled(day: date, invoices: list[InvoiceRow]) -> bool:
     return any(i.paid and i.period_start <= day <= i.period_end for i in invoices)
 
 
-def contract_terms(c: ContractRow, on: date) -> list[Term]:
-    """The contract's signed term and, when it renews by itself, each renewal begun or certain on ``on``."""
-    return terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, on, c.notice_days, c.term_months)
-
-
 def renewal_words(c: ContractRow) -> str:
     """How long a renewal runs, in words: "12 months", "1 month" (its own term when none is stated)."""
     return plural(c.renewal_term_months or c.term_months, "month")
@@ -252,21 +248,23 @@ def running_notice(c: ContractRow, term: Term) -> date | None:
     return c.notice_deadline if term.renewal == 0 else notice_deadline(term.end, c.notice_days)
 
 
-def _contract_dates(c: ContractRow, subject: str, invoices: list[InvoiceRow], terms: list[Term]) -> list[KeyDate]:
+def _contract_dates(
+    c: ContractRow, subject: str, invoices: list[InvoiceRow], terms: list[Term], renews: Callable[[date], bool]
+) -> list[KeyDate]:
     """Each term's notice deadline and its end (or renewal), and the payments over every term: an auto-renewing
     contract past its signed end goes on with the renewal it is in (``dates.terms_to``)."""
     assert c.id is not None
     found, renewal = [], renewal_words(c)
     for t in terms:
-        deadline = running_notice(c, t)
+        deadline, renewing = running_notice(c, t), renews(t.end)
         if deadline is not None:
             what = (
                 f"else it renews for {renewal} on {t.end.isoformat()}"
-                if c.auto_renew
+                if renewing
                 else f"notice to end on {t.end.isoformat()}"
             )
             found.append(KeyDate(deadline, "notice deadline", subject, c.id, c.offer_id, what))
-        if c.auto_renew:
+        if renewing:
             found.append(KeyDate(t.end, "renews", subject, c.id, c.offer_id, f"for {renewal}"))
         else:
             found.append(KeyDate(t.end, "ends", subject, c.id, c.offer_id))
@@ -318,7 +316,7 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             for i in incidents.get(c.id, [])
         ]
         on = now.date()  # the day asked for (``--on``, the app's today): its terms, as its key dates
-        terms = contract_terms(c, on)
+        terms = contract_terms(c, on, changes)
         availability = months(c.start_date, terms[-1].end, outages, _tiers(c), monthly, now, zone)
         view = ContractView(
             c,
@@ -332,7 +330,8 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             terms=terms,
             on=on,
         )
-        view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills, terms)
+        renews = renews_at(changes, c.auto_renew, c.notice_days)
+        view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills, terms, renews)
         views.append(view)
     return views
 

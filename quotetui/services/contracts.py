@@ -15,7 +15,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
-from quotetui.domain.contracts.dates import notice_deadline, term_end, terms_to
+from quotetui.domain.contracts.amendments import contract_terms
+from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.contracts.term import incident_in_term, invoice_in_term, invoice_overlaps
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import OptionCost, nodes_needed
@@ -330,9 +331,13 @@ def add_incident(
 def term_end_by(contract: Contract, day: date) -> date:
     """The end of the term running on ``day``: the signed end, or, for a contract that renews by itself, the end
     of the renewal ``day`` falls in (an outage or a bill of a renewed term belongs to the contract)."""
-    c = contract
-    terms = terms_to(c.start_date, c.end_date, c.renewal_term_months, c.auto_renew, day, None, c.term_months)
-    return terms[-1].end
+    from quotetui.services.contract_rows import amendments_of
+    from quotetui.store.reader import session_reader
+
+    assert contract.id is not None
+    changes = amendments_of(session_reader(Session.object_session(contract)), contract.id).get(contract.id, [])
+    terms = contract_terms(contract, day, changes)
+    return next((t.end for t in terms if day < t.end), terms[-1].end)
 
 
 def _outage(incident: Incident) -> tuple[datetime, datetime | None, int | None, int | None]:

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from quotetui.domain.contracts.charges import Charge, timeline
+from quotetui.domain.contracts.dates import Term, terms_to
 from quotetui.domain.economics.exact import q
 
-TERMS = ("gpus", "monthly_charge", "term_months", "notice_days", "gpu", "acceptance_sample", "acceptance_sample_min")
-"""The terms an amendment can change, in the order they are said."""
+TERMS = (
+    "gpus",
+    "monthly_charge",
+    "term_months",
+    "notice_days",
+    "gpu",
+    "acceptance_sample",
+    "acceptance_sample_min",
+    "at_end",
+)
+"""The terms an amendment can change, in the order they are said (``at_end`` is recorded as ``auto_renew``)."""
 
 TITLES = {
     "gpus": "GPUs",
@@ -26,6 +36,7 @@ TITLES = {
     "acceptance_sample": "acceptance sample",
     "acceptance_sample_min": "acceptance sample at least",
     "nodes": "nodes",
+    "auto_renew": "renews by itself",
     "discounts": "discounts",
 }
 
@@ -42,6 +53,8 @@ class Amendment:
         """``GPUs 16 → 32; monthly charge 100,000.00 → 190,000.00`` (``money`` shows an amount)."""
 
         def shown(key: str, value: Any) -> str:
+            if isinstance(value, bool):
+                return "yes" if value else "no"
             return "—" if value is None else money(value) if key == "monthly_charge" else str(value)
 
         return "; ".join(f"{TITLES.get(k, k)} {shown(k, b)} → {shown(k, a)}" for k, (b, a) in self.changes.items())
@@ -66,6 +79,17 @@ def charges_of(start: date, monthly: Fraction, amendments: list[Amendment]) -> l
     return timeline(start, monthly, amended)
 
 
+def renews_at(amendments: list[Amendment], current: bool, notice_days: int | None) -> Callable[[date], bool]:
+    """Whether the contract renews at a term's end: as it stood on that renewal's notice deadline (notice given
+    by an amendment in force by then ends it there; given later, at the following end)."""
+
+    def renews(end: date) -> bool:
+        deadline = end - timedelta(days=notice_days or 0)
+        return bool(term_on(amendments, "auto_renew", current, deadline))
+
+    return renews
+
+
 def term_on(amendments: list[Amendment], term: str, current: Any, day: date) -> Any:
     """A term's value on ``day``: the value before the first amendment of it that was not yet in force then,
     else its value now (``current``)."""
@@ -73,3 +97,31 @@ def term_on(amendments: list[Amendment], term: str, current: Any, day: date) -> 
         if term in a.changes and a.effective > day:
             return a.changes[term][0]
     return current
+
+
+class Signed(Protocol):
+    """A contract's terms as signed or as last amended (a stored row, or the ORM's)."""
+
+    start_date: date
+    end_date: date
+    term_months: int
+    auto_renew: bool
+    renewal_term_months: int | None
+    notice_days: int | None
+
+
+def contract_terms(c: Signed, on: date, amendments: list[Amendment]) -> list[Term]:
+    """The contract's signed term and, when it renews by itself, each renewal begun or certain on ``on``
+    (``dates.terms_to``); where an amendment gave notice (``at_end``: ends), the renewals stop at the end it
+    reached in time."""
+    changed = any("auto_renew" in a.changes for a in amendments)
+    return terms_to(
+        c.start_date,
+        c.end_date,
+        c.renewal_term_months or (c.term_months if changed else None),
+        c.auto_renew or changed,
+        on,
+        c.notice_days,
+        c.term_months,
+        renews_at(amendments, c.auto_renew, c.notice_days) if changed else None,
+    )

@@ -12,7 +12,7 @@ payments, the next notice deadline and the next renewal follow the contract afte
 from __future__ import annotations
 
 import calendar
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -82,19 +82,23 @@ def terms_to(
     on: date,
     notice_days: int | None = None,
     term_months: int | None = None,
+    renews: Callable[[date], bool] | None = None,
 ) -> list[Term]:
     """The signed term, then each renewal of an auto-renewing contract that has begun or is certain on ``on``:
     certain once the notice deadline before it (``notice_days`` before the term's end) has passed. The last term
     listed is the first whose renewal can still be stopped, so its notice deadline is the next one to act on.
     The k-th renewal ends ``term_months`` + k × ``renewal_months`` months after the start (counted from the
     start, never chained: a term from 31 August renews to the last day of February, then back to the 31st). A
-    contract that does not renew by itself (or states no renewal term) has its signed term alone."""
+    contract that does not renew by itself (or states no renewal term) has its signed term alone; ``renews``: whether
+    it renews at a term's end, where an amendment changed it (notice given)."""
     terms = [Term(start, end)]
     if not auto_renew or renewal_months is None or renewal_months < 1:
         return terms
     months = term_months if term_months is not None else _months_between(start, end)
     notice = timedelta(days=max(notice_days or 0, 0))
     while terms[-1].end <= on or terms[-1].end - notice < on:
+        if renews is not None and not renews(terms[-1].end):
+            break  # notice was given: it ends there
         k = len(terms)
         terms.append(Term(terms[-1].end, add_months(start, months + k * renewal_months), k))
     return terms
