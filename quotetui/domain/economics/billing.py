@@ -27,10 +27,12 @@ term (less committed), then the order listed.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from quotetui.domain.economics.exact import ceil
 from quotetui.domain.enums import ExtraBasis
@@ -141,8 +143,10 @@ class OnDemand(Billing):
         return f'"{label} for "&{months}&IF({months}=1," month"," months")'
 
 
+@functools.cache
 def billing(term_months: int, prepay: bool) -> Billing:
-    """The rule of a way to buy: a term of 0 months is on demand; a longer one whole terms, prepaid or not."""
+    """The rule of a way to buy: a term of 0 months is on demand; a longer one whole terms, prepaid or not (one
+    shared rule per way: the engine asks it for every option of every offer)."""
     if term_months == 0:
         return OnDemand(0)
     return Prepaid(term_months) if prepay else Billing(term_months)
@@ -168,17 +172,21 @@ class Usage(NamedTuple, Generic[T]):
 @dataclass(frozen=True, slots=True)
 class ExtraRule:
     """How a recurring extra cost of one basis is billed a month: its amount × the usages named in ``per``
-    (none: a flat fee), described in ``words`` (formatted with the scenario's ``egress_tb``, ``storage_tb``
-    and ``nodes``). ``follows_use``: it falls with the utilisation (rent vs buy's usage-billed part)."""
+    (none: a flat fee), described in ``words`` (of the scenario and the nodes). ``follows_use``: it falls with
+    the utilisation (rent vs buy's usage-billed part)."""
 
     per: tuple[str, ...]
-    words: str
+    words: Callable[[Any, int], str]  # (the scenario, the nodes) → the usage in words
     follows_use: bool = False
 
-    def usage(self, values: Usage[Fraction]) -> Fraction:
-        out = Fraction(1)
-        for name in self.per:
-            out *= getattr(values, name)
+    def usage(self, value: Callable[[str], Fraction | int]) -> Fraction | int:
+        """The month's usage billed: the product of the usages named (``value``: one of them by its ``Usage``
+        name, made only when asked: the engine costs every extra of every option)."""
+        if not self.per:
+            return Fraction(1)
+        out = value(self.per[0])
+        for name in self.per[1:]:
+            out *= value(name)
         return out
 
     def sheet_usage(self, cells: Usage[str]) -> str:
@@ -187,11 +195,11 @@ class ExtraRule:
 
 
 EXTRA_RULES = {
-    ExtraBasis.PER_GB: ExtraRule(("egress_gb",), "{egress_tb} TB egress a month"),
-    ExtraBasis.PER_TB_MONTH: ExtraRule(("storage_tb",), "{storage_tb} TB stored"),
-    ExtraBasis.PER_NODE_MONTH: ExtraRule(("nodes",), "{nodes} nodes"),
-    ExtraBasis.PER_HOUR: ExtraRule(("nodes", "hours"), "{nodes} nodes × billed hours", follows_use=True),
-    ExtraBasis.PER_MONTH: ExtraRule((), "flat per month"),
+    ExtraBasis.PER_GB: ExtraRule(("egress_gb",), lambda s, n: f"{s.egress_tb_month} TB egress a month"),
+    ExtraBasis.PER_TB_MONTH: ExtraRule(("storage_tb",), lambda s, n: f"{s.storage_tb} TB stored"),
+    ExtraBasis.PER_NODE_MONTH: ExtraRule(("nodes",), lambda s, n: f"{n} nodes"),
+    ExtraBasis.PER_HOUR: ExtraRule(("nodes", "hours"), lambda s, n: f"{n} nodes × billed hours", follows_use=True),
+    ExtraBasis.PER_MONTH: ExtraRule((), lambda s, n: "flat per month"),
 }
 """Every recurring extra-cost basis's rule (one-off fees are paid once: ``costing._extra_line``). A basis added
 to ``ExtraBasis`` without a rule here is an error where it is costed, never a silent flat fee."""

@@ -17,14 +17,14 @@ Definitions (DESIGN.md section 3):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, Assumptions
-from quotetui.domain.economics.billing import EXTRA_RULES, Paid, Usage
+from quotetui.domain.economics.billing import EXTRA_RULES, Paid
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.lazy import slot_cached
@@ -298,7 +298,7 @@ def _extra_line(
     x: ExtraTerm,
     scenario: ScenarioInput,
     nodes: int,
-    usage: Usage[Fraction],
+    usage: Callable[[str], Fraction | int],
     fx: FxTable,
     vat: Fraction,
     day: date | None,
@@ -313,7 +313,7 @@ def _extra_line(
     rule = EXTRA_RULES.get(x.basis)
     if rule is None:  # a basis added to the enum without its rule: an error, never a silent flat fee
         raise BadInput(f"no costing rule for the extra-cost basis {x.basis!r}")
-    words = rule.words.format(egress_tb=scenario.egress_tb_month, storage_tb=scenario.storage_tb, nodes=nodes)
+    words = rule.words(scenario, nodes)
     return ExtraLine(x, True, words, monthly=amount * rule.usage(usage), fx=quote)
 
 
@@ -355,10 +355,15 @@ def cost_option(
     billed_hours_month = assumptions.hours_per_month * usage_factor
     vat = assumptions.vat_factor(offer.vat_rate, offer.special_invoice)
     extras: tuple[ExtraLine, ...] = ()
-    if offer.extras:  # a month's usages, once for every extra line
-        usage = Usage(
-            q(scenario.egress_tb_month) * GB_PER_TB, q(scenario.storage_tb), Fraction(nodes), billed_hours_month
-        )
+    if offer.extras:
+
+        def usage(name: str) -> Fraction | int:  # a month's usage by its ``billing.Usage`` name, when an extra asks
+            if name == "egress_gb":
+                return q(scenario.egress_tb_month) * GB_PER_TB
+            if name == "storage_tb":
+                return q(scenario.storage_tb)
+            return nodes if name == "nodes" else billed_hours_month
+
         extras = tuple(_extra_line(x, scenario, nodes, usage, fx, vat, day) for x in offer.extras)
     extras_total = sum((e.monthly * scenario.months + e.one_off for e in extras), Fraction(0))
     return OptionCost(

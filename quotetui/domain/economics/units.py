@@ -34,8 +34,8 @@ class UnitRule:
             raise BadInput(f"GPUs per node must be at least 1, not {gpus_per_node}")
         if self.per_term and term_months < 1:
             raise BadInput(TERM_TOTAL_NEEDS_TERM)
-        factor = Fraction(term_months) if self.per_term else Fraction(1)
-        return factor / ((gpus_per_node if self.per_gpu else 1) * (hours_per_month if self.per_hour else 1))
+        per = (gpus_per_node if self.per_gpu else 1) * (hours_per_month if self.per_hour else 1)
+        return Fraction(term_months if self.per_term else 1, per)  # one Fraction: the engine asks it per option
 
     def sheet_node_month(self, amount: str, gpus_per_node: str, term: str, hours: str) -> str:
         """The node-month price as a spreadsheet expression over the cells named."""
