@@ -4,8 +4,8 @@ A term of N months starting on day D ends on day D of the N-th month after (the 
 when it has no day D: 31 January + 1 month = 28 or 29 February). Months are always counted from the start,
 never chained, so a contract starting 31 January bills on 28/29 February, 31 March, 30 April …
 ``end_date`` is the day the term runs out: service covers [start, end) and a renewal begins on it. A contract
-that renews by itself runs on past it, term after term of its renewal months, counted from that end (never
-chained either): :func:`terms_to` gives the signed term and every renewal up to the one running on a day, so the
+that renews by itself runs on past it, term after term of its renewal months, counted from the start (never
+chained either): :func:`terms_to` gives the signed term and every renewal begun or certain on a day, so the
 payments, the next notice deadline and the next renewal follow the contract after its signed end.
 """
 

@@ -20,9 +20,8 @@ The costing (``costing.cost_option``), a prepay discount's condition, the traini
 ``explain`` and the TCO sheet ask the rule how a way bills; how many whole terms of a committed option a mix of
 terms takes, and when a prepaid term starts, are read from its term. A way that bills differently is a subclass
 here and the case of :func:`billing` that picks it (with what tells it apart stored on the price option). And
-:func:`cheapest_first` is the one
-order of ways to buy: the lower cost first; at equal cost one option before a mix of terms, then the shorter
-term (less committed), then the order listed.
+:func:`cheapest_first` is the one order of ways to buy: the lower cost first; at equal cost one option before a
+mix of terms, then the shorter term (less committed), then the order listed.
 """
 
 from __future__ import annotations
