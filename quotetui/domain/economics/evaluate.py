@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -542,9 +543,22 @@ def cost_curve(
             out.append(min(w.total for w in low))
             continue
         high = _every_way(offer, scenario_at(last), fx, assumptions)
-        lines = [(a.total, (b.total - a.total) / (last - first)) for a, b in zip(low, high, strict=True)]
-        out += [min(start + step * k for start, step in lines) for k in range(last - first + 1)]
+        out += _lower_envelope([(a.total, b.total) for a, b in zip(low, high, strict=True)], last - first)
     return tuple(out)
+
+
+def _over(x: Fraction, d: int) -> int:
+    """``x × d`` for a common denominator ``d`` of ``x``: a whole number."""
+    return x.numerator * (d // x.denominator)
+
+
+def _lower_envelope(ends: list[tuple[Fraction, Fraction]], span: int) -> list[Fraction]:
+    """``min(a + (b - a) / span × k for a, b in ends)`` for k = 0 … ``span``, exactly: every figure is put over one
+    common denominator (``span`` × the ends' denominators), so each count compares whole numbers and only its
+    least becomes a Fraction again (the same value, hence the same normalised Fraction)."""
+    d = math.lcm(*(x.denominator for pair in ends for x in pair))
+    lines = [(_over(a, d) * span, _over(b - a, d)) for a, b in ends]
+    return [Fraction(min(start + step * k for start, step in lines), d * span) for k in range(span + 1)]
 
 
 def delivered_curve(

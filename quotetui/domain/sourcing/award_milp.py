@@ -88,6 +88,20 @@ class _Model:
         return list(h.getSolution().col_value)
 
 
+def _exact_max(terms: list[tuple[Fraction, Fraction, int]]) -> Fraction:
+    """``max(abs(f + p × k) / k for f, p, k in terms)``, exactly, with floats ruling out what cannot be the
+    largest: each float is within ``slack`` of its exact value (a few roundings of figures at most ``|f| + |p|k``),
+    so only the terms whose float comes within two slacks of the largest float are worked out exactly."""
+    rough = []
+    for f, p, k in terms:
+        ff, pk = float(f), float(p) * k
+        rough.append((abs(ff + pk) / k, (abs(ff) + abs(pk)) / k * 1e-14 + 1e-300))
+    top = max(value - slack for value, slack in rough)
+    return max(
+        abs(f + p * k) / k for (f, p, k), (value, slack) in zip(terms, rough, strict=True) if value + slack >= top
+    )
+
+
 def solve(
     need: Need,
     cands: Sequence[Candidate],
@@ -119,7 +133,7 @@ def solve(
     # below what tells two splits apart (issue 29: scaled by an offer's cost at 625 nodes, a 5,000-GPU award came
     # out 71.28 above its optimum)
     cost_scale = max(cands[i].costs[0] for i in used)
-    scale = max(abs(f + p * k) / k for i in used for first, last, _, _, f, p in cut[i] for k in (first, last))
+    scale = _exact_max([(f, p, k) for i in used for first, last, _, _, f, p in cut[i] for k in (first, last)])
     scale = scale or Fraction(1)
     h = _highs()
     h.setOptionValue("mip_rel_gap", 0.0)
