@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from quotetui.services.award import AwardResult
-    from quotetui.services.rfq import RfqView
     from quotetui.services.rfq_matrix import MatrixRow
+    from quotetui.services.rfq_views import RfqView
 
 app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
 
@@ -181,7 +181,7 @@ def _quoted(text: str) -> str:
 @app.command("list")
 def list_(ctx: typer.Context, on: On = None, as_json: JsonFlag = False) -> None:
     """List RFQs with where their invitations stand."""
-    from quotetui.services.rfq import list_rfqs
+    from quotetui.services.rfq_views import list_rfqs
 
     views = list_rfqs(open_db(ctx), on)
     if as_json:
@@ -297,7 +297,7 @@ def status(
 ) -> None:
     """Where each invitation stands: sent, answered, declined, or overdue (sent, and the answers were due
     before today or --on)."""
-    from quotetui.services.rfq import rfq_status
+    from quotetui.services.rfq_views import rfq_status
 
     view = rfq_status(open_db(ctx), name, on)
     if as_json:

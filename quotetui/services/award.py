@@ -34,7 +34,7 @@ from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, sce
 from quotetui.domain.sourcing.requirement import Requirement, Verdict
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.wording import plural
-from quotetui.services.rfq import RfqView
+from quotetui.services.rfq_views import RfqView
 from quotetui.store.engine import Database
 from quotetui.store.reader import one_reading
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text
-from quotetui.services.rfq import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
+from quotetui.services.rfq_views import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
 
 SIDE_BY_SIDE = 8
 """Answers and offers shown side by side on the command line (the answers first, then the ranked ones);

@@ -27,7 +27,7 @@ from quotetui.io.rfq_workbook import put
 
 if TYPE_CHECKING:
     from quotetui.services.award import AwardResult, AwardScenario
-    from quotetui.services.rfq import RfqView
+    from quotetui.services.rfq_views import RfqView
 
 COMPARISON_SHEET = "Comparison 比较"
 AWARD_SHEET = "Award 授标"

@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.exact import share_text
-from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.wording import plural
+
+if TYPE_CHECKING:
+    from quotetui.domain.economics.inputs import OfferInput
 
 INTRA_ORDER: tuple[IntraFabric, ...] = (IntraFabric.PCIE, IntraFabric.NVLINK_BRIDGE, IntraFabric.NVSWITCH)
 """In-node fabrics, lesser first."""

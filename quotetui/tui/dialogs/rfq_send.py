@@ -24,7 +24,8 @@ from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 
 if TYPE_CHECKING:
-    from quotetui.services.rfq import RfqView, Sent
+    from quotetui.services.rfq import Sent
+    from quotetui.services.rfq_views import RfqView
     from quotetui.store.engine import Database
 
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from quotetui.domain.enums import AwardObjective
     from quotetui.services.award import AwardResult, AwardScenario
     from quotetui.services.market_view import MarketView
-    from quotetui.services.rfq import OfferFit, RfqView
+    from quotetui.services.rfq_views import OfferFit, RfqView
     from quotetui.store.engine import Database
 
 NARROW = 140
@@ -318,7 +318,7 @@ class SourcingScreen(MarketScreen):
 
     @background(group="rfqs")
     def _read_list(self, db: Database, today: date) -> None:
-        from quotetui.services.rfq import list_rfqs
+        from quotetui.services.rfq_views import list_rfqs
 
         views = list_rfqs(db, today)
         self.app.call_from_thread(self._show_list, views)
