@@ -31,15 +31,15 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quotetui.domain.economics.inputs import ScenarioInput
-from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.timeutil import utcnow
 from quotetui.services.engine_inputs import fx_day, scenario_of
-from quotetui.services.ranking import Key, Ranking
 from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
+    from quotetui.domain.economics.inputs import ScenarioInput
+    from quotetui.domain.gpus import GpuCatalog, GpuSpec
+    from quotetui.services.ranking import Key, Ranking
     from quotetui.store.engine import Database
 
 MAX_RANKINGS = 8
