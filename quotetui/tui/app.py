@@ -408,7 +408,18 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             self.reload()
 
 
+SWITCH_INTERVAL_S = 0.0005
+"""How long a thread holds the interpreter before one waiting for it may take it (Python's default: 5 ms). The
+UI thread and the loading worker alternate far more often than they compute for 5 ms: at the default, each of the
+worker's reads (a file, the database) and each of the UI's waits for a key gave the interpreter back and waited up
+to 5 ms for it, and a launch's first offer row came ~10 % later (``benchmarks/first_row.py``, tmux, 10,000 offers:
+a median of 0.86-1.08 s at 5 ms, 0.78-0.91 s at 0.5 ms or less)."""
+
+
 def run_tui(db: str | None = None) -> None:
+    import sys
+
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     app = QuotetuiApp(db)
     app.run()
     if app.return_code:  # the app ended on an error (Textual printed it): the exit status says so too

@@ -8,11 +8,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.caveats import figure_text
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import Severity, Tone
-from quotetui.domain.verification.findings import FindingCode
 from quotetui.domain.wording import plural
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
@@ -95,6 +93,8 @@ class DashboardScreen(MarketScreen):
         cur = s.home_currency
         market = any(b.market_median is not None for b in m.best_by_gpu)  # only once price lists are imported
         headers = ["GPU", "/GPU-h", "offer", "/PFLOP-h", "offer "] + (["/GPU-h cloud median"] if market else [])
+        from quotetui.domain.economics.caveats import figure_text  # with the market: not before the first frame
+
         best = _table(f"Best per GPU model (open, feasible offers; {cur})", *headers)
         for b in m.best_by_gpu:
             h, c = b.cheapest_hour, b.cheapest_compute
@@ -179,6 +179,8 @@ def _key_dates(m: MarketView) -> Table:
 
 def _findings(m: MarketView) -> Table:
     """What the evidence and prices say against offers (claims have their own card above)."""
+    from quotetui.domain.verification.findings import FindingCode
+
     shown = [
         (o, f) for o, f in m.findings if f.code is not FindingCode.IMPLAUSIBLE_CLAIM and f.severity is not Severity.INFO
     ]
