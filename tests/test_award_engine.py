@@ -124,3 +124,30 @@ def test_the_optimum_on_engine_costs_is_the_brute_force_optimum(market):
     for _, award in fast_all[1:]:
         premium = risk_premium(award, cheapest)
         assert premium is None or premium >= 0
+
+
+def _zero_priced_slopes(o, option_, s):  # type: ignore[no-untyped-def]
+    """The oracle for ``ways_following``: every way costed again with ``option_``'s price at zero; the slope is
+    the difference over the price (how the engine found it before ``OptionCost.following``)."""
+    from quotetui.domain.economics.evaluate import _every_way
+    from quotetui.domain.economics.exact import q
+
+    zero = replace(option_, amount=Decimal(0), amount_high=None if option_.amount_high is None else Decimal(0))
+    free = replace(o, options=tuple(zero if x is option_ else x for x in o.options))
+    now, at_zero = _every_way(o, s, RATES, ASSUME), _every_way(free, s, RATES, ASSUME)
+    current = q(option_.costed_amount)
+    return [(c.total, (c.total - z.total) / current) for c, z in zip(now, at_zero, strict=True)]
+
+
+@PLAN
+@given(offers(), st.sampled_from([1, 3, 12, 13, 18]), st.integers(1, 40))
+def test_a_way_moves_with_a_price_as_costing_it_at_zero_says(o, months, nodes):
+    """The negotiation's slopes (``ways_following``: the part of each way bought on the option, over its price)
+    are exactly what costing every way again with that price at zero gives, for every option of random offers
+    with volume tiers, term and prepay discounts, fees, other currencies and mixed terms."""
+    from quotetui.domain.economics.evaluate import ways_following
+
+    s = scenario(nodes * o.gpus_per_node, months, currency="CNY")
+    for option_ in o.options:
+        got = [(c.total, slope) for c, slope in ways_following(o, option_, s, RATES, ASSUME)]
+        assert got == _zero_priced_slopes(o, option_, s)

@@ -101,6 +101,17 @@ class OptionCost:
     def total(self) -> Fraction:
         return self.compute_total + self.extras_total
 
+    def following(self, option: PriceOption) -> Fraction:
+        """The part of ``compute_total`` bought on ``option`` (the option's own way, a way a discount implies at
+        its price, or such a segment of mixed terms): ``option``'s price times node-months, discounts, VAT and the
+        FX rate, all multiplied, so it moves in proportion to that price while every other part of ``total``
+        (extras, another option's months) stays. Divided by the price, it is how much the total moves per unit of
+        the price (the negotiation's targets)."""
+        if self.segments:
+            return sum((s.following(option) for s in self.segments), Fraction(0))
+        mine = self.option is option or self.option.priced_as is option
+        return self.compute_total if mine else Fraction(0)
+
     @slot_cached
     def monthly(self) -> Fraction:
         return self.total / self.months
@@ -222,6 +233,7 @@ def price_options(offer: OfferInput) -> tuple[PriceOption, ...]:
                 note=d.description,
                 from_discount=d.id,
                 discount_kind=d.kind,
+                priced_as=template.priced_as or template,
             )
         )
     return tuple(options)

@@ -19,7 +19,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -489,26 +489,14 @@ def ways_following(
     now: list[OptionCost] | None = None,
 ) -> list[tuple[OptionCost, Fraction]]:
     """Every way to buy ``offer`` for ``scenario`` at its current prices, each with how much its total moves per
-    unit of ``option``'s price (0 for a way that does not follow it). A way's total is affine in that price (a
-    price × discounts × FX, plus extras that do not depend on it), so it is the way's total at the price
-    quoted plus slope × the change: the negotiation's target over every way rests on it. ``now``: those ways
-    at the current prices already costed, in ``_every_way``'s order (:func:`every_way_of`)."""
+    unit of ``option``'s price (0 for a way that does not follow it). A way's total is affine in that price (the
+    part bought on it is proportional to it: ``OptionCost.following``; the rest stays), so it is the way's total
+    at the price quoted plus slope × the change: the negotiation's target over every way rests on it. ``now``:
+    those ways at the current prices already costed, in ``_every_way``'s order (:func:`every_way_of`)."""
     if now is None:
         now = _every_way(offer, scenario, fx, assumptions)
     current = q(option.costed_amount)
-    zero = PriceOption(
-        option.term_months,
-        option.unit,
-        Decimal(0),
-        option.currency,
-        None if option.amount_high is None else Decimal(0),
-        option.prepay,
-        option.is_estimate,
-        option.note,
-    )
-    free = replace(offer, options=tuple(zero if o is option else o for o in offer.options))
-    at_zero = _every_way(free, scenario, fx, assumptions)
-    return [(c, (c.total - z.total) / current) for c, z in zip(now, at_zero, strict=True)]
+    return [(c, c.following(option) / current) for c in now]
 
 
 def cost_curve(

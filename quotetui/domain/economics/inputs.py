@@ -60,6 +60,8 @@ class PriceOption:
     note: str | None = None
     from_discount: int | None = None  # implied by a term/prepay discount (its id)
     discount_kind: DiscountKind | None = None  # the kind of that discount (its label says which)
+    priced_as: PriceOption | None = field(default=None, compare=False, repr=False)
+    """For an option a discount implies: the quoted option whose price it is (it moves with that price)."""
 
     @property
     def costed_amount(self) -> Decimal:

@@ -254,7 +254,7 @@ def target_for(
     if current == 0:
         return None
     cost = costed(this, option, fx, assumptions)
-    per_unit = cost.compute_total / current  # home currency of compute per unit of quoted price
+    per_unit = cost.following(option) / current  # home currency of compute per unit of quoted price
     goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
     exact = (goal_total - cost.extras_total) / per_unit
     return _target(this, option, exact, batna, assumptions, way=option.label)
