@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.assumptions import GB_PER_TB, SCALING_BY_FABRIC
 from quotetui.domain.economics.billing import EXTRA_RULES, Usage
@@ -59,15 +59,21 @@ LETTER = {name: _letter(i + 1) for i, name in enumerate(COLUMNS)}
 
 
 class Cells:
-    """The cells of one TCO row by column name: ``Cells(7).quoted`` is ``J7``."""
+    """The cells of one TCO row by column name: ``Cells(7).quoted`` is ``J7`` (one property per column of
+    :data:`COLUMNS`, made below: a sheet of 100,000 offers asks for millions of them)."""
 
     __slots__ = ("row",)
 
     def __init__(self, row: int) -> None:
         self.row = row
 
-    def __getattr__(self, name: str) -> str:
-        return f"{LETTER[name]}{self.row}"
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> str: ...
+
+
+for _name, _letter in LETTER.items():
+    setattr(Cells, _name, property(lambda self, letter=_letter: f"{letter}{self.row}"))
 
 
 def _dec(value: Fraction, places: int = 10) -> Decimal:
@@ -212,13 +218,13 @@ FACTS = COLUMNS[: COLUMNS.index("way")]
 
 def _offer_row(facts: list[Any], r: int, a: int, b: int) -> list[Any]:
     """An offer's row: its facts, then every figure of the way to buy with the lowest total (rows a to b)."""
-    first, last = Cells(a), Cells(b)
+    totals = f"{_TOTAL}{a}:{_TOTAL}{b}"
+    return [*facts, *(Formula(f"=INDEX({x}{a}:{x}{b},MATCH(MIN({totals}),{totals},0))") for x in _CHOSEN)]
 
-    def chosen(name: str) -> Formula:
-        span, totals = f"{getattr(first, name)}:{getattr(last, name)}", f"{first.total}:{last.total}"
-        return Formula(f"=INDEX({span},MATCH(MIN({totals}),{totals},0))")
 
-    return [*facts, *(chosen(name) for name in COLUMNS[len(FACTS) :])]
+_TOTAL = LETTER["total"]
+_CHOSEN = [LETTER[name] for name in COLUMNS[len(FACTS) :]]
+"""The columns an offer's row takes from its cheapest way (every one after its facts), by letter."""
 
 
 def _facts(e: Evaluation, shown_id: int | str) -> list[Any]:

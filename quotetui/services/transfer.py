@@ -7,7 +7,6 @@ from pathlib import Path
 
 from quotetui.domain.gc_pause import gc_paused
 from quotetui.io.import_schema import WORKBOOK_SHEETS
-from quotetui.io.xlsx_template import write_template
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
 from quotetui.services import export_contracts, export_evidence, export_tco
 from quotetui.services import export_sheets as sheets
@@ -86,6 +85,7 @@ def write_import_template(db: Database | None, out: Path, *, force: bool = False
     """The import template, its GPU list from ``db``'s catalog; with no database yet (None), from the
     catalog a new database starts with, so that writing a template creates no database."""
     from quotetui.domain.gpu_table import BUILTIN
+    from quotetui.io.xlsx_template import write_template  # openpyxl: only for the template
 
     out = check_target(out, force=force, suffixes=(".xlsx",))
     with replacing(out) as tmp:
