@@ -208,6 +208,28 @@ def test_calendar_export_parses_back_with_the_same_events(cli: Cli, signed: Path
     assert uids == {str(e["uid"]) for e in events} and len(uids) == len(events)
 
 
+def test_the_calendar_is_written_as_of_a_day_as_the_key_dates_are_shown(
+    cli: Cli, signed: Path, tmp_path: Path
+) -> None:
+    """``contracts ics --on DAY`` writes the key dates ``contracts show --on DAY`` lists (the hint for a misplaced
+    ``--on`` names this very command), and the events of another day differ only as the key dates do."""
+    from icalendar import Calendar
+
+    db = str(signed)
+    misplaced = cli("--db", db, "contracts", "--on", "2027-03-01", "ics", str(tmp_path / "x.ics"))
+    assert misplaced.code == 2 and "`quotetui contracts ics --on …`" in misplaced.err
+    for day in ("2026-06-01", "2027-03-01"):
+        out = tmp_path / f"{day}.ics"
+        assert cli("--db", db, "contracts", "ics", str(out), "--on", day).code == 0
+        events = Calendar.from_ical(out.read_bytes()).walk("VEVENT")
+        show = _ok(cli, "--db", db, "contracts", "show", "1", "--on", day, "--json")
+        expected = {(k["date"], f"{k['kind']}: {k['subject']}") for k in show["key_dates"]}
+        assert {(e.decoded("dtstart").isoformat(), str(e["summary"])) for e in events} >= expected
+        assert len(events) == len({str(e["uid"]) for e in events})
+    bad = cli("--db", db, "contracts", "ics", str(tmp_path / "bad.ics"), "--on", "2027-02-30")
+    assert bad.code == 2 and "--on" in bad.err and not (tmp_path / "bad.ics").exists()
+
+
 def test_the_contracts_sheet_of_the_export(
     cli: Cli, signed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -507,13 +507,17 @@ def due(
 
 
 @app.command("ics")
-def ics(ctx: typer.Context, out: Annotated[Path, typer.Argument(metavar="OUT.ics")], force: ForceFlag = False) -> None:
+def ics(
+    ctx: typer.Context,
+    out: Annotated[Path, typer.Argument(metavar="OUT.ics")],
+    on: OnOpt = None,
+    force: ForceFlag = False,
+) -> None:
     """Write every key date as an all-day calendar event with a reminder (stable UIDs: re-import updates)."""
-    from quotetui.domain.timeutil import utcnow
     from quotetui.io.calendar_ics import write_calendar
     from quotetui.services.contract_view import key_dates
 
-    now = utcnow()
+    _, now = _as_of(on)
     dates = key_dates(open_db(ctx), now)
     say(f"Wrote {write_calendar(out, dates, now, force=force)} ({plural(len(dates), 'event')}).")
 
