@@ -113,3 +113,27 @@ def test_a_contract_signed_before_snapshots_kept_what_was_sold_is_frozen_at_the_
     assert edited.code == 0 and "contract #1 keeps what was sold (H100 SXM5" in edited.err
     state = json.loads(cli("--db", str(db), "acceptance", "show", "--contract", "1", "--json").out)
     assert state["nodes"] == 2
+
+
+def test_signed_terms_keep_the_terms_not_the_engines_links() -> None:
+    """A contract's snapshot keeps each option's terms only: an option a discount implies links the quoted one
+    it is priced as (``PriceOption.priced_as``), which is not a term and is not written, so the snapshot is
+    plain JSON and reads back to the same options."""
+    from decimal import Decimal
+
+    from quotetui.domain.economics.assumptions import Assumptions
+    from quotetui.domain.economics.costing import price_options
+    from quotetui.domain.economics.inputs import DiscountTerm
+    from quotetui.domain.economics.signed_terms import as_signed, terms_record
+    from quotetui.domain.enums import DiscountKind
+    from tests.econ_helpers import fx, offer, option
+
+    quoted = offer(option("90000"), discounts=(DiscountTerm(1, DiscountKind.TERM, Decimal("0.1"), min_term_months=12),))
+    options = price_options(quoted)
+    implied = options[-1]
+    assert implied.from_discount == 1 and implied.priced_as is quoted.options[0]
+    record = terms_record(quoted, options, Assumptions(), fx())
+    assert all("priced_as" not in o for o in record["options"])
+    text = json.dumps(record)  # would fail on a PriceOption object
+    _, signed = as_signed(quoted, json.loads(text))
+    assert signed == options  # equal terms (the link is not compared)

@@ -208,9 +208,7 @@ def test_calendar_export_parses_back_with_the_same_events(cli: Cli, signed: Path
     assert uids == {str(e["uid"]) for e in events} and len(uids) == len(events)
 
 
-def test_the_calendar_is_written_as_of_a_day_as_the_key_dates_are_shown(
-    cli: Cli, signed: Path, tmp_path: Path
-) -> None:
+def test_the_calendar_is_written_as_of_a_day_as_the_key_dates_are_shown(cli: Cli, signed: Path, tmp_path: Path) -> None:
     """``contracts ics --on DAY`` writes the key dates ``contracts show --on DAY`` lists (the hint for a misplaced
     ``--on`` names this very command), and the events of another day differ only as the key dates do."""
     from icalendar import Calendar

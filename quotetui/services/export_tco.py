@@ -72,8 +72,13 @@ class Cells:
         def __getattr__(self, name: str) -> str: ...
 
 
-for _name, _letter in LETTER.items():
-    setattr(Cells, _name, property(lambda self, letter=_letter: f"{letter}{self.row}"))
+def _cell_of(letter: str) -> property:
+    """A :class:`Cells` column's property: the cell of that column in the row."""
+    return property(lambda cells: f"{letter}{cells.row}")
+
+
+for _column, _column_letter in LETTER.items():
+    setattr(Cells, _column, _cell_of(_column_letter))
 
 
 def _dec(value: Fraction, places: int = 10) -> Decimal:

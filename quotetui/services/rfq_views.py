@@ -287,8 +287,8 @@ def plain_invites(reader: Reader, rows: list[Any], today: date) -> dict[int, tup
 
 
 def plain_loaded(reader: Reader, name: str) -> tuple[Any, GpuCatalog, Requirement]:
-    """As :func:`_loaded`, read as plain rows: the RFQ called ``name`` (any spelling its name key matches),
-    the catalog, and its requirement."""
+    """As ``rfq._loaded`` (through the ORM), read as plain rows: the RFQ called ``name`` (any spelling its name
+    key matches), the catalog, and its requirement."""
     from quotetui.store.catalog import load_catalog_of
 
     rows = plain_rfqs(reader)

@@ -26,6 +26,8 @@ _CONVERT: dict[type, dict[str, Any]] = {
 def _dump(item: Any) -> dict[str, Any]:
     out = {}
     for f in fields(item):
+        if not f.compare:  # a link the engine keeps for itself (``PriceOption.priced_as``), not a term signed
+            continue
         value = getattr(item, f.name)
         out[f.name] = value.value if isinstance(value, Enum) else str(value) if isinstance(value, Decimal) else value
     return out

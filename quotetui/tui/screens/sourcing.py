@@ -2,11 +2,11 @@
 invitation stands, the comparison (a column per answer, as many as the width holds), the answers and offers on
 record judged line by line (a row each, Enter opens one), and the award's three scenarios.
 
-Every read runs in a worker (``services/rfq.py: list_rfqs, show_rfq``; ``services/award.py: award`` with the
-market included, the slowest, in a worker of its own), each time the market is read again (F5, a change made
-by another program) and when another RFQ is highlighted. Enter on an offer opens it; Enter on an RFQ moves to
-its offers. A line of key facts heads the right side, so a small terminal still shows the need, the answers
-and the cheapest award without scrolling.
+Every read runs in a worker (``services/rfq_views.py: list_rfqs``, ``services/rfq.py: show_rfq``;
+``services/award.py: award`` with the market included, the slowest, in a worker of its own), each time the
+market is read again (F5, a change made by another program) and when another RFQ is highlighted. Enter on an
+offer opens it; Enter on an RFQ moves to its offers. A line of key facts heads the right side, so a small
+terminal still shows the need, the answers and the cheapest award without scrolling.
 """
 
 from __future__ import annotations
