@@ -138,6 +138,11 @@ def load_catalog(session: Session) -> tuple[GpuCatalog, dict[str, int]]:
     return catalog, {spec.key: gid for gid, spec in by_id.items()}
 
 
+PEAKS = ("memory_bw_tbs", "bf16_tflops", "fp8_tflops", "fp64_tflops")
+"""A model's peak figures: each, when known, above zero (every figure of an offer and every claim's check divides
+by one of them): read as ``positive``, so a zero another program wrote is a database problem naming where it is,
+not a division by zero in whatever reads the offer."""
+
 GPU_ROWS = Rows(
     "GpuRow",
     "gpu_model",
@@ -148,7 +153,7 @@ GPU_ROWS = Rows(
         Column("form_factor", "form_factor", "choice", FormFactor),
         Column("memory_gb", "memory_gb", "int"),
         Column("memory_type", "memory_type"),
-        *(Column(name, name, "decimal") for name in ("memory_bw_tbs", "bf16_tflops", "fp8_tflops", "fp64_tflops")),
+        *(Column(name, name, "positive") for name in PEAKS),
         Column("nvlink_gbs", "nvlink_gbs", "int"),
         Column("nvlink_note", "nvlink_note", "text"),
         Column("tdp_w", "tdp_w", "int"),
@@ -162,25 +167,6 @@ GPU_ROWS = Rows(
 each column says how it is read."""
 
 
-PEAKS = ("memory_bw_tbs", "bf16_tflops", "fp8_tflops", "fp64_tflops")
-"""A model's peak figures: each, when known, above zero (every figure of an offer and every claim's check divides
-by one of them)."""
-
-
-def _check_peaks(gid: int, spec: dict[str, object]) -> None:
-    """A stored peak of zero or below is a database problem naming where it is (quotetui never writes one: the
-    built-in catalog's figures are all above zero), not a division by zero in whatever reads the offer."""
-    from quotetui.domain.errors import DatabaseProblem
-
-    for name in PEAKS:
-        value = spec[name]
-        if value is not None and value <= 0:  # type: ignore[operator]
-            raise DatabaseProblem(
-                f"the database holds {value} in gpu_model #{gid} ({spec['name']}), {name}, which is "
-                "not above zero: another program wrote it; correct it there, or restore a backup, and try again"
-            )
-
-
 def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
     """The catalog as stored (user aliases included, as ``store/catalog.py: load_catalog`` reads it) and
     each model by its row id."""
@@ -192,6 +178,5 @@ def load_catalog_of(reader: Reader) -> tuple[GpuCatalog, dict[int, GpuSpec]]:
     for r in GPU_ROWS.each(reader, " ORDER BY id"):
         spec = r._asdict()
         gid = spec.pop("id")
-        _check_peaks(gid, spec)
         by_id[gid] = GpuSpec(**spec, smi_names=(), aliases=tuple(aliases[gid]), pci_device_ids=pci.get(r.key, ()))
     return GpuCatalog(by_id.values()), by_id

@@ -27,15 +27,17 @@ from quotetui.domain.fields import Entity, Field
 from quotetui.domain.money import RATE_PLACES
 from quotetui.store.reader import Reader, stored_json
 
-Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "text", "day", "when", "choice", "json"]
+Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "positive", "text", "day", "when", "choice", "json"]
 """How a stored value becomes the record's: as it is, a whole number, a flag, an exact scaled decimal (6 places;
-a rate 10), a decimal from its text, a shared text, a day, a time, a choice's member, a JSON column's value."""
+a rate 10), a decimal from its text (``positive``: one above zero, as a peak every figure divides by), a shared
+text, a day, a time, a choice's member, a JSON column's value."""
 
 _WORDS: dict[str, str] = {
     "int": "a whole number",
     "money": "an exact amount",
     "rate": "an exact rate",
     "decimal": "a number",
+    "positive": "a number above zero",
     "day": "a date",
     "when": "a time",
     "bool": "a flag",
@@ -145,10 +147,11 @@ class Rows:
             "    money, text, decimal, day, when = reader.money, reader.text, reader.text_decimal, reader.day, "
             "reader.when\n"
             "    rate = lambda v: reader.money(v, RATE_PLACES)\n"
+            "    positive = lambda v: above_zero(reader.text_decimal(v))\n"
             "    json = object_json\n"
             f"    return lambda r: Record({', '.join(cells)})\n"
         )
-        bound["RATE_PLACES"], bound["object_json"] = RATE_PLACES, _object_json
+        bound["RATE_PLACES"], bound["object_json"], bound["above_zero"] = RATE_PLACES, _object_json, _above_zero
         exec(compile(source, f"<read model {self.record.__name__}>", "exec"), bound)
         return bound["factory"]  # type: ignore[no-any-return]
 
@@ -183,6 +186,13 @@ class Rows:
         row = f"{self.label} #{key}" if key is not None else self.label
         where = column.where or "{row}, " + column.sql.rsplit(".", 1)[-1]
         return column.choices.stored(value, where.format(row=row))
+
+
+def _above_zero(value: Any) -> Any:
+    """``value`` (None stays None) when above zero; else the column's problem."""
+    if value is not None and value <= 0:
+        raise ValueError(f"not above zero: {value!r}")
+    return value
 
 
 def _not_flag(value: object) -> bool:
