@@ -6,6 +6,7 @@ Exit status: 0 success; 2 bad input or an unusable database (one line on stderr,
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from importlib import import_module
@@ -19,6 +20,7 @@ from typer.core import TyperGroup
 from quotetui import __version__
 from quotetui.commands.output import say
 from quotetui.exits import ReaderGone, guarded
+from quotetui.language import N_
 from quotetui.store.origin import set_front_end
 
 COMMANDS: dict[str, str] = {
@@ -100,21 +102,20 @@ class _Root(TyperGroup):
     def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         """The command list as Click writes it, from ``commands/help_index.py`` (each command's own first
         paragraph, generated): ``--help`` imports no command module."""
-        from typer._click.utils import make_default_short_help
-
         from quotetui.commands.help_index import FIRST_PARAGRAPHS
+        from quotetui.commands.help_words import short_help
 
         names = [n for n in self.list_commands(ctx) if n in FIRST_PARAGRAPHS or not self.commands[n].hidden]
         if not names:
             return
         limit = formatter.width - 6 - max(map(len, names))
         rows = [
-            (n, make_default_short_help(FIRST_PARAGRAPHS[n], limit).strip())
+            (n, short_help(FIRST_PARAGRAPHS[n], limit))
             if n in FIRST_PARAGRAPHS
             else (n, self.commands[n].get_short_help_str(limit))
             for n in names
         ]
-        with formatter.section("Commands"):
+        with formatter.section(N_("Commands")):
             formatter.write_dl(rows)
 
     def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
@@ -176,6 +177,15 @@ def root(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|zh-CN",
+            help="The language to speak (default: $QUOTETUI_LANG, else the config file's language, else the "
+            "system locale, else English). Taken anywhere on the command line.",
+        ),
+    ] = None,
 ) -> None:
     ctx.obj = Context(db)
     set_front_end(_command_path)
@@ -194,15 +204,28 @@ def _command_path() -> str:
 def _register() -> None:
     """``--help`` as people read it and flags parsed without pydantic, for every command
     (:func:`quotetui.commands.common.readable_help`, :func:`~quotetui.commands.common.direct_parsing`)."""
+    from quotetui.commands import help_words
     from quotetui.commands.common import direct_parsing, readable_help
 
     readable_help()
     direct_parsing()
+    help_words.install()
 
 
 _register()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: runs the command line inside the one error boundary (``quotetui/exits.py``)."""
-    guarded(lambda: app(args=argv, prog_name="quotetui"), argv)
+    """Console-script entry point: runs the command line inside the one error boundary (``quotetui/exits.py``),
+    in the language the run asks for (``--lang`` anywhere on the line: ``quotetui/language/choice.py``)."""
+    from quotetui.language.choice import take_flag
+
+    given, args = take_flag(sys.argv[1:] if argv is None else argv)
+
+    def run() -> None:
+        from quotetui.io.speaking import speak
+
+        speak(given)
+        app(args=args, prog_name="quotetui")
+
+    guarded(run, argv)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable
 
 from quotetui.system.interrupt import interrupted, on_interrupt
 
@@ -23,8 +24,11 @@ def tui_only(argv: list[str]) -> str | bool | None:
 
 
 def main() -> None:
+    from quotetui.language.choice import take_flag
+
     signal.signal(signal.SIGINT, on_interrupt)
-    db = tui_only(sys.argv[1:])
+    given, argv = take_flag(sys.argv[1:])
+    db = tui_only(argv)
     try:
         if db is False:
             from quotetui.cli import main as run
@@ -37,6 +41,13 @@ def main() -> None:
         sys.stderr.write("quotetui: interrupted\n")  # whatever the interrupted import left behind
         sys.exit(130)
     if db is False:
-        run()
+        run()  # chooses the language itself (--lang included), as for any caller of cli.main
     else:
-        guarded(lambda: run_tui(db or None), sys.argv[1:])
+        guarded(lambda: _speak_then(lambda: run_tui(db or None), given), sys.argv[1:])
+
+
+def _speak_then(run: Callable[[], object], given: str | None) -> None:
+    from quotetui.io.speaking import speak
+
+    speak(given)
+    run()

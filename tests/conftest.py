@@ -29,7 +29,17 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     monkeypatch.setenv("QUOTETUI_CACHE_DIR", str(home / ".cache" / "quotetui"))  # listings kept between launches
     monkeypatch.delenv("QUOTETUI_DB", raising=False)
     monkeypatch.delenv("QUOTETUI_CONFIG", raising=False)
+    monkeypatch.setenv("QUOTETUI_LANG", "en")  # tests read English unless they ask for another language
     return home
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    """A test that switches the language (the TUI's settings, ``--lang``) leaves English to the next one."""
+    yield
+    from quotetui import language
+
+    language.use(language.ENGLISH)
 
 
 @dataclass

@@ -123,7 +123,12 @@ def test_the_offers_listing_imports_only_its_own_command_module(demo_db_path: Pa
         [sys.executable, "-c", probe, "--db", str(demo_db_path), "offers"], capture_output=True, text=True, check=False
     )
     loaded = set(done.stderr.strip().splitlines()[-1].removeprefix("MODULES ").split())
-    assert loaded == {"quotetui.commands.common", "quotetui.commands.market", "quotetui.commands.output"}
+    assert loaded == {
+        "quotetui.commands.common",
+        "quotetui.commands.market",
+        "quotetui.commands.output",
+        "quotetui.commands.help_words",  # the command line's own words in the language in use
+    }
 
 
 def test_help_lists_every_command_in_its_order(cli) -> None:  # type: ignore[no-untyped-def]
@@ -144,7 +149,12 @@ def test_help_imports_no_command_module() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe, "--help"], capture_output=True, text=True, check=False)
     loaded = set(done.stderr.strip().splitlines()[-1].removeprefix("MODULES ").split())
-    assert loaded == {"quotetui.commands.common", "quotetui.commands.output", "quotetui.commands.help_index"}
+    assert loaded == {
+        "quotetui.commands.common",
+        "quotetui.commands.output",
+        "quotetui.commands.help_index",
+        "quotetui.commands.help_words",
+    }
 
 
 def test_the_help_index_is_what_the_commands_say() -> None:

@@ -35,6 +35,7 @@ def test_wheel_carries_migrations_demo_and_styles(wheel: Path) -> None:
     assert "quotetui/_data/imports/demo/providers/01_yiwan.toml" in names
     assert "quotetui/_data/imports/demo/sources/000_b3150208b455060b.txt" in names
     assert "quotetui/tui/app.tcss" in names
+    assert "quotetui/locale/zh_CN/LC_MESSAGES/quotetui.mo" in names  # compiled catalogs ship; no build step
     assert not any(n.startswith(("tests/", "db/", "imports/")) for n in names)
 
 
@@ -96,3 +97,8 @@ def test_fresh_non_editable_install_runs_the_demo(wheel: Path, tmp_path: Path) -
     assert run("--version").stdout.startswith("quotetui ")
     check = run("--db", "t.db", "db", "check")
     assert check.returncode == 0 and "up to date" in check.stdout
+    env["LANG"] = "zh_CN.UTF-8"  # the installed catalog, chosen by the locale
+    for var in ("QUOTETUI_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(var, None)
+    chinese = run("--help")
+    assert chinese.returncode == 0 and chinese.stdout.startswith("用法: quotetui"), chinese.stdout

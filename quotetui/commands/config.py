@@ -8,6 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
+from quotetui.language import LANGUAGES, chosen_by, current
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -25,7 +26,7 @@ def config(
     keys: Annotated[bool, typer.Option("--keys", help="Also list every key binding id the keymap can move.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Show the preferences file (theme, keymap, default database): where it is, whether it exists, each value
+    """Show the preferences file (theme, keymap, default database, language): where it is, whether it exists, each value
     in effect and where it comes from. Exit status 2 when the file has a problem."""
     if init:
         _init(force)
@@ -39,6 +40,7 @@ def config(
         return f"config file, line {line}" if line else "config file"
 
     theme = (prefs.theme, origin("theme")) if prefs.theme else (tui().DEFAULT_THEME, "built-in default")
+    language = (current(), origin("language") if chosen_by() == "the config file" else chosen_by())
     database, database_from = _database(ctx.obj.db, prefs)
     defaults = {row.id: row.keys for row in rows}
     if as_json:
@@ -49,6 +51,7 @@ def config(
                 "exists": prefs.exists,
                 "theme": {"value": theme[0], "from": theme[1]},
                 "database": {"value": database, "from": database_from},
+                "language": {"value": language[0], "from": language[1]},
                 "keymap": {
                     i: {"keys": k, "default": defaults.get(i), "from": origin(f"keymap.{i}")}
                     for i, k in prefs.keymap.items()
@@ -59,7 +62,11 @@ def config(
     else:
         state = "exists" if prefs.exists else "does not exist; `quotetui config --init` writes an example"
         say(f"Config file: {prefs.path} (found through {prefs.located_by}; {state})")
-        settings = [["theme", theme[0], theme[1]], ["database", database, database_from]]
+        settings = [
+            ["theme", theme[0], theme[1]],
+            ["database", database, database_from],
+            ["language", f"{language[0]} ({LANGUAGES[language[0]]})", language[1]],
+        ]
         settings += [
             [f"keymap.{i}", f"{k} (instead of {defaults.get(i, '?')})", origin(f"keymap.{i}")]
             for i, k in prefs.keymap.items()

@@ -5,6 +5,7 @@
     theme = "textual-dark"          # a Textual theme, applied when the TUI starts
     keymap = { offers = "f2" }      # binding id -> key(s), as a [keymap] table
     database = "~/quotes/work.db"   # the default database (a path, relative to this file's folder, or a URL)
+    language = "zh-CN"              # the language of every front end (``quotetui/language/choice.py``)
 
 Nothing here trusts the file: a folder, a link loop, an unreadable, huge or non-UTF-8 file and a TOML error
 become a *problem*: one line naming the file, the line where it is known, the setting and the reason. Every
@@ -36,7 +37,7 @@ MAX_BYTES = 64 * 1024
 MAX_KEYS_PER_BINDING = 4
 MAX_VALUE_CHARS = 200
 MAX_DATABASE_CHARS = 4096
-SETTINGS = ("theme", "keymap", "database")
+SETTINGS = ("theme", "keymap", "database", "language")
 _TOML_ERROR = "<toml>"  # where a TOML syntax error is, among the settings' lines
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 _KEY_NAME = re.compile(r"[a-z][a-z0-9_]{1,31}")
@@ -64,6 +65,7 @@ class Preferences:
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     database: str | None = None  # an absolute path or a URL, ready for --db
+    language: str | None = None  # as written: the language choice decides what it means
     problems: list[str] = field(default_factory=list)
     database_uncertain: bool = False
     uncertain_because: list[str] = field(default_factory=list)  # the problems that make it so
@@ -242,6 +244,8 @@ def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> 
                 prefs.theme = theme
     if "keymap" in data:
         _check_keymap(prefs, data["keymap"], known)
+    if "language" in data:
+        prefs.language = _string(prefs, "language", data["language"], fatal=False)
     if "database" in data:
         database = _string(prefs, "database", data["database"], fatal=True, max_chars=MAX_DATABASE_CHARS)
         if database is not None:
@@ -336,6 +340,10 @@ EXAMPLE = """\
 # relative to this file's folder, ~ is your home folder) or a server URL.
 # database = "~/quotes/work.db"
 # database = "postgresql+psycopg://buyer@db.example.com/quotes"
+
+# The language of the TUI, the command line and the workbooks: "en" or "zh-CN" (简体中文). Without it the
+# system locale decides ($LANG); --lang and $QUOTETUI_LANG come first.
+# language = "zh-CN"
 
 # Other keys for the TUI's bindings: binding id = "key" (several keys: "f2,ctrl+o").
 # `quotetui config --keys` lists every binding id with its key.

@@ -1,0 +1,66 @@
+"""The parser's messages (a flag that does not exist, an argument missing, a value refused) in the language in
+use. Click builds them in English; each kind is written here once as a message id, with what the message
+names (a flag, an argument, the reason) kept as it came."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from quotetui.language import N_, _
+
+_PATTERNS = (
+    (re.compile(r"Option (?P<name>'[^']*') does not take a value\.$"), N_("Option {name} does not take a value.")),
+    (re.compile(r"Option (?P<name>'[^']*') requires an argument\.$"), N_("Option {name} requires an argument.")),
+    (
+        re.compile(r"Option (?P<name>'[^']*') requires (?P<count>\d+) arguments\.$"),
+        N_("Option {name} requires {count} arguments."),
+    ),
+    (re.compile(r"Got unexpected extra arguments? \((?P<args>.*)\)$", re.S), N_("Unexpected extra arguments ({args})")),
+)
+N_("No such command {name!r}.")  # Typer asks gettext for these two (help_words.install)
+N_("Missing command.")
+
+
+def _param_hint(exc: Any) -> str | None:
+    hint = exc.param_hint if exc.param_hint is not None else (exc.param.get_error_hint() if exc.param else None)
+    if hint is not None and not isinstance(hint, str):
+        hint = " / ".join(repr(x) for x in hint)
+    return hint
+
+
+def message(exc: Any) -> str:
+    """What ``exc`` (a Click exception) says, in the language in use."""
+    from typer._click import exceptions as ex
+
+    if isinstance(exc, ex.NoSuchOption):
+        text = exc.message
+        if exc.message == f"No such option: {ex._escape_control_characters(exc.option_name)}":
+            text = _("No such option: {name}").format(name=ex._escape_control_characters(exc.option_name))
+        if exc.possibilities:
+            text += " " + _("(Possible options: {options})").format(options=", ".join(sorted(exc.possibilities)))
+        return text
+    if isinstance(exc, ex.MissingParameter):
+        hint = _param_hint(exc) or ""
+        kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
+        text = {
+            "argument": _("Missing argument {name}."),
+            "option": _("Missing option {name}."),
+        }.get(kind, _("Missing parameter {name}.")).format(name=hint)
+        extra = exc.param.get_missing_message(ctx=exc.ctx) if exc.param is not None else ""
+        if extra and extra.startswith("Choose from:"):
+            extra = _("Choose from:") + extra.removeprefix("Choose from:")
+        said = f"{exc.message}. {extra}" if exc.message and extra else (exc.message or extra)
+        return f"{text} {said}" if said else text
+    if isinstance(exc, ex.BadParameter):
+        hint = _param_hint(exc)
+        if hint is None:
+            return _("Invalid value: {reason}").format(reason=exc.message)
+        return _("Invalid value for {name}: {reason}").format(name=hint, reason=exc.message)
+    if isinstance(exc, ex.FileError):
+        return _("Could not open file {name!r}: {reason}").format(name=exc.ui_filename, reason=exc.message)
+    for pattern, template in _PATTERNS:
+        match = pattern.match(exc.message)
+        if match:
+            return _(template).format(**match.groupdict())
+    return exc.format_message()

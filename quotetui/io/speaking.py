@@ -1,0 +1,29 @@
+"""The language this run speaks, chosen before anything is shown (``quotetui/language/choice.py``), with the
+config file read only when neither ``--lang`` nor ``$QUOTETUI_LANG`` decides: this module is imported by every
+command, the preferences' reader (~50 ms of imports) only when it is needed."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+
+from quotetui.language import use
+from quotetui.language.choice import choose
+
+
+def _configured(environ: Mapping[str, str]) -> str | None:
+    from quotetui.io.preferences import load
+
+    return load(environ).language
+
+
+def speak(given: str | None, environ: Mapping[str, str] | None = None) -> None:
+    """Speak the language this run asks for (``--lang``'s value ``given``, the variable, the config file's
+    ``language``, the system locale), saying in one line on stderr when a language asked for is not one
+    quotetui speaks."""
+    env = os.environ if environ is None else environ
+    choice = choose(given, env, lambda: _configured(env))
+    use(choice.tag, choice.source)
+    if choice.warning:
+        sys.stderr.write(choice.warning + "\n")

@@ -1,0 +1,97 @@
+"""The product's words in the buyer's language: every user-facing string is an English message id that goes
+through :func:`_` (or is marked with :func:`N_` where it is declared and translated where it is shown), and the
+catalogs in ``quotetui/locale`` (gettext ``.po`` sources, compiled ``.mo`` beside them; managed with Babel,
+see docs/LANGUAGE.md) give its translation.
+
+One language is in use per process at a time (:func:`use`); switching takes effect for every string asked for
+afterwards, which is how the TUI switches without restarting. Data is never translated (names as typed), and
+neither are JSON keys and enum codes, which scripts read.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from pathlib import Path
+
+DOMAIN = "quotetui"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+ENGLISH = "en"
+LANGUAGES: dict[str, str] = {"en": "English", "zh-CN": "简体中文"}
+"""The languages quotetui speaks, by their BCP 47 tag (what ``--lang`` takes), each named in itself."""
+
+_CATALOG_NAMES = {"zh-CN": "zh_CN"}  # a tag's folder under locale/ (gettext's form)
+_ALIASES = {
+    "en": "en",
+    "c": "en",
+    "posix": "en",
+    "zh": "zh-CN",
+    "zh-cn": "zh-CN",
+    "zh-hans": "zh-CN",
+    "zh-hans-cn": "zh-CN",
+    "zh-sg": "zh-CN",
+}
+"""Other ways to write a language (lower case, ``-`` for ``_``, no encoding): ``zh_CN.UTF-8`` is zh-CN; a
+Chinese locale that is not Simplified (zh_TW, zh_HK) is not, and falls back as any other unknown language."""
+
+_translations: _gettext.NullTranslations = _gettext.NullTranslations()
+_current = ENGLISH
+_chosen_by = "default"
+
+
+def normalise(name: str) -> str | None:
+    """The language tag ``name`` means (``zh_CN.UTF-8``, ``zh-cn``, ``zh`` → ``zh-CN``; ``en_GB``, ``C`` →
+    ``en``), or None when quotetui does not speak it."""
+    key = name.strip().split(".")[0].split("@")[0].replace("_", "-").lower()
+    if key in _ALIASES:
+        return _ALIASES[key]
+    if key.startswith("en-"):
+        return ENGLISH
+    return None
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use (itself in English, or when the catalog lacks it)."""
+    return _translations.gettext(message)
+
+
+def N_(message: str) -> str:
+    """``message`` unchanged: marks a string declared where no language is known yet (a module constant, a
+    field's label) so that extraction finds it; the place that shows it asks :func:`_`."""
+    return message
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The singular or plural form for ``count``, in the language in use."""
+    return _translations.ngettext(singular, plural, count)
+
+
+def current() -> str:
+    """The tag of the language in use (``en``, ``zh-CN``)."""
+    return _current
+
+
+def chosen_by() -> str:
+    """What chose the language in use, in words (``--lang``, ``$LANG``, ``the config file``, ``default``)."""
+    return _chosen_by
+
+
+def use(tag: str, by: str = "default") -> None:
+    """Speak ``tag`` (a key of :data:`LANGUAGES`) from now on, chosen by ``by``. English needs no catalog;
+    another language's compiled catalog is read from ``locale/`` (a missing one is a broken install:
+    :class:`FileNotFoundError`)."""
+    global _translations, _current, _chosen_by
+    if tag not in LANGUAGES:
+        raise ValueError(f"unknown language {tag!r}")
+    if tag == ENGLISH:
+        _translations = _gettext.NullTranslations()
+    else:
+        path = LOCALE_DIR / _CATALOG_NAMES[tag] / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        with open(path, "rb") as handle:
+            _translations = _gettext.GNUTranslations(handle)
+    _current, _chosen_by = tag, by
+
+
+def install(translations: _gettext.NullTranslations, tag: str) -> None:
+    """Speak through ``translations`` (the pseudo-locale of the tests, which wraps every message)."""
+    global _translations, _current, _chosen_by
+    _translations, _current, _chosen_by = translations, tag, "installed"
