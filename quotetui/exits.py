@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.language import _
 
 
 class ReaderGone(Exception):
@@ -38,7 +39,7 @@ class _ClosedOutput(io.TextIOBase):
             return 0
         from quotetui.domain.errors import BadInput
 
-        raise BadInput("standard output is closed: there is nowhere to print; give it a file or a pipe")
+        raise BadInput(_("standard output is closed: there is nowhere to print; give it a file or a pipe"))
 
 
 def _stand_in_for_closed_streams() -> None:
@@ -81,22 +82,22 @@ def _database_error(detail: BaseException, argv: list[str] | None) -> str:
     """A database error in words: damage names the file and the way out, never the garbled bytes."""
     text = str(detail)
     if not any(sign in text.lower() for sign in DAMAGE):
-        return f"database error: {text}"
+        return _("database error: {detail}").format(detail=text)
     try:
         from quotetui.store.engine import resolve_target
 
         label = resolve_target(_given_db(sys.argv[1:] if argv is None else argv)).label
     except Exception:  # the message must come out whatever the target looks like
-        label = "the database"
+        label = _("the database")
     if "could not decode" in text.lower():  # bytes changed inside a value: SQLite's checks cannot see it
-        return (
-            f"{label} is damaged: a stored text is not valid UTF-8 (damage inside a value, which "
+        return _(
+            "{database} is damaged: a stored text is not valid UTF-8 (damage inside a value, which "
             "`quotetui db check` cannot see); `quotetui db restore BACKUP` puts a backup back"
-        )
-    return (
-        f"{label} is damaged ({text[:120]}): `quotetui db check` lists what is wrong, "
+        ).format(database=label)
+    return _(
+        "{database} is damaged ({detail}): `quotetui db check` lists what is wrong, "
         "`quotetui db restore BACKUP` puts a backup back"
-    )
+    ).format(database=label, detail=text[:120])
 
 
 def _say(text: str) -> None:
@@ -146,10 +147,10 @@ def guarded(run: Callable[[], object], argv: list[str] | None = None) -> None:
         run()
     except SystemExit as exc:
         if exc.code == 130:  # Typer turns Ctrl+C into a silent exit 130: say what happened, in one line
-            _fail(130, "interrupted", argv)
+            _fail(130, _("interrupted"), argv)
         raise
     except KeyboardInterrupt:
-        _fail(130, "interrupted", argv)
+        _fail(130, _("interrupted"), argv)
     except QuotetuiError as exc:
         _fail(2, str(exc), argv, listed=exc.listed)
     except (BrokenPipeError, ReaderGone):
@@ -159,7 +160,7 @@ def guarded(run: Callable[[], object], argv: list[str] | None = None) -> None:
         _fail(2, f"{where}{exc.strerror or exc}", argv)
     except Exception as exc:
         if interrupted():  # e.g. a module that Ctrl+C left half-imported
-            _fail(130, "interrupted", argv)
+            _fail(130, _("interrupted"), argv)
         if type(exc).__module__.startswith(("sqlalchemy", "sqlite3")):  # the ORM's, or the tuple reader's (stdlib)
             _fail(2, _database_error(getattr(exc, "orig", None) or exc, argv), argv)
         if os.environ.get("QUOTETUI_DEBUG"):

@@ -35,11 +35,14 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 
 @pytest.fixture(autouse=True)
 def english_afterwards() -> Iterator[None]:
-    """A test that switches the language (the TUI's settings, ``--lang``) leaves English to the next one."""
+    """A test that switches the language or the money style (``--lang``, the TUI's settings) leaves English
+    and plain amounts to the next one."""
     yield
     from quotetui import language
+    from quotetui.domain.economics import display
 
-    language.use(language.ENGLISH)
+    language.use(language.ENGLISH, "default")
+    display.use_money_style("plain")
 
 
 @dataclass

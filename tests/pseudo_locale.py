@@ -19,7 +19,7 @@ _WRAPPED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 @cache
 def message_ids() -> frozenset[str]:
     with open(Path(LOCALE_DIR) / "zh_CN" / "LC_MESSAGES" / "quotetui.po", "rb") as handle:
-        return frozenset(m.id for m in read_po(handle) if m.id and isinstance(m.id, str))
+        return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id)
 
 
 _PLACEHOLDER = re.compile(r"(\{[^{}]*\})")

@@ -12,7 +12,8 @@ from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
 from quotetui.commands.output import say
 from quotetui.domain.text import one_line
 from quotetui.domain.verification.acceptance import ITEMS
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
+from quotetui.language.cells import width
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
@@ -29,37 +30,47 @@ def _day(on: str | None) -> date:
     try:
         return date.fromisoformat(on)
     except ValueError:
-        raise BadInput(f"--on is {on!r}, not a date (YYYY-MM-DD)") from None
+        raise BadInput(_("--on is {value}, not a date (YYYY-MM-DD)").format(value=repr(on))) from None
+
+
+def _padded(text: str, cells: int) -> str:
+    """``text`` filled with spaces to ``cells`` terminal cells (a Chinese character takes two)."""
+    return text + " " * (cells - width(text))
 
 
 def _print(state: object) -> None:
     from quotetui.services.acceptance import Acceptance
 
     assert isinstance(state, Acceptance)
-    nodes = plural(state.nodes, "node")
-    say(f"{state.subject}: {state.offer} ({nodes})")
+    nodes = ngettext("{subject}: {offer} ({n} node)", "{subject}: {offer} ({n} nodes)", state.nodes)
+    say(nodes.format(subject=state.subject, offer=state.offer, n=f"{state.nodes:,}"))
     for item in state.items:
-        say(f"  {item.status.mark} {item.title:<34} {item.status.value:<12} {one_line(item.reason)}")
+        title, status = _padded(item.title, 34), _padded(item.status.word, 12)
+        say(f"  {item.status.mark} {title} {status} {one_line(item.reason)}")
         for label in item.evidence:
             say(f"      · {one_line(label)}")
         if item.waiver is not None:
             w = item.waiver
-            was = item.underlying.value if item.underlying else ""
-            say(f"      waived ({was}) by {one_line(w.by)} on {w.on.isoformat()}: {one_line(w.reason)}")
+            was = item.underlying.word if item.underlying else ""
+            waived = _("waived ({was}) by {by} on {day}: {reason}")
+            say("      " + waived.format(was=was, by=one_line(w.by), day=w.on.isoformat(), reason=one_line(w.reason)))
     if state.accepted_on is not None:
-        say(f"accepted on {state.accepted_on.isoformat()}")
+        say(_("accepted on {day}").format(day=state.accepted_on.isoformat()))
         if state.amended:
             say(f"  {state.amended}")
         if state.after:
-            say(f"  {plural(len(state.after), 'log')} recorded after the acceptance, not part of what it rests on: "
-                + "; ".join(one_line(a) for a in state.after))  # fmt: skip
+            after = ngettext(
+                "{n} log recorded after the acceptance, not part of what it rests on: {logs}",
+                "{n} logs recorded after the acceptance, not part of what it rests on: {logs}",
+                len(state.after),
+            )
+            say("  " + after.format(n=f"{len(state.after):,}", logs="; ".join(one_line(a) for a in state.after)))
     elif state.blocking:
-        say(f"blocking: {', '.join(i.key for i in state.blocking)}")
+        say(_("blocking: {items}").format(items=", ".join(i.key for i in state.blocking)))
+    elif state.contract_id:
+        say(_("nothing blocks acceptance: quotetui acceptance accept --contract {id}").format(id=state.contract_id))
     else:
-        say(
-            "nothing blocks acceptance"
-            + (f": quotetui acceptance accept --contract {state.contract_id}" if state.contract_id else "")
-        )
+        say(_("nothing blocks acceptance"))
 
 
 @app.command("show")
@@ -77,9 +88,9 @@ def show(
     from quotetui.services.acceptance import contract_acceptance, offer_acceptance
 
     if offer is None and contract is None:
-        raise BadInput("give --offer ID or --contract ID")
+        raise BadInput(_("give --offer ID or --contract ID"))
     if offer is not None and contract is not None:
-        raise BadInput("give --offer ID or --contract ID, not both (a contract's checklist is its offer's logs)")
+        raise BadInput(_("give --offer ID or --contract ID, not both (a contract's checklist is its offer's logs)"))
     db = open_db(ctx)
     state = contract_acceptance(db, contract) if contract is not None else offer_acceptance(db, offer or 0, nodes)
     if as_json:

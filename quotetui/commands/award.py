@@ -13,7 +13,7 @@ from quotetui.commands.output import money, say
 from quotetui.commands.rfq import OutOpt, write_sheets
 from quotetui.domain.entities import AS_OF, AWARD
 from quotetui.domain.enums import AwardObjective
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 
 if TYPE_CHECKING:
     from quotetui.services.award import AwardScenario
@@ -58,7 +58,7 @@ def award(
     cur = result.currency
     if out is not None and compared is not None:
         written = write_sheets(out, compared, result, force=force)
-        say(f"Wrote the comparison and the award to {written}.")
+        say(_("Wrote the comparison and the award to {path}.").format(path=written))
         return
     if as_json:
         print_json(
@@ -87,21 +87,27 @@ def award(
         )
         return
     r = result.requirement
-    among = plural(result.candidates, "confirmed candidate")
-    more = f" ({result.questioned} more with questions open)" if result.questioned else ""
-    say(f"Award for RFQ {r.name}: {r.gpus:,} × {r.models} for {plural(r.months, 'month')}, among {among}{more}")
+    term = ngettext("{n} month", "{n} months", r.months).format(n=f"{r.months:,}")
+    among = ngettext("{n} confirmed candidate", "{n} confirmed candidates", result.candidates).format(
+        n=f"{result.candidates:,}"
+    )
+    if result.questioned:
+        head = _("Award for RFQ {name}: {gpus} × {models} for {term}, among {among} ({more} more with questions open)")
+    else:
+        head = _("Award for RFQ {name}: {gpus} × {models} for {term}, among {among}")
+    say(head.format(name=r.name, gpus=f"{r.gpus:,}", models=r.models, term=term, among=among, more=result.questioned))
     if result.candidates:
         _scenarios(result.scenarios, cur, result.minimise)
     else:
-        say("No award yet: every candidate has a line of the requirement not confirmed (?).")
+        say(_("No award yet: every candidate has a line of the requirement not confirmed (?)."))
     if result.left_out:
         say(left_out_line(result.left_out))
     if result.if_confirmed:
         say()
-        say("If confirmed: the same with the offers whose open lines (?) the providers confirm")
+        say(_("If confirmed: the same with the offers whose open lines (?) the providers confirm"))
         _scenarios(result.if_confirmed, cur, result.minimise)
         say()
-        say("Ask before awarding:" if result.questions else "No question open on the offers these awards use.")
+        say(_("Ask before awarding:") if result.questions else _("No question open on the offers these awards use."))
         for q in result.questions:
             say(f"  {question_text(q)}")
 
@@ -115,11 +121,13 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
         return "" if value is None else money(value, cur)
 
     table(
-        ["scenario", "total", premium_head(minimise), "per PFLOP-hour", "split"],
+        [N_("scenario"), N_("total"), premium_head(minimise), N_("per PFLOP-hour"), N_("split")],
         [
             [
                 s.label,
-                money_figure(s.total_cost, s.caveats, cur) if s.feasible and s.total_cost is not None else "infeasible",
+                money_figure(s.total_cost, s.caveats, cur)
+                if s.feasible and s.total_cost is not None
+                else _("infeasible"),
                 ("~ " if s.premium_rough and s.premium is not None else "") + shown(s.premium),
                 "" if s.cost_per_pflop_hour is None else money_figure(s.cost_per_pflop_hour, s.caveats, cur),
                 "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,

@@ -11,7 +11,7 @@ from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print
 from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 from quotetui.domain.text import one_line
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
 
@@ -34,16 +34,25 @@ def import_logs(
         print_json(report.to_json())
         return
     for s in report.stored:
-        same = f" as evidence #{s.evidence_id}" + (f" ({one_line(s.same_as)})" if s.same_as else "")
-        what = f"already on record{same}" if s.duplicate else ("; ".join(s.results) or "stored")
+        same = f" ({one_line(s.same_as)})" if s.same_as else ""
+        if s.duplicate:
+            what = _("already on record as evidence #{id}").format(id=s.evidence_id) + same
+        else:
+            what = "; ".join(s.results) or _("stored")
         if s.not_verified and not s.duplicate:
             what += f" ({s.not_verified})"
         say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")
     for line in report.not_run:
-        say(f"- not run on the machine: {line}")
-    dupes = len(report.stored) - len(report.added)
-    say(f"offer #{offer}: {plural(len(report.added), 'log')} added, {dupes} already on record")
-    say(f"next: quotetui bench check --offer {offer}")
+        say(_("- not run on the machine: {line}").format(line=line))
+    added, dupes = len(report.added), len(report.stored) - len(report.added)
+    say(
+        ngettext(
+            "offer #{id}: {n} log added, {dupes} already on record",
+            "offer #{id}: {n} logs added, {dupes} already on record",
+            added,
+        ).format(id=offer, n=f"{added:,}", dupes=dupes)
+    )
+    say(_("next: {command}").format(command=f"quotetui bench check --offer {offer}"))
 
 
 @app.command("check")
@@ -56,20 +65,26 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
         print_json(result.to_json())
         return
     o = result.offer
-    say(f"#{o.id} {o.provider} {o.name} — sold as {o.configuration}")
+    say(
+        _("#{id} {provider} {offer} — sold as {sold}").format(
+            id=o.id, provider=o.provider, offer=o.name, sold=o.configuration
+        )
+    )
     if result.logs:
-        say("Evidence:")
+        say(_("Evidence:"))
         for log in result.logs:
             say(f"  #{log.evidence_id} {one_line(log.label)} [{log.tool}]: {one_line(log.summary)}")
     else:
         say(
-            f"No logs on record: run `quotetui probe --write probe.py` on the trial machine, then "
-            f"`quotetui bench import BUNDLE --offer {o.id}`."
+            _(
+                "No logs on record: run `quotetui probe --write probe.py` on the trial machine, then "
+                "`quotetui bench import BUNDLE --offer {id}`."
+            ).format(id=o.id)
         )
     if not result.findings:
-        say("No findings.")
+        say(_("No findings."))
     for f in result.findings:
-        say(f"{f.severity.mark} {f.severity.value.upper()} {f.code}: {f.title}")
+        say(f"{f.severity.mark} {f.severity.word.upper()} {f.code}: {f.title}")
         say(f"    {f.explanation}")
         for line in f.evidence:
             say(f"    · {one_line(line)}")
@@ -81,10 +96,10 @@ def codes(as_json: JsonFlag = False) -> None:
     from quotetui.domain.verification.findings import FindingCode
 
     if as_json:
-        print_json({code.value: code.meaning for code in FindingCode})
+        print_json({code.value: code.meaning for code in FindingCode})  # English: read by scripts
         return
     for code in FindingCode:
-        say(f"{code:<20} {code.meaning}")
+        say(f"{code:<20} {code.said}")
 
 
 def probe(
@@ -95,8 +110,12 @@ def probe(
     from quotetui.probe import write_probe
 
     target = write_probe(write, force=force)
-    say(f"wrote {target}: copy it alone to the trial machine and run `python3 {target.name}`")
-    say("(add --nccl PATH for nccl-tests); then `quotetui bench import probe-*.json --offer ID`")
+    say(
+        _("wrote {path}: copy it alone to the trial machine and run `python3 {name}`").format(
+            path=target, name=target.name
+        )
+    )
+    say(_("(add --nccl PATH for nccl-tests); then `quotetui bench import probe-*.json --offer ID`"))
 
 
 def register(root: typer.Typer) -> None:

@@ -10,6 +10,7 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, ScenarioOpt, open_db, parsed
 from quotetui.commands.output import json_text, say
 from quotetui.domain.entities import ID
+from quotetui.language import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -40,7 +41,7 @@ def brief(
     from quotetui.system.atomic import check_target, replacing
 
     if (offer_id is None) == (provider is None):
-        raise BadInput("give an offer id or --provider NAME (one of them)")
+        raise BadInput(_("give an offer id or --provider NAME (one of them)"))
     target = None if out is None else check_target(out, force=force)
     db = open_db(ctx)
     if provider is not None:
@@ -65,4 +66,10 @@ def brief(
     else:
         with replacing(target) as tmp:
             tmp.write_text(text, encoding="utf-8")
-    say(f"Wrote the brief for {len(briefs)} offer{'s' if len(briefs) != 1 else ''} to {target}", err=True)
+    n = len(briefs)
+    say(
+        ngettext("Wrote the brief for {n} offer to {path}", "Wrote the brief for {n} offers to {path}", n).format(
+            n=n, path=target
+        ),
+        err=True,
+    )

@@ -11,6 +11,7 @@ from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, flagged, lines
 from quotetui.commands.output import say
 from quotetui.domain.entities import ID, RENT_BUY, TRAIN
 from quotetui.domain.enums import PowerBasis
+from quotetui.language import _, ngettext
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
@@ -81,7 +82,6 @@ def train(
     from quotetui.domain.economics.caveats import money_figure
     from quotetui.domain.economics.display import grouped
     from quotetui.domain.economics.exact import pct
-    from quotetui.domain.wording import plural
     from quotetui.services.calc import calc_train
 
     with flagged(TRAIN_FLAGS):
@@ -102,25 +102,39 @@ def train(
         return
     p = r.plan
     say(
-        f"wall time: {grouped(p.wall_days, 1)} days ({grouped(p.wall_hours, 1)} hours); "
-        f"{grouped(p.gpu_hours, 0)} GPU-hours"
+        _("wall time: {days} days ({hours} hours); {gpu_hours} GPU-hours").format(
+            days=grouped(p.wall_days, 1), hours=grouped(p.wall_hours, 1), gpu_hours=grouped(p.gpu_hours, 0)
+        )
     )
     say(f"  {p.arithmetic()}")
-    say(f"  FLOPs: {p.flops_source}; MFU: {p.mfu.note}; scaling: {p.scaling.note}")
+    say(
+        "  "
+        + _("FLOPs: {flops}; MFU: {mfu}; scaling: {scaling}").format(
+            flops=p.flops_source, mfu=p.mfu.note, scaling=p.scaling.note
+        )
+    )
     if r.costs:
         lines(
-            f"cost under {r.offer}, cheapest first:",
+            _("cost under {offer}, cheapest first:").format(offer=r.offer),
             [
-                f"{c.option.label}: {money_figure(c.total, r.cost_caveats(c), c.currency)} "
-                f"({plural(c.nodes, 'node')} × {c.billed})"
+                ngettext("{way}: {cost} ({n} node × {billed})", "{way}: {cost} ({n} nodes × {billed})", c.nodes).format(
+                    way=c.option.shown,
+                    cost=money_figure(c.total, r.cost_caveats(c), c.currency),
+                    n=f"{c.nodes:,}",
+                    billed=c.billed,
+                )
                 for c in r.costs
             ],
         )
         if r.caveats:
-            lines("What qualifies these costs", r.caveats.words())
+            lines(_("What qualifies these costs"), r.caveats.words())
     implied = r.implied_mfu
     if implied is not None and r.verdict is not None:
-        say(f"claimed {r.claimed_days} days implies {pct(implied, 1)} % MFU: {r.verdict.value}")
+        say(
+            _("claimed {days} days implies {mfu} % MFU: {verdict}").format(
+                days=r.claimed_days, mfu=pct(implied, 1), verdict=r.verdict.word
+            )
+        )
 
 
 def _rb(name: str, help: str) -> Any:
@@ -209,7 +223,6 @@ def rent_vs_buy(
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.display import grouped
     from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
-    from quotetui.domain.wording import plural
     from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
     typed = {name: value for name, value in locals().items() if name in RENT_BUY_FLAGS}
@@ -233,9 +246,13 @@ def rent_vs_buy(
         say(note)
     say(breakeven_words(r))
     say(utilisation_words(r))
+    n = r.inputs.horizon_months
     say(
-        f"NPV over {plural(r.inputs.horizon_months, 'month')}: rent {grouped(r.npv_rent, 2)} {cur}, "
-        f"buy {grouped(r.npv_buy, 2)} {cur} → {a.verdict}"
+        ngettext(
+            "NPV over {n} month: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
+            "NPV over {n} months: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
+            n,
+        ).format(n=f"{n:,}", rent=grouped(r.npv_rent, 2), buy=grouped(r.npv_buy, 2), currency=cur, verdict=a.verdict)
     )
 
 
@@ -263,6 +280,7 @@ def term(
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.display import grouped
     from quotetui.domain.economics.exact import pct
+    from quotetui.domain.economics.inputs import term_words
     from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
     from quotetui.services.settings import assumptions_of
 
@@ -286,12 +304,22 @@ def term(
     code = f" {currency_code(currency)}" if currency else ""  # the amounts' currency, when it was given
     for o in t.options:
         say(
-            f"{o.name}: {grouped(o.price, 2)}{code} a term = {grouped(o.per_month, 2)}{code} a month = "
-            f"{grouped(o.per_year, 2)}{code} a year"
+            _("{term}: {price} a term = {per_month} a month = {per_year} a year").format(
+                term=term_words(o.months),
+                price=f"{grouped(o.price, 2)}{code}",
+                per_month=f"{grouped(o.per_month, 2)}{code}",
+                per_year=f"{grouped(o.per_year, 2)}{code}",
+            )
         )
-    say(f"cheapest: {t.cheapest.name}, saving {pct(t.saving, 2)} % a year against {t.baseline.name}")
+    say(
+        _("cheapest: {term}, saving {saving} % a year against {baseline}").format(
+            term=term_words(t.cheapest.months), saving=pct(t.saving, 2), baseline=term_words(t.baseline.months)
+        )
+    )
     if t.discount_rate:
         say(
-            f"in present value at {pct(t.discount_rate, 2)} % a year, each term paid at its start over "
-            f"{t.horizon} months: saving {pct(t.pv_saving, 2)} %"
+            _(
+                "in present value at {rate} % a year, each term paid at its start over {months} months: saving "
+                "{saving} %"
+            ).format(rate=pct(t.discount_rate, 2), months=t.horizon, saving=pct(t.pv_saving, 2))
         )

@@ -12,13 +12,25 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from quotetui.commands.output import json_text, say
+from quotetui.language import _
 
 if TYPE_CHECKING:
     from quotetui.domain.errors import BadInput, FieldErrors
     from quotetui.domain.fields import Field
     from quotetui.store.engine import Database
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+def _json_in_english(value: bool) -> bool:
+    """``--json`` is for scripts: its words are English whatever the language (docs/LANGUAGE.md), so a script
+    reads the same output on every machine. Parsed before the command runs, so everything it says after is."""
+    if value:
+        from quotetui.language import ENGLISH, use
+
+        use(ENGLISH)
+    return value
+
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.", callback=_json_in_english)]
 ForceFlag = Annotated[bool, typer.Option("--force", help="Replace the file if it exists.")]
 ScenarioOpt = Annotated[
     str | None,
@@ -35,7 +47,7 @@ def parsed(field: Field) -> Callable[[str], Any]:
 
     def parse(text: str) -> Any:
         if field is AS_OF and not text.strip():  # a day to judge on is never cleared: empty is a mistake
-            raise typer.BadParameter("is empty: give a day (YYYY-MM-DD), or leave the flag out for today")
+            raise typer.BadParameter(_("is empty: give a day (YYYY-MM-DD), or leave the flag out for today"))
         try:
             return parse_value(field, text)
         except QuotetuiError as exc:
@@ -198,7 +210,10 @@ def _say_reranking(done: int, of: int) -> None:
     if of < PROGRESS_SHOWN_FROM:
         return
     end = "\n" if done >= of else ""
-    sys.stderr.write(f"\rquotetui: re-ranking the offers for what changed: {done:,} of {of:,}…{end}")
+    shown = _("quotetui: re-ranking the offers for what changed: {done} of {total}…").format(
+        done=f"{done:,}", total=f"{of:,}"
+    )
+    sys.stderr.write(f"\r{shown}{end}")
     sys.stderr.flush()
 
 
@@ -207,7 +222,12 @@ def _say_waiting() -> None:
     from quotetui.store.engine import BUSY_TIMEOUT_MS
 
     seconds = BUSY_TIMEOUT_MS // 1000
-    say(f"quotetui: another program is writing to the database; waiting for it (up to {seconds} s)…", err=True)
+    say(
+        _("quotetui: another program is writing to the database; waiting for it (up to {seconds} s)…").format(
+            seconds=seconds
+        ),
+        err=True,
+    )
 
 
 def print_json(data: object) -> None:
@@ -225,15 +245,22 @@ def table(
     """A plain table that fits the terminal: numbers (``right``) keep their full width; the text
     columns named in ``widths`` (their widest) share what is left, cut with an ellipsis. Written to a pipe
     or a file (not a terminal), every cell is whole, however wide the table: ``| grep`` and ``| cut`` see
-    what the database holds, not what 80 columns had room for."""
+    what the database holds, not what 80 columns had room for.
+
+    Each header is shown in the language in use: ``columns`` are English message ids (marked ``N_("…")`` at
+    the call), translated with ``_()`` here, when the table is printed, while the English header stays the
+    column's name for ``right`` and ``widths``. A header made from a template (``median {currency}/GPU-h``)
+    is translated by the caller, which names the column by that text (the catalog has no entry for it, so it
+    is shown as given). ``title`` and the cells are shown as given: the caller translates them."""
     from quotetui.domain.text import visible
 
-    columns = [visible(c) for c in columns]
+    names = [visible(c) for c in columns]
+    headers = [visible(_(c)) if c else "" for c in columns]  # _("") would be the catalog's own header
     rows = [[visible(c) for c in row] for row in rows]
-    if title is None and not to_terminal() and _plain(columns, rows):
-        _plain_table(columns, rows, right)
+    if title is None and not to_terminal() and _plain(headers, rows):
+        _plain_table(names, headers, rows, right)
     else:
-        _rich_table(columns, rows, right=right, title=title, widths=widths or {})
+        _rich_table(names, headers, rows, right=right, title=title, widths=widths or {})
 
 
 def to_terminal() -> bool:
@@ -266,13 +293,13 @@ def _plain(columns: list[str], rows: list[list[str]]) -> bool:
     )
 
 
-def _plain_table(columns: list[str], rows: list[list[str]], right: frozenset[str]) -> None:
+def _plain_table(names: list[str], headers: list[str], rows: list[list[str]], right: frozenset[str]) -> None:
     """The table for a pipe or a file, as wide as its widest cells: each column as wide as its widest cell
     (in terminal cells: a Chinese character is two), two spaces between columns, numbers to the right."""
     from rich.cells import cell_len
 
-    fit = [max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)]
-    flush_right = [name in right for name in columns]
+    fit = [max([cell_len(header)] + [cell_len(row[i]) for row in rows]) for i, header in enumerate(headers)]
+    flush_right = [name in right for name in names]
 
     def line(cells: list[str]) -> str:
         shown = []
@@ -281,14 +308,21 @@ def _plain_table(columns: list[str], rows: list[list[str]], right: frozenset[str
             shown.append(pad + cell if to_right else cell + pad)
         return "  ".join(shown)
 
-    sys.stdout.write("".join(line(cells) + "\n" for cells in [columns, *rows]))
+    sys.stdout.write("".join(line(cells) + "\n" for cells in [headers, *rows]))
     sys.stdout.flush()
 
 
 def _rich_table(
-    columns: list[str], rows: list[list[str]], *, right: frozenset[str], title: str | None, widths: dict[str, int]
+    names: list[str],
+    headers: list[str],
+    rows: list[list[str]],
+    *,
+    right: frozenset[str],
+    title: str | None,
+    widths: dict[str, int],
 ) -> None:
-    """The table laid out by Rich: for a terminal, whose width it fits."""
+    """The table laid out by Rich: for a terminal, whose width it fits. ``names`` are the columns' names
+    (``right`` and ``widths`` refer to them), ``headers`` what their heads show."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
@@ -301,12 +335,15 @@ def _rich_table(
             raise BrokenPipeError(errno.EPIPE, "the reader of standard output has gone")
 
     console = Plain(soft_wrap=False, markup=False, highlight=False, emoji=False)
-    fit = {name: max([cell_len(name)] + [cell_len(row[i]) for row in rows]) for i, name in enumerate(columns)}
+    fit = {
+        name: max([cell_len(header)] + [cell_len(row[i]) for row in rows])
+        for i, (name, header) in enumerate(zip(names, headers, strict=True))
+    }
     if not console.is_terminal:  # nothing to fit: the table as wide as its widest cells
-        whole = sum(fit.values()) + 2 * (len(columns) - 1)
+        whole = sum(fit.values()) + 2 * (len(names) - 1)
         console = Plain(soft_wrap=False, markup=False, highlight=False, emoji=False, width=max(whole, 1))
         widths = {name: fit[name] for name in widths}
-    fixed = sum(fit[name] for name in columns if name not in widths) + 2 * (len(columns) - 1)
+    fixed = sum(fit[name] for name in names if name not in widths) + 2 * (len(names) - 1)
     room = max(console.width - fixed, 8 * len(widths))
     wanted = {name: min(cap, fit[name]) for name, cap in widths.items()}
     scale = min(1.0, room / max(sum(wanted.values()), 1))
@@ -317,13 +354,13 @@ def _rich_table(
         title=Text(visible(title)) if title else None,
         title_justify="left",
     )
-    for name in columns:
+    for name, header in zip(names, headers, strict=True):
         if name in right:
-            view.add_column(name, justify="right", no_wrap=True, min_width=fit[name])
+            view.add_column(header, justify="right", no_wrap=True, min_width=fit[name])
         elif name in widths:
-            view.add_column(name, no_wrap=True, overflow="ellipsis", width=max(8, int(wanted[name] * scale)))
+            view.add_column(header, no_wrap=True, overflow="ellipsis", width=max(8, int(wanted[name] * scale)))
         else:
-            view.add_column(name, overflow="fold")
+            view.add_column(header, overflow="fold")
     for row in rows:
         view.add_row(*(Text(cell) for cell in row))  # plain text: never Rich markup
     console.print(view)

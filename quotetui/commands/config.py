@@ -8,7 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
-from quotetui.language import LANGUAGES, chosen_by, current
+from quotetui.language import LANGUAGES, N_, _, chosen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,14 +34,16 @@ def config(
     tui = ctx.obj.tui_preferences  # the TUI's keys and themes, handed in by the command line (``cli.py``)
     prefs = _preferences(tui)
     rows = tui().binding_rows() if keys or prefs.keymap else []
+    words: Callable[[str], str] = str if as_json else _  # JSON says where a value comes from in English
 
     def origin(name: str) -> str:
         line = prefs.lines.get(name)
-        return f"config file, line {line}" if line else "config file"
+        return words(FROM_LINE).format(line=line) if line else words(FROM_FILE)
 
-    theme = (prefs.theme, origin("theme")) if prefs.theme else (tui().DEFAULT_THEME, "built-in default")
-    language = (current(), origin("language") if chosen_by() == "the config file" else chosen_by())
-    database, database_from = _database(ctx.obj.db, prefs)
+    theme = (prefs.theme, origin("theme")) if prefs.theme else (tui().DEFAULT_THEME, words(BUILT_IN))
+    tag, by = chosen()
+    language = (tag, origin("language") if by == "the config file" else words(by))
+    database, database_from = _database(ctx.obj.db, prefs, words)
     defaults = {row.id: row.keys for row in rows}
     if as_json:
         print_json(
@@ -60,28 +62,49 @@ def config(
             }
         )
     else:
-        state = "exists" if prefs.exists else "does not exist; `quotetui config --init` writes an example"
-        say(f"Config file: {prefs.path} (found through {prefs.located_by}; {state})")
+        if prefs.exists:
+            found = _("Config file: {path} (found through {source}; exists)")
+        else:
+            found = _(
+                "Config file: {path} (found through {source}; does not exist; `quotetui config --init` writes an "
+                "example)"
+            )
+        say(found.format(path=prefs.path, source=_(prefs.located_by)))
         settings = [
             ["theme", theme[0], theme[1]],
             ["database", database, database_from],
             ["language", f"{language[0]} ({LANGUAGES[language[0]]})", language[1]],
         ]
         settings += [
-            [f"keymap.{i}", f"{k} (instead of {defaults.get(i, '?')})", origin(f"keymap.{i}")]
+            [
+                f"keymap.{i}",
+                _("{keys} (instead of {default})").format(keys=k, default=defaults.get(i, "?")),
+                origin(f"keymap.{i}"),
+            ]
             for i, k in prefs.keymap.items()
         ]
-        table(["setting", "value", "from"], settings, widths={"value": 80})
+        table([N_("setting"), N_("value"), N_("from")], settings, widths={"value": 80})
         if keys:
             say()
             table(
-                ["binding id", "key", "what", "where"],
-                [[r.id, prefs.keymap.get(r.id, r.keys), r.description, r.where] for r in rows],
+                [N_("binding id"), N_("key"), N_("what"), N_("where")],
+                [[r.id, prefs.keymap.get(r.id, r.keys), _said(r.description), _said(r.where)] for r in rows],
             )
     if prefs.problems:
         for problem in [] if as_json else prefs.problems:  # JSON holds them already
             say(f"quotetui: {problem}", err=True)
         raise typer.Exit(2)
+
+
+FROM_FILE = N_("config file")
+FROM_LINE = N_("config file, line {line}")
+BUILT_IN = N_("built-in default")
+"""Where a value in effect comes from, in words (JSON keeps them in English)."""
+
+
+def _said(text: str) -> str:
+    """A binding's words (declared by the TUI) in the language in use."""
+    return _(text) if text else text
 
 
 THEMES = frozenset(
@@ -102,13 +125,14 @@ def _preferences(tui: Callable[[], ModuleType]) -> Preferences:
     from quotetui.io.preferences import Known, load
 
     prefs = load(known=Known(THEMES, None, frozenset()))
-    if not prefs.keymap and not any(": keymap" in problem for problem in prefs.problems):
+    if not prefs.keymap and not prefs.keymap_problem:
         return prefs
     return tui().load_preferences()
 
 
-def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:
-    """The database a command would open, and where that comes from (without opening it)."""
+def _database(db: str | None, prefs: Preferences, words: Callable[[str], str]) -> tuple[str, str]:
+    """The database a command would open, and where that comes from (without opening it), in ``words`` (the
+    language in use, or English for JSON)."""
     from quotetui.domain.errors import QuotetuiError
     from quotetui.store.engine import choose_database, resolve_target
 
@@ -116,14 +140,16 @@ def _database(db: str | None, prefs: Preferences) -> tuple[str, str]:
     if source in ("--db", "$QUOTETUI_DB"):
         pass
     elif prefs.database_uncertain:
-        return "none (the config file has a problem)", "config file"
+        return words(N_("none (the config file has a problem)")), words(FROM_FILE)
     elif source == "config file":
         line = prefs.lines.get("database")
-        source = f"config file, line {line}" if line else "config file"
+        source = words(FROM_LINE).format(line=line) if line else words(FROM_FILE)
+    else:
+        source = words(source)  # the built-in default
     try:
         return resolve_target(given).label, source
     except QuotetuiError as exc:
-        return f"unusable: {exc}", source
+        return words(N_("unusable: {problem}")).format(problem=exc), source
 
 
 def _init(force: bool) -> None:
@@ -138,11 +164,19 @@ def _init(force: bool) -> None:
             from quotetui.domain.errors import BadInput
 
             reason = exc.strerror or exc
-            raise BadInput(f"cannot create the folder {path.parent} ({reason}); nothing was written") from None
+            raise BadInput(
+                _("cannot create the folder {folder} ({reason}); nothing was written").format(
+                    folder=path.parent, reason=reason
+                )
+            ) from None
     target = check_target(path, force=force)
     with replacing(target) as tmp:
         tmp.write_text(EXAMPLE, encoding="utf-8")
-    say(f"Wrote {target}: an example with every setting commented out (`quotetui config` shows what is in effect).")
+    say(
+        _(
+            "Wrote {path}: an example with every setting commented out (`quotetui config` shows what is in effect)."
+        ).format(path=target)
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -13,10 +13,11 @@ from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg,
 from quotetui.commands.output import money, percent, say
 from quotetui.domain import entities as E
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
-from quotetui.domain.enums import BillingCadence
+from quotetui.domain.enums import BillingCadence, PriceUnit
 from quotetui.domain.fields import Field
 from quotetui.domain.text import one_line
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
+from quotetui.language.cells import width
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -28,7 +29,7 @@ app.add_typer(incident_app, name="incident")
 app.add_typer(invoice_app, name="invoice")
 
 OnOpt = Annotated[date | None, flag(AS_OF, "--on", help="As of this day (default: today, UTC).")]
-WITHIN = Field("within", "Within", "int", minimum=Decimal(1), maximum=Decimal(36500), unit="days")
+WITHIN = Field("within", N_("Within"), "int", minimum=Decimal(1), maximum=Decimal(36500), unit="days")
 INC, V = INCIDENT.field, INVOICE.field
 
 
@@ -47,35 +48,40 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
     if ctx.invoked_subcommand is not None:
         given = [name for name, value in (("--on", on), ("--json", as_json)) if value]
         if given:  # they belong to the listing; a subcommand has its own (or none): never silently ignored
+            flags = _("{first} and {second}").format(first=given[0], second=given[1]) if len(given) > 1 else given[0]
             raise typer.BadParameter(
-                f"{' and '.join(given)} before `{ctx.invoked_subcommand}` would be ignored: put "
-                f"{'them' if len(given) > 1 else 'it'} after it (`quotetui contracts {ctx.invoked_subcommand} "
-                f"{' '.join(given)} …`)"
+                ngettext(
+                    "{flags} before `{command}` would be ignored: put it after it (`quotetui contracts {command} "
+                    "{given} …`)",
+                    "{flags} before `{command}` would be ignored: put them after it (`quotetui contracts {command} "
+                    "{given} …`)",
+                    len(given),
+                ).format(flags=flags, command=ctx.invoked_subcommand, given=" ".join(given))
             )
         return
     from quotetui.services.contract_view import load_contracts
 
-    _, now = _as_of(on)
+    _day, now = _as_of(on)
     views = load_contracts(open_db(ctx), now)
     if as_json:
         print_json([v.to_json() for v in views])
         return
     if not views:
-        say("No contracts yet: `quotetui contracts add --offer ID --start DATE --term-months N`.")
+        say(_("No contracts yet: `quotetui contracts add --offer ID --start DATE --term-months N`."))
         return
     table(
         [
-            "id",
-            "contract",
-            "provider / offer",
-            "start",
-            "ends",
-            "notice by",
-            "GPUs",
-            "monthly",
-            "spent",
-            "credits",
-            "off",
+            N_("id"),
+            N_("contract"),
+            N_("provider / offer"),
+            N_("start"),
+            N_("ends"),
+            N_("notice by"),
+            N_("GPUs"),
+            N_("monthly"),
+            N_("spent"),
+            N_("credits"),
+            N_("off"),
         ],
         [_row(v) for v in views],
         right=frozenset({"id", "GPUs", "monthly", "spent", "credits", "off"}),
@@ -233,7 +239,7 @@ def add(
     today, now = _as_of(None)  # shown as `contracts show` shows it today
     [view] = load_contracts(db, now, contract.id)
     if view.unconfirmed_stock:  # on stderr: a script's JSON stays as it is
-        say(f"warning: {view.unconfirmed_stock}", err=True)
+        say(_("warning: {problem}").format(problem=view.unconfirmed_stock), err=True)
     if as_json:
         print_json(view.to_json())
         return
@@ -317,19 +323,20 @@ def amend(
         amendment = amend_contract(db, contract, raw)
     [view] = load_contracts(db, now, contract)
     if view.unconfirmed_stock:
-        say(f"warning: {view.unconfirmed_stock}", err=True)
+        say(_("warning: {problem}").format(problem=view.unconfirmed_stock), err=True)
     cur = view.contract.currency
     for line in view.invoices:  # an amendment in force from a past day re-checks the invoices after it: said
         was = before.get(line.invoice.id)
         if was is not None and was.expected != line.check.expected:
-            verdict = f"OFF by {_signed(line.check.variance, cur)}" if line.check.off else "matches"
-            say(f"note: invoice #{line.invoice.id} was expected at {money(was.expected, cur)}, now at "
-                f"{money(line.check.expected, cur)} ({verdict})", err=True)  # fmt: skip
+            note = _("note: invoice #{id} was expected at {was}, now at {now} ({verdict})")
+            say(note.format(id=line.invoice.id, was=money(was.expected, cur), now=money(line.check.expected, cur),
+                            verdict=_verdict(line.check.off, line.check.variance, cur)), err=True)  # fmt: skip
     if as_json:
         print_json(view.to_json())
         return
-    say(f"Amendment {amendment.seq} of contract #{contract}, from {amendment.effective.isoformat()}: "
-        f"{amendment.summary(lambda x: money(Decimal(x), view.contract.currency))}")  # fmt: skip
+    said = _("Amendment {seq} of contract #{id}, from {day}: {changes}")
+    say(said.format(seq=amendment.seq, id=contract, day=amendment.effective.isoformat(),
+                    changes=amendment.summary(lambda x: money(Decimal(x), view.contract.currency))))  # fmt: skip
     _show(view, today)
 
 
@@ -340,81 +347,144 @@ def _show(v: ContractView, today: date) -> None:
     from quotetui.services.contract_view import renewal_words
 
     c, cur = v.contract, v.contract.currency
-    say(f"Contract #{v.id}{f' {c.reference}' if c.reference else ''}: {v.provider} {v.offer}")
-    signed = f", signed {c.signed_date.isoformat()}" if c.signed_date else ""
-    say(f"  {plural(c.gpu_count, 'GPU')}, {c.start_date.isoformat()} → {c.end_date.isoformat()} "
-        f"({plural(c.term_months, 'month')}){signed}")  # fmt: skip
+    if c.reference:
+        heading = _("Contract #{id} {reference}: {provider} {offer}")
+    else:
+        heading = _("Contract #{id}: {provider} {offer}")
+    say(heading.format(id=v.id, reference=c.reference, provider=v.provider, offer=v.offer))
+    gpus = ngettext("{n} GPU", "{n} GPUs", c.gpu_count).format(n=f"{c.gpu_count:,}")
+    months = ngettext("{n} month", "{n} months", c.term_months).format(n=f"{c.term_months:,}")
+    start, end = c.start_date.isoformat(), c.end_date.isoformat()
+    if c.signed_date:
+        term = _("{gpus}, {start} → {end} ({months}), signed {signed}").format(
+            gpus=gpus, start=start, end=end, months=months, signed=c.signed_date.isoformat()
+        )
+    else:
+        term = _("{gpus}, {start} → {end} ({months})").format(gpus=gpus, start=start, end=end, months=months)
+    say(f"  {term}")
     if v.running.renewal:
         t = v.running
-        say(f"  renewed by itself ({plural(t.renewal, 'time')}): the term running is {t.start.isoformat()} → "
-            f"{t.end.isoformat()} ({renewal_words(c)})")  # fmt: skip
-    accepted = f"accepted on {c.accepted_on.isoformat()}" if c.accepted_on else "not accepted yet"
-    say(f"  {accepted} (quotetui acceptance show --contract {v.id})")
-    option = c.snapshot.get("option", {}).get("label", "")
-    how = f" ({option}, round {c.snapshot.get('round')})" if option else ""
-    say(
-        f"  price {money(c.price, cur)} a {c.price_unit.value.replace('_', '-')}{how}; "
-        f"monthly charge {money(v.monthly_charge, cur)}; billed {c.billing_cadence.value.replace('_', '-')}"
-    )
+        renewed = ngettext(
+            "renewed by itself ({n} time): the term running is {start} → {end} ({renewal})",
+            "renewed by itself ({n} times): the term running is {start} → {end} ({renewal})",
+            t.renewal,
+        )
+        say("  " + renewed.format(n=f"{t.renewal:,}", start=t.start.isoformat(), end=t.end.isoformat(),
+                                  renewal=renewal_words(c)))  # fmt: skip
+    if c.accepted_on:
+        accepted = _("accepted on {day} (quotetui acceptance show --contract {id})")
+    else:
+        accepted = _("not accepted yet (quotetui acceptance show --contract {id})")
+    say("  " + accepted.format(day=c.accepted_on.isoformat() if c.accepted_on else "", id=v.id))
+    option = c.snapshot.get("option", {}).get("label", "")  # as signed (the engine's words, stored: compared)
+    how = _(" ({option}, round {round})").format(option=option, round=c.snapshot.get("round")) if option else ""
+    price = _("price {amount} {per_unit}{how}; monthly charge {charge}; {billed}")
+    say("  " + price.format(amount=money(c.price, cur), per_unit=_(PER_UNIT[c.price_unit]), how=how,
+                            charge=money(v.monthly_charge, cur), billed=_(BILLED[c.billing_cadence])))  # fmt: skip
     for line in _agreed_lines(c.snapshot, cur):
         say(f"  {line}")
     if v.amendments:
-        say(f"Amendments ({len(v.amendments)}):")
+        say(_("Amendments ({n}):").format(n=len(v.amendments)))
     for a in v.amendments:
         changed = a.summary(lambda x: money(Decimal(x), cur))
-        say(f"  {a.seq}. from {a.effective.isoformat()}, agreed by {a.recorded_by}: {changed}")
+        agreed = _("{seq}. from {day}, agreed by {who}: {changes}")
+        say("  " + agreed.format(seq=a.seq, day=a.effective.isoformat(), who=a.recorded_by, changes=changed))
         say(f"     {one_line(a.reason)}")
     if v.notice_by:
-        renew = f"auto-renews for {renewal_words(c)}" if c.auto_renew else "ends"
-        say(f"  notice by {v.notice_by.isoformat()} ({plural(c.notice_days or 0, 'day')}), else it {renew}")
-    spent = f"spent {money(v.spend, cur)}"
-    say(f"  {spent} of a committed {money(c.committed_spend, cur)}" if c.committed_spend is not None else f"  {spent}")
-    upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
-    say(f"Key dates from {today.isoformat()} ({len(upcoming)}):" if upcoming else "Key dates: none to come")
-    for k in upcoming[:KEY_DATES_SHOWN]:
-        say(f"  {k.day.isoformat()} {k.kind.replace('_', ' ')}{f': {k.detail}' if k.detail else ''}")
-    if len(upcoming) > KEY_DATES_SHOWN:
-        say(f"  … and {len(upcoming) - KEY_DATES_SHOWN} more (`quotetui contracts due --within DAYS`)")
-    hit = [m for m in v.months if m.incidents]
-    say(f"Availability and credits by month (months with an incident, {v.time_zone}):" if hit else
-        f"Availability: no downtime recorded ({plural(len(v.months), 'month')} so far)")  # fmt: skip
-    for m in hit:
-        say(
-            f"  {m.month.isoformat()[:7]}: {percent(m.availability, 3)} available, credit "
-            f"{percent(m.credit_rate)} = {money(m.credit, cur)}"
+        days = c.notice_days or 0
+        notice = (
+            ngettext(
+                "notice by {day} ({n} day), else it auto-renews for {renewal}",
+                "notice by {day} ({n} days), else it auto-renews for {renewal}",
+                days,
+            )
+            if c.auto_renew
+            else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
         )
+        say("  " + notice.format(day=v.notice_by.isoformat(), n=f"{days:,}", renewal=renewal_words(c)))
+    spent = _("spent {amount}").format(amount=money(v.spend, cur))
+    if c.committed_spend is not None:
+        spent = _("spent {amount} of a committed {committed}").format(
+            amount=money(v.spend, cur), committed=money(c.committed_spend, cur)
+        )
+    say(f"  {spent}")
+    upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
+    if upcoming:
+        say(_("Key dates from {day} ({n}):").format(day=today.isoformat(), n=len(upcoming)))
+    else:
+        say(_("Key dates: none to come"))
+    for k in upcoming[:KEY_DATES_SHOWN]:
+        say(f"  {k.day.isoformat()} {k.word}{f': {k.detail}' if k.detail else ''}")
+    if len(upcoming) > KEY_DATES_SHOWN:
+        more = _("… and {n} more (`quotetui contracts due --within DAYS`)")
+        say("  " + more.format(n=len(upcoming) - KEY_DATES_SHOWN))
+    hit = [m for m in v.months if m.incidents]
     if hit:
-        say(f"  credits owed {money(v.credits_owed, cur)}, received {money(v.credits_received, cur)}")
-    say(f"Incidents ({len(v.incidents)}):" if v.incidents else "Incidents: none")
+        say(_("Availability and credits by month (months with an incident, {zone}):").format(zone=v.time_zone))
+    else:
+        so_far = ngettext(
+            "Availability: no downtime recorded ({n} month so far)",
+            "Availability: no downtime recorded ({n} months so far)",
+            len(v.months),
+        )
+        say(so_far.format(n=f"{len(v.months):,}"))
+    for m in hit:
+        month = _("{month}: {availability} available, credit {rate} = {credit}")
+        say("  " + month.format(month=m.month.isoformat()[:7], availability=percent(m.availability, 3),
+                                rate=percent(m.credit_rate), credit=money(m.credit, cur)))  # fmt: skip
+    if hit:
+        owed = _("credits owed {owed}, received {received}")
+        say("  " + owed.format(owed=money(v.credits_owed, cur), received=money(v.credits_received, cur)))
+    say(_("Incidents ({n}):").format(n=len(v.incidents)) if v.incidents else _("Incidents: none"))
     for i in v.incidents:
-        end = local_text(i.ended_at, v.time_zone) if i.ended_at else "still open"
+        end = local_text(i.ended_at, v.time_zone) if i.ended_at else _("still open")
         scope = (
-            plural(i.affected_gpus, "GPU")
+            ngettext("{n} GPU", "{n} GPUs", i.affected_gpus).format(n=f"{i.affected_gpus:,}")
             if i.affected_gpus
-            else plural(i.affected_nodes, "node")
+            else ngettext("{n} node", "{n} nodes", i.affected_nodes).format(n=f"{i.affected_nodes:,}")
             if i.affected_nodes
-            else "all GPUs"
+            else _("all GPUs")
         )
         credit = (
-            f"credit received {money(i.credit_received, cur)}"
+            _("credit received {amount}").format(amount=money(i.credit_received, cur))
             if i.credit_received is not None
-            else "credit claimed"
+            else _("credit claimed")
             if i.credit_claimed
-            else "credit not claimed"
+            else _("credit not claimed")
         )
         start = local_text(i.started_at, v.time_zone)
         say(f"  #{i.id} {start} → {end}, {scope}: {one_line(i.description)} ({credit})")
-    say(f"Invoices ({len(v.invoices)}):" if v.invoices else "Invoices: none")
+    say(_("Invoices ({n}):").format(n=len(v.invoices)) if v.invoices else _("Invoices: none"))
     for line in v.invoices:
         i = line.invoice
-        verdict = f"OFF by {_signed(line.check.variance, cur)}" if line.check.off else "matches"
-        paid = "paid" if i.paid else "unpaid"
-        say(
-            f"  #{i.id} {i.period_start.isoformat()} – {i.period_end.isoformat()}: {money(i.amount, cur)} "
-            f"(expected {money(line.check.expected, cur)}) {verdict}, {paid}"
-        )
+        invoice = _("#{id} {first} – {last}: {amount} (expected {expected}) {verdict}, {paid}")
+        say("  " + invoice.format(id=i.id, first=i.period_start.isoformat(), last=i.period_end.isoformat(),
+                                  amount=money(i.amount, cur), expected=money(line.check.expected, cur),
+                                  verdict=_verdict(line.check.off, line.check.variance, cur),
+                                  paid=_("paid") if i.paid else _("unpaid")))  # fmt: skip
 
 
+def _verdict(off: bool, variance: Decimal, currency: str) -> str:
+    """An invoice against the amount expected: ``OFF by +1,000.00`` or ``matches``."""
+    return _("OFF by {amount}").format(amount=_signed(variance, currency)) if off else _("matches")
+
+
+PER_UNIT = {
+    PriceUnit.GPU_HOUR: N_("a gpu-hour"),
+    PriceUnit.NODE_HOUR: N_("a node-hour"),
+    PriceUnit.GPU_MONTH: N_("a gpu-month"),
+    PriceUnit.NODE_MONTH: N_("a node-month"),
+    PriceUnit.TERM_TOTAL: N_("a term-total"),
+}
+"""What a contract's price is for, after its amount (``price 2.50 a gpu-hour``): English message ids."""
+BILLED = {
+    BillingCadence.MONTHLY: N_("billed monthly"),
+    BillingCadence.QUARTERLY: N_("billed quarterly"),
+    BillingCadence.HALF_YEARLY: N_("billed half-yearly"),
+    BillingCadence.ANNUALLY: N_("billed annually"),
+    BillingCadence.UPFRONT: N_("billed upfront"),
+}
+"""How a contract is billed, in words (English message ids)."""
 KEY_DATES_SHOWN = 6
 """How many key dates to come ``contracts show`` lists (``contracts due`` lists them all)."""
 
@@ -424,33 +494,52 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
     out = []
     sla = snapshot.get("sla") or {}
     if sla:
-        parts = [f"{percent(Decimal(sla['availability']), 3)} availability"] if sla.get("availability") else []
+        parts = (
+            [_("{share} availability").format(share=percent(Decimal(sla["availability"]), 3))]
+            if sla.get("availability")
+            else []
+        )
         parts += [
-            f"{percent(Decimal(credit))} credit below {percent(Decimal(below), 3)}" for below, credit in sla["credits"]
+            _("{rate} credit below {share}").format(rate=percent(Decimal(credit)), share=percent(Decimal(below), 3))
+            for below, credit in sla["credits"]
         ]
-        out.append("SLA: " + ("; ".join(parts) if parts else "no availability or credits stated"))
+        out.append(
+            _("SLA: {terms}").format(terms="; ".join(parts)) if parts else _("SLA: no availability or credits stated")
+        )
     sold = snapshot.get("sold")
     if sold:  # what acceptance judges against, whatever the offer says now
-        gbps = f" ({sold['inter_gbps_per_gpu']} Gb/s a GPU)" if sold.get("inter_gbps_per_gpu") else ""
-        out.append(
-            f"sold: {sold['gpu_name']}, {plural(int(sold['nodes']), 'node')} of {sold['gpus_per_node']} GPUs; "
-            f"{sold['intra_fabric'].replace('_', ' ')} in a node, {sold['inter_fabric'].replace('_', ' ')} across"
-            f"{gbps}"
+        gbps = (
+            _(" ({gbps} Gb/s a GPU)").format(gbps=sold["inter_gbps_per_gpu"]) if sold.get("inter_gbps_per_gpu") else ""
         )
+        nodes = int(sold["nodes"])
+        said = ngettext(
+            "sold: {gpu}, {n} node of {per_node} GPUs; {intra} in a node, {inter} across{gbps}",
+            "sold: {gpu}, {n} nodes of {per_node} GPUs; {intra} in a node, {inter} across{gbps}",
+            nodes,
+        )
+        out.append(said.format(gpu=sold["gpu_name"], n=f"{nodes:,}", per_node=sold["gpus_per_node"],
+                               intra=sold["intra_fabric"].replace("_", " "),
+                               inter=sold["inter_fabric"].replace("_", " "), gbps=gbps))  # fmt: skip
         sample = sold.get("sample")
         if sample:  # the nodes acceptance checks, as the contract states
-            share = f"{percent(Decimal(sample['share']))} of the nodes" if sample.get("share") else ""
-            least = f"at least {plural(int(sample['at_least']), 'node')}" if sample.get("at_least") else ""
-            out.append(f"acceptance checks a sample: {', '.join(p for p in (share, least) if p)}")
+            share = (
+                _("{share} of the nodes").format(share=percent(Decimal(sample["share"]))) if sample.get("share") else ""
+            )
+            least = ""
+            if sample.get("at_least"):
+                k = int(sample["at_least"])
+                least = ngettext("at least {n} node", "at least {n} nodes", k).format(n=f"{k:,}")
+            said = _("acceptance checks a sample: {sample}")
+            out.append(said.format(sample=", ".join(p for p in (share, least) if p)))
     discounts = [d["label"] for d in snapshot.get("discounts", [])]  # the label names the rate
     if discounts:
-        out.append("discounts: " + "; ".join(discounts))
+        out.append(_("discounts: {discounts}").format(discounts="; ".join(discounts)))
     extras = [
         f"{x['label']} {money(Decimal(x['amount']), x['currency'])} {x['basis'].replace('_', ' ')}"
         for x in snapshot.get("extras", [])
     ]
     if extras:
-        out.append("extras: " + "; ".join(extras))
+        out.append(_("extras: {extras}").format(extras="; ".join(extras)))
     return out
 
 
@@ -468,14 +557,14 @@ def show(
     today, now = _as_of(on)
     views = load_contracts(open_db(ctx), now, contract)
     if not views:
-        raise BadInput(f"no contract #{contract}")
+        raise BadInput(_("no contract #{id}").format(id=contract))
     if as_json:
         print_json(views[0].to_json())
         return
     _show(views[0], today)
 
 
-GROUP_NAMES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
+GROUP_NAMES = {"overdue": N_("Overdue"), "within_30_days": N_("Within 30 days")}
 
 
 @app.command("due")
@@ -495,15 +584,20 @@ def due(
         print_json(due_json(groups, today))
         return
     for name, items in groups.items():
-        label = GROUP_NAMES.get(name) or f"Within 31–{within} days"
+        label = _(GROUP_NAMES[name]) if name in GROUP_NAMES else _("Within 31–{days} days").format(days=within)
         say(f"{label} ({len(items)})")
         for k in items:
             left = k.days_left(today)
             when = (
-                f"{plural(-left, 'day')} ago" if left < 0 else ("today" if left == 0 else f"in {plural(left, 'day')}")
+                ngettext("{n} day ago", "{n} days ago", -left).format(n=f"{-left:,}")
+                if left < 0
+                else _("today")
+                if left == 0
+                else ngettext("in {n} day", "in {n} days", left).format(n=f"{left:,}")
             )
             detail = f" — {k.detail}" if k.detail else ""
-            say(f"  {k.day.isoformat()} {when:>13}  {k.kind}: {k.subject}{detail}")
+            when = " " * (13 - width(when)) + when  # to the right, in terminal cells
+            say(f"  {k.day.isoformat()} {when}  {k.word}: {k.subject}{detail}")
 
 
 @app.command("ics")
@@ -517,9 +611,11 @@ def ics(
     from quotetui.io.calendar_ics import write_calendar
     from quotetui.services.contract_view import key_dates
 
-    _, now = _as_of(on)
+    _day, now = _as_of(on)
     dates = key_dates(open_db(ctx), now)
-    say(f"Wrote {write_calendar(out, dates, now, force=force)} ({plural(len(dates), 'event')}).")
+    written = write_calendar(out, dates, now, force=force)
+    said = ngettext("Wrote {path} ({n} event).", "Wrote {path} ({n} events).", len(dates))
+    say(said.format(path=written, n=f"{len(dates):,}"))
 
 
 @incident_app.command("add")
@@ -547,7 +643,8 @@ def incident_add(
     if as_json:
         print_json({"id": incident.id, "contract_id": contract})
         return
-    say(f"incident #{incident.id} recorded on contract #{contract}; see `quotetui contracts show {contract}`")
+    said = _("incident #{id} recorded on contract #{contract}; see `quotetui contracts show {contract}`")
+    say(said.format(id=incident.id, contract=contract))
 
 
 @incident_app.command("update")
@@ -566,8 +663,9 @@ def incident_update(
     with flagged(INCIDENT_FLAGS):
         row = update_incident(db, incident, claimed=claimed, received=received, ended_at=end)
     [view] = load_contracts(db, _as_of(None)[1], row.contract_id)
-    got = "nothing" if row.credit_received is None else money(row.credit_received, view.contract.currency)
-    say(f"incident #{row.id}: credit claimed {'yes' if row.credit_claimed else 'no'}, received {got}")
+    got = _("nothing") if row.credit_received is None else money(row.credit_received, view.contract.currency)
+    said = _("incident #{id}: credit claimed {claimed}, received {received}")
+    say(said.format(id=row.id, claimed=_("yes") if row.credit_claimed else _("no"), received=got))
 
 
 @invoice_app.command("add")
@@ -609,11 +707,10 @@ def invoice_add(
             }
         )
         return
-    verdict = f"OFF by {_signed(line.check.variance, invoice.currency)}" if line.check.off else "matches"
-    say(
-        f"invoice #{invoice.id}: {money(invoice.amount, invoice.currency)}, "
-        f"expected {money(line.check.expected, invoice.currency)}: {verdict}"
-    )
+    verdict = _verdict(line.check.off, line.check.variance, invoice.currency)
+    said = _("invoice #{id}: {amount}, expected {expected}: {verdict}")
+    say(said.format(id=invoice.id, amount=money(invoice.amount, invoice.currency),
+                    expected=money(line.check.expected, invoice.currency), verdict=verdict))  # fmt: skip
 
 
 def register(root: typer.Typer) -> None:

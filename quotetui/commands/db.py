@@ -9,6 +9,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, print_json
 from quotetui.commands.output import say
+from quotetui.language import _
 
 app = typer.Typer(help="Database maintenance: upgrade, backup, restore, check.", no_args_is_help=True)
 
@@ -27,7 +28,7 @@ def backup(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="Backup
     """Copy the SQLite database with the online backup API (safe while the TUI is open)."""
     from quotetui.services.database import backup_database
 
-    say(f"Backed up to {backup_database(path, ctx.obj.db)}.")
+    say(_("Backed up to {path}.").format(path=backup_database(path, ctx.obj.db)))
 
 
 @app.command("check")
@@ -39,16 +40,23 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json(report.to_json())
     else:
-        integrity = "ok" if report.integrity == ["ok"] else "; ".join(report.integrity[:5])
-        say(f"integrity: {integrity}")
-        say(f"foreign keys: {report.foreign_key_violations} violations")
+        integrity = _("ok") if report.integrity == ["ok"] else "; ".join(report.integrity[:5])  # SQLite's words
+        say(_("integrity: {result}").format(result=integrity))
+        say(_("foreign keys: {count} violations").format(count=report.foreign_key_violations))
         if report.integrity != ["ok"] and report.revision is None:
-            say("schema revision: not read (the file is damaged)")
+            say(_("schema revision: not read (the file is damaged)"))
         else:
-            state = "up to date" if report.revision == report.head else f"upgrade available to {report.head}"
-            say(f"schema revision: {report.revision or 'none'} ({state})")
+            revision = report.revision or _("none")
+            if report.revision == report.head:
+                say(_("schema revision: {revision} (up to date)").format(revision=revision))
+            else:
+                say(
+                    _("schema revision: {revision} (upgrade available to {head})").format(
+                        revision=revision, head=report.head
+                    )
+                )
         for found in report.unknown_codes:
-            say(f"a value quotetui never writes: {found}")
+            say(_("a value quotetui never writes: {found}").format(found=found))
     if not report.ok:
         raise typer.Exit(2)
 
@@ -67,13 +75,15 @@ def restore(
 
     info = inspect_backup(path)  # refuse a bad file before asking anything
     current = describe_database(ctx.obj.db)
-    question = f"Replace {current} with {info.describe()}?"
+    question = _("Replace {current} with {backup}?").format(current=current, backup=info.describe())
     if not yes:
         if not sys.stdin.isatty():
-            raise DatabaseProblem(f"{question} Nothing was changed; run again with --yes to replace it.")
+            raise DatabaseProblem(
+                _("{question} Nothing was changed; run again with --yes to replace it.").format(question=question)
+            )
         if not typer.confirm(question, default=False):
-            raise DatabaseProblem("nothing was changed")
+            raise DatabaseProblem(_("nothing was changed"))
     restored, saved = restore_database(path, ctx.obj.db)
     if saved is not None:
-        say(f"Saved the replaced database to {saved}.")
-    say(f"Restored {restored.describe()}.")
+        say(_("Saved the replaced database to {path}.").format(path=saved))
+    say(_("Restored {backup}.").format(backup=restored.describe()))

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from quotetui.commands.common import open_db
-from quotetui.commands.form_options import form_command, overlay, refused, saved, starting
+from quotetui.commands.form_options import Summary, form_command, overlay, refused, saved, starting
 from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field
+from quotetui.language import N_, _
 from quotetui.services import form_defaults as starts
 
 if TYPE_CHECKING:
@@ -39,26 +40,58 @@ OFFER_ARG = ("OFFER_ID", "The offer's id (see `quotetui offers`).")
 KEEP = "Only the options given change; the others keep their current values."
 START = "Options not given take the values the TUI's form starts with."
 ALL_OR_NOTHING = "Nothing is saved if any value is invalid: every bad option is named."
-PROVIDER_SUMMARY = ("name", "kind")
-OFFER_SUMMARY = ("provider", "name", "gpus_per_node", "gpu", "status")
-PRICE_SUMMARY = ("amount", "amount_high", "currency", "unit", "term_months", "prepay")
-ROUND_SUMMARY = ("mover", "quoted_at", *PRICE_SUMMARY)
-
-
-PROVIDER_HINT = " (`quotetui providers` lists them; `quotetui provider add` adds one)"
+PROVIDER_SUMMARY: Summary = (("name", N_("name")), ("kind", N_("kind")))
+OFFER_SUMMARY: Summary = (
+    ("provider", N_("provider")),
+    ("name", N_("name")),
+    ("gpus_per_node", N_("gpus per node")),
+    ("gpu", N_("gpu")),
+    ("status", N_("status")),
+)
+PRICE_SUMMARY: Summary = (
+    ("amount", N_("amount")),
+    ("amount_high", N_("amount high")),
+    ("currency", N_("currency")),
+    ("unit", N_("unit")),
+    ("term_months", N_("term months")),
+    ("prepay", N_("prepay")),
+)
+ROUND_SUMMARY: Summary = (("mover", N_("mover")), ("quoted_at", N_("quoted at")), *PRICE_SUMMARY)
+DISCOUNT_SUMMARY: Summary = (
+    ("kind", N_("kind")),
+    ("rate", N_("rate")),
+    ("min_term_months", N_("min term months")),
+    ("min_gpus", N_("min gpus")),
+    ("requires_prepay", N_("requires prepay")),
+)
+EXTRA_SUMMARY: Summary = (
+    ("kind", N_("kind")),
+    ("basis", N_("basis")),
+    ("amount", N_("amount")),
+    ("currency", N_("currency")),
+    ("refundable", N_("refundable")),
+)
+SLA_SUMMARY: Summary = (
+    ("availability", N_("availability")),
+    ("credits", N_("credits")),
+    ("response_minutes", N_("response minutes")),
+    ("replacement_hours", N_("replacement hours")),
+    ("preemption", N_("preemption")),
+)
 
 
 @contextmanager
 def _where_providers_are() -> Iterator[None]:
     """A provider name that names none says where the names are, and how to add one (the TUI's form
     offers them to pick from)."""
-    from quotetui.services.editing import NO_PROVIDER
+    from quotetui.services.editing import NoProvider
 
     try:
         yield
     except FieldErrors as exc:
-        if exc.errors.get("provider", "").startswith(NO_PROVIDER):
-            raise FieldErrors(exc.errors | {"provider": exc.errors["provider"] + PROVIDER_HINT}) from None
+        if isinstance(exc.errors.get("provider"), NoProvider):
+            hint = _("{problem} (`quotetui providers` lists them; `quotetui provider add` adds one)")
+            raise FieldErrors(exc.errors | {"provider": hint.format(problem=exc.errors["provider"])}) from None
         raise
 
 
@@ -69,44 +102,46 @@ def _db(ctx: typer.Context) -> Any:
 def _add(
     given: dict[str, Any],
     as_json: bool,
-    what: str,
+    added: str,
     fields: tuple[Field, ...],
     start: Callable[[], FormSpec],
     save: Callable[[dict[str, Any]], int],
     form: Callable[[int], FormSpec],
-    summary: tuple[str, ...],
+    summary: Summary,
     offer_id: int | None = None,
 ) -> None:
     """A new row: the form's starting values with the options given over them, saved by the form's service;
-    then what was saved, read back (to an offer, when it belongs to one)."""
+    then what was saved, read back (to an offer, when it belongs to one). ``added``: what is said of it, an
+    English message id (marked ``N_``) with the row's ``{id}`` and its ``{offer}``."""
     with refused(fields):
         row_id = save(overlay(start().values, given))
     after = form(row_id)
-    to = {"extra": {"offer_id": offer_id}, "where": f" to offer #{offer_id}"} if offer_id is not None else {}
-    saved("Added", what, row_id, after.fields, after.values, summary, as_json, **to)  # type: ignore[arg-type]
+    head = _(added).format(id=row_id, offer=offer_id)
+    extra = {"offer_id": offer_id} if offer_id is not None else None
+    saved(head, row_id, after.fields, after.values, summary, as_json, extra=extra)
 
 
 def _change(
     given: dict[str, Any],
     as_json: bool,
-    what: str,
+    said: tuple[str, str],
     row_id: int,
     form: Callable[[], FormSpec],
     save: Callable[[dict[str, Any], int | None], object],
-    summary: tuple[str, ...],
+    summary: Summary,
     *,
-    verb: str = "Updated",
     key: str = "id",
 ) -> None:
     """A recorded row: its current values with the options given over them, saved with the version read (a
-    row changed meanwhile is refused); then what it holds now."""
+    row changed meanwhile is refused); then what it holds now. ``said``: what is said of it when it changed
+    and when nothing did, English message ids (marked ``N_``) with the row's ``{id}``."""
     spec = form()
     with refused(spec.fields), _where_providers_are():
         save(overlay(spec.values, given), spec.version)
     after = form()
-    if _same(spec, after):  # every value as it was: say so, rather than "Updated"
-        verb = "Nothing changed:"
-    saved(verb, what, row_id, after.fields, after.values, summary, as_json, key=key)
+    changed, unchanged = said
+    head = unchanged if _same(spec, after) else changed  # every value as it was: say so, rather than "Updated"
+    saved(_(head).format(id=row_id), row_id, after.fields, after.values, summary, as_json, key=key)
 
 
 def _same(before: FormSpec, after: FormSpec) -> bool:
@@ -118,11 +153,11 @@ def _same(before: FormSpec, after: FormSpec) -> bool:
 
 
 # -- providers ---------------------------------------------------------------------------------------------
-def _provider_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json: bool) -> None:
+def _provider_add(ctx: typer.Context, _no_id: int | None, given: dict[str, Any], as_json: bool) -> None:
     from quotetui.services import editing
 
     db = _db(ctx)
-    _add(given, as_json, "provider", E.PROVIDER.form_fields, lambda: editing.provider_form(db),
+    _add(given, as_json, N_("Added provider #{id}"), E.PROVIDER.form_fields, lambda: editing.provider_form(db),
          lambda values: editing.save_provider(db, values), lambda row: editing.provider_form(db, row),
          PROVIDER_SUMMARY)  # fmt: skip
 
@@ -132,7 +167,8 @@ def _provider_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any]
 
     assert row_id is not None
     db = _db(ctx)
-    _change(given, as_json, "provider", row_id, lambda: editing.provider_form(db, row_id),
+    _change(given, as_json, (N_("Updated provider #{id}"), N_("Nothing changed: provider #{id}")), row_id,
+            lambda: editing.provider_form(db, row_id),
             lambda values, version: editing.save_provider(db, values, row_id, version), PROVIDER_SUMMARY)  # fmt: skip
 
 
@@ -155,7 +191,7 @@ provider_app.command("edit")(
 
 
 # -- offers ------------------------------------------------------------------------------------------------
-def _offer_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json: bool) -> None:
+def _offer_add(ctx: typer.Context, _no_id: int | None, given: dict[str, Any], as_json: bool) -> None:
     from quotetui.services import editing
     from quotetui.services.offer_detail import load_offer_detail
 
@@ -169,7 +205,8 @@ def _offer_add(ctx: typer.Context, _: int | None, given: dict[str, Any], as_json
     values = after.values | {f.name: price.get(f.name, "") for f in E.PRICE.fields}
     fields = (*after.fields, *E.PRICE.fields)
     summary = (*OFFER_SUMMARY, *PRICE_SUMMARY)
-    saved("Added", "offer", row_id, fields, values, summary, as_json, extra={"round_id": first})
+    head = _("Added offer #{id}").format(id=row_id)
+    saved(head, row_id, fields, values, summary, as_json, extra={"round_id": first})
 
 
 def _offer_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -177,12 +214,13 @@ def _offer_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], a
 
     assert row_id is not None
     db = _db(ctx)
-    _change(given, as_json, "offer", row_id, lambda: editing.offer_form(db, row_id),
+    _change(given, as_json, (N_("Updated offer #{id}"), N_("Nothing changed: offer #{id}")), row_id,
+            lambda: editing.offer_form(db, row_id),
             lambda values, version: editing.save_offer(db, values, row_id, version), OFFER_SUMMARY)  # fmt: skip
     from quotetui.commands.output import say
 
     for line in editing.contracts_kept(db, row_id):  # on stderr: a script's JSON stays as it is
-        say(f"note: {line}", err=True)
+        say(_("note: {note}").format(note=line), err=True)
 
 
 offer_app.command("add")(
@@ -218,9 +256,8 @@ def _round_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], 
     with refused(spec.fields):
         row_id = editing.save_revision(db, offer_id, overlay(spec.values, given))
     after = editing.revision_edit_form(db, row_id)
-    where = f" to offer #{offer_id}"
-    saved("Added", "round", row_id, after.fields, after.values, ROUND_SUMMARY, as_json, extra={"offer_id": offer_id},
-          where=where)  # fmt: skip
+    head = _("Added round #{id} to offer #{offer}").format(id=row_id, offer=offer_id)
+    saved(head, row_id, after.fields, after.values, ROUND_SUMMARY, as_json, extra={"offer_id": offer_id})
 
 
 def _round_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -228,7 +265,8 @@ def _round_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], a
 
     assert row_id is not None
     db = _db(ctx)
-    _change(given, as_json, "round", row_id, lambda: editing.revision_edit_form(db, row_id),
+    _change(given, as_json, (N_("Updated round #{id}"), N_("Nothing changed: round #{id}")), row_id,
+            lambda: editing.revision_edit_form(db, row_id),
             lambda values, version: editing.update_revision(db, row_id, values, version), ROUND_SUMMARY)  # fmt: skip
 
 
@@ -259,10 +297,9 @@ def _discount_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any
 
     assert offer_id is not None
     db = _db(ctx)
-    summary = ("kind", "rate", "min_term_months", "min_gpus", "requires_prepay")
-    _add(given, as_json, "discount", E.DISCOUNT.form_fields, lambda: editing.discount_form(db),
-         lambda values: editing.save_discount(db, offer_id, values), lambda row: editing.discount_form(db, row),
-         summary, offer_id)  # fmt: skip
+    _add(given, as_json, N_("Added discount #{id} to offer #{offer}"), E.DISCOUNT.form_fields,
+         lambda: editing.discount_form(db), lambda values: editing.save_discount(db, offer_id, values),
+         lambda row: editing.discount_form(db, row), DISCOUNT_SUMMARY, offer_id)  # fmt: skip
 
 
 def _extra_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -270,10 +307,9 @@ def _extra_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], 
 
     assert offer_id is not None
     db = _db(ctx)
-    summary = ("kind", "basis", "amount", "currency", "refundable")
-    _add(given, as_json, "extra cost", E.EXTRA.form_fields, lambda: editing.extra_form(db),
-         lambda values: editing.save_extra(db, offer_id, values), lambda row: editing.extra_form(db, row),
-         summary, offer_id)  # fmt: skip
+    _add(given, as_json, N_("Added extra cost #{id} to offer #{offer}"), E.EXTRA.form_fields,
+         lambda: editing.extra_form(db), lambda values: editing.save_extra(db, offer_id, values),
+         lambda row: editing.extra_form(db, row), EXTRA_SUMMARY, offer_id)  # fmt: skip
 
 
 def _sla_set(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
@@ -281,9 +317,9 @@ def _sla_set(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as
 
     assert offer_id is not None
     db = _db(ctx)
-    summary = ("availability", "credits", "response_minutes", "replacement_hours", "preemption")
-    _change(given, as_json, "SLA of offer", offer_id, lambda: editing.sla_form(db, offer_id),
-            lambda values, version: editing.save_sla(db, offer_id, values, version), summary, verb="Set",
+    _change(given, as_json, (N_("Set SLA of offer #{id}"), N_("Nothing changed: SLA of offer #{id}")), offer_id,
+            lambda: editing.sla_form(db, offer_id),
+            lambda values, version: editing.save_sla(db, offer_id, values, version), SLA_SUMMARY,
             key="offer_id")  # fmt: skip
 
 

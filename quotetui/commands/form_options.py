@@ -23,6 +23,7 @@ from quotetui.domain.economics.display import stored_text
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, is_empty, parse_value, shown_value
 from quotetui.domain.money import plain
+from quotetui.language import _
 from quotetui.services.form_spec import choices_of, hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -46,7 +47,7 @@ def _says(text: str, words_of: str) -> bool:
 def option_help(f: Field, default: str | None = None, *, adding: bool = False) -> str:
     """The field's label and what the form says under it, each said once, its choices, and for an ``add``
     command (``adding``) what an option not given takes (``default``), or that it must be given."""
-    note = hint(f, default=False)  # an edit keeps the current value: the field's empty value is no default
+    note = hint(f, default=False, english=True)  # an edit keeps the current value: its empty value is no default
     label = f.label
     aside = label[len(f.title) :].strip().removeprefix("(").removesuffix(")")  # "GPU model (any name or alias)"
     if _says(label, note):  # the label says it already: "Valid until (YYYY-MM-DD)"
@@ -146,7 +147,7 @@ def refused(fields: tuple[Field, ...]) -> Iterator[None]:
 
 def _shown(f: Field | None, value: Any, currency: str) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if f is not None and f.kind in ("name", "ref", "text"):
         return repr(value)
     if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000.00
@@ -178,28 +179,35 @@ def json_value(f: Field, shown: Any) -> Any:
     return str(getattr(typed, "value", shown))  # a choice's value; text, a date as the form shows it
 
 
+Summary = tuple[tuple[str, str], ...]
+"""The fields a saved row is summed up by: each field's name and its word (an English message id, marked ``N_``:
+``("gpus_per_node", N_("gpus per node"))``)."""
+
+
 def saved(
-    verb: str,
-    what: str,
+    head: str,
     row_id: int,
     fields: tuple[Field, ...],
     values: Mapping[str, Any],
-    summary: tuple[str, ...],
+    summary: Summary,
     as_json: bool,
     *,
     extra: Mapping[str, Any] | None = None,
-    where: str = "",
     key: str = "id",
 ) -> None:
-    """What was saved: ``Added provider #3: name 'Acme', kind lessor``, or with ``--json`` an object with the
-    id (under ``key``) and every field typed as the listing commands type it (:func:`json_value`)."""
+    """What was saved: ``Added provider #3: name 'Acme', kind lessor`` (``head``: its first words, in the language
+    in use), or with ``--json`` an object with the id (under ``key``) and every field typed as the listing
+    commands type it (:func:`json_value`)."""
     if as_json:
         print_json({key: row_id, **(extra or {}), **{f.name: json_value(f, values.get(f.name)) for f in fields}})
         return
     by_name = {f.name: f for f in fields}
     parts = [
-        f"{name.replace('_', ' ')} {_shown(by_name.get(name), values[name], str(values.get('currency') or 'CNY'))}"
-        for name in summary
+        f"{_(word)} {_shown(by_name.get(name), values[name], str(values.get('currency') or 'CNY'))}"
+        for name, word in summary
         if values.get(name) not in (None, "")
     ]
-    say(f"{verb} {what} #{row_id}{where}: {', '.join(parts)}" if parts else f"{verb} {what} #{row_id}{where}.")
+    if parts:
+        say(_("{head}: {values}").format(head=head, values=", ".join(parts)))
+    else:
+        say(_("{head}.").format(head=head))

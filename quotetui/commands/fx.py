@@ -8,6 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
 from quotetui.commands.output import say
+from quotetui.language import N_, _
 
 app = typer.Typer(help="Dated exchange rates used for conversions (never a silent 1.0).", no_args_is_help=True)
 
@@ -23,6 +24,7 @@ def add(
 ) -> None:
     """Record a dated rate (the same pair on the same day is replaced)."""
     from quotetui.domain.errors import FieldErrors
+    from quotetui.domain.fx import RATE_ON
     from quotetui.domain.money import plain
     from quotetui.services.fx import add_rate
 
@@ -31,7 +33,11 @@ def add(
     except FieldErrors as exc:
         flags = {"base": "BASE", "quote": "QUOTE", "rate": "RATE", "as_of": "--date", "source": "--source"}
         raise flag_errors(exc, flags) from None
-    say(f"1 {view.base} = {plain(view.rate)} {view.quote} on {view.as_of.isoformat()} ({view.source})")
+    say(
+        _(RATE_ON).format(
+            base=view.base, rate=plain(view.rate), quote=view.quote, day=view.as_of.isoformat(), source=view.source
+        )
+    )
 
 
 @app.command("list")
@@ -45,7 +51,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         print_json([r.to_json() for r in rates])
         return
     table(
-        ["base", "quote", "rate", "date", "source"],
+        [N_("base"), N_("quote"), N_("rate"), N_("date"), N_("source")],
         [[r.base, r.quote, plain(r.rate), r.as_of.isoformat(), r.source] for r in rates],
         right=frozenset({"rate"}),
     )

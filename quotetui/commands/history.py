@@ -10,6 +10,10 @@ from quotetui.commands.common import JsonFlag, open_db, parsed, print_json
 from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 from quotetui.domain.text import one_line
+from quotetui.language import N_, _
+
+ACTIONS = {"added": N_("added {subject}"), "changed": N_("changed {subject}"), "removed": N_("removed {subject}")}
+"""What a change did, said of its subject (the stored action's code is the key; the subject is shown as stored)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -40,16 +44,29 @@ def history(
     if as_json:
         print_json([c.to_json() for c in found])
         return
-    subject = f"offer #{offer_id}" if offer_id is not None else f"contract #{contract}" if contract else "settings"
+    subject = (
+        _("offer #{id}").format(id=offer_id)
+        if offer_id is not None
+        else _("contract #{id}").format(id=contract)
+        if contract
+        else _("settings")
+    )
     if not found:
-        say(f"No changes to {subject} recorded (the trail starts at the upgrade that added it).")
+        said = _("No changes to {subject} recorded (the trail starts at the upgrade that added it).")
+        say(said.format(subject=subject))
         return
     zone = assumptions_of(db).time_zone
-    say(f"History of {subject} ({len(found)} changes, oldest first; times in {zone}):")
+    say(
+        _("History of {subject} ({n} changes, oldest first; times in {zone}):").format(
+            subject=subject, n=len(found), zone=zone
+        )
+    )
     for c in found:  # every stored text on one line, quoted: a value never passes for a field or an entry
-        say(f"{local_text(c.at, zone)[:19]}  {one_line(c.who)} via {one_line(c.via)}")
+        say(_("{at}  {who} via {via}").format(at=local_text(c.at, zone)[:19], who=one_line(c.who), via=one_line(c.via)))
         row = f" #{c.row_id}" if c.row_id else ""
-        say(f"  {c.action} {one_line(c.subject)}{row}" + ("" if c.changes else ": no values"))
+        what = f"{one_line(c.subject)}{row}"  # as stored (``store/audit.py`` writes it)
+        done = _(ACTIONS[c.action]).format(subject=what) if c.action in ACTIONS else f"{c.action} {what}"
+        say(f"  {done}" if c.changes else "  " + _("{change}: no values").format(change=done))
         for line in c.values():
             say(f"    {one_line(line)}")
         if c.origin:  # not an event of this database: an entry a workbook brought

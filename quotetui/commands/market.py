@@ -8,6 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
 from quotetui.commands.output import json_item_kind, json_item_text, say, say_json_items
+from quotetui.language import N_, _
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -18,9 +19,14 @@ def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([p.to_json() for p in items])
         return
+    from quotetui.domain.entities import PROVIDER_KINDS
+
     table(
-        ["id", "provider", "kind", "parent", "offers", "certifications"],
-        [[str(p.id), p.name, p.kind, p.parent or "", str(p.offers), ", ".join(p.certifications)] for p in items],
+        [N_("id"), N_("provider"), N_("kind"), N_("parent"), N_("offers"), N_("certifications")],
+        [
+            [str(p.id), p.name, _(PROVIDER_KINDS[p.kind]), p.parent or "", str(p.offers), ", ".join(p.certifications)]
+            for p in items
+        ],
         right=frozenset({"id", "offers"}),
     )
 
@@ -49,7 +55,7 @@ def offers(
         right=frozenset(getattr(HEADERS, name) for name in RIGHT),
         widths={HEADERS.offer: 30, HEADERS.gpu: 14},
     )
-    say("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid")
+    say(_("MFU source: v verified, c claimed, d default · term: od on demand, 1m monthly, 12m annual, p prepaid"))
     for tag, *text in items:
         if tag in ("say", "err"):
             say(text[0], err=tag == "err")
@@ -94,18 +100,26 @@ def explain(
             }
         )
         return
-    say(f"#{e.offer.id} {e.offer.provider} — {e.offer.name} ({e.offer.gpu.name}) for scenario {e.scenario.name!r}")
-    say(f"assumptions: {e.assumptions.words()}")
+    say(
+        _("#{id} {provider} — {offer} ({gpu}) for scenario {scenario}").format(
+            id=e.offer.id,
+            provider=e.offer.provider,
+            offer=e.offer.name,
+            gpu=e.offer.gpu.name,
+            scenario=repr(e.scenario.name),
+        )
+    )
+    say(_("assumptions: {assumptions}").format(assumptions=e.assumptions.words()))
     if n.caveats:
-        lines("What qualifies these figures", n.caveats.words(e.offer.id))
+        lines(_("What qualifies these figures"), n.caveats.words(e.offer.id))
     for f in figures:
         value = "" if f.value is None else f" = {f.display()}"
-        say(f"\n{f.label}{value}")
-        say(f"  how: {f.formula}")
+        say(f"\n{_(f.label)}{value}")
+        say("  " + _("how: {formula}").format(formula=f.formula))
         for item in f.inputs:
             say(f"  · {item}")
     say("")
-    lines("Negotiation", n.lines())
+    lines(_("Negotiation"), n.lines())
 
 
 def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -135,7 +149,18 @@ def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             ]
         )
     table(
-        ["GPU", "form", "memory", "TB/s", "BF16", "FP8", "FP64", "NVLink GB/s", "TDP W", "topo"],
+        [
+            N_("GPU"),
+            N_("form"),
+            N_("memory"),
+            "TB/s",
+            "BF16",
+            "FP8",
+            "FP64",
+            N_("NVLink GB/s"),
+            N_("TDP W"),
+            N_("topo"),
+        ],
         rows,
         right=frozenset({"TB/s", "BF16", "FP8", "FP64", "TDP W"}),
     )
@@ -149,7 +174,8 @@ def demo(
     from quotetui.services.demo import load_demo
 
     summary = load_demo(open_db(ctx, load_demo_if_new=False), reset=reset)
-    say(f"{'Reloaded' if reset else 'Loaded'} the demo market: {summary}.")
+    done = _("Reloaded the demo market: {summary}.") if reset else _("Loaded the demo market: {summary}.")
+    say(done.format(summary=summary))
 
 
 def register(app: typer.Typer) -> None:

@@ -13,14 +13,14 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, open_db, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain.entities import AS_OF, REQUIREMENT
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from quotetui.services.award import AwardResult
     from quotetui.services.rfq_matrix import MatrixRow
-    from quotetui.services.rfq_views import RfqView
+    from quotetui.services.rfq_views import InviteView, RfqView
 
 app = typer.Typer(help="Requests for quotation: one requirement, sent to several providers.", no_args_is_help=True)
 
@@ -128,8 +128,13 @@ def new(
         print_json(view.to_json())
         return
     r = view.requirement
-    say(f"RFQ {r.name!r} (#{view.id}): {r.gpus:,} × {r.models} for {r.months} months from {r.start.isoformat()}.")
-    say(f"Send it: quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR")
+    say(
+        _("RFQ {name} (#{id}): {gpus} × {models} for {months} months from {start}.").format(
+            name=repr(r.name), id=view.id, gpus=f"{r.gpus:,}", models=r.models, months=r.months,
+            start=r.start.isoformat(),
+        )
+    )  # fmt: skip
+    say(_("Send it: {command}").format(command=f"quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR"))
 
 
 @app.command()
@@ -167,9 +172,13 @@ def edit(
         return
     r = view.requirement
     outdated = [i.provider for i in view.invites if i.outdated]
-    say(f"RFQ {r.name!r} is at revision {r.revision} now.")
+    say(_("RFQ {name} is at revision {revision} now.").format(name=repr(r.name), revision=r.revision))
     if outdated:
-        say(f"Sent at an earlier revision to {', '.join(outdated)}: `quotetui rfq send {_quoted(r.name)} -p …` again.")
+        say(
+            _("Sent at an earlier revision to {providers}: `{command}` again.").format(
+                providers=", ".join(outdated), command=f"quotetui rfq send {_quoted(r.name)} -p …"
+            )
+        )
 
 
 def _quoted(text: str) -> str:
@@ -198,7 +207,7 @@ def list_(ctx: typer.Context, on: On = None, as_json: JsonFlag = False) -> None:
         ]
         for v in views
     ]
-    table(["id", "RFQ", "need", "start", "answers due", "invitations"], rows)
+    table([N_("id"), N_("RFQ"), N_("need"), N_("start"), N_("answers due"), N_("invitations")], rows)
 
 
 @app.command()
@@ -218,19 +227,23 @@ def show(
     view = show_rfq(open_db(ctx), name, on)
     if out is not None:
         written = write_sheets(out, view, None, force=force)
-        say(f"Wrote the comparison to {written}.")
+        say(_("Wrote the comparison to {path}.").format(path=written))
         return
     if as_json:
         print_json(view.to_json())
         return
     r = view.requirement
-    say(f"RFQ {r.name} (#{view.id}, revision {r.revision}); {view.due_text()}")
+    say(
+        _("RFQ {name} (#{id}, revision {revision}); {due}").format(
+            name=r.name, id=view.id, revision=r.revision, due=view.due_text()
+        )
+    )
     for label, value in requirement_lines(r):
         say(f"  {label}: {line_text(value)}")
     say("")
     _invitations(view)
     if not view.offers:
-        say(f"No answer yet, and no offer on record of {r.models}.")
+        say(_("No answer yet, and no offer on record of {models}.").format(models=r.models))
         return
     from quotetui.services.rfq_matrix import SIDE_BY_SIDE, cell_text, matrix_rows
 
@@ -240,10 +253,16 @@ def show(
     room = _columns_that_fit(matrix, headers)
     shown = shown[:room]
     rows = [[row.label, *map(cell_text, row.cells[:room])] for row in matrix]
-    table(["", *headers[:room]], rows, title="Comparison")
+    table(["", *headers[:room]], rows, title=_("Comparison"))
     if len(view.offers) > len(shown):
-        more = plural(len(view.offers) - len(shown), "more offer")
-        say(f"… and {more} on record: --json or --out FILE.xlsx has every one")
+        more = len(view.offers) - len(shown)
+        say(
+            ngettext(
+                "… and {n} more offer on record: --json or --out FILE.xlsx has every one",
+                "… and {n} more offers on record: --json or --out FILE.xlsx has every one",
+                more,
+            ).format(n=f"{more:,}")
+        )
 
 
 def _columns_that_fit(matrix: Sequence[MatrixRow], headers: Sequence[str]) -> int:
@@ -274,17 +293,25 @@ def _columns_that_fit(matrix: Sequence[MatrixRow], headers: Sequence[str]) -> in
 
 
 def _invitations(view: RfqView) -> None:
+    from quotetui.services.rfq_views import state_word
+
     if not view.invites:
-        say(f"Not sent yet: quotetui rfq send {_quoted(view.requirement.name)} --provider NAME --out DIR")
+        command = f"quotetui rfq send {_quoted(view.requirement.name)} --provider NAME --out DIR"
+        say(_("Not sent yet: {command}").format(command=command))
         return
+
+    def state(i: InviteView) -> str:
+        word = state_word(i.state)
+        return _("{state} (requirement changed since)").format(state=word) if i.outdated else word
+
     table(
-        ["provider", "state", "revision sent", "sent", "answered or declined", "note"],
+        [N_("provider"), N_("state"), N_("revision sent"), N_("sent"), N_("answered or declined"), N_("note")],
         [
-            [i.provider, i.state + (" (requirement changed since)" if i.outdated else ""), str(i.revision),
-             i.sent_at.date().isoformat(), i.replied_at.date().isoformat() if i.replied_at else "", i.note or ""]
+            [i.provider, state(i), str(i.revision), i.sent_at.date().isoformat(),
+             i.replied_at.date().isoformat() if i.replied_at else "", i.note or ""]
             for i in view.invites
         ],
-        title="Invitations",
+        title=_("Invitations"),
     )  # fmt: skip
 
 
@@ -304,7 +331,11 @@ def status(
         print_json(view.to_json())
         return
     r = view.requirement
-    say(f"RFQ {r.name} (#{view.id}, revision {r.revision}): {view.invitations_text()}; {view.due_text()}")
+    say(
+        _("RFQ {name} (#{id}, revision {revision}): {invitations}; {due}").format(
+            name=r.name, id=view.id, revision=r.revision, invitations=view.invitations_text(), due=view.due_text()
+        )
+    )
     _invitations(view)
 
 
@@ -327,10 +358,18 @@ def send(
         print_json({"rfq": view.to_json(), "sent": [s.to_json() for s in sent]})
         return
     for s in sent:
-        kept = f"; its answer of {s.answered_at.date().isoformat()} is kept" if s.answered_at else ""
-        say(f"{s.provider}: {s.workbook}  (cover text: {s.cover}){kept}")
+        if s.answered_at:
+            line = _("{provider}: {workbook}  (cover text: {cover}); its answer of {day} is kept")
+        else:
+            line = _("{provider}: {workbook}  (cover text: {cover})")
+        day = s.answered_at.date().isoformat() if s.answered_at else ""
+        say(line.format(provider=s.provider, workbook=s.workbook, cover=s.cover, day=day))
     r = view.requirement
-    say(f"Recorded as sent at revision {r.revision}; `quotetui rfq show {_quoted(r.name)}` shows where each stands.")
+    say(
+        _("Recorded as sent at revision {revision}; `{command}` shows where each stands.").format(
+            revision=r.revision, command=f"quotetui rfq show {_quoted(r.name)}"
+        )
+    )
 
 
 @app.command()
@@ -345,4 +384,4 @@ def decline(
 
     with flagged({"provider": "--provider", "note": "--note"}):
         invite = record(open_db(ctx), name, provider, note)
-    say(f"{invite.provider} declined RFQ {name!r}.")
+    say(_("{provider} declined RFQ {name}.").format(provider=invite.provider, name=repr(name)))

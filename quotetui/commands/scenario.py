@@ -12,7 +12,7 @@ from quotetui.commands.output import percent, say
 from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.money import PERCENT_PLACES
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
@@ -22,17 +22,22 @@ app = typer.Typer(help="Workload scenarios: every comparison is made for one.", 
 
 def _describe(view: ScenarioView) -> list[str]:
     j = view.to_json()
-    run = ""
-    if j["train_flops"] or j["train_params"]:
-        run = f"training run {j['train_flops'] or ''}{' FLOPs' if j['train_flops'] else ''}"
-        if j["train_params"]:
-            run += f" ({Decimal(j['train_params']):,} parameters)"
+    flops, params = j["train_flops"], j["train_params"]
+    parameters = f"{Decimal(params):,}" if params else ""
+    if flops and params:
+        run = _("training run {flops} FLOPs ({parameters} parameters)").format(flops=flops, parameters=parameters)
+    elif flops:
+        run = _("training run {flops} FLOPs").format(flops=flops)
+    elif params:
+        run = _("training run  ({parameters} parameters)").format(parameters=parameters)
+    else:
+        run = ""
     return [
-        view.name + (" (default)" if view.is_default else ""),
-        f"{view.gpu_count} × {view.gpu or 'any GPU'}",
-        plural(view.months, "month"),
+        _("{name} (default)").format(name=view.name) if view.is_default else view.name,
+        f"{view.gpu_count} × {view.gpu or _('any GPU')}",
+        ngettext("{count} month", "{count} months", view.months).format(count=f"{view.months:,}"),
         percent(Decimal(j["utilization"]), PERCENT_PLACES),
-        f"{j['egress_tb_month']} TB/mo, {j['storage_tb']} TB",
+        _("{egress} TB/mo, {storage} TB").format(egress=j["egress_tb_month"], storage=j["storage_tb"]),
         view.home_currency,
         run,
     ]
@@ -47,7 +52,10 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([s.to_json() for s in items])
         return
-    table(["scenario", "GPUs", "term", "use", "egress, storage", "currency", "training"], [_describe(s) for s in items])
+    table(
+        [N_("scenario"), N_("GPUs"), N_("term"), N_("use"), N_("egress, storage"), N_("currency"), N_("training")],
+        [_describe(s) for s in items],
+    )
 
 
 @app.command()
@@ -67,7 +75,8 @@ def show(
         if key == "utilization":  # a share, shown as a percentage (JSON keeps 0.6)
             value = percent(Decimal(value), PERCENT_PLACES)  # every digit typed
         if value is not None:
-            say(f"{key}: {'yes' if value is True else 'no' if value is False else value}")
+            shown = _("yes") if value is True else _("no") if value is False else value
+            say(f"{key}: {shown}")  # the JSON key names the value
 
 
 S = SCENARIO.field
@@ -134,7 +143,10 @@ def add(
     if as_json:
         print_json(view.to_json())
     else:
-        say(f"Added scenario {view.name!r}{' (now the default)' if view.is_default else ''}.")
+        if view.is_default:
+            say(_("Added scenario {name} (now the default).").format(name=repr(view.name)))
+        else:
+            say(_("Added scenario {name}.").format(name=repr(view.name)))
 
 
 @app.command("default")
@@ -145,4 +157,4 @@ def make_default(
     from quotetui.services.scenarios import set_default_scenario
 
     view = set_default_scenario(open_db(ctx), name)
-    say(f"{view.name!r} is now the default scenario.")
+    say(_("{name} is now the default scenario.").format(name=repr(view.name)))

@@ -8,6 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
 from quotetui.commands.output import say
+from quotetui.language import N_, _
 
 if TYPE_CHECKING:
     from quotetui.services.settings import SettingView
@@ -29,14 +30,21 @@ FLAGS = {
 
 
 def _shown(v: SettingView) -> str:
-    """A setting for people: a share as a percentage (``40 %``, not ``0.4``); JSON keeps the value's text."""
+    """A setting for people: a share as a percentage (``40 %``, not ``0.4``), yes or no in words; JSON keeps the
+    value's text."""
     from decimal import Decimal
 
     from quotetui.commands.output import percent
     from quotetui.domain.entities import SETTINGS
     from quotetui.domain.money import PERCENT_PLACES
 
-    return percent(Decimal(v.value), PERCENT_PLACES) if SETTINGS.field(v.name).kind == "ratio" and v.value else v.value
+    kind = SETTINGS.field(v.name).kind
+    if kind == "bool" and v.value in _YES_NO:  # yes or no, in words
+        return _(_YES_NO[v.value])
+    return percent(Decimal(v.value), PERCENT_PLACES) if kind == "ratio" and v.value else v.value
+
+
+_YES_NO = {"yes": N_("yes"), "no": N_("no")}
 
 
 @app.callback()
@@ -56,17 +64,27 @@ def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         )
         return
     table(
-        ["setting", "value", "", "flag"],
-        [
-            [v.label, _shown(v), "unreadable" if v.problem else "default" if v.is_default else "set", FLAGS[v.name]]
-            for v in views
-        ],
+        [N_("setting"), N_("value"), "", N_("flag")],
+        [[_(v.label), _shown(v), _(_STATE[_state(v)]), FLAGS[v.name]] for v in views],
     )
     for v in views:
         if v.problem:
-            say(f"! {v.label} as stored cannot be used here ({v.problem}): the default is shown; set it again "
-                f"(`quotetui settings set {FLAGS[v.name]} VALUE`)", err=True)  # fmt: skip
-    say("`quotetui settings set --FLAG VALUE` changes one (an empty value puts the default back).")
+            say(
+                _(
+                    "! {setting} as stored cannot be used here ({problem}): the default is shown; set it again "
+                    "(`quotetui settings set {flag} VALUE`)"
+                ).format(setting=_(v.label), problem=v.problem, flag=FLAGS[v.name]),
+                err=True,
+            )
+    say(_("`quotetui settings set --FLAG VALUE` changes one (an empty value puts the default back)."))
+
+
+_STATE = {"unreadable": N_("unreadable"), "default": N_("default"), "set": N_("set")}
+"""A setting's state in the table, in words."""
+
+
+def _state(v: SettingView) -> str:
+    return "unreadable" if v.problem else "default" if v.is_default else "set"
 
 
 @app.command("set")
@@ -115,7 +133,7 @@ def set_(
         "resale_curve": resale_curve,
     }
     if all(v is None for v in raw.values()):
-        raise typer.BadParameter("name at least one setting to change (see `quotetui settings set --help`)")
+        raise typer.BadParameter(_("name at least one setting to change (see `quotetui settings set --help`)"))
     db = open_db(ctx)
     try:
         save_settings(db, raw)
@@ -123,4 +141,5 @@ def set_(
         raise flag_errors(exc, FLAGS) from None
     for v in list_settings(db):
         if raw[v.name] is not None:
-            say(f"{v.label}: {_shown(v)}{' (default)' if v.is_default else ''}")
+            shown = _("{setting}: {value} (default)") if v.is_default else _("{setting}: {value}")
+            say(shown.format(setting=_(v.label), value=_shown(v)))

@@ -11,6 +11,7 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, ScenarioOpt, flag, open_db, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain.entities import AS_OF, ID
+from quotetui.language import N_, _
 
 if TYPE_CHECKING:
     from quotetui.services.market_prices import MarketMedian
@@ -23,8 +24,11 @@ def _refuse_to_create(ctx: typer.Context) -> None:
 
     path = database_target(ctx.obj.db).path
     if path is not None and (not path.exists() or path.stat().st_size == 0):
-        state = "is empty" if path.exists() else "does not exist"
-        raise BadInput(f"{path} {state}: a dry run creates nothing (check --db, or import without --dry-run)")
+        if path.exists():
+            problem = _("{path} is empty: a dry run creates nothing (check --db, or import without --dry-run)")
+        else:
+            problem = _("{path} does not exist: a dry run creates nothing (check --db, or import without --dry-run)")
+        raise BadInput(problem.format(path=path))
 
 
 def import_(
@@ -54,8 +58,10 @@ def import_(
     if as_json:
         print_json(report.to_json())
         return
-    for line in report.lines():
-        say(line, err=line.startswith("warning"))
+    shown = report.lines()
+    warnings_from = len(shown) - len(report.warnings)  # the warnings end the report: to stderr, in any language
+    for i, line in enumerate(shown):
+        say(line, err=i >= warnings_from)
 
 
 def template(
@@ -70,7 +76,7 @@ def template(
     target = database_target(ctx.obj.db)
     missing = target.path is not None and not target.path.exists()  # then it stays so: the built-in catalog
     db = None if missing else open_db(ctx, load_demo_if_new=False)
-    say(f"Wrote {write_import_template(db, out, force=force)}.")
+    say(_("Wrote {path}.").format(path=write_import_template(db, out, force=force)))
 
 
 def export(
@@ -85,7 +91,7 @@ def export(
     """Export the comparison workbook for a scenario (live TCO formulas, charts), or the offers as CSV."""
     from quotetui.services.transfer import export_file
 
-    say(f"Wrote {export_file(open_db(ctx), out, scenario, pinned=pin or [], force=force)}.")
+    say(_("Wrote {path}.").format(path=export_file(open_db(ctx), out, scenario, pinned=pin or [], force=force)))
 
 
 def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag = False) -> None:
@@ -103,24 +109,25 @@ def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag =
         print_json({"currency": currency, "medians": [m.to_json() for m in medians], "not_converted": missing})
         return
     if not medians and not missing:
-        say("No market prices yet: import a SkyPilot catalog (`quotetui import vms.csv`).")
+        say(_("No market prices yet: import a SkyPilot catalog (`quotetui import vms.csv`)."))
         return
     if medians:
         _medians_table(medians, currency)
     for line in missing:
-        say(f"not converted: {line}", err=True)
+        say(_("not converted: {reason}").format(reason=line), err=True)
 
 
 def _medians_table(medians: list[MarketMedian], currency: str) -> None:
     from quotetui.domain.economics.display import grouped
 
+    median = _("median {currency}/GPU-h").format(currency=currency)  # a header made from a template: shown as it is
     table(
-        ["GPU", f"median {currency}/GPU-h", "listings", "catalogs", "as of"],
+        [N_("GPU"), median, N_("listings"), N_("catalogs"), N_("as of")],
         [
             [m.gpu, f"{grouped(m.median_gpu_hour, 2)}", str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
             for m in medians
         ],
-        right=frozenset({f"median {currency}/GPU-h", "listings"}),
+        right=frozenset({median, "listings"}),
     )
 
 

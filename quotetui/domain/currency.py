@@ -1,6 +1,7 @@
 """ISO 4217 currency codes and their minor units (decimal places shown for amounts)."""
 
 from quotetui.domain.errors import BadInput
+from quotetui.language import _
 
 _ZERO = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
 _THREE = "BHD IQD JOD KWD LYD OMR TND"
@@ -28,7 +29,9 @@ def currency_code(text: str) -> str:
     if code == "RMB":  # the everyday name for the yuan in Chinese price sheets
         code = "CNY"
     if code not in MINOR_UNITS:
-        raise BadInput(f"unknown currency {text!r}: expected an ISO 4217 code such as CNY, USD or EUR")
+        raise BadInput(
+            _("unknown currency {code}: expected an ISO 4217 code such as CNY, USD or EUR").format(code=repr(text))
+        )
     return code
 
 

@@ -19,6 +19,7 @@ from quotetui.domain import enums as e
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
+from quotetui.language import N_, _
 
 D = Decimal
 MAX_COUNT = D(1_000_000)  # GPUs, nodes: far beyond any quote, far inside a 64-bit column
@@ -27,48 +28,48 @@ MAX_DAYS = D(3650)
 MAX_QUANTITY = D(10) ** 30  # FLOPs of the largest training runs are ~1e26
 
 # -- references and shared fields --------------------------------------------------------------------------
-ID = Field("id", "Id", "int", required=True, minimum=D(1), maximum=D(2**63 - 1), help="a row's id")
+ID = Field("id", N_("Id"), "int", required=True, minimum=D(1), maximum=D(2**63 - 1), help=N_("a row's id"))
 """Any row's id, as a flag or argument names it (a 64-bit column: a larger number is refused, not sent)."""
-AS_OF = Field("as_of", "As of", "date", help="a day, YYYY-MM-DD")
+AS_OF = Field("as_of", N_("As of"), "date", help=N_("a day, YYYY-MM-DD"))
 """The day a command takes its view from (``--on``, ``--as-of``)."""
 PROVIDER_REF = Field(
     "provider",
-    "Provider",
+    N_("Provider"),
     "ref",
     required=True,
     max_length=120,
     aliases=("供应商", "服务商", "厂商", "provider name"),
-    help="the provider's name, as on the Providers sheet",
+    help=N_("the provider's name, as on the Providers sheet"),
 )
 OFFER_REF = Field(
     "offer",
-    "Offer",
+    N_("Offer"),
     "ref",
     required=True,
     max_length=200,
     aliases=("方案", "名称", "offer name", "套餐"),
-    help="the offer's name; provider + offer identify an offer",
+    help=N_("the offer's name; provider + offer identify an offer"),
 )
 SOURCE_REF = Field(
     "source",
-    "Source",
+    N_("Source"),
     "ref",
     max_length=300,
     aliases=("来源", "出处"),
-    help="where the figure comes from (article, email, call …)",
+    help=N_("where the figure comes from (article, email, call …)"),
     form=False,
 )
-IS_ESTIMATE = Field("is_estimate", "Figures are estimates", "bool", aliases=("预估", "估算"))
-NOTES = Field("notes", "Notes", max_length=2000, multiline=True, aliases=("备注",))
-DESCRIPTION = Field("description", "Description", max_length=500, multiline=True, aliases=("说明", "备注"))
-CURRENCY = Field("currency", "Currency", "currency", required=True, aliases=("币种", "货币"))
+IS_ESTIMATE = Field("is_estimate", N_("Figures are estimates"), "bool", aliases=("预估", "估算"))
+NOTES = Field("notes", N_("Notes"), max_length=2000, multiline=True, aliases=("备注",))
+DESCRIPTION = Field("description", N_("Description"), max_length=500, multiline=True, aliases=("说明", "备注"))
+CURRENCY = Field("currency", N_("Currency"), "currency", required=True, aliases=("币种", "货币"))
 GPU = Field(
     "gpu",
-    "GPU model (any name or alias)",
+    N_("GPU model (any name or alias)"),
     "gpu",
     max_length=80,
     aliases=("GPU", "GPU型号", "显卡", "gpu model"),
-    help="any name or alias: H100, A100-80GB …",
+    help=N_("any name or alias: H100, A100-80GB …"),
 )
 
 
@@ -77,15 +78,15 @@ def _count(name: str, label: str, *, minimum: int = 0, unit: str = "", **more: A
 
 
 def _months(name: str, label: str, *, minimum: int = 0, **more: Any) -> Field:
-    return Field(name, label, "int", minimum=D(minimum), maximum=MAX_MONTHS, unit="months", **more)
+    return Field(name, label, "int", minimum=D(minimum), maximum=MAX_MONTHS, unit=N_("months"), **more)
 
 
 def _days(name: str, label: str, **more: Any) -> Field:
-    return Field(name, label, "int", minimum=D(0), maximum=MAX_DAYS, unit="days", **more)
+    return Field(name, label, "int", minimum=D(0), maximum=MAX_DAYS, unit=N_("days"), **more)
 
 
 def _money(name: str, label: str, **more: Any) -> Field:
-    return Field(name, label, "money", minimum=D(0), help=more.pop("help", "exact, up to 6 decimal places"), **more)
+    return Field(name, label, "money", minimum=D(0), help=more.pop("help", N_("exact, up to 6 decimal places")), **more)
 
 
 def _quantity(name: str, label: str, *, maximum: Decimal = MAX_QUANTITY, **more: Any) -> Field:
@@ -97,25 +98,36 @@ def _ratio(name: str, label: str, **more: Any) -> Field:
 
 
 # -- providers ---------------------------------------------------------------------------------------------
+PROVIDER_KINDS: dict[str, str] = {
+    e.ProviderKind.LESSOR: N_("lessor"),
+    e.ProviderKind.PUBLIC_CLOUD: N_("public_cloud"),
+    e.ProviderKind.GPU_CLOUD: N_("gpu_cloud"),
+}
+"""A provider's kind (the Kind field below) as a table shows it: ``_(PROVIDER_KINDS[kind])``. The English word is
+the code itself, so an English table reads as it always has; JSON, the sheets and the database keep the code."""
+assert set(PROVIDER_KINDS) == set(e.ProviderKind), "every provider kind has its word"
+
 PROVIDER = Entity(
     "providers",
     "Providers",
     (
         Field(
             "name",
-            "Name",
+            N_("Name"),
             "name",
             required=True,
             max_length=120,
             aliases=("供应商", "服务商", "provider", "名称"),
-            help="unique name, CJK welcome",
+            help=N_("unique name, CJK welcome"),
         ),
-        Field("kind", "Kind", "choice", required=True, choices=e.ProviderKind, aliases=("类型",)),
-        Field("parent", "Parent company", max_length=120, aliases=("母公司", "集团")),
-        Field("regions", "Regions (comma separated)", "list", max_length=2000, aliases=("地域", "区域")),
-        Field("certifications", "Certifications (comma separated)", "list", max_length=2000, aliases=("资质", "认证")),
-        Field("website", "Website", max_length=300, aliases=("官网", "网站")),
-        Field("contacts", "Contacts", max_length=2000, multiline=True, aliases=("联系人", "联系方式")),
+        Field("kind", N_("Kind"), "choice", required=True, choices=e.ProviderKind, aliases=("类型",)),
+        Field("parent", N_("Parent company"), max_length=120, aliases=("母公司", "集团")),
+        Field("regions", N_("Regions (comma separated)"), "list", max_length=2000, aliases=("地域", "区域")),
+        Field(
+            "certifications", N_("Certifications (comma separated)"), "list", max_length=2000, aliases=("资质", "认证")
+        ),
+        Field("website", N_("Website"), max_length=300, aliases=("官网", "网站")),
+        Field("contacts", N_("Contacts"), max_length=2000, multiline=True, aliases=("联系人", "联系方式")),
         NOTES,
     ),
     ("供应商",),
@@ -124,12 +136,12 @@ PROVIDER = Entity(
 # -- offers ------------------------------------------------------------------------------------------------
 GPUS_PER_NODE = Field(
     "gpus_per_node",
-    "GPUs per node",
+    N_("GPUs per node"),
     "int",
     required=True,
     minimum=D(1),
     maximum=D(1024),
-    unit="GPUs",
+    unit=N_("GPUs"),
     aliases=("每节点GPU数", "GPU数", "卡数", "gpus per node"),
 )
 OFFER = Entity(
@@ -137,21 +149,23 @@ OFFER = Entity(
     "Offers",
     (
         PROVIDER_REF,
-        Field("name", "Offer name", "name", required=True, max_length=200, header="offer", aliases=OFFER_REF.aliases),
+        Field(
+            "name", N_("Offer name"), "name", required=True, max_length=200, header="offer", aliases=OFFER_REF.aliases
+        ),
         replace(GPU, required=True),
         GPUS_PER_NODE,
         Field(
             "form_factor",
-            "Form factor (empty: the GPU's)",
+            N_("Form factor (empty: the GPU's)"),
             "choice",
             choices=e.FormFactor,
             aliases=("形态",),
-            help="sxm, pcie or module (empty: the GPU's own)",
+            help=N_("sxm, pcie or module (empty: the GPU's own)"),
         ),
-        _count("nodes_available", "Nodes on offer", unit="nodes", aliases=("可用节点", "库存节点")),
+        _count("nodes_available", N_("Nodes on offer"), unit=N_("nodes"), aliases=("可用节点", "库存节点")),
         Field(
             "billing_basis",
-            "Billing",
+            N_("Billing"),
             "choice",
             required=True,
             choices=e.BillingBasis,
@@ -160,16 +174,22 @@ OFFER = Entity(
         ),
         Field(
             "status",
-            "Status",
+            N_("Status"),
             "choice",
             choices=e.OfferStatus,
             default=e.OfferStatus.QUOTED,
             aliases=("状态",),
         ),
-        Field("valid_until", "Valid until (YYYY-MM-DD)", "date", aliases=("有效期", "报价有效期"), help="YYYY-MM-DD"),
+        Field(
+            "valid_until",
+            N_("Valid until (YYYY-MM-DD)"),
+            "date",
+            aliases=("有效期", "报价有效期"),
+            help=N_("YYYY-MM-DD"),
+        ),
         Field(
             "intra_fabric",
-            "In-node fabric",
+            N_("In-node fabric"),
             "choice",
             choices=e.IntraFabric,
             default=e.IntraFabric.UNKNOWN,
@@ -177,7 +197,7 @@ OFFER = Entity(
         ),
         Field(
             "inter_fabric",
-            "Scale-out network",
+            N_("Scale-out network"),
             "choice",
             choices=e.InterFabric,
             default=e.InterFabric.UNKNOWN,
@@ -185,47 +205,49 @@ OFFER = Entity(
         ),
         _quantity(
             "inter_gbps_per_gpu",
-            "Network Gb/s per GPU",
+            N_("Network Gb/s per GPU"),
             maximum=D(100_000),
             places=6,
-            unit="Gb/s per GPU",
+            unit=N_("Gb/s per GPU"),
             aliases=("每卡网络带宽",),
-            help="Gb/s per GPU",
+            help=N_("Gb/s per GPU"),
         ),
-        Field("cpu", "CPU", max_length=200, aliases=("CPU", "处理器")),
-        _count("ram_gb", "RAM GB", unit="GB", aliases=("内存", "内存GB")),
-        _quantity("nvme_tb", "Local NVMe TB", maximum=MAX_COUNT, places=6, unit="TB", aliases=("硬盘", "存储TB")),
-        Field("region", "Region", max_length=120, aliases=("地域", "机房")),
-        Field("stock_note", "Stock / lead time note", max_length=200, aliases=("库存",)),
-        _days("lead_time_days", "Lead time, days", aliases=("交付周期",)),
+        Field("cpu", N_("CPU"), max_length=200, aliases=("CPU", "处理器")),
+        _count("ram_gb", N_("RAM GB"), unit=N_("GB"), aliases=("内存", "内存GB")),
+        _quantity(
+            "nvme_tb", N_("Local NVMe TB"), maximum=MAX_COUNT, places=6, unit=N_("TB"), aliases=("硬盘", "存储TB")
+        ),
+        Field("region", N_("Region"), max_length=120, aliases=("地域", "机房")),
+        Field("stock_note", N_("Stock / lead time note"), max_length=200, aliases=("库存",)),
+        _days("lead_time_days", N_("Lead time, days"), aliases=("交付周期",)),
         Field(
             "bare_metal",
-            "Bare metal (not virtualised)",
+            N_("Bare metal (not virtualised)"),
             "bool",
             default=True,
             aliases=("裸金属", "物理机"),
-            help="yes / no",
+            help=N_("yes / no"),
         ),
         Field(
             "prorata_days",
-            "Part months billed by the day",
+            N_("Part months billed by the day"),
             "bool",
             aliases=("按天计费",),
-            help="monthly plans: yes if part months are billed by the day",
+            help=N_("monthly plans: yes if part months are billed by the day"),
         ),
         _ratio(
             "vat_rate",
-            "VAT in the prices",
+            N_("VAT in the prices"),
             maximum=D("0.25"),
             aliases=("税率", "增值税率"),
-            help="the VAT the quoted prices include: 6% services, 13% leases and hardware, 0 none",
+            help=N_("the VAT the quoted prices include: 6% services, 13% leases and hardware, 0 none"),
         ),
         Field(
             "special_invoice",
-            "Special VAT invoice (专票)",
+            N_("Special VAT invoice (专票)"),
             "bool",
             aliases=("专票", "增值税专用发票"),
-            help="yes if the provider issues 增值税专用发票, so a VAT-registered buyer recovers the VAT",
+            help=N_("yes if the provider issues 增值税专用发票, so a VAT-registered buyer recovers the VAT"),
         ),
         IS_ESTIMATE,
         SOURCE_REF,
@@ -244,88 +266,89 @@ def offer_form_factor(values: dict[str, Any], gpu_form_factor: e.FormFactor) -> 
 # -- negotiation rounds and their price options ----------------------------------------------------------
 
 
-def ordered(low: str, high: str, what: str) -> Rule:
-    """A range (8–12万 is 80,000 to 120,000): its upper end is not below its lower one."""
+def ordered(low: str, high: str, below: str) -> Rule:
+    """A range (8–12万 is 80,000 to 120,000): its upper end is not below its lower one (``below``: the problem,
+    marked ``N_``, ``{low}`` the lower end)."""
 
     def rule(values: Mapping[str, Any]) -> dict[str, str]:
         a, b = values.get(low), values.get(high)
-        return {high: f"below the {what} {a}"} if a is not None and b is not None and b < a else {}
+        return {high: _(below).format(low=a)} if a is not None and b is not None and b < a else {}
 
     return rule
 
 
 def price_rules(values: Mapping[str, Any]) -> dict[str, str]:
     """A range is ordered; a price for the whole term has a term."""
-    problems = ordered("amount", "amount_high", "price")(values)
+    problems = ordered("amount", "amount_high", N_("below the price {low}"))(values)
     if values.get("unit") is e.PriceUnit.TERM_TOTAL and "term_months" in values and values["term_months"] < 1:
-        problems["term_months"] = TERM_TOTAL_NEEDS_TERM
+        problems["term_months"] = _(TERM_TOTAL_NEEDS_TERM)
     return problems
 
 
 AMOUNT = _money(
-    "amount", "Price", required=True, positive=True, header="price", aliases=("价格", "单价", "amount")
+    "amount", N_("Price"), required=True, positive=True, header="price", aliases=("价格", "单价", "amount")
 )  # a compute price of zero is not a quote: it would rank first and be everyone's BATNA
 AMOUNT_HIGH = _money(
     "amount_high",
-    "… up to (a range)",
+    N_("… up to (a range)"),
     header="price_high",
     aliases=("最高价",),
-    help="the top of a range: for 8–12万, 80000 in price and 120000 here",
+    help=N_("the top of a range: for 8–12万, 80000 in price and 120000 here"),
 )
-UNIT = Field("unit", "Price unit", "choice", required=True, choices=e.PriceUnit, aliases=("计价单位", "单位"))
+UNIT = Field("unit", N_("Price unit"), "choice", required=True, choices=e.PriceUnit, aliases=("计价单位", "单位"))
 TERM_MONTHS = _months(
     "term_months",
-    "Term, months (0 = on demand)",
+    N_("Term, months (0 = on demand)"),
     required=True,
     aliases=("期限", "期限(月)", "term"),
-    help="0 = on demand, 1 = monthly, 12 = annual",
+    help=N_("0 = on demand, 1 = monthly, 12 = annual"),
 )
-PREPAY = Field("prepay", "Prepaid", "bool", aliases=("预付",))
+PREPAY = Field("prepay", N_("Prepaid"), "bool", aliases=("预付",))
 PRICE = Entity("prices", "Prices", (AMOUNT, AMOUNT_HIGH, UNIT, CURRENCY, TERM_MONTHS, PREPAY), rules=(price_rules,))
 """A price option of a round (a round may have several: monthly, annual prepay …)."""
 
 SEQ = Field(
     "seq",
-    "Round",
+    N_("Round"),
     "int",
     required=True,
     minimum=D(1),
     maximum=D(100_000),
     header="round",
     aliases=("轮次", "seq"),
-    help="1, 2, 3 … one row per price option of a round",
+    help=N_("1, 2, 3 … one row per price option of a round"),
     form=False,
 )
 MOVER = Field(
     "mover",
-    "Who moved",
+    N_("Who moved"),
     "choice",
     required=True,
     choices=e.Mover,
     aliases=("谁出价", "who"),
-    help="list, provider, counter (ours) or final",
+    help=N_("list, provider, counter (ours) or final"),
 )
 QUOTED_AT = Field(
     "quoted_at",
-    "When (YYYY-MM-DD or date-time with offset)",
+    N_("When (YYYY-MM-DD or date-time with offset)"),
     "datetime",
     required=True,
     aliases=("日期", "报价日期", "date"),
-    help="date, or date-time with offset",
+    help=N_("date, or date-time with offset"),
 )
-NOTE = Field("note", "Note", max_length=2000, multiline=True, aliases=("备注",), help="about this price option")
+NOTE = Field("note", N_("Note"), max_length=2000, multiline=True, aliases=("备注",), help=N_("about this price option"))
 ROUND_NOTE = Field(
     "round_note",
-    "Note",
+    N_("Note"),
     max_length=2000,
     multiline=True,
     header="round note",
     aliases=("轮次备注",),
-    help="about the round as a whole",
+    help=N_("about the round as a whole"),
 )
 ROUND_ESTIMATE = Field(
     "round_is_estimate",
-    "The round's figures are estimates",
+    N_("The round's figures are estimates"),
     "bool",
     header="round is estimate",
     aliases=("轮次预估",),
@@ -334,7 +357,9 @@ ROUND_ESTIMATE = Field(
 ROUND_COLUMNS = {"mover": "mover", "quoted_at": "quoted_at", "round_note": "note", "round_is_estimate": "is_estimate"}
 """The round's own fields and their columns (the other fields of a round's row belong to its price option)."""
 
-ROUND = Entity("rounds", "Rounds", (MOVER, QUOTED_AT, *PRICE.fields, ROUND_NOTE), rules=(price_rules,))
+ROUND = Entity(
+    "rounds", "Rounds", (MOVER, QUOTED_AT, *PRICE.fields, ROUND_NOTE), rules=(price_rules,), noun=N_("round")
+)
 """A negotiation round as the round form takes it: who moved, when, and its headline price."""
 
 REVISIONS = Entity(
@@ -366,7 +391,7 @@ NEW_OFFER = Entity("new_offer", "Offers", (*OFFER.fields, *PRICE.fields), rules=
 def discount_rules(values: Mapping[str, Any]) -> dict[str, str]:
     rate = values.get("rate")
     if rate is not None and rate >= 1:
-        return {"rate": "a discount below 100 % (100 % off would make the price free)"}
+        return {"rate": _("a discount below 100 % (100 % off would make the price free)")}
     return {}
 
 
@@ -376,16 +401,16 @@ DISCOUNT = Entity(
     (
         replace(PROVIDER_REF, form=False),
         replace(OFFER_REF, form=False),
-        Field("kind", "Kind", "choice", required=True, choices=e.DiscountKind, aliases=("类型",)),
+        Field("kind", N_("Kind"), "choice", required=True, choices=e.DiscountKind, aliases=("类型",)),
         _ratio(
             "rate",
-            "Rate % (empty: offered, not quantified)",
+            N_("Rate % (empty: offered, not quantified)"),
             aliases=("折扣率", "优惠"),
-            help="a percentage: 15 or 15%; empty: not quoted",
+            help=N_("a percentage: 15 or 15%; empty: not quoted"),
         ),
-        _months("min_term_months", "Needs a term of at least (months)", aliases=("最短期限",)),
-        _count("min_gpus", "Needs at least (GPUs)", unit="GPUs", aliases=("最少GPU",)),
-        Field("requires_prepay", "Needs prepayment", "bool", aliases=("需预付",)),
+        _months("min_term_months", N_("Needs a term of at least (months)"), aliases=("最短期限",)),
+        _count("min_gpus", N_("Needs at least (GPUs)"), unit=N_("GPUs"), aliases=("最少GPU",)),
+        Field("requires_prepay", N_("Needs prepayment"), "bool", aliases=("需预付",)),
         DESCRIPTION,
         IS_ESTIMATE,
         SOURCE_REF,
@@ -393,6 +418,7 @@ DISCOUNT = Entity(
     ("折扣",),
     rules=(discount_rules,),
     natural_key=("kind", "min_term_months", "min_gpus", "requires_prepay"),
+    noun=N_("discount"),
 )
 
 EXTRA = Entity(
@@ -401,31 +427,31 @@ EXTRA = Entity(
     (
         replace(PROVIDER_REF, form=False),
         replace(OFFER_REF, form=False),
-        Field("kind", "Kind", "choice", required=True, choices=e.ExtraKind, aliases=("类型",)),
-        Field("basis", "Charged", "choice", required=True, choices=e.ExtraBasis, aliases=("计费",)),
+        Field("kind", N_("Kind"), "choice", required=True, choices=e.ExtraKind, aliases=("类型",)),
+        Field("basis", N_("Charged"), "choice", required=True, choices=e.ExtraBasis, aliases=("计费",)),
         _money(
             "amount",
-            "Amount (empty: charged, price unknown)",
+            N_("Amount (empty: charged, price unknown)"),
             aliases=("金额", "价格"),
-            help="empty: charged, price unknown",
+            help=N_("empty: charged, price unknown"),
         ),
         CURRENCY,
-        Field("refundable", "Refundable (deposit)", "bool", aliases=("可退",)),
+        Field("refundable", N_("Refundable (deposit)"), "bool", aliases=("可退",)),
         DESCRIPTION,
         IS_ESTIMATE,
         SOURCE_REF,
     ),
     ("Extras", "ExtraCosts", "额外费用", "附加费用"),
     natural_key=("kind", "basis"),
-    noun="extra cost",
+    noun=N_("extra cost"),
 )
 
 CREDITS = Field(
     "credits",
-    "Credits: below%:credit%, … (e.g. 99.9:10, 99:25)",
+    N_("Credits: below%:credit%, … (e.g. 99.9:10, 99:25)"),
     max_length=300,
     aliases=("赔付", "服务赔偿"),
-    help="below%:credit%, … e.g. 99.9:10, 99:25",
+    help=N_("below%:credit%, … e.g. 99.9:10, 99:25"),
 )
 SLA = Entity(
     "sla",
@@ -435,37 +461,39 @@ SLA = Entity(
         replace(OFFER_REF, form=False),
         _ratio(
             "availability",
-            "Availability %",
+            N_("Availability %"),
             minimum=D("0.5"),  # as the default availability: an SLA below half the time promises nothing
             aliases=("可用性",),
-            help="a percentage: 99.9 or 99.9%",
+            help=N_("a percentage: 99.9 or 99.9%"),
         ),
         Field(
             "response_minutes",
-            "Response time, minutes",
+            N_("Response time, minutes"),
             "int",
             minimum=D(0),
             maximum=D(100_000),
-            unit="minutes",
+            unit=N_("minutes"),
             aliases=("响应时间",),
         ),
         Field(
             "replacement_hours",
-            "GPU replacement, hours",
+            N_("GPU replacement, hours"),
             "int",
             minimum=D(0),
             maximum=D(100_000),
-            unit="hours",
+            unit=N_("hours"),
             aliases=("更换时间",),
         ),
-        Field("support_hours", "Support hours (e.g. 7x24)", max_length=40, aliases=("支持时间",), help="e.g. 7x24"),
-        _days("return_days", "Trial / return period, days", aliases=("无理由退机",)),
-        Field("dc_tier", "Data-centre tier", max_length=20, aliases=("机房等级",)),
-        Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6, aliases=("PUE",)),
-        Field("power_redundancy", "Power redundancy", max_length=120, aliases=("电力冗余",)),
+        Field(
+            "support_hours", N_("Support hours (e.g. 7x24)"), max_length=40, aliases=("支持时间",), help=N_("e.g. 7x24")
+        ),
+        _days("return_days", N_("Trial / return period, days"), aliases=("无理由退机",)),
+        Field("dc_tier", N_("Data-centre tier"), max_length=20, aliases=("机房等级",)),
+        Field("pue", N_("PUE"), "decimal", minimum=D(1), maximum=D(5), places=6, aliases=("PUE",)),
+        Field("power_redundancy", N_("Power redundancy"), max_length=120, aliases=("电力冗余",)),
         Field(
             "preemption",
-            "Preemption risk",
+            N_("Preemption risk"),
             "choice",
             choices=e.PreemptionRisk,
             default=e.PreemptionRisk.UNKNOWN,
@@ -498,64 +526,68 @@ def claim_shares(values: Mapping[str, Any]) -> dict[str, Field]:
     }
 
 
-CLAIM_VALUE = Field("value", "Value", "decimal", required=True, minimum=D(0), maximum=MAX_QUANTITY, aliases=("数值",))
-CLAIM_VALUE_HIGH = _quantity("value_high", "Value up to", aliases=("最高值",))
+CLAIM_VALUE = Field(
+    "value", N_("Value"), "decimal", required=True, minimum=D(0), maximum=MAX_QUANTITY, aliases=("数值",)
+)
+CLAIM_VALUE_HIGH = _quantity("value_high", N_("Value up to"), aliases=("最高值",))
 
 CLAIM = Entity(
     "claims",
     "Benchmarks",
     (
-        replace(PROVIDER_REF, required=False, help="empty for a market-wide claim"),
-        replace(OFFER_REF, required=False, help="empty for a provider-wide claim"),
+        replace(PROVIDER_REF, required=False, help=N_("empty for a market-wide claim")),
+        replace(OFFER_REF, required=False, help=N_("empty for a provider-wide claim")),
         Field(
             "provenance",
-            "Provenance",
+            N_("Provenance"),
             "choice",
             choices=e.Provenance,
             aliases=("来源类型",),
-            help="claimed (imported) or verified (from logs: `bench import`, not from sheets)",
+            help=N_("claimed (imported) or verified (from logs: `bench import`, not from sheets)"),
         ),
-        Field("metric", "Metric", "choice", required=True, choices=e.Metric, aliases=("指标",)),
+        Field("metric", N_("Metric"), "choice", required=True, choices=e.Metric, aliases=("指标",)),
         CLAIM_VALUE,
         CLAIM_VALUE_HIGH,
         Field(
             "qualifier",
-            "Qualifier",
+            N_("Qualifier"),
             "choice",
             choices=e.Qualifier,
             aliases=("限定",),
-            help="about, at_least, at_most, or empty",
+            help=N_("about, at_least, at_most, or empty"),
         ),
-        Field("unit", "Unit", required=True, max_length=24, aliases=("单位",)),
+        Field("unit", N_("Unit"), required=True, max_length=24, aliases=("单位",)),
         GPU,
-        _count("gpu_count", "GPUs", minimum=1, unit="GPUs", aliases=("卡数",)),
-        Field("workload", "Workload", max_length=120, aliases=("任务", "模型")),
-        _quantity("model_params", "Model parameters", aliases=("参数量",)),
-        _quantity("tokens", "Tokens", aliases=("token数",)),
-        _quantity("flops", "Training FLOPs", aliases=("计算量",)),
-        _ratio("claimed_mfu", "Claimed MFU", aliases=("声称MFU",)),
-        Field("seq_len", "Sequence length", "int", minimum=D(1), maximum=D(100_000_000), aliases=("序列长度",)),
-        Field("dtype", "Data type", max_length=12, aliases=("精度",)),
-        replace(SOURCE_REF, required=True, help="where the claim is made"),
+        _count("gpu_count", N_("GPUs"), minimum=1, unit=N_("GPUs"), aliases=("卡数",)),
+        Field("workload", N_("Workload"), max_length=120, aliases=("任务", "模型")),
+        _quantity("model_params", N_("Model parameters"), aliases=("参数量",)),
+        _quantity("tokens", N_("Tokens"), aliases=("token数",)),
+        _quantity("flops", N_("Training FLOPs"), aliases=("计算量",)),
+        _ratio("claimed_mfu", N_("Claimed MFU"), aliases=("声称MFU",)),
+        Field("seq_len", N_("Sequence length"), "int", minimum=D(1), maximum=D(100_000_000), aliases=("序列长度",)),
+        Field("dtype", N_("Data type"), max_length=12, aliases=("精度",)),
+        replace(SOURCE_REF, required=True, help=N_("where the claim is made")),
         Field(
             "quote",
-            "Quote",
+            N_("Quote"),
             max_length=5000,
             multiline=True,
             aliases=("原文",),
-            help="the claim in the source's own words",
+            help=N_("the claim in the source's own words"),
         ),
         Field(
             "compared",
-            "Compared offers",
+            N_("Compared offers"),
             max_length=5000,
             header="compared offers",
             aliases=("对比",),
-            help="for a cheaper_than claim: the offers it is compared with, as 'provider / offer; provider / offer'",
+            help=N_(
+                "for a cheaper_than claim: the offers it is compared with, as 'provider / offer; provider / offer'"
+            ),
         ),
     ),
     ("Claims", "声称", "性能"),
-    rules=(ordered("value", "value_high", "value"),),
+    rules=(ordered("value", "value_high", N_("below the value {low}")),),
     typed_by=claim_shares,
 )
 
@@ -564,9 +596,9 @@ CLAIM = Entity(
 def fx_rules(values: Mapping[str, Any]) -> dict[str, str]:
     problems = {}
     if values.get("base") is not None and values.get("base") == values.get("quote"):
-        problems["quote"] = "base and quote must be two different currencies"
+        problems["quote"] = _("base and quote must be two different currencies")
     if values.get("rate") is not None and values["rate"] <= 0:
-        problems["rate"] = "the rate must be more than zero"
+        problems["rate"] = _("the rate must be more than zero")
     return problems
 
 
@@ -574,11 +606,13 @@ FX = Entity(
     "fx",
     "FX rates",
     (
-        replace(CURRENCY, name="base", label="Base currency", aliases=("from", "源币种"), help="1 base = rate quote"),
-        replace(CURRENCY, name="quote", label="Quote currency", aliases=("to", "目标币种"), help=""),
-        Field("rate", "Rate", "rate", required=True, minimum=D(0), maximum=D(10) ** 8, aliases=("汇率",)),
-        Field("as_of", "As of", "date", required=True, aliases=("日期",)),
-        Field("source", "Source", required=True, max_length=300, aliases=("来源", "出处")),
+        replace(
+            CURRENCY, name="base", label=N_("Base currency"), aliases=("from", "源币种"), help=N_("1 base = rate quote")
+        ),
+        replace(CURRENCY, name="quote", label=N_("Quote currency"), aliases=("to", "目标币种"), help=""),
+        Field("rate", N_("Rate"), "rate", required=True, minimum=D(0), maximum=D(10) ** 8, aliases=("汇率",)),
+        Field("as_of", N_("As of"), "date", required=True, aliases=("日期",)),
+        Field("source", N_("Source"), required=True, max_length=300, aliases=("来源", "出处")),
     ),
     ("FX", "Rates", "汇率"),
     rules=(fx_rules,),
@@ -593,8 +627,9 @@ def training_rules(values: Mapping[str, Any]) -> dict[str, str]:
     flops, params, tokens = values.get("train_flops"), values.get("train_params"), values.get("train_tokens")
     if flops is None and (params is None) != (tokens is None):
         return {
-            "train_tokens" if tokens is None else "train_params": "a training run needs its FLOPs, or both "
-            "its parameters and its tokens"
+            "train_tokens" if tokens is None else "train_params": _(
+                "a training run needs its FLOPs, or both its parameters and its tokens"
+            )
         }
     return {}
 
@@ -603,26 +638,29 @@ SCENARIO = Entity(
     "scenarios",
     "Scenarios",
     (
-        Field("name", "Name", "name", required=True, max_length=120),
-        Field("description", "Description", max_length=2000, multiline=True, help="the need in words"),
+        Field("name", N_("Name"), "name", required=True, max_length=120),
+        Field("description", N_("Description"), max_length=2000, multiline=True, help=N_("the need in words")),
         GPU,
-        _count("gpu_count", "GPUs needed", minimum=1, unit="GPUs", required=True),
-        _months("months", "Months needed", minimum=1, required=True),
+        _count("gpu_count", N_("GPUs needed"), minimum=1, unit=N_("GPUs"), required=True),
+        _months("months", N_("Months needed"), minimum=1, required=True),
         _ratio(
             "utilisation",
-            "Share of hours in use",
+            N_("Share of hours in use"),
             minimum=D("0.000001"),
             default=D(1),
-            help="a percentage: 100 = busy every hour",
+            help=N_("a percentage: 100 = busy every hour"),
         ),
-        _quantity("egress_tb_month", "Egress TB a month", maximum=MAX_COUNT, places=6, default=D(0), unit="TB"),
-        _quantity("storage_tb", "Storage TB", maximum=MAX_COUNT, places=6, default=D(0), unit="TB"),
-        replace(_quantity("train_flops", "Training run FLOPs"), minimum=D(1)),
-        replace(_quantity("train_params", "Training run parameters"), minimum=D(1)),
-        replace(_quantity("train_tokens", "Training run tokens"), minimum=D(1)),
-        replace(CURRENCY, name="home_currency", label="Currency to compare in", default="CNY", required=False),
+        _quantity("egress_tb_month", N_("Egress TB a month"), maximum=MAX_COUNT, places=6, default=D(0), unit=N_("TB")),
+        _quantity("storage_tb", N_("Storage TB"), maximum=MAX_COUNT, places=6, default=D(0), unit=N_("TB")),
+        replace(_quantity("train_flops", N_("Training run FLOPs")), minimum=D(1)),
+        replace(_quantity("train_params", N_("Training run parameters")), minimum=D(1)),
+        replace(_quantity("train_tokens", N_("Training run tokens")), minimum=D(1)),
+        replace(CURRENCY, name="home_currency", label=N_("Currency to compare in"), default="CNY", required=False),
         Field(
-            "default", "The default scenario", "bool", help="yes: offers are ranked for it when no scenario is named"
+            "default",
+            N_("The default scenario"),
+            "bool",
+            help=N_("yes: offers are ranked for it when no scenario is named"),
         ),
     ),
     rules=(training_rules,),
@@ -632,7 +670,7 @@ SCENARIO = Entity(
 # -- the calculators ---------------------------------------------------------------------------------------
 def train_rules(values: Mapping[str, Any]) -> dict[str, str]:
     if values.get("flops") is None and (values.get("params") is None or values.get("tokens") is None):
-        return {"flops": "give the FLOPs, or both the parameters and the tokens (6 × N × D)"}
+        return {"flops": _("give the FLOPs, or both the parameters and the tokens (6 × N × D)")}
     return {}
 
 
@@ -640,13 +678,15 @@ TRAIN = Entity(
     "train",
     "Training run",
     (
-        _count("gpus", "GPUs", minimum=1, unit="GPUs", required=True),
-        replace(_quantity("flops", "FLOPs (e.g. 3.14e23)"), minimum=D(1)),
-        replace(_quantity("params", "…or parameters"), minimum=D(1)),
-        replace(_quantity("tokens", "…and tokens"), minimum=D(1)),
-        _ratio("mfu", "MFU (empty: evidence, else 40 %)", minimum=D("0.000001")),
-        _ratio("scaling", "Scaling (empty: by fabric)", minimum=D("0.000001")),
-        Field("claimed_days", "A claimed duration, days", "decimal", minimum=D("0.000001"), maximum=D(36500), places=6),
+        _count("gpus", N_("GPUs"), minimum=1, unit=N_("GPUs"), required=True),
+        replace(_quantity("flops", N_("FLOPs (e.g. 3.14e23)")), minimum=D(1)),
+        replace(_quantity("params", N_("…or parameters")), minimum=D(1)),
+        replace(_quantity("tokens", N_("…and tokens")), minimum=D(1)),
+        _ratio("mfu", N_("MFU (empty: evidence, else 40 %)"), minimum=D("0.000001")),
+        _ratio("scaling", N_("Scaling (empty: by fabric)"), minimum=D("0.000001")),
+        Field(
+            "claimed_days", N_("A claimed duration, days"), "decimal", minimum=D("0.000001"), maximum=D(36500), places=6
+        ),
     ),
     rules=(train_rules,),
 )
@@ -654,23 +694,25 @@ TRAIN = Entity(
 
 
 CAPEX_VAT_RATE = _ratio(
-    "capex_vat_rate", "VAT in the capex", maximum=D("0.25"),
-    help="the VAT the capex includes: 13% for servers and equipment; 0 or empty none",
+    "capex_vat_rate", N_("VAT in the capex"), maximum=D("0.25"),
+    help=N_("the VAT the capex includes: 13% for servers and equipment; 0 or empty none"),
 )  # fmt: skip
 CAPEX_SPECIAL_INVOICE = Field(
-    "capex_special_invoice", "Capex with a 专票", "bool",
-    help="yes if the seller issues 增值税专用发票: with costs net of VAT, the capex VAT is recovered",
+    "capex_special_invoice", N_("Capex with a 专票"), "bool",
+    help=N_("yes if the seller issues 增值税专用发票: with costs net of VAT, the capex VAT is recovered"),
 )  # fmt: skip
 """The buy side's VAT, as an offer's (``Assumptions.vat_factor``): capex ÷ (1 + rate) when costs are net of VAT."""
 
 POWER_BASIS = Field(
-    "power_basis", "Quoted power covers", "choice", choices=e.PowerBasis,
-    help="servers: their own draw, cooling (PUE) is added; facility: cooling included; empty: servers",
+    "power_basis", N_("Quoted power covers"), "choice", choices=e.PowerBasis,
+    help=N_("servers: their own draw, cooling (PUE) is added; facility: cooling included; empty: servers"),
 )  # fmt: skip
 """What a quoted power bill covers, so it and a computed kW × PUE × tariff count the same (``ownership.py``)."""
 
 IDLE = _ratio(
-    "idle", "Idle draw, share of full load", help="a server's idle draw: power follows use from it; empty: full load"
+    "idle",
+    N_("Idle draw, share of full load"),
+    help=N_("a server's idle draw: power follows use from it; empty: full load"),
 )
 """How owned power follows use (``ownership.py: Ownership.power_by_use``)."""
 
@@ -678,23 +720,26 @@ OWNING_PARTS = ("colocation_monthly", "power_kw", "pue", "tariff_per_kwh", "powe
                 "staff_monthly", "spares_share_year", "idle_share")  # fmt: skip
 """The owning costs a month, part by part (``opex_monthly`` is their total, typed instead)."""
 
-DISCOUNT_RATE = _ratio("discount_rate", "Discount rate a year", maximum=D("0.5"),
-                       help="for present values (rent vs buy, term choice): 8 or 8%")  # fmt: skip
+DISCOUNT_RATE = _ratio("discount_rate", N_("Discount rate a year"), maximum=D("0.5"),
+                       help=N_("for present values (rent vs buy, term choice): 8 or 8%"))  # fmt: skip
 """One bound for the rate a user sets (``settings``) and types (``calc rent-vs-buy``, ``calc term``)."""
 
 DEPRECIATION_YEARS = Field(
-    "depreciation_years", "Depreciation, years", "int", minimum=D(1), maximum=D(30), unit="years",
-    help="useful life; the residual at the horizon is then the straight-line book value",
+    "depreciation_years", N_("Depreciation, years"), "int", minimum=D(1), maximum=D(30), unit=N_("years"),
+    help=N_("useful life; the residual at the horizon is then the straight-line book value"),
 )  # fmt: skip
 
 
 def rent_buy_rules(values: Mapping[str, Any]) -> dict[str, str]:
     capex, residual = values.get("capex"), values.get("residual")
     if capex is not None and residual is not None and residual > capex:
-        return {"residual": f"the resale value cannot exceed the capex ({capex})"}
+        return {"residual": _("the resale value cannot exceed the capex ({capex})").format(capex=capex)}
     if values.get("opex_monthly") is not None and any(values.get(p) is not None for p in OWNING_PARTS):
-        parts = "colocation, power, staff, spares"
-        return {"opex_monthly": f"give the owning costs a month or their parts ({parts}), not both"}
+        return {
+            "opex_monthly": _(
+                "give the owning costs a month or their parts (colocation, power, staff, spares), not both"
+            )
+        }
     return {}
 
 
@@ -717,7 +762,11 @@ def settings_rules(values: Mapping[str, Any]) -> dict[str, str]:
     try:
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
-        return {"time_zone": f"{zone!r} is not a time zone name (e.g. Asia/Shanghai, Europe/Berlin, UTC)"}
+        return {
+            "time_zone": _("{zone} is not a time zone name (e.g. Asia/Shanghai, Europe/Berlin, UTC)").format(
+                zone=repr(zone)
+            )
+        }
     return {}
 
 
@@ -728,17 +777,17 @@ SETTINGS = Entity(
     "settings",
     "Settings",
     (
-        Field("hours_per_month", "Hours a month", "int", minimum=D(672), maximum=D(744), unit="hours", default=730,
-              help="the hours a monthly price is spread over: 672–744 (730 by default)"),
-        _ratio("default_mfu", "Default MFU (no evidence)", minimum=D("0.01"), maximum=D("0.75"), default=D("0.4")),
-        _ratio("default_availability", "Default availability (no SLA)", minimum=D("0.5"), default=D("0.99")),
-        Field("time_zone", "Time zone dates are shown in", max_length=60, default="UTC",
-              help="an IANA name: Asia/Shanghai, Europe/Berlin, UTC"),
+        Field("hours_per_month", N_("Hours a month"), "int", minimum=D(672), maximum=D(744), unit=N_("hours"),
+              default=730, help=N_("the hours a monthly price is spread over: 672–744 (730 by default)")),
+        _ratio("default_mfu", N_("Default MFU (no evidence)"), minimum=D("0.01"), maximum=D("0.75"), default=D("0.4")),
+        _ratio("default_availability", N_("Default availability (no SLA)"), minimum=D("0.5"), default=D("0.99")),
+        Field("time_zone", N_("Time zone dates are shown in"), max_length=60, default="UTC",
+              help=N_("an IANA name: Asia/Shanghai, Europe/Berlin, UTC")),
         replace(DISCOUNT_RATE, default=D(0)),
-        Field("net_of_vat", "Costs net of recoverable VAT", "bool", default=False,
-              help="yes: an offer with a 专票 is costed without the VAT it lets you recover; no: as invoiced"),
-        Field("resale_curve", "Resale curve (months:share)", max_length=300, default=RESALE_CURVE_TEXT,
-              help="what owned servers resell for by age, a share of capex: 12:60, 24:40, 36:25, 48:15, 60:10"),
+        Field("net_of_vat", N_("Costs net of recoverable VAT"), "bool", default=False,
+              help=N_("yes: an offer with a 专票 is costed without the VAT it lets you recover; no: as invoiced")),
+        Field("resale_curve", N_("Resale curve (months:share)"), max_length=300, default=RESALE_CURVE_TEXT,
+              help=N_("what owned servers resell for by age, a share of capex: 12:60, 24:40, 36:25, 48:15, 60:10")),
     ),
     rules=(settings_rules,),
 )  # fmt: skip
@@ -749,28 +798,33 @@ RENT_BUY = Entity(
     "rent_buy",
     "Rent vs buy",
     (
-        _money("capex", "Capex (servers, network)"),
+        _money("capex", N_("Capex (servers, network)")),
         CAPEX_VAT_RATE,
         CAPEX_SPECIAL_INVOICE,
-        _money("opex_monthly", "Owning a month (or the parts)"),
-        _money("colocation_monthly", "Colocation a month"),
+        _money("opex_monthly", N_("Owning a month (or the parts)")),
+        _money("colocation_monthly", N_("Colocation a month")),
         _quantity(
-            "power_kw", "Power kW (servers, full load)", maximum=D(1_000_000), places=6, unit="kW", positive=True
+            "power_kw",
+            N_("Power kW (servers, full load)"),
+            maximum=D(1_000_000),
+            places=6,
+            unit=N_("kW"),
+            positive=True,
         ),
-        Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6),
-        _money("tariff_per_kwh", "Electricity per kWh"),
-        _money("power_monthly", "Power a month (or kW × tariff)"),
+        Field("pue", N_("PUE"), "decimal", minimum=D(1), maximum=D(5), places=6),
+        _money("tariff_per_kwh", N_("Electricity per kWh")),
+        _money("power_monthly", N_("Power a month (or kW × tariff)")),
         POWER_BASIS,
-        _money("staff_monthly", "Operations staff a month"),
-        _ratio("spares_share_year", "Spares a year, share of capex"),
+        _money("staff_monthly", N_("Operations staff a month")),
+        _ratio("spares_share_year", N_("Spares a year, share of capex")),
         replace(IDLE, name="idle_share"),
-        replace(_money("rent_monthly", "Rent a month at full use"), minimum=D("0.000001")),
-        _ratio("utilisation", "Utilisation %", minimum=D("0.000001"), default=D(1)),
-        _money("residual", "Resale (empty: the resale curve)"),
+        replace(_money("rent_monthly", N_("Rent a month at full use")), minimum=D("0.000001")),
+        _ratio("utilisation", N_("Utilisation %"), minimum=D("0.000001"), default=D(1)),
+        _money("residual", N_("Resale (empty: the resale curve)")),
         DEPRECIATION_YEARS,
         DISCOUNT_RATE,
-        _months("horizon_months", "Horizon, months", minimum=1, default=36),
-        _count("gpus", "GPUs bought (empty: one node)", minimum=1, unit="GPUs"),
+        _months("horizon_months", N_("Horizon, months"), minimum=1, default=36),
+        _count("gpus", N_("GPUs bought (empty: one node)"), minimum=1, unit=N_("GPUs")),
     ),
     rules=(rent_buy_rules,),
 )
@@ -780,14 +834,14 @@ TERM_PRICES = Entity(
     "terms",
     "Term options",
     tuple(
-        _money(name, f"A {label} term costs")
+        _money(name, label)
         for name, label in (
-            ("monthly", "monthly"),
-            ("quarterly", "quarterly"),
-            ("half_year", "half-year"),
-            ("annual", "annual"),
-            ("two_year", "two-year"),
-            ("three_year", "three-year"),
+            ("monthly", N_("A monthly term costs")),
+            ("quarterly", N_("A quarterly term costs")),
+            ("half_year", N_("A half-year term costs")),
+            ("annual", N_("A annual term costs")),
+            ("two_year", N_("A two-year term costs")),
+            ("three_year", N_("A three-year term costs")),
         )
     ),
 )
@@ -799,35 +853,35 @@ PURCHASE = Entity(
     "purchases",
     "Purchase options",
     (
-        Field("name", "Name", "name", required=True, max_length=120),
+        Field("name", N_("Name"), "name", required=True, max_length=120),
         replace(GPU, required=True),
-        _count("gpu_count", "GPUs", minimum=1, unit="GPUs", required=True),
+        _count("gpu_count", N_("GPUs"), minimum=1, unit=N_("GPUs"), required=True),
         CURRENCY,
-        _money("capex", "Capex", required=True),
-        _money("capex_high", "Capex up to"),
+        _money("capex", N_("Capex"), required=True),
+        _money("capex_high", N_("Capex up to")),
         CAPEX_VAT_RATE,
         CAPEX_SPECIAL_INVOICE,
-        _money("colocation_month", "Colocation a month"),
-        _money("colocation_month_high", "Colocation a month, up to"),
-        _quantity("power_kw", "Power kW", maximum=D(1_000_000), places=6, unit="kW"),
-        Field("pue", "PUE", "decimal", minimum=D(1), maximum=D(5), places=6),
-        _money("tariff_per_kwh", "Tariff per kWh"),
-        _money("power_month", "Power a month"),
-        _money("power_month_high", "Power a month, up to"),
+        _money("colocation_month", N_("Colocation a month")),
+        _money("colocation_month_high", N_("Colocation a month, up to")),
+        _quantity("power_kw", N_("Power kW"), maximum=D(1_000_000), places=6, unit=N_("kW")),
+        Field("pue", N_("PUE"), "decimal", minimum=D(1), maximum=D(5), places=6),
+        _money("tariff_per_kwh", N_("Tariff per kWh")),
+        _money("power_month", N_("Power a month")),
+        _money("power_month_high", N_("Power a month, up to")),
         POWER_BASIS,
-        _money("ops_month", "Operations a month"),
-        _ratio("spares_pct_year", "Spares, share of capex a year"),
+        _money("ops_month", N_("Operations a month")),
+        _ratio("spares_pct_year", N_("Spares, share of capex a year")),
         replace(IDLE, name="idle_pct"),
-        _ratio("residual_pct", "Residual value, share of capex"),
+        _ratio("residual_pct", N_("Residual value, share of capex")),
         DEPRECIATION_YEARS,
-        _months("horizon_months", "Horizon, months", minimum=1),
+        _months("horizon_months", N_("Horizon, months"), minimum=1),
         SOURCE_REF,
         NOTES,
     ),
     rules=(
-        ordered("capex", "capex_high", "capex"),
-        ordered("colocation_month", "colocation_month_high", "colocation"),
-        ordered("power_month", "power_month_high", "power cost"),
+        ordered("capex", "capex_high", N_("below the capex {low}")),
+        ordered("colocation_month", "colocation_month_high", N_("below the colocation {low}")),
+        ordered("power_month", "power_month_high", N_("below the power cost {low}")),
     ),
 )
 
@@ -866,11 +920,11 @@ SOURCE = Entity(
     "sources",
     "Sources",
     (
-        Field("kind", "Kind", "choice", required=True, choices=e.SourceKind),
-        Field("title", "Title", required=True, max_length=300),
-        Field("reference", "Reference (URL, file, mail id)", max_length=500),
-        Field("published", "Published", "date"),
-        Field("note", "Note", max_length=2000, multiline=True),
+        Field("kind", N_("Kind"), "choice", required=True, choices=e.SourceKind),
+        Field("title", N_("Title"), required=True, max_length=300),
+        Field("reference", N_("Reference (URL, file, mail id)"), max_length=500),
+        Field("published", N_("Published"), "date"),
+        Field("note", N_("Note"), max_length=2000, multiline=True),
     ),
 )
 
@@ -887,10 +941,14 @@ def contract_rules(values: Mapping[str, Any]) -> dict[str, str]:
     problems = {}
     deadline = notice_deadline(end, values.get("notice_days")) if (values.get("notice_days") or 0) >= 0 else None
     if deadline is not None and deadline < start:
-        problems["notice_days"] = f"a {values['notice_days']}-day notice period is longer than the {months}-month term"
+        problems["notice_days"] = _("a {days}-day notice period is longer than the {months}-month term").format(
+            days=values["notice_days"], months=months
+        )
     signed = values.get("signed")
     if signed is not None and signed > end:
-        problems["signed"] = f"signed on {signed.isoformat()}, after the term ends ({end.isoformat()})"
+        problems["signed"] = _("signed on {signed}, after the term ends ({end})").format(
+            signed=signed.isoformat(), end=end.isoformat()
+        )
     return problems
 
 
@@ -898,31 +956,37 @@ def incident_rules(values: Mapping[str, Any]) -> dict[str, str]:
     problems = {}
     start, end = values.get("started_at"), values.get("ended_at")
     if start is not None and end is not None and end < start:
-        problems["ended_at"] = f"the incident ends ({end.isoformat()}) before it starts ({start.isoformat()})"
+        problems["ended_at"] = _("the incident ends ({end}) before it starts ({start})").format(
+            end=end.isoformat(), start=start.isoformat()
+        )
     if values.get("affected_gpus") is not None and values.get("affected_nodes") is not None:
-        problems["affected_nodes"] = "give the GPUs or the nodes affected, not both"
+        problems["affected_nodes"] = _("give the GPUs or the nodes affected, not both")
     return problems
 
 
 def invoice_rules(values: Mapping[str, Any]) -> dict[str, str]:
     first, last = values.get("period_start"), values.get("period_end")
     if first is not None and last is not None and last < first:
-        return {"period_end": f"the period ends ({last.isoformat()}) before it starts ({first.isoformat()})"}
+        return {
+            "period_end": _("the period ends ({end}) before it starts ({start})").format(
+                end=last.isoformat(), start=first.isoformat()
+            )
+        }
     return {}
 
 
 ACCEPTANCE_SAMPLE = _ratio(
     "acceptance_sample",
-    "Nodes checked at acceptance, share (empty: every node)",
+    N_("Nodes checked at acceptance, share (empty: every node)"),
     minimum=D("0.000001"),
-    help="a percentage: 10 checks 10 % of the nodes; empty: every node",
+    help=N_("a percentage: 10 checks 10 % of the nodes; empty: every node"),
 )
 ACCEPTANCE_SAMPLE_MIN = _count(
     "acceptance_sample_min",
-    "…and at least, nodes (alone: check this many)",
+    N_("…and at least, nodes (alone: check this many)"),
     minimum=1,
-    unit="nodes",
-    help="with a share, its floor (10 % of the nodes, at least 2); alone, the sample itself (2 nodes)",
+    unit=N_("nodes"),
+    help=N_("with a share, its floor (10 % of the nodes, at least 2); alone, the sample itself (2 nodes)"),
 )
 """The nodes acceptance checks, as a contract (or its amendment) states them."""
 
@@ -930,21 +994,26 @@ CONTRACT = Entity(
     "contracts",
     "Contracts",
     (
-        Field("start", "First day of service (YYYY-MM-DD)", "date", required=True),
-        _months("term_months", "Term, months", minimum=1, required=True),
-        _days("notice_days", "Notice period, days"),
-        Field("auto_renew", "Renews automatically unless notice is given", "bool"),
-        _months("renewal_months", "Renewal term, months (default: the term)", minimum=1),
-        Field("reference", "Reference", "name", max_length=120),
-        Field("signed", "Signed on", "date"),
+        Field("start", N_("First day of service (YYYY-MM-DD)"), "date", required=True),
+        _months("term_months", N_("Term, months"), minimum=1, required=True),
+        _days("notice_days", N_("Notice period, days")),
+        Field("auto_renew", N_("Renews automatically unless notice is given"), "bool"),
+        _months("renewal_months", N_("Renewal term, months (default: the term)"), minimum=1),
+        Field("reference", N_("Reference"), "name", max_length=120),
+        Field("signed", N_("Signed on"), "date"),
         Field(
-            "billing", "Billing", "choice", required=True, choices=e.BillingCadence, default=e.BillingCadence.MONTHLY
+            "billing",
+            N_("Billing"),
+            "choice",
+            required=True,
+            choices=e.BillingCadence,
+            default=e.BillingCadence.MONTHLY,
         ),
-        _count("gpus", "GPUs covered", minimum=1, unit="GPUs"),
-        _money("committed", "Committed spend"),
-        _money("prepayment", "Prepayment"),
-        Field("early_termination", "Early termination terms", max_length=2000, multiline=True),
-        _money("tolerance", "Invoice tolerance (amount)", default=D(0)),
+        _count("gpus", N_("GPUs covered"), minimum=1, unit=N_("GPUs")),
+        _money("committed", N_("Committed spend")),
+        _money("prepayment", N_("Prepayment")),
+        Field("early_termination", N_("Early termination terms"), max_length=2000, multiline=True),
+        _money("tolerance", N_("Invoice tolerance (amount)"), default=D(0)),
         ACCEPTANCE_SAMPLE,
         ACCEPTANCE_SAMPLE_MIN,
     ),
@@ -955,17 +1024,19 @@ AMENDMENT = Entity(
     "amendments",
     "Contract amendments",
     (
-        Field("effective", "In force from (YYYY-MM-DD)", "date", required=True),
-        Field("reason", "What was agreed, and why", required=True, max_length=2000, multiline=True),
-        Field("by", "Agreed by (empty: you)", max_length=120),
-        _count("gpus", "GPUs covered from then", minimum=1, unit="GPUs"),
-        _money("monthly_charge", "Monthly charge from then (empty: the engine's cost)"),
-        _months("term_months", "Term, months (from the original start)", minimum=1),
-        _days("notice_days", "Notice period, days"),
-        Field("gpu", "GPU model delivered (a swap both parties agreed)", max_length=120),
-        replace(ACCEPTANCE_SAMPLE, label="Nodes checked at acceptance, share"),
+        Field("effective", N_("In force from (YYYY-MM-DD)"), "date", required=True),
+        Field("reason", N_("What was agreed, and why"), required=True, max_length=2000, multiline=True),
+        Field("by", N_("Agreed by (empty: you)"), max_length=120),
+        _count("gpus", N_("GPUs covered from then"), minimum=1, unit=N_("GPUs")),
+        _money("monthly_charge", N_("Monthly charge from then (empty: the engine's cost)")),
+        _months("term_months", N_("Term, months (from the original start)"), minimum=1),
+        _days("notice_days", N_("Notice period, days")),
+        Field("gpu", N_("GPU model delivered (a swap both parties agreed)"), max_length=120),
+        replace(ACCEPTANCE_SAMPLE, label=N_("Nodes checked at acceptance, share")),
         ACCEPTANCE_SAMPLE_MIN,
-        Field("at_end", "At the end of its term it (ends: notice given; empty: as now)", "choice", choices=e.AtTermEnd),
+        Field(
+            "at_end", N_("At the end of its term it (ends: notice given; empty: as now)"), "choice", choices=e.AtTermEnd
+        ),
     ),
 )
 """A dated change to a signed contract's terms (``contracts amend``): the terms it names, from ``effective``."""
@@ -974,13 +1045,15 @@ INCIDENT = Entity(
     "incidents",
     "Incidents",
     (
-        Field("started_at", "Started (2026-03-01T08:00+08:00; a bare date is 00:00 UTC)", "datetime", required=True),
-        Field("ended_at", "Ended (empty: still down)", "datetime"),
-        _count("affected_gpus", "GPUs affected (empty: all)", minimum=1, unit="GPUs"),
-        _count("affected_nodes", "Nodes affected", minimum=1, unit="nodes", form=False),
-        Field("description", "What happened", required=True, max_length=2000, multiline=True),
-        Field("claimed", "Credit claimed", "bool"),
-        _money("received", "Credit received"),
+        Field(
+            "started_at", N_("Started (2026-03-01T08:00+08:00; a bare date is 00:00 UTC)"), "datetime", required=True
+        ),
+        Field("ended_at", N_("Ended (empty: still down)"), "datetime"),
+        _count("affected_gpus", N_("GPUs affected (empty: all)"), minimum=1, unit=N_("GPUs")),
+        _count("affected_nodes", N_("Nodes affected"), minimum=1, unit=N_("nodes"), form=False),
+        Field("description", N_("What happened"), required=True, max_length=2000, multiline=True),
+        Field("claimed", N_("Credit claimed"), "bool"),
+        _money("received", N_("Credit received")),
     ),
     rules=(incident_rules,),
 )
@@ -989,10 +1062,10 @@ WAIVER = Entity(
     "waivers",
     "Acceptance waivers",
     (
-        Field("item", "Item waived", "choice", required=True, choices=e.AcceptanceCheck),
-        Field("reason", "Why it is accepted as it is", required=True, max_length=2000, multiline=True),
-        Field("by", "Who accepts the risk", required=True, max_length=120),
-        Field("on", "Waived on (empty: today)", "date"),
+        Field("item", N_("Item waived"), "choice", required=True, choices=e.AcceptanceCheck),
+        Field("reason", N_("Why it is accepted as it is"), required=True, max_length=2000, multiline=True),
+        Field("by", N_("Who accepts the risk"), required=True, max_length=120),
+        Field("on", N_("Waived on (empty: today)"), "date"),
     ),
 )
 """A written waiver of one acceptance item that failed or has no evidence (``acceptance waive``, the contract
@@ -1002,14 +1075,14 @@ INVOICE = Entity(
     "invoices",
     "Invoices",
     (
-        Field("period_start", "Period from", "date", required=True),
-        Field("period_end", "Period to (inclusive)", "date", required=True),
-        _money("amount", "Amount", required=True),
+        Field("period_start", N_("Period from"), "date", required=True),
+        Field("period_end", N_("Period to (inclusive)"), "date", required=True),
+        _money("amount", N_("Amount"), required=True),
         CURRENCY,
-        Field("issued_on", "Issued on", "date"),
-        Field("reference", "Invoice number", max_length=120),
-        Field("paid", "Paid", "bool"),
-        Field("note", "Note", max_length=2000, multiline=True, form=False),
+        Field("issued_on", N_("Issued on"), "date"),
+        Field("reference", N_("Invoice number"), max_length=120),
+        Field("paid", N_("Paid"), "bool"),
+        Field("note", N_("Note"), max_length=2000, multiline=True, form=False),
     ),
     rules=(invoice_rules,),
 )
@@ -1026,7 +1099,7 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
             continue
         below, sep, credit = part.partition(":")
         if not sep:
-            raise BadInput(f"{part.strip()!r} needs the form below%:credit%, e.g. 99.9:10")
+            raise BadInput(_("{value} needs the form below%:credit%, e.g. 99.9:10").format(value=repr(part.strip())))
         tiers.append(
             (
                 parse_value(replace(CREDIT_BELOW, required=True), below),
@@ -1036,13 +1109,20 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
     from quotetui.domain.economics.exact import share_text
 
     if len({b for b, _ in tiers}) != len(tiers):
-        raise BadInput("each threshold once")
+        raise BadInput(_("each threshold once"))
     ordered = sorted(tiers, reverse=True)  # from the mildest shortfall to the deepest
     for (b1, c1), (b2, c2) in pairwise(ordered):
         if c2 < c1:
             raise BadInput(
-                f"below {share_text(b2)} the credit ({share_text(c2)}) is smaller than below "
-                f"{share_text(b1)} ({share_text(c1)}): a deeper outage earns at least as much"
+                _(
+                    "below {deeper} the credit ({deeper_credit}) is smaller than below {milder} ({milder_credit}): "
+                    "a deeper outage earns at least as much"
+                ).format(
+                    deeper=share_text(b2),
+                    deeper_credit=share_text(c2),
+                    milder=share_text(b1),
+                    milder_credit=share_text(c1),
+                )
             )
     return tiers
 
@@ -1069,15 +1149,17 @@ def requirement_rules(values: Mapping[str, Any]) -> dict[str, str]:
     problems: dict[str, str] = {}
     job, gpus = values.get("job_gpus"), values.get("gpus")
     if job is not None and gpus is not None and job > gpus:
-        problems["job_gpus"] = f"a job of {job} GPUs is more than the {gpus} GPUs needed"
+        problems["job_gpus"] = _("a job of {job} GPUs is more than the {gpus} GPUs needed").format(job=job, gpus=gpus)
     respond_by, start, deliver_by = values.get("respond_by"), values.get("start"), values.get("deliver_by")
     if respond_by is not None and start is not None and respond_by > start:
-        problems["respond_by"] = f"answers due after the start ({start.isoformat()})"
+        problems["respond_by"] = _("answers due after the start ({start})").format(start=start.isoformat())
     if respond_by is not None and deliver_by is not None and deliver_by < respond_by:
-        problems["deliver_by"] = f"delivered before the answers are due ({respond_by.isoformat()})"
+        problems["deliver_by"] = _("delivered before the answers are due ({respond_by})").format(
+            respond_by=respond_by.isoformat()
+        )
     for name in ("intra_fabric", "inter_fabric"):
         if values.get(name) in NOT_A_REQUIREMENT:
-            problems[name] = "name the fabric wanted, or leave it out"
+            problems[name] = _("name the fabric wanted, or leave it out")
     return problems
 
 
@@ -1085,41 +1167,43 @@ REQUIREMENT = Entity(
     "requirements",
     "Requirements",
     (
-        Field("name", "RFQ name", "name", required=True, max_length=120, aliases=("询价", "需求")),
+        Field("name", N_("RFQ name"), "name", required=True, max_length=120, aliases=("询价", "需求")),
         Field(
             "gpu_models",
-            "Acceptable GPU models (comma separated)",
+            N_("Acceptable GPU models (comma separated)"),
             "list",
             required=True,
             max_length=500,
             aliases=("可接受GPU型号",),
-            help="any names or aliases, equivalents included: H100 SXM5, H800 SXM5",
+            help=N_("any names or aliases, equivalents included: H100 SXM5, H800 SXM5"),
         ),
-        _count("gpus", "GPUs needed", minimum=1, unit="GPUs", required=True, aliases=("需求GPU数",)),
-        _months("months", "Term, months", minimum=1, required=True, aliases=("租期",)),
-        Field("start", "Start date", "date", required=True, aliases=("开始日期",), help="YYYY-MM-DD"),
-        Field("respond_by", "Answers due by", "date", aliases=("报价截止",), help="YYYY-MM-DD"),
-        Field("deliver_by", "Delivered by", "date", aliases=("交付截止",), help="YYYY-MM-DD"),
+        _count("gpus", N_("GPUs needed"), minimum=1, unit=N_("GPUs"), required=True, aliases=("需求GPU数",)),
+        _months("months", N_("Term, months"), minimum=1, required=True, aliases=("租期",)),
+        Field("start", N_("Start date"), "date", required=True, aliases=("开始日期",), help=N_("YYYY-MM-DD")),
+        Field("respond_by", N_("Answers due by"), "date", aliases=("报价截止",), help=N_("YYYY-MM-DD")),
+        Field("deliver_by", N_("Delivered by"), "date", aliases=("交付截止",), help=N_("YYYY-MM-DD")),
         _ratio(
             "min_availability",
-            "Minimum SLA availability",
+            N_("Minimum SLA availability"),
             minimum=D("0.5"),
             aliases=("最低可用性",),
-            help="a percentage: 99.5 or 99.5%",
+            help=N_("a percentage: 99.5 or 99.5%"),
         ),
-        Field("intra_fabric", "In-node fabric, at least", "choice", choices=e.IntraFabric, aliases=("机内互联",)),
-        Field("inter_fabric", "Scale-out network, at least", "choice", choices=e.InterFabric, aliases=("机间网络",)),
-        _count("job_gpus", "GPUs of one training job", minimum=1, unit="GPUs", aliases=("单任务GPU数",)),
-        Field("region", "Region / data residency", max_length=120, aliases=("地域", "数据驻留")),
+        Field("intra_fabric", N_("In-node fabric, at least"), "choice", choices=e.IntraFabric, aliases=("机内互联",)),
+        Field(
+            "inter_fabric", N_("Scale-out network, at least"), "choice", choices=e.InterFabric, aliases=("机间网络",)
+        ),
+        _count("job_gpus", N_("GPUs of one training job"), minimum=1, unit=N_("GPUs"), aliases=("单任务GPU数",)),
+        Field("region", N_("Region / data residency"), max_length=120, aliases=("地域", "数据驻留")),
         Field(
             "checklist",
-            "Acceptance checklist (comma separated)",
+            N_("Acceptance checklist (comma separated)"),
             "list",
             max_length=500,
             aliases=("验收项",),
             help="any of: " + ", ".join(c.value for c in e.AcceptanceCheck),
         ),
-        replace(CURRENCY, name="currency", label="Currency to compare in", default="CNY", required=False),
+        replace(CURRENCY, name="currency", label=N_("Currency to compare in"), default="CNY", required=False),
         NOTES,
     ),
     rules=(requirement_rules,),
@@ -1134,21 +1218,21 @@ AWARD = Entity(
     (
         _ratio(
             "max_share",
-            "Most of the need from one provider",
+            N_("Most of the need from one provider"),
             minimum=D("0.01"),
             default=D("0.6"),
-            help="a percentage: 60 or 60%",
+            help=N_("a percentage: 60 or 60%"),
         ),
-        _count("min_providers", "Fewest providers", minimum=1, default=2, unit="providers"),
-        _money("budget", "Budget for the term", help="in the RFQ's currency; empty: none"),
+        _count("min_providers", N_("Fewest providers"), minimum=1, default=2, unit=N_("providers")),
+        _money("budget", N_("Budget for the term"), help=N_("in the RFQ's currency; empty: none")),
         Field(
             "minimise",
-            "Minimise",
+            N_("Minimise"),
             "choice",
             required=True,
             choices=e.AwardObjective,
             default=e.AwardObjective.COST,
-            help="cost (the total for the term) or pflop_hour (cost per delivered PFLOP-hour)",
+            help=N_("cost (the total for the term) or pflop_hour (cost per delivered PFLOP-hour)"),
         ),
     ),
 )
@@ -1159,8 +1243,10 @@ DECLINE = Entity(
     "decline",
     "Decline",
     (
-        replace(PROVIDER_REF, label="Provider that declined", aliases=(), help="a provider the RFQ was sent to"),
-        replace(NOTES, name="note", label="Why, if they said", aliases=()),
+        replace(
+            PROVIDER_REF, label=N_("Provider that declined"), aliases=(), help=N_("a provider the RFQ was sent to")
+        ),
+        replace(NOTES, name="note", label=N_("Why, if they said"), aliases=()),
     ),
 )
 """A provider's decline of an RFQ (``quotetui rfq decline``, the Sourcing screen's ``x``)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Self
 
-from quotetui.domain.errors import BadInput, DatabaseProblem
+from quotetui.domain.errors import BadInput, DatabaseProblem, noun
+from quotetui.language import N_, _
 
 
 class Choice(StrEnum):
@@ -19,9 +20,11 @@ class Choice(StrEnum):
         for member in cls:
             if member.value == key:
                 return member
-        label = what or cls.__name__
+        label = noun(what) if what else cls.__name__  # ``what``: words marked ``N_`` by the caller
         allowed = ", ".join(m.value for m in cls)
-        raise BadInput(f"{label} {text!r} is not one of: {allowed}")
+        raise BadInput(
+            _("{what} {value} is not one of: {allowed}").format(what=label, value=repr(text), allowed=allowed)
+        )
 
     @classmethod
     def stored(cls, value: object, where: str) -> Self:
@@ -33,10 +36,11 @@ class Choice(StrEnum):
         except ValueError:
             allowed = ", ".join(m.value for m in cls)
             raise DatabaseProblem(
-                f"the database holds {shown_stored(value)} in {where}, a value quotetui never writes "
-                f"(one of: {allowed}); "
-                "another program changed it: correct it there, or restore a backup, and try again "
-                "(`quotetui db check` lists every such value)"
+                _(
+                    "the database holds {value} in {where}, a value quotetui never writes (one of: {allowed}); "
+                    "another program changed it: correct it there, or restore a backup, and try again "
+                    "(`quotetui db check` lists every such value)"
+                ).format(value=shown_stored(value), where=where, allowed=allowed)
             ) from None
 
 
@@ -53,25 +57,33 @@ class Tone(StrEnum):
 
 
 class Marked(StrEnum):
-    """A state a user sees: its stored value, its mark (✗ ! ✓ ?) and its tone. A member is declared as
-    ``NAME = "value", "mark", Tone.X``; views ask ``member.mark`` and ``member.tone``."""
+    """A state a user sees: its stored value, its mark (✗ ! ✓ ?), its tone and the word people read for it. A
+    member is declared as ``NAME = "value", "mark", Tone.X`` or ``NAME = "value", "mark", Tone.X, N_("word")``;
+    views ask ``member.mark``, ``member.tone`` and ``member.word`` (the word in the language in use; the value
+    itself where none is declared), never the value, which is the stored and exported code."""
 
     mark: str
     tone: Tone
+    label: str  # the English word (a message id, marked ``N_`` where declared)
 
-    def __new__(cls, value: str, mark: str, tone: Tone) -> Self:
+    def __new__(cls, value: str, mark: str, tone: Tone, label: str | None = None) -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
-        member.mark, member.tone = mark, tone
+        member.mark, member.tone, member.label = mark, tone, value if label is None else label
         return member
+
+    @property
+    def word(self) -> str:
+        """The state as people read it, in the language in use (``critical``, ``严重``)."""
+        return _(self.label)
 
 
 class Severity(Marked):
     """A verification finding's severity, with its mark and tone (``domain/verification/findings.py``)."""
 
-    CRITICAL = "critical", "✗", Tone.ERROR
-    WARNING = "warning", "!", Tone.WARNING
-    INFO = "info", "i", Tone.MUTED
+    CRITICAL = "critical", "✗", Tone.ERROR, N_("critical")
+    WARNING = "warning", "!", Tone.WARNING, N_("warning")
+    INFO = "info", "i", Tone.MUTED, N_("info")
 
     @property
     def order(self) -> int:
@@ -143,6 +155,20 @@ class Mover(Choice):
     PROVIDER = "provider"  # the provider's offer in a negotiation round
     COUNTER = "counter"  # our counter-offer
     FINAL = "final"  # the agreed final price
+
+
+MOVER_WORDS = {
+    Mover.LIST: N_("list"),
+    Mover.PROVIDER: N_("provider"),
+    Mover.COUNTER: N_("counter"),
+    Mover.FINAL: N_("final"),
+}
+"""Who moved, as people read it (the English is the code itself, as the CLI always showed it)."""
+
+
+def mover_word(mover: str) -> str:
+    """``mover`` (a :class:`Mover` code) in the language in use; an unknown one as it is."""
+    return _(MOVER_WORDS[mover]) if mover in MOVER_WORDS else mover
 
 
 class PriceUnit(Choice):

@@ -3,6 +3,29 @@ list of problems (``listed``), a line and then one line per problem."""
 
 from typing import ClassVar
 
+from quotetui.language import N_, _
+
+VALUE = N_("value")
+"""The word a value's problem starts with where no place is named yet (``value 'abc' is not a number``):
+:func:`unnamed` takes it off where the caller names the place (a flag, a column, a form field)."""
+
+
+def noun(what: str) -> str:
+    """The words naming a value in a message (a ``what=`` argument, marked ``N_`` where it is given), in the
+    language in use; a name the catalog lacks (a log's column) stays as it is."""
+    return _(what) if what else what
+
+
+def unnamed(message: str) -> str:
+    """A value's problem without the word :data:`VALUE` it starts with, in the language in use: the caller
+    names the place instead (``--gpus: 'abc' is not a number``)."""
+    if message.startswith(VALUE + " "):
+        return message.removeprefix(VALUE + " ")
+    word = noun(VALUE)
+    if word != VALUE and message.startswith(word):
+        return message.removeprefix(word).lstrip()
+    return message
+
 
 class QuotetuiError(Exception):
     """Base class for errors caused by input or environment, not by a bug."""
@@ -24,8 +47,13 @@ class UnknownGpu(BadInput):
     def __init__(self, name: str, suggestions: list[str]) -> None:
         self.name = name
         self.suggestions = suggestions
-        hint = f"; closest matches: {', '.join(suggestions)}" if suggestions else ""
-        super().__init__(f"unknown GPU model {name!r}{hint}")
+        if suggestions:
+            message = _("unknown GPU model {name}; closest matches: {matches}").format(
+                name=repr(name), matches=", ".join(suggestions)
+            )
+        else:
+            message = _("unknown GPU model {name}").format(name=repr(name))
+        super().__init__(message)
 
 
 class DatabaseProblem(QuotetuiError):
@@ -46,8 +74,9 @@ class Conflict(BadInput):
 
 class NeedsConfirmation(QuotetuiError):
     """A write that must be confirmed before it is made (nothing was written): the TUI asks ``question``, with
-    ``detail``; saying yes repeats it confirmed. The CLI confirms and warns instead."""
+    ``detail``; saying yes repeats it confirmed. The CLI confirms and warns instead. ``yes`` is the button's
+    word as declared (``N_``): the dialog that shows it translates it."""
 
-    def __init__(self, question: str, detail: str = "", yes: str = "Yes") -> None:
+    def __init__(self, question: str, detail: str = "", yes: str = N_("Yes")) -> None:
         self.question, self.detail, self.yes = question, detail, yes
         super().__init__(f"{question} {detail}".strip())

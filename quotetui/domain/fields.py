@@ -17,11 +17,12 @@ from typing import Any, Literal
 
 from quotetui.domain.currency import currency_code
 from quotetui.domain.enums import Choice
-from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.errors import VALUE, BadInput, FieldErrors, QuotetuiError, unnamed
 from quotetui.domain.money import MONEY_PLACES, PERCENT_PLACES, RATE_PLACES, check_places, plain, within_money_limit
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
-from quotetui.domain.timeutil import as_utc, parse_timestamp, timespec
+from quotetui.domain.timeutil import NoTimeZone, as_utc, parse_timestamp, timespec
+from quotetui.language import N_, _
 
 Kind = Literal[
     "text",  # free text (one line unless ``multiline``)
@@ -200,27 +201,27 @@ def parse_value(field: Field, raw: object, *, percent_input: bool = True) -> Any
         return raw
     if is_empty(raw):
         if field.required:
-            raise BadInput("required")
+            raise BadInput(_("required"))
         return field.empty
     if field.kind == "list" and isinstance(raw, list | tuple):
         return [_text(field, str(item)) for item in raw if not is_empty(item)]
     return _CONVERT[field.kind](field, raw, percent_input)
 
 
-def _text(field: Field, raw: object, *_: object) -> str:
+def _text(field: Field, raw: object, *_ignored: object) -> str:
     if not isinstance(raw, str):
         raw = str(raw)
-    return check_text(raw, what="text", multiline=field.multiline, max_length=field.max_length).strip()
+    return check_text(raw, what=N_("text"), multiline=field.multiline, max_length=field.max_length).strip()
 
 
-def _name(field: Field, raw: object, *_: object) -> str:
-    text = clean_name(str(raw), what="the name", max_length=field.max_length)
+def _name(field: Field, raw: object, *_ignored: object) -> str:
+    text = clean_name(str(raw), what=N_("the name"), max_length=field.max_length)
     if not text:
-        raise BadInput("required")
+        raise BadInput(_("required"))
     return text
 
 
-def _list(field: Field, raw: object, *_: object) -> list[str]:
+def _list(field: Field, raw: object, *_ignored: object) -> list[str]:
     text = _text(field, raw)
     return [part.strip() for part in text.replace("，", ",").replace("、", ",").split(",") if part.strip()]
 
@@ -228,30 +229,34 @@ def _list(field: Field, raw: object, *_: object) -> list[str]:
 def _number(field: Field, raw: object, percent_input: bool = True) -> Decimal:
     typed_percent = False
     if isinstance(raw, str) and field.kind == "ratio":
-        value, typed_percent = parse_percent_text(raw, what="value")
+        value, typed_percent = parse_percent_text(raw, what=VALUE)
     else:
-        value = parse_number(raw, what="value")
+        value = parse_number(raw, what=VALUE)
     typed = field.kind == "ratio" and isinstance(raw, str)  # text a person typed; a number object is a value
     was_percent = typed and (typed_percent or percent_input)
     if typed and percent_input and not typed_percent:
         _refuse_a_fraction_by_habit(field, value)
     if was_percent:  # its places are counted as typed: 12.34567 %, not 0.1234567
-        check_places(value, PERCENT_PLACES, what="value", unit=" %")
+        check_places(value, PERCENT_PLACES, what=VALUE, unit=" %")
         value = value / 100
     top = field.maximum
     if field.kind == "ratio" and not was_percent and top is not None and top <= 1 and 1 < value <= 100:
         shown = plain(value.normalize())  # a bare 8 where a share is asked: 800 % is never what was meant
         hundredfold = plain((value * 100).normalize())
         most = plain((top * 100).normalize())
-        raise BadInput(f"must be at most {most} %: {shown} is {hundredfold} %; did you mean {shown}%?")
-    if field.minimum is not None and value < field.minimum:
         raise BadInput(
-            "must not be negative" if field.minimum == 0 else f"must be at least {_show(field, field.minimum)}"
+            _("must be at most {most} %: {value} is {hundredfold} %; did you mean {value}%?").format(
+                most=most, value=shown, hundredfold=hundredfold
+            )
         )
+    if field.minimum is not None and value < field.minimum:
+        if field.minimum == 0:
+            raise BadInput(_("must not be negative"))
+        raise BadInput(_("must be at least {minimum}").format(minimum=_show(field, field.minimum)))
     if field.positive and value <= 0:
-        raise BadInput("must be more than zero")
+        raise BadInput(_("must be more than zero"))
     if field.maximum is not None and value > field.maximum:
-        raise BadInput(f"must be at most {_show(field, field.maximum)}")
+        raise BadInput(_("must be at most {maximum}").format(maximum=_show(field, field.maximum)))
     return value
 
 
@@ -262,86 +267,110 @@ def _refuse_a_fraction_by_habit(field: Field, value: Decimal) -> None:
     shown = plain(value.normalize())
     if 0 < value < 1:
         hundredfold = plain((value * 100).normalize())
-        raise BadInput(f"{shown} would be {shown} %: did you mean {hundredfold}%? (type {shown}% for {shown} %)")
+        raise BadInput(
+            _("{value} would be {value} %: did you mean {hundredfold}? (type {typed} for {value} %)").format(
+                value=shown, hundredfold=f"{hundredfold}%", typed=f"{shown}%"
+            )
+        )
     if value == 1 and (field.maximum is None or field.maximum >= 1):
-        raise BadInput(f"{shown} is ambiguous: type 1% for one percent, or 100% for all of it")
+        raise BadInput(
+            _("{value} is ambiguous: type {one} for one percent, or {all} for all of it").format(
+                value=shown, one="1%", all="100%"
+            )
+        )
 
 
-def _int(field: Field, raw: object, *_: object) -> int:
+def _int(field: Field, raw: object, *_ignored: object) -> int:
     value = _number(field, raw)
     if value != value.to_integral_value():
-        raise BadInput(f"{value} is not a whole number")
+        raise BadInput(_("{value} is not a whole number").format(value=value))
     return int(value)
 
 
 def _decimal(field: Field, raw: object, percent_input: bool = True) -> Decimal:
     places = {"money": MONEY_PLACES, "ratio": MONEY_PLACES, "rate": RATE_PLACES}.get(field.kind, field.places or 12)
-    value = check_places(_number(field, raw, percent_input), places, what="value")
-    return within_money_limit(value, what="value") if field.kind == "money" else value
+    value = check_places(_number(field, raw, percent_input), places, what=VALUE)
+    return within_money_limit(value, what=VALUE) if field.kind == "money" else value
 
 
 def _day(value: date) -> date:
     if not FIRST_DAY <= value <= LAST_DAY:
-        raise BadInput(f"{value.isoformat()} is outside the years {FIRST_DAY.year}–{LAST_DAY.year}")
+        raise BadInput(
+            _("{day} is outside the years {first}–{last}").format(
+                day=value.isoformat(), first=FIRST_DAY.year, last=LAST_DAY.year
+            )
+        )
     return value
 
 
-def _date(field: Field, raw: object, *_: object) -> date:
+def _date(field: Field, raw: object, *_ignored: object) -> date:
     if isinstance(raw, datetime):
         return _day(raw.date())
     if isinstance(raw, date):
         return _day(raw)
+    day = _calendar_day(raw)
+    if day is None:
+        raise BadInput(_("{value} is not a date (YYYY-MM-DD)").format(value=repr(str(raw).strip())))
+    return _day(day)
+
+
+def _calendar_day(raw: object) -> date | None:
+    """``raw`` read as a day (``2026-08-31``, ``2026/8/31``, ``2026年8月31日``, full-width digits), not yet
+    checked against :data:`FIRST_DAY` and :data:`LAST_DAY`; None when it is not one."""
     text = (
         str(raw).strip().translate(HALF_WIDTH).replace("/", "-").replace("年", "-").replace("月", "-").replace("日", "")
     )
     try:
-        return _day(date.fromisoformat("-".join(part.zfill(2) for part in text.split("-"))))
+        return date.fromisoformat("-".join(part.zfill(2) for part in text.split("-")))
     except ValueError:
-        raise BadInput(f"{str(raw).strip()!r} is not a date (YYYY-MM-DD)") from None
+        return None
 
 
-def _datetime(field: Field, raw: object, *_: object) -> datetime:
+def _datetime(field: Field, raw: object, *_ignored: object) -> datetime:
     if isinstance(raw, datetime):  # a spreadsheet cell has no zone: its date-times are UTC, as exported
         value = raw.replace(tzinfo=UTC) if raw.tzinfo is None else as_utc(raw)
     elif isinstance(raw, date):
         value = datetime.combine(raw, time(), tzinfo=UTC)
     else:
         text = str(raw).strip().translate(HALF_WIDTH)
-        try:
-            day = _date(field, text)
-        except BadInput as exc:
-            if "outside the years" in str(exc):
-                raise
-            try:
-                value = parse_timestamp(text, what="date-time")
-            except BadInput as exc:
-                if "time zone" in str(exc):
-                    raise
-                raise BadInput(f"{text!r} is not a date (YYYY-MM-DD) or a date-time with an offset") from None
+        day = _calendar_day(text)
+        if day is not None:  # a day outside the years is refused as such, not read as a date-time
+            value = datetime.combine(_day(day), time(), tzinfo=UTC)
         else:
-            value = datetime.combine(day, time(), tzinfo=UTC)
+            try:
+                value = parse_timestamp(text, what=N_("date-time"))
+            except NoTimeZone:
+                raise
+            except BadInput:
+                raise BadInput(
+                    _("{value} is not a date (YYYY-MM-DD) or a date-time with an offset").format(value=repr(text))
+                ) from None
     _day(value.date())
     return value
 
 
-def _bool(field: Field, raw: object, *_: object) -> bool:
+def _bool(field: Field, raw: object, *_ignored: object) -> bool:
     text = str(raw).strip().casefold()
     if text in TRUE:
         return True
     if text in FALSE:
         return False
-    raise BadInput(f"{str(raw)!r} is not yes or no")
+    raise BadInput(_("{value} is not yes or no").format(value=repr(str(raw))))
 
 
-def _choice(field: Field, raw: object, *_: object) -> Choice:
+def _choice(field: Field, raw: object, *_ignored: object) -> Choice:
     assert field.choices is not None
     try:
         return field.choices.parse(str(raw))
     except QuotetuiError:
-        raise BadInput(f"{str(raw)!r} is not one of: {', '.join(m.value for m in field.choices)}") from None
+        raise BadInput(
+            _("{value} is not one of: {choices}").format(
+                value=repr(str(raw)), choices=", ".join(m.value for m in field.choices)
+            )
+        ) from None
 
 
-def _currency(field: Field, raw: object, *_: object) -> str:
+def _currency(field: Field, raw: object, *_ignored: object) -> str:
     return currency_code(str(raw))
 
 
@@ -384,7 +413,7 @@ def parse_record(
             read = entity.reading(f, values) if isinstance(entity, Entity) else f
             values[f.name] = parse_value(read, raw.get(f.name), percent_input=percent_input)
         except QuotetuiError as exc:
-            errors[f.name] = str(exc).removeprefix("value ")
+            errors[f.name] = unnamed(str(exc))
     if isinstance(entity, Entity):
         for name, message in entity.check(values).items():
             if name not in errors:

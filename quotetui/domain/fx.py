@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -11,6 +11,7 @@ from fractions import Fraction
 from quotetui.domain.errors import BadInput
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import after_today
+from quotetui.language import N_, _
 
 RATE_DAY_ZONE = "Asia/Shanghai"
 """The zone a rate's day is counted in: the rates buyers record are the PBOC's central parity (中间价), published
@@ -22,16 +23,28 @@ class MissingFxRate(BadInput):
     def __init__(self, base: str, quote: str, on: date) -> None:
         self.base, self.quote, self.on = base, quote, on
         super().__init__(
-            f"no {base}→{quote} exchange rate dated on or before {on.isoformat()}; add one with "
-            f"`quotetui fx add {base} {quote} RATE --date YYYY-MM-DD --source TEXT`"
+            _(
+                "no {base}→{quote} exchange rate dated on or before {day}; add one with "
+                "`quotetui fx add {base} {quote} RATE --date YYYY-MM-DD --source TEXT`"
+            ).format(base=base, quote=quote, day=on.isoformat())
         )
 
 
 def dated_by(as_of: date, today: date) -> dict[str, str]:
     """A rate is recorded once it is known: one dated after ``today`` (the user's day) would be used for
     conversions as if it had been, silently, from its day on. One rule for ``fx add`` and the FX rates sheet."""
-    after = after_today(as_of, today)
-    return {"as_of": f"{after}: record a rate once it is known"} if after else {}
+    if after_today(as_of, today) is None:
+        return {}
+    return {
+        "as_of": _("{day} is after today ({today}): record a rate once it is known").format(
+            day=as_of.isoformat(), today=today.isoformat()
+        )
+    }
+
+
+RATE_ON = N_("1 {base} = {rate} {quote} on {day} ({source})")
+"""A rate in words (``1 USD = 7.1 CNY on 2026-01-02 (PBOC)``): ``fx add`` and a conversion say it."""
+RATE_AFTER = N_("1 {base} = {rate} {quote} on {day} ({source}), the first rate after the quote day {wanted}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +65,19 @@ class FxQuote:
     wanted: date | None = None  # the quote day asked for, when the rate is the first recorded after it
 
     def text(self) -> str:
+        """The rate used, in English: what JSON says (:meth:`said` says it in the language in use)."""
+        return self._words(str)
+
+    def said(self) -> str:
+        """The rate used, in the language in use."""
+        return self._words(_)
+
+    def _words(self, language: Callable[[str], str]) -> str:
         f = self.fact
-        text = f"1 {f.base} = {plain(f.rate)} {f.quote} on {f.as_of.isoformat()} ({f.source})"
-        if self.wanted is not None:
-            text += f", the first rate after the quote day {self.wanted.isoformat()}"
-        return text
+        values = {"base": f.base, "rate": plain(f.rate), "quote": f.quote, "day": f.as_of.isoformat()}
+        if self.wanted is None:
+            return language(RATE_ON).format(**values, source=f.source)
+        return language(RATE_AFTER).format(**values, source=f.source, wanted=self.wanted.isoformat())
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from quotetui.domain.currency import currency_code, minor_units
-from quotetui.domain.errors import BadInput, PrecisionError
+from quotetui.domain.errors import BadInput, PrecisionError, noun
+from quotetui.language import N_, _
 
 MONEY_PLACES = 6
 """Decimal places every stored money amount keeps exactly."""
@@ -26,7 +27,7 @@ MAX_MONEY = Decimal(10) ** 12
 millionths, SQLite's storage of money, holds with room to spare (it ends at 9.2 × 10^12)."""
 
 
-def to_decimal(value: object, *, what: str = "amount") -> Decimal:
+def to_decimal(value: object, *, what: str = N_("amount")) -> Decimal:
     """Convert user or file input to a finite ``Decimal`` without ever passing through ``float``, through
     the one number parser (:func:`quotetui.domain.numbers.parse_number`): thousands separators only in
     their places, full-width digits read, anything ambiguous refused; floats and booleans are refused."""
@@ -37,7 +38,7 @@ def to_decimal(value: object, *, what: str = "amount") -> Decimal:
 
 def decimal_places(value: Decimal) -> int:
     """Significant decimal places of a finite ``value``: trailing zeros do not count (``1.50`` -> 1)."""
-    _, digits, exponent = value.as_tuple()
+    _sign, digits, exponent = value.as_tuple()
     assert isinstance(exponent, int)
     count = len(digits)
     while exponent < 0 and count > 1 and digits[count - 1] == 0:
@@ -48,24 +49,30 @@ def decimal_places(value: Decimal) -> int:
     return max(-exponent, 0)
 
 
-def check_places(value: Decimal, places: int, *, what: str = "amount", unit: str = "") -> Decimal:
+def check_places(value: Decimal, places: int, *, what: str = N_("amount"), unit: str = "") -> Decimal:
     """Return ``value`` if it has at most ``places`` decimal places (ignoring trailing zeros); the message
     shows it with ``unit`` (`` %``: a percentage, as it was typed)."""
     if decimal_places(value) > places:
         raise PrecisionError(  # plain: 0.0000001 as typed, not 1E-7
-            f"{what} {plain(value)}{unit} has more than {places} decimal places; it would not be stored exactly"
+            _("{what} {value} has more than {places} decimal places; it would not be stored exactly").format(
+                what=noun(what), value=plain(value) + unit, places=places
+            )
         )
     return value
 
 
-def within_money_limit(amount: Decimal, *, what: str = "amount") -> Decimal:
+def within_money_limit(amount: Decimal, *, what: str = N_("amount")) -> Decimal:
     """``amount`` if its magnitude is under :data:`MAX_MONEY` (the bound is exclusive: a trillion is refused)."""
     if abs(amount) >= MAX_MONEY:
-        raise BadInput(f"{what} {amount} is too large (it must be less than {MAX_MONEY:,})")
+        raise BadInput(
+            _("{what} {amount} is too large (it must be less than {limit})").format(
+                what=noun(what), amount=amount, limit=f"{MAX_MONEY:,}"
+            )
+        )
     return amount
 
 
-def exact_money_amount(value: object, *, what: str = "amount") -> Decimal:
+def exact_money_amount(value: object, *, what: str = N_("amount")) -> Decimal:
     """Validate an amount for storage: exact, at most 6 places, within :data:`MAX_MONEY`."""
     return within_money_limit(check_places(to_decimal(value, what=what), MONEY_PLACES, what=what), what=what)
 
@@ -92,7 +99,11 @@ class Money:
 
     def _same(self, other: Money) -> None:
         if other.currency != self.currency:
-            raise BadInput(f"cannot combine {self.currency} and {other.currency} without a dated FX rate")
+            raise BadInput(
+                _("cannot combine {first} and {second} without a dated FX rate").format(
+                    first=self.currency, second=other.currency
+                )
+            )
 
     def __add__(self, other: Money) -> Money:
         self._same(other)
@@ -104,7 +115,7 @@ class Money:
 
     def __mul__(self, factor: Decimal | int) -> Money:
         if isinstance(factor, float):
-            raise BadInput("money cannot be multiplied by a binary float")
+            raise BadInput(_("money cannot be multiplied by a binary float"))
         return Money(self.amount * factor, self.currency)
 
     def text(self) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import VALUE, BadInput, noun
+from quotetui.language import _
 
 MAX_DIGITS = 40
 """Significant digits a number may have (money keeps 19 at most; 1e30 FLOPs written out is 31)."""
@@ -28,62 +29,78 @@ _PLAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  #
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")  # full-width ones)
 
 
-def parse_number(value: object, *, what: str = "value") -> Decimal:
-    """``value`` (text, int or Decimal) as an exact, finite ``Decimal``, or :class:`BadInput` saying why."""
+def parse_number(value: object, *, what: str = VALUE) -> Decimal:
+    """``value`` (text, int or Decimal) as an exact, finite ``Decimal``, or :class:`BadInput` saying why
+    (``what`` names the value, marked ``N_`` where it is given)."""
     if isinstance(value, bool):
-        raise BadInput(f"{what}: a yes/no value where a number belongs")
+        raise BadInput(_("{what}: a yes/no value where a number belongs").format(what=noun(what)))
     if isinstance(value, float):
-        raise BadInput(f"{what} {value!r} is a binary float, which is not exact; give it as decimal text")
+        raise BadInput(
+            _("{what} {value} is a binary float, which is not exact; give it as decimal text").format(
+                what=noun(what), value=repr(value)
+            )
+        )
     if isinstance(value, int):
         return _bounded(Decimal(value), str(value), what)
     if isinstance(value, Decimal):
         if not value.is_finite():
-            raise BadInput(f"{what} {value} is not a finite number")
+            raise BadInput(_("{what} {value} is not a finite number").format(what=noun(what), value=value))
         return _bounded(value, str(value), what)
     if not isinstance(value, str):
-        raise BadInput(f"{what} {value!r} is not a number")
+        raise BadInput(_("{what} {value} is not a number").format(what=noun(what), value=repr(value)))
     text = value.strip().translate(HALF_WIDTH).translate(_SIGNS)
     if not text:
-        raise BadInput(f"{what} is empty")
+        raise BadInput(_("{what} is empty").format(what=noun(what)))
     if _PLAIN.fullmatch(text):
         number = text
     elif _GROUPED.fullmatch(text):
         number = text.replace(",", "")
     else:
-        raise BadInput(f"{what} {value.strip()!r} {_why_not(text)}")
+        raise BadInput(_why_not(text).format(what=noun(what), value=repr(value.strip())))
     try:
         result = Decimal(number)
     except InvalidOperation:  # the patterns above admit only what Decimal reads; kept as a guard
-        raise BadInput(f"{what} {value.strip()!r} is not a number") from None
+        raise BadInput(_("{what} {value} is not a number").format(what=noun(what), value=repr(value.strip()))) from None
     return _bounded(result, value.strip(), what)
 
 
 def _why_not(text: str) -> str:
+    """Why ``text`` is not a number: a message with ``{what}`` and ``{value}`` to fill in."""
     if "，" in text or "、" in text:
-        return "has a full-width comma, which may separate two numbers: write 1.5, 15 or 1,500"
+        return _("{what} {value} has a full-width comma, which may separate two numbers: write 1.5, 15 or 1,500")
     if "," in text and "." in text and text.rfind(",") > text.rfind("."):
-        return "has a comma after the decimal point (a decimal comma?): write 1234.5"
+        return _("{what} {value} has a comma after the decimal point (a decimal comma?): write 1234.5")
     if "," in text:
-        return "has commas that do not separate thousands (write 1,234.5, or 1.2 or 12 without a comma)"
+        return _(
+            "{what} {value} has commas that do not separate thousands (write 1,234.5, or 1.2 or 12 without a comma)"
+        )
     if any(ch.isspace() for ch in text):
-        return "has a space inside: write the number without spaces (1234.5 or 1,234.5)"
+        return _("{what} {value} has a space inside: write the number without spaces (1234.5 or 1,234.5)")
     if text.lower() in ("inf", "infinity", "-inf", "nan", "+inf"):
-        return "is not a finite number"
-    return "is not a number"
+        return _("{what} {value} is not a finite number")
+    return _("{what} {value} is not a number")
 
 
 def _bounded(number: Decimal, shown: str, what: str) -> Decimal:
     if number.is_zero():
         return number if abs(number.as_tuple().exponent) <= MAX_EXPONENT else Decimal(0)  # type: ignore[arg-type]
-    _, digits, _ = number.as_tuple()
+    _sign, digits, _exponent = number.as_tuple()
     if len(digits) > MAX_DIGITS:
-        raise BadInput(f"{what} {shown[:30]!r}… has more than {MAX_DIGITS} digits")
+        raise BadInput(
+            _("{what} {value}… has more than {digits} digits").format(
+                what=noun(what), value=repr(shown[:30]), digits=MAX_DIGITS
+            )
+        )
     if abs(number.adjusted()) > MAX_EXPONENT:
-        raise BadInput(f"{what} {shown[:30]!r} is out of range (beyond 10^±{MAX_EXPONENT})")
+        raise BadInput(
+            _("{what} {value} is out of range (beyond 10^±{exponent})").format(
+                what=noun(what), value=repr(shown[:30]), exponent=MAX_EXPONENT
+            )
+        )
     return number
 
 
-def parse_percent_text(value: str, *, what: str = "value") -> tuple[Decimal, bool]:
+def parse_percent_text(value: str, *, what: str = VALUE) -> tuple[Decimal, bool]:
     """A number that may end in ``%`` (or ``％``): the number, and whether it was written as a percentage."""
     text = value.strip()
     if text.endswith(("%", "％")):

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, noun
+from quotetui.language import N_, _
 
 _CONTROL = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -44,34 +45,46 @@ def _name_of(ch: str) -> str:
     return f"{name}, U+{ord(ch):04X}" if name else f"U+{ord(ch):04X}"
 
 
-def check_text(value: str, *, what: str = "text", multiline: bool = False, max_length: int | None = None) -> str:
-    """``value`` stripped, or :class:`BadInput` naming the first character that is not allowed."""
+def check_text(value: str, *, what: str = N_("text"), multiline: bool = False, max_length: int | None = None) -> str:
+    """``value`` stripped, or :class:`BadInput` naming the first character that is not allowed (``what`` names
+    the value, marked ``N_`` where it is given)."""
     text = value.strip()
     found = CONTROL.search(text) or BIDI.search(text) or (None if multiline else _BREAKS.search(text))
     if found is not None:
         ch = found.group()
-        kind = "a line break or tab" if _BREAKS.match(ch) else "a control character"
         if BIDI.match(ch):
-            kind = "a bidirectional-text control"
-        raise BadInput(f"{what} contains {kind} ({_name_of(ch)}) at position {found.start() + 1}")
+            message = _("{what} contains a bidirectional-text control ({character}) at position {position}")
+        elif _BREAKS.match(ch):
+            message = _("{what} contains a line break or tab ({character}) at position {position}")
+        else:
+            message = _("{what} contains a control character ({character}) at position {position}")
+        raise BadInput(message.format(what=noun(what), character=_name_of(ch), position=found.start() + 1))
     if max_length is not None and len(text) > max_length:
-        raise BadInput(f"{what} has {len(text):,} characters (at most {max_length:,})")
+        raise BadInput(_too_long(what, len(text), max_length))
     return text
 
 
-def clean_name(value: str, *, what: str = "name", max_length: int | None = None) -> str:
+def _too_long(what: str, length: int, most: int) -> str:
+    return _("{what} has {count} characters (at most {most})").format(
+        what=noun(what), count=f"{length:,}", most=f"{most:,}"
+    )
+
+
+def clean_name(value: str, *, what: str = N_("name"), max_length: int | None = None) -> str:
     """A name as it is stored: one space between words, no invisible or control characters."""
     text = check_text(value, what=what, multiline=False)
     hidden = ZERO_WIDTH.search(text)
     if hidden is not None:
         ch = hidden.group()
         raise BadInput(
-            f"{what} contains an invisible character ({_name_of(ch)}) at position "
-            f"{hidden.start() + 1}; a name that looks like another must not become a second one"
+            _(
+                "{what} contains an invisible character ({character}) at position {position}; a name that looks "
+                "like another must not become a second one"
+            ).format(what=noun(what), character=_name_of(ch), position=hidden.start() + 1)
         )
     text = _SPACES.sub(" ", text).strip()
     if max_length is not None and len(text) > max_length:
-        raise BadInput(f"{what} has {len(text):,} characters (at most {max_length:,})")
+        raise BadInput(_too_long(what, len(text), max_length))
     return text
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, noun
+from quotetui.language import N_, _
+
+
+class NoTimeZone(BadInput):
+    """A date-time without a time zone: its instant is unknown."""
 
 
 def utcnow() -> datetime:
@@ -17,10 +22,14 @@ def stamp_now() -> datetime:
     return utcnow().replace(microsecond=0)
 
 
-def as_utc(value: datetime, *, what: str = "timestamp") -> datetime:
+def as_utc(value: datetime, *, what: str = N_("timestamp")) -> datetime:
     """``value`` converted to UTC; a naive datetime is refused because its zone is unknown."""
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
-        raise BadInput(f"{what} {value.isoformat()} has no time zone; give an offset such as +08:00 or Z")
+        raise NoTimeZone(
+            _("{what} {value} has no time zone; give an offset such as +08:00 or Z").format(
+                what=noun(what), value=value.isoformat()
+            )
+        )
     return value.astimezone(UTC)
 
 
@@ -36,7 +45,9 @@ def local_day(value: datetime, zone: str) -> date:
 def after_today(day: date, today: date) -> str | None:
     """What a date the user could not know yet says ("2099-01-01 is after today (2026-12-02)"), or None: the
     one check behind "a rate is recorded once it is known" and "a round once it is quoted"."""
-    return f"{day.isoformat()} is after today ({today.isoformat()})" if day > today else None
+    if day <= today:
+        return None
+    return _("{day} is after today ({today})").format(day=day.isoformat(), today=today.isoformat())
 
 
 def local_text(value: datetime, zone: str) -> str:
@@ -55,10 +66,12 @@ def timespec(value: datetime) -> str:
     return "microseconds" if value.microsecond else "seconds" if value.second else "minutes"
 
 
-def parse_timestamp(text: str, *, what: str = "timestamp") -> datetime:
+def parse_timestamp(text: str, *, what: str = N_("timestamp")) -> datetime:
     """Parse ISO 8601 text with an offset (``2026-08-31T09:00:00+08:00``, ``...Z``) to UTC."""
     try:
         value = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise BadInput(f"{what} {text!r} is not an ISO 8601 date-time") from None
+        raise BadInput(
+            _("{what} {value} is not an ISO 8601 date-time").format(what=noun(what), value=repr(text))
+        ) from None
     return as_utc(value, what=what)

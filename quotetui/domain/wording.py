@@ -1,5 +1,8 @@
-"""How counts read in sentences: ``plural(1, "offer")`` is "1 offer", ``plural(2, "offer")`` "2 offers",
-``plural(1200, "GPU")`` "1,200 GPUs"; one place, so every message agrees."""
+"""How counts read in English sentences: ``plural(1, "offer")`` is "1 offer", ``plural(2, "offer")`` "2 offers",
+``plural(1200, "GPU")`` "1,200 GPUs"; one place, so every message agrees.
+
+English only: a message shown in the language in use says its count with ``language.ngettext`` and the whole
+phrase (``ngettext("{n} offer", "{n} offers", n).format(n=f"{n:,}")``), not with these helpers."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quotetui.domain.errors import BadInput
+from quotetui.language import N_, _
 
 IDLE_SECONDS = 5.0
 """A pipe or device that sends nothing for this long is refused ("nothing arrived")."""
@@ -34,21 +35,29 @@ def open_input(path: Path, limit: int) -> Opened:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise BadInput(f"{path.name}: file not found") from None
+        raise BadInput(f"{path.name}: " + _("file not found")) from None
     except PermissionError:
-        raise BadInput(f"{path}: no permission to look at it (read permission on its folder)") from None
+        raise BadInput(f"{path}: " + _("no permission to look at it (read permission on its folder)")) from None
     except OSError as exc:
-        raise BadInput(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+        raise BadInput(f"{path.name}: " + _unreadable(exc)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise BadInput(f"{path} is a folder, not a file")
+        raise BadInput(_("{path} is a folder, not a file").format(path=path))
     if stat.S_ISREG(info.st_mode):
         if info.st_size > limit:
-            raise BadInput(f"{path.name}: file of {info.st_size:,} bytes is over the {limit:,}-byte limit")
+            reason = _("file of {size} bytes is over the {limit}-byte limit")
+            raise BadInput(f"{path.name}: " + reason.format(size=f"{info.st_size:,}", limit=f"{limit:,}"))
         if not os.access(path, os.R_OK):
-            raise BadInput(f"{path}: no permission to read it")
+            raise BadInput(f"{path}: " + _(NO_PERMISSION))
         return Opened(path, True, info.st_size)
     data = _read_stream(path, limit, fifo=stat.S_ISFIFO(info.st_mode))
     return Opened(path, False, len(data), data)
+
+
+NO_PERMISSION = N_("no permission to read it")
+
+
+def _unreadable(exc: OSError) -> str:
+    return _("cannot be read ({reason})").format(reason=exc.strerror or exc)
 
 
 def read_bounded(path: Path, limit: int) -> bytes:
@@ -60,9 +69,9 @@ def read_bounded(path: Path, limit: int) -> bytes:
         with path.open("rb") as handle:
             data = handle.read(limit + 1)  # the file may have grown since it was measured
     except PermissionError:
-        raise BadInput(f"{path}: no permission to read it") from None
+        raise BadInput(f"{path}: " + _(NO_PERMISSION)) from None
     if len(data) > limit:
-        raise BadInput(f"{path.name}: more than {limit:,} bytes")
+        raise BadInput(f"{path.name}: " + _("more than {limit} bytes").format(limit=f"{limit:,}"))
     return data
 
 
@@ -70,18 +79,19 @@ def _read_stream(path: Path, limit: int, *, fifo: bool = False) -> bytes:
     try:  # non-blocking open: a FIFO nobody writes to must not block the open itself
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except PermissionError:
-        raise BadInput(f"{path}: no permission to read it") from None
+        raise BadInput(f"{path}: " + _(NO_PERMISSION)) from None
     except OSError as exc:
-        raise BadInput(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+        raise BadInput(f"{path.name}: " + _unreadable(exc)) from None
     chunks: list[bytes] = []
     total = 0
     try:
         last = time.monotonic()
         while True:
-            ready, _, _ = select.select([fd], [], [], 0.5)
+            ready, _writable, _failed = select.select([fd], [], [], 0.5)
             if not ready:
                 if time.monotonic() - last > IDLE_SECONDS:
-                    raise BadInput(f"{path.name}: nothing arrived for {IDLE_SECONDS:.0f} s (a pipe nobody writes to?)")
+                    idle = _("nothing arrived for {seconds} s (a pipe nobody writes to?)")
+                    raise BadInput(f"{path.name}: " + idle.format(seconds=f"{IDLE_SECONDS:.0f}"))
                 continue
             try:
                 chunk = os.read(fd, min(1 << 20, limit + 1 - total))
@@ -96,9 +106,8 @@ def _read_stream(path: Path, limit: int, *, fifo: bool = False) -> bytes:
             total += len(chunk)
             last = time.monotonic()
             if total > limit:
-                raise BadInput(
-                    f"{path.name}: more than {limit:,} bytes and not ended (a device or a pipe without end?)"
-                )
+                endless = _("more than {limit} bytes and not ended (a device or a pipe without end?)")
+                raise BadInput(f"{path.name}: " + endless.format(limit=f"{limit:,}"))
     finally:
         os.close(fd)
     return b"".join(chunks)

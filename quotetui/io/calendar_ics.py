@@ -11,33 +11,36 @@ from pathlib import Path
 
 from icalendar import Alarm, Calendar, Event
 
-from quotetui.domain.contracts.dates import KeyDate
+from quotetui.domain.contracts.dates import ENDS, NOTICE_DEADLINE, PAYMENT, QUOTE_EXPIRES, RENEWS, KeyDate
 from quotetui.domain.errors import BadInput
+from quotetui.language import _
 from quotetui.system.atomic import check_target, replacing
 
-REMINDER_DAYS = {"notice deadline": 14, "quote expires": 3, "payment": 3, "renews": 30, "ends": 30}
+REMINDER_DAYS = {NOTICE_DEADLINE: 14, QUOTE_EXPIRES: 3, PAYMENT: 3, RENEWS: 30, ENDS: 30}
 """How long before each kind of date the calendar reminds you: a notice deadline needs time to act."""
 
 
 def calendar_bytes(dates: list[KeyDate], stamp: datetime) -> bytes:
+    """The calendar: its name, each event's title, description and category in the language in use (a calendar
+    app shows them to the buyer; quotetui never reads them back), its UIDs and product id in English (codes)."""
     cal = Calendar()
     cal.add("prodid", "-//quotetui//key dates//EN")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", "quotetui key dates")
+    cal.add("x-wr-calname", _("quotetui key dates"))
     for k in sorted(dates, key=lambda k: (k.day, k.uid)):
         event = Event()
         event.add("uid", k.uid)
         event.add("dtstamp", stamp)
         event.add("dtstart", k.day)
         event.add("dtend", k.day + timedelta(days=1))
-        event.add("summary", f"{k.kind}: {k.subject}")
+        event.add("summary", f"{k.word}: {k.subject}")
         if k.detail:
             event.add("description", k.detail)
-        event.add("categories", ["quotetui", k.kind])
+        event.add("categories", ["quotetui", k.word])
         alarm = Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", f"{k.kind}: {k.subject}")
+        alarm.add("description", f"{k.word}: {k.subject}")
         alarm.add("trigger", timedelta(days=-REMINDER_DAYS.get(k.kind, 7)))
         event.add_component(alarm)
         cal.add_component(event)
@@ -52,5 +55,5 @@ def write_calendar(out: Path, dates: list[KeyDate], stamp: datetime, *, force: b
         with replacing(out) as tmp:
             tmp.write_bytes(data)
     except OSError as exc:
-        raise BadInput(f"cannot write {out}: {exc.strerror or exc}") from exc
+        raise BadInput(_("cannot write {path}: {problem}").format(path=out, problem=exc.strerror or exc)) from exc
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import clean_name
+from quotetui.language import N_, _
 
 _SPECIAL = ("/", ";", '"')
 
@@ -36,7 +37,7 @@ def parse_compared(text: str) -> list[tuple[str, str]]:
             out, i = [], i + 1
             while True:
                 if i >= n:
-                    raise BadInput(f"a quoted name is not closed: {text!r}")
+                    raise BadInput(_("a quoted name is not closed: {text}").format(text=repr(text)))
                 if text[i] == '"':
                     if i + 1 < n and text[i + 1] == '"':
                         out.append('"')
@@ -49,7 +50,9 @@ def parse_compared(text: str) -> list[tuple[str, str]]:
             while i < n and text[i] == " ":
                 i += 1
             if i < n and text[i] != stop:
-                raise BadInput(f"expected {stop!r} after the quoted name {''.join(out)!r}")
+                raise BadInput(
+                    _("expected {stop} after the quoted name {name}").format(stop=repr(stop), name=repr("".join(out)))
+                )
             return "".join(out)
         start = i
         while i < n and text[i] != stop:
@@ -61,11 +64,11 @@ def parse_compared(text: str) -> list[tuple[str, str]]:
             break
         provider = name("/")
         if i >= n or text[i] != "/":
-            raise BadInput(f"{provider!r} needs the form 'provider / offer'")
+            raise BadInput(_("{name} needs the form 'provider / offer'").format(name=repr(provider)))
         i += 1
         offer = name(";")
         i += 1  # past the ';'
         if not provider or not offer:
-            raise BadInput("each compared offer needs the form 'provider / offer'")
-        pairs.append((clean_name(provider, what="provider"), clean_name(offer, what="offer")))
+            raise BadInput(_("each compared offer needs the form 'provider / offer'"))
+        pairs.append((clean_name(provider, what=N_("provider")), clean_name(offer, what=N_("offer"))))
     return pairs

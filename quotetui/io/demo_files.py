@@ -22,6 +22,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import name_key
 from quotetui.io.file_models import Strict, explain, model_of
+from quotetui.language import _
 
 
 def _without(entity: E.Entity, *names: str) -> tuple[E.Field, ...]:
@@ -114,9 +115,9 @@ def read_toml(path: Path, schema: type[T], origin: str) -> T:
         with path.open("rb") as handle:
             raw = tomllib.load(handle)
     except FileNotFoundError:
-        raise BadInput(f"{origin}: file not found") from None
+        raise BadInput(f"{origin}: " + _("file not found")) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{origin}: not valid TOML: {exc}") from None
+        raise BadInput(f"{origin}: " + _("not valid TOML: {error}").format(error=exc)) from None
     try:
         return schema.model_validate(raw)
     except ValidationError as exc:
@@ -145,12 +146,15 @@ def _refuse_twice(providers: list[tuple[str, ProviderFile]]) -> None:
     seen: dict[str, str] = {}
     for origin, pf in providers:
         for key, where in [
-            (f"provider {name_key(pf.provider.name)}", f"{origin}: provider"),
+            (f"provider {name_key(pf.provider.name)}", f"{origin}: " + _("provider")),
             *(
-                (f"offer {name_key(pf.provider.name)}/{name_key(o.name)}", f"{origin}: offer {o.name!r}")
+                (
+                    f"offer {name_key(pf.provider.name)}/{name_key(o.name)}",
+                    f"{origin}: " + _("offer {name}").format(name=repr(o.name)),
+                )
                 for o in pf.offer
             ),
         ]:
             if key in seen:
-                raise BadInput(f"{where}: already declared at {seen[key]}")
+                raise BadInput(_("{place}: already declared at {first}").format(place=where, first=seen[key]))
             seen[key] = where

@@ -11,9 +11,10 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, create_model, model_validator
 
-from quotetui.domain.errors import BadInput, QuotetuiError
+from quotetui.domain.errors import BadInput, QuotetuiError, unnamed
 from quotetui.domain.fields import Field as DeclaredField
 from quotetui.domain.fields import Rule, parse_value
+from quotetui.language import _
 
 
 class Strict(BaseModel):
@@ -40,11 +41,15 @@ class _Ruled(Strict):
 def _parser(f: DeclaredField) -> Any:
     def parse(value: Any) -> Any:
         if isinstance(value, float):
-            raise ValueError(f'{value!r} is a float, which is not exact; write it as a string: "{value}"')
+            raise ValueError(
+                _('{value} is a float, which is not exact; write it as a string: "{text}"').format(
+                    value=repr(value), text=value
+                )
+            )
         try:
             return parse_value(f, value, percent_input=False)  # TOML keeps fractions, as JSON does
         except QuotetuiError as exc:
-            raise ValueError(str(exc).removeprefix("value ")) from None
+            raise ValueError(unnamed(str(exc))) from None
 
     return parse
 
@@ -68,7 +73,7 @@ def _where(loc: Sequence[int | str]) -> str:
             parts[-1] = f"{parts[-1]} {item + 1}" if parts else f"#{item + 1}"
         else:
             parts.append(str(item))
-    return " › ".join(parts) or "(top level)"
+    return " › ".join(parts) or _("(top level)")
 
 
 def explain(error: ValidationError, origin: str) -> BadInput:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from quotetui.domain.errors import QuotetuiError
+from quotetui.domain.errors import QuotetuiError, unnamed
 from quotetui.domain.fields import Field, parse_value
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.money import plain
@@ -24,6 +24,7 @@ from quotetui.io.import_schema import Entity, header_names, norm
 from quotetui.io.percent import PercentCell
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import Table
+from quotetui.language import _, ngettext
 
 
 @dataclass(slots=True)
@@ -63,7 +64,7 @@ def cell_value(value: Any) -> Any:
     """A cell as the field parser takes it: floats through their shortest decimal text."""
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{value!r} is not a finite number")
+            raise ValueError(_("{value} is not a finite number").format(value=repr(value)))
         return Decimal(repr(value))
     return value
 
@@ -80,7 +81,7 @@ def convert(col: Field, value: Any, catalog: GpuCatalog) -> Any:
             return catalog.lookup(typed).key
         return typed
     except QuotetuiError as exc:
-        raise ValueError(str(exc).removeprefix("value ")) from None
+        raise ValueError(unnamed(str(exc))) from None
 
 
 def parse_table(
@@ -107,7 +108,10 @@ def parse_table(
             continue
         if match.name in found:  # two columns for one field: which one holds the value is anybody's guess
             first = table.header[found[match.name]]
-            problems.append(table.where(1, position, f"{header!r} and {first!r} are both the column {match.column!r}"))
+            twice = _("{header} and {first} are both the column {column}").format(
+                header=repr(header), first=repr(first), column=repr(match.column)
+            )
+            problems.append(table.where(1, position, twice))
             continue
         found[match.name] = position
     parsed.columns = found
@@ -116,7 +120,9 @@ def parse_table(
         problems.append(
             Problem(
                 table.file,
-                f"missing {_columns(missing)} for {entity.sheet}",
+                ngettext(
+                    "missing column {columns} for {sheet}", "missing columns {columns} for {sheet}", len(missing)
+                ).format(columns=", ".join(missing), sheet=entity.sheet),
                 table.sheet,
                 1,
             )
@@ -126,7 +132,9 @@ def parse_table(
         warnings.append(
             Problem(
                 table.file,
-                f"ignored {_columns(parsed.ignored)}",
+                ngettext("ignored column {columns}", "ignored columns {columns}", len(parsed.ignored)).format(
+                    columns=", ".join(parsed.ignored)
+                ),
                 table.sheet,
                 1,
             )
@@ -157,8 +165,3 @@ def parse_table(
         if tick is not None:
             tick()
     return parsed
-
-
-def _columns(names: list[str]) -> str:
-    """ "column X" or "columns X, Y": the words that name columns in a message."""
-    return f"{'column' if len(names) == 1 else 'columns'} {', '.join(names)}"

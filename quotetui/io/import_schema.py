@@ -7,13 +7,17 @@ Columns are found by header name in any order; Chinese aliases are accepted wher
 
 from __future__ import annotations
 
+import gettext
 import re
+from collections.abc import Callable
+from functools import cache
 from itertools import pairwise
 
 from quotetui.domain.entities import ENTITIES, HISTORY
 from quotetui.domain.fields import Entity, Field
+from quotetui.language import DOMAIN, ENGLISH, LANGUAGES, LOCALE_DIR, N_, _
 
-__all__ = ["ENTITIES", "Entity", "Field", "closest_entity", "entity_for", "norm"]
+__all__ = ["ENTITIES", "Entity", "Field", "closest_entity", "computed", "entity_for", "norm", "sheet_tab"]
 
 SKYPILOT_HEADERS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
 
@@ -77,17 +81,17 @@ def closest_entity(header: list[str]) -> tuple[Entity, list[str]] | None:
 
 
 WORKBOOK_SHEETS = (
-    "Summary",
+    N_("Summary"),
     "Offers",
-    "Side by side",
-    "TCO",
+    N_("Side by side"),
+    N_("TCO"),
     "Negotiation",
     "SLA",
     "Benchmarks",
-    "Findings",
-    "Rent vs buy",
-    "Contracts",
-    "Acceptance",
+    N_("Findings"),
+    N_("Rent vs buy"),
+    N_("Contracts"),
+    N_("Acceptance"),
     "Providers",
     "Discounts",
     "Extra costs",
@@ -97,7 +101,53 @@ WORKBOOK_SHEETS = (
     "Settings",
     "History",
 )
-"""The sheets of the exported comparison workbook, in order."""
+"""The sheets of the exported comparison workbook, in order, by their English names (the code's names for them).
+The sheets of figures (marked ``N_``) are written under their names in the language in use (:func:`sheet_tab`);
+the data sheets keep theirs in every language: an import finds its entity by them."""
 
 COMPUTED_SHEETS = tuple(title for title in WORKBOOK_SHEETS if _by_name(title) is None)
-"""Its sheets of figures quotetui computes: an import skips them without reading them."""
+"""Its sheets of figures quotetui computes: an import skips them without reading them (:func:`computed`)."""
+
+_NOT_IN_A_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
+
+
+def sheet_tab(title: str) -> str:
+    """The name a sheet of the workbook (``title``: one of :data:`WORKBOOK_SHEETS`) is written under: a sheet of
+    figures in the language in use (:func:`_tabs` says when not), a data sheet under its English name."""
+    return _tabs(_).get(title, title)
+
+
+def computed(title: str) -> bool:
+    """Whether a sheet titled ``title`` is one of the workbook's sheets of figures, under its English name or
+    its name in any language quotetui speaks (a workbook exported in Chinese imports into an English run)."""
+    return title in COMPUTED_SHEETS or title in _translated_tabs() or title in _tabs(_).values()
+
+
+def _tabs(said: Callable[[str], str]) -> dict[str, str]:
+    """Each sheet of figures' name in a language (``said``: its translation of a message): its translation where
+    that is a name Excel takes (1 to 31 characters, none of ``[]:*?/\\``, no apostrophe at either end) that
+    names no other sheet of the workbook (in any case) and no entity an import reads; else its English name."""
+    wanted = {title: said(title).strip() for title in COMPUTED_SHEETS}
+    out = {}
+    for title, name in wanted.items():
+        others = {n.casefold() for n in WORKBOOK_SHEETS if n != title}
+        others |= {n.casefold() for t, n in wanted.items() if t != title}
+        fits = 0 < len(name) <= 31 and not _NOT_IN_A_SHEET_NAME.search(name) and not name.startswith("'")
+        fits = fits and not name.endswith("'") and name.casefold() not in others and _by_name(name) is None
+        out[title] = name if fits else title
+    return out
+
+
+@cache
+def _translated_tabs() -> frozenset[str]:
+    """The names of the sheets of figures in every language quotetui has a catalog for."""
+    names: set[str] = set()
+    for tag in LANGUAGES:
+        if tag == ENGLISH:
+            continue
+        try:
+            catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[tag.replace("-", "_")])
+        except OSError:
+            continue
+        names |= set(_tabs(catalog.gettext).values())
+    return frozenset(names)

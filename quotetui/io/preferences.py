@@ -27,8 +27,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from quotetui.domain.economics.display import MONEY_STYLES
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import check_text, visible
+from quotetui.language import N_, _
 
 ENV_VAR = "QUOTETUI_CONFIG"
 FILE_NAME = "config.toml"
@@ -37,11 +39,13 @@ MAX_BYTES = 64 * 1024
 MAX_KEYS_PER_BINDING = 4
 MAX_VALUE_CHARS = 200
 MAX_DATABASE_CHARS = 4096
-SETTINGS = ("theme", "keymap", "database", "language")
+SETTINGS = ("theme", "keymap", "database", "language", "money_style")
 _TOML_ERROR = "<toml>"  # where a TOML syntax error is, among the settings' lines
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 _KEY_NAME = re.compile(r"[a-z][a-z0-9_]{1,31}")
 _BINDING_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+USER_FOLDER = N_("the user config folder")
+"""What found the file when ``$QUOTETUI_CONFIG`` did not (kept in English: the front ends translate it)."""
 
 
 class ConfigProblem(BadInput):
@@ -60,32 +64,44 @@ class Known:
 @dataclass(slots=True)
 class Preferences:
     path: Path
-    located_by: str  # "$QUOTETUI_CONFIG" or "the user config folder"
+    located_by: str  # "$QUOTETUI_CONFIG" or USER_FOLDER (in English; translated where it is shown)
     exists: bool = False
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     database: str | None = None  # an absolute path or a URL, ready for --db
     language: str | None = None  # as written: the language choice decides what it means
+    money_style: str | None = None  # "plain" or "wan" (``domain/economics/display.py: MONEY_STYLES``)
     problems: list[str] = field(default_factory=list)
     database_uncertain: bool = False
     uncertain_because: list[str] = field(default_factory=list)  # the problems that make it so
     lines: dict[str, int] = field(default_factory=dict)  # "theme", "keymap.offers" -> line in the file
+    problem_settings: list[str] = field(default_factory=list)  # the settings named by the problems
 
     def add_problem(self, key: str | None, reason: str) -> None:
         """One line naming the file, the line where the setting is written (when known) and the setting."""
         where = visible(str(self.path))
         line = self.lines.get(key or "")
         if line is not None:
-            where += f", line {line}"
-        named = f"{key}: " if key and key != _TOML_ERROR else ""
-        self.problems.append(f"config file {where}: {named}{reason}")
+            where = _("{path}, line {line}").format(path=where, line=line)
+        if key and key != _TOML_ERROR:
+            self.problem_settings.append(key)
+            problem = _("config file {where}: {setting}: {reason}").format(where=where, setting=key, reason=reason)
+        else:
+            problem = _("config file {where}: {reason}").format(where=where, reason=reason)
+        self.problems.append(problem)
+
+    @property
+    def keymap_problem(self) -> bool:
+        """Whether a problem names the keymap (or one of its bindings): checking it needs the TUI's names."""
+        return any(key.startswith("keymap") for key in self.problem_settings)
 
     def check_database(self) -> str | None:
         """The configured database, or :class:`ConfigProblem` when the file may have meant another one."""
         if self.database_uncertain:
             raise ConfigProblem(
-                "; ".join(self.uncertain_because)
-                + " (fix the config file, or give --db or $QUOTETUI_DB; nothing was opened)"
+                _("{problems} (fix the config file, or give --db or $QUOTETUI_DB; nothing was opened)").format(
+                    problems="; ".join(self.uncertain_because)
+                )
             )
         return self.database
 
@@ -98,7 +114,7 @@ def config_path(environ: Mapping[str, str] | None = None) -> tuple[Path, str]:
         return Path(given).expanduser(), f"${ENV_VAR}"
     import platformdirs
 
-    return platformdirs.user_config_path("quotetui", appauthor=False) / FILE_NAME, "the user config folder"
+    return platformdirs.user_config_path("quotetui", appauthor=False) / FILE_NAME, USER_FOLDER
 
 
 def load(environ: Mapping[str, str] | None = None, known: Known | None = None) -> Preferences:
@@ -111,12 +127,16 @@ def load(environ: Mapping[str, str] | None = None, known: Known | None = None) -
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        reason = str(exc)
+        reason = str(exc)  # tomllib's words
         at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", reason)
         if at:
             prefs.lines[_TOML_ERROR] = int(at.group(1))
-            reason = f"{reason[: at.start()]} (column {at.group(2)})"
-        _fatal(prefs, _TOML_ERROR, f"not valid TOML: {reason}")
+            message = _("not valid TOML: {reason} (column {column})").format(
+                reason=reason[: at.start()], column=at.group(2)
+            )
+        else:
+            message = _("not valid TOML: {reason}").format(reason=reason)
+        _fatal(prefs, _TOML_ERROR, message)
         return prefs
     _find_lines(prefs, text)
     _check(prefs, data, known)
@@ -148,16 +168,16 @@ def _read(prefs: Preferences) -> str | None:
         info = os.stat(path)
     except FileNotFoundError:
         if os.path.lexists(path):
-            _fatal(prefs, None, "is a link to nothing (its target does not exist)")
-        elif prefs.located_by != "the user config folder":
-            _fatal(prefs, None, f"does not exist ({prefs.located_by} names it)")
+            _fatal(prefs, None, _("is a link to nothing (its target does not exist)"))
+        elif prefs.located_by != USER_FOLDER:
+            _fatal(prefs, None, _("does not exist ({source} names it)").format(source=prefs.located_by))
         return None
     except OSError as exc:  # a link loop, a folder on the way that cannot be searched, a name too long
-        _fatal(prefs, None, f"cannot be read ({exc.strerror or exc})")
+        _fatal(prefs, None, _("cannot be read ({reason})").format(reason=exc.strerror or exc))
         return None
     prefs.exists = True
     if stat.S_ISDIR(info.st_mode):
-        _fatal(prefs, None, "is a folder, not a file")
+        _fatal(prefs, None, _("is a folder, not a file"))
         return None
     from quotetui.io.bounded import read_bounded
 
@@ -173,7 +193,13 @@ def _read(prefs: Preferences) -> str | None:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        _fatal(prefs, None, f"line {line} is not UTF-8 (byte 0x{data[exc.start]:02X}); save the file as UTF-8")
+        _fatal(
+            prefs,
+            None,
+            _("line {line} is not UTF-8 (byte {byte}); save the file as UTF-8").format(
+                line=line, byte=f"0x{data[exc.start]:02X}"
+            ),
+        )
         return None
 
 
@@ -216,36 +242,61 @@ def _shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "…'"
 
 
+_TYPE_NAMES: dict[type, str] = {
+    str: N_("a string"),
+    int: N_("a number"),
+    float: N_("a number"),
+    bool: N_("true/false"),
+    dict: N_("a table"),
+    list: N_("a list"),
+}
+
+
 def _type_name(value: object) -> str:
-    return {
-        str: "a string",
-        int: "a number",
-        float: "a number",
-        bool: "true/false",
-        dict: "a table",
-        list: "a list",
-    }.get(type(value), type(value).__name__)
+    """What a TOML value is, in words (a date's type by its name)."""
+    name = _TYPE_NAMES.get(type(value))
+    return _(name) if name else type(value).__name__
 
 
 def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> None:
     for key in data:
         if key not in SETTINGS:
             near = difflib.get_close_matches(key, SETTINGS, n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else f" (the settings are: {', '.join(sorted(SETTINGS))})"
-            _fatal(prefs, key, f"unknown setting {_shown(key)}{hint}")
+            if near:
+                reason = _("unknown setting {name}; did you mean {near}?").format(name=_shown(key), near=repr(near[0]))
+            else:
+                reason = _("unknown setting {name} (the settings are: {settings})").format(
+                    name=_shown(key), settings=", ".join(sorted(SETTINGS))
+                )
+            _fatal(prefs, key, reason)
     if "theme" in data:
         theme = _string(prefs, "theme", data["theme"], fatal=False)
         if theme is not None:
             if known is not None and theme not in known.themes:
                 near = difflib.get_close_matches(theme, sorted(known.themes), n=1)
-                hint = f"did you mean {near[0]!r}?" if near else "the themes are: " + ", ".join(sorted(known.themes))
-                _problem(prefs, "theme", f"no theme is called {_shown(theme)}; {hint}")
+                if near:
+                    reason = _("no theme is called {name}; did you mean {near}?").format(
+                        name=_shown(theme), near=repr(near[0])
+                    )
+                else:
+                    reason = _("no theme is called {name}; the themes are: {themes}").format(
+                        name=_shown(theme), themes=", ".join(sorted(known.themes))
+                    )
+                _problem(prefs, "theme", reason)
             else:
                 prefs.theme = theme
     if "keymap" in data:
         _check_keymap(prefs, data["keymap"], known)
     if "language" in data:
         prefs.language = _string(prefs, "language", data["language"], fatal=False)
+    if "money_style" in data:
+        style = _string(prefs, "money_style", data["money_style"], fatal=False)
+        if style is not None and style not in MONEY_STYLES:
+            _problem(prefs, "money_style", _("should be one of {styles}, not {value}").format(
+                styles=", ".join(f"'{s}'" for s in MONEY_STYLES), value=_shown(style)
+            ))  # fmt: skip
+        elif style is not None:
+            prefs.money_style = style
     if "database" in data:
         database = _string(prefs, "database", data["database"], fatal=True, max_chars=MAX_DATABASE_CHARS)
         if database is not None:
@@ -257,15 +308,19 @@ def _string(
 ) -> str | None:
     report = _fatal if fatal else _problem
     if not isinstance(value, str):
-        report(prefs, key, f"should be a string in quotes, not {_type_name(value)} ({_shown(value)})")
+        report(
+            prefs,
+            key,
+            _("should be a string in quotes, not {kind} ({value})").format(kind=_type_name(value), value=_shown(value)),
+        )
         return None
     try:
-        text = check_text(value, what="the value", max_length=max_chars)
+        text = check_text(value, what=N_("the value"), max_length=max_chars)
     except BadInput as exc:
         report(prefs, key, str(exc))
         return None
     if not text:
-        report(prefs, key, "is empty")
+        report(prefs, key, _("is empty"))
         return None
     return text
 
@@ -279,20 +334,28 @@ def _database(prefs: Preferences, value: str) -> str:
 
 def _check_keymap(prefs: Preferences, table: object, known: Known | None) -> None:
     if not isinstance(table, dict):
-        _problem(prefs, "keymap", f'should be a table of binding id = "key", not {_type_name(table)}')
+        reason = _('should be a table of binding id = "key", not {kind}').format(kind=_type_name(table))
+        _problem(prefs, "keymap", reason)
         return
     for binding_id, keys in table.items():
         name = f"keymap.{binding_id}"
         if isinstance(keys, dict):  # a dotted id read as a nested table
-            _problem(prefs, name, "should be a key in quotes, not a table (quote an id that holds a dot)")
+            _problem(prefs, name, _("should be a key in quotes, not a table (quote an id that holds a dot)"))
             continue
         if not _BINDING_ID.fullmatch(binding_id):
-            _problem(prefs, name, f"{_shown(binding_id)} is not a binding id")
+            _problem(prefs, name, _("{id} is not a binding id").format(id=_shown(binding_id)))
             continue
         if known is not None and known.binding_ids is not None and binding_id not in known.binding_ids:
             near = difflib.get_close_matches(binding_id, sorted(known.binding_ids), n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else " (`quotetui config --keys` lists the ids)"
-            _problem(prefs, name, f"no key binding has the id {_shown(binding_id)}{hint}")
+            if near:
+                reason = _("no key binding has the id {id}; did you mean {near}?").format(
+                    id=_shown(binding_id), near=repr(near[0])
+                )
+            else:
+                reason = _("no key binding has the id {id} (`quotetui config --keys` lists the ids)").format(
+                    id=_shown(binding_id)
+                )
+            _problem(prefs, name, reason)
             continue
         text = _string(prefs, name, keys, fatal=False)
         if text is None:
@@ -308,23 +371,31 @@ def key_problem(text: str, known: Known | None = None) -> str | None:
     """Why ``text`` (``"f2"``, ``"ctrl+t"``, ``"d,f2"``) is not a key string, or None."""
     keys = [k.strip() for k in text.split(",")]
     if len(keys) > MAX_KEYS_PER_BINDING:
-        return f"{_shown(text)} names {len(keys)} keys (at most {MAX_KEYS_PER_BINDING})"
+        return _("{keys} names {count} keys (at most {most})").format(
+            keys=_shown(text), count=len(keys), most=MAX_KEYS_PER_BINDING
+        )
     for key in keys:
         if not key:
-            return f"{_shown(text)} has an empty key (a comma too many?)"
+            return _("{keys} has an empty key (a comma too many?)").format(keys=_shown(text))
         *modifiers, base = key.split("+") if key != "+" else ["+"]
         if any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) < len(modifiers):
-            return f"{_shown(key)}: the modifiers are {', '.join(MODIFIERS)}, each at most once, then '+' and a key"
+            return _("{key}: the modifiers are {modifiers}, each at most once, then '+' and a key").format(
+                key=_shown(key), modifiers=", ".join(MODIFIERS)
+            )
         if not base:
-            return f"{_shown(key)} ends with '+' and no key (the '+' key is 'plus')"
+            return _("{key} ends with '+' and no key (the '+' key is 'plus')").format(key=_shown(key))
         if len(base) == 1:
             if not base.isprintable() or base.isspace():
-                return f"{_shown(key)} is not a key"
+                return _("{key} is not a key").format(key=_shown(key))
             continue
         if base != base.lower() and (known is None or base.lower() in known.key_names):
-            return f"{_shown(key)}: key names are in lower case ('{key[: -len(base)]}{base.lower()}')"
+            return _("{key}: key names are in lower case ({lower})").format(
+                key=_shown(key), lower=f"'{key[: -len(base)]}{base.lower()}'"
+            )
         if not _KEY_NAME.fullmatch(base) or (known is not None and base not in known.key_names):
-            return f"{_shown(key)} is not a key name Textual knows (such as 'f2', 'ctrl+t', 'pageup', 'slash')"
+            return _("{key} is not a key name Textual knows (such as 'f2', 'ctrl+t', 'pageup', 'slash')").format(
+                key=_shown(key)
+            )
     return None
 
 
@@ -344,6 +415,10 @@ EXAMPLE = """\
 # The language of the TUI, the command line and the workbooks: "en" or "zh-CN" (简体中文). Without it the
 # system locale decides ($LANG); --lang and $QUOTETUI_LANG come first.
 # language = "zh-CN"
+
+# How amounts of money are written: "plain" (960,000.00 CNY) or "wan", as Chinese buyers write large
+# amounts (96.00万 CNY, 1.23亿 CNY). JSON and the workbook's cells keep exact numbers either way.
+# money_style = "wan"
 
 # Other keys for the TUI's bindings: binding id = "key" (several keys: "f2,ctrl+o").
 # `quotetui config --keys` lists every binding id with its key.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from quotetui.domain.errors import BadInput
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Problem:
         if self.sheet:
             where += f" › {self.sheet}"
         if self.row is not None:
-            where += f" › row {self.row}"
+            where += " › " + _("row {row}").format(row=self.row)
         if self.column:
             where += f" › {self.column}"
         return f"{where}: {self.reason}"
@@ -42,5 +42,8 @@ class ImportProblems(BadInput):
         self.problems = problems
         # one line per problem: a line break in a file name or a cell shown as ␤, never as a line of its own
         shown = "\n".join(f"  {p}".replace("\r", "␍").replace("\n", "␤") for p in problems[:200])
-        more = f"\n  … and {len(problems) - 200} more" if len(problems) > 200 else ""
-        super().__init__(f"{plural(len(problems), 'problem')}; nothing was imported:\n{shown}{more}")
+        more = "\n  " + _("… and {count} more").format(count=len(problems) - 200) if len(problems) > 200 else ""
+        head = ngettext(
+            "{count} problem; nothing was imported:", "{count} problems; nothing was imported:", len(problems)
+        )
+        super().__init__(f"{head.format(count=f'{len(problems):,}')}\n{shown}{more}")

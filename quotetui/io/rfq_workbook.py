@@ -11,6 +11,13 @@ The workbook has two visible sheets (the importer refuses hidden ones):
 Every text from the requirement or the provider is written as a string cell: ``=HYPERLINK(…)`` or ``+1``
 stays text, never a formula. The cover text (:func:`cover_text`) is short Markdown to paste into an email or
 WeChat message, naming the file to fill in (:func:`response_file_name`).
+
+Languages. What an answer is read back by never changes with the language in use: the sheet names, the answer
+sheets' headers (:func:`bilingual`), the identity cells, the drop-downs' values (choices, yes/no, GPU names).
+The texts for people are written in English and Chinese side by side, whatever the language in use (the provider
+reads them, not the buyer who runs quotetui): the labels, the instructions, the cover text. Only what is written
+in one language goes through gettext: the notes under the headers ("required"; ``Field.note()``'s words are the
+field's) and the counts in a requirement's values ("16 GPUs"), with ``Requirement.models``' "or".
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from quotetui.domain.entities import DISCOUNT, EXTRA, OFFER, PRICE, SLA
 from quotetui.domain.fields import Field
 from quotetui.domain.sourcing.requirement import Requirement
 from quotetui.domain.text import BIDI, CONTROL, ZERO_WIDTH, clean_name, markdown_text, visible
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.system.atomic import replacing
 
 if TYPE_CHECKING:  # openpyxl is imported by the functions that write a workbook: the text helpers
@@ -112,6 +119,8 @@ def requirement_lines(req: Requirement) -> tuple[tuple[str, Any], ...]:
     def at_least(value: Any) -> str | None:
         return None if value is None else f"{value.value.replace('_', ' ')} or better / 或更优"
 
+    job = req.job_gpus or 0
+
     return (
         ("GPU models / 可接受型号", req.models),
         ("GPUs / 需求GPU数", req.gpus),
@@ -126,7 +135,7 @@ def requirement_lines(req: Requirement) -> tuple[tuple[str, Any], ...]:
         (bilingual(OFFER.field("inter_fabric")), at_least(req.inter_fabric)),
         (
             "One training job in one offer's fabric / 单个训练任务GPU数",
-            None if req.job_gpus is None else plural(req.job_gpus, "GPU"),
+            None if req.job_gpus is None else ngettext("{n} GPU", "{n} GPUs", req.job_gpus).format(n=f"{job:,}"),
         ),
         (bilingual(OFFER.field("region")), req.region),
         ("Acceptance checklist / 验收项目", ", ".join(c.value for c in req.checklist) or None),
@@ -251,7 +260,7 @@ def _write_fields_sheet(sheet: Worksheet, fields: tuple[Field, ...], req: Requir
         header.alignment = Alignment(wrap_text=True, vertical="top")
         if field.required:
             header.font = REQUIRED_FONT
-        note = "; ".join(p for p in ("required" if field.required else "", field.note() or _bare_note(field)) if p)
+        note = "; ".join(p for p in (_("required") if field.required else "", field.note() or _bare_note(field)) if p)
         put(sheet, NOTE_ROW, column, note).alignment = Alignment(wrap_text=True, vertical="top")
         letter = get_column_letter(column)
         sheet.column_dimensions[letter].width = max(12, min(36, _width(header.value) + 2))
@@ -275,7 +284,7 @@ def write_response_workbook(path: Path, req: Requirement, provider: str, rfq_id:
     is refused (:class:`BadInput`): it is the identity an answer is checked by."""
     from openpyxl import Workbook
 
-    provider = clean_name(provider, what="the provider's name")
+    provider = clean_name(provider, what=N_("the provider's name"))
     book = Workbook()
     rfq = book.active
     rfq.title = RFQ_SHEET

@@ -21,6 +21,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.import_rows import convert
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import Table
+from quotetui.language import _
 
 MAX_GPUINFO = 4000
 MAX_GPUS = 1024  # GPUs in one instance
@@ -104,7 +105,7 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
             raw = cell(cells, name)
             if raw in (None, ""):
                 if col.required:
-                    problems.append(table.where(number, index.get(name), "required"))
+                    problems.append(table.where(number, index.get(name), _("required")))
                 values[name] = None
                 continue
             try:
@@ -113,7 +114,8 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
                 problems.append(table.where(number, index.get(name), str(exc)))
         count = values.get("AcceleratorCount")
         if isinstance(count, Decimal) and (count != count.to_integral_value() or not 1 <= count <= MAX_GPUS):
-            problems.append(table.where(number, index.get("AcceleratorCount"), f"{count} is not a GPU count"))
+            not_a_count = _("{count} is not a GPU count").format(count=count)
+            problems.append(table.where(number, index.get("AcceleratorCount"), not_a_count))
             continue
         if len(values) < len(NUMBERS) or any(values[n] is None for n, c in NUMBERS.items() if c.required):
             continue
@@ -139,5 +141,6 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
             )
         )
     for name, n in sorted(unknown.items()):
-        warnings.append(Problem(table.file, f"{n} rows of {name!r} skipped: not a GPU of the catalog"))
+        skipped = _("{count} rows of {name} skipped: not a GPU of the catalog")  # "rows" for 1 too, as before
+        warnings.append(Problem(table.file, skipped.format(count=n, name=repr(name))))
     return rows

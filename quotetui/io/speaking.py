@@ -1,6 +1,7 @@
 """The language this run speaks, chosen before anything is shown (``quotetui/language/choice.py``), with the
-config file read only when neither ``--lang`` nor ``$QUOTETUI_LANG`` decides: this module is imported by every
-command, the preferences' reader (~50 ms of imports) only when it is needed."""
+config file read only when neither ``--lang`` nor ``$QUOTETUI_LANG`` decides, and how it writes amounts of
+money (the config file's ``money_style``, read when the first amount is written): this module is imported by
+every command, the preferences' reader (~50 ms of imports) only when it is needed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import sys
 from collections.abc import Mapping
 
+from quotetui.domain.economics.display import decide_money_style_by
 from quotetui.language import use
 from quotetui.language.choice import choose
 
@@ -18,6 +20,12 @@ def _configured(environ: Mapping[str, str]) -> str | None:
     return load(environ).language
 
 
+def _money_style(environ: Mapping[str, str]) -> str | None:
+    from quotetui.io.preferences import load
+
+    return load(environ).money_style
+
+
 def speak(given: str | None, environ: Mapping[str, str] | None = None) -> None:
     """Speak the language this run asks for (``--lang``'s value ``given``, the variable, the config file's
     ``language``, the system locale), saying in one line on stderr when a language asked for is not one
@@ -25,5 +33,6 @@ def speak(given: str | None, environ: Mapping[str, str] | None = None) -> None:
     env = os.environ if environ is None else environ
     choice = choose(given, env, lambda: _configured(env))
     use(choice.tag, choice.source)
+    decide_money_style_by(lambda: _money_style(env))
     if choice.warning:
         sys.stderr.write(choice.warning + "\n")

@@ -9,9 +9,10 @@ from typing import Any
 
 from openpyxl.utils import get_column_letter
 
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, noun
 from quotetui.domain.text import check_text
 from quotetui.io.problems import Problem
+from quotetui.language import N_, _
 
 MAX_ROWS = 1_048_575
 """Excel's own limit (1,048,576 rows, the header included): any sheet Excel or LibreOffice saves fits, and
@@ -42,20 +43,36 @@ class Table:
     def where(self, row: int | None = None, column: int | None = None, reason: str = "") -> Problem:
         name = None
         if column is not None:
-            label = self.header[column] if column < len(self.header) else ""
-            name = f"column {label!r}" + (f" ({get_column_letter(column + 1)})" if self.sheet else "")
+            label = repr(self.header[column] if column < len(self.header) else "")
+            if self.sheet:
+                name = _("column {name} ({letter})").format(name=label, letter=get_column_letter(column + 1))
+            else:
+                name = _("column {name}").format(name=label)
         return Problem(self.file, reason, self.sheet, row, name)
+
+
+THE_TEXT = N_("the text")
+"""How a cell's text is named in a message about it; taken off again, since the problem names the cell."""
+
+
+def _unnamed(message: str) -> str:
+    """A cell's problem without the words :data:`THE_TEXT` it starts with (English or the language in use)."""
+    if message.startswith(THE_TEXT + " "):
+        return message.removeprefix(THE_TEXT + " ")
+    said = noun(THE_TEXT)
+    return message.removeprefix(said).lstrip() if said != THE_TEXT and message.startswith(said) else message
 
 
 def check_cell(value: Any, table: Table, row: int, column: int) -> Any:
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            table.refuse(row, column, f"text of {len(value):,} characters (limit {MAX_TEXT:,})")
+            too_long = _("text of {count} characters (limit {limit})")
+            table.refuse(row, column, too_long.format(count=f"{len(value):,}", limit=f"{MAX_TEXT:,}"))
             return None
         try:  # the multi-line rules: a one-line field refuses line breaks when its value is parsed
-            return check_text(value, what="the text", multiline=True)
+            return check_text(value, what=THE_TEXT, multiline=True)
         except BadInput as exc:
-            table.refuse(row, column, str(exc).removeprefix("the text "))
+            table.refuse(row, column, _unnamed(str(exc)))
             return None
     return value
 

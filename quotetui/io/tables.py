@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection
+from collections.abc import Container
 from pathlib import Path
 
 from quotetui.domain.errors import BadInput
@@ -20,6 +20,7 @@ from quotetui.io.csv_guard import unguard
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
 from quotetui.io.text_encoding import Decoded, NotText, decode_text
+from quotetui.language import _
 
 # The file limits, and why each is what it is (a sheet's rows and columns: ``io/table_model.py``). A workbook
 # quotetui exports must import back: a 100,000-offer market exports to about 115 MB (zipped), its Negotiation
@@ -36,7 +37,7 @@ OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # compound file: encrypted OOXML 
 
 
 def read_file(
-    path: Path, problems: list[Problem], skip: Collection[str] = (), tick: Tick | None = None, each: Each | None = None
+    path: Path, problems: list[Problem], skip: Container[str] = (), tick: Tick | None = None, each: Each | None = None
 ) -> list[Table]:
     """Every table in ``path``; problems are appended (and the bad parts left out). Sheets titled as in
     ``skip`` are not read: they come back as tables without a header or rows. ``tick`` is called per row,
@@ -50,12 +51,12 @@ def read_file(
     try:
         return _read_source(path, source, problems, skip, tick, each)
     except OSError as exc:  # a device or pseudo-file that opens and then fails (/proc/self/mem), a disk error
-        problems.append(Problem(path.name, f"cannot be read ({exc.strerror or exc})"))
+        problems.append(Problem(path.name, _("cannot be read ({reason})").format(reason=exc.strerror or exc)))
         return []
 
 
 def _read_source(
-    path: Path, source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None, each: Each | None
+    path: Path, source: Opened, problems: list[Problem], skip: Container[str], tick: Tick | None, each: Each | None
 ) -> list[Table]:
     suffix = path.suffix.lower()
     if suffix not in (".xlsx", ".xlsm", ".csv", ".txt", ".xls"):
@@ -71,10 +72,10 @@ def _read_source(
         return tables
     if suffix == ".xls":
         problems.append(
-            Problem(path.name, "an Excel 97–2003 .xls file: open it in Excel or LibreOffice and save as .xlsx")
+            Problem(path.name, _("an Excel 97–2003 .xls file: open it in Excel or LibreOffice and save as .xlsx"))
         )
         return []
-    problems.append(Problem(path.name, "not a spreadsheet quotetui reads (.xlsx or .csv)"))
+    problems.append(Problem(path.name, _("not a spreadsheet quotetui reads (.xlsx or .csv)")))
     return []
 
 
@@ -96,7 +97,8 @@ def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None)
     path = source.path
     size = len(source.data) if source.data is not None else path.stat().st_size
     if size > MAX_CSV_BYTES:
-        problems.append(Problem(path.name, f"file of {size:,} bytes is over the {MAX_CSV_BYTES:,}-byte limit for CSV"))
+        over = _("file of {size} bytes is over the {limit}-byte limit for CSV")
+        problems.append(Problem(path.name, over.format(size=f"{size:,}", limit=f"{MAX_CSV_BYTES:,}")))
         return []
     raw = source.data if source.data is not None else path.read_bytes()
     try:
@@ -109,17 +111,18 @@ def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None)
         problems.append(Problem(path.name, _empty(raw, decoded)))
         return []
     if "\x00" in text:
-        problems.append(Problem(path.name, "contains NUL bytes: not a text CSV file"))
+        problems.append(Problem(path.name, _("contains NUL bytes: not a text CSV file")))
         return []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     table: Table | None = None
     try:
         for number, cells in enumerate(reader, start=1):
             if number > MAX_ROWS + 1:
-                problems.append(Problem(path.name, f"more than {MAX_ROWS:,} rows"))
+                problems.append(Problem(path.name, _("more than {count} rows").format(count=f"{MAX_ROWS:,}")))
                 break
             if len(cells) > MAX_COLUMNS:
-                problems.append(Problem(path.name, f"{len(cells)} columns (limit {MAX_COLUMNS})", row=number))
+                wide = _("{count} columns (limit {limit})").format(count=len(cells), limit=MAX_COLUMNS)
+                problems.append(Problem(path.name, wide, row=number))
                 cells = cells[:MAX_COLUMNS]
             if table is None:
                 if not any(c.strip() for c in cells):
@@ -132,7 +135,9 @@ def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None)
             named = max((i + 1 for i, h in enumerate(table.header) if h), default=0)  # up to the last named
             if len(cells) < named or any(c.strip() for c in cells[len(table.header) :]):  # a line cut short, or
                 # shifted by an unquoted comma: its cells would land in other columns (empty ones past the end are fine)
-                reason = f"{len(cells)} cells where the header has {named}: a line cut short or shifted?"
+                reason = _("{count} cells where the header has {named}: a line cut short or shifted?").format(
+                    count=len(cells), named=named
+                )
                 table.problems.append(Problem(path.name, reason, row=number))
                 table.bad.update((number, i) for i in range(max(len(cells), len(table.header))))
                 continue
@@ -140,7 +145,7 @@ def _read_csv(source: Opened, problems: list[Problem], tick: Tick | None = None)
             if tick is not None:
                 tick()
     except csv.Error as exc:
-        problems.append(Problem(path.name, f"not valid CSV: {exc}", row=reader.line_num))
+        problems.append(Problem(path.name, _("not valid CSV: {error}").format(error=exc), row=reader.line_num))
         return []
     return [table] if table is not None else []
 
@@ -149,11 +154,11 @@ def _empty(raw: bytes, decoded: Decoded) -> str:
     """Why a CSV file that holds no cell is refused: an empty file is a mistake (the wrong file, an export
     that failed), not a successful import of nothing."""
     if not raw:
-        return "the file is empty (0 bytes): nothing to import"
+        return _("the file is empty (0 bytes): nothing to import")
     if decoded.text == "" and decoded.encoding.endswith(" (BOM)"):
         mark = decoded.encoding.removesuffix(" (BOM)")
-        return f"the file is empty (nothing but a {mark} byte-order mark): nothing to import"
-    return "the file is empty (only blank lines, no header or row): nothing to import"
+        return _("the file is empty (nothing but a {mark} byte-order mark): nothing to import").format(mark=mark)
+    return _("the file is empty (only blank lines, no header or row): nothing to import")
 
 
 def _delimiter(text: str) -> str:

@@ -38,8 +38,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from quotetui.domain.text import visible
+from quotetui.language import N_, _
 
-REMEDY = "save the file as CSV UTF-8"
+REMEDY = N_("save the file as CSV UTF-8")
+"""What every refusal advises (the last words of its message, translated with it)."""
 
 # code points of East-Asian text: ideographs (with extensions and compatibility forms), radicals, kana,
 # bopomofo, hangul, CJK and full-width punctuation; the yen/yuan sign ¥ (GB18030 has it, as 81 30 84 36: two
@@ -107,7 +109,7 @@ def decode_text(raw: bytes) -> Decoded:
     if b"\x00" in raw:
         utf16 = _utf16_without_bom(raw)
         if utf16 is None:
-            raise NotText("contains NUL bytes: not a text CSV file")
+            raise NotText(_("contains NUL bytes: not a text CSV file"))
         return Decoded(raw.decode(utf16), ("UTF-16 LE" if utf16.endswith("le") else "UTF-16 BE") + " (no BOM)")
     try:
         return Decoded(raw.decode("utf-8"), "UTF-8")
@@ -122,7 +124,8 @@ def _strict(data: bytes, codec: str, name: str) -> Decoded:
     except UnicodeDecodeError as exc:
         line = _line_at(data, exc.start, codec)
         label = name.removesuffix(" (BOM)")
-        raise NotText(f"starts with a {label} BOM but is not {label} text (line {line}); {REMEDY}", line) from None
+        said = _("starts with a {encoding} BOM but is not {encoding} text (line {line}); {remedy}")
+        raise NotText(said.format(encoding=label, line=line, remedy=_(REMEDY)), line) from None
 
 
 def _line_at(data: bytes, offset: int, codec: str) -> int:
@@ -159,27 +162,26 @@ def _gb18030(raw: bytes, not_utf8: int) -> Decoded:
     lines = raw.split(b"\n")
     for number, chunk in enumerate(lines, start=1):
         if not chunk.isascii() and _is_utf8(chunk):
-            raise NotText(
-                f"line {number} is UTF-8 text but line {not_utf8} is not: the file mixes two encodings; {REMEDY}",
-                not_utf8,
-            )
+            said = _("line {line} is UTF-8 text but line {other} is not: the file mixes two encodings; {remedy}")
+            raise NotText(said.format(line=number, other=not_utf8, remedy=_(REMEDY)), not_utf8)
     _refuse_japanese(raw)
     try:
         text = raw.decode("gb18030")
     except UnicodeDecodeError as exc:
         where = raw[: exc.start].count(b"\n") + 1
-        raise NotText(f"not UTF-8 text, nor GB18030/GBK (line {where}); {REMEDY}", where) from None
+        said = _("not UTF-8 text, nor GB18030/GBK (line {line}); {remedy}")
+        raise NotText(said.format(line=where, remedy=_(REMEDY)), where) from None
     other = _NOT_EAST_ASIAN.search(text)
     at = other.start() if other is not None else _latin_mark(text)
     if at is None:
         return Decoded(text, "GB18030")
     where = text.count("\n", 0, at) + 1
     word = _word_around(text, at)
-    raise NotText(
-        f"not UTF-8 text (line {where}), and as GB18030/GBK it reads {word!r}, which is not Chinese: "
-        f"a file in another encoding (Windows-1252, Big5, Shift_JIS …)? {REMEDY}",
-        where,
+    said = _(
+        "not UTF-8 text (line {line}), and as GB18030/GBK it reads {text}, which is not Chinese: "
+        "a file in another encoding (Windows-1252, Big5, Shift_JIS …)? {remedy}"
     )
+    raise NotText(said.format(line=where, text=repr(word), remedy=_(REMEDY)), where)
 
 
 def _refuse_japanese(raw: bytes) -> None:
@@ -194,7 +196,8 @@ def _refuse_japanese(raw: bytes) -> None:
         return
     where = text.count("\n", 0, kana.start()) + 1
     word = _word_around(text, kana.start())
-    raise NotText(f"not UTF-8 text (line {where}): it reads as Japanese (Shift_JIS): {word!r}; {REMEDY}", where)
+    said = _("not UTF-8 text (line {line}): it reads as Japanese (Shift_JIS): {text}; {remedy}")
+    raise NotText(said.format(line=where, text=repr(word), remedy=_(REMEDY)), where)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -20,7 +20,7 @@ import re
 import threading
 import zipfile
 import zlib
-from collections.abc import Collection, Iterator
+from collections.abc import Container, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
@@ -31,6 +31,7 @@ from quotetui.io.bounded import Opened
 from quotetui.io.percent import PercentCell, is_percent_format
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
+from quotetui.language import N_, _
 
 MAX_UNZIPPED_BYTES = 3 * 2**30
 """What all parts may unpack to: a 100,000-offer export unpacks to about 1.1 GB (2.7× to spare). Sheets are
@@ -50,7 +51,13 @@ ROW_OR_COL = re.compile(rb"<(?:\w+:)?(row|col)\s([^>]*)>")
 HIDDEN_ATTR = re.compile(rb'\bhidden="(?:1|true)"')
 NUMBER_ATTR = {name: re.compile(rb"\b" + name + rb'="([0-9]{1,7})"') for name in (b"r", b"min", b"max")}
 ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # OOXML's escape of a character XML cannot hold (ST_Xstring)
-HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden (only a macro or the VBA editor can show it)"}
+HIDDEN = {
+    "hidden": N_("the sheet is hidden: unhide it if it should be imported, or delete it"),
+    "veryHidden": N_(
+        "the sheet is very hidden (only a macro or the VBA editor can show it): unhide it if it should be "
+        "imported, or delete it"
+    ),
+}
 
 
 def unescape(text: str) -> str:
@@ -146,8 +153,10 @@ def check_zip(source: Opened, problems: list[Problem]) -> zipfile.ZipFile | None
         problems.append(
             Problem(
                 name,
-                "a password-protected workbook (or an old .xls file): save it in Excel or LibreOffice "
-                "as an .xlsx without a password",
+                _(
+                    "a password-protected workbook (or an old .xls file): save it in Excel or LibreOffice "
+                    "as an .xlsx without a password"
+                ),
             )
         )
         return None
@@ -155,7 +164,9 @@ def check_zip(source: Opened, problems: list[Problem]) -> zipfile.ZipFile | None
         archive = zipfile.ZipFile(raw)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
         raw.close()
-        problems.append(Problem(name, f"not an .xlsx workbook, or a damaged or truncated one (zip: {exc})"))
+        problems.append(
+            Problem(name, _("not an .xlsx workbook, or a damaged or truncated one (zip: {error})").format(error=exc))
+        )
         return None
     reason = _zip_problem(archive)
     if reason is not None:
@@ -169,18 +180,20 @@ def check_zip(source: Opened, problems: list[Problem]) -> zipfile.ZipFile | None
 def _zip_problem(archive: zipfile.ZipFile) -> str | None:
     members = archive.infolist()
     if len(members) > MAX_MEMBERS:
-        return f"{len(members)} parts in the zip: not a normal workbook"
+        return _("{count} parts in the zip: not a normal workbook").format(count=len(members))
     total = sum(m.file_size for m in members)
     if total > MAX_UNZIPPED_BYTES:
-        return f"unpacks to {total:,} bytes (limit {MAX_UNZIPPED_BYTES:,})"
+        return _("unpacks to {size} bytes (limit {limit})").format(size=f"{total:,}", limit=f"{MAX_UNZIPPED_BYTES:,}")
     for m in members:
         if m.flag_bits & 0x1:
-            return "the workbook is encrypted"
+            return _("the workbook is encrypted")
         if m.file_size > 2**20 and m.file_size > MAX_MEMBER_RATIO * max(m.compress_size, 1):
-            return f"{m.filename} compresses {m.file_size // max(m.compress_size, 1)}:1 — a zip bomb, not a workbook"
+            return _("{part} compresses {ratio}:1 — a zip bomb, not a workbook").format(
+                part=m.filename, ratio=m.file_size // max(m.compress_size, 1)
+            )
     names = {m.filename for m in members}
     if "[Content_Types].xml" not in names or "xl/workbook.xml" not in names:
-        return "not an Excel workbook (the zip has no xl/workbook.xml)"
+        return _("not an Excel workbook (the zip has no xl/workbook.xml)")
     return None
 
 
@@ -206,7 +219,7 @@ def _no_dimension_scan() -> Iterator[None]:
 
 
 def read_xlsx(
-    source: Opened, problems: list[Problem], skip: Collection[str], tick: Tick | None = None, each: Each | None = None
+    source: Opened, problems: list[Problem], skip: Container[str], tick: Tick | None = None, each: Each | None = None
 ) -> list[Table]:
     archive = check_zip(source, problems)
     if archive is None:
@@ -229,7 +242,8 @@ def read_xlsx(
             title = sheet.title
             twin = seen.setdefault(title.casefold(), title)
             if twin is not title:
-                problems.append(Problem(name, f"two sheets are named {twin!r} (Excel itself refuses that)", title))
+                twice = _("two sheets are named {name} (Excel itself refuses that)").format(name=repr(twin))
+                problems.append(Problem(name, twice, title))
                 continue
             if title in skip:
                 tables.append(Table(name, title, []))
@@ -242,15 +256,14 @@ def read_xlsx(
             state = HIDDEN.get(getattr(sheet, "sheet_state", "visible"))
             for table in read:
                 if state is not None:  # counts only if the sheet is one quotetui would import
-                    reason = f"the sheet is {state}: unhide it if it should be imported, or delete it"
-                    table.problems.append(Problem(name, reason, title))
+                    table.problems.append(Problem(name, _(state), title))
             tables += read
             for table in read:
                 streaming = table.rows  # the consumer may have replaced it
                 took = _hand(each, table)
                 if isinstance(streaming, Streaming):  # read to its end now: the next sheet's XML follows
                     if took:
-                        for _ in streaming:  # what the consumer left unread: damage, rows out of order, too many
+                        for _row in streaming:  # what the consumer left unread: damage, rows out of order, too many
                             pass
                         if streaming.error is not None:
                             raise streaming.error
@@ -290,19 +303,20 @@ def _unreadable(exc: BaseException) -> str:
         chain.append(current)
         current = current.__cause__ or current.__context__
     if any(type(e).__module__.startswith("defusedxml") for e in chain):
-        return "refused: its XML declares entities or a DTD (the pattern of XML bomb and XXE attacks)"
+        return _("refused: its XML declares entities or a DTD (the pattern of XML bomb and XXE attacks)")
     root = chain[-1]
     detail = str(root).splitlines()[0] if str(root) else ""
-    return f"cannot read the workbook (damaged or not Excel): {type(root).__name__}: {detail}"[:300]
+    said = _("cannot read the workbook (damaged or not Excel): {error}")
+    return said.format(error=f"{type(root).__name__}: {detail}")[:300]
 
 
-NO_SAVED_RESULT = (
+NO_SAVED_RESULT = N_(
     "a formula without a saved result: open the file in Excel or LibreOffice and save it, so the values are stored"
 )
 
 
-HIDDEN_ROW = "the row is hidden: unhide it if it should be imported, or delete it"
-HIDDEN_COLUMN = "the column is hidden: unhide it if it should be imported, or delete it"
+HIDDEN_ROW = N_("the row is hidden: unhide it if it should be imported, or delete it")
+HIDDEN_COLUMN = N_("the column is hidden: unhide it if it should be imported, or delete it")
 
 
 def _read_sheet(
@@ -362,13 +376,13 @@ def _stream(
             problems.append(Problem(name, str(exc), title))
             break
         if number > MAX_ROWS + 1:
-            problems.append(Problem(name, f"more than {MAX_ROWS:,} rows", title))
+            problems.append(Problem(name, _("more than {count} rows").format(count=f"{MAX_ROWS:,}"), title))
             break
-        for _, left, bottom, right in starts.pop(number, ()):
+        for _top, left, bottom, right in starts.pop(number, ()):
             active.append((bottom, left, min(right, MAX_COLUMNS - 1), cells[left] if left < len(cells) else None))
         if active:
             active = [block for block in active if block[0] >= number]
-            for _, left, right, value in active:
+            for _bottom, left, right, value in active:
                 while len(cells) <= right:
                     cells.append(None)
                 for c in range(left, right + 1):
@@ -379,20 +393,20 @@ def _stream(
                 table = Table(name, title, [unescape(str(v)).strip() if v is not None else "" for v in cells])
                 for c in sorted(scan.hidden_columns):  # a hidden column with a header: read, never unseen
                     if c < len(table.header) and table.header[c]:
-                        table.problems.append(table.where(number, c, HIDDEN_COLUMN))
+                        table.problems.append(table.where(number, c, _(HIDDEN_COLUMN)))
                 if number in scan.hidden_rows:
-                    table.problems.append(table.where(number, None, HIDDEN_ROW))
+                    table.problems.append(table.where(number, None, _(HIDDEN_ROW)))
                 yield table
             continue
         for c in formulas.get(number, ()):  # the row's last cells may be formulas without a value: no cells at all
             if c < MAX_COLUMNS and (c >= len(cells) or cells[c] is None):
-                table.refuse(number, c, NO_SAVED_RESULT)
+                table.refuse(number, c, _(NO_SAVED_RESULT))
         for c, value in enumerate(cells):
             if isinstance(value, str):
                 cells[c] = check_cell(unescape(value), table, number, c)
         if any(v not in (None, "") for v in cells):
             if number in scan.hidden_rows:
-                table.problems.append(table.where(number, None, HIDDEN_ROW))
+                table.problems.append(table.where(number, None, _(HIDDEN_ROW)))
             if tick is not None:
                 tick()
             yield number, cells
@@ -536,14 +550,16 @@ def _row_number(given: str | None, expected: int) -> int:
         except ValueError:
             as_float = math.nan
         if not (math.isfinite(as_float) and as_float.is_integer()):
-            raise BadRow(f"row number {given[:20]!r} is not a row number") from None
+            raise BadRow(_("row number {given} is not a row number").format(given=repr(given[:20]))) from None
         number = int(as_float)
     if number > MAX_ROWS + 1:  # refused here, before the rows between are made (a billion empty rows)
-        raise BadRow(f"more than {MAX_ROWS:,} rows")
+        raise BadRow(_("more than {count} rows").format(count=f"{MAX_ROWS:,}"))
     if number < expected:
         raise BadRow(
-            f"row {number:,} comes after row {expected - 1:,} (rows out of order): open the file in Excel or "
-            "LibreOffice and save it again"
+            _(
+                "row {row} comes after row {previous} (rows out of order): open the file in Excel or "
+                "LibreOffice and save it again"
+            ).format(row=f"{number:,}", previous=f"{expected - 1:,}")
         )
     return number
 
@@ -551,7 +567,7 @@ def _row_number(given: str | None, expected: int) -> int:
 def _column(letters: str, ref: str) -> int:
     """A cell reference's column (past the last column read when beyond it: those cells are cut)."""
     if not letters or not letters.isascii() or not letters.isalpha() or not letters.isupper():
-        raise BadRow(f"cell reference {ref[:20]!r} is not a cell")
+        raise BadRow(_("cell reference {ref} is not a cell").format(ref=repr(ref[:20])))
     return MAX_COLUMNS + 1 if len(letters) > 3 else column_index_from_string(letters)
 
 

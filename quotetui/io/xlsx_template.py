@@ -14,6 +14,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from quotetui.domain.currency import MINOR_UNITS
 from quotetui.io.import_schema import ENTITIES, Field
+from quotetui.language import _
 
 HEADER_FILL = PatternFill("solid", fgColor="DDE7F3")
 REQUIRED_FONT = Font(bold=True, color="1F3864")
@@ -33,7 +34,7 @@ def list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
 def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, required: bool, hint: str = "") -> None:
     """A list drop-down on ``cells`` that refuses other values (``formula``: ``"a,b"`` or a range); an empty
     cell is allowed unless ``required``: the import template's and the RFQ response workbook's."""
-    error = " / ".join(p for p in ("choose a value from the list", hint) if p)
+    error = " / ".join(p for p in (_("choose a value from the list"), hint) if p)
     dv = DataValidation(
         type="list",
         formula1=formula,
@@ -78,9 +79,9 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
             cell.fill = HEADER_FILL
             if col.required:
                 cell.font = REQUIRED_FONT
-            note = ("required. " if col.required else "") + col.note()
+            note = _("required. {note}").format(note=col.note()) if col.required else col.note()
             if col.aliases:
-                note += f"\nAlso read as: {', '.join(col.aliases)}"
+                note += "\n" + _("Also read as: {aliases}").format(aliases=", ".join(col.aliases))
             cell.comment = Comment(note, "quotetui", width=320, height=120)
             letter = get_column_letter(index)
             sheet.column_dimensions[letter].width = max(12, min(32, len(col.column) + 4))
@@ -89,7 +90,7 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
                 drop_down(sheet, f"{letter}2:{letter}{ROWS_VALIDATED}", formula, col.column, required=col.required)
     lists.sheet_state = "hidden"
     book.move_sheet(lists, offset=len(book.sheetnames))
-    book.properties.title = "quotetui import template"
+    book.properties.title = _("quotetui import template")
     book.properties.creator = "quotetui"
     book.save(path)
     return path

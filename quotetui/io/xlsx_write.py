@@ -83,6 +83,14 @@ class Sheet:
     freeze: bool = True
     autofilter: bool = True
     charts: list[LineChartSpec] = field(default_factory=list)
+    #: the name the sheet is written under when it is not ``title`` (a sheet's name in the language in use,
+    #: ``import_schema.sheet_tab``); ``title`` stays the code's name for it
+    tab: str = ""
+
+    @property
+    def name(self) -> str:
+        """The sheet's name in the workbook (its charts' series name their cells by it)."""
+        return self.tab or self.title
 
 
 class _Formats:
@@ -231,7 +239,7 @@ def _close(book: Any) -> None:
 
 
 def _write_sheet(book: Any, spec: Sheet, formats: _Formats, header_format: Any) -> None:
-    sheet = book.add_worksheet(spec.title)
+    sheet = book.add_worksheet(spec.name)
     for index, column in enumerate(spec.columns):
         sheet.set_column(index, index, column.width)
     header_row = len(spec.preamble)  # 0-based: the row under the preamble
@@ -253,7 +261,7 @@ def _write_sheet(book: Any, spec: Sheet, formats: _Formats, header_format: Any) 
     if spec.autofilter and last > header_row:
         sheet.autofilter(header_row, 0, last, len(spec.columns) - 1)
     for chart_spec in spec.charts:
-        sheet.insert_chart(chart_spec.anchor, _line_chart(book, spec.title, chart_spec))
+        sheet.insert_chart(chart_spec.anchor, _line_chart(book, spec.name, chart_spec))
 
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")

@@ -35,7 +35,7 @@ Chinese locale that is not Simplified (zh_TW, zh_HK) is not, and falls back as a
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
 _current = ENGLISH
-_chosen_by = "default"
+_chosen = (ENGLISH, "default")  # what the run was asked to speak, and what asked (``chosen``)
 
 
 def normalise(name: str) -> str | None:
@@ -70,16 +70,18 @@ def current() -> str:
     return _current
 
 
-def chosen_by() -> str:
-    """What chose the language in use, in words (``--lang``, ``$LANG``, ``the config file``, ``default``)."""
-    return _chosen_by
+def chosen() -> tuple[str, str]:
+    """The language the run was asked to speak and what asked (``--lang``, ``$LANG``, ``the config file``,
+    ``default``): what ``quotetui config`` shows, even while ``--json`` speaks English for a script."""
+    return _chosen
 
 
-def use(tag: str, by: str = "default") -> None:
-    """Speak ``tag`` (a key of :data:`LANGUAGES`) from now on, chosen by ``by``. English needs no catalog;
-    another language's compiled catalog is read from ``locale/`` (a missing one is a broken install:
+def use(tag: str, by: str | None = None) -> None:
+    """Speak ``tag`` (a key of :data:`LANGUAGES`) from now on; ``by``: what chose it (the run's choice, as
+    :func:`chosen` says; None for a switch of the moment, such as ``--json``'s English). English needs no
+    catalog; another language's compiled catalog is read from ``locale/`` (a missing one is a broken install:
     :class:`FileNotFoundError`)."""
-    global _translations, _current, _chosen_by
+    global _translations, _current, _chosen
     if tag not in LANGUAGES:
         raise ValueError(f"unknown language {tag!r}")
     if tag == ENGLISH:
@@ -88,10 +90,12 @@ def use(tag: str, by: str = "default") -> None:
         path = LOCALE_DIR / _CATALOG_NAMES[tag] / "LC_MESSAGES" / f"{DOMAIN}.mo"
         with open(path, "rb") as handle:
             _translations = _gettext.GNUTranslations(handle)
-    _current, _chosen_by = tag, by
+    _current = tag
+    if by is not None:
+        _chosen = (tag, by)
 
 
 def install(translations: _gettext.NullTranslations, tag: str) -> None:
     """Speak through ``translations`` (the pseudo-locale of the tests, which wraps every message)."""
-    global _translations, _current, _chosen_by
-    _translations, _current, _chosen_by = translations, tag, "installed"
+    global _translations, _current
+    _translations, _current = translations, tag

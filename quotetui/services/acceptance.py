@@ -22,6 +22,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.acceptance import Item, Status, Waiver, blocking, checklist
 from quotetui.domain.verification.findings import Finding, Log, Sold
 from quotetui.domain.verification.rules import check
+from quotetui.language import N_, _
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -41,7 +42,10 @@ class Acceptance:
 
     @property
     def subject(self) -> str:
-        return f"contract #{self.contract_id}" if self.contract_id is not None else f"offer #{self.offer_id}"
+        """What the checklist is of, in the language in use (``contract #3``, ``offer #8``)."""
+        if self.contract_id is not None:
+            return _("contract #{id}").format(id=self.contract_id)
+        return _("offer #{id}").format(id=self.offer_id)
 
     @property
     def blocking(self) -> tuple[Item, ...]:
@@ -89,6 +93,19 @@ def judged(contract: Any) -> dict[str, Any]:
     return dict(snapshot.get("sold") or {})
 
 
+SOLD_WORDS = {
+    "gpu_name": N_("gpu name"),
+    "gpus_per_node": N_("gpus per node"),
+    "nodes": N_("nodes"),
+    "intra_fabric": N_("intra fabric"),
+    "inter_fabric": N_("inter fabric"),
+    "inter_gbps_per_gpu": N_("inter gbps per gpu"),
+    "nodes_available": N_("nodes available"),
+    "sample": N_("sample"),
+}
+"""What a contract's snapshot of what was sold keeps (its keys), in words (English message ids)."""
+
+
 def amended_since_acceptance(contract: Any) -> str | None:
     """What an amendment after the acceptance changed in what was sold, in words (None: nothing)."""
     snapshot = contract.snapshot or {}
@@ -96,14 +113,13 @@ def amended_since_acceptance(contract: Any) -> str | None:
     if contract.accepted_on is None or not then or not now or then == now:
         return None
     said = [
-        f"{key.replace('_', ' ')} {then.get(key)} → {now.get(key)}"
+        f"{_(SOLD_WORDS[key]) if key in SOLD_WORDS else key.replace('_', ' ')} {then.get(key)} → {now.get(key)}"
         for key in now
         if then.get(key) != now.get(key) and key != "gpu"  # the model by its name (``gpu_name``), not its key
     ]
-    return (
-        f"amended after the acceptance ({'; '.join(said)}): what the amendment changed is not covered by the "
-        f"acceptance of {contract.accepted_on.isoformat()}"
-    )
+    return _(
+        "amended after the acceptance ({changes}): what the amendment changed is not covered by the acceptance of {day}"
+    ).format(changes="; ".join(said), day=contract.accepted_on.isoformat())
 
 
 def machines_needed(contract: Contract, nodes: int) -> int:
@@ -122,11 +138,12 @@ def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
     if not kept:
         return None
     gbps = kept.get("inter_gbps_per_gpu")
+    where = _("contract #{id}'s snapshot of what was sold, {column}")
     return Sold(
         catalog.get(kept["gpu"]),
         int(kept["gpus_per_node"]),
-        IntraFabric.stored(kept["intra_fabric"], f"contract #{contract.id}'s snapshot of what was sold, intra_fabric"),
-        InterFabric.stored(kept["inter_fabric"], f"contract #{contract.id}'s snapshot of what was sold, inter_fabric"),
+        IntraFabric.stored(kept["intra_fabric"], where.format(id=contract.id, column="intra_fabric")),
+        InterFabric.stored(kept["inter_fabric"], where.format(id=contract.id, column="inter_fabric")),
         Decimal(gbps) if gbps is not None else None,
     )
 
@@ -146,7 +163,7 @@ def _checklist(
 ) -> tuple[str, tuple[Item, ...], tuple[str, ...]]:
     result = check_offer(db, offer_id)
     with db.session() as session:
-        catalog, _ = load_catalog(session)
+        catalog, _fx = load_catalog(session)
     sold = sold_by(contract, catalog) if contract is not None else None
     needed = machines_needed(contract, nodes) if contract is not None else None
     logs, after = as_accepted(contract, result.logs) if contract is not None else (result.logs, ())
@@ -169,8 +186,8 @@ def nodes_of(gpu_count: int, gpus_per_node: int) -> int:
 def offer_acceptance(db: Database, offer_id: int, nodes: int = 1) -> Acceptance:
     """The checklist of an offer bought as ``nodes`` nodes (before signing: what its trial machine showed)."""
     if nodes < 1:
-        raise BadInput(f"--nodes is {nodes}: at least 1")
-    name, items, _ = _checklist(db, offer_id, nodes)
+        raise BadInput(_("--nodes is {n}: at least 1").format(n=nodes))
+    name, items, _after = _checklist(db, offer_id, nodes)
     return Acceptance(offer_id, name, nodes, items)
 
 
@@ -178,8 +195,13 @@ def _contract(session: Session, contract_id: int) -> Contract:
     contract = session.get(Contract, contract_id)
     if contract is None:
         known = session.exec(select(col(Contract.id)).order_by(col(Contract.id))).all()
-        hint = f" (contracts are #{known[0]}–#{known[-1]})" if known else " (there are no contracts yet)"
-        raise BadInput(f"no contract #{contract_id}{hint}")
+        if known:
+            said = _("no contract #{id} (contracts are #{first}–#{last})").format(
+                id=contract_id, first=known[0], last=known[-1]
+            )
+        else:
+            said = _("no contract #{id} (there are no contracts yet)").format(id=contract_id)
+        raise BadInput(said)
     return contract
 
 
@@ -211,7 +233,8 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
     item: str = v["item"].value
     current = {i.key: i for i in contract_acceptance(db, contract_id).items}[item]
     if current.status in (Status.PASSED, Status.NOT_REQUIRED):
-        raise FieldErrors({"item": f"{item} is {current.status.value} on contract #{contract_id}: nothing to waive"})
+        said = _("{item} is {status} on contract #{id}: nothing to waive")
+        raise FieldErrors({"item": said.format(item=item, status=current.status.word, id=contract_id)})
     on: date = v["on"] or today
     with db.write() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "on")
@@ -232,16 +255,22 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     with db.session() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
-        items = "; ".join(f"{i.key} {i.status.value} ({i.reason})" for i in state.blocking)
+        items = "; ".join(f"{i.key} {i.status.word} ({i.reason})" for i in state.blocking)
         raise BadInput(
-            f"contract #{contract_id} cannot be accepted: {items}. Import the logs that show it "
-            f"(`quotetui bench import LOG --offer {state.offer_id}`) or waive an item in writing "
-            f"(`quotetui acceptance waive ITEM --contract {contract_id} --reason …`)"
+            _(
+                "contract #{id} cannot be accepted: {items}. Import the logs that show it "
+                "(`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
+                "(`quotetui acceptance waive ITEM --contract {id} --reason …`)"
+            ).format(id=contract_id, items=items, offer=state.offer_id)
         )
     latest = max((i.waiver.on for i in state.items if i.waiver is not None), default=None)
     if latest is not None and on < latest:  # an acceptance rests on its waivers: none written after it
         raise FieldErrors(
-            {"--on": f"{on.isoformat()} is before the waiver it rests on ({latest.isoformat()}): accept on or after it"}
+            {
+                "--on": _("{day} is before the waiver it rests on ({waived}): accept on or after it").format(
+                    day=on.isoformat(), waived=latest.isoformat()
+                )
+            }
         )
     with db.write() as session:
         contract = _contract(session, contract_id)
@@ -265,15 +294,22 @@ def _open_for_acceptance(contract: Contract, on: date, today: date, what: str) -
     """Refuses a day after today or before the contract could be accepted, and any change once accepted."""
     if contract.accepted_on is not None:
         raise BadInput(
-            f"contract #{contract.id} was accepted on {contract.accepted_on.isoformat()}: its acceptance and the "
-            "waivers it rested on stay as recorded"
+            _(
+                "contract #{id} was accepted on {day}: its acceptance and the waivers it rested on stay as recorded"
+            ).format(id=contract.id, day=contract.accepted_on.isoformat())
         )
     start = contract.start_date
     earliest = contract.signed_date or start.replace(
         year=start.year - 1, day=min(start.day, 28) if start.month == 2 else start.day
     )
     if on > today:
-        raise FieldErrors({what: f"{on.isoformat()} is after today ({today.isoformat()})"})
+        raise FieldErrors(
+            {what: _("{day} is after today ({today})").format(day=on.isoformat(), today=today.isoformat())}
+        )
     if on < earliest:
-        since = "the day it was signed" if contract.signed_date else "a year before it starts"
-        raise FieldErrors({what: f"{on.isoformat()} is earlier than {since} ({earliest.isoformat()})"})
+        said = (
+            _("{day} is earlier than the day it was signed ({earliest})")
+            if contract.signed_date
+            else _("{day} is earlier than a year before it starts ({earliest})")
+        )
+        raise FieldErrors({what: said.format(day=on.isoformat(), earliest=earliest.isoformat())})

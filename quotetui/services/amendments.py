@@ -28,8 +28,8 @@ from quotetui.domain.enums import AtTermEnd
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
-from quotetui.domain.wording import plural
-from quotetui.services.contracts import agreed_charge, agreed_way, ask_beyond_stock, term_end_by
+from quotetui.language import _, ngettext
+from quotetui.services.contracts import AMEND, agreed_charge, agreed_way, ask_beyond_stock, term_end_by
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
 from quotetui.store.audit import os_user
@@ -44,11 +44,11 @@ def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fra
     ``accept_offer`` costs it: the monthly compute charge, the extras a month adds, and the discounts applied."""
     terms = contract.snapshot.get("terms")
     if not terms:
-        said = "this contract was signed before contracts kept their terms: state the monthly charge agreed"
+        said = _("this contract was signed before contracts kept their terms: state the monthly charge agreed")
         raise FieldErrors({"monthly_charge": said})
     found = load_offer_inputs(session, [contract.offer_id])
     if not found:
-        raise FieldErrors({"monthly_charge": "the offer is no longer on record: state the monthly charge agreed"})
+        raise FieldErrors({"monthly_charge": _("the offer is no longer on record: state the monthly charge agreed")})
     offer, options = as_signed(found[0], terms)
     kept = contract.snapshot.get("option") or {}
     assumptions = signed_assumptions(replace(load_assumptions(session), net_of_vat=False), terms)  # as invoiced
@@ -62,10 +62,11 @@ def _engine_charge(session: Session, contract: Contract, gpus: int) -> tuple[Fra
 def _after_the_end(session: Session, contract_id: int, end: date) -> list[str]:
     """The invoices and incidents recorded on or after ``end`` (service covers [start, end)), in words."""
     bills = session.exec(select(Invoice).where(Invoice.contract_id == contract_id, col(Invoice.period_end) >= end))
-    found = [f"invoice #{i.id} ({i.period_start.isoformat()} – {i.period_end.isoformat()})" for i in bills]
+    invoice = _("invoice #{id} ({first} – {last})")
+    found = [invoice.format(id=i.id, first=i.period_start.isoformat(), last=i.period_end.isoformat()) for i in bills]
     for i in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
         if as_utc(i.started_at).date() >= end:
-            found.append(f"incident #{i.id} ({as_utc(i.started_at).date().isoformat()})")
+            found.append(_("incident #{id} ({day})").format(id=i.id, day=as_utc(i.started_at).date().isoformat()))
     return found
 
 
@@ -82,13 +83,15 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
     given = {k: v[k] for k in TERMS if v.get(k) is not None}
     if not given:
         raise BadInput(
-            "an amendment changes at least one term: --gpus, --monthly-charge, --term-months, --notice-days, "
-            "--gpu, --acceptance-sample, --acceptance-sample-min or --at-end"
+            _(
+                "an amendment changes at least one term: --gpus, --monthly-charge, --term-months, --notice-days, "
+                "--gpu, --acceptance-sample, --acceptance-sample-min or --at-end"
+            )
         )
     with db.write() as session:
         contract = session.get(Contract, contract_id)
         if contract is None:
-            raise BadInput(f"no contract #{contract_id}")
+            raise BadInput(_("no contract #{id}").format(id=contract_id))
         last = session.exec(
             select(ContractAmendment.seq, ContractAmendment.effective)
             .where(ContractAmendment.contract_id == contract_id)
@@ -97,14 +100,13 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
         effective: date = v["effective"]
         problems: dict[str, str] = {}
         if not contract.start_date <= effective < term_end_by(contract, effective):  # a renewal's day is in
-            problems["effective"] = (
-                f"{effective.isoformat()} is outside the contract's term ({contract.start_date.isoformat()} → "
-                f"{contract.end_date.isoformat()})"
+            problems["effective"] = _("{day} is outside the contract's term ({start} → {end})").format(
+                day=effective.isoformat(), start=contract.start_date.isoformat(), end=contract.end_date.isoformat()
             )
         elif last is not None and effective < last[1]:
-            problems["effective"] = (
-                f"amendment {last[0]} is in force from {last[1].isoformat()}: a later one cannot start before it"
-            )
+            problems["effective"] = _(
+                "amendment {seq} is in force from {day}: a later one cannot start before it"
+            ).format(seq=last[0], day=last[1].isoformat())
         snapshot = dict(contract.snapshot or {})
         sold = dict(snapshot.get("sold") or {})
         changes: dict[str, list[Any]] = {}
@@ -112,10 +114,11 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
         if "gpus" in given and given["gpus"] != contract.gpu_count:
             stock = sold.get("nodes_available")
             if stock is not None and given["gpus"] > stock * per_node:
-                problems["gpus"] = (
-                    f"{given['gpus']:,} GPUs, but the offer stated {plural(stock, 'node')} × {per_node} = "
-                    f"{stock * per_node:,} GPUs"
-                )
+                problems["gpus"] = ngettext(
+                    "{gpus} GPUs, but the offer stated {n} node × {per_node} = {total} GPUs",
+                    "{gpus} GPUs, but the offer stated {n} nodes × {per_node} = {total} GPUs",
+                    stock,
+                ).format(gpus=f"{given['gpus']:,}", n=f"{stock:,}", per_node=per_node, total=f"{stock * per_node:,}")
             changes["gpus"] = [contract.gpu_count, given["gpus"]]
             nodes = nodes_needed(given["gpus"], per_node)
             if sold and nodes != sold.get("nodes"):
@@ -150,27 +153,31 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
         if "term_months" in given and months != contract.term_months:
             end = term_end(contract.start_date, months)
             if end <= effective:
-                problems["term_months"] = f"a {months}-month term ends on {end.isoformat()}, before it is in force"
+                problems["term_months"] = _("a {months}-month term ends on {day}, before it is in force").format(
+                    months=months, day=end.isoformat()
+                )
             changes["term_months"] = [contract.term_months, months]
             changes["end"] = [contract.end_date.isoformat(), end.isoformat()]
             renews = contract.auto_renew and contract.renewal_term_months  # what falls after the end: a renewal's
             late = [] if renews else _after_the_end(session, contract_id, end)
             if late:
-                verb, them = ("falls", "it") if len(late) == 1 else ("fall", "them")
-                problems["term_months"] = (
-                    f"the term would end on {end.isoformat()}, but {', '.join(late)} {verb} after it: the term "
-                    f"cannot leave {them} outside"
-                )
+                problems["term_months"] = ngettext(
+                    "the term would end on {day}, but {records} falls after it: the term cannot leave it outside",
+                    "the term would end on {day}, but {records} fall after it: the term cannot leave them outside",
+                    len(late),
+                ).format(day=end.isoformat(), records=", ".join(late))
         if "notice_days" in given and notice != contract.notice_days:
             changes["notice_days"] = [contract.notice_days, notice]
         end = term_end(contract.start_date, months)
         deadline = notice_deadline(end, notice)
         if deadline is not None and deadline < contract.start_date:
-            problems["notice_days"] = f"a {notice}-day notice period is longer than the {months}-month term"
+            problems["notice_days"] = _("a {days}-day notice period is longer than the {months}-month term").format(
+                days=notice, months=months
+            )
         if deadline != contract.notice_deadline:
             changes["notice_deadline"] = [_text(contract.notice_deadline), _text(deadline)]
         if "gpu" in given:
-            catalog, _ = load_catalog(session)
+            catalog, _fx = load_catalog(session)
             try:
                 spec = catalog.lookup(given["gpu"])
             except Exception as exc:  # an unknown model names the catalog's closest
@@ -195,11 +202,11 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
         if problems:
             raise FieldErrors(problems)
         if not changes:
-            raise BadInput(f"contract #{contract_id} already has these terms: nothing to amend")
+            raise BadInput(_("contract #{id} already has these terms: nothing to amend").format(id=contract_id))
         more = "gpus" in changes and changes["gpus"][1] > changes["gpus"][0]
         if more and not stock_confirmed and sold and sold.get("nodes_available") is None:
-            ask_beyond_stock("Amend", contract.offer_id, f"contract #{contract_id}", given["gpus"], int(sold["nodes"]),
-                             q(snapshot["monthly_charge"]), contract.currency)  # fmt: skip
+            ask_beyond_stock(AMEND, contract.offer_id, _("contract #{id}").format(id=contract_id), given["gpus"],
+                             int(sold["nodes"]), q(snapshot["monthly_charge"]), contract.currency)  # fmt: skip
         if sold:
             snapshot["sold"] = sold
         contract.gpu_count = given.get("gpus", contract.gpu_count)

@@ -16,6 +16,7 @@ awarded, which must give the same total to the cent and more (a mismatch is a bu
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import date
@@ -33,13 +34,13 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, scenarios
 from quotetui.domain.sourcing.requirement import Requirement, Verdict
 from quotetui.domain.timeutil import utcnow
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.services.rfq_views import RfqView
 from quotetui.store.engine import Database
 from quotetui.store.reader import one_reading
 
-NOT_CONFIRMED = "no candidate has every line of the requirement confirmed (✓): see the awards if confirmed"
-"""Why a headline scenario has no award when every candidate has a question open."""
+NOT_CONFIRMED = N_("no candidate has every line of the requirement confirmed (✓): see the awards if confirmed")
+"""Why a headline scenario has no award when every candidate has a question open (shown through ``_()``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +64,9 @@ class AwardLine:
 
 @dataclass(frozen=True, slots=True)
 class AwardScenario:
-    label: str
+    label: str  # in the language in use (``domain/sourcing/award.py: scenarios``)
     feasible: bool
-    reason: str  # why not, when infeasible
+    reason: str  # why not, when infeasible (in the language in use)
     lines: tuple[AwardLine, ...]
     gpus: int
     total_cost: Fraction | None  # the engine's, added up
@@ -99,7 +100,7 @@ class LeftOut:
     offer_id: int
     provider: str
     offer: str
-    why: str
+    why: str  # in the language in use, but for a closed offer's status: its code (``rejected``, ``expired``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,18 +149,22 @@ def award(
     left_out = [LeftOut(f.offer_id, f.provider, f.offer, f.closed) for f in considered if f.closed]
     if not fits and considered:
         raise BadInput(
-            f"every offer that meets RFQ {req.name!r} is off the table: "
-            + "; ".join(left_out_text(x) for x in left_out[:3])
+            _("every offer that meets RFQ {name} is off the table: {offers}").format(
+                name=repr(req.name), offers="; ".join(left_out_text(x) for x in left_out[:3])
+            )
         )
     if not fits and include_market:
         raise BadInput(
-            f"neither an answer nor an offer on record meets every line of RFQ {req.name!r}: `quotetui rfq show` "
-            "says why"
+            _(
+                "neither an answer nor an offer on record meets every line of RFQ {name}: `quotetui rfq show` says why"
+            ).format(name=repr(req.name))
         )
     if not fits:
         raise BadInput(
-            f"no answer to RFQ {req.name!r} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
-            "--include-market adds the offers on record that meet it"
+            _(
+                "no answer to RFQ {name} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
+                "--include-market adds the offers on record that meet it"
+            ).format(name=repr(req.name))
         )
     objective = AwardObjective.parse(minimise)
     per_pflop = objective is AwardObjective.PFLOP_HOUR
@@ -174,14 +179,18 @@ def award(
             left_out.append(LeftOut(offer.id, offer.provider, offer.name, made))
     if not candidates:
         why = "; ".join(left_out_text(x) for x in left_out[:3])
-        raise BadInput(f"no candidate of RFQ {req.name!r} can be costed: {why} (`quotetui rfq show` lists them all)")
+        raise BadInput(
+            _("no candidate of RFQ {name} can be costed: {why} (`quotetui rfq show` lists them all)").format(
+                name=repr(req.name), why=why
+            )
+        )
     sure = [c for c in candidates if fits[c.offer_id].confirmed]
     share = Fraction(max_share)
 
     held: dict[int, Caveats] = {}  # findings, a lapsed quote: read for the offers an award uses, not every candidate
 
     def shown(found: list[tuple[str, Award]]) -> tuple[AwardScenario, ...]:
-        used = {offer_id for _, a in found for offer_id in _offers_used(a)}
+        used = {offer_id for _label, a in found for offer_id in _offers_used(a)}
         new = [offers[i] for i in sorted(used - held.keys())]
         held.update(offers_caveats(db, new, req.currency, day, fx))
         exact = [_exact(label, a, offers, req, fx, assumptions, held) for label, a in found]
@@ -199,7 +208,7 @@ def award(
 
     headline = scenarios(need, sure, max_share=share, min_providers=min_providers)
     if not sure:
-        headline = [(label, Award((), None, 0, False, NOT_CONFIRMED)) for label, _ in headline]
+        headline = [(label, Award((), None, 0, False, _(NOT_CONFIRMED))) for label, _award in headline]
     result = AwardResult(
         req, req.currency, len(sure), shown(headline), view, len(candidates) - len(sure), minimise=objective,
         left_out=tuple(sorted(left_out, key=lambda x: x.offer_id)),
@@ -220,7 +229,7 @@ def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assum
     try:
         one = evaluate(offer, _scenario_of(req, offer.gpus_per_node), fx, assumptions)
     except NOT_COMPARABLE as exc:
-        return f"not costed: {exc}"
+        return _("not costed: {why}").format(why=exc)
     if not one.feasibility.ok:
         return "; ".join(one.feasibility.blocking)
 
@@ -287,12 +296,24 @@ def _exact(
 
 def split_text(s: AwardScenario) -> str:
     """ "#1 阿里云 16 nodes (128 GPUs); #3 腾讯云 1 node (8 GPUs)"."""
-    return "; ".join(f"#{a.offer_id} {a.provider} {plural(a.nodes, 'node')} ({plural(a.gpus, 'GPU')})" for a in s.lines)
+    return "; ".join(
+        _("#{id} {provider} {nodes} ({gpus})").format(
+            id=a.offer_id,
+            provider=a.provider,
+            nodes=ngettext("{n} node", "{n} nodes", a.nodes).format(n=f"{a.nodes:,}"),
+            gpus=ngettext("{n} GPU", "{n} GPUs", a.gpus).format(n=f"{a.gpus:,}"),
+        )
+        for a in s.lines
+    )
 
 
 def beyond_text(s: AwardScenario) -> str:
     """ "+1 node beyond the need", or "" for a scenario whose every node the need uses."""
-    return f"+{plural(s.beyond_need, 'node')} beyond the need" if s.beyond_need else ""
+    if not s.beyond_need:
+        return ""
+    return ngettext("+{n} node beyond the need", "+{n} nodes beyond the need", s.beyond_need).format(
+        n=f"{s.beyond_need:,}"
+    )
 
 
 def lean_text(s: AwardScenario, currency: str, minimise: AwardObjective = AwardObjective.COST) -> str:
@@ -302,27 +323,30 @@ def lean_text(s: AwardScenario, currency: str, minimise: AwardObjective = AwardO
     if lean is None:
         return ""
     if not lean.feasible or lean.total_cost is None or s.total_cost is None:
-        return f"without buying beyond the need: infeasible ({lean.reason})"
+        return _("without buying beyond the need: infeasible ({reason})").format(reason=lean.reason)
     rough = "~ " if lean.lower_bound or s.lower_bound else ""
-    head = (
-        f"without buying beyond the need: {split_text(lean)} = {money_figure(lean.total_cost, lean.caveats, currency)}"
-    )
+    split, total = split_text(lean), money_figure(lean.total_cost, lean.caveats, currency)
     if minimise is AwardObjective.PFLOP_HOUR and lean.cost_per_pflop_hour is not None and s.cost_per_pflop_hour:
         gap = money_shown(lean.cost_per_pflop_hour - s.cost_per_pflop_hour, currency)
         per = money_figure(lean.cost_per_pflop_hour, lean.caveats, currency)
-        return f"{head}, {per} per PFLOP-hour ({rough}{gap} more per PFLOP-hour)"
-    return f"{head} ({rough}{money_shown(lean.total_cost - s.total_cost, currency)} more)"
+        return _(
+            "without buying beyond the need: {split} = {total}, {per} per PFLOP-hour ({gap} more per PFLOP-hour)"
+        ).format(split=split, total=total, per=per, gap=rough + gap)
+    return _("without buying beyond the need: {split} = {total} ({gap} more)").format(
+        split=split, total=total, gap=rough + money_shown(lean.total_cost - s.total_cost, currency)
+    )
 
 
 def premium_head(minimise: AwardObjective) -> str:
-    """The premium column's heading: what a risk constraint costs, in what was minimised."""
-    return "risk premium /PFLOP-h" if minimise is AwardObjective.PFLOP_HOUR else "risk premium"
+    """The premium column's heading: what a risk constraint costs, in what was minimised (in the language in use;
+    a table's header and the name ``right=`` knows it by)."""
+    return _("risk premium /PFLOP-h") if minimise is AwardObjective.PFLOP_HOUR else _("risk premium")
 
 
 def question_text(q: Question) -> str:
     """ "#4 D (8×H100): Scale-out network: infiniband ndr or better? scale-out network not stated"."""
-    asks = "; ".join(f"{v.line}? {v.why}" for v in q.lines)
-    return f"#{q.offer_id} {q.provider} ({q.offer}): {asks}"
+    asks = "; ".join(_("{line}? {why}").format(line=v.line, why=v.why) for v in q.lines)
+    return _("#{id} {provider} ({offer}): {why}").format(id=q.offer_id, provider=q.provider, offer=q.offer, why=asks)
 
 
 LEFT_OUT_SHOWN = 5
@@ -332,13 +356,17 @@ LEFT_OUT_SHOWN = 5
 def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
     """ "Not in the award: …": each offer and why, or for many the count by reason and the first few."""
     if len(left_out) <= LEFT_OUT_SHOWN:
-        return "Not in the award: " + "; ".join(left_out_text(x) for x in left_out)
-    reasons = Counter(x.why.split(":")[0] for x in left_out)
+        return _("Not in the award: {offers}").format(offers="; ".join(left_out_text(x) for x in left_out))
+    reasons = Counter(re.split("[:：]", x.why)[0] for x in left_out)  # a reason's head, before its colon
     counts = ", ".join(f"{n:,} {why}" for why, n in reasons.most_common())
     first = "; ".join(left_out_text(x) for x in left_out[:LEFT_OUT_SHOWN])
-    return f"Not in the award: {plural(len(left_out), 'offer')} ({counts}), first {first}; --json lists them all"
+    return ngettext(
+        "Not in the award: {n} offer ({counts}), first {first}; --json lists them all",
+        "Not in the award: {n} offers ({counts}), first {first}; --json lists them all",
+        len(left_out),
+    ).format(n=f"{len(left_out):,}", counts=counts, first=first)
 
 
 def left_out_text(x: LeftOut) -> str:
     """ "#1 A (EUR offer): not costed: no EUR→CNY exchange rate …"."""
-    return f"#{x.offer_id} {x.provider} ({x.offer}): {x.why}"
+    return _("#{id} {provider} ({offer}): {why}").format(id=x.offer_id, provider=x.provider, offer=x.offer, why=x.why)

@@ -19,6 +19,7 @@ from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.collectives import kind
+from quotetui.domain.verification.findings import a_or_an
 from quotetui.domain.verification.framework_peaks import foreign
 from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import (
@@ -31,10 +32,11 @@ from quotetui.domain.verification.logs import (
 )
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.rules import training_mfu
-from quotetui.domain.wording import plural, with_article
+from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import content_digest
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
+from quotetui.language import _, ngettext
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import BenchmarkResult, Evidence, Offer
@@ -50,7 +52,11 @@ class BenchProblems(BadInput):
     def __init__(self, problems: list[LogError]) -> None:
         self.problems = problems
         lines = "\n".join(f"  {p}" for p in problems)
-        super().__init__(f"{plural(len(problems), 'log')} cannot be imported; nothing was stored:\n{lines}")
+        n = len(problems)
+        head = ngettext(
+            "{n} log cannot be imported; nothing was stored:", "{n} logs cannot be imported; nothing was stored:", n
+        ).format(n=f"{n:,}")
+        super().__init__(f"{head}\n{lines}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,25 +174,37 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     or a training run on another device (it would set the offer's MFU: model-mismatch says what was measured),
     or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
-        return f"measured on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
+        return _("measured on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
+            device=other, model=sold.name
+        )
     if isinstance(parsed, AllReduce | Collective) and (
         other := next((o for d in parsed.devices if (o := other_model(d, sold, catalog))), "")
     ):
-        return f"run on {other}, not the {sold.name} sold: kept as evidence, not a verified figure"
-    if isinstance(parsed, GemmSweep) and not parsed.half_precision:
-        return f"a {parsed.dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure"
-    if why := impossible(parsed, sold):
-        return f"{why}: an impossible measurement, kept as evidence, not a verified figure"
-    if isinstance(parsed, TrainingThroughput) and (found := foreign(parsed, sold, catalog)):
-        return f"{found[0]}: run on another device, kept as evidence, not a verified figure"
-    if isinstance(parsed, Collective):
-        return (
-            f"{with_article(kind(parsed.collective).title)} run ({parsed.tool}): evidence under its own name, judged "
-            "by the findings; no verified figure is kept for it, and it is never AllReduce evidence"
+        return _("run on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
+            device=other, model=sold.name
         )
+    if isinstance(parsed, GemmSweep) and not parsed.half_precision:
+        return _("a {dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure").format(
+            dtype=parsed.dtype
+        )
+    if why := impossible(parsed, sold):
+        return _("{why}: an impossible measurement, kept as evidence, not a verified figure").format(why=why)
+    if isinstance(parsed, TrainingThroughput) and (found := foreign(parsed, sold, catalog)):
+        return _("{why}: run on another device, kept as evidence, not a verified figure").format(why=found[0])
+    if isinstance(parsed, Collective):
+        return _(
+            "{a_collective} run ({tool}): evidence under its own name, judged by the findings; no verified figure is "
+            "kept for it, and it is never AllReduce evidence"
+        ).format(a_collective=a_or_an(kind(parsed.collective).title), tool=parsed.tool)
     if isinstance(parsed, AllReduce) and not parsed.single_host:
-        where = f"{len(parsed.hosts)} hosts" if parsed.ranks_listed else "hosts unknown (no '# Rank' lines)"
-        return f"an AllReduce across {where}: a scale-out measurement, kept as evidence, not an NVLink figure"
+        if parsed.ranks_listed:
+            return _(
+                "an AllReduce across {n} hosts: a scale-out measurement, kept as evidence, not an NVLink figure"
+            ).format(n=len(parsed.hosts))
+        return _(
+            "an AllReduce across hosts unknown (no '# Rank' lines): a scale-out measurement, kept as evidence, not an "
+            "NVLink figure"
+        )
     return ""
 
 
@@ -250,8 +268,11 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
         offer = session.get(Offer, offer_id)
         if offer is None:
             known = session.exec(select(col(Offer.id)).order_by(col(Offer.id))).all()
-            hint = f" (offers are #{known[0]}–#{known[-1]})" if known else " (there are no offers yet)"
-            raise BadInput(f"no offer #{offer_id}{hint}")
+            raise BadInput(
+                _("no offer #{id} (offers are #{first}–#{last})").format(id=offer_id, first=known[0], last=known[-1])
+                if known
+                else _("no offer #{id} (there are no offers yet)").format(id=offer_id)
+            )
         catalog, ids = load_catalog(session)
         sold = catalog.get(next(key for key, row_id in ids.items() if row_id == offer.gpu_model_id))
         for log in read:

@@ -27,6 +27,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
+from quotetui.language import _
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -60,16 +61,22 @@ class OfferBrief:
         e = self.negotiation.evaluation
         default = e.assumptions.default_availability
         if self.sla is None:
-            return [f"no SLA on record: availability assumed at the default {share_text(default)}"]
+            return [
+                _("no SLA on record: availability assumed at the default {share}").format(share=share_text(default))
+            ]
         gaps = []
         if self.sla.availability is None:
-            gaps.append("no availability commitment")
+            gaps.append(_("no availability commitment"))
         elif q(self.sla.availability) < default:
-            gaps.append(f"availability {share_text(self.sla.availability)} is below the default {share_text(default)}")
+            gaps.append(
+                _("availability {share} is below the default {default}").format(
+                    share=share_text(self.sla.availability), default=share_text(default)
+                )
+            )
         if not self.credits:
-            gaps.append("no credit schedule: nothing is owed when availability is missed")
+            gaps.append(_("no credit schedule: nothing is owed when availability is missed"))
         if self.sla.replacement_hours is None:
-            gaps.append("no replacement time for a failed GPU or node")
+            gaps.append(_("no replacement time for a failed GPU or node"))
         return gaps
 
 
@@ -94,13 +101,13 @@ def provider_briefs(
 
     key = name_key(provider)
     if not any(name_key(p.name) == key for p in list_providers(db)):
-        raise BadInput(f"no provider named {provider!r}; `quotetui providers` lists them")
+        raise BadInput(_("no provider named {name}; `quotetui providers` lists them").format(name=repr(provider)))
     ranking = rank_offers(db, scenario, on=on)
     ids = sorted(
         e.offer.id for e in ranking.evaluations if name_key(e.offer.provider) == key and e.offer.status in OPEN_STATUSES
     )
     if not ids:
-        raise BadInput(f"provider {provider!r} has no open priced offer to brief")
+        raise BadInput(_("provider {name} has no open priced offer to brief").format(name=repr(provider)))
     return [offer_brief(db, i, scenario, on) for i in ids]
 
 
@@ -108,11 +115,11 @@ def provider_briefs(
 
 
 def _round_words(r: Revision) -> str:
-    return f"round {r.seq} ({md(r.mover)}), {r.quoted_on.isoformat()}"
+    return _("round {seq} ({mover}), {day}").format(seq=r.seq, mover=md(r.mover), day=r.quoted_on.isoformat())
 
 
 def _price(o: PriceOption, amount: Decimal) -> str:
-    return f"{stored_text(amount, o.currency)} {o.currency} {UNIT_WORDS[o.unit]}"
+    return f"{stored_text(amount, o.currency)} {o.currency} {_(UNIT_WORDS[o.unit])}"
 
 
 def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:
@@ -120,7 +127,7 @@ def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:
     if title is None:
         o = briefs[0].negotiation.evaluation.offer
         title = f"{md(o.provider)} — {md(o.name)} (#{o.id})"
-    out = [f"# Negotiation brief / 谈判简报: {title}", ""]
+    out = ["# " + _("Negotiation brief / 谈判简报: {title}").format(title=title), ""]
     for b in briefs:
         out += _section(b)
     return "\n".join(out).rstrip("\n") + "\n"
@@ -133,61 +140,83 @@ def _section(b: OfferBrief) -> list[str]:
     out = [
         f"## #{o.id} {md(o.provider)} — {md(o.name)}",
         "",
-        f"- Scenario / 场景: {md(e.scenario.name)} ({e.scenario.gpu_count} GPUs × {e.scenario.months} months)",
-        f"- Sold as / 配置: {md(o.configuration)}; status {o.status.value}",
-        *(f"- Caveat / 注意: {md(w)}" for w in n.caveats.words(o.id)),
+        "- "
+        + _("Scenario / 场景: {scenario} ({gpus} GPUs × {months} months)").format(
+            scenario=md(e.scenario.name), gpus=e.scenario.gpu_count, months=e.scenario.months
+        ),
+        "- "
+        + _("Sold as / 配置: {configuration}; status {status}").format(
+            configuration=md(o.configuration), status=o.status.value
+        ),
+        *("- " + _("Caveat / 注意: {caveat}").format(caveat=md(w)) for w in n.caveats.words(o.id)),
         "",
-        "### Their current offer / 对方当前报价",
+        "### " + _("Their current offer / 对方当前报价"),
         "",
     ]
     r = b.round
     if r is not None:
-        out.append(f"Current {_round_words(r)}, in their unit and currency:")
+        out.append(
+            _("Current round {seq} ({mover}), {day}, in their unit and currency:").format(
+                seq=r.seq, mover=md(r.mover), day=r.quoted_on.isoformat()
+            )
+        )
         out.append("")
     out += [f"- {md(quoted_option(option))}" for option in o.options]
-    out += ["", "### Our BATNA and target prices / 我方替代方案与目标价", ""]
+    out += ["", "### " + _("Our BATNA and target prices / 我方替代方案与目标价"), ""]
     out += _position(n)
-    out += ["", "### Concessions so far / 让步记录", ""]
+    out += ["", "### " + _("Concessions so far / 让步记录"), ""]
     out += _concessions(n)
-    out += ["", "### Market median / 市场中位价", ""]
+    out += ["", "### " + _("Market median / 市场中位价"), ""]
     out += _market(b)
-    out += ["", "### Unknown costs to ask about / 待询问的未定价费用", ""]
-    out += [f"- {md(u)}" for u in e.unknowns] or ["- none: every cost of the scenario is priced / 无"]
-    out += ["", "### Claims and findings to push on / 需追问的宣称与核查问题", ""]
+    out += ["", "### " + _("Unknown costs to ask about / 待询问的未定价费用"), ""]
+    out += [f"- {md(u)}" for u in e.unknowns] or ["- " + _("none: every cost of the scenario is priced / 无")]
+    out += ["", "### " + _("Claims and findings to push on / 需追问的宣称与核查问题"), ""]
     out += _claims(b)
-    out += ["", "### SLA gaps / SLA 缺口", ""]
-    out += [f"- {gap}" for gap in b.sla_gaps()] or ["- none: SLA, credit schedule and replacement time on record / 无"]
+    out += ["", "### " + _("SLA gaps / SLA 缺口"), ""]
+    out += [f"- {gap}" for gap in b.sla_gaps()] or [
+        "- " + _("none: SLA, credit schedule and replacement time on record / 无")
+    ]
     return [*out, ""]
 
 
 def _position(n: Negotiation) -> list[str]:
     e, b = n.evaluation, n.batna
     if not e.feasibility.ok:
-        lines = ["- not feasible for this scenario: " + md("; ".join(e.feasibility.blocking))]
+        lines = [
+            "- " + _("not feasible for this scenario: {reasons}").format(reasons=md("; ".join(e.feasibility.blocking)))
+        ]
     else:
         lines = []
     if b is None:
-        return [*lines, "- no feasible offer from another provider to compare with (no BATNA)"]
-    lines.append(f"- BATNA / 最佳替代方案: {md(n.batna_line())}")
+        return [*lines, "- " + _("no feasible offer from another provider to compare with (no BATNA)")]
+    lines.append("- " + _("BATNA / 最佳替代方案: {batna}").format(batna=md(n.batna_line())))
     if e.if_claims_hold is not None:
         lines.append(
-            f"- if their claims hold / 若宣称属实: {cost_text(e, e.if_claims_hold, 2)} {e.currency} per delivered "
-            "PFLOP-hour; ranked on the figure above until a log verifies them (ask for the logs)"
+            "- "
+            + _(
+                "if their claims hold / 若宣称属实: {cost} {currency} per delivered PFLOP-hour; ranked on the figure "
+                "above until a log verifies them (ask for the logs)"
+            ).format(cost=cost_text(e, e.if_claims_hold, 2), currency=e.currency)
         )
-    lines.append(f"- headline / 总目标 (every way to buy): {md(target_words(n.target))}")
+    lines.append("- " + _("headline / 总目标 (every way to buy): {target}").format(target=md(target_words(n.target))))
     for p in n.options:
         t = p.target
-        head = f"- {md(p.option.label)}: now {_price(p.option, dec(q(p.option.costed_amount), 2))}"
+        way, now = md(p.option.shown), _price(p.option, dec(q(p.option.costed_amount), 2))
         if t is None:
-            lines.append(f"{head}; no target (the price is zero)")
+            line = _("{way}: now {price}; no target (the price is zero)").format(way=way, price=now)
         elif t.amount <= 0:
-            lines.append(f"{head}; price alone cannot beat the BATNA (the extra costs already exceed it)")
+            line = _(
+                "{way}: now {price}; price alone cannot beat the BATNA (the extra costs already exceed it)"
+            ).format(way=way, price=now)
         elif t.already_beats:
-            lines.append(
-                f"{head}; already beats the BATNA, up to {_price(t.option, t.amount)} ({pct(-t.cut, 1)} % headroom)"
+            line = _("{way}: now {price}; already beats the BATNA, up to {target} ({share} % headroom)").format(
+                way=way, price=now, target=_price(t.option, t.amount), share=pct(-t.cut, 1)
             )
         else:
-            lines.append(f"{head}; target at most {_price(t.option, t.amount)} ({pct(t.cut, 1)} % below)")
+            line = _("{way}: now {price}; target at most {target} ({share} % below)").format(
+                way=way, price=now, target=_price(t.option, t.amount), share=pct(t.cut, 1)
+            )
+        lines.append(f"- {line}")
     return lines
 
 
@@ -195,17 +224,32 @@ def _concessions(n: Negotiation) -> list[str]:
     offer = n.evaluation.offer
     lines = [
         f"- {_round_words(r)}: {md(quoted_option(base_option(r.options)))}" for r in offer.revisions if r.options
-    ] or ["- no priced round on record"]
+    ] or ["- " + _("no priced round on record")]
     s = n.savings
     if s is None or s.first.seq == s.current.seq:
-        lines.append("- no concession yet: the current round is the first / 尚无让步")
+        lines.append("- " + _("no concession yet: the current round is the first / 尚无让步"))
     elif s.vs_first is not None:
-        lines.append(f"- saved since the first offer (round {s.first.seq}): {pct(s.vs_first, 2)} %")
+        lines.append(
+            "- "
+            + _("saved since the first offer (round {seq}): {share} %").format(
+                seq=s.first.seq, share=pct(s.vs_first, 2)
+            )
+        )
     if s is not None and s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
-        lines.append(f"- saved against the list price (round {s.list_price.seq}): {pct(s.vs_list, 2)} %")
+        lines.append(
+            "- "
+            + _("saved against the list price (round {seq}): {share} %").format(
+                seq=s.list_price.seq, share=pct(s.vs_list, 2)
+            )
+        )
     for p in n.options:
         if p.vs_first is not None:
-            lines.append(f"- {md(p.option.label)}: {pct(p.vs_first, 2)} % saved since the first offer")
+            lines.append(
+                "- "
+                + _("{way}: {share} % saved since the first offer").format(
+                    way=md(p.option.shown), share=pct(p.vs_first, 2)
+                )
+            )
     return lines
 
 
@@ -213,23 +257,41 @@ def _market(b: OfferBrief) -> list[str]:
     ref = b.check.reference
     gpu = md(b.negotiation.evaluation.offer.gpu.name)
     if ref is None:
-        return [f"- no market median for {gpu} on record"]
+        return ["- " + _("no market median for {gpu} on record").format(gpu=gpu)]
     gap = (ref.price - ref.median) / ref.median
-    where = "at the median" if gap == 0 else f"{pct(abs(gap), 1)} % {'above' if gap > 0 else 'below'} the median"
+    if gap == 0:
+        where = _("at the median")
+    elif gap > 0:
+        where = _("{share} % above the median").format(share=pct(abs(gap), 1))
+    else:
+        where = _("{share} % below the median").format(share=pct(abs(gap), 1))
     return [
-        f"- {gpu}: median {grouped(ref.median, 4)} {ref.currency} per GPU-hour ({md(ref.basis)})",
-        f"- this offer's lowest price: {grouped(ref.price, 4)} {ref.currency} per GPU-hour, {where}",
+        "- "
+        + _("{gpu}: median {price} {currency} per GPU-hour ({basis})").format(
+            gpu=gpu, price=grouped(ref.median, 4), currency=ref.currency, basis=md(ref.basis)
+        ),
+        "- "
+        + _("this offer's lowest price: {price} {currency} per GPU-hour, {where}").format(
+            price=grouped(ref.price, 4), currency=ref.currency, where=where
+        ),
     ]
 
 
 def _claims(b: OfferBrief) -> list[str]:
     lines = [
-        f"- claim #{a.claim.id} {a.claim.metric.value.replace('_', ' ')} {md(a.claim.value)} {md(a.claim.unit)}: "
-        f"**{a.verdict.value}**, {md(a.explanation)}"
+        "- "
+        + _("claim #{id} {metric} {value} {unit}: **{verdict}**, {explanation}").format(
+            id=a.claim.id,
+            metric=a.claim.metric.value.replace("_", " "),
+            value=md(a.claim.value),
+            unit=md(a.claim.unit),
+            verdict=a.verdict.word,
+            explanation=md(a.explanation),
+        )
         for a in b.claims
     ]
-    lines += [f"- {f.severity.value.upper()} {md(f.code)}: {md(f.title)}, {md(f.explanation)}" for f in b.findings]
-    return lines or ["- none: no doubtful claim or finding on record / 无"]
+    lines += [f"- {f.severity.word.upper()} {md(f.code)}: {md(f.title)}, {md(f.explanation)}" for f in b.findings]
+    return lines or ["- " + _("none: no doubtful claim or finding on record / 无")]
 
 
 # --- data -----------------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from quotetui.domain.fields import parse_record, parse_value
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import _
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import exact_values
 from quotetui.services.engine_inputs import fx_day, fx_table, load_offer_inputs
@@ -51,7 +52,8 @@ class TrainResult:
         """A cost of the run under one option: the offer's caveats, and an estimate where its price is one."""
         if not c.option.is_estimate:
             return self.caveats
-        return replace(self.caveats, estimates=(*self.caveats.estimates, f"the {c.option.label} price is an estimate"))
+        estimate = _("the {way} price is an estimate").format(way=c.option.shown)
+        return replace(self.caveats, estimates=(*self.caveats.estimates, estimate))
 
     @property
     def implied_mfu(self) -> Fraction | None:
@@ -121,13 +123,13 @@ def _mfu_and_scaling(
     """The MFU a plan rests on (given, else the offer's evidence, else the default) and the scaling applied on
     top of it (given, else 1.0 for a whole-job MFU, the fabric's efficiency for a smaller-scale measurement)."""
     if mfu is not None:
-        chosen = Assumed(mfu, "given", f"{pct(mfu, 1)} % given (a whole-job MFU)")
+        chosen = Assumed(mfu, "given", _("{share} % given (a whole-job MFU)").format(share=pct(mfu, 1)))
     elif offer is not None:
         chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, params)
     else:
         chosen = choose_mfu((), assumptions)
     if scaling is not None:
-        return chosen, Assumed(scaling, "given", f"{pct(scaling, 1)} % given")
+        return chosen, Assumed(scaling, "given", _("{share} % given").format(share=pct(scaling, 1)))
     if offer is None:
         return chosen, job_scaling(chosen, gpus, None, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
     return chosen, job_scaling(chosen, gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)
@@ -152,20 +154,22 @@ def calc_train(
     mfu_value, scaling_value, days, gpus = v["mfu"], v["scaling"], v["claimed_days"], int(v["gpus"])
     with db.session() as session:
         assumptions = load_assumptions(session)
-        catalog, _ = load_catalog(session)
+        catalog, _ids = load_catalog(session)
         spec = catalog.lookup(gpu) if gpu is not None else None
         offer = None
         if offer_id is not None:
             found = load_offer_inputs(session, [offer_id])
             if not found:
-                raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+                raise BadInput(_("no priced offer with id {id}; `quotetui offers` lists them").format(id=offer_id))
             offer = found[0]
             if spec is not None and spec.key != offer.gpu.key:
-                raise BadInput(f"offer {offer_id} sells {offer.gpu.name}, not {spec.name}")
+                raise BadInput(
+                    _("offer {id} sells {gpu}, not {wanted}").format(id=offer_id, gpu=offer.gpu.name, wanted=spec.name)
+                )
             spec = require_priced(offer).gpu
         fx = fx_table(session, fx_day(utcnow().date()))
     if spec is None:
-        raise BadInput("name the GPU with --gpu MODEL, or give --offer ID")
+        raise BadInput(_("name the GPU with --gpu MODEL, or give --offer ID"))
     chosen_mfu, chosen_scaling = _mfu_and_scaling(mfu_value, scaling_value, offer, gpus, assumptions, v["params"])
     plan = plan_training(total, source, gpus, spec, chosen_mfu, chosen_scaling)
     costs = cost_run(plan, offer, fx, offer.currency, assumptions) if offer is not None else []

@@ -14,6 +14,7 @@ from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
+from quotetui.language import _
 from quotetui.services.engine_inputs import id_filter, offer_inputs
 from quotetui.store.catalog import load_catalog_of
 from quotetui.store.read_model import Column, Rows, fields_of
@@ -63,7 +64,7 @@ def audit_claims(db: Database, only: list[int] | None = None) -> list[Audit]:
     SQLite without SQLAlchemy)."""
     rows = _claim_rows()
     with reading(db) as reader:
-        _, gpus = load_catalog_of(reader)
+        _catalog, gpus = load_catalog_of(reader)
         where, params = ("", {}) if only is None else id_filter("b.offer_id", only, reader.sqlite, "o")
         sql = " WHERE b.provenance <> :verified" + (" AND " + where if where else "") + " ORDER BY b.id"
         claims = list(rows.each(reader, sql, {"verified": Provenance.VERIFIED.value} | params))
@@ -113,8 +114,10 @@ def _gpu(gpus: dict[int, GpuSpec], r: Any) -> GpuSpec | None:
         return None
     if r.gpu_model_id not in gpus:
         raise DatabaseProblem(
-            f"the database holds GPU model #{r.gpu_model_id} in benchmark_result #{r.id}, gpu_model_id, which the "
-            "catalog does not hold: another program wrote it; correct it there, or restore a backup, and try again"
+            _(
+                "the database holds GPU model #{gpu} in benchmark_result #{id}, gpu_model_id, which the catalog does "
+                "not hold: another program wrote it; correct it there, or restore a backup, and try again"
+            ).format(gpu=r.gpu_model_id, id=r.id)
         )
     return gpus[r.gpu_model_id]
 

@@ -10,6 +10,7 @@ from typing import Any
 from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
+from quotetui.language import _
 from quotetui.services.acceptance import Acceptance, waive
 from quotetui.services.amendments import amend_contract
 from quotetui.services.contract_rows import ContractRow
@@ -28,7 +29,7 @@ def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
     with db.session() as session:
         offer = session.get(Offer, offer_id)
         if offer is None:
-            raise QuotetuiError(f"no offer #{offer_id}")
+            raise QuotetuiError(_("no offer #{id}").format(id=offer_id))
         values: dict[str, Any] = {
             "start": today.isoformat(),
             "term_months": "12",
@@ -37,7 +38,9 @@ def contract_form(db: Database, offer_id: int, today: date) -> FormSpec:
             "gpus": str(offer.gpus_per_node),
             "tolerance": "0",
         }
-        title = f"Sign #{offer_id} {offer.name} at round {seq}: a contract keeps the agreed terms"
+        title = _("Sign #{id} {name} at round {round}: a contract keeps the agreed terms").format(
+            id=offer_id, name=offer.name, round=seq
+        )
         return FormSpec(title, E.CONTRACT.form_fields, values, entity=E.CONTRACT)
 
 
@@ -69,9 +72,14 @@ def save_contract(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
     return contract.id
 
 
+def _named(contract: ContractRow) -> str:
+    """The contract as a form's title names it: its reference, else ``contract #3``."""
+    return contract.reference or _("contract #{id}").format(id=contract.id)
+
+
 def amendment_form(contract: ContractRow, today: date) -> FormSpec:
     """An amendment of the contract's terms, in force from today unless another day is typed."""
-    title = f"Amend {contract.reference or f'contract #{contract.id}'}: only the terms you fill in change"
+    title = _("Amend {contract}: only the terms you fill in change").format(contract=_named(contract))
     start = max(today, contract.start_date)
     return FormSpec(title, E.AMENDMENT.form_fields, {"effective": start.isoformat()}, entity=E.AMENDMENT)
 
@@ -82,7 +90,7 @@ def save_amendment(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
 
 
 def incident_form(contract: ContractRow) -> FormSpec:
-    title = f"Incident on {contract.reference or f'contract #{contract.id}'}"
+    title = _("Incident on {contract}").format(contract=_named(contract))
     return FormSpec(title, E.INCIDENT.form_fields, {}, entity=E.INCIDENT)
 
 
@@ -105,7 +113,7 @@ def save_incident(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
 
 def invoice_form(contract: ContractRow) -> FormSpec:
     values = {"currency": contract.currency}
-    title = f"Invoice for {contract.reference or f'contract #{contract.id}'}"
+    title = _("Invoice for {contract}").format(contract=_named(contract))
     return FormSpec(title, E.INVOICE.form_fields, values, entity=E.INVOICE)
 
 
@@ -129,12 +137,17 @@ def save_invoice(db: Database, contract_id: int, raw: dict[str, Any]) -> int:
 def waiver_form(state: Acceptance, today: date) -> FormSpec:
     """A waiver of one of the items that block acceptance (only those are offered)."""
     if state.accepted_on is not None:
-        raise QuotetuiError(f"{state.subject} was accepted on {state.accepted_on.isoformat()}: nothing to waive now")
-    blocking = tuple((f"{i.title} ({i.status.value})", i.key) for i in state.blocking)
+        raise QuotetuiError(
+            _("{subject} was accepted on {day}: nothing to waive now").format(
+                subject=state.subject, day=state.accepted_on.isoformat()
+            )
+        )
+    blocking = tuple((f"{i.title} ({i.status.word})", i.key) for i in state.blocking)
     if not blocking:
-        raise QuotetuiError(f"nothing blocks the acceptance of {state.subject}: no item to waive")
+        said = _("nothing blocks the acceptance of {subject}: no item to waive")
+        raise QuotetuiError(said.format(subject=state.subject))
     values = {"item": blocking[0][1], "on": today.isoformat()}
-    title = f"Waive an acceptance item of {state.subject}: written down with who and why"
+    title = _("Waive an acceptance item of {subject}: written down with who and why").format(subject=state.subject)
     return FormSpec(title, E.WAIVER.form_fields, values, options={"item": blocking}, entity=E.WAIVER)
 
 

@@ -12,14 +12,25 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.contracts.amendments import Amendment, charges_of, contract_terms, renews_at, term_on
-from quotetui.domain.contracts.dates import KeyDate, Term, group, notice_deadline, term_payments
+from quotetui.domain.contracts.dates import (
+    ENDS,
+    NOTICE_DEADLINE,
+    PAYMENT,
+    QUOTE_EXPIRES,
+    RENEWS,
+    KeyDate,
+    Term,
+    group,
+    notice_deadline,
+    term_payments,
+)
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
@@ -88,7 +99,8 @@ class ContractView:
 
     @property
     def title(self) -> str:
-        return self.contract.reference or f"contract #{self.id}"
+        """The contract's reference, else ``contract #3`` (in the language in use)."""
+        return self.contract.reference or _("contract #{id}").format(id=self.id)
 
     @property
     def monthly_charge(self) -> Fraction:
@@ -118,8 +130,8 @@ class ContractView:
         if not sold or sold.get("nodes_available") is not None:
             return None
         c = self.contract
-        return unstated_stock(c.offer_id, f"contract #{self.id}", c.gpu_count, int(sold.get("nodes") or 1),
-                              self.monthly_charge, c.currency)  # fmt: skip
+        return unstated_stock(c.offer_id, _("contract #{id}").format(id=self.id), c.gpu_count,
+                              int(sold.get("nodes") or 1), self.monthly_charge, c.currency)  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         c, cur = self.contract, self.contract.currency
@@ -203,15 +215,26 @@ class ContractView:
         }
 
 
-def unstated_stock(offer_id: int, subject: str, gpus: int, nodes: int, monthly: Fraction, currency: str) -> str | None:
-    """What a commitment of more than one node on an offer whose stock is not stated says (None for one node)."""
+def unstated_stock(
+    offer_id: int, subject: str, gpus: int, nodes: int, monthly: Fraction, currency: str, *, sentence: bool = False
+) -> str | None:
+    """What a commitment of more than one node on an offer whose stock is not stated says (None for one node), in
+    the language in use; ``sentence``: as a sentence of its own (a capital, a full stop), as a question's detail."""
     if nodes <= 1:
         return None
     charge = f"{stored_text(dec(monthly, 2), currency)} {currency}"
-    return (
-        f"offer #{offer_id} does not state its stock: {subject} commits to {gpus:,} GPUs ({nodes:,} nodes) at "
-        f"{charge} a month; confirm the provider can deliver them"
+    said = (
+        _(
+            "Offer #{id} does not state its stock: {subject} commits to {gpus} GPUs ({nodes} nodes) at {charge} a "
+            "month; confirm the provider can deliver them."
+        )
+        if sentence
+        else _(
+            "offer #{id} does not state its stock: {subject} commits to {gpus} GPUs ({nodes} nodes) at {charge} a "
+            "month; confirm the provider can deliver them"
+        )
     )
+    return said.format(id=offer_id, subject=subject, gpus=f"{gpus:,}", nodes=f"{nodes:,}", charge=charge)
 
 
 def _date_json(k: KeyDate, today: date | None) -> dict[str, Any]:
@@ -238,8 +261,10 @@ def _settled(day: date, invoices: list[InvoiceRow]) -> bool:
 
 
 def renewal_words(c: ContractRow) -> str:
-    """How long a renewal runs, in words: "12 months", "1 month" (its own term when none is stated)."""
-    return plural(c.renewal_term_months or c.term_months, "month")
+    """How long a renewal runs, in words: "12 months", "1 month" (its own term when none is stated), in the
+    language in use."""
+    months = c.renewal_term_months or c.term_months
+    return ngettext("{n} month", "{n} months", months).format(n=f"{months:,}")
 
 
 def running_notice(c: ContractRow, term: Term) -> date | None:
@@ -259,18 +284,18 @@ def _contract_dates(
         deadline, renewing = running_notice(c, t), renews(t.end)
         if deadline is not None:
             what = (
-                f"else it renews for {renewal} on {t.end.isoformat()}"
+                _("else it renews for {renewal} on {day}").format(renewal=renewal, day=t.end.isoformat())
                 if renewing
-                else f"notice to end on {t.end.isoformat()}"
+                else _("notice to end on {day}").format(day=t.end.isoformat())
             )
-            found.append(KeyDate(deadline, "notice deadline", subject, c.id, c.offer_id, what))
+            found.append(KeyDate(deadline, NOTICE_DEADLINE, subject, c.id, c.offer_id, what))
         if renewing:
-            found.append(KeyDate(t.end, "renews", subject, c.id, c.offer_id, f"for {renewal}"))
+            found.append(KeyDate(t.end, RENEWS, subject, c.id, c.offer_id, _("for {renewal}").format(renewal=renewal)))
         else:
-            found.append(KeyDate(t.end, "ends", subject, c.id, c.offer_id))
+            found.append(KeyDate(t.end, ENDS, subject, c.id, c.offer_id))
     for day in term_payments(terms, c.billing_cadence):
-        paid = "paid" if _settled(day, invoices) else ""
-        found.append(KeyDate(day, "payment", subject, c.id, c.offer_id, paid))
+        settled = _settled(day, invoices)
+        found.append(KeyDate(day, PAYMENT, subject, c.id, c.offer_id, _("paid") if settled else "", settled))
     return found
 
 
@@ -331,15 +356,17 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             on=on,
         )
         renews = renews_at(changes, c.auto_renew, c.notice_days)
-        view.dates = _contract_dates(c, f"{view.title} ({s.provider} {s.offer})", bills, terms, renews)
+        subject = f"{view.title} ({s.provider} {s.offer})"
+        view.dates = _contract_dates(c, subject, bills, terms, renews)
         views.append(view)
     return views
 
 
 def _quote_dates(reader: Reader) -> list[KeyDate]:
     """The valid-until day of every open quote."""
+    subject = _("offer #{id} {provider} {name}")
     return [
-        KeyDate(until, "quote expires", f"offer #{i} {provider} {name}", None, i)
+        KeyDate(until, QUOTE_EXPIRES, subject.format(id=i, provider=provider, name=name), None, i)
         for i, provider, name, until in open_quotes(reader)
     ]
 
@@ -356,13 +383,13 @@ def key_dates(db: Database, now: datetime, views: list[ContractView] | None = No
 def _live(k: KeyDate, today: date, missed: dict[int, date | None]) -> bool:
     """Still something to act on: not a settled payment, not a past end or renewal, and of the past notice
     deadlines only the latest one whose renewal (or end) is still to come (``ContractView.missed_notice``)."""
-    if k.kind == "payment" and k.detail == "paid":
+    if k.kind == PAYMENT and k.settled:
         return False
     if k.day >= today:
         return True
-    if k.kind in ("ends", "renews"):
+    if k.kind in (ENDS, RENEWS):
         return False
-    if k.kind != "notice deadline" or k.contract_id is None:
+    if k.kind != NOTICE_DEADLINE or k.contract_id is None:
         return True
     return k.day == missed.get(k.contract_id)
 
@@ -373,18 +400,20 @@ def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
     past: dict[int, list[KeyDate]] = {}
     rest = []
     for k in dates:
-        if k.kind == "payment" and k.day < today and k.contract_id is not None:
+        if k.kind == PAYMENT and k.day < today and k.contract_id is not None:
             past.setdefault(k.contract_id, []).append(k)
         else:
             rest.append(k)
     for items in past.values():
         first, last = min(items, key=lambda k: k.day), max(items, key=lambda k: k.day)
         detail = (
-            f"{len(items)} payment dates without a paid invoice ({first.day.isoformat()} … {last.day.isoformat()})"
+            _("{n} payment dates without a paid invoice ({first} … {last})").format(
+                n=len(items), first=first.day.isoformat(), last=last.day.isoformat()
+            )
             if len(items) > 1
-            else "no paid invoice covers it"
+            else _("no paid invoice covers it")
         )
-        rest.append(KeyDate(first.day, "payment", first.subject, first.contract_id, first.offer_id, detail))
+        rest.append(KeyDate(first.day, PAYMENT, first.subject, first.contract_id, first.offer_id, detail))
     return rest
 
 
@@ -394,7 +423,7 @@ def due(
     """What needs doing: overdue (a missed notice deadline of a running contract, an unpaid bill, a lapsed
     open quote), within 30 days, within 31 to ``within`` days. ``views``: the contracts, if already loaded."""
     if within < 0:
-        raise BadInput(f"--within takes a number of days from 0, not {within}")
+        raise BadInput(_("--within takes a number of days from 0, not {days}").format(days=within))
     with reading(db):  # the contracts and the open quotes of one state of the database
         if views is None:
             views = load_contracts(db, now)

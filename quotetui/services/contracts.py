@@ -31,7 +31,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc, local_day
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.services.contract_view import unstated_stock
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
@@ -44,7 +44,7 @@ def _revision(offer: OfferInput, seq: int | None) -> tuple[int, tuple[PriceOptio
     try:
         r = round_to_sign(offer.revisions, lambda r: r.seq, lambda r: r.mover, lambda r: bool(r.options), seq)
     except BadInput as exc:
-        raise BadInput(f"offer #{offer.id}: {exc}") from None
+        raise BadInput(_("offer #{id}: {problem}").format(id=offer.id, problem=exc)) from None
     return r.seq, r.options
 
 
@@ -54,7 +54,7 @@ def round_to_be_signed(db: Database, offer_id: int) -> int:
     with db.session() as session:
         found = load_offer_inputs(session, [offer_id])
     if not found:
-        raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+        raise BadInput(_("no priced offer #{id} (see `quotetui offers`)").format(id=offer_id))
     return _revision(found[0], None)[0]
 
 
@@ -80,12 +80,12 @@ def agreed_way(
     if term_option is not None:
         ways = [c for c in ways if c.option.term_months == term_option]
         if not ways:
-            raise BadInput(f"the round has no {term_option}-month price option")
+            raise BadInput(_("the round has no {months}-month price option").format(months=term_option))
     if way is not None:  # the way a contract agreed (term, prepaid, label), for another count (an amendment)
         ways = [c for c in ways if (c.option.term_months, c.option.prepay, c.option.label) == way]
         if not ways:
-            raise FieldErrors({"monthly_charge": "the round no longer offers the way to buy signed: state the "
-                               "monthly charge agreed"})  # fmt: skip
+            said = _("the round no longer offers the way to buy signed: state the monthly charge agreed")
+            raise FieldErrors({"monthly_charge": said})
     best = ways[0]
     extras = sum((line.monthly for line in best.extras), Fraction(0))
     extras = fx.convert(extras, scenario.home_currency, best.option.currency)[0]
@@ -99,14 +99,22 @@ def agreed_charge(way: OptionCost, gpus: int, gpus_per_node: int) -> tuple[Fract
     return compute, [{"label": s.discount.label, "rate": str(s.discount.rate)} for s in way.steps if s.applied]
 
 
+SIGN, AMEND = N_("Sign"), N_("Amend")
+"""What ``ask_beyond_stock`` asks to do (the confirming button's word: English message ids)."""
+
+
 def ask_beyond_stock(
     verb: str, offer_id: int, subject: str, gpus: int, nodes: int, monthly: Fraction, currency: str
 ) -> None:
     """More than one node on an offer whose stock is not stated: ``NeedsConfirmation`` (the TUI asks "Sign …?",
-    "Amend …?") naming the commitment and its monthly charge."""
-    said = unstated_stock(offer_id, subject, gpus, nodes, monthly, currency)
+    "Amend …?") naming the commitment and its monthly charge. ``verb``: :data:`SIGN` or :data:`AMEND`, the
+    button's word as declared (the dialog translates it)."""
+    said = unstated_stock(offer_id, subject, gpus, nodes, monthly, currency, sentence=True)
     if said is not None:
-        raise NeedsConfirmation(f"{verb} beyond the offer's stated stock?", said[0].upper() + said[1:] + ".", yes=verb)
+        question = (
+            _("Sign beyond the offer's stated stock?") if verb == SIGN else _("Amend beyond the offer's stated stock?")
+        )
+        raise NeedsConfirmation(question, said, yes=verb)
 
 
 def _sla(session: Session, offer_id: int) -> dict[str, Any]:
@@ -177,21 +185,30 @@ def accept_offer(
             taken = session.exec(select(Contract.reference).where(col(Contract.reference).is_not(None))).all()
             twin = next((r for r in taken if r is not None and name_key(r) == name_key(reference)), None)
             if twin is not None:
-                written = "" if twin == reference else f" (written {twin!r})"
-                raise FieldErrors({"reference": f"a contract with reference {reference!r} exists already{written}"})
+                said = (
+                    _("a contract with reference {reference} exists already")
+                    if twin == reference
+                    else _("a contract with reference {reference} exists already (written {twin})")
+                )
+                raise FieldErrors({"reference": said.format(reference=repr(reference), twin=repr(twin))})
         found = load_offer_inputs(session, [offer_id])
         if not found:
-            raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+            raise BadInput(_("no priced offer #{id} (see `quotetui offers`)").format(id=offer_id))
         offer = require_priced(found[0])
         count = gpus if gpus is not None else offer.gpus_per_node
         if offer.nodes_available is not None and count > offer.nodes_available * offer.gpus_per_node:
             on_offer = offer.nodes_available * offer.gpus_per_node
-            raise FieldErrors(
-                {
-                    "gpus": f"{count:,} GPUs, but the offer has {plural(offer.nodes_available, 'node')} × "
-                    f"{offer.gpus_per_node} = {on_offer:,} GPUs on offer"
-                }
+            said = ngettext(
+                "{count} GPUs, but the offer has {n} node × {per_node} = {total} GPUs on offer",
+                "{count} GPUs, but the offer has {n} nodes × {per_node} = {total} GPUs on offer",
+                offer.nodes_available,
+            ).format(
+                count=f"{count:,}",
+                n=f"{offer.nodes_available:,}",
+                per_node=offer.gpus_per_node,
+                total=f"{on_offer:,}",
             )
+            raise FieldErrors({"gpus": said})
         seq, options = _revision(offer, revision)
         fx = fx_table(session, start)
         assumptions = replace(load_assumptions(session), net_of_vat=False)  # a contract's charges are invoiced
@@ -199,7 +216,7 @@ def accept_offer(
         option = way.option
         monthly, applied = agreed_charge(way, count, offer.gpus_per_node)
         if not stock_confirmed and offer.nodes_available is None:
-            ask_beyond_stock("Sign", offer_id, "this contract", count, nodes_needed(count, offer.gpus_per_node),
+            ask_beyond_stock(SIGN, offer_id, _("this contract"), count, nodes_needed(count, offer.gpus_per_node),
                              monthly + flat, option.currency)  # fmt: skip
         extras = [
             {"label": x.label, "basis": x.basis.value, "amount": str(x.amount), "currency": x.currency}
@@ -273,9 +290,10 @@ def _contract(session: Session, contract_id: int) -> Contract:
     found = session.get(Contract, contract_id)
     if found is None:
         ids = session.exec(select(col(Contract.id)).order_by(col(Contract.id))).all()
-        raise BadInput(
-            f"no contract #{contract_id}" + (f" (contracts: {', '.join(f'#{i}' for i in ids)})" if ids else "")
-        )
+        if ids:
+            said = _("no contract #{id} (contracts: {ids})").format(id=contract_id, ids=", ".join(f"#{i}" for i in ids))
+            raise BadInput(said)
+        raise BadInput(_("no contract #{id}").format(id=contract_id))
     return found
 
 
@@ -309,7 +327,9 @@ def add_incident(
         end = term_end_by(contract, local_day(started_at, zone))
         problems = incident_in_term(started_at, contract.start_date, end, zone)
         if affected_gpus is not None and affected_gpus > contract.gpu_count:
-            problems["affected_gpus"] = f"{affected_gpus} GPUs affected; the contract covers {contract.gpu_count}"
+            problems["affected_gpus"] = _("{n} GPUs affected; the contract covers {covered}").format(
+                n=affected_gpus, covered=contract.gpu_count
+            )
         if problems:
             raise FieldErrors(problems)
         _refuse_a_second_record(session, contract_id, (started_at, ended_at, affected_gpus, affected_nodes))
@@ -354,13 +374,12 @@ def _refuse_a_second_record(
     would count twice (a partial outage's shares add up)."""
     for other in session.exec(select(Incident).where(Incident.contract_id == contract_id)):
         if other.id != but and _outage(other) == outage:
-            raise FieldErrors(
-                {
-                    "started_at": f"incident #{other.id} already records this outage (same start, end and "
-                    "GPUs): update it rather than counting the downtime twice (other GPUs down at the same "
-                    "time: record them in that incident, with the total)"
-                }
+            said = _(
+                "incident #{id} already records this outage (same start, end and GPUs): update it rather than "
+                "counting the downtime twice (other GPUs down at the same time: record them in that incident, with "
+                "the total)"
             )
+            raise FieldErrors({"started_at": said.format(id=other.id)})
 
 
 def update_incident(
@@ -374,7 +393,7 @@ def update_incident(
     with db.write() as session:
         incident = session.get(Incident, incident_id)
         if incident is None:
-            raise BadInput(f"no incident #{incident_id}")
+            raise BadInput(_("no incident #{id}").format(id=incident_id))
         if ended_at is not None:
             end = parse_record((E.INCIDENT.field("ended_at"),), {"ended_at": ended_at})["ended_at"]
             problems = E.incident_rules({"started_at": as_utc(incident.started_at), "ended_at": end})
@@ -425,9 +444,9 @@ def add_invoice(
         ).all()
         problems = invoice_overlaps(v["period_start"], v["period_end"], list(billed)) or problems
         if code != contract.currency:
-            problems["currency"] = (
-                f"the contract is in {contract.currency}; an invoice in {code} cannot be checked against it"
-            )
+            problems["currency"] = _(
+                "the contract is in {currency}; an invoice in {code} cannot be checked against it"
+            ).format(currency=contract.currency, code=code)
         if problems:
             raise FieldErrors(problems)
         invoice = Invoice(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quotetui.domain.errors import DatabaseProblem
+from quotetui.language import N_, _
 from quotetui.store.engine import (
     Database,
     DbTarget,
@@ -21,6 +22,15 @@ from quotetui.store.engine import (
     sqlite_read_only,
     sqlite_reader,
 )
+
+_IN_WORDS = N_("{database} (schema {revision}, {offers} offers, {contracts} contracts)")
+_FOREIGN = N_("{database} holds tables but no quotetui schema revision; refusing to touch it")
+_NEWER = N_(
+    "{database} was made by a newer quotetui (schema revision {revision}; this version knows up to {head}); "
+    "upgrade quotetui to open it. Nothing was changed."
+)
+_READ_ONLY = N_("{database} is read-only here: reading works, changes are refused.")
+"""Messages said in more than one place."""
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -63,19 +73,25 @@ def _prepare_sqlite_file(target: DbTarget) -> bool:
     assert target.path is not None
     path = target.path
     if path.is_dir():
-        raise DatabaseProblem(f"{path} is a folder, not a database file")
+        raise DatabaseProblem(_("{path} is a folder, not a database file").format(path=path))
     if not path.parent.exists():
         if not target.is_default:
-            raise DatabaseProblem(f"cannot create {path}: folder {path.parent} does not exist")
+            raise DatabaseProblem(
+                _("cannot create {path}: folder {folder} does not exist").format(path=path, folder=path.parent)
+            )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except PermissionError:
-            raise DatabaseProblem(f"cannot create the folder {path.parent} (no write permission)") from None
+            raise DatabaseProblem(
+                _("cannot create the folder {folder} (no write permission)").format(folder=path.parent)
+            ) from None
     new = not path.exists() or path.stat().st_size == 0
     if new and not os.access(path.parent, os.W_OK | os.X_OK):
-        raise DatabaseProblem(f"cannot create {path}: no write permission on the folder {path.parent}")
+        raise DatabaseProblem(
+            _("cannot create {path}: no write permission on the folder {folder}").format(path=path, folder=path.parent)
+        )
     if path.exists() and not os.access(path, os.R_OK):
-        raise DatabaseProblem(f"cannot open {path}: no read permission on the file")
+        raise DatabaseProblem(_("cannot open {path}: no read permission on the file").format(path=path))
     return new
 
 
@@ -98,7 +114,7 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
     if target.path is not None and not is_new and _nothing_due(target.path):
         opened = Opened(_database(target, None, read_only))
         if read_only:
-            opened.messages.append(f"{target.label} is read-only here: reading works, changes are refused.")
+            opened.messages.append(_(_READ_ONLY).format(database=target.label))
         return opened
     from quotetui.services.scenarios import ensure_default_scenario, has_scenario
     from quotetui.store.catalog import catalog_is_current, seed_catalog
@@ -117,16 +133,18 @@ def open_database(db: str | None = None, *, load_demo_if_new: bool = True) -> Op
         engine.dispose()
         raise
     if read_only:
-        opened.messages.append(f"{target.label} is read-only here: reading works, changes are refused.")
+        opened.messages.append(_(_READ_ONLY).format(database=target.label))
     if is_new:
-        opened.messages.append(f"Created a new database at {target.label}.")
+        opened.messages.append(_("Created a new database at {database}.").format(database=target.label))
         if target.is_default and load_demo_if_new:
             from quotetui.services.demo import load_demo
 
             summary = load_demo(opened.db)
             opened.messages.append(
-                f"Loaded the demo market ({summary}) so there is something to explore; "
-                "`quotetui demo --reset` reloads it."
+                _(
+                    "Loaded the demo market ({summary}) so there is something to explore; "
+                    "`quotetui demo --reset` reloads it."
+                ).format(summary=summary)
             )
     return opened
 
@@ -167,11 +185,10 @@ def _refuse_foreign(target: DbTarget) -> None:
     if revision is not None and not {"offer", "setting"} <= objects.keys():  # another program's alembic schema
         revision = None
     if (objects or any(marks)) and revision is None:  # a table, a view, another program's id: not ours
-        raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
+        raise DatabaseProblem(_(_FOREIGN).format(database=target.label))
     if revision is not None and revision[0] not in migrate.known_revisions():
         raise DatabaseProblem(
-            f"{target.label} was made by a newer quotetui (schema revision {revision[0]}; this version knows up to "
-            f"{migrate.head_revision()}); upgrade quotetui to open it. Nothing was changed."
+            _(_NEWER).format(database=target.label, revision=revision[0], head=migrate.head_revision())
         )
 
 
@@ -201,16 +218,15 @@ def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str], read_only
     if state.is_current:
         return
     if state.revision is None and state.has_tables:
-        raise DatabaseProblem(f"{target.label} holds tables but no quotetui schema revision; refusing to touch it")
+        raise DatabaseProblem(_(_FOREIGN).format(database=target.label))
     if state.revision is not None and state.revision not in migrate.known_revisions():
-        raise DatabaseProblem(
-            f"{target.label} was made by a newer quotetui (schema revision {state.revision}; this version knows "
-            f"up to {state.head}); upgrade quotetui to open it. Nothing was changed."
-        )
+        raise DatabaseProblem(_(_NEWER).format(database=target.label, revision=state.revision, head=state.head))
     if read_only:
         raise DatabaseProblem(
-            f"{target.label} needs its schema upgraded (revision {state.revision or 'none'} to {state.head}), "
-            "but it is read-only here; open it once where it can be written"
+            _(
+                "{database} needs its schema upgraded (revision {revision} to {head}), but it is read-only here; "
+                "open it once where it can be written"
+            ).format(database=target.label, revision=state.revision or _("none"), head=state.head)
         )
     if state.revision is not None and target.path is not None:
         backup = migrate.timestamped_backup(target.path)
@@ -219,11 +235,17 @@ def _migrate(target: DbTarget, engine: sa.Engine, messages: list[str], read_only
         except BaseException:
             backup.unlink(missing_ok=True)  # nothing changed: no stray backup per failed attempt
             raise
-        messages.append(f"Backed up {target.path.name} to {backup} before upgrading its schema.")
+        messages.append(
+            _("Backed up {file} to {backup} before upgrading its schema.").format(file=target.path.name, backup=backup)
+        )
     else:
         migrate.upgrade(target)
     if state.revision is not None:
-        messages.append(f"Upgraded the schema from revision {state.revision} to {state.head}.")
+        messages.append(
+            _("Upgraded the schema from revision {revision} to {head}.").format(
+                revision=state.revision, head=state.head
+            )
+        )
 
 
 def upgrade_database(db: str | None = None) -> list[str]:
@@ -232,7 +254,11 @@ def upgrade_database(db: str | None = None) -> list[str]:
 
     opened = open_database(db, load_demo_if_new=False)
     opened.db.dispose()
-    return opened.messages or [f"{opened.db.target.label} is at the newest schema ({migrate.head_revision()})."]
+    return opened.messages or [
+        _("{database} is at the newest schema ({head}).").format(
+            database=opened.db.target.label, head=migrate.head_revision()
+        )
+    ]
 
 
 def backup_database(dest: Path, db: str | None = None) -> Path:
@@ -240,9 +266,9 @@ def backup_database(dest: Path, db: str | None = None) -> Path:
 
     target = database_target(db)
     if not target.is_sqlite or target.path is None:
-        raise DatabaseProblem("`db backup` copies SQLite files; back up a server with its own tools (pg_dump)")
+        raise DatabaseProblem(_("`db backup` copies SQLite files; back up a server with its own tools (pg_dump)"))
     if not target.path.exists():
-        raise DatabaseProblem(f"no database at {target.path}")
+        raise DatabaseProblem(_("no database at {path}").format(path=target.path))
     return migrate.backup_sqlite(target.path, dest.expanduser().resolve())
 
 
@@ -251,7 +277,7 @@ def check_database(db: str | None = None) -> migrate.CheckReport:
 
     target = database_target(db)
     if target.path is not None and not target.path.exists():
-        raise DatabaseProblem(f"no database at {target.path}")
+        raise DatabaseProblem(_("no database at {path}").format(path=target.path))
     if target.path is not None:
         _refuse_foreign(target)  # another program's file is not "a quotetui database with an upgrade available"
     return migrate.check(target)
@@ -265,7 +291,9 @@ class BackupInfo:
     contracts: int
 
     def describe(self) -> str:
-        return f"{self.path} (schema {self.revision}, {self.offers} offers, {self.contracts} contracts)"
+        return _(_IN_WORDS).format(
+            database=self.path, revision=self.revision, offers=self.offers, contracts=self.contracts
+        )
 
 
 def inspect_backup(path: Path) -> BackupInfo:
@@ -275,27 +303,39 @@ def inspect_backup(path: Path) -> BackupInfo:
 
     path = path.expanduser().resolve()
     if not path.is_file():
-        raise DatabaseProblem(f"no backup file at {path}")
+        raise DatabaseProblem(_("no backup file at {path}").format(path=path))
     try:
         conn = sqlite_reader(path)
         try:
             integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
             if integrity != ["ok"]:
-                raise DatabaseProblem(f"{path} fails the integrity check: {'; '.join(integrity[:3])}")
+                raise DatabaseProblem(
+                    _("{path} fails the integrity check: {problems}").format(
+                        path=path, problems="; ".join(integrity[:3])
+                    )
+                )
             if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
-                raise DatabaseProblem(f"{path} has rows that point at missing rows (foreign key check)")
+                raise DatabaseProblem(
+                    _("{path} has rows that point at missing rows (foreign key check)").format(path=path)
+                )
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if "alembic_version" not in tables or "offer" not in tables:
-                raise DatabaseProblem(f"{path} is an SQLite file but not a quotetui database")
+                raise DatabaseProblem(_("{path} is an SQLite file but not a quotetui database").format(path=path))
             revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
             offers = conn.execute("SELECT COUNT(*) FROM offer").fetchone()[0]
             contracts = conn.execute("SELECT COUNT(*) FROM contract").fetchone()[0]
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
-        raise DatabaseProblem(f"{path} is not a quotetui database (SQLite says: {exc})") from None
+        raise DatabaseProblem(
+            _("{path} is not a quotetui database (SQLite says: {reason})").format(path=path, reason=exc)
+        ) from None
     if revision not in migrate.known_revisions():
-        raise DatabaseProblem(f"{path} has schema {revision}, newer than this program ({migrate.head_revision()})")
+        raise DatabaseProblem(
+            _("{path} has schema {revision}, newer than this program ({head})").format(
+                path=path, revision=revision, head=migrate.head_revision()
+            )
+        )
     return BackupInfo(path, revision, offers, contracts)
 
 
@@ -310,7 +350,7 @@ def restore_database(backup: Path, db: str | None = None) -> tuple[BackupInfo, P
     if target.path is not None and target.path.is_file() and target.path.stat().st_size:
         _refuse_foreign(target)  # a restore replaces quotetui's own database only
     if not target.is_sqlite or target.path is None:
-        raise DatabaseProblem("`db restore` replaces SQLite files; restore a server with its own tools")
+        raise DatabaseProblem(_("`db restore` replaces SQLite files; restore a server with its own tools"))
     saved = migrate.timestamped_backup(target.path) if target.path.exists() else None
     migrate.restore_sqlite(info.path, target.path)
     return info, saved
@@ -320,9 +360,11 @@ def describe_database(db: str | None = None) -> str:
     """What a restore would replace, in a few words (for the confirmation question)."""
     target = database_target(db)
     if target.path is None or not target.path.exists():
-        return f"{target.label} (does not exist yet)"
+        return _("{database} (does not exist yet)").format(database=target.label)
     try:
         info = inspect_backup(target.path)
     except DatabaseProblem as exc:
-        return f"{target.label} (unreadable: {exc})"
-    return f"{target.label} (schema {info.revision}, {info.offers} offers, {info.contracts} contracts)"
+        return _("{database} (unreadable: {problem})").format(database=target.label, problem=exc)
+    return _(_IN_WORDS).format(
+        database=target.label, revision=info.revision, offers=info.offers, contracts=info.contracts
+    )

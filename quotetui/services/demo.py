@@ -14,6 +14,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.demo_files import ClaimEntry, DemoMarket, ProviderFile, load_demo_files
 from quotetui.io.file_models import Strict
+from quotetui.language import _
 from quotetui.resources import demo_dir
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -47,9 +48,15 @@ class DemoSummary:
     scenarios: int
 
     def __str__(self) -> str:
-        return (
-            f"{self.providers} providers, {self.offers} offers, {self.revisions} quote revisions, "
-            f"{self.claims} claimed benchmarks, {self.scenarios} scenarios"
+        return _(
+            "{providers} providers, {offers} offers, {revisions} quote revisions, {claims} claimed benchmarks, "
+            "{scenarios} scenarios"
+        ).format(
+            providers=self.providers,
+            offers=self.offers,
+            revisions=self.revisions,
+            claims=self.claims,
+            scenarios=self.scenarios,
         )
 
 
@@ -68,7 +75,9 @@ def load_demo(db: Database, *, reset: bool = False) -> DemoSummary:
         existing = list(session.exec(select(Provider.name).where(col(Provider.name).in_(names))))
         if existing and not reset:
             raise DemoAlreadyLoaded(
-                f"the demo market is already loaded ({', '.join(existing)}); use `quotetui demo --reset` to reload it"
+                _("the demo market is already loaded ({providers}); use `quotetui demo --reset` to reload it").format(
+                    providers=", ".join(existing)
+                )
             )
         if reset:
             _remove_demo(session, market)
@@ -85,13 +94,15 @@ def _remove_demo(session: Session, market: DemoMarket) -> None:
     own = [f"{provider} / {name}" for _, provider, name in offers if (provider, name) not in demo_offers]
     if own:  # a reset removes the demo's providers with every offer they hold: never the buyer's own
         raise BadInput(
-            f"the demo providers also hold offers you added ({'; '.join(own[:5])}{' …' if len(own) > 5 else ''}); "
-            "a reset would delete them: move or delete them first. Nothing was changed"
+            _(
+                "the demo providers also hold offers you added ({offers}); a reset would delete them: move or delete "
+                "them first. Nothing was changed"
+            ).format(offers="; ".join(own[:5]) + (" …" if len(own) > 5 else ""))
         )
     offer_ids = [offer_id for offer_id, _, _ in offers]
     signed = session.exec(select(Contract.id).where(col(Contract.offer_id).in_(offer_ids))).first()
     if signed is not None:
-        raise BadInput("contracts refer to demo offers; remove them before resetting the demo market")
+        raise BadInput(_("contracts refer to demo offers; remove them before resetting the demo market"))
     invited = sorted(
         set(
             session.exec(
@@ -103,8 +114,10 @@ def _remove_demo(session: Session, market: DemoMarket) -> None:
     )
     if invited:  # the buyer's own record of whom they asked: never forgotten by a reset
         raise BadInput(
-            f"RFQs were sent to demo providers ({', '.join(invited)}); a reset would forget those invitations. "
-            "Nothing was changed"
+            _(
+                "RFQs were sent to demo providers ({providers}); a reset would forget those invitations. Nothing was "
+                "changed"
+            ).format(providers=", ".join(invited))
         )
     refs = [s.reference for s in market.sources if s.reference]
     source_ids = list(session.exec(select(Source.id).where(col(Source.reference).in_(refs))))
@@ -153,22 +166,26 @@ class _Loader:
         if key is None:
             return None
         if key not in self.sources:
-            raise BadInput(f"{origin}: unknown source {key!r} (sources.toml defines {', '.join(self.sources)})")
+            raise BadInput(
+                _("{where}: unknown source {key} (sources.toml defines {keys})").format(
+                    where=origin, key=repr(key), keys=", ".join(self.sources)
+                )
+            )
         return self.sources[key]
 
     def _gpu(self, origin: str, name: str) -> int:
         try:
             return self.gpu_ids[self.catalog.lookup(name).key]
         except BadInput as exc:
-            raise BadInput(f"{origin}: {exc}") from None
+            raise BadInput(_("{where}: {problem}").format(where=origin, problem=exc)) from None
 
     def _provider(self, origin: str, pf: ProviderFile) -> int:
         currency = pf.provider.currency  # the default for the file's prices and extras
         provider_id = insert(self.session, Provider(**_columns(pf.provider, "currency")))
         for o in pf.offer:
-            where = f"{origin}: offer {o.key}"
+            where = _("{file}: offer {key}").format(file=origin, key=o.key)
             if o.key in self.offers:
-                raise BadInput(f"{where}: the key is used twice")
+                raise BadInput(_("{where}: the key is used twice").format(where=where))
             gpu_id = self._gpu(where, o.gpu)
             fields = _columns(o, "key", "gpu", "revision", "discount", "extra", "sla")
             offer_form_factor(fields, self.catalog.lookup(o.gpu).form_factor)
@@ -201,19 +218,21 @@ class _Loader:
         return provider_id
 
     def _claim(self, origin: str, c: ClaimEntry, provider_id: int | None) -> None:
-        where = f"{origin}: claim {c.metric.value}"
+        where = _("{file}: claim {metric}").format(file=origin, metric=c.metric.value)
         offer = None
         if c.offer is not None:
             offer = self.offers.get(c.offer)
             if offer is None:
-                raise BadInput(f"{where}: unknown offer key {c.offer!r}")
+                raise BadInput(_("{where}: unknown offer key {key}").format(where=where, key=repr(c.offer)))
             provider_id = offer.provider_id
         fields = _columns(c, "offer", "gpu", "compared")
         fields["qualifier"] = c.qualifier.value if c.qualifier else ""
         if c.compared:
             missing = [key for key in c.compared if key not in self.offers]
             if missing:
-                raise BadInput(f"{where}: compares unknown offer keys {', '.join(missing)}")
+                raise BadInput(
+                    _("{where}: compares unknown offer keys {keys}").format(where=where, keys=", ".join(missing))
+                )
             fields["conditions"] = json.dumps({"compared_offer_ids": [self.offers[k].id for k in c.compared]})
         self.session.add(
             BenchmarkResult(
@@ -234,13 +253,13 @@ class _Loader:
             for other in self.session.exec(select(Scenario).where(col(Scenario.is_default))):
                 other.is_default = False
         for s in self.market.scenarios:
-            where = f"imports/demo/scenarios.toml: scenario {s.name}"
+            where = _("{file}: scenario {name}").format(file="imports/demo/scenarios.toml", name=s.name)
             gpu_id = self._gpu(where, s.gpu) if s.gpu else None
             self.session.add(Scenario(**_columns(s, "gpu", "default"), gpu_model_id=gpu_id, is_default=s in defaults))
 
     def _purchases(self) -> None:
         for p in self.market.purchases:
-            where = f"imports/demo/ownership.toml: purchase {p.name}"
+            where = _("{file}: purchase {name}").format(file="imports/demo/ownership.toml", name=p.name)
             self.session.add(
                 PurchaseOption(
                     **_columns(p, "gpu"), gpu_model_id=self._gpu(where, p.gpu), source_id=self._source(where, p.source)

@@ -19,6 +19,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.gc_pause import gc_paused
 from quotetui.domain.money import Money
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import _
 from quotetui.services.engine_inputs import (
     fx_day,
     fx_table_of,
@@ -42,7 +43,7 @@ from quotetui.store.reader import reading, session_reader
 def resolve_context(db: Database, scenario: str | None, on: date | None) -> tuple[ScenarioInput, FxTable, date]:
     day = on or utcnow().date()
     with reading(db) as reader:
-        _, gpus = load_catalog_of(reader)
+        _catalog, gpus = load_catalog_of(reader)
         return scenario_input(db, reader, scenario, gpus), fx_table_of(reader, fx_day(day)), day
 
 
@@ -101,14 +102,14 @@ def evaluate_offer(
 ) -> Evaluation:
     """One offer for the scenario; ``full_use_months`` re-costs it busy every hour for that many months, for
     ``gpus`` GPUs (default with it: one node of the offer)."""
-    scenario_input, fx, _ = resolve_context(db, scenario, on)
+    scenario_input, fx, _day = resolve_context(db, scenario, on)
     if full_use_months is not None:
         scenario_input = replace(scenario_input, utilisation=Decimal(1), months=full_use_months)
     with db.session() as session:
         offers = load_offer_inputs(session, [offer_id])
         assumptions = load_assumptions_of(session_reader(session))
     if not offers:
-        raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+        raise BadInput(_("no priced offer with id {id}; `quotetui offers` lists them").format(id=offer_id))
     if full_use_months is not None or gpus is not None:
         scenario_input = replace(scenario_input, gpu_count=gpus or offers[0].gpus_per_node)
     return evaluate(offers[0], scenario_input, fx, assumptions)

@@ -15,10 +15,11 @@ from sqlmodel import Session, col, func, select
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
 from quotetui.domain.economics.rounds import rounds_in_order
-from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
+from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError, noun
 from quotetui.domain.fields import Entity
 from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import local_text, stamp_now, utcnow
+from quotetui.language import N_, _
 from quotetui.services.form_defaults import (
     NEW_DISCOUNT_VALUES,
     NEW_EXTRA_VALUES,
@@ -72,9 +73,9 @@ def provider_form(db: Database, provider_id: int | None = None) -> FormSpec:
     values: dict[str, Any] = dict(NEW_PROVIDER_VALUES)
     if provider_id is not None:
         with db.session() as session:
-            row = _get(session, Provider, provider_id, "provider")
+            row = _get(session, Provider, provider_id, N_("provider"))
             values, version = shown(row, fields), row.version
-    title = "Edit provider" if provider_id else "New provider"
+    title = _("Edit provider") if provider_id else _("New provider")
     return FormSpec(title, fields, values, entity=E.PROVIDER, version=version if provider_id else None)
 
 
@@ -84,10 +85,15 @@ def save_provider(db: Database, raw: dict[str, Any], provider_id: int | None = N
         key = name_key(values["name"])
         for other_id, other in session.exec(select(Provider.id, Provider.name)):
             if other_id != provider_id and name_key(other) == key:
-                same = "" if other == values["name"] else f" (written {other!r})"
-                raise FieldErrors({"name": f"a provider named {values['name']!r} already exists{same}"})
-        row = Provider() if provider_id is None else _get(session, Provider, provider_id, "provider", lock=True)
-        check_version("provider", row.version if provider_id else None, version)
+                if other == values["name"]:
+                    said = _("a provider named {name} already exists").format(name=repr(values["name"]))
+                else:
+                    said = _("a provider named {name} already exists (written {other})").format(
+                        name=repr(values["name"]), other=repr(other)
+                    )
+                raise FieldErrors({"name": said})
+        row = Provider() if provider_id is None else _get(session, Provider, provider_id, N_("provider"), lock=True)
+        check_version(N_("provider"), row.version if provider_id else None, version)
         _set(row, values)
         session.add(row)
         session.flush()
@@ -102,20 +108,23 @@ def _offer_spec(session: Session, new: bool, title: str = "", values: dict[str, 
     return FormSpec(title, entity.form_fields, values or {}, {"provider": providers}, entity)
 
 
-NO_PROVIDER = "no provider named"
-"""How a refused provider name starts (the CLI adds where the providers are listed and how to add one)."""
+class NoProvider(str):
+    """The message of a provider name that names none (the CLI adds where the providers are listed and how to
+    add one): told apart by its type, whatever the language it is in."""
+
+    __slots__ = ()
 
 
 def offer_form(db: Database, offer_id: int | None = None) -> FormSpec:
     with db.session() as session:
         if offer_id is None:
-            return _offer_spec(session, True, "New offer", dict(NEW_OFFER_VALUES))
-        o = _get(session, Offer, offer_id, "offer")
+            return _offer_spec(session, True, _("New offer"), dict(NEW_OFFER_VALUES))
+        o = _get(session, Offer, offer_id, N_("offer"))
         catalog, ids = load_catalog(session)
         gpu = next(key for key, gid in ids.items() if gid == o.gpu_model_id)
         provider = session.get(Provider, o.provider_id)
         values = shown(o, E.OFFER.form_fields) | {"gpu": catalog.get(gpu).name, "provider": provider.name}
-        return replace(_offer_spec(session, False, "Edit offer", values), version=o.version)
+        return replace(_offer_spec(session, False, _("Edit offer"), values), version=o.version)
 
 
 def contracts_kept(db: Database, offer_id: int) -> list[str]:
@@ -132,7 +141,7 @@ def kept_by_contracts(session: Session, offer_id: int | None = None) -> dict[int
     from quotetui.store.models import Contract
 
     out: dict[int, list[str]] = {}
-    _, ids = load_catalog(session)
+    _catalog, ids = load_catalog(session)
     keys = {v: k for k, v in ids.items()}
     query = select(Contract.id, Contract.offer_id, Contract.snapshot).order_by(col(Contract.id))
     if offer_id is not None:
@@ -150,10 +159,17 @@ def kept_by_contracts(session: Session, offer_id: int | None = None) -> dict[int
         )
         if current != (sold["gpu"], sold["gpus_per_node"], sold["intra_fabric"], sold["inter_fabric"]):
             out.setdefault(contract_offer, []).append(
-                f"contract #{contract_id} keeps what was sold ({sold['gpu_name']}, "
-                f"{sold['gpus_per_node']} GPUs a node, "
-                f"{sold['intra_fabric']}, {sold['inter_fabric']}): this edit changes the offer, not the contract, "
-                "and acceptance still judges what was sold (`quotetui contracts amend` changes the contract)"
+                _(
+                    "contract #{contract} keeps what was sold ({gpu}, {gpus} GPUs a node, {intra}, {inter}): this "
+                    "edit changes the offer, not the contract, and acceptance still judges what was sold "
+                    "(`quotetui contracts amend` changes the contract)"
+                ).format(
+                    contract=contract_id,
+                    gpu=sold["gpu_name"],
+                    gpus=sold["gpus_per_node"],
+                    intra=sold["intra_fabric"],
+                    inter=sold["inter_fabric"],
+                )
             )
     return out
 
@@ -174,7 +190,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
         typed = str(raw.get("provider"))
         provider_id, provider_name = providers.get(name_key(typed), (None, None))
         if provider_id is None:
-            errors["provider"] = f"{NO_PROVIDER} {clean_name(typed)!r}"
+            errors["provider"] = NoProvider(_("no provider named {name}").format(name=repr(clean_name(typed))))
     if errors:
         raise FieldErrors(errors)
     values["provider"] = provider_name  # as recorded, not as typed
@@ -185,12 +201,13 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
         siblings = session.exec(select(Offer.id, Offer.name).where(Offer.provider_id == provider_id))
         for other_id, other in siblings:
             if other_id != offer_id and name_key(other) == name_key(values["name"]):
-                raise FieldErrors({"name": f"{values['provider']!r} already has an offer named {other!r}"})
+                said = _("{provider} already has an offer named {name}")
+                raise FieldErrors({"name": said.format(provider=repr(values["provider"]), name=repr(other))})
         if offer_id is None:
             row = Offer(**columns_only(Offer, values))
         else:
-            row = _get(session, Offer, offer_id, "offer", lock=True)
-            check_version("offer", row.version, version)
+            row = _get(session, Offer, offer_id, N_("offer"), lock=True)
+            check_version(N_("offer"), row.version, version)
         _set(row, values)
         session.add(row)
         session.flush()
@@ -223,7 +240,7 @@ def _round_spec(title: str, values: dict[str, Any]) -> FormSpec:
 def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     """A new round, pre-filled with the latest price so the buyer edits only what moved."""
     with db.session() as session:
-        _get(session, Offer, offer_id, "offer")
+        _get(session, Offer, offer_id, N_("offer"))
         zone = load_assumptions(session).time_zone
         last = session.exec(
             select(RevisionPrice)
@@ -239,8 +256,10 @@ def revision_form(db: Database, offer_id: int, mover: e.Mover) -> FormSpec:
     if last is not None:
         values |= shown(last, E.PRICE.fields)
         values.pop("amount_high")
-    title = {e.Mover.COUNTER: "Our counter-offer", e.Mover.PROVIDER: "Provider's new offer"}.get(mover, "New round")
-    return _round_spec(title, values)
+    title = {e.Mover.COUNTER: N_("Our counter-offer"), e.Mover.PROVIDER: N_("Provider's new offer")}.get(
+        mover, N_("New round")
+    )
+    return _round_spec(_(title), values)
 
 
 def _dated_in_order(session: Session, offer_id: int, quoted_at: Any, revision: QuoteRevision | None = None) -> None:
@@ -261,7 +280,7 @@ def _dated_in_order(session: Session, offer_id: int, quoted_at: Any, revision: Q
 def save_revision(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
     values = parse(_round_spec("", {}), raw)
     with db.write() as session:
-        offer = _get(session, Offer, offer_id, "offer")
+        offer = _get(session, Offer, offer_id, N_("offer"))
         _dated_in_order(session, offer_id, values["quoted_at"])
         rev_id = _add_round(session, offer_id, values["mover"], values["quoted_at"], values["round_note"], values)
         if offer.status in (e.OfferStatus.DRAFT, e.OfferStatus.REQUESTED, e.OfferStatus.QUOTED):
@@ -273,7 +292,7 @@ def save_revision(db: Database, offer_id: int, raw: dict[str, Any]) -> int:
 def revision_edit_form(db: Database, revision_id: int) -> FormSpec:
     """A recorded round with its headline price (the shortest-term option), to correct a typo."""
     with db.session() as session:
-        rev = _get(session, QuoteRevision, revision_id, "round")
+        rev = _get(session, QuoteRevision, revision_id, N_("round"))
         price = session.exec(
             select(RevisionPrice)
             .where(RevisionPrice.revision_id == revision_id)
@@ -282,7 +301,7 @@ def revision_edit_form(db: Database, revision_id: int) -> FormSpec:
     values = shown(rev, (E.MOVER, E.QUOTED_AT)) | {"round_note": rev.note or ""}
     if price is not None:
         values |= shown(price, E.PRICE.fields)
-    return replace(_round_spec(f"Round {rev.seq}", values), version=_round_version(rev, price))
+    return replace(_round_spec(_("Round {seq}").format(seq=rev.seq), values), version=_round_version(rev, price))
 
 
 def _round_version(rev: QuoteRevision, price: RevisionPrice | None) -> tuple[int, int | None]:
@@ -293,20 +312,22 @@ def _round_version(rev: QuoteRevision, price: RevisionPrice | None) -> tuple[int
 def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version: object = None) -> int:
     values = parse(_round_spec("", {}), raw)
     with db.write() as session:
-        rev = _get(session, QuoteRevision, revision_id, "round", lock=True)
+        rev = _get(session, QuoteRevision, revision_id, N_("round"), lock=True)
         headline = session.exec(
             select(RevisionPrice)
             .where(RevisionPrice.revision_id == revision_id)
             .order_by(col(RevisionPrice.term_months))
         ).first()
-        check_version("round", _round_version(rev, headline), version)
+        check_version(N_("round"), _round_version(rev, headline), version)
         _dated_in_order(session, rev.offer_id, values["quoted_at"], rev)
         others = session.exec(select(RevisionPrice).where(RevisionPrice.revision_id == revision_id)).all()
         if any(
             p is not headline and (p.term_months, p.unit) == (values["term_months"], values["unit"]) for p in others
         ):
-            term = f"{values['term_months']}-month {values['unit'].value.replace('_', '-')}"
-            raise FieldErrors({"term_months": f"the round already has a {term} price option; change that one"})
+            said = _("the round already has a {months}-month {unit} price option; change that one").format(
+                months=values["term_months"], unit=values["unit"].value.replace("_", "-")
+            )
+            raise FieldErrors({"term_months": said})
         _set(rev, values).note = values["round_note"]
         row = headline or RevisionPrice(revision_id=rev.id)
         session.add(_set(row, {f.name: values[f.name] for f in E.PRICE.fields}))
@@ -317,11 +338,19 @@ def update_revision(db: Database, revision_id: int, raw: dict[str, Any], version
 def _fine_print_form(db: Database, entity: Entity, starts: dict[str, Any], row_id: int | None) -> FormSpec:
     """The form of a new discount or extra cost (its declared starting values) or of the one with ``row_id``."""
     fields = entity.form_fields
+    new, edit = _FINE_PRINT_TITLES[entity.key]
     if row_id is None:
-        return FormSpec(f"New {entity.one}", fields, dict(starts), entity=entity)
+        return FormSpec(_(new), fields, dict(starts), entity=entity)
     with db.session() as session:
         row = _get(session, FINE_PRINT[entity.key], row_id, entity.one)
-        return FormSpec(f"Edit {entity.one}", fields, shown(row, fields), entity=entity, version=row.version)
+        return FormSpec(_(edit), fields, shown(row, fields), entity=entity, version=row.version)
+
+
+_FINE_PRINT_TITLES = {
+    E.DISCOUNT.key: (N_("New discount"), N_("Edit discount")),
+    E.EXTRA.key: (N_("New extra cost"), N_("Edit extra cost")),
+}
+"""The titles of the forms of a new and a recorded discount or extra cost."""
 
 
 def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
@@ -331,7 +360,7 @@ def discount_form(db: Database, discount_id: int | None = None) -> FormSpec:
 def save_discount(
     db: Database, offer_id: int, raw: dict[str, Any], discount_id: int | None = None, version: object = None
 ) -> int:
-    return _save_fine_print(db, offer_id, raw, Discount, E.DISCOUNT, "discount", discount_id, version)
+    return _save_fine_print(db, offer_id, raw, Discount, E.DISCOUNT, N_("discount"), discount_id, version)
 
 
 def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
@@ -341,7 +370,7 @@ def extra_form(db: Database, extra_id: int | None = None) -> FormSpec:
 def save_extra(
     db: Database, offer_id: int, raw: dict[str, Any], extra_id: int | None = None, version: object = None
 ) -> int:
-    return _save_fine_print(db, offer_id, raw, ExtraCost, E.EXTRA, "extra cost", extra_id, version)
+    return _save_fine_print(db, offer_id, raw, ExtraCost, E.EXTRA, N_("extra cost"), extra_id, version)
 
 
 def _save_fine_print(
@@ -355,10 +384,10 @@ def _save_fine_print(
     version: object,
 ) -> int:
     """Save a discount or an extra cost of an offer: a new row, or the row ``row_id`` if it is still at
-    ``version`` (else "changed since you opened it")."""
+    ``version`` (else "changed since you opened it"); ``what``: the row in words (marked ``N_``)."""
     values = parse(FormSpec(what.capitalize(), entity.form_fields, entity=entity), raw)
     with db.write() as session:
-        _get(session, Offer, offer_id, "offer")
+        _get(session, Offer, offer_id, N_("offer"))
         if row_id is None:
             row = model(offer_id=offer_id)
         else:
@@ -373,12 +402,11 @@ def _save_fine_print(
         )  # fmt: skip
         if twin is not None:  # an import could never tell the two apart: one row per key
             named = " / ".join(str(getattr(v, "value", v)) for v in key if v not in (None, False))
-            raise FieldErrors(
-                {
-                    entity.natural_key[0]: f"offer #{offer_id} already has a {named} {what} (#{twin.id}), and an "
-                    "import could not tell two apart: record their total in that one"
-                }
-            )
+            said = _(
+                "offer #{offer} already has a {key} {what} (#{id}), and an import could not tell two apart: record "
+                "their total in that one"
+            ).format(offer=offer_id, key=named, what=noun(what), id=twin.id)
+            raise FieldErrors({entity.natural_key[0]: said})
         session.add(row)
         session.flush()
         assert row.id is not None
@@ -394,11 +422,11 @@ def sla_form(db: Database, offer_id: int) -> FormSpec:
     fields = E.SLA.form_fields
     values: dict[str, Any] = {"preemption": e.PreemptionRisk.UNKNOWN.value}
     with db.session() as session:
-        _get(session, Offer, offer_id, "offer")
+        _get(session, Offer, offer_id, N_("offer"))
         sla, version = _sla_of(session, offer_id)
         if sla is not None:
             values = shown(sla, fields) | {"credits": version[1]}
-    return FormSpec("SLA terms", fields, values, entity=E.SLA, version=version)
+    return FormSpec(_("SLA terms"), fields, values, entity=E.SLA, version=version)
 
 
 def _sla_of(session: Session, offer_id: int) -> tuple[SlaTerm | None, tuple[int, str] | None]:
@@ -419,9 +447,9 @@ def save_sla(db: Database, offer_id: int, raw: dict[str, Any], version: object =
     if errors:
         raise FieldErrors(errors)
     with db.write() as session:
-        _get(session, Offer, offer_id, "offer", lock=True)
+        _get(session, Offer, offer_id, N_("offer"), lock=True)
         current, now = _sla_of(session, offer_id)
-        check_version("SLA", now, version)
+        check_version(N_("SLA"), now, version)
         sla = current or SlaTerm(offer_id=offer_id)
         session.add(_set(sla, values))
         if current is not None:
@@ -438,17 +466,17 @@ def save_sla(db: Database, offer_id: int, raw: dict[str, Any], version: object =
 # -- deleting ----------------------------------------------------------------------------------------------
 def delete_offer(db: Database, offer_id: int) -> None:
     with db.write() as session:
-        offer = _get(session, Offer, offer_id, "offer")
+        offer = _get(session, Offer, offer_id, N_("offer"))
         if session.exec(select(Contract.id).where(Contract.offer_id == offer_id)).first() is not None:
-            raise BadInput("a contract was signed on this offer; it cannot be deleted")
+            raise BadInput(_("a contract was signed on this offer; it cannot be deleted"))
         session.delete(offer)
 
 
 def delete_provider(db: Database, provider_id: int) -> None:
     with db.write() as session:
-        provider = _get(session, Provider, provider_id, "provider")
+        provider = _get(session, Provider, provider_id, N_("provider"))
         if session.exec(select(Offer.id).where(Offer.provider_id == provider_id)).first() is not None:
-            raise BadInput("the provider still has offers; delete them first")
+            raise BadInput(_("the provider still has offers; delete them first"))
         session.delete(provider)
 
 
@@ -468,17 +496,17 @@ def delete_fine_print(db: Database, entity: Entity, row_id: int) -> None:
         row = _get(session, model, row_id, entity.one)
         if isinstance(row, QuoteRevision):
             if session.exec(select(Contract.id).where(Contract.revision_id == row_id)).first() is not None:
-                raise BadInput("a contract was signed on this round; it cannot be deleted")
+                raise BadInput(_("a contract was signed on this round; it cannot be deleted"))
             rounds = select(func.count()).select_from(QuoteRevision).where(QuoteRevision.offer_id == row.offer_id)
             if session.exec(rounds).one() == 1:
-                raise BadInput("an offer keeps at least one round; delete the offer instead")
+                raise BadInput(_("an offer keeps at least one round; delete the offer instead"))
         session.delete(row)
 
 
 def _get(session: Session, model: Any, row_id: int, what: str, *, lock: bool = False) -> Any:
     """The row, or :class:`BadInput`; ``lock`` holds it until the write commits (PostgreSQL: FOR UPDATE), so
-    its version is checked and bumped by one writer at a time."""
+    its version is checked and bumped by one writer at a time. ``what``: the row in words (marked ``N_``)."""
     row = session.get(model, row_id, with_for_update=lock or None)
     if row is None:
-        raise BadInput(f"no {what} with id {row_id}")
+        raise BadInput(_("no {what} with id {id}").format(what=noun(what), id=row_id))
     return row

@@ -37,9 +37,10 @@ from quotetui.domain.economics.rounds import current_round
 from quotetui.domain.enums import (
     ProviderKind,
 )
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, unnamed
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.language import N_, _
 from quotetui.store.catalog import load_catalog_of
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.read_model import Column, Rows, fields_of
@@ -124,11 +125,13 @@ class UnreadableSettings(BadInput):
         self.problems = problems
         flags = {f.name: "--" + f.name.replace("_", "-") for f in E.SETTINGS.fields}
         said = "; ".join(
-            f"the setting {name} ({problem}): `quotetui settings set {flags[name]} VALUE`, or an empty value for the "
-            "default"
+            _(
+                "the setting {name} ({problem}): `quotetui settings set {flag} VALUE`, or an empty value for the "
+                "default"
+            ).format(name=name, problem=problem, flag=flags[name])
             for name, problem in problems.items()
         )
-        super().__init__(f"this database's settings cannot be used here: {said}")
+        super().__init__(_("this database's settings cannot be used here: {problems}").format(problems=said))
 
 
 def read_settings(stored: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -153,9 +156,9 @@ def read_settings(stored: dict[str, str]) -> tuple[dict[str, Any], dict[str, str
                 try:
                     ZoneInfo(value)
                 except (ValueError, KeyError, OSError):  # ZoneInfoNotFoundError is a KeyError
-                    raise BadInput(f"{value!r} is not a time zone this machine knows") from None
+                    raise BadInput(_("{zone} is not a time zone this machine knows").format(zone=repr(value))) from None
         except BadInput as exc:
-            problems[f.name] = f"{stored[f.name]!r}: {str(exc).removeprefix('value ')}"
+            problems[f.name] = f"{stored[f.name]!r}: {unnamed(str(exc))}"
             continue
         values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
     return values, problems
@@ -267,7 +270,7 @@ def read_models() -> EngineRows:
              "extra_cost"),
         Rows("OfferRow", "offer o LEFT OUTER JOIN provider p ON p.id = o.provider_id",
              (Column("id", "o.id"), Column("provider", "p.name", "text"), Column("gpu_model_id", "o.gpu_model_id"),
-              Column("provider_kind", "p.kind", "choice", ProviderKind, "provider of {row}, kind"),
+              Column("provider_kind", "p.kind", "choice", ProviderKind, N_("provider of {row}, kind")),
               *fields_of(E.OFFER, offer_fields, "o.")),
              "offer"),
         Rows("EvidenceRow",

@@ -10,7 +10,9 @@ from typing import Any
 
 from quotetui.domain.fields import Entity, Field
 from quotetui.domain.timeutil import local_text
+from quotetui.io.import_schema import header_names, norm
 from quotetui.io.xlsx_write import DATE, DATETIME, INTEGER, MONEY_FINE, NUMBER, PERCENT, Column
+from quotetui.language import _
 
 FORMATS = {
     "money": MONEY_FINE,
@@ -30,6 +32,17 @@ def template_columns(entity: Entity, widths: dict[str, int] | None = None) -> li
         Column(f.column, widths.get(f.name, max(10, len(f.column) + 3)), FORMATS.get(f.kind))
         for f in entity.sheet_fields
     ]
+
+
+def figure_header(entity: Entity, header: str, **values: object) -> str:
+    """The header of a column of figures after a data sheet's template columns (an import ignores it), in the
+    language in use: ``header`` is its English message id (marked ``N_`` at the call), ``values`` fill its
+    placeholders. A translation that an import would read as one of the entity's own columns (a Chinese alias)
+    gives the English header instead, which never does."""
+    said = _(header).format(**values)
+    if norm(said) in {norm(name) for f in entity.sheet_fields for name in header_names(f)}:
+        return header.format(**values)
+    return said
 
 
 def cell(f: Field, value: Any, time_zone: str = "UTC") -> Any:

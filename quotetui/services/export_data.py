@@ -32,6 +32,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
+from quotetui.language import _
 from quotetui.services.acceptance import (
     Acceptance,
     amended_since_acceptance,
@@ -152,7 +153,9 @@ def gather(
     ranked = set(ranking.order)
     unknown = [p for p in pinned or [] if p not in ranked]
     if unknown:
-        raise BadInput(f"no offer {', '.join(f'#{p}' for p in unknown)} in the ranking (see `quotetui offers`)")
+        raise BadInput(
+            _("no offer {ids} in the ranking (see `quotetui offers`)").format(ids=", ".join(f"#{p}" for p in unknown))
+        )
     audits = audit_claims(db)
     with db.session() as session:
 
@@ -284,14 +287,20 @@ def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyAnswer | None, str
     best = first[0] if first and first[0].feasibility.ok else None
     terms = recorded_purchase(db)
     if terms is None:
-        return None, "No purchase option recorded: nothing to compare."
+        return None, _("No purchase option recorded: nothing to compare.")
     if best is None:
-        return None, f"No offer can run scenario {data.scenario_name!r}: nothing to compare."
+        return None, _("No offer can run scenario {scenario}: nothing to compare.").format(
+            scenario=repr(data.scenario_name)
+        )
     if terms.currency != data.currency:  # the two sides are never converted into each other
-        return None, (
-            f"Not compared: the purchase option {terms.name!r} is in {terms.currency} and scenario "
-            f"{data.scenario_name!r} in {data.currency}; export a scenario in {terms.currency}, or record the "
-            f"purchase in {data.currency}."
+        return None, _(
+            "Not compared: the purchase option {purchase} is in {currency} and scenario {scenario} in "
+            "{home_currency}; export a scenario in {currency}, or record the purchase in {home_currency}."
+        ).format(
+            purchase=repr(terms.name),
+            currency=terms.currency,
+            scenario=repr(data.scenario_name),
+            home_currency=data.currency,
         )
     answer = calc_rent_vs_buy(db, {}, offer_id=best.offer.id, scenario=data.scenario_name, purchase=terms.name)
     return answer, ""

@@ -11,8 +11,10 @@ from quotetui.domain import entities as E
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.rules import peak_share
+from quotetui.io.import_schema import sheet_tab
 from quotetui.io.xlsx_write import DATE, NUMBER, PERCENT, Column, Sheet, Styled
-from quotetui.services.export_columns import data_row, template_columns
+from quotetui.language import N_, _
+from quotetui.services.export_columns import data_row, figure_header, template_columns
 from quotetui.services.export_data import ExportData
 from quotetui.services.verification import LogOnRecord
 from quotetui.store.models import BenchmarkResult
@@ -39,12 +41,12 @@ def benchmarks(data: ExportData) -> Sheet:
     """Every claimed and verified figure (the importable columns first), its share of the datasheet, the
     verdict on a claim or the log behind a measurement, and the offer's findings (detailed on Findings)."""
     columns = template_columns(E.CLAIM, {"quote": 50, "source": 30}) + [
-        Column("verdict", 11),
-        Column("implied", 10, NUMBER),
-        Column("explanation", 60),
-        Column("of datasheet peak", 9, PERCENT),
-        Column("evidence", 40),
-        Column("offer findings", 40),
+        Column(figure_header(E.CLAIM, N_("verdict")), 11),
+        Column(figure_header(E.CLAIM, N_("implied")), 10, NUMBER),
+        Column(figure_header(E.CLAIM, N_("explanation")), 60),
+        Column(figure_header(E.CLAIM, N_("of datasheet peak")), 9, PERCENT),
+        Column(figure_header(E.CLAIM, N_("evidence")), 40),
+        Column(figure_header(E.CLAIM, N_("offer findings")), 40),
     ]
     audits = {a.claim.id: a for a in data.audits}
     logs = {log.evidence_id: log for records in data.logs.values() for log in records}
@@ -66,7 +68,7 @@ def benchmarks(data: ExportData) -> Sheet:
             }
             yield [
                 *_claim_cells(b, data_row(E.CLAIM, (b,), refs)),
-                a.verdict.value if a else None,
+                a.verdict.word if a else None,
                 a.implied if a else None,
                 a.explanation if a else None,
                 _share(b, specs.get(b.offer_id or 0)),
@@ -90,45 +92,48 @@ def _log_source(log: LogOnRecord | None) -> str | None:
 def _evidence(log: LogOnRecord | None) -> str | None:
     if log is None:
         return None
-    return f"{log.tool} on {log.host or '?'}: {log.label}, sha256 {log.sha256[:12]}…"
+    return _("{tool} on {host}: {log}, sha256 {digest}…").format(
+        tool=log.tool, host=log.host or "?", log=log.label, digest=log.sha256[:12]
+    )
 
 
 def findings(data: ExportData) -> Sheet:
     """The same findings as `bench check`, the offers table and the Benchmarks tab: one row each."""
     columns = [
-        Column("provider", 14),
-        Column("offer", 30),
-        Column("severity", 9),
-        Column("code", 18),
-        Column("finding", 40),
-        Column("explanation", 70),
-        Column("evidence", 70),
+        Column(_("provider"), 14),
+        Column(_("offer"), 30),
+        Column(_("severity"), 9),
+        Column(_("code"), 18),
+        Column(_("finding"), 40),
+        Column(_("explanation"), 70),
+        Column(_("evidence"), 70),
     ]
 
     def rows() -> Iterator[list[Any]]:
         for offer_id in sorted(data.findings):
             provider, offer = data.offer_key(offer_id)
             for f in data.findings[offer_id]:
-                yield [provider, offer, f.severity.value, f.code, f.title, f.explanation, "\n".join(f.evidence)]
+                yield [provider, offer, f.severity.word, f.code, f.title, f.explanation, "\n".join(f.evidence)]
 
-    return Sheet("Findings", columns, rows())
+    title = N_("Findings")
+    return Sheet(title, columns, rows(), tab=sheet_tab(title))
 
 
 def acceptance(data: ExportData) -> Sheet:
     """One row per checklist item: each contract's (its nodes, waivers, the day it was accepted), then each
     offer's with logs on record (as one node): the same checklist as `quotetui acceptance show`."""
     columns = [
-        Column("contract", 9),
-        Column("offer", 30),
-        Column("nodes", 6),
-        Column("item", 30),
-        Column("status", 11),
-        Column("why", 60),
-        Column("evidence", 50),
-        Column("waived by", 14),
-        Column("waived on", 11, DATE),
-        Column("waiver", 50),
-        Column("accepted on", 11, DATE),
+        Column(_("contract"), 9),
+        Column(_("offer"), 30),
+        Column(_("nodes"), 6),
+        Column(_("item"), 30),
+        Column(_("status"), 11),
+        Column(_("why"), 60),
+        Column(_("evidence"), 50),
+        Column(_("waived by"), 14),
+        Column(_("waived on"), 11, DATE),
+        Column(_("waiver"), 50),
+        Column(_("accepted on"), 11, DATE),
     ]
 
     def rows() -> Iterator[list[Any]]:
@@ -140,8 +145,10 @@ def acceptance(data: ExportData) -> Sheet:
                     f"#{state.offer_id} {state.offer}",
                     state.nodes,
                     item.title,
-                    item.status.value,
-                    item.reason + (f" (was {item.underlying.value})" if item.underlying else ""),
+                    item.status.word,
+                    _("{reason} (was {status})").format(reason=item.reason, status=item.underlying.word)
+                    if item.underlying
+                    else item.reason,
                     "; ".join(item.evidence),
                     w.by if w else None,
                     w.on if w else None,
@@ -149,4 +156,5 @@ def acceptance(data: ExportData) -> Sheet:
                     state.accepted_on,
                 ]
 
-    return Sheet("Acceptance", columns, rows())
+    title = N_("Acceptance")
+    return Sheet(title, columns, rows(), tab=sheet_tab(title))

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from quotetui.domain import entities as E
-from quotetui.domain.economics.caveats import LEGEND, Caveats, number_format
+from quotetui.domain.economics.caveats import Caveats, legend, number_format
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import sheet_format
@@ -18,6 +18,7 @@ from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_text
+from quotetui.io.import_schema import sheet_tab
 from quotetui.io.xlsx_write import (
     INTEGER,
     MONEY,
@@ -27,8 +28,9 @@ from quotetui.io.xlsx_write import (
     Sheet,
     Styled,
 )
+from quotetui.language import N_, _
 from quotetui.services.editing import credits_text
-from quotetui.services.export_columns import data_row, template_columns
+from quotetui.services.export_columns import data_row, figure_header, template_columns
 from quotetui.services.export_data import ExportData
 
 
@@ -41,24 +43,24 @@ def summary(data: ExportData) -> Sheet:
     cur = data.currency
     money = sheet_format(2, cur)
     columns = [
-        Column("rank", 6, INTEGER),
-        Column("id", 6, INTEGER),
-        Column("provider", 14),
-        Column("offer", 30),
-        Column("GPU", 15),
-        Column(f"cost per delivered PFLOP-hour ({cur})", 16, money),
-        Column(f"price per GPU-hour ({cur})", 14, money),
-        Column(f"all-in per used GPU-hour ({cur})", 14, money),
-        Column(f"annualised TCO ({cur})", 16, money),
-        Column(f"monthly cost ({cur})", 15, money),
-        Column("MFU", 8, PERCENT),
-        Column("MFU source", 10),
-        Column("availability", 11, PERCENT),
-        Column("downtime h/yr", 10, sheet_format(1)),
-        Column(f"per PFLOP-hour if the claims hold ({cur})", 16, money),
-        Column("buy as", 18),
-        Column("feasible", 9),
-        Column("flags", 30),
+        Column(_("rank"), 6, INTEGER),
+        Column(_("id"), 6, INTEGER),
+        Column(_("provider"), 14),
+        Column(_("offer"), 30),
+        Column(_("GPU"), 15),
+        Column(_("cost per delivered PFLOP-hour ({currency})").format(currency=cur), 16, money),
+        Column(_("price per GPU-hour ({currency})").format(currency=cur), 14, money),
+        Column(_("all-in per used GPU-hour ({currency})").format(currency=cur), 14, money),
+        Column(_("annualised TCO ({currency})").format(currency=cur), 16, money),
+        Column(_("monthly cost ({currency})").format(currency=cur), 15, money),
+        Column(_("MFU"), 8, PERCENT),
+        Column(_("MFU source"), 10),
+        Column(_("availability"), 11, PERCENT),
+        Column(_("downtime h/yr"), 10, sheet_format(1)),
+        Column(_("per PFLOP-hour if the claims hold ({currency})").format(currency=cur), 16, money),
+        Column(_("buy as"), 18),
+        Column(_("feasible"), 9),
+        Column(_("flags"), 30),
     ]
     lows, highs = data.ranking.lows, data.ranking.highs  # among the confirmed offers
     flags = _flags(data)
@@ -92,16 +94,17 @@ def summary(data: ExportData) -> Sheet:
                 None  # unverified claims as stated: never ranked on, never green
                 if e.if_claims_hold is None
                 else Styled(d(e.if_claims_hold), formats["pflop"]),
-                e.best.label,
+                e.best.shown,
                 e.feasibility.words,
                 ", ".join([*caveats.flags(), *filter(None, [flags.get(e.offer.id)])]),
             ]
 
-    title = (
-        f"Offers ranked for scenario {data.scenario_name!r} by cost per delivered PFLOP-hour; "
-        "best value of each column in green (confirmed offers); marks on a figure: " + LEGEND
-    )
-    return Sheet("Summary", columns, rows(), preamble=[[Styled(title, bold=True)], []])
+    title = _(
+        "Offers ranked for scenario {scenario} by cost per delivered PFLOP-hour; "
+        "best value of each column in green (confirmed offers); marks on a figure: {legend}"
+    ).format(scenario=repr(data.scenario_name), legend=legend())
+    summary = N_("Summary")
+    return Sheet(summary, columns, rows(), preamble=[[Styled(title, bold=True)], []], tab=sheet_tab(summary))
 
 
 _COSTS = ("pflop", "all_in", "tco", "monthly")
@@ -112,37 +115,41 @@ def _flags(data: ExportData) -> dict[int, str]:
     out: dict[int, list[str]] = {}
     for a in data.audits:
         if a.claim.offer_id is not None and a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
-            out.setdefault(a.claim.offer_id, []).append(f"{a.verdict.value}: {a.claim.metric.value}")
+            out.setdefault(a.claim.offer_id, []).append(f"{a.verdict.word}: {a.claim.metric.value}")
     return {k: ", ".join(v) for k, v in out.items()}
 
 
 # -- Offers --------------------------------------------------------------------------------------------------
 def offers(data: ExportData) -> Sheet:
     cur = data.currency
+
+    def said(header: str) -> str:
+        return figure_header(E.OFFER, header, currency=cur)
+
     computed = [
-        Column("id", 6, INTEGER),
-        Column("rank", 6, INTEGER),
-        Column("quoted price", 14, MONEY_FINE),
-        Column("quoted price high", 14, MONEY_FINE),
-        Column("quoted unit", 12),
-        Column("quoted currency", 9),
-        Column("quoted per GPU-hour (own currency)", 14, MONEY_FINE),
-        Column(f"effective price per GPU-hour ({cur})", 14, MONEY_FINE),
-        Column(f"monthly cost ({cur})", 14, MONEY),
-        Column(f"total for the scenario ({cur})", 15, MONEY),
-        Column(f"annualised TCO ({cur})", 15, MONEY),
-        Column(f"all-in per used GPU-hour ({cur})", 14, MONEY_FINE),
-        Column(f"cost per delivered PFLOP-hour ({cur})", 15, MONEY_FINE),
-        Column("MFU", 8, PERCENT),
-        Column("MFU source", 10),
-        Column("availability", 11, PERCENT),
-        Column("availability source", 10),
-        Column("downtime h/yr", 10, sheet_format(1)),
-        Column("cheapest way to buy", 18),
-        Column("feasible", 8),
-        Column("blocking", 30),
-        Column("unknown costs", 30),
-        Column("not compared because", 30),
+        Column(said(N_("id")), 6, INTEGER),
+        Column(said(N_("rank")), 6, INTEGER),
+        Column(said(N_("quoted price")), 14, MONEY_FINE),
+        Column(said(N_("quoted price high")), 14, MONEY_FINE),
+        Column(said(N_("quoted unit")), 12),
+        Column(said(N_("quoted currency")), 9),
+        Column(said(N_("quoted per GPU-hour (own currency)")), 14, MONEY_FINE),
+        Column(said(N_("effective price per GPU-hour ({currency})")), 14, MONEY_FINE),
+        Column(said(N_("monthly cost ({currency})")), 14, MONEY),
+        Column(said(N_("total for the scenario ({currency})")), 15, MONEY),
+        Column(said(N_("annualised TCO ({currency})")), 15, MONEY),
+        Column(said(N_("all-in per used GPU-hour ({currency})")), 14, MONEY_FINE),
+        Column(said(N_("cost per delivered PFLOP-hour ({currency})")), 15, MONEY_FINE),
+        Column(said(N_("MFU")), 8, PERCENT),
+        Column(said(N_("MFU source")), 10),
+        Column(said(N_("availability")), 11, PERCENT),
+        Column(said(N_("availability source")), 10),
+        Column(said(N_("downtime h/yr")), 10, sheet_format(1)),
+        Column(said(N_("cheapest way to buy")), 18),
+        Column(said(N_("feasible")), 8),
+        Column(said(N_("blocking")), 30),
+        Column(said(N_("unknown costs")), 30),
+        Column(said(N_("not compared because")), 30),
     ]
     columns = template_columns(E.OFFER, {"name": 30, "notes": 30}) + computed
     skipped = {o.id: why for o, why in data.ranking.skipped}
@@ -178,14 +185,14 @@ def offers(data: ExportData) -> Sheet:
                     d(e.availability.value),
                     e.availability.source,
                     d(e.downtime_hours_per_year, 2),
-                    e.best.label,
+                    e.best.shown,
                     e.feasibility.ok,
                     "; ".join(e.feasibility.blocking),
                     "; ".join(e.unknowns),
                     None,
                 ]
             else:
-                figures += [None] * (len(computed) - 7) + [skipped.get(o.id, "no price recorded")]
+                figures += [None] * (len(computed) - 7) + [skipped[o.id] if o.id in skipped else _("no price recorded")]
             yield facts + figures
 
     return Sheet("Offers", columns, rows())
@@ -218,87 +225,95 @@ def side_by_side(data: ExportData) -> Sheet:
     wanted = set(data.pinned)
     chosen = data.ranking.of(i for i in data.ranking.order if i in wanted) or data.ranking.evaluations[:4]
     cur = data.currency
-    columns = [Column("figure", 34)] + [Column(f"#{e.offer.id} {e.offer.provider}", 22) for e in chosen]
+    columns = [Column(_("figure"), 34)] + [Column(f"#{e.offer.id} {e.offer.provider}", 22) for e in chosen]
+    # each figure's label is an English message id, shown in the language in use with the scenario's currency
     figures: list[tuple[str, Any, str | None, str]] = [
-        ("offer", lambda e: e.offer.name, None, ""),
-        ("GPU", lambda e: e.offer.gpu.name, None, ""),
-        ("configuration", lambda e: e.offer.configuration, None, ""),
-        ("quoted", lambda e: _quoted(e), None, ""),
-        ("cheapest way to buy", lambda e: e.best.label, None, ""),
-        (f"cost per delivered PFLOP-hour ({cur})", lambda e: e.cost_per_pflop_hour, MONEY, "low"),
-        (f"effective price per GPU-hour ({cur})", lambda e: e.price_per_gpu_hour, MONEY, "low"),
-        (f"all-in per used GPU-hour ({cur})", lambda e: e.cost_per_gpu_hour, MONEY, "low"),
-        (f"annualised TCO ({cur})", lambda e: e.annualised_tco, MONEY, "low"),
-        (f"monthly cost ({cur})", lambda e: e.best.monthly, MONEY, "low"),
-        ("MFU", lambda e: e.effective_mfu, PERCENT, "high"),
-        ("availability", lambda e: e.availability.value, PERCENT, "high"),
-        ("downtime hours a year", lambda e: e.downtime_hours_per_year, sheet_format(1), "low"),
-        (f"per PFLOP-hour if the claims hold ({cur})", lambda e: e.if_claims_hold, MONEY, "claims"),
-        ("feasible", lambda e: e.feasibility.words, None, ""),
+        (N_("offer"), lambda e: e.offer.name, None, ""),
+        (N_("GPU"), lambda e: e.offer.gpu.name, None, ""),
+        (N_("configuration"), lambda e: e.offer.configuration, None, ""),
+        (N_("quoted"), lambda e: _quoted(e), None, ""),
+        (N_("cheapest way to buy"), lambda e: e.best.shown, None, ""),
+        (N_("cost per delivered PFLOP-hour ({currency})"), lambda e: e.cost_per_pflop_hour, MONEY, "low"),
+        (_PRICE, lambda e: e.price_per_gpu_hour, MONEY, "low"),
+        (N_("all-in per used GPU-hour ({currency})"), lambda e: e.cost_per_gpu_hour, MONEY, "low"),
+        (N_("annualised TCO ({currency})"), lambda e: e.annualised_tco, MONEY, "low"),
+        (N_("monthly cost ({currency})"), lambda e: e.best.monthly, MONEY, "low"),
+        (N_("MFU"), lambda e: e.effective_mfu, PERCENT, "high"),
+        (N_("availability"), lambda e: e.availability.value, PERCENT, "high"),
+        (N_("downtime hours a year"), lambda e: e.downtime_hours_per_year, sheet_format(1), "low"),
+        (N_("per PFLOP-hour if the claims hold ({currency})"), lambda e: e.if_claims_hold, MONEY, "claims"),
+        (N_("feasible"), lambda e: e.feasibility.words, None, ""),
     ]
 
     caveats = [data.caveats(e) for e in chosen]
-    price = f"effective price per GPU-hour ({cur})"  # a price, not a cost: nothing is left out of it
 
     def shown(fmt: str | None, label: str, c: Caveats) -> str | None:
         if fmt != MONEY:
             return fmt
-        return number_format(c.of_price if label == price else c, MONEY)  # ≥ ~ … ✗ ! around it
+        return number_format(c.of_price if label == _PRICE else c, MONEY)  # ≥ ~ … ✗ ! around it
 
     def rows() -> Iterator[list[Any]]:
         for label, value, fmt, better in figures:
             values = [value(e) for e in chosen]
+            said = _(label).format(currency=cur)
             if not better:
-                yield [label, *values]
+                yield [said, *values]
                 continue
             if better == "claims":  # a second figure: never ranked on, never green; none without a claim
                 yield [
-                    label,
+                    said,
                     *(
-                        "no unverified claim" if v is None else Styled(d(v), shown(fmt, label, c))
+                        _("no unverified claim") if v is None else Styled(d(v), shown(fmt, label, c))
                         for v, c in zip(values, caveats, strict=True)
                     ),
                 ]
                 continue
             best = (min(values) if better == "low" else max(values)) if len(set(values)) > 1 else None
             yield [
-                label,
+                said,
                 *(Styled(d(v), shown(fmt, label, c), best=v == best) for v, c in zip(values, caveats, strict=True)),
             ]
-        yield ["caveats", *("; ".join(c.words(e.offer.id)) or "none" for e, c in zip(chosen, caveats, strict=True))]
+        none = _("none")
+        yield [_("caveats"), *("; ".join(c.words(e.offer.id)) or none for e, c in zip(chosen, caveats, strict=True))]
 
-    pinned = "pinned" if data.pinned else "top 4"
+    if data.pinned:
+        title = _("pinned offers for scenario {scenario}; better value in green; marks: {legend}")
+    else:
+        title = _("top 4 offers for scenario {scenario}; better value in green; marks: {legend}")
+    side_by_side = N_("Side by side")
     return Sheet(
-        "Side by side",
+        side_by_side,
         columns,
         rows(),
         preamble=[
-            [
-                Styled(
-                    f"{pinned} offers for scenario {data.scenario_name!r}; better value in green; marks: {LEGEND}",
-                    bold=True,
-                )
-            ],
+            [Styled(title.format(scenario=repr(data.scenario_name), legend=legend()), bold=True)],
             [],
         ],
         autofilter=False,
+        tab=sheet_tab(side_by_side),
     )
+
+
+_PRICE = N_("effective price per GPU-hour ({currency})")
+"""Side by side's one price among its costs: nothing is left out of a price, so it is never a lower bound."""
 
 
 def _quoted(e: Evaluation) -> str:
     o = base_option(e.offer.options)
     high = f"–{plain(o.amount_high)}" if o.amount_high is not None else ""
-    return f"{plain(o.amount)}{high} {o.currency} per {o.unit.value.replace('_', '-')}"
+    return _("{amount} {currency} per {unit}").format(
+        amount=f"{plain(o.amount)}{high}", currency=o.currency, unit=o.unit.value.replace("_", "-")
+    )
 
 
 # -- data sheets in the template's format --------------------------------------------------------------------
 def negotiation(data: ExportData) -> Sheet:
     columns = template_columns(E.REVISIONS, {"offer": 30, "note": 30}) + [
-        Column("saved vs first", 10, PERCENT),
-        Column("saved vs list", 10, PERCENT),
-        Column("BATNA", 30),
-        Column("target price (same unit)", 14, MONEY),
-        Column("target vs current", 10, PERCENT),
+        Column(figure_header(E.REVISIONS, N_("saved vs first")), 10, PERCENT),
+        Column(figure_header(E.REVISIONS, N_("saved vs list")), 10, PERCENT),
+        Column(figure_header(E.REVISIONS, N_("BATNA")), 30),
+        Column(figure_header(E.REVISIONS, N_("target price (same unit)")), 14, MONEY),
+        Column(figure_header(E.REVISIONS, N_("target vs current")), 10, PERCENT),
     ]
     current = {offer_id: seq for offer_id, (seq, _) in data.current.items()}
     held: list[Any] = [None, None]  # the offer whose position was made last, and that position
@@ -395,7 +410,8 @@ def extras(data: ExportData) -> Sheet:
 
 
 def sla(data: ExportData) -> Sheet:
-    columns = template_columns(E.SLA, {"offer": 30, "notes": 40}) + [Column("downtime h/yr", 10, sheet_format(1))]
+    downtime_column = Column(figure_header(E.SLA, N_("downtime h/yr")), 10, sheet_format(1))
+    columns = template_columns(E.SLA, {"offer": 30, "notes": 40}) + [downtime_column]
     downtime = data.ranking.downtime
     rows = (
         [

@@ -20,6 +20,7 @@ from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import DiscountKind, ExtraBasis
 from quotetui.domain.fx import FxQuote, FxRateFact
 from quotetui.domain.money import plain
+from quotetui.io.import_schema import sheet_tab
 from quotetui.io.xlsx_write import (
     INTEGER,
     MONEY,
@@ -32,6 +33,7 @@ from quotetui.io.xlsx_write import (
     Sheet,
     Styled,
 )
+from quotetui.language import N_, _
 from quotetui.services.export_data import ExportData
 
 INPUTS = ("hours", "months", "gpus", "use", "egress", "storage", "gb_tb", "mfu", "availability", "net_vat")
@@ -104,39 +106,41 @@ def tco(data: ExportData) -> Sheet:
     preamble: list[list[Any]] = [
         [
             Styled(
-                f"TCO for scenario {s.name!r}: change a value in column B and every figure below recalculates",
+                _("TCO for scenario {scenario}: change a value in column B and every figure below recalculates").format(
+                    scenario=repr(s.name)
+                ),
                 bold=True,
             )
         ],
         [],
         *(
-            [label, value]
+            [_(label), value]
             for label, value in _inputs(
-                hours=("Hours a month", a.hours_per_month),
-                months=("Months", s.months),
-                gpus=("GPUs", s.gpu_count),
-                use=("Utilisation", Styled(s.utilisation, PERCENT)),
-                egress=("Egress TB a month", s.egress_tb_month),
-                storage=("Storage TB", s.storage_tb),
-                gb_tb=("GB per TB", GB_PER_TB),
-                mfu=("Default MFU (no evidence)", Styled(_dec(a.default_mfu, 6), PERCENT)),
-                availability=("Default availability (no SLA)", Styled(_dec(a.default_availability, 6), PERCENT)),
-                net_vat=("Net of VAT a 专票 recovers (1) or as invoiced (0)", 1 if a.net_of_vat else 0),
+                hours=(N_("Hours a month"), a.hours_per_month),
+                months=(N_("Months"), s.months),
+                gpus=(N_("GPUs"), s.gpu_count),
+                use=(N_("Utilisation"), Styled(s.utilisation, PERCENT)),
+                egress=(N_("Egress TB a month"), s.egress_tb_month),
+                storage=(N_("Storage TB"), s.storage_tb),
+                gb_tb=(N_("GB per TB"), GB_PER_TB),
+                mfu=(N_("Default MFU (no evidence)"), Styled(_dec(a.default_mfu, 6), PERCENT)),
+                availability=(N_("Default availability (no SLA)"), Styled(_dec(a.default_availability, 6), PERCENT)),
+                net_vat=(N_("Net of VAT a 专票 recovers (1) or as invoiced (0)"), 1 if a.net_of_vat else 0),
             )
         ),
         [],
         [
-            Styled(f"1 unit = … {s.home_currency}", bold=True),
-            Styled("rate", bold=True),
-            Styled("as of", bold=True),
-            Styled("source", bold=True),
+            Styled(_("1 unit = … {currency}").format(currency=s.home_currency), bold=True),
+            Styled(_("rate"), bold=True),
+            Styled(_("as of"), bold=True),
+            Styled(_("source"), bold=True),
         ],
     ]
     for key in keys:
         currency, fact = key
         quote = used[key]
         if fact is None or quote is None:
-            preamble.append([currency, 1, None, "the scenario's currency"])
+            preamble.append([currency, 1, None, _("the scenario's currency")])
             continue
         rate: Any = fact.rate if fact.base == currency else Formula(f"=1/{fact.rate}")
         preamble.append([currency, rate, fact.as_of, fact.source])
@@ -145,33 +149,33 @@ def tco(data: ExportData) -> Sheet:
 
     cur = s.home_currency
     named = {
-        "id": Column("id", 6, INTEGER),
-        "provider": Column("provider", 14),
-        "offer": Column("offer", 28),
-        "gpu": Column("GPU", 14),
-        "tflops": Column("peak BF16 TFLOPS", 9, NUMBER),
-        "gpus_per_node": Column("GPUs per node", 7, INTEGER),
-        "way": Column("way to buy", 16),
-        "term": Column("term months", 7, INTEGER),
-        "by_use": Column("billed by use", 7, INTEGER),
-        "quoted": Column("quoted", 12, MONEY_FINE),
-        "unit": Column("unit", 11),
-        "currency": Column("currency", 8),
-        "list": Column("list per node-month", 13, MONEY_FINE),
-        "discount": Column("discount factor", 9, NUMBER),
-        "fx": Column(f"FX to {cur}", 9, NUMBER),
-        "nodes": Column("nodes", 6, INTEGER),
-        "months_paid": Column("months paid", 7, INTEGER),
-        "use": Column("use factor", 7, PERCENT),
-        "compute": Column(f"compute ({cur})", 14, MONEY),
-        "extras": Column(f"extras a month ({cur})", 12, MONEY),
-        "one_off": Column(f"one-off ({cur})", 11, MONEY),
-        "total": Column(f"total ({cur})", 14, MONEY),
-        "tco": Column(f"TCO a year ({cur})", 14, MONEY),
-        "per_gpu_hour": Column(f"per used GPU-hour ({cur})", 11, MONEY_FINE),
-        "mfu": Column("MFU", 8, PERCENT),
-        "availability": Column("availability", 10, PERCENT),
-        "per_pflop_hour": Column(f"per delivered PFLOP-hour ({cur})", 12, MONEY_FINE),
+        "id": Column(_("id"), 6, INTEGER),
+        "provider": Column(_("provider"), 14),
+        "offer": Column(_("offer"), 28),
+        "gpu": Column(_("GPU"), 14),
+        "tflops": Column(_("peak BF16 TFLOPS"), 9, NUMBER),
+        "gpus_per_node": Column(_("GPUs per node"), 7, INTEGER),
+        "way": Column(_("way to buy"), 16),
+        "term": Column(_("term months"), 7, INTEGER),
+        "by_use": Column(_("billed by use"), 7, INTEGER),
+        "quoted": Column(_("quoted"), 12, MONEY_FINE),
+        "unit": Column(_("unit"), 11),
+        "currency": Column(_("currency"), 8),
+        "list": Column(_("list per node-month"), 13, MONEY_FINE),
+        "discount": Column(_("discount factor"), 9, NUMBER),
+        "fx": Column(_("FX to {currency}").format(currency=cur), 9, NUMBER),
+        "nodes": Column(_("nodes"), 6, INTEGER),
+        "months_paid": Column(_("months paid"), 7, INTEGER),
+        "use": Column(_("use factor"), 7, PERCENT),
+        "compute": Column(_("compute ({currency})").format(currency=cur), 14, MONEY),
+        "extras": Column(_("extras a month ({currency})").format(currency=cur), 12, MONEY),
+        "one_off": Column(_("one-off ({currency})").format(currency=cur), 11, MONEY),
+        "total": Column(_("total ({currency})").format(currency=cur), 14, MONEY),
+        "tco": Column(_("TCO a year ({currency})").format(currency=cur), 14, MONEY),
+        "per_gpu_hour": Column(_("per used GPU-hour ({currency})").format(currency=cur), 11, MONEY_FINE),
+        "mfu": Column(_("MFU"), 8, PERCENT),
+        "availability": Column(_("availability"), 10, PERCENT),
+        "per_pflop_hour": Column(_("per delivered PFLOP-hour ({currency})").format(currency=cur), 12, MONEY_FINE),
     }
     assert tuple(named) == COLUMNS, "every formula names its cells by COLUMNS"
     columns = list(named.values())
@@ -189,7 +193,8 @@ def tco(data: ExportData) -> Sheet:
             yield _offer_row(facts, header_row + 1 + i, start, start + size - 1)
             start += size
         yield []
-        yield [Styled("Ways to buy: every option of every offer; each offer's row above takes the cheapest", bold=True)]
+        heading = _("Ways to buy: every option of every offer; each offer's row above takes the cheapest")
+        yield [Styled(heading, bold=True)]
         start = top
         for e in evaluations:
             ways, pairs = _ways(e, start)
@@ -199,7 +204,8 @@ def tco(data: ExportData) -> Sheet:
                 yield _mixed_row(e, long, short, start + len(ways) + k, a, b)
             start += len(ways) + len(pairs)
 
-    return Sheet("TCO", columns, rows(), preamble=preamble)
+    title = N_("TCO")
+    return Sheet(title, columns, rows(), preamble=preamble, tab=sheet_tab(title))
 
 
 def _ways(e: Evaluation, first: int) -> tuple[list[OptionCost], list[tuple[int, int, PriceOption, PriceOption]]]:
@@ -288,7 +294,7 @@ def _tco_row(e: Evaluation, best: OptionCost, r: int, fx_row: dict[FxKey, int]) 
     return _in_order(
         _facts(e, f"#{e.offer.id}"),
         {
-            "way": o.label,
+            "way": o.shown,
             "term": o.term_months,
             "by_use": 1 if rule.follows_use else 0,
             "quoted": o.costed_amount,
@@ -376,7 +382,7 @@ def _mixed_row(e: Evaluation, long: PriceOption, short: PriceOption, r: int, a: 
             "term": Formula(f"={la.term}"),
             "by_use": 0,
             "quoted": None,
-            "unit": "mixed terms",
+            "unit": _("mixed terms"),
             **{name: same(name) for name in ("currency", "list", "discount", "fx", "nodes")},
             "months_paid": Formula(f"={whole}+{short_paid}"),
             "use": same("use"),
@@ -450,13 +456,15 @@ def _share_at(curve: ResaleCurve | None, horizon: str, years: str) -> str:
 
 
 def rent_buy(data: ExportData) -> Sheet:
+    rent_vs_buy = N_("Rent vs buy")
     if data.rent_buy is None:
         return Sheet(
-            "Rent vs buy",
+            rent_vs_buy,
             [Column("", 60)],
             iter(()),
             preamble=[[data.rent_buy_why]],
             autofilter=False,
+            tab=sheet_tab(rent_vs_buy),
         )
     answer = data.rent_buy
     r, own = answer.result, answer.owning
@@ -478,43 +486,43 @@ def rent_buy(data: ExportData) -> Sheet:
         curve = own.resale_curve
         residual = Styled(Formula(f"=MAX(0,{b['capex']}*{_share_at(curve, b['horizon'], b['years'])})"), MONEY)
     preamble: list[list[Any]] = [
-        [Styled("Rent vs buy: change a value in column B and the table and chart follow", bold=True), None, note],
+        [Styled(_("Rent vs buy: change a value in column B and the table and chart follow"), bold=True), None, note],
         [],
-        ["Capex", Styled(_dec(i.capex, 2), MONEY), own.capex_how],
+        [_("Capex"), Styled(_dec(i.capex, 2), MONEY), own.capex_how],
         *(
-            [f"{name.capitalize()} a month", Styled(_dec(parts[name].monthly, 6), MONEY), parts[name].how]
-            for name in ("colocation", "power")
+            [_(label), Styled(_dec(parts[name].monthly, 6), MONEY), parts[name].how]
+            for name, label in (("colocation", N_("Colocation a month")), ("power", N_("Power a month")))
         ),
         [
-            "Idle draw, share of full load (empty: full load every hour)",
+            _("Idle draw, share of full load (empty: full load every hour)"),
             Styled(_dec(idle, 6), PERCENT) if idle is not None else None,
-            "power follows use from the idle draw: power × (idle + (1 − idle) × utilisation)",
+            _("power follows use from the idle draw: power × (idle + (1 − idle) × utilisation)"),
         ],
-        ["Staff a month", Styled(_dec(parts["staff"].monthly, 6), MONEY), parts["staff"].how],
-        ["Spares and RMA a year, share of capex", Styled(_dec(own.spares_share, 6), PERCENT), parts["spares"].how],
-        ["Spares a month", Styled(Formula(f"={b['capex']}*{b['spares_share']}/12"), MONEY)],
+        [_("Staff a month"), Styled(_dec(parts["staff"].monthly, 6), MONEY), parts["staff"].how],
+        [_("Spares and RMA a year, share of capex"), Styled(_dec(own.spares_share, 6), PERCENT), parts["spares"].how],
+        [_("Spares a month"), Styled(Formula(f"={b['capex']}*{b['spares_share']}/12"), MONEY)],
         [
-            "Owning costs a month (at the utilisation)",
+            _("Owning costs a month (at the utilisation)"),
             Styled(Formula(f"={b['colocation']}+{b['power']}*{by_use}+{b['staff']}+{b['spares']}"), MONEY),
         ],
-        ["Rent a month at full use", Styled(_dec(i.rent_monthly, 6), MONEY)],
-        ["Rent billed by use (1) or fixed (0)", 1 if i.rent_usage_billed else 0],
-        ["Charges a month whatever the use (egress, storage, fees)", Styled(_dec(i.rent_fixed_monthly, 6), MONEY)],
-        ["Utilisation", Styled(_dec(i.utilisation, 6), PERCENT)],
-        ["Depreciation, years", own.depreciation_years],
-        ["Resale value at the horizon", residual, own.residual_how],
-        ["Discount rate a year", Styled(_dec(i.discount_rate, 6), PERCENT)],
-        ["Horizon, months", i.horizon_months],
+        [_("Rent a month at full use"), Styled(_dec(i.rent_monthly, 6), MONEY)],
+        [_("Rent billed by use (1) or fixed (0)"), 1 if i.rent_usage_billed else 0],
+        [_("Charges a month whatever the use (egress, storage, fees)"), Styled(_dec(i.rent_fixed_monthly, 6), MONEY)],
+        [_("Utilisation"), Styled(_dec(i.utilisation, 6), PERCENT)],
+        [_("Depreciation, years"), own.depreciation_years],
+        [_("Resale value at the horizon"), residual, own.residual_how],
+        [_("Discount rate a year"), Styled(_dec(i.discount_rate, 6), PERCENT)],
+        [_("Horizon, months"), i.horizon_months],
         [
-            "Rent paid a month (sums up front aside)",
+            _("Rent paid a month (sums up front aside)"),
             Styled(Formula(f"={b['rent']}*IF({b['by_use']}=1,{b['use']},1)+{b['fixed']}"), MONEY),
         ],
         [
-            "Break-even month (0: never within the horizon)",
+            _("Break-even month (0: never within the horizon)"),
             Styled(Formula(f"=IF(COUNT({be_range})=0,0,MIN({be_range}))"), "0.00"),
         ],
         [
-            "Break-even utilisation",
+            _("Break-even utilisation"),
             Styled(
                 Formula(
                     f'=IF(OR({b["by_use"]}=0,{b["rent"]}=0),"n/a: no part of the rent follows use",'
@@ -527,11 +535,11 @@ def rent_buy(data: ExportData) -> Sheet:
             ),
         ],
         [
-            "NPV of renting",
+            _("NPV of renting"),
             Styled(Formula(f"=SUM(E{RB_TABLE_HEADER + 1}:E{RB_TABLE_HEADER + 1 + i.horizon_months})"), MONEY),
         ],
         [
-            "NPV of owning",
+            _("NPV of owning"),
             Styled(
                 Formula(
                     f"={b['capex']}-{b['residual']}/(1+{b['rate']}/12)^{b['horizon']}"
@@ -544,14 +552,14 @@ def rent_buy(data: ExportData) -> Sheet:
     preamble.append([])
     assert len(preamble) + 1 == RB_TABLE_HEADER
     columns = [
-        Column("month", 8, INTEGER),
-        Column(f"rent, cumulative ({i.currency})", 16, MONEY),
-        Column(f"own, cumulative ({i.currency})", 16, MONEY),
+        Column(_("month"), 8, INTEGER),
+        Column(_("rent, cumulative ({currency})").format(currency=i.currency), 16, MONEY),
+        Column(_("own, cumulative ({currency})").format(currency=i.currency), 16, MONEY),
         Column("", 4),
-        Column("rent, discounted", 14, MONEY),
-        Column("owning costs, discounted", 14, MONEY),
-        Column("paid up front at the month's start", 14, MONEY),
-        Column("break-even in this month", 12, "0.00"),
+        Column(_("rent, discounted"), 14, MONEY),
+        Column(_("owning costs, discounted"), 14, MONEY),
+        Column(_("paid up front at the month's start"), 14, MONEY),
+        Column(_("break-even in this month"), 12, "0.00"),
     ]
 
     def rows() -> Iterator[list[Any]]:
@@ -581,19 +589,23 @@ def rent_buy(data: ExportData) -> Sheet:
                 crossing,
             ]
 
+    crossing = dec(r.breakeven_months, 2) if r.breakeven_months is not None else _("none")
     chart = LineChartSpec(
-        f"Cumulative cost ({i.currency}): the curves cross at the break-even month "
-        f"({dec(r.breakeven_months, 2) if r.breakeven_months is not None else 'none'} with these inputs)",
+        _("Cumulative cost ({currency}): the curves cross at the break-even month ({month} with these inputs)").format(
+            currency=i.currency, month=crossing
+        ),
         "H3",
         RB_TABLE_HEADER,
         RB_TABLE_HEADER + 1,
         last,
         1,
         (2, 3),
-        "month",
+        _("month"),
         i.currency,
     )
-    return Sheet("Rent vs buy", columns, rows(), preamble=preamble, charts=[chart], autofilter=False)
+    return Sheet(
+        rent_vs_buy, columns, rows(), preamble=preamble, charts=[chart], autofilter=False, tab=sheet_tab(rent_vs_buy)
+    )
 
 
 RB_CHECKS = {

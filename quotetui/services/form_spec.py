@@ -15,6 +15,7 @@ from typing import Any
 from quotetui.domain.entities import Entity
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field, parse_record, shown_value
+from quotetui.language import N_, _
 
 __all__ = ["FieldErrors", "FormSpec", "choices_of", "hint", "parse", "problem_text", "shown"]
 
@@ -44,10 +45,11 @@ def choices_of(f: Field) -> tuple[tuple[str, str], ...]:
     return tuple((m.value.replace("_", " "), m.value) for m in f.choices)
 
 
-def hint(f: Field, *, default: bool = True) -> str:
+def hint(f: Field, *, default: bool = True, english: bool = False) -> str:
     """What a form says of a field under its label (the TUI's placeholder, a CLI option's help): its note,
     but a ratio is typed as a percentage, with an example that fits it (the first percentage its help
-    names: 99.9 for an availability, 6 for a VAT rate)."""
+    names: 99.9 for an availability, 6 for a VAT rate). In the language in use, or in English (``english``)
+    for a CLI option's help, which is translated as a whole where it is written out (``help_words``)."""
     if f.kind != "ratio":
         return f.note(default=default)
     found = re.search(r"(\d+(?:\.\d+)?)\s?%", f.help)
@@ -57,7 +59,11 @@ def hint(f: Field, *, default: bool = True) -> str:
         example = shown_value(f, f.default, percent=True)
     else:
         example = "15"
-    return f"a percentage, e.g. {example} for {example} %"
+    said = _PERCENTAGE if english else _(_PERCENTAGE)
+    return said.format(example=example)
+
+
+_PERCENTAGE = N_("a percentage, e.g. {example} for {example} %")
 
 
 def parse(spec: FormSpec | tuple[Field, ...], raw: dict[str, Any]) -> dict[str, Any]:
@@ -69,10 +75,10 @@ def parse(spec: FormSpec | tuple[Field, ...], raw: dict[str, Any]) -> dict[str, 
 
 
 def problem_text(exc: Exception, entity: Entity) -> str:
-    """An error in words a screen can show: field errors by the fields' labels."""
+    """An error in words a screen can show: field errors by the fields' labels (in the language in use)."""
     if not isinstance(exc, FieldErrors):
         return str(exc)
-    labels = {f.name: f.label for f in entity.fields}
+    labels = {f.name: _(f.label) for f in entity.fields}
     return "; ".join(f"{labels.get(name, name)}: {message}" for name, message in exc.errors.items())
 
 

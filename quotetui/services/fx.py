@@ -12,6 +12,7 @@ from quotetui.domain.entities import FX
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import dated_by
+from quotetui.language import _
 from quotetui.services.form_spec import FormSpec, shown
 from quotetui.services.fx_rates import RateView, rate_views
 from quotetui.services.fx_rates import list_rates as list_rates  # the listing, where it always was
@@ -50,10 +51,16 @@ def save_rate(db: Database, raw: dict[str, Any], rate_id: int | None = None, *, 
         else:
             row = session.get(FxRate, rate_id, with_for_update=True)
             if row is None:
-                raise BadInput(f"no FX rate with id {rate_id} (deleted meanwhile?); nothing was saved")
+                raise BadInput(_("no FX rate with id {id} (deleted meanwhile?); nothing was saved").format(id=rate_id))
             if twin is not None and twin.id != rate_id:
                 pair = f"{v['base']}→{v['quote']}"
-                raise FieldErrors({"as_of": f"another rate of {pair} is recorded on {v['as_of'].isoformat()}"})
+                raise FieldErrors(
+                    {
+                        "as_of": _("another rate of {pair} is recorded on {day}").format(
+                            pair=pair, day=v["as_of"].isoformat()
+                        )
+                    }
+                )
         for name, value in v.items():
             setattr(row, name, value)
         session.add(row)
@@ -67,8 +74,9 @@ def rate_form(db: Database, rate_id: int | None = None, *, today: date | None = 
     with db.session() as session:
         if rate_id is None:
             day = today or local_today(session)
-            return FormSpec("New FX rate", fields, {"as_of": day.isoformat()}, entity=FX)
+            return FormSpec(_("New FX rate"), fields, {"as_of": day.isoformat()}, entity=FX)
         row = session.get(FxRate, rate_id)
         if row is None:
-            raise BadInput(f"no FX rate with id {rate_id}")
-        return FormSpec(f"Edit FX rate {row.base}→{row.quote}", fields, shown(row, fields), entity=FX)
+            raise BadInput(_("no FX rate with id {id}").format(id=rate_id))
+        title = _("Edit FX rate {base}→{quote}").format(base=row.base, quote=row.quote)
+        return FormSpec(title, fields, shown(row, fields), entity=FX)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.enums import ChangeAction
 from quotetui.domain.errors import BadInput
+from quotetui.language import _
 from quotetui.store.reader import reading, stored_json
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def history(
     """Every recorded change to one offer (and everything under it, its contracts included), one contract, or
     the settings, oldest first."""
     if sum((offer_id is not None, contract_id is not None, settings)) != 1:
-        raise BadInput("name one offer (OFFER_ID), one contract (--contract N) or --settings")
+        raise BadInput(_("name one offer (OFFER_ID), one contract (--contract N) or --settings"))
     if offer_id is not None:
         where, params = "offer_id = :id", {"id": offer_id}
     elif contract_id is not None:
@@ -84,9 +85,11 @@ def history(
         if not found and offer_id is not None:
             known = reader.rows("SELECT 1 FROM offer WHERE id = :id", {"id": offer_id})
             if not known:
-                raise BadInput(f"no offer #{offer_id}, and none recorded in the history (see `quotetui offers`)")
+                raise BadInput(
+                    _("no offer #{id}, and none recorded in the history (see `quotetui offers`)").format(id=offer_id)
+                )
         if not found and contract_id is not None:
             known = reader.rows("SELECT 1 FROM contract WHERE id = :id", {"id": contract_id})
             if not known:
-                raise BadInput(f"no contract #{contract_id}, and none recorded in the history")
+                raise BadInput(_("no contract #{id}, and none recorded in the history").format(id=contract_id))
     return found

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc, utcnow
+from quotetui.language import N_, _
 from quotetui.store.audit import who
 from quotetui.store.models import ChangeLog, Contract
 
@@ -61,7 +62,8 @@ def _value(writer: Writer, parsed: Parsed, record: Record, name: str) -> tuple[b
     try:
         return True, json.loads(text)
     except ValueError as exc:
-        writer.problem(parsed, record, name, f"not JSON ({exc.msg}; character {exc.pos + 1}): write text in quotes")
+        said = _("not JSON ({error}; character {position}): write text in quotes")
+        writer.problem(parsed, record, name, said.format(error=exc.msg, position=exc.pos + 1))
         return False, None
 
 
@@ -73,7 +75,8 @@ def _entries(writer: Writer, parsed: Parsed) -> dict[int, list[Record]]:
     for r in writer.rows(parsed):
         rows = found.setdefault(r.values["entry"], [])
         if rows and any(rows[0].values.get(k) != r.values.get(k) for k in shared):
-            writer.problem(parsed, r, "entry", f"entry {r.values['entry']} says otherwise on row {rows[0].row}")
+            said = _("entry {entry} says otherwise on row {row}").format(entry=r.values["entry"], row=rows[0].row)
+            writer.problem(parsed, r, "entry", said)
             continue
         rows.append(r)
     return found
@@ -96,7 +99,7 @@ def history_(writer: Writer, parsed: Parsed) -> None:
         offer_id = None
         if v.get("provider") or v.get("offer"):
             if not (v.get("provider") and v.get("offer")):
-                writer.problem(parsed, first, "offer", "an entry of an offer names its provider and the offer")
+                writer.problem(parsed, first, "offer", _("an entry of an offer names its provider and the offer"))
                 continue
             found = writer.offer(parsed, first)
             if found is None:
@@ -110,7 +113,8 @@ def history_(writer: Writer, parsed: Parsed) -> None:
             good_after, after = _value(writer, parsed, r, "after")
             readable = readable and good_before and good_after
             if column and column in changes:  # one value twice in one entry: which one happened is not known
-                writer.problem(parsed, r, "column", f"{column!r} is on another row of entry {r.values['entry']} too")
+                said = _("{column} is on another row of entry {entry} too")
+                writer.problem(parsed, r, "column", said.format(column=repr(column), entry=r.values["entry"]))
                 readable = False
             elif column and not _own_ids(column):  # ids of the database that wrote it name other rows here
                 changes[column] = [before, after]
@@ -118,7 +122,7 @@ def history_(writer: Writer, parsed: Parsed) -> None:
             continue
         key = _key(v["at"], v["who"], v["via"], v["entity"], v["action"].value, changes)
         if key in held:
-            writer.tally("history", False, False)
+            writer.tally(N_("history"), False, False)
             continue
         held.add(key)
         contract = v.get("contract")
@@ -141,6 +145,6 @@ def history_(writer: Writer, parsed: Parsed) -> None:
                 "origin": (v.get("origin") or brought)[:500],
             }
         )
-        writer.tally("history", True, False)
+        writer.tally(N_("history"), True, False)
     if new:
         session.execute(sa.insert(table), new)

@@ -11,6 +11,7 @@ from quotetui.domain.money import plain
 from quotetui.domain.text import visible
 from quotetui.io.import_schema import Field
 from quotetui.io.problems import Problem
+from quotetui.language import _
 
 SHOWN_CHANGES = 40
 """Field changes the text report lists (the JSON report has them all)."""
@@ -23,7 +24,9 @@ class Counts:
     unchanged: int = 0
 
     def __str__(self) -> str:
-        return f"{self.added:,} added, {self.changed:,} changed, {self.unchanged:,} unchanged"
+        return _("{added} added, {changed} changed, {unchanged} unchanged").format(
+            added=f"{self.added:,}", changed=f"{self.changed:,}", unchanged=f"{self.unchanged:,}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +53,8 @@ def _text(f: Field | None, value: Any) -> str:
     if f.kind == "ratio" and isinstance(value, Decimal):  # a share as people read it: 6 %, not 0.06
         shown = f"{plain((value * 100).normalize())} %"
     if isinstance(shown, bool):
-        return "yes" if shown else "no"
-    return repr(visible(shown)) if shown != "" else "(empty)"
+        return _("yes") if shown else _("no")
+    return repr(visible(shown)) if shown != "" else _("(empty)")
 
 
 @dataclass(slots=True)
@@ -67,17 +70,21 @@ class ImportReport:
         self.changes.append(Change(entity, row, f.column if f else name, _text(f, old), _text(f, new)))
 
     def lines(self) -> list[str]:
-        head = "Would import (dry run, nothing written):" if self.dry_run else "Imported:"
-        out = [head] + [f"  {name}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
+        """The report in words, in the language in use: each count under its entity's name (an English key of
+        :attr:`counts`, marked ``N_`` where it is counted, as JSON keeps it)."""
+        head = _("Would import (dry run, nothing written):") if self.dry_run else _("Imported:")
+        out = [head] + [f"  {_(name)}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
         if len(out) == 1:
-            out.append("  nothing: no sheet or file quotetui imports")
-        out += [f"Read {visible(name)} as {e}." for name, e in self.encodings.items()]  # every CSV, UTF-8 too
+            out.append("  " + _("nothing: no sheet or file quotetui imports"))
+        read_as = _("Read {file} as {encoding}.")
+        out += [read_as.format(file=visible(name), encoding=e) for name, e in self.encodings.items()]  # UTF-8 too
         if self.changes:
-            out.append("Changes to existing rows:" if not self.dry_run else "Would change in existing rows:")
+            out.append(_("Changes to existing rows:") if not self.dry_run else _("Would change in existing rows:"))
             out += [f"  {visible(str(c))}" for c in self.changes[:SHOWN_CHANGES]]
             if len(self.changes) > SHOWN_CHANGES:
-                out.append(f"  … and {len(self.changes) - SHOWN_CHANGES} more (--json lists them all)")
-        out += [f"warning: {w}" for w in self.warnings]
+                more = _("… and {count} more (--json lists them all)")
+                out.append("  " + more.format(count=len(self.changes) - SHOWN_CHANGES))
+        out += [_("warning: {problem}").format(problem=w) for w in self.warnings]
         return out
 
     def to_json(self) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from quotetui.io.import_rows import Parsed, Record
 from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.io.table_model import Table
+from quotetui.language import N_, _
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
@@ -184,8 +185,11 @@ class Writer:
         place = other.sheet or other.file
         if other.file != parsed.table.file:  # another file of this import: named, so both files are
             place = f"{other.file} › {other.sheet}" if other.sheet else other.file
-        where = f"row {row}" + (f" of {place}" if other is not parsed.table else "")
-        self.problem(parsed, record, None, f"{what} is also on {where}: each appears once in an import")
+        if other is parsed.table:
+            said = _("{what} is also on row {row}: each appears once in an import")
+        else:
+            said = _("{what} is also on row {row} of {place}: each appears once in an import")
+        self.problem(parsed, record, None, said.format(what=what, row=row, place=place))
 
     def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any], record: Record | None = None) -> bool:
         """Set ``values`` on an existing ``row``; report each field that changes; True if any did. The entity's
@@ -213,8 +217,11 @@ class Writer:
         merged = {f.name: getattr(row, f.name) for f in parsed.entity.fields if hasattr(row, f.name)} | values
         broken = parsed.entity.check(merged)
         for name, message in broken.items():
-            kept = "" if name in values else f" (the stored {name.replace('_', ' ')} the file leaves as it is)"
-            self.problem(parsed, record, name if name in values else None, message + kept)
+            if name in values:
+                self.problem(parsed, record, name, message)
+            else:
+                kept = _("{problem} (the stored {field} the file leaves as it is)")
+                self.problem(parsed, record, None, kept.format(problem=message, field=name.replace("_", " ")))
         return not broken
 
     def update(
@@ -276,9 +283,8 @@ class Writer:
         named = (record.values["provider"], record.values["offer"])
         found = self.offers.get((name_key(named[0]), name_key(named[1])))
         if found is None and named not in self.failed and named[0] not in self.failed:
-            self.problem(
-                parsed, record, "offer", f"no offer {named[1]!r} of {named[0]!r} in the database or on the Offers sheet"
-            )
+            said = _("no offer {offer} of {provider} in the database or on the Offers sheet")
+            self.problem(parsed, record, "offer", said.format(offer=repr(named[1]), provider=repr(named[0])))
         return found
 
     def rows(self, parsed: Parsed) -> Iterator[Record]:
@@ -327,20 +333,20 @@ class Writer:
     def providers_(self, parsed: Parsed) -> None:
         for r in self.rows(parsed):
             name = r.values["name"]
-            if not self.once(parsed, r, name_key(name), f"provider {name!r}"):
+            if not self.once(parsed, r, name_key(name), _("provider {name}").format(name=repr(name))):
                 continue
             row = self.provider(name)
             values = self.values(parsed, r, Provider, row is None)
             if row is None:
                 row = self.providers[name_key(name)] = Provider(**values)
                 self.session.add(row)
-                self.tally("providers", True, False)
+                self.tally(N_("providers"), True, False)
                 continue
             values.pop("name")  # the name is the row's key: a look-alike spelling does not rename it
             differs = self.apply(parsed, row, row.name, values)
             if differs:
                 row.updated_at = utcnow()
-            self.tally("providers", False, differs)
+            self.tally(N_("providers"), False, differs)
 
     def offers_(self, parsed: Parsed) -> None:
         # new offers are inserted in bulk, not as ORM rows; the changed ones are flushed once the new ones are in
@@ -356,12 +362,12 @@ class Writer:
             provider = self.provider(v["provider"])
             if provider is None:
                 if v["provider"] not in self.failed:
-                    self.problem(
-                        parsed, r, "provider", f"unknown provider {v['provider']!r}: add it on the Providers sheet"
-                    )
+                    said = _("unknown provider {name}: add it on the Providers sheet")
+                    self.problem(parsed, r, "provider", said.format(name=repr(v["provider"])))
                 continue
             key = (name_key(provider.name), name_key(v["name"]))
-            if not self.once(parsed, r, key, f"offer {v['name']!r} of {provider.name!r}"):
+            what = _("offer {offer} of {provider}").format(offer=repr(v["name"]), provider=repr(provider.name))
+            if not self.once(parsed, r, key, what):
                 continue
             row = self.offers.get(key)
             assert not isinstance(row, OfferRef)  # refs replace the rows only once every Offers sheet is written
@@ -375,12 +381,12 @@ class Writer:
             if row is None:
                 assert provider.id is not None
                 new.append((key, in_columns(Offer, complete(Offer, {"provider_id": provider.id, **values}))))
-                self.tally("offers", True, False)
+                self.tally(N_("offers"), True, False)
                 if len(new) == INSERT_CHUNK:
                     self.insert_offers(new)
                 continue
             differs = self.update(parsed, Offer, row, f"{provider.name} / {v['name']}", values, touch=True)
-            self.tally("offers", False, differs)
+            self.tally(N_("offers"), False, differs)
         self.insert_offers(new)
 
     def insert_offers(self, new: list[tuple[tuple[str, str], dict[str, Any]]]) -> None:
@@ -412,7 +418,9 @@ class Writer:
                     None,
                 ) or disagreed.get((offer.id, v["seq"], *option))
                 if first is not None:
-                    what = f"round {v['seq']}'s {v['term_months']}-month {v['unit'].value} price"
+                    what = _("round {seq}'s {months}-month {unit} price").format(
+                        seq=v["seq"], months=v["term_months"], unit=v["unit"].value
+                    )
                     self.again(parsed, r, first, what)
                     continue
                 labels[offer.id] = f"{v['provider']} / {v['offer']}"
@@ -454,12 +462,12 @@ class Writer:
                         new_rounds.append(complete(QuoteRevision, {"offer_id": offer_id, "seq": seq, **values}))
                         staged.append((NewRound(offer_id, seq, values["quoted_at"]), records, True, False, ""))
                     else:
-                        label = f"{labels[offer_id]} round {seq}"
+                        label = _("{offer} round {seq}").format(offer=labels[offer_id], seq=seq)
                         changed = self.update(parsed, QuoteRevision, rev, label, values)
                         staged.append((rev, records, False, changed, label))
             self.session.flush()
             ids = bulk_insert(self.session, QuoteRevision, new_rounds, returning=True)
-            for (rev, *_), new_id in zip((s for s in staged if s[2]), ids, strict=True):
+            for (rev, *_rest), new_id in zip((s for s in staged if s[2]), ids, strict=True):
                 rev.id = new_id
             with self.session.no_autoflush:
                 prices = self.prices_of(staged, options)
@@ -491,12 +499,12 @@ class Writer:
                 key = (record.values["term_months"], record.values["unit"])
                 price = prices.get(key)
                 values = self.values(parsed, record, RevisionPrice, price is None)
-                option = f"{key[0]} months, {key[1].value}"
+                option = _("{months} months, {unit}").format(months=key[0], unit=key[1].value)
                 if price is None:
                     values |= {"revision_id": rev.id, "term_months": key[0], "unit": key[1]}
                     new_prices.append(complete(RevisionPrice, values))
                     if not added:
-                        self.report.change(parsed.entity.sheet, label, None, "price option", "(none)", option)
+                        self.report.change(parsed.entity.sheet, label, None, _("price option"), _("(none)"), option)
                     differs = True
                 else:
                     differs = (
@@ -504,7 +512,7 @@ class Writer:
                     )
             # an option the file does not list is left as it is (absent is not empty): a sheet that adds one
             # option to a round must not delete the others; an option is removed in the round's form
-            self.tally("revisions", added, differs and not added)
+            self.tally(N_("revisions"), added, differs and not added)
         return new_prices
 
     def stored(self, model: Any, column: str, values: list[Any]) -> list[Any]:
@@ -523,7 +531,7 @@ class Writer:
         writes nothing. A round's date is its first row's, else the stored one's (absent is not empty);
         ``existing``: the stored rounds' (id, date) by (offer, seq)."""
         rounds: dict[int, dict[int, Any]] = defaultdict(dict)  # offer -> seq -> quoted_at (one pass, not n²)
-        for (offer_id, seq), (_, quoted_at) in existing.items():
+        for (offer_id, seq), (_id, quoted_at) in existing.items():
             rounds[offer_id][seq] = quoted_at
         dated: list[tuple[int, int, Any, Parsed, Record]] = []
         for (offer_id, seq), records in staged.items():
@@ -545,20 +553,25 @@ class Writer:
         """A round's own fields (who moved, when, its note, its source) are one value: every row of the round
         must agree, in one file or across the files of one import."""
         first_parsed, first = earlier
-        where = f"row {first.row}" + (
-            f" of {first_parsed.table.sheet or first_parsed.table.file}" if first_parsed is not parsed else ""
-        )
+        if first_parsed is not parsed:
+            where = _("row {row} of {place}").format(
+                row=first.row, place=first_parsed.table.sheet or first_parsed.table.file
+            )
+        else:
+            where = _("row {row}").format(row=first.row)
         ok = True
         for name in self.ROUND_OWN:
             if name in first.values and name in record.values and first.values[name] != record.values[name]:
                 f = parsed.entity.field(name)
                 there, here = (shown_value(f, r.values[name], percent=True) for r in (first, record))
+                said = _("round {seq} has {column} {there} on {where} but {here} here: every row of a round must agree")
                 self.problem(
                     parsed,
                     record,
                     name,
-                    f"round {record.values['seq']} has {f.column} {there!r} on {where} "
-                    f"but {here!r} here: every row of a round must agree",
+                    said.format(
+                        seq=record.values["seq"], column=f.column, there=repr(there), where=where, here=repr(here)
+                    ),
                 )
                 ok = False
         return ok
@@ -576,7 +589,8 @@ class Writer:
                 continue
             parts = tuple(r.values.get(f, parsed.entity.field(f).empty) for f in key_fields)
             key = (offer.id, *parts)
-            if not self.once(parsed, r, key, f"the {' / '.join(str(getattr(p, 'value', p)) for p in parts)} row"):
+            named = " / ".join(str(getattr(p, "value", p)) for p in parts)
+            if not self.once(parsed, r, key, _("the {key} row").format(key=named)):
                 continue
             row = existing.get(key)
             values = self.values(parsed, r, model, row is None)
@@ -592,10 +606,10 @@ class Writer:
             self.tally(entity, False, self.update(parsed, model, row, label, values, r))
 
     def discounts_(self, parsed: Parsed) -> None:
-        self._keyed(parsed, Discount, "discounts")
+        self._keyed(parsed, Discount, N_("discounts"))
 
     def extras_(self, parsed: Parsed) -> None:
-        self._keyed(parsed, ExtraCost, "extra costs")
+        self._keyed(parsed, ExtraCost, N_("extra costs"))
 
     def sla_(self, parsed: Parsed) -> None:
         # stored terms and tiers as light records: ORM rows only for those the file changes
@@ -606,7 +620,7 @@ class Writer:
         staged = []
         for r in self.rows(parsed):
             offer = self.offer(parsed, r)
-            if offer is None or not self.once(parsed, r, offer.id, "the SLA of this offer"):
+            if offer is None or not self.once(parsed, r, offer.id, _("the SLA of this offer")):
                 continue
             tiers = None
             if "credits" in r.values:
@@ -642,7 +656,7 @@ class Writer:
                 for below, credit in tiers:
                     self.session.add(SlaCreditTier(sla_term_id=row.id, below=below, credit=credit))
                 differs = True
-            self.tally("SLA", added, differs and not added)
+            self.tally(N_("SLA"), added, differs and not added)
 
     def claims_(self, parsed: Parsed) -> None:
         # stored claims as light records: ORM rows only for those that change. A row whose provenance another
@@ -667,7 +681,7 @@ class Writer:
             if v.get("provenance") is e.Provenance.VERIFIED:
                 self.report.warnings.append(
                     parsed.table.where(
-                        r.row, None, "verified results come from raw logs (`quotetui bench import`); row skipped"
+                        r.row, None, _("verified results come from raw logs (`quotetui bench import`); row skipped")
                     )
                 )
                 continue
@@ -676,13 +690,13 @@ class Writer:
                 offer = self.offer(parsed, r) if v.get("provider") else None
                 if offer is None:
                     if not v.get("provider"):
-                        self.problem(parsed, r, "provider", "an offer's claim names the offer's provider too")
+                        self.problem(parsed, r, "provider", _("an offer's claim names the offer's provider too"))
                     continue
                 offer_id, provider_id = offer.id, offer.provider_id
             elif v.get("provider"):
                 provider = self.provider(v["provider"])
                 if provider is None:
-                    self.problem(parsed, r, "provider", f"unknown provider {v['provider']!r}")
+                    self.problem(parsed, r, "provider", _("unknown provider {name}").format(name=repr(v["provider"])))
                     continue
                 provider_id = provider.id
             values = self.values(parsed, r, BenchmarkResult, True)
@@ -696,7 +710,8 @@ class Writer:
                 for pair in pairs:
                     compared = self.offers.get((name_key(pair[0]), name_key(pair[1])))
                     if compared is None:
-                        self.problem(parsed, r, "compared", f"no offer {pair[1]!r} of {pair[0]!r}")
+                        said = _("no offer {offer} of {provider}").format(offer=repr(pair[1]), provider=repr(pair[0]))
+                        self.problem(parsed, r, "compared", said)
                         break
                     ids.append(compared.id)
                 else:
@@ -708,7 +723,7 @@ class Writer:
             values["qualifier"] = v["qualifier"].value if v.get("qualifier") else ""
             self.source(parsed, r, values, True)
             key = (offer_id, provider_id, v["metric"], values["source_id"], values["workload"], values["gpu_count"])
-            if not self.once(parsed, r, key, f"the {v['metric'].value} claim of this source"):
+            if not self.once(parsed, r, key, _("the {metric} claim of this source").format(metric=v["metric"].value)):
                 continue
             row = existing.get(key)
             if row is None:
@@ -717,13 +732,13 @@ class Writer:
                     **values, offer_id=offer_id, provider_id=provider_id, provenance=e.Provenance.CLAIMED
                 )
                 self.session.add(row)
-                self.tally("claims", True, False)
+                self.tally(N_("claims"), True, False)
                 continue
             present = {name: values[name] for name in self.values(parsed, r, BenchmarkResult, False)}
             present |= {k: values[k] for k in ("conditions", "gpu_model_id", "qualifier") if k in values}
             present.pop("provenance", None)
-            label = f"{v.get('provider') or 'market'} {v['metric'].value}"
-            self.tally("claims", False, self.update(parsed, BenchmarkResult, row, label, present, r))
+            label = f"{v.get('provider') or _('market')} {v['metric'].value}"
+            self.tally(N_("claims"), False, self.update(parsed, BenchmarkResult, row, label, present, r))
 
     def fx_(self, parsed: Parsed) -> None:
         existing = {(f.base, f.quote, f.as_of): f for f in self.session.exec(select(FxRate))}
@@ -736,16 +751,17 @@ class Writer:
             if future:
                 continue
             key = (v["base"], v["quote"], v["as_of"])
-            if not self.once(parsed, r, key, f"the {v['base']}→{v['quote']} rate of {v['as_of']}"):
+            what = _("the {base}→{quote} rate of {day}").format(base=v["base"], quote=v["quote"], day=v["as_of"])
+            if not self.once(parsed, r, key, what):
                 continue
             row = existing.get(key)
             values = self.values(parsed, r, FxRate, row is None)
             if row is None:
                 row = existing[key] = FxRate(**values)
                 self.session.add(row)
-                self.tally("FX rates", True, False)
+                self.tally(N_("FX rates"), True, False)
                 continue
-            self.tally("FX rates", False, self.apply(parsed, row, f"{v['base']}→{v['quote']} {v['as_of']}", values))
+            self.tally(N_("FX rates"), False, self.apply(parsed, row, f"{v['base']}→{v['quote']} {v['as_of']}", values))
 
     def _named(
         self,
@@ -761,7 +777,7 @@ class Writer:
         for r in self.rows(parsed):
             v = r.values
             key = name_key(v["name"])
-            if not self.once(parsed, r, key, f"{what} {v['name']!r}"):
+            if not self.once(parsed, r, key, _(what).format(name=repr(v["name"]))):
                 continue
             row = existing.get(key)
             values = self.values(parsed, r, model, row is None)
@@ -782,8 +798,8 @@ class Writer:
 
         marked = [r for r in parsed.records if r.values.get("default")]
         for r in marked[1:]:  # one scenario is the default: two marked is a problem, never the last one winning
-            self.problem(parsed, r, "default", f"scenario {marked[0].values['name']!r} is marked default too (row "
-                         f"{marked[0].row}): mark one")  # fmt: skip
+            said = _("scenario {name} is marked default too (row {row}): mark one")
+            self.problem(parsed, r, "default", said.format(name=repr(marked[0].values["name"]), row=marked[0].row))
 
         def columns(v: dict[str, Any], values: dict[str, Any], row: Any, existing: dict[Any, Any]) -> None:
             if "gpu" in v or row is None:
@@ -794,7 +810,7 @@ class Writer:
                     if other is not row and other.is_default:
                         self.apply(parsed, other, other.name, {"is_default": False})
 
-        self._named(parsed, Scenario, "scenarios", "scenario", columns)
+        self._named(parsed, Scenario, N_("scenarios"), N_("scenario {name}"), columns)
 
     def purchases_(self, parsed: Parsed) -> None:
         """Purchase options by name."""
@@ -803,35 +819,42 @@ class Writer:
             if "gpu" in v:
                 values["gpu_model_id"] = self.gpu_ids[v["gpu"]]
 
-        self._named(parsed, PurchaseOption, "purchase options", "purchase option", columns)
+        self._named(parsed, PurchaseOption, N_("purchase options"), N_("purchase option {name}"), columns)
 
     def settings_(self, parsed: Parsed) -> None:
         """The assumptions a workbook was made with (one row): taken by a database that has set none of its own
         (a fresh one ranks as the source did), else this database's are kept and any difference is said."""
         records = list(self.rows(parsed))
         for extra in records[1:]:
-            self.problem(parsed, extra, None, f"one row of settings (the first is row {records[0].row})")
+            self.problem(
+                parsed, extra, None, _("one row of settings (the first is row {row})").format(row=records[0].row)
+            )
         if not records or len(records) > 1:
             return
         given = records[0].values
         if not stored_settings(self.session):
-            self.tally("settings", bool(store_settings(self.session, given)), False)
+            self.tally(N_("settings"), bool(store_settings(self.session, given)), False)
             return
         held = load_assumptions(self.session)
         differ = [
-            f"{E.SETTINGS.field(name).title}: {setting_text(name, getattr(held, name))} here, "
-            f"{setting_text(name, value)} in the file"
+            _("{setting}: {here} here, {there} in the file").format(
+                setting=E.SETTINGS.field(name).title,
+                here=setting_text(name, getattr(held, name)),
+                there=setting_text(name, value),
+            )
             for name, value in given.items()
             if value is not None and setting_text(name, value) != setting_text(name, getattr(held, name))
         ]
-        self.tally("settings", False, False)
+        self.tally(N_("settings"), False, False)
         if differ:
             self.report.warnings.append(
                 parsed.table.where(
                     records[0].row,
                     None,
-                    "this database's settings are kept (" + "; ".join(differ) + "): figures may differ from the "
-                    "file's; `quotetui settings set` takes the file's",
+                    _(
+                        "this database's settings are kept ({differences}): figures may differ from the file's; "
+                        "`quotetui settings set` takes the file's"
+                    ).format(differences="; ".join(differ)),
                 )
             )
 
@@ -866,7 +889,7 @@ class Writer:
                         **values,
                     )
                 )
-                self.tally("market prices", True, False)
+                self.tally(N_("market prices"), True, False)
             else:
                 differs = False
                 for name, value in values.items():
@@ -875,7 +898,7 @@ class Writer:
                         differs = True
                 if differs:
                     row.as_of = self.as_of
-                self.tally("market prices", False, differs)
+                self.tally(N_("market prices"), False, differs)
 
     def source_title(self, title: str, file: str) -> int | None:
         if title not in self.sources:

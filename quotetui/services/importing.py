@@ -23,15 +23,15 @@ from quotetui.domain.errors import DatabaseProblem, QuotetuiError
 from quotetui.domain.gc_pause import gc_paused
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
-from quotetui.domain.wording import plural
 from quotetui.io.import_rows import Parsed, parse_table
-from quotetui.io.import_schema import COMPUTED_SHEETS, SKYPILOT_HEADERS, Entity, closest_entity, entity_for
+from quotetui.io.import_schema import SKYPILOT_HEADERS, Entity, closest_entity, computed, entity_for
 from quotetui.io.problems import ImportProblems, Problem
 from quotetui.io.rfq_workbook import ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET, RFQ_SHEET
 from quotetui.io.skypilot import MarketRows, parse_catalog
 from quotetui.io.table_model import Table
 from quotetui.io.tables import read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
+from quotetui.language import _, ngettext
 from quotetui.services.editing import kept_by_contracts
 from quotetui.services.import_writer import ImportReport, Writer
 from quotetui.services.rfq_answers import ANSWER_ENTITIES, Answer, check_answers, record_answers, split_answers
@@ -69,12 +69,14 @@ class ImportProgress:
 
     def line(self) -> str:
         """The progress in words, e.g. "2 of 3 files read, 12,000 rows; 11,500 checked; 500 of 11,480 written"."""
-        parts = [f"{self.files_read} of {plural(self.files, 'file')} read, {plural(self.rows_read, 'row')}"]
+        rows = ngettext("{count} row", "{count} rows", self.rows_read).format(count=f"{self.rows_read:,}")
+        read = ngettext("{done} of {count} file read, {rows}", "{done} of {count} files read, {rows}", self.files)
+        parts = [read.format(done=self.files_read, count=f"{self.files:,}", rows=rows)]
         if self.stage != "reading":
-            parts.append(f"{self.rows_checked:,} checked")
+            parts.append(_("{count} checked").format(count=f"{self.rows_checked:,}"))
         if self.stage == "writing":
-            done = "tried on a copy" if self.dry_run else "written"
-            parts.append(f"{self.rows_written:,} of {self.rows_to_write:,} {done}")
+            done = _("{done} of {count} tried on a copy") if self.dry_run else _("{done} of {count} written")
+            parts.append(done.format(done=f"{self.rows_written:,}", count=f"{self.rows_to_write:,}"))
         return "; ".join(parts)
 
 
@@ -133,11 +135,11 @@ def _import_files(
 ) -> ImportReport:
     problems: list[Problem] = []
     report = ImportReport([p.name for p in paths], dry_run)
-    skip = (*COMPUTED_SHEETS, TEMPLATE_LISTS)  # known not to hold data to import: not even read
+    skip = _Skipped()  # known not to hold data to import: not even read
     track = _Tracker(progress, ImportProgress(len(paths), dry_run))
     track.tell()
     with db.session() as session:
-        catalog, _ = load_catalog(session)
+        catalog, _ids = load_catalog(session)
     # each sheet is checked as soon as it is read and its cells let go (a 100,000-offer workbook's cells are never
     # all held); the sheets of an RFQ answer are read whole, and the file's others set aside if it is one
     early: list[tuple[Table, _Checked]] = []
@@ -177,6 +179,14 @@ def _import_files(
     else:
         _write(db, by_entity, market, answers, paths, problems, report, catalog, day, track, dry_run=False)
     return report
+
+
+class _Skipped:
+    """The sheets an import does not read: the template's drop-down values and the comparison workbook's sheets of
+    figures, under their names in any language (``import_schema.computed``)."""
+
+    def __contains__(self, title: object) -> bool:
+        return isinstance(title, str) and (title == TEMPLATE_LISTS or computed(title))
 
 
 ANSWER_SHEETS = frozenset((RFQ_SHEET, ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET))
@@ -223,6 +233,9 @@ def _check(table: Table, catalog: GpuCatalog, track: _Tracker) -> _Checked:
     """``table`` checked cell by cell against its sheet's entity (or as a SkyPilot price list), its cells then let
     go: its records hold what the writer needs."""
     c = _Checked()
+    if table.sheet is not None and computed(table.sheet):  # by name, whatever its name might also read as
+        c.warnings.append(Problem(table.file, _("not imported (figures are recomputed)"), table.sheet))
+        return c
     entity = entity_for(table.sheet or Path(table.file).stem, table.header)
     price_list = entity is None and all(h in table.header for h in SKYPILOT_HEADERS)
     if entity is not None or price_list:
@@ -233,16 +246,16 @@ def _check(table: Table, catalog: GpuCatalog, track: _Tracker) -> _Checked:
             table.rows = list(table.rows)
             c.market = parse_catalog(table, catalog, checked, c.warnings)
             track.state.rows_checked += len(table.rows)
-        for _ in table.rows:  # rows a check left unread (a sheet missing a column): their reading problems count
+        for _row in table.rows:  # rows a check left unread (a sheet missing a column): their reading problems count
             pass
         c.problems = table.problems + checked  # a sheet's own problems (read with its rows) count only if imported
         table.rows = []
     elif table.sheet == TEMPLATE_LISTS:
         pass  # the template's own drop-down values
-    elif table.sheet in COMPUTED_SHEETS:
-        c.warnings.append(Problem(table.file, "not imported (figures are recomputed)", table.sheet))
     elif table.sheet is not None:
-        c.warnings.append(Problem(table.file, "not imported: " + _unknown_table(table), table.sheet))
+        c.warnings.append(
+            Problem(table.file, _("not imported: {reason}").format(reason=_unknown_table(table)), table.sheet)
+        )
     else:
         c.problems.append(Problem(table.file, _unknown_table(table)))
     return c
@@ -274,7 +287,8 @@ def _write(
                 record_answers(session, answers, report.warnings, day)
             session.flush()
             for offer_id, said in kept_by_contracts(session).items():  # what this import changed under a contract
-                report.warnings += [Problem(", ".join(p.name for p in paths), f"offer #{offer_id}: {line}")
+                report.warnings += [Problem(", ".join(p.name for p in paths),
+                                            _("offer #{id}: {note}").format(id=offer_id, note=line))
                                     for line in said if line not in kept.get(offer_id, [])]  # fmt: skip
             track.tell()  # the last word before the commit: a cancel here still rolls everything back
             if problems:
@@ -294,25 +308,35 @@ def _refuse_damaged(db: Database) -> None:
         return
     from quotetui.store.migrate import sqlite_integrity
 
-    integrity, _ = sqlite_integrity(db.target.path, quick=True, limit=5)
+    integrity, _more = sqlite_integrity(db.target.path, quick=True, limit=5)
     if integrity != ["ok"]:
         raise DatabaseProblem(
-            f"{db.target.label} is damaged ({'; '.join(integrity[:3])}); nothing was imported. "
-            "`quotetui db check` lists what is wrong, `quotetui db restore BACKUP` puts a backup back"
+            _(
+                "{database} is damaged ({problems}); nothing was imported. "
+                "`quotetui db check` lists what is wrong, `quotetui db restore BACKUP` puts a backup back"
+            ).format(database=db.target.label, problems="; ".join(integrity[:3]))
         )
 
 
 def _unknown_table(table: Table) -> str:
-    what = "sheet" if table.sheet else "file"
-    example = "Offers, Negotiation …" if table.sheet else "offers.csv, negotiation.csv …"
-    text = (
-        f"cannot tell what this {what} holds: name it after a sheet of the template ({example}) "
-        "or give a SkyPilot catalog"
-    )
+    if table.sheet:
+        text = _(
+            "cannot tell what this sheet holds: name it after a sheet of the template ({examples}) "
+            "or give a SkyPilot catalog"
+        ).format(examples="Offers, Negotiation …")
+    else:
+        text = _(
+            "cannot tell what this file holds: name it after a sheet of the template ({examples}) "
+            "or give a SkyPilot catalog"
+        ).format(examples="offers.csv, negotiation.csv …")
     closest = closest_entity(table.header)
     if closest is not None:
         entity, missing = closest
-        text += f"; its columns look like {entity.sheet}" + (f", which needs {', '.join(missing)}" if missing else "")
+        if missing:
+            looks = _("{reason}; its columns look like {sheet}, which needs {columns}")
+        else:
+            looks = _("{reason}; its columns look like {sheet}")
+        text = looks.format(reason=text, sheet=entity.sheet, columns=", ".join(missing))
     return text
 
 

@@ -17,9 +17,9 @@ from quotetui.domain.verification.linkfacts import (
     PerftestBw,
     PerftestLat,
 )
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 
-LATENCY_UNJUDGED = "a latency, not judged against a bandwidth bound"
+LATENCY_UNJUDGED = N_("a latency, not judged against a bandwidth bound")
 
 
 def _span(values: list[Decimal]) -> str:
@@ -32,42 +32,52 @@ def nvbandwidth(parsed: NvBandwidth) -> str:
         if not (values := m.figures()):
             continue
         if m.latency:
-            parts.append(f"{m.name} {_span(values)} ns ({LATENCY_UNJUDGED})")
+            parts.append(f"{m.name} {_span(values)} ns ({_(LATENCY_UNJUDGED)})")
         elif m.bandwidth:
             parts.append(f"{m.name} {_span(values)} GB/s")
-    where = f"{len(parsed.devices)} GPUs on {len(parsed.hosts)} hosts: " if len(parsed.hosts) > 1 else ""
-    waived = f"; {plural(len(parsed.waived), 'testcase')} waived" if parsed.waived else ""
-    return where + ("; ".join(parts) or "no bandwidth figures") + waived
+    figures = "; ".join(parts) or _("no bandwidth figures")
+    if parsed.waived:
+        n = len(parsed.waived)
+        figures = ngettext("{figures}; {n} testcase waived", "{figures}; {n} testcases waived", n).format(
+            figures=figures, n=f"{n:,}"
+        )
+    if len(parsed.hosts) > 1:
+        return _("{gpus} GPUs on {hosts} hosts: {figures}").format(
+            gpus=len(parsed.devices), hosts=len(parsed.hosts), figures=figures
+        )
+    return figures
 
 
 def perftest_bw(parsed: PerftestBw, sold: Sold | None) -> str:
     row = parsed.judged()
-    where = [parsed.device or "device not named", parsed.link_type or "link type not named"]
+    where = [parsed.device or _("device not named"), parsed.link_type or _("link type not named")]
     if parsed.qps and parsed.qps > 1:
-        where.append(f"{parsed.qps} QPs")
+        where.append(_("{n} QPs").format(n=parsed.qps))
     if parsed.gpu:
-        where.append(f"GPU memory: {parsed.gpu}")
+        where.append(_("GPU memory: {gpu}").format(gpu=parsed.gpu))
     figure = f"{row.average} {parsed.unit}"
     if parsed.unit != "Gb/sec":
         figure += f" = {dec(q(parsed.gbps(row.average)), 2)} Gb/s"
     notes = ""
     if parsed.bidirectional:
-        notes += ", both directions added"
+        notes += _(", both directions added")
     if parsed.duration:
-        notes += ", a timed run (-D): BW peak not measured, the average is the figure"
-    unjudged = "" if sold is None or sold.inter_gbps_per_gpu else " (NIC Gb/s per GPU not recorded: not judged)"
+        notes += _(", a timed run (-D): BW peak not measured, the average is the figure")
+    unjudged = "" if sold is None or sold.inter_gbps_per_gpu else _(" (NIC Gb/s per GPU not recorded: not judged)")
     if parsed.loopback:
-        unjudged = " (a loopback pair on one host: this NIC and its PCIe path, not the network; not judged)"
-    return f"BW average {figure} at {row.size:,} B ({', '.join(where)}){notes}{unjudged}"
+        unjudged = _(" (a loopback pair on one host: this NIC and its PCIe path, not the network; not judged)")
+    return _("BW average {figure} at {size} B ({where}){notes}{unjudged}").format(
+        figure=figure, size=f"{row.size:,}", where=", ".join(where), notes=notes, unjudged=unjudged
+    )
 
 
 def perftest_lat(parsed: PerftestLat) -> str:
     first, last = parsed.smallest(), parsed.largest()
     shown = [_latency(first)] + ([_latency(last)] if last.size != first.size else [])
-    where = [parsed.device or "device not named", parsed.link_type or "link type not named"]
+    where = [parsed.device or _("device not named"), parsed.link_type or _("link type not named")]
     if parsed.connection and parsed.connection != "RC":
         where.append(parsed.connection)
-    return f"{'; '.join(shown)} ({', '.join(where)}): {LATENCY_UNJUDGED}"
+    return f"{'; '.join(shown)} ({', '.join(where)}): {_(LATENCY_UNJUDGED)}"
 
 
 def _latency(row: LatencyRow) -> str:
@@ -80,9 +90,9 @@ def p2p(parsed: P2pBandwidthLatency) -> str:
     pairs = gpus * (gpus - 1)
     absent = set(parsed.no_peer)
     access = (
-        "peer access between every pair"
+        _("peer access between every pair")
         if not absent
-        else f"{len(absent)} of {pairs} GPU pairs without peer access (CANNOT Access Peer)"
+        else _("{n} of {pairs} GPU pairs without peer access (CANNOT Access Peer)").format(n=len(absent), pairs=pairs)
     )
     parts = []
     for m in parsed.matrices:
@@ -90,23 +100,25 @@ def p2p(parsed: P2pBandwidthLatency) -> str:
             continue
         peer = [v for r, c, v in m.cells() if (r, c) not in absent]
         if peer:
-            unjudged = "" if m.bandwidth else f" ({LATENCY_UNJUDGED})"
+            unjudged = "" if m.bandwidth else f" ({_(LATENCY_UNJUDGED)})"
             parts.append(f"{_label(m)} {_span(peer)} {m.unit}{unjudged}")
-    line = f"{plural(gpus, 'GPU')}, {access}"
+    line = ngettext("{n} GPU, {access}", "{n} GPUs, {access}", gpus).format(n=f"{gpus:,}", access=access)
     if parts:
-        line += "; P2P=Enabled between GPUs: " + ", ".join(parts)
+        line += _("; P2P=Enabled between GPUs: {figures}").format(figures=", ".join(parts))
     if absent:
         fallback = [v for m in parsed.matrices if m.p2p and m.bandwidth for r, c, v in m.cells() if (r, c) in absent]
         if fallback:
-            line += (
-                f"; without peer access the P2P=Enabled copies ({_span(fallback)} GB/s) go through the host: "
-                "not a peer-to-peer figure"
-            )
+            line += _(
+                "; without peer access the P2P=Enabled copies ({span} GB/s) go through the host: not a peer-to-peer "
+                "figure"
+            ).format(span=_span(fallback))
     return line
 
 
 def _label(m: P2pMatrix) -> str:
+    reads = "(P2P Reads)" in m.title  # the sample's own title: matched as it prints it
     if not m.bandwidth:
-        return "latency"
-    way = "bidirectional" if m.bidirectional else "unidirectional"
-    return f"{way}{' (reads)' if '(P2P Reads)' in m.title else ''}"
+        return _("latency")
+    if m.bidirectional:
+        return _("bidirectional (reads)") if reads else _("bidirectional")
+    return _("unidirectional (reads)") if reads else _("unidirectional")

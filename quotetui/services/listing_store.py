@@ -34,6 +34,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from quotetui.language import N_, _
+
 FORMAT = "quotetui-listing/1"
 ENV = "QUOTETUI_CACHE_DIR"
 SUFFIX = ".jsonl.gz"
@@ -64,14 +66,15 @@ _FINGERPRINT: list[str] = []
 
 
 def code_fingerprint() -> str:
-    """SHA-256 of quotetui's version and every module's source: any change to the code that computes or
-    formats the figures (or to anything else) is a new fingerprint, so its listings are new entries."""
+    """SHA-256 of quotetui's version, every module's source and every compiled catalog: any change to the code
+    that computes or formats the figures, or to a translation (or to anything else), is a new fingerprint, so
+    its listings are new entries."""
     if not _FINGERPRINT:
         import quotetui
 
         root = Path(quotetui.__file__).parent
         digest = hashlib.sha256(quotetui.__version__.encode())
-        for path in sorted(root.rglob("*.py")):
+        for path in sorted([*root.rglob("*.py"), *root.rglob("*.mo")]):
             digest.update(str(path.relative_to(root)).encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
         _FINGERPRINT.append(digest.hexdigest())
@@ -79,9 +82,11 @@ def code_fingerprint() -> str:
 
 
 def entry_name(key: Hashable, kind: str) -> str:
-    """The entry's name: a hash of the format, the code, the kind and the key (``key`` holds no secret:
-    ``ranking_cache.disk_key``)."""
-    text = repr((FORMAT, code_fingerprint(), kind, key))
+    """The entry's name: a hash of the format, the code, the language in use (a listing is printed words), the
+    kind and the key (``key`` holds no secret: ``ranking_cache.disk_key``)."""
+    from quotetui.language import current
+
+    text = repr((FORMAT, code_fingerprint(), current(), kind, key))
     return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
 
 
@@ -241,8 +246,11 @@ def _items(handle: IO[bytes]) -> Iterator[Any]:
         except (OSError, EOFError, ValueError, RecursionError, StopIteration, zlib.error, KeyError) as exc:
             from quotetui.domain.errors import BadInput
 
-            raise BadInput(f"the kept listing {handle.name} changed while it was read; run the command again") from exc
-        raise BadInput(f"the kept listing {handle.name} changed while it was read; run the command again")
+            raise BadInput(_(_CHANGED).format(name=handle.name)) from exc
+        raise BadInput(_(_CHANGED).format(name=handle.name))
+
+
+_CHANGED = N_("the kept listing {name} changed while it was read; run the command again")
 
 
 def keeping(key: Hashable, kind: str, items: Iterable[Any]) -> Iterator[Any]:
@@ -350,7 +358,7 @@ def prune(folder: Path, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_TOT
         return
     found.sort(reverse=True)
     total = 0
-    for n, (_, size, path) in enumerate(found):
+    for n, (_used, size, path) in enumerate(found):
         total += size
         if n >= max_entries or total > max_bytes:
             path.unlink(missing_ok=True)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.caveats import CRITICAL, WARNING, Caveats
+from quotetui.domain.economics.caveats import CRITICAL, ESTIMATE, WARNING, Caveats
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
@@ -27,7 +27,7 @@ from quotetui.domain.enums import OfferStatus, Provenance, Tone
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, FindingCode, Severity
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import rank_offers
 from quotetui.services.ranking import Ranking
@@ -60,16 +60,17 @@ class OfferRow:
 
     @property
     def flags(self) -> list[str]:
-        """``blocked``, the claims' verdicts, then the other findings' codes (✗ critical, ! warning)."""
+        """``blocked`` (that word itself: the offers table puts the blocking reasons in its place), the claims'
+        verdicts, then the other findings' codes (✗ critical, ! warning); the words in the language in use."""
         counts = Counter(a.verdict for a in self.claims if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC))
         claim_marks = {Verdict.IMPOSSIBLE: CRITICAL, Verdict.OPTIMISTIC: WARNING}  # as their findings' ✗ and !
-        out = [f"{claim_marks[v]} {n} {v.value}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
+        out = [f"{claim_marks[v]} {n} {v.word}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
         if self.evaluation is not None and not self.evaluation.feasibility.ok:
             out.insert(0, "blocked")
         if self.evaluation is not None and self.evaluation.estimates:
-            out.append("~ estimate")
+            out.append(f"{ESTIMATE} " + _("estimate"))
         if self.lapsed and self.offer.valid_until is not None:
-            out.append(f"! quote lapsed {self.offer.valid_until.isoformat()}")
+            out.append(f"{WARNING} " + _("quote lapsed {day}").format(day=self.offer.valid_until.isoformat()))
         for f in self.findings:
             flag = f"{f.severity.mark} {f.code}" if f.severity is not Severity.INFO else ""
             if flag and f.code is not FindingCode.IMPLAUSIBLE_CLAIM and flag not in out:
@@ -163,19 +164,31 @@ class MarketView:
         if self.best_by_gpu:
             return None
         if not self.rows:
-            return "no offers recorded yet: n in the offers table adds one, Ctrl+O imports a workbook"
+            return _("no offers recorded yet: n in the offers table adds one, Ctrl+O imports a workbook")
         evaluated = [r.evaluation for r in self.rows if r.evaluation is not None]
         if not evaluated:
-            return f"none of the {plural(len(self.rows), 'offer')} can be compared (see the offers table's Flags)"
+            n = len(self.rows)
+            return ngettext(
+                "none of the {n} offer can be compared (see the offers table's Flags)",
+                "none of the {n} offers can be compared (see the offers table's Flags)",
+                n,
+            ).format(n=f"{n:,}")
         open_ones = [e for e in evaluated if e.offer.status in OPEN_STATUSES]
         if not open_ones:
-            return f"none of the {plural(len(evaluated), 'offer')} is open (all accepted, rejected or expired)"
+            n = len(evaluated)
+            return ngettext(
+                "none of the {n} offer is open (all accepted, rejected or expired)",
+                "none of the {n} offers is open (all accepted, rejected or expired)",
+                n,
+            ).format(n=f"{n:,}")
         reasons = Counter(b for e in open_ones for b in e.feasibility.blocking)
-        commonest, n = reasons.most_common(1)[0]
-        return (
-            f"none of the {plural(len(open_ones), 'open offer')} can run scenario {self.scenario.name!r}; "
-            f"{n} of them because {commonest}"
-        )
+        commonest, blocked = reasons.most_common(1)[0]
+        n = len(open_ones)
+        return ngettext(
+            "none of the {n} open offer can run scenario {scenario}; {blocked} of them because {reason}",
+            "none of the {n} open offers can run scenario {scenario}; {blocked} of them because {reason}",
+            n,
+        ).format(n=f"{n:,}", scenario=repr(self.scenario.name), blocked=blocked, reason=commonest)
 
     @property
     def evaluations(self) -> list[Evaluation]:
@@ -249,7 +262,7 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
         key=lambda of: (of[1].severity.order, of[0].id),
     )
     check_cancelled()
-    medians, _ = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
+    medians, _sources = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
     check_cancelled()
     _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
     _contracts(db, view)

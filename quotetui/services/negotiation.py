@@ -26,9 +26,11 @@ from quotetui.domain.economics.negotiation import (
     target_words,
 )
 from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.enums import mover_word
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
+from quotetui.language import _
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import rank_offers
 from quotetui.services.engine_inputs import load_assumptions_of, offer_inputs
@@ -57,9 +59,8 @@ class Negotiation:
         assert b is not None
         theirs = figure_text(b.cost_per_pflop_hour, self.batna_caveats)
         ours = figure_text(e.cost_per_pflop_hour, self.caveats)
-        return (
-            f"#{b.offer.id} {b.offer.provider} {b.offer.name} at {theirs} {b.currency} per delivered PFLOP-hour "
-            f"(this offer: {ours})"
+        return _("#{id} {provider} {name} at {cost} {currency} per delivered PFLOP-hour (this offer: {ours})").format(
+            id=b.offer.id, provider=b.offer.provider, name=b.offer.name, cost=theirs, currency=b.currency, ours=ours
         )
 
     def lines(self) -> list[str]:
@@ -67,25 +68,37 @@ class Negotiation:
         out = []
         e, s = self.evaluation, self.savings
         if not e.feasibility.ok:
-            out.append("not feasible for this scenario: " + "; ".join(e.feasibility.blocking))
+            out.append(_("not feasible for this scenario: {reasons}").format(reasons="; ".join(e.feasibility.blocking)))
         if s is not None:
             cur = s.current.option.currency
             nm = money_text(s.current.node_month, cur)  # the currency's places, as explain shows it
-            out.append(f"current round {s.current.seq} ({s.current.mover}): {nm} per node-month")
+            out.append(
+                _("current round {round} ({mover}): {amount} per node-month").format(
+                    round=s.current.seq, mover=mover_word(s.current.mover), amount=nm
+                )
+            )
             if s.first.seq != s.current.seq and s.vs_first is not None:
-                out.append(f"vs first offer (round {s.first.seq}): {pct(s.vs_first, 2)} % saved")
+                out.append(
+                    _("vs first offer (round {round}): {share} % saved").format(
+                        round=s.first.seq, share=pct(s.vs_first, 2)
+                    )
+                )
             if s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
-                out.append(f"vs list price (round {s.list_price.seq}): {pct(s.vs_list, 2)} % saved")
+                out.append(
+                    _("vs list price (round {round}): {share} % saved").format(
+                        round=s.list_price.seq, share=pct(s.vs_list, 2)
+                    )
+                )
         if self.batna is None:
-            out.append("no feasible offer from another provider to compare with (no BATNA)")
+            out.append(_("no feasible offer from another provider to compare with (no BATNA)"))
             return out
-        out.append(f"BATNA: {self.batna_line()}")
+        out.append(_("BATNA: {batna}").format(batna=self.batna_line()))
         t = self.target
         out.append(target_words(t))
         if t is not None and t.amount > 0 and e.best.label != t.way:
-            out.append(f"(the cheapest way to buy it today is {e.best.label})")
+            out.append(_("(the cheapest way to buy it today is {way})").format(way=e.best.shown))
         if len(self.options) > 1:
-            out.append("each option of the current round, in its own unit:")
+            out.append(_("each option of the current round, in its own unit:"))
             out += [f"  {_option_line(p)}" for p in self.options]
         out += self._fx_lines()
         return out
@@ -95,10 +108,16 @@ class Negotiation:
             return []
         e = self.evaluation
         moves = ", ".join(
-            f"{cost_text(e, cost, 2)} at {'+' if shift > 1 else '−'}{float(abs(shift - 1) * 100):g} %"
+            _("{cost} at {shift} %").format(
+                cost=cost_text(e, cost, 2), shift=f"{'+' if shift > 1 else '−'}{float(abs(shift - 1) * 100):g}"
+            )
             for shift, cost in self.fx_sensitivity
         )
-        return [f"with the exchange rate moved (foreign currencies dearer +, cheaper −): {moves} per PFLOP-hour"]
+        return [
+            _("with the exchange rate moved (foreign currencies dearer +, cheaper −): {moves} per PFLOP-hour").format(
+                moves=moves
+            )
+        ]
 
     def to_json(self) -> dict[str, Any]:
         s, t, b = self.savings, self.target, self.batna
@@ -138,17 +157,21 @@ class Negotiation:
 
 def _option_line(p: OptionPosition) -> str:
     o = p.option
-    words = [f"{o.label}: {grouped(q(o.costed_amount), 2)} {o.currency} {UNIT_WORDS[o.unit]}"]
+    words = [f"{o.shown}: {grouped(q(o.costed_amount), 2)} {o.currency} {_(UNIT_WORDS[o.unit])}"]
     if p.vs_first is not None:
-        words.append(f"{pct(p.vs_first, 2)} % saved vs the first offer")
+        words.append(_("{share} % saved vs the first offer").format(share=pct(p.vs_first, 2)))
     if p.vs_list is not None:
-        words.append(f"{pct(p.vs_list, 2)} % vs list")
+        words.append(_("{share} % vs list").format(share=pct(p.vs_list, 2)))
     t = p.target
     if t is not None and t.amount > 0:
         words.append(
-            f"beats the BATNA up to {stored_text(t.amount, o.currency)} ({pct(-t.cut, 1)} % headroom)"
+            _("beats the BATNA up to {amount} ({headroom} % headroom)").format(
+                amount=stored_text(t.amount, o.currency), headroom=pct(-t.cut, 1)
+            )
             if t.already_beats
-            else f"target at most {stored_text(t.amount, o.currency)} ({pct(t.cut, 1)} % below)"
+            else _("target at most {amount} ({cut} % below)").format(
+                amount=stored_text(t.amount, o.currency), cut=pct(t.cut, 1)
+            )
         )
     return "; ".join(words)
 
@@ -192,7 +215,7 @@ def negotiate_offer(
     """The position of one offer, with its full round history, among a ranking's evaluations; ``caveats``: each
     offer's as the view knows them (its findings, a lapsed quote) for this offer and its BATNA."""
     with reading(db) as reader:
-        _, gpus = load_catalog_of(reader)
+        _catalog, gpus = load_catalog_of(reader)
         offers = offer_inputs(reader, gpus, [offer_id])
         assumptions = load_assumptions_of(reader)
     if not offers:
@@ -228,7 +251,7 @@ def negotiation(db: Database, offer_id: int, scenario: str | None = None, on: da
         found = next((e for e in ranking.evaluations if e.offer.id == offer_id), None)
         if found is None:
             why = next((reason for o, reason in ranking.skipped if o.id == offer_id), None)
-            raise BadInput(why or f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+            raise BadInput(why or _("no priced offer with id {id}; `quotetui offers` lists them").format(id=offer_id))
         assert ranking.fx is not None
         this, others, fx, day = found, ranking.evaluations, ranking.fx, ranking.on
         rank = next((i for i, e in ranking.ranked if e is this), None)

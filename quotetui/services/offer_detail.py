@@ -9,6 +9,7 @@ from sqlmodel import col, select
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.findings import Sold
+from quotetui.language import _
 from quotetui.services.settings import load_assumptions
 from quotetui.services.verification import LogOnRecord, offer_logs
 from quotetui.store.catalog import load_catalog
@@ -67,7 +68,7 @@ def load_offer_detail(db: Database, offer_id: int) -> OfferDetail:
     with db.session() as session:
         offer = session.get(Offer, offer_id)
         if offer is None:
-            raise BadInput(f"no offer with id {offer_id}")
+            raise BadInput(_("no offer with id {id}").format(id=offer_id))
         provider = session.get(Provider, offer.provider_id)
         assert provider is not None
         catalog, ids = load_catalog(session)

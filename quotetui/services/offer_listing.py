@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from quotetui.language import N_, _, ngettext
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
@@ -45,8 +46,12 @@ class OfferLine(NamedTuple):
     flags: str
 
 
-HEADERS = OfferLine("#", "id", "offer", "GPU", "/GPU-h", "TCO/yr", "/PFLOP-h", "MFU%", "term", "flags")
-"""Each column's header, by the same names."""
+HEADERS = OfferLine(
+    N_("#"), N_("id"), N_("offer"), N_("GPU"), N_("/GPU-h"), N_("TCO/yr"), N_("/PFLOP-h"), N_("MFU%"), N_("term"),
+    N_("flags"),
+)  # fmt: skip
+"""Each column's header, by the same names: English message ids, which also name the columns for the table's
+``right`` and ``widths`` (``commands/common.table`` shows each through ``_()``)."""
 RIGHT = frozenset(("rank", "id", "per_gpu_hour", "tco_year", "per_pflop_hour", "mfu"))
 """The columns of figures, aligned right."""
 _TAGS = {"title": 1, "say": 1, "err": 1, "row": len(OfferLine._fields)}
@@ -61,26 +66,32 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
     """The listing's title, its rows (best first), then its notes (``say``) and what could not be compared
     (``err``). Cost cells carry their own marks (≥ ~, ``explain.cost_text``); the flags cell the offer's
     caveats (critical findings, estimate, lapsed quote: ``caveats.Caveats.flags``)."""
-    from quotetui.domain.economics.caveats import LEGEND, NONE
+    from quotetui.domain.economics.caveats import NONE, legend
     from quotetui.domain.economics.display import grouped
     from quotetui.domain.economics.exact import pct, share_text
     from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
     from quotetui.domain.economics.inputs import lapsed
-    from quotetui.domain.wording import plural
 
     s = ranking.scenario
     yield [
         "title",
-        f"Scenario {s.name!r}: {plural(s.gpu_count, 'GPU')} × {plural(s.months, 'month')} "
-        f"at {share_text(s.utilisation, 1)} use; "
-        f"amounts in {s.home_currency}, best first by cost per delivered PFLOP-hour",
+        _(
+            "Scenario {name}: {gpus} × {months} at {share} use; amounts in {currency}, best first by cost per "
+            "delivered PFLOP-hour"
+        ).format(
+            name=repr(s.name),
+            gpus=ngettext("{n} GPU", "{n} GPUs", s.gpu_count).format(n=f"{s.gpu_count:,}"),
+            months=ngettext("{n} month", "{n} months", s.months).format(n=f"{s.months:,}"),
+            share=share_text(s.utilisation, 1),
+            currency=s.home_currency,
+        ),
     ]
     blocked, asked = [], []
     for i, e in ranking.ranked:
         if i is None:
-            blocked.append(f"✗ #{e.offer.id}: {'; '.join(e.feasibility.blocking)}")
+            blocked.append(_("✗ #{id}: {reasons}").format(id=e.offer.id, reasons="; ".join(e.feasibility.blocking)))
         elif e.feasibility.questions:
-            asked.append(f"? #{e.offer.id}: {'; '.join(e.feasibility.questions)}")
+            asked.append(_("? #{id}: {questions}").format(id=e.offer.id, questions="; ".join(e.feasibility.questions)))
         line = OfferLine(
             rank=(f"{i}{'?' if e.feasibility.questions else ''}") if i is not None else "✗",
             id=str(e.offer.id),
@@ -94,27 +105,38 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             flags=", ".join(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
         )
         yield ["row", *line]
-    yield ["say", f"marks: {LEGEND}"]
+    yield ["say", _("marks: {legend}").format(legend=legend())]
     bounded = sum(1 for e in ranking.evaluations if e.lower_bound)
     if bounded:
         yield [
             "say",
-            f"{LOWER_BOUND}: at least this much; {plural(bounded, 'offer')} "
-            f"{'does' if bounded == 1 else 'do'} not price a cost of the scenario "
-            "(egress, storage, a fee on request: `explain ID` names it), so they may rank higher than they should",
+            ngettext(
+                "{mark}: at least this much; {n} offer does not price a cost of the scenario (egress, storage, a fee "
+                "on request: `explain ID` names it), so they may rank higher than they should",
+                "{mark}: at least this much; {n} offers do not price a cost of the scenario (egress, storage, a fee "
+                "on request: `explain ID` names it), so they may rank higher than they should",
+                bounded,
+            ).format(mark=LOWER_BOUND, n=f"{bounded:,}"),
         ]
     if asked:
-        yield ["say", "N?: ranked after the confirmed offers until the question is answered"]
+        yield ["say", _("N?: ranked after the confirmed offers until the question is answered")]
     for line in [*asked, *blocked]:
         yield ["say", line]
     for e in ranking.evaluations:
         if lapsed(e.offer, ranking.on) and e.offer.valid_until is not None:
             yield [
                 "say",
-                f"! #{e.offer.id}: quote lapsed {e.offer.valid_until.isoformat()} (valid until): ask for a new one",
+                _("! #{id}: quote lapsed {day} (valid until): ask for a new one").format(
+                    id=e.offer.id, day=e.offer.valid_until.isoformat()
+                ),
             ]
     for o, why in ranking.skipped:
-        yield ["err", f"not compared: #{o.id} {o.provider} {o.name}: {why}"]
+        yield [
+            "err",
+            _("not compared: #{id} {provider} {offer}: {why}").format(
+                id=o.id, provider=o.provider, offer=o.name, why=why
+            ),
+        ]
 
 
 def json_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[dict[str, Any]]:

@@ -106,9 +106,15 @@ def ranking_key(
     gpu: str | None,
     history: bool,
 ) -> Key:
-    # the rates' day too (``inputs.fx_day``): it turns at Beijing's midnight, not the figures' day's
+    # the rates' day too (``inputs.fx_day``): it turns at Beijing's midnight, not the figures' day's; and the
+    # language in use: an evaluation's caveats are words (a cost not priced, why a figure is an estimate)
+    from quotetui.language import current
+
     rates = fx_day(day)
-    return (db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, rates, gpu, history)
+    return (
+        db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, rates, gpu, history,
+        current(),
+    )  # fmt: skip
 
 
 def scenario_input(db: Database, reader: Reader, name: str | None, gpus: dict[int, GpuSpec]) -> ScenarioInput:

@@ -15,16 +15,24 @@ from quotetui.domain.currency import currency_code
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import WARNING, Caveats, money_figure
+from quotetui.domain.economics.costing import OptionCost
 from quotetui.domain.economics.display import amount_text, decimal_text, grouped
 from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
-from quotetui.domain.economics.rentbuy import RentBuyInput, RentBuyResult, RentPlan, rent_plan, rent_vs_buy
+from quotetui.domain.economics.rentbuy import (
+    BILLED_BY_USE,
+    RentBuyInput,
+    RentBuyResult,
+    RentPlan,
+    rent_plan,
+    rent_vs_buy,
+)
 from quotetui.domain.errors import BadInput, FieldErrors
-from quotetui.domain.fields import parse_record
+from quotetui.domain.fields import Field, parse_record
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
@@ -33,12 +41,26 @@ from quotetui.store.engine import Database
 TYPED = tuple(f.name for f in E.RENT_BUY.fields)
 """The calculator's inputs, each declared once in ``entities.RENT_BUY``."""
 
-NAMES = {f.name: f"“{f.title}”" for f in E.RENT_BUY.fields} | {
-    "offer": "an offer to rent",
-    "purchase": "a recorded purchase option",
-    "currency": "the currency",
+NAMES = {
+    "offer": N_("an offer to rent"),
+    "purchase": N_("a recorded purchase option"),
+    "currency": N_("the currency"),
 }
-"""How a message names an input by default (its form label); the CLI passes its flags instead."""
+"""How a message names an input that is not a field of ``entities.RENT_BUY`` by default (:func:`default_name`)."""
+
+
+def _title(f: Field) -> str:
+    """A field's form label without its parenthesised hint, in the language in use (``Field.title``)."""
+    label = _(f.label)
+    return label.split(" (")[0].split("（")[0]
+
+
+def default_name(key: str) -> str:
+    """How a message names input ``key`` by default, in the language in use: a field by its form label, quoted
+    (``“Capex”``); the CLI passes its flags instead."""
+    if key in NAMES:
+        return _(NAMES[key])
+    return f"“{_title(E.RENT_BUY.field(key))}”"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,44 +83,79 @@ class RentBuyAnswer:
     @property
     def verdict(self) -> str:
         """Which is cheaper in present value, with what could overturn it."""
-        cheaper = self.result.cheaper
-        words = f"{cheaper} is cheaper"
-        if cheaper == "rent" and self.rent_lower_bound:
-            words += f" ({LOWER_BOUND} the rent is a lower bound: price what it leaves out before deciding)"
-        if cheaper == "buy" and self.owning.left_out:
-            words += f" ({LOWER_BOUND} owning leaves out {', '.join(self.owning.left_out)}: give them before deciding)"
-        return words
+        if self.result.cheaper == "rent":
+            if self.rent_lower_bound:
+                return _(
+                    "rent is cheaper ({mark} the rent is a lower bound: price what it leaves out before deciding)"
+                ).format(mark=LOWER_BOUND)
+            return _("rent is cheaper")
+        if self.owning.left_out:
+            return _("buy is cheaper ({mark} owning leaves out {parts}: give them before deciding)").format(
+                mark=LOWER_BOUND, parts=self._left_out()
+            )
+        return _("buy is cheaper")
+
+    def _left_out(self) -> str:
+        """The owning costs not given, in words."""
+        return ", ".join(_(name) for name in self.owning.left_out)
 
     @property
     def notes(self) -> list[str]:
         """What the verdict rests on, in words, for every front end."""
         out = [self.rent_note] if self.rent_note else []
-        out.append(f"owning ({self.purchase!r}, typed values override it):" if self.purchase else "owning:")
+        out.append(
+            _("owning ({purchase}, typed values override it):").format(purchase=repr(self.purchase))
+            if self.purchase
+            else _("owning:")
+        )
         out += [f"  {line}" for line in self.owning.lines()]
         i = self.result.inputs
         if i.opex_by_use:  # power follows use from the idle draw
             use = plain(dec(i.utilisation * 100, 4).normalize())
             out.append(
-                f"  owning at {use} % use: {grouped(i.own_paid_monthly, 2)} {i.currency} a month (the power above the "
-                f"idle draw, {grouped(i.opex_by_use, 2)} at full use, × {use} %)"
+                "  "
+                + _(
+                    "owning at {use} % use: {amount} {currency} a month (the power above the idle draw, {full} at "
+                    "full use, × {use} %)"
+                ).format(
+                    use=use,
+                    amount=grouped(i.own_paid_monthly, 2),
+                    currency=i.currency,
+                    full=grouped(i.opex_by_use, 2),
+                )
             )
         if self.costs_net:
-            rent = "the rent is net of its recoverable VAT; " if self.net_of_vat and self.offer_id is not None else ""
             capex = (
-                "the capex is net of the VAT its 专票 recovers"
+                _("the capex is net of the VAT its 专票 recovers")
                 if self.capex_netted
-                else "the capex is as invoiced (no VAT rate and 专票 recorded for it: --capex-vat-rate 13 "
-                "--capex-special-invoice yes nets it)"
+                else _(
+                    "the capex is as invoiced (no VAT rate and 专票 recorded for it: --capex-vat-rate 13 "
+                    "--capex-special-invoice yes nets it)"
+                )
             )
-            out.append(f"costs are net of recoverable VAT (setting): {rent}{capex}; give owning costs a month net too")
+            if self.net_of_vat and self.offer_id is not None:
+                words = _(
+                    "costs are net of recoverable VAT (setting): the rent is net of its recoverable VAT; {capex}; "
+                    "give owning costs a month net too"
+                )
+            else:
+                words = _("costs are net of recoverable VAT (setting): {capex}; give owning costs a month net too")
+            out.append(words.format(capex=capex))
         if self.owning.left_out:
-            out.append(f"{LOWER_BOUND} owning costs at least this: {', '.join(self.owning.left_out)} not given")
+            out.append(
+                f"{LOWER_BOUND} " + _("owning costs at least this: {parts} not given").format(parts=self._left_out())
+            )
         if any(p.name == "owning costs" and dec(p.monthly, 2) == 0 for p in self.owning.parts):
-            out.append(f"{WARNING} OWNING COSTS ARE 0: power, rack space, staff and spares cost something; give them")
+            out.append(
+                f"{WARNING} " + _("OWNING COSTS ARE 0: power, rack space, staff and spares cost something; give them")
+            )
         if any(p.name == "staff" and dec(p.monthly, 2) == 0 for p in self.owning.parts):  # 0.00 as shown
             out.append(
-                f"{WARNING} STAFF IS 0: owning a GPU cluster takes people (hands on site, an on-call engineer, RMA "
-                "and firmware work); renting includes them. Give what they cost (--staff-monthly) before a CFO asks"
+                f"{WARNING} "
+                + _(
+                    "STAFF IS 0: owning a GPU cluster takes people (hands on site, an on-call engineer, RMA and "
+                    "firmware work); renting includes them. Give what they cost (--staff-monthly) before a CFO asks"
+                )
             )
         return out
 
@@ -118,8 +175,8 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
         if p is None:
             if name is None:
                 return None
-            names = ", ".join(repr(n) for n in session.exec(select(PurchaseOption.name))) or "none recorded"
-            raise BadInput(f"no purchase option {name!r} (recorded: {names})")
+            names = ", ".join(repr(n) for n in session.exec(select(PurchaseOption.name))) or _("none recorded")
+            raise BadInput(_("no purchase option {name} (recorded: {names})").format(name=repr(name), names=names))
         gpu = session.get(GpuModel, p.gpu_model_id)
 
     def x(value: Decimal | None) -> Fraction | None:
@@ -148,12 +205,12 @@ def _terms(
     gpus: int,
     currency: str,
     tdp: int | None,
-    n: Callable[[str], str] = NAMES.__getitem__,
+    n: Callable[[str], str] = default_name,
 ) -> PurchaseTerms:
     """The buy side: the recorded option's terms with each typed part in the place of its recorded one (any
     typed power input replaces the recorded power inputs; a typed total replaces every part)."""
     if v["capex"] is None and base is None:
-        raise BadInput(f"give {n('capex')} or {n('purchase')}")
+        raise BadInput(_("give {capex} or {purchase}").format(capex=n("capex"), purchase=n("purchase")))
     kept = base or PurchaseTerms(gpus, currency, Fraction(0))
     typed_power = any(v[name] is not None for name in POWER_INPUTS)
     colocation_typed = v["colocation_monthly"] is not None
@@ -197,14 +254,16 @@ def calc_rent_vs_buy(
     """``typed``: the calculator's inputs as text (names in :data:`TYPED`; absent or ``None``: not given).
     The rent side is typed or an offer rented as it is paid (in the scenario's currency) for the capacity the
     capex buys: ``gpus``, else the purchase option's GPUs, else one node of the offer. ``names``: how messages
-    name the inputs (the CLI: its flags; default: :data:`NAMES`)."""
+    name the inputs (the CLI: its flags; default: :func:`default_name`)."""
 
     def n(key: str) -> str:
-        return (names or {}).get(key) or NAMES[key]
+        return (names or {}).get(key) or default_name(key)
 
     raw = {name: typed.get(name) for name in TYPED}
     if (raw["rent_monthly"] is None) == (offer_id is None):
-        raise BadInput(f"give the rent side as {n('rent_monthly')} or {n('offer')} (one of them)")
+        raise BadInput(
+            _("give the rent side as {rent} or {offer} (one of them)").format(rent=n("rent_monthly"), offer=n("offer"))
+        )
     v = exact_values(parse_record(E.RENT_BUY, raw))
     base = recorded_purchase(db, purchase) if db is not None and purchase is not None else None
     assumptions = assumptions_of(db) if db is not None else None
@@ -212,41 +271,72 @@ def calc_rent_vs_buy(
     if raw["horizon_months"] in (None, "") and base is not None and base.horizon_months:
         horizon = base.horizon_months
     if base is not None and v["gpus"] is not None and v["gpus"] != base.gpus:
-        raise FieldErrors({"gpus": f"purchase option {base.name!r} buys {base.gpus} GPUs; renting {v['gpus']} "
-                                   "against its capex compares different capacities (leave it out, or type the "
-                                   "buy side for that many)"})  # fmt: skip
+        raise FieldErrors(
+            {
+                "gpus": _(
+                    "purchase option {name} buys {gpus} GPUs; renting {renting} against its capex compares different "
+                    "capacities (leave it out, or type the buy side for that many)"
+                ).format(name=repr(base.name), gpus=base.gpus, renting=v["gpus"])
+            }
+        )
     gpus = v["gpus"] or (base.gpus if base else None)
     discount_rate = v["discount_rate"]
     if discount_rate is None:
         discount_rate = assumptions.discount_rate if assumptions else Fraction(0)
-    note, plan, tdp = None, RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), "billed by use"), None
+    note, plan, tdp = None, RentPlan(v["rent_monthly"] or Fraction(0), True, Fraction(0), (), _(BILLED_BY_USE)), None
     net, caveats = False, NO_CAVEATS
     if base is not None:
         currency = currency or base.currency
         if currency_code(currency) != base.currency:
-            raise BadInput(f"purchase option {base.name!r} is in {base.currency}; leave {n('currency')} out")
+            raise BadInput(
+                _("purchase option {name} is in {currency}; leave {flag} out").format(
+                    name=repr(base.name), currency=base.currency, flag=n("currency")
+                )
+            )
         tdp = base.gpu_tdp_w
     if offer_id is not None:
         assert db is not None
         e = evaluate_offer(db, offer_id, scenario, full_use_months=horizon, gpus=gpus)
         if currency is not None and currency_code(currency) != e.currency:
             raise BadInput(
-                f"the offer is costed in {e.currency} (scenario {e.scenario.name!r}); give the buy side in "
-                f"{e.currency}, or leave {n('currency')} out"
+                _(
+                    "the offer is costed in {currency} (scenario {scenario}); give the buy side in {currency}, or "
+                    "leave {flag} out"
+                ).format(currency=e.currency, scenario=repr(e.scenario.name), flag=n("currency"))
             )
         plan = rent_plan(e.best, horizon)
         currency, tdp = e.currency, tdp or e.offer.gpu.tdp_w
         caveats = offer_caveats(db, e, utcnow().date(), scenario)
-        given = "" if gpus is not None else f"; {n('gpus')} sets the capacity the capex buys"
-        note = (
-            f"rent: #{e.offer.id} {e.offer.provider} {e.offer.name} for {e.scenario.gpu_count} GPUs "
-            f"({plural(e.nodes, 'node')}{given}), {e.best.label}, {plan.words}; "
-            f"{money_figure(e.best.total, caveats, currency)} over {horizon} months at full use"
+        if gpus is not None:
+            rented = ngettext(
+                "rent: {offer} for {gpus} GPUs ({n} node), {way}, {billing}; {total} over {months} months at full use",
+                "rent: {offer} for {gpus} GPUs ({n} nodes), {way}, {billing}; {total} over {months} months at full use",
+                e.nodes,
+            )
+        else:
+            rented = ngettext(
+                "rent: {offer} for {gpus} GPUs ({n} node; {flag} sets the capacity the capex buys), {way}, {billing}; "
+                "{total} over {months} months at full use",
+                "rent: {offer} for {gpus} GPUs ({n} nodes; {flag} sets the capacity the capex buys), {way}, "
+                "{billing}; {total} over {months} months at full use",
+                e.nodes,
+            )
+        note = rented.format(
+            offer=f"#{e.offer.id} {e.offer.provider} {e.offer.name}",
+            gpus=e.scenario.gpu_count,
+            n=f"{e.nodes:,}",
+            flag=n("gpus"),
+            way=_way(e.best),
+            billing=plan.words,
+            total=money_figure(e.best.total, caveats, currency),
+            months=horizon,
         )
         gpus = gpus or e.scenario.gpu_count
         net = e.assumptions.vat_factor(e.offer.vat_rate, e.offer.special_invoice) != 1
         if e.lower_bound:  # renting costs at least this: say so beside any verdict
-            note += f"; {LOWER_BOUND} a lower bound: the rent leaves out {'; '.join(e.unpriced)}"
+            note += f"; {LOWER_BOUND} " + _("a lower bound: the rent leaves out {costs}").format(
+                costs="; ".join(e.unpriced)
+            )
         note += "".join(f"; {w}" for w in caveats.words(e.offer.id) if not w.startswith(LOWER_BOUND))
     currency = currency_code(currency) if currency else "CNY"
     held = assumptions or Assumptions()
@@ -254,7 +344,9 @@ def calc_rent_vs_buy(
     capex_factor = held.vat_factor(terms.capex_vat_rate, terms.capex_special_invoice)
     own = ownership(terms, horizon, held.hours_per_month, held.resale_curve, capex_factor)
     if own.residual > own.capex:
-        raise FieldErrors({"residual": f"the resale value cannot exceed the capex ({grouped(own.capex, 2)})"})
+        raise FieldErrors(
+            {"residual": _("the resale value cannot exceed the capex ({capex})").format(capex=grouped(own.capex, 2))}
+        )
     inputs = RentBuyInput(
         capex=own.capex,
         opex_monthly=own.opex_monthly - own.power_by_use,
@@ -273,6 +365,12 @@ def calc_rent_vs_buy(
     return RentBuyAnswer(
         result, own, note, base.name if base else None, offer_id, net, caveats, held.net_of_vat, capex_factor != 1
     )
+
+
+def _way(cost: OptionCost) -> str:
+    """The way to buy an offer is rented at, in words: one option as people read it (``PriceOption.shown``);
+    mixed terms as ``OptionCost.label`` has them."""
+    return cost.shown
 
 
 def rent_buy_json(a: RentBuyAnswer) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, compliance
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import N_, _
 from quotetui.services.rfq_views import (
     Figures,
     InviteView,
@@ -64,7 +65,7 @@ def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
     except FieldErrors as exc:
         values, errors = {}, dict(exc.errors)
     if "gpu_models" in values:
-        catalog, _ = load_catalog(session)
+        catalog, _gpus = load_catalog(session)
         keys: list[str] = []
         for name in values["gpu_models"]:
             try:
@@ -76,12 +77,12 @@ def _checked(session: Session, raw: Mapping[str, Any]) -> dict[str, Any]:
                 keys.append(key)
         values["gpu_models"] = keys
         if not keys and "gpu_models" not in errors:
-            errors["gpu_models"] = "name at least one GPU model (any name or alias)"
+            errors["gpu_models"] = _("name at least one GPU model (any name or alias)")
     if "checklist" in values:
         items: list[str] = []
         for item in values["checklist"]:
             try:
-                items.append(AcceptanceCheck.parse(item, what="acceptance item").value)
+                items.append(AcceptanceCheck.parse(item, what=N_("acceptance item")).value)
             except QuotetuiError as exc:
                 errors["checklist"] = str(exc)
                 break
@@ -105,11 +106,11 @@ def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
         values = _checked(session, raw)
         twin = _by_name(session, values["name"])
         if twin is not None:
-            raise FieldErrors({"name": f"an RFQ named {twin.name!r} already exists"})
+            raise FieldErrors({"name": _("an RFQ named {name} already exists").format(name=repr(twin.name))})
         row = Rfq(name=values["name"], **{c: values[c] for c in _COLUMNS})
         session.add(row)
         session.flush()
-        catalog, _ = load_catalog(session)
+        catalog, _gpus = load_catalog(session)
         assert row.id is not None
         return RfqView(row.id, requirement_of(row, catalog))
 
@@ -119,13 +120,15 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, revision: i
     change is a new revision, so answers to the revision sent before are refused. ``revision``: the one the
     changes were made against (a form's); another program's edit since then refuses them (:class:`Conflict`)."""
     if not changes:
-        raise BadInput("give at least one value to change (`quotetui rfq edit --help` lists them)")
+        raise BadInput(_("give at least one value to change (`quotetui rfq edit --help` lists them)"))
     with db.write() as session:
         row, catalog, req = _loaded(session, name)
         if revision is not None and row.revision != revision:
             raise Conflict(
-                f"RFQ {row.name!r} was changed elsewhere since this form was filled (revision {revision}, now "
-                f"{row.revision}); nothing was saved"
+                _(
+                    "RFQ {name} was changed elsewhere since this form was filled (revision {revision}, now {now}); "
+                    "nothing was saved"
+                ).format(name=repr(row.name), revision=revision, now=row.revision)
             )
         raw = {c: getattr(row, c) for c in _COLUMNS} | {
             "name": row.name,
@@ -135,7 +138,11 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, revision: i
         values = _checked(session, raw | dict(changes))
         changed = {c: values[c] for c in _COLUMNS if values[c] != getattr(row, c)}
         if not changed:
-            raise BadInput(f"RFQ {row.name!r} already says that: nothing changed (still revision {row.revision})")
+            raise BadInput(
+                _("RFQ {name} already says that: nothing changed (still revision {revision})").format(
+                    name=repr(row.name), revision=row.revision
+                )
+            )
         for column, value in changed.items():
             setattr(row, column, value)
         row.revision += 1
@@ -158,12 +165,14 @@ def requirement_form(db: Database, name: str | None = None) -> FormSpec:
     options = {f.name: tuple(c for c in choices_of(f) if c[1] not in NOT_A_REQUIREMENT) for f in fields if f.choices}
     if name is None:
         defaults = {f.name: f.default for f in fields if f.default is not None}
-        return FormSpec("New RFQ", fields, defaults, options, REQUIREMENT)
+        return FormSpec(_("New RFQ"), fields, defaults, options, REQUIREMENT)
     with db.session() as session:
-        row, _, req = _loaded(session, name)
+        row, _catalog, req = _loaded(session, name)
         values = {f.name: shown_value(f, getattr(row, f.name), percent=True) for f in fields}
     values["gpu_models"] = ", ".join(g.name for g in req.gpu_models)
-    title = f"Edit RFQ {row.name} (revision {row.revision}; a change is a new revision)"
+    title = _("Edit RFQ {name} (revision {revision}; a change is a new revision)").format(
+        name=row.name, revision=row.revision
+    )
     return FormSpec(title, fields, values, options, REQUIREMENT, version=row.revision)
 
 
@@ -180,7 +189,7 @@ def _loaded(session: Session, name: str) -> tuple[Rfq, GpuCatalog, Requirement]:
     from quotetui.store.catalog import load_catalog
 
     row = find_rfq(session, name)
-    catalog, _ = load_catalog(session)
+    catalog, _gpus = load_catalog(session)
     return row, catalog, requirement_of(row, catalog)
 
 
@@ -232,11 +241,11 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
 
     today = on or utcnow().date()
     with reading(db) as reader:
-        row, _, req = plain_loaded(reader, name)
+        row, _catalog, req = plain_loaded(reader, name)
         invites = plain_invites(reader, [row], today)[row.id]
         answered = _answered(reader, row)
         models = {g.key for g in req.gpu_models}
-        _, gpus = load_catalog_of(reader)
+        _catalog, gpus = load_catalog_of(reader)
         acceptable = [gid for gid, spec in gpus.items() if spec.key in models]  # the requirement's models, in SQL
         where, params = id_filter("gpu_model_id", acceptable, reader.sqlite)
         wanted = {r[0] for r in reader.rows("SELECT id FROM offer WHERE " + where, params)} | set(answered)
@@ -245,7 +254,7 @@ def _read(db: Database, name: str, on: date | None, *, costed: bool) -> Fitted:
     listed = [o for o in offers if o.gpu.key in models or o.id in answered]
     if costed:
         judged = _judged(db, req, listed, today, fx, assumptions)
-        fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, "not costed")), today) for o in listed]
+        fits = [_fit(req, o, o.id in answered, *judged.get(o.id, (None, _("not costed"))), today) for o in listed]
     else:
         fits = [_fit(req, o, o.id in answered, None, None, today) for o in listed]
     ranked = sorted((f for f in fits if f.compliant and f.figures is not None and f.closed is None), key=_by_cost)
@@ -290,7 +299,7 @@ def _judged(
             continue
         claims = tuple(pushed.get(offer.id, ()))
         found = verifier.findings(offer)
-        findings = tuple(f"{f.severity.value} {f.code}: {f.title}" for f in found)
+        findings = tuple(f"{f.severity.word} {f.code}: {f.title}" for f in found)  # the severity's word, as shown
         caveats = for_offer(e.caveats, offer, day, critical_codes(found))
         figures = Figures(
             e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, caveats, claims, findings
@@ -301,9 +310,14 @@ def _judged(
 
 CLOSED = (OfferStatus.REJECTED, OfferStatus.EXPIRED)
 """Offers off the table: shown in the comparison, never ranked or awarded."""
-QUOTE_LINE = "Quote"
-NOT_QUOTED = {OfferStatus.DRAFT: "a draft, not quoted yet", OfferStatus.REQUESTED: "quote requested, not received"}
-"""Offers whose figures are ours, not the provider's: a question before an award, like a ? line."""
+QUOTE_LINE = N_("Quote")
+"""The line a doubt about the quote itself is asked under (shown through ``_()``)."""
+NOT_QUOTED = {
+    OfferStatus.DRAFT: N_("a draft, not quoted yet: ask for their quote"),
+    OfferStatus.REQUESTED: N_("quote requested, not received: ask for their quote"),
+}
+"""Offers whose figures are ours, not the provider's: a question before an award, like a ? line (what to ask,
+shown through ``_()``)."""
 
 
 def _fit(
@@ -317,13 +331,15 @@ def _fit(
     verdicts = compliance(req, offer)
     closed = offer.status.value if offer.status in CLOSED else None
     doubts = []
+    line = _(QUOTE_LINE)
     if lapsed(offer, day):
         assert offer.valid_until is not None
-        doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, f"lapsed on {offer.valid_until.isoformat()}: ask to renew it"))
+        why = _("lapsed on {day}: ask to renew it").format(day=offer.valid_until.isoformat())
+        doubts.append(Verdict(line, Met.UNKNOWN, why))
     if offer.is_estimate or offer.round_is_estimate or any(o.is_estimate for o in offer.options):
-        doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, "the figures are estimates: ask for a firm quote"))
+        doubts.append(Verdict(line, Met.UNKNOWN, _("the figures are estimates: ask for a firm quote")))
     if offer.status in NOT_QUOTED:
-        doubts.append(Verdict(QUOTE_LINE, Met.UNKNOWN, f"{NOT_QUOTED[offer.status]}: ask for their quote"))
+        doubts.append(Verdict(line, Met.UNKNOWN, _(NOT_QUOTED[offer.status])))
     return OfferFit(
         offer.id, offer.provider, offer.name, verdicts, req.currency, answered, figures, problem,
         closed=closed, doubts=tuple(doubts),
@@ -362,7 +378,11 @@ def decline(db: Database, name: str, provider: str, note: str | None = None) -> 
             if name_key(pname) == key
         ]
         if not found:
-            raise BadInput(f"RFQ {row.name!r} was not sent to {provider!r}; `quotetui rfq show {row.name}` lists whom")
+            raise BadInput(
+                _("RFQ {name} was not sent to {provider}; `quotetui rfq show {rfq}` lists whom").format(
+                    name=repr(row.name), provider=repr(provider), rfq=row.name
+                )
+            )
         invite, pname = found[0]
         invite.state = InviteState.DECLINED
         invite.answered_at = utcnow()
@@ -404,14 +424,14 @@ def send_rfq(
     from quotetui.system.atomic import check_target, replacing
 
     if not providers:
-        raise BadInput("name at least one provider to send the RFQ to (--provider NAME)")
+        raise BadInput(_("name at least one provider to send the RFQ to (--provider NAME)"))
     with db.session() as session:
-        row, _, req = _loaded(session, name)
+        row, _catalog, req = _loaded(session, name)
         chosen = _providers(session, providers)
     assert row.id is not None
     folder = out.expanduser()
     if folder.exists() and not folder.is_dir():
-        raise BadInput(f"{folder} is not a folder; give the folder the files go to (--out DIR)")
+        raise BadInput(_("{folder} is not a folder; give the folder the files go to (--out DIR)").format(folder=folder))
     folder.mkdir(parents=True, exist_ok=True)
     planned: list[Sent] = []
     for provider in chosen:
@@ -420,8 +440,10 @@ def send_rfq(
         clash = next((p for p in planned if p.workbook == book), None)
         if clash is not None:  # two names made safe alike ("a/b", "a\\b"): one file would replace the other
             raise BadInput(
-                f"{clash.provider!r} and {provider.name!r} would both be sent {book.name}; send them in two "
-                "folders (two runs with different --out). Nothing was sent"
+                _(
+                    "{first} and {second} would both be sent {file}; send them in two folders (two runs with "
+                    "different --out). Nothing was sent"
+                ).format(first=repr(clash.provider), second=repr(provider.name), file=book.name)
             )
         planned.append(Sent(provider.name, book, cover))
     _remove_left_parts(planned)
@@ -475,8 +497,12 @@ def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
         elif row not in chosen:
             chosen.append(row)
     if unknown:
-        known = ", ".join(r.name for r in rows) or "none yet"
-        raise BadInput(f"no provider named {', '.join(map(repr, unknown))} (known: {known}); nothing was sent")
+        known = ", ".join(r.name for r in rows) or _("none yet")
+        raise BadInput(
+            _("no provider named {names} (known: {known}); nothing was sent").format(
+                names=", ".join(map(repr, unknown)), known=known
+            )
+        )
     return chosen
 
 
@@ -496,7 +522,7 @@ def _record_sent(
 
     row = session.get(Rfq, rfq_id, with_for_update=True)
     if row is None:
-        raise BadInput("the RFQ was deleted meanwhile; nothing was recorded")
+        raise BadInput(_("the RFQ was deleted meanwhile; nothing was recorded"))
     now = utcnow()
     existing = {i.provider_id: i for i in session.exec(select(RfqInvite).where(RfqInvite.rfq_id == rfq_id))}
     before: Saved = {}

@@ -45,6 +45,7 @@ from quotetui.io.rfq_workbook import (
     bilingual,
 )
 from quotetui.io.table_model import Table
+from quotetui.language import _
 from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
 
 ANSWER_ENTITIES = {
@@ -71,7 +72,8 @@ class AnswerTable(Table):
     def where(self, row: int | None = None, column: int | None = None, reason: str = "") -> Problem:
         if column is not None and column in self.shown:
             label, at = self.shown[column]
-            return Problem(self.file, reason, self.sheet, row, f"column {label!r} ({get_column_letter(at + 1)})")
+            name = _("column {name} ({letter})").format(name=repr(label), letter=get_column_letter(at + 1))
+            return Problem(self.file, reason, self.sheet, row, name)
         return super().where(row, column, reason)
 
 
@@ -163,16 +165,22 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
         or not isinstance(provider, str)
     ):
         return refuse(
-            f"the RFQ, its id, revision and provider (cells {', '.join(IDENTITY_CELLS[k] for k in identity)}) are "
-            "not as `quotetui rfq send` wrote them: ask for the workbook again, or send it anew"
+            _(
+                "the RFQ, its id, revision and provider (cells {cells}) are not as `quotetui rfq send` wrote them: "
+                "ask for the workbook again, or send it anew"
+            ).format(cells=", ".join(IDENTITY_CELLS[k] for k in identity))
         )
     rfq = session.get(Rfq, rfq_id)
     if rfq is None or name_key(rfq.name) != name_key(name):
-        return refuse(f"this workbook answers RFQ #{rfq_id} {name!r}, which is not on record here")
+        return refuse(
+            _("this workbook answers RFQ #{id} {name}, which is not on record here").format(id=rfq_id, name=repr(name))
+        )
     if revision != rfq.revision:
         return refuse(
-            f"this workbook answers revision {revision} of RFQ {rfq.name!r}, which is at revision {rfq.revision} now: "
-            f"send the current one (`quotetui rfq send {rfq.name!r} --provider …`) and read its answer"
+            _(
+                "this workbook answers revision {revision} of RFQ {name}, which is at revision {current} now: "
+                "send the current one (`quotetui rfq send {name} --provider …`) and read its answer"
+            ).format(revision=revision, name=repr(rfq.name), current=rfq.revision)
         )
     invited = session.exec(
         select(Provider, RfqInvite)
@@ -181,18 +189,31 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
     ).all()
     found, invite = next(((p, i) for p, i in invited if name_key(p.name) == name_key(provider)), (None, None))
     if found is None or invite is None:
-        return refuse(f"RFQ {rfq.name!r} was not sent to {provider!r}: an answer is read only from a provider asked")
+        return refuse(
+            _("RFQ {name} was not sent to {provider}: an answer is read only from a provider asked").format(
+                name=repr(rfq.name), provider=repr(provider)
+            )
+        )
     if invite.reference is not None and reference != invite.reference:
         return refuse(
-            f"the reference (cell {IDENTITY_CELLS['reference']}) is not the one on the workbook sent to "
-            f"{found.name!r}: a provider answers on the workbook sent to it, its cells as they were"
+            _(
+                "the reference (cell {cell}) is not the one on the workbook sent to {provider}: a provider answers "
+                "on the workbook sent to it, its cells as they were"
+            ).format(cell=IDENTITY_CELLS["reference"], provider=repr(found.name))
         )
     seen = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == rfq.id, RfqAnswer.sha256 == answer.sha256)).first()
     if seen is not None:
         day = seen.received_at.date().isoformat()
-        return refuse(f"this very answer was read on {day} (from {seen.file_name}); nothing to do")
+        return refuse(
+            _("this very answer was read on {day} (from {file}); nothing to do").format(day=day, file=seen.file_name)
+        )
     answer.rfq, answer.provider = rfq, found
     return True
+
+
+def _title(f: Any) -> str:
+    """How a message names a field, in the language in use: its label without the parenthesised hint."""
+    return _(f.label).split(" (")[0].split("（")[0]
 
 
 def _columns(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: list[Problem]) -> dict[str, int]:
@@ -205,7 +226,8 @@ def _columns(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: li
         if f is not None:
             at[f.name] = i
         elif header not in (None, ""):
-            problems.append(Problem(answer.file, f"a column this sheet does not have: {header!r}", sheet.sheet))
+            reason = _("a column this sheet does not have: {header}").format(header=repr(header))
+            problems.append(Problem(answer.file, reason, sheet.sheet))
     return at
 
 
@@ -257,10 +279,10 @@ def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Probl
             earlier_row, earlier = first[key]
             for f, a, b in zip((*OFFER_ANSWER, *SLA_ANSWER), earlier, own, strict=True):
                 if b not in (None, "") and a not in (None, "") and a != b:
-                    problems.append(
-                        Problem(answer.file, f"{f.title} is {a!r} on row {earlier_row} but {b!r} here: every row of "
-                                "an offer must agree", ANSWER_SHEET, number, bilingual(f))
-                    )  # fmt: skip
+                    reason = _(
+                        "{field} is {first} on row {row} but {this} here: every row of an offer must agree"
+                    ).format(field=_title(f), first=repr(a), row=earlier_row, this=repr(b))
+                    problems.append(Problem(answer.file, reason, ANSWER_SHEET, number, bilingual(f)))
         else:
             first[key] = (number, own)
             answer.offers.append(str(name) if name not in (None, "") else "")
@@ -275,7 +297,7 @@ def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Probl
             )
         )
     if not first:
-        problems.append(Problem(answer.file, "the answer sheet has no row filled in: nothing to read", ANSWER_SHEET))
+        problems.append(Problem(answer.file, _("the answer sheet has no row filled in: nothing to read"), ANSWER_SHEET))
     answer.tables = tables
 
 
@@ -335,12 +357,12 @@ def record_answers(session: Session, answers: list[Answer], warnings: list[Probl
         for o in mine:
             if o.valid_until is not None and (o.valid_until - day).days <= EXPIRES_SOON_DAYS:
                 left = (o.valid_until - day).days
-                when = f"expires in {left} days" if left > 0 else ("expires today" if left == 0 else "has expired")
-                warnings.append(
-                    Problem(
-                        answer.file,
-                        f"{answer.provider.name} / {o.name}: the quote {when} ({o.valid_until.isoformat()})",
-                        ANSWER_SHEET,
-                    )
-                )
+                if left > 0:
+                    said = _("{provider} / {offer}: the quote expires in {n} days ({day})")  # (English says "1 days")
+                elif left == 0:
+                    said = _("{provider} / {offer}: the quote expires today ({day})")
+                else:
+                    said = _("{provider} / {offer}: the quote has expired ({day})")
+                reason = said.format(provider=answer.provider.name, offer=o.name, n=left, day=o.valid_until.isoformat())
+                warnings.append(Problem(answer.file, reason, ANSWER_SHEET))
     session.flush()

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text
+from quotetui.language import N_, _
 from quotetui.services.rfq_views import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
 
 SIDE_BY_SIDE = 8
@@ -48,12 +49,14 @@ def rank_cell(o: OfferFit) -> Cell:
     """The rank, or why there is none: not compliant, or compliant but not costed (—). An offer with a line not
     confirmed (?) ranks "if confirmed", as the award takes it: never inside the headline award."""
     if not o.rank:
-        return "not compliant" if not o.compliant else (o.closed or "—")
-    return o.rank if o.confirmed else f"{o.rank} {IF_CONFIRMED}"
+        if not o.compliant:
+            return _("not compliant")
+        return _(CLOSED_WORDS.get(o.closed, o.closed)) if o.closed else "—"
+    return o.rank if o.confirmed else _("{rank} if confirmed").format(rank=o.rank)  # as the award qualifies it
 
 
-IF_CONFIRMED = "if confirmed"
-"""How a rank or an award that rests on lines not confirmed (?) is qualified, wherever it is shown."""
+CLOSED_WORDS = {"rejected": N_("rejected"), "expired": N_("expired")}
+"""Why a closed offer has no rank, for people (``OfferFit.closed`` is the offer's status code)."""
 
 
 def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
@@ -66,12 +69,12 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
         return Amount(getattr(o.figures, name), caveats if name != "price_per_gpu_hour" else caveats.of_price)
 
     def at_least(o: OfferFit) -> str:
-        return "" if o.figures is None else ("yes" if o.figures.lower_bound else "no")
+        return "" if o.figures is None else (_("yes") if o.figures.lower_bound else _("no"))
 
     rows = [
         MatrixRow("rank / 排名", tuple(rank_cell(o) for o in offers)),
         MatrixRow("offer / 方案", tuple(o.offer for o in offers)),
-        MatrixRow("from / 来源", tuple("answer" if o.answered else "on record" for o in offers)),
+        MatrixRow("from / 来源", tuple(_("answer") if o.answered else _("on record") for o in offers)),
     ]
     if offers:
         for n, verdict in enumerate(offers[0].verdicts):
@@ -79,11 +82,15 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
     if any(o.doubts for o in offers):  # a firm, current quote: what makes a compliant offer "if confirmed" too
         rows.append(MatrixRow("quote / 报价", tuple("; ".join(f"? {v.why}" for v in o.doubts) or "✓" for o in offers)))
     rows += [
-        MatrixRow(f"{label} ({currency})", tuple(figure(o, name) for o in offers)) for label, name in MATRIX_FIGURES
+        MatrixRow(
+            _("{figure} ({currency})").format(figure=_(label), currency=currency),
+            tuple(figure(o, name) for o in offers),
+        )
+        for label, name in MATRIX_FIGURES
     ]
-    rows.append(MatrixRow("at least (a cost not priced)", tuple(at_least(o) for o in offers)))
+    rows.append(MatrixRow(_("at least (a cost not priced)"), tuple(at_least(o) for o in offers)))
     rows += [
-        MatrixRow(label, tuple("; ".join(getattr(o.figures, name)) if o.figures is not None else "" for o in offers))
+        MatrixRow(_(label), tuple("; ".join(getattr(o.figures, name)) if o.figures is not None else "" for o in offers))
         for label, name in MATRIX_LISTS
     ]
     return rows

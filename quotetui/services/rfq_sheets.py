@@ -22,8 +22,8 @@ from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, number_format
 from quotetui.domain.economics.display import sheet_format
 from quotetui.domain.economics.exact import dec
-from quotetui.domain.wording import plural
 from quotetui.io.rfq_workbook import put
+from quotetui.language import N_, _, ngettext
 
 if TYPE_CHECKING:
     from quotetui.services.award import AwardResult, AwardScenario
@@ -46,14 +46,18 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
     from quotetui.services.rfq_matrix import Amount, matrix_rows
 
     r = view.requirement
-    term = plural(r.months, "month")
-    put(sheet, 1, 1, f"RFQ {r.name} (#{view.id}, revision {r.revision}): {r.gpus:,} × {r.models}, {term}, "
-        f"{r.currency}").font = BOLD  # fmt: skip
+    title = ngettext(
+        "RFQ {name} (#{id}, revision {revision}): {gpus} × {models}, {n} month, {currency}",
+        "RFQ {name} (#{id}, revision {revision}): {gpus} × {models}, {n} months, {currency}",
+        r.months,
+    )
+    put(sheet, 1, 1, title.format(name=r.name, id=view.id, revision=r.revision, gpus=f"{r.gpus:,}", models=r.models,
+                                  n=f"{r.months:,}", currency=r.currency)).font = BOLD  # fmt: skip
     offers = view.offers
     if not offers:  # nothing to compare: say so, and what was asked
         from quotetui.io.rfq_workbook import line_text, requirement_lines
 
-        put(sheet, 3, 1, f"No answer yet, and no offer on record of {r.models}.").font = BOLD
+        put(sheet, 3, 1, _("No answer yet, and no offer on record of {models}.").format(models=r.models)).font = BOLD
         for row, (label, value) in enumerate(requirement_lines(r), 5):
             put(sheet, row, 1, label)
             put(sheet, row, 2, line_text(value))
@@ -77,10 +81,16 @@ def _comparison(sheet: Worksheet, view: RfqView) -> None:
 
 
 SCENARIO_HEADS = (
-    "scenario / 方案", "feasible", "total", "risk premium", "per delivered PFLOP-hour", "why not", "at least",
-    "beyond the need",
+    "scenario / 方案", N_("feasible"), N_("total"), N_("risk premium"), N_("per delivered PFLOP-hour"), N_("why not"),
+    N_("at least"), N_("beyond the need"),
 )  # fmt: skip
-LINE_HEADS = ("scenario / 方案", "offer id", "provider", "offer", "nodes", "GPUs", "total", "way to buy")
+"""The award sheet's scenario columns (each shown through ``_()``; the bilingual one is the same in every
+language, and the premium's heading is ``services/award.py: premium_head``)."""
+LINE_HEADS = (
+    "scenario / 方案", N_("offer id"), N_("provider"), N_("offer"), N_("nodes"), N_("GPUs"), N_("total"),
+    N_("way to buy"),
+)  # fmt: skip
+"""The award sheet's allocation columns (shown through ``_()``)."""
 
 
 def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], prefix: str, premium: str) -> int:
@@ -88,33 +98,37 @@ def _scenario_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...],
     from quotetui.services.award import beyond_text
 
     for c, head in enumerate(SCENARIO_HEADS, 1):
-        put(sheet, row, c, premium if c == 4 else head).font = BOLD
+        put(sheet, row, c, premium if c == 4 else _(head)).font = BOLD
     row += 1
     for s in found:
-        for label, shown in ((s.label, s), (f"{s.label}, without buying beyond the need", s.lean)):
+        for label, shown in ((s.label, s), (_without(s.label), s.lean)):
             if shown is None:
                 continue
             put(sheet, row, 1, prefix + label)
-            put(sheet, row, 2, "yes" if shown.feasible else "no")
+            put(sheet, row, 2, _("yes") if shown.feasible else _("no"))
             _amount(sheet, row, 3, shown.total_cost, shown.caveats)
             _amount(sheet, row, 4, shown.premium if shown is s else None)
             _amount(sheet, row, 5, shown.cost_per_pflop_hour, shown.caveats)
             put(sheet, row, 6, shown.reason)
             rough = shown is s and s.premium_rough and not shown.lower_bound
-            put(
-                sheet,
-                row,
-                7,
-                "yes (a cost not priced)" if shown.lower_bound else "no (the premium's base is)" if rough else "no",
-            )
+            if shown.lower_bound:
+                at_least = _("yes (a cost not priced)")
+            else:
+                at_least = _("no (the premium's base is)") if rough else _("no")
+            put(sheet, row, 7, at_least)
             put(sheet, row, 8, beyond_text(shown))
             row += 1
     return row
 
 
+def _without(label: str) -> str:
+    """A scenario's label for its split without nodes beyond the need."""
+    return _("{scenario}, without buying beyond the need").format(scenario=label)
+
+
 def _line_rows(sheet: Worksheet, row: int, found: tuple[AwardScenario, ...], prefix: str) -> int:
     for s in found:
-        for label, shown in ((s.label, s), (f"{s.label}, without buying beyond the need", s.lean)):
+        for label, shown in ((s.label, s), (_without(s.label), s.lean)):
             for a in shown.lines if shown is not None else ():
                 for c, value in enumerate((prefix + label, a.offer_id, a.provider, a.offer, a.nodes, a.gpus), 1):
                     put(sheet, row, c, value)
@@ -138,24 +152,34 @@ def _award(sheet: Worksheet, result: AwardResult) -> None:
     from quotetui.services.award import left_out_text, premium_head, question_text
 
     r = result.requirement
-    put(
-        sheet, 1, 1, f"Award for RFQ {r.name}: {r.gpus:,} × {r.models}, {plural(r.months, 'month')} ({result.currency})"
-    ).font = BOLD
-    put(sheet, 2, 1, f"Among {plural(result.candidates, 'confirmed candidate')} (every line ✓); "
-        f"{result.questioned:,} more with questions open")  # fmt: skip
+    title = ngettext(
+        "Award for RFQ {name}: {gpus} × {models}, {n} month ({currency})",
+        "Award for RFQ {name}: {gpus} × {models}, {n} months ({currency})",
+        r.months,
+    )
+    put(sheet, 1, 1, title.format(name=r.name, gpus=f"{r.gpus:,}", models=r.models, n=f"{r.months:,}",
+                                  currency=result.currency)).font = BOLD  # fmt: skip
+    among = ngettext(
+        "Among {n} confirmed candidate (every line ✓); {more} more with questions open",
+        "Among {n} confirmed candidates (every line ✓); {more} more with questions open",
+        result.candidates,
+    )
+    put(sheet, 2, 1, among.format(n=f"{result.candidates:,}", more=f"{result.questioned:,}"))
     premium = premium_head(result.minimise)
     row = _scenario_rows(sheet, 3, result.scenarios, "", premium)
-    maybe = "if confirmed: "
+    maybe = _("if confirmed: ")
     if result.left_out:
         row = _listed(sheet, row + 1, "Not in the award / 未纳入", [left_out_text(x) for x in result.left_out])
     if result.if_confirmed:
         row += 1
-        put(sheet, row, 1, "If confirmed / 待确认: the offers whose open lines (?) the providers confirm").font = BOLD
+        put(
+            sheet, row, 1, _("If confirmed / 待确认: the offers whose open lines (?) the providers confirm")
+        ).font = BOLD
         row = _scenario_rows(sheet, row + 1, result.if_confirmed, maybe, premium)
         row = _listed(sheet, row + 1, "Ask before awarding / 需确认", [question_text(q) for q in result.questions])
     row += 1
     for c, head in enumerate(LINE_HEADS, 1):
-        put(sheet, row, c, head).font = BOLD
+        put(sheet, row, c, _(head)).font = BOLD
     row = _line_rows(sheet, row + 1, result.scenarios, "")
     _line_rows(sheet, row, result.if_confirmed, maybe)
     for letter, width in zip("ABCDEFGH", (40, 10, 20, 34, 22, 40, 18, 24), strict=True):

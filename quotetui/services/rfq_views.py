@@ -15,6 +15,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, compliant
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import N_, _
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:
@@ -85,14 +86,15 @@ class Figures:
 
 
 MATRIX_FIGURES: tuple[tuple[str, str], ...] = (
-    ("price per GPU-hour", "price_per_gpu_hour"),
-    ("per delivered PFLOP-hour", "cost_per_pflop_hour"),
-    ("whole need, whole term", "term_total"),
-    ("TCO a year", "annualised_tco"),
+    (N_("price per GPU-hour"), "price_per_gpu_hour"),
+    (N_("per delivered PFLOP-hour"), "cost_per_pflop_hour"),
+    (N_("whole need, whole term"), "term_total"),
+    (N_("TCO a year"), "annualised_tco"),
 )
-"""The comparison's money rows, in order: (label, ``Figures`` attribute); the CLI and the sheet show these."""
-MATRIX_LISTS: tuple[tuple[str, str], ...] = (("claims to push on", "claims"), ("findings", "findings"))
-"""The comparison's rows of what to push on, after the money rows."""
+"""The comparison's money rows, in order: (label, ``Figures`` attribute); the CLI and the sheet show these (each
+label marked ``N_``: shown through ``_()``)."""
+MATRIX_LISTS: tuple[tuple[str, str], ...] = ((N_("claims to push on"), "claims"), (N_("findings"), "findings"))
+"""The comparison's rows of what to push on, after the money rows (labels marked ``N_``, as above)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,16 @@ class OfferFit:
 
 SHOWN_STATES = ("sent", "answered", "overdue", "declined")
 """The invitation states as counted for people, in this order (overdue: sent, and the answers were due)."""
+STATE_WORDS = {"sent": N_("sent"), "answered": N_("answered"), "overdue": N_("overdue"), "declined": N_("declined")}
+"""Each state's word for people (the state itself is a code: JSON and the code compare it)."""
+_COUNTED = {"sent": N_("{n} sent"), "answered": N_("{n} answered"), "overdue": N_("{n} overdue"),
+            "declined": N_("{n} declined")}  # fmt: skip
+"""How a count of invitations in a state reads ("2 sent")."""
+
+
+def state_word(state: str) -> str:
+    """An invitation's state in the language in use (a state not declared here: its code)."""
+    return _(STATE_WORDS[state]) if state in STATE_WORDS else state
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +172,14 @@ class RfqView:
         counts = dict.fromkeys(SHOWN_STATES, 0)
         for invite in self.invites:
             counts[invite.state] = counts.get(invite.state, 0) + 1
-        return ", ".join(f"{n} {state}" for state, n in counts.items() if n) or "not sent"
+        shown = [
+            _(_COUNTED[state]).format(n=n) if state in _COUNTED else f"{n} {state}" for state, n in counts.items() if n
+        ]
+        return ", ".join(shown) or _("not sent")
 
     def due_text(self) -> str:
         due = self.requirement.respond_by
-        return f"answers due {due.isoformat()}" if due else "no answers-due day"
+        return _("answers due {day}").format(day=due.isoformat()) if due else _("no answers-due day")
 
     def to_json(self) -> dict[str, Any]:
         r = self.requirement
@@ -231,7 +246,9 @@ def named(rows: Iterable[R], name: str) -> R | None:
 
 def no_rfq(name: str, known: Iterable[str]) -> BadInput:
     return BadInput(
-        f"no RFQ named {name!r} (known: {', '.join(known) or 'none yet'}); `quotetui rfq new NAME …` writes one"
+        _("no RFQ named {name} (known: {known}); `quotetui rfq new NAME …` writes one").format(
+            name=repr(name), known=", ".join(known) or _("none yet")
+        )
     )
 
 
@@ -326,6 +343,7 @@ __all__ = [
     "MATRIX_LISTS",
     "RFQ_COLUMNS",
     "SHOWN_STATES",
+    "STATE_WORDS",
     "Figures",
     "InviteView",
     "OfferFit",
@@ -339,4 +357,5 @@ __all__ = [
     "plain_rfqs",
     "requirement_of",
     "rfq_status",
+    "state_word",
 ]

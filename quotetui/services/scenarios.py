@@ -15,6 +15,7 @@ from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import is_empty, parse_record, shown_value
 from quotetui.domain.text import name_key
+from quotetui.language import N_, _
 from quotetui.services.engine_inputs import gpu_keys, scenario_input
 from quotetui.services.form_spec import FormSpec, parse, shown
 from quotetui.services.scenario_list import ScenarioView, scenario_views
@@ -27,6 +28,7 @@ from quotetui.store.rows import columns_only
 from quotetui.store.versions import check_version
 
 DEFAULT_SCENARIO = "8 GPUs for 12 months"
+"""The scenario a new database gets (its name and description are stored: data, in English, as written)."""
 
 
 def has_scenario(session: Session) -> bool:
@@ -54,12 +56,16 @@ def find_scenario(session: Session, name: str | None) -> Scenario:
     if name is not None:
         row = session.exec(select(Scenario).where(Scenario.name == name)).first() or _by_key(session, name)
         if row is None:
-            known = ", ".join(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or "none"
-            raise BadInput(f"no scenario named {name!r} (known: {known}); add one with `quotetui scenario add`")
+            known = ", ".join(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or _("none")
+            raise BadInput(
+                _("no scenario named {name} (known: {known}); add one with `quotetui scenario add`").format(
+                    name=repr(name), known=known
+                )
+            )
         return row
     row = session.exec(select(Scenario).order_by(col(Scenario.is_default).desc(), col(Scenario.id))).first()
     if row is None:
-        raise BadInput("the database has no scenario; add one with `quotetui scenario add`")
+        raise BadInput(_("the database has no scenario; add one with `quotetui scenario add`"))
     return row
 
 
@@ -70,7 +76,7 @@ def _by_key(session: Session, name: str) -> Scenario | None:
 
 
 def resolve_scenario(session: Session, name: str | None) -> ScenarioInput:
-    catalog, _ = load_catalog(session)
+    catalog, _ids = load_catalog(session)
     return scenario_input(find_scenario(session, name), catalog, gpu_keys(session))
 
 
@@ -134,16 +140,18 @@ def scenario_form(db: Database, scenario_id: int | None = None) -> FormSpec:
     fields = SCENARIO.form_fields
     if scenario_id is None:
         values = {f.name: shown_value(f, f.default, percent=True) for f in fields if f.default is not None}
-        return FormSpec("New scenario", fields, values, entity=SCENARIO)
+        return FormSpec(_("New scenario"), fields, values, entity=SCENARIO)
     with db.session() as session:
         row = session.get(Scenario, scenario_id)
         if row is None:
-            raise BadInput(f"no scenario with id {scenario_id} (deleted meanwhile?)")
+            raise BadInput(_("no scenario with id {id} (deleted meanwhile?)").format(id=scenario_id))
         values = shown(row, fields) | {
             "gpu": _gpu_names(session).get(row.gpu_model_id or 0, ""),
             "default": row.is_default,
         }
-        return FormSpec(f"Edit scenario {row.name}", fields, values, entity=SCENARIO, version=row.version)
+        return FormSpec(
+            _("Edit scenario {name}").format(name=row.name), fields, values, entity=SCENARIO, version=row.version
+        )
 
 
 def save_scenario(
@@ -184,15 +192,22 @@ def _store(
     with db.write() as session:
         twin = _by_key(session, values["name"])
         if twin is not None and twin.id != scenario_id:
-            written = "" if twin.name == values["name"] else f" (written {twin.name!r})"
-            raise FieldErrors({"name": f"a scenario named {values['name']!r} already exists{written}"})
+            if twin.name == values["name"]:
+                taken = _("a scenario named {name} already exists").format(name=repr(values["name"]))
+            else:
+                taken = _("a scenario named {name} already exists (written {written})").format(
+                    name=repr(values["name"]), written=repr(twin.name)
+                )
+            raise FieldErrors({"name": taken})
         if scenario_id is None:
             row = Scenario(**columns_only(Scenario, values))
         else:
             row = session.get(Scenario, scenario_id, with_for_update=True)
             if row is None:
-                raise BadInput(f"no scenario with id {scenario_id} (deleted meanwhile?); nothing was saved")
-            check_version("scenario", row.version, version)
+                raise BadInput(
+                    _("no scenario with id {id} (deleted meanwhile?); nothing was saved").format(id=scenario_id)
+                )
+            check_version(N_("scenario"), row.version, version)
             for name, value in columns_only(Scenario, values).items():
                 if getattr(row, name) != value:
                     setattr(row, name, value)

@@ -17,6 +17,7 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.ownership import curve_text, parse_resale_curve
 from quotetui.domain.fields import parse_record, shown_value
 from quotetui.domain.money import plain
+from quotetui.language import _
 from quotetui.services.engine_inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of, read_settings
 from quotetui.services.form_spec import FormSpec, parse
 from quotetui.store.engine import Database
@@ -55,8 +56,8 @@ def rates_today(session: Session) -> date:
 @dataclass(frozen=True, slots=True)
 class SettingView:
     name: str
-    label: str
-    value: str
+    label: str  # the field's label as declared (a message id: ``_(label)`` where it is shown)
+    value: str  # as stored: a yes/no setting says ``yes`` or ``no`` in English
     is_default: bool
     help: str
     problem: str = ""  # the stored value this machine cannot use, and why (the default is shown in its place)
@@ -152,13 +153,13 @@ SETTING_NAMES = frozenset(f.name for f in E.SETTINGS.fields)
 def settings_form(db: Database) -> FormSpec:
     """The TUI's settings form, filled with the assumptions as they are (shares as percentages; a stored value
     this machine cannot use shows its default, so the form repairs it)."""
-    a, _ = lenient_assumptions(db)
+    a, _problems = lenient_assumptions(db)
     values = {
         f.name: shown_value(f, field_value(getattr(a, f.name)), percent=True)
         for f in E.SETTINGS.fields
     }  # fmt: skip
     return FormSpec(
-        "Settings: the assumptions every figure rests on", E.SETTINGS.form_fields, values, entity=E.SETTINGS
+        _("Settings: the assumptions every figure rests on"), E.SETTINGS.form_fields, values, entity=E.SETTINGS
     )
 
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.cancel import EVERY, check_cancelled
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate, rank_key
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import _
 from quotetui.services.engine_inputs import fx_day, fx_table_of, load_assumptions_of, offer_inputs
 from quotetui.store.catalog import load_catalog_of
 from quotetui.store.reader import Reader, connection_reader, reading, sqlite_connection_reader
@@ -91,7 +92,9 @@ class Context:
     scenario: ScenarioInput
     fx: FxTable
     assumptions: Assumptions
-    digest: str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog and code (not the day)
+    digest: (
+        str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog, code and language (not the day)
+    )
 
 
 def context_of(db: Database, reader: Reader, scenario: str | None, day: date) -> Context:
@@ -102,8 +105,11 @@ def context_of(db: Database, reader: Reader, scenario: str | None, day: date) ->
     wanted = scenario_input(db, reader, scenario, gpus)
     fx = fx_table_of(reader, fx_day(day))
     assumptions = load_assumptions_of(reader)
-    # the rates known, not the day: a set outlives the day until a new rate arrives (``FxTable.known``)
-    parts = (FORMAT, code_fingerprint(), wanted, assumptions, fx.known, sorted(gpus.items()))
+    # the rates known, not the day: a set outlives the day until a new rate arrives (``FxTable.known``); the
+    # language in use, as an entry's reason (why an offer cannot be compared) is kept in words
+    from quotetui.language import current
+
+    parts = (FORMAT, code_fingerprint(), current(), wanted, assumptions, fx.known, sorted(gpus.items()))
     return Context(catalog, gpus, wanted, fx, assumptions, hashlib.sha256(repr(parts).encode()).hexdigest())
 
 
@@ -536,7 +542,7 @@ def standing(db: Database, offer_id: int, scenario: str | None = None, on: date 
         reader, ctx, set_id = fresh
         offers = offer_inputs(reader, ctx.gpus, [offer_id])
         if not offers:
-            raise BadInput(f"no priced offer with id {offer_id}; `quotetui offers` lists them")
+            raise BadInput(_("no priced offer with id {id}; `quotetui offers` lists them").format(id=offer_id))
         try:
             this = evaluate(offers[0], ctx.scenario, ctx.fx, ctx.assumptions)
         except NOT_COMPARABLE as exc:

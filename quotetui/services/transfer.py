@@ -8,6 +8,7 @@ from pathlib import Path
 from quotetui.domain.gc_pause import gc_paused
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
+from quotetui.language import _
 from quotetui.services import export_contracts, export_evidence, export_tco
 from quotetui.services import export_sheets as sheets
 from quotetui.services.export_data import ExportData, gather
@@ -71,11 +72,15 @@ def workbook_sheets(data: ExportData) -> list[Sheet]:
 
 
 def workbook_properties(data: ExportData) -> dict[str, str]:
+    """The workbook's document properties: title, subject and description in the language in use; the keywords
+    (``key=value`` pairs a script may search) in English."""
+    name = data.scenario_name
     return {
-        "title": f"quotetui comparison: {data.scenario_name}",
-        "subject": f"scenario {data.scenario_name}",
-        "description": f"Offers ranked for scenario {data.scenario_name!r}; amounts in {data.currency}. "
-        f"Generated at {data.generated_at.isoformat(timespec='seconds')}.",
+        "title": _("quotetui comparison: {scenario}").format(scenario=name),
+        "subject": _("scenario {scenario}").format(scenario=name),
+        "description": _("Offers ranked for scenario {scenario}; amounts in {currency}. Generated at {when}.").format(
+            scenario=repr(name), currency=data.currency, when=data.generated_at.isoformat(timespec="seconds")
+        ),
         "keywords": f"quotetui; scenario={data.scenario_name}; generated={data.generated_at.isoformat()}",
         "created": data.generated_at.isoformat(),
     }

@@ -45,7 +45,7 @@ from quotetui.domain.verification.logs import (
 )
 from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import resolve_context
@@ -89,34 +89,45 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         counts = {n: names.count(n) for n in dict.fromkeys(names)}
         listed = ", ".join(f"{n}× {name}" for name, n in counts.items())
         if isinstance(parsed, SmiTable):
-            listed += " (rows elided by whoever pasted it: GPUs shown, not counted)" if parsed.elided else ""
-            listed += f", {plural(parsed.processes, 'process')} running" if parsed.processes else ""
-            listed += "".join(f", GPU {g}: {plural(k, 'MIG device')}" for g, k in parsed.mig_devices)
+            listed += " " + _("(rows elided by whoever pasted it: GPUs shown, not counted)") if parsed.elided else ""
+            if parsed.processes:
+                n = parsed.processes
+                listed += ", " + ngettext("{n} process running", "{n} processes running", n).format(n=f"{n:,}")
+            listed += "".join(
+                ", " + ngettext("GPU {gpu}: {n} MIG device", "GPU {gpu}: {n} MIG devices", k).format(gpu=g, n=f"{k:,}")
+                for g, k in parsed.mig_devices
+            )
         return listed
     if isinstance(parsed, RocmSmi):
-        kinds = [d.name or f"device id {d.device_id}" for d in parsed.devices]
+        kinds = [d.name or _("device id {id}").format(id=d.device_id) for d in parsed.devices]
         listed = ", ".join(f"{kinds.count(k)}× {k}" for k in dict.fromkeys(kinds))
         parts = parsed.partitioned
         if parts:
-            listed += f" ({len(parts)} compute partitions {parts[0].partition}: {plural(parsed.physical, 'GPU')})"
+            gpus = ngettext("{n} GPU", "{n} GPUs", parsed.physical).format(n=f"{parsed.physical:,}")
+            listed += " " + _("({n} compute partitions {partition}: {gpus})").format(
+                n=len(parts), partition=parts[0].partition, gpus=gpus
+            )
         return listed
     if isinstance(parsed, Topology):
         kinds = sorted({k for _, _, k in parsed.links})
-        return f"{len(parsed.gpus)} GPUs, pairs linked by {', '.join(kinds) or 'nothing'}"
+        return _("{n} GPUs, pairs linked by {links}").format(n=len(parsed.gpus), links=", ".join(kinds) or _("nothing"))
     if isinstance(parsed, AllReduce | Collective):
         return _bus_run(parsed, sold)
     if isinstance(parsed, GemmSweep):
-        share = f" = {pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)} % of peak" if sold else ""
+        figure = f"{parsed.statistic} {parsed.tflops} TFLOPS @ {parsed.shape}"
         if not parsed.half_precision:
-            share = f" (a {parsed.dtype} sweep: not held to the BF16 peak)"
-        return f"{parsed.statistic} {parsed.tflops} TFLOPS @ {parsed.shape}{share}"
+            return _("{figure} (a {dtype} sweep: not held to the BF16 peak)").format(figure=figure, dtype=parsed.dtype)
+        if sold:
+            share = pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)
+            return _("{figure} = {share} % of peak").format(figure=figure, share=share)
+        return figure
     if isinstance(parsed, GpuBurn):
-        return f"{len(parsed.results) - len(parsed.faulty)} of {len(parsed.results)} GPUs OK"
+        return _("{ok} of {gpus} GPUs OK").format(ok=len(parsed.results) - len(parsed.faulty), gpus=len(parsed.results))
     if isinstance(parsed, DcgmDiag):
         bad = parsed.not_passed()
-        return f"{len(parsed.tests) - len(bad)} of {len(parsed.tests)} tests passed" + (
-            f" ({', '.join(f'{t.name}: {t.result}' for t in bad)})" if bad else ""
-        )
+        return _("{passed} of {tests} tests passed").format(
+            passed=len(parsed.tests) - len(bad), tests=len(parsed.tests)
+        ) + (f" ({', '.join(f'{t.name}: {t.result}' for t in bad)})" if bad else "")
     if isinstance(parsed, NvBandwidth):
         return link_summaries.nvbandwidth(parsed)
     if isinstance(parsed, PerftestBw):
@@ -126,9 +137,17 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, P2pBandwidthLatency):
         return link_summaries.p2p(parsed)
     if isinstance(parsed, TrainingThroughput):
-        share = f" = {pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1)} % MFU" if sold else ""
         steps = len(parsed.steady)
-        return f"{parsed.framework}: median {parsed.median_tflops} TFLOP/s per GPU over {steps} steady steps{share}"
+        if sold:
+            return _("{framework}: median {tflops} TFLOP/s per GPU over {steps} steady steps = {share} % MFU").format(
+                framework=parsed.framework,
+                tflops=parsed.median_tflops,
+                steps=steps,
+                share=pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1),
+            )
+        return _("{framework}: median {tflops} TFLOP/s per GPU over {steps} steady steps").format(
+            framework=parsed.framework, tflops=parsed.median_tflops, steps=steps
+        )
     if isinstance(parsed, NpuSmi):
         names = parsed.gpu_names()
         listed = ", ".join(f"{names.count(n)}× {n}" for n in dict.fromkeys(names))
@@ -141,22 +160,34 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
     """What an nccl-tests run shows, named by its collective, and which bound judged it (or why none did)."""
     large = parsed.large_message()
     what = kind(parsed.collective)
-    figure = f"busbw {large.busbw} GB/s at {large.size:,} B" if large else "no message ≥ 128 MiB"
+    figure = (
+        _("busbw {gbs} GB/s at {size} B").format(gbs=large.busbw, size=f"{large.size:,}")
+        if large
+        else _("no message ≥ 128 MiB")
+    )
     title = "" if isinstance(parsed, AllReduce) else f"{what.title} ({parsed.tool}): "
-    unjudged = f" (not judged against a floor: {what.unjudged})" if what.unjudged else ""
+    unjudged = _(" (not judged against a floor: {why})").format(why=_(what.unjudged)) if what.unjudged else ""
     if not parsed.ranks_listed:
-        return (
-            f"{title}{plural(parsed.ranks, 'GPU')} per process, hosts unknown (no '# Rank' lines), {figure}: not judged"
-        )
+        return ngettext(
+            "{title}{n} GPU per process, hosts unknown (no '# Rank' lines), {figure}: not judged",
+            "{title}{n} GPUs per process, hosts unknown (no '# Rank' lines), {figure}: not judged",
+            parsed.ranks,
+        ).format(title=title, n=f"{parsed.ranks:,}", figure=figure)
     if len(parsed.hosts) > 1:
         run = scale_out(parsed, sold) if sold else None
-        judged = unjudged or "(NIC Gb/s per GPU not recorded: not judged)"
+        judged = unjudged or _("(NIC Gb/s per GPU not recorded: not judged)")
         if run:
-            judged = f"= {pct(run.share, 1)} % of the {dec(run.bound, 2)} GB/s bound ({run.limit})"
+            judged = _("= {share} % of the {bound} GB/s bound ({limit})").format(
+                share=pct(run.share, 1), bound=dec(run.bound, 2), limit=_(run.limit)
+            )
             if run.share > 1:
-                judged += " (above it: in-network reduction, or the offer's NIC figure is wrong)"
-        return f"{title}scale-out: {parsed.ranks} ranks on {len(parsed.hosts)} hosts, {figure} {judged}"
-    return f"{title}{parsed.ranks} ranks on 1 host, {figure}{unjudged}"
+                judged += _(" (above it: in-network reduction, or the offer's NIC figure is wrong)")
+        return _("{title}scale-out: {ranks} ranks on {hosts} hosts, {figure} {judged}").format(
+            title=title, ranks=parsed.ranks, hosts=len(parsed.hosts), figure=figure, judged=judged
+        )
+    return _("{title}{ranks} ranks on 1 host, {figure}{unjudged}").format(
+        title=title, ranks=parsed.ranks, figure=figure, unjudged=unjudged
+    )
 
 
 def lowest_gpu_hour(offer: OfferInput, currency: str, fx: FxTable, hours_per_month: int) -> Fraction | None:
@@ -210,9 +241,10 @@ class Verifier:
             if key in self.cloud:
                 self.medians[key] = self.cloud[key]
             elif len(peers) > MIN_PEER_OFFERS:
-                self.medians[key] = statistics.median(peers), f"{len(peers)} {offer.gpu.name} offers in this database"
+                basis = _("{n} {model} offers in this database").format(n=len(peers), model=offer.gpu.name)
+                self.medians[key] = statistics.median(peers), basis
             elif len(family) > MIN_PEER_OFFERS:
-                basis = f"{len(family)} {_family(offer)} offers (any variant) here"
+                basis = _("{n} {family} offers (any variant) here").format(n=len(family), family=_family(offer))
                 self.medians[key] = statistics.median(family), basis
             else:
                 self.medians[key] = None
@@ -244,7 +276,7 @@ def _logs(reader: Reader, offer_ids: list[int] | None, sold: Sold | None = None)
         "WHERE offer_id IS NOT NULL" + where + " ORDER BY id",
         params,
     ):
-        label = filename or f"evidence #{i}"
+        label = filename or _("evidence #{id}").format(id=i)
         parsed: ParsedLog | None
         from quotetui.io.benchlogs.detect import parse_log  # every log parser: only once a log is on record
 
@@ -252,7 +284,7 @@ def _logs(reader: Reader, offer_ids: list[int] | None, sold: Sold | None = None)
             parsed = parse_log(raw, label)
             summary = summarise(parsed, sold)
         except LogError as exc:
-            parsed, summary = None, f"no longer readable: {exc}"
+            parsed, summary = None, _("no longer readable: {error}").format(error=exc)
         found[offer_id].append(LogOnRecord(i, label, tool, host, reader.when(captured_at), sha256, summary, parsed))
     return found
 
@@ -270,16 +302,19 @@ def load_verifier(
     from quotetui.services.market_prices import market_medians
 
     with reading(db) as reader:
-        catalog, _ = load_catalog_of(reader)
+        catalog, _gpus = load_catalog_of(reader)
         logs = _logs(reader, only)
         hours = load_assumptions_of(reader).hours_per_month
     verifier = Verifier(catalog, currency, fx, logs, hours_per_month=hours)
     for a in audits if audits is not None else audit_claims(db, only):
         if a.claim.offer_id is not None:
             verifier.audits.setdefault(a.claim.offer_id, []).append(a)
-    medians, _ = market_medians(db, currency, on, fx)
+    medians, _skipped = market_medians(db, currency, on, fx)
     verifier.cloud = {
-        m.gpu_key: (m.median_gpu_hour, f"{m.listings} cloud catalog listings ({', '.join(m.catalogs)})")
+        m.gpu_key: (
+            m.median_gpu_hour,
+            _("{n} cloud catalog listings ({catalogs})").format(n=m.listings, catalogs=", ".join(m.catalogs)),
+        )
         for m in medians
     }
     for offer in offers:
@@ -337,11 +372,11 @@ def check_offer(db: Database, offer_id: int, scenario: str | None = None, on: da
     """``bench check``: the findings for one offer, read in one snapshot (on SQLite without SQLAlchemy)."""
     with reading(db) as reader:
         scenario_input, fx, day = resolve_context(db, scenario, on)
-        _, gpus = load_catalog_of(reader)
+        _catalog, gpus = load_catalog_of(reader)
         offers = offer_inputs(reader, gpus, history=False)
         offer = next((o for o in offers if o.id == offer_id), None)
         if offer is None:
-            raise BadInput(f"no priced offer #{offer_id} (see `quotetui offers`)")
+            raise BadInput(_("no priced offer #{id} (see `quotetui offers`)").format(id=offer_id))
         verifier = load_verifier(db, offers, scenario_input.home_currency, day, fx, only=[offer_id])
         logs = offer_logs(db, offer_id, verifier.sold(offer))
     return OfferCheck(offer, verifier.findings(offer), logs, verifier.reference(offer))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.redact import redact_url, scrub, url_secrets
+from quotetui.language import _
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -109,12 +110,15 @@ def resolve_target(
     if "://" in given:
         url = _parsed(given)
         if url is None:
-            named = "the config file's database" if source == "config file" else source
-            raise DatabaseProblem(f"{named} {redact_url(given)!r} is not a valid database URL")
+            if source == "config file":
+                message = _("the config file's database {url} is not a valid database URL")
+            else:
+                message = _("{source} {url} is not a valid database URL")
+            raise DatabaseProblem(message.format(source=source, url=repr(redact_url(given))))
         if url.get_backend_name() == "sqlite":
             file = url.database or ""
             if not file or file == ":memory:":
-                raise DatabaseProblem("an in-memory SQLite database cannot be used; give a file path")
+                raise DatabaseProblem(_("an in-memory SQLite database cannot be used; give a file path"))
             return _file_target(file)
         return DbTarget(given, None, False)
     return _file_target(given)
@@ -237,9 +241,11 @@ def _refuse_unread_wal(path: Path) -> None:
         return
     if pending:
         raise DatabaseProblem(
-            f"{path.name}-wal beside {path} holds saved changes that cannot be read from a folder this program may "
-            f"not write (no {path.name}-shm beside it); copy {path.name} and {path.name}-wal together to a folder "
-            "you can write and open the copy; nothing was read"
+            _(
+                "{name}-wal beside {path} holds saved changes that cannot be read from a folder this program may "
+                "not write (no {name}-shm beside it); copy {name} and {name}-wal together to a folder "
+                "you can write and open the copy; nothing was read"
+            ).format(name=path.name, path=path)
         )
 
 
@@ -271,10 +277,16 @@ def make_engine(target: DbTarget, *, foreign_keys: bool = True, read_only: bool 
         return sa.create_engine(target.url, pool_pre_ping=True)
     except ModuleNotFoundError as exc:
         raise DatabaseProblem(
-            f"the driver for {target.label} is not installed ({exc.name}); for PostgreSQL install quotetui[postgres]"
+            _(
+                "the driver for {database} is not installed ({module}); for PostgreSQL install quotetui[postgres]"
+            ).format(database=target.label, module=exc.name)
         ) from None
     except (sa.exc.ArgumentError, ValueError) as exc:
-        raise DatabaseProblem(f"cannot use {target.label}: {scrub(str(exc), target.secrets())}") from None
+        raise DatabaseProblem(
+            _("cannot use {database}: {problem}").format(
+                database=target.label, problem=scrub(str(exc), target.secrets())
+            )
+        ) from None
 
 
 class Database:
@@ -458,9 +470,14 @@ def one_snapshot(func: F) -> F:
 
 
 def read_only_message(target: DbTarget) -> str:
-    where = target.path.parent if target.path is not None else None
-    folder = f" or its folder {where}" if where is not None else ""
-    return (
-        f"{target.label} is read-only here (no write permission on the file{folder}); "
-        "nothing was changed. Reading commands work; copy the file somewhere writable to change it."
-    )
+    if target.path is None:
+        message = _(
+            "{database} is read-only here (no write permission on the file); nothing was changed. Reading commands "
+            "work; copy the file somewhere writable to change it."
+        )
+    else:
+        message = _(
+            "{database} is read-only here (no write permission on the file or its folder {folder}); nothing was "
+            "changed. Reading commands work; copy the file somewhere writable to change it."
+        )
+    return message.format(database=target.label, folder=target.path.parent if target.path is not None else "")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import _
 from quotetui.resources import migrations_dir
 from quotetui.store.engine import Database, DbTarget, make_engine
 
@@ -48,7 +49,11 @@ def head_revision() -> str:
     graph = _revision_graph()
     heads = set(graph) - {down for down in graph.values() if down}
     if len(heads) != 1:
-        raise DatabaseProblem(f"the migration scripts have {len(heads)} heads, not one: {sorted(heads)}")
+        raise DatabaseProblem(
+            _("the migration scripts have {count} heads, not one: {heads}").format(
+                count=len(heads), heads=sorted(heads)
+            )
+        )
     return heads.pop()
 
 
@@ -94,15 +99,17 @@ def _explain(target: DbTarget, exc: sa.exc.DatabaseError) -> str:
     where = target.label
     if target.is_sqlite:
         if "malformed" in detail:
-            return (
-                f"{where} is damaged (SQLite says: {detail}); nothing was changed. `quotetui db check` lists what "
+            return _(
+                "{database} is damaged (SQLite says: {detail}); nothing was changed. `quotetui db check` lists what "
                 "is wrong, `quotetui db restore BACKUP` puts a backup back"
-            )
+            ).format(database=where, detail=detail)
         if "not a database" in detail:
-            return f"{where} is not a quotetui database (SQLite says: {detail})"
+            return _("{database} is not a quotetui database (SQLite says: {detail})").format(
+                database=where, detail=detail
+            )
         if "unable to open" in detail:
-            return f"cannot open {where}: check that the folder exists and is writable"
-    return f"cannot use the database {where}: {detail}"
+            return _("cannot open {database}: check that the folder exists and is writable").format(database=where)
+    return _("cannot use the database {database}: {detail}").format(database=where, detail=detail)
 
 
 def upgrade(target: DbTarget, revision: str = "head") -> None:
@@ -121,7 +128,9 @@ def upgrade(target: DbTarget, revision: str = "head") -> None:
             if target.is_sqlite:
                 broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if broken:
-                    raise DatabaseProblem(f"upgrade aborted, it would break {len(broken)} foreign keys")
+                    raise DatabaseProblem(
+                        _("upgrade aborted, it would break {count} foreign keys").format(count=len(broken))
+                    )
     except sa.exc.DatabaseError as exc:
         raise DatabaseProblem(_explain(target, exc)) from None
     finally:
@@ -174,9 +183,10 @@ def scratch_copy(db: Database) -> Iterator[Database]:
 
 def _no_room(folder: str, source: Path, exc: BaseException) -> BadInput:
     return BadInput(
-        f"the dry run's scratch copy in {folder} failed ({exc}): it needs room for about "
-        f"{source.stat().st_size:,} bytes and what the import adds; set TMPDIR to a folder with room. "
-        "Nothing was written"
+        _(
+            "the dry run's scratch copy in {folder} failed ({problem}): it needs room for about {size} bytes and what "
+            "the import adds; set TMPDIR to a folder with room. Nothing was written"
+        ).format(folder=folder, problem=exc, size=f"{source.stat().st_size:,}")
     )
 
 
@@ -186,16 +196,20 @@ def backup_sqlite(source: Path, dest: Path) -> Path:
     from quotetui.system.atomic import replacing
 
     if dest.exists():
-        raise DatabaseProblem(f"{dest} already exists; choose another backup file")
+        raise DatabaseProblem(_("{path} already exists; choose another backup file").format(path=dest))
     if not dest.parent.is_dir():
-        raise DatabaseProblem(f"folder {dest.parent} does not exist")
+        raise DatabaseProblem(_("folder {folder} does not exist").format(folder=dest.parent))
     try:
         with replacing(dest) as tmp:
             _online_copy(source, tmp)
     except sqlite3.DatabaseError as exc:
-        raise DatabaseProblem(f"cannot back up {source}: {exc}") from None
+        raise DatabaseProblem(_("cannot back up {path}: {problem}").format(path=source, problem=exc)) from None
     except PermissionError as exc:
-        raise DatabaseProblem(f"cannot write the backup in {dest.parent}: {exc.strerror} (write permission)") from None
+        raise DatabaseProblem(
+            _("cannot write the backup in {folder}: {problem} (write permission)").format(
+                folder=dest.parent, problem=exc.strerror
+            )
+        ) from None
     return dest
 
 
@@ -204,7 +218,9 @@ def restore_sqlite(source: Path, dest: Path) -> None:
     try:
         _online_copy(source, dest)
     except sqlite3.DatabaseError as exc:
-        raise DatabaseProblem(f"cannot restore {dest} from {source}: {exc}") from None
+        raise DatabaseProblem(
+            _("cannot restore {path} from {backup}: {problem}").format(path=dest, backup=source, problem=exc)
+        ) from None
 
 
 def timestamped_backup(source: Path) -> Path:
@@ -282,11 +298,19 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
                 for row_id, value in rows:
                     row = f" #{row_id}" if row_id is not None else ""
                     shown = shown_stored(value)
-                    found.append(f"{table.name}{row}, {column.name}: {shown} (one of: {', '.join(allowed)})")
+                    found.append(
+                        _("{row}, {column}: {value} (one of: {allowed})").format(
+                            row=f"{table.name}{row}", column=column.name, value=shown, allowed=", ".join(allowed)
+                        )
+                    )
                 if len(rows) == limit:
                     total = conn.execute(sa.select(sa.func.count()).select_from(table).where(unknown)).scalar_one()
                     if total > limit:
-                        found.append(f"{table.name}, {column.name}: {total - limit:,} more rows like these")
+                        found.append(
+                            _("{table}, {column}: {count} more rows like these").format(
+                                table=table.name, column=column.name, count=f"{total - limit:,}"
+                            )
+                        )
     return tuple(found)
 
 
@@ -298,7 +322,7 @@ def sqlite_integrity(path: Path, *, quick: bool = False, limit: int = 100) -> tu
     try:
         conn = sqlite_reader(path)
     except sqlite3.DatabaseError as exc:
-        return [f"cannot be read: {exc}"], 0
+        return [_("cannot be read: {problem}").format(problem=exc)], 0
     try:
         pragma = "quick_check" if quick else "integrity_check"
         integrity = [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}({limit})")]

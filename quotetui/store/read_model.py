@@ -25,6 +25,7 @@ from quotetui.domain.enums import Choice, shown_stored
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.fields import Entity, Field
 from quotetui.domain.money import RATE_PLACES
+from quotetui.language import N_, _
 from quotetui.store.reader import Reader, stored_json
 
 Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "positive", "text", "day", "when", "choice", "json"]
@@ -33,17 +34,17 @@ a rate 10), a decimal from its text (``positive``: one above zero, as a peak eve
 text, a day, a time, a choice's member, a JSON column's value."""
 
 _WORDS: dict[str, str] = {
-    "int": "a whole number",
-    "money": "an exact amount",
-    "rate": "an exact rate",
-    "decimal": "a number",
-    "positive": "a number above zero",
-    "day": "a date",
-    "when": "a time",
-    "bool": "a flag",
-    "json": "a JSON object",
+    "int": N_("a whole number"),
+    "money": N_("an exact amount"),
+    "rate": N_("an exact rate"),
+    "decimal": N_("a number"),
+    "positive": N_("a number above zero"),
+    "day": N_("a date"),
+    "when": N_("a time"),
+    "bool": N_("a flag"),
+    "json": N_("a JSON object"),
 }
-"""What a value of each kind must be, as a problem says it."""
+"""What a value of each kind must be, as a problem says it (``_()`` where it is said)."""
 
 _BY_KIND: dict[str, Read] = {
     "int": "int",
@@ -64,7 +65,7 @@ class Column:
     sql: str  # what the query selects
     read: Read = "raw"
     choices: type[Choice] | None = None  # for ``read="choice"``
-    where: str | None = None  # how a problem names it, ``{row}`` the row (default: ``{row}, column``)
+    where: str | None = None  # how a problem names it, ``{row}`` the row (default: ``{row}, column``); marked N_
 
 
 def declared(field: Field, sql: str | None = None) -> Column:
@@ -166,11 +167,21 @@ class Rows:
                 make(probe)
             except (ValueError, TypeError, ArithmeticError):
                 return DatabaseProblem(
-                    f"the database holds {shown_stored(raw[i])} in {self._row(raw)}, "
-                    f"{column.sql.rsplit('.', 1)[-1]}, which is not {_WORDS.get(column.read, 'readable')}: "
-                    "another program wrote it; correct it there, or restore a backup, and try again"
+                    _(
+                        "the database holds {value} in {row}, {column}, which is not {kind}: another program wrote "
+                        "it; correct it there, or restore a backup, and try again"
+                    ).format(
+                        value=shown_stored(raw[i]),
+                        row=self._row(raw),
+                        column=column.sql.rsplit(".", 1)[-1],
+                        kind=_(_WORDS.get(column.read, N_("readable"))),
+                    )
                 )
-        return DatabaseProblem(f"a row of {self.label} cannot be read ({type(exc).__name__}: {exc})")
+        return DatabaseProblem(
+            _("a row of {table} cannot be read ({error}: {problem})").format(
+                table=self.label, error=type(exc).__name__, problem=exc
+            )
+        )
 
     def _row(self, raw: Sequence[Any]) -> str:
         key = raw[self._key] if self._key is not None else None
@@ -184,7 +195,7 @@ class Rows:
         column = self.columns[index]
         assert column.choices is not None
         row = f"{self.label} #{key}" if key is not None else self.label
-        where = column.where or "{row}, " + column.sql.rsplit(".", 1)[-1]
+        where = _(column.where) if column.where else "{row}, " + column.sql.rsplit(".", 1)[-1]
         return column.choices.stored(value, where.format(row=row))
 
 

@@ -22,6 +22,7 @@ from sqlalchemy.types import TypeDecorator
 from quotetui.domain.errors import BadInput
 from quotetui.domain.money import check_places, to_decimal
 from quotetui.domain.timeutil import as_utc
+from quotetui.language import _
 
 _INT64_MAX = 2**63 - 1
 
@@ -48,7 +49,7 @@ class ScaledDecimal(TypeDecorator[Decimal]):
         amount = check_places(to_decimal(value), self.scale)
         units = amount.scaleb(self.scale)
         if abs(units) > _INT64_MAX:
-            raise BadInput(f"amount {amount} is too large to store exactly")
+            raise BadInput(_("amount {amount} is too large to store exactly").format(amount=amount))
         if dialect.name == "sqlite":
             return int(units)
         return amount

@@ -14,7 +14,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction
 
-from quotetui.domain.errors import Conflict
+from quotetui.domain.errors import Conflict, noun
+from quotetui.language import _
 
 DATA_VERSION = "data_version"
 WROTE = "quotetui_wrote"
@@ -57,9 +58,12 @@ def data_version(connection: sa.Connection | Session) -> int:
 
 
 def check_version(what: str, current: object, expected: object) -> None:
-    """Refuse to save over a row that changed since its form was filled (``expected`` None: a new row)."""
+    """Refuse to save over a row that changed since its form was filled (``expected`` None: a new row; ``what``:
+    the row in words, marked ``N_`` by the caller)."""
     if expected is not None and current != expected:
         raise Conflict(
-            f"this {what} was changed since you opened it (in another window, by the CLI or by another buyer); "
-            "nothing was saved — reload it to see the current values"
+            _(
+                "this {what} was changed since you opened it (in another window, by the CLI or by another buyer); "
+                "nothing was saved — reload it to see the current values"
+            ).format(what=noun(what))
         )

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import FrameType
 
 from quotetui.domain.errors import BadInput
+from quotetui.language import _
 
 _IN_FLIGHT: set[Path] = set()
 _LOCK = threading.Lock()
@@ -25,25 +26,35 @@ def check_target(path: Path, *, force: bool, suffixes: tuple[str, ...] = ()) -> 
     """``path`` (expanded) if a file may be written there: an existing file only with ``force``."""
     path = path.expanduser()
     if not path.name:  # ".", "..", "/"
-        raise BadInput(f"{path} is a folder; give a file name")
+        raise BadInput(_("{path} is a folder; give a file name").format(path=path))
     if len(os.fsencode(path.name)) > _name_max(path.parent):
-        raise BadInput(f"{path.name[:40]}…: the file name is longer than this file system allows; nothing was written")
+        raise BadInput(
+            _("{name}…: the file name is longer than this file system allows; nothing was written").format(
+                name=path.name[:40]
+            )
+        )
     if path.is_dir():
-        raise BadInput(f"{path} is a folder; give a file name")
+        raise BadInput(_("{path} is a folder; give a file name").format(path=path))
     if path.exists() and not path.is_file():  # a device, a FIFO, a socket: never replaced by a plain file
-        raise BadInput(f"{path} is not a plain file (a device, pipe or socket); give a file name; nothing was written")
+        raise BadInput(
+            _("{path} is not a plain file (a device, pipe or socket); give a file name; nothing was written").format(
+                path=path
+            )
+        )
     if suffixes and path.suffix.lower() not in suffixes:
-        raise BadInput(f"{path.name}: give a file ending in {' or '.join(suffixes)}")
+        raise BadInput(
+            _("{name}: give a file ending in {suffixes}").format(name=path.name, suffixes=_(" or ").join(suffixes))
+        )
     if not path.parent.is_dir():
         if path.parent.exists():
-            raise BadInput(f"{path.parent} is a file, not a folder; nothing was written")
-        raise BadInput(f"folder {path.parent} does not exist")
+            raise BadInput(_("{folder} is a file, not a folder; nothing was written").format(folder=path.parent))
+        raise BadInput(_("folder {folder} does not exist").format(folder=path.parent))
     if os.path.lexists(path) and not force:  # a link, even one to nothing, is there: replaced only when asked
-        raise BadInput(f"{path} already exists; nothing was written (give --force to replace it)")
+        raise BadInput(_("{path} already exists; nothing was written (give --force to replace it)").format(path=path))
     if path.exists() and not os.access(path, os.W_OK):
-        raise BadInput(f"{path} is read-only (no write permission); nothing was written")
+        raise BadInput(_("{path} is read-only (no write permission); nothing was written").format(path=path))
     if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise BadInput(f"cannot write in folder {path.parent} (no write permission)")
+        raise BadInput(_("cannot write in folder {folder} (no write permission)").format(folder=path.parent))
     return path
 
 
@@ -56,7 +67,9 @@ def replacing(path: Path) -> Iterator[Path]:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
     except OSError as exc:  # a folder that refuses files (/proc, /sys, a read-only mount) or a name too long
-        raise BadInput(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from None
+        raise BadInput(
+            _("cannot write {path}: {problem}; nothing was written").format(path=path, problem=exc.strerror or exc)
+        ) from None
     _hold(fd)  # held while the file is written: another run sees it is not abandoned
     with _LOCK:
         _IN_FLIGHT.add(tmp)
@@ -67,7 +80,9 @@ def replacing(path: Path) -> Iterator[Path]:
         os.replace(tmp, path)
     except OSError as exc:  # a full disk, a quota, an I/O error: the previous file, if any, is still whole
         tmp.unlink(missing_ok=True)
-        raise BadInput(f"writing {path} failed: {exc.strerror or exc}; nothing was written") from exc
+        raise BadInput(
+            _("writing {path} failed: {problem}; nothing was written").format(path=path, problem=exc.strerror or exc)
+        ) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -26,6 +26,7 @@ from textual.screen import ModalScreen, Screen
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import N_, _
 from quotetui.store.origin import set_front_end
 from quotetui.tui.app_keys import APP_BINDINGS
 from quotetui.tui.dialogs.error import ErrorDialog
@@ -35,7 +36,7 @@ from quotetui.tui.palette import MarketCommands
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
-from quotetui.tui.titles import fit_sub_title, sub_title_room
+from quotetui.tui.titles import fit_sub_title, full_sub_title, sub_title_room
 from quotetui.tui.tones import follow_theme
 from quotetui.tui.workers import ReportsWorkerErrors, background
 
@@ -56,7 +57,7 @@ def _screen(module: str, name: str) -> Screen:
 
 class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     TITLE = "quotetui"
-    SUB_TITLE = "opening the database…"
+    SUB_TITLE = N_("opening the database…")  # shown in the language in use (``__init__``)
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
     MODES: ClassVar = {
         "dashboard": DashboardScreen,
@@ -78,6 +79,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
     def __init__(self, db: str | None = None, *, today: date | None = None) -> None:
         super().__init__()
+        self.sub_title = _(self.SUB_TITLE)
         set_front_end("tui")  # what the audit trail says of every change made from here
         self.db_arg = db
         self._fixed_today = today
@@ -152,7 +154,9 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     def _poll(self) -> None:
         if self.database is not None and self.market is not None and not self.loading:
             if self.market.on != self.today:  # midnight passed: quotes lapse, another day's FX rates apply
-                self.notify(f"A new day: the figures are read again for {self.today.isoformat()}.", timeout=5)
+                self.notify(
+                    _("A new day: the figures are read again for {day}.").format(day=self.today.isoformat()), timeout=5
+                )
                 self.reload()
                 return
             self._check_version(self.market.data_version, self._generation)
@@ -186,7 +190,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         if identity is not None:
             self.file_identity = identity
         if not self.loading and generation == self._generation:  # no reload has begun since the poll read
-            self.notify("The data was changed by another program; the figures are read again.", timeout=5)
+            self.notify(_("The data was changed by another program; the figures are read again."), timeout=5)
             self.reload()
 
     def notify(
@@ -212,7 +216,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         parts = self._title_parts
-        if parts is not None and sub_title == f"{parts[0]} · scenario: {parts[1]}":  # the path shortens first
+        if parts is not None and sub_title == full_sub_title(*parts):  # the path shortens first
             sub_title = fit_sub_title(*parts, sub_title_room(self.size.width, title))
         return super().format_title(visible(title), visible(self.secret_free(sub_title)))
 
@@ -224,13 +228,13 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         """The market could not be computed (a bug): say so in the title as well as in the dialog, so the
         screens do not look as if they were still loading; F5 tries again."""
         self.loading = False
-        self.sub_title = "the market could not be computed (F5 tries again)"
+        self.sub_title = _("the market could not be computed (F5 tries again)")
         self.show_error(title, exc)
 
     def _failed(self, message: str) -> None:
         self.loading = False
-        self.sub_title = "no database"
-        self.notify(self.secret_free(message), title="Cannot open the database", severity="error", timeout=30)
+        self.sub_title = _("no database")
+        self.notify(self.secret_free(message), title=_("Cannot open the database"), severity="error", timeout=30)
 
     def secret_free(self, text: str) -> str:
         """``text`` without the password of the database URL (``--db``, ``$QUOTETUI_DB`` or the config file)."""
@@ -248,7 +252,8 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
     def write_in_background(self, title: str, action: Callable[[], object], then: Callable[[object], None]) -> None:
         """Run a write from a screen (a delete) in a worker, so a lock held by another program never freezes
         the screen; ``then`` gets what it returned, on the UI thread. A user error is a notification titled
-        ``title``, a bug the error dialog. The worker is the app's: leaving the screen does not lose it."""
+        ``title`` (in the language in use: the caller's words), a bug the error dialog. The worker is the app's:
+        leaving the screen does not lose it."""
         self._write_worker(title, action, then)
 
     @background(group="write", exclusive=False)  # two writes both run (the database queues them)
@@ -259,7 +264,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             self.call_from_thread(self.notify, str(exc), title=title, severity="error", timeout=10)
             return
         except Exception as exc:
-            self.call_from_thread(self.show_error, f"{title} failed", exc)
+            self.call_from_thread(self.show_error, _("{title} failed").format(title=title), exc)
             return
         self.call_from_thread(then, result)
 
@@ -268,7 +273,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         if offer_id in self.pinned:
             self.pinned = tuple(p for p in self.pinned if p != offer_id)
         elif len(self.pinned) >= MAX_PINS:
-            self.notify(f"At most {MAX_PINS} offers can be pinned; unpin one first.", severity="warning")
+            self.notify(_("At most {n} offers can be pinned; unpin one first.").format(n=MAX_PINS), severity="warning")
         else:
             self.pinned = (*self.pinned, offer_id)
 
@@ -300,6 +305,13 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
             self.pop_screen()
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its input's placeholder in the language in use."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
 
@@ -314,36 +326,46 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         self.push_screen(OfferDetailScreen(offer_id))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        now = f" (now: {self.market.scenario.name})" if self.market is not None else ""
+        for command in super().get_system_commands(screen):  # Textual's own words (``app_keys.TEXTUAL_WORDS``)
+            yield command._replace(title=_(command.title), help=_(command.help))
+        if self.market is not None:
+            now = _("Compare every offer for another workload (now: {scenario})").format(
+                scenario=self.market.scenario.name
+            )
+        else:
+            now = _("Compare every offer for another workload")
+        yield SystemCommand(_("Switch scenario"), now, self.action_pick_scenario)
         yield SystemCommand(
-            "Switch scenario", f"Compare every offer for another workload{now}", self.action_pick_scenario
+            _("Export to Excel…"),
+            _("The comparison workbook for this scenario, live formulas (Ctrl+E)"),
+            self.action_export,
         )
         yield SystemCommand(
-            "Export to Excel…", "The comparison workbook for this scenario, live formulas (Ctrl+E)", self.action_export
-        )
-        yield SystemCommand(
-            "Import spreadsheets…",
-            "Offers, rounds, SLAs, claims, FX rates, price lists; dry run first (Ctrl+O)",
+            _("Import spreadsheets…"),
+            _("Offers, rounds, SLAs, claims, FX rates, price lists; dry run first (Ctrl+O)"),
             self.action_import,
         )
         yield SystemCommand(
-            "Contracts", "Signed deals: key dates, SLA credits, invoices (r)", lambda: self.switch_mode("contracts")
+            _("Contracts"),
+            _("Signed deals: key dates, SLA credits, invoices (r)"),
+            lambda: self.switch_mode("contracts"),
         )
-        yield SystemCommand("FX rates…", "The dated exchange rates: n adds one, e edits one", self.action_fx_rates)
         yield SystemCommand(
-            "Settings…",
-            "Hours a month, default MFU and availability, time zone, discount rate, net of VAT",
+            _("FX rates…"), _("The dated exchange rates: n adds one, e edits one"), self.action_fx_rates
+        )
+        yield SystemCommand(
+            _("Settings…"),
+            _("Hours a month, default MFU and availability, time zone, discount rate, net of VAT"),
             self.action_settings,
         )
-        yield SystemCommand("New offer", "Record an offer from a provider", self.action_new_offer)
-        yield SystemCommand("New provider", "Add a provider", self.action_new_provider)
+        yield SystemCommand(_("New offer"), _("Record an offer from a provider"), self.action_new_offer)
+        yield SystemCommand(_("New provider"), _("Add a provider"), self.action_new_provider)
         yield SystemCommand(
-            "Rent vs buy", "Break-even of owning against renting (b)", lambda: self.switch_mode("rentbuy")
+            _("Rent vs buy"), _("Break-even of owning against renting (b)"), lambda: self.switch_mode("rentbuy")
         )
         yield SystemCommand(
-            "Training-run planner",
-            "Wall time and cost of a run on each offer (t)",
+            _("Training-run planner"),
+            _("Wall time and cost of a run on each offer (t)"),
             lambda: self.switch_mode("training"),
         )
 
@@ -383,7 +405,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
         def done(path: Path | None) -> None:
             if path is not None:
-                self.notify(f"Wrote {path}", title="Export", timeout=10)
+                self.notify(_("Wrote {path}").format(path=path), title=_("Export"), timeout=10)
 
         dialog = ExportDialog(self.database, self.market.scenario.name, self.pinned, self.today)
         self.push_screen(dialog, done)
@@ -398,7 +420,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             if report is not None:
                 counts = getattr(report, "counts", {})
                 summary = "; ".join(f"{name}: {c}" for name, c in counts.items() if c.added or c.changed)
-                self.notify(summary or "nothing changed", title="Imported", timeout=10)
+                self.notify(summary or _("nothing changed"), title=_("Imported"), timeout=10)
                 self.reload()
 
         self.push_screen(ImportDialog(self.database, self.today), done)

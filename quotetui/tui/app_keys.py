@@ -6,24 +6,57 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
+from quotetui.language import N_
+
 APP_BINDINGS: list[BindingType] = [
-    Binding("d", "switch_mode('dashboard')", "Dashboard", id="dashboard"),
-    Binding("o", "switch_mode('offers')", "Offers", id="offers"),
-    Binding("c", "switch_mode('compare')", "Compare", id="compare"),
-    Binding("r", "switch_mode('contracts')", "Contracts", show=False, id="contracts"),
-    Binding("b", "switch_mode('rentbuy')", "Rent/buy", show=False, id="rent-buy"),
-    Binding("t", "switch_mode('training')", "Training", show=False, id="training"),
-    Binding("f", "switch_mode('sourcing')", "Sourcing", show=False, id="sourcing"),
-    Binding("s", "pick_scenario", "Scenario", id="scenario"),
-    Binding("f1,question_mark", "help", "Help", id="help"),
-    Binding("ctrl+t", "toggle_dark", "Light/dark", show=False, id="theme"),
-    Binding("ctrl+e", "export", "Export to Excel", show=False, id="export"),
-    Binding("ctrl+o", "import", "Import files", show=False, id="import"),
-    Binding("f5,ctrl+r", "refresh", "Refresh", show=False, id="refresh"),
-    Binding("q", "quit", "Quit", id="quit"),
+    Binding("d", "switch_mode('dashboard')", N_("Dashboard"), id="dashboard"),
+    Binding("o", "switch_mode('offers')", N_("Offers"), id="offers"),
+    Binding("c", "switch_mode('compare')", N_("Compare"), id="compare"),
+    Binding("r", "switch_mode('contracts')", N_("Contracts"), show=False, id="contracts"),
+    Binding("b", "switch_mode('rentbuy')", N_("Rent/buy"), show=False, id="rent-buy"),
+    Binding("t", "switch_mode('training')", N_("Training"), show=False, id="training"),
+    Binding("f", "switch_mode('sourcing')", N_("Sourcing"), show=False, id="sourcing"),
+    Binding("s", "pick_scenario", N_("Scenario"), id="scenario"),
+    Binding("f1,question_mark", "help", N_("Help"), id="help"),
+    Binding("ctrl+t", "toggle_dark", N_("Light/dark"), show=False, id="theme"),
+    Binding("ctrl+e", "export", N_("Export to Excel"), show=False, id="export"),
+    Binding("ctrl+o", "import", N_("Import files"), show=False, id="import"),
+    Binding("f5,ctrl+r", "refresh", N_("Refresh"), show=False, id="refresh"),
+    Binding("q", "quit", N_("Quit"), id="quit"),
 ]
 """Switching screens, the scenario, help, theme, export and import, refresh, quit: each with an ``id`` a keymap
 moves."""
+
+TEXTUAL_WORDS = (
+    # the command palette's system commands (``App.get_system_commands``): titles and their help
+    N_("Theme"),
+    N_("Change the current theme"),
+    N_("Quit"),
+    N_("Quit the application as soon as possible"),
+    N_("Keys"),
+    N_("Hide the keys and widget help panel"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Minimize"),
+    N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"),
+    N_("Maximize the focused widget"),
+    N_("Screenshot"),
+    N_("Save an SVG 'screenshot' of the current screen"),
+    # the app's own bindings (the command palette's key in the footer, Ctrl+Q) and their tooltips
+    N_("palette"),
+    N_("Open the command palette"),
+    N_("Quit the app and return to the command prompt."),
+    # the command palette's input
+    N_("Search for commands…"),
+    # every screen's own keys (``Screen.BINDINGS``: listed in the help under each screen)
+    N_("Focus Next"),
+    N_("Focus Previous"),
+    N_("Copy selected text"),
+)
+"""Textual's own words that reach a buyer (its system commands, the palette's key, its input's placeholder, a
+screen's keys), as Textual 8 writes them: the message ids their translations are found by (``tui/app.py``
+translates the system commands as it yields them, ``widgets/footer.py`` and ``screens/help.py`` the keys'
+descriptions as they show them)."""
 
 
 def key_of(app: object, binding_id: str, default: str) -> str:

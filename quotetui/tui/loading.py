@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.language import _, ngettext
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class LoadsMarket:
             self.file_identity = opened.db.file_identity()
             opened.db.refresh_progress = self._reranking
             for message in opened.messages:
-                self.call_from_thread(self.notify, message, title="Database", timeout=10)
+                self.call_from_thread(self.notify, message, title=_("Database"), timeout=10)
         return self.database
 
     def _load_offers(self, scenario: str | None, generation: int) -> MarketView | None:
@@ -145,7 +146,7 @@ class LoadsMarket:
             self.call_from_thread(self._failed, str(exc))
             return None
         except Exception as exc:  # a bug: show the details rather than a dead screen
-            self.call_from_thread(self._broken, "Loading the market failed", exc)
+            self.call_from_thread(self._broken, _("Loading the market failed"), exc)
             return None
         return self._show(view, generation)
 
@@ -154,11 +155,13 @@ class LoadsMarket:
         from quotetui.services.stored_ranking import PROGRESS_SHOWN_FROM
 
         if done == 0 and of >= PROGRESS_SHOWN_FROM:
-            said = f"Re-ranking {of:,} offers for what changed…"
+            said = ngettext(
+                "Re-ranking {n} offer for what changed…", "Re-ranking {n} offers for what changed…", of
+            ).format(n=f"{of:,}")
             try:
-                self.call_from_thread(self.notify, said, title="Saving")
+                self.call_from_thread(self.notify, said, title=_("Saving"))
             except RuntimeError:  # saved on the UI thread itself
-                self.notify(said, title="Saving")
+                self.notify(said, title=_("Saving"))
 
     def _wait_for_paint(self) -> None:
         """Let the UI thread draw the offers before the cards' work competes with it for the interpreter (at
@@ -194,7 +197,7 @@ class LoadsMarket:
         try:
             self.call_from_thread(self._loaded, view, generation, self._offer_rows(view))
         except Exception as exc:
-            self.call_from_thread(self.show_error, "Showing the market failed", exc)
+            self.call_from_thread(self.show_error, _("Showing the market failed"), exc)
             return None
         return view
 
@@ -247,6 +250,8 @@ class LoadsMarket:
     def _loaded(
         self, view: MarketView, generation: int, table: tuple[MarketView, list[TableRow]] | None = None
     ) -> None:
+        from quotetui.tui.titles import full_sub_title
+
         assert self.database is not None
         if generation != self._generation:  # a later reload is under way: its view wins
             return
@@ -255,7 +260,7 @@ class LoadsMarket:
         self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
         self.loading = False
         self._title_parts = (self.database.target.label, view.scenario.name)
-        self.sub_title = f"{self.database.target.label} · scenario: {view.scenario.name}"
+        self.sub_title = full_sub_title(*self._title_parts)
         self.market = view
 
     def _cards_failed(self, first: MarketView, generation: int, exc: BaseException) -> None:
@@ -268,6 +273,6 @@ class LoadsMarket:
 
         self.market = replace(first, cards_failed=self.secret_free(reason))  # a new view: its rows say "unknown"
         if isinstance(exc, QuotetuiError):
-            self.notify(str(exc), title="Checking claims and findings", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Checking claims and findings"), severity="error", timeout=10)
         else:
-            self.show_error("Checking claims and findings failed", exc)
+            self.show_error(_("Checking claims and findings failed"), exc)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
+from quotetui.language import N_, _
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
@@ -22,28 +23,34 @@ if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView, OfferRow
 
 
+_COLUMNS: list[tuple[str, str, Literal["left", "right"], int]] = [
+    ("rank", N_("Rank"), "right", 6),
+    ("id", N_("ID"), "right", 5),
+    ("provider", N_("Provider"), "left", 12),
+    ("name", N_("Offer"), "left", 24),
+    ("gpu", N_("GPU"), "left", 14),
+    ("pflop", N_("{currency}/PFLOP-h"), "right", 12),
+    ("gpu_hour", N_("{currency}/GPU-h"), "right", 11),
+    ("tco", N_("TCO/yr"), "right", 16),
+    ("price", N_("Price (own unit)"), "right", 24),
+    ("billing", N_("Billing"), "left", 10),
+    ("availability", N_("Avail."), "right", 8),
+    ("verification", N_("Verif."), "left", 9),
+    ("status", N_("Status"), "left", 12),
+    ("valid_until", N_("Valid until"), "left", 11),
+    ("config", N_("Configuration"), "left", 30),
+    ("flags", N_("Flags"), "left", 40),
+]
+"""Each column: its key, its header (an English message id; ``{currency}``: the scenario's), alignment and most
+cells."""
+
+
 def columns(currency: str) -> list[Column]:
-    return [
-        Column("rank", "Rank", "right", 6),
-        Column("id", "ID", "right", 5),
-        Column("provider", "Provider", max_width=12),
-        Column("name", "Offer", max_width=24),
-        Column("gpu", "GPU", max_width=14),
-        Column("pflop", f"{currency}/PFLOP-h", "right", 12),
-        Column("gpu_hour", f"{currency}/GPU-h", "right", 11),
-        Column("tco", "TCO/yr", "right", 16),
-        Column("price", "Price (own unit)", "right", 24),
-        Column("billing", "Billing", max_width=10),
-        Column("availability", "Avail.", "right", 8),
-        Column("verification", "Verif.", max_width=9),
-        Column("status", "Status", max_width=12),
-        Column("valid_until", "Valid until", max_width=11),
-        Column("config", "Configuration", max_width=30),
-        Column("flags", "Flags", max_width=40),
-    ]
+    """The columns, their headers in the language in use."""
+    return [Column(key, _(label).format(currency=currency), align, width) for key, label, align, width in _COLUMNS]
 
 
-KEYS = [c.key for c in columns("")]
+KEYS = [column[0] for column in _COLUMNS]
 """Each column's key in order: a row's sort values and styles are found by key (``at("gpu")``), not by number."""
 
 
@@ -51,10 +58,11 @@ def at(key: str) -> int:
     return KEYS.index(key)
 
 
-PENDING = "pending"
-"""A cell whose figure is still being computed (the claims and findings come after the offers)."""
-UNKNOWN = "unknown"
-"""A cell whose figure could not be computed (the claims and findings failed; F5 tries again)."""
+PENDING = N_("pending")
+"""A cell whose figure is still being computed (the claims and findings come after the offers): in English, as
+:func:`pending_of` says it (cells show it translated)."""
+UNKNOWN = N_("unknown")
+"""A cell whose figure could not be computed (the claims and findings failed; F5 tries again); likewise."""
 
 
 def pending_of(view: MarketView) -> str | None:
@@ -73,7 +81,7 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
     price = stored_text(base.amount, base.currency)
     if base.amount_high is not None:
         price += f"–{stored_text(base.amount_high, base.currency)}"
-    price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{UNITS[base.unit].short}"
+    price = f"{'~' if base.is_estimate else ''}{price} {base.currency}{_(UNITS[base.unit].short)}"
     availability = f"{pct(e.availability.value, 2)}{'' if e.availability.source == 'sla' else '*'}" if e else "—"
     return [
         (f"{r.rank}{'?' if e is not None and e.feasibility.questions else ''}")
@@ -89,7 +97,7 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
         price,
         o.billing_basis.value.replace("_", "-"),
         availability,
-        pending or r.verification,
+        _(pending) if pending else r.verification,
         o.status.value,
         o.valid_until.isoformat() if o.valid_until else "",
         o.configuration,
@@ -102,8 +110,8 @@ def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
     compared at all), then the findings (``pending`` in their place while they are being computed)."""
     e = r.evaluation
     if e is None:
-        return [r.problem or "not compared"]
-    flags = [*r.flags, pending] if pending else r.flags
+        return [r.problem or _("not compared")]
+    flags = [*r.flags, _(pending)] if pending else r.flags
     if not e.feasibility.ok:
         return [f"✗ {'; '.join(e.feasibility.blocking)}", *(f for f in flags if f != "blocked")]
     if e.feasibility.questions:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from textual.command import Hit, Hits, Provider
 
+from quotetui.language import _
+
 if TYPE_CHECKING:
     from quotetui.tui.host import MarketApp
 
@@ -27,20 +29,20 @@ class MarketCommands(Provider):
             return []
         items: list[tuple[str, str, object]] = []
         providers: dict[str, int] = {}
+        go_to = _("Go to offer #{id} {provider} {name}")
         for row in market.rows:
             o = row.offer
             items.append(
                 (
-                    f"Go to offer #{o.id} {o.provider} {o.name}",
+                    go_to.format(id=o.id, provider=o.provider, name=o.name),
                     f"{o.configuration}",
                     partial(self.qapp.open_offer, o.id),
                 )
             )
             providers.setdefault(o.provider, o.id)
+        its_offers = _("its offers in the offers table")
         for name in providers:
-            items.append(
-                (f"Go to provider {name}", "its offers in the offers table", partial(self._show_provider, name))
-            )
+            items.append((_("Go to provider {name}").format(name=name), its_offers, partial(self._show_provider, name)))
         return items
 
     def _show_provider(self, name: str) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from quotetui.io.preferences import Known, Preferences, load
+from quotetui.language import _
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -21,8 +22,8 @@ DEFAULT_THEME = "textual-dark"
 class BindingRow:
     id: str
     keys: str  # as declared, before any keymap
-    description: str
-    where: str  # the help screen's group ("Everywhere", "Offers", …)
+    description: str  # as declared, in English (a message id)
+    where: str  # the help screen's group ("Everywhere", "Offers", …), likewise
 
 
 def binding_rows() -> list[BindingRow]:
@@ -62,7 +63,7 @@ def load_preferences() -> Preferences:
     """The preferences file, checked against what exists; the binding ids are gathered only when the file
     has a keymap (they import every screen)."""
     prefs = load(known=known(bindings=False))
-    if not prefs.keymap and not any(": keymap" in problem for problem in prefs.problems):
+    if not prefs.keymap and not prefs.keymap_problem:
         return prefs
     prefs = load(known=known(bindings=True))
     _drop_clashes(prefs)
@@ -89,16 +90,26 @@ def _drop_clashes(prefs: Preferences) -> None:
                 entry = (b.id, b.description or b.action)
                 if entry not in holders.setdefault(key, []):
                     holders[key].append(entry)
-        place = "everywhere" if where == "Everywhere" else f"on the {where} screen"
+        place = _("everywhere") if where == "Everywhere" else _("on the {screen} screen").format(screen=_(where))
         for key, holding in holders.items():
-            moved = [i for i, _ in holding if i in prefs.keymap]
+            moved = [i for i, _what in holding if i in prefs.keymap]
             for binding_id in moved:
-                others = [f"'{what}' ({f'{i}, ' if i else ''}{place})" for i, what in holding if i != binding_id]
+                others = [_holder(i, what, place) for i, what in holding if i != binding_id]
                 if others and binding_id not in clashed:
-                    clashed[binding_id] = f"'{key}' is already the key of {others[0]}; it was not moved"
+                    clashed[binding_id] = _("'{key}' is already the key of {other}; it was not moved").format(
+                        key=key, other=others[0]
+                    )
     for binding_id, reason in clashed.items():
         del prefs.keymap[binding_id]
         prefs.add_problem(f"keymap.{binding_id}", reason)
+
+
+def _holder(binding_id: str | None, what: str, place: str) -> str:
+    """A binding that holds a key, as a clash names it: ``'Offers' (offers, everywhere)``."""
+    shown = _(what) if what else what  # a description (a message id), else an action, which stays as it is
+    if binding_id:
+        return _("'{what}' ({binding}, {place})").format(what=shown, binding=binding_id, place=place)
+    return _("'{what}' ({place})").format(what=shown, place=place)
 
 
 def apply_preferences(app: App[object], prefs: Preferences) -> None:
@@ -107,7 +118,9 @@ def apply_preferences(app: App[object], prefs: Preferences) -> None:
         app.theme = prefs.theme
     if prefs.keymap:
         app.set_keymap(prefs.keymap)
-    title = "Config file (not used)" if prefs.database_uncertain else "Config file (that setting keeps its default)"
+    title = (
+        _("Config file (not used)") if prefs.database_uncertain else _("Config file (that setting keeps its default)")
+    )
     for problem in prefs.problems:
         app.notify(problem, title=title, severity="warning", timeout=30)
 

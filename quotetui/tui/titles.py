@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
+from quotetui.language import _
+
 HEADER_CHROME = 18
 """What the header keeps for itself: the icon (8 cells) and the clock's space (10)."""
 SEPARATOR = " — "
@@ -36,12 +38,17 @@ def _middle_elided(name: str, room: int) -> str:
     return f"{head}…{tail}"
 
 
+def full_sub_title(database: str, scenario: str) -> str:
+    """The sub-title in full, in the language in use: "<database> · scenario: <name>"."""
+    return _("{database} · scenario: {scenario}").format(database=database, scenario=scenario)
+
+
 def fit_sub_title(database: str, scenario: str, room: int) -> str:
     """The sub-title for ``database`` and ``scenario`` in at most ``room`` cells, if it can be done without
     cutting the scenario; otherwise the shortest form (the header cuts the rest)."""
-    candidates = [f"{label} · scenario: {scenario}" for label in _folders_elided(database)]
+    candidates = [full_sub_title(label, scenario) for label in _folders_elided(database)]
     name = _folders_elided(database)[-1].lstrip("…/\\")
-    candidates += [f"{name} · scenario: {scenario}", f"{name} · {scenario}"]
+    candidates += [full_sub_title(name, scenario), f"{name} · {scenario}"]
     for candidate in candidates:
         if cell_len(candidate) <= room:
             return candidate

@@ -18,6 +18,7 @@ from textual import work
 from textual.worker import Worker, WorkerState
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.language import N_, _
 
 
 def background(*, group: str = "default", exclusive: bool = True) -> Callable[[Any], Any]:
@@ -28,26 +29,31 @@ def background(*, group: str = "default", exclusive: bool = True) -> Callable[[A
     return work(thread=True, exclusive=exclusive, group=group, exit_on_error=False, description=group)
 
 
+WORKER_TITLES = {
+    "market": N_("Loading the market"),
+    "detail": N_("Loading the offer"),
+    "contract": N_("Loading the contract"),
+    "contract-accept": N_("Accepting the contract"),
+    "export": N_("Exporting"),
+    "import": N_("Importing"),
+    "bench-import": N_("Importing benchmark logs"),
+    "scenarios": N_("Loading the scenarios"),
+    "form-load": N_("Filling the form"),
+    "form-save": N_("Saving"),
+    "write": N_("Writing the change"),
+    "fx": N_("Loading the FX rates"),
+    "rfqs": N_("Loading the RFQs"),
+    "rfq": N_("Loading the RFQ"),
+    "rfq-award": N_("Computing the award"),
+}
+"""What the user was waiting for, by the worker's group (English message ids)."""
+
+
 def worker_title(worker: Worker[Any]) -> str:
-    """What the user was waiting for, from the worker's group (``"detail"`` → "Offer detail")."""
-    names = {
-        "market": "Loading the market",
-        "detail": "Loading the offer",
-        "contract": "Loading the contract",
-        "contract-accept": "Accepting the contract",
-        "export": "Exporting",
-        "import": "Importing",
-        "bench-import": "Importing benchmark logs",
-        "scenarios": "Loading the scenarios",
-        "form-load": "Filling the form",
-        "form-save": "Saving",
-        "write": "Writing the change",
-        "fx": "Loading the FX rates",
-        "rfqs": "Loading the RFQs",
-        "rfq": "Loading the RFQ",
-        "rfq-award": "Computing the award",
-    }
-    return names.get(worker.group, f"Background work ({worker.group})")
+    """What the user was waiting for, from the worker's group (``"detail"`` → "Loading the offer"), in the language
+    in use."""
+    title = WORKER_TITLES.get(worker.group)
+    return _(title) if title is not None else _("Background work ({group})").format(group=worker.group)
 
 
 class ReportsWorkerErrors:
@@ -65,7 +71,7 @@ class ReportsWorkerErrors:
         if isinstance(error, QuotetuiError):
             app.notify(str(error), title=title, severity="error", timeout=10)
         else:
-            app.show_error(f"{title} failed", error)
+            app.show_error(_("{title} failed").format(title=title), error)
 
 
 class ClosesOnTop:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from quotetui.domain.contracts.charges import Charge, timeline
 from quotetui.domain.contracts.dates import Term, terms_to
 from quotetui.domain.economics.exact import q
+from quotetui.language import N_, _
 
 TERMS = (
     "gpus",
@@ -26,19 +27,20 @@ TERMS = (
 """The terms an amendment can change, in the order they are said (``at_end`` is recorded as ``auto_renew``)."""
 
 TITLES = {
-    "gpus": "GPUs",
-    "monthly_charge": "monthly charge",
-    "term_months": "term (months)",
-    "end": "ends",
-    "notice_days": "notice (days)",
-    "notice_deadline": "notice by",
-    "gpu": "GPU model",
-    "acceptance_sample": "acceptance sample",
-    "acceptance_sample_min": "acceptance sample at least",
-    "nodes": "nodes",
-    "auto_renew": "renews by itself",
-    "discounts": "discounts",
+    "gpus": N_("GPUs"),
+    "monthly_charge": N_("monthly charge"),
+    "term_months": N_("term (months)"),
+    "end": N_("ends"),
+    "notice_days": N_("notice (days)"),
+    "notice_deadline": N_("notice by"),
+    "gpu": N_("GPU model"),
+    "acceptance_sample": N_("acceptance sample"),
+    "acceptance_sample_min": N_("acceptance sample at least"),
+    "nodes": N_("nodes"),
+    "auto_renew": N_("renews by itself"),
+    "discounts": N_("discounts"),
 }
+"""Each term's words (English message ids: shown through ``_()``); the keys are the stored ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +52,18 @@ class Amendment:
     changes: dict[str, list[Any]]  # term: [before, after], as text
 
     def summary(self, money: Callable[[str], str] = str) -> str:
-        """``GPUs 16 → 32; monthly charge 100,000.00 → 190,000.00`` (``money`` shows an amount)."""
+        """``GPUs 16 → 32; monthly charge 100,000.00 → 190,000.00`` (``money`` shows an amount), in the language
+        in use (the values as stored)."""
 
         def shown(key: str, value: Any) -> str:
             if isinstance(value, bool):
-                return "yes" if value else "no"
+                return _("yes") if value else _("no")
             return "—" if value is None else money(value) if key == "monthly_charge" else str(value)
 
-        return "; ".join(f"{TITLES.get(k, k)} {shown(k, b)} → {shown(k, a)}" for k, (b, a) in self.changes.items())
+        def title(key: str) -> str:
+            return _(TITLES[key]) if key in TITLES else key
+
+        return "; ".join(f"{title(k)} {shown(k, b)} → {shown(k, a)}" for k, (b, a) in self.changes.items())
 
     def to_json(self) -> dict[str, Any]:
         return {

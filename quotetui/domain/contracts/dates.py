@@ -18,6 +18,7 @@ from datetime import date, timedelta
 
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import BadInput
+from quotetui.language import N_, _
 
 CADENCE_MONTHS = {
     BillingCadence.MONTHLY: 1,
@@ -27,6 +28,14 @@ CADENCE_MONTHS = {
 }
 SOON_DAYS = 30
 LATER_DAYS = 90
+
+NOTICE_DEADLINE = N_("notice deadline")
+ENDS = N_("ends")
+RENEWS = N_("renews")
+PAYMENT = N_("payment")
+QUOTE_EXPIRES = N_("quote expires")
+"""The kinds of key date (:attr:`KeyDate.kind`): stored in no table, but compared, exported as codes
+(``--json``, the calendar's UIDs) and so English; each is its own word's message id (:attr:`KeyDate.word`)."""
 
 
 def add_months(day: date, months: int) -> date:
@@ -39,7 +48,7 @@ def add_months(day: date, months: int) -> date:
 
 def term_end(start: date, term_months: int) -> date:
     if term_months <= 0:
-        raise BadInput(f"the term must be at least one month, not {term_months}")
+        raise BadInput(_("the term must be at least one month, not {months}").format(months=term_months))
     return add_months(start, term_months)
 
 
@@ -48,7 +57,7 @@ def notice_deadline(end: date, notice_days: int | None) -> date | None:
     if notice_days is None:
         return None
     if notice_days < 0:
-        raise BadInput(f"the notice period cannot be negative ({notice_days} days)")
+        raise BadInput(_("the notice period cannot be negative ({days} days)").format(days=notice_days))
     return end - timedelta(days=notice_days)
 
 
@@ -121,14 +130,20 @@ def term_payments(terms: list[Term], cadence: BillingCadence) -> Iterator[date]:
 @dataclass(frozen=True, slots=True)
 class KeyDate:
     day: date
-    kind: str  # notice deadline | ends | renews | payment | quote expires
-    subject: str  # "contract SG-2026-01 (一万网络 8×H100)" or "offer #8 …"
+    kind: str  # notice deadline | ends | renews | payment | quote expires (English: a code; ``word`` shows it)
+    subject: str  # "contract SG-2026-01 (一万网络 8×H100)" or "offer #8 …" (in the language in use)
     contract_id: int | None = None
     offer_id: int | None = None
-    detail: str = ""
+    detail: str = ""  # in the language in use
+    settled: bool = False  # a payment a paid invoice covers
 
     def days_left(self, today: date) -> int:
         return (self.day - today).days
+
+    @property
+    def word(self) -> str:
+        """The kind of date as people read it, in the language in use (``notice deadline``)."""
+        return _(self.kind) if self.kind else ""
 
     @property
     def uid(self) -> str:

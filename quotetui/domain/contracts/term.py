@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 
 from quotetui.domain.contracts.sla import day_start
 from quotetui.domain.timeutil import local_text
+from quotetui.language import _
 
 
 def incident_in_term(started_at: datetime, start: date, end: date, zone: str = "UTC") -> dict[str, str]:
@@ -22,10 +23,16 @@ def incident_in_term(started_at: datetime, start: date, end: date, zone: str = "
     past the end: only its hours inside the term count)."""
     shown = local_text(started_at, zone)
     if started_at < day_start(start, zone):
-        return {"started_at": f"{shown} is before the contract's term starts ({start.isoformat()})"}
+        return {
+            "started_at": _("{day} is before the contract's term starts ({start})").format(
+                day=shown, start=start.isoformat()
+            )
+        }
     if started_at >= day_start(end, zone):
         last = (end - timedelta(days=1)).isoformat()
-        return {"started_at": f"{shown} is after the contract's term ends (last day {last})"}
+        return {
+            "started_at": _("{day} is after the contract's term ends (last day {last})").format(day=shown, last=last)
+        }
     return {}
 
 
@@ -34,11 +41,17 @@ def invoice_in_term(period_start: date, period_end: date, start: date, end: date
     last = end - timedelta(days=1)
     problems = {}
     if period_start < start:
-        problems["period_start"] = f"{period_start.isoformat()} is before the contract's term starts ({start})"
+        problems["period_start"] = _("{day} is before the contract's term starts ({start})").format(
+            day=period_start.isoformat(), start=start
+        )
     elif period_start > last:
-        problems["period_start"] = f"{period_start.isoformat()} is after the contract's term ends (last day {last})"
+        problems["period_start"] = _("{day} is after the contract's term ends (last day {last})").format(
+            day=period_start.isoformat(), last=last
+        )
     if period_end > last and "period_start" not in problems:
-        problems["period_end"] = f"{period_end.isoformat()} is after the contract's term ends (last day {last})"
+        problems["period_end"] = _("{day} is after the contract's term ends (last day {last})").format(
+            day=period_end.isoformat(), last=last
+        )
     return problems
 
 
@@ -52,6 +65,14 @@ def invoice_overlaps(
         return {}
     s, e, i = clashes[0]
     return {
-        "period_start": f"{period_start.isoformat()} – {period_end.isoformat()} overlaps invoice #{i} "
-        f"({s.isoformat()} – {e.isoformat()}): a day is billed once; correct that invoice instead"
+        "period_start": _(
+            "{first} – {last} overlaps invoice #{id} ({other_first} – {other_last}): a day is billed once; correct "
+            "that invoice instead"
+        ).format(
+            first=period_start.isoformat(),
+            last=period_end.isoformat(),
+            id=i,
+            other_first=s.isoformat(),
+            other_last=e.isoformat(),
+        )
     }

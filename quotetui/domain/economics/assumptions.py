@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, ResaleCurve
 from quotetui.domain.enums import InterFabric
+from quotetui.language import _, current
 
 HOURS_PER_MONTH = 730
 """A month is 730 hours (8,760 / 12) unless the user changes it (DESIGN.md section 3)."""
@@ -75,11 +76,22 @@ class Assumptions:
     def words(self) -> str:
         """The assumptions in one line, as ``explain`` shows them."""
         mfu, avail, rate = self.default_mfu * 100, self.default_availability * 100, self.discount_rate * 100
-        return (
-            f"{self.hours_per_month} hours a month; default MFU {float(mfu):g} %; default availability "
-            f"{float(avail):g} %; discount rate {float(rate):g} % a year; "
-            f"{'costs net of recoverable VAT' if self.net_of_vat else 'costs as invoiced, VAT included'}; "
-            f"dates in {self.time_zone} (`quotetui settings` changes them)"
+        if self.net_of_vat:
+            line = _(
+                "{hours} hours a month; default MFU {mfu} %; default availability {availability} %; discount rate "
+                "{rate} % a year; costs net of recoverable VAT; dates in {zone} (`quotetui settings` changes them)"
+            )
+        else:
+            line = _(
+                "{hours} hours a month; default MFU {mfu} %; default availability {availability} %; discount rate "
+                "{rate} % a year; costs as invoiced, VAT included; dates in {zone} (`quotetui settings` changes them)"
+            )
+        return line.format(
+            hours=self.hours_per_month,
+            mfu=f"{float(mfu):g}",
+            availability=f"{float(avail):g}",
+            rate=f"{float(rate):g}",
+            zone=self.time_zone,
         )
 
     @property
@@ -91,14 +103,17 @@ class Assumed:
     """A value the figures rest on, and why it is what it is.
 
     ``note`` may be given as a function of no arguments: its words are then made when first read (a ranking
-    of 100,000 offers reads a few of them; making them all cost 7 % of it). Immutable; equal when value,
-    source, note and measured GPUs are."""
+    of 100,000 offers reads a few of them; making them all cost 7 % of it), and again when read in another
+    language (the TUI switches without restarting). Immutable; equal when value, source, note and measured
+    GPUs are."""
 
-    __slots__ = ("_note", "measured_gpus", "source", "value")
+    __slots__ = ("_made", "_note", "measured_gpus", "source", "value")
 
     value: Fraction
     source: str  # verified | claimed | sla | default | given
     measured_gpus: int | None  # an MFU measured on this many GPUs (None: a whole-job or default figure)
+    _note: str | Callable[[], str]
+    _made: tuple[str, str] | None  # (language, words) of a note made by its function
 
     def __init__(
         self, value: Fraction, source: str, note: str | Callable[[], str], measured_gpus: int | None = None
@@ -106,15 +121,20 @@ class Assumed:
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "_note", note)
+        object.__setattr__(self, "_made", None)
         object.__setattr__(self, "measured_gpus", measured_gpus)
 
     @property
     def note(self) -> str:
         note = self._note
-        if not isinstance(note, str):
-            note = note()
-            object.__setattr__(self, "_note", note)
-        return note
+        if isinstance(note, str):
+            return note
+        made = self._made
+        language = current()
+        if made is None or made[0] != language:
+            made = (language, note())
+            object.__setattr__(self, "_made", made)
+        return made[1]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")

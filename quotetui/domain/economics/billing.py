@@ -35,7 +35,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from quotetui.domain.economics.exact import ceil
 from quotetui.domain.enums import ExtraBasis
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 T = TypeVar("T")
 
@@ -76,8 +76,10 @@ class Billing:
         if self.term_months == 1 and prorata_days:
             days = max(ceil(wall_hours / 24), 1)
             if days * 24 < paid * hours_per_month:  # by the day, never more than the whole months
-                return Fraction(days * 24, hours_per_month), f"{plural(days, 'day')} pro rata"
-        return Fraction(paid), plural(paid, "month")
+                return Fraction(days * 24, hours_per_month), ngettext(
+                    "{n} day pro rata", "{n} days pro rata", days
+                ).format(n=f"{days:,}")
+        return Fraction(paid), ngettext("{n} month", "{n} months", paid).format(n=f"{paid:,}")
 
     def sheet_months_paid(self, months: str, term: str) -> str:
         """:meth:`billed_months` as a spreadsheet expression over the cells ``months`` and ``term``."""
@@ -89,9 +91,14 @@ class Billing:
 
     def compute_words(self, nodes: str, price: str, use: str, billed: int, months: int, total: str) -> str:
         """The compute line of ``explain``: ``nodes`` × ``price`` (a node-month) over the months billed."""
-        return (
-            f"committed in {self.term_months}-month terms: {plural(billed, 'month')} paid for {months} used; "
-            f"{nodes} × {price} × {billed} = {total}"
+        return ngettext(
+            "committed in {term}-month terms: {paid} month paid for {used} used; {nodes} × {price} × {billed} = "
+            "{total}",
+            "committed in {term}-month terms: {paid} months paid for {used} used; {nodes} × {price} × {billed} = "
+            "{total}",
+            billed,
+        ).format(
+            term=self.term_months, paid=f"{billed:,}", used=months, nodes=nodes, price=price, billed=billed, total=total
         )
 
     def part_label(self, label: str, billed: int, months: int) -> str:
@@ -124,7 +131,7 @@ class OnDemand(Billing):
 
     def run(self, wall_hours: Fraction, hours_per_month: int, prorata_days: bool) -> tuple[Fraction, str]:
         hours = max(ceil(wall_hours), 1)
-        return Fraction(hours, hours_per_month), plural(hours, "hour")
+        return Fraction(hours, hours_per_month), ngettext("{n} hour", "{n} hours", hours).format(n=f"{hours:,}")
 
     def sheet_months_paid(self, months: str, term: str) -> str:
         return months
@@ -133,10 +140,12 @@ class OnDemand(Billing):
         return use
 
     def compute_words(self, nodes: str, price: str, use: str, billed: int, months: int, total: str) -> str:
-        return f"on demand: {nodes} × {price} × utilisation {use} % × {billed} months = {total}"
+        return _("on demand: {nodes} × {price} × utilisation {use} % × {billed} months = {total}").format(
+            nodes=nodes, price=price, use=use, billed=billed, total=total
+        )
 
     def part_label(self, label: str, billed: int, months: int) -> str:
-        return f"{label} for {plural(months, 'month')}"
+        return ngettext("{way} for {n} month", "{way} for {n} months", months).format(way=label, n=f"{months:,}")
 
     def sheet_part_label(self, label: str, months: str, term: str) -> str:
         return f'"{label} for "&{months}&IF({months}=1," month"," months")'
@@ -194,11 +203,13 @@ class ExtraRule:
 
 
 EXTRA_RULES = {
-    ExtraBasis.PER_GB: ExtraRule(("egress_gb",), lambda s, n: f"{s.egress_tb_month} TB egress a month"),
-    ExtraBasis.PER_TB_MONTH: ExtraRule(("storage_tb",), lambda s, n: f"{s.storage_tb} TB stored"),
-    ExtraBasis.PER_NODE_MONTH: ExtraRule(("nodes",), lambda s, n: f"{n} nodes"),
-    ExtraBasis.PER_HOUR: ExtraRule(("nodes", "hours"), lambda s, n: f"{n} nodes × billed hours", follows_use=True),
-    ExtraBasis.PER_MONTH: ExtraRule((), lambda s, n: "flat per month"),
+    ExtraBasis.PER_GB: ExtraRule(("egress_gb",), lambda s, n: _("{tb} TB egress a month").format(tb=s.egress_tb_month)),
+    ExtraBasis.PER_TB_MONTH: ExtraRule(("storage_tb",), lambda s, n: _("{tb} TB stored").format(tb=s.storage_tb)),
+    ExtraBasis.PER_NODE_MONTH: ExtraRule(("nodes",), lambda s, n: _("{n} nodes").format(n=n)),
+    ExtraBasis.PER_HOUR: ExtraRule(
+        ("nodes", "hours"), lambda s, n: _("{n} nodes × billed hours").format(n=n), follows_use=True
+    ),
+    ExtraBasis.PER_MONTH: ExtraRule((), lambda s, n: _("flat per month")),
 }
 """Every recurring extra-cost basis's rule (one-off fees are paid once: ``costing._extra_line``). A basis added
 to ``ExtraBasis`` without a rule here is an error where it is costed, never a silent flat fee."""

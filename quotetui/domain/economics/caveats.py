@@ -9,7 +9,7 @@ A cost figure of an offer is qualified by
 
 ``≥`` and ``~`` qualify the number and go before it; the others are about the offer and follow it. Every front
 end shows a figure through :func:`figure_text` (or, in a sheet, :func:`number_format`), and explains the marks
-with :data:`LEGEND` and :meth:`Caveats.words`.
+with :func:`legend` and :meth:`Caveats.words`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from fractions import Fraction
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.enums import Severity
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
@@ -33,11 +33,17 @@ WARNING = Severity.WARNING.mark  # a finding's warning
 LAPSED = WARNING  # a lapsed quote is a warning
 VAT_UNKNOWN = "¤"
 
-LEGEND = (
-    f"{LOWER_BOUND} at least (a cost not priced) · {ESTIMATE} estimate · {CRITICAL} critical finding · "
-    f"{LAPSED} a warning: the quote lapsed · {VAT_UNKNOWN} VAT not recorded (costs net of VAT)"
+_LEGEND = N_(
+    "{lower_bound} at least (a cost not priced) · {estimate} estimate · {critical} critical finding · "
+    "{lapsed} a warning: the quote lapsed · {vat_unknown} VAT not recorded (costs net of VAT)"
 )
-"""The marks in one line, for the foot of a table or the title of a sheet."""
+
+
+def legend() -> str:
+    """The marks in one line, for the foot of a table or the title of a sheet, in the language in use."""
+    return _(_LEGEND).format(
+        lower_bound=LOWER_BOUND, estimate=ESTIMATE, critical=CRITICAL, lapsed=LAPSED, vat_unknown=VAT_UNKNOWN
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,32 +88,42 @@ class Caveats:
         """Short words for a table's flags cell: ``✗ 2× implausible-claim``, ``~ estimate``, ``! lapsed …``."""
         out = [f"{CRITICAL} {code}" for code in _counted(self.critical)]
         if self.unpriced:
-            out.append(f"{LOWER_BOUND} {plural(len(self.unpriced), 'cost')} not priced")
+            n = len(self.unpriced)
+            out.append(f"{LOWER_BOUND} " + ngettext("{n} cost not priced", "{n} costs not priced", n).format(n=n))
         if self.estimates:
-            out.append(f"{ESTIMATE} estimate")
+            out.append(f"{ESTIMATE} " + _("estimate"))
         if self.lapsed:
-            out.append(f"{LAPSED} lapsed {self.lapsed.isoformat()}")
+            out.append(f"{LAPSED} " + _("lapsed {day}").format(day=self.lapsed.isoformat()))
         if self.vat_unknown:
-            out.append(f"{VAT_UNKNOWN} VAT not recorded")
+            out.append(f"{VAT_UNKNOWN} " + _("VAT not recorded"))
         return out
 
     def words(self, offer_id: int | None = None) -> list[str]:
         """One sentence per caveat, for ``explain``, the brief and a sheet's caveats cell."""
         out = []
         if self.unpriced:
-            out.append(f"{LOWER_BOUND} a lower bound: not priced: {'; '.join(self.unpriced)}")
+            out.append(
+                f"{LOWER_BOUND} " + _("a lower bound: not priced: {costs}").format(costs="; ".join(self.unpriced))
+            )
         if self.estimates:
-            out.append(f"{ESTIMATE} an estimate: {'; '.join(self.estimates)}")
+            out.append(f"{ESTIMATE} " + _("an estimate: {reasons}").format(reasons="; ".join(self.estimates)))
         if self.critical:
             found = ", ".join(_counted(self.critical))
             check = f"`quotetui bench check --offer {offer_id}`" if offer_id is not None else "`quotetui bench check`"
-            out.append(f"{CRITICAL} critical findings: {found} ({check} explains each)")
+            out.append(f"{CRITICAL} " + _("critical findings: {codes} ({check} explains each)").format(
+                codes=found, check=check
+            ))  # fmt: skip
         if self.lapsed:
-            out.append(f"{LAPSED} the quote lapsed {self.lapsed.isoformat()} (valid until): ask for a new one")
+            out.append(
+                f"{LAPSED} "
+                + _("the quote lapsed {day} (valid until): ask for a new one").format(day=self.lapsed.isoformat())
+            )
         if self.vat_unknown:
             out.append(
-                f"{VAT_UNKNOWN} costs are shown net of VAT but this offer's VAT is not recorded: its figures may "
-                "still include VAT"
+                f"{VAT_UNKNOWN} "
+                + _(
+                    "costs are shown net of VAT but this offer's VAT is not recorded: its figures may still include VAT"
+                )
             )
         return out
 

@@ -23,6 +23,7 @@ from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q, sci
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
+from quotetui.language import N_, _
 
 NVLS_CAPABLE = {"NV18"}  # Hopper SXM boards (and newer) reduce in the NVSwitch: busbw can exceed one link
 BUSBW_TYPICAL = {True: Fraction(107, 100), False: Fraction(80, 100)}  # × one direction of NVLink
@@ -30,12 +31,12 @@ BUSBW_CEILING = {True: Fraction(120, 100), False: Fraction(1)}
 
 
 class Verdict(Marked):
-    """What the audit says of a claim, with its mark and tone."""
+    """What the audit says of a claim, with its mark, tone and word."""
 
-    PLAUSIBLE = "plausible", "✓", Tone.SUCCESS
-    OPTIMISTIC = "optimistic", "!", Tone.WARNING
-    IMPOSSIBLE = "impossible", "✗", Tone.ERROR
-    UNCHECKED = "unchecked", "?", Tone.MUTED
+    PLAUSIBLE = "plausible", "✓", Tone.SUCCESS, N_("plausible")
+    OPTIMISTIC = "optimistic", "!", Tone.WARNING, N_("optimistic")
+    IMPOSSIBLE = "impossible", "✗", Tone.ERROR, N_("impossible")
+    UNCHECKED = "unchecked", "?", Tone.MUTED, N_("unchecked")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ class Audit:
     claim: Claim
     verdict: Verdict
     implied: Decimal | None  # the implied MFU or share of peak / of the link, as a fraction
-    implied_label: str
+    implied_label: str  # what ``implied`` is, in words (in the language in use when audited)
     arithmetic: list[str] = field(default_factory=list)
     explanation: str = ""
 
@@ -93,12 +94,12 @@ def _mfu_verdict(mfu: Fraction) -> Verdict:
 
 def _mfu_words(mfu: Fraction) -> str:
     if mfu > 1:
-        return f"that is {dec(mfu, 1)}× the GPUs' peak: no hardware can do it"
+        return _("that is {times}× the GPUs' peak: no hardware can do it").format(times=dec(mfu, 1))
     if mfu > MFU_IMPOSSIBLE:
-        return f"no training job reaches {pct(MFU_IMPOSSIBLE, 0)} % MFU"
+        return _("no training job reaches {limit} % MFU").format(limit=pct(MFU_IMPOSSIBLE, 0))
     if mfu > MFU_OPTIMISTIC:
-        return "better than public reports (35–47 %, ~50 % is excellent)"
-    return "within what public reports show"
+        return _("better than public reports (35–47 %, ~50 % is excellent)")
+    return _("within what public reports show")
 
 
 def _flops(c: Claim) -> tuple[Fraction | None, str]:
@@ -111,124 +112,170 @@ def _flops(c: Claim) -> tuple[Fraction | None, str]:
 
 
 def _unchecked(c: Claim, why: str) -> Audit:
-    return Audit(c, Verdict.UNCHECKED, None, "", [], f"{why}; verify it on a trial machine")
+    return Audit(c, Verdict.UNCHECKED, None, "", [], _("{why}; verify it on a trial machine").format(why=why))
 
 
 def _training_days(c: Claim) -> Audit:
     flops, words = _flops(c)
     if flops is None or c.gpu is None or c.gpu_count is None:
-        return _unchecked(c, "the claim does not say how much compute or which GPUs")
+        return _unchecked(c, _("the claim does not say how much compute or which GPUs"))
     peak = q(c.gpu.bf16_tflops) * 10**12
     days = q(c.value)
     mfu = flops / (c.gpu_count * peak * days * SECONDS_PER_DAY)
     lines = [
-        f"{words} ÷ ({c.gpu_count} × {c.gpu.bf16_tflops} TFLOPS {c.gpu.name} × {c.value} days × 86,400 s) "
-        f"= {pct(mfu, 1)} % MFU (with perfect scaling)"
+        _(
+            "{flops} ÷ ({gpus} × {peak} TFLOPS {gpu} × {days} days × 86,400 s) = {mfu} % MFU (with perfect scaling)"
+        ).format(flops=words, gpus=c.gpu_count, peak=c.gpu.bf16_tflops, gpu=c.gpu.name, days=c.value, mfu=pct(mfu, 1))
     ]
     verdict = _mfu_verdict(mfu)
-    explanation = f"{c.value} days needs {pct(mfu, 0)} % MFU: {_mfu_words(mfu)}"
+    explanation = _("{days} days needs {mfu} % MFU: {why}").format(days=c.value, mfu=pct(mfu, 0), why=_mfu_words(mfu))
     if c.claimed_mfu is not None:
         at = q(c.claimed_mfu)
         real_days = flops / (c.gpu_count * peak * at * SECONDS_PER_DAY)
         lines.append(
-            f"at the stated {pct(at, 0)} % MFU: {words} ÷ ({c.gpu_count} × {c.gpu.bf16_tflops} TFLOPS × "
-            f"{pct(at, 0)} %) = {dec(real_days, 1)} days, not {c.value}"
+            _(
+                "at the stated {stated} % MFU: {flops} ÷ ({gpus} × {peak} TFLOPS × {stated} %) = {real} days, "
+                "not {days}"
+            ).format(
+                stated=pct(at, 0),
+                flops=words,
+                gpus=c.gpu_count,
+                peak=c.gpu.bf16_tflops,
+                real=dec(real_days, 1),
+                days=c.value,
+            )
         )
         if real_days > days * Fraction(11, 10):
             verdict = Verdict.IMPOSSIBLE
-            explanation = (
-                f"the claim contradicts itself: at {pct(at, 0)} % MFU the run takes {dec(real_days, 1)} days; "
-                f"{c.value} days needs {pct(mfu, 0)} % MFU"
-            )
-    return Audit(c, verdict, dec(mfu, 6), "implied MFU", lines, explanation)
+            explanation = _(
+                "the claim contradicts itself: at {stated} % MFU the run takes {real} days; {days} days needs "
+                "{mfu} % MFU"
+            ).format(stated=pct(at, 0), real=dec(real_days, 1), days=c.value, mfu=pct(mfu, 0))
+    return Audit(c, verdict, dec(mfu, 6), _("implied MFU"), lines, explanation)
 
 
 def _mfu(c: Claim) -> Audit:
     mfu = c.boldest
     span = f"{pct(q(c.value), 1)}–{pct(mfu, 1)} %" if c.value_high is not None else f"{pct(mfu, 1)} %"
     return Audit(
-        c, _mfu_verdict(mfu), dec(mfu, 6), "claimed MFU", [f"claimed {span} MFU"], f"{span} MFU: {_mfu_words(mfu)}"
+        c,
+        _mfu_verdict(mfu),
+        dec(mfu, 6),
+        _("claimed MFU"),
+        [_("claimed {span} MFU").format(span=span)],
+        _("{span} MFU: {why}").format(span=span, why=_mfu_words(mfu)),
     )
 
 
 def _tokens(c: Claim) -> Audit:
     if c.model_params is None or c.gpu is None:
-        return _unchecked(c, "the claim does not say the model size or the GPU")
+        return _unchecked(c, _("the claim does not say the model size or the GPU"))
     achieved = 6 * q(c.model_params) * c.boldest
     mfu = achieved / (q(c.gpu.bf16_tflops) * 10**12)
     lines = [
-        f"6 × {c.model_params:,} parameters × {c.boldest} tokens/s = {grouped(achieved / 10**12, 0)} TFLOPS per GPU",
-        f"÷ {c.gpu.bf16_tflops} TFLOPS peak ({c.gpu.name}) = {pct(mfu, 1)} % MFU",
+        _("6 × {params} parameters × {tokens} tokens/s = {tflops} TFLOPS per GPU").format(
+            params=f"{c.model_params:,}", tokens=c.boldest, tflops=grouped(achieved / 10**12, 0)
+        ),
+        _("÷ {peak} TFLOPS peak ({gpu}) = {mfu} % MFU").format(peak=c.gpu.bf16_tflops, gpu=c.gpu.name, mfu=pct(mfu, 1)),
     ]
     return Audit(
         c,
         _mfu_verdict(mfu),
         dec(mfu, 6),
-        "implied MFU",
+        _("implied MFU"),
         lines,
-        f"{c.boldest} tokens/s per GPU needs {pct(mfu, 0)} % MFU: {_mfu_words(mfu)}",
+        _("{tokens} tokens/s per GPU needs {mfu} % MFU: {why}").format(
+            tokens=c.boldest, mfu=pct(mfu, 0), why=_mfu_words(mfu)
+        ),
     )
 
 
 def _gemm(c: Claim) -> Audit:
     if c.gpu is None:
-        return _unchecked(c, "the claim does not name the GPU")
+        return _unchecked(c, _("the claim does not name the GPU"))
     if c.metric is Metric.GEMM_TFLOPS:
         share = c.boldest / q(c.gpu.bf16_tflops)
-        lines = [f"{c.boldest} TFLOPS ÷ {c.gpu.bf16_tflops} TFLOPS dense BF16 peak = {pct(share, 1)} %"]
+        lines = [
+            _("{tflops} TFLOPS ÷ {peak} TFLOPS dense BF16 peak = {share} %").format(
+                tflops=c.boldest, peak=c.gpu.bf16_tflops, share=pct(share, 1)
+            )
+        ]
     else:
         share = c.boldest
-        lines = [f"claimed {pct(share, 1)} % of the {c.gpu.bf16_tflops} TFLOPS dense BF16 peak"]
+        lines = [
+            _("claimed {share} % of the {peak} TFLOPS dense BF16 peak").format(
+                share=pct(share, 1), peak=c.gpu.bf16_tflops
+            )
+        ]
     if share > 1:
-        verdict, words = Verdict.IMPOSSIBLE, "more than the datasheet peak (a sparse figure, or not true)"
+        verdict = Verdict.IMPOSSIBLE
+        explanation = _("{share} % of peak is more than the datasheet peak (a sparse figure, or not true)")
     elif share > GEMM_TYPICAL_MAX:
-        verdict, words = Verdict.OPTIMISTIC, f"above the {pct(GEMM_TYPICAL_MAX, 0)} % that published sweeps reach"
+        verdict = Verdict.OPTIMISTIC
+        explanation = _("{share} % of peak is above the {typical} % that published sweeps reach")
     else:
-        verdict, words = Verdict.PLAUSIBLE, "within what published matmul sweeps reach (80–87 %)"
-    return Audit(c, verdict, dec(share, 6), "share of dense peak", lines, f"{pct(share, 1)} % of peak is {words}")
+        verdict = Verdict.PLAUSIBLE
+        explanation = _("{share} % of peak is within what published matmul sweeps reach (80–87 %)")
+    return Audit(
+        c,
+        verdict,
+        dec(share, 6),
+        _("share of dense peak"),
+        lines,
+        explanation.format(share=pct(share, 1), typical=pct(GEMM_TYPICAL_MAX, 0)),
+    )
 
 
 def _allreduce(c: Claim) -> Audit:
     if c.gpu is None or c.gpu_count is None or c.gpu_count > 8:
-        return _unchecked(c, "only single-node AllReduce can be checked against the NVLink datasheet")
+        return _unchecked(c, _("only single-node AllReduce can be checked against the NVLink datasheet"))
     if c.gpu.nvlink_gbs is None or c.gpu.nvlink_note:
-        return _unchecked(c, f"{c.gpu.name} has no NVSwitch fabric to compare with")
+        return _unchecked(c, _("{gpu} has no NVSwitch fabric to compare with").format(gpu=c.gpu.name))
     one_way = Fraction(c.gpu.nvlink_gbs, 2)
     nvls = c.gpu.topo_signature in NVLS_CAPABLE
     typical, ceiling = one_way * BUSBW_TYPICAL[nvls], one_way * BUSBW_CEILING[nvls]
     share = c.boldest / one_way
+    bus = (
+        _("{busbw} GB/s bus bandwidth = {share} % of it; usual up to {typical}, ceiling {ceiling} GB/s (NVLink SHARP)")
+        if nvls
+        else _("{busbw} GB/s bus bandwidth = {share} % of it; usual up to {typical}, ceiling {ceiling} GB/s")
+    )
     lines = [
-        f"{c.gpu.name} NVLink: {c.gpu.nvlink_gbs} GB/s both ways = {dec(one_way, 0)} GB/s each way per GPU",
-        f"{c.boldest} GB/s bus bandwidth = {pct(share, 0)} % of it; usual up to {dec(typical, 0)}, "
-        f"ceiling {dec(ceiling, 0)} GB/s{' (NVLink SHARP)' if nvls else ''}",
+        _("{gpu} NVLink: {both} GB/s both ways = {one_way} GB/s each way per GPU").format(
+            gpu=c.gpu.name, both=c.gpu.nvlink_gbs, one_way=dec(one_way, 0)
+        ),
+        bus.format(busbw=c.boldest, share=pct(share, 0), typical=dec(typical, 0), ceiling=dec(ceiling, 0)),
     ]
     if c.boldest > ceiling:
-        verdict, words = Verdict.IMPOSSIBLE, "more than the NVLink links can carry"
+        verdict, words = Verdict.IMPOSSIBLE, _("{busbw} GB/s is more than the NVLink links can carry")
     elif c.boldest > typical:
-        verdict, words = Verdict.OPTIMISTIC, "above what 8-GPU nodes of this model usually measure"
+        verdict, words = Verdict.OPTIMISTIC, _("{busbw} GB/s is above what 8-GPU nodes of this model usually measure")
     else:
-        verdict, words = Verdict.PLAUSIBLE, "within what 8-GPU nodes of this model measure"
-    return Audit(c, verdict, dec(share, 6), "share of one-way NVLink", lines, f"{c.boldest} GB/s is {words}")
+        verdict, words = Verdict.PLAUSIBLE, _("{busbw} GB/s is within what 8-GPU nodes of this model measure")
+    return Audit(c, verdict, dec(share, 6), _("share of one-way NVLink"), lines, words.format(busbw=c.boldest))
 
 
 def _scaling(c: Claim) -> Audit:
     s = c.boldest
-    lines = [f"claimed {pct(s, 0)} % scaling efficiency at {c.gpu_count or '?'} GPUs"]
+    lines = [_("claimed {share} % scaling efficiency at {gpus} GPUs").format(share=pct(s, 0), gpus=c.gpu_count or "?")]
+    label = _("scaling efficiency")
     if s > 1:
-        return Audit(c, Verdict.IMPOSSIBLE, dec(s, 6), "scaling efficiency", lines, "above 100 % is not possible")
+        return Audit(c, Verdict.IMPOSSIBLE, dec(s, 6), label, lines, _("above 100 % is not possible"))
     if s > Fraction(95, 100) and (c.gpu_count or 0) > 8:
-        return Audit(
-            c, Verdict.OPTIMISTIC, dec(s, 6), "scaling efficiency", lines, "above 95 % across nodes is rarely measured"
-        )
-    return Audit(c, Verdict.PLAUSIBLE, dec(s, 6), "scaling efficiency", lines, "within reported figures")
+        return Audit(c, Verdict.OPTIMISTIC, dec(s, 6), label, lines, _("above 95 % across nodes is rarely measured"))
+    return Audit(c, Verdict.PLAUSIBLE, dec(s, 6), label, lines, _("within reported figures"))
 
 
 def _cheaper_than(c: Claim) -> Audit:
     if c.own_price is None or not c.compared:
-        return _unchecked(c, "the compared offers are not on record")
+        return _unchecked(c, _("the compared offers are not on record"))
     own = c.own_price
-    lines = [f"{own.label}: {dec(own.per_gpu_hour, 2)} {own.currency} per GPU-hour"]
-    lines += [f"{p.label}: {dec(p.per_gpu_hour, 2)} {p.currency} per GPU-hour" for p in c.compared]
+    lines = [
+        _("{offer}: {price} {currency} per GPU-hour").format(
+            offer=p.label, price=dec(p.per_gpu_hour, 2), currency=p.currency
+        )
+        for p in (own, *c.compared)
+    ]
     same = [p for p in c.compared if p.currency == own.currency]
     cheaper = [p for p in same if p.per_gpu_hour < own.per_gpu_hour]
     if cheaper:
@@ -237,12 +284,14 @@ def _cheaper_than(c: Claim) -> Audit:
             c,
             Verdict.IMPOSSIBLE,
             dec(own.per_gpu_hour / low, 6),
-            "price ratio to the cheapest",
+            _("price ratio to the cheapest"),
             lines,
-            f"contradicted by the prices on record: {len(cheaper)} of the compared offers cost less "
-            f"(down to {dec(low, 2)} vs {dec(own.per_gpu_hour, 2)} {own.currency} per GPU-hour)",
+            _(
+                "contradicted by the prices on record: {n} of the compared offers cost less (down to {low} vs "
+                "{own} {currency} per GPU-hour)"
+            ).format(n=len(cheaper), low=dec(low, 2), own=dec(own.per_gpu_hour, 2), currency=own.currency),
         )
-    return Audit(c, Verdict.PLAUSIBLE, None, "", lines, "the prices on record bear it out")
+    return Audit(c, Verdict.PLAUSIBLE, None, "", lines, _("the prices on record bear it out"))
 
 
 def audit(c: Claim) -> Audit:
@@ -257,4 +306,4 @@ def audit(c: Claim) -> Audit:
         Metric.CHEAPER_THAN: _cheaper_than,
     }
     check = checks.get(c.metric)
-    return check(c) if check else _unchecked(c, f"no rule checks {c.metric.value} claims yet")
+    return check(c) if check else _unchecked(c, _("no rule checks {metric} claims yet").format(metric=c.metric.value))

@@ -33,6 +33,8 @@ from quotetui.domain.enums import DiscountKind, ExtraBasis, ExtraKind, PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import RATE_DAY_ZONE, FxQuote, FxTable
 from quotetui.domain.timeutil import local_day
+from quotetui.domain.wording import plural
+from quotetui.language import N_, _
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +81,19 @@ class OptionCost:
 
     @slot_cached
     def label(self) -> str:
-        """The way to buy in words: the option's label, or for mixed terms how many of each."""
+        """The way to buy in English (the option's label, or for mixed terms how many of each), as ``--json``'s
+        ``term`` and the negotiation compare it; :attr:`shown` is what people read."""
         if not self.segments:
             return self.option.label
-        return " + ".join(s.option.billing.part_label(s.option.label, s.billed_months, s.months) for s in self.segments)
+        return " + ".join(_part_label(s) for s in self.segments)
+
+    @property
+    def shown(self) -> str:
+        """:attr:`label` in the language in use (``PriceOption.shown``; mixed terms as ``Billing.part_label``
+        words them). Not cached: the language can change while the figures are kept."""
+        if not self.segments:
+            return self.option.shown
+        return " + ".join(s.option.billing.part_label(s.option.shown, s.billed_months, s.months) for s in self.segments)
 
     @slot_cached
     def home_node_month(self) -> Fraction:
@@ -131,6 +142,15 @@ class OptionCost:
     def per_year(self) -> Fraction:
         """What a year of this option costs with the scenario's usage (for comparing terms)."""
         return self.annualised
+
+
+def _part_label(segment: OptionCost) -> str:
+    """A segment of mixed terms in English, as ``Billing.part_label`` says it in the language in use: how many
+    terms of a committed option, or the months on demand."""
+    option = segment.option
+    if option.billing.follows_use:
+        return f"{option.label} for {plural(segment.months, 'month')}"
+    return f"{segment.billed_months // option.term_months} × {option.label}"
 
 
 def mixed_ways(options: Sequence[Q], months: int | None = None) -> list[tuple[Q, Q]]:
@@ -243,6 +263,8 @@ TIERED = (DiscountKind.VOLUME, DiscountKind.TERM, DiscountKind.PREPAY)
 """Kinds whose discounts are tiers of one schedule (3 % from 64 GPUs, 5 % from 128): of several of one kind
 only the best that applies counts. Discounts of other kinds (negotiated, promotion) each apply, one after the
 other."""
+TIER_KINDS = {DiscountKind.VOLUME: N_("volume"), DiscountKind.TERM: N_("term"), DiscountKind.PREPAY: N_("prepay")}
+"""A tiered kind as a message names it ("the better volume tier applies"; ``_()`` where shown)."""
 
 
 def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> tuple[bool, str]:
@@ -250,22 +272,24 @@ def discount_applies(d: DiscountTerm, option: PriceOption, billed_gpus: int) -> 
     provider bills and counts towards a volume tier, not the GPUs the scenario needs), on its own; of several
     tiers of one kind only the best counts (``discount_steps``)."""
     if d.rate is None:
-        return False, "ask the provider for the rate"
+        return False, _("ask the provider for the rate")
     if d.kind is DiscountKind.ACADEMIC:
-        return False, "needs academic status, which the scenario does not claim"
+        return False, _("needs academic status, which the scenario does not claim")
     if (
         d.kind in (DiscountKind.TERM, DiscountKind.PREPAY)
         and option.unit is PriceUnit.TERM_TOTAL
         and option.from_discount != d.id
     ):
-        return False, "the option is already a price for the whole term"
+        return False, _("the option is already a price for the whole term")
     if d.min_term_months is not None and option.term_months < d.min_term_months:
-        return False, f"needs a commitment of at least {d.min_term_months} months (option: {option.label})"
+        return False, _("needs a commitment of at least {months} months (option: {option})").format(
+            months=d.min_term_months, option=option.shown
+        )
     if d.needs_prepay and option.billing.paid is not Paid.UPFRONT:  # on demand there is nothing to prepay
-        return False, "needs prepayment"
+        return False, _("needs prepayment")
     if d.min_gpus is not None and billed_gpus < d.min_gpus:
-        return False, f"needs at least {d.min_gpus} GPUs ({billed_gpus} billed)"
-    return True, "conditions met"
+        return False, _("needs at least {gpus} GPUs ({billed} billed)").format(gpus=d.min_gpus, billed=billed_gpus)
+    return True, _("conditions met")
 
 
 def discount_steps(
@@ -276,7 +300,7 @@ def discount_steps(
     rates)."""
     found = [(d, *discount_applies(d, option, billed_gpus)) for d in discounts]
     best: dict[DiscountKind, DiscountTerm] = {}
-    for d, applies, _ in found:
+    for d, applies, _reason in found:
         if applies and d.kind in TIERED and d.rate is not None:
             held = best.get(d.kind)
             if held is None or (held.rate is not None and d.rate > held.rate):
@@ -285,7 +309,8 @@ def discount_steps(
     for d, applies, reason in found:
         held = best.get(d.kind)
         if applies and held is not None and held is not d:
-            out.append((d, False, f"tiers do not stack: the better {d.kind.value} tier applies ({held.label})"))
+            why = _("tiers do not stack: the better {kind} tier applies ({discount})")
+            out.append((d, False, why.format(kind=_(TIER_KINDS[d.kind]), discount=held.shown)))
         else:
             out.append((d, applies, reason))
     return out
@@ -316,12 +341,12 @@ def _extra_line(
     day: date | None,
 ) -> ExtraLine:
     if x.amount is None:
-        return ExtraLine(x, False, "charged but not priced yet: ask for it (not included)")
+        return ExtraLine(x, False, _("charged but not priced yet: ask for it (not included)"))
     if x.kind is ExtraKind.DEPOSIT and x.refundable:
-        return ExtraLine(x, False, "refundable deposit: cash tied up, not a cost")
+        return ExtraLine(x, False, _("refundable deposit: cash tied up, not a cost"))
     amount, quote = fx.convert(q(x.amount) * vat, x.currency, scenario.home_currency, day)
     if x.basis is ExtraBasis.ONE_OFF:
-        return ExtraLine(x, True, "one-off", one_off=amount, fx=quote)
+        return ExtraLine(x, True, _("one-off"), one_off=amount, fx=quote)
     rule = EXTRA_RULES.get(x.basis)
     if rule is None:  # a basis added to the enum without its rule: an error, never a silent flat fee
         raise BadInput(f"no costing rule for the extra-cost basis {x.basis!r}")

@@ -14,10 +14,16 @@ point); the engine's values stay exact. A locale (issue 35) plugs in here.
   currency's minor units (a quoted 0.125 CNY/GB stays exact; 250,000 JPY has none).
 
 A figure with marks (``≥ ~ ✗``): ``caveats.figure_text``.
+
+The money style (:func:`use_money_style`) is how amounts of money are written for people: ``plain``
+(``960,000.00 CNY``) or ``wan``, as Chinese buyers write large amounts: from 1万 up in 万 (``96.00万 CNY``), from
+1亿 up in 亿 (``1.23亿 CNY``), a computed figure to 2 places of that unit, an amount as typed exact
+(``123.456789万``). JSON and the workbook's cells keep the exact number whatever the style.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -27,6 +33,55 @@ from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.money import decimal_places, plain
 
 Number = Fraction | Decimal | int
+MONEY_STYLES = ("plain", "wan")
+_money_style: list[str | None] = ["plain"]  # None: not decided yet (``decide_money_style_by``)
+_decider: list[Callable[[], str | None]] = [lambda: None]
+_UNITS = ((10**8, "亿"), (10**4, "万"))
+
+
+def use_money_style(style: str) -> None:
+    """Write amounts of money in ``style`` (one of :data:`MONEY_STYLES`) from now on."""
+    if style not in MONEY_STYLES:
+        raise ValueError(f"unknown money style {style!r}")
+    _money_style[0] = style
+
+
+def decide_money_style_by(decide: Callable[[], str | None]) -> None:
+    """Let ``decide`` say the style (the config file's ``money_style``) the first time an amount is written: a
+    command that writes no amount never reads it."""
+    _money_style[0] = None
+    _decider[0] = decide
+
+
+def money_style() -> str:
+    style = _money_style[0]
+    if style is None:
+        try:
+            decided = _decider[0]()
+        except Exception:  # the preferences are a convenience: an amount is always written
+            decided = None
+        style = _money_style[0] = decided if decided in MONEY_STYLES else "plain"
+    return style
+
+
+def _unit(value: Number) -> tuple[int, str] | None:
+    """The 万/亿 unit ``value`` is written in under the ``wan`` style, or None (plain, or below 1万)."""
+    if _money_style[0] != "wan" and (_money_style[0] is not None or money_style() != "wan"):
+        return None
+    size = abs(value)
+    return next(((step, word) for step, word in _UNITS if size >= step), None)
+
+
+def _amount(value: Number, places: int) -> str:
+    """An amount of money for people in the money style in use: ``places`` decimals (of 万/亿 when so)."""
+    unit = _unit(value)
+    if unit is None:
+        return grouped(value, places)
+    shown = dec(Fraction(value) / unit[0], 2)
+    if unit[0] < _UNITS[0][0] and abs(shown) >= _UNITS[0][0] // unit[0]:  # 9,999.995万 rounds to 1.00亿
+        unit = _UNITS[0]
+        shown = dec(Fraction(value) / unit[0], 2)
+    return f"{shown:,}{unit[1]}"
 
 
 def grouped(value: Number, places: int) -> str:
@@ -43,7 +98,7 @@ def quantity(value: Fraction) -> str:
 def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
     """An amount with its currency: ``places`` decimals, by default the currency's minor units."""
     digits = minor_units(currency) if places is None else places
-    return f"{grouped(value, digits)} {currency}"
+    return f"{_amount(value, digits)} {currency}"
 
 
 def money_shown(amount: Any, currency: str) -> str:
@@ -74,4 +129,8 @@ def stored_text(amount: Decimal, currency: str) -> str:
     """An amount as stored and typed, for people: thousands separators and the currency's minor units (2 places
     for CNY, none for JPY), more only where the amount has them: never rounded, it is what was agreed."""
     places = max(decimal_places(amount), minor_units(currency))
-    return f"{amount:,.{places}f}"
+    unit = _unit(amount)
+    if unit is None:
+        return f"{amount:,.{places}f}"
+    shifted = amount.scaleb(-len(str(unit[0])) + 1)  # exact: the decimal point moves, nothing is rounded
+    return f"{shifted:,.{max(decimal_places(shifted), 2)}f}{unit[1]}"

@@ -54,6 +54,7 @@ from quotetui.domain.enums import BillingBasis, ExtraKind, InterFabric, Metric, 
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
+from quotetui.language import N_, _, current
 
 
 class NotPriced(BadInput):
@@ -67,7 +68,9 @@ class DeliversNothing(BadInput):
 
 
 NOT_COMPARABLE = (MissingFxRate, NotPriced, DeliversNothing)
-"""What keeps an offer out of a ranking (listed with its reason) instead of stopping it."""
+"""What keeps an offer out of a ranking (listed with its reason) instead of stopping it. The messages of
+:class:`NotPriced` and :class:`DeliversNothing` stay in English: the stored ranking keeps a reason as written
+(``stored_evaluation.reason``), to be read later in whatever language."""
 
 
 def offer_estimates(offer: OfferInput) -> tuple[str, ...]:
@@ -76,15 +79,15 @@ def offer_estimates(offer: OfferInput) -> tuple[str, ...]:
     figures and the training planner's costs both carry them."""
     out = []
     if offer.is_estimate:
-        out.append("the offer is marked as an estimate")
+        out.append(_("the offer is marked as an estimate"))
     if offer.round_is_estimate:
-        out.append("the current round's figures are marked as estimates")
+        out.append(_("the current round's figures are marked as estimates"))
     if offer.billing_basis is BillingBasis.SPOT:
-        out.append(SPOT_ESTIMATE)
+        out.append(_(SPOT_ESTIMATE))
     return tuple(out)
 
 
-SPOT_ESTIMATE = "spot (preemptible): the provider can reclaim the nodes, so not every hour paid for is sure to run"
+SPOT_ESTIMATE = N_("spot (preemptible): the provider can reclaim the nodes, so not every hour paid for is sure to run")
 """What the offer's billing basis means to the engine: a spot offer's figures are estimates (``~``), whatever its
 prices; how each price is billed is its way to buy's rule (``billing.py``), not the basis."""
 
@@ -124,10 +127,10 @@ class Feasibility:
     def words(self) -> str:
         """For a table cell: ``yes``, ``? ask: …`` or ``no: …``."""
         if self.blocking:
-            return "no: " + "; ".join(self.blocking)
+            return _("no: {reasons}").format(reasons="; ".join(self.blocking))
         if self.questions:
-            return "? ask: " + "; ".join(self.questions)
-        return "yes"
+            return _("? ask: {questions}").format(questions="; ".join(self.questions))
+        return _("yes")
 
 
 FEASIBLE = Feasibility()
@@ -236,7 +239,7 @@ class Evaluation:
         (:func:`offer_estimates`) and the price of the way it is costed at."""
         out = offer_estimates(self.offer)
         if self.best.is_estimate:
-            out += (f"the {self.best.label} price it is costed at is an estimate",)
+            out += (_("the {way} price it is costed at is an estimate").format(way=self.best.shown),)
         return out
 
     @slot_cached
@@ -284,13 +287,12 @@ def choose_mfu(
         return base
     e = max(gemm, key=lambda g: g.id)
     share = q(e.value) / q(peak_tflops)
-    where = e.source or "evidence"
     if share >= GEMM_HEALTHY_SHARE:
         return Assumed(
             base.value,
             base.source,
-            lambda: (
-                f"{base.note}; verified GEMM {e.value} TFLOPS = {pct(share, 1)} % of peak confirms the GPU ({where})"
+            lambda: _("{note}; verified GEMM {tflops} TFLOPS = {share} % of peak confirms the GPU ({source})").format(
+                note=base.note, tflops=e.value, share=pct(share, 1), source=e.source or _("evidence")
             ),
             base.measured_gpus,
         )
@@ -298,10 +300,19 @@ def choose_mfu(
     return Assumed(
         base.value * factor,
         "verified",
-        lambda: (
-            f"{pct(base.value, 1)} % × {dec(factor, 3)} = {pct(base.value * factor, 1)} %: verified GEMM "
-            f"{e.value} TFLOPS is {pct(share, 1)} % of the {peak_tflops} TFLOPS peak, a healthy GPU reaches "
-            f"{pct(GEMM_HEALTHY_SHARE, 0)} % ({where}); before: {base.note}"
+        lambda: _(
+            "{mfu} % × {factor} = {scaled} %: verified GEMM {tflops} TFLOPS is {share} % of the {peak} TFLOPS peak, "
+            "a healthy GPU reaches {healthy} % ({source}); before: {note}"
+        ).format(
+            mfu=pct(base.value, 1),
+            factor=dec(factor, 3),
+            scaled=pct(base.value * factor, 1),
+            tflops=e.value,
+            share=pct(share, 1),
+            peak=peak_tflops,
+            healthy=pct(GEMM_HEALTHY_SHARE, 0),
+            source=e.source or _("evidence"),
+            note=base.note,
         ),
         base.measured_gpus,
     )
@@ -318,7 +329,9 @@ def comparable(e: Evidence, plan_params: Decimal | Fraction | None) -> str | Non
         return None
     if q(e.model_params) >= q(plan_params) * COMPARABLE_MODEL_SHARE:
         return None
-    return f"measured on a {_params(e.model_params)} model, not comparable with the {_params(plan_params)} planned"
+    return _("measured on a {measured} model, not comparable with the {planned} planned").format(
+        measured=_params(e.model_params), planned=_params(plan_params)
+    )
 
 
 def _params(n: Decimal | Fraction) -> str:
@@ -338,75 +351,116 @@ def _base_mfu(
     verified = [e for e in mfu if e.provenance is Provenance.VERIFIED]
     if verified:
         e = verified[-1]
-        on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
-        value, where = q(e.value), e.source or "evidence"
-        return Assumed(value, "verified", lambda: f"measured {pct(value, 1)} %{on} ({where})", e.gpu_count)
+        value, gpus, where = q(e.value), e.gpu_count, e.source
+        return Assumed(value, "verified", lambda: _measured(value, gpus, where), e.gpu_count)
     notes = []
     default = assumptions.default_mfu
     for e in sorted((e for e in mfu if e.provenance is Provenance.CLAIMED), key=_range_low):
         value = _range_low(e)
-        where = f"{e.workload}, " if e.workload else ""
         span = f"{pct(value, 1)}–{pct(q(e.value_high), 1)} %" if e.value_high is not None else f"{pct(value, 1)} %"
         if value > MFU_IMPOSSIBLE:
-            notes.append(f"claimed {span} ignored: above {pct(MFU_IMPOSSIBLE, 0)} % is not achievable")
+            notes.append(
+                _("claimed {span} ignored: above {limit} % is not achievable").format(
+                    span=span, limit=pct(MFU_IMPOSSIBLE, 0)
+                )
+            )
             continue
+        source = e.source or _("no source")
+        where = f"{e.workload}, {source}" if e.workload else source
         unlike = comparable(e, plan_params)
         if unlike is not None:
-            notes.append(f"claimed {span} ({where}{e.source or 'no source'}) not used: {unlike}")
+            notes.append(
+                _("claimed {span} ({source}) not used: {reason}").format(span=span, source=where, reason=unlike)
+            )
             continue
-        low = " (low end of the range)" if e.value_high is not None else ""
-        on = f" on {e.gpu_count} GPUs" if e.gpu_count else ""
-        note = f"claimed {span}{low}{on} ({where}{e.source or 'no source'})"
+        note = _claimed(span, e.value_high is not None, e.gpu_count, where)
         if trust_claims:
-            return Assumed(value, "claimed", note + ": if the claim holds", e.gpu_count)
+            return Assumed(value, "claimed", _("{claim}: if the claim holds").format(claim=note), e.gpu_count)
         if value < default:  # a claim below the default is believed: it can only make the offer dearer
-            return Assumed(value, "claimed", note + f"; below the default {pct(default, 0)} %: used", e.gpu_count)
-        notes.append(f"{note} not verified: claims never buy rank (shown as 'if the claims hold')")
+            used = _("{claim}; below the default {default} %: used").format(claim=note, default=pct(default, 0))
+            return Assumed(value, "claimed", used, e.gpu_count)
+        notes.append(
+            _("{claim} not verified: claims never buy rank (shown as 'if the claims hold')").format(claim=note)
+        )
         break
     if not notes:
-        return _default_mfu(default)
+        return _default_mfu(default, current())
     return Assumed(default, "default", lambda: _default_mfu_note(default, notes))
 
 
+def _measured(value: Fraction, gpus: int | None, source: str | None) -> str:
+    """A verified MFU's note: the figure, on how many GPUs, and the log it comes from."""
+    where = source or _("evidence")
+    if gpus:
+        return _("measured {share} % on {gpus} GPUs ({source})").format(share=pct(value, 1), gpus=gpus, source=where)
+    return _("measured {share} % ({source})").format(share=pct(value, 1), source=where)
+
+
+def _claimed(span: str, ranged: bool, gpus: int | None, source: str) -> str:
+    """A claimed MFU in words: its figure (``ranged``: the low end of a range), on how many GPUs, its source."""
+    if ranged and gpus:
+        text = _("claimed {span} (low end of the range) on {gpus} GPUs ({source})")
+    elif ranged:
+        text = _("claimed {span} (low end of the range) ({source})")
+    elif gpus:
+        text = _("claimed {span} on {gpus} GPUs ({source})")
+    else:
+        text = _("claimed {span} ({source})")
+    return text.format(span=span, gpus=gpus, source=source)
+
+
 def _default_mfu_note(mfu: Fraction, notes: list[str]) -> str:
-    note = f"default {pct(mfu, 0)} % of dense BF16 peak: no MFU verified"
+    note = _("default {share} % of dense BF16 peak: no MFU verified").format(share=pct(mfu, 0))
     return note + "; " + "; ".join(notes) if notes else note
 
 
-# The same assumption for many offers is one object (immutable): a ranking of 100,000 offers holds a few.
+# The same assumption for many offers is one object (immutable): a ranking of 100,000 offers holds a few. Its
+# note is made in the language in use when first read and kept: one object per language (``language``).
 @functools.lru_cache(maxsize=64)
-def _default_mfu(mfu: Fraction) -> Assumed:
+def _default_mfu(mfu: Fraction, language: str) -> Assumed:
     return Assumed(mfu, "default", lambda: _default_mfu_note(mfu, []))
 
 
 @functools.lru_cache(maxsize=256)
-def _sla_availability(value: Fraction) -> Assumed:
-    return Assumed(value, "sla", lambda: f"SLA promises {pct(value, 3)} % with a credit schedule")
+def _sla_availability(value: Fraction, language: str) -> Assumed:
+    return Assumed(value, "sla", lambda: _("SLA promises {share} % with a credit schedule").format(share=pct(value, 3)))
 
 
 @functools.lru_cache(maxsize=64)
-def _default_availability(value: Fraction) -> Assumed:
-    return Assumed(value, "default", lambda: f"no SLA on record: {pct(value, 1)} % assumed")
+def _default_availability(value: Fraction, language: str) -> Assumed:
+    return Assumed(value, "default", lambda: _("no SLA on record: {share} % assumed").format(share=pct(value, 1)))
 
 
 def choose_availability(offer: OfferInput, assumptions: Assumptions, trust_claims: bool = False) -> Assumed:
     """The SLA's availability when credits back it; without a credit schedule it is a claim: used only when
     below the default (``trust_claims``: as promised, for the "if the claims hold" figure)."""
     if offer.availability is None:
-        return _default_availability(assumptions.default_availability)
+        return _default_availability(assumptions.default_availability, current())
     value, default = q(offer.availability), assumptions.default_availability
     if offer.sla_credits:
-        return _sla_availability(value)
-    promise = f"SLA promises {pct(value, 3)} % with no credit schedule"
+        return _sla_availability(value, current())
+    promise, share = pct(value, 3), pct(default, 1)
     if trust_claims:
-        return Assumed(value, "claimed", f"{promise}: if the promise holds")
+        return Assumed(
+            value,
+            "claimed",
+            _("SLA promises {share} % with no credit schedule: if the promise holds").format(share=promise),
+        )
     if value < default:
-        return Assumed(value, "claimed", f"{promise}; below the default {pct(default, 1)} %: used")
+        return Assumed(
+            value,
+            "claimed",
+            _("SLA promises {share} % with no credit schedule; below the default {default} %: used").format(
+                share=promise, default=share
+            ),
+        )
     return Assumed(
         default,
         "default",
-        f"{promise}: a promise without a remedy never buys rank; {pct(default, 1)} % assumed "
-        "(shown as 'if the claims hold')",
+        _(
+            "SLA promises {share} % with no credit schedule: a promise without a remedy never buys rank; "
+            "{default} % assumed (shown as 'if the claims hold')"
+        ).format(share=promise, default=share),
     )
 
 
@@ -415,25 +469,45 @@ def check_feasibility(offer: OfferInput, scenario: ScenarioInput, nodes: int) ->
     warnings: list[str] = []
     questions: list[str] = []
     if offer.nodes_available is not None and offer.nodes_available < nodes:
-        blocking.append(f"only {offer.nodes_available} nodes on offer; the scenario needs {nodes}")
+        blocking.append(
+            _("only {available} nodes on offer; the scenario needs {nodes}").format(
+                available=offer.nodes_available, nodes=nodes
+            )
+        )
     if nodes > 1 and offer.inter_fabric is InterFabric.NONE:
-        blocking.append(f"{nodes} nodes without a scale-out network: one job cannot span them")
+        blocking.append(_("{nodes} nodes without a scale-out network: one job cannot span them").format(nodes=nodes))
     elif nodes > 1 and offer.inter_fabric is InterFabric.UNKNOWN:
-        questions.append(f"{nodes} nodes and the scale-out network is not stated: which fabric joins them?")
+        questions.append(
+            _("{nodes} nodes and the scale-out network is not stated: which fabric joins them?").format(nodes=nodes)
+        )
     paid = nodes * offer.gpus_per_node
     if paid > scenario.gpu_count:
-        warnings.append(f"pays for {paid} GPUs to get {scenario.gpu_count} ({offer.gpus_per_node} per node)")
+        warnings.append(
+            _("pays for {paid} GPUs to get {gpus} ({per_node} per node)").format(
+                paid=paid, gpus=scenario.gpu_count, per_node=offer.gpus_per_node
+            )
+        )
     if scenario.train_params is not None:
         need = q(scenario.train_params) * BYTES_PER_PARAMETER
         have = Fraction(scenario.gpu_count * offer.gpu.memory_gb) * 10**9
         if need > have:
             blocking.append(
-                f"training state of {scenario.train_params} parameters needs {grouped(need / 10**9, 0)} GB at "
-                f"{BYTES_PER_PARAMETER} bytes each; {scenario.gpu_count} GPUs × {offer.gpu.memory_gb} GB "
-                f"= {grouped(have / 10**9, 0)} GB"
+                _(
+                    "training state of {params} parameters needs {need} GB at {bytes} bytes each; "
+                    "{gpus} GPUs × {memory} GB = {have} GB"
+                ).format(
+                    params=scenario.train_params,
+                    need=grouped(need / 10**9, 0),
+                    bytes=BYTES_PER_PARAMETER,
+                    gpus=scenario.gpu_count,
+                    memory=offer.gpu.memory_gb,
+                    have=grouped(have / 10**9, 0),
+                )
             )
     if scenario.gpu is not None and scenario.gpu.key != offer.gpu.key:
-        warnings.append(f"offers {offer.gpu.name}; the scenario names {scenario.gpu.name}")
+        warnings.append(
+            _("offers {gpu}; the scenario names {wanted}").format(gpu=offer.gpu.name, wanted=scenario.gpu.name)
+        )
     if blocking or warnings or questions:
         return Feasibility(tuple(blocking), tuple(warnings), tuple(questions))
     return FEASIBLE
@@ -635,12 +709,20 @@ def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:
     """Costs the scenario incurs that the offer does not price: a fee charged "on request", or egress or
     storage the scenario uses when the offer records no charge for it at all (record one of 0 when the
     provider includes it). Each makes the offer's figures a lower bound."""
-    out = [f"{x.label}: amount not quoted" for x in offer.extras if x.amount is None and not x.refundable]
+    out = [
+        _("{extra}: amount not quoted").format(extra=x.label)
+        for x in offer.extras
+        if x.amount is None and not x.refundable
+    ]
     kinds = {x.kind for x in offer.extras}
     if scenario.egress_tb_month > 0 and ExtraKind.EGRESS not in kinds:
-        out.append(f"egress: {plain(scenario.egress_tb_month)} TB a month in the scenario, not priced by the offer")
+        out.append(
+            _("egress: {tb} TB a month in the scenario, not priced by the offer").format(
+                tb=plain(scenario.egress_tb_month)
+            )
+        )
     if scenario.storage_tb > 0 and ExtraKind.STORAGE not in kinds:
-        out.append(f"storage: {plain(scenario.storage_tb)} TB in the scenario, not priced by the offer")
+        out.append(_("storage: {tb} TB in the scenario, not priced by the offer").format(tb=plain(scenario.storage_tb)))
     return out
 
 

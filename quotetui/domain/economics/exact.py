@@ -6,6 +6,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.money import MONEY_PLACES, plain
+from quotetui.language.numbers import percent
 
 _SEEN: dict[Decimal | int | str | Fraction, Fraction] = {}
 _SEEN_MAX = 100_000
@@ -50,9 +51,10 @@ def pct(value: Fraction, places: int = 2) -> Decimal:
 
 
 def share_text(value: Decimal | Fraction, places: int = 4) -> str:
-    """A share as a percentage for people: 0.4 → ``40 %``, 0.999 → ``99.9 %``; up to ``places`` decimals, no
-    needless zeros. The one way every front end and message writes a share."""
-    return f"{plain(pct(q(value), places).normalize())} %"
+    """A share as a percentage for people: 0.4 → ``40 %``, 0.999 → ``99.9 %`` (``40%`` in Chinese:
+    ``language/numbers.py``); up to ``places`` decimals, no needless zeros. The one way every front end and
+    message writes a share."""
+    return percent(plain(pct(q(value), places).normalize()))
 
 
 def sci(value: Fraction, digits: int = 3) -> str:

@@ -15,6 +15,7 @@ from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import plain
+from quotetui.language import N_, _, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +38,14 @@ class Figure:
         with its caveats' marks (``caveats.figure_text``)."""
         if self.value is None:
             return ""
-        if self.unit.startswith("fraction"):  # a share reads as a percentage: "40 % of peak", not "0.4 fraction"
+        if self.unit == OF_PEAK:  # a share reads as a percentage: "40 % of peak", not "0.4 fraction"
+            return _("{share} of peak").format(share=share_text(self.value))
+        if self.unit.startswith("fraction"):
             return f"{share_text(self.value)}{self.unit.removeprefix('fraction')}"
         if self.unit[:3].isupper() and self.unit[:3].isalpha():
             places = 4 if "/GPU-h" in self.unit else 2
             return f"{figure_text(self.value, self.caveats, places)} {self.unit}"
-        return f"{plain(self.value)} {self.unit}".rstrip()
+        return f"{plain(self.value)} {_(self.unit) if self.unit else ''}".rstrip()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -57,54 +60,80 @@ class Figure:
         }
 
 
+OF_PEAK = "fraction of peak"
+"""The MFU figure's unit (as ``explain --json`` has it): shown as "40 % of peak"."""
+HOURS_A_YEAR = N_("hours/year")
+"""The downtime figure's unit, shown in the language in use."""
+
+
 def _nodes(n: int) -> str:
-    return f"{n} node" if n == 1 else f"{n} nodes"
+    return ngettext("{n} node", "{n} nodes", n).format(n=n)
 
 
 def quoted_option(o: PriceOption) -> str:
     amount = stored_text(o.amount, o.currency)
     if o.amount_high is not None:
         amount += f"–{stored_text(o.amount_high, o.currency)}"
-    return f"quoted {amount} {o.currency} {UNIT_WORDS[o.unit]}, {o.label}"
+    return _("quoted {amount} {currency} {unit}, {way}").format(
+        amount=amount, currency=o.currency, unit=_(UNIT_WORDS[o.unit]), way=o.shown
+    )
 
 
 def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
     if c.segments:  # mixed terms: each part over its months, then the sum
         long, short = c.segments
-        lines = [f"mixed terms, {c.label}: whole terms for the first {long.months} months, the rest after"]
+        lines = [
+            _("mixed terms, {way}: whole terms for the first {months} months, the rest after").format(
+                way=c.shown, months=long.months
+            )
+        ]
         start = 1
         for seg in c.segments:
-            span = f"month {start}" if seg.months == 1 else f"months {start}–{start + seg.months - 1}"
+            span = (
+                _("month {first}").format(first=start)
+                if seg.months == 1
+                else _("months {first}–{last}").format(first=start, last=start + seg.months - 1)
+            )
             lines += [f"{span}: {line}" for line in _option_lines(e, seg)]
             start += seg.months
         home = e.currency
         lines.append(
-            f"compute {money_text(long.compute_total, home)} + {money_text(short.compute_total, home)} = "
-            f"{money_text(c.compute_total, home)}"
+            _("compute {first} + {rest} = {total}").format(
+                first=money_text(long.compute_total, home),
+                rest=money_text(short.compute_total, home),
+                total=money_text(c.compute_total, home),
+            )
         )
         return lines
     o, cur, home = c.option, e.offer.currency, e.currency
     lines = [quoted_option(o)]
     if o.amount_high is not None:
         lines.append(
-            f"a range is not a commitment: costed at the high end, {stored_text(o.amount_high, o.currency)}"
-            f" {o.currency}"
+            _("a range is not a commitment: costed at the high end, {amount} {currency}").format(
+                amount=stored_text(o.amount_high, o.currency), currency=o.currency
+            )
         )
     if o.is_estimate:
-        lines.append("the provider marks this price as an estimate")
-    lines.append(f"= {money_text(c.list_node_month, cur)} per node-month before discounts")
+        lines.append(_("the provider marks this price as an estimate"))
+    lines.append(_("= {amount} per node-month before discounts").format(amount=money_text(c.list_node_month, cur)))
     for step in c.steps:
         if step.applied:
             assert step.before is not None and step.after is not None
             lines.append(
-                f"× (1 − {pct(q(step.discount.rate or 0), 2)} %) {step.discount.label}: "
-                f"{money_text(step.before, cur)} → {money_text(step.after, cur)}"
+                _("× (1 − {rate} %) {discount}: {before} → {after}").format(
+                    rate=pct(q(step.discount.rate or 0), 2),
+                    discount=step.discount.shown,
+                    before=money_text(step.before, cur),
+                    after=money_text(step.after, cur),
+                )
             )
         else:
-            lines.append(f"not applied: {step.discount.label}: {step.reason}")
+            lines.append(
+                _("not applied: {discount}: {reason}").format(discount=step.discount.shown, reason=step.reason)
+            )
     lines += _vat_lines(e, c)
     if c.fx is not None:
-        lines.append(f"converted at {c.fx.text()}")
+        lines.append(_("converted at {rate}").format(rate=c.fx.text()))
     lines.append(
         o.billing.compute_words(
             _nodes(e.nodes),
@@ -125,12 +154,15 @@ def _vat_lines(e: Evaluation, c: OptionCost) -> list[str]:
         return []
     factor = a.vat_factor(o.vat_rate, o.special_invoice)
     if factor == 1:
-        why = "no VAT rate recorded" if o.vat_rate is None else "no 专票: the VAT cannot be recovered"
-        return [f"costs net of recoverable VAT: {why}, costed as invoiced"]
+        why = _("no VAT rate recorded") if o.vat_rate is None else _("no 专票: the VAT cannot be recovered")
+        return [_("costs net of recoverable VAT: {why}, costed as invoiced").format(why=why)]
     gross = c.effective_node_month / factor
     return [
-        f"÷ (1 + {pct(q(o.vat_rate or 0), 2)} %) VAT recovered with the 专票: "
-        f"{money_text(gross, o.currency)} → {money_text(c.effective_node_month, o.currency)} (extras alike)"
+        _("÷ (1 + {rate} %) VAT recovered with the 专票: {gross} → {net} (extras alike)").format(
+            rate=pct(q(o.vat_rate or 0), 2),
+            gross=money_text(gross, o.currency),
+            net=money_text(c.effective_node_month, o.currency),
+        )
     ]
 
 
@@ -140,18 +172,21 @@ def explain(e: Evaluation) -> list[Figure]:
     figures = [
         Figure(
             "nodes",
-            "Nodes needed",
+            _("Nodes needed"),
             Decimal(e.nodes),
             "",
-            "⌈GPUs needed ÷ GPUs per node⌉",
-            [f"{s.gpu_count} GPUs in scenario {s.name!r}", f"{e.offer.gpus_per_node} GPUs per node"],
+            _("⌈GPUs needed ÷ GPUs per node⌉"),
+            [
+                _("{n} GPUs in scenario {name}").format(n=s.gpu_count, name=repr(s.name)),
+                _("{n} GPUs per node").format(n=e.offer.gpus_per_node),
+            ],
         ),
         Figure(
             "quoted_price_per_gpu_hour",
-            "Quoted price per GPU-hour",
+            _("Quoted price per GPU-hour"),
             dec(e.quoted_gpu_hour),
             f"{e.offer.currency}/GPU-h",
-            f"current quote converted at {hpm} hours a month, before discounts",
+            _("current quote converted at {hours} hours a month, before discounts").format(hours=hpm),
             [quoted_option(base_option(e.offer.options))],
         ),
     ]
@@ -159,96 +194,129 @@ def explain(e: Evaluation) -> list[Figure]:
     for line in best.extras:
         if line.included:
             amount = (
-                f"{money_text(line.monthly, cur)} a month" if line.monthly else f"{money_text(line.one_off, cur)} once"
+                _("{amount} a month").format(amount=money_text(line.monthly, cur))
+                if line.monthly
+                else _("{amount} once").format(amount=money_text(line.one_off, cur))
             )
             extras_lines.append(
-                f"{line.extra.label}: {line.extra.amount} {line.extra.currency} × {line.reason} = {amount}"
+                _("{extra}: {amount} {currency} × {usage} = {total}").format(
+                    extra=line.extra.shown,
+                    amount=line.extra.amount,
+                    currency=line.extra.currency,
+                    usage=line.reason,
+                    total=amount,
+                )
             )
         else:
-            extras_lines.append(f"{line.extra.label}: {line.reason}")
+            extras_lines.append(f"{line.extra.shown}: {line.reason}")
+    committed = (
+        _("committed in all: {total} for the {months} months of need ({billed} months billed: whole terms)")
+        if best.billed_months > s.months
+        else _("committed in all: {total} for the {months} months of need")
+    ).format(total=money_text(best.total, cur), months=s.months, billed=best.billed_months)
     figures += [
         Figure(
             "price_per_gpu_hour",
-            "Effective price per GPU-hour",
+            _("Effective price per GPU-hour"),
             dec(e.price_per_gpu_hour),
             f"{cur}/GPU-h",
-            "effective node-month price (after the discounts that apply) ÷ (GPUs per node × hours a month)",
+            _("effective node-month price (after the discounts that apply) ÷ (GPUs per node × hours a month)"),
             _option_lines(e, best),
         ),
         Figure(
             "extras",
-            "Extra costs over the scenario",
+            _("Extra costs over the scenario"),
             dec(best.extras_total),
             cur,
-            "recurring extras × months + one-off fees; unpriced items are not included",
-            extras_lines or ["none"],
+            _("recurring extras × months + one-off fees; unpriced items are not included"),
+            extras_lines or [_("none")],
         ),
         Figure(
             "total",
-            "Total for the scenario",
+            _("Total for the scenario"),
             dec(best.total),
             cur,
-            "compute + extras",
+            _("compute + extras"),
             [
-                f"compute {money_text(best.compute_total, cur)}",
-                f"extras {money_text(best.extras_total, cur)}",
-                f"cheapest way to buy: {best.label}",
+                _("compute {amount}").format(amount=money_text(best.compute_total, cur)),
+                _("extras {amount}").format(amount=money_text(best.extras_total, cur)),
+                _("cheapest way to buy: {way}").format(way=best.shown),
             ],
         ),
         Figure(
             "monthly_cost",
-            "Monthly cost",
+            _("Monthly cost"),
             dec(best.monthly),
             cur,
-            "total ÷ months",
-            [f"{money_text(best.total, cur)} ÷ {s.months} months"],
+            _("total ÷ months"),
+            [_("{total} ÷ {months} months").format(total=money_text(best.total, cur), months=s.months)],
         ),
         Figure(
             "annualized_tco",
-            "Annualised TCO",
+            _("Annualised TCO"),
             dec(e.annualised_tco),
             cur,
-            "a year of the need: recurring costs × 12 ÷ months, one-off fees spread over the months (counted once "
-            "when the need is shorter than a year)",
+            _(
+                "a year of the need: recurring costs × 12 ÷ months, one-off fees spread over the months (counted "
+                "once when the need is shorter than a year)"
+            ),
             [
                 f"{money_text(best.total, cur)} × 12 ÷ {s.months}"
                 if not best.one_off_total
-                else f"({money_text(best.total, cur)} − {money_text(best.one_off_total, cur)} one-off) × 12 ÷ "
-                f"{s.months} + {money_text(best.one_off_total, cur)} × 12 ÷ {max(s.months, 12)}",
-                f"committed in all: {money_text(best.total, cur)} for the {s.months} months of need"
-                + (f" ({best.billed_months} months billed: whole terms)" if best.billed_months > s.months else ""),
+                else _("({total} − {one_off} one-off) × 12 ÷ {months} + {one_off} × 12 ÷ {spread}").format(
+                    total=money_text(best.total, cur),
+                    one_off=money_text(best.one_off_total, cur),
+                    months=s.months,
+                    spread=max(s.months, 12),
+                ),
+                committed,
             ],
         ),
         Figure(
             "term_options",
-            "Term options",
+            _("Term options"),
             None,
             "",
-            "each way to buy, for this scenario's months; cheapest first",
-            [f"{c.label}: {money_text(c.total, cur)} ({money_text(c.monthly, cur)} a month)" for c in e.options],
+            _("each way to buy, for this scenario's months; cheapest first"),
+            [
+                _("{way}: {total} ({monthly} a month)").format(
+                    way=c.shown, total=money_text(c.total, cur), monthly=money_text(c.monthly, cur)
+                )
+                for c in e.options
+            ],
         ),
         Figure(
             "cost_per_gpu_hour",
-            "All-in cost per used GPU-hour",
+            _("All-in cost per used GPU-hour"),
             dec(e.cost_per_gpu_hour),
             f"{cur}/GPU-h",
-            "total ÷ (GPUs × hours a month × utilisation × months)",
+            _("total ÷ (GPUs × hours a month × utilisation × months)"),
             [
-                f"{money_text(best.total, cur)} ÷ ({s.gpu_count} × {hpm} × {share_text(s.utilisation)} × {s.months})"
-                f" = {money_text(best.total, cur)} ÷ {quantity(e.used_gpu_hours)} GPU-hours"
+                _("{total} ÷ ({gpus} × {hours} × {use} × {months}) = {total} ÷ {gpu_hours} GPU-hours").format(
+                    total=money_text(best.total, cur),
+                    gpus=s.gpu_count,
+                    hours=hpm,
+                    use=share_text(s.utilisation),
+                    months=s.months,
+                    gpu_hours=quantity(e.used_gpu_hours),
+                )
             ],
         ),
         Figure(
             "mfu",
-            "MFU",
+            _("MFU"),
             dec(e.effective_mfu, 4),
-            "fraction of peak",
-            f"source: {e.mfu.source}",
+            OF_PEAK,
+            _source(e.mfu.source),
             [e.mfu.note]
             + (
                 [
-                    f"{pct(e.mfu.value, 1)} % × {dec(e.scaling.value, 2)} scaling = {pct(e.effective_mfu, 1)} %: "
-                    f"{e.scaling.note}"
+                    _("{mfu} % × {scaling} scaling = {effective} %: {note}").format(
+                        mfu=pct(e.mfu.value, 1),
+                        scaling=dec(e.scaling.value, 2),
+                        effective=pct(e.effective_mfu, 1),
+                        note=e.scaling.note,
+                    )
                 ]
                 if e.scaling.value != 1
                 else []
@@ -256,57 +324,66 @@ def explain(e: Evaluation) -> list[Figure]:
         ),
         Figure(
             "availability",
-            "Availability",
+            _("Availability"),
             dec(e.availability.value, 6),
             "fraction",
-            f"source: {e.availability.source}",
+            _source(e.availability.source),
             [e.availability.note],
         ),
         Figure(
             "downtime_hours_per_year",
-            "Expected downtime",
+            _("Expected downtime"),
             dec(e.downtime_hours_per_year, 2),
-            "hours/year",
-            "(1 − availability) × 8,760 h",
+            HOURS_A_YEAR,
+            _("(1 − availability) × 8,760 h"),
             [f"(1 − {share_text(e.availability.value)}) × {e.assumptions.hours_per_year:,}"],
         ),
         Figure(
             "cost_per_pflop_hour",
-            "Cost per delivered PFLOP-hour",
+            _("Cost per delivered PFLOP-hour"),
             dec(e.cost_per_pflop_hour),
             f"{cur}/PFLOP-h",
-            "cost per used GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000)",
+            _("cost per used GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000)"),
             [
-                f"{money_text(e.cost_per_gpu_hour, cur, 4)} ÷ ({e.offer.gpu.bf16_tflops} × "
-                f"{share_text(e.effective_mfu)} × {share_text(e.availability.value)} ÷ 1000) — "
-                f"{e.offer.gpu.name} peak from the catalog"
+                _("{cost} ÷ ({peak} × {mfu} × {availability} ÷ 1000) — {gpu} peak from the catalog").format(
+                    cost=money_text(e.cost_per_gpu_hour, cur, 4),
+                    peak=e.offer.gpu.bf16_tflops,
+                    mfu=share_text(e.effective_mfu),
+                    availability=share_text(e.availability.value),
+                    gpu=e.offer.gpu.name,
+                )
             ],
         ),
         *_claims_figure(e),
         Figure(
             "feasibility",
-            "Feasibility",
+            _("Feasibility"),
             None,
             "ok" if e.feasibility.confirmed else e.feasibility.state,  # "ok" as explain --json has always said
-            "enough GPUs and nodes on offer, a network for multi-node jobs, memory for the training run",
-            [f"blocking: {b}" for b in e.feasibility.blocking]
-            + [f"ask: {q} (ranked after the confirmed offers until answered)" for q in e.feasibility.questions]
-            + [f"note: {w}" for w in e.feasibility.warnings]
-            or ["nothing stands in the way"],
+            _("enough GPUs and nodes on offer, a network for multi-node jobs, memory for the training run"),
+            [_("blocking: {reason}").format(reason=b) for b in e.feasibility.blocking]
+            + [
+                _("ask: {question} (ranked after the confirmed offers until answered)").format(question=q)
+                for q in e.feasibility.questions
+            ]
+            + [_("note: {warning}").format(warning=w) for w in e.feasibility.warnings]
+            or [_("nothing stands in the way")],
         ),
     ]
     if e.unknowns:
         figures.append(
             Figure(
                 "unknowns",
-                "Not yet known",
+                _("Not yet known"),
                 None,
                 "",
                 (
-                    "costs the scenario incurs that the offer does not price make every cost figure a lower "
-                    f"bound ({LOWER_BOUND}): ask before comparing"
+                    _(
+                        "costs the scenario incurs that the offer does not price make every cost figure a lower "
+                        "bound ({mark}): ask before comparing"
+                    ).format(mark=LOWER_BOUND)
                     if e.lower_bound
-                    else "fine print without a figure: ask before comparing"
+                    else _("fine print without a figure: ask before comparing")
                 ),
                 list(e.unknowns),
             )
@@ -314,6 +391,22 @@ def explain(e: Evaluation) -> list[Figure]:
     if e.caveats:
         figures = [replace(f, caveats=e.caveats) if f.key in COST_FIGURES else f for f in figures]
     return figures
+
+
+SOURCES = {
+    "verified": N_("source: verified"),
+    "claimed": N_("source: claimed"),
+    "sla": N_("source: sla"),
+    "default": N_("source: default"),
+    "given": N_("source: given"),
+}
+"""The formula line of an assumed figure, by its source (``Assumed.source``: a code, as JSON has it)."""
+
+
+def _source(source: str) -> str:
+    """Where an assumed figure's value comes from, in words."""
+    line = SOURCES.get(source)
+    return _(line) if line is not None else _("source: {source}").format(source=source)
 
 
 def _claims_figure(e: Evaluation) -> list[Figure]:
@@ -327,14 +420,20 @@ def _claims_figure(e: Evaluation) -> list[Figure]:
     return [
         Figure(
             "cost_per_pflop_hour_if_claims_hold",
-            "If the claims hold",
+            _("If the claims hold"),
             dec(claimed),
             f"{e.currency}/PFLOP-h",
-            "the same cost with the unverified claims taken as stated; ranked on the figure above until a log "
-            "verifies them",
+            _(
+                "the same cost with the unverified claims taken as stated; ranked on the figure above until a log "
+                "verifies them"
+            ),
             [
-                f"{money_text(e.cost_per_gpu_hour, e.currency, 4)} ÷ ({e.offer.gpu.bf16_tflops} × {share_text(mfu)} × "
-                f"{share_text(availability)} ÷ 1000)",
+                _("{cost} ÷ ({peak} × {mfu} × {availability} ÷ 1000)").format(
+                    cost=money_text(e.cost_per_gpu_hour, e.currency, 4),
+                    peak=e.offer.gpu.bf16_tflops,
+                    mfu=share_text(mfu),
+                    availability=share_text(availability),
+                ),
                 *notes,
             ],
         )

@@ -23,27 +23,64 @@ from quotetui.domain.enums import (
 )
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
+from quotetui.language import N_, _
 
 FABRIC_SHORT = {
     "nvswitch": "NVSwitch",
-    "nvlink_bridge": "NVLink bridge",
+    "nvlink_bridge": N_("NVLink bridge"),
     "pcie": "PCIe",
     "infiniband_ndr": "IB NDR",
     "infiniband_hdr": "IB HDR",
     "roce_v2": "RoCE v2",
-    "vendor_rdma": "vendor RDMA",
-    "ethernet": "Ethernet",
+    "vendor_rdma": N_("vendor RDMA"),
+    "ethernet": N_("Ethernet"),
 }
+"""A fabric's short name, as a configuration shows it (in the language in use: ``_()`` where shown)."""
 
-TERM_NAMES = {0: "on-demand", 1: "monthly", 3: "quarterly", 6: "half-year", 12: "annual"}
+TERM_NAMES = {0: N_("on-demand"), 1: N_("monthly"), 3: N_("quarterly"), 6: N_("half-year"), 12: N_("annual")}
 
 
 def term_name(months: int) -> str:
+    """A term's name in English, as stored, compared and exported (a way to buy's label, ``--json``'s ``term``);
+    :func:`term_words` shows it."""
     if months in TERM_NAMES:
         return TERM_NAMES[months]
     if months % 12 == 0:
         return f"{months // 12}-year"
     return f"{months}-month"
+
+
+def term_words(months: int) -> str:
+    """A term's name as people read it, in the language in use (``monthly``, ``包月``)."""
+    if months in TERM_NAMES:
+        return _(TERM_NAMES[months])
+    if months % 12 == 0:
+        return _("{years}-year").format(years=months // 12)
+    return _("{months}-month").format(months=months)
+
+
+DISCOUNT_NAMES = {
+    DiscountKind.TERM: N_("term discount"),
+    DiscountKind.VOLUME: N_("volume discount"),
+    DiscountKind.PREPAY: N_("prepay discount"),
+    DiscountKind.ACADEMIC: N_("academic discount"),
+    DiscountKind.PROMOTION: N_("promotion discount"),
+    DiscountKind.NEGOTIATED: N_("negotiated discount"),
+}
+"""A discount's kind in words (``{kind} discount``), marked for :func:`_` where it is shown."""
+
+EXTRA_NAMES = {
+    ExtraKind.EGRESS: N_("egress"),
+    ExtraKind.PLATFORM_FEE: N_("platform fee"),
+    ExtraKind.STORAGE: N_("storage"),
+    ExtraKind.PUBLIC_IP: N_("public ip"),
+    ExtraKind.SNAPSHOT: N_("snapshot"),
+    ExtraKind.SETUP_FEE: N_("setup fee"),
+    ExtraKind.DEPOSIT: N_("deposit"),
+    ExtraKind.SUPPORT: N_("support"),
+    ExtraKind.OTHER: N_("other"),
+}
+"""An extra cost's kind in words (its code, spaced), marked for :func:`_` where it is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +117,23 @@ class PriceOption:
 
     @property
     def label(self) -> str:
+        """The way to buy in English: stored with a contract and compared (``services/contracts.py``), exported
+        as ``--json``'s ``term``; :attr:`shown` is what people read."""
         name = term_name(self.term_months)
         if self.prepay:
             name += " prepaid"
         if self.from_discount is not None:
             name += f" · {(self.discount_kind or DiscountKind.TERM).value} discount"
+        return name
+
+    @property
+    def shown(self) -> str:
+        """:attr:`label` in the language in use (``annual prepaid``, ``包年预付``)."""
+        name = term_words(self.term_months)
+        if self.prepay:
+            name = _("{term} prepaid").format(term=name)
+        if self.from_discount is not None:
+            name += f" · {_(DISCOUNT_NAMES[self.discount_kind or DiscountKind.TERM])}"
         return name
 
 
@@ -105,12 +154,20 @@ class DiscountTerm:
 
     @property
     def label(self) -> str:
-        rate = f"{plain(self.rate * 100)} %" if self.rate is not None else "rate not quoted"
+        """The discount in English, as a contract keeps it (``services/contracts.py``); :attr:`shown` is what
+        people read."""
+        return self._words(f"{self.kind.value} discount", "rate not quoted")
+
+    @property
+    def shown(self) -> str:
+        """:attr:`label` in the language in use (the description as typed)."""
+        return self._words(_(DISCOUNT_NAMES[self.kind]), _("rate not quoted"))
+
+    def _words(self, kind: str, unquoted: str) -> str:
+        rate = f"{plain(self.rate * 100)} %" if self.rate is not None else unquoted
         said = (self.description or "").replace(" ", "").replace("％", "%").removesuffix("%")
         restated = self.rate is not None and said == plain(self.rate * 100)  # "5%" says the rate again: once
-        return f"{self.kind.value} discount {rate}" + (
-            f" ({self.description})" if self.description and not restated else ""
-        )
+        return f"{kind} {rate}" + (f" ({self.description})" if self.description and not restated else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +182,14 @@ class ExtraTerm:
 
     @property
     def label(self) -> str:
+        """The extra cost in English (its description as typed, else its kind), as a contract keeps it
+        (``services/contracts.py``); :attr:`shown` is what people read."""
         return self.description or self.kind.value.replace("_", " ")
+
+    @property
+    def shown(self) -> str:
+        """:attr:`label` in the language in use (a description stays as typed)."""
+        return self.description or _(EXTRA_NAMES[self.kind])
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +252,9 @@ class OfferInput:
         """A short description of the machine: ``8×H100 SXM5 · NVSwitch · IB NDR``."""
         parts = [f"{self.gpus_per_node}×{self.gpu.name}"]
         if self.intra_fabric is not IntraFabric.UNKNOWN:
-            parts.append(FABRIC_SHORT[self.intra_fabric.value])
+            parts.append(_(FABRIC_SHORT[self.intra_fabric.value]))
         if self.inter_fabric not in (InterFabric.UNKNOWN, InterFabric.NONE):
-            parts.append(FABRIC_SHORT[self.inter_fabric.value])
+            parts.append(_(FABRIC_SHORT[self.inter_fabric.value]))
         return " · ".join(parts)
 
     @property

@@ -29,6 +29,7 @@ from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
+from quotetui.language import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,7 @@ class Target:
     current: Decimal  # the current costed amount of that option
     node_month: Fraction  # the target expressed per node-month (for charts next to the rounds)
     way: str = ""  # the way to buy that reaches the target (the headline target: every way is considered)
+    way_shown: str = ""  # that way in the language in use (``OptionCost.shown``): ``way`` is compared, this is shown
     whatever_price: bool = False  # a way that does not follow this price already beats the BATNA
 
     @property
@@ -237,12 +239,23 @@ def target_price(this: Evaluation, batna: Evaluation, fx: FxTable, assumptions: 
     moving = [(current + (goal_total - c.total) / slope, c) for c, slope in ways if slope > 0]
     if not moving:
         way = min(fixed, key=lambda c: cheapest_first(c.total, c.option.term_months, bool(c.segments)))
-        return _target(this, option, current, batna, assumptions, way=way.label, whatever_price=bool(beating))
+        return _target(
+            this, option, current, batna, assumptions, way=way.label, way_shown=way.shown, whatever_price=bool(beating)
+        )
     exact, way = max(moving, key=lambda m: (m[0], -m[1].option.term_months))
     if beating:
         best = min(beating, key=lambda c: cheapest_first(c.total, c.option.term_months, bool(c.segments)))
-        return _target(this, option, max(exact, current), batna, assumptions, way=best.label, whatever_price=True)
-    return _target(this, option, exact, batna, assumptions, way=way.label)
+        return _target(
+            this,
+            option,
+            max(exact, current),
+            batna,
+            assumptions,
+            way=best.label,
+            way_shown=best.shown,
+            whatever_price=True,
+        )
+    return _target(this, option, exact, batna, assumptions, way=way.label, way_shown=way.shown)
 
 
 def target_for(
@@ -257,27 +270,45 @@ def target_for(
     per_unit = cost.following(option) / current  # home currency of compute per unit of quoted price
     goal_total = batna.cost_per_pflop_hour * this.delivered_pflop_hours
     exact = (goal_total - cost.extras_total) / per_unit
-    return _target(this, option, exact, batna, assumptions, way=option.label)
+    return _target(this, option, exact, batna, assumptions, way=option.label, way_shown=option.shown)
 
 
 def target_words(t: Target | None) -> str:
     """The headline target in words (``target_price``: every way to buy counts, and the way that reaches it is
     named), as ``explain`` and the brief show it."""
     if t is None:
-        return "no target: the current price is zero"
+        return _("no target: the current price is zero")
     if t.amount <= 0 and not t.whatever_price:
         if t.exact > 0:  # beats it only below a cent
-            return f"price alone cannot beat the BATNA: it would take less than one {t.option.currency} cent"
-        return "price alone cannot beat the BATNA: the extra costs are already more than its whole cost"
-    unit, amount = UNIT_WORDS[t.option.unit], stored_text(t.amount, t.option.currency)
+            return _("price alone cannot beat the BATNA: it would take less than one {currency} cent").format(
+                currency=t.option.currency
+            )
+        return _("price alone cannot beat the BATNA: the extra costs are already more than its whole cost")
+    unit, amount = _(UNIT_WORDS[t.option.unit]), stored_text(t.amount, t.option.currency)
     if t.whatever_price:
-        return f"already beats the BATNA bought as {t.way}, whatever the {t.option.label} price"
-    if t.already_beats:
-        return (
-            f"already beats the BATNA bought as {t.way}; it would still beat it up to {amount} "
-            f"{t.option.currency} {unit} ({t.option.label}, {pct(-t.cut, 1)} % headroom)"
+        return _("already beats the BATNA bought as {way}, whatever the {option} price").format(
+            way=t.way_shown or t.way, option=t.option.shown
         )
-    return (
-        f"target: at most {amount} {t.option.currency} {unit} ({t.option.label}), "
-        f"{pct(t.cut, 1)} % below the current {grouped(q(t.current), 2)}, bought as {t.way}"
+    if t.already_beats:
+        return _(
+            "already beats the BATNA bought as {way}; it would still beat it up to {amount} {currency} {unit} "
+            "({option}, {headroom} % headroom)"
+        ).format(
+            way=t.way_shown or t.way,
+            amount=amount,
+            currency=t.option.currency,
+            unit=unit,
+            option=t.option.shown,
+            headroom=pct(-t.cut, 1),
+        )
+    return _(
+        "target: at most {amount} {currency} {unit} ({option}), {cut} % below the current {current}, bought as {way}"
+    ).format(
+        amount=amount,
+        currency=t.option.currency,
+        unit=unit,
+        option=t.option.shown,
+        cut=pct(t.cut, 1),
+        current=grouped(q(t.current), 2),
+        way=t.way_shown or t.way,
     )

@@ -19,6 +19,7 @@ from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import plain
+from quotetui.language import N_, _
 
 DEFAULT_PUE = Fraction(156, 100)
 """Power usage effectiveness when none is given: the industry average of the Uptime Institute's surveys
@@ -80,27 +81,32 @@ def parse_resale_curve(text: str) -> ResaleCurve:
     from quotetui.domain.errors import BadInput
     from quotetui.domain.fields import Field, parse_value
 
-    share_field = Field("share", "share", "ratio", minimum=Decimal(0), maximum=Decimal(1), required=True)
-    age_field = Field("months", "months", "int", minimum=Decimal(1), maximum=Decimal(600), required=True)
+    share_field = Field("share", N_("share"), "ratio", minimum=Decimal(0), maximum=Decimal(1), required=True)
+    age_field = Field("months", N_("months"), "int", minimum=Decimal(1), maximum=Decimal(600), required=True)
     points: list[tuple[int, Fraction]] = []
     for part in text.replace("，", ",").replace("、", ",").replace("：", ":").split(","):
         if not part.strip():
             continue
         age, sep, share = part.partition(":")
+        point = repr(part.strip())
         if not sep:
-            raise BadInput(f"{part.strip()!r} needs the form months:share, e.g. 36:25")
+            raise BadInput(_("{point} needs the form months:share, e.g. 36:25").format(point=point))
         try:
             m = parse_value(age_field, age.strip())
             s = Fraction(parse_value(share_field, share.strip()))
         except BadInput as exc:
-            raise BadInput(f"{part.strip()!r}: {str(exc).removeprefix('value ')}") from None
+            raise BadInput(f"{point}: {str(exc).removeprefix('value ')}") from None
         if points and m <= points[-1][0]:
-            raise BadInput(f"{part.strip()!r}: the ages must rise ({points[-1][0]} months comes before it)")
+            raise BadInput(
+                _("{point}: the ages must rise ({months} months comes before it)").format(
+                    point=point, months=points[-1][0]
+                )
+            )
         if points and s > points[-1][1]:
-            raise BadInput(f"{part.strip()!r}: a server never resells for more when older")
+            raise BadInput(_("{point}: a server never resells for more when older").format(point=point))
         points.append((m, s))
     if not points:
-        raise BadInput("give at least one point, months:share, e.g. 36:25")
+        raise BadInput(_("give at least one point, months:share, e.g. 36:25"))
     return tuple(points)
 
 
@@ -113,14 +119,14 @@ def middle(low: Fraction | None, high: Fraction | None) -> Fraction | None:
 def _amount(low: Fraction, high: Fraction | None, unit: str = "") -> str:
     if high is None or high == low:
         return f"{grouped(low, 2)}{unit}"
-    return f"the middle of {grouped(low, 2)}–{grouped(high, 2)}{unit}"
+    return _("the middle of {low}–{high}").format(low=grouped(low, 2), high=f"{grouped(high, 2)}{unit}")
 
 
 def _quoted(low: Fraction | None, high: Fraction | None) -> str:
     """How a given amount or range was counted: ``given`` or ``given: the middle of 10,000.00–20,000.00``."""
     if low is None or high is None or high == low:
-        return "given"
-    return f"given: {_amount(low, high)}"
+        return _("given")
+    return _("given: {amount}").format(amount=_amount(low, high))
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +159,13 @@ class PurchaseTerms:
     horizon_months: int | None = None  # recorded with a purchase option
 
 
+POWER = N_("power")
+"""The power part's name (``BuyPart.name``; the others are named where they are made)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BuyPart:
-    name: str  # colocation, power, staff, spares
+    name: str  # colocation, power, staff, spares (in English, as JSON has it: ``_(name)`` where it is shown)
     monthly: Fraction
     how: str  # where the figure comes from, in words
     kind: str  # "given", "computed", "default" or "not given"
@@ -209,12 +219,29 @@ class Ownership:
 
     def lines(self) -> list[str]:
         cur = self.terms.currency
-        out = [f"capex {grouped(self.capex, 2)} {cur} ({self.capex_how})"]
-        out += [f"{p.name} {grouped(p.monthly, 2)} {cur} a month ({p.how})" for p in self.parts]
-        out.append(f"residual {grouped(self.residual, 2)} {cur} at month {self.horizon_months} ({self.residual_how})")
+        out = [
+            _("capex {amount} {currency} ({how})").format(
+                amount=grouped(self.capex, 2), currency=cur, how=self.capex_how
+            )
+        ]
+        out += [
+            _("{part} {amount} {currency} a month ({how})").format(
+                part=_(p.name), amount=grouped(p.monthly, 2), currency=cur, how=p.how
+            )
+            for p in self.parts
+        ]
         out.append(
-            f"booked a year: {grouped(self.booked_a_year, 2)} {cur} (capex ÷ {self.depreciation_years} years + "
-            f"{grouped(self.opex_monthly, 2)} × 12)"
+            _("residual {amount} {currency} at month {month} ({how})").format(
+                amount=grouped(self.residual, 2), currency=cur, month=self.horizon_months, how=self.residual_how
+            )
+        )
+        out.append(
+            _("booked a year: {amount} {currency} (capex ÷ {years} years + {opex} × 12)").format(
+                amount=grouped(self.booked_a_year, 2),
+                currency=cur,
+                years=self.depreciation_years,
+                opex=grouped(self.opex_monthly, 2),
+            )
         )
         return out
 
@@ -232,39 +259,63 @@ def _power(t: PurchaseTerms, hours_per_month: int) -> BuyPart:
     raised = t.power_kw is not None and gpus_only is not None and whole is not None and t.power_kw <= gpus_only
     why = ""
     if raised and t.power_kw is not None and gpus_only is not None:
-        than = "only the GPUs' own TDP" if t.power_kw == gpus_only else "less than the GPUs' own TDP"
         why = (
-            f"{plain(dec(t.power_kw, 6).normalize())} kW given is {than} ({t.gpus} × {t.gpu_tdp_w} W = "
-            f"{dec(gpus_only, 2)} kW); a server draws about {float(SERVER_POWER_PER_GPU_TDP):.2f} × that, as a "
-            "DGX H100's 10.2 kW"
+            _(
+                "{kw} kW given is only the GPUs' own TDP ({gpus} × {tdp} W = {gpus_kw} kW); a server draws about "
+                "{factor} × that, as a DGX H100's 10.2 kW"
+            )
+            if t.power_kw == gpus_only
+            else _(
+                "{kw} kW given is less than the GPUs' own TDP ({gpus} × {tdp} W = {gpus_kw} kW); a server draws "
+                "about {factor} × that, as a DGX H100's 10.2 kW"
+            )
+        ).format(
+            kw=plain(dec(t.power_kw, 6).normalize()),
+            gpus=t.gpus,
+            tdp=t.gpu_tdp_w,
+            gpus_kw=dec(gpus_only, 2),
+            factor=f"{float(SERVER_POWER_PER_GPU_TDP):.2f}",
         )
-    pue, pue_how = (t.pue, "given") if t.pue is not None else (DEFAULT_PUE, "default")
+    pue, pue_how = (t.pue, _("given")) if t.pue is not None else (DEFAULT_PUE, _("default"))
     quoted = middle(t.power_month, t.power_month_high)
     if quoted is not None:
         return _quoted_power(t, quoted, whole if raised else None, why, pue, pue_how, hours_per_month)
-    kw, kw_how = t.power_kw, "given"
+    kw, kw_how = t.power_kw, _("given")
     if raised or kw is None:
-        kw, kw_how = whole, (why if raised else "default: a server's draw, 1.82 × the GPUs' TDP")
-    tariff, tariff_how = t.tariff_per_kwh, "given"
+        kw, kw_how = whole, (why if raised else _("default: a server's draw, 1.82 × the GPUs' TDP"))
+    tariff, tariff_how = t.tariff_per_kwh, _("given")
     if tariff is None:
-        tariff, tariff_how = DEFAULT_TARIFF.get(t.currency), "default"
+        tariff, tariff_how = DEFAULT_TARIFF.get(t.currency), _("default")
     if kw is None or tariff is None:
-        missing = "the servers' kW" if kw is None else f"a tariff per kWh in {t.currency}"
-        return BuyPart("power", Fraction(0), f"not given: give {missing}", "not given")
+        missing = (
+            _("not given: give the servers' kW")
+            if kw is None
+            else _("not given: give a tariff per kWh in {currency}").format(currency=t.currency)
+        )
+        return BuyPart(POWER, Fraction(0), missing, "not given")
     monthly = kw * pue * hours_per_month * tariff
-    how = (
-        f"{dec(kw, 2)} kW ({kw_how}) × PUE {dec(pue, 2)} ({pue_how}) × {hours_per_month} h × "
-        f"{plain(dec(tariff, 6).normalize())} {t.currency}/kWh ({tariff_how}), {_load(t)}"
+    how = _(
+        "{kw} kW ({kw_how}) × PUE {pue} ({pue_how}) × {hours} h × {tariff} {currency}/kWh ({tariff_how}), {load}"
+    ).format(
+        kw=dec(kw, 2),
+        kw_how=kw_how,
+        pue=dec(pue, 2),
+        pue_how=pue_how,
+        hours=hours_per_month,
+        tariff=plain(dec(tariff, 6).normalize()),
+        currency=t.currency,
+        tariff_how=tariff_how,
+        load=_load(t),
     )
-    return BuyPart("power", monthly, how, "computed")
+    return BuyPart(POWER, monthly, how, "computed")
 
 
 def _load(t: PurchaseTerms) -> str:
     """How the power follows use: at full load every hour, or from the idle draw up in proportion to use."""
     if t.idle_share is None:
-        return "at full load every hour (give the idle draw to count power by use)"
+        return _("at full load every hour (give the idle draw to count power by use)")
     idle = plain(dec(t.idle_share * 100, 4).normalize())
-    return f"at full load; by use from an idle draw of {idle} % of it (given)"
+    return _("at full load; by use from an idle draw of {share} % of it (given)").format(share=idle)
 
 
 def _quoted_power(
@@ -280,27 +331,37 @@ def _quoted_power(
     the GPUs alone (``whole``), and with the cooling (× PUE) added unless it is the facility's whole bill. The
     tariff it implies at the servers is shown, to check it against the local price of a kWh."""
     words = [
-        f"{grouped(quoted, 2)} quoted"
+        _("{amount} quoted").format(amount=grouped(quoted, 2))
         if t.power_month_high in (None, t.power_month)
         else _quoted(t.power_month, t.power_month_high)
     ]
     monthly, kind = quoted, "given"
     if whole is not None and t.power_kw:
         monthly, kind = quoted * whole / t.power_kw, "computed"
-        words.append(f"scaled to {dec(whole, 2)} kW: {why}")
+        words.append(_("scaled to {kw} kW: {why}").format(kw=dec(whole, 2), why=why))
     if t.power_kw:
         implied = quoted / (t.power_kw * hours_per_month)
-        kw = plain(dec(t.power_kw, 6).normalize())
-        words.append(f"{plain(dec(implied, 4).normalize())} {t.currency}/kWh at the servers for {kw} kW")
+        words.append(
+            _("{tariff} {currency}/kWh at the servers for {kw} kW").format(
+                tariff=plain(dec(implied, 4).normalize()),
+                currency=t.currency,
+                kw=plain(dec(t.power_kw, 6).normalize()),
+            )
+        )
     if t.power_basis is PowerBasis.FACILITY:
-        words += ["the facility's bill, cooling included (given)", _load(t)]
-        return BuyPart("power", monthly, "; ".join(words), kind)
-    stated = "given" if t.power_basis is PowerBasis.SERVERS else "not stated: taken as"
-    words.append(
-        f"the servers' own draw ({stated}), × PUE {dec(pue, 2)} ({pue_how}) for cooling, as a computed power counts it"
+        words += [_("the facility's bill, cooling included (given)"), _load(t)]
+        return BuyPart(POWER, monthly, "; ".join(words), kind)
+    stated = (
+        _("the servers' own draw (given), × PUE {pue} ({pue_how}) for cooling, as a computed power counts it")
+        if t.power_basis is PowerBasis.SERVERS
+        else _(
+            "the servers' own draw (not stated: taken as), × PUE {pue} ({pue_how}) for cooling, as a computed "
+            "power counts it"
+        )
     )
+    words.append(stated.format(pue=dec(pue, 2), pue_how=pue_how))
     words.append(_load(t))
-    return BuyPart("power", monthly * pue, "; ".join(words), "computed")
+    return BuyPart(POWER, monthly * pue, "; ".join(words), "computed")
 
 
 def ownership(
@@ -315,46 +376,54 @@ def ownership(
     netted alike (its output VAT is owed on a sale); a share of the capex follows the net capex."""
     capex = (middle(t.capex, t.capex_high) or Fraction(0)) * capex_factor
     parts = (
-        [BuyPart("owning costs", t.opex_month, "given as one total", "given")]
+        [BuyPart(N_("owning costs"), t.opex_month, _("given as one total"), "given")]
         if t.opex_month is not None
         else _parts(t, capex, hours_per_month)
     )
     years = t.depreciation_years or DEFAULT_DEPRECIATION_YEARS
     read_on: ResaleCurve | None = None
     if t.residual is not None:
-        residual, residual_how = t.residual * capex_factor, "given" + (" (net of its VAT)" if capex_factor != 1 else "")
+        residual = t.residual * capex_factor
+        residual_how = _("given (net of its VAT)") if capex_factor != 1 else _("given")
     elif t.residual_share is not None:
-        residual, residual_how = capex * t.residual_share, f"given: {float(t.residual_share * 100):g} % of the capex"
+        residual = capex * t.residual_share
+        residual_how = _("given: {share} % of the capex").format(share=f"{float(t.residual_share * 100):g}")
     elif t.depreciation_years:
         residual = max(Fraction(0), capex * (1 - Fraction(horizon_months, 12 * years)))
-        residual_how = f"book value after straight-line depreciation over {years} years (given)"
+        residual_how = _("book value after straight-line depreciation over {years} years (given)").format(years=years)
     else:
         share, read_on = resale_share(curve, horizon_months), curve
         residual = capex * share
-        default = " (default)" if curve == DEFAULT_RESALE_CURVE else ""
         residual_how = (
-            f"resale at {horizon_months} months: {plain(dec(share * 100, 4).normalize())} % of the capex on the "
-            f"resale curve{default} {curve_text(curve)}"
-        )
+            _("resale at {months} months: {share} % of the capex on the resale curve (default) {curve}")
+            if curve == DEFAULT_RESALE_CURVE
+            else _("resale at {months} months: {share} % of the capex on the resale curve {curve}")
+        ).format(months=horizon_months, share=plain(dec(share * 100, 4).normalize()), curve=curve_text(curve))
     capex_how = _quoted(t.capex, t.capex_high)
     if capex_factor != 1 and t.capex_vat_rate is not None:
         rate = plain(dec(t.capex_vat_rate * 100, 4).normalize())
-        capex_how += f"; ÷ (1 + {rate} %) VAT recovered with the 专票: costs are net of VAT"
+        capex_how = _("{how}; ÷ (1 + {rate} %) VAT recovered with the 专票: costs are net of VAT").format(
+            how=capex_how, rate=rate
+        )
     return Ownership(t, capex, capex_how, tuple(parts), residual, residual_how, horizon_months, years, read_on)
 
 
 def _parts(t: PurchaseTerms, capex: Fraction, hours_per_month: int) -> list[BuyPart]:
     colo = middle(t.colocation_month, t.colocation_month_high)
+    colocation, staff = N_("colocation"), N_("staff")
     parts = [
-        BuyPart("colocation", colo, _quoted(t.colocation_month, t.colocation_month_high), "given")
+        BuyPart(colocation, colo, _quoted(t.colocation_month, t.colocation_month_high), "given")
         if colo is not None
-        else BuyPart("colocation", Fraction(0), "not given: counted as 0", "not given"),
+        else BuyPart(colocation, Fraction(0), _("not given: counted as 0"), "not given"),
         _power(t, hours_per_month),
-        BuyPart("staff", t.staff_month, "given", "given")
+        BuyPart(staff, t.staff_month, _("given"), "given")
         if t.staff_month is not None
-        else BuyPart("staff", Fraction(0), "not given: counted as 0", "not given"),
+        else BuyPart(staff, Fraction(0), _("not given: counted as 0"), "not given"),
     ]
     share = DEFAULT_SPARES_SHARE_YEAR if t.spares_share_year is None else t.spares_share_year
     kind = "default" if t.spares_share_year is None else "given"
-    parts.append(BuyPart("spares", capex * share / 12, f"{kind}: {float(share * 100):g} % of the capex a year", kind))
+    how = (
+        _("default: {share} % of the capex a year") if kind == "default" else _("given: {share} % of the capex a year")
+    ).format(share=f"{float(share * 100):g}")
+    parts.append(BuyPart(N_("spares"), capex * share / 12, how, kind))
     return parts

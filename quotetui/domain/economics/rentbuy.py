@@ -28,8 +28,8 @@ from fractions import Fraction
 from quotetui.domain.economics.billing import EXTRA_RULES, Paid
 from quotetui.domain.economics.costing import OptionCost
 from quotetui.domain.economics.exact import ceil, dec
-from quotetui.domain.errors import BadInput
-from quotetui.domain.wording import plural
+from quotetui.domain.errors import BadInput, noun
+from quotetui.language import N_, _, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,27 +49,27 @@ class RentBuyInput:
 
     def validate(self) -> RentBuyInput:
         for name, value in (
-            ("capex", self.capex),
-            ("opex", self.opex_monthly),
-            ("opex that follows use", self.opex_by_use),
-            ("rent", self.rent_monthly),
-            ("fixed monthly charges", self.rent_fixed_monthly),
-            ("residual", self.residual),
-            ("discount rate", self.discount_rate),
-            *(("a sum paid up front", amount) for _, amount in self.upfront),
+            (N_("capex"), self.capex),
+            (N_("opex"), self.opex_monthly),
+            (N_("opex that follows use"), self.opex_by_use),
+            (N_("rent"), self.rent_monthly),
+            (N_("fixed monthly charges"), self.rent_fixed_monthly),
+            (N_("residual"), self.residual),
+            (N_("discount rate"), self.discount_rate),
+            *((N_("a sum paid up front"), amount) for _month, amount in self.upfront),
         ):
             if value < 0:
-                raise BadInput(f"{name} must not be negative")
+                raise BadInput(_("{what} must not be negative").format(what=noun(name)))
         if self.rent_full_total == 0:
-            raise BadInput("rent must be more than zero")
+            raise BadInput(_("rent must be more than zero"))
         if self.horizon_months < 1:
-            raise BadInput("the horizon must be at least one month")
-        if any(not 0 <= m < self.horizon_months for m, _ in self.upfront):
-            raise BadInput("a sum paid up front falls outside the horizon")
+            raise BadInput(_("the horizon must be at least one month"))
+        if any(not 0 <= m < self.horizon_months for m, _amount in self.upfront):
+            raise BadInput(_("a sum paid up front falls outside the horizon"))
         if not 0 < self.utilisation <= 1:
-            raise BadInput("utilisation must be more than 0 and at most 1")
+            raise BadInput(_("utilisation must be more than 0 and at most 1"))
         if self.residual > self.capex:
-            raise BadInput("the residual value cannot exceed the capex")
+            raise BadInput(_("the residual value cannot exceed the capex"))
         return self
 
     @property
@@ -112,6 +112,7 @@ class RentBuyResult:
 
     @property
     def cheaper(self) -> str:
+        """``buy`` or ``rent`` (a code: ``--json``'s ``cheaper``, compared by the front ends)."""
         return "buy" if self.npv_buy < self.npv_rent else "rent"
 
 
@@ -119,32 +120,54 @@ def utilisation_words(r: RentBuyResult) -> str:
     """The break-even utilisation in words, for every front end."""
     u = r.breakeven_utilisation
     if u is None and r.inputs.rent_usage_billed and r.inputs.rent_monthly and r.inputs.opex_by_use:
-        return (
+        return _(
             "no break-even utilisation: owning's power grows with use as fast as the rent or faster, so more use "
             "never favours owning"
         )
     if u is None:
-        return "no break-even utilisation: no part of the rent follows use, so utilisation changes nothing"
+        return _("no break-even utilisation: no part of the rent follows use, so utilisation changes nothing")
     rate = r.inputs.discount_rate
-    shown = "more than 1,000 %" if u > 10 else f"{float(u * 100):.1f} %"  # past 10×, the digits say nothing
-    shown += f" (present values at {float(rate * 100):g} % a year)" if rate else ""
+    # past 10×, the digits say nothing
+    shown = _("more than 1,000 %") if u > 10 else f"{float(u * 100):.1f} %"
+    if rate:
+        shown = _("{share} (present values at {rate} % a year)").format(share=shown, rate=f"{float(rate * 100):g}")
     if u <= 0:
-        return f"break-even utilisation {shown}: renting costs more than owning at any utilisation"
-    if u > 1:
-        return f"break-even utilisation {shown}: owning never pays at this rent"
-    return f"break-even utilisation {shown}: below it, renting wins"
+        words = _("break-even utilisation {share}: renting costs more than owning at any utilisation")
+    elif u > 1:
+        words = _("break-even utilisation {share}: owning never pays at this rent")
+    else:
+        words = _("break-even utilisation {share}: below it, renting wins")
+    return words.format(share=shown)
 
 
 def breakeven_words(r: RentBuyResult) -> str:
     """The break-even month in words, for every front end: in cash, the resale aside."""
     i, m = r.inputs, r.breakeven_months
-    cash = " in cash (undiscounted)" if i.discount_rate else ""
     if m is None:
-        words = f"break-even: not within {plural(i.horizon_months, 'month')}{cash}: renting stays ahead month by month"
+        n = i.horizon_months
+        if i.discount_rate:
+            words = ngettext(
+                "break-even: not within {n} month in cash (undiscounted): renting stays ahead month by month",
+                "break-even: not within {n} months in cash (undiscounted): renting stays ahead month by month",
+                n,
+            )
+        else:
+            words = ngettext(
+                "break-even: not within {n} month: renting stays ahead month by month",
+                "break-even: not within {n} months: renting stays ahead month by month",
+                n,
+            )
+        words = words.format(n=f"{n:,}")
         if r.series[-1].own <= r.series[-1].rent:
-            words += f"; counting the resale at month {i.horizon_months}, owning costs less in all"
+            words = _("{words}; counting the resale at month {month}, owning costs less in all").format(
+                words=words, month=n
+            )
         return words
-    return f"break-even after {dec(m, 2)} months{cash} (owning is ahead from month {ceil(m)})"
+    if i.discount_rate:
+        words = _("break-even after {months} months in cash (undiscounted) (owning is ahead from month {month})")
+    else:
+        words = _("break-even after {months} months (owning is ahead from month {month})")
+    return words.format(months=dec(m, 2), month=ceil(m))
 
 
 def own_cumulative(i: RentBuyInput, month: int) -> Fraction:
@@ -201,6 +224,10 @@ def rent_vs_buy(i: RentBuyInput) -> RentBuyResult:
     return RentBuyResult(i, breakeven_month(i), breakeven_utilisation, npv_rent, npv_buy, series)
 
 
+BILLED_BY_USE = N_("billed by use")
+"""How a rent that follows use is paid, in words (:attr:`RentPlan.words`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RentPlan:
     """How an offer's way to buy is paid month by month (home currency), from its cost at full use."""
@@ -223,14 +250,18 @@ def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
         paid = o.billing.paid
         if paid is Paid.BY_USE:
             usage += part.compute_total / horizon
-            words.append("billed by use")
+            words.append(_(BILLED_BY_USE))
         elif paid is Paid.UPFRONT:
             terms = part.billed_months // o.term_months
             upfront += [(start + k * o.term_months, part.compute_total / terms) for k in range(terms)]
-            words.append(f"prepaid: {terms} × {o.term_months} months, each paid at its start")
+            words.append(
+                _("prepaid: {terms} × {months} months, each paid at its start").format(
+                    terms=terms, months=o.term_months
+                )
+            )
         else:
             bill += part.compute_total / horizon  # whole terms' months spread over the horizon
-            words.append("a fixed monthly bill whatever the use")
+            words.append(_("a fixed monthly bill whatever the use"))
         start += part.months
     usage_billed = usage > 0 or cost.option.usage_billed
     for line in cost.extras:
@@ -242,7 +273,7 @@ def rent_plan(cost: OptionCost, horizon: int) -> RentPlan:
             usage += line.monthly
         elif line.monthly:
             fixed += line.monthly
-    text = ", then ".join(words)
+    text = _(", then ").join(words)
     if usage_billed:  # the part that follows use, and everything else charged whatever the use
         return RentPlan(usage, True, bill + fixed, tuple(upfront), text)
     return RentPlan(bill, False, fixed, tuple(upfront), text)

@@ -16,6 +16,7 @@ from typing import TypeVar
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import after_today, as_utc, local_day, local_text
+from quotetui.language import _
 
 R = TypeVar("R")
 
@@ -39,29 +40,39 @@ def round_to_sign(rounds: Sequence[R], seq_of: Callable[[R], int], mover: Callab
     """The round a contract is signed at: ``seq`` if given, else the current round. Our own counter is
     refused either way, naming the rounds: a provider that accepted it records it as a ``final`` round."""
     if not rounds:
-        raise BadInput("the offer has no rounds to sign")
+        raise BadInput(_("the offer has no rounds to sign"))
     last = rounds[-1]
     if seq is not None:
         chosen = next((r for r in rounds if seq_of(r) == seq), None)
         if chosen is None:
-            raise BadInput(f"no round {seq} (rounds {seq_of(rounds[0])}–{seq_of(last)})")
+            raise BadInput(
+                _("no round {seq} (rounds {first}–{last})").format(seq=seq, first=seq_of(rounds[0]), last=seq_of(last))
+            )
         if is_ours(mover(chosen)):
             raise BadInput(
-                f"round {seq} is our counter-offer, not a price the provider gave; if they accepted it, "
-                "record their acceptance as a final round and sign that"
+                _(
+                    "round {seq} is our counter-offer, not a price the provider gave; if they accepted it, "
+                    "record their acceptance as a final round and sign that"
+                ).format(seq=seq)
             )
         if not priced(chosen):
-            raise BadInput(f"round {seq} has no price option to sign")
+            raise BadInput(_("round {seq} has no price option to sign").format(seq=seq))
         return chosen
     current = current_round(rounds, mover, priced)
     if is_ours(mover(last)):
-        offered = f"the provider's current offer is round {seq_of(current)}" if current else "they have no priced round"
-        raise BadInput(
-            f"the last round ({seq_of(last)}) is our counter-offer, waiting for the provider's answer; {offered}. "
-            "Record their answer first, or name the round to sign (--revision)"
-        )
+        if current:
+            message = _(
+                "the last round ({last}) is our counter-offer, waiting for the provider's answer; the provider's "
+                "current offer is round {current}. Record their answer first, or name the round to sign (--revision)"
+            )
+        else:
+            message = _(
+                "the last round ({last}) is our counter-offer, waiting for the provider's answer; they have no "
+                "priced round. Record their answer first, or name the round to sign (--revision)"
+            )
+        raise BadInput(message.format(last=seq_of(last), current=seq_of(current) if current else None))
     if current is None:
-        raise BadInput("the offer has no priced round the provider put forward")
+        raise BadInput(_("the offer has no priced round the provider put forward"))
     return current
 
 
@@ -92,19 +103,29 @@ def rounds_in_order(
     day = quote_day(quoted_at, zone)
     bare = as_utc(quoted_at).time() == time(0)  # a day typed: judged as that day, wherever the user is
     past = now is not None and not bare and as_utc(quoted_at) <= now
-    if today is not None and not past and (after := after_today(day, today)):
-        return {"quoted_at": f"{after}: record a round once it is quoted"}
+    if today is not None and not past and after_today(day, today) is not None:
+        return {
+            "quoted_at": _("{day} is after today ({today}): record a round once it is quoted").format(
+                day=day.isoformat(), today=today.isoformat()
+            )
+        }
     earlier = [(s, w) for s, w in neighbours if s < seq and quote_day(w, zone) > day]
     later = [(s, w) for s, w in neighbours if s > seq and quote_day(w, zone) < day]
     shown = local_text(quoted_at, zone)
     if earlier:
         s, w = max(earlier, key=lambda r: r[1])
-        why = "a round is dated on or after the rounds before it"
-        return {"quoted_at": f"{shown} is before round {s} ({local_text(w, zone)}): {why}"}
+        return {
+            "quoted_at": _(
+                "{when} is before round {seq} ({then}): a round is dated on or after the rounds before it"
+            ).format(when=shown, seq=s, then=local_text(w, zone))
+        }
     if later:
         s, w = min(later, key=lambda r: r[1])
-        why = "a round is dated on or before the rounds after it"
-        return {"quoted_at": f"{shown} is after round {s} ({local_text(w, zone)}): {why}"}
+        return {
+            "quoted_at": _(
+                "{when} is after round {seq} ({then}): a round is dated on or before the rounds after it"
+            ).format(when=shown, seq=s, then=local_text(w, zone))
+        }
     return {}
 
 

@@ -14,8 +14,9 @@ from fractions import Fraction
 from math import lcm
 
 from quotetui.domain.economics.billing import cheapest_first
-from quotetui.domain.economics.inputs import term_name
+from quotetui.domain.economics.inputs import term_name, term_words
 from quotetui.domain.errors import BadInput
+from quotetui.language import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,7 @@ class TermCost:
 
     @property
     def name(self) -> str:
+        """The term's name in English, as ``--json`` gives it (:func:`term_words` shows it)."""
         return term_name(self.months)
 
     @property
@@ -67,14 +69,14 @@ class TermComparison:
 
 def compare_terms(prices: dict[int, Fraction], discount_rate: Fraction = Fraction(0)) -> TermComparison:
     if not prices:
-        raise BadInput("give at least one term price, e.g. --monthly 88000 --annual 750000")
+        raise BadInput(_("give at least one term price, e.g. --monthly 88000 --annual 750000"))
     for months, price in prices.items():
         if months < 1:
-            raise BadInput("a term is at least one month")
+            raise BadInput(_("a term is at least one month"))
         if price <= 0:
-            raise BadInput(f"the {term_name(months)} price must be more than zero")
+            raise BadInput(_("the {term} price must be more than zero").format(term=term_words(months)))
     options = tuple(TermCost(m, p) for m, p in sorted(prices.items()))
     cheapest = min(options, key=lambda t: cheapest_first(t.per_year, t.months))
     if discount_rate < 0:
-        raise BadInput("the discount rate must not be negative")
+        raise BadInput(_("the discount rate must not be negative"))
     return TermComparison(options, cheapest, options[0], discount_rate)

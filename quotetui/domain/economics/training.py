@@ -18,27 +18,35 @@ from quotetui.domain.economics.costing import effective_node_month, nodes_needed
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
-from quotetui.domain.errors import BadInput
+from quotetui.domain.errors import BadInput, noun
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
+from quotetui.language import N_, _
 
 
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
     if flops is not None:
         if flops <= 0:
-            raise BadInput("the FLOPs must be more than zero")
-        return flops, "given"
+            raise BadInput(_("the FLOPs must be more than zero"))
+        return flops, _("given")
     if params is None or tokens is None:
-        raise BadInput("give the FLOPs, or both the parameters and the tokens")
+        raise BadInput(_("give the FLOPs, or both the parameters and the tokens"))
     if params <= 0 or tokens <= 0:
-        raise BadInput("the parameters and the tokens must be more than zero")
-    return 6 * params * tokens, f"6 × {grouped(params, 0)} parameters × {grouped(tokens, 0)} tokens"
+        raise BadInput(_("the parameters and the tokens must be more than zero"))
+    return 6 * params * tokens, _("6 × {params} parameters × {tokens} tokens").format(
+        params=grouped(params, 0), tokens=grouped(tokens, 0)
+    )
 
 
 def check_fraction(value: Fraction, what: str) -> Fraction:
+    """``value`` if it is a share above 0 and at most 1; ``what``: its name, marked ``N_`` by the caller."""
     if not 0 < value <= 1:
-        raise BadInput(f"{what} must be more than 0 and at most 1, not {plain(dec(value, 6))}")
+        raise BadInput(
+            _("{what} must be more than 0 and at most 1, not {value}").format(
+                what=noun(what), value=plain(dec(value, 6))
+            )
+        )
     return value
 
 
@@ -73,10 +81,16 @@ class TrainingPlan:
         return self.gpus * self.wall_hours
 
     def arithmetic(self) -> str:
-        return (
-            f"{sci(self.flops)} FLOPs ÷ ({self.gpus} × {self.gpu.bf16_tflops} TFLOPS × "
-            f"{pct(self.mfu.value, 1)} % MFU × {pct(self.scaling.value, 1)} % scaling) "
-            f"= {grouped(self.seconds, 0)} s = {grouped(self.wall_days, 1)} days"
+        return _(
+            "{flops} FLOPs ÷ ({gpus} × {peak} TFLOPS × {mfu} % MFU × {scaling} % scaling) = {seconds} s = {days} days"
+        ).format(
+            flops=sci(self.flops),
+            gpus=self.gpus,
+            peak=self.gpu.bf16_tflops,
+            mfu=pct(self.mfu.value, 1),
+            scaling=pct(self.scaling.value, 1),
+            seconds=grouped(self.seconds, 0),
+            days=grouped(self.wall_days, 1),
         )
 
 
@@ -84,16 +98,16 @@ def plan_training(
     flops: Fraction, flops_source: str, gpus: int, gpu: GpuSpec, mfu: Assumed, scaling: Assumed
 ) -> TrainingPlan:
     if gpus < 1:
-        raise BadInput(f"the GPUs must be at least 1, not {gpus}")
-    check_fraction(mfu.value, "MFU")
-    check_fraction(scaling.value, "scaling efficiency")
+        raise BadInput(_("the GPUs must be at least 1, not {gpus}").format(gpus=gpus))
+    check_fraction(mfu.value, N_("MFU"))
+    check_fraction(scaling.value, N_("scaling efficiency"))
     return TrainingPlan(flops, flops_source, gpus, gpu, mfu, scaling)
 
 
 def implied_mfu(flops: Fraction, gpus: int, gpu: GpuSpec, days: Fraction, scaling: Fraction = Fraction(1)) -> Fraction:
     """The MFU a claimed duration needs: FLOPs ÷ (GPUs × peak × scaling × seconds)."""
     if days <= 0:
-        raise BadInput("a claimed duration must be more than zero days")
+        raise BadInput(_("a claimed duration must be more than zero days"))
     return flops / (gpus * q(gpu.bf16_tflops) * 10**12 * scaling * days * SECONDS_PER_DAY)
 
 
@@ -117,7 +131,7 @@ def cost_run(
     scenario = ScenarioInput("training run", plan.gpus, months, Decimal(1), currency)
     costs = []
     for option in price_options(offer):
-        _, _, node_month = effective_node_month(offer, option, scenario, assumptions)
+        *_parts, node_month = effective_node_month(offer, option, scenario, assumptions)
         node_months, billed = option.billing.run(plan.wall_hours, hpm, offer.prorata_days)
         amount = nodes * node_month * node_months
         converted, quote = fx.convert(amount, option.currency, currency, quote_day(offer, assumptions))

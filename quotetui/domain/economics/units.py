@@ -12,9 +12,11 @@ from fractions import Fraction
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
 from quotetui.domain.enums import PriceUnit
 from quotetui.domain.errors import BadInput
+from quotetui.language import N_, _
 
-TERM_TOTAL_NEEDS_TERM = "a price for the whole term needs a term of at least 1 month"
-"""The one message for the rule, wherever a price is entered (``entities.py``'s round rule) or converted."""
+TERM_TOTAL_NEEDS_TERM = N_("a price for the whole term needs a term of at least 1 month")
+"""The one message for the rule, wherever a price is entered (``entities.py``'s round rule) or converted (in
+English: shown through ``_()``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,15 +27,15 @@ class UnitRule:
     per_gpu: bool
     per_hour: bool
     per_term: bool
-    words: str  # "per GPU-hour"
-    short: str  # "/GPU-h", after a price in a narrow column
+    words: str  # "per GPU-hour" (in English: shown through ``_()``)
+    short: str  # "/GPU-h", after a price in a narrow column (likewise)
 
     def node_month_factor(self, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
         """How many node-months one unit of price is worth (price per node-month = amount ÷ factor)."""
         if gpus_per_node < 1:
-            raise BadInput(f"GPUs per node must be at least 1, not {gpus_per_node}")
+            raise BadInput(_("GPUs per node must be at least 1, not {n}").format(n=gpus_per_node))
         if self.per_term and term_months < 1:
-            raise BadInput(TERM_TOTAL_NEEDS_TERM)
+            raise BadInput(_(TERM_TOTAL_NEEDS_TERM))
         per = (gpus_per_node if self.per_gpu else 1) * (hours_per_month if self.per_hour else 1)
         return Fraction(term_months if self.per_term else 1, per)  # one Fraction: the engine asks it per option
 
@@ -43,21 +45,22 @@ class UnitRule:
 
 
 UNITS = {
-    PriceUnit.GPU_HOUR: UnitRule(True, True, False, "per GPU-hour", "/GPU-h"),
-    PriceUnit.NODE_HOUR: UnitRule(False, True, False, "per node-hour", "/node-h"),
-    PriceUnit.GPU_MONTH: UnitRule(True, False, False, "per GPU-month", "/GPU-mo"),
-    PriceUnit.NODE_MONTH: UnitRule(False, False, False, "per node-month", "/node-mo"),
-    PriceUnit.TERM_TOTAL: UnitRule(False, False, True, "per node for the whole term", "/term"),
+    PriceUnit.GPU_HOUR: UnitRule(True, True, False, N_("per GPU-hour"), N_("/GPU-h")),
+    PriceUnit.NODE_HOUR: UnitRule(False, True, False, N_("per node-hour"), N_("/node-h")),
+    PriceUnit.GPU_MONTH: UnitRule(True, False, False, N_("per GPU-month"), N_("/GPU-mo")),
+    PriceUnit.NODE_MONTH: UnitRule(False, False, False, N_("per node-month"), N_("/node-mo")),
+    PriceUnit.TERM_TOTAL: UnitRule(False, False, True, N_("per node for the whole term"), N_("/term")),
 }
 """Every price unit's rule; a unit added to ``PriceUnit`` without one fails ``tests/test_economics_prices.py``."""
 
 UNIT_WORDS = {unit: rule.words for unit, rule in UNITS.items()}
+"""Each unit in words, in English: ``_(UNIT_WORDS[unit])`` where it is shown."""
 
 
 def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
     rule = UNITS.get(unit)
     if rule is None:
-        raise BadInput(f"unknown price unit {unit!r}")
+        raise BadInput(_("unknown price unit {unit}").format(unit=repr(unit)))
     return rule.node_month_factor(gpus_per_node, term_months, hours_per_month)
 
 

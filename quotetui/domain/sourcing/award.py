@@ -54,7 +54,7 @@ from quotetui.domain.sourcing.award_model import (
     split_delivered,
     tie_key,
 )
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 __all__ = [
     "Allocation",
@@ -84,7 +84,7 @@ class Award:
     total_cost: Fraction | None  # exact sum; None when infeasible
     gpus: int
     feasible: bool
-    reason: str = ""  # when infeasible: which constraint(s) make it so, in words a buyer reads
+    reason: str = ""  # when infeasible: which constraint(s) make it so, in words a buyer reads (the language in use)
     beyond_need: int = 0  # nodes the need does not use (bought for a constraint or a tier)
     lean: Award | None = None  # with ``beyond_need``: the least-cost split without such nodes (maybe infeasible)
     delivered: Fraction | None = None  # delivered PFLOP-hours, when the candidates carry them
@@ -122,14 +122,24 @@ def scenarios(
     """Three awards side by side: the cheapest (or with ``per_pflop_hour`` the least per delivered PFLOP-hour; no
     risk constraint), at most ``max_share`` per provider, at least ``min_providers`` providers. The need's other
     constraints (budget, job size) hold in all three; the cost of each risk constraint is :func:`risk_premium`
-    against the first; an infeasible one says why in ``reason``."""
+    against the first; an infeasible one says why in ``reason``. Each is labelled in the language in use."""
     solve = solve or optimise
     base = replace(need, max_share=None, min_providers=None)
     return [
-        ("least per PFLOP-hour" if need.per_pflop_hour else "cheapest", solve(base, candidates)),
-        (f"at most {share_text(max_share)} per provider", solve(replace(base, max_share=max_share), candidates)),
-        (f"at least {min_providers} providers", solve(replace(base, min_providers=min_providers), candidates)),
+        (_("least per PFLOP-hour") if need.per_pflop_hour else _("cheapest"), solve(base, candidates)),
+        (_at_most(max_share), solve(replace(base, max_share=max_share), candidates)),
+        (_at_least(min_providers), solve(replace(base, min_providers=min_providers), candidates)),
     ]
+
+
+def _at_most(share: Fraction) -> str:
+    """ "at most 60 % per provider": the share constraint, as a scenario and a reason name it."""
+    return _("at most {share} per provider").format(share=share_text(share))
+
+
+def _at_least(providers: int) -> str:
+    """ "at least 2 providers": the constraint on providers, as a scenario and a reason name it."""
+    return _("at least {n} providers").format(n=providers)
 
 
 # --- shared ----------------------------------------------------------------------------------------------------
@@ -398,7 +408,7 @@ def _least_ratio(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
     counts = _optimal_counts(replace(need, per_pflop_hour=False), cands)
     if counts is None:
         return None
-    for _ in range(DINKELBACH_ROUNDS):
+    for _round in range(DINKELBACH_ROUNDS):
         sparse = {i: n for i, n in enumerate(counts) if n}
         weight = split_cost(cands, sparse) / split_delivered(cands, sparse)
         better = _checked(need, cands, weight)
@@ -465,21 +475,24 @@ def _diagnose(need: Need, cands: Sequence[Candidate], solve: Counts) -> str:
     """Which constraint(s) leave no split: stock first (alone), then buying beyond the need (for a lean split),
     then each optional constraint whose removal makes the need feasible (re-solved with ``solve``), then pairs."""
     if not cands:
-        return "no offers to choose from"
+        return _("no offers to choose from")
     caps_ = caps(need, cands)
     on_offer = sum(cap * c.gpus_per_node for cap, c in zip(caps_, cands, strict=True))
     if on_offer < need.gpus:
-        return f"not enough stock: {on_offer} GPUs on offer for {need.gpus} needed"
+        return _("not enough stock: {offered} GPUs on offer for {needed} needed").format(
+            offered=on_offer, needed=need.gpus
+        )
     if need.job_gpus:
         room = [cap * c.gpus_per_node // need.job_gpus for cap, c in zip(caps_, cands, strict=True)]
         if sum(room) < need.jobs:
             hosts = len({c.provider for r, c in zip(room, cands, strict=True) if r})
-            return (
-                f"only {plural(hosts, 'provider')} can host a {need.job_gpus}-GPU job, with room for "
-                f"{sum(room)} of the {need.jobs} jobs needed"
-            )
+            return ngettext(
+                "only {n} provider can host a {job}-GPU job, with room for {room} of the {jobs} jobs needed",
+                "only {n} providers can host a {job}-GPU job, with room for {room} of the {jobs} jobs needed",
+                hosts,
+            ).format(n=f"{hosts:,}", job=need.job_gpus, room=sum(room), jobs=need.jobs)
     if need.lean and solve(replace(need, lean=False), cands) is not None:
-        return "every split that meets the constraints buys nodes beyond the need"
+        return _("every split that meets the constraints buys nodes beyond the need")
     present = [name for name in _OPTIONAL if getattr(need, name) is not None]
     without = {name: solve(replace(need, **{name: None}), cands) for name in present}
     single = [name for name in present if without[name] is not None]
@@ -487,8 +500,10 @@ def _diagnose(need: Need, cands: Sequence[Candidate], solve: Counts) -> str:
         return "; ".join(_words(need, cands, name, without[name]) for name in single)
     for a, b in combinations(present, 2):
         if solve(replace(need, **{a: None, b: None}), cands) is not None:
-            return f"{_words(need, cands, a, None)}, together with {_words(need, cands, b, None)}"
-    return "no split meets all the constraints together"
+            return _("{first}, together with {second}").format(
+                first=_words(need, cands, a, None), second=_words(need, cands, b, None)
+            )
+    return _("no split meets all the constraints together")
 
 
 def _solve_quiet(need: Need, cands: Sequence[Candidate]) -> list[int] | None:
@@ -508,37 +523,59 @@ def _words(need: Need, cands: Sequence[Candidate], name: str, relaxed: list[int]
         sizes: dict[str, list[tuple[int, int]]] = {}
         for cap, c in zip(caps_, cands, strict=True):
             sizes.setdefault(c.provider, []).append((c.gpus_per_node, cap))
-        head = f"at most {share_text(need.max_share)} per provider ({limit} GPUs each"
-        if need.job_gpus:
-            job = need.job_gpus
-            usable = sum(_jobs_within(s, limit, job) * job for s in sizes.values())
-            in_jobs = limit // job * job
-            head += ")" if in_jobs == limit else f", {in_jobs} of them in {job}-GPU jobs)"
-            if usable < need.jobs * job:
-                return f"{head} leaves {usable} GPUs in whole jobs reachable for {need.jobs * job} needed"
-        else:
-            head += ")"
+        if not need.job_gpus:
+            head = _("at most {share} per provider ({limit} GPUs each)").format(
+                share=share_text(need.max_share), limit=limit
+            )
             reachable = sum(_fill(s, limit) for s in sizes.values())
             if reachable < need.gpus:
-                return f"{head} leaves {reachable} GPUs reachable for {need.gpus} needed"
-        return f"{head} rules out every split that meets the other constraints"
+                return _("{constraint} leaves {reachable} GPUs reachable for {needed} needed").format(
+                    constraint=head, reachable=reachable, needed=need.gpus
+                )
+        else:
+            job = need.job_gpus
+            in_jobs = limit // job * job
+            if in_jobs == limit:
+                head = _("at most {share} per provider ({limit} GPUs each)")
+            else:
+                head = _("at most {share} per provider ({limit} GPUs each, {in_jobs} of them in {job}-GPU jobs)")
+            head = head.format(share=share_text(need.max_share), limit=limit, in_jobs=in_jobs, job=job)
+            usable = sum(_jobs_within(s, limit, job) * job for s in sizes.values())
+            if usable < need.jobs * job:
+                return _("{constraint} leaves {usable} GPUs in whole jobs reachable for {needed} needed").format(
+                    constraint=head, usable=usable, needed=need.jobs * job
+                )
+        return _("{constraint} rules out every split that meets the other constraints").format(constraint=head)
     if name == "min_providers":
+        least = _at_least(need.min_providers or 0)
         if need.job_gpus:
             able = {c.provider for cap, c in zip(caps_, cands, strict=True) if cap * c.gpus_per_node >= need.job_gpus}
-            what = f"can host a {need.job_gpus}-GPU job"
+            only = ngettext(
+                "{constraint}: only {n} provider can host a {job}-GPU job",
+                "{constraint}: only {n} providers can host a {job}-GPU job",
+                len(able),
+            )
         else:
             able = {c.provider for cap, c in zip(caps_, cands, strict=True) if cap}
-            what = "nodes on offer"
+            only = ngettext(
+                "{constraint}: only {n} provider has nodes on offer",
+                "{constraint}: only {n} providers have nodes on offer",
+                len(able),
+            )
         if len(able) < (need.min_providers or 0):
-            verb = ("has" if len(able) == 1 else "have") if not need.job_gpus else ""
-            tail = f"{verb} {what}".strip()
-            return f"at least {need.min_providers} providers: only {plural(len(able), 'provider')} {tail}"
-        return f"at least {need.min_providers} providers rules out every split that meets the other constraints"
+            return only.format(constraint=least, n=f"{len(able):,}", job=need.job_gpus)
+        return _("{constraint} rules out every split that meets the other constraints").format(constraint=least)
     if name == "budget":
         assert need.budget is not None
         if relaxed is not None:
             cheapest = split_cost(cands, dict(enumerate(relaxed)))
-            return f"the budget of {grouped(need.budget, 2)} is below the cheapest split ({grouped(cheapest, 2)})"
-        return f"the budget of {grouped(need.budget, 2)}"
+            return _("the budget of {budget} is below the cheapest split ({cheapest})").format(
+                budget=grouped(need.budget, 2), cheapest=grouped(cheapest, 2)
+            )
+        return _("the budget of {budget}").format(budget=grouped(need.budget, 2))
     hosts = {c.provider for cap, c in zip(caps_, cands, strict=True) if cap * c.gpus_per_node >= (need.job_gpus or 0)}
-    return f"keeping each {need.job_gpus}-GPU job inside one offer (only {plural(len(hosts), 'provider')} can host one)"
+    return ngettext(
+        "keeping each {job}-GPU job inside one offer (only {n} provider can host one)",
+        "keeping each {job}-GPU job inside one offer (only {n} providers can host one)",
+        len(hosts),
+    ).format(job=need.job_gpus, n=f"{len(hosts):,}")

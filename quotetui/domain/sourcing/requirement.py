@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from quotetui.domain.economics.exact import share_text
 from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric
 from quotetui.domain.gpus import GpuSpec
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.inputs import OfferInput
@@ -73,12 +73,13 @@ class Requirement:
 
     @property
     def models(self) -> str:
-        return " or ".join(g.name for g in self.gpu_models)
+        """The acceptable models as people read them ("H100 SXM5 or H800 SXM5"), in the language in use."""
+        return _(" or ").join(g.name for g in self.gpu_models)
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    line: str  # the requirement's line, as a buyer reads it
+    line: str  # the requirement's line, as a buyer reads it (in the language in use, as is ``why``)
     met: Met
     why: str
 
@@ -87,62 +88,89 @@ def _key(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
-def _at_least(order: tuple[StrEnum, ...], given: StrEnum, wanted: StrEnum, what: str) -> Verdict:
-    line = f"{what}: {wanted.value.replace('_', ' ')} or better"
+def _spaced(fabric: StrEnum) -> str:
+    """A fabric's code as words (``infiniband_ndr`` → ``infiniband ndr``): the code itself, never translated."""
+    return fabric.value.replace("_", " ")
+
+
+def _at_least(order: tuple[StrEnum, ...], given: StrEnum, wanted: StrEnum, line: str, unstated: str) -> Verdict:
+    """The verdict on a fabric line: ``line`` is its template (``{fabric}``: the fabric wanted), ``unstated``
+    the reason when the offer does not say; both in the language in use."""
+    shown = line.format(fabric=_spaced(wanted))
     if given not in order:
-        return Verdict(line, Met.UNKNOWN, f"{what} not stated")
+        return Verdict(shown, Met.UNKNOWN, unstated)
     if order.index(given) >= order.index(wanted):
-        return Verdict(line, Met.YES, given.value.replace("_", " "))
-    return Verdict(line, Met.NO, f"{given.value.replace('_', ' ')} is below it")
+        return Verdict(shown, Met.YES, _spaced(given))
+    return Verdict(shown, Met.NO, _("{fabric} is below it").format(fabric=_spaced(given)))
 
 
 def compliance(req: Requirement, offer: OfferInput) -> tuple[Verdict, ...]:
-    """Every line of ``req`` for ``offer``, in the requirement's order."""
+    """Every line of ``req`` for ``offer``, in the requirement's order (lines and reasons in the language in use)."""
     verdicts = []
     keys = {g.key for g in req.gpu_models}
-    model_line = f"GPU model: {req.models}"
+    model_line = _("GPU model: {models}").format(models=req.models)
     if offer.gpu.key in keys:
         verdicts.append(Verdict(model_line, Met.YES, offer.gpu.name))
     else:
-        verdicts.append(Verdict(model_line, Met.NO, f"{offer.gpu.name} is not one of them"))
+        verdicts.append(Verdict(model_line, Met.NO, _("{model} is not one of them").format(model=offer.gpu.name)))
     stock = None if offer.nodes_available is None else offer.nodes_available * offer.gpus_per_node
-    stock_line = f"GPUs: {req.gpus:,}"
+    stock_line = _("GPUs: {count}").format(count=f"{req.gpus:,}")
     if stock is None:
-        verdicts.append(Verdict(stock_line, Met.UNKNOWN, "stock not stated"))
+        verdicts.append(Verdict(stock_line, Met.UNKNOWN, _("stock not stated")))
     elif stock == 0:
-        verdicts.append(Verdict(stock_line, Met.NO, "no nodes on offer"))
+        verdicts.append(Verdict(stock_line, Met.NO, _("no nodes on offer")))
     elif stock >= req.gpus:
-        verdicts.append(Verdict(stock_line, Met.YES, f"{stock:,} on offer"))
+        verdicts.append(Verdict(stock_line, Met.YES, _("{count} on offer").format(count=f"{stock:,}")))
     else:
-        verdicts.append(Verdict(stock_line, Met.YES, f"{stock:,} on offer: part of a split"))
+        verdicts.append(Verdict(stock_line, Met.YES, _("{count} on offer: part of a split").format(count=f"{stock:,}")))
     if req.job_gpus is not None:
-        job_line = f"One job of {plural(req.job_gpus, 'GPU')} in one offer"
+        job_line = ngettext("One job of {n} GPU in one offer", "One job of {n} GPUs in one offer", req.job_gpus).format(
+            n=f"{req.job_gpus:,}"
+        )
         if stock is None:
-            verdicts.append(Verdict(job_line, Met.UNKNOWN, "stock not stated"))
+            verdicts.append(Verdict(job_line, Met.UNKNOWN, _("stock not stated")))
         elif stock >= req.job_gpus:
-            verdicts.append(Verdict(job_line, Met.YES, f"{stock:,} GPUs in one fabric"))
+            verdicts.append(Verdict(job_line, Met.YES, _("{count} GPUs in one fabric").format(count=f"{stock:,}")))
         else:
-            verdicts.append(Verdict(job_line, Met.NO, f"only {stock:,} GPUs on offer"))
+            verdicts.append(Verdict(job_line, Met.NO, _("only {count} GPUs on offer").format(count=f"{stock:,}")))
     if req.intra_fabric is not None:
-        verdicts.append(_at_least(INTRA_ORDER, offer.intra_fabric, req.intra_fabric, "In-node fabric"))
+        verdicts.append(
+            _at_least(
+                INTRA_ORDER,
+                offer.intra_fabric,
+                req.intra_fabric,
+                _("In-node fabric: {fabric} or better"),
+                _("In-node fabric not stated"),
+            )
+        )
     if req.inter_fabric is not None:
-        verdicts.append(_at_least(INTER_ORDER, offer.inter_fabric, req.inter_fabric, "Scale-out network"))
+        verdicts.append(
+            _at_least(
+                INTER_ORDER,
+                offer.inter_fabric,
+                req.inter_fabric,
+                _("Scale-out network: {fabric} or better"),
+                _("Scale-out network not stated"),
+            )
+        )
     if req.region is not None:
-        region_line = f"Region: {req.region}"
+        region_line = _("Region: {region}").format(region=req.region)
         if not offer.region:
-            verdicts.append(Verdict(region_line, Met.UNKNOWN, "region not stated"))
+            verdicts.append(Verdict(region_line, Met.UNKNOWN, _("region not stated")))
         elif _key(req.region) in _key(offer.region):
             verdicts.append(Verdict(region_line, Met.YES, offer.region))
         else:
-            verdicts.append(Verdict(region_line, Met.NO, f"in {offer.region}"))
+            verdicts.append(Verdict(region_line, Met.NO, _("in {region}").format(region=offer.region)))
     if req.min_availability is not None:
-        sla_line = f"SLA availability ≥ {share_text(req.min_availability, 3)}"
+        sla_line = _("SLA availability ≥ {share}").format(share=share_text(req.min_availability, 3))
         if offer.availability is None:
-            verdicts.append(Verdict(sla_line, Met.UNKNOWN, "no SLA availability on record"))
+            verdicts.append(Verdict(sla_line, Met.UNKNOWN, _("no SLA availability on record")))
         elif offer.availability >= req.min_availability:
             verdicts.append(Verdict(sla_line, Met.YES, share_text(offer.availability, 3)))
         else:
-            verdicts.append(Verdict(sla_line, Met.NO, f"{share_text(offer.availability, 3)} promised"))
+            verdicts.append(
+                Verdict(sla_line, Met.NO, _("{share} promised").format(share=share_text(offer.availability, 3)))
+            )
     return tuple(verdicts)
 
 

@@ -26,22 +26,23 @@ from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import AcceptanceCheck as Check
 from quotetui.domain.enums import Marked, Severity, Tone
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, FindingCode, Log, Sold
+from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, FindingCode, Log, Sold, a_or_an
 from quotetui.domain.verification.inventory import gpus_shown, other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
-from quotetui.domain.wording import plural, with_article
+from quotetui.language import N_, _, ngettext
 
 ITEMS: dict[str, str] = {
-    Check.INVENTORY: "Inventory and model",
-    Check.TOPOLOGY: "Topology (NVLink)",
-    Check.GEMM: f"GEMM ≥ {int(GEMM_MIN_SHARE * 100)} % of peak",
-    Check.ALLREDUCE: "Single-node AllReduce",
-    Check.BURN: "gpu-burn or DCGM level 3 clean",
-    Check.SCALE_OUT: "Scale-out AllReduce (multi-node)",
-    Check.ECC: "No ECC errors",
+    Check.INVENTORY: N_("Inventory and model"),
+    Check.TOPOLOGY: N_("Topology (NVLink)"),
+    Check.GEMM: N_("GEMM ≥ {share} % of peak"),
+    Check.ALLREDUCE: N_("Single-node AllReduce"),
+    Check.BURN: N_("gpu-burn or DCGM level 3 clean"),
+    Check.SCALE_OUT: N_("Scale-out AllReduce (multi-node)"),
+    Check.ECC: N_("No ECC errors"),
 }
+"""Each item's title (English message ids: ``Item.title`` shows it in the language in use)."""
 INVENTORY_TOOLS = frozenset(
     {"nvidia-smi query", "nvidia-smi", "nvidia-smi -q", "hl-smi", "nvidia-smi -L", "npu-smi info", "rocm-smi"}
 )
@@ -51,11 +52,19 @@ DCGM_ACCEPTANCE_LEVEL = 3
 class Status(Marked):
     """Where an acceptance item stands, with its mark and tone."""
 
-    PASSED = "passed", "✓", Tone.SUCCESS
-    FAILED = "failed", "✗", Tone.ERROR
-    MISSING = "missing", "?", Tone.WARNING
-    NOT_REQUIRED = "not required", "–", Tone.MUTED
-    WAIVED = "waived", "w", Tone.NOTE
+    PASSED = "passed", "✓", Tone.SUCCESS, N_("passed")
+    FAILED = "failed", "✗", Tone.ERROR, N_("failed")
+    MISSING = "missing", "?", Tone.WARNING, N_("missing")
+    NOT_REQUIRED = "not required", "–", Tone.MUTED, N_("not required")
+    WAIVED = "waived", "w", Tone.NOTE, N_("waived")
+
+
+def status_word(value: str) -> str:
+    """A status as stored (a waiver's ``status``), as people read it; a value quotetui never writes as it is."""
+    try:
+        return Status(value).word
+    except ValueError:
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +87,8 @@ class Item:
 
     @property
     def title(self) -> str:
-        return ITEMS[self.key]
+        """The item's title, in the language in use."""
+        return _(ITEMS[self.key]).format(share=int(GEMM_MIN_SHARE * 100))
 
     @property
     def blocks(self) -> bool:
@@ -120,17 +130,23 @@ def _inventory(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     listed = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS and not _elided(log)]
     failing = _codes(findings, FindingCode.MODEL_MISMATCH, FindingCode.VGPU, FindingCode.MIG, FindingCode.GPU_COUNT)
     cut = [log for log in logs if log.parsed.tool in INVENTORY_TOOLS and _elided(log)]
-    none = "no nvidia-smi listing" + (
-        f" ({plural(len(cut), 'listing')} with rows cut by '...': not counted)" if cut else ""
+    none = (
+        ngettext(
+            "no nvidia-smi listing ({n} listing with rows cut by '...': not counted)",
+            "no nvidia-smi listing ({n} listings with rows cut by '...': not counted)",
+            len(cut),
+        ).format(n=f"{len(cut):,}")
+        if cut
+        else _("no nvidia-smi listing")
     )
     shown = sorted({n for log in listed if (n := gpus_shown(log.parsed)) is not None})
-    ok = f"{'/'.join(str(n) for n in shown) or sold.gpus_per_node}× {sold.gpu.name} listed"
+    ok = _("{n}× {model} listed").format(n="/".join(str(n) for n in shown) or sold.gpus_per_node, model=sold.gpu.name)
     return _found("inventory", failing, listed, ok, none)
 
 
 def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     if not sold.nvlink_sold or sold.gpus_per_node < 2:
-        return Item("topology", Status.NOT_REQUIRED, "no NVLink sold between GPUs")
+        return Item("topology", Status.NOT_REQUIRED, _("no NVLink sold between GPUs"))
     topo = [log for log in logs if isinstance(log.parsed, Topology)]
     # a copy far below NVLink fails it too: the links exist but do not carry what they should
     slow = [f for f in _codes(findings, FindingCode.NVLINK_COPY_LOW) if f.severity is Severity.CRITICAL]
@@ -138,8 +154,8 @@ def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
         "topology",
         _codes(findings, FindingCode.PCIE_TOPOLOGY) + slow,
         topo,
-        "GPU pairs on NVLink",
-        "no `nvidia-smi topo -m`",
+        _("GPU pairs on NVLink"),
+        _("no `nvidia-smi topo -m`"),
     )
 
 
@@ -160,18 +176,20 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
             if isinstance(log.parsed, GemmSweep) and (why := impossible(log.parsed, sold.gpu))
         ]
         if bad:
-            return Item("gemm", Status.FAILED, f"impossible-measurement: {bad[0][1]}", tuple(x.label for x, _ in bad))
-        return Item("gemm", Status.MISSING, f"no BF16 GEMM sweep on {with_article(sold.gpu.name)}")
+            return Item("gemm", Status.FAILED, f"impossible-measurement: {bad[0][1]}", tuple(x.label for x, _w in bad))
+        return Item("gemm", Status.MISSING, _("no BF16 GEMM sweep on {a_model}").format(a_model=a_or_an(sold.gpu.name)))
     log, p = best
     share = q(p.tflops) / q(sold.gpu.bf16_tflops)
-    said = f"{p.statistic} {p.tflops} TFLOPS = {pct(share, 1)} % of {sold.gpu.bf16_tflops}"
+    said = _("{statistic} {tflops} TFLOPS = {share} % of {peak}").format(
+        statistic=p.statistic, tflops=p.tflops, share=pct(share, 1), peak=sold.gpu.bf16_tflops
+    )
     status = Status.PASSED if share >= GEMM_MIN_SHARE else Status.FAILED
     return Item("gemm", status, said, (log.label,))
 
 
 def _allreduce(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     if sold.gpus_per_node < 2:
-        return Item("allreduce", Status.NOT_REQUIRED, "one GPU per node")
+        return Item("allreduce", Status.NOT_REQUIRED, _("one GPU per node"))
     runs = [  # a run on one host over all the node's GPUs (16 ranks on an 8-GPU node is not one node's run)
         log
         for log in logs
@@ -191,8 +209,8 @@ def _allreduce(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
         "allreduce",
         failing,
         runs,
-        "large-message busbw as NVLink gives",
-        f"no single-host all_reduce_perf on all {sold.gpus_per_node} GPUs with -e 8G",
+        _("large-message busbw as NVLink gives"),
+        _("no single-host all_reduce_perf on all {n} GPUs with -e 8G").format(n=sold.gpus_per_node),
     )
 
 
@@ -211,25 +229,24 @@ def _burn(logs: list[Log], findings: list[Finding]) -> Item:
                 short.append(log)
     if failing:
         why = [f"{f.code}: {f.title}" for f in _codes(findings, FindingCode.HARDWARE_FAULT, FindingCode.CONFIGURATION)]
-        return Item("burn", Status.FAILED, "; ".join(why) or "a test did not pass", tuple(x.label for x in failing))
+        return Item("burn", Status.FAILED, "; ".join(why) or _("a test did not pass"), tuple(x.label for x in failing))
     if clean:
-        return Item("burn", Status.PASSED, "every GPU passed", tuple(x.label for x in clean))
+        return Item("burn", Status.PASSED, _("every GPU passed"), tuple(x.label for x in clean))
     if short:
-        return Item(
-            "burn", Status.MISSING, f"DCGM ran below level {DCGM_ACCEPTANCE_LEVEL}", tuple(x.label for x in short)
-        )
-    return Item("burn", Status.MISSING, "no gpu-burn or dcgmi diag -r 3")
+        below = _("DCGM ran below level {level}").format(level=DCGM_ACCEPTANCE_LEVEL)
+        return Item("burn", Status.MISSING, below, tuple(x.label for x in short))
+    return Item("burn", Status.MISSING, _("no gpu-burn or dcgmi diag -r 3"))
 
 
 def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int) -> Item:
     if nodes < 2:
-        return Item("scale_out", Status.NOT_REQUIRED, "one node")
+        return Item("scale_out", Status.NOT_REQUIRED, _("one node"))
     runs = [log for log in logs if isinstance(log.parsed, AllReduce) and len(log.parsed.hosts) > 1]
     if runs and not sold.inter_gbps_per_gpu:
         return Item(
             "scale_out",
             Status.MISSING,
-            "a multi-host run, but the offer has no NIC Gb/s per GPU to judge it against",
+            _("a multi-host run, but the offer has no NIC Gb/s per GPU to judge it against"),
             tuple(x.label for x in runs),
         )
     judged = [log for log in runs if isinstance(log.parsed, AllReduce) and scale_out(log.parsed, sold)]
@@ -238,8 +255,8 @@ def _scale_out(logs: list[Log], findings: list[Finding], sold: Sold, nodes: int)
         for f in _codes(findings, FindingCode.IMPOSSIBLE_MEASUREMENT)
         if any(x.evidence_id in f.evidence_ids for x in runs)
     ]
-    none = "no multi-host all_reduce_perf with its rank list"
-    return _found("scale_out", failing, judged, "busbw as the NICs allow", none)
+    none = _("no multi-host all_reduce_perf with its rank list")
+    return _found("scale_out", failing, judged, _("busbw as the NICs allow"), none)
 
 
 def _ecc(logs: list[Log]) -> Item:
@@ -252,13 +269,15 @@ def _ecc(logs: list[Log]) -> Item:
             counted.append(log)
             bad += [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected}" for g in p.gpus if g.ecc_uncorrected]
     if bad:
-        return Item("ecc", Status.FAILED, "uncorrected ECC errors: " + "; ".join(bad), tuple(x.label for x in counted))
+        errors = _("uncorrected ECC errors: {errors}").format(errors="; ".join(bad))
+        return Item("ecc", Status.FAILED, errors, tuple(x.label for x in counted))
     if not counted:
-        return Item("ecc", Status.MISSING, "no nvidia-smi query with ecc.errors.uncorrected.volatile.total")
-    return Item("ecc", Status.PASSED, "0 uncorrected ECC errors on every GPU", tuple(x.label for x in counted))
+        return Item("ecc", Status.MISSING, _("no nvidia-smi query with ecc.errors.uncorrected.volatile.total"))
+    return Item("ecc", Status.PASSED, _("0 uncorrected ECC errors on every GPU"), tuple(x.label for x in counted))
 
 
-UNKNOWN_MACHINE = "an unknown machine"
+UNKNOWN_MACHINE = N_("an unknown machine")
+"""The name of the logs that name no machine (an English message id: shown through ``_()``)."""
 
 
 def _host_key(host: str) -> str:
@@ -297,15 +316,17 @@ def machines(logs: list[Log]) -> dict[int, str]:
             else:
                 by_key[key] = log.evidence_id
     names: dict[int, str] = {}
+    hosted: set[int] = set()  # the groups named by a host
     for log in logs:  # a group's name: its first host as written, else a GPU's UUID, else unknown
         root = find(log.evidence_id)
-        if root in names and not names[root].startswith(("the machine of GPU", UNKNOWN_MACHINE)):
+        if root in hosted:
             continue
         if log.machine and _host_key(log.machine):
             names[root] = log.machine.strip()
+            hosted.add(root)
         elif root not in names:
             uuids = sorted(_uuids(log))
-            names[root] = f"the machine of GPU {uuids[0]}" if uuids else UNKNOWN_MACHINE
+            names[root] = _("the machine of GPU {uuid}").format(uuid=uuids[0]) if uuids else _(UNKNOWN_MACHINE)
     return {log.evidence_id: names[find(log.evidence_id)] for log in logs}
 
 
@@ -352,11 +373,25 @@ def _per_node(
     passed = {m: i for m, i in per.items() if i.status is Status.PASSED}
     evidence = tuple(e for i in passed.values() for e in i.evidence)
     counted = len(passed)
-    of = f"{needed} nodes" + (f" (a sample of the {nodes})" if needed < nodes else "")
+    sample = needed < nodes
     if counted >= needed:
-        return Item(key, Status.PASSED, f"{counted} of {of}: {whole.reason}", evidence)
-    which = ", ".join(sorted(passed)) or "none"
-    reason = f"{counted} of {of} ({which}): logs from {needed} distinct machines are needed; {whole.reason}"
+        said = (
+            _("{counted} of {needed} nodes (a sample of the {nodes}): {reason}")
+            if sample
+            else _("{counted} of {needed} nodes: {reason}")
+        )
+        reason = said.format(counted=counted, needed=needed, nodes=nodes, reason=whole.reason)
+        return Item(key, Status.PASSED, reason, evidence)
+    which = ", ".join(sorted(passed)) or _("none")
+    said = (
+        _(
+            "{counted} of {needed} nodes (a sample of the {nodes}) ({which}): logs from {needed} distinct machines "
+            "are needed; {reason}"
+        )
+        if sample
+        else _("{counted} of {needed} nodes ({which}): logs from {needed} distinct machines are needed; {reason}")
+    )
+    reason = said.format(counted=counted, needed=needed, nodes=nodes, which=which, reason=whole.reason)
     return Item(key, Status.MISSING, reason, evidence)
 
 
@@ -394,8 +429,10 @@ def _waived(item: Item, waiver: Waiver | None) -> Item:
     if waiver is None or not item.blocks:
         return item
     if waiver.status is not None and waiver.status != item.status.value:
-        since = f"waived on {waiver.on.isoformat()} while it was {waiver.status}; {item.status.value} since"
-        return Item(item.key, item.status, f"{item.reason} ({since})", item.evidence)
+        reason = _("{reason} (waived on {day} while it was {then}; {now} since)").format(
+            reason=item.reason, day=waiver.on.isoformat(), then=status_word(waiver.status), now=item.status.word
+        )
+        return Item(item.key, item.status, reason, item.evidence)
     return Item(item.key, Status.WAIVED, item.reason, item.evidence, waiver, item.status)
 
 

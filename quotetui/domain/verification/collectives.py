@@ -23,13 +23,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from quotetui.language import N_
+
 
 @dataclass(frozen=True, slots=True)
 class Kind:
     name: str  # as the binary names it: all_gather (all_gather_perf)
     title: str  # as people say it: AllGather
     ring: bool  # judged against NVLink on one host and against the NICs across hosts
-    unjudged: str = ""  # why no floor judges it (ring collectives: "")
+    unjudged: str = ""  # why no floor judges it (ring collectives: ""): an English message id, shown through ``_()``
 
 
 KINDS: dict[str, Kind] = {
@@ -38,13 +40,13 @@ KINDS: dict[str, Kind] = {
         Kind("all_reduce", "AllReduce", True),
         Kind("all_gather", "AllGather", True),
         Kind("reduce_scatter", "ReduceScatter", True),
-        Kind("broadcast", "Broadcast", False, "a pipelined chain: the root and the chunking set its speed"),
-        Kind("reduce", "Reduce", False, "a pipelined chain: the root and the chunking set its speed"),
-        Kind("alltoall", "AlltoAll", False, "every rank sends to every other at once: message rates set its speed"),
-        Kind("sendrecv", "SendRecv", False, "pairs of ranks that may or may not share a link"),
-        Kind("hypercube", "HyperCube", False, "no published healthy range"),
-        Kind("gather", "Gather", False, "one root receives everything: its links alone set the speed"),
-        Kind("scatter", "Scatter", False, "one root sends everything: its links alone set the speed"),
+        Kind("broadcast", "Broadcast", False, N_("a pipelined chain: the root and the chunking set its speed")),
+        Kind("reduce", "Reduce", False, N_("a pipelined chain: the root and the chunking set its speed")),
+        Kind("alltoall", "AlltoAll", False, N_("every rank sends to every other at once: message rates set its speed")),
+        Kind("sendrecv", "SendRecv", False, N_("pairs of ranks that may or may not share a link")),
+        Kind("hypercube", "HyperCube", False, N_("no published healthy range")),
+        Kind("gather", "Gather", False, N_("one root receives everything: its links alone set the speed")),
+        Kind("scatter", "Scatter", False, N_("one root sends everything: its links alone set the speed")),
     )
 }
 """Every collective nccl-tests and rccl-tests build a ``<name>_perf`` binary for."""
@@ -52,7 +54,7 @@ KINDS: dict[str, Kind] = {
 
 def kind(name: str) -> Kind:
     """The collective called ``name``; one this table does not know is stored unjudged under its own name."""
-    return KINDS.get(name) or Kind(name, name, False, "a collective quotetui has no bound for")
+    return KINDS.get(name) or Kind(name, name, False, N_("a collective quotetui has no bound for"))
 
 
 PER_RANK = frozenset({"all_gather", "reduce_scatter", "alltoall"})

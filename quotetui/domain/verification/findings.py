@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from quotetui.domain.enums import FormFactor, InterFabric, IntraFabric, Severity
 from quotetui.domain.gpus import GpuSpec
+from quotetui.domain.wording import with_article
+from quotetui.language import N_, _
 
 if TYPE_CHECKING:  # the parsers' types: a finding is read without them (``offers``, ``explain``)
     from quotetui.domain.verification.logs import ParsedLog
@@ -71,68 +73,93 @@ IB_MIN_MESSAGE_BYTES = 65536
 
 class FindingCode(StrEnum):
     """What a finding says is wrong, with what it means (``quotetui bench codes``): the code is stable (stored,
-    exported, in JSON), the meaning is for people. A rule makes findings only of these (``rules.py``)."""
+    exported, in JSON), the meaning is for people: an English message id (its thresholds filled in from the
+    constants above), shown in the language in use by ``said``. A rule makes findings only of these
+    (``rules.py``)."""
 
-    meaning: str
+    template: str
+    figures: dict[str, object]
 
-    def __new__(cls, value: str, meaning: str) -> FindingCode:
+    def __new__(cls, value: str, template: str, figures: dict[str, object] | None = None) -> FindingCode:
         member = str.__new__(cls, value)
         member._value_ = value
-        member.meaning = meaning
+        member.template, member.figures = template, figures or {}
         return member
 
-    VGPU = "vgpu", "a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one"
-    MIG = "mig", "a MIG slice or MIG mode: a fraction of a GPU, not a whole one"
+    @property
+    def meaning(self) -> str:
+        """What the code means, in English (the JSON of ``bench codes``)."""
+        return self.template.format(**self.figures)
+
+    @property
+    def said(self) -> str:
+        """What the code means, in the language in use."""
+        return _(self.template).format(**self.figures)
+
+    VGPU = "vgpu", N_("a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one")
+    MIG = "mig", N_("a MIG slice or MIG mode: a fraction of a GPU, not a whole one")
     PCIE_TOPOLOGY = (
         "pcie-topology",
-        "sold as SXM/NVLink, but GPU-to-GPU paths are PCIe or have fewer NVLinks than the model",
+        N_("sold as SXM/NVLink, but GPU-to-GPU paths are PCIe or have fewer NVLinks than the model"),
     )
-    MODEL_MISMATCH = "model-mismatch", "the GPU the machine reports is not the model sold"
+    MODEL_MISMATCH = "model-mismatch", N_("the GPU the machine reports is not the model sold")
     IMPOSSIBLE_MEASUREMENT = (
         "impossible-measurement",
-        "a log reports more than the hardware can: edited, or from another machine",
+        N_("a log reports more than the hardware can: edited, or from another machine"),
     )
     GEMM_BELOW_PEAK = (
         "gemm-below-peak",
-        f"verified BF16 GEMM under {int(GEMM_MIN_SHARE * 100)} % of the datasheet dense peak",
+        N_("verified BF16 GEMM under {share} % of the datasheet dense peak"),
+        {"share": int(GEMM_MIN_SHARE * 100)},
     )
-    ALLREDUCE_LOW = "allreduce-low", "large-message AllReduce bus bandwidth far below what the model's NVLink gives"
+    ALLREDUCE_LOW = (
+        "allreduce-low",
+        N_("large-message AllReduce bus bandwidth far below what the model's NVLink gives"),
+    )
     COLLECTIVE_LOW = (
         "collective-low",
-        "large-message AllGather or ReduceScatter bus bandwidth far below what the model's NVLink gives",
+        N_("large-message AllGather or ReduceScatter bus bandwidth far below what the model's NVLink gives"),
     )
     IMPLAUSIBLE_CLAIM = (
         "implausible-claim",
-        "a claim that cannot be true, is rarely true, or that a measurement contradicts",
+        N_("a claim that cannot be true, is rarely true, or that a measurement contradicts"),
     )
     PRICE_BELOW_MARKET = (
         "price-below-market",
-        f"price under {int(PRICE_FLOOR_SHARE * 100)} % of the market median for the model",
+        N_("price under {share} % of the market median for the model"),
+        {"share": int(PRICE_FLOOR_SHARE * 100)},
     )
-    HARDWARE_FAULT = "hardware-fault", "gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results"
-    GPU_COUNT = "gpu-count", "a log of the node shows fewer GPUs than the offer sells per node"
+    HARDWARE_FAULT = (
+        "hardware-fault",
+        N_("gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results"),
+    )
+    GPU_COUNT = "gpu-count", N_("a log of the node shows fewer GPUs than the offer sells per node")
     SCALE_OUT_LOW = (
         "scale-out-low",
-        f"a multi-host AllReduce, AllGather or ReduceScatter under {int(SCALE_OUT_MIN_SHARE * 100)} % "
-        "of what the offer's NICs allow",
+        N_("a multi-host AllReduce, AllGather or ReduceScatter under {share} % of what the offer's NICs allow"),
+        {"share": int(SCALE_OUT_MIN_SHARE * 100)},
     )
     CONFIGURATION = (
         "configuration",
-        "a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware",
+        N_("a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware"),
     )
     NVLINK_COPY_LOW = (
         "nvlink-copy-low",
-        f"an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under "
-        f"{int(NVLINK_COPY_MIN_SHARE * 100)} % of the model's NVLink, or a pair without peer access",
+        N_(
+            "an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under {share} % of the model's NVLink, "
+            "or a pair without peer access"
+        ),
+        {"share": int(NVLINK_COPY_MIN_SHARE * 100)},
     )
     HOST_COPY_LOW = (
         "host-copy-low",
-        f"an nvbandwidth host↔GPU copy under {HOST_COPY_MIN_GBS} GB/s: less than a PCIe Gen4 x16 link",
+        N_("an nvbandwidth host↔GPU copy under {gbs} GB/s: less than a PCIe Gen4 x16 link"),
+        {"gbs": HOST_COPY_MIN_GBS},
     )
     IB_BANDWIDTH_LOW = (
         "ib-bandwidth-low",
-        f"ib_write_bw, ib_read_bw or ib_send_bw under {int(IB_MIN_SHARE * 100)} % of the offer's "
-        "scale-out Gb/s per GPU",
+        N_("ib_write_bw, ib_read_bw or ib_send_bw under {share} % of the offer's scale-out Gb/s per GPU"),
+        {"share": int(IB_MIN_SHARE * 100)},
     )
 
 
@@ -210,3 +237,12 @@ class MarketReference:
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.severity.order, f.code))
+
+
+def a_or_an(noun: str) -> str:
+    """``noun`` after its indefinite article, in the language in use: "an H100 SXM", "a GB200", "an AllGather"
+    (``wording.with_article``). Each article is a message of its own, which a language without articles
+    translates as the noun alone."""
+    if with_article(noun).startswith("an "):
+        return _("an {noun}").format(noun=noun)
+    return _("a {noun}").format(noun=noun)

@@ -27,9 +27,10 @@ from fractions import Fraction
 
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.verification.findings import a_or_an
 from quotetui.domain.verification.inventory import memory_conflict
 from quotetui.domain.verification.logs import TrainingThroughput
-from quotetui.domain.wording import with_article
+from quotetui.language import _
 
 _D = Decimal
 NEWER: tuple[tuple[tuple[str, ...], Decimal, str], ...] = (
@@ -89,7 +90,7 @@ class ImpliedPeak:
 
     low: Fraction
     high: Fraction | None
-    how: str  # "331.82 TFLOP/s ÷ 13.27 % at step 3", or where the figures disagree
+    how: str  # "331.82 TFLOP/s ÷ 13.27 % at step 3", or where the figures disagree (in the language in use)
     consistent: bool = True
 
     def holds(self, peak: Decimal) -> bool:
@@ -97,7 +98,7 @@ class ImpliedPeak:
 
     def shown(self) -> str:
         if self.high is None:
-            return f"no peak at all (0.00 % MFU at over {dec(self.low, 0)} TFLOPS)"
+            return _("no peak at all (0.00 % MFU at over {tflops} TFLOPS)").format(tflops=dec(self.low, 0))
         return f"{dec((self.low + self.high) / 2, 1)} TFLOPS"
 
 
@@ -115,16 +116,17 @@ def implied_peak(p: TrainingThroughput) -> ImpliedPeak | None:
         if s.mfu is None or q(s.tflops) < q(ROUNDING) * 2:
             continue
         lo, hi = _step_interval(s.tflops, s.mfu)
-        here = f"{s.tflops} TFLOP/s ÷ {s.mfu} % at step {s.step}"
+        here = _("{tflops} TFLOP/s ÷ {mfu} % at step {step}").format(tflops=s.tflops, mfu=s.mfu, step=s.step)
         first = first or here
         low, high = max(low, lo), hi if high is None else (high if hi is None else min(high, hi))
         if high is not None and low > high:
-            return ImpliedPeak(low, high, f"{first}, but {here}", consistent=False)
+            return ImpliedPeak(low, high, _("{first}, but {then}").format(first=first, then=here), consistent=False)
     if p.assumed_peak is not None:
         peak = q(p.assumed_peak)
         if first and not (low <= peak * (1 + PRINTED_SLACK) and (high is None or peak * (1 - PRINTED_SLACK) <= high)):
-            return ImpliedPeak(low, high, f"the log prints {p.assumed_peak} TFLOPS, but {first}", consistent=False)
-        return ImpliedPeak(peak * (1 - PRINTED_SLACK), peak * (1 + PRINTED_SLACK), "the peak the log prints")
+            how = _("the log prints {peak} TFLOPS, but {first}").format(peak=p.assumed_peak, first=first)
+            return ImpliedPeak(low, high, how, consistent=False)
+        return ImpliedPeak(peak * (1 - PRINTED_SLACK), peak * (1 + PRINTED_SLACK), _("the peak the log prints"))
     return ImpliedPeak(low, high, first) if first else None
 
 
@@ -144,13 +146,16 @@ def foreign(p: TrainingThroughput, sold: GpuSpec, catalog: GpuCatalog) -> tuple[
     if implied is None:
         return _memory(p, sold, catalog, None)
     if not implied.consistent:
-        return f"its own MFU figures imply no single peak ({implied.how}): an edited log, or several devices'", []
+        why = _("its own MFU figures imply no single peak ({how}): an edited log, or several devices'")
+        return why.format(how=implied.how), []
     unknown_to_trainers = not any(_first(NEWER, name) for name in sold.names())  # they print 0.00 % on it
     if any(implied.holds(peak) for peak in assumed_peaks(sold)) or (implied.high is None and unknown_to_trainers):
         return _memory(p, sold, catalog, implied)
     mine = "/".join(str(x) for x in sorted(assumed_peaks(sold)))
     return (
-        f"its own MFU divides by {implied.shown()} ({implied.how}); {with_article(sold.name)} is taken at {mine}",
+        _("its own MFU divides by {peak} ({how}); {a_model} is taken at {peaks}").format(
+            peak=implied.shown(), how=implied.how, a_model=a_or_an(sold.name), peaks=mine
+        ),
         devices_with(implied, catalog) if implied.high is not None else [],
     )
 
@@ -170,7 +175,8 @@ def _memory(
         if not memory_conflict(g, mib) and (implied is None or any(implied.holds(peak) for peak in assumed_peaks(g)))
     ]
     return (
-        f"its device holds {dec(q(p.capacity_gib), 1)} GiB (as the log prints or its memory share implies); "
-        f"{with_article(sold.name)} has {sold.memory_gb} GB",
+        _("its device holds {gib} GiB (as the log prints or its memory share implies); {a_model} has {gb} GB").format(
+            gib=dec(q(p.capacity_gib), 1), a_model=a_or_an(sold.name), gb=sold.memory_gb
+        ),
         fits,
     )

@@ -23,7 +23,7 @@ from quotetui.domain.verification.logs import (
     SmiTable,
     Topology,
 )
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 HARDWARE_DEPLOYMENT_TESTS = frozenset({"page retirement/row remap", "inforom"})
 """DCGM deployment checks that speak about the hardware (retired memory pages, a damaged InfoROM)."""
@@ -106,10 +106,16 @@ def gpu_count(logs: list[Log], sold: Sold) -> list[Finding]:
         Finding(
             FindingCode.GPU_COUNT,
             Severity.WARNING,
-            f"{plural(fewest, 'GPU')} shown, {sold.gpus_per_node} sold per node",
-            "A log of the node shows fewer GPUs than the offer sells per node: a GPU missing or fallen off the "
-            "bus, or the tool ran on a subset (CUDA_VISIBLE_DEVICES). Rerun it on every GPU before accepting.",
-            tuple(f"{log.label}: {n} of {sold.gpus_per_node} GPUs" for log, n in short),
+            ngettext("{n} GPU shown, {sold} sold per node", "{n} GPUs shown, {sold} sold per node", fewest).format(
+                n=f"{fewest:,}", sold=sold.gpus_per_node
+            ),
+            _(
+                "A log of the node shows fewer GPUs than the offer sells per node: a GPU missing or fallen off the "
+                "bus, or the tool ran on a subset (CUDA_VISIBLE_DEVICES). Rerun it on every GPU before accepting."
+            ),
+            tuple(
+                _("{log}: {n} of {sold} GPUs").format(log=log.label, n=n, sold=sold.gpus_per_node) for log, n in short
+            ),
             tuple(log.evidence_id for log, _ in short),
         )
     ]
@@ -128,10 +134,12 @@ def configuration(logs: list[Log]) -> list[Finding]:
             Finding(
                 FindingCode.CONFIGURATION,
                 Severity.WARNING,
-                f"DCGM deployment: {', '.join(dict.fromkeys(t.name for t in bad))} not passed",
-                "A deployment check of DCGM failed: the node's software set-up (persistence mode off, "
-                "permissions, environment, a denylisted driver) is wrong. The provider fixes it without a "
-                "hardware swap; the diagnostics that need it did not run, so rerun them after the fix.",
+                _("DCGM deployment: {tests} not passed").format(tests=", ".join(dict.fromkeys(t.name for t in bad))),
+                _(
+                    "A deployment check of DCGM failed: the node's software set-up (persistence mode off, "
+                    "permissions, environment, a denylisted driver) is wrong. The provider fixes it without a "
+                    "hardware swap; the diagnostics that need it did not run, so rerun them after the fix."
+                ),
                 tuple(f"{log.label}: {t.name}: {t.result}" + (f" - {t.told}" if t.detail else "") for t in bad),
                 (log.evidence_id,),
             )

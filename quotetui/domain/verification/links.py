@@ -30,7 +30,7 @@ from quotetui.domain.verification.logs import (
     P2pMatrix,
     PerftestBw,
 )
-from quotetui.domain.wording import plural
+from quotetui.language import _, ngettext
 
 _D2D = re.compile(
     r"^(?:multinode_)?device_to_device_(bidirectional_)?memcpy_(?:read|write)_(ce|sm)(_(?:read|write)[12]|_total)?$"
@@ -111,43 +111,68 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
         if no_peer:
             pairs = p.gpus * (p.gpus - 1)
             lines.append(
-                f"{log.label}: {len(no_peer)} of {pairs} GPU pairs without peer access (CANNOT Access Peer): "
-                f"{_few(no_peer)}; their P2P=Enabled figures are copies through the host"
+                _(
+                    "{log}: {n} of {pairs} GPU pairs without peer access (CANNOT Access Peer): {few}; their "
+                    "P2P=Enabled figures are copies through the host"
+                ).format(log=log.label, n=len(no_peer), pairs=pairs, few=_few(no_peer))
             )
         for name, floor, pairs_seen in judged:
             low = sorted((v, r, c) for r, c, v in pairs_seen if v is not None and q(v) < floor)
             absent = [f"GPU{r}→GPU{c}" for r, c, v in pairs_seen if v is None]
+            seen = len(pairs_seen)
             if low:
                 v, r, c = low[0]
                 lines.append(
-                    f"{log.label}: {name}: {len(low)} of {plural(len(pairs_seen), 'pair')} under {dec(floor, 0)} "
-                    f"GB/s, the slowest GPU{r}→GPU{c} at {v} GB/s"
+                    ngettext(
+                        "{log}: {name}: {n} of {pairs} pair under {floor} GB/s, the slowest {slowest} at {gbs} GB/s",
+                        "{log}: {name}: {n} of {pairs} pairs under {floor} GB/s, the slowest {slowest} at {gbs} GB/s",
+                        seen,
+                    ).format(
+                        log=log.label,
+                        name=name,
+                        n=len(low),
+                        pairs=f"{seen:,}",
+                        floor=dec(floor, 0),
+                        slowest=f"GPU{r}→GPU{c}",
+                        gbs=v,
+                    )
                 )
                 if slowest is None or q(v) / floor < slowest[0]:
                     slowest = (q(v) / floor, v, floor)
             if absent:
                 missing += len(absent)
                 lines.append(
-                    f"{log.label}: {name}: {len(absent)} of {plural(len(pairs_seen), 'pair')} N/A (no peer access): "
-                    f"{_few(absent)}"
+                    ngettext(
+                        "{log}: {name}: {n} of {pairs} pair N/A (no peer access): {few}",
+                        "{log}: {name}: {n} of {pairs} pairs N/A (no peer access): {few}",
+                        seen,
+                    ).format(log=log.label, name=name, n=len(absent), pairs=f"{seen:,}", few=_few(absent))
                 )
         if not lines:
             continue
         gpu = sold.gpu
         title = (
-            f"GPU-to-GPU copy {slowest[1]} GB/s, {dec(slowest[2], 0)} expected"
+            _("GPU-to-GPU copy {gbs} GB/s, {floor} expected").format(gbs=slowest[1], floor=dec(slowest[2], 0))
             if slowest
-            else f"{plural(missing, 'GPU pair')} without peer access"
+            else ngettext("{n} GPU pair without peer access", "{n} GPU pairs without peer access", missing).format(
+                n=f"{missing:,}"
+            )
         )
         findings.append(
             Finding(
                 FindingCode.NVLINK_COPY_LOW,
                 Severity.CRITICAL,
                 title,
-                f"On a healthy {gpu.name} board a copy between two GPUs runs at 80-86 % of one-way NVLink "
-                f"({gpu.nvlink_gbs // 2 if gpu.nvlink_gbs else 0} GB/s); under {pct(NVLINK_COPY_MIN_SHARE, 0)} %, "
-                "or no peer access at all, means a degraded or missing NVLink, PCIe paths between the GPUs or no "
-                "NVSwitch. Tensor parallelism and AllReduce run at the speed of the slowest pair.",
+                _(
+                    "On a healthy {model} board a copy between two GPUs runs at 80-86 % of one-way NVLink ({gbs} "
+                    "GB/s); under {floor} %, or no peer access at all, means a degraded or missing NVLink, PCIe paths "
+                    "between the GPUs or no NVSwitch. Tensor parallelism and AllReduce run at the speed of the "
+                    "slowest pair."
+                ).format(
+                    model=gpu.name,
+                    gbs=gpu.nvlink_gbs // 2 if gpu.nvlink_gbs else 0,
+                    floor=pct(NVLINK_COPY_MIN_SHARE, 0),
+                ),
                 tuple(lines),
                 (log.evidence_id,),
             )
@@ -173,8 +198,19 @@ def host_copies(logs: list[Log]) -> list[Finding]:
             low = sorted((v, c) for v, c in cells if q(v) < HOST_COPY_MIN_GBS)
             if low:
                 lines.append(
-                    f"{log.label}: {m.name}: {len(low)} of {plural(len(cells), 'GPU')} under {HOST_COPY_MIN_GBS} "
-                    f"GB/s, the slowest GPU{low[0][1]} at {low[0][0]} GB/s"
+                    ngettext(
+                        "{log}: {name}: {n} of {gpus} GPU under {floor} GB/s, the slowest {slowest} at {gbs} GB/s",
+                        "{log}: {name}: {n} of {gpus} GPUs under {floor} GB/s, the slowest {slowest} at {gbs} GB/s",
+                        len(cells),
+                    ).format(
+                        log=log.label,
+                        name=m.name,
+                        n=len(low),
+                        gpus=f"{len(cells):,}",
+                        floor=HOST_COPY_MIN_GBS,
+                        slowest=f"GPU{low[0][1]}",
+                        gbs=low[0][0],
+                    )
                 )
                 slowest = min(slowest, low[0][0]) if slowest is not None else low[0][0]
         if lines:
@@ -182,10 +218,12 @@ def host_copies(logs: list[Log]) -> list[Finding]:
                 Finding(
                     FindingCode.HOST_COPY_LOW,
                     Severity.WARNING,
-                    f"host↔GPU copy {slowest} GB/s, under {HOST_COPY_MIN_GBS}",
-                    "A PCIe Gen4 x16 link copies 25-26 GB/s between host memory and a GPU, Gen5 x16 about 50-57; "
-                    f"under {HOST_COPY_MIN_GBS} GB/s the GPU sits on a narrower or older link (Gen3, x8, a riser) "
-                    "or is fed from the far CPU socket. Data loading, checkpoints and offload run at this speed.",
+                    _("host↔GPU copy {gbs} GB/s, under {floor}").format(gbs=slowest, floor=HOST_COPY_MIN_GBS),
+                    _(
+                        "A PCIe Gen4 x16 link copies 25-26 GB/s between host memory and a GPU, Gen5 x16 about 50-57; "
+                        "under {floor} GB/s the GPU sits on a narrower or older link (Gen3, x8, a riser) or is fed "
+                        "from the far CPU socket. Data loading, checkpoints and offload run at this speed."
+                    ).format(floor=HOST_COPY_MIN_GBS),
                     tuple(lines),
                     (log.evidence_id,),
                 )
@@ -205,16 +243,18 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
             continue  # a loopback pair measures this NIC and its PCIe path, not the network sold
         row = p.judged()
         link = [x for x in (p.device, p.link_type, f"MTU {p.mtu}" if p.mtu else None, p.gpu and f"GPU {p.gpu}") if x]
-        on = f" on {', '.join(link)}" if link else ""
+        on = _(" on {link}").format(link=", ".join(link)) if link else ""
         if row.size < IB_MIN_MESSAGE_BYTES:
             findings.append(
                 Finding(
                     FindingCode.IB_BANDWIDTH_LOW,
                     Severity.INFO,
-                    f"{p.tool} run too small to judge",
-                    f"No message of {IB_MIN_MESSAGE_BYTES:,} bytes or more: small messages measure latency, not "
-                    f"the link. Rerun {p.tool} with -a (every size to 8 MiB) or -s 8388608.",
-                    (f"{log.label}: largest message {row.size:,} bytes{on}",),
+                    _("{tool} run too small to judge").format(tool=p.tool),
+                    _(
+                        "No message of {size} bytes or more: small messages measure latency, not the link. Rerun "
+                        "{tool} with -a (every size to 8 MiB) or -s 8388608."
+                    ).format(size=f"{IB_MIN_MESSAGE_BYTES:,}", tool=p.tool),
+                    (_("{log}: largest message {size} bytes{on}").format(log=log.label, size=f"{row.size:,}", on=on),),
                     (log.evidence_id,),
                 )
             )
@@ -224,20 +264,28 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
         if got >= IB_MIN_SHARE * per:
             continue
         shown = f"{row.average} {p.unit}" + (f" = {dec(got, 2)} Gb/s" if p.unit != "Gb/sec" else "")
-        both = " (both directions)" if p.bidirectional else ""
-        timed = " (a timed run: its BW peak is not measured)" if p.duration else ""
+        both = _(" (both directions)") if p.bidirectional else ""
+        timed = _(" (a timed run: its BW peak is not measured)") if p.duration else ""
         findings.append(
             Finding(
                 FindingCode.IB_BANDWIDTH_LOW,
                 Severity.WARNING,
-                f"{p.tool} {dec(got, 2)} Gb/s, {dec(IB_MIN_SHARE * per, 0)} expected",
-                f"The offer sells {sold.inter_gbps_per_gpu} Gb/s of scale-out network per GPU; a healthy NIC moves "
-                f"92-98 % of its line rate with large messages, and under {pct(IB_MIN_SHARE, 0)} % the link trained "
-                "below its rate, the NIC sits on a narrow PCIe link or the far socket, or the port is misconfigured. "
-                "Multi-node training is bound by it.",
+                _("{tool} {gbps} Gb/s, {floor} expected").format(
+                    tool=p.tool, gbps=dec(got, 2), floor=dec(IB_MIN_SHARE * per, 0)
+                ),
+                _(
+                    "The offer sells {sold} Gb/s of scale-out network per GPU; a healthy NIC moves 92-98 % of its "
+                    "line rate with large messages, and under {floor} % the link trained below its rate, the NIC "
+                    "sits on a narrow PCIe link or the far socket, or the port is misconfigured. Multi-node training "
+                    "is bound by it."
+                ).format(sold=sold.inter_gbps_per_gpu, floor=pct(IB_MIN_SHARE, 0)),
                 (
-                    f"{log.label}: BW average {shown} at {row.size:,} bytes{on}{both}{timed}",
-                    f"{dec(got, 2)} ÷ {per} Gb/s sold = {pct(got / per, 1)} % (threshold {pct(IB_MIN_SHARE, 0)} %)",
+                    _("{log}: BW average {figure} at {size} bytes{on}{both}{timed}").format(
+                        log=log.label, figure=shown, size=f"{row.size:,}", on=on, both=both, timed=timed
+                    ),
+                    _("{gbps} ÷ {per} Gb/s sold = {share} % (threshold {floor} %)").format(
+                        gbps=dec(got, 2), per=per, share=pct(got / per, 1), floor=pct(IB_MIN_SHARE, 0)
+                    ),
                 ),
                 (log.evidence_id,),
             )

@@ -23,6 +23,7 @@ from quotetui.domain.verification.linkfacts import (  # noqa: F401 (re-exported:
     PerftestBw,
     PerftestLat,
 )
+from quotetui.language import _
 
 LARGE_MESSAGE_BYTES = 128 * 1024 * 1024
 """AllReduce is judged on messages of at least 128 MiB: below that, latency drags bus bandwidth down and the
@@ -39,10 +40,11 @@ class LogError(BadInput):
         super().__init__(self._text())
 
     def _text(self) -> str:
-        where = self.source or "log"
+        """The problem in one line, in the language in use (``message`` is already in it: the parsers say it)."""
+        where = self.source or _("log")
         if self.line is not None:
-            where += f", line {self.line}"
-        return f"{where}: {self.message}"
+            return _("{source}, line {line}: {problem}").format(source=where, line=self.line, problem=self.message)
+        return _("{source}: {problem}").format(source=where, problem=self.message)
 
     def within(self, source: str) -> LogError:
         return LogError(self.message, self.line, source)
@@ -348,7 +350,9 @@ def once_per_gpu(text: str) -> str:
         if len(set(gpus)) != len(gpus):
             return text
         told = unit.replace("GPU #", f"GPUs {_ranges(gpus)}", 1)
-        return told + (f" (DCGM's cell is cut short after GPU {gpus[-1]})" if cut else "")
+        if cut:
+            return _("{message} (DCGM's cell is cut short after GPU {gpu})").format(message=told, gpu=gpus[-1])
+        return told
     return text
 
 

@@ -18,7 +18,7 @@ from decimal import Decimal
 from quotetui.domain.economics.exact import q
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.collectives import busbw_agrees, kind
-from quotetui.domain.verification.findings import Finding, FindingCode, Log, Severity
+from quotetui.domain.verification.findings import Finding, FindingCode, Log, Severity, a_or_an
 from quotetui.domain.verification.links import both_ways
 from quotetui.domain.verification.logs import (
     BusRun,
@@ -29,18 +29,19 @@ from quotetui.domain.verification.logs import (
     PerftestBw,
     TrainingThroughput,
 )
-from quotetui.domain.wording import with_article
+from quotetui.language import _
 
 
 def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
     """Why ``parsed`` reports more than a ``gpu`` can do ("" when it does not)."""
     peak = q(gpu.bf16_tflops)
     if isinstance(parsed, GemmSweep) and parsed.half_precision and q(parsed.tflops) > peak:
-        return f"{parsed.statistic} {parsed.tflops} TFLOPS is more than the {gpu.name}'s {gpu.bf16_tflops} TFLOPS peak"
+        return _("{statistic} {tflops} TFLOPS is more than the {model}'s {peak} TFLOPS peak").format(
+            statistic=parsed.statistic, tflops=parsed.tflops, model=gpu.name, peak=gpu.bf16_tflops
+        )
     if isinstance(parsed, TrainingThroughput) and q(parsed.median_tflops) > peak:
-        return (
-            f"{parsed.median_tflops} TFLOP/s per GPU is more than the {gpu.name}'s {gpu.bf16_tflops} TFLOPS peak "
-            "(an MFU above 100 %)"
+        return _("{tflops} TFLOP/s per GPU is more than the {model}'s {peak} TFLOPS peak (an MFU above 100 %)").format(
+            tflops=parsed.median_tflops, model=gpu.name, peak=gpu.bf16_tflops
         )
     if isinstance(parsed, BusRun) and (edited := _edited(parsed)):
         return edited
@@ -51,7 +52,9 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
         return ""
     large = parsed.large_message() if isinstance(parsed, BusRun) else None  # any collective, across hosts too
     if large is not None and large.busbw > links:
-        return f"busbw {large.busbw} GB/s is more than the {gpu.name}'s {links} GB/s of NVLink per GPU"
+        return _("busbw {gbs} GB/s is more than the {model}'s {links} GB/s of NVLink per GPU").format(
+            gbs=large.busbw, model=gpu.name, links=links
+        )
     # a copy in one direction is held to one-way NVLink (450 GB/s on an H100), one that adds both to both ways
     cells: list[tuple[Decimal, bool]] = []
     if isinstance(parsed, NvBandwidth):
@@ -62,10 +65,14 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
     for value, both in sorted(cells, reverse=True):
         ceiling = links if both else links / 2
         if value > ceiling:
-            way = "both ways" if both else "one way"
-            return (
-                f"a copy of {value} GB/s between two GPUs is more than the {gpu.name}'s {ceiling} GB/s of NVLink {way}"
+            said = (
+                _("a copy of {gbs} GB/s between two GPUs is more than the {model}'s {ceiling} GB/s of NVLink both ways")
+                if both
+                else _(
+                    "a copy of {gbs} GB/s between two GPUs is more than the {model}'s {ceiling} GB/s of NVLink one way"
+                )
             )
+            return said.format(gbs=value, model=gpu.name, ceiling=ceiling)
     return ""
 
 
@@ -81,9 +88,15 @@ def _edited(p: BusRun) -> str:
             and busbw is not None
             and not busbw_agrees(p.collective, p.ranks, algbw, busbw, legacy=p.layout == "legacy")
         ):
-            return (
-                f"busbw {busbw} GB/s at {large.size:,} bytes is not its algbw {algbw} GB/s × "
-                f"{with_article(kind(p.collective).title)}'s factor over {p.ranks} ranks: a figure edited by hand"
+            return _(
+                "busbw {busbw} GB/s at {size} bytes is not its algbw {algbw} GB/s × {a_collective}'s factor over "
+                "{ranks} ranks: a figure edited by hand"
+            ).format(
+                busbw=busbw,
+                size=f"{large.size:,}",
+                algbw=algbw,
+                a_collective=a_or_an(kind(p.collective).title),
+                ranks=p.ranks,
             )
     return ""
 
@@ -93,12 +106,14 @@ def _edited_perftest(p: PerftestBw) -> str:
     not its message rate × size: perftest computes them from one count, so such a figure was edited by hand."""
     row = p.judged()
     if row.peak > 0 and row.average > row.peak + Decimal("0.01"):
-        return f"BW average {row.average} {p.unit} above its own BW peak {row.peak}: a figure edited by hand"
-    if row.msg_rate > 0 and row.average > 0 and not row.rate_agrees(p.unit):
-        return (
-            f"BW average {row.average} {p.unit} at {row.size:,} bytes is not its message rate {row.msg_rate} Mpps × "
-            "the size: a figure edited by hand"
+        return _("BW average {average} {unit} above its own BW peak {peak}: a figure edited by hand").format(
+            average=row.average, unit=p.unit, peak=row.peak
         )
+    if row.msg_rate > 0 and row.average > 0 and not row.rate_agrees(p.unit):
+        return _(
+            "BW average {average} {unit} at {size} bytes is not its message rate {rate} Mpps × the size: a figure "
+            "edited by hand"
+        ).format(average=row.average, unit=p.unit, size=f"{row.size:,}", rate=row.msg_rate)
     return ""
 
 
@@ -110,10 +125,12 @@ def impossible_measurements(logs: list[Log], gpu: GpuSpec) -> list[Finding]:
                 Finding(
                     FindingCode.IMPOSSIBLE_MEASUREMENT,
                     Severity.CRITICAL,
-                    f"impossible measurement: {why}",
-                    "No healthy or unhealthy machine reports more than the datasheet's ceiling: the log was edited, "
-                    "or comes from another machine. It is kept as evidence, but never counts as a verified figure "
-                    "or for acceptance. Ask for the run again, in front of you or through the probe.",
+                    _("impossible measurement: {why}").format(why=why),
+                    _(
+                        "No healthy or unhealthy machine reports more than the datasheet's ceiling: the log was "
+                        "edited, or comes from another machine. It is kept as evidence, but never counts as a verified "
+                        "figure or for acceptance. Ask for the run again, in front of you or through the probe."
+                    ),
                     (f"{log.label}: {why}",),
                     (log.evidence_id,),
                 )

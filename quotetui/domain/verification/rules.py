@@ -25,6 +25,7 @@ from quotetui.domain.verification.findings import (
     MarketReference,
     Severity,
     Sold,
+    a_or_an,
     sort_findings,
 )
 from quotetui.domain.verification.framework_peaks import foreign
@@ -48,7 +49,7 @@ from quotetui.domain.verification.logs import (
 )
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
-from quotetui.domain.wording import plural, with_article
+from quotetui.language import _, ngettext
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
@@ -86,9 +87,11 @@ def _vgpu(logs: list[Log]) -> list[Finding]:
         Finding(
             FindingCode.VGPU,
             Severity.CRITICAL,
-            f"vGPU profile {', '.join(names)}",
-            "The guest sees a virtual GPU profile, not a physical GPU: it gets a time- or memory-slice of a "
-            "card shared with other tenants, with the profile's memory. Not what a whole-GPU price buys.",
+            _("vGPU profile {names}").format(names=", ".join(names)),
+            _(
+                "The guest sees a virtual GPU profile, not a physical GPU: it gets a time- or memory-slice of a "
+                "card shared with other tenants, with the profile's memory. Not what a whole-GPU price buys."
+            ),
             lines,
             _where([log for _, _, log in hits]),
         )
@@ -102,7 +105,11 @@ def _mig(logs: list[Log]) -> list[Finding]:
         if isinstance(p, SmiList):
             for g in p.gpus:
                 if g.mig_profiles:
-                    lines.append(f"{log.label}: GPU {g.index} {g.name} has MIG devices {', '.join(g.mig_profiles)}")
+                    lines.append(
+                        _("{log}: GPU {index} {name} has MIG devices {profiles}").format(
+                            log=log.label, index=g.index, name=g.name, profiles=", ".join(g.mig_profiles)
+                        )
+                    )
                     found.append(log)
         if isinstance(p, SmiQuery):
             for row in p.gpus:
@@ -112,11 +119,15 @@ def _mig(logs: list[Log]) -> list[Finding]:
         if isinstance(p, RocmSmi):
             for d in p.partitioned:
                 part = f" {d.partition_id}" if d.partition_id is not None else ""
-                lines.append(f"{log.label}: device {d.index} is compute partition {d.partition}{part}")
+                lines.append(
+                    _("{log}: device {index} is compute partition {partition}").format(
+                        log=log.label, index=d.index, partition=f"{d.partition}{part}"
+                    )
+                )
                 found.append(log)
         for name in p.gpu_names():
             if _MIG_NAME.search(name):
-                lines.append(f"{log.label}: device {name}")
+                lines.append(_("{log}: device {name}").format(log=log.label, name=name))
                 found.append(log)
     if not lines:
         return []
@@ -124,10 +135,12 @@ def _mig(logs: list[Log]) -> list[Finding]:
         Finding(
             FindingCode.MIG,
             Severity.CRITICAL,
-            "MIG slice, not a whole GPU",
-            "Multi-Instance GPU splits one card into up to seven isolated slices (1g.10gb … 7g.80gb); a slice "
-            "has a fraction of the compute and memory, and no NVLink to other GPUs. AMD's compute partitions (DPX, "
-            "QPX, CPX) split an Instinct GPU the same way: each device is a part of one GPU.",
+            _("MIG slice, not a whole GPU"),
+            _(
+                "Multi-Instance GPU splits one card into up to seven isolated slices (1g.10gb … 7g.80gb); a slice "
+                "has a fraction of the compute and memory, and no NVLink to other GPUs. AMD's compute partitions "
+                "(DPX, QPX, CPX) split an Instinct GPU the same way: each device is a part of one GPU."
+            ),
             tuple(dict.fromkeys(lines)),
             _where(found),
         )
@@ -140,10 +153,11 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
 
     def link(g: GpuSpec) -> str:  # an interconnect that is not NVLink (Ascend's HCCS) is named as such
         if g.nvlink_gbs and g.nvlink_note and g.nvlink_note != "via bridge":
-            return f"{g.nvlink_note} {g.nvlink_gbs} GB/s, no NVLink"
-        return f"NVLink {g.nvlink_gbs or 'none'}"
+            return _("{link} {gbs} GB/s, no NVLink").format(link=g.nvlink_note, gbs=g.nvlink_gbs)
+        return f"NVLink {g.nvlink_gbs}" if g.nvlink_gbs else _("NVLink none")
 
     other: dict[str, tuple[GpuSpec | None, list[str], list[int]]] = {}
+    unknown: dict[str, str] = {}  # a key of ``other`` that names no model: its finding's title
     inference: dict[str, tuple[list[str], list[int]]] = {}
     for name, mib, log in _reported(logs):
         if _VGPU.search(name):
@@ -160,12 +174,18 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             spec = None
         if spec is not None and mib is not None and parent == name and memory_conflict(spec, mib):
             key = f"{parent} with {mib} MiB (the {spec.name} has {spec.memory_gb} GB)"
+            shown = _("{name} with {mib} MiB (the {model} has {gb} GB)").format(
+                name=parent, mib=mib, model=spec.name, gb=spec.memory_gb
+            )
+            unknown.setdefault(key, _("unknown GPU {name}").format(name=repr(shown)))
             spec = None  # the name and the memory disagree: which part it is cannot be shown
         elif spec is not None and spec.key == sold.gpu.key:
             continue
         else:
             key = spec.key if spec is not None else parent
-        _, lines, ids = other.setdefault(key, (spec, [], []))
+            if spec is None:
+                unknown.setdefault(key, _("unknown GPU {name}").format(name=repr(parent)))
+        _spec, lines, ids = other.setdefault(key, (spec, [], []))
         line = f"{log.label}: {name}" + (f", {mib} MiB" if mib else "")
         if line not in lines:
             lines.append(line)
@@ -180,24 +200,35 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             spec = catalog.by_pci_id(dev)
             if spec is not None and spec.key == sold.gpu.key:
                 continue
-            gpus = plural(devices.count(dev), "GPU")
+            count = devices.count(dev)
+            gpus = ngettext("{n} GPU", "{n} GPUs", count).format(n=f"{count:,}")
             if spec is None:  # an id the catalog does not know is not the sold part's: it cannot be shown to be it
-                own = "/".join(sold.gpu.pci_device_ids) or "none on record"
-                _, lines, ids = other.setdefault(f"PCI device id {dev}", (None, [], []))
-                lines.append(f"{log.label}: PCI device id {dev}, {gpus}; the {sold.gpu.name}'s: {own}")
+                own = "/".join(sold.gpu.pci_device_ids) or _("none on record")
+                unknown.setdefault(f"PCI device id {dev}", _("unknown GPU: PCI device id {id}").format(id=dev))
+                _spec, lines, ids = other.setdefault(f"PCI device id {dev}", (None, [], []))
+                lines.append(
+                    _("{log}: PCI device id {id}, {gpus}; the {model}'s: {own}").format(
+                        log=log.label, id=dev, gpus=gpus, model=sold.gpu.name, own=own
+                    )
+                )
             else:
-                _, lines, ids = other.setdefault(spec.key, (spec, [], []))
-                lines.append(f"{log.label}: PCI device id {dev} ({spec.name}), {gpus}")
+                _spec, lines, ids = other.setdefault(spec.key, (spec, [], []))
+                lines.append(
+                    _("{log}: PCI device id {id} ({model}), {gpus}").format(
+                        log=log.label, id=dev, model=spec.name, gpus=gpus
+                    )
+                )
             if log.evidence_id not in ids:
                 ids.append(log.evidence_id)
     findings = [
         Finding(
             FindingCode.MODEL_MISMATCH,
             Severity.CRITICAL,
-            f"{name}: an Ascend 310 inference part, {sold.gpu.name} sold",
-            f"The {name} is an inference accelerator (an Atlas 300I / 310 card: on-board DDR, no HBM, no BF16 "
-            f"training throughput), not the {sold.gpu.name} sold; no training job runs on it at a training part's "
-            "speed.",
+            _("{name}: an Ascend 310 inference part, {sold} sold").format(name=name, sold=sold.gpu.name),
+            _(
+                "The {name} is an inference accelerator (an Atlas 300I / 310 card: on-board DDR, no HBM, no BF16 "
+                "training throughput), not the {sold} sold; no training job runs on it at a training part's speed."
+            ).format(name=name, sold=sold.gpu.name),
             tuple(dict.fromkeys(lines)),
             tuple(dict.fromkeys(ids)),
         )
@@ -209,23 +240,36 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
                 Finding(
                     FindingCode.MODEL_MISMATCH,
                     Severity.WARNING,
-                    f"unknown GPU {key!r}" if not key.startswith("PCI device id") else f"unknown GPU: {key}",
-                    f"The machine reports a GPU the catalog does not know, so it cannot be shown to be the "
-                    f"{sold.gpu.name} sold. Add an alias if it is the same part under another name.",
+                    unknown[key],
+                    _(
+                        "The machine reports a GPU the catalog does not know, so it cannot be shown to be the {sold} "
+                        "sold. Add an alias if it is the same part under another name."
+                    ).format(sold=sold.gpu.name),
                     tuple(lines),
                     tuple(ids),
                 )
             )
             continue
-        consumer = " It is a consumer card (no ECC, no datacenter support)." if spec.consumer else ""
+        consumer = _(" It is a consumer card (no ECC, no datacenter support).") if spec.consumer else ""
         findings.append(
             Finding(
                 FindingCode.MODEL_MISMATCH,
                 Severity.CRITICAL,
-                f"{spec.name} reported, {sold.gpu.name} sold",
-                f"The machine is {with_article(spec.name)} ({spec.bf16_tflops} TFLOPS dense BF16, {spec.memory_gb} GB, "
-                f"{link(spec)}), not the {sold.gpu.name} sold ({sold.gpu.bf16_tflops} "
-                f"TFLOPS, {sold.gpu.memory_gb} GB, {link(sold.gpu)}).{consumer}",
+                _("{model} reported, {sold} sold").format(model=spec.name, sold=sold.gpu.name),
+                _(
+                    "The machine is {a_model} ({tflops} TFLOPS dense BF16, {gb} GB, {link}), not the {sold} sold "
+                    "({sold_tflops} TFLOPS, {sold_gb} GB, {sold_link}).{consumer}"
+                ).format(
+                    a_model=a_or_an(spec.name),
+                    tflops=spec.bf16_tflops,
+                    gb=spec.memory_gb,
+                    link=link(spec),
+                    sold=sold.gpu.name,
+                    sold_tflops=sold.gpu.bf16_tflops,
+                    sold_gb=sold.gpu.memory_gb,
+                    sold_link=link(sold.gpu),
+                    consumer=consumer,
+                ),
                 tuple(lines),
                 tuple(ids),
             )
@@ -260,9 +304,11 @@ def _nvidia_tools(logs: list[Log], sold: Sold) -> list[Finding]:
         Finding(
             FindingCode.MODEL_MISMATCH,
             Severity.CRITICAL,
-            f"NVIDIA tools' output, {sold.gpu.name} sold",
-            f"nvidia-smi, nvbandwidth, the CUDA samples, DCGM and nccl-tests run only on NVIDIA GPUs: these logs come "
-            f"from another machine than the {sold.gpu.name} sold.",
+            _("NVIDIA tools' output, {sold} sold").format(sold=sold.gpu.name),
+            _(
+                "nvidia-smi, nvbandwidth, the CUDA samples, DCGM and nccl-tests run only on NVIDIA GPUs: these logs "
+                "come from another machine than the {sold} sold."
+            ).format(sold=sold.gpu.name),
             tuple(f"{log.label}: {log.parsed.tool}" for log in shown),
             _where(shown),
         )
@@ -278,16 +324,23 @@ def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Fi
         if not isinstance(p, TrainingThroughput) or (found := foreign(p, sold.gpu, catalog)) is None:
             continue
         why, devices = found
-        named = " or ".join(devices[:3]) + (" …" if len(devices) > 3 else "")
-        title = f"training log from {named}" if devices else "training log from an unknown device"
+        named = _(" or ").join(devices[:3]) + (" …" if len(devices) > 3 else "")
+        title = (
+            _("training log from {devices}, {sold} sold").format(devices=named, sold=sold.gpu.name)
+            if devices
+            else _("training log from an unknown device, {sold} sold").format(sold=sold.gpu.name)
+        )
+        fits = _("it fits {devices}").format(devices=", ".join(devices)) if devices else _("no device is known by it")
         findings.append(
             Finding(
                 FindingCode.MODEL_MISMATCH,
                 Severity.CRITICAL if devices else Severity.WARNING,
-                f"{title}, {sold.gpu.name} sold",
-                f"{p.framework} prints its MFU against the peak it assumes for the device it runs on, so that peak "
-                f"names the device: {'it fits ' + ', '.join(devices) if devices else 'no device is known by it'}, "
-                f"not the {sold.gpu.name} sold. The run is not the offer's MFU; it is kept as evidence only.",
+                title,
+                _(
+                    "{framework} prints its MFU against the peak it assumes for the device it runs on, so that peak "
+                    "names the device: {fits}, not the {sold} sold. The run is not the offer's MFU; it is kept as "
+                    "evidence only."
+                ).format(framework=p.framework, fits=fits, sold=sold.gpu.name),
                 (f"{log.label}: {why}",),
                 (log.evidence_id,),
             )
@@ -312,12 +365,16 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
                 Finding(
                     FindingCode.PCIE_TOPOLOGY,
                     Severity.CRITICAL,
-                    f"{len(pcie)} of {len(p.links)} GPU pairs talk over PCIe",
-                    f"Sold as {sold.gpu.name} with NVLink, but the topology shows PCIe paths between GPUs "
-                    f"({', '.join(f'{n} {kind}' for kind, n in sorted(kinds.items()))}): PCIe cards or a board "
-                    "without NVSwitch. GPU-to-GPU traffic (tensor parallelism, AllReduce) runs at a fraction of "
-                    "NVLink speed.",
-                    (f"{log.label}: {a}↔{b} {k}", f"{log.label}: {len(p.links) - len(pcie)} pairs over NVLink"),
+                    _("{pcie} of {pairs} GPU pairs talk over PCIe").format(pcie=len(pcie), pairs=len(p.links)),
+                    _(
+                        "Sold as {sold} with NVLink, but the topology shows PCIe paths between GPUs ({paths}): PCIe "
+                        "cards or a board without NVSwitch. GPU-to-GPU traffic (tensor parallelism, AllReduce) runs "
+                        "at a fraction of NVLink speed."
+                    ).format(sold=sold.gpu.name, paths=", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))),
+                    (
+                        f"{log.label}: {a}↔{b} {k}",
+                        _("{log}: {n} pairs over NVLink").format(log=log.label, n=len(p.links) - len(pcie)),
+                    ),
                     (log.evidence_id,),
                 )
             )
@@ -333,10 +390,13 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
                 Finding(
                     FindingCode.PCIE_TOPOLOGY,
                     Severity.CRITICAL,
-                    f"{', '.join(sorted(counts))} between GPUs, {signature} expected",
-                    f"A {sold.gpu.name} board bonds {want} NVLinks between every GPU pair ({signature}); "
-                    f"{len(fewer)} of {len(p.links)} pairs have fewer, so the NVLink bandwidth is lower than "
-                    "sold (an H800 shows NV8).",
+                    _("{links} between GPUs, {expected} expected").format(
+                        links=", ".join(sorted(counts)), expected=signature
+                    ),
+                    _(
+                        "A {sold} board bonds {want} NVLinks between every GPU pair ({expected}); {fewer} of {pairs} "
+                        "pairs have fewer, so the NVLink bandwidth is lower than sold (an H800 shows NV8)."
+                    ).format(sold=sold.gpu.name, want=want, expected=signature, fewer=len(fewer), pairs=len(p.links)),
                     (f"{log.label}: {a}↔{b} {k}",),
                     (log.evidence_id,),
                 )
@@ -354,18 +414,21 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
         share = q(p.tflops) / peak
         if share >= GEMM_MIN_SHARE:
             continue
+        figure = f"{log.label}: {p.statistic} {p.tflops} TFLOPS @ {p.shape}"
         findings.append(
             Finding(
                 FindingCode.GEMM_BELOW_PEAK,
                 Severity.CRITICAL,
-                f"GEMM {p.tflops} TFLOPS = {pct(share, 1)} % of peak",
-                f"A healthy {sold.gpu.name} reaches 80–87 % of its {sold.gpu.bf16_tflops} TFLOPS dense BF16 "
-                f"peak in a matmul sweep; under {pct(GEMM_MIN_SHARE, 0)} % it is power- or clock-throttled, "
-                "shared with another job, or a slower part.",
+                _("GEMM {tflops} TFLOPS = {share} % of peak").format(tflops=p.tflops, share=pct(share, 1)),
+                _(
+                    "A healthy {model} reaches 80–87 % of its {peak} TFLOPS dense BF16 peak in a matmul sweep; under "
+                    "{floor} % it is power- or clock-throttled, shared with another job, or a slower part."
+                ).format(model=sold.gpu.name, peak=sold.gpu.bf16_tflops, floor=pct(GEMM_MIN_SHARE, 0)),
                 (
-                    f"{log.label}: {p.statistic} {p.tflops} TFLOPS @ {p.shape}"
-                    + (f" on {p.device}" if p.device else ""),
-                    f"{p.tflops} ÷ {sold.gpu.bf16_tflops} = {pct(share, 1)} % (threshold {pct(GEMM_MIN_SHARE, 0)} %)",
+                    _("{figure} on {device}").format(figure=figure, device=p.device) if p.device else figure,
+                    _("{tflops} ÷ {peak} = {share} % (threshold {floor} %)").format(
+                        tflops=p.tflops, peak=sold.gpu.bf16_tflops, share=pct(share, 1), floor=pct(GEMM_MIN_SHARE, 0)
+                    ),
                 ),
                 (log.evidence_id,),
             )
@@ -401,31 +464,50 @@ def _ring_low(logs: list[Log], sold: Sold) -> list[Finding]:
                 Finding(
                     code,
                     Severity.INFO,
-                    f"{title} run too small to judge",
-                    f"No message of {LARGE_MESSAGE_BYTES // 2**20} MiB or more: small messages measure latency, "
-                    f"not bandwidth. Rerun {binary} with -e 8G.",
-                    (f"{log.label}: largest message {max(r.size for r in p.rows):,} bytes",),
+                    _("{collective} run too small to judge").format(collective=title),
+                    _(
+                        "No message of {mib} MiB or more: small messages measure latency, not bandwidth. Rerun "
+                        "{binary} with -e 8G."
+                    ).format(mib=LARGE_MESSAGE_BYTES // 2**20, binary=binary),
+                    (
+                        _("{log}: largest message {size} bytes").format(
+                            log=log.label, size=f"{max(r.size for r in p.rows):,}"
+                        ),
+                    ),
                     (log.evidence_id,),
                 )
             )
             continue
         if q(large.busbw) >= floor:
             continue
-        avg = (
-            f"; its '# Avg bus bandwidth' {p.avg_busbw} GB/s averages all sizes and is not judged"
-            if (p.avg_busbw is not None)
-            else ""
+        seen = (
+            _(
+                "{log}: busbw {gbs} GB/s at {size} bytes; its '# Avg bus bandwidth' {avg} GB/s averages all sizes "
+                "and is not judged"
+            )
+            if p.avg_busbw is not None
+            else _("{log}: busbw {gbs} GB/s at {size} bytes")
         )
         findings.append(
             Finding(
                 code,
                 Severity.CRITICAL,
-                f"{title} {large.busbw} GB/s, {dec(floor, 0)} expected",
-                f"{p.ranks} {sold.gpu.name} GPUs on NVLink ({sold.gpu.nvlink_gbs} GB/s per GPU, "
-                f"{sold.gpu.nvlink_gbs // 2} each way) should reach at least {dec(floor, 0)} GB/s bus bandwidth "
-                f"in {with_article(title)} on large messages; far less means PCIe paths, missing NVSwitch, or a "
-                "degraded link.",
-                (f"{log.label}: busbw {large.busbw} GB/s at {large.size:,} bytes{avg}",),
+                _("{collective} {gbs} GB/s, {floor} expected").format(
+                    collective=title, gbs=large.busbw, floor=dec(floor, 0)
+                ),
+                _(
+                    "{ranks} {model} GPUs on NVLink ({nvlink} GB/s per GPU, {way} each way) should reach at least "
+                    "{floor} GB/s bus bandwidth in {a_collective} on large messages; far less means PCIe paths, "
+                    "missing NVSwitch, or a degraded link."
+                ).format(
+                    ranks=p.ranks,
+                    model=sold.gpu.name,
+                    nvlink=sold.gpu.nvlink_gbs,
+                    way=sold.gpu.nvlink_gbs // 2,
+                    floor=dec(floor, 0),
+                    a_collective=a_or_an(title),
+                ),
+                (seen.format(log=log.label, gbs=large.busbw, size=f"{large.size:,}", avg=p.avg_busbw),),
                 (log.evidence_id,),
             )
         )
@@ -461,9 +543,12 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                 Finding(
                     FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.CRITICAL if a.verdict is Verdict.IMPOSSIBLE else Severity.WARNING,
-                    f"{a.verdict.value} claim: {c.metric.value} {c.value}"
-                    + (f"–{c.value_high}" if c.value_high is not None else "")
-                    + f" {c.unit}",
+                    _("{verdict} claim: {metric} {value} {unit}").format(
+                        verdict=a.verdict.word,
+                        metric=c.metric.value,
+                        value=f"{c.value}" + (f"–{c.value_high}" if c.value_high is not None else ""),
+                        unit=c.unit,
+                    ),
                     a.explanation,
                     tuple(a.arithmetic) + ((f"“{c.quote}” ({c.source})",) if c.quote else ()),
                 )
@@ -477,10 +562,20 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                 Finding(
                     FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.WARNING,
-                    f"claimed {_plain(c.boldest)} {c.unit}, measured {value}",
-                    f"The provider claims {_plain(c.boldest)} {c.unit} for {c.metric.value}; the measurement on "
-                    f"the trial machine is {value} ({pct(q(value) / c.boldest, 0)} % of the claim).",
-                    (f"{log.label}: {value} {c.unit}", f"claim #{c.id} ({c.source})"),
+                    _("claimed {claimed} {unit}, measured {measured}").format(
+                        claimed=_plain(c.boldest), unit=c.unit, measured=value
+                    ),
+                    _(
+                        "The provider claims {claimed} {unit} for {metric}; the measurement on the trial machine is "
+                        "{measured} ({share} % of the claim)."
+                    ).format(
+                        claimed=_plain(c.boldest),
+                        unit=c.unit,
+                        metric=c.metric.value,
+                        measured=value,
+                        share=pct(q(value) / c.boldest, 0),
+                    ),
+                    (f"{log.label}: {value} {c.unit}", _("claim #{id} ({source})").format(id=c.id, source=c.source)),
                     (log.evidence_id,),
                 )
             )
@@ -495,11 +590,23 @@ def _price(ref: MarketReference | None) -> list[Finding]:
         Finding(
             FindingCode.PRICE_BELOW_MARKET,
             Severity.WARNING,
-            f"{pct(share, 0)} % of the market median",
-            f"{dec(ref.price, 2)} {ref.currency} per GPU-hour is under {pct(PRICE_FLOOR_SHARE, 0)} % of the "
-            f"market median ({dec(ref.median, 2)} {ref.currency}): too cheap for a whole GPU of this model. It is "
-            "likely a slice, a used or a consumer card; ask for nvidia-smi output before paying.",
-            (f"median of {ref.basis}: {dec(ref.median, 2)} {ref.currency}/GPU-h", f"offer: {dec(ref.price, 2)}"),
+            _("{share} % of the market median").format(share=pct(share, 0)),
+            _(
+                "{price} {currency} per GPU-hour is under {floor} % of the market median ({median} {currency}): too "
+                "cheap for a whole GPU of this model. It is likely a slice, a used or a consumer card; ask for "
+                "nvidia-smi output before paying."
+            ).format(
+                price=dec(ref.price, 2),
+                currency=ref.currency,
+                floor=pct(PRICE_FLOOR_SHARE, 0),
+                median=dec(ref.median, 2),
+            ),
+            (
+                _("median of {basis}: {median} {currency}/GPU-h").format(
+                    basis=ref.basis, median=dec(ref.median, 2), currency=ref.currency
+                ),
+                _("offer: {price}").format(price=dec(ref.price, 2)),
+            ),
         )
     ]
 
@@ -512,35 +619,51 @@ def _faults(logs: list[Log]) -> list[Finding]:
         severity = Severity.CRITICAL
         if isinstance(p, GpuBurn) and p.faulty:
             lines = [f"{log.label}: GPU {i}: FAULTY" for i in p.faulty]
-            title = f"gpu-burn: {len(p.faulty)} of {len(p.results)} GPUs FAULTY"
-            why = "gpu-burn compares results of the same computation; a FAULTY GPU computes wrong numbers."
+            title = _("gpu-burn: {faulty} of {gpus} GPUs FAULTY").format(faulty=len(p.faulty), gpus=len(p.results))
+            why = _("gpu-burn compares results of the same computation; a FAULTY GPU computes wrong numbers.")
         elif isinstance(p, DcgmDiag) and (bad := [t for t in p.not_passed() if not configuration_failure(t)]):
             # set-up failures are the ``configuration`` finding's
             lines = [
-                f"{log.label}: {t.name}: {t.result}"
-                + (" (an internal error of the test, not a GPU's result: rerun it)" if _internal(t) else "")
+                (
+                    _("{test} (an internal error of the test, not a GPU's result: rerun it)").format(
+                        test=f"{log.label}: {t.name}: {t.result}"
+                    )
+                    if _internal(t)
+                    else f"{log.label}: {t.name}: {t.result}"
+                )
                 + (f" - {t.told}" if t.detail else "")
                 for t in bad
             ]
             # an Error is no pass: a test that broke; a test that failed on its own internal error blames no GPU
             failed = [t for t in bad if t.result in ("Fail", "Error") and not _internal(t)]
             severity = Severity.CRITICAL if failed else Severity.WARNING
-            title = f"DCGM: {len(failed)} failed, {len(bad) - len(failed)} skipped or warned"
-            why = "A failed DCGM diagnostic is a hardware fault; a skipped test proves nothing, so it is not a pass."
+            title = _("DCGM: {failed} failed, {other} skipped or warned").format(
+                failed=len(failed), other=len(bad) - len(failed)
+            )
+            why = _("A failed DCGM diagnostic is a hardware fault; a skipped test proves nothing, so it is not a pass.")
         elif isinstance(p, SmiQuery) and any(g.ecc_uncorrected for g in p.gpus):
             bad_gpus = [g for g in p.gpus if g.ecc_uncorrected]
-            lines = [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected} uncorrected ECC errors" for g in bad_gpus]
-            title = f"uncorrected ECC errors on {plural(len(bad_gpus), 'GPU')}"
-            why = "Uncorrected (double-bit) ECC errors corrupt data and crash jobs; the memory needs replacing."
+            lines = [
+                _("{log}: GPU {index}: {errors} uncorrected ECC errors").format(
+                    log=log.label, index=g.index, errors=g.ecc_uncorrected
+                )
+                for g in bad_gpus
+            ]
+            title = ngettext(
+                "uncorrected ECC errors on {n} GPU", "uncorrected ECC errors on {n} GPUs", len(bad_gpus)
+            ).format(n=f"{len(bad_gpus):,}")
+            why = _("Uncorrected (double-bit) ECC errors corrupt data and crash jobs; the memory needs replacing.")
         elif isinstance(p, NpuSmi) and (sick := [n for n in p.npus if n.health != "OK"]):
             lines = [f"{log.label}: NPU {n.index} ({n.name}): {n.health}" for n in sick]
             severity = Severity.WARNING if all(n.health == "Warning" for n in sick) else Severity.CRITICAL
-            title = f"npu-smi: {len(sick)} of {len(p.npus)} NPUs not OK"
-            why = "npu-smi reports an NPU's health from its own alarms: Warning, Alarm or Critical need the provider."
+            title = _("npu-smi: {sick} of {npus} NPUs not OK").format(sick=len(sick), npus=len(p.npus))
+            why = _(
+                "npu-smi reports an NPU's health from its own alarms: Warning, Alarm or Critical need the provider."
+            )
         elif isinstance(p, BusRun) and p.wrong:
-            lines = [f"{log.label}: {p.wrong} wrong results (#wrong column)"]
-            title = f"NCCL {kind(p.collective).title} returned wrong results"
-            why = "nccl-tests checks every result; wrong values mean faulty GPU memory, links or NICs."
+            lines = [_("{log}: {wrong} wrong results (#wrong column)").format(log=log.label, wrong=p.wrong)]
+            title = _("NCCL {collective} returned wrong results").format(collective=kind(p.collective).title)
+            why = _("nccl-tests checks every result; wrong values mean faulty GPU memory, links or NICs.")
         else:
             continue
         findings.append(Finding(FindingCode.HARDWARE_FAULT, severity, title, why, tuple(lines), (log.evidence_id,)))
@@ -582,11 +705,11 @@ def peak_share(metric: Metric, value: Decimal, gpu: GpuSpec) -> tuple[Fraction, 
     """A benchmark figure as a share of the datasheet: GEMM and MFU of dense BF16 peak, AllReduce busbw of
     one-way NVLink bandwidth per GPU; None for metrics without a datasheet counterpart."""
     if metric is Metric.GEMM_TFLOPS:
-        return q(value) / q(gpu.bf16_tflops), f"of {gpu.bf16_tflops} TFLOPS dense BF16"
+        return q(value) / q(gpu.bf16_tflops), _("of {tflops} TFLOPS dense BF16").format(tflops=gpu.bf16_tflops)
     if metric in (Metric.GEMM_PCT_OF_PEAK, Metric.MFU):
-        return q(value), "of dense BF16 peak"
+        return q(value), _("of dense BF16 peak")
     if metric is Metric.ALLREDUCE_BUSBW and gpu.nvlink_gbs and not gpu.nvlink_note:
-        return q(value) / Fraction(gpu.nvlink_gbs, 2), f"of {gpu.nvlink_gbs // 2} GB/s one-way NVLink"
+        return q(value) / Fraction(gpu.nvlink_gbs, 2), _("of {gbs} GB/s one-way NVLink").format(gbs=gpu.nvlink_gbs // 2)
     return None
 
 

@@ -29,6 +29,7 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import SCALE_OUT_MIN_SHARE, Finding, FindingCode, Log, Severity, Sold
 from quotetui.domain.verification.logs import BusRun
+from quotetui.language import N_, _
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class ScaleOut:
     ranks_per_host: int
     nic_gbs: Fraction  # GB/s the NICs of one host carry for its ranks
     bound: Fraction  # the busbw those NICs allow, or NVLink where that is lower
-    limit: str  # "NICs" or "NVLink": which one sets the bound
+    limit: str  # "NICs" or "NVLink": which one sets the bound (an English message id: shown through ``_()``)
     measured: Fraction
     size: int  # bytes of the message the figure was measured at
 
@@ -48,10 +49,17 @@ class ScaleOut:
         return self.measured / self.bound
 
     def describe(self, gbps_per_gpu: object) -> str:
-        return (
-            f"{self.hosts} hosts × {self.ranks_per_host} GPUs at {gbps_per_gpu} Gb/s of NIC per GPU: "
-            f"busbw ≤ {dec(self.bound, 2)} GB/s ({self.limit}); measured {dec(self.measured, 2)} = "
-            f"{pct(self.share, 1)} %"
+        return _(
+            "{hosts} hosts × {ranks} GPUs at {gbps} Gb/s of NIC per GPU: busbw ≤ {bound} GB/s ({limit}); measured "
+            "{measured} = {share} %"
+        ).format(
+            hosts=self.hosts,
+            ranks=self.ranks_per_host,
+            gbps=gbps_per_gpu,
+            bound=dec(self.bound, 2),
+            limit=_(self.limit),
+            measured=dec(self.measured, 2),
+            share=pct(self.share, 1),
         )
 
 
@@ -67,10 +75,10 @@ def scale_out(p: BusRun, sold: Sold) -> ScaleOut | None:
         return None  # uneven ranks per host: the slowest host bounds it, and which one is not known
     per_host = p.ranks // hosts
     nic = per_host * q(sold.inter_gbps_per_gpu) / 8
-    bound, limit = nic * Fraction((p.ranks - 1) * hosts, p.ranks * (hosts - 1)), "NICs"
+    bound, limit = nic * Fraction((p.ranks - 1) * hosts, p.ranks * (hosts - 1)), N_("NICs")
     gpu = sold.gpu
     if per_host > 1 and gpu.nvlink_gbs and not gpu.nvlink_note and Fraction(gpu.nvlink_gbs, 2) < bound:
-        bound, limit = Fraction(gpu.nvlink_gbs, 2), "NVLink"
+        bound, limit = Fraction(gpu.nvlink_gbs, 2), N_("NVLink")
     return ScaleOut(hosts, per_host, nic, bound, limit, q(large.busbw), large.size)
 
 
@@ -84,12 +92,25 @@ def scale_out_findings(logs: list[Log], sold: Sold) -> list[Finding]:
             Finding(
                 FindingCode.SCALE_OUT_LOW,
                 Severity.WARNING,
-                f"Scale-out {kind(p.collective).title} {dec(run.measured, 2)} GB/s, ≤ {dec(run.bound, 0)} possible",
-                f"Across {run.hosts} hosts the NICs sold ({sold.inter_gbps_per_gpu} Gb/s per GPU) and NVLink allow "
-                f"about {dec(run.bound, 0)} GB/s bus bandwidth; under {pct(SCALE_OUT_MIN_SHARE, 0)} % of that means "
-                "GPUDirect RDMA off, a NIC per GPU missing, rails crossed or a slow switch path. Multi-node "
-                "training runs at this speed: ask for it fixed and rerun before accepting.",
-                (f"{log.label}: {run.describe(sold.inter_gbps_per_gpu)} at {run.size:,} bytes",),
+                _("Scale-out {collective} {gbs} GB/s, ≤ {bound} possible").format(
+                    collective=kind(p.collective).title, gbs=dec(run.measured, 2), bound=dec(run.bound, 0)
+                ),
+                _(
+                    "Across {hosts} hosts the NICs sold ({gbps} Gb/s per GPU) and NVLink allow about {bound} GB/s bus "
+                    "bandwidth; under {floor} % of that means GPUDirect RDMA off, a NIC per GPU missing, rails "
+                    "crossed or a slow switch path. Multi-node training runs at this speed: ask for it fixed and "
+                    "rerun before accepting."
+                ).format(
+                    hosts=run.hosts,
+                    gbps=sold.inter_gbps_per_gpu,
+                    bound=dec(run.bound, 0),
+                    floor=pct(SCALE_OUT_MIN_SHARE, 0),
+                ),
+                (
+                    _("{log}: {run} at {size} bytes").format(
+                        log=log.label, run=run.describe(sold.inter_gbps_per_gpu), size=f"{run.size:,}"
+                    ),
+                ),
                 (log.evidence_id,),
             )
         )

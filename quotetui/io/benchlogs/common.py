@@ -10,6 +10,7 @@ from typing import Any
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import LogError
+from quotetui.language import _
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9][0-9;]{0,11}m|\[m(?![A-Za-z0-9_])")
 """Terminal colour and cursor codes (``ESC[4m``, a ``grep --color`` paste's ``ESC[01;31m``), and the same
@@ -110,29 +111,52 @@ def physical(numbers: list[int], line: int | None) -> int | None:
 
 def shown(token: str) -> str:
     """A token as an error message quotes it: in full when short, else its start and its length."""
-    return repr(token) if len(token) <= 40 else f"{token[:40]!r}… ({len(token):,} characters)"
+    if len(token) <= 40:
+        return repr(token)
+    return _("{start}… ({n} characters)").format(start=repr(token[:40]), n=f"{len(token):,}")
 
 
 def log_number(token: str, what: str, line: int) -> Decimal:
     """A figure a tool printed, exact, finite and not negative: else a ``LogError`` naming it and its line (the
-    one number parser, so a figure no machine prints, 9e9999999, is refused, not computed with)."""
+    one number parser, so a figure no machine prints, 9e9999999, is refused, not computed with). ``what``: the
+    column as the log prints it (``busbw``), or words the caller has said in the language in use."""
     try:
         value = parse_number(token, what=what)
     except BadInput:
-        raise LogError(f"{what} is {shown(token)}, not a number", line) from None
+        raise LogError(_("{what} is {value}, not a number").format(what=what, value=shown(token)), line) from None
     if not value.is_finite() or value < 0:
-        raise LogError(f"{what} is {shown(token)}: a negative figure is a broken measurement", line)
+        raise LogError(
+            _("{what} is {value}: a negative figure is a broken measurement").format(what=what, value=shown(token)),
+            line,
+        )
     return value
 
 
 def load_json(text: str, what: str = "", source: str = "", exact: bool = True) -> Any:
     """``text`` as JSON, its fractions as ``Decimal`` (``exact``) never through a float; a file no machine wrote
-    (cut short, an integer of thousands of digits, nesting thousands deep) is a ``LogError`` naming ``what``."""
+    (cut short, an integer of thousands of digits, nesting thousands deep) is a ``LogError`` naming ``what`` (the
+    file's kind, in the language in use: "probe bundle"), or the problem alone."""
     try:
         return json.loads(text, parse_float=Decimal) if exact else json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"{what}not valid JSON: {exc.msg} (cut short?)", exc.lineno, source) from exc
+    except json.JSONDecodeError as exc:  # json's own words say where it broke
+        said = (
+            _("{what} is not valid JSON: {error} (cut short?)").format(what=what, error=exc.msg)
+            if what
+            else _("not valid JSON: {error} (cut short?)").format(error=exc.msg)
+        )
+        raise LogError(said, exc.lineno, source) from exc
     except ValueError as exc:  # an integer of thousands of digits
-        raise LogError(f"{what}not a log a machine wrote: {exc}".split(";")[0], source=source) from None
+        error = str(exc).split(";")[0]
+        said = (
+            _("{what} is not a log a machine wrote: {error}").format(what=what, error=error)
+            if what
+            else _("not a log a machine wrote: {error}").format(error=error)
+        )
+        raise LogError(said, source=source) from None
     except RecursionError:  # [[[[… a hundred thousand deep
-        raise LogError(f"{what}nested thousands deep: not a log a machine wrote", source=source) from None
+        said = (
+            _("{what} is nested thousands deep: not a log a machine wrote").format(what=what)
+            if what
+            else _("nested thousands deep: not a log a machine wrote")
+        )
+        raise LogError(said, source=source) from None

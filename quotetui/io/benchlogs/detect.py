@@ -23,6 +23,7 @@ from quotetui.io.benchlogs import (
     training,
 )
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, load_json, output_lines, physical, physical_lines
+from quotetui.language import _
 from quotetui.probe.gpu_probe import (  # the probe writes them; it runs alone, so it holds them
     BUNDLE_KEY,
     BUNDLE_VERSION,
@@ -194,14 +195,14 @@ def _text(data: bytes, source: str) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise LogError("UTF-16 text (PowerShell's >) that does not decode: cut short?", source=source) from exc
+            raise LogError(_("UTF-16 text (PowerShell's >) that does not decode: cut short?"), source=source) from exc
     if b"\x00" in data:
-        raise LogError("binary content (NUL bytes): not a text log", source=source)
+        raise LogError(_("binary content (NUL bytes): not a text log"), source=source)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise LogError("not UTF-8 text", line, source) from exc
+        raise LogError(_("not UTF-8 text"), line, source) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,8 +298,10 @@ def _one_tool(text: str) -> None:
     if len(parts) > 1:
         a, b = parts[0], parts[1]
         raise LogError(
-            f"two tools' output in one file: {a.tool} from line {a.first}, {b.tool} from line {b.first}; save "
-            "each to its own file, or import the probe's JSON bundle",
+            _(
+                "two tools' output in one file: {tool} from line {line}, {other} from line {other_line}; save "
+                "each to its own file, or import the probe's JSON bundle"
+            ).format(tool=a.tool, line=a.first, other=b.tool, other_line=b.first),
             b.first,
         )
 
@@ -307,7 +310,7 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
     """The facts in one tool's output; a log no parser recognises, or one cut short, is a ``LogError``."""
     text = clean(text)
     stripped = text.lstrip()
-    first, _, rest = stripped.partition("\n")
+    first, _sep, rest = stripped.partition("\n")
     if PASTED_PROMPT.match(first) and rest.lstrip().startswith("{"):  # `$ ./nvbandwidth -j` above its JSON
         text = stripped = rest.lstrip()
     try:
@@ -321,9 +324,11 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
         raise LogError(exc.message, physical(physical_lines(text), exc.line), source) from None
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     if not first or all(not line.strip() or PASTED_PROMPT.match(line) for line in text.splitlines()):
-        raise LogError("empty: no tool output (nothing, or only a shell prompt)", None, source)
+        raise LogError(_("empty: no tool output (nothing, or only a shell prompt)"), None, source)
     raise LogError(
-        f"not a log quotetui reads (first line {first[:60]!r}); it reads: {', '.join(TOOLS)} and probe bundles",
+        _("not a log quotetui reads (first line {line}); it reads: {tools} and probe bundles").format(
+            line=repr(first[:60]), tools=", ".join(TOOLS)
+        ),
         1 if first else None,
         source,
     )
@@ -368,35 +373,52 @@ def read_log(data: bytes, source: str) -> ReadLog:
             sections.append(Section(label, body, parse_log(body, label)))
         except LogError as exc:
             line = exc.line + first_at - 1 if exc.line is not None else None
-            where = f"{exc.message} (in the {part.tool or 'unrecognised'} output at lines {first_at}–{last_at})"
+            where = (
+                _("{problem} (in the {tool} output at lines {first}–{last})").format(
+                    problem=exc.message, tool=part.tool, first=first_at, last=last_at
+                )
+                if part.tool
+                else _("{problem} (in the unrecognised output at lines {first}–{last})").format(
+                    problem=exc.message, first=first_at, last=last_at
+                )
+            )
             raise LogError(where, line, source) from None
     return ReadLog(tuple(sections))
 
 
 def _bundle(text: str, source: str) -> ReadLog:
-    data = load_json(text, "probe bundle is ", source, exact=False)
+    data = load_json(text, _("probe bundle"), source, exact=False)
     version = data.get(BUNDLE_KEY) if isinstance(data, dict) else None
     if type(version) is not int or version < 1:
-        raise LogError(f"probe bundle's {BUNDLE_KEY!r} is not a version number ({str(version)[:40]!r})", source=source)
+        raise LogError(
+            _("probe bundle's {key} is not a version number ({value})").format(
+                key=repr(BUNDLE_KEY), value=repr(str(version)[:40])
+            ),
+            source=source,
+        )
     if version > BUNDLE_VERSION:
         raise LogError(
-            f"probe bundle version {version} was written by a newer probe (this quotetui reads up to version "
-            f"{BUNDLE_VERSION}): upgrade quotetui, or take the probe this one writes (`quotetui probe`)",
+            _(
+                "probe bundle version {version} was written by a newer probe (this quotetui reads up to version "
+                "{newest}): upgrade quotetui, or take the probe this one writes (`quotetui probe`)"
+            ).format(version=version, newest=BUNDLE_VERSION),
             source=source,
         )
     commands = data.get("commands")
     if not isinstance(commands, list):
-        raise LogError("probe bundle has no commands list", source=source)
+        raise LogError(_("probe bundle has no commands list"), source=source)
     host = str(data.get("host") or "") or None
     captured = _when(data.get("started_at"), source)
     sections, not_run = [], []
     for i, cmd in enumerate(commands, 1):
         if not isinstance(cmd, dict) or not isinstance(cmd.get("name"), str):
-            raise LogError(f"probe bundle command {i} has no name", source=source)
+            raise LogError(_("probe bundle command {n} has no name").format(n=i), source=source)
         label = f"{source}#{cmd['name']}"
         stdout = cmd.get("stdout")
         if cmd.get("skipped") or cmd.get("returncode") != 0 or not isinstance(stdout, str) or not stdout.strip():
-            reason = cmd.get("skipped") or cmd.get("error") or f"exit status {cmd.get('returncode')}"
+            reason = (
+                cmd.get("skipped") or cmd.get("error") or _("exit status {code}").format(code=cmd.get("returncode"))
+            )
             not_run.append(f"{cmd['name']}: {reason}")
             continue
         parsed = parse_log(stdout, label)
@@ -404,7 +426,8 @@ def _bundle(text: str, source: str) -> ReadLog:
             parsed = replace(parsed, loopback=True)
         sections.append(Section(label, stdout, parsed, host, captured))
     if not sections:
-        raise LogError("probe bundle holds no tool output: " + "; ".join(not_run or ["no commands"]), source=source)
+        said = "; ".join(not_run) if not_run else _("no commands")
+        raise LogError(_("probe bundle holds no tool output: {reasons}").format(reasons=said), source=source)
     return ReadLog(tuple(sections), tuple(not_run))
 
 
@@ -414,5 +437,7 @@ def _when(value: object, source: str) -> datetime | None:
     try:
         when = datetime.fromisoformat(str(value))
     except ValueError as exc:
-        raise LogError(f"probe bundle started_at is {value!r}, not an ISO time", source=source) from exc
+        raise LogError(
+            _("probe bundle started_at is {value}, not an ISO time").format(value=repr(value)), source=source
+        ) from exc
     return when if when.tzinfo else when.replace(tzinfo=UTC)

@@ -17,6 +17,7 @@ from decimal import Decimal
 from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import GemmSweep, LogError
+from quotetui.language import _
 
 _FIGURE = r"(?P<value>\S+?)\s*TFLOPS\s*@\s*(?P<shape>\S+)"
 _FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -42,9 +43,11 @@ def _figure(found: re.Match[str], line: str, n: int) -> tuple[str, Decimal, str]
     try:
         number = parse_number(value, what=f"{stat} TFLOPS")
     except BadInput:
-        raise LogError(f"{stat} TFLOPS is {value!r}, not a number", n) from None
+        raise LogError(
+            _("{statistic} TFLOPS is {value}, not a number").format(statistic=stat, value=repr(value)), n
+        ) from None
     if not number.is_finite() or number <= 0 or not _SHAPE.match(shape):
-        raise LogError(f"garbled summary line: {line.strip()[:80]!r}", n)
+        raise LogError(_("garbled summary line: {line}").format(line=repr(line.strip()[:80])), n)
     return stat, number, shape
 
 
@@ -59,7 +62,12 @@ def parse(text: str) -> GemmSweep:
             if found := pattern.match(line):
                 stat, value, shape = _figure(found, line, n)
                 if stat in figures:
-                    raise LogError(f"a second {stat!r} figure: two sweeps in one file? import each alone", n)
+                    raise LogError(
+                        _("a second {statistic} figure: two sweeps in one file? import each alone").format(
+                            statistic=repr(stat)
+                        ),
+                        n,
+                    )
                 figures[stat] = (stat, value, shape)
                 fmt = fmt or name
                 break
@@ -86,14 +94,24 @@ def _why_no_figures(
 ) -> tuple[str, int]:
     last = len(text.splitlines())
     if not_measured:
-        return "MAMF and MSMF are both n/a: the run measured no shape, so there is no figure to verify", not_measured[0]
+        return (
+            _("MAMF and MSMF are both n/a: the run measured no shape, so there is no figure to verify"),
+            not_measured[0],
+        )
     if results_at is not None:
         return (
-            "its results section has no figure line quotetui reads (known: 'median: N TFLOPS @ MxNxK', "
-            "'The best outcome was N TFLOPS @ MxNxK', 'MSMF (…): N TFLOPS @ MxNxK')",
+            _(
+                "its results section has no figure line quotetui reads (known: 'median: N TFLOPS @ MxNxK', "
+                "'The best outcome was N TFLOPS @ MxNxK', 'MSMF (…): N TFLOPS @ MxNxK')"
+            ),
             results_at,
         )
     if started_at is not None:
-        where = f"its last progress line is line {progress_at}" if progress_at else "no shape was measured"
-        return f"the sweep did not finish: {where} and no results follow (cut short or killed)", progress_at or last
-    return "no summary line ('median: N TFLOPS @ MxNxK'): not a finished GEMM sweep", last
+        if progress_at:
+            said = _(
+                "the sweep did not finish: its last progress line is line {line} and no results follow (cut short "
+                "or killed)"
+            ).format(line=progress_at)
+            return said, progress_at
+        return _("the sweep did not finish: no shape was measured and no results follow (cut short or killed)"), last
+    return _("no summary line ('median: N TFLOPS @ MxNxK'): not a finished GEMM sweep"), last

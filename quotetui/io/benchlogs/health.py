@@ -6,6 +6,7 @@ import re
 
 from quotetui.domain.verification.logs import DcgmDiag, DcgmTest, GpuBurn, LogError
 from quotetui.io.benchlogs.common import is_prompt
+from quotetui.language import _
 
 _TESTED = re.compile(r"^\s*Tested (\d+) GPUs:\s*$")
 _RESULT = re.compile(r"^\s*GPU (\d+): (OK|FAULTY)\s*$")
@@ -21,11 +22,13 @@ def parse_gpu_burn(text: str) -> GpuBurn:
     at = next((i for i, line in enumerate(lines) if _TESTED.match(line)), None)
     if at is None:
         raise LogError(
-            "no 'Tested N GPUs:' summary: gpu-burn did not finish (its exit code is 0 even then)", len(lines)
+            _("no 'Tested N GPUs:' summary: gpu-burn did not finish (its exit code is 0 even then)"), len(lines)
         )
     again = next((i for i, line in enumerate(lines[at + 1 :], at + 1) if _TESTED.match(line)), None)
     if again is not None:
-        raise LogError("a second 'Tested N GPUs:' summary: two gpu-burn runs in one file? import each alone", again + 1)
+        raise LogError(
+            _("a second 'Tested N GPUs:' summary: two gpu-burn runs in one file? import each alone"), again + 1
+        )
     expected = int(_TESTED.match(lines[at]).group(1))  # type: ignore[union-attr]
     results = []
     for n, line in enumerate(lines[at + 1 :], at + 2):
@@ -35,10 +38,15 @@ def parse_gpu_burn(text: str) -> GpuBurn:
         if not found and results and is_prompt(line):  # the shell prompt a paste ends with
             break
         if not found:
-            raise LogError(f"not a 'GPU i: OK|FAULTY' line: {line.strip()[:80]!r}", n)
+            raise LogError(_("not a 'GPU i: OK|FAULTY' line: {line}").format(line=repr(line.strip()[:80])), n)
         results.append((int(found.group(1)), found.group(2) == "OK"))
     if len(results) != expected:
-        raise LogError(f"'Tested {expected} GPUs' but {len(results)} results (cut short?)", len(lines))
+        raise LogError(
+            _("'Tested {expected} GPUs' but {results} results (cut short?)").format(
+                expected=expected, results=len(results)
+            ),
+            len(lines),
+        )
     _work_done(text[: sum(len(line) + 1 for line in lines[:at])], expected, at + 1)
     names = tuple(found.group(1) for line in lines[:at] if (found := _NAME.match(line)))
     return GpuBurn(tuple(results), names)
@@ -49,13 +57,18 @@ def _work_done(before: str, gpus: int, line: int) -> None:
     work done on every GPU tested."""
     progress = [found.group(1) for part in re.split(r"[\r\n]", before) if (found := _PROGRESS.search(part))]
     if not progress:
-        raise LogError("no progress line (proc'd: …): gpu-burn did no work, so its OK proves nothing", line)
+        raise LogError(_("no progress line (proc'd: …): gpu-burn did no work, so its OK proves nothing"), line)
     counts = [int(m.group(1)) for part in progress[-1].split(" - ") if (m := _DONE.match(part.strip()))]
     if len(counts) != gpus:
-        raise LogError(f"the last progress line shows {len(counts)} GPUs, not the {gpus} tested", line)
+        raise LogError(
+            _("the last progress line shows {shown} GPUs, not the {gpus} tested").format(shown=len(counts), gpus=gpus),
+            line,
+        )
     idle = [i for i, done in enumerate(counts) if done == 0]
     if idle:
-        raise LogError(f"GPU {', '.join(map(str, idle))} did no work (proc'd 0): its OK proves nothing", line)
+        raise LogError(
+            _("GPU {gpus} did no work (proc'd 0): its OK proves nothing").format(gpus=", ".join(map(str, idle))), line
+        )
 
 
 _ROW = re.compile(r"^\|\s*([^|]*?)\s*\|\s*(.*?)\s*\|\s*$")
@@ -75,9 +88,9 @@ def parse_dcgm(text: str) -> DcgmDiag:
     body = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
     for n, line in body:
         if line.lower().startswith("error"):
-            raise LogError(f"dcgmi reported an error: {line[:100]!r}", n)
+            raise LogError(_("dcgmi reported an error: {line}").format(line=repr(line[:100])), n)
     if not body or not _BORDER.match(body[-1][1].strip()):
-        raise LogError("the results table does not end with its closing border (cut short?)", len(lines))
+        raise LogError(_("the results table does not end with its closing border (cut short?)"), len(lines))
     tests: list[DcgmTest] = []
     block: list[str] | None = None  # a Warning/Info/Error cell, wrapped over rows at the column's width
     section, device_ids = "", ""
@@ -97,7 +110,7 @@ def parse_dcgm(text: str) -> DcgmDiag:
             continue
         found = _ROW.match(line)
         if not found:
-            raise LogError(f"garbled table row: {line[:80]!r}", n)
+            raise LogError(_("garbled table row: {line}").format(line=repr(line[:80])), n)
         name, cell = found.group(1), found.group(2)
         raw = line.split("|")[2] if line.count("|") == 3 else f" {cell}  "
         piece = raw[1:-2]  # the cell's text as wrapped: one space of padding before, two after
@@ -118,7 +131,7 @@ def parse_dcgm(text: str) -> DcgmDiag:
             block.append(piece)
     flush()
     if not tests:
-        raise LogError("no test results in the table")
+        raise LogError(_("no test results in the table"))
     level = _LEVEL.search(text)
     ids = tuple(x.strip() for x in device_ids.split(",") if x.strip())
     return DcgmDiag(tuple(tests), int(level.group(1)) if level else None, ids)
@@ -137,12 +150,16 @@ def parse_discovery(text: str) -> DcgmDiag:
     at = next((n for n, line in enumerate(text.splitlines(), 1) if DISCOVERY.match(line.strip())), None)
     if names and all(name == "<<<NULL>>>" for name in names):
         raise LogError(
-            f"dcgmi discovery -l lists {len(names)} GPUs and names none (every Name is <<<NULL>>>): it cannot show "
-            "which GPU this is; import nvidia-smi -L or the nvidia-smi table for the inventory",
+            _(
+                "dcgmi discovery -l lists {n} GPUs and names none (every Name is <<<NULL>>>): it cannot show which "
+                "GPU this is; import nvidia-smi -L or the nvidia-smi table for the inventory"
+            ).format(n=len(names)),
             at,
         )
     raise LogError(
-        f"dcgmi discovery -l ({len(names)} GPUs listed): quotetui takes the inventory from nvidia-smi (-L, its "
-        "table, -q or a --query-gpu CSV), not from DCGM's list",
+        _(
+            "dcgmi discovery -l ({n} GPUs listed): quotetui takes the inventory from nvidia-smi (-L, its table, -q "
+            "or a --query-gpu CSV), not from DCGM's list"
+        ).format(n=len(names)),
         at,
     )

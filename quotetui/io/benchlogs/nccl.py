@@ -14,9 +14,9 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.collectives import KINDS, busbw_factors, kind
 from quotetui.domain.verification.logs import AllReduce, AllReduceRow, Collective, LogError
-from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import load_json, log_number, shown
 from quotetui.io.benchlogs.nccl_shape import Shape, contradiction, scaled, unnamed
+from quotetui.language import _, ngettext
 
 _RANK = re.compile(
     r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\](?:\s+(.+?))?\s*$"
@@ -43,13 +43,17 @@ _ROW_SHAPE = re.compile(
 def _count(token: str, what: str, line: int) -> int:
     value = log_number(token, what, line)
     if value > MAX_COUNT:
-        raise LogError(f"{what} is {shown(token)}: more than any machine has", line)
+        raise LogError(_("{what} is {value}: more than any machine has").format(what=what, value=shown(token)), line)
     return int(value)
 
 
 def _within(count: int) -> None:
     if count > MAX_COUNT:
-        raise LogError(f"{count:,} GPUs: more than the {MAX_COUNT:,} a benchmark result may name")
+        raise LogError(
+            _("{n} GPUs: more than the {most} a benchmark result may name").format(
+                n=f"{count:,}", most=f"{MAX_COUNT:,}"
+            )
+        )
 
 
 def _wrong(token: str, line: int) -> int:
@@ -71,8 +75,10 @@ def collective(text: str) -> tuple[str | None, int | None]:
     if len(named) > 1:
         (a, at), (b, bt) = list(named.items())[:2]
         raise LogError(
-            f"names two collectives: {a}_perf at line {at} and {b}_perf at line {bt}; import one run per file, "
-            "without notes naming another test",
+            _(
+                "names two collectives: {binary} at line {line} and {other} at line {other_line}; import one run per "
+                "file, without notes naming another test"
+            ).format(binary=f"{a}_perf", line=at, other=f"{b}_perf", other_line=bt),
             bt,
         )
     return next(iter(named.items())) if named else (None, None)
@@ -101,24 +107,35 @@ def parse_text(text: str) -> AllReduce | Collective:
         elif found := _THREADS.search(line):
             threads = _count(found.group(1), "nThread", n) * _count(found.group(2), "nGpus", n)
         elif found := _AVG.match(line):
-            avg = log_number(found.group(1), "the average bus bandwidth", n)
+            avg = log_number(found.group(1), _("the average bus bandwidth"), n)
         elif line.startswith("#") and "busbw" in line and "size" in line:
             if rows:
-                raise LogError("a second column header after result rows: two runs in one file? import each alone", n)
+                raise LogError(
+                    _("a second column header after result rows: two runs in one file? import each alone"), n
+                )
             columns = line.lstrip("#").split()
             if "type" not in columns:
-                tool = "an mscclpp-test run (MSCCL++)" if "MSCCL++" in text else "a table"
-                raise LogError(
-                    f"{tool} with no type or redop columns (size count time algbw busbw …): not nccl-tests' layout, "
-                    "and quotetui reads only nccl-tests' and rccl-tests' own",
-                    n,
+                said = (
+                    _(
+                        "an mscclpp-test run (MSCCL++) with no type or redop columns (size count time algbw busbw …): "
+                        "not nccl-tests' layout, and quotetui reads only nccl-tests' and rccl-tests' own"
+                    )
+                    if "MSCCL++" in text
+                    else _(
+                        "a table with no type or redop columns (size count time algbw busbw …): not nccl-tests' "
+                        "layout, and quotetui reads only nccl-tests' and rccl-tests' own"
+                    )
                 )
+                raise LogError(said, n)
         elif _DATA.match(line):
             if columns is None:
-                raise LogError("a result row before the column header", n)
+                raise LogError(_("a result row before the column header"), n)
             if avg is not None:
                 raise LogError(
-                    "a result row after the run's '# Avg bus bandwidth' line: two runs in one file? import each alone",
+                    _(
+                        "a result row after the run's '# Avg bus bandwidth' line: two runs in one file? import each "
+                        "alone"
+                    ),
                     n,
                 )
             tokens = line.split()
@@ -129,21 +146,34 @@ def parse_text(text: str) -> AllReduce | Collective:
         elif (failed := _FAILURE.search(line)) and aborted is None and avg is None:
             aborted = (failed.group(0), n)  # before the average line: the run stopped there
         elif _ROW_SHAPE.match(line):
-            raise LogError(f"a result row whose size or count is not a whole number: {line.strip()[:80]!r}", n)
+            raise LogError(
+                _("a result row whose size or count is not a whole number: {line}").format(
+                    line=repr(line.strip()[:80])
+                ),
+                n,
+            )
         # anything else is a comment or MPI / NCCL chatter interleaved with the report
     if aborted is not None and avg is None:
-        binary = f"{name}_perf" if name else "the test"
-        when = f"after {plural(len(rows), 'result row')}" if rows else "before any result"
-        raise LogError(f"{binary} aborted {when}: {aborted[0].strip()}", aborted[1])
+        binary = f"{name}_perf" if name else _("the test")
+        said = (
+            ngettext(
+                "{binary} aborted after {n} result row: {failure}",
+                "{binary} aborted after {n} result rows: {failure}",
+                len(rows),
+            )
+            if rows
+            else _("{binary} aborted before any result: {failure}")
+        )
+        raise LogError(said.format(binary=binary, n=f"{len(rows):,}", failure=aborted[0].strip()), aborted[1])
     if columns is None:
-        raise LogError("no column header (# size count type ... busbw)")
+        raise LogError(_("no column header (# size count type ... busbw)"))
     if not rows:
-        raise LogError("a header and no result rows (cut short?)", len(lines))
+        raise LogError(_("a header and no result rows (cut short?)"), len(lines))
     if avg is None:
-        raise LogError("no '# Avg bus bandwidth' line: the run did not finish (cut short?)", len(lines))
+        raise LogError(_("no '# Avg bus bandwidth' line: the run did not finish (cut short?)"), len(lines))
     count = len(ranks) or threads or 0
     if count < 1:
-        raise LogError("no '# Rank' lines and no nThread/nGpus header: the number of GPUs is unknown")
+        raise LogError(_("no '# Rank' lines and no nThread/nGpus header: the number of GPUs is unknown"))
     _within(count)
     listed = len(ranks) or None
     name = _checked(name, shapes, columns, listed, where)
@@ -168,7 +198,10 @@ def _checked(name: str | None, shapes: list[Shape], columns: list[str], ranks: i
         return unnamed(shapes, columns, ranks, shapes[-1].line if shapes else None)
     for shape in shapes:
         if why := contradiction(name, shape, ranks, with_factor=False):
-            raise LogError(f"the log says {name}_perf (line {where}), but {why}", shape.line)
+            raise LogError(
+                _("the log says {binary} (line {line}), but {why}").format(binary=f"{name}_perf", line=where, why=why),
+                shape.line,
+            )
     off = next((s for s in shapes if scaled(name, s, ranks)), None)
     if off is not None:  # another collective's rows under this name, or a figure edited by hand (a finding)
         other = [  # only collectives whose rows can be recognised: a known factor
@@ -178,8 +211,9 @@ def _checked(name: str | None, shapes: list[Shape], columns: list[str], ranks: i
         ]
         if other:
             raise LogError(
-                f"the log says {name}_perf (line {where}), but its rows are {kind(other[0]).title}'s: "
-                f"{scaled(name, off, ranks)}",
+                _("the log says {binary} (line {line}), but its rows are {collective}'s: {why}").format(
+                    binary=f"{name}_perf", line=where, collective=kind(other[0]).title, why=scaled(name, off, ranks)
+                ),
                 off.line,
             )
     return name
@@ -195,7 +229,7 @@ def _shape(tokens: list[str], columns: list[str], n: int) -> Shape:
         for a, b in zip(algbw, busbw, strict=False)
     )
     return Shape(
-        f"line {n}",
+        _("line {n}").format(n=n),
         int(log_number(tokens[0], "size", n)),
         int(count) if count.isdigit() else None,
         cell.get("type", ""),
@@ -208,11 +242,16 @@ def _shape(tokens: list[str], columns: list[str], n: int) -> Shape:
 
 def _row(tokens: list[str], columns: list[str], n: int) -> AllReduceRow:
     if len(tokens) != len(columns):
-        raise LogError(f"{len(tokens)} values for {len(columns)} columns (a cut or garbled row)", n)
+        raise LogError(
+            _("{values} values for {columns} columns (a cut or garbled row)").format(
+                values=len(tokens), columns=len(columns)
+            ),
+            n,
+        )
     bus = [i for i, c in enumerate(columns) if c == "busbw"]
     wrong = [i for i, c in enumerate(columns) if c in ("#wrong", "error")]
     if not bus or len(bus) != len(wrong):
-        raise LogError(f"unexpected columns: {' '.join(columns)}", n)
+        raise LogError(_("unexpected columns: {columns}").format(columns=" ".join(columns)), n)
     alg = [i for i, c in enumerate(columns) if c == "algbw"]
     size = int(log_number(tokens[0], "size", n))
     out_bw = log_number(tokens[bus[0]], "busbw", n)
@@ -228,17 +267,17 @@ def parse_json(text: str) -> AllReduce | Collective:
     data = load_json(text)
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list) or not results:
-        raise LogError("no results list: not an nccl-tests -J file, or cut short")
+        raise LogError(_("no results list: not an nccl-tests -J file, or cut short"))
     config = data.get("config") if isinstance(data.get("config"), dict) else {}
     devices = [d for d in config.get("devices", []) if isinstance(d, dict)]
     rows = [_json_row(r, i) for i, r in enumerate(results, 1)]
     shapes = [_json_shape(r, i) for i, r in enumerate(results, 1)]
     args = data.get("args") if isinstance(data.get("args"), list) else []
-    name, _ = collective("\n".join(str(a) for a in args[:1]))
+    name, _line = collective("\n".join(str(a) for a in args[:1]))
     threads = _json_number(config.get("nthreads", 1), "config nthreads")
     count = len(devices) or int(threads * _json_number(config.get("ngpus", 0), "config ngpus"))
     if count < 1:
-        raise LogError("the config names no devices and no ngpus: the number of GPUs is unknown")
+        raise LogError(_("the config names no devices and no ngpus: the number of GPUs is unknown"))
     _within(count)
     avg = next((v for k, v in data.items() if "avg" in k.lower() or "average" in k.lower()), None)
     name = _checked(name, shapes, ["size", "count", "type", "redop", "root"], len(devices) or count, 1)
@@ -258,14 +297,14 @@ def parse_json(text: str) -> AllReduce | Collective:
 def _json_shape(r: dict[str, Any], i: int) -> Shape:
     out, inplace = r["out_of_place"], r.get("in_place") if isinstance(r.get("in_place"), dict) else {}
     pairs = tuple(
-        (_json_number(part.get("alg_bw", 0), f"result {i} alg_bw"), _json_number(part.get("bus_bw", 0), "bus_bw"))
+        (_json_number(part.get("alg_bw", 0), _of(i, "alg_bw")), _json_number(part.get("bus_bw", 0), "bus_bw"))
         for part in (out, inplace)
         if part
     )
     count = r.get("count")
     return Shape(
-        f"result {i}",
-        int(_json_number(r.get("size"), f"result {i} size")),
+        _("result {n}").format(n=i),
+        int(_json_number(r.get("size"), _of(i, "size"))),
         int(count) if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None,
         str(r.get("type", "")),
         str(r["redop"]) if "redop" in r else None,
@@ -276,29 +315,38 @@ def _json_shape(r: dict[str, Any], i: int) -> Shape:
 
 def _json_row(r: object, i: int) -> AllReduceRow:
     if not isinstance(r, dict) or not isinstance(r.get("out_of_place"), dict):
-        raise LogError(f"result {i} has no out_of_place figures")
+        raise LogError(_("result {n} has no out_of_place figures").format(n=i))
     out, inplace = r["out_of_place"], r.get("in_place") if isinstance(r.get("in_place"), dict) else None
-    wrong = _json_number(out.get("nwrong", 0), f"result {i} nwrong")
+    wrong = _json_number(out.get("nwrong", 0), _of(i, "nwrong"))
     if inplace is not None:
-        wrong += _json_number(inplace.get("nwrong", 0), f"result {i} in-place nwrong")
+        wrong += _json_number(inplace.get("nwrong", 0), _in_place(i, "nwrong"))
     return AllReduceRow(
-        int(_json_number(r.get("size"), f"result {i} size")),
-        _json_number(out.get("bus_bw"), f"result {i} bus_bw"),
-        _json_number(inplace.get("bus_bw"), f"result {i} in-place bus_bw") if inplace is not None else None,
+        int(_json_number(r.get("size"), _of(i, "size"))),
+        _json_number(out.get("bus_bw"), _of(i, "bus_bw")),
+        _json_number(inplace.get("bus_bw"), _in_place(i, "bus_bw")) if inplace is not None else None,
         int(wrong),
-        _json_number(out["alg_bw"], f"result {i} alg_bw") if "alg_bw" in out else None,
-        _json_number(inplace["alg_bw"], f"result {i} in-place alg_bw") if inplace and "alg_bw" in inplace else None,
+        _json_number(out["alg_bw"], _of(i, "alg_bw")) if "alg_bw" in out else None,
+        _json_number(inplace["alg_bw"], _in_place(i, "alg_bw")) if inplace and "alg_bw" in inplace else None,
     )
+
+
+def _of(i: int, key: str) -> str:
+    """A figure of result ``i`` of a ``-J`` file, as a problem names it (``result 3 bus_bw``)."""
+    return _("result {n} {key}").format(n=i, key=key)
+
+
+def _in_place(i: int, key: str) -> str:
+    return _("result {n} in-place {key}").format(n=i, key=key)
 
 
 def _json_number(value: Any, what: str) -> Decimal:
     said = shown(str(value)) if isinstance(value, (int, Decimal)) else shown(repr(value))
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-        raise LogError(f"{what} is {said}, not a number")
+        raise LogError(_("{what} is {value}, not a number").format(what=what, value=said))
     try:
         number = parse_number(value, what=what)
     except BadInput:
-        raise LogError(f"{what} is {said}, not a number") from None
+        raise LogError(_("{what} is {value}, not a number").format(what=what, value=said)) from None
     if number < 0:
-        raise LogError(f"{what} is {said}")
+        raise LogError(_("{what} is {value}").format(what=what, value=said))
     return number

@@ -23,8 +23,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.verification.collectives import PER_RANK, busbw_agrees, busbw_factors, kind
+from quotetui.domain.verification.findings import a_or_an
 from quotetui.domain.verification.logs import LogError
-from quotetui.domain.wording import with_article
+from quotetui.language import _
 
 TYPE_BYTES = {"float": 4, "half": 2, "bfloat16": 2, "double": 8, "int8": 1, "uint8": 1, "int32": 4, "uint32": 4,
               "int64": 8, "uint64": 8, "f8e4m3": 1, "f8e5m2": 1}  # fmt: skip
@@ -36,7 +37,7 @@ ONE_TO_ONE = frozenset({"all_reduce", "reduce", "broadcast", "sendrecv"})  # siz
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """One result row as the checks need it (``where``: "line 14" or "result 3")."""
+    """One result row as the checks need it (``where``: "line 14" or "result 3", in the language in use)."""
 
     where: str
     size: int
@@ -58,19 +59,36 @@ def contradiction(name: str, row: Shape, ranks: int | None, with_factor: bool = 
     and (``with_factor``) its busbw ÷ algbw; "" when it can be."""
     title = kind(name).title
     if name in REDUCING and row.redop in ("none", ""):
-        return f"its rows reduce nothing (redop {row.redop or 'left blank'}), and {with_article(title)} reduces"
+        said = (
+            _("its rows reduce nothing (redop {redop}), and {a_collective} reduces")
+            if row.redop
+            else _("its rows reduce nothing (redop left blank), and {a_collective} reduces")
+        )
+        return said.format(redop=row.redop, a_collective=a_or_an(title))
     if name in NOT_REDUCING and row.redop in OPS:
-        return f"its rows reduce (redop {row.redop}), and {with_article(title)} does not"
+        return _("its rows reduce (redop {redop}), and {a_collective} does not").format(
+            redop=row.redop, a_collective=a_or_an(title)
+        )
     ratio = row.ratio
     if ratio is not None and name in PER_RANK | ONE_TO_ONE:
         expected = (ranks if name in PER_RANK else 1) if ranks else None
         if expected is not None and ratio != expected:
-            return (
-                f"its size {row.size:,} is {ratio} × count × {row.type} bytes ({row.where}), and "
-                f"{with_article(title)} over {ranks} ranks prints {expected} ×"
+            return _(
+                "its size {size} is {ratio} × count × {type} bytes ({where}), and {a_collective} over {ranks} ranks "
+                "prints {expected} ×"
+            ).format(
+                size=f"{row.size:,}",
+                ratio=ratio,
+                type=row.type,
+                where=row.where,
+                a_collective=a_or_an(title),
+                ranks=ranks,
+                expected=expected,
             )
         if expected is None and (ratio == 1) == (name in PER_RANK):
-            return f"its size {row.size:,} is {ratio} × count × {row.type} bytes ({row.where}): not {title}'s"
+            return _("its size {size} is {ratio} × count × {type} bytes ({where}): not {collective}'s").format(
+                size=f"{row.size:,}", ratio=ratio, type=row.type, where=row.where, collective=title
+            )
     return scaled(name, row, ranks) if with_factor else ""
 
 
@@ -78,9 +96,15 @@ def scaled(name: str, row: Shape, ranks: int | None) -> str:
     """Why ``row``'s busbw is not its algbw × ``name``'s factor ("" where it is, or ranks are not known)."""
     for algbw, busbw in row.bandwidths if ranks else ():
         if not busbw_agrees(name, ranks, algbw, busbw, legacy=row.root is None):
-            return (
-                f"busbw {busbw} ÷ algbw {algbw} ({row.where}) is not {with_article(kind(name).title)}'s "
-                f"{'/'.join(str(f) for f in sorted(busbw_factors(name, ranks, row.root is None)))} over {ranks} ranks"
+            return _(
+                "busbw {busbw} ÷ algbw {algbw} ({where}) is not {a_collective}'s {factors} over {ranks} ranks"
+            ).format(
+                busbw=busbw,
+                algbw=algbw,
+                where=row.where,
+                a_collective=a_or_an(kind(name).title),
+                factors="/".join(str(f) for f in sorted(busbw_factors(name, ranks, row.root is None))),
+                ranks=ranks,
             )
     return ""
 
@@ -103,9 +127,11 @@ def unnamed(rows: list[Shape], columns: list[str], ranks: int | None, where: int
     ranks = ranks or _ranks_from(rows)
     if ranks is None:
         raise LogError(
-            "no collective named (no '# Collective test starting' line, no binary in a command line) and no "
-            "'# Rank' lines: which collective this is, and over how many ranks, cannot be told from its rows; "
-            "import it with its command line or its marker lines",
+            _(
+                "no collective named (no '# Collective test starting' line, no binary in a command line) and no "
+                "'# Rank' lines: which collective this is, and over how many ranks, cannot be told from its rows; "
+                "import it with its command line or its marker lines"
+            ),
             where,
         )
     candidates = ["all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "reduce", "sendrecv"]
@@ -128,14 +154,13 @@ def unnamed(rows: list[Shape], columns: list[str], ranks: int | None, where: int
         return fit[0]
     if not fit:
         first = candidates[0]
-        raise LogError(
-            "names no collective, and its rows fit none nccl-tests prints: "
-            + contradiction(first, next(r for r in rows if contradiction(first, r, ranks, False)), ranks, False),
-            where,
-        )
-    titles = " or ".join(kind(c).title for c in fit)
+        why = contradiction(first, next(r for r in rows if contradiction(first, r, ranks, False)), ranks, False)
+        raise LogError(_("names no collective, and its rows fit none nccl-tests prints: {why}").format(why=why), where)
+    titles = _(" or ").join(kind(c).title for c in fit)
     raise LogError(
-        f"names no collective (no '# Collective test starting' line, no binary in a command line), and its rows "
-        f"could be {titles}: import the run with its command line or its marker lines",
+        _(
+            "names no collective (no '# Collective test starting' line, no binary in a command line), and its rows "
+            "could be {collectives}: import the run with its command line or its marker lines"
+        ).format(collectives=titles),
         where,
     )

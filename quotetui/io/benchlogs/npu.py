@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from quotetui.domain.verification.logs import LogError, Npu, NpuChip, NpuSmi
 from quotetui.io.benchlogs.common import is_prompt
+from quotetui.language import _
 
 START = re.compile(r"^\|\s*npu-smi\s+\S+\s+Version:|^\|\s*NPU\s+Name\s*\|\s*Health\s*\|", re.M)
 """The line npu-smi info is known by: its banner (``| npu-smi 23.0.rc2  Version: 23.0.rc2 |``), or the header
@@ -43,20 +44,20 @@ def _figure(text: str, what: str, line: int) -> Decimal | None:
     if text in _NOT_SHOWN:
         return None
     if not _NUMBER.match(text):
-        raise LogError(f"{what} is {text!r}, not a number", line)
+        raise LogError(_("{what} is {value}, not a number").format(what=what, value=repr(text)), line)
     return Decimal(text)
 
 
 def _whole(text: str, what: str, line: int) -> int | None:
     value = _figure(text, what, line)
     if value is not None and value != value.to_integral_value():
-        raise LogError(f"{what} is {text!r}, not a whole number", line)
+        raise LogError(_("{what} is {value}, not a whole number").format(what=what, value=repr(text)), line)
     return None if value is None else int(value)
 
 
 def _cells(line: str, n: int) -> list[str]:
     if not line.endswith("|"):
-        raise LogError(f"a row cut short (no closing '|'): {line[:80]!r}", n)
+        raise LogError(_("a row cut short (no closing '|'): {line}").format(line=repr(line[:80])), n)
     return [cell.strip() for cell in line[1:-1].split("|")]
 
 
@@ -64,21 +65,21 @@ def parse(text: str) -> NpuSmi:
     lines = [line.strip() for line in text.splitlines()]
     at = next((i for i, line in enumerate(lines) if line.startswith(("+", "|"))), None)
     if at is None:
-        raise LogError("no npu-smi table (its lines start with '+' or '|')")
+        raise LogError(_("no npu-smi table (its lines start with '+' or '|')"))
     end = at
     while end < len(lines) and (lines[end].startswith(("+", "|")) or lines[end] in _ELIDED):
         end += 1
     for n, line in enumerate(lines[end:], end + 1):
         if line and not is_prompt(line):
-            raise LogError(f"not a line of npu-smi info's table: {line[:80]!r}", n)
+            raise LogError(_("not a line of npu-smi info's table: {line}").format(line=repr(line[:80])), n)
     table = [(n, line) for n, line in enumerate(lines[at:end], at + 1) if line not in _ELIDED]
     elided = len(table) < end - at  # whoever pasted it cut NPU rows and wrote "..." in their place
     version = next((found.group(1) for _, line in table if (found := _BANNER.match(line))), None)
     head = next((i for i, (_, line) in enumerate(table) if _HEADER.match(line)), None)
     if head is None:
-        raise LogError("no 'NPU  Name | Health' header row: not npu-smi info's table", table[0][0])
+        raise LogError(_("no 'NPU  Name | Health' header row: not npu-smi info's table"), table[0][0])
     if head + 1 >= len(table) or not _CHIP_HEADER.match(table[head + 1][1]):
-        raise LogError("the header's second row ('Chip | Bus-Id | …') is missing", table[head][0])
+        raise LogError(_("the header's second row ('Chip | Bus-Id | …') is missing"), table[head][0])
     chip_header = table[head + 1][1]
     has_hbm, has_phy_id = "HBM-Usage" in chip_header, "Phy-ID" in chip_header
     npus: list[Npu] = []
@@ -87,7 +88,12 @@ def parse(text: str) -> NpuSmi:
     for n, line in table[head + 2 :]:
         if _BORDER.match(line):
             if pending is not None:
-                raise LogError(f"NPU {pending[1]} {pending[2]}: its chip row (Bus-Id, HBM) is missing", pending[0])
+                raise LogError(
+                    _("NPU {index} {name}: its chip row (Bus-Id, HBM) is missing").format(
+                        index=pending[1], name=pending[2]
+                    ),
+                    pending[0],
+                )
             continue
         if in_processes or _PROCESSES.match(line):
             in_processes = True  # the processes table: only checked for a cut row
@@ -98,7 +104,9 @@ def parse(text: str) -> NpuSmi:
             npu = _NPU.match(cells[0]) if len(cells) == 3 else None
             status = _STATUS.match(cells[2]) if npu else None
             if not npu or not status or not _HEALTH.match(cells[1]) or not re.search("[A-Za-z]", npu.group(2)):
-                raise LogError(f"not an NPU row (NPU  Name | Health | Power  Temp …): {line[:80]!r}", n)
+                raise LogError(
+                    _("not an NPU row (NPU  Name | Health | Power  Temp …): {line}").format(line=repr(line[:80])), n
+                )
             power = _figure(status.group(1), "Power(W)", n)
             pending = (n, int(npu.group(1)), npu.group(2), cells[1], power, _whole(status.group(2), "Temp(C)", n))
             continue
@@ -106,7 +114,12 @@ def parse(text: str) -> NpuSmi:
         chip = _CHIP.match(cells[0]) if len(cells) == 3 else None
         usage = _USAGE.match(cells[2]) if chip else None
         if not chip or not usage or not _BUS_ID.match(cells[1]) or (has_hbm and usage.group(4) is None):
-            raise LogError(f"not the chip row of NPU {index} (Chip | Bus-Id | AICore  Memory  HBM): {line[:80]!r}", n)
+            raise LogError(
+                _("not the chip row of NPU {index} (Chip | Bus-Id | AICore  Memory  HBM): {line}").format(
+                    index=index, line=repr(line[:80])
+                ),
+                n,
+            )
         found = NpuChip(
             chip=int(chip.group(1)),
             health=health,
@@ -122,16 +135,23 @@ def parse(text: str) -> NpuSmi:
         if npus and npus[-1].index == index:
             last = npus[-1]
             if last.name != name:
-                raise LogError(f"NPU {index} is named {last.name} and {name}", row_n)
+                raise LogError(
+                    _("NPU {index} is named {name} and {other}").format(index=index, name=last.name, other=name), row_n
+                )
             npus[-1] = Npu(index, name, (*last.chips, found))
         elif any(p.index == index for p in npus):
-            raise LogError(f"NPU {index} is listed twice", row_n)
+            raise LogError(_("NPU {index} is listed twice").format(index=index), row_n)
         else:
             npus.append(Npu(index, name, (found,)))
     if pending is not None:
-        raise LogError(f"NPU {pending[1]} {pending[2]}: its chip row (Bus-Id, HBM) is missing (cut short?)", pending[0])
+        raise LogError(
+            _("NPU {index} {name}: its chip row (Bus-Id, HBM) is missing (cut short?)").format(
+                index=pending[1], name=pending[2]
+            ),
+            pending[0],
+        )
     if not _BORDER.match(table[-1][1]):
-        raise LogError("the table does not end with its closing border (cut short?)", table[-1][0])
+        raise LogError(_("the table does not end with its closing border (cut short?)"), table[-1][0])
     if not npus:
-        raise LogError("no NPU rows under the header", table[head][0])
+        raise LogError(_("no NPU rows under the header"), table[head][0])
     return NpuSmi(tuple(npus), version, elided)

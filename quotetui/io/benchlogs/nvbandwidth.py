@@ -30,6 +30,7 @@ from quotetui.domain.verification.linkfacts import BandwidthMatrix, NvBandwidth
 from quotetui.domain.verification.links import known_copy_between_gpus
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import load_json, log_number, shown
+from quotetui.language import _
 
 START = re.compile(r"^nvbandwidth Version:|^Running \w+_(?:ce|sm|tma)\.\s*$", re.M)
 """The line nvbandwidth's output is known by: its version banner, or a testcase starting."""
@@ -99,7 +100,9 @@ def parse(text: str) -> NvBandwidth:
             matrices.append(matrix)
             pending = None
         elif found := _SUM.match(line):
-            raise LogError(f"'SUM {found.group(1)}' without a matrix before it (a garbled paste?)", n)
+            raise LogError(
+                _("{line} without a matrix before it (a garbled paste?)").format(line=f"'SUM {found.group(1)}'"), n
+            )
         elif _WAIVED.match(line) and pending is not None:
             waived.append(pending[0])
             pending = None
@@ -109,14 +112,14 @@ def parse(text: str) -> NvBandwidth:
         _no_result(pending, said)
     if not matrices:
         raise LogError(
-            "no result matrix: nvbandwidth ran no testcase to its SUM line (cut short, or every testcase waived?)",
+            _("no result matrix: nvbandwidth ran no testcase to its SUM line (cut short, or every testcase waived?)"),
             len(lines),
         )
     if len(devices) > MAX_COUNT:
-        raise LogError(f"{len(devices):,} devices: more than any machine has")
+        raise LogError(_("{n} devices: more than any machine has").format(n=f"{len(devices):,}"))
     seen = [m.name for m in matrices]
     if twice := next((name for name in seen if seen.count(name) > 1), None):
-        raise LogError(f"{twice} twice: two runs in one file? import each alone")
+        raise LogError(_("{testcase} twice: two runs in one file? import each alone").format(testcase=twice))
     names = tuple(devices[i] for i in sorted(devices))
     hosts_seen = tuple(dict.fromkeys(hosts))
     return NvBandwidth(tuple(matrices), names, version, hosts_seen, cuda, driver, tuple(waived))
@@ -126,10 +129,14 @@ def _no_result(pending: tuple[str, int], said: tuple[str, int] | None) -> None:
     """A testcase that started and printed no matrix and no ``Waived``: cut short, or it failed (its failure lines
     removed: a stray line such as ``Current offset : 11136`` is what is left of one); never silently dropped."""
     if said is None:
-        raise LogError(f"'Running {pending[0]}.' and no result after it (cut short?)", pending[1])
+        raise LogError(
+            _("{line} and no result after it (cut short?)").format(line=f"'Running {pending[0]}.'"), pending[1]
+        )
     raise LogError(
-        f"'Running {pending[0]}.' printed no result matrix, only {said[0][:60]!r} at line {said[1]}: a failed "
-        "testcase? nvbandwidth prints a matrix or 'Waived' for each",
+        _(
+            "{line} printed no result matrix, only {said} at line {at}: a failed testcase? nvbandwidth prints a "
+            "matrix or 'Waived' for each"
+        ).format(line=f"'Running {pending[0]}.'", said=repr(said[0][:60]), at=said[1]),
         said[1],
     )
 
@@ -137,10 +144,27 @@ def _no_result(pending: tuple[str, int], said: tuple[str, int] | None) -> None:
 def _failed(lines: list[str], n: int, testcase: str | None) -> None:
     """Refuses the run whose line ``n`` (1-based) is nvbandwidth's failure, naming it and the assertion after."""
     what = lines[n - 1].strip()
-    more = next((f"; {_short(s.strip())} (line {k})" for k, s in enumerate(lines[n:], n + 1) if _FAILED.match(s)), "")
-    why = " (a copy's data did not verify)" if what.startswith("Invalid value when checking the pattern") else ""
-    name = f" in {testcase}" if testcase else ""
-    raise LogError(f"nvbandwidth failed{name}{why} at line {n}: {_short(what)}{more}", n)
+    more = next(
+        (
+            _("{failure}; {next} (line {line})").format(failure=_short(what), next=_short(s.strip()), line=k)
+            for k, s in enumerate(lines[n:], n + 1)
+            if _FAILED.match(s)
+        ),
+        _short(what),
+    )
+    if what.startswith("Invalid value when checking the pattern"):
+        said = (
+            _("nvbandwidth failed in {testcase} (a copy's data did not verify) at line {line}: {failure}")
+            if testcase
+            else _("nvbandwidth failed (a copy's data did not verify) at line {line}: {failure}")
+        )
+    else:
+        said = (
+            _("nvbandwidth failed in {testcase} at line {line}: {failure}")
+            if testcase
+            else _("nvbandwidth failed at line {line}: {failure}")
+        )
+    raise LogError(said.format(testcase=testcase, line=n, failure=more), n)
 
 
 def _short(line: str) -> str:
@@ -153,16 +177,16 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple
     """The matrix whose title is line ``n`` (1-based), up to and with its SUM line; the line after it. Without a
     ``Running`` line before it (a paste cut above it), its SUM line names the testcase."""
     started = n
-    what = testcase or "a testcase"
+    what = testcase or _("a testcase")
     while n < len(lines) and not lines[n].strip():
         n += 1
     if n >= len(lines):
-        raise LogError(f"the matrix of {what} ends at its title (cut short?)", started)
+        raise LogError(_("the matrix of {testcase} ends at its title (cut short?)").format(testcase=what), started)
     if not _COLUMNS.match(lines[n]):
-        raise LogError(f"not the column header of a matrix: {lines[n].strip()[:80]!r}", n + 1)
+        raise LogError(_("not the column header of a matrix: {line}").format(line=repr(lines[n].strip()[:80])), n + 1)
     columns = tuple(int(c) for c in lines[n].split())
     if len(columns) > MAX_COUNT or columns != tuple(range(len(columns))):
-        raise LogError(f"garbled column header: {lines[n].strip()[:80]!r}", n + 1)
+        raise LogError(_("garbled column header: {line}").format(line=repr(lines[n].strip()[:80])), n + 1)
     n += 1
     rows: list[tuple[int, tuple[Decimal | None, ...]]] = []
     while n < len(lines):
@@ -173,7 +197,12 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple
         if found := _SUM.match(line):
             total = log_number(found.group(2), f"SUM {found.group(1)}", n + 1)
             if testcase is not None and not found.group(1).startswith(testcase):
-                raise LogError(f"'SUM {found.group(1)}' inside the testcase {testcase} (a garbled paste?)", n + 1)
+                raise LogError(
+                    _("{line} inside the testcase {testcase} (a garbled paste?)").format(
+                        line=f"'SUM {found.group(1)}'", testcase=testcase
+                    ),
+                    n + 1,
+                )
             return _checked(BandwidthMatrix(found.group(1), title.strip(), columns, tuple(rows), total), n + 1), n + 1
         if _FAILED.match(line):
             _failed(lines, n + 1, testcase)
@@ -182,14 +211,27 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple
             break
         cells = found.group(2).split()
         if len(cells) != len(columns):
-            raise LogError(f"{len(cells)} values for {len(columns)} columns (a cut or garbled row)", n + 1)
-        values = tuple(None if c == "N/A" else log_number(c, f"{what} row {found.group(1)}", n + 1) for c in cells)
+            raise LogError(
+                _("{values} values for {columns} columns (a cut or garbled row)").format(
+                    values=len(cells), columns=len(columns)
+                ),
+                n + 1,
+            )
+        row = _row(what, found.group(1))
+        values = tuple(None if c == "N/A" else log_number(c, row, n + 1) for c in cells)
         if int(found.group(1)) != len(rows):
-            raise LogError(f"row {found.group(1)} where row {len(rows)} belongs (a garbled paste?)", n + 1)
+            raise LogError(
+                _("row {row} where row {expected} belongs (a garbled paste?)").format(
+                    row=found.group(1), expected=len(rows)
+                ),
+                n + 1,
+            )
         rows.append((int(found.group(1)), values))
         n += 1
     where = n + 1 if n < len(lines) else len(lines)
-    raise LogError(f"the matrix of {what} has no SUM line after its rows (cut short?)", where)
+    raise LogError(
+        _("the matrix of {testcase} has no SUM line after its rows (cut short?)").format(testcase=what), where
+    )
 
 
 def _contradiction(m: BandwidthMatrix) -> str:
@@ -197,12 +239,12 @@ def _contradiction(m: BandwidthMatrix) -> str:
     GB/s; a copy to or from the host has a CPU side, one between GPUs none; a name that starts like a copy between
     GPUs is one of nvbandwidth's own (a renamed one would escape the NVLink floor)."""
     if ("latency" in m.name) != m.latency:
-        return "a latency testcase's matrix is in ns, a copy's in GB/s"
+        return _("a latency testcase's matrix is in ns, a copy's in GB/s")
     between = m.name.startswith(("device_to_device", "multinode_device_to_device"))
     if (between and not m.between_gpus) or ("host" in m.name and m.between_gpus):
-        return "a copy between GPUs is titled GPU(row) -> GPU(column), one with the host CPU(row) or CPU(column)"
+        return _("a copy between GPUs is titled GPU(row) -> GPU(column), one with the host CPU(row) or CPU(column)")
     if between and not m.latency and not known_copy_between_gpus(m.name):
-        return "not one of nvbandwidth's copies between GPUs"
+        return _("not one of nvbandwidth's copies between GPUs")
     return ""
 
 
@@ -210,15 +252,30 @@ def _checked(m: BandwidthMatrix, line: int | None) -> BandwidthMatrix:
     """Each cell is printed to two decimals from the value SUM adds: the two agree to 0.005 a cell (and the
     SUM's own rounding); anything further apart is a figure garbled between the machine and the paste."""
     if not m.rows:
-        raise LogError(f"the matrix of {m.name} has no rows", line)
+        raise LogError(_("the matrix of {testcase} has no rows").format(testcase=m.name), line)
     if why := _contradiction(m):
-        raise LogError(f"{m.name} under the title {m.title!r}: {why} (an edited paste?)", line)
+        raise LogError(
+            _("{testcase} under the title {title}: {why} (an edited paste?)").format(
+                testcase=m.name, title=repr(m.title), why=why
+            ),
+            line,
+        )
     if m.between_gpus and len(m.rows) != len(m.columns):
-        raise LogError(f"the GPU matrix of {m.name} has {len(m.rows)} rows for {len(m.columns)} GPUs", line)
+        raise LogError(
+            _("the GPU matrix of {testcase} has {rows} rows for {gpus} GPUs").format(
+                testcase=m.name, rows=len(m.rows), gpus=len(m.columns)
+            ),
+            line,
+        )
     cells = [v for _, values in m.rows for v in values if v is not None]
     added = sum(cells, Decimal(0))
     if abs(added - m.total) > Decimal("0.005") * (len(cells) + 1):
-        raise LogError(f"SUM {m.name} is {m.total} but its cells add up to {added}: a garbled figure", line)
+        raise LogError(
+            _("{sum} is {total} but its cells add up to {added}: a garbled figure").format(
+                sum=f"SUM {m.name}", total=m.total, added=added
+            ),
+            line,
+        )
     return m
 
 
@@ -229,22 +286,28 @@ def parse_json(text: str) -> NvBandwidth:
     body = data.get("nvbandwidth") if isinstance(data, dict) else None
     cases = body.get("testcases") if isinstance(body, dict) else None
     if not isinstance(body, dict) or not isinstance(cases, list):
-        raise LogError("no 'testcases' list under 'nvbandwidth': not an nvbandwidth -j file, or cut short")
+        raise LogError(_("no 'testcases' list under 'nvbandwidth': not an nvbandwidth -j file, or cut short"))
     matrices, waived = [], []
     for i, case in enumerate(cases, 1):
         if not isinstance(case, dict) or not isinstance(case.get("name"), str):
-            raise LogError(f"testcase {i} has no name")
+            raise LogError(_("testcase {n} has no name").format(n=i))
         name, status = case["name"], case.get("status")
         if status == "Waived":
             if case.get("bandwidth_matrix"):
-                raise LogError(f"{name} is marked Waived and still carries a matrix: an edited file")
+                raise LogError(
+                    _("{testcase} is marked Waived and still carries a matrix: an edited file").format(testcase=name)
+                )
             waived.append(name)
         elif status != "Passed":
-            raise LogError(f"nvbandwidth failed in {name}: its status is {shown(str(status))}, not Passed")
+            raise LogError(
+                _("nvbandwidth failed in {testcase}: its status is {status}, not Passed").format(
+                    testcase=name, status=shown(str(status))
+                )
+            )
         else:
             matrices.append(_json_matrix(name, case))
     if not matrices:
-        raise LogError("no result matrix: every testcase of the nvbandwidth -j file was waived")
+        raise LogError(_("no result matrix: every testcase of the nvbandwidth -j file was waived"))
     cuda, driver = body.get("CUDA Runtime Version"), body.get("Driver Version")
     version = body.get("version")
     return NvBandwidth(
@@ -260,19 +323,30 @@ def parse_json(text: str) -> NvBandwidth:
 def _json_matrix(name: str, case: dict[str, Any]) -> BandwidthMatrix:
     title, cells, total = case.get("bandwidth_description"), case.get("bandwidth_matrix"), case.get("sum")
     if not isinstance(title, str) or not _TITLE.match(title.strip()):
-        raise LogError(f"{name}: its bandwidth_description is {shown(str(title))}, not one nvbandwidth prints")
+        raise LogError(
+            _("{testcase}: its bandwidth_description is {title}, not one nvbandwidth prints").format(
+                testcase=name, title=shown(str(title))
+            )
+        )
     if not isinstance(cells, list) or not cells or not all(isinstance(r, list) for r in cells):
-        raise LogError(f"{name}: no bandwidth_matrix (cut short?)")
+        raise LogError(_("{testcase}: no bandwidth_matrix (cut short?)").format(testcase=name))
     if len(cells) > MAX_COUNT or any(len(r) != len(cells[0]) for r in cells):
-        raise LogError(f"{name}: its bandwidth_matrix rows differ in length (a garbled file)")
+        raise LogError(
+            _("{testcase}: its bandwidth_matrix rows differ in length (a garbled file)").format(testcase=name)
+        )
     if not isinstance(total, Decimal | int):
-        raise LogError(f"{name}: its sum is {shown(str(total))}, not a number")
+        raise LogError(_("{testcase}: its sum is {total}, not a number").format(testcase=name, total=shown(str(total))))
     rows = tuple(
-        (r, tuple(None if str(c).strip() == "N/A" else _json_number(str(c).strip(), f"{name} row {r}") for c in row))
+        (r, tuple(None if str(c).strip() == "N/A" else _json_number(str(c).strip(), _row(name, r)) for c in row))
         for r, row in enumerate(cells)
     )
-    total_number = _json_number(str(total), f"{name} sum")
+    total_number = _json_number(str(total), _("{testcase} sum").format(testcase=name))
     return _checked(BandwidthMatrix(name, title.strip(), tuple(range(len(cells[0]))), rows, total_number), None)
+
+
+def _row(matrix: str, row: object) -> str:
+    """A row of a matrix, as a problem names it (``device_to_device_memcpy_read_ce row 3``)."""
+    return _("{matrix} row {row}").format(matrix=matrix, row=row)
 
 
 def _json_number(token: str, what: str) -> Decimal:

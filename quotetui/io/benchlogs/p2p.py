@@ -20,6 +20,7 @@ from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.verification.linkfacts import P2pBandwidthLatency, P2pMatrix
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import log_number
+from quotetui.language import _
 
 START = re.compile(r"^\[P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test\]", re.M)
 """The line p2pBandwidthLatencyTest's output is known by: its banner."""
@@ -62,11 +63,16 @@ def parse(text: str) -> P2pBandwidthLatency:
             title = (found.group(1), n)
         elif found := _HEADER.match(line):
             if title is None:
-                raise LogError(f"a matrix without its title: {line.strip()[:80]!r}", n)
+                raise LogError(_("a matrix without its title: {line}").format(line=repr(line.strip()[:80])), n)
             side = "CPU" if found.group(1) == "CPU" else "GPU"
             matrix, n = _matrix(lines, n, title[0], side, found.group(2).split())
             if any(m.title == matrix.title and m.side == side for m in matrices):
-                raise LogError(f"a second {matrix.name!r}: two runs in one log; save each to its own file", title[1])
+                raise LogError(
+                    _("a second {matrix}: two runs in one log; save each to its own file").format(
+                        matrix=repr(matrix.name)
+                    ),
+                    title[1],
+                )
             if title[0] == _CONNECTIVITY_TITLE:
                 connectivity = matrix
             else:
@@ -74,28 +80,42 @@ def parse(text: str) -> P2pBandwidthLatency:
         elif title is not None and not line.strip():
             continue
         elif title is not None and title[0] != _CONNECTIVITY_TITLE and not _seen(matrices, title[0]):
-            raise LogError(f"{title[0]!r} and no matrix after it (cut short?)", title[1])
+            raise LogError(_("{title} and no matrix after it (cut short?)").format(title=repr(title[0])), title[1])
     if title is not None and not _seen(matrices, title[0]) and title[0] != _CONNECTIVITY_TITLE:
-        raise LogError(f"{title[0]!r} and no matrix after it (cut short?)", title[1])
+        raise LogError(_("{title} and no matrix after it (cut short?)").format(title=repr(title[0])), title[1])
     if not any(m.bandwidth for m in matrices):
-        raise LogError("no bandwidth matrix: the run ended, or the paste was cut, before its results", len(lines))
+        raise LogError(_("no bandwidth matrix: the run ended, or the paste was cut, before its results"), len(lines))
     if len(devices) != 1 and not any(m.bandwidth and m.p2p for m in matrices):
         raise LogError(  # the sample always prints them: a paste without them hides the figures that judge NVLink
-            "no P2P=Enabled bandwidth matrix (the sample prints one after each P2P=Disabled one): cut from the paste?",
+            _(
+                "no P2P=Enabled bandwidth matrix (the sample prints one after each P2P=Disabled one): cut from the "
+                "paste?"
+            ),
             len(lines),
         )
     if connectivity is not None and peers:
         said = {(r, c) for r, c, v in connectivity.cells() if r != c and v == 0}
         cannot = {pair for pair, can in peers.items() if not can}
         if said != cannot:
-            raise LogError("the connectivity matrix and the 'Access Peer' lines disagree about which pairs reach each "
-                           "other: a garbled or edited paste")  # fmt: skip
+            raise LogError(
+                _(
+                    "the connectivity matrix and the 'Access Peer' lines disagree about which pairs reach each "
+                    "other: a garbled or edited paste"
+                )
+            )
     size = {len(m.rows) for m in matrices}
     if len(size) > 1 or (devices and size != {len(devices)}):
-        listed = f"{len(devices)} GPUs listed, " if devices else ""
-        raise LogError(f"{listed}matrices of {', '.join(map(str, sorted(size)))} GPUs: a garbled paste")
+        sizes = ", ".join(map(str, sorted(size)))
+        said = (
+            _("{listed} GPUs listed, matrices of {sizes} GPUs: a garbled paste").format(
+                listed=len(devices), sizes=sizes
+            )
+            if devices
+            else _("matrices of {sizes} GPUs: a garbled paste").format(sizes=sizes)
+        )
+        raise LogError(said)
     if len(devices) > MAX_COUNT:
-        raise LogError(f"{len(devices):,} devices: more than any machine has")
+        raise LogError(_("{n} devices: more than any machine has").format(n=f"{len(devices):,}"))
     no_peer = [pair for pair, can in peers.items() if not can]
     if not peers and connectivity is not None:
         no_peer = [(r, c) for r, c, v in connectivity.cells() if v == 0]
@@ -111,15 +131,25 @@ def _matrix(lines: list[str], n: int, title: str, side: str, header: list[str]) 
     the line after its last row."""
     columns = [int(c) for c in header]
     if len(columns) > MAX_COUNT or columns != list(range(len(columns))):
-        raise LogError(f"garbled column header of {title!r}", n)
+        raise LogError(_("garbled column header of {title}").format(title=repr(title)), n)
     rows: list[tuple[int, tuple[Decimal, ...]]] = []
     while n < len(lines) and (found := _ROW.match(lines[n])) and not _HEADER.match(lines[n]):
         cells = found.group(2).split()
         if int(found.group(1)) != len(rows) or len(cells) != len(columns):
-            where = f"row {found.group(1)} of {len(cells)} values"
-            raise LogError(f"{title}: {where} after {len(rows)} rows of {len(columns)} GPUs (garbled)", n + 1)
-        rows.append((len(rows), tuple(log_number(c, f"{title} row {found.group(1)}", n + 1) for c in cells)))
+            raise LogError(
+                _("{title}: row {row} of {values} values after {rows} rows of {gpus} GPUs (garbled)").format(
+                    title=title, row=found.group(1), values=len(cells), rows=len(rows), gpus=len(columns)
+                ),
+                n + 1,
+            )
+        row = _("{matrix} row {row}").format(matrix=title, row=found.group(1))
+        rows.append((len(rows), tuple(log_number(c, row, n + 1) for c in cells)))
         n += 1
     if len(rows) != len(columns):
-        raise LogError(f"{title}: {len(rows)} rows for {len(columns)} GPUs (cut short?)", n)
+        raise LogError(
+            _("{title}: {rows} rows for {gpus} GPUs (cut short?)").format(
+                title=title, rows=len(rows), gpus=len(columns)
+            ),
+            n,
+        )
     return P2pMatrix(title, tuple(rows), side), n

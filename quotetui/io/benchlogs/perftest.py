@@ -33,8 +33,8 @@ from quotetui.domain.verification.linkfacts import (
     perftest_tool,
 )
 from quotetui.domain.verification.logs import LogError
-from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import is_prompt, log_number
+from quotetui.language import _, ngettext
 
 START = re.compile(
     r"^\s*(?:RDMA_Write|RDMA_Write_imm|RDMA_Read|Send|ATOMIC|Atomic)\b[\w ]*? (?:BW|Latency) Test\s*$", re.M
@@ -108,7 +108,7 @@ def parse(text: str) -> PerftestBw | PerftestLat:
         line = raw.rstrip()
         if found := _BW_TABLE.match(line):
             if found.group(1) != found.group(2):
-                raise LogError(f"a results table in two units: {line.strip()[:80]!r}", n)
+                raise LogError(_("a results table in two units: {line}").format(line=repr(line.strip()[:80])), n)
             tables.append((found.group(1).replace("MiB/sec", "MB/sec"), n))  # newer perftest says MiB: 2^20 B
             columns, closed = _EXTRA.findall(found.group(3)), False
         elif found := _LAT_TABLE.match(line):
@@ -129,8 +129,9 @@ def parse(text: str) -> PerftestBw | PerftestLat:
             failures.append((n, line.strip()))
     if len(head.devices) > 1:
         raise LogError(
-            f"two perftest runs in one log: on {head.devices[0]} and on {head.devices[1]}; save each run to its own "
-            "file",
+            _("two perftest runs in one log: on {device} and on {other}; save each run to its own file").format(
+                device=head.devices[0], other=head.devices[1]
+            ),
         )
     test, bidirectional, kind = _test(titles, command, tables)
     bidirectional = bidirectional or bool(command_line and _BIDIRECTIONAL.search(command_line))
@@ -143,26 +144,35 @@ def parse(text: str) -> PerftestBw | PerftestLat:
     if (not rows or not closed or failures) and (
         failed := next(((n, what) for n, what in failures if n > (last if not rows or not closed else after)), None)
     ):
-        raise LogError(f"{tool} failed at line {failed[0]}: {failed[1]}{head.attempted()}", failed[0])
+        raise LogError(
+            _("{tool} failed at line {line}: {failure} ({attempt})").format(
+                tool=tool, line=failed[0], failure=failed[1], attempt=head.attempted()
+            ),
+            failed[0],
+        )
     if test and test not in PERFTEST_VERBS:
         raise LogError(
-            f"a perftest {test} {kind} test: not read (quotetui reads perftest's Send, RDMA_Write and RDMA_Read "
-            "tests; an atomic test measures 8-byte operations, not the link)",
+            _(
+                "a perftest {test} {kind} test: not read (quotetui reads perftest's Send, RDMA_Write and RDMA_Read "
+                "tests; an atomic test measures 8-byte operations, not the link)"
+            ).format(test=test, kind=kind),
             titles[0][3] if titles else None,
         )
     if not tables:
         columns_named = "t_min" if kind == "Latency" else "BW peak"
         raise LogError(
-            f"no result table ('#bytes #iterations {columns_named}…'): the client never connected, or the run was "
-            "cut short before its results",
+            _(
+                "no result table ('#bytes #iterations {columns}…'): the client never connected, or the run was cut "
+                "short before its results"
+            ).format(columns=columns_named),
             len(lines),
         )
     if not rows:
-        raise LogError("a result table header and no rows (cut short?)", len(lines))
+        raise LogError(_("a result table header and no rows (cut short?)"), len(lines))
     lat = tuple(_lat_row(tokens, n, names) for tokens, n, _, names in rows) if kind == "Latency" else ()
     bw_rows = [_bw_row(tokens, n, unit, names) for tokens, n, unit, names in rows] if kind != "Latency" else []
     if not closed:
-        raise LogError("the result table does not end with its line of dashes (cut short?)", len(lines))
+        raise LogError(_("the result table does not end with its line of dashes (cut short?)"), len(lines))
     if kind == "Latency":
         return PerftestLat(lat, test, head.device, head.link, head.mtu, head.qps, head.gpu, head.gid, head.connection)
     duration = head.no_peak or all(r.peak == 0 < r.average for r in bw_rows)
@@ -199,11 +209,14 @@ class _Header:
         self.requested: str | None = None  # the device the command asked for (-d), where no header names one
 
     def attempted(self) -> str:
-        """What a failed run was to measure, as far as it printed it: `` (on mlx5_0, IB, 30 QPs: no result)``."""
-        said = [x for x in (self.device, self.link, self.qps and plural(self.qps, "QP")) if x]
+        """What a failed run was to measure, as far as it printed it: ``on mlx5_0, IB, 30 QPs: no result``."""
+        qps = self.qps and ngettext("{n} QP", "{n} QPs", self.qps).format(n=f"{self.qps:,}")
+        said = [x for x in (self.device, self.link, qps) if x]
         if said:
-            return f" (on {', '.join(said)}: no result)"
-        return f" (device {self.requested} asked for: no result)" if self.requested else " (no result)"
+            return _("on {what}: no result").format(what=", ".join(said))
+        if self.requested:
+            return _("device {device} asked for: no result").format(device=self.requested)
+        return _("no result")
 
     def read(self, line: str) -> bool:
         """Takes what ``line`` says; whether it was a header line."""
@@ -241,8 +254,10 @@ def _test(
     if len(named) > 1:
         first, other = titles[0], next(t for t in titles if t[:3] != titles[0][:3])
         raise LogError(
-            f"two perftest runs in one log: {_shown(first)} Test at line {first[3]}, {_shown(other)} Test at line "
-            f"{other[3]}; save each run to its own file",
+            _(
+                "two perftest runs in one log: {test} at line {line}, {other} at line {other_line}; save each run to "
+                "its own file"
+            ).format(test=f"{_shown(first)} Test", line=first[3], other=f"{_shown(other)} Test", other_line=other[3]),
             other[3],
         )
     if named:
@@ -256,7 +271,7 @@ def _test(
     kinds = {"Latency" if unit == "usec" else "BW" for unit, _ in tables}
     if len(kinds) > 1 or (kind and kinds and kinds != {kind}):
         at = next(n for unit, n in tables if ("Latency" if unit == "usec" else "BW") != (kind or "BW"))
-        raise LogError("a bandwidth table and a latency table in one log: two runs; save each to its own file", at)
+        raise LogError(_("a bandwidth table and a latency table in one log: two runs; save each to its own file"), at)
     return test, bidirectional, kind or (kinds.pop() if kinds else "BW")
 
 
@@ -271,14 +286,22 @@ def _unit(units: set[str], rows: list[IbRow], tables: list[tuple[str, int]]) -> 
         return units.pop()
     fits = [unit for unit in sorted(units) if all(r.rate_agrees(unit) for r in rows if r.average and r.msg_rate)]
     if len(fits) != 1:
-        lines = ", ".join(f"{unit} at line {n}" for unit, n in tables)
-        raise LogError(f"results tables in two units ({lines}) and figures that do not say which", tables[-1][1])
+        lines = ", ".join(_("{unit} at line {line}").format(unit=unit, line=n) for unit, n in tables)
+        raise LogError(
+            _("results tables in two units ({tables}) and figures that do not say which").format(tables=lines),
+            tables[-1][1],
+        )
     return fits[0]
 
 
 def _bw_row(tokens: list[str], n: int, unit: str, extra: list[str]) -> IbRow:
     if len(tokens) != 5 + len(extra):
-        raise LogError(f"{len(tokens)} values for {5 + len(extra)} columns (a cut or garbled row)", n)
+        raise LogError(
+            _("{values} values for {columns} columns (a cut or garbled row)").format(
+                values=len(tokens), columns=5 + len(extra)
+            ),
+            n,
+        )
     size, iterations = _size(tokens, n)
     bw_min = next((5 + i for i, name in enumerate(extra) if name.startswith("BW min")), None)
     return IbRow(
@@ -293,12 +316,19 @@ def _bw_row(tokens: list[str], n: int, unit: str, extra: list[str]) -> IbRow:
 
 def _lat_row(tokens: list[str], n: int, columns: list[str]) -> LatencyRow:
     if len(tokens) != 2 + len(columns):
-        raise LogError(f"{len(tokens)} values for {2 + len(columns)} columns (a cut or garbled row)", n)
+        raise LogError(
+            _("{values} values for {columns} columns (a cut or garbled row)").format(
+                values=len(tokens), columns=2 + len(columns)
+            ),
+            n,
+        )
     size, iterations = _size(tokens, n)
     fields = {_LAT_FIELDS[c]: log_number(v, c, n) for c, v in zip(columns, tokens[2:], strict=True) if c in _LAT_FIELDS}
     missing = [c for c in ("t_min", "t_max", "t_typical") if c not in fields]
     if missing:
-        raise LogError(f"a latency table without {', '.join(missing)}: not one perftest prints", n)
+        raise LogError(
+            _("a latency table without {columns}: not one perftest prints").format(columns=", ".join(missing)), n
+        )
     return LatencyRow(size, iterations, **fields)
 
 
@@ -306,5 +336,8 @@ def _size(tokens: list[str], n: int) -> tuple[int, int]:
     size = log_number(tokens[0], "#bytes", n)
     iterations = log_number(tokens[1], "#iterations", n)
     if size > 1 << 40 or iterations > 10**15 or size != int(size) or iterations != int(iterations):
-        raise LogError(f"{tokens[0]} bytes × {tokens[1]} iterations: no run sends that", n)
+        raise LogError(
+            _("{size} bytes × {iterations} iterations: no run sends that").format(size=tokens[0], iterations=tokens[1]),
+            n,
+        )
     return int(size), int(iterations)

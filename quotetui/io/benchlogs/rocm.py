@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from quotetui.domain.verification.logs import LogError, RocmDevice, RocmSmi
+from quotetui.language import _
 
 START = re.compile(r"^=+\s*ROCm System Management Interface\s*=+\s*$")
 _NEW_ROW = re.compile(r"^(\d+)\s+\d+\s+0x([0-9a-fA-F]{1,4}),\s+\d+\s")
@@ -44,7 +45,9 @@ def parse(text: str) -> RocmSmi:
         if row:
             index = int(row.group(1))
             if index in devices:
-                raise LogError(f"device {index} twice: two runs in one file? import each alone", n)
+                raise LogError(
+                    _("device {index} twice: two runs in one file? import each alone").format(index=index), n
+                )
             part = _PARTITION.search(line)
             devices[index] = RocmDevice(
                 index,
@@ -64,7 +67,7 @@ def parse(text: str) -> RocmSmi:
         else:
             last = None
     if not devices:
-        raise LogError("rocm-smi output with no Concise Info rows (run plain rocm-smi, or cut short?)", len(lines))
+        raise LogError(_("rocm-smi output with no Concise Info rows (run plain rocm-smi, or cut short?)"), len(lines))
     return RocmSmi(
         tuple(
             RocmDevice(d.index, d.device_id, d.name, d.partition, d.partition_id, memory.get(d.index))

@@ -8,6 +8,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
 from quotetui.io.benchlogs.common import output_lines
+from quotetui.language import _
 from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
 QUERY_FIELDS = PROBE_QUERY_FIELDS
@@ -28,11 +29,11 @@ def _integer(value: str, field: str, line: int) -> int | None:
         return None
     found = _NUMBER.match(value)
     if not found:
-        raise LogError(f"{field} is {value!r}, not a number", line)
+        raise LogError(_("{what} is {value}, not a number").format(what=field, value=repr(value)), line)
     try:
         return int(parse_number(found.group(1), what=field))
     except BadInput:
-        raise LogError(f"{field} is {value!r}, not a number", line) from None
+        raise LogError(_("{what} is {value}, not a number").format(what=field, value=repr(value)), line) from None
 
 
 def _text(values: dict[str, str], field: str) -> str | None:
@@ -43,7 +44,7 @@ def _text(values: dict[str, str], field: str) -> str | None:
 def parse_query(text: str) -> SmiQuery:
     rows = [(n, line.strip()) for n, line in output_lines(text)]
     if not rows:
-        raise LogError("empty: no GPU rows")
+        raise LogError(_("empty: no GPU rows"))
     first = [_field(cell) for cell in rows[0][1].split(",")]
     if "name" in first or "index" in first:
         fields, body = first, rows[1:]
@@ -51,28 +52,36 @@ def parse_query(text: str) -> SmiQuery:
         width = len(rows[0][1].split(", "))
         if width > len(QUERY_FIELDS) or width < 2:
             raise LogError(
-                f"no header and {width} columns: run with the header (format=csv) or with the query "
-                f"{','.join(QUERY_FIELDS)}",
+                _("no header and {n} columns: run with the header (format=csv) or with the query {query}").format(
+                    n=width, query=",".join(QUERY_FIELDS)
+                ),
                 rows[0][0],
             )
         fields, body = list(QUERY_FIELDS[:width]), rows
     if "name" not in fields:
-        raise LogError("no name column: add name to --query-gpu", rows[0][0])
+        raise LogError(_("no name column: add name to --query-gpu"), rows[0][0])
     if not body:
-        raise LogError("a header and no GPU rows", rows[0][0])
+        raise LogError(_("a header and no GPU rows"), rows[0][0])
     gpus: list[SmiGpu] = []
     _cut_last_row(text, body, len(fields))
     for n, line in body:
         cells = [cell.strip() for cell in line.split(", ")]
         if len(cells) != len(fields):
-            raise LogError(f"{len(cells)} values for {len(fields)} columns (a cut or garbled line)", n)
+            raise LogError(
+                _("{values} values for {columns} columns (a cut or garbled line)").format(
+                    values=len(cells), columns=len(fields)
+                ),
+                n,
+            )
         values = dict(zip(fields, cells, strict=True))
         name = values["name"]
         if name in _NOT_AVAILABLE or name.replace(".", "").isdigit():
-            raise LogError(f"name is {name!r}, not a GPU name", n)
+            raise LogError(_("name is {name}, not a GPU name").format(name=repr(name)), n)
         index = _integer(values.get("index", ""), "index", n)
         if index is not None and any(g.index == index for g in gpus):
-            raise LogError(f"GPU index {index} listed twice: two listings in one file? import each alone", n)
+            raise LogError(
+                _("GPU index {index} listed twice: two listings in one file? import each alone").format(index=index), n
+            )
         gpus.append(
             SmiGpu(
                 name=name,
@@ -100,8 +109,10 @@ def _cut_last_row(text: str, body: list[tuple[int, str]], width: int) -> None:
     lengths = [len(cells[-1].strip()) for cells in above if len(cells) == width]
     if lengths and len(line.split(", ")) == width and len(last) < min(lengths):
         raise LogError(
-            f"the last row ends without a line end and its last value {last!r} is shorter than in every row "
-            "above: the file was cut mid-row",
+            _(
+                "the last row ends without a line end and its last value {value} is shorter than in every row above: "
+                "the file was cut mid-row"
+            ).format(value=repr(last)),
             n,
         )
 
@@ -120,9 +131,9 @@ def parse_list(text: str) -> SmiList:
             parent = gpus[-1]
             gpus[-1] = ListedGpu(parent.index, parent.name, parent.uuid, (*parent.mig_profiles, mig.group(1)))
         else:
-            raise LogError(f"not a GPU or MIG line of nvidia-smi -L: {line.strip()[:80]!r}", n)
+            raise LogError(_("not a GPU or MIG line of nvidia-smi -L: {line}").format(line=repr(line.strip()[:80])), n)
     if not gpus:
-        raise LogError("no GPU lines")
+        raise LogError(_("no GPU lines"))
     return SmiList(tuple(gpus))
 
 
@@ -137,7 +148,7 @@ def parse_topology(text: str) -> Topology:
     lines = _ANSI.sub("", text).splitlines()
     header_at = next((i for i, line in enumerate(lines) if "GPU0" in line.split() and "X" not in line.split()), None)
     if header_at is None:
-        raise LogError("no matrix header with GPU0")
+        raise LogError(_("no matrix header with GPU0"))
     gpus = tuple(t for t in lines[header_at].split() if _GPU_LABEL.match(t))
     seen: dict[str, dict[str, str]] = {}
     for n, line in enumerate(lines[header_at + 1 :], header_at + 2):
@@ -146,21 +157,33 @@ def parse_topology(text: str) -> Topology:
             break
         row, values = cells[0], cells[1 : 1 + len(gpus)]
         if row not in gpus:
-            raise LogError(f"row {row} is not one of the header's columns {' '.join(gpus)}", n)
+            raise LogError(
+                _("row {row} is not one of the header's columns {columns}").format(row=row, columns=" ".join(gpus)), n
+            )
         if len(values) < len(gpus):
-            raise LogError(f"{row} has {len(values)} cells for {len(gpus)} GPU columns (a cut line)", n)
+            raise LogError(
+                _("{row} has {cells} cells for {gpus} GPU columns (a cut line)").format(
+                    row=row, cells=len(values), gpus=len(gpus)
+                ),
+                n,
+            )
         links = {}
         for col, kind in zip(gpus, values, strict=True):
             if col == row:
                 if kind != "X":
-                    raise LogError(f"{row} to itself is {kind!r}, not X", n)
+                    raise LogError(_("{row} to itself is {link}, not X").format(row=row, link=repr(kind)), n)
             elif not _LINK.match(kind):
-                raise LogError(f"{row} to {col} is {kind!r}, not NV# or a PCIe path (PIX PXB PHB NODE SYS)", n)
+                raise LogError(
+                    _("{row} to {column} is {link}, not NV# or a PCIe path (PIX PXB PHB NODE SYS)").format(
+                        row=row, column=col, link=repr(kind)
+                    ),
+                    n,
+                )
             else:
                 links[col] = kind
         seen[row] = links
     missing = [g for g in gpus if g not in seen]
     if missing:
-        raise LogError(f"the matrix has no row for {', '.join(missing)} (cut short?)", len(lines))
+        raise LogError(_("the matrix has no row for {gpus} (cut short?)").format(gpus=", ".join(missing)), len(lines))
     pairs = tuple((a, b, seen[a][b]) for i, a in enumerate(gpus) for b in gpus[i + 1 :])
     return Topology(gpus, pairs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from quotetui.domain.verification.logs import LogError, SmiGpu, SmiTable
+from quotetui.language import _
 
 START = re.compile(r"^=+\s*NVSMI LOG\s*=+\s*$")
 _GPU = re.compile(r"^GPU\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s*$")
@@ -46,7 +47,7 @@ def _number(fields: dict[str, tuple[str, int]], *keys: str) -> int | None:
             if figure.isdigit():
                 return int(figure)
             if figure not in ("N/A", "[N/A]", "Not", "Unknown"):
-                raise LogError(f"{key} is {value!r}, not a number", n)
+                raise LogError(_("{what} is {value}, not a number").format(what=key, value=repr(value)), n)
     return None
 
 
@@ -64,14 +65,14 @@ def parse(text: str) -> SmiTable:
     lines = text.splitlines()
     starts = [(n, m.group(1)) for n, line in enumerate(lines, 1) if (m := _GPU.match(line.strip()))]
     if not starts:
-        raise LogError("no 'GPU 00000000:…' block: not nvidia-smi -q, or cut short")
+        raise LogError(_("no 'GPU 00000000:…' block: not nvidia-smi -q, or cut short"))
     gpus, ids = [], []
     for k, (n, _bus) in enumerate(starts):
         end = starts[k + 1][0] - 1 if k + 1 < len(starts) else len(lines)
         fields = _fields([(i, lines[i - 1]) for i in range(n + 1, end + 1) if lines[i - 1].strip()])
         name = fields.get("Product Name", ("", n))[0]
         if not name:
-            raise LogError("a GPU block with no 'Product Name' (cut short?)", n)
+            raise LogError(_("a GPU block with no 'Product Name' (cut short?)"), n)
         device = fields.get("PCI/Device Id", ("", n))[0]
         if found := _DEVICE_ID.match(device):
             ids.append(f"{found.group(2).lower()}:{found.group(1).lower()}")
@@ -88,7 +89,7 @@ def parse(text: str) -> SmiTable:
         )
     buses = [bus for _, bus in starts]
     if (twice := next((b for b in buses if buses.count(b) > 1), None)) is not None:
-        raise LogError(f"GPU {twice} twice: two runs pasted together? import each alone")
+        raise LogError(_("GPU {gpu} twice: two runs pasted together? import each alone").format(gpu=twice))
     driver = next((m.group(1) for line in lines if (m := re.match(r"^Driver Version\s*:\s*(\S+)", line))), None)
     attached = next((int(m.group(1)) for line in lines if (m := re.match(r"^Attached GPUs\s*:\s*(\d+)", line))), None)
     cut = attached is not None and attached != len(gpus)  # the paste holds fewer blocks than the GPUs attached

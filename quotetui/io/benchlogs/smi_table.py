@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from quotetui.domain.verification.logs import LogError, SmiGpu, SmiTable
+from quotetui.language import _
 
 BANNER = re.compile(r"^\|\s*(NVIDIA-SMI\s+\S+|HL-SMI Version:)")
 """The first line inside the table's box: the line the tool is known by."""
@@ -44,22 +45,22 @@ def _ecc(cell: str, n: int) -> int | None:
         return int(cell)
     if cell in ("N/A", "On", "Off", "", "[N/A]"):  # under MIG the column says On: the count is per MIG device
         return None
-    raise LogError(f"an ECC count of {cell!r}: not a number", n)
+    raise LogError(_("an ECC count of {value}: not a number").format(value=repr(cell)), n)
 
 
 def parse(text: str) -> SmiTable:
     lines = text.splitlines()
     banner = next(((n, m) for n, line in enumerate(lines, 1) if (m := BANNER.match(line.strip()))), None)
     if banner is None:
-        raise LogError("no 'NVIDIA-SMI' (or 'HL-SMI Version:') line: not nvidia-smi's table")
+        raise LogError(_("no 'NVIDIA-SMI' (or 'HL-SMI Version:') line: not nvidia-smi's table"))
     tool = "hl-smi" if banner[1].group(1).startswith("HL-SMI") else "nvidia-smi"
     driver = next((m.group(1) for line in lines if (m := _DRIVER.search(line))), None)
     header = next((n for n, line in enumerate(lines, 1) if n > banner[0] and _HEADER.match(line.strip())), None)
     if header is None:
-        raise LogError("no column header ('| GPU  Name …'): cut short?", len(lines))
+        raise LogError(_("no column header ('| GPU  Name …'): cut short?"), len(lines))
     start = next((n for n, line in enumerate(lines, 1) if n > header and _DOUBLE.match(line.strip())), None)
     if start is None:
-        raise LogError("no '|=====|' line under the column header: cut short?", len(lines))
+        raise LogError(_("no '|=====|' line under the column header: cut short?"), len(lines))
     gpus: list[SmiGpu] = []
     block: list[tuple[int, list[str]]] = []
     elided = False
@@ -85,14 +86,16 @@ def parse(text: str) -> SmiTable:
         if _FIRST.match(cells[0]):
             flush()
         elif not block:
-            raise LogError(f"a row that starts no GPU: {line[:80]!r}", n)
+            raise LogError(_("a row that starts no GPU: {line}").format(line=repr(line[:80])), n)
         block.append((n, cells))
     flush()
     if not gpus:
-        raise LogError("a table with no GPU rows (cut short?)", n)
+        raise LogError(_("a table with no GPU rows (cut short?)"), n)
     indices = [g.index for g in gpus]
     if (twice := next((i for i in indices if indices.count(i) > 1), None)) is not None:
-        raise LogError(f"GPU {twice} twice in one table: two machines' tables pasted together? import each alone")
+        raise LogError(
+            _("GPU {gpu} twice in one table: two machines' tables pasted together? import each alone").format(gpu=twice)
+        )
     elided = elided or sorted(i for i in indices if i is not None) != list(range(len(gpus)))  # rows gone, no "..."
     mig = _mig_devices(lines)
     return SmiTable(
@@ -110,10 +113,13 @@ def _gpu(block: list[tuple[int, list[str]]]) -> SmiGpu:
     found = _FIRST.match(first[0])
     assert found is not None  # a block begins at its first row
     if len(first) < 3 or not rest:
-        raise LogError(f"GPU {found.group(1)}'s rows are cut (a cut or garbled row)", n)
+        raise LogError(_("GPU {gpu}'s rows are cut (a cut or garbled row)").format(gpu=found.group(1)), n)
     memory = _MEMORY.search(rest[0][1][1]) if len(rest[0][1]) > 1 else None
     if memory is None and "Not Supported" not in rest[0][1][1]:
-        raise LogError(f"GPU {found.group(1)}: no memory 'used / total MiB' in {rest[0][1][1]!r}", rest[0][0])
+        raise LogError(
+            _("GPU {gpu}: no memory 'used / total MiB' in {cell}").format(gpu=found.group(1), cell=repr(rest[0][1][1])),
+            rest[0][0],
+        )
     mig = rest[1][1][-1] if len(rest) > 1 and rest[1][1][-1] in ("Enabled", "Disabled") else None
     return SmiGpu(
         found.group(2),

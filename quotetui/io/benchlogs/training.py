@@ -35,8 +35,8 @@ from fractions import Fraction
 from quotetui.domain.economics.exact import ceil
 from quotetui.domain.entities import MAX_COUNT
 from quotetui.domain.verification.logs import LogError, TrainingStep, TrainingThroughput, exact_median
-from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import log_number
+from quotetui.language import _, ngettext
 
 WARMUP_SHARE = Fraction(1, 10)
 """The share of the steps logged that is warm-up (rounded up, at least one step), before the steady steps."""
@@ -95,16 +95,22 @@ def parse(text: str) -> TrainingThroughput:
             if tflops is None:
                 if _TFLOPS.search(text) is None:
                     raise LogError(
-                        "Megatron-LM iteration lines but no 'throughput per GPU (TFLOP/s/GPU)' figure: run it with "
-                        "--log-throughput",
+                        _(
+                            "Megatron-LM iteration lines but no 'throughput per GPU (TFLOP/s/GPU)' figure: run it "
+                            "with --log-throughput"
+                        ),
                         n,
                     )
-                raise LogError(f"iteration {step} has no throughput figure (cut short, or a garbled line?)", n)
+                raise LogError(
+                    _("iteration {step} has no throughput figure (cut short, or a garbled line?)").format(step=step), n
+                )
             ms, tokens = _MS.search(line), _TOKENS.search(line)
             figures = (
-                _number(tflops.group(1), f"iteration {step} TFLOP/s per GPU", n),
-                _number(tokens.group(1), f"iteration {step} tokens/s per GPU", n) if tokens else None,
-                _number(ms.group(1), f"iteration {step} elapsed ms", n) if ms else None,
+                _number(tflops.group(1), _("iteration {step} TFLOP/s per GPU").format(step=step), n),
+                _number(tokens.group(1), _("iteration {step} tokens/s per GPU").format(step=step), n)
+                if tokens
+                else None,
+                _number(ms.group(1), _("iteration {step} elapsed ms").format(step=step), n) if ms else None,
                 None,
             )
         elif titan := _STEP.search(line):
@@ -114,25 +120,30 @@ def parse(text: str) -> TrainingThroughput:
             if tflops is None:
                 if _TITAN_TFLOPS.search(text) is None:
                     raise LogError(
-                        "torchtitan step lines but no 'tflops:' figure (an older torchtitan prints wps and its own "
-                        "mfu only): the TFLOP/s per GPU are unknown",
+                        _(
+                            "torchtitan step lines but no 'tflops:' figure (an older torchtitan prints wps and its "
+                            "own mfu only): the TFLOP/s per GPU are unknown"
+                        ),
                         n,
                     )
-                raise LogError(f"step {step} has no tflops figure (cut short, or a garbled line?)", n)
+                raise LogError(
+                    _("step {step} has no tflops figure (cut short, or a garbled line?)").format(step=step), n
+                )
             figures = (
-                _number(tflops.group(1), f"step {step} tflops", n),
-                _number(tokens.group(1), f"step {step} tps", n) if tokens else None,
+                _number(tflops.group(1), _("step {step} tflops").format(step=step), n),
+                _number(tokens.group(1), _("step {step} tps").format(step=step), n) if tokens else None,
                 None,
                 _mfu(mfu.group(1), step, n) if (mfu := _TITAN_MFU.search(line)) else None,
             )
             if share is None and (used := _TITAN_MEMORY.search(line)) and (pct := _number(used.group(2), "", n)):
-                share = _number(used.group(1), f"step {step} memory", n) * 100 / pct  # GiB in use ÷ its share
+                used_gib = _number(used.group(1), _("step {step} memory").format(step=step), n)
+                share = used_gib * 100 / pct  # GiB in use ÷ its share
         else:
             if peak := _TITAN_PEAK.search(line):
-                assumed = _number(peak.group(1), "the peak FLOPS used for MFU", n) / 10**12
+                assumed = _number(peak.group(1), _("the peak FLOPS used for MFU"), n) / 10**12
             if device is None and (capacity := _CAPACITY.search(line)):
                 device = capacity.group(1).strip()
-                printed = _number(capacity.group(2), "the device's memory", n)
+                printed = _number(capacity.group(2), _("the device's memory"), n)
             elif world is None and (size := _WORLD.match(line)):
                 world = int(size.group(1))
             elif arg := _ARG.match(line):
@@ -140,26 +151,36 @@ def parse(text: str) -> TrainingThroughput:
             continue
         if found and step <= min(found) < max(found):  # the count started again: a second run appended
             raise LogError(
-                f"step {step} after step {max(found)}: the step count starts again, so two runs are in one file; "
-                "import each alone",
+                _(
+                    "step {step} after step {last}: the step count starts again, so two runs are in one file; import "
+                    "each alone"
+                ).format(step=step, last=max(found)),
                 n,
             )
         found.setdefault(step, []).append(figures)
         last_line[step] = n
     if len(frameworks) > 1:
         second, at = max(frameworks.items(), key=lambda kv: kv[1])
-        raise LogError(f"Megatron-LM and torchtitan lines in one log ({second} from line {at})", at)
+        raise LogError(
+            _("Megatron-LM and torchtitan lines in one log ({framework} from line {line})").format(
+                framework=second, line=at
+            ),
+            at,
+        )
     if not found:
-        raise LogError("no throughput line (a Megatron-LM iteration or a torchtitan step)", len(lines) or None)
+        raise LogError(_("no throughput line (a Megatron-LM iteration or a torchtitan step)"), len(lines) or None)
     if world is not None and not 0 < world <= MAX_COUNT:
-        raise LogError(f"world_size {world}: not a number of GPUs")
+        raise LogError(_("world_size {n}: not a number of GPUs").format(n=world))
     steps = tuple(_merged(step, found[step]) for step in sorted(found))
     warmup = max(1, ceil(len(steps) * WARMUP_SHARE))
     if len(steps) - warmup < MIN_STEADY_STEPS:
+        logged = ngettext("{n} step logged", "{n} steps logged", len(steps)).format(n=f"{len(steps):,}")
+        warm = ngettext("the {n} warm-up step", "the {n} warm-up steps", warmup).format(n=f"{warmup:,}")
         raise LogError(
-            f"{plural(len(steps), 'step')} logged, {len(steps) - warmup} after the {plural(warmup, 'warm-up step')}: "
-            "a median needs "
-            f"at least {MIN_STEADY_STEPS} steady steps (log more often, or run longer)",
+            _(
+                "{logged}, {after} after {warmup}: a median needs at least {least} steady steps (log more often, or "
+                "run longer)"
+            ).format(logged=logged, after=len(steps) - warmup, warmup=warm, least=MIN_STEADY_STEPS),
             max(last_line.values()),
         )
     capacity = printed if printed is not None else share
@@ -167,15 +188,17 @@ def parse(text: str) -> TrainingThroughput:
 
 
 def _mfu(token: str, step: int, n: int) -> Decimal:
-    value = _number(token, f"step {step} mfu", n)
+    value = _number(token, _("step {step} mfu").format(step=step), n)
     if value > 100:
-        raise LogError(f"step {step} mfu {token}%: more than 100 %, which no framework prints", n)
+        raise LogError(
+            _("step {step} mfu {value}%: more than 100 %, which no framework prints").format(step=step, value=token), n
+        )
     return value
 
 
 def _step(token: str, n: int) -> int:
     if len(token) > 12:
-        raise LogError(f"step {token[:20]}…: not a step number", n)
+        raise LogError(_("step {step}…: not a step number").format(step=token[:20]), n)
     return int(token)
 
 

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Button, Input
 
 from quotetui.domain.errors import QuotetuiError
+from quotetui.language import N_, _
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.workers import background
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class BenchImportDialog(FilesDialog["BenchImport | None"]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel (nothing imported)")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel (nothing imported)"))]
 
     def __init__(self, db: Database, offer_id: int, title: str) -> None:
         super().__init__()
@@ -29,14 +30,16 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
 
     def compose(self) -> ComposeResult:
         yield from self.files_layout(
-            f"Import raw logs for #{self.offer_id} {self.offer_title}",
-            "nvidia-smi (table, -q, query, -L, topo -m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
-            "(any collective; -J JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, a "
-            "GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: "
-            'separate them with spaces; "quote a name with spaces".',
+            _("Import raw logs for #{id} {offer}").format(id=self.offer_id, offer=self.offer_title),
+            _(
+                "nvidia-smi (table, -q, query, -L, topo -m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
+                "(any collective; -J JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, a "
+                "GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: "
+                'separate them with spaces; "quote a name with spaces".'
+            ),
             "probe-node01.json",
-            Button("Import (Enter)", variant="primary", id="go"),
-            Button("Cancel (Esc)", id="cancel"),
+            Button(_("Import (Enter)"), variant="primary", id="go"),
+            Button(_("Cancel (Esc)"), id="cancel"),
         )
 
     @on(Input.Submitted, "#paths")
@@ -45,7 +48,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
         paths = self._paths()
         if paths is None:
             return
-        self._show("Reading every log…")
+        self._show(_("Reading every log…"))
         self.query_one("#go", Button).disabled = True
         self._run(paths)
 

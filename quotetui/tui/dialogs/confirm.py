@@ -10,16 +10,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from quotetui.language import N_, _
 from quotetui.tui.safe import plain
 
 
 class ConfirmDialog(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,n", "answer(False)", "Cancel"),
-        Binding("y", "answer(True)", "Yes"),
+        Binding("escape,n", "answer(False)", N_("Cancel")),
+        Binding("y", "answer(True)", N_("Yes")),
     ]
 
-    def __init__(self, question: str, detail: str = "", yes: str = "Delete") -> None:
+    def __init__(self, question: str, detail: str = "", yes: str = N_("Delete")) -> None:
+        """``question`` and ``detail`` as shown (in the language in use); ``yes``: the button's word as declared
+        (``N_``), translated here."""
         super().__init__()
         self.question, self.detail, self.yes = question, detail, yes
 
@@ -29,8 +32,8 @@ class ConfirmDialog(ModalScreen[bool]):
             if self.detail:
                 yield Static(plain(self.detail))
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self.yes} (y)", variant="error", id="yes")
-                yield Button("Cancel (Esc)", id="no")
+                yield Button(plain(f"{_(self.yes)} (y)"), variant="error", id="yes")
+                yield Button(_("Cancel (Esc)"), id="no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

@@ -9,37 +9,37 @@ from __future__ import annotations
 from typing import Any
 
 from quotetui.domain.enums import Mover
+from quotetui.language import _
 from quotetui.services import editing
 from quotetui.store.engine import Database
-from quotetui.tui.dialogs.form_screen import FormScreen, Notice
+from quotetui.tui.dialogs.form_screen import FormScreen
 
 
 def _text(raw: dict[str, Any], name: str) -> str:
     return str(raw.get(name) or "").strip()
 
 
-def _saved(what: str, name: str = "") -> Notice:
-    """``Saved provider 一万网络 (#6)``: what, its name as typed (if it has one), the id the save returned."""
-
-    def say(raw: dict[str, Any], row_id: object) -> str:
-        named = f" {_text(raw, name)}" if name and _text(raw, name) else ""
-        return f"Saved {what}{named}" + (f" (#{row_id})" if isinstance(row_id, int) else "")
-
-    return say
+def _provider_saved(raw: dict[str, Any], row_id: object) -> str:
+    """``Saved provider 一万网络 (#6)``: its name as typed, the id the save returned (the save refuses a
+    provider without a name and returns its id)."""
+    return _("Saved provider {name} (#{id})").format(name=_text(raw, "name"), id=row_id)
 
 
 def provider_form(db: Database, provider_id: int | None = None) -> FormScreen:
     return FormScreen(
         lambda: editing.provider_form(db, provider_id),
         lambda raw, version: editing.save_provider(db, raw, provider_id, version),
-        _saved("provider", "name"),
+        _provider_saved,
     )
 
 
 def offer_form(db: Database, offer_id: int | None = None) -> FormScreen:
     def said(raw: dict[str, Any], row_id: object) -> str:
-        by = f" from {_text(raw, 'provider')}" if _text(raw, "provider") else ""
-        return _saved("offer", "name")(raw, row_id) + by
+        """``Saved offer 8×H200 包月 (#21) from 一万网络``: its name and provider as typed, its id."""
+        name, provider = _text(raw, "name"), _text(raw, "provider")
+        if provider:
+            return _("Saved offer {name} (#{id}) from {provider}").format(name=name, id=row_id, provider=provider)
+        return _("Saved offer {name} (#{id})").format(name=name, id=row_id)
 
     return FormScreen(
         lambda: editing.offer_form(db, offer_id),
@@ -52,7 +52,7 @@ def revision_form(db: Database, offer_id: int, mover: Mover) -> FormScreen:
     return FormScreen(
         lambda: editing.revision_form(db, offer_id, mover),
         lambda raw, _: editing.save_revision(db, offer_id, raw),
-        lambda raw, _: f"Saved a new round of offer #{offer_id}",
+        lambda _raw, _result: _("Saved a new round of offer #{id}").format(id=offer_id),
     )
 
 
@@ -60,7 +60,7 @@ def discount_form(db: Database, offer_id: int, discount_id: int | None = None) -
     return FormScreen(
         lambda: editing.discount_form(db, discount_id),
         lambda raw, version: editing.save_discount(db, offer_id, raw, discount_id, version),
-        lambda raw, _: f"Saved a discount of offer #{offer_id}",
+        lambda _raw, _result: _("Saved a discount of offer #{id}").format(id=offer_id),
     )
 
 
@@ -68,7 +68,7 @@ def extra_form(db: Database, offer_id: int, extra_id: int | None = None) -> Form
     return FormScreen(
         lambda: editing.extra_form(db, extra_id),
         lambda raw, version: editing.save_extra(db, offer_id, raw, extra_id, version),
-        lambda raw, _: f"Saved an extra cost of offer #{offer_id}",
+        lambda _raw, _result: _("Saved an extra cost of offer #{id}").format(id=offer_id),
     )
 
 
@@ -76,7 +76,7 @@ def sla_form(db: Database, offer_id: int) -> FormScreen:
     return FormScreen(
         lambda: editing.sla_form(db, offer_id),
         lambda raw, version: editing.save_sla(db, offer_id, raw, version),
-        lambda raw, _: f"Saved the SLA terms of offer #{offer_id}",
+        lambda _raw, _result: _("Saved the SLA terms of offer #{id}").format(id=offer_id),
     )
 
 

@@ -12,9 +12,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from quotetui.language import N_, _
 from quotetui.tui.safe import plain
 
-DEBUG_HINT = "quotetui is still running. To see the details to report, start it with QUOTETUI_DEBUG=1."
+DEBUG_HINT = N_("quotetui is still running. To see the details to report, start it with QUOTETUI_DEBUG=1.")
 
 
 def debugging() -> bool:
@@ -23,9 +24,10 @@ def debugging() -> bool:
 
 
 class ErrorDialog(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "dismiss", N_("Close"))]
 
     def __init__(self, title: str, message: str, details: str) -> None:
+        """``title`` and ``message`` as shown (in the language in use); ``details``: the traceback, as it is."""
         super().__init__()
         self.title_text, self.message, self.details = title, message, details
 
@@ -37,8 +39,8 @@ class ErrorDialog(ModalScreen[None]):
                 with VerticalScroll(id="error-details"):
                     yield Static(plain(self.details))
             else:
-                yield Static(DEBUG_HINT, id="error-hint")
-            yield Button("Close", variant="error", id="close")
+                yield Static(plain(_(DEBUG_HINT)), id="error-hint")
+            yield Button(_("Close"), variant="error", id="close")
 
     def on_button_pressed(self) -> None:
         self.dismiss()

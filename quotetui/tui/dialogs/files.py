@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from quotetui.language import _
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors
@@ -25,7 +26,7 @@ class FilesDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[ResultT]):
 
     def files_layout(self, title: str, reads: str, placeholder: str, *buttons: Button) -> ComposeResult:
         """The dialog: ``title``, what it ``reads`` (plain text), the paths field, the report, ``buttons``, and
-        a footer of this dialog's keys (not those of the screen underneath)."""
+        a footer of this dialog's keys (not those of the screen underneath); every text as shown (translated)."""
         with Vertical(classes="dialog"):
             yield Label(plain(title), classes="dialog-title")
             yield Static(reads, classes="form-label", markup=False)
@@ -43,10 +44,10 @@ class FilesDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[ResultT]):
         try:
             parts = shlex.split(raw)
         except ValueError as exc:
-            self._show(f"Cannot read the file list: {exc}", error=True)
+            self._show(_("Cannot read the file list: {problem}").format(problem=exc), error=True)
             return None
         if not parts:
-            self._show("Give at least one file.", error=True)
+            self._show(_("Give at least one file."), error=True)
             return None
         return [Path(p).expanduser() for p in parts]
 

@@ -28,7 +28,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from quotetui.domain.errors import Conflict, NeedsConfirmation, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.domain.text import visible
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.services.form_spec import CONFIRMED, FieldErrors, FormSpec, hint, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
@@ -38,15 +38,28 @@ from quotetui.tui.workers import ClosesOnTop, ReportsWorkerErrors, background
 Notice = Callable[[dict[str, Any], object], str]
 """What a save says, from the raw values and what the save returned (a new row's id …)."""
 
-SAVE_LABEL = "Save (Ctrl+S)"
-SAVING_LABEL = "Saving…"
+SAVE = N_("Save")
+"""The verb of a form that saves (the default): its button is :data:`SAVE_LABEL`, its notice "Saved"."""
+SAVE_LABEL = N_("Save (Ctrl+S)")
+SAVING_LABEL = N_("Saving…")
+
+
+def field_label(field: Field) -> str:
+    """A field's label (declared ``N_`` in ``domain/entities.py``) in the language in use."""
+    return _(field.label)
+
+
+def field_title(field: Field) -> str:
+    """A field's label without its parenthesised hint, in the language in use (``Field.title``): how a message
+    names the field."""
+    return field_label(field).split(" (")[0].split("（")[0]
 
 
 class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel (nothing saved)"),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("tab", "app.focus_next", "Next field", show=True),
+        Binding("escape", "cancel", N_("Cancel (nothing saved)")),
+        Binding("ctrl+s", "save", N_("Save")),
+        Binding("tab", "app.focus_next", N_("Next field"), show=True),
     ]
     AUTO_FOCUS = ""  # the first field is focused in on_mount, without scrolling (see there)
 
@@ -56,11 +69,12 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         save: Callable[[dict[str, Any], object], object],
         notice: Notice | None = None,
         *,
-        verb: str = "Save",
+        verb: str = SAVE,
     ) -> None:
         """``spec`` is the form, or what makes it from the row as it is now (called in a worker; then a stale
         form can be filled again); ``save`` gets the raw values and the version of the row the form was filled
-        from (called in a worker); ``notice`` says what was saved (default: "Saved: " and the form's title)."""
+        from (called in a worker); ``notice`` says what was saved (default: "Saved: " and the form's title);
+        ``verb``: the button's word as declared (``N_``), translated where shown."""
         super().__init__()
         self.notice = notice
         self.load = spec if callable(spec) else None
@@ -77,14 +91,14 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form"):
-            yield Label(plain(self.spec.title if self.spec else "Loading the form…"), classes="dialog-title")
+            yield Label(plain(_(self.spec.title) if self.spec else _("Loading the form…")), classes="dialog-title")
             with VerticalScroll(classes="form-fields") as fields:
                 fields.loading = self.spec is None
                 for field in self.spec.fields if self.spec else ():
                     yield from self._field(field)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._button_label(), variant="primary", id="save", disabled=self.spec is None)
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Cancel (Esc)"), id="cancel")
         yield KeysFooter()
 
     # -- filling -------------------------------------------------------------------------------------
@@ -100,14 +114,14 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         self.app.call_from_thread(self._filled, spec)
 
     def _gone(self, message: str) -> None:
-        self.notify(message, title="Cannot open the form", severity="error", timeout=10)
+        self.notify(message, title=_("Cannot open the form"), severity="error", timeout=10)
         self.close_with(None)
 
     async def _filled(self, spec: FormSpec) -> None:
         if not self.is_attached:  # closed while it was being read
             return
         self.spec = spec
-        self.query_one(".dialog-title", Label).update(plain(spec.title))
+        self.query_one(".dialog-title", Label).update(plain(_(spec.title)))
         fields = self.query_one(".form-fields", VerticalScroll)
         await fields.remove_children()
         await fields.mount_all([w for field in spec.fields for w in self._field(field)])
@@ -126,9 +140,9 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     def _field(self, field: Field) -> ComposeResult:
         value = self.filled.values.get(field.name)
         if field.kind == "bool":
-            yield Checkbox(plain(field.label), bool(value), id=f"f-{field.name}", classes="form-input")
+            yield Checkbox(plain(field_label(field)), bool(value), id=f"f-{field.name}", classes="form-input")
         else:
-            yield Label(plain(field.label + (" *" if field.required else "")), classes="form-label")
+            yield Label(plain(field_label(field) + (" *" if field.required else "")), classes="form-label")
             options = self.filled.choices(field)
             if options:
                 choices = [(plain(label), v) for label, v in options]
@@ -136,7 +150,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 yield Select(choices, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
             else:
                 shown = visible(str(value or ""))  # a control character stored long ago is shown as a mark
-                yield Input(shown, placeholder=hint(field), id=f"f-{field.name}", classes="form-input")
+                yield Input(shown, placeholder=_(hint(field)), id=f"f-{field.name}", classes="form-input")
         yield Static("", id=f"e-{field.name}", classes="field-error")
 
     @property
@@ -161,9 +175,13 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     def refusal(self, errors: dict[str, str]) -> str:
         """What a refused save says: nothing was saved, and which fields, by their labels, in form order."""
         fields = self.filled.fields
-        labels = [f.title for f in fields if f.name in errors]
+        labels = [field_title(f) for f in fields if f.name in errors]
         labels += [name for name in errors if name not in {f.name for f in fields}]
-        return f"Nothing was saved: {plural(len(labels), 'field')} to correct ({', '.join(labels)})."
+        return ngettext(
+            "Nothing was saved: {n} field to correct ({fields}).",
+            "Nothing was saved: {n} fields to correct ({fields}).",
+            len(labels),
+        ).format(n=f"{len(labels):,}", fields=", ".join(labels))
 
     def show_errors(self, errors: dict[str, str]) -> None:
         for field in self.filled.fields:
@@ -202,7 +220,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     def _set_saving(self, saving: bool) -> None:
         self.saving = saving
         button = self.query_one("#save", Button)
-        button.label = (SAVING_LABEL if self.verb == "Save" else "Working…") if saving else self._button_label()
+        button.label = (_(SAVING_LABEL) if self.verb == SAVE else _("Working…")) if saving else self._button_label()
         button.disabled = saving
 
     @background(group="form-save", exclusive=False)
@@ -224,9 +242,9 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 self._save({**raw, CONFIRMED: True}, version)
             else:
                 self._set_saving(False)
-                self.notify("Nothing was saved.", title="Not saved", timeout=6)
+                self.notify(_("Nothing was saved."), title=_("Not saved"), timeout=6)
 
-        self.app.push_screen(ConfirmDialog(exc.question, exc.detail, yes=exc.yes), answered)
+        self.app.push_screen(ConfirmDialog(exc.question, exc.detail, yes=exc.yes), answered)  # yes: declared N_
 
     def _refused(self, exc: Exception) -> None:
         self._set_saving(False)
@@ -236,27 +254,27 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
             self.show_errors(exc.errors)
             self.notify(self.refusal(exc.errors), severity="error")
         elif isinstance(exc, QuotetuiError):
-            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            self.notify(str(exc), title=_("Not saved"), severity="error", timeout=10)
         else:
-            self.app.show_error("Saving failed", exc)  # type: ignore[attr-defined]
+            self.app.show_error(_("Saving failed"), exc)  # type: ignore[attr-defined]
 
     def _saved(self, raw: dict[str, Any], result: object) -> None:
         self._set_saving(False)
-        done = "Saved" if self.verb == "Save" else "Done"
+        done = _("Saved") if self.verb == SAVE else _("Done")
         self.app.notify(self._said(raw, result), title=done, timeout=6, markup=False)
         self.close_with(result if result is not None else True)
 
     def _button_label(self) -> str:
-        return SAVE_LABEL if self.verb == "Save" else f"{self.verb} (Ctrl+S)"
+        return _(SAVE_LABEL) if self.verb == SAVE else _("{verb} (Ctrl+S)").format(verb=_(self.verb))
 
     def _said(self, raw: dict[str, Any], result: object) -> str:
         if self.notice is not None:
             return self.notice(raw, result)
-        return f"Saved: {self.filled.title}" if self.filled.title else "Saved."
+        return _("Saved: {title}").format(title=_(self.filled.title)) if self.filled.title else _("Saved.")
 
     def _stale(self, message: str) -> None:
         """The row changed since the form was filled: nothing was saved; offer to fill it again."""
-        self.notify(message, title="Not saved", severity="error", timeout=15)
+        self.notify(message, title=_("Not saved"), severity="error", timeout=15)
         if self.load is None:
             return
 
@@ -266,13 +284,13 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 self.query_one("#save", Button).disabled = True
                 self._fill()
 
-        question = "Reload the form with the current values?"
-        detail = "It was changed since you opened it. Your edits in this form will be lost; copy what you need."
-        self.app.push_screen(ConfirmDialog(question, detail, yes="Reload"), answered)
+        question = _("Reload the form with the current values?")
+        detail = _("It was changed since you opened it. Your edits in this form will be lost; copy what you need.")
+        self.app.push_screen(ConfirmDialog(question, detail, yes=N_("Reload")), answered)
 
     def action_cancel(self) -> None:
         if self.saving:  # the save was sent: leaving now would hide whether it was written
-            self.notify("Still saving: the form closes when the save is done.", title="Saving…", timeout=4)
+            self.notify(_("Still saving: the form closes when the save is done."), title=_(SAVING_LABEL), timeout=4)
             return
         self.dismiss(None)
 

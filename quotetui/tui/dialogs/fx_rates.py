@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from quotetui.domain.money import plain as amount
+from quotetui.language import N_, _
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
@@ -27,14 +28,14 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 
-TITLE = "FX rates: 1 base = rate quote  (n new, e or Enter edits, Esc closes)"
+TITLE = N_("FX rates: 1 base = rate quote  (n new, e or Enter edits, Esc closes)")
 
 
 class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("n", "new", "New rate"),
-        Binding("e", "edit", "Edit rate"),
+        Binding("escape", "close", N_("Close")),
+        Binding("n", "new", N_("New rate")),
+        Binding("e", "edit", N_("Edit rate")),
     ]
 
     def __init__(self, database: Database, today: date) -> None:
@@ -43,16 +44,16 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(TITLE, classes="dialog-title")
+            yield Label(plain(_(TITLE)), classes="dialog-title")
             yield DataTable(id="fx-rates", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_column("pair", key="pair")
-        table.add_column("rate", key="rate")
-        table.add_column("date", key="date")
-        table.add_column("source", key="source")
+        table.add_column(_("pair"), key="pair")
+        table.add_column(_("rate"), key="rate")
+        table.add_column(_("date"), key="date")
+        table.add_column(_("source"), key="source")
         table.loading = True
         self.load()
 
@@ -76,7 +77,7 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
         keys = [str(r.id) for r in rates]
         if keep is not None and str(keep) in keys:
             table.move_cursor(row=keys.index(str(keep)))
-        title = TITLE if rates else "No FX rates recorded yet: n adds one (Esc closes)."
+        title = _(TITLE) if rates else _("No FX rates recorded yet: n adds one (Esc closes).")
         self.query_one(".dialog-title", Label).update(plain(title))  # both ways: a first rate was just added
         table.focus()
 
@@ -93,7 +94,7 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
     def action_edit(self) -> None:
         rate_id = self._highlighted()
         if rate_id is None:
-            self.notify("No rate to edit: n adds one.", severity="warning")
+            self.notify(_("No rate to edit: n adds one."), severity="warning")
             return
         self._form(rate_id)
 
@@ -112,7 +113,9 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
 
         def said(_raw: dict[str, Any], view: object) -> str:
             v: Any = view
-            return f"Saved FX rate 1 {v.base} = {amount(v.rate)} {v.quote} on {v.as_of.isoformat()} ({v.source})"
+            return _("Saved FX rate 1 {base} = {rate} {quote} on {day} ({source})").format(
+                base=v.base, rate=amount(v.rate), quote=v.quote, day=v.as_of.isoformat(), source=v.source
+            )
 
         def done(result: object) -> None:
             if result is not None:

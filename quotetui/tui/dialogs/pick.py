@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from quotetui.language import N_, _
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
 
@@ -19,9 +20,9 @@ class PickDialog(ModalScreen[tuple[str, int] | None]):
     """Answers ("edit", id) or ("delete", id); Escape answers None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("enter", "choose('edit')", "Edit", priority=True),
-        Binding("x,delete", "choose('delete')", "Delete"),
+        Binding("escape", "dismiss(None)", N_("Cancel")),
+        Binding("enter", "choose('edit')", N_("Edit"), priority=True),
+        Binding("x,delete", "choose('delete')", N_("Delete")),
     ]
 
     def __init__(self, title: str, items: list[tuple[int, str]]) -> None:
@@ -30,13 +31,14 @@ class PickDialog(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(plain(f"{self.title_text}  (Enter edits, x deletes, Esc closes)"), classes="dialog-title")
+            title = _("{title}  (Enter edits, x deletes, Esc closes)").format(title=self.title_text)
+            yield Label(plain(title), classes="dialog-title")
             yield OptionList(*(Option(plain(label), id=str(key)) for key, label in self.items), id="pick")
         yield KeysFooter()  # Edit, Delete, Cancel: this dialog's keys, not those of the screen underneath
 
     def on_mount(self) -> None:
         if not self.items:
-            self.notify("Nothing recorded yet.", severity="warning")
+            self.notify(_("Nothing recorded yet."), severity="warning")
             self.dismiss(None)
 
     def action_choose(self, what: str) -> None:

@@ -17,7 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, SelectionList, Static
 
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
+from quotetui.services.rfq_views import state_word
 from quotetui.tui.dialogs.status_line import StatusLine
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
@@ -41,17 +42,19 @@ def default_folder(name: str) -> Path:
     return Path.cwd() / f"rfq-{file_word(name, 'rfq')}"
 
 
+REPLACE = N_("Replace files already there")
 CLI_WORDS = (
-    ("give --force to replace it", "tick “Replace files already there” to replace it"),
-    ("; give the folder the files go to (--out DIR)", ": give another folder"),
-    ("send them in two folders (two runs with different --out)", "send them one at a time, to two folders"),
+    (N_("give --force to replace it"), N_("tick “{replace}” to replace it")),
+    (N_("; give the folder the files go to (--out DIR)"), N_(": give another folder")),
+    (N_("send them in two folders (two runs with different --out)"), N_("send them one at a time, to two folders")),
 )
-"""The service's advice names the command line's flags; the dialog's own controls are named instead."""
+"""The service's advice names the command line's flags; the dialog's own controls are named instead (the
+service's words as it says them, in the language in use: each pair is translated before it is matched)."""
 
 
 def in_dialog_words(message: str) -> str:
     for cli, dialog in CLI_WORDS:
-        message = message.replace(cli, dialog)
+        message = message.replace(_(cli), _(dialog).format(replace=_(REPLACE)))
     return message
 
 
@@ -59,8 +62,8 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
     """Answers the files written, a pair per provider; Escape answers None (nothing sent)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel (nothing sent)"),
-        Binding("ctrl+s", "send", "Send"),
+        Binding("escape", "cancel", N_("Cancel (nothing sent)")),
+        Binding("ctrl+s", "send", N_("Send")),
     ]
 
     def __init__(self, db: Database, view: RfqView, providers: list[str]) -> None:
@@ -72,19 +75,20 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
         r = self.view.requirement
         states = {i.provider: i.state for i in self.view.invites}
         with Vertical(classes="dialog send-rfq"):
-            yield Label(plain(f"Send RFQ {r.name} (revision {r.revision})"), classes="dialog-title")
-            yield Static("Providers to ask (Space ticks one):", classes="form-label")
+            title = _("Send RFQ {rfq} (revision {revision})").format(rfq=r.name, revision=r.revision)
+            yield Label(plain(title), classes="dialog-title")
+            yield Static(plain(_("Providers to ask (Space ticks one):")), classes="form-label")
             yield SelectionList[str](
-                *((plain(p + (f"  ({states[p]})" if p in states else "")), p) for p in self.providers),
+                *((plain(p + (f"  ({state_word(states[p])})" if p in states else "")), p) for p in self.providers),
                 id="providers",
             )
-            yield Static("Folder for the response workbooks and cover texts:", classes="form-label")
+            yield Static(plain(_("Folder for the response workbooks and cover texts:")), classes="form-label")
             yield Input(str(default_folder(r.name)), id="folder", classes="form-input")
-            yield Checkbox("Replace files already there", id="force")
+            yield Checkbox(plain(_(REPLACE)), id="force")
             yield Static("", id="status", classes="field-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Send (Ctrl+S)", variant="primary", id="go")
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Send (Ctrl+S)"), variant="primary", id="go")
+                yield Button(_("Cancel (Esc)"), id="cancel")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -104,14 +108,14 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
         chosen = list(self.query_one("#providers", SelectionList).selected)
         folder = self.query_one("#folder", Input).value.strip()
         if not chosen:
-            self._say("Tick at least one provider (Space).", error=True)
+            self._say(_("Tick at least one provider (Space)."), error=True)
             return
         if not folder:
-            self._say("Give the folder the files go to.", error=True)
+            self._say(_("Give the folder the files go to."), error=True)
             return
         self.sending = True
         self.query_one("#go", Button).disabled = True
-        self._say("Sending…")
+        self._say(_("Sending…"))
         self._send(chosen, Path(folder).expanduser(), self.query_one("#force", Checkbox).value)
 
     @background(group="rfq-send")
@@ -119,33 +123,47 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
         from quotetui.services.rfq import send_rfq
 
         try:
-            _, sent = send_rfq(self.db, self.view.requirement.name, providers, folder, force=force)
+            _view, sent = send_rfq(self.db, self.view.requirement.name, providers, folder, force=force)
         except QuotetuiError as exc:
             self.app.call_from_thread(self._refused, str(exc))
             return
         except OSError as exc:
-            self.app.call_from_thread(self._refused, f"cannot write in {folder}: {exc.strerror or exc}")
+            said = _("cannot write in {folder}: {problem}").format(folder=folder, problem=exc.strerror or exc)
+            self.app.call_from_thread(self._refused, said)
             return
         self.app.call_from_thread(self._sent, sent)
 
     def _sent(self, sent: list[Sent]) -> None:
         kept = [s.provider for s in sent if s.answered_at]
-        self.app.notify(
-            f"RFQ {self.view.requirement.name} sent to {plural(len(sent), 'provider')}: the files are in "
-            f"{sent[0].workbook.parent}" + (f"; the answers already in are kept ({', '.join(kept)})" if kept else ""),
-            title="Sent",
-            timeout=8,
-        )
+        values = {
+            "rfq": self.view.requirement.name,
+            "n": f"{len(sent):,}",
+            "folder": sent[0].workbook.parent,
+            "kept": ", ".join(kept),
+        }
+        if kept:
+            said = ngettext(
+                "RFQ {rfq} sent to {n} provider: the files are in {folder}; the answers already in are kept ({kept})",
+                "RFQ {rfq} sent to {n} providers: the files are in {folder}; the answers already in are kept ({kept})",
+                len(sent),
+            ).format(**values)
+        else:
+            said = ngettext(
+                "RFQ {rfq} sent to {n} provider: the files are in {folder}",
+                "RFQ {rfq} sent to {n} providers: the files are in {folder}",
+                len(sent),
+            ).format(**values)
+        self.app.notify(said, title=_("Sent"), timeout=8)
         self.close_with(sent)
 
     def _refused(self, message: str) -> None:
         self.sending = False
         self.query_one("#go", Button).disabled = False
-        self._say(f"Nothing was sent: {in_dialog_words(message)}", error=True)
+        self._say(_("Nothing was sent: {problem}").format(problem=in_dialog_words(message)), error=True)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         if self.sending:
-            self.notify("Still sending: the dialog closes when it is done.", timeout=4)
+            self.notify(_("Still sending: the dialog closes when it is done."), timeout=4)
             return
         self.dismiss(None)

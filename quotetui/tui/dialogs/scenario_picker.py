@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from quotetui.language import N_, _
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
@@ -25,15 +26,24 @@ if TYPE_CHECKING:
 
 def describe(s: ScenarioView) -> str:
     use = f"{(s.utilisation * 100).normalize():f} %"  # 100 %, 60 %, 99.5 % (not the column's 100.000000)
-    run = " · training run" if s.train_flops or s.train_params else ""
-    return f"{s.name} — {s.gpu_count} × {s.gpu or 'any GPU'}, {s.months} months at {use}, {s.home_currency}{run}"
+    values = {
+        "name": s.name,
+        "gpus": s.gpu_count,
+        "gpu": s.gpu or _("any GPU"),
+        "months": s.months,
+        "use": use,
+        "currency": s.home_currency,
+    }
+    if s.train_flops or s.train_params:
+        return _("{name} — {gpus} × {gpu}, {months} months at {use}, {currency} · training run").format(**values)
+    return _("{name} — {gpus} × {gpu}, {months} months at {use}, {currency}").format(**values)
 
 
 class ScenarioPicker(ReportsWorkerErrors, ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("n", "new", "New scenario"),
-        Binding("e", "edit", "Edit scenario"),
+        Binding("escape", "dismiss(None)", N_("Cancel")),
+        Binding("n", "new", N_("New scenario")),
+        Binding("e", "edit", N_("Edit scenario")),
     ]
 
     def __init__(self, database: Database, current: str | None) -> None:
@@ -43,7 +53,7 @@ class ScenarioPicker(ReportsWorkerErrors, ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Compare for which scenario?  (Enter switches, n new, e edits)", classes="dialog-title")
+            yield Label(_("Compare for which scenario?  (Enter switches, n new, e edits)"), classes="dialog-title")
             yield OptionList(id="scenarios")
         yield KeysFooter()  # the picker's keys, not those of the screen underneath
 
@@ -97,7 +107,9 @@ class ScenarioPicker(ReportsWorkerErrors, ModalScreen[str | None]):
 
         def said(_raw: dict[str, Any], view: object) -> str:
             name = getattr(view, "name", "")
-            return f"Saved scenario {name}" + (" (the default)" if getattr(view, "is_default", False) else "")
+            if getattr(view, "is_default", False):
+                return _("Saved scenario {name} (the default)").format(name=name)
+            return _("Saved scenario {name}").format(name=name)
 
         def done(view: Any) -> None:
             if view is None:

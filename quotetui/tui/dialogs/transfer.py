@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Static
 from textual.worker import Worker, get_current_worker
 
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.dialogs.status_line import StatusLine
@@ -45,7 +45,7 @@ def default_export_path(scenario: str, today: date, folder: Path | None = None) 
 class ExportDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen[Path | None]):
     """Where to write the workbook for the active scenario (the pinned offers go side by side)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, db: Database, scenario: str, pinned: tuple[int, ...], today: date) -> None:
         super().__init__()
@@ -53,15 +53,17 @@ class ExportDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen[Pat
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(plain(f"Export to Excel — scenario {self.scenario}"), classes="dialog-title")
+            title = _("Export to Excel — scenario {scenario}").format(scenario=self.scenario)
+            yield Label(plain(title), classes="dialog-title")
             yield Static(
-                "File: .xlsx for the workbook with live formulas, .csv for the offers table", classes="form-label"
+                plain(_("File: .xlsx for the workbook with live formulas, .csv for the offers table")),
+                classes="form-label",
             )
             yield Input(str(default_export_path(self.scenario, self.today)), id="path", classes="form-input")
             yield Static("", id="status", classes="field-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Export (Enter)", variant="primary", id="go")
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Export (Enter)"), variant="primary", id="go")
+                yield Button(_("Cancel (Esc)"), id="cancel")
         yield KeysFooter()  # this dialog's keys, not those of the screen underneath
 
     @on(Input.Submitted, "#path")
@@ -69,7 +71,7 @@ class ExportDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen[Pat
     def start(self) -> None:
         raw = self.query_one("#path", Input).value.strip()
         if not raw:
-            self._say("Give a file name ending in .xlsx or .csv", error=True)
+            self._say(_("Give a file name ending in .xlsx or .csv"), error=True)
             return
         out = Path(raw).expanduser()
         if out.is_file():
@@ -78,13 +80,14 @@ class ExportDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen[Pat
                 if yes:
                     self._go(out, force=True)
 
-            detail = "The new workbook is written beside it and replaces it only once complete."
-            self.app.push_screen(ConfirmDialog(f"Replace {out}?", detail, yes="Replace"), answered)
+            detail = _("The new workbook is written beside it and replaces it only once complete.")
+            question = _("Replace {path}?").format(path=out)
+            self.app.push_screen(ConfirmDialog(question, detail, yes=N_("Replace")), answered)
             return
         self._go(out, force=False)
 
     def _go(self, out: Path, *, force: bool) -> None:
-        self._say("Exporting…")
+        self._say(_("Exporting…"))
         self.query_one("#go", Button).disabled = True
         self._export(out, force)
 
@@ -98,7 +101,8 @@ class ExportDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen[Pat
             self.app.call_from_thread(self._failed, str(exc))
             return
         except OSError as exc:
-            self.app.call_from_thread(self._failed, f"cannot write {out}: {exc.strerror or exc}")
+            said = _("cannot write {path}: {problem}").format(path=out, problem=exc.strerror or exc)
+            self.app.call_from_thread(self._failed, said)
             return
         self.app.call_from_thread(self.close_with, written)
 
@@ -125,8 +129,8 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
     """Files to import; a dry run shows what would change (or what is wrong) before anything is written."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel (nothing imported)"),
-        Binding("ctrl+s", "confirm", "Import", show=False),
+        Binding("escape", "cancel", N_("Cancel (nothing imported)")),
+        Binding("ctrl+s", "confirm", N_("Import"), show=False),
     ]
 
     def __init__(self, db: Database, today: date) -> None:
@@ -138,13 +142,15 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
 
     def compose(self) -> ComposeResult:
         yield from self.files_layout(
-            "Import spreadsheets (all or nothing)",
-            "Template sheets, exported workbooks or SkyPilot catalogs (.xlsx, .csv). "
-            'Several files: separate them with spaces; "quote a name with spaces".',
+            _("Import spreadsheets (all or nothing)"),
+            _(
+                "Template sheets, exported workbooks or SkyPilot catalogs (.xlsx, .csv). "
+                'Several files: separate them with spaces; "quote a name with spaces".'
+            ),
             "offers.xlsx",
-            Button("Check (Enter)", variant="primary", id="check"),
-            Button("Import (Ctrl+S)", variant="success", id="confirm", disabled=True),
-            Button("Cancel (Esc)", id="cancel"),
+            Button(_("Check (Enter)"), variant="primary", id="check"),
+            Button(_("Import (Ctrl+S)"), variant="success", id="confirm", disabled=True),
+            Button(_("Cancel (Esc)"), id="cancel"),
         )
 
     @on(Input.Changed, "#paths")
@@ -158,15 +164,15 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         paths = self._paths()
         if paths is None:
             return
-        self._show("Checking every row…")
+        self._show(_("Checking every row…"))
         self._start(paths, dry_run=True)
 
     @on(Button.Pressed, "#confirm")
     def action_confirm(self) -> None:
         if self.checked is None:
-            self._show("Check the files first (Enter): nothing is imported before its dry run.", True)
+            self._show(_("Check the files first (Enter): nothing is imported before its dry run."), True)
             return
-        self._show("Importing…")
+        self._show(_("Importing…"))
         self._start(self.checked, dry_run=False)
 
     def _start(self, paths: list[Path], *, dry_run: bool) -> None:
@@ -188,8 +194,11 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
 
         if get_current_worker().is_cancelled:
             raise ImportCancelled("cancelled")
-        what = "Checking" if progress.dry_run else "Importing"
-        self.app.call_from_thread(self._show, f"{what}… {progress.line()}\nEsc cancels.")
+        if progress.dry_run:
+            said = _("Checking… {progress}").format(progress=progress.line())
+        else:
+            said = _("Importing… {progress}").format(progress=progress.line())
+        self.app.call_from_thread(self._show, said + "\n" + _("Esc cancels."))
 
     @background(group="import")
     def _run(self, paths: list[Path], dry_run: bool) -> None:
@@ -205,19 +214,21 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         try:
             digests = _digests(paths)
             if not dry_run and digests != self.digests:
-                self.app.call_from_thread(self._show, "A file changed since it was checked: checking it again…")
+                self.app.call_from_thread(self._show, _("A file changed since it was checked: checking it again…"))
                 dry_run = True
             if dry_run:
                 self.digests = digests
             report = import_files(self.db, paths, dry_run=dry_run, as_of=self.today, progress=self._progress)
         except ImportCancelled:
-            message = "Check cancelled; nothing was imported." if dry_run else "Import cancelled; nothing changed."
+            message = (
+                _("Check cancelled; nothing was imported.") if dry_run else _("Import cancelled; nothing changed.")
+            )
             self.app.call_from_thread(self._cancelled, message, dry_run)
             return
         except ImportProblems as exc:
-            lines = [f"{plural(len(exc.problems), 'problem')}; nothing was imported:"] + [
-                f"  {p}" for p in exc.problems
-            ]
+            n = len(exc.problems)
+            head = ngettext("{n} problem; nothing was imported:", "{n} problems; nothing was imported:", n)
+            lines = [head.format(n=f"{n:,}")] + [f"  {p}" for p in exc.problems]
             self.app.call_from_thread(self._show, "\n".join(lines), True)
             return
         except QuotetuiError as exc:
@@ -231,14 +242,14 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
     def _checked(self, paths: list[Path], report: ImportReport) -> None:
         changes = sum(c.added + c.changed for c in report.counts.values())
         self.checked = paths if changes else None
-        tail = "Ctrl+S imports it." if changes else "Nothing to change."
+        tail = _("Ctrl+S imports it.") if changes else _("Nothing to change.")
         self._show("\n".join([*report.lines(), "", tail]))
         self.query_one("#confirm", Button).disabled = not changes
 
     def _cancelled(self, message: str, dry_run: bool) -> None:
         self._show(message)
         self.query_one("#confirm", Button).disabled = dry_run or self.checked is None
-        self.app.notify(message, title="Import", timeout=6)
+        self.app.notify(message, title=_("Import"), timeout=6)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
@@ -247,6 +258,6 @@ class ImportDialog(FilesDialog["ImportReport | None"]):
         if self.running is not None:
             if not self.running.is_cancelled:
                 self.running.cancel()
-                self._show("Cancelling… nothing is written.")
+                self._show(_("Cancelling… nothing is written."))
             return
         self.dismiss(None)

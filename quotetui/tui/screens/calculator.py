@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import get_current_worker
 
+from quotetui.language import N_
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.workers import background
 
@@ -54,7 +55,7 @@ class CalculatorScreen(MarketScreen):
     """A calculator: :meth:`inputs` reads the fields (UI thread), :meth:`compute` works them out (a thread;
     a :class:`QuotetuiError` is the message to show), :meth:`show` and :meth:`show_problem` draw."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave_field", "Leave field")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave_field", N_("Leave field"))]
     GROUP: ClassVar[str] = "calc"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (100, "-wide")]
     """Below 100 columns the inputs take less room, so that the results keep their columns (app.tcss)."""

@@ -21,7 +21,9 @@ from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
+from quotetui.language.cells import width as cells
+from quotetui.language.numbers import percent
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
@@ -31,19 +33,19 @@ from quotetui.tui.widgets.footer import KeysFooter
 if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView, OfferRow
 
-Figure = tuple[str, Callable[[Evaluation], Fraction], str, str]  # label, value, kind, better
+Figure = tuple[str, Callable[[Evaluation], Fraction], str, str]  # label (English, ``N_``), value, kind, better
 
 
 FIGURES: list[Figure] = [
-    ("Cost per delivered PFLOP-hour", lambda e: e.cost_per_pflop_hour, "cost", "low"),
-    ("Effective price per GPU-hour", lambda e: e.price_per_gpu_hour, "price", "low"),
-    ("All-in cost per used GPU-hour", lambda e: e.cost_per_gpu_hour, "cost", "low"),
-    ("Annualised TCO", lambda e: e.annualised_tco, "cost", "low"),
-    ("Monthly cost", lambda e: e.best.monthly, "cost", "low"),
-    ("Total for the scenario", lambda e: e.best.total, "cost", "low"),
-    ("MFU used", lambda e: e.effective_mfu, "share1", "high"),
-    ("Availability", lambda e: e.availability.value, "share3", "high"),
-    ("Downtime hours a year", lambda e: e.downtime_hours_per_year, "hours", "low"),
+    (N_("Cost per delivered PFLOP-hour"), lambda e: e.cost_per_pflop_hour, "cost", "low"),
+    (N_("Effective price per GPU-hour"), lambda e: e.price_per_gpu_hour, "price", "low"),
+    (N_("All-in cost per used GPU-hour"), lambda e: e.cost_per_gpu_hour, "cost", "low"),
+    (N_("Annualised TCO"), lambda e: e.annualised_tco, "cost", "low"),
+    (N_("Monthly cost"), lambda e: e.best.monthly, "cost", "low"),
+    (N_("Total for the scenario"), lambda e: e.best.total, "cost", "low"),
+    (N_("MFU used"), lambda e: e.effective_mfu, "share1", "high"),
+    (N_("Availability"), lambda e: e.availability.value, "share3", "high"),
+    (N_("Downtime hours a year"), lambda e: e.downtime_hours_per_year, "hours", "low"),
 ]
 """Each figure and how it reads: a cost with every caveat's mark (``caveats.figure_text``), a price with all but
 the lower bound (it leaves nothing out), shares and hours as they are."""
@@ -55,12 +57,29 @@ def figure_cell(kind: str, value: Fraction, caveats: Caveats) -> str:
     if kind == "price":
         return figure_text(value, caveats.of_price)
     if kind.startswith("share"):
-        return f"{pct(value, int(kind[-1]))} %"
+        return percent(str(pct(value, int(kind[-1]))))
     return f"{grouped(value, 1)}"
 
 
-LABEL_WIDTH = max(len(label) for label, *_ in FIGURES)
-"""The first column: the longest figure's name."""
+FACTS = [
+    (N_("Offer"), "name"),
+    (N_("GPU"), "gpu"),
+    (N_("Configuration"), "config"),
+    (N_("Quoted price"), "price"),
+    (N_("Billing"), "billing"),
+    (N_("Status"), "status"),
+    (N_("Valid until"), "valid_until"),
+    (N_("Verification"), "verification"),
+]
+"""The rows of facts above the figures: each one's name (English, ``N_``) and the offers table's column it shows."""
+CHEAPEST, FEASIBLE, FLAGS = N_("Cheapest way to buy"), N_("Feasible"), N_("Flags")
+
+
+def label_width() -> int:
+    """The first column: the longest figure's name, in cells, in the language in use."""
+    return max(cells(_(label)) for label, *_rest in FIGURES)
+
+
 MIN_OFFER_WIDTH, MAX_OFFER_WIDTH = 19, 40
 """An offer's column: never so narrow that a price or a date is cut, never wider than its text needs."""
 PADDING = 2  # a DataTable cell's padding, one cell each side
@@ -69,7 +88,7 @@ SCROLLBAR = 2
 
 def page_size(width: int, offers: int) -> tuple[int, int]:
     """How many offers fit ``width`` columns side by side, and each one's column width."""
-    room = max(0, width - SCROLLBAR - LABEL_WIDTH - PADDING)
+    room = max(0, width - SCROLLBAR - label_width() - PADDING)
     fit = max(1, min(offers, room // (MIN_OFFER_WIDTH + PADDING)))
     return fit, max(MIN_OFFER_WIDTH, min(MAX_OFFER_WIDTH, room // fit - PADDING))
 
@@ -77,11 +96,14 @@ def page_size(width: int, offers: int) -> tuple[int, int]:
 def page_hint(first: int, shown: int, total: int) -> str:
     """``offers 1–2 of 4 →``: which pinned offers are on screen, and on which side the others are."""
     last = first + shown
-    where = f"offer {first + 1}" if shown == 1 else f"offers {first + 1}–{last}"
+    if shown == 1:
+        where = _("offer {n} of {total}").format(n=first + 1, total=total)
+    else:
+        where = _("offers {first}–{last} of {total}").format(first=first + 1, last=last, total=total)
     before = "← " if first > 0 else ""
     after = " →" if last < total else ""
-    keys = "  (] next, [ previous)" if shown < total else ""
-    return f"{before}{where} of {total}{after}{keys}"
+    keys = "  " + _("(] next, [ previous)") if shown < total else ""
+    return f"{before}{where}{after}{keys}"
 
 
 """Feasible, a question open, blocked."""
@@ -89,9 +111,11 @@ def page_hint(first: int, shown: int, total: int) -> str:
 
 class CompareScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("x", "clear_pins", "Unpin all", id="unpin-all"),
-        Binding("left_square_bracket,left", "page(-1)", "Previous", key_display="[", priority=True, id="compare-prev"),
-        Binding("right_square_bracket,right", "page(1)", "Next", key_display="]", priority=True, id="compare-next"),
+        Binding("x", "clear_pins", N_("Unpin all"), id="unpin-all"),
+        Binding(
+            "left_square_bracket,left", "page(-1)", N_("Previous"), key_display="[", priority=True, id="compare-prev"
+        ),
+        Binding("right_square_bracket,right", "page(1)", N_("Next"), key_display="]", priority=True, id="compare-next"),
     ]
 
     first = 0
@@ -155,19 +179,24 @@ class CompareScreen(MarketScreen):
         self.refresh_bindings()
         if market is None or not rows:
             offers, pin, compare = self.key("offers", "o"), self.key("pin", "space"), self.key("compare", "c")
-            hint = f"Nothing pinned yet: in the offers table ({offers}) press {pin} on up to 4 offers, then {compare}."
-            title.update(plain(hint))
+            hint = _(
+                "Nothing pinned yet: in the offers table ({offers}) press {pin} on up to 4 offers, then {compare}."
+            )
+            title.update(plain(hint.format(offers=offers, pin=pin, compare=compare)))
             return
         hint.update(plain(page_hint(self.first, min(self.per_page, len(rows) - self.first), len(rows))))
         cur = market.scenario.home_currency
         title.update(
             plain(
-                f"{plural(len(rows), 'pinned offer')} for scenario {market.scenario.name!r}; amounts in {cur}; "
-                "best in each row in green"
+                ngettext(
+                    "{n} pinned offer for scenario {scenario}; amounts in {currency}; best in each row in green",
+                    "{n} pinned offers for scenario {scenario}; amounts in {currency}; best in each row in green",
+                    len(rows),
+                ).format(n=f"{len(rows):,}", scenario=repr(market.scenario.name), currency=cur)
             )
         )
         shown = slice(self.first, self.first + self.per_page)
-        table.add_column("", key="figure", width=LABEL_WIDTH)
+        table.add_column("", key="figure", width=label_width())
         for r in rows[shown]:
             table.add_column(Text(f"#{r.offer.id} {r.offer.provider}"), key=str(r.offer.id), width=width)
         self._facts(table, rows[shown])
@@ -185,28 +214,19 @@ class CompareScreen(MarketScreen):
                 )
                 for v, r in zip(values[shown], rows[shown], strict=True)
             ]
-            table.add_row(Text(label), *cells)
+            table.add_row(Text(_(label)), *cells)
 
     def _facts(self, table: DataTable, rows: list[OfferRow]) -> None:
         market = self.qapp.market
         pending = pending_of(market) if market is not None else None
         formatted = [cells_of(r, pending) for r in rows]
-        for label, key in (
-            ("Offer", "name"),
-            ("GPU", "gpu"),
-            ("Configuration", "config"),
-            ("Quoted price", "price"),
-            ("Billing", "billing"),
-            ("Status", "status"),
-            ("Valid until", "valid_until"),
-            ("Verification", "verification"),
-        ):
+        for label, key in FACTS:
             shown = (_broken(cells[at(key)]) if key == "price" else cells[at(key)] for cells in formatted)
-            table.add_row(Text(label), *(Text(c) for c in shown), height=None)  # wraps
-        options = (Text(r.evaluation.best.label if r.evaluation else "—") for r in rows)
-        table.add_row(Text("Cheapest way to buy"), *options, height=None)
+            table.add_row(Text(_(label)), *(Text(c) for c in shown), height=None)  # wraps
+        options = (Text(r.evaluation.best.shown if r.evaluation else "—") for r in rows)
+        table.add_row(Text(_(CHEAPEST)), *options, height=None)
         table.add_row(
-            Text("Feasible"),
+            Text(_(FEASIBLE)),
             *(
                 Text(r.evaluation.feasibility.words, style=STYLE[r.evaluation.feasibility.tone])
                 if r.evaluation
@@ -215,8 +235,8 @@ class CompareScreen(MarketScreen):
             ),
             height=None,
         )
-        flags = (", ".join([*r.flags, pending] if pending else r.flags) or "—" for r in rows)
-        table.add_row(Text("Flags"), *(Text(f) for f in flags), height=None)
+        flags = (", ".join([*r.flags, _(pending)] if pending else r.flags) or "—" for r in rows)
+        table.add_row(Text(_(FLAGS)), *(Text(f) for f in flags), height=None)
 
     def action_clear_pins(self) -> None:
         self.qapp.pinned = ()
@@ -225,5 +245,5 @@ class CompareScreen(MarketScreen):
 def _broken(price: str) -> str:
     """A quoted price on two lines, the amount (or range) above its currency and unit, so a narrow column
     never cuts a number in the middle ("80,000.00–120,000.0" / "0 CNY/node-mo")."""
-    amount, _, unit = price.rpartition(" ")
+    amount, _space, unit = price.rpartition(" ")
     return f"{amount}\n{unit}" if amount else price

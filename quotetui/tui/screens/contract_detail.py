@@ -20,7 +20,7 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.detail_tables import acceptance_table
@@ -34,22 +34,25 @@ if TYPE_CHECKING:
 
 
 def _table(title: str, *columns: str) -> Table:
+    """A table titled ``title`` (as given) whose headers ``columns`` are declared ``N_`` and shown with ``_()``."""
     table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
     for name in columns:
-        table.add_column(name, overflow="fold")
+        table.add_column(_(name), overflow="fold")
     return table
 
 
 def render_acceptance(state: Acceptance) -> RenderableType:
     if state.accepted_on is not None:
-        title = f"Acceptance: accepted on {state.accepted_on.isoformat()}"
+        title = _("Acceptance: accepted on {day}").format(day=state.accepted_on.isoformat())
     elif state.blocking:
-        title = f"Acceptance (a accepts, w waives an item): blocked by {', '.join(i.key for i in state.blocking)}"
+        title = _("Acceptance (a accepts, w waives an item): blocked by {items}").format(
+            items=", ".join(i.key for i in state.blocking)
+        )
     else:
-        title = "Acceptance (a accepts): nothing blocks"
+        title = _("Acceptance (a accepts): nothing blocks")
     table = acceptance_table(title, state.items)
-    notes = [f"{len(state.after)} recorded after the acceptance, not part of what it rests on: "
-             + "; ".join(state.after)] if state.after else []  # fmt: skip
+    notes = [_("{n} recorded after the acceptance, not part of what it rests on: {logs}").format(
+        n=len(state.after), logs="; ".join(state.after))] if state.after else []  # fmt: skip
     notes += [state.amended] if state.amended else []
     return Group(table, *(Text(n, style=STYLE[Tone.MUTED]) for n in notes)) if notes else table
 
@@ -64,38 +67,87 @@ def render(v: ContractView, today: date) -> RenderableType:
 
     terms = Text()
     terms.append(f"{v.title}: {v.provider} {v.offer}\n", style="bold")
-    terms.append(f"{c.gpu_count} GPUs from {c.start_date.isoformat()} to {c.end_date.isoformat()} ")
-    terms.append(f"({c.term_months} months), billed {c.billing_cadence.value.replace('_', ' ')}\n")
+    terms.append(
+        _("{gpus} GPUs from {start} to {end} ({months} months), billed {cadence}").format(
+            gpus=c.gpu_count,
+            start=c.start_date.isoformat(),
+            end=c.end_date.isoformat(),
+            months=c.term_months,
+            cadence=c.billing_cadence.value.replace("_", " "),  # the code, as every listing shows it
+        )
+        + "\n"
+    )
     if v.running.renewal:
         t = v.running
-        terms.append(f"renewed by itself ({plural(t.renewal, 'time')}): the term running is {t.start.isoformat()} ")
-        terms.append(f"to {t.end.isoformat()} ({renewal_words(c)})\n")
+        terms.append(
+            ngettext(
+                "renewed by itself ({n} time): the term running is {start} to {end} ({renewal})",
+                "renewed by itself ({n} times): the term running is {start} to {end} ({renewal})",
+                t.renewal,
+            ).format(n=f"{t.renewal:,}", start=t.start.isoformat(), end=t.end.isoformat(), renewal=renewal_words(c))
+            + "\n"
+        )
     option = c.snapshot.get("option", {}).get("label", "")
-    terms.append(f"agreed price {money(c.price)} {cur} {c.price_unit.value.replace('_', '-')} ({option}); ")
-    terms.append(f"monthly charge {grouped(v.monthly_charge, 2)} {cur}\n")
+    terms.append(
+        _("agreed price {price} {currency} {unit} ({option}); monthly charge {monthly} {currency}").format(
+            price=money(c.price),
+            currency=cur,
+            unit=c.price_unit.value.replace("_", "-"),
+            option=option,
+            monthly=grouped(v.monthly_charge, 2),
+        )
+        + "\n"
+    )
     if v.notice_by:
-        after = f"it renews for {renewal_words(c)}" if c.auto_renew else "it ends"
-        terms.append(f"notice by {v.notice_by.isoformat()} ({c.notice_days} days), else {after}\n")
-    spent = f"spent {money(v.spend)} {cur}"
-    if c.committed_spend is not None:
-        spent += f" of a committed {money(c.committed_spend)}"
-        if c.committed_spend:
-            spent += f" ({pct(q(v.spend) / q(c.committed_spend), 1)} %)"
+        if c.auto_renew:
+            notice = _("notice by {day} ({days} days), else it renews for {renewal}").format(
+                day=v.notice_by.isoformat(), days=c.notice_days, renewal=renewal_words(c)
+            )
+        else:
+            notice = _("notice by {day} ({days} days), else it ends").format(
+                day=v.notice_by.isoformat(), days=c.notice_days
+            )
+        terms.append(notice + "\n")
+    if c.committed_spend is None:
+        spent = _("spent {spent} {currency}").format(spent=money(v.spend), currency=cur)
+    elif c.committed_spend:
+        spent = _("spent {spent} {currency} of a committed {committed} ({share} %)").format(
+            spent=money(v.spend),
+            currency=cur,
+            committed=money(c.committed_spend),
+            share=pct(q(v.spend) / q(c.committed_spend), 1),
+        )
+    else:
+        spent = _("spent {spent} {currency} of a committed {committed}").format(
+            spent=money(v.spend), currency=cur, committed=money(c.committed_spend)
+        )
     terms.append(spent + "\n")
     if c.early_termination:
-        terms.append(f"early termination: {c.early_termination}\n")
+        terms.append(_("early termination: {terms}").format(terms=c.early_termination) + "\n")
     sla = c.snapshot.get("sla") or {}
-    credits = ", ".join(f"below {pct(_f(b), 2)} %: {pct(_f(r), 1)} %" for b, r in sla.get("credits", []))
-    terms.append(f"SLA credits: {credits or 'none agreed'}\n", style=STYLE[Tone.MUTED])
+    credits = ", ".join(
+        _("below {availability} %: {credit} %").format(availability=pct(_f(b), 2), credit=pct(_f(r), 1))
+        for b, r in sla.get("credits", [])
+    )
+    terms.append(
+        _("SLA credits: {credits}").format(credits=credits or _("none agreed")) + "\n", style=STYLE[Tone.MUTED]
+    )
 
-    dates = _table("Key dates", "date", "days", "what")
+    dates = _table(_("Key dates"), N_("date"), N_("days"), N_("what"))
     for k in sorted(v.dates, key=lambda k: (k.day, k.kind)):
         left = k.days_left(today)
         if left < -31:  # a month of history; older dates (a renewed contract's earlier terms) are not shown
             continue
-        dates.add_row(k.day.isoformat(), str(left), f"{k.kind}" + (f" — {k.detail}" if k.detail else ""))
+        dates.add_row(k.day.isoformat(), str(left), k.word + (f" — {k.detail}" if k.detail else ""))
 
-    months = _table("Availability and credits by month", "month", "available", "downtime h", "credit", "incidents")
+    months = _table(
+        _("Availability and credits by month"),
+        N_("month"),
+        N_("available"),
+        N_("downtime h"),
+        N_("credit"),
+        N_("incidents"),
+    )
     for m in v.months:
         style = STYLE[Tone.ERROR] if m.credit_rate else ""
         months.add_row(
@@ -105,18 +157,22 @@ def render(v: ContractView, today: date) -> RenderableType:
             Text(f"{pct(m.credit_rate, 1)} % = {grouped(m.credit, 2)}", style=style),
             ", ".join(f"#{i}" for i in m.incidents),
         )
-    incidents = _table("Incidents (i adds one)", "#", "from", "to", "GPUs", "what", "claimed", "received")
+    incidents = _table(
+        _("Incidents (i adds one)"), "#", N_("from"), N_("to"), N_("GPUs"), N_("what"), N_("claimed"), N_("received")
+    )
     for i in v.incidents:
         incidents.add_row(
             str(i.id),
             local_text(i.started_at, v.time_zone),
-            local_text(i.ended_at, v.time_zone) if i.ended_at else "ongoing",
-            str(i.affected_gpus or i.affected_nodes or "all"),
+            local_text(i.ended_at, v.time_zone) if i.ended_at else _("ongoing"),
+            str(i.affected_gpus or i.affected_nodes or _("all")),
             i.description,
-            "yes" if i.credit_claimed else "no",
+            _("yes") if i.credit_claimed else _("no"),
             money(i.credit_received) if i.credit_received is not None else "",
         )
-    invoices = _table("Invoices (v adds one)", "#", "period", "amount", "expected", "difference", "paid")
+    invoices = _table(
+        _("Invoices (v adds one)"), "#", N_("period"), N_("amount"), N_("expected"), N_("difference"), N_("paid")
+    )
     for line in v.invoices:
         bill, off = line.invoice, line.check.off
         invoices.add_row(
@@ -128,10 +184,15 @@ def render(v: ContractView, today: date) -> RenderableType:
                 money(line.check.variance) if line.check.variance else "0",
                 style=STYLE[Tone.ERROR] if off else STYLE[Tone.SUCCESS],
             ),
-            "yes" if bill.paid else "no",
+            _("yes") if bill.paid else _("no"),
         )
-    owed = Text(f"credits owed {grouped(v.credits_owed, 2)} {cur}, received {money(v.credits_received)}", style="bold")
-    amended = _table("Amendments (m records one)", "#", "from", "agreed by", "changed", "why")
+    owed = Text(
+        _("credits owed {owed} {currency}, received {received}").format(
+            owed=grouped(v.credits_owed, 2), currency=cur, received=money(v.credits_received)
+        ),
+        style="bold",
+    )
+    amended = _table(_("Amendments (m records one)"), "#", N_("from"), N_("agreed by"), N_("changed"), N_("why"))
     for a in v.amendments:
         amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,
                         a.summary(lambda x: stored_text(Decimal(x), cur)), a.reason)  # fmt: skip
@@ -144,12 +205,12 @@ def _f(text: str) -> Fraction:
 
 class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("m", "amend", "Amend", id="amend-contract"),
-        Binding("i", "incident", "Incident", id="add-incident"),
-        Binding("v", "invoice", "Invoice", id="add-invoice"),
-        Binding("a", "accept", "Accept", id="accept-contract"),
-        Binding("w", "waive", "Waive item", id="waive-item"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("m", "amend", N_("Amend"), id="amend-contract"),
+        Binding("i", "incident", N_("Incident"), id="add-incident"),
+        Binding("v", "invoice", N_("Invoice"), id="add-invoice"),
+        Binding("a", "accept", N_("Accept"), id="accept-contract"),
+        Binding("w", "waive", N_("Waive item"), id="waive-item"),
     ]
 
     def __init__(self, contract_id: int) -> None:
@@ -196,7 +257,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         if views:
             self.app.call_from_thread(self._show, views[0], state)
         else:  # deleted meanwhile, or never there
-            self.app.call_from_thread(self._failed, f"no contract #{self.contract_id}")
+            self.app.call_from_thread(self._failed, _("no contract #{id}").format(id=self.contract_id))
 
     def _failed(self, message: str) -> None:
         """Nothing to show: say why, where the contract would be, and stop the loading indicator."""
@@ -207,7 +268,12 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
     def _show(self, view: ContractView, state: Acceptance | None = None) -> None:
         self.view, self.acceptance = view, state
         self.query_one("#contract").loading = False
-        self.sub_title = view.title if view.title == f"contract #{view.id}" else f"contract #{view.id} {view.title}"
+        reference = view.contract.reference  # its title; without one: "contract #id" (``ContractView.title``)
+        self.sub_title = (
+            _("contract #{id}").format(id=view.id)
+            if not reference or reference == f"contract #{view.id}"
+            else _("contract #{id} {title}").format(id=view.id, title=reference)
+        )
         body = render(view, self.qapp.today)
         if state is not None:
             body = Group(body, Text(""), render_acceptance(state))
@@ -243,7 +309,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         except QuotetuiError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=12)
             return
-        self.app.call_from_thread(self.notify, f"contract #{self.contract_id} accepted")
+        self.app.call_from_thread(self.notify, _("contract #{id} accepted").format(id=self.contract_id))
         self.app.call_from_thread(self.load)
 
     def _saved(self, result: object) -> None:
@@ -263,7 +329,7 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         form = FormScreen(
             spec,
             lambda raw, _: save_amendment(db, self.contract_id, raw),
-            lambda _, seq: f"amendment {seq} of contract #{self.contract_id} recorded",
+            lambda _raw, seq: _("amendment {seq} of contract #{id} recorded").format(seq=seq, id=self.contract_id),
         )
         self.app.push_screen(form, self._saved)
 

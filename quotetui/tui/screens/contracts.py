@@ -4,6 +4,7 @@ and below it the key dates by urgency. Enter opens a contract."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -14,7 +15,7 @@ from textual.widgets import Header, Static
 from quotetui.domain.economics.display import grouped, stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -26,21 +27,27 @@ if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
     from quotetui.services.market_view import MarketView
 
-COLUMNS = [
-    Column("id", "ID", "right", 3),
-    Column("contract", "Contract", max_width=14),
-    Column("provider", "Provider", max_width=8),
-    Column("offer", "Offer", max_width=16),
-    Column("ends", "Ends", max_width=12),
-    Column("notice", "Notice by", max_width=10),
-    Column("gpus", "GPUs", "right", 4),
-    Column("monthly", "Monthly", "right", 12),
-    Column("spent", "Spent / committed", "right", 22),
-    Column("availability", "Avail.", "right", 8),
-    Column("credits", "Credits", "right", 10),
-    Column("invoices", "Off", "right", 3),
+COLUMNS = [  # headers declared N_, shown with _() (``shown_columns``)
+    Column("id", N_("ID"), "right", 3),
+    Column("contract", N_("Contract"), max_width=14),
+    Column("provider", N_("Provider"), max_width=8),
+    Column("offer", N_("Offer"), max_width=16),
+    Column("ends", N_("Ends"), max_width=12),
+    Column("notice", N_("Notice by"), max_width=10),
+    Column("gpus", N_("GPUs"), "right", 4),
+    Column("monthly", N_("Monthly"), "right", 12),
+    Column("spent", N_("Spent / committed"), "right", 22),
+    Column("availability", N_("Avail."), "right", 8),
+    Column("credits", N_("Credits"), "right", 10),
+    Column("invoices", N_("Off"), "right", 3),
 ]
-GROUP_TITLES = {"overdue": "Overdue", "within_30_days": "Within 30 days"}
+GROUP_TITLES = {"overdue": N_("Overdue"), "within_30_days": N_("Within 30 days")}
+LATER = N_("Within 31–90 days")
+
+
+def shown_columns(columns: list[Column]) -> list[Column]:
+    """``columns`` with their headers (declared ``N_``) in the language in use; their keys stay English."""
+    return [replace(c, label=_(c.label)) for c in columns]
 
 
 def _money(amount: object, currency: str) -> str:
@@ -70,10 +77,10 @@ def contract_cells(v: ContractView) -> list[str]:
 
 
 DATE_COLUMNS = [
-    Column("when", "When", max_width=18),
-    Column("date", "Date", max_width=10),
-    Column("days", "Days", "right", 6),
-    Column("what", "What", max_width=160),
+    Column("when", N_("When"), max_width=18),
+    Column("date", N_("Date"), max_width=10),
+    Column("days", N_("Days"), "right", 6),
+    Column("what", N_("What"), max_width=160),
 ]
 
 
@@ -84,9 +91,9 @@ def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
     rows: list[TableRow] = []
     for group, items in m.due.items():
         style = Tone.ERROR if group == "overdue" else Tone.WARNING if group == "within_30_days" else ""
-        title = GROUP_TITLES.get(group, "Within 31–90 days")
+        title = _(GROUP_TITLES.get(group, LATER))
         for k in items:
-            what = f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else "")
+            what = f"{k.word}: {k.subject}" + (f" — {k.detail}" if k.detail else "")
             left = k.days_left(m.on)
             rows.append(
                 TableRow(len(dates), [title, k.day.isoformat(), str(left), what], [len(dates)], what.lower(), style)
@@ -96,7 +103,7 @@ def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
 
 
 class ContractsScreen(MarketScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Open", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", N_("Open"), show=False)]
     _dates: Sequence[KeyDate] = ()  # the key dates' rows, in order (set by show_market)
 
     def compose(self) -> ComposeResult:
@@ -116,24 +123,38 @@ class ContractsScreen(MarketScreen):
         if not m.cards_ready:
             why = m.cards_failed
             again = self.key("refresh", "f5")
-            text = f"The contracts could not be loaded ({again} tries again): {why}" if why else "Loading contracts…"
+            if why:
+                text = _("The contracts could not be loaded ({key} tries again): {why}").format(key=again, why=why)
+            else:
+                text = _("Loading contracts…")
             self.query_one("#contracts-hint", Static).update(
                 Text(text, style=STYLE[Tone.ERROR] if why else STYLE[Tone.MUTED])
             )
             return
         rows = [TableRow(v.id, contract_cells(v), [v.id], v.title.lower()) for v in m.contracts]
-        self.query_one("#contracts", VirtualTable).set_data(COLUMNS, rows)
+        self.query_one("#contracts", VirtualTable).set_data(shown_columns(COLUMNS), rows)
+        n = len(m.contracts)
         hint = (
-            f"{plural(len(m.contracts), 'contract')}; Enter opens one (incidents, invoices)."
+            ngettext(
+                "{n} contract; Enter opens one (incidents, invoices).",
+                "{n} contracts; Enter opens one (incidents, invoices).",
+                n,
+            ).format(n=f"{n:,}")
             if m.contracts
-            else "No contracts yet: open an offer and press S to sign it."
+            else _("No contracts yet: open an offer and press S to sign it.")
         )
         self.query_one("#contracts-hint", Static).update(Text(hint, style=STYLE[Tone.MUTED]))
         self._dates, rows = key_date_rows(m)
         due = len(rows)
-        title = f"Key dates: {plural(due, 'date')} within 90 days" if due else "Key dates: nothing due in 90 days"
+        title = (
+            ngettext("Key dates: {n} date within 90 days", "Key dates: {n} dates within 90 days", due).format(
+                n=f"{due:,}"
+            )
+            if due
+            else _("Key dates: nothing due in 90 days")
+        )
         self.query_one("#key-dates-title", Static).update(Text(title, style="bold"))
-        self.query_one("#key-dates", VirtualTable).set_data(DATE_COLUMNS, rows)
+        self.query_one("#key-dates", VirtualTable).set_data(shown_columns(DATE_COLUMNS), rows)
 
     @on(VirtualTable.Selected)
     def _open(self, event: VirtualTable.Selected) -> None:

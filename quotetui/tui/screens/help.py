@@ -11,7 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
-from quotetui.tui.safe import Table
+from quotetui.language import N_, _
+from quotetui.tui.safe import Table, plain
 from quotetui.tui.widgets.footer import KeysFooter
 
 
@@ -33,7 +34,7 @@ def _keys(binding: Binding, keymap: dict[str, str]) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,question_mark,q", "dismiss", N_("Close"))]
 
     def __init__(self, origin: Screen | None = None) -> None:
         super().__init__()
@@ -43,16 +44,21 @@ class HelpScreen(ModalScreen[None]):
         from quotetui.tui.screens.key_reference import binding_groups
 
         with VerticalScroll(classes="dialog", id="help"):
-            yield Label("Keys  (Esc closes)", classes="dialog-title")
+            yield Label(plain(_("Keys  (Esc closes)")), classes="dialog-title")
             preferences = getattr(self.app, "preferences", None)
             keymap = preferences.keymap if preferences is not None else {}
             for group, bindings in binding_groups():
                 table = Table(
-                    box=None, show_header=False, pad_edge=False, title=group, title_justify="left", title_style="bold"
+                    box=None,
+                    show_header=False,
+                    pad_edge=False,
+                    title=_(group),
+                    title_justify="left",
+                    title_style="bold",
                 )
                 table.add_column(style="bold", min_width=14)
                 table.add_column()
                 for b in bindings:
-                    table.add_row(_keys(b, keymap), b.description or b.action)
+                    table.add_row(_keys(b, keymap), _(b.description) if b.description else b.action)
                 yield Static(table)
         yield KeysFooter()  # the help's own keys, not those of the screen underneath

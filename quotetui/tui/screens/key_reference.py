@@ -8,9 +8,10 @@ from typing import Any
 
 from textual.binding import Binding, BindingType
 
+from quotetui.language import N_
 from quotetui.tui.app_keys import APP_BINDINGS
 
-PALETTE = Binding("ctrl+p", "", "Command palette: go to offer/provider, scenario …")
+PALETTE = Binding("ctrl+p", "", N_("Command palette: go to offer/provider, scenario …"))
 """Textual's own key for the command palette (not one of the app's bindings), listed with the app's."""
 
 
@@ -20,7 +21,8 @@ def of_list(bindings: list[BindingType]) -> list[Binding]:
 
 def binding_groups() -> list[tuple[str, list[Binding]]]:
     """Every key binding of the app, grouped by where it works, as each screen, dialog and widget declares it
-    (imports every screen: asked only by the help and by a config file's keymap)."""
+    (imports every screen: asked only by the help and by a config file's keymap). The groups' names and the
+    bindings' descriptions are English message ids: what shows them translates them."""
     from quotetui.tui.dialogs.form_screen import FormScreen
     from quotetui.tui.dialogs.fx_rates import FxRatesDialog
     from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
@@ -40,19 +42,22 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
 
     return [
         (
-            "Everywhere",
+            N_("Everywhere"),
             [*of_list(APP_BINDINGS), PALETTE],
         ),
-        ("Dashboard", of(DashboardScreen)),
-        ("Offers", of(OffersScreen) + of(VirtualTable)),
-        ("Compare", of(CompareScreen)),
-        ("Offer detail", of(OfferDetailScreen)),
-        ("Contracts", of(ContractsScreen)),
-        ("Contract", of(ContractDetailScreen)),
-        ("Rent vs buy", of(RentBuyScreen)),
-        ("Training planner", of(TrainingScreen)),
-        ("Sourcing (RFQs)", of(SourcingScreen)),
-        ("Scenarios (s)", [Binding("enter", "", "Switch to the highlighted scenario"), *of(ScenarioPicker)]),
-        ("FX rates (palette: FX rates…)", [Binding("enter", "", "Edit the highlighted rate"), *of(FxRatesDialog)]),
-        ("Forms", of(FormScreen)),
+        (N_("Dashboard"), of(DashboardScreen)),
+        (N_("Offers"), of(OffersScreen) + of(VirtualTable)),
+        (N_("Compare"), of(CompareScreen)),
+        (N_("Offer detail"), of(OfferDetailScreen)),
+        (N_("Contracts"), of(ContractsScreen)),
+        (N_("Contract"), of(ContractDetailScreen)),
+        (N_("Rent vs buy"), of(RentBuyScreen)),
+        (N_("Training planner"), of(TrainingScreen)),
+        (N_("Sourcing (RFQs)"), of(SourcingScreen)),
+        (N_("Scenarios (s)"), [Binding("enter", "", N_("Switch to the highlighted scenario")), *of(ScenarioPicker)]),
+        (
+            N_("FX rates (palette: FX rates…)"),
+            [Binding("enter", "", N_("Edit the highlighted rate")), *of(FxRatesDialog)],
+        ),
+        (N_("Forms"), of(FormScreen)),
     ]

@@ -23,10 +23,12 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_day
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
+from quotetui.language.numbers import percent
 from quotetui.services.market_view import MarketView
 from quotetui.services.negotiation import Negotiation, negotiate_offer
 from quotetui.services.offer_detail import OfferDetail, load_offer_detail
+from quotetui.tui import safe
 from quotetui.tui.safe import Text
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets import detail_tables as render
@@ -54,14 +56,15 @@ def _round_items(d: OfferDetail) -> list[tuple[int, str]]:
     items = []
     for r in d.rounds:
         p = r.prices[0] if r.prices else None
-        price = f"{stored_text(p.amount, p.currency)} {p.currency} {p.unit.value}" if p else "no price"
+        price = f"{stored_text(p.amount, p.currency)} {p.currency} {p.unit.value}" if p else _("no price")
         day = local_day(r.revision.quoted_at, d.time_zone)
-        items.append((r.revision.id or 0, f"round {r.revision.seq} · {r.revision.mover.value} · {day} · {price}"))
+        round_n = _("round {n}").format(n=r.revision.seq)
+        items.append((r.revision.id or 0, f"{round_n} · {r.revision.mover.value} · {day} · {price}"))
     return items
 
 
 def _rate(rate: Decimal | None) -> str:
-    return "rate?" if rate is None else plain(rate * 100) + " %"
+    return _("rate?") if rate is None else percent(plain(rate * 100))
 
 
 def _discount_items(d: OfferDetail) -> list[tuple[int, str]]:
@@ -84,26 +87,31 @@ MANAGED = {entity.key: entity for entity in (E.ROUND, E.DISCOUNT, E.EXTRA)}
 """What ``manage`` picks from, by the entity's key (each is deleted by ``editing.delete_fine_print``)."""
 PICK_ITEMS = {E.ROUND.key: _round_items, E.DISCOUNT.key: _discount_items, E.EXTRA.key: _extra_items}
 """Each record of the kind as the pick dialog lists it: (id, words)."""
+MANAGED_WORDS = (N_("Rounds"), N_("round"), N_("Discounts"), N_("discount"), N_("Extra costs"), N_("extra cost"))
+"""The managed entities' sheets and records in words (``Entity.sheet``, ``Entity.one``), as the pick dialog and the
+delete messages show them: the message ids their translations are found by."""
+TAB_WORDS = (N_("Tab 1"), N_("Tab 2"), N_("Tab 3"), N_("Tab 4"), N_("Tab 5"), N_("Tab 6"))
+"""The tab keys' descriptions (each its own message id: a binding is declared before any language is known)."""
 
 
 class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("1", "tab(0)", "Tabs", key_display="1-6"),
-        *(Binding(str(n + 1), f"tab({n})", f"Tab {n + 1}", show=False) for n in range(1, 6)),
-        Binding("a", "round('provider')", "Provider offer", id="add-provider-round"),
-        Binding("k", "round('counter')", "Our counter", id="add-counter"),
-        Binding("i", "discount", "Discount", id="add-discount"),
-        Binding("x", "extra", "Extra cost", id="add-extra"),
-        Binding("l", "sla", "SLA", id="edit-sla"),
-        Binding("e", "edit", "Edit offer", id="edit-offer"),
-        Binding("v", "bench", "Import logs", id="import-logs"),
-        Binding("S", "sign", "Sign contract", id="sign-contract"),
-        Binding("R", f"manage('{E.ROUND.key}')", "Rounds…", show=False, id="manage-rounds"),
-        Binding("I", f"manage('{E.DISCOUNT.key}')", "Discounts…", show=False, id="manage-discounts"),
-        Binding("X", f"manage('{E.EXTRA.key}')", "Extras…", show=False, id="manage-extras"),
-        Binding("P", "edit_provider", "Edit provider", show=False, id="edit-provider"),
-        Binding("space", "pin", "Pin", show=False, id="pin"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("1", "tab(0)", N_("Tabs"), key_display="1-6"),
+        *(Binding(str(n + 1), f"tab({n})", TAB_WORDS[n], show=False) for n in range(1, 6)),
+        Binding("a", "round('provider')", N_("Provider offer"), id="add-provider-round"),
+        Binding("k", "round('counter')", N_("Our counter"), id="add-counter"),
+        Binding("i", "discount", N_("Discount"), id="add-discount"),
+        Binding("x", "extra", N_("Extra cost"), id="add-extra"),
+        Binding("l", "sla", N_("SLA"), id="edit-sla"),
+        Binding("e", "edit", N_("Edit offer"), id="edit-offer"),
+        Binding("v", "bench", N_("Import logs"), id="import-logs"),
+        Binding("S", "sign", N_("Sign contract"), id="sign-contract"),
+        Binding("R", f"manage('{E.ROUND.key}')", N_("Rounds…"), show=False, id="manage-rounds"),
+        Binding("I", f"manage('{E.DISCOUNT.key}')", N_("Discounts…"), show=False, id="manage-discounts"),
+        Binding("X", f"manage('{E.EXTRA.key}')", N_("Extras…"), show=False, id="manage-extras"),
+        Binding("P", "edit_provider", N_("Edit provider"), show=False, id="edit-provider"),
+        Binding("space", "pin", N_("Pin"), show=False, id="pin"),
     ]
 
     def __init__(self, offer_id: int) -> None:
@@ -119,19 +127,19 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(id="tabs"):
-            with TabPane("1 Spec", id="spec"):
+            with TabPane(safe.plain(_("1 Spec")), id="spec"):
                 yield VerticalScroll(Static(id="spec-body"))
-            with TabPane("2 Pricing", id="pricing"):
+            with TabPane(safe.plain(_("2 Pricing")), id="pricing"):
                 yield VerticalScroll(Static(id="fine-print"), Static(id="figures"))
-            with TabPane("3 Negotiation", id="negotiation"), VerticalScroll():
+            with TabPane(safe.plain(_("3 Negotiation")), id="negotiation"), VerticalScroll():
                 yield Static(id="position")
                 yield Static(id="rounds")
                 yield Chart(id="price-chart")
-            with TabPane("4 SLA", id="sla"):
+            with TabPane(safe.plain(_("4 SLA")), id="sla"):
                 yield VerticalScroll(Static(id="sla-body"))
-            with TabPane("5 Benchmarks", id="benchmarks"):
+            with TabPane(safe.plain(_("5 Benchmarks")), id="benchmarks"):
                 yield VerticalScroll(Static(id="benchmarks-body"))
-            with TabPane("6 Contract", id="contract"):
+            with TabPane(safe.plain(_("6 Contract")), id="contract"):
                 yield VerticalScroll(Static(id="contract-body"))
         yield KeysFooter()
 
@@ -191,21 +199,25 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             caveats = row.caveats if row is not None else e.caveats
             self.query_one("#figures", Static).update(
                 Group(
-                    Text(f"\nFigures for scenario {e.scenario.name!r}", style="bold"),
+                    Text(
+                        "\n" + _("Figures for scenario {scenario}").format(scenario=repr(e.scenario.name)), style="bold"
+                    ),
                     *(Text(line, style=STYLE[Tone.WARNING]) for line in caveats.words(e.offer.id)),
                     render.figures(explain(e)),
                 )
             )
         else:
-            why = row.problem if row else "no price recorded yet (a adds the provider's offer)"
-            self.query_one("#figures", Static).update(Text(f"\nNo figures: {why}", style=STYLE[Tone.WARNING]))
-        lines = self.position.lines() if self.position else ["No figures for this scenario yet."]
+            why = row.problem if row else _("no price recorded yet (a adds the provider's offer)")
+            self.query_one("#figures", Static).update(
+                Text("\n" + _("No figures: {why}").format(why=why), style=STYLE[Tone.WARNING])
+            )
+        lines = self.position.lines() if self.position else [_("No figures for this scenario yet.")]
         text = Text("\n".join(lines))
-        text.append("\n\na adds the provider's new offer, k our counter-offer\n", style=STYLE[Tone.MUTED])
+        text.append("\n\n" + _("a adds the provider's new offer, k our counter-offer") + "\n", style=STYLE[Tone.MUTED])
         self.query_one("#position", Static).update(text)
         self.query_one("#rounds", Static).update(render.rounds(detail))
         self._chart()
-        downtime = f"{dec(e.downtime_hours_per_year, 1)} hours a year" if e else None
+        downtime = _("{hours} hours a year").format(hours=dec(e.downtime_hours_per_year, 1)) if e else None
         self.query_one("#sla-body", Static).update(render.sla(detail, downtime))
         audits = row.claims if row else ()
         findings = list(row.findings) if row else []
@@ -229,8 +241,10 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         target = t.node_month if t is not None and not t.already_beats and t.amount > 0 and points else None
         chart.lines(
             lines,
-            title=f"Price per node-month over rounds ({currency}); red: target against the BATNA",
-            xlabel="round",
+            title=_("Price per node-month over rounds ({currency}); red: target against the BATNA").format(
+                currency=currency
+            ),
+            xlabel=_("round"),
             hline=dec(target, 2) if target is not None else None,
         )
 
@@ -297,7 +311,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         form = FormScreen(
             lambda: contract_form(db, self.offer_id, today),  # read in the form's worker
             lambda raw, _: save_contract(db, self.offer_id, raw),
-            lambda _, contract_id: f"contract #{contract_id} signed; r shows the contracts",
+            lambda _saved, contract_id: _("contract #{id} signed; r shows the contracts").format(id=contract_id),
         )
         self.app.push_screen(form, done)
 
@@ -313,7 +327,10 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             if report is not None:
                 added = len(getattr(report, "added", []))
                 stored = len(getattr(report, "stored", []))
-                self.notify(f"{plural(added, 'log')} added, {stored - added} already on record", title="Evidence")
+                said = ngettext(
+                    "{n} log added, {already} already on record", "{n} logs added, {already} already on record", added
+                ).format(n=f"{added:,}", already=stored - added)
+                self.notify(said, title=_("Evidence"))
                 self.qapp.reload()
 
         title = f"{self.detail.provider.name} {self.detail.offer.name}"
@@ -338,7 +355,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             return
         entity = MANAGED[what]
         items = PICK_ITEMS[what](d)
-        self.app.push_screen(PickDialog(entity.sheet, items), lambda choice: self._picked(entity, choice))
+        self.app.push_screen(PickDialog(_(entity.sheet), items), lambda choice: self._picked(entity, choice))
 
     def _picked(self, entity: Entity, choice: tuple[str, int] | None) -> None:
         from quotetui.services import editing
@@ -358,16 +375,19 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             self.app.push_screen(screen, self._form_done)
             return
 
-        def deleted(_: object) -> None:
-            self.app.notify(f"Deleted the {entity.one}.")
+        one = _(entity.one)  # "discount", "extra cost" (the entity's word, marked where it is declared)
+
+        def deleted(_result: object) -> None:
+            self.app.notify(_("Deleted the {what}.").format(what=one))
             self.qapp.reload()
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.notify(f"Deleting the {entity.one}…", timeout=3)
+                self.app.notify(_("Deleting the {what}…").format(what=one), timeout=3)
                 delete = lambda: editing.delete_fine_print(db, entity, row_id)  # noqa: E731
-                self.qapp.write_in_background("Delete", delete, deleted)
+                self.qapp.write_in_background(_("Delete"), delete, deleted)
 
         self.app.push_screen(
-            ConfirmDialog(f"Delete this {entity.one}?", "The figures are recomputed without it."), confirmed
+            ConfirmDialog(_("Delete this {what}?").format(what=one), _("The figures are recomputed without it.")),
+            confirmed,
         )

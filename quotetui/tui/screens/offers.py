@@ -12,6 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Select
 
 from quotetui.domain.enums import OfferStatus, ProviderKind
+from quotetui.language import N_, _
 from quotetui.tui.offer_preview import Preview, PreviewRow
 from quotetui.tui.offer_rows import FIGURES, PENDING, PLAIN, OfferTableRow, columns, pending_of
 from quotetui.tui.safe import plain
@@ -29,24 +30,25 @@ class OffersScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         # a priority binding: handled as the key arrives, before the keys typed after it are routed (a plain one
         # waits its turn in the table's queue, and `/h20` typed quickly lost its `h` to the table)
-        Binding("slash", "focus_filter", "Filter", id="filter", priority=True),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="clear-filter"),
-        Binding("space", "pin", "Pin", id="pin"),
-        Binding("less_than_sign", "sort(-1)", "Sort ◀", show=False, id="sort-back"),
-        Binding("greater_than_sign", "sort(1)", "Sort ▶", id="sort"),
-        Binding("minus", "reverse", "Reverse", show=False, id="reverse-sort"),
-        Binding("n", "new_offer", "New", id="new-offer"),
-        Binding("e", "edit_offer", "Edit", id="edit-offer"),
-        Binding("x", "delete_offer", "Delete", show=False, id="delete-offer"),
+        Binding("slash", "focus_filter", N_("Filter"), id="filter", priority=True),
+        Binding("escape", "clear_filter", N_("Clear filter"), show=False, id="clear-filter"),
+        Binding("space", "pin", N_("Pin"), id="pin"),
+        Binding("less_than_sign", "sort(-1)", N_("Sort ◀"), show=False, id="sort-back"),
+        Binding("greater_than_sign", "sort(1)", N_("Sort ▶"), id="sort"),
+        Binding("minus", "reverse", N_("Reverse"), show=False, id="reverse-sort"),
+        Binding("n", "new_offer", N_("New"), id="new-offer"),
+        Binding("e", "edit_offer", N_("Edit"), id="edit-offer"),
+        Binding("x", "delete_offer", N_("Delete"), show=False, id="delete-offer"),
     ]
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="filters"):
-            yield Input(placeholder="/ filter: provider, offer, GPU…", id="filter")
-            yield Select([], prompt="GPU", id="gpu-filter")
-            yield Select([(k.value.replace("_", " "), k.value) for k in ProviderKind], prompt="kind", id="kind-filter")
-            yield Select([(s.value, s.value) for s in OfferStatus], prompt="status", id="status-filter")
+            yield Input(placeholder=_("/ filter: provider, offer, GPU…"), id="filter")
+            yield Select([], prompt=_("GPU"), id="gpu-filter")
+            kinds = [(k.value.replace("_", " "), k.value) for k in ProviderKind]
+            yield Select(kinds, prompt=_("kind"), id="kind-filter")
+            yield Select([(s.value, s.value) for s in OfferStatus], prompt=_("status"), id="status-filter")
         yield VirtualTable(id="offers")
         yield Label(id="offers-status")
         yield KeysFooter()
@@ -150,21 +152,25 @@ class OffersScreen(MarketScreen):
 
     def _status(self) -> None:
         t = self.table
-        sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else "rank"
-        hint = f"none ({self.key('pin', 'space')} pins, {self.key('compare', 'c')} compares)"
+        sort = t.columns[t.sort_column].label if t.sort_column is not None and t.columns else _("rank")
+        hint = _("none ({pin} pins, {compare} compares)").format(
+            pin=self.key("pin", "space"), compare=self.key("compare", "c")
+        )
         pins = " ".join(f"#{p}" for p in self.qapp.pinned) or hint
         market, preview = self.qapp.market, self.qapp.preview
         if market is not None:
             blocked = sum(1 for r in market.rows if r.evaluation and not r.evaluation.feasibility.ok)
         else:
             blocked = preview.blocked if preview is not None else 0
-        cannot = f" · {blocked} cannot run the scenario (✗, listed last)" if blocked else ""
-        shown = f"{len(t.view_rows)} of {len(t.rows)} offers"
+        cannot = " · " + _("{n} cannot run the scenario (✗, listed last)").format(n=blocked) if blocked else ""
+        shown = _("{shown} of {n} offers").format(shown=len(t.view_rows), n=len(t.rows))
         if market is None and preview is not None and not preview.complete:  # the rest is being read
-            shown = f"{len(t.view_rows)} of the first {len(t.rows)} of {preview.total:,} offers (reading the rest…)"
-        self.query_one("#offers-status", Label).update(
-            plain(f"{shown}{cannot} · sorted by {sort}{' ▼' if t.sort_reverse else ''} · pinned: {pins}")
-        )
+            shown = _("{shown} of the first {n} of {total} offers (reading the rest…)").format(
+                shown=len(t.view_rows), n=len(t.rows), total=f"{preview.total:,}"
+            )
+        sorted_by = _("sorted by {column}").format(column=sort) + (" ▼" if t.sort_reverse else "")
+        pinned = _("pinned: {offers}").format(offers=pins)
+        self.query_one("#offers-status", Label).update(plain(f"{shown}{cannot} · {sorted_by} · {pinned}"))
 
     @on(Input.Changed, "#filter")
     @on(Select.Changed)
@@ -238,19 +244,21 @@ class OffersScreen(MarketScreen):
 
         offer_id = row.offer.id
 
-        def deleted(_: object) -> None:
-            self.app.notify(f"Deleted offer #{offer_id}.")
+        def deleted(_result: object) -> None:
+            self.app.notify(_("Deleted offer #{id}.").format(id=offer_id))
             self.qapp.reload()
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.notify(f"Deleting offer #{offer_id}…", timeout=3)
-                self.qapp.write_in_background("Delete offer", lambda: delete_offer(db, offer_id), deleted)
+                self.app.notify(_("Deleting offer #{id}…").format(id=offer_id), timeout=3)
+                self.qapp.write_in_background(_("Delete offer"), lambda: delete_offer(db, offer_id), deleted)
 
         self.app.push_screen(
             ConfirmDialog(
-                f"Delete offer #{row.offer.id} {row.offer.provider} {row.offer.name}?",
-                "Its rounds, discounts, extras, SLA and claims go with it.",
+                _("Delete offer #{id} {provider} {name}?").format(
+                    id=row.offer.id, provider=row.offer.provider, name=row.offer.name
+                ),
+                _("Its rounds, discounts, extras, SLA and claims go with it."),
             ),
             answered,
         )

@@ -20,10 +20,10 @@ from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.enums import Tone
-from quotetui.domain.errors import BadInput, FieldErrors
+from quotetui.domain.errors import BadInput, FieldErrors, unnamed
 from quotetui.domain.fields import parse_value, shown_value
-from quotetui.domain.wording import plural
-from quotetui.tui.safe import Text
+from quotetui.language import N_, _, ngettext
+from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.chart import Chart, Line
@@ -37,27 +37,44 @@ if TYPE_CHECKING:
 
 START = {"capex": "2500000", "opex_monthly": "19000", "rent_monthly": "180000", "utilisation": "100"}
 """Typed starting values when no purchase option is recorded: the DESIGN check (250万, 1.9万 a month, 18万)."""
-STARTED_WITH = (
+STARTED_WITH = N_(
     "The inputs start from a worked example (capex 2,500,000, opex 19,000 and rent 180,000 a month): type "
     "yours, or an offer's id to rent it as it is quoted."
 )
 FIELDS = (
-    ("purchase", "Purchase option (name or #)"),
+    ("purchase", N_("Purchase option (name or #)")),
     *((name, RENT_BUY.field(name).label) for name in ("capex", "capex_vat_rate", "capex_special_invoice")),
     *((name, RENT_BUY.field(name).label) for name in ("opex_monthly", *OWNING_PARTS)),
     ("rent_monthly", RENT_BUY.field("rent_monthly").label),
-    ("offer", "…or rent offer # (overrides)"),
+    ("offer", N_("…or rent offer # (overrides)")),
     *((name, RENT_BUY.field(name).label) for name in
       ("gpus", "utilisation", "residual", "depreciation_years", "discount_rate", "horizon_months")),
 )  # fmt: skip
+"""Each input and its label, in English (marked ``N_`` where declared: the fields' in ``entities.py``); shown
+with ``_()``."""
 LABELS = dict(FIELDS)
 TEXT_FIELDS = frozenset({"purchase"})  # a name or an id; every other field is a number
-NAMES = {name: f"“{label.split(' (')[0].removeprefix('…or ')}”" for name, label in FIELDS}
-"""How the service's messages name the inputs: as this screen labels them."""
+SHORT = {"offer": N_("rent offer #")}
+"""How a message names an input whose label starts with other words (``…or rent offer #``)."""
+
+
+def title(label: str) -> str:
+    """A label (English, a message id) in the language in use, without its parenthesised hint."""
+    return _(label).split(" (")[0].split("（")[0]
+
+
+def names() -> dict[str, str]:
+    """How the service's messages name the inputs: as this screen labels them, in the language in use."""
+    return {name: f"“{_(SHORT[name]) if name in SHORT else title(label)}”" for name, label in FIELDS}
+
+
+def sentence(words: str) -> str:
+    """Words (a clause in the language in use) as a sentence: its first letter upper case, its full stop."""
+    return _("{sentence}.").format(sentence=words[:1].upper() + words[1:])
 
 
 class RentBuyScreen(CalculatorScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-inputs")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", N_("Reset inputs"), id="reset-inputs")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
 
@@ -65,10 +82,10 @@ class RentBuyScreen(CalculatorScreen):
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
-                yield Label("Rent vs buy", classes="dialog-title")
+                yield Label(_("Rent vs buy"), classes="dialog-title")
                 yield Static("", id="rb-scenario")
                 for name, label in FIELDS:
-                    yield Label(label, classes="form-label")
+                    yield Label(plain(_(label)), classes="form-label")
                     kind = Input if name in TEXT_FIELDS else NumberInput
                     yield kind(START.get(name, ""), id=f"rb-{name}", classes="form-input")
             with VerticalScroll(id="calc-results"):
@@ -98,7 +115,7 @@ class RentBuyScreen(CalculatorScreen):
             for field in ("capex", "opex_monthly"):
                 self.query_one(f"#rb-{field}", Input).value = ""
             self.query_one("#rb-purchase", Input).value = name
-        self.notify(f"Started from {name!r}: typed values override its parts.", timeout=5)
+        self.notify(_("Started from {name}: typed values override its parts.").format(name=repr(name)), timeout=5)
         self.schedule(now=True)
 
     def show_market(self, market: MarketView) -> None:
@@ -115,11 +132,14 @@ class RentBuyScreen(CalculatorScreen):
         field = RENT_BUY.field("utilisation")  # a share typed as a percentage, as every input takes it
         self.query_one("#rb-utilisation", Input).value = str(shown_value(field, s.utilisation, percent=True))
         self.query_one("#rb-scenario", Static).update(
-            Text(f"Scenario: {s.name} (s switches). {STARTED_WITH}", style=STYLE[Tone.MUTED])
+            Text(
+                _("Scenario: {scenario} (s switches). {started}").format(scenario=s.name, started=_(STARTED_WITH)),
+                style=STYLE[Tone.MUTED],
+            )
         )
 
     def action_reset(self) -> None:
-        for name, _ in FIELDS:
+        for name in LABELS:
             self.query_one(f"#rb-{name}", Input).value = START.get(name, "")
         market = self.qapp.market
         if market is not None:
@@ -131,7 +151,7 @@ class RentBuyScreen(CalculatorScreen):
         self.schedule()
 
     def inputs(self) -> dict[str, Any] | None:
-        values = {name: self.query_one(f"#rb-{name}", Input).value.strip() or None for name, _ in FIELDS}
+        values = {name: self.query_one(f"#rb-{name}", Input).value.strip() or None for name in LABELS}
         market = self.qapp.market
         return {
             "typed": values,
@@ -148,7 +168,7 @@ class RentBuyScreen(CalculatorScreen):
         try:
             offer_id = parse_value(ID, offer) if offer else None
         except BadInput as exc:
-            raise FieldErrors({"offer": str(exc).removeprefix("value ")}) from None
+            raise FieldErrors({"offer": unnamed(str(exc))}) from None
         if offer_id is not None:
             typed["rent_monthly"] = None
         return calc_rent_vs_buy(
@@ -158,12 +178,14 @@ class RentBuyScreen(CalculatorScreen):
             scenario=values["scenario"],
             currency=None if offer_id or purchase else values["home"],
             purchase=purchase,
-            names=NAMES,
+            names=names(),
         )
 
     def show_problem(self, exc: Exception) -> None:
         if isinstance(exc, FieldErrors):
-            words = "; ".join(f"{LABELS.get(name, name)}: {message}" for name, message in exc.errors.items())
+            words = "; ".join(
+                f"{_(LABELS[name]) if name in LABELS else name}: {message}" for name, message in exc.errors.items()
+            )
         else:
             words = str(exc)
         self.query_one("#rb-result", Static).update(Text(f"⚠ {words}", style=STYLE[Tone.ERROR]))
@@ -176,27 +198,35 @@ class RentBuyScreen(CalculatorScreen):
         self.query_one("#rb-notes", Static).update(Text("\n".join(answer.notes), style=STYLE[Tone.MUTED]))
         text = Text()
         words = breakeven_words(r)
-        text.append(
-            words[0].upper() + words[1:] + ".\n", style=f"bold {STYLE[Tone.SUCCESS]}" if r.breakeven_months else "bold"
-        )
-        words = utilisation_words(r)
-        text.append(words[0].upper() + words[1:] + ".\n")
+        text.append(sentence(words) + "\n", style=f"bold {STYLE[Tone.SUCCESS]}" if r.breakeven_months else "bold")
+        text.append(sentence(utilisation_words(r)) + "\n")
         if answer.owning.left_out:
+            parts = ", ".join(_(part) for part in answer.owning.left_out)  # declared N_ (``ownership.py``)
             text.append(
-                f"≥ Owning leaves out {', '.join(answer.owning.left_out)} (not given).\n", style=STYLE[Tone.WARNING]
+                "≥ " + _("Owning leaves out {parts} (not given).").format(parts=parts) + "\n", style=STYLE[Tone.WARNING]
             )
+        months = r.inputs.horizon_months
         text.append(
-            f"NPV over {plural(r.inputs.horizon_months, 'month')}: rent {grouped(r.npv_rent, 2)} {cur} · "
-            f"buy {grouped(r.npv_buy, 2)} {cur} → {answer.verdict}."
+            ngettext(
+                "NPV over {n} month: rent {rent} {currency} · buy {buy} {currency} → {verdict}.",
+                "NPV over {n} months: rent {rent} {currency} · buy {buy} {currency} → {verdict}.",
+                months,
+            ).format(
+                n=f"{months:,}",
+                rent=grouped(r.npv_rent, 2),
+                buy=grouped(r.npv_buy, 2),
+                currency=cur,
+                verdict=answer.verdict,
+            )
         )
         self.query_one("#rb-result", Static).update(text)
-        months = [p.month for p in r.series]
+        series = [p.month for p in r.series]
         self.query_one("#rb-chart", Chart).lines(
             [
-                Line("rent (cumulative)", months, [dec(p.rent, 0) for p in r.series]),
-                Line("own (cumulative)", months, [dec(p.own, 0) for p in r.series]),
+                Line(_("rent (cumulative)"), series, [dec(p.rent, 0) for p in r.series]),
+                Line(_("own (cumulative)"), series, [dec(p.own, 0) for p in r.series]),
             ],
-            title=f"Cumulative cost ({cur}); red: break-even",
-            xlabel="month",
+            title=_("Cumulative cost ({currency}); red: break-even").format(currency=cur),
+            xlabel=_("month"),
             vline=dec(r.breakeven_months, 2) if r.breakeven_months is not None else None,
         )

@@ -11,6 +11,7 @@ terminal still shows the need, the answers and the cheapest award without scroll
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group
@@ -23,7 +24,7 @@ from textual.widgets import Header, Static
 from quotetui.domain.economics.display import money_shown
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -44,27 +45,28 @@ NARROW = 140
 """Below this many columns the RFQs go above the detail instead of beside it (the offers table is wide)."""
 TALL = 36
 """From this many lines, the stacked RFQ list shows more of them."""
-NO_RFQ = (
+NO_RFQ = N_(
     "No RFQ yet: n writes one here (or `quotetui rfq new NAME --gpu MODELS --gpus N --months N --start DATE …`), "
     "`quotetui rfq send NAME --provider P … --out DIR` sends it."
 )
-AWARD_SCOPE = (
+"""Shown with ``_()``, as every message declared here."""
+AWARD_SCOPE = N_(
     "Award, with the market included (--include-market): the answers and every offer on record that meets "
     "every line; {key} sets the share per provider, the providers, the budget and what to minimise"
 )
 RFQ_COLUMNS = [  # the need last: the widest, and the summary on the right says it in full
-    Column("name", "RFQ", max_width=20),
-    Column("invites", "Invitations", max_width=32),
-    Column("due", "Answers due", max_width=11),
-    Column("need", "Need", max_width=30),
+    Column("name", N_("RFQ"), max_width=20),
+    Column("invites", N_("Invitations"), max_width=32),
+    Column("due", N_("Answers due"), max_width=11),
+    Column("need", N_("Need"), max_width=30),
 ]
 OFFER_COLUMNS = (
-    [Column("id", "ID", "right", 4)]
+    [Column("id", N_("ID"), "right", 4)]
     + [
-        Column(label.lower(), label, max_width=width)
-        for label, width in (("Provider", 10), ("Offer", 18), ("From", 9), ("Compliant", 9))
+        Column(label.lower(), label, max_width=width)  # the key: the English header
+        for label, width in ((N_("Provider"), 10), (N_("Offer"), 18), (N_("From"), 9), (N_("Compliant"), 9))
     ]
-    + [Column("rank", "Rank", "right", 4), Column("pflop", "Per PFLOP-hour", "right", 18)]
+    + [Column("rank", N_("Rank"), "right", 4), Column("pflop", N_("Per PFLOP-hour"), "right", 18)]
 )
 """Then one column per requirement line. The rank and the cost per delivered PFLOP-hour are ``rfq show``'s:
 compliant, costed offers ranked by that cost; one that cannot be costed says why."""
@@ -72,6 +74,11 @@ VERDICT_WIDTH = 28
 MATRIX_LABEL = 24
 """The comparison's row labels wrap at this width; each answer's column is at least ``MATRIX_COLUMN`` wide."""
 MATRIX_COLUMN = 18
+
+
+def shown_columns(columns: list[Column]) -> list[Column]:
+    """``columns`` with their headers (declared ``N_``) in the language in use; their keys stay English."""
+    return [replace(c, label=_(c.label)) for c in columns]
 
 
 def need_text(view: RfqView) -> str:
@@ -89,8 +96,8 @@ def offer_cells(fit: OfferFit) -> list[str]:
         str(fit.offer_id),
         fit.provider,
         fit.offer,
-        "answer" if fit.answered else "on record",
-        "yes" if fit.compliant else "no",
+        _("answer") if fit.answered else _("on record"),
+        _("yes") if fit.compliant else _("no"),
         (f"{fit.rank}?" if not fit.confirmed else str(fit.rank)) if fit.rank else "—",
         per_pflop_text(fit),
         *(f"{v.met.mark} {v.why}" for v in fit.verdicts),
@@ -116,9 +123,20 @@ def matrix_table(view: RfqView, width: int) -> Table | Text:
     room = max(1, min(SIDE_BY_SIDE, (width - MATRIX_LABEL) // (MATRIX_COLUMN + 2)))  # a column: 1 space each side
     shown = view.offers[:room]
     answers = sum(o.answered for o in view.offers)
-    title = f"Comparison: {plural(answers, 'answer')}, then the offers on record best ranked first"
     if len(shown) < len(view.offers):
-        title += f" ({len(shown)} of {len(view.offers)} here; `quotetui rfq show --out FILE.xlsx` has every one)"
+        title = ngettext(
+            "Comparison: {n} answer, then the offers on record best ranked first ({shown} of {total} here; "
+            "`quotetui rfq show --out FILE.xlsx` has every one)",
+            "Comparison: {n} answers, then the offers on record best ranked first ({shown} of {total} here; "
+            "`quotetui rfq show --out FILE.xlsx` has every one)",
+            answers,
+        ).format(n=f"{answers:,}", shown=len(shown), total=len(view.offers))
+    else:
+        title = ngettext(
+            "Comparison: {n} answer, then the offers on record best ranked first",
+            "Comparison: {n} answers, then the offers on record best ranked first",
+            answers,
+        ).format(n=f"{answers:,}")
     table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
     table.add_column("", style=STYLE[Tone.MUTED], max_width=MATRIX_LABEL)
     for o in shown:
@@ -136,17 +154,17 @@ def _scenario_tables(found: tuple[AwardScenario, ...], cur: str, minimise: Award
     from quotetui.services.award import beyond_text, lean_text, premium_head, split_text
 
     table = Table(box=None, pad_edge=False)
-    table.add_column("Scenario", style="bold")
+    table.add_column(_("Scenario"), style="bold")
     premium = premium_head(minimise)
-    for label in ("Total", premium[:1].upper() + premium[1:], "Per PFLOP-hour"):
+    for label in (_("Total"), premium[:1].upper() + premium[1:], _("Per PFLOP-hour")):
         table.add_column(label, justify="right", no_wrap=True)
     splits = Table(box=None, pad_edge=False, show_header=False)
     splits.add_column(style="bold", no_wrap=True)
     splits.add_column(ratio=1)
     for s in found:
         if not s.feasible:
-            table.add_row(s.label, Text("infeasible", style=STYLE[Tone.ERROR]), "", "")
-            splits.add_row(s.label, Text(f"infeasible: {s.reason}", style=STYLE[Tone.ERROR]))
+            table.add_row(s.label, Text(_("infeasible"), style=STYLE[Tone.ERROR]), "", "")
+            splits.add_row(s.label, Text(_("infeasible: {reason}").format(reason=s.reason), style=STYLE[Tone.ERROR]))
             continue
         table.add_row(
             s.label,
@@ -173,7 +191,7 @@ def award_table(result: AwardResult) -> Group:
     else:
         parts = [
             Text(
-                "No award yet: every candidate has a line of the requirement not confirmed (?).",
+                _("No award yet: every candidate has a line of the requirement not confirmed (?)."),
                 style=STYLE[Tone.WARNING],
             )
         ]
@@ -182,11 +200,11 @@ def award_table(result: AwardResult) -> Group:
     if result.if_confirmed:
         parts += [
             Text(""),
-            Text("If confirmed: with the offers whose open lines (?) the providers confirm", style="bold"),
+            Text(_("If confirmed: with the offers whose open lines (?) the providers confirm"), style="bold"),
         ]
         parts += _scenario_tables(result.if_confirmed, cur, result.minimise)
         if result.questions:
-            parts += [Text(""), Text("Ask before awarding:", style="bold")]
+            parts += [Text(""), Text(_("Ask before awarding:"), style="bold")]
             parts += [Text(f"  {question_text(q)}") for q in result.questions]
     return Group(*parts)
 
@@ -194,23 +212,28 @@ def award_table(result: AwardResult) -> Group:
 def scenarios_text(result: AwardResult) -> str:
     """Each scenario's total, or that it cannot be met: "cheapest 39,168,000.00 CNY; at least 3 providers:
     infeasible"; with no confirmed candidate, the awards if confirmed, said so."""
-    found, head = result.scenarios, ""
+    found, confirmed = result.scenarios, True
     if not result.candidates and result.if_confirmed:
-        found, head = result.if_confirmed, "if confirmed: "
-    return head + "; ".join(
-        f"{s.label} {money_shown(s.total_cost, result.currency)}" if s.feasible else f"{s.label}: infeasible"
+        found, confirmed = result.if_confirmed, False
+    said = "; ".join(
+        f"{s.label} {money_shown(s.total_cost, result.currency)}"
+        if s.feasible
+        else _("{scenario}: infeasible").format(scenario=s.label)
         for s in found
     )
+    return said if confirmed else _("if confirmed: {scenarios}").format(scenarios=said)
 
 
 def cheapest_text(result: AwardResult) -> str:
     first = result.scenarios[0] if result.scenarios else None
     if first is not None and first.feasible:
-        return f"cheapest award {money_shown(first.total_cost, result.currency)}"
+        return _("cheapest award {total}").format(total=money_shown(first.total_cost, result.currency))
     maybe = result.if_confirmed[0] if result.if_confirmed else None
     if maybe is not None and maybe.feasible:
-        return f"no confirmed award; if confirmed {money_shown(maybe.total_cost, result.currency)}"
-    return "no feasible award"
+        return _("no confirmed award; if confirmed {total}").format(
+            total=money_shown(maybe.total_cost, result.currency)
+        )
+    return _("no feasible award")
 
 
 def awarded(db: Database, name: str, today: date, constraints: dict[str, Any]) -> AwardResult | str:
@@ -226,12 +249,12 @@ def awarded(db: Database, name: str, today: date, constraints: dict[str, Any]) -
 
 class SourcingScreen(MarketScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open the offer / the RFQ's offers", show=False),
-        Binding("a", "award_constraints", "Award constraints", id="award-constraints"),
-        Binding("n", "new_rfq", "New RFQ", id="new-rfq"),
-        Binding("e", "edit_rfq", "Edit RFQ", show=False, id="edit-rfq"),
-        Binding("p", "send_rfq", "Send RFQ", show=False, id="send-rfq"),
-        Binding("x", "decline", "A provider declined", show=False, id="decline-rfq"),
+        Binding("enter", "open", N_("Open the offer / the RFQ's offers"), show=False),
+        Binding("a", "award_constraints", N_("Award constraints"), id="award-constraints"),
+        Binding("n", "new_rfq", N_("New RFQ"), id="new-rfq"),
+        Binding("e", "edit_rfq", N_("Edit RFQ"), show=False, id="edit-rfq"),
+        Binding("p", "send_rfq", N_("Send RFQ"), show=False, id="send-rfq"),
+        Binding("x", "decline", N_("A provider declined"), show=False, id="decline-rfq"),
     ]
 
     _selected: int | None = None  # the RFQ whose detail is shown (or being read)
@@ -265,7 +288,7 @@ class SourcingScreen(MarketScreen):
 
     def on_mount(self) -> None:
         self._narrow(self.app.size.width, self.app.size.height)
-        self.query_one("#rfq-hint", Static).update(Text("Loading the RFQs…", style=STYLE[Tone.MUTED]))
+        self.query_one("#rfq-hint", Static).update(Text(_("Loading the RFQs…"), style=STYLE[Tone.MUTED]))
         super().on_mount()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -310,7 +333,7 @@ class SourcingScreen(MarketScreen):
         db = self.qapp.database
         if db is None:  # the database could not be opened (the notification said why)
             self.query_one("#rfq-hint", Static).update(
-                Text("No database open: no RFQs to show.", style=STYLE[Tone.MUTED])
+                Text(_("No database open: no RFQs to show."), style=STYLE[Tone.MUTED])
             )
             return
         self._loaded_once = True
@@ -327,19 +350,23 @@ class SourcingScreen(MarketScreen):
         self._views = {v.id: v for v in views}
         table = self.query_one("#rfqs", VirtualTable)
         rows = [TableRow(v.id, rfq_cells(v), [v.id], v.requirement.name.lower()) for v in views]
-        table.set_data(RFQ_COLUMNS, rows)
+        table.set_data(shown_columns(RFQ_COLUMNS), rows)
         hint = self.query_one("#rfq-hint", Static)
         if not views:
-            hint.update(Text(NO_RFQ, style=STYLE[Tone.MUTED]))
+            hint.update(Text(_(NO_RFQ), style=STYLE[Tone.MUTED]))
             self._show_nothing()
             return
         named = (("new-rfq", "n"), ("edit-rfq", "e"), ("send-rfq", "p"), ("decline-rfq", "x"), ("refresh", "f5"))
         k = {key: self.key(key, default) for key, default in named}
-        hint.update(
-            Text(f"{plural(len(views), 'RFQ')}; Enter: its offers; {k['new-rfq']} new, {k['edit-rfq']} edit, "
-                 f"{k['send-rfq']} send, {k['decline-rfq']} declined; {k['refresh']} reads again",
-                 style=STYLE[Tone.MUTED])
-        )  # fmt: skip
+        said = ngettext(
+            "{n} RFQ; Enter: its offers; {new} new, {edit} edit, {send} send, {decline} declined; "
+            "{refresh} reads again",
+            "{n} RFQs; Enter: its offers; {new} new, {edit} edit, {send} send, {decline} declined; "
+            "{refresh} reads again",
+            len(views),
+        ).format(n=f"{len(views):,}", new=k["new-rfq"], edit=k["edit-rfq"], send=k["send-rfq"],
+                 decline=k["decline-rfq"], refresh=k["refresh"])  # fmt: skip
+        hint.update(Text(said, style=STYLE[Tone.MUTED]))
         if self._highlight is not None:
             table.move_to(self._highlight)
             self._highlight = None
@@ -347,10 +374,10 @@ class SourcingScreen(MarketScreen):
 
     def _show_nothing(self) -> None:
         self._selected, self._detail, self._award = None, None, None
-        self.query_one("#rfq-summary", Static).update(Text(NO_RFQ))
+        self.query_one("#rfq-summary", Static).update(Text(_(NO_RFQ)))
         for name in ("requirement", "invites", "matrix", "offers-title", "award-title", "award"):
             self.query_one(f"#rfq-{name}", Static).update("")
-        self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS, [])
+        self.query_one("#rfq-offers", VirtualTable).set_data(shown_columns(OFFER_COLUMNS), [])
 
     @on(VirtualTable.Highlighted)
     def _highlighted(self, event: VirtualTable.Highlighted) -> None:
@@ -365,19 +392,21 @@ class SourcingScreen(MarketScreen):
         self._selected, self._detail, self._award = rfq_id, None, None
         self.query_one("#rfq-detail", VerticalScroll).scroll_home(animate=False)  # another RFQ: from its top
         self.query_one("#rfq-summary", Static).update(
-            Text(f"{view.requirement.name}: reading…", style=STYLE[Tone.MUTED])
+            Text(_("{rfq}: reading…").format(rfq=view.requirement.name), style=STYLE[Tone.MUTED])
         )
         self._show_award_title(view)
-        self.query_one("#rfq-award", Static).update(Text("Computing the award…", style=STYLE[Tone.MUTED]))
+        self.query_one("#rfq-award", Static).update(Text(_("Computing the award…"), style=STYLE[Tone.MUTED]))
         name, today = view.requirement.name, self.qapp.today
         self._read_rfq(db, rfq_id, name, today)
         self._read_award(db, rfq_id, name, today, dict(self._constraints))
 
     def _show_award_title(self, view: RfqView) -> None:
-        scope = AWARD_SCOPE.format(key=self.key("award-constraints", "a"))
+        scope = _(AWARD_SCOPE).format(key=self.key("award-constraints", "a"))
         budget = self._constraints.get("budget")
         if budget is not None:  # the scenarios' labels name the share and the providers; the budget is said here
-            scope += f"; within a budget of {money_shown(budget, view.requirement.currency)}"
+            scope = _("{scope}; within a budget of {budget}").format(
+                scope=scope, budget=money_shown(budget, view.requirement.currency)
+            )
         self.query_one("#rfq-award-title", Static).update(Text(scope, style="bold"))
 
     @background(group="rfq")
@@ -406,19 +435,20 @@ class SourcingScreen(MarketScreen):
 
         db, view, rfq_id = self.qapp.database, self._detail, self._selected
         if db is None or view is None or rfq_id is None:
-            self.notify("No RFQ to award: highlight one first.", severity="warning")
+            self.notify(_("No RFQ to award: highlight one first."), severity="warning")
             return
         name, today = view.requirement.name, self.qapp.today
         values = {f.name: shown_value(f, self._constraints.get(f.name, f.default), percent=True) for f in AWARD.fields}
-        spec = FormSpec(f"Award for RFQ {name}: constraints", AWARD.fields, values, entity=AWARD)
+        spec = FormSpec(_("Award for RFQ {rfq}: constraints").format(rfq=name), AWARD.fields, values, entity=AWARD)
 
         def compute(raw: dict[str, Any], _version: object) -> tuple[dict[str, Any], AwardResult | str]:
             constraints = parse(spec, raw)
             return constraints, awarded(db, name, today, constraints)
 
         def said(_raw: dict[str, Any], done: object) -> str:
-            _, result = done  # type: ignore[misc]
-            return f"Award for {name}: " + (result if isinstance(result, str) else scenarios_text(result))
+            _constraints, result = done  # type: ignore[misc]
+            award = result if isinstance(result, str) else scenarios_text(result)
+            return _("Award for {rfq}: {award}").format(rfq=name, award=award)
 
         def closed(done: object) -> None:
             if isinstance(done, tuple):
@@ -426,7 +456,7 @@ class SourcingScreen(MarketScreen):
                 self._show_award_title(view)
                 self._show_award(rfq_id, result)
 
-        self.app.push_screen(FormScreen(spec, compute, said, verb="Award"), closed)
+        self.app.push_screen(FormScreen(spec, compute, said, verb=N_("Award")), closed)
 
     def action_new_rfq(self) -> None:
         """A form of the requirement (``REQUIREMENT``'s fields, as ``rfq new``'s flags); saved, it is listed and
@@ -436,14 +466,14 @@ class SourcingScreen(MarketScreen):
 
         db = self.qapp.database
         if db is None:
-            self.notify("No database open.", severity="warning")
+            self.notify(_("No database open."), severity="warning")
             return
 
         def save(raw: dict[str, Any], _version: object) -> int:
             return new_rfq(db, raw).id
 
         def said(raw: dict[str, Any], rfq_id: object) -> str:
-            return f"Saved RFQ {str(raw.get('name', '')).strip()} (#{rfq_id}): p sends it"
+            return _("Saved RFQ {rfq} (#{id}): p sends it").format(rfq=str(raw.get("name", "")).strip(), id=rfq_id)
 
         self.app.push_screen(FormScreen(requirement_form(db), save, said), self._saved_rfq)
 
@@ -456,7 +486,7 @@ class SourcingScreen(MarketScreen):
 
         db, view = self.qapp.database, self._detail
         if db is None or view is None:
-            self.notify("No RFQ to edit: highlight one first.", severity="warning")
+            self.notify(_("No RFQ to edit: highlight one first."), severity="warning")
             return
         name, sent = view.requirement.name, bool(view.invites)
 
@@ -465,8 +495,12 @@ class SourcingScreen(MarketScreen):
             return edit_rfq(db, name, raw, revision=against).id
 
         def said(_raw: dict[str, Any], _rfq_id: object) -> str:
-            resend = ": answers to the revision sent before are refused, send it again (p)" if sent else ""
-            return f"Saved RFQ {name}, a new revision{resend}"
+            if sent:
+                return _(
+                    "Saved RFQ {rfq}, a new revision: answers to the revision sent before are refused, send it "
+                    "again (p)"
+                ).format(rfq=name)
+            return _("Saved RFQ {rfq}, a new revision").format(rfq=name)
 
         self.app.push_screen(FormScreen(lambda: requirement_form(db, name), save, said), self._saved_rfq)
 
@@ -474,7 +508,7 @@ class SourcingScreen(MarketScreen):
         """The highlighted RFQ to providers ticked in a list (``SendRfqDialog``, ``rfq send``'s service)."""
         db, view = self.qapp.database, self._detail
         if db is None or view is None:
-            self.notify("No RFQ to send: highlight one first.", severity="warning")
+            self.notify(_("No RFQ to send: highlight one first."), severity="warning")
             return
         self._open_send(db, view)
 
@@ -489,7 +523,7 @@ class SourcingScreen(MarketScreen):
         from quotetui.tui.dialogs.rfq_send import SendRfqDialog
 
         if not names:
-            self.notify("No provider on record to send it to: add one first (o, then n).", severity="warning")
+            self.notify(_("No provider on record to send it to: add one first (o, then n)."), severity="warning")
             return
         if view is self._detail and self.app.screen is self:  # still the RFQ highlighted; no dialog open yet
             self.app.push_screen(
@@ -506,21 +540,27 @@ class SourcingScreen(MarketScreen):
 
         db, view = self.qapp.database, self._detail
         if db is None or view is None:
-            self.notify("No RFQ highlighted.", severity="warning")
+            self.notify(_("No RFQ highlighted."), severity="warning")
             return
         if not view.invites:
-            self.notify(f"RFQ {view.requirement.name} was not sent to anyone yet (p sends it).", severity="warning")
+            self.notify(
+                _("RFQ {rfq} was not sent to anyone yet (p sends it).").format(rfq=view.requirement.name),
+                severity="warning",
+            )
             return
         name = view.requirement.name
-        invited = tuple((f"{i.provider} ({i.state})", i.provider) for i in view.invites)
-        spec = FormSpec(f"RFQ {name}: a provider declined", DECLINE.fields, {}, {"provider": invited}, DECLINE)
+        from quotetui.services.rfq_views import state_word
+
+        invited = tuple((f"{i.provider} ({state_word(i.state)})", i.provider) for i in view.invites)
+        title = _("RFQ {rfq}: a provider declined").format(rfq=name)
+        spec = FormSpec(title, DECLINE.fields, {}, {"provider": invited}, DECLINE)
 
         def save(raw: dict[str, Any], _version: object) -> int:
             decline(db, name, str(raw.get("provider") or ""), str(raw.get("note") or "") or None)
             return view.id
 
         def said(raw: dict[str, Any], _rfq_id: object) -> str:
-            return f"Recorded: {raw.get('provider')} declined RFQ {name}"
+            return _("Recorded: {provider} declined RFQ {rfq}").format(provider=raw.get("provider"), rfq=name)
 
         self.app.push_screen(FormScreen(spec, save, said), self._saved_rfq)
 
@@ -545,7 +585,7 @@ class SourcingScreen(MarketScreen):
         self._detail = view
         self._show_summary()
         r = view.requirement
-        lines = Table(box=None, show_header=False, pad_edge=False, title="Requirement", title_justify="left",
+        lines = Table(box=None, show_header=False, pad_edge=False, title=_("Requirement"), title_justify="left",
                       title_style="bold")  # fmt: skip
         lines.add_column(style=STYLE[Tone.MUTED], no_wrap=False, ratio=1)
         lines.add_column(ratio=2)
@@ -559,15 +599,20 @@ class SourcingScreen(MarketScreen):
         n = sum(f.compliant for f in fits)
         uncosted = sum(f.compliant and f.figures is None for f in fits)
         if fits:
-            title = (
-                f"Answers, then offers on record: {n} of {plural(len(fits), 'offer')} compliant, ranked by cost per "
-                "delivered PFLOP-hour"
-                + (f" ({uncosted} not costed: no rank)" if uncosted else "")
-                + ("; 2?: ranks 2 if a line (?) is confirmed" if any(f.rank and not f.confirmed for f in fits) else "")
-                + "; Enter opens one"
-            )
+            title = ngettext(
+                "Answers, then offers on record: {n} of {total} offer compliant, ranked by cost per delivered "
+                "PFLOP-hour",
+                "Answers, then offers on record: {n} of {total} offers compliant, ranked by cost per delivered "
+                "PFLOP-hour",
+                len(fits),
+            ).format(n=n, total=f"{len(fits):,}")
+            if uncosted:
+                title = _("{title} ({n} not costed: no rank)").format(title=title, n=uncosted)
+            if any(f.rank and not f.confirmed for f in fits):
+                title = _("{title}; 2?: ranks 2 if a line (?) is confirmed").format(title=title)
+            title = _("{title}; Enter opens one").format(title=title)
         else:
-            title = f"No offer on record of {r.models}."
+            title = _("No offer on record of {models}.").format(models=r.models)
         self.query_one("#rfq-offers-title", Static).update(Text(title, style="bold"))
         lines = fits[0].verdicts if fits else ()  # no offer of an acceptable model: no verdict to show
         verdicts = [Column(f"line{i}", v.line, max_width=VERDICT_WIDTH) for i, v in enumerate(lines)]
@@ -581,26 +626,29 @@ class SourcingScreen(MarketScreen):
             )
             for f in fits
         ]
-        self.query_one("#rfq-offers", VirtualTable).set_data(OFFER_COLUMNS + verdicts, rows)
+        self.query_one("#rfq-offers", VirtualTable).set_data(shown_columns(OFFER_COLUMNS) + verdicts, rows)
 
     def _invites_table(self, view: RfqView) -> Table | Text:
+        from quotetui.services.rfq_views import state_word
+
         if not view.invites:
             import shlex
 
             command = f"quotetui rfq send {shlex.quote(view.requirement.name)} --provider NAME --out DIR"
-            return Text(
-                f"Not sent yet: {self.key('send-rfq', 'p')} sends it here (or `{command}`)", style=STYLE[Tone.MUTED]
+            said = _("Not sent yet: {key} sends it here (or `{command}`)").format(
+                key=self.key("send-rfq", "p"), command=command
             )
-        table = Table(title=f"Invitations: {view.invitations_text()}", title_justify="left", title_style="bold",
-                      box=None, pad_edge=False)  # fmt: skip
-        table.add_column("Provider")
-        table.add_column("State")
-        table.add_column("Revision", justify="right")
-        table.add_column("Sent")
+            return Text(said, style=STYLE[Tone.MUTED])
+        title = _("Invitations: {states}").format(states=view.invitations_text())
+        table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+        table.add_column(_("Provider"))
+        table.add_column(_("State"))
+        table.add_column(_("Revision"), justify="right")
+        table.add_column(_("Sent"))
         for i in view.invites:
-            state = Text(i.state, style=STYLE[Tone.ERROR] if i.state == "overdue" else "")
+            state = Text(state_word(i.state), style=STYLE[Tone.ERROR] if i.state == "overdue" else "")
             if i.outdated:
-                state.append(" (requirement changed since)", style=STYLE[Tone.WARNING])
+                state.append(" " + _("(requirement changed since)"), style=STYLE[Tone.WARNING])
             if i.note:
                 state.append(f": {i.note}", style=STYLE[Tone.MUTED])
             table.add_row(i.provider, state, str(i.revision), i.sent_at.date().isoformat())
@@ -623,18 +671,36 @@ class SourcingScreen(MarketScreen):
         r = view.requirement
         compliant = [f"#{f.offer_id}" for f in view.offers if f.compliant]
         open_ = [f"#{f.offer_id}" for f in view.offers if f.compliant and not f.confirmed]
-        offers = f"compliant: {', '.join(compliant)}" if compliant else "no compliant offer"
-        if open_:
-            offers += f" (lines to confirm: {', '.join(open_)})"
-        summary = Text(f"{r.name}", style="bold")
-        summary.append(f" (#{view.id}, revision {r.revision}): {need_text(view)} for {r.months} months from ")
-        summary.append(f"{r.start.isoformat()}; {view.due_text()}; invitations: {view.invitations_text()}; {offers}")
-        if isinstance(self._award, str):
-            summary.append("; no award (see below)")
-        elif self._award is not None:
-            summary.append(f"; {cheapest_text(self._award)}", style="bold")
+        if compliant and open_:
+            offers = _("compliant: {offers} (lines to confirm: {open})").format(
+                offers=", ".join(compliant), open=", ".join(open_)
+            )
         else:
-            summary.append("; award: computing…", style=STYLE[Tone.MUTED])
+            offers = (
+                _("compliant: {offers}").format(offers=", ".join(compliant)) if compliant else _("no compliant offer")
+            )
+        summary = Text(f"{r.name}", style="bold")
+        summary.append(
+            _(
+                " (#{id}, revision {revision}): {need} for {months} months from {start}; {due}; invitations: "
+                "{invitations}; {offers}"
+            ).format(
+                id=view.id,
+                revision=r.revision,
+                need=need_text(view),
+                months=r.months,
+                start=r.start.isoformat(),
+                due=view.due_text(),
+                invitations=view.invitations_text(),
+                offers=offers,
+            )
+        )
+        if isinstance(self._award, str):
+            summary.append(_("; no award (see below)"))
+        elif self._award is not None:
+            summary.append(_("; {award}").format(award=cheapest_text(self._award)), style="bold")
+        else:
+            summary.append(_("; award: computing…"), style=STYLE[Tone.MUTED])
         self.query_one("#rfq-summary", Static).update(summary)
 
     # -- keys ----------------------------------------------------------------------------------------

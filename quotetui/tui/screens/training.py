@@ -8,6 +8,7 @@ Typing recalculates in a worker a moment after the last key (:mod:`quotetui.tui.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
@@ -21,7 +22,7 @@ from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
 from quotetui.domain.enums import Tone
-from quotetui.domain.wording import plural
+from quotetui.language import N_, _, ngettext
 from quotetui.services.form_spec import problem_text
 from quotetui.tui.safe import Table, Text, plain
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from quotetui.services.calc import OfferRun
     from quotetui.services.market_view import MarketView
 
-FIELDS = tuple(
+FIELDS = tuple(  # each input, its label (English, marked N_ in ``entities.py``: shown with _()) and first value
     (name, TRAIN.field(name).label, start)
     for name, start in (
         ("flops", "3.14e23"),
@@ -48,8 +49,9 @@ FIELDS = tuple(
 SHOWN = 12
 OFFER_MIN = 16
 """The offer column is never narrower than this: it names what every other column is about."""
-COLUMNS = (("cost", 12), ("days", 7), ("billed", 16), ("MFU", 7), ("scaling", 7))
-"""The figures, most wanted first: a narrow terminal (80 columns) drops them from the end, never the offer."""
+COLUMNS = ((N_("cost"), 12), (N_("days"), 7), (N_("billed"), 16), (N_("MFU"), 7), (N_("scaling"), 7))
+"""The figures, most wanted first: a narrow terminal (80 columns) drops them from the end, never the offer. A
+column's name is its key and, through ``_()``, its header."""
 ORDER = ("days", "MFU", "scaling", "cost", "billed")
 
 
@@ -63,8 +65,21 @@ def fitting_columns(width: int) -> list[tuple[str, int]]:
     return [(name, dict(COLUMNS)[name]) for name in ORDER if name in kept]
 
 
+def run_title(flops: Fraction, gpus: int, gpu: str, currency: str, skipped: int) -> str:
+    """The results' title: the run, and how many offers cannot run it."""
+    if not skipped:
+        return _("{flops} FLOPs on {gpus} × {gpu}: cheapest first ({currency})").format(
+            flops=sci(flops), gpus=gpus, gpu=gpu, currency=currency
+        )
+    return ngettext(
+        "{flops} FLOPs on {gpus} × {gpu}: cheapest first ({currency}); {n} offer cannot run it",
+        "{flops} FLOPs on {gpus} × {gpu}: cheapest first ({currency}); {n} offers cannot run it",
+        skipped,
+    ).format(flops=sci(flops), gpus=gpus, gpu=gpu, currency=currency, n=f"{skipped:,}")
+
+
 class TrainingScreen(CalculatorScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", "Reset inputs", id="reset-training")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+l", "reset", N_("Reset inputs"), id="reset-training")]
 
     _followed: tuple[object, ...] | None = None  # the scenario the inputs were last filled from
     _shown: tuple[list[OfferRun], int, str] | None = None  # the last result, drawn again on a resize
@@ -73,12 +88,12 @@ class TrainingScreen(CalculatorScreen):
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
-                yield Label("Training run", classes="dialog-title")
+                yield Label(_("Training run"), classes="dialog-title")
                 yield Static("", id="tr-scenario")
-                yield Label("GPU model", classes="form-label")
-                yield Select([], prompt="GPU model", id="tr-gpu", classes="form-input")
+                yield Label(_("GPU model"), classes="form-label")
+                yield Select([], prompt=_("GPU model"), id="tr-gpu", classes="form-input")
                 for name, label, value in FIELDS:
-                    yield Label(label, classes="form-label")
+                    yield Label(plain(_(label)), classes="form-label")
                     yield NumberInput(value, id=f"tr-{name}", classes="form-input")
             with Vertical(id="calc-results"):
                 yield Static(id="tr-result")
@@ -117,10 +132,11 @@ class TrainingScreen(CalculatorScreen):
             run = {"flops": None, "params": s.train_params, "tokens": s.train_tokens}
         for name, value in run.items():
             self.query_one(f"#tr-{name}", Input).value = "" if value is None else format(value.normalize(), "g")
-        self.query_one("#tr-scenario", Static).update(Text(f"Scenario: {s.name} (s switches)", style=STYLE[Tone.MUTED]))
+        said = _("Scenario: {scenario} (s switches)").format(scenario=s.name)
+        self.query_one("#tr-scenario", Static).update(Text(said, style=STYLE[Tone.MUTED]))
 
     def action_reset(self) -> None:
-        for name, _, value in FIELDS:
+        for name, _label, value in FIELDS:
             self.query_one(f"#tr-{name}", Input).value = value
         market = self.qapp.market
         if market is not None:
@@ -136,7 +152,7 @@ class TrainingScreen(CalculatorScreen):
         gpu = self.query_one("#tr-gpu", Select).value
         if market is None or market.fx is None or gpu is Select.NULL:
             return None
-        values = {name: self.query_one(f"#tr-{name}", Input).value.strip() or None for name, _, _ in FIELDS}
+        values = {name: self.query_one(f"#tr-{name}", Input).value.strip() or None for name, *_rest in FIELDS}
         offers = [e.offer for e in market.evaluations if e.offer.gpu.name == gpu]
         return {"typed": values, "offers": offers, "market": market}
 
@@ -174,12 +190,11 @@ class TrainingScreen(CalculatorScreen):
         result = self.query_one("#tr-result", Static)
         if not runs:
             self.query_one("#tr-result", Static).update(
-                Text("No offer of this GPU can run it.", style=STYLE[Tone.WARNING])
+                Text(_("No offer of this GPU can run it."), style=STYLE[Tone.WARNING])
             )
             self.query_one("#tr-chart", Chart).clear()
             return
         first = runs[0].plan
-        cannot = f"; {plural(skipped, 'offer')} cannot run it" if skipped else ""
         width = result.content_region.width or self.app.size.width - 36
         columns = fitting_columns(width)
         names = [f"#{run.offer.id} {run.offer.provider} {run.offer.name}" for run in runs[:SHOWN]]
@@ -188,13 +203,13 @@ class TrainingScreen(CalculatorScreen):
             box=None,
             pad_edge=False,
             expand=natural > width,  # squeeze the offer names only when they do not fit; wide: no gaps
-            title=f"{sci(first.flops)} FLOPs on {first.gpus} × {first.gpu.name}: cheapest first ({currency}){cannot}",
+            title=run_title(first.flops, first.gpus, first.gpu.name, currency, skipped),
             title_justify="left",
             title_style="bold",
         )
-        table.add_column("offer", overflow="ellipsis", no_wrap=True, ratio=1, min_width=OFFER_MIN)
+        table.add_column(_("offer"), overflow="ellipsis", no_wrap=True, ratio=1, min_width=OFFER_MIN)
         for name, cells in columns:
-            table.add_column(name, justify="left" if name == "billed" else "right", no_wrap=True, min_width=cells)
+            table.add_column(_(name), justify="left" if name == "billed" else "right", no_wrap=True, min_width=cells)
         for name, run in zip(names, runs[:SHOWN], strict=True):
             c = run.cheapest
             figures = {
@@ -210,5 +225,5 @@ class TrainingScreen(CalculatorScreen):
         self.query_one("#tr-chart", Chart).bars(
             [f"#{r.offer.id}" for r, _ in shown],
             [dec(c.total, 0) for _, c in shown],
-            title=f"Cost of the run per offer ({currency})",
+            title=_("Cost of the run per offer ({currency})").format(currency=currency),
         )

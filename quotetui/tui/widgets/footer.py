@@ -15,10 +15,20 @@ from textual.events import Resize
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from quotetui.language import _
+
+
+def said(words: str) -> str:
+    """A binding's description or tooltip (declared in English, marked ``N_``; Textual's own:
+    ``app_keys.TEXTUAL_WORDS``) in the language in use."""
+    return _(words) if words else words
+
+
 HELP_ID = "help"
 """The app's Help binding (its ``id``): shown whenever the keys of what is in focus leave room for it."""
 PALETTE_CELLS = 13
-"""The command palette's key at the right edge ("▏^p palette") and its padding."""
+"""The command palette's key at the right edge ("▏^p palette") and its padding, in English (:meth:`KeysFooter.
+palette_cells` measures it in the language in use)."""
 
 
 def key_cells(key_display: str, description: str) -> int:
@@ -43,16 +53,24 @@ class KeysFooter(Footer):
             actions.add(binding.action)
             (app if namespace is self.app else own).append((binding, enabled, tooltip))
         helps = [item for item in app if item[0].id == HELP_ID]
-        room = width - (PALETTE_CELLS if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE else 0)
+        room = width - (self.palette_cells() if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE else 0)
         shown: list[tuple[Binding, bool, str]] = []
         for run in (own, helps, [item for item in app if item not in helps]):
             for item in run:  # in order; once one does not fit, the rest of its run is left out too
-                cells = key_cells(self.app.get_key_display(item[0]), item[0].description)
+                cells = key_cells(self.app.get_key_display(item[0]), said(item[0].description))
                 if cells > room:
                     break
                 room -= cells
                 shown.append(item)
         return shown
+
+    def palette_cells(self) -> int:
+        """The cells the command palette's key takes at the right edge: its key and word, padded, and the bar."""
+        found = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if found is None:
+            return PALETTE_CELLS
+        binding = found[1]
+        return key_cells(self.app.get_key_display(binding), said(binding.description)) + 1
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
@@ -62,23 +80,23 @@ class KeysFooter(Footer):
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                binding.description,
+                said(binding.description),
                 binding.action,
                 disabled=not enabled,
-                tooltip=tooltip,
+                tooltip=said(tooltip),
             ).data_bind(compact=Footer.compact)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             found = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
             if found is not None:
-                _, binding, enabled, _ = found
+                _namespace, binding, enabled, _tooltip = found
                 yield FooterKey(
                     binding.key,
                     self.app.get_key_display(binding),
-                    binding.description,
+                    said(binding.description),
                     binding.action,
                     classes="-command-palette",
                     disabled=not enabled,
-                    tooltip=binding.tooltip or binding.description,
+                    tooltip=said(binding.tooltip or binding.description),
                 )
 
     def on_resize(self, event: Resize) -> None:

@@ -20,13 +20,14 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from quotetui.domain.text import visible
+from quotetui.language import N_
 from quotetui.tui.tones import STYLE
 
 
 @dataclass(frozen=True, slots=True)
 class Column:
     key: str
-    label: str
+    label: str  # the header as shown (in the language in use: the caller's words)
     align: Literal["left", "right"] = "left"
     max_width: int = 40
 
@@ -81,13 +82,13 @@ class VirtualTable(ScrollView, can_focus=True):
         "virtual-table--mark",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-        Binding("enter", "select", "Open", id="table-open"),
+        Binding("up", "cursor(-1)", N_("Up"), show=False),
+        Binding("down", "cursor(1)", N_("Down"), show=False),
+        Binding("pageup", "page(-1)", N_("Page up"), show=False),
+        Binding("pagedown", "page(1)", N_("Page down"), show=False),
+        Binding("home", "jump(0)", N_("First"), show=False),
+        Binding("end", "jump(-1)", N_("Last"), show=False),
+        Binding("enter", "select", N_("Open"), id="table-open"),
     ]
 
     cursor: reactive[int] = reactive(0, always_update=True)
