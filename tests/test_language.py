@@ -284,3 +284,45 @@ def test_the_compiled_catalog_is_the_po_compiled() -> None:
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     assert MO.read_bytes() == compiled.getvalue(), "run: pybabel compile -d quotetui/locale -D quotetui"
+
+
+def test_no_function_hides_the_translation_function() -> None:
+    """A function that binds ``_`` itself (``first, _, rest = …``, a parameter named ``_``, ``for _ in …``) and
+    calls ``_()`` would call its own value, not gettext: that is a crash the English tests cannot see in every
+    branch. Comprehensions are their own scope, so a ``_`` bound in one hides nothing outside it."""
+    import ast
+
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp)
+    scopes += (ast.GeneratorExp, ast.ClassDef)
+
+    def own(scope: ast.AST):  # the nodes of ``scope``, not of the scopes inside it
+        stack = list(ast.iter_child_nodes(scope))
+        while stack:
+            node = stack.pop()
+            yield node
+            if not isinstance(node, scopes):
+                stack.extend(ast.iter_child_nodes(node))
+
+    hidden = []
+    for path in sorted((ROOT / "quotetui").rglob("*.py")):
+        for scope in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(scope, scopes) or isinstance(scope, ast.ClassDef):
+                continue
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                a = scope.args
+                binds = any(
+                    x is not None and x.arg == "_" for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                )
+                binds |= any(
+                    isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in own(scope)
+                )
+            else:
+                binds = any(
+                    isinstance(n, ast.Name) and n.id == "_" for g in scope.generators for n in ast.walk(g.target)
+                )
+            calls = any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_" for n in own(scope)
+            )
+            if binds and calls:
+                hidden.append(f"{path.relative_to(ROOT)}:{scope.lineno}")
+    assert hidden == []
