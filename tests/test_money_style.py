@@ -25,6 +25,8 @@ def wan() -> None:
         (Fraction(123456789), "1.23亿 CNY"),
         (Fraction(9999), "9,999.00 CNY"),  # below 1万: as ever
         (Fraction(10000), "1.00万 CNY"),
+        (Fraction(9999996, 1000), "1.00万 CNY"),  # rounds to 10,000.00 first: not "10,000.00 CNY"
+        (Fraction(9999994, 1000), "9,999.99 CNY"),
         (Fraction(99994999), "9,999.50万 CNY"),
         (Fraction(99999999), "1.00亿 CNY"),  # 9,999.9999万 rounds up to a whole 亿, written so
         (Fraction(-25000), "-2.50万 CNY"),

@@ -23,6 +23,7 @@ from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
 from quotetui.domain.economics.negotiation import target_words
 from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.enums import mover_word
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
@@ -115,7 +116,9 @@ def provider_briefs(
 
 
 def _round_words(r: Revision) -> str:
-    return _("round {seq} ({mover}), {day}").format(seq=r.seq, mover=md(r.mover), day=r.quoted_on.isoformat())
+    return _("round {seq} ({mover}), {day}").format(
+        seq=r.seq, mover=md(mover_word(r.mover)), day=r.quoted_on.isoformat()
+    )
 
 
 def _price(o: PriceOption, amount: Decimal) -> str:
@@ -157,7 +160,7 @@ def _section(b: OfferBrief) -> list[str]:
     if r is not None:
         out.append(
             _("Current round {seq} ({mover}), {day}, in their unit and currency:").format(
-                seq=r.seq, mover=md(r.mover), day=r.quoted_on.isoformat()
+                seq=r.seq, mover=md(mover_word(r.mover)), day=r.quoted_on.isoformat()
             )
         )
         out.append("")

@@ -74,7 +74,7 @@ def _unit(value: Number) -> tuple[int, str] | None:
 
 def _amount(value: Number, places: int) -> str:
     """An amount of money for people in the money style in use: ``places`` decimals (of 万/亿 when so)."""
-    unit = _unit(value)
+    unit = _unit(dec(Fraction(value), places))  # 9,999.996 is written 1.00万, as it rounds to 10,000.00
     if unit is None:
         return grouped(value, places)
     shown = dec(Fraction(value) / unit[0], 2)
