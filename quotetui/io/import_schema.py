@@ -7,7 +7,6 @@ Columns are found by header name in any order; Chinese aliases are accepted wher
 
 from __future__ import annotations
 
-import gettext
 import re
 from collections.abc import Callable
 from functools import cache
@@ -15,7 +14,7 @@ from itertools import pairwise
 
 from quotetui.domain.entities import ENTITIES, HISTORY
 from quotetui.domain.fields import Entity, Field
-from quotetui.language import DOMAIN, ENGLISH, LANGUAGES, LOCALE_DIR, N_, _
+from quotetui.language import ENGLISH, LANGUAGES, N_, _, catalog
 
 __all__ = ["ENTITIES", "Entity", "Field", "closest_entity", "computed", "entity_for", "norm", "sheet_tab"]
 
@@ -146,8 +145,8 @@ def _translated_tabs() -> frozenset[str]:
         if tag == ENGLISH:
             continue
         try:
-            catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[tag.replace("-", "_")])
+            translations = catalog(tag)
         except OSError:
             continue
-        names |= set(_tabs(catalog.gettext).values())
+        names |= set(_tabs(translations.gettext).values())
     return frozenset(names)

@@ -7,23 +7,29 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.display import decide_money_style_by
 from quotetui.language import use
 from quotetui.language.choice import choose
 
-
-def _configured(environ: Mapping[str, str]) -> str | None:
-    from quotetui.io.preferences import load
-
-    return load(environ).language
+if TYPE_CHECKING:
+    from quotetui.io.preferences import Preferences
 
 
-def _money_style(environ: Mapping[str, str]) -> str | None:
-    from quotetui.io.preferences import load
+def _preferences(environ: Mapping[str, str]) -> Callable[[], Preferences]:
+    """The config file, read at most once however many settings ask for it (the language, the money style)."""
+    read: list[Preferences] = []
 
-    return load(environ).money_style
+    def preferences() -> Preferences:
+        if not read:
+            from quotetui.io.preferences import load
+
+            read.append(load(environ))
+        return read[0]
+
+    return preferences
 
 
 def speak(given: str | None, environ: Mapping[str, str] | None = None) -> None:
@@ -31,8 +37,9 @@ def speak(given: str | None, environ: Mapping[str, str] | None = None) -> None:
     ``language``, the system locale), saying in one line on stderr when a language asked for is not one
     quotetui speaks."""
     env = os.environ if environ is None else environ
-    choice = choose(given, env, lambda: _configured(env))
+    preferences = _preferences(env)
+    choice = choose(given, env, lambda: preferences().language)
     use(choice.tag, choice.source)
-    decide_money_style_by(lambda: _money_style(env))
+    decide_money_style_by(lambda: preferences().money_style)
     if choice.warning:
         sys.stderr.write(choice.warning + "\n")

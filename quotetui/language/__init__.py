@@ -76,6 +76,15 @@ def chosen() -> tuple[str, str]:
     return _chosen
 
 
+def catalog(tag: str) -> _gettext.NullTranslations:
+    """The translations of ``tag`` (a key of :data:`LANGUAGES`): none for English, else its compiled catalog from
+    ``locale/`` (a missing one is a broken install: :class:`FileNotFoundError`)."""
+    if tag == ENGLISH:
+        return _gettext.NullTranslations()
+    with open(LOCALE_DIR / _CATALOG_NAMES[tag] / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as handle:
+        return _gettext.GNUTranslations(handle)
+
+
 def use(tag: str, by: str | None = None) -> None:
     """Speak ``tag`` (a key of :data:`LANGUAGES`) from now on; ``by``: what chose it (the run's choice, as
     :func:`chosen` says; None for a switch of the moment, such as ``--json``'s English). English needs no
@@ -84,12 +93,7 @@ def use(tag: str, by: str | None = None) -> None:
     global _translations, _current, _chosen
     if tag not in LANGUAGES:
         raise ValueError(f"unknown language {tag!r}")
-    if tag == ENGLISH:
-        _translations = _gettext.NullTranslations()
-    else:
-        path = LOCALE_DIR / _CATALOG_NAMES[tag] / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        with open(path, "rb") as handle:
-            _translations = _gettext.GNUTranslations(handle)
+    _translations = catalog(tag)
     _current = tag
     if by is not None:
         _chosen = (tag, by)
