@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import grouped, stored_text
+from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
@@ -94,7 +94,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             currency=cur,
             unit=c.price_unit.value.replace("_", "-"),
             option=option,
-            monthly=grouped(v.monthly_charge, 2),
+            monthly=money_number(v.monthly_charge, 2),
         )
         + "\n"
     )
@@ -154,7 +154,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             m.month.isoformat()[:7],
             Text(f"{pct(m.availability, 3)} %", style=style),
             f"{dec(m.downtime_hours, 2)}",
-            Text(f"{pct(m.credit_rate, 1)} % = {grouped(m.credit, 2)}", style=style),
+            Text(f"{pct(m.credit_rate, 1)} % = {money_number(m.credit, 2)}", style=style),
             ", ".join(f"#{i}" for i in m.incidents),
         )
     incidents = _table(
@@ -188,7 +188,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         )
     owed = Text(
         _("credits owed {owed} {currency}, received {received}").format(
-            owed=grouped(v.credits_owed, 2), currency=cur, received=money(v.credits_received)
+            owed=money_number(v.credits_owed, 2), currency=cur, received=money(v.credits_received)
         ),
         style="bold",
     )
