@@ -29,6 +29,7 @@ from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
 from quotetui.language import _
+from quotetui.language.dates import day_text
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -116,9 +117,7 @@ def provider_briefs(
 
 
 def _round_words(r: Revision) -> str:
-    return _("round {seq} ({mover}), {day}").format(
-        seq=r.seq, mover=md(mover_word(r.mover)), day=r.quoted_on.isoformat()
-    )
+    return _("round {seq} ({mover}), {day}").format(seq=r.seq, mover=md(mover_word(r.mover)), day=day_text(r.quoted_on))
 
 
 def _price(o: PriceOption, amount: Decimal, *, target: bool = False) -> str:
@@ -162,7 +161,7 @@ def _section(b: OfferBrief) -> list[str]:
     if r is not None:
         out.append(
             _("Current round {seq} ({mover}), {day}, in their unit and currency:").format(
-                seq=r.seq, mover=md(mover_word(r.mover)), day=r.quoted_on.isoformat()
+                seq=r.seq, mover=md(mover_word(r.mover)), day=day_text(r.quoted_on)
             )
         )
         out.append("")

@@ -16,6 +16,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
@@ -127,7 +128,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             yield [
                 "say",
                 _("! #{id}: quote lapsed {day} (valid until): ask for a new one").format(
-                    id=e.offer.id, day=e.offer.valid_until.isoformat()
+                    id=e.offer.id, day=day_text(e.offer.valid_until)
                 ),
             ]
     for o, why in ranking.skipped:

@@ -25,6 +25,7 @@ from quotetui.domain.economics import display
 from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.enums import Severity
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
@@ -116,7 +117,7 @@ class Caveats:
         if self.lapsed:
             out.append(
                 f"{LAPSED} "
-                + _("the quote lapsed {day} (valid until): ask for a new one").format(day=self.lapsed.isoformat())
+                + _("the quote lapsed {day} (valid until): ask for a new one").format(day=day_text(self.lapsed))
             )
         if self.vat_unknown:
             out.append(
