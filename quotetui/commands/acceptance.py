@@ -14,6 +14,7 @@ from quotetui.domain.text import one_line
 from quotetui.domain.verification.acceptance import ITEMS
 from quotetui.language import _, ngettext
 from quotetui.language.cells import width
+from quotetui.language.dates import day_text
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
@@ -53,9 +54,9 @@ def _print(state: object) -> None:
             w = item.waiver
             was = item.underlying.word if item.underlying else ""
             waived = _("waived ({was}) by {by} on {day}: {reason}")
-            say("      " + waived.format(was=was, by=one_line(w.by), day=w.on.isoformat(), reason=one_line(w.reason)))
+            say("      " + waived.format(was=was, by=one_line(w.by), day=day_text(w.on), reason=one_line(w.reason)))
     if state.accepted_on is not None:
-        say(_("accepted on {day}").format(day=state.accepted_on.isoformat()))
+        say(_("accepted on {day}").format(day=day_text(state.accepted_on)))
         if state.amended:
             say(f"  {state.amended}")
         if state.after:

@@ -221,7 +221,7 @@ def rent_vs_buy(
     """Break-even month and utilisation, NPV of renting and of owning (part by part), and the cumulative-cost
     series."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.display import grouped
+    from quotetui.domain.economics.display import money_number
     from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
     from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
@@ -252,7 +252,13 @@ def rent_vs_buy(
             "NPV over {n} month: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
             "NPV over {n} months: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
             n,
-        ).format(n=f"{n:,}", rent=grouped(r.npv_rent, 2), buy=grouped(r.npv_buy, 2), currency=cur, verdict=a.verdict)
+        ).format(
+            n=f"{n:,}",
+            rent=money_number(r.npv_rent, 2),
+            buy=money_number(r.npv_buy, 2),
+            currency=cur,
+            verdict=a.verdict,
+        )
     )
 
 
@@ -278,7 +284,7 @@ def term(
 ) -> None:
     """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.display import grouped
+    from quotetui.domain.economics.display import money_number
     from quotetui.domain.economics.exact import pct
     from quotetui.domain.economics.inputs import term_words
     from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
@@ -306,9 +312,9 @@ def term(
         say(
             _("{term}: {price} a term = {per_month} a month = {per_year} a year").format(
                 term=term_words(o.months),
-                price=f"{grouped(o.price, 2)}{code}",
-                per_month=f"{grouped(o.per_month, 2)}{code}",
-                per_year=f"{grouped(o.per_year, 2)}{code}",
+                price=f"{money_number(o.price, 2)}{code}",
+                per_month=f"{money_number(o.per_month, 2)}{code}",
+                per_year=f"{money_number(o.per_year, 2)}{code}",
             )
         )
     say(

@@ -18,6 +18,7 @@ from quotetui.domain.fields import Field
 from quotetui.domain.text import one_line
 from quotetui.language import N_, _, ngettext
 from quotetui.language.cells import width
+from quotetui.language.dates import day_text, month_text
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -335,7 +336,7 @@ def amend(
         print_json(view.to_json())
         return
     said = _("Amendment {seq} of contract #{id}, from {day}: {changes}")
-    say(said.format(seq=amendment.seq, id=contract, day=amendment.effective.isoformat(),
+    say(said.format(seq=amendment.seq, id=contract, day=day_text(amendment.effective),
                     changes=amendment.summary(lambda x: money(Decimal(x), view.contract.currency))))  # fmt: skip
     _show(view, today)
 
@@ -354,10 +355,10 @@ def _show(v: ContractView, today: date) -> None:
     say(heading.format(id=v.id, reference=c.reference, provider=v.provider, offer=v.offer))
     gpus = ngettext("{n} GPU", "{n} GPUs", c.gpu_count).format(n=f"{c.gpu_count:,}")
     months = ngettext("{n} month", "{n} months", c.term_months).format(n=f"{c.term_months:,}")
-    start, end = c.start_date.isoformat(), c.end_date.isoformat()
+    start, end = day_text(c.start_date), day_text(c.end_date)
     if c.signed_date:
         term = _("{gpus}, {start} → {end} ({months}), signed {signed}").format(
-            gpus=gpus, start=start, end=end, months=months, signed=c.signed_date.isoformat()
+            gpus=gpus, start=start, end=end, months=months, signed=day_text(c.signed_date)
         )
     else:
         term = _("{gpus}, {start} → {end} ({months})").format(gpus=gpus, start=start, end=end, months=months)
@@ -369,13 +370,13 @@ def _show(v: ContractView, today: date) -> None:
             "renewed by itself ({n} times): the term running is {start} → {end} ({renewal})",
             t.renewal,
         )
-        say("  " + renewed.format(n=f"{t.renewal:,}", start=t.start.isoformat(), end=t.end.isoformat(),
+        say("  " + renewed.format(n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end),
                                   renewal=renewal_words(c)))  # fmt: skip
     if c.accepted_on:
         accepted = _("accepted on {day} (quotetui acceptance show --contract {id})")
     else:
         accepted = _("not accepted yet (quotetui acceptance show --contract {id})")
-    say("  " + accepted.format(day=c.accepted_on.isoformat() if c.accepted_on else "", id=v.id))
+    say("  " + accepted.format(day=day_text(c.accepted_on) if c.accepted_on else "", id=v.id))
     option = c.snapshot.get("option", {}).get("label", "")  # as signed (the engine's words, stored: compared)
     how = _(" ({option}, round {round})").format(option=option, round=c.snapshot.get("round")) if option else ""
     price = _("price {amount} {per_unit}{how}; monthly charge {charge}; {billed}")
@@ -388,7 +389,7 @@ def _show(v: ContractView, today: date) -> None:
     for a in v.amendments:
         changed = a.summary(lambda x: money(Decimal(x), cur))
         agreed = _("{seq}. from {day}, agreed by {who}: {changes}")
-        say("  " + agreed.format(seq=a.seq, day=a.effective.isoformat(), who=a.recorded_by, changes=changed))
+        say("  " + agreed.format(seq=a.seq, day=day_text(a.effective), who=a.recorded_by, changes=changed))
         say(f"     {one_line(a.reason)}")
     if v.notice_by:
         days = c.notice_days or 0
@@ -401,7 +402,7 @@ def _show(v: ContractView, today: date) -> None:
             if c.auto_renew
             else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
         )
-        say("  " + notice.format(day=v.notice_by.isoformat(), n=f"{days:,}", renewal=renewal_words(c)))
+        say("  " + notice.format(day=day_text(v.notice_by), n=f"{days:,}", renewal=renewal_words(c)))
     spent = _("spent {amount}").format(amount=money(v.spend, cur))
     if c.committed_spend is not None:
         spent = _("spent {amount} of a committed {committed}").format(
@@ -410,7 +411,7 @@ def _show(v: ContractView, today: date) -> None:
     say(f"  {spent}")
     upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
     if upcoming:
-        say(_("Key dates from {day} ({n}):").format(day=today.isoformat(), n=len(upcoming)))
+        say(_("Key dates from {day} ({n}):").format(day=day_text(today), n=len(upcoming)))
     else:
         say(_("Key dates: none to come"))
     for k in upcoming[:KEY_DATES_SHOWN]:
@@ -430,7 +431,7 @@ def _show(v: ContractView, today: date) -> None:
         say(so_far.format(n=f"{len(v.months):,}"))
     for m in hit:
         month = _("{month}: {availability} available, credit {rate} = {credit}")
-        say("  " + month.format(month=m.month.isoformat()[:7], availability=percent(m.availability, 3),
+        say("  " + month.format(month=month_text(m.month), availability=percent(m.availability, 3),
                                 rate=percent(m.credit_rate), credit=money(m.credit, cur)))  # fmt: skip
     if hit:
         owed = _("credits owed {owed}, received {received}")
@@ -458,7 +459,7 @@ def _show(v: ContractView, today: date) -> None:
     for line in v.invoices:
         i = line.invoice
         invoice = _("#{id} {first} – {last}: {amount} (expected {expected}) {verdict}, {paid}")
-        say("  " + invoice.format(id=i.id, first=i.period_start.isoformat(), last=i.period_end.isoformat(),
+        say("  " + invoice.format(id=i.id, first=day_text(i.period_start), last=day_text(i.period_end),
                                   amount=money(i.amount, cur), expected=money(line.check.expected, cur),
                                   verdict=_verdict(line.check.off, line.check.variance, cur),
                                   paid=_("paid") if i.paid else _("unpaid")))  # fmt: skip

@@ -9,6 +9,7 @@ import typer
 from quotetui.commands.common import JsonFlag, flag_errors, open_db, print_json, table
 from quotetui.commands.output import say
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 
 app = typer.Typer(help="Dated exchange rates used for conversions (never a silent 1.0).", no_args_is_help=True)
 
@@ -35,7 +36,7 @@ def add(
         raise flag_errors(exc, flags) from None
     say(
         _(RATE_ON).format(
-            base=view.base, rate=plain(view.rate), quote=view.quote, day=view.as_of.isoformat(), source=view.source
+            base=view.base, rate=plain(view.rate), quote=view.quote, day=day_text(view.as_of), source=view.source
         )
     )
 

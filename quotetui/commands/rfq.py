@@ -14,6 +14,7 @@ from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, open_db
 from quotetui.commands.output import say
 from quotetui.domain.entities import AS_OF, REQUIREMENT
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -131,7 +132,7 @@ def new(
     say(
         _("RFQ {name} (#{id}): {gpus} × {models} for {months} months from {start}.").format(
             name=repr(r.name), id=view.id, gpus=f"{r.gpus:,}", models=r.models, months=r.months,
-            start=r.start.isoformat(),
+            start=day_text(r.start),
         )
     )  # fmt: skip
     say(_("Send it: {command}").format(command=f"quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR"))
@@ -362,7 +363,7 @@ def send(
             line = _("{provider}: {workbook}  (cover text: {cover}); its answer of {day} is kept")
         else:
             line = _("{provider}: {workbook}  (cover text: {cover})")
-        day = s.answered_at.date().isoformat() if s.answered_at else ""
+        day = day_text(s.answered_at.date()) if s.answered_at else ""
         say(line.format(provider=s.provider, workbook=s.workbook, cover=s.cover, day=day))
     r = view.requirement
     say(

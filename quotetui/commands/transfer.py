@@ -118,13 +118,13 @@ def market(ctx: typer.Context, scenario: ScenarioOpt = None, as_json: JsonFlag =
 
 
 def _medians_table(medians: list[MarketMedian], currency: str) -> None:
-    from quotetui.domain.economics.display import grouped
+    from quotetui.domain.economics.display import money_number
 
     median = _("median {currency}/GPU-h").format(currency=currency)  # a header made from a template: shown as it is
     table(
         [N_("GPU"), median, N_("listings"), N_("catalogs"), N_("as of")],
         [
-            [m.gpu, f"{grouped(m.median_gpu_hour, 2)}", str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
+            [m.gpu, money_number(m.median_gpu_hour, 2), str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
             for m in medians
         ],
         right=frozenset({median, "listings"}),

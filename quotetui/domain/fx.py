@@ -12,6 +12,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import after_today
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 
 RATE_DAY_ZONE = "Asia/Shanghai"
 """The zone a rate's day is counted in: the rates buyers record are the PBOC's central parity (中间价), published
@@ -26,7 +27,7 @@ class MissingFxRate(BadInput):
             _(
                 "no {base}→{quote} exchange rate dated on or before {day}; add one with "
                 "`quotetui fx add {base} {quote} RATE --date YYYY-MM-DD --source TEXT`"
-            ).format(base=base, quote=quote, day=on.isoformat())
+            ).format(base=base, quote=quote, day=day_text(on))
         )
 
 
@@ -66,18 +67,18 @@ class FxQuote:
 
     def text(self) -> str:
         """The rate used, in English: what JSON says (:meth:`said` says it in the language in use)."""
-        return self._words(str)
+        return self._words(str, date.isoformat)
 
     def said(self) -> str:
         """The rate used, in the language in use."""
-        return self._words(_)
+        return self._words(_, day_text)
 
-    def _words(self, language: Callable[[str], str]) -> str:
+    def _words(self, language: Callable[[str], str], day: Callable[[date], str]) -> str:
         f = self.fact
-        values = {"base": f.base, "rate": plain(f.rate), "quote": f.quote, "day": f.as_of.isoformat()}
+        values = {"base": f.base, "rate": plain(f.rate), "quote": f.quote, "day": day(f.as_of)}
         if self.wanted is None:
             return language(RATE_ON).format(**values, source=f.source)
-        return language(RATE_AFTER).format(**values, source=f.source, wanted=self.wanted.isoformat())
+        return language(RATE_AFTER).format(**values, source=f.source, wanted=day(self.wanted))
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

@@ -23,6 +23,7 @@ from quotetui.domain.verification.acceptance import Item, Status, Waiver, blocki
 from quotetui.domain.verification.findings import Finding, Log, Sold
 from quotetui.domain.verification.rules import check
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -119,7 +120,7 @@ def amended_since_acceptance(contract: Any) -> str | None:
     ]
     return _(
         "amended after the acceptance ({changes}): what the amendment changed is not covered by the acceptance of {day}"
-    ).format(changes="; ".join(said), day=contract.accepted_on.isoformat())
+    ).format(changes="; ".join(said), day=day_text(contract.accepted_on))
 
 
 def machines_needed(contract: Contract, nodes: int) -> int:
@@ -296,7 +297,7 @@ def _open_for_acceptance(contract: Contract, on: date, today: date, what: str) -
         raise BadInput(
             _(
                 "contract #{id} was accepted on {day}: its acceptance and the waivers it rested on stay as recorded"
-            ).format(id=contract.id, day=contract.accepted_on.isoformat())
+            ).format(id=contract.id, day=day_text(contract.accepted_on))
         )
     start = contract.start_date
     earliest = contract.signed_date or start.replace(

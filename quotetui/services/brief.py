@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.costing import base_option
-from quotetui.domain.economics.display import grouped, stored_text
+from quotetui.domain.economics.display import money_number, stored_text, target_number
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
@@ -29,6 +29,7 @@ from quotetui.domain.text import markdown_text as md
 from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
 from quotetui.language import _
+from quotetui.language.dates import day_text
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -116,13 +117,13 @@ def provider_briefs(
 
 
 def _round_words(r: Revision) -> str:
-    return _("round {seq} ({mover}), {day}").format(
-        seq=r.seq, mover=md(mover_word(r.mover)), day=r.quoted_on.isoformat()
-    )
+    return _("round {seq} ({mover}), {day}").format(seq=r.seq, mover=md(mover_word(r.mover)), day=day_text(r.quoted_on))
 
 
-def _price(o: PriceOption, amount: Decimal) -> str:
-    return f"{stored_text(amount, o.currency)} {o.currency} {_(UNIT_WORDS[o.unit])}"
+def _price(o: PriceOption, amount: Decimal, *, target: bool = False) -> str:
+    """A price in ``o``'s unit: as quoted (exact), or a ``target`` to stay under (``display.target_number``)."""
+    shown = target_number(amount, o.currency) if target else stored_text(amount, o.currency)
+    return f"{shown} {o.currency} {_(UNIT_WORDS[o.unit])}"
 
 
 def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:
@@ -160,7 +161,7 @@ def _section(b: OfferBrief) -> list[str]:
     if r is not None:
         out.append(
             _("Current round {seq} ({mover}), {day}, in their unit and currency:").format(
-                seq=r.seq, mover=md(mover_word(r.mover)), day=r.quoted_on.isoformat()
+                seq=r.seq, mover=md(mover_word(r.mover)), day=day_text(r.quoted_on)
             )
         )
         out.append("")
@@ -213,11 +214,11 @@ def _position(n: Negotiation) -> list[str]:
             ).format(way=way, price=now)
         elif t.already_beats:
             line = _("{way}: now {price}; already beats the BATNA, up to {target} ({share} % headroom)").format(
-                way=way, price=now, target=_price(t.option, t.amount), share=pct(-t.cut, 1)
+                way=way, price=now, target=_price(t.option, t.amount, target=True), share=pct(-t.cut, 1)
             )
         else:
             line = _("{way}: now {price}; target at most {target} ({share} % below)").format(
-                way=way, price=now, target=_price(t.option, t.amount), share=pct(t.cut, 1)
+                way=way, price=now, target=_price(t.option, t.amount, target=True), share=pct(t.cut, 1)
             )
         lines.append(f"- {line}")
     return lines
@@ -271,11 +272,11 @@ def _market(b: OfferBrief) -> list[str]:
     return [
         "- "
         + _("{gpu}: median {price} {currency} per GPU-hour ({basis})").format(
-            gpu=gpu, price=grouped(ref.median, 4), currency=ref.currency, basis=md(ref.basis)
+            gpu=gpu, price=money_number(ref.median, 4), currency=ref.currency, basis=md(ref.basis)
         ),
         "- "
         + _("this offer's lowest price: {price} {currency} per GPU-hour, {where}").format(
-            price=grouped(ref.price, 4), currency=ref.currency, where=where
+            price=money_number(ref.price, 4), currency=ref.currency, where=where
         ),
     ]
 

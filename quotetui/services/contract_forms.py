@@ -11,6 +11,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
 from quotetui.language import _
+from quotetui.language.dates import day_text
 from quotetui.services.acceptance import Acceptance, waive
 from quotetui.services.amendments import amend_contract
 from quotetui.services.contract_rows import ContractRow
@@ -139,7 +140,7 @@ def waiver_form(state: Acceptance, today: date) -> FormSpec:
     if state.accepted_on is not None:
         raise QuotetuiError(
             _("{subject} was accepted on {day}: nothing to waive now").format(
-                subject=state.subject, day=state.accepted_on.isoformat()
+                subject=state.subject, day=day_text(state.accepted_on)
             )
         )
     blocking = tuple((f"{i.title} ({i.status.word})", i.key) for i in state.blocking)

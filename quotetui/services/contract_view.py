@@ -31,6 +31,7 @@ from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
 from quotetui.language import _, ngettext
+from quotetui.language.dates import day_text
 from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
@@ -284,9 +285,9 @@ def _contract_dates(
         deadline, renewing = running_notice(c, t), renews(t.end)
         if deadline is not None:
             what = (
-                _("else it renews for {renewal} on {day}").format(renewal=renewal, day=t.end.isoformat())
+                _("else it renews for {renewal} on {day}").format(renewal=renewal, day=day_text(t.end))
                 if renewing
-                else _("notice to end on {day}").format(day=t.end.isoformat())
+                else _("notice to end on {day}").format(day=day_text(t.end))
             )
             found.append(KeyDate(deadline, NOTICE_DEADLINE, subject, c.id, c.offer_id, what))
         if renewing:
@@ -408,7 +409,7 @@ def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
         first, last = min(items, key=lambda k: k.day), max(items, key=lambda k: k.day)
         detail = (
             _("{n} payment dates without a paid invoice ({first} … {last})").format(
-                n=len(items), first=first.day.isoformat(), last=last.day.isoformat()
+                n=len(items), first=day_text(first.day), last=day_text(last.day)
             )
             if len(items) > 1
             else _("no paid invoice covers it")

@@ -82,11 +82,12 @@ def code_fingerprint() -> str:
 
 
 def entry_name(key: Hashable, kind: str) -> str:
-    """The entry's name: a hash of the format, the code, the language in use (a listing is printed words), the
-    kind and the key (``key`` holds no secret: ``ranking_cache.disk_key``)."""
-    from quotetui.language import current
+    """The entry's name: a hash of the format, the code, the language and money style in use (a listing is printed
+    words and amounts: ``display.style_key``), the kind and the key (``key`` holds no secret:
+    ``ranking_cache.disk_key``)."""
+    from quotetui.domain.economics.display import style_key
 
-    text = repr((FORMAT, code_fingerprint(), current(), kind, key))
+    text = repr((FORMAT, code_fingerprint(), style_key(), kind, key))
     return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
 
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text, with_offer
-from quotetui.domain.economics.display import amount_text, decimal_text, grouped, money_text, stored_text
+from quotetui.domain.economics.display import amount_text, decimal_text, money_number, money_text, target_number
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
-from quotetui.domain.economics.exact import pct, q
+from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import cost_text
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.economics.negotiation import (
@@ -57,8 +57,8 @@ class Negotiation:
         """The BATNA and this offer's cost per delivered PFLOP-hour, each with its caveats' marks."""
         b, e = self.batna, self.evaluation
         assert b is not None
-        theirs = figure_text(b.cost_per_pflop_hour, self.batna_caveats)
-        ours = figure_text(e.cost_per_pflop_hour, self.caveats)
+        theirs = figure_text(b.cost_per_pflop_hour, self.batna_caveats, money=True)
+        ours = figure_text(e.cost_per_pflop_hour, self.caveats, money=True)
         return _("#{id} {provider} {name} at {cost} {currency} per delivered PFLOP-hour (this offer: {ours})").format(
             id=b.offer.id, provider=b.offer.provider, name=b.offer.name, cost=theirs, currency=b.currency, ours=ours
         )
@@ -157,7 +157,7 @@ class Negotiation:
 
 def _option_line(p: OptionPosition) -> str:
     o = p.option
-    words = [f"{o.shown}: {grouped(q(o.costed_amount), 2)} {o.currency} {_(UNIT_WORDS[o.unit])}"]
+    words = [f"{o.shown}: {money_number(o.costed_amount, 2)} {o.currency} {_(UNIT_WORDS[o.unit])}"]
     if p.vs_first is not None:
         words.append(_("{share} % saved vs the first offer").format(share=pct(p.vs_first, 2)))
     if p.vs_list is not None:
@@ -166,11 +166,11 @@ def _option_line(p: OptionPosition) -> str:
     if t is not None and t.amount > 0:
         words.append(
             _("beats the BATNA up to {amount} ({headroom} % headroom)").format(
-                amount=stored_text(t.amount, o.currency), headroom=pct(-t.cut, 1)
+                amount=target_number(t.amount, o.currency), headroom=pct(-t.cut, 1)
             )
             if t.already_beats
             else _("target at most {amount} ({cut} % below)").format(
-                amount=stored_text(t.amount, o.currency), cut=pct(t.cut, 1)
+                amount=target_number(t.amount, o.currency), cut=pct(t.cut, 1)
             )
         )
     return "; ".join(words)

@@ -16,6 +16,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
@@ -67,7 +68,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
     (``err``). Cost cells carry their own marks (≥ ~, ``explain.cost_text``); the flags cell the offer's
     caveats (critical findings, estimate, lapsed quote: ``caveats.Caveats.flags``)."""
     from quotetui.domain.economics.caveats import NONE, legend
-    from quotetui.domain.economics.display import grouped
+    from quotetui.domain.economics.display import money_number
     from quotetui.domain.economics.exact import pct, share_text
     from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
     from quotetui.domain.economics.inputs import lapsed
@@ -97,7 +98,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             id=str(e.offer.id),
             offer=f"{e.offer.provider} {e.offer.name}",
             gpu=e.offer.gpu.name,
-            per_gpu_hour=f"{grouped(e.price_per_gpu_hour, 2)}",
+            per_gpu_hour=money_number(e.price_per_gpu_hour, 2),
             tco_year=cost_text(e, e.annualised_tco, 2),
             per_pflop_hour=cost_text(e, e.cost_per_pflop_hour, 2),
             mfu=f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
@@ -127,7 +128,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             yield [
                 "say",
                 _("! #{id}: quote lapsed {day} (valid until): ask for a new one").format(
-                    id=e.offer.id, day=e.offer.valid_until.isoformat()
+                    id=e.offer.id, day=day_text(e.offer.valid_until)
                 ),
             ]
     for o, why in ranking.skipped:

@@ -107,13 +107,14 @@ def ranking_key(
     history: bool,
 ) -> Key:
     # the rates' day too (``inputs.fx_day``): it turns at Beijing's midnight, not the figures' day's; and the
-    # language in use: an evaluation's caveats are words (a cost not priced, why a figure is an estimate)
-    from quotetui.language import current
+    # language and money style in use: an evaluation's caveats are words (a cost not priced, why a figure is an
+    # estimate), and either can change while the TUI runs
+    from quotetui.domain.economics.display import style_key
 
     rates = fx_day(day)
     return (
         db.target.url, stamp, data_version_of(reader), server_stamp(reader), scenario, day, rates, gpu, history,
-        current(),
+        style_key(),
     )  # fmt: skip
 
 

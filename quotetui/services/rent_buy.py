@@ -16,7 +16,7 @@ from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import WARNING, Caveats, money_figure
 from quotetui.domain.economics.costing import OptionCost
-from quotetui.domain.economics.display import amount_text, decimal_text, grouped
+from quotetui.domain.economics.display import amount_text, decimal_text, money_number
 from quotetui.domain.economics.exact import ceil, dec, q
 from quotetui.domain.economics.explain import LOWER_BOUND
 from quotetui.domain.economics.ownership import Ownership, PurchaseTerms, ownership
@@ -119,9 +119,9 @@ class RentBuyAnswer:
                     "full use, × {use} %)"
                 ).format(
                     use=use,
-                    amount=grouped(i.own_paid_monthly, 2),
+                    amount=money_number(i.own_paid_monthly, 2),
                     currency=i.currency,
-                    full=grouped(i.opex_by_use, 2),
+                    full=money_number(i.opex_by_use, 2),
                 )
             )
         if self.costs_net:
@@ -345,7 +345,11 @@ def calc_rent_vs_buy(
     own = ownership(terms, horizon, held.hours_per_month, held.resale_curve, capex_factor)
     if own.residual > own.capex:
         raise FieldErrors(
-            {"residual": _("the resale value cannot exceed the capex ({capex})").format(capex=grouped(own.capex, 2))}
+            {
+                "residual": _("the resale value cannot exceed the capex ({capex})").format(
+                    capex=money_number(own.capex, 2)
+                )
+            }
         )
     inputs = RentBuyInput(
         capex=own.capex,

@@ -31,6 +31,7 @@ from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, comp
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 from quotetui.services.rfq_views import (
     Figures,
     InviteView,
@@ -334,7 +335,7 @@ def _fit(
     line = _(QUOTE_LINE)
     if lapsed(offer, day):
         assert offer.valid_until is not None
-        why = _("lapsed on {day}: ask to renew it").format(day=offer.valid_until.isoformat())
+        why = _("lapsed on {day}: ask to renew it").format(day=day_text(offer.valid_until))
         doubts.append(Verdict(line, Met.UNKNOWN, why))
     if offer.is_estimate or offer.round_is_estimate or any(o.is_estimate for o in offer.options):
         doubts.append(Verdict(line, Met.UNKNOWN, _("the figures are estimates: ask for a firm quote")))

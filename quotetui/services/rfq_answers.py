@@ -46,6 +46,7 @@ from quotetui.io.rfq_workbook import (
 )
 from quotetui.io.table_model import Table
 from quotetui.language import _
+from quotetui.language.dates import day_text
 from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
 
 ANSWER_ENTITIES = {
@@ -203,7 +204,7 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
         )
     seen = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == rfq.id, RfqAnswer.sha256 == answer.sha256)).first()
     if seen is not None:
-        day = seen.received_at.date().isoformat()
+        day = day_text(seen.received_at.date())
         return refuse(
             _("this very answer was read on {day} (from {file}); nothing to do").format(day=day, file=seen.file_name)
         )
@@ -363,6 +364,6 @@ def record_answers(session: Session, answers: list[Answer], warnings: list[Probl
                     said = _("{provider} / {offer}: the quote expires today ({day})")
                 else:
                     said = _("{provider} / {offer}: the quote has expired ({day})")
-                reason = said.format(provider=answer.provider.name, offer=o.name, n=left, day=o.valid_until.isoformat())
+                reason = said.format(provider=answer.provider.name, offer=o.name, n=left, day=day_text(o.valid_until))
                 warnings.append(Problem(answer.file, reason, ANSWER_SHEET))
     session.flush()

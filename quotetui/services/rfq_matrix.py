@@ -100,5 +100,5 @@ def cell_text(cell: Cell) -> str:
     """A cell for people: an amount to the cent with thousands separators and its caveats' marks (``≥ ~… ✗!``;
     the row's label names the currency), rounded half-even for display only."""
     if isinstance(cell, Amount):
-        return figure_text(cell.value, cell.caveats)
+        return figure_text(cell.value, cell.caveats, money=True)
     return str(cell)

@@ -16,6 +16,7 @@ from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, comp
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class RfqView:
 
     def due_text(self) -> str:
         due = self.requirement.respond_by
-        return _("answers due {day}").format(day=due.isoformat()) if due else _("no answers-due day")
+        return _("answers due {day}").format(day=day_text(due)) if due else _("no answers-due day")
 
     def to_json(self) -> dict[str, Any]:
         r = self.requirement

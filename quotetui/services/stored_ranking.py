@@ -92,9 +92,7 @@ class Context:
     scenario: ScenarioInput
     fx: FxTable
     assumptions: Assumptions
-    digest: (
-        str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog, code and language (not the day)
-    )
+    digest: str  # SHA-256 of the scenario, assumptions, rates known on the day, catalog, code, language, money style
 
 
 def context_of(db: Database, reader: Reader, scenario: str | None, day: date) -> Context:
@@ -106,10 +104,10 @@ def context_of(db: Database, reader: Reader, scenario: str | None, day: date) ->
     fx = fx_table_of(reader, fx_day(day))
     assumptions = load_assumptions_of(reader)
     # the rates known, not the day: a set outlives the day until a new rate arrives (``FxTable.known``); the
-    # language in use, as an entry's reason (why an offer cannot be compared) is kept in words
-    from quotetui.language import current
+    # language and money style in use, as an entry's reason (why an offer cannot be compared) is kept in words
+    from quotetui.domain.economics.display import style_key
 
-    parts = (FORMAT, code_fingerprint(), current(), wanted, assumptions, fx.known, sorted(gpus.items()))
+    parts = (FORMAT, code_fingerprint(), style_key(), wanted, assumptions, fx.known, sorted(gpus.items()))
     return Context(catalog, gpus, wanted, fx, assumptions, hashlib.sha256(repr(parts).encode()).hexdigest())
 
 

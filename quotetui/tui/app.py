@@ -27,6 +27,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 from quotetui.store.origin import set_front_end
 from quotetui.tui.app_keys import APP_BINDINGS
 from quotetui.tui.dialogs.error import ErrorDialog
@@ -155,7 +156,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         if self.database is not None and self.market is not None and not self.loading:
             if self.market.on != self.today:  # midnight passed: quotes lapse, another day's FX rates apply
                 self.notify(
-                    _("A new day: the figures are read again for {day}.").format(day=self.today.isoformat()), timeout=5
+                    _("A new day: the figures are read again for {day}.").format(day=day_text(self.today)), timeout=5
                 )
                 self.reload()
                 return

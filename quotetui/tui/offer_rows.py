@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
-from quotetui.domain.economics.display import grouped, stored_text
+from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
@@ -92,7 +92,7 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
         o.name,
         o.gpu.name,
         cost_text(e, e.cost_per_pflop_hour, 2) if e else "—",
-        f"{grouped(e.price_per_gpu_hour, 2)}" if e else "—",
+        money_number(e.price_per_gpu_hour, 2) if e else "—",
         cost_text(e, e.annualised_tco, 2) if e else "—",
         price,
         o.billing_basis.value.replace("_", "-"),

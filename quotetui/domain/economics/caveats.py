@@ -21,10 +21,11 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics import display
 from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.enums import Severity
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
@@ -116,7 +117,7 @@ class Caveats:
         if self.lapsed:
             out.append(
                 f"{LAPSED} "
-                + _("the quote lapsed {day} (valid until): ask for a new one").format(day=self.lapsed.isoformat())
+                + _("the quote lapsed {day} (valid until): ask for a new one").format(day=day_text(self.lapsed))
             )
         if self.vat_unknown:
             out.append(
@@ -182,10 +183,15 @@ def merged(caveats: Iterable[Caveats]) -> Caveats:
     return out
 
 
-def figure_text(value: Fraction | Decimal, caveats: Caveats, places: int = 2, unit: str = "") -> str:
+def figure_text(
+    value: Fraction | Decimal, caveats: Caveats, places: int = 2, unit: str = "", *, money: bool | None = None
+) -> str:
     """The one way a figure is shown: ``≥ ~1,234.56 ✗!`` (separators, ``places`` decimals, its marks), with
-    ``unit`` (a currency) between the number and the offer's marks: ``≥ 1,234.56 CNY ✗``."""
-    number = grouped(value, places)
+    ``unit`` (a currency) between the number and the offer's marks: ``≥ 1,234.56 CNY ✗``. An amount of money is
+    written in the money style (``≥ 422.40万 CNY ✗``): it is money when its unit is (``display.is_money``), or
+    ``money`` says so where the unit is not written beside it (a column's heading names the currency)."""
+    is_money = display.is_money(unit) if money is None else money
+    number = display.money_number(value, places) if is_money else display.grouped(value, places)
     after = " ".join(part for part in (unit, caveats.suffix) if part)
     return f"{caveats.prefix}{number}{' ' + after if after else ''}"
 

@@ -13,12 +13,14 @@ point); the engine's values stay exact. A locale (issue 35) plugs in here.
 * :func:`stored_text` — an amount as stored and typed (a quote, an invoice): the places it has, at least its
   currency's minor units (a quoted 0.125 CNY/GB stays exact; 250,000 JPY has none).
 
-A figure with marks (``≥ ~ ✗``): ``caveats.figure_text``.
+A figure with marks (``≥ ~ ✗``): ``caveats.figure_text``; whether a figure is money, and so written in the money
+style: :func:`is_money` (its unit names a currency), the one test every figure asks.
 
 The money style (:func:`use_money_style`) is how amounts of money are written for people: ``plain``
 (``960,000.00 CNY``) or ``wan``, as Chinese buyers write large amounts: from 1万 up in 万 (``96.00万 CNY``), from
 1亿 up in 亿 (``1.23亿 CNY``), a computed figure to 2 places of that unit, an amount as typed exact
-(``123.456789万``). JSON and the workbook's cells keep the exact number whatever the style.
+(``123.456789万``). JSON and the workbook's cells keep the exact number whatever the style. The style can change
+while a program runs (the TUI's settings): text kept for later is keyed by :func:`style_key`.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from quotetui.domain.currency import minor_units
+from quotetui.domain.currency import MINOR_UNITS, minor_units
 from quotetui.domain.economics.exact import dec, q
 from quotetui.domain.money import decimal_places, plain
 
@@ -72,16 +74,43 @@ def _unit(value: Number) -> tuple[int, str] | None:
     return next(((step, word) for step, word in _UNITS if size >= step), None)
 
 
-def _amount(value: Number, places: int) -> str:
-    """An amount of money for people in the money style in use: ``places`` decimals (of 万/亿 when so)."""
-    unit = _unit(dec(Fraction(value), places))  # 9,999.996 is written 1.00万, as it rounds to 10,000.00
+def style_key() -> tuple[str, str]:
+    """What words and figures written now depend on besides the data: the language in use and the money style.
+    Text kept for later (a ranking, stored evaluations, a listing on disk) is keyed by it, so a switch of
+    either (the TUI switches both while it runs) never serves text written the old way."""
+    from quotetui.language import current
+
+    return current(), money_style()
+
+
+def is_money(unit: str) -> bool:
+    """Whether a figure in ``unit`` is an amount of money, written in the money style: its unit is a currency
+    (``CNY``) or a currency per something (``CNY/GPU-h``, ``CNY/PFLOP-h``). Hours, PFLOP, shares and counts are
+    not: they never read 万."""
+    return unit.partition("/")[0] in MINOR_UNITS
+
+
+def money_number(value: Number, places: int = 2, *, at_most: bool = False) -> str:
+    """An amount of money for people, its currency named beside it or in its column's heading, in the money
+    style in use: ``places`` decimals (``960,000.00``), or 2 places of 万/亿 (``96.00万``). ``at_most``: an upper
+    bound (a target price to stay under) is rounded down, so the figure as written still meets it."""
+    rounded = dec(value, places, down=at_most)  # type: ignore[arg-type]
+    unit = _unit(rounded)  # 9,999.996 is written 1.00万, as it rounds to 10,000.00
     if unit is None:
-        return grouped(value, places)
-    shown = dec(Fraction(value) / unit[0], 2)
+        return f"{rounded:,}"
+    exact = Fraction(value)
+    shown = dec(exact / unit[0], 2, down=at_most)
     if unit[0] < _UNITS[0][0] and abs(shown) >= _UNITS[0][0] // unit[0]:  # 9,999.995万 rounds to 1.00亿
         unit = _UNITS[0]
-        shown = dec(Fraction(value) / unit[0], 2)
+        shown = dec(exact / unit[0], 2, down=at_most)
     return f"{shown:,}{unit[1]}"
+
+
+def target_number(amount: Number, currency: str) -> str:
+    """A price to stay under (a negotiation's target), without its currency, in the money style: the currency's
+    minor units (``25,237.61``) or 2 places of 万/亿, rounded down (``2.52万``): as written it still beats what it
+    must."""
+    return money_number(amount, minor_units(currency), at_most=True)
 
 
 def grouped(value: Number, places: int) -> str:
@@ -95,10 +124,11 @@ def quantity(value: Fraction) -> str:
     return f"{d.to_integral_value():,}" if d == d.to_integral_value() else f"{d:,}"
 
 
-def money_text(value: Fraction, currency: str, places: int | None = None) -> str:
-    """An amount with its currency: ``places`` decimals, by default the currency's minor units."""
+def money_text(value: Number, currency: str, places: int | None = None, *, at_most: bool = False) -> str:
+    """An amount with its currency (:func:`money_number`): ``places`` decimals, by default the currency's minor
+    units."""
     digits = minor_units(currency) if places is None else places
-    return f"{_amount(value, digits)} {currency}"
+    return f"{money_number(value, digits, at_most=at_most)} {currency}"
 
 
 def money_shown(amount: Any, currency: str) -> str:

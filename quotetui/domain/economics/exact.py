@@ -29,14 +29,15 @@ def q(value: Decimal | int | str | Fraction) -> Fraction:
     return out
 
 
-def dec(value: Fraction, places: int = MONEY_PLACES) -> Decimal:
-    """Round half-even to ``places`` decimal places: the one documented rounding point."""
+def dec(value: Fraction, places: int = MONEY_PLACES, *, down: bool = False) -> Decimal:
+    """Round half-even to ``places`` decimal places: the one documented rounding point. ``down``: round down
+    instead (toward minus infinity), for an upper bound shown (a target price must still be met as written)."""
     # ``round(value * 10**places)`` in integers: the same floor and remainder, without a Fraction's gcd (an
     # export rounds every figure of every offer through here)
     top, bottom = value.as_integer_ratio()  # a Fraction, an int or a Decimal, exactly
     whole, rest = divmod(top * 10**places, bottom)
     twice = 2 * rest
-    if twice > bottom or (twice == bottom and whole & 1):
+    if not down and (twice > bottom or (twice == bottom and whole & 1)):
         whole += 1
     return Decimal(whole).scaleb(-places)
 

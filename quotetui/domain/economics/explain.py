@@ -9,7 +9,7 @@ from fractions import Fraction
 from quotetui.domain.economics.caveats import LOWER_BOUND, Caveats, figure_text
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.costing import OptionCost, base_option
-from quotetui.domain.economics.display import money_text, quantity, stored_text
+from quotetui.domain.economics.display import is_money, money_text, quantity, stored_text
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
@@ -42,9 +42,9 @@ class Figure:
             return _("{share} of peak").format(share=share_text(self.value))
         if self.unit.startswith("fraction"):
             return f"{share_text(self.value)}{self.unit.removeprefix('fraction')}"
-        if self.unit[:3].isupper() and self.unit[:3].isalpha():
+        if is_money(self.unit):
             places = 4 if "/GPU-h" in self.unit else 2
-            return f"{figure_text(self.value, self.caveats, places)} {self.unit}"
+            return f"{figure_text(self.value, self.caveats, places, money=True)} {self.unit}"
         return f"{plain(self.value)} {_(self.unit) if self.unit else ''}".rstrip()
 
     def to_json(self) -> dict[str, object]:
@@ -455,5 +455,6 @@ COST_FIGURES = frozenset(
 
 
 def cost_text(e: Evaluation, value: Fraction, places: int) -> str:
-    """A cost figure of ``e`` with its own caveats (``caveats.figure_text``): ``≥ ~1,234.56``."""
-    return figure_text(value, e.caveats, places)
+    """A cost figure of ``e`` with its own caveats (``caveats.figure_text``), in the money style: ``≥ ~1,234.56``
+    (its currency is named beside it or in its column's heading)."""
+    return figure_text(value, e.caveats, places, money=True)

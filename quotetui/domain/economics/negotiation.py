@@ -21,7 +21,7 @@ from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.costing import base_option
-from quotetui.domain.economics.display import grouped, stored_text
+from quotetui.domain.economics.display import money_number, target_number
 from quotetui.domain.economics.evaluate import Evaluation, costed, every_way_of, ways_following
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
@@ -284,7 +284,7 @@ def target_words(t: Target | None) -> str:
                 currency=t.option.currency
             )
         return _("price alone cannot beat the BATNA: the extra costs are already more than its whole cost")
-    unit, amount = _(UNIT_WORDS[t.option.unit]), stored_text(t.amount, t.option.currency)
+    unit, amount = _(UNIT_WORDS[t.option.unit]), target_number(t.amount, t.option.currency)
     if t.whatever_price:
         return _("already beats the BATNA bought as {way}, whatever the {option} price").format(
             way=t.way_shown or t.way, option=t.option.shown
@@ -309,6 +309,6 @@ def target_words(t: Target | None) -> str:
         unit=unit,
         option=t.option.shown,
         cut=pct(t.cut, 1),
-        current=grouped(q(t.current), 2),
+        current=money_number(t.current, 2),
         way=t.way_shown or t.way,
     )

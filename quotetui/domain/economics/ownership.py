@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import plain
@@ -118,8 +118,8 @@ def middle(low: Fraction | None, high: Fraction | None) -> Fraction | None:
 
 def _amount(low: Fraction, high: Fraction | None, unit: str = "") -> str:
     if high is None or high == low:
-        return f"{grouped(low, 2)}{unit}"
-    return _("the middle of {low}–{high}").format(low=grouped(low, 2), high=f"{grouped(high, 2)}{unit}")
+        return f"{money_number(low, 2)}{unit}"
+    return _("the middle of {low}–{high}").format(low=money_number(low, 2), high=f"{money_number(high, 2)}{unit}")
 
 
 def _quoted(low: Fraction | None, high: Fraction | None) -> str:
@@ -221,26 +221,26 @@ class Ownership:
         cur = self.terms.currency
         out = [
             _("capex {amount} {currency} ({how})").format(
-                amount=grouped(self.capex, 2), currency=cur, how=self.capex_how
+                amount=money_number(self.capex, 2), currency=cur, how=self.capex_how
             )
         ]
         out += [
             _("{part} {amount} {currency} a month ({how})").format(
-                part=_(p.name), amount=grouped(p.monthly, 2), currency=cur, how=p.how
+                part=_(p.name), amount=money_number(p.monthly, 2), currency=cur, how=p.how
             )
             for p in self.parts
         ]
         out.append(
             _("residual {amount} {currency} at month {month} ({how})").format(
-                amount=grouped(self.residual, 2), currency=cur, month=self.horizon_months, how=self.residual_how
+                amount=money_number(self.residual, 2), currency=cur, month=self.horizon_months, how=self.residual_how
             )
         )
         out.append(
             _("booked a year: {amount} {currency} (capex ÷ {years} years + {opex} × 12)").format(
-                amount=grouped(self.booked_a_year, 2),
+                amount=money_number(self.booked_a_year, 2),
                 currency=cur,
                 years=self.depreciation_years,
-                opex=grouped(self.opex_monthly, 2),
+                opex=money_number(self.opex_monthly, 2),
             )
         )
         return out
@@ -331,7 +331,7 @@ def _quoted_power(
     the GPUs alone (``whole``), and with the cooling (× PUE) added unless it is the facility's whole bill. The
     tariff it implies at the servers is shown, to check it against the local price of a kWh."""
     words = [
-        _("{amount} quoted").format(amount=grouped(quoted, 2))
+        _("{amount} quoted").format(amount=money_number(quoted, 2))
         if t.power_month_high in (None, t.power_month)
         else _quoted(t.power_month, t.power_month_high)
     ]

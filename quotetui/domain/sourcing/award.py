@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import share_text
 from quotetui.domain.sourcing import award_milp
 from quotetui.domain.sourcing.award_model import (
@@ -570,9 +570,9 @@ def _words(need: Need, cands: Sequence[Candidate], name: str, relaxed: list[int]
         if relaxed is not None:
             cheapest = split_cost(cands, dict(enumerate(relaxed)))
             return _("the budget of {budget} is below the cheapest split ({cheapest})").format(
-                budget=grouped(need.budget, 2), cheapest=grouped(cheapest, 2)
+                budget=money_number(need.budget, 2), cheapest=money_number(cheapest, 2)
             )
-        return _("the budget of {budget}").format(budget=grouped(need.budget, 2))
+        return _("the budget of {budget}").format(budget=money_number(need.budget, 2))
     hosts = {c.provider for cap, c in zip(caps_, cands, strict=True) if cap * c.gpus_per_node >= (need.job_gpus or 0)}
     return ngettext(
         "keeping each {job}-GPU job inside one offer (only {n} provider can host one)",

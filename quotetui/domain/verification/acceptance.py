@@ -32,6 +32,7 @@ from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, Gp
 from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 
 ITEMS: dict[str, str] = {
     Check.INVENTORY: N_("Inventory and model"),
@@ -430,7 +431,7 @@ def _waived(item: Item, waiver: Waiver | None) -> Item:
         return item
     if waiver.status is not None and waiver.status != item.status.value:
         reason = _("{reason} (waived on {day} while it was {then}; {now} since)").format(
-            reason=item.reason, day=waiver.on.isoformat(), then=status_word(waiver.status), now=item.status.word
+            reason=item.reason, day=day_text(waiver.on), then=status_word(waiver.status), now=item.status.word
         )
         return Item(item.key, item.status, reason, item.evidence)
     return Item(item.key, Status.WAIVED, item.reason, item.evidence, waiver, item.status)

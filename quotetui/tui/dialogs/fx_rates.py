@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Label
 
 from quotetui.domain.money import plain as amount
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
@@ -114,7 +115,7 @@ class FxRatesDialog(ReportsWorkerErrors, ModalScreen[None]):
         def said(_raw: dict[str, Any], view: object) -> str:
             v: Any = view
             return _("Saved FX rate 1 {base} = {rate} {quote} on {day} ({source})").format(
-                base=v.base, rate=amount(v.rate), quote=v.quote, day=v.as_of.isoformat(), source=v.source
+                base=v.base, rate=amount(v.rate), quote=v.quote, day=day_text(v.as_of), source=v.source
             )
 
         def done(result: object) -> None:

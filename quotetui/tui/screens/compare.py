@@ -53,9 +53,9 @@ the lower bound (it leaves nothing out), shares and hours as they are."""
 
 def figure_cell(kind: str, value: Fraction, caveats: Caveats) -> str:
     if kind == "cost":
-        return figure_text(value, caveats)
+        return figure_text(value, caveats, money=True)
     if kind == "price":
-        return figure_text(value, caveats.of_price)
+        return figure_text(value, caveats.of_price, money=True)
     if kind.startswith("share"):
         return percent(str(pct(value, int(kind[-1]))))
     return f"{grouped(value, 1)}"

@@ -15,12 +15,13 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import grouped, stored_text
+from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.detail_tables import acceptance_table
@@ -43,7 +44,7 @@ def _table(title: str, *columns: str) -> Table:
 
 def render_acceptance(state: Acceptance) -> RenderableType:
     if state.accepted_on is not None:
-        title = _("Acceptance: accepted on {day}").format(day=state.accepted_on.isoformat())
+        title = _("Acceptance: accepted on {day}").format(day=day_text(state.accepted_on))
     elif state.blocking:
         title = _("Acceptance (a accepts, w waives an item): blocked by {items}").format(
             items=", ".join(i.key for i in state.blocking)
@@ -70,8 +71,8 @@ def render(v: ContractView, today: date) -> RenderableType:
     terms.append(
         _("{gpus} GPUs from {start} to {end} ({months} months), billed {cadence}").format(
             gpus=c.gpu_count,
-            start=c.start_date.isoformat(),
-            end=c.end_date.isoformat(),
+            start=day_text(c.start_date),
+            end=day_text(c.end_date),
             months=c.term_months,
             cadence=c.billing_cadence.value.replace("_", " "),  # the code, as every listing shows it
         )
@@ -84,7 +85,7 @@ def render(v: ContractView, today: date) -> RenderableType:
                 "renewed by itself ({n} time): the term running is {start} to {end} ({renewal})",
                 "renewed by itself ({n} times): the term running is {start} to {end} ({renewal})",
                 t.renewal,
-            ).format(n=f"{t.renewal:,}", start=t.start.isoformat(), end=t.end.isoformat(), renewal=renewal_words(c))
+            ).format(n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end), renewal=renewal_words(c))
             + "\n"
         )
     option = c.snapshot.get("option", {}).get("label", "")
@@ -94,18 +95,18 @@ def render(v: ContractView, today: date) -> RenderableType:
             currency=cur,
             unit=c.price_unit.value.replace("_", "-"),
             option=option,
-            monthly=grouped(v.monthly_charge, 2),
+            monthly=money_number(v.monthly_charge, 2),
         )
         + "\n"
     )
     if v.notice_by:
         if c.auto_renew:
             notice = _("notice by {day} ({days} days), else it renews for {renewal}").format(
-                day=v.notice_by.isoformat(), days=c.notice_days, renewal=renewal_words(c)
+                day=day_text(v.notice_by), days=c.notice_days, renewal=renewal_words(c)
             )
         else:
             notice = _("notice by {day} ({days} days), else it ends").format(
-                day=v.notice_by.isoformat(), days=c.notice_days
+                day=day_text(v.notice_by), days=c.notice_days
             )
         terms.append(notice + "\n")
     if c.committed_spend is None:
@@ -154,7 +155,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             m.month.isoformat()[:7],
             Text(f"{pct(m.availability, 3)} %", style=style),
             f"{dec(m.downtime_hours, 2)}",
-            Text(f"{pct(m.credit_rate, 1)} % = {grouped(m.credit, 2)}", style=style),
+            Text(f"{pct(m.credit_rate, 1)} % = {money_number(m.credit, 2)}", style=style),
             ", ".join(f"#{i}" for i in m.incidents),
         )
     incidents = _table(
@@ -188,7 +189,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         )
     owed = Text(
         _("credits owed {owed} {currency}, received {received}").format(
-            owed=grouped(v.credits_owed, 2), currency=cur, received=money(v.credits_received)
+            owed=money_number(v.credits_owed, 2), currency=cur, received=money(v.credits_received)
         ),
         style="bold",
     )

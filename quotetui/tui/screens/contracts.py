@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import grouped, stored_text
+from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
@@ -68,10 +68,10 @@ def contract_cells(v: ContractView) -> list[str]:
         v.running.end.isoformat() + (" ↻" if c.auto_renew else ""),  # the running term's: a renewal's
         v.notice_by.isoformat() if v.notice_by else "",
         str(c.gpu_count),
-        f"{grouped(v.monthly_charge, 2)}",
+        money_number(v.monthly_charge, 2),
         spent,
         f"{pct(last.availability, 2)} %" if last else "",
-        f"{grouped(v.credits_owed, 2)}",
+        money_number(v.credits_owed, 2),
         str(len(v.invoices_off)),
     ]
 

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import Severity, Tone
 from quotetui.language import N_, _, ngettext
@@ -115,13 +115,13 @@ class DashboardScreen(MarketScreen):
             price = m.caveats(h.offer.id).of_price
             cells = [
                 b.gpu,
-                figure_text(h.price_per_gpu_hour, price),
+                figure_text(h.price_per_gpu_hour, price, money=True),
                 f"#{h.offer.id} {h.offer.provider}",
-                figure_text(c.cost_per_pflop_hour, m.caveats(c.offer.id)),
+                figure_text(c.cost_per_pflop_hour, m.caveats(c.offer.id), money=True),
                 f"#{c.offer.id} {c.offer.provider}",
             ]
             if market:
-                cells.append(f"{grouped(b.market_median, 2)}" if b.market_median is not None else "–")
+                cells.append(money_number(b.market_median, 2) if b.market_median is not None else "–")
             best.add_row(*cells)
         if m.why_no_best:
             why = m.why_no_best

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Input, Label, Static
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
@@ -213,8 +213,8 @@ class RentBuyScreen(CalculatorScreen):
                 months,
             ).format(
                 n=f"{months:,}",
-                rent=grouped(r.npv_rent, 2),
-                buy=grouped(r.npv_buy, 2),
+                rent=money_number(r.npv_rent, 2),
+                buy=money_number(r.npv_buy, 2),
                 currency=cur,
                 verdict=answer.verdict,
             )

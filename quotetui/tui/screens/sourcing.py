@@ -25,6 +25,7 @@ from quotetui.domain.economics.display import money_shown
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -689,7 +690,7 @@ class SourcingScreen(MarketScreen):
                 revision=r.revision,
                 need=need_text(view),
                 months=r.months,
-                start=r.start.isoformat(),
+                start=day_text(r.start),
                 due=view.due_text(),
                 invitations=view.invitations_text(),
                 offers=offers,

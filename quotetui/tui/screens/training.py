@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Label, Select, Static
 
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, money_number
 from quotetui.domain.economics.exact import dec, pct, sci
 from quotetui.domain.entities import TRAIN
 from quotetui.domain.enums import Tone
@@ -216,7 +216,7 @@ class TrainingScreen(CalculatorScreen):
                 "days": f"{grouped(run.plan.wall_days, 1)}",
                 "MFU": f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
                 "scaling": f"{dec(run.plan.scaling.value, 2)}",
-                "cost": f"{grouped(c.total, 2)}" if c else "—",
+                "cost": money_number(c.total, 2) if c else "—",
                 "billed": c.billed if c else "",
             }
             table.add_row(name, *(figures[n] for n, _ in columns))

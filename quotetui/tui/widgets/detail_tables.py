@@ -18,6 +18,7 @@ from quotetui.domain.verification.acceptance import Item, checklist
 from quotetui.domain.verification.findings import Finding, Log
 from quotetui.domain.verification.rules import peak_share
 from quotetui.language import N_, _
+from quotetui.language.dates import day_text
 from quotetui.language.numbers import percent
 from quotetui.services.offer_detail import OfferDetail
 from quotetui.tui.safe import Table, Text
@@ -287,9 +288,7 @@ def acceptance_table(title: str, items: Iterable[Item]) -> Table:
         why = item.reason
         if item.waiver is not None:
             w = item.waiver
-            why += " — " + _("waived by {who} on {day}: {reason}").format(
-                who=w.by, day=w.on.isoformat(), reason=w.reason
-            )
+            why += " — " + _("waived by {who} on {day}: {reason}").format(who=w.by, day=day_text(w.on), reason=w.reason)
         style = STYLE[item.status.tone]
         table.add_row(item.title, Text(item.status.word, style=style), why, ", ".join(item.evidence))
     return table

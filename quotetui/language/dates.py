@@ -1,0 +1,31 @@
+"""How a day reads in a sentence, in the language in use, decided once and checked against Babel's CLDR data by
+the tests (``tests/test_language_dates.py``), so that writing a sentence never loads Babel: quotetui's English
+writes a day as it is typed and sorts, ``2027-01-01`` (its house style since the first release); Chinese writes
+CLDR's long date, ``2027年1月1日``, and a month ``2027年1月``.
+
+Prose only (explain, the brief, findings, a contract's and its calendar's sentences, acceptance): tables, JSON,
+CSV, ``.ics`` and the workbook's date cells keep ISO dates, as do messages that quote back a date as it was
+typed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from quotetui.language import current
+
+_DAY = {"zh-CN": "{y}年{m}月{d}日"}
+"""CLDR's long date pattern of each language other than quotetui's English (``y年M月d日`` for zh_Hans_CN)."""
+_MONTH = {"zh-CN": "{y}年{m}月"}
+"""CLDR's year-and-month pattern (skeleton ``yMMM``: ``y年M月``)."""
+
+
+def day_text(day: date) -> str:
+    """``day`` in a sentence in the language in use: ``2027-01-01``, ``2027年1月1日``."""
+    pattern = _DAY.get(current())
+    return day.isoformat() if pattern is None else pattern.format(y=day.year, m=day.month, d=day.day)
+
+
+def month_text(day: date) -> str:
+    """The month of ``day`` in a sentence in the language in use: ``2027-01``, ``2027年1月``."""
+    pattern = _MONTH.get(current())
+    return day.isoformat()[:7] if pattern is None else pattern.format(y=day.year, m=day.month)
