@@ -22,10 +22,12 @@ NOTE = "[link=https://example.com]y[/link] [red]"
 
 
 @pytest.fixture
-def hostile(cli: Cli, demo_db_path: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """The demo market plus providers and an offer whose names are markup; and where a click would write."""
+def hostile(cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """The demo market plus providers and an offer whose names are markup; and where a click would write (a
+    path relative to the test's folder: an absolute one can make the name longer than names may be)."""
+    monkeypatch.chdir(tmp_path)
     trap = tmp_path / "pwned.svg"
-    click = CLICK.format(path=trap)
+    click = CLICK.format(path=trap.name)
     files = {
         "providers.csv": f'name,kind\nEvil[/]Co,lessor\n"{click}",gpu_cloud\n',
         "offers.csv": "provider,offer,gpu,gpus_per_node,billing,notes\n"

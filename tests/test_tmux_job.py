@@ -27,11 +27,17 @@ pytestmark = [
 
 
 class Terminal:
+    """A tmux session on a server of its own (``-L``): another tmux on the machine (a developer's, a parallel
+    test's) cannot resize its window or share its keys."""
+
     def __init__(self, session: str) -> None:
         self.session = session
 
+    def tmux(self, *args: str) -> list[str]:
+        return ["tmux", "-L", self.session, *args]
+
     def screen(self) -> str:
-        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True, text=True)
+        out = subprocess.run(self.tmux("capture-pane", "-p", "-t", self.session), capture_output=True, text=True)
         return out.stdout
 
     def wait_for(self, *needles: str, timeout: float = 30) -> str:
@@ -65,12 +71,12 @@ class Terminal:
 
     def press(self, *keys: str, pause: float = 0.25) -> None:
         for key in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.session, key], check=True)
+            subprocess.run(self.tmux("send-keys", "-t", self.session, key), check=True)
             time.sleep(pause)
 
     def type(self, text: str) -> None:
         """Type ``text`` into the focused field and wait until it shows."""
-        subprocess.run(["tmux", "send-keys", "-t", self.session, "-l", text], check=True)
+        subprocess.run(self.tmux("send-keys", "-t", self.session, "-l", text), check=True)
         self.wait_for(text, timeout=10)
 
     def choose(self, option: str) -> None:
@@ -98,9 +104,9 @@ def test_a_whole_job_from_the_keyboard(demo_db_path: Path, tmp_path: Path) -> No
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
     env.pop("QUOTETUI_DB", None)
     command = f"cd {tmp_path} && {sys.executable} -m quotetui --db {demo_db_path}; echo EXITED=$?; sleep 30"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], env=env, check=True)
-    offer_fields = tuple(offer_form(open_database(str(demo_db_path)).db).fields)
     t = Terminal(session)
+    subprocess.run(t.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command), env=env, check=True)
+    offer_fields = tuple(offer_form(open_database(str(demo_db_path)).db).fields)
     today = utcnow().date()
     start, incident = today - timedelta(days=30), today - timedelta(days=20)
     try:
@@ -181,7 +187,7 @@ def test_a_whole_job_from_the_keyboard(demo_db_path: Path, tmp_path: Path) -> No
         t.press("Escape", "q")
         t.wait_for("EXITED=0")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(t.tmux("kill-server"), capture_output=True)
 
     db = open_database(str(demo_db_path)).db
     (view,) = [v for v in load_contracts(db, utcnow()) if v.contract.offer_id == offer_id]
