@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Header, Input, Label, Static
+from textual.widgets import Header, Input, Static
 
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec
@@ -23,11 +23,12 @@ from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors, unnamed
 from quotetui.domain.fields import parse_value, shown_value
 from quotetui.language import N_, _, ngettext
-from quotetui.tui.safe import Text, plain
+from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.chart import Chart, Line
 from quotetui.tui.widgets.footer import KeysFooter
+from quotetui.tui.widgets.said import Said
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -82,10 +83,10 @@ class RentBuyScreen(CalculatorScreen):
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
-                yield Label(_("Rent vs buy"), classes="dialog-title")
+                yield Said(N_("Rent vs buy"), classes="dialog-title")
                 yield Static("", id="rb-scenario")
                 for name, label in FIELDS:
-                    yield Label(plain(_(label)), classes="form-label")
+                    yield Said(label, classes="form-label")
                     kind = Input if name in TEXT_FIELDS else NumberInput
                     yield kind(START.get(name, ""), id=f"rb-{name}", classes="form-input")
             with VerticalScroll(id="calc-results"):
