@@ -113,6 +113,61 @@ async def test_the_language_switches_on_every_screen_at_once_and_back(
         assert "language = en: kept in" in " ".join(m for m, _ in app.told)
 
 
+def screen_text(app: RecordingApp) -> str:
+    """Every character on the screen, in order (the text of Textual's own picture of it)."""
+    import html
+    import re
+
+    runs = re.findall(r"<text[^>]*>(.*?)</text>", app.export_screenshot())
+    return "".join(html.unescape(run) for run in runs).replace("\xa0", " ")
+
+
+async def visit(app: RecordingApp, pilot) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Each mode's screen and an offer's negotiation tab, as the buyer sees them."""
+    seen = {}
+    for mode in "docbtfr":
+        await pilot.press(mode)
+        await settle(pilot)
+        await pilot.pause(0.3)  # the calculators work a moment after their inputs are filled
+        await settle(pilot)
+        seen[mode] = screen_text(app)
+    app.open_offer(2)
+    await settle(pilot)
+    await pilot.press("3")
+    await settle(pilot)
+    seen["offer"] = screen_text(app)
+    await pilot.press("escape")
+    await settle(pilot)
+    return seen
+
+
+async def test_after_a_switch_every_screen_shows_what_a_start_in_that_language_shows(demo_db_path: Path) -> None:
+    """The screens made before the switch (every mode, an offer's tabs) show, after it, exactly what they show
+    when the app starts in that language: no word left in the other one; and back."""
+    language.use("zh-CN")
+    started_in_chinese = RecordingApp(str(demo_db_path))
+    async with started_in_chinese.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        chinese = await visit(started_in_chinese, pilot)
+    language.use("en")
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        english = await visit(app, pilot)
+        assert "Scenario: 8×H100 一年训练" in english["t"]
+        app.open_offer(2)
+        await settle(pilot)
+        app.switch_language("zh-CN")  # from an offer's screen, every mode's screen made already
+        await settle(pilot)
+        await pilot.press("escape")
+        switched = await visit(app, pilot)
+        assert "场景：8×H100 一年训练" in switched["t"] and "Scenario" not in switched["t"]
+        assert switched == chinese
+        app.switch_language("en")
+        await settle(pilot)
+        assert await visit(app, pilot) == english
+
+
 @pytest.mark.parametrize("where", ["under a file", "in /proc"])
 async def test_a_config_folder_that_cannot_be_written_leaves_the_switch_for_the_session(
     demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str

@@ -132,12 +132,22 @@ class RentBuyScreen(CalculatorScreen):
         """The inputs the scenario gives: its share of hours in use."""
         field = RENT_BUY.field("utilisation")  # a share typed as a percentage, as every input takes it
         self.query_one("#rb-utilisation", Input).value = str(shown_value(field, s.utilisation, percent=True))
+        self._say_scenario(s)
+
+    def _say_scenario(self, s: ScenarioInput) -> None:
         self.query_one("#rb-scenario", Static).update(
             Text(
                 _("Scenario: {scenario} (s switches). {started}").format(scenario=s.name, started=_(STARTED_WITH)),
                 style=STYLE[Tone.MUTED],
             )
         )
+
+    def speak(self) -> None:
+        """A language switch: the scenario's line (the labels are :class:`Said`; the results are worked out again
+        when the market is read again, in the new language)."""
+        market = self.qapp.market
+        if market is not None:
+            self._say_scenario(market.scenario)
 
     def action_reset(self) -> None:
         for name in LABELS:

@@ -103,9 +103,12 @@ class TrainingScreen(CalculatorScreen):
         yield KeysFooter()
 
     def speak(self) -> None:
-        """A language switch: the GPU model's prompt (the labels are :class:`Said`; the results follow the market,
-        read again in the new language)."""
+        """A language switch: the GPU model's prompt and the scenario's line (the labels are :class:`Said`; the
+        results are worked out again when the market is read again, in the new language)."""
         self.query_one("#tr-gpu", Select).prompt = _(GPU_MODEL)
+        market = self.qapp.market
+        if market is not None:
+            self._say_scenario(market.scenario)
 
     def show_market(self, market: MarketView) -> None:
         with self.prevent(Input.Changed, Select.Changed):  # one calculation for it all, at once
@@ -139,6 +142,9 @@ class TrainingScreen(CalculatorScreen):
             run = {"flops": None, "params": s.train_params, "tokens": s.train_tokens}
         for name, value in run.items():
             self.query_one(f"#tr-{name}", Input).value = "" if value is None else format(value.normalize(), "g")
+        self._say_scenario(s)
+
+    def _say_scenario(self, s: ScenarioInput) -> None:
         said = _("Scenario: {scenario} (s switches)").format(scenario=s.name)
         self.query_one("#tr-scenario", Static).update(Text(said, style=STYLE[Tone.MUTED]))
 
