@@ -20,6 +20,7 @@ from quotetui.io.preferences import EXAMPLE, load, save_setting, with_setting
 from quotetui.tui.screens.offers import OffersScreen
 from quotetui.tui.widgets.keys_panel import SaidBindingsTable
 from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.conftest import Cli
 from tests.test_tui import RecordingApp, plain, settle
 
 CONFIG = """\
@@ -123,7 +124,8 @@ def screen_text(app: RecordingApp) -> str:
 
 
 async def visit(app: RecordingApp, pilot) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    """Each mode's screen and an offer's negotiation tab, as the buyer sees them."""
+    """Each mode's screen, then a contract's and an offer's (its negotiation tab), as the buyer sees them; the two
+    are left open, each on its mode's stack (the offer's in front)."""
     seen = {}
     for mode in "docbtfr":
         await pilot.press(mode)
@@ -131,40 +133,60 @@ async def visit(app: RecordingApp, pilot) -> dict[str, str]:  # type: ignore[no-
         await pilot.pause(0.3)  # the calculators work a moment after their inputs are filled
         await settle(pilot)
         seen[mode] = screen_text(app)
+    await pilot.press("enter")
+    await settle(pilot)
+    seen["contract"] = screen_text(app)
+    await pilot.press("o")  # the contract stays open on the contracts' stack
+    await settle(pilot)
     app.open_offer(2)
     await settle(pilot)
     await pilot.press("3")
     await settle(pilot)
     seen["offer"] = screen_text(app)
-    await pilot.press("escape")
-    await settle(pilot)
     return seen
 
 
-async def test_after_a_switch_every_screen_shows_what_a_start_in_that_language_shows(demo_db_path: Path) -> None:
-    """The screens made before the switch (every mode, an offer's tabs) show, after it, exactly what they show
-    when the app starts in that language: no word left in the other one; and back."""
+async def switched_and_closed(app: RecordingApp, pilot, tag: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Switch to ``tag`` while the offer and the contract are open: what they show then; both closed after."""
+    app.switch_language(tag)
+    await settle(pilot)
+    seen = {"offer": screen_text(app)}
+    await pilot.press("r")  # the contracts' stack: its contract in front
+    await settle(pilot)
+    seen["contract"] = screen_text(app)
+    for key in ("r", "o", "o"):  # back to the contracts' list, to the offer, to the offers' table
+        await pilot.press(key)
+        await settle(pilot)
+    return seen
+
+
+async def test_after_a_switch_every_screen_shows_what_a_start_in_that_language_shows(
+    demo_db_path: Path, cli: Cli
+) -> None:
+    """The screens made before the switch (every mode, a contract, an offer's tab, open during the switch) show,
+    after it, exactly what they show when the app starts in that language: no word left in the other one; and
+    back to English, exactly what they showed before."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12").code == 0
+    rfq = ("rfq", "new", "H100 256", "--gpu", "H100 SXM5", "--gpus", "256", "--months", "12", "--start", "2027-01-01")
+    assert cli("--db", db, *rfq).code == 0
     language.use("zh-CN")
-    started_in_chinese = RecordingApp(str(demo_db_path))
+    started_in_chinese = RecordingApp(db)
     async with started_in_chinese.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         chinese = await visit(started_in_chinese, pilot)
     language.use("en")
-    app = RecordingApp(str(demo_db_path))
+    app = RecordingApp(db)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         english = await visit(app, pilot)
-        assert "Scenario: 8×H100 一年训练" in english["t"]
-        app.open_offer(2)
-        await settle(pilot)
-        app.switch_language("zh-CN")  # from an offer's screen, every mode's screen made already
-        await settle(pilot)
-        await pilot.press("escape")
+        assert "Scenario: 8×H100 一年训练" in english["t"] and "H100 256" in english["f"]
+        assert "contract #1" in english["contract"] and "BATNA" in english["offer"]
+        assert await switched_and_closed(app, pilot, "zh-CN") == {k: chinese[k] for k in ("offer", "contract")}
         switched = await visit(app, pilot)
         assert "场景：8×H100 一年训练" in switched["t"] and "Scenario" not in switched["t"]
         assert switched == chinese
-        app.switch_language("en")
-        await settle(pilot)
+        assert await switched_and_closed(app, pilot, "en") == {k: english[k] for k in ("offer", "contract")}
         assert await visit(app, pilot) == english
 
 
