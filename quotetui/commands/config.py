@@ -153,22 +153,11 @@ def _database(db: str | None, prefs: Preferences, words: Callable[[str], str]) -
 
 
 def _init(force: bool) -> None:
-    from quotetui.io.preferences import ENV_VAR, EXAMPLE, config_path
+    from quotetui.io.preferences import EXAMPLE, config_path, make_folder
     from quotetui.system.atomic import check_target, replacing
 
     path, located_by = config_path()
-    if located_by != f"${ENV_VAR}" and not path.parent.exists():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            from quotetui.domain.errors import BadInput
-
-            reason = exc.strerror or exc
-            raise BadInput(
-                _("cannot create the folder {folder} ({reason}); nothing was written").format(
-                    folder=path.parent, reason=reason
-                )
-            ) from None
+    make_folder(path, located_by)
     target = check_target(path, force=force)
     with replacing(target) as tmp:
         tmp.write_text(EXAMPLE, encoding="utf-8")

@@ -399,6 +399,116 @@ def key_problem(text: str, known: Known | None = None) -> str | None:
     return None
 
 
+# -- writing -------------------------------------------------------------------------------------------------
+
+WRITTEN_SETTINGS = ("language", "money_style")
+"""The settings a front end writes into the file (the TUI's language and money style); the others are the
+user's to write."""
+
+
+def make_folder(path: Path, located_by: str) -> None:
+    """The user config folder, made when it does not exist yet (a file ``$QUOTETUI_CONFIG`` names is written only
+    in a folder that exists); :class:`BadInput` when it cannot be made."""
+    if located_by == f"${ENV_VAR}" or path.parent.exists():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(
+            _("cannot create the folder {folder} ({reason}); nothing was written").format(
+                folder=path.parent, reason=exc.strerror or exc
+            )
+        ) from None
+
+
+def save_setting(name: str, value: str, environ: Mapping[str, str] | None = None) -> Path:
+    """Write ``name = "value"`` (one of :data:`WRITTEN_SETTINGS`) into the config file, keeping every other
+    setting, comment and blank line as the user wrote them; returns the file written. The setting's line gets the
+    new value (its comment kept); without one, the line goes under its commented example (``# language =
+    "zh-CN"``), else before the first table. A missing file is made from :data:`EXAMPLE`, in a folder made if
+    need be. A file that cannot be read or is not valid TOML is left alone, and so is one where the change would
+    touch anything else (:class:`BadInput` says why)."""
+    if name not in WRITTEN_SETTINGS:
+        raise ValueError(f"{name!r} is not a setting quotetui writes")
+    path, located_by = config_path(environ)
+    prefs = Preferences(path, located_by)
+    text = _read(prefs)
+    if prefs.problems:
+        raise BadInput(_("{problem}; it was not changed").format(problem=prefs.problems[-1]))
+    text = EXAMPLE if text is None else text
+    try:
+        before = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadInput(
+            _("config file {path}: not valid TOML ({reason}); it was not changed").format(
+                path=visible(str(path)), reason=exc
+            )
+        ) from None
+    changed = with_setting(text, name, value)
+    try:
+        after = tomllib.loads(changed)
+    except tomllib.TOMLDecodeError:
+        after = None
+    if after != {**before, name: value}:  # a line the simple reading above took for another (a multi-line value)
+        raise BadInput(
+            _("config file {path}: {setting} cannot be written there without touching other lines; it was not "
+              "changed (write it yourself: {line})").format(
+                path=visible(str(path)), setting=name, line=f"{name} = {_literal(value)}"
+            )
+        )  # fmt: skip
+    return _write(path, located_by, changed)
+
+
+def _literal(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)  # a TOML basic string (the values written are plain words)
+
+
+def with_setting(text: str, name: str, value: str) -> str:
+    """``text`` (a config file) with ``name = "value"`` at the top level, every other line as it was."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    tables = next((i for i, line in enumerate(lines) if line.lstrip().startswith("[")), len(lines))
+    key = re.escape(name)
+    assigned = re.compile(rf"""^(\s*{key}\s*=\s*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s#]*)(.*?)(\r?\n)?$""", re.DOTALL)
+    for i in range(tables):
+        found = assigned.match(lines[i])
+        if found:
+            lines[i] = found.group(1) + _literal(value) + found.group(3) + (found.group(4) or "")
+            return "".join(lines)
+    line = f"{name} = {_literal(value)}{newline}"
+    examples = [i for i in range(tables) if re.match(rf"^\s*#\s*{key}\s*=", lines[i])]
+    if examples:  # under its commented example, where the file explains it
+        at = examples[-1] + 1
+    elif tables < len(lines):  # before the first table and the comments right above it (they are about it)
+        at = tables
+        while at > 0 and lines[at - 1].lstrip().startswith("#"):
+            at -= 1
+        line += newline  # a blank line between it and them
+    else:
+        at = len(lines)
+    if at > 0 and not lines[at - 1].endswith("\n"):
+        lines[at - 1] += newline
+    lines.insert(at, line)
+    return "".join(lines)
+
+
+def _write(path: Path, located_by: str, text: str) -> Path:
+    """``text`` written whole over the file (a link: over the file it points to), its permissions kept."""
+    from quotetui.system.atomic import check_target, replacing
+
+    make_folder(path, located_by)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    target = check_target(target, force=True)
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+    with replacing(target) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="")
+        if mode is not None:
+            os.chmod(tmp, mode)
+    return target
+
+
 EXAMPLE = """\
 # quotetui preferences. Every setting is optional; delete a line to get the default back.
 # `quotetui config` shows the values in effect and where each comes from.

@@ -9,9 +9,11 @@ active scenario.
 from __future__ import annotations
 
 import contextlib
+import threading
 import traceback
 from collections.abc import Callable, Iterable
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 MAX_PINS = 4
+_SAVING = threading.Lock()  # one write of the config file at a time (``QuotetuiApp._save_preference``)
 
 
 def _screen(module: str, name: str) -> Screen:
@@ -80,7 +83,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
 
     def __init__(self, db: str | None = None, *, today: date | None = None) -> None:
         super().__init__()
-        self.sub_title = _(self.SUB_TITLE)
+        self.say_sub_title(lambda: _(self.SUB_TITLE))
         set_front_end("tui")  # what the audit trail says of every change made from here
         self.db_arg = db
         self._fixed_today = today
@@ -214,6 +217,13 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         )
 
     _title_parts: tuple[str, str] | None = None  # the database and the scenario in the app's sub-title
+    _sub_title_words: Callable[[], str] = staticmethod(lambda: "")  # what makes the sub-title (say_sub_title)
+
+    def say_sub_title(self, words: Callable[[], str]) -> None:
+        """The header's sub-title, made by ``words`` in the language in use: now, and again after a language
+        switch (:meth:`speak_again`)."""
+        self._sub_title_words = words
+        self.sub_title = words()
 
     def format_title(self, title: str, sub_title: str) -> Content:
         parts = self._title_parts
@@ -229,12 +239,12 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         """The market could not be computed (a bug): say so in the title as well as in the dialog, so the
         screens do not look as if they were still loading; F5 tries again."""
         self.loading = False
-        self.sub_title = _("the market could not be computed (F5 tries again)")
+        self.say_sub_title(lambda: _("the market could not be computed (F5 tries again)"))
         self.show_error(title, exc)
 
     def _failed(self, message: str) -> None:
         self.loading = False
-        self.sub_title = _("no database")
+        self.say_sub_title(lambda: _("no database"))
         self.notify(self.secret_free(message), title=_("Cannot open the database"), severity="error", timeout=30)
 
     def secret_free(self, text: str) -> str:
@@ -307,11 +317,34 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             self.pop_screen()
 
     def action_command_palette(self) -> None:
-        """Textual's command palette, its input's placeholder in the language in use."""
+        """Textual's command palette, in the language in use (``palette.SaidCommandPalette``)."""
         from textual.command import CommandPalette
 
+        from quotetui.tui.palette import SaidCommandPalette
+
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+            self.push_screen(SaidCommandPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """Textual's theme picker (the palette's "Theme"), in the language in use."""
+        from textual.theme import ThemeProvider
+
+        from quotetui.tui.app_keys import THEMES_PLACEHOLDER
+        from quotetui.tui.palette import SaidCommandPalette
+
+        self.push_screen(SaidCommandPalette(providers=[ThemeProvider], placeholder=THEMES_PLACEHOLDER))
+
+    def action_show_help_panel(self) -> None:
+        """Textual's keys panel (the palette's "Keys"), in the language in use (``widgets/keys_panel.py``)."""
+        from textual.css.query import NoMatches
+        from textual.widgets import HelpPanel
+
+        from quotetui.tui.widgets.keys_panel import KeysHelpPanel
+
+        try:
+            self.screen.query_one(HelpPanel)
+        except NoMatches:
+            self.screen.mount(KeysHelpPanel())
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.screen))
@@ -369,6 +402,73 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
             _("Wall time and cost of a run on each offer (t)"),
             lambda: self.switch_mode("training"),
         )
+        if callable(getattr(screen, "speak", None)):  # a screen that can say its words again (not a dialog)
+            from quotetui.tui.preferences import language_commands, money_style_commands
+
+            for title, help_text, tag in language_commands():
+                yield SystemCommand(title, help_text, partial(self.switch_language, tag))
+            for title, help_text, style in money_style_commands():
+                yield SystemCommand(title, help_text, partial(self.switch_money_style, style))
+
+    # -- the language and the money style -------------------------------------------------------------------
+    def switch_language(self, tag: str) -> None:
+        """Speak ``tag`` (a key of ``language.LANGUAGES``) on every screen at once, and keep it in the config
+        file's ``language`` for the next start."""
+        from quotetui.language import current, use
+
+        if tag == current():
+            return
+        use(tag)
+        self.preferences.language = tag
+        self.speak_again()
+        self._save_preference("language")
+
+    def switch_money_style(self, style: str) -> None:
+        """Write amounts in ``style`` (``display.MONEY_STYLES``) on every screen at once, and keep it in the
+        config file's ``money_style``."""
+        from quotetui.domain.economics.display import money_style, use_money_style
+
+        if style == money_style():
+            return
+        use_money_style(style)
+        self.preferences.money_style = style
+        self.speak_again()
+        self._save_preference("money_style")
+
+    def speak_again(self) -> None:
+        """After a switch of language or money style: every screen of every mode says its words again (its
+        :class:`Said` labels, its own :meth:`speak` for the rest, its keys in the footer and the keys panel), the
+        sub-title too, and the market is read again, its words and amounts made anew (the caches that keep words
+        are kept per language). The offers the last launch kept are dropped: they are in the old words."""
+        from quotetui.tui.widgets.said import Said
+
+        self.preview = None
+        self.sub_title = self._sub_title_words()
+        for mode in self.MODES:
+            try:
+                stack = self.get_screen_stack(mode)
+            except KeyError:  # a mode not shown yet: its screen will be made in the new language
+                continue
+            for screen in stack:
+                for label in screen.query(Said):
+                    label.say_again()
+                speak = getattr(screen, "speak", None)
+                if callable(speak):
+                    speak()
+                screen.refresh_bindings()
+        if self.database is not None:
+            self.reload()
+
+    @background(group="preferences", exclusive=False)
+    def _save_preference(self, setting: str) -> None:
+        """The setting's value in use written into the config file (in a worker: the file may be on a slow
+        disk), one write at a time so the last switch is the one kept; a file that cannot be written is a
+        notification, and the switch holds for this session."""
+        from quotetui.tui.preferences import save_preference
+
+        with _SAVING:
+            said, severity = save_preference(setting, getattr(self.preferences, setting))
+        self.call_from_thread(self.notify, said, title=_("Config file"), severity=severity, timeout=10)
 
     def action_settings(self) -> None:
         """The assumptions every figure rests on, as a form; saving them recomputes every screen."""

@@ -35,7 +35,6 @@ class LoadsMarket:
     loading: bool
     market: MarketView | None
     _title_parts: tuple[str, str] | None
-    sub_title: str
     pinned: tuple[int, ...]
 
     if TYPE_CHECKING:  # the App's own, or the app's (app.py)
@@ -46,6 +45,7 @@ class LoadsMarket:
         def notify(self, message: str, **kwargs: Any) -> None: ...
         def show_error(self, title: str, exc: BaseException) -> None: ...
         def secret_free(self, text: str) -> str: ...
+        def say_sub_title(self, words: Any) -> None: ...
         def _failed(self, message: str) -> None: ...
         def _broken(self, title: str, exc: BaseException) -> None: ...
 
@@ -259,8 +259,8 @@ class LoadsMarket:
             self._offer_table = table
         self.pinned = tuple(p for p in self.pinned if view.row(p) is not None)
         self.loading = False
-        self._title_parts = (self.database.target.label, view.scenario.name)
-        self.sub_title = full_sub_title(*self._title_parts)
+        parts = self._title_parts = (self.database.target.label, view.scenario.name)
+        self.say_sub_title(lambda: full_sub_title(*parts))
         self.market = view
 
     def _cards_failed(self, first: MarketView, generation: int, exc: BaseException) -> None:

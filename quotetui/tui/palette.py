@@ -1,4 +1,5 @@
-"""Command-palette provider: go to an offer or a provider (found by typing).
+"""The command palette in the language in use (:class:`SaidCommandPalette`), and its provider that goes to an
+offer or a provider (found by typing).
 
 The app's own commands (switch scenario, export, the calculators …) are :meth:`QuotetuiApp.get_system_commands`,
 next to Textual's (theme, keys, quit): each command is offered by one of the two, never both, so the palette
@@ -8,14 +9,42 @@ lists it once.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.command import Hit, Hits, Provider
+from rich.align import Align
+from rich.text import Text
+from textual.command import CommandList, CommandPalette, Hit, Hits, Provider
+from textual.widgets.option_list import Option
 
 from quotetui.language import _
+from quotetui.tui.app_keys import COMMANDS_PLACEHOLDER, NO_MATCHES
 
 if TYPE_CHECKING:
     from quotetui.tui.host import MarketApp
+
+
+class SaidCommandPalette(CommandPalette):
+    """Textual's command palette, saying its words in the language in use: ``placeholder`` is a message id
+    (``app_keys.COMMANDS_PLACEHOLDER``, ``app_keys.THEMES_PLACEHOLDER``)."""
+
+    def __init__(self, *args: Any, placeholder: str = COMMANDS_PLACEHOLDER, **kwargs: Any) -> None:
+        super().__init__(*args, placeholder=_(placeholder), **kwargs)
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        """Textual 8.2's (``CommandPalette._start_no_matches_countdown``), saying "No matches found" through the
+        catalog: a moment after a search that found nothing, a line says so."""
+        self._stop_no_matches_countdown()
+
+        def show_no_matches() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(
+                    Option(Align.center(Text(_(NO_MATCHES), style="not bold")), disabled=True, id=self._NO_MATCHES)
+                )
+                self._list_visible = True
+            else:  # discovering (nothing typed): nothing to say
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
 class MarketCommands(Provider):

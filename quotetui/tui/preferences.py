@@ -1,6 +1,10 @@
 """The preferences file in the TUI: what exists (Textual's themes and key names, the app's binding ids), and
 applying the theme and the keymap when the app starts. A problem never stops the app: the setting keeps its
-default and a notification names the file, the line and the setting."""
+default and a notification names the file, the line and the setting.
+
+The language and the money style are switched from the command palette (:func:`language_commands`,
+:func:`money_style_commands`; ``QuotetuiApp.switch_language``): at once on every screen, and kept in the file
+(:func:`save_preference`) for the next start."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from quotetui.io.preferences import Known, Preferences, load
-from quotetui.language import _
+from quotetui.language import N_, _
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -133,3 +137,71 @@ def toggled_theme(current: str, preferred: str | None) -> str:
     if current != base:
         return base
     return "textual-light" if BUILTIN_THEMES[base].dark else "textual-dark"
+
+
+# -- the language and the money style, switched in the TUI ---------------------------------------------------
+
+MONEY_STYLE_COMMANDS = {
+    "plain": (N_("Money style: in full (960,000.00 CNY)"), N_("Write every amount in full, on every screen")),
+    "wan": (
+        N_("Money style: 万 and 亿 (96.00万 CNY)"),
+        N_("Write large amounts in 万 and 亿 as Chinese buyers do, on every screen"),
+    ),
+}
+"""The command palette's command for each money style (``display.MONEY_STYLES``): its title and help."""
+
+
+def language_commands() -> list[tuple[str, str, str]]:
+    """The command palette's commands that switch the language: one for each language not in use, its title,
+    its help (in the language in use; each language named in itself) and its tag."""
+    from quotetui.language import LANGUAGES, current
+
+    return [
+        (
+            _("Language: {language}").format(language=name),
+            _("Every screen in {language} from now on; kept in the config file for the next start").format(
+                language=name
+            ),
+            tag,
+        )
+        for tag, name in LANGUAGES.items()
+        if tag != current()
+    ]
+
+
+def money_style_commands() -> list[tuple[str, str, str]]:
+    """The command palette's commands that switch the money style: one for each style not in use."""
+    from quotetui.domain.economics.display import MONEY_STYLES, money_style
+
+    kept = _("kept in the config file")
+    in_use = money_style()
+    return [
+        (_(MONEY_STYLE_COMMANDS[style][0]), f"{_(MONEY_STYLE_COMMANDS[style][1])}; {kept}", style)
+        for style in MONEY_STYLES
+        if style != in_use
+    ]
+
+
+def save_preference(setting: str, value: str) -> tuple[str, str]:
+    """Write ``setting = "value"`` (``language`` or ``money_style``) into the config file, keeping the rest of the
+    file as it is (``io/preferences.py: save_setting``): what to tell the user and how (a notification's
+    severity). A file that cannot be written (a read-only or missing folder, a file with a problem) leaves the
+    switch for this session only; a language that ``--lang`` or ``$QUOTETUI_LANG`` chose at the start will be
+    chosen by them again."""
+    from quotetui.domain.errors import QuotetuiError
+    from quotetui.io.preferences import save_setting
+    from quotetui.language import chosen
+    from quotetui.language.choice import ENV_VAR, FLAG
+
+    try:
+        path = save_setting(setting, value)
+    except (QuotetuiError, OSError) as exc:
+        reason = str(exc) if isinstance(exc, QuotetuiError) else exc.strerror or str(exc)
+        return _("For this session only: {setting} could not be kept in the config file ({reason})").format(
+            setting=setting, reason=reason
+        ), "warning"
+    said = _("{setting} = {value}: kept in {path}").format(setting=setting, value=value, path=path)
+    by = chosen()[1]
+    if setting == "language" and by in (FLAG, f"${ENV_VAR}"):
+        said += " " + _("(at the next start {source} chooses the language again)").format(source=by)
+    return said, "information"

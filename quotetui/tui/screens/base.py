@@ -42,6 +42,11 @@ class MarketScreen(ReportsWorkerErrors, Screen[None]):
     def _loading_changed(self, loading: bool) -> None:
         self.set_loading(loading)
 
+    def speak(self) -> None:
+        """A language switch (``QuotetuiApp.speak_again``): the words composed once, other than :class:`Said`
+        labels, shown again in the language in use. What is drawn from the market needs nothing here: the market
+        is read again in the new language."""
+
     def show_market(self, market: MarketView) -> None:
         raise NotImplementedError
 

@@ -235,6 +235,10 @@ class ContractDetailScreen(ReportsWorkerErrors, Screen[None]):
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.load()
 
+    def speak(self) -> None:
+        """A language switch: the contract is read and drawn again in the new language."""
+        self.load()
+
     def _theme_changed(self, _: object) -> None:
         """The tones' colours follow the theme (``tui/tones.py``): the contract is drawn again."""
         if getattr(self, "view", None) is not None:

@@ -40,6 +40,10 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.origin = origin
 
+    def speak(self) -> None:
+        """A language switch: every word of the help is composed again."""
+        self.call_later(self.recompose)
+
     def compose(self) -> ComposeResult:
         from quotetui.tui.screens.key_reference import binding_groups
 

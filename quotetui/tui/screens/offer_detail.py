@@ -90,6 +90,15 @@ PICK_ITEMS = {E.ROUND.key: _round_items, E.DISCOUNT.key: _discount_items, E.EXTR
 MANAGED_WORDS = (N_("Rounds"), N_("round"), N_("Discounts"), N_("discount"), N_("Extra costs"), N_("extra cost"))
 """The managed entities' sheets and records in words (``Entity.sheet``, ``Entity.one``), as the pick dialog and the
 delete messages show them: the message ids their translations are found by."""
+TAB_TITLES = {
+    "spec": N_("1 Spec"),
+    "pricing": N_("2 Pricing"),
+    "negotiation": N_("3 Negotiation"),
+    "sla": N_("4 SLA"),
+    "benchmarks": N_("5 Benchmarks"),
+    "contract": N_("6 Contract"),
+}
+"""The tabs' titles, by their pane's id (:data:`TABS`)."""
 TAB_WORDS = (N_("Tab 1"), N_("Tab 2"), N_("Tab 3"), N_("Tab 4"), N_("Tab 5"), N_("Tab 6"))
 """The tab keys' descriptions (each its own message id: a binding is declared before any language is known)."""
 
@@ -127,21 +136,27 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(id="tabs"):
-            with TabPane(safe.plain(_("1 Spec")), id="spec"):
+            with TabPane(safe.plain(_(TAB_TITLES["spec"])), id="spec"):
                 yield VerticalScroll(Static(id="spec-body"))
-            with TabPane(safe.plain(_("2 Pricing")), id="pricing"):
+            with TabPane(safe.plain(_(TAB_TITLES["pricing"])), id="pricing"):
                 yield VerticalScroll(Static(id="fine-print"), Static(id="figures"))
-            with TabPane(safe.plain(_("3 Negotiation")), id="negotiation"), VerticalScroll():
+            with TabPane(safe.plain(_(TAB_TITLES["negotiation"])), id="negotiation"), VerticalScroll():
                 yield Static(id="position")
                 yield Static(id="rounds")
                 yield Chart(id="price-chart")
-            with TabPane(safe.plain(_("4 SLA")), id="sla"):
+            with TabPane(safe.plain(_(TAB_TITLES["sla"])), id="sla"):
                 yield VerticalScroll(Static(id="sla-body"))
-            with TabPane(safe.plain(_("5 Benchmarks")), id="benchmarks"):
+            with TabPane(safe.plain(_(TAB_TITLES["benchmarks"])), id="benchmarks"):
                 yield VerticalScroll(Static(id="benchmarks-body"))
-            with TabPane(safe.plain(_("6 Contract")), id="contract"):
+            with TabPane(safe.plain(_(TAB_TITLES["contract"])), id="contract"):
                 yield VerticalScroll(Static(id="contract-body"))
         yield KeysFooter()
+
+    def speak(self) -> None:
+        """A language switch: the tabs' titles (the offer is read again with the market, in the new language)."""
+        tabs = self.query_one("#tabs", TabbedContent)
+        for pane, title in TAB_TITLES.items():
+            tabs.get_tab(pane).label = safe.plain(_(title))
 
     def on_mount(self) -> None:
         self.query_one("#tabs").loading = True

@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from quotetui.services.market_view import MarketView
 
 
+FILTER_HINT = N_("/ filter: provider, offer, GPU…")
+PROMPTS = {"gpu-filter": N_("GPU"), "kind-filter": N_("kind"), "status-filter": N_("status")}
+"""The filters' words: each drop-down's prompt, by its id."""
+
+
 class OffersScreen(MarketScreen):
     AUTO_FOCUS = ""  # the table is focused in on_mount, or once loaded; never the filter by default (while the
     # table loads, Textual's default would focus the filter, and `/` and what follows it were typed there)
@@ -44,14 +49,21 @@ class OffersScreen(MarketScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="filters"):
-            yield Input(placeholder=_("/ filter: provider, offer, GPU…"), id="filter")
-            yield Select([], prompt=_("GPU"), id="gpu-filter")
+            yield Input(placeholder=_(FILTER_HINT), id="filter")
+            yield Select([], prompt=_(PROMPTS["gpu-filter"]), id="gpu-filter")
             kinds = [(k.value.replace("_", " "), k.value) for k in ProviderKind]
-            yield Select(kinds, prompt=_("kind"), id="kind-filter")
-            yield Select([(s.value, s.value) for s in OfferStatus], prompt=_("status"), id="status-filter")
+            yield Select(kinds, prompt=_(PROMPTS["kind-filter"]), id="kind-filter")
+            statuses = [(s.value, s.value) for s in OfferStatus]
+            yield Select(statuses, prompt=_(PROMPTS["status-filter"]), id="status-filter")
         yield VirtualTable(id="offers")
         yield Label(id="offers-status")
         yield KeysFooter()
+
+    def speak(self) -> None:
+        """A language switch: the filters' words (the table's follow the market, read again in the new language)."""
+        self.query_one("#filter", Input).placeholder = _(FILTER_HINT)
+        for name, prompt in PROMPTS.items():
+            self.query_one(f"#{name}", Select).prompt = _(prompt)
 
     @property
     def table(self) -> VirtualTable:

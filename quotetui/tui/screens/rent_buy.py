@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Header, Input, Label, Static
+from textual.widgets import Header, Input, Static
 
 from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import dec
@@ -23,11 +23,12 @@ from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors, unnamed
 from quotetui.domain.fields import parse_value, shown_value
 from quotetui.language import N_, _, ngettext
-from quotetui.tui.safe import Text, plain
+from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.chart import Chart, Line
 from quotetui.tui.widgets.footer import KeysFooter
+from quotetui.tui.widgets.said import Said
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
@@ -82,10 +83,10 @@ class RentBuyScreen(CalculatorScreen):
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
-                yield Label(_("Rent vs buy"), classes="dialog-title")
+                yield Said(N_("Rent vs buy"), classes="dialog-title")
                 yield Static("", id="rb-scenario")
                 for name, label in FIELDS:
-                    yield Label(plain(_(label)), classes="form-label")
+                    yield Said(label, classes="form-label")
                     kind = Input if name in TEXT_FIELDS else NumberInput
                     yield kind(START.get(name, ""), id=f"rb-{name}", classes="form-input")
             with VerticalScroll(id="calc-results"):
@@ -131,12 +132,22 @@ class RentBuyScreen(CalculatorScreen):
         """The inputs the scenario gives: its share of hours in use."""
         field = RENT_BUY.field("utilisation")  # a share typed as a percentage, as every input takes it
         self.query_one("#rb-utilisation", Input).value = str(shown_value(field, s.utilisation, percent=True))
+        self._say_scenario(s)
+
+    def _say_scenario(self, s: ScenarioInput) -> None:
         self.query_one("#rb-scenario", Static).update(
             Text(
                 _("Scenario: {scenario} (s switches). {started}").format(scenario=s.name, started=_(STARTED_WITH)),
                 style=STYLE[Tone.MUTED],
             )
         )
+
+    def speak(self) -> None:
+        """A language switch: the scenario's line (the labels are :class:`Said`; the results are worked out again
+        when the market is read again, in the new language)."""
+        market = self.qapp.market
+        if market is not None:
+            self._say_scenario(market.scenario)
 
     def action_reset(self) -> None:
         for name in LABELS:

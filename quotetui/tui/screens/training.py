@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Header, Input, Label, Select, Static
+from textual.widgets import Header, Input, Select, Static
 
 from quotetui.domain.economics.display import grouped, money_number
 from quotetui.domain.economics.exact import dec, pct, sci
@@ -29,6 +29,7 @@ from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.chart import Chart
 from quotetui.tui.widgets.footer import KeysFooter
+from quotetui.tui.widgets.said import Said
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.inputs import ScenarioInput
@@ -46,6 +47,7 @@ FIELDS = tuple(  # each input, its label (English, marked N_ in ``entities.py``:
         ("scaling", ""),
     )
 )
+GPU_MODEL = N_("GPU model")
 SHOWN = 12
 OFFER_MIN = 16
 """The offer column is never narrower than this: it names what every other column is about."""
@@ -88,17 +90,25 @@ class TrainingScreen(CalculatorScreen):
         yield Header()
         with Horizontal(id="calculator"):
             with VerticalScroll(id="calc-inputs"):
-                yield Label(_("Training run"), classes="dialog-title")
+                yield Said(N_("Training run"), classes="dialog-title")
                 yield Static("", id="tr-scenario")
-                yield Label(_("GPU model"), classes="form-label")
-                yield Select([], prompt=_("GPU model"), id="tr-gpu", classes="form-input")
+                yield Said(GPU_MODEL, classes="form-label")
+                yield Select([], prompt=_(GPU_MODEL), id="tr-gpu", classes="form-input")
                 for name, label, value in FIELDS:
-                    yield Label(plain(_(label)), classes="form-label")
+                    yield Said(label, classes="form-label")
                     yield NumberInput(value, id=f"tr-{name}", classes="form-input")
             with Vertical(id="calc-results"):
                 yield Static(id="tr-result")
                 yield Chart(id="tr-chart")
         yield KeysFooter()
+
+    def speak(self) -> None:
+        """A language switch: the GPU model's prompt and the scenario's line (the labels are :class:`Said`; the
+        results are worked out again when the market is read again, in the new language)."""
+        self.query_one("#tr-gpu", Select).prompt = _(GPU_MODEL)
+        market = self.qapp.market
+        if market is not None:
+            self._say_scenario(market.scenario)
 
     def show_market(self, market: MarketView) -> None:
         with self.prevent(Input.Changed, Select.Changed):  # one calculation for it all, at once
@@ -132,6 +142,9 @@ class TrainingScreen(CalculatorScreen):
             run = {"flops": None, "params": s.train_params, "tokens": s.train_tokens}
         for name, value in run.items():
             self.query_one(f"#tr-{name}", Input).value = "" if value is None else format(value.normalize(), "g")
+        self._say_scenario(s)
+
+    def _say_scenario(self, s: ScenarioInput) -> None:
         said = _("Scenario: {scenario} (s switches)").format(scenario=s.name)
         self.query_one("#tr-scenario", Static).update(Text(said, style=STYLE[Tone.MUTED]))
 
