@@ -104,6 +104,19 @@ def test_concessions_list_every_round_and_the_savings(cli: Cli, demo_db_path: Pa
     )
 
 
+def test_a_first_priced_quote_after_a_list_price_is_no_concession_yet(cli: Cli, demo_db_path: Path) -> None:
+    """Demo #2: round 1 is the list price (80,000–120,000), round 2 our counter, round 3 the provider's first
+    price (115,000): nothing conceded since its first price, 4.17 % below the list price's high end
+    (5,000 ÷ 120,000); the line says which round is first, not that the current round is round 1."""
+    db = str(demo_db_path)
+    for flags in (("--mover", "counter", "--amount", "110000"), ("--amount", "115000")):
+        done = cli("--db", db, "round", "add", "2", *flags)
+        assert done.code == 0, done.err
+    rounds = section(brief_md(cli, demo_db_path, "2"), "Concessions")
+    assert "- no concession yet: the current round is the provider's first priced one / 尚无让步" in rounds
+    assert "- saved against the list price (round 1): 4.17 %" in rounds
+
+
 def test_sla_gaps_as_the_data_says(cli: Cli, demo_db_path: Path) -> None:
     no_sla = section(brief_md(cli, demo_db_path, "18"), "SLA gaps")
     assert "no SLA on record: availability assumed at the default 99 %" in no_sla

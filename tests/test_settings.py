@@ -29,7 +29,10 @@ def test_changed_assumptions_move_every_figure(cli: Cli, demo_db_path: Path, tmp
     expected = Decimal(o["cost_per_gpu_hour"]) * 1000 / (989 * Decimal("0.35") * Decimal("0.99"))
     assert abs(Decimal(o["cost_per_pflop_hour"]) - expected) < Decimal("0.00001")
     assert o["assumptions"]["hours_per_month"] == 720
-    assert "assumptions: 720 hours a month; default MFU 35 %" in cli("--db", db, "explain", "18").out
+    explained = cli("--db", db, "explain", "18").out
+    assert "assumptions: 720 hours a month; default MFU 35 %" in explained
+    # the downtime's formula names the year it computes with: 12 × 720 = 8,640 hours, not the default 8,760
+    assert "how: (1 − availability) × 8,640 h a year\n  · (1 − 99 %) × 8,640\n" in explained
     out = tmp_path / "board.xlsx"
     assert cli("--db", db, "export", str(out)).code == 0
     tco = load_workbook(out)["TCO"]

@@ -231,7 +231,7 @@ def _concessions(n: Negotiation) -> list[str]:
     ] or ["- " + _("no priced round on record")]
     s = n.savings
     if s is None or s.first.seq == s.current.seq:
-        lines.append("- " + _("no concession yet: the current round is the first / 尚无让步"))
+        lines.append("- " + _("no concession yet: the current round is the provider's first priced one / 尚无让步"))
     elif s.vs_first is not None:
         lines.append(
             "- "

@@ -3,7 +3,7 @@
 * price per GPU-hour: the effective compute price (after discounts) of the cheapest option, home currency;
 * cost per GPU-hour: everything paid ÷ GPU-hours the scenario uses (GPUs × 730 × utilisation × months);
 * cost per delivered PFLOP-hour = cost per GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000);
-* expected downtime per year = (1 − availability) × 8,760 h.
+* expected downtime per year = (1 − availability) × hours a year (12 × the month's hours: 8,760 by default).
 
 Claims never buy rank. MFU comes from verified evidence, else the default 40 %: an unverified claim is shown
 as a second figure, "if the claims hold", and only lowers the MFU when it is below the default (that is

@@ -335,7 +335,7 @@ def explain(e: Evaluation) -> list[Figure]:
             _("Expected downtime"),
             dec(e.downtime_hours_per_year, 2),
             HOURS_A_YEAR,
-            _("(1 − availability) × 8,760 h"),
+            _("(1 − availability) × {hours} h a year").format(hours=f"{e.assumptions.hours_per_year:,}"),
             [f"(1 − {share_text(e.availability.value)}) × {e.assumptions.hours_per_year:,}"],
         ),
         Figure(
