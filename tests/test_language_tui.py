@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.app import App
 
 from quotetui import language
 from quotetui.domain.verification.acceptance import ITEMS
@@ -137,10 +138,10 @@ def market(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
     return Path(db), allowed
 
 
-def _text(app: QuotetuiApp) -> str:
+def _text(app: App[object], size: tuple[int, int] = SIZE) -> str:
     """The screen as a buyer reads it, dialogs over their screens and toasts included (as
     ``App.export_screenshot`` draws it, in text)."""
-    console = Console(width=SIZE[0], height=SIZE[1], file=io.StringIO(), record=True, legacy_windows=False)
+    console = Console(width=size[0], height=size[1], file=io.StringIO(), record=True, legacy_windows=False)
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()
 
@@ -250,3 +251,38 @@ def test_an_empty_message_is_empty() -> None:
     language.use("zh-CN")
     assert language._("") == ""
     assert language._("Offers") == "报价"
+
+
+def test_a_contract_shows_its_way_to_buy_in_the_language_in_use() -> None:
+    """A contract stores the way to buy as signed, in English (compared later); its screen shows it in Chinese."""
+    from quotetui.domain.economics.inputs import stored_label_shown
+
+    assert stored_label_shown("annual prepaid · term discount", 12, True) == "annual prepaid · term discount"
+    language.use("zh-CN")
+    assert stored_label_shown("annual prepaid · term discount", 12, True) == "包年预付 · 期限折扣"
+    assert stored_label_shown("monthly", 1, False) == "包月"
+    assert stored_label_shown("3 months + monthly", 4, False) == "3 months + monthly"  # no option says it so: as stored
+
+
+async def test_a_chart_lays_out_chinese_words_by_cells() -> None:
+    """plotext gives each character one column; a Chinese caption took twice its room, overran its row and broke
+    onto the next ("…最佳替代方案（BA" / "TNA）的目标价"). Each row is the chart's width, the caption whole on one."""
+    from textual.app import App, ComposeResult
+
+    from quotetui.language.cells import width
+    from quotetui.tui.widgets.chart import Chart, Line
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Chart()
+
+    caption = "各轮次每节点月价格（CNY）；红色：目标价"
+    app = One()
+    async with app.run_test(size=(60, 12)) as pilot:
+        chart = app.query_one(Chart)
+        chart.lines([Line("公开标价", [1, 2], [120_000, 100_000])], title=caption, xlabel="轮次", hline=90_000)
+        await pilot.pause()
+        rows = _text(app, (60, 12)).splitlines()
+    assert all(width(row) == 60 for row in rows[:12])
+    assert any(caption in row for row in rows)
+    assert any("公开标价" in row for row in rows) and any("轮次" in row for row in rows)
