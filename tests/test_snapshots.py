@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 
@@ -251,8 +251,12 @@ picture: each costs the suite a few seconds."""
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(CHINESE))
 def test_zh_cn(
-    snap_compare, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, screen: str, size: tuple[int, int]
-) -> None:  # type: ignore[no-untyped-def]
+    snap_compare: Callable[..., bool],
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    screen: str,
+    size: tuple[int, int],
+) -> None:
     fixture, presses = CHINESE[screen]
     monkeypatch.setenv("QUOTETUI_LANG", "zh-CN")  # the command lines the fixtures run choose the language again
     language.use("zh-CN")  # before the app is made: it words its title as it is made
