@@ -1,4 +1,6 @@
-"""Snapshot tests of every screen and dialog at 80x24, 120x40 and 200x60 (SVG, compared with tests/__snapshots__).
+"""Snapshot tests of every screen and dialog at 80x24, 120x40 and 200x60 (SVG, compared with tests/__snapshots__),
+in English, and of the main screens in Chinese (``test_zh_cn``: the same keys, the catalog's zh-CN words laid out
+by terminal cells).
 
 The demo database is copied to a fixed path and the app's "today" is fixed, so the pictures only change
 when the screens do. Update after a deliberate change with `pytest tests/test_snapshots.py --snapshot-update`
@@ -9,12 +11,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 
+from quotetui import language
 from quotetui.tui.app import QuotetuiApp
 
 pytestmark = pytest.mark.sqlite_only  # the pictures show the SQLite file in the header
@@ -22,6 +25,12 @@ pytestmark = pytest.mark.sqlite_only  # the pictures show the SQLite file in the
 FIXED = Path(tempfile.gettempdir()) / "quotetui-snapshots" / "demo.db"
 SIZES = [(80, 24), (120, 40), (200, 60)]
 PIN_FOUR = ("o", "space", "down", "space", "down", "space", "down", "space")
+OFFERS = ("o", "space", "down", "space")  # two offers pinned
+COMPARE = ("o", "space", "down", "space", "down", "space", "c")  # three pinned, compared
+OFFER = ("o", "down", "down", "enter")  # the third offer's detail (#2 一万网络, two rounds of negotiation)
+TABS = {"spec": "1", "pricing": "2", "negotiation": "3", "sla": "4", "benchmarks": "5", "contract": "6"}
+NEW_OFFER = ("o", "n")
+HELP = ("o", "f1")
 
 
 @pytest.fixture(autouse=True)
@@ -115,22 +124,22 @@ def test_dashboard(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> Non
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_offers(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "space", "down", "space"))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*OFFERS))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_compare(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "space", "down", "space", "down", "space", "c"))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*COMPARE))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_offer_pricing(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "down", "down", "enter", "2"))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*OFFER, TABS["pricing"]))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_negotiation(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "down", "down", "enter", "3"))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*OFFER, TABS["negotiation"]))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -155,9 +164,11 @@ def test_training(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("tab", ["1", "4", "5", "6"], ids=["spec", "sla", "benchmarks", "contract"])
+@pytest.mark.parametrize(
+    "tab", [TABS[t] for t in ("spec", "sla", "benchmarks", "contract")], ids=["spec", "sla", "benchmarks", "contract"]
+)
 def test_offer_tabs(snap_compare, app: QuotetuiApp, size: tuple[int, int], tab: str) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "down", "down", "enter", tab))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*OFFER, tab))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -172,7 +183,7 @@ def test_contract_detail(snap_compare, app_with_contract: QuotetuiApp, size: tup
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_help(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "f1"))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*HELP))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -182,7 +193,7 @@ def test_scenario_picker(snap_compare, app: QuotetuiApp, size: tuple[int, int]) 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_new_offer_form(snap_compare, app: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app, terminal_size=size, run_before=keys("o", "n"))
+    assert snap_compare(app, terminal_size=size, run_before=keys(*NEW_OFFER))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -220,3 +231,35 @@ def test_sourcing(snap_compare, app_with_rfq: QuotetuiApp, size: tuple[int, int]
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_send_rfq_dialog(snap_compare, app_with_rfq: QuotetuiApp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(app_with_rfq, terminal_size=size, run_before=keys("f", "p"))
+
+
+CHINESE = {
+    "dashboard": ("app", ()),
+    "offers": ("app", OFFERS),
+    "compare": ("app", COMPARE),
+    **{f"offer_{tab}": ("app", (*OFFER, TABS[tab])) for tab in ("spec", "pricing", "negotiation", "sla", "benchmarks")},
+    "sourcing": ("app_with_rfq", ("f",)),
+    "contracts": ("app_with_contract", ("r",)),
+    "new_offer_form": ("app", NEW_OFFER),
+    "help": ("app", HELP),
+}
+"""The screens pictured in Chinese too (the fixture that makes the app, the keys pressed, as the English tests
+press them): where Chinese words, twice as wide per character, meet the narrowest layouts. Not every English
+picture: each costs the suite a few seconds."""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", list(CHINESE))
+def test_zh_cn(
+    snap_compare: Callable[..., bool],
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    screen: str,
+    size: tuple[int, int],
+) -> None:
+    fixture, presses = CHINESE[screen]
+    monkeypatch.setenv("QUOTETUI_LANG", "zh-CN")  # the command lines the fixtures run choose the language again
+    language.use("zh-CN")  # before the app is made: it words its title as it is made
+    app = request.getfixturevalue(fixture)
+    assert language.current() == "zh-CN"
+    assert snap_compare(app, terminal_size=size, run_before=keys(*presses))

@@ -50,8 +50,9 @@ def normalise(name: str) -> str | None:
 
 
 def _(message: str) -> str:
-    """``message`` in the language in use (itself in English, or when the catalog lacks it)."""
-    return _translations.gettext(message)
+    """``message`` in the language in use (itself in English, or when the catalog lacks it); an empty message is
+    empty (gettext's own answer to ``""`` is the catalog's header: a form field with no hint showed it)."""
+    return _translations.gettext(message) if message else message
 
 
 def N_(message: str) -> str:

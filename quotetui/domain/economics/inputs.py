@@ -137,6 +137,18 @@ class PriceOption:
         return name
 
 
+def stored_label_shown(label: str, term_months: int, prepay: bool) -> str:
+    """A way to buy stored by its English :attr:`PriceOption.label` (a contract's, as signed, with its term and
+    prepay) in the language in use: the :attr:`PriceOption.shown` of the option it names; a label no option
+    writes so (mixed terms) as it is stored."""
+    kind = next((k for k in DiscountKind if label.endswith(f" · {k.value} discount")), None)
+    option = PriceOption(
+        term_months, PriceUnit.NODE_MONTH, Decimal(0), "", prepay=prepay, from_discount=0 if kind else None,
+        discount_kind=kind,
+    )  # fmt: skip
+    return option.shown if option.label == label else label
+
+
 @dataclass(frozen=True, slots=True)
 class DiscountTerm:
     id: int

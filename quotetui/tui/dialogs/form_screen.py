@@ -147,7 +147,10 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
             if options:
                 choices = [(plain(label), v) for label, v in options]
                 current = value if value in {v for _, v in options} else Select.NULL
-                yield Select(choices, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input")
+                prompt = _("Select")  # Textual's own prompt is English
+                yield Select(
+                    choices, prompt=prompt, value=current, allow_blank=True, id=f"f-{field.name}", classes="form-input"
+                )
             else:
                 shown = visible(str(value or ""))  # a control character stored long ago is shown as a mark
                 yield Input(shown, placeholder=_(hint(field)), id=f"f-{field.name}", classes="form-input")

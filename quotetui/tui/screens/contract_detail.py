@@ -17,6 +17,7 @@ from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
@@ -88,7 +89,8 @@ def render(v: ContractView, today: date) -> RenderableType:
             ).format(n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end), renewal=renewal_words(c))
             + "\n"
         )
-    option = c.snapshot.get("option", {}).get("label", "")
+    signed = c.snapshot.get("option", {})  # the way to buy as signed, stored in English
+    option = stored_label_shown(signed.get("label", ""), signed.get("term_months", 0), bool(signed.get("prepay")))
     terms.append(
         _("agreed price {price} {currency} {unit} ({option}); monthly charge {monthly} {currency}").format(
             price=money(c.price),

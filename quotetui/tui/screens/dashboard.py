@@ -177,7 +177,8 @@ class DashboardScreen(MarketScreen):
 
 
 GROUP_TITLES = {"overdue": N_("overdue"), "within_30_days": N_("within 30 days")}
-"""The key dates' groups as the card names them (English message ids; any other group: within 31–90 days)."""
+"""The key dates' groups as the card names them (English message ids; any other group: :data:`LATER`)."""
+LATER = N_("within 31–90 days")  # declared apart: extraction does not see an N_() inside a _() call
 
 
 def _more(n: int) -> str:
@@ -197,10 +198,10 @@ def _key_dates(m: MarketView) -> Table:
         for k in items[:6]:
             left = k.days_left(m.on)
             table.add_row(
-                Text(_(GROUP_TITLES.get(name, N_("within 31–90 days"))), style=style),
+                Text(_(GROUP_TITLES.get(name, LATER)), style=style),
                 k.day.isoformat(),
                 Text(str(left), style=style),
-                f"{k.kind}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),
+                f"{k.word}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),  # as the contracts screen says it
             )
         if len(items) > 6:
             table.add_row("", "", "", Text(_more(len(items) - 6), style=STYLE[Tone.MUTED]))

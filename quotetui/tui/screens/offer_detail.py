@@ -18,7 +18,7 @@ from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
 from quotetui.domain.economics.negotiation import price_history
-from quotetui.domain.enums import Mover, Tone
+from quotetui.domain.enums import Mover, Tone, mover_word
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Entity
 from quotetui.domain.money import plain
@@ -59,7 +59,7 @@ def _round_items(d: OfferDetail) -> list[tuple[int, str]]:
         price = f"{stored_text(p.amount, p.currency)} {p.currency} {p.unit.value}" if p else _("no price")
         day = local_day(r.revision.quoted_at, d.time_zone)
         round_n = _("round {n}").format(n=r.revision.seq)
-        items.append((r.revision.id or 0, f"{round_n} · {r.revision.mover.value} · {day} · {price}"))
+        items.append((r.revision.id or 0, f"{round_n} · {mover_word(r.revision.mover)} · {day} · {price}"))
     return items
 
 
@@ -248,7 +248,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
         points = price_history(self.position.evaluation.offer, self.position.evaluation.assumptions)
         currency = points[0].option.currency if points else ""
         lines = [
-            Line(mover, [p.seq for p in mine], [dec(p.node_month, 2) for p in mine], marker)
+            Line(mover_word(mover), [p.seq for p in mine], [dec(p.node_month, 2) for p in mine], marker)
             for mover, marker in (("list", "hd"), ("provider", "hd"), ("final", "hd"), ("counter", "x"))
             if (mine := [p for p in points if p.mover == mover])
         ]

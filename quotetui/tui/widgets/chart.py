@@ -4,7 +4,8 @@ glance: round whole-number ticks with thousands separators (1,000,000, never 1e6
 Every chart of the TUI is a :class:`Chart`; its :meth:`Chart.lines` and :meth:`Chart.bars` are the one place
 where figures become points. A point that is not a finite number (NaN, an infinity, a figure beyond a float's
 range) is left out, never drawn as 0 (a zero cost would look like the cheapest offer), and plotext never sees
-it (an infinite axis makes it loop). The ticks come from :func:`nice_ticks`.
+it (an infinite axis makes it loop). The ticks come from :func:`nice_ticks`. Words plotext draws (a title, a
+legend, a bar's label) are laid out by terminal cells (:func:`drawn`), so a Chinese caption stays on its row.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual_plotext import PlotextPlot
+
+from quotetui.language.cells import width
 
 TICKS = 5
 """About how many ticks an axis gets (a chart is 10 to 20 rows high)."""
@@ -57,6 +62,20 @@ def finite(value: Number) -> float | None:
     return point if math.isfinite(point) else None
 
 
+FILLER = "\u200b"
+"""What follows a wide character in the words plotext draws, and is taken out of the drawing
+(:meth:`Chart.render`): plotext gives each character one column and a Chinese character takes two, so a
+caption overran its row and broke onto the next (the negotiation chart's, inside "BATNA"); with the filler
+in the second column plotext centres, fits and places the words by the cells they take."""
+
+
+def drawn(words: str) -> str:
+    """``words`` as plotext is given them: each wide character followed by a :data:`FILLER`."""
+    if words.isascii():
+        return words
+    return "".join(c + FILLER if width(c) == 2 else c for c in words)
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One curve: its label and points (x, y), as exact or float figures."""
@@ -75,6 +94,17 @@ def _points(xs: Iterable[Number], ys: Iterable[Number]) -> tuple[list[float], li
 
 class Chart(PlotextPlot):
     """A plotext chart drawn from finite numbers only, with round, separated ticks."""
+
+    def render(self) -> RenderableType:
+        """plotext's drawing without the :data:`FILLER` of wide characters (:func:`drawn`)."""
+        drawing = super().render()
+        if not isinstance(drawing, Text) or FILLER not in drawing.plain:
+            return drawing
+        pieces = drawing.divide(i for i, char in enumerate(drawing.plain) if char == FILLER)
+        shown = drawing.blank_copy()
+        for i, piece in enumerate(pieces):
+            shown.append_text(piece[1:] if i else piece)
+        return shown
 
     def clear(self) -> None:
         """Nothing drawn (the figures of inputs that no longer hold would mislead)."""
@@ -100,7 +130,7 @@ class Chart(PlotextPlot):
         for line in lines:
             xs, ys = _points(line.xs, line.ys)
             if xs:
-                plt.plot(xs, ys, label=line.label, marker=line.marker)
+                plt.plot(xs, ys, label=drawn(line.label), marker=line.marker)
                 all_x += xs
                 all_y += ys
         if all_x:
@@ -112,9 +142,9 @@ class Chart(PlotextPlot):
                 plt.hline(h, "red")
                 all_y.append(h)
             self._ticks(all_x, all_y)
-        plt.title(title)
+        plt.title(drawn(title))
         if xlabel:
-            plt.xlabel(xlabel)
+            plt.xlabel(drawn(xlabel))
         self.refresh()
 
     def bars(self, labels: Sequence[str], values: Sequence[Number], *, title: str) -> None:
@@ -125,10 +155,10 @@ class Chart(PlotextPlot):
         kept = [(label, y) for label, y in zip(labels, map(finite, values), strict=True) if y is not None]
         if kept:
             ys = [y for _, y in kept]
-            plt.bar([label for label, _ in kept], ys)
+            plt.bar([drawn(label) for label, _ in kept], ys)
             ticks = nice_ticks(min(0.0, *ys), max(0.0, *ys))  # bars stand on zero
             plt.yticks(ticks, [tick_label(t) for t in ticks])
-        plt.title(title)
+        plt.title(drawn(title))
         self.refresh()
 
     def _ticks(self, xs: list[float], ys: list[float]) -> None:

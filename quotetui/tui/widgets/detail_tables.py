@@ -11,7 +11,7 @@ from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
-from quotetui.domain.enums import Mover, Provenance, Tone
+from quotetui.domain.enums import Mover, Provenance, Tone, mover_word
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.verification.acceptance import Item, checklist
@@ -173,7 +173,7 @@ def rounds(d: OfferDetail) -> Table:
                 table.add_row(
                     str(r.revision.seq),
                     local_day(r.revision.quoted_at, d.time_zone).isoformat(),
-                    r.revision.mover.value,
+                    mover_word(r.revision.mover),
                     "—",
                     "",
                     "",
@@ -187,7 +187,7 @@ def rounds(d: OfferDetail) -> Table:
             table.add_row(
                 str(r.revision.seq) if i == 0 else "",
                 local_day(r.revision.quoted_at, d.time_zone).isoformat() if i == 0 else "",
-                r.revision.mover.value if i == 0 else "",
+                mover_word(r.revision.mover) if i == 0 else "",
                 f"{price} {p.currency}",
                 _(UNIT_WORDS[p.unit]),
                 _term(p.term_months, p.prepay) if p.term_months else _("on demand"),
