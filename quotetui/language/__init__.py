@@ -65,6 +65,19 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations.ngettext(singular, plural, count)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, as it reads in ``context``: for an English word with two meanings
+    ("monthly": 包月, a way to buy, and 月费, a monthly charge), each meaning is its own catalog entry, told apart
+    by its context (``msgctxt``). Itself in English, or when the catalog lacks that entry."""
+    return _translations.pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """``message`` unchanged: :func:`N_` for a string shown later with :func:`pgettext` in ``context`` (a
+    field's unit: ``NP_("unit", "months")``), so that extraction files it under that context."""
+    return message
+
+
 def current() -> str:
     """The tag of the language in use (``en``, ``zh-CN``)."""
     return _current

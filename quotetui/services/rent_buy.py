@@ -29,7 +29,7 @@ from quotetui.domain.economics.rentbuy import (
     rent_vs_buy,
 )
 from quotetui.domain.errors import BadInput, FieldErrors
-from quotetui.domain.fields import Field, parse_record
+from quotetui.domain.fields import parse_record
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
@@ -49,18 +49,12 @@ NAMES = {
 """How a message names an input that is not a field of ``entities.RENT_BUY`` by default (:func:`default_name`)."""
 
 
-def _title(f: Field) -> str:
-    """A field's form label without its parenthesised hint, in the language in use (``Field.title``)."""
-    label = _(f.label)
-    return label.split(" (")[0].split("（")[0]
-
-
 def default_name(key: str) -> str:
     """How a message names input ``key`` by default, in the language in use: a field by its form label, quoted
     (``“Capex”``); the CLI passes its flags instead."""
     if key in NAMES:
         return _(NAMES[key])
-    return f"“{_title(E.RENT_BUY.field(key))}”"
+    return f"“{E.RENT_BUY.field(key).title}”"
 
 
 @dataclass(frozen=True, slots=True)
