@@ -278,6 +278,21 @@ def test_every_chinese_entry_is_translated_not_fuzzy_and_keeps_its_placeholders(
     assert not problems, problems[:10]
 
 
+def test_compiling_the_catalog_reports_no_error() -> None:
+    """``pybabel compile`` checks each entry as this does: a message id with ``%`` before a letter (``{share} %
+    of peak``) reads to it as an old-style placeholder (``% o``) its translation lacks. A percentage is a value,
+    written by ``language.numbers.percent`` (``40 %``, ``40%`` in Chinese), never a sign in the message."""
+    from babel.messages.catalog import PYTHON_FORMAT
+
+    with open(PO, "rb") as handle:
+        catalog = read_po(handle)
+    errors = [(entry.id, [str(e) for e in found]) for entry, found in catalog.check() if found]
+    assert not errors, errors[:5]
+    ids = [i for entry in catalog if entry.id for i in (entry.id if isinstance(entry.id, tuple) else (entry.id,))]
+    assert not [i for i in ids if "} %" in i], "a share's sign belongs to its value: numbers.percent"
+    assert not [i for i in ids if PYTHON_FORMAT.search(i)]
+
+
 def test_the_compiled_catalog_is_the_po_compiled() -> None:
     """The .mo shipped in the wheel is what ``pybabel compile`` makes of the .po (run it after an edit)."""
     with open(PO, "rb") as handle:

@@ -24,6 +24,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, is_empty, parse_value, shown_value, title_of
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.numbers import percent
 from quotetui.services.form_spec import choices_of, hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -158,7 +159,7 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
         except (ArithmeticError, QuotetuiError):
             return value
     if f is not None and f.kind == "ratio":  # a share under 1 % is shown with its sign already ("0.05%")
-        return f"{str(value).removesuffix('%')} %"
+        return percent(str(value).removesuffix("%"))
     return str(value)
 
 

@@ -20,6 +20,7 @@ from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
 from quotetui.language import N_, NP_, _
+from quotetui.language.numbers import percent
 
 D = Decimal
 MAX_COUNT = D(1_000_000)  # GPUs, nodes: far beyond any quote, far inside a 64-bit column
@@ -397,7 +398,7 @@ NEW_OFFER = Entity("new_offer", "Offers", (*OFFER.fields, *PRICE.fields), rules=
 def discount_rules(values: Mapping[str, Any]) -> dict[str, str]:
     rate = values.get("rate")
     if rate is not None and rate >= 1:
-        return {"rate": _("a discount below 100 % (100 % off would make the price free)")}
+        return {"rate": _("a discount below {all} ({all} off would make the price free)").format(all=percent(100))}
     return {}
 
 

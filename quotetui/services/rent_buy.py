@@ -33,6 +33,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
+from quotetui.language.numbers import percent
 from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
@@ -109,10 +110,10 @@ class RentBuyAnswer:
             out.append(
                 "  "
                 + _(
-                    "owning at {use} % use: {amount} {currency} a month (the power above the idle draw, {full} at "
-                    "full use, × {use} %)"
+                    "owning at {use} use: {amount} {currency} a month (the power above the idle draw, {full} at "
+                    "full use, × {use})"
                 ).format(
-                    use=use,
+                    use=percent(use),
                     amount=grouped(i.own_paid_monthly, 2),
                     currency=i.currency,
                     full=grouped(i.opex_by_use, 2),
