@@ -576,7 +576,7 @@ CLAIM = Entity(
         replace(SOURCE_REF, required=True, help=N_("where the claim is made")),
         Field(
             "quote",
-            N_("Quote"),
+            NP_("a claim's words as its source wrote them", "Quote"),
             max_length=5000,
             multiline=True,
             aliases=("原文",),
@@ -1020,7 +1020,7 @@ CONTRACT = Entity(
         Field("signed", N_("Signed on"), "date"),
         Field(
             "billing",
-            N_("Billing"),
+            NP_("how often a contract is invoiced", "Billing"),
             "choice",
             required=True,
             choices=e.BillingCadence,

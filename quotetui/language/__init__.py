@@ -49,8 +49,22 @@ def normalise(name: str) -> str | None:
     return None
 
 
+class _InContext(str):
+    """A message id declared with its context (:func:`NP_`): :func:`_` translates it in that context."""
+
+    context: str
+
+    def __new__(cls, message: str, context: str) -> _InContext:
+        made = super().__new__(cls, message)
+        made.context = context
+        return made
+
+
 def _(message: str) -> str:
-    """``message`` in the language in use (itself in English, or when the catalog lacks it)."""
+    """``message`` in the language in use (itself in English, or when the catalog lacks it); one declared with
+    :func:`NP_` in its context."""
+    if type(message) is _InContext:
+        return _translations.pgettext(message.context, message)
     return _translations.gettext(message)
 
 
@@ -73,9 +87,10 @@ def pgettext(context: str, message: str) -> str:
 
 
 def NP_(context: str, message: str) -> str:
-    """``message`` unchanged: :func:`N_` for a string shown later with :func:`pgettext` in ``context`` (a
-    field's unit: ``NP_("unit", "months")``), so that extraction files it under that context."""
-    return message
+    """:func:`N_` for a word with two meanings: ``message`` (equal to it, and English wherever it is used as
+    text), marked so that extraction files it under ``context`` and :func:`_` translates it in that context:
+    ``NP_("monthly charge", "monthly")`` is 月费 where ``N_("monthly")`` is 包月."""
+    return _InContext(message, context)
 
 
 def current() -> str:

@@ -20,7 +20,7 @@ from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
@@ -159,7 +159,14 @@ def render(v: ContractView, today: date) -> RenderableType:
             ", ".join(f"#{i}" for i in m.incidents),
         )
     incidents = _table(
-        _("Incidents (i adds one)"), "#", N_("from"), N_("to"), N_("GPUs"), N_("what"), N_("claimed"), N_("received")
+        _("Incidents (i adds one)"),
+        "#",
+        NP_("time", "from"),
+        N_("to"),
+        N_("GPUs"),
+        N_("what"),
+        N_("claimed"),
+        N_("received"),
     )
     for i in v.incidents:
         incidents.add_row(
@@ -193,7 +200,9 @@ def render(v: ContractView, today: date) -> RenderableType:
         ),
         style="bold",
     )
-    amended = _table(_("Amendments (m records one)"), "#", N_("from"), N_("agreed by"), N_("changed"), N_("why"))
+    amended = _table(
+        _("Amendments (m records one)"), "#", NP_("in effect", "from"), N_("agreed by"), N_("changed"), N_("why")
+    )
     for a in v.amendments:
         amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,
                         a.summary(lambda x: stored_text(Decimal(x), cur)), a.reason)  # fmt: skip
