@@ -16,7 +16,7 @@ from quotetui import language
 from quotetui.language import LOCALE_DIR, normalise
 from quotetui.language.choice import choose, take_flag
 from tests.conftest import run_cli
-from tests.pseudo_locale import Pseudo, english_words, message_ids
+from tests.pseudo_locale import Pseudo, english_words, message_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = Path(LOCALE_DIR) / "zh_CN" / "LC_MESSAGES" / "quotetui.po"
@@ -237,24 +237,25 @@ def test_every_help_page_passes_through_the_catalog(monkeypatch: pytest.MonkeyPa
 # -- the catalogs ----------------------------------------------------------------------------------------------
 
 
-def _extracted() -> set[str]:
+def _extracted() -> set[tuple[str | None, str]]:
+    """Each message the code has, with its context (``pgettext``, ``NP_``: babel.cfg declares their keywords)."""
     from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
 
     with open(ROOT / "babel.cfg", encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     found = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS
     ):
-        found.add(message if isinstance(message, str) else message[0])
+        found.add((context, message if isinstance(message, str) else message[0]))
     return found
 
 
 def test_the_catalog_holds_every_message_and_no_other() -> None:
     """``pybabel extract`` then ``update`` leaves nothing to do: docs/LANGUAGE.md."""
     extracted = _extracted()
-    held = set(message_ids())
+    held = set(message_keys())
     assert not extracted - held, f"not in the zh-CN catalog (pybabel extract + update): {sorted(extracted - held)[:10]}"
     assert not held - extracted, f"no longer in the code (obsolete): {sorted(held - extracted)[:10]}"
 
@@ -275,6 +276,21 @@ def test_every_chinese_entry_is_translated_not_fuzzy_and_keeps_its_placeholders(
         if any(sorted(re.findall(r"\{[^{}]*\}", s)) != wanted for s in strings):
             problems.append(("placeholders differ", ids[0]))
     assert not problems, problems[:10]
+
+
+def test_compiling_the_catalog_reports_no_error() -> None:
+    """``pybabel compile`` checks each entry as this does: a message id with ``%`` before a letter (``{share} %
+    of peak``) reads to it as an old-style placeholder (``% o``) its translation lacks. A percentage is a value,
+    written by ``language.numbers.percent`` (``40 %``, ``40%`` in Chinese), never a sign in the message."""
+    from babel.messages.catalog import PYTHON_FORMAT
+
+    with open(PO, "rb") as handle:
+        catalog = read_po(handle)
+    errors = [(entry.id, [str(e) for e in found]) for entry, found in catalog.check() if found]
+    assert not errors, errors[:5]
+    ids = [i for entry in catalog if entry.id for i in (entry.id if isinstance(entry.id, tuple) else (entry.id,))]
+    assert not [i for i in ids if "} %" in i], "a share's sign belongs to its value: numbers.percent"
+    assert not [i for i in ids if PYTHON_FORMAT.search(i)]
 
 
 def test_the_compiled_catalog_is_the_po_compiled() -> None:

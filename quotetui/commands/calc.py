@@ -12,6 +12,7 @@ from quotetui.commands.output import say
 from quotetui.domain.entities import ID, RENT_BUY, TRAIN
 from quotetui.domain.enums import PowerBasis
 from quotetui.language import _, ngettext
+from quotetui.language.numbers import percent
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
@@ -131,8 +132,8 @@ def train(
     implied = r.implied_mfu
     if implied is not None and r.verdict is not None:
         say(
-            _("claimed {days} days implies {mfu} % MFU: {verdict}").format(
-                days=r.claimed_days, mfu=pct(implied, 1), verdict=r.verdict.word
+            _("claimed {days} days implies {mfu} MFU: {verdict}").format(
+                days=r.claimed_days, mfu=percent(pct(implied, 1)), verdict=r.verdict.word
             )
         )
 
@@ -318,14 +319,13 @@ def term(
             )
         )
     say(
-        _("cheapest: {term}, saving {saving} % a year against {baseline}").format(
-            term=term_words(t.cheapest.months), saving=pct(t.saving, 2), baseline=term_words(t.baseline.months)
+        _("cheapest: {term}, saving {saving} a year against {baseline}").format(
+            term=term_words(t.cheapest.months), saving=percent(pct(t.saving, 2)), baseline=term_words(t.baseline.months)
         )
     )
     if t.discount_rate:
         say(
             _(
-                "in present value at {rate} % a year, each term paid at its start over {months} months: saving "
-                "{saving} %"
-            ).format(rate=pct(t.discount_rate, 2), months=t.horizon, saving=pct(t.pv_saving, 2))
+                "in present value at {rate} a year, each term paid at its start over {months} months: saving {saving}"
+            ).format(rate=percent(pct(t.discount_rate, 2)), months=t.horizon, saving=percent(pct(t.pv_saving, 2)))
         )

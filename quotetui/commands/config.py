@@ -8,7 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
-from quotetui.language import LANGUAGES, N_, _, chosen
+from quotetui.language import LANGUAGES, N_, NP_, _, chosen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -87,7 +87,7 @@ def config(
         if keys:
             say()
             table(
-                [N_("binding id"), N_("key"), N_("what"), N_("where")],
+                [N_("binding id"), N_("key"), NP_("key binding", "what"), N_("where")],
                 [[r.id, prefs.keymap.get(r.id, r.keys), _said(r.description), _said(r.where)] for r in rows],
             )
     if prefs.problems:

@@ -16,7 +16,7 @@ from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence, PriceUnit
 from quotetui.domain.fields import Field
 from quotetui.domain.text import one_line
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text, month_text
 
@@ -79,7 +79,7 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
             N_("ends"),
             N_("notice by"),
             N_("GPUs"),
-            N_("monthly"),
+            NP_("monthly charge", "monthly"),
             N_("spent"),
             N_("credits"),
             N_("off"),

@@ -21,7 +21,7 @@ from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _
 from quotetui.services import form_defaults as starts
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ PRICE_SUMMARY: Summary = (
 ROUND_SUMMARY: Summary = (("mover", N_("mover")), ("quoted_at", N_("quoted at")), *PRICE_SUMMARY)
 DISCOUNT_SUMMARY: Summary = (
     ("kind", N_("kind")),
-    ("rate", N_("rate")),
+    ("rate", NP_("discount", "rate")),
     ("min_term_months", N_("min term months")),
     ("min_gpus", N_("min gpus")),
     ("requires_prepay", N_("requires prepay")),

@@ -21,9 +21,10 @@ from quotetui.commands.common import METAVARS, JsonFlag, flagged, id_arg, print_
 from quotetui.commands.output import say
 from quotetui.domain.economics.display import stored_text
 from quotetui.domain.errors import QuotetuiError
-from quotetui.domain.fields import Field, is_empty, parse_value, shown_value
+from quotetui.domain.fields import Field, is_empty, parse_value, shown_value, title_of
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.numbers import percent
 from quotetui.services.form_spec import choices_of, hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
@@ -49,11 +50,13 @@ def option_help(f: Field, default: str | None = None, *, adding: bool = False) -
     command (``adding``) what an option not given takes (``default``), or that it must be given."""
     note = hint(f, default=False, english=True)  # an edit keeps the current value: its empty value is no default
     label = f.label
-    aside = label[len(f.title) :].strip().removeprefix("(").removesuffix(")")  # "GPU model (any name or alias)"
+    aside = (
+        label[len(title_of(label, english=True)) :].strip().removeprefix("(").removesuffix(")")
+    )  # "GPU model (any name or alias)"
     if _says(label, note):  # the label says it already: "Valid until (YYYY-MM-DD)"
         note = ""
     elif aside and _says(note, aside):  # the note says the aside too: "any name or alias: H100, A100-80GB …"
-        label = f.title
+        label = title_of(label, english=True)
     choices = [value for _, value in choices_of(f)]
     if choices and not all(value in note for value in choices):
         note = "; ".join(part for part in (note, "one of: " + ", ".join(choices)) if part)
@@ -156,7 +159,7 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
         except (ArithmeticError, QuotetuiError):
             return value
     if f is not None and f.kind == "ratio":  # a share under 1 % is shown with its sign already ("0.05%")
-        return f"{str(value).removesuffix('%')} %"
+        return percent(str(value).removesuffix("%"))
     return str(value)
 
 

@@ -8,7 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
 from quotetui.commands.output import json_item_kind, json_item_text, say, say_json_items
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -22,7 +22,7 @@ def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     from quotetui.domain.entities import PROVIDER_KINDS
 
     table(
-        [N_("id"), N_("provider"), N_("kind"), N_("parent"), N_("offers"), N_("certifications")],
+        [N_("id"), N_("provider"), N_("kind"), N_("parent"), NP_("count", "offers"), N_("certifications")],
         [
             [str(p.id), p.name, _(PROVIDER_KINDS[p.kind]), p.parent or "", str(p.offers), ", ".join(p.certifications)]
             for p in items

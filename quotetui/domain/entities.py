@@ -19,7 +19,8 @@ from quotetui.domain import enums as e
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _
+from quotetui.language.numbers import percent
 
 D = Decimal
 MAX_COUNT = D(1_000_000)  # GPUs, nodes: far beyond any quote, far inside a 64-bit column
@@ -78,11 +79,11 @@ def _count(name: str, label: str, *, minimum: int = 0, unit: str = "", **more: A
 
 
 def _months(name: str, label: str, *, minimum: int = 0, **more: Any) -> Field:
-    return Field(name, label, "int", minimum=D(minimum), maximum=MAX_MONTHS, unit=N_("months"), **more)
+    return Field(name, label, "int", minimum=D(minimum), maximum=MAX_MONTHS, unit=NP_("unit", "months"), **more)
 
 
 def _days(name: str, label: str, **more: Any) -> Field:
-    return Field(name, label, "int", minimum=D(0), maximum=MAX_DAYS, unit=N_("days"), **more)
+    return Field(name, label, "int", minimum=D(0), maximum=MAX_DAYS, unit=NP_("unit", "days"), **more)
 
 
 def _money(name: str, label: str, **more: Any) -> Field:
@@ -141,7 +142,7 @@ GPUS_PER_NODE = Field(
     required=True,
     minimum=D(1),
     maximum=D(1024),
-    unit=N_("GPUs"),
+    unit=NP_("unit", "GPUs"),
     aliases=("每节点GPU数", "GPU数", "卡数", "gpus per node"),
 )
 OFFER = Entity(
@@ -162,7 +163,7 @@ OFFER = Entity(
             aliases=("形态",),
             help=N_("sxm, pcie or module (empty: the GPU's own)"),
         ),
-        _count("nodes_available", N_("Nodes on offer"), unit=N_("nodes"), aliases=("可用节点", "库存节点")),
+        _count("nodes_available", N_("Nodes on offer"), unit=NP_("unit", "nodes"), aliases=("可用节点", "库存节点")),
         Field(
             "billing_basis",
             N_("Billing"),
@@ -208,14 +209,19 @@ OFFER = Entity(
             N_("Network Gb/s per GPU"),
             maximum=D(100_000),
             places=6,
-            unit=N_("Gb/s per GPU"),
+            unit=NP_("unit", "Gb/s per GPU"),
             aliases=("每卡网络带宽",),
             help=N_("Gb/s per GPU"),
         ),
         Field("cpu", N_("CPU"), max_length=200, aliases=("CPU", "处理器")),
-        _count("ram_gb", N_("RAM GB"), unit=N_("GB"), aliases=("内存", "内存GB")),
+        _count("ram_gb", N_("RAM GB"), unit=NP_("unit", "GB"), aliases=("内存", "内存GB")),
         _quantity(
-            "nvme_tb", N_("Local NVMe TB"), maximum=MAX_COUNT, places=6, unit=N_("TB"), aliases=("硬盘", "存储TB")
+            "nvme_tb",
+            N_("Local NVMe TB"),
+            maximum=MAX_COUNT,
+            places=6,
+            unit=NP_("unit", "TB"),
+            aliases=("硬盘", "存储TB"),
         ),
         Field("region", N_("Region"), max_length=120, aliases=("地域", "机房")),
         Field("stock_note", N_("Stock / lead time note"), max_length=200, aliases=("库存",)),
@@ -240,7 +246,8 @@ OFFER = Entity(
             N_("VAT in the prices"),
             maximum=D("0.25"),
             aliases=("税率", "增值税率"),
-            help=N_("the VAT the quoted prices include: 6% services, 13% leases and hardware, 0 none"),
+            help=N_("the VAT the quoted prices include: {services} services, {leases} leases and hardware, 0 none"),
+            help_values=(("services", "6%"), ("leases", "13%")),
         ),
         Field(
             "special_invoice",
@@ -391,7 +398,7 @@ NEW_OFFER = Entity("new_offer", "Offers", (*OFFER.fields, *PRICE.fields), rules=
 def discount_rules(values: Mapping[str, Any]) -> dict[str, str]:
     rate = values.get("rate")
     if rate is not None and rate >= 1:
-        return {"rate": _("a discount below 100 % (100 % off would make the price free)")}
+        return {"rate": _("a discount below {all} ({all} off would make the price free)").format(all=percent(100))}
     return {}
 
 
@@ -409,7 +416,7 @@ DISCOUNT = Entity(
             help=N_("a percentage: 15 or 15%; empty: not quoted"),
         ),
         _months("min_term_months", N_("Needs a term of at least (months)"), aliases=("最短期限",)),
-        _count("min_gpus", N_("Needs at least (GPUs)"), unit=N_("GPUs"), aliases=("最少GPU",)),
+        _count("min_gpus", N_("Needs at least (GPUs)"), unit=NP_("unit", "GPUs"), aliases=("最少GPU",)),
         Field("requires_prepay", N_("Needs prepayment"), "bool", aliases=("需预付",)),
         DESCRIPTION,
         IS_ESTIMATE,
@@ -472,7 +479,7 @@ SLA = Entity(
             "int",
             minimum=D(0),
             maximum=D(100_000),
-            unit=N_("minutes"),
+            unit=NP_("unit", "minutes"),
             aliases=("响应时间",),
         ),
         Field(
@@ -481,7 +488,7 @@ SLA = Entity(
             "int",
             minimum=D(0),
             maximum=D(100_000),
-            unit=N_("hours"),
+            unit=NP_("unit", "hours"),
             aliases=("更换时间",),
         ),
         Field(
@@ -558,7 +565,7 @@ CLAIM = Entity(
         ),
         Field("unit", N_("Unit"), required=True, max_length=24, aliases=("单位",)),
         GPU,
-        _count("gpu_count", N_("GPUs"), minimum=1, unit=N_("GPUs"), aliases=("卡数",)),
+        _count("gpu_count", N_("GPUs"), minimum=1, unit=NP_("unit", "GPUs"), aliases=("卡数",)),
         Field("workload", N_("Workload"), max_length=120, aliases=("任务", "模型")),
         _quantity("model_params", N_("Model parameters"), aliases=("参数量",)),
         _quantity("tokens", N_("Tokens"), aliases=("token数",)),
@@ -569,7 +576,7 @@ CLAIM = Entity(
         replace(SOURCE_REF, required=True, help=N_("where the claim is made")),
         Field(
             "quote",
-            N_("Quote"),
+            NP_("a claim's words as its source wrote them", "Quote"),
             max_length=5000,
             multiline=True,
             aliases=("原文",),
@@ -641,7 +648,7 @@ SCENARIO = Entity(
         Field("name", N_("Name"), "name", required=True, max_length=120),
         Field("description", N_("Description"), max_length=2000, multiline=True, help=N_("the need in words")),
         GPU,
-        _count("gpu_count", N_("GPUs needed"), minimum=1, unit=N_("GPUs"), required=True),
+        _count("gpu_count", N_("GPUs needed"), minimum=1, unit=NP_("unit", "GPUs"), required=True),
         _months("months", N_("Months needed"), minimum=1, required=True),
         _ratio(
             "utilisation",
@@ -650,8 +657,15 @@ SCENARIO = Entity(
             default=D(1),
             help=N_("a percentage: 100 = busy every hour"),
         ),
-        _quantity("egress_tb_month", N_("Egress TB a month"), maximum=MAX_COUNT, places=6, default=D(0), unit=N_("TB")),
-        _quantity("storage_tb", N_("Storage TB"), maximum=MAX_COUNT, places=6, default=D(0), unit=N_("TB")),
+        _quantity(
+            "egress_tb_month",
+            N_("Egress TB a month"),
+            maximum=MAX_COUNT,
+            places=6,
+            default=D(0),
+            unit=NP_("unit", "TB"),
+        ),
+        _quantity("storage_tb", N_("Storage TB"), maximum=MAX_COUNT, places=6, default=D(0), unit=NP_("unit", "TB")),
         replace(_quantity("train_flops", N_("Training run FLOPs")), minimum=D(1)),
         replace(_quantity("train_params", N_("Training run parameters")), minimum=D(1)),
         replace(_quantity("train_tokens", N_("Training run tokens")), minimum=D(1)),
@@ -678,7 +692,7 @@ TRAIN = Entity(
     "train",
     "Training run",
     (
-        _count("gpus", N_("GPUs"), minimum=1, unit=N_("GPUs"), required=True),
+        _count("gpus", N_("GPUs"), minimum=1, unit=NP_("unit", "GPUs"), required=True),
         replace(_quantity("flops", N_("FLOPs (e.g. 3.14e23)")), minimum=D(1)),
         replace(_quantity("params", N_("…or parameters")), minimum=D(1)),
         replace(_quantity("tokens", N_("…and tokens")), minimum=D(1)),
@@ -695,7 +709,8 @@ TRAIN = Entity(
 
 CAPEX_VAT_RATE = _ratio(
     "capex_vat_rate", N_("VAT in the capex"), maximum=D("0.25"),
-    help=N_("the VAT the capex includes: 13% for servers and equipment; 0 or empty none"),
+    help=N_("the VAT the capex includes: {equipment} for servers and equipment; 0 or empty none"),
+    help_values=(("equipment", "13%"),),
 )  # fmt: skip
 CAPEX_SPECIAL_INVOICE = Field(
     "capex_special_invoice", N_("Capex with a 专票"), "bool",
@@ -725,7 +740,7 @@ DISCOUNT_RATE = _ratio("discount_rate", N_("Discount rate a year"), maximum=D("0
 """One bound for the rate a user sets (``settings``) and types (``calc rent-vs-buy``, ``calc term``)."""
 
 DEPRECIATION_YEARS = Field(
-    "depreciation_years", N_("Depreciation, years"), "int", minimum=D(1), maximum=D(30), unit=N_("years"),
+    "depreciation_years", N_("Depreciation, years"), "int", minimum=D(1), maximum=D(30), unit=NP_("unit", "years"),
     help=N_("useful life; the residual at the horizon is then the straight-line book value"),
 )  # fmt: skip
 
@@ -777,7 +792,7 @@ SETTINGS = Entity(
     "settings",
     "Settings",
     (
-        Field("hours_per_month", N_("Hours a month"), "int", minimum=D(672), maximum=D(744), unit=N_("hours"),
+        Field("hours_per_month", N_("Hours a month"), "int", minimum=D(672), maximum=D(744), unit=NP_("unit", "hours"),
               default=730, help=N_("the hours a monthly price is spread over: 672–744 (730 by default)")),
         _ratio("default_mfu", N_("Default MFU (no evidence)"), minimum=D("0.01"), maximum=D("0.75"), default=D("0.4")),
         _ratio("default_availability", N_("Default availability (no SLA)"), minimum=D("0.5"), default=D("0.99")),
@@ -808,7 +823,7 @@ RENT_BUY = Entity(
             N_("Power kW (servers, full load)"),
             maximum=D(1_000_000),
             places=6,
-            unit=N_("kW"),
+            unit=NP_("unit", "kW"),
             positive=True,
         ),
         Field("pue", N_("PUE"), "decimal", minimum=D(1), maximum=D(5), places=6),
@@ -824,7 +839,7 @@ RENT_BUY = Entity(
         DEPRECIATION_YEARS,
         DISCOUNT_RATE,
         _months("horizon_months", N_("Horizon, months"), minimum=1, default=36),
-        _count("gpus", N_("GPUs bought (empty: one node)"), minimum=1, unit=N_("GPUs")),
+        _count("gpus", N_("GPUs bought (empty: one node)"), minimum=1, unit=NP_("unit", "GPUs")),
     ),
     rules=(rent_buy_rules,),
 )
@@ -855,7 +870,7 @@ PURCHASE = Entity(
     (
         Field("name", N_("Name"), "name", required=True, max_length=120),
         replace(GPU, required=True),
-        _count("gpu_count", N_("GPUs"), minimum=1, unit=N_("GPUs"), required=True),
+        _count("gpu_count", N_("GPUs"), minimum=1, unit=NP_("unit", "GPUs"), required=True),
         CURRENCY,
         _money("capex", N_("Capex"), required=True),
         _money("capex_high", N_("Capex up to")),
@@ -863,7 +878,7 @@ PURCHASE = Entity(
         CAPEX_SPECIAL_INVOICE,
         _money("colocation_month", N_("Colocation a month")),
         _money("colocation_month_high", N_("Colocation a month, up to")),
-        _quantity("power_kw", N_("Power kW"), maximum=D(1_000_000), places=6, unit=N_("kW")),
+        _quantity("power_kw", N_("Power kW"), maximum=D(1_000_000), places=6, unit=NP_("unit", "kW")),
         Field("pue", N_("PUE"), "decimal", minimum=D(1), maximum=D(5), places=6),
         _money("tariff_per_kwh", N_("Tariff per kWh")),
         _money("power_month", N_("Power a month")),
@@ -979,14 +994,16 @@ ACCEPTANCE_SAMPLE = _ratio(
     "acceptance_sample",
     N_("Nodes checked at acceptance, share (empty: every node)"),
     minimum=D("0.000001"),
-    help=N_("a percentage: 10 checks 10 % of the nodes; empty: every node"),
+    help=N_("a percentage: 10 checks {share} of the nodes; empty: every node"),
+    help_values=(("share", "10 %"),),
 )
 ACCEPTANCE_SAMPLE_MIN = _count(
     "acceptance_sample_min",
     N_("…and at least, nodes (alone: check this many)"),
     minimum=1,
-    unit=N_("nodes"),
-    help=N_("with a share, its floor (10 % of the nodes, at least 2); alone, the sample itself (2 nodes)"),
+    unit=NP_("unit", "nodes"),
+    help=N_("with a share, its floor ({share} of the nodes, at least 2); alone, the sample itself (2 nodes)"),
+    help_values=(("share", "10 %"),),
 )
 """The nodes acceptance checks, as a contract (or its amendment) states them."""
 
@@ -1003,13 +1020,13 @@ CONTRACT = Entity(
         Field("signed", N_("Signed on"), "date"),
         Field(
             "billing",
-            N_("Billing"),
+            NP_("how often a contract is invoiced", "Billing"),
             "choice",
             required=True,
             choices=e.BillingCadence,
             default=e.BillingCadence.MONTHLY,
         ),
-        _count("gpus", N_("GPUs covered"), minimum=1, unit=N_("GPUs")),
+        _count("gpus", N_("GPUs covered"), minimum=1, unit=NP_("unit", "GPUs")),
         _money("committed", N_("Committed spend")),
         _money("prepayment", N_("Prepayment")),
         Field("early_termination", N_("Early termination terms"), max_length=2000, multiline=True),
@@ -1027,7 +1044,7 @@ AMENDMENT = Entity(
         Field("effective", N_("In force from (YYYY-MM-DD)"), "date", required=True),
         Field("reason", N_("What was agreed, and why"), required=True, max_length=2000, multiline=True),
         Field("by", N_("Agreed by (empty: you)"), max_length=120),
-        _count("gpus", N_("GPUs covered from then"), minimum=1, unit=N_("GPUs")),
+        _count("gpus", N_("GPUs covered from then"), minimum=1, unit=NP_("unit", "GPUs")),
         _money("monthly_charge", N_("Monthly charge from then (empty: the engine's cost)")),
         _months("term_months", N_("Term, months (from the original start)"), minimum=1),
         _days("notice_days", N_("Notice period, days")),
@@ -1049,8 +1066,8 @@ INCIDENT = Entity(
             "started_at", N_("Started (2026-03-01T08:00+08:00; a bare date is 00:00 UTC)"), "datetime", required=True
         ),
         Field("ended_at", N_("Ended (empty: still down)"), "datetime"),
-        _count("affected_gpus", N_("GPUs affected (empty: all)"), minimum=1, unit=N_("GPUs")),
-        _count("affected_nodes", N_("Nodes affected"), minimum=1, unit=N_("nodes"), form=False),
+        _count("affected_gpus", N_("GPUs affected (empty: all)"), minimum=1, unit=NP_("unit", "GPUs")),
+        _count("affected_nodes", N_("Nodes affected"), minimum=1, unit=NP_("unit", "nodes"), form=False),
         Field("description", N_("What happened"), required=True, max_length=2000, multiline=True),
         Field("claimed", N_("Credit claimed"), "bool"),
         _money("received", N_("Credit received")),
@@ -1177,7 +1194,7 @@ REQUIREMENT = Entity(
             aliases=("可接受GPU型号",),
             help=N_("any names or aliases, equivalents included: H100 SXM5, H800 SXM5"),
         ),
-        _count("gpus", N_("GPUs needed"), minimum=1, unit=N_("GPUs"), required=True, aliases=("需求GPU数",)),
+        _count("gpus", N_("GPUs needed"), minimum=1, unit=NP_("unit", "GPUs"), required=True, aliases=("需求GPU数",)),
         _months("months", N_("Term, months"), minimum=1, required=True, aliases=("租期",)),
         Field("start", N_("Start date"), "date", required=True, aliases=("开始日期",), help=N_("YYYY-MM-DD")),
         Field("respond_by", N_("Answers due by"), "date", aliases=("报价截止",), help=N_("YYYY-MM-DD")),
@@ -1193,7 +1210,9 @@ REQUIREMENT = Entity(
         Field(
             "inter_fabric", N_("Scale-out network, at least"), "choice", choices=e.InterFabric, aliases=("机间网络",)
         ),
-        _count("job_gpus", N_("GPUs of one training job"), minimum=1, unit=N_("GPUs"), aliases=("单任务GPU数",)),
+        _count(
+            "job_gpus", N_("GPUs of one training job"), minimum=1, unit=NP_("unit", "GPUs"), aliases=("单任务GPU数",)
+        ),
         Field("region", N_("Region / data residency"), max_length=120, aliases=("地域", "数据驻留")),
         Field(
             "checklist",
@@ -1223,7 +1242,7 @@ AWARD = Entity(
             default=D("0.6"),
             help=N_("a percentage: 60 or 60%"),
         ),
-        _count("min_providers", N_("Fewest providers"), minimum=1, default=2, unit=N_("providers")),
+        _count("min_providers", N_("Fewest providers"), minimum=1, default=2, unit=NP_("unit", "providers")),
         _money("budget", N_("Budget for the term"), help=N_("in the RFQ's currency; empty: none")),
         Field(
             "minimise",

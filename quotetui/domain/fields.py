@@ -22,7 +22,8 @@ from quotetui.domain.money import MONEY_PLACES, PERCENT_PLACES, RATE_PLACES, che
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import NoTimeZone, as_utc, parse_timestamp, timespec
-from quotetui.language import N_, _
+from quotetui.language import ENGLISH, N_, _, pgettext
+from quotetui.language.numbers import percent
 
 Kind = Literal[
     "text",  # free text (one line unless ``multiline``)
@@ -63,7 +64,10 @@ class Field:
     max_length: int | None = None
     places: int | None = None  # decimal places kept exactly ("decimal" kinds; money and ratios have theirs)
     unit: str = ""  # "GPUs", "months", "TB" … shown in forms and notes
-    help: str = ""  # the template's note and the form's placeholder
+    help: str = ""  # the template's note and the form's placeholder (a message id; see ``help_values``)
+    #: values the help's placeholders take, as (name, value): a share as typed (``6%``) is the same in every language;
+    #: one ending in `` %`` is a share as written, ``10 %`` (``10%`` in Chinese)
+    help_values: tuple[tuple[str, str], ...] = ()
     aliases: tuple[str, ...] = ()  # other headers an import reads it under (Chinese first)
     header: str | None = None  # the sheet's header when it is not ``name``
     choices: type[Choice] | None = None
@@ -84,44 +88,99 @@ class Field:
             return self.default
         return [] if self.kind == "list" else (False if self.kind == "bool" else None)
 
-    def bounds(self) -> str:
-        parts = []
+    def bounds(self, *, english: bool = False) -> str:
+        """The field's bounds in words ("at least 1 and at most 120"; "介于 1 和 120 之间"), one message a
+        shape, in the language in use (``english``: as a message id, for a text translated whole later)."""
+        say = N_ if english else _
+        low = None if self.positive else self.minimum
+        if low is None and self.maximum is None:
+            return say(_MORE_THAN_ZERO) if self.positive else ""
+        if self.maximum is None:
+            return say(_AT_LEAST).format(minimum=_show(self, low, english=english))
         if self.positive:
-            parts.append("more than 0")
-        elif self.minimum is not None:
-            parts.append(f"at least {_show(self, self.minimum)}")
-        if self.maximum is not None:
-            parts.append(f"at most {_show(self, self.maximum)}")
-        return " and ".join(parts)
+            return say(_MORE_THAN_ZERO_AT_MOST).format(maximum=_show(self, self.maximum, english=english))
+        if low is None:
+            return say(_AT_MOST).format(maximum=_show(self, self.maximum, english=english))
+        return say(_BETWEEN).format(
+            minimum=_show(self, low, english=english), maximum=_show(self, self.maximum, english=english)
+        )
 
     @property
     def title(self) -> str:
-        """The label without its parenthesised hint ("GPU model (any name or alias)" → "GPU model"): how a
-        message names the field."""
-        return self.label.split(" (")[0]
+        """The label without its parenthesised hint ("GPU model (any name or alias)" → "GPU model"), in the
+        language in use: how a message names the field."""
+        return title_of(self.label)
 
-    def note(self, *, default: bool = True) -> str:
+    def help_text(self, *, english: bool = False) -> str:
+        """The field's help in the language in use (``english``: the English the catalog has it under), its
+        placeholders filled (``help_values``: a share as typed, ``6%``, or as written, ``10 %``)."""
+        if not self.help:
+            return ""
+        text = self.help if english else _(self.help)
+        if not self.help_values:
+            return text
+        tag = ENGLISH if english else None
+        return text.format(**{name: percent(value[:-2], tag) if value.endswith(" %") else value
+                              for name, value in self.help_values})  # fmt: skip
+
+    def note(self, *, default: bool = True, english: bool = False) -> str:
         """One line about the field for a template header or a placeholder (in words, not type names), with
-        what an empty choice or an empty yes/no means (``default``: an edit form keeps the current value)."""
+        what an empty choice or an empty yes/no means (``default``: an edit form keeps the current value); in the
+        language in use, each shape of the line one message (``english``: the English a command's help is
+        translated from, as a whole, where it is written out)."""
+        say = N_ if english else _
         if self.help:
-            text = self.help
+            text = self.help_text(english=english)
         elif self.choices is not None:
-            text = "one of: " + ", ".join(m.value for m in self.choices)
+            text = say(_ONE_OF).format(choices=", ".join(m.value for m in self.choices))
+        elif self.kind in _KIND_NOTES:
+            text = say(_KIND_NOTES[self.kind])
         else:
-            words = {"int": "a whole number", "date": "YYYY-MM-DD", "list": "comma separated", "currency": "CNY, USD …"}
-            parts = [words.get(self.kind, ""), self.unit, self.bounds()]
-            text = ", ".join(p for p in parts if p)
+            unit = (self.unit if english else pgettext("unit", self.unit)) if self.unit else ""
+            bounds = self.bounds(english=english)
+            template = _MEASURE_NOTES.get((self.kind == "int", bool(unit), bool(bounds)))
+            text = say(template).format(unit=unit, bounds=bounds) if template else unit or bounds
         if default and self.kind in ("choice", "bool") and self.default not in (None, False):
             said = shown_value(self, self.default)
-            text = "; ".join(part for part in (text, f"default {'yes' if said is True else said}") if part)
+            value = say(N_("yes")) if said is True else said
+            text = (say(_NOTE_DEFAULT) if text else say(_DEFAULT)).format(note=text, value=value)
         return text
 
 
-def _show(field: Field, value: Decimal) -> str:
-    from quotetui.domain.money import plain
+_MORE_THAN_ZERO = N_("more than 0")
+_AT_LEAST = N_("at least {minimum}")
+_AT_MOST = N_("at most {maximum}")
+_BETWEEN = N_("at least {minimum} and at most {maximum}")
+_MORE_THAN_ZERO_AT_MOST = N_("more than 0 and at most {maximum}")
+_ONE_OF = N_("one of: {choices}")
+_NOTE_DEFAULT = N_("{note}; default {value}")
+_DEFAULT = N_("default {value}")
+_KIND_NOTES = {"date": "YYYY-MM-DD", "list": N_("comma separated"), "currency": "CNY, USD …"}
+"""The note of a field of these kinds (the forms a value takes: a date and a currency code are typed so in every
+language)."""
+_MEASURE_NOTES: dict[tuple[bool, bool, bool], str] = {
+    (True, True, True): N_("a whole number, {unit}, {bounds}"),
+    (True, True, False): N_("a whole number, {unit}"),
+    (True, False, True): N_("a whole number, {bounds}"),
+    (True, False, False): N_("a whole number"),
+    (False, True, True): N_("{unit}, {bounds}"),
+}
+"""The note of a number by (whole number, has a unit, has bounds): ``{unit}`` a unit word (declared
+``NP_("unit", "months")``), ``{bounds}`` :meth:`Field.bounds`; a unit or bounds alone is the note itself, and a
+field of another kind says nothing."""
 
+
+def title_of(label: str, *, english: bool = False) -> str:
+    """A field's label (an English message id) in the language in use (``english``: as it is), without its
+    parenthesised hint: "GPU model (any name or alias)" → "GPU model", "GPU 型号（任意名称或别名）" → "GPU 型号"."""
+    return (label if english else _(label)).split(" (")[0].split("（")[0]
+
+
+def _show(field: Field, value: Decimal, *, english: bool = False) -> str:
+    """A bound as a message says it: a share as a percentage (``50 %``; ``50%`` in Chinese), a large whole
+    number with separators."""
     if field.kind == "ratio":
-        return plain(value * 100) + " %"
+        return percent(plain(value * 100), ENGLISH if english else None)
     if value == value.to_integral_value() and abs(value) >= 10_000:
         return f"{int(value):,}"
     return f"{value:f}"
@@ -237,7 +296,7 @@ def _number(field: Field, raw: object, percent_input: bool = True) -> Decimal:
     if typed and percent_input and not typed_percent:
         _refuse_a_fraction_by_habit(field, value)
     if was_percent:  # its places are counted as typed: 12.34567 %, not 0.1234567
-        check_places(value, PERCENT_PLACES, what=VALUE, unit=" %")
+        check_places(value, PERCENT_PLACES, what=VALUE, share=True)
         value = value / 100
     top = field.maximum
     if field.kind == "ratio" and not was_percent and top is not None and top <= 1 and 1 < value <= 100:
@@ -245,8 +304,8 @@ def _number(field: Field, raw: object, percent_input: bool = True) -> Decimal:
         hundredfold = plain((value * 100).normalize())
         most = plain((top * 100).normalize())
         raise BadInput(
-            _("must be at most {most} %: {value} is {hundredfold} %; did you mean {value}%?").format(
-                most=most, value=shown, hundredfold=hundredfold
+            _("must be at most {most}: {value} is {hundredfold}; did you mean {typed}?").format(
+                most=percent(most), value=shown, hundredfold=percent(hundredfold), typed=f"{shown}%"
             )
         )
     if field.minimum is not None and value < field.minimum:
@@ -268,8 +327,8 @@ def _refuse_a_fraction_by_habit(field: Field, value: Decimal) -> None:
     if 0 < value < 1:
         hundredfold = plain((value * 100).normalize())
         raise BadInput(
-            _("{value} would be {value} %: did you mean {hundredfold}? (type {typed} for {value} %)").format(
-                value=shown, hundredfold=f"{hundredfold}%", typed=f"{shown}%"
+            _("{value} would be {share}: did you mean {hundredfold}? (type {typed} for {share})").format(
+                value=shown, share=percent(shown), hundredfold=f"{hundredfold}%", typed=f"{shown}%"
             )
         )
     if value == 1 and (field.maximum is None or field.maximum >= 1):

@@ -12,6 +12,7 @@ from decimal import Decimal
 from quotetui.domain.currency import currency_code, minor_units
 from quotetui.domain.errors import BadInput, PrecisionError, noun
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 
 MONEY_PLACES = 6
 """Decimal places every stored money amount keeps exactly."""
@@ -49,13 +50,13 @@ def decimal_places(value: Decimal) -> int:
     return max(-exponent, 0)
 
 
-def check_places(value: Decimal, places: int, *, what: str = N_("amount"), unit: str = "") -> Decimal:
+def check_places(value: Decimal, places: int, *, what: str = N_("amount"), share: bool = False) -> Decimal:
     """Return ``value`` if it has at most ``places`` decimal places (ignoring trailing zeros); the message
-    shows it with ``unit`` (`` %``: a percentage, as it was typed)."""
+    shows it as it was typed (``share``: a percentage, ``12.3456789 %``)."""
     if decimal_places(value) > places:
         raise PrecisionError(  # plain: 0.0000001 as typed, not 1E-7
             _("{what} {value} has more than {places} decimal places; it would not be stored exactly").format(
-                what=noun(what), value=plain(value) + unit, places=places
+                what=noun(what), value=percent(plain(value)) if share else plain(value), places=places
             )
         )
     return value

@@ -260,7 +260,9 @@ def _write_fields_sheet(sheet: Worksheet, fields: tuple[Field, ...], req: Requir
         header.alignment = Alignment(wrap_text=True, vertical="top")
         if field.required:
             header.font = REQUIRED_FONT
-        note = "; ".join(p for p in (_("required") if field.required else "", field.note() or _bare_note(field)) if p)
+        note = field.note() or _bare_note(field)
+        if field.required:
+            note = _("required; {note}").format(note=note) if note else _("required")
         put(sheet, NOTE_ROW, column, note).alignment = Alignment(wrap_text=True, vertical="top")
         letter = get_column_letter(column)
         sheet.column_dimensions[letter].width = max(12, min(36, _width(header.value) + 2))

@@ -49,10 +49,26 @@ def normalise(name: str) -> str | None:
     return None
 
 
+class _InContext(str):
+    """A message id declared with its context (:func:`NP_`): :func:`_` translates it in that context."""
+
+    context: str
+
+    def __new__(cls, message: str, context: str) -> _InContext:
+        made = super().__new__(cls, message)
+        made.context = context
+        return made
+
+
 def _(message: str) -> str:
-    """``message`` in the language in use (itself in English, or when the catalog lacks it); an empty message is
-    empty (gettext's own answer to ``""`` is the catalog's header: a form field with no hint showed it)."""
-    return _translations.gettext(message) if message else message
+    """``message`` in the language in use (itself in English, or when the catalog lacks it); one declared with
+    :func:`NP_` in its context; an empty message is empty (gettext's own answer to ``""`` is the catalog's header:
+    a form field with no hint showed it)."""
+    if not message:
+        return message
+    if type(message) is _InContext:
+        return _translations.pgettext(message.context, message)
+    return _translations.gettext(message)
 
 
 def N_(message: str) -> str:
@@ -64,6 +80,20 @@ def N_(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural form for ``count``, in the language in use."""
     return _translations.ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, as it reads in ``context``: for an English word with two meanings
+    ("monthly": 包月, a way to buy, and 月费, a monthly charge), each meaning is its own catalog entry, told apart
+    by its context (``msgctxt``). Itself in English, or when the catalog lacks that entry."""
+    return _translations.pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """:func:`N_` for a word with two meanings: ``message`` (equal to it, and English wherever it is used as
+    text), marked so that extraction files it under ``context`` and :func:`_` translates it in that context:
+    ``NP_("monthly charge", "monthly")`` is 月费 where ``N_("monthly")`` is 包月."""
+    return _InContext(message, context)
 
 
 def current() -> str:

@@ -12,6 +12,7 @@ SYMBOLS: dict[str, tuple[str, str]] = {"en": (",", "."), "zh-CN": (",", ".")}
 _PERCENT = {"en": "{} %", "zh-CN": "{}%"}
 
 
-def percent(number: str) -> str:
-    """``number`` (already written: ``40``, ``99.9``, ``45.0–52.0``) as a percentage in the language in use."""
-    return _PERCENT.get(current(), "{} %").format(number)
+def percent(number: object, tag: str | None = None) -> str:
+    """``number`` (already written: ``40``, ``99.9``, ``45.0–52.0``) as a percentage in the language in use, or in
+    ``tag`` (English for a text that is itself a message id, such as a command's help)."""
+    return _PERCENT.get(tag or current(), "{} %").format(number)

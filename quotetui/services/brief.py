@@ -30,6 +30,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
 from quotetui.language import _
 from quotetui.language.dates import day_text
+from quotetui.language.numbers import percent
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -213,12 +214,12 @@ def _position(n: Negotiation) -> list[str]:
                 "{way}: now {price}; price alone cannot beat the BATNA (the extra costs already exceed it)"
             ).format(way=way, price=now)
         elif t.already_beats:
-            line = _("{way}: now {price}; already beats the BATNA, up to {target} ({share} % headroom)").format(
-                way=way, price=now, target=_price(t.option, t.amount, target=True), share=pct(-t.cut, 1)
+            line = _("{way}: now {price}; already beats the BATNA, up to {target} ({share} headroom)").format(
+                way=way, price=now, target=_price(t.option, t.amount, target=True), share=percent(pct(-t.cut, 1))
             )
         else:
-            line = _("{way}: now {price}; target at most {target} ({share} % below)").format(
-                way=way, price=now, target=_price(t.option, t.amount, target=True), share=pct(t.cut, 1)
+            line = _("{way}: now {price}; target at most {target} ({share} below)").format(
+                way=way, price=now, target=_price(t.option, t.amount, target=True), share=percent(pct(t.cut, 1))
             )
         lines.append(f"- {line}")
     return lines
@@ -235,23 +236,23 @@ def _concessions(n: Negotiation) -> list[str]:
     elif s.vs_first is not None:
         lines.append(
             "- "
-            + _("saved since the first offer (round {seq}): {share} %").format(
-                seq=s.first.seq, share=pct(s.vs_first, 2)
+            + _("saved since the first offer (round {seq}): {share}").format(
+                seq=s.first.seq, share=percent(pct(s.vs_first, 2))
             )
         )
     if s is not None and s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
         lines.append(
             "- "
-            + _("saved against the list price (round {seq}): {share} %").format(
-                seq=s.list_price.seq, share=pct(s.vs_list, 2)
+            + _("saved against the list price (round {seq}): {share}").format(
+                seq=s.list_price.seq, share=percent(pct(s.vs_list, 2))
             )
         )
     for p in n.options:
         if p.vs_first is not None:
             lines.append(
                 "- "
-                + _("{way}: {share} % saved since the first offer").format(
-                    way=md(p.option.shown), share=pct(p.vs_first, 2)
+                + _("{way}: {share} saved since the first offer").format(
+                    way=md(p.option.shown), share=percent(pct(p.vs_first, 2))
                 )
             )
     return lines
@@ -266,9 +267,9 @@ def _market(b: OfferBrief) -> list[str]:
     if gap == 0:
         where = _("at the median")
     elif gap > 0:
-        where = _("{share} % above the median").format(share=pct(abs(gap), 1))
+        where = _("{share} above the median").format(share=percent(pct(abs(gap), 1)))
     else:
-        where = _("{share} % below the median").format(share=pct(abs(gap), 1))
+        where = _("{share} below the median").format(share=percent(pct(abs(gap), 1)))
     return [
         "- "
         + _("{gpu}: median {price} {currency} per GPU-hour ({basis})").format(

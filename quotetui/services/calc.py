@@ -32,6 +32,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import _
+from quotetui.language.numbers import percent
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import exact_values
 from quotetui.services.engine_inputs import fx_day, fx_table, load_offer_inputs
@@ -123,13 +124,13 @@ def _mfu_and_scaling(
     """The MFU a plan rests on (given, else the offer's evidence, else the default) and the scaling applied on
     top of it (given, else 1.0 for a whole-job MFU, the fabric's efficiency for a smaller-scale measurement)."""
     if mfu is not None:
-        chosen = Assumed(mfu, "given", _("{share} % given (a whole-job MFU)").format(share=pct(mfu, 1)))
+        chosen = Assumed(mfu, "given", _("{share} given (a whole-job MFU)").format(share=percent(pct(mfu, 1))))
     elif offer is not None:
         chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, params)
     else:
         chosen = choose_mfu((), assumptions)
     if scaling is not None:
-        return chosen, Assumed(scaling, "given", _("{share} % given").format(share=pct(scaling, 1)))
+        return chosen, Assumed(scaling, "given", _("{share} given").format(share=percent(pct(scaling, 1))))
     if offer is None:
         return chosen, job_scaling(chosen, gpus, None, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
     return chosen, job_scaling(chosen, gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)

@@ -15,7 +15,8 @@ from typing import Any
 from quotetui.domain.entities import Entity
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field, parse_record, shown_value
-from quotetui.language import N_, _
+from quotetui.language import ENGLISH, N_, _
+from quotetui.language.numbers import percent
 
 __all__ = ["FieldErrors", "FormSpec", "choices_of", "hint", "parse", "problem_text", "shown"]
 
@@ -51,8 +52,8 @@ def hint(f: Field, *, default: bool = True, english: bool = False) -> str:
     names: 99.9 for an availability, 6 for a VAT rate). In the language in use, or in English (``english``)
     for a CLI option's help, which is translated as a whole where it is written out (``help_words``)."""
     if f.kind != "ratio":
-        return f.note(default=default)
-    found = re.search(r"(\d+(?:\.\d+)?)\s?%", f.help)
+        return f.note(default=default, english=english)
+    found = re.search(r"(\d+(?:\.\d+)?)\s?%", f.help_text(english=True))
     if found:
         example = found.group(1)
     elif f.default is not None:
@@ -60,10 +61,10 @@ def hint(f: Field, *, default: bool = True, english: bool = False) -> str:
     else:
         example = "15"
     said = _PERCENTAGE if english else _(_PERCENTAGE)
-    return said.format(example=example)
+    return said.format(example=example, share=percent(example, ENGLISH if english else None))
 
 
-_PERCENTAGE = N_("a percentage, e.g. {example} for {example} %")
+_PERCENTAGE = N_("a percentage, e.g. {example} for {share}")
 
 
 def parse(spec: FormSpec | tuple[Field, ...], raw: dict[str, Any]) -> dict[str, Any]:

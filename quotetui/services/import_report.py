@@ -12,6 +12,7 @@ from quotetui.domain.text import visible
 from quotetui.io.import_schema import Field
 from quotetui.io.problems import Problem
 from quotetui.language import _
+from quotetui.language.numbers import percent
 
 SHOWN_CHANGES = 40
 """Field changes the text report lists (the JSON report has them all)."""
@@ -51,7 +52,7 @@ def _text(f: Field | None, value: Any) -> str:
         return repr(value)
     shown = shown_value(f, value)
     if f.kind == "ratio" and isinstance(value, Decimal):  # a share as people read it: 6 %, not 0.06
-        shown = f"{plain((value * 100).normalize())} %"
+        shown = percent(plain((value * 100).normalize()))
     if isinstance(shown, bool):
         return _("yes") if shown else _("no")
     return repr(visible(shown)) if shown != "" else _("(empty)")

@@ -31,6 +31,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.numbers import percent
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import rank_offers
 from quotetui.services.engine_inputs import load_assumptions_of, offer_inputs
@@ -79,14 +80,14 @@ class Negotiation:
             )
             if s.first.seq != s.current.seq and s.vs_first is not None:
                 out.append(
-                    _("vs first offer (round {round}): {share} % saved").format(
-                        round=s.first.seq, share=pct(s.vs_first, 2)
+                    _("vs first offer (round {round}): {share} saved").format(
+                        round=s.first.seq, share=percent(pct(s.vs_first, 2))
                     )
                 )
             if s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
                 out.append(
-                    _("vs list price (round {round}): {share} % saved").format(
-                        round=s.list_price.seq, share=pct(s.vs_list, 2)
+                    _("vs list price (round {round}): {share} saved").format(
+                        round=s.list_price.seq, share=percent(pct(s.vs_list, 2))
                     )
                 )
         if self.batna is None:
@@ -108,8 +109,8 @@ class Negotiation:
             return []
         e = self.evaluation
         moves = ", ".join(
-            _("{cost} at {shift} %").format(
-                cost=cost_text(e, cost, 2), shift=f"{'+' if shift > 1 else '−'}{float(abs(shift - 1) * 100):g}"
+            _("{cost} at {shift}").format(
+                cost=cost_text(e, cost, 2), shift=percent(f"{'+' if shift > 1 else '−'}{float(abs(shift - 1) * 100):g}")
             )
             for shift, cost in self.fx_sensitivity
         )
@@ -159,18 +160,18 @@ def _option_line(p: OptionPosition) -> str:
     o = p.option
     words = [f"{o.shown}: {money_number(o.costed_amount, 2)} {o.currency} {_(UNIT_WORDS[o.unit])}"]
     if p.vs_first is not None:
-        words.append(_("{share} % saved vs the first offer").format(share=pct(p.vs_first, 2)))
+        words.append(_("{share} saved vs the first offer").format(share=percent(pct(p.vs_first, 2))))
     if p.vs_list is not None:
-        words.append(_("{share} % vs list").format(share=pct(p.vs_list, 2)))
+        words.append(_("{share} vs list").format(share=percent(pct(p.vs_list, 2))))
     t = p.target
     if t is not None and t.amount > 0:
         words.append(
-            _("beats the BATNA up to {amount} ({headroom} % headroom)").format(
-                amount=target_number(t.amount, o.currency), headroom=pct(-t.cut, 1)
+            _("beats the BATNA up to {amount} ({headroom} headroom)").format(
+                amount=target_number(t.amount, o.currency), headroom=percent(pct(-t.cut, 1))
             )
             if t.already_beats
-            else _("target at most {amount} ({cut} % below)").format(
-                amount=target_number(t.amount, o.currency), cut=pct(t.cut, 1)
+            else _("target at most {amount} ({cut} below)").format(
+                amount=target_number(t.amount, o.currency), cut=percent(pct(t.cut, 1))
             )
         )
     return "; ".join(words)

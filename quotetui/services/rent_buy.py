@@ -29,10 +29,11 @@ from quotetui.domain.economics.rentbuy import (
     rent_vs_buy,
 )
 from quotetui.domain.errors import BadInput, FieldErrors
-from quotetui.domain.fields import Field, parse_record
+from quotetui.domain.fields import parse_record
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
+from quotetui.language.numbers import percent
 from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import evaluate_offer, exact_values
 from quotetui.services.settings import assumptions_of
@@ -49,18 +50,12 @@ NAMES = {
 """How a message names an input that is not a field of ``entities.RENT_BUY`` by default (:func:`default_name`)."""
 
 
-def _title(f: Field) -> str:
-    """A field's form label without its parenthesised hint, in the language in use (``Field.title``)."""
-    label = _(f.label)
-    return label.split(" (")[0].split("（")[0]
-
-
 def default_name(key: str) -> str:
     """How a message names input ``key`` by default, in the language in use: a field by its form label, quoted
     (``“Capex”``); the CLI passes its flags instead."""
     if key in NAMES:
         return _(NAMES[key])
-    return f"“{_title(E.RENT_BUY.field(key))}”"
+    return f"“{E.RENT_BUY.field(key).title}”"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +110,10 @@ class RentBuyAnswer:
             out.append(
                 "  "
                 + _(
-                    "owning at {use} % use: {amount} {currency} a month (the power above the idle draw, {full} at "
-                    "full use, × {use} %)"
+                    "owning at {use} use: {amount} {currency} a month (the power above the idle draw, {full} at "
+                    "full use, × {use})"
                 ).format(
-                    use=use,
+                    use=percent(use),
                     amount=money_number(i.own_paid_monthly, 2),
                     currency=i.currency,
                     full=money_number(i.opex_by_use, 2),

@@ -18,6 +18,7 @@ from quotetui.domain.economics.ownership import curve_text, parse_resale_curve
 from quotetui.domain.fields import parse_record, shown_value
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.numbers import percent
 from quotetui.services.engine_inputs import ASSUMPTION_PREFIX, assumptions_from, load_assumptions_of, read_settings
 from quotetui.services.form_spec import FormSpec, parse
 from quotetui.store.engine import Database
@@ -133,7 +134,7 @@ def setting_text(name: str, value: object) -> str:
     if name == "resale_curve" and isinstance(value, str):
         value = parse_resale_curve(value)
     if isinstance(value, Decimal | Fraction) and E.SETTINGS.field(name).kind == "ratio":
-        return f"{plain(Decimal(_text(Fraction(value))) * 100)} %"
+        return percent(plain(Decimal(_text(Fraction(value))) * 100))
     if isinstance(value, Decimal | Fraction):
         return plain(Decimal(_text(Fraction(value))))
     return _text(value)

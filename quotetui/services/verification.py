@@ -46,6 +46,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import _, ngettext
+from quotetui.language.numbers import percent
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import resolve_context
@@ -118,8 +119,8 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         if not parsed.half_precision:
             return _("{figure} (a {dtype} sweep: not held to the BF16 peak)").format(figure=figure, dtype=parsed.dtype)
         if sold:
-            share = pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)
-            return _("{figure} = {share} % of peak").format(figure=figure, share=share)
+            share = percent(pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1))
+            return _("{figure} = {share} of peak").format(figure=figure, share=share)
         return figure
     if isinstance(parsed, GpuBurn):
         return _("{ok} of {gpus} GPUs OK").format(ok=len(parsed.results) - len(parsed.faulty), gpus=len(parsed.results))
@@ -139,11 +140,11 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, TrainingThroughput):
         steps = len(parsed.steady)
         if sold:
-            return _("{framework}: median {tflops} TFLOP/s per GPU over {steps} steady steps = {share} % MFU").format(
+            return _("{framework}: median {tflops} TFLOP/s per GPU over {steps} steady steps = {share} MFU").format(
                 framework=parsed.framework,
                 tflops=parsed.median_tflops,
                 steps=steps,
-                share=pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1),
+                share=percent(pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1)),
             )
         return _("{framework}: median {tflops} TFLOP/s per GPU over {steps} steady steps").format(
             framework=parsed.framework, tflops=parsed.median_tflops, steps=steps
@@ -177,8 +178,8 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
         run = scale_out(parsed, sold) if sold else None
         judged = unjudged or _("(NIC Gb/s per GPU not recorded: not judged)")
         if run:
-            judged = _("= {share} % of the {bound} GB/s bound ({limit})").format(
-                share=pct(run.share, 1), bound=dec(run.bound, 2), limit=_(run.limit)
+            judged = _("= {share} of the {bound} GB/s bound ({limit})").format(
+                share=percent(pct(run.share, 1)), bound=dec(run.bound, 2), limit=_(run.limit)
             )
             if run.share > 1:
                 judged += _(" (above it: in-network reduction, or the offer's NIC figure is wrong)")

@@ -10,6 +10,7 @@ from fractions import Fraction
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, ResaleCurve
 from quotetui.domain.enums import InterFabric
 from quotetui.language import _, current
+from quotetui.language.numbers import percent
 
 HOURS_PER_MONTH = 730
 """A month is 730 hours (8,760 / 12) unless the user changes it (DESIGN.md section 3)."""
@@ -78,19 +79,19 @@ class Assumptions:
         mfu, avail, rate = self.default_mfu * 100, self.default_availability * 100, self.discount_rate * 100
         if self.net_of_vat:
             line = _(
-                "{hours} hours a month; default MFU {mfu} %; default availability {availability} %; discount rate "
-                "{rate} % a year; costs net of recoverable VAT; dates in {zone} (`quotetui settings` changes them)"
+                "{hours} hours a month; default MFU {mfu}; default availability {availability}; discount rate "
+                "{rate} a year; costs net of recoverable VAT; dates in {zone} (`quotetui settings` changes them)"
             )
         else:
             line = _(
-                "{hours} hours a month; default MFU {mfu} %; default availability {availability} %; discount rate "
-                "{rate} % a year; costs as invoiced, VAT included; dates in {zone} (`quotetui settings` changes them)"
+                "{hours} hours a month; default MFU {mfu}; default availability {availability}; discount rate "
+                "{rate} a year; costs as invoiced, VAT included; dates in {zone} (`quotetui settings` changes them)"
             )
         return line.format(
             hours=self.hours_per_month,
-            mfu=f"{float(mfu):g}",
-            availability=f"{float(avail):g}",
-            rate=f"{float(rate):g}",
+            mfu=percent(f"{float(mfu):g}"),
+            availability=percent(f"{float(avail):g}"),
+            rate=percent(f"{float(rate):g}"),
             zone=self.time_zone,
         )
 

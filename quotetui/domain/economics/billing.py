@@ -36,6 +36,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from quotetui.domain.economics.exact import ceil
 from quotetui.domain.enums import ExtraBasis
 from quotetui.language import _, ngettext
+from quotetui.language.numbers import percent
 
 T = TypeVar("T")
 
@@ -140,8 +141,8 @@ class OnDemand(Billing):
         return use
 
     def compute_words(self, nodes: str, price: str, use: str, billed: int, months: int, total: str) -> str:
-        return _("on demand: {nodes} × {price} × utilisation {use} % × {billed} months = {total}").format(
-            nodes=nodes, price=price, use=use, billed=billed, total=total
+        return _("on demand: {nodes} × {price} × utilisation {use} × {billed} months = {total}").format(
+            nodes=nodes, price=price, use=percent(use), billed=billed, total=total
         )
 
     def part_label(self, label: str, billed: int, months: int) -> str:

@@ -24,6 +24,7 @@ from quotetui.domain.economics.exact import dec, pct, q, sci
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 
 NVLS_CAPABLE = {"NV18"}  # Hopper SXM boards (and newer) reduce in the NVSwitch: busbw can exceed one link
 BUSBW_TYPICAL = {True: Fraction(107, 100), False: Fraction(80, 100)}  # × one direction of NVLink
@@ -96,9 +97,11 @@ def _mfu_words(mfu: Fraction) -> str:
     if mfu > 1:
         return _("that is {times}× the GPUs' peak: no hardware can do it").format(times=dec(mfu, 1))
     if mfu > MFU_IMPOSSIBLE:
-        return _("no training job reaches {limit} % MFU").format(limit=pct(MFU_IMPOSSIBLE, 0))
+        return _("no training job reaches {limit} MFU").format(limit=percent(pct(MFU_IMPOSSIBLE, 0)))
     if mfu > MFU_OPTIMISTIC:
-        return _("better than public reports (35–47 %, ~50 % is excellent)")
+        return _("better than public reports ({reported}, {excellent} is excellent)").format(
+            reported=percent("35–47"), excellent=percent("~50")
+        )
     return _("within what public reports show")
 
 
@@ -124,20 +127,28 @@ def _training_days(c: Claim) -> Audit:
     mfu = flops / (c.gpu_count * peak * days * SECONDS_PER_DAY)
     lines = [
         _(
-            "{flops} ÷ ({gpus} × {peak} TFLOPS {gpu} × {days} days × 86,400 s) = {mfu} % MFU (with perfect scaling)"
-        ).format(flops=words, gpus=c.gpu_count, peak=c.gpu.bf16_tflops, gpu=c.gpu.name, days=c.value, mfu=pct(mfu, 1))
+            "{flops} ÷ ({gpus} × {peak} TFLOPS {gpu} × {days} days × 86,400 s) = {mfu} MFU (with perfect scaling)"
+        ).format(
+            flops=words,
+            gpus=c.gpu_count,
+            peak=c.gpu.bf16_tflops,
+            gpu=c.gpu.name,
+            days=c.value,
+            mfu=percent(pct(mfu, 1)),
+        )
     ]
     verdict = _mfu_verdict(mfu)
-    explanation = _("{days} days needs {mfu} % MFU: {why}").format(days=c.value, mfu=pct(mfu, 0), why=_mfu_words(mfu))
+    explanation = _("{days} days needs {mfu} MFU: {why}").format(
+        days=c.value, mfu=percent(pct(mfu, 0)), why=_mfu_words(mfu)
+    )
     if c.claimed_mfu is not None:
         at = q(c.claimed_mfu)
         real_days = flops / (c.gpu_count * peak * at * SECONDS_PER_DAY)
         lines.append(
             _(
-                "at the stated {stated} % MFU: {flops} ÷ ({gpus} × {peak} TFLOPS × {stated} %) = {real} days, "
-                "not {days}"
+                "at the stated {stated} MFU: {flops} ÷ ({gpus} × {peak} TFLOPS × {stated}) = {real} days, not {days}"
             ).format(
-                stated=pct(at, 0),
+                stated=percent(pct(at, 0)),
                 flops=words,
                 gpus=c.gpu_count,
                 peak=c.gpu.bf16_tflops,
@@ -148,15 +159,14 @@ def _training_days(c: Claim) -> Audit:
         if real_days > days * Fraction(11, 10):
             verdict = Verdict.IMPOSSIBLE
             explanation = _(
-                "the claim contradicts itself: at {stated} % MFU the run takes {real} days; {days} days needs "
-                "{mfu} % MFU"
-            ).format(stated=pct(at, 0), real=dec(real_days, 1), days=c.value, mfu=pct(mfu, 0))
+                "the claim contradicts itself: at {stated} MFU the run takes {real} days; {days} days needs {mfu} MFU"
+            ).format(stated=percent(pct(at, 0)), real=dec(real_days, 1), days=c.value, mfu=percent(pct(mfu, 0)))
     return Audit(c, verdict, dec(mfu, 6), _("implied MFU"), lines, explanation)
 
 
 def _mfu(c: Claim) -> Audit:
     mfu = c.boldest
-    span = f"{pct(q(c.value), 1)}–{pct(mfu, 1)} %" if c.value_high is not None else f"{pct(mfu, 1)} %"
+    span = percent(f"{pct(q(c.value), 1)}–{pct(mfu, 1)}" if c.value_high is not None else pct(mfu, 1))
     return Audit(
         c,
         _mfu_verdict(mfu),
@@ -176,7 +186,9 @@ def _tokens(c: Claim) -> Audit:
         _("6 × {params} parameters × {tokens} tokens/s = {tflops} TFLOPS per GPU").format(
             params=f"{c.model_params:,}", tokens=c.boldest, tflops=grouped(achieved / 10**12, 0)
         ),
-        _("÷ {peak} TFLOPS peak ({gpu}) = {mfu} % MFU").format(peak=c.gpu.bf16_tflops, gpu=c.gpu.name, mfu=pct(mfu, 1)),
+        _("÷ {peak} TFLOPS peak ({gpu}) = {mfu} MFU").format(
+            peak=c.gpu.bf16_tflops, gpu=c.gpu.name, mfu=percent(pct(mfu, 1))
+        ),
     ]
     return Audit(
         c,
@@ -184,8 +196,8 @@ def _tokens(c: Claim) -> Audit:
         dec(mfu, 6),
         _("implied MFU"),
         lines,
-        _("{tokens} tokens/s per GPU needs {mfu} % MFU: {why}").format(
-            tokens=c.boldest, mfu=pct(mfu, 0), why=_mfu_words(mfu)
+        _("{tokens} tokens/s per GPU needs {mfu} MFU: {why}").format(
+            tokens=c.boldest, mfu=percent(pct(mfu, 0)), why=_mfu_words(mfu)
         ),
     )
 
@@ -196,33 +208,35 @@ def _gemm(c: Claim) -> Audit:
     if c.metric is Metric.GEMM_TFLOPS:
         share = c.boldest / q(c.gpu.bf16_tflops)
         lines = [
-            _("{tflops} TFLOPS ÷ {peak} TFLOPS dense BF16 peak = {share} %").format(
-                tflops=c.boldest, peak=c.gpu.bf16_tflops, share=pct(share, 1)
+            _("{tflops} TFLOPS ÷ {peak} TFLOPS dense BF16 peak = {share}").format(
+                tflops=c.boldest, peak=c.gpu.bf16_tflops, share=percent(pct(share, 1))
             )
         ]
     else:
         share = c.boldest
         lines = [
-            _("claimed {share} % of the {peak} TFLOPS dense BF16 peak").format(
-                share=pct(share, 1), peak=c.gpu.bf16_tflops
+            _("claimed {share} of the {peak} TFLOPS dense BF16 peak").format(
+                share=percent(pct(share, 1)), peak=c.gpu.bf16_tflops
             )
         ]
     if share > 1:
         verdict = Verdict.IMPOSSIBLE
-        explanation = _("{share} % of peak is more than the datasheet peak (a sparse figure, or not true)")
+        explanation = _("{share} of peak is more than the datasheet peak (a sparse figure, or not true)")
     elif share > GEMM_TYPICAL_MAX:
         verdict = Verdict.OPTIMISTIC
-        explanation = _("{share} % of peak is above the {typical} % that published sweeps reach")
+        explanation = _("{share} of peak is above the {typical} that published sweeps reach")
     else:
         verdict = Verdict.PLAUSIBLE
-        explanation = _("{share} % of peak is within what published matmul sweeps reach (80–87 %)")
+        explanation = _("{share} of peak is within what published matmul sweeps reach ({sweeps})")
     return Audit(
         c,
         verdict,
         dec(share, 6),
         _("share of dense peak"),
         lines,
-        explanation.format(share=pct(share, 1), typical=pct(GEMM_TYPICAL_MAX, 0)),
+        explanation.format(
+            share=percent(pct(share, 1)), typical=percent(pct(GEMM_TYPICAL_MAX, 0)), sweeps=percent("80–87")
+        ),
     )
 
 
@@ -236,15 +250,15 @@ def _allreduce(c: Claim) -> Audit:
     typical, ceiling = one_way * BUSBW_TYPICAL[nvls], one_way * BUSBW_CEILING[nvls]
     share = c.boldest / one_way
     bus = (
-        _("{busbw} GB/s bus bandwidth = {share} % of it; usual up to {typical}, ceiling {ceiling} GB/s (NVLink SHARP)")
+        _("{busbw} GB/s bus bandwidth = {share} of it; usual up to {typical}, ceiling {ceiling} GB/s (NVLink SHARP)")
         if nvls
-        else _("{busbw} GB/s bus bandwidth = {share} % of it; usual up to {typical}, ceiling {ceiling} GB/s")
+        else _("{busbw} GB/s bus bandwidth = {share} of it; usual up to {typical}, ceiling {ceiling} GB/s")
     )
     lines = [
         _("{gpu} NVLink: {both} GB/s both ways = {one_way} GB/s each way per GPU").format(
             gpu=c.gpu.name, both=c.gpu.nvlink_gbs, one_way=dec(one_way, 0)
         ),
-        bus.format(busbw=c.boldest, share=pct(share, 0), typical=dec(typical, 0), ceiling=dec(ceiling, 0)),
+        bus.format(busbw=c.boldest, share=percent(pct(share, 0)), typical=dec(typical, 0), ceiling=dec(ceiling, 0)),
     ]
     if c.boldest > ceiling:
         verdict, words = Verdict.IMPOSSIBLE, _("{busbw} GB/s is more than the NVLink links can carry")
@@ -257,10 +271,14 @@ def _allreduce(c: Claim) -> Audit:
 
 def _scaling(c: Claim) -> Audit:
     s = c.boldest
-    lines = [_("claimed {share} % scaling efficiency at {gpus} GPUs").format(share=pct(s, 0), gpus=c.gpu_count or "?")]
+    lines = [
+        _("claimed {share} scaling efficiency at {gpus} GPUs").format(share=percent(pct(s, 0)), gpus=c.gpu_count or "?")
+    ]
     label = _("scaling efficiency")
     if s > 1:
-        return Audit(c, Verdict.IMPOSSIBLE, dec(s, 6), label, lines, _("above 100 % is not possible"))
+        return Audit(
+            c, Verdict.IMPOSSIBLE, dec(s, 6), label, lines, _("above {all} is not possible").format(all=percent(100))
+        )
     if s > Fraction(95, 100) and (c.gpu_count or 0) > 8:
         return Audit(c, Verdict.OPTIMISTIC, dec(s, 6), label, lines, _("above 95 % across nodes is rarely measured"))
     return Audit(c, Verdict.PLAUSIBLE, dec(s, 6), label, lines, _("within reported figures"))

@@ -55,6 +55,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, current
+from quotetui.language.numbers import percent
 
 
 class NotPriced(BadInput):
@@ -291,8 +292,8 @@ def choose_mfu(
         return Assumed(
             base.value,
             base.source,
-            lambda: _("{note}; verified GEMM {tflops} TFLOPS = {share} % of peak confirms the GPU ({source})").format(
-                note=base.note, tflops=e.value, share=pct(share, 1), source=e.source or _("evidence")
+            lambda: _("{note}; verified GEMM {tflops} TFLOPS = {share} of peak confirms the GPU ({source})").format(
+                note=base.note, tflops=e.value, share=percent(pct(share, 1)), source=e.source or _("evidence")
             ),
             base.measured_gpus,
         )
@@ -301,16 +302,16 @@ def choose_mfu(
         base.value * factor,
         "verified",
         lambda: _(
-            "{mfu} % × {factor} = {scaled} %: verified GEMM {tflops} TFLOPS is {share} % of the {peak} TFLOPS peak, "
-            "a healthy GPU reaches {healthy} % ({source}); before: {note}"
+            "{mfu} × {factor} = {scaled}: verified GEMM {tflops} TFLOPS is {share} of the {peak} TFLOPS peak, "
+            "a healthy GPU reaches {healthy} ({source}); before: {note}"
         ).format(
-            mfu=pct(base.value, 1),
+            mfu=percent(pct(base.value, 1)),
             factor=dec(factor, 3),
-            scaled=pct(base.value * factor, 1),
+            scaled=percent(pct(base.value * factor, 1)),
             tflops=e.value,
-            share=pct(share, 1),
+            share=percent(pct(share, 1)),
             peak=peak_tflops,
-            healthy=pct(GEMM_HEALTHY_SHARE, 0),
+            healthy=percent(pct(GEMM_HEALTHY_SHARE, 0)),
             source=e.source or _("evidence"),
             note=base.note,
         ),
@@ -357,11 +358,11 @@ def _base_mfu(
     default = assumptions.default_mfu
     for e in sorted((e for e in mfu if e.provenance is Provenance.CLAIMED), key=_range_low):
         value = _range_low(e)
-        span = f"{pct(value, 1)}–{pct(q(e.value_high), 1)} %" if e.value_high is not None else f"{pct(value, 1)} %"
+        span = percent(f"{pct(value, 1)}–{pct(q(e.value_high), 1)}" if e.value_high is not None else pct(value, 1))
         if value > MFU_IMPOSSIBLE:
             notes.append(
-                _("claimed {span} ignored: above {limit} % is not achievable").format(
-                    span=span, limit=pct(MFU_IMPOSSIBLE, 0)
+                _("claimed {span} ignored: above {limit} is not achievable").format(
+                    span=span, limit=percent(pct(MFU_IMPOSSIBLE, 0))
                 )
             )
             continue
@@ -377,7 +378,7 @@ def _base_mfu(
         if trust_claims:
             return Assumed(value, "claimed", _("{claim}: if the claim holds").format(claim=note), e.gpu_count)
         if value < default:  # a claim below the default is believed: it can only make the offer dearer
-            used = _("{claim}; below the default {default} %: used").format(claim=note, default=pct(default, 0))
+            used = _("{claim}; below the default {default}: used").format(claim=note, default=percent(pct(default, 0)))
             return Assumed(value, "claimed", used, e.gpu_count)
         notes.append(
             _("{claim} not verified: claims never buy rank (shown as 'if the claims hold')").format(claim=note)
@@ -392,8 +393,10 @@ def _measured(value: Fraction, gpus: int | None, source: str | None) -> str:
     """A verified MFU's note: the figure, on how many GPUs, and the log it comes from."""
     where = source or _("evidence")
     if gpus:
-        return _("measured {share} % on {gpus} GPUs ({source})").format(share=pct(value, 1), gpus=gpus, source=where)
-    return _("measured {share} % ({source})").format(share=pct(value, 1), source=where)
+        return _("measured {share} on {gpus} GPUs ({source})").format(
+            share=percent(pct(value, 1)), gpus=gpus, source=where
+        )
+    return _("measured {share} ({source})").format(share=percent(pct(value, 1)), source=where)
 
 
 def _claimed(span: str, ranged: bool, gpus: int | None, source: str) -> str:
@@ -410,7 +413,7 @@ def _claimed(span: str, ranged: bool, gpus: int | None, source: str) -> str:
 
 
 def _default_mfu_note(mfu: Fraction, notes: list[str]) -> str:
-    note = _("default {share} % of dense BF16 peak: no MFU verified").format(share=pct(mfu, 0))
+    note = _("default {share} of dense BF16 peak: no MFU verified").format(share=percent(pct(mfu, 0)))
     return note + "; " + "; ".join(notes) if notes else note
 
 
@@ -423,12 +426,16 @@ def _default_mfu(mfu: Fraction, language: str) -> Assumed:
 
 @functools.lru_cache(maxsize=256)
 def _sla_availability(value: Fraction, language: str) -> Assumed:
-    return Assumed(value, "sla", lambda: _("SLA promises {share} % with a credit schedule").format(share=pct(value, 3)))
+    return Assumed(
+        value, "sla", lambda: _("SLA promises {share} with a credit schedule").format(share=percent(pct(value, 3)))
+    )
 
 
 @functools.lru_cache(maxsize=64)
 def _default_availability(value: Fraction, language: str) -> Assumed:
-    return Assumed(value, "default", lambda: _("no SLA on record: {share} % assumed").format(share=pct(value, 1)))
+    return Assumed(
+        value, "default", lambda: _("no SLA on record: {share} assumed").format(share=percent(pct(value, 1)))
+    )
 
 
 def choose_availability(offer: OfferInput, assumptions: Assumptions, trust_claims: bool = False) -> Assumed:
@@ -439,18 +446,18 @@ def choose_availability(offer: OfferInput, assumptions: Assumptions, trust_claim
     value, default = q(offer.availability), assumptions.default_availability
     if offer.sla_credits:
         return _sla_availability(value, current())
-    promise, share = pct(value, 3), pct(default, 1)
+    promise, share = percent(pct(value, 3)), percent(pct(default, 1))
     if trust_claims:
         return Assumed(
             value,
             "claimed",
-            _("SLA promises {share} % with no credit schedule: if the promise holds").format(share=promise),
+            _("SLA promises {share} with no credit schedule: if the promise holds").format(share=promise),
         )
     if value < default:
         return Assumed(
             value,
             "claimed",
-            _("SLA promises {share} % with no credit schedule; below the default {default} %: used").format(
+            _("SLA promises {share} with no credit schedule; below the default {default}: used").format(
                 share=promise, default=share
             ),
         )
@@ -458,8 +465,8 @@ def choose_availability(offer: OfferInput, assumptions: Assumptions, trust_claim
         default,
         "default",
         _(
-            "SLA promises {share} % with no credit schedule: a promise without a remedy never buys rank; "
-            "{default} % assumed (shown as 'if the claims hold')"
+            "SLA promises {share} with no credit schedule: a promise without a remedy never buys rank; "
+            "{default} assumed (shown as 'if the claims hold')"
         ).format(share=promise, default=share),
     )
 

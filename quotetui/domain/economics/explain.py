@@ -16,6 +16,7 @@ from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, ngettext
+from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +121,8 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
         if step.applied:
             assert step.before is not None and step.after is not None
             lines.append(
-                _("× (1 − {rate} %) {discount}: {before} → {after}").format(
-                    rate=pct(q(step.discount.rate or 0), 2),
+                _("× (1 − {rate}) {discount}: {before} → {after}").format(
+                    rate=percent(pct(q(step.discount.rate or 0), 2)),
                     discount=step.discount.shown,
                     before=money_text(step.before, cur),
                     after=money_text(step.after, cur),
@@ -158,8 +159,8 @@ def _vat_lines(e: Evaluation, c: OptionCost) -> list[str]:
         return [_("costs net of recoverable VAT: {why}, costed as invoiced").format(why=why)]
     gross = c.effective_node_month / factor
     return [
-        _("÷ (1 + {rate} %) VAT recovered with the 专票: {gross} → {net} (extras alike)").format(
-            rate=pct(q(o.vat_rate or 0), 2),
+        _("÷ (1 + {rate}) VAT recovered with the 专票: {gross} → {net} (extras alike)").format(
+            rate=percent(pct(q(o.vat_rate or 0), 2)),
             gross=money_text(gross, o.currency),
             net=money_text(c.effective_node_month, o.currency),
         )
@@ -311,10 +312,10 @@ def explain(e: Evaluation) -> list[Figure]:
             [e.mfu.note]
             + (
                 [
-                    _("{mfu} % × {scaling} scaling = {effective} %: {note}").format(
-                        mfu=pct(e.mfu.value, 1),
+                    _("{mfu} × {scaling} scaling = {effective}: {note}").format(
+                        mfu=percent(pct(e.mfu.value, 1)),
                         scaling=dec(e.scaling.value, 2),
-                        effective=pct(e.effective_mfu, 1),
+                        effective=percent(pct(e.effective_mfu, 1)),
                         note=e.scaling.note,
                     )
                 ]

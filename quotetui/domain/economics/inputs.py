@@ -23,7 +23,8 @@ from quotetui.domain.enums import (
 )
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
-from quotetui.language import N_, _
+from quotetui.language import ENGLISH, N_, _
+from quotetui.language.numbers import percent
 
 FABRIC_SHORT = {
     "nvswitch": "NVSwitch",
@@ -168,15 +169,15 @@ class DiscountTerm:
     def label(self) -> str:
         """The discount in English, as a contract keeps it (``services/contracts.py``); :attr:`shown` is what
         people read."""
-        return self._words(f"{self.kind.value} discount", "rate not quoted")
+        return self._words(f"{self.kind.value} discount", "rate not quoted", ENGLISH)
 
     @property
     def shown(self) -> str:
         """:attr:`label` in the language in use (the description as typed)."""
         return self._words(_(DISCOUNT_NAMES[self.kind]), _("rate not quoted"))
 
-    def _words(self, kind: str, unquoted: str) -> str:
-        rate = f"{plain(self.rate * 100)} %" if self.rate is not None else unquoted
+    def _words(self, kind: str, unquoted: str, tag: str | None = None) -> str:
+        rate = percent(plain(self.rate * 100), tag) if self.rate is not None else unquoted
         said = (self.description or "").replace(" ", "").replace("％", "%").removesuffix("%")
         restated = self.rate is not None and said == plain(self.rate * 100)  # "5%" says the rate again: once
         return f"{kind} {rate}" + (f" ({self.description})" if self.description and not restated else "")

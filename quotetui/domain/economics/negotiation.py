@@ -30,6 +30,7 @@ from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
 from quotetui.language import _
+from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,23 +293,23 @@ def target_words(t: Target | None) -> str:
     if t.already_beats:
         return _(
             "already beats the BATNA bought as {way}; it would still beat it up to {amount} {currency} {unit} "
-            "({option}, {headroom} % headroom)"
+            "({option}, {headroom} headroom)"
         ).format(
             way=t.way_shown or t.way,
             amount=amount,
             currency=t.option.currency,
             unit=unit,
             option=t.option.shown,
-            headroom=pct(-t.cut, 1),
+            headroom=percent(pct(-t.cut, 1)),
         )
     return _(
-        "target: at most {amount} {currency} {unit} ({option}), {cut} % below the current {current}, bought as {way}"
+        "target: at most {amount} {currency} {unit} ({option}), {cut} below the current {current}, bought as {way}"
     ).format(
         amount=amount,
         currency=t.option.currency,
         unit=unit,
         option=t.option.shown,
-        cut=pct(t.cut, 1),
+        cut=percent(pct(t.cut, 1)),
         current=money_number(t.current, 2),
         way=t.way_shown or t.way,
     )

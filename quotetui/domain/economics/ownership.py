@@ -20,6 +20,7 @@ from quotetui.domain.economics.exact import dec
 from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import plain
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 
 DEFAULT_PUE = Fraction(156, 100)
 """Power usage effectiveness when none is given: the industry average of the Uptime Institute's surveys
@@ -315,7 +316,7 @@ def _load(t: PurchaseTerms) -> str:
     if t.idle_share is None:
         return _("at full load every hour (give the idle draw to count power by use)")
     idle = plain(dec(t.idle_share * 100, 4).normalize())
-    return _("at full load; by use from an idle draw of {share} % of it (given)").format(share=idle)
+    return _("at full load; by use from an idle draw of {share} of it (given)").format(share=percent(idle))
 
 
 def _quoted_power(
@@ -387,7 +388,7 @@ def ownership(
         residual_how = _("given (net of its VAT)") if capex_factor != 1 else _("given")
     elif t.residual_share is not None:
         residual = capex * t.residual_share
-        residual_how = _("given: {share} % of the capex").format(share=f"{float(t.residual_share * 100):g}")
+        residual_how = _("given: {share} of the capex").format(share=percent(f"{float(t.residual_share * 100):g}"))
     elif t.depreciation_years:
         residual = max(Fraction(0), capex * (1 - Fraction(horizon_months, 12 * years)))
         residual_how = _("book value after straight-line depreciation over {years} years (given)").format(years=years)
@@ -395,15 +396,15 @@ def ownership(
         share, read_on = resale_share(curve, horizon_months), curve
         residual = capex * share
         residual_how = (
-            _("resale at {months} months: {share} % of the capex on the resale curve (default) {curve}")
+            _("resale at {months} months: {share} of the capex on the resale curve (default) {curve}")
             if curve == DEFAULT_RESALE_CURVE
-            else _("resale at {months} months: {share} % of the capex on the resale curve {curve}")
-        ).format(months=horizon_months, share=plain(dec(share * 100, 4).normalize()), curve=curve_text(curve))
+            else _("resale at {months} months: {share} of the capex on the resale curve {curve}")
+        ).format(months=horizon_months, share=percent(plain(dec(share * 100, 4).normalize())), curve=curve_text(curve))
     capex_how = _quoted(t.capex, t.capex_high)
     if capex_factor != 1 and t.capex_vat_rate is not None:
         rate = plain(dec(t.capex_vat_rate * 100, 4).normalize())
-        capex_how = _("{how}; ÷ (1 + {rate} %) VAT recovered with the 专票: costs are net of VAT").format(
-            how=capex_how, rate=rate
+        capex_how = _("{how}; ÷ (1 + {rate}) VAT recovered with the 专票: costs are net of VAT").format(
+            how=capex_how, rate=percent(rate)
         )
     return Ownership(t, capex, capex_how, tuple(parts), residual, residual_how, horizon_months, years, read_on)
 
@@ -423,7 +424,7 @@ def _parts(t: PurchaseTerms, capex: Fraction, hours_per_month: int) -> list[BuyP
     share = DEFAULT_SPARES_SHARE_YEAR if t.spares_share_year is None else t.spares_share_year
     kind = "default" if t.spares_share_year is None else "given"
     how = (
-        _("default: {share} % of the capex a year") if kind == "default" else _("given: {share} % of the capex a year")
-    ).format(share=f"{float(share * 100):g}")
+        _("default: {share} of the capex a year") if kind == "default" else _("given: {share} of the capex a year")
+    ).format(share=percent(f"{float(share * 100):g}"))
     parts.append(BuyPart(N_("spares"), capex * share / 12, how, kind))
     return parts

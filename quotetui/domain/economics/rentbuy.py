@@ -30,6 +30,7 @@ from quotetui.domain.economics.costing import OptionCost
 from quotetui.domain.economics.exact import ceil, dec
 from quotetui.domain.errors import BadInput, noun
 from quotetui.language import N_, _, ngettext
+from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +129,11 @@ def utilisation_words(r: RentBuyResult) -> str:
         return _("no break-even utilisation: no part of the rent follows use, so utilisation changes nothing")
     rate = r.inputs.discount_rate
     # past 10×, the digits say nothing
-    shown = _("more than 1,000 %") if u > 10 else f"{float(u * 100):.1f} %"
+    shown = _("more than 1,000 %") if u > 10 else percent(f"{float(u * 100):.1f}")
     if rate:
-        shown = _("{share} (present values at {rate} % a year)").format(share=shown, rate=f"{float(rate * 100):g}")
+        shown = _("{share} (present values at {rate} a year)").format(
+            share=shown, rate=percent(f"{float(rate * 100):g}")
+        )
     if u <= 0:
         words = _("break-even utilisation {share}: renting costs more than owning at any utilisation")
     elif u > 1:

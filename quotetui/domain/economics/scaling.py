@@ -10,18 +10,19 @@ from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 
 WHOLE_JOB = Assumed(Fraction(1), "default", lambda: _("the MFU is a whole-job figure (communication included): 100 %"))
 """No scaling on top of an MFU that was measured (or assumed) for the whole job (its note in the language in use
 when it is read)."""
 
 FABRIC_WORDS = {
-    InterFabric.INFINIBAND_NDR: N_("infiniband ndr across nodes: {share} % assumed"),
-    InterFabric.INFINIBAND_HDR: N_("infiniband hdr across nodes: {share} % assumed"),
-    InterFabric.ROCE_V2: N_("roce v2 across nodes: {share} % assumed"),
-    InterFabric.VENDOR_RDMA: N_("vendor rdma across nodes: {share} % assumed"),
-    InterFabric.ETHERNET: N_("ethernet across nodes: {share} % assumed"),
-    InterFabric.UNKNOWN: N_("unknown across nodes: {share} % assumed"),
+    InterFabric.INFINIBAND_NDR: N_("infiniband ndr across nodes: {share} assumed"),
+    InterFabric.INFINIBAND_HDR: N_("infiniband hdr across nodes: {share} assumed"),
+    InterFabric.ROCE_V2: N_("roce v2 across nodes: {share} assumed"),
+    InterFabric.VENDOR_RDMA: N_("vendor rdma across nodes: {share} assumed"),
+    InterFabric.ETHERNET: N_("ethernet across nodes: {share} assumed"),
+    InterFabric.UNKNOWN: N_("unknown across nodes: {share} assumed"),
 }
 """A fabric's default scaling in words, one sentence per fabric of ``SCALING_BY_FABRIC`` (the fabric named by its
 code, spaced)."""
@@ -38,7 +39,7 @@ def default_scaling(gpus: int, gpus_per_node: int | None, intra: IntraFabric, in
     if inter is InterFabric.NONE:
         raise BadInput(_("{gpus} GPUs need several nodes, and the offer has no scale-out network").format(gpus=gpus))
     value = SCALING_BY_FABRIC[inter]
-    return Assumed(value, "default", _(FABRIC_WORDS[inter]).format(share=pct(value, 1)))
+    return Assumed(value, "default", _(FABRIC_WORDS[inter]).format(share=percent(pct(value, 1))))
 
 
 def job_scaling(mfu: Assumed, gpus: int, gpus_per_node: int | None, intra: IntraFabric, inter: InterFabric) -> Assumed:

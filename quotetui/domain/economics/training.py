@@ -23,6 +23,7 @@ from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 
 
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
@@ -82,13 +83,13 @@ class TrainingPlan:
 
     def arithmetic(self) -> str:
         return _(
-            "{flops} FLOPs ÷ ({gpus} × {peak} TFLOPS × {mfu} % MFU × {scaling} % scaling) = {seconds} s = {days} days"
+            "{flops} FLOPs ÷ ({gpus} × {peak} TFLOPS × {mfu} MFU × {scaling} scaling) = {seconds} s = {days} days"
         ).format(
             flops=sci(self.flops),
             gpus=self.gpus,
             peak=self.gpu.bf16_tflops,
-            mfu=pct(self.mfu.value, 1),
-            scaling=pct(self.scaling.value, 1),
+            mfu=percent(pct(self.mfu.value, 1)),
+            scaling=percent(pct(self.scaling.value, 1)),
             seconds=grouped(self.seconds, 0),
             days=grouped(self.wall_days, 1),
         )

@@ -33,11 +33,12 @@ from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.numbers import percent
 
 ITEMS: dict[str, str] = {
     Check.INVENTORY: N_("Inventory and model"),
     Check.TOPOLOGY: N_("Topology (NVLink)"),
-    Check.GEMM: N_("GEMM ≥ {share} % of peak"),
+    Check.GEMM: N_("GEMM ≥ {share} of peak"),
     Check.ALLREDUCE: N_("Single-node AllReduce"),
     Check.BURN: N_("gpu-burn or DCGM level 3 clean"),
     Check.SCALE_OUT: N_("Scale-out AllReduce (multi-node)"),
@@ -89,7 +90,7 @@ class Item:
     @property
     def title(self) -> str:
         """The item's title, in the language in use."""
-        return _(ITEMS[self.key]).format(share=int(GEMM_MIN_SHARE * 100))
+        return _(ITEMS[self.key]).format(share=percent(int(GEMM_MIN_SHARE * 100)))
 
     @property
     def blocks(self) -> bool:
@@ -181,8 +182,8 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
         return Item("gemm", Status.MISSING, _("no BF16 GEMM sweep on {a_model}").format(a_model=a_or_an(sold.gpu.name)))
     log, p = best
     share = q(p.tflops) / q(sold.gpu.bf16_tflops)
-    said = _("{statistic} {tflops} TFLOPS = {share} % of {peak}").format(
-        statistic=p.statistic, tflops=p.tflops, share=pct(share, 1), peak=sold.gpu.bf16_tflops
+    said = _("{statistic} {tflops} TFLOPS = {share} of {peak}").format(
+        statistic=p.statistic, tflops=p.tflops, share=percent(pct(share, 1)), peak=sold.gpu.bf16_tflops
     )
     status = Status.PASSED if share >= GEMM_MIN_SHARE else Status.FAILED
     return Item("gemm", status, said, (log.label,))

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Protocol
 from quotetui.domain.enums import FormFactor, InterFabric, IntraFabric, Severity
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.wording import with_article
-from quotetui.language import N_, _
+from quotetui.language import ENGLISH, N_, _
+from quotetui.language.numbers import percent
 
 if TYPE_CHECKING:  # the parsers' types: a finding is read without them (``offers``, ``explain``)
     from quotetui.domain.verification.logs import ParsedLog
@@ -74,8 +75,8 @@ IB_MIN_MESSAGE_BYTES = 65536
 class FindingCode(StrEnum):
     """What a finding says is wrong, with what it means (``quotetui bench codes``): the code is stable (stored,
     exported, in JSON), the meaning is for people: an English message id (its thresholds filled in from the
-    constants above), shown in the language in use by ``said``. A rule makes findings only of these
-    (``rules.py``)."""
+    constants above; a ``share`` is a percentage), shown in the language in use by ``said``. A rule makes findings
+    only of these (``rules.py``)."""
 
     template: str
     figures: dict[str, object]
@@ -89,12 +90,16 @@ class FindingCode(StrEnum):
     @property
     def meaning(self) -> str:
         """What the code means, in English (the JSON of ``bench codes``)."""
-        return self.template.format(**self.figures)
+        return self.template.format(**self._figures(ENGLISH))
 
     @property
     def said(self) -> str:
         """What the code means, in the language in use."""
-        return _(self.template).format(**self.figures)
+        return _(self.template).format(**self._figures())
+
+    def _figures(self, tag: str | None = None) -> dict[str, object]:
+        """The thresholds, a ``share`` written as a percentage (in the language ``tag``, else the one in use)."""
+        return {name: percent(value, tag) if name == "share" else value for name, value in self.figures.items()}
 
     VGPU = "vgpu", N_("a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one")
     MIG = "mig", N_("a MIG slice or MIG mode: a fraction of a GPU, not a whole one")
@@ -109,7 +114,7 @@ class FindingCode(StrEnum):
     )
     GEMM_BELOW_PEAK = (
         "gemm-below-peak",
-        N_("verified BF16 GEMM under {share} % of the datasheet dense peak"),
+        N_("verified BF16 GEMM under {share} of the datasheet dense peak"),
         {"share": int(GEMM_MIN_SHARE * 100)},
     )
     ALLREDUCE_LOW = (
@@ -126,7 +131,7 @@ class FindingCode(StrEnum):
     )
     PRICE_BELOW_MARKET = (
         "price-below-market",
-        N_("price under {share} % of the market median for the model"),
+        N_("price under {share} of the market median for the model"),
         {"share": int(PRICE_FLOOR_SHARE * 100)},
     )
     HARDWARE_FAULT = (
@@ -136,7 +141,7 @@ class FindingCode(StrEnum):
     GPU_COUNT = "gpu-count", N_("a log of the node shows fewer GPUs than the offer sells per node")
     SCALE_OUT_LOW = (
         "scale-out-low",
-        N_("a multi-host AllReduce, AllGather or ReduceScatter under {share} % of what the offer's NICs allow"),
+        N_("a multi-host AllReduce, AllGather or ReduceScatter under {share} of what the offer's NICs allow"),
         {"share": int(SCALE_OUT_MIN_SHARE * 100)},
     )
     CONFIGURATION = (
@@ -146,7 +151,7 @@ class FindingCode(StrEnum):
     NVLINK_COPY_LOW = (
         "nvlink-copy-low",
         N_(
-            "an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under {share} % of the model's NVLink, "
+            "an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under {share} of the model's NVLink, "
             "or a pair without peer access"
         ),
         {"share": int(NVLINK_COPY_MIN_SHARE * 100)},
@@ -158,7 +163,7 @@ class FindingCode(StrEnum):
     )
     IB_BANDWIDTH_LOW = (
         "ib-bandwidth-low",
-        N_("ib_write_bw, ib_read_bw or ib_send_bw under {share} % of the offer's scale-out Gb/s per GPU"),
+        N_("ib_write_bw, ib_read_bw or ib_send_bw under {share} of the offer's scale-out Gb/s per GPU"),
         {"share": int(IB_MIN_SHARE * 100)},
     )
 

@@ -31,6 +31,7 @@ from quotetui.domain.verification.findings import a_or_an
 from quotetui.domain.verification.inventory import memory_conflict
 from quotetui.domain.verification.logs import TrainingThroughput
 from quotetui.language import _
+from quotetui.language.numbers import percent
 
 _D = Decimal
 NEWER: tuple[tuple[tuple[str, ...], Decimal, str], ...] = (
@@ -116,7 +117,7 @@ def implied_peak(p: TrainingThroughput) -> ImpliedPeak | None:
         if s.mfu is None or q(s.tflops) < q(ROUNDING) * 2:
             continue
         lo, hi = _step_interval(s.tflops, s.mfu)
-        here = _("{tflops} TFLOP/s ÷ {mfu} % at step {step}").format(tflops=s.tflops, mfu=s.mfu, step=s.step)
+        here = _("{tflops} TFLOP/s ÷ {mfu} at step {step}").format(tflops=s.tflops, mfu=percent(s.mfu), step=s.step)
         first = first or here
         low, high = max(low, lo), hi if high is None else (high if hi is None else min(high, hi))
         if high is not None and low > high:

@@ -31,6 +31,7 @@ from quotetui.domain.verification.logs import (
     PerftestBw,
 )
 from quotetui.language import _, ngettext
+from quotetui.language.numbers import percent
 
 _D2D = re.compile(
     r"^(?:multinode_)?device_to_device_(bidirectional_)?memcpy_(?:read|write)_(ce|sm)(_(?:read|write)[12]|_total)?$"
@@ -164,14 +165,15 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
                 Severity.CRITICAL,
                 title,
                 _(
-                    "On a healthy {model} board a copy between two GPUs runs at 80-86 % of one-way NVLink ({gbs} "
-                    "GB/s); under {floor} %, or no peer access at all, means a degraded or missing NVLink, PCIe paths "
+                    "On a healthy {model} board a copy between two GPUs runs at {healthy} of one-way NVLink ({gbs} "
+                    "GB/s); under {floor}, or no peer access at all, means a degraded or missing NVLink, PCIe paths "
                     "between the GPUs or no NVSwitch. Tensor parallelism and AllReduce run at the speed of the "
                     "slowest pair."
                 ).format(
                     model=gpu.name,
+                    healthy=percent("80-86"),
                     gbs=gpu.nvlink_gbs // 2 if gpu.nvlink_gbs else 0,
-                    floor=pct(NVLINK_COPY_MIN_SHARE, 0),
+                    floor=percent(pct(NVLINK_COPY_MIN_SHARE, 0)),
                 ),
                 tuple(lines),
                 (log.evidence_id,),
@@ -274,17 +276,17 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
                     tool=p.tool, gbps=dec(got, 2), floor=dec(IB_MIN_SHARE * per, 0)
                 ),
                 _(
-                    "The offer sells {sold} Gb/s of scale-out network per GPU; a healthy NIC moves 92-98 % of its "
-                    "line rate with large messages, and under {floor} % the link trained below its rate, the NIC "
+                    "The offer sells {sold} Gb/s of scale-out network per GPU; a healthy NIC moves {healthy} of its "
+                    "line rate with large messages, and under {floor} the link trained below its rate, the NIC "
                     "sits on a narrow PCIe link or the far socket, or the port is misconfigured. Multi-node training "
                     "is bound by it."
-                ).format(sold=sold.inter_gbps_per_gpu, floor=pct(IB_MIN_SHARE, 0)),
+                ).format(sold=sold.inter_gbps_per_gpu, healthy=percent("92-98"), floor=percent(pct(IB_MIN_SHARE, 0))),
                 (
                     _("{log}: BW average {figure} at {size} bytes{on}{both}{timed}").format(
                         log=log.label, figure=shown, size=f"{row.size:,}", on=on, both=both, timed=timed
                     ),
-                    _("{gbps} ÷ {per} Gb/s sold = {share} % (threshold {floor} %)").format(
-                        gbps=dec(got, 2), per=per, share=pct(got / per, 1), floor=pct(IB_MIN_SHARE, 0)
+                    _("{gbps} ÷ {per} Gb/s sold = {share} (threshold {floor})").format(
+                        gbps=dec(got, 2), per=per, share=percent(pct(got / per, 1)), floor=percent(pct(IB_MIN_SHARE, 0))
                     ),
                 ),
                 (log.evidence_id,),

@@ -50,6 +50,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
 from quotetui.language import _, ngettext
+from quotetui.language.numbers import percent
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
 _MIG_NAME = re.compile(r"\s+MIG\s+(\S+)$")
@@ -419,15 +420,23 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
             Finding(
                 FindingCode.GEMM_BELOW_PEAK,
                 Severity.CRITICAL,
-                _("GEMM {tflops} TFLOPS = {share} % of peak").format(tflops=p.tflops, share=pct(share, 1)),
+                _("GEMM {tflops} TFLOPS = {share} of peak").format(tflops=p.tflops, share=percent(pct(share, 1))),
                 _(
-                    "A healthy {model} reaches 80–87 % of its {peak} TFLOPS dense BF16 peak in a matmul sweep; under "
-                    "{floor} % it is power- or clock-throttled, shared with another job, or a slower part."
-                ).format(model=sold.gpu.name, peak=sold.gpu.bf16_tflops, floor=pct(GEMM_MIN_SHARE, 0)),
+                    "A healthy {model} reaches {healthy} of its {peak} TFLOPS dense BF16 peak in a matmul sweep; under "
+                    "{floor} it is power- or clock-throttled, shared with another job, or a slower part."
+                ).format(
+                    model=sold.gpu.name,
+                    healthy=percent("80–87"),
+                    peak=sold.gpu.bf16_tflops,
+                    floor=percent(pct(GEMM_MIN_SHARE, 0)),
+                ),
                 (
                     _("{figure} on {device}").format(figure=figure, device=p.device) if p.device else figure,
-                    _("{tflops} ÷ {peak} = {share} % (threshold {floor} %)").format(
-                        tflops=p.tflops, peak=sold.gpu.bf16_tflops, share=pct(share, 1), floor=pct(GEMM_MIN_SHARE, 0)
+                    _("{tflops} ÷ {peak} = {share} (threshold {floor})").format(
+                        tflops=p.tflops,
+                        peak=sold.gpu.bf16_tflops,
+                        share=percent(pct(share, 1)),
+                        floor=percent(pct(GEMM_MIN_SHARE, 0)),
                     ),
                 ),
                 (log.evidence_id,),
@@ -567,13 +576,13 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                     ),
                     _(
                         "The provider claims {claimed} {unit} for {metric}; the measurement on the trial machine is "
-                        "{measured} ({share} % of the claim)."
+                        "{measured} ({share} of the claim)."
                     ).format(
                         claimed=_plain(c.boldest),
                         unit=c.unit,
                         metric=c.metric.value,
                         measured=value,
-                        share=pct(q(value) / c.boldest, 0),
+                        share=percent(pct(q(value) / c.boldest, 0)),
                     ),
                     (f"{log.label}: {value} {c.unit}", _("claim #{id} ({source})").format(id=c.id, source=c.source)),
                     (log.evidence_id,),
@@ -590,15 +599,15 @@ def _price(ref: MarketReference | None) -> list[Finding]:
         Finding(
             FindingCode.PRICE_BELOW_MARKET,
             Severity.WARNING,
-            _("{share} % of the market median").format(share=pct(share, 0)),
+            _("{share} of the market median").format(share=percent(pct(share, 0))),
             _(
-                "{price} {currency} per GPU-hour is under {floor} % of the market median ({median} {currency}): too "
+                "{price} {currency} per GPU-hour is under {floor} of the market median ({median} {currency}): too "
                 "cheap for a whole GPU of this model. It is likely a slice, a used or a consumer card; ask for "
                 "nvidia-smi output before paying."
             ).format(
                 price=dec(ref.price, 2),
                 currency=ref.currency,
-                floor=pct(PRICE_FLOOR_SHARE, 0),
+                floor=percent(pct(PRICE_FLOOR_SHARE, 0)),
                 median=dec(ref.median, 2),
             ),
             (

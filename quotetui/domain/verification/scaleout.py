@@ -30,6 +30,7 @@ from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import SCALE_OUT_MIN_SHARE, Finding, FindingCode, Log, Severity, Sold
 from quotetui.domain.verification.logs import BusRun
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class ScaleOut:
     def describe(self, gbps_per_gpu: object) -> str:
         return _(
             "{hosts} hosts × {ranks} GPUs at {gbps} Gb/s of NIC per GPU: busbw ≤ {bound} GB/s ({limit}); measured "
-            "{measured} = {share} %"
+            "{measured} = {share}"
         ).format(
             hosts=self.hosts,
             ranks=self.ranks_per_host,
@@ -59,7 +60,7 @@ class ScaleOut:
             bound=dec(self.bound, 2),
             limit=_(self.limit),
             measured=dec(self.measured, 2),
-            share=pct(self.share, 1),
+            share=percent(pct(self.share, 1)),
         )
 
 
@@ -97,14 +98,14 @@ def scale_out_findings(logs: list[Log], sold: Sold) -> list[Finding]:
                 ),
                 _(
                     "Across {hosts} hosts the NICs sold ({gbps} Gb/s per GPU) and NVLink allow about {bound} GB/s bus "
-                    "bandwidth; under {floor} % of that means GPUDirect RDMA off, a NIC per GPU missing, rails "
+                    "bandwidth; under {floor} of that means GPUDirect RDMA off, a NIC per GPU missing, rails "
                     "crossed or a slow switch path. Multi-node training runs at this speed: ask for it fixed and "
                     "rerun before accepting."
                 ).format(
                     hosts=run.hosts,
                     gbps=sold.inter_gbps_per_gpu,
                     bound=dec(run.bound, 0),
-                    floor=pct(SCALE_OUT_MIN_SHARE, 0),
+                    floor=percent(pct(SCALE_OUT_MIN_SHARE, 0)),
                 ),
                 (
                     _("{log}: {run} at {size} bytes").format(

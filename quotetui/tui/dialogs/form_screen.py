@@ -49,12 +49,6 @@ def field_label(field: Field) -> str:
     return _(field.label)
 
 
-def field_title(field: Field) -> str:
-    """A field's label without its parenthesised hint, in the language in use (``Field.title``): how a message
-    names the field."""
-    return field_label(field).split(" (")[0].split("（")[0]
-
-
 class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", N_("Cancel (nothing saved)")),
@@ -153,7 +147,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
                 )
             else:
                 shown = visible(str(value or ""))  # a control character stored long ago is shown as a mark
-                yield Input(shown, placeholder=_(hint(field)), id=f"f-{field.name}", classes="form-input")
+                yield Input(shown, placeholder=hint(field), id=f"f-{field.name}", classes="form-input")
         yield Static("", id=f"e-{field.name}", classes="field-error")
 
     @property
@@ -178,7 +172,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
     def refusal(self, errors: dict[str, str]) -> str:
         """What a refused save says: nothing was saved, and which fields, by their labels, in form order."""
         fields = self.filled.fields
-        labels = [field_title(f) for f in fields if f.name in errors]
+        labels = [f.title for f in fields if f.name in errors]
         labels += [name for name in errors if name not in {f.name for f in fields}]
         return ngettext(
             "Nothing was saved: {n} field to correct ({fields}).",

@@ -21,8 +21,9 @@ from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.detail_tables import acceptance_table
@@ -114,11 +115,11 @@ def render(v: ContractView, today: date) -> RenderableType:
     if c.committed_spend is None:
         spent = _("spent {spent} {currency}").format(spent=money(v.spend), currency=cur)
     elif c.committed_spend:
-        spent = _("spent {spent} {currency} of a committed {committed} ({share} %)").format(
+        spent = _("spent {spent} {currency} of a committed {committed} ({share})").format(
             spent=money(v.spend),
             currency=cur,
             committed=money(c.committed_spend),
-            share=pct(q(v.spend) / q(c.committed_spend), 1),
+            share=percent(pct(q(v.spend) / q(c.committed_spend), 1)),
         )
     else:
         spent = _("spent {spent} {currency} of a committed {committed}").format(
@@ -129,7 +130,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         terms.append(_("early termination: {terms}").format(terms=c.early_termination) + "\n")
     sla = c.snapshot.get("sla") or {}
     credits = ", ".join(
-        _("below {availability} %: {credit} %").format(availability=pct(_f(b), 2), credit=pct(_f(r), 1))
+        _("below {availability}: {credit}").format(availability=percent(pct(_f(b), 2)), credit=percent(pct(_f(r), 1)))
         for b, r in sla.get("credits", [])
     )
     terms.append(
@@ -155,13 +156,20 @@ def render(v: ContractView, today: date) -> RenderableType:
         style = STYLE[Tone.ERROR] if m.credit_rate else ""
         months.add_row(
             m.month.isoformat()[:7],
-            Text(f"{pct(m.availability, 3)} %", style=style),
+            Text(percent(pct(m.availability, 3)), style=style),
             f"{dec(m.downtime_hours, 2)}",
             Text(f"{pct(m.credit_rate, 1)} % = {money_number(m.credit, 2)}", style=style),
             ", ".join(f"#{i}" for i in m.incidents),
         )
     incidents = _table(
-        _("Incidents (i adds one)"), "#", N_("from"), N_("to"), N_("GPUs"), N_("what"), N_("claimed"), N_("received")
+        _("Incidents (i adds one)"),
+        "#",
+        NP_("time", "from"),
+        N_("to"),
+        N_("GPUs"),
+        N_("what"),
+        N_("claimed"),
+        N_("received"),
     )
     for i in v.incidents:
         incidents.add_row(
@@ -195,7 +203,9 @@ def render(v: ContractView, today: date) -> RenderableType:
         ),
         style="bold",
     )
-    amended = _table(_("Amendments (m records one)"), "#", N_("from"), N_("agreed by"), N_("changed"), N_("why"))
+    amended = _table(
+        _("Amendments (m records one)"), "#", NP_("in effect", "from"), N_("agreed by"), N_("changed"), N_("why")
+    )
     for a in v.amendments:
         amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,
                         a.summary(lambda x: stored_text(Decimal(x), cur)), a.reason)  # fmt: skip

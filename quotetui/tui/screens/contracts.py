@@ -16,6 +16,7 @@ from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
+from quotetui.language.numbers import percent
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -70,7 +71,7 @@ def contract_cells(v: ContractView) -> list[str]:
         str(c.gpu_count),
         money_number(v.monthly_charge, 2),
         spent,
-        f"{pct(last.availability, 2)} %" if last else "",
+        percent(pct(last.availability, 2)) if last else "",
         money_number(v.credits_owed, 2),
         str(len(v.invoices_off)),
     ]

@@ -11,7 +11,7 @@ from textual.widgets import Header, Static
 from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import Severity, Tone
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
@@ -29,8 +29,9 @@ def _table(title: str, *columns: str, wide: str = "") -> Table:
     for name in columns:
         right = name.startswith(("#", "/", "days"))
         words = name.rstrip()  # "offer ": a second column of offers, its header told apart by a space
+        header = name if not words else _(name) if words == name else _(words) + name[len(words) :]
         table.add_column(
-            _(words) + name[len(words) :] if words else name,
+            header,  # _(name) itself where it can: a name declared NP_ carries its context
             justify="right" if right else "left",
             overflow="ellipsis",
             no_wrap=True,
@@ -135,7 +136,7 @@ class DashboardScreen(MarketScreen):
         flags = _table(
             _("Red flags: implausible claims ({n})").format(n=len(m.red_flags)),
             N_("verdict"),
-            N_("who"),
+            NP_("who claims", "who"),
             N_("claim"),
             wide="claim",
         )

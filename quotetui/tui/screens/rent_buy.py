@@ -21,7 +21,7 @@ from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors, unnamed
-from quotetui.domain.fields import parse_value, shown_value
+from quotetui.domain.fields import parse_value, shown_value, title_of
 from quotetui.language import N_, _, ngettext
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
@@ -59,14 +59,9 @@ SHORT = {"offer": N_("rent offer #")}
 """How a message names an input whose label starts with other words (``…or rent offer #``)."""
 
 
-def title(label: str) -> str:
-    """A label (English, a message id) in the language in use, without its parenthesised hint."""
-    return _(label).split(" (")[0].split("（")[0]
-
-
 def names() -> dict[str, str]:
     """How the service's messages name the inputs: as this screen labels them, in the language in use."""
-    return {name: f"“{_(SHORT[name]) if name in SHORT else title(label)}”" for name, label in FIELDS}
+    return {name: f"“{_(SHORT[name]) if name in SHORT else title_of(label)}”" for name, label in FIELDS}
 
 
 def sentence(words: str) -> str:

@@ -17,7 +17,7 @@ from quotetui.domain.timeutil import local_day
 from quotetui.domain.verification.acceptance import Item, checklist
 from quotetui.domain.verification.findings import Finding, Log
 from quotetui.domain.verification.rules import peak_share
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _
 from quotetui.language.dates import day_text
 from quotetui.language.numbers import percent
 from quotetui.services.offer_detail import OfferDetail
@@ -109,7 +109,7 @@ def figures(items: list[Figure]) -> RenderableType:
 
 def fine_print(d: OfferDetail) -> RenderableType:
     discounts = Table(title=_("Discounts"), title_justify="left", title_style="bold", box=None, pad_edge=False)
-    for name in (N_("id"), N_("kind"), N_("rate"), N_("condition"), N_("description")):
+    for name in (N_("id"), N_("kind"), NP_("discount", "rate"), N_("condition"), N_("description")):
         discounts.add_column(_(name))
     for x in d.discounts:
         condition = ", ".join(
@@ -156,7 +156,7 @@ def rounds(d: OfferDetail) -> Table:
     for name, justify in (
         ("#", "right"),
         (N_("date"), "left"),
-        (N_("who"), "left"),
+        (NP_("who moved", "who"), "left"),
         (N_("price"), "right"),
         (N_("unit"), "left"),
         (N_("term"), "left"),
@@ -225,11 +225,11 @@ def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
                 N_("GPU replacement"),
                 _("{n} hours").format(n=s.replacement_hours) if s.replacement_hours is not None else None,
             ),
-            (N_("support"), s.support_hours),
+            (NP_("SLA", "support"), s.support_hours),
             (N_("trial / return"), _days(s.return_days) if s.return_days else None),
             (N_("data centre"), s.dc_tier),
             (N_("PUE"), plain(s.pue) if s.pue else None),
-            (N_("power"), s.power_redundancy),
+            (NP_("SLA", "power"), s.power_redundancy),
             (N_("preemption risk"), s.preemption.value),
             (N_("notes"), s.notes),
         ],
