@@ -17,9 +17,15 @@ _WRAPPED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 
 
 @cache
-def message_ids() -> frozenset[str]:
+def entries() -> frozenset[tuple[str | None, str]]:
+    """The catalog's messages: each one's context (None for most) and its id (a plural's singular)."""
     with open(Path(LOCALE_DIR) / "zh_CN" / "LC_MESSAGES" / "quotetui.po", "rb") as handle:
-        return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id)
+        return frozenset((m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(handle) if m.id)
+
+
+@cache
+def message_ids() -> frozenset[str]:
+    return frozenset(message for _context, message in entries())
 
 
 _PLACEHOLDER = re.compile(r"(\{[^{}]*\})")
@@ -42,6 +48,9 @@ class Pseudo(gettext.NullTranslations):
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         chosen = singular if n == 1 else plural
         return wrap(chosen) if singular in message_ids() else chosen
+
+    def pgettext(self, context: str, message: str) -> str:
+        return wrap(message) if (context, message) in entries() else message
 
 
 _CUT = re.compile(f"{OPEN}[^{CLOSE}\n]*$", re.M)

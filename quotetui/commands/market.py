@@ -19,12 +19,12 @@ def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([p.to_json() for p in items])
         return
-    from quotetui.domain.entities import PROVIDER_KINDS
+    from quotetui.domain.enums import ProviderKind
 
     table(
         [N_("id"), N_("provider"), N_("kind"), N_("parent"), N_("offers"), N_("certifications")],
         [
-            [str(p.id), p.name, _(PROVIDER_KINDS[p.kind]), p.parent or "", str(p.offers), ", ".join(p.certifications)]
+            [str(p.id), p.name, ProviderKind(p.kind).word, p.parent or "", str(p.offers), ", ".join(p.certifications)]
             for p in items
         ],
         right=frozenset({"id", "offers"}),

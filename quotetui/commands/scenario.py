@@ -76,9 +76,11 @@ def show(
             value = percent(Decimal(value), PERCENT_PLACES)  # every digit typed
         if value is not None:
             shown = _("yes") if value is True else _("no") if value is False else value
-            say(f"{key}: {shown}")  # the JSON key names the value
+            say(f"{SCENARIO.field(SHOWN_FIELDS.get(key, key)).shown_title}: {shown}")  # the field's title
 
 
+SHOWN_FIELDS = {"gpu_model": "gpu", "utilization": "utilisation", "currency": "home_currency"}
+"""The field each of ``scenario show --json``'s keys holds, where it is named otherwise (the title names it)."""
 S = SCENARIO.field
 FLAGS = {
     "gpu_count": "--gpus",

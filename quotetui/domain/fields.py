@@ -100,6 +100,11 @@ class Field:
         message names the field."""
         return self.label.split(" (")[0]
 
+    @property
+    def shown_title(self) -> str:
+        """:attr:`title` in the language in use (``GPU model``, ``GPU 型号``)."""
+        return _(self.label).split(" (")[0].split("（")[0]
+
     def note(self, *, default: bool = True) -> str:
         """One line about the field for a template header or a placeholder (in words, not type names), with
         what an empty choice or an empty yes/no means (``default``: an edit form keeps the current value)."""
@@ -364,9 +369,7 @@ def _choice(field: Field, raw: object, *_ignored: object) -> Choice:
         return field.choices.parse(str(raw))
     except QuotetuiError:
         raise BadInput(
-            _("{value} is not one of: {choices}").format(
-                value=repr(str(raw)), choices=", ".join(m.value for m in field.choices)
-            )
+            _("{value} is not one of: {choices}").format(value=repr(str(raw)), choices=field.choices.allowed())
         ) from None
 
 

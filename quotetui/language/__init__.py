@@ -60,6 +60,18 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> tuple[str, str]:
+    """:func:`N_` for a message that needs its context (one English word with two meanings: ``quoted`` as an
+    offer's status and as a price): the pair, which the place that shows it gives to :func:`pgettext`.
+    Extraction knows it by ``babel.cfg``'s ``keywords = NP_:1c,2``."""
+    return context, message
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` as ``context`` means it, in the language in use (itself in English)."""
+    return _translations.pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural form for ``count``, in the language in use."""
     return _translations.ngettext(singular, plural, count)

@@ -838,7 +838,7 @@ class Writer:
         held = load_assumptions(self.session)
         differ = [
             _("{setting}: {here} here, {there} in the file").format(
-                setting=E.SETTINGS.field(name).title,
+                setting=E.SETTINGS.field(name).shown_title,
                 here=setting_text(name, getattr(held, name)),
                 there=setting_text(name, value),
             )

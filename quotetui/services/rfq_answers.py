@@ -211,11 +211,6 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
     return True
 
 
-def _title(f: Any) -> str:
-    """How a message names a field, in the language in use: its label without the parenthesised hint."""
-    return _(f.label).split(" (")[0].split("（")[0]
-
-
 def _columns(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: list[Problem]) -> dict[str, int]:
     """Where each field's column is on ``sheet``, by field name (its bilingual header, as `rfq send` wrote it);
     a header the sheet was not sent with is a problem."""
@@ -281,7 +276,7 @@ def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Probl
                 if b not in (None, "") and a not in (None, "") and a != b:
                     reason = _(
                         "{field} is {first} on row {row} but {this} here: every row of an offer must agree"
-                    ).format(field=_title(f), first=repr(a), row=earlier_row, this=repr(b))
+                    ).format(field=f.shown_title, first=repr(a), row=earlier_row, this=repr(b))
                     problems.append(Problem(answer.file, reason, ANSWER_SHEET, number, bilingual(f)))
         else:
             first[key] = (number, own)

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, ResaleCurve
 from quotetui.domain.enums import InterFabric
-from quotetui.language import _, current
+from quotetui.language import NP_, _, current, pgettext
 
 HOURS_PER_MONTH = 730
 """A month is 730 hours (8,760 / 12) unless the user changes it (DESIGN.md section 3)."""
@@ -99,6 +99,17 @@ class Assumptions:
         return self.hours_per_month * 12
 
 
+SOURCES = {
+    "verified": NP_("figure source", "verified"),
+    "claimed": NP_("figure source", "claimed"),
+    "sla": NP_("figure source", "sla"),
+    "default": NP_("figure source", "default"),
+    "given": NP_("figure source", "given"),
+}
+"""Where an assumed figure comes from (:attr:`Assumed.source`, a code: JSON and the engine compare it), as people
+read it: :attr:`Assumed.source_word`."""
+
+
 class Assumed:
     """A value the figures rest on, and why it is what it is.
 
@@ -123,6 +134,11 @@ class Assumed:
         object.__setattr__(self, "_note", note)
         object.__setattr__(self, "_made", None)
         object.__setattr__(self, "measured_gpus", measured_gpus)
+
+    @property
+    def source_word(self) -> str:
+        """:attr:`source` in the language in use (``default``, ``默认``)."""
+        return pgettext(*SOURCES[self.source]) if self.source in SOURCES else self.source
 
     @property
     def note(self) -> str:
