@@ -368,3 +368,88 @@ def test_every_command_is_run_or_says_why_not() -> None:
 
     assert len(runnable) > 55
     assert runnable - {path_of(c) for c in COMMANDS + ERRORS} - set(NOT_RUN) == set()
+
+
+# -- what the pseudo-locale and the review found, as a Chinese buyer reads it ---------------------------------
+def _zh(market: Market, *args: str) -> str:
+    done = run_cli("--db", str(market[0]), "--lang", "zh-CN", *args)
+    assert done.code == 0, done.err
+    return done.out
+
+
+def test_an_option_takes_the_word_a_table_shows_and_a_refusal_names_both(market: Market) -> None:
+    assert " 1  一万网络  出租方 " in _zh(market, "providers")
+    added = _zh(market, "provider", "add", "--name", "深算云", "--kind", "出租方")  # as `providers` shows it
+    assert added.endswith("：名称 '深算云', 类型 出租方\n")
+    assert json.loads(_ok("--db", str(market[0]), "providers", "--json"))[-1]["kind"] == "lessor"  # stored: the code
+    refused = run_cli("--db", str(market[0]), "--lang", "zh-CN", "provider", "add", "--name", "某云", "--kind", "外星")
+    assert refused.code == 2
+    assert "lessor（出租方）, public_cloud（公有云）, gpu_cloud（GPU 云）" in refused.err
+    english = run_cli("--db", str(market[0]), "provider", "add", "--name", "某云", "--kind", "outer")
+    assert "is not one of: lessor, public_cloud, gpu_cloud" in english.err  # English: the codes, as before
+
+
+def test_codes_read_as_words_in_chinese_and_as_before_in_english(market: Market) -> None:
+    db = str(market[0])
+    assert "状态 已报价" in _zh(market, "offer", "edit", "20", "--notes", "备注")
+    assert "status quoted" in _ok("--db", db, "offer", "edit", "20", "--notes", "备注二")
+    shown = _zh(market, "contracts", "show", "1")
+    assert "（包月，第 1 轮）" in shown and "机内 NVSwitch，机间 InfiniBand NDR" in shown
+    assert "(monthly, round 1)" in _ok("--db", db, "contracts", "show", "1")
+    claims = _zh(market, "claims")
+    assert "— 训练天数\n" in claims and "— AllReduce 总线带宽\n" in claims and "training_days" not in claims
+    gemm = "中位数 792.8 TFLOPS @ 12288x4096x4096 = 峰值的 80.2 %"
+    assert gemm in _zh(market, "bench", "check", "--offer", "9")
+
+
+def test_a_logs_figures_in_words_and_its_json_in_codes(market: Market) -> None:
+    log = str(Path(__file__).parent / "fixtures" / "benchlogs" / "torchtitan-h100-llama3-8b-bf16.txt")
+    said = _zh(market, "bench", "import", log, "--offer", "13")  # H100, as the log
+    assert "MFU 0.369540 （比值）; 每 GPU token 吞吐 6310.5 tokens/s" in said
+    again = json.loads(_ok("--db", str(market[0]), "bench", "import", log, "--offer", "14", "--json"))
+    assert again["logs"][0]["results"] == ["mfu 0.369540 fraction", "tokens_per_sec_per_gpu 6310.5 tokens/s"]
+
+
+def test_history_says_what_changed_in_words_and_scenario_show_names_its_fields(market: Market) -> None:
+    assert "  已添加报价 8×H100 SXM 企业级 #9\n" in _zh(market, "history", "9")
+    assert "  added offer 8×H100 SXM 企业级 #9\n" in _ok("--db", str(market[0]), "history", "9")
+    shown = _zh(market, "scenario", "show", "8×H100 一年训练").splitlines()
+    assert shown[:4] == ["名称：8×H100 一年训练", "说明：One 8-GPU H100 node, busy around the clock for a year.",
+                         "GPU 型号：H100 SXM5", "需求 GPU 数：8"]  # fmt: skip
+    english = _ok("--db", str(market[0]), "scenario", "show", "8×H100 一年训练").splitlines()
+    assert english[2:5] == ["GPU model: H100 SXM5", "GPUs needed: 8", "Months needed: 12"]
+
+
+def test_config_lists_the_money_style_and_where_it_comes_from(
+    market: Market, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "config.toml").write_text('language = "en"\nmoney_style = "wan"\n', encoding="utf-8")
+    monkeypatch.setenv("QUOTETUI_CONFIG", str(tmp_path / "config.toml"))
+    rows = {line.split()[0]: " ".join(line.split()[1:]) for line in _zh(market, "config").splitlines()[2:]}
+    assert rows["money_style"] == "wan (96.00万) 配置文件第 2 行"
+    said = json.loads(_ok("--db", str(market[0]), "config", "--json"))
+    assert said["money_style"] == {"value": "wan", "from": "config file, line 2"}
+    (tmp_path / "config.toml").write_text("", encoding="utf-8")
+    assert json.loads(_ok("--db", str(market[0]), "config", "--json"))["money_style"] == {
+        "value": "plain", "from": "built-in default"
+    }  # fmt: skip
+
+
+def test_a_suggested_command_quotes_a_name_with_spaces(market: Market) -> None:
+    refused = run_cli("--db", str(market[0]), "rfq", "decline", RFQ, "-p", "华为云")
+    assert refused.code != 0 and "`quotetui rfq show 'H100 256'` lists whom" in refused.err
+
+
+def test_the_workbooks_contracts_sheet_and_mfu_source_are_in_chinese(market: Market, tmp_path: Path) -> None:
+    _zh(market, "export", str(tmp_path / "zh.xlsx"))
+    book = load_workbook(tmp_path / "zh.xlsx", read_only=True)
+    contracts = list(book["合同"].iter_rows(values_only=True))
+    assert (
+        contracts[0][:3] == ("合同编号", "供应商", "报价")
+        and contracts[1][7] == "按月"
+        and contracts[1][14] == "每节点月"
+    )
+    summary = list(book["汇总"].iter_rows(values_only=True))
+    header = next(row for row in summary if row and "MFU 来源" in row)
+    sources = {row[header.index("MFU 来源")] for row in summary[summary.index(header) + 1 :] if row[0] is not None}
+    assert sources <= {"默认", "已验证", "宣称"} and "默认" in sources

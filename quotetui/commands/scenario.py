@@ -76,7 +76,8 @@ def show(
             value = percent(Decimal(value), PERCENT_PLACES)  # every digit typed
         if value is not None:
             shown = _("yes") if value is True else _("no") if value is False else value
-            say(f"{SCENARIO.field(SHOWN_FIELDS.get(key, key)).shown_title}: {shown}")  # the field's title
+            title = SCENARIO.field(SHOWN_FIELDS.get(key, key)).shown_title  # the field's title, not the JSON key
+            say(_("{setting}: {value}").format(setting=title, value=shown))
 
 
 SHOWN_FIELDS = {"gpu_model": "gpu", "utilization": "utilisation", "currency": "home_currency"}
