@@ -73,7 +73,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             start=c.start_date.isoformat(),
             end=c.end_date.isoformat(),
             months=c.term_months,
-            cadence=c.billing_cadence.value.replace("_", " "),  # the code, as every listing shows it
+            cadence=c.billing_cadence.spaced,  # its word, as every listing shows it
         )
         + "\n"
     )

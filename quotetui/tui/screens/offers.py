@@ -46,9 +46,9 @@ class OffersScreen(MarketScreen):
         with Horizontal(id="filters"):
             yield Input(placeholder=_("/ filter: provider, offer, GPU…"), id="filter")
             yield Select([], prompt=_("GPU"), id="gpu-filter")
-            kinds = [(k.value.replace("_", " "), k.value) for k in ProviderKind]
+            kinds = [(k.spaced, k.value) for k in ProviderKind]
             yield Select(kinds, prompt=_("kind"), id="kind-filter")
-            yield Select([(s.value, s.value) for s in OfferStatus], prompt=_("status"), id="status-filter")
+            yield Select([(s.word, s.value) for s in OfferStatus], prompt=_("status"), id="status-filter")
         yield VirtualTable(id="offers")
         yield Label(id="offers-status")
         yield KeysFooter()
