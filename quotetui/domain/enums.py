@@ -55,13 +55,16 @@ class Choice(StrEnum):
             _("{what} {value} is not one of: {allowed}").format(what=label, value=repr(text), allowed=cls.allowed())
         )
 
+    @property
+    def coded(self) -> str:
+        """The code a user types, with its word where the language in use says it otherwise (``lessor (出租方)``;
+        in English the code alone)."""
+        return self.value if self.word == self.value else _("{code} ({word})").format(code=self.value, word=self.word)
+
     @classmethod
     def allowed(cls) -> str:
-        """The codes a user may type, each with its word where the language in use says it otherwise
-        (``lessor (出租方), public_cloud (公有云)``; in English the codes alone)."""
-        return ", ".join(
-            m.value if m.word == m.value else _("{code} ({word})").format(code=m.value, word=m.word) for m in cls
-        )
+        """The codes a user may type, each :attr:`coded` (``lessor (出租方), public_cloud (公有云)``)."""
+        return ", ".join(m.coded for m in cls)
 
     @classmethod
     def stored(cls, value: object, where: str) -> Self:
