@@ -19,7 +19,15 @@ from openpyxl import load_workbook
 from quotetui import language
 from quotetui.domain.economics.display import MONEY_STYLES
 from quotetui.domain.entities import SETTINGS as SETTINGS_FIELDS
-from quotetui.domain.enums import AcceptanceCheck, Choice
+from quotetui.domain.enums import (
+    AcceptanceCheck,
+    BillingBasis,
+    Choice,
+    InterFabric,
+    InviteState,
+    OfferStatus,
+    ProviderKind,
+)
 from quotetui.domain.verification import logs
 from quotetui.domain.verification.findings import FindingCode
 from quotetui.io.preferences import SETTINGS
@@ -453,3 +461,33 @@ def test_the_workbooks_contracts_sheet_and_mfu_source_are_in_chinese(market: Mar
     header = next(row for row in summary if row and "MFU 来源" in row)
     sources = {row[header.index("MFU 来源")] for row in summary[summary.index(header) + 1 :] if row[0] is not None}
     assert sources <= {"默认", "已验证", "宣称"} and "默认" in sources
+
+
+def _choices() -> list[type[Choice]]:
+    """Every vocabulary of codes, but an invitation's states: ``rfq_views.state_word`` says them, with the
+    ``overdue`` no invitation stores."""
+    found, todo = [], list(Choice.__subclasses__())
+    while todo:
+        kind = todo.pop()
+        todo += kind.__subclasses__()
+        if list(kind) and kind is not InviteState:  # a base such as Fabric declares no members
+            found.append(kind)
+    return found
+
+
+def test_every_code_declares_its_word_which_is_the_code_in_english_and_translated_in_chinese() -> None:
+    assert len(_choices()) > 20
+    codes = [(f"{kind.__name__}.{m.name}", m) for kind in _choices() for m in kind]
+    bare = [name for name, m in codes if m._word is None or m._word[1] != m.value]
+    assert bare == []  # NAME = "code", NP_("context", "code"): English reads as it always has
+    assert [m.word for m in InterFabric] == [m.value for m in InterFabric]
+    language.use("zh-CN")
+    same = [name for name, m in codes if m.word == m.value]
+    assert same == []
+    assert (OfferStatus.QUOTED.word, BillingBasis.ON_DEMAND.spaced, InterFabric.VENDOR_RDMA.short_name) == (
+        "已报价", "按量", "厂商 RDMA"
+    )  # fmt: skip
+    assert (
+        ProviderKind.parse("公有云") is ProviderKind.PUBLIC_CLOUD
+        and ProviderKind.parse("gpu cloud").value == "gpu_cloud"
+    )
