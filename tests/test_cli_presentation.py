@@ -171,7 +171,7 @@ def test_shares_print_as_percentages(cli: Cli, demo_db_path: Path) -> None:
     scenarios = cli("--db", db, "scenario", "list").out
     [a100] = [line for line in scenarios.splitlines() if line.startswith("A100")]
     assert re.search(r"  3 months +60 % +0\.5 TB/mo", a100), a100
-    assert "utilization: 60 %\n" in cli("--db", db, "scenario", "show", "A100 微调 (8 卡, 3 个月, 60 %)").out
+    assert "Share of hours in use: 60 %\n" in cli("--db", db, "scenario", "show", "A100 微调 (8 卡, 3 个月, 60 %)").out
     explain = cli("--db", db, "explain", "9").out
     assert "\nMFU = 40 % of peak\n" in explain and "\nAvailability = 99 %\n" in explain
     assert "  · (1 − 99 %) × 8,760\n" in explain

@@ -10,6 +10,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
 from quotetui.commands.output import say
+from quotetui.domain.enums import AcceptanceCheck
 from quotetui.domain.text import one_line
 from quotetui.domain.verification.acceptance import ITEMS
 from quotetui.language import _, ngettext
@@ -67,7 +68,7 @@ def _print(state: object) -> None:
             )
             say("  " + after.format(n=f"{len(state.after):,}", logs="; ".join(one_line(a) for a in state.after)))
     elif state.blocking:
-        say(_("blocking: {items}").format(items=", ".join(i.key for i in state.blocking)))
+        say(_("blocking: {items}").format(items=", ".join(AcceptanceCheck(i.key).coded for i in state.blocking)))
     elif state.contract_id:
         say(_("nothing blocks acceptance: quotetui acceptance accept --contract {id}").format(id=state.contract_id))
     else:

@@ -38,7 +38,7 @@ def import_logs(
         if s.duplicate:
             what = _("already on record as evidence #{id}").format(id=s.evidence_id) + same
         else:
-            what = "; ".join(s.results) or _("stored")
+            what = "; ".join(s.figures) or _("stored")
         if s.not_verified and not s.duplicate:
             what += f" ({s.not_verified})"
         say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")

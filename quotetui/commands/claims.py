@@ -24,7 +24,7 @@ def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         on = _("offer #{id} {who}").format(id=c.offer_id, who=who) if c.offer_id is not None else who
         say(
             _("{mark} {verdict}  claim {id}: {on} — {metric}").format(
-                mark=a.verdict.mark, verdict=a.verdict.word.upper(), id=c.id, on=on, metric=c.metric.value
+                mark=a.verdict.mark, verdict=a.verdict.word.upper(), id=c.id, on=on, metric=c.metric.word
             )
         )
         if c.quote:

@@ -8,6 +8,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
+from quotetui.domain.economics.display import STYLE_EXAMPLES
 from quotetui.language import LANGUAGES, N_, NP_, _, chosen
 
 if TYPE_CHECKING:
@@ -26,8 +27,8 @@ def config(
     keys: Annotated[bool, typer.Option("--keys", help="Also list every key binding id the keymap can move.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Show the preferences file (theme, keymap, default database, language): where it is, whether it exists, each value
-    in effect and where it comes from. Exit status 2 when the file has a problem."""
+    """Show the preferences file (theme, keymap, default database, language, money style): where it is, whether it
+    exists, each value in effect and where it comes from. Exit status 2 when the file has a problem."""
     if init:
         _init(force)
         return
@@ -43,6 +44,7 @@ def config(
     theme = (prefs.theme, origin("theme")) if prefs.theme else (tui().DEFAULT_THEME, words(BUILT_IN))
     tag, by = chosen()
     language = (tag, origin("language") if by == "the config file" else words(by))
+    money = (prefs.money_style, origin("money_style")) if prefs.money_style else ("plain", words(BUILT_IN))
     database, database_from = _database(ctx.obj.db, prefs, words)
     defaults = {row.id: row.keys for row in rows}
     if as_json:
@@ -54,6 +56,7 @@ def config(
                 "theme": {"value": theme[0], "from": theme[1]},
                 "database": {"value": database, "from": database_from},
                 "language": {"value": language[0], "from": language[1]},
+                "money_style": {"value": money[0], "from": money[1]},
                 "keymap": {
                     i: {"keys": k, "default": defaults.get(i), "from": origin(f"keymap.{i}")}
                     for i, k in prefs.keymap.items()
@@ -74,6 +77,7 @@ def config(
             ["theme", theme[0], theme[1]],
             ["database", database, database_from],
             ["language", f"{language[0]} ({LANGUAGES[language[0]]})", language[1]],
+            ["money_style", f"{money[0]} ({STYLE_EXAMPLES[money[0]]})", money[1]],
         ]
         settings += [
             [

@@ -13,7 +13,7 @@ from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg,
 from quotetui.commands.output import money, percent, say
 from quotetui.domain import entities as E
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
-from quotetui.domain.enums import BillingCadence, PriceUnit
+from quotetui.domain.enums import BillingCadence, ExtraBasis, InterFabric, IntraFabric, PriceUnit
 from quotetui.domain.fields import Field
 from quotetui.domain.text import one_line
 from quotetui.language import N_, NP_, _, ngettext
@@ -377,7 +377,10 @@ def _show(v: ContractView, today: date) -> None:
     else:
         accepted = _("not accepted yet (quotetui acceptance show --contract {id})")
     say("  " + accepted.format(day=day_text(c.accepted_on) if c.accepted_on else "", id=v.id))
-    option = c.snapshot.get("option", {}).get("label", "")  # as signed (the engine's words, stored: compared)
+    from quotetui.domain.economics.inputs import stored_label_shown
+
+    signed = c.snapshot.get("option", {})  # as signed (the engine's English label, stored: compared)
+    option = stored_label_shown(signed["label"], signed["term_months"], signed["prepay"]) if signed.get("label") else ""
     how = _(" ({option}, round {round})").format(option=option, round=c.snapshot.get("round")) if option else ""
     price = _("price {amount} {per_unit}{how}; monthly charge {charge}; {billed}")
     say("  " + price.format(amount=money(c.price, cur), per_unit=_(PER_UNIT[c.price_unit]), how=how,
@@ -519,8 +522,8 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
             nodes,
         )
         out.append(said.format(gpu=sold["gpu_name"], n=f"{nodes:,}", per_node=sold["gpus_per_node"],
-                               intra=sold["intra_fabric"].replace("_", " "),
-                               inter=sold["inter_fabric"].replace("_", " "), gbps=gbps))  # fmt: skip
+                               intra=IntraFabric(sold["intra_fabric"]).spaced,
+                               inter=InterFabric(sold["inter_fabric"]).spaced, gbps=gbps))  # fmt: skip
         sample = sold.get("sample")
         if sample:  # the nodes acceptance checks, as the contract states
             share = (
@@ -532,11 +535,14 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
                 least = ngettext("at least {n} node", "at least {n} nodes", k).format(n=f"{k:,}")
             said = _("acceptance checks a sample: {sample}")
             out.append(said.format(sample=", ".join(p for p in (share, least) if p)))
-    discounts = [d["label"] for d in snapshot.get("discounts", [])]  # the label names the rate
+    from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm
+
+    discounts = [DiscountTerm.stored_words(d["label"], d.get("rate")) for d in snapshot.get("discounts", [])]
     if discounts:
         out.append(_("discounts: {discounts}").format(discounts="; ".join(discounts)))
     extras = [
-        f"{x['label']} {money(Decimal(x['amount']), x['currency'])} {x['basis'].replace('_', ' ')}"
+        f"{ExtraTerm.stored_words(x['label'])} {money(Decimal(x['amount']), x['currency'])} "
+        f"{ExtraBasis(x['basis']).spaced}"
         for x in snapshot.get("extras", [])
     ]
     if extras:

@@ -153,6 +153,11 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
         return _("yes") if value else _("no")
     if f is not None and f.kind in ("name", "ref", "text"):
         return repr(value)
+    if f is not None and f.choices is not None:  # a code: its word (``status quoted``, ``状态 已报价``)
+        try:
+            return f.choices(str(value)).word
+        except ValueError:
+            return str(value)
     if f is not None and f.kind == "money" and isinstance(value, str):  # the stored text: 70000 → 70,000.00
         try:
             return stored_text(Decimal(value), currency)  # exact as stored, as every amount is shown

@@ -20,7 +20,7 @@ FIRST_PARAGRAPHS: dict[str, str] = {
     "export": "Export the comparison workbook for a scenario (live TCO formulas, charts), or the offers as CSV.",
     "market": "Market reference prices from imported catalogs: median per GPU-hour of each model.",
     "probe": "Write the portable GPU probe: one Python 3.8+ script (standard library only) to copy to a trial machine.",
-    "config": "Show the preferences file (theme, keymap, default database, language): where it is, whether it exists, each value\nin effect and where it comes from. Exit status 2 when the file has a problem.",
+    "config": "Show the preferences file (theme, keymap, default database, language, money style): where it is, whether it\nexists, each value in effect and where it comes from. Exit status 2 when the file has a problem.",
     "provider": "Add or edit a provider (`quotetui providers` lists them).",
     "offer": "Add or edit an offer (`quotetui offers` ranks them).",
     "round": "Negotiation rounds of an offer: a new price, or a recorded one corrected.",

@@ -19,12 +19,12 @@ def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([p.to_json() for p in items])
         return
-    from quotetui.domain.entities import PROVIDER_KINDS
+    from quotetui.domain.enums import ProviderKind
 
     table(
         [N_("id"), N_("provider"), N_("kind"), N_("parent"), NP_("count", "offers"), N_("certifications")],
         [
-            [str(p.id), p.name, _(PROVIDER_KINDS[p.kind]), p.parent or "", str(p.offers), ", ".join(p.certifications)]
+            [str(p.id), p.name, ProviderKind(p.kind).word, p.parent or "", str(p.offers), ", ".join(p.certifications)]
             for p in items
         ],
         right=frozenset({"id", "offers"}),
@@ -137,7 +137,7 @@ def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         rows.append(
             [
                 g.name,
-                g.form_factor.value.upper(),
+                g.form_factor.word.upper(),
                 f"{g.memory_gb} GB {g.memory_type}",
                 j["memory_bw_tbs"],
                 j["bf16_tflops"],

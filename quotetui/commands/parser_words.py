@@ -16,7 +16,10 @@ _PATTERNS = (
         re.compile(r"Option (?P<name>'[^']*') requires (?P<count>\d+) arguments\.$"),
         N_("Option {name} requires {count} arguments."),
     ),
-    (re.compile(r"Got unexpected extra arguments? \((?P<args>.*)\)$", re.S), N_("Unexpected extra arguments ({args})")),
+    (
+        re.compile(r"Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)$", re.S),
+        N_("Unexpected extra arguments ({args})"),
+    ),
 )
 N_("No such command {name!r}.")  # Typer asks gettext for these two (help_words.install)
 N_("Missing command.")

@@ -13,6 +13,7 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, open_db, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain.entities import AS_OF, REQUIREMENT
+from quotetui.domain.text import shell_word
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
 
@@ -135,7 +136,7 @@ def new(
             start=day_text(r.start),
         )
     )  # fmt: skip
-    say(_("Send it: {command}").format(command=f"quotetui rfq send {_quoted(r.name)} --provider NAME --out DIR"))
+    say(_("Send it: {command}").format(command=f"quotetui rfq send {shell_word(r.name)} --provider NAME --out DIR"))
 
 
 @app.command()
@@ -177,15 +178,9 @@ def edit(
     if outdated:
         say(
             _("Sent at an earlier revision to {providers}: `{command}` again.").format(
-                providers=", ".join(outdated), command=f"quotetui rfq send {_quoted(r.name)} -p …"
+                providers=", ".join(outdated), command=f"quotetui rfq send {shell_word(r.name)} -p …"
             )
         )
-
-
-def _quoted(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)
 
 
 @app.command("list")
@@ -297,7 +292,7 @@ def _invitations(view: RfqView) -> None:
     from quotetui.services.rfq_views import state_word
 
     if not view.invites:
-        command = f"quotetui rfq send {_quoted(view.requirement.name)} --provider NAME --out DIR"
+        command = f"quotetui rfq send {shell_word(view.requirement.name)} --provider NAME --out DIR"
         say(_("Not sent yet: {command}").format(command=command))
         return
 
@@ -368,7 +363,7 @@ def send(
     r = view.requirement
     say(
         _("Recorded as sent at revision {revision}; `{command}` shows where each stands.").format(
-            revision=r.revision, command=f"quotetui rfq show {_quoted(r.name)}"
+            revision=r.revision, command=f"quotetui rfq show {shell_word(r.name)}"
         )
     )
 

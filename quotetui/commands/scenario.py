@@ -76,9 +76,12 @@ def show(
             value = percent(Decimal(value), PERCENT_PLACES)  # every digit typed
         if value is not None:
             shown = _("yes") if value is True else _("no") if value is False else value
-            say(f"{key}: {shown}")  # the JSON key names the value
+            title = SCENARIO.field(SHOWN_FIELDS.get(key, key)).title  # the field's title, not the JSON key
+            say(_("{setting}: {value}").format(setting=title, value=shown))
 
 
+SHOWN_FIELDS = {"gpu_model": "gpu", "utilization": "utilisation", "currency": "home_currency"}
+"""The field each of ``scenario show --json``'s keys holds, where it is named otherwise (the title names it)."""
 S = SCENARIO.field
 FLAGS = {
     "gpu_count": "--gpus",

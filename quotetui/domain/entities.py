@@ -99,15 +99,6 @@ def _ratio(name: str, label: str, **more: Any) -> Field:
 
 
 # -- providers ---------------------------------------------------------------------------------------------
-PROVIDER_KINDS: dict[str, str] = {
-    e.ProviderKind.LESSOR: N_("lessor"),
-    e.ProviderKind.PUBLIC_CLOUD: N_("public_cloud"),
-    e.ProviderKind.GPU_CLOUD: N_("gpu_cloud"),
-}
-"""A provider's kind (the Kind field below) as a table shows it: ``_(PROVIDER_KINDS[kind])``. The English word is
-the code itself, so an English table reads as it always has; JSON, the sheets and the database keep the code."""
-assert set(PROVIDER_KINDS) == set(e.ProviderKind), "every provider kind has its word"
-
 PROVIDER = Entity(
     "providers",
     "Providers",

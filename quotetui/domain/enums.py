@@ -6,11 +6,37 @@ from enum import StrEnum
 from typing import Self
 
 from quotetui.domain.errors import BadInput, DatabaseProblem, noun
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _, pgettext
 
 
 class Choice(StrEnum):
-    """A ``StrEnum`` with a user-facing parser that names the allowed values on error."""
+    """A ``StrEnum`` with a user-facing parser that names the allowed values on error.
+
+    A member people read declares its word beside its code, with the word's context (one English word may mean
+    two things: ``quoted`` as an offer's status): ``QUOTED = "quoted", NP_("offer status", "quoted")``. Views
+    ask ``member.word`` (in the language in use: ``quoted``, ``已报价``) or ``member.spaced`` (the same, a code's
+    underscores read as spaces, as a sentence or a drop-down says it: ``on demand``), never the value, which is
+    the code stored, exported and typed. The English word is the code itself, as the command line always showed
+    it; a member without a word reads as its code. :meth:`parse` takes the code, or the word in the language in
+    use (``--kind 出租方``, as ``providers`` shows it)."""
+
+    _word: str | None
+
+    def __new__(cls, value: str, word: str | None = None) -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member._word = word
+        return member
+
+    @property
+    def word(self) -> str:
+        """The member as people read it, in the language in use (its code where none is declared)."""
+        return self.value if self._word is None else _(self._word)
+
+    @property
+    def spaced(self) -> str:
+        """:attr:`word` with a code's underscores as spaces (``on demand``, ``按量``)."""
+        return self.word.replace("_", " ")
 
     @classmethod
     def parse(cls, text: str | Choice, *, what: str | None = None) -> Self:
@@ -20,11 +46,25 @@ class Choice(StrEnum):
         for member in cls:
             if member.value == key:
                 return member
+        said = str(text).strip().casefold()
+        for member in cls:
+            if member._word is not None and said in (member.word.casefold(), member.spaced.casefold()):
+                return member
         label = noun(what) if what else cls.__name__  # ``what``: words marked ``N_`` by the caller
-        allowed = ", ".join(m.value for m in cls)
         raise BadInput(
-            _("{what} {value} is not one of: {allowed}").format(what=label, value=repr(text), allowed=allowed)
+            _("{what} {value} is not one of: {allowed}").format(what=label, value=repr(text), allowed=cls.allowed())
         )
+
+    @property
+    def coded(self) -> str:
+        """The code a user types, with its word where the language in use says it otherwise (``lessor (出租方)``;
+        in English the code alone)."""
+        return self.value if self.word == self.value else _("{code} ({word})").format(code=self.value, word=self.word)
+
+    @classmethod
+    def allowed(cls) -> str:
+        """The codes a user may type, each :attr:`coded` (``lessor (出租方), public_cloud (公有云)``)."""
+        return ", ".join(m.coded for m in cls)
 
     @classmethod
     def stored(cls, value: object, where: str) -> Self:
@@ -99,9 +139,9 @@ def shown_stored(value: object) -> str:
 
 
 class ProviderKind(Choice):
-    LESSOR = "lessor"  # bare-metal lessor / IDC provider
-    PUBLIC_CLOUD = "public_cloud"
-    GPU_CLOUD = "gpu_cloud"
+    LESSOR = "lessor", NP_("provider kind", "lessor")  # bare-metal lessor / IDC provider
+    PUBLIC_CLOUD = "public_cloud", NP_("provider kind", "public_cloud")
+    GPU_CLOUD = "gpu_cloud", NP_("provider kind", "gpu_cloud")
 
 
 class FormFactor(Choice):
@@ -109,171 +149,187 @@ class FormFactor(Choice):
     OAM-class Huawei Ascend module on an HCCS board); it sells no NVLink, so the NVLink checks leave it alone.
     Stored as text without a CHECK constraint, so adding a value needs no migration."""
 
-    SXM = "sxm"
-    PCIE = "pcie"
-    MODULE = "module"
+    SXM = "sxm", NP_("form factor", "sxm")
+    PCIE = "pcie", NP_("form factor", "pcie")
+    MODULE = "module", NP_("form factor", "module")
 
 
-class IntraFabric(Choice):
-    NVSWITCH = "nvswitch"  # all-to-all NVLink through NVSwitch (HGX boards)
-    NVLINK_BRIDGE = "nvlink_bridge"  # pairs of PCIe cards bridged
-    PCIE = "pcie"
-    UNKNOWN = "unknown"
+class Fabric(Choice):
+    """A fabric, in a node or across nodes: its word, and the short name an offer's configuration line gives it
+    (``8×H100 SXM5 · NVSwitch · IB NDR``: :attr:`short_name`; marked ``N_`` where it has words to translate;
+    empty: the line leaves the fabric out)."""
+
+    short: str
+
+    def __new__(cls, value: str, word: str | None = None, short: str = "") -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member._word, member.short = word, short
+        return member
+
+    @property
+    def short_name(self) -> str:
+        """The short name in the language in use (``vendor RDMA``, ``厂商 RDMA``); empty for none."""
+        return _(self.short) if self.short else ""
 
 
-class InterFabric(Choice):
-    INFINIBAND_NDR = "infiniband_ndr"
-    INFINIBAND_HDR = "infiniband_hdr"
-    ROCE_V2 = "roce_v2"
-    VENDOR_RDMA = "vendor_rdma"  # e.g. Alibaba eRDMA, Tencent Xinghai
-    ETHERNET = "ethernet"
-    NONE = "none"  # single node, no scale-out network
-    UNKNOWN = "unknown"
+class IntraFabric(Fabric):
+    NVSWITCH = "nvswitch", NP_("fabric", "nvswitch"), "NVSwitch"  # all-to-all NVLink through NVSwitch (HGX boards)
+    NVLINK_BRIDGE = "nvlink_bridge", NP_("fabric", "nvlink_bridge"), N_("NVLink bridge")  # pairs of PCIe cards
+    PCIE = "pcie", NP_("fabric", "pcie"), "PCIe"
+    UNKNOWN = "unknown", NP_("fabric", "unknown")
+
+
+class InterFabric(Fabric):
+    INFINIBAND_NDR = "infiniband_ndr", NP_("fabric", "infiniband_ndr"), "IB NDR"
+    INFINIBAND_HDR = "infiniband_hdr", NP_("fabric", "infiniband_hdr"), "IB HDR"
+    ROCE_V2 = "roce_v2", NP_("fabric", "roce_v2"), "RoCE v2"
+    VENDOR_RDMA = "vendor_rdma", NP_("fabric", "vendor_rdma"), N_("vendor RDMA")  # Alibaba eRDMA, Tencent Xinghai
+    ETHERNET = "ethernet", NP_("fabric", "ethernet"), N_("Ethernet")
+    NONE = "none", NP_("fabric", "none")  # single node, no scale-out network
+    UNKNOWN = "unknown", NP_("fabric", "unknown")
 
 
 class BillingBasis(Choice):
-    ON_DEMAND = "on_demand"  # hourly, can be stopped
-    MONTHLY = "monthly"
-    RESERVED = "reserved"
-    SPOT = "spot"  # preemptible
+    ON_DEMAND = "on_demand", NP_("billing basis", "on_demand")  # hourly, can be stopped
+    MONTHLY = "monthly", NP_("billing basis", "monthly")
+    RESERVED = "reserved", NP_("billing basis", "reserved")
+    SPOT = "spot", NP_("billing basis", "spot")  # preemptible
 
 
 class OfferStatus(Choice):
-    DRAFT = "draft"
-    REQUESTED = "requested"
-    QUOTED = "quoted"
-    NEGOTIATING = "negotiating"
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-    EXPIRED = "expired"
+    DRAFT = "draft", NP_("offer status", "draft")
+    REQUESTED = "requested", NP_("offer status", "requested")
+    QUOTED = "quoted", NP_("offer status", "quoted")
+    NEGOTIATING = "negotiating", NP_("offer status", "negotiating")
+    ACCEPTED = "accepted", NP_("offer status", "accepted")
+    REJECTED = "rejected", NP_("offer status", "rejected")
+    EXPIRED = "expired", NP_("offer status", "expired")
 
 
 class Mover(Choice):
     """Who put a quote revision on the table."""
 
-    LIST = "list"  # a published list price (website, article)
-    PROVIDER = "provider"  # the provider's offer in a negotiation round
-    COUNTER = "counter"  # our counter-offer
-    FINAL = "final"  # the agreed final price
-
-
-MOVER_WORDS = {
-    Mover.LIST: N_("list"),
-    Mover.PROVIDER: N_("provider"),
-    Mover.COUNTER: N_("counter"),
-    Mover.FINAL: N_("final"),
-}
-"""Who moved, as people read it (the English is the code itself, as the CLI always showed it)."""
+    LIST = "list", NP_("mover", "list")  # a published list price (website, article)
+    PROVIDER = "provider", NP_("mover", "provider")  # the provider's offer in a negotiation round
+    COUNTER = "counter", NP_("mover", "counter")  # our counter-offer
+    FINAL = "final", NP_("mover", "final")  # the agreed final price
 
 
 def mover_word(mover: str) -> str:
     """``mover`` (a :class:`Mover` code) in the language in use; an unknown one as it is."""
-    return _(MOVER_WORDS[mover]) if mover in MOVER_WORDS else mover
+    try:
+        return Mover(mover).word
+    except ValueError:
+        return mover
 
 
 class PriceUnit(Choice):
-    GPU_HOUR = "gpu_hour"
-    NODE_HOUR = "node_hour"
-    GPU_MONTH = "gpu_month"
-    NODE_MONTH = "node_month"
-    TERM_TOTAL = "term_total"  # one node for the whole term (e.g. annual prepay)
+    GPU_HOUR = "gpu_hour", NP_("price unit", "gpu_hour")
+    NODE_HOUR = "node_hour", NP_("price unit", "node_hour")
+    GPU_MONTH = "gpu_month", NP_("price unit", "gpu_month")
+    NODE_MONTH = "node_month", NP_("price unit", "node_month")
+    TERM_TOTAL = "term_total", NP_("price unit", "term_total")  # one node for the whole term (e.g. annual prepay)
 
 
 class DiscountKind(Choice):
-    TERM = "term"
-    VOLUME = "volume"
-    PREPAY = "prepay"
-    ACADEMIC = "academic"
-    PROMOTION = "promotion"
-    NEGOTIATED = "negotiated"
+    TERM = "term", NP_("discount kind", "term")
+    VOLUME = "volume", NP_("discount kind", "volume")
+    PREPAY = "prepay", NP_("discount kind", "prepay")
+    ACADEMIC = "academic", NP_("discount kind", "academic")
+    PROMOTION = "promotion", NP_("discount kind", "promotion")
+    NEGOTIATED = "negotiated", NP_("discount kind", "negotiated")
 
 
 class ExtraKind(Choice):
-    EGRESS = "egress"
-    PLATFORM_FEE = "platform_fee"
-    STORAGE = "storage"
-    PUBLIC_IP = "public_ip"
-    SNAPSHOT = "snapshot"
-    SETUP_FEE = "setup_fee"
-    DEPOSIT = "deposit"
-    SUPPORT = "support"
-    OTHER = "other"
+    EGRESS = "egress", NP_("extra cost", "egress")
+    PLATFORM_FEE = "platform_fee", NP_("extra cost", "platform_fee")
+    STORAGE = "storage", NP_("extra cost", "storage")
+    PUBLIC_IP = "public_ip", NP_("extra cost", "public_ip")
+    SNAPSHOT = "snapshot", NP_("extra cost", "snapshot")
+    SETUP_FEE = "setup_fee", NP_("extra cost", "setup_fee")
+    DEPOSIT = "deposit", NP_("extra cost", "deposit")
+    SUPPORT = "support", NP_("extra cost", "support")
+    OTHER = "other", NP_("extra cost", "other")
 
 
 class ExtraBasis(Choice):
-    PER_GB = "per_gb"  # per GB of usage (egress)
-    PER_TB_MONTH = "per_tb_month"  # per TB stored per month
-    PER_MONTH = "per_month"  # flat per month for the whole deal
-    PER_NODE_MONTH = "per_node_month"
-    PER_HOUR = "per_hour"
-    ONE_OFF = "one_off"
+    PER_GB = "per_gb", NP_("extra cost basis", "per_gb")  # per GB of usage (egress)
+    PER_TB_MONTH = "per_tb_month", NP_("extra cost basis", "per_tb_month")  # per TB stored per month
+    PER_MONTH = "per_month", NP_("extra cost basis", "per_month")  # flat per month for the whole deal
+    PER_NODE_MONTH = "per_node_month", NP_("extra cost basis", "per_node_month")
+    PER_HOUR = "per_hour", NP_("extra cost basis", "per_hour")
+    ONE_OFF = "one_off", NP_("extra cost basis", "one_off")
 
 
 class PowerBasis(Choice):
     """What a quoted power bill covers (``ownership.py``): the computed power, kW × PUE × hours × tariff,
     includes the data centre's cooling; a bill for the servers' own draw does not, so PUE is added to it."""
 
-    SERVERS = "servers"  # the servers' own draw, metered at the rack: cooling (PUE) comes on top
-    FACILITY = "facility"  # the whole bill, cooling and the building included: counted as quoted
+    # the servers' own draw, metered at the rack: cooling (PUE) comes on top
+    SERVERS = "servers", NP_("power basis", "servers")
+    # the whole bill, cooling and the building included: counted as quoted
+    FACILITY = "facility", NP_("power basis", "facility")
 
 
 class Provenance(Choice):
-    CLAIMED = "claimed"  # stated by the provider, with its source
-    VERIFIED = "verified"  # parsed from raw evidence we hold
+    CLAIMED = "claimed", NP_("provenance", "claimed")  # stated by the provider, with its source
+    VERIFIED = "verified", NP_("provenance", "verified")  # parsed from raw evidence we hold
 
 
 class SourceKind(Choice):
-    ARTICLE = "article"
-    EMAIL = "email"
-    CALL = "call"
-    WEBSITE = "website"
-    SPREADSHEET = "spreadsheet"
-    LOG = "log"
-    OTHER = "other"
+    ARTICLE = "article", NP_("source kind", "article")
+    EMAIL = "email", NP_("source kind", "email")
+    CALL = "call", NP_("source kind", "call")
+    WEBSITE = "website", NP_("source kind", "website")
+    SPREADSHEET = "spreadsheet", NP_("source kind", "spreadsheet")
+    LOG = "log", NP_("source kind", "log")
+    OTHER = "other", NP_("source kind", "other")
 
 
 class PreemptionRisk(Choice):
-    NONE = "none"
-    LOW = "low"
-    HIGH = "high"
-    UNKNOWN = "unknown"
+    NONE = "none", NP_("preemption risk", "none")
+    LOW = "low", NP_("preemption risk", "low")
+    HIGH = "high", NP_("preemption risk", "high")
+    UNKNOWN = "unknown", NP_("preemption risk", "unknown")
 
 
 class AtTermEnd(Choice):
     """What a contract does at the end of its term (an amendment records notice given: ``ends``)."""
 
-    RENEWS = "renews"
-    ENDS = "ends"
+    RENEWS = "renews", NP_("term end", "renews")
+    ENDS = "ends", NP_("term end", "ends")
 
 
 class BillingCadence(Choice):
-    MONTHLY = "monthly"
-    QUARTERLY = "quarterly"
-    HALF_YEARLY = "half_yearly"
-    ANNUALLY = "annually"
-    UPFRONT = "upfront"
+    MONTHLY = "monthly", NP_("billing cadence", "monthly")
+    QUARTERLY = "quarterly", NP_("billing cadence", "quarterly")
+    HALF_YEARLY = "half_yearly", NP_("billing cadence", "half_yearly")
+    ANNUALLY = "annually", NP_("billing cadence", "annually")
+    UPFRONT = "upfront", NP_("billing cadence", "upfront")
 
 
 class Metric(Choice):
     """Benchmark metrics the verification rules understand."""
 
-    MFU = "mfu"  # fraction of peak dense BF16 achieved by a training job
-    GEMM_TFLOPS = "gemm_tflops"  # dense BF16 matmul throughput per GPU
-    GEMM_PCT_OF_PEAK = "gemm_pct_of_peak"
-    ALLREDUCE_BUSBW = "allreduce_busbw"  # GB/s, large messages
-    TRAINING_DAYS = "training_days"  # claimed wall time of a training run
-    TOKENS_PER_SEC_PER_GPU = "tokens_per_sec_per_gpu"
-    SCALING_EFFICIENCY = "scaling_efficiency"
-    GPU_UTILISATION = "gpu_utilisation"
-    CHEAPER_THAN = "cheaper_than"  # a price comparison: ``conditions`` names the offers compared
+    MFU = "mfu", NP_("metric", "mfu")  # fraction of peak dense BF16 achieved by a training job
+    GEMM_TFLOPS = "gemm_tflops", NP_("metric", "gemm_tflops")  # dense BF16 matmul throughput per GPU
+    GEMM_PCT_OF_PEAK = "gemm_pct_of_peak", NP_("metric", "gemm_pct_of_peak")
+    ALLREDUCE_BUSBW = "allreduce_busbw", NP_("metric", "allreduce_busbw")  # GB/s, large messages
+    TRAINING_DAYS = "training_days", NP_("metric", "training_days")  # claimed wall time of a training run
+    TOKENS_PER_SEC_PER_GPU = "tokens_per_sec_per_gpu", NP_("metric", "tokens_per_sec_per_gpu")
+    SCALING_EFFICIENCY = "scaling_efficiency", NP_("metric", "scaling_efficiency")
+    GPU_UTILISATION = "gpu_utilisation", NP_("metric", "gpu_utilisation")
+    # a price comparison: ``conditions`` names the offers compared
+    CHEAPER_THAN = "cheaper_than", NP_("metric", "cheaper_than")
 
 
 class Qualifier(Choice):
     """A claim's own wording of precision (stored as text; empty for an exact figure)."""
 
-    ABOUT = "about"  # 约
-    AT_LEAST = "at_least"  # 以上, 85%+
-    AT_MOST = "at_most"
+    ABOUT = "about", NP_("qualifier", "about")  # 约
+    AT_LEAST = "at_least", NP_("qualifier", "at_least")  # 以上, 85%+
+    AT_MOST = "at_most", NP_("qualifier", "at_most")
 
 
 class AcceptanceCheck(Choice):
@@ -281,28 +337,28 @@ class AcceptanceCheck(Choice):
     requires is ``domain/verification/acceptance.py``'s (declared here so that a field can name its choices
     without importing the log readers)."""
 
-    INVENTORY = "inventory"
-    TOPOLOGY = "topology"
-    GEMM = "gemm"
-    ALLREDUCE = "allreduce"
-    BURN = "burn"
-    SCALE_OUT = "scale_out"
-    ECC = "ecc"
+    INVENTORY = "inventory", NP_("acceptance item", "inventory")
+    TOPOLOGY = "topology", NP_("acceptance item", "topology")
+    GEMM = "gemm", NP_("acceptance item", "gemm")
+    ALLREDUCE = "allreduce", NP_("acceptance item", "allreduce")
+    BURN = "burn", NP_("acceptance item", "burn")
+    SCALE_OUT = "scale_out", NP_("acceptance item", "scale_out")
+    ECC = "ecc", NP_("acceptance item", "ecc")
 
 
 class ChangeAction(Choice):
     """What a change did to a row, in the audit trail (``store/audit.py``)."""
 
-    ADDED = "added"
-    CHANGED = "changed"
-    REMOVED = "removed"
+    ADDED = "added", NP_("change", "added")
+    CHANGED = "changed", NP_("change", "changed")
+    REMOVED = "removed", NP_("change", "removed")
 
 
 class AwardObjective(Choice):
     """What the award minimises: the total cost of the need, or the cost per delivered PFLOP-hour."""
 
-    COST = "cost"
-    PFLOP_HOUR = "pflop_hour"
+    COST = "cost", NP_("award objective", "cost")
+    PFLOP_HOUR = "pflop_hour", NP_("award objective", "pflop_hour")
 
 
 class InviteState(Choice):

@@ -423,9 +423,7 @@ def _choice(field: Field, raw: object, *_ignored: object) -> Choice:
         return field.choices.parse(str(raw))
     except QuotetuiError:
         raise BadInput(
-            _("{value} is not one of: {choices}").format(
-                value=repr(str(raw)), choices=", ".join(m.value for m in field.choices)
-            )
+            _("{value} is not one of: {choices}").format(value=repr(str(raw)), choices=field.choices.allowed())
         ) from None
 
 

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 
 from quotetui.domain.errors import BadInput, noun
@@ -130,3 +131,9 @@ def file_word(text: str, fallback: str, *, length: int = 40) -> str:
     anything else a ``-``, at most ``length`` characters; ``fallback`` when nothing is left."""
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
     return safe[:length] or fallback
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word of a command to copy into a shell: quoted when it has spaces or a shell's
+    characters (``'H100 256'``), as it is otherwise."""
+    return shlex.quote(text)

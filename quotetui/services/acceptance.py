@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.entities import WAIVER
-from quotetui.domain.enums import InterFabric, IntraFabric
+from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.gpus import GpuCatalog
@@ -256,7 +256,12 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     with db.session() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
-        items = "; ".join(f"{i.key} {i.status.word} ({i.reason})" for i in state.blocking)
+        items = "; ".join(
+            _("{item} {status} ({reason})").format(
+                item=AcceptanceCheck(i.key).coded, status=i.status.word, reason=i.reason
+            )
+            for i in state.blocking
+        )
         raise BadInput(
             _(
                 "contract #{id} cannot be accepted: {items}. Import the logs that show it "

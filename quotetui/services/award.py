@@ -29,7 +29,7 @@ from quotetui.domain.economics.caveats import Caveats, merged, money_figure, wit
 from quotetui.domain.economics.display import money_shown
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, cost_curve, delivered_curve, evaluate
 from quotetui.domain.economics.inputs import OfferInput, ScenarioInput
-from quotetui.domain.enums import AwardObjective
+from quotetui.domain.enums import AwardObjective, OfferStatus
 from quotetui.domain.errors import BadInput
 from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, scenarios
 from quotetui.domain.sourcing.requirement import Requirement, Verdict
@@ -101,6 +101,14 @@ class LeftOut:
     provider: str
     offer: str
     why: str  # in the language in use, but for a closed offer's status: its code (``rejected``, ``expired``)
+
+    @property
+    def reason(self) -> str:
+        """:attr:`why` in the language in use (a closed offer's status: its word)."""
+        try:
+            return OfferStatus(self.why).word
+        except ValueError:
+            return self.why
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +365,7 @@ def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
     """ "Not in the award: …": each offer and why, or for many the count by reason and the first few."""
     if len(left_out) <= LEFT_OUT_SHOWN:
         return _("Not in the award: {offers}").format(offers="; ".join(left_out_text(x) for x in left_out))
-    reasons = Counter(re.split("[:：]", x.why)[0] for x in left_out)  # a reason's head, before its colon
+    reasons = Counter(re.split("[:：]", x.reason)[0] for x in left_out)  # a reason's head, before its colon
     counts = ", ".join(f"{n:,} {why}" for why, n in reasons.most_common())
     first = "; ".join(left_out_text(x) for x in left_out[:LEFT_OUT_SHOWN])
     return ngettext(
@@ -369,4 +377,6 @@ def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
 
 def left_out_text(x: LeftOut) -> str:
     """ "#1 A (EUR offer): not costed: no EUR→CNY exchange rate …"."""
-    return _("#{id} {provider} ({offer}): {why}").format(id=x.offer_id, provider=x.provider, offer=x.offer, why=x.why)
+    return _("#{id} {provider} ({offer}): {why}").format(
+        id=x.offer_id, provider=x.provider, offer=x.offer, why=x.reason
+    )

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from quotetui.domain.economics.claims import figure_words
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
@@ -64,17 +65,22 @@ class Stored:
     label: str
     tool: str
     evidence_id: int
-    results: tuple[str, ...]  # "gemm_tflops 792.8 TFLOPS"
+    results: tuple[tuple[Metric, Decimal, str], ...]  # each figure stored: its metric, value and unit
     duplicate: bool = False
     not_verified: str = ""  # why a figure the log holds is kept as evidence only
     same_as: str = ""  # a duplicate's file on record
+
+    @property
+    def figures(self) -> list[str]:
+        """Each figure stored, as people read it (``gemm_tflops 792.8 TFLOPS``, ``GEMM TFLOPS 792.8 TFLOPS``)."""
+        return [figure_words(metric, str(value), unit) for metric, value, unit in self.results]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "log": self.label,
             "tool": self.tool,
             "evidence_id": self.evidence_id,
-            "results": list(self.results),
+            "results": [f"{metric.value} {value} {unit}" for metric, value, unit in self.results],
             "duplicate": self.duplicate,
             "same_as": self.same_as or None,
             "not_verified": self.not_verified or None,
@@ -255,8 +261,7 @@ def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, cata
                 **r,
             )
         )
-        value: Decimal = r["value"]
-        results.append(f"{r['metric'].value} {value} {r['unit']}")
+        results.append((r["metric"], r["value"], r["unit"]))
     assert evidence.id is not None
     return Stored(section.label, tool, evidence.id, tuple(results), not_verified=why)
 

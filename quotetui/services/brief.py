@@ -15,7 +15,7 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from quotetui.domain.economics.claims import Audit, Verdict
+from quotetui.domain.economics.claims import Audit, Verdict, unit_word
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import money_number, stored_text, target_number
 from quotetui.domain.economics.exact import dec, pct, q, share_text
@@ -151,7 +151,7 @@ def _section(b: OfferBrief) -> list[str]:
         ),
         "- "
         + _("Sold as / 配置: {configuration}; status {status}").format(
-            configuration=md(o.configuration), status=o.status.value
+            configuration=md(o.configuration), status=o.status.word
         ),
         *("- " + _("Caveat / 注意: {caveat}").format(caveat=md(w)) for w in n.caveats.words(o.id)),
         "",
@@ -287,9 +287,9 @@ def _claims(b: OfferBrief) -> list[str]:
         "- "
         + _("claim #{id} {metric} {value} {unit}: **{verdict}**, {explanation}").format(
             id=a.claim.id,
-            metric=a.claim.metric.value.replace("_", " "),
+            metric=a.claim.metric.spaced,
             value=md(a.claim.value),
-            unit=md(a.claim.unit),
+            unit=md(unit_word(a.claim.unit)),
             verdict=a.verdict.word,
             explanation=md(a.explanation),
         )

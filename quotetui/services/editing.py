@@ -167,8 +167,8 @@ def kept_by_contracts(session: Session, offer_id: int | None = None) -> dict[int
                     contract=contract_id,
                     gpu=sold["gpu_name"],
                     gpus=sold["gpus_per_node"],
-                    intra=sold["intra_fabric"],
-                    inter=sold["inter_fabric"],
+                    intra=e.IntraFabric(sold["intra_fabric"]).word,
+                    inter=e.InterFabric(sold["inter_fabric"]).word,
                 )
             )
     return out

@@ -1,5 +1,6 @@
 """The Contracts sheet: each contract's agreed terms, its charge, spend against the commitment, SLA credits,
-invoice checks and its next key date (the same figures as `quotetui contracts` and the TUI)."""
+invoice checks and its next key date (the same figures as `quotetui contracts` and the TUI), in the language in
+use: its name, headers and words (the codes' words; data as typed)."""
 
 from __future__ import annotations
 
@@ -7,41 +8,43 @@ from collections.abc import Iterator
 from typing import Any
 
 from quotetui.domain.economics.exact import dec, q
+from quotetui.io.import_schema import sheet_tab
 from quotetui.io.xlsx_write import DATE, INTEGER, MONEY, MONEY_FINE, PERCENT, Column, Sheet
+from quotetui.language import N_, _
 from quotetui.services.export_data import ExportData
 
 
 def contracts(data: ExportData) -> Sheet:
     columns = [
-        Column("reference", 16),
-        Column("provider", 14),
-        Column("offer", 30),
-        Column("signed", 11, DATE),
-        Column("start", 11, DATE),
-        Column("end", 11, DATE),
-        Column("term months", 8, INTEGER),
-        Column("billing", 10),
-        Column("notice days", 8, INTEGER),
-        Column("notice deadline", 11, DATE),
-        Column("auto-renew", 9),
-        Column("renewal months", 9, INTEGER),
-        Column("GPUs", 6, INTEGER),
-        Column("price", 14, MONEY_FINE),
-        Column("unit", 12),
-        Column("currency", 8),
-        Column("monthly charge", 14, MONEY),
-        Column("committed spend", 14, MONEY),
-        Column("prepayment", 12, MONEY),
-        Column("spent to date", 14, MONEY),
-        Column("of commitment", 9, PERCENT),
-        Column("SLA credits owed", 12, MONEY),
-        Column("credits received", 12, MONEY),
-        Column("incidents", 8, INTEGER),
-        Column("invoices off", 8, INTEGER),
-        Column("next key date", 11, DATE),
-        Column("next", 30),
-        Column("early termination", 30),
-        Column("accepted on", 11, DATE),
+        Column(_("reference"), 16),
+        Column(_("provider"), 14),
+        Column(_("offer"), 30),
+        Column(_("signed"), 11, DATE),
+        Column(_("start"), 11, DATE),
+        Column(_("end"), 11, DATE),
+        Column(_("term months"), 8, INTEGER),
+        Column(_("billing"), 10),
+        Column(_("notice days"), 8, INTEGER),
+        Column(_("notice deadline"), 11, DATE),
+        Column(_("auto-renew"), 9),
+        Column(_("renewal months"), 9, INTEGER),
+        Column(_("GPUs"), 6, INTEGER),
+        Column(_("price"), 14, MONEY_FINE),
+        Column(_("unit"), 12),
+        Column(_("currency"), 8),
+        Column(_("monthly charge"), 14, MONEY),
+        Column(_("committed spend"), 14, MONEY),
+        Column(_("prepayment"), 12, MONEY),
+        Column(_("spent to date"), 14, MONEY),
+        Column(_("of commitment"), 9, PERCENT),
+        Column(_("SLA credits owed"), 12, MONEY),
+        Column(_("credits received"), 12, MONEY),
+        Column(_("incidents"), 8, INTEGER),
+        Column(_("invoices off"), 8, INTEGER),
+        Column(_("next key date"), 11, DATE),
+        Column(_("next"), 30),
+        Column(_("early termination"), 30),
+        Column(_("accepted on"), 11, DATE),
     ]
     on = data.generated_at.date()
 
@@ -59,14 +62,14 @@ def contracts(data: ExportData) -> Sheet:
                 c.start_date,
                 c.end_date,
                 c.term_months,
-                c.billing_cadence.value,
+                c.billing_cadence.word,
                 c.notice_days,
                 v.notice_by,  # the running term's: a renewed contract's next deadline
                 c.auto_renew,
                 c.renewal_term_months,
                 c.gpu_count,
                 c.price,
-                c.price_unit.value,
+                c.price_unit.word,
                 c.currency,
                 dec(v.monthly_charge, 2),
                 c.committed_spend,
@@ -83,4 +86,5 @@ def contracts(data: ExportData) -> Sheet:
                 c.accepted_on,
             ]
 
-    return Sheet("Contracts", columns, rows())
+    title = N_("Contracts")
+    return Sheet(title, columns, rows(), tab=sheet_tab(title))

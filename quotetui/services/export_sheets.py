@@ -88,7 +88,7 @@ def summary(data: ExportData) -> Sheet:
                 mark("tco", e.annualised_tco),
                 mark("monthly", e.best.monthly),
                 mark("mfu", e.effective_mfu),
-                e.mfu.source,
+                e.mfu.source_word,
                 mark("availability", e.availability.value),
                 mark("downtime", e.downtime_hours_per_year),
                 None  # unverified claims as stated: never ranked on, never green
@@ -115,7 +115,7 @@ def _flags(data: ExportData) -> dict[int, str]:
     out: dict[int, list[str]] = {}
     for a in data.audits:
         if a.claim.offer_id is not None and a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
-            out.setdefault(a.claim.offer_id, []).append(f"{a.verdict.word}: {a.claim.metric.value}")
+            out.setdefault(a.claim.offer_id, []).append(f"{a.verdict.word}: {a.claim.metric.word}")
     return {k: ", ".join(v) for k, v in out.items()}
 
 
@@ -181,9 +181,9 @@ def offers(data: ExportData) -> Sheet:
                     d(e.cost_per_gpu_hour),
                     d(e.cost_per_pflop_hour),
                     d(e.effective_mfu),
-                    e.mfu.source,
+                    e.mfu.source_word,
                     d(e.availability.value),
-                    e.availability.source,
+                    e.availability.source_word,
                     d(e.downtime_hours_per_year, 2),
                     e.best.shown,
                     e.feasibility.ok,

@@ -40,10 +40,11 @@ class FormSpec:
 
 
 def choices_of(f: Field) -> tuple[tuple[str, str], ...]:
-    """A choice field's (label, value) pairs."""
+    """A choice field's (label, value) pairs: each member's word, in the language in use (a code's underscores
+    as spaces: ``on demand``, ``按量``), and its code."""
     if f.choices is None:
         return ()
-    return tuple((m.value.replace("_", " "), m.value) for m in f.choices)
+    return tuple((m.spaced, m.value) for m in f.choices)
 
 
 def hint(f: Field, *, default: bool = True, english: bool = False) -> str:

@@ -5,13 +5,15 @@ contract (amendments, incidents, invoices, waivers) or the settings — who, whe
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from quotetui.domain.enums import ChangeAction
+from quotetui.domain.enums import ChangeAction, Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.language import _
+from quotetui.store.audit import table_word
 from quotetui.store.reader import reading, stored_json
 
 if TYPE_CHECKING:
@@ -39,6 +41,28 @@ class Change:
             return [f"{k}: {_shown(b)} → {_shown(a)}" for k, (b, a) in self.changes.items()]
         side = 1 if self.action == ChangeAction.ADDED else 0
         return [f"{k}: {_shown(v[side])}" for k, v in self.changes.items()]
+
+    @property
+    def shown_subject(self) -> str:
+        """What changed, in the language in use: the subject is stored in English (``offer 8×H100``, ``round 2``,
+        ``claimed mfu``, ``amendment 1``: ``store/audit.py``), its own words (a name as typed) kept as stored."""
+        table, subject = self.entity.replace("_", " "), self.subject
+        if subject == table:
+            return table_word(self.entity)
+        if subject.startswith(table + " "):
+            return _("{row} {name}").format(row=table_word(self.entity), name=subject[len(table) + 1 :])
+        numbered = re.fullmatch(r"(round|amendment) (\d+)", subject)
+        if numbered:
+            said = _("round {n}") if numbered[1] == "round" else _("amendment {n}")
+            return said.format(n=numbered[2])
+        if self.entity == "benchmark_result":  # "claimed mfu": its provenance and metric
+            try:
+                return " ".join(
+                    Provenance(w).word if w in ("claimed", "verified") else Metric(w).word for w in subject.split()
+                )
+            except ValueError:
+                return subject
+        return subject
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -28,7 +28,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.fx import FxTable
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.sourcing.requirement import Met, Requirement, Verdict, compliance
-from quotetui.domain.text import name_key
+from quotetui.domain.text import name_key, shell_word
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
@@ -288,7 +288,7 @@ def _judged(
     pushed: dict[int, list[str]] = {}
     for a in audits:
         if a.claim.offer_id is not None and a.verdict.value != "plausible":
-            pushed.setdefault(a.claim.offer_id, []).append(f"{a.verdict.value}: {a.claim.metric.value}")
+            pushed.setdefault(a.claim.offer_id, []).append(f"{a.verdict.word}: {a.claim.metric.word}")  # JSON: English
     verifier = load_verifier(db, offers, req.currency, day, fx, audits, only=[o.id for o in offers])
     need = ScenarioInput(f"RFQ {req.name}", req.gpus, req.months, Decimal(1), req.currency)
     judged: dict[int, tuple[Figures | None, str | None]] = {}
@@ -381,7 +381,7 @@ def decline(db: Database, name: str, provider: str, note: str | None = None) -> 
         if not found:
             raise BadInput(
                 _("RFQ {name} was not sent to {provider}; `quotetui rfq show {rfq}` lists whom").format(
-                    name=repr(row.name), provider=repr(provider), rfq=row.name
+                    name=repr(row.name), provider=repr(provider), rfq=shell_word(row.name)
                 )
             )
         invite, pname = found[0]

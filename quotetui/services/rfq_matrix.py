@@ -15,7 +15,8 @@ from fractions import Fraction
 
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text
-from quotetui.language import N_, _
+from quotetui.domain.enums import OfferStatus
+from quotetui.language import _
 from quotetui.services.rfq_views import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
 
 SIDE_BY_SIDE = 8
@@ -51,12 +52,8 @@ def rank_cell(o: OfferFit) -> Cell:
     if not o.rank:
         if not o.compliant:
             return _("not compliant")
-        return _(CLOSED_WORDS.get(o.closed, o.closed)) if o.closed else "—"
+        return OfferStatus(o.closed).word if o.closed else "—"  # a closed offer's status: why it has no rank
     return o.rank if o.confirmed else _("{rank} if confirmed").format(rank=o.rank)  # as the award qualifies it
-
-
-CLOSED_WORDS = {"rejected": N_("rejected"), "expired": N_("expired")}
-"""Why a closed offer has no rank, for people (``OfferFit.closed`` is the offer's status code)."""
 
 
 def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:

@@ -115,7 +115,7 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, AllReduce | Collective):
         return _bus_run(parsed, sold)
     if isinstance(parsed, GemmSweep):
-        figure = f"{parsed.statistic} {parsed.tflops} TFLOPS @ {parsed.shape}"
+        figure = f"{parsed.statistic_word} {parsed.tflops} TFLOPS @ {parsed.shape}"
         if not parsed.half_precision:
             return _("{figure} (a {dtype} sweep: not held to the BF16 peak)").format(figure=figure, dtype=parsed.dtype)
         if sold:

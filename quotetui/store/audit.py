@@ -26,31 +26,31 @@ from sqlalchemy.orm import Session, UOWTransaction
 
 from quotetui.domain.enums import ChangeAction
 from quotetui.domain.timeutil import utcnow
+from quotetui.language import NP_, pgettext
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.origin import via
 
-TRACKED = frozenset(
-    {
-        "provider",
-        "offer",
-        "quote_revision",
-        "revision_price",
-        "discount",
-        "extra_cost",
-        "sla_term",
-        "sla_credit_tier",
-        "contract",
-        "contract_amendment",
-        "incident",
-        "invoice",
-        "acceptance_waiver",
-        "evidence",
-        "benchmark_result",
-        "setting",
-        "fx_rate",
-    }
-)
-"""The tables whose every change is recorded."""
+TRACKED = {
+    "provider": NP_("audited row", "provider"),
+    "offer": NP_("audited row", "offer"),
+    "quote_revision": NP_("audited row", "quote revision"),
+    "revision_price": NP_("audited row", "revision price"),
+    "discount": NP_("audited row", "discount"),
+    "extra_cost": NP_("audited row", "extra cost"),
+    "sla_term": NP_("audited row", "sla term"),
+    "sla_credit_tier": NP_("audited row", "sla credit tier"),
+    "contract": NP_("audited row", "contract"),
+    "contract_amendment": NP_("audited row", "contract amendment"),
+    "incident": NP_("audited row", "incident"),
+    "invoice": NP_("audited row", "invoice"),
+    "acceptance_waiver": NP_("audited row", "acceptance waiver"),
+    "evidence": NP_("audited row", "evidence"),
+    "benchmark_result": NP_("audited row", "benchmark result"),
+    "setting": NP_("audited row", "setting"),
+    "fx_rate": NP_("audited row", "fx rate"),
+}
+"""The tables whose every change is recorded, each with the word a history says it by (in English the table's
+name spaced, as the stored subject begins: ``offer 8×H100``; :func:`table_word`)."""
 
 SKIPPED = frozenset({"id", "version", "created_at", "updated_at", "imported_at", "raw"})
 """Columns never recorded: bookkeeping, and an evidence log's text (kept verbatim in its own row; its digest is
@@ -165,6 +165,11 @@ def links(
         contract = _parent(session, "Contract", contract_id)
         offer_id = None if contract is None else contract.offer_id
     return offer_id, contract_id
+
+
+def table_word(table: str) -> str:
+    """A recorded table's word in the language in use (``offer``, ``报价``); a table not tracked, spaced."""
+    return _(TRACKED[table]) if table in TRACKED else table.replace("_", " ")
 
 
 def _subject(table: str, values: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, ResaleCurve
 from quotetui.domain.enums import InterFabric
-from quotetui.language import _, current
+from quotetui.language import NP_, _, current
 from quotetui.language.numbers import percent
 
 HOURS_PER_MONTH = 730
@@ -100,6 +100,17 @@ class Assumptions:
         return self.hours_per_month * 12
 
 
+SOURCES = {
+    "verified": NP_("figure source", "verified"),
+    "claimed": NP_("figure source", "claimed"),
+    "sla": NP_("figure source", "sla"),
+    "default": NP_("figure source", "default"),
+    "given": NP_("figure source", "given"),
+}
+"""Where an assumed figure comes from (:attr:`Assumed.source`, a code: JSON and the engine compare it), as people
+read it: :attr:`Assumed.source_word`."""
+
+
 class Assumed:
     """A value the figures rest on, and why it is what it is.
 
@@ -114,7 +125,7 @@ class Assumed:
     source: str  # verified | claimed | sla | default | given
     measured_gpus: int | None  # an MFU measured on this many GPUs (None: a whole-job or default figure)
     _note: str | Callable[[], str]
-    _made: tuple[str, str] | None  # (language, words) of a note made by its function
+    _made: str | None  # (language, words) of a note made by its function
 
     def __init__(
         self, value: Fraction, source: str, note: str | Callable[[], str], measured_gpus: int | None = None
@@ -124,6 +135,11 @@ class Assumed:
         object.__setattr__(self, "_note", note)
         object.__setattr__(self, "_made", None)
         object.__setattr__(self, "measured_gpus", measured_gpus)
+
+    @property
+    def source_word(self) -> str:
+        """:attr:`source` in the language in use (``default``, ``默认``)."""
+        return _(SOURCES[self.source]) if self.source in SOURCES else self.source
 
     @property
     def note(self) -> str:

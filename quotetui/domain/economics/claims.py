@@ -23,7 +23,7 @@ from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.exact import dec, pct, q, sci
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _
 from quotetui.language.numbers import percent
 
 NVLS_CAPABLE = {"NV18"}  # Hopper SXM boards (and newer) reduce in the NVSwitch: busbw can exceed one link
@@ -38,6 +38,26 @@ class Verdict(Marked):
     OPTIMISTIC = "optimistic", "!", Tone.WARNING, N_("optimistic")
     IMPOSSIBLE = "impossible", "✗", Tone.ERROR, N_("impossible")
     UNCHECKED = "unchecked", "?", Tone.MUTED, N_("unchecked")
+
+
+CLAIM_UNITS = {
+    "fraction": NP_("unit", "fraction"),  # what a log's MFU is stored in (``bench_import``)
+    "days": NP_("unit", "days"),
+    "hours": NP_("unit", "hours"),
+}
+"""The units quotetui writes or a claim usually states in words, as people read them; a unit of symbols (GB/s,
+TFLOPS, tokens/s) or one typed otherwise is shown as typed."""
+
+
+def unit_word(unit: str) -> str:
+    """``unit`` in the language in use where it is a word above (``days``, ``天``), else as typed."""
+    return _(CLAIM_UNITS[unit]) if unit in CLAIM_UNITS else unit
+
+
+def figure_words(metric: Metric, value: str, unit: str) -> str:
+    """A figure claimed or measured, as people read it: ``training_days 22 days``, ``训练天数 22 天`` (the metric
+    and the unit in the language in use); JSON and the stored row keep the codes."""
+    return _("{metric} {value} {unit}").format(metric=metric.word, value=value, unit=unit_word(unit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +93,12 @@ class Claim:
     @property
     def boldest(self) -> Fraction:
         return q(self.value_high if self.value_high is not None else self.value)
+
+    @property
+    def figure(self) -> str:
+        """The claimed figure, a range as claimed: ``mfu 0.45–0.52 fraction`` (:func:`figure_words`)."""
+        value = f"{self.value}" + (f"–{self.value_high}" if self.value_high is not None else "")
+        return figure_words(self.metric, value, self.unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,4 +350,4 @@ def audit(c: Claim) -> Audit:
         Metric.CHEAPER_THAN: _cheaper_than,
     }
     check = checks.get(c.metric)
-    return check(c) if check else _unchecked(c, _("no rule checks {metric} claims yet").format(metric=c.metric.value))
+    return check(c) if check else _unchecked(c, _("no rule checks {metric} claims yet").format(metric=c.metric.word))

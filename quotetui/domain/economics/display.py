@@ -36,6 +36,8 @@ from quotetui.domain.money import decimal_places, plain
 
 Number = Fraction | Decimal | int
 MONEY_STYLES = ("plain", "wan")
+STYLE_EXAMPLES = {"plain": "960,000.00", "wan": "96.00万"}
+"""How each money style writes 960,000 (``quotetui config`` shows it beside the style's name)."""
 _money_style: list[str | None] = ["plain"]  # None: not decided yet (``decide_money_style_by``)
 _decider: list[Callable[[], str | None]] = [lambda: None]
 _UNITS = ((10**8, "亿"), (10**4, "万"))

@@ -655,7 +655,7 @@ def evaluate(offer: OfferInput, scenario: ScenarioInput, fx: FxTable, assumption
     nodes = nodes_needed(scenario.gpu_count, offer.gpus_per_node)
     costs = ways_to_buy(offer, scenario, fx, assumptions)
     unpriced = tuple(unpriced_costs(offer, scenario))
-    unknowns = [*unpriced, *(f"{d.label}" for d in offer.discounts if d.rate is None)]
+    unknowns = [*unpriced, *(d.shown for d in offer.discounts if d.rate is None)]
     availability = choose_availability(offer, assumptions)
     claimed = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, scenario.train_params, trust_claims=True)
     claimed_mfu = None if claimed.value == mfu.value else claimed
@@ -717,7 +717,7 @@ def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:
     storage the scenario uses when the offer records no charge for it at all (record one of 0 when the
     provider includes it). Each makes the offer's figures a lower bound."""
     out = [
-        _("{extra}: amount not quoted").format(extra=x.label)
+        _("{extra}: amount not quoted").format(extra=x.shown)
         for x in offer.extras
         if x.amount is None and not x.refundable
     ]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
+from quotetui.domain.economics.assumptions import Assumed
 from quotetui.domain.economics.caveats import LOWER_BOUND, Caveats, figure_text
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.costing import OptionCost, base_option
@@ -308,7 +309,7 @@ def explain(e: Evaluation) -> list[Figure]:
             _("MFU"),
             dec(e.effective_mfu, 4),
             OF_PEAK,
-            _source(e.mfu.source),
+            _source(e.mfu),
             [e.mfu.note]
             + (
                 [
@@ -328,7 +329,7 @@ def explain(e: Evaluation) -> list[Figure]:
             _("Availability"),
             dec(e.availability.value, 6),
             "fraction",
-            _source(e.availability.source),
+            _source(e.availability),
             [e.availability.note],
         ),
         Figure(
@@ -394,20 +395,9 @@ def explain(e: Evaluation) -> list[Figure]:
     return figures
 
 
-SOURCES = {
-    "verified": N_("source: verified"),
-    "claimed": N_("source: claimed"),
-    "sla": N_("source: sla"),
-    "default": N_("source: default"),
-    "given": N_("source: given"),
-}
-"""The formula line of an assumed figure, by its source (``Assumed.source``: a code, as JSON has it)."""
-
-
-def _source(source: str) -> str:
-    """Where an assumed figure's value comes from, in words."""
-    line = SOURCES.get(source)
-    return _(line) if line is not None else _("source: {source}").format(source=source)
+def _source(assumed: Assumed) -> str:
+    """The formula line of where an assumed figure's value comes from (``source: verified``)."""
+    return _("source: {source}").format(source=assumed.source_word)
 
 
 def _claims_figure(e: Evaluation) -> list[Figure]:

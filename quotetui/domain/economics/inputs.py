@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -25,18 +25,6 @@ from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 from quotetui.language import ENGLISH, N_, _
 from quotetui.language.numbers import percent
-
-FABRIC_SHORT = {
-    "nvswitch": "NVSwitch",
-    "nvlink_bridge": N_("NVLink bridge"),
-    "pcie": "PCIe",
-    "infiniband_ndr": "IB NDR",
-    "infiniband_hdr": "IB HDR",
-    "roce_v2": "RoCE v2",
-    "vendor_rdma": N_("vendor RDMA"),
-    "ethernet": N_("Ethernet"),
-}
-"""A fabric's short name, as a configuration shows it (in the language in use: ``_()`` where shown)."""
 
 TERM_NAMES = {0: N_("on-demand"), 1: N_("monthly"), 3: N_("quarterly"), 6: N_("half-year"), 12: N_("annual")}
 
@@ -69,19 +57,6 @@ DISCOUNT_NAMES = {
     DiscountKind.NEGOTIATED: N_("negotiated discount"),
 }
 """A discount's kind in words (``{kind} discount``), marked for :func:`_` where it is shown."""
-
-EXTRA_NAMES = {
-    ExtraKind.EGRESS: N_("egress"),
-    ExtraKind.PLATFORM_FEE: N_("platform fee"),
-    ExtraKind.STORAGE: N_("storage"),
-    ExtraKind.PUBLIC_IP: N_("public ip"),
-    ExtraKind.SNAPSHOT: N_("snapshot"),
-    ExtraKind.SETUP_FEE: N_("setup fee"),
-    ExtraKind.DEPOSIT: N_("deposit"),
-    ExtraKind.SUPPORT: N_("support"),
-    ExtraKind.OTHER: N_("other"),
-}
-"""An extra cost's kind in words (its code, spaced), marked for :func:`_` where it is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +105,18 @@ class PriceOption:
     @property
     def shown(self) -> str:
         """:attr:`label` in the language in use (``annual prepaid``, ``包年预付``)."""
-        name = term_words(self.term_months)
-        if self.prepay:
-            name = _("{term} prepaid").format(term=name)
-        if self.from_discount is not None:
-            name += f" · {_(DISCOUNT_NAMES[self.discount_kind or DiscountKind.TERM])}"
-        return name
+        kind = (self.discount_kind or DiscountKind.TERM) if self.from_discount is not None else None
+        return way_words(self.term_months, self.prepay, kind)
+
+
+def way_words(term_months: int, prepay: bool, discount: DiscountKind | None = None) -> str:
+    """A way to buy in the language in use: its term, prepaid or not, and the kind of discount it comes from."""
+    name = term_words(term_months)
+    if prepay:
+        name = _("{term} prepaid").format(term=name)
+    if discount is not None:
+        name += f" · {_(DISCOUNT_NAMES[discount])}"
+    return name
 
 
 def stored_label_shown(label: str, term_months: int, prepay: bool) -> str:
@@ -176,6 +157,22 @@ class DiscountTerm:
         """:attr:`label` in the language in use (the description as typed)."""
         return self._words(_(DISCOUNT_NAMES[self.kind]), _("rate not quoted"))
 
+    @classmethod
+    def stored_words(cls, label: str, rate: str | None) -> str:
+        """A discount as a contract keeps it (its :attr:`label`, stored English, and its rate) in the language in
+        use; a label quotetui did not write, as stored."""
+        try:
+            term = cls(
+                0, DiscountKind(label.partition(" discount")[0]), None if rate in (None, "None") else Decimal(rate)
+            )
+        except (ValueError, ArithmeticError):
+            return label
+        rest = label.removeprefix(term.label)
+        if rest == label:
+            return label
+        described = rest.strip().removeprefix("(").removesuffix(")") if rest.strip() else None
+        return replace(term, description=described).shown
+
     def _words(self, kind: str, unquoted: str, tag: str | None = None) -> str:
         rate = percent(plain(self.rate * 100), tag) if self.rate is not None else unquoted
         said = (self.description or "").replace(" ", "").replace("％", "%").removesuffix("%")
@@ -202,7 +199,13 @@ class ExtraTerm:
     @property
     def shown(self) -> str:
         """:attr:`label` in the language in use (a description stays as typed)."""
-        return self.description or _(EXTRA_NAMES[self.kind])
+        return self.description or self.kind.spaced
+
+    @staticmethod
+    def stored_words(label: str) -> str:
+        """An extra cost as a contract keeps it (its :attr:`label`, stored: a description as typed, else its kind
+        in English words) in the language in use."""
+        return next((k.spaced for k in ExtraKind if label == k.value.replace("_", " ")), label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,10 +267,7 @@ class OfferInput:
     def configuration(self) -> str:
         """A short description of the machine: ``8×H100 SXM5 · NVSwitch · IB NDR``."""
         parts = [f"{self.gpus_per_node}×{self.gpu.name}"]
-        if self.intra_fabric is not IntraFabric.UNKNOWN:
-            parts.append(_(FABRIC_SHORT[self.intra_fabric.value]))
-        if self.inter_fabric not in (InterFabric.UNKNOWN, InterFabric.NONE):
-            parts.append(_(FABRIC_SHORT[self.inter_fabric.value]))
+        parts += [f.short_name for f in (self.intra_fabric, self.inter_fabric) if f.short]
         return " · ".join(parts)
 
     @property

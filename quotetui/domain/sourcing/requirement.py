@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.exact import share_text
-from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric
+from quotetui.domain.enums import AcceptanceCheck, Fabric, InterFabric, IntraFabric
 from quotetui.domain.gpus import GpuSpec
 from quotetui.language import _, ngettext
 
@@ -88,20 +88,15 @@ def _key(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
-def _spaced(fabric: StrEnum) -> str:
-    """A fabric's code as words (``infiniband_ndr`` → ``infiniband ndr``): the code itself, never translated."""
-    return fabric.value.replace("_", " ")
-
-
-def _at_least(order: tuple[StrEnum, ...], given: StrEnum, wanted: StrEnum, line: str, unstated: str) -> Verdict:
+def _at_least(order: tuple[Fabric, ...], given: Fabric, wanted: Fabric, line: str, unstated: str) -> Verdict:
     """The verdict on a fabric line: ``line`` is its template (``{fabric}``: the fabric wanted), ``unstated``
     the reason when the offer does not say; both in the language in use."""
-    shown = line.format(fabric=_spaced(wanted))
+    shown = line.format(fabric=wanted.spaced)
     if given not in order:
         return Verdict(shown, Met.UNKNOWN, unstated)
     if order.index(given) >= order.index(wanted):
-        return Verdict(shown, Met.YES, _spaced(given))
-    return Verdict(shown, Met.NO, _("{fabric} is below it").format(fabric=_spaced(given)))
+        return Verdict(shown, Met.YES, given.spaced)
+    return Verdict(shown, Met.NO, _("{fabric} is below it").format(fabric=given.spaced))
 
 
 def compliance(req: Requirement, offer: OfferInput) -> tuple[Verdict, ...]:

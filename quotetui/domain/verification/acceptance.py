@@ -183,7 +183,7 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
     log, p = best
     share = q(p.tflops) / q(sold.gpu.bf16_tflops)
     said = _("{statistic} {tflops} TFLOPS = {share} of {peak}").format(
-        statistic=p.statistic, tflops=p.tflops, share=percent(pct(share, 1)), peak=sold.gpu.bf16_tflops
+        statistic=p.statistic_word, tflops=p.tflops, share=percent(pct(share, 1)), peak=sold.gpu.bf16_tflops
     )
     status = Status.PASSED if share >= GEMM_MIN_SHARE else Status.FAILED
     return Item("gemm", status, said, (log.label,))

@@ -23,7 +23,7 @@ from quotetui.domain.verification.linkfacts import (  # noqa: F401 (re-exported:
     PerftestBw,
     PerftestLat,
 )
-from quotetui.language import _
+from quotetui.language import NP_, _, pgettext
 
 LARGE_MESSAGE_BYTES = 128 * 1024 * 1024
 """AllReduce is judged on messages of at least 128 MiB: below that, latency drags bus bandwidth down and the
@@ -249,6 +249,13 @@ GEMM_PREFERENCE = ("MSMF", "median", "mean", "best", "MAMF", "max")
 """Which of a sweep's figures is judged, first found wins: a sustained figure before a burst. mamf-finder 2026
 prints MSMF (max sustainable, saturated clocks) and MAMF (max achievable, a boost-clock burst); 2025 the best
 shape's mean / median / max; 2024 one "best outcome" (a mean over the iterations)."""
+STATISTIC_WORDS = {
+    "median": NP_("statistic", "median"),
+    "mean": NP_("statistic", "mean"),
+    "best": NP_("statistic", "best"),
+    "max": NP_("statistic", "max"),
+}
+"""A sweep's statistics in words, in the language in use where shown (MSMF and MAMF are names: as printed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +296,12 @@ class GemmSweep:
     @property
     def statistic(self) -> str:
         return self._judged()[0]
+
+    @property
+    def statistic_word(self) -> str:
+        """:attr:`statistic` in the language in use (``median``, ``中位数``; ``MSMF`` as printed)."""
+        stat = self.statistic
+        return _(STATISTIC_WORDS[stat]) if stat in STATISTIC_WORDS else stat
 
     @property
     def shape(self) -> str:

@@ -37,7 +37,7 @@ def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
     peak = q(gpu.bf16_tflops)
     if isinstance(parsed, GemmSweep) and parsed.half_precision and q(parsed.tflops) > peak:
         return _("{statistic} {tflops} TFLOPS is more than the {model}'s {peak} TFLOPS peak").format(
-            statistic=parsed.statistic, tflops=parsed.tflops, model=gpu.name, peak=gpu.bf16_tflops
+            statistic=parsed.statistic_word, tflops=parsed.tflops, model=gpu.name, peak=gpu.bf16_tflops
         )
     if isinstance(parsed, TrainingThroughput) and q(parsed.median_tflops) > peak:
         return _("{tflops} TFLOP/s per GPU is more than the {model}'s {peak} TFLOPS peak (an MFU above 100 %)").format(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.economics.claims import Audit, Verdict
+from quotetui.domain.economics.claims import Audit, Verdict, unit_word
 from quotetui.domain.economics.exact import dec, pct, q
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import UnknownGpu
@@ -415,7 +415,7 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
         share = q(p.tflops) / peak
         if share >= GEMM_MIN_SHARE:
             continue
-        figure = f"{log.label}: {p.statistic} {p.tflops} TFLOPS @ {p.shape}"
+        figure = f"{log.label}: {p.statistic_word} {p.tflops} TFLOPS @ {p.shape}"
         findings.append(
             Finding(
                 FindingCode.GEMM_BELOW_PEAK,
@@ -552,12 +552,7 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                 Finding(
                     FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.CRITICAL if a.verdict is Verdict.IMPOSSIBLE else Severity.WARNING,
-                    _("{verdict} claim: {metric} {value} {unit}").format(
-                        verdict=a.verdict.word,
-                        metric=c.metric.value,
-                        value=f"{c.value}" + (f"–{c.value_high}" if c.value_high is not None else ""),
-                        unit=c.unit,
-                    ),
+                    _("{verdict} claim: {figure}").format(verdict=a.verdict.word, figure=c.figure),
                     a.explanation,
                     tuple(a.arithmetic) + ((f"“{c.quote}” ({c.source})",) if c.quote else ()),
                 )
@@ -572,19 +567,22 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                     FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.WARNING,
                     _("claimed {claimed} {unit}, measured {measured}").format(
-                        claimed=_plain(c.boldest), unit=c.unit, measured=value
+                        claimed=_plain(c.boldest), unit=unit_word(c.unit), measured=value
                     ),
                     _(
                         "The provider claims {claimed} {unit} for {metric}; the measurement on the trial machine is "
                         "{measured} ({share} of the claim)."
                     ).format(
                         claimed=_plain(c.boldest),
-                        unit=c.unit,
-                        metric=c.metric.value,
+                        unit=unit_word(c.unit),
+                        metric=c.metric.word,
                         measured=value,
                         share=percent(pct(q(value) / c.boldest, 0)),
                     ),
-                    (f"{log.label}: {value} {c.unit}", _("claim #{id} ({source})").format(id=c.id, source=c.source)),
+                    (
+                        f"{log.label}: {value} {unit_word(c.unit)}",
+                        _("claim #{id} ({source})").format(id=c.id, source=c.source),
+                    ),
                     (log.evidence_id,),
                 )
             )

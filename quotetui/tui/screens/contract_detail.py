@@ -76,7 +76,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             start=day_text(c.start_date),
             end=day_text(c.end_date),
             months=c.term_months,
-            cadence=c.billing_cadence.value.replace("_", " "),  # the code, as every listing shows it
+            cadence=c.billing_cadence.spaced,  # its word, as every listing shows it
         )
         + "\n"
     )

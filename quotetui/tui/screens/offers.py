@@ -51,10 +51,11 @@ class OffersScreen(MarketScreen):
         with Horizontal(id="filters"):
             yield Input(placeholder=_(FILTER_HINT), id="filter")
             yield Select([], prompt=_(PROMPTS["gpu-filter"]), id="gpu-filter")
-            kinds = [(k.value.replace("_", " "), k.value) for k in ProviderKind]
+            kinds = [(k.spaced, k.value) for k in ProviderKind]
             yield Select(kinds, prompt=_(PROMPTS["kind-filter"]), id="kind-filter")
-            statuses = [(s.value, s.value) for s in OfferStatus]
-            yield Select(statuses, prompt=_(PROMPTS["status-filter"]), id="status-filter")
+            yield Select(
+                [(s.word, s.value) for s in OfferStatus], prompt=_(PROMPTS["status-filter"]), id="status-filter"
+            )
         yield VirtualTable(id="offers")
         yield Label(id="offers-status")
         yield KeysFooter()

@@ -41,13 +41,13 @@ def spec(d: OfferDetail) -> RenderableType:
     offer = kv(
         f"#{o.id} {p.name} — {o.name}",
         [
-            (N_("provider"), f"{p.name} ({p.kind.value.replace('_', ' ')}){' · ' + p.parent if p.parent else ''}"),
+            (N_("provider"), f"{p.name} ({p.kind.spaced}){' · ' + p.parent if p.parent else ''}"),
             (N_("certifications"), ", ".join(p.certifications)),
             (N_("GPU"), f"{o.gpus_per_node} × {g.name} ({o.form_factor.value.upper()})"),
-            (N_("in-node fabric"), o.intra_fabric.value.replace("_", " ")),
+            (N_("in-node fabric"), o.intra_fabric.spaced),
             (
                 N_("scale-out"),
-                o.inter_fabric.value.replace("_", " ")
+                o.inter_fabric.spaced
                 + (
                     ", " + _("{gbps} Gb/s per GPU").format(gbps=plain(o.inter_gbps_per_gpu))
                     if o.inter_gbps_per_gpu
@@ -64,10 +64,9 @@ def spec(d: OfferDetail) -> RenderableType:
             (N_("lead time"), _days(o.lead_time_days) if o.lead_time_days is not None else None),
             (
                 N_("billing"),
-                o.billing_basis.value.replace("_", " ")
-                + (" · " + _("part months by the day") if o.prorata_days else ""),
+                o.billing_basis.spaced + (" · " + _("part months by the day") if o.prorata_days else ""),
             ),
-            (N_("status"), o.status.value),
+            (N_("status"), o.status.word),
             (N_("valid until"), o.valid_until.isoformat() if o.valid_until else None),
             (N_("source"), d.source),
             (N_("estimate"), _("yes: the provider's figures are estimates") if o.is_estimate else None),
@@ -141,7 +140,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
             str(c.id),
             c.kind.value,
             amount,
-            c.basis.value.replace("_", " ") + (" " + _("(refundable)") if c.refundable else ""),
+            c.basis.spaced + (" " + _("(refundable)") if c.refundable else ""),
             c.description or "",
         )
     parts: list[RenderableType] = []
@@ -369,7 +368,7 @@ def contracts(d: OfferDetail) -> RenderableType:
                     (N_("start"), c.start_date.isoformat()),
                     (N_("end"), c.end_date.isoformat()),
                     (N_("term"), _("{n} months").format(n=c.term_months)),
-                    (N_("billing"), c.billing_cadence.value.replace("_", " ")),
+                    (N_("billing"), c.billing_cadence.spaced),
                     (N_("notice deadline"), c.notice_deadline.isoformat() if c.notice_deadline else None),
                     (N_("auto-renews"), _("yes") if c.auto_renew else _("no")),
                     (
