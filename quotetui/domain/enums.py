@@ -6,7 +6,7 @@ from enum import StrEnum
 from typing import Self
 
 from quotetui.domain.errors import BadInput, DatabaseProblem, noun
-from quotetui.language import N_, NP_, _, pgettext
+from quotetui.language import N_, NP_, _
 
 
 class Choice(StrEnum):

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, UOWTransaction
 
 from quotetui.domain.enums import ChangeAction
 from quotetui.domain.timeutil import utcnow
-from quotetui.language import NP_, pgettext
+from quotetui.language import NP_, _
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.origin import via
 

@@ -23,7 +23,7 @@ from quotetui.domain.verification.linkfacts import (  # noqa: F401 (re-exported:
     PerftestBw,
     PerftestLat,
 )
-from quotetui.language import NP_, _, pgettext
+from quotetui.language import NP_, _
 
 LARGE_MESSAGE_BYTES = 128 * 1024 * 1024
 """AllReduce is judged on messages of at least 128 MiB: below that, latency drags bus bandwidth down and the
