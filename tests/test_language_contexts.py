@@ -28,7 +28,7 @@ def test_each_meaning_of_a_word_reads_as_itself_in_chinese() -> None:
     assert (_(NP_("who moved", "who")), _(NP_("who claims", "who"))) == ("出价方", "宣称方")
     assert (_("what"), _(NP_("key binding", "what"))) == ("事项", "功能")
     assert (_("offers"), _(NP_("count", "offers"))) == ("报价", "报价数")
-    assert (_("GPUs"), pgettext("unit", "GPUs")) == ("GPU 数", "块")
+    assert (_("GPUs"), pgettext("unit", "GPUs")) == ("卡数", "块")
     assert _(E.CONTRACT.field("billing").label) == "结算周期"  # how often it is invoiced, not 计费方式
     assert _(E.OFFER.field("billing_basis").label) == "计费方式"
 
@@ -48,8 +48,11 @@ def test_every_context_of_an_id_has_its_own_chinese() -> None:
             meanings[entry.id][entry.context] = entry.string
     shared = {word: said for word, said in meanings.items() if len(said) > 1}
     assert {"monthly", "who", "rate", "what", "from", "offers", "Billing"} <= set(shared)
-    alike = {word: said for word, said in shared.items() if len(set(said.values())) < len(said)}
-    assert not {w: s for w, s in alike.items() if w not in {"GB", "TB", "kW", "Gb/s per GPU"}}, alike
+    # a code's word has its own context (``NP_("offer status", "quoted")``) even where its Chinese is the plain
+    # word's; the words with two meanings read at least two ways
+    for word in ("monthly", "who", "rate", "what", "from", "offers", "Billing", "claimed"):
+        said = shared[word]
+        assert len(set(said.values())) >= 2, (word, said)
 
 
 def test_the_rounds_table_heads_the_mover_column_as_the_mover(demo_db: Database) -> None:

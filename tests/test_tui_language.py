@@ -96,7 +96,7 @@ async def test_the_language_switches_on_every_screen_at_once_and_back(
         await pilot.press("o")
         await settle(pilot)
         shown = offers(app)
-        assert shown["filter"] == "/ 筛选：供应商、报价、GPU……"
+        assert shown["filter"] == "/ 筛选 供应商、报价、GPU…"
         assert shown["prompts"] == ["GPU", "类型", "状态"]
         assert shown["headers"][:4] == ["排名", "ID", "供应商", "报价"] and "有效期至" in shown["headers"]
         assert shown["footer"][:3] == ["⏎ 打开", "/ 筛选", "space 固定"]
@@ -316,7 +316,7 @@ async def test_the_command_palette_says_no_matches_in_chinese(demo_db_path: Path
         await settle(pilot)
         palette = app.screen
         assert isinstance(palette, CommandPalette)
-        assert palette.query_one(CommandInput).placeholder == "搜索命令…"
+        assert palette.query_one(CommandInput).placeholder == "搜索命令……"
         await pilot.press(*"zqxzqx")
         await pilot.pause(1.0)  # Textual says so half a second after the search
         await settle(pilot)
@@ -333,7 +333,7 @@ async def test_the_theme_picker_speaks_chinese(demo_db_path: Path) -> None:
         await settle(pilot)
         await run_command(pilot, "主题")
         assert isinstance(app.screen, CommandPalette)
-        assert app.screen.query_one(CommandInput).placeholder == "搜索主题…"
+        assert app.screen.query_one(CommandInput).placeholder == "搜索主题……"
 
 
 def test_every_textual_word_a_buyer_meets_is_translated() -> None:

@@ -41,6 +41,8 @@ class MarketScreen(ReportsWorkerErrors, Screen[None]):
 
     def _loading_changed(self, loading: bool) -> None:
         self.set_loading(loading)
+        if not loading:  # keys a loading table disabled (Open) are live again: the footer says so
+            self.refresh_bindings()
 
     def speak(self) -> None:
         """A language switch (``QuotetuiApp.speak_again``): the words composed once, other than :class:`Said`
