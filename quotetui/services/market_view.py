@@ -27,7 +27,7 @@ from quotetui.domain.enums import OfferStatus, Provenance, Tone
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, FindingCode, Severity
-from quotetui.language import _, ngettext
+from quotetui.language import NP_, _, ngettext
 from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import rank_offers
 from quotetui.services.ranking import Ranking
@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 EXPIRING_DAYS = 14
 DEADLINE_DAYS = 90
 
+
+VERIFICATION_WORDS = {
+    "verified": NP_("verification", "verified"),
+    "claimed": NP_("verification", "claimed"),
+    "none": NP_("verification", "none"),
+}
+"""An offer's verification (:attr:`OfferRow.verification`, a code its JSON keeps) as people read it."""
 
 @dataclass(frozen=True, slots=True)
 class OfferRow:
@@ -57,6 +64,11 @@ class OfferRow:
         if self.logs or any(e.provenance is Provenance.VERIFIED for e in self.offer.evidence):
             return "verified"
         return "claimed" if self.claims else "none"
+
+    @property
+    def verification_word(self) -> str:
+        """:attr:`verification` as people read it, in the language in use (the code itself in English)."""
+        return _(VERIFICATION_WORDS[self.verification])
 
     @property
     def flags(self) -> list[str]:

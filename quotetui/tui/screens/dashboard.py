@@ -10,7 +10,7 @@ from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import pct, q
-from quotetui.domain.enums import Severity, Tone
+from quotetui.domain.enums import OfferStatus, Severity, Tone
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
@@ -80,7 +80,7 @@ class DashboardScreen(MarketScreen):
         )
         status = _table(_("Offers by status"), N_("status"), "#")
         for name, count in m.status_counts:
-            status.add_row(name, str(count))
+            status.add_row(OfferStatus(name).word, str(count))
         not_compared = sum(1 for r in m.rows if r.evaluation is None)
         if not_compared:
             status.add_row(Text(_("not comparable (FX)"), style=STYLE[Tone.WARNING]), str(not_compared))
