@@ -3,11 +3,12 @@
 The ``$`` lines run in order, as from the repository's root (a scratch folder that sees its ``imports/`` and
 ``tests/``), through the real entry point; the lines after a command are what it prints, stdout and stderr as a
 terminal shows them. ``…`` alone on a line stands for lines left out, ``…`` inside a line for text left out (a
-wide table's right-hand columns, a path that is each reader's own); every other line must be printed exactly, in
-that order, with nothing else between. A ```toml block whose first line is a comment naming ``config.toml`` is the reader's
-config file from then on. ``export NAME=VALUE`` sets a variable for the commands after it; ``cat FILE`` prints a
-file a command wrote. The walk runs on a buyer's machine in China on the page's day (``TZ=Asia/Shanghai``, the
-clock at ``TODAY``), so its dates and "in N days" are the page's whatever day the test runs.
+wide table's right-hand columns, a path that is each reader's own); every other line must be printed exactly,
+in that order, with nothing else between. A ```toml block whose first line is a comment naming ``config.toml``
+is the reader's config file from then on. ``export NAME=VALUE`` sets a variable for the commands after it;
+``cat FILE`` prints a file a command wrote. The walk runs on a buyer's machine in China on the page's day
+(``TZ=Asia/Shanghai``, the clock at ``TODAY``), so its dates and "in N days" are the page's whatever day the
+test runs.
 
 When an output changes on purpose, ``python -m tests.test_readme_zh`` prints what each command prints now (in
 scratch folders of its own, each command the page no longer matches marked ``# ≠``), to paste back into the page.
