@@ -55,12 +55,12 @@ def _defines(text: str, name: str) -> bool:
 
 
 def test_every_module_and_rule_the_docs_name_is_where_they_say() -> None:
-    """docs/*.md and the README name modules and the functions, classes and constants in them: each one must
+    """docs/*.md and the READMEs name modules and the functions, classes and constants in them: each one must
     exist where it says (a rename that forgets the docs fails here). A bare file name may be any file of that
     name; a path is read from the package or the repository's root."""
     code = [p for p in ROOT.rglob("*.py") if not {".venv", "node_modules", ".git"} & set(p.parts)]
     wrong = []
-    for doc in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+    for doc in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md", ROOT / "README.zh-CN.md"]:
         for m in _NAMED.finditer(doc.read_text(encoding="utf-8")):
             path, names = m.group(1), m.group(2)
             found = [b / path for b in (ROOT / "quotetui", ROOT) if (b / path).is_file()]
