@@ -164,7 +164,7 @@ async def test_the_negotiation_tab_marks_the_batna_line(demo_db_path: Path) -> N
             await pilot.press(key)
         await settle(pilot)
         position = text_of(app, "#position")
-        assert "BATNA: #18 腾讯云 GN10Xp 8×H100 80GB（包月） at ≥ 34.98 ✗" in position
+        assert "BATNA: #18 腾讯云 GN10Xp 8×H100 80GB（包月） at ≥ 34.98 CNY ✗ per delivered PFLOP-hour" in position
         assert "(this offer: ≥ 44.60 ✗)" in position  # #2's impossible claims
 
 
@@ -208,3 +208,13 @@ def test_a_spot_offers_training_costs_are_estimates_as_its_ranking_is(cli: Cli, 
     costs = json.loads(cli(*args, "--json").out)["cost"]["options"]
     assert costs and all(SPOT_ESTIMATE in c["caveats"]["estimates"] for c in costs)
     assert SPOT_ESTIMATE in json.loads(cli("--db", db, "explain", "2", "--json").out)["estimates"]
+
+
+def test_the_batnas_marks_follow_its_currency(cli: Cli, demo_db_path: Path) -> None:
+    """#18 lapsed is no one's BATNA: #14's is then #2 (44.60 a delivered PFLOP-hour, its claims impossible: ✗).
+    The BATNA's figure reads as every figure does, number, currency, marks: ``≥ 44.60 CNY ✗`` (it read
+    ``≥ 44.60 ✗ CNY``)."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "offer", "edit", "18", "--valid-until", "2026-11-01").code == 0
+    shown = cli("--db", db, "explain", "14").out
+    assert "at ≥ 44.60 CNY ✗ per delivered PFLOP-hour (this offer: ≥ 37.38)" in shown

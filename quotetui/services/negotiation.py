@@ -58,10 +58,10 @@ class Negotiation:
         """The BATNA and this offer's cost per delivered PFLOP-hour, each with its caveats' marks."""
         b, e = self.batna, self.evaluation
         assert b is not None
-        theirs = figure_text(b.cost_per_pflop_hour, self.batna_caveats, money=True)
+        theirs = figure_text(b.cost_per_pflop_hour, self.batna_caveats, unit=b.currency)  # its marks after CNY
         ours = figure_text(e.cost_per_pflop_hour, self.caveats, money=True)
-        return _("#{id} {provider} {name} at {cost} {currency} per delivered PFLOP-hour (this offer: {ours})").format(
-            id=b.offer.id, provider=b.offer.provider, name=b.offer.name, cost=theirs, currency=b.currency, ours=ours
+        return _("#{id} {provider} {name} at {cost} per delivered PFLOP-hour (this offer: {ours})").format(
+            id=b.offer.id, provider=b.offer.provider, name=b.offer.name, cost=theirs, ours=ours
         )
 
     def lines(self) -> list[str]:
