@@ -103,6 +103,8 @@ def test_a_whole_job_from_the_keyboard(demo_db_path: Path, tmp_path: Path) -> No
     session = f"quotetui-job-{os.getpid()}"
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
     env.pop("QUOTETUI_DB", None)
+    for size in ("COLUMNS", "LINES"):  # the terminal's own size, not a runner's (pytest-xdist's workers set 80x24)
+        env.pop(size, None)
     command = f"cd {tmp_path} && {sys.executable} -m quotetui --db {demo_db_path}; echo EXITED=$?; sleep 30"
     t = Terminal(session)
     subprocess.run(t.tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command), env=env, check=True)

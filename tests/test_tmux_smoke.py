@@ -35,6 +35,8 @@ def _start_app(
     """quotetui on ``db`` in a new tmux session of that size, with its own home folder; ``then`` runs after
     it in the same shell (``; echo EXITED=$?; sleep 30`` shows its exit status); ``program``: what Python runs."""
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "TERM": "xterm-256color"}
+    for name in ("COLUMNS", "LINES"):  # the session's size, not a runner's (pytest-xdist's workers set 80x24)
+        env.pop(name, None)
     command = f"{sys.executable} {program} --db {db}{then}"
     size = ["-x", str(width), "-y", str(height)]
     subprocess.run(["tmux", "new-session", "-d", "-s", session, *size, command], env=env, check=True)

@@ -24,7 +24,7 @@ from quotetui.tui.widgets.virtual_table import VirtualTable
 from tests.test_tui import RecordingApp, settle, text_of
 
 
-async def until(pilot, condition: Callable[[], bool], seconds: float = 20) -> None:  # type: ignore[no-untyped-def]
+async def until(pilot, condition: Callable[[], bool], seconds: float = 60) -> None:  # type: ignore[no-untyped-def]
     """Let the app run until ``condition`` holds (a worker may be blocked on purpose, so no waiting for it)."""
     for _ in range(int(seconds / 0.05)):
         if condition():
