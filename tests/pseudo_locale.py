@@ -80,3 +80,17 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
     (command names, data as typed) are taken out."""
     rest = _NOT_WORDS.sub(" ", unwrapped(text))
     return [word for word in re.findall(r"[A-Za-z][A-Za-z']+", rest) if word not in allowed]
+
+
+def data_words(value: object, keys: frozenset[str] | set[str], into: set[str], keep: bool = False) -> None:
+    """Add to ``into`` the words of ``value``'s data: the strings under the JSON ``keys`` whose values a buyer typed
+    or a source wrote (a name, a note, a quote), at any depth."""
+    if isinstance(value, str):
+        if keep:
+            into.update(re.findall(r"[A-Za-z][A-Za-z']+", value))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            data_words(item, keys, into, keep or key in keys)
+    elif isinstance(value, list):
+        for item in value:
+            data_words(item, keys, into, keep)

@@ -32,7 +32,7 @@ from quotetui.domain.verification import logs
 from quotetui.domain.verification.findings import FindingCode
 from quotetui.io.preferences import SETTINGS
 from tests.conftest import copy_demo, probe_bundle, run_cli
-from tests.pseudo_locale import Pseudo, english_words
+from tests.pseudo_locale import Pseudo, data_words, english_words
 
 Market = tuple[Path, Path, set[str]]  # the database, its folder, the words allowed
 SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
@@ -203,18 +203,6 @@ _DATA_KEYS = {
 """JSON keys whose values are data (typed by a user or read from a source), allowed as they are."""
 
 
-def _words(value: object, into: set[str], keep: bool = False) -> None:
-    if isinstance(value, str):
-        if keep:
-            into.update(re.findall(r"[A-Za-z][A-Za-z']+", value))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _words(item, into, keep or key in _DATA_KEYS)
-    elif isinstance(value, list):
-        for item in value:
-            _words(item, into, keep)
-
-
 def _ok(*args: str) -> str:
     done = run_cli(*args)
     assert done.code == 0, (args, done.err)
@@ -265,9 +253,9 @@ def market(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Mar
     # a log's tool, as stored at import (English by design, TODO's issue 35)
     allowed |= {w for log in vars(logs).values() for w in re.findall(r"[a-z]+", str(getattr(log, "tool", "")))}
     for command in ("providers", "offers", "gpus", "claims", "scenario list", "rfq list", "contracts"):
-        _words(json.loads(_ok(*d, *command.split(), "--json")), allowed)
-    _words(json.loads(_ok(*d, "bench", "check", "--offer", "9", "--json")), allowed)
-    _words(json.loads(_ok(*d, "acceptance", "show", "--contract", "1", "--json")), allowed)
+        data_words(json.loads(_ok(*d, *command.split(), "--json")), _DATA_KEYS, allowed)
+    data_words(json.loads(_ok(*d, "bench", "check", "--offer", "9", "--json")), _DATA_KEYS, allowed)
+    data_words(json.loads(_ok(*d, "acceptance", "show", "--contract", "1", "--json")), _DATA_KEYS, allowed)
     # the audit trail's who and from where, each column and value as stored (``store/audit.py``)
     # the audit trail's who, from where and a setting's key, as stored (``store/audit.py``; its values: ``_run``)
     for trail in (("2",), ("9",), ("--contract", "1"), ("--settings",)):

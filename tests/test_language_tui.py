@@ -24,7 +24,7 @@ from quotetui.domain.verification.acceptance import ITEMS
 from quotetui.domain.verification.findings import FindingCode
 from quotetui.tui.app import QuotetuiApp
 from tests.conftest import execute, run_cli
-from tests.pseudo_locale import CLOSE, OPEN, Pseudo, english_words
+from tests.pseudo_locale import CLOSE, OPEN, Pseudo, data_words, english_words
 
 pytestmark = pytest.mark.sqlite_only  # one SQLite file, read by the app and by the command line
 
@@ -60,19 +60,6 @@ _DATA_KEYS = {
     "parent", "regions", "certifications", "scenario", "statement", "source", "workload", "notes", "model", "metric",
     "unit", "quote", "description", "reference", "qualifier",
 }  # fmt: skip
-
-
-def _data_words(value: object, into: set[str], keep: bool = False) -> None:
-    """The words of ``value``'s data fields (``_DATA_KEYS``), as a buyer typed them or a source wrote them."""
-    if isinstance(value, str):
-        if keep:
-            into.update(re.findall(r"[A-Za-z][A-Za-z']+", value))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _data_words(item, into, keep or key in _DATA_KEYS)
-    elif isinstance(value, list):
-        for item in value:
-            _data_words(item, into, keep)
 
 
 _ACCENTS = str.maketrans(
@@ -120,7 +107,7 @@ def market(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:
     for command in ("providers", "offers", "gpus", "claims", "scenario list", "rfq list"):
         done = run_cli("--db", db, *command.split(), "--json")
         assert done.code == 0, done.err
-        _data_words(json.loads(done.out), allowed)
+        data_words(json.loads(done.out), _DATA_KEYS, allowed)
     allowed |= set(re.findall(r"[A-Za-z]+", db))  # the header names the database's file
     return Path(db), allowed
 
@@ -224,9 +211,7 @@ async def test_every_word_the_tui_shows_passes_through_the_catalog(
                 assert type(app.screen).__name__ == SHOWN[what], what
             text = _text(app)
             assert re.search("[ĺ-ź]", text), f"{what}: nothing in the pseudo-locale"
-            for line in FILES.sub(
-                " ", CUT.sub(" ", BILINGUAL.sub(" ", text))
-            ).splitlines():
+            for line in FILES.sub(" ", CUT.sub(" ", BILINGUAL.sub(" ", text))).splitlines():
                 if words := english_words(line, allowed):
                     leaks.append(f"{what}: {' '.join(words)}: {line.strip()}")
     assert not leaks, "\n".join(leaks[:40])
