@@ -376,11 +376,11 @@ def _zh(market: Market, *args: str) -> str:
 def test_an_option_takes_the_word_a_table_shows_and_a_refusal_names_both(market: Market) -> None:
     assert " 1  一万网络  出租方 " in _zh(market, "providers")
     added = _zh(market, "provider", "add", "--name", "深算云", "--kind", "出租方")  # as `providers` shows it
-    assert added.endswith("：名称 '深算云', 类型 出租方\n")
+    assert added.endswith("：名称 '深算云'、类型 出租方\n")  # the fields listed with 、
     assert json.loads(_ok("--db", str(market[0]), "providers", "--json"))[-1]["kind"] == "lessor"  # stored: the code
     refused = run_cli("--db", str(market[0]), "--lang", "zh-CN", "provider", "add", "--name", "某云", "--kind", "外星")
     assert refused.code == 2
-    assert "lessor（出租方）, public_cloud（公有云）, gpu_cloud（GPU 云）" in refused.err
+    assert "--kind：'外星' 不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
     english = run_cli("--db", str(market[0]), "provider", "add", "--name", "某云", "--kind", "outer")
     assert "is not one of: lessor, public_cloud, gpu_cloud" in english.err  # English: the codes, as before
 
@@ -401,7 +401,7 @@ def test_codes_read_as_words_in_chinese_and_as_before_in_english(market: Market)
 def test_a_logs_figures_in_words_and_its_json_in_codes(market: Market) -> None:
     log = str(Path(__file__).parent / "fixtures" / "benchlogs" / "torchtitan-h100-llama3-8b-bf16.txt")
     said = _zh(market, "bench", "import", log, "--offer", "13")  # H100, as the log
-    assert "MFU 0.369540 （比值）; 每 GPU token 吞吐 6310.5 tokens/s" in said
+    assert "MFU 0.369540 （比值）；每 GPU token 吞吐 6310.5 tokens/s" in said
     again = json.loads(_ok("--db", str(market[0]), "bench", "import", log, "--offer", "14", "--json"))
     assert again["logs"][0]["results"] == ["mfu 0.369540 fraction", "tokens_per_sec_per_gpu 6310.5 tokens/s"]
 
@@ -422,7 +422,7 @@ def test_config_lists_the_money_style_and_where_it_comes_from(
     (tmp_path / "config.toml").write_text('language = "en"\nmoney_style = "wan"\n', encoding="utf-8")
     monkeypatch.setenv("QUOTETUI_CONFIG", str(tmp_path / "config.toml"))
     rows = {line.split()[0]: " ".join(line.split()[1:]) for line in _zh(market, "config").splitlines()[2:]}
-    assert rows["money_style"] == "wan (96.00万) 配置文件第 2 行"
+    assert rows["money_style"] == "wan（96.00万） 配置文件第 2 行"
     said = json.loads(_ok("--db", str(market[0]), "config", "--json"))
     assert said["money_style"] == {"value": "wan", "from": "config file, line 2"}
     (tmp_path / "config.toml").write_text("", encoding="utf-8")
@@ -479,3 +479,37 @@ def test_every_code_declares_its_word_which_is_the_code_in_english_and_translate
         ProviderKind.parse("公有云") is ProviderKind.PUBLIC_CLOUD
         and ProviderKind.parse("gpu cloud").value == "gpu_cloud"
     )
+
+
+def test_lists_clauses_labels_and_asides_read_as_each_language_writes_them(demo_template: Path, tmp_path: Path) -> None:
+    """Chinese lists words with 、, clauses with ；, a label with ：, an aside in （…）; English as ever
+    (``language/lists.py``). On a copy of the demo of its own (it declines an RFQ)."""
+    db = str(copy_demo(demo_template, tmp_path / "demo.db"))
+
+    def both(*args: str) -> tuple[str, str]:
+        zh = run_cli("--db", db, "--lang", "zh-CN", *args)
+        en = run_cli("--db", db, *args)
+        return zh.out + zh.err, en.out + en.err
+
+    zh, en = both("providers")
+    assert "增值电信业务经营许可证、国家高新技术企业、专精特新中小企业、NVIDIA NPN 成员" in zh
+    assert "增值电信业务经营许可证, 国家高新技术企业, 专精特新中小企业, NVIDIA NPN 成员" in en
+    _ok("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16")
+    zh, en = both("contracts", "due", "--within", "400", "--on", "2027-04-15")
+    assert zh.startswith("已逾期（1）\n") and en.startswith("Overdue (1)\n")
+    assert "  16 天后  付款：合同 #1（天下数据 8×H100 SXM 企业级）\n" in zh
+    assert "  in 16 days  payment: contract #1 (天下数据 8×H100 SXM 企业级)\n" in en
+    _ok("--db", db, "rfq", "new", RFQ, *NEED)
+    _ok("--db", db, "rfq", "send", RFQ, "-p", "一万网络", "-p", "天下数据", "--out", str(tmp_path))
+    _ok("--db", db, "rfq", "decline", RFQ, "-p", "一万网络", "--note", "无库存")
+    zh, en = both("rfq", "status", RFQ)
+    assert zh.startswith("询价单 H100 256（#1，版本 1）：已发送 1、已谢绝 1；")
+    assert en.startswith("RFQ H100 256 (#1, revision 1): 1 sent, 1 declined; answers due 2026-12-20\n")
+    zh, en = both("explain", "3")
+    assert "    包月：88,000.00 CNY 每节点月；目标价不高于 25,237.61（降低 71.3%）\n" in zh
+    assert "    monthly: 88,000.00 CNY per node-month; target at most 25,237.61 (71.3 % below)\n" in en
+    assert "默认取 BF16 稠密峰值的 40%：尚无已验证的 MFU；宣称在 8 块 GPU 上" in zh
+    assert "default 40 % of dense BF16 peak: no MFU verified; claimed 45.0–52.0 %" in en
+    zh, en = both("sla", "set", "2", "--availability", "150", "--response-minutes", "-1")  # two fields refused
+    assert zh == "quotetui: --availability：不得大于 100%；--response-minutes：不能为负数\n"
+    assert en == "quotetui: --availability: must be at most 100 %; --response-minutes: must not be negative\n"

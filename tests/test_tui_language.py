@@ -416,3 +416,22 @@ def test_a_file_that_cannot_be_edited_safely_is_left_alone(
     with pytest.raises(BadInput, match=reason):
         save_setting("language", "zh-CN")
     assert config.read_text(encoding="utf-8") == text
+
+
+async def test_the_offer_spec_lists_and_asides_as_the_language_writes_them(demo_db_path: Path) -> None:
+    """Words listed with 、 and an aside in （…） in Chinese (``language/lists.py``), as before in English; the
+    switch redraws them."""
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        app.open_offer(1)
+        await settle(pilot)
+        english = " ".join(plain(s.content, 300) for s in app.screen.query(Static))
+        assert "一万网络 (lessor) · 朗玥科技" in english
+        assert "增值电信业务经营许可证, 国家高新技术企业, 专精特新中小企业, NVIDIA NPN 成员" in english
+        app.switch_language("zh-CN")
+        await settle(pilot)
+        chinese = " ".join(plain(s.content, 300) for s in app.screen.query(Static))
+        assert "一万网络（出租方） · 朗玥科技" in chinese
+        assert "增值电信业务经营许可证、国家高新技术企业、专精特新中小企业、NVIDIA NPN 成员" in chinese
+        assert "8 × H100 SXM5（SXM）" in chinese and "(lessor)" not in chinese

@@ -16,6 +16,7 @@ from quotetui.domain.verification.acceptance import ITEMS
 from quotetui.language import _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses, listed
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
@@ -66,9 +67,9 @@ def _print(state: object) -> None:
                 "{n} logs recorded after the acceptance, not part of what it rests on: {logs}",
                 len(state.after),
             )
-            say("  " + after.format(n=f"{len(state.after):,}", logs="; ".join(one_line(a) for a in state.after)))
+            say("  " + after.format(n=f"{len(state.after):,}", logs=clauses(one_line(a) for a in state.after)))
     elif state.blocking:
-        say(_("blocking: {items}").format(items=", ".join(AcceptanceCheck(i.key).coded for i in state.blocking)))
+        say(_("blocking: {items}").format(items=listed(AcceptanceCheck(i.key).coded for i in state.blocking)))
     elif state.contract_id:
         say(_("nothing blocks acceptance: quotetui acceptance accept --contract {id}").format(id=state.contract_id))
     else:

@@ -14,6 +14,7 @@ from quotetui.commands.rfq import OutOpt, write_sheets
 from quotetui.domain.entities import AS_OF, AWARD
 from quotetui.domain.enums import AwardObjective
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import clauses, labelled
 
 if TYPE_CHECKING:
     from quotetui.services.award import AwardScenario
@@ -130,7 +131,7 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
                 else _("infeasible"),
                 ("~ " if s.premium_rough and s.premium is not None else "") + shown(s.premium),
                 "" if s.cost_per_pflop_hour is None else money_figure(s.cost_per_pflop_hour, s.caveats, cur),
-                "; ".join(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
+                clauses(filter(None, (split_text(s), beyond_text(s)))) or s.reason,
             ]
             for s in found
         ],
@@ -138,7 +139,7 @@ def _scenarios(found: tuple[AwardScenario, ...], cur: str, minimise: AwardObject
     )
     for s in found:
         if s.lean is not None:
-            say(f"{s.label}: {beyond_text(s)}; {lean_text(s, cur, minimise)}")
+            say(labelled(s.label, clauses([beyond_text(s), lean_text(s, cur, minimise)])))
 
 
 def _json(s: AwardScenario, cur: str) -> dict[str, object]:

@@ -12,6 +12,7 @@ from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 from quotetui.domain.text import one_line
 from quotetui.language import _, ngettext
+from quotetui.language.lists import aside, clauses, labelled
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
 
@@ -34,13 +35,13 @@ def import_logs(
         print_json(report.to_json())
         return
     for s in report.stored:
-        same = f" ({one_line(s.same_as)})" if s.same_as else ""
         if s.duplicate:
-            what = _("already on record as evidence #{id}").format(id=s.evidence_id) + same
+            what = _("already on record as evidence #{id}").format(id=s.evidence_id)
+            what = aside(what, one_line(s.same_as)) if s.same_as else what
         else:
-            what = "; ".join(s.figures) or _("stored")
+            what = clauses(s.figures) or _("stored")
         if s.not_verified and not s.duplicate:
-            what += f" ({s.not_verified})"
+            what = aside(what, s.not_verified)
         say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")
     for line in report.not_run:
         say(_("- not run on the machine: {line}").format(line=line))
@@ -73,7 +74,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
     if result.logs:
         say(_("Evidence:"))
         for log in result.logs:
-            say(f"  #{log.evidence_id} {one_line(log.label)} [{log.tool}]: {one_line(log.summary)}")
+            say("  " + labelled(f"#{log.evidence_id} {one_line(log.label)} [{log.tool}]", one_line(log.summary)))
     else:
         say(
             _(
@@ -84,7 +85,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
     if not result.findings:
         say(_("No findings."))
     for f in result.findings:
-        say(f"{f.severity.mark} {f.severity.word.upper()} {f.code}: {f.title}")
+        say(f"{f.severity.mark} " + labelled(f"{f.severity.word.upper()} {f.code}", f.title))
         say(f"    {f.explanation}")
         for line in f.evidence:
             say(f"    · {one_line(line)}")

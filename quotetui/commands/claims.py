@@ -7,6 +7,7 @@ import typer
 from quotetui.commands.common import JsonFlag, open_db, print_json
 from quotetui.commands.output import say
 from quotetui.language import _
+from quotetui.language.lists import aside
 
 
 def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -28,7 +29,7 @@ def claims(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             )
         )
         if c.quote:
-            say(f"    “{c.quote}” ({c.source})")
+            say("    " + aside(f"“{c.quote}”", c.source))
         for line in a.arithmetic:
             say(f"    {line}")
         say(f"    → {a.explanation}")

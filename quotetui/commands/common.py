@@ -13,6 +13,7 @@ import typer
 
 from quotetui.commands.output import json_text, say
 from quotetui.language import _
+from quotetui.language.lists import clauses, labelled
 
 if TYPE_CHECKING:
     from quotetui.domain.errors import BadInput, FieldErrors
@@ -175,7 +176,7 @@ def flag_errors(exc: FieldErrors, flags: dict[str, str]) -> BadInput:
     """A service's field errors, each named by the flag that gave the value."""
     from quotetui.domain.errors import BadInput
 
-    return BadInput("; ".join(f"{flags.get(name, name)}: {message}" for name, message in exc.errors.items()))
+    return BadInput(clauses(labelled(flags.get(name, name), message) for name, message in exc.errors.items()))
 
 
 @contextmanager

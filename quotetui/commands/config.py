@@ -10,6 +10,7 @@ from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain.economics.display import STYLE_EXAMPLES
 from quotetui.language import LANGUAGES, N_, NP_, _, chosen
+from quotetui.language.lists import aside
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -76,8 +77,8 @@ def config(
         settings = [
             ["theme", theme[0], theme[1]],
             ["database", database, database_from],
-            ["language", f"{language[0]} ({LANGUAGES[language[0]]})", language[1]],
-            ["money_style", f"{money[0]} ({STYLE_EXAMPLES[money[0]]})", money[1]],
+            ["language", aside(language[0], LANGUAGES[language[0]]), language[1]],
+            ["money_style", aside(money[0], STYLE_EXAMPLES[money[0]]), money[1]],
         ]
         settings += [
             [

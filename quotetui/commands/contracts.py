@@ -19,6 +19,7 @@ from quotetui.domain.text import one_line
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text, month_text
+from quotetui.language.lists import aside, clauses, listed
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -457,7 +458,9 @@ def _show(v: ContractView, today: date) -> None:
             else _("credit not claimed")
         )
         start = local_text(i.started_at, v.time_zone)
-        say(f"  #{i.id} {start} → {end}, {scope}: {one_line(i.description)} ({credit})")
+        incident = _("#{id} {start} → {end}, {scope}: {description} ({credit})")
+        say("  " + incident.format(id=i.id, start=start, end=end, scope=scope, description=one_line(i.description),
+                                   credit=credit))  # fmt: skip
     say(_("Invoices ({n}):").format(n=len(v.invoices)) if v.invoices else _("Invoices: none"))
     for line in v.invoices:
         i = line.invoice
@@ -508,7 +511,7 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
             for below, credit in sla["credits"]
         ]
         out.append(
-            _("SLA: {terms}").format(terms="; ".join(parts)) if parts else _("SLA: no availability or credits stated")
+            _("SLA: {terms}").format(terms=clauses(parts)) if parts else _("SLA: no availability or credits stated")
         )
     sold = snapshot.get("sold")
     if sold:  # what acceptance judges against, whatever the offer says now
@@ -534,19 +537,19 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
                 k = int(sample["at_least"])
                 least = ngettext("at least {n} node", "at least {n} nodes", k).format(n=f"{k:,}")
             said = _("acceptance checks a sample: {sample}")
-            out.append(said.format(sample=", ".join(p for p in (share, least) if p)))
+            out.append(said.format(sample=listed(p for p in (share, least) if p)))
     from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm
 
     discounts = [DiscountTerm.stored_words(d["label"], d.get("rate")) for d in snapshot.get("discounts", [])]
     if discounts:
-        out.append(_("discounts: {discounts}").format(discounts="; ".join(discounts)))
+        out.append(_("discounts: {discounts}").format(discounts=clauses(discounts)))
     extras = [
         f"{ExtraTerm.stored_words(x['label'])} {money(Decimal(x['amount']), x['currency'])} "
         f"{ExtraBasis(x['basis']).spaced}"
         for x in snapshot.get("extras", [])
     ]
     if extras:
-        out.append(_("extras: {extras}").format(extras="; ".join(extras)))
+        out.append(_("extras: {extras}").format(extras=clauses(extras)))
     return out
 
 
@@ -592,7 +595,7 @@ def due(
         return
     for name, items in groups.items():
         label = _(GROUP_NAMES[name]) if name in GROUP_NAMES else _("Within 31–{days} days").format(days=within)
-        say(f"{label} ({len(items)})")
+        say(aside(label, f"{len(items)}"))
         for k in items:
             left = k.days_left(today)
             when = (
@@ -604,7 +607,7 @@ def due(
             )
             detail = f" — {k.detail}" if k.detail else ""
             when = " " * (13 - width(when)) + when  # to the right, in terminal cells
-            say(f"  {k.day.isoformat()} {when}  {k.word}: {k.subject}{detail}")
+            say(f"  {k.day.isoformat()} {when}  {k.said}{detail}")
 
 
 @app.command("ics")

@@ -10,6 +10,7 @@ import typer
 from quotetui.commands.common import JsonFlag, print_json
 from quotetui.commands.output import say
 from quotetui.language import _
+from quotetui.language.lists import clauses
 
 app = typer.Typer(help="Database maintenance: upgrade, backup, restore, check.", no_args_is_help=True)
 
@@ -40,7 +41,7 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json(report.to_json())
     else:
-        integrity = _("ok") if report.integrity == ["ok"] else "; ".join(report.integrity[:5])  # SQLite's words
+        integrity = _("ok") if report.integrity == ["ok"] else clauses(report.integrity[:5])  # SQLite's words
         say(_("integrity: {result}").format(result=integrity))
         say(_("foreign keys: {count} violations").format(count=report.foreign_key_violations))
         if report.integrity != ["ok"] and report.revision is None:

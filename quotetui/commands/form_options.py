@@ -24,6 +24,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, is_empty, parse_value, shown_value, title_of
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 from quotetui.services.form_spec import choices_of, hint
 
@@ -216,6 +217,6 @@ def saved(
         if values.get(name) not in (None, "")
     ]
     if parts:
-        say(_("{head}: {values}").format(head=head, values=", ".join(parts)))
+        say(_("{head}: {values}").format(head=head, values=listed(parts)))
     else:
         say(_("{head}.").format(head=head))

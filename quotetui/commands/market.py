@@ -9,6 +9,7 @@ import typer
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
 from quotetui.commands.output import json_item_kind, json_item_text, say, say_json_items
 from quotetui.language import N_, NP_, _
+from quotetui.language.lists import listed
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -24,7 +25,7 @@ def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     table(
         [N_("id"), N_("provider"), N_("kind"), N_("parent"), NP_("count", "offers"), N_("certifications")],
         [
-            [str(p.id), p.name, ProviderKind(p.kind).word, p.parent or "", str(p.offers), ", ".join(p.certifications)]
+            [str(p.id), p.name, ProviderKind(p.kind).word, p.parent or "", str(p.offers), listed(p.certifications)]
             for p in items
         ],
         right=frozenset({"id", "offers"}),

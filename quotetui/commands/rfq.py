@@ -16,6 +16,7 @@ from quotetui.domain.entities import AS_OF, REQUIREMENT
 from quotetui.domain.text import shell_word
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import listed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -178,7 +179,7 @@ def edit(
     if outdated:
         say(
             _("Sent at an earlier revision to {providers}: `{command}` again.").format(
-                providers=", ".join(outdated), command=f"quotetui rfq send {shell_word(r.name)} -p …"
+                providers=listed(outdated), command=f"quotetui rfq send {shell_word(r.name)} -p …"
             )
         )
 

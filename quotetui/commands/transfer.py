@@ -12,6 +12,7 @@ from quotetui.commands.common import ForceFlag, JsonFlag, ScenarioOpt, flag, ope
 from quotetui.commands.output import say
 from quotetui.domain.entities import AS_OF, ID
 from quotetui.language import N_, _
+from quotetui.language.lists import listed
 
 if TYPE_CHECKING:
     from quotetui.services.market_prices import MarketMedian
@@ -124,7 +125,7 @@ def _medians_table(medians: list[MarketMedian], currency: str) -> None:
     table(
         [N_("GPU"), median, N_("listings"), N_("catalogs"), N_("as of")],
         [
-            [m.gpu, money_number(m.median_gpu_hour, 2), str(m.listings), ", ".join(m.catalogs), m.as_of.isoformat()]
+            [m.gpu, money_number(m.median_gpu_hour, 2), str(m.listings), listed(m.catalogs), m.as_of.isoformat()]
             for m in medians
         ],
         right=frozenset({median, "listings"}),

@@ -7,6 +7,7 @@ from typing import Self
 
 from quotetui.domain.errors import BadInput, DatabaseProblem, noun
 from quotetui.language import N_, NP_, _
+from quotetui.language.lists import listed
 
 
 class Choice(StrEnum):
@@ -64,7 +65,7 @@ class Choice(StrEnum):
     @classmethod
     def allowed(cls) -> str:
         """The codes a user may type, each :attr:`coded` (``lessor (出租方), public_cloud (公有云)``)."""
-        return ", ".join(m.coded for m in cls)
+        return listed(m.coded for m in cls)
 
     @classmethod
     def stored(cls, value: object, where: str) -> Self:
@@ -74,7 +75,7 @@ class Choice(StrEnum):
         try:
             return cls(value)
         except ValueError:
-            allowed = ", ".join(m.value for m in cls)
+            allowed = listed(m.value for m in cls)
             raise DatabaseProblem(
                 _(
                     "the database holds {value} in {where}, a value quotetui never writes (one of: {allowed}); "

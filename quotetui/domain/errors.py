@@ -4,6 +4,7 @@ list of problems (``listed``), a line and then one line per problem."""
 from typing import ClassVar
 
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses, labelled, listed
 
 VALUE = N_("value")
 """The word a value's problem starts with where no place is named yet (``value 'abc' is not a number``):
@@ -49,7 +50,7 @@ class UnknownGpu(BadInput):
         self.suggestions = suggestions
         if suggestions:
             message = _("unknown GPU model {name}; closest matches: {matches}").format(
-                name=repr(name), matches=", ".join(suggestions)
+                name=repr(name), matches=listed(suggestions)
             )
         else:
             message = _("unknown GPU model {name}").format(name=repr(name))
@@ -65,7 +66,7 @@ class FieldErrors(BadInput):
 
     def __init__(self, errors: dict[str, str]) -> None:
         self.errors = errors
-        super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))
+        super().__init__(clauses(labelled(name, message) for name, message in errors.items()))
 
 
 class Conflict(BadInput):

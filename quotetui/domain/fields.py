@@ -23,6 +23,7 @@ from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import NoTimeZone, as_utc, parse_timestamp, timespec
 from quotetui.language import ENGLISH, N_, _, pgettext
+from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 
 Kind = Literal[
@@ -132,7 +133,8 @@ class Field:
         if self.help:
             text = self.help_text(english=english)
         elif self.choices is not None:
-            text = say(_ONE_OF).format(choices=", ".join(m.value for m in self.choices))
+            codes = [m.value for m in self.choices]
+            text = say(_ONE_OF).format(choices=", ".join(codes) if english else listed(codes))
         elif self.kind in _KIND_NOTES:
             text = say(_KIND_NOTES[self.kind])
         else:

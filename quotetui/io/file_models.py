@@ -15,6 +15,7 @@ from quotetui.domain.errors import BadInput, QuotetuiError, unnamed
 from quotetui.domain.fields import Field as DeclaredField
 from quotetui.domain.fields import Rule, parse_value
 from quotetui.language import _
+from quotetui.language.lists import clauses, labelled
 
 
 class Strict(BaseModel):
@@ -34,7 +35,7 @@ class _Ruled(Strict):
         for rule in self.entity_rules:
             problems = rule(values)
             if problems:
-                raise ValueError("; ".join(f"{name}: {message}" for name, message in problems.items()))
+                raise ValueError(clauses(labelled(name, message) for name, message in problems.items()))
         return self
 
 

@@ -25,6 +25,7 @@ from quotetui.io.percent import PercentCell
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import Table
 from quotetui.language import _, ngettext
+from quotetui.language.lists import listed
 
 
 @dataclass(slots=True)
@@ -122,7 +123,7 @@ def parse_table(
                 table.file,
                 ngettext(
                     "missing column {columns} for {sheet}", "missing columns {columns} for {sheet}", len(missing)
-                ).format(columns=", ".join(missing), sheet=entity.sheet),
+                ).format(columns=listed(missing), sheet=entity.sheet),
                 table.sheet,
                 1,
             )
@@ -133,7 +134,7 @@ def parse_table(
             Problem(
                 table.file,
                 ngettext("ignored column {columns}", "ignored columns {columns}", len(parsed.ignored)).format(
-                    columns=", ".join(parsed.ignored)
+                    columns=listed(parsed.ignored)
                 ),
                 table.sheet,
                 1,

@@ -31,6 +31,7 @@ from quotetui.domain.economics.display import MONEY_STYLES
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import check_text, visible
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses, listed
 
 ENV_VAR = "QUOTETUI_CONFIG"
 FILE_NAME = "config.toml"
@@ -100,7 +101,7 @@ class Preferences:
         if self.database_uncertain:
             raise ConfigProblem(
                 _("{problems} (fix the config file, or give --db or $QUOTETUI_DB; nothing was opened)").format(
-                    problems="; ".join(self.uncertain_because)
+                    problems=clauses(self.uncertain_because)
                 )
             )
         return self.database
@@ -266,7 +267,7 @@ def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> 
                 reason = _("unknown setting {name}; did you mean {near}?").format(name=_shown(key), near=repr(near[0]))
             else:
                 reason = _("unknown setting {name} (the settings are: {settings})").format(
-                    name=_shown(key), settings=", ".join(sorted(SETTINGS))
+                    name=_shown(key), settings=listed(sorted(SETTINGS))
                 )
             _fatal(prefs, key, reason)
     if "theme" in data:
@@ -280,7 +281,7 @@ def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> 
                     )
                 else:
                     reason = _("no theme is called {name}; the themes are: {themes}").format(
-                        name=_shown(theme), themes=", ".join(sorted(known.themes))
+                        name=_shown(theme), themes=listed(sorted(known.themes))
                     )
                 _problem(prefs, "theme", reason)
             else:
@@ -293,7 +294,7 @@ def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> 
         style = _string(prefs, "money_style", data["money_style"], fatal=False)
         if style is not None and style not in MONEY_STYLES:
             _problem(prefs, "money_style", _("should be one of {styles}, not {value}").format(
-                styles=", ".join(f"'{s}'" for s in MONEY_STYLES), value=_shown(style)
+                styles=listed(f"'{s}'" for s in MONEY_STYLES), value=_shown(style)
             ))  # fmt: skip
         elif style is not None:
             prefs.money_style = style
@@ -380,7 +381,7 @@ def key_problem(text: str, known: Known | None = None) -> str | None:
         *modifiers, base = key.split("+") if key != "+" else ["+"]
         if any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) < len(modifiers):
             return _("{key}: the modifiers are {modifiers}, each at most once, then '+' and a key").format(
-                key=_shown(key), modifiers=", ".join(MODIFIERS)
+                key=_shown(key), modifiers=listed(MODIFIERS)
             )
         if not base:
             return _("{key} ends with '+' and no key (the '+' key is 'plus')").format(key=_shown(key))

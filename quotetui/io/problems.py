@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from quotetui.domain.errors import BadInput
 from quotetui.language import _, ngettext
+from quotetui.language.lists import labelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,7 @@ class Problem:
             where += " › " + _("row {row}").format(row=self.row)
         if self.column:
             where += f" › {self.column}"
-        return f"{where}: {self.reason}"
+        return labelled(where, self.reason)
 
 
 class ImportProblems(BadInput):

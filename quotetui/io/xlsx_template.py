@@ -15,6 +15,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from quotetui.domain.currency import MINOR_UNITS
 from quotetui.io.import_schema import ENTITIES, Field
 from quotetui.language import _
+from quotetui.language.lists import listed
 
 HEADER_FILL = PatternFill("solid", fgColor="DDE7F3")
 REQUIRED_FONT = Font(bold=True, color="1F3864")
@@ -81,7 +82,7 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
                 cell.font = REQUIRED_FONT
             note = _("required. {note}").format(note=col.note()) if col.required else col.note()
             if col.aliases:
-                note += "\n" + _("Also read as: {aliases}").format(aliases=", ".join(col.aliases))
+                note += "\n" + _("Also read as: {aliases}").format(aliases=listed(col.aliases))
             cell.comment = Comment(note, "quotetui", width=320, height=120)
             letter = get_column_letter(index)
             sheet.column_dimensions[letter].width = max(12, min(32, len(col.column) + 4))

@@ -24,6 +24,7 @@ from quotetui.domain.verification.findings import Finding, Log, Sold
 from quotetui.domain.verification.rules import check
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -120,7 +121,7 @@ def amended_since_acceptance(contract: Any) -> str | None:
     ]
     return _(
         "amended after the acceptance ({changes}): what the amendment changed is not covered by the acceptance of {day}"
-    ).format(changes="; ".join(said), day=day_text(contract.accepted_on))
+    ).format(changes=clauses(said), day=day_text(contract.accepted_on))
 
 
 def machines_needed(contract: Contract, nodes: int) -> int:
@@ -256,7 +257,7 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     with db.session() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
-        items = "; ".join(
+        items = clauses(
             _("{item} {status} ({reason})").format(
                 item=AcceptanceCheck(i.key).coded, status=i.status.word, reason=i.reason
             )

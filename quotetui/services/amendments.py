@@ -29,6 +29,7 @@ from quotetui.domain.errors import BadInput, FieldErrors
 from quotetui.domain.fields import parse_record
 from quotetui.domain.timeutil import as_utc
 from quotetui.language import _, ngettext
+from quotetui.language.lists import listed
 from quotetui.services.contracts import AMEND, agreed_charge, agreed_way, ask_beyond_stock, term_end_by
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
@@ -165,7 +166,7 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
                     "the term would end on {day}, but {records} falls after it: the term cannot leave it outside",
                     "the term would end on {day}, but {records} fall after it: the term cannot leave them outside",
                     len(late),
-                ).format(day=end.isoformat(), records=", ".join(late))
+                ).format(day=end.isoformat(), records=listed(late))
         if "notice_days" in given and notice != contract.notice_days:
             changes["notice_days"] = [contract.notice_days, notice]
         end = term_end(contract.start_date, months)

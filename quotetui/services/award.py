@@ -35,6 +35,7 @@ from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, sce
 from quotetui.domain.sourcing.requirement import Requirement, Verdict
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import clauses, listed
 from quotetui.services.rfq_views import RfqView
 from quotetui.store.engine import Database
 from quotetui.store.reader import one_reading
@@ -158,7 +159,7 @@ def award(
     if not fits and considered:
         raise BadInput(
             _("every offer that meets RFQ {name} is off the table: {offers}").format(
-                name=repr(req.name), offers="; ".join(left_out_text(x) for x in left_out[:3])
+                name=repr(req.name), offers=clauses(left_out_text(x) for x in left_out[:3])
             )
         )
     if not fits and include_market:
@@ -186,7 +187,7 @@ def award(
         else:
             left_out.append(LeftOut(offer.id, offer.provider, offer.name, made))
     if not candidates:
-        why = "; ".join(left_out_text(x) for x in left_out[:3])
+        why = clauses(left_out_text(x) for x in left_out[:3])
         raise BadInput(
             _("no candidate of RFQ {name} can be costed: {why} (`quotetui rfq show` lists them all)").format(
                 name=repr(req.name), why=why
@@ -239,7 +240,7 @@ def candidate_of(need: Need, offer: OfferInput, req: Requirement, fx: Any, assum
     except NOT_COMPARABLE as exc:
         return _("not costed: {why}").format(why=exc)
     if not one.feasibility.ok:
-        return "; ".join(one.feasibility.blocking)
+        return clauses(one.feasibility.blocking)
 
     cap = node_cap(need, offer.gpus_per_node, offer.nodes_available)
 
@@ -304,7 +305,7 @@ def _exact(
 
 def split_text(s: AwardScenario) -> str:
     """ "#1 阿里云 16 nodes (128 GPUs); #3 腾讯云 1 node (8 GPUs)"."""
-    return "; ".join(
+    return clauses(
         _("#{id} {provider} {nodes} ({gpus})").format(
             id=a.offer_id,
             provider=a.provider,
@@ -353,7 +354,7 @@ def premium_head(minimise: AwardObjective) -> str:
 
 def question_text(q: Question) -> str:
     """ "#4 D (8×H100): Scale-out network: infiniband ndr or better? scale-out network not stated"."""
-    asks = "; ".join(_("{line}? {why}").format(line=v.line, why=v.why) for v in q.lines)
+    asks = clauses(_("{line}? {why}").format(line=v.line, why=v.why) for v in q.lines)
     return _("#{id} {provider} ({offer}): {why}").format(id=q.offer_id, provider=q.provider, offer=q.offer, why=asks)
 
 
@@ -364,10 +365,10 @@ LEFT_OUT_SHOWN = 5
 def left_out_line(left_out: tuple[LeftOut, ...]) -> str:
     """ "Not in the award: …": each offer and why, or for many the count by reason and the first few."""
     if len(left_out) <= LEFT_OUT_SHOWN:
-        return _("Not in the award: {offers}").format(offers="; ".join(left_out_text(x) for x in left_out))
+        return _("Not in the award: {offers}").format(offers=clauses(left_out_text(x) for x in left_out))
     reasons = Counter(re.split("[:：]", x.reason)[0] for x in left_out)  # a reason's head, before its colon
-    counts = ", ".join(f"{n:,} {why}" for why, n in reasons.most_common())
-    first = "; ".join(left_out_text(x) for x in left_out[:LEFT_OUT_SHOWN])
+    counts = listed(f"{n:,} {why}" for why, n in reasons.most_common())
+    first = clauses(left_out_text(x) for x in left_out[:LEFT_OUT_SHOWN])
     return ngettext(
         "Not in the award: {n} offer ({counts}), first {first}; --json lists them all",
         "Not in the award: {n} offers ({counts}), first {first}; --json lists them all",

@@ -30,6 +30,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
 from quotetui.language import _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import aside, clauses, labelled
 from quotetui.language.numbers import percent
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def markdown(briefs: list[OfferBrief], title: str | None = None) -> str:
     """The whole brief: one section per offer."""
     if title is None:
         o = briefs[0].negotiation.evaluation.offer
-        title = f"{md(o.provider)} — {md(o.name)} (#{o.id})"
+        title = aside(f"{md(o.provider)} — {md(o.name)}", f"#{o.id}")
     out = ["# " + _("Negotiation brief / 谈判简报: {title}").format(title=title), ""]
     for b in briefs:
         out += _section(b)
@@ -188,7 +189,7 @@ def _position(n: Negotiation) -> list[str]:
     e, b = n.evaluation, n.batna
     if not e.feasibility.ok:
         lines = [
-            "- " + _("not feasible for this scenario: {reasons}").format(reasons=md("; ".join(e.feasibility.blocking)))
+            "- " + _("not feasible for this scenario: {reasons}").format(reasons=md(clauses(e.feasibility.blocking)))
         ]
     else:
         lines = []
@@ -228,7 +229,9 @@ def _position(n: Negotiation) -> list[str]:
 def _concessions(n: Negotiation) -> list[str]:
     offer = n.evaluation.offer
     lines = [
-        f"- {_round_words(r)}: {md(quoted_option(base_option(r.options)))}" for r in offer.revisions if r.options
+        "- " + labelled(_round_words(r), md(quoted_option(base_option(r.options))))
+        for r in offer.revisions
+        if r.options
     ] or ["- " + _("no priced round on record")]
     s = n.savings
     if s is None or s.first.seq == s.current.seq:
@@ -295,7 +298,14 @@ def _claims(b: OfferBrief) -> list[str]:
         )
         for a in b.claims
     ]
-    lines += [f"- {f.severity.word.upper()} {md(f.code)}: {md(f.title)}, {md(f.explanation)}" for f in b.findings]
+    finding = _("{severity} {code}: {title}, {explanation}")
+    lines += [
+        "- "
+        + finding.format(
+            severity=f.severity.word.upper(), code=md(f.code), title=md(f.title), explanation=md(f.explanation)
+        )
+        for f in b.findings
+    ]
     return lines or ["- " + _("none: no doubtful claim or finding on record / 无")]
 
 

@@ -12,6 +12,7 @@ from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import QuotetuiError
 from quotetui.language import _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import aside
 from quotetui.services.acceptance import Acceptance, waive
 from quotetui.services.amendments import amend_contract
 from quotetui.services.contract_rows import ContractRow
@@ -143,7 +144,7 @@ def waiver_form(state: Acceptance, today: date) -> FormSpec:
                 subject=state.subject, day=day_text(state.accepted_on)
             )
         )
-    blocking = tuple((f"{i.title} ({i.status.word})", i.key) for i in state.blocking)
+    blocking = tuple((aside(i.title, i.status.word), i.key) for i in state.blocking)
     if not blocking:
         said = _("nothing blocks the acceptance of {subject}: no item to waive")
         raise QuotetuiError(said.format(subject=state.subject))

@@ -32,6 +32,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
 from quotetui.language import _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import aside
 from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
@@ -357,7 +358,7 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             on=on,
         )
         renews = renews_at(changes, c.auto_renew, c.notice_days)
-        subject = f"{view.title} ({s.provider} {s.offer})"
+        subject = aside(view.title, f"{s.provider} {s.offer}")
         view.dates = _contract_dates(c, subject, bills, terms, renews)
         views.append(view)
     return views

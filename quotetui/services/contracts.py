@@ -32,6 +32,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc, local_day
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import listed
 from quotetui.services.contract_view import unstated_stock
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
@@ -291,7 +292,7 @@ def _contract(session: Session, contract_id: int) -> Contract:
     if found is None:
         ids = session.exec(select(col(Contract.id)).order_by(col(Contract.id))).all()
         if ids:
-            said = _("no contract #{id} (contracts: {ids})").format(id=contract_id, ids=", ".join(f"#{i}" for i in ids))
+            said = _("no contract #{id} (contracts: {ids})").format(id=contract_id, ids=listed(f"#{i}" for i in ids))
             raise BadInput(said)
         raise BadInput(_("no contract #{id}").format(id=contract_id))
     return found

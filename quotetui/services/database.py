@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses
 from quotetui.store.engine import (
     Database,
     DbTarget,
@@ -310,9 +311,7 @@ def inspect_backup(path: Path) -> BackupInfo:
             integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
             if integrity != ["ok"]:
                 raise DatabaseProblem(
-                    _("{path} fails the integrity check: {problems}").format(
-                        path=path, problems="; ".join(integrity[:3])
-                    )
+                    _("{path} fails the integrity check: {problems}").format(path=path, problems=clauses(integrity[:3]))
                 )
             if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
                 raise DatabaseProblem(

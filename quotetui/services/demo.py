@@ -15,6 +15,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.demo_files import ClaimEntry, DemoMarket, ProviderFile, load_demo_files
 from quotetui.io.file_models import Strict
 from quotetui.language import _
+from quotetui.language.lists import clauses, listed
 from quotetui.resources import demo_dir
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -76,7 +77,7 @@ def load_demo(db: Database, *, reset: bool = False) -> DemoSummary:
         if existing and not reset:
             raise DemoAlreadyLoaded(
                 _("the demo market is already loaded ({providers}); use `quotetui demo --reset` to reload it").format(
-                    providers=", ".join(existing)
+                    providers=listed(existing)
                 )
             )
         if reset:
@@ -97,7 +98,7 @@ def _remove_demo(session: Session, market: DemoMarket) -> None:
             _(
                 "the demo providers also hold offers you added ({offers}); a reset would delete them: move or delete "
                 "them first. Nothing was changed"
-            ).format(offers="; ".join(own[:5]) + (" …" if len(own) > 5 else ""))
+            ).format(offers=clauses(own[:5]) + (" …" if len(own) > 5 else ""))
         )
     offer_ids = [offer_id for offer_id, _, _ in offers]
     signed = session.exec(select(Contract.id).where(col(Contract.offer_id).in_(offer_ids))).first()
@@ -117,7 +118,7 @@ def _remove_demo(session: Session, market: DemoMarket) -> None:
             _(
                 "RFQs were sent to demo providers ({providers}); a reset would forget those invitations. Nothing was "
                 "changed"
-            ).format(providers=", ".join(invited))
+            ).format(providers=listed(invited))
         )
     refs = [s.reference for s in market.sources if s.reference]
     source_ids = list(session.exec(select(Source.id).where(col(Source.reference).in_(refs))))
@@ -168,7 +169,7 @@ class _Loader:
         if key not in self.sources:
             raise BadInput(
                 _("{where}: unknown source {key} (sources.toml defines {keys})").format(
-                    where=origin, key=repr(key), keys=", ".join(self.sources)
+                    where=origin, key=repr(key), keys=listed(self.sources)
                 )
             )
         return self.sources[key]
@@ -231,7 +232,7 @@ class _Loader:
             missing = [key for key in c.compared if key not in self.offers]
             if missing:
                 raise BadInput(
-                    _("{where}: compares unknown offer keys {keys}").format(where=where, keys=", ".join(missing))
+                    _("{where}: compares unknown offer keys {keys}").format(where=where, keys=listed(missing))
                 )
             fields["conditions"] = json.dumps({"compared_offer_ids": [self.offers[k].id for k in c.compared]})
         self.session.add(

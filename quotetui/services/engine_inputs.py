@@ -41,6 +41,7 @@ from quotetui.domain.errors import BadInput, unnamed
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses, labelled
 from quotetui.store.catalog import load_catalog_of
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.read_model import Column, Rows, fields_of
@@ -124,7 +125,7 @@ class UnreadableSettings(BadInput):
 
         self.problems = problems
         flags = {f.name: "--" + f.name.replace("_", "-") for f in E.SETTINGS.fields}
-        said = "; ".join(
+        said = clauses(
             _(
                 "the setting {name} ({problem}): `quotetui settings set {flag} VALUE`, or an empty value for the "
                 "default"
@@ -158,7 +159,7 @@ def read_settings(stored: dict[str, str]) -> tuple[dict[str, Any], dict[str, str
                 except (ValueError, KeyError, OSError):  # ZoneInfoNotFoundError is a KeyError
                     raise BadInput(_("{zone} is not a time zone this machine knows").format(zone=repr(value))) from None
         except BadInput as exc:
-            problems[f.name] = f"{stored[f.name]!r}: {unnamed(str(exc))}"
+            problems[f.name] = labelled(repr(stored[f.name]), unnamed(str(exc)))
             continue
         values[f.name] = Fraction(value) if isinstance(value, Decimal) else value
     return values, problems

@@ -33,6 +33,7 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
 from quotetui.language import _
+from quotetui.language.lists import listed
 from quotetui.services.acceptance import (
     Acceptance,
     amended_since_acceptance,
@@ -154,7 +155,7 @@ def gather(
     unknown = [p for p in pinned or [] if p not in ranked]
     if unknown:
         raise BadInput(
-            _("no offer {ids} in the ranking (see `quotetui offers`)").format(ids=", ".join(f"#{p}" for p in unknown))
+            _("no offer {ids} in the ranking (see `quotetui offers`)").format(ids=listed(f"#{p}" for p in unknown))
         )
     audits = audit_claims(db)
     with db.session() as session:

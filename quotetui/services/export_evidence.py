@@ -14,6 +14,7 @@ from quotetui.domain.verification.rules import peak_share
 from quotetui.io.import_schema import sheet_tab
 from quotetui.io.xlsx_write import DATE, NUMBER, PERCENT, Column, Sheet, Styled
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses, listed
 from quotetui.services.export_columns import data_row, figure_header, template_columns
 from quotetui.services.export_data import ExportData
 from quotetui.services.verification import LogOnRecord
@@ -22,7 +23,7 @@ from quotetui.store.models import BenchmarkResult
 
 def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
     found = data.findings.get(offer_id or 0, [])
-    return ", ".join(f"{f.severity.mark} {f.code}" for f in found) or None
+    return listed(f"{f.severity.mark} {f.code}" for f in found) or None
 
 
 _SHARE_CELLS = [i for i, f in enumerate(E.CLAIM.sheet_fields) if f.name in ("value", "value_high")]
@@ -149,7 +150,7 @@ def acceptance(data: ExportData) -> Sheet:
                     _("{reason} (was {status})").format(reason=item.reason, status=item.underlying.word)
                     if item.underlying
                     else item.reason,
-                    "; ".join(item.evidence),
+                    clauses(item.evidence),
                     w.by if w else None,
                     w.on if w else None,
                     w.reason if w else None,

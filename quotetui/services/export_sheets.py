@@ -29,6 +29,7 @@ from quotetui.io.xlsx_write import (
     Styled,
 )
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses, listed
 from quotetui.services.editing import credits_text
 from quotetui.services.export_columns import data_row, figure_header, template_columns
 from quotetui.services.export_data import ExportData
@@ -96,7 +97,7 @@ def summary(data: ExportData) -> Sheet:
                 else Styled(d(e.if_claims_hold), formats["pflop"]),
                 e.best.shown,
                 e.feasibility.words,
-                ", ".join([*caveats.flags(), *filter(None, [flags.get(e.offer.id)])]),
+                listed([*caveats.flags(), *filter(None, [flags.get(e.offer.id)])]),
             ]
 
     title = _(
@@ -115,8 +116,8 @@ def _flags(data: ExportData) -> dict[int, str]:
     out: dict[int, list[str]] = {}
     for a in data.audits:
         if a.claim.offer_id is not None and a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
-            out.setdefault(a.claim.offer_id, []).append(f"{a.verdict.word}: {a.claim.metric.word}")
-    return {k: ", ".join(v) for k, v in out.items()}
+            out.setdefault(a.claim.offer_id, []).append(a.flag)
+    return {k: listed(v) for k, v in out.items()}
 
 
 # -- Offers --------------------------------------------------------------------------------------------------
@@ -187,8 +188,8 @@ def offers(data: ExportData) -> Sheet:
                     d(e.downtime_hours_per_year, 2),
                     e.best.shown,
                     e.feasibility.ok,
-                    "; ".join(e.feasibility.blocking),
-                    "; ".join(e.unknowns),
+                    clauses(e.feasibility.blocking),
+                    clauses(e.unknowns),
                     None,
                 ]
             else:
@@ -274,7 +275,7 @@ def side_by_side(data: ExportData) -> Sheet:
                 *(Styled(d(v), shown(fmt, label, c), best=v == best) for v, c in zip(values, caveats, strict=True)),
             ]
         none = _("none")
-        yield [_("caveats"), *("; ".join(c.words(e.offer.id)) or none for e, c in zip(chosen, caveats, strict=True))]
+        yield [_("caveats"), *(clauses(c.words(e.offer.id)) or none for e, c in zip(chosen, caveats, strict=True))]
 
     if data.pinned:
         title = _("pinned offers for scenario {scenario}; better value in green; marks: {legend}")

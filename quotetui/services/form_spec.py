@@ -16,6 +16,7 @@ from quotetui.domain.entities import Entity
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.fields import Field, parse_record, shown_value
 from quotetui.language import ENGLISH, N_, _
+from quotetui.language.lists import clauses, labelled
 from quotetui.language.numbers import percent
 
 __all__ = ["FieldErrors", "FormSpec", "choices_of", "hint", "parse", "problem_text", "shown"]
@@ -81,7 +82,7 @@ def problem_text(exc: Exception, entity: Entity) -> str:
     if not isinstance(exc, FieldErrors):
         return str(exc)
     labels = {f.name: _(f.label) for f in entity.fields}
-    return "; ".join(f"{labels.get(name, name)}: {message}" for name, message in exc.errors.items())
+    return clauses(labelled(labels.get(name, name), message) for name, message in exc.errors.items())
 
 
 def shown(row: object, fields: tuple[Field, ...]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from quotetui.domain.text import visible
 from quotetui.io.import_schema import Field
 from quotetui.io.problems import Problem
 from quotetui.language import _
+from quotetui.language.lists import labelled
 from quotetui.language.numbers import percent
 
 SHOWN_CHANGES = 40
@@ -74,7 +75,9 @@ class ImportReport:
         """The report in words, in the language in use: each count under its entity's name (an English key of
         :attr:`counts`, marked ``N_`` where it is counted, as JSON keeps it)."""
         head = _("Would import (dry run, nothing written):") if self.dry_run else _("Imported:")
-        out = [head] + [f"  {_(name)}: {c}" for name, c in self.counts.items() if c.added or c.changed or c.unchanged]
+        out = [head] + [
+            "  " + labelled(_(name), f"{c}") for name, c in self.counts.items() if c.added or c.changed or c.unchanged
+        ]
         if len(out) == 1:
             out.append("  " + _("nothing: no sheet or file quotetui imports"))
         read_as = _("Read {file} as {encoding}.")

@@ -35,6 +35,7 @@ from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.io.table_model import Table
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
@@ -854,7 +855,7 @@ class Writer:
                     _(
                         "this database's settings are kept ({differences}): figures may differ from the file's; "
                         "`quotetui settings set` takes the file's"
-                    ).format(differences="; ".join(differ)),
+                    ).format(differences=clauses(differ)),
                 )
             )
 

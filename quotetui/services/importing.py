@@ -32,6 +32,7 @@ from quotetui.io.table_model import Table
 from quotetui.io.tables import read_file
 from quotetui.io.xlsx_template import LISTS_SHEET as TEMPLATE_LISTS
 from quotetui.language import _, ngettext
+from quotetui.language.lists import clauses, listed
 from quotetui.services.editing import kept_by_contracts
 from quotetui.services.import_writer import ImportReport, Writer
 from quotetui.services.rfq_answers import ANSWER_ENTITIES, Answer, check_answers, record_answers, split_answers
@@ -77,7 +78,7 @@ class ImportProgress:
         if self.stage == "writing":
             done = _("{done} of {count} tried on a copy") if self.dry_run else _("{done} of {count} written")
             parts.append(done.format(done=f"{self.rows_written:,}", count=f"{self.rows_to_write:,}"))
-        return "; ".join(parts)
+        return clauses(parts)
 
 
 Progress = Callable[[ImportProgress], None]
@@ -287,7 +288,7 @@ def _write(
                 record_answers(session, answers, report.warnings, day)
             session.flush()
             for offer_id, said in kept_by_contracts(session).items():  # what this import changed under a contract
-                report.warnings += [Problem(", ".join(p.name for p in paths),
+                report.warnings += [Problem(listed(p.name for p in paths),
                                             _("offer #{id}: {note}").format(id=offer_id, note=line))
                                     for line in said if line not in kept.get(offer_id, [])]  # fmt: skip
             track.tell()  # the last word before the commit: a cancel here still rolls everything back
@@ -314,7 +315,7 @@ def _refuse_damaged(db: Database) -> None:
             _(
                 "{database} is damaged ({problems}); nothing was imported. "
                 "`quotetui db check` lists what is wrong, `quotetui db restore BACKUP` puts a backup back"
-            ).format(database=db.target.label, problems="; ".join(integrity[:3]))
+            ).format(database=db.target.label, problems=clauses(integrity[:3]))
         )
 
 
@@ -336,7 +337,7 @@ def _unknown_table(table: Table) -> str:
             looks = _("{reason}; its columns look like {sheet}, which needs {columns}")
         else:
             looks = _("{reason}; its columns look like {sheet}")
-        text = looks.format(reason=text, sheet=entity.sheet, columns=", ".join(missing))
+        text = looks.format(reason=text, sheet=entity.sheet, columns=listed(missing))
     return text
 
 

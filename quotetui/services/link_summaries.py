@@ -18,6 +18,7 @@ from quotetui.domain.verification.linkfacts import (
     PerftestLat,
 )
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import aside, clauses, labelled, listed
 
 LATENCY_UNJUDGED = N_("a latency, not judged against a bandwidth bound")
 
@@ -35,7 +36,7 @@ def nvbandwidth(parsed: NvBandwidth) -> str:
             parts.append(f"{m.name} {_span(values)} ns ({_(LATENCY_UNJUDGED)})")
         elif m.bandwidth:
             parts.append(f"{m.name} {_span(values)} GB/s")
-    figures = "; ".join(parts) or _("no bandwidth figures")
+    figures = clauses(parts) or _("no bandwidth figures")
     if parsed.waived:
         n = len(parsed.waived)
         figures = ngettext("{figures}; {n} testcase waived", "{figures}; {n} testcases waived", n).format(
@@ -67,7 +68,7 @@ def perftest_bw(parsed: PerftestBw, sold: Sold | None) -> str:
     if parsed.loopback:
         unjudged = _(" (a loopback pair on one host: this NIC and its PCIe path, not the network; not judged)")
     return _("BW average {figure} at {size} B ({where}){notes}{unjudged}").format(
-        figure=figure, size=f"{row.size:,}", where=", ".join(where), notes=notes, unjudged=unjudged
+        figure=figure, size=f"{row.size:,}", where=listed(where), notes=notes, unjudged=unjudged
     )
 
 
@@ -77,7 +78,7 @@ def perftest_lat(parsed: PerftestLat) -> str:
     where = [parsed.device or _("device not named"), parsed.link_type or _("link type not named")]
     if parsed.connection and parsed.connection != "RC":
         where.append(parsed.connection)
-    return f"{'; '.join(shown)} ({', '.join(where)}): {_(LATENCY_UNJUDGED)}"
+    return labelled(aside(clauses(shown), listed(where)), _(LATENCY_UNJUDGED))
 
 
 def _latency(row: LatencyRow) -> str:
@@ -104,7 +105,7 @@ def p2p(parsed: P2pBandwidthLatency) -> str:
             parts.append(f"{_label(m)} {_span(peer)} {m.unit}{unjudged}")
     line = ngettext("{n} GPU, {access}", "{n} GPUs, {access}", gpus).format(n=f"{gpus:,}", access=access)
     if parts:
-        line += _("; P2P=Enabled between GPUs: {figures}").format(figures=", ".join(parts))
+        line += _("; P2P=Enabled between GPUs: {figures}").format(figures=listed(parts))
     if absent:
         fallback = [v for m in parsed.matrices if m.p2p and m.bandwidth for r, c, v in m.cells() if (r, c) in absent]
         if fallback:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.economics.display import amount_text
 from quotetui.domain.economics.exact import q
 from quotetui.domain.fx import FxTable, MissingFxRate
+from quotetui.language.lists import labelled, listed
 from quotetui.services.engine_inputs import fx_table_of
 from quotetui.store.reader import reading
 
@@ -90,7 +91,7 @@ def market_medians(
                 max(i.as_of for i in items),
             )
         )
-    return medians, [f"{', '.join(models)}: {reason}" for reason, models in missing.items()]
+    return medians, [labelled(listed(models), reason) for reason, models in missing.items()]
 
 
 __all__ = ["MarketMedian", "market_medians"]

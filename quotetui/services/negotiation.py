@@ -31,6 +31,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.lists import clauses, labelled, listed
 from quotetui.language.numbers import percent
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import rank_offers
@@ -69,7 +70,7 @@ class Negotiation:
         out = []
         e, s = self.evaluation, self.savings
         if not e.feasibility.ok:
-            out.append(_("not feasible for this scenario: {reasons}").format(reasons="; ".join(e.feasibility.blocking)))
+            out.append(_("not feasible for this scenario: {reasons}").format(reasons=clauses(e.feasibility.blocking)))
         if s is not None:
             cur = s.current.option.currency
             nm = money_text(s.current.node_month, cur)  # the currency's places, as explain shows it
@@ -108,7 +109,7 @@ class Negotiation:
         if not self.fx_sensitivity:
             return []
         e = self.evaluation
-        moves = ", ".join(
+        moves = listed(
             _("{cost} at {shift}").format(
                 cost=cost_text(e, cost, 2), shift=percent(f"{'+' if shift > 1 else '−'}{float(abs(shift - 1) * 100):g}")
             )
@@ -158,7 +159,7 @@ class Negotiation:
 
 def _option_line(p: OptionPosition) -> str:
     o = p.option
-    words = [f"{o.shown}: {money_number(o.costed_amount, 2)} {o.currency} {_(UNIT_WORDS[o.unit])}"]
+    words = [labelled(o.shown, f"{money_number(o.costed_amount, 2)} {o.currency} {_(UNIT_WORDS[o.unit])}")]
     if p.vs_first is not None:
         words.append(_("{share} saved vs the first offer").format(share=percent(pct(p.vs_first, 2))))
     if p.vs_list is not None:
@@ -174,7 +175,7 @@ def _option_line(p: OptionPosition) -> str:
                 amount=target_number(t.amount, o.currency), cut=percent(pct(t.cut, 1))
             )
         )
-    return "; ".join(words)
+    return clauses(words)
 
 
 def _option_json(p: OptionPosition) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses, listed
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
@@ -90,9 +91,9 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
     blocked, asked = [], []
     for i, e in ranking.ranked:
         if i is None:
-            blocked.append(_("✗ #{id}: {reasons}").format(id=e.offer.id, reasons="; ".join(e.feasibility.blocking)))
+            blocked.append(_("✗ #{id}: {reasons}").format(id=e.offer.id, reasons=clauses(e.feasibility.blocking)))
         elif e.feasibility.questions:
-            asked.append(_("? #{id}: {questions}").format(id=e.offer.id, questions="; ".join(e.feasibility.questions)))
+            asked.append(_("? #{id}: {questions}").format(id=e.offer.id, questions=clauses(e.feasibility.questions)))
         line = OfferLine(
             rank=(f"{i}{'?' if e.feasibility.questions else ''}") if i is not None else "✗",
             id=str(e.offer.id),
@@ -103,7 +104,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             per_pflop_hour=cost_text(e, e.cost_per_pflop_hour, 2),
             mfu=f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
             way="+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
-            flags=", ".join(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
+            flags=listed(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
         )
         yield ["row", *line]
     yield ["say", _("marks: {legend}").format(legend=legend())]

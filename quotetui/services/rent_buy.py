@@ -33,6 +33,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import clauses, listed
 from quotetui.language.numbers import percent
 from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import evaluate_offer, exact_values
@@ -92,7 +93,7 @@ class RentBuyAnswer:
 
     def _left_out(self) -> str:
         """The owning costs not given, in words."""
-        return ", ".join(_(name) for name in self.owning.left_out)
+        return listed(_(name) for name in self.owning.left_out)
 
     @property
     def notes(self) -> list[str]:
@@ -170,7 +171,7 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
         if p is None:
             if name is None:
                 return None
-            names = ", ".join(repr(n) for n in session.exec(select(PurchaseOption.name))) or _("none recorded")
+            names = listed(repr(n) for n in session.exec(select(PurchaseOption.name))) or _("none recorded")
             raise BadInput(_("no purchase option {name} (recorded: {names})").format(name=repr(name), names=names))
         gpu = session.get(GpuModel, p.gpu_model_id)
 
@@ -328,11 +329,11 @@ def calc_rent_vs_buy(
         )
         gpus = gpus or e.scenario.gpu_count
         net = e.assumptions.vat_factor(e.offer.vat_rate, e.offer.special_invoice) != 1
+        beside = [w for w in caveats.words(e.offer.id) if not w.startswith(LOWER_BOUND)]
         if e.lower_bound:  # renting costs at least this: say so beside any verdict
-            note += f"; {LOWER_BOUND} " + _("a lower bound: the rent leaves out {costs}").format(
-                costs="; ".join(e.unpriced)
-            )
-        note += "".join(f"; {w}" for w in caveats.words(e.offer.id) if not w.startswith(LOWER_BOUND))
+            costs = clauses(e.unpriced)
+            beside.insert(0, f"{LOWER_BOUND} " + _("a lower bound: the rent leaves out {costs}").format(costs=costs))
+        note = clauses([note, *beside])
     currency = currency_code(currency) if currency else "CNY"
     held = assumptions or Assumptions()
     terms = _terms(v, base, int(gpus or 0), currency, tdp, n)

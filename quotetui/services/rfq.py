@@ -32,6 +32,7 @@ from quotetui.domain.text import name_key, shell_word
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import labelled, listed
 from quotetui.services.rfq_views import (
     Figures,
     InviteView,
@@ -288,7 +289,7 @@ def _judged(
     pushed: dict[int, list[str]] = {}
     for a in audits:
         if a.claim.offer_id is not None and a.verdict.value != "plausible":
-            pushed.setdefault(a.claim.offer_id, []).append(f"{a.verdict.word}: {a.claim.metric.word}")  # JSON: English
+            pushed.setdefault(a.claim.offer_id, []).append(a.flag)  # JSON: English
     verifier = load_verifier(db, offers, req.currency, day, fx, audits, only=[o.id for o in offers])
     need = ScenarioInput(f"RFQ {req.name}", req.gpus, req.months, Decimal(1), req.currency)
     judged: dict[int, tuple[Figures | None, str | None]] = {}
@@ -300,7 +301,7 @@ def _judged(
             continue
         claims = tuple(pushed.get(offer.id, ()))
         found = verifier.findings(offer)
-        findings = tuple(f"{f.severity.word} {f.code}: {f.title}" for f in found)  # the severity's word, as shown
+        findings = tuple(labelled(f"{f.severity.word} {f.code}", f.title) for f in found)  # the severity's word
         caveats = for_offer(e.caveats, offer, day, critical_codes(found))
         figures = Figures(
             e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, caveats, claims, findings
@@ -498,10 +499,10 @@ def _providers(session: Session, names: Sequence[str]) -> list[Provider]:
         elif row not in chosen:
             chosen.append(row)
     if unknown:
-        known = ", ".join(r.name for r in rows) or _("none yet")
+        known = listed(r.name for r in rows) or _("none yet")
         raise BadInput(
             _("no provider named {names} (known: {known}); nothing was sent").format(
-                names=", ".join(map(repr, unknown)), known=known
+                names=listed(map(repr, unknown)), known=known
             )
         )
     return chosen

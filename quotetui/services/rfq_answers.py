@@ -47,6 +47,7 @@ from quotetui.io.rfq_workbook import (
 from quotetui.io.table_model import Table
 from quotetui.language import _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import listed
 from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
 
 ANSWER_ENTITIES = {
@@ -169,7 +170,7 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
             _(
                 "the RFQ, its id, revision and provider (cells {cells}) are not as `quotetui rfq send` wrote them: "
                 "ask for the workbook again, or send it anew"
-            ).format(cells=", ".join(IDENTITY_CELLS[k] for k in identity))
+            ).format(cells=listed(IDENTITY_CELLS[k] for k in identity))
         )
     rfq = session.get(Rfq, rfq_id)
     if rfq is None or name_key(rfq.name) != name_key(name):

@@ -17,6 +17,7 @@ from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text
 from quotetui.domain.enums import OfferStatus
 from quotetui.language import _
+from quotetui.language.lists import clauses
 from quotetui.services.rfq_views import MATRIX_FIGURES, MATRIX_LISTS, OfferFit
 
 SIDE_BY_SIDE = 8
@@ -77,7 +78,7 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
         for n, verdict in enumerate(offers[0].verdicts):
             rows.append(MatrixRow(verdict.line, tuple(f"{o.verdicts[n].met.mark} {o.verdicts[n].why}" for o in offers)))
     if any(o.doubts for o in offers):  # a firm, current quote: what makes a compliant offer "if confirmed" too
-        rows.append(MatrixRow("quote / 报价", tuple("; ".join(f"? {v.why}" for v in o.doubts) or "✓" for o in offers)))
+        rows.append(MatrixRow("quote / 报价", tuple(clauses(f"? {v.why}" for v in o.doubts) or "✓" for o in offers)))
     rows += [
         MatrixRow(
             _("{figure} ({currency})").format(figure=_(label), currency=currency),
@@ -87,7 +88,7 @@ def matrix_rows(offers: Sequence[OfferFit], currency: str) -> list[MatrixRow]:
     ]
     rows.append(MatrixRow(_("at least (a cost not priced)"), tuple(at_least(o) for o in offers)))
     rows += [
-        MatrixRow(_(label), tuple("; ".join(getattr(o.figures, name)) if o.figures is not None else "" for o in offers))
+        MatrixRow(_(label), tuple(clauses(getattr(o.figures, name)) if o.figures is not None else "" for o in offers))
         for label, name in MATRIX_LISTS
     ]
     return rows

@@ -17,6 +17,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import listed
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ class RfqView:
         shown = [
             _(_COUNTED[state]).format(n=n) if state in _COUNTED else f"{n} {state}" for state, n in counts.items() if n
         ]
-        return ", ".join(shown) or _("not sent")
+        return listed(shown) or _("not sent")
 
     def due_text(self) -> str:
         due = self.requirement.respond_by
@@ -248,7 +249,7 @@ def named(rows: Iterable[R], name: str) -> R | None:
 def no_rfq(name: str, known: Iterable[str]) -> BadInput:
     return BadInput(
         _("no RFQ named {name} (known: {known}); `quotetui rfq new NAME …` writes one").format(
-            name=repr(name), known=", ".join(known) or _("none yet")
+            name=repr(name), known=listed(known) or _("none yet")
         )
     )
 

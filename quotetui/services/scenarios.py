@@ -16,6 +16,7 @@ from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import is_empty, parse_record, shown_value
 from quotetui.domain.text import name_key
 from quotetui.language import N_, _
+from quotetui.language.lists import listed
 from quotetui.services.engine_inputs import gpu_keys, scenario_input
 from quotetui.services.form_spec import FormSpec, parse, shown
 from quotetui.services.scenario_list import ScenarioView, scenario_views
@@ -56,7 +57,7 @@ def find_scenario(session: Session, name: str | None) -> Scenario:
     if name is not None:
         row = session.exec(select(Scenario).where(Scenario.name == name)).first() or _by_key(session, name)
         if row is None:
-            known = ", ".join(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or _("none")
+            known = listed(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or _("none")
             raise BadInput(
                 _("no scenario named {name} (known: {known}); add one with `quotetui scenario add`").format(
                     name=repr(name), known=known

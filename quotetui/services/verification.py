@@ -46,6 +46,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import _, ngettext
+from quotetui.language.lists import aside, labelled, listed
 from quotetui.language.numbers import percent
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
@@ -88,30 +89,28 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
     if isinstance(parsed, SmiQuery | SmiList):
         names = parsed.gpu_names()
         counts = {n: names.count(n) for n in dict.fromkeys(names)}
-        listed = ", ".join(f"{n}× {name}" for name, n in counts.items())
+        said = listed(f"{n}× {name}" for name, n in counts.items())
         if isinstance(parsed, SmiTable):
-            listed += " " + _("(rows elided by whoever pasted it: GPUs shown, not counted)") if parsed.elided else ""
-            if parsed.processes:
-                n = parsed.processes
-                listed += ", " + ngettext("{n} process running", "{n} processes running", n).format(n=f"{n:,}")
-            listed += "".join(
-                ", " + ngettext("GPU {gpu}: {n} MIG device", "GPU {gpu}: {n} MIG devices", k).format(gpu=g, n=f"{k:,}")
-                for g, k in parsed.mig_devices
-            )
-        return listed
+            said += " " + _("(rows elided by whoever pasted it: GPUs shown, not counted)") if parsed.elided else ""
+            running = [ngettext("{n} process running", "{n} processes running", n).format(n=f"{n:,}")
+                       for n in (parsed.processes,) if n]  # fmt: skip
+            migs = [ngettext("GPU {gpu}: {n} MIG device", "GPU {gpu}: {n} MIG devices", k).format(gpu=g, n=f"{k:,}")
+                    for g, k in parsed.mig_devices]  # fmt: skip
+            said = listed([said, *running, *migs])
+        return said
     if isinstance(parsed, RocmSmi):
         kinds = [d.name or _("device id {id}").format(id=d.device_id) for d in parsed.devices]
-        listed = ", ".join(f"{kinds.count(k)}× {k}" for k in dict.fromkeys(kinds))
+        said = listed(f"{kinds.count(k)}× {k}" for k in dict.fromkeys(kinds))
         parts = parsed.partitioned
         if parts:
             gpus = ngettext("{n} GPU", "{n} GPUs", parsed.physical).format(n=f"{parsed.physical:,}")
-            listed += " " + _("({n} compute partitions {partition}: {gpus})").format(
+            said += " " + _("({n} compute partitions {partition}: {gpus})").format(
                 n=len(parts), partition=parts[0].partition, gpus=gpus
             )
-        return listed
+        return said
     if isinstance(parsed, Topology):
         kinds = sorted({k for _, _, k in parsed.links})
-        return _("{n} GPUs, pairs linked by {links}").format(n=len(parsed.gpus), links=", ".join(kinds) or _("nothing"))
+        return _("{n} GPUs, pairs linked by {links}").format(n=len(parsed.gpus), links=listed(kinds) or _("nothing"))
     if isinstance(parsed, AllReduce | Collective):
         return _bus_run(parsed, sold)
     if isinstance(parsed, GemmSweep):
@@ -126,9 +125,10 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         return _("{ok} of {gpus} GPUs OK").format(ok=len(parsed.results) - len(parsed.faulty), gpus=len(parsed.results))
     if isinstance(parsed, DcgmDiag):
         bad = parsed.not_passed()
-        return _("{passed} of {tests} tests passed").format(
+        said = _("{passed} of {tests} tests passed").format(
             passed=len(parsed.tests) - len(bad), tests=len(parsed.tests)
-        ) + (f" ({', '.join(f'{t.name}: {t.result}' for t in bad)})" if bad else "")
+        )
+        return aside(said, listed(labelled(t.name, t.result) for t in bad)) if bad else said
     if isinstance(parsed, NvBandwidth):
         return link_summaries.nvbandwidth(parsed)
     if isinstance(parsed, PerftestBw):
@@ -151,9 +151,9 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         )
     if isinstance(parsed, NpuSmi):
         names = parsed.gpu_names()
-        listed = ", ".join(f"{names.count(n)}× {n}" for n in dict.fromkeys(names))
+        said = listed(f"{names.count(n)}× {n}" for n in dict.fromkeys(names))
         bad = [f"NPU {n.index} {n.health}" for n in parsed.npus if n.health != "OK"]
-        return listed + (f" ({', '.join(bad)})" if bad else "")
+        return aside(said, listed(bad)) if bad else said
     raise AssertionError(type(parsed))
 
 
@@ -166,7 +166,7 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
         if large
         else _("no message ≥ 128 MiB")
     )
-    title = "" if isinstance(parsed, AllReduce) else f"{what.title} ({parsed.tool}): "
+    title = "" if isinstance(parsed, AllReduce) else labelled(aside(what.title, parsed.tool), "")
     unjudged = _(" (not judged against a floor: {why})").format(why=_(what.unjudged)) if what.unjudged else ""
     if not parsed.ranks_listed:
         return ngettext(
@@ -314,7 +314,7 @@ def load_verifier(
     verifier.cloud = {
         m.gpu_key: (
             m.median_gpu_hour,
-            _("{n} cloud catalog listings ({catalogs})").format(n=m.listings, catalogs=", ".join(m.catalogs)),
+            _("{n} cloud catalog listings ({catalogs})").format(n=m.listings, catalogs=listed(m.catalogs)),
         )
         for m in medians
     }

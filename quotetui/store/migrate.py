@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import _
+from quotetui.language.lists import listed
 from quotetui.resources import migrations_dir
 from quotetui.store.engine import Database, DbTarget, make_engine
 
@@ -300,7 +301,7 @@ def unknown_codes(engine: sa.Engine, limit: int = 20) -> tuple[str, ...]:
                     shown = shown_stored(value)
                     found.append(
                         _("{row}, {column}: {value} (one of: {allowed})").format(
-                            row=f"{table.name}{row}", column=column.name, value=shown, allowed=", ".join(allowed)
+                            row=f"{table.name}{row}", column=column.name, value=shown, allowed=listed(allowed)
                         )
                     )
                 if len(rows) == limit:

@@ -30,6 +30,7 @@ from quotetui.domain.text import visible
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses, labelled
 from quotetui.store.origin import set_front_end
 from quotetui.tui.app_keys import APP_BINDINGS
 from quotetui.tui.dialogs.error import ErrorDialog
@@ -520,7 +521,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         def done(report: object) -> None:
             if report is not None:
                 counts = getattr(report, "counts", {})
-                summary = "; ".join(f"{name}: {c}" for name, c in counts.items() if c.added or c.changed)
+                summary = clauses(labelled(_(name), f"{c}") for name, c in counts.items() if c.added or c.changed)
                 self.notify(summary or _("nothing changed"), title=_("Imported"), timeout=10)
                 self.reload()
 

@@ -16,6 +16,7 @@ from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses, listed
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
         o.status.word,
         o.valid_until.isoformat() if o.valid_until else "",
         o.configuration,
-        ", ".join(flags_of(r, pending)),
+        listed(flags_of(r, pending)),
     ]
 
 
@@ -113,9 +114,9 @@ def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
         return [r.problem or _("not compared")]
     flags = [*r.flags, _(pending)] if pending else r.flags
     if not e.feasibility.ok:
-        return [f"✗ {'; '.join(e.feasibility.blocking)}", *(f for f in flags if f != "blocked")]
+        return [f"✗ {clauses(e.feasibility.blocking)}", *(f for f in flags if f != "blocked")]
     if e.feasibility.questions:
-        return [f"? {'; '.join(e.feasibility.questions)}", *flags]
+        return [f"? {clauses(e.feasibility.questions)}", *flags]
     return flags
 
 
@@ -179,7 +180,7 @@ def table_row(r: OfferRow, pending: str | None = None) -> TableRow:
 
 
 def _flags_value(t: OfferTableRow) -> str | None:
-    return None if t.pending else ", ".join(flags_of(t.row)) or None
+    return None if t.pending else listed(flags_of(t.row)) or None
 
 
 PLAIN: dict[str, Callable[[OfferTableRow], object]] = {

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.io.preferences import Known, Preferences, load
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -176,7 +177,7 @@ def money_style_commands() -> list[tuple[str, str, str]]:
     kept = _("kept in the config file")
     in_use = money_style()
     return [
-        (_(MONEY_STYLE_COMMANDS[style][0]), f"{_(MONEY_STYLE_COMMANDS[style][1])}; {kept}", style)
+        (_(MONEY_STYLE_COMMANDS[style][0]), clauses([_(MONEY_STYLE_COMMANDS[style][1]), kept]), style)
         for style in MONEY_STYLES
         if style != in_use
     ]

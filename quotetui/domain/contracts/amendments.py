@@ -13,6 +13,7 @@ from quotetui.domain.contracts.charges import Charge, timeline
 from quotetui.domain.contracts.dates import Term, terms_to
 from quotetui.domain.economics.exact import q
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses
 
 TERMS = (
     "gpus",
@@ -63,7 +64,7 @@ class Amendment:
         def title(key: str) -> str:
             return _(TITLES[key]) if key in TITLES else key
 
-        return "; ".join(f"{title(k)} {shown(k, b)} → {shown(k, a)}" for k, (b, a) in self.changes.items())
+        return clauses(f"{title(k)} {shown(k, b)} → {shown(k, a)}" for k, (b, a) in self.changes.items())
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -19,6 +19,7 @@ from datetime import date, timedelta
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import BadInput
 from quotetui.language import N_, _
+from quotetui.language.lists import labelled
 
 CADENCE_MONTHS = {
     BillingCadence.MONTHLY: 1,
@@ -144,6 +145,12 @@ class KeyDate:
     def word(self) -> str:
         """The kind of date as people read it, in the language in use (``notice deadline``)."""
         return _(self.kind) if self.kind else ""
+
+    @property
+    def said(self) -> str:
+        """The kind of date before what it is about, in the language in use: ``payment: contract #1 (一万网络
+        8×H100)``, ``付款：合同 #1（一万网络 8×H100）`` (every list of key dates, the calendar file)."""
+        return labelled(self.word, self.subject)
 
     @property
     def uid(self) -> str:

@@ -26,6 +26,7 @@ from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.enums import Severity
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses, listed
 
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
@@ -103,13 +104,11 @@ class Caveats:
         """One sentence per caveat, for ``explain``, the brief and a sheet's caveats cell."""
         out = []
         if self.unpriced:
-            out.append(
-                f"{LOWER_BOUND} " + _("a lower bound: not priced: {costs}").format(costs="; ".join(self.unpriced))
-            )
+            out.append(f"{LOWER_BOUND} " + _("a lower bound: not priced: {costs}").format(costs=clauses(self.unpriced)))
         if self.estimates:
-            out.append(f"{ESTIMATE} " + _("an estimate: {reasons}").format(reasons="; ".join(self.estimates)))
+            out.append(f"{ESTIMATE} " + _("an estimate: {reasons}").format(reasons=clauses(self.estimates)))
         if self.critical:
-            found = ", ".join(_counted(self.critical))
+            found = listed(_counted(self.critical))
             check = f"`quotetui bench check --offer {offer_id}`" if offer_id is not None else "`quotetui bench check`"
             out.append(f"{CRITICAL} " + _("critical findings: {codes} ({check} explains each)").format(
                 codes=found, check=check

@@ -24,6 +24,7 @@ from quotetui.domain.economics.exact import dec, pct, q, sci
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 from quotetui.language import N_, NP_, _
+from quotetui.language.lists import labelled
 from quotetui.language.numbers import percent
 
 NVLS_CAPABLE = {"NV18"}  # Hopper SXM boards (and newer) reduce in the NVSwitch: busbw can exceed one link
@@ -109,6 +110,12 @@ class Audit:
     implied_label: str  # what ``implied`` is, in words (in the language in use when audited)
     arithmetic: list[str] = field(default_factory=list)
     explanation: str = ""
+
+    @property
+    def flag(self) -> str:
+        """The verdict on what was claimed, in the language in use: ``optimistic: MFU``, ``偏乐观：MFU`` (a doubtful
+        claim in a table cell: the comparison sheet, an RFQ's offers)."""
+        return labelled(self.verdict.word, self.claim.metric.word)
 
 
 def _mfu_verdict(mfu: Fraction) -> Verdict:

@@ -55,6 +55,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, current
+from quotetui.language.lists import clauses
 from quotetui.language.numbers import percent
 
 
@@ -128,9 +129,9 @@ class Feasibility:
     def words(self) -> str:
         """For a table cell: ``yes``, ``? ask: …`` or ``no: …``."""
         if self.blocking:
-            return _("no: {reasons}").format(reasons="; ".join(self.blocking))
+            return _("no: {reasons}").format(reasons=clauses(self.blocking))
         if self.questions:
-            return _("? ask: {questions}").format(questions="; ".join(self.questions))
+            return _("? ask: {questions}").format(questions=clauses(self.questions))
         return _("yes")
 
 
@@ -414,7 +415,7 @@ def _claimed(span: str, ranged: bool, gpus: int | None, source: str) -> str:
 
 def _default_mfu_note(mfu: Fraction, notes: list[str]) -> str:
     note = _("default {share} of dense BF16 peak: no MFU verified").format(share=percent(pct(mfu, 0)))
-    return note + "; " + "; ".join(notes) if notes else note
+    return clauses([note, *notes])
 
 
 # The same assumption for many offers is one object (immutable): a ranking of 100,000 offers holds a few. Its

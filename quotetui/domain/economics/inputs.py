@@ -24,6 +24,7 @@ from quotetui.domain.enums import (
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 from quotetui.language import ENGLISH, N_, _
+from quotetui.language.lists import aside
 from quotetui.language.numbers import percent
 
 TERM_NAMES = {0: N_("on-demand"), 1: N_("monthly"), 3: N_("quarterly"), 6: N_("half-year"), 12: N_("annual")}
@@ -177,7 +178,10 @@ class DiscountTerm:
         rate = percent(plain(self.rate * 100), tag) if self.rate is not None else unquoted
         said = (self.description or "").replace(" ", "").replace("％", "%").removesuffix("%")
         restated = self.rate is not None and said == plain(self.rate * 100)  # "5%" says the rate again: once
-        return f"{kind} {rate}" + (f" ({self.description})" if self.description and not restated else "")
+        head = f"{kind} {rate}"
+        if not self.description or restated:
+            return head
+        return f"{head} ({self.description})" if tag == ENGLISH else aside(head, self.description)  # stored: English
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from quotetui.domain.economics.exact import dec
 from quotetui.domain.enums import PowerBasis
 from quotetui.domain.money import plain
 from quotetui.language import N_, _
+from quotetui.language.lists import clauses
 from quotetui.language.numbers import percent
 
 DEFAULT_PUE = Fraction(156, 100)
@@ -351,7 +352,7 @@ def _quoted_power(
         )
     if t.power_basis is PowerBasis.FACILITY:
         words += [_("the facility's bill, cooling included (given)"), _load(t)]
-        return BuyPart(POWER, monthly, "; ".join(words), kind)
+        return BuyPart(POWER, monthly, clauses(words), kind)
     stated = (
         _("the servers' own draw (given), × PUE {pue} ({pue_how}) for cooling, as a computed power counts it")
         if t.power_basis is PowerBasis.SERVERS
@@ -362,7 +363,7 @@ def _quoted_power(
     )
     words.append(stated.format(pue=dec(pue, 2), pue_how=pue_how))
     words.append(_load(t))
-    return BuyPart(POWER, monthly * pue, "; ".join(words), "computed")
+    return BuyPart(POWER, monthly * pue, clauses(words), "computed")
 
 
 def ownership(

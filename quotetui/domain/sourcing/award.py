@@ -55,6 +55,7 @@ from quotetui.domain.sourcing.award_model import (
     tie_key,
 )
 from quotetui.language import _, ngettext
+from quotetui.language.lists import clauses
 
 __all__ = [
     "Allocation",
@@ -497,7 +498,7 @@ def _diagnose(need: Need, cands: Sequence[Candidate], solve: Counts) -> str:
     without = {name: solve(replace(need, **{name: None}), cands) for name in present}
     single = [name for name in present if without[name] is not None]
     if single:
-        return "; ".join(_words(need, cands, name, without[name]) for name in single)
+        return clauses(_words(need, cands, name, without[name]) for name in single)
     for a, b in combinations(present, 2):
         if solve(replace(need, **{a: None, b: None}), cands) is not None:
             return _("{first}, together with {second}").format(

@@ -33,6 +33,7 @@ from quotetui.domain.verification.plausible import impossible
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses, labelled, listed
 from quotetui.language.numbers import percent
 
 ITEMS: dict[str, str] = {
@@ -117,7 +118,7 @@ def _codes(findings: list[Finding], *codes: str) -> list[Finding]:
 def _found(key: str, failing: list[Finding], logs: list[Log], ok: str, none: str) -> Item:
     labels = tuple(log.label for log in logs)
     if failing:
-        return Item(key, Status.FAILED, "; ".join(f"{f.code}: {f.title}" for f in failing), labels)
+        return Item(key, Status.FAILED, clauses(labelled(f.code, f.title) for f in failing), labels)
     if not logs:
         return Item(key, Status.MISSING, none)
     return Item(key, Status.PASSED, ok, labels)
@@ -230,8 +231,9 @@ def _burn(logs: list[Log], findings: list[Finding]) -> Item:
             else:
                 short.append(log)
     if failing:
-        why = [f"{f.code}: {f.title}" for f in _codes(findings, FindingCode.HARDWARE_FAULT, FindingCode.CONFIGURATION)]
-        return Item("burn", Status.FAILED, "; ".join(why) or _("a test did not pass"), tuple(x.label for x in failing))
+        faults = _codes(findings, FindingCode.HARDWARE_FAULT, FindingCode.CONFIGURATION)
+        why = [labelled(f.code, f.title) for f in faults]
+        return Item("burn", Status.FAILED, clauses(why) or _("a test did not pass"), tuple(x.label for x in failing))
     if clean:
         return Item("burn", Status.PASSED, _("every GPU passed"), tuple(x.label for x in clean))
     if short:
@@ -271,7 +273,7 @@ def _ecc(logs: list[Log]) -> Item:
             counted.append(log)
             bad += [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected}" for g in p.gpus if g.ecc_uncorrected]
     if bad:
-        errors = _("uncorrected ECC errors: {errors}").format(errors="; ".join(bad))
+        errors = _("uncorrected ECC errors: {errors}").format(errors=clauses(bad))
         return Item("ecc", Status.FAILED, errors, tuple(x.label for x in counted))
     if not counted:
         return Item("ecc", Status.MISSING, _("no nvidia-smi query with ecc.errors.uncorrected.volatile.total"))
@@ -370,7 +372,7 @@ def _per_node(
         per[machine] = judge(group, mine)
     failed = {m: i for m, i in per.items() if i.status is Status.FAILED}
     if failed:
-        reason = "; ".join(f"{m}: {i.reason}" for m, i in failed.items())
+        reason = clauses(labelled(m, i.reason) for m, i in failed.items())
         return Item(key, Status.FAILED, reason, tuple(e for i in failed.values() for e in i.evidence))
     passed = {m: i for m, i in per.items() if i.status is Status.PASSED}
     evidence = tuple(e for i in passed.values() for e in i.evidence)
@@ -384,7 +386,7 @@ def _per_node(
         )
         reason = said.format(counted=counted, needed=needed, nodes=nodes, reason=whole.reason)
         return Item(key, Status.PASSED, reason, evidence)
-    which = ", ".join(sorted(passed)) or _("none")
+    which = listed(sorted(passed)) or _("none")
     said = (
         _(
             "{counted} of {needed} nodes (a sample of the {nodes}) ({which}): logs from {needed} distinct machines "

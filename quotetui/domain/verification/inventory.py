@@ -24,6 +24,7 @@ from quotetui.domain.verification.logs import (
     Topology,
 )
 from quotetui.language import _, ngettext
+from quotetui.language.lists import listed
 
 HARDWARE_DEPLOYMENT_TESTS = frozenset({"page retirement/row remap", "inforom"})
 """DCGM deployment checks that speak about the hardware (retired memory pages, a damaged InfoROM)."""
@@ -134,7 +135,7 @@ def configuration(logs: list[Log]) -> list[Finding]:
             Finding(
                 FindingCode.CONFIGURATION,
                 Severity.WARNING,
-                _("DCGM deployment: {tests} not passed").format(tests=", ".join(dict.fromkeys(t.name for t in bad))),
+                _("DCGM deployment: {tests} not passed").format(tests=listed(dict.fromkeys(t.name for t in bad))),
                 _(
                     "A deployment check of DCGM failed: the node's software set-up (persistence mode off, "
                     "permissions, environment, a denylisted driver) is wrong. The provider fixes it without a "

@@ -31,6 +31,7 @@ from quotetui.domain.verification.logs import (
     PerftestBw,
 )
 from quotetui.language import _, ngettext
+from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 
 _D2D = re.compile(
@@ -183,7 +184,7 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
 
 
 def _few(pairs: list[str]) -> str:
-    return ", ".join(pairs[:4]) + (" …" if len(pairs) > 4 else "")
+    return listed(pairs[:4]) + (" …" if len(pairs) > 4 else "")
 
 
 def host_copies(logs: list[Log]) -> list[Finding]:
@@ -245,7 +246,7 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
             continue  # a loopback pair measures this NIC and its PCIe path, not the network sold
         row = p.judged()
         link = [x for x in (p.device, p.link_type, f"MTU {p.mtu}" if p.mtu else None, p.gpu and f"GPU {p.gpu}") if x]
-        on = _(" on {link}").format(link=", ".join(link)) if link else ""
+        on = _(" on {link}").format(link=listed(link)) if link else ""
         if row.size < IB_MIN_MESSAGE_BYTES:
             findings.append(
                 Finding(

@@ -50,6 +50,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
 from quotetui.language import _, ngettext
+from quotetui.language.lists import aside, listed
 from quotetui.language.numbers import percent
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
@@ -88,7 +89,7 @@ def _vgpu(logs: list[Log]) -> list[Finding]:
         Finding(
             FindingCode.VGPU,
             Severity.CRITICAL,
-            _("vGPU profile {names}").format(names=", ".join(names)),
+            _("vGPU profile {names}").format(names=listed(names)),
             _(
                 "The guest sees a virtual GPU profile, not a physical GPU: it gets a time- or memory-slice of a "
                 "card shared with other tenants, with the profile's memory. Not what a whole-GPU price buys."
@@ -108,7 +109,7 @@ def _mig(logs: list[Log]) -> list[Finding]:
                 if g.mig_profiles:
                     lines.append(
                         _("{log}: GPU {index} {name} has MIG devices {profiles}").format(
-                            log=log.label, index=g.index, name=g.name, profiles=", ".join(g.mig_profiles)
+                            log=log.label, index=g.index, name=g.name, profiles=listed(g.mig_profiles)
                         )
                     )
                     found.append(log)
@@ -331,7 +332,7 @@ def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Fi
             if devices
             else _("training log from an unknown device, {sold} sold").format(sold=sold.gpu.name)
         )
-        fits = _("it fits {devices}").format(devices=", ".join(devices)) if devices else _("no device is known by it")
+        fits = _("it fits {devices}").format(devices=listed(devices)) if devices else _("no device is known by it")
         findings.append(
             Finding(
                 FindingCode.MODEL_MISMATCH,
@@ -371,7 +372,7 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
                         "Sold as {sold} with NVLink, but the topology shows PCIe paths between GPUs ({paths}): PCIe "
                         "cards or a board without NVSwitch. GPU-to-GPU traffic (tensor parallelism, AllReduce) runs "
                         "at a fraction of NVLink speed."
-                    ).format(sold=sold.gpu.name, paths=", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))),
+                    ).format(sold=sold.gpu.name, paths=listed(f"{n} {kind}" for kind, n in sorted(kinds.items()))),
                     (
                         f"{log.label}: {a}↔{b} {k}",
                         _("{log}: {n} pairs over NVLink").format(log=log.label, n=len(p.links) - len(pcie)),
@@ -392,7 +393,7 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
                     FindingCode.PCIE_TOPOLOGY,
                     Severity.CRITICAL,
                     _("{links} between GPUs, {expected} expected").format(
-                        links=", ".join(sorted(counts)), expected=signature
+                        links=listed(sorted(counts)), expected=signature
                     ),
                     _(
                         "A {sold} board bonds {want} NVLinks between every GPU pair ({expected}); {fewer} of {pairs} "
@@ -554,7 +555,7 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                     Severity.CRITICAL if a.verdict is Verdict.IMPOSSIBLE else Severity.WARNING,
                     _("{verdict} claim: {figure}").format(verdict=a.verdict.word, figure=c.figure),
                     a.explanation,
-                    tuple(a.arithmetic) + ((f"“{c.quote}” ({c.source})",) if c.quote else ()),
+                    tuple(a.arithmetic) + ((aside(f"“{c.quote}”", c.source),) if c.quote else ()),
                 )
             )
     best = measured(logs, gpu)

@@ -24,6 +24,7 @@ from quotetui.io.benchlogs import (
 )
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, load_json, output_lines, physical, physical_lines
 from quotetui.language import _
+from quotetui.language.lists import clauses, listed
 from quotetui.probe.gpu_probe import (  # the probe writes them; it runs alone, so it holds them
     BUNDLE_KEY,
     BUNDLE_VERSION,
@@ -327,7 +328,7 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
         raise LogError(_("empty: no tool output (nothing, or only a shell prompt)"), None, source)
     raise LogError(
         _("not a log quotetui reads (first line {line}); it reads: {tools} and probe bundles").format(
-            line=repr(first[:60]), tools=", ".join(TOOLS)
+            line=repr(first[:60]), tools=listed(TOOLS)
         ),
         1 if first else None,
         source,
@@ -426,7 +427,7 @@ def _bundle(text: str, source: str) -> ReadLog:
             parsed = replace(parsed, loopback=True)
         sections.append(Section(label, stdout, parsed, host, captured))
     if not sections:
-        said = "; ".join(not_run) if not_run else _("no commands")
+        said = clauses(not_run) if not_run else _("no commands")
         raise LogError(_("probe bundle holds no tool output: {reasons}").format(reasons=said), source=source)
     return ReadLog(tuple(sections), tuple(not_run))
 

@@ -7,6 +7,7 @@ import re
 from quotetui.domain.verification.logs import DcgmDiag, DcgmTest, GpuBurn, LogError
 from quotetui.io.benchlogs.common import is_prompt
 from quotetui.language import _
+from quotetui.language.lists import listed
 
 _TESTED = re.compile(r"^\s*Tested (\d+) GPUs:\s*$")
 _RESULT = re.compile(r"^\s*GPU (\d+): (OK|FAULTY)\s*$")
@@ -67,7 +68,7 @@ def _work_done(before: str, gpus: int, line: int) -> None:
     idle = [i for i, done in enumerate(counts) if done == 0]
     if idle:
         raise LogError(
-            _("GPU {gpus} did no work (proc'd 0): its OK proves nothing").format(gpus=", ".join(map(str, idle))), line
+            _("GPU {gpus} did no work (proc'd 0): its OK proves nothing").format(gpus=listed(map(str, idle))), line
         )
 
 

@@ -21,6 +21,7 @@ from quotetui.domain.verification.linkfacts import P2pBandwidthLatency, P2pMatri
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import log_number
 from quotetui.language import _
+from quotetui.language.lists import listed
 
 START = re.compile(r"^\[P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test\]", re.M)
 """The line p2pBandwidthLatencyTest's output is known by: its banner."""
@@ -105,7 +106,7 @@ def parse(text: str) -> P2pBandwidthLatency:
             )
     size = {len(m.rows) for m in matrices}
     if len(size) > 1 or (devices and size != {len(devices)}):
-        sizes = ", ".join(map(str, sorted(size)))
+        sizes = listed(map(str, sorted(size)))
         said = (
             _("{listed} GPUs listed, matrices of {sizes} GPUs: a garbled paste").format(
                 listed=len(devices), sizes=sizes

@@ -35,6 +35,7 @@ from quotetui.domain.verification.linkfacts import (
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import is_prompt, log_number
 from quotetui.language import _, ngettext
+from quotetui.language.lists import listed
 
 START = re.compile(
     r"^\s*(?:RDMA_Write|RDMA_Write_imm|RDMA_Read|Send|ATOMIC|Atomic)\b[\w ]*? (?:BW|Latency) Test\s*$", re.M
@@ -213,7 +214,7 @@ class _Header:
         qps = self.qps and ngettext("{n} QP", "{n} QPs", self.qps).format(n=f"{self.qps:,}")
         said = [x for x in (self.device, self.link, qps) if x]
         if said:
-            return _("on {what}: no result").format(what=", ".join(said))
+            return _("on {what}: no result").format(what=listed(said))
         if self.requested:
             return _("device {device} asked for: no result").format(device=self.requested)
         return _("no result")
@@ -286,7 +287,7 @@ def _unit(units: set[str], rows: list[IbRow], tables: list[tuple[str, int]]) -> 
         return units.pop()
     fits = [unit for unit in sorted(units) if all(r.rate_agrees(unit) for r in rows if r.average and r.msg_rate)]
     if len(fits) != 1:
-        lines = ", ".join(_("{unit} at line {line}").format(unit=unit, line=n) for unit, n in tables)
+        lines = listed(_("{unit} at line {line}").format(unit=unit, line=n) for unit, n in tables)
         raise LogError(
             _("results tables in two units ({tables}) and figures that do not say which").format(tables=lines),
             tables[-1][1],
@@ -327,7 +328,7 @@ def _lat_row(tokens: list[str], n: int, columns: list[str]) -> LatencyRow:
     missing = [c for c in ("t_min", "t_max", "t_typical") if c not in fields]
     if missing:
         raise LogError(
-            _("a latency table without {columns}: not one perftest prints").format(columns=", ".join(missing)), n
+            _("a latency table without {columns}: not one perftest prints").format(columns=listed(missing)), n
         )
     return LatencyRow(size, iterations, **fields)
 

@@ -9,6 +9,7 @@ from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
 from quotetui.io.benchlogs.common import output_lines
 from quotetui.language import _
+from quotetui.language.lists import listed
 from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
 QUERY_FIELDS = PROBE_QUERY_FIELDS
@@ -184,6 +185,6 @@ def parse_topology(text: str) -> Topology:
         seen[row] = links
     missing = [g for g in gpus if g not in seen]
     if missing:
-        raise LogError(_("the matrix has no row for {gpus} (cut short?)").format(gpus=", ".join(missing)), len(lines))
+        raise LogError(_("the matrix has no row for {gpus} (cut short?)").format(gpus=listed(missing)), len(lines))
     pairs = tuple((a, b, seen[a][b]) for i, a in enumerate(gpus) for b in gpus[i + 1 :])
     return Topology(gpus, pairs)

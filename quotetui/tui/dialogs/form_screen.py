@@ -29,6 +29,7 @@ from quotetui.domain.errors import Conflict, NeedsConfirmation, QuotetuiError
 from quotetui.domain.fields import Field
 from quotetui.domain.text import visible
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import listed
 from quotetui.services.form_spec import CONFIRMED, FieldErrors, FormSpec, hint, parse
 from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.safe import plain
@@ -178,7 +179,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
             "Nothing was saved: {n} field to correct ({fields}).",
             "Nothing was saved: {n} fields to correct ({fields}).",
             len(labels),
-        ).format(n=f"{len(labels):,}", fields=", ".join(labels))
+        ).format(n=f"{len(labels):,}", fields=listed(labels))
 
     def show_errors(self, errors: dict[str, str]) -> None:
         for field in self.filled.fields:

@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Label, SelectionList, Stati
 
 from quotetui.domain.errors import QuotetuiError
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import listed
 from quotetui.services.rfq_views import state_word
 from quotetui.tui.dialogs.status_line import StatusLine
 from quotetui.tui.safe import plain
@@ -139,7 +140,7 @@ class SendRfqDialog(StatusLine, ClosesOnTop, ReportsWorkerErrors, ModalScreen["l
             "rfq": self.view.requirement.name,
             "n": f"{len(sent):,}",
             "folder": sent[0].workbook.parent,
-            "kept": ", ".join(kept),
+            "kept": listed(kept),
         }
         if kept:
             said = ngettext(

@@ -23,6 +23,7 @@ from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
 from quotetui.language.cells import width as cells
+from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
@@ -235,7 +236,7 @@ class CompareScreen(MarketScreen):
             ),
             height=None,
         )
-        flags = (", ".join([*r.flags, _(pending)] if pending else r.flags) or "—" for r in rows)
+        flags = (listed([*r.flags, _(pending)] if pending else r.flags) or "—" for r in rows)
         table.add_row(Text(_(FLAGS)), *(Text(f) for f in flags), height=None)
 
     def action_clear_pins(self) -> None:

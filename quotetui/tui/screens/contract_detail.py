@@ -23,6 +23,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import clauses, labelled, listed
 from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
@@ -49,13 +50,13 @@ def render_acceptance(state: Acceptance) -> RenderableType:
         title = _("Acceptance: accepted on {day}").format(day=day_text(state.accepted_on))
     elif state.blocking:
         title = _("Acceptance (a accepts, w waives an item): blocked by {items}").format(
-            items=", ".join(i.key for i in state.blocking)
+            items=listed(i.key for i in state.blocking)
         )
     else:
         title = _("Acceptance (a accepts): nothing blocks")
     table = acceptance_table(title, state.items)
     notes = [_("{n} recorded after the acceptance, not part of what it rests on: {logs}").format(
-        n=len(state.after), logs="; ".join(state.after))] if state.after else []  # fmt: skip
+        n=len(state.after), logs=clauses(state.after))] if state.after else []  # fmt: skip
     notes += [state.amended] if state.amended else []
     return Group(table, *(Text(n, style=STYLE[Tone.MUTED]) for n in notes)) if notes else table
 
@@ -69,7 +70,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         return stored_text(amount, cur)
 
     terms = Text()
-    terms.append(f"{v.title}: {v.provider} {v.offer}\n", style="bold")
+    terms.append(labelled(v.title, f"{v.provider} {v.offer}") + "\n", style="bold")
     terms.append(
         _("{gpus} GPUs from {start} to {end} ({months} months), billed {cadence}").format(
             gpus=c.gpu_count,
@@ -129,7 +130,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     if c.early_termination:
         terms.append(_("early termination: {terms}").format(terms=c.early_termination) + "\n")
     sla = c.snapshot.get("sla") or {}
-    credits = ", ".join(
+    credits = listed(
         _("below {availability}: {credit}").format(availability=percent(pct(_f(b), 2)), credit=percent(pct(_f(r), 1)))
         for b, r in sla.get("credits", [])
     )
@@ -159,7 +160,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             Text(percent(pct(m.availability, 3)), style=style),
             f"{dec(m.downtime_hours, 2)}",
             Text(f"{pct(m.credit_rate, 1)} % = {money_number(m.credit, 2)}", style=style),
-            ", ".join(f"#{i}" for i in m.incidents),
+            listed(f"#{i}" for i in m.incidents),
         )
     incidents = _table(
         _("Incidents (i adds one)"),

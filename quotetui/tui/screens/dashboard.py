@@ -12,6 +12,7 @@ from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.enums import OfferStatus, Severity, Tone
 from quotetui.language import N_, NP_, _, ngettext
+from quotetui.language.lists import labelled
 from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
@@ -202,7 +203,7 @@ def _key_dates(m: MarketView) -> Table:
                 Text(_(GROUP_TITLES.get(name, LATER)), style=style),
                 k.day.isoformat(),
                 Text(str(left), style=style),
-                f"{k.word}: {k.subject}" + (f" — {k.detail}" if k.detail else ""),  # as the contracts screen says it
+                k.said + (f" — {k.detail}" if k.detail else ""),  # as the contracts screen says it
             )
         if len(items) > 6:
             table.add_row("", "", "", Text(_more(len(items) - 6), style=STYLE[Tone.MUTED]))
@@ -230,7 +231,7 @@ def _findings(m: MarketView) -> Table:
         table.add_row(
             Text(f.severity.word, style=STYLE[f.severity.tone]),
             f"#{o.id} {o.provider} {o.name}",
-            f"{f.code}: {f.title}",
+            labelled(f.code, f.title),
         )
     if not shown:
         table.add_row(

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
 from quotetui.language import N_, _
+from quotetui.language.lists import listed
 from quotetui.tui.safe import Table, plain
 from quotetui.tui.widgets.footer import KeysFooter
 
@@ -30,7 +31,7 @@ def _keys(binding: Binding, keymap: dict[str, str]) -> str:
         "delete": "Del",
     }
     keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
-    return ", ".join(names.get(k, k) for k in keys.split(","))
+    return listed(names.get(k, k) for k in keys.split(","))
 
 
 class HelpScreen(ModalScreen[None]):

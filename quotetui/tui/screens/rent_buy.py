@@ -23,6 +23,7 @@ from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors, unnamed
 from quotetui.domain.fields import parse_value, shown_value, title_of
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import clauses, labelled, listed
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.tones import STYLE
@@ -189,8 +190,8 @@ class RentBuyScreen(CalculatorScreen):
 
     def show_problem(self, exc: Exception) -> None:
         if isinstance(exc, FieldErrors):
-            words = "; ".join(
-                f"{_(LABELS[name]) if name in LABELS else name}: {message}" for name, message in exc.errors.items()
+            words = clauses(
+                labelled(_(LABELS[name]) if name in LABELS else name, message) for name, message in exc.errors.items()
             )
         else:
             words = str(exc)
@@ -207,7 +208,7 @@ class RentBuyScreen(CalculatorScreen):
         text.append(sentence(words) + "\n", style=f"bold {STYLE[Tone.SUCCESS]}" if r.breakeven_months else "bold")
         text.append(sentence(utilisation_words(r)) + "\n")
         if answer.owning.left_out:
-            parts = ", ".join(_(part) for part in answer.owning.left_out)  # declared N_ (``ownership.py``)
+            parts = listed(_(part) for part in answer.owning.left_out)  # declared N_ (``ownership.py``)
             text.append(
                 "≥ " + _("Owning leaves out {parts} (not given).").format(parts=parts) + "\n", style=STYLE[Tone.WARNING]
             )

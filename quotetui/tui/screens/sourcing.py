@@ -26,6 +26,7 @@ from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
+from quotetui.language.lists import aside, clauses, listed
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -216,7 +217,7 @@ def scenarios_text(result: AwardResult) -> str:
     found, confirmed = result.scenarios, True
     if not result.candidates and result.if_confirmed:
         found, confirmed = result.if_confirmed, False
-    said = "; ".join(
+    said = clauses(
         f"{s.label} {money_shown(s.total_cost, result.currency)}"
         if s.feasible
         else _("{scenario}: infeasible").format(scenario=s.label)
@@ -552,7 +553,7 @@ class SourcingScreen(MarketScreen):
         name = view.requirement.name
         from quotetui.services.rfq_views import state_word
 
-        invited = tuple((f"{i.provider} ({state_word(i.state)})", i.provider) for i in view.invites)
+        invited = tuple((aside(i.provider, state_word(i.state)), i.provider) for i in view.invites)
         title = _("RFQ {rfq}: a provider declined").format(rfq=name)
         spec = FormSpec(title, DECLINE.fields, {}, {"provider": invited}, DECLINE)
 
@@ -674,12 +675,10 @@ class SourcingScreen(MarketScreen):
         open_ = [f"#{f.offer_id}" for f in view.offers if f.compliant and not f.confirmed]
         if compliant and open_:
             offers = _("compliant: {offers} (lines to confirm: {open})").format(
-                offers=", ".join(compliant), open=", ".join(open_)
+                offers=listed(compliant), open=listed(open_)
             )
         else:
-            offers = (
-                _("compliant: {offers}").format(offers=", ".join(compliant)) if compliant else _("no compliant offer")
-            )
+            offers = _("compliant: {offers}").format(offers=listed(compliant)) if compliant else _("no compliant offer")
         summary = Text(f"{r.name}", style="bold")
         summary.append(
             _(

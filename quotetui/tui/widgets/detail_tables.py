@@ -19,6 +19,7 @@ from quotetui.domain.verification.findings import Finding, Log
 from quotetui.domain.verification.rules import peak_share
 from quotetui.language import N_, NP_, _
 from quotetui.language.dates import day_text
+from quotetui.language.lists import aside, labelled, listed
 from quotetui.language.numbers import percent
 from quotetui.services.offer_detail import OfferDetail
 from quotetui.tui.safe import Table, Text
@@ -41,9 +42,9 @@ def spec(d: OfferDetail) -> RenderableType:
     offer = kv(
         f"#{o.id} {p.name} — {o.name}",
         [
-            (N_("provider"), f"{p.name} ({p.kind.spaced}){' · ' + p.parent if p.parent else ''}"),
-            (N_("certifications"), ", ".join(p.certifications)),
-            (N_("GPU"), f"{o.gpus_per_node} × {g.name} ({o.form_factor.value.upper()})"),
+            (N_("provider"), aside(p.name, p.kind.spaced) + (f" · {p.parent}" if p.parent else "")),
+            (N_("certifications"), listed(p.certifications)),
+            (N_("GPU"), aside(f"{o.gpus_per_node} × {g.name}", o.form_factor.value.upper())),
             (N_("in-node fabric"), o.intra_fabric.spaced),
             (
                 N_("scale-out"),
@@ -111,7 +112,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
     for name in (N_("id"), N_("kind"), NP_("discount", "rate"), N_("condition"), N_("description")):
         discounts.add_column(_(name))
     for x in d.discounts:
-        condition = ", ".join(
+        condition = listed(
             filter(
                 None,
                 [
@@ -252,7 +253,7 @@ def findings_text(findings: list[Finding]) -> Text:
     for f in findings:
         text.append(f"{f.severity.mark} {f.severity.word.upper()} ", style=STYLE[f.severity.tone])
         text.append(f"{f.code}", style="bold")
-        text.append(f": {f.title}\n")
+        text.append(labelled("", f.title) + "\n")  # after the code in bold
         text.append(f"    {f.explanation}\n", style="")
         for line in f.evidence:
             text.append(f"    · {line}\n", style=STYLE[Tone.MUTED])
@@ -289,7 +290,7 @@ def acceptance_table(title: str, items: Iterable[Item]) -> Table:
             w = item.waiver
             why += " — " + _("waived by {who} on {day}: {reason}").format(who=w.by, day=day_text(w.on), reason=w.reason)
         style = STYLE[item.status.tone]
-        table.add_row(item.title, Text(item.status.word, style=style), why, ", ".join(item.evidence))
+        table.add_row(item.title, Text(item.status.word, style=style), why, listed(item.evidence))
     return table
 
 
@@ -329,7 +330,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
     for line in d.benchmarks:
         b = line.result
         value = plain(b.value) + (f"–{plain(b.value_high)}" if b.value_high is not None else "") + f" {b.unit}"
-        conditions = ", ".join(
+        conditions = listed(
             filter(None, [_("{n} GPUs").format(n=b.gpu_count) if b.gpu_count else "", b.workload or "", b.dtype or ""])
         )
         share = peak_share(b.metric, b.value, d.gpu)
@@ -346,7 +347,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
             a = by_id.get(b.id or 0)
             verdict = Text(a.verdict.word, style=STYLE[a.verdict.tone]) if a else Text("")
             if a is not None:
-                verdict.append(f": {a.explanation}", style="")
+                verdict.append(labelled("", a.explanation), style="")  # after the styled word: ": …", "：…"
             if line.source:
                 verdict.append("\n" + _("source: {source}").format(source=line.source), style=STYLE[Tone.MUTED])
         table.add_row(b.provenance.value, b.metric.value, value, of_peak, conditions, verdict)
