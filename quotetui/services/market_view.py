@@ -47,6 +47,7 @@ VERIFICATION_WORDS = {
 }
 """An offer's verification (:attr:`OfferRow.verification`, a code its JSON keeps) as people read it."""
 
+
 @dataclass(frozen=True, slots=True)
 class OfferRow:
     offer: OfferInput
