@@ -157,7 +157,7 @@ def _large_plain_amounts(text: str) -> list[str]:
             [
                 "场景总计 = ≥ ~75.00万 CNY",
                 "每月成本 = ≥ ~6.25万 CNY",
-                "目标价：不高于 2.52万 CNY 每节点月（包月），比当前的 8.80万 低 71.3%，购买方式为 包月",
+                "目标价：不高于 2.52万 CNY 每节点月（包月），比当前的 8.80万 低 71.3%，购买方式为包月",
                 "包年预付：75.00万 CNY 每节点（整个期限）；目标价不高于 30.28万（降低 59.6%）",
             ],
         ),
@@ -224,3 +224,18 @@ def test_a_switch_of_style_while_running_is_never_served_the_old_text(
         assert tco_of_18() == "≥ 960,000.00"
     finally:
         db.dispose()
+
+
+def test_json_is_the_same_whatever_the_money_style(
+    cli: Cli, demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--json`` is for scripts: amounts in full in its sentences too (``explain``'s lines said 8.80万 under the
+    万 style), the same output whichever style a person chose."""
+    db = str(demo_db_path)
+    plain = cli("--db", db, "explain", "3", "--json").out
+    config = tmp_path / "config.toml"
+    config.write_text('money_style = "wan"\n', encoding="utf-8")
+    monkeypatch.setenv("QUOTETUI_CONFIG", str(config))
+    assert "8.80万" in cli("--db", db, "explain", "3", "--lang", "zh-CN").out  # the style is on for people
+    assert cli("--db", db, "explain", "3", "--json").out == plain
+    assert "8.80万" not in plain and "88,000.00" in plain

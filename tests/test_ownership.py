@@ -41,7 +41,7 @@ def test_the_seeds_server_costs_its_parts_with_the_power_of_a_whole_server() -> 
     power = F(4000) * F("10.2") / F("5.6") * F("1.56")
     assert parts["power"].monthly == power
     assert "only the GPUs' own TDP (8 × 700 W = 5.60 kW)" in parts["power"].how and "10.20 kW" in parts["power"].how
-    assert "the servers' own draw (not stated: taken as), × PUE 1.56 (default)" in parts["power"].how
+    assert "the servers' own draw (assumed: the terms do not say), × PUE 1.56 (default)" in parts["power"].how
     assert "0.9785 CNY/kWh at the servers for 5.6 kW" in parts["power"].how  # 4,000 ÷ (5.6 × 730) = 0.97847…
     assert parts["staff"].monthly == 0 and parts["staff"].kind == "not given" and o.left_out == ("staff",)
     assert parts["spares"].monthly == F(2_500_000) * F(5, 100) / 12  # 10,416.67, the named default

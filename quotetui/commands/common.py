@@ -23,11 +23,14 @@ if TYPE_CHECKING:
 
 def _json_in_english(value: bool) -> bool:
     """``--json`` is for scripts: its words are English whatever the language (docs/LANGUAGE.md), so a script
-    reads the same output on every machine. Parsed before the command runs, so everything it says after is."""
+    reads the same output on every machine, amounts in full whatever the money style (the 万 style is for
+    people). Parsed before the command runs, so everything it says after is."""
     if value:
+        from quotetui.domain.economics.display import use_money_style
         from quotetui.language import ENGLISH, use
 
         use(ENGLISH)
+        use_money_style("plain")
     return value
 
 

@@ -357,8 +357,8 @@ def _quoted_power(
         _("the servers' own draw (given), × PUE {pue} ({pue_how}) for cooling, as a computed power counts it")
         if t.power_basis is PowerBasis.SERVERS
         else _(
-            "the servers' own draw (not stated: taken as), × PUE {pue} ({pue_how}) for cooling, as a computed "
-            "power counts it"
+            "the servers' own draw (assumed: the terms do not say), × PUE {pue} ({pue_how}) for cooling, as a "
+            "computed power counts it"
         )
     )
     words.append(stated.format(pue=dec(pue, 2), pue_how=pue_how))
