@@ -162,16 +162,21 @@ def test_the_chinese_readme_walk_prints_what_it_shows(tmp_path: Path, monkeypatc
     column or a figure that moved fails here: paste the new output, ``python -m tests.test_readme_zh``)."""
     from quotetui.domain import timeutil
     from quotetui.io.preferences import config_path
+    from quotetui.services.engine_inputs import system_zone
 
     for name in _LOCALE:
         monkeypatch.delenv(name, raising=False)  # the page's own --lang, export and config file decide
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.setenv("TZ", "Asia/Shanghai")
+    system_zone.cache_clear()  # read once a process: a test before this one (pytest-xdist's worker) read UTC
     monkeypatch.setattr(timeutil, "datetime", _Clock)
     _scratch(tmp_path)
     monkeypatch.chdir(tmp_path)
     text = README.read_text(encoding="utf-8")
-    done = list(walk(text, monkeypatch.setenv, config_path()[0]))
+    try:
+        done = list(walk(text, monkeypatch.setenv, config_path()[0]))
+    finally:
+        system_zone.cache_clear()  # the next test reads its own TZ
     assert len(done) >= 30, "the walk is the whole buyer's day"
     for step, code, printed in done:
         assert code == 0, f"$ {step.command}\n{printed}"
