@@ -34,6 +34,8 @@ from quotetui.io.preferences import SETTINGS
 from tests.conftest import copy_demo, probe_bundle, run_cli
 from tests.pseudo_locale import Pseudo, data_words, english_words
 
+pytestmark = pytest.mark.sqlite_only  # its demo copy makes a backup: SQLite's (db backup refuses a server)
+
 Market = tuple[Path, Path, set[str]]  # the database, its folder, the words allowed
 SAMPLES = Path(__file__).parent.parent / "imports" / "samples"
 RFQ = "H100 256"
