@@ -9,10 +9,10 @@ import typer
 
 from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, flagged, lines, open_db, print_json
 from quotetui.commands.output import say
+from quotetui.domain.economics.exact import percent_text
 from quotetui.domain.entities import ID, RENT_BUY, TRAIN
 from quotetui.domain.enums import PowerBasis
 from quotetui.language import _, ngettext
-from quotetui.language.numbers import percent
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
@@ -82,7 +82,6 @@ def train(
     """Wall time, GPU-hours and cost of a training run; the MFU a claimed duration implies."""
     from quotetui.domain.economics.caveats import money_figure
     from quotetui.domain.economics.display import grouped
-    from quotetui.domain.economics.exact import pct
     from quotetui.services.calc import calc_train
 
     with flagged(TRAIN_FLAGS):
@@ -133,7 +132,7 @@ def train(
     if implied is not None and r.verdict is not None:
         say(
             _("claimed {days} days implies {mfu} MFU: {verdict}").format(
-                days=r.claimed_days, mfu=percent(pct(implied, 1)), verdict=r.verdict.word
+                days=r.claimed_days, mfu=percent_text(implied, 1), verdict=r.verdict.word
             )
         )
 
@@ -286,7 +285,6 @@ def term(
     """Compare term options; each amount is what ONE term costs (a month, a quarter, a year …)."""
     from quotetui.domain.currency import currency_code
     from quotetui.domain.economics.display import money_number
-    from quotetui.domain.economics.exact import pct
     from quotetui.domain.economics.inputs import term_words
     from quotetui.services.calc import TERM_FLAGS, calc_term, term_json
     from quotetui.services.settings import assumptions_of
@@ -320,12 +318,12 @@ def term(
         )
     say(
         _("cheapest: {term}, saving {saving} a year against {baseline}").format(
-            term=term_words(t.cheapest.months), saving=percent(pct(t.saving, 2)), baseline=term_words(t.baseline.months)
+            term=term_words(t.cheapest.months), saving=percent_text(t.saving, 2), baseline=term_words(t.baseline.months)
         )
     )
     if t.discount_rate:
         say(
             _(
                 "in present value at {rate} a year, each term paid at its start over {months} months: saving {saving}"
-            ).format(rate=percent(pct(t.discount_rate, 2)), months=t.horizon, saving=percent(pct(t.pv_saving, 2)))
+            ).format(rate=percent_text(t.discount_rate, 2), months=t.horizon, saving=percent_text(t.pv_saving, 2))
         )

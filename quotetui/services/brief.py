@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.economics.claims import Audit, Verdict, unit_word
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import money_number, stored_text, target_number
-from quotetui.domain.economics.exact import dec, pct, q, share_text
+from quotetui.domain.economics.exact import dec, percent_text, q, share_text
 from quotetui.domain.economics.explain import cost_text, quoted_option
 from quotetui.domain.economics.inputs import OPEN_STATUSES, PriceOption, Revision
 from quotetui.domain.economics.negotiation import target_words
@@ -31,7 +31,6 @@ from quotetui.domain.verification.findings import Finding, FindingCode
 from quotetui.language import _
 from quotetui.language.dates import day_text
 from quotetui.language.lists import aside, clauses, labelled
-from quotetui.language.numbers import percent
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -216,11 +215,11 @@ def _position(n: Negotiation) -> list[str]:
             ).format(way=way, price=now)
         elif t.already_beats:
             line = _("{way}: now {price}; already beats the BATNA, up to {target} ({share} headroom)").format(
-                way=way, price=now, target=_price(t.option, t.amount, target=True), share=percent(pct(-t.cut, 1))
+                way=way, price=now, target=_price(t.option, t.amount, target=True), share=percent_text(-t.cut, 1)
             )
         else:
             line = _("{way}: now {price}; target at most {target} ({share} below)").format(
-                way=way, price=now, target=_price(t.option, t.amount, target=True), share=percent(pct(t.cut, 1))
+                way=way, price=now, target=_price(t.option, t.amount, target=True), share=percent_text(t.cut, 1)
             )
         lines.append(f"- {line}")
     return lines
@@ -240,14 +239,14 @@ def _concessions(n: Negotiation) -> list[str]:
         lines.append(
             "- "
             + _("saved since the first offer (round {seq}): {share}").format(
-                seq=s.first.seq, share=percent(pct(s.vs_first, 2))
+                seq=s.first.seq, share=percent_text(s.vs_first, 2)
             )
         )
     if s is not None and s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
         lines.append(
             "- "
             + _("saved against the list price (round {seq}): {share}").format(
-                seq=s.list_price.seq, share=percent(pct(s.vs_list, 2))
+                seq=s.list_price.seq, share=percent_text(s.vs_list, 2)
             )
         )
     for p in n.options:
@@ -255,7 +254,7 @@ def _concessions(n: Negotiation) -> list[str]:
             lines.append(
                 "- "
                 + _("{way}: {share} saved since the first offer").format(
-                    way=md(p.option.shown), share=percent(pct(p.vs_first, 2))
+                    way=md(p.option.shown), share=percent_text(p.vs_first, 2)
                 )
             )
     return lines
@@ -270,9 +269,9 @@ def _market(b: OfferBrief) -> list[str]:
     if gap == 0:
         where = _("at the median")
     elif gap > 0:
-        where = _("{share} above the median").format(share=percent(pct(abs(gap), 1)))
+        where = _("{share} above the median").format(share=percent_text(abs(gap), 1))
     else:
-        where = _("{share} below the median").format(share=percent(pct(abs(gap), 1)))
+        where = _("{share} below the median").format(share=percent_text(abs(gap), 1))
     return [
         "- "
         + _("{gpu}: median {price} {currency} per GPU-hour ({basis})").format(

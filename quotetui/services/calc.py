@@ -13,7 +13,7 @@ from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.display import amount_text, decimal_text
 from quotetui.domain.economics.evaluate import Assumed, choose_mfu, offer_estimates, require_priced
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, pct, percent_text, q
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.scaling import job_scaling
 from quotetui.domain.economics.terms import TermComparison, compare_terms
@@ -32,7 +32,6 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import _
-from quotetui.language.numbers import percent
 from quotetui.services.caveats import offers_caveats
 from quotetui.services.economics import exact_values
 from quotetui.services.engine_inputs import fx_day, fx_table, load_offer_inputs
@@ -124,13 +123,13 @@ def _mfu_and_scaling(
     """The MFU a plan rests on (given, else the offer's evidence, else the default) and the scaling applied on
     top of it (given, else 1.0 for a whole-job MFU, the fabric's efficiency for a smaller-scale measurement)."""
     if mfu is not None:
-        chosen = Assumed(mfu, "given", _("{share} given (a whole-job MFU)").format(share=percent(pct(mfu, 1))))
+        chosen = Assumed(mfu, "given", _("{share} given (a whole-job MFU)").format(share=percent_text(mfu, 1)))
     elif offer is not None:
         chosen = choose_mfu(offer.evidence, assumptions, offer.gpu.bf16_tflops, params)
     else:
         chosen = choose_mfu((), assumptions)
     if scaling is not None:
-        return chosen, Assumed(scaling, "given", _("{share} given").format(share=percent(pct(scaling, 1))))
+        return chosen, Assumed(scaling, "given", _("{share} given").format(share=percent_text(scaling, 1)))
     if offer is None:
         return chosen, job_scaling(chosen, gpus, None, IntraFabric.NVSWITCH, InterFabric.UNKNOWN)
     return chosen, job_scaling(chosen, gpus, offer.gpus_per_node, offer.intra_fabric, offer.inter_fabric)

@@ -12,7 +12,7 @@ from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats, figure_text, with_offer
 from quotetui.domain.economics.display import amount_text, decimal_text, money_number, money_text, target_number
 from quotetui.domain.economics.evaluate import NOT_COMPARABLE, Evaluation, evaluate
-from quotetui.domain.economics.exact import pct
+from quotetui.domain.economics.exact import pct, percent_text
 from quotetui.domain.economics.explain import cost_text
 from quotetui.domain.economics.inputs import ScenarioInput
 from quotetui.domain.economics.negotiation import (
@@ -82,13 +82,13 @@ class Negotiation:
             if s.first.seq != s.current.seq and s.vs_first is not None:
                 out.append(
                     _("vs first offer (round {round}): {share} saved").format(
-                        round=s.first.seq, share=percent(pct(s.vs_first, 2))
+                        round=s.first.seq, share=percent_text(s.vs_first, 2)
                     )
                 )
             if s.list_price is not None and s.list_price.seq != s.current.seq and s.vs_list is not None:
                 out.append(
                     _("vs list price (round {round}): {share} saved").format(
-                        round=s.list_price.seq, share=percent(pct(s.vs_list, 2))
+                        round=s.list_price.seq, share=percent_text(s.vs_list, 2)
                     )
                 )
         if self.batna is None:
@@ -161,18 +161,18 @@ def _option_line(p: OptionPosition) -> str:
     o = p.option
     words = [labelled(o.shown, f"{money_number(o.costed_amount, 2)} {o.currency} {_(UNIT_WORDS[o.unit])}")]
     if p.vs_first is not None:
-        words.append(_("{share} saved vs the first offer").format(share=percent(pct(p.vs_first, 2))))
+        words.append(_("{share} saved vs the first offer").format(share=percent_text(p.vs_first, 2)))
     if p.vs_list is not None:
-        words.append(_("{share} vs list").format(share=percent(pct(p.vs_list, 2))))
+        words.append(_("{share} vs list").format(share=percent_text(p.vs_list, 2)))
     t = p.target
     if t is not None and t.amount > 0:
         words.append(
             _("beats the BATNA up to {amount} ({headroom} headroom)").format(
-                amount=target_number(t.amount, o.currency), headroom=percent(pct(-t.cut, 1))
+                amount=target_number(t.amount, o.currency), headroom=percent_text(-t.cut, 1)
             )
             if t.already_beats
             else _("target at most {amount} ({cut} below)").format(
-                amount=target_number(t.amount, o.currency), cut=percent(pct(t.cut, 1))
+                amount=target_number(t.amount, o.currency), cut=percent_text(t.cut, 1)
             )
         )
     return clauses(words)

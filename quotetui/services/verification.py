@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
 from quotetui.domain.economics.claims import Audit
 from quotetui.domain.economics.display import amount_text
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.economics.units import to_gpu_hour
 from quotetui.domain.errors import BadInput
@@ -47,7 +47,6 @@ from quotetui.domain.verification.rules import check
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import _, ngettext
 from quotetui.language.lists import aside, labelled, listed
-from quotetui.language.numbers import percent
 from quotetui.services import link_summaries
 from quotetui.services.claims import audit_claims
 from quotetui.services.economics import resolve_context
@@ -118,7 +117,7 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
         if not parsed.half_precision:
             return _("{figure} (a {dtype} sweep: not held to the BF16 peak)").format(figure=figure, dtype=parsed.dtype)
         if sold:
-            share = percent(pct(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1))
+            share = percent_text(q(parsed.tflops) / q(sold.gpu.bf16_tflops), 1)
             return _("{figure} = {share} of peak").format(figure=figure, share=share)
         return figure
     if isinstance(parsed, GpuBurn):
@@ -144,7 +143,7 @@ def summarise(parsed: ParsedLog, sold: Sold | None = None) -> str:
                 framework=parsed.framework,
                 tflops=parsed.median_tflops,
                 steps=steps,
-                share=percent(pct(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1)),
+                share=percent_text(q(parsed.median_tflops) / q(sold.gpu.bf16_tflops), 1),
             )
         return _("{framework}: median {tflops} TFLOP/s per GPU over {steps} steady steps").format(
             framework=parsed.framework, tflops=parsed.median_tflops, steps=steps
@@ -179,7 +178,7 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
         judged = unjudged or _("(NIC Gb/s per GPU not recorded: not judged)")
         if run:
             judged = _("= {share} of the {bound} GB/s bound ({limit})").format(
-                share=percent(pct(run.share, 1)), bound=dec(run.bound, 2), limit=_(run.limit)
+                share=percent_text(run.share, 1), bound=dec(run.bound, 2), limit=_(run.limit)
             )
             if run.share > 1:
                 judged += _(" (above it: in-network reduction, or the offer's NIC figure is wrong)")

@@ -20,7 +20,7 @@ from quotetui.domain.economics.assumptions import (
     SECONDS_PER_DAY,
 )
 from quotetui.domain.economics.display import grouped
-from quotetui.domain.economics.exact import dec, pct, q, sci
+from quotetui.domain.economics.exact import dec, pct, percent_text, q, sci
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 from quotetui.language import N_, NP_, _
@@ -130,7 +130,7 @@ def _mfu_words(mfu: Fraction) -> str:
     if mfu > 1:
         return _("that is {times}× the GPUs' peak: no hardware can do it").format(times=dec(mfu, 1))
     if mfu > MFU_IMPOSSIBLE:
-        return _("no training job reaches {limit} MFU").format(limit=percent(pct(MFU_IMPOSSIBLE, 0)))
+        return _("no training job reaches {limit} MFU").format(limit=percent_text(MFU_IMPOSSIBLE, 0))
     if mfu > MFU_OPTIMISTIC:
         return _("better than public reports ({reported}, {excellent} is excellent)").format(
             reported=percent("35–47"), excellent=percent("~50")
@@ -167,12 +167,12 @@ def _training_days(c: Claim) -> Audit:
             peak=c.gpu.bf16_tflops,
             gpu=c.gpu.name,
             days=c.value,
-            mfu=percent(pct(mfu, 1)),
+            mfu=percent_text(mfu, 1),
         )
     ]
     verdict = _mfu_verdict(mfu)
     explanation = _("{days} days needs {mfu} MFU: {why}").format(
-        days=c.value, mfu=percent(pct(mfu, 0)), why=_mfu_words(mfu)
+        days=c.value, mfu=percent_text(mfu, 0), why=_mfu_words(mfu)
     )
     if c.claimed_mfu is not None:
         at = q(c.claimed_mfu)
@@ -181,7 +181,7 @@ def _training_days(c: Claim) -> Audit:
             _(
                 "at the stated {stated} MFU: {flops} ÷ ({gpus} × {peak} TFLOPS × {stated}) = {real} days, not {days}"
             ).format(
-                stated=percent(pct(at, 0)),
+                stated=percent_text(at, 0),
                 flops=words,
                 gpus=c.gpu_count,
                 peak=c.gpu.bf16_tflops,
@@ -193,7 +193,7 @@ def _training_days(c: Claim) -> Audit:
             verdict = Verdict.IMPOSSIBLE
             explanation = _(
                 "the claim contradicts itself: at {stated} MFU the run takes {real} days; {days} days needs {mfu} MFU"
-            ).format(stated=percent(pct(at, 0)), real=dec(real_days, 1), days=c.value, mfu=percent(pct(mfu, 0)))
+            ).format(stated=percent_text(at, 0), real=dec(real_days, 1), days=c.value, mfu=percent_text(mfu, 0))
     return Audit(c, verdict, dec(mfu, 6), _("implied MFU"), lines, explanation)
 
 
@@ -220,7 +220,7 @@ def _tokens(c: Claim) -> Audit:
             params=f"{c.model_params:,}", tokens=c.boldest, tflops=grouped(achieved / 10**12, 0)
         ),
         _("÷ {peak} TFLOPS peak ({gpu}) = {mfu} MFU").format(
-            peak=c.gpu.bf16_tflops, gpu=c.gpu.name, mfu=percent(pct(mfu, 1))
+            peak=c.gpu.bf16_tflops, gpu=c.gpu.name, mfu=percent_text(mfu, 1)
         ),
     ]
     return Audit(
@@ -230,7 +230,7 @@ def _tokens(c: Claim) -> Audit:
         _("implied MFU"),
         lines,
         _("{tokens} tokens/s per GPU needs {mfu} MFU: {why}").format(
-            tokens=c.boldest, mfu=percent(pct(mfu, 0)), why=_mfu_words(mfu)
+            tokens=c.boldest, mfu=percent_text(mfu, 0), why=_mfu_words(mfu)
         ),
     )
 
@@ -242,14 +242,14 @@ def _gemm(c: Claim) -> Audit:
         share = c.boldest / q(c.gpu.bf16_tflops)
         lines = [
             _("{tflops} TFLOPS ÷ {peak} TFLOPS dense BF16 peak = {share}").format(
-                tflops=c.boldest, peak=c.gpu.bf16_tflops, share=percent(pct(share, 1))
+                tflops=c.boldest, peak=c.gpu.bf16_tflops, share=percent_text(share, 1)
             )
         ]
     else:
         share = c.boldest
         lines = [
             _("claimed {share} of the {peak} TFLOPS dense BF16 peak").format(
-                share=percent(pct(share, 1)), peak=c.gpu.bf16_tflops
+                share=percent_text(share, 1), peak=c.gpu.bf16_tflops
             )
         ]
     if share > 1:
@@ -268,7 +268,7 @@ def _gemm(c: Claim) -> Audit:
         _("share of dense peak"),
         lines,
         explanation.format(
-            share=percent(pct(share, 1)), typical=percent(pct(GEMM_TYPICAL_MAX, 0)), sweeps=percent("80–87")
+            share=percent_text(share, 1), typical=percent_text(GEMM_TYPICAL_MAX, 0), sweeps=percent("80–87")
         ),
     )
 
@@ -291,7 +291,7 @@ def _allreduce(c: Claim) -> Audit:
         _("{gpu} NVLink: {both} GB/s both ways = {one_way} GB/s each way per GPU").format(
             gpu=c.gpu.name, both=c.gpu.nvlink_gbs, one_way=dec(one_way, 0)
         ),
-        bus.format(busbw=c.boldest, share=percent(pct(share, 0)), typical=dec(typical, 0), ceiling=dec(ceiling, 0)),
+        bus.format(busbw=c.boldest, share=percent_text(share, 0), typical=dec(typical, 0), ceiling=dec(ceiling, 0)),
     ]
     if c.boldest > ceiling:
         verdict, words = Verdict.IMPOSSIBLE, _("{busbw} GB/s is more than the NVLink links can carry")
@@ -305,7 +305,7 @@ def _allreduce(c: Claim) -> Audit:
 def _scaling(c: Claim) -> Audit:
     s = c.boldest
     lines = [
-        _("claimed {share} scaling efficiency at {gpus} GPUs").format(share=percent(pct(s, 0)), gpus=c.gpu_count or "?")
+        _("claimed {share} scaling efficiency at {gpus} GPUs").format(share=percent_text(s, 0), gpus=c.gpu_count or "?")
     ]
     label = _("scaling efficiency")
     if s > 1:

@@ -45,7 +45,7 @@ from quotetui.domain.economics.costing import (
     price_options,
 )
 from quotetui.domain.economics.display import grouped
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, pct, percent_text, q
 from quotetui.domain.economics.inputs import Evidence, OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
@@ -294,7 +294,7 @@ def choose_mfu(
             base.value,
             base.source,
             lambda: _("{note}; verified GEMM {tflops} TFLOPS = {share} of peak confirms the GPU ({source})").format(
-                note=base.note, tflops=e.value, share=percent(pct(share, 1)), source=e.source or _("evidence")
+                note=base.note, tflops=e.value, share=percent_text(share, 1), source=e.source or _("evidence")
             ),
             base.measured_gpus,
         )
@@ -306,13 +306,13 @@ def choose_mfu(
             "{mfu} × {factor} = {scaled}: verified GEMM {tflops} TFLOPS is {share} of the {peak} TFLOPS peak, "
             "a healthy GPU reaches {healthy} ({source}); before: {note}"
         ).format(
-            mfu=percent(pct(base.value, 1)),
+            mfu=percent_text(base.value, 1),
             factor=dec(factor, 3),
-            scaled=percent(pct(base.value * factor, 1)),
+            scaled=percent_text(base.value * factor, 1),
             tflops=e.value,
-            share=percent(pct(share, 1)),
+            share=percent_text(share, 1),
             peak=peak_tflops,
-            healthy=percent(pct(GEMM_HEALTHY_SHARE, 0)),
+            healthy=percent_text(GEMM_HEALTHY_SHARE, 0),
             source=e.source or _("evidence"),
             note=base.note,
         ),
@@ -363,7 +363,7 @@ def _base_mfu(
         if value > MFU_IMPOSSIBLE:
             notes.append(
                 _("claimed {span} ignored: above {limit} is not achievable").format(
-                    span=span, limit=percent(pct(MFU_IMPOSSIBLE, 0))
+                    span=span, limit=percent_text(MFU_IMPOSSIBLE, 0)
                 )
             )
             continue
@@ -379,7 +379,7 @@ def _base_mfu(
         if trust_claims:
             return Assumed(value, "claimed", _("{claim}: if the claim holds").format(claim=note), e.gpu_count)
         if value < default:  # a claim below the default is believed: it can only make the offer dearer
-            used = _("{claim}; below the default {default}: used").format(claim=note, default=percent(pct(default, 0)))
+            used = _("{claim}; below the default {default}: used").format(claim=note, default=percent_text(default, 0))
             return Assumed(value, "claimed", used, e.gpu_count)
         notes.append(
             _("{claim} not verified: claims never buy rank (shown as 'if the claims hold')").format(claim=note)
@@ -395,9 +395,9 @@ def _measured(value: Fraction, gpus: int | None, source: str | None) -> str:
     where = source or _("evidence")
     if gpus:
         return _("measured {share} on {gpus} GPUs ({source})").format(
-            share=percent(pct(value, 1)), gpus=gpus, source=where
+            share=percent_text(value, 1), gpus=gpus, source=where
         )
-    return _("measured {share} ({source})").format(share=percent(pct(value, 1)), source=where)
+    return _("measured {share} ({source})").format(share=percent_text(value, 1), source=where)
 
 
 def _claimed(span: str, ranged: bool, gpus: int | None, source: str) -> str:
@@ -414,7 +414,7 @@ def _claimed(span: str, ranged: bool, gpus: int | None, source: str) -> str:
 
 
 def _default_mfu_note(mfu: Fraction, notes: list[str]) -> str:
-    note = _("default {share} of dense BF16 peak: no MFU verified").format(share=percent(pct(mfu, 0)))
+    note = _("default {share} of dense BF16 peak: no MFU verified").format(share=percent_text(mfu, 0))
     return clauses([note, *notes])
 
 
@@ -428,14 +428,14 @@ def _default_mfu(mfu: Fraction, language: str) -> Assumed:
 @functools.lru_cache(maxsize=256)
 def _sla_availability(value: Fraction, language: str) -> Assumed:
     return Assumed(
-        value, "sla", lambda: _("SLA promises {share} with a credit schedule").format(share=percent(pct(value, 3)))
+        value, "sla", lambda: _("SLA promises {share} with a credit schedule").format(share=percent_text(value, 3))
     )
 
 
 @functools.lru_cache(maxsize=64)
 def _default_availability(value: Fraction, language: str) -> Assumed:
     return Assumed(
-        value, "default", lambda: _("no SLA on record: {share} assumed").format(share=percent(pct(value, 1)))
+        value, "default", lambda: _("no SLA on record: {share} assumed").format(share=percent_text(value, 1))
     )
 
 
@@ -447,7 +447,7 @@ def choose_availability(offer: OfferInput, assumptions: Assumptions, trust_claim
     value, default = q(offer.availability), assumptions.default_availability
     if offer.sla_credits:
         return _sla_availability(value, current())
-    promise, share = percent(pct(value, 3)), percent(pct(default, 1))
+    promise, share = percent_text(value, 3), percent_text(default, 1)
     if trust_claims:
         return Assumed(
             value,

@@ -51,6 +51,12 @@ def pct(value: Fraction, places: int = 2) -> Decimal:
     return dec(value * 100, places)
 
 
+def percent_text(value: Fraction | Decimal, places: int = 2) -> str:
+    """A share as a percentage with exactly ``places`` decimals: 0.2898 → ``28.98 %`` (``28.98%`` in Chinese);
+    :func:`share_text` drops needless zeros instead."""
+    return percent(pct(value, places))
+
+
 def share_text(value: Decimal | Fraction, places: int = 4) -> str:
     """A share as a percentage for people: 0.4 → ``40 %``, 0.999 → ``99.9 %`` (``40%`` in Chinese:
     ``language/numbers.py``); up to ``places`` decimals, no needless zeros. The one way every front end and

@@ -12,12 +12,11 @@ from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.costing import OptionCost, base_option
 from quotetui.domain.economics.display import is_money, money_text, quantity, stored_text
 from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.exact import dec, pct, q, share_text
+from quotetui.domain.economics.exact import dec, pct, percent_text, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, ngettext
-from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +122,7 @@ def _option_lines(e: Evaluation, c: OptionCost) -> list[str]:
             assert step.before is not None and step.after is not None
             lines.append(
                 _("× (1 − {rate}) {discount}: {before} → {after}").format(
-                    rate=percent(pct(q(step.discount.rate or 0), 2)),
+                    rate=percent_text(q(step.discount.rate or 0), 2),
                     discount=step.discount.shown,
                     before=money_text(step.before, cur),
                     after=money_text(step.after, cur),
@@ -161,7 +160,7 @@ def _vat_lines(e: Evaluation, c: OptionCost) -> list[str]:
     gross = c.effective_node_month / factor
     return [
         _("÷ (1 + {rate}) VAT recovered with the 专票: {gross} → {net} (extras alike)").format(
-            rate=percent(pct(q(o.vat_rate or 0), 2)),
+            rate=percent_text(q(o.vat_rate or 0), 2),
             gross=money_text(gross, o.currency),
             net=money_text(c.effective_node_month, o.currency),
         )
@@ -314,9 +313,9 @@ def explain(e: Evaluation) -> list[Figure]:
             + (
                 [
                     _("{mfu} × {scaling} scaling = {effective}: {note}").format(
-                        mfu=percent(pct(e.mfu.value, 1)),
+                        mfu=percent_text(e.mfu.value, 1),
                         scaling=dec(e.scaling.value, 2),
-                        effective=percent(pct(e.effective_mfu, 1)),
+                        effective=percent_text(e.effective_mfu, 1),
                         note=e.scaling.note,
                     )
                 ]

@@ -23,14 +23,13 @@ from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import money_number, target_number
 from quotetui.domain.economics.evaluate import Evaluation, costed, every_way_of, ways_following
-from quotetui.domain.economics.exact import pct, q
+from quotetui.domain.economics.exact import percent_text, q
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, Revision, lapsed
 from quotetui.domain.economics.rounds import current_round, is_ours
 from quotetui.domain.economics.units import UNIT_WORDS, to_node_month
 from quotetui.domain.enums import Mover, OfferStatus
 from quotetui.domain.fx import FxTable
 from quotetui.language import _
-from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +299,7 @@ def target_words(t: Target | None) -> str:
             currency=t.option.currency,
             unit=unit,
             option=t.option.shown,
-            headroom=percent(pct(-t.cut, 1)),
+            headroom=percent_text(-t.cut, 1),
         )
     return _(
         "target: at most {amount} {currency} {unit} ({option}), {cut} below the current {current}, bought as {way}"
@@ -309,7 +308,7 @@ def target_words(t: Target | None) -> str:
         currency=t.option.currency,
         unit=unit,
         option=t.option.shown,
-        cut=percent(pct(t.cut, 1)),
+        cut=percent_text(t.cut, 1),
         current=money_number(t.current, 2),
         way=t.way_shown or t.way,
     )

@@ -6,11 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from quotetui.domain.economics.assumptions import SCALING_BY_FABRIC, Assumed
-from quotetui.domain.economics.exact import pct
+from quotetui.domain.economics.exact import percent_text
 from quotetui.domain.enums import InterFabric, IntraFabric
 from quotetui.domain.errors import BadInput
 from quotetui.language import N_, _
-from quotetui.language.numbers import percent
 
 WHOLE_JOB = Assumed(Fraction(1), "default", lambda: _("the MFU is a whole-job figure (communication included): 100 %"))
 """No scaling on top of an MFU that was measured (or assumed) for the whole job (its note in the language in use
@@ -39,7 +38,7 @@ def default_scaling(gpus: int, gpus_per_node: int | None, intra: IntraFabric, in
     if inter is InterFabric.NONE:
         raise BadInput(_("{gpus} GPUs need several nodes, and the offer has no scale-out network").format(gpus=gpus))
     value = SCALING_BY_FABRIC[inter]
-    return Assumed(value, "default", _(FABRIC_WORDS[inter]).format(share=percent(pct(value, 1))))
+    return Assumed(value, "default", _(FABRIC_WORDS[inter]).format(share=percent_text(value, 1)))
 
 
 def job_scaling(mfu: Assumed, gpus: int, gpus_per_node: int | None, intra: IntraFabric, inter: InterFabric) -> Assumed:

@@ -16,14 +16,13 @@ from quotetui.domain.economics.assumptions import SECONDS_PER_DAY, Assumed, Assu
 from quotetui.domain.economics.billing import cheapest_first
 from quotetui.domain.economics.costing import effective_node_month, nodes_needed, price_options, quote_day
 from quotetui.domain.economics.display import grouped
-from quotetui.domain.economics.exact import ceil, dec, pct, q, sci
+from quotetui.domain.economics.exact import ceil, dec, percent_text, q, sci
 from quotetui.domain.economics.inputs import OfferInput, PriceOption, ScenarioInput
 from quotetui.domain.errors import BadInput, noun
 from quotetui.domain.fx import FxQuote, FxTable
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.money import plain
 from quotetui.language import N_, _
-from quotetui.language.numbers import percent
 
 
 def training_flops(flops: Fraction | None, params: Fraction | None, tokens: Fraction | None) -> tuple[Fraction, str]:
@@ -88,8 +87,8 @@ class TrainingPlan:
             flops=sci(self.flops),
             gpus=self.gpus,
             peak=self.gpu.bf16_tflops,
-            mfu=percent(pct(self.mfu.value, 1)),
-            scaling=percent(pct(self.scaling.value, 1)),
+            mfu=percent_text(self.mfu.value, 1),
+            scaling=percent_text(self.scaling.value, 1),
             seconds=grouped(self.seconds, 0),
             days=grouped(self.wall_days, 1),
         )

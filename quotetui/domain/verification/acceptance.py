@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from quotetui.domain.economics.exact import pct, q
+from quotetui.domain.economics.exact import percent_text, q
 from quotetui.domain.enums import AcceptanceCheck as Check
 from quotetui.domain.enums import Marked, Severity, Tone
 from quotetui.domain.gpus import GpuCatalog
@@ -184,7 +184,7 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
     log, p = best
     share = q(p.tflops) / q(sold.gpu.bf16_tflops)
     said = _("{statistic} {tflops} TFLOPS = {share} of {peak}").format(
-        statistic=p.statistic_word, tflops=p.tflops, share=percent(pct(share, 1)), peak=sold.gpu.bf16_tflops
+        statistic=p.statistic_word, tflops=p.tflops, share=percent_text(share, 1), peak=sold.gpu.bf16_tflops
     )
     status = Status.PASSED if share >= GEMM_MIN_SHARE else Status.FAILED
     return Item("gemm", status, said, (log.label,))

@@ -10,7 +10,7 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.findings import (
     HOST_COPY_MIN_GBS,
@@ -174,7 +174,7 @@ def nvlink_copies(logs: list[Log], sold: Sold) -> list[Finding]:
                     model=gpu.name,
                     healthy=percent("80-86"),
                     gbs=gpu.nvlink_gbs // 2 if gpu.nvlink_gbs else 0,
-                    floor=percent(pct(NVLINK_COPY_MIN_SHARE, 0)),
+                    floor=percent_text(NVLINK_COPY_MIN_SHARE, 0),
                 ),
                 tuple(lines),
                 (log.evidence_id,),
@@ -281,13 +281,13 @@ def ib_links(logs: list[Log], sold: Sold) -> list[Finding]:
                     "line rate with large messages, and under {floor} the link trained below its rate, the NIC "
                     "sits on a narrow PCIe link or the far socket, or the port is misconfigured. Multi-node training "
                     "is bound by it."
-                ).format(sold=sold.inter_gbps_per_gpu, healthy=percent("92-98"), floor=percent(pct(IB_MIN_SHARE, 0))),
+                ).format(sold=sold.inter_gbps_per_gpu, healthy=percent("92-98"), floor=percent_text(IB_MIN_SHARE, 0)),
                 (
                     _("{log}: BW average {figure} at {size} bytes{on}{both}{timed}").format(
                         log=log.label, figure=shown, size=f"{row.size:,}", on=on, both=both, timed=timed
                     ),
                     _("{gbps} ÷ {per} Gb/s sold = {share} (threshold {floor})").format(
-                        gbps=dec(got, 2), per=per, share=percent(pct(got / per, 1)), floor=percent(pct(IB_MIN_SHARE, 0))
+                        gbps=dec(got, 2), per=per, share=percent_text(got / per, 1), floor=percent_text(IB_MIN_SHARE, 0)
                     ),
                 ),
                 (log.evidence_id,),

@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from quotetui.domain.economics.claims import Audit, Verdict, unit_word
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import UnknownGpu
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
@@ -421,7 +421,7 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
             Finding(
                 FindingCode.GEMM_BELOW_PEAK,
                 Severity.CRITICAL,
-                _("GEMM {tflops} TFLOPS = {share} of peak").format(tflops=p.tflops, share=percent(pct(share, 1))),
+                _("GEMM {tflops} TFLOPS = {share} of peak").format(tflops=p.tflops, share=percent_text(share, 1)),
                 _(
                     "A healthy {model} reaches {healthy} of its {peak} TFLOPS dense BF16 peak in a matmul sweep; under "
                     "{floor} it is power- or clock-throttled, shared with another job, or a slower part."
@@ -429,15 +429,15 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
                     model=sold.gpu.name,
                     healthy=percent("80–87"),
                     peak=sold.gpu.bf16_tflops,
-                    floor=percent(pct(GEMM_MIN_SHARE, 0)),
+                    floor=percent_text(GEMM_MIN_SHARE, 0),
                 ),
                 (
                     _("{figure} on {device}").format(figure=figure, device=p.device) if p.device else figure,
                     _("{tflops} ÷ {peak} = {share} (threshold {floor})").format(
                         tflops=p.tflops,
                         peak=sold.gpu.bf16_tflops,
-                        share=percent(pct(share, 1)),
-                        floor=percent(pct(GEMM_MIN_SHARE, 0)),
+                        share=percent_text(share, 1),
+                        floor=percent_text(GEMM_MIN_SHARE, 0),
                     ),
                 ),
                 (log.evidence_id,),
@@ -578,7 +578,7 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                         unit=unit_word(c.unit),
                         metric=c.metric.word,
                         measured=value,
-                        share=percent(pct(q(value) / c.boldest, 0)),
+                        share=percent_text(q(value) / c.boldest, 0),
                     ),
                     (
                         f"{log.label}: {value} {unit_word(c.unit)}",
@@ -598,7 +598,7 @@ def _price(ref: MarketReference | None) -> list[Finding]:
         Finding(
             FindingCode.PRICE_BELOW_MARKET,
             Severity.WARNING,
-            _("{share} of the market median").format(share=percent(pct(share, 0))),
+            _("{share} of the market median").format(share=percent_text(share, 0)),
             _(
                 "{price} {currency} per GPU-hour is under {floor} of the market median ({median} {currency}): too "
                 "cheap for a whole GPU of this model. It is likely a slice, a used or a consumer card; ask for "
@@ -606,7 +606,7 @@ def _price(ref: MarketReference | None) -> list[Finding]:
             ).format(
                 price=dec(ref.price, 2),
                 currency=ref.currency,
-                floor=percent(pct(PRICE_FLOOR_SHARE, 0)),
+                floor=percent_text(PRICE_FLOOR_SHARE, 0),
                 median=dec(ref.median, 2),
             ),
             (

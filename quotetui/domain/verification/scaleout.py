@@ -25,12 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import SCALE_OUT_MIN_SHARE, Finding, FindingCode, Log, Severity, Sold
 from quotetui.domain.verification.logs import BusRun
 from quotetui.language import N_, _
-from quotetui.language.numbers import percent
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +59,7 @@ class ScaleOut:
             bound=dec(self.bound, 2),
             limit=_(self.limit),
             measured=dec(self.measured, 2),
-            share=percent(pct(self.share, 1)),
+            share=percent_text(self.share, 1),
         )
 
 
@@ -105,7 +104,7 @@ def scale_out_findings(logs: list[Log], sold: Sold) -> list[Finding]:
                     hosts=run.hosts,
                     gbps=sold.inter_gbps_per_gpu,
                     bound=dec(run.bound, 0),
-                    floor=percent(pct(SCALE_OUT_MIN_SHARE, 0)),
+                    floor=percent_text(SCALE_OUT_MIN_SHARE, 0),
                 ),
                 (
                     _("{log}: {run} at {size} bytes").format(

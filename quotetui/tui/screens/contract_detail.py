@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_number, stored_text
-from quotetui.domain.economics.exact import dec, pct, q
+from quotetui.domain.economics.exact import dec, pct, percent_text, q
 from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
@@ -24,7 +24,6 @@ from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.dates import day_text
 from quotetui.language.lists import clauses, labelled, listed
-from quotetui.language.numbers import percent
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.detail_tables import acceptance_table
@@ -120,7 +119,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             spent=money(v.spend),
             currency=cur,
             committed=money(c.committed_spend),
-            share=percent(pct(q(v.spend) / q(c.committed_spend), 1)),
+            share=percent_text(q(v.spend) / q(c.committed_spend), 1),
         )
     else:
         spent = _("spent {spent} {currency} of a committed {committed}").format(
@@ -131,7 +130,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         terms.append(_("early termination: {terms}").format(terms=c.early_termination) + "\n")
     sla = c.snapshot.get("sla") or {}
     credits = listed(
-        _("below {availability}: {credit}").format(availability=percent(pct(_f(b), 2)), credit=percent(pct(_f(r), 1)))
+        _("below {availability}: {credit}").format(availability=percent_text(_f(b), 2), credit=percent_text(_f(r), 1))
         for b, r in sla.get("credits", [])
     )
     terms.append(
@@ -157,7 +156,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         style = STYLE[Tone.ERROR] if m.credit_rate else ""
         months.add_row(
             m.month.isoformat()[:7],
-            Text(percent(pct(m.availability, 3)), style=style),
+            Text(percent_text(m.availability, 3), style=style),
             f"{dec(m.downtime_hours, 2)}",
             Text(f"{pct(m.credit_rate, 1)} % = {money_number(m.credit, 2)}", style=style),
             listed(f"#{i}" for i in m.incidents),

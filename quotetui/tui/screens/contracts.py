@@ -13,10 +13,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_number, stored_text
-from quotetui.domain.economics.exact import pct
+from quotetui.domain.economics.exact import percent_text
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
-from quotetui.language.numbers import percent
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -71,7 +70,7 @@ def contract_cells(v: ContractView) -> list[str]:
         str(c.gpu_count),
         money_number(v.monthly_charge, 2),
         spent,
-        percent(pct(last.availability, 2)) if last else "",
+        percent_text(last.availability, 2) if last else "",
         money_number(v.credits_owed, 2),
         str(len(v.invoices_off)),
     ]
