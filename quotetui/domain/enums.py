@@ -44,8 +44,9 @@ class Choice(StrEnum):
     @property
     def said(self) -> tuple[str, ...]:
         """Every form in which the member is shown in the language in use, each of which :meth:`parse` takes:
-        its code, its word, the word spaced (``on demand``), and a fabric's short name (``IB NDR``)."""
-        return (self.value, self.word, self.spaced)
+        its code, its word, the word spaced (``on demand``), the code with its word as a help or a refusal lists it
+        (:attr:`coded`: ``lessor（出租方）``), and a fabric's short name (``IB NDR``)."""
+        return (self.value, self.word, self.spaced, self.coded)
 
     @classmethod
     def parse(cls, text: str | Choice, *, what: str | None = None) -> Self:
