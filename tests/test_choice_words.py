@@ -19,7 +19,6 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fields import parse_value
 from tests.conftest import Cli
 
-
 _HAN_SPACE = re.compile(r" (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) ")
 """A space beside a Chinese character, which a buyer may leave out (``GPU云``)."""
 
@@ -113,8 +112,19 @@ def test_the_cli_takes_the_words_it_shows(cli: Cli, demo_db_path: Path) -> None:
     shown = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1")
     assert "；结算周期：一次付清\n" in shown.out  # the word the flag took, not another
     assert "billed upfront" in cli("--db", db, "contracts", "show", "1").out
-    edited = cli("--db", db, "--lang", "zh-CN", "offer", "edit", "2", "--intra-fabric", "NVLink桥接",
-                 "--inter-fabric", "ＩＢ　ＮＤＲ")  # fmt: skip  (as typed without a space, at full width)
+    edited = cli(
+        "--db",
+        db,
+        "--lang",
+        "zh-CN",
+        "offer",
+        "edit",
+        "2",
+        "--intra-fabric",
+        "NVLink桥接",
+        "--inter-fabric",
+        "ＩＢ　ＮＤＲ",
+    )  # fmt: skip  (as typed without a space, at full width)
     assert edited.code == 0, edited.err
     brief = cli("--db", db, "--lang", "zh-CN", "brief", "2")
     assert "所售配置：8×H100 SXM5 · NVLink 桥接 · IB NDR；" in brief.out  # the word --intra-fabric took
