@@ -345,7 +345,7 @@ def _option_help(cli: Cli, command: tuple[str, ...], option: str) -> str:
         (("offer", "edit"), "--gpus-per-node", "GPUs per node: a whole number, GPUs, at least 1 and at most 1024."),
         # the label and the note, each said once
         (("offer", "edit"), "--gpu", "GPU model: any name or alias: H100, A100-80GB …"),
-        (("offer", "edit"), "--form-factor", "Form factor: sxm, pcie or module (empty: the GPU's own)."),
+        (("offer", "edit"), "--form-factor", "Form factor: sxm, pcie, module; empty: the GPU's own."),
         (("sla", "set"), "--availability", "Availability %: a percentage, e.g. 99.9 for 99.9 %."),
         (("sla", "set"), "--credits", "Credits: below%:credit%, … (e.g. 99.9:10, 99:25)."),
         (("extra", "add"), "--amount", "Amount (empty: charged, price unknown)."),

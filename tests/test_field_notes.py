@@ -47,7 +47,8 @@ def test_chinese_notes_are_whole_chinese_sentences() -> None:
     assert E.SLA.field("replacement_hours").note() == "整数，单位：小时，介于 0 和 100,000 之间"
     assert (
         E.CONTRACT.field("billing").note()
-        == "可选值：monthly、quarterly、half_yearly、annually、upfront；默认：monthly"
+        == "可选值：monthly（按月）、quarterly（按季）、half_yearly（按半年）、annually（按年）、"
+        "upfront（一次付清）；默认：monthly"
     )
     assert E.PROVIDER.field("regions").note() == "以逗号分隔"
     assert E.PROVIDER.field("name").note() == "名称唯一，可用中文"  # a declared help, translated

@@ -435,3 +435,23 @@ async def test_the_offer_spec_lists_and_asides_as_the_language_writes_them(demo_
         assert "一万网络（出租方） · 朗玥科技" in chinese
         assert "增值电信业务经营许可证、国家高新技术企业、专精特新中小企业、NVIDIA NPN 成员" in chinese
         assert "8 × H100 SXM5（SXM）" in chinese and "(lessor)" not in chinese
+
+
+async def test_in_chinese_the_palette_finds_the_switches_by_their_english_words_too(demo_db_path: Path) -> None:
+    """A buyer who types the English name (``language``, ``money``) finds the switch as one who types 语言 or 金额
+    does; the title shown stays Chinese, the other language named in itself, apart from the Chinese around it."""
+    from quotetui.tui.preferences import language_commands
+    from tests.test_tui_palette import palette_hits
+
+    language.use("zh-CN")
+    assert [(title, help_text) for title, help_text, _tag in language_commands()] == [
+        ("界面语言：English", "所有界面立即改用 English，并存入配置文件，下次启动沿用")
+    ]
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "界面语言：English" in await palette_hits(app, pilot, "语言")
+        assert "界面语言：English" in await palette_hits(app, pilot, "language")
+        assert "金额写法：万/亿（96.00万 CNY）" in await palette_hits(app, pilot, "金额")
+        assert "金额写法：万/亿（96.00万 CNY）" in await palette_hits(app, pilot, "money")
+        assert not [t for t in await palette_hits(app, pilot, "language") if t.startswith("Language")]

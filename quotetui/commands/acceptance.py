@@ -12,7 +12,6 @@ from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
 from quotetui.commands.output import say
 from quotetui.domain.enums import AcceptanceCheck
 from quotetui.domain.text import one_line
-from quotetui.domain.verification.acceptance import ITEMS
 from quotetui.language import _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text
@@ -20,7 +19,6 @@ from quotetui.language.lists import clauses, listed
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
-ITEM_NAMES = ", ".join(k.replace("_", "-") for k in ITEMS)
 ContractOpt = Annotated[int, typer.Option("--contract", metavar="ID", help="The signed contract.", min=1)]
 OnOpt = Annotated[str | None, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")]
 
@@ -105,7 +103,7 @@ def show(
 @app.command("waive")
 def waive_item(
     ctx: typer.Context,
-    item: Annotated[str, typer.Argument(metavar="ITEM", help=f"One of: {ITEM_NAMES}.")],
+    item: Annotated[str, typer.Argument(metavar="ITEM", help="One of: {AcceptanceCheck}.")],
     contract: ContractOpt,
     reason: Annotated[str, typer.Option("--reason", help="Why the item is accepted as it is (written down).")],
     by: Annotated[str, typer.Option("--by", help="Who accepts the risk.")] = "buyer",

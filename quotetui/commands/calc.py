@@ -173,7 +173,7 @@ def rent_vs_buy(
     ] = None,
     power_basis: Annotated[
         PowerBasis | None,
-        _rb("power_basis", "What --power-monthly covers: servers (PUE is added) or facility (default servers)."),
+        _rb("power_basis", "What --power-monthly covers: {PowerBasis}; default servers (PUE is added)."),
     ] = None,
     staff_monthly: Annotated[Decimal | None, _rb("staff_monthly", "Operations staff a month.")] = None,
     spares_share_year: Annotated[

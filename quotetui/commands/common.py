@@ -91,9 +91,10 @@ def flag(field: Field, *names: str, help: str | None = None, metavar: str | None
         from quotetui.domain.fields import shown_value
 
         default = f"{shown_value(field, field.default, percent=True)} %"
-    return typer.Option(
-        *names, parser=parsed(field), help=help or field.label, metavar=metavar or shown, show_default=default
-    )
+    text = help or field.label
+    if field.choices is not None and field.choices.placeholder() not in text:  # filled where shown (help_words)
+        text = f"{text.removesuffix('.')}: one of: {field.choices.placeholder()}."
+    return typer.Option(*names, parser=parsed(field), help=text, metavar=metavar or shown, show_default=default)
 
 
 def readable_help() -> None:

@@ -185,9 +185,7 @@ def add(
         str | None, flag(C("reference"), "--reference", help="The contract's reference.", metavar="TEXT")
     ] = None,
     signed: Annotated[date | None, flag(C("signed"), "--signed", help="Day it was signed.")] = None,
-    billing: Annotated[
-        BillingCadence, flag(C("billing"), "--billing", help="monthly, quarterly, half_yearly, annually or upfront.")
-    ] = BillingCadence.MONTHLY,
+    billing: Annotated[BillingCadence, flag(C("billing"), "--billing")] = BillingCadence.MONTHLY,
     gpus: Annotated[int | None, flag(C("gpus"), "--gpus", help="GPUs covered (default: one node).")] = None,
     committed: Annotated[Decimal | None, flag(C("committed"), "--committed", help="Committed spend.")] = None,
     prepayment: Annotated[Decimal | None, flag(C("prepayment"), "--prepayment", help="Paid in advance.")] = None,
@@ -294,7 +292,7 @@ def amend(
         flag(
             A("at_end"),
             "--at-end",
-            help="renews or ends at the end of its term: ends records notice given.",
+            help="At the end of its term: {AtTermEnd}; ends records notice given.",
             metavar="renews|ends",
         ),
     ] = None,
@@ -384,8 +382,9 @@ def _show(v: ContractView, today: date) -> None:
     option = stored_label_shown(signed["label"], signed["term_months"], signed["prepay"]) if signed.get("label") else ""
     how = _(" ({option}, round {round})").format(option=option, round=c.snapshot.get("round")) if option else ""
     price = _("price {amount} {per_unit}{how}; monthly charge {charge}; {billed}")
+    billed = _("billed {cadence}").format(cadence=c.billing_cadence.spaced)  # its word, as the TUI says it
     say("  " + price.format(amount=money(c.price, cur), per_unit=_(PER_UNIT[c.price_unit]), how=how,
-                            charge=money(v.monthly_charge, cur), billed=_(BILLED[c.billing_cadence])))  # fmt: skip
+                            charge=money(v.monthly_charge, cur), billed=billed))  # fmt: skip
     for line in _agreed_lines(c.snapshot, cur):
         say(f"  {line}")
     if v.amendments:
@@ -484,14 +483,6 @@ PER_UNIT = {
     PriceUnit.TERM_TOTAL: N_("a term-total"),
 }
 """What a contract's price is for, after its amount (``price 2.50 a gpu-hour``): English message ids."""
-BILLED = {
-    BillingCadence.MONTHLY: N_("billed monthly"),
-    BillingCadence.QUARTERLY: N_("billed quarterly"),
-    BillingCadence.HALF_YEARLY: N_("billed half-yearly"),
-    BillingCadence.ANNUALLY: N_("billed annually"),
-    BillingCadence.UPFRONT: N_("billed upfront"),
-}
-"""How a contract is billed, in words (English message ids)."""
 KEY_DATES_SHOWN = 6
 """How many key dates to come ``contracts show`` lists (``contracts due`` lists them all)."""
 

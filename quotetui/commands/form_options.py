@@ -26,7 +26,7 @@ from quotetui.domain.money import plain
 from quotetui.language import _
 from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
-from quotetui.services.form_spec import choices_of, hint
+from quotetui.services.form_spec import hint
 
 Run = Callable[[typer.Context, int | None, dict[str, Any], bool], None]
 """What a form command does with the context, its id argument, the options given and ``--json``."""
@@ -58,9 +58,8 @@ def option_help(f: Field, default: str | None = None, *, adding: bool = False) -
         note = ""
     elif aside and _says(note, aside):  # the note says the aside too: "any name or alias: H100, A100-80GB …"
         label = title_of(label, english=True)
-    choices = [value for _, value in choices_of(f)]
-    if choices and not all(value in note for value in choices):
-        note = "; ".join(part for part in (note, "one of: " + ", ".join(choices)) if part)
+    if f.choices is not None and f.choices.placeholder() not in note:  # filled where it is shown (help_words)
+        note = "; ".join(part for part in (note, "one of: " + f.choices.placeholder()) if part)
     text = f"{label}: {note}" if note else label
     if not text.endswith(("…", ".")):
         text += "."

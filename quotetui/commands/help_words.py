@@ -119,12 +119,16 @@ _EXTRA = re.compile(r"^(.*?)(\s{2}\[[^\[\]]*\])?$", re.S)
 
 
 def _definition(text: str) -> str:
-    """An option's help, translated; Typer's ``  [default: …; required]`` after it is already in the
-    language in use (Typer asks gettext for those words: :func:`install`)."""
+    """An option's help, translated, a choice's list filled with what a user may type in the language in use
+    (``enums.fill_choices``: the codes; in Chinese each with its word, ``lessor（出租方）``); Typer's
+    ``  [default: …; required]`` after it is already in the language in use (Typer asks gettext for those
+    words: :func:`install`)."""
     match = _EXTRA.match(text)
     if not match or not match.group(1):
         return text
-    return " ".join(translated(match.group(1))) + (match.group(2) or "")
+    from quotetui.domain.enums import fill_choices
+
+    return fill_choices(" ".join(translated(match.group(1)))) + (match.group(2) or "")
 
 
 def install() -> None:

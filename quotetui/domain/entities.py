@@ -152,7 +152,7 @@ OFFER = Entity(
             "choice",
             choices=e.FormFactor,
             aliases=("形态",),
-            help=N_("sxm, pcie or module (empty: the GPU's own)"),
+            help=N_("{FormFactor}; empty: the GPU's own"),
         ),
         _count("nodes_available", N_("Nodes on offer"), unit=NP_("unit", "nodes"), aliases=("可用节点", "库存节点")),
         Field(
@@ -324,7 +324,7 @@ MOVER = Field(
     required=True,
     choices=e.Mover,
     aliases=("谁出价", "who"),
-    help=N_("list, provider, counter (ours) or final"),
+    help=N_("{Mover}; counter: ours"),
 )
 QUOTED_AT = Field(
     "quoted_at",
@@ -541,7 +541,7 @@ CLAIM = Entity(
             "choice",
             choices=e.Provenance,
             aliases=("来源类型",),
-            help=N_("claimed (imported) or verified (from logs: `bench import`, not from sheets)"),
+            help=N_("{Provenance}; verified: from logs (`bench import`), never from sheets"),
         ),
         Field("metric", N_("Metric"), "choice", required=True, choices=e.Metric, aliases=("指标",)),
         CLAIM_VALUE,
@@ -552,7 +552,7 @@ CLAIM = Entity(
             "choice",
             choices=e.Qualifier,
             aliases=("限定",),
-            help=N_("about, at_least, at_most, or empty"),
+            help=N_("{Qualifier}, or empty"),
         ),
         Field("unit", N_("Unit"), required=True, max_length=24, aliases=("单位",)),
         GPU,
@@ -1211,7 +1211,7 @@ REQUIREMENT = Entity(
             "list",
             max_length=500,
             aliases=("验收项",),
-            help="any of: " + ", ".join(c.value for c in e.AcceptanceCheck),
+            help=N_("any of: {AcceptanceCheck}"),
         ),
         replace(CURRENCY, name="currency", label=N_("Currency to compare in"), default="CNY", required=False),
         NOTES,
@@ -1242,7 +1242,7 @@ AWARD = Entity(
             required=True,
             choices=e.AwardObjective,
             default=e.AwardObjective.COST,
-            help=N_("cost (the total for the term) or pflop_hour (cost per delivered PFLOP-hour)"),
+            help=N_("{AwardObjective}: the total for the term, or the cost per delivered PFLOP-hour"),
         ),
     ),
 )

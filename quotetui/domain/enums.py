@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from enum import StrEnum
 from typing import Self
 
@@ -39,18 +41,27 @@ class Choice(StrEnum):
         """:attr:`word` with a code's underscores as spaces (``on demand``, ``按量``)."""
         return self.word.replace("_", " ")
 
+    @property
+    def said(self) -> tuple[str, ...]:
+        """Every form in which the member is shown in the language in use, each of which :meth:`parse` takes:
+        its code, its word, the word spaced (``on demand``), the code with its word as a help or a refusal lists it
+        (:attr:`coded`: ``lessor（出租方）``), and a fabric's short name (``IB NDR``)."""
+        return (self.value, self.word, self.spaced, self.coded)
+
     @classmethod
     def parse(cls, text: str | Choice, *, what: str | None = None) -> Self:
+        """The member ``text`` names: its code (``public_cloud``, ``public-cloud``, ``Public Cloud``) or any form
+        it is shown in (:attr:`said`: ``公有云``), however typed: full-width letters or spaces, any case, a space
+        or none between Latin letters and Chinese (``GPU云`` is ``GPU 云``). Text that names no member, or two,
+        is refused with the codes and their words."""
         if isinstance(text, cls):
             return text
-        key = str(text).strip().lower().replace("-", "_").replace(" ", "_")
-        for member in cls:
-            if member.value == key:
-                return member
-        said = str(text).strip().casefold()
-        for member in cls:
-            if member._word is not None and said in (member.word.casefold(), member.spaced.casefold()):
-                return member
+        key = typed_key(str(text))
+        found = {member for member in cls if typed_key(member.value) == key}
+        if not found:
+            found = {member for member in cls if key in {typed_key(form) for form in member.said}}
+        if len(found) == 1:
+            return found.pop()
         label = noun(what) if what else cls.__name__  # ``what``: words marked ``N_`` by the caller
         raise BadInput(
             _("{what} {value} is not one of: {allowed}").format(what=label, value=repr(text), allowed=cls.allowed())
@@ -59,8 +70,17 @@ class Choice(StrEnum):
     @property
     def coded(self) -> str:
         """The code a user types, with its word where the language in use says it otherwise (``lessor (出租方)``;
-        in English the code alone)."""
-        return self.value if self.word == self.value else _("{code} ({word})").format(code=self.value, word=self.word)
+        in English the code alone, and where the word is the code as typed: ``sxm``, not ``sxm (SXM)``)."""
+        if typed_key(self.word) == typed_key(self.value):
+            return self.value
+        return _("{code} ({word})").format(code=self.value, word=self.word)
+
+    @classmethod
+    def placeholder(cls) -> str:
+        """How an English help text (an option's, a field's note as a command's help gives it) names this
+        choice's list, to be filled where it is shown in the language in use (:func:`fill_choices`):
+        ``{ProviderKind}``."""
+        return "{" + cls.__name__ + "}"
 
     @classmethod
     def allowed(cls) -> str:
@@ -83,6 +103,42 @@ class Choice(StrEnum):
                     "(`quotetui db check` lists every such value)"
                 ).format(value=shown_stored(value), where=where, allowed=allowed)
             ) from None
+
+
+_WIDE = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f]"  # CJK scripts and punctuation
+_SPACE_BY_WIDE = re.compile(rf" (?={_WIDE})|(?<={_WIDE}) ")
+
+
+def typed_key(text: str) -> str:
+    """What a code or a word typed by a user is compared by: full-width forms as their plain ones (NFKC: ``ＧＰＵ``,
+    a full-width space), any case, ``_`` and ``-`` as spaces, runs of spaces as one, and none beside a Chinese
+    character (``GPU云``, ``GPU 云`` and ``GPU　云`` are one word)."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("_", " ").replace("-", " ")
+    return _SPACE_BY_WIDE.sub("", " ".join(folded.split()))
+
+
+def fill_choices(text: str) -> str:
+    """``text`` with each choice's :meth:`Choice.placeholder` filled with what a user may type, in the language in
+    use (:meth:`Choice.allowed`: ``lessor, public_cloud, gpu_cloud``; ``lessor（出租方）、…``); other braces stay."""
+
+    def filled(match: re.Match[str]) -> str:
+        kind = _choices_named(match.group(1))
+        return kind.allowed() if kind is not None else match.group(0)
+
+    return _PLACEHOLDER.sub(filled, text)
+
+
+_PLACEHOLDER = re.compile(r"\{([A-Z][A-Za-z]+)\}")
+
+
+def _choices_named(name: str) -> type[Choice] | None:
+    """The :class:`Choice` whose class is called ``name``, if one is."""
+    found, todo = None, list(Choice.__subclasses__())
+    while todo and found is None:
+        kind = todo.pop()
+        found = kind if kind.__name__ == name else None
+        todo += kind.__subclasses__()
+    return found
 
 
 class Tone(StrEnum):
@@ -157,26 +213,37 @@ class FormFactor(Choice):
 
 class Fabric(Choice):
     """A fabric, in a node or across nodes: its word, and the short name an offer's configuration line gives it
-    (``8×H100 SXM5 · NVSwitch · IB NDR``: :attr:`short_name`; marked ``N_`` where it has words to translate;
-    empty: the line leaves the fabric out)."""
+    (``8×H100 SXM5 · NVSwitch · IB NDR``: :attr:`short_name`; empty: the line leaves the fabric out). A short name
+    is a name the same in every language (``IB NDR``), or, declared ``WORDED``, the English spelling of the
+    member's word (``NVLink bridge``), which another language says as the word itself (``NVLink 桥接``): one
+    word a code, whichever place shows it."""
 
     short: str
+    worded: bool
 
-    def __new__(cls, value: str, word: str | None = None, short: str = "") -> Self:
+    def __new__(cls, value: str, word: str | None = None, short: str = "", worded: bool = False) -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
-        member._word, member.short = word, short
+        member._word, member.short, member.worded = word, short, worded
         return member
 
     @property
     def short_name(self) -> str:
         """The short name in the language in use (``vendor RDMA``, ``厂商 RDMA``); empty for none."""
-        return _(self.short) if self.short else ""
+        return self.word if self.worded and self.word != self.value else self.short
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        return (*super().said, self.short_name) if self.short else super().said
+
+
+WORDED = True
+"""A fabric's short name that is its word in English letters (:class:`Fabric`)."""
 
 
 class IntraFabric(Fabric):
     NVSWITCH = "nvswitch", NP_("fabric", "nvswitch"), "NVSwitch"  # all-to-all NVLink through NVSwitch (HGX boards)
-    NVLINK_BRIDGE = "nvlink_bridge", NP_("fabric", "nvlink_bridge"), N_("NVLink bridge")  # pairs of PCIe cards
+    NVLINK_BRIDGE = "nvlink_bridge", NP_("fabric", "nvlink_bridge"), "NVLink bridge", WORDED  # pairs of PCIe cards
     PCIE = "pcie", NP_("fabric", "pcie"), "PCIe"
     UNKNOWN = "unknown", NP_("fabric", "unknown")
 
@@ -185,8 +252,8 @@ class InterFabric(Fabric):
     INFINIBAND_NDR = "infiniband_ndr", NP_("fabric", "infiniband_ndr"), "IB NDR"
     INFINIBAND_HDR = "infiniband_hdr", NP_("fabric", "infiniband_hdr"), "IB HDR"
     ROCE_V2 = "roce_v2", NP_("fabric", "roce_v2"), "RoCE v2"
-    VENDOR_RDMA = "vendor_rdma", NP_("fabric", "vendor_rdma"), N_("vendor RDMA")  # Alibaba eRDMA, Tencent Xinghai
-    ETHERNET = "ethernet", NP_("fabric", "ethernet"), N_("Ethernet")
+    VENDOR_RDMA = "vendor_rdma", NP_("fabric", "vendor_rdma"), "vendor RDMA", WORDED  # Alibaba eRDMA, Tencent Xinghai
+    ETHERNET = "ethernet", NP_("fabric", "ethernet"), "Ethernet", WORDED
     NONE = "none", NP_("fabric", "none")  # single node, no scale-out network
     UNKNOWN = "unknown", NP_("fabric", "unknown")
 

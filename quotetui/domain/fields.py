@@ -16,14 +16,13 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from quotetui.domain.currency import currency_code
-from quotetui.domain.enums import Choice
+from quotetui.domain.enums import Choice, fill_choices
 from quotetui.domain.errors import VALUE, BadInput, FieldErrors, QuotetuiError, unnamed
 from quotetui.domain.money import MONEY_PLACES, PERCENT_PLACES, RATE_PLACES, check_places, plain, within_money_limit
 from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import NoTimeZone, as_utc, parse_timestamp, timespec
 from quotetui.language import ENGLISH, N_, _, pgettext
-from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 
 Kind = Literal[
@@ -118,11 +117,11 @@ class Field:
         if not self.help:
             return ""
         text = self.help if english else _(self.help)
-        if not self.help_values:
-            return text
-        tag = ENGLISH if english else None
-        return text.format(**{name: percent(value[:-2], tag) if value.endswith(" %") else value
-                              for name, value in self.help_values})  # fmt: skip
+        if self.help_values:
+            tag = ENGLISH if english else None
+            text = text.format_map(_Kept({name: percent(value[:-2], tag) if value.endswith(" %") else value
+                                          for name, value in self.help_values}))  # fmt: skip
+        return text if english else fill_choices(text)  # a command's help fills a choice's list where it is shown
 
     def note(self, *, default: bool = True, english: bool = False) -> str:
         """One line about the field for a template header or a placeholder (in words, not type names), with
@@ -133,8 +132,7 @@ class Field:
         if self.help:
             text = self.help_text(english=english)
         elif self.choices is not None:
-            codes = [m.value for m in self.choices]
-            text = say(_ONE_OF).format(choices=", ".join(codes) if english else listed(codes))
+            text = say(_ONE_OF).format(choices=self.choices.placeholder() if english else self.choices.allowed())
         elif self.kind in _KIND_NOTES:
             text = say(_KIND_NOTES[self.kind])
         else:
@@ -147,6 +145,13 @@ class Field:
             value = say(N_("yes")) if said is True else said
             text = (say(_NOTE_DEFAULT) if text else say(_DEFAULT)).format(note=text, value=value)
         return text
+
+
+class _Kept(dict[str, str]):
+    """Values for a help's placeholders that leave any other placeholder as it is (a choice's: ``{Mover}``)."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
 
 
 _MORE_THAN_ZERO = N_("more than 0")

@@ -36,7 +36,7 @@ from quotetui.tui.app_keys import APP_BINDINGS
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.dialogs.scenario_picker import ScenarioPicker
 from quotetui.tui.loading import LoadsMarket
-from quotetui.tui.palette import MarketCommands
+from quotetui.tui.palette import MarketCommands, SaidSystemCommands
 from quotetui.tui.screens.dashboard import DashboardScreen
 from quotetui.tui.screens.help import HelpScreen
 from quotetui.tui.screens.offers import OffersScreen
@@ -74,7 +74,7 @@ class QuotetuiApp(LoadsMarket, ReportsWorkerErrors, App[None]):
         "sourcing": lambda: _screen("sourcing", "SourcingScreen"),
     }
     DEFAULT_MODE: ClassVar[str] = "dashboard"
-    COMMANDS: ClassVar = App.COMMANDS | {MarketCommands}
+    COMMANDS: ClassVar = {SaidSystemCommands, MarketCommands}  # Textual's system commands, found in English too
     BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     market: reactive[MarketView | None] = reactive(None, always_update=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.align import Align
 from rich.text import Text
 from textual.command import CommandList, CommandPalette, Hit, Hits, Provider
+from textual.system_commands import SystemCommandsProvider
 from textual.widgets.option_list import Option
 
 from quotetui.language import _
@@ -45,6 +46,33 @@ class SaidCommandPalette(CommandPalette):
                 self._list_visible = False
 
         self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
+
+
+class Searched(str):
+    """A command's title in the language in use that the palette finds by other words too (``also``: its English,
+    so that ``language`` finds ``界面语言：English``); the title is what is shown."""
+
+    also: str
+
+    def __new__(cls, title: str, also: str) -> Searched:
+        made = super().__new__(cls, title)
+        made.also = also
+        return made
+
+
+class SaidSystemCommands(SystemCommandsProvider):
+    """Textual's system commands and the app's (``get_system_commands``), each found by its title or, for a
+    :class:`Searched` title, by its other words; the hit shows the title."""
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback, *_rest in self.app.get_system_commands(self.screen):
+            score = matcher.match(name)
+            shown: Any = matcher.highlight(name) if score > 0 else name
+            if score <= 0 and isinstance(name, Searched):
+                score = matcher.match(name.also)
+            if score > 0:
+                yield Hit(score, shown, callback, help=help_text)
 
 
 class MarketCommands(Provider):

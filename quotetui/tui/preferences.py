@@ -154,12 +154,15 @@ MONEY_STYLE_COMMANDS = {
 
 def language_commands() -> list[tuple[str, str, str]]:
     """The command palette's commands that switch the language: one for each language not in use, its title,
-    its help (in the language in use; each language named in itself) and its tag."""
+    its help (in the language in use; each language named in itself) and its tag. A title is found by its English
+    words too (``palette.Searched``): ``language`` finds ``界面语言：English``, ``money`` the money style."""
     from quotetui.language import LANGUAGES, current
+    from quotetui.tui.palette import Searched
 
+    title = N_("Language: {language}")
     return [
         (
-            _("Language: {language}").format(language=name),
+            Searched(_(title).format(language=name), title.format(language=name)),
             _("Every screen in {language} from now on; kept in the config file for the next start").format(
                 language=name
             ),
@@ -173,11 +176,16 @@ def language_commands() -> list[tuple[str, str, str]]:
 def money_style_commands() -> list[tuple[str, str, str]]:
     """The command palette's commands that switch the money style: one for each style not in use."""
     from quotetui.domain.economics.display import MONEY_STYLES, money_style
+    from quotetui.tui.palette import Searched
 
     kept = _("kept in the config file")
     in_use = money_style()
     return [
-        (_(MONEY_STYLE_COMMANDS[style][0]), clauses([_(MONEY_STYLE_COMMANDS[style][1]), kept]), style)
+        (
+            Searched(_(MONEY_STYLE_COMMANDS[style][0]), MONEY_STYLE_COMMANDS[style][0]),
+            clauses([_(MONEY_STYLE_COMMANDS[style][1]), kept]),
+            style,
+        )
         for style in MONEY_STYLES
         if style != in_use
     ]
