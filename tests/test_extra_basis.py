@@ -134,21 +134,25 @@ def test_the_cli_refuses_a_basis_its_kind_is_not_charged_on(
 def test_an_import_with_one_incoherent_pair_imports_nothing_and_names_its_row(
     cli: Cli, demo_db_path: Path, tmp_path: Path
 ) -> None:
-    sheet = tmp_path / "extra costs.csv"
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Extra costs"
     offer_name = "ecs.gn7e 8×A100 80GB（按量）"
-    sheet.write_text(
-        "provider,offer,kind,basis,amount,currency\n"
-        f"阿里云,{offer_name},storage,per_tb_month,100,CNY\n"
-        f"阿里云,{offer_name},egress,per_tb_month,500,CNY\n",
-        encoding="utf-8",
-    )
+    sheet.append(["provider", "offer", "kind", "basis", "amount", "currency"])
+    sheet.append(["阿里云", offer_name, "storage", "per_tb_month", 100, "CNY"])
+    sheet.append(["阿里云", offer_name, "egress", "per_tb_month", 500, "CNY"])
+    path = tmp_path / "extras.xlsx"
+    book.save(path)
     before = sql(demo_db_path, "SELECT count(*) FROM extra_cost")
-    result = cli("--db", str(demo_db_path), "import", str(sheet))
+    result = cli("--db", str(demo_db_path), "import", str(path))
     assert result.code == 2
     assert result.err.splitlines() == [
         "quotetui: 1 problem; nothing was imported:",
-        "  extra costs.csv › row 3 › column 'basis': per_tb_month bills per TB stored a month (the scenario's "
-        "storage): egress is charged per_gb",
+        "  extras.xlsx › Extra costs › row 3 › column 'basis' (D): per_tb_month bills per TB stored a month "
+        "(the scenario's storage): egress is charged per_gb",
     ]
     assert sql(demo_db_path, "SELECT count(*) FROM extra_cost") == before  # the good row 2 is not saved either
 
