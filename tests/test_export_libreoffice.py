@@ -143,6 +143,16 @@ WAYS = {
     "prepaid year": (["90000,node_month,CNY,1,", "1080000,term_total,CNY,12,yes"], ["prepay,5%,12,"]),
     "monthly prepay": (["100000,node_month,CNY,1,"], ["prepay,2%,,"]),
 }
+LAMBDA_EXTRAS = (
+    ("egress", "per_gb", "0.09"),
+    ("setup_fee", "one_off", "500"),  # counted once in a short need's year
+    ("storage", "per_tb_month", "20"),
+    ("public_ip", "per_node_month", "5"),
+    ("support", "per_hour", "0.1"),  # follows the use: the half-use scenario bills half
+    ("platform_fee", "per_month", "100"),
+)
+"""Every basis an extra can be charged on, each with a kind charged on it (``billing.EXTRA_BASES``): the sheet's
+formula for each equals the engine's."""
 RESIZED = {"64 GPUs for 6 months": (64, 6), "24 GPUs for 13 months": (24, 13), "16 GPUs for 3 months": (16, 3)}
 """Scenarios a CFO makes by typing other GPUs and months into the default scenario's workbook."""
 
@@ -174,8 +184,8 @@ def market(tmp_path_factory: pytest.TempPathFactory, demo_template: Path) -> Pat
         encoding="utf-8",
     )
     (folder / "extra costs.csv").write_text(
-        "provider,offer,kind,basis,amount,currency\nLambda,8×H100 on demand,egress,per_gb,0.09,USD\n"
-        "Lambda,8×H100 on demand,setup_fee,one_off,500,USD\n",  # counted once in a short need's year
+        "provider,offer,kind,basis,amount,currency\n"
+        + "".join(f"Lambda,8×H100 on demand,{kind},{basis},{amount},USD\n" for kind, basis, amount in LAMBDA_EXTRAS),
         encoding="utf-8",
     )
     names = ("providers.csv", "offers.csv", "negotiation.csv", "discounts.csv", "extra costs.csv")
@@ -295,6 +305,14 @@ def test_tco_formulas_equal_the_app_to_the_cent(key: str, recalculated: dict[str
     evaluations = data.ranking.evaluations
     assert any(o.currency == "USD" for e in evaluations for o in e.offer.options)  # the FX rate is in play
     assert compare_tco(path, evaluations) == 5 * len(evaluations)
+
+
+def test_the_extras_priced_in_the_workbook_take_every_basis_and_a_kind_charged_on_it() -> None:
+    from quotetui.domain.economics.billing import EXTRA_BASES
+    from quotetui.domain.enums import ExtraBasis, ExtraKind
+
+    assert {ExtraBasis(basis) for _, basis, _ in LAMBDA_EXTRAS} == set(ExtraBasis)
+    assert all(ExtraBasis(basis) in EXTRA_BASES[ExtraKind(kind)] for kind, basis, _ in LAMBDA_EXTRAS)
 
 
 def test_changing_an_assumption_in_the_workbook_recalculates_like_the_app(

@@ -120,14 +120,21 @@ def test_the_trail_survives_an_export_and_an_import(cli: Cli, demo_db_path: Path
 
     db = str(demo_db_path)
     assert cli("--db", db, "offer", "edit", "1", "--region", "乌兰察布").code == 0
-    long = "x" * 490  # thirty extras: a contract whose snapshot is far larger than a cell, recorded leaf by leaf
-    kinds = ("platform_fee", "public_ip", "snapshot", "setup_fee", "deposit", "support", "other")
-    bases = ("per_month", "per_node_month", "per_hour", "one_off", "per_tb_month")
-    for n, (kind, basis) in enumerate([(k, b) for k in kinds for b in bases][:30]):
+    from quotetui.domain.economics.billing import EXTRA_BASES
+
+    long = "x" * 490  # every kind and basis an extra can take, and discounts: a contract whose snapshot is larger
+    pairs = [(k.value, b.value) for k, bases in EXTRA_BASES.items() for b in bases]  # than a cell, kept leaf by leaf
+    for n, (kind, basis) in enumerate(pairs):
         extra = cli("--db", db, "extra", "add", "1", "--kind", kind, "--basis", basis, "--amount", str(n + 1),
                     "--description", f"{n} {long}")  # fmt: skip
         assert extra.code == 0, extra.err
+    for gpus in range(100, 1300, 100):
+        discount = cli("--db", db, "discount", "add", "1", "--kind", "volume", "--rate", "2", "--min-gpus", str(gpus),
+                       "--description", f"{gpus} {long}")  # fmt: skip
+        assert discount.code == 0, discount.err
     assert cli("--db", db, "contracts", "add", "--offer", "1", "--start", "2027-01-01", "--term-months", "12").code == 0
+    [(snapshot,)] = sql(demo_db_path, "SELECT snapshot FROM contract ORDER BY id DESC LIMIT 1")
+    assert len(str(snapshot)) > 32_767  # more than a spreadsheet cell holds
     book = tmp_path / "market.xlsx"
     assert cli("--db", db, "export", str(book)).code == 0
     fresh = new_db("fresh.db")
@@ -146,7 +153,7 @@ def test_the_trail_survives_an_export_and_an_import(cli: Cli, demo_db_path: Path
     mine = next(c for c in source if c["entity"] == "contract")
     ids = {"offer_id", "revision_id"}  # ids of the source database would name other rows here: left out
     assert signed["changes"] == {k: v for k, v in mine["changes"].items() if k not in ids}
-    assert "snapshot.extras.29.label" in signed["changes"]
+    assert f"snapshot.extras.{len(pairs) - 1}.label" in signed["changes"]
     assert counts["added"] == sql(demo_db_path, "SELECT count(*) FROM change_log")[0][0]
     own = [c for c in kept if c["via"].startswith("cli: quotetui import: import ")]
     assert own and all(c["imported"] is None for c in own)  # the import's own changes are this database's

@@ -207,6 +207,17 @@ def test_a_bad_discount_names_the_discounts_sheet_and_its_column(cli: Cli, demo_
     assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(0,)]
 
 
+def test_an_extra_charged_on_a_basis_its_kind_is_not_is_refused(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    from quotetui.io.rfq_workbook import EXTRA_SHEET
+
+    answer = _filled(_sent(cli, demo_db_path, tmp_path), tmp_path / "answer.xlsx")
+    _terms(answer, EXTRA_SHEET, [["HGX H100 集群", "egress", "per_tb_month", 500, "CNY", "no", "per TB out"]])
+    done = cli("--db", str(demo_db_path), "import", str(answer))
+    assert done.code == 2, done.err
+    assert "row 3 › column 'Charged / 计费' (C): per_tb_month bills per TB stored a month" in done.err, done.err
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(0,)]
+
+
 def test_a_row_without_an_offer_name_is_one_problem_told_once(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     """The name cell feeds the offer, its round and its SLA: it was reported three times, the same line."""
     nameless = [{k: v for k, v in ROWS[0].items() if k != "name"}]

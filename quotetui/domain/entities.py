@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from quotetui.domain import enums as e
+from quotetui.domain.economics.billing import basis_refusal
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
@@ -419,6 +420,15 @@ DISCOUNT = Entity(
     noun=N_("discount"),
 )
 
+
+def extra_rules(values: Mapping[str, Any]) -> dict[str, str]:
+    """An extra cost's basis is one its kind is charged on (``billing.EXTRA_BASES``): the basis decides what it
+    is billed on, so an egress fee charged per TB-month would be billed on the TB stored."""
+    kind, basis = values.get("kind"), values.get("basis")
+    said = None if kind is None or basis is None else basis_refusal(kind, basis)
+    return {"basis": said} if said else {}
+
+
 EXTRA = Entity(
     "extras",
     "Extra costs",
@@ -440,6 +450,7 @@ EXTRA = Entity(
         SOURCE_REF,
     ),
     ("Extras", "ExtraCosts", "额外费用", "附加费用"),
+    rules=(extra_rules,),
     natural_key=("kind", "basis"),
     noun=N_("extra cost"),
 )

@@ -48,7 +48,9 @@ RevisionEntry = model_of(
 )
 DiscountEntry = model_of("DiscountEntry", _without(E.DISCOUNT, "provider", "offer"), rules=E.DISCOUNT.rules)
 ExtraEntry = model_of(
-    "ExtraEntry", (*_without(E.EXTRA, "provider", "offer", "currency"), replace(E.CURRENCY, required=False))
+    "ExtraEntry",
+    (*_without(E.EXTRA, "provider", "offer", "currency"), replace(E.CURRENCY, required=False)),
+    rules=E.EXTRA.rules,
 )
 CreditEntry = model_of("CreditEntry", (replace(E.CREDIT_BELOW, required=True), replace(E.CREDIT_RATE, required=True)))
 SlaEntry = model_of(

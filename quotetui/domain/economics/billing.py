@@ -14,7 +14,10 @@ A way to buy is a price option's term and whether it is prepaid (``PriceOption.b
   the TCO sheet, so that the sheet and the engine cannot bill differently;
 * the compute line in words (:meth:`Billing.compute_words`) for ``explain``.
 
-Extra costs have their rule per basis too (:data:`EXTRA_RULES`): which of a month's usages they are billed on.
+Extra costs have their rule per basis too (:data:`EXTRA_RULES`): which of a month's usages they are billed on;
+and each kind of extra cost the bases it can be charged on (:data:`EXTRA_BASES`): a pair outside it is refused
+where an extra cost is entered (``entities.EXTRA``'s rule) and, already stored, costed as recorded but flagged
+(``evaluate.offer_estimates``).
 
 The costing (``costing.cost_option``), a prepay discount's condition, the training planner, rent vs buy,
 ``explain`` and the TCO sheet ask the rule how a way bills; how many whole terms of a committed option a mix of
@@ -27,15 +30,16 @@ mix of terms, then the shorter term (less committed), then the order listed.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from quotetui.domain.economics.exact import ceil
-from quotetui.domain.enums import ExtraBasis
-from quotetui.language import _, ngettext
+from quotetui.domain.enums import ExtraBasis, ExtraKind
+from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 
 T = TypeVar("T")
@@ -214,3 +218,67 @@ EXTRA_RULES = {
 }
 """Every recurring extra-cost basis's rule (one-off fees are paid once: ``costing._extra_line``). A basis added
 to ``ExtraBasis`` without a rule here is an error where it is costed, never a silent flat fee."""
+
+
+EXTRA_USAGE = {
+    ExtraBasis.PER_GB: N_("per GB sent out (the scenario's egress)"),
+    ExtraBasis.PER_TB_MONTH: N_("per TB stored a month (the scenario's storage)"),
+    ExtraBasis.PER_MONTH: N_("a flat fee a month"),
+    ExtraBasis.PER_NODE_MONTH: N_("per node a month"),
+    ExtraBasis.PER_HOUR: N_("per node-hour billed"),
+    ExtraBasis.ONE_OFF: N_("once"),
+}
+"""What each basis bills, in words without the scenario's figures (``EXTRA_RULES``' words have them)."""
+
+_ANY_FEE = (ExtraBasis.PER_MONTH, ExtraBasis.PER_NODE_MONTH, ExtraBasis.PER_HOUR, ExtraBasis.ONE_OFF)
+
+EXTRA_BASES: dict[ExtraKind, tuple[ExtraBasis, ...]] = {
+    # a volume basis bills the scenario's volume of its one kind: egress on the GB sent out (a price per TB sent
+    # out is the price per GB × 1,000), storage on the TB stored a month; neither is billed on the other's
+    # volume, and no other kind on either (a fee per GB sent out is an egress charge, one per TB stored storage)
+    ExtraKind.EGRESS: (ExtraBasis.PER_GB,),
+    ExtraKind.STORAGE: (ExtraBasis.PER_TB_MONTH,),
+    ExtraKind.PLATFORM_FEE: _ANY_FEE,
+    ExtraKind.PUBLIC_IP: (ExtraBasis.PER_MONTH, ExtraBasis.PER_NODE_MONTH, ExtraBasis.PER_HOUR),
+    ExtraKind.SNAPSHOT: (ExtraBasis.PER_MONTH, ExtraBasis.PER_NODE_MONTH),
+    ExtraKind.SETUP_FEE: (ExtraBasis.ONE_OFF,),  # paid once, before the first month
+    ExtraKind.DEPOSIT: (ExtraBasis.ONE_OFF,),  # held once (refundable: cash tied up, not a cost)
+    ExtraKind.SUPPORT: _ANY_FEE,
+    ExtraKind.OTHER: _ANY_FEE,
+}
+"""The bases each kind of extra cost is charged on, the one rule of which pairs are coherent: a basis decides what
+an extra is billed on (``EXTRA_RULES``), whatever its kind, so an egress fee "per TB-month" would be billed on
+the TB stored. The entry paths refuse a pair outside it (``entities.EXTRA``); one already stored is costed as
+recorded and flagged (:func:`basis_flag`)."""
+
+
+def admitted(kind: ExtraKind) -> str:
+    """The bases ``kind`` is charged on, in words: ``egress is charged per_gb``."""
+    bases = EXTRA_BASES[kind]
+    said = _("{kind} is charged {bases}") if len(bases) == 1 else _("{kind} is charged one of {bases}")
+    return said.format(kind=kind.spaced, bases=listed(b.word for b in bases))
+
+
+def basis_refusal(kind: ExtraKind, basis: ExtraBasis) -> str | None:
+    """Why an extra cost of ``kind`` cannot be entered charged ``basis`` (None: it can), for the basis field."""
+    if basis in EXTRA_BASES[kind]:
+        return None
+    return _("{basis} bills {usage}: {admitted}").format(
+        basis=basis.word, usage=_(EXTRA_USAGE[basis]), admitted=admitted(kind)
+    )
+
+
+def basis_flag(kind: ExtraKind, basis: ExtraBasis, extra: str) -> str | None:
+    """What a buyer is told of a stored extra cost ``extra`` (its name as shown) whose basis its kind is not charged
+    on (None: it is): it is costed on what its basis bills, which is named."""
+    if basis in EXTRA_BASES[kind]:
+        return None
+    return _("{extra} is billed {usage}, as its basis {basis} says, but {admitted}: correct the record").format(
+        extra=extra, usage=_(EXTRA_USAGE[basis]), basis=basis.word, admitted=admitted(kind)
+    )
+
+
+def billed_usages(bases: Iterable[ExtraBasis]) -> frozenset[str]:
+    """The usages (``Usage`` names) that extra costs of ``bases`` are billed on, whatever their kinds: the scenario's
+    egress or storage is priced by an offer when one of its extras is billed on it."""
+    return frozenset(name for b in bases if b in EXTRA_RULES for name in EXTRA_RULES[b].per)

@@ -31,7 +31,7 @@ from quotetui.domain.economics.assumptions import (
     Assumed,
     Assumptions,
 )
-from quotetui.domain.economics.billing import cheapest_first
+from quotetui.domain.economics.billing import basis_flag, billed_usages, cheapest_first
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
 from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.costing import (
@@ -50,7 +50,7 @@ from quotetui.domain.economics.inputs import Evidence, OfferInput, PriceOption, 
 from quotetui.domain.economics.lazy import slot_cached
 from quotetui.domain.economics.scaling import WHOLE_JOB, job_scaling
 from quotetui.domain.economics.units import to_gpu_hour
-from quotetui.domain.enums import BillingBasis, ExtraKind, InterFabric, Metric, Provenance, Tone
+from quotetui.domain.enums import BillingBasis, InterFabric, Metric, Provenance, Tone
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
@@ -77,8 +77,10 @@ NOT_COMPARABLE = (MissingFxRate, NotPriced, DeliversNothing)
 
 def offer_estimates(offer: OfferInput) -> tuple[str, ...]:
     """Why every figure of ``offer`` rests on estimates, whichever way it is bought: the offer or its current
-    round marked as estimates, a spot offer's nodes that can be reclaimed (:data:`SPOT_ESTIMATE`). The ranking's
-    figures and the training planner's costs both carry them."""
+    round marked as estimates, a spot offer's nodes that can be reclaimed (:data:`SPOT_ESTIMATE`), an extra cost
+    stored with a basis its kind is not charged on (``billing.basis_flag``: costed as recorded, on what the basis
+    bills, until the record is corrected). The ranking's figures and the training planner's costs both carry
+    them."""
     out = []
     if offer.is_estimate:
         out.append(_("the offer is marked as an estimate"))
@@ -86,6 +88,7 @@ def offer_estimates(offer: OfferInput) -> tuple[str, ...]:
         out.append(_("the current round's figures are marked as estimates"))
     if offer.billing_basis is BillingBasis.SPOT:
         out.append(_(SPOT_ESTIMATE))
+    out += (flag for x in offer.extras if (flag := basis_flag(x.kind, x.basis, x.shown)) is not None)
     return tuple(out)
 
 
@@ -715,21 +718,23 @@ def costed(this: Evaluation, option: PriceOption, fx: FxTable, assumptions: Assu
 
 def unpriced_costs(offer: OfferInput, scenario: ScenarioInput) -> list[str]:
     """Costs the scenario incurs that the offer does not price: a fee charged "on request", or egress or
-    storage the scenario uses when the offer records no charge for it at all (record one of 0 when the
-    provider includes it). Each makes the offer's figures a lower bound."""
+    storage the scenario uses when none of the offer's extras is billed on it (record one of 0 when the provider
+    includes it). What an extra is billed on is its basis's (``billing.billed_usages``), never its kind: a stored
+    egress fee charged per TB-month bills the storage, and leaves the egress unpriced. Each makes the offer's
+    figures a lower bound."""
     out = [
         _("{extra}: amount not quoted").format(extra=x.shown)
         for x in offer.extras
         if x.amount is None and not x.refundable
     ]
-    kinds = {x.kind for x in offer.extras}
-    if scenario.egress_tb_month > 0 and ExtraKind.EGRESS not in kinds:
+    billed = billed_usages(x.basis for x in offer.extras)
+    if scenario.egress_tb_month > 0 and "egress_gb" not in billed:
         out.append(
             _("egress: {tb} TB a month in the scenario, not priced by the offer").format(
                 tb=plain(scenario.egress_tb_month)
             )
         )
-    if scenario.storage_tb > 0 and ExtraKind.STORAGE not in kinds:
+    if scenario.storage_tb > 0 and "storage_tb" not in billed:
         out.append(_("storage: {tb} TB in the scenario, not priced by the offer").format(tb=plain(scenario.storage_tb)))
     return out
 

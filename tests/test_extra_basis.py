@@ -1,0 +1,223 @@
+"""An extra cost's basis decides what it is billed on (``billing.EXTRA_RULES``), so each kind is charged only on
+the bases that bill what it is (``billing.EXTRA_BASES``): egress per GB sent out, storage per TB stored a month, a
+setup fee or a deposit once… A pair outside that is refused wherever an extra cost is entered (the CLI, the TUI's
+form, a workbook or CSV import, the demo files); one already stored is costed as recorded and flagged, and the
+"not priced by the offer" caveats follow what the extras are billed on, never their kind."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from econ_helpers import fx, offer, option, scenario
+from textual.widgets import Input, Select, Static
+
+from quotetui.domain.economics.assumptions import Assumptions
+from quotetui.domain.economics.billing import EXTRA_BASES, EXTRA_RULES, EXTRA_USAGE
+from quotetui.domain.economics.evaluate import evaluate
+from quotetui.domain.economics.inputs import ExtraTerm
+from quotetui.domain.enums import ExtraBasis, ExtraKind
+from quotetui.domain.errors import BadInput
+from quotetui.language import use
+from tests.conftest import Cli, execute, sql
+
+A = Assumptions()
+NO_FX = fx()
+B = ExtraBasis
+
+
+def test_each_kind_is_charged_on_the_bases_that_bill_what_it_is() -> None:
+    assert EXTRA_BASES == {
+        ExtraKind.EGRESS: (B.PER_GB,),
+        ExtraKind.STORAGE: (B.PER_TB_MONTH,),
+        ExtraKind.PLATFORM_FEE: (B.PER_MONTH, B.PER_NODE_MONTH, B.PER_HOUR, B.ONE_OFF),
+        ExtraKind.PUBLIC_IP: (B.PER_MONTH, B.PER_NODE_MONTH, B.PER_HOUR),
+        ExtraKind.SNAPSHOT: (B.PER_MONTH, B.PER_NODE_MONTH),
+        ExtraKind.SETUP_FEE: (B.ONE_OFF,),
+        ExtraKind.DEPOSIT: (B.ONE_OFF,),
+        ExtraKind.SUPPORT: (B.PER_MONTH, B.PER_NODE_MONTH, B.PER_HOUR, B.ONE_OFF),
+        ExtraKind.OTHER: (B.PER_MONTH, B.PER_NODE_MONTH, B.PER_HOUR, B.ONE_OFF),
+    }
+    assert set(EXTRA_USAGE) == set(ExtraBasis)  # every basis says what it bills
+    # a volume basis bills its own kind's volume, and only that kind is charged on it
+    assert EXTRA_RULES[B.PER_GB].per == ("egress_gb",) and EXTRA_RULES[B.PER_TB_MONTH].per == ("storage_tb",)
+
+
+def test_egress_per_gb_is_billed_on_the_egress_sent_out() -> None:
+    egress = ExtraTerm(1, ExtraKind.EGRESS, B.PER_GB, Decimal("0.5"), "CNY")
+    s = scenario(months=12, egress_tb_month=Decimal("10"), storage_tb=Decimal("50"))
+    e = evaluate(offer(option("80000"), extras=(egress,)), s, NO_FX, A)
+    [line] = e.best.extras
+    assert line.monthly == 5000  # 0.5 CNY/GB × 10 TB × 1,000 GB/TB
+    assert e.best.extras_total == 60000  # × 12 months = 60,000.00 CNY
+    assert line.reason == "10 TB egress a month"  # what explain says it was billed on
+    # the egress is priced; the 50 TB stored are not, and the figures say so
+    assert e.unpriced == ("storage: 50 TB in the scenario, not priced by the offer",)
+    assert e.estimates == ()
+
+
+def test_storage_per_tb_month_prices_the_storage() -> None:
+    storage = ExtraTerm(1, ExtraKind.STORAGE, B.PER_TB_MONTH, Decimal("120"), "CNY")
+    s = scenario(months=6, egress_tb_month=Decimal("0"), storage_tb=Decimal("50"))
+    e = evaluate(offer(option("80000"), extras=(storage,)), s, NO_FX, A)
+    assert e.best.extras_total == 36000  # 120 CNY × 50 TB × 6 months
+    assert e.best.extras[0].reason == "50 TB stored"
+    assert e.unpriced == ()
+
+
+def test_the_unpriced_caveat_follows_the_basis_not_the_kind() -> None:
+    """An egress fee stored "per TB-month" (before the pair was refused) is billed on the TB stored: the storage
+    is then priced, the egress is not, and the extra is flagged, its figures kept as recorded."""
+    stored = ExtraTerm(1, ExtraKind.EGRESS, B.PER_TB_MONTH, Decimal("100"), "CNY", description="OSS outbound")
+    s = scenario(months=12, egress_tb_month=Decimal("2"), storage_tb=Decimal("50"))
+    e = evaluate(offer(option("80000"), extras=(stored,)), s, NO_FX, A)
+    assert e.best.extras_total == 60000  # as recorded: 100 CNY × 50 TB stored × 12 months
+    assert e.best.extras[0].reason == "50 TB stored"
+    assert e.unpriced == ("egress: 2 TB a month in the scenario, not priced by the offer",)
+    assert e.estimates == (
+        "OSS outbound is billed per TB stored a month (the scenario's storage), as its basis per_tb_month says, "
+        "but egress is charged per_gb: correct the record",
+    )
+    assert e.caveats.prefix == "≥ ~"
+    # a fee of 0 per GB says the provider includes the egress: priced, no caveat
+    free = ExtraTerm(2, ExtraKind.EGRESS, B.PER_GB, Decimal("0"), "CNY")
+    both = evaluate(offer(option("80000"), extras=(stored, free)), s, NO_FX, A)
+    assert both.unpriced == () and both.best.extras_total == 60000
+
+
+def test_a_flag_names_the_kind_when_the_extra_has_no_description_and_speaks_chinese() -> None:
+    stored = ExtraTerm(1, ExtraKind.SETUP_FEE, B.PER_MONTH, Decimal("100"), "CNY")
+    e = evaluate(offer(option("80000"), extras=(stored,)), scenario(months=3), NO_FX, A)
+    assert e.best.extras_total == 300  # as recorded: 100 a month × 3 months
+    assert e.estimates == (
+        "setup fee is billed a flat fee a month, as its basis per_month says, but setup fee is charged one_off: "
+        "correct the record",
+    )
+    use("zh-CN")
+    e = evaluate(offer(option("80000"), extras=(stored,)), scenario(months=3), NO_FX, A)
+    assert e.estimates == (
+        "开通费按每月固定费用计费（计费方式为“每月”），但开通费的计费方式只能是一次性；请更正该记录",
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "basis", "message"),
+    [
+        ("egress", "per_tb_month", "--basis: per_tb_month bills per TB stored a month (the scenario's storage): "
+         "egress is charged per_gb"),
+        ("storage", "per_gb", "--basis: per_gb bills per GB sent out (the scenario's egress): storage is charged "
+         "per_tb_month"),
+        ("setup_fee", "per_month", "--basis: per_month bills a flat fee a month: setup fee is charged one_off"),
+        ("other", "per_gb", "--basis: per_gb bills per GB sent out (the scenario's egress): other is charged one of "
+         "per_month, per_node_month, per_hour, one_off"),
+    ],
+)  # fmt: skip
+def test_the_cli_refuses_a_basis_its_kind_is_not_charged_on(
+    cli: Cli, demo_db_path: Path, kind: str, basis: str, message: str
+) -> None:
+    db = str(demo_db_path)
+    before = sql(demo_db_path, "SELECT count(*) FROM extra_cost")
+    refused = cli("--db", db, "extra", "add", "1", "--kind", kind, "--basis", basis, "--amount", "100")
+    assert refused.code == 2 and refused.err.strip() == f"quotetui: {message}", refused.err
+    assert sql(demo_db_path, "SELECT count(*) FROM extra_cost") == before
+    chinese = cli("--lang", "zh-CN", "--db", db, "extra", "add", "1", "--kind", "egress", "--basis", "per_tb_month")
+    assert chinese.err.strip() == (
+        "quotetui: --basis：“每 TB 每月”按每月存储的 TB 数（场景的存储量）计费；出网流量的计费方式只能是每 GB"
+    ), chinese.err
+    ok = cli("--db", db, "extra", "add", "1", "--kind", "storage", "--basis", "per_tb_month", "--amount", "120")
+    assert ok.code == 0, ok.err
+
+
+def test_an_import_with_one_incoherent_pair_imports_nothing_and_names_its_row(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Extra costs"
+    offer_name = "ecs.gn7e 8×A100 80GB（按量）"
+    sheet.append(["provider", "offer", "kind", "basis", "amount", "currency"])
+    sheet.append(["阿里云", offer_name, "storage", "per_tb_month", 100, "CNY"])
+    sheet.append(["阿里云", offer_name, "egress", "per_tb_month", 500, "CNY"])
+    path = tmp_path / "extras.xlsx"
+    book.save(path)
+    before = sql(demo_db_path, "SELECT count(*) FROM extra_cost")
+    result = cli("--db", str(demo_db_path), "import", str(path))
+    assert result.code == 2
+    assert result.err.splitlines() == [
+        "quotetui: 1 problem; nothing was imported:",
+        "  extras.xlsx › Extra costs › row 3 › column 'basis' (D): per_tb_month bills per TB stored a month "
+        "(the scenario's storage): egress is charged per_gb",
+    ]
+    assert sql(demo_db_path, "SELECT count(*) FROM extra_cost") == before  # the good row 2 is not saved either
+
+
+def test_the_demo_files_refuse_an_incoherent_pair(tmp_path: Path) -> None:
+    from quotetui.io.demo_files import load_demo_files
+    from quotetui.resources import demo_dir
+
+    folder = tmp_path / "demo"
+    shutil.copytree(demo_dir(), folder)
+    aliyun = folder / "providers" / "03_aliyun.toml"
+    text = aliyun.read_text(encoding="utf-8")
+    assert text.count('basis = "per_gb"') == 4
+    aliyun.write_text(text.replace('basis = "per_gb"', 'basis = "per_tb_month"', 1), encoding="utf-8")
+    with pytest.raises(BadInput, match="per_tb_month bills per TB stored a month") as refused:
+        load_demo_files(folder)
+    assert "imports/demo/providers/03_aliyun.toml" in str(refused.value)
+    load_demo_files(demo_dir())  # the demo's own extras are coherent
+
+
+async def test_the_tui_form_refuses_the_pair_and_saves_nothing(demo_db_path: Path) -> None:
+    from quotetui.store.models import ExtraCost
+    from quotetui.tui.dialogs.form_screen import FormScreen
+    from tests.test_tui import RecordingApp, count_rows, plain, settle
+
+    before = count_rows(demo_db_path, ExtraCost)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_offer(12)
+        await settle(pilot)
+        await pilot.press("x")  # a new extra cost
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#f-kind", Select).value = "egress"
+        form.query_one("#f-basis", Select).value = "per_tb_month"
+        form.query_one("#f-amount", Input).value = "500"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is form  # still open, the basis told why
+        said = plain(form.query_one("#e-basis", Static).content).strip()
+        assert said == "per_tb_month bills per TB stored a month (the scenario's storage): egress is charged per_gb"
+        await pilot.press("escape")
+        await settle(pilot)
+    assert count_rows(demo_db_path, ExtraCost) == before
+
+
+def test_a_stored_pair_keeps_its_figures_and_explain_flags_it(cli: Cli, demo_db_path: Path) -> None:
+    """A database written before the rule: offer #12's egress fee stored at 100 CNY "per TB-month". The A100
+    fine-tuning scenario stores 5 TB and sends out 0.5 TB a month for 3 months."""
+    execute(demo_db_path, "UPDATE extra_cost SET basis = 'per_tb_month', amount = 100000000 WHERE id = 3")
+    scenario_name = "A100 微调 (8 卡, 3 个月, 60 %)"
+    out = cli("--db", str(demo_db_path), "explain", "12", "--scenario", scenario_name, "--json")
+    assert out.code == 0, out.err
+    data = json.loads(out.out)
+    extras = next(f for f in data["figures"] if f["key"] == "extras")
+    assert Decimal(extras["value"]) == Decimal("1500")  # as recorded: 100 CNY × 5 TB stored × 3 months
+    assert any("× 5 TB stored = 500.00 CNY a month" in line for line in extras["inputs"])
+    caveats = data["caveats"]
+    assert caveats["unpriced"] == [
+        "PAI平台使用费 — 未公布金额: amount not quoted",
+        "egress: 0.5 TB a month in the scenario, not priced by the offer",
+    ]  # the 5 TB stored are billed (by the egress fee), the egress is not
+    assert caveats["estimates"] == [
+        "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
+        "per_tb_month says, but egress is charged per_gb: correct the record"
+    ]
