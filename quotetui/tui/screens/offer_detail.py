@@ -262,6 +262,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             ),
             xlabel=_("round"),
             hline=dec(target, 2) if target is not None else None,
+            money=True,
         )
 
     # -- actions -------------------------------------------------------------------------------------
