@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from quotetui.tui.widgets.chart import Chart, Line, finite, nice_ticks
+from quotetui.tui.widgets.chart import FILLER, Chart, Line, finite, nice_ticks
 from tests.test_tui import RecordingApp, settle, text_of
 from tests.test_tui_forms import calm
 
@@ -129,6 +129,25 @@ async def test_rent_vs_buy_axes_read_in_round_thousands(demo_db_path: Path) -> N
         # rent 180,000 a month at full use for 36 months: 6,480,000 at the top; owning starts at 2,500,000
         assert y_labels(chart) == [f"{n:,}" for n in range(0, 6_000_001, 1_000_000)]
         assert by_value(chart.plt.monitor.xlabels[0]) == ["0", "10", "20", "30"]
+
+
+async def test_money_axes_follow_the_money_style(demo_db_path: Path) -> None:
+    """Under the 万 style every amount reads 万 (``display.money_number``), the axes of money too: the
+    rent-vs-buy chart's 6,000,000 is 600.00万 at once on the switch, and back; its months stay plain."""
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await calm(pilot)
+        chart = app.screen.query_one("#rb-chart", Chart)
+        app.switch_money_style("wan")
+        await calm(pilot)
+        shown = sorted(label.replace(FILLER, "") for label in chart.plt.monitor.ylabels[0])
+        assert shown == ["0", "100.00万", "200.00万", "300.00万", "400.00万", "500.00万", "600.00万"]
+        assert by_value(chart.plt.monitor.xlabels[0]) == ["0", "10", "20", "30"]
+        app.switch_money_style("plain")
+        await calm(pilot)
+        assert y_labels(chart) == [f"{n:,}" for n in range(0, 6_000_001, 1_000_000)]
 
 
 async def test_rent_vs_buy_at_the_largest_allowed_values(demo_db_path: Path) -> None:

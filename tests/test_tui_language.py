@@ -418,6 +418,26 @@ def test_a_file_that_cannot_be_edited_safely_is_left_alone(
     assert config.read_text(encoding="utf-8") == text
 
 
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ("en", "language = zh-CN: kept in {path} (at the next start --lang chooses the language again)"),
+        ("zh-CN", "language = zh-CN：已存入 {path}（下次启动时仍由 --lang 决定语言）"),
+    ],
+)
+def test_a_language_kept_that_the_command_line_chose_says_so_in_an_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tag: str, said: str
+) -> None:
+    """The toast joined its note with a space: ``c.toml （下次启动时…）``; an aside is the language's own."""
+    from quotetui.tui.preferences import save_preference
+
+    config = tmp_path / "c.toml"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("QUOTETUI_CONFIG", str(config))
+    language.use(tag, by="--lang")
+    assert save_preference("language", "zh-CN") == (said.format(path=config), "information")
+
+
 async def test_the_offer_spec_lists_and_asides_as_the_language_writes_them(demo_db_path: Path) -> None:
     """Words listed with 、 and an aside in （…） in Chinese (``language/lists.py``), as before in English; the
     switch redraws them."""
@@ -429,12 +449,14 @@ async def test_the_offer_spec_lists_and_asides_as_the_language_writes_them(demo_
         english = " ".join(plain(s.content, 300) for s in app.screen.query(Static))
         assert "一万网络 (lessor) · 朗玥科技" in english
         assert "增值电信业务经营许可证, 国家高新技术企业, 专精特新中小企业, NVIDIA NPN 成员" in english
+        assert "80 GB HBM3, 3.35 TB/s" in english
         app.switch_language("zh-CN")
         await settle(pilot)
         chinese = " ".join(plain(s.content, 300) for s in app.screen.query(Static))
         assert "一万网络（出租方） · 朗玥科技" in chinese
         assert "增值电信业务经营许可证、国家高新技术企业、专精特新中小企业、NVIDIA NPN 成员" in chinese
         assert "8 × H100 SXM5（SXM）" in chinese and "(lessor)" not in chinese
+        assert "80 GB HBM3、3.35 TB/s" in chinese  # the memory and its bandwidth, as the scale-out and its Gb/s
 
 
 async def test_in_chinese_the_palette_finds_the_switches_by_their_english_words_too(demo_db_path: Path) -> None:

@@ -125,6 +125,7 @@ def explain(
 
 def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """The GPU catalog: dense datasheet peaks and the names each model appears under."""
+    from quotetui.domain.gpu_table import nvlink_note_word
     from quotetui.services.market import gpu_to_json, list_gpus
 
     items = list_gpus(open_db(ctx))
@@ -134,7 +135,7 @@ def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     rows = []
     for g in items:
         j = gpu_to_json(g)
-        nvlink = str(g.nvlink_gbs or "–") + (f" {g.nvlink_note}" if g.nvlink_note else "")
+        nvlink = str(g.nvlink_gbs or "–") + (f" {nvlink_note_word(g.nvlink_note)}" if g.nvlink_note else "")
         rows.append(
             [
                 g.name,

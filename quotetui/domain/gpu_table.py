@@ -23,6 +23,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from quotetui.domain.enums import FormFactor
+from quotetui.language import N_, _
+
+VIA_BRIDGE = N_("via bridge")
+"""``nvlink_note`` of a PCIe card whose NVLink joins it to one other card by a bridge (stored as this English
+code, compared in the rules; shown through :func:`nvlink_note_word`)."""
+
+
+def nvlink_note_word(note: str) -> str:
+    """A GPU's ``nvlink_note`` as people read it: the bridge in the language in use (``经桥接器``); a vendor's
+    interconnect (``HCCS``, ``Infinity Fabric``) is its name, as typed."""
+    return _(VIA_BRIDGE) if note == VIA_BRIDGE else note
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +48,7 @@ class GpuSpec:
     fp8_tflops: Decimal | None
     fp64_tflops: Decimal | None
     nvlink_gbs: int | None  # per GPU, bidirectional; None: no NVLink (or the interconnect nvlink_note names)
-    nvlink_note: str  # "", "via bridge", or a vendor's interconnect that is not NVLink ("HCCS")
+    nvlink_note: str  # "", VIA_BRIDGE, or a vendor's interconnect that is not NVLink ("HCCS")
     tdp_w: int
     topo_signature: str | None  # bonded NVLinks between two GPUs in `nvidia-smi topo -m`, e.g. NV18
     consumer: bool = False
@@ -157,7 +168,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         None,
         "9.7",
         600,
-        "via bridge",
+        VIA_BRIDGE,
         300,
         None,
         ("NVIDIA A100 80GB PCIe",),
@@ -176,7 +187,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         None,
         "9.7",
         600,
-        "via bridge",
+        VIA_BRIDGE,
         250,
         None,
         ("NVIDIA A100-PCIE-40GB",),
@@ -224,7 +235,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         "1513",
         "26",
         600,
-        "via bridge",
+        VIA_BRIDGE,
         350,
         None,
         ("NVIDIA H100 PCIe",),
@@ -243,7 +254,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         "1671",
         "30",
         600,
-        "via bridge",
+        VIA_BRIDGE,
         400,
         None,
         ("NVIDIA H100 NVL",),
@@ -407,7 +418,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         None,
         "9.7",
         400,
-        "via bridge",
+        VIA_BRIDGE,
         300,
         None,
         ("NVIDIA A800 80GB PCIe", "NVIDIA A800 80GB PCIe LC"),
@@ -426,7 +437,7 @@ BUILTIN: tuple[GpuSpec, ...] = (
         "1513",
         "0.8",
         400,
-        "via bridge",
+        VIA_BRIDGE,
         350,
         None,
         ("NVIDIA H800 PCIe",),

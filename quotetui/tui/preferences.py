@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from quotetui.io.preferences import Known, Preferences, load
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses
+from quotetui.language.lists import aside, clauses
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -212,5 +212,5 @@ def save_preference(setting: str, value: str) -> tuple[str, str]:
     said = _("{setting} = {value}: kept in {path}").format(setting=setting, value=value, path=path)
     by = chosen()[1]
     if setting == "language" and by in (FLAG, f"${ENV_VAR}"):
-        said += " " + _("(at the next start {source} chooses the language again)").format(source=by)
+        said = aside(said, _("at the next start {source} chooses the language again").format(source=by))
     return said, "information"

@@ -12,6 +12,7 @@ from quotetui.domain.economics.claims import Audit, Verdict, unit_word
 from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import UnknownGpu
+from quotetui.domain.gpu_table import VIA_BRIDGE
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import (
@@ -154,7 +155,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
     by the name npu-smi prints, 910B3, like a GPU by nvidia-smi's)."""
 
     def link(g: GpuSpec) -> str:  # an interconnect that is not NVLink (Ascend's HCCS) is named as such
-        if g.nvlink_gbs and g.nvlink_note and g.nvlink_note != "via bridge":
+        if g.nvlink_gbs and g.nvlink_note and g.nvlink_note != VIA_BRIDGE:
             return _("{link} {gbs} GB/s, no NVLink").format(link=g.nvlink_note, gbs=g.nvlink_gbs)
         return f"NVLink {g.nvlink_gbs}" if g.nvlink_gbs else _("NVLink none")
 

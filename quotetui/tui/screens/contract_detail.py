@@ -18,6 +18,7 @@ from textual.widgets import Header, Static
 from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import dec, pct, percent_text, q
 from quotetui.domain.economics.inputs import stored_label_shown
+from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
@@ -49,7 +50,7 @@ def render_acceptance(state: Acceptance) -> RenderableType:
         title = _("Acceptance: accepted on {day}").format(day=day_text(state.accepted_on))
     elif state.blocking:
         title = _("Acceptance (a accepts, w waives an item): blocked by {items}").format(
-            items=listed(i.key for i in state.blocking)
+            items=listed(i.title for i in state.blocking)
         )
     else:
         title = _("Acceptance (a accepts): nothing blocks")
@@ -96,7 +97,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         _("agreed price {price} {currency} {unit} ({option}); monthly charge {monthly} {currency}").format(
             price=money(c.price),
             currency=cur,
-            unit=c.price_unit.value.replace("_", "-"),
+            unit=_(UNIT_WORDS[c.price_unit]),
             option=option,
             monthly=money_number(v.monthly_charge, 2),
         )

@@ -18,6 +18,7 @@ from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.explain import explain
 from quotetui.domain.economics.negotiation import price_history
+from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Mover, Tone, mover_word
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Entity
@@ -56,7 +57,7 @@ def _round_items(d: OfferDetail) -> list[tuple[int, str]]:
     items = []
     for r in d.rounds:
         p = r.prices[0] if r.prices else None
-        price = f"{stored_text(p.amount, p.currency)} {p.currency} {p.unit.value}" if p else _("no price")
+        price = f"{stored_text(p.amount, p.currency)} {p.currency} {_(UNIT_WORDS[p.unit])}" if p else _("no price")
         day = local_day(r.revision.quoted_at, d.time_zone)
         round_n = _("round {n}").format(n=r.revision.seq)
         items.append((r.revision.id or 0, f"{round_n} · {mover_word(r.revision.mover)} · {day} · {price}"))
@@ -68,14 +69,14 @@ def _rate(rate: Decimal | None) -> str:
 
 
 def _discount_items(d: OfferDetail) -> list[tuple[int, str]]:
-    return [(x.id or 0, f"{x.kind.value} · {_rate(x.rate)} · {x.description or ''}") for x in d.discounts]
+    return [(x.id or 0, f"{x.kind.spaced} · {_rate(x.rate)} · {x.description or ''}") for x in d.discounts]
 
 
 def _extra_items(d: OfferDetail) -> list[tuple[int, str]]:
     return [
         (
             x.id or 0,
-            f"{x.kind.value} · {x.basis.value} · "
+            f"{x.kind.spaced} · {x.basis.spaced} · "
             f"{stored_text(x.amount, x.currency) + ' ' + x.currency if x.amount is not None else '?'}"
             f" · {x.description or ''}",
         )
@@ -261,6 +262,7 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             ),
             xlabel=_("round"),
             hline=dec(target, 2) if target is not None else None,
+            money=True,
         )
 
     # -- actions -------------------------------------------------------------------------------------

@@ -236,4 +236,5 @@ class RentBuyScreen(CalculatorScreen):
             title=_("Cumulative cost ({currency}); red: break-even").format(currency=cur),
             xlabel=_("month"),
             vline=dec(r.breakeven_months, 2) if r.breakeven_months is not None else None,
+            money=True,
         )

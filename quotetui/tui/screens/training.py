@@ -239,4 +239,5 @@ class TrainingScreen(CalculatorScreen):
             [f"#{r.offer.id}" for r, _ in shown],
             [dec(c.total, 0) for _, c in shown],
             title=_("Cost of the run per offer ({currency})").format(currency=currency),
+            money=True,
         )

@@ -19,6 +19,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual_plotext import PlotextPlot
 
+from quotetui.domain.economics.display import money_number
 from quotetui.language.cells import width
 
 TICKS = 5
@@ -48,9 +49,10 @@ def nice_ticks(low: float, high: float, count: int = TICKS) -> list[int]:
     return [int(k * step) for k in range(first, last + 1)]
 
 
-def tick_label(value: int) -> str:
-    """A tick as a buyer writes it: ``1,000,000``."""
-    return f"{value:,}"
+def tick_label(value: int, money: bool = False) -> str:
+    """A tick as a buyer writes it: ``1,000,000``; on an axis of money, as every amount is written in the money
+    style in use (``display.money_number``: ``100.00万`` under the 万 style)."""
+    return drawn(money_number(value, 0)) if money else f"{value:,}"
 
 
 def finite(value: Number) -> float | None:
@@ -120,8 +122,10 @@ class Chart(PlotextPlot):
         xlabel: str = "",
         vline: Number | None = None,
         hline: Number | None = None,
+        money: bool = False,
     ) -> None:
-        """Curves on one pair of axes; ``vline`` and ``hline`` mark a value (a break-even, a target) in red."""
+        """Curves on one pair of axes; ``vline`` and ``hline`` mark a value (a break-even, a target) in red;
+        ``money``: the y-axis is an amount of money (its ticks in the money style)."""
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
@@ -141,14 +145,14 @@ class Chart(PlotextPlot):
             if h is not None:
                 plt.hline(h, "red")
                 all_y.append(h)
-            self._ticks(all_x, all_y)
+            self._ticks(all_x, all_y, money)
         plt.title(drawn(title))
         if xlabel:
             plt.xlabel(drawn(xlabel))
         self.refresh()
 
-    def bars(self, labels: Sequence[str], values: Sequence[Number], *, title: str) -> None:
-        """One bar a label; a label whose value is not finite gets no bar."""
+    def bars(self, labels: Sequence[str], values: Sequence[Number], *, title: str, money: bool = False) -> None:
+        """One bar a label; a label whose value is not finite gets no bar; ``money``: as :meth:`lines`."""
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
@@ -157,11 +161,11 @@ class Chart(PlotextPlot):
             ys = [y for _, y in kept]
             plt.bar([drawn(label) for label, _ in kept], ys)
             ticks = nice_ticks(min(0.0, *ys), max(0.0, *ys))  # bars stand on zero
-            plt.yticks(ticks, [tick_label(t) for t in ticks])
+            plt.yticks(ticks, [tick_label(t, money) for t in ticks])
         plt.title(drawn(title))
         self.refresh()
 
-    def _ticks(self, xs: list[float], ys: list[float]) -> None:
+    def _ticks(self, xs: list[float], ys: list[float], money: bool) -> None:
         x_ticks, y_ticks = nice_ticks(min(xs), max(xs)), nice_ticks(min(ys), max(ys))
         self.plt.xticks(x_ticks, [tick_label(t) for t in x_ticks])
-        self.plt.yticks(y_ticks, [tick_label(t) for t in y_ticks])
+        self.plt.yticks(y_ticks, [tick_label(t, money) for t in y_ticks])

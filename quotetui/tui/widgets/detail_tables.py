@@ -6,12 +6,13 @@ from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
 
-from quotetui.domain.economics.claims import Audit
+from quotetui.domain.economics.claims import Audit, unit_word
 from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Mover, Provenance, Tone, mover_word
+from quotetui.domain.gpu_table import nvlink_note_word
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_day
 from quotetui.domain.verification.acceptance import Item, checklist
@@ -48,11 +49,13 @@ def spec(d: OfferDetail) -> RenderableType:
             (N_("in-node fabric"), o.intra_fabric.spaced),
             (
                 N_("scale-out"),
-                o.inter_fabric.spaced
-                + (
-                    ", " + _("{gbps} Gb/s per GPU").format(gbps=plain(o.inter_gbps_per_gpu))
-                    if o.inter_gbps_per_gpu
-                    else ""
+                listed(
+                    [o.inter_fabric.spaced]
+                    + (
+                        [_("{gbps} Gb/s per GPU").format(gbps=plain(o.inter_gbps_per_gpu))]
+                        if o.inter_gbps_per_gpu
+                        else []
+                    )
                 ),
             ),
             (N_("CPU"), o.cpu),
@@ -77,11 +80,14 @@ def spec(d: OfferDetail) -> RenderableType:
     sheet = kv(
         _("{gpu} datasheet (dense)").format(gpu=g.name),
         [
-            (N_("memory"), f"{g.memory_gb} GB {g.memory_type}, {plain(g.memory_bw_tbs)} TB/s"),
+            (N_("memory"), listed([f"{g.memory_gb} GB {g.memory_type}", f"{plain(g.memory_bw_tbs)} TB/s"])),
             (N_("BF16"), f"{plain(g.bf16_tflops)} TFLOPS"),
             (N_("FP8"), f"{plain(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else "–"),
             (N_("FP64"), f"{plain(g.fp64_tflops)} TFLOPS" if g.fp64_tflops else "–"),
-            (N_("NVLink"), f"{g.nvlink_gbs} GB/s {g.nvlink_note}".strip() if g.nvlink_gbs else _("none")),
+            (
+                N_("NVLink"),
+                f"{g.nvlink_gbs} GB/s {nvlink_note_word(g.nvlink_note)}".strip() if g.nvlink_gbs else _("none"),
+            ),
             (N_("TDP"), f"{g.tdp_w} W"),
             (N_("topology signature"), g.topo_signature or "–"),
         ],
@@ -127,7 +133,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
             if x.rate is not None
             else Text(_("not quoted"), style=STYLE[Tone.WARNING])
         )
-        discounts.add_row(str(x.id), x.kind.value, rate, condition or "—", x.description or "")
+        discounts.add_row(str(x.id), x.kind.spaced, rate, condition or "—", x.description or "")
     extras = Table(title=_("Extra costs"), title_justify="left", title_style="bold", box=None, pad_edge=False)
     for name in (N_("id"), N_("kind"), N_("amount"), N_("charged"), N_("description")):
         extras.add_column(_(name))
@@ -139,7 +145,7 @@ def fine_print(d: OfferDetail) -> RenderableType:
         )
         extras.add_row(
             str(c.id),
-            c.kind.value,
+            c.kind.spaced,
             amount,
             c.basis.spaced + (" " + _("(refundable)") if c.refundable else ""),
             c.description or "",
@@ -230,7 +236,7 @@ def sla(d: OfferDetail, downtime: str | None) -> RenderableType:
             (N_("data centre"), s.dc_tier),
             (N_("PUE"), plain(s.pue) if s.pue else None),
             (NP_("SLA", "power"), s.power_redundancy),
-            (N_("preemption risk"), s.preemption.value),
+            (N_("preemption risk"), s.preemption.spaced),
             (N_("notes"), s.notes),
         ],
     )
@@ -329,7 +335,9 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
         table.add_column(_(name), overflow="fold")
     for line in d.benchmarks:
         b = line.result
-        value = plain(b.value) + (f"–{plain(b.value_high)}" if b.value_high is not None else "") + f" {b.unit}"
+        value = (
+            plain(b.value) + (f"–{plain(b.value_high)}" if b.value_high is not None else "") + f" {unit_word(b.unit)}"
+        )
         conditions = listed(
             filter(None, [_("{n} GPUs").format(n=b.gpu_count) if b.gpu_count else "", b.workload or "", b.dtype or ""])
         )
@@ -350,7 +358,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
                 verdict.append(labelled("", a.explanation), style="")  # after the styled word: ": …", "：…"
             if line.source:
                 verdict.append("\n" + _("source: {source}").format(source=line.source), style=STYLE[Tone.MUTED])
-        table.add_row(b.provenance.value, b.metric.value, value, of_peak, conditions, verdict)
+        table.add_row(b.provenance.spaced, b.metric.spaced, value, of_peak, conditions, verdict)
     parts.append(table)
     return Group(*parts)
 
