@@ -403,7 +403,7 @@ def test_codes_read_as_words_in_chinese_and_as_before_in_english(market: Market)
 def test_a_logs_figures_in_words_and_its_json_in_codes(market: Market) -> None:
     log = str(Path(__file__).parent / "fixtures" / "benchlogs" / "torchtitan-h100-llama3-8b-bf16.txt")
     said = _zh(market, "bench", "import", log, "--offer", "13")  # H100, as the log
-    assert "MFU 0.369540 （比值）；每 GPU token 吞吐 6310.5 tokens/s" in said
+    assert "MFU 36.954%；每 GPU token 吞吐 6310.5 tokens/s" in said  # a ratio as a share
     again = json.loads(_ok("--db", str(market[0]), "bench", "import", log, "--offer", "14", "--json"))
     assert again["logs"][0]["results"] == ["mfu 0.369540 fraction", "tokens_per_sec_per_gpu 6310.5 tokens/s"]
 
