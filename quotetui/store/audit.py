@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, UOWTransaction
 
+from quotetui.domain.economics.exact import share_text
 from quotetui.domain.enums import ChangeAction, Choice
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, NP_, _
@@ -222,8 +223,8 @@ def column_word(table: str, column: str) -> str:
     ``状态``), a row's reference by the row's word (``provider_id``: ``供应商``); a column nothing declares (a
     JSON leaf, ``snapshot.extras.0.label``) as stored."""
     f = _field(table, column)
-    if f is not None:
-        return f.title
+    if f is not None:  # a share's title says "%" where it is typed; its value is written with the sign
+        return f.title.removesuffix("%").rstrip() if f.kind == "ratio" else f.title
     stem = _REFERENCES.get(column, column.removesuffix("_id"))
     if stem != column:
         f = _field(table, stem)
@@ -239,8 +240,8 @@ _NUMBER_KINDS = frozenset({"int", "decimal", "money", "ratio", "rate"})
 
 def value_word(table: str, column: str, value: Any) -> str:
     """A recorded value as people read it: a code by its word (``quoted``, ``已报价``), a row's reference as ``#1``,
-    none as ``—``, yes or no in words, a number kept as text as a number; anything else as JSON writes it, text in
-    quotes, so that a value never reads as another field or entry."""
+    none as ``—``, yes or no in words, a number kept as text as a number (a share in %); anything else as JSON
+    writes it, text in quotes, so that a value never reads as another field or entry."""
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -253,10 +254,12 @@ def value_word(table: str, column: str, value: Any) -> str:
             return choice(value).word
         except ValueError:
             pass  # a code this version does not know: as stored
-    if isinstance(value, str) and _NUMBER.fullmatch(value):  # an exact number kept as text: a number
+    if isinstance(value, str | int) and _NUMBER.fullmatch(str(value)):  # an exact number kept as text: a number
         f = _field(table, column)
+        if f is not None and f.kind == "ratio":  # a share as every form shows it: 99.9 %
+            return share_text(Decimal(str(value)))
         if f is not None and f.kind in _NUMBER_KINDS:
-            return value
+            return str(value)
     return json.dumps(value, ensure_ascii=False)
 
 
