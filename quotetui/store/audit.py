@@ -232,7 +232,7 @@ def column_word(table: str, column: str) -> str:
     return column
 
 
-_REFERENCES = {"gpu_model_id": "gpu"}
+_REFERENCES = {"gpu_model_id": "gpu", "revision_id": "quote_revision"}
 """A column referring to another row whose field has another name than the column less its ``_id``."""
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _NUMBER_KINDS = frozenset({"int", "decimal", "money", "ratio", "rate"})
