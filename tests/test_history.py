@@ -10,6 +10,8 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import BACKEND, Cli, sql
 
 H100 = "8×H100 SXM5 整机"
@@ -35,9 +37,23 @@ def test_an_edit_records_who_when_where_and_each_value_before_and_after(cli: Cli
     assert last["who"] == _who(demo_db_path) and last["via"] == "cli: quotetui offer edit"
     assert began <= datetime.fromisoformat(last["at"]) <= datetime.now(UTC) + timedelta(seconds=1)
     text = cli("--db", str(demo_db_path), "history", "1").out
-    assert "  changed offer 8×H100 SXM5 整机 #1\n    nodes_available: — → 4\n" in text
-    assert '    region: "深圳 / 北京 / 上海" → "乌兰察布"\n' in text  # text in quotes, in full
-    assert f"{_who(demo_db_path)} via cli: quotetui offer edit" in text
+    assert "  changed offer 8×H100 SXM5 整机 #1\n    Nodes on offer: — → 4\n" in text  # the field's title
+    assert '    Region: "深圳 / 北京 / 上海" → "乌兰察布"\n' in text  # text in quotes, in full
+    assert f"{_who(demo_db_path)} via quotetui offer edit\n" in text
+
+
+def test_the_history_shows_stored_values_in_words_and_its_json_as_stored(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, "offer", "edit", "1", "--status", "negotiating", "--no-bare-metal").code == 0
+    last = _history(cli, demo_db_path, "1")[-1]
+    assert last["via"] == "cli: quotetui offer edit" and last["changes"]["status"] == ["quoted", "negotiating"]
+    zh = cli("--db", db, "--lang", "zh-CN", "history", "1").out
+    assert "经由 quotetui offer edit\n  已修改报价 8×H100 SXM5 整机 #1\n" in zh
+    assert "    状态：已报价 → 议价中\n" in zh and "    裸金属：是 → 否\n" in zh  # a code and a yes/no in words
+    assert "（演示市场数据）\n" in zh  # the fixture's stored origin: "api: the demo market" (or "cli: …")
+    assert "    计价单位：每节点月\n" in zh and "    供应商：#1\n" in zh and "    每节点 GPU 数：8\n" in zh
+    en = cli("--db", db, "history", "1").out
+    assert "    Status: quoted → negotiating\n" in en and " (the demo market)\n" in en
 
 
 def test_an_import_is_recorded_with_its_file(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
@@ -229,3 +245,25 @@ def test_an_imported_entry_joins_a_contract_only_on_its_own_offer(  # type: igno
     wb.save(forged)
     refused = cli("--db", str(new_db("third.db")), "import", str(forged))
     assert refused.code == 2 and "is on another row of entry" in refused.err, refused.err
+
+
+@pytest.mark.parametrize(
+    ("stored", "english", "chinese"),
+    [
+        ("cli: quotetui demo: the demo market", "quotetui demo (the demo market)", "quotetui demo（演示市场数据）"),
+        ("cli: quotetui import: import a.csv b.xlsx", "quotetui import (import of a.csv b.xlsx)",
+         "quotetui import（导入 a.csv b.xlsx）"),
+        ("tui", "the TUI", "TUI"),
+        ("another tool: its words", "another tool: its words", "another tool: its words"),  # not ours: as stored
+    ],
+)  # fmt: skip
+def test_where_a_change_came_from_in_words(stored: str, english: str, chinese: str) -> None:
+    from quotetui import language
+    from quotetui.store.audit import via_words
+
+    try:
+        assert via_words(stored) == english
+        language.use("zh-CN")
+        assert via_words(stored) == chinese
+    finally:
+        language.use("en")

@@ -285,6 +285,10 @@ def pseudo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     yield
 
 
+QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+"""A history's text value, quoted as JSON writes it: data as typed."""
+
+
 def _run(command: tuple[str, ...], market: Market, tmp_path: Path, typed: bool = False) -> tuple[int, list[str]]:
     """The command's exit status and the lines of its output with English outside the catalog, paths taken
     out (and, with ``typed``, the words typed on its line: a refusal quotes them)."""
@@ -300,8 +304,9 @@ def _run(command: tuple[str, ...], market: Market, tmp_path: Path, typed: bool =
         text = re.sub(re.escape(root) + r"[^\s⟦⟧'\"`)]*", " ", text)
     for path in sorted(_paths(), key=len, reverse=True):  # a command to run: its name (flags are taken out)
         text = text.replace(" ".join(("quotetui", *path)), " ")
-    if args[args.index("--db") + 2 if "--db" in args else 0] == "history":  # each column and value as stored
-        text = re.sub(r"(?m)^    [\w.]+: .*$", " ", text)
+    if args[args.index("--db") + 2 if "--db" in args else 0] == "history":
+        text = re.sub(r"(?m)^    [\w.]+⟦: ⟧.*$", " ", text)  # a column nothing declares (a JSON leaf), as stored
+        text = re.sub(r"(?m)^    ⟦.*?⟧⟦: ⟧.*$", lambda m: QUOTED.sub(" ", m[0]), text)  # a text value as typed
     if typed:  # a refusal quotes what was typed, and names the codes an option takes
         for a in args:
             text = text.replace(repr(a), " ")
@@ -403,7 +408,7 @@ def test_codes_read_as_words_in_chinese_and_as_before_in_english(market: Market)
 def test_a_logs_figures_in_words_and_its_json_in_codes(market: Market) -> None:
     log = str(Path(__file__).parent / "fixtures" / "benchlogs" / "torchtitan-h100-llama3-8b-bf16.txt")
     said = _zh(market, "bench", "import", log, "--offer", "13")  # H100, as the log
-    assert "MFU 0.369540 （比值）；每 GPU token 吞吐 6310.5 tokens/s" in said
+    assert "MFU 36.954%；每 GPU token 吞吐 6310.5 tokens/s" in said  # a ratio as a share
     again = json.loads(_ok("--db", str(market[0]), "bench", "import", log, "--offer", "14", "--json"))
     assert again["logs"][0]["results"] == ["mfu 0.369540 fraction", "tokens_per_sec_per_gpu 6310.5 tokens/s"]
 

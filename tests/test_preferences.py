@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Footer, Label
 from textual.widgets._footer import FooterKey
 
-from quotetui.io.preferences import EXAMPLE, MAX_BYTES, load
+from quotetui.io.preferences import MAX_BYTES, example, load
 from quotetui.store.engine import choose_database
 from quotetui.tui.app import QuotetuiApp
 from tests.conftest import Cli
@@ -205,19 +205,51 @@ def test_init_writes_a_commented_example_and_refuses_to_overwrite(isolated_user_
     result = cli("config", "--init")
     path = isolated_user_dirs / ".config" / "quotetui" / "config.toml"
     assert result.code == 0 and str(path) in result.out
-    assert path.read_text(encoding="utf-8") == EXAMPLE
+    assert path.read_text(encoding="utf-8") == example()
     assert load().problems == [] and load().exists  # the example is a valid file that changes nothing
     from textual.theme import BUILTIN_THEMES
 
-    named = re.search(r"Textual's themes: (.*), …", EXAMPLE)
+    named = re.search(r"Textual's themes: (.*), …", example())
     assert named and set(named.group(1).split(", ")) <= set(BUILTIN_THEMES)
     path.write_text('theme = "nord"\n', encoding="utf-8")
     again = cli("config", "--init")
     assert again.code == 2 and "already exists" in again.err and "--force" in again.err
     assert path.read_text(encoding="utf-8") == 'theme = "nord"\n'
     assert cli("config", "--init", "--force").code == 0
-    assert path.read_text(encoding="utf-8") == EXAMPLE
+    assert path.read_text(encoding="utf-8") == example()
     assert [p.name for p in path.parent.iterdir()] == ["config.toml"]  # no temporary file left
+
+
+def test_init_in_chinese_writes_chinese_comments_around_the_same_settings(isolated_user_dirs: Path, cli: Cli) -> None:
+    result = cli("--lang", "zh-CN", "config", "--init")
+    path = isolated_user_dirs / ".config" / "quotetui" / "config.toml"
+    assert result.code == 0, result.err
+    written = path.read_text(encoding="utf-8")
+    assert written.startswith("# quotetui 偏好设置。每项设置都可省略；删除某一行即恢复默认值。\n")
+    assert "# 金额的写法：" in written and "quotetui preferences" not in written and "The TUI's" not in written
+    comments = [line for line in written.splitlines() if line.startswith("# ") and " = " not in line]
+    assert comments and not any("the " in line.lower() for line in comments)  # no English prose left
+    settings = [line for line in written.splitlines() if not line.startswith("# ") or " = " in line]
+    assert settings == [line for line in example().splitlines() if not line.startswith("# ") or " = " in line]
+    assert load().problems == []  # still valid TOML, its keys English
+
+
+@pytest.mark.parametrize(
+    ("content", "english", "chinese"),
+    [
+        ('theme = "nord"\nlanguage = zh\n', 'line 2: not valid TOML at column 12 (the reader says "Invalid value")',
+         "第 2 行：第 12 列不符合 TOML 语法（解析器提示：“Invalid value”）"),
+        ('theme = "nord', 'not valid TOML at the end of the file (the reader says "Unterminated string")',
+         "文件末尾不符合 TOML 语法（解析器提示：“Unterminated string”）"),
+    ],
+)  # fmt: skip
+def test_a_toml_error_is_said_in_our_words_with_the_readers_detail_quoted(
+    isolated_user_dirs: Path, cli: Cli, content: str, english: str, chinese: str
+) -> None:
+    path = config_file(isolated_user_dirs, content)
+    assert f"config file {path}" in cli("config").err and english in cli("config").err
+    said = cli("--lang", "zh-CN", "config").err
+    assert f"配置文件 {path}" in said and chinese in said and "(at " not in said
 
 
 def test_keys_lists_every_binding_id_with_its_key(isolated_user_dirs: Path, cli: Cli) -> None:

@@ -16,7 +16,7 @@ from textual.widgets._footer import FooterKey
 from quotetui import language
 from quotetui.domain.economics import display
 from quotetui.domain.errors import BadInput
-from quotetui.io.preferences import EXAMPLE, load, save_setting, with_setting
+from quotetui.io.preferences import example, load, save_setting, with_setting
 from quotetui.tui.screens.offers import OffersScreen
 from quotetui.tui.widgets.keys_panel import SaidBindingsTable
 from quotetui.tui.widgets.virtual_table import VirtualTable
@@ -228,7 +228,7 @@ async def test_a_missing_config_folder_is_made_with_the_example_file(
         assert display.money_style() == "wan"
         assert "金额" not in app.sub_title  # the language did not change
     written = (isolated_user_dirs / ".config" / "quotetui" / "config.toml").read_text(encoding="utf-8")
-    assert written == EXAMPLE.replace('# money_style = "wan"\n', '# money_style = "wan"\nmoney_style = "wan"\n')
+    assert written == example().replace('# money_style = "wan"\n', '# money_style = "wan"\nmoney_style = "wan"\n')
 
 
 async def test_the_money_style_switches_the_amounts_on_screen(demo_db_path: Path) -> None:

@@ -221,7 +221,6 @@ def rent_vs_buy(
     """Break-even month and utilisation, NPV of renting and of owning (part by part), and the cumulative-cost
     series."""
     from quotetui.domain.currency import currency_code
-    from quotetui.domain.economics.display import money_number
     from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
     from quotetui.services.rent_buy import calc_rent_vs_buy, rent_buy_json
 
@@ -246,20 +245,7 @@ def rent_vs_buy(
         say(note)
     say(breakeven_words(r))
     say(utilisation_words(r))
-    n = r.inputs.horizon_months
-    say(
-        ngettext(
-            "NPV over {n} month: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
-            "NPV over {n} months: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
-            n,
-        ).format(
-            n=f"{n:,}",
-            rent=money_number(r.npv_rent, 2),
-            buy=money_number(r.npv_buy, 2),
-            currency=cur,
-            verdict=a.verdict,
-        )
-    )
+    say(a.npv_words)
 
 
 @app.command()

@@ -158,14 +158,14 @@ def _database(db: str | None, prefs: Preferences, words: Callable[[str], str]) -
 
 
 def _init(force: bool) -> None:
-    from quotetui.io.preferences import EXAMPLE, config_path, make_folder
+    from quotetui.io.preferences import config_path, example, make_folder
     from quotetui.system.atomic import check_target, replacing
 
     path, located_by = config_path()
     make_folder(path, located_by)
     target = check_target(path, force=force)
     with replacing(target) as tmp:
-        tmp.write_text(EXAMPLE, encoding="utf-8")
+        tmp.write_text(example(), encoding="utf-8")
     say(
         _(
             "Wrote {path}: an example with every setting commented out (`quotetui config` shows what is in effect)."

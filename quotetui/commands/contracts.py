@@ -19,7 +19,7 @@ from quotetui.domain.text import one_line
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text, month_text
-from quotetui.language.lists import aside, clauses, listed
+from quotetui.language.lists import aside, clauses, labelled, listed
 
 if TYPE_CHECKING:
     from quotetui.services.contract_view import ContractView
@@ -418,7 +418,7 @@ def _show(v: ContractView, today: date) -> None:
     else:
         say(_("Key dates: none to come"))
     for k in upcoming[:KEY_DATES_SHOWN]:
-        say(f"  {k.day.isoformat()} {k.word}{f': {k.detail}' if k.detail else ''}")
+        say(f"  {k.day.isoformat()} {labelled(k.word, k.detail) if k.detail else k.word}")
     if len(upcoming) > KEY_DATES_SHOWN:
         more = _("… and {n} more (`quotetui contracts due --within DAYS`)")
         say("  " + more.format(n=len(upcoming) - KEY_DATES_SHOWN))

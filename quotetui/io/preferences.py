@@ -128,20 +128,29 @@ def load(environ: Mapping[str, str] | None = None, known: Known | None = None) -
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        reason = str(exc)  # tomllib's words
-        at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", reason)
-        if at:
-            prefs.lines[_TOML_ERROR] = int(at.group(1))
-            message = _("not valid TOML: {reason} (column {column})").format(
-                reason=reason[: at.start()], column=at.group(2)
-            )
-        else:
-            message = _("not valid TOML: {reason}").format(reason=reason)
+        line, message = toml_problem(exc)
+        if line is not None:
+            prefs.lines[_TOML_ERROR] = line
         _fatal(prefs, _TOML_ERROR, message)
         return prefs
     _find_lines(prefs, text)
     _check(prefs, data, known)
     return prefs
+
+
+def toml_problem(exc: tomllib.TOMLDecodeError) -> tuple[int | None, str]:
+    """A TOML syntax error in our words, in the language in use: the line it is on (for the file's name before
+    it) and what is wrong, with the column and tomllib's own English detail quoted (``Invalid value``)."""
+    reason = str(exc)
+    at = re.search(r"\s*\(at (?:end of document|line (\d+), column (\d+))\)$", reason)
+    if at is None:
+        return None, _('not valid TOML (the reader says "{reason}")').format(reason=reason)
+    detail = reason[: at.start()]
+    if at.group(1) is None:
+        return None, _('not valid TOML at the end of the file (the reader says "{reason}")').format(reason=detail)
+    return int(at.group(1)), _('not valid TOML at column {column} (the reader says "{reason}")').format(
+        column=at.group(2), reason=detail
+    )
 
 
 def configured_database(environ: Mapping[str, str] | None = None) -> str | None:
@@ -426,7 +435,7 @@ def save_setting(name: str, value: str, environ: Mapping[str, str] | None = None
     """Write ``name = "value"`` (one of :data:`WRITTEN_SETTINGS`) into the config file, keeping every other
     setting, comment and blank line as the user wrote them; returns the file written. The setting's line gets the
     new value (its comment kept); without one, the line goes under its commented example (``# language =
-    "zh-CN"``), else before the first table. A missing file is made from :data:`EXAMPLE`, in a folder made if
+    "zh-CN"``), else before the first table. A missing file is made from :func:`example`, in a folder made if
     need be. A file that cannot be read or is not valid TOML is left alone, and so is one where the change would
     touch anything else (:class:`BadInput` says why)."""
     if name not in WRITTEN_SETTINGS:
@@ -436,15 +445,15 @@ def save_setting(name: str, value: str, environ: Mapping[str, str] | None = None
     text = _read(prefs)
     if prefs.problems:
         raise BadInput(_("{problem}; it was not changed").format(problem=prefs.problems[-1]))
-    text = EXAMPLE if text is None else text
+    text = example() if text is None else text
     try:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BadInput(
-            _("config file {path}: not valid TOML ({reason}); it was not changed").format(
-                path=visible(str(path)), reason=exc
-            )
-        ) from None
+        line, problem = toml_problem(exc)
+        if line is not None:
+            prefs.lines[_TOML_ERROR] = line
+        prefs.add_problem(_TOML_ERROR, problem)
+        raise BadInput(_("{problem}; it was not changed").format(problem=prefs.problems[-1])) from None
     changed = with_setting(text, name, value)
     try:
         after = tomllib.loads(changed)
@@ -510,30 +519,57 @@ def _write(path: Path, located_by: str, text: str) -> Path:
     return target
 
 
-EXAMPLE = """\
-# quotetui preferences. Every setting is optional; delete a line to get the default back.
-# `quotetui config` shows the values in effect and where each comes from.
+_EXAMPLE_THEMES = "textual-dark, textual-light, nord, gruvbox, tokyo-night, dracula, monokai"
+_EXAMPLE = """\
+{head}
 
-# The TUI's colour theme (Ctrl+T switches between it and a light or dark one).
-# Textual's themes: textual-dark, textual-light, nord, gruvbox, tokyo-night, dracula, monokai, …
+{theme}
 # theme = "textual-dark"
 
-# The database used when neither --db nor $QUOTETUI_DB is given: a SQLite file (a relative path is
-# relative to this file's folder, ~ is your home folder) or a server URL.
+{database}
 # database = "~/quotes/work.db"
 # database = "postgresql+psycopg://buyer@db.example.com/quotes"
 
-# The language of the TUI, the command line and the workbooks: "en" or "zh-CN" (简体中文). Without it the
-# system locale decides ($LANG); --lang and $QUOTETUI_LANG come first.
+{language}
 # language = "zh-CN"
 
-# How amounts of money are written: "plain" (960,000.00 CNY) or "wan", as Chinese buyers write large
-# amounts (96.00万 CNY, 1.23亿 CNY). JSON and the workbook's cells keep exact numbers either way.
+{money_style}
 # money_style = "wan"
 
-# Other keys for the TUI's bindings: binding id = "key" (several keys: "f2,ctrl+o").
-# `quotetui config --keys` lists every binding id with its key.
+{keymap}
 [keymap]
 # offers = "f2"
 # scenario = "ctrl+s"
 """
+_EXAMPLE_WORDS = {
+    "head": N_(
+        "quotetui preferences. Every setting is optional; delete a line to get the default back.\n"
+        "`quotetui config` shows the values in effect and where each comes from."
+    ),
+    "theme": N_(
+        "The TUI's colour theme (Ctrl+T switches between it and a light or dark one).\nTextual's themes: {themes}, …"
+    ),
+    "database": N_(
+        "The database used when neither --db nor $QUOTETUI_DB is given: a SQLite file (a relative path is\n"
+        "relative to this file's folder, ~ is your home folder) or a server URL."
+    ),
+    "language": N_(
+        'The language of the TUI, the command line and the workbooks: "en" or "zh-CN" (简体中文). Without it the\n'
+        "system locale decides ($LANG); --lang and $QUOTETUI_LANG come first."
+    ),
+    "money_style": N_(
+        'How amounts of money are written: "plain" (960,000.00 CNY) or "wan", as Chinese buyers write large\n'
+        "amounts (96.00万 CNY, 1.23亿 CNY). JSON and the workbook's cells keep exact numbers either way."
+    ),
+    "keymap": N_(
+        'Other keys for the TUI\'s bindings: binding id = "key" (several keys: "f2,ctrl+o").\n'
+        "`quotetui config --keys` lists every binding id with its key."
+    ),
+}
+
+
+def example() -> str:
+    """The example config file (``config --init``, and a file the TUI makes to save a setting): every setting
+    commented out under comments in the language in use; the keys and values are TOML's, in English."""
+    words = {key: _(text).format(themes=_EXAMPLE_THEMES) for key, text in _EXAMPLE_WORDS.items()}
+    return _EXAMPLE.format(**{key: "\n".join(f"# {line}" for line in text.splitlines()) for key, text in words.items()})

@@ -73,7 +73,7 @@ class Stored:
     @property
     def figures(self) -> list[str]:
         """Each figure stored, as people read it (``gemm_tflops 792.8 TFLOPS``, ``GEMM TFLOPS 792.8 TFLOPS``)."""
-        return [figure_words(metric, str(value), unit) for metric, value, unit in self.results]
+        return [figure_words(metric, value, unit) for metric, value, unit in self.results]
 
     def to_json(self) -> dict[str, Any]:
         return {

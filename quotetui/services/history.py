@@ -4,7 +4,6 @@ contract (amendments, incidents, invoices, waivers) or the settings — who, whe
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from quotetui.domain.enums import ChangeAction, Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.language import _
-from quotetui.store.audit import table_word
+from quotetui.language.lists import labelled
+from quotetui.store.audit import column_word, table_word, value_word, via_words
 from quotetui.store.reader import reading, stored_json
 
 if TYPE_CHECKING:
@@ -35,12 +35,26 @@ class Change:
     origin: str | None = None  # an entry a workbook brought (not an event of this database)
 
     def values(self) -> list[str]:
-        """Each value as one line: ``region: "深圳" → "乌兰察布"`` (an added or removed row: its values); text in
-        quotes, escaped as JSON, so a value never reads as another field or another entry."""
+        """Each value as one line in the language in use: ``Region: "深圳" → "乌兰察布"``, ``状态：已报价 → 谈判中``
+        (an added or removed row: its values); the column by its field's title, a code by its word, other text in
+        quotes, escaped as JSON, so a value never reads as another field or another entry (``audit.value_word``).
+        ``--json`` keeps what is stored."""
+
+        def shown(k: str, value: object) -> str:
+            return value_word(self.entity, k, value)
+
         if self.action == ChangeAction.CHANGED:
-            return [f"{k}: {_shown(b)} → {_shown(a)}" for k, (b, a) in self.changes.items()]
+            return [
+                labelled(column_word(self.entity, k), f"{shown(k, b)} → {shown(k, a)}")
+                for k, (b, a) in self.changes.items()
+            ]
         side = 1 if self.action == ChangeAction.ADDED else 0
-        return [f"{k}: {_shown(v[side])}" for k, v in self.changes.items()]
+        return [labelled(column_word(self.entity, k), shown(k, v[side])) for k, v in self.changes.items()]
+
+    @property
+    def shown_via(self) -> str:
+        """Where the change came from, in the language in use (``audit.via_words``)."""
+        return via_words(self.via)
 
     @property
     def shown_subject(self) -> str:
@@ -78,10 +92,6 @@ class Change:
             "changes": self.changes,
             "imported": self.origin,
         }
-
-
-def _shown(value: object) -> str:
-    return "—" if value is None else json.dumps(value, ensure_ascii=False)
 
 
 _COLUMNS = "at, who, via, entity, row_id, offer_id, contract_id, action, subject, changes, origin"

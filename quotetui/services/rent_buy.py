@@ -91,6 +91,24 @@ class RentBuyAnswer:
             )
         return _("buy is cheaper")
 
+    @property
+    def npv_words(self) -> str:
+        """The present values of renting and of owning and the verdict, one clause for every front end (the CLI
+        says it as a line, the TUI as a sentence)."""
+        r, n = self.result, self.result.inputs.horizon_months
+        said = ngettext(
+            "NPV over {n} month: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
+            "NPV over {n} months: rent {rent} {currency}, buy {buy} {currency} → {verdict}",
+            n,
+        )
+        return said.format(
+            n=f"{n:,}",
+            rent=money_number(r.npv_rent, 2),
+            buy=money_number(r.npv_buy, 2),
+            currency=r.inputs.currency,
+            verdict=self.verdict,
+        )
+
     def _left_out(self) -> str:
         """The owning costs not given, in words."""
         return listed(_(name) for name in self.owning.left_out)

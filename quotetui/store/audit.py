@@ -15,20 +15,27 @@ Rows deleted by the database's own ``ON DELETE CASCADE`` are covered by their pa
 from __future__ import annotations
 
 import getpass
+import json
+import re
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, UOWTransaction
 
-from quotetui.domain.enums import ChangeAction
+from quotetui.domain.economics.exact import share_text
+from quotetui.domain.enums import ChangeAction, Choice
 from quotetui.domain.timeutil import utcnow
-from quotetui.language import NP_, _
+from quotetui.language import N_, NP_, _
+from quotetui.language.lists import aside
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.origin import via
+
+if TYPE_CHECKING:
+    from quotetui.domain.fields import Field
 
 TRACKED = {
     "provider": NP_("audited row", "provider"),
@@ -170,6 +177,117 @@ def links(
 def table_word(table: str) -> str:
     """A recorded table's word in the language in use (``offer``, ``报价``); a table not tracked, spaced."""
     return _(TRACKED[table]) if table in TRACKED else table.replace("_", " ")
+
+
+_FIELDS_OF = {
+    "provider": ("PROVIDER",),
+    "offer": ("OFFER",),
+    "quote_revision": ("ROUND", "REVISIONS"),
+    "revision_price": ("PRICE",),
+    "discount": ("DISCOUNT",),
+    "extra_cost": ("EXTRA",),
+    "sla_term": ("SLA",),
+    "benchmark_result": ("CLAIM",),
+    "fx_rate": ("FX",),
+    "contract": ("CONTRACT",),
+}
+"""The declarations (``domain/entities.py``) whose fields name a recorded table's columns, first found first."""
+
+
+def _field(table: str, column: str) -> Field | None:
+    """The field declared for ``column`` of ``table``: the table's own entities first, then any entity's field of
+    that name (``currency``, ``notes`` mean the same everywhere)."""
+    from quotetui.domain import entities
+
+    own = [getattr(entities, name) for name in _FIELDS_OF.get(table, ())]
+    for entity in (*own, *entities.ENTITIES, entities.CONTRACT):
+        for f in entity.fields:
+            if f.name == column:
+                return f
+    return None
+
+
+def _choice(table: str, column: str) -> type[Choice] | None:
+    """The ``Choice`` a recorded column holds the codes of (its column type says), or None."""
+    from quotetui.store.models import SQLModel
+
+    found = SQLModel.metadata.tables.get(table)
+    if found is None or column not in found.c:
+        return None
+    enum = getattr(found.c[column].type, "enum_class", None)
+    return enum if isinstance(enum, type) and issubclass(enum, Choice) else None
+
+
+def column_word(table: str, column: str) -> str:
+    """A recorded column as people read it, in the language in use: its field's title (``status``: ``Status``,
+    ``状态``), a row's reference by the row's word (``provider_id``: ``供应商``); a column nothing declares (a
+    JSON leaf, ``snapshot.extras.0.label``) as stored."""
+    f = _field(table, column)
+    if f is not None:  # a share's title says "%" where it is typed; its value is written with the sign
+        return f.title.removesuffix("%").rstrip() if f.kind == "ratio" else f.title
+    stem = _REFERENCES.get(column, column.removesuffix("_id"))
+    if stem != column:
+        f = _field(table, stem)
+        return f.title if f is not None else table_word(stem) if stem in TRACKED else column
+    return column
+
+
+_REFERENCES = {"gpu_model_id": "gpu", "revision_id": "quote_revision"}
+"""A column referring to another row whose field has another name than the column less its ``_id``."""
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_NUMBER_KINDS = frozenset({"int", "decimal", "money", "ratio", "rate"})
+
+
+def value_word(table: str, column: str, value: Any) -> str:
+    """A recorded value as people read it: a code by its word (``quoted``, ``已报价``), a row's reference as ``#1``,
+    none as ``—``, yes or no in words, a number kept as text as a number (a share in %); anything else as JSON
+    writes it, text in quotes, so that a value never reads as another field or entry."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int) and column.endswith("_id"):
+        return f"#{value}"
+    choice = _choice(table, column) if isinstance(value, str) else None
+    if choice is not None:
+        try:
+            return choice(value).word
+        except ValueError:
+            pass  # a code this version does not know: as stored
+    if isinstance(value, str | int) and _NUMBER.fullmatch(str(value)):  # an exact number kept as text: a number
+        f = _field(table, column)
+        if f is not None and f.kind == "ratio":  # a share as every form shows it: 99.9 %
+            return share_text(Decimal(str(value)))
+        if f is not None and f.kind in _NUMBER_KINDS:
+            return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+_ORIGIN = re.compile(r"(?:cli: (?P<command>quotetui[^:]*)|(?P<front>tui|api|cli))(?:: (?P<source>.+))?", re.DOTALL)
+_SOURCES = {"the demo market": N_("the demo market")}
+"""What the program itself reads from (``store/origin.py: source``), stored in English."""
+
+
+def via_words(origin: str) -> str:
+    """Where a change came from (``store/origin.py: via``, stored in English: ``cli: quotetui demo: the demo
+    market``) in the language in use: the command as typed, or the front end's word, with what was being read in
+    an aside (``quotetui demo（演示市场数据）``, ``终端界面（导入 offers.xlsx）``). Another program's words as
+    stored."""
+    found = _ORIGIN.fullmatch(origin)
+    if found is None:
+        return origin
+    front = found["command"] or _(_FRONT_ENDS[found["front"]])
+    given = found["source"]
+    if not given:
+        return front
+    if given in _SOURCES:
+        given = _(_SOURCES[given])
+    elif given.startswith("import "):
+        given = _("import of {files}").format(files=given.removeprefix("import "))
+    return aside(front, given)
+
+
+_FRONT_ENDS = {"tui": N_("the TUI"), "api": N_("a program using quotetui"), "cli": N_("the command line")}
 
 
 def _subject(table: str, values: dict[str, Any]) -> str:

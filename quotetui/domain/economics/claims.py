@@ -20,7 +20,7 @@ from quotetui.domain.economics.assumptions import (
     SECONDS_PER_DAY,
 )
 from quotetui.domain.economics.display import grouped
-from quotetui.domain.economics.exact import dec, pct, percent_text, q, sci
+from quotetui.domain.economics.exact import dec, pct, percent_text, q, sci, share_text
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 from quotetui.language import N_, NP_, _
@@ -55,10 +55,15 @@ def unit_word(unit: str) -> str:
     return _(CLAIM_UNITS[unit]) if unit in CLAIM_UNITS else unit
 
 
-def figure_words(metric: Metric, value: str, unit: str) -> str:
-    """A figure claimed or measured, as people read it: ``training_days 22 days``, ``训练天数 22 天`` (the metric
-    and the unit in the language in use); JSON and the stored row keep the codes."""
-    return _("{metric} {value} {unit}").format(metric=metric.word, value=value, unit=unit_word(unit))
+def figure_words(metric: Metric, value: Decimal, unit: str, high: Decimal | None = None) -> str:
+    """A figure claimed or measured (``high``: a range's top), as people read it: ``training_days 22 days``,
+    ``训练天数 22 天`` (the metric and the unit in the language in use); a share (``fraction``, a log's MFU) as a
+    percentage, ``mfu 36.954 %``, ``MFU 36.954%``. JSON and the stored row keep the codes."""
+    if unit == "fraction":
+        share = share_text(value) + (f"–{share_text(high)}" if high is not None else "")
+        return _("{metric} {share}").format(metric=metric.word, share=share)
+    shown = f"{value}" + (f"–{high}" if high is not None else "")
+    return _("{metric} {value} {unit}").format(metric=metric.word, value=shown, unit=unit_word(unit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +102,9 @@ class Claim:
 
     @property
     def figure(self) -> str:
-        """The claimed figure, a range as claimed: ``mfu 0.45–0.52 fraction`` (:func:`figure_words`)."""
-        value = f"{self.value}" + (f"–{self.value_high}" if self.value_high is not None else "")
-        return figure_words(self.metric, value, self.unit)
+        """The claimed figure, a range as claimed: ``mfu 45 %–52 %``, ``gemm_tflops 700 TFLOPS``
+        (:func:`figure_words`)."""
+        return figure_words(self.metric, self.value, self.unit, self.value_high)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import labelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +195,7 @@ def explain(e: Evaluation) -> list[Figure]:
     extras_lines = []
     for line in best.extras:
         if line.included:
+            assert line.extra.amount is not None  # an extra without an amount is never included
             amount = (
                 _("{amount} a month").format(amount=money_text(line.monthly, cur))
                 if line.monthly
@@ -202,14 +204,14 @@ def explain(e: Evaluation) -> list[Figure]:
             extras_lines.append(
                 _("{extra}: {amount} {currency} × {usage} = {total}").format(
                     extra=line.extra.shown,
-                    amount=line.extra.amount,
+                    amount=stored_text(line.extra.amount, line.extra.currency),
                     currency=line.extra.currency,
                     usage=line.reason,
                     total=amount,
                 )
             )
         else:
-            extras_lines.append(f"{line.extra.shown}: {line.reason}")
+            extras_lines.append(labelled(line.extra.shown, line.reason))
     committed = (
         _("committed in all: {total} for the {months} months of need ({billed} months billed: whole terms)")
         if best.billed_months > s.months

@@ -271,7 +271,7 @@ def _ecc(logs: list[Log]) -> Item:
             continue  # the GPUs cut from a paste are the ones whose counts are not shown
         if isinstance(p, SmiQuery) and p.gpus and all(g.ecc_uncorrected is not None for g in p.gpus):
             counted.append(log)
-            bad += [f"{log.label}: GPU {g.index}: {g.ecc_uncorrected}" for g in p.gpus if g.ecc_uncorrected]
+            bad += [labelled(log.label, f"GPU {g.index}: {g.ecc_uncorrected}") for g in p.gpus if g.ecc_uncorrected]
     if bad:
         errors = _("uncorrected ECC errors: {errors}").format(errors=clauses(bad))
         return Item("ecc", Status.FAILED, errors, tuple(x.label for x in counted))

@@ -24,7 +24,7 @@ from quotetui.domain.verification.logs import (
     Topology,
 )
 from quotetui.language import _, ngettext
-from quotetui.language.lists import listed
+from quotetui.language.lists import labelled, listed
 
 HARDWARE_DEPLOYMENT_TESTS = frozenset({"page retirement/row remap", "inforom"})
 """DCGM deployment checks that speak about the hardware (retired memory pages, a damaged InfoROM)."""
@@ -141,7 +141,7 @@ def configuration(logs: list[Log]) -> list[Finding]:
                     "permissions, environment, a denylisted driver) is wrong. The provider fixes it without a "
                     "hardware swap; the diagnostics that need it did not run, so rerun them after the fix."
                 ),
-                tuple(f"{log.label}: {t.name}: {t.result}" + (f" - {t.told}" if t.detail else "") for t in bad),
+                tuple(labelled(log.label, f"{t.name}: {t.result}") + (f" - {t.told}" if t.detail else "") for t in bad),
                 (log.evidence_id,),
             )
         )

@@ -30,6 +30,7 @@ from quotetui.domain.verification.logs import (
     TrainingThroughput,
 )
 from quotetui.language import _
+from quotetui.language.lists import labelled
 
 
 def impossible(parsed: ParsedLog, gpu: GpuSpec) -> str:
@@ -131,7 +132,7 @@ def impossible_measurements(logs: list[Log], gpu: GpuSpec) -> list[Finding]:
                         "edited, or comes from another machine. It is kept as evidence, but never counts as a verified "
                         "figure or for acceptance. Ask for the run again, in front of you or through the probe."
                     ),
-                    (f"{log.label}: {why}",),
+                    (labelled(log.label, why),),
                     (log.evidence_id,),
                 )
             )

@@ -51,7 +51,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
 from quotetui.language import _, ngettext
-from quotetui.language.lists import aside, listed
+from quotetui.language.lists import aside, labelled, listed
 from quotetui.language.numbers import percent
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
@@ -85,7 +85,7 @@ def _vgpu(logs: list[Log]) -> list[Finding]:
     if not hits:
         return []
     names = sorted({name for name, _, _ in hits})
-    lines = tuple(dict.fromkeys(f"{log.label}: {name}" + (f", {mib} MiB" if mib else "") for name, mib, log in hits))
+    lines = tuple(dict.fromkeys(labelled(log.label, name) + (f", {mib} MiB" if mib else "") for name, mib, log in hits))
     return [
         Finding(
             FindingCode.VGPU,
@@ -117,7 +117,7 @@ def _mig(logs: list[Log]) -> list[Finding]:
         if isinstance(p, SmiQuery):
             for row in p.gpus:
                 if (row.mig_mode or "").lower() == "enabled":
-                    lines.append(f"{log.label}: GPU {row.index} {row.name}: mig.mode.current = Enabled")
+                    lines.append(labelled(log.label, f"GPU {row.index} {row.name}: mig.mode.current = Enabled"))
                     found.append(log)
         if isinstance(p, RocmSmi):
             for d in p.partitioned:
@@ -167,7 +167,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             continue
         if _INFERENCE.match(name):  # never a training part, whatever the catalog holds
             lines, ids = inference.setdefault(name, ([], []))
-            lines.append(f"{log.label}: {name}" + (f", {mib} MB" if mib else ""))
+            lines.append(labelled(log.label, name) + (f", {mib} MB" if mib else ""))
             ids.append(log.evidence_id)
             continue
         parent = _MIG_NAME.sub("", name)
@@ -189,7 +189,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             if spec is None:
                 unknown.setdefault(key, _("unknown GPU {name}").format(name=repr(parent)))
         _spec, lines, ids = other.setdefault(key, (spec, [], []))
-        line = f"{log.label}: {name}" + (f", {mib} MiB" if mib else "")
+        line = labelled(log.label, name) + (f", {mib} MiB" if mib else "")
         if line not in lines:
             lines.append(line)
         if log.evidence_id not in ids:
@@ -312,7 +312,7 @@ def _nvidia_tools(logs: list[Log], sold: Sold) -> list[Finding]:
                 "nvidia-smi, nvbandwidth, the CUDA samples, DCGM and nccl-tests run only on NVIDIA GPUs: these logs "
                 "come from another machine than the {sold} sold."
             ).format(sold=sold.gpu.name),
-            tuple(f"{log.label}: {log.parsed.tool}" for log in shown),
+            tuple(labelled(log.label, log.parsed.tool) for log in shown),
             _where(shown),
         )
     ]
@@ -344,7 +344,7 @@ def _framework_peak(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Fi
                     "names the device: {fits}, not the {sold} sold. The run is not the offer's MFU; it is kept as "
                     "evidence only."
                 ).format(framework=p.framework, fits=fits, sold=sold.gpu.name),
-                (f"{log.label}: {why}",),
+                (labelled(log.label, why),),
                 (log.evidence_id,),
             )
         )
@@ -375,7 +375,7 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
                         "at a fraction of NVLink speed."
                     ).format(sold=sold.gpu.name, paths=listed(f"{n} {kind}" for kind, n in sorted(kinds.items()))),
                     (
-                        f"{log.label}: {a}↔{b} {k}",
+                        labelled(log.label, f"{a}↔{b} {k}"),
                         _("{log}: {n} pairs over NVLink").format(log=log.label, n=len(p.links) - len(pcie)),
                     ),
                     (log.evidence_id,),
@@ -400,7 +400,7 @@ def _topology(logs: list[Log], sold: Sold) -> list[Finding]:
                         "A {sold} board bonds {want} NVLinks between every GPU pair ({expected}); {fewer} of {pairs} "
                         "pairs have fewer, so the NVLink bandwidth is lower than sold (an H800 shows NV8)."
                     ).format(sold=sold.gpu.name, want=want, expected=signature, fewer=len(fewer), pairs=len(p.links)),
-                    (f"{log.label}: {a}↔{b} {k}",),
+                    (labelled(log.label, f"{a}↔{b} {k}"),),
                     (log.evidence_id,),
                 )
             )
@@ -417,7 +417,7 @@ def _gemm(logs: list[Log], sold: Sold) -> list[Finding]:
         share = q(p.tflops) / peak
         if share >= GEMM_MIN_SHARE:
             continue
-        figure = f"{log.label}: {p.statistic_word} {p.tflops} TFLOPS @ {p.shape}"
+        figure = labelled(log.label, f"{p.statistic_word} {p.tflops} TFLOPS @ {p.shape}")
         findings.append(
             Finding(
                 FindingCode.GEMM_BELOW_PEAK,
@@ -582,7 +582,7 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                         share=percent_text(q(value) / c.boldest, 0),
                     ),
                     (
-                        f"{log.label}: {value} {unit_word(c.unit)}",
+                        labelled(log.label, f"{value} {unit_word(c.unit)}"),
                         _("claim #{id} ({source})").format(id=c.id, source=c.source),
                     ),
                     (log.evidence_id,),
@@ -627,7 +627,7 @@ def _faults(logs: list[Log]) -> list[Finding]:
         lines: list[str] = []
         severity = Severity.CRITICAL
         if isinstance(p, GpuBurn) and p.faulty:
-            lines = [f"{log.label}: GPU {i}: FAULTY" for i in p.faulty]
+            lines = [labelled(log.label, f"GPU {i}: FAULTY") for i in p.faulty]
             title = _("gpu-burn: {faulty} of {gpus} GPUs FAULTY").format(faulty=len(p.faulty), gpus=len(p.results))
             why = _("gpu-burn compares results of the same computation; a FAULTY GPU computes wrong numbers.")
         elif isinstance(p, DcgmDiag) and (bad := [t for t in p.not_passed() if not configuration_failure(t)]):
@@ -635,10 +635,10 @@ def _faults(logs: list[Log]) -> list[Finding]:
             lines = [
                 (
                     _("{test} (an internal error of the test, not a GPU's result: rerun it)").format(
-                        test=f"{log.label}: {t.name}: {t.result}"
+                        test=labelled(log.label, f"{t.name}: {t.result}")
                     )
                     if _internal(t)
-                    else f"{log.label}: {t.name}: {t.result}"
+                    else labelled(log.label, f"{t.name}: {t.result}")
                 )
                 + (f" - {t.told}" if t.detail else "")
                 for t in bad
@@ -663,7 +663,7 @@ def _faults(logs: list[Log]) -> list[Finding]:
             ).format(n=f"{len(bad_gpus):,}")
             why = _("Uncorrected (double-bit) ECC errors corrupt data and crash jobs; the memory needs replacing.")
         elif isinstance(p, NpuSmi) and (sick := [n for n in p.npus if n.health != "OK"]):
-            lines = [f"{log.label}: NPU {n.index} ({n.name}): {n.health}" for n in sick]
+            lines = [labelled(log.label, f"NPU {n.index} ({n.name}): {n.health}") for n in sick]
             severity = Severity.WARNING if all(n.health == "Warning" for n in sick) else Severity.CRITICAL
             title = _("npu-smi: {sick} of {npus} NPUs not OK").format(sick=len(sick), npus=len(p.npus))
             why = _(

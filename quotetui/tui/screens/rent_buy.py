@@ -15,14 +15,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Input, Static
 
-from quotetui.domain.economics.display import money_number
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.economics.rentbuy import breakeven_words, utilisation_words
 from quotetui.domain.entities import ID, OWNING_PARTS, RENT_BUY
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors, unnamed
 from quotetui.domain.fields import parse_value, shown_value, title_of
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, _
 from quotetui.language.lists import clauses, labelled, listed
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
@@ -212,20 +211,7 @@ class RentBuyScreen(CalculatorScreen):
             text.append(
                 "≥ " + _("Owning leaves out {parts} (not given).").format(parts=parts) + "\n", style=STYLE[Tone.WARNING]
             )
-        months = r.inputs.horizon_months
-        text.append(
-            ngettext(
-                "NPV over {n} month: rent {rent} {currency} · buy {buy} {currency} → {verdict}.",
-                "NPV over {n} months: rent {rent} {currency} · buy {buy} {currency} → {verdict}.",
-                months,
-            ).format(
-                n=f"{months:,}",
-                rent=money_number(r.npv_rent, 2),
-                buy=money_number(r.npv_buy, 2),
-                currency=cur,
-                verdict=answer.verdict,
-            )
-        )
+        text.append(sentence(answer.npv_words))
         self.query_one("#rb-result", Static).update(text)
         series = [p.month for p in r.series]
         self.query_one("#rb-chart", Chart).lines(
