@@ -435,7 +435,7 @@ def test_training_mfu_against_a_claim() -> None:
     claim = audit(Claim(7, Metric.MFU, Decimal("0.45"), "fraction", "brochure", gpu=H100.gpu, gpu_count=8))
     f = one(check(H100, [titan], CATALOG, (claim,)), "implausible-claim")
     # 0.369540 < 90 % × 0.45 = 0.405; 0.36954 / 0.45 = 82 %
-    assert (f.severity, f.title) == (Severity.WARNING, "claimed 0.45 fraction, measured 0.369540")
+    assert (f.severity, f.title) == (Severity.WARNING, "claimed 45 %, measured 36.954 %")
     assert "(82 % of the claim)" in f.explanation
     kept = audit(Claim(8, Metric.MFU, Decimal("0.40"), "fraction", "brochure", gpu=H100.gpu, gpu_count=8))
     assert check(H100, [titan], CATALOG, (kept,)) == []  # 0.369540 ≥ 0.9 × 0.40 = 0.36
@@ -496,7 +496,7 @@ def test_a_training_log_sets_the_offers_verified_mfu_and_meets_its_claim(cli: Cl
     found = check(H100, [Log(int(str(evidence_id)), TITAN, parse_log(str(raw)))], CATALOG, audits)
     contradiction = [f for f in found if f.code == "implausible-claim" and "measured" in f.title]
     # 0.369540 < 90 % × 0.543 = 0.4887; 0.36954 / 0.543 = 68 %
-    assert [f.title for f in contradiction] == ["claimed 0.543 fraction, measured 0.369540"]
+    assert [f.title for f in contradiction] == ["claimed 54.3 %, measured 36.954 %"]
     assert "(68 % of the claim)" in contradiction[0].explanation
 
 

@@ -145,7 +145,7 @@ def test_a_measurement_contradicting_a_claim() -> None:
     claimed = _claim(Metric.ALLREDUCE_BUSBW, "430", unit="GB/s", gpu=CATALOG.get("h100-sxm5"), gpu_count=8)
     found = check(H100, logs("low-busbw/all_reduce_perf.txt"), CATALOG, (claimed,))
     [f] = [f for f in found if f.code == "implausible-claim"]
-    assert f.title == "claimed 430 GB/s, measured 181.94" and f.severity is Severity.WARNING
+    assert f.title == "claimed 430 GB/s, measured 181.94 GB/s" and f.severity is Severity.WARNING
     assert "implausible-claim" not in codes(check(H100, logs("h100-clean/all_reduce_perf.txt"), CATALOG, (claimed,)))
 
 

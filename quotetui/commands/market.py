@@ -139,7 +139,7 @@ def gpus(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         rows.append(
             [
                 g.name,
-                g.form_factor.word.upper(),
+                g.form_factor.shown,
                 f"{g.memory_gb} GB {g.memory_type}",
                 j["memory_bw_tbs"],
                 j["bf16_tflops"],

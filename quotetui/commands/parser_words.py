@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from quotetui.language import N_, _
-from quotetui.language.lists import listed
+from quotetui.language.lists import aside, listed
 
 _PATTERNS = (
     (re.compile(r"Option (?P<name>'[^']*') does not take a value\.$"), N_("Option {name} does not take a value.")),
@@ -42,7 +42,7 @@ def message(exc: Any) -> str:
         if exc.message == f"No such option: {ex._escape_control_characters(exc.option_name)}":
             text = _("No such option: {name}").format(name=ex._escape_control_characters(exc.option_name))
         if exc.possibilities:
-            text += " " + _("(Possible options: {options})").format(options=listed(sorted(exc.possibilities)))
+            text = aside(text, _("Possible options: {options}").format(options=listed(sorted(exc.possibilities))))
         return text
     if isinstance(exc, ex.MissingParameter):
         hint = _param_hint(exc) or ""

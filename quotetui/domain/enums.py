@@ -210,6 +210,11 @@ class FormFactor(Choice):
     PCIE = "pcie", NP_("form factor", "pcie")
     MODULE = "module", NP_("form factor", "module")
 
+    @property
+    def shown(self) -> str:
+        """As a datasheet names it, in every language (``SXM``, ``PCIe``); a module in words (模组)."""
+        return {"sxm": "SXM", "pcie": "PCIe"}.get(self.value) or self.word
+
 
 class Fabric(Choice):
     """A fabric, in a node or across nodes: its word, and the short name an offer's configuration line gives it

@@ -15,7 +15,7 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from quotetui.domain.economics.claims import Audit, Verdict, unit_word
+from quotetui.domain.economics.claims import Audit, Verdict, value_words
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import money_number, stored_text, target_number
 from quotetui.domain.economics.exact import dec, percent_text, q, share_text
@@ -287,11 +287,10 @@ def _market(b: OfferBrief) -> list[str]:
 def _claims(b: OfferBrief) -> list[str]:
     lines = [
         "- "
-        + _("claim #{id} {metric} {value} {unit}: **{verdict}**, {explanation}").format(
+        + _("claim #{id} {metric} {value}: **{verdict}**, {explanation}").format(
             id=a.claim.id,
             metric=a.claim.metric.spaced,
-            value=md(a.claim.value),
-            unit=md(unit_word(a.claim.unit)),
+            value=md(value_words(a.claim.value, a.claim.unit, a.claim.value_high)),
             verdict=a.verdict.word,
             explanation=md(a.explanation),
         )

@@ -55,15 +55,19 @@ def unit_word(unit: str) -> str:
     return _(CLAIM_UNITS[unit]) if unit in CLAIM_UNITS else unit
 
 
-def figure_words(metric: Metric, value: Decimal, unit: str, high: Decimal | None = None) -> str:
-    """A figure claimed or measured (``high``: a range's top), as people read it: ``training_days 22 days``,
-    ``训练天数 22 天`` (the metric and the unit in the language in use); a share (``fraction``, a log's MFU) as a
-    percentage, ``mfu 36.954 %``, ``MFU 36.954%``. JSON and the stored row keep the codes."""
+def value_words(value: Decimal | str, unit: str, high: Decimal | str | None = None) -> str:
+    """A value claimed or measured with its unit (``high``: a range's top), as people read it: ``22 days``,
+    ``22 天``; a share (``fraction``, a log's MFU) as a percentage, ``36.954 %``, ``36.954%``."""
     if unit == "fraction":
-        share = share_text(value) + (f"–{share_text(high)}" if high is not None else "")
-        return _("{metric} {share}").format(metric=metric.word, share=share)
+        return share_text(Decimal(value)) + (f"–{share_text(Decimal(high))}" if high is not None else "")
     shown = f"{value}" + (f"–{high}" if high is not None else "")
-    return _("{metric} {value} {unit}").format(metric=metric.word, value=shown, unit=unit_word(unit))
+    return _("{value} {unit}").format(value=shown, unit=unit_word(unit))
+
+
+def figure_words(metric: Metric, value: Decimal, unit: str, high: Decimal | None = None) -> str:
+    """A figure claimed or measured with its metric: ``training_days 22 days``, ``训练天数 22 天``, ``MFU 36.954%``
+    (the metric, the value and its unit in the language in use). JSON and the stored row keep the codes."""
+    return _("{metric} {value}").format(metric=metric.word, value=value_words(value, unit, high))
 
 
 @dataclass(frozen=True, slots=True)

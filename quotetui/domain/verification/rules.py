@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 
-from quotetui.domain.economics.claims import Audit, Verdict, unit_word
+from quotetui.domain.economics.claims import Audit, Verdict, value_words
 from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.enums import Metric
 from quotetui.domain.errors import UnknownGpu
@@ -568,21 +568,20 @@ def _claims(audits: list[Audit], logs: list[Log], gpu: GpuSpec | None = None) ->
                 Finding(
                     FindingCode.IMPLAUSIBLE_CLAIM,
                     Severity.WARNING,
-                    _("claimed {claimed} {unit}, measured {measured}").format(
-                        claimed=_plain(c.boldest), unit=unit_word(c.unit), measured=value
+                    _("claimed {claimed}, measured {measured}").format(
+                        claimed=value_words(_plain(c.boldest), c.unit), measured=value_words(value, c.unit)
                     ),
                     _(
-                        "The provider claims {claimed} {unit} for {metric}; the measurement on the trial machine is "
+                        "The provider claims {claimed} for {metric}; the measurement on the trial machine is "
                         "{measured} ({share} of the claim)."
                     ).format(
-                        claimed=_plain(c.boldest),
-                        unit=unit_word(c.unit),
+                        claimed=value_words(_plain(c.boldest), c.unit),
                         metric=c.metric.word,
-                        measured=value,
+                        measured=value_words(value, c.unit),
                         share=percent_text(q(value) / c.boldest, 0),
                     ),
                     (
-                        labelled(log.label, f"{value} {unit_word(c.unit)}"),
+                        labelled(log.label, value_words(value, c.unit)),
                         _("claim #{id} ({source})").format(id=c.id, source=c.source),
                     ),
                     (log.evidence_id,),

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
 
-from quotetui.domain.economics.claims import Audit, unit_word
+from quotetui.domain.economics.claims import Audit, value_words
 from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import pct
 from quotetui.domain.economics.explain import Figure
@@ -45,7 +45,7 @@ def spec(d: OfferDetail) -> RenderableType:
         [
             (N_("provider"), aside(p.name, p.kind.spaced) + (f" · {p.parent}" if p.parent else "")),
             (N_("certifications"), listed(p.certifications)),
-            (N_("GPU"), aside(f"{o.gpus_per_node} × {g.name}", o.form_factor.value.upper())),
+            (N_("GPU"), aside(f"{o.gpus_per_node} × {g.name}", o.form_factor.shown)),
             (N_("in-node fabric"), o.intra_fabric.spaced),
             (
                 N_("scale-out"),
@@ -335,9 +335,7 @@ def benchmarks(d: OfferDetail, audits: list[Audit], findings: list[Finding]) -> 
         table.add_column(_(name), overflow="fold")
     for line in d.benchmarks:
         b = line.result
-        value = (
-            plain(b.value) + (f"–{plain(b.value_high)}" if b.value_high is not None else "") + f" {unit_word(b.unit)}"
-        )
+        value = value_words(plain(b.value), b.unit, None if b.value_high is None else plain(b.value_high))
         conditions = listed(
             filter(None, [_("{n} GPUs").format(n=b.gpu_count) if b.gpu_count else "", b.workload or "", b.dtype or ""])
         )
