@@ -93,7 +93,7 @@ def test_the_whole_job_from_an_empty_database(cli: Cli, db_path: Path) -> None:
     assert o["availability"] == "0.999"  # the SLA's
     explained = _ok(cli, db_path, "explain", "1")
     assert "× (1 − 10.00 %) prepay discount 10 %: 75,000.00 CNY → 67,500.00 CNY" in explained
-    assert "setup fee: 5000.000000 CNY × one-off = 5,000.00 CNY once" in explained
+    assert "setup fee: 5,000.00 CNY × one-off = 5,000.00 CNY once" in explained
     assert "current round 2 (provider): 75,000.00 CNY per node-month" in explained
     assert "vs first offer (round 1): 6.25 % saved" in explained  # 5,000 of 80,000
 

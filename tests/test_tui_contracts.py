@@ -173,7 +173,7 @@ async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(
         app.push_screen(ContractDetailScreen(1))
         await settle(pilot)
         body = text_of(app, "#contract-body")
-        assert "Acceptance (a accepts, w waives an item): blocked by scale_out" in body
+        assert "Acceptance (a accepts, w waives an item): blocked by Scale-out AllReduce (multi-node)" in body
         assert "GEMM ≥ 70 % of peak" in body and "median 792.8 TFLOPS = 80.2 % of 989" in body
         await pilot.press("a")
         await settle(pilot)
