@@ -14,6 +14,7 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from quotetui.domain.economics.caveats import Caveats, figure_text, merged, number_format
+from quotetui.domain.verification.findings import FindingCode
 from tests.conftest import Cli
 from tests.test_tui import RecordingApp, settle, text_of
 from tests.test_tui_verification import _import
@@ -24,14 +25,23 @@ def test_one_rendering_of_every_mark() -> None:
     assert figure_text(v, Caveats()) == "1,234.57"
     assert figure_text(v, Caveats(unpriced=("storage",))) == "≥ 1,234.57"
     assert figure_text(v, Caveats(estimates=("a range",))) == "~1,234.57"
-    assert figure_text(v, Caveats(critical=("model-mismatch",))) == "1,234.57 ✗"
-    every = Caveats(("storage",), ("a range",), ("a", "a"), date(2026, 11, 30), True)
+    assert figure_text(v, Caveats(critical=(FindingCode.MODEL_MISMATCH,))) == "1,234.57 ✗"
+    claim = FindingCode.IMPLAUSIBLE_CLAIM
+    every = Caveats(("storage",), ("a range",), (claim, claim), date(2026, 11, 30), True)
     assert figure_text(v, every) == "≥ ~1,234.57 ✗!¤"
-    assert every.flags() == ["✗ 2× a", "≥ 1 cost not priced", "~ estimate", "! lapsed 2026-11-30", "¤ VAT not recorded"]
+    assert every.flags() == [
+        "✗ 2× implausible-claim",
+        "≥ 1 cost not priced",
+        "~ estimate",
+        "! lapsed 2026-11-30",
+        "¤ VAT not recorded",
+    ]
     assert number_format(every, '#,##0.00 "CNY"') == '"≥ ~"#,##0.00 "CNY" "✗!¤"'
     assert number_format(Caveats(), '#,##0.00 "CNY"') == '#,##0.00 "CNY"'
     # a sum of figures (an award's total) carries every part's caveats
-    total = merged([Caveats(unpriced=("egress",)), Caveats(critical=("x",)), Caveats(lapsed=date(2026, 12, 1))])
+    total = merged(
+        [Caveats(unpriced=("egress",)), Caveats(critical=(FindingCode.MIG,)), Caveats(lapsed=date(2026, 12, 1))]
+    )
     assert figure_text(v, total) == "≥ 1,234.57 ✗!"
 
 
@@ -54,6 +64,21 @@ def test_the_offers_table_says_what_qualifies_each_row(cli: Cli, demo_db_path: P
     offers = _offers(cli, db)
     assert offers[2]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
     assert offers[4]["caveats"]["marks"] == "≥ ~" and offers[18]["caveats"]["critical_findings"] == []
+
+
+def test_the_chinese_offers_table_and_explain_show_a_finding_by_its_word(cli: Cli, demo_db_path: Path) -> None:
+    """Issue 35: a finding's code is the key (stored, JSON, docs/VERIFICATION.md); a Chinese buyer reads its word
+    in the flags column and in explain's caveats (宣称不可信, never ``implausible-claim``)."""
+    db = str(demo_db_path)
+    out = cli("--db", db, "--lang", "zh-CN", "offers").out
+    row2 = next(line for line in out.splitlines() if line.startswith("  3   2 "))
+    assert row2.rstrip().endswith("✗ 2× 宣称不可信")
+    row3 = next(line for line in out.splitlines() if line.startswith(" 13   3 "))
+    assert row3.rstrip().endswith("✗ 宣称不可信、~ 估算")
+    assert "implausible-claim" not in out
+    shown = cli("--db", db, "--lang", "zh-CN", "explain", "3").out
+    assert "✗ 严重检查发现：宣称不可信（`quotetui bench check --offer 3` 逐条说明）" in shown
+    assert _offers(cli, db)[2]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
 
 
 def test_explain_and_the_brief_lead_with_the_caveats(cli: Cli, demo_db_path: Path) -> None:

@@ -17,6 +17,8 @@ from quotetui.domain.entities import Entity
 from quotetui.domain.enums import BillingCadence, Choice, InterFabric, IntraFabric, PriceUnit, ProviderKind
 from quotetui.domain.errors import BadInput
 from quotetui.domain.fields import parse_value
+from quotetui.domain.verification.findings import FindingCode
+from quotetui.language import cells
 from tests.conftest import Cli
 
 _HAN_SPACE = re.compile(r" (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) ")
@@ -156,4 +158,30 @@ def test_each_enum_flags_help_lists_what_may_be_typed(cli: Cli) -> None:
     assert "Kind: one of: lessor, public_cloud, gpu_cloud." in " ".join(english.split())
     assert "Billing: one of: monthly, quarterly, half_yearly, annually, upfront." in " ".join(
         cli("contracts", "add", "--help").out.split()
+    )
+
+
+@pytest.mark.usefixtures("chinese")
+def test_every_finding_code_has_a_short_chinese_word_of_its_own(cli: Cli) -> None:
+    """A finding is shown by its word (the offers table's flags, bench check, explain): translated, one word a
+    code, short enough for the offers table's narrow flags column; ``bench codes`` gives code, word and meaning."""
+    words = {code: code.word for code in FindingCode}
+    assert all(re.search(r"[\u4e00-\u9fff]", word) for word in words.values()), words
+    assert len(set(words.values())) == len(FindingCode) == 17
+    assert max(cells.width(word) for word in words.values()) <= 16, words
+    assert words[FindingCode.IMPLAUSIBLE_CLAIM] == "宣称不可信"
+    assert words[FindingCode.GPU_COUNT] == "卡数不足" and words[FindingCode.SCALE_OUT_LOW] == "跨机带宽偏低"
+    assert FindingCode.parse("宣称不可信") is FindingCode.IMPLAUSIBLE_CLAIM
+    lines = cli("--lang", "zh-CN", "bench", "codes").out.splitlines()
+    assert len(lines) == 17
+    assert "implausible-claim      宣称不可信      不可能属实、极少属实或与实测结果矛盾的性能宣称" in lines
+    assert "gpu-count              卡数不足        节点日志显示的 GPU 数少于报价中每节点的 GPU 数" in lines
+
+
+def test_an_english_finding_word_is_its_code(cli: Cli) -> None:
+    assert [code.word for code in FindingCode][:3] == ["vgpu", "mig", "pcie-topology"]
+    assert all(code.word == code.value for code in FindingCode)
+    out = cli("bench", "codes").out
+    assert (
+        "implausible-claim    a claim that cannot be true, is rarely true, or that a measurement contradicts\n" in out
     )

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from quotetui.domain.economics import display
 from quotetui.domain.economics.caveats import NONE, Caveats, figure_text, money_figure
+from quotetui.domain.verification.findings import FindingCode
 
 
 @pytest.fixture
@@ -80,7 +81,7 @@ def test_an_amount_as_typed_reads_back_exactly(amount: Decimal) -> None:
 
 # -- one style throughout: figures with marks, targets, every command's amounts --------------------------------
 
-CRITICAL = Caveats(critical=("implausible-claim",))
+CRITICAL = Caveats(critical=(FindingCode.IMPLAUSIBLE_CLAIM,))
 BOUND_ESTIMATE = Caveats(unpriced=("egress",), estimates=("an estimated price",))
 
 

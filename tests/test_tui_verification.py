@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from quotetui import language
 from quotetui.domain.enums import Tone
 from quotetui.services.bench_import import import_bench
 from quotetui.services.database import open_database
@@ -20,6 +21,28 @@ def _import(db: Path, offer: int, folder: str) -> None:
     opened = open_database(str(db))
     import_bench(opened.db, offer, sorted((SAMPLES / folder).iterdir()))
     opened.db.dispose()
+
+
+async def test_a_chinese_buyer_reads_each_finding_by_its_word(demo_db_path: Path) -> None:
+    """Issue 35: the offers table's flags and the dashboard's card show a finding's word (型号不符), not its code."""
+    _import(demo_db_path, 18, "pcie-as-sxm")
+    language.use("zh-CN")
+    try:
+        app = RecordingApp(str(demo_db_path))
+        async with app.run_test(size=(160, 50)) as pilot:
+            await settle(pilot)
+            card = text_of(app, "#findings")
+            assert "NVLink 拓扑不符：28 对 GPU 中有 28 对经 PCIe 通信" in card and "pcie-topology" not in card
+            assert "远低于市场价：" in card
+            assert app.market is not None and (row18 := app.market.row(18)) is not None
+            assert row18.flags == ["✗ AllReduce 偏低", "✗ 型号不符", "✗ NVLink 拓扑不符"]
+            await pilot.press("o")  # the offers table
+            await settle(pilot)
+            table = app.screen.query_one(VirtualTable)
+            flags = {row.key: row.cells[at("flags")] for row in table.rows}
+            assert flags[18] == "✗ AllReduce 偏低、✗ 型号不符、✗ NVLink 拓扑不符"
+    finally:
+        language.use(language.ENGLISH)
 
 
 async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db_path: Path) -> None:

@@ -85,7 +85,7 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
     if not result.findings:
         say(_("No findings."))
     for f in result.findings:
-        say(f"{f.severity.mark} " + labelled(f"{f.severity.word.upper()} {f.code}", f.title))
+        say(f"{f.severity.mark} " + labelled(f"{f.severity.word.upper()} {f.code.word}", f.title))
         say(f"    {f.explanation}")
         for line in f.evidence:
             say(f"    · {one_line(line)}")
@@ -95,12 +95,18 @@ def check(ctx: typer.Context, offer: OfferOpt, scenario: ScenarioOpt = None, as_
 def codes(as_json: JsonFlag = False) -> None:
     """The finding codes and what each means (the thresholds are in docs/VERIFICATION.md)."""
     from quotetui.domain.verification.findings import FindingCode
+    from quotetui.language import cells
 
     if as_json:
         print_json({code.value: code.meaning for code in FindingCode})  # English: read by scripts
         return
+    worded = any(code.coded != code.value for code in FindingCode)  # a language with words of its own: 宣称不可信
+    wide, room = max(len(code.value) for code in FindingCode), max(cells.width(code.word) for code in FindingCode)
     for code in FindingCode:
-        say(f"{code:<20} {code.said}")
+        if worded:  # the code, its word (as the offers table shows it), its meaning: columns by terminal cells
+            say(f"{code:<{wide}} {code.word}{' ' * (room - cells.width(code.word))} {code.said_meaning}")
+        else:
+            say(f"{code:<20} {code.said_meaning}")
 
 
 def probe(

@@ -300,7 +300,7 @@ def _claims(b: OfferBrief) -> list[str]:
     lines += [
         "- "
         + finding.format(
-            severity=f.severity.word.upper(), code=md(f.code), title=md(f.title), explanation=md(f.explanation)
+            severity=f.severity.word.upper(), code=md(f.code.word), title=md(f.title), explanation=md(f.explanation)
         )
         for f in b.findings
     ]

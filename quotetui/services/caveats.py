@@ -9,7 +9,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.caveats import NONE, Caveats, for_offer, with_offer
-from quotetui.domain.verification.findings import Finding, Severity
+from quotetui.domain.verification.findings import Finding, FindingCode, Severity
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.evaluate import Evaluation
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 
-def critical_codes(findings: Iterable[Finding]) -> tuple[str, ...]:
-    """The codes of the critical findings, one per finding (a view counts them)."""
+def critical_codes(findings: Iterable[Finding]) -> tuple[FindingCode, ...]:
+    """The codes of the critical findings, one per finding (a view counts them and shows their words)."""
     return tuple(f.code for f in findings if f.severity is Severity.CRITICAL)
 
 

@@ -23,7 +23,7 @@ from quotetui.store.models import BenchmarkResult
 
 def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
     found = data.findings.get(offer_id or 0, [])
-    return listed(f"{f.severity.mark} {f.code}" for f in found) or None
+    return listed(f"{f.severity.mark} {f.code.word}" for f in found) or None
 
 
 _SHARE_CELLS = [i for i, f in enumerate(E.CLAIM.sheet_fields) if f.name in ("value", "value_high")]
@@ -114,7 +114,7 @@ def findings(data: ExportData) -> Sheet:
         for offer_id in sorted(data.findings):
             provider, offer = data.offer_key(offer_id)
             for f in data.findings[offer_id]:
-                yield [provider, offer, f.severity.word, f.code, f.title, f.explanation, "\n".join(f.evidence)]
+                yield [provider, offer, f.severity.word, f.code.coded, f.title, f.explanation, "\n".join(f.evidence)]
 
     title = N_("Findings")
     return Sheet(title, columns, rows(), tab=sheet_tab(title))

@@ -85,7 +85,7 @@ class OfferRow:
         if self.lapsed and self.offer.valid_until is not None:
             out.append(f"{WARNING} " + _("quote lapsed {day}").format(day=self.offer.valid_until.isoformat()))
         for f in self.findings:
-            flag = f"{f.severity.mark} {f.code}" if f.severity is not Severity.INFO else ""
+            flag = f"{f.severity.mark} {f.code.word}" if f.severity is not Severity.INFO else ""
             if flag and f.code is not FindingCode.IMPLAUSIBLE_CLAIM and flag not in out:
                 out.append(flag)
         return out

@@ -301,7 +301,7 @@ def _judged(
             continue
         claims = tuple(pushed.get(offer.id, ()))
         found = verifier.findings(offer)
-        findings = tuple(labelled(f"{f.severity.word} {f.code}", f.title) for f in found)  # the severity's word
+        findings = tuple(labelled(f"{f.severity.word} {f.code.word}", f.title) for f in found)  # the severity's word
         caveats = for_offer(e.caveats, offer, day, critical_codes(found))
         figures = Figures(
             e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, caveats, claims, findings

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from quotetui.domain.economics import display
 from quotetui.domain.economics.inputs import OfferInput, lapsed
-from quotetui.domain.enums import Severity
+from quotetui.domain.enums import Choice, Severity
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
 from quotetui.language.lists import clauses, listed
@@ -52,7 +52,7 @@ def legend() -> str:
 class Caveats:
     unpriced: tuple[str, ...] = ()  # costs not priced: the figure is a lower bound
     estimates: tuple[str, ...] = ()  # why it rests on estimates
-    critical: tuple[str, ...] = ()  # the offer's critical findings (codes; one per finding)
+    critical: tuple[Choice, ...] = ()  # the offer's critical findings' codes (``FindingCode``; one per finding)
     lapsed: date | None = None  # the valid-until day of a lapsed open quote
     vat_unknown: bool = False  # net of VAT asked for, the offer's VAT not recorded
 
@@ -133,7 +133,7 @@ class Caveats:
             "lower_bound": self.lower_bound,
             "unpriced": list(self.unpriced),
             "estimates": list(self.estimates),
-            "critical_findings": list(self.critical),
+            "critical_findings": [code.value for code in self.critical],
             "lapsed": None if self.lapsed is None else self.lapsed.isoformat(),
             "vat_unknown": self.vat_unknown,
         }
@@ -153,7 +153,7 @@ class Caveats:
 NONE = Caveats()
 
 
-def for_offer(base: Caveats, offer: OfferInput, on: date | None, critical: Iterable[str] = ()) -> Caveats:
+def for_offer(base: Caveats, offer: OfferInput, on: date | None, critical: Iterable[Choice] = ()) -> Caveats:
     """``base`` (an evaluation's own caveats) with the offer's: its critical findings' codes and, as of ``on``,
     a lapsed quote."""
     when = offer.valid_until if on is not None and lapsed(offer, on) else None
@@ -166,9 +166,9 @@ def with_offer(own: Caveats, held: Caveats | None) -> Caveats:
     return own if held is None else replace(own, critical=held.critical, lapsed=held.lapsed)
 
 
-def _counted(codes: tuple[str, ...]) -> list[str]:
-    """Each finding code once, counted where it repeats: ``2× implausible-claim``."""
-    return [f"{n}× {code}" if n > 1 else code for code, n in Counter(codes).items()]
+def _counted(codes: tuple[Choice, ...]) -> list[str]:
+    """Each finding code once, as its word, counted where it repeats: ``2× implausible-claim``, ``2× 宣称不可信``."""
+    return [f"{n}× {code.word}" if n > 1 else code.word for code, n in Counter(codes).items()]
 
 
 def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:

@@ -118,7 +118,7 @@ def _codes(findings: list[Finding], *codes: str) -> list[Finding]:
 def _found(key: str, failing: list[Finding], logs: list[Log], ok: str, none: str) -> Item:
     labels = tuple(log.label for log in logs)
     if failing:
-        return Item(key, Status.FAILED, clauses(labelled(f.code, f.title) for f in failing), labels)
+        return Item(key, Status.FAILED, clauses(labelled(f.code.word, f.title) for f in failing), labels)
     if not logs:
         return Item(key, Status.MISSING, none)
     return Item(key, Status.PASSED, ok, labels)
@@ -232,7 +232,7 @@ def _burn(logs: list[Log], findings: list[Finding]) -> Item:
                 short.append(log)
     if failing:
         faults = _codes(findings, FindingCode.HARDWARE_FAULT, FindingCode.CONFIGURATION)
-        why = [labelled(f.code, f.title) for f in faults]
+        why = [labelled(f.code.word, f.title) for f in faults]
         return Item("burn", Status.FAILED, clauses(why) or _("a test did not pass"), tuple(x.label for x in failing))
     if clean:
         return Item("burn", Status.PASSED, _("every GPU passed"), tuple(x.label for x in clean))

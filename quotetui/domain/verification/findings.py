@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, Self
 
-from quotetui.domain.enums import FormFactor, InterFabric, IntraFabric, Severity
+from quotetui.domain.enums import Choice, FormFactor, InterFabric, IntraFabric, Severity
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.wording import with_article
-from quotetui.language import ENGLISH, N_, _
+from quotetui.language import ENGLISH, N_, NP_, _
 from quotetui.language.numbers import percent
 
 if TYPE_CHECKING:  # the parsers' types: a finding is read without them (``offers``, ``explain``)
@@ -72,19 +71,21 @@ IB_MIN_MESSAGE_BYTES = 65536
 """perftest's default message size: a run whose largest message is smaller measures latency, not the link."""
 
 
-class FindingCode(StrEnum):
-    """What a finding says is wrong, with what it means (``quotetui bench codes``): the code is stable (stored,
-    exported, in JSON), the meaning is for people: an English message id (its thresholds filled in from the
-    constants above; a ``share`` is a percentage), shown in the language in use by ``said``. A rule makes findings
-    only of these (``rules.py``)."""
+class FindingCode(Choice):
+    """What a finding says is wrong, with its word and what it means (``quotetui bench codes``): the code is stable
+    (stored, exported, in JSON, in docs/VERIFICATION.md), the word is how a view shows it (a :class:`Choice`'s
+    ``word``: the code itself in English, ``宣称不可信`` in Chinese: a few words, for a table's narrow flags column),
+    the meaning is for people: an English message id (its thresholds filled in from the constants above; a
+    ``share`` is a percentage), shown in the language in use by :attr:`said_meaning`. A rule makes findings only
+    of these (``rules.py``)."""
 
     template: str
     figures: dict[str, object]
 
-    def __new__(cls, value: str, template: str, figures: dict[str, object] | None = None) -> FindingCode:
+    def __new__(cls, value: str, word: str, template: str, figures: dict[str, object] | None = None) -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
-        member.template, member.figures = template, figures or {}
+        member._word, member.template, member.figures = word, template, figures or {}
         return member
 
     @property
@@ -93,7 +94,7 @@ class FindingCode(StrEnum):
         return self.template.format(**self._figures(ENGLISH))
 
     @property
-    def said(self) -> str:
+    def said_meaning(self) -> str:
         """What the code means, in the language in use."""
         return _(self.template).format(**self._figures())
 
@@ -101,55 +102,78 @@ class FindingCode(StrEnum):
         """The thresholds, a ``share`` written as a percentage (in the language ``tag``, else the one in use)."""
         return {name: percent(value, tag) if name == "share" else value for name, value in self.figures.items()}
 
-    VGPU = "vgpu", N_("a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one")
-    MIG = "mig", N_("a MIG slice or MIG mode: a fraction of a GPU, not a whole one")
+    VGPU = (
+        "vgpu",
+        NP_("finding", "vgpu"),
+        N_("a GPU name or memory shows a vGPU profile: a share of a GPU, not a whole one"),
+    )
+    MIG = "mig", NP_("finding", "mig"), N_("a MIG slice or MIG mode: a fraction of a GPU, not a whole one")
     PCIE_TOPOLOGY = (
         "pcie-topology",
+        NP_("finding", "pcie-topology"),
         N_("sold as SXM/NVLink, but GPU-to-GPU paths are PCIe or have fewer NVLinks than the model"),
     )
-    MODEL_MISMATCH = "model-mismatch", N_("the GPU the machine reports is not the model sold")
+    MODEL_MISMATCH = (
+        "model-mismatch",
+        NP_("finding", "model-mismatch"),
+        N_("the GPU the machine reports is not the model sold"),
+    )
     IMPOSSIBLE_MEASUREMENT = (
         "impossible-measurement",
+        NP_("finding", "impossible-measurement"),
         N_("a log reports more than the hardware can: edited, or from another machine"),
     )
     GEMM_BELOW_PEAK = (
         "gemm-below-peak",
+        NP_("finding", "gemm-below-peak"),
         N_("verified BF16 GEMM under {share} of the datasheet dense peak"),
         {"share": int(GEMM_MIN_SHARE * 100)},
     )
     ALLREDUCE_LOW = (
         "allreduce-low",
+        NP_("finding", "allreduce-low"),
         N_("large-message AllReduce bus bandwidth far below what the model's NVLink gives"),
     )
     COLLECTIVE_LOW = (
         "collective-low",
+        NP_("finding", "collective-low"),
         N_("large-message AllGather or ReduceScatter bus bandwidth far below what the model's NVLink gives"),
     )
     IMPLAUSIBLE_CLAIM = (
         "implausible-claim",
+        NP_("finding", "implausible-claim"),
         N_("a claim that cannot be true, is rarely true, or that a measurement contradicts"),
     )
     PRICE_BELOW_MARKET = (
         "price-below-market",
+        NP_("finding", "price-below-market"),
         N_("price under {share} of the market median for the model"),
         {"share": int(PRICE_FLOOR_SHARE * 100)},
     )
     HARDWARE_FAULT = (
         "hardware-fault",
+        NP_("finding", "hardware-fault"),
         N_("gpu-burn FAULTY, a DCGM test failed or skipped, ECC errors, NCCL wrong results"),
     )
-    GPU_COUNT = "gpu-count", N_("a log of the node shows fewer GPUs than the offer sells per node")
+    GPU_COUNT = (
+        "gpu-count",
+        NP_("finding", "gpu-count"),
+        N_("a log of the node shows fewer GPUs than the offer sells per node"),
+    )
     SCALE_OUT_LOW = (
         "scale-out-low",
+        NP_("finding", "scale-out-low"),
         N_("a multi-host AllReduce, AllGather or ReduceScatter under {share} of what the offer's NICs allow"),
         {"share": int(SCALE_OUT_MIN_SHARE * 100)},
     )
     CONFIGURATION = (
         "configuration",
+        NP_("finding", "configuration"),
         N_("a DCGM deployment check failed (persistence mode, permissions …): set-up, not hardware"),
     )
     NVLINK_COPY_LOW = (
         "nvlink-copy-low",
+        NP_("finding", "nvlink-copy-low"),
         N_(
             "an nvbandwidth or p2pBandwidthLatencyTest GPU-to-GPU copy under {share} of the model's NVLink, "
             "or a pair without peer access"
@@ -158,11 +182,13 @@ class FindingCode(StrEnum):
     )
     HOST_COPY_LOW = (
         "host-copy-low",
+        NP_("finding", "host-copy-low"),
         N_("an nvbandwidth host↔GPU copy under {gbs} GB/s: less than a PCIe Gen4 x16 link"),
         {"gbs": HOST_COPY_MIN_GBS},
     )
     IB_BANDWIDTH_LOW = (
         "ib-bandwidth-low",
+        NP_("finding", "ib-bandwidth-low"),
         N_("ib_write_bw, ib_read_bw or ib_send_bw under {share} of the offer's scale-out Gb/s per GPU"),
         {"share": int(IB_MIN_SHARE * 100)},
     )

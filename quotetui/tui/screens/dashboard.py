@@ -231,7 +231,7 @@ def _findings(m: MarketView) -> Table:
         table.add_row(
             Text(f.severity.word, style=STYLE[f.severity.tone]),
             f"#{o.id} {o.provider} {o.name}",
-            labelled(f.code, f.title),
+            labelled(f.code.word, f.title),
         )
     if not shown:
         table.add_row(

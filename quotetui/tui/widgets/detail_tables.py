@@ -258,7 +258,7 @@ def findings_text(findings: list[Finding]) -> Text:
     text = Text()
     for f in findings:
         text.append(f"{f.severity.mark} {f.severity.word.upper()} ", style=STYLE[f.severity.tone])
-        text.append(f"{f.code}", style="bold")
+        text.append(f.code.word, style="bold")
         text.append(labelled("", f.title) + "\n")  # after the code in bold
         text.append(f"    {f.explanation}\n", style="")
         for line in f.evidence:
