@@ -327,7 +327,11 @@ def _option_help(cli: Cli, command: tuple[str, ...], option: str) -> str:
         ),  # the form's start, not the import's empty value (unknown)
         (("offer", "add"), "--currency", "Currency: CNY, USD … Default: CNY."),
         (("offer", "add"), "--term-months", "Term, months: 0 = on demand, 1 = monthly, 12 = annual. Default: 1."),
-        (("offer", "add"), "--bare-metal", "Bare metal (not virtualised): yes / no. Default: yes."),
+        (
+            ("offer", "add"),
+            "--bare-metal",
+            "Bare metal (not virtualised): --bare-metal or --no-bare-metal. Default: --bare-metal.",
+        ),
         (("offer", "add"), "--amount", "Price: exact, up to 6 decimal places. Required."),
         (("offer", "add"), "--provider", "Provider: the provider's name, as on the Providers sheet. Required."),
         (
@@ -341,7 +345,7 @@ def _option_help(cli: Cli, command: tuple[str, ...], option: str) -> str:
             "--status",
             "Status: one of: draft, requested, quoted, negotiating, accepted, rejected, expired.",
         ),
-        (("offer", "edit"), "--bare-metal", "Bare metal (not virtualised): yes / no."),
+        (("offer", "edit"), "--bare-metal", "Bare metal (not virtualised): --bare-metal or --no-bare-metal."),
         (("offer", "edit"), "--gpus-per-node", "GPUs per node: a whole number, GPUs, at least 1 and at most 1024."),
         # the label and the note, each said once
         (("offer", "edit"), "--gpu", "GPU model: any name or alias: H100, A100-80GB …"),

@@ -90,7 +90,8 @@ def test_a_workbook_damaged_after_a_sheet_was_taken_is_refused_whole(tmp_path: P
     assert read_file(damaged, problems, each=each) == []
     assert taken == ["Providers", "Offers"]
     assert len(problems) == 1 and problems[0].file == "damaged.xlsx"
-    assert problems[0].reason.startswith("cannot read the workbook (damaged or not Excel)")
+    said = 'cannot read the workbook: damaged or not Excel (the reader says "ExpatError: '
+    assert problems[0].reason.startswith(said)
 
 
 def test_the_import_of_a_damaged_workbook_writes_nothing(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:

@@ -83,6 +83,11 @@ TYPE_METAVARS |= {"int range": "N", "float range": "NUMBER"}
 """The same for an option declared without a field or a metavar, by its Python type (never ``<str>``)."""
 
 
+class ShareDefault(str):
+    """A flag's default that is a share, as typed (``60``): ``--help`` shows it as the language writes a
+    percentage, ``[default: 60 %]``, ``[默认：60%]`` (:func:`readable_help`)."""
+
+
 def flag(field: Field, *names: str, help: str | None = None, metavar: str | None = None) -> Any:
     """A ``typer.Option`` for a declared field (a share typed at a flag is a percentage: 60 or 60%)."""
     shown = METAVARS.get(field.kind, "TEXT")
@@ -90,7 +95,7 @@ def flag(field: Field, *names: str, help: str | None = None, metavar: str | None
     if field.kind == "ratio" and field.default is not None:
         from quotetui.domain.fields import shown_value
 
-        default = f"{shown_value(field, field.default, percent=True)} %"
+        default = ShareDefault(shown_value(field, field.default, percent=True))
     text = help or field.label
     if field.choices is not None and field.choices.placeholder() not in text:  # filled where shown (help_words)
         text = f"{text.removesuffix('.')}: one of: {field.choices.placeholder()}."
@@ -100,9 +105,12 @@ def flag(field: Field, *names: str, help: str | None = None, metavar: str | None
 def readable_help() -> None:
     """``--help`` written for people, for every command at once: a required argument is ``OFFER_ID`` (not
     Typer's ``{OFFER_ID}``), an optional one ``[NAME]``, an argument is listed by its name alone (not
-    ``OFFER_ID <int>``), an unnamed argument is upper case (``BASE QUOTE RATE``), and an option without a
-    metavar shows a word for its value (``--source TEXT``, not ``--source <str>``)."""
+    ``OFFER_ID <int>``), an unnamed argument is upper case (``BASE QUOTE RATE``), an option without a
+    metavar shows a word for its value (``--source TEXT``, not ``--source <str>``), and a share's default is a
+    percentage in the language in use (``[default: 60 %]``, not Click's ``(60 %)`` for a default in words)."""
     from typer.core import TyperArgument, TyperOption
+
+    from quotetui.language.numbers import percent
 
     def name(self: TyperArgument) -> str:
         return self.metavar if self.metavar is not None else (self.name or "").upper()
@@ -121,6 +129,14 @@ def readable_help() -> None:
         word = TYPE_METAVARS.get(label, label if "|" in label else label.upper())
         return word + ("..." if self.nargs != 1 else "")
 
+    typer_default = TyperOption._get_default_string
+
+    def default_string(self: TyperOption, **how: Any) -> str:
+        if isinstance(self.show_default, ShareDefault):
+            return percent(self.show_default)
+        return typer_default(self, **how)
+
+    TyperOption._get_default_string = default_string  # type: ignore[method-assign]
     TyperArgument._usage_display_name = usage  # type: ignore[method-assign]
     TyperArgument._rich_display_name = listed  # type: ignore[method-assign]
     TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]

@@ -571,7 +571,7 @@ GROUP_NAMES = {"overdue": N_("Overdue"), "within_30_days": N_("Within 30 days")}
 @app.command("due")
 def due(
     ctx: typer.Context,
-    within: Annotated[int, flag(WITHIN, "--within", help="How far ahead (default 90).", metavar="DAYS")] = 90,
+    within: Annotated[int, flag(WITHIN, "--within", help="How far ahead.", metavar="DAYS")] = 90,
     on: OnOpt = None,
     as_json: JsonFlag = False,
 ) -> None:

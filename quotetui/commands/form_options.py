@@ -36,6 +36,12 @@ def option_name(f: Field) -> str:
     return "--" + f.name.replace("_", "-")
 
 
+def switches(f: Field) -> tuple[str, str]:
+    """A yes/no field's two flags, which take no value: ``--bare-metal`` and ``--no-bare-metal``."""
+    name = option_name(f)
+    return name, f"--no-{name[2:]}"
+
+
 def flags_of(fields: tuple[Field, ...]) -> dict[str, str]:
     """Each field's option, to name a bad value by what the user typed."""
     return {f.name: option_name(f) for f in fields}
@@ -49,7 +55,8 @@ def _says(text: str, words_of: str) -> bool:
 def option_help(f: Field, default: str | None = None, *, adding: bool = False) -> str:
     """The field's label and what the form says under it, each said once, its choices, and for an ``add``
     command (``adding``) what an option not given takes (``default``), or that it must be given."""
-    note = hint(f, default=False, english=True)  # an edit keeps the current value: its empty value is no default
+    flags = switches(f) if f.kind == "bool" else None  # a yes/no is said by its flags: ``--bare-metal``
+    note = hint(f, default=False, english=True, flags=flags)  # an edit keeps the current value: no default
     label = f.label
     aside = (
         label[len(title_of(label, english=True)) :].strip().removeprefix("(").removesuffix(")")
@@ -72,14 +79,15 @@ def option_help(f: Field, default: str | None = None, *, adding: bool = False) -
 
 def starting(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dict[str, str]:
     """What a new row's form starts with (``services/form_defaults.py``), or else what its field takes when
-    it is empty (a choice's or a yes/no's declared default), as a command's help says it."""
+    it is empty (a choice's or a yes/no's declared default), as a command's help says it (a yes/no by its flag:
+    ``--bare-metal``)."""
     said: dict[str, str] = {}
     for f in fields:
         value = values.get(f.name, f.default if f.kind in ("choice", "bool") else None)
         if value is None or value is False or value == "":
             continue
         text = shown_value(f, value, percent=True)
-        said[f.name] = "yes" if text is True else str(text)
+        said[f.name] = switches(f)[0] if text is True else str(text)
     return said
 
 
@@ -87,7 +95,7 @@ def _option(f: Field, defaults: Mapping[str, str] | None) -> Any:
     name = option_name(f)
     text = option_help(f, (defaults or {}).get(f.name), adding=defaults is not None)
     if f.kind == "bool":
-        return typer.Option(f"{name}/--no-{name[2:]}", help=text)
+        return typer.Option("/".join(switches(f)), help=text)
     return typer.Option(name, metavar=METAVARS.get(f.kind, "TEXT"), help=text)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from quotetui.language import N_, _
 from quotetui.language.cells import width, wrap
+from quotetui.language.lists import clauses
 
 WORDS = (
     N_("Usage: "),
@@ -115,20 +116,23 @@ def _install_formatter() -> None:
     core.Context.formatter_class = HelpWords
 
 
-_EXTRA = re.compile(r"^(.*?)(\s{2}\[[^\[\]]*\])?$", re.S)
+_EXTRA = re.compile(r"^(.*?)(?:\s{2}\[([^\[\]]*)\])?$", re.S)
 
 
 def _definition(text: str) -> str:
     """An option's help, translated, a choice's list filled with what a user may type in the language in use
     (``enums.fill_choices``: the codes; in Chinese each with its word, ``lessor（出租方）``); Typer's
     ``  [default: …; required]`` after it is already in the language in use (Typer asks gettext for those
-    words: :func:`install`)."""
+    words: :func:`install`), its parts joined as the language joins clauses (``[默认：1；1<=x<=100000]``)."""
     match = _EXTRA.match(text)
-    if not match or not match.group(1):
+    if not match:
         return text
+    extra = f"  [{clauses(match.group(2).split('; '))}]" if match.group(2) else ""
+    if not match.group(1):
+        return extra.lstrip()
     from quotetui.domain.enums import fill_choices
 
-    return fill_choices(" ".join(translated(match.group(1)))) + (match.group(2) or "")
+    return fill_choices(" ".join(translated(match.group(1)))) + extra
 
 
 def install() -> None:
@@ -144,7 +148,32 @@ def install() -> None:
         return short_help(text, limit)
 
     core.Command.get_short_help_str = get_short_help_str  # type: ignore[method-assign]
+    _install_suggestions(typer.core.TyperGroup, exceptions)
     _install_errors(exceptions)
+
+
+def _install_suggestions(group: Any, exceptions: Any) -> None:
+    """A mistyped command's close matches kept on the error, for ``parser_words.message`` to say in the language
+    in use, instead of Typer's English ``. Did you mean …?`` glued to the message (``命令 'x' 不存在。. Did you
+    mean …``)."""
+    from difflib import get_close_matches
+
+    from quotetui.commands.parser_words import suggest
+
+    typer_resolve = group.resolve_command
+
+    def resolve_command(self: Any, ctx: Any, args: list[str]) -> Any:
+        asked, self.suggest_commands = self.suggest_commands, False
+        try:
+            return typer_resolve(self, ctx, args)
+        except exceptions.UsageError as exc:
+            if asked and args:
+                suggest(exc, get_close_matches(args[0], list(self.commands)))
+            raise
+        finally:
+            self.suggest_commands = asked
+
+    group.resolve_command = resolve_command
 
 
 def _install_errors(exceptions: Any) -> None:

@@ -24,6 +24,15 @@ _PATTERNS = (
 )
 N_("No such command {name!r}.")  # Typer asks gettext for these two (help_words.install)
 N_("Missing command.")
+_SUGGESTED = N_("{message} Did you mean {names}?")
+"""A mistyped command's message with the commands it is close to (Typer's suggestion, said here: Typer glues an
+English ``. Did you mean …?`` to whatever the message was, even after a Chinese full stop)."""
+
+
+def suggest(exc: Any, names: list[str]) -> None:
+    """Remembers on ``exc`` (a Click usage error) the commands a mistyped one is close to: :func:`message` says
+    them (``help_words.install`` has Typer's group ask for them instead of writing its own English)."""
+    exc.suggestions = names
 
 
 def _param_hint(exc: Any) -> str | None:
@@ -34,7 +43,15 @@ def _param_hint(exc: Any) -> str | None:
 
 
 def message(exc: Any) -> str:
-    """What ``exc`` (a Click exception) says, in the language in use."""
+    """What ``exc`` (a Click exception) says, in the language in use, with the commands it suggests."""
+    text = _said(exc)
+    names = getattr(exc, "suggestions", None)
+    if names:
+        text = _(_SUGGESTED).format(message=text, names=listed(repr(name) for name in names))
+    return text
+
+
+def _said(exc: Any) -> str:
     from typer._click import exceptions as ex
 
     if isinstance(exc, ex.NoSuchOption):

@@ -224,14 +224,14 @@ OFFER = Entity(
             "bool",
             default=True,
             aliases=("裸金属", "物理机"),
-            help=N_("yes / no"),
+            help=N_("{yes} or {no}"),
         ),
         Field(
             "prorata_days",
             N_("Part months billed by the day"),
             "bool",
             aliases=("按天计费",),
-            help=N_("monthly plans: yes if part months are billed by the day"),
+            help=N_("monthly plans: {yes} if part months are billed by the day"),
         ),
         _ratio(
             "vat_rate",
@@ -246,7 +246,7 @@ OFFER = Entity(
             N_("Special VAT invoice (专票)"),
             "bool",
             aliases=("专票", "增值税专用发票"),
-            help=N_("yes if the provider issues 增值税专用发票, so a VAT-registered buyer recovers the VAT"),
+            help=N_("{yes} if the provider issues 增值税专用发票, so a VAT-registered buyer recovers the VAT"),
         ),
         IS_ESTIMATE,
         SOURCE_REF,
@@ -676,7 +676,7 @@ SCENARIO = Entity(
             "default",
             N_("The default scenario"),
             "bool",
-            help=N_("yes: offers are ranked for it when no scenario is named"),
+            help=N_("{yes}: offers are ranked for it when no scenario is named"),
         ),
     ),
     rules=(training_rules,),
@@ -716,7 +716,7 @@ CAPEX_VAT_RATE = _ratio(
 )  # fmt: skip
 CAPEX_SPECIAL_INVOICE = Field(
     "capex_special_invoice", N_("Capex with a 专票"), "bool",
-    help=N_("yes if the seller issues 增值税专用发票: with costs net of VAT, the capex VAT is recovered"),
+    help=N_("{yes} if the seller issues 增值税专用发票: with costs net of VAT, the capex VAT is recovered"),
 )  # fmt: skip
 """The buy side's VAT, as an offer's (``Assumptions.vat_factor``): capex ÷ (1 + rate) when costs are net of VAT."""
 
@@ -802,7 +802,7 @@ SETTINGS = Entity(
               help=N_("an IANA name: Asia/Shanghai, Europe/Berlin, UTC")),
         replace(DISCOUNT_RATE, default=D(0)),
         Field("net_of_vat", N_("Costs net of recoverable VAT"), "bool", default=False,
-              help=N_("yes: an offer with a 专票 is costed without the VAT it lets you recover; no: as invoiced")),
+              help=N_("{yes}: an offer with a 专票 is costed without the VAT it lets you recover; {no}: as invoiced")),
         Field("resale_curve", N_("Resale curve (months:share)"), max_length=300, default=RESALE_CURVE_TEXT,
               help=N_("what owned servers resell for by age, a share of capex: 12:60, 24:40, 36:25, 48:15, 60:10")),
     ),

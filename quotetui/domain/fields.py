@@ -111,26 +111,31 @@ class Field:
         language in use: how a message names the field."""
         return title_of(self.label)
 
-    def help_text(self, *, english: bool = False) -> str:
+    def help_text(self, *, english: bool = False, flags: tuple[str, str] | None = None) -> str:
         """The field's help in the language in use (``english``: the English the catalog has it under), its
-        placeholders filled (``help_values``: a share as typed, ``6%``, or as written, ``10 %``)."""
+        placeholders filled (``help_values``: a share as typed, ``6%``, or as written, ``10 %``; a yes/no's
+        ``{yes}`` and ``{no}``: what is typed in a form or a cell, or at a command line the ``flags`` given,
+        ``--bare-metal`` and ``--no-bare-metal``, which take no value)."""
         if not self.help:
             return ""
         text = self.help if english else _(self.help)
-        if self.help_values:
-            tag = ENGLISH if english else None
-            text = text.format_map(_Kept({name: percent(value[:-2], tag) if value.endswith(" %") else value
-                                          for name, value in self.help_values}))  # fmt: skip
+        tag = ENGLISH if english else None
+        values = {name: percent(value[:-2], tag) if value.endswith(" %") else value for name, value in self.help_values}
+        if self.kind == "bool":
+            values |= dict(zip(("yes", "no"), flags or YES_NO, strict=True))
+        if values:
+            text = text.format_map(_Kept(values))
         return text if english else fill_choices(text)  # a command's help fills a choice's list where it is shown
 
-    def note(self, *, default: bool = True, english: bool = False) -> str:
+    def note(self, *, default: bool = True, english: bool = False, flags: tuple[str, str] | None = None) -> str:
         """One line about the field for a template header or a placeholder (in words, not type names), with
         what an empty choice or an empty yes/no means (``default``: an edit form keeps the current value); in the
         language in use, each shape of the line one message (``english``: the English a command's help is
-        translated from, as a whole, where it is written out)."""
+        translated from, as a whole, where it is written out; ``flags``: a yes/no's flags, said for its values
+        at a command line: :meth:`help_text`)."""
         say = N_ if english else _
         if self.help:
-            text = self.help_text(english=english)
+            text = self.help_text(english=english, flags=flags)
         elif self.choices is not None:
             text = say(_ONE_OF).format(choices=self.choices.placeholder() if english else self.choices.allowed())
         elif self.kind in _KIND_NOTES:
@@ -142,7 +147,7 @@ class Field:
             text = say(template).format(unit=unit, bounds=bounds) if template else unit or bounds
         if default and self.kind in ("choice", "bool") and self.default not in (None, False):
             said = shown_value(self, self.default)
-            value = say(N_("yes")) if said is True else said
+            value = (flags[0] if flags else say(N_("yes"))) if said is True else said
             text = (say(_NOTE_DEFAULT) if text else say(_DEFAULT)).format(note=text, value=value)
         return text
 
@@ -153,6 +158,10 @@ class _Kept(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
+
+YES_NO = ("yes", "no")
+"""What a yes/no field's help names its values by (``{yes}``, ``{no}``) in a form and a spreadsheet, typed so in
+every language; a flag names them by the flags (:meth:`Field.help_text`)."""
 
 _MORE_THAN_ZERO = N_("more than 0")
 _AT_LEAST = N_("at least {minimum}")

@@ -165,7 +165,12 @@ def check_zip(source: Opened, problems: list[Problem]) -> zipfile.ZipFile | None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, NotImplementedError) as exc:
         raw.close()
         problems.append(
-            Problem(name, _("not an .xlsx workbook, or a damaged or truncated one (zip: {error})").format(error=exc))
+            Problem(
+                name,
+                _('not an .xlsx workbook, or a damaged or truncated one (the zip reader says "{error}")').format(
+                    error=exc
+                ),
+            )
         )
         return None
     reason = _zip_problem(archive)
@@ -306,7 +311,7 @@ def _unreadable(exc: BaseException) -> str:
         return _("refused: its XML declares entities or a DTD (the pattern of XML bomb and XXE attacks)")
     root = chain[-1]
     detail = str(root).splitlines()[0] if str(root) else ""
-    said = _("cannot read the workbook (damaged or not Excel): {error}")
+    said = _('cannot read the workbook: damaged or not Excel (the reader says "{error}")')
     return said.format(error=f"{type(root).__name__}: {detail}")[:300]
 
 

@@ -15,7 +15,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from quotetui.domain.currency import MINOR_UNITS
 from quotetui.io.import_schema import ENTITIES, Field
 from quotetui.language import _
-from quotetui.language.lists import listed
+from quotetui.language.lists import aside, listed
 
 HEADER_FILL = PatternFill("solid", fgColor="DDE7F3")
 REQUIRED_FONT = Font(bold=True, color="1F3864")
@@ -34,7 +34,8 @@ def list_column(lists: Any, column: int, title: str, values: list[str]) -> str:
 
 def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, required: bool, hint: str = "") -> None:
     """A list drop-down on ``cells`` that refuses other values (``formula``: ``"a,b"`` or a range); an empty
-    cell is allowed unless ``required``: the import template's and the RFQ response workbook's."""
+    cell is allowed unless ``required``: the import template's and the RFQ response workbook's. ``title``: the
+    column as people read it (a field's title, ``类型``), the title of the refusal and its aside."""
     error = " / ".join(p for p in (_("choose a value from the list"), hint) if p)
     dv = DataValidation(
         type="list",
@@ -42,7 +43,7 @@ def drop_down(sheet: Worksheet, cells: str, formula: str, title: str, *, require
         allow_blank=not required,
         showErrorMessage=True,
         errorTitle=title,
-        error=f"{error} ({title})",
+        error=aside(error, title),
     )
     dv.add(cells)
     sheet.add_data_validation(dv)
@@ -88,7 +89,7 @@ def write_template(path: Path, gpu_names: list[str]) -> Path:
             sheet.column_dimensions[letter].width = max(12, min(32, len(col.column) + 4))
             formula = validation_for(col)
             if formula is not None:
-                drop_down(sheet, f"{letter}2:{letter}{ROWS_VALIDATED}", formula, col.column, required=col.required)
+                drop_down(sheet, f"{letter}2:{letter}{ROWS_VALIDATED}", formula, col.title, required=col.required)
     lists.sheet_state = "hidden"
     book.move_sheet(lists, offset=len(book.sheetnames))
     book.properties.title = _("quotetui import template")

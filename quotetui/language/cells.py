@@ -1,7 +1,8 @@
 """Text laid out by terminal cells, not characters: a Chinese character takes two cells, so a line of help, a
 table column or a footer is measured with :func:`width` and broken with :func:`wrap`, which breaks between
 any two CJK characters (they have no spaces between words) and between words elsewhere, and never starts a
-line with closing punctuation (，。、；：！？）」』】》) or ends one with opening punctuation."""
+line with closing punctuation (，。、；：！？）」』】》) or ends one with opening punctuation; a short bracketed
+tag (``[必填]``, ``[default: 90]``, as ``--help`` writes them) is never broken inside."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from functools import lru_cache
 _CLOSING = set("，。、；：！？）」』】》〉…,.;:!?)]}%’”")
 _OPENING = set("（「『【《〈([{‘“")
 _CHUNK = re.compile(
-    r"\s+|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+"
+    r"\s+|\[[^\[\]\n]{1,40}\]|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+"
 )
 
 
@@ -31,7 +32,8 @@ def width(text: str) -> int:
 
 
 def _chunks(text: str) -> list[str]:
-    """Pieces that may be put on a line of their own: a word, one CJK character, or a run of spaces; closing
+    """Pieces that may be put on a line of their own: a word, one CJK character, a short bracketed tag
+    (``[必填]``, spaces and all), or a run of spaces; closing
     punctuation sticks to the piece before it, opening punctuation to the piece after it."""
     pieces = _CHUNK.findall(text)
     out: list[str] = []

@@ -48,13 +48,14 @@ def choices_of(f: Field) -> tuple[tuple[str, str], ...]:
     return tuple((m.spaced, m.value) for m in f.choices)
 
 
-def hint(f: Field, *, default: bool = True, english: bool = False) -> str:
+def hint(f: Field, *, default: bool = True, english: bool = False, flags: tuple[str, str] | None = None) -> str:
     """What a form says of a field under its label (the TUI's placeholder, a CLI option's help): its note,
     but a ratio is typed as a percentage, with an example that fits it (the first percentage its help
     names: 99.9 for an availability, 6 for a VAT rate). In the language in use, or in English (``english``)
-    for a CLI option's help, which is translated as a whole where it is written out (``help_words``)."""
+    for a CLI option's help, which is translated as a whole where it is written out (``help_words``), a yes/no
+    by its ``flags`` there (``Field.help_text``)."""
     if f.kind != "ratio":
-        return f.note(default=default, english=english)
+        return f.note(default=default, english=english, flags=flags)
     found = re.search(r"(\d+(?:\.\d+)?)\s?%", f.help_text(english=True))
     if found:
         example = found.group(1)

@@ -79,7 +79,7 @@ class ImportReport:
             "  " + labelled(_(name), f"{c}") for name, c in self.counts.items() if c.added or c.changed or c.unchanged
         ]
         if len(out) == 1:
-            out.append("  " + _("nothing: no sheet or file quotetui imports"))
+            out.append("  " + _("nothing: the sheets read have no rows"))  # no sheet to read at all is a problem
         read_as = _("Read {file} as {encoding}.")
         out += [read_as.format(file=visible(name), encoding=e) for name, e in self.encodings.items()]  # UTF-8 too
         if self.changes:

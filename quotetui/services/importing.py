@@ -24,7 +24,7 @@ from quotetui.domain.gc_pause import gc_paused
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.import_rows import Parsed, parse_table
-from quotetui.io.import_schema import SKYPILOT_HEADERS, Entity, closest_entity, computed, entity_for
+from quotetui.io.import_schema import READ, SKYPILOT_HEADERS, Entity, closest_entity, computed, entity_for
 from quotetui.io.problems import ImportProblems, Problem
 from quotetui.io.rfq_workbook import ANSWER_SHEET, DISCOUNT_SHEET, EXTRA_SHEET, RFQ_SHEET
 from quotetui.io.skypilot import MarketRows, parse_catalog
@@ -170,6 +170,8 @@ def _import_files(
             track.state.rows_to_write += len(parsed.records)
     market: list[MarketRows] = []
     _gather(tables, early, catalog, track, problems, report, by_entity, market)
+    if not (by_entity or market or answers or problems):  # the wrong file: nothing in it is what an import reads
+        raise ImportProblems([*report.warnings, _nothing_found(paths)])
     early.clear()  # by_entity and market hold the records now: the writer lets each entity's go once written
     # the rows that could be read are checked against the database too (unknown offers, duplicate terms …),
     # so one run lists every problem; any problem rolls the whole transaction back
@@ -317,6 +319,13 @@ def _refuse_damaged(db: Database) -> None:
                 "`quotetui db check` lists what is wrong, `quotetui db restore BACKUP` puts a backup back"
             ).format(database=db.target.label, problems=clauses(integrity[:3]))
         )
+
+
+def _nothing_found(paths: list[Path]) -> Problem:
+    """Files with no sheet an import reads, as a problem naming what it looked for (the sheets keep their English
+    names in every language: the import matches them)."""
+    said = _("nothing to import: no sheet is one of the template's ({sheets}), a SkyPilot catalog or an RFQ answer")
+    return Problem(listed(p.name for p in paths), said.format(sheets=listed(e.sheet for e in READ)))
 
 
 def _unknown_table(table: Table) -> str:
