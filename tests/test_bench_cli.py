@@ -147,6 +147,48 @@ def test_a_verified_gemm_replaces_the_assumed_mfu(cli: Cli, demo_db_path: Path) 
     assert "verified GEMM 600.4 TFLOPS is 60.7 %" in slow["mfu_note"]
 
 
+SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+H200_SWEEP = str(SHARED / "33-mamf-msmf-format-h200-mamfreadme.txt")  # mamf-finder's MSMF 722 TFLOPS, no device named
+H200_QUERY = str(SHARED / "11-smi-query-h200-250fields-exporter.txt")  # nvidia-smi: NVIDIA H200, 143771 MiB
+
+
+def test_a_sweep_naming_no_gpu_is_not_verified_once_the_offers_logs_show_another_model(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """Offer #9 sells H100s. A GEMM sweep that names no device is verified while nothing says otherwise; once an
+    nvidia-smi listing of the trial machine shows an H200, the sweep is not shown to be the model sold: its figure is
+    withdrawn, and explain, the ranking and bench check agree (default MFU, a model-mismatch)."""
+    db = str(demo_db_path)
+    alone = _ok(cli, "--db", db, "bench", "import", H200_SWEEP, "--offer", "9", "--json")
+    assert alone["logs"][0]["results"] == ["gemm_tflops 722 TFLOPS"]
+    assert "verified GEMM 722 TFLOPS" in _ok(cli, "--db", db, "explain", "9", "--json")["mfu_note"]
+
+    result = cli("--db", db, "bench", "import", H200_QUERY, "--offer", "9")
+    assert result.code == 0, result.err
+    assert (
+        "- evidence #1 33-mamf-msmf-format-h200-mamfreadme.txt: its figures no longer count as verified (it names no "
+        "GPU, and the offer's other logs say H200 SXM reported, H100 SXM5 sold: not shown to be the H100 SXM5 sold, "
+        "kept as evidence, not a verified figure)"
+    ) in result.out
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM benchmark_result WHERE evidence_id IS NOT NULL") == [(0,)]
+    after = _ok(cli, "--db", db, "explain", "9", "--json")
+    assert (after["mfu_source"], after["mfu"]) == ("default", "0.4")
+    [ranked] = [o for o in _ok(cli, "--db", db, "offers", "--json") if o["id"] == 9]
+    assert ranked["mfu"] == "0.4"
+    check = _ok(cli, "--db", db, "bench", "check", "--offer", "9", "--json")
+    assert "H200 SXM reported, H100 SXM5 sold" in [f["title"] for f in check["findings"]]
+
+
+def test_a_sweep_naming_no_gpu_imported_with_a_listing_of_another_model_is_evidence_only(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    db = str(demo_db_path)
+    report = _ok(cli, "--db", db, "bench", "import", H200_SWEEP, H200_QUERY, "--offer", "1", "--json")
+    assert [log["results"] for log in report["logs"]] == [[], []]
+    assert report["logs"][0]["not_verified"].startswith("it names no GPU, and the offer's other logs say H200 SXM")
+    assert _ok(cli, "--db", db, "explain", "1", "--json")["mfu_source"] != "verified"
+
+
 def test_the_export_shows_the_same_findings(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     from openpyxl import load_workbook
 

@@ -280,6 +280,14 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
     return findings
 
 
+def machine_not_sold(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
+    """The critical model findings of an offer's logs: they show its machine is another model than the one sold.
+    A measurement whose log names no GPU of its own is then not shown to come from the model sold, and is not
+    the offer's verified figure (``services/bench_import.not_verified``)."""
+    found = _model(logs, sold, catalog) + _framework_peak(logs, sold, catalog) + _nvidia_tools(logs, sold)
+    return [f for f in found if f.severity is Severity.CRITICAL]
+
+
 def _internal(test: DcgmTest) -> bool:
     """A DCGM test that failed on an error of its own (``There was an internal error during the test``, its child
     process's output unreadable) and blames no GPU: it proves nothing either way, like a skip."""
