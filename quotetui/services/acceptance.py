@@ -24,7 +24,7 @@ from quotetui.domain.verification.findings import Finding, Log, Sold
 from quotetui.domain.verification.rules import check
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses
+from quotetui.language.lists import clauses, labelled
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -257,15 +257,12 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     with db.session() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
-        items = clauses(
-            _("{item} {status} ({reason})").format(
-                item=AcceptanceCheck(i.key).coded, status=i.status.word, reason=i.reason
-            )
-            for i in state.blocking
+        items = "\n".join(
+            "  " + labelled(f"{AcceptanceCheck(i.key).coded} {i.status.word}", i.reason) for i in state.blocking
         )
         raise BadInput(
             _(
-                "contract #{id} cannot be accepted: {items}. Import the logs that show it "
+                "contract #{id} cannot be accepted:\n{items}\nImport the logs that show it "
                 "(`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
                 "(`quotetui acceptance waive ITEM --contract {id} --reason …`)"
             ).format(id=contract_id, items=items, offer=state.offer_id)

@@ -32,7 +32,7 @@ from quotetui.domain.verification.logs import (
     TrainingThroughput,
 )
 from quotetui.domain.verification.plausible import impossible
-from quotetui.domain.verification.rules import machine_not_sold, training_mfu
+from quotetui.domain.verification.rules import machine_not_sold, training_mfu, unnamed_on_another
 from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import content_digest
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
@@ -190,9 +190,7 @@ def _training(p: TrainingThroughput, sold: GpuSpec) -> list[dict[str, Any]]:
     return results
 
 
-def not_verified(
-    parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog, machine: tuple[Finding, ...] = ()
-) -> str:
+def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog, machine: tuple[Finding, ...] = ()) -> str:
     """Why a figure in ``parsed`` must not become the offer's verified figure ("" when it may): the one rule
     that decides which measurements feed the engine (explain, the ranking). A GEMM sweep or a training run on
     another device (it would set the offer's MFU: model-mismatch says what was measured); one that names no
@@ -209,7 +207,7 @@ def not_verified(
         return _("run on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
             device=other, model=sold.name
         )
-    if machine and isinstance(parsed, GemmSweep | TrainingThroughput | AllReduce) and not parsed.gpu_names():
+    if unnamed_on_another(parsed, machine):
         return _(
             "it names no GPU, and the offer's other logs say {finding}: not shown to be the {model} sold, kept as "
             "evidence, not a verified figure"
