@@ -104,8 +104,11 @@ def codes(as_json: JsonFlag = False) -> None:
     if as_json:
         print_json({code.value: code.meaning for code in FindingCode})  # English: read by scripts
         return
+    from quotetui.language.cells import width
+
+    column = max(width(code) for code in FindingCode) + 2  # by terminal cells: a Chinese character takes two
     for code in FindingCode:
-        say(f"{code:<20} {code.said}")
+        say(code + " " * (column - width(code)) + code.said)
 
 
 def probe(

@@ -24,7 +24,7 @@ from quotetui.domain.verification.findings import Finding, Log, Sold
 from quotetui.domain.verification.rules import check
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses, labelled
+from quotetui.language.lists import clauses
 from quotetui.services.verification import LogOnRecord, check_offer, sold_as
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -250,6 +250,12 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
     return contract_acceptance(db, contract_id)
 
 
+class NotAcceptable(BadInput):
+    """A contract that cannot be accepted yet: each blocking item on a line of its own."""
+
+    listed = True
+
+
 def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     """Moves a contract to accepted on ``on``; refused, naming each blocking item, while one failed or is
     missing without a waiver; refused once accepted (the day and what it rested on stay as recorded)."""
@@ -258,9 +264,12 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
         items = "\n".join(
-            "  " + labelled(f"{AcceptanceCheck(i.key).coded} {i.status.word}", i.reason) for i in state.blocking
+            _("{item} {status}: {reason}").format(
+                item=AcceptanceCheck(i.key).coded, status=i.status.word, reason=i.reason
+            )
+            for i in state.blocking
         )
-        raise BadInput(
+        raise NotAcceptable(
             _(
                 "contract #{id} cannot be accepted:\n{items}\nImport the logs that show it "
                 "(`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
