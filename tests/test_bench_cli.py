@@ -331,3 +331,34 @@ def test_a_utf16_log_and_a_file_name_with_a_line_break(cli: Cli, demo_db_path: P
     _ok(cli, "--db", db, "bench", "import", str(ib), "--offer", "9", "--json")  # offer 9 records no NIC figure
     logs = _ok(cli, "--db", db, "bench", "check", "--offer", "9", "--json")["logs"]
     assert logs[-1]["summary"].endswith("(NIC Gb/s per GPU not recorded: not judged)")
+
+
+def test_chinese_bench_words_join_as_chinese_does(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """zh-CN: the formats a refusal lists name each with its programs in a full-width aside; a scale-out run's
+    asides follow one another without a blank; codes and their meanings line up by terminal cells; logs are 份."""
+    db = str(demo_db_path)
+    zh = ("--db", db, "--lang", "zh-CN")
+    text = tmp_path / "hostname"
+    text.write_text("node01\n")
+    refused = cli(*zh, "bench", "import", str(text), "--offer", "9")
+    assert refused.code == 2
+    assert "quotetui: 1 份日志无法导入；未保存任何内容：" in refused.err
+    assert (
+        "、perftest（ib_write_bw、ib_read_bw、ib_send_bw、ib_*_lat）、p2pBandwidthLatencyTest、"
+        "训练日志（Megatron-LM、torchtitan）、gemm sweep、"
+    ) in refused.err
+    assert "、nccl-tests all_reduce_perf（-J）、nvbandwidth（-j）以及探测脚本结果包" in refused.err
+    assert "(" not in refused.err.split("可读取：")[1]
+
+    added = cli(*zh, "bench", "import", str(SHARED / "07-nccl-h100-16rank-2node-a3mega.txt"), "--offer", "9")
+    assert "报价 #9：新增 1 份日志，0 份此前已有记录" in added.out
+    check = cli(*zh, "bench", "check", "--offer", "9").out
+    assert (
+        "跨机：2 台主机共 16 个 rank，busbw 338.82 GB/s（8,589,934,592 B）（未记录每 GPU 的网卡 Gb/s：不作判定）"
+    ) in check
+
+    codes = cli("--lang", "zh-CN", "bench", "codes").out.splitlines()
+    from quotetui.language.cells import width
+
+    assert codes[0].startswith("vgpu" + " " * 20 + "GPU ") and codes[4].startswith("impossible-measurement  日志")
+    assert len({width(line[: line.index(line.split()[1])]) for line in codes}) == 1  # one column

@@ -269,13 +269,12 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
             )
             for i in state.blocking
         )
-        raise NotAcceptable(
-            _(
-                "contract #{id} cannot be accepted:\n{items}\nImport the logs that show it "
-                "(`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
-                "(`quotetui acceptance waive ITEM --contract {id} --reason …`)"
-            ).format(id=contract_id, items=items, offer=state.offer_id)
-        )
+        head = _("contract #{id} cannot be accepted:").format(id=contract_id)
+        fix = _(
+            "Import the logs that show it (`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
+            "(`quotetui acceptance waive ITEM --contract {id} --reason …`)"
+        ).format(id=contract_id, offer=state.offer_id)
+        raise NotAcceptable(f"{head}\n{items}\n{fix}")  # one line each: ``listed``
     latest = max((i.waiver.on for i in state.items if i.waiver is not None), default=None)
     if latest is not None and on < latest:  # an acceptance rests on its waivers: none written after it
         raise FieldErrors(
