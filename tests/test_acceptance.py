@@ -132,7 +132,11 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     assert [i["item"] for i in state["items"] if i["status"] == "missing"] == ["scale_out"]
     assert all(i["reason"].startswith("2 of 2 nodes") for i in state["items"] if i["item"] in node_items)
     refused = cli("--db", db, "acceptance", "accept", "--contract", cid)
-    assert refused.code != 0 and "scale_out missing" in refused.err and "acceptance waive" in refused.err
+    assert refused.code != 0 and "acceptance waive" in refused.err
+    # one line per blocking item, its reason unbracketed
+    assert (
+        "\n  scale_out (Scale-out AllReduce) missing: no multi-host all_reduce_perf with its rank list\n" in refused.err
+    )
     assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
     early = cli("--db", db, "acceptance", "accept", "--contract", cid, "--on", "1999-01-01")
     assert early.code != 0 and "--on: 1999-01-01 is earlier than a year before it starts (2025-06-01)" in early.err
@@ -219,10 +223,10 @@ def test_the_export_has_an_acceptance_sheet(cli: Cli, demo_db_path: Path, tmp_pa
     contract = [r for r in rows[1:] if r[0] == "#1"]
     offer = [r for r in rows[1:] if r[0] in ("", None)]
     assert len(contract) == 7 and len(offer) == 7  # the contract's checklist, then offer #9's own (one node)
-    scale = next(r for r in contract if r[3] == "Scale-out AllReduce (multi-node)")
+    scale = next(r for r in contract if r[3] == "Scale-out AllReduce")
     assert (scale[2], scale[4], scale[7], scale[9]) == (2, "waived", "Li", "later")
     assert "(was missing)" in scale[5]
-    assert next(r for r in offer if r[3] == "Scale-out AllReduce (multi-node)")[4] == "not required"
+    assert next(r for r in offer if r[3] == "Scale-out AllReduce")[4] == "not required"
     assert next(r for r in contract if r[3] == "GEMM ≥ 70 % of peak")[4] == "passed"
 
 
@@ -263,10 +267,12 @@ def test_a_contract_may_state_the_sample_of_nodes_acceptance_checks(
     assert "acceptance checks a sample: 10 % of the nodes, at least 2 nodes" in signed.out
     one = {i["item"]: i for i in _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")["items"]}
     assert one["gemm"]["status"] == "missing"
-    assert one["gemm"]["reason"].startswith("1 of 2 nodes (a sample of the 5) (node01)")
+    assert one["gemm"]["reason"].startswith("1 of 2 nodes, a sample of the 5 (node01): logs from 2 distinct machines")
     _ok(cli, "--db", db, "bench", "import", str(probe_bundle(tmp_path, "node02", clean)), "--offer", "9", "--json")
     two = {i["item"]: i for i in _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")["items"]}
-    assert two["gemm"]["status"] == "passed" and two["gemm"]["reason"].startswith("2 of 2 nodes (a sample of the 5)")
+    assert two["gemm"]["status"] == "passed" and two["gemm"]["reason"].startswith(
+        "2 of 2 nodes, a sample of the 5: median"
+    )
     refused = cli("--db", db, "contracts", "add", "--offer", "9", "--start", "2026-06-01", "--term-months", "12",
                   "--acceptance-sample", "0.1")  # fmt: skip
     assert refused.code == 2 and "--acceptance-sample" in refused.err and "did you mean 10%?" in refused.err
@@ -323,3 +329,38 @@ def test_a_waiver_written_while_missing_never_hides_a_later_failure(
     burn = next(i for i in _ok(cli, "--db", db, "acceptance", "show", "--contract", "1", "--json")["items"]
                 if i["item"] == "burn")  # fmt: skip
     assert burn["status"] == "failed" and "while it was missing; failed since" in burn["reason"]
+
+
+def test_an_item_is_shown_and_waived_by_one_name_and_its_reasons_read_without_nested_brackets(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """zh-CN: the checklist shows each item by its title, waive takes that title (however typed), and a node count
+    reads as one sentence: no "（从 2 个节点中抽检；无）" aside, no bracket inside a bracket when accept refuses."""
+    db = str(demo_db_path)
+    zh = ("--db", db, "--lang", "zh-CN")
+    for log in ("33-mamf-msmf-format-h200-mamfreadme.txt", "11-smi-query-h200-250fields-exporter.txt"):
+        assert cli("--db", db, "bench", "import", str(SHARED / log), "--offer", "9").code == 0
+    added = cli(*zh, "contracts", "add", "--offer", "9", "--gpus", "16", "--start", "2026-06-01", "--term-months",
+                "12", "--acceptance-sample", "50", "--acceptance-sample-min", "1")  # fmt: skip
+    assert added.code == 0, added.err
+    shown = cli(*zh, "acceptance", "show", "--contract", "1").out
+    assert "  ? 单节点 AllReduce " in shown and "  ? NVLink 拓扑 " in shown and "  ? 机间 AllReduce " in shown
+    assert "从 2 个节点中抽检 1 个，0 个通过：需要来自 1 台不同机器的日志；没有 `nvidia-smi topo -m`" in shown
+    assert "；无）" not in shown
+    # the sweep names no device and the node's listing is an H200: it passes nothing for an H100 contract
+    assert "? GEMM ≥ 峰值的 70%" in shown
+
+    waived = cli(*zh, "acceptance", "waive", "单节点AllReduce", "--contract", "1", "--reason", "单机测试另行安排")
+    assert waived.code == 0, waived.err
+    assert "  w 单节点 AllReduce " in cli(*zh, "acceptance", "show", "--contract", "1").out
+    assert cli(*zh, "acceptance", "waive", "ＮＶＬｉｎｋ 拓扑", "--contract", "1", "--reason", "x").code == 0
+
+    refused = cli(*zh, "acceptance", "accept", "--contract", "1")
+    assert refused.code == 2
+    lines = refused.err.splitlines()
+    assert lines[0] == "quotetui: 合同 #1 无法验收："
+    assert "  scale_out（机间 AllReduce）缺失：没有带 rank 列表的多主机 all_reduce_perf" in lines
+    assert (
+        "  ecc（无 ECC 错误）缺失：从 2 个节点中抽检 1 个，0 个通过：需要来自 1 台不同机器的日志；"
+        "没有包含 ecc.errors.uncorrected.volatile.total 的 nvidia-smi 查询"
+    ) in lines

@@ -147,6 +147,48 @@ def test_a_verified_gemm_replaces_the_assumed_mfu(cli: Cli, demo_db_path: Path) 
     assert "verified GEMM 600.4 TFLOPS is 60.7 %" in slow["mfu_note"]
 
 
+SHARED = Path(__file__).parent / "fixtures" / "benchlogs" / "shared"
+H200_SWEEP = str(SHARED / "33-mamf-msmf-format-h200-mamfreadme.txt")  # mamf-finder's MSMF 722 TFLOPS, no device named
+H200_QUERY = str(SHARED / "11-smi-query-h200-250fields-exporter.txt")  # nvidia-smi: NVIDIA H200, 143771 MiB
+
+
+def test_a_sweep_naming_no_gpu_is_not_verified_once_the_offers_logs_show_another_model(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """Offer #9 sells H100s. A GEMM sweep that names no device is verified while nothing says otherwise; once an
+    nvidia-smi listing of the trial machine shows an H200, the sweep is not shown to be the model sold: its figure is
+    withdrawn, and explain, the ranking and bench check agree (default MFU, a model-mismatch)."""
+    db = str(demo_db_path)
+    alone = _ok(cli, "--db", db, "bench", "import", H200_SWEEP, "--offer", "9", "--json")
+    assert alone["logs"][0]["results"] == ["gemm_tflops 722 TFLOPS"]
+    assert "verified GEMM 722 TFLOPS" in _ok(cli, "--db", db, "explain", "9", "--json")["mfu_note"]
+
+    result = cli("--db", db, "bench", "import", H200_QUERY, "--offer", "9")
+    assert result.code == 0, result.err
+    assert (
+        "- evidence #1 33-mamf-msmf-format-h200-mamfreadme.txt: its figures no longer count as verified (it names no "
+        "GPU, and the offer's other logs say H200 SXM reported, H100 SXM5 sold: not shown to be the H100 SXM5 sold, "
+        "kept as evidence, not a verified figure)"
+    ) in result.out
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM benchmark_result WHERE evidence_id IS NOT NULL") == [(0,)]
+    after = _ok(cli, "--db", db, "explain", "9", "--json")
+    assert (after["mfu_source"], after["mfu"]) == ("default", "0.4")
+    [ranked] = [o for o in _ok(cli, "--db", db, "offers", "--json") if o["id"] == 9]
+    assert ranked["mfu"] == "0.4"
+    check = _ok(cli, "--db", db, "bench", "check", "--offer", "9", "--json")
+    assert "H200 SXM reported, H100 SXM5 sold" in [f["title"] for f in check["findings"]]
+
+
+def test_a_sweep_naming_no_gpu_imported_with_a_listing_of_another_model_is_evidence_only(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    db = str(demo_db_path)
+    report = _ok(cli, "--db", db, "bench", "import", H200_SWEEP, H200_QUERY, "--offer", "1", "--json")
+    assert [log["results"] for log in report["logs"]] == [[], []]
+    assert report["logs"][0]["not_verified"].startswith("it names no GPU, and the offer's other logs say H200 SXM")
+    assert _ok(cli, "--db", db, "explain", "1", "--json")["mfu_source"] != "verified"
+
+
 def test_the_export_shows_the_same_findings(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
     from openpyxl import load_workbook
 
@@ -289,3 +331,34 @@ def test_a_utf16_log_and_a_file_name_with_a_line_break(cli: Cli, demo_db_path: P
     _ok(cli, "--db", db, "bench", "import", str(ib), "--offer", "9", "--json")  # offer 9 records no NIC figure
     logs = _ok(cli, "--db", db, "bench", "check", "--offer", "9", "--json")["logs"]
     assert logs[-1]["summary"].endswith("(NIC Gb/s per GPU not recorded: not judged)")
+
+
+def test_chinese_bench_words_join_as_chinese_does(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """zh-CN: the formats a refusal lists name each with its programs in a full-width aside; a scale-out run's
+    asides follow one another without a blank; codes and their meanings line up by terminal cells; logs are 份."""
+    db = str(demo_db_path)
+    zh = ("--db", db, "--lang", "zh-CN")
+    text = tmp_path / "hostname"
+    text.write_text("node01\n")
+    refused = cli(*zh, "bench", "import", str(text), "--offer", "9")
+    assert refused.code == 2
+    assert "quotetui: 1 份日志无法导入；未保存任何内容：" in refused.err
+    assert (
+        "、perftest（ib_write_bw、ib_read_bw、ib_send_bw、ib_*_lat）、p2pBandwidthLatencyTest、"
+        "训练日志（Megatron-LM、torchtitan）、gemm sweep、"
+    ) in refused.err
+    assert "、nccl-tests all_reduce_perf（-J）、nvbandwidth（-j）以及探测脚本结果包" in refused.err
+    assert "(" not in refused.err.split("可读取：")[1]
+
+    added = cli(*zh, "bench", "import", str(SHARED / "07-nccl-h100-16rank-2node-a3mega.txt"), "--offer", "9")
+    assert "报价 #9：新增 1 份日志，0 份此前已有记录" in added.out
+    check = cli(*zh, "bench", "check", "--offer", "9").out
+    assert (
+        "跨机：2 台主机共 16 个 rank，busbw 338.82 GB/s（8,589,934,592 B）（未记录每 GPU 的网卡 Gb/s：不作判定）"
+    ) in check
+
+    codes = cli("--lang", "zh-CN", "bench", "codes").out.splitlines()
+    from quotetui.language.cells import width
+
+    assert codes[0].startswith("vgpu" + " " * 20 + "GPU ") and codes[4].startswith("impossible-measurement  日志")
+    assert len({width(line[: line.index(line.split()[1])]) for line in codes}) == 1  # one column

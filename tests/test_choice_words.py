@@ -150,7 +150,7 @@ def test_each_enum_flags_help_lists_what_may_be_typed(cli: Cli) -> None:
         _help_line(cli, *zh, "contracts", "add")
     )
     assert "nvlink_bridge（NVLink桥接）" in _help_line(cli, *zh, "offer", "add")
-    assert "ITEM可选：inventory（清点与型号）" in _help_line(cli, *zh, "acceptance", "waive")
+    assert "ITEM可选：inventory（GPU清点与型号）、topology（NVLink拓扑）" in _help_line(cli, *zh, "acceptance", "waive")
     assert "list（公开标价）、provider（供应商）、counter（我方还价）、final（最终成交价）" in (
         _help_line(cli, *zh, "round", "add")
     )

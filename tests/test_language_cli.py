@@ -473,8 +473,10 @@ def _choices() -> list[type[Choice]]:
 def test_every_code_declares_its_word_which_is_the_code_in_english_and_translated_in_chinese() -> None:
     assert len(_choices()) > 20
     codes = [(f"{kind.__name__}.{m.name}", m) for kind in _choices() for m in kind]
-    bare = [name for name, m in codes if m._word is None or m._word != m.value]
+    titled = {AcceptanceCheck}  # an acceptance item's word is its title, in English too: the one name it is shown by
+    bare = [name for name, m in codes if m._word is None or (m._word != m.value and type(m) not in titled)]
     assert bare == []  # NAME = "code", NP_("context", "code"): English reads as it always has
+    assert AcceptanceCheck.parse("Single-node AllReduce") is AcceptanceCheck.ALLREDUCE
     assert [m.word for m in InterFabric] == [m.value for m in InterFabric]
     language.use("zh-CN")
     same = [name for name, m in codes if m.word == m.value]

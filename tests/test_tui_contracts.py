@@ -173,11 +173,11 @@ async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(
         app.push_screen(ContractDetailScreen(1))
         await settle(pilot)
         body = text_of(app, "#contract-body")
-        assert "Acceptance (a accepts, w waives an item): blocked by Scale-out AllReduce (multi-node)" in body
+        assert "Acceptance (a accepts, w waives an item): blocked by Scale-out AllReduce" in body
         assert "GEMM ≥ 70 % of peak" in body and "median 792.8 TFLOPS = 80.2 % of 989" in body
         await pilot.press("a")
         await settle(pilot)
-        assert any("cannot be accepted: scale_out missing" in text for text, _ in app.told)
+        assert any("cannot be accepted:\nscale_out (Scale-out AllReduce) missing: " in text for text, _ in app.told)
         assert sql(demo_db_path, "SELECT accepted_on FROM contract") == [(None,)]
         await pilot.press("w")
         await pilot.pause()
@@ -195,7 +195,7 @@ async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(
             [("scale_out", "Li Wei", __import__("datetime").date(2026, 11, 30))],
         )
         body = " ".join(text_of(app, "#contract-body").split())  # the cell wraps
-        assert "Scale-out AllReduce (multi-node) waived no multi-host" in body
+        assert "Scale-out AllReduce waived no multi-host" in body
         assert "waived by Li Wei on 2026-11-30: one node is enough for the first month" in body
         await pilot.press("a")
         await settle(pilot)

@@ -97,7 +97,7 @@ async def test_findings_on_the_dashboard_offers_table_and_benchmarks_tab(demo_db
         # the acceptance checklist of one node: PCIe paths fail topology, 38 GB/s fails the AllReduce item
         assert "Acceptance of one node" in body
         rows = {line.split("  ")[0]: " ".join(line.split()) for line in body.splitlines()}
-        assert rows["Topology (NVLink)"].startswith("Topology (NVLink) failed pcie-topology: 28 of 28 GPU pairs")
+        assert rows["NVLink topology"].startswith("NVLink topology failed pcie-topology: 28 of 28 GPU pairs")
         assert rows["Single-node AllReduce"].startswith("Single-node AllReduce failed allreduce-low: AllReduce 38.00")
         assert rows["GEMM ≥ 70 % of peak"] == "GEMM ≥ 70 % of peak missing no BF16 GEMM sweep on an H100 SXM5"
         # the node's nvidia-smi query lists H100 PCIe, not the H100 SXM5 sold: it counts for the inventory's

@@ -45,6 +45,11 @@ def import_logs(
         say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")
     for line in report.not_run:
         say(_("- not run on the machine: {line}").format(line=line))
+    for w in report.withdrawn:
+        said = _("- evidence #{id} {log}: its figures no longer count as verified").format(
+            id=w.evidence_id, log=one_line(w.label)
+        )
+        say(aside(said, w.why))
     added, dupes = len(report.added), len(report.stored) - len(report.added)
     say(
         ngettext(
@@ -106,7 +111,7 @@ def codes(as_json: JsonFlag = False) -> None:
         if worded:  # the code, its word (as the offers table shows it), its meaning: columns by terminal cells
             say(f"{code:<{wide}} {code.word}{' ' * (room - cells.width(code.word))} {code.said_meaning}")
         else:
-            say(f"{code:<20} {code.said_meaning}")
+            say(f"{code:<{wide + 1}} {code.said_meaning}")
 
 
 def probe(

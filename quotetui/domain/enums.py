@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from enum import StrEnum
+from fractions import Fraction
 from typing import Self
 
 from quotetui.domain.errors import BadInput, DatabaseProblem, noun
 from quotetui.language import N_, NP_, _
 from quotetui.language.lists import listed
+from quotetui.language.numbers import percent
 
 
 class Choice(StrEnum):
@@ -405,18 +407,29 @@ class Qualifier(Choice):
     AT_MOST = "at_most", NP_("qualifier", "at_most")
 
 
+GEMM_MIN_SHARE = Fraction(7, 10)
+"""A verified dense BF16 GEMM under 70 % of the sold model's datasheet peak is throttled, shared or another
+part: healthy GPUs reach 80-87 % (DESIGN.md section 4.1). The gemm acceptance item's title names it."""
+
+
 class AcceptanceCheck(Choice):
     """The items of an acceptance checklist, in order (``scale-out`` is typed either way); what each one
     requires is ``domain/verification/acceptance.py``'s (declared here so that a field can name its choices
-    without importing the log readers)."""
+    without importing the log readers). Each item's word is its title, the one name it is shown by (the
+    checklist, the contract screen, a refusal) and may be typed by (``acceptance waive "单节点 AllReduce"``)."""
 
-    INVENTORY = "inventory", NP_("acceptance item", "inventory")
-    TOPOLOGY = "topology", NP_("acceptance item", "topology")
-    GEMM = "gemm", NP_("acceptance item", "gemm")
-    ALLREDUCE = "allreduce", NP_("acceptance item", "allreduce")
-    BURN = "burn", NP_("acceptance item", "burn")
-    SCALE_OUT = "scale_out", NP_("acceptance item", "scale_out")
-    ECC = "ecc", NP_("acceptance item", "ecc")
+    INVENTORY = "inventory", N_("Inventory and model")
+    TOPOLOGY = "topology", N_("NVLink topology")
+    GEMM = "gemm", N_("GEMM ≥ {share} of peak")
+    ALLREDUCE = "allreduce", N_("Single-node AllReduce")
+    BURN = "burn", N_("gpu-burn or DCGM level 3 clean")
+    SCALE_OUT = "scale_out", N_("Scale-out AllReduce")
+    ECC = "ecc", N_("No ECC errors")
+
+    @property
+    def word(self) -> str:
+        """The item's title in the language in use (the gemm item's with its floor: ``GEMM ≥ 70 % of peak``)."""
+        return super().word.format(share=percent(int(GEMM_MIN_SHARE * 100)))
 
 
 class ChangeAction(Choice):

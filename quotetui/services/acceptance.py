@@ -250,6 +250,12 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
     return contract_acceptance(db, contract_id)
 
 
+class NotAcceptable(BadInput):
+    """A contract that cannot be accepted yet: each blocking item on a line of its own."""
+
+    listed = True
+
+
 def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     """Moves a contract to accepted on ``on``; refused, naming each blocking item, while one failed or is
     missing without a waiver; refused once accepted (the day and what it rested on stay as recorded)."""
@@ -257,19 +263,18 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     with db.session() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
-        items = clauses(
-            _("{item} {status} ({reason})").format(
+        items = "\n".join(
+            _("{item} {status}: {reason}").format(
                 item=AcceptanceCheck(i.key).coded, status=i.status.word, reason=i.reason
             )
             for i in state.blocking
         )
-        raise BadInput(
-            _(
-                "contract #{id} cannot be accepted: {items}. Import the logs that show it "
-                "(`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
-                "(`quotetui acceptance waive ITEM --contract {id} --reason …`)"
-            ).format(id=contract_id, items=items, offer=state.offer_id)
-        )
+        head = _("contract #{id} cannot be accepted:").format(id=contract_id)
+        fix = _(
+            "Import the logs that show it (`quotetui bench import LOG --offer {offer}`) or waive an item in writing "
+            "(`quotetui acceptance waive ITEM --contract {id} --reason …`)"
+        ).format(id=contract_id, offer=state.offer_id)
+        raise NotAcceptable(f"{head}\n{items}\n{fix}")  # one line each: ``listed``
     latest = max((i.waiver.on for i in state.items if i.waiver is not None), default=None)
     if latest is not None and on < latest:  # an acceptance rests on its waivers: none written after it
         raise FieldErrors(

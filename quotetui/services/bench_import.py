@@ -20,7 +20,7 @@ from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.domain.verification.collectives import kind
-from quotetui.domain.verification.findings import a_or_an
+from quotetui.domain.verification.findings import Finding, Log, Sold, a_or_an
 from quotetui.domain.verification.framework_peaks import foreign
 from quotetui.domain.verification.inventory import other_model
 from quotetui.domain.verification.logs import (
@@ -32,12 +32,13 @@ from quotetui.domain.verification.logs import (
     TrainingThroughput,
 )
 from quotetui.domain.verification.plausible import impossible
-from quotetui.domain.verification.rules import training_mfu
+from quotetui.domain.verification.rules import machine_not_sold, training_mfu, unnamed_on_another
 from quotetui.domain.wording import plural
 from quotetui.io.benchlogs.common import content_digest
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
 from quotetui.language import _, ngettext
+from quotetui.language.lists import listed
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import BenchmarkResult, Evidence, Offer
@@ -87,11 +88,24 @@ class Stored:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    """A log on record whose verified figures the logs now imported withdrew (they show another model)."""
+
+    label: str
+    evidence_id: int
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"log": self.label, "evidence_id": self.evidence_id, "not_verified": self.why}
+
+
 @dataclass(slots=True)
 class BenchImport:
     offer_id: int
     stored: list[Stored] = field(default_factory=list)
     not_run: list[str] = field(default_factory=list)
+    withdrawn: list[Withdrawn] = field(default_factory=list)
 
     @property
     def added(self) -> list[Stored]:
@@ -104,6 +118,7 @@ class BenchImport:
             "duplicates": len(self.stored) - len(self.added),
             "logs": [s.to_json() for s in self.stored],
             "not_run": self.not_run,
+            "withdrawn": [w.to_json() for w in self.withdrawn],
         }
 
 
@@ -175,10 +190,13 @@ def _training(p: TrainingThroughput, sold: GpuSpec) -> list[dict[str, Any]]:
     return results
 
 
-def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
-    """Why a figure in ``parsed`` must not become the offer's verified figure ("" when it may): a GEMM sweep
-    or a training run on another device (it would set the offer's MFU: model-mismatch says what was measured),
-    or an AllReduce across hosts or of unknown hosts (it measures the scale-out network, not NVLink)."""
+def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog, machine: tuple[Finding, ...] = ()) -> str:
+    """Why a figure in ``parsed`` must not become the offer's verified figure ("" when it may): the one rule
+    that decides which measurements feed the engine (explain, the ranking). A GEMM sweep or a training run on
+    another device (it would set the offer's MFU: model-mismatch says what was measured); one that names no
+    device where the offer's logs show another model (``machine``: ``rules.machine_not_sold``), since it is
+    then not shown to come from the model sold; or an AllReduce across hosts or of unknown hosts (it measures
+    the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return _("measured on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
             device=other, model=sold.name
@@ -189,6 +207,11 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
         return _("run on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
             device=other, model=sold.name
         )
+    if unnamed_on_another(parsed, machine):
+        return _(
+            "it names no GPU, and the offer's other logs say {finding}: not shown to be the {model} sold, kept as "
+            "evidence, not a verified figure"
+        ).format(finding=listed(f.title for f in machine), model=sold.name)
     if isinstance(parsed, GemmSweep) and not parsed.half_precision:
         return _("a {dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure").format(
             dtype=parsed.dtype
@@ -214,7 +237,9 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog) -> str:
     return ""
 
 
-def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, catalog: GpuCatalog) -> Stored:
+def _store(
+    session: Session, offer: Offer, section: Section, sold: GpuSpec, catalog: GpuCatalog, machine: tuple[Finding, ...]
+) -> Stored:
     raw = section.raw
     hosts = getattr(section.parsed, "hosts", ())
     host = section.host or (hosts[0] if hosts else None)
@@ -248,7 +273,7 @@ def _store(session: Session, offer: Offer, section: Section, sold: GpuSpec, cata
     session.add(evidence)
     session.flush()
     results = []
-    why = not_verified(section.parsed, sold, catalog)
+    why = not_verified(section.parsed, sold, catalog, machine)
     for r in [] if why else _results(section.parsed, sold):
         session.add(
             BenchmarkResult(
@@ -280,8 +305,53 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
             )
         catalog, ids = load_catalog(session)
         sold = catalog.get(next(key for key, row_id in ids.items() if row_id == offer.gpu_model_id))
+        on_record = _on_record(session, offer)
+        added = [Log(-i, s.label, s.parsed) for i, s in enumerate((s for log in read for s in log.sections), 1)]
+        judged = Sold.of(sold, offer)
+        machine = tuple(machine_not_sold([log for _e, log in on_record] + added, judged, catalog))
         for log in read:
             report.not_run += log.not_run
             for section in log.sections:
-                report.stored.append(_store(session, offer, section, sold, catalog))
+                report.stored.append(_store(session, offer, section, sold, catalog, machine))
+        report.withdrawn = _withdraw(session, on_record, sold, catalog, machine)
     return report
+
+
+def _on_record(session: Session, offer: Offer) -> list[tuple[Evidence, Log]]:
+    """The offer's logs on record, parsed again (one no longer readable is left out: it shows nothing)."""
+    from quotetui.io.benchlogs.detect import parse_log
+
+    found = []
+    for e in session.exec(select(Evidence).where(Evidence.offer_id == offer.id).order_by(col(Evidence.id))):
+        try:
+            found.append((e, Log(e.id or 0, e.filename or "", parse_log(e.raw, e.filename or ""))))
+        except LogError:
+            continue
+    return found
+
+
+def _withdraw(
+    session: Session,
+    on_record: list[tuple[Evidence, Log]],
+    sold: GpuSpec,
+    catalog: GpuCatalog,
+    machine: tuple[Finding, ...],
+) -> list[Withdrawn]:
+    """The verified figures of logs on record that the logs now imported show are not the model sold's (a GEMM
+    sweep naming no GPU, then an nvidia-smi listing of another model): removed, so the engine no longer counts
+    them; the logs stay as evidence."""
+    withdrawn = []
+    for evidence, log in on_record:
+        why = not_verified(log.parsed, sold, catalog, machine)
+        if not why:
+            continue
+        rows = session.exec(
+            select(BenchmarkResult).where(
+                BenchmarkResult.evidence_id == evidence.id, BenchmarkResult.provenance == Provenance.VERIFIED
+            )
+        ).all()
+        if rows:
+            withdrawn.append(Withdrawn(log.label, log.evidence_id, why))
+        for row in rows:
+            session.delete(row)
+    return withdrawn

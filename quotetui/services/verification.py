@@ -166,7 +166,7 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
         else _("no message ≥ 128 MiB")
     )
     title = "" if isinstance(parsed, AllReduce) else labelled(aside(what.title, parsed.tool), "")
-    unjudged = _(" (not judged against a floor: {why})").format(why=_(what.unjudged)) if what.unjudged else ""
+    unjudged = _("not judged against a floor: {why}").format(why=_(what.unjudged)) if what.unjudged else ""
     if not parsed.ranks_listed:
         return ngettext(
             "{title}{n} GPU per process, hosts unknown (no '# Rank' lines), {figure}: not judged",
@@ -175,18 +175,19 @@ def _bus_run(parsed: AllReduce | Collective, sold: Sold | None) -> str:
         ).format(title=title, n=f"{parsed.ranks:,}", figure=figure)
     if len(parsed.hosts) > 1:
         run = scale_out(parsed, sold) if sold else None
-        judged = unjudged or _("(NIC Gb/s per GPU not recorded: not judged)")
         if run:
-            judged = _("= {share} of the {bound} GB/s bound ({limit})").format(
-                share=percent_text(run.share, 1), bound=dec(run.bound, 2), limit=_(run.limit)
+            judged = _("{figure} = {share} of the {bound} GB/s bound ({limit})").format(
+                figure=figure, share=percent_text(run.share, 1), bound=dec(run.bound, 2), limit=_(run.limit)
             )
             if run.share > 1:
-                judged += _(" (above it: in-network reduction, or the offer's NIC figure is wrong)")
-        return _("{title}scale-out: {ranks} ranks on {hosts} hosts, {figure} {judged}").format(
-            title=title, ranks=parsed.ranks, hosts=len(parsed.hosts), figure=figure, judged=judged
+                judged = aside(judged, _("above it: in-network reduction, or the offer's NIC figure is wrong"))
+        else:
+            judged = aside(figure, unjudged or _("NIC Gb/s per GPU not recorded: not judged"))
+        return _("{title}scale-out: {ranks} ranks on {hosts} hosts, {judged}").format(
+            title=title, ranks=parsed.ranks, hosts=len(parsed.hosts), judged=judged
         )
-    return _("{title}{ranks} ranks on 1 host, {figure}{unjudged}").format(
-        title=title, ranks=parsed.ranks, figure=figure, unjudged=unjudged
+    return _("{title}{ranks} ranks on 1 host, {figure}").format(
+        title=title, ranks=parsed.ranks, figure=aside(figure, unjudged) if unjudged else figure
     )
 
 

@@ -2,7 +2,7 @@
 contract. Each item is passed, failed or missing, with the evidence it rests on; a failed or missing item
 blocks acceptance unless it carries a written waiver (who, when, why).
 
-The items (``ITEMS``) and what passes them:
+The items (``AcceptanceCheck``, each with its title) and what passes them:
 
 - ``inventory``: an nvidia-smi (or npu-smi) listing of the node, with no model-mismatch, vGPU, MIG or
   gpu-count finding;
@@ -30,22 +30,12 @@ from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, Findi
 from quotetui.domain.verification.inventory import gpus_shown, other_model
 from quotetui.domain.verification.logs import AllReduce, DcgmDiag, GemmSweep, GpuBurn, SmiQuery, Topology
 from quotetui.domain.verification.plausible import impossible
+from quotetui.domain.verification.rules import machine_not_sold, unnamed_on_another
 from quotetui.domain.verification.scaleout import scale_out
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses, labelled, listed
-from quotetui.language.numbers import percent
+from quotetui.language.lists import aside, clauses, labelled, listed
 
-ITEMS: dict[str, str] = {
-    Check.INVENTORY: N_("Inventory and model"),
-    Check.TOPOLOGY: N_("Topology (NVLink)"),
-    Check.GEMM: N_("GEMM ≥ {share} of peak"),
-    Check.ALLREDUCE: N_("Single-node AllReduce"),
-    Check.BURN: N_("gpu-burn or DCGM level 3 clean"),
-    Check.SCALE_OUT: N_("Scale-out AllReduce (multi-node)"),
-    Check.ECC: N_("No ECC errors"),
-}
-"""Each item's title (English message ids: ``Item.title`` shows it in the language in use)."""
 INVENTORY_TOOLS = frozenset(
     {"nvidia-smi query", "nvidia-smi", "nvidia-smi -q", "hl-smi", "nvidia-smi -L", "npu-smi info", "rocm-smi"}
 )
@@ -91,7 +81,7 @@ class Item:
     @property
     def title(self) -> str:
         """The item's title, in the language in use."""
-        return _(ITEMS[self.key]).format(share=percent(int(GEMM_MIN_SHARE * 100)))
+        return Check(self.key).word
 
     @property
     def blocks(self) -> bool:
@@ -162,7 +152,7 @@ def _topology(logs: list[Log], findings: list[Finding], sold: Sold) -> Item:
     )
 
 
-def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
+def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog, machine: list[Finding]) -> Item:
     best: tuple[Log, GemmSweep] | None = None
     for log in logs:
         p = log.parsed
@@ -170,6 +160,8 @@ def _gemm(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> Item:
             continue
         if not p.half_precision or other_model(p.device, sold.gpu, catalog) or impossible(p, sold.gpu):
             continue  # another dtype, another device, or more than the GPU can do: not this offer's BF16 figure
+        if unnamed_on_another(p, machine):
+            continue  # names no device, and the offer's logs show another model: not shown to be the one sold
         if best is None or p.tflops > best[1].tflops:
             best = (log, p)
     if best is None:
@@ -377,25 +369,20 @@ def _per_node(
     passed = {m: i for m, i in per.items() if i.status is Status.PASSED}
     evidence = tuple(e for i in passed.values() for e in i.evidence)
     counted = len(passed)
-    sample = needed < nodes
+    head = (
+        _("{counted} of {needed} nodes, a sample of the {nodes}")
+        if needed < nodes
+        else _("{counted} of {needed} nodes")
+    ).format(counted=counted, needed=needed, nodes=nodes)
     if counted >= needed:
-        said = (
-            _("{counted} of {needed} nodes (a sample of the {nodes}): {reason}")
-            if sample
-            else _("{counted} of {needed} nodes: {reason}")
-        )
-        reason = said.format(counted=counted, needed=needed, nodes=nodes, reason=whole.reason)
-        return Item(key, Status.PASSED, reason, evidence)
-    which = listed(sorted(passed)) or _("none")
-    said = (
-        _(
-            "{counted} of {needed} nodes (a sample of the {nodes}) ({which}): logs from {needed} distinct machines "
-            "are needed; {reason}"
-        )
-        if sample
-        else _("{counted} of {needed} nodes ({which}): logs from {needed} distinct machines are needed; {reason}")
-    )
-    reason = said.format(counted=counted, needed=needed, nodes=nodes, which=which, reason=whole.reason)
+        return Item(key, Status.PASSED, labelled(head, whole.reason), evidence)
+    if passed:  # the machines that passed it so far
+        head = aside(head, listed(sorted(passed)))
+    reason = ngettext(
+        "{head}: logs from {needed} machine are needed; {reason}",
+        "{head}: logs from {needed} distinct machines are needed; {reason}",
+        needed,
+    ).format(head=head, needed=needed, reason=whole.reason)
     return Item(key, Status.MISSING, reason, evidence)
 
 
@@ -413,11 +400,12 @@ def checklist(
     ``nodes`` distinct machines (``_per_node``); a log of another model than the one sold counts for nothing
     but the inventory's mismatch (an A100 gpu-burn never passes an H100 contract's burn-in)."""
     own = [log for log in logs if not _foreign(log, sold, catalog)]
+    machine = machine_not_sold(logs, sold, catalog)
     need = min(nodes, needed) if needed is not None else nodes
     items = (
         _per_node("inventory", lambda ls, fs: _inventory(ls, fs, sold), logs, findings, nodes, need),
         _per_node("topology", lambda ls, fs: _topology(ls, fs, sold), own, findings, nodes, need),
-        _per_node("gemm", lambda ls, fs: _gemm(ls, sold, catalog), own, findings, nodes, need),
+        _per_node("gemm", lambda ls, fs: _gemm(ls, sold, catalog, machine), own, findings, nodes, need),
         _per_node("allreduce", lambda ls, fs: _allreduce(ls, fs, sold), own, findings, nodes, need),
         _per_node("burn", _burn, own, findings, nodes, need),
         _scale_out(own, findings, sold, nodes),

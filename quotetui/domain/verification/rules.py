@@ -41,6 +41,7 @@ from quotetui.domain.verification.logs import (
     GemmSweep,
     GpuBurn,
     NpuSmi,
+    ParsedLog,
     RocmSmi,
     SmiList,
     SmiQuery,
@@ -278,6 +279,21 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             )
         )
     return findings
+
+
+def machine_not_sold(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
+    """The critical model findings of an offer's logs: they show its machine is another model than the one sold.
+    A measurement whose log names no GPU of its own is then not shown to come from the model sold, and is not
+    the offer's verified figure (``services/bench_import.not_verified``)."""
+    found = _model(logs, sold, catalog) + _framework_peak(logs, sold, catalog) + _nvidia_tools(logs, sold)
+    return [f for f in found if f.severity is Severity.CRITICAL]
+
+
+def unnamed_on_another(parsed: ParsedLog, machine: list[Finding] | tuple[Finding, ...]) -> bool:
+    """A measurement (a GEMM sweep, a training run, an AllReduce) that names no GPU of its own, on an offer whose
+    logs show another model (``machine``: :func:`machine_not_sold`): not shown to come from the model sold, so
+    neither the offer's verified figure nor an acceptance pass."""
+    return bool(machine) and isinstance(parsed, GemmSweep | TrainingThroughput | AllReduce) and not parsed.gpu_names()
 
 
 def _internal(test: DcgmTest) -> bool:

@@ -23,8 +23,8 @@ from quotetui.io.benchlogs import (
     training,
 )
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, load_json, output_lines, physical, physical_lines
-from quotetui.language import _
-from quotetui.language.lists import clauses, listed
+from quotetui.language import N_, _
+from quotetui.language.lists import aside, clauses, listed
 from quotetui.probe.gpu_probe import (  # the probe writes them; it runs alone, so it holds them
     BUNDLE_KEY,
     BUNDLE_VERSION,
@@ -78,6 +78,15 @@ class Tool:
     own: re.Pattern[str] | None = None  # other lines that are its output wherever they stand (nccl's ``#``)
     end: re.Pattern[str] | None = None  # the line a run ends with: after it, a start line is another run
     lead_max: int = 1  # how many ``lead_in`` lines a run begins with at most (a header, a top border)
+    word: str | None = None  # its name where that is words (an English message id), not a program's name
+    kinds: tuple[str, ...] = ()  # the programs (or layouts) it stands for: ib_write_bw, torchtitan …
+
+    @property
+    def shown(self) -> str:
+        """Its name as a user reads it, in the language in use, with the programs it stands for: ``perftest
+        (ib_write_bw, …)``, ``训练日志（Megatron-LM、torchtitan）``."""
+        name = _(self.word) if self.word else self.name
+        return aside(name, listed(self.kinds)) if self.kinds else name
 
     def claims(self, line: str, ended: bool = False) -> bool:
         """Whether ``line`` is this tool's output; once its run has ended only its ``own`` lines are (gpu-burn's
@@ -139,15 +148,23 @@ TOOLS_READ: tuple[Tool, ...] = (
         again=re.compile(r"^nvbandwidth Version:"),
     ),
     Tool(
-        "perftest (ib_write_bw, ib_read_bw, ib_send_bw, ib_*_lat)",
+        "perftest",
         perftest.matches,
         perftest.parse,
         perftest.START,
         re.compile(r"^\s*-{20,}\s*$|^\*{20,}\s*$"),
+        kinds=("ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_*_lat"),
     ),  # no ``again``: a loopback run prints the server's and the client's header, one table each
     Tool("p2pBandwidthLatencyTest", p2p.matches, p2p.parse, p2p.START, again=p2p.START),
     # before the GEMM sweep: a training log may say TFLOPS
-    Tool("training log (Megatron-LM, torchtitan)", training.matches, training.parse, training.START),
+    Tool(
+        "training log",
+        training.matches,
+        training.parse,
+        training.START,
+        word=N_("training log"),
+        kinds=("Megatron-LM", "torchtitan"),
+    ),
     Tool(
         "gemm sweep",
         _is_gemm,
@@ -188,7 +205,13 @@ TOOLS_READ: tuple[Tool, ...] = (
 )
 """Every tool, in the order a text is tried against them (the first that matches parses it)."""
 
-TOOLS = tuple(t.name for t in TOOLS_READ) + ("nccl-tests all_reduce_perf (-J)", "nvbandwidth (-j)")
+JSON_FORMATS = (("nccl-tests all_reduce_perf", "-J"), ("nvbandwidth", "-j"))
+"""The JSON outputs read beside the tools' text (``parse_log``), each a program and its flag."""
+
+
+def formats_read() -> list[str]:
+    """Every format read, as a refusal names them in the language in use."""
+    return [*(t.shown for t in TOOLS_READ), *(aside(name, flag) for name, flag in JSON_FORMATS)]
 
 
 def _text(data: bytes, source: str) -> str:
@@ -253,7 +276,7 @@ def split(text: str) -> list[Part]:
     parts = []
     for k, (at, tool) in enumerate(starts):
         stop = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
-        parts.append(Part(tool.name, at + 1, stop, "".join(lines[at:stop])))
+        parts.append(Part(tool.shown, at + 1, stop, "".join(lines[at:stop])))
     return parts
 
 
@@ -328,7 +351,7 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
         raise LogError(_("empty: no tool output (nothing, or only a shell prompt)"), None, source)
     raise LogError(
         _("not a log quotetui reads (first line {line}); it reads: {tools} and probe bundles").format(
-            line=repr(first[:60]), tools=listed(TOOLS)
+            line=repr(first[:60]), tools=listed(formats_read())
         ),
         1 if first else None,
         source,
