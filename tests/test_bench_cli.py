@@ -360,5 +360,6 @@ def test_chinese_bench_words_join_as_chinese_does(cli: Cli, demo_db_path: Path, 
     codes = cli("--lang", "zh-CN", "bench", "codes").out.splitlines()
     from quotetui.language.cells import width
 
-    assert codes[0].startswith("vgpu" + " " * 20 + "GPU ") and codes[4].startswith("impossible-measurement  日志")
-    assert len({width(line[: line.index(line.split()[1])]) for line in codes}) == 1  # one column
+    assert codes[0].startswith("vgpu" + " " * 20 + "vGPU 分片")
+    assert codes[4].startswith("impossible-measurement  实测值")
+    assert len({width(line[: line.index(line.split()[1])]) for line in codes}) == 1  # the words: one column

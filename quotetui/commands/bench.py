@@ -109,7 +109,7 @@ def codes(as_json: JsonFlag = False) -> None:
     wide, room = max(len(code.value) for code in FindingCode), max(cells.width(code.word) for code in FindingCode)
     for code in FindingCode:
         if worded:  # the code, its word (as the offers table shows it), its meaning: columns by terminal cells
-            say(f"{code:<{wide}} {code.word}{' ' * (room - cells.width(code.word))} {code.said_meaning}")
+            say(f"{code:<{wide + 1}} {code.word}{' ' * (room + 1 - cells.width(code.word))} {code.said_meaning}")
         else:
             say(f"{code:<{wide + 1}} {code.said_meaning}")
 
