@@ -419,6 +419,12 @@ class AcceptanceCheck(Choice):
     ECC = "ecc", NP_("acceptance item", "ecc")
 
 
+WAIVER_BUYER = "buyer"
+"""Who accepts a waiver's risk when no one is named (``acceptance waive``'s default): a role, not a name, stored as
+this code and shown as its word (``verification.acceptance.Waiver.by_word``; ``--json`` keeps the code)."""
+WAIVER_BUYER_WORD = NP_("who accepts the risk", "buyer")
+
+
 class ChangeAction(Choice):
     """What a change did to a row, in the audit trail (``store/audit.py``)."""
 
