@@ -43,7 +43,9 @@ def test_new_gpus_are_costed_by_the_engine_and_invoices_follow_the_charge_of_eac
         amended.out
     )
     assert "monthly charge 360,000.00 CNY → 648,000.00 CNY" in amended.out  # 4 × 180,000 × 0.9: not × 2
-    view = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)
+    before = json.loads(cli("--db", db, "contracts", "show", str(cid), "--on", "2027-02-28", "--json").out)
+    assert before["gpus"] == 16 and before["monthly_charge"]["amount"] == "360000.00"  # not in force yet
+    view = json.loads(cli("--db", db, "contracts", "show", str(cid), "--on", "2027-03-01", "--json").out)
     assert view["gpus"] == 32 and view["monthly_charge"]["amount"] == "648000.00"
     assert view["agreed"]["sold"]["nodes"] == 4
     assert [d["rate"] for d in view["agreed"]["discounts"]] == ["0.100000"]  # the charge's discounts, as amended

@@ -151,7 +151,7 @@ def test_contracts_show_lists_key_dates_months_incidents_and_invoices(cli: Cli, 
     )
     assert "  spent 500,100.00 CNY\n" in out
     updated = cli("--db", db, "contracts", "incident", "update", "1", "--received", "1234.5")
-    assert updated.out == "incident #1: credit claimed yes, received 1,234.50 CNY\n"
+    assert updated.out == "incident #1: credit claimed, 1,234.50 CNY received\n"
 
 
 def test_contracts_show_json_has_the_agreed_terms(cli: Cli, contract: str) -> None:

@@ -210,7 +210,7 @@ def test_a_value_never_passes_for_an_entry_of_its_own(cli: Cli, demo_db_path: Pa
                   "--reason", fake)  # fmt: skip
     assert amended.code == 0, amended.err
     lines = cli("--db", db, "history", "--contract", "1").out.splitlines()
-    assert f'    reason: "{fake}"' in lines and '    recorded_by: "mallory"' not in lines
+    assert f'    What was agreed, and why: "{fake}"' in lines and '    Agreed by: "mallory"' not in lines
 
 
 def test_an_imported_entry_joins_a_contract_only_on_its_own_offer(  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ import typer
 
 from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
 from quotetui.commands.output import say
-from quotetui.domain.enums import AcceptanceCheck
+from quotetui.domain.enums import WAIVER_BUYER, AcceptanceCheck
 from quotetui.domain.text import one_line
 from quotetui.language import _, ngettext
 from quotetui.language.cells import width
@@ -54,7 +54,8 @@ def _print(state: object) -> None:
             w = item.waiver
             was = item.underlying.word if item.underlying else ""
             waived = _("waived ({was}) by {by} on {day}: {reason}")
-            say("      " + waived.format(was=was, by=one_line(w.by), day=day_text(w.on), reason=one_line(w.reason)))
+            by = one_line(w.by_word)
+            say("      " + waived.format(was=was, by=by, day=day_text(w.on), reason=one_line(w.reason)))
     if state.accepted_on is not None:
         say(_("accepted on {day}").format(day=day_text(state.accepted_on)))
         if state.amended:
@@ -106,7 +107,9 @@ def waive_item(
     item: Annotated[str, typer.Argument(metavar="ITEM", help="One of: {AcceptanceCheck}.")],
     contract: ContractOpt,
     reason: Annotated[str, typer.Option("--reason", help="Why the item is accepted as it is (written down).")],
-    by: Annotated[str, typer.Option("--by", help="Who accepts the risk.")] = "buyer",
+    by: Annotated[
+        str, typer.Option("--by", help="Who accepts the risk (default: the buyer).", show_default=False)
+    ] = WAIVER_BUYER,
     on: Annotated[str, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")] = "",
     as_json: JsonFlag = False,
 ) -> None:

@@ -22,6 +22,7 @@ from quotetui.language.dates import day_text, month_text
 from quotetui.language.lists import aside, clauses, labelled, listed
 
 if TYPE_CHECKING:
+    from quotetui.domain.contracts.amendments import InForce
     from quotetui.services.contract_view import ContractView
 
 app = typer.Typer(help="Contracts: key dates and notice deadlines, SLA incidents and credits, invoices.")
@@ -107,7 +108,7 @@ def _row(v: ContractView) -> list[str]:
         c.start_date.isoformat(),
         v.running.end.isoformat() + (" ↻" if c.auto_renew else ""),  # the running term's: a renewal's
         v.notice_by.isoformat() if v.notice_by else "",
-        str(c.gpu_count),
+        str(v.in_force.gpus),
         money(v.monthly_charge, c.currency),
         spent,
         money(v.credits_owed, c.currency),
@@ -352,7 +353,8 @@ def _show(v: ContractView, today: date) -> None:
     else:
         heading = _("Contract #{id}: {provider} {offer}")
     say(heading.format(id=v.id, reference=c.reference, provider=v.provider, offer=v.offer))
-    gpus = ngettext("{n} GPU", "{n} GPUs", c.gpu_count).format(n=f"{c.gpu_count:,}")
+    now = v.in_force  # an amendment still to come is said as coming, below
+    gpus = ngettext("{n} GPU", "{n} GPUs", now.gpus).format(n=f"{now.gpus:,}")
     months = ngettext("{n} month", "{n} months", c.term_months).format(n=f"{c.term_months:,}")
     start, end = day_text(c.start_date), day_text(c.end_date)
     if c.signed_date:
@@ -385,15 +387,8 @@ def _show(v: ContractView, today: date) -> None:
     billed = _("billed {cadence}").format(cadence=c.billing_cadence.spaced)  # its word, as the TUI says it
     say("  " + price.format(amount=money(c.price, cur), per_unit=_(PER_UNIT[c.price_unit]), how=how,
                             charge=money(v.monthly_charge, cur), billed=billed))  # fmt: skip
-    for line in _agreed_lines(c.snapshot, cur):
+    for line in _agreed_lines(c.snapshot, cur, now) + v.coming_words(lambda x: money(x, cur)):
         say(f"  {line}")
-    if v.amendments:
-        say(_("Amendments ({n}):").format(n=len(v.amendments)))
-    for a in v.amendments:
-        changed = a.summary(lambda x: money(Decimal(x), cur))
-        agreed = _("{seq}. from {day}, agreed by {who}: {changes}")
-        say("  " + agreed.format(seq=a.seq, day=day_text(a.effective), who=a.recorded_by, changes=changed))
-        say(f"     {one_line(a.reason)}")
     if v.notice_by:
         days = c.notice_days or 0
         notice = (
@@ -412,6 +407,13 @@ def _show(v: ContractView, today: date) -> None:
             amount=money(v.spend, cur), committed=money(c.committed_spend, cur)
         )
     say(f"  {spent}")
+    if v.amendments:
+        say(_("Amendments ({n}):").format(n=len(v.amendments)))
+    for a in v.amendments:
+        changed = a.summary(lambda x: money(Decimal(x), cur))
+        agreed = _("{seq}. from {day}, agreed by {who}: {changes}")
+        say("  " + agreed.format(seq=a.seq, day=day_text(a.effective), who=a.recorded_by, changes=changed))
+        say(f"     {one_line(a.reason)}")
     upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
     if upcoming:
         say(_("Key dates from {day} ({n}):").format(day=day_text(today), n=len(upcoming)))
@@ -442,24 +444,10 @@ def _show(v: ContractView, today: date) -> None:
     say(_("Incidents ({n}):").format(n=len(v.incidents)) if v.incidents else _("Incidents: none"))
     for i in v.incidents:
         end = local_text(i.ended_at, v.time_zone) if i.ended_at else _("still open")
-        scope = (
-            ngettext("{n} GPU", "{n} GPUs", i.affected_gpus).format(n=f"{i.affected_gpus:,}")
-            if i.affected_gpus
-            else ngettext("{n} node", "{n} nodes", i.affected_nodes).format(n=f"{i.affected_nodes:,}")
-            if i.affected_nodes
-            else _("all GPUs")
-        )
-        credit = (
-            _("credit received {amount}").format(amount=money(i.credit_received, cur))
-            if i.credit_received is not None
-            else _("credit claimed")
-            if i.credit_claimed
-            else _("credit not claimed")
-        )
         start = local_text(i.started_at, v.time_zone)
         incident = _("#{id} {start} → {end}, {scope}: {description} ({credit})")
-        say("  " + incident.format(id=i.id, start=start, end=end, scope=scope, description=one_line(i.description),
-                                   credit=credit))  # fmt: skip
+        say("  " + incident.format(id=i.id, start=start, end=end, scope=i.affected, description=one_line(i.description),
+                                   credit=i.credit_words(lambda x: money(x, cur))))  # fmt: skip
     say(_("Invoices ({n}):").format(n=len(v.invoices)) if v.invoices else _("Invoices: none"))
     for line in v.invoices:
         i = line.invoice
@@ -487,8 +475,9 @@ KEY_DATES_SHOWN = 6
 """How many key dates to come ``contracts show`` lists (``contracts due`` lists them all)."""
 
 
-def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
-    """What was sold, the SLA, discounts and extras the contract kept when it was signed (its snapshot)."""
+def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list[str]:
+    """What was sold (the nodes and the model ``now`` in force), the SLA, discounts and extras the contract kept
+    when it was signed (its snapshot)."""
     out = []
     sla = snapshot.get("sla") or {}
     if sla:
@@ -509,13 +498,13 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str) -> list[str]:
         gbps = (
             _(" ({gbps} Gb/s a GPU)").format(gbps=sold["inter_gbps_per_gpu"]) if sold.get("inter_gbps_per_gpu") else ""
         )
-        nodes = int(sold["nodes"])
+        nodes = now.nodes or int(sold["nodes"])
         said = ngettext(
             "sold: {gpu}, {n} node of {per_node} GPUs; {intra} in a node, {inter} across{gbps}",
             "sold: {gpu}, {n} nodes of {per_node} GPUs; {intra} in a node, {inter} across{gbps}",
             nodes,
         )
-        out.append(said.format(gpu=sold["gpu_name"], n=f"{nodes:,}", per_node=sold["gpus_per_node"],
+        out.append(said.format(gpu=now.gpu or sold["gpu_name"], n=f"{nodes:,}", per_node=sold["gpus_per_node"],
                                intra=IntraFabric(sold["intra_fabric"]).spaced,
                                inter=InterFabric(sold["inter_fabric"]).spaced, gbps=gbps))  # fmt: skip
         sample = sold.get("sample")
@@ -664,9 +653,9 @@ def incident_update(
     with flagged(INCIDENT_FLAGS):
         row = update_incident(db, incident, claimed=claimed, received=received, ended_at=end)
     [view] = load_contracts(db, _as_of(None)[1], row.contract_id)
-    got = _("nothing") if row.credit_received is None else money(row.credit_received, view.contract.currency)
-    said = _("incident #{id}: credit claimed {claimed}, received {received}")
-    say(said.format(id=row.id, claimed=_("yes") if row.credit_claimed else _("no"), received=got))
+    [shown] = [i for i in view.incidents if i.id == row.id]
+    credit = shown.credit_words(lambda x: money(x, view.contract.currency))
+    say(_("incident #{id}: {credit}").format(id=row.id, credit=credit))
 
 
 @invoice_app.command("add")

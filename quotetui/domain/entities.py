@@ -1013,13 +1013,18 @@ CONTRACT = Entity(
     "contracts",
     "Contracts",
     (
-        Field("start", N_("First day of service (YYYY-MM-DD)"), "date", required=True),
+        Field("start", N_("First day of service (YYYY-MM-DD)"), "date", required=True, stored_as="start_date"),
         _months("term_months", N_("Term, months"), minimum=1, required=True),
         _days("notice_days", N_("Notice period, days")),
         Field("auto_renew", N_("Renews automatically unless notice is given"), "bool"),
-        _months("renewal_months", N_("Renewal term, months (default: the term)"), minimum=1),
+        _months(
+            "renewal_months",
+            N_("Renewal term, months (default: the term)"),
+            minimum=1,
+            stored_as="renewal_term_months",
+        ),
         Field("reference", N_("Reference"), "name", max_length=120),
-        Field("signed", N_("Signed on"), "date"),
+        Field("signed", N_("Signed on"), "date", stored_as="signed_date"),
         Field(
             "billing",
             NP_("how often a contract is invoiced", "Billing"),
@@ -1027,9 +1032,10 @@ CONTRACT = Entity(
             required=True,
             choices=e.BillingCadence,
             default=e.BillingCadence.MONTHLY,
+            stored_as="billing_cadence",
         ),
-        _count("gpus", N_("GPUs covered"), minimum=1, unit=NP_("unit", "GPUs")),
-        _money("committed", N_("Committed spend")),
+        _count("gpus", N_("GPUs covered"), minimum=1, unit=NP_("unit", "GPUs"), stored_as="gpu_count"),
+        _money("committed", N_("Committed spend"), stored_as="committed_spend"),
         _money("prepayment", N_("Prepayment")),
         Field("early_termination", N_("Early termination terms"), max_length=2000, multiline=True),
         _money("tolerance", N_("Invoice tolerance (amount)"), default=D(0)),
@@ -1039,13 +1045,27 @@ CONTRACT = Entity(
     rules=(contract_rules,),
 )
 
+CONTRACT_RECORD = Entity(
+    "contract_record",
+    "Contracts as recorded",
+    (
+        Field("end_date", N_("Ends"), "date"),
+        _money("price", N_("Agreed price")),
+        Field("price_unit", N_("Price unit"), "choice", choices=e.PriceUnit),
+        Field("notice_deadline", N_("Notice by"), "date"),
+        Field("accepted_on", N_("Accepted on"), "date"),
+    ),
+)
+"""A contract's columns that no form asks for (worked out at signing, or by acceptance): declared so that a history
+says them by their titles (``store/audit.py: column_word``)."""
+
 AMENDMENT = Entity(
     "amendments",
     "Contract amendments",
     (
         Field("effective", N_("In force from (YYYY-MM-DD)"), "date", required=True),
         Field("reason", N_("What was agreed, and why"), required=True, max_length=2000, multiline=True),
-        Field("by", N_("Agreed by (empty: you)"), max_length=120),
+        Field("by", N_("Agreed by (empty: you)"), max_length=120, stored_as="recorded_by"),
         _count("gpus", N_("GPUs covered from then"), minimum=1, unit=NP_("unit", "GPUs")),
         _money("monthly_charge", N_("Monthly charge from then (empty: the engine's cost)")),
         _months("term_months", N_("Term, months (from the original start)"), minimum=1),
@@ -1060,6 +1080,11 @@ AMENDMENT = Entity(
 )
 """A dated change to a signed contract's terms (``contracts amend``): the terms it names, from ``effective``."""
 
+AMENDMENT_RECORD = Entity(
+    "amendment_record", "Contract amendments as recorded", (Field("seq", N_("Amendment no."), "int"),)
+)
+"""An amendment's number, given when it is recorded (``store/audit.py: column_word``; not a round's ``seq``)."""
+
 INCIDENT = Entity(
     "incidents",
     "Incidents",
@@ -1071,8 +1096,8 @@ INCIDENT = Entity(
         _count("affected_gpus", N_("GPUs affected (empty: all)"), minimum=1, unit=NP_("unit", "GPUs")),
         _count("affected_nodes", N_("Nodes affected"), minimum=1, unit=NP_("unit", "nodes"), form=False),
         Field("description", N_("What happened"), required=True, max_length=2000, multiline=True),
-        Field("claimed", N_("Credit claimed"), "bool"),
-        _money("received", N_("Credit received")),
+        Field("claimed", N_("Credit claimed"), "bool", stored_as="credit_claimed"),
+        _money("received", N_("Credit received"), stored_as="credit_received"),
     ),
     rules=(incident_rules,),
 )
@@ -1083,8 +1108,8 @@ WAIVER = Entity(
     (
         Field("item", N_("Item waived"), "choice", required=True, choices=e.AcceptanceCheck),
         Field("reason", N_("Why it is accepted as it is"), required=True, max_length=2000, multiline=True),
-        Field("by", N_("Who accepts the risk"), required=True, max_length=120),
-        Field("on", N_("Waived on (empty: today)"), "date"),
+        Field("by", N_("Who accepts the risk"), required=True, max_length=120, stored_as="waived_by"),
+        Field("on", N_("Waived on (empty: today)"), "date", stored_as="waived_on"),
     ),
 )
 """A written waiver of one acceptance item that failed or has no evidence (``acceptance waive``, the contract

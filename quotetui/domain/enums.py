@@ -432,6 +432,12 @@ class AcceptanceCheck(Choice):
         return super().word.format(share=percent(int(GEMM_MIN_SHARE * 100)))
 
 
+WAIVER_BUYER = "buyer"
+"""Who accepts a waiver's risk when no one is named (``acceptance waive``'s default): a role, not a name, stored as
+this code and shown as its word (``verification.acceptance.Waiver.by_word``; ``--json`` keeps the code)."""
+WAIVER_BUYER_WORD = NP_("who accepts the risk", "buyer")
+
+
 class ChangeAction(Choice):
     """What a change did to a row, in the audit trail (``store/audit.py``)."""
 

@@ -75,6 +75,7 @@ class Field:
     multiline: bool = False
     form: bool = True  # shown in the forms
     sheet: bool = True  # a column of the import template and the export
+    stored_as: str | None = None  # the table column it is stored in when not ``name`` (a history says it by title)
 
     @property
     def column(self) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from decimal import Decimal
@@ -14,6 +15,7 @@ from typing import Any
 
 from quotetui.domain.contracts.amendments import Amendment
 from quotetui.domain.enums import BillingCadence, Choice, OfferStatus, PriceUnit
+from quotetui.language import _, ngettext
 from quotetui.store.read_model import Column, Read, Rows
 from quotetui.store.reader import Reader, in_list
 
@@ -59,6 +61,26 @@ class IncidentRow:
     credit_claimed: bool
     credit_received: Decimal | None
     created_at: datetime
+
+    @property
+    def affected(self) -> str:
+        """What it affected, as it was declared (GPUs or nodes), in the language in use: ``4 GPUs``, ``1 node``,
+        ``all GPUs``."""
+        if self.affected_gpus:
+            return ngettext("{n} GPU", "{n} GPUs", self.affected_gpus).format(n=f"{self.affected_gpus:,}")
+        if self.affected_nodes:
+            return ngettext("{n} node", "{n} nodes", self.affected_nodes).format(n=f"{self.affected_nodes:,}")
+        return _("all GPUs")
+
+    def credit_words(self, money: Callable[[Decimal], str]) -> str:
+        """Where its SLA credit stands, in the language in use (``money`` shows an amount): ``credit claimed,
+        500.00 CNY received``, ``credit claimed``, ``credit not claimed``."""
+        if self.credit_received is not None:
+            received = self.credit_received
+            if self.credit_claimed:
+                return _("credit claimed, {amount} received").format(amount=money(received))
+            return _("credit received {amount}").format(amount=money(received))
+        return _("credit claimed") if self.credit_claimed else _("credit not claimed")
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,13 +5,22 @@ read these views."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from quotetui.domain.contracts.amendments import Amendment, charges_of, contract_terms, renews_at, term_on
+from quotetui.domain.contracts.amendments import (
+    TITLES,
+    Amendment,
+    InForce,
+    charges_of,
+    contract_terms,
+    in_force,
+    renews_at,
+    term_on,
+)
 from quotetui.domain.contracts.dates import (
     ENDS,
     NOTICE_DEADLINE,
@@ -32,7 +41,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.timeutil import as_utc
 from quotetui.language import _, ngettext
 from quotetui.language.dates import day_text
-from quotetui.language.lists import aside
+from quotetui.language.lists import aside, clauses
 from quotetui.services.contract_rows import (
     ContractRow,
     IncidentRow,
@@ -48,6 +57,11 @@ from quotetui.store.reader import Reader, reading
 
 if TYPE_CHECKING:
     from quotetui.store.engine import Database
+
+
+SAID_AS_TERMS = frozenset({"gpus", "nodes", "gpu", "monthly_charge"})
+"""The terms an amendment to come is said by as they will be (``ContractView.coming_words``); the nodes follow
+the GPUs. Any other term it changes is said before and after."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +119,50 @@ class ContractView:
         return self.contract.reference or _("contract #{id}").format(id=self.id)
 
     @property
-    def monthly_charge(self) -> Fraction:
+    def agreed_charge(self) -> Fraction:
+        """The monthly charge as last agreed (an amendment's from its effective day, which may be to come)."""
         return q(self.contract.snapshot.get("monthly_charge", "0"))
+
+    def terms_on(self, day: date) -> InForce:
+        """The GPUs, nodes, GPU model and monthly charge in force on ``day`` (``amendments.in_force``)."""
+        c = self.contract
+        sold = (c.snapshot or {}).get("sold") or {}
+        return in_force(self.amendments, day, c.gpu_count, sold, self.agreed_charge)
+
+    @property
+    def in_force(self) -> InForce:
+        """The terms in force on the view's day: an amendment still to come changes none of them yet."""
+        return self.terms_on(self.on or self.contract.start_date)
+
+    @property
+    def monthly_charge(self) -> Fraction:
+        """The monthly charge in force on the view's day."""
+        return self.in_force.monthly_charge
+
+    @property
+    def coming(self) -> list[Amendment]:
+        """The amendments recorded but not yet in force on the view's day, in the order they take effect."""
+        on = self.on or self.contract.start_date
+        return [a for a in self.amendments if a.effective > on]
+
+    def coming_words(self, money: Callable[[Fraction], str]) -> list[str]:
+        """Each amendment still to come, as the terms it brings (``money`` shows a monthly charge), in the language
+        in use: ``from 2027-01-01 (amendment 1): 16 GPUs; monthly charge 160,000.00 CNY``."""
+        said = []
+        for a in self.coming:
+            then = self.terms_on(a.effective)
+            gpus = ngettext("{n} GPU", "{n} GPUs", then.gpus).format(n=f"{then.gpus:,}")
+            parts = [gpus] if "gpus" in a.changes else []
+            if "gpu" in a.changes:
+                parts.append(f"{_(TITLES['gpu'])} {then.gpu}")
+            if "monthly_charge" in a.changes:
+                parts.append(_("monthly charge {charge}").format(charge=money(then.monthly_charge)))
+            rest = {k: v for k, v in a.changes.items() if k not in SAID_AS_TERMS}
+            if rest:  # the other terms it changes, before and after
+                parts.append(replace(a, changes=rest).summary(lambda x: money(q(x))))
+            line = _("from {day} (amendment {seq}): {terms}")
+            said.append(line.format(day=day_text(a.effective), seq=a.seq, terms=clauses(parts)))
+        return said
 
     @property
     def spend(self) -> Decimal:
@@ -133,7 +189,7 @@ class ContractView:
             return None
         c = self.contract
         return unstated_stock(c.offer_id, _("contract #{id}").format(id=self.id), c.gpu_count,
-                              int(sold.get("nodes") or 1), self.monthly_charge, c.currency)  # fmt: skip
+                              int(sold.get("nodes") or 1), self.agreed_charge, c.currency)  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         c, cur = self.contract, self.contract.currency
@@ -148,7 +204,7 @@ class ContractView:
             "end": c.end_date.isoformat(),
             "term_months": c.term_months,
             "billing": c.billing_cadence.value,
-            "gpus": c.gpu_count,
+            "gpus": self.in_force.gpus,  # in force on the view's day, as the charge (``amendments``: to come)
             "price": {"amount": amount_text(c.price, cur), "currency": cur, "unit": c.price_unit.value},
             "monthly_charge": {"amount": amount_text(self.monthly_charge, cur), "currency": cur},
             "committed_spend": None if c.committed_spend is None else amount_text(c.committed_spend, cur),

@@ -10,7 +10,7 @@ from typing import Any
 from quotetui.domain.economics.exact import dec, q
 from quotetui.io.import_schema import sheet_tab
 from quotetui.io.xlsx_write import DATE, INTEGER, MONEY, MONEY_FINE, PERCENT, Column, Sheet
-from quotetui.language import N_, _
+from quotetui.language import N_, _, pgettext
 from quotetui.services.export_data import ExportData
 
 
@@ -23,7 +23,7 @@ def contracts(data: ExportData) -> Sheet:
         Column(_("start"), 11, DATE),
         Column(_("end"), 11, DATE),
         Column(_("term months"), 8, INTEGER),
-        Column(_("billing"), 10),
+        Column(pgettext("how often a contract is invoiced", "billing"), 10),
         Column(_("notice days"), 8, INTEGER),
         Column(_("notice deadline"), 11, DATE),
         Column(_("auto-renew"), 9),
@@ -67,7 +67,7 @@ def contracts(data: ExportData) -> Sheet:
                 v.notice_by,  # the running term's: a renewed contract's next deadline
                 c.auto_renew,
                 c.renewal_term_months,
-                c.gpu_count,
+                v.in_force.gpus,  # on the day of the export, as its monthly charge
                 c.price,
                 c.price_unit.word,
                 c.currency,

@@ -151,7 +151,7 @@ def acceptance(data: ExportData) -> Sheet:
                     if item.underlying
                     else item.reason,
                     clauses(item.evidence),
-                    w.by if w else None,
+                    w.by_word if w else None,
                     w.on if w else None,
                     w.reason if w else None,
                     state.accepted_on,

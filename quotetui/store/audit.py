@@ -189,7 +189,11 @@ _FIELDS_OF = {
     "sla_term": ("SLA",),
     "benchmark_result": ("CLAIM",),
     "fx_rate": ("FX",),
-    "contract": ("CONTRACT",),
+    "contract": ("CONTRACT", "CONTRACT_RECORD"),
+    "contract_amendment": ("AMENDMENT", "AMENDMENT_RECORD"),
+    "incident": ("INCIDENT",),
+    "invoice": ("INVOICE",),
+    "acceptance_waiver": ("WAIVER",),
 }
 """The declarations (``domain/entities.py``) whose fields name a recorded table's columns, first found first."""
 
@@ -200,7 +204,11 @@ def _field(table: str, column: str) -> Field | None:
     from quotetui.domain import entities
 
     own = [getattr(entities, name) for name in _FIELDS_OF.get(table, ())]
-    for entity in (*own, *entities.ENTITIES, entities.CONTRACT):
+    for entity in own:  # a field stored under another column's name (``gpus``: ``gpu_count``) is found by it
+        for f in entity.fields:
+            if (f.stored_as or f.name) == column:
+                return f
+    for entity in (*entities.ENTITIES, entities.CONTRACT):
         for f in entity.fields:
             if f.name == column:
                 return f

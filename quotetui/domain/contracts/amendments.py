@@ -1,5 +1,6 @@
-"""A contract amendment as a record: the terms it changed, each before and after, from its effective day;
-and the monthly charges in force that amendments make (``charges.timeline``)."""
+"""A contract amendment as a record: the terms it changed, each before and after, from its effective day; and
+what a contract's terms are on a day (``term_on``, the one rule: the invoices' charges, the GPUs an incident
+affects and what the contract's views show all ask it)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any, Protocol
 
-from quotetui.domain.contracts.charges import Charge, timeline
+from quotetui.domain.contracts.charges import Charge
 from quotetui.domain.contracts.dates import Term, terms_to
 from quotetui.domain.economics.exact import q
 from quotetui.language import N_, _
@@ -77,13 +78,31 @@ class Amendment:
 
 
 def charges_of(start: date, monthly: Fraction, amendments: list[Amendment]) -> list[Charge]:
-    """The monthly charges in force over a contract's term: as signed, then as amended."""
-    amended = [
-        (a.effective, q(a.changes["monthly_charge"][0]), q(a.changes["monthly_charge"][1]))
-        for a in amendments
-        if "monthly_charge" in a.changes
-    ]
-    return timeline(start, monthly, amended)
+    """The monthly charges in force over a contract's term (``monthly``: the charge now, as last amended): as
+    signed, then from each amendment of the charge its value then (``term_on``)."""
+    days = sorted({start, *(max(a.effective, start) for a in amendments if "monthly_charge" in a.changes)})
+    return [Charge(day, q(term_on(amendments, "monthly_charge", monthly, day))) for day in days]
+
+
+@dataclass(frozen=True, slots=True)
+class InForce:
+    """A contract's terms that amendments change, as they are on one day (``in_force``)."""
+
+    gpus: int
+    nodes: int | None  # None: signed before contracts kept what was sold
+    gpu: str | None  # the GPU model's name, as sold (None: as above)
+    monthly_charge: Fraction
+
+
+def in_force(amendments: list[Amendment], day: date, gpus: int, sold: dict[str, Any], monthly: Fraction) -> InForce:
+    """The terms on ``day``, from the contract's terms now (as last amended: ``gpus``, what was ``sold`` and the
+    ``monthly`` charge): an amendment not yet in force on ``day`` leaves its terms as they were before it."""
+    return InForce(
+        int(term_on(amendments, "gpus", gpus, day)),
+        None if sold.get("nodes") is None else int(term_on(amendments, "nodes", sold["nodes"], day)),
+        term_on(amendments, "gpu", sold.get("gpu_name"), day),
+        q(term_on(amendments, "monthly_charge", monthly, day)),
+    )
 
 
 def renews_at(amendments: list[Amendment], current: bool, notice_days: int | None) -> Callable[[date], bool]:

@@ -39,18 +39,6 @@ class Charge:
     monthly: Fraction
 
 
-def timeline(start: date, current: Fraction, amended: Sequence[tuple[date, Fraction, Fraction]]) -> list[Charge]:
-    """The charges in force from ``start``: ``amended`` lists each amendment that changed the monthly charge
-    (effective day, before, after) in the order they were recorded; ``current`` is the charge now (the last
-    one's ``after``, or the signed charge when none)."""
-    if not amended:
-        return [Charge(start, current)]
-    charges = [Charge(start, amended[0][1])]
-    for effective, _before, after in amended:
-        charges = [c for c in charges if c.since < effective] + [Charge(max(effective, start), after)]
-    return charges
-
-
 def in_force(charges: Sequence[Charge], day: date) -> Fraction:
     """The monthly charge on ``day``."""
     found = charges[0].monthly

@@ -41,7 +41,7 @@ def check_invoice(
     currency: str,
     anchor: date | None = None,
 ) -> InvoiceCheck:
-    """``monthly``: the agreed monthly charge, or the charges in force over time (``charges.timeline``: an
+    """``monthly``: the agreed monthly charge, or the charges in force over time (``amendments.charges_of``: an
     amended contract's)."""
     span = period_months(start, end, anchor)
     exact = monthly * span if isinstance(monthly, Fraction) else charged(monthly, start, end, anchor or start)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from quotetui.domain.economics.exact import percent_text, q
+from quotetui.domain.enums import WAIVER_BUYER, WAIVER_BUYER_WORD, Marked, Severity, Tone
 from quotetui.domain.enums import AcceptanceCheck as Check
-from quotetui.domain.enums import Marked, Severity, Tone
 from quotetui.domain.gpus import GpuCatalog
 from quotetui.domain.verification.findings import GEMM_MIN_SHARE, Finding, FindingCode, Log, Sold, a_or_an
 from quotetui.domain.verification.inventory import gpus_shown, other_model
@@ -64,9 +64,14 @@ def status_word(value: str) -> str:
 class Waiver:
     item: str
     reason: str
-    by: str
+    by: str  # as typed, or ``WAIVER_BUYER`` (the command line's default: a role, not a name)
     on: date
     status: str | None = None  # the state it was written against (failed, missing); None: any (before it was kept)
+
+    @property
+    def by_word(self) -> str:
+        """Who accepted the risk, as shown: a name as typed; the stored default ``buyer`` as its word (买方)."""
+        return _(WAIVER_BUYER_WORD) if self.by == WAIVER_BUYER else self.by
 
 
 @dataclass(frozen=True, slots=True)

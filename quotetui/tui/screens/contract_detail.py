@@ -73,7 +73,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     terms.append(labelled(v.title, f"{v.provider} {v.offer}") + "\n", style="bold")
     terms.append(
         _("{gpus} GPUs from {start} to {end} ({months} months), billed {cadence}").format(
-            gpus=c.gpu_count,
+            gpus=v.in_force.gpus,  # an amendment still to come is said as coming, below
             start=day_text(c.start_date),
             end=day_text(c.end_date),
             months=c.term_months,
@@ -103,6 +103,8 @@ def render(v: ContractView, today: date) -> RenderableType:
         )
         + "\n"
     )
+    for line in v.coming_words(lambda x: f"{money_number(x, 2)} {cur}"):
+        terms.append(line + "\n", style=STYLE[Tone.WARNING])
     if v.notice_by:
         if c.auto_renew:
             notice = _("notice by {day} ({days} days), else it renews for {renewal}").format(
@@ -167,7 +169,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         "#",
         NP_("time", "from"),
         N_("to"),
-        N_("GPUs"),
+        N_("affected"),
         N_("what"),
         N_("claimed"),
         N_("received"),
@@ -177,7 +179,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             str(i.id),
             local_text(i.started_at, v.time_zone),
             local_text(i.ended_at, v.time_zone) if i.ended_at else _("ongoing"),
-            str(i.affected_gpus or i.affected_nodes or _("all")),
+            i.affected,  # GPUs or nodes, as declared
             i.description,
             _("yes") if i.credit_claimed else _("no"),
             money(i.credit_received) if i.credit_received is not None else "",

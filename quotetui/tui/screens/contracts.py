@@ -67,7 +67,7 @@ def contract_cells(v: ContractView) -> list[str]:
         v.offer,
         v.running.end.isoformat() + (" ↻" if c.auto_renew else ""),  # the running term's: a renewal's
         v.notice_by.isoformat() if v.notice_by else "",
-        str(c.gpu_count),
+        str(v.in_force.gpus),  # in force today: an amendment to come changes nothing yet
         money_number(v.monthly_charge, 2),
         spent,
         percent_text(last.availability, 2) if last else "",

@@ -294,7 +294,8 @@ def acceptance_table(title: str, items: Iterable[Item]) -> Table:
         why = item.reason
         if item.waiver is not None:
             w = item.waiver
-            why += " — " + _("waived by {who} on {day}: {reason}").format(who=w.by, day=day_text(w.on), reason=w.reason)
+            waived = _("waived by {who} on {day}: {reason}")
+            why += " — " + waived.format(who=w.by_word, day=day_text(w.on), reason=w.reason)
         style = STYLE[item.status.tone]
         table.add_row(item.title, Text(item.status.word, style=style), why, listed(item.evidence))
     return table
@@ -375,7 +376,7 @@ def contracts(d: OfferDetail) -> RenderableType:
                     (N_("start"), c.start_date.isoformat()),
                     (N_("end"), c.end_date.isoformat()),
                     (N_("term"), _("{n} months").format(n=c.term_months)),
-                    (N_("billing"), c.billing_cadence.spaced),
+                    (NP_("how often a contract is invoiced", "billing"), c.billing_cadence.spaced),
                     (N_("notice deadline"), c.notice_deadline.isoformat() if c.notice_deadline else None),
                     (N_("auto-renews"), _("yes") if c.auto_renew else _("no")),
                     (
