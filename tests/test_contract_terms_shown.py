@@ -199,3 +199,18 @@ async def test_the_tui_shows_the_terms_in_force_and_an_incidents_nodes_as_nodes(
         incidents = body[body.index("Incidents (i adds one)") :].splitlines()
         assert "affected" in incidents[1] and "GPUs" not in incidents[1]
         assert "1 node" in incidents[2] and "node 2 down" in incidents[2]
+
+
+def test_an_incident_is_checked_against_the_gpus_in_force_on_its_day(cli: Cli, demo_db_path: Path) -> None:
+    """16 GPUs until 2027-01-01, 8 from then: an outage of 12 GPUs in December is on record, one of 12 in January
+    is more than the contract covers that day (8), and says so."""
+    db = str(demo_db_path)
+    _signed_and_amended(cli, db)
+    december = ("contracts", "incident", "add", "1", "--start", "2026-12-10T00:00Z", "--end", "2026-12-10T02:00Z",
+                "--description", "12 down", "--gpus", "12")  # fmt: skip
+    assert cli("--db", db, *december).code == 0
+    january = ("contracts", "incident", "add", "1", "--start", "2027-01-10T00:00Z", "--end", "2027-01-10T02:00Z",
+               "--description", "12 down", "--gpus", "12")  # fmt: skip
+    refused = cli("--db", db, *january)
+    assert refused.code != 0 and "12 GPUs affected; the contract covers 8" in refused.err
+    assert sql(demo_db_path, "SELECT count(*) FROM incident") == [(2,)]  # the first two; nothing of the refused

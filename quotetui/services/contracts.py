@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
-from quotetui.domain.contracts.amendments import contract_terms
+from quotetui.domain.contracts.amendments import Amendment, contract_terms, term_on
 from quotetui.domain.contracts.dates import notice_deadline, term_end
 from quotetui.domain.contracts.term import incident_in_term, invoice_in_term, invoice_overlaps
 from quotetui.domain.economics.assumptions import Assumptions
@@ -325,11 +325,13 @@ def add_incident(
     with db.write() as session:
         contract = _contract(session, contract_id)
         zone = load_assumptions(session).time_zone
-        end = term_end_by(contract, local_day(started_at, zone))
+        day = local_day(started_at, zone)
+        end = term_end_by(contract, day)
         problems = incident_in_term(started_at, contract.start_date, end, zone)
-        if affected_gpus is not None and affected_gpus > contract.gpu_count:
+        covered = int(term_on(_amendments(contract), "gpus", contract.gpu_count, day))  # as in force that day
+        if affected_gpus is not None and affected_gpus > covered:
             problems["affected_gpus"] = _("{n} GPUs affected; the contract covers {covered}").format(
-                n=affected_gpus, covered=contract.gpu_count
+                n=affected_gpus, covered=covered
             )
         if problems:
             raise FieldErrors(problems)
@@ -352,13 +354,17 @@ def add_incident(
 def term_end_by(contract: Contract, day: date) -> date:
     """The end of the term running on ``day``: the signed end, or, for a contract that renews by itself, the end
     of the renewal ``day`` falls in (an outage or a bill of a renewed term belongs to the contract)."""
+    terms = contract_terms(contract, day, _amendments(contract))
+    return next((t.end for t in terms if day < t.end), terms[-1].end)
+
+
+def _amendments(contract: Contract) -> list[Amendment]:
+    """The contract's amendments, read in its session."""
     from quotetui.services.contract_rows import amendments_of
     from quotetui.store.reader import session_reader
 
     assert contract.id is not None
-    changes = amendments_of(session_reader(Session.object_session(contract)), contract.id).get(contract.id, [])
-    terms = contract_terms(contract, day, changes)
-    return next((t.end for t in terms if day < t.end), terms[-1].end)
+    return amendments_of(session_reader(Session.object_session(contract)), contract.id).get(contract.id, [])
 
 
 def _outage(incident: Incident) -> tuple[datetime, datetime | None, int | None, int | None]:
