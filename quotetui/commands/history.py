@@ -58,8 +58,11 @@ def history(
         return
     zone = assumptions_of(db).time_zone
     say(
-        _("History of {subject} ({n} changes, oldest first; times in {zone}):").format(
-            subject=subject, n=len(found), zone=zone
+        filled(
+            _("History of {subject} ({n} changes, oldest first; times in {zone}):"),
+            subject=subject,
+            n=len(found),
+            zone=zone,
         )
     )
     for c in found:  # every stored text on one line, quoted: a value never passes for a field or an entry

@@ -79,10 +79,15 @@ def clean_name(value: str, *, what: str = N_("name"), max_length: int | None = N
     if hidden is not None:
         ch = hidden.group()
         raise BadInput(
-            _(
-                "{what} contains an invisible character ({character}) at position {position}; a name that looks "
-                "like another must not become a second one"
-            ).format(what=noun(what), character=_name_of(ch), position=hidden.start() + 1)
+            filled(
+                _(
+                    "{what} contains an invisible character ({character}) at position {position}; a name that looks "
+                    "like another must not become a second one"
+                ),
+                what=noun(what),
+                character=_name_of(ch),
+                position=hidden.start() + 1,
+            )
         )
     text = _SPACES.sub(" ", text).strip()
     if max_length is not None and len(text) > max_length:
