@@ -86,9 +86,7 @@ def test_a_time_for_people_in_each_language() -> None:
     assert time_text(datetime(2026, 12, 6, tzinfo=UTC)) == "2026年12月6日"
 
 
-def test_invitations_count_providers_and_empty_lists_say_what_to_do(
-    demo_db_path: Path, tmp_path: Path
-) -> None:
+def test_invitations_count_providers_and_empty_lists_say_what_to_do(demo_db_path: Path, tmp_path: Path) -> None:
     assert zh(demo_db_path, "rfq", "list").startswith("尚无询价单：用 `quotetui rfq new NAME ")
     assert en(demo_db_path, "fx", "list").startswith("No exchange rates yet: `quotetui fx add USD CNY 7.1 --date ")
     assert zh(demo_db_path, "fx", "list").startswith("尚无汇率：")
