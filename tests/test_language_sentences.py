@@ -118,3 +118,21 @@ def test_the_scenario_picker_writes_a_share_as_the_language_does() -> None:
     assert describe(view) == "A100 微调 — 8 × A100, 3 months at 99.5 %, CNY"
     language.use("zh-CN")
     assert "利用率 99.5%" in describe(view)
+
+
+async def test_the_contract_screen_writes_a_credit_share_as_the_language_does(demo_db_path: Path) -> None:
+    from quotetui.tui.screens.contract_detail import ContractDetailScreen
+    from tests.test_tui import RecordingApp, settle, text_of
+
+    db = str(demo_db_path)
+    en(demo_db_path, "contracts", "add", "--offer", "2", "--start", "2026-10-01", "--term-months", "12")
+    app = RecordingApp(db)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        app.push_screen(ContractDetailScreen(1))
+        await settle(pilot)
+        assert "0.0 % = 0.00" in text_of(app, "#contract-body")
+        app.switch_language("zh-CN")
+        await settle(pilot)
+        body = text_of(app, "#contract-body")
+        assert "0.0% = 0.00" in body and "0.0 %" not in body
