@@ -29,7 +29,7 @@ def test_a_key_dates_detail_follows_its_kind_with_a_full_width_colon(cli: Cli, d
     _ok(cli, *db, "contracts", "add", "--offer", "2", "--start", "2030-01-31", "--term-months", "12",
         "--notice-days", "30", "--auto-renew", "--billing", "upfront")  # fmt: skip
     zh = _ok(cli, *db, "--lang", "zh-CN", "contracts", "show", "1")
-    assert "  2031-01-01 通知截止日：否则将于 2031年1月31日 按 12 个月 续约\n" in zh
+    assert "  2031-01-01 通知截止日：否则将于 2031年1月31日按 12 个月续约\n" in zh
     assert "  2031-01-31 续约：为期 12 个月\n" in zh  # said once, not 续约: 续约 12 个月
     en = _ok(cli, *db, "contracts", "show", "1")
     assert "  2031-01-01 notice deadline: else it renews for 12 months on 2031-01-31\n" in en

@@ -72,7 +72,7 @@ def test_the_whole_job_from_an_empty_database(cli: Cli, db_path: Path) -> None:
     assert (second["offer_id"], second["mover"], second["amount"]) == (1, "provider", "75000")
     assert second["unit"] == "node_month" and second["term_months"] == 1  # the last round's, kept
     counter = _ok(cli, db_path, "round", "add", "1", "--mover", "counter", "--amount", "70000")
-    assert counter.startswith("Added round #3 to offer #1: mover counter")
+    assert counter.startswith("Added round 3 to offer #1 (its id for `quotetui round edit`: 3): mover counter")
     assert "amount 70,000.00, currency CNY" in counter
     discount = _ok(cli, db_path, "discount", "add", "1", "--kind", "prepay", "--rate", "10", "--requires-prepay")
     assert discount.strip() == "Added discount #1 to offer #1: kind prepay, rate 10 %, requires prepay yes"

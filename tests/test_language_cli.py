@@ -512,7 +512,7 @@ def test_lists_clauses_labels_and_asides_read_as_each_language_writes_them(demo_
     _ok("--db", db, "rfq", "send", RFQ, "-p", "一万网络", "-p", "天下数据", "--out", str(tmp_path))
     _ok("--db", db, "rfq", "decline", RFQ, "-p", "一万网络", "--note", "无库存")
     zh, en = both("rfq", "status", RFQ)
-    assert zh.startswith("询价单 H100 256（#1，版本 1）：已发送 1、已谢绝 1；")
+    assert zh.startswith("询价单 H100 256（#1，版本 1）：已发送 1 家、已谢绝 1 家；")
     assert en.startswith("RFQ H100 256 (#1, revision 1): 1 sent, 1 declined; answers due 2026-12-20\n")
     zh, en = both("explain", "3")
     assert "    包月：88,000.00 CNY 每节点月；目标价不高于 25,237.61（降低 71.3%）\n" in zh

@@ -456,7 +456,12 @@ async def test_the_offer_spec_lists_and_asides_as_the_language_writes_them(demo_
         assert "一万网络（出租方） · 朗玥科技" in chinese
         assert "增值电信业务经营许可证、国家高新技术企业、专精特新中小企业、NVIDIA NPN 成员" in chinese
         assert "8 × H100 SXM5（SXM）" in chinese and "(lessor)" not in chinese
-        assert "80 GB HBM3、3.35 TB/s" in chinese  # the memory and its bandwidth, as the scale-out and its Gb/s
+        assert "80 GB HBM3，3.35 TB/s" in chinese  # a name and its detail (``detail``), not a list: no 、
+        assert "、3.35 TB/s" not in chinese
+        app.open_offer(11)  # a vendor RDMA network and its Gb/s per GPU: a name and its detail too
+        await settle(pilot)
+        chinese = " ".join(plain(s.content, 300) for s in app.screen.query(Static))
+        assert "厂商 RDMA，每 GPU 12.5 Gb/s" in chinese and "、每 GPU" not in chinese
 
 
 async def test_in_chinese_the_palette_finds_the_switches_by_their_english_words_too(demo_db_path: Path) -> None:

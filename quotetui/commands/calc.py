@@ -13,6 +13,7 @@ from quotetui.domain.economics.exact import percent_text
 from quotetui.domain.entities import ID, RENT_BUY, TRAIN
 from quotetui.domain.enums import PowerBasis
 from quotetui.language import _, ngettext
+from quotetui.language.lists import filled
 
 app = typer.Typer(help="Calculators: training run, rent vs buy, term choice.", no_args_is_help=True)
 Amount = Annotated[str | None, typer.Option(metavar="AMOUNT")]
@@ -303,8 +304,11 @@ def term(
             )
         )
     say(
-        _("cheapest: {term}, saving {saving} a year against {baseline}").format(
-            term=term_words(t.cheapest.months), saving=percent_text(t.saving, 2), baseline=term_words(t.baseline.months)
+        filled(
+            _("cheapest: {term}, saving {saving} a year against {baseline}"),
+            term=term_words(t.cheapest.months),
+            saving=percent_text(t.saving, 2),
+            baseline=term_words(t.baseline.months),
         )
     )
     if t.discount_rate:

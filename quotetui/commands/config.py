@@ -10,7 +10,7 @@ from quotetui.commands.common import JsonFlag, print_json, table
 from quotetui.commands.output import say
 from quotetui.domain.economics.display import STYLE_EXAMPLES
 from quotetui.language import LANGUAGES, N_, NP_, _, chosen
-from quotetui.language.lists import aside
+from quotetui.language.lists import aside, filled
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -73,7 +73,7 @@ def config(
                 "Config file: {path} (found through {source}; does not exist; `quotetui config --init` writes an "
                 "example)"
             )
-        say(found.format(path=prefs.path, source=_(prefs.located_by)))
+        say(filled(found, path=prefs.path, source=_(prefs.located_by)))
         settings = [
             ["theme", theme[0], theme[1]],
             ["database", database, database_from],

@@ -256,7 +256,9 @@ def _round_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], 
     with refused(spec.fields):
         row_id = editing.save_revision(db, offer_id, overlay(spec.values, given))
     after = editing.revision_edit_form(db, row_id)
-    head = _("Added round #{id} to offer #{offer}").format(id=row_id, offer=offer_id)
+    head = _("Added round {seq} to offer #{offer} (its id for `quotetui round edit`: {id})").format(
+        seq=editing.round_number(db, row_id), offer=offer_id, id=row_id
+    )
     saved(head, row_id, after.fields, after.values, ROUND_SUMMARY, as_json, extra={"offer_id": offer_id})
 
 

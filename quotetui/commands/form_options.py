@@ -12,6 +12,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -24,6 +25,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import Field, is_empty, parse_value, shown_value, title_of
 from quotetui.domain.money import plain
 from quotetui.language import _
+from quotetui.language.dates import time_text
 from quotetui.language.lists import listed
 from quotetui.language.numbers import percent
 from quotetui.services.form_spec import hint
@@ -170,6 +172,11 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
         try:
             return stored_text(Decimal(value), currency)  # exact as stored, as every amount is shown
         except (ArithmeticError, QuotetuiError):
+            return value
+    if f is not None and f.kind == "datetime" and isinstance(value, str):  # a time for people, not ISO's T…Z
+        try:
+            return time_text(datetime.fromisoformat(value))
+        except ValueError:
             return value
     if f is not None and f.kind == "ratio":  # a share under 1 % is shown with its sign already ("0.05%")
         return percent(str(value).removesuffix("%"))

@@ -51,6 +51,9 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([r.to_json() for r in rates])
         return
+    if not rates:
+        say(_("No exchange rates yet: `quotetui fx add USD CNY 7.1 --date YYYY-MM-DD`."))
+        return
     table(
         [N_("base"), N_("quote"), N_("rate"), N_("date"), N_("source")],
         [[r.base, r.quote, plain(r.rate), r.as_of.isoformat(), r.source] for r in rates],

@@ -11,6 +11,7 @@ from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 from quotetui.domain.text import one_line
 from quotetui.language import N_, _
+from quotetui.language.lists import filled
 
 ACTIONS = {"added": N_("added {subject}"), "changed": N_("changed {subject}"), "removed": N_("removed {subject}")}
 """What a change did, said of its subject (the stored action's code is the key; the subject is shown as stored)."""
@@ -53,12 +54,15 @@ def history(
     )
     if not found:
         said = _("No changes to {subject} recorded (the trail starts at the upgrade that added it).")
-        say(said.format(subject=subject))
+        say(filled(said, subject=subject))
         return
     zone = assumptions_of(db).time_zone
     say(
-        _("History of {subject} ({n} changes, oldest first; times in {zone}):").format(
-            subject=subject, n=len(found), zone=zone
+        filled(
+            _("History of {subject} ({n} changes, oldest first; times in {zone}):"),
+            subject=subject,
+            n=len(found),
+            zone=zone,
         )
     )
     for c in found:  # every stored text on one line, quoted: a value never passes for a field or an entry

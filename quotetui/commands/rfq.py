@@ -193,6 +193,9 @@ def list_(ctx: typer.Context, on: On = None, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([v.to_json() for v in views])
         return
+    if not views:
+        say(_("No RFQs yet: `quotetui rfq new NAME --gpu MODELS --gpus N --months N --start DATE`."))
+        return
     rows = [
         [
             str(v.id),

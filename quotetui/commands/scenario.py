@@ -12,7 +12,7 @@ from quotetui.commands.output import percent, say
 from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.money import PERCENT_PLACES
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, _, ngettext, pgettext
 
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
@@ -76,8 +76,10 @@ def show(
             value = percent(Decimal(value), PERCENT_PLACES)  # every digit typed
         if value is not None:
             shown = _("yes") if value is True else _("no") if value is False else value
-            title = SCENARIO.field(SHOWN_FIELDS.get(key, key)).title  # the field's title, not the JSON key
-            say(_("{setting}: {value}").format(setting=title, value=shown))
+            field = SCENARIO.field(SHOWN_FIELDS.get(key, key))
+            if field.kind == "decimal" and field.unit:  # a quantity with its unit: "1 TB" (a count's title says it)
+                shown = f"{shown} {pgettext('unit', field.unit)}"
+            say(_("{setting}: {value}").format(setting=field.title, value=shown))  # the title, not the JSON key
 
 
 SHOWN_FIELDS = {"gpu_model": "gpu", "utilization": "utilisation", "currency": "home_currency"}

@@ -64,7 +64,7 @@ def show(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         )
         return
     table(
-        [N_("setting"), N_("value"), "", N_("flag")],
+        [N_("setting"), N_("value"), N_("state"), N_("flag")],
         [[_(v.label), _shown(v), _(_STATE[_state(v)]), FLAGS[v.name]] for v in views],
     )
     for v in views:

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from quotetui.domain.errors import VALUE, BadInput, noun
 from quotetui.language import _
+from quotetui.language.lists import filled
 
 MAX_DIGITS = 40
 """Significant digits a number may have (money keeps 19 at most; 1e30 FLOPs written out is 31)."""
@@ -33,7 +34,7 @@ def parse_number(value: object, *, what: str = VALUE) -> Decimal:
     """``value`` (text, int or Decimal) as an exact, finite ``Decimal``, or :class:`BadInput` saying why
     (``what`` names the value, marked ``N_`` where it is given)."""
     if isinstance(value, bool):
-        raise BadInput(_("{what}: a yes/no value where a number belongs").format(what=noun(what)))
+        raise BadInput(filled(_("{what}: a yes/no value where a number belongs"), what=noun(what)))
     if isinstance(value, float):
         raise BadInput(
             _("{what} {value} is a binary float, which is not exact; give it as decimal text").format(
@@ -44,23 +45,25 @@ def parse_number(value: object, *, what: str = VALUE) -> Decimal:
         return _bounded(Decimal(value), str(value), what)
     if isinstance(value, Decimal):
         if not value.is_finite():
-            raise BadInput(_("{what} {value} is not a finite number").format(what=noun(what), value=value))
+            raise BadInput(filled(_("{what} {value} is not a finite number"), what=noun(what), value=value))
         return _bounded(value, str(value), what)
     if not isinstance(value, str):
-        raise BadInput(_("{what} {value} is not a number").format(what=noun(what), value=repr(value)))
+        raise BadInput(filled(_("{what} {value} is not a number"), what=noun(what), value=repr(value)))
     text = value.strip().translate(HALF_WIDTH).translate(_SIGNS)
     if not text:
-        raise BadInput(_("{what} is empty").format(what=noun(what)))
+        raise BadInput(filled(_("{what} is empty"), what=noun(what)))
     if _PLAIN.fullmatch(text):
         number = text
     elif _GROUPED.fullmatch(text):
         number = text.replace(",", "")
     else:
-        raise BadInput(_why_not(text).format(what=noun(what), value=repr(value.strip())))
+        raise BadInput(filled(_why_not(text), what=noun(what), value=repr(value.strip())))
     try:
         result = Decimal(number)
     except InvalidOperation:  # the patterns above admit only what Decimal reads; kept as a guard
-        raise BadInput(_("{what} {value} is not a number").format(what=noun(what), value=repr(value.strip()))) from None
+        raise BadInput(
+            filled(_("{what} {value} is not a number"), what=noun(what), value=repr(value.strip()))
+        ) from None
     return _bounded(result, value.strip(), what)
 
 

@@ -19,6 +19,7 @@ import unicodedata
 
 from quotetui.domain.errors import BadInput, noun
 from quotetui.language import N_, _
+from quotetui.language.lists import filled
 
 _CONTROL = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -59,15 +60,15 @@ def check_text(value: str, *, what: str = N_("text"), multiline: bool = False, m
             message = _("{what} contains a line break or tab ({character}) at position {position}")
         else:
             message = _("{what} contains a control character ({character}) at position {position}")
-        raise BadInput(message.format(what=noun(what), character=_name_of(ch), position=found.start() + 1))
+        raise BadInput(filled(message, what=noun(what), character=_name_of(ch), position=found.start() + 1))
     if max_length is not None and len(text) > max_length:
         raise BadInput(_too_long(what, len(text), max_length))
     return text
 
 
 def _too_long(what: str, length: int, most: int) -> str:
-    return _("{what} has {count} characters (at most {most})").format(
-        what=noun(what), count=f"{length:,}", most=f"{most:,}"
+    return filled(
+        _("{what} has {count} characters (at most {most})"), what=noun(what), count=f"{length:,}", most=f"{most:,}"
     )
 
 
@@ -78,10 +79,15 @@ def clean_name(value: str, *, what: str = N_("name"), max_length: int | None = N
     if hidden is not None:
         ch = hidden.group()
         raise BadInput(
-            _(
-                "{what} contains an invisible character ({character}) at position {position}; a name that looks "
-                "like another must not become a second one"
-            ).format(what=noun(what), character=_name_of(ch), position=hidden.start() + 1)
+            filled(
+                _(
+                    "{what} contains an invisible character ({character}) at position {position}; a name that looks "
+                    "like another must not become a second one"
+                ),
+                what=noun(what),
+                character=_name_of(ch),
+                position=hidden.start() + 1,
+            )
         )
     text = _SPACES.sub(" ", text).strip()
     if max_length is not None and len(text) > max_length:

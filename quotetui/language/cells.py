@@ -12,9 +12,16 @@ from functools import lru_cache
 
 _CLOSING = set("，。、；：！？）」』】》〉…,.;:!?)]}%’”")
 _OPENING = set("（「『【《〈([{‘“")
-_CHUNK = re.compile(
-    r"\s+|\[[^\[\]\n]{1,40}\]|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+"
-)
+_WIDE = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
+"""CJK characters and their full-width punctuation: text written without spaces between words."""
+_CHUNK = re.compile(rf"\s+|\[[^\[\]\n]{{1,40}}\]|[{_WIDE}]|[^\s{_WIDE}]+")  # a [tag] is not broken
+_CJK = re.compile(rf"[{_WIDE}]")
+
+
+def is_cjk(char: str) -> bool:
+    """Whether ``char`` is a CJK character or full-width punctuation (``名``, ``（``), written with no space beside
+    another such; not a Latin letter, a digit or ASCII punctuation."""
+    return bool(char) and _CJK.fullmatch(char[0]) is not None
 
 
 @lru_cache(maxsize=4096)

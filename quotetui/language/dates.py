@@ -9,7 +9,7 @@ typed."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 from quotetui.language import current
 
@@ -29,3 +29,13 @@ def month_text(day: date) -> str:
     """The month of ``day`` in a sentence in the language in use: ``2027-01``, ``2027年1月``."""
     pattern = _MONTH.get(current())
     return day.isoformat()[:7] if pattern is None else pattern.format(y=day.year, m=day.month)
+
+
+def time_text(moment: datetime) -> str:
+    """A moment in a sentence, in UTC, to the minute: ``2026-12-06 21:14 UTC``, ``2026年12月6日 21:14 UTC``; a
+    moment at midnight (a day typed without a time) is its day alone."""
+    moment = moment.astimezone(UTC)
+    day = day_text(moment.date())
+    if (moment.hour, moment.minute, moment.second, moment.microsecond) == (0, 0, 0, 0):
+        return day
+    return f"{day} {moment:%H:%M} UTC"

@@ -10,11 +10,15 @@ CSV or a log, or typed back by a user (a value list a form parses) keeps its Eng
 from __future__ import annotations
 
 from collections.abc import Iterable
+from string import Formatter
 
 from quotetui.language import _, current
+from quotetui.language.cells import is_cjk
 
 _LISTED = {"en": ", ", "zh-CN": "、"}
 _CLAUSES = {"en": "; ", "zh-CN": "；"}
+_DETAIL = {"en": ", ", "zh-CN": "，"}
+_FORMATTER = Formatter()
 
 
 def listed(items: Iterable[str]) -> str:
@@ -25,6 +29,36 @@ def listed(items: Iterable[str]) -> str:
 def clauses(items: Iterable[str]) -> str:
     """Clauses or reasons one after another: ``no IB; too small`` in English, ``没有 IB；规模太小`` in Chinese."""
     return _CLAUSES.get(current(), "; ").join(items)
+
+
+def detail(text: str, more: str) -> str:
+    """A name and a detail of it, not two items of a list: ``80 GB HBM3, 3.35 TB/s`` in English, ``80 GB
+    HBM3，3.35 TB/s`` in Chinese (a comma, where :func:`listed`'s 、 would list them as alike)."""
+    return _DETAIL.get(current(), ", ").join((text, more))
+
+
+def _seam(left: str, right: str) -> str:
+    """``left`` and ``right`` joined, the one space between them dropped when CJK stands on both sides of it."""
+    if left.endswith(" ") and len(left) > 1 and is_cjk(left[-2]) and is_cjk(right[:1]):
+        return left[:-1] + right
+    if right.startswith(" ") and is_cjk(left[-1:]) and is_cjk(right[1:2]):
+        return left + right[1:]
+    return left + right
+
+
+def filled(template: str, /, **values: object) -> str:
+    """``template.format(**values)``, where a value that may be a word of either language (a field's title, a
+    name as typed, a source) sits between spaces: the template writes a space on each side, as the catalog
+    does beside Latin and digits, and a space with CJK on both sides is dropped. ``没有 {subject} 的变更记录``
+    reads ``没有设置的变更记录`` and ``没有 offer #3 的变更记录``; spaces inside a value are kept."""
+    out = ""
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        out = _seam(out, literal) if literal else out
+        if field is not None:
+            value, _key = _FORMATTER.get_field(field, (), values)
+            value = _FORMATTER.convert_field(value, conversion)
+            out = _seam(out, _FORMATTER.format_field(value, _FORMATTER.vformat(spec or "", (), values)))
+    return out
 
 
 def labelled(label: str, text: str) -> str:

@@ -304,6 +304,12 @@ def revision_edit_form(db: Database, revision_id: int) -> FormSpec:
     return replace(_round_spec(_("Round {seq}").format(seq=rev.seq), values), version=_round_version(rev, price))
 
 
+def round_number(db: Database, revision_id: int) -> int:
+    """Which round of its offer a recorded round is (``第 2 轮``), as against its id (what ``round edit`` takes)."""
+    with db.session() as session:
+        return _get(session, QuoteRevision, revision_id, N_("round")).seq
+
+
 def _round_version(rev: QuoteRevision, price: RevisionPrice | None) -> tuple[int, int | None]:
     """A round form shows the round and its headline price: it is stale if either changed."""
     return rev.version, price.version if price is not None else None

@@ -55,7 +55,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.fx import FxTable, MissingFxRate
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, current
-from quotetui.language.lists import clauses
+from quotetui.language.lists import clauses, filled
 from quotetui.language.numbers import percent
 
 
@@ -385,7 +385,7 @@ def _base_mfu(
             used = _("{claim}; below the default {default}: used").format(claim=note, default=percent_text(default, 0))
             return Assumed(value, "claimed", used, e.gpu_count)
         notes.append(
-            _("{claim} not verified: claims never buy rank (shown as 'if the claims hold')").format(claim=note)
+            filled(_("{claim} not verified: claims never buy rank (shown as 'if the claims hold')"), claim=note)
         )
         break
     if not notes:

@@ -14,7 +14,7 @@ from quotetui.domain.economics.display import is_money, money_text, quantity, st
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.exact import dec, pct, percent_text, q, share_text
 from quotetui.domain.economics.inputs import PriceOption
-from quotetui.domain.economics.units import UNIT_WORDS
+from quotetui.domain.economics.units import PER_GPU_HOUR, PER_PFLOP_HOUR, UNIT_WORDS, rate_unit, rate_unit_words
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, ngettext
 from quotetui.language.lists import labelled
@@ -45,8 +45,8 @@ class Figure:
         if self.unit.startswith("fraction"):
             return f"{share_text(self.value)}{self.unit.removeprefix('fraction')}"
         if is_money(self.unit):
-            places = 4 if "/GPU-h" in self.unit else 2
-            return f"{figure_text(self.value, self.caveats, places, money=True)} {self.unit}"
+            places = 4 if self.unit.endswith("/" + PER_GPU_HOUR) else 2
+            return f"{figure_text(self.value, self.caveats, places, money=True)} {rate_unit_words(self.unit)}"
         return f"{plain(self.value)} {_(self.unit) if self.unit else ''}".rstrip()
 
     def to_json(self) -> dict[str, object]:
@@ -187,7 +187,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "quoted_price_per_gpu_hour",
             _("Quoted price per GPU-hour"),
             dec(e.quoted_gpu_hour),
-            f"{e.offer.currency}/GPU-h",
+            rate_unit(e.offer.currency, PER_GPU_HOUR),
             _("current quote converted at {hours} hours a month, before discounts").format(hours=hpm),
             [quoted_option(base_option(e.offer.options))],
         ),
@@ -222,7 +222,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "price_per_gpu_hour",
             _("Effective price per GPU-hour"),
             dec(e.price_per_gpu_hour),
-            f"{cur}/GPU-h",
+            rate_unit(cur, PER_GPU_HOUR),
             _("effective node-month price (after the discounts that apply) ÷ (GPUs per node × hours a month)"),
             _option_lines(e, best),
         ),
@@ -292,7 +292,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "cost_per_gpu_hour",
             _("All-in cost per used GPU-hour"),
             dec(e.cost_per_gpu_hour),
-            f"{cur}/GPU-h",
+            rate_unit(cur, PER_GPU_HOUR),
             _("total ÷ (GPUs × hours a month × utilisation × months)"),
             [
                 _("{total} ÷ ({gpus} × {hours} × {use} × {months}) = {total} ÷ {gpu_hours} GPU-hours").format(
@@ -345,7 +345,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "cost_per_pflop_hour",
             _("Cost per delivered PFLOP-hour"),
             dec(e.cost_per_pflop_hour),
-            f"{cur}/PFLOP-h",
+            rate_unit(cur, PER_PFLOP_HOUR),
             _("cost per used GPU-hour ÷ (peak dense BF16 TFLOPS × MFU × availability ÷ 1000)"),
             [
                 _("{cost} ÷ ({peak} × {mfu} × {availability} ÷ 1000) — {gpu} peak from the catalog").format(
@@ -414,7 +414,7 @@ def _claims_figure(e: Evaluation) -> list[Figure]:
             "cost_per_pflop_hour_if_claims_hold",
             _("If the claims hold"),
             dec(claimed),
-            f"{e.currency}/PFLOP-h",
+            rate_unit(e.currency, PER_PFLOP_HOUR),
             _(
                 "the same cost with the unverified claims taken as stated; ranked on the figure above until a log "
                 "verifies them"

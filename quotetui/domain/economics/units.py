@@ -56,6 +56,27 @@ UNITS = {
 UNIT_WORDS = {unit: rule.words for unit, rule in UNITS.items()}
 """Each unit in words, in English: ``_(UNIT_WORDS[unit])`` where it is shown."""
 
+PER_GPU_HOUR = "GPU-h"
+PER_PFLOP_HOUR = "PFLOP-h"
+"""What a cost figure is per, as its unit writes it after the currency (``CNY/GPU-h``, ``CNY/PFLOP-h``: JSON keeps
+it so)."""
+RATE_WORDS = {PER_GPU_HOUR: N_("GPU-h"), PER_PFLOP_HOUR: N_("PFLOP-h")}
+"""Each in a sentence's words (the glossary's GPU 时, 有效 PFLOP 时); a narrow column's header has its own short
+label (``/GPU-h``)."""
+
+
+def rate_unit(currency: str, per: str) -> str:
+    """A figure's unit as stored and as ``--json`` writes it: ``CNY/GPU-h``."""
+    return f"{currency}/{per}"
+
+
+def rate_unit_words(unit: str) -> str:
+    """A figure's unit as a sentence shows it, in the language in use: ``CNY/GPU-h``, ``CNY/GPU 时``; a unit with
+    no declared words is shown as it is."""
+    currency, slash, per = unit.partition("/")
+    word = RATE_WORDS.get(per) if slash else None
+    return unit if word is None else f"{currency}/{_(word)}"
+
 
 def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
     rule = UNITS.get(unit)

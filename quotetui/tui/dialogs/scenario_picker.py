@@ -15,6 +15,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from quotetui.language import N_, _
+from quotetui.language.numbers import percent
 from quotetui.tui.safe import plain
 from quotetui.tui.widgets.footer import KeysFooter
 from quotetui.tui.workers import ReportsWorkerErrors, background
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def describe(s: ScenarioView) -> str:
-    use = f"{(s.utilisation * 100).normalize():f} %"  # 100 %, 60 %, 99.5 % (not the column's 100.000000)
+    use = percent(f"{(s.utilisation * 100).normalize():f}")  # 100 %, 99.5 % (not the column's 100.000000); 100%
     values = {
         "name": s.name,
         "gpus": s.gpu_count,

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_number, stored_text
-from quotetui.domain.economics.exact import dec, pct, percent_text, q
+from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Tone
@@ -161,7 +161,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             m.month.isoformat()[:7],
             Text(percent_text(m.availability, 3), style=style),
             f"{dec(m.downtime_hours, 2)}",
-            Text(f"{pct(m.credit_rate, 1)} % = {money_number(m.credit, 2)}", style=style),
+            Text(f"{percent_text(m.credit_rate, 1)} = {money_number(m.credit, 2)}", style=style),
             listed(f"#{i}" for i in m.incidents),
         )
     incidents = _table(

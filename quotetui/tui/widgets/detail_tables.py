@@ -20,7 +20,7 @@ from quotetui.domain.verification.findings import Finding, Log
 from quotetui.domain.verification.rules import peak_share
 from quotetui.language import N_, NP_, _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import aside, labelled, listed
+from quotetui.language.lists import aside, detail, labelled, listed
 from quotetui.language.numbers import percent
 from quotetui.services.offer_detail import OfferDetail
 from quotetui.tui.safe import Table, Text
@@ -49,14 +49,9 @@ def spec(d: OfferDetail) -> RenderableType:
             (N_("in-node fabric"), o.intra_fabric.spaced),
             (
                 N_("scale-out"),
-                listed(
-                    [o.inter_fabric.spaced]
-                    + (
-                        [_("{gbps} Gb/s per GPU").format(gbps=plain(o.inter_gbps_per_gpu))]
-                        if o.inter_gbps_per_gpu
-                        else []
-                    )
-                ),
+                detail(o.inter_fabric.spaced, _("{gbps} Gb/s per GPU").format(gbps=plain(o.inter_gbps_per_gpu)))
+                if o.inter_gbps_per_gpu
+                else o.inter_fabric.spaced,
             ),
             (N_("CPU"), o.cpu),
             (N_("RAM"), f"{o.ram_gb} GB" if o.ram_gb else None),
@@ -80,7 +75,7 @@ def spec(d: OfferDetail) -> RenderableType:
     sheet = kv(
         _("{gpu} datasheet (dense)").format(gpu=g.name),
         [
-            (N_("memory"), listed([f"{g.memory_gb} GB {g.memory_type}", f"{plain(g.memory_bw_tbs)} TB/s"])),
+            (N_("memory"), detail(f"{g.memory_gb} GB {g.memory_type}", f"{plain(g.memory_bw_tbs)} TB/s")),
             (N_("BF16"), f"{plain(g.bf16_tflops)} TFLOPS"),
             (N_("FP8"), f"{plain(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else "–"),
             (N_("FP64"), f"{plain(g.fp64_tflops)} TFLOPS" if g.fp64_tflops else "–"),
