@@ -132,14 +132,14 @@ def test_the_default_who_of_a_waiver_is_a_word_and_an_amendments_who_is_its_conf
     waived = cli("--db", db, "--lang", "zh-CN", "acceptance", "waive", "gemm", "--contract", "1", "--reason", "测试",
                  "--on", "2026-12-06")  # fmt: skip
     assert waived.code == 0, waived.err
-    assert "      已由 买方 于 2026年12月6日 豁免（原为缺失）：测试" in waived.out.splitlines()
+    assert "      已由 买方 于 2026年12月6日豁免（原为缺失）：测试" in waived.out.splitlines()
     english = cli("--db", db, "acceptance", "show", "--contract", "1").out
     assert "      waived (missing) by buyer on 2026-12-06: 测试" in english.splitlines()
     assert sql(demo_db_path, "SELECT waived_by FROM acceptance_waiver") == [("buyer",)]  # stored as the code
     shown = json.loads(cli("--db", db, "acceptance", "show", "--contract", "1", "--json").out)
     assert [i["waiver"]["by"] for i in shown["items"] if i.get("waiver")] == ["buyer"]
     zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1").out
-    assert "  1. 自 2027年1月1日 起（确认人：" in zh and "议定" not in zh
+    assert "  1. 自 2027年1月1日起（确认人：" in zh and "议定" not in zh
 
 
 def test_an_incidents_credit_reads_as_a_sentence(cli: Cli, demo_db_path: Path) -> None:
