@@ -101,4 +101,4 @@ def test_fresh_non_editable_install_runs_the_demo(wheel: Path, tmp_path: Path) -
     for var in ("QUOTETUI_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         env.pop(var, None)
     chinese = run("--help")
-    assert chinese.returncode == 0 and chinese.stdout.startswith("用法: quotetui"), chinese.stdout
+    assert chinese.returncode == 0 and chinese.stdout.startswith("用法：quotetui"), chinese.stdout

@@ -104,7 +104,7 @@ def test_percentages_at_flags_are_the_figures_a_fraction_gave(cli: Cli, demo_db_
 
 def test_the_default_of_a_share_flag_is_shown_as_a_percentage(cli: Cli) -> None:
     shown = " ".join(cli("award", "--help").out.split())
-    assert "--max-share PERCENT" in shown and "[default: (60 %)]" in shown
+    assert "--max-share PERCENT" in shown and "[default: 60 %]" in shown
 
 
 def _answer_book(path: Path, cells: list[tuple[object, str | None]]) -> Path:

@@ -156,10 +156,6 @@ def _install_suggestions(group: Any, exceptions: Any) -> None:
     """A mistyped command's close matches kept on the error, for ``parser_words.message`` to say in the language
     in use, instead of Typer's English ``. Did you mean …?`` glued to the message (``命令 'x' 不存在。. Did you
     mean …``)."""
-    from difflib import get_close_matches
-
-    from quotetui.commands.parser_words import suggest
-
     typer_resolve = group.resolve_command
 
     def resolve_command(self: Any, ctx: Any, args: list[str]) -> Any:
@@ -168,6 +164,10 @@ def _install_suggestions(group: Any, exceptions: Any) -> None:
             return typer_resolve(self, ctx, args)
         except exceptions.UsageError as exc:
             if asked and args:
+                from difflib import get_close_matches
+
+                from quotetui.commands.parser_words import suggest  # only on a mistake: a start imports none
+
                 suggest(exc, get_close_matches(args[0], list(self.commands)))
             raise
         finally:

@@ -194,8 +194,9 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog, machine:
     """Why a figure in ``parsed`` must not become the offer's verified figure ("" when it may): the one rule
     that decides which measurements feed the engine (explain, the ranking). A GEMM sweep or a training run on
     another device (it would set the offer's MFU: model-mismatch says what was measured); one that names no
-    device where the offer's logs show another model (``machine``: ``rules.machine_not_sold``), since it is
-    then not shown to come from the model sold; or an AllReduce across hosts or of unknown hosts (it measures
+    device where the offer's logs show another model (``machine``: ``rules.machine_not_sold``; asked after the
+    log's own figures, which say more where they show the device), since it is then not shown to come from the
+    model sold; or an AllReduce across hosts or of unknown hosts (it measures
     the scale-out network, not NVLink)."""
     if isinstance(parsed, GemmSweep | TrainingThroughput) and (other := other_model(parsed.device, sold, catalog)):
         return _("measured on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
@@ -207,11 +208,6 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog, machine:
         return _("run on {device}, not the {model} sold: kept as evidence, not a verified figure").format(
             device=other, model=sold.name
         )
-    if unnamed_on_another(parsed, machine):
-        return _(
-            "it names no GPU, and the offer's other logs say {finding}: not shown to be the {model} sold, kept as "
-            "evidence, not a verified figure"
-        ).format(finding=listed(f.title for f in machine), model=sold.name)
     if isinstance(parsed, GemmSweep) and not parsed.half_precision:
         return _("a {dtype} sweep, not a BF16 one: kept as evidence, not the verified BF16 figure").format(
             dtype=parsed.dtype
@@ -220,6 +216,11 @@ def not_verified(parsed: ParsedLog, sold: GpuSpec, catalog: GpuCatalog, machine:
         return _("{why}: an impossible measurement, kept as evidence, not a verified figure").format(why=why)
     if isinstance(parsed, TrainingThroughput) and (found := foreign(parsed, sold, catalog)):
         return _("{why}: run on another device, kept as evidence, not a verified figure").format(why=found[0])
+    if unnamed_on_another(parsed, machine):
+        return _(
+            "it names no GPU, and the offer's other logs say {finding}: not shown to be the {model} sold, kept as "
+            "evidence, not a verified figure"
+        ).format(finding=listed(f.title for f in machine), model=sold.name)
     if isinstance(parsed, Collective):
         return _(
             "{a_collective} run ({tool}): evidence under its own name, judged by the findings; no verified figure is "
