@@ -70,7 +70,7 @@ def test_the_terms_shown_are_those_in_force_and_an_amendment_to_come_is_said_as_
     assert [(i["expected"], i["off"]) for i in checked] == [("360000.00", False), ("180000.00", False)]
     zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", "--on", BEFORE).out.splitlines()
     assert zh[1] == "  16 块 GPU，2026年6月1日 → 2027年6月1日（12 个月）"
-    assert "  自 2027年1月1日 起（第 1 次合同变更）：8 块 GPU；月费 180,000.00 CNY" in zh
+    assert "  自 2027年1月1日起（第 1 次合同变更）：8 块 GPU；月费 180,000.00 CNY" in zh
 
 
 def test_the_notice_and_spend_lines_sit_with_the_terms_and_an_incident_says_what_it_affected(
