@@ -58,9 +58,10 @@ def test_new_gpus_are_costed_by_the_engine_and_invoices_follow_the_charge_of_eac
     assert "matches" in billed.out or "OFF" not in billed.out, billed.out
     [invoice] = json.loads(cli("--db", db, "contracts", "show", str(cid), "--json").out)["invoices"]
     assert invoice["expected"] == "472645.16" and invoice["off"] is False
-    # acceptance judges the amended terms: four nodes now
-    shown = json.loads(cli("--db", db, "acceptance", "show", "--contract", str(cid), "--json").out)
-    assert shown["nodes"] == 4
+    # acceptance judges the terms in force on its day: two nodes until March, four from then
+    for day, nodes in (("2027-02-28", 2), ("2027-03-01", 4)):
+        shown = cli("--db", db, "acceptance", "show", "--contract", str(cid), "--on", day, "--json")
+        assert json.loads(shown.out)["nodes"] == nodes, shown.err
     text = cli("--db", db, "contracts", "show", str(cid)).out
     assert "Amendments (1):" in text and "Scale-out to 4 nodes, agreed by email on 2027-02-20" in text
 

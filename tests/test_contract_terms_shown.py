@@ -214,3 +214,34 @@ def test_an_incident_is_checked_against_the_gpus_in_force_on_its_day(cli: Cli, d
     refused = cli("--db", db, *january)
     assert refused.code != 0 and "12 GPUs affected; the contract covers 8" in refused.err
     assert sql(demo_db_path, "SELECT count(*) FROM incident") == [(2,)]  # the first two; nothing of the refused
+
+
+def test_acceptance_judges_the_machines_in_force_on_its_day(cli: Cli, demo_db_path: Path) -> None:
+    """16 GPUs (2 nodes) until 2027-01-01, 8 (1 node) from then: checked, waived or accepted in December, the
+    contract has 2 machines to deliver and its scale-out AllReduce is required (the review found 1 node and "not
+    required" a month early, so a 2-node contract could be accepted without the test across its machines); from
+    January, 1 node. Accepted in December, what was judged stays 2 nodes."""
+    from datetime import date
+
+    from quotetui.domain.verification.acceptance import Status
+    from quotetui.services.acceptance import contract_acceptance
+    from quotetui.services.database import open_database
+
+    db = str(demo_db_path)
+    _signed_and_amended(cli, db)
+    opened = open_database(db)
+    try:
+        december = contract_acceptance(opened.db, 1, date(2026, 12, 6))
+        january = contract_acceptance(opened.db, 1, date(2027, 1, 2))
+    finally:
+        opened.db.dispose()
+    scale_out = {a.nodes: {i.key: i.status for i in a.items}["scale_out"] for a in (december, january)}
+    assert scale_out == {2: Status.MISSING, 1: Status.NOT_REQUIRED}
+    for item in ("inventory", "topology", "gemm", "allreduce", "burn", "scale-out", "ecc"):  # none has a log
+        waived = cli("--db", db, "acceptance", "waive", item, "--contract", "1", "--reason", "x", "--on", "2026-12-06")
+        assert waived.code == 0, waived.err  # scale-out too: missing in December, a waiver is what it takes
+    accepted = cli("--db", db, "acceptance", "accept", "--contract", "1", "--on", "2026-12-06", "--json")
+    assert accepted.code == 0, accepted.err
+    assert json.loads(accepted.out)["nodes"] == 2
+    snapshot = json.loads(str(sql(demo_db_path, "SELECT snapshot FROM contract")[0][0]))
+    assert (snapshot["sold"]["nodes"], snapshot["accepted_sold"]["nodes"]) == (1, 2)  # as amended; as accepted

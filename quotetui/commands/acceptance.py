@@ -83,6 +83,12 @@ def show(
     ] = None,
     contract: Annotated[int | None, typer.Option("--contract", metavar="ID", help="A signed contract.", min=1)] = None,
     nodes: Annotated[int, typer.Option("--nodes", help="Nodes bought (with --offer).", min=1, max=100_000)] = 1,
+    on: Annotated[
+        str | None,
+        typer.Option(
+            "--on", metavar="YYYY-MM-DD", help="With --contract: the day whose terms are judged (default: today)."
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Each item passed, failed, missing or waived, with the logs it rests on."""
@@ -94,7 +100,10 @@ def show(
     if offer is not None and contract is not None:
         raise BadInput(_("give --offer ID or --contract ID, not both (a contract's checklist is its offer's logs)"))
     db = open_db(ctx)
-    state = contract_acceptance(db, contract) if contract is not None else offer_acceptance(db, offer or 0, nodes)
+    if contract is not None:
+        state = contract_acceptance(db, contract, None if on is None else _day(on))
+    else:
+        state = offer_acceptance(db, offer or 0, nodes)
     if as_json:
         print_json(state.to_json())
     else:

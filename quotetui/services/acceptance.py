@@ -3,8 +3,8 @@ moving a contract to accepted only when nothing blocks (``quotetui/domain/verifi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from quotetui.domain.contracts.amendments import Amendment, term_on
 from quotetui.domain.economics.inputs import OfferInput
 from quotetui.domain.entities import WAIVER
 from quotetui.domain.enums import AcceptanceCheck, InterFabric, IntraFabric
@@ -41,6 +42,7 @@ class Acceptance:
     accepted_on: date | None = None
     after: tuple[str, ...] = ()  # logs recorded after the acceptance: not part of what it rests on
     amended: str | None = None  # what an amendment after the acceptance changed (not covered by it)
+    judged: Mapping[str, Any] = field(default_factory=dict)  # a contract's sold as judged on the day (``judged``)
 
     @property
     def subject(self) -> str:
@@ -86,13 +88,26 @@ def build(
     return checklist(sold or sold_as(offer), readable, findings, catalog, nodes, waivers, needed)
 
 
-def judged(contract: Any) -> dict[str, Any]:
-    """What acceptance judges a contract against: what it sold as amended, or — once accepted — what it sold
-    on the day of the acceptance (an amendment after it changes the contract, not what was accepted)."""
+def judged(contract: Any, amendments: Sequence[Amendment] = (), day: date | None = None) -> dict[str, Any]:
+    """What acceptance judges a contract against: what it sold as amended in force on ``day`` (an amendment
+    still to come changes the machines to deliver from its day, not those accepted before it: ``term_on``), or —
+    once accepted — what it sold on the day of the acceptance (an amendment after it changes the contract, not
+    what was accepted). A model to come is named, its key left to ``sold_by``."""
     snapshot = contract.snapshot or {}
     if contract.accepted_on is not None and snapshot.get("accepted_sold"):
         return dict(snapshot["accepted_sold"])
-    return dict(snapshot.get("sold") or {})
+    kept = dict(snapshot.get("sold") or {})
+    if not kept or day is None or not amendments:
+        return kept
+    if kept.get("nodes") is not None:
+        kept["nodes"] = term_on(list(amendments), "nodes", kept["nodes"], day)
+    if (name := term_on(list(amendments), "gpu", kept.get("gpu_name"), day)) != kept.get("gpu_name"):
+        kept["gpu"], kept["gpu_name"] = None, name
+    sample = dict(kept.get("sample") or {})
+    for key, term in (("share", "acceptance_sample"), ("at_least", "acceptance_sample_min")):
+        sample[key] = term_on(list(amendments), term, sample.get(key), day)
+    kept["sample"] = sample if any(v is not None for v in sample.values()) else None
+    return kept
 
 
 SOLD_WORDS = {
@@ -124,25 +139,24 @@ def amended_since_acceptance(contract: Any) -> str | None:
     ).format(changes=clauses(said), day=day_text(contract.accepted_on))
 
 
-def machines_needed(contract: Contract, nodes: int) -> int:
-    """The machines a node-level item must pass on: every node, or the sample the contract states (a share of
-    the nodes, rounded up, and at least so many)."""
-    sample = judged(contract).get("sample")
+def machines_needed(kept: Mapping[str, Any], nodes: int) -> int:
+    """The machines a node-level item must pass on: every node, or the sample the contract states (``kept``, what
+    it is judged against: a share of the nodes, rounded up, and at least so many)."""
+    sample = kept.get("sample")
     if not sample:
         return nodes
     by_share = ceil(Fraction(sample["share"]) * nodes) if sample.get("share") else 0
     return min(nodes, max(int(sample.get("at_least") or 1), by_share))
 
 
-def sold_by(contract: Contract, catalog: GpuCatalog) -> Sold | None:
-    """What a contract sold, as its snapshot keeps it (``judged``; None: signed before contracts kept it)."""
-    kept = judged(contract)
+def sold_by(contract: Contract, kept: Mapping[str, Any], catalog: GpuCatalog) -> Sold | None:
+    """What a contract sold, as ``judged`` reads its snapshot (``kept``; None: signed before contracts kept it)."""
     if not kept:
         return None
     gbps = kept.get("inter_gbps_per_gpu")
     where = _("contract #{id}'s snapshot of what was sold, {column}")
     return Sold(
-        catalog.get(kept["gpu"]),
+        catalog.get(kept["gpu"]) if kept.get("gpu") else catalog.lookup(kept["gpu_name"]),
         int(kept["gpus_per_node"]),
         IntraFabric.stored(kept["intra_fabric"], where.format(id=contract.id, column="intra_fabric")),
         InterFabric.stored(kept["inter_fabric"], where.format(id=contract.id, column="inter_fabric")),
@@ -161,13 +175,18 @@ def as_accepted(contract: Any, logs: list[LogOnRecord]) -> tuple[list[LogOnRecor
 
 
 def _checklist(
-    db: Database, offer_id: int, nodes: int, waivers: tuple[Waiver, ...] = (), contract: Contract | None = None
+    db: Database,
+    offer_id: int,
+    nodes: int,
+    waivers: tuple[Waiver, ...] = (),
+    contract: Contract | None = None,
+    kept: Mapping[str, Any] | None = None,
 ) -> tuple[str, tuple[Item, ...], tuple[str, ...]]:
     result = check_offer(db, offer_id)
     with db.session() as session:
         catalog, _fx = load_catalog(session)
-    sold = sold_by(contract, catalog) if contract is not None else None
-    needed = machines_needed(contract, nodes) if contract is not None else None
+    sold = sold_by(contract, kept or {}, catalog) if contract is not None else None
+    needed = machines_needed(kept or {}, nodes) if contract is not None else None
     logs, after = as_accepted(contract, result.logs) if contract is not None else (result.logs, ())
     items = build(result.offer, logs, result.findings, catalog, nodes, waivers, sold, needed)
     return f"{result.offer.provider} {result.offer.name}", items, after
@@ -207,24 +226,28 @@ def _contract(session: Session, contract_id: int) -> Contract:
     return contract
 
 
-def _nodes(db: Database, contract: Contract) -> int:
-    kept = judged(contract)
-    if kept:  # the nodes sold, whatever the offer says now
-        return int(kept["nodes"])
-    with db.session() as session:
-        offer = session.get(Offer, contract.offer_id)
-        return nodes_of(contract.gpu_count, offer.gpus_per_node if offer is not None else 1)
+def contract_nodes(contract: Contract, kept: Mapping[str, Any], gpus_per_node: int) -> int:
+    """The nodes acceptance judges: those sold (``kept``, whatever the offer says now), else the GPUs' nodes."""
+    return int(kept["nodes"]) if kept.get("nodes") else nodes_of(contract.gpu_count, gpus_per_node)
 
 
-def contract_acceptance(db: Database, contract_id: int) -> Acceptance:
-    """The checklist of a signed contract, over its offer's logs, for the nodes it covers, waivers applied."""
+def contract_acceptance(db: Database, contract_id: int, day: date | None = None) -> Acceptance:
+    """The checklist of a signed contract, over its offer's logs, for the nodes it covers on ``day`` (default:
+    today), waivers applied."""
+    from quotetui.services.contract_rows import amendments_of
+    from quotetui.services.settings import local_today
+    from quotetui.store.reader import session_reader
+
     with db.session() as session:
         contract = _contract(session, contract_id)
         waivers = waivers_by_contract(session).get(contract_id, ())
-    nodes = _nodes(db, contract)
-    name, items, after = _checklist(db, contract.offer_id, nodes, waivers, contract)
+        amendments = amendments_of(session_reader(session), contract_id).get(contract_id, [])
+        kept = judged(contract, amendments, day or local_today(session))
+        offer = session.get(Offer, contract.offer_id)
+        nodes = contract_nodes(contract, kept, offer.gpus_per_node if offer is not None else 1)
+    name, items, after = _checklist(db, contract.offer_id, nodes, waivers, contract, kept)
     return Acceptance(contract.offer_id, name, nodes, items, contract_id, contract.accepted_on, after,
-                      amended_since_acceptance(contract))  # fmt: skip
+                      amended_since_acceptance(contract), kept)  # fmt: skip
 
 
 def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date) -> Acceptance:
@@ -233,7 +256,7 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
     hides a later failure of an item that was fine). A second waiver of the item replaces the first."""
     v = parse_record(WAIVER, raw)
     item: str = v["item"].value
-    current = {i.key: i for i in contract_acceptance(db, contract_id).items}[item]
+    current = {i.key: i for i in contract_acceptance(db, contract_id, v["on"] or today).items}[item]
     if current.status in (Status.PASSED, Status.NOT_REQUIRED):
         said = _("{item} is {status} on contract #{id}: nothing to waive")
         raise FieldErrors({"item": said.format(item=item, status=current.status.word, id=contract_id)})
@@ -259,7 +282,7 @@ class NotAcceptable(BadInput):
 def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
     """Moves a contract to accepted on ``on``; refused, naming each blocking item, while one failed or is
     missing without a waiver; refused once accepted (the day and what it rested on stay as recorded)."""
-    state = contract_acceptance(db, contract_id)
+    state = contract_acceptance(db, contract_id, on)
     with db.session() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "--on")
     if state.blocking:
@@ -292,7 +315,7 @@ def accept(db: Database, contract_id: int, on: date, today: date) -> Acceptance:
         contract.snapshot = {
             **(contract.snapshot or {}),
             "accepted_evidence": sorted(i for i in rested if i),  # what the acceptance rests on
-            "accepted_sold": (contract.snapshot or {}).get("sold"),  # and what it judged
+            "accepted_sold": dict(state.judged) or None,  # and what it judged, on its day
         }
         session.add(contract)
     return contract_acceptance(db, contract_id)

@@ -2,8 +2,9 @@
 
 An amendment names the terms it changes (GPUs, the monthly charge, the term, the notice period, the GPU model
 delivered, the acceptance sample), from its effective day, with what was agreed and by whom. The contract then
-reads as amended — acceptance judges the amended terms — and invoices and SLA credits are measured against the
-charge in force on each day (``domain/contracts/charges.py``), so days before the amendment keep the old charge.
+reads as amended from that day — acceptance judges the nodes, model and sample in force on its day
+(``acceptance.judged``) — and invoices and SLA credits are measured against the charge in force on each day
+(``domain/contracts/charges.py``), so days before the amendment keep the old charge.
 New GPUs with no charge stated are costed by the engine, as at signing: the signed round's way to buy for the new
 count, with the discounts that count earns (never the old charge scaled).
 """

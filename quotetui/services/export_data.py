@@ -39,9 +39,9 @@ from quotetui.services.acceptance import (
     amended_since_acceptance,
     as_accepted,
     build,
+    contract_nodes,
     judged,
     machines_needed,
-    nodes_of,
     sold_by,
     waivers_by_contract,
 )
@@ -264,14 +264,13 @@ def _acceptance(db: Database, data: ExportData, catalog: GpuCatalog) -> list[Acc
         offer = inputs.get(v.contract.offer_id)
         if offer is None or v.contract.id is None:
             continue
-        sold = sold_by(v.contract, catalog)
-        kept = judged(v.contract).get("nodes")
-        nodes = int(kept) if kept else nodes_of(v.contract.gpu_count, offer.gpus_per_node)
+        kept = judged(v.contract, v.amendments, v.on)  # on the export's day, as the contract's terms
+        nodes = contract_nodes(v.contract, kept, offer.gpus_per_node)
         logs, after = as_accepted(v.contract, data.logs.get(offer.id, []))
-        items = build(offer, logs, data.findings.get(offer.id, []), catalog, nodes,
-                      waivers.get(v.contract.id, ()), sold, machines_needed(v.contract, nodes))  # fmt: skip
+        items = build(offer, logs, data.findings.get(offer.id, []), catalog, nodes, waivers.get(v.contract.id, ()),
+                      sold_by(v.contract, kept, catalog), machines_needed(kept, nodes))  # fmt: skip
         found.append(Acceptance(offer.id, f"{offer.provider} {offer.name}", nodes, items, v.contract.id,
-                                v.contract.accepted_on, after, amended_since_acceptance(v.contract)))  # fmt: skip
+                                v.contract.accepted_on, after, amended_since_acceptance(v.contract), kept))  # fmt: skip
     for offer_id, logs in sorted(data.logs.items()):
         offer = inputs.get(offer_id)
         if offer is not None and logs:
