@@ -141,7 +141,7 @@ def test_a_contract_is_accepted_only_when_nothing_blocks(cli: Cli, demo_db_path:
     early = cli("--db", db, "acceptance", "accept", "--contract", cid, "--on", "1999-01-01")
     assert early.code != 0 and "--on: 1999-01-01 is earlier than a year before it starts (2025-06-01)" in early.err
     for bad, said in (
-        (["gemm", "--reason", "fine"], "gemm is passed"),
+        (["gemm", "--reason", "fine"], "GEMM ≥ 70 % of peak is passed"),
         (["scale-out", "--reason", "  "], "--reason: "),
         (["nvlink", "--reason", "x"], "ITEM: "),
         (["scale-out", "--reason", "x" * 2001], "--reason: "),

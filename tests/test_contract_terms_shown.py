@@ -245,3 +245,14 @@ def test_acceptance_judges_the_machines_in_force_on_its_day(cli: Cli, demo_db_pa
     assert json.loads(accepted.out)["nodes"] == 2
     snapshot = json.loads(str(sql(demo_db_path, "SELECT snapshot FROM contract")[0][0]))
     assert (snapshot["sold"]["nodes"], snapshot["accepted_sold"]["nodes"]) == (1, 2)  # as amended; as accepted
+
+
+def test_an_item_with_nothing_to_waive_is_named_as_shown(cli: Cli, demo_db_path: Path) -> None:
+    """One node sold: scale-out is not required, and waiving it says so by the item's name, not its code."""
+    db = str(demo_db_path)
+    signed = ("contracts", "add", "--offer", "1", "--start", "2026-06-01", "--term-months", "12", "--gpus", "8")
+    assert cli("--db", db, *signed).code == 0
+    for lang, said in (("en", "Scale-out AllReduce is not required on contract #1"), ("zh-CN", "机间 AllReduce")):
+        waive = ("acceptance", "waive", "scale-out", "--contract", "1", "--reason", "x")
+        refused = cli("--db", db, "--lang", lang, *waive)
+        assert refused.code != 0 and said in refused.err and "scale_out" not in refused.err, refused.err

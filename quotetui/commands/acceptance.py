@@ -45,8 +45,9 @@ def _print(state: object) -> None:
     assert isinstance(state, Acceptance)
     nodes = ngettext("{subject}: {offer} ({n} node)", "{subject}: {offer} ({n} nodes)", state.nodes)
     say(nodes.format(subject=state.subject, offer=state.offer, n=f"{state.nodes:,}"))
+    wide = max((width(item.status.word) for item in state.items), default=0)  # "not required" is 12: a gap after
     for item in state.items:
-        title, status = _padded(item.title, 34), _padded(item.status.word, 12)
+        title, status = _padded(item.title, 34), _padded(item.status.word, wide + 1)
         say(f"  {item.status.mark} {title} {status} {one_line(item.reason)}")
         for label in item.evidence:
             say(f"      · {one_line(label)}")

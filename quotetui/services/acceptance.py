@@ -259,7 +259,7 @@ def waive(db: Database, contract_id: int, raw: Mapping[str, object], today: date
     current = {i.key: i for i in contract_acceptance(db, contract_id, v["on"] or today).items}[item]
     if current.status in (Status.PASSED, Status.NOT_REQUIRED):
         said = _("{item} is {status} on contract #{id}: nothing to waive")
-        raise FieldErrors({"item": said.format(item=item, status=current.status.word, id=contract_id)})
+        raise FieldErrors({"item": said.format(item=v["item"].word, status=current.status.word, id=contract_id)})
     on: date = v["on"] or today
     with db.write() as session:
         _open_for_acceptance(_contract(session, contract_id), on, today, "on")
