@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from quotetui.language import N_, _
-from quotetui.language.lists import aside, listed
+from quotetui.language.lists import aside, listed, quoted
 
 _PATTERNS = (
     (re.compile(r"Option (?P<name>'[^']*') does not take a value\.$"), N_("Option {name} does not take a value.")),
@@ -47,7 +47,7 @@ def message(exc: Any) -> str:
     text = _said(exc)
     names = getattr(exc, "suggestions", None)
     if names:
-        text = _(_SUGGESTED).format(message=text, names=listed(repr(name) for name in names))
+        text = _(_SUGGESTED).format(message=text, names=listed(quoted(name) for name in names))
     return text
 
 

@@ -19,6 +19,17 @@ _LISTED = {"en": ", ", "zh-CN": "、"}
 _CLAUSES = {"en": "; ", "zh-CN": "；"}
 _DETAIL = {"en": ", ", "zh-CN": "，"}
 _FORMATTER = Formatter()
+_QUOTES = {"zh-CN": ("\u201c", "\u201d")}
+
+
+def quoted(value: object) -> str:
+    """A name or a value as typed, quoted inside a sentence: Python's ``repr`` in English (``'8×H100 training'``,
+    as ever), full-width quotes in Chinese (``“8×H100 一年训练”``). Text that is not plain (a control character,
+    a full-width quote of its own) and a value that is not text keep ``repr`` in both: its escapes show it."""
+    marks = _QUOTES.get(current())
+    if marks is None or not isinstance(value, str) or not value.isprintable() or any(m in value for m in marks):
+        return repr(value)
+    return marks[0] + value + marks[1]
 
 
 def listed(items: Iterable[str]) -> str:
