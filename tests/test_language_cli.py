@@ -387,7 +387,7 @@ def test_an_option_takes_the_word_a_table_shows_and_a_refusal_names_both(market:
     assert json.loads(_ok("--db", str(market[0]), "providers", "--json"))[-1]["kind"] == "lessor"  # stored: the code
     refused = run_cli("--db", str(market[0]), "--lang", "zh-CN", "provider", "add", "--name", "某云", "--kind", "外星")
     assert refused.code == 2
-    assert "--kind：'外星' 不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
+    assert "--kind：“外星” 不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
     english = run_cli("--db", str(market[0]), "provider", "add", "--name", "某云", "--kind", "outer")
     assert "is not one of: lessor, public_cloud, gpu_cloud" in english.err  # English: the codes, as before
 

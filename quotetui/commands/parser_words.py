@@ -79,7 +79,7 @@ def _said(exc: Any) -> str:
             return _("Invalid value: {reason}").format(reason=exc.message)
         return _("Invalid value for {name}: {reason}").format(name=hint, reason=exc.message)
     if isinstance(exc, ex.FileError):
-        return _("Could not open file {name!r}: {reason}").format(name=exc.ui_filename, reason=exc.message)
+        return _("Could not open file {name}: {reason}").format(name=quoted(exc.ui_filename), reason=exc.message)
     for pattern, template in _PATTERNS:
         match = pattern.match(exc.message)
         if match:
