@@ -24,12 +24,14 @@ _QUOTES = {"zh-CN": ("\u201c", "\u201d")}
 
 def quoted(value: object) -> str:
     """A name or a value as typed, quoted inside a sentence: Python's ``repr`` in English (``'8×H100 training'``,
-    as ever), full-width quotes in Chinese (``“8×H100 一年训练”``). Text that is not plain (a control character,
-    a full-width quote of its own) and a value that is not text keep ``repr`` in both: its escapes show it."""
+    as ever), full-width quotes in Chinese (``“8×H100 一年训练”``, a number ``“0.1”``). Text that is not plain (a
+    control character, a full-width quote of its own) keeps ``repr`` in both: its escapes show it. The catalog
+    writes no space beside a quoted value in Chinese (``场景{name}：``)."""
     marks = _QUOTES.get(current())
-    if marks is None or not isinstance(value, str) or not value.isprintable() or any(m in value for m in marks):
+    text = value if isinstance(value, str) else str(value)
+    if marks is None or not text.isprintable() or any(m in text for m in marks):
         return repr(value)
-    return marks[0] + value + marks[1]
+    return marks[0] + text + marks[1]
 
 
 def listed(items: Iterable[str]) -> str:

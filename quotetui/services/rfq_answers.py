@@ -184,7 +184,7 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
             _(
                 "this workbook answers revision {revision} of RFQ {name}, which is at revision {current} now: "
                 "send the current one (`quotetui rfq send {name} --provider …`) and read its answer"
-            ).format(revision=revision, name=quoted(rfq.name), current=rfq.revision)
+            ).format(revision=revision, name=repr(rfq.name), current=rfq.revision)  # repr: shell-quoted in the command
         )
     invited = session.exec(
         select(Provider, RfqInvite)
