@@ -102,7 +102,7 @@ def test_parse_still_refuses_an_unknown_word_naming_codes_and_words() -> None:
         with pytest.raises(BadInput) as refused:
             ProviderKind.parse(typed)
         assert str(refused.value) == (
-            f"ProviderKind '{typed}' 不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）"
+            f"ProviderKind “{typed}”不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）"
         )
 
 
@@ -132,7 +132,7 @@ def test_the_cli_takes_the_words_it_shows(cli: Cli, demo_db_path: Path) -> None:
     assert "所售配置：8×H100 SXM5 · NVLink 桥接 · IB NDR；" in brief.out  # the word --intra-fabric took
     refused = cli("--db", db, "--lang", "zh-CN", "provider", "add", "--name", "某云", "--kind", "云")
     assert refused.code == 2
-    assert "--kind：'云' 不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
+    assert "--kind：“云”不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
 
 
 def _help_line(cli: Cli, *args: str) -> str:

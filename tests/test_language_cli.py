@@ -383,11 +383,11 @@ def _zh(market: Market, *args: str) -> str:
 def test_an_option_takes_the_word_a_table_shows_and_a_refusal_names_both(market: Market) -> None:
     assert " 1  一万网络  出租方 " in _zh(market, "providers")
     added = _zh(market, "provider", "add", "--name", "深算云", "--kind", "出租方")  # as `providers` shows it
-    assert added.endswith("：名称 '深算云'、类型 出租方\n")  # the fields listed with 、
+    assert added.endswith("：名称 “深算云”、类型 出租方\n")  # the fields listed with 、
     assert json.loads(_ok("--db", str(market[0]), "providers", "--json"))[-1]["kind"] == "lessor"  # stored: the code
     refused = run_cli("--db", str(market[0]), "--lang", "zh-CN", "provider", "add", "--name", "某云", "--kind", "外星")
     assert refused.code == 2
-    assert "--kind：'外星' 不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
+    assert "--kind：“外星”不是以下值之一：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU 云）" in refused.err
     english = run_cli("--db", str(market[0]), "provider", "add", "--name", "某云", "--kind", "outer")
     assert "is not one of: lessor, public_cloud, gpu_cloud" in english.err  # English: the codes, as before
 

@@ -32,19 +32,19 @@ def _joined(text: str) -> str:
 def test_a_mistyped_command_is_suggested_in_the_language_once_punctuated() -> None:
     zh = run_cli("--lang", "zh-CN", "compare")
     assert zh.code == 2
-    assert "错误：命令 'compare' 不存在。是否要输入 'market'？\n" in zh.err
+    assert "错误：命令“compare”不存在。是否要输入“market”？\n" in zh.err
     assert "Did you mean" not in zh.err and "。." not in zh.err
     en = run_cli("compare")
     assert "Error: No such command 'compare'. Did you mean 'market'?\n" in en.err
     assert "'.." not in en.err and "'compare'.." not in en.err
     nested = run_cli("--lang", "zh-CN", "contracts", "incidnt")
-    assert "错误：命令 'incidnt' 不存在。是否要输入 'incident'？\n" in nested.err
+    assert "错误：命令“incidnt”不存在。是否要输入“incident”？\n" in nested.err
 
 
 def test_a_command_close_to_nothing_suggests_nothing() -> None:
     done = run_cli("--lang", "zh-CN", "zzzz")
     assert done.code == 2
-    assert done.err.endswith("错误：命令 'zzzz' 不存在。\n")
+    assert done.err.endswith("错误：命令“zzzz”不存在。\n")
 
 
 def test_the_usage_line_has_a_full_width_colon_in_chinese() -> None:

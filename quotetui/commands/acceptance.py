@@ -15,7 +15,7 @@ from quotetui.domain.text import one_line
 from quotetui.language import _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
@@ -31,7 +31,7 @@ def _day(on: str | None) -> date:
     try:
         return date.fromisoformat(on)
     except ValueError:
-        raise BadInput(_("--on is {value}, not a date (YYYY-MM-DD)").format(value=repr(on))) from None
+        raise BadInput(_("--on is {value}, not a date (YYYY-MM-DD)").format(value=quoted(on))) from None
 
 
 def _padded(text: str, cells: int) -> str:

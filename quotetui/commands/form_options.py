@@ -26,7 +26,7 @@ from quotetui.domain.fields import Field, is_empty, parse_value, shown_value, ti
 from quotetui.domain.money import plain
 from quotetui.language import _
 from quotetui.language.dates import time_text
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.language.numbers import percent
 from quotetui.services.form_spec import hint
 
@@ -162,7 +162,7 @@ def _shown(f: Field | None, value: Any, currency: str) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if f is not None and f.kind in ("name", "ref", "text"):
-        return repr(value)
+        return quoted(value)
     if f is not None and f.choices is not None:  # a code: its word (``status quoted``, ``状态 已报价``)
         try:
             return f.choices(str(value)).word

@@ -163,12 +163,14 @@ def _install_suggestions(group: Any, exceptions: Any) -> None:
         try:
             return typer_resolve(self, ctx, args)
         except exceptions.UsageError as exc:
-            if asked and args:
+            if args:
                 from difflib import get_close_matches
 
-                from quotetui.commands.parser_words import suggest  # only on a mistake: a start imports none
+                from quotetui.commands.parser_words import mistyped, suggest  # only on a mistake: a start imports none
 
-                suggest(exc, get_close_matches(args[0], list(self.commands)))
+                mistyped(exc, args[0])
+                if asked:
+                    suggest(exc, get_close_matches(args[0], list(self.commands)))
             raise
         finally:
             self.suggest_commands = asked

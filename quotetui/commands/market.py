@@ -9,7 +9,7 @@ import typer
 from quotetui.commands.common import JsonFlag, ScenarioOpt, id_arg, lines, open_db, print_json, table
 from quotetui.commands.output import json_item_kind, json_item_text, say, say_json_items
 from quotetui.language import N_, NP_, _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 
 
 def providers(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -107,7 +107,7 @@ def explain(
             provider=e.offer.provider,
             offer=e.offer.name,
             gpu=e.offer.gpu.name,
-            scenario=repr(e.scenario.name),
+            scenario=quoted(e.scenario.name),
         )
     )
     say(_("assumptions: {assumptions}").format(assumptions=e.assumptions.words()))

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from quotetui.language import N_, _
-from quotetui.language.lists import aside, listed
+from quotetui.language.lists import aside, listed, quoted
 
 _PATTERNS = (
     (re.compile(r"Option (?P<name>'[^']*') does not take a value\.$"), N_("Option {name} does not take a value.")),
@@ -22,8 +22,10 @@ _PATTERNS = (
         N_("Unexpected extra arguments ({args})"),
     ),
 )
-N_("No such command {name!r}.")  # Typer asks gettext for these two (help_words.install)
+_TYPER_NO_SUCH = N_("No such command {name!r}.")  # Typer asks gettext for these two (help_words.install)
 N_("Missing command.")
+_NO_SUCH = N_("No such command {name}.")
+"""Typer's message said again with the name quoted in the language in use (Typer quotes it by ``repr``)."""
 _SUGGESTED = N_("{message} Did you mean {names}?")
 """A mistyped command's message with the commands it is close to (Typer's suggestion, said here: Typer glues an
 English ``. Did you mean …?`` to whatever the message was, even after a Chinese full stop)."""
@@ -33,6 +35,13 @@ def suggest(exc: Any, names: list[str]) -> None:
     """Remembers on ``exc`` (a Click usage error) the commands a mistyped one is close to: :func:`message` says
     them (``help_words.install`` has Typer's group ask for them instead of writing its own English)."""
     exc.suggestions = names
+
+
+def mistyped(exc: Any, name: str) -> None:
+    """Remembers on ``exc`` the command ``name`` that does not exist, when ``exc`` is Typer's message saying so:
+    :func:`message` says it with the name quoted in the language in use."""
+    if exc.message == _(_TYPER_NO_SUCH).format(name=name):
+        exc.mistyped = name
 
 
 def _param_hint(exc: Any) -> str | None:
@@ -47,13 +56,16 @@ def message(exc: Any) -> str:
     text = _said(exc)
     names = getattr(exc, "suggestions", None)
     if names:
-        text = _(_SUGGESTED).format(message=text, names=listed(repr(name) for name in names))
+        text = _(_SUGGESTED).format(message=text, names=listed(quoted(name) for name in names))
     return text
 
 
 def _said(exc: Any) -> str:
     from typer._click import exceptions as ex
 
+    name = getattr(exc, "mistyped", None)
+    if name is not None:
+        return _(_NO_SUCH).format(name=quoted(name))
     if isinstance(exc, ex.NoSuchOption):
         text = exc.message
         if exc.message == f"No such option: {ex._escape_control_characters(exc.option_name)}":
@@ -79,7 +91,7 @@ def _said(exc: Any) -> str:
             return _("Invalid value: {reason}").format(reason=exc.message)
         return _("Invalid value for {name}: {reason}").format(name=hint, reason=exc.message)
     if isinstance(exc, ex.FileError):
-        return _("Could not open file {name!r}: {reason}").format(name=exc.ui_filename, reason=exc.message)
+        return _("Could not open file {name}: {reason}").format(name=quoted(exc.ui_filename), reason=exc.message)
     for pattern, template in _PATTERNS:
         match = pattern.match(exc.message)
         if match:

@@ -16,7 +16,7 @@ from quotetui.domain.entities import AS_OF, REQUIREMENT
 from quotetui.domain.text import shell_word
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -133,7 +133,7 @@ def new(
     r = view.requirement
     say(
         _("RFQ {name} (#{id}): {gpus} × {models} for {months} months from {start}.").format(
-            name=repr(r.name), id=view.id, gpus=f"{r.gpus:,}", models=r.models, months=r.months,
+            name=quoted(r.name), id=view.id, gpus=f"{r.gpus:,}", models=r.models, months=r.months,
             start=day_text(r.start),
         )
     )  # fmt: skip
@@ -175,7 +175,7 @@ def edit(
         return
     r = view.requirement
     outdated = [i.provider for i in view.invites if i.outdated]
-    say(_("RFQ {name} is at revision {revision} now.").format(name=repr(r.name), revision=r.revision))
+    say(_("RFQ {name} is at revision {revision} now.").format(name=quoted(r.name), revision=r.revision))
     if outdated:
         say(
             _("Sent at an earlier revision to {providers}: `{command}` again.").format(
@@ -384,4 +384,4 @@ def decline(
 
     with flagged({"provider": "--provider", "note": "--note"}):
         invite = record(open_db(ctx), name, provider, note)
-    say(_("{provider} declined RFQ {name}.").format(provider=invite.provider, name=repr(name)))
+    say(_("{provider} declined RFQ {name}.").format(provider=invite.provider, name=quoted(name)))

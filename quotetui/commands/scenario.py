@@ -13,6 +13,7 @@ from quotetui.domain.entities import SCENARIO
 from quotetui.domain.errors import FieldErrors
 from quotetui.domain.money import PERCENT_PLACES
 from quotetui.language import N_, _, ngettext, pgettext
+from quotetui.language.lists import quoted
 
 if TYPE_CHECKING:
     from quotetui.services.scenarios import ScenarioView
@@ -149,9 +150,9 @@ def add(
         print_json(view.to_json())
     else:
         if view.is_default:
-            say(_("Added scenario {name} (now the default).").format(name=repr(view.name)))
+            say(_("Added scenario {name} (now the default).").format(name=quoted(view.name)))
         else:
-            say(_("Added scenario {name}.").format(name=repr(view.name)))
+            say(_("Added scenario {name}.").format(name=quoted(view.name)))
 
 
 @app.command("default")
@@ -162,4 +163,4 @@ def make_default(
     from quotetui.services.scenarios import set_default_scenario
 
     view = set_default_scenario(open_db(ctx), name)
-    say(_("{name} is now the default scenario.").format(name=repr(view.name)))
+    say(_("{name} is now the default scenario.").format(name=quoted(view.name)))

@@ -2,6 +2,7 @@
 
 from quotetui.domain.errors import BadInput
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 _ZERO = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
 _THREE = "BHD IQD JOD KWD LYD OMR TND"
@@ -30,7 +31,7 @@ def currency_code(text: str) -> str:
         code = "CNY"
     if code not in MINOR_UNITS:
         raise BadInput(
-            _("unknown currency {code}: expected an ISO 4217 code such as CNY, USD or EUR").format(code=repr(text))
+            _("unknown currency {code}: expected an ISO 4217 code such as CNY, USD or EUR").format(code=quoted(text))
         )
     return code
 

@@ -21,6 +21,7 @@ from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
 from quotetui.language import N_, NP_, _
+from quotetui.language.lists import quoted
 from quotetui.language.numbers import percent
 
 D = Decimal
@@ -781,7 +782,7 @@ def settings_rules(values: Mapping[str, Any]) -> dict[str, str]:
     except (ZoneInfoNotFoundError, ValueError):
         return {
             "time_zone": _("{zone} is not a time zone name (e.g. Asia/Shanghai, Europe/Berlin, UTC)").format(
-                zone=repr(zone)
+                zone=quoted(zone)
             )
         }
     return {}
@@ -1143,7 +1144,7 @@ def parse_credits(text: str | None) -> list[tuple[Decimal, Decimal]]:
             continue
         below, sep, credit = part.partition(":")
         if not sep:
-            raise BadInput(_("{value} needs the form below%:credit%, e.g. 99.9:10").format(value=repr(part.strip())))
+            raise BadInput(_("{value} needs the form below%:credit%, e.g. 99.9:10").format(value=quoted(part.strip())))
         tiers.append(
             (
                 parse_value(replace(CREDIT_BELOW, required=True), below),

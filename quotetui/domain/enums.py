@@ -10,7 +10,7 @@ from typing import Self
 
 from quotetui.domain.errors import BadInput, DatabaseProblem, noun
 from quotetui.language import N_, NP_, _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.language.numbers import percent
 
 
@@ -66,7 +66,7 @@ class Choice(StrEnum):
             return found.pop()
         label = noun(what) if what else cls.__name__  # ``what``: words marked ``N_`` by the caller
         raise BadInput(
-            _("{what} {value} is not one of: {allowed}").format(what=label, value=repr(text), allowed=cls.allowed())
+            _("{what} {value} is not one of: {allowed}").format(what=label, value=quoted(text), allowed=cls.allowed())
         )
 
     @property

@@ -4,7 +4,7 @@ list of problems (``listed``), a line and then one line per problem."""
 from typing import ClassVar
 
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, labelled, listed
+from quotetui.language.lists import clauses, labelled, listed, quoted
 
 VALUE = N_("value")
 """The word a value's problem starts with where no place is named yet (``value 'abc' is not a number``):
@@ -50,10 +50,10 @@ class UnknownGpu(BadInput):
         self.suggestions = suggestions
         if suggestions:
             message = _("unknown GPU model {name}; closest matches: {matches}").format(
-                name=repr(name), matches=listed(suggestions)
+                name=quoted(name), matches=listed(suggestions)
             )
         else:
-            message = _("unknown GPU model {name}").format(name=repr(name))
+            message = _("unknown GPU model {name}").format(name=quoted(name))
         super().__init__(message)
 
 

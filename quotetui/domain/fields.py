@@ -23,6 +23,7 @@ from quotetui.domain.numbers import HALF_WIDTH, parse_number, parse_percent_text
 from quotetui.domain.text import check_text, clean_name
 from quotetui.domain.timeutil import NoTimeZone, as_utc, parse_timestamp, timespec
 from quotetui.language import ENGLISH, N_, _, pgettext
+from quotetui.language.lists import quoted
 from quotetui.language.numbers import percent
 
 Kind = Literal[
@@ -386,7 +387,7 @@ def _date(field: Field, raw: object, *_ignored: object) -> date:
         return _day(raw)
     day = _calendar_day(raw)
     if day is None:
-        raise BadInput(_("{value} is not a date (YYYY-MM-DD)").format(value=repr(str(raw).strip())))
+        raise BadInput(_("{value} is not a date (YYYY-MM-DD)").format(value=quoted(str(raw).strip())))
     return _day(day)
 
 
@@ -419,7 +420,7 @@ def _datetime(field: Field, raw: object, *_ignored: object) -> datetime:
                 raise
             except BadInput:
                 raise BadInput(
-                    _("{value} is not a date (YYYY-MM-DD) or a date-time with an offset").format(value=repr(text))
+                    _("{value} is not a date (YYYY-MM-DD) or a date-time with an offset").format(value=quoted(text))
                 ) from None
     _day(value.date())
     return value
@@ -431,7 +432,7 @@ def _bool(field: Field, raw: object, *_ignored: object) -> bool:
         return True
     if text in FALSE:
         return False
-    raise BadInput(_("{value} is not yes or no").format(value=repr(str(raw))))
+    raise BadInput(_("{value} is not yes or no").format(value=quoted(str(raw))))
 
 
 def _choice(field: Field, raw: object, *_ignored: object) -> Choice:
@@ -440,7 +441,7 @@ def _choice(field: Field, raw: object, *_ignored: object) -> Choice:
         return field.choices.parse(str(raw))
     except QuotetuiError:
         raise BadInput(
-            _("{value} is not one of: {choices}").format(value=repr(str(raw)), choices=field.choices.allowed())
+            _("{value} is not one of: {choices}").format(value=quoted(str(raw)), choices=field.choices.allowed())
         ) from None
 
 

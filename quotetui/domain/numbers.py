@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from quotetui.domain.errors import VALUE, BadInput, noun
 from quotetui.language import _
-from quotetui.language.lists import filled
+from quotetui.language.lists import filled, quoted
 
 MAX_DIGITS = 40
 """Significant digits a number may have (money keeps 19 at most; 1e30 FLOPs written out is 31)."""
@@ -38,7 +38,7 @@ def parse_number(value: object, *, what: str = VALUE) -> Decimal:
     if isinstance(value, float):
         raise BadInput(
             _("{what} {value} is a binary float, which is not exact; give it as decimal text").format(
-                what=noun(what), value=repr(value)
+                what=noun(what), value=quoted(value)
             )
         )
     if isinstance(value, int):
@@ -48,7 +48,7 @@ def parse_number(value: object, *, what: str = VALUE) -> Decimal:
             raise BadInput(filled(_("{what} {value} is not a finite number"), what=noun(what), value=value))
         return _bounded(value, str(value), what)
     if not isinstance(value, str):
-        raise BadInput(filled(_("{what} {value} is not a number"), what=noun(what), value=repr(value)))
+        raise BadInput(filled(_("{what} {value} is not a number"), what=noun(what), value=quoted(value)))
     text = value.strip().translate(HALF_WIDTH).translate(_SIGNS)
     if not text:
         raise BadInput(filled(_("{what} is empty"), what=noun(what)))
@@ -57,12 +57,12 @@ def parse_number(value: object, *, what: str = VALUE) -> Decimal:
     elif _GROUPED.fullmatch(text):
         number = text.replace(",", "")
     else:
-        raise BadInput(filled(_why_not(text), what=noun(what), value=repr(value.strip())))
+        raise BadInput(filled(_why_not(text), what=noun(what), value=quoted(value.strip())))
     try:
         result = Decimal(number)
     except InvalidOperation:  # the patterns above admit only what Decimal reads; kept as a guard
         raise BadInput(
-            filled(_("{what} {value} is not a number"), what=noun(what), value=repr(value.strip()))
+            filled(_("{what} {value} is not a number"), what=noun(what), value=quoted(value.strip()))
         ) from None
     return _bounded(result, value.strip(), what)
 
@@ -91,13 +91,13 @@ def _bounded(number: Decimal, shown: str, what: str) -> Decimal:
     if len(digits) > MAX_DIGITS:
         raise BadInput(
             _("{what} {value}… has more than {digits} digits").format(
-                what=noun(what), value=repr(shown[:30]), digits=MAX_DIGITS
+                what=noun(what), value=quoted(shown[:30]), digits=MAX_DIGITS
             )
         )
     if abs(number.adjusted()) > MAX_EXPONENT:
         raise BadInput(
             _("{what} {value} is out of range (beyond 10^±{exponent})").format(
-                what=noun(what), value=repr(shown[:30]), exponent=MAX_EXPONENT
+                what=noun(what), value=quoted(shown[:30]), exponent=MAX_EXPONENT
             )
         )
     return number

@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime
 
 from quotetui.domain.errors import BadInput, noun
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 
 
 class NoTimeZone(BadInput):
@@ -72,6 +73,6 @@ def parse_timestamp(text: str, *, what: str = N_("timestamp")) -> datetime:
         value = datetime.fromisoformat(text.strip())
     except ValueError:
         raise BadInput(
-            _("{what} {value} is not an ISO 8601 date-time").format(what=noun(what), value=repr(text))
+            _("{what} {value} is not an ISO 8601 date-time").format(what=noun(what), value=quoted(text))
         ) from None
     return as_utc(value, what=what)

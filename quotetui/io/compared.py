@@ -10,6 +10,7 @@ from __future__ import annotations
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import clean_name
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 
 _SPECIAL = ("/", ";", '"')
 
@@ -37,7 +38,7 @@ def parse_compared(text: str) -> list[tuple[str, str]]:
             out, i = [], i + 1
             while True:
                 if i >= n:
-                    raise BadInput(_("a quoted name is not closed: {text}").format(text=repr(text)))
+                    raise BadInput(_("a quoted name is not closed: {text}").format(text=quoted(text)))
                 if text[i] == '"':
                     if i + 1 < n and text[i + 1] == '"':
                         out.append('"')
@@ -51,7 +52,9 @@ def parse_compared(text: str) -> list[tuple[str, str]]:
                 i += 1
             if i < n and text[i] != stop:
                 raise BadInput(
-                    _("expected {stop} after the quoted name {name}").format(stop=repr(stop), name=repr("".join(out)))
+                    _("expected {stop} after the quoted name {name}").format(
+                        stop=quoted(stop), name=quoted("".join(out))
+                    )
                 )
             return "".join(out)
         start = i
@@ -64,7 +67,7 @@ def parse_compared(text: str) -> list[tuple[str, str]]:
             break
         provider = name("/")
         if i >= n or text[i] != "/":
-            raise BadInput(_("{name} needs the form 'provider / offer'").format(name=repr(provider)))
+            raise BadInput(_("{name} needs the form 'provider / offer'").format(name=quoted(provider)))
         i += 1
         offer = name(";")
         i += 1  # past the ';'

@@ -23,6 +23,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.text import name_key
 from quotetui.io.file_models import Strict, explain, model_of
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 
 def _without(entity: E.Entity, *names: str) -> tuple[E.Field, ...]:
@@ -152,7 +153,7 @@ def _refuse_twice(providers: list[tuple[str, ProviderFile]]) -> None:
             *(
                 (
                     f"offer {name_key(pf.provider.name)}/{name_key(o.name)}",
-                    f"{origin}: " + _("offer {name}").format(name=repr(o.name)),
+                    f"{origin}: " + _("offer {name}").format(name=quoted(o.name)),
                 )
                 for o in pf.offer
             ),

@@ -15,7 +15,7 @@ from quotetui.domain.errors import BadInput, QuotetuiError, unnamed
 from quotetui.domain.fields import Field as DeclaredField
 from quotetui.domain.fields import Rule, parse_value
 from quotetui.language import _
-from quotetui.language.lists import clauses, labelled
+from quotetui.language.lists import clauses, labelled, quoted
 
 
 class Strict(BaseModel):
@@ -44,7 +44,7 @@ def _parser(f: DeclaredField) -> Any:
         if isinstance(value, float):
             raise ValueError(
                 _('{value} is a float, which is not exact; write it as a string: "{text}"').format(
-                    value=repr(value), text=value
+                    value=quoted(value), text=value
                 )
             )
         try:

@@ -25,7 +25,7 @@ from quotetui.io.percent import PercentCell
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import Table
 from quotetui.language import _, ngettext
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 
 
 @dataclass(slots=True)
@@ -65,7 +65,7 @@ def cell_value(value: Any) -> Any:
     """A cell as the field parser takes it: floats through their shortest decimal text."""
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(_("{value} is not a finite number").format(value=repr(value)))
+            raise ValueError(_("{value} is not a finite number").format(value=quoted(value)))
         return Decimal(repr(value))
     return value
 
@@ -110,7 +110,7 @@ def parse_table(
         if match.name in found:  # two columns for one field: which one holds the value is anybody's guess
             first = table.header[found[match.name]]
             twice = _("{header} and {first} are both the column {column}").format(
-                header=repr(header), first=repr(first), column=repr(match.column)
+                header=quoted(header), first=quoted(first), column=quoted(match.column)
             )
             problems.append(table.where(1, position, twice))
             continue

@@ -31,7 +31,7 @@ from quotetui.domain.economics.display import MONEY_STYLES
 from quotetui.domain.errors import BadInput
 from quotetui.domain.text import check_text, visible
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 
 ENV_VAR = "QUOTETUI_CONFIG"
 FILE_NAME = "config.toml"
@@ -273,7 +273,9 @@ def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> 
         if key not in SETTINGS:
             near = difflib.get_close_matches(key, SETTINGS, n=1)
             if near:
-                reason = _("unknown setting {name}; did you mean {near}?").format(name=_shown(key), near=repr(near[0]))
+                reason = _("unknown setting {name}; did you mean {near}?").format(
+                    name=_shown(key), near=quoted(near[0])
+                )
             else:
                 reason = _("unknown setting {name} (the settings are: {settings})").format(
                     name=_shown(key), settings=listed(sorted(SETTINGS))
@@ -286,7 +288,7 @@ def _check(prefs: Preferences, data: dict[str, object], known: Known | None) -> 
                 near = difflib.get_close_matches(theme, sorted(known.themes), n=1)
                 if near:
                     reason = _("no theme is called {name}; did you mean {near}?").format(
-                        name=_shown(theme), near=repr(near[0])
+                        name=_shown(theme), near=quoted(near[0])
                     )
                 else:
                     reason = _("no theme is called {name}; the themes are: {themes}").format(
@@ -359,7 +361,7 @@ def _check_keymap(prefs: Preferences, table: object, known: Known | None) -> Non
             near = difflib.get_close_matches(binding_id, sorted(known.binding_ids), n=1)
             if near:
                 reason = _("no key binding has the id {id}; did you mean {near}?").format(
-                    id=_shown(binding_id), near=repr(near[0])
+                    id=_shown(binding_id), near=quoted(near[0])
                 )
             else:
                 reason = _("no key binding has the id {id} (`quotetui config --keys` lists the ids)").format(

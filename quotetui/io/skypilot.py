@@ -22,6 +22,7 @@ from quotetui.io.import_rows import convert
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import Table
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 MAX_GPUINFO = 4000
 MAX_GPUS = 1024  # GPUs in one instance
@@ -142,5 +143,5 @@ def parse_catalog(table: Table, catalog: GpuCatalog, problems: list[Problem], wa
         )
     for name, n in sorted(unknown.items()):
         skipped = _("{count} rows of {name} skipped: not a GPU of the catalog")  # "rows" for 1 too, as before
-        warnings.append(Problem(table.file, skipped.format(count=n, name=repr(name))))
+        warnings.append(Problem(table.file, skipped.format(count=n, name=quoted(name))))
     return rows

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from quotetui.domain.text import visible
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 
 REMEDY = N_("save the file as CSV UTF-8")
 """What every refusal advises (the last words of its message, translated with it)."""
@@ -181,7 +182,7 @@ def _gb18030(raw: bytes, not_utf8: int) -> Decoded:
         "not UTF-8 text (line {line}), and as GB18030/GBK it reads {text}, which is not Chinese: "
         "a file in another encoding (Windows-1252, Big5, Shift_JIS …)? {remedy}"
     )
-    raise NotText(said.format(line=where, text=repr(word), remedy=_(REMEDY)), where)
+    raise NotText(said.format(line=where, text=quoted(word), remedy=_(REMEDY)), where)
 
 
 def _refuse_japanese(raw: bytes) -> None:
@@ -197,7 +198,7 @@ def _refuse_japanese(raw: bytes) -> None:
     where = text.count("\n", 0, kana.start()) + 1
     word = _word_around(text, kana.start())
     said = _("not UTF-8 text (line {line}): it reads as Japanese (Shift_JIS): {text}; {remedy}")
-    raise NotText(said.format(line=where, text=repr(word), remedy=_(REMEDY)), where)
+    raise NotText(said.format(line=where, text=quoted(word), remedy=_(REMEDY)), where)
 
 
 def _is_utf8(data: bytes) -> bool:

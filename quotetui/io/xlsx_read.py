@@ -32,6 +32,7 @@ from quotetui.io.percent import PercentCell, is_percent_format
 from quotetui.io.problems import Problem
 from quotetui.io.table_model import MAX_COLUMNS, MAX_ROWS, Each, Table, Tick, check_cell
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 
 MAX_UNZIPPED_BYTES = 3 * 2**30
 """What all parts may unpack to: a 100,000-offer export unpacks to about 1.1 GB (2.7× to spare). Sheets are
@@ -247,7 +248,7 @@ def read_xlsx(
             title = sheet.title
             twin = seen.setdefault(title.casefold(), title)
             if twin is not title:
-                twice = _("two sheets are named {name} (Excel itself refuses that)").format(name=repr(twin))
+                twice = _("two sheets are named {name} (Excel itself refuses that)").format(name=quoted(twin))
                 problems.append(Problem(name, twice, title))
                 continue
             if title in skip:
@@ -555,7 +556,7 @@ def _row_number(given: str | None, expected: int) -> int:
         except ValueError:
             as_float = math.nan
         if not (math.isfinite(as_float) and as_float.is_integer()):
-            raise BadRow(_("row number {given} is not a row number").format(given=repr(given[:20]))) from None
+            raise BadRow(_("row number {given} is not a row number").format(given=quoted(given[:20]))) from None
         number = int(as_float)
     if number > MAX_ROWS + 1:  # refused here, before the rows between are made (a billion empty rows)
         raise BadRow(_("more than {count} rows").format(count=f"{MAX_ROWS:,}"))
@@ -572,7 +573,7 @@ def _row_number(given: str | None, expected: int) -> int:
 def _column(letters: str, ref: str) -> int:
     """A cell reference's column (past the last column read when beyond it: those cells are cut)."""
     if not letters or not letters.isascii() or not letters.isalpha() or not letters.isupper():
-        raise BadRow(_("cell reference {ref} is not a cell").format(ref=repr(ref[:20])))
+        raise BadRow(_("cell reference {ref} is not a cell").format(ref=quoted(ref[:20])))
     return MAX_COLUMNS + 1 if len(letters) > 3 else column_index_from_string(letters)
 
 

@@ -19,6 +19,19 @@ _LISTED = {"en": ", ", "zh-CN": "、"}
 _CLAUSES = {"en": "; ", "zh-CN": "；"}
 _DETAIL = {"en": ", ", "zh-CN": "，"}
 _FORMATTER = Formatter()
+_QUOTES = {"zh-CN": ("\u201c", "\u201d")}
+
+
+def quoted(value: object) -> str:
+    """A name or a value as typed, quoted inside a sentence: Python's ``repr`` in English (``'8×H100 training'``,
+    as ever), full-width quotes in Chinese (``“8×H100 一年训练”``, a number ``“0.1”``). Text that is not plain (a
+    control character, a full-width quote of its own) keeps ``repr`` in both: its escapes show it. The catalog
+    writes no space beside a quoted value in Chinese (``场景{name}：``)."""
+    marks = _QUOTES.get(current())
+    text = value if isinstance(value, str) else str(value)
+    if marks is None or not text.isprintable() or any(m in text for m in marks):
+        return repr(value)
+    return marks[0] + text + marks[1]
 
 
 def listed(items: Iterable[str]) -> str:

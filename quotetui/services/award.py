@@ -35,7 +35,7 @@ from quotetui.domain.sourcing.award import Award, Candidate, Need, node_cap, sce
 from quotetui.domain.sourcing.requirement import Requirement, Verdict
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 from quotetui.services.rfq_views import RfqView
 from quotetui.store.engine import Database
 from quotetui.store.reader import one_reading
@@ -159,21 +159,21 @@ def award(
     if not fits and considered:
         raise BadInput(
             _("every offer that meets RFQ {name} is off the table: {offers}").format(
-                name=repr(req.name), offers=clauses(left_out_text(x) for x in left_out[:3])
+                name=quoted(req.name), offers=clauses(left_out_text(x) for x in left_out[:3])
             )
         )
     if not fits and include_market:
         raise BadInput(
             _(
                 "neither an answer nor an offer on record meets every line of RFQ {name}: `quotetui rfq show` says why"
-            ).format(name=repr(req.name))
+            ).format(name=quoted(req.name))
         )
     if not fits:
         raise BadInput(
             _(
                 "no answer to RFQ {name} that meets every line is read in yet (`quotetui import ANSWER.xlsx`); "
                 "--include-market adds the offers on record that meet it"
-            ).format(name=repr(req.name))
+            ).format(name=quoted(req.name))
         )
     objective = AwardObjective.parse(minimise)
     per_pflop = objective is AwardObjective.PFLOP_HOUR
@@ -190,7 +190,7 @@ def award(
         why = clauses(left_out_text(x) for x in left_out[:3])
         raise BadInput(
             _("no candidate of RFQ {name} can be costed: {why} (`quotetui rfq show` lists them all)").format(
-                name=repr(req.name), why=why
+                name=quoted(req.name), why=why
             )
         )
     sure = [c for c in candidates if fits[c.offer_id].confirmed]

@@ -30,7 +30,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.verification.findings import Finding, FindingCode
 from quotetui.language import _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import aside, clauses, labelled
+from quotetui.language.lists import aside, clauses, labelled, quoted
 
 if TYPE_CHECKING:
     from quotetui.services.negotiation import Negotiation
@@ -104,13 +104,13 @@ def provider_briefs(
 
     key = name_key(provider)
     if not any(name_key(p.name) == key for p in list_providers(db)):
-        raise BadInput(_("no provider named {name}; `quotetui providers` lists them").format(name=repr(provider)))
+        raise BadInput(_("no provider named {name}; `quotetui providers` lists them").format(name=quoted(provider)))
     ranking = rank_offers(db, scenario, on=on)
     ids = sorted(
         e.offer.id for e in ranking.evaluations if name_key(e.offer.provider) == key and e.offer.status in OPEN_STATUSES
     )
     if not ids:
-        raise BadInput(_("provider {name} has no open priced offer to brief").format(name=repr(provider)))
+        raise BadInput(_("provider {name} has no open priced offer to brief").format(name=quoted(provider)))
     return [offer_brief(db, i, scenario, on) for i in ids]
 
 

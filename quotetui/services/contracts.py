@@ -32,7 +32,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc, local_day
 from quotetui.language import N_, _, ngettext
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.services.contract_view import unstated_stock
 from quotetui.services.engine_inputs import fx_table, load_offer_inputs
 from quotetui.services.settings import load_assumptions
@@ -191,7 +191,7 @@ def accept_offer(
                     if twin == reference
                     else _("a contract with reference {reference} exists already (written {twin})")
                 )
-                raise FieldErrors({"reference": said.format(reference=repr(reference), twin=repr(twin))})
+                raise FieldErrors({"reference": said.format(reference=quoted(reference), twin=quoted(twin))})
         found = load_offer_inputs(session, [offer_id])
         if not found:
             raise BadInput(_("no priced offer #{id} (see `quotetui offers`)").format(id=offer_id))

@@ -15,7 +15,7 @@ from quotetui.domain.gpus import GpuCatalog
 from quotetui.io.demo_files import ClaimEntry, DemoMarket, ProviderFile, load_demo_files
 from quotetui.io.file_models import Strict
 from quotetui.language import _
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 from quotetui.resources import demo_dir
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
@@ -169,7 +169,7 @@ class _Loader:
         if key not in self.sources:
             raise BadInput(
                 _("{where}: unknown source {key} (sources.toml defines {keys})").format(
-                    where=origin, key=repr(key), keys=listed(self.sources)
+                    where=origin, key=quoted(key), keys=listed(self.sources)
                 )
             )
         return self.sources[key]
@@ -224,7 +224,7 @@ class _Loader:
         if c.offer is not None:
             offer = self.offers.get(c.offer)
             if offer is None:
-                raise BadInput(_("{where}: unknown offer key {key}").format(where=where, key=repr(c.offer)))
+                raise BadInput(_("{where}: unknown offer key {key}").format(where=where, key=quoted(c.offer)))
             provider_id = offer.provider_id
         fields = _columns(c, "offer", "gpu", "compared")
         fields["qualifier"] = c.qualifier.value if c.qualifier else ""

@@ -20,6 +20,7 @@ from quotetui.domain.fields import Entity
 from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import local_text, stamp_now, utcnow
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 from quotetui.services.form_defaults import (
     NEW_DISCOUNT_VALUES,
     NEW_EXTRA_VALUES,
@@ -86,10 +87,10 @@ def save_provider(db: Database, raw: dict[str, Any], provider_id: int | None = N
         for other_id, other in session.exec(select(Provider.id, Provider.name)):
             if other_id != provider_id and name_key(other) == key:
                 if other == values["name"]:
-                    said = _("a provider named {name} already exists").format(name=repr(values["name"]))
+                    said = _("a provider named {name} already exists").format(name=quoted(values["name"]))
                 else:
                     said = _("a provider named {name} already exists (written {other})").format(
-                        name=repr(values["name"]), other=repr(other)
+                        name=quoted(values["name"]), other=quoted(other)
                     )
                 raise FieldErrors({"name": said})
         row = Provider() if provider_id is None else _get(session, Provider, provider_id, N_("provider"), lock=True)
@@ -190,7 +191,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
         typed = str(raw.get("provider"))
         provider_id, provider_name = providers.get(name_key(typed), (None, None))
         if provider_id is None:
-            errors["provider"] = NoProvider(_("no provider named {name}").format(name=repr(clean_name(typed))))
+            errors["provider"] = NoProvider(_("no provider named {name}").format(name=quoted(clean_name(typed))))
     if errors:
         raise FieldErrors(errors)
     values["provider"] = provider_name  # as recorded, not as typed
@@ -202,7 +203,7 @@ def save_offer(db: Database, raw: dict[str, Any], offer_id: int | None = None, v
         for other_id, other in siblings:
             if other_id != offer_id and name_key(other) == name_key(values["name"]):
                 said = _("{provider} already has an offer named {name}")
-                raise FieldErrors({"name": said.format(provider=repr(values["provider"]), name=repr(other))})
+                raise FieldErrors({"name": said.format(provider=quoted(values["provider"]), name=quoted(other))})
         if offer_id is None:
             row = Offer(**columns_only(Offer, values))
         else:

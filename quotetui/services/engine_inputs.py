@@ -41,7 +41,7 @@ from quotetui.domain.errors import BadInput, unnamed
 from quotetui.domain.fx import FxRateFact, FxTable
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, labelled
+from quotetui.language.lists import clauses, labelled, quoted
 from quotetui.store.catalog import load_catalog_of
 from quotetui.store.keys import ASSUMPTION_PREFIX
 from quotetui.store.read_model import Column, Rows, fields_of
@@ -157,7 +157,9 @@ def read_settings(stored: dict[str, str]) -> tuple[dict[str, Any], dict[str, str
                 try:
                     ZoneInfo(value)
                 except (ValueError, KeyError, OSError):  # ZoneInfoNotFoundError is a KeyError
-                    raise BadInput(_("{zone} is not a time zone this machine knows").format(zone=repr(value))) from None
+                    raise BadInput(
+                        _("{zone} is not a time zone this machine knows").format(zone=quoted(value))
+                    ) from None
         except BadInput as exc:
             problems[f.name] = labelled(repr(stored[f.name]), unnamed(str(exc)))
             continue

@@ -33,7 +33,7 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding
 from quotetui.io.compared import format_compared
 from quotetui.language import _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.services.acceptance import (
     Acceptance,
     amended_since_acceptance,
@@ -290,16 +290,16 @@ def _rent_buy(db: Database, data: ExportData) -> tuple[RentBuyAnswer | None, str
         return None, _("No purchase option recorded: nothing to compare.")
     if best is None:
         return None, _("No offer can run scenario {scenario}: nothing to compare.").format(
-            scenario=repr(data.scenario_name)
+            scenario=quoted(data.scenario_name)
         )
     if terms.currency != data.currency:  # the two sides are never converted into each other
         return None, _(
             "Not compared: the purchase option {purchase} is in {currency} and scenario {scenario} in "
             "{home_currency}; export a scenario in {currency}, or record the purchase in {home_currency}."
         ).format(
-            purchase=repr(terms.name),
+            purchase=quoted(terms.name),
             currency=terms.currency,
-            scenario=repr(data.scenario_name),
+            scenario=quoted(data.scenario_name),
             home_currency=data.currency,
         )
     answer = calc_rent_vs_buy(db, {}, offer_id=best.offer.id, scenario=data.scenario_name, purchase=terms.name)

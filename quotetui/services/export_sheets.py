@@ -29,7 +29,7 @@ from quotetui.io.xlsx_write import (
     Styled,
 )
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 from quotetui.services.editing import credits_text
 from quotetui.services.export_columns import data_row, figure_header, template_columns
 from quotetui.services.export_data import ExportData
@@ -103,7 +103,7 @@ def summary(data: ExportData) -> Sheet:
     title = _(
         "Offers ranked for scenario {scenario} by cost per delivered PFLOP-hour; "
         "best value of each column in green (confirmed offers); marks on a figure: {legend}"
-    ).format(scenario=repr(data.scenario_name), legend=legend())
+    ).format(scenario=quoted(data.scenario_name), legend=legend())
     summary = N_("Summary")
     return Sheet(summary, columns, rows(), preamble=[[Styled(title, bold=True)], []], tab=sheet_tab(summary))
 
@@ -287,7 +287,7 @@ def side_by_side(data: ExportData) -> Sheet:
         columns,
         rows(),
         preamble=[
-            [Styled(title.format(scenario=repr(data.scenario_name), legend=legend()), bold=True)],
+            [Styled(title.format(scenario=quoted(data.scenario_name), legend=legend()), bold=True)],
             [],
         ],
         autofilter=False,

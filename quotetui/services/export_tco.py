@@ -34,6 +34,7 @@ from quotetui.io.xlsx_write import (
     Styled,
 )
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 from quotetui.services.export_data import ExportData
 
 INPUTS = ("hours", "months", "gpus", "use", "egress", "storage", "gb_tb", "mfu", "availability", "net_vat")
@@ -107,7 +108,7 @@ def tco(data: ExportData) -> Sheet:
         [
             Styled(
                 _("TCO for scenario {scenario}: change a value in column B and every figure below recalculates").format(
-                    scenario=repr(s.name)
+                    scenario=quoted(s.name)
                 ),
                 bold=True,
             )

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import as_utc, utcnow
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 from quotetui.store.audit import who
 from quotetui.store.models import ChangeLog, Contract
 
@@ -114,7 +115,7 @@ def history_(writer: Writer, parsed: Parsed) -> None:
             readable = readable and good_before and good_after
             if column and column in changes:  # one value twice in one entry: which one happened is not known
                 said = _("{column} is on another row of entry {entry} too")
-                writer.problem(parsed, r, "column", said.format(column=repr(column), entry=r.values["entry"]))
+                writer.problem(parsed, r, "column", said.format(column=quoted(column), entry=r.values["entry"]))
                 readable = False
             elif column and not _own_ids(column):  # ids of the database that wrote it name other rows here
                 changes[column] = [before, after]

@@ -35,7 +35,7 @@ from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.io.table_model import Table
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses
+from quotetui.language.lists import clauses, quoted
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
@@ -285,7 +285,7 @@ class Writer:
         found = self.offers.get((name_key(named[0]), name_key(named[1])))
         if found is None and named not in self.failed and named[0] not in self.failed:
             said = _("no offer {offer} of {provider} in the database or on the Offers sheet")
-            self.problem(parsed, record, "offer", said.format(offer=repr(named[1]), provider=repr(named[0])))
+            self.problem(parsed, record, "offer", said.format(offer=quoted(named[1]), provider=quoted(named[0])))
         return found
 
     def rows(self, parsed: Parsed) -> Iterator[Record]:
@@ -334,7 +334,7 @@ class Writer:
     def providers_(self, parsed: Parsed) -> None:
         for r in self.rows(parsed):
             name = r.values["name"]
-            if not self.once(parsed, r, name_key(name), _("provider {name}").format(name=repr(name))):
+            if not self.once(parsed, r, name_key(name), _("provider {name}").format(name=quoted(name))):
                 continue
             row = self.provider(name)
             values = self.values(parsed, r, Provider, row is None)
@@ -364,10 +364,10 @@ class Writer:
             if provider is None:
                 if v["provider"] not in self.failed:
                     said = _("unknown provider {name}: add it on the Providers sheet")
-                    self.problem(parsed, r, "provider", said.format(name=repr(v["provider"])))
+                    self.problem(parsed, r, "provider", said.format(name=quoted(v["provider"])))
                 continue
             key = (name_key(provider.name), name_key(v["name"]))
-            what = _("offer {offer} of {provider}").format(offer=repr(v["name"]), provider=repr(provider.name))
+            what = _("offer {offer} of {provider}").format(offer=quoted(v["name"]), provider=quoted(provider.name))
             if not self.once(parsed, r, key, what):
                 continue
             row = self.offers.get(key)
@@ -571,7 +571,7 @@ class Writer:
                     record,
                     name,
                     said.format(
-                        seq=record.values["seq"], column=f.column, there=repr(there), where=where, here=repr(here)
+                        seq=record.values["seq"], column=f.column, there=quoted(there), where=where, here=quoted(here)
                     ),
                 )
                 ok = False
@@ -697,7 +697,7 @@ class Writer:
             elif v.get("provider"):
                 provider = self.provider(v["provider"])
                 if provider is None:
-                    self.problem(parsed, r, "provider", _("unknown provider {name}").format(name=repr(v["provider"])))
+                    self.problem(parsed, r, "provider", _("unknown provider {name}").format(name=quoted(v["provider"])))
                     continue
                 provider_id = provider.id
             values = self.values(parsed, r, BenchmarkResult, True)
@@ -711,7 +711,9 @@ class Writer:
                 for pair in pairs:
                     compared = self.offers.get((name_key(pair[0]), name_key(pair[1])))
                     if compared is None:
-                        said = _("no offer {offer} of {provider}").format(offer=repr(pair[1]), provider=repr(pair[0]))
+                        said = _("no offer {offer} of {provider}").format(
+                            offer=quoted(pair[1]), provider=quoted(pair[0])
+                        )
                         self.problem(parsed, r, "compared", said)
                         break
                     ids.append(compared.id)
@@ -778,7 +780,7 @@ class Writer:
         for r in self.rows(parsed):
             v = r.values
             key = name_key(v["name"])
-            if not self.once(parsed, r, key, _(what).format(name=repr(v["name"]))):
+            if not self.once(parsed, r, key, _(what).format(name=quoted(v["name"]))):
                 continue
             row = existing.get(key)
             values = self.values(parsed, r, model, row is None)
@@ -800,7 +802,7 @@ class Writer:
         marked = [r for r in parsed.records if r.values.get("default")]
         for r in marked[1:]:  # one scenario is the default: two marked is a problem, never the last one winning
             said = _("scenario {name} is marked default too (row {row}): mark one")
-            self.problem(parsed, r, "default", said.format(name=repr(marked[0].values["name"]), row=marked[0].row))
+            self.problem(parsed, r, "default", said.format(name=quoted(marked[0].values["name"]), row=marked[0].row))
 
         def columns(v: dict[str, Any], values: dict[str, Any], row: Any, existing: dict[Any, Any]) -> None:
             if "gpu" in v or row is None:

@@ -28,6 +28,7 @@ from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, FindingCode, Severity
 from quotetui.language import NP_, _, ngettext
+from quotetui.language.lists import quoted
 from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import rank_offers
 from quotetui.services.ranking import Ranking
@@ -201,7 +202,7 @@ class MarketView:
             "none of the {n} open offer can run scenario {scenario}; {blocked} of them because {reason}",
             "none of the {n} open offers can run scenario {scenario}; {blocked} of them because {reason}",
             n,
-        ).format(n=f"{n:,}", scenario=repr(self.scenario.name), blocked=blocked, reason=commonest)
+        ).format(n=f"{n:,}", scenario=quoted(self.scenario.name), blocked=blocked, reason=commonest)
 
     @property
     def evaluations(self) -> list[Evaluation]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
@@ -81,7 +81,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             "Scenario {name}: {gpus} × {months} at {share} use; amounts in {currency}, best first by cost per "
             "delivered PFLOP-hour"
         ).format(
-            name=repr(s.name),
+            name=quoted(s.name),
             gpus=ngettext("{n} GPU", "{n} GPUs", s.gpu_count).format(n=f"{s.gpu_count:,}"),
             months=ngettext("{n} month", "{n} months", s.months).format(n=f"{s.months:,}"),
             share=share_text(s.utilisation, 1),

@@ -33,7 +33,7 @@ from quotetui.domain.fields import parse_record
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _, ngettext
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import clauses, listed, quoted
 from quotetui.language.numbers import percent
 from quotetui.services.caveats import offer_caveats
 from quotetui.services.economics import evaluate_offer, exact_values
@@ -118,7 +118,7 @@ class RentBuyAnswer:
         """What the verdict rests on, in words, for every front end."""
         out = [self.rent_note] if self.rent_note else []
         out.append(
-            _("owning ({purchase}, typed values override it):").format(purchase=repr(self.purchase))
+            _("owning ({purchase}, typed values override it):").format(purchase=quoted(self.purchase))
             if self.purchase
             else _("owning:")
         )
@@ -189,8 +189,8 @@ def recorded_purchase(db: Database, name: str | None = None) -> PurchaseTerms | 
         if p is None:
             if name is None:
                 return None
-            names = listed(repr(n) for n in session.exec(select(PurchaseOption.name))) or _("none recorded")
-            raise BadInput(_("no purchase option {name} (recorded: {names})").format(name=repr(name), names=names))
+            names = listed(quoted(n) for n in session.exec(select(PurchaseOption.name))) or _("none recorded")
+            raise BadInput(_("no purchase option {name} (recorded: {names})").format(name=quoted(name), names=names))
         gpu = session.get(GpuModel, p.gpu_model_id)
 
     def x(value: Decimal | None) -> Fraction | None:
@@ -290,7 +290,7 @@ def calc_rent_vs_buy(
                 "gpus": _(
                     "purchase option {name} buys {gpus} GPUs; renting {renting} against its capex compares different "
                     "capacities (leave it out, or type the buy side for that many)"
-                ).format(name=repr(base.name), gpus=base.gpus, renting=v["gpus"])
+                ).format(name=quoted(base.name), gpus=base.gpus, renting=v["gpus"])
             }
         )
     gpus = v["gpus"] or (base.gpus if base else None)
@@ -304,7 +304,7 @@ def calc_rent_vs_buy(
         if currency_code(currency) != base.currency:
             raise BadInput(
                 _("purchase option {name} is in {currency}; leave {flag} out").format(
-                    name=repr(base.name), currency=base.currency, flag=n("currency")
+                    name=quoted(base.name), currency=base.currency, flag=n("currency")
                 )
             )
         tdp = base.gpu_tdp_w
@@ -316,7 +316,7 @@ def calc_rent_vs_buy(
                 _(
                     "the offer is costed in {currency} (scenario {scenario}); give the buy side in {currency}, or "
                     "leave {flag} out"
-                ).format(currency=e.currency, scenario=repr(e.scenario.name), flag=n("currency"))
+                ).format(currency=e.currency, scenario=quoted(e.scenario.name), flag=n("currency"))
             )
         plan = rent_plan(e.best, horizon)
         currency, tdp = e.currency, tdp or e.offer.gpu.tdp_w

@@ -32,7 +32,7 @@ from quotetui.domain.text import name_key, shell_word
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import labelled, listed
+from quotetui.language.lists import labelled, listed, quoted
 from quotetui.services.rfq_views import (
     Figures,
     InviteView,
@@ -108,7 +108,7 @@ def new_rfq(db: Database, raw: Mapping[str, Any]) -> RfqView:
         values = _checked(session, raw)
         twin = _by_name(session, values["name"])
         if twin is not None:
-            raise FieldErrors({"name": _("an RFQ named {name} already exists").format(name=repr(twin.name))})
+            raise FieldErrors({"name": _("an RFQ named {name} already exists").format(name=quoted(twin.name))})
         row = Rfq(name=values["name"], **{c: values[c] for c in _COLUMNS})
         session.add(row)
         session.flush()
@@ -130,7 +130,7 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, revision: i
                 _(
                     "RFQ {name} was changed elsewhere since this form was filled (revision {revision}, now {now}); "
                     "nothing was saved"
-                ).format(name=repr(row.name), revision=revision, now=row.revision)
+                ).format(name=quoted(row.name), revision=revision, now=row.revision)
             )
         raw = {c: getattr(row, c) for c in _COLUMNS} | {
             "name": row.name,
@@ -142,7 +142,7 @@ def edit_rfq(db: Database, name: str, changes: Mapping[str, Any], *, revision: i
         if not changed:
             raise BadInput(
                 _("RFQ {name} already says that: nothing changed (still revision {revision})").format(
-                    name=repr(row.name), revision=row.revision
+                    name=quoted(row.name), revision=row.revision
                 )
             )
         for column, value in changed.items():
@@ -382,7 +382,7 @@ def decline(db: Database, name: str, provider: str, note: str | None = None) -> 
         if not found:
             raise BadInput(
                 _("RFQ {name} was not sent to {provider}; `quotetui rfq show {rfq}` lists whom").format(
-                    name=repr(row.name), provider=repr(provider), rfq=shell_word(row.name)
+                    name=quoted(row.name), provider=quoted(provider), rfq=shell_word(row.name)
                 )
             )
         invite, pname = found[0]
@@ -445,7 +445,7 @@ def send_rfq(
                 _(
                     "{first} and {second} would both be sent {file}; send them in two folders (two runs with "
                     "different --out). Nothing was sent"
-                ).format(first=repr(clash.provider), second=repr(provider.name), file=book.name)
+                ).format(first=quoted(clash.provider), second=quoted(provider.name), file=book.name)
             )
         planned.append(Sent(provider.name, book, cover))
     _remove_left_parts(planned)

@@ -47,7 +47,7 @@ from quotetui.io.rfq_workbook import (
 from quotetui.io.table_model import Table
 from quotetui.language import _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.store.models import Offer, Provider, QuoteRevision, Rfq, RfqAnswer, RfqInvite
 
 ANSWER_ENTITIES = {
@@ -74,7 +74,7 @@ class AnswerTable(Table):
     def where(self, row: int | None = None, column: int | None = None, reason: str = "") -> Problem:
         if column is not None and column in self.shown:
             label, at = self.shown[column]
-            name = _("column {name} ({letter})").format(name=repr(label), letter=get_column_letter(at + 1))
+            name = _("column {name} ({letter})").format(name=quoted(label), letter=get_column_letter(at + 1))
             return Problem(self.file, reason, self.sheet, row, name)
         return super().where(row, column, reason)
 
@@ -175,14 +175,16 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
     rfq = session.get(Rfq, rfq_id)
     if rfq is None or name_key(rfq.name) != name_key(name):
         return refuse(
-            _("this workbook answers RFQ #{id} {name}, which is not on record here").format(id=rfq_id, name=repr(name))
+            _("this workbook answers RFQ #{id} {name}, which is not on record here").format(
+                id=rfq_id, name=quoted(name)
+            )
         )
     if revision != rfq.revision:
         return refuse(
             _(
                 "this workbook answers revision {revision} of RFQ {name}, which is at revision {current} now: "
                 "send the current one (`quotetui rfq send {name} --provider …`) and read its answer"
-            ).format(revision=revision, name=repr(rfq.name), current=rfq.revision)
+            ).format(revision=revision, name=repr(rfq.name), current=rfq.revision)  # repr: shell-quoted in the command
         )
     invited = session.exec(
         select(Provider, RfqInvite)
@@ -193,7 +195,7 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
     if found is None or invite is None:
         return refuse(
             _("RFQ {name} was not sent to {provider}: an answer is read only from a provider asked").format(
-                name=repr(rfq.name), provider=repr(provider)
+                name=quoted(rfq.name), provider=quoted(provider)
             )
         )
     if invite.reference is not None and reference != invite.reference:
@@ -201,7 +203,7 @@ def _identify(session: Session, answer: Answer, sheet: Table, problems: list[Pro
             _(
                 "the reference (cell {cell}) is not the one on the workbook sent to {provider}: a provider answers "
                 "on the workbook sent to it, its cells as they were"
-            ).format(cell=IDENTITY_CELLS["reference"], provider=repr(found.name))
+            ).format(cell=IDENTITY_CELLS["reference"], provider=quoted(found.name))
         )
     seen = session.exec(select(RfqAnswer).where(RfqAnswer.rfq_id == rfq.id, RfqAnswer.sha256 == answer.sha256)).first()
     if seen is not None:
@@ -223,7 +225,7 @@ def _columns(answer: Answer, sheet: Table, fields: tuple[Any, ...], problems: li
         if f is not None:
             at[f.name] = i
         elif header not in (None, ""):
-            reason = _("a column this sheet does not have: {header}").format(header=repr(header))
+            reason = _("a column this sheet does not have: {header}").format(header=quoted(header))
             problems.append(Problem(answer.file, reason, sheet.sheet))
     return at
 
@@ -278,7 +280,7 @@ def _tables(session: Session, answer: Answer, sheet: Table, problems: list[Probl
                 if b not in (None, "") and a not in (None, "") and a != b:
                     reason = _(
                         "{field} is {first} on row {row} but {this} here: every row of an offer must agree"
-                    ).format(field=f.title, first=repr(a), row=earlier_row, this=repr(b))
+                    ).format(field=f.title, first=quoted(a), row=earlier_row, this=quoted(b))
                     problems.append(Problem(answer.file, reason, ANSWER_SHEET, number, bilingual(f)))
         else:
             first[key] = (number, own)

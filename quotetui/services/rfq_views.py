@@ -17,7 +17,7 @@ from quotetui.domain.text import name_key
 from quotetui.domain.timeutil import utcnow
 from quotetui.language import N_, _
 from quotetui.language.dates import day_text
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.store.reader import reading
 
 if TYPE_CHECKING:
@@ -249,7 +249,7 @@ def named(rows: Iterable[R], name: str) -> R | None:
 def no_rfq(name: str, known: Iterable[str]) -> BadInput:
     return BadInput(
         _("no RFQ named {name} (known: {known}); `quotetui rfq new NAME …` writes one").format(
-            name=repr(name), known=listed(known) or _("none yet")
+            name=quoted(name), known=listed(known) or _("none yet")
         )
     )
 

@@ -16,7 +16,7 @@ from quotetui.domain.errors import BadInput, FieldErrors, QuotetuiError
 from quotetui.domain.fields import is_empty, parse_record, shown_value
 from quotetui.domain.text import name_key
 from quotetui.language import N_, _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.services.engine_inputs import gpu_keys, scenario_input
 from quotetui.services.form_spec import FormSpec, parse, shown
 from quotetui.services.scenario_list import ScenarioView, scenario_views
@@ -60,7 +60,7 @@ def find_scenario(session: Session, name: str | None) -> Scenario:
             known = listed(session.exec(select(Scenario.name).order_by(col(Scenario.id)))) or _("none")
             raise BadInput(
                 _("no scenario named {name} (known: {known}); add one with `quotetui scenario add`").format(
-                    name=repr(name), known=known
+                    name=quoted(name), known=known
                 )
             )
         return row
@@ -194,10 +194,10 @@ def _store(
         twin = _by_key(session, values["name"])
         if twin is not None and twin.id != scenario_id:
             if twin.name == values["name"]:
-                taken = _("a scenario named {name} already exists").format(name=repr(values["name"]))
+                taken = _("a scenario named {name} already exists").format(name=quoted(values["name"]))
             else:
                 taken = _("a scenario named {name} already exists (written {written})").format(
-                    name=repr(values["name"]), written=repr(twin.name)
+                    name=quoted(values["name"]), written=quoted(twin.name)
                 )
             raise FieldErrors({"name": taken})
         if scenario_id is None:

@@ -9,6 +9,7 @@ from quotetui.domain.gc_pause import gc_paused
 from quotetui.io.import_schema import WORKBOOK_SHEETS
 from quotetui.io.xlsx_write import Sheet, write_csv, write_xlsx
 from quotetui.language import _
+from quotetui.language.lists import quoted
 from quotetui.services import export_contracts, export_evidence, export_tco
 from quotetui.services import export_sheets as sheets
 from quotetui.services.export_data import ExportData, gather
@@ -79,7 +80,7 @@ def workbook_properties(data: ExportData) -> dict[str, str]:
         "title": _("quotetui comparison: {scenario}").format(scenario=name),
         "subject": _("scenario {scenario}").format(scenario=name),
         "description": _("Offers ranked for scenario {scenario}; amounts in {currency}. Generated at {when}.").format(
-            scenario=repr(name), currency=data.currency, when=data.generated_at.isoformat(timespec="seconds")
+            scenario=quoted(name), currency=data.currency, when=data.generated_at.isoformat(timespec="seconds")
         ),
         "keywords": f"quotetui; scenario={data.scenario_name}; generated={data.generated_at.isoformat()}",
         "created": data.generated_at.isoformat(),

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.redact import redact_url, scrub, url_secrets
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -114,7 +115,7 @@ def resolve_target(
                 message = _("the config file's database {url} is not a valid database URL")
             else:
                 message = _("{source} {url} is not a valid database URL")
-            raise DatabaseProblem(message.format(source=source, url=repr(redact_url(given))))
+            raise DatabaseProblem(message.format(source=source, url=quoted(redact_url(given))))
         if url.get_backend_name() == "sqlite":
             file = url.database or ""
             if not file or file == ":memory:":

@@ -17,7 +17,7 @@ from quotetui.domain.economics.inputs import PriceOption
 from quotetui.domain.economics.units import PER_GPU_HOUR, PER_PFLOP_HOUR, UNIT_WORDS, rate_unit, rate_unit_words
 from quotetui.domain.money import plain
 from quotetui.language import N_, _, ngettext
-from quotetui.language.lists import labelled
+from quotetui.language.lists import labelled, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +179,7 @@ def explain(e: Evaluation) -> list[Figure]:
             "",
             _("⌈GPUs needed ÷ GPUs per node⌉"),
             [
-                _("{n} GPUs in scenario {name}").format(n=s.gpu_count, name=repr(s.name)),
+                _("{n} GPUs in scenario {name}").format(n=s.gpu_count, name=quoted(s.name)),
                 _("{n} GPUs per node").format(n=e.offer.gpus_per_node),
             ],
         ),

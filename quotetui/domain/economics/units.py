@@ -13,6 +13,7 @@ from quotetui.domain.economics.assumptions import HOURS_PER_MONTH
 from quotetui.domain.enums import PriceUnit
 from quotetui.domain.errors import BadInput
 from quotetui.language import N_, _
+from quotetui.language.lists import quoted
 
 TERM_TOTAL_NEEDS_TERM = N_("a price for the whole term needs a term of at least 1 month")
 """The one message for the rule, wherever a price is entered (``entities.py``'s round rule) or converted (in
@@ -81,7 +82,7 @@ def rate_unit_words(unit: str) -> str:
 def _node_month_factor(unit: PriceUnit, gpus_per_node: int, term_months: int, hours_per_month: int) -> Fraction:
     rule = UNITS.get(unit)
     if rule is None:
-        raise BadInput(_("unknown price unit {unit}").format(unit=repr(unit)))
+        raise BadInput(_("unknown price unit {unit}").format(unit=quoted(unit)))
     return rule.node_month_factor(gpus_per_node, term_months, hours_per_month)
 
 

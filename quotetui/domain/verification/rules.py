@@ -52,7 +52,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
 from quotetui.language import _, ngettext
-from quotetui.language.lists import aside, labelled, listed
+from quotetui.language.lists import aside, labelled, listed, quoted
 from quotetui.language.numbers import percent
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
@@ -181,14 +181,14 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             shown = _("{name} with {mib} MiB (the {model} has {gb} GB)").format(
                 name=parent, mib=mib, model=spec.name, gb=spec.memory_gb
             )
-            unknown.setdefault(key, _("unknown GPU {name}").format(name=repr(shown)))
+            unknown.setdefault(key, _("unknown GPU {name}").format(name=quoted(shown)))
             spec = None  # the name and the memory disagree: which part it is cannot be shown
         elif spec is not None and spec.key == sold.gpu.key:
             continue
         else:
             key = spec.key if spec is not None else parent
             if spec is None:
-                unknown.setdefault(key, _("unknown GPU {name}").format(name=repr(parent)))
+                unknown.setdefault(key, _("unknown GPU {name}").format(name=quoted(parent)))
         _spec, lines, ids = other.setdefault(key, (spec, [], []))
         line = labelled(log.label, name) + (f", {mib} MiB" if mib else "")
         if line not in lines:

@@ -11,6 +11,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import LogError
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]|\[[0-9][0-9;]{0,11}m|\[m(?![A-Za-z0-9_])")
 """Terminal colour and cursor codes (``ESC[4m``, a ``grep --color`` paste's ``ESC[01;31m``), and the same
@@ -113,7 +114,7 @@ def shown(token: str) -> str:
     """A token as an error message quotes it: in full when short, else its start and its length."""
     if len(token) <= 40:
         return repr(token)
-    return _("{start}… ({n} characters)").format(start=repr(token[:40]), n=f"{len(token):,}")
+    return _("{start}… ({n} characters)").format(start=quoted(token[:40]), n=f"{len(token):,}")
 
 
 def log_number(token: str, what: str, line: int) -> Decimal:

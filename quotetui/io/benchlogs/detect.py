@@ -24,7 +24,7 @@ from quotetui.io.benchlogs import (
 )
 from quotetui.io.benchlogs.common import PASTED_PROMPT, clean, load_json, output_lines, physical, physical_lines
 from quotetui.language import N_, _
-from quotetui.language.lists import aside, clauses, listed
+from quotetui.language.lists import aside, clauses, listed, quoted
 from quotetui.probe.gpu_probe import (  # the probe writes them; it runs alone, so it holds them
     BUNDLE_KEY,
     BUNDLE_VERSION,
@@ -351,7 +351,7 @@ def parse_log(text: str, source: str = "") -> ParsedLog:
         raise LogError(_("empty: no tool output (nothing, or only a shell prompt)"), None, source)
     raise LogError(
         _("not a log quotetui reads (first line {line}); it reads: {tools} and probe bundles").format(
-            line=repr(first[:60]), tools=listed(formats_read())
+            line=quoted(first[:60]), tools=listed(formats_read())
         ),
         1 if first else None,
         source,
@@ -416,7 +416,7 @@ def _bundle(text: str, source: str) -> ReadLog:
     if type(version) is not int or version < 1:
         raise LogError(
             _("probe bundle's {key} is not a version number ({value})").format(
-                key=repr(BUNDLE_KEY), value=repr(str(version)[:40])
+                key=quoted(BUNDLE_KEY), value=quoted(str(version)[:40])
             ),
             source=source,
         )
@@ -462,6 +462,6 @@ def _when(value: object, source: str) -> datetime | None:
         when = datetime.fromisoformat(str(value))
     except ValueError as exc:
         raise LogError(
-            _("probe bundle started_at is {value}, not an ISO time").format(value=repr(value)), source=source
+            _("probe bundle started_at is {value}, not an ISO time").format(value=quoted(value)), source=source
         ) from exc
     return when if when.tzinfo else when.replace(tzinfo=UTC)

@@ -18,6 +18,7 @@ from quotetui.domain.errors import BadInput
 from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import GemmSweep, LogError
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 _FIGURE = r"(?P<value>\S+?)\s*TFLOPS\s*@\s*(?P<shape>\S+)"
 _FORMATS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -44,10 +45,10 @@ def _figure(found: re.Match[str], line: str, n: int) -> tuple[str, Decimal, str]
         number = parse_number(value, what=f"{stat} TFLOPS")
     except BadInput:
         raise LogError(
-            _("{statistic} TFLOPS is {value}, not a number").format(statistic=stat, value=repr(value)), n
+            _("{statistic} TFLOPS is {value}, not a number").format(statistic=stat, value=quoted(value)), n
         ) from None
     if not number.is_finite() or number <= 0 or not _SHAPE.match(shape):
-        raise LogError(_("garbled summary line: {line}").format(line=repr(line.strip()[:80])), n)
+        raise LogError(_("garbled summary line: {line}").format(line=quoted(line.strip()[:80])), n)
     return stat, number, shape
 
 
@@ -64,7 +65,7 @@ def parse(text: str) -> GemmSweep:
                 if stat in figures:
                     raise LogError(
                         _("a second {statistic} figure: two sweeps in one file? import each alone").format(
-                            statistic=repr(stat)
+                            statistic=quoted(stat)
                         ),
                         n,
                     )

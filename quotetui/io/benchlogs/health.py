@@ -7,7 +7,7 @@ import re
 from quotetui.domain.verification.logs import DcgmDiag, DcgmTest, GpuBurn, LogError
 from quotetui.io.benchlogs.common import is_prompt
 from quotetui.language import _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 
 _TESTED = re.compile(r"^\s*Tested (\d+) GPUs:\s*$")
 _RESULT = re.compile(r"^\s*GPU (\d+): (OK|FAULTY)\s*$")
@@ -39,7 +39,7 @@ def parse_gpu_burn(text: str) -> GpuBurn:
         if not found and results and is_prompt(line):  # the shell prompt a paste ends with
             break
         if not found:
-            raise LogError(_("not a 'GPU i: OK|FAULTY' line: {line}").format(line=repr(line.strip()[:80])), n)
+            raise LogError(_("not a 'GPU i: OK|FAULTY' line: {line}").format(line=quoted(line.strip()[:80])), n)
         results.append((int(found.group(1)), found.group(2) == "OK"))
     if len(results) != expected:
         raise LogError(
@@ -89,7 +89,7 @@ def parse_dcgm(text: str) -> DcgmDiag:
     body = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
     for n, line in body:
         if line.lower().startswith("error"):
-            raise LogError(_("dcgmi reported an error: {line}").format(line=repr(line[:100])), n)
+            raise LogError(_("dcgmi reported an error: {line}").format(line=quoted(line[:100])), n)
     if not body or not _BORDER.match(body[-1][1].strip()):
         raise LogError(_("the results table does not end with its closing border (cut short?)"), len(lines))
     tests: list[DcgmTest] = []
@@ -111,7 +111,7 @@ def parse_dcgm(text: str) -> DcgmDiag:
             continue
         found = _ROW.match(line)
         if not found:
-            raise LogError(_("garbled table row: {line}").format(line=repr(line[:80])), n)
+            raise LogError(_("garbled table row: {line}").format(line=quoted(line[:80])), n)
         name, cell = found.group(1), found.group(2)
         raw = line.split("|")[2] if line.count("|") == 3 else f" {cell}  "
         piece = raw[1:-2]  # the cell's text as wrapped: one space of padding before, two after

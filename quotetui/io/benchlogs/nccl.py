@@ -17,6 +17,7 @@ from quotetui.domain.verification.logs import AllReduce, AllReduceRow, Collectiv
 from quotetui.io.benchlogs.common import load_json, log_number, shown
 from quotetui.io.benchlogs.nccl_shape import Shape, contradiction, scaled, unnamed
 from quotetui.language import _, ngettext
+from quotetui.language.lists import quoted
 
 _RANK = re.compile(
     r"^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\](?:\s+(.+?))?\s*$"
@@ -148,7 +149,7 @@ def parse_text(text: str) -> AllReduce | Collective:
         elif _ROW_SHAPE.match(line):
             raise LogError(
                 _("a result row whose size or count is not a whole number: {line}").format(
-                    line=repr(line.strip()[:80])
+                    line=quoted(line.strip()[:80])
                 ),
                 n,
             )

@@ -15,6 +15,7 @@ from decimal import Decimal
 from quotetui.domain.verification.logs import LogError, Npu, NpuChip, NpuSmi
 from quotetui.io.benchlogs.common import is_prompt
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 START = re.compile(r"^\|\s*npu-smi\s+\S+\s+Version:|^\|\s*NPU\s+Name\s*\|\s*Health\s*\|", re.M)
 """The line npu-smi info is known by: its banner (``| npu-smi 23.0.rc2  Version: 23.0.rc2 |``), or the header
@@ -44,20 +45,20 @@ def _figure(text: str, what: str, line: int) -> Decimal | None:
     if text in _NOT_SHOWN:
         return None
     if not _NUMBER.match(text):
-        raise LogError(_("{what} is {value}, not a number").format(what=what, value=repr(text)), line)
+        raise LogError(_("{what} is {value}, not a number").format(what=what, value=quoted(text)), line)
     return Decimal(text)
 
 
 def _whole(text: str, what: str, line: int) -> int | None:
     value = _figure(text, what, line)
     if value is not None and value != value.to_integral_value():
-        raise LogError(_("{what} is {value}, not a whole number").format(what=what, value=repr(text)), line)
+        raise LogError(_("{what} is {value}, not a whole number").format(what=what, value=quoted(text)), line)
     return None if value is None else int(value)
 
 
 def _cells(line: str, n: int) -> list[str]:
     if not line.endswith("|"):
-        raise LogError(_("a row cut short (no closing '|'): {line}").format(line=repr(line[:80])), n)
+        raise LogError(_("a row cut short (no closing '|'): {line}").format(line=quoted(line[:80])), n)
     return [cell.strip() for cell in line[1:-1].split("|")]
 
 
@@ -71,7 +72,7 @@ def parse(text: str) -> NpuSmi:
         end += 1
     for n, line in enumerate(lines[end:], end + 1):
         if line and not is_prompt(line):
-            raise LogError(_("not a line of npu-smi info's table: {line}").format(line=repr(line[:80])), n)
+            raise LogError(_("not a line of npu-smi info's table: {line}").format(line=quoted(line[:80])), n)
     table = [(n, line) for n, line in enumerate(lines[at:end], at + 1) if line not in _ELIDED]
     elided = len(table) < end - at  # whoever pasted it cut NPU rows and wrote "..." in their place
     version = next((found.group(1) for _, line in table if (found := _BANNER.match(line))), None)
@@ -105,7 +106,7 @@ def parse(text: str) -> NpuSmi:
             status = _STATUS.match(cells[2]) if npu else None
             if not npu or not status or not _HEALTH.match(cells[1]) or not re.search("[A-Za-z]", npu.group(2)):
                 raise LogError(
-                    _("not an NPU row (NPU  Name | Health | Power  Temp …): {line}").format(line=repr(line[:80])), n
+                    _("not an NPU row (NPU  Name | Health | Power  Temp …): {line}").format(line=quoted(line[:80])), n
                 )
             power = _figure(status.group(1), "Power(W)", n)
             pending = (n, int(npu.group(1)), npu.group(2), cells[1], power, _whole(status.group(2), "Temp(C)", n))
@@ -116,7 +117,7 @@ def parse(text: str) -> NpuSmi:
         if not chip or not usage or not _BUS_ID.match(cells[1]) or (has_hbm and usage.group(4) is None):
             raise LogError(
                 _("not the chip row of NPU {index} (Chip | Bus-Id | AICore  Memory  HBM): {line}").format(
-                    index=index, line=repr(line[:80])
+                    index=index, line=quoted(line[:80])
                 ),
                 n,
             )

@@ -31,6 +31,7 @@ from quotetui.domain.verification.links import known_copy_between_gpus
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import load_json, log_number, shown
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 START = re.compile(r"^nvbandwidth Version:|^Running \w+_(?:ce|sm|tma)\.\s*$", re.M)
 """The line nvbandwidth's output is known by: its version banner, or a testcase starting."""
@@ -136,7 +137,7 @@ def _no_result(pending: tuple[str, int], said: tuple[str, int] | None) -> None:
         _(
             "{line} printed no result matrix, only {said} at line {at}: a failed testcase? nvbandwidth prints a "
             "matrix or 'Waived' for each"
-        ).format(line=f"'Running {pending[0]}.'", said=repr(said[0][:60]), at=said[1]),
+        ).format(line=f"'Running {pending[0]}.'", said=quoted(said[0][:60]), at=said[1]),
         said[1],
     )
 
@@ -183,10 +184,10 @@ def _matrix(lines: list[str], n: int, title: str, testcase: str | None) -> tuple
     if n >= len(lines):
         raise LogError(_("the matrix of {testcase} ends at its title (cut short?)").format(testcase=what), started)
     if not _COLUMNS.match(lines[n]):
-        raise LogError(_("not the column header of a matrix: {line}").format(line=repr(lines[n].strip()[:80])), n + 1)
+        raise LogError(_("not the column header of a matrix: {line}").format(line=quoted(lines[n].strip()[:80])), n + 1)
     columns = tuple(int(c) for c in lines[n].split())
     if len(columns) > MAX_COUNT or columns != tuple(range(len(columns))):
-        raise LogError(_("garbled column header: {line}").format(line=repr(lines[n].strip()[:80])), n + 1)
+        raise LogError(_("garbled column header: {line}").format(line=quoted(lines[n].strip()[:80])), n + 1)
     n += 1
     rows: list[tuple[int, tuple[Decimal | None, ...]]] = []
     while n < len(lines):
@@ -256,7 +257,7 @@ def _checked(m: BandwidthMatrix, line: int | None) -> BandwidthMatrix:
     if why := _contradiction(m):
         raise LogError(
             _("{testcase} under the title {title}: {why} (an edited paste?)").format(
-                testcase=m.name, title=repr(m.title), why=why
+                testcase=m.name, title=quoted(m.title), why=why
             ),
             line,
         )

@@ -21,7 +21,7 @@ from quotetui.domain.verification.linkfacts import P2pBandwidthLatency, P2pMatri
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import log_number
 from quotetui.language import _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 
 START = re.compile(r"^\[P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test\]", re.M)
 """The line p2pBandwidthLatencyTest's output is known by: its banner."""
@@ -64,13 +64,13 @@ def parse(text: str) -> P2pBandwidthLatency:
             title = (found.group(1), n)
         elif found := _HEADER.match(line):
             if title is None:
-                raise LogError(_("a matrix without its title: {line}").format(line=repr(line.strip()[:80])), n)
+                raise LogError(_("a matrix without its title: {line}").format(line=quoted(line.strip()[:80])), n)
             side = "CPU" if found.group(1) == "CPU" else "GPU"
             matrix, n = _matrix(lines, n, title[0], side, found.group(2).split())
             if any(m.title == matrix.title and m.side == side for m in matrices):
                 raise LogError(
                     _("a second {matrix}: two runs in one log; save each to its own file").format(
-                        matrix=repr(matrix.name)
+                        matrix=quoted(matrix.name)
                     ),
                     title[1],
                 )
@@ -81,9 +81,9 @@ def parse(text: str) -> P2pBandwidthLatency:
         elif title is not None and not line.strip():
             continue
         elif title is not None and title[0] != _CONNECTIVITY_TITLE and not _seen(matrices, title[0]):
-            raise LogError(_("{title} and no matrix after it (cut short?)").format(title=repr(title[0])), title[1])
+            raise LogError(_("{title} and no matrix after it (cut short?)").format(title=quoted(title[0])), title[1])
     if title is not None and not _seen(matrices, title[0]) and title[0] != _CONNECTIVITY_TITLE:
-        raise LogError(_("{title} and no matrix after it (cut short?)").format(title=repr(title[0])), title[1])
+        raise LogError(_("{title} and no matrix after it (cut short?)").format(title=quoted(title[0])), title[1])
     if not any(m.bandwidth for m in matrices):
         raise LogError(_("no bandwidth matrix: the run ended, or the paste was cut, before its results"), len(lines))
     if len(devices) != 1 and not any(m.bandwidth and m.p2p for m in matrices):
@@ -132,7 +132,7 @@ def _matrix(lines: list[str], n: int, title: str, side: str, header: list[str]) 
     the line after its last row."""
     columns = [int(c) for c in header]
     if len(columns) > MAX_COUNT or columns != list(range(len(columns))):
-        raise LogError(_("garbled column header of {title}").format(title=repr(title)), n)
+        raise LogError(_("garbled column header of {title}").format(title=quoted(title)), n)
     rows: list[tuple[int, tuple[Decimal, ...]]] = []
     while n < len(lines) and (found := _ROW.match(lines[n])) and not _HEADER.match(lines[n]):
         cells = found.group(2).split()

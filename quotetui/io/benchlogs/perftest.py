@@ -35,7 +35,7 @@ from quotetui.domain.verification.linkfacts import (
 from quotetui.domain.verification.logs import LogError
 from quotetui.io.benchlogs.common import is_prompt, log_number
 from quotetui.language import _, ngettext
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 
 START = re.compile(
     r"^\s*(?:RDMA_Write|RDMA_Write_imm|RDMA_Read|Send|ATOMIC|Atomic)\b[\w ]*? (?:BW|Latency) Test\s*$", re.M
@@ -109,7 +109,7 @@ def parse(text: str) -> PerftestBw | PerftestLat:
         line = raw.rstrip()
         if found := _BW_TABLE.match(line):
             if found.group(1) != found.group(2):
-                raise LogError(_("a results table in two units: {line}").format(line=repr(line.strip()[:80])), n)
+                raise LogError(_("a results table in two units: {line}").format(line=quoted(line.strip()[:80])), n)
             tables.append((found.group(1).replace("MiB/sec", "MB/sec"), n))  # newer perftest says MiB: 2^20 B
             columns, closed = _EXTRA.findall(found.group(3)), False
         elif found := _LAT_TABLE.match(line):

@@ -9,7 +9,7 @@ from quotetui.domain.numbers import parse_number
 from quotetui.domain.verification.logs import ListedGpu, LogError, SmiGpu, SmiList, SmiQuery, Topology
 from quotetui.io.benchlogs.common import output_lines
 from quotetui.language import _
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.probe.gpu_probe import QUERY_FIELDS as PROBE_QUERY_FIELDS
 
 QUERY_FIELDS = PROBE_QUERY_FIELDS
@@ -30,11 +30,11 @@ def _integer(value: str, field: str, line: int) -> int | None:
         return None
     found = _NUMBER.match(value)
     if not found:
-        raise LogError(_("{what} is {value}, not a number").format(what=field, value=repr(value)), line)
+        raise LogError(_("{what} is {value}, not a number").format(what=field, value=quoted(value)), line)
     try:
         return int(parse_number(found.group(1), what=field))
     except BadInput:
-        raise LogError(_("{what} is {value}, not a number").format(what=field, value=repr(value)), line) from None
+        raise LogError(_("{what} is {value}, not a number").format(what=field, value=quoted(value)), line) from None
 
 
 def _text(values: dict[str, str], field: str) -> str | None:
@@ -77,7 +77,7 @@ def parse_query(text: str) -> SmiQuery:
         values = dict(zip(fields, cells, strict=True))
         name = values["name"]
         if name in _NOT_AVAILABLE or name.replace(".", "").isdigit():
-            raise LogError(_("name is {name}, not a GPU name").format(name=repr(name)), n)
+            raise LogError(_("name is {name}, not a GPU name").format(name=quoted(name)), n)
         index = _integer(values.get("index", ""), "index", n)
         if index is not None and any(g.index == index for g in gpus):
             raise LogError(
@@ -113,7 +113,7 @@ def _cut_last_row(text: str, body: list[tuple[int, str]], width: int) -> None:
             _(
                 "the last row ends without a line end and its last value {value} is shorter than in every row above: "
                 "the file was cut mid-row"
-            ).format(value=repr(last)),
+            ).format(value=quoted(last)),
             n,
         )
 
@@ -132,7 +132,9 @@ def parse_list(text: str) -> SmiList:
             parent = gpus[-1]
             gpus[-1] = ListedGpu(parent.index, parent.name, parent.uuid, (*parent.mig_profiles, mig.group(1)))
         else:
-            raise LogError(_("not a GPU or MIG line of nvidia-smi -L: {line}").format(line=repr(line.strip()[:80])), n)
+            raise LogError(
+                _("not a GPU or MIG line of nvidia-smi -L: {line}").format(line=quoted(line.strip()[:80])), n
+            )
     if not gpus:
         raise LogError(_("no GPU lines"))
     return SmiList(tuple(gpus))
@@ -172,11 +174,11 @@ def parse_topology(text: str) -> Topology:
         for col, kind in zip(gpus, values, strict=True):
             if col == row:
                 if kind != "X":
-                    raise LogError(_("{row} to itself is {link}, not X").format(row=row, link=repr(kind)), n)
+                    raise LogError(_("{row} to itself is {link}, not X").format(row=row, link=quoted(kind)), n)
             elif not _LINK.match(kind):
                 raise LogError(
                     _("{row} to {column} is {link}, not NV# or a PCIe path (PIX PXB PHB NODE SYS)").format(
-                        row=row, column=col, link=repr(kind)
+                        row=row, column=col, link=quoted(kind)
                     ),
                     n,
                 )

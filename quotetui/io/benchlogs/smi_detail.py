@@ -10,6 +10,7 @@ import re
 
 from quotetui.domain.verification.logs import LogError, SmiGpu, SmiTable
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 START = re.compile(r"^=+\s*NVSMI LOG\s*=+\s*$")
 _GPU = re.compile(r"^GPU\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s*$")
@@ -47,7 +48,7 @@ def _number(fields: dict[str, tuple[str, int]], *keys: str) -> int | None:
             if figure.isdigit():
                 return int(figure)
             if figure not in ("N/A", "[N/A]", "Not", "Unknown"):
-                raise LogError(_("{what} is {value}, not a number").format(what=key, value=repr(value)), n)
+                raise LogError(_("{what} is {value}, not a number").format(what=key, value=quoted(value)), n)
     return None
 
 

@@ -21,6 +21,7 @@ import re
 
 from quotetui.domain.verification.logs import LogError, SmiGpu, SmiTable
 from quotetui.language import _
+from quotetui.language.lists import quoted
 
 BANNER = re.compile(r"^\|\s*(NVIDIA-SMI\s+\S+|HL-SMI Version:)")
 """The first line inside the table's box: the line the tool is known by."""
@@ -45,7 +46,7 @@ def _ecc(cell: str, n: int) -> int | None:
         return int(cell)
     if cell in ("N/A", "On", "Off", "", "[N/A]"):  # under MIG the column says On: the count is per MIG device
         return None
-    raise LogError(_("an ECC count of {value}: not a number").format(value=repr(cell)), n)
+    raise LogError(_("an ECC count of {value}: not a number").format(value=quoted(cell)), n)
 
 
 def parse(text: str) -> SmiTable:
@@ -86,7 +87,7 @@ def parse(text: str) -> SmiTable:
         if _FIRST.match(cells[0]):
             flush()
         elif not block:
-            raise LogError(_("a row that starts no GPU: {line}").format(line=repr(line[:80])), n)
+            raise LogError(_("a row that starts no GPU: {line}").format(line=quoted(line[:80])), n)
         block.append((n, cells))
     flush()
     if not gpus:
@@ -117,7 +118,9 @@ def _gpu(block: list[tuple[int, list[str]]]) -> SmiGpu:
     memory = _MEMORY.search(rest[0][1][1]) if len(rest[0][1]) > 1 else None
     if memory is None and "Not Supported" not in rest[0][1][1]:
         raise LogError(
-            _("GPU {gpu}: no memory 'used / total MiB' in {cell}").format(gpu=found.group(1), cell=repr(rest[0][1][1])),
+            _("GPU {gpu}: no memory 'used / total MiB' in {cell}").format(
+                gpu=found.group(1), cell=quoted(rest[0][1][1])
+            ),
             rest[0][0],
         )
     mig = rest[1][1][-1] if len(rest) > 1 and rest[1][1][-1] in ("Enabled", "Disabled") else None

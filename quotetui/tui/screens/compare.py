@@ -23,7 +23,7 @@ from quotetui.domain.economics.exact import pct
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
 from quotetui.language.cells import width as cells
-from quotetui.language.lists import listed
+from quotetui.language.lists import listed, quoted
 from quotetui.language.numbers import percent
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
@@ -193,7 +193,7 @@ class CompareScreen(MarketScreen):
                     "{n} pinned offer for scenario {scenario}; amounts in {currency}; best in each row in green",
                     "{n} pinned offers for scenario {scenario}; amounts in {currency}; best in each row in green",
                     len(rows),
-                ).format(n=f"{len(rows):,}", scenario=repr(market.scenario.name), currency=cur)
+                ).format(n=f"{len(rows):,}", scenario=quoted(market.scenario.name), currency=cur)
             )
         )
         shown = slice(self.first, self.first + self.per_page)

@@ -25,6 +25,7 @@ from quotetui.domain.fields import Entity
 from quotetui.domain.money import plain
 from quotetui.domain.timeutil import local_day
 from quotetui.language import N_, _, ngettext
+from quotetui.language.lists import quoted
 from quotetui.language.numbers import percent
 from quotetui.services.market_view import MarketView
 from quotetui.services.negotiation import Negotiation, negotiate_offer
@@ -216,7 +217,8 @@ class OfferDetailScreen(ClosesOnTop, ReportsWorkerErrors, Screen[None]):
             self.query_one("#figures", Static).update(
                 Group(
                     Text(
-                        "\n" + _("Figures for scenario {scenario}").format(scenario=repr(e.scenario.name)), style="bold"
+                        "\n" + _("Figures for scenario {scenario}").format(scenario=quoted(e.scenario.name)),
+                        style="bold",
                     ),
                     *(Text(line, style=STYLE[Tone.WARNING]) for line in caveats.words(e.offer.id)),
                     render.figures(explain(e)),

@@ -22,7 +22,7 @@ from quotetui.domain.enums import Tone
 from quotetui.domain.errors import BadInput, FieldErrors, unnamed
 from quotetui.domain.fields import parse_value, shown_value, title_of
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, labelled, listed
+from quotetui.language.lists import clauses, labelled, listed, quoted
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.calculator import CalculatorScreen, NumberInput
 from quotetui.tui.tones import STYLE
@@ -111,7 +111,7 @@ class RentBuyScreen(CalculatorScreen):
             for field in ("capex", "opex_monthly"):
                 self.query_one(f"#rb-{field}", Input).value = ""
             self.query_one("#rb-purchase", Input).value = name
-        self.notify(_("Started from {name}: typed values override its parts.").format(name=repr(name)), timeout=5)
+        self.notify(_("Started from {name}: typed values override its parts.").format(name=quoted(name)), timeout=5)
         self.schedule(now=True)
 
     def show_market(self, market: MarketView) -> None:
