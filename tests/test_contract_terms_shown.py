@@ -243,7 +243,8 @@ def test_acceptance_judges_the_machines_in_force_on_its_day(cli: Cli, demo_db_pa
     accepted = cli("--db", db, "acceptance", "accept", "--contract", "1", "--on", "2026-12-06", "--json")
     assert accepted.code == 0, accepted.err
     assert json.loads(accepted.out)["nodes"] == 2
-    snapshot = json.loads(str(sql(demo_db_path, "SELECT snapshot FROM contract")[0][0]))
+    [(kept,)] = sql(demo_db_path, "SELECT snapshot FROM contract")
+    snapshot = kept if isinstance(kept, dict) else json.loads(str(kept))  # PostgreSQL reads JSON, SQLite text
     assert (snapshot["sold"]["nodes"], snapshot["accepted_sold"]["nodes"]) == (1, 2)  # as amended; as accepted
 
 

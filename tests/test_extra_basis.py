@@ -22,7 +22,7 @@ from quotetui.domain.economics.inputs import ExtraTerm
 from quotetui.domain.enums import ExtraBasis, ExtraKind
 from quotetui.domain.errors import BadInput
 from quotetui.language import use
-from tests.conftest import Cli, execute, sql
+from tests.conftest import BACKEND, Cli, execute, sql
 
 A = Assumptions()
 NO_FX = fx()
@@ -204,7 +204,10 @@ async def test_the_tui_form_refuses_the_pair_and_saves_nothing(demo_db_path: Pat
 def test_a_stored_pair_keeps_its_figures_and_explain_flags_it(cli: Cli, demo_db_path: Path) -> None:
     """A database written before the rule: offer #12's egress fee stored at 100 CNY "per TB-month". The A100
     fine-tuning scenario stores 5 TB and sends out 0.5 TB a month for 3 months."""
-    execute(demo_db_path, "UPDATE extra_cost SET basis = 'per_tb_month', amount = 100000000 WHERE id = 3")
+    stored = 100 * 10**6 if BACKEND == "sqlite" else 100  # SQLite keeps an amount in millionths, PostgreSQL exact
+    execute(
+        demo_db_path, "UPDATE extra_cost SET basis = 'per_tb_month', amount = :amount WHERE id = 3", {"amount": stored}
+    )
     scenario_name = "A100 微调 (8 卡, 3 个月, 60 %)"
     out = cli("--db", str(demo_db_path), "explain", "12", "--scenario", scenario_name, "--json")
     assert out.code == 0, out.err
