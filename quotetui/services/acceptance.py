@@ -100,12 +100,12 @@ def judged(contract: Any, amendments: Sequence[Amendment] = (), day: date | None
     if not kept or day is None or not amendments:
         return kept
     if kept.get("nodes") is not None:
-        kept["nodes"] = term_on(list(amendments), "nodes", kept["nodes"], day)
-    if (name := term_on(list(amendments), "gpu", kept.get("gpu_name"), day)) != kept.get("gpu_name"):
+        kept["nodes"] = term_on(amendments, "nodes", kept["nodes"], day)
+    if (name := term_on(amendments, "gpu", kept.get("gpu_name"), day)) != kept.get("gpu_name"):
         kept["gpu"], kept["gpu_name"] = None, name
     sample = dict(kept.get("sample") or {})
     for key, term in (("share", "acceptance_sample"), ("at_least", "acceptance_sample_min")):
-        sample[key] = term_on(list(amendments), term, sample.get(key), day)
+        sample[key] = term_on(amendments, term, sample.get(key), day)
     kept["sample"] = sample if any(v is not None for v in sample.values()) else None
     return kept
 
@@ -234,14 +234,14 @@ def contract_nodes(contract: Contract, kept: Mapping[str, Any], gpus_per_node: i
 def contract_acceptance(db: Database, contract_id: int, day: date | None = None) -> Acceptance:
     """The checklist of a signed contract, over its offer's logs, for the nodes it covers on ``day`` (default:
     today), waivers applied."""
-    from quotetui.services.contract_rows import amendments_of
+    from quotetui.services.contract_rows import amendments_of_one
     from quotetui.services.settings import local_today
     from quotetui.store.reader import session_reader
 
     with db.session() as session:
         contract = _contract(session, contract_id)
         waivers = waivers_by_contract(session).get(contract_id, ())
-        amendments = amendments_of(session_reader(session), contract_id).get(contract_id, [])
+        amendments = amendments_of_one(session_reader(session), contract_id)
         kept = judged(contract, amendments, day or local_today(session))
         offer = session.get(Offer, contract.offer_id)
         nodes = contract_nodes(contract, kept, offer.gpus_per_node if offer is not None else 1)

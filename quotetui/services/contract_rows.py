@@ -184,6 +184,11 @@ def amendments_of(reader: Reader, contract_id: int | None = None) -> dict[int, l
     return found
 
 
+def amendments_of_one(reader: Reader, contract_id: int) -> list[Amendment]:
+    """The amendments of the contract ``contract_id``, in the order they were recorded."""
+    return amendments_of(reader, contract_id).get(contract_id, [])
+
+
 def incidents_of(reader: Reader, contract_id: int | None = None) -> dict[int, list[IncidentRow]]:
     """The incidents of each contract (or of the one with ``contract_id``), by start."""
     found: dict[int, list[IncidentRow]] = defaultdict(list)

@@ -326,9 +326,10 @@ def add_incident(
         contract = _contract(session, contract_id)
         zone = load_assumptions(session).time_zone
         day = local_day(started_at, zone)
-        end = term_end_by(contract, day)
+        changes = _amendments(contract)
+        end = term_end_by(contract, day, changes)
         problems = incident_in_term(started_at, contract.start_date, end, zone)
-        covered = int(term_on(_amendments(contract), "gpus", contract.gpu_count, day))  # as in force that day
+        covered = int(term_on(changes, "gpus", contract.gpu_count, day))  # as in force that day
         if affected_gpus is not None and affected_gpus > covered:
             problems["affected_gpus"] = _("{n} GPUs affected; the contract covers {covered}").format(
                 n=affected_gpus, covered=covered
@@ -351,20 +352,21 @@ def add_incident(
         return incident
 
 
-def term_end_by(contract: Contract, day: date) -> date:
+def term_end_by(contract: Contract, day: date, amendments: list[Amendment] | None = None) -> date:
     """The end of the term running on ``day``: the signed end, or, for a contract that renews by itself, the end
-    of the renewal ``day`` falls in (an outage or a bill of a renewed term belongs to the contract)."""
-    terms = contract_terms(contract, day, _amendments(contract))
+    of the renewal ``day`` falls in (an outage or a bill of a renewed term belongs to the contract).
+    ``amendments``: the contract's, when the caller has read them already."""
+    terms = contract_terms(contract, day, _amendments(contract) if amendments is None else amendments)
     return next((t.end for t in terms if day < t.end), terms[-1].end)
 
 
 def _amendments(contract: Contract) -> list[Amendment]:
     """The contract's amendments, read in its session."""
-    from quotetui.services.contract_rows import amendments_of
+    from quotetui.services.contract_rows import amendments_of_one
     from quotetui.store.reader import session_reader
 
     assert contract.id is not None
-    return amendments_of(session_reader(Session.object_session(contract)), contract.id).get(contract.id, [])
+    return amendments_of_one(session_reader(Session.object_session(contract)), contract.id)
 
 
 def _outage(incident: Incident) -> tuple[datetime, datetime | None, int | None, int | None]:

@@ -4,7 +4,7 @@ affects and what the contract's views show all ask it)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
@@ -116,7 +116,7 @@ def renews_at(amendments: list[Amendment], current: bool, notice_days: int | Non
     return renews
 
 
-def term_on(amendments: list[Amendment], term: str, current: Any, day: date) -> Any:
+def term_on(amendments: Sequence[Amendment], term: str, current: Any, day: date) -> Any:
     """A term's value on ``day``: the value before the first amendment of it that was not yet in force then,
     else its value now (``current``)."""
     for a in amendments:
