@@ -309,7 +309,7 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
         on_record = _on_record(session, offer)
         added = [Log(-i, s.label, s.parsed) for i, s in enumerate((s for log in read for s in log.sections), 1)]
         judged = Sold.of(sold, offer)
-        machine = tuple(machine_not_sold([log for _e, log in on_record] + added, judged, catalog))
+        machine = tuple(machine_not_sold(on_record + added, judged, catalog))
         for log in read:
             report.not_run += log.not_run
             for section in log.sections:
@@ -318,22 +318,23 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
     return report
 
 
-def _on_record(session: Session, offer: Offer) -> list[tuple[Evidence, Log]]:
-    """The offer's logs on record, parsed again (one no longer readable is left out: it shows nothing)."""
-    from quotetui.io.benchlogs.detect import parse_log
+def _on_record(session: Session, offer: Offer) -> list[Log]:
+    """The offer's logs on record, parsed again as every check reads them (``verification.offer_logs``'s read;
+    one no longer readable is left out: it shows nothing)."""
+    from quotetui.services.verification import logs_on_record
+    from quotetui.store.reader import session_reader
 
-    found = []
-    for e in session.exec(select(Evidence).where(Evidence.offer_id == offer.id).order_by(col(Evidence.id))):
-        try:
-            found.append((e, Log(e.id or 0, e.filename or "", parse_log(e.raw, e.filename or ""))))
-        except LogError:
-            continue
-    return found
+    assert offer.id is not None
+    return [
+        Log(r.evidence_id, r.label, r.parsed)
+        for r in logs_on_record(session_reader(session), offer.id)
+        if r.parsed is not None
+    ]
 
 
 def _withdraw(
     session: Session,
-    on_record: list[tuple[Evidence, Log]],
+    on_record: list[Log],
     sold: GpuSpec,
     catalog: GpuCatalog,
     machine: tuple[Finding, ...],
@@ -342,13 +343,13 @@ def _withdraw(
     sweep naming no GPU, then an nvidia-smi listing of another model): removed, so the engine no longer counts
     them; the logs stay as evidence."""
     withdrawn = []
-    for evidence, log in on_record:
+    for log in on_record:
         why = not_verified(log.parsed, sold, catalog, machine)
         if not why:
             continue
         rows = session.exec(
             select(BenchmarkResult).where(
-                BenchmarkResult.evidence_id == evidence.id, BenchmarkResult.provenance == Provenance.VERIFIED
+                BenchmarkResult.evidence_id == log.evidence_id, BenchmarkResult.provenance == Provenance.VERIFIED
             )
         ).all()
         if rows:

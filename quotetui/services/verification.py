@@ -329,7 +329,12 @@ def load_verifier(
 def offer_logs(db: Database, offer_id: int, sold: Sold) -> list[LogOnRecord]:
     """The logs on record for one offer, each summarised against what was sold."""
     with reading(db) as reader:
-        return _logs(reader, [offer_id], sold).get(offer_id, [])
+        return logs_on_record(reader, offer_id, sold)
+
+
+def logs_on_record(reader: Reader, offer_id: int, sold: Sold | None = None) -> list[LogOnRecord]:
+    """The logs on record for one offer, parsed again (``reader``: a write's session may read its own)."""
+    return _logs(reader, [offer_id], sold).get(offer_id, [])
 
 
 def market_findings(
