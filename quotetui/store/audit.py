@@ -21,6 +21,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -198,6 +199,7 @@ _FIELDS_OF = {
 """The declarations (``domain/entities.py``) whose fields name a recorded table's columns, first found first."""
 
 
+@cache  # a history asks it for every value of every entry; the declarations never change while running
 def _field(table: str, column: str) -> Field | None:
     """The field declared for ``column`` of ``table``: the table's own entities first, then any entity's field of
     that name (``currency``, ``notes`` mean the same everywhere)."""
@@ -215,6 +217,7 @@ def _field(table: str, column: str) -> Field | None:
     return None
 
 
+@cache
 def _choice(table: str, column: str) -> type[Choice] | None:
     """The ``Choice`` a recorded column holds the codes of (its column type says), or None."""
     from quotetui.store.models import SQLModel
