@@ -10,6 +10,7 @@ from typing import Self
 
 from quotetui.domain.errors import BadInput, DatabaseProblem, noun
 from quotetui.language import N_, NP_, _
+from quotetui.language.cells import WIDE
 from quotetui.language.lists import listed, quoted
 from quotetui.language.numbers import percent
 
@@ -107,8 +108,7 @@ class Choice(StrEnum):
             ) from None
 
 
-_WIDE = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f]"  # CJK scripts and punctuation
-_SPACE_BY_WIDE = re.compile(rf" (?={_WIDE})|(?<={_WIDE}) ")
+_SPACE_BY_WIDE = re.compile(rf" (?=[{WIDE}])|(?<=[{WIDE}]) ")  # a space beside CJK (``cells.WIDE``)
 
 
 def typed_key(text: str) -> str:

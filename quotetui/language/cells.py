@@ -12,10 +12,10 @@ from functools import lru_cache
 
 _CLOSING = set("，。、；：！？）」』】》〉…,.;:!?)]}%’”")
 _OPENING = set("（「『【《〈([{‘“")
-_WIDE = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
+WIDE = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u3000-\u303f"
 """CJK characters and their full-width punctuation: text written without spaces between words."""
-_CHUNK = re.compile(rf"\s+|\[[^\[\]\n]{{1,40}}\]|[{_WIDE}]|[^\s{_WIDE}]+")  # a [tag] is not broken
-_CJK = re.compile(rf"[{_WIDE}]")
+_CHUNK = re.compile(rf"\s+|\[[^\[\]\n]{{1,40}}\]|[{WIDE}]|[^\s{WIDE}]+")  # a [tag] is not broken
+_CJK = re.compile(rf"[{WIDE}]")
 
 
 def is_cjk(char: str) -> bool:
