@@ -11,6 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from quotetui.tui.widgets.chart import FILLER, Chart, Line, finite, nice_ticks
@@ -118,13 +119,18 @@ def assert_readable_axes(chart: Chart) -> None:
     assert "e+" not in picture and not re.search(r"\d\.\d┤", picture), picture
 
 
+async def _rent_buy_chart(app: RecordingApp, pilot: Pilot[None]) -> Chart:
+    """The rent-vs-buy screen's chart, opened from the market (``b``) and drawn."""
+    await settle(pilot)
+    await pilot.press("b")
+    await calm(pilot)
+    return app.screen.query_one("#rb-chart", Chart)
+
+
 async def test_rent_vs_buy_axes_read_in_round_thousands(demo_db_path: Path) -> None:
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("b")
-        await calm(pilot)
-        chart = app.screen.query_one("#rb-chart", Chart)
+        chart = await _rent_buy_chart(app, pilot)
         assert_readable_axes(chart)
         # rent 180,000 a month at full use for 36 months: 6,480,000 at the top; owning starts at 2,500,000
         assert y_labels(chart) == [f"{n:,}" for n in range(0, 6_000_001, 1_000_000)]
@@ -136,10 +142,7 @@ async def test_money_axes_follow_the_money_style(demo_db_path: Path) -> None:
     rent-vs-buy chart's 6,000,000 is 600.00万 at once on the switch, and back; its months stay plain."""
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("b")
-        await calm(pilot)
-        chart = app.screen.query_one("#rb-chart", Chart)
+        chart = await _rent_buy_chart(app, pilot)
         app.switch_money_style("wan")
         await calm(pilot)
         shown = sorted(label.replace(FILLER, "") for label in chart.plt.monitor.ylabels[0])
