@@ -352,3 +352,33 @@ async def test_a_kept_first_page_is_trusted_only_as_far_as_it_agrees(demo_db_pat
     assert _shown(demo_db_path) == [(2, 20), (-1, -1)]  # the whole table does not begin with them: refused
     whole.unlink()
     assert _shown(demo_db_path) == [(2, 20)]  # the first page alone
+
+
+async def test_offers_opened_at_launch_get_the_whole_kept_table(
+    demo_db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`o` pressed at launch: the offers screen is open but its widgets are not yet mounted when the kept table's
+    first page comes; it shows that page on mount, then the rest when it comes (the first page once raised on
+    the screen's missing widgets, which ended the reading: the rest of the table never came)."""
+    cold = await _cold(demo_db_path)
+    monkeypatch.setattr(offer_preview, "FIRST_PAGE", 5)
+    release = _held_ranking(monkeypatch)
+    app = RecordingApp(str(demo_db_path))
+    previewed, pages = app._previewed, []
+
+    def opened_first(preview: offer_preview.Preview, generation: int) -> None:
+        if not pages:
+            app.switch_mode("offers")  # not awaited: the screen is on the stack, not yet mounted
+            assert not app.screen.is_mounted
+        pages.append(len(preview.rows))
+        previewed(preview, generation)
+
+    app._previewed = opened_first  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: len(pages) == 2)
+        await pilot.pause()
+        assert pages == [5, 20] and app.market is None
+        assert _seen(app.screen.query_one(VirtualTable)) == cold
+        release.set()
+        await until(pilot, lambda: app.market is not None and app.market.cards_ready)
+        await settle(pilot)

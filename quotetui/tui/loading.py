@@ -112,9 +112,11 @@ class LoadsMarket:
         if generation != self._generation or self.market is not None:
             return
         self.preview = preview
-        for screen in self.screen_stack:  # an offers screen already open shows it now; one opened later, on mount
+        # an offers screen already mounted shows it now; one opened later, or opened but not yet mounted (`o` at
+        # launch: its widgets are not there yet), shows the latest on mount
+        for screen in self.screen_stack:
             show = getattr(screen, "show_preview", None)
-            if show is not None:
+            if show is not None and screen.is_mounted:
                 show(preview)
 
     def _keep_preview(self, view: MarketView, places: dict[str, dict[int, int | None]]) -> None:
