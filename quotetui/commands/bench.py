@@ -11,7 +11,7 @@ from quotetui.commands.common import JsonFlag, ScenarioOpt, flag, open_db, print
 from quotetui.commands.output import say
 from quotetui.domain.entities import ID
 from quotetui.domain.text import one_line
-from quotetui.language import _, ngettext
+from quotetui.language import _
 from quotetui.language.lists import aside, clauses, labelled
 
 app = typer.Typer(help="Verify claims: import raw benchmark logs as evidence and check an offer against them.")
@@ -45,19 +45,9 @@ def import_logs(
         say(f"{'=' if s.duplicate else '+'} {one_line(s.label)}  [{s.tool}]  {what}")
     for line in report.not_run:
         say(_("- not run on the machine: {line}").format(line=line))
-    for w in report.withdrawn:
-        said = _("- evidence #{id} {log}: its figures no longer count as verified").format(
-            id=w.evidence_id, log=one_line(w.label)
-        )
-        say(aside(said, w.why))
-    added, dupes = len(report.added), len(report.stored) - len(report.added)
-    say(
-        ngettext(
-            "offer #{id}: {n} log added, {dupes} already on record",
-            "offer #{id}: {n} logs added, {dupes} already on record",
-            added,
-        ).format(id=offer, n=f"{added:,}", dupes=dupes)
-    )
+    for line in report.notes:
+        say(line)
+    say(report.summary)
     say(_("next: {command}").format(command=f"quotetui bench check --offer {offer}"))
 
 

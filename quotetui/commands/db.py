@@ -34,12 +34,14 @@ def backup(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="Backup
 
 @app.command("check")
 def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """Integrity check, foreign-key check, schema revision and values quotetui never writes; changes nothing."""
+    """Integrity check, foreign-key check, schema revision, values quotetui never writes, and figures stored as
+    verified that their offer's logs refuse (with the command that withdraws each); changes nothing."""
     from quotetui.services.database import check_database
 
-    report = check_database(ctx.obj.db)
+    checked = check_database(ctx.obj.db)
+    report = checked.schema
     if as_json:
-        print_json(report.to_json())
+        print_json(checked.to_json())
     else:
         integrity = _("ok") if report.integrity == ["ok"] else clauses(report.integrity[:5])  # SQLite's words
         say(_("integrity: {result}").format(result=integrity))
@@ -58,7 +60,13 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
                 )
         for found in report.unknown_codes:
             say(_("a value quotetui never writes: {found}").format(found=found))
-    if not report.ok:
+        for figure in checked.wrongly_verified:
+            say(_("a figure stored as verified that should not be: {found}").format(found=figure.said))
+            say(
+                "  "
+                + _("to withdraw it: {command} (the log imported again is stored once)").format(command=figure.mend)
+            )
+    if not checked.ok:
         raise typer.Exit(2)
 
 

@@ -7,6 +7,7 @@ judge; no metric stores them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -19,6 +20,7 @@ from quotetui.domain.economics.claims import figure_words
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
+from quotetui.domain.text import one_line, shell_word
 from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import Finding, Log, Sold, a_or_an
 from quotetui.domain.verification.framework_peaks import foreign
@@ -38,7 +40,7 @@ from quotetui.io.benchlogs.common import content_digest
 from quotetui.io.benchlogs.detect import ReadLog, Section, read_log
 from quotetui.io.bounded import read_bounded
 from quotetui.language import _, ngettext
-from quotetui.language.lists import listed
+from quotetui.language.lists import aside, listed
 from quotetui.store.catalog import load_catalog
 from quotetui.store.engine import Database
 from quotetui.store.models import BenchmarkResult, Evidence, Offer
@@ -96,8 +98,54 @@ class Withdrawn:
     evidence_id: int
     why: str
 
+    @property
+    def said(self) -> str:
+        """The note the import gives (``bench import`` prints it, the TUI's import dialog shows it)."""
+        said = _("- evidence #{id} {log}: its figures no longer count as verified").format(
+            id=self.evidence_id, log=one_line(self.label)
+        )
+        return aside(said, self.why)
+
     def to_json(self) -> dict[str, Any]:
         return {"log": self.label, "evidence_id": self.evidence_id, "not_verified": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class WronglyVerified:
+    """A figure on record as verified that :func:`not_verified` refuses (stored by a version before the rule, or
+    before the log that shows another model was on record): ``db check`` names it; the offer's next ``bench
+    import`` withdraws it (``_withdraw``)."""
+
+    offer_id: int
+    evidence_id: int
+    label: str
+    filename: str | None  # the log's file as imported (None: a row with no file name)
+    figures: tuple[str, ...]  # each verified figure of the log, as people read it
+    why: str
+
+    @property
+    def mend(self) -> str:
+        """The command that withdraws it: the log imported again for its offer (stored once, as a duplicate; the
+        import judges every log on record and withdraws the figure)."""
+        log = shell_word(self.filename) if self.filename else "LOG"
+        return f"quotetui bench import {log} --offer {self.offer_id}"
+
+    @property
+    def said(self) -> str:
+        found = _("offer #{offer}, evidence #{id} {log}: {figures}").format(
+            offer=self.offer_id, id=self.evidence_id, log=one_line(self.label), figures=listed(self.figures)
+        )
+        return aside(found, self.why)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "offer_id": self.offer_id,
+            "evidence_id": self.evidence_id,
+            "log": self.label,
+            "figures": list(self.figures),
+            "not_verified": self.why,
+            "mend": self.mend,
+        }
 
 
 @dataclass(slots=True)
@@ -110,6 +158,21 @@ class BenchImport:
     @property
     def added(self) -> list[Stored]:
         return [s for s in self.stored if not s.duplicate]
+
+    @property
+    def summary(self) -> str:
+        """How many logs the import added (``bench import`` ends with it; the TUI's dialog shows it)."""
+        added = len(self.added)
+        return ngettext(
+            "offer #{id}: {n} log added, {dupes} already on record",
+            "offer #{id}: {n} logs added, {dupes} already on record",
+            added,
+        ).format(id=self.offer_id, n=f"{added:,}", dupes=len(self.stored) - added)
+
+    @property
+    def notes(self) -> list[str]:
+        """What the import withdrew and why, a line each (said by the CLI and the TUI's dialog alike)."""
+        return [w.said for w in self.withdrawn]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -305,7 +368,7 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
                 else _("no offer #{id} (there are no offers yet)").format(id=offer_id)
             )
         catalog, ids = load_catalog(session)
-        sold = catalog.get(next(key for key, row_id in ids.items() if row_id == offer.gpu_model_id))
+        sold = _sold(offer, catalog, ids)
         on_record = _on_record(session, offer)
         added = [Log(-i, s.label, s.parsed) for i, s in enumerate((s for log in read for s in log.sections), 1)]
         judged = Sold.of(sold, offer)
@@ -316,6 +379,11 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
                 report.stored.append(_store(session, offer, section, sold, catalog, machine))
         report.withdrawn = _withdraw(session, on_record, sold, catalog, machine)
     return report
+
+
+def _sold(offer: Offer, catalog: GpuCatalog, ids: dict[str, int]) -> GpuSpec:
+    """The model the offer sells."""
+    return catalog.get(next(key for key, row_id in ids.items() if row_id == offer.gpu_model_id))
 
 
 def _on_record(session: Session, offer: Offer) -> list[Log]:
@@ -332,6 +400,23 @@ def _on_record(session: Session, offer: Offer) -> list[Log]:
     ]
 
 
+def _refused(
+    session: Session, on_record: list[Log], sold: GpuSpec, catalog: GpuCatalog, machine: tuple[Finding, ...]
+) -> Iterator[tuple[Log, str, list[BenchmarkResult]]]:
+    """Each log on record that :func:`not_verified` now refuses, why, and the verified figures it still holds."""
+    for log in on_record:
+        why = not_verified(log.parsed, sold, catalog, machine)
+        if not why:
+            continue
+        rows = session.exec(
+            select(BenchmarkResult)
+            .where(BenchmarkResult.evidence_id == log.evidence_id, BenchmarkResult.provenance == Provenance.VERIFIED)
+            .order_by(col(BenchmarkResult.id))
+        ).all()
+        if rows:
+            yield log, why, list(rows)
+
+
 def _withdraw(
     session: Session,
     on_record: list[Log],
@@ -343,17 +428,41 @@ def _withdraw(
     sweep naming no GPU, then an nvidia-smi listing of another model): removed, so the engine no longer counts
     them; the logs stay as evidence."""
     withdrawn = []
-    for log in on_record:
-        why = not_verified(log.parsed, sold, catalog, machine)
-        if not why:
-            continue
-        rows = session.exec(
-            select(BenchmarkResult).where(
-                BenchmarkResult.evidence_id == log.evidence_id, BenchmarkResult.provenance == Provenance.VERIFIED
-            )
-        ).all()
-        if rows:
-            withdrawn.append(Withdrawn(log.label, log.evidence_id, why))
+    for log, why, rows in list(_refused(session, on_record, sold, catalog, machine)):
+        withdrawn.append(Withdrawn(log.label, log.evidence_id, why))
         for row in rows:
             session.delete(row)
     return withdrawn
+
+
+def wrongly_verified(db: Database) -> list[WronglyVerified]:
+    """The figures on record as verified that the offer's logs, judged now, refuse (``db check``): what the
+    offer's next ``bench import`` would withdraw, read and changed nothing."""
+    found = []
+    with db.session() as session:
+        offer_ids = session.exec(
+            select(BenchmarkResult.offer_id)
+            .where(BenchmarkResult.provenance == Provenance.VERIFIED, col(BenchmarkResult.evidence_id).is_not(None))
+            .distinct()
+            .order_by(col(BenchmarkResult.offer_id))
+        ).all()
+        if not offer_ids:
+            return []
+        catalog, ids = load_catalog(session)
+        for offer_id in offer_ids:
+            offer = session.get(Offer, offer_id)
+            if offer is None:
+                continue
+            sold = _sold(offer, catalog, ids)
+            on_record = _on_record(session, offer)
+            machine = tuple(machine_not_sold(on_record, Sold.of(sold, offer), catalog))
+            files = {
+                i: name
+                for i, name in session.exec(select(Evidence.id, Evidence.filename).where(Evidence.offer_id == offer_id))
+            }
+            for log, why, rows in _refused(session, on_record, sold, catalog, machine):
+                figures = tuple(figure_words(r.metric, r.value, r.unit) for r in rows)
+                found.append(
+                    WronglyVerified(offer_id, log.evidence_id, log.label, files[log.evidence_id], figures, why)
+                )
+    return found

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     import sqlalchemy as sa
     from sqlalchemy import Engine
 
+    from quotetui.services.bench_import import WronglyVerified
     from quotetui.store import migrate
 
 
@@ -273,7 +274,28 @@ def backup_database(dest: Path, db: str | None = None) -> Path:
     return migrate.backup_sqlite(target.path, dest.expanduser().resolve())
 
 
-def check_database(db: str | None = None) -> migrate.CheckReport:
+@dataclass(frozen=True, slots=True)
+class DatabaseCheck:
+    """``db check``: the file and its schema (``migrate.check``), then records this version would not have
+    written: figures on record as verified that their offer's logs, judged now, refuse."""
+
+    schema: migrate.CheckReport
+    wrongly_verified: tuple[WronglyVerified, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.schema.ok and not self.wrongly_verified
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            **self.schema.to_json(),
+            "ok": self.ok,
+            "wrongly_verified": [w.to_json() for w in self.wrongly_verified],
+        }
+
+
+def check_database(db: str | None = None) -> DatabaseCheck:
+    from quotetui.services.bench_import import wrongly_verified
     from quotetui.store import migrate
 
     target = database_target(db)
@@ -281,7 +303,14 @@ def check_database(db: str | None = None) -> migrate.CheckReport:
         raise DatabaseProblem(_("no database at {path}").format(path=target.path))
     if target.path is not None:
         _refuse_foreign(target)  # another program's file is not "a quotetui database with an upgrade available"
-    return migrate.check(target)
+    schema = migrate.check(target)
+    if not schema.ok:  # a damaged or older schema, or values every read refuses: its records are not read
+        return DatabaseCheck(schema)
+    database = Database(target, read_only=target.path is not None)  # writes nothing, no WAL switch
+    try:
+        return DatabaseCheck(schema, tuple(wrongly_verified(database)))
+    finally:
+        database.dispose()
 
 
 @dataclass(frozen=True, slots=True)

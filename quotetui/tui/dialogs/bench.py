@@ -1,5 +1,7 @@
 """Raw benchmark logs into an offer's evidence from the TUI: the same service as ``quotetui bench import``,
-in a worker thread; one unreadable log stores nothing and every problem is listed with its line."""
+in a worker thread; one unreadable log stores nothing and every problem is listed with its line. An import that
+withdrew figures on record (they are not shown to be the model sold) stays open on its notes, as the CLI prints
+them, until it is closed."""
 
 from __future__ import annotations
 
@@ -17,16 +19,25 @@ from quotetui.tui.dialogs.files import FilesDialog
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
-    from quotetui.services.bench_import import BenchImport  # noqa: F401  (named in the generic base below)
+    from quotetui.services.bench_import import BenchImport
     from quotetui.store.engine import Database
 
 
 class BenchImportDialog(FilesDialog["BenchImport | None"]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel (nothing imported)"))]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Cancel (nothing imported)")),
+        Binding("escape", "close", N_("Close")),  # once imported: the notes were read
+    ]
 
     def __init__(self, db: Database, offer_id: int, title: str) -> None:
         super().__init__()
         self.db, self.offer_id, self.offer_title = db, offer_id, title
+        self.imported: BenchImport | None = None  # the import done, while its notes are shown
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("cancel", "close"):
+            return (action == "close") == (self.imported is not None)
+        return True
 
     def compose(self) -> ComposeResult:
         yield from self.files_layout(
@@ -61,7 +72,21 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
         except QuotetuiError as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
-        self.app.call_from_thread(self.close_with, report)
+        self.app.call_from_thread(self._done, report)
+
+    def _done(self, report: BenchImport) -> None:
+        """Closes with the import, or, when it withdrew figures on record, shows its notes first."""
+        if not report.notes:
+            self.close_with(report)
+            return
+        self.imported = report
+        self._show("\n".join([report.summary, *report.notes]))
+        self.query_one("#go", Button).display = False
+        self.query_one("#paths", Input).disabled = True
+        close = self.query_one("#cancel", Button)
+        close.label = _("Close (Esc)")
+        close.focus()
+        self.refresh_bindings()
 
     def _failed(self, message: str) -> None:
         self._show(message, error=True)
@@ -69,4 +94,7 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.dismiss(self.imported)
+
+    def action_close(self) -> None:
+        self.dismiss(self.imported)
