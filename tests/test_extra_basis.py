@@ -224,3 +224,78 @@ def test_a_stored_pair_keeps_its_figures_and_explain_flags_it(cli: Cli, demo_db_
         "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
         "per_tb_month says, but egress is charged per_gb: correct the record"
     ]
+
+
+def _older_version_stored(db: Path) -> None:
+    """Offer #12's egress fee (extra #3) stored at 100 CNY "per TB-month", as a version before the rule wrote it."""
+    stored = 100 * 10**6 if BACKEND == "sqlite" else 100  # SQLite keeps an amount in millionths, PostgreSQL exact
+    execute(db, "UPDATE extra_cost SET basis = 'per_tb_month', amount = :amount WHERE id = 3", {"amount": stored})
+
+
+EXTRAS = "SELECT * FROM extra_cost ORDER BY id"
+EXTRA_LOG = "SELECT count(*) FROM change_log WHERE entity = 'extra_cost'"
+
+
+def test_the_buyers_own_export_of_a_stored_pair_imports_again_and_changes_nothing(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A database an older version wrote: its workbook's Extra costs sheet repeats the stored pair, which the import
+    refused (the export could not be read back). The row changes nothing: it is kept as stored, still flagged, and
+    the import says so on its row."""
+    db = str(demo_db_path)
+    _older_version_stored(demo_db_path)
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    before, logged = sql(demo_db_path, EXTRAS), sql(demo_db_path, EXTRA_LOG)
+    again = cli("--db", db, "import", str(book))
+    assert again.code == 0, again.err
+    assert "  extra costs: 0 added, 0 changed, 7 unchanged" in again.out.splitlines()
+    assert [line for line in again.err.splitlines() if "Extra costs" in line] == [
+        "warning: market.xlsx › Extra costs › row 4 › column 'basis' (D): the stored extra cost is kept as it is "
+        "(this row changes nothing), but per_tb_month bills per TB stored a month (the scenario's storage): egress "
+        "is charged per_gb"
+    ]
+    assert sql(demo_db_path, EXTRAS) == before and sql(demo_db_path, EXTRA_LOG) == logged
+    out = cli("--db", db, "explain", "12", "--scenario", "A100 微调 (8 卡, 3 个月, 60 %)", "--json")
+    assert json.loads(out.out)["caveats"]["estimates"] == [  # still flagged ~ where it is costed
+        "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
+        "per_tb_month says, but egress is charged per_gb: correct the record"
+    ]
+    chinese = cli("--lang", "zh-CN", "--db", db, "import", str(book), "--dry-run")
+    assert chinese.code == 0, chinese.err
+    [said] = [line for line in chinese.err.splitlines() if "Extra costs" in line]
+    assert said.startswith("警告：market.xlsx › Extra costs › 第 4 行 ") and said.endswith(
+        "（D）：已保存的附加费用保持原样（此行未作任何更改），但“每 TB 每月”按每月存储的 TB 数（场景的存储量）计费；"
+        "出网流量的计费方式只能是每 GB"
+    ), said
+
+
+def test_a_stored_pair_changed_or_a_new_one_is_still_refused_on_its_row(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Only a row that repeats the stored one as it is passes: a new amount on the stored pair enters a figure on a
+    basis its kind is not charged on, and so does a new disagreeing row; each is refused on its sheet, row and
+    column, and nothing is imported."""
+    from openpyxl import load_workbook
+
+    db = str(demo_db_path)
+    _older_version_stored(demo_db_path)
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    workbook = load_workbook(book)
+    sheet = workbook["Extra costs"]
+    assert [c.value for c in sheet[4]][2:5] == ["egress", "per_tb_month", 100]
+    sheet.cell(4, 5, 120)  # the stored pair at a new amount
+    sheet.append(["阿里云", "ecs.gn7e 8×A100 80GB（按量）", "storage", "per_gb", 0.12, "CNY"])  # a new pair, row 9
+    workbook.save(book)
+    before = sql(demo_db_path, EXTRAS)
+    refused = cli("--db", db, "import", str(book))
+    assert refused.code == 2
+    assert refused.err.splitlines()[:3] == [
+        "quotetui: 2 problems; nothing was imported:",
+        "  market.xlsx › Extra costs › row 4 › column 'basis' (D): per_tb_month bills per TB stored a month (the "
+        "scenario's storage): egress is charged per_gb",
+        "  market.xlsx › Extra costs › row 9 › column 'basis' (D): per_gb bills per GB sent out (the scenario's "
+        "egress): storage is charged per_tb_month",
+    ]
+    assert sql(demo_db_path, EXTRAS) == before
