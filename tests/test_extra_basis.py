@@ -1,8 +1,9 @@
 """An extra cost's basis decides what it is billed on (``billing.EXTRA_RULES``), so each kind is charged only on
 the bases that bill what it is (``billing.EXTRA_BASES``): egress per GB sent out, storage per TB stored a month, a
 setup fee or a deposit once… A pair outside that is refused wherever an extra cost is entered (the CLI, the TUI's
-form, a workbook or CSV import, the demo files); one already stored is costed as recorded and flagged, and the
-"not priced by the offer" caveats follow what the extras are billed on, never their kind."""
+form, whose basis drop-down lists only the kind's bases, a workbook or CSV import, the demo files); one already
+stored is costed as recorded and flagged, and read back unchanged from the buyer's own export, and the "not priced
+by the offer" caveats follow what the extras are billed on, never their kind."""
 
 from __future__ import annotations
 
@@ -173,34 +174,6 @@ def test_the_demo_files_refuse_an_incoherent_pair(tmp_path: Path) -> None:
     load_demo_files(demo_dir())  # the demo's own extras are coherent
 
 
-async def test_the_tui_form_refuses_the_pair_and_saves_nothing(demo_db_path: Path) -> None:
-    from quotetui.store.models import ExtraCost
-    from quotetui.tui.dialogs.form_screen import FormScreen
-    from tests.test_tui import RecordingApp, count_rows, plain, settle
-
-    before = count_rows(demo_db_path, ExtraCost)
-    app = RecordingApp(str(demo_db_path))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        app.open_offer(12)
-        await settle(pilot)
-        await pilot.press("x")  # a new extra cost
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
-        form.query_one("#f-kind", Select).value = "egress"
-        form.query_one("#f-basis", Select).value = "per_tb_month"
-        form.query_one("#f-amount", Input).value = "500"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert app.screen is form  # still open, the basis told why
-        said = plain(form.query_one("#e-basis", Static).content).strip()
-        assert said == "per_tb_month bills per TB stored a month (the scenario's storage): egress is charged per_gb"
-        await pilot.press("escape")
-        await settle(pilot)
-    assert count_rows(demo_db_path, ExtraCost) == before
-
-
 def test_a_stored_pair_keeps_its_figures_and_explain_flags_it(cli: Cli, demo_db_path: Path) -> None:
     """A database written before the rule: offer #12's egress fee stored at 100 CNY "per TB-month". The A100
     fine-tuning scenario stores 5 TB and sends out 0.5 TB a month for 3 months."""
@@ -224,3 +197,179 @@ def test_a_stored_pair_keeps_its_figures_and_explain_flags_it(cli: Cli, demo_db_
         "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
         "per_tb_month says, but egress is charged per_gb: correct the record"
     ]
+
+
+def _older_version_stored(db: Path) -> None:
+    """Offer #12's egress fee (extra #3) stored at 100 CNY "per TB-month", as a version before the rule wrote it."""
+    stored = 100 * 10**6 if BACKEND == "sqlite" else 100  # SQLite keeps an amount in millionths, PostgreSQL exact
+    execute(db, "UPDATE extra_cost SET basis = 'per_tb_month', amount = :amount WHERE id = 3", {"amount": stored})
+
+
+EXTRAS = "SELECT * FROM extra_cost ORDER BY id"
+EXTRA_LOG = "SELECT count(*) FROM change_log WHERE entity = 'extra_cost'"
+
+
+def test_the_buyers_own_export_of_a_stored_pair_imports_again_and_changes_nothing(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """A database an older version wrote: its workbook's Extra costs sheet repeats the stored pair, which the import
+    refused (the export could not be read back). The row changes nothing: it is kept as stored, still flagged, and
+    the import says so on its row."""
+    db = str(demo_db_path)
+    _older_version_stored(demo_db_path)
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    before, logged = sql(demo_db_path, EXTRAS), sql(demo_db_path, EXTRA_LOG)
+    again = cli("--db", db, "import", str(book))
+    assert again.code == 0, again.err
+    assert "  extra costs: 0 added, 0 changed, 7 unchanged" in again.out.splitlines()
+    assert [line for line in again.err.splitlines() if "Extra costs" in line] == [
+        "warning: market.xlsx › Extra costs › row 4 › column 'basis' (D): the stored extra cost is kept as it is "
+        "(this row changes nothing), but per_tb_month bills per TB stored a month (the scenario's storage): egress "
+        "is charged per_gb"
+    ]
+    assert sql(demo_db_path, EXTRAS) == before and sql(demo_db_path, EXTRA_LOG) == logged
+    out = cli("--db", db, "explain", "12", "--scenario", "A100 微调 (8 卡, 3 个月, 60 %)", "--json")
+    assert json.loads(out.out)["caveats"]["estimates"] == [  # still flagged ~ where it is costed
+        "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
+        "per_tb_month says, but egress is charged per_gb: correct the record"
+    ]
+    chinese = cli("--lang", "zh-CN", "--db", db, "import", str(book), "--dry-run")
+    assert chinese.code == 0, chinese.err
+    [said] = [line for line in chinese.err.splitlines() if "Extra costs" in line]
+    assert said.startswith("警告：market.xlsx › Extra costs › 第 4 行 ") and said.endswith(
+        "（D）：已保存的附加费用保持原样（此行未作任何更改），但“每 TB 每月”按每月存储的 TB 数（场景的存储量）计费；"
+        "出网流量的计费方式只能是每 GB"
+    ), said
+
+
+def test_a_stored_pair_changed_or_a_new_one_is_still_refused_on_its_row(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Only a row that repeats the stored one as it is passes: a new amount on the stored pair enters a figure on a
+    basis its kind is not charged on, and so does a new disagreeing row; each is refused on its sheet, row and
+    column, and nothing is imported."""
+    from openpyxl import load_workbook
+
+    db = str(demo_db_path)
+    _older_version_stored(demo_db_path)
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    workbook = load_workbook(book)
+    sheet = workbook["Extra costs"]
+    assert [c.value for c in sheet[4]][2:5] == ["egress", "per_tb_month", 100]
+    sheet.cell(4, 5, 120)  # the stored pair at a new amount
+    sheet.append(["阿里云", "ecs.gn7e 8×A100 80GB（按量）", "storage", "per_gb", 0.12, "CNY"])  # a new pair, row 9
+    workbook.save(book)
+    before = sql(demo_db_path, EXTRAS)
+    refused = cli("--db", db, "import", str(book))
+    assert refused.code == 2
+    assert refused.err.splitlines()[:3] == [
+        "quotetui: 2 problems; nothing was imported:",
+        "  market.xlsx › Extra costs › row 4 › column 'basis' (D): per_tb_month bills per TB stored a month (the "
+        "scenario's storage): egress is charged per_gb",
+        "  market.xlsx › Extra costs › row 9 › column 'basis' (D): per_gb bills per GB sent out (the scenario's "
+        "egress): storage is charged per_tb_month",
+    ]
+    assert sql(demo_db_path, EXTRAS) == before
+
+
+async def _listed(pilot, select: Select) -> list[str]:  # type: ignore[no-untyped-def]
+    """What the drop-down ``select`` lists when opened (its first line, the blank shown as its prompt, left out),
+    closed again after."""
+    from textual.widgets._select import SelectOverlay
+
+    select.focus()
+    await pilot.press("enter")
+    await pilot.pause()
+    overlay = select.query_one(SelectOverlay)
+    assert str(overlay.get_option_at_index(0).prompt) == "Select"
+    shown = [str(overlay.get_option_at_index(i).prompt) for i in range(1, overlay.option_count)]
+    await pilot.press("escape")
+    await pilot.pause()
+    return shown
+
+
+async def test_the_basis_drop_down_lists_the_bases_the_kind_is_charged_on(demo_db_path: Path) -> None:
+    """The extra cost form at 80x24: the basis lists only what the kind chosen is charged on, again as the kind
+    changes; a basis no longer listed gives way to the kind's one basis, or to none where it has several."""
+    from quotetui.store.models import ExtraCost
+    from quotetui.tui.dialogs.form_screen import FormScreen
+    from tests.test_tui import RecordingApp, count_rows, settle
+
+    before = count_rows(demo_db_path, ExtraCost)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.open_offer(12)
+        await settle(pilot)
+        await pilot.press("x")  # a new extra cost: egress, per GB to start with
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        kind, basis = form.query_one("#f-kind", Select), form.query_one("#f-basis", Select)
+        assert await _listed(pilot, basis) == ["per gb"]
+        assert await _listed(pilot, kind) == [
+            "egress", "platform fee", "storage", "public ip", "snapshot", "setup fee", "deposit", "support", "other"
+        ]  # fmt: skip
+        kind.focus()  # the kind picked as a buyer does: open, five down to setup fee, enter
+        await pilot.press("enter", *["down"] * 5, "enter")
+        await pilot.pause()
+        assert kind.value == "setup_fee" and basis.value == "one_off"  # its one basis, picked
+        assert await _listed(pilot, basis) == ["one off"]
+        kind.value = "other"  # one off is one of its bases: kept
+        await pilot.pause()
+        assert basis.value == "one_off"
+        assert await _listed(pilot, basis) == ["per month", "per node month", "per hour", "one off"]
+        basis.value = "per_hour"
+        kind.value = "public_ip"
+        await pilot.pause()
+        assert basis.value == "per_hour"
+        assert await _listed(pilot, basis) == ["per month", "per node month", "per hour"]
+        kind.value = "storage"
+        await pilot.pause()
+        assert basis.value == "per_tb_month" and await _listed(pilot, basis) == ["per tb month"]
+        kind.clear()  # no kind: every basis
+        await pilot.pause()
+        assert await _listed(pilot, basis) == [
+            "per gb", "per tb month", "per month", "per node month", "per hour", "one off"
+        ]  # fmt: skip
+        kind.value = "snapshot"  # per TB-month is not a snapshot's basis, and it has two: none picked
+        await pilot.pause()
+        assert basis.value is Select.NULL and await _listed(pilot, basis) == ["per month", "per node month"]
+        basis.value = "per_node_month"
+        form.query_one("#f-amount", Input).value = "30"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is not form
+    assert count_rows(demo_db_path, ExtraCost) == before + 1
+    assert sql(demo_db_path, "SELECT kind, basis FROM extra_cost ORDER BY id DESC LIMIT 1") == [
+        ("snapshot", "per_node_month")
+    ]
+
+
+async def test_a_stored_pair_opened_in_the_form_shows_its_basis_as_stored(demo_db_path: Path) -> None:
+    """An egress fee an older version stored per TB-month: its form shows the basis as stored (never a silent
+    change to per GB, which would bill the amount on another usage), beside the one its kind is charged on; a
+    save as it is says why not."""
+    from quotetui.domain.entities import EXTRA
+    from tests.test_tui import RecordingApp, plain, settle
+
+    _older_version_stored(demo_db_path)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.open_offer(12)
+        await settle(pilot)
+        app.screen._picked(EXTRA, ("edit", 3))  # type: ignore[attr-defined]  # as its pick dialog's Edit
+        await settle(pilot)
+        form = app.screen
+        basis = form.query_one("#f-basis", Select)
+        assert basis.value == "per_tb_month"
+        assert await _listed(pilot, basis) == ["per gb", "per tb month"]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form
+        said = plain(form.query_one("#e-basis", Static).content).strip()
+        assert said == "per_tb_month bills per TB stored a month (the scenario's storage): egress is charged per_gb"
+    assert sql(demo_db_path, "SELECT basis FROM extra_cost WHERE id = 3") == [("per_tb_month",)]

@@ -14,7 +14,7 @@ import pytest
 from openpyxl import load_workbook
 
 from quotetui.io.rfq_workbook import ANSWER_FIELDS, ANSWER_SHEET, FIRST_ANSWER_ROW, IDENTITY_CELLS, RFQ_SHEET
-from tests.conftest import BACKEND, Cli, sql
+from tests.conftest import BACKEND, Cli, execute, sql
 
 NEED = ("--gpu", "H100 SXM5", "--gpus", "64", "--months", "12", "--start", "2027-01-01", "--inter-fabric",
         "infiniband_ndr")  # fmt: skip
@@ -225,3 +225,37 @@ def test_a_row_without_an_offer_name_is_one_problem_told_once(cli: Cli, demo_db_
     refused = cli("--db", str(demo_db_path), "import", str(answer))
     assert refused.code == 2 and "1 problem; nothing was imported" in refused.err, refused.err
     assert refused.err.count("required") == 1
+
+
+def test_a_second_answer_repeating_a_stored_extra_is_read(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """A provider answers again with a copy of its first answer, whose setup fee an older version stored "per month"
+    (a pair refused since): the row changes nothing of the stored extra, so the answer is read, the extra kept as
+    stored with a warning on its row; the same pair at a new amount enters a figure, and is refused."""
+    from quotetui.io.rfq_workbook import EXTRA_SHEET
+
+    book = _sent(cli, demo_db_path, tmp_path)
+    first = _filled(book, tmp_path / "a1.xlsx")
+    _terms(first, EXTRA_SHEET, [["HGX H100 集群", "setup_fee", "one_off", 20000, "CNY", "no", "racking"]])
+    assert cli("--db", str(demo_db_path), "import", str(first)).code == 0
+    execute(demo_db_path, "UPDATE extra_cost SET basis = 'per_month' WHERE description = 'racking'")  # as before
+    stored = sql(demo_db_path, "SELECT * FROM extra_cost WHERE description = 'racking'")
+    lower = [{**ROWS[0], "amount": 90000}]
+    second = _filled(book, tmp_path / "a2.xlsx", lower)
+    _terms(second, EXTRA_SHEET, [["HGX H100 集群", "setup_fee", "per_month", 20000, "CNY", "no", "racking"]])
+    done = cli("--db", str(demo_db_path), "import", str(second))
+    assert done.code == 0, done.err
+    assert "revisions: 1 added" in done.out and "extra costs: 0 added, 0 changed, 1 unchanged" in done.out
+    assert (
+        "a2.xlsx › Extras 附加费用 › row 3 › column 'Charged / 计费' (C): the stored extra cost is kept as it is (this "
+        "row changes nothing), but per_month bills a flat fee a month: setup fee is charged one_off"
+    ) in done.err, done.err
+    assert sql(demo_db_path, "SELECT * FROM extra_cost WHERE description = 'racking'") == stored
+    third = _filled(book, tmp_path / "a3.xlsx", [{**ROWS[0], "amount": 85000}])
+    _terms(third, EXTRA_SHEET, [["HGX H100 集群", "setup_fee", "per_month", 15000, "CNY", "no", "racking"]])
+    refused = cli("--db", str(demo_db_path), "import", str(third))
+    assert refused.code == 2
+    assert (
+        "a3.xlsx › Extras 附加费用 › row 3 › column 'Charged / 计费' (C): per_month bills a flat fee a month: setup "
+        "fee is charged one_off"
+    ) in refused.err, refused.err
+    assert sql(demo_db_path, "SELECT * FROM extra_cost WHERE description = 'racking'") == stored

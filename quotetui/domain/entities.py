@@ -16,7 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from quotetui.domain import enums as e
-from quotetui.domain.economics.billing import basis_refusal
+from quotetui.domain.economics.billing import EXTRA_BASES, basis_refusal
 from quotetui.domain.economics.ownership import DEFAULT_RESALE_CURVE, curve_text
 from quotetui.domain.economics.units import TERM_TOTAL_NEEDS_TERM
 from quotetui.domain.fields import Entity, Field, Rule
@@ -430,6 +430,13 @@ def extra_rules(values: Mapping[str, Any]) -> dict[str, str]:
     return {"basis": said} if said else {}
 
 
+def extra_choices(values: Mapping[str, Any]) -> dict[str, tuple[e.ExtraBasis, ...]]:
+    """The bases an extra cost of the kind chosen may be charged on (``billing.EXTRA_BASES``, which
+    :func:`extra_rules` holds it to): its form's drop-down lists only those."""
+    kind = values.get("kind")
+    return {"basis": EXTRA_BASES[kind]} if kind in EXTRA_BASES else {}
+
+
 EXTRA = Entity(
     "extras",
     "Extra costs",
@@ -453,6 +460,7 @@ EXTRA = Entity(
     ("Extras", "ExtraCosts", "额外费用", "附加费用"),
     rules=(extra_rules,),
     natural_key=("kind", "basis"),
+    choices_by=extra_choices,
     noun=N_("extra cost"),
 )
 

@@ -224,6 +224,9 @@ class Entity:
     natural_key: tuple[str, ...] = ()
     #: one record in words, for messages ("Delete this extra cost?"); by default the key less its last letter
     noun: str = ""
+    #: the members a choice field may take given the record's other values (an extra cost's bases, by its kind), by
+    #: field name: a form lists only those; a field it does not name, or a record it cannot tell, takes any member
+    choices_by: Callable[[Mapping[str, Any]], Mapping[str, tuple[Choice, ...]]] | None = None
 
     @property
     def one(self) -> str:

@@ -32,6 +32,9 @@ from quotetui.language.lists import listed, quoted
 class Record:
     row: int
     values: dict[str, Any]  # the present columns' values, by field name
+    #: the entity's cross-field rules this row breaks, by field name, where the writer judges them: a row matched to
+    #: a stored one by its natural key that changes nothing of it enters nothing (``Writer._keyed``)
+    broken: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -155,12 +158,15 @@ def parse_table(
             except ValueError as exc:
                 problems.append(table.where(number, index, str(exc)))
                 ok = False
+        broken: dict[str, str] = {}
         if ok:
-            for name, message in entity.check(values).items():
-                problems.append(table.where(number, found.get(name), message))
-                ok = False
+            broken = entity.check(values)
+            if not entity.natural_key:  # a keyed row is judged against the row it matches (Writer._keyed)
+                for name, message in broken.items():
+                    problems.append(table.where(number, found.get(name), message))
+                    ok = False
         if ok:
-            parsed.records.append(Record(number, values))
+            parsed.records.append(Record(number, values, broken))
         elif (about := parsed.about(cells)) is not None:
             parsed.failed.add(about)
         if tick is not None:

@@ -9,12 +9,13 @@ typed as percentages in forms (15 for 15 %).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from quotetui.domain.entities import Entity
-from quotetui.domain.errors import FieldErrors
-from quotetui.domain.fields import Field, parse_record, shown_value
+from quotetui.domain.errors import FieldErrors, QuotetuiError
+from quotetui.domain.fields import Field, is_empty, parse_record, parse_value, shown_value
 from quotetui.language import ENGLISH, N_, _
 from quotetui.language.lists import clauses, labelled
 from quotetui.language.numbers import percent
@@ -36,8 +37,30 @@ class FormSpec:
     entity: Entity | None = None  # whose cross-field rules the form's values must pass
     version: int | None = None  # the row's version when the form was filled (None: a new row)
 
-    def choices(self, f: Field) -> tuple[tuple[str, str], ...]:
-        return self.options.get(f.name) or choices_of(f)
+    def choices(self, f: Field, raw: Mapping[str, Any] | None = None) -> tuple[tuple[str, str], ...]:
+        """A choice field's (label, value) pairs, given the form's raw values (default: as filled): only the members
+        the entity allows with the other values (``Entity.choices_by``: an extra cost's bases, by its kind), and
+        the value it was filled with while those are as filled, so that a record stored outside them shows as it is
+        (its save says why not)."""
+        raw = self.values if raw is None else raw
+        pairs = self.options.get(f.name) or choices_of(f)
+        if self.entity is None or self.entity.choices_by is None:
+            return pairs
+        others = [o for o in self.fields if o.choices is not None and o is not f]
+        typed: dict[str, Any] = {}
+        for other in others:
+            if not is_empty(raw.get(other.name)):
+                try:
+                    typed[other.name] = parse_value(other, raw[other.name])
+                except QuotetuiError:
+                    continue  # a value it cannot tell narrows nothing
+        allowed = self.entity.choices_by(typed).get(f.name)
+        if allowed is None:
+            return pairs
+        kept = {m.value for m in allowed}
+        if all(raw.get(o.name) == self.values.get(o.name) for o in others):
+            kept.add(self.values.get(f.name))
+        return tuple((label, value) for label, value in pairs if value in kept)
 
 
 def choices_of(f: Field) -> tuple[tuple[str, str], ...]:

@@ -577,9 +577,16 @@ class Writer:
                 ok = False
         return ok
 
+    def refuse(self, parsed: Parsed, record: Record) -> None:
+        """The entity's cross-field rules ``record`` breaks (``Record.broken``), each a problem on its row."""
+        for name, message in record.broken.items():
+            self.problem(parsed, record, name, message)
+
     def _keyed(self, parsed: Parsed, model: Any, entity: str) -> None:
         """Discounts and extra costs: an offer's row per natural key (``Entity.natural_key``; the key's fields
-        absent count as empty)."""
+        absent count as empty). A row that breaks the entity's rules is refused, unless it matches a stored row
+        and changes nothing of it (the buyer's own export of a row an older version stored): nothing is entered,
+        so it is kept as stored, with a warning saying what is wrong with it."""
         key_fields = parsed.entity.natural_key
         existing: dict[Any, Any] = {
             (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in stored_rows.stored(self.session, model)
@@ -587,15 +594,29 @@ class Writer:
         for r in self.rows(parsed):
             offer = self.offer(parsed, r)
             if offer is None:
+                self.refuse(parsed, r)
                 continue
             parts = tuple(r.values.get(f, parsed.entity.field(f).empty) for f in key_fields)
             key = (offer.id, *parts)
             named = " / ".join(str(getattr(p, "value", p)) for p in parts)
             if not self.once(parsed, r, key, _("the {key} row").format(key=named)):
+                self.refuse(parsed, r)
                 continue
             row = existing.get(key)
             values = self.values(parsed, r, model, row is None)
             self.source(parsed, r, values, row is None)
+            if r.broken:
+                if row is None or any(getattr(row, name) != value for name, value in values.items()):
+                    self.refuse(parsed, r)
+                    continue
+                kept = _("the stored {what} is kept as it is (this row changes nothing), but {problem}")
+                what = _(parsed.entity.one)
+                for name, message in r.broken.items():
+                    self.report.warnings.append(
+                        parsed.table.where(r.row, parsed.columns.get(name), kept.format(what=what, problem=message))
+                    )
+                self.tally(entity, False, False)
+                continue
             if row is None:
                 row = existing[key] = model(offer_id=offer.id, **values)
                 self.session.add(row)

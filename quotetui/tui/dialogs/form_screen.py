@@ -3,7 +3,9 @@
 The first field has the focus when the form opens, so the first keystroke goes into it. Escape cancels and
 nothing is saved; Ctrl+S (or the Save button) validates every field through the service that saves it; a bad
 field shows its message under itself and nothing is written; a save says what was saved. The form has its
-own footer (its keys, not the screen's underneath), and its buttons stay in view below the scrolling fields.
+own footer (its keys, not the screen's underneath), and its buttons stay in view below the scrolling fields. A
+drop-down another choice narrows (an extra cost's bases, by its kind: ``Entity.choices_by``) lists only what that
+choice allows, again each time it changes.
 
 The database is never read or written on the UI thread: a form made from the row as it is now is filled in a
 worker (the fields show a loading indicator meanwhile), and a save runs in a worker too, so a write lock held
@@ -77,6 +79,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         self.save = save
         self.saving = False
         self.verb = verb  # what Ctrl+S does, on the button and in what it says when done ("Save": "Saved")
+        self.listed: dict[str, tuple[tuple[str, str], ...]] = {}  # each drop-down's (label, value) pairs listed now
 
     def on_mount(self) -> None:
         if self.spec is None:
@@ -140,6 +143,7 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
             yield Label(plain(field_label(field) + (" *" if field.required else "")), classes="form-label")
             options = self.filled.choices(field)
             if options:
+                self.listed[field.name] = options
                 choices = [(plain(label), v) for label, v in options]
                 current = value if value in {v for _, v in options} else Select.NULL
                 prompt = _("Select")  # Textual's own prompt is English
@@ -208,6 +212,30 @@ class FormScreen(ClosesOnTop, ReportsWorkerErrors, ModalScreen[object]):
         error.update(plain(message))
         error.set_class(bool(message), "shown")
         event.input.set_class(bool(message), "invalid")
+
+    @on(Select.Changed)
+    def _narrow_choices(self, event: Select.Changed) -> None:
+        """A choice that narrows another's (an extra cost's kind, its bases: ``FormSpec.choices``) lists the other's
+        again: its value stays if it is still listed, else the one member listed is picked, or none."""
+        if self.spec is None:
+            return
+        raw = self.raw_values()
+        for field in self.filled.fields:
+            widget = self.widget_for(field.name)
+            if widget is event.select or not isinstance(widget, Select):
+                continue
+            options = self.filled.choices(field, raw)
+            if options == self.listed.get(field.name):
+                continue
+            self.listed[field.name] = options
+            values = [value for _label, value in options]
+            value = widget.value
+            with self.prevent(Select.Changed):
+                widget.set_options([(plain(label), v) for label, v in options])
+                if value in values:
+                    widget.value = value
+                elif len(values) == 1:
+                    widget.value = values[0]
 
     def action_save(self) -> None:
         if self.saving or self.query_one("#save", Button).disabled:  # a save waits, or the fields are being filled
