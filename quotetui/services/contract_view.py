@@ -124,10 +124,11 @@ class ContractView:
         return q(self.contract.snapshot.get("monthly_charge", "0"))
 
     def terms_on(self, day: date) -> InForce:
-        """The GPUs, nodes, GPU model and monthly charge in force on ``day`` (``amendments.in_force``)."""
+        """The GPUs, nodes, GPU model, monthly charge and its discounts in force on ``day``
+        (``amendments.in_force``)."""
         c = self.contract
         sold = (c.snapshot or {}).get("sold") or {}
-        return in_force(self.amendments, day, c.gpu_count, sold, self.agreed_charge)
+        return in_force(self.amendments, day, c.gpu_count, sold, self.agreed_charge, c.snapshot.get("discounts"))
 
     @property
     def in_force(self) -> InForce:
@@ -227,7 +228,7 @@ class ContractView:
                 "round": c.snapshot.get("round"),
                 "sold": c.snapshot.get("sold"),  # None: signed before contracts kept it
                 "option": c.snapshot.get("option"),
-                "discounts": c.snapshot.get("discounts", []),
+                "discounts": list(self.in_force.discounts),  # those of the charge in force, as "gpus"
                 "extras": c.snapshot.get("extras", []),
                 "sla": c.snapshot.get("sla") or None,
             },
