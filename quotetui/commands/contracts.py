@@ -414,6 +414,8 @@ def _show(v: ContractView, today: date) -> None:
         agreed = _("{seq}. from {day}, agreed by {who}: {changes}")
         say("  " + agreed.format(seq=a.seq, day=day_text(a.effective), who=a.recorded_by, changes=changed))
         say(f"     {one_line(a.reason)}")
+    if v.overdue_said:  # past payment dates, before the dates to come
+        say(labelled(_("Overdue"), v.overdue_said))
     upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
     if upcoming:
         say(_("Key dates from {day} ({n}):").format(day=day_text(today), n=len(upcoming)))
