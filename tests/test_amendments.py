@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import Cli, dump, sql
+from tests.conftest import Cli, dump, execute, sql
 
 START = ("--start", "2027-01-01", "--term-months", "12")
 
@@ -64,6 +64,47 @@ def test_new_gpus_are_costed_by_the_engine_and_invoices_follow_the_charge_of_eac
         assert json.loads(shown.out)["nodes"] == nodes, shown.err
     text = cli("--db", db, "contracts", "show", str(cid)).out
     assert "Amendments (1):" in text and "Scale-out to 4 nodes, agreed by email on 2027-02-20" in text
+
+
+def test_the_discounts_shown_are_those_of_the_charge_in_force_on_the_day(cli: Cli, demo_db_path: Path) -> None:
+    """The 10 % volume discount comes with the 32 GPUs from 2027-03-01: before then the contract's 360,000 a month
+    carries no discount, so none is shown (it showed the amendment's a month early), and the amendment to come says
+    it brings one; from 2027-03-01 it is in force. In Chinese the discount reads in words (it read as stored)."""
+    db = str(demo_db_path)
+    cid = str(_signed(cli, db))
+    assert cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32",
+               "--reason", "Scale-out").code == 0  # fmt: skip
+    before = cli("--db", db, "contracts", "show", cid, "--on", "2027-02-28").out
+    assert "discounts: " not in before and "monthly charge 360,000.00 CNY" in before
+    coming = "from 2027-03-01 (amendment 1): 32 GPUs; monthly charge 648,000.00 CNY; discounts — → volume discount 10 %"
+    assert coming in before
+    assert (
+        json.loads(cli("--db", db, "contracts", "show", cid, "--on", "2027-02-28", "--json").out)["agreed"]["discounts"]
+        == []
+    )
+    after = cli("--db", db, "contracts", "show", cid, "--on", "2027-03-01").out
+    assert "\n  discounts: volume discount 10 %\n" in after and "monthly charge 648,000.00 CNY" in after
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", cid, "--on", "2027-02-28").out
+    assert "折扣 — → 批量折扣 10%" in zh and "折扣：" not in zh
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", cid, "--on", "2027-03-01").out
+    assert "折扣：批量折扣 10%" in zh
+
+
+def test_an_amendment_recorded_with_the_discounts_labels_alone_still_reads_by_its_day(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """An amendment recorded before amendments kept the discounts' records holds their labels joined by "; ": the
+    days before it show the discounts it replaced, as stored."""
+    db = str(demo_db_path)
+    cid = str(_signed(cli, db))
+    assert cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32",
+               "--reason", "Scale-out").code == 0  # fmt: skip
+    labels = ["term discount 5 %; prepay discount 2 %", "volume discount 10 %"]
+    old = json.dumps({"gpus": [16, 32], "discounts": labels})
+    execute(demo_db_path, f"UPDATE contract_amendment SET changes = '{old}'")
+    before = cli("--db", db, "contracts", "show", cid, "--on", "2027-02-28").out
+    assert "\n  discounts: term discount 5 %; prepay discount 2 %\n" in before
+    assert "discounts term discount 5 %; prepay discount 2 % → volume discount 10 %" in before
 
 
 def test_a_stated_charge_a_swap_and_a_longer_term_are_recorded_before_and_after(cli: Cli, demo_db_path: Path) -> None:
@@ -140,8 +181,8 @@ def test_new_gpus_are_costed_on_the_terms_signed_not_the_offer_as_edited_since(c
     amended = cli("--db", db, "contracts", "amend", cid, "--effective", "2027-03-01", "--gpus", "32", "--reason", "x")
     assert amended.code == 0, amended.err
     assert "nodes 2 → 4" in amended.out and "monthly charge 360,000.00 CNY → 648,000.00 CNY" in amended.out
-    agreed = json.loads(cli("--db", db, "contracts", "show", cid, "--json").out)["agreed"]
-    assert [d["label"] for d in agreed["discounts"]] == ["volume discount 10 %"]
+    agreed = json.loads(cli("--db", db, "contracts", "show", cid, "--on", "2027-03-01", "--json").out)["agreed"]
+    assert [d["label"] for d in agreed["discounts"]] == ["volume discount 10 %"]  # in force from the amendment
 
 
 def test_a_shorter_term_never_leaves_an_invoice_outside_it(cli: Cli, demo_db_path: Path) -> None:

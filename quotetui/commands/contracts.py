@@ -414,6 +414,8 @@ def _show(v: ContractView, today: date) -> None:
         agreed = _("{seq}. from {day}, agreed by {who}: {changes}")
         say("  " + agreed.format(seq=a.seq, day=day_text(a.effective), who=a.recorded_by, changes=changed))
         say(f"     {one_line(a.reason)}")
+    if v.overdue_said:  # past payment dates, before the dates to come
+        say(labelled(_("Overdue"), v.overdue_said))
     upcoming = sorted((k for k in v.dates if k.day >= today), key=lambda k: k.day)
     if upcoming:
         say(_("Key dates from {day} ({n}):").format(day=day_text(today), n=len(upcoming)))
@@ -476,8 +478,8 @@ KEY_DATES_SHOWN = 6
 
 
 def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list[str]:
-    """What was sold (the nodes and the model ``now`` in force), the SLA, discounts and extras the contract kept
-    when it was signed (its snapshot)."""
+    """What was sold (the nodes and the model ``now`` in force), the SLA, the discounts ``now`` in force and the
+    extras the contract kept when it was signed (its snapshot)."""
     out = []
     sla = snapshot.get("sla") or {}
     if sla:
@@ -520,7 +522,7 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list
             out.append(said.format(sample=listed(p for p in (share, least) if p)))
     from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm
 
-    discounts = [DiscountTerm.stored_words(d["label"], d.get("rate")) for d in snapshot.get("discounts", [])]
+    discounts = DiscountTerm.kept_words(now.discounts)  # those of the charge in force: an amendment's to come
     if discounts:
         out.append(_("discounts: {discounts}").format(discounts=clauses(discounts)))
     extras = [

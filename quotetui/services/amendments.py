@@ -133,11 +133,8 @@ def amend_contract(db: Database, contract_id: int, raw: dict[str, Any], *, stock
                 compute, extras, applied = _engine_charge(session, contract, given["gpus"])
                 charge = dec(compute + extras, 6)
                 split = (dec(compute, 6), dec(extras, 6))
-                if applied != snapshot.get("discounts", []):
-                    changes["discounts"] = [
-                        "; ".join(d["label"] for d in snapshot.get("discounts", [])) or None,
-                        "; ".join(d["label"] for d in applied) or None,
-                    ]
+                if applied != snapshot.get("discounts", []):  # the records, so the days before it keep theirs
+                    changes["discounts"] = [snapshot.get("discounts", []), applied]
                     snapshot["discounts"] = applied
             except FieldErrors as exc:
                 problems.update(exc.errors)

@@ -31,6 +31,8 @@ from quotetui.domain.contracts.dates import (
     Term,
     group,
     notice_deadline,
+    overdue_payments,
+    overdue_words,
     term_payments,
 )
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
@@ -124,10 +126,11 @@ class ContractView:
         return q(self.contract.snapshot.get("monthly_charge", "0"))
 
     def terms_on(self, day: date) -> InForce:
-        """The GPUs, nodes, GPU model and monthly charge in force on ``day`` (``amendments.in_force``)."""
+        """The GPUs, nodes, GPU model, monthly charge and its discounts in force on ``day``
+        (``amendments.in_force``)."""
         c = self.contract
         sold = (c.snapshot or {}).get("sold") or {}
-        return in_force(self.amendments, day, c.gpu_count, sold, self.agreed_charge)
+        return in_force(self.amendments, day, c.gpu_count, sold, self.agreed_charge, c.snapshot.get("discounts"))
 
     @property
     def in_force(self) -> InForce:
@@ -163,6 +166,18 @@ class ContractView:
             line = _("from {day} (amendment {seq}): {terms}")
             said.append(line.format(day=day_text(a.effective), seq=a.seq, terms=clauses(parts)))
         return said
+
+    @property
+    def overdue(self) -> list[KeyDate]:
+        """The payment dates passed by the view's day with no paid invoice, oldest first
+        (``dates.overdue_payments``)."""
+        return overdue_payments(self.dates, self.on or self.contract.start_date)
+
+    @property
+    def overdue_said(self) -> str | None:
+        """The overdue payments in words (``dates.overdue_words``), as every list of them says it; None: none."""
+        overdue = self.overdue
+        return overdue_words([k.day for k in overdue]) if overdue else None
 
     @property
     def spend(self) -> Decimal:
@@ -227,7 +242,7 @@ class ContractView:
                 "round": c.snapshot.get("round"),
                 "sold": c.snapshot.get("sold"),  # None: signed before contracts kept it
                 "option": c.snapshot.get("option"),
-                "discounts": c.snapshot.get("discounts", []),
+                "discounts": list(self.in_force.discounts),  # those of the charge in force, as "gpus"
                 "extras": c.snapshot.get("extras", []),
                 "sla": c.snapshot.get("sla") or None,
             },
@@ -270,6 +285,7 @@ class ContractView:
                 for line in self.invoices
             ],
             "key_dates": [_date_json(k, None) for k in self.dates],
+            "overdue_payments": [k.day.isoformat() for k in self.overdue],  # passed with no paid invoice
         }
 
 
@@ -453,24 +469,17 @@ def _live(k: KeyDate, today: date, missed: dict[int, date | None]) -> bool:
 
 
 def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
-    """A contract's past payment dates without a paid invoice become one overdue line (its earliest), so a
-    buyer who does not record invoices sees one reminder per contract, not one per month."""
-    past: dict[int, list[KeyDate]] = {}
-    rest = []
-    for k in dates:
-        if k.kind == PAYMENT and k.day < today and k.contract_id is not None:
-            past.setdefault(k.contract_id, []).append(k)
-        else:
-            rest.append(k)
+    """A contract's overdue payments (``dates.overdue_payments``) become one line (on its oldest), so a buyer who
+    does not record invoices sees one reminder per contract, not one per month."""
+    overdue = overdue_payments(dates, today)
+    past: dict[int | None, list[KeyDate]] = {}
+    for k in overdue:
+        past.setdefault(k.contract_id, []).append(k)
+    said = set(overdue)
+    rest = [k for k in dates if k not in said]
     for items in past.values():
-        first, last = min(items, key=lambda k: k.day), max(items, key=lambda k: k.day)
-        detail = (
-            _("{n} payment dates without a paid invoice ({first} … {last})").format(
-                n=len(items), first=day_text(first.day), last=day_text(last.day)
-            )
-            if len(items) > 1
-            else _("no paid invoice covers it")
-        )
+        first = items[0]
+        detail = overdue_words([k.day for k in items])
         rest.append(KeyDate(first.day, PAYMENT, first.subject, first.contract_id, first.offer_id, detail))
     return rest
 

@@ -13,8 +13,9 @@ from typing import Any, Protocol
 from quotetui.domain.contracts.charges import Charge
 from quotetui.domain.contracts.dates import Term, terms_to
 from quotetui.domain.economics.exact import q
+from quotetui.domain.economics.inputs import DiscountTerm
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses
+from quotetui.language.lists import clauses, listed
 
 TERMS = (
     "gpus",
@@ -60,6 +61,8 @@ class Amendment:
         def shown(key: str, value: Any) -> str:
             if isinstance(value, bool):
                 return _("yes") if value else _("no")
+            if key == "discounts" and isinstance(value, list):  # the records kept (``discounts_kept``)
+                return listed(DiscountTerm.kept_words(value)) or "—"
             return "—" if value is None else money(value) if key == "monthly_charge" else str(value)
 
         def title(key: str) -> str:
@@ -92,17 +95,36 @@ class InForce:
     nodes: int | None  # None: signed before contracts kept what was sold
     gpu: str | None  # the GPU model's name, as sold (None: as above)
     monthly_charge: Fraction
+    discounts: tuple[dict[str, Any], ...] = ()  # those the charge applies, each its stored label and rate
 
 
-def in_force(amendments: list[Amendment], day: date, gpus: int, sold: dict[str, Any], monthly: Fraction) -> InForce:
-    """The terms on ``day``, from the contract's terms now (as last amended: ``gpus``, what was ``sold`` and the
-    ``monthly`` charge): an amendment not yet in force on ``day`` leaves its terms as they were before it."""
+def in_force(
+    amendments: list[Amendment],
+    day: date,
+    gpus: int,
+    sold: dict[str, Any],
+    monthly: Fraction,
+    discounts: list[dict[str, Any]] | None = None,
+) -> InForce:
+    """The terms on ``day``, from the contract's terms now (as last amended: ``gpus``, what was ``sold``, the
+    ``monthly`` charge and the ``discounts`` it applies): an amendment not yet in force on ``day`` leaves its terms
+    as they were before it."""
     return InForce(
         int(term_on(amendments, "gpus", gpus, day)),
         None if sold.get("nodes") is None else int(term_on(amendments, "nodes", sold["nodes"], day)),
         term_on(amendments, "gpu", sold.get("gpu_name"), day),
         q(term_on(amendments, "monthly_charge", monthly, day)),
+        discounts_kept(term_on(amendments, "discounts", discounts or [], day)),
     )
+
+
+def discounts_kept(value: Any) -> tuple[dict[str, Any], ...]:
+    """The discounts as a contract or an amendment keeps them: a list of records (label and rate); an amendment
+    recorded before amendments kept the records holds their labels joined by ``; `` (their rates not kept: a
+    label is shown as stored); None: none."""
+    if isinstance(value, str):
+        return tuple({"label": label, "rate": None} for label in value.split("; "))
+    return tuple(value or ())
 
 
 def renews_at(amendments: list[Amendment], current: bool, notice_days: int | None) -> Callable[[date], bool]:

@@ -12,14 +12,15 @@ payments, the next notice deadline and the next renewal follow the contract afte
 from __future__ import annotations
 
 import calendar
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import BadInput
-from quotetui.language import N_, _
-from quotetui.language.lists import labelled
+from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import day_text
+from quotetui.language.lists import aside, labelled, listed
 
 CADENCE_MONTHS = {
     BillingCadence.MONTHLY: 1,
@@ -157,6 +158,29 @@ class KeyDate:
         """Stable across exports: the same date of the same thing keeps its UID, so calendars update."""
         owner = f"contract-{self.contract_id}" if self.contract_id is not None else f"offer-{self.offer_id}"
         return f"{owner}-{self.kind.replace(' ', '-')}-{self.day.isoformat()}@quotetui"
+
+
+OVERDUE_NAMED = 3
+"""How many overdue payment dates :func:`overdue_words` names (the oldest); the rest are counted."""
+
+
+def overdue_payments(dates: Iterable[KeyDate], today: date) -> list[KeyDate]:
+    """The payment dates that have passed (before ``today``) with no paid invoice covering them, oldest first: the
+    one rule of an overdue payment, which ``contracts due``, ``contracts show`` and the TUI's contract all ask."""
+    return sorted((k for k in dates if k.kind == PAYMENT and not k.settled and k.day < today), key=lambda k: k.day)
+
+
+def overdue_words(days: Sequence[date]) -> str:
+    """Overdue payment dates (oldest first) in words, in the language in use: how many, and the oldest
+    :data:`OVERDUE_NAMED` of them: ``7 payment dates passed with no paid invoice (2026-06-01, 2026-07-01,
+    2026-08-01 and 4 more)``."""
+    named = listed(day_text(d) for d in days[:OVERDUE_NAMED])
+    if len(days) > OVERDUE_NAMED:
+        named = _("{days} and {n} more").format(days=named, n=f"{len(days) - OVERDUE_NAMED:,}")
+    said = ngettext(
+        "{n} payment date passed with no paid invoice", "{n} payment dates passed with no paid invoice", len(days)
+    )
+    return aside(said.format(n=f"{len(days):,}"), named)
 
 
 @dataclass(frozen=True, slots=True)

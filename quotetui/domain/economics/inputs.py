@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -173,6 +174,12 @@ class DiscountTerm:
             return label
         described = rest.strip().removeprefix("(").removesuffix(")") if rest.strip() else None
         return replace(term, description=described).shown
+
+    @classmethod
+    def kept_words(cls, kept: Iterable[Mapping[str, str | None]]) -> list[str]:
+        """The discounts a contract keeps (its snapshot's, an amendment's: each a stored label and its rate), each
+        in the language in use (:meth:`stored_words`)."""
+        return [cls.stored_words(str(d["label"]), d.get("rate")) for d in kept]
 
     def _words(self, kind: str, unquoted: str, tag: str | None = None) -> str:
         rate = percent(plain(self.rate * 100), tag) if self.rate is not None else unquoted

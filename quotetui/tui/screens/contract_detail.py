@@ -140,12 +140,18 @@ def render(v: ContractView, today: date) -> RenderableType:
         _("SLA credits: {credits}").format(credits=credits or _("none agreed")) + "\n", style=STYLE[Tone.MUTED]
     )
 
+    if v.overdue_said:  # every payment date passed with no paid invoice, the older ones too
+        terms.append(labelled(_("Overdue"), v.overdue_said) + "\n", style=STYLE[Tone.ERROR])
+
     dates = _table(_("Key dates"), N_("date"), N_("days"), N_("what"))
+    overdue = set(v.overdue)
     for k in sorted(v.dates, key=lambda k: (k.day, k.kind)):
         left = k.days_left(today)
         if left < -31:  # a month of history; older dates (a renewed contract's earlier terms) are not shown
             continue
-        dates.add_row(k.day.isoformat(), str(left), k.word + (f" — {k.detail}" if k.detail else ""))
+        late = k in overdue
+        what = k.word + (f" — {_('overdue')}" if late else f" — {k.detail}" if k.detail else "")
+        dates.add_row(k.day.isoformat(), str(left), Text(what, style=STYLE[Tone.ERROR] if late else ""))
 
     months = _table(
         _("Availability and credits by month"),
