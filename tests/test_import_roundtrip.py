@@ -81,6 +81,18 @@ def test_reimporting_the_same_file_changes_nothing(
     assert dump(fresh) == dump_before
 
 
+def test_a_database_importing_its_own_export_changes_nothing(cli: Cli, demo_db_path: Path, exported: Path) -> None:
+    """The demo's assumptions are its defaults, which its workbook writes out: read back, they set nothing (they
+    were stored as seven settings and said "settings: 1 added")."""
+    dump_before = dump(demo_db_path)
+    result = cli("--db", str(demo_db_path), "import", str(exported), "--json")
+    assert result.code == 0, result.err
+    counts = json.loads(result.out)["counts"]
+    assert counts["settings"] == {"added": 0, "changed": 0, "unchanged": 1}
+    assert all(c["added"] == 0 and c["changed"] == 0 for c in counts.values()), counts
+    assert dump(demo_db_path) == dump_before
+
+
 def test_dry_run_reports_and_writes_nothing(
     new_db: Callable[[str], Path], cli: Cli, exported: Path, tmp_path: Path
 ) -> None:

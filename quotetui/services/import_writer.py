@@ -847,7 +847,8 @@ class Writer:
 
     def settings_(self, parsed: Parsed) -> None:
         """The assumptions a workbook was made with (one row): taken by a database that has set none of its own
-        (a fresh one ranks as the source did), else this database's are kept and any difference is said."""
+        (a fresh one ranks as the source did), else this database's are kept and any difference is said. A file
+        whose values are the ones this database uses already (its own export) sets nothing."""
         records = list(self.rows(parsed))
         for extra in records[1:]:
             self.problem(
@@ -856,20 +857,24 @@ class Writer:
         if not records or len(records) > 1:
             return
         given = records[0].values
-        if not stored_settings(self.session):
+        held = load_assumptions(self.session)
+        different = [
+            name
+            for name, value in given.items()
+            if value not in (None, "") and setting_text(name, value) != setting_text(name, getattr(held, name))
+        ]
+        if not stored_settings(self.session) and different:  # the same values as its defaults: nothing to set
             self.tally(N_("settings"), bool(store_settings(self.session, given)), False)
             return
-        held = load_assumptions(self.session)
+        self.tally(N_("settings"), False, False)
         differ = [
             _("{setting}: {here} here, {there} in the file").format(
                 setting=E.SETTINGS.field(name).title,
                 here=setting_text(name, getattr(held, name)),
-                there=setting_text(name, value),
+                there=setting_text(name, given[name]),
             )
-            for name, value in given.items()
-            if value is not None and setting_text(name, value) != setting_text(name, getattr(held, name))
+            for name in different
         ]
-        self.tally(N_("settings"), False, False)
         if differ:
             self.report.warnings.append(
                 parsed.table.where(
