@@ -152,6 +152,11 @@ class KeyDate:
         8×H100)``, ``付款：合同 #1（一万网络 8×H100）`` (every list of key dates, the calendar file)."""
         return labelled(self.word, self.subject)
 
+    def told(self, text: str) -> str:
+        """``text`` (the date's :attr:`word` or :attr:`said`) with the date's detail after it, where it has one:
+        ``notice deadline — else it renews …``, ``通知截止日，否则将于……续约`` (every list of key dates)."""
+        return _("{date} — {detail}").format(date=text, detail=self.detail) if self.detail else text
+
     @property
     def uid(self) -> str:
         """Stable across exports: the same date of the same thing keeps its UID, so calendars update."""

@@ -145,7 +145,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         left = k.days_left(today)
         if left < -31:  # a month of history; older dates (a renewed contract's earlier terms) are not shown
             continue
-        dates.add_row(k.day.isoformat(), str(left), k.word + (f" — {k.detail}" if k.detail else ""))
+        dates.add_row(k.day.isoformat(), str(left), k.told(k.word))
 
     months = _table(
         _("Availability and credits by month"),
