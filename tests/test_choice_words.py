@@ -143,19 +143,24 @@ def _help_line(cli: Cli, *args: str) -> str:
 
 def test_each_enum_flags_help_lists_what_may_be_typed(cli: Cli) -> None:
     zh = ("--lang", "zh-CN")
-    assert "--kindCHOICE类型，可选：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU云）。默认：lessor。" in (
-        _help_line(cli, *zh, "provider", "add")
+    kind = (
+        "--kindCHOICE类型，可选：lessor（出租方）、public_cloud（公有云）、gpu_cloud（GPU云）。"
+        + "默认：lessor（出租方）。"
     )
+    assert kind in _help_line(cli, *zh, "provider", "add")
     assert "可选：monthly（按月）、quarterly（按季）、half_yearly（按半年）、annually（按年）、upfront（一次付清）" in (
         _help_line(cli, *zh, "contracts", "add")
     )
     assert "nvlink_bridge（NVLink桥接）" in _help_line(cli, *zh, "offer", "add")
     assert "ITEM可选：inventory（GPU清点与型号）、topology（NVLink拓扑）" in _help_line(cli, *zh, "acceptance", "waive")
-    assert "list（公开标价）、provider（供应商）、counter（我方还价）、final（最终成交价）" in (
-        _help_line(cli, *zh, "round", "add")
+    movers = (
+        "list（公开标价）、provider（供应商）、counter（我方还价）、final（最终成交价）。"
+        + "默认：provider（供应商）。"
     )
+    assert movers in _help_line(cli, *zh, "round", "add")
+    assert "默认：node_month（每节点月）。" in _help_line(cli, *zh, "offer", "add")  # the code the flag takes, its word
     english = cli("provider", "add", "--help").out
-    assert "Kind: one of: lessor, public_cloud, gpu_cloud." in " ".join(english.split())
+    assert "Kind: one of: lessor, public_cloud, gpu_cloud. Default: lessor." in " ".join(english.split())
     assert "Billing: one of: monthly, quarterly, half_yearly, annually, upfront." in " ".join(
         cli("contracts", "add", "--help").out.split()
     )

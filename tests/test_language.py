@@ -167,7 +167,12 @@ def test_the_parsers_messages_are_chinese() -> None:
     assert zh("No such option: {name}").format(name="--bogus") in done.err
     assert zh("Try '{command}' for help.").format(command="quotetui offers --help") in done.err
     missing = run_cli("--lang", "zh-CN", "explain")
-    assert zh("Missing argument {name}.").format(name="'OFFER_ID'") in missing.err
+    assert "错误：缺少参数“OFFER_ID”。" in missing.err  # the parameter quoted as Chinese quotes a name
+    refused = run_cli("--lang", "zh-CN", "contracts", "due", "--within", "x")
+    assert "错误：“--within”的值无效：值“x”不是数字" in refused.err
+    no_value = run_cli("--lang", "zh-CN", "offers", "--scenario")
+    assert "错误：选项“--scenario”需要一个参数。" in no_value.err
+    assert "Error: Missing argument 'OFFER_ID'." in run_cli("explain").err  # English quotes it as ever
     unknown = run_cli("--lang", "zh-CN", "nosuch")
     assert "命令“nosuch”不存在。" in unknown.err
     assert "Error" not in done.err + missing.err + unknown.err

@@ -383,7 +383,7 @@ def _zh(market: Market, *args: str) -> str:
 def test_an_option_takes_the_word_a_table_shows_and_a_refusal_names_both(market: Market) -> None:
     assert " 1  一万网络  出租方 " in _zh(market, "providers")
     added = _zh(market, "provider", "add", "--name", "深算云", "--kind", "出租方")  # as `providers` shows it
-    assert added.endswith("：名称 “深算云”、类型 出租方\n")  # the fields listed with 、
+    assert added.endswith("：名称为“深算云”、类型为出租方\n")  # the fields listed with 、
     assert json.loads(_ok("--db", str(market[0]), "providers", "--json"))[-1]["kind"] == "lessor"  # stored: the code
     refused = run_cli("--db", str(market[0]), "--lang", "zh-CN", "provider", "add", "--name", "某云", "--kind", "外星")
     assert refused.code == 2
@@ -394,7 +394,7 @@ def test_an_option_takes_the_word_a_table_shows_and_a_refusal_names_both(market:
 
 def test_codes_read_as_words_in_chinese_and_as_before_in_english(market: Market) -> None:
     db = str(market[0])
-    assert "状态 已报价" in _zh(market, "offer", "edit", "20", "--notes", "备注")
+    assert "、状态为已报价" in _zh(market, "offer", "edit", "20", "--notes", "备注")
     assert "status quoted" in _ok("--db", db, "offer", "edit", "20", "--notes", "备注二")
     shown = _zh(market, "contracts", "show", "1")
     assert "（包月，第 1 轮）" in shown and "机内 NVSwitch，机间 InfiniBand NDR" in shown

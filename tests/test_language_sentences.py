@@ -59,7 +59,7 @@ def test_history_config_and_calc_fill_cjk_words_without_stray_spaces(demo_db_pat
 def test_explain_says_units_in_the_glossarys_words_and_joins_its_clauses(demo_db_path: Path) -> None:
     eight = zh(demo_db_path, "explain", "8")
     assert "每 GPU 时报价 = 3.8356 CNY/GPU 时" in eight
-    assert "每有效PFLOP时成本 = ≥ 31.04 CNY/有效 PFLOP 时" in eight
+    assert "每有效 PFLOP 时成本 = ≥ 31.04 CNY/有效 PFLOP 时" in eight  # the glossary's one spelling
     assert "价格最高到 3,154.70 CNY 每 GPU 月，仍可优于它（包月，余量 12.7%）" in eight
     assert "GPU-h" not in eight and "PFLOP-h" not in eight
     three = zh(demo_db_path, "explain", "3")
@@ -71,8 +71,8 @@ def test_explain_says_units_in_the_glossarys_words_and_joins_its_clauses(demo_db
 
 def test_round_add_names_the_round_its_id_the_mover_and_a_time_for_people(demo_db_path: Path) -> None:
     out = zh(demo_db_path, "round", "add", "8", "--mover", "counter", "--amount", "2500", "--quoted-at", "2026-12-01")
-    assert out.startswith("已为报价 #8 添加第 2 轮议价（`quotetui round edit` 用的 ID：21）：出价方 我方还价、")
-    assert "报价时间 2026年12月1日、" in out and "T00" not in out
+    assert out.startswith("已为报价 #8 添加第 2 轮议价（`quotetui round edit` 用的 ID：21）：出价方为我方还价、")
+    assert "报价时间为 2026年12月1日、" in out and "T00" not in out
     english = en(demo_db_path, "round", "add", "8", "--amount", "2400", "--quoted-at", "2026-12-02T09:30:00Z")
     assert english.startswith("Added round 3 to offer #8 (its id for `quotetui round edit`: 22): mover provider, ")
     assert "quoted at 2026-12-02 09:30 UTC, " in english
@@ -136,3 +136,55 @@ async def test_the_contract_screen_writes_a_credit_share_as_the_language_does(de
         await settle(pilot)
         body = text_of(app, "#contract-body")
         assert "0.0% = 0.00" in body and "0.0 %" not in body
+
+
+def test_a_row_that_is_not_there_is_named_by_its_number(demo_db_path: Path) -> None:
+    for args, said in (
+        (("explain", "99"), "没有已定价的报价 #99；`quotetui offers` 可列出所有报价"),
+        (("offer", "edit", "99", "--name", "x"), "没有报价 #99"),
+        (("round", "edit", "999", "--amount", "3"), "没有轮次 #999"),
+    ):
+        done = run_cli("--db", str(demo_db_path), "--lang", "zh-CN", *args)
+        assert done.code != 0 and said in done.err and "id 为" not in done.err
+    english = run_cli("--db", str(demo_db_path), "round", "edit", "999", "--amount", "3")
+    assert "no round with id 999" in english.err
+
+
+def test_a_form_summary_and_a_claimed_price_read_as_chinese(demo_db_path: Path) -> None:
+    out = zh(demo_db_path, "provider", "edit", "1", "--kind", "public_cloud")
+    assert out.strip() == "已更新供应商 #1：名称为“一万网络”、类型为公有云"
+    assert en(demo_db_path, "provider", "edit", "1", "--kind", "gpu_cloud").strip() == (
+        "Updated provider #1: name '一万网络', kind gpu_cloud"
+    )
+    brief = zh(demo_db_path, "brief", "3")
+    assert "- 性能宣称 #8 价格低于 88,000.00 CNY/节点月：**不可能**" in brief
+    assert "claim #8 cheaper than 88,000.00 CNY/node-month: **impossible**" in en(demo_db_path, "brief", "3")
+
+
+def test_key_dates_and_english_fabrics_in_contracts(demo_db_path: Path) -> None:
+    added = en(demo_db_path, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12",
+               "--notice-days", "30", "--auto-renew")  # fmt: skip
+    assert "sold: H100 SXM5, 1 node of 8 GPUs; NVSwitch in a node, IB NDR across (400 Gb/s a GPU)" in added
+    due = zh(demo_db_path, "contracts", "due", "--on", "2026-12-07", "--within", "90")
+    assert "通知截止日：合同 #1（一万网络 8×H100 SXM5 整机（官网价）），否则将于 2027年1月31日按 12 个月续约" in due
+    assert " — " not in due
+    english = en(demo_db_path, "contracts", "due", "--on", "2026-12-07", "--within", "90")
+    assert "notice deadline: contract #1 (一万网络 8×H100 SXM5 整机（官网价）) — else it renews" in english
+
+
+def test_quoted_names_take_no_space_beside_cjk_and_defaults_name_their_word() -> None:
+    from quotetui.domain.enums import ProviderKind, fill_choices, shown_stored
+    from quotetui.language.lists import filled, quoted
+
+    language.use("zh-CN")
+    try:
+        assert filled("{title} 为 {value}", title="名称", value=quoted("一万网络")) == "名称为“一万网络”"
+        assert filled("{title} 为 {value}", title="MFU", value="40%") == "MFU 为 40%"
+        assert filled("{title} 为 {value}", title="金额", value="12.50") == "金额为 12.50"
+        assert shown_stored("cheap") == "“cheap”" and shown_stored("a\x00") == "'a\\x00'"
+        assert quoted("fr", "en") == "'fr'"
+        assert fill_choices("默认：" + ProviderKind.LESSOR.named + "。") == "默认：lessor（出租方）。"
+    finally:
+        language.use("en")
+    assert shown_stored("cheap") == "'cheap'"
+    assert fill_choices("Default: " + ProviderKind.LESSOR.named + ".") == "Default: lessor."

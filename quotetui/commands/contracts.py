@@ -507,8 +507,8 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list
             nodes,
         )
         out.append(said.format(gpu=now.gpu or sold["gpu_name"], n=f"{nodes:,}", per_node=sold["gpus_per_node"],
-                               intra=IntraFabric(sold["intra_fabric"]).spaced,
-                               inter=InterFabric(sold["inter_fabric"]).spaced, gbps=gbps))  # fmt: skip
+                               intra=IntraFabric(sold["intra_fabric"]).shown,
+                               inter=InterFabric(sold["inter_fabric"]).shown, gbps=gbps))  # fmt: skip
         sample = sold.get("sample")
         if sample:  # the nodes acceptance checks, as the contract states
             share = (
@@ -587,9 +587,8 @@ def due(
                 if left == 0
                 else ngettext("in {n} day", "in {n} days", left).format(n=f"{left:,}")
             )
-            detail = f" — {k.detail}" if k.detail else ""
             when = " " * (13 - width(when)) + when  # to the right, in terminal cells
-            say(f"  {k.day.isoformat()} {when}  {k.said}{detail}")
+            say(f"  {k.day.isoformat()} {when}  {k.told(k.said)}")
 
 
 @app.command("ics")

@@ -279,7 +279,7 @@ round_app.command("add")(
         doc="Record a new round of an offer: the provider's new price (or --mover counter for ours). It starts "
         f"from the latest round's price, stamped now: give what moved. {ALL_OR_NOTHING}",
         argument=OFFER_ARG,
-        defaults={"mover": Mover.PROVIDER.value, "quoted_at": "now"}
+        defaults={"mover": Mover.PROVIDER.named, "quoted_at": "now"}
         | {f.name: "the latest round's" for f in E.PRICE.fields if f is not E.AMOUNT_HIGH},
     )
 )

@@ -26,7 +26,7 @@ from quotetui.domain.fields import Field, is_empty, parse_value, shown_value, ti
 from quotetui.domain.money import plain
 from quotetui.language import _
 from quotetui.language.dates import time_text
-from quotetui.language.lists import listed, quoted
+from quotetui.language.lists import filled, listed, quoted
 from quotetui.language.numbers import percent
 from quotetui.services.form_spec import hint
 
@@ -87,6 +87,9 @@ def starting(fields: tuple[Field, ...], values: Mapping[str, Any]) -> dict[str, 
     for f in fields:
         value = values.get(f.name, f.default if f.kind in ("choice", "bool") else None)
         if value is None or value is False or value == "":
+            continue
+        if f.choices is not None and str(value) in {m.value for m in f.choices}:  # its code, its word beside
+            said[f.name] = f.choices(str(value)).named  # where the help is shown: ``lessor（出租方）``
             continue
         text = shown_value(f, value, percent=True)
         said[f.name] = switches(f)[0] if text is True else str(text)
@@ -226,7 +229,11 @@ def saved(
         return
     by_name = {f.name: f for f in fields}
     parts = [
-        f"{_(word)} {_shown(by_name.get(name), values[name], str(values.get('currency') or 'CNY'))}"
+        filled(
+            _("{title} {value}"),
+            title=_(word),
+            value=_shown(by_name.get(name), values[name], str(values.get("currency") or "CNY")),
+        )
         for name, word in summary
         if values.get(name) not in (None, "")
     ]

@@ -67,8 +67,11 @@ def history(
     )
     for c in found:  # every stored text on one line, quoted: a value never passes for a field or an entry
         say(
-            _("{at}  {who} via {via}").format(
-                at=local_text(c.at, zone)[:19], who=one_line(c.who), via=one_line(c.shown_via)
+            filled(
+                _("{at}  {who} via {via}"),
+                at=local_text(c.at, zone)[:19],
+                who=one_line(c.who),
+                via=one_line(c.shown_via),
             )
         )
         row = f" #{c.row_id}" if c.row_id else ""

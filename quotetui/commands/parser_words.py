@@ -11,10 +11,10 @@ from quotetui.language import N_, _
 from quotetui.language.lists import aside, listed, quoted
 
 _PATTERNS = (
-    (re.compile(r"Option (?P<name>'[^']*') does not take a value\.$"), N_("Option {name} does not take a value.")),
-    (re.compile(r"Option (?P<name>'[^']*') requires an argument\.$"), N_("Option {name} requires an argument.")),
+    (re.compile(r"Option '(?P<name>[^']*)' does not take a value\.$"), N_("Option {name} does not take a value.")),
+    (re.compile(r"Option '(?P<name>[^']*)' requires an argument\.$"), N_("Option {name} requires an argument.")),
     (
-        re.compile(r"Option (?P<name>'[^']*') requires (?P<count>\d+) arguments\.$"),
+        re.compile(r"Option '(?P<name>[^']*)' requires (?P<count>\d+) arguments\.$"),
         N_("Option {name} requires {count} arguments."),
     ),
     (
@@ -45,10 +45,15 @@ def mistyped(exc: Any, name: str) -> None:
 
 
 def _param_hint(exc: Any) -> str | None:
+    """The parameter a message names, quoted in the language in use (``'--within'``, ``“--within”``): Click and
+    Typer quote it in English (``'OFFER_ID'``, ``'-s' / '--scenario'``). A hint written otherwise is kept."""
     hint = exc.param_hint if exc.param_hint is not None else (exc.param.get_error_hint() if exc.param else None)
-    if hint is not None and not isinstance(hint, str):
-        hint = " / ".join(repr(x) for x in hint)
-    return hint
+    if hint is None:
+        return None
+    names = list(hint) if not isinstance(hint, str) else [p[1:-1] for p in hint.split(" / ")]
+    if isinstance(hint, str) and not all(len(p) > 1 and p[0] == p[-1] == "'" for p in hint.split(" / ")):
+        return hint
+    return " / ".join(quoted(name) for name in names)
 
 
 def message(exc: Any) -> str:
@@ -95,5 +100,6 @@ def _said(exc: Any) -> str:
     for pattern, template in _PATTERNS:
         match = pattern.match(exc.message)
         if match:
-            return _(template).format(**match.groupdict())
+            found = match.groupdict()
+            return _(template).format(**{k: quoted(v) if k == "name" else v for k, v in found.items()})
     return exc.format_message()

@@ -85,6 +85,13 @@ class Choice(StrEnum):
         ``{ProviderKind}``."""
         return "{" + cls.__name__ + "}"
 
+    @property
+    def named(self) -> str:
+        """How an English help text names this member (an ``add`` command's default), filled where it is shown
+        by :func:`fill_choices` with what the flag takes, :attr:`coded`: ``{ProviderKind.lessor}``, ``lessor`` in
+        English, ``lessor（出租方）`` in Chinese."""
+        return "{" + type(self).__name__ + "." + self.value + "}"
+
     @classmethod
     def allowed(cls) -> str:
         """The codes a user may type, each :attr:`coded` (``lessor (出租方), public_cloud (公有云)``)."""
@@ -121,16 +128,24 @@ def typed_key(text: str) -> str:
 
 def fill_choices(text: str) -> str:
     """``text`` with each choice's :meth:`Choice.placeholder` filled with what a user may type, in the language in
-    use (:meth:`Choice.allowed`: ``lessor, public_cloud, gpu_cloud``; ``lessor（出租方）、…``); other braces stay."""
+    use (:meth:`Choice.allowed`: ``lessor, public_cloud, gpu_cloud``; ``lessor（出租方）、…``), and each member's
+    :attr:`Choice.named` with its :attr:`Choice.coded` (``lessor（出租方）``); other braces stay."""
 
     def filled(match: re.Match[str]) -> str:
         kind = _choices_named(match.group(1))
-        return kind.allowed() if kind is not None else match.group(0)
+        if kind is None:
+            return match.group(0)
+        if match.group(2) is None:
+            return kind.allowed()
+        try:  # one member (:attr:`Choice.named`)
+            return kind(match.group(2)).coded
+        except ValueError:
+            return match.group(0)
 
     return _PLACEHOLDER.sub(filled, text)
 
 
-_PLACEHOLDER = re.compile(r"\{([A-Z][A-Za-z]+)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Z][A-Za-z]+)(?:\.([a-z0-9_]+))?\}")
 
 
 def _choices_named(name: str) -> type[Choice] | None:
@@ -191,10 +206,10 @@ class Severity(Marked):
 
 
 def shown_stored(value: object) -> str:
-    """A value another program wrote, as a message quotes it: its ``repr`` (quotes, escapes), cut at 60
-    characters (a 10,000-character value)."""
-    shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:57] + "…"
+    """A value another program wrote, as a message quotes it (:func:`quoted`: ``'cheap'`` in English, ``“cheap”``
+    in Chinese, escapes shown), cut at 60 characters (a 10,000-character value)."""
+    shown = quoted(value[:57] + "…" if isinstance(value, str) and len(value) > 57 else value)
+    return shown if len(shown) <= 60 else shown[:59] + "…"
 
 
 class ProviderKind(Choice):
@@ -242,6 +257,13 @@ class Fabric(Choice):
     @property
     def said(self) -> tuple[str, ...]:
         return (*super().said, self.short_name) if self.short else super().said
+
+    @property
+    def shown(self) -> str:
+        """The fabric in a sentence: its word where the language in use has one (``InfiniBand NDR``, ``无``), in
+        English, whose word is the code, its short name (``IB NDR``, ``NVSwitch``); the code spaced only where
+        neither is declared (``unknown``)."""
+        return self.spaced if self.word != self.value or not self.short else self.short
 
 
 WORDED = True

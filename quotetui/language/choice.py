@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from quotetui.language import ENGLISH, LANGUAGES, normalise
+from quotetui.language.lists import quoted
 
 FLAG = "--lang"
 ENV_VAR = "QUOTETUI_LANG"
@@ -52,9 +53,11 @@ def take_flag(argv: Sequence[str]) -> tuple[str | None, list[str]]:
 
 
 def _unknown(value: str, source: str) -> str:
-    shown = value if value.isprintable() and len(value) <= 40 else repr(value[:40])
+    """The line for a language asked for that quotetui does not speak: in English, the language it falls back to
+    (no language is in use yet), the value quoted as English quotes it (escapes shown, cut at 40 characters)."""
+    shown = quoted(value if len(value) <= 40 else value[:40] + "…", ENGLISH)
     return (
-        f"quotetui: {source} asks for the language '{shown}', which quotetui does not speak; English is used "
+        f"quotetui: {source} asks for the language {shown}, which quotetui does not speak; English is used "
         f"(languages: {', '.join(LANGUAGES)})"
     )
 

@@ -22,12 +22,13 @@ _FORMATTER = Formatter()
 _QUOTES = {"zh-CN": ("\u201c", "\u201d")}
 
 
-def quoted(value: object) -> str:
+def quoted(value: object, tag: str | None = None) -> str:
     """A name or a value as typed, quoted inside a sentence: Python's ``repr`` in English (``'8×H100 training'``,
     as ever), full-width quotes in Chinese (``“8×H100 一年训练”``, a number ``“0.1”``). Text that is not plain (a
     control character, a full-width quote of its own) keeps ``repr`` in both: its escapes show it. The catalog
-    writes no space beside a quoted value in Chinese (``场景{name}：``)."""
-    marks = _QUOTES.get(current())
+    writes no space beside a quoted value in Chinese (``场景{name}：``). ``tag``: the language of a message that
+    is always in one (English, before a language is chosen), else the language in use."""
+    marks = _QUOTES.get(tag or current())
     text = value if isinstance(value, str) else str(value)
     if marks is None or not text.isprintable() or any(m in text for m in marks):
         return repr(value)
@@ -50,11 +51,22 @@ def detail(text: str, more: str) -> str:
     return _DETAIL.get(current(), ", ").join((text, more))
 
 
+def _hugs(char: str) -> bool:
+    """Whether ``char`` takes no space beside CJK: CJK itself, or a quote mark :func:`quoted` writes in Chinese."""
+    return is_cjk(char) or char in ("\u201c", "\u201d")
+
+
+def _close(before: str, after: str) -> bool:
+    """Whether a space between ``before`` and ``after`` goes: CJK on both sides, or CJK beside a “ or ”."""
+    return _hugs(before) and _hugs(after) and (is_cjk(before) or is_cjk(after))
+
+
 def _seam(left: str, right: str) -> str:
-    """``left`` and ``right`` joined, the one space between them dropped when CJK stands on both sides of it."""
-    if left.endswith(" ") and len(left) > 1 and is_cjk(left[-2]) and is_cjk(right[:1]):
+    """``left`` and ``right`` joined, the one space between them dropped when CJK (or a Chinese quote mark beside
+    CJK) stands on both sides of it."""
+    if left.endswith(" ") and len(left) > 1 and _close(left[-2], right[:1]):
         return left[:-1] + right
-    if right.startswith(" ") and is_cjk(left[-1:]) and is_cjk(right[1:2]):
+    if right.startswith(" ") and _close(left[-1:], right[1:2]):
         return left + right[1:]
     return left + right
 
@@ -62,7 +74,8 @@ def _seam(left: str, right: str) -> str:
 def filled(template: str, /, **values: object) -> str:
     """``template.format(**values)``, where a value that may be a word of either language (a field's title, a
     name as typed, a source) sits between spaces: the template writes a space on each side, as the catalog
-    does beside Latin and digits, and a space with CJK on both sides is dropped. ``没有 {subject} 的变更记录``
+    does beside Latin and digits, and a space with CJK on both sides is dropped (a quoted name's “ or ” beside CJK
+    counts as CJK: ``名称为“一万网络”``). ``没有 {subject} 的变更记录``
     reads ``没有设置的变更记录`` and ``没有 offer #3 的变更记录``; spaces inside a value are kept."""
     out = ""
     for literal, field, spec, conversion in _FORMATTER.parse(template):

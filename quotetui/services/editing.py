@@ -20,7 +20,7 @@ from quotetui.domain.fields import Entity
 from quotetui.domain.text import clean_name, name_key
 from quotetui.domain.timeutil import local_text, stamp_now, utcnow
 from quotetui.language import N_, _
-from quotetui.language.lists import quoted
+from quotetui.language.lists import filled, quoted
 from quotetui.services.form_defaults import (
     NEW_DISCOUNT_VALUES,
     NEW_EXTRA_VALUES,
@@ -168,8 +168,8 @@ def kept_by_contracts(session: Session, offer_id: int | None = None) -> dict[int
                     contract=contract_id,
                     gpu=sold["gpu_name"],
                     gpus=sold["gpus_per_node"],
-                    intra=e.IntraFabric(sold["intra_fabric"]).word,
-                    inter=e.InterFabric(sold["inter_fabric"]).word,
+                    intra=e.IntraFabric(sold["intra_fabric"]).shown,
+                    inter=e.InterFabric(sold["inter_fabric"]).shown,
                 )
             )
     return out
@@ -515,5 +515,5 @@ def _get(session: Session, model: Any, row_id: int, what: str, *, lock: bool = F
     its version is checked and bumped by one writer at a time. ``what``: the row in words (marked ``N_``)."""
     row = session.get(model, row_id, with_for_update=lock or None)
     if row is None:
-        raise BadInput(_("no {what} with id {id}").format(what=noun(what), id=row_id))
+        raise BadInput(filled(_("no {what} with id {id}"), what=noun(what), id=row_id))
     return row

@@ -81,7 +81,7 @@ def contracts(data: ExportData) -> Sheet:
                 len(v.incidents),
                 len(v.invoices_off),
                 nxt.day if nxt else None,
-                (nxt.word + (f" — {nxt.detail}" if nxt.detail else "")) if nxt else None,  # as the TUI says it
+                nxt.told(nxt.word) if nxt else None,  # as the TUI says it
                 c.early_termination,
                 c.accepted_on,
             ]

@@ -12,7 +12,7 @@ from quotetui.domain.text import visible
 from quotetui.io.import_schema import Field
 from quotetui.io.problems import Problem
 from quotetui.language import _
-from quotetui.language.lists import labelled
+from quotetui.language.lists import labelled, quoted
 from quotetui.language.numbers import percent
 
 SHOWN_CHANGES = 40
@@ -42,7 +42,9 @@ class Change:
     new: str
 
     def __str__(self) -> str:
-        return f"{self.entity} {self.row}: {self.field} {self.old} → {self.new}"
+        return _("{entity} {row}: {field} {old} → {new}").format(
+            entity=self.entity, row=self.row, field=self.field, old=self.old, new=self.new
+        )
 
     def to_json(self) -> dict[str, str]:
         return {"entity": self.entity, "row": self.row, "field": self.field, "old": self.old, "new": self.new}
@@ -50,13 +52,13 @@ class Change:
 
 def _text(f: Field | None, value: Any) -> str:
     if f is None:
-        return repr(value)
+        return quoted(value)
     shown = shown_value(f, value)
     if f.kind == "ratio" and isinstance(value, Decimal):  # a share as people read it: 6 %, not 0.06
         shown = percent(plain((value * 100).normalize()))
     if isinstance(shown, bool):
         return _("yes") if shown else _("no")
-    return repr(visible(shown)) if shown != "" else _("(empty)")
+    return quoted(visible(shown)) if shown != "" else _("(empty)")
 
 
 @dataclass(slots=True)

@@ -35,7 +35,7 @@ from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.io.table_model import Table
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, quoted
+from quotetui.language.lists import clauses, filled, quoted
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
@@ -190,7 +190,7 @@ class Writer:
             said = _("{what} is also on row {row}: each appears once in an import")
         else:
             said = _("{what} is also on row {row} of {place}: each appears once in an import")
-        self.problem(parsed, record, None, said.format(what=what, row=row, place=place))
+        self.problem(parsed, record, None, filled(said, what=what, row=row, place=place))
 
     def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any], record: Record | None = None) -> bool:
         """Set ``values`` on an existing ``row``; report each field that changes; True if any did. The entity's

@@ -153,6 +153,13 @@ class KeyDate:
         8×H100)``, ``付款：合同 #1（一万网络 8×H100）`` (every list of key dates, the calendar file)."""
         return labelled(self.word, self.subject)
 
+    def told(self, text: str, detail: str | None = None) -> str:
+        """``text`` (the date's :attr:`word` or :attr:`said`) with the date's detail after it (or ``detail``,
+        what a list says of it instead), where it has one: ``notice deadline — else it renews …``,
+        ``通知截止日，否则将于……续约`` (every list of key dates)."""
+        detail = self.detail if detail is None else detail
+        return _("{date} — {detail}").format(date=text, detail=detail) if detail else text
+
     @property
     def uid(self) -> str:
         """Stable across exports: the same date of the same thing keeps its UID, so calendars update."""

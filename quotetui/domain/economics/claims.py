@@ -19,8 +19,9 @@ from quotetui.domain.economics.assumptions import (
     MFU_OPTIMISTIC,
     SECONDS_PER_DAY,
 )
-from quotetui.domain.economics.display import grouped
+from quotetui.domain.economics.display import grouped, is_money, stored_text
 from quotetui.domain.economics.exact import dec, pct, percent_text, q, sci, share_text
+from quotetui.domain.economics.units import rate_unit_words
 from quotetui.domain.enums import Marked, Metric, Tone
 from quotetui.domain.gpus import GpuSpec
 from quotetui.language import N_, NP_, _
@@ -60,6 +61,12 @@ def value_words(value: Decimal | str, unit: str, high: Decimal | str | None = No
     ``22 天``; a share (``fraction``, a log's MFU) as a percentage, ``36.954 %``, ``36.954%``."""
     if unit == "fraction":
         return share_text(Decimal(value)) + (f"–{share_text(Decimal(high))}" if high is not None else "")
+    if is_money(unit):  # a price (``cheaper_than``): as typed, in the money style, its unit in words
+        currency = unit.partition("/")[0]
+        shown = stored_text(Decimal(value), currency) + (
+            f"–{stored_text(Decimal(high), currency)}" if high is not None else ""
+        )
+        return _("{value} {unit}").format(value=shown, unit=rate_unit_words(unit))
     shown = f"{value}" + (f"–{high}" if high is not None else "")
     return _("{value} {unit}").format(value=shown, unit=unit_word(unit))
 

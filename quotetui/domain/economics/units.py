@@ -61,9 +61,15 @@ PER_GPU_HOUR = "GPU-h"
 PER_PFLOP_HOUR = "PFLOP-h"
 """What a cost figure is per, as its unit writes it after the currency (``CNY/GPU-h``, ``CNY/PFLOP-h``: JSON keeps
 it so)."""
-RATE_WORDS = {PER_GPU_HOUR: N_("GPU-h"), PER_PFLOP_HOUR: N_("PFLOP-h")}
-"""Each in a sentence's words (the glossary's GPU 时, 有效 PFLOP 时); a narrow column's header has its own short
-label (``/GPU-h``)."""
+RATE_WORDS = {
+    PER_GPU_HOUR: N_("GPU-h"),
+    PER_PFLOP_HOUR: N_("PFLOP-h"),
+    "node-h": N_("node-h"),
+    "GPU-month": N_("GPU-month"),
+    "node-month": N_("node-month"),
+}
+"""Each in a sentence's words (the glossary's GPU 时, 有效 PFLOP 时, 节点月); a narrow column's header has its own
+short label (``/GPU-h``). The last three are what a price a claim states is per (``CNY/node-month``)."""
 
 
 def rate_unit(currency: str, per: str) -> str:

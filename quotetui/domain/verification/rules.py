@@ -52,7 +52,7 @@ from quotetui.domain.verification.logs import (
 from quotetui.domain.verification.plausible import impossible, impossible_measurements
 from quotetui.domain.verification.scaleout import scale_out_findings
 from quotetui.language import _, ngettext
-from quotetui.language.lists import aside, labelled, listed, quoted
+from quotetui.language.lists import aside, detail, filled, labelled, listed, quoted
 from quotetui.language.numbers import percent
 
 _VGPU = re.compile(r"^(?:NVIDIA\s+)?GRID\b|-(?:\d+-)?\d+[ABCQ]$", re.IGNORECASE)
@@ -81,12 +81,18 @@ def _where(logs: list[Log]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(log.evidence_id for log in logs))
 
 
+def _reading(log: Log, name: str, mib: int | None) -> str:
+    """A GPU a log names, with the memory it reports: ``smi.txt: NVIDIA H100 80GB HBM3, 81559 MiB``
+    (``smi.txt：NVIDIA H100 80GB HBM3，81559 MiB``)."""
+    return labelled(log.label, detail(name, f"{mib} MiB") if mib else name)
+
+
 def _vgpu(logs: list[Log]) -> list[Finding]:
     hits = [(name, mib, log) for name, mib, log in _reported(logs) if _VGPU.search(name)]
     if not hits:
         return []
     names = sorted({name for name, _, _ in hits})
-    lines = tuple(dict.fromkeys(labelled(log.label, name) + (f", {mib} MiB" if mib else "") for name, mib, log in hits))
+    lines = tuple(dict.fromkeys(_reading(log, name, mib) for name, mib, log in hits))
     return [
         Finding(
             FindingCode.VGPU,
@@ -190,7 +196,7 @@ def _model(logs: list[Log], sold: Sold, catalog: GpuCatalog) -> list[Finding]:
             if spec is None:
                 unknown.setdefault(key, _("unknown GPU {name}").format(name=quoted(parent)))
         _spec, lines, ids = other.setdefault(key, (spec, [], []))
-        line = labelled(log.label, name) + (f", {mib} MiB" if mib else "")
+        line = _reading(log, name, mib)
         if line not in lines:
             lines.append(line)
         if log.evidence_id not in ids:
@@ -626,8 +632,11 @@ def _price(ref: MarketReference | None) -> list[Finding]:
                 median=dec(ref.median, 2),
             ),
             (
-                _("median of {basis}: {median} {currency}/GPU-h").format(
-                    basis=ref.basis, median=dec(ref.median, 2), currency=ref.currency
+                filled(
+                    _("median of {basis}: {median} {currency}/GPU-h"),
+                    basis=ref.basis,
+                    median=dec(ref.median, 2),
+                    currency=ref.currency,
                 ),
                 _("offer: {price}").format(price=dec(ref.price, 2)),
             ),

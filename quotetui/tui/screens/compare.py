@@ -19,12 +19,11 @@ from textual.widgets import DataTable, Header, Label
 from quotetui.domain.economics.caveats import Caveats, figure_text
 from quotetui.domain.economics.display import grouped
 from quotetui.domain.economics.evaluate import Evaluation
-from quotetui.domain.economics.exact import pct
+from quotetui.domain.economics.exact import share_text
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
 from quotetui.language.cells import width as cells
 from quotetui.language.lists import listed, quoted
-from quotetui.language.numbers import percent
 from quotetui.tui.offer_rows import at, cells_of, pending_of
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
@@ -57,8 +56,8 @@ def figure_cell(kind: str, value: Fraction, caveats: Caveats) -> str:
         return figure_text(value, caveats, money=True)
     if kind == "price":
         return figure_text(value, caveats.of_price, money=True)
-    if kind.startswith("share"):
-        return percent(str(pct(value, int(kind[-1]))))
+    if kind.startswith("share"):  # as every share is written: no needless zeros (99 %, 99.95 %)
+        return share_text(value, int(kind[-1]))
     return f"{grouped(value, 1)}"
 
 

@@ -150,7 +150,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         if left < -31:  # a month of history; older dates (a renewed contract's earlier terms) are not shown
             continue
         late = k in overdue
-        what = k.word + (f" — {_('overdue')}" if late else f" — {k.detail}" if k.detail else "")
+        what = k.told(k.word, _("overdue") if late else None)
         dates.add_row(k.day.isoformat(), str(left), Text(what, style=STYLE[Tone.ERROR] if late else ""))
 
     months = _table(

@@ -93,7 +93,7 @@ def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
         style = Tone.ERROR if group == "overdue" else Tone.WARNING if group == "within_30_days" else ""
         title = _(GROUP_TITLES.get(group, LATER))
         for k in items:
-            what = k.said + (f" — {k.detail}" if k.detail else "")
+            what = k.told(k.said)
             left = k.days_left(m.on)
             rows.append(
                 TableRow(len(dates), [title, k.day.isoformat(), str(left), what], [len(dates)], what.lower(), style)

@@ -203,7 +203,7 @@ def _key_dates(m: MarketView) -> Table:
                 Text(_(GROUP_TITLES.get(name, LATER)), style=style),
                 k.day.isoformat(),
                 Text(str(left), style=style),
-                k.said + (f" — {k.detail}" if k.detail else ""),  # as the contracts screen says it
+                k.told(k.said),  # as the contracts screen says it
             )
         if len(items) > 6:
             table.add_row("", "", "", Text(_more(len(items) - 6), style=STYLE[Tone.MUTED]))
