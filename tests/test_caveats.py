@@ -13,8 +13,11 @@ from openpyxl import load_workbook
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
+from quotetui import language
 from quotetui.domain.economics.caveats import Caveats, figure_text, merged, number_format
 from quotetui.domain.verification.findings import FindingCode
+from quotetui.tui.offer_rows import at
+from quotetui.tui.widgets.virtual_table import VirtualTable
 from tests.conftest import Cli
 from tests.test_tui import RecordingApp, settle, text_of
 from tests.test_tui_verification import _import
@@ -32,6 +35,16 @@ def test_one_rendering_of_every_mark() -> None:
     assert every.flags() == [
         "✗ 2× implausible-claim",
         "≥ 1 cost not priced",
+        "~ estimate",
+        "! lapsed 2026-11-30",
+        "¤ VAT not recorded",
+    ]
+    # the TUI's table: its cost cells carry ≥, and it shows the warnings too, counted as the critical ones are
+    warnings = (claim, FindingCode.PRICE_BELOW_MARKET, claim)
+    assert every.flags(bound=False, warnings=warnings) == [
+        "✗ 2× implausible-claim",
+        "! 2× implausible-claim",
+        "! price-below-market",
         "~ estimate",
         "! lapsed 2026-11-30",
         "¤ VAT not recorded",
@@ -79,6 +92,42 @@ def test_the_chinese_offers_table_and_explain_show_a_finding_by_its_word(cli: Cl
     shown = cli("--db", db, "--lang", "zh-CN", "explain", "3").out
     assert "✗ 严重检查发现：宣称不可信（`quotetui bench check --offer 3` 逐条说明）" in shown
     assert _offers(cli, db)[2]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
+
+
+def test_the_benchmarks_sheet_counts_a_finding_as_the_offers_table_does(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Issue 35: the Benchmarks sheet's "offer findings" said 宣称不可信、宣称不可信 for #2's two impossible claims;
+    it counts them as `offers` does."""
+    db = str(demo_db_path)
+    out = tmp_path / "market.xlsx"
+    assert cli("--db", db, "--lang", "zh-CN", "export", str(out)).code == 0
+    rows = list(load_workbook(out, read_only=True)["Benchmarks"].iter_rows(values_only=True))
+    findings = {(r[0], r[1]): r[-1] for r in rows[1:]}
+    assert rows[0][-1] == "报价检查发现"
+    assert findings[("一万网络", "8×H100 SXM5 整机（官网价）")] == "✗ 2× 宣称不可信"  # #2: two impossible claims
+    assert findings[("一万网络", "8×H100 SXM5 整机")] == "! 3× 宣称不可信"  # #1: three optimistic ones
+    assert findings[("一万网络", "8×A100 80GB SXM4 整机")] == "✗ 宣称不可信、! 宣称不可信"  # #3: one of each
+
+
+async def test_the_tui_offers_table_says_the_flags_as_the_command_line_does(demo_db_path: Path) -> None:
+    """Issue 35: the TUI's flags said a claim's verdict (``✗ 2 不可能``) where `offers` says the finding
+    (``✗ 2× 宣称不可信``); now both ask ``Caveats.flags``, the TUI adding the warnings."""
+    language.use("zh-CN")
+    try:
+        app = RecordingApp(str(demo_db_path))
+        async with app.run_test(size=(160, 50)) as pilot:
+            await settle(pilot)
+            await pilot.press("o")
+            await settle(pilot)
+            table = app.screen.query_one(VirtualTable)
+            flags = {row.key: row.cells[at("flags")] for row in table.rows}
+            assert flags[2] == "✗ 2× 宣称不可信"
+            assert flags[1] == "! 3× 宣称不可信"
+            assert flags[3] == "✗ 宣称不可信、! 宣称不可信、~ 估算"
+            assert flags[4] == "~ 估算"
+    finally:
+        language.use(language.ENGLISH)
 
 
 def test_explain_and_the_brief_lead_with_the_caveats(cli: Cli, demo_db_path: Path) -> None:

@@ -291,3 +291,33 @@ async def test_a_chart_lays_out_chinese_words_by_cells() -> None:
     assert all(width(row) == 60 for row in rows[:12])
     assert any(caption in row for row in rows)
     assert any("公开标价" in row for row in rows) and any("轮次" in row for row in rows)
+
+
+def test_a_paragraph_breaks_between_chinese_characters_never_inside_a_figure() -> None:
+    """Issue 35: Textual breaks only at spaces and cuts a run of Chinese anywhere (the sourcing summary at 80×24
+    read ``已谢绝 1`` / ``家；…`` and ``若得到确认：39,1`` / ``68,000.00 CNY``); a :class:`Paragraph` breaks as the
+    language does."""
+    from rich.text import Text
+
+    from quotetui.tui.widgets.paragraph import broken
+
+    summary = (
+        "H100 256（#1，版本 1）：256 × H100 SXM5 或 H800 SXM5，自 2027年1月1日起共 12 个月；回复截止日 2026年12月20日；"
+        "邀请：已发送 1 家、已谢绝 1 家；符合要求：#2、#9（待确认项：#2、#9）；"
+        "没有已确认的授标；若得到确认：39,168,000.00 CNY"
+    )
+    text = Text()
+    text.append("H100 256", style="bold")
+    text.append(summary.removeprefix("H100 256"))
+    shown = broken(text, 37)
+    assert shown.plain.splitlines() == [
+        "H100 256（#1，版本 1）：256 × H100",
+        "SXM5 或 H800 SXM5，自 2027年1月1日起",
+        "共 12 个月；回复截止日 2026年12月",
+        "20日；邀请：已发送 1 家、已谢绝",
+        "1 家；符合要求：#2、#9（待确认项：",
+        "#2、#9）；没有已确认的授标；若得到确",
+        "认：39,168,000.00 CNY",
+    ]
+    assert [(s.start, s.end, s.style) for s in shown.spans] == [(0, 8, "bold")]  # the styles kept
+    assert broken(Text("一二三四五六七八九十"), 6).plain.splitlines() == ["一二三", "四五六", "七八九", "十"]

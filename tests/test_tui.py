@@ -474,7 +474,7 @@ async def test_an_open_quote_past_its_valid_until_day_is_flagged(cli, demo_db_pa
         await settle(pilot)
         table = app.screen.query_one(VirtualTable)
         rows = {row.key: row for row in table.rows}
-        assert rows[20].cells[at("flags")].endswith("! quote lapsed 2026-11-29")
+        assert rows[20].cells[at("flags")].endswith("! lapsed 2026-11-29")  # as `offers` flags it
         assert rows[20].styles == {at("flags"): Tone.WARNING}
         assert "lapsed" not in rows[18].cells[at("flags")]
         await pilot.press("d")  # the dashboard lists it with the quotes about to expire

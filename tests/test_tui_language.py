@@ -111,7 +111,7 @@ async def test_the_language_switches_on_every_screen_at_once_and_back(
         await settle(pilot)
         assert dashboard(app) == english
         assert load().language == "en"
-        assert "language = en: kept in" in " ".join(m for m, _ in app.told)
+        assert f"Language: English; kept in the config file {config}" in [m for m, _ in app.told]
 
 
 def screen_text(app: RecordingApp) -> str:
@@ -215,7 +215,7 @@ async def test_a_config_folder_that_cannot_be_written_leaves_the_switch_for_the_
         assert language.current() == "zh-CN"
         assert "各状态报价" in plain(app.screen.query_one("#by-status", Static).content)
         said, severity = app.told[-1]
-        assert severity == "warning" and said.startswith(f"仅本次有效：language 未能存入配置文件（{why}")
+        assert severity == "warning" and said.startswith(f"界面语言：简体中文，仅本次有效：未能存入配置文件（{why}")
 
 
 async def test_a_missing_config_folder_is_made_with_the_example_file(
@@ -421,8 +421,11 @@ def test_a_file_that_cannot_be_edited_safely_is_left_alone(
 @pytest.mark.parametrize(
     ("tag", "said"),
     [
-        ("en", "language = zh-CN: kept in {path} (at the next start --lang chooses the language again)"),
-        ("zh-CN", "language = zh-CN：已存入 {path}（下次启动时仍由 --lang 决定语言）"),
+        (
+            "en",
+            "Language: 简体中文; kept in the config file {path} (at the next start --lang chooses the language again)",
+        ),
+        ("zh-CN", "界面语言：简体中文，已存入配置文件 {path}（下次启动时仍由 --lang 决定语言）"),
     ],
 )
 def test_a_language_kept_that_the_command_line_chose_says_so_in_an_aside(
@@ -436,6 +439,28 @@ def test_a_language_kept_that_the_command_line_chose_says_so_in_an_aside(
     monkeypatch.setenv("QUOTETUI_CONFIG", str(config))
     language.use(tag, by="--lang")
     assert save_preference("language", "zh-CN") == (said.format(path=config), "information")
+
+
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ("en", "Money style: 万 and 亿 (96.00万 CNY); kept in the config file {path}"),
+        ("zh-CN", "金额写法：万/亿（96.00万 CNY），已存入配置文件 {path}"),
+    ],
+)
+def test_the_money_style_kept_is_said_in_words_not_as_the_line_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tag: str, said: str
+) -> None:
+    """Issue 35: the toast said the config file's line (``money_style = wan：已存入 …``); it names the style as
+    the palette's command does."""
+    from quotetui.tui.preferences import save_preference
+
+    config = tmp_path / "c.toml"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("QUOTETUI_CONFIG", str(config))
+    language.use(tag)
+    assert save_preference("money_style", "wan") == (said.format(path=config), "information")
+    assert config.read_text(encoding="utf-8") == 'money_style = "wan"\n'
 
 
 async def test_the_offer_spec_lists_and_asides_as_the_language_writes_them(demo_db_path: Path) -> None:

@@ -109,6 +109,14 @@ async def test_training_planner_keeps_the_offer_column_at_80_columns(demo_db_pat
         await pilot.pause()
         headers = [str(c.header) for c in result.content.columns]  # type: ignore[attr-defined]
         assert headers == ["offer", "days", "MFU", "scaling", "cost", "billed"]  # room for every figure
+        await pilot.resize_terminal(200, 60)
+        await settle(pilot)
+        await pilot.pause()
+        headers = [str(c.header) for c in result.content.columns]  # type: ignore[attr-defined]
+        assert headers == ["offer", "days", "MFU", "MFU source", "scaling", "cost", "billed"]  # and its source
+        first = plain(result.content, width=result.content_region.width).splitlines()[2].split()
+        # issue 35: the MFU read "40.0 d" (d: default, said nowhere on the screen): a share, its source in words
+        assert first[first.index("1,148.3") + 1 :][:4] == ["40.0", "%", "default", "1.00"]
 
 
 @pytest.mark.sqlite_only  # the header shows the SQLite file's path

@@ -102,3 +102,46 @@ def wrap(text: str, cells: int, initial_indent: str = "", subsequent_indent: str
     if not fresh or not lines:
         lines.append(line)
     return lines
+
+
+_CURRENCY = re.compile(r"[A-Z]{3}[，。、；：）,.;:)]*")
+
+
+def _counted(pieces: list[str]) -> list[str]:
+    """``pieces`` with a number joined to the CJK piece after it, a space between or not (``1 家``, ``2027年``),
+    and an amount to its currency (``39,168,000.00 CNY``)."""
+    out: list[str] = []
+    for piece in pieces:
+        unit = is_cjk(piece) or _CURRENCY.fullmatch(piece) is not None
+        if len(out) >= 2 and out[-1] == " " and out[-2][-1:].isdigit() and unit:
+            out[-2:] = [out[-2] + " " + piece]
+        elif out and out[-1][-1:].isdigit() and is_cjk(piece):
+            out[-1] += piece
+        else:
+            out.append(piece)
+    return out
+
+
+def line_starts(text: str, cells: int) -> list[int]:
+    """Where one paragraph breaks into lines of at most ``cells`` cells by :func:`wrap`'s rules (between two CJK
+    characters, at a space, never inside a figure or before closing punctuation; a number keeps the CJK word
+    after it, ``1 家``, ``12 个月``, ``2027年``, and an amount its currency), for text whose spaces are its own
+    (a screen's styled text, broken by the caller): the offset in ``text`` at which each line after the first
+    starts. A line's trailing space is the caller's to drop."""
+    starts: list[int] = []
+    used, at = 0, 0
+    for piece in _counted(_chunks(text)):  # together they are ``text``, in order
+        start, at = at, at + len(piece)
+        if piece.isspace():
+            used += width(piece)
+            continue
+        if used and used + width(piece) > cells:
+            starts.append(start)
+            used = 0
+        while width(piece) > cells - used and cells - used > 0 and len(piece) > 1:  # wider than a line: cut
+            head, piece = _cut(piece, cells - used)
+            start += len(head)
+            starts.append(start)
+            used = 0
+        used += width(piece)
+    return starts

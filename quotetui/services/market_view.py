@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING
 
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
-from quotetui.domain.economics.caveats import CRITICAL, ESTIMATE, WARNING, Caveats
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
+from quotetui.domain.economics.caveats import Caveats
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OPEN_STATUSES, OfferInput, ScenarioInput, lapsed
 from quotetui.domain.enums import OfferStatus, Provenance, Tone
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
-from quotetui.domain.verification.findings import Finding, FindingCode, Severity
+from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.language import NP_, _, ngettext
 from quotetui.language.lists import quoted
 from quotetui.services.caveats import critical_codes
@@ -74,21 +74,13 @@ class OfferRow:
 
     @property
     def flags(self) -> list[str]:
-        """``blocked`` (that word itself: the offers table puts the blocking reasons in its place), the claims'
-        verdicts, then the other findings' codes (✗ critical, ! warning); the words in the language in use."""
-        counts = Counter(a.verdict for a in self.claims if a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC))
-        claim_marks = {Verdict.IMPOSSIBLE: CRITICAL, Verdict.OPTIMISTIC: WARNING}  # as their findings' ✗ and !
-        out = [f"{claim_marks[v]} {n} {v.word}" for v, n in sorted(counts.items(), key=lambda kv: kv[0].value)]
+        """``blocked`` (that word itself: the offers table puts the blocking reasons in its place), then the
+        offer's caveats as the command line's offers table says them (``Caveats.flags``: ``✗ 2× 宣称不可信``,
+        ``~ 估算``, ``! 已于 … 过期``) and its warnings' findings (``! 3× 宣称不可信``), in the language in use."""
+        warnings = (f.code for f in self.findings if f.severity is Severity.WARNING)
+        out = self.caveats.flags(bound=False, warnings=warnings)  # the cost cells carry ≥ themselves
         if self.evaluation is not None and not self.evaluation.feasibility.ok:
             out.insert(0, "blocked")
-        if self.evaluation is not None and self.evaluation.estimates:
-            out.append(f"{ESTIMATE} " + _("estimate"))
-        if self.lapsed and self.offer.valid_until is not None:
-            out.append(f"{WARNING} " + _("quote lapsed {day}").format(day=self.offer.valid_until.isoformat()))
-        for f in self.findings:
-            flag = f"{f.severity.mark} {f.code.word}" if f.severity is not Severity.INFO else ""
-            if flag and f.code is not FindingCode.IMPLAUSIBLE_CLAIM and flag not in out:
-                out.append(flag)
         return out
 
     @property
@@ -103,9 +95,7 @@ class OfferRow:
         verdicts = {a.verdict for a in self.claims}
         if self.critical or Verdict.IMPOSSIBLE in verdicts:
             return Tone.ERROR
-        warned = any(
-            f.severity is Severity.WARNING and f.code is not FindingCode.IMPLAUSIBLE_CLAIM for f in self.findings
-        )
+        warned = any(f.severity is Severity.WARNING for f in self.findings)
         if warned or Verdict.OPTIMISTIC in verdicts or (self.lapsed and self.offer.valid_until is not None):
             return Tone.WARNING
         return Tone.PLAIN

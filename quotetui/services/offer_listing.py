@@ -104,7 +104,7 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             per_pflop_hour=cost_text(e, e.cost_per_pflop_hour, 2),
             mfu=f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
             way="+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
-            flags=listed(f for f in caveats.get(e.offer.id, NONE).flags() if not f.startswith(LOWER_BOUND)),
+            flags=listed(caveats.get(e.offer.id, NONE).flags(bound=False)),  # the cost cells carry ≥
         )
         yield ["row", *line]
     yield ["say", _("marks: {legend}").format(legend=legend())]

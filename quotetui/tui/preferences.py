@@ -152,6 +152,21 @@ MONEY_STYLE_COMMANDS = {
 """The command palette's command for each money style (``display.MONEY_STYLES``): its title and help."""
 
 
+LANGUAGE_COMMAND = N_("Language: {language}")
+"""The command palette's command that switches to a language: its title (``{language}``: the language named in
+itself)."""
+
+
+def setting_words(setting: str, value: str) -> str:
+    """A preference's value (``language`` or ``money_style``) as the palette's command that chooses it names it:
+    ``Language: 简体中文``, ``金额写法：万/亿（96.00万 CNY）``; never the config file's line."""
+    from quotetui.language import LANGUAGES
+
+    if setting == "language":
+        return _(LANGUAGE_COMMAND).format(language=LANGUAGES.get(value, value))
+    return _(MONEY_STYLE_COMMANDS[value][0])
+
+
 def language_commands() -> list[tuple[str, str, str]]:
     """The command palette's commands that switch the language: one for each language not in use, its title,
     its help (in the language in use; each language named in itself) and its tag. A title is found by its English
@@ -159,7 +174,7 @@ def language_commands() -> list[tuple[str, str, str]]:
     from quotetui.language import LANGUAGES, current
     from quotetui.tui.palette import Searched
 
-    title = N_("Language: {language}")
+    title = LANGUAGE_COMMAND
     return [
         (
             Searched(_(title).format(language=name), title.format(language=name)),
@@ -206,10 +221,10 @@ def save_preference(setting: str, value: str) -> tuple[str, str]:
         path = save_setting(setting, value)
     except (QuotetuiError, OSError) as exc:
         reason = str(exc) if isinstance(exc, QuotetuiError) else exc.strerror or str(exc)
-        return _("For this session only: {setting} could not be kept in the config file ({reason})").format(
-            setting=setting, reason=reason
+        return _("{setting}, for this session only: it could not be kept in the config file ({reason})").format(
+            setting=setting_words(setting, value), reason=reason
         ), "warning"
-    said = _("{setting} = {value}: kept in {path}").format(setting=setting, value=value, path=path)
+    said = _("{setting}; kept in the config file {path}").format(setting=setting_words(setting, value), path=path)
     by = chosen()[1]
     if setting == "language" and by in (FLAG, f"${ENV_VAR}"):
         said = aside(said, _("at the next start {source} chooses the language again").format(source=by))

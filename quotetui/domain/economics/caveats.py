@@ -86,10 +86,14 @@ class Caveats:
     def __bool__(self) -> bool:
         return bool(self.unpriced or self.estimates or self.critical or self.lapsed or self.vat_unknown)
 
-    def flags(self) -> list[str]:
-        """Short words for a table's flags cell: ``✗ 2× implausible-claim``, ``~ estimate``, ``! lapsed …``."""
-        out = [f"{CRITICAL} {code}" for code in _counted(self.critical)]
-        if self.unpriced:
+    def flags(self, *, bound: bool = True, warnings: Iterable[Choice] = ()) -> list[str]:
+        """Short words for a table's flags cell: ``✗ 2× implausible-claim``, ``~ estimate``, ``! lapsed …``.
+        ``bound=False`` leaves out the costs not priced, for a table whose cost cells carry ``≥`` themselves;
+        ``warnings``: the codes of the offer's warnings (one per finding), for a table that shows them too (the
+        TUI's), after the critical ones and counted alike (``! 3× implausible-claim``)."""
+        found = [*((Severity.CRITICAL, c) for c in self.critical), *((Severity.WARNING, c) for c in warnings)]
+        out = finding_flags(found)
+        if self.unpriced and bound:
             n = len(self.unpriced)
             out.append(f"{LOWER_BOUND} " + ngettext("{n} cost not priced", "{n} costs not priced", n).format(n=n))
         if self.estimates:
@@ -166,9 +170,20 @@ def with_offer(own: Caveats, held: Caveats | None) -> Caveats:
     return own if held is None else replace(own, critical=held.critical, lapsed=held.lapsed)
 
 
+def finding_flags(found: Iterable[tuple[Severity, Choice]]) -> list[str]:
+    """Findings (each one's severity and code) as a flags cell says them: most severe first, each code once
+    with its severity's mark and its word, counted where it repeats: ``✗ 2× 宣称不可信``, ``! 远低于市场价``."""
+    counts = sorted(Counter(found).items(), key=lambda kv: kv[0][0].order)  # stable: first found first
+    return [f"{severity.mark} {_times(code, n)}" for (severity, code), n in counts]
+
+
+def _times(code: Choice, n: int) -> str:
+    return f"{n}× {code.word}" if n > 1 else code.word
+
+
 def _counted(codes: tuple[Choice, ...]) -> list[str]:
     """Each finding code once, as its word, counted where it repeats: ``2× implausible-claim``, ``2× 宣称不可信``."""
-    return [f"{n}× {code.word}" if n > 1 else code.word for code, n in Counter(codes).items()]
+    return [_times(code, n) for code, n in Counter(codes).items()]
 
 
 def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:

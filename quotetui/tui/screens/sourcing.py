@@ -31,6 +31,7 @@ from quotetui.tui.safe import Table, Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
 from quotetui.tui.widgets.footer import KeysFooter
+from quotetui.tui.widgets.paragraph import Paragraph
 from quotetui.tui.widgets.virtual_table import Column, TableRow, VirtualTable
 from quotetui.tui.workers import background
 
@@ -278,7 +279,7 @@ class SourcingScreen(MarketScreen):
                 yield Static(id="rfq-hint")
                 yield VirtualTable(id="rfqs")
             with VerticalScroll(id="rfq-detail"):
-                yield Static(id="rfq-summary")
+                yield Paragraph(id="rfq-summary")
                 yield Static(id="rfq-requirement")
                 yield Static(id="rfq-invites")
                 yield Static(id="rfq-matrix")
@@ -376,7 +377,7 @@ class SourcingScreen(MarketScreen):
 
     def _show_nothing(self) -> None:
         self._selected, self._detail, self._award = None, None, None
-        self.query_one("#rfq-summary", Static).update(Text(_(NO_RFQ)))
+        self.query_one("#rfq-summary", Paragraph).show(Text(_(NO_RFQ)))
         for name in ("requirement", "invites", "matrix", "offers-title", "award-title", "award"):
             self.query_one(f"#rfq-{name}", Static).update("")
         self.query_one("#rfq-offers", VirtualTable).set_data(shown_columns(OFFER_COLUMNS), [])
@@ -393,7 +394,7 @@ class SourcingScreen(MarketScreen):
             return
         self._selected, self._detail, self._award = rfq_id, None, None
         self.query_one("#rfq-detail", VerticalScroll).scroll_home(animate=False)  # another RFQ: from its top
-        self.query_one("#rfq-summary", Static).update(
+        self.query_one("#rfq-summary", Paragraph).show(
             Text(_("{rfq}: reading…").format(rfq=view.requirement.name), style=STYLE[Tone.MUTED])
         )
         self._show_award_title(view)
@@ -580,7 +581,7 @@ class SourcingScreen(MarketScreen):
         if rfq_id != self._selected:
             return  # another RFQ was highlighted meanwhile
         if isinstance(view, str):
-            self.query_one("#rfq-summary", Static).update(Text(view, style=STYLE[Tone.ERROR]))
+            self.query_one("#rfq-summary", Paragraph).show(Text(view, style=STYLE[Tone.ERROR]))
             return
         from quotetui.io.rfq_workbook import line_text, requirement_lines
 
@@ -701,7 +702,7 @@ class SourcingScreen(MarketScreen):
             summary.append(_("; {award}").format(award=cheapest_text(self._award)), style="bold")
         else:
             summary.append(_("; award: computing…"), style=STYLE[Tone.MUTED])
-        self.query_one("#rfq-summary", Static).update(summary)
+        self.query_one("#rfq-summary", Paragraph).show(summary)
 
     # -- keys ----------------------------------------------------------------------------------------
     @on(VirtualTable.Selected)

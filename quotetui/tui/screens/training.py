@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Select, Static
 
 from quotetui.domain.economics.display import grouped, money_number
-from quotetui.domain.economics.exact import dec, pct, sci
+from quotetui.domain.economics.exact import dec, percent_text, sci
 from quotetui.domain.entities import TRAIN
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
@@ -51,10 +51,17 @@ GPU_MODEL = N_("GPU model")
 SHOWN = 12
 OFFER_MIN = 16
 """The offer column is never narrower than this: it names what every other column is about."""
-COLUMNS = ((N_("cost"), 12), (N_("days"), 7), (N_("billed"), 16), (N_("MFU"), 7), (N_("scaling"), 7))
+COLUMNS = (
+    (N_("cost"), 12),
+    (N_("days"), 7),
+    (N_("billed"), 16),
+    (N_("MFU"), 7),
+    (N_("scaling"), 7),
+    (N_("MFU source"), 10),
+)
 """The figures, most wanted first: a narrow terminal (80 columns) drops them from the end, never the offer. A
 column's name is its key and, through ``_()``, its header."""
-ORDER = ("days", "MFU", "scaling", "cost", "billed")
+ORDER = ("days", "MFU", "MFU source", "scaling", "cost", "billed")
 
 
 def fitting_columns(width: int) -> list[tuple[str, int]]:
@@ -222,12 +229,14 @@ class TrainingScreen(CalculatorScreen):
         )
         table.add_column(_("offer"), overflow="ellipsis", no_wrap=True, ratio=1, min_width=OFFER_MIN)
         for name, cells in columns:
-            table.add_column(_(name), justify="left" if name == "billed" else "right", no_wrap=True, min_width=cells)
+            justify = "left" if name in ("billed", "MFU source") else "right"  # words left, figures right
+            table.add_column(_(name), justify=justify, no_wrap=True, min_width=cells)
         for name, run in zip(names, runs[:SHOWN], strict=True):
             c = run.cheapest
             figures = {
                 "days": f"{grouped(run.plan.wall_days, 1)}",
-                "MFU": f"{pct(run.plan.mfu.value, 1)} {run.plan.mfu.source[0]}",
+                "MFU": percent_text(run.plan.mfu.value, 1),  # a share: 40.0 % (40.0% in Chinese)
+                "MFU source": run.plan.mfu.source_word,
                 "scaling": f"{dec(run.plan.scaling.value, 2)}",
                 "cost": money_number(c.total, 2) if c else "—",
                 "billed": c.billed if c else "",
