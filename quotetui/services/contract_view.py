@@ -342,9 +342,10 @@ def renewal_words(c: ContractRow) -> str:
 
 
 def running_notice(c: ContractRow, term: Term) -> date | None:
-    """The notice deadline of ``term``: the one signed for the signed term, the notice period before its end
-    for a renewal."""
-    return c.notice_deadline if term.renewal == 0 else notice_deadline(term.end, c.notice_days)
+    """The notice deadline of ``term``: the notice period before its end (``dates.notice_deadline``), the signed
+    term's too (its stored deadline is this, but for a row stored before a 0-day notice fell on the day before
+    the end)."""
+    return notice_deadline(term.end, c.notice_days)
 
 
 def _contract_dates(
