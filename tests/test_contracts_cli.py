@@ -179,8 +179,11 @@ def test_bad_incidents_and_invoices_save_nothing(cli: Cli, signed: Path) -> None
     invoice = ("--db", db, "contracts", "invoice", "add", "1", "--amount", "1")
     cases += [
         ((*invoice, "--currency", "CNY", "--from", "2026-03-31", "--to", "2026-03-01"), "before it starts"),
-        ((*invoice, "--currency", "USD", "--from", "2026-03-01", "--to", "2026-03-31"), "the contract is in CNY"),
-    ]
+        ((*invoice, "--currency", "USD", "--from", "2026-03-01", "--to", "2026-03-31"),
+         "--currency: the contract is in CNY; an invoice in USD cannot be checked against it"),
+        ((*invoice, "--currency", "ZZZ", "--from", "2026-03-01", "--to", "2026-03-31"),
+         "'--currency': unknown currency 'ZZZ'"),
+    ]  # fmt: skip
     for args, words in cases:
         result = cli(*args)
         assert result.code == 2 and words in result.err, (args, result.err)
@@ -502,3 +505,24 @@ def test_with_no_notice_period_notice_is_due_by_the_last_day_of_the_term(cli: Cl
         ("2027-01-31", "renews"),
         ("2028-01-31", "ends"),
     ]
+
+
+def test_the_invoice_form_refuses_a_currency_by_its_field(signed: Path) -> None:
+    """The TUI's invoice form saves through the same rule as the command line: an unknown code, or a known one
+    that is not the contract's (CNY), is the currency field's problem, and nothing is saved."""
+    from quotetui.domain.errors import FieldErrors
+    from quotetui.services.contract_forms import save_invoice
+
+    opened = open_database(str(signed))
+    raw = {"period_start": "2026-03-01", "period_end": "2026-03-31", "amount": "204000"}
+    try:
+        for code, problem in (
+            ("ZZZ", "unknown currency 'ZZZ': expected an ISO 4217 code such as CNY, USD or EUR"),
+            ("USD", "the contract is in CNY; an invoice in USD cannot be checked against it"),
+        ):
+            with pytest.raises(FieldErrors) as refused:
+                save_invoice(opened.db, 1, {**raw, "currency": code})
+            assert refused.value.errors == {"currency": problem}
+    finally:
+        opened.db.dispose()
+    assert _count(signed, "invoice") == 0

@@ -203,3 +203,30 @@ def test_a_gpu_peak_of_zero_another_program_wrote_is_named_not_divided_by(
     assert "internal error" not in done.err and "ZeroDivision" not in done.err
     ((gid,),) = sql(demo_db_path, "SELECT id FROM gpu_model WHERE key = 'h100-sxm5'")
     assert f"holds '{peak}' in gpu_model #{gid}, bf16_tflops, which is not a number above zero" in done.err
+
+
+def test_a_contracts_or_invoices_currency_another_program_wrote_is_named_where_it_is(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """A currency entry would refuse, stored by another program, stops the contract's views with the table, the row
+    and the column (as the read model names any stored value): an unknown code in the contract or its invoice,
+    and an invoice in a known currency that is not its contract's (never checked as if it were)."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12").code == 0
+    done = cli("--db", db, "contracts", "invoice", "add", "1", "--from", "2026-01-31", "--to", "2026-02-27",
+               "--amount", "1", "--currency", "CNY")  # fmt: skip
+    assert done.code == 0, done.err
+    fails = "another program wrote it; correct it there, or restore a backup, and try again"
+    for update, said in (
+        ("UPDATE invoice SET currency = 'USD'",
+         "the database holds 'USD' in invoice #1, currency: the contract is in CNY; an invoice in USD cannot be "
+         f"checked against it; {fails}"),
+        ("UPDATE invoice SET currency = 'ZZZ'",
+         f"the database holds 'ZZZ' in invoice #1, currency, which is not an ISO 4217 currency code: {fails}"),
+        ("UPDATE contract SET currency = 'ZZZ'",
+         f"the database holds 'ZZZ' in contract #1, currency, which is not an ISO 4217 currency code: {fails}"),
+    ):  # fmt: skip
+        execute(demo_db_path, update)
+        for command in (("contracts",), ("contracts", "show", "1", "--json"), ("contracts", "due")):
+            shown = cli("--db", db, *command)
+            assert shown.code == 2 and shown.err.strip() == f"quotetui: {said}", (command, shown.err)

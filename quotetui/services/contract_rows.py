@@ -122,13 +122,16 @@ _BY_TYPE: dict[str, Read] = {
 
 def _columns(record: type, prefix: str = "", **choices: type[Choice]) -> tuple[Column, ...]:
     """Every field of ``record`` as the column of the same name (``prefix``: the table's alias), read by its
-    declared type (a JSON object for a ``dict``, a code as its ``choices``): a value another program wrote that
-    its type cannot hold is a database problem naming the table, the row and the column."""
+    declared type (a JSON object for a ``dict``, a code as its ``choices``, a ``currency`` as an ISO 4217 code): a
+    value another program wrote that its type cannot hold is a database problem naming the table, the row and the
+    column."""
     out = []
     for f in fields(record):
         kind = str(f.type).split(" | ")[0].split("[")[0]
         if f.name in choices:
             out.append(Column(f.name, prefix + f.name, "choice", choices[f.name]))
+        elif f.name == "currency":  # an ISO 4217 code, as entry takes it
+            out.append(Column(f.name, prefix + f.name, "currency"))
         else:
             out.append(Column(f.name, prefix + f.name, "json" if kind == "dict" else _BY_TYPE[kind]))
     return tuple(out)

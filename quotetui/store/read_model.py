@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
+from quotetui.domain.currency import MINOR_UNITS
 from quotetui.domain.enums import Choice, shown_stored
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.fields import Entity, Field
@@ -28,10 +29,13 @@ from quotetui.domain.money import RATE_PLACES
 from quotetui.language import N_, _
 from quotetui.store.reader import Reader, stored_json
 
-Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "positive", "text", "day", "when", "choice", "json"]
+Read = Literal[
+    "raw", "int", "bool", "money", "rate", "decimal", "positive", "text", "currency", "day", "when", "choice", "json"
+]
 """How a stored value becomes the record's: as it is, a whole number, a flag, an exact scaled decimal (6 places;
 a rate 10), a decimal from its text (``positive``: one above zero, as a peak every figure divides by), a shared
-text, a day, a time, a choice's member, a JSON column's value."""
+text, an ISO 4217 code (``domain/currency.py``'s, as every entry parses it), a day, a time, a choice's member, a
+JSON column's value."""
 
 _WORDS: dict[str, str] = {
     "int": N_("a whole number"),
@@ -39,6 +43,7 @@ _WORDS: dict[str, str] = {
     "rate": N_("an exact rate"),
     "decimal": N_("a number"),
     "positive": N_("a number above zero"),
+    "currency": N_("an ISO 4217 currency code"),
     "day": N_("a date"),
     "when": N_("a time"),
     "bool": N_("a flag"),
@@ -56,7 +61,8 @@ _BY_KIND: dict[str, Read] = {
     "date": "day",
     "datetime": "when",
     "choice": "choice",
-}  # every other kind (text, name, currency, a reference's name) is text
+    "currency": "currency",
+}  # every other kind (text, name, a reference's name) is text
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,7 @@ class Rows:
         key = "None" if self._key is None else f"r[{self._key}]"
         cells, bound = [], {"Record": self.record, "bad": self._bad, "notint": _not_int, "notflag": _not_flag}
         bound["FLAGS"] = (0, 1, None)  # True == 1 and False == 0 are in it too
+        bound["CODES"], bound["notcode"] = MINOR_UNITS, _not_code
         for i, c in enumerate(self.columns):
             value = f"r[{i}]"
             if c.read == "raw":
@@ -137,6 +144,8 @@ class Rows:
                 cells.append(f"({value} if {value}.__class__ is int or {value} is None else notint({value}))")
             elif c.read == "bool":  # 0/1 (SQLite), a boolean (PostgreSQL), NULL: never the text 'false'
                 cells.append(f"({value} is True or {value} == 1 if {value} in FLAGS else notflag({value}))")
+            elif c.read == "currency":  # a code entry would take (NULL where the column may hold it)
+                cells.append(f"({value} if {value} in CODES or {value} is None else notcode({value}))")
             elif c.read == "choice":
                 assert c.choices is not None, c.name
                 bound[f"m{i}"] = c.choices._value2member_map_
@@ -204,6 +213,10 @@ def _above_zero(value: Any) -> Any:
     if value is not None and value <= 0:
         raise ValueError(f"not above zero: {value!r}")
     return value
+
+
+def _not_code(value: object) -> str:
+    raise ValueError(f"not a currency code: {value!r}")
 
 
 def _not_flag(value: object) -> bool:
