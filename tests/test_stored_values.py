@@ -230,3 +230,28 @@ def test_a_contracts_or_invoices_currency_another_program_wrote_is_named_where_i
         for command in (("contracts",), ("contracts", "show", "1", "--json"), ("contracts", "due")):
             shown = cli("--db", db, *command)
             assert shown.code == 2 and shown.err.strip() == f"quotetui: {said}", (command, shown.err)
+
+
+def test_an_amendment_another_program_changed_is_named_as_every_message_numbers_it(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """Amendments are numbered within their contract (``Amendment 1 of contract #1``, ``contracts show``'s ``1.``);
+    no command takes their row id. Contract #2's amendment is recorded first (row 1), so contract #1's first
+    amendment is row 2: a date another program broke in it is named amendment 1 of contract #1, as the
+    amendment's own messages name it, beside its table."""
+    db = str(demo_db_path)
+    for offer in ("2", "5"):
+        added = cli("--db", db, "contracts", "add", "--offer", offer, "--start", "2026-01-31", "--term-months", "12")
+        assert added.code == 0, added.err
+    for contract in ("2", "1"):
+        amended = cli("--db", db, "contracts", "amend", contract, "--effective", "2026-06-01", "--reason", "x",
+                      "--notice-days", "10")  # fmt: skip
+        assert amended.code == 0 and f"Amendment 1 of contract #{contract}," in amended.out, amended.err
+    assert sql(demo_db_path, "SELECT id, seq FROM contract_amendment WHERE contract_id = 1") == [(2, 1)]
+    execute(demo_db_path, "UPDATE contract_amendment SET effective = 'soon' WHERE contract_id = 1")
+    for command in (("contracts", "show", "1"), ("contracts",)):
+        shown = cli("--db", db, *command)
+        assert shown.code == 2, shown.out
+        assert "holds 'soon' in contract_amendment (amendment 1 of contract #1), effective, which is not a date" in (
+            shown.err
+        )

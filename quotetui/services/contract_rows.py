@@ -15,7 +15,7 @@ from typing import Any
 
 from quotetui.domain.contracts.amendments import Amendment
 from quotetui.domain.enums import BillingCadence, Choice, OfferStatus, PriceUnit
-from quotetui.language import _, ngettext
+from quotetui.language import N_, _, ngettext
 from quotetui.store.read_model import Column, Read, Rows
 from quotetui.store.reader import Reader, in_list
 
@@ -137,6 +137,11 @@ def _columns(record: type, prefix: str = "", **choices: type[Choice]) -> tuple[C
     return tuple(out)
 
 
+AMENDMENT_ROW = N_("amendment {seq} of contract #{contract_id}")
+"""An amendment as a problem names it: numbered within its contract, as ``contracts show`` and every message number
+it (no command takes its row id)."""
+
+
 @functools.cache
 def _rows() -> tuple[Rows, Rows, Rows, Rows]:
     """The contracts (with what the views show beside them), incidents, invoices and amendments, by name: every
@@ -157,7 +162,7 @@ def _rows() -> tuple[Rows, Rows, Rows, Rows]:
         signed,
         Rows("IncidentRow", "incident", _columns(IncidentRow), "incident", record=IncidentRow),
         Rows("InvoiceRow", "invoice", _columns(InvoiceRow), "invoice", record=InvoiceRow),
-        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment"),
+        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment", row=AMENDMENT_ROW),
     )
 
 

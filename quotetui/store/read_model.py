@@ -27,6 +27,7 @@ from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.fields import Entity, Field
 from quotetui.domain.money import RATE_PLACES
 from quotetui.language import N_, _
+from quotetui.language.lists import aside, filled
 from quotetui.store.reader import Reader, stored_json
 
 Read = Literal[
@@ -87,12 +88,21 @@ def fields_of(entity: Entity, names: Iterable[str], prefix: str = "") -> tuple[C
 
 class Rows:
     """A table's rows as ``NamedTuple`` records of ``columns``: ``SELECT`` them from ``source`` (a table, or a
-    join), each converted as its column says. ``label`` and ``key``: how a problem names a row (``offer #3``).
+    join), each converted as its column says. ``label`` and ``key``: how a problem names a row (``offer #3``);
+    ``row``: how it names one the user knows by other columns, beside the table (a template marked N_, filled by
+    the row's columns by name: an amendment is ``amendment 2 of contract #1``, as every message numbers it).
     ``record``: a typed record class of its own (a dataclass or a NamedTuple) whose fields are the columns'
     names in order, instead of one made here."""
 
     def __init__(
-        self, name: str, source: str, columns: Iterable[Column], label: str, key: str = "id", record: type | None = None
+        self,
+        name: str,
+        source: str,
+        columns: Iterable[Column],
+        label: str,
+        key: str = "id",
+        record: type | None = None,
+        row: str | None = None,
     ) -> None:
         self.columns = tuple(columns)
         names = [c.name for c in self.columns]
@@ -103,6 +113,7 @@ class Rows:
         self.sql = f"SELECT {', '.join(c.sql for c in self.columns)} FROM {source}"
         self.label = label
         self._key = names.index(key) if key in names else None
+        self._named = row
         self._factory = self._compile()
 
     def position(self, name: str) -> int:
@@ -132,7 +143,6 @@ class Rows:
 
     def _compile(self) -> Callable[[Reader], Callable[[Any], Any]]:
         """A function per record type, made once: ``Record(r[0], money(r[1]), …)`` with each conversion inline."""
-        key = "None" if self._key is None else f"r[{self._key}]"
         cells, bound = [], {"Record": self.record, "bad": self._bad, "notint": _not_int, "notflag": _not_flag}
         bound["FLAGS"] = (0, 1, None)  # True == 1 and False == 0 are in it too
         bound["CODES"], bound["notcode"] = MINOR_UNITS, _not_code
@@ -149,7 +159,7 @@ class Rows:
             elif c.read == "choice":
                 assert c.choices is not None, c.name
                 bound[f"m{i}"] = c.choices._value2member_map_
-                cells.append(f"(m{i}[{value}] if {value} in m{i} else bad({i}, {value}, {key}))")  # None: None
+                cells.append(f"(m{i}[{value}] if {value} in m{i} else bad({i}, {value}, r))")  # None: None
             else:
                 cells.append(f"{c.read}({value})")
         source = (
@@ -176,10 +186,11 @@ class Rows:
                 make(probe)
             except (ValueError, TypeError, ArithmeticError):
                 return DatabaseProblem(
-                    _(
-                        "the database holds {value} in {row}, {column}, which is not {kind}: another program wrote "
-                        "it; correct it there, or restore a backup, and try again"
-                    ).format(
+                    filled(
+                        _(
+                            "the database holds {value} in {row}, {column}, which is not {kind}: another program "
+                            "wrote it; correct it there, or restore a backup, and try again"
+                        ),
                         value=shown_stored(raw[i]),
                         row=self._row(raw),
                         column=column.sql.rsplit(".", 1)[-1],
@@ -193,17 +204,20 @@ class Rows:
         )
 
     def _row(self, raw: Sequence[Any]) -> str:
+        """How a problem names the row ``raw``: ``offer #3``, or the table beside the row's ``row`` words."""
+        if self._named is not None:
+            return aside(self.label, _(self._named).format(**{c.name: raw[i] for i, c in enumerate(self.columns)}))
         key = raw[self._key] if self._key is not None else None
         return f"{self.label} #{key}" if key is not None else self.label
 
-    def _bad(self, index: int, value: object, key: object) -> Any:
+    def _bad(self, index: int, value: object, raw: Sequence[Any]) -> Any:
         """A stored code that is not one of its choice's: the database problem, naming where it is (NULL, in a
         column that may hold it or from an outer join, is None)."""
         if value is None:
             return None
         column = self.columns[index]
         assert column.choices is not None
-        row = f"{self.label} #{key}" if key is not None else self.label
+        row = self._row(raw)
         where = _(column.where) if column.where else "{row}, " + column.sql.rsplit(".", 1)[-1]
         return column.choices.stored(value, where.format(row=row))
 
