@@ -179,8 +179,11 @@ def test_bad_incidents_and_invoices_save_nothing(cli: Cli, signed: Path) -> None
     invoice = ("--db", db, "contracts", "invoice", "add", "1", "--amount", "1")
     cases += [
         ((*invoice, "--currency", "CNY", "--from", "2026-03-31", "--to", "2026-03-01"), "before it starts"),
-        ((*invoice, "--currency", "USD", "--from", "2026-03-01", "--to", "2026-03-31"), "the contract is in CNY"),
-    ]
+        ((*invoice, "--currency", "USD", "--from", "2026-03-01", "--to", "2026-03-31"),
+         "--currency: the contract is in CNY; an invoice in USD cannot be checked against it"),
+        ((*invoice, "--currency", "ZZZ", "--from", "2026-03-01", "--to", "2026-03-31"),
+         "'--currency': unknown currency 'ZZZ'"),
+    ]  # fmt: skip
     for args, words in cases:
         result = cli(*args)
         assert result.code == 2 and words in result.err, (args, result.err)
@@ -474,3 +477,52 @@ def test_notice_given_ends_an_auto_renewing_contract_at_the_end_it_reaches(cli: 
     assert late.code == 2 and "after the contract's term ends (last day 2028-01-30)" in late.err
     bad = cli("--db", db, "contracts", "amend", "1", "--effective", "2027-06-02", "--reason", "x", "--at-end", "maybe")
     assert bad.code == 2 and "--at-end" in bad.err
+
+
+def test_with_no_notice_period_notice_is_due_by_the_last_day_of_the_term(cli: Cli, demo_db_path: Path) -> None:
+    """0 notice days, a term 2026-01-31 → 2027-01-31 renewing by itself: the renewal begins on 2027-01-31, so
+    notice given that day is too late; the last day to give it is 2027-01-30. On the renewal day only the renewal
+    is due (no deadline "today" that can no longer be met); notice in force on 2027-01-30 still stops it, on
+    2027-01-31 it stops the next one (2028-01-31)."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12",
+        "--notice-days", "0", "--auto-renew", "--gpus", "8", "--json")  # fmt: skip
+    shown = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-01-30", "--json")
+    assert shown["notice_deadline"] == "2027-01-30" and shown["running_term"]["end"] == "2027-01-31"
+    eve = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-01-30", "--json")["within_30_days"]
+    assert [(k["date"], k["kind"], k["days_left"]) for k in eve if k["kind"] != "payment"] == [
+        ("2027-01-30", "notice deadline", 0),
+        ("2027-01-31", "renews", 1),
+    ]
+    day = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-01-31", "--json")["within_30_days"]
+    assert [(k["date"], k["kind"]) for k in day if k["kind"] != "payment"] == [("2027-01-31", "renews")]
+    renewed = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-01-31", "--json")["running_term"]
+    assert renewed["notice_by"] == "2028-01-30"
+    _ok(cli, "--db", db, "contracts", "amend", "1", "--effective", "2027-01-31", "--reason", "too late",
+        "--at-end", "ends", "--json")  # fmt: skip
+    ended = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2028-03-01", "--json")
+    assert [(k["date"], k["kind"]) for k in ended["key_dates"] if k["kind"] in ("ends", "renews")] == [
+        ("2027-01-31", "renews"),
+        ("2028-01-31", "ends"),
+    ]
+
+
+def test_the_invoice_form_refuses_a_currency_by_its_field(signed: Path) -> None:
+    """The TUI's invoice form saves through the same rule as the command line: an unknown code, or a known one
+    that is not the contract's (CNY), is the currency field's problem, and nothing is saved."""
+    from quotetui.domain.errors import FieldErrors
+    from quotetui.services.contract_forms import save_invoice
+
+    opened = open_database(str(signed))
+    raw = {"period_start": "2026-03-01", "period_end": "2026-03-31", "amount": "204000"}
+    try:
+        for code, problem in (
+            ("ZZZ", "unknown currency 'ZZZ': expected an ISO 4217 code such as CNY, USD or EUR"),
+            ("USD", "the contract is in CNY; an invoice in USD cannot be checked against it"),
+        ):
+            with pytest.raises(FieldErrors) as refused:
+                save_invoice(opened.db, 1, {**raw, "currency": code})
+            assert refused.value.errors == {"currency": problem}
+    finally:
+        opened.db.dispose()
+    assert _count(signed, "invoice") == 0

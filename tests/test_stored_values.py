@@ -203,3 +203,55 @@ def test_a_gpu_peak_of_zero_another_program_wrote_is_named_not_divided_by(
     assert "internal error" not in done.err and "ZeroDivision" not in done.err
     ((gid,),) = sql(demo_db_path, "SELECT id FROM gpu_model WHERE key = 'h100-sxm5'")
     assert f"holds '{peak}' in gpu_model #{gid}, bf16_tflops, which is not a number above zero" in done.err
+
+
+def test_a_contracts_or_invoices_currency_another_program_wrote_is_named_where_it_is(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """A currency entry would refuse, stored by another program, stops the contract's views with the table, the row
+    and the column (as the read model names any stored value): an unknown code in the contract or its invoice,
+    and an invoice in a known currency that is not its contract's (never checked as if it were)."""
+    db = str(demo_db_path)
+    assert cli("--db", db, "contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12").code == 0
+    done = cli("--db", db, "contracts", "invoice", "add", "1", "--from", "2026-01-31", "--to", "2026-02-27",
+               "--amount", "1", "--currency", "CNY")  # fmt: skip
+    assert done.code == 0, done.err
+    fails = "another program wrote it; correct it there, or restore a backup, and try again"
+    for update, said in (
+        ("UPDATE invoice SET currency = 'USD'",
+         "the database holds 'USD' in invoice #1, currency: the contract is in CNY; an invoice in USD cannot be "
+         f"checked against it; {fails}"),
+        ("UPDATE invoice SET currency = 'ZZZ'",
+         f"the database holds 'ZZZ' in invoice #1, currency, which is not an ISO 4217 currency code: {fails}"),
+        ("UPDATE contract SET currency = 'ZZZ'",
+         f"the database holds 'ZZZ' in contract #1, currency, which is not an ISO 4217 currency code: {fails}"),
+    ):  # fmt: skip
+        execute(demo_db_path, update)
+        for command in (("contracts",), ("contracts", "show", "1", "--json"), ("contracts", "due")):
+            shown = cli("--db", db, *command)
+            assert shown.code == 2 and shown.err.strip() == f"quotetui: {said}", (command, shown.err)
+
+
+def test_an_amendment_another_program_changed_is_named_as_every_message_numbers_it(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """Amendments are numbered within their contract (``Amendment 1 of contract #1``, ``contracts show``'s ``1.``);
+    no command takes their row id. Contract #2's amendment is recorded first (row 1), so contract #1's first
+    amendment is row 2: a date another program broke in it is named amendment 1 of contract #1, as the
+    amendment's own messages name it, beside its table."""
+    db = str(demo_db_path)
+    for offer in ("2", "5"):
+        added = cli("--db", db, "contracts", "add", "--offer", offer, "--start", "2026-01-31", "--term-months", "12")
+        assert added.code == 0, added.err
+    for contract in ("2", "1"):
+        amended = cli("--db", db, "contracts", "amend", contract, "--effective", "2026-06-01", "--reason", "x",
+                      "--notice-days", "10")  # fmt: skip
+        assert amended.code == 0 and f"Amendment 1 of contract #{contract}," in amended.out, amended.err
+    assert sql(demo_db_path, "SELECT id, seq FROM contract_amendment WHERE contract_id = 1") == [(2, 1)]
+    execute(demo_db_path, "UPDATE contract_amendment SET effective = 'soon' WHERE contract_id = 1")
+    for command in (("contracts", "show", "1"), ("contracts",)):
+        shown = cli("--db", db, *command)
+        assert shown.code == 2, shown.out
+        assert "holds 'soon' in contract_amendment (amendment 1 of contract #1), effective, which is not a date" in (
+            shown.err
+        )

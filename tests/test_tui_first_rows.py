@@ -21,6 +21,7 @@ import quotetui.services.market_view as market_view
 from quotetui.tui.dialogs.error import ErrorDialog
 from quotetui.tui.offer_rows import FIGURES, at, order_keys
 from quotetui.tui.widgets.virtual_table import VirtualTable
+from tests.conftest import Cli, execute
 from tests.test_tui import RecordingApp, settle, text_of
 
 
@@ -292,3 +293,45 @@ async def test_keys_queued_right_after_slash_go_to_the_filter(demo_db_path: Path
         assert field.value == "h20" and app.focused is field
         await pilot.press(*"/x")  # in the filter, `/` is a character like any other
         assert field.value == "h20/x" and app.focused is field
+
+
+class TitledApp(RecordingApp):
+    """Keeps each notification's title too."""
+
+    def __init__(self, db: str | None) -> None:
+        super().__init__(db)
+        self.titled: list[tuple[str, str]] = []
+
+    def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[no-untyped-def, override]
+        self.titled.append((title, message))
+        super().notify(message, title=title, **kwargs)
+
+
+async def test_a_bad_contract_row_is_the_contracts_read_failing_not_the_claims_check(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """The cards' last step reads the contracts: a billing cadence another program wrote in one is titled as
+    that read, with the row named; the claims and findings were checked."""
+    done = cli("--db", str(demo_db_path), "contracts", "add", "--offer", "2", "--start", "2026-01-31",
+               "--term-months", "12")  # fmt: skip
+    assert done.code == 0, done.err
+    execute(demo_db_path, "UPDATE contract SET billing_cadence = 'weird'")
+    app = TitledApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.market is not None and app.market.cards_failed is not None)
+        await pilot.pause()
+        [(title, said)] = [(t, m) for t, m in app.titled if "'weird'" in m]
+        assert title == "Loading the contracts" and "'weird' in contract #1, billing_cadence" in said
+
+
+async def test_a_bug_in_the_contracts_step_is_titled_by_it(demo_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the contracts' read broke")
+
+    monkeypatch.setattr(market_view, "_contracts", broken)
+    app = RecordingApp(str(demo_db_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.market is not None and app.market.cards_failed is not None)
+        await pilot.pause()
+        assert isinstance(app.screen, ErrorDialog) and app.screen.title_text == "Loading the contracts failed"
+        assert app.screen.message == "RuntimeError: the contracts' read broke"

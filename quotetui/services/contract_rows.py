@@ -15,7 +15,7 @@ from typing import Any
 
 from quotetui.domain.contracts.amendments import Amendment
 from quotetui.domain.enums import BillingCadence, Choice, OfferStatus, PriceUnit
-from quotetui.language import _, ngettext
+from quotetui.language import N_, _, ngettext
 from quotetui.store.read_model import Column, Read, Rows
 from quotetui.store.reader import Reader, in_list
 
@@ -122,16 +122,24 @@ _BY_TYPE: dict[str, Read] = {
 
 def _columns(record: type, prefix: str = "", **choices: type[Choice]) -> tuple[Column, ...]:
     """Every field of ``record`` as the column of the same name (``prefix``: the table's alias), read by its
-    declared type (a JSON object for a ``dict``, a code as its ``choices``): a value another program wrote that
-    its type cannot hold is a database problem naming the table, the row and the column."""
+    declared type (a JSON object for a ``dict``, a code as its ``choices``, a ``currency`` as an ISO 4217 code): a
+    value another program wrote that its type cannot hold is a database problem naming the table, the row and the
+    column."""
     out = []
     for f in fields(record):
         kind = str(f.type).split(" | ")[0].split("[")[0]
         if f.name in choices:
             out.append(Column(f.name, prefix + f.name, "choice", choices[f.name]))
+        elif f.name == "currency":  # an ISO 4217 code, as entry takes it
+            out.append(Column(f.name, prefix + f.name, "currency"))
         else:
             out.append(Column(f.name, prefix + f.name, "json" if kind == "dict" else _BY_TYPE[kind]))
     return tuple(out)
+
+
+AMENDMENT_ROW = N_("amendment {seq} of contract #{contract_id}")
+"""An amendment as a problem names it: numbered within its contract, as ``contracts show`` and every message number
+it (no command takes its row id)."""
 
 
 @functools.cache
@@ -154,7 +162,7 @@ def _rows() -> tuple[Rows, Rows, Rows, Rows]:
         signed,
         Rows("IncidentRow", "incident", _columns(IncidentRow), "incident", record=IncidentRow),
         Rows("InvoiceRow", "invoice", _columns(InvoiceRow), "invoice", record=InvoiceRow),
-        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment"),
+        Rows("AmendmentRow", "contract_amendment", amendment, "contract_amendment", row=AMENDMENT_ROW),
     )
 
 

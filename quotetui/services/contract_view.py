@@ -35,11 +35,12 @@ from quotetui.domain.contracts.dates import (
     overdue_words,
     term_payments,
 )
-from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice
+from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
-from quotetui.domain.errors import BadInput
+from quotetui.domain.enums import shown_stored
+from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import as_utc
 from quotetui.language import _, ngettext
 from quotetui.language.dates import day_text
@@ -342,9 +343,10 @@ def renewal_words(c: ContractRow) -> str:
 
 
 def running_notice(c: ContractRow, term: Term) -> date | None:
-    """The notice deadline of ``term``: the one signed for the signed term, the notice period before its end
-    for a renewal."""
-    return c.notice_deadline if term.renewal == 0 else notice_deadline(term.end, c.notice_days)
+    """The notice deadline of ``term``: the notice period before its end (``dates.notice_deadline``), the signed
+    term's too (its stored deadline is this, but for a row stored before a 0-day notice fell on the day before
+    the end)."""
+    return notice_deadline(term.end, c.notice_days)
 
 
 def _contract_dates(
@@ -373,6 +375,20 @@ def _contract_dates(
     return found
 
 
+def _in_its_currency(invoice: InvoiceRow, currency: str) -> InvoiceRow:
+    """``invoice``, which entry took in its contract's ``currency`` only (``invoices.currency_refused``); one in
+    another that another program wrote is a database problem naming its row, never checked as if it were the
+    contract's."""
+    if refused := currency_refused(currency, invoice.currency):
+        raise DatabaseProblem(
+            _(
+                "the database holds {value} in invoice #{id}, currency: {problem}; another program wrote it; correct "
+                "it there, or restore a backup, and try again"
+            ).format(value=shown_stored(invoice.currency), id=invoice.id, problem=refused)
+        )
+    return invoice
+
+
 def load_contracts(db: Database, now: datetime, contract_id: int | None = None) -> list[ContractView]:
     """Every contract (or the one with ``contract_id``) as the buyer follows it, read as plain tuples in one
     snapshot (on SQLite without SQLAlchemy)."""
@@ -396,7 +412,8 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
         tolerance = Decimal(c.snapshot.get("invoice_tolerance", "0"))
         lines = [
             InvoiceLine(
-                i, check_invoice(i.amount, i.period_start, i.period_end, monthly, tolerance, c.currency, c.start_date)
+                _in_its_currency(i, c.currency),
+                check_invoice(i.amount, i.period_start, i.period_end, monthly, tolerance, c.currency, c.start_date),
             )
             for i in bills
         ]

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 from quotetui.domain import entities as E
 from quotetui.domain.contracts.amendments import Amendment, contract_terms, term_on
 from quotetui.domain.contracts.dates import notice_deadline, term_end
+from quotetui.domain.contracts.invoices import currency_refused
 from quotetui.domain.contracts.term import incident_in_term, invoice_in_term, invoice_overlaps
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.costing import OptionCost, nodes_needed
@@ -452,10 +453,8 @@ def add_invoice(
             select(Invoice.id, Invoice.period_start, Invoice.period_end).where(Invoice.contract_id == contract_id)
         ).all()
         problems = invoice_overlaps(v["period_start"], v["period_end"], list(billed)) or problems
-        if code != contract.currency:
-            problems["currency"] = _(
-                "the contract is in {currency}; an invoice in {code} cannot be checked against it"
-            ).format(currency=contract.currency, code=code)
+        if refused := currency_refused(contract.currency, code):
+            problems["currency"] = refused
         if problems:
             raise FieldErrors(problems)
         invoice = Invoice(

@@ -11,6 +11,8 @@ market medians or contracts yet), then :func:`complete_market_view` adds what th
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
@@ -27,7 +29,7 @@ from quotetui.domain.enums import OfferStatus, Provenance, Tone
 from quotetui.domain.fx import FxTable
 from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
-from quotetui.language import NP_, _, ngettext
+from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.lists import quoted
 from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import rank_offers
@@ -223,14 +225,61 @@ def load_offers_view(db: Database, scenario: str | None = None, on: date | None 
     return view
 
 
+@dataclass(frozen=True, slots=True)
+class CardsStep:
+    """A step of the dashboard's cards, as the TUI titles it while it runs and where it failed (marked N_)."""
+
+    doing: str
+    failed: str
+
+
+CLAIMS_STEP = CardsStep(N_("Checking claims and findings"), N_("Checking claims and findings failed"))
+MEDIANS_STEP = CardsStep(N_("Computing the market medians"), N_("Computing the market medians failed"))
+CONTRACTS_STEP = CardsStep(N_("Loading the contracts"), N_("Loading the contracts failed"))
+
+
+class CardsFailed(Exception):
+    """A step of :func:`complete_market_view` failed: ``step`` says which, ``cause`` why (a bad contract row is
+    the contracts' read, not the claims' check)."""
+
+    def __init__(self, step: CardsStep, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.step, self.cause = step, cause
+
+
+@contextmanager
+def _step(step: CardsStep) -> Iterator[None]:
+    try:
+        yield
+    except Exception as exc:  # Cancelled is not one: a load given up stays given up
+        raise CardsFailed(step, exc) from exc
+
+
 @one_snapshot
 def complete_market_view(db: Database, first: MarketView) -> MarketView:
     """``first`` (from :func:`load_offers_view`) with the claims audit, the verification findings, the logs
     on record, the market medians and the contracts: a new view with ``cards_ready``; ``first`` is left as it
-    was (a screen may be drawing it)."""
+    was (a screen may be drawing it). A step that fails raises :class:`CardsFailed` naming it."""
+    from quotetui.domain.cancel import check_cancelled
+    from quotetui.services.market_prices import market_medians  # the cards' modules: not on the first rows' path
+
+    with _step(CLAIMS_STEP):
+        view = _checked_view(db, first)
+    with _step(MEDIANS_STEP):
+        ranking = first.ranking
+        assert ranking is not None, "a view from load_offers_view"
+        medians, _sources = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
+        check_cancelled()
+        _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
+    with _step(CONTRACTS_STEP):
+        _contracts(db, view)
+    return view
+
+
+def _checked_view(db: Database, first: MarketView) -> MarketView:
+    """``first``'s rows with their claims' audits, findings and logs on record, and the market's findings."""
     from quotetui.domain.cancel import check_cancelled
     from quotetui.services.claims import audit_claims  # the cards' modules: not on the first rows' path
-    from quotetui.services.market_prices import market_medians
     from quotetui.services.verification import market_findings
 
     ranking = first.ranking
@@ -266,10 +315,6 @@ def complete_market_view(db: Database, first: MarketView) -> MarketView:
         key=lambda of: (of[1].severity.order, of[0].id),
     )
     check_cancelled()
-    medians, _sources = market_medians(db, ranking.scenario.home_currency, ranking.on, ranking.fx)
-    check_cancelled()
-    _summarise(view, ranking.evaluations, {m.gpu: m.median_gpu_hour for m in medians})
-    _contracts(db, view)
     return view
 
 

@@ -21,17 +21,22 @@ from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
+from quotetui.domain.currency import MINOR_UNITS
 from quotetui.domain.enums import Choice, shown_stored
 from quotetui.domain.errors import DatabaseProblem
 from quotetui.domain.fields import Entity, Field
 from quotetui.domain.money import RATE_PLACES
 from quotetui.language import N_, _
+from quotetui.language.lists import aside, filled
 from quotetui.store.reader import Reader, stored_json
 
-Read = Literal["raw", "int", "bool", "money", "rate", "decimal", "positive", "text", "day", "when", "choice", "json"]
+Read = Literal[
+    "raw", "int", "bool", "money", "rate", "decimal", "positive", "text", "currency", "day", "when", "choice", "json"
+]
 """How a stored value becomes the record's: as it is, a whole number, a flag, an exact scaled decimal (6 places;
 a rate 10), a decimal from its text (``positive``: one above zero, as a peak every figure divides by), a shared
-text, a day, a time, a choice's member, a JSON column's value."""
+text, an ISO 4217 code (``domain/currency.py``'s, as every entry parses it), a day, a time, a choice's member, a
+JSON column's value."""
 
 _WORDS: dict[str, str] = {
     "int": N_("a whole number"),
@@ -39,6 +44,7 @@ _WORDS: dict[str, str] = {
     "rate": N_("an exact rate"),
     "decimal": N_("a number"),
     "positive": N_("a number above zero"),
+    "currency": N_("an ISO 4217 currency code"),
     "day": N_("a date"),
     "when": N_("a time"),
     "bool": N_("a flag"),
@@ -56,7 +62,8 @@ _BY_KIND: dict[str, Read] = {
     "date": "day",
     "datetime": "when",
     "choice": "choice",
-}  # every other kind (text, name, currency, a reference's name) is text
+    "currency": "currency",
+}  # every other kind (text, name, a reference's name) is text
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +88,21 @@ def fields_of(entity: Entity, names: Iterable[str], prefix: str = "") -> tuple[C
 
 class Rows:
     """A table's rows as ``NamedTuple`` records of ``columns``: ``SELECT`` them from ``source`` (a table, or a
-    join), each converted as its column says. ``label`` and ``key``: how a problem names a row (``offer #3``).
+    join), each converted as its column says. ``label`` and ``key``: how a problem names a row (``offer #3``);
+    ``row``: how it names one the user knows by other columns, beside the table (a template marked N_, filled by
+    the row's columns by name: an amendment is ``amendment 2 of contract #1``, as every message numbers it).
     ``record``: a typed record class of its own (a dataclass or a NamedTuple) whose fields are the columns'
     names in order, instead of one made here."""
 
     def __init__(
-        self, name: str, source: str, columns: Iterable[Column], label: str, key: str = "id", record: type | None = None
+        self,
+        name: str,
+        source: str,
+        columns: Iterable[Column],
+        label: str,
+        key: str = "id",
+        record: type | None = None,
+        row: str | None = None,
     ) -> None:
         self.columns = tuple(columns)
         names = [c.name for c in self.columns]
@@ -97,6 +113,7 @@ class Rows:
         self.sql = f"SELECT {', '.join(c.sql for c in self.columns)} FROM {source}"
         self.label = label
         self._key = names.index(key) if key in names else None
+        self._named = row
         self._factory = self._compile()
 
     def position(self, name: str) -> int:
@@ -126,9 +143,9 @@ class Rows:
 
     def _compile(self) -> Callable[[Reader], Callable[[Any], Any]]:
         """A function per record type, made once: ``Record(r[0], money(r[1]), …)`` with each conversion inline."""
-        key = "None" if self._key is None else f"r[{self._key}]"
         cells, bound = [], {"Record": self.record, "bad": self._bad, "notint": _not_int, "notflag": _not_flag}
         bound["FLAGS"] = (0, 1, None)  # True == 1 and False == 0 are in it too
+        bound["CODES"], bound["notcode"] = MINOR_UNITS, _not_code
         for i, c in enumerate(self.columns):
             value = f"r[{i}]"
             if c.read == "raw":
@@ -137,10 +154,12 @@ class Rows:
                 cells.append(f"({value} if {value}.__class__ is int or {value} is None else notint({value}))")
             elif c.read == "bool":  # 0/1 (SQLite), a boolean (PostgreSQL), NULL: never the text 'false'
                 cells.append(f"({value} is True or {value} == 1 if {value} in FLAGS else notflag({value}))")
+            elif c.read == "currency":  # a code entry would take (NULL where the column may hold it)
+                cells.append(f"({value} if {value} in CODES or {value} is None else notcode({value}))")
             elif c.read == "choice":
                 assert c.choices is not None, c.name
                 bound[f"m{i}"] = c.choices._value2member_map_
-                cells.append(f"(m{i}[{value}] if {value} in m{i} else bad({i}, {value}, {key}))")  # None: None
+                cells.append(f"(m{i}[{value}] if {value} in m{i} else bad({i}, {value}, r))")  # None: None
             else:
                 cells.append(f"{c.read}({value})")
         source = (
@@ -167,10 +186,11 @@ class Rows:
                 make(probe)
             except (ValueError, TypeError, ArithmeticError):
                 return DatabaseProblem(
-                    _(
-                        "the database holds {value} in {row}, {column}, which is not {kind}: another program wrote "
-                        "it; correct it there, or restore a backup, and try again"
-                    ).format(
+                    filled(
+                        _(
+                            "the database holds {value} in {row}, {column}, which is not {kind}: another program "
+                            "wrote it; correct it there, or restore a backup, and try again"
+                        ),
                         value=shown_stored(raw[i]),
                         row=self._row(raw),
                         column=column.sql.rsplit(".", 1)[-1],
@@ -184,17 +204,20 @@ class Rows:
         )
 
     def _row(self, raw: Sequence[Any]) -> str:
+        """How a problem names the row ``raw``: ``offer #3``, or the table beside the row's ``row`` words."""
+        if self._named is not None:
+            return aside(self.label, _(self._named).format(**{c.name: raw[i] for i, c in enumerate(self.columns)}))
         key = raw[self._key] if self._key is not None else None
         return f"{self.label} #{key}" if key is not None else self.label
 
-    def _bad(self, index: int, value: object, key: object) -> Any:
+    def _bad(self, index: int, value: object, raw: Sequence[Any]) -> Any:
         """A stored code that is not one of its choice's: the database problem, naming where it is (NULL, in a
         column that may hold it or from an outer join, is None)."""
         if value is None:
             return None
         column = self.columns[index]
         assert column.choices is not None
-        row = f"{self.label} #{key}" if key is not None else self.label
+        row = self._row(raw)
         where = _(column.where) if column.where else "{row}, " + column.sql.rsplit(".", 1)[-1]
         return column.choices.stored(value, where.format(row=row))
 
@@ -204,6 +227,10 @@ def _above_zero(value: Any) -> Any:
     if value is not None and value <= 0:
         raise ValueError(f"not above zero: {value!r}")
     return value
+
+
+def _not_code(value: object) -> str:
+    raise ValueError(f"not a currency code: {value!r}")
 
 
 def _not_flag(value: object) -> bool:

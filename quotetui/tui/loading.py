@@ -18,7 +18,7 @@ from quotetui.language import _, ngettext
 from quotetui.tui.workers import background
 
 if TYPE_CHECKING:
-    from quotetui.services.market_view import MarketView
+    from quotetui.services.market_view import CardsFailed, MarketView
     from quotetui.store.engine import Database
     from quotetui.tui.offer_preview import Preview
     from quotetui.tui.widgets.virtual_table import TableRow
@@ -181,13 +181,16 @@ class LoadsMarket:
 
     def _load_cards(self, first: MarketView, generation: int) -> MarketView | None:
         """The complete view, shown (None when the cards could not be computed)."""
-        from quotetui.services.market_view import complete_market_view
+        from quotetui.services.market_view import CLAIMS_STEP, CardsFailed, complete_market_view
 
         assert self.database is not None
         try:
             view = complete_market_view(self.database, first)
-        except Exception as exc:  # the offers stay usable; the cards say what went wrong
-            self.call_from_thread(self._cards_failed, first, generation, exc)
+        except CardsFailed as failed:  # the offers stay usable; the cards say what went wrong, and in which step
+            self.call_from_thread(self._cards_failed, first, generation, failed)
+            return None
+        except Exception as exc:  # failed before its first step began
+            self.call_from_thread(self._cards_failed, first, generation, CardsFailed(CLAIMS_STEP, exc))
             return None
         return self._show(view, generation)
 
@@ -265,16 +268,17 @@ class LoadsMarket:
         self.say_sub_title(lambda: full_sub_title(*parts))
         self.market = view
 
-    def _cards_failed(self, first: MarketView, generation: int, exc: BaseException) -> None:
+    def _cards_failed(self, first: MarketView, generation: int, failed: CardsFailed) -> None:
         """The offers are shown; the claims, findings and contracts could not be computed: the cards say so
-        (F5 tries again), and the error is shown as any other."""
+        (F5 tries again), and the error is shown as any other, titled by the step that failed."""
         if generation != self._generation:
             return
+        exc, step = failed.cause, failed.step
         reason = str(exc) if isinstance(exc, QuotetuiError) else f"{type(exc).__name__}: {exc}"
         from dataclasses import replace
 
         self.market = replace(first, cards_failed=self.secret_free(reason))  # a new view: its rows say "unknown"
         if isinstance(exc, QuotetuiError):
-            self.notify(str(exc), title=_("Checking claims and findings"), severity="error", timeout=10)
+            self.notify(str(exc), title=_(step.doing), severity="error", timeout=10)
         else:
-            self.show_error(_("Checking claims and findings failed"), exc)
+            self.show_error(_(step.failed), exc)

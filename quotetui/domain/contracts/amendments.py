@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from fractions import Fraction
 from typing import Any, Protocol
 
 from quotetui.domain.contracts.charges import Charge
-from quotetui.domain.contracts.dates import Term, terms_to
+from quotetui.domain.contracts.dates import Term, last_notice_day, terms_to
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import DiscountTerm
 from quotetui.language import N_, _
@@ -132,8 +132,7 @@ def renews_at(amendments: list[Amendment], current: bool, notice_days: int | Non
     by an amendment in force by then ends it there; given later, at the following end)."""
 
     def renews(end: date) -> bool:
-        deadline = end - timedelta(days=notice_days or 0)
-        return bool(term_on(amendments, "auto_renew", current, deadline))
+        return bool(term_on(amendments, "auto_renew", current, last_notice_day(end, notice_days)))
 
     return renews
 

@@ -55,12 +55,21 @@ def term_end(start: date, term_months: int) -> date:
 
 
 def notice_deadline(end: date, notice_days: int | None) -> date | None:
-    """The last day to give notice: ``notice_days`` before the end (None: no notice period)."""
+    """The last day to give notice: ``notice_days`` before the end (None: no notice period), as
+    :func:`last_notice_day` counts it."""
     if notice_days is None:
         return None
     if notice_days < 0:
         raise BadInput(_("the notice period cannot be negative ({days} days)").format(days=notice_days))
-    return end - timedelta(days=notice_days)
+    return last_notice_day(end, notice_days)
+
+
+def last_notice_day(end: date, notice_days: int | None) -> date:
+    """The last day notice stops the renewal at ``end``: ``notice_days`` before it, and never ``end`` itself (the
+    renewal begins that day, so notice given then is too late): with no notice period, the term's last day. The
+    one rule of when a renewal becomes certain (:func:`terms_to`) and of which notice stops it
+    (``amendments.renews_at``)."""
+    return end - timedelta(days=max(notice_days or 0, 1))
 
 
 def payment_dates(start: date, end: date, cadence: BillingCadence) -> Iterator[date]:
@@ -96,7 +105,7 @@ def terms_to(
     renews: Callable[[date], bool] | None = None,
 ) -> list[Term]:
     """The signed term, then each renewal of an auto-renewing contract that has begun or is certain on ``on``:
-    certain once the notice deadline before it (``notice_days`` before the term's end) has passed. The last term
+    certain once the notice deadline before it (:func:`last_notice_day` before the term's end) has passed. The last term
     listed is the first whose renewal can still be stopped, so its notice deadline is the next one to act on.
     The k-th renewal ends ``term_months`` + k × ``renewal_months`` months after the start (counted from the
     start, never chained: a term from 31 August renews to the last day of February, then back to the 31st). A
@@ -106,8 +115,7 @@ def terms_to(
     if not auto_renew or renewal_months is None or renewal_months < 1:
         return terms
     months = term_months if term_months is not None else _months_between(start, end)
-    notice = timedelta(days=max(notice_days or 0, 0))
-    while terms[-1].end <= on or terms[-1].end - notice < on:
+    while last_notice_day(terms[-1].end, notice_days) < on:
         if renews is not None and not renews(terms[-1].end):
             break  # notice was given: it ends there
         k = len(terms)

@@ -18,6 +18,7 @@ from fractions import Fraction
 from quotetui.domain.contracts.charges import Charge, charged, period_months
 from quotetui.domain.currency import minor_units
 from quotetui.domain.economics.exact import dec
+from quotetui.language import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,4 +50,15 @@ def check_invoice(
     return InvoiceCheck(expected, amount - expected, tolerance, span)
 
 
-__all__ = ["InvoiceCheck", "check_invoice", "period_months"]
+def currency_refused(contract_currency: str, code: str) -> str | None:
+    """Why an invoice in ``code`` cannot be a contract's in ``contract_currency`` (None: it can): the one rule of an
+    invoice's currency, its contract's (it is checked against the contract's charge, which no rate converts), asked
+    where one is entered and where a stored one is read."""
+    if code == contract_currency:
+        return None
+    return _("the contract is in {currency}; an invoice in {code} cannot be checked against it").format(
+        currency=contract_currency, code=code
+    )
+
+
+__all__ = ["InvoiceCheck", "check_invoice", "currency_refused", "period_months"]
