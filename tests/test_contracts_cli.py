@@ -489,6 +489,9 @@ def test_with_no_notice_period_notice_is_due_by_the_last_day_of_the_term(cli: Cl
         "--notice-days", "0", "--auto-renew", "--gpus", "8", "--json")  # fmt: skip
     shown = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-01-30", "--json")
     assert shown["notice_deadline"] == "2027-01-30" and shown["running_term"]["end"] == "2027-01-31"
+    execute(demo_db_path, "UPDATE contract SET notice_deadline = '2027-01-31'")  # as a version before the rule kept it
+    again = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2027-01-30", "--json")
+    assert again["notice_deadline"] == again["running_term"]["notice_by"] == "2027-01-30"
     eve = _ok(cli, "--db", db, "contracts", "due", "--on", "2027-01-30", "--json")["within_30_days"]
     assert [(k["date"], k["kind"], k["days_left"]) for k in eve if k["kind"] != "payment"] == [
         ("2027-01-30", "notice deadline", 0),

@@ -209,6 +209,7 @@ class ContractView:
 
     def to_json(self) -> dict[str, Any]:
         c, cur = self.contract, self.contract.currency
+        signed_notice = notice_deadline(c.end_date, c.notice_days)  # the rule: a row stored before it can differ
         return {
             "id": self.id,
             "reference": c.reference,
@@ -229,7 +230,7 @@ class ContractView:
             "auto_renew": c.auto_renew,
             "renewal_term_months": c.renewal_term_months,
             "notice_days": c.notice_days,
-            "notice_deadline": c.notice_deadline.isoformat() if c.notice_deadline else None,
+            "notice_deadline": None if signed_notice is None else signed_notice.isoformat(),
             "running_term": {  # the signed term, or the renewal running on the view's day
                 "start": self.running.start.isoformat(),
                 "end": self.running.end.isoformat(),

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
 
+from quotetui.domain.contracts.dates import notice_deadline
 from quotetui.domain.economics.claims import Audit, value_words
 from quotetui.domain.economics.display import stored_text
 from quotetui.domain.economics.exact import pct
@@ -362,6 +363,7 @@ def contracts(d: OfferDetail) -> RenderableType:
         return Text(_("No contract signed on this offer yet."), style=STYLE[Tone.MUTED])
     parts = []
     for c in d.contracts:
+        notice = notice_deadline(c.end_date, c.notice_days)  # the rule: a row stored before it can differ
         parts.append(
             kv(
                 c.reference or _("Contract #{id}").format(id=c.id),
@@ -372,7 +374,7 @@ def contracts(d: OfferDetail) -> RenderableType:
                     (N_("end"), c.end_date.isoformat()),
                     (N_("term"), _("{n} months").format(n=c.term_months)),
                     (NP_("how often a contract is invoiced", "billing"), c.billing_cadence.spaced),
-                    (N_("notice deadline"), c.notice_deadline.isoformat() if c.notice_deadline else None),
+                    (N_("notice deadline"), notice.isoformat() if notice else None),
                     (N_("auto-renews"), _("yes") if c.auto_renew else _("no")),
                     (
                         N_("committed spend"),
