@@ -48,12 +48,12 @@ def test_the_terms_shown_are_those_in_force_and_an_amendment_to_come_is_said_as_
     before = cli("--db", db, "contracts", "show", "1", "--on", BEFORE).out.splitlines()
     assert before[1] == "  16 GPUs, 2026-06-01 → 2027-06-01 (12 months)"
     assert "; monthly charge 360,000.00 CNY; billed monthly" in before[3]
-    assert "  sold: H100 SXM5, 2 nodes of 8 GPUs; nvswitch in a node, infiniband hdr across" in before
+    assert "  sold: H100 SXM5, 2 nodes of 8 GPUs; NVSwitch in a node, IB HDR across" in before
     assert "  from 2027-01-01 (amendment 1): 8 GPUs; monthly charge 180,000.00 CNY" in before
     after = cli("--db", db, "contracts", "show", "1", "--on", AFTER).out.splitlines()
     assert after[1] == "  8 GPUs, 2026-06-01 → 2027-06-01 (12 months)"
     assert "; monthly charge 180,000.00 CNY; billed monthly" in after[3]
-    assert "  sold: H100 SXM5, 1 node of 8 GPUs; nvswitch in a node, infiniband hdr across" in after
+    assert "  sold: H100 SXM5, 1 node of 8 GPUs; NVSwitch in a node, IB HDR across" in after
     assert not any("(amendment 1):" in line for line in after)  # in force: no longer to come
     # the listing and --json follow the same day
     listed = cli("--db", db, "contracts", "--on", BEFORE).out.splitlines()[1].split()
