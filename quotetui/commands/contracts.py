@@ -98,7 +98,7 @@ def _signed(amount: Decimal, currency: str) -> str:
 
 def _row(v: ContractView) -> list[str]:
     c = v.contract
-    spent = money(v.spend, c.currency) + (
+    spent = money(v.invoiced, c.currency) + (
         f" / {money(c.committed_spend, c.currency)}" if c.committed_spend is not None else ""
     )
     return [
@@ -401,10 +401,10 @@ def _show(v: ContractView, today: date) -> None:
             else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
         )
         say("  " + notice.format(day=day_text(v.notice_by), n=f"{days:,}", renewal=renewal_words(c)))
-    spent = _("spent {amount}").format(amount=money(v.spend, cur))
+    spent = _("spent {amount} to date ({paid} paid)").format(amount=money(v.invoiced, cur), paid=money(v.paid, cur))
     if c.committed_spend is not None:
-        spent = _("spent {amount} of a committed {committed}").format(
-            amount=money(v.spend, cur), committed=money(c.committed_spend, cur)
+        spent = _("spent {amount} to date ({paid} paid) of a committed {committed}").format(
+            amount=money(v.invoiced, cur), paid=money(v.paid, cur), committed=money(c.committed_spend, cur)
         )
     say(f"  {spent}")
     if v.amendments:
