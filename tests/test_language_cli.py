@@ -399,7 +399,7 @@ def test_codes_read_as_words_in_chinese_and_as_before_in_english(market: Market)
     assert "、状态为已报价" in _zh(market, "offer", "edit", "20", "--notes", "备注")
     assert "status quoted" in _ok("--db", db, "offer", "edit", "20", "--notes", "备注二")
     shown = _zh(market, "contracts", "show", "1")
-    assert "（包月，第 1 轮）" in shown and "机内 NVSwitch，机间 InfiniBand NDR" in shown
+    assert "（包月，第 1 轮）" in shown and "机内互联：NVSwitch，机间网络：InfiniBand NDR" in shown
     assert "(monthly, round 1)" in _ok("--db", db, "contracts", "show", "1")
     claims = _zh(market, "claims")
     assert "— 训练天数\n" in claims and "— AllReduce 总线带宽\n" in claims and "training_days" not in claims
