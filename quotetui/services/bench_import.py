@@ -122,7 +122,7 @@ class WronglyVerified:
     label: str
     figures: tuple[str, ...]  # each verified figure of the log, as people read it
     why: str
-    given_db: str | None = None  # the ``--db`` the check was given, its secrets starred (``redact_url``)
+    given_db: str | None = None  # the ``--db`` the check was given
 
     @property
     def mend(self) -> str:
@@ -473,7 +473,6 @@ def wrongly_verified(db: Database, given_db: str | None = None) -> list[WronglyV
     :func:`recheck` would withdraw, read and changed nothing. ``given_db``: the ``--db`` the check was given,
     for the command that mends it."""
     found = []
-    given = redact_url(given_db) if given_db else None
     with db.session() as session:
         offer_ids = _verified_offers(session)
         if not offer_ids:
@@ -486,13 +485,14 @@ def wrongly_verified(db: Database, given_db: str | None = None) -> list[WronglyV
             j = _judged(session, offer, catalog, ids)
             for log, why, rows in _refused(session, j.on_record, j.sold, catalog, j.machine):
                 figures = tuple(figure_words(r.metric, r.value, r.unit) for r in rows)
-                found.append(WronglyVerified(offer_id, log.evidence_id, log.label, figures, why, given))
+                found.append(WronglyVerified(offer_id, log.evidence_id, log.label, figures, why, given_db))
     return found
 
 
 def recheck_command(offer_id: int | None, given_db: str | None = None) -> str:
-    """``quotetui [--db DB] bench recheck [--offer N]``: ``given_db`` as the user gave it (secrets starred)."""
-    db = f" --db {shell_word(given_db)}" if given_db else ""
+    """``quotetui [--db DB] bench recheck [--offer N]``: ``given_db`` as the user gave it, a password in it starred
+    (``redact_url``: a command is shown, and copied into notes and tickets)."""
+    db = f" --db {shell_word(redact_url(given_db))}" if given_db else ""
     offer = f" --offer {offer_id}" if offer_id is not None else ""
     return f"quotetui{db} bench recheck{offer}"
 
