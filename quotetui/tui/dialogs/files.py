@@ -47,7 +47,8 @@ class FilesDialog(ClosesOnTop, ReportsWorkerErrors, ModalScreen[ResultT]):
         a footer of this dialog's keys (not those of the screen underneath); every text as shown (translated)."""
         with Vertical(classes="dialog"):
             yield Label(plain(title), classes="dialog-title")
-            with VerticalScroll(id="files-body", can_focus=False):  # what it reads, the field, the report: scrolled, keys too
+            # what it reads, the field, the report: scrolled (keys too), never focused itself
+            with VerticalScroll(id="files-body", can_focus=False):
                 said = Paragraph(classes="form-label", markup=False)  # broken as the language breaks a line
                 said.show(Text(reads))
                 yield said
