@@ -1,5 +1,6 @@
 """``db check`` names a figure stored as verified that the offer's logs refuse (``bench_import.not_verified``): a
-database an older version wrote keeps such a figure until the offer's next ``bench import``. Reproduced with the
+database an older version wrote keeps such a figure until ``bench recheck`` (or the offer's next ``bench import``)
+withdraws it. Reproduced with the
 shared logs: mamf-finder's MSMF sweep (log 33, 722 TFLOPS, names no GPU) verified on H100 offer #9, then an
 nvidia-smi query of an H200 (log 11) stored beside it without withdrawing the figure, as a version before the
 rule did."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 from pathlib import Path
 
 from tests.conftest import Cli, sql
@@ -52,7 +54,9 @@ def _wrongly_verified(cli: Cli, db: Path) -> None:
     ]
 
 
-def test_db_check_names_the_figure_and_the_command_that_withdraws_it(cli: Cli, demo_db_path: Path) -> None:
+def test_db_check_names_the_figure_and_the_command_that_withdraws_it(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
     db = str(demo_db_path)
     assert cli("--db", db, "db", "check").code == 0  # the demo market holds no such figure
     _wrongly_verified(cli, demo_db_path)
@@ -63,7 +67,7 @@ def test_db_check_names_the_figure_and_the_command_that_withdraws_it(cli: Cli, d
     assert checked.out.splitlines()[3:] == [
         f"a figure stored as verified that should not be: offer #9, evidence #{sweep_id} {SWEEP.name}: "
         f"gemm_tflops 722 TFLOPS ({WHY})",
-        f"  to withdraw it: quotetui bench import {SWEEP.name} --offer 9 (the log imported again is stored once)",
+        f"  to withdraw it: quotetui --db {db} bench recheck --offer 9",
     ]
     report = json.loads(cli("--db", db, "db", "check", "--json").out)
     assert report["ok"] is False and report["unknown_codes"] == []
@@ -74,25 +78,64 @@ def test_db_check_names_the_figure_and_the_command_that_withdraws_it(cli: Cli, d
             "log": SWEEP.name,
             "figures": ["gemm_tflops 722 TFLOPS"],
             "not_verified": WHY,
-            "mend": f"quotetui bench import {SWEEP.name} --offer 9",
+            "mend": f"quotetui --db {db} bench recheck --offer 9",
         }
     ]
     # the check changed nothing: the figure is still there, and explain still counts it
     assert "verified GEMM 722 TFLOPS" in json.loads(cli("--db", db, "explain", "9", "--json").out)["mfu_note"]
 
-    # the command it gives, run where the log's copy is, withdraws the figure and the check passes
+    # the command it gives, run as printed from another folder (no log file there): it mends this database
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
     here = Path.cwd()
-    os.chdir(SHARED)
+    os.chdir(elsewhere)
     try:
-        mended = cli("--db", db, "bench", "import", SWEEP.name, "--offer", "9")
+        mended = cli(*shlex.split(checked.out.splitlines()[-1].split(": ", 1)[1])[1:])
     finally:
         os.chdir(here)
     assert mended.code == 0, mended.err
-    assert f"- evidence #{sweep_id} {SWEEP.name}: its figures no longer count as verified ({WHY})" in mended.out
+    assert mended.out.splitlines() == [
+        "offer #9:",
+        f"- evidence #{sweep_id} {SWEEP.name}: its figures no longer count as verified ({WHY})",
+        "1 log's figures withdrawn",
+    ]
+    assert list(elsewhere.iterdir()) == []  # no database made where it ran
     assert sql(demo_db_path, "SELECT COUNT(*) FROM benchmark_result WHERE evidence_id IS NOT NULL") == [(0,)]
-    again = cli("--db", db, "db", "check")
-    assert again.code == 0 and "verified" not in again.out
-    assert json.loads(cli("--db", db, "explain", "9", "--json").out)["mfu_source"] == "default"
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM evidence WHERE offer_id = 9") == [(2,)]  # the logs stay
+    explained = json.loads(cli("--db", db, "explain", "9", "--json").out)
+    assert (explained["mfu_source"], explained["mfu_note"]) == (
+        "default",
+        "default 40 % of dense BF16 peak: no MFU verified",
+    )
+    assert sql(
+        demo_db_path,
+        "SELECT action, subject, via, offer_id FROM change_log WHERE entity = 'benchmark_result' ORDER BY id DESC "
+        "LIMIT 1",
+    ) == [("removed", "verified gemm_tflops", "cli: quotetui bench recheck", 9)]
+
+    # a second run changes nothing, and the check passes
+    again = cli("--db", db, "bench", "recheck")
+    assert (again.code, again.out) == (0, "nothing to withdraw: no offer holds a verified figure measured from a log\n")
+    assert json.loads(cli("--db", db, "bench", "recheck", "--offer", "9", "--json").out) == {
+        "offers": [9],
+        "withdrawn": [],
+    }
+    assert sql(demo_db_path, "SELECT COUNT(*) FROM change_log WHERE via = 'cli: quotetui bench recheck'") == [(1,)]
+    passed = cli("--db", db, "db", "check")
+    assert passed.code == 0 and "verified" not in passed.out
+
+
+def test_the_mend_names_a_server_without_its_password() -> None:
+    from quotetui.services.bench_import import WronglyVerified
+
+    figure = WronglyVerified(9, 3, "33.txt", ("gemm_tflops 722 TFLOPS",), "why", "postgresql://buyer:s3cret@db/q")
+    assert figure.mend == "quotetui --db 'postgresql://buyer:***@db/q' bench recheck --offer 9"
+    assert WronglyVerified(9, 3, "33.txt", (), "why").mend == "quotetui bench recheck --offer 9"
+
+
+def test_recheck_of_an_offer_that_does_not_exist(cli: Cli, demo_db_path: Path) -> None:
+    done = cli("--db", str(demo_db_path), "bench", "recheck", "--offer", "999")
+    assert done.code != 0 and "no offer #999 (offers are #1–#20)" in done.err
 
 
 def test_a_figure_its_logs_bear_out_is_not_named(cli: Cli, demo_db_path: Path) -> None:
@@ -114,5 +157,5 @@ def test_db_check_in_chinese(cli: Cli, demo_db_path: Path) -> None:
         f"不应记为已验证的数据：报价 #9，证据 #{sweep_id} {SWEEP.name}：GEMM TFLOPS 722 TFLOPS（该日志未写明 GPU，"
         "而该报价的其他日志发现：日志报告为 H200 SXM，报价所售为 H100 SXM5；无法证明来自所售的 H100 SXM5，"
         "仅作为证据保留，不计为已验证数据）",
-        f"  撤回方法：quotetui bench import {SWEEP.name} --offer 9（再次导入该日志不会重复保存）",
+        f"  撤回方法：quotetui --db {demo_db_path} bench recheck --offer 9",
     ]

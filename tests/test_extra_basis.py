@@ -8,6 +8,7 @@ by the offer" caveats follow what the extras are billed on, never their kind."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -373,6 +374,7 @@ def test_db_check_names_each_stored_pair_with_the_command_that_corrects_it(cli: 
     """A setup fee stored per month (its kind's one basis free: edited to one-off) and an egress fee per TB-month
     beside the offer's per-GB one (removed): each named with the rule's words; exit 2 until both are corrected."""
     db = str(demo_db_path)
+    run = f"quotetui --db {shlex.quote(db)}"  # the command says which database: run elsewhere, it would open another
     [setup] = _stored_disagreeing(demo_db_path, 14, [("setup_fee", "per_month", 5000, False, "安装费")])
     [egress] = _stored_disagreeing(demo_db_path, 12, [("egress", "per_tb_month", 100, False, None)])
     checked = cli("--db", db, "db", "check")
@@ -380,27 +382,28 @@ def test_db_check_names_each_stored_pair_with_the_command_that_corrects_it(cli: 
     assert checked.out.splitlines()[3:] == [
         f"an extra cost on a basis its kind is not charged on: offer #12, extra cost #{egress} (per tb month bills per "
         "TB stored a month (the scenario's storage): egress is charged per gb)",
-        f"  to correct it: quotetui extra remove {egress} (its kind's basis is on another extra cost of the offer: add "
+        f"  to correct it: {run} extra remove {egress} (its kind's basis is on another extra cost of the offer: add "
         "the amount there)",
         f"an extra cost on a basis its kind is not charged on: offer #14, extra cost #{setup} (per month bills a flat "
         "fee a month: setup fee is charged one off)",
-        f"  to correct it: quotetui extra edit {setup} --basis one_off",
+        f"  to correct it: {run} extra edit {setup} --basis one_off",
     ]
     chinese = cli("--lang", "zh-CN", "--db", db, "db", "check")
     assert chinese.out.splitlines()[5:] == [
         f"计费依据与类型不符的附加费用：报价 #14，附加费用 #{setup}（“每月”按每月固定费用计费；"
         "开通费的计费方式只能是一次性）",
-        f"  更正方法：quotetui extra edit {setup} --basis one_off",
+        f"  更正方法：{run} extra edit {setup} --basis one_off",
     ]
     report = json.loads(cli("--db", db, "db", "check", "--json").out)
     assert report["ok"] is False and [(x["extra_id"], x["mend"]) for x in report["disagreeing_extras"]] == [
-        (egress, f"quotetui extra remove {egress}"),
-        (setup, f"quotetui extra edit {setup} --basis one_off"),
+        (egress, f"{run} extra remove {egress}"),
+        (setup, f"{run} extra edit {setup} --basis one_off"),
     ]
-    edited = cli("--db", db, "extra", "edit", str(setup), "--basis", "one_off")
+    remove, edit = (shlex.split(x["mend"])[1:] for x in report["disagreeing_extras"])  # run as printed
+    edited = cli(*edit)
     assert edited.code == 0, edited.err
     assert edited.out.startswith(f"Updated extra cost #{setup}: kind setup_fee, basis one_off, amount 5,000.00")
-    removed = cli("--db", db, "extra", "remove", str(egress))
+    removed = cli(*remove)
     assert removed.code == 0 and removed.out.strip() == f"Removed extra cost #{egress} of offer #12.", removed.err
     assert cli("--db", db, "db", "check").code == 0
 

@@ -96,6 +96,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("bench", "codes"),
     ("bench", "check", "--offer", "2"),
     ("bench", "check", "--offer", "9"),
+    ("bench", "recheck"),
     ("bench", "import", "{fixtures}/megatron-h100-mixtral-8x7b.txt", "--offer", "1"),
     ("contracts",),
     ("contracts", "show", "1"),

@@ -98,3 +98,51 @@ async def test_an_import_that_withdrew_nothing_closes_at_once(demo_db_path: Path
         await settle(pilot)
         assert isinstance(app.screen, OfferDetailScreen)
         assert ("1 log added, 0 already on record", "information") in app.told
+
+
+def _rows(app: RecordingApp) -> list[str]:
+    """The screen as it is drawn, a string a row."""
+    drawn = app.screen._compositor.render_update(full=True)
+    return ["".join(segment.text for segment in strip) for strip in drawn.strips]  # type: ignore[union-attr]
+
+
+async def test_at_80x24_the_whole_note_and_the_close_button_are_reachable(demo_db_path: Path) -> None:
+    """A note longer than the dialog's room: its body scrolls (PageDown, as the focused Close button leaves the
+    keys to it) while the buttons stay in view; the hint breaks between words, never inside a tool's name."""
+    opened = open_database(str(demo_db_path))
+    try:
+        import_bench(opened.db, 9, [SWEEP])
+    finally:
+        opened.db.dispose()
+    language.use("zh-CN")
+    try:
+        app = RecordingApp(str(demo_db_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            app.open_offer(9)
+            await settle(pilot)
+            await pilot.press("5")
+            await pilot.press("v")
+            await pilot.pause()
+            hint = "".join(_rows(app)).replace("\xa0", " ")  # a no-break space, drawn as a space
+            for token in ("p2pBandwidthLatencyTest", "-J JSON", "topo -m", "dcgmi diag", "`quotetui probe`"):
+                assert token in hint, token
+            app.screen.query_one("#paths", Input).value = str(H200_QUERY)
+            await pilot.press("enter")
+            await settle(pilot)
+            close = app.screen.query_one("#cancel", Button)
+            assert app.focused is close
+            assert any("关闭（Esc）" in row for row in _rows(app))  # the button in view from the first
+            await pilot.press("pagedown")
+            await pilot.pause()
+            rows = _rows(app)
+            assert any("关闭（Esc）" in row for row in rows)
+            inside = [row.split("█")[1] for row in rows if row.count("█") >= 2]  # within the dialog's border
+            body = "".join(row.strip() for row in inside)  # its lines as one text
+            assert CHINESE[0] in body
+            assert CHINESE[1].replace(" ", "") in body.replace(" ", "")  # broken into lines where the words allow
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, OfferDetailScreen)
+    finally:
+        language.use(language.ENGLISH)

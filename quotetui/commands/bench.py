@@ -1,4 +1,4 @@
-"""``quotetui bench import|check`` (raw logs as evidence, findings) and ``quotetui probe --write``."""
+"""``quotetui bench import|recheck|check`` (raw logs as evidence, findings) and ``quotetui probe --write``."""
 
 from __future__ import annotations
 
@@ -49,6 +49,32 @@ def import_logs(
         say(line)
     say(report.summary)
     say(_("next: {command}").format(command=f"quotetui bench check --offer {offer}"))
+
+
+@app.command("recheck")
+def recheck(
+    ctx: typer.Context,
+    offer: Annotated[
+        int | None,
+        flag(ID, "--offer", metavar="ID", help="The offer whose logs to judge again (default: every offer)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Judge the logs on record again and withdraw the verified figures they do not bear out (stored by an older
+    version; `db check` names them); no file needed, the logs stay as evidence. Running it twice changes nothing."""
+    from quotetui.services.bench_import import recheck as recheck_logs
+
+    report = recheck_logs(open_db(ctx), offer)
+    if as_json:
+        print_json(report.to_json())
+        return
+    shown = None
+    for offer_id, withdrawn in report.withdrawn:
+        if offer_id != shown:
+            say(_("offer #{id}:").format(id=offer_id))
+            shown = offer_id
+        say(withdrawn.said)
+    say(report.summary)
 
 
 @app.command("check")

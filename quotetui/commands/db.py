@@ -63,10 +63,7 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             say(_("a value quotetui never writes: {found}").format(found=found))
         for figure in checked.wrongly_verified:
             say(_("a figure stored as verified that should not be: {found}").format(found=figure.said))
-            say(
-                "  "
-                + _("to withdraw it: {command} (the log imported again is stored once)").format(command=figure.mend)
-            )
+            say("  " + _("to withdraw it: {command}").format(command=figure.mend))
         for extra in checked.disagreeing_extras:
             say(_("an extra cost on a basis its kind is not charged on: {found}").format(found=extra.said))
             if extra.removes:

@@ -143,3 +143,14 @@ def shell_word(text: str) -> str:
     """``text`` as one word of a command to copy into a shell: quoted when it has spaces or a shell's
     characters (``'H100 256'``), as it is otherwise."""
     return shlex.quote(text)
+
+
+def on_database(command: str, given_db: str | None) -> str:
+    """``command`` (``quotetui …``) as the user runs it on the database they named: ``--db`` as they gave it (a
+    password in it starred: a command is shown, and copied into notes and tickets), nothing when they named none
+    (the default database is the one checked)."""
+    from quotetui.domain.redact import redact_url
+
+    if not given_db:
+        return command
+    return command.replace("quotetui", f"quotetui --db {shell_word(redact_url(given_db))}", 1)

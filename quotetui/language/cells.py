@@ -14,7 +14,8 @@ _CLOSING = set("，。、；：！？）」』】》〉…,.;:!?)]}%’”")
 _OPENING = set("（「『【《〈([{‘“")
 WIDE = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u3000-\u303f"
 """CJK characters and their full-width punctuation: text written without spaces between words."""
-_CHUNK = re.compile(rf"\s+|\[[^\[\]\n]{{1,40}}\]|[{WIDE}]|[^\s{WIDE}]+")  # a [tag] is not broken
+# a [tag] is not broken; nor is a no-break space ("-J\u00a0JSON", a flag and its value): it is part of its word
+_CHUNK = re.compile(rf"[^\S\xa0]+|\[[^\[\]\n]{{1,40}}\]|[{WIDE}]|(?:[^\s{WIDE}]|\xa0)+")
 _CJK = re.compile(rf"[{WIDE}]")
 
 

@@ -20,7 +20,7 @@ from quotetui.domain.economics.claims import figure_words
 from quotetui.domain.enums import Metric, Provenance
 from quotetui.domain.errors import BadInput
 from quotetui.domain.gpus import GpuCatalog, GpuSpec
-from quotetui.domain.text import one_line, shell_word
+from quotetui.domain.text import on_database, one_line
 from quotetui.domain.verification.collectives import kind
 from quotetui.domain.verification.findings import Finding, Log, Sold, a_or_an
 from quotetui.domain.verification.framework_peaks import foreign
@@ -113,22 +113,21 @@ class Withdrawn:
 @dataclass(frozen=True, slots=True)
 class WronglyVerified:
     """A figure on record as verified that :func:`not_verified` refuses (stored by a version before the rule, or
-    before the log that shows another model was on record): ``db check`` names it; the offer's next ``bench
-    import`` withdraws it (``_withdraw``)."""
+    before the log that shows another model was on record): ``db check`` names it; ``bench recheck`` (or the
+    offer's next ``bench import``) withdraws it (``_withdraw``)."""
 
     offer_id: int
     evidence_id: int
     label: str
-    filename: str | None  # the log's file as imported (None: a row with no file name)
     figures: tuple[str, ...]  # each verified figure of the log, as people read it
     why: str
+    given_db: str | None = None  # the ``--db`` the check was given
 
     @property
     def mend(self) -> str:
-        """The command that withdraws it: the log imported again for its offer (stored once, as a duplicate; the
-        import judges every log on record and withdraws the figure)."""
-        log = shell_word(self.filename) if self.filename else "LOG"
-        return f"quotetui bench import {log} --offer {self.offer_id}"
+        """The command that withdraws it: ``bench recheck`` of its offer (the logs on record judged again, no file
+        needed), on the database the check read (``--db`` as given, never a password)."""
+        return recheck_command(self.offer_id, self.given_db)
 
     @property
     def said(self) -> str:
@@ -359,14 +358,7 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
     read = read_files(paths)
     report = BenchImport(offer_id)
     with db.write() as session:
-        offer = session.get(Offer, offer_id)
-        if offer is None:
-            known = session.exec(select(col(Offer.id)).order_by(col(Offer.id))).all()
-            raise BadInput(
-                _("no offer #{id} (offers are #{first}–#{last})").format(id=offer_id, first=known[0], last=known[-1])
-                if known
-                else _("no offer #{id} (there are no offers yet)").format(id=offer_id)
-            )
+        offer = _offer(session, offer_id)
         catalog, ids = load_catalog(session)
         sold = _sold(offer, catalog, ids)
         on_record = _on_record(session, offer)
@@ -379,6 +371,18 @@ def import_bench(db: Database, offer_id: int, paths: list[Path]) -> BenchImport:
                 report.stored.append(_store(session, offer, section, sold, catalog, machine))
         report.withdrawn = _withdraw(session, on_record, sold, catalog, machine)
     return report
+
+
+def _offer(session: Session, offer_id: int) -> Offer:
+    offer = session.get(Offer, offer_id)
+    if offer is None:
+        known = session.exec(select(col(Offer.id)).order_by(col(Offer.id))).all()
+        raise BadInput(
+            _("no offer #{id} (offers are #{first}–#{last})").format(id=offer_id, first=known[0], last=known[-1])
+            if known
+            else _("no offer #{id} (there are no offers yet)").format(id=offer_id)
+        )
+    return offer
 
 
 def _sold(offer: Offer, catalog: GpuCatalog, ids: dict[str, int]) -> GpuSpec:
@@ -424,9 +428,9 @@ def _withdraw(
     catalog: GpuCatalog,
     machine: tuple[Finding, ...],
 ) -> list[Withdrawn]:
-    """The verified figures of logs on record that the logs now imported show are not the model sold's (a GEMM
-    sweep naming no GPU, then an nvidia-smi listing of another model): removed, so the engine no longer counts
-    them; the logs stay as evidence."""
+    """The verified figures of logs on record that :func:`not_verified` now refuses (a GEMM sweep naming no GPU,
+    then an nvidia-smi listing of another model, imported now or by a version before the rule): removed, so the
+    engine no longer counts them; the logs stay as evidence. An import and ``bench recheck`` both withdraw here."""
     withdrawn = []
     for log, why, rows in list(_refused(session, on_record, sold, catalog, machine)):
         withdrawn.append(Withdrawn(log.label, log.evidence_id, why))
@@ -435,17 +439,41 @@ def _withdraw(
     return withdrawn
 
 
-def wrongly_verified(db: Database) -> list[WronglyVerified]:
-    """The figures on record as verified that the offer's logs, judged now, refuse (``db check``): what the
-    offer's next ``bench import`` would withdraw, read and changed nothing."""
-    found = []
-    with db.session() as session:
-        offer_ids = session.exec(
+def _verified_offers(session: Session) -> list[int]:
+    """The offers holding a verified figure measured from a log on record: those a re-judging may withdraw from."""
+    return list(
+        session.exec(
             select(BenchmarkResult.offer_id)
             .where(BenchmarkResult.provenance == Provenance.VERIFIED, col(BenchmarkResult.evidence_id).is_not(None))
             .distinct()
             .order_by(col(BenchmarkResult.offer_id))
         ).all()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """An offer's model sold, its logs on record, and what they show of the machine (``machine_not_sold``)."""
+
+    sold: GpuSpec
+    on_record: list[Log]
+    machine: tuple[Finding, ...]
+
+
+def _judged(session: Session, offer: Offer, catalog: GpuCatalog, ids: dict[str, int]) -> Judged:
+    """An offer's logs on record as :func:`not_verified` judges them now (nothing being imported)."""
+    sold = _sold(offer, catalog, ids)
+    on_record = _on_record(session, offer)
+    return Judged(sold, on_record, tuple(machine_not_sold(on_record, Sold.of(sold, offer), catalog)))
+
+
+def wrongly_verified(db: Database, given_db: str | None = None) -> list[WronglyVerified]:
+    """The figures on record as verified that the offer's logs, judged now, refuse (``db check``): what
+    :func:`recheck` would withdraw, read and changed nothing. ``given_db``: the ``--db`` the check was given,
+    for the command that mends it."""
+    found = []
+    with db.session() as session:
+        offer_ids = _verified_offers(session)
         if not offer_ids:
             return []
         catalog, ids = load_catalog(session)
@@ -453,16 +481,67 @@ def wrongly_verified(db: Database) -> list[WronglyVerified]:
             offer = session.get(Offer, offer_id)
             if offer is None:
                 continue
-            sold = _sold(offer, catalog, ids)
-            on_record = _on_record(session, offer)
-            machine = tuple(machine_not_sold(on_record, Sold.of(sold, offer), catalog))
-            files = {
-                i: name
-                for i, name in session.exec(select(Evidence.id, Evidence.filename).where(Evidence.offer_id == offer_id))
-            }
-            for log, why, rows in _refused(session, on_record, sold, catalog, machine):
+            j = _judged(session, offer, catalog, ids)
+            for log, why, rows in _refused(session, j.on_record, j.sold, catalog, j.machine):
                 figures = tuple(figure_words(r.metric, r.value, r.unit) for r in rows)
-                found.append(
-                    WronglyVerified(offer_id, log.evidence_id, log.label, files[log.evidence_id], figures, why)
-                )
+                found.append(WronglyVerified(offer_id, log.evidence_id, log.label, figures, why, given_db))
     return found
+
+
+def recheck_command(offer_id: int | None, given_db: str | None = None) -> str:
+    """``quotetui [--db DB] bench recheck [--offer N]``: ``given_db`` as the user gave it, a password in it starred
+    (``text.on_database``: a command is shown, and copied into notes and tickets)."""
+    offer = f" --offer {offer_id}" if offer_id is not None else ""
+    return on_database(f"quotetui bench recheck{offer}", given_db)
+
+
+@dataclass(frozen=True, slots=True)
+class Recheck:
+    """``bench recheck``: the logs on record judged again by :func:`not_verified`, offer by offer, and the
+    verified figures that rule now refuses withdrawn (``_withdraw``, as an import withdraws them)."""
+
+    offers: tuple[int, ...]  # the offers judged
+    withdrawn: tuple[tuple[int, Withdrawn], ...]  # each log whose figures were withdrawn, with its offer
+
+    @property
+    def notes(self) -> list[str]:
+        """What was withdrawn and why, a line each, in an import's words (``Withdrawn.said``)."""
+        return [w.said for _, w in self.withdrawn]
+
+    @property
+    def summary(self) -> str:
+        n = len(self.withdrawn)
+        if not self.offers:
+            return _("nothing to withdraw: no offer holds a verified figure measured from a log")
+        if not n:
+            return ngettext(
+                "nothing to withdraw: the logs of {n} offer bear out its verified figures",
+                "nothing to withdraw: the logs of {n} offers bear out their verified figures",
+                len(self.offers),
+            ).format(n=f"{len(self.offers):,}")
+        return ngettext("{n} log's figures withdrawn", "{n} logs' figures withdrawn", n).format(n=f"{n:,}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "offers": list(self.offers),
+            "withdrawn": [{"offer_id": offer, **w.to_json()} for offer, w in self.withdrawn],
+        }
+
+
+def recheck(db: Database, offer_id: int | None = None) -> Recheck:
+    """The logs on record of ``offer_id`` (of every offer holding a verified figure from a log when None) judged
+    again: what :func:`not_verified` now refuses is withdrawn as an import withdraws it (the audit trail records
+    the removal); the logs stay as evidence. Running it again withdraws nothing."""
+    with db.write() as session:
+        offers = (
+            [_offer(session, offer_id)]
+            if offer_id is not None
+            else [o for i in _verified_offers(session) if (o := session.get(Offer, i)) is not None]
+        )
+        catalog, ids = load_catalog(session)
+        withdrawn: list[tuple[int, Withdrawn]] = []
+        for offer in offers:
+            assert offer.id is not None
+            j = _judged(session, offer, catalog, ids)
+            withdrawn += [(offer.id, w) for w in _withdraw(session, j.on_record, j.sold, catalog, j.machine)]
+        return Recheck(tuple(o.id for o in offers if o.id is not None), tuple(withdrawn))

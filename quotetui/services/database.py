@@ -312,7 +312,7 @@ def check_database(db: str | None = None) -> DatabaseCheck:
         return DatabaseCheck(schema)
     database = Database(target, read_only=target.path is not None)  # writes nothing, no WAL switch
     try:
-        return DatabaseCheck(schema, tuple(wrongly_verified(database)), tuple(disagreeing_extras(database)))
+        return DatabaseCheck(schema, tuple(wrongly_verified(database, db)), tuple(disagreeing_extras(database, db)))
     finally:
         database.dispose()
 

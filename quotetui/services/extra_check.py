@@ -12,6 +12,7 @@ from sqlmodel import col, select
 
 from quotetui.domain.economics.billing import basis_mend, basis_refusal
 from quotetui.domain.enums import ExtraBasis, ExtraKind
+from quotetui.domain.text import on_database
 from quotetui.language import _
 from quotetui.language.lists import aside
 from quotetui.store.engine import Database
@@ -25,7 +26,13 @@ class DisagreeingExtra:
     kind: ExtraKind
     basis: ExtraBasis
     why: str  # the rule's own words (``billing.basis_refusal``)
-    mend: str  # the command that corrects it (``billing.basis_mend``)
+    corrected_by: str  # the command that corrects it (``billing.basis_mend``)
+    db: str | None = None  # the database as the user named it (``--db``), None: the default one
+
+    @property
+    def mend(self) -> str:
+        """The command that corrects it, on the database checked (``text.on_database``)."""
+        return on_database(self.corrected_by, self.db)
 
     @property
     def said(self) -> str:
@@ -35,7 +42,7 @@ class DisagreeingExtra:
     def removes(self) -> bool:
         """Whether it is corrected by its removal: each basis its kind is charged on is another extra's of its
         offer (the same cost recorded twice; its amount belongs in that one)."""
-        return self.mend.startswith("quotetui extra remove")
+        return self.corrected_by.startswith("quotetui extra remove")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,8 +55,9 @@ class DisagreeingExtra:
         }
 
 
-def disagreeing_extras(db: Database) -> list[DisagreeingExtra]:
-    """The extra costs on record whose basis their kind is not charged on, by offer and id; read, nothing changed."""
+def disagreeing_extras(db: Database, given_db: str | None = None) -> list[DisagreeingExtra]:
+    """The extra costs on record whose basis their kind is not charged on, by offer and id; read, nothing changed
+    (``given_db``: the database as the user named it, for the commands that correct them)."""
     with db.session() as session:
         rows = session.exec(
             select(ExtraCost.id, ExtraCost.offer_id, ExtraCost.kind, ExtraCost.basis).order_by(
@@ -65,5 +73,5 @@ def disagreeing_extras(db: Database) -> list[DisagreeingExtra]:
         why = basis_refusal(kind, basis)
         if why is not None and extra_id is not None:
             mend = basis_mend(extra_id, kind, bases[offer_id, kind])
-            found.append(DisagreeingExtra(offer_id, extra_id, kind, basis, why, mend))
+            found.append(DisagreeingExtra(offer_id, extra_id, kind, basis, why, mend, given_db))
     return found

@@ -42,11 +42,11 @@ class BenchImportDialog(FilesDialog["BenchImport | None"]):
     def compose(self) -> ComposeResult:
         yield from self.files_layout(
             _("Import raw logs for #{id} {offer}").format(id=self.offer_id, offer=self.offer_title),
-            _(
-                "nvidia-smi (table, -q, query, -L, topo -m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
-                "(any collective; -J JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, a "
-                "GEMM sweep, a training log, gpu-burn, dcgmi diag, or a bundle from `quotetui probe`. Several files: "
-                'separate them with spaces; "quote a name with spaces".'
+            _(  # a command and its flag are joined by no-break spaces: a line never breaks inside one
+                "nvidia-smi (table, -q, query, -L, topo\u00a0-m), rocm-smi, hl-smi, npu-smi, nccl-tests or rccl-tests "
+                "(any collective; -J\u00a0JSON), nvbandwidth, perftest (ib_*_bw, ib_*_lat), p2pBandwidthLatencyTest, "
+                "a GEMM sweep, a training log, gpu-burn, dcgmi\u00a0diag, or a bundle from `quotetui\u00a0probe`. "
+                'Several files: separate them with spaces; "quote a name with spaces".'
             ),
             "probe-node01.json",
             Button(_("Import (Enter)"), variant="primary", id="go"),
