@@ -136,6 +136,14 @@ async def test_every_front_end_says_an_offers_flags_alike(cli: Cli, demo_db_path
                 ]
                 flags_row = next(r for r in cells if r[0] in ("Flags", "标记"))
                 assert flags_row[1:] == [expected[1], expected[3], expected[9]]
+                await pilot.press("f1")  # the help ends with what the marks mean, as `offers` says it
+                await settle(pilot)
+                legend = text_of(app, "#help-marks")
+                assert legend.startswith({"en": "marks: ≥ at least", "zh-CN": "标记：≥ 至少"}[lang])
+                assert {
+                    "en": "! a warning: a finding's, or the quote lapsed",
+                    "zh-CN": "! 警告：检查发现的警告，或报价已过期",
+                }[lang] in legend
         finally:
             language.use(language.ENGLISH)
 
