@@ -5,6 +5,7 @@ function (``caveats.figure_text``; in a sheet ``number_format``)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
@@ -32,23 +33,14 @@ def test_one_rendering_of_every_mark() -> None:
     claim = FindingCode.IMPLAUSIBLE_CLAIM
     every = Caveats(("storage",), ("a range",), (claim, claim), date(2026, 11, 30), True)
     assert figure_text(v, every) == "≥ ~1,234.57 ✗!¤"
-    assert every.flags() == [
-        "✗ 2× implausible-claim",
-        "≥ 1 cost not priced",
-        "~ estimate",
-        "! lapsed 2026-11-30",
-        "¤ VAT not recorded",
-    ]
-    # the TUI's table: its cost cells carry ≥, and it shows the warnings too, counted as the critical ones are
-    warnings = (claim, FindingCode.PRICE_BELOW_MARKET, claim)
-    assert every.flags(bound=False, warnings=warnings) == [
-        "✗ 2× implausible-claim",
-        "! 2× implausible-claim",
-        "! price-below-market",
-        "~ estimate",
-        "! lapsed 2026-11-30",
-        "¤ VAT not recorded",
-    ]
+    # a flags cell: no ≥ (the cost cells carry it), the findings first
+    assert every.flags() == ["✗ 2× implausible-claim", "~ estimate", "! lapsed 2026-11-30", "¤ VAT not recorded"]
+    # the warnings too, counted alike; a code found both critical and as a warning is said once, under ✗, with
+    # every finding counted; a warning marks the flags only, never a figure
+    warned = replace(every, warnings=(FindingCode.PRICE_BELOW_MARKET, claim, FindingCode.GPU_COUNT))
+    assert warned.flags()[:3] == ["✗ 3× implausible-claim", "! price-below-market", "! gpu-count"]
+    assert figure_text(v, warned) == "≥ ~1,234.57 ✗!¤"
+    assert figure_text(v, Caveats(warnings=(claim,))) == "1,234.57"
     assert number_format(every, '#,##0.00 "CNY"') == '"≥ ~"#,##0.00 "CNY" "✗!¤"'
     assert number_format(Caveats(), '#,##0.00 "CNY"') == '#,##0.00 "CNY"'
     # a sum of figures (an award's total) carries every part's caveats
@@ -73,7 +65,7 @@ def test_the_offers_table_says_what_qualifies_each_row(cli: Cli, demo_db_path: P
     assert row2.rstrip().endswith("✗ 2× implausible-claim")
     row4 = next(line for line in out.splitlines() if "  4  一万网络" in line)
     assert "≥ ~720,000.00" in row4 and row4.rstrip().endswith("~ estimate")
-    assert "marks: ≥ at least (a cost not priced) · ~ estimate · ✗ critical finding · ! a warning" in out
+    assert "marks: ≥ at least (a cost not priced) · ~ estimate · ✗ critical finding · ! a warning: a finding's" in out
     offers = _offers(cli, db)
     assert offers[2]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
     assert offers[4]["caveats"]["marks"] == "≥ ~" and offers[18]["caveats"]["critical_findings"] == []
@@ -87,47 +79,73 @@ def test_the_chinese_offers_table_and_explain_show_a_finding_by_its_word(cli: Cl
     row2 = next(line for line in out.splitlines() if line.startswith("  3   2 "))
     assert row2.rstrip().endswith("✗ 2× 宣称不可信")
     row3 = next(line for line in out.splitlines() if line.startswith(" 13   3 "))
-    assert row3.rstrip().endswith("✗ 宣称不可信、~ 估算")
+    assert row3.rstrip().endswith("✗ 2× 宣称不可信、~ 估算")  # one impossible claim and one optimistic
     assert "implausible-claim" not in out
     shown = cli("--db", db, "--lang", "zh-CN", "explain", "3").out
     assert "✗ 严重检查发现：宣称不可信（`quotetui bench check --offer 3` 逐条说明）" in shown
     assert _offers(cli, db)[2]["caveats"]["critical_findings"] == ["implausible-claim", "implausible-claim"]
 
 
-def test_the_benchmarks_sheet_counts_a_finding_as_the_offers_table_does(
-    cli: Cli, demo_db_path: Path, tmp_path: Path
-) -> None:
-    """Issue 35: the Benchmarks sheet's "offer findings" said 宣称不可信、宣称不可信 for #2's two impossible claims;
-    it counts them as `offers` does."""
+FLAGS = {
+    "en": {
+        1: "! 3× implausible-claim",  # three optimistic claims: warnings
+        3: "✗ 2× implausible-claim, ~ estimate",  # one impossible claim, one optimistic: said once, under ✗
+        9: "✗ mig, ✗ model-mismatch, ! gpu-count",  # a MIG slice's log: 1 GPU listed of the 8 sold
+    },
+    "zh-CN": {1: "! 3× 宣称不可信", 3: "✗ 2× 宣称不可信、~ 估算", 9: "✗ MIG 切片、✗ 型号不符、! 卡数不足"},
+}
+
+
+async def test_every_front_end_says_an_offers_flags_alike(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:
+    """A hostile review: `offers` left out the warnings the TUI and the workbook showed (#1 blank there, ``! 3×
+    宣称不可信`` here), and #3 said 宣称不可信 twice (``✗ 宣称不可信、! 宣称不可信``). Every front end now asks
+    ``Caveats.flags``: the CLI's table, the TUI's offers table and compare, the Summary and Benchmarks sheets."""
     db = str(demo_db_path)
-    out = tmp_path / "market.xlsx"
-    assert cli("--db", db, "--lang", "zh-CN", "export", str(out)).code == 0
-    rows = list(load_workbook(out, read_only=True)["Benchmarks"].iter_rows(values_only=True))
-    findings = {(r[0], r[1]): r[-1] for r in rows[1:]}
-    assert rows[0][-1] == "报价检查发现"
-    assert findings[("一万网络", "8×H100 SXM5 整机（官网价）")] == "✗ 2× 宣称不可信"  # #2: two impossible claims
-    assert findings[("一万网络", "8×H100 SXM5 整机")] == "! 3× 宣称不可信"  # #1: three optimistic ones
-    assert findings[("一万网络", "8×A100 80GB SXM4 整机")] == "✗ 宣称不可信、! 宣称不可信"  # #3: one of each
-
-
-async def test_the_tui_offers_table_says_the_flags_as_the_command_line_does(demo_db_path: Path) -> None:
-    """Issue 35: the TUI's flags said a claim's verdict (``✗ 2 不可能``) where `offers` says the finding
-    (``✗ 2× 宣称不可信``); now both ask ``Caveats.flags``, the TUI adding the warnings."""
-    language.use("zh-CN")
-    try:
-        app = RecordingApp(str(demo_db_path))
-        async with app.run_test(size=(160, 50)) as pilot:
-            await settle(pilot)
-            await pilot.press("o")
-            await settle(pilot)
-            table = app.screen.query_one(VirtualTable)
-            flags = {row.key: row.cells[at("flags")] for row in table.rows}
-            assert flags[2] == "✗ 2× 宣称不可信"
-            assert flags[1] == "! 3× 宣称不可信"
-            assert flags[3] == "✗ 宣称不可信、! 宣称不可信、~ 估算"
-            assert flags[4] == "~ 估算"
-    finally:
-        language.use(language.ENGLISH)
+    _import(demo_db_path, 9, "mig-slice")
+    for lang, expected in FLAGS.items():
+        table = cli("--db", db, "--lang", lang, "offers").out.splitlines()
+        for offer, flags in expected.items():
+            row = next(line for line in table if line[4:8].strip() == str(offer))
+            assert row.rstrip().endswith("  " + flags), row
+        out = tmp_path / f"{lang}.xlsx"
+        assert cli("--db", db, "--lang", lang, "export", str(out)).code == 0
+        book = load_workbook(out, read_only=True)
+        summary = list(book.worksheets[0].iter_rows(min_row=3, values_only=True))
+        assert {r[1]: r[-1] for r in summary[1:] if r[1] in expected} == expected
+        benchmarks = list(book["Benchmarks"].iter_rows(values_only=True))
+        assert benchmarks[0][-1] == {"en": "offer findings", "zh-CN": "报价检查发现"}[lang]
+        offer_1 = benchmarks[1]  # #1's claims come first
+        assert offer_1[1] == "8×H100 SXM5 整机" and offer_1[-1] == expected[1]
+        findings_3 = {r[-1] for r in benchmarks[1:] if r[1] == "8×A100 80GB SXM4 整机"}
+        assert findings_3 == {"✗ 2× implausible-claim" if lang == "en" else "✗ 2× 宣称不可信"}  # no ~: findings only
+        language.use(lang)
+        try:
+            app = RecordingApp(db)
+            async with app.run_test(size=(200, 50)) as pilot:
+                await settle(pilot)
+                await pilot.press("o")
+                await settle(pilot)
+                rows = {row.key: row.cells[at("flags")] for row in app.screen.query_one(VirtualTable).rows}
+                assert {k: rows[k] for k in expected} == expected
+                app.pinned = (1, 3, 9)
+                await pilot.press("c")
+                await settle(pilot)
+                compare = app.screen.query_one("#compare", DataTable)
+                cells = [
+                    [str(compare.get_cell_at(Coordinate(r, c))) for c in range(4)] for r in range(compare.row_count)
+                ]
+                flags_row = next(r for r in cells if r[0] in ("Flags", "标记"))
+                assert flags_row[1:] == [expected[1], expected[3], expected[9]]
+                await pilot.press("f1")  # the help ends with what the marks mean, as `offers` says it
+                await settle(pilot)
+                legend = text_of(app, "#help-marks")
+                assert legend.startswith({"en": "marks: ≥ at least", "zh-CN": "标记：≥ 至少"}[lang])
+                assert {
+                    "en": "! a warning: a finding's, or the quote lapsed",
+                    "zh-CN": "! 警告：检查发现的警告，或报价已过期",
+                }[lang] in legend
+        finally:
+            language.use(language.ENGLISH)
 
 
 def test_explain_and_the_brief_lead_with_the_caveats(cli: Cli, demo_db_path: Path) -> None:

@@ -1,15 +1,13 @@
 """Each offer's caveats for a view (``domain/economics/caveats.py``): the evaluation's own (a lower bound, an
-estimate, VAT not recorded) with the offer's critical findings and a lapsed quote. The listing, ``explain``,
-the brief, the award, the comparison screens and the workbook all take them from here."""
+estimate, VAT not recorded) with the offer's findings (critical ones and warnings) and a lapsed quote. The
+listing, ``explain``, the brief, the award, the comparison screens and the workbook all take them from here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import date
 from typing import TYPE_CHECKING
 
 from quotetui.domain.economics.caveats import NONE, Caveats, for_offer, with_offer
-from quotetui.domain.verification.findings import Finding, FindingCode, Severity
 
 if TYPE_CHECKING:
     from quotetui.domain.economics.evaluate import Evaluation
@@ -19,11 +17,6 @@ if TYPE_CHECKING:
     from quotetui.store.engine import Database
 
 
-def critical_codes(findings: Iterable[Finding]) -> tuple[FindingCode, ...]:
-    """The codes of the critical findings, one per finding (a view counts them and shows their words)."""
-    return tuple(f.code for f in findings if f.severity is Severity.CRITICAL)
-
-
 def market_caveats(db: Database, ranking: Ranking) -> dict[int, Caveats]:
     """Every ranked offer's caveats, with the findings the TUI and the export show (``market_findings``)."""
     from quotetui.services.claims import audit_claims
@@ -31,8 +24,7 @@ def market_caveats(db: Database, ranking: Ranking) -> dict[int, Caveats]:
 
     _, findings = market_findings(db, ranking, audit_claims(db))
     return {
-        e.offer.id: for_offer(e.caveats, e.offer, ranking.on, critical_codes(findings.get(e.offer.id, ())))
-        for e in ranking.evaluations
+        e.offer.id: for_offer(e.caveats, e.offer, ranking.on, findings.get(e.offer.id, ())) for e in ranking.evaluations
     }
 
 
@@ -44,7 +36,7 @@ def offers_caveats(db: Database, offers: list[OfferInput], currency: str, on: da
     if not offers:
         return {}
     verifier = load_verifier(db, offers, currency, on, fx, only=[o.id for o in offers])
-    return {o.id: for_offer(NONE, o, on, critical_codes(verifier.findings(o))) for o in offers}
+    return {o.id: for_offer(NONE, o, on, verifier.findings(o)) for o in offers}
 
 
 def offer_caveats(db: Database, e: Evaluation, on: date, scenario: str | None = None) -> Caveats:

@@ -45,7 +45,6 @@ from quotetui.services.acceptance import (
     sold_by,
     waivers_by_contract,
 )
-from quotetui.services.caveats import critical_codes
 from quotetui.services.claims import audit_claims
 from quotetui.services.contract_view import ContractView, load_contracts
 from quotetui.services.export_ranking import ExportRanking
@@ -121,7 +120,7 @@ class ExportData:
     def caveats(self, e: Evaluation) -> Caveats:
         """What qualifies ``e``'s figures in the sheets (``caveats.py``): its own, its critical findings, a
         lapsed quote."""
-        return for_offer(e.caveats, e.offer, self.ranking.on, critical_codes(self.findings.get(e.offer.id, ())))
+        return for_offer(e.caveats, e.offer, self.ranking.on, self.findings.get(e.offer.id, ()))
 
     @property
     def scenario_name(self) -> str:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from quotetui.domain import entities as E
-from quotetui.domain.economics.caveats import finding_flags
+from quotetui.domain.economics.caveats import NONE, with_findings
 from quotetui.domain.economics.exact import dec
 from quotetui.domain.gpus import GpuSpec
 from quotetui.domain.verification.rules import peak_share
@@ -23,9 +23,8 @@ from quotetui.store.models import BenchmarkResult
 
 
 def _finding_codes(data: ExportData, offer_id: int | None) -> str | None:
-    """The offer's findings as the offers table's flags say them (``✗ 2× 宣称不可信``)."""
-    found = data.findings.get(offer_id or 0, [])
-    return listed(finding_flags((f.severity, f.code) for f in found)) or None
+    """The offer's findings as every flags cell says them (``Caveats.flags``: ``✗ 2× 宣称不可信``)."""
+    return listed(with_findings(NONE, data.findings.get(offer_id or 0, [])).flags()) or None
 
 
 _SHARE_CELLS = [i for i, f in enumerate(E.CLAIM.sheet_fields) if f.name in ("value", "value_high")]

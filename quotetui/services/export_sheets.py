@@ -11,7 +11,6 @@ from typing import Any
 
 from quotetui.domain import entities as E
 from quotetui.domain.economics.caveats import Caveats, legend, number_format
-from quotetui.domain.economics.claims import Verdict
 from quotetui.domain.economics.costing import base_option
 from quotetui.domain.economics.display import sheet_format
 from quotetui.domain.economics.evaluate import Evaluation
@@ -64,7 +63,6 @@ def summary(data: ExportData) -> Sheet:
         Column(_("flags"), 30),
     ]
     lows, highs = data.ranking.lows, data.ranking.highs  # among the confirmed offers
-    flags = _flags(data)
 
     def rows() -> Iterator[list[Any]]:
         for rank, e in data.ranking.ranked:
@@ -97,7 +95,7 @@ def summary(data: ExportData) -> Sheet:
                 else Styled(d(e.if_claims_hold), formats["pflop"]),
                 e.best.shown,
                 e.feasibility.words,
-                listed([*caveats.flags(), *filter(None, [flags.get(e.offer.id)])]),
+                listed(caveats.flags()),
             ]
 
     title = _(
@@ -110,14 +108,6 @@ def summary(data: ExportData) -> Sheet:
 
 _COSTS = ("pflop", "all_in", "tco", "monthly")
 """The Summary's cost columns: every caveat's mark shows on them."""
-
-
-def _flags(data: ExportData) -> dict[int, str]:
-    out: dict[int, list[str]] = {}
-    for a in data.audits:
-        if a.claim.offer_id is not None and a.verdict in (Verdict.IMPOSSIBLE, Verdict.OPTIMISTIC):
-            out.setdefault(a.claim.offer_id, []).append(a.flag)
-    return {k: listed(v) for k, v in out.items()}
 
 
 # -- Offers --------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from quotetui.domain.contracts.dates import KeyDate
 from quotetui.domain.economics.assumptions import Assumptions
 from quotetui.domain.economics.caveats import NONE as NO_CAVEATS
-from quotetui.domain.economics.caveats import Caveats
+from quotetui.domain.economics.caveats import Caveats, with_findings
 from quotetui.domain.economics.claims import Audit, Verdict
 from quotetui.domain.economics.evaluate import Evaluation
 from quotetui.domain.economics.inputs import OPEN_STATUSES, OfferInput, ScenarioInput, lapsed
@@ -31,7 +31,6 @@ from quotetui.domain.timeutil import utcnow
 from quotetui.domain.verification.findings import Finding, Severity
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.lists import quoted
-from quotetui.services.caveats import critical_codes
 from quotetui.services.economics import rank_offers
 from quotetui.services.ranking import Ranking
 from quotetui.store.engine import Database, one_snapshot
@@ -77,10 +76,9 @@ class OfferRow:
     @property
     def flags(self) -> list[str]:
         """``blocked`` (that word itself: the offers table puts the blocking reasons in its place), then the
-        offer's caveats as the command line's offers table says them (``Caveats.flags``: ``✗ 2× 宣称不可信``,
-        ``~ 估算``, ``! 已于 … 过期``) and its warnings' findings (``! 3× 宣称不可信``), in the language in use."""
-        warnings = (f.code for f in self.findings if f.severity is Severity.WARNING)
-        out = self.caveats.flags(bound=False, warnings=warnings)  # the cost cells carry ≥ themselves
+        offer's caveats as every front end says them (``Caveats.flags``: ``✗ 2× 宣称不可信``, ``! 3× 宣称不可信``,
+        ``~ 估算``, ``! 已于 … 过期``), in the language in use."""
+        out = self.caveats.flags()
         if self.evaluation is not None and not self.evaluation.feasibility.ok:
             out.insert(0, "blocked")
         return out
@@ -104,11 +102,11 @@ class OfferRow:
 
     @property
     def caveats(self) -> Caveats:
-        """What qualifies this offer's figures (``caveats.py``): the evaluation's own, its critical findings
-        (once the findings are computed) and a lapsed quote."""
+        """What qualifies this offer's figures (``caveats.py``): the evaluation's own, its findings (once the
+        findings are computed) and a lapsed quote."""
         base = self.evaluation.caveats if self.evaluation is not None else NO_CAVEATS
         lapsed = self.offer.valid_until if self.lapsed else None
-        return replace(base, critical=critical_codes(self.findings), lapsed=lapsed)
+        return with_findings(replace(base, lapsed=lapsed), self.findings)
 
 
 @dataclass(frozen=True, slots=True)

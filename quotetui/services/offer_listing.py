@@ -67,8 +67,8 @@ def term_short(o: PriceOption) -> str:
 def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[str]]:
     """The listing's title, its rows (best first), then its notes (``say``) and what could not be compared
     (``err``). Cost cells carry their own marks (≥ ~, ``explain.cost_text``); the flags cell the offer's
-    caveats (critical findings, estimate, lapsed quote: ``caveats.Caveats.flags``)."""
-    from quotetui.domain.economics.caveats import NONE, legend
+    caveats (findings, estimate, lapsed quote: ``caveats.Caveats.flags``)."""
+    from quotetui.domain.economics.caveats import NONE, legend_line
     from quotetui.domain.economics.display import money_number
     from quotetui.domain.economics.exact import pct, share_text
     from quotetui.domain.economics.explain import LOWER_BOUND, cost_text
@@ -104,10 +104,10 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
             per_pflop_hour=cost_text(e, e.cost_per_pflop_hour, 2),
             mfu=f"{pct(e.effective_mfu, 1)}{e.mfu.source[0]}",
             way="+".join(term_short(c.option) for c in (e.best.segments or (e.best,))),
-            flags=listed(caveats.get(e.offer.id, NONE).flags(bound=False)),  # the cost cells carry ≥
+            flags=listed(caveats.get(e.offer.id, NONE).flags()),
         )
         yield ["row", *line]
-    yield ["say", _("marks: {legend}").format(legend=legend())]
+    yield ["say", legend_line()]
     bounded = sum(1 for e in ranking.evaluations if e.lower_bound)
     if bounded:
         yield [

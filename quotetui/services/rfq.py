@@ -279,7 +279,6 @@ def _judged(
     from quotetui.domain.economics.caveats import for_offer
     from quotetui.domain.economics.evaluate import NOT_COMPARABLE, evaluate
     from quotetui.domain.economics.inputs import ScenarioInput
-    from quotetui.services.caveats import critical_codes
     from quotetui.services.claims import audit_claims
     from quotetui.services.verification import load_verifier
 
@@ -302,7 +301,7 @@ def _judged(
         claims = tuple(pushed.get(offer.id, ()))
         found = verifier.findings(offer)
         findings = tuple(labelled(f"{f.severity.word} {f.code.word}", f.title) for f in found)  # the severity's word
-        caveats = for_offer(e.caveats, offer, day, critical_codes(found))
+        caveats = for_offer(e.caveats, offer, day, found)
         figures = Figures(
             e.price_per_gpu_hour, e.cost_per_pflop_hour, e.best.total, e.annualised_tco, caveats, claims, findings
         )

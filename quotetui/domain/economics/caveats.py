@@ -4,12 +4,14 @@ A cost figure of an offer is qualified by
 * ``≥`` a lower bound: a cost the scenario incurs is not priced (``Evaluation.unpriced``);
 * ``~`` an estimate: it rests on figures marked as estimates (``Evaluation.estimates``, with the reasons);
 * ``✗`` the offer has critical findings (a claim that cannot be true, a log that contradicts what was sold);
-* ``!`` its quote lapsed (an open quote past its valid-until day);
+* ``!`` its quote lapsed (an open quote past its valid-until day); in a flags cell also a finding's warning (an
+  optimistic claim, fewer GPUs than sold), which does not mark the figures;
 * ``¤`` its VAT is not recorded while figures are net of VAT: it may still include VAT the others do not.
 
 ``≥`` and ``~`` qualify the number and go before it; the others are about the offer and follow it. Every front
 end shows a figure through :func:`figure_text` (or, in a sheet, :func:`number_format`), and explains the marks
-with :func:`legend` and :meth:`Caveats.words`.
+with :func:`legend` and :meth:`Caveats.words`; every front end's flags cell (the offers tables, compare, the
+workbook's Summary and Benchmarks) is :meth:`Caveats.flags`.
 """
 
 from __future__ import annotations
@@ -20,13 +22,24 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from typing import Protocol
 
 from quotetui.domain.economics import display
 from quotetui.domain.economics.inputs import OfferInput, lapsed
 from quotetui.domain.enums import Choice, Severity
-from quotetui.language import N_, _, ngettext
+from quotetui.language import N_, _
 from quotetui.language.dates import day_text
 from quotetui.language.lists import clauses, listed
+
+
+class Found(Protocol):
+    """A finding as its caveats see it (``domain/verification/findings.Finding``): its severity and code."""
+
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def code(self) -> Choice: ...
+
 
 LOWER_BOUND = "≥"
 ESTIMATE = "~"
@@ -37,15 +50,20 @@ VAT_UNKNOWN = "¤"
 
 _LEGEND = N_(
     "{lower_bound} at least (a cost not priced) · {estimate} estimate · {critical} critical finding · "
-    "{lapsed} a warning: the quote lapsed · {vat_unknown} VAT not recorded (costs net of VAT)"
+    "{warning} a warning: a finding's, or the quote lapsed · {vat_unknown} VAT not recorded (costs net of VAT)"
 )
 
 
 def legend() -> str:
     """The marks in one line, for the foot of a table or the title of a sheet, in the language in use."""
     return _(_LEGEND).format(
-        lower_bound=LOWER_BOUND, estimate=ESTIMATE, critical=CRITICAL, lapsed=LAPSED, vat_unknown=VAT_UNKNOWN
+        lower_bound=LOWER_BOUND, estimate=ESTIMATE, critical=CRITICAL, warning=WARNING, vat_unknown=VAT_UNKNOWN
     )
+
+
+def legend_line() -> str:
+    """:func:`legend` as a line of its own (the foot of ``offers``, the TUI's help): ``marks: ≥ at least …``."""
+    return _("marks: {legend}").format(legend=legend())
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +73,7 @@ class Caveats:
     critical: tuple[Choice, ...] = ()  # the offer's critical findings' codes (``FindingCode``; one per finding)
     lapsed: date | None = None  # the valid-until day of a lapsed open quote
     vat_unknown: bool = False  # net of VAT asked for, the offer's VAT not recorded
+    warnings: tuple[Choice, ...] = ()  # its warnings' codes (one per finding): its flags say them, not its figures
 
     @property
     def lower_bound(self) -> bool:
@@ -86,16 +105,12 @@ class Caveats:
     def __bool__(self) -> bool:
         return bool(self.unpriced or self.estimates or self.critical or self.lapsed or self.vat_unknown)
 
-    def flags(self, *, bound: bool = True, warnings: Iterable[Choice] = ()) -> list[str]:
-        """Short words for a table's flags cell: ``✗ 2× implausible-claim``, ``~ estimate``, ``! lapsed …``.
-        ``bound=False`` leaves out the costs not priced, for a table whose cost cells carry ``≥`` themselves;
-        ``warnings``: the codes of the offer's warnings (one per finding), for a table that shows them too (the
-        TUI's), after the critical ones and counted alike (``! 3× implausible-claim``)."""
-        found = [*((Severity.CRITICAL, c) for c in self.critical), *((Severity.WARNING, c) for c in warnings)]
+    def flags(self) -> list[str]:
+        """Short words for a flags cell, the same in every front end: the findings (``✗ 2× implausible-claim``,
+        ``! 3× implausible-claim``: :func:`finding_flags`), ``~ estimate``, ``! lapsed …``, ``¤ VAT not
+        recorded``. The costs not priced are not among them: every table's cost cells carry ``≥`` themselves."""
+        found = [*((Severity.CRITICAL, c) for c in self.critical), *((Severity.WARNING, c) for c in self.warnings)]
         out = finding_flags(found)
-        if self.unpriced and bound:
-            n = len(self.unpriced)
-            out.append(f"{LOWER_BOUND} " + ngettext("{n} cost not priced", "{n} costs not priced", n).format(n=n))
         if self.estimates:
             out.append(f"{ESTIMATE} " + _("estimate"))
         if self.lapsed:
@@ -138,6 +153,7 @@ class Caveats:
             "unpriced": list(self.unpriced),
             "estimates": list(self.estimates),
             "critical_findings": [code.value for code in self.critical],
+            "warning_findings": [code.value for code in self.warnings],
             "lapsed": None if self.lapsed is None else self.lapsed.isoformat(),
             "vat_unknown": self.vat_unknown,
         }
@@ -151,30 +167,49 @@ class Caveats:
             self.critical + other.critical,
             min(lapsed) if lapsed else None,
             self.vat_unknown or other.vat_unknown,
+            self.warnings + other.warnings,
         )
 
 
 NONE = Caveats()
 
 
-def for_offer(base: Caveats, offer: OfferInput, on: date | None, critical: Iterable[Choice] = ()) -> Caveats:
-    """``base`` (an evaluation's own caveats) with the offer's: its critical findings' codes and, as of ``on``,
-    a lapsed quote."""
+def for_offer(base: Caveats, offer: OfferInput, on: date | None, findings: Iterable[Found] = ()) -> Caveats:
+    """``base`` (an evaluation's own caveats) with the offer's: its findings (:func:`with_findings`) and, as of
+    ``on``, a lapsed quote."""
     when = offer.valid_until if on is not None and lapsed(offer, on) else None
-    return Caveats(base.unpriced, base.estimates, base.critical + tuple(critical), when, base.vat_unknown)
+    return with_findings(replace(base, lapsed=when), findings)
+
+
+def with_findings(base: Caveats, findings: Iterable[Found]) -> Caveats:
+    """``base`` with the codes of the offer's critical findings and of its warnings (one per finding)."""
+    found = list(findings)
+    return replace(
+        base,
+        critical=tuple(f.code for f in found if f.severity is Severity.CRITICAL),
+        warnings=tuple(f.code for f in found if f.severity is Severity.WARNING),
+    )
 
 
 def with_offer(own: Caveats, held: Caveats | None) -> Caveats:
     """An evaluation's own caveats (``own``: a lower bound, estimates, VAT) with its offer's from ``held`` (its
-    critical findings, a lapsed quote), as a view that read the offer's findings apart puts them together."""
-    return own if held is None else replace(own, critical=held.critical, lapsed=held.lapsed)
+    findings, a lapsed quote), as a view that read the offer's findings apart puts them together."""
+    return own if held is None else replace(own, critical=held.critical, warnings=held.warnings, lapsed=held.lapsed)
 
 
 def finding_flags(found: Iterable[tuple[Severity, Choice]]) -> list[str]:
-    """Findings (each one's severity and code) as a flags cell says them: most severe first, each code once
-    with its severity's mark and its word, counted where it repeats: ``✗ 2× 宣称不可信``, ``! 远低于市场价``."""
-    counts = sorted(Counter(found).items(), key=lambda kv: kv[0][0].order)  # stable: first found first
-    return [f"{severity.mark} {_times(code, n)}" for (severity, code), n in counts]
+    """Findings (each one's severity and code) as a flags cell says them: each code once, under the mark of its
+    worst finding and counted with all of its findings (one critical and one warning implausible claim:
+    ``✗ 2× implausible-claim``, ``bench check`` telling them apart), the most severe first: ``✗ 2× 宣称不可信``,
+    ``! 远低于市场价``."""
+    worst: dict[Choice, Severity] = {}
+    counts: Counter[Choice] = Counter()
+    for severity, code in found:
+        counts[code] += 1
+        if code not in worst or severity.order < worst[code].order:
+            worst[code] = severity
+    ordered = sorted(counts, key=lambda code: worst[code].order)  # stable: first found first
+    return [f"{worst[code].mark} {_times(code, counts[code])}" for code in ordered]
 
 
 def _times(code: Choice, n: int) -> str:

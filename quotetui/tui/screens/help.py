@@ -1,5 +1,6 @@
 """F1 / ?: every key binding of the app, grouped by where it works, as each screen declares it
-(``key_reference.py``, imported when the help opens: no screen imports the help or the app)."""
+(``key_reference.py``, imported when the help opens: no screen imports the help or the app), then what the
+marks on the figures and in the Flags mean (``caveats.legend_line``, as ``offers`` says it)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ class HelpScreen(ModalScreen[None]):
         self.call_later(self.recompose)
 
     def compose(self) -> ComposeResult:
+        from quotetui.domain.economics.caveats import legend_line
         from quotetui.tui.screens.key_reference import binding_groups
 
         with VerticalScroll(classes="dialog", id="help"):
@@ -66,4 +68,5 @@ class HelpScreen(ModalScreen[None]):
                 for b in bindings:
                     table.add_row(_keys(b, keymap), _(b.description) if b.description else b.action)
                 yield Static(table)
+            yield Static(plain(legend_line()), id="help-marks")  # the marks of the figures and the Flags
         yield KeysFooter()  # the help's own keys, not those of the screen underneath
