@@ -345,7 +345,6 @@ def _show(v: ContractView, today: date) -> None:
     """What ``contracts show`` promises: the terms, the key dates to come, availability and credits by month,
     every incident and every invoice; an empty section says so."""
     from quotetui.domain.timeutil import local_text
-    from quotetui.services.contract_view import renewal_words
 
     c, cur = v.contract, v.contract.currency
     if c.reference:
@@ -364,15 +363,8 @@ def _show(v: ContractView, today: date) -> None:
     else:
         term = _("{gpus}, {start} → {end} ({months})").format(gpus=gpus, start=start, end=end, months=months)
     say(f"  {term}")
-    if v.running.renewal:
-        t = v.running
-        renewed = ngettext(
-            "renewed by itself ({n} time): the term running is {start} → {end} ({renewal})",
-            "renewed by itself ({n} times): the term running is {start} → {end} ({renewal})",
-            t.renewal,
-        )
-        say("  " + renewed.format(n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end),
-                                  renewal=renewal_words(c)))  # fmt: skip
+    if v.term_said:
+        say(f"  {v.term_said}")
     if c.accepted_on:
         accepted = _("accepted on {day} (quotetui acceptance show --contract {id})")
     else:
@@ -389,18 +381,8 @@ def _show(v: ContractView, today: date) -> None:
                             charge=money(v.monthly_charge, cur), billed=billed))  # fmt: skip
     for line in _agreed_lines(c.snapshot, cur, now) + v.coming_words(lambda x: money(x, cur)):
         say(f"  {line}")
-    if v.notice_by:
-        days = c.notice_days or 0
-        notice = (
-            ngettext(
-                "notice by {day} ({n} day), else it auto-renews for {renewal}",
-                "notice by {day} ({n} days), else it auto-renews for {renewal}",
-                days,
-            )
-            if c.auto_renew
-            else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
-        )
-        say("  " + notice.format(day=day_text(v.notice_by), n=f"{days:,}", renewal=renewal_words(c)))
+    if v.notice_said:
+        say(f"  {v.notice_said}")
     spent = _("spent {amount}").format(amount=money(v.spend, cur))
     if c.committed_spend is not None:
         spent = _("spent {amount} of a committed {committed}").format(
@@ -433,9 +415,9 @@ def _show(v: ContractView, today: date) -> None:
         so_far = ngettext(
             "Availability: no downtime recorded ({n} month so far)",
             "Availability: no downtime recorded ({n} months so far)",
-            len(v.months),
+            v.months_served,
         )
-        say(so_far.format(n=f"{len(v.months):,}"))
+        say(so_far.format(n=f"{v.months_served:,}"))
     for m in hit:
         month = _("{month}: {availability} available, credit {rate} = {credit}")
         say("  " + month.format(month=month_text(m.month), availability=percent(m.availability, 3),
