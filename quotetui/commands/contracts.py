@@ -379,7 +379,7 @@ def _show(v: ContractView, today: date) -> None:
     billed = _("billed {cadence}").format(cadence=c.billing_cadence.spaced)  # its word, as the TUI says it
     say("  " + price.format(amount=money(c.price, cur), per_unit=_(PER_UNIT[c.price_unit]), how=how,
                             charge=money(v.monthly_charge, cur), billed=billed))  # fmt: skip
-    for line in _agreed_lines(c.snapshot, cur, now) + v.coming_words(lambda x: money(x, cur)):
+    for line in _agreed_lines(c.snapshot, cur, now, v.discounts_said) + v.coming_words(lambda x: money(x, cur)):
         say(f"  {line}")
     if v.notice_said:
         say(f"  {v.notice_said}")
@@ -459,7 +459,7 @@ KEY_DATES_SHOWN = 6
 """How many key dates to come ``contracts show`` lists (``contracts due`` lists them all)."""
 
 
-def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list[str]:
+def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce, discounts: str | None) -> list[str]:
     """What was sold (the nodes and the model ``now`` in force), the SLA, the discounts ``now`` in force and the
     extras the contract kept when it was signed (its snapshot)."""
     out = []
@@ -502,11 +502,10 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list
                 least = ngettext("at least {n} node", "at least {n} nodes", k).format(n=f"{k:,}")
             said = _("acceptance checks a sample: {sample}")
             out.append(said.format(sample=listed(p for p in (share, least) if p)))
-    from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm
+    from quotetui.domain.economics.inputs import ExtraTerm
 
-    discounts = DiscountTerm.kept_words(now.discounts)  # those of the charge in force: an amendment's to come
-    if discounts:
-        out.append(_("discounts: {discounts}").format(discounts=clauses(discounts)))
+    if discounts:  # those of the charge in force (``ContractView.discounts_said``): an amendment's to come
+        out.append(discounts)
     extras = [
         f"{ExtraTerm.stored_words(x['label'])} {money(Decimal(x['amount']), x['currency'])} "
         f"{ExtraBasis(x['basis']).spaced}"

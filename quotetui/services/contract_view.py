@@ -40,6 +40,7 @@ from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, curr
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, months_served, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.inputs import DiscountTerm
 from quotetui.domain.enums import shown_stored
 from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import as_utc
@@ -205,6 +206,14 @@ class ContractView:
     def in_force(self) -> InForce:
         """The terms in force on the view's day: an amendment still to come changes none of them yet."""
         return self.terms_on(self.on or self.contract.start_date)
+
+    @property
+    def discounts_said(self) -> str | None:
+        """The discounts of the charge in force on the view's day, in the language in use (``discounts: term
+        discount 5% (…)``), as ``contracts show`` and the TUI's contract say them (an amendment's to come:
+        ``coming_words``); None: none."""
+        said = DiscountTerm.kept_words(self.in_force.discounts)
+        return _("discounts: {discounts}").format(discounts=clauses(said)) if said else None
 
     @property
     def monthly_charge(self) -> Fraction:

@@ -93,6 +93,8 @@ def render(v: ContractView, today: date) -> RenderableType:
         )
         + "\n"
     )
+    if v.discounts_said:  # those of the charge in force; an amendment's to come is said with it, below
+        terms.append(v.discounts_said + "\n")
     for line in v.coming_words(lambda x: f"{money_number(x, 2)} {cur}"):
         terms.append(line + "\n", style=STYLE[Tone.WARNING])
     if v.notice_said:
