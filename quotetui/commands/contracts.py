@@ -12,13 +12,14 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg, open_db, print_json, table
 from quotetui.commands.output import money, percent, say
 from quotetui.domain import entities as E
+from quotetui.domain.economics.display import with_sign
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence, ExtraBasis, InterFabric, IntraFabric, PriceUnit
 from quotetui.domain.fields import Field
 from quotetui.domain.text import one_line
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.cells import width
-from quotetui.language.dates import day_text, month_text
+from quotetui.language.dates import day_text, days_away, month_text
 from quotetui.language.lists import aside, clauses, labelled, listed
 
 if TYPE_CHECKING:
@@ -90,10 +91,6 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
         right=frozenset({"id", "GPUs", "monthly", "spent", "credits", "off"}),
         widths={"provider / offer": 40, "contract": 20},
     )
-
-
-def _signed(amount: Decimal, currency: str) -> str:
-    return ("+" if amount > 0 else "−" if amount < 0 else "") + money(abs(amount), currency)
 
 
 def _row(v: ContractView) -> list[str]:
@@ -444,7 +441,9 @@ def _show(v: ContractView, today: date) -> None:
 
 def _verdict(off: bool, variance: Decimal, currency: str) -> str:
     """An invoice against the amount expected: ``OFF by +1,000.00`` or ``matches``."""
-    return _("OFF by {amount}").format(amount=_signed(variance, currency)) if off else _("matches")
+    return (
+        _("OFF by {amount}").format(amount=with_sign(variance, lambda a: money(a, currency))) if off else _("matches")
+    )
 
 
 PER_UNIT = {
@@ -561,13 +560,7 @@ def due(
         say(aside(label, f"{len(items)}"))
         for k in items:
             left = k.days_left(today)
-            when = (
-                ngettext("{n} day ago", "{n} days ago", -left).format(n=f"{-left:,}")
-                if left < 0
-                else _("today")
-                if left == 0
-                else ngettext("in {n} day", "in {n} days", left).format(n=f"{left:,}")
-            )
+            when = days_away(left)
             when = " " * (13 - width(when)) + when  # to the right, in terminal cells
             say(f"  {k.day.isoformat()} {when}  {k.told(k.said)}")
 

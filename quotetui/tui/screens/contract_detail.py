@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import money_number, stored_text
+from quotetui.domain.economics.display import money_number, stored_text, with_sign
 from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.economics.units import UNIT_WORDS
@@ -185,7 +185,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             money(bill.amount),
             money(line.check.expected),
             Text(
-                money(line.check.variance) if line.check.variance else "0",
+                with_sign(line.check.variance, money) if line.check.variance else "0",
                 style=STYLE[Tone.ERROR] if off else STYLE[Tone.SUCCESS],
             ),
             _("yes") if bill.paid else _("no"),
