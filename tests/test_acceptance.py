@@ -200,10 +200,19 @@ def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:
     assert cli("--db", db, "acceptance", "show", "--offer", "9", "--nodes", "0").code != 0
 
 
-@pytest.mark.parametrize("day", ["2027-13-01", "yesterday", ""])
-def test_a_bad_day_is_refused(cli: Cli, demo_db_path: Path, day: str) -> None:
+@pytest.mark.parametrize(
+    ("day", "words"),
+    [
+        ("2027-13-01", "'2027-13-01' is not a date (YYYY-MM-DD)"),
+        ("yesterday", "'yesterday' is not a date (YYYY-MM-DD)"),
+        ("2027-02-29", "'2027-02-29' is not a day of the calendar: 2027-02 has 28 days"),
+        ("", "is empty: give a day (YYYY-MM-DD), or leave the flag out for today"),
+    ],
+)
+def test_a_bad_day_is_refused(cli: Cli, demo_db_path: Path, day: str, words: str) -> None:
+    """``--on`` is read as every command reads a day (``flag(AS_OF)``), before the contract is looked up."""
     result = cli("--db", str(demo_db_path), "acceptance", "accept", "--contract", "1", "--on", day)
-    assert result.code != 0 and ("not a date" in result.err or "no contract" in result.err)
+    assert result.code == 2 and words in result.err, result.err
 
 
 def test_the_export_has_an_acceptance_sheet(cli: Cli, demo_db_path: Path, tmp_path: Path) -> None:

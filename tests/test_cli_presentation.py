@@ -149,7 +149,7 @@ def test_contracts_show_lists_key_dates_months_incidents_and_invoices(cli: Cli, 
         "  #1 2026-06-01 – 2026-06-30: 250,000.00 CNY (expected 250,000.00 CNY) matches, paid\n"
         "  #2 2026-07-01 – 2026-07-31: 250,100.00 CNY (expected 250,000.00 CNY) OFF by +100.00 CNY, unpaid\n"
     )
-    assert "  spent 500,100.00 CNY\n" in out
+    assert "  spent 500,100.00 CNY to date (250,000.00 CNY paid)\n" in out  # both periods begun, the first paid
     updated = cli("--db", db, "contracts", "incident", "update", "1", "--received", "1234.5")
     assert updated.out == "incident #1: credit claimed, 1,234.50 CNY received\n"
 

@@ -49,7 +49,7 @@ def test_an_offer_edited_to_another_model_leaves_the_contract_judging_what_was_s
         and json.loads(cli("--db", db, "acceptance", "show", "--contract", str(cid), "--json").out)["nodes"] == 2
     )
     text = cli("--db", db, "contracts", "show", str(cid)).out
-    assert "sold: H100 SXM5, 2 nodes of 8 GPUs; nvswitch in a node, infiniband ndr across" in text
+    assert "sold: H100 SXM5, 2 nodes of 8 GPUs; NVSwitch in a node, IB NDR across" in text
 
 
 def test_an_rfq_answer_reusing_the_offers_name_leaves_the_contract_as_signed(

@@ -48,12 +48,12 @@ def test_the_terms_shown_are_those_in_force_and_an_amendment_to_come_is_said_as_
     before = cli("--db", db, "contracts", "show", "1", "--on", BEFORE).out.splitlines()
     assert before[1] == "  16 GPUs, 2026-06-01 → 2027-06-01 (12 months)"
     assert "; monthly charge 360,000.00 CNY; billed monthly" in before[3]
-    assert "  sold: H100 SXM5, 2 nodes of 8 GPUs; nvswitch in a node, infiniband hdr across" in before
+    assert "  sold: H100 SXM5, 2 nodes of 8 GPUs; NVSwitch in a node, IB HDR across" in before
     assert "  from 2027-01-01 (amendment 1): 8 GPUs; monthly charge 180,000.00 CNY" in before
     after = cli("--db", db, "contracts", "show", "1", "--on", AFTER).out.splitlines()
     assert after[1] == "  8 GPUs, 2026-06-01 → 2027-06-01 (12 months)"
     assert "; monthly charge 180,000.00 CNY; billed monthly" in after[3]
-    assert "  sold: H100 SXM5, 1 node of 8 GPUs; nvswitch in a node, infiniband hdr across" in after
+    assert "  sold: H100 SXM5, 1 node of 8 GPUs; NVSwitch in a node, IB HDR across" in after
     assert not any("(amendment 1):" in line for line in after)  # in force: no longer to come
     # the listing and --json follow the same day
     listed = cli("--db", db, "contracts", "--on", BEFORE).out.splitlines()[1].split()
@@ -80,10 +80,10 @@ def test_the_notice_and_spend_lines_sit_with_the_terms_and_an_incident_says_what
     _signed_and_amended(cli, db)
     for lang, amendments, notice, spent, incident in (
         ("en", "Amendments (1):", "  notice by 2027-05-02 (30 days), else it ends",
-         "  spent 0.00 CNY of a committed 4,000,000.00 CNY",
+         "  spent 0.00 CNY to date (0.00 CNY paid) of a committed 4,000,000.00 CNY",
          "  #1 2026-11-02 00:00+00:00 → 2026-11-02 06:00+00:00, 1 node: node 2 down (credit not claimed)"),
         ("zh-CN", "合同变更（1）：", "  通知截止日 2027年5月2日（提前 30 天），否则到期终止",
-         "  已消费 0.00 CNY，承诺消费额 4,000,000.00 CNY",
+         "  截至当日已消费 0.00 CNY（已付 0.00 CNY），承诺消费额 4,000,000.00 CNY",
          "  #1 2026-11-02 00:00+00:00 → 2026-11-02 06:00+00:00，1 个节点：node 2 down（未申请赔付）"),
     ):  # fmt: skip
         lines = cli("--db", db, "--lang", lang, "contracts", "show", "1", "--on", BEFORE).out.splitlines()

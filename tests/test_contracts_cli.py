@@ -132,7 +132,8 @@ def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:
     assert cent["off"] is True and cent["variance"] == "0.01"
     assert cent["spend_to_date"] == "408000.01" and cent["committed_spend"] == "2448000.00"
     text = cli("--db", db, "contracts", "show", "1").out
-    assert "OFF by +0.01 CNY" in text and "spent 408,000.01 CNY of a committed 2,448,000.00 CNY" in text
+    assert "OFF by +0.01 CNY" in text
+    assert "spent 408,000.01 CNY to date (0.00 CNY paid) of a committed 2,448,000.00 CNY" in text
 
 
 def test_a_one_cent_tolerance(cli: Cli, demo_db_path: Path) -> None:
@@ -183,11 +184,22 @@ def test_bad_incidents_and_invoices_save_nothing(cli: Cli, signed: Path) -> None
          "--currency: the contract is in CNY; an invoice in USD cannot be checked against it"),
         ((*invoice, "--currency", "ZZZ", "--from", "2026-03-01", "--to", "2026-03-31"),
          "'--currency': unknown currency 'ZZZ'"),
+        ((*invoice, "--currency", "CNY", "--from", "2026-02-30", "--to", "2026-03-31"),
+         "'2026-02-30' is not a day of the calendar: 2026-02 has 28 days"),
+        ((*invoice, "--currency", "CNY", "--from", "2028-2-30", "--to", "2028-03-31"),
+         "'2028-2-30' is not a day of the calendar: 2028-02 has 29 days"),
+        ((*invoice, "--currency", "CNY", "--from", "2026-13-01", "--to", "2026-03-31"),
+         "'2026-13-01' is not a date (YYYY-MM-DD)"),
     ]  # fmt: skip
     for args, words in cases:
         result = cli(*args)
         assert result.code == 2 and words in result.err, (args, result.err)
     assert _count(signed, "incident") == 0 and _count(signed, "invoice") == 0
+    for command in (("contracts", "show", "1"), ("acceptance", "show", "--contract", "1")):  # one day parser
+        shown = cli("--db", db, *command, "--on", "2026-04-31")
+        assert shown.code == 2 and "'2026-04-31' is not a day of the calendar: 2026-04 has 30 days" in shown.err
+    zh = cli("--db", db, "--lang", "zh-CN", "acceptance", "accept", "--contract", "1", "--on", "2026-02-29")
+    assert zh.code == 2 and "“2026-02-29”不是日历上的日期：2026年2月只有 28 天" in zh.err
     dup = cli("--db", db, "contracts", "add", "--offer", "1", "--start", "2026-01-01", "--term-months", "1",
               "--reference", "YW-H100-01")  # fmt: skip
     assert dup.code == 2 and "exists already" in dup.err and _count(signed, "contract") == 1

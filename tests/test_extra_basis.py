@@ -79,8 +79,8 @@ def test_the_unpriced_caveat_follows_the_basis_not_the_kind() -> None:
     assert e.best.extras[0].reason == "50 TB stored"
     assert e.unpriced == ("egress: 2 TB a month in the scenario, not priced by the offer",)
     assert e.estimates == (
-        "OSS outbound is billed per TB stored a month (the scenario's storage), as its basis per_tb_month says, "
-        "but egress is charged per_gb: correct the record",
+        "OSS outbound is billed per TB stored a month (the scenario's storage), as its basis per tb month says, "
+        "but egress is charged per gb: correct the record",
     )
     assert e.caveats.prefix == "≥ ~"
     # a fee of 0 per GB says the provider includes the egress: priced, no caveat
@@ -94,7 +94,7 @@ def test_a_flag_names_the_kind_when_the_extra_has_no_description_and_speaks_chin
     e = evaluate(offer(option("80000"), extras=(stored,)), scenario(months=3), NO_FX, A)
     assert e.best.extras_total == 300  # as recorded: 100 a month × 3 months
     assert e.estimates == (
-        "setup fee is billed a flat fee a month, as its basis per_month says, but setup fee is charged one_off: "
+        "setup fee is billed a flat fee a month, as its basis per month says, but setup fee is charged one off: "
         "correct the record",
     )
     use("zh-CN")
@@ -107,13 +107,13 @@ def test_a_flag_names_the_kind_when_the_extra_has_no_description_and_speaks_chin
 @pytest.mark.parametrize(
     ("kind", "basis", "message"),
     [
-        ("egress", "per_tb_month", "--basis: per_tb_month bills per TB stored a month (the scenario's storage): "
-         "egress is charged per_gb"),
-        ("storage", "per_gb", "--basis: per_gb bills per GB sent out (the scenario's egress): storage is charged "
-         "per_tb_month"),
-        ("setup_fee", "per_month", "--basis: per_month bills a flat fee a month: setup fee is charged one_off"),
-        ("other", "per_gb", "--basis: per_gb bills per GB sent out (the scenario's egress): other is charged one of "
-         "per_month, per_node_month, per_hour, one_off"),
+        ("egress", "per_tb_month", "--basis: per tb month bills per TB stored a month (the scenario's storage): "
+         "egress is charged per gb"),
+        ("storage", "per_gb", "--basis: per gb bills per GB sent out (the scenario's egress): storage is charged "
+         "per tb month"),
+        ("setup_fee", "per_month", "--basis: per month bills a flat fee a month: setup fee is charged one off"),
+        ("other", "per_gb", "--basis: per gb bills per GB sent out (the scenario's egress): other is charged one of "
+         "per month, per node month, per hour, one off"),
     ],
 )  # fmt: skip
 def test_the_cli_refuses_a_basis_its_kind_is_not_charged_on(
@@ -152,8 +152,8 @@ def test_an_import_with_one_incoherent_pair_imports_nothing_and_names_its_row(
     assert result.code == 2
     assert result.err.splitlines() == [
         "quotetui: 1 problem; nothing was imported:",
-        "  extras.xlsx › Extra costs › row 3 › column 'basis' (D): per_tb_month bills per TB stored a month "
-        "(the scenario's storage): egress is charged per_gb",
+        "  extras.xlsx › Extra costs › row 3 › column 'basis' (D): per tb month bills per TB stored a month "
+        "(the scenario's storage): egress is charged per gb",
     ]
     assert sql(demo_db_path, "SELECT count(*) FROM extra_cost") == before  # the good row 2 is not saved either
 
@@ -168,7 +168,7 @@ def test_the_demo_files_refuse_an_incoherent_pair(tmp_path: Path) -> None:
     text = aliyun.read_text(encoding="utf-8")
     assert text.count('basis = "per_gb"') == 4
     aliyun.write_text(text.replace('basis = "per_gb"', 'basis = "per_tb_month"', 1), encoding="utf-8")
-    with pytest.raises(BadInput, match="per_tb_month bills per TB stored a month") as refused:
+    with pytest.raises(BadInput, match="per tb month bills per TB stored a month") as refused:
         load_demo_files(folder)
     assert "imports/demo/providers/03_aliyun.toml" in str(refused.value)
     load_demo_files(demo_dir())  # the demo's own extras are coherent
@@ -195,7 +195,7 @@ def test_a_stored_pair_keeps_its_figures_and_explain_flags_it(cli: Cli, demo_db_
     ]  # the 5 TB stored are billed (by the egress fee), the egress is not
     assert caveats["estimates"] == [
         "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
-        "per_tb_month says, but egress is charged per_gb: correct the record"
+        "per tb month says, but egress is charged per gb: correct the record"
     ]
 
 
@@ -225,14 +225,14 @@ def test_the_buyers_own_export_of_a_stored_pair_imports_again_and_changes_nothin
     assert "  extra costs: 0 added, 0 changed, 7 unchanged" in again.out.splitlines()
     assert [line for line in again.err.splitlines() if "Extra costs" in line] == [
         "warning: market.xlsx › Extra costs › row 4 › column 'basis' (D): the stored extra cost is kept as it is "
-        "(this row changes nothing), but per_tb_month bills per TB stored a month (the scenario's storage): egress "
-        "is charged per_gb"
+        "(this row changes nothing), but per tb month bills per TB stored a month (the scenario's storage): egress "
+        "is charged per gb"
     ]
     assert sql(demo_db_path, EXTRAS) == before and sql(demo_db_path, EXTRA_LOG) == logged
     out = cli("--db", db, "explain", "12", "--scenario", "A100 微调 (8 卡, 3 个月, 60 %)", "--json")
     assert json.loads(out.out)["caveats"]["estimates"] == [  # still flagged ~ where it is costed
         "OSS数据传出流量费（0.5元/GB） is billed per TB stored a month (the scenario's storage), as its basis "
-        "per_tb_month says, but egress is charged per_gb: correct the record"
+        "per tb month says, but egress is charged per gb: correct the record"
     ]
     chinese = cli("--lang", "zh-CN", "--db", db, "import", str(book), "--dry-run")
     assert chinese.code == 0, chinese.err
@@ -266,12 +266,143 @@ def test_a_stored_pair_changed_or_a_new_one_is_still_refused_on_its_row(
     assert refused.code == 2
     assert refused.err.splitlines()[:3] == [
         "quotetui: 2 problems; nothing was imported:",
-        "  market.xlsx › Extra costs › row 4 › column 'basis' (D): per_tb_month bills per TB stored a month (the "
-        "scenario's storage): egress is charged per_gb",
-        "  market.xlsx › Extra costs › row 9 › column 'basis' (D): per_gb bills per GB sent out (the scenario's "
-        "egress): storage is charged per_tb_month",
+        "  market.xlsx › Extra costs › row 4 › column 'basis' (D): this row changes column 'amount' (E) of the "
+        "stored extra cost, but per tb month bills per TB stored a month (the scenario's storage): egress is charged "
+        "per gb; correct column 'basis' (D) too, or leave the row as exported",
+        "  market.xlsx › Extra costs › row 9 › column 'basis' (D): per gb bills per GB sent out (the scenario's "
+        "egress): storage is charged per tb month",
     ]
     assert sql(demo_db_path, EXTRAS) == before
+
+
+def _stored_disagreeing(db: Path, offer_id: int, rows: list[tuple[str, str, int, bool, str | None]]) -> list[int]:
+    """Extra costs of ``offer_id`` (kind, basis, amount in CNY, refundable, description) stored as a version before
+    the rule wrote them; their ids."""
+    millionths = 10**6 if BACKEND == "sqlite" else 1  # SQLite keeps an amount in millionths, PostgreSQL exact
+    for kind, basis, amount, refundable, description in rows:
+        execute(
+            db,
+            "INSERT INTO extra_cost (offer_id, kind, basis, amount, currency, refundable, description, is_estimate, "
+            "version) VALUES (:offer, :kind, :basis, :amount, 'CNY', :refundable, :description, false, 1)",
+            {
+                "offer": offer_id,
+                "kind": kind,
+                "basis": basis,
+                "amount": amount * millionths,
+                "refundable": refundable,
+                "description": description,
+            },
+        )
+    return [i for (i,) in sql(db, f"SELECT id FROM extra_cost ORDER BY id DESC LIMIT {len(rows)}")][::-1]
+
+
+def _rebased(book: Path, out: Path, bases: dict[tuple[str, str], str]) -> Path:
+    """The workbook ``book`` with the Extra costs rows of each (kind, basis) given on another basis."""
+    from openpyxl import load_workbook
+
+    workbook = load_workbook(book)
+    for row in workbook["Extra costs"].iter_rows(min_row=2):
+        new = bases.get((row[2].value, row[3].value))
+        if new is not None:
+            row[3].value = new
+    workbook.save(out)
+    return out
+
+
+def test_a_stored_pair_whose_basis_the_workbook_corrects_is_changed_not_doubled(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Offer #14 with a 5,000 CNY setup fee and a 1 CNY deposit an older version stored per month and per hour; the
+    buyer sets both rows' basis to one-off in their own export. Each stored row is corrected, its id kept and the
+    change logged as its change: the setup fee is billed once, 5,000.00 CNY, not monthly and once."""
+    db = str(demo_db_path)
+    setup, deposit = _stored_disagreeing(
+        demo_db_path, 14, [("setup_fee", "per_month", 5000, False, "安装费"), ("deposit", "per_hour", 1, True, None)]
+    )
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    fixed = _rebased(
+        book, tmp_path / "e.xlsx", {("setup_fee", "per_month"): "one_off", ("deposit", "per_hour"): "one_off"}
+    )
+    done = cli("--db", db, "import", str(fixed))
+    assert done.code == 0, done.err
+    assert "  extra costs: 0 added, 2 changed, 7 unchanged" in done.out.splitlines()
+    assert sql(demo_db_path, "SELECT id, kind, basis FROM extra_cost WHERE offer_id = 14 AND kind <> 'egress'") == [
+        (setup, "setup_fee", "one_off"),
+        (deposit, "deposit", "one_off"),
+    ]
+    logged = "SELECT row_id, action FROM change_log WHERE entity = 'extra_cost' ORDER BY id DESC LIMIT 2"
+    assert sql(demo_db_path, logged) == [(deposit, "changed"), (setup, "changed")]
+    out = cli("--db", db, "explain", "14", "--json")
+    extras = next(f for f in json.loads(out.out)["figures"] if f["key"] == "extras")
+    assert [line for line in extras["inputs"] if "安装费" in line] == [
+        "安装费: 5,000.00 CNY × one-off = 5,000.00 CNY once"
+    ]
+    assert cli("--db", db, "db", "check").code == 0  # nothing left to correct
+
+
+def test_a_correction_onto_a_basis_the_offer_has_already_is_refused_with_the_commands_that_correct_it(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """Offer #12 has its egress fee per GB (extra #3) and a second one an older version stored per TB-month: set to
+    per GB in the workbook it would be a second egress-per-GB row, which an import cannot tell apart. Refused, and
+    the message names the command that removes the stored row (its amount belongs in the per-GB one)."""
+    db = str(demo_db_path)
+    [stale] = _stored_disagreeing(demo_db_path, 12, [("egress", "per_tb_month", 100, False, "旧出网费")])
+    book = tmp_path / "market.xlsx"
+    assert cli("--db", db, "export", str(book)).code == 0
+    fixed = _rebased(book, tmp_path / "e.xlsx", {("egress", "per_tb_month"): "per_gb"})
+    before = sql(demo_db_path, EXTRAS)
+    refused = cli("--db", db, "import", str(fixed))
+    assert refused.code == 2
+    assert refused.err.splitlines()[:2] == [
+        "quotetui: 1 problem; nothing was imported:",
+        "  e.xlsx › Extra costs › row 6: the egress / per_gb row is also on row 4: each appears once in an import; "
+        f"extra cost #{stale} (egress, per tb month) cannot become a second egress / per_gb row of the offer: add its "
+        f"amount to that row's and remove it: `quotetui extra remove {stale}`",
+    ]
+    assert sql(demo_db_path, EXTRAS) == before
+    chinese = cli("--lang", "zh-CN", "--db", db, "import", str(fixed))
+    assert chinese.err.splitlines()[1].endswith(
+        f"附加费用 #{stale}（出网流量，每 TB 每月）不能成为该报价的第二个 egress / per_gb 行："
+        f"请把它的金额并入那一行后将其删除：`quotetui extra remove {stale}`"
+    ), chinese.err
+
+
+def test_db_check_names_each_stored_pair_with_the_command_that_corrects_it(cli: Cli, demo_db_path: Path) -> None:
+    """A setup fee stored per month (its kind's one basis free: edited to one-off) and an egress fee per TB-month
+    beside the offer's per-GB one (removed): each named with the rule's words; exit 2 until both are corrected."""
+    db = str(demo_db_path)
+    [setup] = _stored_disagreeing(demo_db_path, 14, [("setup_fee", "per_month", 5000, False, "安装费")])
+    [egress] = _stored_disagreeing(demo_db_path, 12, [("egress", "per_tb_month", 100, False, None)])
+    checked = cli("--db", db, "db", "check")
+    assert checked.code == 2
+    assert checked.out.splitlines()[3:] == [
+        f"an extra cost on a basis its kind is not charged on: offer #12, extra cost #{egress} (per tb month bills per "
+        "TB stored a month (the scenario's storage): egress is charged per gb)",
+        f"  to correct it: quotetui extra remove {egress} (its kind's basis is on another extra cost of the offer: add "
+        "the amount there)",
+        f"an extra cost on a basis its kind is not charged on: offer #14, extra cost #{setup} (per month bills a flat "
+        "fee a month: setup fee is charged one off)",
+        f"  to correct it: quotetui extra edit {setup} --basis one_off",
+    ]
+    chinese = cli("--lang", "zh-CN", "--db", db, "db", "check")
+    assert chinese.out.splitlines()[5:] == [
+        f"计费依据与类型不符的附加费用：报价 #14，附加费用 #{setup}（“每月”按每月固定费用计费；"
+        "开通费的计费方式只能是一次性）",
+        f"  更正方法：quotetui extra edit {setup} --basis one_off",
+    ]
+    report = json.loads(cli("--db", db, "db", "check", "--json").out)
+    assert report["ok"] is False and [(x["extra_id"], x["mend"]) for x in report["disagreeing_extras"]] == [
+        (egress, f"quotetui extra remove {egress}"),
+        (setup, f"quotetui extra edit {setup} --basis one_off"),
+    ]
+    edited = cli("--db", db, "extra", "edit", str(setup), "--basis", "one_off")
+    assert edited.code == 0, edited.err
+    assert edited.out.startswith(f"Updated extra cost #{setup}: kind setup_fee, basis one_off, amount 5,000.00")
+    removed = cli("--db", db, "extra", "remove", str(egress))
+    assert removed.code == 0 and removed.out.strip() == f"Removed extra cost #{egress} of offer #12.", removed.err
+    assert cli("--db", db, "db", "check").code == 0
 
 
 async def _listed(pilot, select: Select) -> list[str]:  # type: ignore[no-untyped-def]
@@ -371,5 +502,5 @@ async def test_a_stored_pair_opened_in_the_form_shows_its_basis_as_stored(demo_d
         await settle(pilot)
         assert app.screen is form
         said = plain(form.query_one("#e-basis", Static).content).strip()
-        assert said == "per_tb_month bills per TB stored a month (the scenario's storage): egress is charged per_gb"
+        assert said == "per tb month bills per TB stored a month (the scenario's storage): egress is charged per gb"
     assert sql(demo_db_path, "SELECT basis FROM extra_cost WHERE id = 3") == [("per_tb_month",)]

@@ -90,6 +90,8 @@ COMMANDS: list[tuple[str, ...]] = [
     ("round", "edit", "2", "--round-note", "已回电"),
     ("discount", "add", "2", "--kind", "volume", "--rate", "5", "--min-gpus", "64"),
     ("extra", "add", "2", "--kind", "egress", "--basis", "per_gb", "--amount", "0.8"),
+    ("extra", "edit", "3", "--amount", "0.6"),
+    ("extra", "remove", "3"),
     ("sla", "set", "2", "--availability", "99.9", "--response-minutes", "30", "--preemption", "none"),
     ("bench", "codes"),
     ("bench", "check", "--offer", "2"),

@@ -98,7 +98,8 @@ def test_how_far_a_day_is_reads_as_contracts_due_says_it() -> None:
 
 
 def test_a_clipped_text_is_never_cut_inside_a_figure_or_a_date() -> None:
-    """The TUI's key dates fit the screen: the reviewer's lines cut ``，1`` (of ``12 个付款日``) and ``（2026年1月1``."""
+    """The TUI's key dates fit the screen: the reviewer's lines were cut at ``，1`` (of ``12 个付款日``) and at
+    ``（2026年1月1``."""
     from quotetui.language.cells import clipped, width
 
     line = "付款：合同 #1（阿里云 8×H100（包月）），12 个付款日已过，尚无已付发票（2026年1月15日、2026年4月15日）"

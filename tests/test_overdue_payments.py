@@ -41,13 +41,18 @@ def test_a_payment_date_is_overdue_once_passed_with_no_paid_invoice() -> None:
     assert len(overdue_payments(_payments(set()), date(2027, 7, 1))) == 12
 
 
+def _unpaid(*days: date) -> list[KeyDate]:
+    return [KeyDate(d, PAYMENT, "contract #1", 1, 1) for d in days]
+
+
 def test_overdue_words_count_them_and_name_the_oldest_three() -> None:
-    assert overdue_words([date(2026, 6, 1)]) == "1 payment date passed with no paid invoice (2026-06-01)"
+    assert overdue_words(_unpaid(date(2026, 6, 1))) == "1 payment date passed with no paid invoice (2026-06-01)"
     days = [date(2026, m, 1) for m in (6, 7, 8)]
-    assert overdue_words(days) == "3 payment dates passed with no paid invoice (2026-06-01, 2026-07-01, 2026-08-01)"
+    said = "3 payment dates passed with no paid invoice (2026-06-01, 2026-07-01, 2026-08-01)"
+    assert overdue_words(_unpaid(*days)) == said
     use("zh-CN")
     try:
-        assert overdue_words([*days, date(2026, 9, 1)]) == (
+        assert overdue_words(_unpaid(*days, date(2026, 9, 1))) == (
             "4 个付款日已过，尚无已付发票（2026年6月1日、2026年7月1日、2026年8月1日，另有 1 个）"
         )
     finally:
@@ -101,3 +106,130 @@ async def test_the_contract_screen_says_them_and_marks_the_row(cli: Cli, demo_db
         assert "2026-10-01" not in rows
         assert rows["2026-11-01"].split(maxsplit=2)[1:] == ["-29", "payment — overdue"]
         assert rows["2026-12-01"].split(maxsplit=2)[1:] == ["1", "payment"]
+
+
+# A payment date is settled only when paid invoices cover its whole billing period (from it to the day before the
+# next payment date, or the end) and none of them is short of the invoice check's expected amount; some paid invoice
+# over it, but short or leaving days uncovered, makes it part paid (``invoices.payment_paid``).
+#
+# Worked by hand, demo offer 18 (80,000.00 CNY a node-month, 8 GPUs = one node) signed from 2026-01-31 for 6
+# months, billed monthly: payment dates 01-31, 02-28, 03-31 …; 02-28 pays for 02-28 – 03-30, one contract month
+# (80,000.00 CNY expected). A paid invoice of 1.00 CNY for it is short by 79,999.00 CNY. Demo offer 14 (85,000.00
+# CNY a node-month) from 2026-01-15 for 3 months, billed quarterly: 01-15 pays for 01-15 – 04-14, 90 days (17 in
+# January, 28 in February, 31 in March, 14 in April); a paid invoice for 01-15 – 02-14 (31 days, 85,000.00 CNY,
+# exact) leaves 59 days uncovered. A second for 02-15 – 04-14 (two contract months: 170,000.00 CNY) covers the rest.
+
+MONTHLY = ("contracts", "add", "--offer", "18", "--start", "2026-01-31", "--term-months", "6", "--gpus", "8")
+QUARTERLY = ("contracts", "add", "--offer", "14", "--start", "2026-01-15", "--term-months", "3", "--auto-renew",
+             "--notice-days", "30", "--billing", "quarterly", "--gpus", "8")  # fmt: skip
+ON = ("--on", "2026-03-01")
+
+
+def _invoice(cli: Cli, db: str, contract: int, first: str, last: str, amount: str, *paid: str) -> None:
+    done = cli("--db", db, "contracts", "invoice", "add", str(contract), "--from", first, "--to", last,
+               "--amount", amount, "--currency", "CNY", *paid)  # fmt: skip
+    assert done.code == 0, done.err
+
+
+def _show(cli: Cli, db: str, contract: int) -> dict:  # type: ignore[type-arg]
+    return json.loads(cli("--db", db, "contracts", "show", str(contract), *ON, "--json").out)
+
+
+def test_a_paid_invoice_short_of_the_expected_amount_part_pays_its_date(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, *MONTHLY).code == 0
+    _invoice(
+        cli,
+        db,
+        1,
+        "2026-01-31",
+        "2026-02-27",
+        "80000",
+    )  # not paid: settles nothing
+    _invoice(cli, db, 1, "2026-02-28", "2026-03-30", "1", "--paid")
+    view = _show(cli, db, 1)
+    assert view["overdue_payments"] == ["2026-01-31", "2026-02-28"]  # part paid is still overdue
+    assert view["part_paid_payments"] == [{"date": "2026-02-28", "short_by": "79999.00", "days_uncovered": 0}]
+    said = (
+        "1 payment date passed with no paid invoice (2026-01-31); "
+        "1 payment date passed part paid (2026-02-28: short by 79,999.00 CNY)"
+    )
+    assert f"\nOverdue: {said}\n" in cli("--db", db, "contracts", "show", "1", *ON).out
+    [line] = json.loads(cli("--db", db, "contracts", "due", *ON, "--json").out)["overdue"]
+    assert (line["date"], line["detail"]) == ("2026-01-31", said)
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", *ON).out
+    assert (
+        "已逾期：1 个付款日已过，尚无已付发票（2026年1月31日）；"
+        "1 个付款日已过，仅部分付款（2026年2月28日：少付 79,999.00 CNY）"
+    ) in zh
+    # a paid invoice a cent over what is expected is short of nothing: 03-31 (for 03-31 – 04-29) is settled
+    _invoice(cli, db, 1, "2026-03-31", "2026-04-29", "80000.01", "--paid")
+    later = json.loads(cli("--db", db, "contracts", "show", "1", "--on", "2026-05-01", "--json").out)
+    assert later["overdue_payments"] == ["2026-01-31", "2026-02-28", "2026-04-30"]
+
+
+def test_a_quarterly_payment_needs_its_whole_quarter_covered(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, *QUARTERLY).code == 0
+    _invoice(cli, db, 1, "2026-01-15", "2026-02-14", "85000", "--paid")  # one month of the quarter, exact
+    view = _show(cli, db, 1)
+    assert view["overdue_payments"] == ["2026-01-15"]
+    assert view["part_paid_payments"] == [{"date": "2026-01-15", "short_by": "0.00", "days_uncovered": 59}]
+    said = "1 payment date passed part paid (2026-01-15: 59 days with no paid invoice)"
+    assert f"\nOverdue: {said}\n" in cli("--db", db, "contracts", "show", "1", *ON).out
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "due", *ON).out
+    assert "1 个付款日已过，仅部分付款（2026年1月15日：59 天尚无已付发票）" in zh
+    _invoice(cli, db, 1, "2026-02-15", "2026-04-14", "170000", "--paid")  # the rest: two paid invoices cover it
+    view = _show(cli, db, 1)
+    assert (view["overdue_payments"], view["part_paid_payments"]) == ([], [])
+    assert "Overdue" not in cli("--db", db, "contracts", "show", "1", *ON).out
+    assert json.loads(cli("--db", db, "contracts", "due", *ON, "--json").out)["overdue"] == []
+
+
+def test_payment_paid_counts_overlapping_invoices_once() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from quotetui.domain.contracts.dates import PartPaid
+    from quotetui.domain.contracts.invoices import InvoiceCheck, payment_paid
+
+    exact = InvoiceCheck(Decimal("100.00"), Decimal(0), Decimal(0), Fraction(1))
+    short = InvoiceCheck(Decimal("100.00"), Decimal("-0.02"), Decimal("0.01"), Fraction(1))  # beyond the tolerance
+    within = InvoiceCheck(Decimal("100.00"), Decimal("-0.01"), Decimal("0.01"), Fraction(1))  # within it: not short
+    first, last = date(2026, 1, 15), date(2026, 4, 14)  # 90 days
+    # 01-15..02-14 (31 days) and 02-01..02-20 (20 days, 14 of them already covered): 37 days covered, 53 not
+    over = [(date(2026, 1, 15), date(2026, 2, 14), exact), (date(2026, 2, 1), date(2026, 2, 20), within)]
+    assert payment_paid(first, last, over, "CNY") == (False, PartPaid(Decimal(0), 53, "CNY"))
+    assert payment_paid(first, last, [(date(2026, 1, 1), date(2026, 4, 30), within)], "CNY") == (True, None)
+    assert payment_paid(first, last, [(date(2026, 1, 1), date(2026, 4, 30), short)], "CNY") == (
+        False,
+        PartPaid(Decimal("0.02"), 0, "CNY"),
+    )
+    assert payment_paid(first, last, [(date(2026, 4, 15), date(2026, 5, 14), exact)], "CNY") == (False, None)
+    words = PartPaid(Decimal("0.02"), 1, "CNY")
+    assert words.said == "part paid: short by 0.02 CNY, 1 day with no paid invoice"
+    use("zh-CN")
+    try:
+        assert words.said == "部分付款：少付 0.02 CNY、1 天尚无已付发票"
+    finally:
+        use("en")
+
+
+def test_spent_is_invoiced_to_the_view_s_day_and_paid_is_said_beside_it(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, *MONTHLY).code == 0
+    _invoice(cli, db, 1, "2026-01-31", "2026-02-27", "80000", "--paid")
+    _invoice(cli, db, 1, "2026-02-28", "2026-03-30", "80000")  # begun by 03-01, not paid
+    _invoice(cli, db, 1, "2026-06-30", "2026-07-30", "80000")  # July's: not spent yet on 03-01
+    view = _show(cli, db, 1)
+    assert (view["spend_to_date"], view["invoiced_to_date"], view["paid_to_date"]) == (
+        "240000.00",  # every invoice recorded, as this key always meant
+        "160000.00",
+        "80000.00",
+    )
+    text = cli("--db", db, "contracts", "show", "1", *ON).out
+    assert "\n  spent 160,000.00 CNY to date (80,000.00 CNY paid)\n" in text
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", *ON).out
+    assert "\n  截至当日已消费 160,000.00 CNY（已付 80,000.00 CNY）\n" in zh
+    early = cli("--db", db, "contracts", "show", "1", "--on", "2026-02-01").out
+    assert "\n  spent 80,000.00 CNY to date (80,000.00 CNY paid)\n" in early

@@ -214,7 +214,7 @@ def test_an_extra_charged_on_a_basis_its_kind_is_not_is_refused(cli: Cli, demo_d
     _terms(answer, EXTRA_SHEET, [["HGX H100 集群", "egress", "per_tb_month", 500, "CNY", "no", "per TB out"]])
     done = cli("--db", str(demo_db_path), "import", str(answer))
     assert done.code == 2, done.err
-    assert "row 3 › column 'Charged / 计费' (C): per_tb_month bills per TB stored a month" in done.err, done.err
+    assert "row 3 › column 'Charged / 计费' (C): per tb month bills per TB stored a month" in done.err, done.err
     assert sql(demo_db_path, "SELECT COUNT(*) FROM rfq_answer") == [(0,)]
 
 
@@ -247,7 +247,7 @@ def test_a_second_answer_repeating_a_stored_extra_is_read(cli: Cli, demo_db_path
     assert "revisions: 1 added" in done.out and "extra costs: 0 added, 0 changed, 1 unchanged" in done.out
     assert (
         "a2.xlsx › Extras 附加费用 › row 3 › column 'Charged / 计费' (C): the stored extra cost is kept as it is (this "
-        "row changes nothing), but per_month bills a flat fee a month: setup fee is charged one_off"
+        "row changes nothing), but per month bills a flat fee a month: setup fee is charged one off"
     ) in done.err, done.err
     assert sql(demo_db_path, "SELECT * FROM extra_cost WHERE description = 'racking'") == stored
     third = _filled(book, tmp_path / "a3.xlsx", [{**ROWS[0], "amount": 85000}])
@@ -255,7 +255,8 @@ def test_a_second_answer_repeating_a_stored_extra_is_read(cli: Cli, demo_db_path
     refused = cli("--db", str(demo_db_path), "import", str(third))
     assert refused.code == 2
     assert (
-        "a3.xlsx › Extras 附加费用 › row 3 › column 'Charged / 计费' (C): per_month bills a flat fee a month: setup "
-        "fee is charged one_off"
+        "a3.xlsx › Extras 附加费用 › row 3 › column 'Charged / 计费' (C): this row changes column 'Amount (empty: "
+        "charged, price unknown) / 金额' (D) of the stored extra cost, but per month bills a flat fee a month: setup "
+        "fee is charged one off; correct column 'Charged / 计费' (C) too, or leave the row as exported"
     ) in refused.err, refused.err
     assert sql(demo_db_path, "SELECT * FROM extra_cost WHERE description = 'racking'") == stored

@@ -127,7 +127,7 @@ def test_db_check_says_how_many_more_past_twenty_a_column(cli: Cli, demo_db_path
 def test_a_huge_value_is_cut_in_every_message(cli: Cli, demo_db_path: Path) -> None:
     execute(demo_db_path, "UPDATE offer SET billing_basis = :v WHERE id = 4", {"v": "x" * 10_000})
     codes = json.loads(cli("--db", str(demo_db_path), "db", "check", "--json").out)["unknown_codes"]
-    assert codes == ["offer #4, billing_basis: '" + "x" * 56 + f"… ({ALLOWED_BASES})"]
+    assert codes == ["offer #4, billing_basis: '" + "x" * 57 + f"…' ({ALLOWED_BASES})"]  # cut inside its quotes
     done = cli("--db", str(demo_db_path), "offers")
     assert done.code == 2 and "x" * 56 + "…" in done.err and len(done.err) < 400  # not 10,000 characters
 

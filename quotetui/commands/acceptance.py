@@ -8,30 +8,27 @@ from typing import Annotated
 
 import typer
 
-from quotetui.commands.common import JsonFlag, flagged, open_db, print_json
+from quotetui.commands.common import JsonFlag, flag, flagged, open_db, print_json
 from quotetui.commands.output import say
+from quotetui.domain.entities import AS_OF
 from quotetui.domain.enums import WAIVER_BUYER, AcceptanceCheck
 from quotetui.domain.text import one_line
 from quotetui.language import _, ngettext
 from quotetui.language.cells import width
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses, listed, quoted
+from quotetui.language.lists import clauses, listed
 
 app = typer.Typer(help="Acceptance: the checklist the logs on record pass or fail, waivers, and accepting a contract.")
 
 ContractOpt = Annotated[int, typer.Option("--contract", metavar="ID", help="The signed contract.", min=1)]
-OnOpt = Annotated[str | None, typer.Option("--on", metavar="YYYY-MM-DD", help="The day (default: today).")]
+OnOpt = Annotated[date | None, flag(AS_OF, "--on", help="The day (default: today, UTC).")]
 
 
-def _day(on: str | None) -> date:
-    from quotetui.domain.errors import BadInput
+def _today() -> date:
+    """Today as every command counts it (UTC: ``contracts``, ``award``, the TUI)."""
+    from quotetui.domain.timeutil import utcnow
 
-    if on is None:
-        return date.today()
-    try:
-        return date.fromisoformat(on)
-    except ValueError:
-        raise BadInput(_("--on is {value}, not a date (YYYY-MM-DD)").format(value=quoted(on))) from None
+    return utcnow().date()
 
 
 def _padded(text: str, cells: int) -> str:
@@ -85,10 +82,7 @@ def show(
     contract: Annotated[int | None, typer.Option("--contract", metavar="ID", help="A signed contract.", min=1)] = None,
     nodes: Annotated[int, typer.Option("--nodes", help="Nodes bought (with --offer).", min=1, max=100_000)] = 1,
     on: Annotated[
-        str | None,
-        typer.Option(
-            "--on", metavar="YYYY-MM-DD", help="With --contract: the day whose terms are judged (default: today)."
-        ),
+        date | None, flag(AS_OF, "--on", help="With --contract: the day whose terms are judged (default: today, UTC).")
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -102,7 +96,7 @@ def show(
         raise BadInput(_("give --offer ID or --contract ID, not both (a contract's checklist is its offer's logs)"))
     db = open_db(ctx)
     if contract is not None:
-        state = contract_acceptance(db, contract, None if on is None else _day(on))
+        state = contract_acceptance(db, contract, on or _today())
     else:
         state = offer_acceptance(db, offer or 0, nodes)
     if as_json:
@@ -127,7 +121,7 @@ def waive_item(
     from quotetui.services.acceptance import waive
 
     with flagged({"item": "ITEM", "reason": "--reason", "by": "--by", "on": "--on"}):
-        state = waive(open_db(ctx), contract, {"item": item, "reason": reason, "by": by, "on": on}, date.today())
+        state = waive(open_db(ctx), contract, {"item": item, "reason": reason, "by": by, "on": on}, _today())
     print_json(state.to_json()) if as_json else _print(state)
 
 
@@ -137,7 +131,8 @@ def accept_contract(ctx: typer.Context, contract: ContractOpt, on: OnOpt = None,
     from quotetui.services.acceptance import accept
 
     with flagged({"--on": "--on"}):
-        state = accept(open_db(ctx), contract, _day(on), date.today())
+        today = _today()
+        state = accept(open_db(ctx), contract, on or today, today)
     print_json(state.to_json()) if as_json else _print(state)
 
 

@@ -95,7 +95,7 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
 
 def _row(v: ContractView) -> list[str]:
     c = v.contract
-    spent = money(v.spend, c.currency) + (
+    spent = money(v.invoiced, c.currency) + (
         f" / {money(c.committed_spend, c.currency)}" if c.committed_spend is not None else ""
     )
     return [
@@ -380,10 +380,10 @@ def _show(v: ContractView, today: date) -> None:
         say(f"  {line}")
     if v.notice_said:
         say(f"  {v.notice_said}")
-    spent = _("spent {amount}").format(amount=money(v.spend, cur))
+    spent = _("spent {amount} to date ({paid} paid)").format(amount=money(v.invoiced, cur), paid=money(v.paid, cur))
     if c.committed_spend is not None:
-        spent = _("spent {amount} of a committed {committed}").format(
-            amount=money(v.spend, cur), committed=money(c.committed_spend, cur)
+        spent = _("spent {amount} to date ({paid} paid) of a committed {committed}").format(
+            amount=money(v.invoiced, cur), paid=money(v.paid, cur), committed=money(c.committed_spend, cur)
         )
     say(f"  {spent}")
     if v.amendments:

@@ -35,7 +35,8 @@ def backup(ctx: typer.Context, path: Annotated[Path, typer.Argument(help="Backup
 @app.command("check")
 def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Integrity check, foreign-key check, schema revision, values quotetui never writes, and figures stored as
-    verified that their offer's logs refuse (with the command that withdraws each); changes nothing."""
+    verified that their offer's logs refuse (with the command that withdraws each), and extra costs on a basis their
+    kind is not charged on (with the command that corrects each); changes nothing."""
     from quotetui.services.database import check_database
 
     checked = check_database(ctx.obj.db)
@@ -66,6 +67,14 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
                 "  "
                 + _("to withdraw it: {command} (the log imported again is stored once)").format(command=figure.mend)
             )
+        for extra in checked.disagreeing_extras:
+            say(_("an extra cost on a basis its kind is not charged on: {found}").format(found=extra.said))
+            if extra.removes:
+                mend = _("to correct it: {command} (its kind's basis is on another extra cost of the offer: add the "
+                         "amount there)")  # fmt: skip
+            else:
+                mend = _("to correct it: {command}")
+            say("  " + mend.format(command=extra.mend))
     if not checked.ok:
         raise typer.Exit(2)
 

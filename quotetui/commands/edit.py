@@ -1,4 +1,4 @@
-"""``quotetui provider add|edit``, ``offer add|edit``, ``round add|edit``, ``discount add``, ``extra add``,
+"""``quotetui provider add|edit``, ``offer add|edit``, ``round add|edit``, ``discount add``, ``extra add|edit|remove``,
 ``sla set``: what the TUI's forms record, from the command line.
 
 Each command is its TUI form (``services/editing.py``): its options are the form's fields
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from quotetui.commands.common import open_db
+from quotetui.commands.common import JsonFlag, id_arg, open_db, print_json
 from quotetui.commands.form_options import Summary, form_command, overlay, refused, saved, starting
+from quotetui.commands.output import say
 from quotetui.domain import entities as E
 from quotetui.domain.enums import Mover
 from quotetui.domain.errors import FieldErrors
@@ -37,6 +38,7 @@ extra_app = typer.Typer(help="Extra costs of an offer (egress, storage, fees, de
 sla_app = typer.Typer(help="The SLA of an offer.", no_args_is_help=True)
 
 OFFER_ARG = ("OFFER_ID", "The offer's id (see `quotetui offers`).")
+EXTRA_ID_HELP = "The extra cost's id (as `quotetui extra add` printed it, or `quotetui db check` names it)."
 KEEP = "Only the options given change; the others keep their current values."
 START = "Options not given take the values the TUI's form starts with."
 ALL_OR_NOTHING = "Nothing is saved if any value is invalid: every bad option is named."
@@ -314,6 +316,41 @@ def _extra_add(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], 
          lambda row: editing.extra_form(db, row), EXTRA_SUMMARY, offer_id)  # fmt: skip
 
 
+def _extra_edit(ctx: typer.Context, row_id: int | None, given: dict[str, Any], as_json: bool) -> None:
+    from quotetui.services import editing
+
+    assert row_id is not None
+    db = _db(ctx)
+    offer_id = editing.fine_print_offer(db, E.EXTRA, row_id)
+    said = (N_("Updated extra cost #{id}"), N_("Nothing changed: extra cost #{id}"))
+    _change(
+        given,
+        as_json,
+        said,
+        row_id,
+        lambda: editing.extra_form(db, row_id),
+        lambda values, version: editing.save_extra(db, offer_id, values, row_id, version),
+        EXTRA_SUMMARY,
+    )
+
+
+def extra_remove(
+    ctx: typer.Context,
+    extra_id: Annotated[int, id_arg("EXTRA_ID", EXTRA_ID_HELP)],
+    as_json: JsonFlag = False,
+) -> None:
+    """Remove an extra cost from its offer (the history keeps what it was)."""
+    from quotetui.services import editing
+
+    db = _db(ctx)
+    offer_id = editing.fine_print_offer(db, E.EXTRA, extra_id)
+    editing.delete_fine_print(db, E.EXTRA, extra_id)
+    if as_json:
+        print_json({"id": extra_id, "offer_id": offer_id, "removed": True})
+    else:
+        say(_("Removed extra cost #{id} of offer #{offer}.").format(id=extra_id, offer=offer_id))
+
+
 def _sla_set(ctx: typer.Context, offer_id: int | None, given: dict[str, Any], as_json: bool) -> None:
     from quotetui.services import editing
 
@@ -343,6 +380,15 @@ extra_app.command("add")(
         argument=OFFER_ARG,
     )
 )
+extra_app.command("edit")(
+    form_command(
+        E.EXTRA.form_fields,
+        _extra_edit,
+        doc=f"Correct an extra cost. {KEEP} {ALL_OR_NOTHING}",
+        argument=("EXTRA_ID", EXTRA_ID_HELP),
+    )
+)
+extra_app.command("remove")(extra_remove)
 sla_app.command("set")(
     form_command(
         E.SLA.form_fields,

@@ -390,20 +390,45 @@ def _date(field: Field, raw: object, *_ignored: object) -> date:
         return _day(raw)
     day = _calendar_day(raw)
     if day is None:
-        raise BadInput(_("{value} is not a date (YYYY-MM-DD)").format(value=quoted(str(raw).strip())))
+        raise BadInput(_not_a_day(str(raw).strip()))
     return _day(day)
+
+
+def _day_parts(raw: object) -> list[str]:
+    """``raw``'s year, month and day as typed (``2026/8/31``, ``2026年8月31日``, full-width digits), two digits
+    each but the year."""
+    text = (
+        str(raw).strip().translate(HALF_WIDTH).replace("/", "-").replace("年", "-").replace("月", "-").replace("日", "")
+    )
+    return [part.zfill(2) for part in text.split("-")]
 
 
 def _calendar_day(raw: object) -> date | None:
     """``raw`` read as a day (``2026-08-31``, ``2026/8/31``, ``2026年8月31日``, full-width digits), not yet
     checked against :data:`FIRST_DAY` and :data:`LAST_DAY`; None when it is not one."""
-    text = (
-        str(raw).strip().translate(HALF_WIDTH).replace("/", "-").replace("年", "-").replace("月", "-").replace("日", "")
-    )
     try:
-        return date.fromisoformat("-".join(part.zfill(2) for part in text.split("-")))
+        return date.fromisoformat("-".join(_day_parts(raw)))
     except ValueError:
         return None
+
+
+def _not_a_day(text: str) -> str:
+    """Why ``text`` is not a day: a day its month does not have (``2026-02-30``: February 2026 has 28), else not
+    a date at all."""
+    import calendar
+
+    from quotetui.language.dates import month_text
+
+    parts = _day_parts(text)
+    if len(parts) == 3 and all(p.isascii() and p.isdigit() for p in parts) and len(parts[0]) == 4:
+        year, month, day = map(int, parts)
+        if year >= 1 and 1 <= month <= 12 and day >= 1:
+            days = calendar.monthrange(year, month)[1]
+            if day > days:
+                return _("{value} is not a day of the calendar: {month} has {days} days").format(
+                    value=quoted(text), month=month_text(date(year, month, 1)), days=days
+                )
+    return _("{value} is not a date (YYYY-MM-DD)").format(value=quoted(text))
 
 
 def _datetime(field: Field, raw: object, *_ignored: object) -> datetime:

@@ -28,15 +28,16 @@ from quotetui.domain.contracts.dates import (
     QUOTE_EXPIRES,
     RENEWS,
     KeyDate,
+    PartPaid,
     Term,
+    billing_periods,
     group,
     last_notice_day,
     notice_deadline,
     overdue_payments,
     overdue_words,
-    term_payments,
 )
-from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused
+from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused, payment_paid
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, months_served, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
@@ -247,7 +248,7 @@ class ContractView:
 
     @property
     def overdue(self) -> list[KeyDate]:
-        """The payment dates passed by the view's day with no paid invoice, oldest first
+        """The payment dates passed by the view's day and not settled (no paid invoice, or part paid), oldest first
         (``dates.overdue_payments``)."""
         return overdue_payments(self.dates, self.on or self.contract.start_date)
 
@@ -255,7 +256,7 @@ class ContractView:
     def overdue_said(self) -> str | None:
         """The overdue payments in words (``dates.overdue_words``), as every list of them says it; None: none."""
         overdue = self.overdue
-        return overdue_words([k.day for k in overdue]) if overdue else None
+        return overdue_words(overdue) if overdue else None
 
     @property
     def months_served(self) -> int:
@@ -266,7 +267,22 @@ class ContractView:
 
     @property
     def spend(self) -> Decimal:
+        """Every invoice recorded, paid or not, whatever its period (JSON ``spend_to_date``, as ever)."""
         return sum((line.invoice.amount for line in self.invoices), Decimal(0))
+
+    @property
+    def invoiced(self) -> Decimal:
+        """Invoiced to the view's day: the invoices whose period starts on or before it, paid or not (what a buyer
+        counts against the committed spend)."""
+        on = self.on or self.contract.start_date
+        return sum((line.invoice.amount for line in self.invoices if line.invoice.period_start <= on), Decimal(0))
+
+    @property
+    def paid(self) -> Decimal:
+        """Of :attr:`invoiced`, what is recorded as paid (as recorded today: an invoice keeps no day it was paid)."""
+        on = self.on or self.contract.start_date
+        lines = self.invoices
+        return sum((x.invoice.amount for x in lines if x.invoice.paid and x.invoice.period_start <= on), Decimal(0))
 
     @property
     def credits_owed(self) -> Fraction:
@@ -310,7 +326,9 @@ class ContractView:
             "monthly_charge": {"amount": amount_text(self.monthly_charge, cur), "currency": cur},
             "committed_spend": None if c.committed_spend is None else amount_text(c.committed_spend, cur),
             "prepayment": None if c.prepayment is None else amount_text(c.prepayment, cur),
-            "spend_to_date": amount_text(self.spend, cur),
+            "spend_to_date": amount_text(self.spend, cur),  # every invoice recorded, paid or not, any period
+            "invoiced_to_date": amount_text(self.invoiced, cur),  # periods starting on or before the view's day
+            "paid_to_date": amount_text(self.paid, cur),  # of those, recorded as paid (as recorded today)
             "auto_renew": c.auto_renew,
             "renewal_term_months": c.renewal_term_months,
             "notice_days": c.notice_days,
@@ -373,7 +391,10 @@ class ContractView:
                 for line in self.invoices
             ],
             "key_dates": [_date_json(k, None) for k in self.dates],
-            "overdue_payments": [k.day.isoformat() for k in self.overdue],  # passed with no paid invoice
+            "overdue_payments": [k.day.isoformat() for k in self.overdue],  # passed, not settled (part paid too)
+            "part_paid_payments": [  # every payment date part paid, passed or to come
+                {"date": k.day.isoformat(), **_part_paid_json(k.part_paid)} for k in self.dates if k.part_paid
+            ],
         }
 
 
@@ -410,16 +431,18 @@ def _date_json(k: KeyDate, today: date | None) -> dict[str, Any]:
     }
     if today is not None:
         out["days_left"] = k.days_left(today)
+    if k.part_paid is not None:
+        out["part_paid"] = _part_paid_json(k.part_paid)
     return out
+
+
+def _part_paid_json(p: PartPaid) -> dict[str, Any]:
+    return {"short_by": amount_text(p.short_by, p.currency), "days_uncovered": p.days_uncovered}
 
 
 def _tiers(c: ContractRow) -> list[Tier]:
     credits = (c.snapshot.get("sla") or {}).get("credits", [])
     return [Tier(q(below), q(credit)) for below, credit in credits]
-
-
-def _settled(day: date, invoices: list[InvoiceRow]) -> bool:
-    return any(i.paid and i.period_start <= day <= i.period_end for i in invoices)
 
 
 def renewal_words(c: ContractRow) -> str:
@@ -437,10 +460,11 @@ def running_notice(c: ContractRow, term: Term) -> date | None:
 
 
 def _contract_dates(
-    c: ContractRow, subject: str, invoices: list[InvoiceRow], terms: list[Term], renews: Callable[[date], bool]
+    c: ContractRow, subject: str, invoices: list[InvoiceLine], terms: list[Term], renews: Callable[[date], bool]
 ) -> list[KeyDate]:
     """Each term's notice deadline and its end (or renewal), and the payments over every term: an auto-renewing
-    contract past its signed end goes on with the renewal it is in (``dates.terms_to``)."""
+    contract past its signed end goes on with the renewal it is in (``dates.terms_to``), each paid, part paid or
+    not by the paid invoices (``invoices.payment_paid``, against the invoice check's expected amounts)."""
     assert c.id is not None
     found, renewal = [], renewal_words(c)
     for t in terms:
@@ -456,9 +480,11 @@ def _contract_dates(
             found.append(KeyDate(t.end, RENEWS, subject, c.id, c.offer_id, _("for {renewal}").format(renewal=renewal)))
         else:
             found.append(KeyDate(t.end, ENDS, subject, c.id, c.offer_id))
-    for day in term_payments(terms, c.billing_cadence):
-        settled = _settled(day, invoices)
-        found.append(KeyDate(day, PAYMENT, subject, c.id, c.offer_id, _("paid") if settled else "", settled))
+    paid = [(x.invoice.period_start, x.invoice.period_end, x.check) for x in invoices if x.invoice.paid]
+    for day, last in billing_periods(terms, c.billing_cadence):
+        settled, part = payment_paid(day, last, paid, c.currency)
+        detail = _("paid") if settled else part.said if part else ""
+        found.append(KeyDate(day, PAYMENT, subject, c.id, c.offer_id, detail, settled, part))
     return found
 
 
@@ -535,7 +561,7 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
         )
         renews = renews_at(changes, c.auto_renew, c.notice_days)
         subject = aside(view.title, f"{s.provider} {s.offer}")
-        view.dates = _contract_dates(c, subject, bills, terms, renews)
+        view.dates = _contract_dates(c, subject, lines, terms, renews)
         views.append(view)
     return views
 
@@ -583,7 +609,7 @@ def _unpaid_once(dates: list[KeyDate], today: date) -> list[KeyDate]:
     rest = [k for k in dates if k not in said]
     for items in past.values():
         first = items[0]
-        detail = overdue_words([k.day for k in items])
+        detail = overdue_words(items)
         rest.append(KeyDate(first.day, PAYMENT, first.subject, first.contract_id, first.offer_id, detail))
     return rest
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from quotetui.services.bench_import import WronglyVerified
+    from quotetui.services.extra_check import DisagreeingExtra
     from quotetui.store import migrate
 
 
@@ -281,21 +282,24 @@ class DatabaseCheck:
 
     schema: migrate.CheckReport
     wrongly_verified: tuple[WronglyVerified, ...] = ()
+    disagreeing_extras: tuple[DisagreeingExtra, ...] = ()  # extra costs on a basis their kind is not charged on
 
     @property
     def ok(self) -> bool:
-        return self.schema.ok and not self.wrongly_verified
+        return self.schema.ok and not self.wrongly_verified and not self.disagreeing_extras
 
     def to_json(self) -> dict[str, object]:
         return {
             **self.schema.to_json(),
             "ok": self.ok,
             "wrongly_verified": [w.to_json() for w in self.wrongly_verified],
+            "disagreeing_extras": [x.to_json() for x in self.disagreeing_extras],
         }
 
 
 def check_database(db: str | None = None) -> DatabaseCheck:
     from quotetui.services.bench_import import wrongly_verified
+    from quotetui.services.extra_check import disagreeing_extras
     from quotetui.store import migrate
 
     target = database_target(db)
@@ -308,7 +312,7 @@ def check_database(db: str | None = None) -> DatabaseCheck:
         return DatabaseCheck(schema)
     database = Database(target, read_only=target.path is not None)  # writes nothing, no WAL switch
     try:
-        return DatabaseCheck(schema, tuple(wrongly_verified(database)))
+        return DatabaseCheck(schema, tuple(wrongly_verified(database)), tuple(disagreeing_extras(database)))
     finally:
         database.dispose()
 

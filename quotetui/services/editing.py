@@ -495,6 +495,12 @@ FINE_PRINT: dict[str, type[QuoteRevision] | type[Discount] | type[ExtraCost]] = 
 """An offer's records a buyer picks and deletes one by one (the offer's screen), by their entity's key."""
 
 
+def fine_print_offer(db: Database, entity: Entity, row_id: int) -> int:
+    """The offer that the discount or extra cost ``row_id`` belongs to (:class:`BadInput` when there is none)."""
+    with db.session() as session:
+        return int(_get(session, FINE_PRINT[entity.key], row_id, entity.one).offer_id)
+
+
 def delete_fine_print(db: Database, entity: Entity, row_id: int) -> None:
     """Delete one of an offer's rounds, discounts or extra costs (``FINE_PRINT``); a round a contract was
     signed on, or an offer's last round, stays."""

@@ -53,7 +53,7 @@ def contracts(data: ExportData) -> Sheet:
             c = v.contract
             coming = sorted((k for k in v.dates if k.day >= on), key=lambda k: k.day)
             nxt = coming[0] if coming else None
-            share = dec(q(v.spend) / q(c.committed_spend), 6) if c.committed_spend else None
+            share = dec(q(v.invoiced) / q(c.committed_spend), 6) if c.committed_spend else None
             yield [
                 c.reference,
                 v.provider,
@@ -74,7 +74,7 @@ def contracts(data: ExportData) -> Sheet:
                 dec(v.monthly_charge, 2),
                 c.committed_spend,
                 c.prepayment,
-                v.spend,
+                v.invoiced,  # to the export's day, as ``contracts show`` says it
                 share,
                 dec(v.credits_owed, 2),
                 v.credits_received,

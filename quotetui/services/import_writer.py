@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from quotetui.domain import entities as E
 from quotetui.domain import enums as e
+from quotetui.domain.economics.billing import basis_mend, basis_refusal
 from quotetui.domain.economics.rounds import rounds_in_order
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import shown_value
@@ -35,7 +36,7 @@ from quotetui.io.problems import Problem
 from quotetui.io.skypilot import MarketRows
 from quotetui.io.table_model import Table
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, filled, quoted
+from quotetui.language.lists import clauses, filled, labelled, listed, quoted
 from quotetui.services.import_history import history_
 from quotetui.services.import_report import Counts, ImportReport
 from quotetui.services.settings import (
@@ -170,18 +171,22 @@ class Writer:
     def problem(self, parsed: Parsed, record: Record, column: str | None, reason: str) -> None:
         self.problems.append(parsed.table.where(record.row, parsed.columns.get(column or ""), reason))
 
-    def once(self, parsed: Parsed, record: Record, key: Any, what: str) -> bool:
-        """False (and a problem naming both rows) when another row of this import has the same natural key."""
+    def once(self, parsed: Parsed, record: Record, key: Any, what: str, hint: str | None = None) -> bool:
+        """False (and a problem naming both rows, then ``hint``) when another row of this import has the same
+        natural key."""
         full = (parsed.entity.key, key)
         first = self.seen.get(full)
         if first is None:
             self.seen[full] = (parsed.table, record.row)
             return True
-        self.again(parsed, record, first, what)
+        self.again(parsed, record, first, what, hint)
         return False
 
-    def again(self, parsed: Parsed, record: Record, first: tuple[Table, int], what: str) -> None:
-        """The problem of a row whose natural key an earlier row (``first``: its table and row) has."""
+    def again(
+        self, parsed: Parsed, record: Record, first: tuple[Table, int], what: str, hint: str | None = None
+    ) -> None:
+        """The problem of a row whose natural key an earlier row (``first``: its table and row) has; ``hint``: what
+        the buyer can do instead, after it."""
         other, row = first
         place = other.sheet or other.file
         if other.file != parsed.table.file:  # another file of this import: named, so both files are
@@ -190,7 +195,8 @@ class Writer:
             said = _("{what} is also on row {row}: each appears once in an import")
         else:
             said = _("{what} is also on row {row} of {place}: each appears once in an import")
-        self.problem(parsed, record, None, filled(said, what=what, row=row, place=place))
+        said = filled(said, what=what, row=row, place=place)
+        self.problem(parsed, record, None, clauses([said, hint]) if hint else said)
 
     def apply(self, parsed: Parsed, row: Any, label: str, values: dict[str, Any], record: Record | None = None) -> bool:
         """Set ``values`` on an existing ``row``; report each field that changes; True if any did. The entity's
@@ -582,15 +588,81 @@ class Writer:
         for name, message in record.broken.items():
             self.problem(parsed, record, name, message)
 
-    def _keyed(self, parsed: Parsed, model: Any, entity: str) -> None:
+    def carried(self, parsed: Parsed) -> set[Any]:
+        """The natural keys (offer id first) of the rows of ``parsed`` and of the tables of its entity written
+        before it in this import: what the import carries, whatever it changes."""
+        key_fields = parsed.entity.natural_key
+        keys = {key for (entity, key) in self.seen if entity == parsed.entity.key}
+        for r in parsed.records:
+            offer = self.offers.get(
+                (name_key(str(r.values.get("provider", ""))), name_key(str(r.values.get("offer", ""))))
+            )
+            if offer is not None:
+                keys.add((offer.id, *(r.values.get(f, parsed.entity.field(f).empty) for f in key_fields)))
+        return keys
+
+    def changes_refused(self, parsed: Parsed, record: Record, changed: list[str]) -> None:
+        """A row that changes the fields ``changed`` of a stored row that breaks the entity's rules: each broken rule
+        a problem on its column, naming the columns the row changes (the cells the buyer edited)."""
+        cells = [
+            parsed.table.where(record.row, parsed.columns[c]).column
+            for c in (name.removesuffix("_id") if name.endswith("_id") else name for name in changed)
+            if c in parsed.columns
+        ]
+        said = _(
+            "this row changes {cells} of the stored {what}, but {problem}; correct {column} too, or leave the row "
+            "as exported"
+        )
+        for name, message in record.broken.items():
+            column = parsed.columns.get(name)
+            cell = parsed.table.where(record.row, column).column if column is not None else name.replace("_", " ")
+            self.problem(
+                parsed,
+                record,
+                name,
+                said.format(cells=listed(cells), what=_(parsed.entity.one), problem=message, column=cell),
+            )
+
+    @staticmethod
+    def taken(stale: Any, named: str, taken: list[Any]) -> str:
+        """Why the stored extra cost ``stale`` cannot be corrected into a row (``named``: its key in words) that
+        the offer or the import has already, and the commands that correct it instead (``taken``: the bases of
+        its kind the offer has)."""
+        kind = e.ExtraKind(stale.kind)
+        said = _("extra cost #{id} ({kind}, {basis}) cannot become a second {key} row of the offer").format(
+            id=stale.id, kind=kind.spaced, basis=e.ExtraBasis(stale.basis).spaced, key=named
+        )
+        mend = basis_mend(stale.id, kind, taken)
+        remove = f"quotetui extra remove {stale.id}"
+        if mend == remove:
+            how = _("add its amount to that row's and remove it: `{remove}`").format(remove=remove)
+        else:
+            how = _("add its amount to that row's and remove it (`{remove}`), or correct it: `{edit}`")
+            how = how.format(remove=remove, edit=mend)
+        return labelled(said, how)
+
+    def _keyed(self, parsed: Parsed, model: Any, entity: str, *, corrects: bool = False) -> None:
         """Discounts and extra costs: an offer's row per natural key (``Entity.natural_key``; the key's fields
         absent count as empty). A row that breaks the entity's rules is refused, unless it matches a stored row
         and changes nothing of it (the buyer's own export of a row an older version stored): nothing is entered,
-        so it is kept as stored, with a warning saying what is wrong with it."""
+        so it is kept as stored, with a warning saying what is wrong with it.
+
+        ``corrects`` (extra costs): a row whose key is not stored corrects the offer's one stored row of its kind
+        on a basis the kind is not charged on, when the import does not carry that row's own key (the buyer
+        changed its basis in the workbook): that row changes, its id kept, rather than a second one billing the
+        same cost on another basis. A row that cannot be that correction (its new key is taken) is refused with
+        the commands that correct the stored row."""
         key_fields = parsed.entity.natural_key
         existing: dict[Any, Any] = {
             (x.offer_id, *(getattr(x, f) for f in key_fields)): x for x in stored_rows.stored(self.session, model)
         }
+        carried = self.carried(parsed) if corrects else set()
+        # the stored extra costs on a basis their kind is not charged on (``billing.basis_refusal``), by offer and
+        # kind: what an imported row of that kind may be the correction of
+        disagreeing: dict[Any, list[Any]] = defaultdict(list)
+        for k in existing if corrects else ():
+            if basis_refusal(k[1], k[2]) is not None:
+                disagreeing[k[:2]].append(k)
         for r in self.rows(parsed):
             offer = self.offer(parsed, r)
             if offer is None:
@@ -599,15 +671,29 @@ class Writer:
             parts = tuple(r.values.get(f, parsed.entity.field(f).empty) for f in key_fields)
             key = (offer.id, *parts)
             named = " / ".join(str(getattr(p, "value", p)) for p in parts)
-            if not self.once(parsed, r, key, _("the {key} row").format(key=named)):
+            # a stored one the import does not carry (a row the file keeps is not the one it corrects)
+            stale = [existing[k] for k in disagreeing.get(key[:2], ()) if k in existing and k not in carried]
+            hint = None
+            if stale:
+                taken = [k[2] for k in existing if k[:2] == key[:2]]
+                hint = clauses(self.taken(x, named, taken) for x in stale)
+            if not self.once(parsed, r, key, _("the {key} row").format(key=named), hint):
                 self.refuse(parsed, r)
                 continue
             row = existing.get(key)
+            if row is None and len(stale) == 1:  # the stored row corrected: it moves to its new key
+                row = stale[0]
+                del existing[(row.offer_id, *(getattr(row, f) for f in key_fields))]
+                existing[key] = row
             values = self.values(parsed, r, model, row is None)
             self.source(parsed, r, values, row is None)
             if r.broken:
-                if row is None or any(getattr(row, name) != value for name, value in values.items()):
+                if row is None:
                     self.refuse(parsed, r)
+                    continue
+                changed = [name for name, value in values.items() if getattr(row, name) != value]
+                if changed:
+                    self.changes_refused(parsed, r, changed)
                     continue
                 kept = _("the stored {what} is kept as it is (this row changes nothing), but {problem}")
                 what = _(parsed.entity.one)
@@ -631,7 +717,7 @@ class Writer:
         self._keyed(parsed, Discount, N_("discounts"))
 
     def extras_(self, parsed: Parsed) -> None:
-        self._keyed(parsed, ExtraCost, N_("extra costs"))
+        self._keyed(parsed, ExtraCost, N_("extra costs"), corrects=True)
 
     def sla_(self, parsed: Parsed) -> None:
         # stored terms and tiers as light records: ORM rows only for those the file changes

@@ -15,12 +15,14 @@ import calendar
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 
+from quotetui.domain.economics.display import money_text
 from quotetui.domain.enums import BillingCadence
 from quotetui.domain.errors import BadInput
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
-from quotetui.language.lists import aside, labelled, listed
+from quotetui.language.lists import aside, clauses, labelled, listed
 
 CADENCE_MONTHS = {
     BillingCadence.MONTHLY: 1,
@@ -137,6 +139,40 @@ def term_payments(terms: list[Term], cadence: BillingCadence) -> Iterator[date]:
     yield from payment_dates(terms[0].start, terms[-1].end, cadence)
 
 
+def billing_periods(terms: list[Term], cadence: BillingCadence) -> Iterator[tuple[date, date]]:
+    """Each payment date over ``terms`` (:func:`term_payments`) with the last day of the period it pays for: from
+    that date to the day before the next one, or before the last term's end (inclusive days, as an invoice's)."""
+    days = list(term_payments(terms, cadence))
+    for day, after in zip(days, [*days[1:], terms[-1].end], strict=True):
+        yield day, max(day, after - timedelta(days=1))
+
+
+@dataclass(frozen=True, slots=True)
+class PartPaid:
+    """A payment date that paid invoices settle in part (``invoices.payment_paid``): what they fall short of the
+    invoice check's expected amounts, and the days of its period no paid invoice covers."""
+
+    short_by: Decimal
+    days_uncovered: int
+    currency: str
+
+    @property
+    def words(self) -> str:
+        """What is short, in the language in use: ``short by 79,999.00 CNY, 3 days with no paid invoice``."""
+        parts = (
+            [_("short by {amount}").format(amount=money_text(self.short_by, self.currency))] if self.short_by else []
+        )
+        if self.days_uncovered:
+            days = ngettext("{n} day with no paid invoice", "{n} days with no paid invoice", self.days_uncovered)
+            parts.append(days.format(n=f"{self.days_uncovered:,}"))
+        return listed(parts)
+
+    @property
+    def said(self) -> str:
+        """``part paid: short by 79,999.00 CNY`` (a payment date's detail)."""
+        return labelled(_("part paid"), self.words)
+
+
 @dataclass(frozen=True, slots=True)
 class KeyDate:
     day: date
@@ -145,7 +181,8 @@ class KeyDate:
     contract_id: int | None = None
     offer_id: int | None = None
     detail: str = ""  # in the language in use
-    settled: bool = False  # a payment a paid invoice covers
+    settled: bool = False  # a payment whose period paid invoices cover in full, short of nothing
+    part_paid: PartPaid | None = None  # a payment some paid invoice covers, short of what is expected
 
     def days_left(self, today: date) -> int:
         return (self.day - today).days
@@ -180,22 +217,40 @@ OVERDUE_NAMED = 3
 
 
 def overdue_payments(dates: Iterable[KeyDate], today: date) -> list[KeyDate]:
-    """The payment dates that have passed (before ``today``) with no paid invoice covering them, oldest first: the
-    one rule of an overdue payment, which ``contracts due``, ``contracts show`` and the TUI's contract all ask."""
+    """The payment dates that have passed (before ``today``) and are not settled (``invoices.payment_paid``: paid
+    invoices cover their whole period, short of nothing), oldest first, those part paid among them: the one rule of
+    an overdue payment, which ``contracts due``, ``contracts show`` and the TUI's contract all ask."""
     return sorted((k for k in dates if k.kind == PAYMENT and not k.settled and k.day < today), key=lambda k: k.day)
 
 
-def overdue_words(days: Sequence[date]) -> str:
-    """Overdue payment dates (oldest first) in words, in the language in use: how many, and the oldest
-    :data:`OVERDUE_NAMED` of them: ``7 payment dates passed with no paid invoice (2026-06-01, 2026-07-01,
-    2026-08-01 and 4 more)``."""
-    named = listed(day_text(d) for d in days[:OVERDUE_NAMED])
-    if len(days) > OVERDUE_NAMED:
-        named = _("{days} and {n} more").format(days=named, n=f"{len(days) - OVERDUE_NAMED:,}")
-    said = ngettext(
-        "{n} payment date passed with no paid invoice", "{n} payment dates passed with no paid invoice", len(days)
-    )
-    return aside(said.format(n=f"{len(days):,}"), named)
+def overdue_words(overdue: Sequence[KeyDate]) -> str:
+    """Overdue payment dates (:func:`overdue_payments`, oldest first) in words, in the language in use: how many
+    have no paid invoice, and the oldest :data:`OVERDUE_NAMED` of them; then how many are part paid, each with what
+    is short: ``7 payment dates passed with no paid invoice (2026-06-01, 2026-07-01, 2026-08-01 and 4 more); 1
+    payment date passed part paid (2026-02-28: short by 79,999.00 CNY)``."""
+    unpaid = [k.day for k in overdue if k.part_paid is None]
+    part = [k for k in overdue if k.part_paid is not None]
+    said = []
+    if unpaid:
+        none = ngettext(
+            "{n} payment date passed with no paid invoice", "{n} payment dates passed with no paid invoice", len(unpaid)
+        )
+        said.append(
+            aside(
+                none.format(n=f"{len(unpaid):,}"),
+                _named(listed(day_text(d) for d in unpaid[:OVERDUE_NAMED]), len(unpaid)),
+            )
+        )
+    if part:
+        some = ngettext("{n} payment date passed part paid", "{n} payment dates passed part paid", len(part))
+        each = clauses(labelled(day_text(k.day), k.part_paid.words) for k in part[:OVERDUE_NAMED] if k.part_paid)
+        said.append(aside(some.format(n=f"{len(part):,}"), _named(each, len(part))))
+    return clauses(said)
+
+
+def _named(named: str, n: int) -> str:
+    """The oldest :data:`OVERDUE_NAMED` named, the rest counted: ``2026-06-01, 2026-07-01, 2026-08-01 and 4 more``."""
+    return _("{days} and {n} more").format(days=named, n=f"{n - OVERDUE_NAMED:,}") if n > OVERDUE_NAMED else named
 
 
 @dataclass(frozen=True, slots=True)

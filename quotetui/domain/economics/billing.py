@@ -256,7 +256,7 @@ def admitted(kind: ExtraKind) -> str:
     """The bases ``kind`` is charged on, in words: ``egress is charged per_gb``."""
     bases = EXTRA_BASES[kind]
     said = _("{kind} is charged {bases}") if len(bases) == 1 else _("{kind} is charged one of {bases}")
-    return said.format(kind=kind.spaced, bases=listed(b.word for b in bases))
+    return said.format(kind=kind.spaced, bases=listed(b.spaced for b in bases))
 
 
 def basis_refusal(kind: ExtraKind, basis: ExtraBasis) -> str | None:
@@ -264,7 +264,7 @@ def basis_refusal(kind: ExtraKind, basis: ExtraBasis) -> str | None:
     if basis in EXTRA_BASES[kind]:
         return None
     return _("{basis} bills {usage}: {admitted}").format(
-        basis=basis.word, usage=_(EXTRA_USAGE[basis]), admitted=admitted(kind)
+        basis=basis.spaced, usage=_(EXTRA_USAGE[basis]), admitted=admitted(kind)
     )
 
 
@@ -274,8 +274,18 @@ def basis_flag(kind: ExtraKind, basis: ExtraBasis, extra: str) -> str | None:
     if basis in EXTRA_BASES[kind]:
         return None
     return _("{extra} is billed {usage}, as its basis {basis} says, but {admitted}: correct the record").format(
-        extra=extra, usage=_(EXTRA_USAGE[basis]), basis=basis.word, admitted=admitted(kind)
+        extra=extra, usage=_(EXTRA_USAGE[basis]), basis=basis.spaced, admitted=admitted(kind)
     )
+
+
+def basis_mend(extra_id: int, kind: ExtraKind, taken: Iterable[ExtraBasis] = ()) -> str:
+    """The command that corrects the stored extra cost ``extra_id`` of ``kind`` whose basis its kind is not charged
+    on: its basis changed to the one its kind is charged on (``BASIS``: one of several), or, where each is
+    ``taken`` by another extra of its offer (the same cost recorded twice), it removed."""
+    free = [b for b in EXTRA_BASES[kind] if b not in set(taken)]
+    if not free:
+        return f"quotetui extra remove {extra_id}"
+    return f"quotetui extra edit {extra_id} --basis {free[0].value if len(free) == 1 else 'BASIS'}"
 
 
 def billed_usages(bases: Iterable[ExtraBasis]) -> frozenset[str]:

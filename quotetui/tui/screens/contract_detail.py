@@ -99,18 +99,20 @@ def render(v: ContractView, today: date) -> RenderableType:
         terms.append(line + "\n", style=STYLE[Tone.WARNING])
     if v.notice_said:
         terms.append(v.notice_said + "\n")
+    spent, paid = money(v.invoiced), money(v.paid)  # invoiced to the view's day, and of it paid
     if c.committed_spend is None:
-        spent = _("spent {spent} {currency}").format(spent=money(v.spend), currency=cur)
+        spent = _("spent {spent} {currency} to date ({paid} paid)").format(spent=spent, currency=cur, paid=paid)
     elif c.committed_spend:
-        spent = _("spent {spent} {currency} of a committed {committed} ({share})").format(
-            spent=money(v.spend),
+        spent = _("spent {spent} {currency} to date ({paid} paid) of a committed {committed} ({share})").format(
+            spent=spent,
             currency=cur,
+            paid=paid,
             committed=money(c.committed_spend),
-            share=percent_text(q(v.spend) / q(c.committed_spend), 1),
+            share=percent_text(q(v.invoiced) / q(c.committed_spend), 1),
         )
     else:
-        spent = _("spent {spent} {currency} of a committed {committed}").format(
-            spent=money(v.spend), currency=cur, committed=money(c.committed_spend)
+        spent = _("spent {spent} {currency} to date ({paid} paid) of a committed {committed}").format(
+            spent=spent, currency=cur, paid=paid, committed=money(c.committed_spend)
         )
     terms.append(spent + "\n")
     if c.early_termination:

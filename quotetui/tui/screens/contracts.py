@@ -57,7 +57,7 @@ def _money(amount: object, currency: str) -> str:
 
 def contract_cells(v: ContractView) -> list[str]:
     c = v.contract
-    spent = _money(v.spend, c.currency)
+    spent = _money(v.invoiced, c.currency)  # to the view's day (``ContractView.invoiced``)
     if c.committed_spend is not None:
         spent += f" / {_money(c.committed_spend, c.currency)}"
     last = v.months[-1] if v.months else None
