@@ -257,3 +257,36 @@ def test_an_item_with_nothing_to_waive_is_named_as_shown(cli: Cli, demo_db_path:
         waive = ("acceptance", "waive", "scale-out", "--contract", "1", "--reason", "x")
         refused = cli("--db", db, "--lang", lang, *waive)
         assert refused.code != 0 and said in refused.err and "scale_out" not in refused.err, refused.err
+
+
+async def test_the_tui_contract_shows_the_discounts_in_force_as_the_cli_says_them(cli: Cli, demo_db_path: Path) -> None:
+    """Demo offer #2 signed for 12 months keeps its term discount, 15 % (年付可享 85 折): ``contracts show`` and the
+    TUI's contract say it alike; an amendment from 2026-12-20 to 32 GPUs says its count as "GPUs"/"GPU 数" beside
+    "32 GPUs"/"32 块 GPU" (not 卡数)."""
+    db = str(demo_db_path)
+    for args in (
+        ("contracts", "add", "--offer", "2", "--start", "2026-01-31", "--term-months", "12", "--gpus", "16"),
+        ("contracts", "amend", "1", "--effective", "2026-12-20", "--gpus", "32", "--reason", "more"),
+        ("contracts", "invoice", "add", "1", "--from", "2026-01-31", "--to", "2026-02-27", "--amount", "124000",
+         "--currency", "CNY"),  # 204,000 expected for that month: 80,000 short
+    ):  # fmt: skip
+        assert (done := cli("--db", db, *args)).code == 0, done.err
+    said = "discounts: term discount 15 % (年付可享 85 折)"
+    assert f"  {said}" in cli("--db", db, "contracts", "show", "1", "--on", "2026-11-30").out.splitlines()
+    app = RecordingApp(db)  # today: 2026-11-30
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        overdue = app.screen.query_one("#key-dates", VirtualTable).rows[0].cells
+        assert overdue[1:3] == ["2026-01-31", "303 days ago"]  # as contracts due says it, not -303
+        app.push_screen(ContractDetailScreen(1))
+        await settle(pilot)
+        body = text_of(app, "#contract-body")
+        assert said in body.splitlines()
+        assert "−80,000.00" in body  # signed as contracts show signs it
+        assert "from 2026-12-20 (amendment 1): 32 GPUs; monthly charge 408,000.00 CNY" in body
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", "--on", "2026-11-30").out.splitlines()
+    assert "  折扣：期限折扣 15%（年付可享 85 折）" in zh
+    assert "  自 2026年12月20日起（第 1 次合同变更）：32 块 GPU；月费 408,000.00 CNY" in zh
+    assert any(line.startswith("  1. ") and "：GPU 数 16 → 32；节点 2 → 4；" in line for line in zh)

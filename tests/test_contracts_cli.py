@@ -410,6 +410,8 @@ def test_an_auto_renewing_contract_is_followed_past_its_signed_end(cli: Cli, sig
         "end": "2028-01-31",
         "renewal": 1,
         "notice_by": "2028-01-01",
+        "ended": None,
+        "ended_by_amendment": None,
     }
     assert (shown["end"], shown["notice_deadline"]) == ("2027-01-31", "2027-01-01")  # as signed
     dates = {(k["date"], k["kind"]) for k in shown["key_dates"]}
@@ -489,6 +491,52 @@ def test_notice_given_ends_an_auto_renewing_contract_at_the_end_it_reaches(cli: 
     assert late.code == 2 and "after the contract's term ends (last day 2028-01-30)" in late.err
     bad = cli("--db", db, "contracts", "amend", "1", "--effective", "2027-06-02", "--reason", "x", "--at-end", "maybe")
     assert bad.code == 2 and "--at-end" in bad.err
+
+
+def test_a_contract_ended_by_an_amendment_says_so_and_has_no_notice_left(cli: Cli, demo_db_path: Path) -> None:
+    """3 months from 2026-01-15, renewing by itself for 3 months, 30 days' notice, billed quarterly; amendment 1
+    (from 2026-07-15) ends it at the end it reaches. It renews on 2026-04-15 and 2026-07-15 (the amendment was
+    not in force by 2026-06-15, that renewal's deadline); the term 2026-07-15 → 2026-10-15 is the last (notice in
+    force by 2026-09-15). Inside it, notice is still said; on 2026-12-06 it ended on 2026-10-15, by amendment 1,
+    with no notice to give. Before the amendment (2026-03-01) it still renews by itself."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "14", "--start", "2026-01-15", "--term-months", "3",
+        "--auto-renew", "--notice-days", "30", "--billing", "quarterly", "--gpus", "8", "--json")  # fmt: skip
+    _ok(cli, "--db", db, "contracts", "amend", "1", "--effective", "2026-07-15", "--at-end", "ends", "--reason",
+        "x", "--json")  # fmt: skip
+    inside = cli("--db", db, "contracts", "show", "1", "--on", "2026-08-01").out
+    assert "renewed by itself (2 times): the term running is 2026-07-15 → 2026-10-15 (3 months)" in inside
+    assert "notice by 2026-09-15 (30 days), else it ends" in inside
+    before = cli("--db", db, "contracts", "show", "1", "--on", "2026-03-01").out
+    assert "notice by 2026-03-16 (30 days), else it auto-renews for 3 months" in before
+    after = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-06").out
+    assert "  ended on 2026-10-15: amendment 1 (from 2026-07-15) stopped its renewal\n" in after
+    assert "term running" not in after and "notice by" not in after
+    assert "no downtime recorded (9 months so far)" in after  # 2026-01-15 → 2026-10-15, not to December
+    shown = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-12-06", "--json")["running_term"]
+    assert shown == {"start": "2026-07-15", "end": "2026-10-15", "renewal": 2, "notice_by": None,
+                     "ended": "2026-10-15", "ended_by_amendment": 1}  # fmt: skip
+    on_the_end = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-10-15", "--json")["running_term"]
+    assert (on_the_end["ended"], on_the_end["notice_by"]) == ("2026-10-15", None)
+    eve = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-10-14", "--json")["running_term"]
+    assert (eve["ended"], eve["notice_by"]) == (None, "2026-09-15")
+
+
+def test_months_so_far_stop_at_the_end_of_service(cli: Cli, demo_db_path: Path) -> None:
+    """6 months from 2026-01-31 (to 2026-07-31): the months begun are counted from the start (31 Jan, 28 Feb, 31
+    Mar …), never past the end; its SLA table still lists the 7 calendar months it touches."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-31", "--term-months", "6",
+        "--gpus", "8", "--json")  # fmt: skip
+    for day, said in [("2026-01-31", "1 month"), ("2026-02-28", "2 months"), ("2026-02-27", "1 month"),
+                      ("2026-07-30", "6 months"), ("2026-12-06", "6 months")]:  # fmt: skip
+        out = cli("--db", db, "contracts", "show", "1", "--on", day).out
+        assert f"no downtime recorded ({said} so far)" in out, (day, out)
+        assert "ended on" not in out if day != "2026-12-06" else "  ended on 2026-07-31\n" in out
+    months = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-12-06", "--json")["months"]
+    assert [m["month"] for m in months] == ["2026-01", "2026-02", "2026-03", "2026-04", "2026-05", "2026-06",
+                                            "2026-07"]  # fmt: skip
+    assert months[0]["downtime_hours"] == "0.0000"
 
 
 def test_with_no_notice_period_notice_is_due_by_the_last_day_of_the_term(cli: Cli, demo_db_path: Path) -> None:

@@ -85,3 +85,30 @@ def test_the_brief_dates_its_rounds_in_chinese(cli: Cli, demo_db_path: Path) -> 
     assert "当前轮次：第 1 轮（公开标价），2026年11月29日，按对方的计价单位和币种：" in done.out
     english = cli("--db", str(demo_db_path), "brief", "3")
     assert "Current round 1 (list), 2026-11-29, in their unit and currency:" in english.out
+
+
+def test_how_far_a_day_is_reads_as_contracts_due_says_it() -> None:
+    """One helper for ``contracts due`` and the TUI's key dates: never a bare ``-339``."""
+    from quotetui.language.dates import days_away
+
+    assert [days_away(n) for n in (-339, -1, 0, 1, 24)] == ["339 days ago", "1 day ago", "today", "in 1 day",
+                                                            "in 24 days"]  # fmt: skip
+    language.use("zh-CN")
+    assert [days_away(n) for n in (-339, 0, 24)] == ["339 天前", "今天", "24 天后"]
+
+
+def test_a_clipped_text_is_never_cut_inside_a_figure_or_a_date() -> None:
+    """The TUI's key dates fit the screen: the reviewer's lines were cut at ``，1`` (of ``12 个付款日``) and at
+    ``（2026年1月1``."""
+    from quotetui.language.cells import clipped, width
+
+    line = "付款：合同 #1（阿里云 8×H100（包月）），12 个付款日已过，尚无已付发票（2026年1月15日、2026年4月15日）"
+    assert clipped(line, 200) == line
+    # 付款：合同 is 10 cells, " #1" 3, （阿里云 8, " 8×H100" 7, （包月）） 10, ， 2: 40; "12 个" 5 more
+    assert clipped(line, 46) == "付款：合同 #1（阿里云 8×H100（包月）），12 个…"  # a count keeps its word
+    assert clipped(line, 45) == "付款：合同 #1（阿里云 8×H100（包月）），…"  # not "），1…"
+    assert clipped(line, 84) == "付款：合同 #1（阿里云 8×H100（包月）），12 个付款日已过，尚无已付发票（2026年1月…"
+    for cells in range(8, 120):
+        cut = clipped(line, cells)
+        assert width(cut) <= cells and not (cut.endswith("…") and cut[-2].isdigit()), (cells, cut)
+    assert clipped("OFF by 5,161.29 CNY", 12) == "OFF by…"

@@ -12,13 +12,14 @@ import typer
 from quotetui.commands.common import ForceFlag, JsonFlag, flag, flagged, id_arg, open_db, print_json, table
 from quotetui.commands.output import money, percent, say
 from quotetui.domain import entities as E
+from quotetui.domain.economics.display import with_sign
 from quotetui.domain.entities import AS_OF, CONTRACT, ID, INCIDENT, INVOICE
 from quotetui.domain.enums import BillingCadence, ExtraBasis, InterFabric, IntraFabric, PriceUnit
 from quotetui.domain.fields import Field
 from quotetui.domain.text import one_line
 from quotetui.language import N_, NP_, _, ngettext
 from quotetui.language.cells import width
-from quotetui.language.dates import day_text, month_text
+from quotetui.language.dates import day_text, days_away, month_text
 from quotetui.language.lists import aside, clauses, labelled, listed
 
 if TYPE_CHECKING:
@@ -90,10 +91,6 @@ def contracts(ctx: typer.Context, on: OnOpt = None, as_json: JsonFlag = False) -
         right=frozenset({"id", "GPUs", "monthly", "spent", "credits", "off"}),
         widths={"provider / offer": 40, "contract": 20},
     )
-
-
-def _signed(amount: Decimal, currency: str) -> str:
-    return ("+" if amount > 0 else "−" if amount < 0 else "") + money(abs(amount), currency)
 
 
 def _row(v: ContractView) -> list[str]:
@@ -345,7 +342,6 @@ def _show(v: ContractView, today: date) -> None:
     """What ``contracts show`` promises: the terms, the key dates to come, availability and credits by month,
     every incident and every invoice; an empty section says so."""
     from quotetui.domain.timeutil import local_text
-    from quotetui.services.contract_view import renewal_words
 
     c, cur = v.contract, v.contract.currency
     if c.reference:
@@ -364,15 +360,8 @@ def _show(v: ContractView, today: date) -> None:
     else:
         term = _("{gpus}, {start} → {end} ({months})").format(gpus=gpus, start=start, end=end, months=months)
     say(f"  {term}")
-    if v.running.renewal:
-        t = v.running
-        renewed = ngettext(
-            "renewed by itself ({n} time): the term running is {start} → {end} ({renewal})",
-            "renewed by itself ({n} times): the term running is {start} → {end} ({renewal})",
-            t.renewal,
-        )
-        say("  " + renewed.format(n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end),
-                                  renewal=renewal_words(c)))  # fmt: skip
+    if v.term_said:
+        say(f"  {v.term_said}")
     if c.accepted_on:
         accepted = _("accepted on {day} (quotetui acceptance show --contract {id})")
     else:
@@ -387,20 +376,10 @@ def _show(v: ContractView, today: date) -> None:
     billed = _("billed {cadence}").format(cadence=c.billing_cadence.spaced)  # its word, as the TUI says it
     say("  " + price.format(amount=money(c.price, cur), per_unit=_(PER_UNIT[c.price_unit]), how=how,
                             charge=money(v.monthly_charge, cur), billed=billed))  # fmt: skip
-    for line in _agreed_lines(c.snapshot, cur, now) + v.coming_words(lambda x: money(x, cur)):
+    for line in _agreed_lines(c.snapshot, cur, now, v.discounts_said) + v.coming_words(lambda x: money(x, cur)):
         say(f"  {line}")
-    if v.notice_by:
-        days = c.notice_days or 0
-        notice = (
-            ngettext(
-                "notice by {day} ({n} day), else it auto-renews for {renewal}",
-                "notice by {day} ({n} days), else it auto-renews for {renewal}",
-                days,
-            )
-            if c.auto_renew
-            else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
-        )
-        say("  " + notice.format(day=day_text(v.notice_by), n=f"{days:,}", renewal=renewal_words(c)))
+    if v.notice_said:
+        say(f"  {v.notice_said}")
     spent = _("spent {amount} to date ({paid} paid)").format(amount=money(v.invoiced, cur), paid=money(v.paid, cur))
     if c.committed_spend is not None:
         spent = _("spent {amount} to date ({paid} paid) of a committed {committed}").format(
@@ -433,9 +412,9 @@ def _show(v: ContractView, today: date) -> None:
         so_far = ngettext(
             "Availability: no downtime recorded ({n} month so far)",
             "Availability: no downtime recorded ({n} months so far)",
-            len(v.months),
+            v.months_served,
         )
-        say(so_far.format(n=f"{len(v.months):,}"))
+        say(so_far.format(n=f"{v.months_served:,}"))
     for m in hit:
         month = _("{month}: {availability} available, credit {rate} = {credit}")
         say("  " + month.format(month=month_text(m.month), availability=percent(m.availability, 3),
@@ -462,7 +441,9 @@ def _show(v: ContractView, today: date) -> None:
 
 def _verdict(off: bool, variance: Decimal, currency: str) -> str:
     """An invoice against the amount expected: ``OFF by +1,000.00`` or ``matches``."""
-    return _("OFF by {amount}").format(amount=_signed(variance, currency)) if off else _("matches")
+    return (
+        _("OFF by {amount}").format(amount=with_sign(variance, lambda a: money(a, currency))) if off else _("matches")
+    )
 
 
 PER_UNIT = {
@@ -477,7 +458,7 @@ KEY_DATES_SHOWN = 6
 """How many key dates to come ``contracts show`` lists (``contracts due`` lists them all)."""
 
 
-def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list[str]:
+def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce, discounts: str | None) -> list[str]:
     """What was sold (the nodes and the model ``now`` in force), the SLA, the discounts ``now`` in force and the
     extras the contract kept when it was signed (its snapshot)."""
     out = []
@@ -520,11 +501,10 @@ def _agreed_lines(snapshot: dict[str, Any], currency: str, now: InForce) -> list
                 least = ngettext("at least {n} node", "at least {n} nodes", k).format(n=f"{k:,}")
             said = _("acceptance checks a sample: {sample}")
             out.append(said.format(sample=listed(p for p in (share, least) if p)))
-    from quotetui.domain.economics.inputs import DiscountTerm, ExtraTerm
+    from quotetui.domain.economics.inputs import ExtraTerm
 
-    discounts = DiscountTerm.kept_words(now.discounts)  # those of the charge in force: an amendment's to come
-    if discounts:
-        out.append(_("discounts: {discounts}").format(discounts=clauses(discounts)))
+    if discounts:  # those of the charge in force (``ContractView.discounts_said``): an amendment's to come
+        out.append(discounts)
     extras = [
         f"{ExtraTerm.stored_words(x['label'])} {money(Decimal(x['amount']), x['currency'])} "
         f"{ExtraBasis(x['basis']).spaced}"
@@ -580,13 +560,7 @@ def due(
         say(aside(label, f"{len(items)}"))
         for k in items:
             left = k.days_left(today)
-            when = (
-                ngettext("{n} day ago", "{n} days ago", -left).format(n=f"{-left:,}")
-                if left < 0
-                else _("today")
-                if left == 0
-                else ngettext("in {n} day", "in {n} days", left).format(n=f"{left:,}")
-            )
+            when = days_away(left)
             when = " " * (13 - width(when)) + when  # to the right, in terminal cells
             say(f"  {k.day.isoformat()} {when}  {k.told(k.said)}")
 

@@ -146,3 +146,13 @@ def line_starts(text: str, cells: int) -> list[int]:
             used = 0
         used += width(piece)
     return starts
+
+
+def clipped(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` cells: whole, or its head and an ellipsis, cut where :func:`line_starts` would
+    break a line (never inside a figure or a date, a number kept with its CJK word): ``…（包月）），12 个付款日…``,
+    never ``…，1``."""
+    if width(text) <= cells:
+        return text
+    starts = line_starts(text, max(cells - 1, 1))
+    return (text[: starts[0]].rstrip() if starts else text) + "…"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from quotetui.language import current
+from quotetui.language import _, current, ngettext
 
 _DAY = {"zh-CN": "{y}年{m}月{d}日"}
 """CLDR's long date pattern of each language other than quotetui's English (``y年M月d日`` for zh_Hans_CN)."""
@@ -39,3 +39,13 @@ def time_text(moment: datetime) -> str:
     if (moment.hour, moment.minute, moment.second, moment.microsecond) == (0, 0, 0, 0):
         return day
     return f"{day} {moment:%H:%M} UTC"
+
+
+def days_away(left: int) -> str:
+    """How far a day is from today, ``left`` days ahead (negative: past), in the language in use: ``3 days ago``,
+    ``today``, ``in 1 day`` (``contracts due`` and the TUI's key dates say it so)."""
+    if left < 0:
+        return ngettext("{n} day ago", "{n} days ago", -left).format(n=f"{-left:,}")
+    if left == 0:
+        return _("today")
+    return ngettext("in {n} day", "in {n} days", left).format(n=f"{left:,}")

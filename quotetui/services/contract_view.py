@@ -32,14 +32,16 @@ from quotetui.domain.contracts.dates import (
     Term,
     billing_periods,
     group,
+    last_notice_day,
     notice_deadline,
     overdue_payments,
     overdue_words,
 )
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused, payment_paid
-from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, share
+from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, months_served, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.inputs import DiscountTerm
 from quotetui.domain.enums import shown_stored
 from quotetui.domain.errors import BadInput, DatabaseProblem
 from quotetui.domain.timeutil import as_utc
@@ -109,8 +111,75 @@ class ContractView:
 
     @property
     def notice_by(self) -> date | None:
-        """The last day to give notice on the running term (the signed deadline until the first renewal)."""
-        return running_notice(self.contract, self.running)
+        """The last day to give notice on the running term (the signed deadline until the first renewal); None once
+        the contract has ended (``ended``): there is no notice left to give."""
+        return None if self.ended else running_notice(self.contract, self.running)
+
+    def renews(self, end: date) -> bool:
+        """Whether the contract renews at a term's ``end``, as it stood on that renewal's notice deadline
+        (``amendments.renews_at``)."""
+        c = self.contract
+        return renews_at(self.amendments, c.auto_renew, c.notice_days)(end)
+
+    @property
+    def ended(self) -> date | None:
+        """The day the contract ended, when it has by the view's day: its last term ran out with no renewal after
+        it (signed not to renew, or notice given by an amendment); None while it runs."""
+        last = (self.terms or [self.running])[-1]
+        on = self.on or self.contract.start_date
+        return last.end if on >= last.end and not self.renews(last.end) else None
+
+    @property
+    def ended_by(self) -> Amendment | None:
+        """The amendment that gave notice, when one ended the contract (``ended``): the last one of its renewal in
+        force on the notice deadline of the term it ended; None when it ended as signed, or runs."""
+        end = self.ended
+        if end is None:
+            return None
+        deadline = last_notice_day(end, self.contract.notice_days)
+        said = [a for a in self.amendments if "auto_renew" in a.changes and a.effective <= deadline]
+        return said[-1] if said and not said[-1].changes["auto_renew"][1] else None
+
+    @property
+    def term_said(self) -> str | None:
+        """The running term in words, in the language in use, as ``contracts show`` and the TUI's contract say it:
+        the renewal running; once ended, the day it ended (and the amendment that gave notice); None: the signed
+        term runs."""
+        c = self.contract
+        if end := self.ended:
+            if (by := self.ended_by) is None:
+                return _("ended on {day}").format(day=day_text(end))
+            ended = _("ended on {day}: amendment {seq} (from {effective}) stopped its renewal")
+            return ended.format(day=day_text(end), seq=by.seq, effective=day_text(by.effective))
+        t = self.running
+        if not t.renewal:
+            return None
+        renewed = ngettext(
+            "renewed by itself ({n} time): the term running is {start} → {end} ({renewal})",
+            "renewed by itself ({n} times): the term running is {start} → {end} ({renewal})",
+            t.renewal,
+        )
+        return renewed.format(
+            n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end), renewal=renewal_words(c)
+        )
+
+    @property
+    def notice_said(self) -> str | None:
+        """The notice to give on the running term, in words (in the language in use): by when, and what follows
+        without it (the renewal, as it stands on that deadline, or the end); None: none to give."""
+        if (deadline := self.notice_by) is None:
+            return None
+        c, days = self.contract, self.contract.notice_days or 0
+        notice = (
+            ngettext(
+                "notice by {day} ({n} day), else it auto-renews for {renewal}",
+                "notice by {day} ({n} days), else it auto-renews for {renewal}",
+                days,
+            )
+            if self.renews(self.running.end)
+            else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
+        )
+        return notice.format(day=day_text(deadline), n=f"{days:,}", renewal=renewal_words(c))
 
     @property
     def id(self) -> int:
@@ -138,6 +207,14 @@ class ContractView:
     def in_force(self) -> InForce:
         """The terms in force on the view's day: an amendment still to come changes none of them yet."""
         return self.terms_on(self.on or self.contract.start_date)
+
+    @property
+    def discounts_said(self) -> str | None:
+        """The discounts of the charge in force on the view's day, in the language in use (``discounts: term
+        discount 5% (…)``), as ``contracts show`` and the TUI's contract say them (an amendment's to come:
+        ``coming_words``); None: none."""
+        said = DiscountTerm.kept_words(self.in_force.discounts)
+        return _("discounts: {discounts}").format(discounts=clauses(said)) if said else None
 
     @property
     def monthly_charge(self) -> Fraction:
@@ -180,6 +257,13 @@ class ContractView:
         """The overdue payments in words (``dates.overdue_words``), as every list of them says it; None: none."""
         overdue = self.overdue
         return overdue_words(overdue) if overdue else None
+
+    @property
+    def months_served(self) -> int:
+        """The months of service begun by the view's day, none past the end (``sla.months_served``): the
+        availability "so far" counts these, not the calendar months its table lists."""
+        terms = self.terms or [self.running]
+        return months_served(terms[0].start, terms[-1].end, self.on or terms[0].start)
 
     @property
     def spend(self) -> Decimal:
@@ -253,7 +337,9 @@ class ContractView:
                 "start": self.running.start.isoformat(),
                 "end": self.running.end.isoformat(),
                 "renewal": self.running.renewal,
-                "notice_by": self.notice_by.isoformat() if self.notice_by else None,
+                "notice_by": self.notice_by.isoformat() if self.notice_by else None,  # None: none to give (ended)
+                "ended": self.ended.isoformat() if self.ended else None,  # the day it ended, by the view's day
+                "ended_by_amendment": self.ended_by.seq if self.ended_by else None,  # the one that gave notice
             },
             "early_termination": c.early_termination,
             "accepted_on": c.accepted_on.isoformat() if c.accepted_on else None,

@@ -14,7 +14,7 @@ from quotetui.domain.contracts.charges import Charge
 from quotetui.domain.contracts.dates import Term, last_notice_day, terms_to
 from quotetui.domain.economics.exact import q
 from quotetui.domain.economics.inputs import DiscountTerm
-from quotetui.language import N_, _
+from quotetui.language import N_, NP_, _
 from quotetui.language.lists import clauses, listed
 
 TERMS = (
@@ -30,7 +30,7 @@ TERMS = (
 """The terms an amendment can change, in the order they are said (``at_end`` is recorded as ``auto_renew``)."""
 
 TITLES = {
-    "gpus": N_("GPUs"),
+    "gpus": NP_("amendment term", "GPUs"),  # said before its count, as "32 GPUs" is beside it (zh: GPU 数, not 卡数)
     "monthly_charge": N_("monthly charge"),
     "term_months": N_("term (months)"),
     "end": N_("ends"),

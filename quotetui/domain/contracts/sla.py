@@ -101,6 +101,16 @@ def _fee(starts: list[tuple[datetime, Fraction]], lo: datetime, hi: datetime) ->
     return total
 
 
+def months_served(start: date, end: date, on: date) -> int:
+    """The months of service begun by ``on`` (the day itself served), counted from ``start`` as the term's months
+    are (``dates.add_months``: 31 January, 28 February, 31 March …) and never past the term's ``end``: a 6-month
+    term has served 6 months once it has run out, however long ago."""
+    served = 0
+    while (day := add_months(start, served)) <= on and day < end:
+        served += 1
+    return served
+
+
 def months(
     start: date,
     end: date,

@@ -157,6 +157,12 @@ def amount_text(value: Fraction, currency: str) -> str:
     return plain(dec(value), minor_units(currency))
 
 
+def with_sign(amount: Decimal, shown: Callable[[Decimal], str]) -> str:
+    """A difference as every list of them writes it: its size ``shown`` (with or without its currency) after
+    its sign, ``+5,161.29``, ``−79,999.00`` (a minus sign, U+2212); none on zero."""
+    return ("+" if amount > 0 else "−" if amount < 0 else "") + shown(abs(amount))
+
+
 def stored_text(amount: Decimal, currency: str) -> str:
     """An amount as stored and typed, for people: thousands separators and the currency's minor units (2 places
     for CNY, none for JPY), more only where the amount has them: never rounded, it is what was agreed."""

@@ -15,14 +15,14 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from quotetui.domain.economics.display import money_number, stored_text
+from quotetui.domain.economics.display import money_number, stored_text, with_sign
 from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
-from quotetui.language import N_, NP_, _, ngettext
+from quotetui.language import N_, NP_, _
 from quotetui.language.dates import day_text
 from quotetui.language.lists import clauses, labelled, listed
 from quotetui.tui.safe import Table, Text
@@ -62,8 +62,6 @@ def render_acceptance(state: Acceptance) -> RenderableType:
 
 
 def render(v: ContractView, today: date) -> RenderableType:
-    from quotetui.services.contract_view import renewal_words
-
     c, cur = v.contract, v.contract.currency
 
     def money(amount: Decimal) -> str:
@@ -81,16 +79,8 @@ def render(v: ContractView, today: date) -> RenderableType:
         )
         + "\n"
     )
-    if v.running.renewal:
-        t = v.running
-        terms.append(
-            ngettext(
-                "renewed by itself ({n} time): the term running is {start} to {end} ({renewal})",
-                "renewed by itself ({n} times): the term running is {start} to {end} ({renewal})",
-                t.renewal,
-            ).format(n=f"{t.renewal:,}", start=day_text(t.start), end=day_text(t.end), renewal=renewal_words(c))
-            + "\n"
-        )
+    if v.term_said:
+        terms.append(v.term_said + "\n")
     signed = c.snapshot.get("option", {})  # the way to buy as signed, stored in English
     option = stored_label_shown(signed.get("label", ""), signed.get("term_months", 0), bool(signed.get("prepay")))
     terms.append(
@@ -103,18 +93,12 @@ def render(v: ContractView, today: date) -> RenderableType:
         )
         + "\n"
     )
+    if v.discounts_said:  # those of the charge in force; an amendment's to come is said with it, below
+        terms.append(v.discounts_said + "\n")
     for line in v.coming_words(lambda x: f"{money_number(x, 2)} {cur}"):
         terms.append(line + "\n", style=STYLE[Tone.WARNING])
-    if v.notice_by:
-        if c.auto_renew:
-            notice = _("notice by {day} ({days} days), else it renews for {renewal}").format(
-                day=day_text(v.notice_by), days=c.notice_days, renewal=renewal_words(c)
-            )
-        else:
-            notice = _("notice by {day} ({days} days), else it ends").format(
-                day=day_text(v.notice_by), days=c.notice_days
-            )
-        terms.append(notice + "\n")
+    if v.notice_said:
+        terms.append(v.notice_said + "\n")
     spent, paid = money(v.invoiced), money(v.paid)  # invoiced to the view's day, and of it paid
     if c.committed_spend is None:
         spent = _("spent {spent} {currency} to date ({paid} paid)").format(spent=spent, currency=cur, paid=paid)
@@ -203,7 +187,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             money(bill.amount),
             money(line.check.expected),
             Text(
-                money(line.check.variance) if line.check.variance else "0",
+                with_sign(line.check.variance, money) if line.check.variance else "0",
                 style=STYLE[Tone.ERROR] if off else STYLE[Tone.SUCCESS],
             ),
             _("yes") if bill.paid else _("no"),

@@ -16,6 +16,7 @@ from quotetui.domain.economics.display import money_number, stored_text
 from quotetui.domain.economics.exact import percent_text
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
+from quotetui.language.dates import days_away
 from quotetui.tui.safe import Text
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -79,8 +80,8 @@ def contract_cells(v: ContractView) -> list[str]:
 DATE_COLUMNS = [
     Column("when", N_("When"), max_width=18),
     Column("date", N_("Date"), max_width=10),
-    Column("days", N_("Days"), "right", 6),
-    Column("what", N_("What"), max_width=160),
+    Column("days", N_("Days"), "right", 13),  # as ``contracts due`` says them (``days_away``)
+    Column("what", N_("What"), max_width=160, fill=True),  # clipped to the screen, never inside a figure
 ]
 
 
@@ -96,7 +97,9 @@ def key_date_rows(m: MarketView) -> tuple[list[KeyDate], list[TableRow]]:
             what = k.told(k.said)
             left = k.days_left(m.on)
             rows.append(
-                TableRow(len(dates), [title, k.day.isoformat(), str(left), what], [len(dates)], what.lower(), style)
+                TableRow(
+                    len(dates), [title, k.day.isoformat(), days_away(left), what], [len(dates)], what.lower(), style
+                )
             )
             dates.append(k)
     return dates, rows

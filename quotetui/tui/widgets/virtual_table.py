@@ -21,6 +21,7 @@ from textual.strip import Strip
 
 from quotetui.domain.text import visible
 from quotetui.language import N_
+from quotetui.language.cells import clipped
 from quotetui.tui.tones import STYLE
 
 
@@ -30,6 +31,7 @@ class Column:
     label: str  # the header as shown (in the language in use: the caller's words)
     align: Literal["left", "right"] = "left"
     max_width: int = 40
+    fill: bool = False  # takes the width the other columns leave on screen (a long text: clipped, never scrolled to)
 
 
 class TableRow:
@@ -109,6 +111,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self.rows: list[TableRow] = []
         self.view_rows: list[TableRow] = []  # after filtering and sorting
         self.widths: list[int] = []
+        self.natural: list[int] = []  # each column's width by its header and cells (``set_data``)
         self.marks: set[int] = set()
         self.sort_column: int | None = None
         self.sort_reverse = False
@@ -124,11 +127,22 @@ class VirtualTable(ScrollView, can_focus=True):
         keep = self.current_key
         self.columns, self.rows, self._ordered = columns, rows, None
         sample = [r.cells for r in rows[: self.WIDTH_SAMPLE]]
-        self.widths = [
+        self.natural = [
             min(c.max_width, max([cell_len(c.label) + 2] + [cell_len(cells[i]) for cells in sample]))
             for i, c in enumerate(columns)
         ]
+        self.widths = self._fitted()
         self._rebuild(keep)
+
+    def _fitted(self) -> list[int]:
+        """The columns' widths: each its natural one (``set_data``), but a ``fill`` column no wider than the screen
+        leaves it (at least its header's)."""
+        room = self.size.width - 2 - sum(w for w, c in zip(self.natural, self.columns, strict=True) if not c.fill)
+        room -= max(len(self.natural) - 1, 0)
+        return [
+            max(cell_len(c.label) + 2, min(w, room)) if c.fill and self.size.width else w
+            for w, c in zip(self.natural, self.columns, strict=True)
+        ]
 
     def set_filter(self, predicate: Callable[[TableRow], bool] | None) -> None:
         self._filter = predicate
@@ -235,7 +249,7 @@ class VirtualTable(ScrollView, can_focus=True):
         for i, (raw, width, column) in enumerate(zip(texts, self.widths, self.columns, strict=False)):
             text = visible(raw)  # data, never terminal control
             if cell_len(text) > width:
-                text = set_cell_size(text, width - 1) + "…"
+                text = clipped(text, width) if column.fill else set_cell_size(text, width - 1) + "…"
             pad = " " * (width - cell_len(text))
             cell = pad + text if column.align == "right" else text + pad
             extra = (cell_styles or {}).get(i)
@@ -273,4 +287,7 @@ class VirtualTable(ScrollView, can_focus=True):
         return Strip(segments).crop_extend(scroll_x, scroll_x + width, style)
 
     def on_resize(self) -> None:
+        if any(c.fill for c in self.columns):
+            self.widths = self._fitted()
+            self._rebuild(self.current_key)
         self.refresh()
