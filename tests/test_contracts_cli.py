@@ -149,7 +149,10 @@ def test_a_one_cent_tolerance(cli: Cli, demo_db_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("--start", "2026-02-30", "--term-months", "12"), "'--start': '2026-02-30' is not a date"),
+        (
+            ("--start", "2026-02-30", "--term-months", "12"),
+            "'--start': '2026-02-30' is not a day of the calendar: 2026-02 has 28 days",
+        ),
         (("--start", "2026-01-01", "--term-months", "0"), "'--term-months': must be at least 1"),
         (("--start", "9999-12-31", "--term-months", "12"), "'--start': 9999-12-31 is outside the years 1900–2199"),
         (("--start", "2026-01-01", "--term-months", "1", "--gpus", "9" * 25), "'--gpus': must be at most 1,000,000"),
