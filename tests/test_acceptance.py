@@ -198,6 +198,8 @@ def test_offer_checklist_flags(cli: Cli, demo_db_path: Path) -> None:
     state = _ok(cli, "--db", db, "acceptance", "show", "--offer", "9", "--nodes", "3", "--json")
     assert state["nodes"] == 3 and {i["status"] for i in state["items"]} == {"missing"}
     assert cli("--db", db, "acceptance", "show", "--offer", "9", "--nodes", "0").code != 0
+    dated = cli("--db", db, "acceptance", "show", "--offer", "9", "--on", "2026-04-01")
+    assert dated.code == 2 and "--on goes with --contract" in dated.err
 
 
 @pytest.mark.parametrize(

@@ -359,15 +359,18 @@ def test_a_correction_onto_a_basis_the_offer_has_already_is_refused_with_the_com
     assert refused.err.splitlines()[:2] == [
         "quotetui: 1 problem; nothing was imported:",
         "  e.xlsx › Extra costs › row 6: the egress / per_gb row is also on row 4: each appears once in an import; "
-        f"extra cost #{stale} (egress, per tb month) cannot become a second egress / per_gb row of the offer: add its "
-        f"amount to that row's and remove it: `quotetui extra remove {stale}`",
+        f"extra cost #{stale} (egress, per tb month) cannot become a second egress / per_gb row of the offer: remove "
+        f"it once that row prices what it charged: `quotetui --db {shlex.quote(db)} extra remove {stale}`",
     ]
     assert sql(demo_db_path, EXTRAS) == before
     chinese = cli("--lang", "zh-CN", "--db", db, "import", str(fixed))
     assert chinese.err.splitlines()[1].endswith(
         f"附加费用 #{stale}（出网流量，每 TB 每月）不能成为该报价的第二个 egress / per_gb 行："
-        f"请把它的金额并入那一行后将其删除：`quotetui extra remove {stale}`"
+        f"请在那一行也计入它所收的费用后将其删除：`quotetui --db {shlex.quote(db)} extra remove {stale}`"
     ), chinese.err
+    printed = refused.err.splitlines()[1].rsplit("`", 2)[1]  # the command as printed acts on this database
+    assert cli(*shlex.split(printed)[1:]).code == 0
+    assert stale not in [r[0] for r in sql(demo_db_path, "SELECT id FROM extra_cost")]
 
 
 def test_db_check_names_each_stored_pair_with_the_command_that_corrects_it(cli: Cli, demo_db_path: Path) -> None:
@@ -382,8 +385,8 @@ def test_db_check_names_each_stored_pair_with_the_command_that_corrects_it(cli: 
     assert checked.out.splitlines()[3:] == [
         f"an extra cost on a basis its kind is not charged on: offer #12, extra cost #{egress} (per tb month bills per "
         "TB stored a month (the scenario's storage): egress is charged per gb)",
-        f"  to correct it: {run} extra remove {egress} (its kind's basis is on another extra cost of the offer: add "
-        "the amount there)",
+        f"  to correct it: {run} extra remove {egress} (its kind's basis is on another extra cost of the offer: "
+        "remove this one once that one prices what it charged)",
         f"an extra cost on a basis its kind is not charged on: offer #14, extra cost #{setup} (per month bills a flat "
         "fee a month: setup fee is charged one off)",
         f"  to correct it: {run} extra edit {setup} --basis one_off",

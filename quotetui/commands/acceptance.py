@@ -94,6 +94,8 @@ def show(
         raise BadInput(_("give --offer ID or --contract ID"))
     if offer is not None and contract is not None:
         raise BadInput(_("give --offer ID or --contract ID, not both (a contract's checklist is its offer's logs)"))
+    if offer is not None and on is not None:
+        raise BadInput(_("--on goes with --contract (the terms in force on a day); an offer's checklist has none"))
     db = open_db(ctx)
     if contract is not None:
         state = contract_acceptance(db, contract, on or _today())

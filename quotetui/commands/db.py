@@ -67,8 +67,8 @@ def check(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         for extra in checked.disagreeing_extras:
             say(_("an extra cost on a basis its kind is not charged on: {found}").format(found=extra.said))
             if extra.removes:
-                mend = _("to correct it: {command} (its kind's basis is on another extra cost of the offer: add the "
-                         "amount there)")  # fmt: skip
+                mend = _("to correct it: {command} (its kind's basis is on another extra cost of the offer: remove "
+                         "this one once that one prices what it charged)")  # fmt: skip
             else:
                 mend = _("to correct it: {command}")
             say("  " + mend.format(command=extra.mend))

@@ -28,7 +28,7 @@ from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.fields import shown_value
 from quotetui.domain.fx import dated_by
 from quotetui.domain.gpus import GpuCatalog
-from quotetui.domain.text import name_key
+from quotetui.domain.text import name_key, on_database
 from quotetui.domain.timeutil import utcnow
 from quotetui.io.compared import parse_compared
 from quotetui.io.import_rows import Parsed, Record
@@ -137,9 +137,11 @@ class Writer:
         problems: list[Problem],
         as_of: date,
         tick: Callable[[], None] | None = None,
+        db_named: str | None = None,
     ) -> None:
         self.session, self.catalog, self.report, self.problems, self.as_of = session, catalog, report, problems, as_of
         self.tick = tick  # called once per row written (a progress count; it may raise to roll everything back)
+        self.db_named = db_named  # the database as a command names it (None: the default one): commands it proposes
         self.gpu_ids = {row.key: row.id for row in session.exec(select(GpuModel))}
         self.gpu_names = {row.id: row.name for row in session.exec(select(GpuModel))}  # what a change report shows
         self.sources = {s.title: s.id for s in session.exec(select(Source))}
@@ -623,21 +625,20 @@ class Writer:
                 said.format(cells=listed(cells), what=_(parsed.entity.one), problem=message, column=cell),
             )
 
-    @staticmethod
-    def taken(stale: Any, named: str, taken: list[Any]) -> str:
+    def taken(self, stale: Any, named: str, taken: list[Any]) -> str:
         """Why the stored extra cost ``stale`` cannot be corrected into a row (``named``: its key in words) that
         the offer or the import has already, and the commands that correct it instead (``taken``: the bases of
-        its kind the offer has)."""
+        its kind the offer has), on this database (``text.on_database``)."""
         kind = e.ExtraKind(stale.kind)
         said = _("extra cost #{id} ({kind}, {basis}) cannot become a second {key} row of the offer").format(
             id=stale.id, kind=kind.spaced, basis=e.ExtraBasis(stale.basis).spaced, key=named
         )
-        mend = basis_mend(stale.id, kind, taken)
-        remove = f"quotetui extra remove {stale.id}"
-        if mend == remove:
-            how = _("add its amount to that row's and remove it: `{remove}`").format(remove=remove)
+        mend = on_database(basis_mend(stale.id, kind, taken), self.db_named)
+        remove = on_database(f"quotetui extra remove {stale.id}", self.db_named)
+        if mend == remove:  # not its amount added to that row's: their bases bill different quantities
+            how = _("remove it once that row prices what it charged: `{remove}`").format(remove=remove)
         else:
-            how = _("add its amount to that row's and remove it (`{remove}`), or correct it: `{edit}`")
+            how = _("remove it once that row prices what it charged (`{remove}`), or correct its basis: `{edit}`")
             how = how.format(remove=remove, edit=mend)
         return labelled(said, how)
 

@@ -285,7 +285,8 @@ def _write(
             track.tell("writing")
             tick = track.counter("rows_written")
             kept = kept_by_contracts(session)
-            Writer(session, catalog, report, problems, day, tick).run(by_entity, market)
+            named = None if db.target.is_default else db.target.label  # the commands it proposes name it
+            Writer(session, catalog, report, problems, day, tick, named).run(by_entity, market)
             if answers and not problems:
                 record_answers(session, answers, report.warnings, day)
             session.flush()
