@@ -39,29 +39,39 @@ CHINESE = (
 )
 
 
+def _sweep_verified(db_path: Path) -> None:
+    """Offer #9's MFU verified by the sweep that names no GPU, as it is before the H200 listing comes."""
+    opened = open_database(str(db_path))
+    try:
+        import_bench(opened.db, 9, [SWEEP])
+    finally:
+        opened.db.dispose()
+
+
+async def _dialog_on_offer_9(app: RecordingApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """The benchmark import dialog, opened from offer #9's benchmarks tab."""
+    await settle(pilot)
+    app.open_offer(9)
+    await settle(pilot)
+    await pilot.press("5")
+    await pilot.press("v")
+    await pilot.pause()
+    assert isinstance(app.screen, BenchImportDialog)
+
+
 @pytest.mark.parametrize(("lang", "said"), [("en", ENGLISH), ("zh-CN", CHINESE)], ids=["en", "zh-CN"])
 async def test_the_dialog_shows_the_figures_an_import_withdrew(
     demo_db_path: Path, lang: str, said: tuple[str, str, str, str]
 ) -> None:
     summary, note, close, toast = said
-    opened = open_database(str(demo_db_path))
-    try:
-        import_bench(opened.db, 9, [SWEEP])
-    finally:
-        opened.db.dispose()
+    _sweep_verified(demo_db_path)
     assert sql(demo_db_path, "SELECT evidence_id FROM benchmark_result WHERE provenance = 'verified'") == [(1,)]
 
     language.use(lang)
     try:
         app = RecordingApp(str(demo_db_path))
         async with app.run_test(size=(160, 50)) as pilot:
-            await settle(pilot)
-            app.open_offer(9)
-            await settle(pilot)
-            await pilot.press("5")
-            await pilot.press("v")
-            await pilot.pause()
-            assert isinstance(app.screen, BenchImportDialog)
+            await _dialog_on_offer_9(app, pilot)
             app.screen.query_one("#paths", Input).value = str(H200_QUERY)
             await pilot.press("enter")
             await settle(pilot)
@@ -87,12 +97,7 @@ async def test_the_dialog_shows_the_figures_an_import_withdrew(
 async def test_an_import_that_withdrew_nothing_closes_at_once(demo_db_path: Path) -> None:
     app = RecordingApp(str(demo_db_path))
     async with app.run_test(size=(160, 50)) as pilot:
-        await settle(pilot)
-        app.open_offer(9)
-        await settle(pilot)
-        await pilot.press("5")
-        await pilot.press("v")
-        await pilot.pause()
+        await _dialog_on_offer_9(app, pilot)
         app.screen.query_one("#paths", Input).value = str(SWEEP)
         await pilot.press("enter")
         await settle(pilot)
@@ -109,21 +114,12 @@ def _rows(app: RecordingApp) -> list[str]:
 async def test_at_80x24_the_whole_note_and_the_close_button_are_reachable(demo_db_path: Path) -> None:
     """A note longer than the dialog's room: its body scrolls (PageDown, as the focused Close button leaves the
     keys to it) while the buttons stay in view; the hint breaks between words, never inside a tool's name."""
-    opened = open_database(str(demo_db_path))
-    try:
-        import_bench(opened.db, 9, [SWEEP])
-    finally:
-        opened.db.dispose()
+    _sweep_verified(demo_db_path)
     language.use("zh-CN")
     try:
         app = RecordingApp(str(demo_db_path))
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            app.open_offer(9)
-            await settle(pilot)
-            await pilot.press("5")
-            await pilot.press("v")
-            await pilot.pause()
+            await _dialog_on_offer_9(app, pilot)
             hint = "".join(_rows(app)).replace("\xa0", " ")  # a no-break space, drawn as a space
             for token in ("p2pBandwidthLatencyTest", "-J JSON", "topo -m", "dcgmi diag", "`quotetui probe`"):
                 assert token in hint, token
