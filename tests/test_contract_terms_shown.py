@@ -31,7 +31,7 @@ BEFORE, AFTER = "2026-12-06", "2027-01-01"
 def _signed_and_amended(cli: Cli, db: str) -> None:
     for args in (
         ("contracts", "add", "--offer", "1", "--start", "2026-06-01", "--term-months", "12", "--gpus", "16",
-         "--notice-days", "30", "--committed", "4000000"),
+         "--notice-days", "30", "--auto-renew", "--committed", "4000000"),
         ("contracts", "amend", "1", "--effective", AFTER, "--gpus", "8", "--reason", "one node from January"),
         ("contracts", "incident", "add", "1", "--start", "2026-11-02T00:00Z", "--end", "2026-11-02T06:00Z",
          "--description", "node 2 down", "--nodes", "1"),
@@ -79,10 +79,10 @@ def test_the_notice_and_spend_lines_sit_with_the_terms_and_an_incident_says_what
     db = str(demo_db_path)
     _signed_and_amended(cli, db)
     for lang, amendments, notice, spent, incident in (
-        ("en", "Amendments (1):", "  notice by 2027-05-02 (30 days), else it ends",
+        ("en", "Amendments (1):", "  notice by 2027-05-02 (30 days), else it auto-renews for 12 months",
          "  spent 0.00 CNY to date (0.00 CNY paid) of a committed 4,000,000.00 CNY",
          "  #1 2026-11-02 00:00+00:00 → 2026-11-02 06:00+00:00, 1 node: node 2 down (credit not claimed)"),
-        ("zh-CN", "合同变更（1）：", "  通知截止日 2027年5月2日（提前 30 天），否则到期终止",
+        ("zh-CN", "合同变更（1）：", "  通知截止日 2027年5月2日（提前 30 天），否则自动续约 12 个月",
          "  截至当日已消费 0.00 CNY（已付 0.00 CNY），承诺消费额 4,000,000.00 CNY",
          "  #1 2026-11-02 00:00+00:00 → 2026-11-02 06:00+00:00，1 个节点：node 2 down（未申请赔付）"),
     ):  # fmt: skip

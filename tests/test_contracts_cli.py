@@ -500,8 +500,8 @@ def test_a_contract_ended_by_an_amendment_says_so_and_has_no_notice_left(cli: Cl
     """3 months from 2026-01-15, renewing by itself for 3 months, 30 days' notice, billed quarterly; amendment 1
     (from 2026-07-15) ends it at the end it reaches. It renews on 2026-04-15 and 2026-07-15 (the amendment was
     not in force by 2026-06-15, that renewal's deadline); the term 2026-07-15 → 2026-10-15 is the last (notice in
-    force by 2026-09-15). Inside it, notice is still said; on 2026-12-06 it ended on 2026-10-15, by amendment 1,
-    with no notice to give. Before the amendment (2026-03-01) it still renews by itself."""
+    force by 2026-09-15). Inside it, notice is said given (no deadline left to meet); on 2026-12-06 it ended on
+    2026-10-15, by amendment 1, with no notice to give. Before the amendment (2026-03-01) it still renews by itself."""
     db = str(demo_db_path)
     _ok(cli, "--db", db, "contracts", "add", "--offer", "14", "--start", "2026-01-15", "--term-months", "3",
         "--auto-renew", "--notice-days", "30", "--billing", "quarterly", "--gpus", "8", "--json")  # fmt: skip
@@ -509,7 +509,8 @@ def test_a_contract_ended_by_an_amendment_says_so_and_has_no_notice_left(cli: Cl
         "x", "--json")  # fmt: skip
     inside = cli("--db", db, "contracts", "show", "1", "--on", "2026-08-01").out
     assert "renewed by itself (2 times): the term running is 2026-07-15 → 2026-10-15 (3 months)" in inside
-    assert "notice by 2026-09-15 (30 days), else it ends" in inside
+    assert "  notice given (amendment 1, from 2026-07-15): it ends on 2026-10-15\n" in inside
+    assert "notice by" not in inside
     before = cli("--db", db, "contracts", "show", "1", "--on", "2026-03-01").out
     assert "notice by 2026-03-16 (30 days), else it auto-renews for 3 months" in before
     after = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-06").out
@@ -522,7 +523,53 @@ def test_a_contract_ended_by_an_amendment_says_so_and_has_no_notice_left(cli: Cl
     on_the_end = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-10-15", "--json")["running_term"]
     assert (on_the_end["ended"], on_the_end["notice_by"]) == ("2026-10-15", None)
     eve = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-10-14", "--json")["running_term"]
-    assert (eve["ended"], eve["notice_by"]) == (None, "2026-09-15")
+    assert (eve["ended"], eve["notice_by"]) == (None, None)
+
+
+def test_notice_given_by_an_amendment_leaves_no_notice_deadline_from_its_effective_day(
+    cli: Cli, demo_db_path: Path
+) -> None:
+    """12 months from 2026-01-01 (to 2027-01-01), renewing by itself, 30 days' notice: the deadline is 2026-12-02.
+    Amendment 1, from 2026-09-01, gives notice (``--at-end ends``). From 2026-09-01 no notice is left to give: on
+    2026-12-07 the contract says notice was given and that it ends on 2027-01-01, with no deadline to list, none
+    overdue; on 2026-08-31, before it is in force, the deadline still stands."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-01", "--term-months", "12",
+        "--notice-days", "30", "--auto-renew", "--reference", "A4", "--json")  # fmt: skip
+    _ok(cli, "--db", db, "contracts", "amend", "1", "--effective", "2026-09-01", "--reason", "stop", "--at-end",
+        "ends", "--json")  # fmt: skip
+    for day in ("2026-09-01", "2026-12-07"):
+        shown = cli("--db", db, "contracts", "show", "1", "--on", day).out
+        assert "\n  notice given (amendment 1, from 2026-09-01): it ends on 2027-01-01\n" in shown, day
+        assert "notice by" not in shown and "notice deadline" not in shown
+        view = _ok(cli, "--db", db, "contracts", "show", "1", "--on", day, "--json")
+        assert view["running_term"]["notice_by"] is None
+        assert [k["kind"] for k in view["key_dates"] if k["kind"] != "payment"] == ["ends"]
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-07", "--json")
+    assert [(k["date"], k["kind"]) for g in due.values() for k in g if k["kind"] != "payment"] == [
+        ("2027-01-01", "ends")
+    ]
+    assert "notice" not in cli("--db", db, "contracts", "due", "--on", "2026-12-07").out
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", "--on", "2026-12-07").out
+    assert "\n  已发出不续约通知（第 1 次合同变更，自 2026年9月1日起）：将于 2027年1月1日终止\n" in zh
+    before = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-08-31", "--json")
+    assert before["running_term"]["notice_by"] == "2026-12-02"
+
+
+def test_a_contract_that_does_not_renew_has_no_notice_to_give(cli: Cli, demo_db_path: Path) -> None:
+    """12 months from 2026-01-01, 30 days' notice, not renewing by itself: it ends on 2027-01-01 anyway, so there
+    is no notice deadline (2026-12-02) to meet, said or listed; the signed field stays as stored."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-01", "--term-months", "12",
+        "--notice-days", "30", "--json")  # fmt: skip
+    shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-07").out
+    assert "notice" not in shown and "\n  2027-01-01 ends\n" in shown
+    view = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-11-01", "--json")
+    assert view["running_term"]["notice_by"] is None and view["notice_deadline"] == "2026-12-02"
+    assert [k["kind"] for k in view["key_dates"] if k["kind"] != "payment"] == ["ends"]
+    due = cli("--db", db, "contracts", "due", "--on", "2026-12-07").out
+    assert "notice" not in due and "ends: contract #1" in due
+    assert "通知" not in cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", "--on", "2026-11-01").out
 
 
 def test_months_so_far_stop_at_the_end_of_service(cli: Cli, demo_db_path: Path) -> None:

@@ -110,7 +110,7 @@ async def test_the_contract_screen_says_them_and_marks_the_row(cli: Cli, demo_db
 
 # A payment date is settled only when paid invoices cover its whole billing period (from it to the day before the
 # next payment date, or the end) and none of them is short of the invoice check's expected amount; some paid invoice
-# over it, but short or leaving days uncovered, makes it part paid (``invoices.payment_paid``).
+# over it, but short or leaving days uncovered, makes it part paid (``invoices.payments_paid``).
 #
 # Worked by hand, demo offer 18 (80,000.00 CNY a node-month, 8 GPUs = one node) signed from 2026-01-31 for 6
 # months, billed monthly: payment dates 01-31, 02-28, 03-31 …; 02-28 pays for 02-28 – 03-30, one contract month
@@ -191,21 +191,25 @@ def test_payment_paid_counts_overlapping_invoices_once() -> None:
     from fractions import Fraction
 
     from quotetui.domain.contracts.dates import PartPaid
-    from quotetui.domain.contracts.invoices import InvoiceCheck, payment_paid
+    from quotetui.domain.contracts.invoices import InvoiceCheck, payments_paid
 
     exact = InvoiceCheck(Decimal("100.00"), Decimal(0), Decimal(0), Fraction(1))
     short = InvoiceCheck(Decimal("100.00"), Decimal("-0.02"), Decimal("0.01"), Fraction(1))  # beyond the tolerance
     within = InvoiceCheck(Decimal("100.00"), Decimal("-0.01"), Decimal("0.01"), Fraction(1))  # within it: not short
     first, last = date(2026, 1, 15), date(2026, 4, 14)  # 90 days
+
+    def paid(*invoices: tuple[date, date, InvoiceCheck]) -> tuple[bool, PartPaid | None]:
+        [one] = payments_paid([(first, last)], list(invoices), Fraction(100), first, "CNY")
+        return one
+
     # 01-15..02-14 (31 days) and 02-01..02-20 (20 days, 14 of them already covered): 37 days covered, 53 not
-    over = [(date(2026, 1, 15), date(2026, 2, 14), exact), (date(2026, 2, 1), date(2026, 2, 20), within)]
-    assert payment_paid(first, last, over, "CNY") == (False, PartPaid(Decimal(0), 53, "CNY"))
-    assert payment_paid(first, last, [(date(2026, 1, 1), date(2026, 4, 30), within)], "CNY") == (True, None)
-    assert payment_paid(first, last, [(date(2026, 1, 1), date(2026, 4, 30), short)], "CNY") == (
+    assert paid((date(2026, 1, 15), date(2026, 2, 14), exact), (date(2026, 2, 1), date(2026, 2, 20), within)) == (
         False,
-        PartPaid(Decimal("0.02"), 0, "CNY"),
+        PartPaid(Decimal(0), 53, "CNY"),
     )
-    assert payment_paid(first, last, [(date(2026, 4, 15), date(2026, 5, 14), exact)], "CNY") == (False, None)
+    assert paid((date(2026, 1, 1), date(2026, 4, 30), within)) == (True, None)
+    assert paid((first, last, short)) == (False, PartPaid(Decimal("0.02"), 0, "CNY"))
+    assert paid((date(2026, 4, 15), date(2026, 5, 14), exact)) == (False, None)
     words = PartPaid(Decimal("0.02"), 1, "CNY")
     assert words.said == "part paid: short by 0.02 CNY, 1 day with no paid invoice"
     use("zh-CN")
@@ -233,3 +237,63 @@ def test_spent_is_invoiced_to_the_view_s_day_and_paid_is_said_beside_it(cli: Cli
     assert "\n  截至当日已消费 160,000.00 CNY（已付 80,000.00 CNY）\n" in zh
     early = cli("--db", db, "contracts", "show", "1", "--on", "2026-02-01").out
     assert "\n  spent 80,000.00 CNY to date (80,000.00 CNY paid)\n" in early
+
+
+# One short invoice over two payment periods is short once: its shortfall is shared by each period's part of its
+# expected amount (``invoices.apportioned``). Worked by hand, demo offer 18 (80,000.00 CNY a node-month) from
+# 2026-01-01 for 3 months, billed monthly (periods 01-01 – 01-31, 02-01 – 02-28, 03-01 – 03-31). Invoice 2, paid,
+# for 01-15 – 02-14: 17 of January's 31 days (80,000 × 17/31 = 43,870.967…) and 14 of February's 28 (40,000.00),
+# expected 83,870.97; 79,000.00 is short by 4,870.97. January's part: 43,870.967… / 83,870.967… = 34/65, so
+# 4,870.97 × 34/65 = 2,547.892…; February's 31/65: 2,323.078…. To the cent: 2,547.89 + 2,323.07 leaves one cent,
+# given to the larger remainder (0.008 against 0.002): February's, 2,323.08. 2,547.89 + 2,323.08 = 4,870.97.
+# Invoices 1 (01-01 – 01-14: 80,000 × 14/31 = 36,129.03) and 3 (02-15 – 02-28: 40,000.00) are exact.
+
+
+def test_a_short_invoice_over_two_payment_dates_is_short_once_shared_between_them(cli: Cli, demo_db_path: Path) -> None:
+    db = str(demo_db_path)
+    assert cli("--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-01", "--term-months", "3").code == 0
+    _invoice(cli, db, 1, "2026-01-01", "2026-01-14", "36129.03", "--paid")
+    _invoice(cli, db, 1, "2026-01-15", "2026-02-14", "79000", "--paid")
+    _invoice(cli, db, 1, "2026-02-15", "2026-02-28", "40000", "--paid")
+    on = ("--on", "2026-03-05")
+    view = json.loads(cli("--db", db, "contracts", "show", "1", *on, "--json").out)
+    assert view["part_paid_payments"] == [
+        {"date": "2026-01-01", "short_by": "2547.89", "days_uncovered": 0},
+        {"date": "2026-02-01", "short_by": "2323.08", "days_uncovered": 0},
+    ]
+    said = (
+        "1 payment date passed with no paid invoice (2026-03-01); 2 payment dates passed part paid "
+        "(2026-01-01: short by 2,547.89 CNY; 2026-02-01: short by 2,323.08 CNY)"
+    )
+    assert f"\nOverdue: {said}\n" in cli("--db", db, "contracts", "show", "1", *on).out
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "due", *on).out
+    assert "2 个付款日已过，仅部分付款（2026年1月1日：少付 2,547.89 CNY；2026年2月1日：少付 2,323.08 CNY）" in zh
+
+
+def test_a_shortfall_is_shared_to_the_cent_and_days_outside_every_period_keep_their_share() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from quotetui.domain.contracts.invoices import apportioned
+
+    months = [(date(2026, 1, 1), date(2026, 1, 31)), (date(2026, 2, 1), date(2026, 2, 28)),
+              (date(2026, 3, 1), date(2026, 3, 31))]  # fmt: skip
+    start = date(2026, 1, 1)
+    # three whole months, 0.10 short: 3.33… cents each; the cent left goes to the earliest of equal remainders
+    assert apportioned(Decimal("0.10"), start, date(2026, 3, 31), months, Fraction(100), start, "CNY") == [
+        Decimal("0.04"),
+        Decimal("0.03"),
+        Decimal("0.03"),
+    ]
+    # December 2025 and January 2026, 1.00 short: January's half is 0.50; December's, in no period, is said on none
+    assert apportioned(Decimal("1.00"), date(2025, 12, 1), date(2026, 1, 31), months, Fraction(100), start, "CNY") == [
+        Decimal("0.50"),
+        Decimal(0),
+        Decimal(0),
+    ]
+    # in yen (no minor unit): 100 short over January (31 days of 31) and 1-14 February (14 of 28): 2/3 and 1/3
+    assert apportioned(Decimal(100), start, date(2026, 2, 14), months, Fraction(300), start, "JPY") == [
+        Decimal(67),
+        Decimal(33),
+        Decimal(0),
+    ]

@@ -21,6 +21,7 @@ from quotetui.domain.contracts.amendments import (
     renews_at,
     term_on,
 )
+from quotetui.domain.contracts.charges import Charge
 from quotetui.domain.contracts.dates import (
     ENDS,
     NOTICE_DEADLINE,
@@ -37,7 +38,7 @@ from quotetui.domain.contracts.dates import (
     overdue_payments,
     overdue_words,
 )
-from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused, payment_paid
+from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused, payments_paid
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, months_served, share
 from quotetui.domain.economics.display import amount_text, stored_text
 from quotetui.domain.economics.exact import dec, q
@@ -102,18 +103,29 @@ class ContractView:
     def missed_notice(self, today: date) -> date | None:
         """The latest notice deadline already past whose renewal (or end) is still to come on ``today``: the one
         a buyer has missed and may still negotiate; None when there is none."""
-        missed = [
-            d
-            for t in self.terms or [self.running]
-            if (d := running_notice(self.contract, t)) is not None and d < today < t.end
-        ]
+        terms = self.terms or [self.running]
+        missed = [d for t in terms if (d := self.notice_due(t)) is not None and d < today < t.end]
         return max(missed, default=None)
+
+    def notice_due(self, term: Term) -> date | None:
+        """The notice deadline of ``term`` (``running_notice``), where notice is left to give on the view's day: the
+        term renews at its end as it stands on that deadline, or renews as it stands on the view's day, the
+        amendment that gives notice being still to come (``stopped_by``). None: no notice period, or none to give:
+        the term ends anyway (a contract signed not to renew, or notice given by an amendment in force)."""
+        if not self.renews(term.end) and ((by := self.stopped_by(term.end)) is None or by.effective <= self._day):
+            return None
+        return running_notice(self.contract, term)
+
+    @property
+    def _day(self) -> date:
+        """The view's day (the start, for a view made without one)."""
+        return self.on or self.contract.start_date
 
     @property
     def notice_by(self) -> date | None:
         """The last day to give notice on the running term (the signed deadline until the first renewal); None once
-        the contract has ended (``ended``): there is no notice left to give."""
-        return None if self.ended else running_notice(self.contract, self.running)
+        the contract has ended (``ended``), or where no notice is left to give (``notice_due``)."""
+        return None if self.ended else self.notice_due(self.running)
 
     def renews(self, end: date) -> bool:
         """Whether the contract renews at a term's ``end``, as it stood on that renewal's notice deadline
@@ -134,8 +146,11 @@ class ContractView:
         """The amendment that gave notice, when one ended the contract (``ended``): the last one of its renewal in
         force on the notice deadline of the term it ended; None when it ended as signed, or runs."""
         end = self.ended
-        if end is None:
-            return None
+        return None if end is None else self.stopped_by(end)
+
+    def stopped_by(self, end: date) -> Amendment | None:
+        """The amendment that gives notice to end at a term's ``end``: the last one of its renewal in force on that
+        end's notice deadline (``dates.last_notice_day``), when it stops the renewal; None: none did."""
         deadline = last_notice_day(end, self.contract.notice_days)
         said = [a for a in self.amendments if "auto_renew" in a.changes and a.effective <= deadline]
         return said[-1] if said and not said[-1].changes["auto_renew"][1] else None
@@ -166,9 +181,14 @@ class ContractView:
     @property
     def notice_said(self) -> str | None:
         """The notice to give on the running term, in words (in the language in use): by when, and what follows
-        without it (the renewal, as it stands on that deadline, or the end); None: none to give."""
+        without it (the renewal, as it stands on that deadline, or the end); once an amendment in force gave it, that
+        it did and the day the contract ends; None: none to give (a contract that ends anyway, or has ended)."""
         if (deadline := self.notice_by) is None:
-            return None
+            end = self.running.end
+            if self.ended or (by := self.stopped_by(end)) is None or by.effective > self._day:
+                return None
+            given = _("notice given (amendment {seq}, from {effective}): it ends on {day}")
+            return given.format(seq=by.seq, effective=day_text(by.effective), day=day_text(end))
         c, days = self.contract, self.contract.notice_days or 0
         notice = (
             ngettext(
@@ -459,16 +479,16 @@ def running_notice(c: ContractRow, term: Term) -> date | None:
     return notice_deadline(term.end, c.notice_days)
 
 
-def _contract_dates(
-    c: ContractRow, subject: str, invoices: list[InvoiceLine], terms: list[Term], renews: Callable[[date], bool]
-) -> list[KeyDate]:
-    """Each term's notice deadline and its end (or renewal), and the payments over every term: an auto-renewing
-    contract past its signed end goes on with the renewal it is in (``dates.terms_to``), each paid, part paid or
-    not by the paid invoices (``invoices.payment_paid``, against the invoice check's expected amounts)."""
+def _contract_dates(view: ContractView, subject: str, monthly: list[Charge]) -> list[KeyDate]:
+    """Each term's notice deadline (where notice is left to give: ``ContractView.notice_due``) and its end (or
+    renewal), and the payments over every term: an auto-renewing contract past its signed end goes on with the
+    renewal it is in (``dates.terms_to``), each paid, part paid or not by the paid invoices
+    (``invoices.payments_paid``, against the invoice check's expected amounts at the charges ``monthly``)."""
+    c, terms = view.contract, view.terms
     assert c.id is not None
     found, renewal = [], renewal_words(c)
     for t in terms:
-        deadline, renewing = running_notice(c, t), renews(t.end)
+        deadline, renewing = view.notice_due(t), view.renews(t.end)
         if deadline is not None:
             what = (
                 _("else it renews for {renewal} on {day}").format(renewal=renewal, day=day_text(t.end))
@@ -480,9 +500,11 @@ def _contract_dates(
             found.append(KeyDate(t.end, RENEWS, subject, c.id, c.offer_id, _("for {renewal}").format(renewal=renewal)))
         else:
             found.append(KeyDate(t.end, ENDS, subject, c.id, c.offer_id))
-    paid = [(x.invoice.period_start, x.invoice.period_end, x.check) for x in invoices if x.invoice.paid]
-    for day, last in billing_periods(terms, c.billing_cadence):
-        settled, part = payment_paid(day, last, paid, c.currency)
+    paid = [(x.invoice.period_start, x.invoice.period_end, x.check) for x in view.invoices if x.invoice.paid]
+    periods = list(billing_periods(terms, c.billing_cadence))
+    for (day, _last), (settled, part) in zip(
+        periods, payments_paid(periods, paid, monthly, c.start_date, c.currency), strict=True
+    ):
         detail = _("paid") if settled else part.said if part else ""
         found.append(KeyDate(day, PAYMENT, subject, c.id, c.offer_id, detail, settled, part))
     return found
@@ -559,9 +581,8 @@ def _load(reader: Reader, now: datetime, contract_id: int | None) -> list[Contra
             terms=terms,
             on=on,
         )
-        renews = renews_at(changes, c.auto_renew, c.notice_days)
         subject = aside(view.title, f"{s.provider} {s.offer}")
-        view.dates = _contract_dates(c, subject, lines, terms, renews)
+        view.dates = _contract_dates(view, subject, monthly)
         views.append(view)
     return views
 

@@ -149,7 +149,7 @@ def billing_periods(terms: list[Term], cadence: BillingCadence) -> Iterator[tupl
 
 @dataclass(frozen=True, slots=True)
 class PartPaid:
-    """A payment date that paid invoices settle in part (``invoices.payment_paid``): what they fall short of the
+    """A payment date that paid invoices settle in part (``invoices.payments_paid``): what they fall short of the
     invoice check's expected amounts, and the days of its period no paid invoice covers."""
 
     short_by: Decimal
@@ -217,7 +217,7 @@ OVERDUE_NAMED = 3
 
 
 def overdue_payments(dates: Iterable[KeyDate], today: date) -> list[KeyDate]:
-    """The payment dates that have passed (before ``today``) and are not settled (``invoices.payment_paid``: paid
+    """The payment dates that have passed (before ``today``) and are not settled (``invoices.payments_paid``: paid
     invoices cover their whole period, short of nothing), oldest first, those part paid among them: the one rule of
     an overdue payment, which ``contracts due``, ``contracts show`` and the TUI's contract all ask."""
     return sorted((k for k in dates if k.kind == PAYMENT and not k.settled and k.day < today), key=lambda k: k.day)

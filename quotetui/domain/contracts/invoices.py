@@ -7,14 +7,16 @@ The expected amount is rounded to the currency's minor unit (half-even, the engi
 an invoice is off when it differs from that by more than the contract's tolerance (default 0: to the cent).
 
 A payment date is settled when paid invoices cover every day of the period it pays for (``dates.billing_periods``)
-and none of them is short of its check's expected amount (below it by more than the tolerance; one above it, or
-equal, is not short); some paid invoice over its period, but short or leaving days uncovered, makes it part paid
-(``dates.PartPaid``): :func:`payment_paid`, the one rule ``contracts due``, ``contracts show`` and the TUI follow.
+and none of them is short of its check's expected amount there (below it by more than the tolerance; one above it,
+or equal, is not short); some paid invoice over its period, but short or leaving days uncovered, makes it part paid
+(``dates.PartPaid``): :func:`payments_paid`, the one rule ``contracts due``, ``contracts show`` and the TUI follow.
+A short invoice whose period meets several payment periods is short once: its shortfall is shared among them by
+each one's part of its expected amount (:func:`apportioned`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -56,28 +58,84 @@ def check_invoice(
     """``monthly``: the agreed monthly charge, or the charges in force over time (``amendments.charges_of``: an
     amended contract's)."""
     span = period_months(start, end, anchor)
-    exact = monthly * span if isinstance(monthly, Fraction) else charged(monthly, start, end, anchor or start)
-    expected = dec(exact, minor_units(currency))
+    expected = dec(expected_exact(start, end, monthly, anchor), minor_units(currency))
     return InvoiceCheck(expected, amount - expected, tolerance, span)
 
 
-def payment_paid(
-    first: date, last: date, paid: Iterable[tuple[date, date, InvoiceCheck]], currency: str
+def expected_exact(
+    start: date, end: date, monthly: Fraction | Sequence[Charge], anchor: date | None = None
+) -> Fraction:
+    """What the inclusive period [``start``, ``end``] is expected to cost, exactly (before rounding): the agreed
+    ``monthly`` charge (or the charges in force over time) times its contract months (:func:`check_invoice`)."""
+    if isinstance(monthly, Fraction):
+        return monthly * period_months(start, end, anchor)
+    return charged(monthly, start, end, anchor or start)
+
+
+def apportioned(
+    short: Decimal,
+    start: date,
+    end: date,
+    periods: Sequence[tuple[date, date]],
+    monthly: Fraction | Sequence[Charge],
+    anchor: date | None,
+    currency: str,
+) -> list[Decimal]:
+    """An invoice's shortfall ``short`` (its check's ``short_by``) over [``start``, ``end``], shared among the
+    payment ``periods`` (inclusive) by each one's part of the invoice's expected amount (:func:`expected_exact` of
+    the invoice's days inside it), to the currency's minor unit, the remainder going to the largest fractions
+    (the earliest of equal ones): one per period, 0 where the invoice does not meet it. The parts sum to ``short``
+    when the periods hold all the invoice's days; a part outside every period keeps its share, said on none."""
+    whole = expected_exact(start, end, monthly, anchor)
+    if not short or whole <= 0:
+        return [Decimal(0)] * len(periods)
+    parts = [
+        expected_exact(max(start, a), min(end, b), monthly, anchor) if start <= b and end >= a else Fraction(0)
+        for a, b in periods
+    ]
+    weights = [*parts, whole - sum(parts, Fraction(0))]  # the last: the invoice's days outside every period
+    places = minor_units(currency)
+    exact = [Fraction(short) * 10**places * w / whole for w in weights]  # in minor units
+    units = [int(x) for x in exact]  # floored (each is >= 0)
+    for i in sorted(range(len(exact)), key=lambda i: (units[i] - exact[i], i))[: round(sum(exact)) - sum(units)]:
+        units[i] += 1
+    return [Decimal(n).scaleb(-places) for n in units[:-1]]
+
+
+def payments_paid(
+    periods: Sequence[tuple[date, date]],
+    paid: Sequence[tuple[date, date, InvoiceCheck]],
+    monthly: Fraction | Sequence[Charge],
+    anchor: date | None,
+    currency: str,
+) -> list[tuple[bool, PartPaid | None]]:
+    """How each payment date, by the period it pays for ([first, last], inclusive: ``dates.billing_periods``),
+    stands against the ``paid`` invoices (each its period, inclusive, and its check against the charge ``monthly``
+    of the contract starting on ``anchor``): (settled, part paid). Settled: they cover every day of the period and
+    are short of nothing there; part paid: some cover a day of it, but are short there, or leave days uncovered
+    (a short invoice is short on each period by its share of its shortfall, :func:`apportioned`, so the parts
+    said add up to its shortfall once); neither: unpaid."""
+    shorts = [Decimal(0)] * len(periods)
+    for a, b, check in paid:
+        if check.short_by:
+            parts = apportioned(check.short_by, a, b, periods, monthly, anchor, currency)
+            shorts = [s + p for s, p in zip(shorts, parts, strict=True)]
+    return [_payment_paid(a, b, paid, short, currency) for (a, b), short in zip(periods, shorts, strict=True)]
+
+
+def _payment_paid(
+    first: date, last: date, paid: Sequence[tuple[date, date, InvoiceCheck]], short: Decimal, currency: str
 ) -> tuple[bool, PartPaid | None]:
-    """How the payment date whose period is [``first``, ``last``] (inclusive) stands against the ``paid`` invoices
-    (each its period, inclusive, and its check): (settled, part paid). Settled: they cover every day of the period
-    and those over it are short of nothing; part paid: some cover a day of it, but are short, or leave days
-    uncovered (each short invoice counts in full on every payment date its period meets); neither: unpaid."""
-    over = [(max(a, first), min(b, last), check) for a, b, check in paid if a <= last and b >= first]
+    """One payment date of :func:`payments_paid`, ``short``: what the paid invoices are short of there."""
+    over = [(max(a, first), min(b, last)) for a, b, _check in paid if a <= last and b >= first]
     if not over:
         return False, None
     covered, reach = 0, first - timedelta(days=1)  # days covered, counted once each, up to ``reach``
-    for a, b, _check in sorted(over, key=lambda x: x[0]):
+    for a, b in sorted(over):
         if b > reach:
             covered += (b - max(a, reach + timedelta(days=1))).days + 1
             reach = b
     uncovered = (last - first).days + 1 - covered
-    short = sum((check.short_by for _a, _b, check in over), Decimal(0))
     if not short and not uncovered:
         return True, None
     return False, PartPaid(short, uncovered, currency)
@@ -94,4 +152,12 @@ def currency_refused(contract_currency: str, code: str) -> str | None:
     )
 
 
-__all__ = ["InvoiceCheck", "check_invoice", "currency_refused", "payment_paid", "period_months"]
+__all__ = [
+    "InvoiceCheck",
+    "apportioned",
+    "check_invoice",
+    "currency_refused",
+    "expected_exact",
+    "payments_paid",
+    "period_months",
+]
