@@ -126,6 +126,7 @@ def test_db_backup_and_check(cli, demo_db_path: Path, tmp_path: Path) -> None:  
         "up_to_date": True,
         "unknown_codes": [],
         "wrongly_verified": [],
+        "disagreeing_extras": [],
     }
     offers = json.loads(cli("--db", str(dest), "offers", "--json").out)
     assert len(offers) == 20
