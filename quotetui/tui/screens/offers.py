@@ -183,7 +183,23 @@ class OffersScreen(MarketScreen):
             )
         sorted_by = _("sorted by {column}").format(column=sort) + (" ▼" if t.sort_reverse else "")
         pinned = _("pinned: {offers}").format(offers=pins)
-        self.query_one("#offers-status", Label).update(plain(f"{shown}{cannot} · {sorted_by} · {pinned}"))
+        line = f"{shown}{cannot} · {sorted_by} · {pinned}"
+        note = self._note()
+        self.query_one("#offers-status", Label).update(plain(f"{line}\n{note}" if note else line))
+
+    def _note(self) -> str | None:
+        """Why the highlighted offer cannot run the scenario, or what to ask before it can (``✗ #8: …``), as the
+        CLI's listing notes it under its table: the flags cell holds only the flags, the same as the CLI's."""
+        t = self.table
+        if not 0 <= t.cursor < len(t.view_rows):
+            return None
+        row = t.view_rows[t.cursor]
+        e = row.row.evaluation if isinstance(row, OfferTableRow) else None
+        return e.feasibility.note(e.offer.id) if e is not None else None
+
+    @on(VirtualTable.Highlighted)
+    def _highlighted(self) -> None:
+        self._status()
 
     @on(Input.Changed, "#filter")
     @on(Select.Changed)
