@@ -109,9 +109,9 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
 def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
     """An offer's flags, as the offers table and compare show them: the CLI's (``OfferRow.flags``), then
     ``pending`` while the findings are being computed. Why an offer cannot run the scenario (or what to ask
-    before it can) is its feasibility, said apart: the ✗ or N? rank, the status line's note on the highlighted
-    offer (``Feasibility.note``), compare's Feasible row and the offer's explanation. An offer that could not
-    be compared at all has its reason in the table's flags cell (:func:`cells_of`), the only place it has."""
+    before it can) is its feasibility, said apart: the ✗ or N? rank, the note above the status line on the
+    highlighted offer (``Feasibility.note``), compare's Feasible row and the offer's explanation. An offer that
+    could not be compared at all has its reason in the table's flags cell (:func:`cells_of`), the only place."""
     return [*r.flags, _(pending)] if pending else r.flags
 
 

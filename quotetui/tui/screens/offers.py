@@ -57,6 +57,7 @@ class OffersScreen(MarketScreen):
                 [(s.word, s.value) for s in OfferStatus], prompt=_(PROMPTS["status-filter"]), id="status-filter"
             )
         yield VirtualTable(id="offers")
+        yield Label(id="offers-note")  # why the highlighted offer cannot run the scenario (or what to ask)
         yield Label(id="offers-status")
         yield KeysFooter()
 
@@ -183,9 +184,11 @@ class OffersScreen(MarketScreen):
             )
         sorted_by = _("sorted by {column}").format(column=sort) + (" ▼" if t.sort_reverse else "")
         pinned = _("pinned: {offers}").format(offers=pins)
-        line = f"{shown}{cannot} · {sorted_by} · {pinned}"
+        self.query_one("#offers-status", Label).update(plain(f"{shown}{cannot} · {sorted_by} · {pinned}"))
         note = self._note()
-        self.query_one("#offers-status", Label).update(plain(f"{line}\n{note}" if note else line))
+        shown_note = self.query_one("#offers-note", Label)
+        shown_note.update(plain(note or ""))
+        shown_note.display = note is not None
 
     def _note(self) -> str | None:
         """Why the highlighted offer cannot run the scenario, or what to ask before it can (``✗ #8: …``), as the
