@@ -107,8 +107,23 @@ def test_a_clipped_text_is_never_cut_inside_a_figure_or_a_date() -> None:
     # 付款：合同 is 10 cells, " #1" 3, （阿里云 8, " 8×H100" 7, （包月）） 10, ， 2: 40; "12 个" 5 more
     assert clipped(line, 46) == "付款：合同 #1（阿里云 8×H100（包月）），12 个…"  # a count keeps its word
     assert clipped(line, 45) == "付款：合同 #1（阿里云 8×H100（包月）），…"  # not "），1…"
-    assert clipped(line, 84) == "付款：合同 #1（阿里云 8×H100（包月）），12 个付款日已过，尚无已付发票（2026年1月…"
-    for cells in range(8, 120):
-        cut = clipped(line, cells)
-        assert width(cut) <= cells and not (cut.endswith("…") and cut[-2].isdigit()), (cells, cut)
+    # a date is one unit (a hostile review: ``（2026年1月…`` and ``（2026年…``): its head alone is never left
+    assert clipped(line, 84) == "付款：合同 #1（阿里云 8×H100（包月）），12 个付款日已过，尚无已付发票…"
+    assert clipped(line, 92).endswith("，尚无已付发票（2026年1月15日、…")
+    paid = (
+        "付款：合同 #2（腾讯云 GN10Xp 8×H100 80GB（包月）），仅部分付款（2026年1月1日：少付 4,870.97 CNY），"
+        "租期 12 个月"
+    )
+    # 付款：合同 #2（腾讯云 is 22 cells, " GN10Xp 8×H100 80GB" 19, （包月）），仅部分付款 22: 63; （2026年1月1日： 16
+    assert clipped(paid, 78) == "付款：合同 #2（腾讯云 GN10Xp 8×H100 80GB（包月）），仅部分付款…"
+    assert clipped(paid, 79) == "付款：合同 #2（腾讯云 GN10Xp 8×H100 80GB（包月）），仅部分付款（2026年1月1日：…"
+    assert clipped(paid, 110).endswith("），租期…")  # "12 个月" is one word too: not "租期 12 个…"
+    for text in (line, paid):
+        for cells in range(8, 120):
+            cut = clipped(text, cells)
+            head = len(cut.removesuffix("…"))
+            assert width(cut) <= cells and not text[head - 1 : head + 1].isdigit(), (cells, cut)  # not "，1…"
+            for unit in ("2026年1月15日", "2026年4月15日", "2026年1月1日", "4,870.97 CNY", "12 个月", "12 个"):
+                at = text.find(unit)  # a unit is left whole or not at all
+                assert at < 0 or not at < head < at + len(unit), (cells, cut, unit)
     assert clipped("OFF by 5,161.29 CNY", 12) == "OFF by…"

@@ -313,11 +313,11 @@ def test_a_paragraph_breaks_between_chinese_characters_never_inside_a_figure() -
     assert shown.plain.splitlines() == [
         "H100 256（#1，版本 1）：256 × H100",
         "SXM5 或 H800 SXM5，自 2027年1月1日起",
-        "共 12 个月；回复截止日 2026年12月",
-        "20日；邀请：已发送 1 家、已谢绝",
-        "1 家；符合要求：#2、#9（待确认项：",
-        "#2、#9）；没有已确认的授标；若得到确",
-        "认：39,168,000.00 CNY",
+        "共 12 个月；回复截止日",  # a date is one word: never "2026年12月" / "20日"
+        "2026年12月20日；邀请：已发送 1 家、已",
+        "谢绝 1 家；符合要求：#2、#9（待确认",
+        "项：#2、#9）；没有已确认的授标；若得",
+        "到确认：39,168,000.00 CNY",
     ]
     assert [(s.start, s.end, s.style) for s in shown.spans] == [(0, 8, "bold")]  # the styles kept
     assert broken(Text("一二三四五六七八九十"), 6).plain.splitlines() == ["一二三", "四五六", "七八九", "十"]

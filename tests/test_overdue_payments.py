@@ -104,8 +104,9 @@ async def test_the_contract_screen_says_them_and_marks_the_row(cli: Cli, demo_db
         # the key dates go a month back: the last payment date passed is marked, the next one is not
         rows = {line.split()[0]: line.rstrip() for line in body.splitlines() if line.startswith("2026-")}
         assert "2026-10-01" not in rows
-        assert rows["2026-11-01"].split(maxsplit=2)[1:] == ["-29", "payment — overdue"]
-        assert rows["2026-12-01"].split(maxsplit=2)[1:] == ["1", "payment"]
+        # their days as `contracts due` and the contracts list say them (days_away), not a bare -29
+        assert rows["2026-11-01"].split(maxsplit=1)[1].split() == ["29", "days", "ago", "payment", "—", "overdue"]
+        assert rows["2026-12-01"].split(maxsplit=1)[1].split() == ["in", "1", "day", "payment"]
 
 
 # A payment date is settled only when paid invoices cover its whole billing period (from it to the day before the

@@ -13,7 +13,7 @@ from quotetui.tui.dialogs.confirm import ConfirmDialog
 from quotetui.tui.dialogs.form_screen import FormScreen
 from quotetui.tui.screens.contract_detail import ContractDetailScreen
 from quotetui.tui.widgets.virtual_table import VirtualTable
-from tests.conftest import sql
+from tests.conftest import Cli, sql
 from tests.test_tui import RecordingApp, count_rows, settle, text_of
 
 
@@ -201,3 +201,31 @@ async def test_the_contract_screen_shows_the_acceptance_checklist_and_a_accepts(
         await settle(pilot)
         assert ("contract #1 accepted", "information") in app.told
         assert "Acceptance: accepted on 2026-11-30" in text_of(app, "#contract-body")
+
+
+async def test_an_ended_contract_screen_says_what_contracts_show_says(cli: Cli, demo_db_path: Path) -> None:
+    """A hostile review: the paid figure lacked its currency (``已付 180,000.00``), an exact invoice's difference
+    read ``0``, and an ended contract showed a key-dates table of nothing but its header; `contracts show`
+    says ``（已付 180,000.00 CNY）`` and ``关键日期：暂无后续日期``."""
+    from quotetui import language
+
+    db = str(demo_db_path)
+    assert cli("--db", db, "contracts", "add", "--offer", "1", "--start", "2025-01-01", "--term-months", "6").code == 0
+    invoice = ("contracts", "invoice", "add", "1", "--from", "2025-01-01", "--to", "2025-01-31")
+    assert cli("--db", db, *invoice, "--amount", "180000", "--currency", "CNY", "--paid").code == 0
+    shown = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1").out
+    assert "截至当日已消费 180,000.00 CNY（已付 180,000.00 CNY）" in shown and "关键日期：暂无后续日期" in shown
+    language.use("zh-CN")
+    try:
+        app = RecordingApp(db)  # today: 2026-11-30, the contract ended 2025-07-01
+        async with app.run_test(size=(150, 50)) as pilot:
+            await settle(pilot)
+            app.push_screen(ContractDetailScreen(1))
+            await settle(pilot)
+            body = text_of(app, "#contract-body")
+            assert "截至当日已消费 180,000.00 CNY（已付 180,000.00 CNY）" in body
+            assert "关键日期：暂无后续日期" in body
+            row = next(line for line in body.splitlines() if line.startswith("1 ") and "2025-01-31" in line)
+            assert row.split()[-2:] == ["0.00", "是"], row  # the difference, then paid
+    finally:
+        language.use(language.ENGLISH)

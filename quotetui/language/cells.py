@@ -106,17 +106,32 @@ def wrap(text: str, cells: int, initial_indent: str = "", subsequent_indent: str
 
 
 _CURRENCY = re.compile(r"[A-Z]{3}[，。、；：）,.;:)]*")
+_DATE_SO_FAR = re.compile(r"\d[年月]$")
+"""A Chinese date's head (``2026年``, ``2026年1月``): the number after it is the same date's."""
+_MONTHS = re.compile(r"\d ?个$")
+"""A count of months so far (``12 个``): its ``月`` is the same word (``12 个月``)."""
+
+
+def _joined(before: str, piece: str) -> bool:
+    """Whether ``piece`` is the same word as ``before``: a number's CJK word (``2027年``), the rest of a date
+    (``2026年`` ``1``) or a count of months' ``月`` (``12 个`` ``月``)."""
+    if before[-1:].isdigit() and is_cjk(piece):
+        return True
+    if _DATE_SO_FAR.search(before) and piece[:1].isdigit():
+        return True
+    return _MONTHS.search(before) is not None and piece[:1] == "月"
 
 
 def _counted(pieces: list[str]) -> list[str]:
     """``pieces`` with a number joined to the CJK piece after it, a space between or not (``1 家``, ``2027年``),
-    and an amount to its currency (``39,168,000.00 CNY``)."""
+    a Chinese date whole (``2026年1月1日``, ``1月15日``), a count of months whole (``12 个月``), and an amount to
+    its currency (``39,168,000.00 CNY``)."""
     out: list[str] = []
     for piece in pieces:
         unit = is_cjk(piece) or _CURRENCY.fullmatch(piece) is not None
         if len(out) >= 2 and out[-1] == " " and out[-2][-1:].isdigit() and unit:
             out[-2:] = [out[-2] + " " + piece]
-        elif out and out[-1][-1:].isdigit() and is_cjk(piece):
+        elif out and _joined(out[-1], piece):
             out[-1] += piece
         else:
             out.append(piece)
@@ -126,9 +141,9 @@ def _counted(pieces: list[str]) -> list[str]:
 def line_starts(text: str, cells: int) -> list[int]:
     """Where one paragraph breaks into lines of at most ``cells`` cells by :func:`wrap`'s rules (between two CJK
     characters, at a space, never inside a figure or before closing punctuation; a number keeps the CJK word
-    after it, ``1 家``, ``12 个月``, ``2027年``, and an amount its currency), for text whose spaces are its own
-    (a screen's styled text, broken by the caller): the offset in ``text`` at which each line after the first
-    starts. A line's trailing space is the caller's to drop."""
+    after it, ``1 家``, ``12 个月``, ``2027年``, a date is whole, ``2026年1月1日``, an amount keeps its
+    currency), for text whose spaces are its own (a screen's styled text, broken by the caller): the offset in
+    ``text`` at which each line after the first starts. A line's trailing space is the caller's to drop."""
     starts: list[int] = []
     used, at = 0, 0
     for piece in _counted(_chunks(text)):  # together they are ``text``, in order

@@ -75,13 +75,10 @@ class OfferRow:
 
     @property
     def flags(self) -> list[str]:
-        """``blocked`` (that word itself: the offers table puts the blocking reasons in its place), then the
-        offer's caveats as every front end says them (``Caveats.flags``: ``✗ 2× 宣称不可信``, ``! 3× 宣称不可信``,
-        ``~ 估算``, ``! 已于 … 过期``), in the language in use."""
-        out = self.caveats.flags()
-        if self.evaluation is not None and not self.evaluation.feasibility.ok:
-            out.insert(0, "blocked")
-        return out
+        """The offer's caveats as every front end says them (``Caveats.flags``: ``✗ 2× 宣称不可信``,
+        ``! 3× 宣称不可信``, ``~ 估算``, ``! 已于 … 过期``), in the language in use. Why an offer cannot run the
+        scenario is not among them: that is its feasibility (``Feasibility.note``)."""
+        return self.caveats.flags()
 
     @property
     def critical(self) -> bool:
@@ -89,7 +86,7 @@ class OfferRow:
 
     @property
     def flags_tone(self) -> Tone:
-        """How the flags read (:attr:`flags`, not counting ``blocked`` and ``~ estimate``): an error with a
+        """How the flags read (:attr:`flags`, not counting ``~ estimate``): an error with a
         critical finding or an impossible claim, a warning with a warning's finding, an optimistic claim or a
         lapsed quote, else plain."""
         verdicts = {a.verdict for a in self.claims}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from quotetui.language import N_, _, ngettext
 from quotetui.language.dates import day_text
-from quotetui.language.lists import clauses, listed, quoted
+from quotetui.language.lists import listed, quoted
 from quotetui.services import listing_store
 from quotetui.services.ranking_cache import disk_key
 
@@ -90,10 +90,9 @@ def table_items(ranking: Ranking, caveats: dict[int, Caveats]) -> Iterator[list[
     ]
     blocked, asked = [], []
     for i, e in ranking.ranked:
-        if i is None:
-            blocked.append(_("✗ #{id}: {reasons}").format(id=e.offer.id, reasons=clauses(e.feasibility.blocking)))
-        elif e.feasibility.questions:
-            asked.append(_("? #{id}: {questions}").format(id=e.offer.id, questions=clauses(e.feasibility.questions)))
+        note = e.feasibility.note(e.offer.id)
+        if note is not None:
+            (asked if e.feasibility.ok else blocked).append(note)
         line = OfferLine(
             rank=(f"{i}{'?' if e.feasibility.questions else ''}") if i is not None else "✗",
             id=str(e.offer.id),

@@ -16,7 +16,7 @@ from quotetui.domain.economics.exact import pct, q
 from quotetui.domain.economics.units import UNITS
 from quotetui.domain.enums import Tone
 from quotetui.language import N_, _
-from quotetui.language.lists import clauses, listed
+from quotetui.language.lists import listed
 from quotetui.tui.widgets.virtual_table import Column, TableRow
 
 if TYPE_CHECKING:
@@ -102,22 +102,17 @@ def cells_of(r: OfferRow, pending: str | None = None) -> list[str]:
         o.status.word,
         o.valid_until.isoformat() if o.valid_until else "",
         o.configuration,
-        listed(flags_of(r, pending)),
+        listed(flags_of(r, pending)) if e is not None else r.problem or _("not compared"),
     ]
 
 
 def flags_of(r: OfferRow, pending: str | None = None) -> list[str]:
-    """The Flags cell: why an offer is not ranked comes first (the blocking reasons, or why it cannot be
-    compared at all), then the findings (``pending`` in their place while they are being computed)."""
-    e = r.evaluation
-    if e is None:
-        return [r.problem or _("not compared")]
-    flags = [*r.flags, _(pending)] if pending else r.flags
-    if not e.feasibility.ok:
-        return [f"✗ {clauses(e.feasibility.blocking)}", *(f for f in flags if f != "blocked")]
-    if e.feasibility.questions:
-        return [f"? {clauses(e.feasibility.questions)}", *flags]
-    return flags
+    """An offer's flags, as the offers table and compare show them: the CLI's (``OfferRow.flags``), then
+    ``pending`` while the findings are being computed. Why an offer cannot run the scenario (or what to ask
+    before it can) is its feasibility, said apart: the ✗ or N? rank, the note above the status line on the
+    highlighted offer (``Feasibility.note``), compare's Feasible row and the offer's explanation. An offer that
+    could not be compared at all has its reason in the table's flags cell (:func:`cells_of`), the only place."""
+    return [*r.flags, _(pending)] if pending else r.flags
 
 
 FIGURES: dict[str, Callable[[Evaluation], Fraction]] = {
@@ -252,16 +247,17 @@ class OfferTableRow(TableRow):
         error, warning = Tone.ERROR, Tone.WARNING
         if e is None:
             return {FLAGS: warning}
+        out: dict[int, str] = {}
         if not e.feasibility.ok:
-            return {RANK: error, FLAGS: error}
+            out[RANK] = error
+        elif e.feasibility.questions:
+            out[RANK] = warning
         if self.pending:  # of the flags only a lapsed quote's ("! quote lapsed …") is known yet
-            return {FLAGS: warning} if r.lapsed and r.offer.valid_until is not None else None
-        tone = r.flags_tone
-        if tone is Tone.ERROR:
-            return {FLAGS: error}
-        if e.feasibility.questions:
-            return {RANK: warning, FLAGS: warning}
-        return {FLAGS: warning} if tone is Tone.WARNING else None
+            if r.lapsed and r.offer.valid_until is not None:
+                out[FLAGS] = warning
+        elif (tone := r.flags_tone) is not Tone.PLAIN:
+            out[FLAGS] = error if tone is Tone.ERROR else warning
+        return out or None
 
 
 __all__ = [

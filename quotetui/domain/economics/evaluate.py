@@ -137,6 +137,16 @@ class Feasibility:
             return _("? ask: {questions}").format(questions=clauses(self.questions))
         return _("yes")
 
+    def note(self, offer_id: int) -> str | None:
+        """Why offer ``offer_id`` is not ranked, or what to ask before it is, as a note under a table of offers
+        (``✗ #8: …``, ``? #5: …``): the CLI's listing ends with them, the TUI's offers table says the
+        highlighted offer's; None when confirmed."""
+        if self.blocking:
+            return _("✗ #{id}: {reasons}").format(id=offer_id, reasons=clauses(self.blocking))
+        if self.questions:
+            return _("? #{id}: {questions}").format(id=offer_id, questions=clauses(self.questions))
+        return None
+
 
 FEASIBLE = Feasibility()
 """Nothing blocks or warns: one shared object."""

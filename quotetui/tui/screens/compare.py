@@ -24,7 +24,7 @@ from quotetui.domain.enums import Tone
 from quotetui.language import N_, _, ngettext
 from quotetui.language.cells import width as cells
 from quotetui.language.lists import listed, quoted
-from quotetui.tui.offer_rows import at, cells_of, pending_of
+from quotetui.tui.offer_rows import at, cells_of, flags_of, pending_of
 from quotetui.tui.safe import Text, plain
 from quotetui.tui.screens.base import MarketScreen
 from quotetui.tui.tones import STYLE
@@ -235,7 +235,7 @@ class CompareScreen(MarketScreen):
             ),
             height=None,
         )
-        flags = (listed([*r.flags, _(pending)] if pending else r.flags) or "—" for r in rows)
+        flags = (listed(flags_of(r, pending)) or "—" for r in rows)
         table.add_row(Text(_(FLAGS)), *(Text(f) for f in flags), height=None)
 
     def action_clear_pins(self) -> None:

@@ -23,7 +23,7 @@ from quotetui.domain.enums import Tone
 from quotetui.domain.errors import QuotetuiError
 from quotetui.domain.timeutil import local_text, utcnow
 from quotetui.language import N_, NP_, _
-from quotetui.language.dates import day_text
+from quotetui.language.dates import day_text, days_away
 from quotetui.language.lists import clauses, labelled, listed
 from quotetui.tui.safe import Table, Text
 from quotetui.tui.tones import STYLE
@@ -99,7 +99,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         terms.append(line + "\n", style=STYLE[Tone.WARNING])
     if v.notice_said:
         terms.append(v.notice_said + "\n")
-    spent, paid = money(v.invoiced), money(v.paid)  # invoiced to the view's day, and of it paid
+    spent, paid = money(v.invoiced), f"{money(v.paid)} {cur}"  # invoiced to the view's day, and of it paid
     if c.committed_spend is None:
         spent = _("spent {spent} {currency} to date ({paid} paid)").format(spent=spent, currency=cur, paid=paid)
     elif c.committed_spend:
@@ -137,7 +137,9 @@ def render(v: ContractView, today: date) -> RenderableType:
             continue
         late = k in overdue
         what = k.told(k.word, _("overdue") if late else None)
-        dates.add_row(k.day.isoformat(), str(left), Text(what, style=STYLE[Tone.ERROR] if late else ""))
+        dates.add_row(k.day.isoformat(), days_away(left), Text(what, style=STYLE[Tone.ERROR] if late else ""))
+    # none (an ended contract's): said as `contracts show` says it, not by an empty table's header
+    key_dates: RenderableType = dates if dates.row_count else Text(_("Key dates: none to come"), style="bold")
 
     months = _table(
         _("Availability and credits by month"),
@@ -187,7 +189,7 @@ def render(v: ContractView, today: date) -> RenderableType:
             money(bill.amount),
             money(line.check.expected),
             Text(
-                with_sign(line.check.variance, money) if line.check.variance else "0",
+                with_sign(line.check.variance, money),
                 style=STYLE[Tone.ERROR] if off else STYLE[Tone.SUCCESS],
             ),
             _("yes") if bill.paid else _("no"),
@@ -204,7 +206,7 @@ def render(v: ContractView, today: date) -> RenderableType:
     for a in v.amendments:
         amended.add_row(str(a.seq), a.effective.isoformat(), a.recorded_by,
                         a.summary(lambda x: stored_text(Decimal(x), cur)), a.reason)  # fmt: skip
-    return Group(terms, amended, Text(""), dates, Text(""), months, owed, Text(""), incidents, Text(""), invoices)
+    return Group(terms, amended, Text(""), key_dates, Text(""), months, owed, Text(""), incidents, Text(""), invoices)
 
 
 def _f(text: str) -> Fraction:

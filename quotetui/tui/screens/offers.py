@@ -57,6 +57,7 @@ class OffersScreen(MarketScreen):
                 [(s.word, s.value) for s in OfferStatus], prompt=_(PROMPTS["status-filter"]), id="status-filter"
             )
         yield VirtualTable(id="offers")
+        yield Label(id="offers-note")  # why the highlighted offer cannot run the scenario (or what to ask)
         yield Label(id="offers-status")
         yield KeysFooter()
 
@@ -184,6 +185,24 @@ class OffersScreen(MarketScreen):
         sorted_by = _("sorted by {column}").format(column=sort) + (" ▼" if t.sort_reverse else "")
         pinned = _("pinned: {offers}").format(offers=pins)
         self.query_one("#offers-status", Label).update(plain(f"{shown}{cannot} · {sorted_by} · {pinned}"))
+        note = self._note()
+        shown_note = self.query_one("#offers-note", Label)
+        shown_note.update(plain(note or ""))
+        shown_note.display = note is not None
+
+    def _note(self) -> str | None:
+        """Why the highlighted offer cannot run the scenario, or what to ask before it can (``✗ #8: …``), as the
+        CLI's listing notes it under its table: the flags cell holds only the flags, the same as the CLI's."""
+        t = self.table
+        if not 0 <= t.cursor < len(t.view_rows):
+            return None
+        row = t.view_rows[t.cursor]
+        e = row.row.evaluation if isinstance(row, OfferTableRow) else None
+        return e.feasibility.note(e.offer.id) if e is not None else None
+
+    @on(VirtualTable.Highlighted)
+    def _highlighted(self) -> None:
+        self._status()
 
     @on(Input.Changed, "#filter")
     @on(Select.Changed)
