@@ -80,10 +80,10 @@ def test_the_notice_and_spend_lines_sit_with_the_terms_and_an_incident_says_what
     _signed_and_amended(cli, db)
     for lang, amendments, notice, spent, incident in (
         ("en", "Amendments (1):", "  notice by 2027-05-02 (30 days), else it auto-renews for 12 months",
-         "  spent 0.00 CNY to date (0.00 CNY paid) of a committed 4,000,000.00 CNY",
+         "  spent 0.00 CNY to date (0.00 CNY paid) of a committed 4,000,000.00 CNY (0.0 %)",
          "  #1 2026-11-02 00:00+00:00 → 2026-11-02 06:00+00:00, 1 node: node 2 down (credit not claimed)"),
         ("zh-CN", "合同变更（1）：", "  通知截止日 2027年5月2日（提前 30 天），否则自动续约 12 个月",
-         "  截至当日已消费 0.00 CNY（已付 0.00 CNY），承诺消费额 4,000,000.00 CNY",
+         "  截至当日已消费 0.00 CNY（已付 0.00 CNY），承诺消费额 4,000,000.00 CNY（0.0%）",
          "  #1 2026-11-02 00:00+00:00 → 2026-11-02 06:00+00:00，1 个节点：node 2 down（未申请赔付）"),
     ):  # fmt: skip
         lines = cli("--db", db, "--lang", lang, "contracts", "show", "1", "--on", BEFORE).out.splitlines()

@@ -133,7 +133,7 @@ def test_invoices_against_the_agreed_price(cli: Cli, signed: Path) -> None:
     assert cent["spend_to_date"] == "408000.01" and cent["committed_spend"] == "2448000.00"
     text = cli("--db", db, "contracts", "show", "1").out
     assert "OFF by +0.01 CNY" in text
-    assert "spent 408,000.01 CNY to date (0.00 CNY paid) of a committed 2,448,000.00 CNY" in text
+    assert "spent 408,000.01 CNY to date (0.00 CNY paid) of a committed 2,448,000.00 CNY (16.7 %)" in text
 
 
 def test_a_one_cent_tolerance(cli: Cli, demo_db_path: Path) -> None:

@@ -380,12 +380,7 @@ def _show(v: ContractView, today: date) -> None:
         say(f"  {line}")
     if v.notice_said:
         say(f"  {v.notice_said}")
-    spent = _("spent {amount} to date ({paid} paid)").format(amount=money(v.invoiced, cur), paid=money(v.paid, cur))
-    if c.committed_spend is not None:
-        spent = _("spent {amount} to date ({paid} paid) of a committed {committed}").format(
-            amount=money(v.invoiced, cur), paid=money(v.paid, cur), committed=money(c.committed_spend, cur)
-        )
-    say(f"  {spent}")
+    say("  " + v.spent_said(lambda x: money(x, cur)))
     if v.amendments:
         say(_("Amendments ({n}):").format(n=len(v.amendments)))
     for a in v.amendments:

@@ -41,7 +41,7 @@ from quotetui.domain.contracts.dates import (
 from quotetui.domain.contracts.invoices import InvoiceCheck, check_invoice, currency_refused, payments_paid
 from quotetui.domain.contracts.sla import MonthAvailability, Outage, Tier, months, months_served, share
 from quotetui.domain.economics.display import amount_text, stored_text
-from quotetui.domain.economics.exact import dec, q
+from quotetui.domain.economics.exact import dec, percent_text, q
 from quotetui.domain.economics.inputs import DiscountTerm
 from quotetui.domain.enums import shown_stored
 from quotetui.domain.errors import BadInput, DatabaseProblem
@@ -296,6 +296,22 @@ class ContractView:
         counts against the committed spend)."""
         on = self.on or self.contract.start_date
         return sum((line.invoice.amount for line in self.invoices if line.invoice.period_start <= on), Decimal(0))
+
+    def spent_said(self, money: Callable[[Decimal], str]) -> str:
+        """What is invoiced to the view's day and paid of it, against the committed spend where there is one (with
+        its share when that is not zero): the one sentence of ``contracts show`` and the TUI's contract screen
+        (``money``: an amount with its currency)."""
+        committed = self.contract.committed_spend
+        words = {"amount": money(self.invoiced), "paid": money(self.paid)}
+        if committed is None:
+            return _("spent {amount} to date ({paid} paid)").format(**words)
+        if not committed:
+            return _("spent {amount} to date ({paid} paid) of a committed {committed}").format(
+                committed=money(committed), **words
+            )
+        return _("spent {amount} to date ({paid} paid) of a committed {committed} ({share})").format(
+            committed=money(committed), share=percent_text(q(self.invoiced) / q(committed), 1), **words
+        )
 
     @property
     def paid(self) -> Decimal:

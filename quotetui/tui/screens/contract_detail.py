@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from quotetui.domain.economics.display import money_number, stored_text, with_sign
-from quotetui.domain.economics.exact import dec, percent_text, q
+from quotetui.domain.economics.exact import dec, percent_text
 from quotetui.domain.economics.inputs import stored_label_shown
 from quotetui.domain.economics.units import UNIT_WORDS
 from quotetui.domain.enums import Tone
@@ -99,22 +99,7 @@ def render(v: ContractView, today: date) -> RenderableType:
         terms.append(line + "\n", style=STYLE[Tone.WARNING])
     if v.notice_said:
         terms.append(v.notice_said + "\n")
-    spent, paid = money(v.invoiced), f"{money(v.paid)} {cur}"  # invoiced to the view's day, and of it paid
-    if c.committed_spend is None:
-        spent = _("spent {spent} {currency} to date ({paid} paid)").format(spent=spent, currency=cur, paid=paid)
-    elif c.committed_spend:
-        spent = _("spent {spent} {currency} to date ({paid} paid) of a committed {committed} ({share})").format(
-            spent=spent,
-            currency=cur,
-            paid=paid,
-            committed=money(c.committed_spend),
-            share=percent_text(q(v.invoiced) / q(c.committed_spend), 1),
-        )
-    else:
-        spent = _("spent {spent} {currency} to date ({paid} paid) of a committed {committed}").format(
-            spent=spent, currency=cur, paid=paid, committed=money(c.committed_spend)
-        )
-    terms.append(spent + "\n")
+    terms.append(v.spent_said(lambda x: f"{money(x)} {cur}") + "\n")  # invoiced to the view's day, paid of it
     if c.early_termination:
         terms.append(_("early termination: {terms}").format(terms=c.early_termination) + "\n")
     sla = c.snapshot.get("sla") or {}
