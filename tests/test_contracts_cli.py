@@ -532,7 +532,8 @@ def test_notice_given_by_an_amendment_leaves_no_notice_deadline_from_its_effecti
     """12 months from 2026-01-01 (to 2027-01-01), renewing by itself, 30 days' notice: the deadline is 2026-12-02.
     Amendment 1, from 2026-09-01, gives notice (``--at-end ends``). From 2026-09-01 no notice is left to give: on
     2026-12-07 the contract says notice was given and that it ends on 2027-01-01, with no deadline to list, none
-    overdue; on 2026-08-31, before it is in force, the deadline still stands."""
+    overdue; on 2026-08-31, before it is in force, no deadline is left either (the amendment recorded ends the
+    contract before it): it is said as coming."""
     db = str(demo_db_path)
     _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-01", "--term-months", "12",
         "--notice-days", "30", "--auto-renew", "--reference", "A4", "--json")  # fmt: skip
@@ -553,7 +554,73 @@ def test_notice_given_by_an_amendment_leaves_no_notice_deadline_from_its_effecti
     zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", "--on", "2026-12-07").out
     assert "\n  已发出不续约通知（第 1 次合同变更，自 2026年9月1日起）：将于 2027年1月1日终止\n" in zh
     before = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-08-31", "--json")
-    assert before["running_term"]["notice_by"] == "2026-12-02"
+    assert before["running_term"]["notice_by"] is None
+    coming = cli("--db", db, "contracts", "show", "1", "--on", "2026-08-31").out
+    assert "\n  from 2026-09-01 (amendment 1): renews by itself yes → no\n" in coming and "notice by" not in coming
+
+
+def test_notice_given_after_the_deadline_ends_the_contract_after_one_renewal(cli: Cli, demo_db_path: Path) -> None:
+    """12 months from 2026-01-15 (to 2027-01-15), renewing by itself for 12 months, 30 days' notice: the deadline
+    is 2026-12-16. Amendment 1 gives notice from 2026-12-20, too late for that renewal: the contract renews on
+    2027-01-15 and ends on 2028-01-15 (the next deadline, 2027-12-16, finds the notice in force). On 2026-12-18,
+    before the amendment, the deadline is missed (overdue); from 2026-12-20 notice has been given: no deadline,
+    nothing overdue about notice, the renewal and the end said."""
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-15", "--term-months", "12",
+        "--notice-days", "30", "--auto-renew", "--json")  # fmt: skip
+    _ok(cli, "--db", db, "contracts", "amend", "1", "--effective", "2026-12-20", "--at-end", "ends", "--reason",
+        "late", "--json")  # fmt: skip
+    missed = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-18", "--json")
+    assert [k["date"] for k in missed["overdue"] if k["kind"] == "notice deadline"] == ["2026-12-16"]
+    shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-12-21").out
+    said = "\n  notice given (amendment 1, from 2026-12-20): it renews on 2027-01-15 and ends on 2028-01-15\n"
+    assert said in shown and "notice by" not in shown
+    view = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-12-21", "--json")
+    assert view["running_term"]["notice_by"] is None
+    assert [(k["date"], k["kind"]) for k in view["key_dates"] if k["kind"] != "payment"] == [
+        ("2027-01-15", "renews"),
+        ("2028-01-15", "ends"),
+    ]
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-12-21", "--within", "400", "--json")
+    assert [(k["date"], k["kind"]) for g in due.values() for k in g if k["kind"] != "payment"] == [
+        ("2027-01-15", "renews"),
+        ("2028-01-15", "ends"),
+    ]
+    assert "notice" not in cli("--db", db, "contracts", "due", "--on", "2026-12-21").out
+    renewed = cli("--db", db, "contracts", "show", "1", "--on", "2027-02-01").out
+    assert "\n  notice given (amendment 1, from 2026-12-20): it ends on 2028-01-15\n" in renewed
+    zh = cli("--db", db, "--lang", "zh-CN", "contracts", "show", "1", "--on", "2026-12-21").out
+    zh_said = "已发出不续约通知（第 1 次合同变更，自 2026年12月20日起）：将于 2027年1月15日续约，并于 2028年1月15日终止"
+    assert zh_said in zh
+
+
+def test_notice_recorded_before_the_deadline_leaves_none_to_give_before_it_is_in_force(
+    cli: Cli, demo_db_path: Path, tmp_path: Path
+) -> None:
+    """12 months from 2026-01-15, renewing by itself, 30 days' notice (deadline 2026-12-16); amendment 1 gives
+    notice from 2026-06-01. On 2026-05-31 the contract ends on 2027-01-15 whatever the buyer does: no deadline
+    (none shown, listed, in the calendar), the amendment said as coming."""
+    from icalendar import Calendar
+
+    db = str(demo_db_path)
+    _ok(cli, "--db", db, "contracts", "add", "--offer", "18", "--start", "2026-01-15", "--term-months", "12",
+        "--notice-days", "30", "--auto-renew", "--json")  # fmt: skip
+    _ok(cli, "--db", db, "contracts", "amend", "1", "--effective", "2026-06-01", "--at-end", "ends", "--reason",
+        "we leave", "--json")  # fmt: skip
+    shown = cli("--db", db, "contracts", "show", "1", "--on", "2026-05-31").out
+    assert "\n  from 2026-06-01 (amendment 1): renews by itself yes → no\n" in shown
+    assert "notice by" not in shown and "else it ends" not in shown
+    view = _ok(cli, "--db", db, "contracts", "show", "1", "--on", "2026-05-31", "--json")
+    assert view["running_term"]["notice_by"] is None
+    due = _ok(cli, "--db", db, "contracts", "due", "--on", "2026-05-31", "--within", "400", "--json")
+    assert [(k["date"], k["kind"]) for g in due.values() for k in g if k["kind"] != "payment"] == [
+        ("2027-01-15", "ends")
+    ]
+    out = tmp_path / "dates.ics"
+    assert cli("--db", db, "contracts", "ics", str(out), "--on", "2026-05-31").code == 0
+    summaries = [str(e["summary"]) for e in Calendar.from_ical(out.read_bytes()).walk("VEVENT")]
+    assert "ends: contract #1 (腾讯云 GN10Xp 8×H100 80GB（包月）)" in summaries
+    assert not [s for s in summaries if s.startswith("notice deadline")]
 
 
 def test_a_contract_that_does_not_renew_has_no_notice_to_give(cli: Cli, demo_db_path: Path) -> None:

@@ -109,12 +109,15 @@ class ContractView:
 
     def notice_due(self, term: Term) -> date | None:
         """The notice deadline of ``term`` (``running_notice``), where notice is left to give on the view's day: the
-        term renews at its end as it stands on that deadline, or renews as it stands on the view's day, the
-        amendment that gives notice being still to come (``stopped_by``). None: no notice period, or none to give:
-        the term ends anyway (a contract signed not to renew, or notice given by an amendment in force)."""
-        if not self.renews(term.end) and ((by := self.stopped_by(term.end)) is None or by.effective <= self._day):
+        term renews at its end as it stands on that deadline (``renews``: an amendment recorded to stop it by then,
+        in force or still to come, leaves none to give), and no amendment in force on the view's day, past that
+        deadline, has given notice since (too late for this renewal: it stops the next one). None: no notice
+        period, or none to give."""
+        deadline = running_notice(self.contract, term)
+        if deadline is None or not self.renews(term.end):
             return None
-        return running_notice(self.contract, term)
+        given = deadline < self._day and not term_on(self.amendments, "auto_renew", self.contract.auto_renew, self._day)
+        return None if given else deadline
 
     @property
     def _day(self) -> date:
@@ -180,26 +183,29 @@ class ContractView:
 
     @property
     def notice_said(self) -> str | None:
-        """The notice to give on the running term, in words (in the language in use): by when, and what follows
-        without it (the renewal, as it stands on that deadline, or the end); once an amendment in force gave it, that
-        it did and the day the contract ends; None: none to give (a contract that ends anyway, or has ended)."""
+        """The notice to give on the running term, in words (in the language in use): by when, and the renewal
+        (as it stands on that deadline) that follows without it; once an amendment in force gave it, that it did and
+        the day the contract ends (after the renewal it came too late for); None: none to give (a contract that
+        ends anyway, or has ended)."""
         if (deadline := self.notice_by) is None:
-            end = self.running.end
-            if self.ended or (by := self.stopped_by(end)) is None or by.effective > self._day:
+            running = self.running
+            later = [t for t in self.terms or [running] if t.end >= running.end]
+            given = next(((t, by) for t in later if (by := self.stopped_by(t.end)) is not None), None)
+            if self.ended or given is None or given[1].effective > self._day:
                 return None
-            given = _("notice given (amendment {seq}, from {effective}): it ends on {day}")
-            return given.format(seq=by.seq, effective=day_text(by.effective), day=day_text(end))
-        c, days = self.contract, self.contract.notice_days or 0
-        notice = (
-            ngettext(
-                "notice by {day} ({n} day), else it auto-renews for {renewal}",
-                "notice by {day} ({n} days), else it auto-renews for {renewal}",
-                days,
-            )
-            if self.renews(self.running.end)
-            else ngettext("notice by {day} ({n} day), else it ends", "notice by {day} ({n} days), else it ends", days)
+            (term, by), effective = given, day_text(given[1].effective)
+            if term.end == running.end:
+                said = _("notice given (amendment {seq}, from {effective}): it ends on {day}")
+                return said.format(seq=by.seq, effective=effective, day=day_text(term.end))
+            said = _("notice given (amendment {seq}, from {effective}): it renews on {renews} and ends on {day}")
+            return said.format(seq=by.seq, effective=effective, renews=day_text(running.end), day=day_text(term.end))
+        days = self.contract.notice_days or 0
+        notice = ngettext(
+            "notice by {day} ({n} day), else it auto-renews for {renewal}",
+            "notice by {day} ({n} days), else it auto-renews for {renewal}",
+            days,
         )
-        return notice.format(day=day_text(deadline), n=f"{days:,}", renewal=renewal_words(c))
+        return notice.format(day=day_text(deadline), n=f"{days:,}", renewal=renewal_words(self.contract))
 
     @property
     def id(self) -> int:
@@ -505,12 +511,8 @@ def _contract_dates(view: ContractView, subject: str, monthly: list[Charge]) -> 
     found, renewal = [], renewal_words(c)
     for t in terms:
         deadline, renewing = view.notice_due(t), view.renews(t.end)
-        if deadline is not None:
-            what = (
-                _("else it renews for {renewal} on {day}").format(renewal=renewal, day=day_text(t.end))
-                if renewing
-                else _("notice to end on {day}").format(day=day_text(t.end))
-            )
+        if deadline is not None:  # notice left to give: the term renews without it
+            what = _("else it renews for {renewal} on {day}").format(renewal=renewal, day=day_text(t.end))
             found.append(KeyDate(deadline, NOTICE_DEADLINE, subject, c.id, c.offer_id, what))
         if renewing:
             found.append(KeyDate(t.end, RENEWS, subject, c.id, c.offer_id, _("for {renewal}").format(renewal=renewal)))
