@@ -197,14 +197,19 @@ class VirtualTable(ScrollView, can_focus=True):
         return max(self.scrollable_content_region.height - 1, 1)
 
     def watch_cursor(self, value: int) -> None:
-        body = self.body_height
+        self._cursor_in_view()
+        self.refresh()
+        self.post_message(self.Highlighted(self, self.current_key))
+
+    def _cursor_in_view(self) -> None:
+        """Scrolled so that the cursor's row is in view (after a move, or a resize: a line shown under the table
+        for the highlighted offer takes a row from it)."""
+        body, value = self.body_height, self.cursor
         top = round(self.scroll_y)
         if value < top:
             self.scroll_to(y=value, animate=False)
         elif value >= top + body:
             self.scroll_to(y=value - body + 1, animate=False)
-        self.refresh()
-        self.post_message(self.Highlighted(self, self.current_key))
 
     def action_cursor(self, step: int) -> None:
         if self.view_rows:
@@ -290,4 +295,5 @@ class VirtualTable(ScrollView, can_focus=True):
         if any(c.fill for c in self.columns):
             self.widths = self._fitted()
             self._rebuild(self.current_key)
+        self.call_after_refresh(self._cursor_in_view)  # its new height is laid out by then
         self.refresh()
