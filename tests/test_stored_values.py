@@ -232,6 +232,7 @@ def test_a_contracts_or_invoices_currency_another_program_wrote_is_named_where_i
             assert shown.code == 2 and shown.err.strip() == f"quotetui: {said}", (command, shown.err)
 
 
+@pytest.mark.sqlite_only  # PostgreSQL's date column refuses 'soon': only SQLite stores such a value
 def test_an_amendment_another_program_changed_is_named_as_every_message_numbers_it(
     cli: Cli, demo_db_path: Path
 ) -> None:
